@@ -1,0 +1,305 @@
+/**
+ * The docdrift model: what the code says (specs), what the reference pages say (sections and
+ * rows), what the examples do (usages) and how documents link. Rules read these types and nothing
+ * else, so this file is the one place to learn the whole tool from.
+ *
+ * Conventions shared by every type here:
+ * - `file` is a path relative to the project root, with `/` separators (POSIX), e.g. `docs/cli.mdx`.
+ * - `line` and `column` are 1-based, as in unist positions; `column` counts UTF-16 code units,
+ *   as remark and VFile do. `endLine`/`endColumn` point one past the last character.
+ */
+
+/** A position range inside one file (unist-style, 1-based, end exclusive). */
+export interface SourceLocation {
+  /** Project-relative POSIX path. */
+  file: string;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+/** Where a parameter definition comes from. Issue #4 adds `cli-flag`. */
+export type ParamOrigin = 'config-field' | 'cli-flag';
+
+/**
+ * A default value as the code writes it.
+ * - `literal`: a Python/TS literal expression whose meaning can be compared
+ *   (`True`, `None`, `1e-3`, `"abc"`, `[]`, `-1`).
+ * - `factory`: `default_factory=list` and the like; `text` is the factory expression. Not
+ *   comparable with a documented default except by convention (`list` ≈ `[]`).
+ * - `expression`: any other expression (a call, a name); `text` is its source text.
+ */
+export interface DefaultValue {
+  kind: 'literal' | 'factory' | 'expression';
+  text: string;
+}
+
+/**
+ * One parameter as the code defines it: a pydantic field, a dataclass field, later a CLI flag.
+ * Extractors fill this in; they describe, they never judge.
+ */
+export interface ParamSpec {
+  /** The name users type, as the code spells it (`resume_from_cache`). */
+  name: string;
+  /** Other accepted spellings: pydantic `alias`/`validation_alias`, flag spellings. */
+  aliases: string[];
+  /** Annotation text exactly as written (`Optional[int]`, `list[str]`), if any. */
+  type?: string;
+  /** The default, when the field has one. Absent means required or unknown. */
+  default?: DefaultValue;
+  /** True when the code gives no default (`x: int`, `Field(...)`, `Field(default=...)`). */
+  required: boolean;
+  /** `Field(description=…)`, else the attribute docstring right after the field. */
+  description?: string;
+  /** False, true, or the deprecation message (`Field(deprecated="use y")`). */
+  deprecated: boolean | string;
+  /** Hidden parameters are exempt from "must be documented" (`Field(exclude=True)` is not hidden). */
+  hidden: boolean;
+  origin: ParamOrigin;
+  /** Name of the class (or flag group) that declares this parameter. */
+  owner: string;
+  /** Where the parameter is declared: the field's name token. */
+  location: SourceLocation;
+}
+
+/** A configuration class found in source: a pydantic model or a dataclass. */
+export interface ConfigClass {
+  /** Simple class name, e.g. `RolloutCollectionConfig`. */
+  name: string;
+  /** Dotted module path plus class name, e.g. `nemo_gym.rollout_collection.RolloutCollectionConfig`. */
+  qualifiedName: string;
+  /** Dotted module path of the file that declares it (`nemo_gym.rollout_collection`). */
+  module: string;
+  kind: 'pydantic' | 'dataclass';
+  /** Base classes, resolved to qualified names where the repository defines them, else as written. */
+  bases: string[];
+  /**
+   * All fields users can set, inherited ones included, in MRO order (bases first), a subclass
+   * field replacing an inherited one of the same name.
+   */
+  fields: ParamSpec[];
+  /** The class name token. */
+  location: SourceLocation;
+}
+
+/** A console script declared by the project (`[project.scripts]`, `console_scripts`). */
+export interface EntryPoint {
+  /** The command name users type (`ng_collect_rollouts`). */
+  name: string;
+  /** `module:function` as declared (`nemo_gym.rollout_collection:collect_rollouts`). */
+  target: string;
+  /** The declaration in `pyproject.toml` or `setup.cfg`. */
+  location: SourceLocation;
+}
+
+/**
+ * A command users type, with the parameters it accepts. Several entry points that name the same
+ * function are one command with aliases.
+ */
+export interface CommandSpec {
+  /** Primary name: the first script declared for the function, or the configured name. */
+  name: string;
+  /** Other names that run the same command (`nemo_gym_collect_rollouts`). */
+  aliases: string[];
+  /** `module:function` the command runs, when known. */
+  target?: string;
+  /** Qualified names of the config classes whose fields are this command's parameters. */
+  configClasses: string[];
+  /** The command's parameters (fields of its config classes, later CLI flags). */
+  params: ParamSpec[];
+  /** How the command ↔ class mapping was found, for messages and `--debug`. */
+  mappedBy: 'config' | 'entry-point';
+  /** Where the command is declared (entry point line), if anywhere. */
+  location?: SourceLocation;
+}
+
+/** A heading in a document, with the anchor GitHub would give it. */
+export interface Heading {
+  depth: 1 | 2 | 3 | 4 | 5 | 6;
+  /** Plain text of the heading (mdast-util-to-string). */
+  text: string;
+  /** Texts of the inline code spans in the heading, in order (`ng_collect_rollouts`). */
+  codes: string[];
+  /** GitHub-style anchor slug, unique within the document (`ng_collect_rollouts--nemo_gym_collect_rollouts`). */
+  slug: string;
+  location: SourceLocation;
+}
+
+/** One table row under a heading, with cells keyed by their normalised column role. */
+export interface TableRow {
+  /** Raw text of each cell, by column index. */
+  cells: string[];
+  /** Inline code texts of each cell, by column index. */
+  cellCodes: string[][];
+  /** Links in the row. */
+  links: DocLink[];
+  location: SourceLocation;
+  /** Location of each cell. */
+  cellLocations: SourceLocation[];
+}
+
+/** A GFM table as read from a document, before it is interpreted as a reference table. */
+export interface DocTable {
+  /** Header cell texts. */
+  header: string[];
+  rows: TableRow[];
+  location: SourceLocation;
+}
+
+/**
+ * A heading together with everything up to the next heading of the same or higher rank
+ * (a lower or equal `depth` number). Reference sections are built from these.
+ */
+export interface HeadingBlock {
+  heading: Heading;
+  /** Last line (inclusive) of the block. */
+  endLine: number;
+  /** Tables inside the block, nested sub-headings included. */
+  tables: DocTable[];
+}
+
+/** Column roles a reference table can have (header synonyms are mapped onto these). */
+export type ColumnRole = 'name' | 'type' | 'default' | 'description';
+
+/** One documented parameter: a row of a reference table. */
+export interface ReferenceRow {
+  /** Parameter names as documented, normalised (`+`, `++`, `--`, `=value`, placeholders stripped). The first is the primary. */
+  names: string[];
+  /** The name cell's text as written. */
+  rawName: string;
+  /** Documented type text, if the table has a Type column. */
+  type?: string;
+  /** Documented default, from a Default column or a "Default: `x`" phrase in the description. */
+  default?: string;
+  /** Where the documented default text is (for messages and fixes). */
+  defaultLocation?: SourceLocation;
+  description?: string;
+  links: DocLink[];
+  location: SourceLocation;
+}
+
+/** The part of a document that documents one or more commands (or all of them, when global). */
+export interface ReferenceSection {
+  file: string;
+  heading: Heading;
+  /** Names of the commands this section documents, as written in the heading. */
+  commands: string[];
+  /** A section that applies to every command ("Common options"). */
+  global: boolean;
+  layout: 'table';
+  rows: ReferenceRow[];
+  /** Last line (inclusive) of the section. */
+  endLine: number;
+}
+
+/** A shell-like fenced code block found in a document. */
+export interface CodeBlock {
+  file: string;
+  /** Info string language (`bash`), or `undefined` when none. */
+  lang?: string;
+  location: SourceLocation;
+}
+
+/** Syntax of one argument in an example invocation. */
+export type ArgumentSyntax =
+  /** Hydra override: `key=v`, `+key=v`, `++key=v`, `~key` (https://hydra.cc/docs/advanced/override_grammar/basic/). */
+  | 'hydra-override'
+  /** CLI flag: `--name`, `--name=v`, `--name v`, `-x`. */
+  | 'flag';
+
+/** One parameter passed in one example. */
+export interface Usage {
+  file: string;
+  /** The command as written in the example (`ng_collect_rollouts`). */
+  command: string;
+  /** Index of the invocation within its document (stable id for grouping). */
+  invocation: number;
+  /** The argument as written (`+resume_from_cache=True`). */
+  raw: string;
+  /** The parameter name: first segment of a dotted key (`responses_create_params`), or the flag name without dashes. */
+  name: string;
+  /** The full key, dotted segments included (`responses_create_params.temperature`). */
+  key: string;
+  syntax: ArgumentSyntax;
+  /** Hydra prefix (`''`, `+`, `++`, `~`) or flag dashes (`--`, `-`). */
+  prefix: string;
+  /** The value as written, if any. */
+  value?: string;
+  /** Exact position of the argument token in the Markdown file. */
+  location: SourceLocation;
+  block: CodeBlock;
+}
+
+/** One command invocation found in an example code block. */
+export interface Invocation {
+  file: string;
+  /** Program name as written, wrappers (`uv run`, `python -m`, `npx`) removed. */
+  command: string;
+  /** Index within the document. */
+  index: number;
+  /** The arguments after the program, as tokens with positions. */
+  args: Array<{ text: string; location: SourceLocation }>;
+  location: SourceLocation;
+  block: CodeBlock;
+}
+
+/** A link in a document, resolved to a file and heading where possible. */
+export interface DocLink {
+  file: string;
+  /** The URL as written. */
+  url: string;
+  /** Resolved target document (project-relative), when the URL points inside the project. */
+  targetFile?: string;
+  /** The `#fragment`, decoded, without `#`. */
+  fragment?: string;
+  location: SourceLocation;
+}
+
+/** Everything docdrift read from one Markdown/MDX document. */
+export interface DocFile {
+  file: string;
+  kind: 'md' | 'mdx';
+  headings: Heading[];
+  blocks: HeadingBlock[];
+  codeBlocks: CodeBlock[];
+  invocations: Invocation[];
+  links: DocLink[];
+}
+
+/** A diagnostic produced while reading input (not by a rule): `parse-error` and warnings. */
+export interface InputDiagnostic {
+  ruleId: 'parse-error';
+  severity: 'error' | 'warn';
+  message: string;
+  location: SourceLocation;
+}
+
+/**
+ * The joined model the rules run over: commands with their specs, their reference sections, the
+ * usages in examples, and every document (for link resolution).
+ */
+export interface Model {
+  /** Absolute path of the project root. */
+  root: string;
+  commands: CommandSpec[];
+  /** Config classes found in source, by qualified name. */
+  classes: Map<string, ConfigClass>;
+  docs: DocFile[];
+  /** Reference sections, each tied to command names that resolve to `commands`. */
+  sections: ReferenceSection[];
+  /** Usages whose command resolves to a known command. */
+  usages: Usage[];
+  /** Parameters accepted by every command (never flagged as unknown or undocumented). */
+  globalParams: Set<string>;
+  /** Returns the command a name or alias refers to. */
+  commandByName(name: string): CommandSpec | undefined;
+  /** Reference sections documenting the command (global sections excluded). */
+  sectionsFor(command: CommandSpec): ReferenceSection[];
+  /** Global reference sections (apply to every command). */
+  globalSections: ReferenceSection[];
+  /** True when a parameter name matches a configured ignore pattern. */
+  isIgnored(name: string): boolean;
+  /** The document at a project-relative path. */
+  doc(file: string): DocFile | undefined;
+}
