@@ -49,6 +49,8 @@ export interface ReportDescriptor {
   related?: RelatedLocation[];
   suggestion?: string;
   fix?: TextEdit;
+  /** Lowers the configured severity for this one finding (an MDX file parsed as plain Markdown is a warning). */
+  severity?: 'warn';
 }
 
 /** The rule's view of the run: the model, its options, and `report`. */

@@ -110,6 +110,12 @@ export interface CommandSpec {
   params: ParamSpec[];
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
+  /**
+   * True when docdrift knows the command's parameters (a config class or an explicit list was
+   * found). Rules that judge a parameter as unknown or undocumented skip commands where this is
+   * false: not knowing is never reported as drift.
+   */
+  paramsKnown: boolean;
   /** Where the command is declared (entry point line), if anywhere. */
   location?: SourceLocation;
 }
@@ -157,6 +163,11 @@ export interface HeadingBlock {
   endLine: number;
   /** Tables inside the block, nested sub-headings included. */
   tables: DocTable[];
+  /**
+   * Inline code texts anywhere in the block (headings, paragraphs, lists, tables), used to decide
+   * whether a linked heading explains a parameter. Optional: filled by the docs stage.
+   */
+  codes?: string[];
 }
 
 /** Column roles a reference table can have (header synonyms are mapped onto these). */
@@ -302,4 +313,6 @@ export interface Model {
   isIgnored(name: string): boolean;
   /** The document at a project-relative path. */
   doc(file: string): DocFile | undefined;
+  /** Problems met while reading input (unparseable files); the `parse-error` rule reports them. */
+  diagnostics: InputDiagnostic[];
 }
