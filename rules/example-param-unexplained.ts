@@ -1,0 +1,95 @@
+/** Rule: a document uses a command's parameters in examples but links to nothing that explains them. */
+import type { Rule } from '../src/engine/types.js';
+import { findParam, linkedRange, relativeLink, rowsFor, rowsInRange } from '../src/model/query.js';
+import type { CommandSpec, Model, ParamSpec, Usage } from '../src/model/types.js';
+
+const rule: Rule = {
+  meta: {
+    id: 'example-param-unexplained',
+    description:
+      'Report documents whose examples use documented parameters without linking to the reference section or heading that explains them.',
+    defaultSeverity: 'warn',
+    fixable: false,
+    options: {},
+    messages: {
+      unexplained:
+        'This document passes {{params}} to `{{command}}` but links to nothing that explains {{them}}. Link to the reference, e.g. [{{command}} reference]({{link}}).',
+    },
+  },
+  check({ model, report }) {
+    // Group usages by document and command, keeping the first usage of each parameter.
+    const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
+    for (const usage of model.usages) {
+      const cmd = model.commandByName(usage.command);
+      if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
+      const param = findParam(cmd, usage.name);
+      if (!param) continue;
+      const key = `${usage.file}\0${cmd.name}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { cmd, file: usage.file, firsts: new Map() }));
+      if (!group.firsts.has(param)) group.firsts.set(param, usage);
+    }
+    for (const { cmd, file, firsts } of groups.values()) {
+      const unexplained = [...firsts].filter(([param]) => {
+        const rows = rowsFor(model, cmd, param);
+        // Nothing documents it anywhere: that is example-param-undocumented's finding, not ours.
+        if (rows.length === 0) return false;
+        return !isExplained(model, file, param, rows);
+      });
+      const first = unexplained[0];
+      if (!first) continue;
+      const [, usage] = first;
+      const target = model.sectionsFor(cmd)[0] ?? rowsFor(model, cmd, first[0])[0]?.section;
+      if (!target) continue;
+      const names = unexplained.map(([p]) => `\`${p.name}\``);
+      report({
+        messageId: 'unexplained',
+        data: {
+          params: names.join(', '),
+          them: names.length === 1 ? 'it' : 'them',
+          command: cmd.name,
+          link: relativeLink(file, target.file, target.heading.slug),
+          count: String(names.length),
+        },
+        location: usage.location,
+        related: [
+          { ...target.heading.location, message: `\`${cmd.name}\` reference section` },
+          ...unexplained.slice(1).map(([p, u]) => ({ ...u.location, message: `\`${p.name}\` is also used here` })),
+        ],
+        suggestion: `[${cmd.name} reference](${relativeLink(file, target.file, target.heading.slug)})`,
+      });
+    }
+  },
+};
+
+/**
+ * A parameter is explained for a document when the document itself holds a row for it, or links
+ * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
+ * the parameter in inline code.
+ */
+function isExplained(
+  model: Model,
+  file: string,
+  param: ParamSpec,
+  rows: ReturnType<typeof rowsFor>,
+): boolean {
+  if (rows.some(({ section }) => section.file === file)) return true;
+  const doc = model.doc(file);
+  if (!doc) return false;
+  const spellings = new Set([param.name, ...param.aliases]);
+  for (const link of doc.links) {
+    if (!link.targetFile) continue;
+    const target = model.doc(link.targetFile);
+    if (!target) continue;
+    const range = linkedRange(target, link.fragment);
+    if (!range) continue;
+    for (const { section } of rows) {
+      if (section.file !== target.file) continue;
+      if (rowsInRange(section, range.start, range.end).some((r) => r.names.some((n) => spellings.has(n)))) return true;
+    }
+    if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
+  }
+  return false;
+}
+
+export default rule;

@@ -1,0 +1,53 @@
+/** Rule: an example passes a parameter the command does not have (misspelled or removed). */
+import type { Rule } from '../src/engine/types.js';
+import { suggestNames } from '../src/model/compare.js';
+import { paramNames } from '../src/model/query.js';
+
+interface Options {
+  reportUnknownNamespaces: boolean;
+}
+
+const rule: Rule<Options> = {
+  meta: {
+    id: 'example-param-unknown',
+    description: 'Report parameters passed in examples that the command\'s code does not define, suggesting the nearest real name.',
+    defaultSeverity: 'error',
+    fixable: false,
+    options: {
+      reportUnknownNamespaces: {
+        type: 'boolean',
+        description:
+          'Also report dotted keys (`a.b=1`) whose first segment is unknown and close to no parameter. Off by default: Hydra configs often address open namespaces such as server instances by name.',
+        default: false,
+      },
+    },
+    messages: {
+      unknownWithSuggestion:
+        '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Did you mean `{{suggestion}}`?',
+      unknown:
+        '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Remove it, add it to the code, or list it in `globalParameters` or `ignoreParameters` if it is accepted elsewhere.',
+    },
+  },
+  check({ model, options, report }) {
+    for (const usage of model.usages) {
+      const cmd = model.commandByName(usage.command);
+      if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
+      const names = paramNames(cmd);
+      if (names.includes(usage.name)) continue;
+      const [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
+      const dotted = usage.key !== usage.name;
+      if (dotted && !suggestion && !options.reportUnknownNamespaces) continue;
+      const classes = cmd.configClasses.map((q) => q.split('.').pop() ?? q).join(', ') || 'docdrift config';
+      const first = cmd.configClasses[0] ? model.classes.get(cmd.configClasses[0]) : undefined;
+      report({
+        messageId: suggestion ? 'unknownWithSuggestion' : 'unknown',
+        data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(suggestion ? { suggestion } : {}) },
+        location: usage.location,
+        related: first ? [{ ...first.location, message: `\`${cmd.name}\` parameters are defined by ${first.name}` }] : [],
+        suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
+      });
+    }
+  },
+};
+
+export default rule;

@@ -1,0 +1,23 @@
+/** The registry of built-in rules, one module per file in this folder. */
+import type { Rule } from '../src/engine/types.js';
+import exampleParamUndocumented from './example-param-undocumented.js';
+import exampleParamUnexplained from './example-param-unexplained.js';
+import exampleParamUnknown from './example-param-unknown.js';
+import parseError from './parse-error.js';
+import referenceDefaultMismatch from './reference-default-mismatch.js';
+import referenceParamMissing from './reference-param-missing.js';
+import referenceParamUnknown from './reference-param-unknown.js';
+
+/** Every built-in rule, sorted by id. */
+export const rules: Rule[] = [
+  exampleParamUndocumented,
+  exampleParamUnexplained,
+  exampleParamUnknown,
+  parseError,
+  referenceDefaultMismatch,
+  referenceParamMissing,
+  referenceParamUnknown,
+] as Rule[];
+
+/** Rule ids, for config validation. */
+export const ruleIds: string[] = rules.map((r) => r.meta.id);

@@ -1,0 +1,53 @@
+/** Rule: a documented default differs in meaning from the default in code. */
+import type { Rule } from '../src/engine/types.js';
+import { compareDefault, formatDefault } from '../src/model/compare.js';
+import { findParam, where } from '../src/model/query.js';
+import type { CommandSpec } from '../src/model/types.js';
+
+const rule: Rule = {
+  meta: {
+    id: 'reference-default-mismatch',
+    description: 'Report reference rows whose documented default differs from the default in code, compared by meaning.',
+    defaultSeverity: 'error',
+    fixable: false,
+    options: {},
+    messages: {
+      mismatch:
+        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) defaults to `{{actual}}`. Change the documented default to `{{actual}}`.',
+      required:
+        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) makes it required (no default). Say it is required.',
+    },
+  },
+  check({ model, report }) {
+    for (const section of model.sections) {
+      if (section.global) continue;
+      const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
+      for (const row of section.rows) {
+        if (row.default === undefined) continue;
+        for (const cmd of cmds) {
+          const param = row.names.map((n) => findParam(cmd, n)).find((p) => p !== undefined);
+          if (!param) continue;
+          const verdict = compareDefault(param.default, row.default);
+          if (verdict !== 'different') break;
+          const required = param.default === undefined;
+          report({
+            messageId: required ? 'required' : 'mismatch',
+            data: {
+              name: param.name,
+              command: cmd.name,
+              documented: row.default,
+              actual: param.default ? formatDefault(param.default) : '',
+              definition: where(param.location),
+            },
+            location: row.defaultLocation ?? row.location,
+            related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
+            suggestion: param.default ? formatDefault(param.default) : undefined,
+          });
+          break;
+        }
+      }
+    }
+  },
+};
+
+export default rule;

@@ -1,0 +1,53 @@
+/** Rule: a reference row names a parameter that the code no longer (or never) defined. */
+import type { Rule } from '../src/engine/types.js';
+import { suggestNames } from '../src/model/compare.js';
+import { paramNames } from '../src/model/query.js';
+import type { CommandSpec } from '../src/model/types.js';
+
+const rule: Rule = {
+  meta: {
+    id: 'reference-param-unknown',
+    description: 'Report reference rows that document a parameter the command\'s code does not define, suggesting the nearest real name.',
+    defaultSeverity: 'error',
+    fixable: false,
+    options: {},
+    messages: {
+      staleWithSuggestion:
+        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Did you mean `{{suggestion}}`? Rename or remove the row.',
+      stale:
+        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Remove the row, or add it to `globalParameters` if every command accepts it.',
+    },
+  },
+  check({ model, report }) {
+    for (const section of model.sections) {
+      if (section.global) continue;
+      const cmds = [...new Set(section.commands.map((n) => model.commandByName(n)))].filter(
+        (c): c is CommandSpec => c !== undefined,
+      );
+      // Judge only when every command the section documents has known parameters.
+      if (cmds.length === 0 || cmds.some((c) => !c.paramsKnown)) continue;
+      const known = new Set(cmds.flatMap(paramNames));
+      for (const row of section.rows) {
+        const documented = row.names.some((n) => {
+          const first = n.split('.')[0] ?? n;
+          return known.has(n) || known.has(first) || model.globalParams.has(first) || model.isIgnored(n);
+        });
+        if (documented) continue;
+        const name = row.names[0] ?? row.rawName;
+        const [suggestion] = suggestNames(name, known, 1);
+        const primary = cmds[0]!;
+        const classes = cmds.flatMap((c) => c.configClasses.map((q) => q.split('.').pop() ?? q)).join(', ');
+        const first = primary.configClasses[0] ? model.classes.get(primary.configClasses[0]) : undefined;
+        report({
+          messageId: suggestion ? 'staleWithSuggestion' : 'stale',
+          data: { name, command: primary.name, classes, ...(suggestion ? { suggestion } : {}) },
+          location: row.location,
+          related: first ? [{ ...first.location, message: `\`${primary.name}\` parameters are defined by ${first.name}` }] : [],
+          suggestion,
+        });
+      }
+    }
+  },
+};
+
+export default rule;

@@ -1,0 +1,19 @@
+/** Small helpers shared by rules: text for suggested reference rows. Pure functions. */
+import { formatDefault } from '../src/model/compare.js';
+import type { ParamSpec } from '../src/model/types.js';
+
+/** Escapes text for a GFM table cell (pipes and line breaks). */
+export function tableCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * A reference table row for a parameter, in the common `| Parameter | Type | Description |`
+ * layout, the default appended as "Default: `x`." (the phrase docdrift reads back).
+ */
+export function referenceRowText(param: ParamSpec): string {
+  const description = [param.description ?? '', param.default ? `Default: \`${formatDefault(param.default)}\`.` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `| \`${param.name}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
+}

@@ -1,0 +1,57 @@
+/** Finds the files a run reads: code sources, docs and Python packaging files, honouring .gitignore. */
+import { globby } from 'globby';
+
+/**
+ * Directories never read, whatever the config says: dependencies, virtual environments, caches
+ * and VCS metadata. Their files are not the project's own documentation or code.
+ */
+export const ALWAYS_IGNORED: readonly string[] = [
+  '**/node_modules/**',
+  '**/.git/**',
+  '**/.hg/**',
+  '**/.svn/**',
+  '**/.venv/**',
+  '**/venv/**',
+  '**/.tox/**',
+  '**/.nox/**',
+  '**/__pycache__/**',
+  '**/.mypy_cache/**',
+  '**/.pytest_cache/**',
+  '**/.ruff_cache/**',
+  '**/site-packages/**',
+  '**/.cache/**',
+];
+
+/** The files of one run, project-relative POSIX paths, sorted. */
+export interface DiscoveredFiles {
+  sources: string[];
+  docs: string[];
+  /** `pyproject.toml` and `setup.cfg` files, which declare console scripts. */
+  packaging: string[];
+}
+
+/**
+ * Globs the project. Patterns are globby/fast-glob patterns relative to `root`; `.gitignore`
+ * files are honoured (globby `gitignore: true`); symbolic links are not followed.
+ *
+ * @param root absolute project root
+ * @param sources globs of code files
+ * @param docs globs of Markdown/MDX files
+ * @param ignore extra globs to skip, added to {@link ALWAYS_IGNORED}
+ */
+export async function discoverFiles(root: string, sources: string[], docs: string[], ignore: string[]): Promise<DiscoveredFiles> {
+  const options = {
+    cwd: root,
+    gitignore: true,
+    ignore: [...ALWAYS_IGNORED, ...ignore],
+    followSymbolicLinks: false,
+    onlyFiles: true,
+    dot: false,
+  };
+  const [src, doc, pkg] = await Promise.all([
+    globby(sources, options),
+    globby(docs, options),
+    globby(['**/pyproject.toml', '**/setup.cfg'], options),
+  ]);
+  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort() };
+}

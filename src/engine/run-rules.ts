@@ -1,0 +1,82 @@
+/** Runs rule modules over a model and turns their reports into DriftMessages. */
+import { VFileMessage } from 'vfile-message';
+import type { Model } from '../model/types.js';
+import { ruleDocsUrl } from './rule-docs.js';
+import type { DriftMessage, ReportDescriptor, Rule, Severity } from './types.js';
+
+/** A rule with the severity and options the config gives it. */
+export interface ConfiguredRule {
+  rule: Rule;
+  severity: Severity;
+  options: Record<string, unknown>;
+}
+
+/** A rule that threw: reported to the user by name, the stack only under `--debug`. */
+export interface RuleFailure {
+  ruleId: string;
+  error: unknown;
+}
+
+/** Fills `{{key}}` placeholders from `data`; a missing key stays visible as `{{key}}`. */
+export function interpolate(template: string, data: Record<string, string>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => (key in data ? (data[key] ?? '') : whole));
+}
+
+/** Builds one DriftMessage (a VFileMessage with docdrift's fields) from a rule's report. */
+export function createMessage(rule: Rule, severity: Exclude<Severity, 'off'>, d: ReportDescriptor): DriftMessage {
+  const template = rule.meta.messages[d.messageId];
+  if (template === undefined) throw new Error(`rule ${rule.meta.id} reported unknown messageId "${d.messageId}"`);
+  const data = d.data ?? {};
+  const loc = d.location;
+  const place =
+    loc.endLine !== undefined && loc.endColumn !== undefined
+      ? { start: { line: loc.line, column: loc.column }, end: { line: loc.endLine, column: loc.endColumn } }
+      : { line: loc.line, column: loc.column };
+  const message = new VFileMessage(interpolate(template, data), { place, ruleId: rule.meta.id, source: 'docdrift' });
+  const effective = d.severity === 'warn' ? 'warn' : severity;
+  return Object.assign(message, {
+    file: loc.file,
+    fatal: effective === 'error',
+    url: ruleDocsUrl(rule.meta.id),
+    messageId: d.messageId,
+    data,
+    severity: effective,
+    related: d.related ?? [],
+    suggestion: d.suggestion,
+    fix: d.fix,
+  }) as DriftMessage;
+}
+
+/**
+ * Runs every enabled rule over the model. A rule that throws does not stop the others; it is
+ * returned in `failures`.
+ */
+export function runRules(model: Model, rules: ConfiguredRule[]): { messages: DriftMessage[]; failures: RuleFailure[] } {
+  const messages: DriftMessage[] = [];
+  const failures: RuleFailure[] = [];
+  for (const { rule, severity, options } of rules) {
+    if (severity === 'off') continue;
+    const defaults = Object.fromEntries(Object.entries(rule.meta.options).map(([k, v]) => [k, v.default]));
+    try {
+      rule.check({
+        model,
+        options: { ...defaults, ...options },
+        report: (d) => messages.push(createMessage(rule, severity, d)),
+      });
+    } catch (error) {
+      failures.push({ ruleId: rule.meta.id, error });
+    }
+  }
+  return { messages, failures };
+}
+
+/** Sorts messages by file, line, column, rule id (stable output for every formatter). */
+export function sortMessages(messages: DriftMessage[]): DriftMessage[] {
+  return [...messages].sort(
+    (a, b) =>
+      String(a.file).localeCompare(String(b.file)) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      String(a.ruleId).localeCompare(String(b.ruleId)),
+  );
+}

@@ -1,0 +1,248 @@
+/** Joins what the extractors and the docs stage found into the Model the rules read. */
+import picomatch from 'picomatch';
+import type { DocdriftConfig } from '../config/schema.js';
+import { readReferenceTable } from '../docs/reference-table.js';
+import { parseArguments } from '../docs/arguments.js';
+import type {
+  CommandSpec,
+  ConfigClass,
+  DocFile,
+  EntryPoint,
+  HeadingBlock,
+  InputDiagnostic,
+  Model,
+  ParamSpec,
+  ReferenceRow,
+  ReferenceSection,
+  Usage,
+} from './types.js';
+
+/** Everything the join needs; all paths project-relative. */
+export interface ModelInput {
+  /** Absolute project root. */
+  root: string;
+  config: DocdriftConfig;
+  classes: ConfigClass[];
+  /** `module:function` → qualified names of the config classes that function builds. */
+  functionConfigs: Map<string, string[]>;
+  entryPoints: EntryPoint[];
+  docs: DocFile[];
+  diagnostics: InputDiagnostic[];
+}
+
+/**
+ * Builds the model.
+ *
+ * Commands: every command in `config.commands` (explicit mapping wins), then every entry point
+ * not already named there; entry points with the same `module:function` target are one command,
+ * the first declared name being primary. A command's parameters are the fields of its config
+ * classes (first class wins on a name clash) plus `params` from the config.
+ *
+ * Reference sections: a heading block whose heading has an inline code naming a known command
+ * (whole code text, or its first word) and that holds at least one reference table (a table with
+ * a name column). Tables that belong to a nested block which is itself a reference section are
+ * left to that section. Headings matching `config.globalSections` open global sections.
+ *
+ * Usages: every example invocation whose program is a known command name or alias.
+ *
+ * Never throws on odd input; unknown class names in the config are ignored here (the engine
+ * warns about them).
+ */
+export function buildModel(input: ModelInput): Model {
+  const { config } = input;
+  const classes = new Map(input.classes.map((c) => [c.qualifiedName, c]));
+  const bySimpleName = new Map<string, ConfigClass[]>();
+  for (const c of input.classes) {
+    const list = bySimpleName.get(c.name) ?? [];
+    list.push(c);
+    bySimpleName.set(c.name, list);
+  }
+  const resolveClass = (name: string): ConfigClass | undefined => {
+    const exact = classes.get(name);
+    if (exact) return exact;
+    const simple = bySimpleName.get(name);
+    return simple && simple.length === 1 ? simple[0] : undefined;
+  };
+
+  const commands = buildCommands(input, resolveClass);
+  const byName = new Map<string, CommandSpec>();
+  for (const cmd of commands) {
+    for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
+  }
+  const commandByName = (name: string): CommandSpec | undefined => byName.get(name);
+
+  const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
+  const isGlobalHeading = picomatch(config.globalSections.map((g) => g.toLowerCase()), { nocase: true });
+  const isIgnored = config.ignoreParameters.length > 0 ? picomatch(config.ignoreParameters, { dot: true }) : () => false;
+
+  const sections: ReferenceSection[] = [];
+  for (const doc of input.docs) {
+    if (!isReferenceDoc(doc.file)) continue;
+    sections.push(...sectionsOfDoc(doc, commandByName, (text) => isGlobalHeading(text.trim().toLowerCase())));
+  }
+
+  const usages: Usage[] = [];
+  for (const doc of input.docs) {
+    for (const inv of doc.invocations) {
+      if (!byName.has(inv.command)) continue;
+      for (const u of parseArguments(inv)) {
+        if (isIgnored(u.key) || isIgnored(u.name)) continue;
+        usages.push(u);
+      }
+    }
+  }
+
+  const docsByFile = new Map(input.docs.map((d) => [d.file, d]));
+  const sectionsByCommand = new Map<CommandSpec, ReferenceSection[]>();
+  for (const s of sections) {
+    if (s.global) continue;
+    const seen = new Set<CommandSpec>();
+    for (const n of s.commands) {
+      const cmd = byName.get(n);
+      if (!cmd || seen.has(cmd)) continue;
+      seen.add(cmd);
+      const list = sectionsByCommand.get(cmd) ?? [];
+      list.push(s);
+      sectionsByCommand.set(cmd, list);
+    }
+  }
+
+  return {
+    root: input.root,
+    commands,
+    classes,
+    docs: input.docs,
+    sections,
+    usages,
+    globalParams: new Set(config.globalParameters),
+    commandByName,
+    sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
+    globalSections: sections.filter((s) => s.global),
+    isIgnored: (name) => isIgnored(name),
+    doc: (file) => docsByFile.get(file),
+    diagnostics: input.diagnostics,
+  };
+}
+
+function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigClass | undefined): CommandSpec[] {
+  const commands: CommandSpec[] = [];
+  const claimed = new Set<string>();
+  for (const [name, entry] of Object.entries(input.config.commands)) {
+    const classNames = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
+    const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
+    const ep = input.entryPoints.find((e) => e.name === name);
+    const params = mergeParams(resolved, entry.params ?? [], name);
+    commands.push({
+      name,
+      aliases: [...(entry.aliases ?? [])],
+      target: ep?.target,
+      configClasses: resolved.map((c) => c.qualifiedName),
+      params,
+      mappedBy: 'config',
+      paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
+      location: ep?.location,
+    });
+    claimed.add(name);
+    for (const a of entry.aliases ?? []) claimed.add(a);
+  }
+
+  const byTarget = new Map<string, EntryPoint[]>();
+  for (const ep of input.entryPoints) {
+    if (claimed.has(ep.name)) continue;
+    const list = byTarget.get(ep.target) ?? [];
+    if (!list.some((e) => e.name === ep.name)) list.push(ep);
+    byTarget.set(ep.target, list);
+  }
+  for (const [target, eps] of byTarget) {
+    const [first, ...rest] = eps;
+    if (!first) continue;
+    const resolved = (input.functionConfigs.get(normaliseTarget(target)) ?? [])
+      .map(resolveClass)
+      .filter((c): c is ConfigClass => c !== undefined);
+    commands.push({
+      name: first.name,
+      aliases: rest.map((e) => e.name),
+      target,
+      configClasses: resolved.map((c) => c.qualifiedName),
+      params: mergeParams(resolved, [], first.name),
+      mappedBy: 'entry-point',
+      paramsKnown: resolved.length > 0,
+      location: first.location,
+    });
+  }
+  return commands;
+}
+
+/** `pkg.mod:func [extra]` → `pkg.mod:func` (entry points may carry extras in brackets). */
+function normaliseTarget(target: string): string {
+  return target.replace(/\s*\[.*\]\s*$/, '').trim();
+}
+
+function mergeParams(classes: ConfigClass[], extra: string[], command: string): ParamSpec[] {
+  const out = new Map<string, ParamSpec>();
+  for (const c of classes) for (const f of c.fields) if (!out.has(f.name)) out.set(f.name, f);
+  for (const name of extra) {
+    if (out.has(name)) continue;
+    out.set(name, {
+      name,
+      aliases: [],
+      required: false,
+      deprecated: false,
+      hidden: false,
+      origin: 'config-field',
+      owner: `docdrift config (commands.${command}.params)`,
+      location: { file: 'docdrift config', line: 1, column: 1 },
+    });
+  }
+  return [...out.values()];
+}
+
+/** First word of an inline code, with a leading `$ ` prompt removed. */
+function commandWord(code: string): string {
+  return code.trim().replace(/^\$\s+/, '').split(/\s+/)[0] ?? '';
+}
+
+function sectionsOfDoc(
+  doc: DocFile,
+  commandByName: (n: string) => CommandSpec | undefined,
+  isGlobalHeading: (text: string) => boolean,
+): ReferenceSection[] {
+  // Decide which blocks open sections, then give each table to the innermost such block.
+  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean }> = [];
+  for (const block of doc.blocks) {
+    const names: string[] = [];
+    for (const code of block.heading.codes) {
+      const whole = code.trim();
+      const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
+      if (name && !names.includes(name)) names.push(name);
+    }
+    const global = names.length === 0 && isGlobalHeading(block.heading.text);
+    if (names.length > 0 || global) opened.push({ block, commands: names, global });
+  }
+  const sections: ReferenceSection[] = [];
+  for (const o of opened) {
+    const inner = opened.filter(
+      (x) => x !== o && x.block.heading.location.line > o.block.heading.location.line && x.block.endLine <= o.block.endLine,
+    );
+    const rows: ReferenceRow[] = [];
+    let hasReferenceTable = false;
+    for (const table of o.block.tables) {
+      if (inner.some((x) => table.location.line > x.block.heading.location.line && table.location.line <= x.block.endLine)) continue;
+      const read = readReferenceTable(table);
+      if (!read) continue;
+      hasReferenceTable = true;
+      rows.push(...read);
+    }
+    if (!hasReferenceTable) continue;
+    sections.push({
+      file: doc.file,
+      heading: o.block.heading,
+      commands: o.commands,
+      global: o.global,
+      layout: 'table',
+      rows,
+      endLine: o.block.endLine,
+    });
+  }
+  return sections;
+}

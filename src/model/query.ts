@@ -1,0 +1,56 @@
+/** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
+import path from 'node:path';
+import type { CommandSpec, DocFile, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+
+/** Finds the parameter a name (or alias) refers to. */
+export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
+  return cmd.params.find((p) => p.name === name) ?? cmd.params.find((p) => p.aliases.includes(name));
+}
+
+/** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
+export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
+  const spellings = [param.name, ...param.aliases];
+  return row.names.some((n) => spellings.includes(n));
+}
+
+/** The rows that document a parameter of a command, in its own sections and the global ones. */
+export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
+  const out: Array<{ section: ReferenceSection; row: ReferenceRow }> = [];
+  for (const section of [...model.sectionsFor(cmd), ...model.globalSections]) {
+    for (const row of section.rows) if (rowDocuments(row, param)) out.push({ section, row });
+  }
+  return out;
+}
+
+/** All spellings a command accepts for a parameter name, global parameters excluded. */
+export function paramNames(cmd: CommandSpec): string[] {
+  return cmd.params.flatMap((p) => [p.name, ...p.aliases]);
+}
+
+/** `file:line` for messages. */
+export function where(loc: SourceLocation): string {
+  return `${loc.file}:${loc.line}`;
+}
+
+/** A Markdown link from one document to a heading of another, as a relative URL (`../docs/cli.mdx#ng_run`). */
+export function relativeLink(fromFile: string, toFile: string, slug?: string): string {
+  const rel = fromFile === toFile ? '' : path.posix.relative(path.posix.dirname(fromFile), toFile);
+  return slug ? `${rel}#${slug}` : rel;
+}
+
+/**
+ * The line range `[start, end]` of the block that a `#fragment` in `doc` names, or the whole
+ * document when there is no fragment. Undefined when the fragment names no heading.
+ */
+export function linkedRange(doc: DocFile, fragment: string | undefined): { start: number; end: number; codes: string[] } | undefined {
+  if (!fragment) return { start: 1, end: Number.MAX_SAFE_INTEGER, codes: [] };
+  const wanted = fragment.toLowerCase();
+  const block = doc.blocks.find((b) => b.heading.slug.toLowerCase() === wanted);
+  if (!block) return undefined;
+  return { start: block.heading.location.line, end: block.endLine, codes: block.codes ?? [] };
+}
+
+/** The rows of a section that lie inside a line range. */
+export function rowsInRange(section: ReferenceSection, start: number, end: number): ReferenceRow[] {
+  return section.rows.filter((r) => r.location.line >= start && r.location.line <= end);
+}
