@@ -1,0 +1,154 @@
+/** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config/load.js';
+import { lint } from './engine/lint.js';
+import { formatters } from './report/index.js';
+import { ruleIds } from '../rules/index.js';
+
+/** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
+export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
+
+const HELP = `Usage: docdrift [paths…] [options]
+
+Checks that config classes in code, reference tables and README examples agree.
+With paths, only findings in those files are reported (the whole project is still read).
+
+Options:
+  --root DIR           project root (default: the current directory)
+  --config FILE        config file (default: docdrift.config.json|yaml, .docdriftrc.*, package.json#docdrift)
+  --format NAME        stylish | json (default: stylish)
+  --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
+  --quiet              report errors only
+  --no-color           plain output
+  --debug              print timings, the discovered commands, and stacks of internal errors
+  -h, --help           show this help
+  -v, --version        print the version
+
+Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error.
+`;
+
+/** The options the CLI accepts, in `node:util` parseArgs form. */
+export const CLI_OPTIONS = {
+  root: { type: 'string' },
+  config: { type: 'string' },
+  format: { type: 'string', default: 'stylish' },
+  'max-warnings': { type: 'string', default: '-1' },
+  quiet: { type: 'boolean', default: false },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean', default: false },
+  debug: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
+/** Output streams, injectable for tests. */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  isTTY: boolean;
+}
+
+function version(): string {
+  const pkgPath = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Runs the CLI with `argv` (without `node` and the script) and returns the exit code.
+ * Never throws: every failure is a message on stderr and exit code 2.
+ */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`docdrift: ${(error as Error).message}\nRun \`docdrift --help\` for the options.\n`);
+    return EXIT.error;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  if (values.version) {
+    io.stdout(`${version()}\n`);
+    return EXIT.ok;
+  }
+  const format = values.format as string;
+  if (!(format in formatters)) {
+    io.stderr(`docdrift: --format must be one of ${Object.keys(formatters).join(', ')}; got "${format}".\n`);
+    return EXIT.error;
+  }
+  const maxWarnings = Number(values['max-warnings']);
+  if (!Number.isInteger(maxWarnings)) {
+    io.stderr(`docdrift: --max-warnings takes a whole number; got "${values['max-warnings']}".\n`);
+    return EXIT.error;
+  }
+  const root = path.resolve(io.cwd, (values.root as string | undefined) ?? '.');
+  try {
+    if (!statSync(root).isDirectory()) throw new Error('not a directory');
+  } catch {
+    io.stderr(`docdrift: --root ${root} is not a directory.\n`);
+    return EXIT.error;
+  }
+
+  let config;
+  try {
+    const explicit = values.config ? path.resolve(io.cwd, values.config as string) : undefined;
+    config = loadConfig(root, explicit, ruleIds).config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`docdrift: invalid configuration\n${error.message}\n`);
+      return EXIT.error;
+    }
+    io.stderr(`docdrift: cannot load the configuration: ${(error as Error).message}\n`);
+    return EXIT.error;
+  }
+
+  try {
+    const files = positionals.map((p) => path.resolve(io.cwd, p));
+    const result = await lint({ root, config, files });
+    let messages = result.messages;
+    if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
+    const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
+    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color });
+    if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
+    if (values.debug) {
+      const t = result.stats.timings;
+      io.stderr(
+        `docdrift: ${result.stats.sources} source files, ${result.stats.docs} docs; ` +
+          `discover ${t.discover.toFixed(0)} ms, extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, ` +
+          `model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms\n`,
+      );
+      for (const cmd of result.model.commands) {
+        io.stderr(
+          `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || '(parameters unknown)'}` +
+            ` [${cmd.params.length} params, ${result.model.sectionsFor(cmd).length} reference sections]\n`,
+        );
+      }
+    }
+    for (const failure of result.failures) {
+      const err = failure.error as Error;
+      io.stderr(`docdrift: internal error in rule ${failure.ruleId}: ${err?.message ?? String(err)}\n`);
+      if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
+    }
+    if (result.failures.length > 0) return EXIT.error;
+    const errors = messages.filter((m) => m.severity === 'error').length;
+    const warnings = messages.length - errors;
+    if (errors > 0) return EXIT.problems;
+    if (maxWarnings >= 0 && warnings > maxWarnings) {
+      io.stderr(`docdrift: too many warnings (${warnings}); the maximum is ${maxWarnings}.\n`);
+      return EXIT.problems;
+    }
+    return EXIT.ok;
+  } catch (error) {
+    const err = error as Error;
+    io.stderr(`docdrift: internal error: ${err?.message ?? String(err)}\n`);
+    if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
+    else io.stderr('Run again with --debug for the stack trace, and report it.\n');
+    return EXIT.error;
+  }
+}
