@@ -1,0 +1,264 @@
+/** Finds command invocations (program word + argument tokens with exact file positions) in shell-like fenced code blocks. */
+
+import type { Code } from 'mdast';
+import type { CodeBlock, Invocation, SourceLocation } from '../model/types.js';
+import { tokenizeShell, type ShellSource, type ShellWord } from './shell.js';
+
+/** Info-string languages (lower-cased) whose fenced blocks are read as shell; an absent/empty language counts too. */
+export const SHELL_LANGS: ReadonlySet<string> = new Set([
+  'bash', 'sh', 'shell', 'console', 'zsh', 'shell-session', 'shellsession',
+]);
+
+/** Languages whose lines without a prompt are program output, not commands. */
+const SESSION_LANGS: ReadonlySet<string> = new Set(['console', 'shell-session', 'shellsession']);
+
+/** True when a fenced block with this info-string language is read for invocations. */
+export function isShellLang(lang: string | null | undefined): boolean {
+  return lang === null || lang === undefined || lang === '' || SHELL_LANGS.has(lang.toLowerCase());
+}
+
+/** One line of code content and where its first character sits in the file. */
+interface CodeLine {
+  line: number;
+  column: number;
+  text: string;
+}
+
+/**
+ * Maps each line of a fenced code node's `value` back to the raw file line it came from.
+ * remark removes container prefixes (list indentation, `>` markers, fence indentation) from
+ * each line, so a value line is a suffix of its raw line; where tab expansion broke that, the
+ * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code.
+ */
+function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefined {
+  const pos = node.position;
+  if (!pos) return undefined;
+  const open = rawLines[pos.start.line - 1]?.slice(pos.start.column - 1) ?? '';
+  if (!open.startsWith('```') && !open.startsWith('~~~')) return undefined;
+  if (node.value === '') return [];
+  const out: CodeLine[] = [];
+  const valueLines = node.value.split(/\r?\n/);
+  for (let k = 0; k < valueLines.length; k++) {
+    const lineNo = pos.start.line + 1 + k;
+    const raw = rawLines[lineNo - 1];
+    if (raw === undefined) break;
+    const v = valueLines[k]!;
+    if (raw.endsWith(v)) {
+      out.push({ line: lineNo, column: raw.length - v.length + 1, text: v });
+      continue;
+    }
+    const trimmed = v.trimStart();
+    const at = trimmed === '' ? -1 : raw.lastIndexOf(trimmed);
+    out.push(at < 0 ? { line: lineNo, column: raw.length + 1, text: '' } : { line: lineNo, column: at + 1, text: trimmed });
+  }
+  return out;
+}
+
+const PROMPT_RE = /^(\s*)([$%>])(?: |$)/;
+const DOLLAR_PROMPT_RE = /^\s*\$(?: |$)/;
+
+/**
+ * Builds the shell source of a block: prompts (`$ `, `% `, and `> ` in session blocks) are cut,
+ * and in session blocks (`console`, `shell-session`, or any block whose first non-blank line
+ * starts with `$ `) lines without a prompt are output and left out, unless they continue the
+ * previous command (that line ended in `\`).
+ */
+function shellSource(lines: readonly CodeLine[], lang: string | undefined): ShellSource {
+  const firstCode = lines.find((l) => l.text.trim() !== '');
+  const session = (lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())) ||
+    (firstCode !== undefined && DOLLAR_PROMPT_RE.test(firstCode.text));
+  let text = '';
+  const lineOf: number[] = [];
+  const colOf: number[] = [];
+  let continues = false;
+  let first = true;
+  for (const l of lines) {
+    let body = l.text;
+    let offset = 0;
+    const m = PROMPT_RE.exec(body);
+    // `> ` is a prompt in sessions (PS2 on continuation lines), a redirection elsewhere.
+    const isPrompt = m !== null && (continues ? session && m[2] === '>' : session || m[2] !== '>');
+    if (isPrompt) {
+      offset = Math.min(m[0].length, body.length);
+      body = body.slice(offset);
+    } else if (session && !continues) {
+      continue; // output line
+    }
+    if (!first) {
+      text += '\n';
+      const prevLine = lineOf.length > 0 ? lineOf[lineOf.length - 1]! : l.line;
+      const prevCol = colOf.length > 0 ? colOf[colOf.length - 1]! + 1 : l.column;
+      lineOf.push(prevLine);
+      colOf.push(prevCol);
+    }
+    first = false;
+    for (let k = 0; k < body.length; k++) {
+      lineOf.push(l.line);
+      colOf.push(l.column + offset + k);
+    }
+    text += body;
+    continues = /(^|[^\\])(\\\\)*\\$/.test(body);
+  }
+  return { text, lines: lineOf, columns: colOf };
+}
+
+const ASSIGNMENT_RE = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Reserved words that introduce a command (`if cmd; then cmd; fi`, `for …; do cmd; done`). */
+const LEADING_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', '{']);
+/** Commands that are shell syntax, not programs. */
+const SYNTAX_WORDS = new Set(['for', 'case', 'select', 'function', 'fi', 'done', 'esac', '}', '[', '[[', ']]', 'in']);
+const PYTHON_RE = /^python(\d+(\.\d+)*)?$/;
+
+/** Skips options (words starting with `-`) from `i`; words in `takesValue` consume the next word; `--` ends the options. */
+function skipOptions(words: readonly ShellWord[], i: number, takesValue: ReadonlySet<string> = new Set()): number {
+  while (i < words.length) {
+    const t = words[i]!.text;
+    if (t === '--') return i + 1;
+    if (!t.startsWith('-') || t === '-') return i;
+    i += takesValue.has(t) ? 2 : 1;
+  }
+  return i;
+}
+
+const UV_RUN_VALUE_OPTS = new Set([
+  '--with', '--with-editable', '--with-requirements', '--project', '--directory', '--python', '-p',
+  '--extra', '--group', '--only-group', '--package', '--env-file', '--index', '--index-url',
+  '--extra-index-url', '--from', '--config-file', '--cache-dir',
+]);
+const PIPX_RUN_VALUE_OPTS = new Set(['--spec', '--python', '--index-url', '--pip-args']);
+const NPX_VALUE_OPTS = new Set(['-p', '--package', '-c', '--call']);
+const SUDO_VALUE_OPTS = new Set(['-u', '-g', '-C', '-h', '-p', '-U', '-D', '-R', '-T']);
+const PYTHON_VALUE_OPTS = new Set(['-W', '-X', '-Q']);
+
+/**
+ * Index of the program word of a simple command, behind env assignments, reserved words and
+ * wrappers (`sudo`, `time`, `env`, `nohup`, `exec`, `command`, `uv run`, `uvx`, `poetry run`,
+ * `pdm run`, `hatch run`, `rye run`, `pipx run`, `npx`, `bunx`, `pnpm exec|dlx`, `yarn exec|dlx`,
+ * `python -m X`); `-1` when the command has no program (`FOO=1` alone, `for …`).
+ */
+export function programIndex(words: readonly ShellWord[]): number {
+  let i = 0;
+  for (let guard = 0; guard < 64 && i < words.length; guard++) {
+    while (i < words.length && ASSIGNMENT_RE.test(words[i]!.text)) i++;
+    const w = words[i]?.text;
+    if (w === undefined) return -1;
+    if (LEADING_KEYWORDS.has(w)) {
+      i++;
+      continue;
+    }
+    if (SYNTAX_WORDS.has(w)) return -1;
+    const base = w.slice(w.lastIndexOf('/') + 1);
+    const next = words[i + 1]?.text;
+    switch (base) {
+      case 'sudo':
+        i = skipOptions(words, i + 1, SUDO_VALUE_OPTS);
+        continue;
+      case 'time': case 'nohup': case 'exec': case 'command': case 'builtin':
+        i = skipOptions(words, i + 1);
+        continue;
+      case 'env':
+        i = skipOptions(words, i + 1, new Set(['-u', '--unset', '-C', '--chdir', '-S']));
+        continue;
+      case 'uvx':
+        i = skipOptions(words, i + 1, UV_RUN_VALUE_OPTS);
+        continue;
+      case 'uv':
+        if (next === 'run') i = skipOptions(words, i + 2, UV_RUN_VALUE_OPTS);
+        else if (next === 'tool' && words[i + 2]?.text === 'run') i = skipOptions(words, i + 3, UV_RUN_VALUE_OPTS);
+        else return i;
+        continue;
+      case 'poetry': case 'pdm': case 'hatch': case 'rye':
+        if (next !== 'run') return i;
+        i = skipOptions(words, i + 2, new Set(['-e', '--env']));
+        continue;
+      case 'pipx':
+        if (next !== 'run') return i;
+        i = skipOptions(words, i + 2, PIPX_RUN_VALUE_OPTS);
+        continue;
+      case 'npx': case 'bunx':
+        i = skipOptions(words, i + 1, NPX_VALUE_OPTS);
+        continue;
+      case 'pnpm': case 'yarn':
+        if (next !== 'exec' && next !== 'dlx') return i;
+        i = skipOptions(words, i + 2, NPX_VALUE_OPTS);
+        continue;
+      default:
+        break;
+    }
+    if (PYTHON_RE.test(base)) {
+      let j = i + 1;
+      while (j < words.length && words[j]!.text.startsWith('-') && words[j]!.text !== '-') {
+        const t = words[j]!.text;
+        if (t === '-m') return j + 1 < words.length ? j + 1 : i;
+        if (t === '-c' || t === '--') return i;
+        j += PYTHON_VALUE_OPTS.has(t) ? 2 : 1;
+      }
+      return i;
+    }
+    return i;
+  }
+  return i < words.length ? i : -1;
+}
+
+/** The file location of a word (start of its first character to just past its last). */
+function wordLocation(file: string, src: ShellSource, w: ShellWord): SourceLocation {
+  return {
+    file,
+    line: src.lines[w.start] ?? 1,
+    column: src.columns[w.start] ?? 1,
+    endLine: src.lines[w.last] ?? src.lines[w.start] ?? 1,
+    endColumn: (src.columns[w.last] ?? src.columns[w.start] ?? 0) + 1,
+  };
+}
+
+/**
+ * Reads one fenced code node: returns its {@link CodeBlock} and the invocations in it, numbered
+ * from `firstIndex`. Returns `undefined` when the node is not a fenced block of a shell-like (or
+ * absent) language. `rawLines` are the document's lines (split on `\r?\n`). Never throws on odd
+ * shell syntax; unreadable parts yield no invocation.
+ */
+export function readCodeBlock(
+  file: string,
+  node: Code,
+  rawLines: readonly string[],
+  firstIndex: number,
+): { block: CodeBlock; invocations: Invocation[] } | undefined {
+  if (!isShellLang(node.lang) || !node.position) return undefined;
+  const lines = codeLines(node, rawLines);
+  if (!lines) return undefined;
+  const lang = node.lang ?? undefined;
+  const block: CodeBlock = {
+    file,
+    ...(lang ? { lang } : {}),
+    location: {
+      file,
+      line: node.position.start.line,
+      column: node.position.start.column,
+      endLine: node.position.end.line,
+      endColumn: node.position.end.column,
+    },
+  };
+  const invocations: Invocation[] = [];
+  const src = shellSource(lines, lang);
+  let commands;
+  try {
+    commands = tokenizeShell(src);
+  } catch {
+    return { block, invocations };
+  }
+  for (const cmd of commands) {
+    const p = programIndex(cmd.words);
+    if (p < 0) continue;
+    const program = cmd.words[p]!;
+    if (program.text === '') continue;
+    invocations.push({
+      file,
+      command: program.text,
+      index: firstIndex + invocations.length,
+      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w) })),
+      location: wordLocation(file, src, program),
+      block,
+    });
+  }
+  return { block, invocations };
+}

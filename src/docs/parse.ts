@@ -1,0 +1,283 @@
+/** Reads one Markdown/MDX document into a DocFile: headings, heading blocks with their tables, shell invocations, links. */
+
+import type { Code, Heading as MdHeading, Nodes, Root, Table, TableCell, TableRow as MdTableRow } from 'mdast';
+import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
+import { toString } from 'mdast-util-to-string';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkMdx from 'remark-mdx';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import type {
+  CodeBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, SourceLocation, TableRow,
+} from '../model/types.js';
+import { readCodeBlock } from './code-blocks.js';
+import { resolveLink } from './links.js';
+import { createHeadingSlugger } from './slug.js';
+
+// Built once: freezing compiles the micromark extensions, the costly part of a processor.
+const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
+const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).freeze();
+
+type Point = { line: number; column: number };
+type Positioned = { position?: { start: Point; end: Point } | undefined };
+
+function locationOf(file: string, node: Positioned): SourceLocation {
+  const p = node.position;
+  if (!p) return { file, line: 1, column: 1 };
+  return { file, line: p.start.line, column: p.start.column, endLine: p.end.line, endColumn: p.end.column };
+}
+
+function emptyDoc(file: string, kind: DocFile['kind']): DocFile {
+  return { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] };
+}
+
+/** Text of a node as rendered (HTML tags dropped, as GitHub does before slugging). */
+function plainText(node: Nodes): string {
+  return toString(node, { includeHtml: false }).trim();
+}
+
+/** Texts of the inline code spans inside a node, in document order. */
+function inlineCodes(node: Nodes): string[] {
+  const out: string[] = [];
+  const walk = (n: Nodes): void => {
+    if (n.type === 'inlineCode') out.push(n.value);
+    else if ('children' in n) for (const c of n.children) walk(c as Nodes);
+  };
+  walk(node);
+  return out;
+}
+
+/** Reads the message, line and column of an error thrown by a micromark/unified parser. */
+function errorPoint(error: unknown): { message: string; line: number; column: number } {
+  const e = error as { reason?: unknown; message?: unknown; line?: unknown; column?: unknown; place?: unknown };
+  const message = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? e.message : String(error);
+  let line = typeof e.line === 'number' ? e.line : undefined;
+  let column = typeof e.column === 'number' ? e.column : undefined;
+  const place = e.place as { line?: number; column?: number; start?: Point } | undefined;
+  if ((line === undefined || column === undefined) && place) {
+    line = place.start?.line ?? place.line;
+    column = place.start?.column ?? place.column;
+  }
+  return { message, line: line ?? 1, column: column ?? 1 };
+}
+
+/**
+ * Parses one document.
+ *
+ * `.md` (and any other extension) is parsed with remark-parse + remark-gfm + remark-frontmatter
+ * (YAML and TOML); `.mdx` adds remark-mdx. When MDX parsing fails, the file is parsed again with
+ * the plain Markdown pipeline and a `warn` `parse-error` diagnostic is returned at the MDX
+ * error's position ("… parsed as plain Markdown"). `.md` never goes through remark-mdx (HTML
+ * comments, `<br>` and `{` are valid Markdown but break MDX).
+ *
+ * The result describes the document without knowing which commands exist:
+ * - `headings`: depth, text, inline codes, GitHub anchor slug (unique per document, like
+ *   GitHub: `-1`, `-2` suffixes), location of the heading node.
+ * - `blocks`: one per heading, up to the line before the next heading of the same or higher rank
+ *   (the last line of the file for the last), with every GFM table that starts in that range,
+ *   nested sub-headings and JSX elements included.
+ * - `codeBlocks`/`invocations`: fenced blocks of language bash, sh, shell, console, zsh,
+ *   shell-session or none, and the commands in them (see `readCodeBlock`).
+ * - `links`: every `[text](url)` link and every reference link (`[text][id]`, url from its
+ *   definition), and MDX `<a href="…">`/`<Link href="…">` with a literal href, in document order.
+ *
+ * @param file project-relative POSIX path, used in every location and to resolve relative links.
+ * @param text the document's contents.
+ * @returns the DocFile and any input diagnostics. Never throws: a document that cannot be read
+ *   at all gives an `error` diagnostic and a DocFile with empty lists.
+ */
+export function parseDoc(file: string, text: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
+  const diagnostics: InputDiagnostic[] = [];
+  let tree: Root | undefined;
+  if (kind === 'mdx') {
+    try {
+      tree = mdxProcessor.parse(text);
+    } catch (error) {
+      const { message, line, column } = errorPoint(error);
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `Could not parse as MDX (${message}); parsed as plain Markdown`,
+        location: { file, line, column },
+      });
+    }
+  }
+  try {
+    tree ??= markdownProcessor.parse(text);
+  } catch (error) {
+    const { message, line, column } = errorPoint(error);
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'error',
+      message: `Could not parse as Markdown: ${message}`,
+      location: { file, line, column },
+    });
+    return { doc: emptyDoc(file, kind), diagnostics };
+  }
+  try {
+    return { doc: describe(file, kind, text, tree), diagnostics };
+  } catch (error) {
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'error',
+      message: `Could not read the document: ${error instanceof Error ? error.message : String(error)}`,
+      location: { file, line: 1, column: 1 },
+    });
+    return { doc: emptyDoc(file, kind), diagnostics };
+  }
+}
+
+/** One pass over the tree collecting headings, tables, code blocks and links. */
+function describe(file: string, kind: DocFile['kind'], text: string, tree: Root): DocFile {
+  const rawLines = text.split(/\r\n|\r|\n/);
+  const slug = createHeadingSlugger();
+  const headings: Heading[] = [];
+  const tables: DocTable[] = [];
+  const codeBlocks: CodeBlock[] = [];
+  const invocations: Invocation[] = [];
+  const links: DocLink[] = [];
+  // Every inline code span with its line, in document order, for HeadingBlock.codes.
+  const codeSpans: Array<{ line: number; text: string }> = [];
+  const definitions = new Map<string, string>();
+  const pendingReferences: Array<{ link: DocLink; identifier: string }> = [];
+
+  const addLink = (url: string, node: Positioned, rowLinks: DocLink[] | undefined): DocLink => {
+    const link: DocLink = { file, url, location: locationOf(file, node) };
+    links.push(link);
+    rowLinks?.push(link);
+    return link;
+  };
+
+  const readTable = (table: Table): void => {
+    const [head, ...body] = table.children;
+    const header = head ? head.children.map((c) => plainText(c)) : [];
+    if (head) for (const c of head.children) visit(c, undefined);
+    const rows: TableRow[] = body.map((row: MdTableRow) => {
+      const rowLinks: DocLink[] = [];
+      for (const c of row.children) visit(c, rowLinks);
+      return {
+        cells: row.children.map((c: TableCell) => plainText(c)),
+        cellCodes: row.children.map((c: TableCell) => inlineCodes(c)),
+        links: rowLinks,
+        location: locationOf(file, row),
+        cellLocations: row.children.map((c: TableCell) => locationOf(file, c)),
+      };
+    });
+    tables.push({ header, rows, location: locationOf(file, table) });
+  };
+
+  const visit = (node: Nodes, rowLinks: DocLink[] | undefined): void => {
+    switch (node.type) {
+      case 'heading': {
+        const h = node as MdHeading;
+        const headingText = plainText(h);
+        headings.push({
+          depth: h.depth,
+          text: headingText,
+          codes: inlineCodes(h),
+          slug: slug(headingText),
+          location: locationOf(file, h),
+        });
+        break;
+      }
+      case 'table':
+        readTable(node);
+        return;
+      case 'code': {
+        const read = readCodeBlock(file, node as Code, rawLines, invocations.length);
+        if (read) {
+          codeBlocks.push(read.block);
+          invocations.push(...read.invocations);
+        }
+        return;
+      }
+      case 'inlineCode':
+        codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });
+        return;
+      case 'link':
+        addLink(node.url, node, rowLinks);
+        break;
+      case 'linkReference':
+        pendingReferences.push({ link: addLink('', node, rowLinks), identifier: node.identifier });
+        break;
+      case 'definition':
+        if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
+        return;
+      case 'mdxJsxFlowElement':
+      case 'mdxJsxTextElement': {
+        const el = node as MdxJsxFlowElement | MdxJsxTextElement;
+        if (el.name === 'a' || el.name === 'Link') {
+          const href = el.attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === 'href');
+          if (href && typeof href.value === 'string') addLink(href.value, el, rowLinks);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if ('children' in node) for (const child of node.children) visit(child as Nodes, rowLinks);
+  };
+  visit(tree, undefined);
+
+  for (const { link, identifier } of pendingReferences) link.url = definitions.get(identifier) ?? '';
+  for (const link of links) {
+    const target = resolveLink(file, link.url);
+    if (target.targetFile !== undefined) link.targetFile = target.targetFile;
+    if (target.fragment !== undefined) link.fragment = target.fragment;
+  }
+
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, lastLine(text)), codeBlocks, invocations, links };
+}
+
+/** Last line of the text (a final newline does not start a new line). */
+function lastLine(text: string): number {
+  const lines = text.split(/\r\n|\r|\n/);
+  return Math.max(1, text.length > 0 && /[\r\n]$/.test(text) ? lines.length - 1 : lines.length);
+}
+
+/** First index in a line-sorted list whose line is at least `line`. */
+function lowerBound<T>(items: readonly T[], line: number, lineOf: (item: T) => number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lineOf(items[mid]!) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Heading blocks with their tables and inline codes; both lists are in document order, so each
+ * block takes a contiguous slice (found by binary search, no scan per heading).
+ */
+function buildBlocks(
+  headings: readonly Heading[],
+  tables: readonly DocTable[],
+  codeSpans: ReadonlyArray<{ line: number; text: string }>,
+  fileLastLine: number,
+): HeadingBlock[] {
+  const blocks: HeadingBlock[] = [];
+  // Next heading of the same or higher rank, found with a stack in one pass.
+  const endLines = new Array<number>(headings.length).fill(fileLastLine);
+  const open: number[] = [];
+  headings.forEach((h, i) => {
+    while (open.length > 0 && headings[open[open.length - 1]!]!.depth >= h.depth) {
+      endLines[open.pop()!] = h.location.line - 1;
+    }
+    open.push(i);
+  });
+  headings.forEach((heading, i) => {
+    const endLine = Math.max(heading.location.line, endLines[i]!);
+    const firstTable = lowerBound(tables, heading.location.line, (t) => t.location.line);
+    const inBlock: DocTable[] = [];
+    for (let t = firstTable; t < tables.length && tables[t]!.location.line <= endLine; t++) inBlock.push(tables[t]!);
+    const firstCode = lowerBound(codeSpans, heading.location.line, (c) => c.line);
+    const codes: string[] = [];
+    for (let c = firstCode; c < codeSpans.length && codeSpans[c]!.line <= endLine; c++) codes.push(codeSpans[c]!.text);
+    blocks.push({ heading, endLine, tables: inBlock, codes });
+  });
+  return blocks;
+}

@@ -1,0 +1,129 @@
+/** Interprets a GFM table as a parameter reference table: column roles from header synonyms, names, types, defaults. */
+
+import type { ColumnRole, DocTable, ReferenceRow } from '../model/types.js';
+
+/**
+ * Header synonyms (lower-case) for each column role. A header is matched after trimming,
+ * lower-casing and stripping markdown emphasis/code marks and a trailing colon.
+ */
+export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = {
+  name: ['parameter', 'parameters', 'option', 'options', 'flag', 'flags', 'name', 'argument', 'arguments', 'key', 'field', 'setting', 'override'],
+  type: ['type'],
+  default: ['default', 'default value'],
+  description: ['description', 'meaning', 'details', 'notes', 'help'],
+};
+
+const ROLE_BY_HEADER = new Map<string, ColumnRole>(
+  (Object.entries(HEADER_SYNONYMS) as Array<[ColumnRole, readonly string[]]>).flatMap(([role, names]) =>
+    names.map((n) => [n, role] as [string, ColumnRole])),
+);
+
+/** The role of a header cell text, if it is one of the synonyms. */
+export function columnRole(header: string): ColumnRole | undefined {
+  const key = header.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+  return ROLE_BY_HEADER.get(key);
+}
+
+/** Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. */
+const ALIAS_SEPARATOR_RE = /\s*,\s*|\s+\/\s+|\s+\|\s+|\s+or\s+/;
+
+/**
+ * Normalises one documented parameter spelling to its name: drops the Hydra (`++`, `+`, `~`) or
+ * flag (`--`, `-`) prefix and a `[no-]` negation marker, then cuts at the first `=`, `[`, `<`,
+ * blank or `:`… value placeholder (`--out <dir>`, `--n=<int>`, `key=value`, `--x[=Y]`).
+ * Returns `''` when nothing name-like is left.
+ */
+export function normalizeParamName(spelling: string): string {
+  let s = spelling.trim();
+  s = s.replace(/^(\+\+|\+|~|--|-|—|–)/, '');
+  s = s.replace(/^\[no-?\]/i, '');
+  const cut = s.search(/[=[<\s{(]/);
+  if (cut >= 0) s = s.slice(0, cut);
+  return s.replace(/[,;:.]+$/, '');
+}
+
+/** Splits a name cell into aliases, the first being the primary; codes win over plain text. */
+function namesOf(text: string, codes: readonly string[]): string[] {
+  const pieces = codes.length > 0 ? codes.flatMap((c) => c.split(ALIAS_SEPARATOR_RE)) : text.split(ALIAS_SEPARATOR_RE);
+  const names: string[] = [];
+  for (const p of pieces) {
+    const n = normalizeParamName(p);
+    if (n !== '' && !names.includes(n)) names.push(n);
+  }
+  return names;
+}
+
+/** Cell texts meaning "no default documented". */
+const NO_DEFAULT = new Set(['', '-', '—', '–', 'n/a']);
+/** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
+const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b|\bto\b)\s*/i;
+
+/**
+ * Finds a documented default in a description: the value after a default phrase. When an inline
+ * code span of the cell starts right there, its text is the value (so `1.0` or `a b` stay whole);
+ * else the value is the next word, trailing `.`/`,`/`)`/`;` removed.
+ */
+export function defaultFromDescription(text: string, codes: readonly string[]): string | undefined {
+  const m = DEFAULT_PHRASE_RE.exec(text);
+  if (!m) return undefined;
+  const rest = text.slice(m.index + m[0].length);
+  let best: string | undefined;
+  for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
+  if (best !== undefined) return best;
+  const word = /^[^\s,;)]+/.exec(rest)?.[0]?.replace(/[.]+$/, '');
+  return word ? word : undefined;
+}
+
+/**
+ * Interprets a table as a reference table.
+ *
+ * Columns are found by header synonyms ({@link HEADER_SYNONYMS}); the first matching column of
+ * each role is used. Each body row becomes a {@link ReferenceRow}:
+ * - `names`: from the inline code spans of the name cell (else its text), split into aliases at
+ *   `,` ` / ` ` | ` ` or ` (`--out`, `-o`), each normalised by {@link normalizeParamName}; the first
+ *   is the primary. Rows with no name are skipped.
+ * - `type`, `description`: the cell texts, trimmed; absent when empty or when there is no such column.
+ * - `default`: the Default cell's first inline code, else its text (empty, `-`, `—`, `n/a` mean
+ *   none), else a default phrase in the
+ *   description ({@link defaultFromDescription}); `defaultLocation` is the cell it came from.
+ * - `links`: the row's links; `location`: the row.
+ *
+ * @returns the rows, or `undefined` when no header names a parameter column.
+ */
+export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
+  const roles = table.header.map(columnRole);
+  const col = (role: ColumnRole): number => roles.indexOf(role);
+  const nameCol = col('name');
+  if (nameCol < 0) return undefined;
+  const typeCol = col('type');
+  const defaultCol = col('default');
+  const descCol = col('description');
+  const rows: ReferenceRow[] = [];
+  for (const row of table.rows) {
+    const rawName = row.cells[nameCol] ?? '';
+    const names = namesOf(rawName, row.cellCodes[nameCol] ?? []);
+    if (names.length === 0) continue;
+    const out: ReferenceRow = { names, rawName, links: row.links, location: row.location };
+    const type = typeCol >= 0 ? row.cells[typeCol]?.trim() : undefined;
+    if (type) out.type = type;
+    const description = descCol >= 0 ? row.cells[descCol]?.trim() : undefined;
+    if (description) out.description = description;
+    const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
+    const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
+    if (!NO_DEFAULT.has(defaultCell.toLowerCase())) {
+      // "`None` (required)": the code span is the value, the rest is commentary.
+      out.default = defaultCodes[0] ?? defaultCell;
+      const loc = row.cellLocations[defaultCol];
+      if (loc) out.defaultLocation = loc;
+    } else if (description) {
+      const fromText = defaultFromDescription(description, row.cellCodes[descCol] ?? []);
+      if (fromText !== undefined) {
+        out.default = fromText;
+        const loc = row.cellLocations[descCol];
+        if (loc) out.defaultLocation = loc;
+      }
+    }
+    rows.push(out);
+  }
+  return rows;
+}
