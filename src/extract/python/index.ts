@@ -1,0 +1,335 @@
+/** Python extraction: pydantic models and dataclasses (fields resolved across modules) and which config classes each top-level function builds. */
+import type { ConfigClass, InputDiagnostic, ParamSpec } from '../../model/types.js';
+import { toParamSpec } from './fields.js';
+import { moduleNameForFile } from './module-name.js';
+import { getPythonParser } from './parser.js';
+import { Resolver, type Resolved } from './resolve.js';
+import { scanModule, type ModuleInfo, type RawClass, type RawField } from './scan.js';
+
+export { moduleNameForFile } from './module-name.js';
+
+/** One Python file to read. */
+export interface PythonSource {
+  /** Project-relative POSIX path (`src/pkg/mod.py`). */
+  file: string;
+  /** The file's full text. */
+  text: string;
+}
+
+/** What {@link extractPython} found. */
+export interface PythonExtraction {
+  /**
+   * Every pydantic model and dataclass found, sorted by qualified name, with fields resolved
+   * (inherited ones included, in Python's MRO order).
+   */
+  classes: ConfigClass[];
+  /**
+   * For each top-level function, keyed `module:function` (the form entry points use, e.g.
+   * `nemo_gym.rollout_collection:collect_rollouts`), the qualified names of the config classes
+   * it builds, in order of first appearance. Only functions that build at least one are present.
+   */
+  functionConfigs: Map<string, string[]>;
+  /** One `parse-error` per file with syntax errors, at the first ERROR/MISSING node. */
+  diagnostics: InputDiagnostic[];
+}
+
+/** Options for {@link extractPython}. */
+export interface ExtractPythonOptions {
+  /**
+   * Directories (project-relative) that are import roots rather than packages. Default: `['src']`
+   * unless the sources include `src/__init__.py`, then `[]`.
+   */
+  packageRoots?: string[];
+}
+
+/** External bases that make a class a pydantic config model. `RootModel` is deliberately absent. */
+const PYDANTIC_BASES = new Set([
+  'pydantic.BaseModel', 'pydantic.main.BaseModel',
+  'pydantic.BaseSettings', // pydantic v1
+  'pydantic.v1.BaseModel', 'pydantic.v1.main.BaseModel', 'pydantic.v1.BaseSettings',
+  'pydantic.generics.GenericModel', 'pydantic.v1.generics.GenericModel',
+  'pydantic_settings.BaseSettings', 'pydantic_settings.main.BaseSettings',
+]);
+
+/** Decorators that make a class a dataclass. */
+const DATACLASS_DECORATORS = new Set(['dataclasses.dataclass', 'pydantic.dataclasses.dataclass', 'pydantic.v1.dataclasses.dataclass']);
+
+/** Methods that build an instance of the class they are called on. */
+const BUILDER_METHODS = new Set([
+  'model_validate', 'model_validate_json', 'model_validate_strings', 'model_construct',
+  'parse_obj', 'parse_raw', 'parse_file', 'construct', 'from_orm',
+]);
+const TYPE_ADAPTER = new Set(['pydantic.TypeAdapter', 'pydantic.type_adapter.TypeAdapter']);
+
+/** How many calls deep `functionConfigs` follows a function that builds no config class itself. */
+const FOLLOW_DEPTH = 3;
+
+/**
+ * Parses every Python source once with tree-sitter and extracts config classes and the config
+ * classes each top-level function builds.
+ *
+ * Config classes are subclasses of pydantic `BaseModel`/`BaseSettings` (v1 or v2, or
+ * `pydantic_settings.BaseSettings`), through any chain of repository classes and imports
+ * (absolute, relative, aliased, re-exported, `import *`), and classes decorated with
+ * `dataclasses.dataclass` or `pydantic.dataclasses.dataclass`. A subclass of a dataclass is a
+ * dataclass only when it is decorated itself. Field order follows Python: the class's MRO (C3
+ * linearisation over repository classes; external bases are leaves) is walked from the most
+ * basic class down, a redefined field keeping the position of its first definition but the
+ * subclass's spec — as `dataclasses` and pydantic do. For a dataclass only dataclass bases
+ * contribute fields; for a pydantic model every repository class in the MRO does.
+ *
+ * A file with syntax errors yields one `parse-error` diagnostic; tree-sitter's error recovery
+ * still lets the intact parts be read. Nothing here throws for bad input.
+ *
+ * @param sources Files to read; non-`.py`/`.pyi` paths are read as Python all the same.
+ * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
+ */
+export async function extractPython(sources: PythonSource[], options: ExtractPythonOptions = {}): Promise<PythonExtraction> {
+  const parser = await getPythonParser();
+  const packageRoots = options.packageRoots ?? (sources.some((s) => s.file === 'src/__init__.py') ? [] : ['src']);
+  const infos: ModuleInfo[] = [];
+  const modules = new Map<string, ModuleInfo>();
+  const diagnostics: InputDiagnostic[] = [];
+  // A `.py` beats a `.pyi` stub of the same module; otherwise the first file wins.
+  const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
+  for (const source of ordered) {
+    const module = moduleNameForFile(source.file, packageRoots);
+    const tree = parser.parse(source.text);
+    if (!tree) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'error',
+        message: `${source.file}: the Python parser returned no tree`,
+        location: { file: source.file, line: 1, column: 1 },
+      });
+      continue;
+    }
+    try {
+      const info = scanModule(source.file, module, tree);
+      infos.push(info);
+      if (!modules.has(module)) modules.set(module, info);
+      if (info.diagnostic) diagnostics.push(info.diagnostic);
+    } finally {
+      tree.delete(); // trees live in wasm memory; free each one as soon as it is read
+    }
+  }
+
+  const analysis = new Analysis(new Resolver(modules), modules);
+  const classes: ConfigClass[] = [];
+  for (const info of infos) {
+    for (const cls of info.allClasses) {
+      const configClass = analysis.configClass(info, cls);
+      if (configClass) classes.push(configClass);
+    }
+  }
+  classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.location.file, b.location.file));
+  diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
+  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+type MroEntry = RawClass | string;
+
+/** Class-level facts computed on demand and memoised, so each class is analysed once. */
+class Analysis {
+  private readonly kindMemo = new Map<RawClass, 'pydantic' | 'dataclass' | null>();
+  private readonly pydanticMemo = new Map<RawClass, boolean>();
+  private readonly basesMemo = new Map<RawClass, Array<Resolved | undefined>>();
+  private readonly mroMemo = new Map<RawClass, MroEntry[]>();
+  private readonly specMemo = new Map<RawField, ParamSpec | undefined>();
+
+  constructor(
+    private readonly resolver: Resolver,
+    private readonly modules: Map<string, ModuleInfo>,
+  ) {}
+
+  private moduleOf(cls: RawClass): ModuleInfo | undefined {
+    return this.modules.get(cls.module);
+  }
+
+  private bases(cls: RawClass): Array<Resolved | undefined> {
+    let bases = this.basesMemo.get(cls);
+    if (!bases) {
+      const module = this.moduleOf(cls);
+      bases = cls.bases.map((b) => (module && b.dotted ? this.resolver.resolve(module, b.dotted, undefined, cls.outer) : undefined));
+      this.basesMemo.set(cls, bases);
+    }
+    return bases;
+  }
+
+  private isPydantic(cls: RawClass): boolean {
+    const known = this.pydanticMemo.get(cls);
+    if (known !== undefined) return known;
+    this.pydanticMemo.set(cls, false); // cycle guard
+    const result = this.bases(cls).some(
+      (b) => (b?.kind === 'external' && PYDANTIC_BASES.has(b.qualifiedName)) || (b?.kind === 'class' && this.isPydantic(b.cls)),
+    );
+    this.pydanticMemo.set(cls, result);
+    return result;
+  }
+
+  private isDecoratedDataclass(cls: RawClass): boolean {
+    const module = this.moduleOf(cls);
+    if (!module) return false;
+    return cls.decorators.some((d) => {
+      const dotted = d.dotted ?? d.call?.callee;
+      const resolved = dotted ? this.resolver.resolve(module, dotted, undefined, cls.outer) : undefined;
+      return resolved?.kind === 'external' && DATACLASS_DECORATORS.has(resolved.qualifiedName);
+    });
+  }
+
+  /** `pydantic`, `dataclass`, or `null` when the class is not a config class. */
+  kind(cls: RawClass): 'pydantic' | 'dataclass' | null {
+    let kind = this.kindMemo.get(cls);
+    if (kind === undefined) {
+      kind = this.isPydantic(cls) ? 'pydantic' : this.isDecoratedDataclass(cls) ? 'dataclass' : null;
+      this.kindMemo.set(cls, kind);
+    }
+    return kind;
+  }
+
+  /** C3 linearisation (https://docs.python.org/3/howto/mro.html); falls back to a left-to-right depth-first walk when the hierarchy is inconsistent. */
+  private mro(cls: RawClass): MroEntry[] {
+    const known = this.mroMemo.get(cls);
+    if (known) return known;
+    this.mroMemo.set(cls, [cls]); // cycle guard
+    const direct: MroEntry[] = this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls : b?.kind === 'external' ? b.qualifiedName : (cls.bases[i]?.text ?? '?')));
+    const sequences = [...direct.map((b) => (typeof b === 'string' ? [b] : this.mro(b))), direct].map((s) => [...s]);
+    const result: MroEntry[] = [cls];
+    let consistent = true;
+    while (sequences.some((s) => s.length > 0)) {
+      let head: MroEntry | undefined;
+      for (const seq of sequences) {
+        const candidate = seq[0];
+        if (candidate === undefined) continue;
+        if (!sequences.some((other) => other.indexOf(candidate) > 0)) {
+          head = candidate;
+          break;
+        }
+      }
+      if (head === undefined) {
+        consistent = false;
+        break;
+      }
+      result.push(head);
+      for (const seq of sequences) if (seq[0] === head) seq.shift();
+    }
+    const mro = consistent ? result : this.depthFirst(cls);
+    this.mroMemo.set(cls, mro);
+    return mro;
+  }
+
+  private depthFirst(cls: RawClass): MroEntry[] {
+    const out: MroEntry[] = [];
+    const visit = (entry: MroEntry): void => {
+      if (out.includes(entry)) return;
+      out.push(entry);
+      if (typeof entry !== 'string') {
+        this.bases(entry).forEach((b, i) => visit(b?.kind === 'class' ? b.cls : b?.kind === 'external' ? b.qualifiedName : (entry.bases[i]?.text ?? '?')));
+      }
+    };
+    visit(cls);
+    return out;
+  }
+
+  private spec(module: ModuleInfo, owner: RawClass, field: RawField): ParamSpec | undefined {
+    if (!this.specMemo.has(field)) this.specMemo.set(field, toParamSpec(this.resolver, module, owner, field));
+    return this.specMemo.get(field);
+  }
+
+  /** The {@link ConfigClass} for `cls`, or `undefined` when it is not a config class. */
+  configClass(module: ModuleInfo, cls: RawClass): ConfigClass | undefined {
+    const kind = this.kind(cls);
+    if (kind === null) return undefined;
+    const fields = new Map<string, ParamSpec>();
+    const mro = this.mro(cls);
+    for (let i = mro.length - 1; i >= 0; i--) {
+      const entry = mro[i];
+      if (entry === undefined || typeof entry === 'string') continue;
+      if (kind === 'dataclass' && this.kind(entry) !== 'dataclass') continue;
+      const entryModule = this.moduleOf(entry) ?? module;
+      for (const field of entry.fields) {
+        const spec = this.spec(entryModule, entry, field);
+        if (spec) fields.set(spec.name, spec); // Map keeps the first insertion position, like a dict
+      }
+    }
+    const bases = this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls.qualifiedName : (cls.bases[i]?.text ?? '')));
+    return {
+      name: cls.name,
+      qualifiedName: cls.qualifiedName,
+      module: cls.module,
+      kind,
+      bases,
+      fields: [...fields.values()],
+      location: cls.location,
+    };
+  }
+
+  private isConfig(resolved: Resolved | undefined): resolved is { kind: 'class'; cls: RawClass } {
+    return resolved?.kind === 'class' && this.kind(resolved.cls) !== null;
+  }
+
+  /** See {@link PythonExtraction.functionConfigs}. */
+  functionConfigs(infos: ModuleInfo[]): Map<string, string[]> {
+    const direct = new Map<string, string[]>();
+    const callees = new Map<string, string[]>();
+    for (const info of infos) {
+      if (this.modules.get(info.module) !== info) continue; // a shadowed duplicate module
+      for (const fn of info.functions.values()) {
+        const key = `${info.module}:${fn.name}`;
+        const built: string[] = [];
+        const calls: string[] = [];
+        const add = (list: string[], item: string): void => {
+          if (!list.includes(item)) list.push(item);
+        };
+        const resolve = (dotted: string[]): Resolved | undefined => this.resolver.resolve(info, dotted, fn.localBindings);
+        for (const ref of fn.annotationRefs) {
+          const resolved = resolve(ref);
+          if (this.isConfig(resolved)) add(built, resolved.cls.qualifiedName);
+        }
+        for (const call of fn.calls) {
+          const resolved = resolve(call.callee);
+          if (this.isConfig(resolved)) {
+            add(built, resolved.cls.qualifiedName);
+          } else if (resolved?.kind === 'function') {
+            add(calls, `${resolved.module.module}:${resolved.fn.name}`);
+          } else if (resolved?.kind === 'external' && TYPE_ADAPTER.has(resolved.qualifiedName) && call.firstArg) {
+            const target = resolve(call.firstArg);
+            if (this.isConfig(target)) add(built, target.cls.qualifiedName);
+          } else if (call.callee.length > 1 && BUILDER_METHODS.has(call.callee.at(-1) as string)) {
+            const target = resolve(call.callee.slice(0, -1));
+            if (this.isConfig(target)) add(built, target.cls.qualifiedName);
+          }
+        }
+        direct.set(key, built);
+        callees.set(key, calls);
+      }
+    }
+    // result(f, d) = f's own classes, else the union over its callees at depth d+1 (memoised per
+    // (function, depth), so cycles terminate and the cost stays linear in the call edges).
+    const memo = new Map<string, string[]>();
+    const follow = (key: string, depth: number): string[] => {
+      const own = direct.get(key) ?? [];
+      if (own.length > 0 || depth >= FOLLOW_DEPTH) return own;
+      const memoKey = `${depth}\0${key}`;
+      const known = memo.get(memoKey);
+      if (known) return known;
+      memo.set(memoKey, []);
+      const out: string[] = [];
+      for (const callee of callees.get(key) ?? []) {
+        for (const qn of follow(callee, depth + 1)) if (!out.includes(qn)) out.push(qn);
+      }
+      memo.set(memoKey, out);
+      return out;
+    };
+    const result = new Map<string, string[]>();
+    for (const key of direct.keys()) {
+      const built = follow(key, 0);
+      if (built.length > 0) result.set(key, built);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,409 @@
+/** Reads one parsed Python module into plain data: imports, config-class candidates with raw fields, and top-level functions. */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
+import { resolveRelativeModule } from './module-name.js';
+import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+
+/** What a name bound by an import refers to. */
+export type Binding =
+  /** `import a.b as c` binds `c` to module `a.b`; `import a.b` binds `a` to module `a`. */
+  | { kind: 'module'; target: string }
+  /** `from m import x as y` binds `y` to attribute `x` of module `m` (which may be a submodule). */
+  | { kind: 'symbol'; module: string; name: string };
+
+/** An annotated class attribute, before anyone decides whether the class is a config class. */
+export interface RawField {
+  name: string;
+  /** The name token. */
+  location: SourceLocation;
+  /** Annotation text as written. */
+  annotation: string;
+  /** Dotted head of the annotation (`ClassVar` in `ClassVar[int]`, also inside a string annotation). */
+  annotationHead?: string[];
+  /** Calls in `Annotated[T, …]` metadata, e.g. `Field(description=…)`. */
+  annotatedCalls: PyCall[];
+  /** The assigned value, when there is one. */
+  value?: PyValue;
+  /** The attribute docstring: a string statement right after the field, cleaned. */
+  docstring?: string;
+}
+
+/** A class definition at module level or nested in another class. */
+export interface RawClass {
+  name: string;
+  /** `module.Outer.Inner`. */
+  qualifiedName: string;
+  module: string;
+  location: SourceLocation;
+  /** Positional superclass expressions (keyword arguments such as `metaclass=` are dropped). */
+  bases: Array<{ text: string; dotted?: string[] }>;
+  decorators: PyValue[];
+  fields: RawField[];
+  /** Classes defined in the body, by name. */
+  nested: Map<string, RawClass>;
+  /** The enclosing class, for a nested class (its bases are looked up there first). */
+  outer?: RawClass;
+}
+
+/** A function defined at module level (possibly decorated, sync or async). */
+export interface RawFunction {
+  name: string;
+  /** Imports made inside the function body. */
+  localBindings: Map<string, Binding>;
+  /** Dotted names a parameter annotation names directly, or through `Optional[…]`, `Union[…]`, `X | None`, a string annotation. */
+  annotationRefs: string[][];
+  /** Calls in the body whose callee is a plain name chain, with the first positional argument when it is one too. */
+  calls: Array<{ callee: string[]; firstArg?: string[] }>;
+}
+
+/** Everything one Python file contributes. */
+export interface ModuleInfo {
+  file: string;
+  module: string;
+  /** True for `__init__.py` (relative imports resolve against the module itself). */
+  isPackage: boolean;
+  /** Module-level import bindings by local name. */
+  bindings: Map<string, Binding>;
+  /** Module-level `Name = dotted.name` assignments (type aliases such as `Base = pydantic.BaseModel`). */
+  aliases: Map<string, string[]>;
+  /** Absolute module names of `from m import *`. */
+  starImports: string[];
+  /** Module-level classes by name (nested ones hang off {@link RawClass.nested}). */
+  classes: Map<string, RawClass>;
+  /** Every class in the file, nested ones included, in source order. */
+  allClasses: RawClass[];
+  functions: Map<string, RawFunction>;
+  diagnostic?: InputDiagnostic;
+}
+
+/** Location of a node in `file` (1-based; tree-sitter columns for JS strings are UTF-16 units). */
+export function nodeLocation(file: string, node: Node): SourceLocation {
+  return {
+    file,
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column + 1,
+    endLine: node.endPosition.row + 1,
+    endColumn: node.endPosition.column + 1,
+  };
+}
+
+/** Adds the bindings an import statement makes to `into`. */
+function bindImport(info: Pick<ModuleInfo, 'module' | 'isPackage' | 'starImports'>, node: Node, into: Map<string, Binding>, keepExisting: boolean): void {
+  const set = (name: string, binding: Binding): void => {
+    if (!(keepExisting && into.has(name))) into.set(name, binding);
+  };
+  if (node.type === 'import_statement') {
+    for (const item of node.childrenForFieldName('name')) {
+      if (!item) continue;
+      if (item.type === 'aliased_import') {
+        const name = item.childForFieldName('name');
+        const alias = item.childForFieldName('alias');
+        if (name && alias) set(alias.text, { kind: 'module', target: name.text });
+      } else if (item.type === 'dotted_name') {
+        const first = item.text.split('.')[0] ?? '';
+        if (first !== '') set(first, { kind: 'module', target: first });
+      }
+    }
+    return;
+  }
+  // import_from_statement
+  const moduleNode = node.childForFieldName('module_name');
+  if (!moduleNode) return;
+  let level = 0;
+  let name = moduleNode.text;
+  if (moduleNode.type === 'relative_import') {
+    const prefix = namedChildren(moduleNode).find((c) => c.type === 'import_prefix');
+    level = prefix ? prefix.text.length : 0;
+    name = namedChildren(moduleNode).find((c) => c.type === 'dotted_name')?.text ?? '';
+  }
+  const from = resolveRelativeModule(info.module, info.isPackage, level, name);
+  if (from === undefined) return;
+  if (namedChildren(node).some((c) => c.type === 'wildcard_import')) {
+    if (!info.starImports.includes(from)) info.starImports.push(from);
+    return;
+  }
+  for (const item of node.childrenForFieldName('name')) {
+    if (!item) continue;
+    if (item.type === 'aliased_import') {
+      const orig = item.childForFieldName('name');
+      const alias = item.childForFieldName('alias');
+      if (orig && alias) set(alias.text, { kind: 'symbol', module: from, name: orig.text });
+    } else if (item.type === 'dotted_name') {
+      set(item.text, { kind: 'symbol', module: from, name: item.text });
+    }
+  }
+}
+
+/** The dotted head of an annotation expression (`typing.ClassVar` in `typing.ClassVar[int]`). */
+function annotationHead(expr: Node): string[] | undefined {
+  const n = unparen(expr);
+  if (n.type === 'generic_type') {
+    const head = namedChildren(n)[0];
+    return head ? dottedName(head) : undefined;
+  }
+  if (n.type === 'subscript') {
+    const value = n.childForFieldName('value');
+    return value ? dottedName(value) : undefined;
+  }
+  if (n.type === 'string') {
+    const text = stringValue(n)?.trim();
+    if (!text) return undefined;
+    const end = text.indexOf('[');
+    return (end < 0 ? text : text.slice(0, end)).trim().split('.');
+  }
+  return dottedName(n);
+}
+
+/** The type arguments of a subscripted annotation (`Optional[X]` → `[X]`). */
+function typeArguments(expr: Node): Node[] {
+  const n = unparen(expr);
+  if (n.type === 'generic_type') {
+    const params = namedChildren(n).find((c) => c.type === 'type_parameter');
+    return params ? namedChildren(params).map((t) => (t.type === 'type' ? namedChildren(t)[0] ?? t : t)) : [];
+  }
+  if (n.type === 'subscript') return n.childrenForFieldName('subscript').filter((c): c is Node => c !== null);
+  return [];
+}
+
+/** Dotted names an annotation designates as "this parameter is an X": `X`, `Optional[X]`, `Union[X, None]`, `X | None`, `"X"`. */
+function collectAnnotationRefs(expr: Node, out: string[][]): void {
+  const n = unparen(expr.type === 'type' ? namedChildren(expr)[0] ?? expr : expr);
+  if (n.type === 'identifier' || n.type === 'attribute') {
+    const dotted = dottedName(n);
+    if (dotted) out.push(dotted);
+    return;
+  }
+  if (n.type === 'binary_operator') {
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    if (left) collectAnnotationRefs(left, out);
+    if (right) collectAnnotationRefs(right, out);
+    return;
+  }
+  if (n.type === 'string') {
+    const text = stringValue(n)?.trim();
+    const parts = text?.split('.');
+    if (parts && parts.every(isIdentifier)) out.push(parts);
+    return;
+  }
+  const head = annotationHead(n)?.at(-1);
+  const args = typeArguments(n);
+  if (head === 'Optional' || head === 'Union') for (const arg of args) collectAnnotationRefs(arg, out);
+  else if (head === 'Annotated' && args[0]) collectAnnotationRefs(args[0], out);
+}
+
+function isIdentifier(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const ok = code === 95 || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (i > 0 && code >= 48 && code <= 57) || code > 127;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Reads an annotated assignment `name: T [= value]` in a class body, or returns undefined. */
+function readField(file: string, statement: Node, next: Node | undefined): RawField | undefined {
+  if (statement.type !== 'expression_statement') return undefined;
+  const parts = namedChildren(statement);
+  const assignment = parts[0];
+  if (parts.length !== 1 || !assignment || assignment.type !== 'assignment') return undefined;
+  const left = assignment.childForFieldName('left');
+  const typeNode = assignment.childForFieldName('type');
+  if (!left || left.type !== 'identifier' || !typeNode) return undefined;
+  const right = assignment.childForFieldName('right');
+  const expr = namedChildren(typeNode)[0] ?? typeNode;
+  const head = annotationHead(expr);
+  const annotatedCalls: PyCall[] = [];
+  if (head?.at(-1) === 'Annotated') {
+    for (const meta of typeArguments(expr).slice(1)) {
+      const m = unparen(meta.type === 'type' ? namedChildren(meta)[0] ?? meta : meta);
+      if (m.type === 'call') annotatedCalls.push(readCall(m));
+    }
+  }
+  const field: RawField = { name: left.text, location: nodeLocation(file, left), annotation: typeNode.text, annotatedCalls };
+  if (head) field.annotationHead = head;
+  // `x: int = y = 1` has another assignment as its right side; its value is the innermost one.
+  let valueNode = right;
+  while (valueNode && valueNode.type === 'assignment') valueNode = valueNode.childForFieldName('right');
+  if (valueNode) field.value = readValue(valueNode);
+  if (next && next.type === 'expression_statement') {
+    const only = namedChildren(next);
+    const doc = only.length === 1 && only[0] ? stringValue(only[0]) : undefined;
+    if (doc !== undefined) field.docstring = cleandoc(doc);
+  }
+  return field;
+}
+
+function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: string, outer?: RawClass): RawClass | undefined {
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode) return undefined;
+  const qualifiedName = `${prefix}${nameNode.text}`;
+  const bases: RawClass['bases'] = [];
+  const superclasses = node.childForFieldName('superclasses');
+  if (superclasses) {
+    for (const arg of namedChildren(superclasses)) {
+      if (arg.type === 'keyword_argument' || arg.type === 'list_splat' || arg.type === 'dictionary_splat') continue;
+      let target = unparen(arg);
+      if (target.type === 'subscript') target = target.childForFieldName('value') ?? target; // Generic[T], Base[int]
+      const dotted = dottedName(target);
+      bases.push(dotted ? { text: arg.text, dotted } : { text: arg.text });
+    }
+  }
+  const cls: RawClass = {
+    name: nameNode.text,
+    qualifiedName,
+    module: info.module,
+    location: nodeLocation(info.file, nameNode),
+    bases,
+    decorators: decorators.map((d) => readValue(namedChildren(d)[0] ?? d)),
+    fields: [],
+    nested: new Map(),
+  };
+  if (outer) cls.outer = outer;
+  info.allClasses.push(cls);
+  const body = node.childForFieldName('body');
+  if (!body) return cls;
+  const statements = namedChildren(body);
+  for (let i = 0; i < statements.length; i++) {
+    const statement = statements[i] as Node;
+    if (statement.type === 'class_definition' || statement.type === 'decorated_definition') {
+      const [def, decos] = unwrapDecorated(statement);
+      if (def?.type === 'class_definition') {
+        const nested = readClass(info, def, decos, `${qualifiedName}.`, cls);
+        if (nested) cls.nested.set(nested.name, nested);
+      }
+      continue;
+    }
+    const field = readField(info.file, statement, statements[i + 1]);
+    if (field) cls.fields.push(field);
+  }
+  return cls;
+}
+
+function unwrapDecorated(node: Node): [Node | undefined, Node[]] {
+  if (node.type !== 'decorated_definition') return [node, []];
+  const decorators = namedChildren(node).filter((c) => c.type === 'decorator');
+  return [node.childForFieldName('definition') ?? undefined, decorators];
+}
+
+function readFunction(info: ModuleInfo, node: Node): RawFunction | undefined {
+  const nameNode = node.childForFieldName('name');
+  if (!nameNode) return undefined;
+  const fn: RawFunction = { name: nameNode.text, localBindings: new Map(), annotationRefs: [], calls: [] };
+  const parameters = node.childForFieldName('parameters');
+  if (parameters) {
+    for (const param of namedChildren(parameters)) {
+      if (param.type !== 'typed_parameter' && param.type !== 'typed_default_parameter') continue;
+      const type = param.childForFieldName('type');
+      if (type) collectAnnotationRefs(type, fn.annotationRefs);
+    }
+  }
+  const body = node.childForFieldName('body');
+  if (!body) return fn;
+  for (const imp of body.descendantsOfType(['import_statement', 'import_from_statement'])) {
+    if (imp) bindImport(info, imp, fn.localBindings, false);
+  }
+  for (const call of body.descendantsOfType('call')) {
+    if (!call) continue;
+    const callee = call.childForFieldName('function');
+    const dotted = callee ? dottedName(callee) : undefined;
+    if (!dotted) continue;
+    const args = call.childForFieldName('arguments');
+    const first = args?.type === 'argument_list' ? namedChildren(args)[0] : undefined;
+    const firstArg = first && first.type !== 'keyword_argument' ? dottedName(first) : undefined;
+    fn.calls.push(firstArg ? { callee: dotted, firstArg } : { callee: dotted });
+  }
+  return fn;
+}
+
+const CONTAINERS = new Set([
+  'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'except_group_clause',
+  'finally_clause', 'with_statement', 'block', 'ERROR',
+]);
+
+function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean): void {
+  for (const child of namedChildren(node)) {
+    switch (child.type) {
+      case 'import_statement':
+      case 'import_from_statement':
+        bindImport(info, child, info.bindings, inExcept);
+        break;
+      case 'class_definition':
+      case 'function_definition':
+      case 'decorated_definition': {
+        const [def, decorators] = unwrapDecorated(child);
+        if (def?.type === 'class_definition') {
+          const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
+          if (cls && !info.classes.has(cls.name)) info.classes.set(cls.name, cls);
+        } else if (def?.type === 'function_definition') {
+          const fn = readFunction(info, def);
+          if (fn && !info.functions.has(fn.name)) info.functions.set(fn.name, fn);
+        }
+        break;
+      }
+      case 'expression_statement': {
+        const assignment = namedChildren(child)[0];
+        if (assignment?.type !== 'assignment' || assignment.childForFieldName('type')) break;
+        const left = assignment.childForFieldName('left');
+        const right = assignment.childForFieldName('right');
+        const target = right ? dottedName(right) : undefined;
+        if (left?.type === 'identifier' && target && !info.aliases.has(left.text)) info.aliases.set(left.text, target);
+        break;
+      }
+      default:
+        if (CONTAINERS.has(child.type)) {
+          visitModuleLevel(info, child, inExcept || child.type === 'except_clause' || child.type === 'except_group_clause');
+        }
+    }
+  }
+}
+
+/** The first ERROR or MISSING node in document order, descending only into subtrees that contain one. */
+function firstErrorNode(root: Node): Node | undefined {
+  let node: Node = root;
+  for (;;) {
+    if (node.isError || node.isMissing) return node;
+    let nextNode: Node | undefined;
+    for (const child of node.children) {
+      if (child && (child.hasError || child.isMissing)) {
+        nextNode = child;
+        break;
+      }
+    }
+    if (!nextNode) return node === root ? undefined : node;
+    node = nextNode;
+  }
+}
+
+/**
+ * Scans one parsed module. The caller owns `tree` and deletes it afterwards; nothing returned here
+ * keeps a reference to tree-sitter nodes.
+ */
+export function scanModule(file: string, module: string, tree: Tree): ModuleInfo {
+  const info: ModuleInfo = {
+    file,
+    module,
+    isPackage: /(^|\/)__init__\.pyi?$/.test(file),
+    bindings: new Map(),
+    aliases: new Map(),
+    starImports: [],
+    classes: new Map(),
+    allClasses: [],
+    functions: new Map(),
+  };
+  const root = tree.rootNode;
+  visitModuleLevel(info, root, false);
+  if (root.hasError) {
+    const bad = firstErrorNode(root);
+    const location = nodeLocation(file, bad ?? root);
+    const what = bad?.isMissing ? `missing \`${bad.type}\`` : 'unexpected syntax';
+    info.diagnostic = {
+      ruleId: 'parse-error',
+      severity: 'error',
+      message: `${file}:${location.line}:${location.column}: Python syntax error (${what}); definitions in the rest of the file are read where the parser recovers`,
+      location: { file, line: location.line, column: location.column },
+    };
+  }
+  return info;
+}

@@ -1,0 +1,247 @@
+/** Turns tree-sitter Python expression nodes into plain values: decoded strings, literal checks, dotted names, call arguments. */
+import type { Node } from 'web-tree-sitter';
+
+/** An expression as far as the extractor cares: its text plus whatever could be read statically. */
+export interface PyValue {
+  /** Source text as written. */
+  text: string;
+  /** True for a literal whose meaning can be compared (see {@link isLiteralNode}). */
+  literal: boolean;
+  /** True for the `...` (Ellipsis) literal. */
+  ellipsis: boolean;
+  /** Decoded value of a plain (possibly concatenated or parenthesised) string literal. */
+  str?: string;
+  /** Value of `True` / `False`. */
+  bool?: boolean;
+  /** Key/value pairs of a dict display (`{"deprecated": True}`), when every entry is a plain pair. */
+  dict?: Array<[PyValue, PyValue]>;
+  /** The call, when the expression is a call. */
+  call?: PyCall;
+  /** Segments of a name or attribute chain (`pydantic.Field` → `['pydantic', 'Field']`). */
+  dotted?: string[];
+}
+
+/** A call expression with its arguments read into {@link PyValue}s. */
+export interface PyCall {
+  /** Dotted callee (`Field`, `pd.Field`), absent when the callee is not a plain name chain. */
+  callee?: string[];
+  args: PyValue[];
+  kwargs: Map<string, PyValue>;
+  /** True when the call passes `*args` or `**kwargs`. */
+  hasSplat: boolean;
+}
+
+/** Named children without comments (comments are "extra" nodes that can appear anywhere). */
+export function namedChildren(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const child of node.namedChildren) if (child && child.type !== 'comment') out.push(child);
+  return out;
+}
+
+/** Removes redundant parentheses around an expression. */
+export function unparen(node: Node): Node {
+  let current = node;
+  while (current.type === 'parenthesized_expression') {
+    const inner = namedChildren(current)[0];
+    if (!inner) break;
+    current = inner;
+  }
+  return current;
+}
+
+/** `a.b.c` as `['a', 'b', 'c']`, or `undefined` when the node is not a plain name chain. */
+export function dottedName(node: Node): string[] | undefined {
+  const n = unparen(node);
+  if (n.type === 'identifier') return [n.text];
+  if (n.type === 'attribute') {
+    const object = n.childForFieldName('object');
+    const attribute = n.childForFieldName('attribute');
+    if (!object || !attribute) return undefined;
+    const head = dottedName(object);
+    return head ? [...head, attribute.text] : undefined;
+  }
+  return undefined;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+};
+
+/** Applies Python string-literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences). Unknown escapes stay as written, like Python does. */
+export function unescapePython(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i] as string;
+    if (ch !== '\\' || i + 1 >= body.length) {
+      out += ch;
+      continue;
+    }
+    const next = body[i + 1] as string;
+    if (next === '\n') { i += 1; continue; }
+    if (next === '\r') { i += body[i + 2] === '\n' ? 2 : 1; continue; }
+    const simple = SIMPLE_ESCAPES[next];
+    if (simple !== undefined) { out += simple; i += 1; continue; }
+    if (next >= '0' && next <= '7') {
+      let j = i + 1;
+      let digits = '';
+      while (j < body.length && digits.length < 3 && (body[j] as string) >= '0' && (body[j] as string) <= '7') digits += body[j++];
+      out += String.fromCodePoint(parseInt(digits, 8));
+      i = j - 1;
+      continue;
+    }
+    const hexLength = next === 'x' ? 2 : next === 'u' ? 4 : next === 'U' ? 8 : 0;
+    if (hexLength > 0) {
+      const hex = body.slice(i + 2, i + 2 + hexLength);
+      const code = hex.length === hexLength && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : NaN;
+      if (!Number.isNaN(code) && code <= 0x10ffff) {
+        out += String.fromCodePoint(code);
+        i += 1 + hexLength;
+        continue;
+      }
+    }
+    out += ch; // unknown escape (or \N{...}): kept verbatim
+  }
+  return out;
+}
+
+/**
+ * Decodes one `string` node. Returns `undefined` for bytes literals and for f-strings with
+ * interpolations, whose value is not known statically.
+ */
+function decodeStringNode(node: Node): string | undefined {
+  let start = '';
+  let end = '';
+  for (const child of node.children) {
+    if (!child) continue;
+    if (child.type === 'string_start') start = child.text;
+    else if (child.type === 'string_end') end = child.text;
+    else if (child.type === 'interpolation') return undefined;
+  }
+  const quoteAt = start.search(/['"]/);
+  const prefix = (quoteAt < 0 ? '' : start.slice(0, quoteAt)).toLowerCase();
+  if (prefix.includes('b')) return undefined;
+  const text = node.text;
+  if (start === '' || end === '' || text.length < start.length + end.length) return undefined;
+  const body = text.slice(start.length, text.length - end.length);
+  return prefix.includes('r') ? body : unescapePython(body);
+}
+
+/**
+ * Decoded value of a string literal expression: a `string`, an implicit concatenation
+ * (`"a" "b"`), or either in parentheses. `undefined` for anything else.
+ */
+export function stringValue(node: Node): string | undefined {
+  const n = unparen(node);
+  if (n.type === 'string') return decodeStringNode(n);
+  if (n.type === 'concatenated_string') {
+    let out = '';
+    for (const part of namedChildren(n)) {
+      const value = part.type === 'string' ? decodeStringNode(part) : undefined;
+      if (value === undefined) return undefined;
+      out += value;
+    }
+    return out;
+  }
+  return undefined;
+}
+
+/**
+ * True for a literal whose meaning can be compared with documentation: numbers (optionally
+ * signed), strings without interpolation, `True`/`False`/`None`, `...`, and list, tuple, set and
+ * dict displays made only of literals. Names, attributes, calls and operators are not literals.
+ */
+export function isLiteralNode(node: Node): boolean {
+  const n = unparen(node);
+  switch (n.type) {
+    case 'integer':
+    case 'float':
+    case 'true':
+    case 'false':
+    case 'none':
+    case 'ellipsis':
+      return true;
+    case 'string':
+      return !n.children.some((c) => c?.type === 'interpolation');
+    case 'concatenated_string':
+      return namedChildren(n).every(isLiteralNode);
+    case 'unary_operator': {
+      const argument = n.childForFieldName('argument');
+      const operand = argument ? unparen(argument) : undefined;
+      return operand !== undefined && (operand.type === 'integer' || operand.type === 'float');
+    }
+    case 'list':
+    case 'tuple':
+    case 'set':
+      return namedChildren(n).every(isLiteralNode);
+    case 'dictionary':
+      return namedChildren(n).every((entry) => {
+        if (entry.type !== 'pair') return false;
+        const key = entry.childForFieldName('key');
+        const value = entry.childForFieldName('value');
+        return key !== null && value !== null && isLiteralNode(key) && isLiteralNode(value);
+      });
+    default:
+      return false;
+  }
+}
+
+/** Reads a call's arguments (`f(a, k=v, *xs, **kw)`). */
+export function readCall(node: Node): PyCall {
+  const fn = node.childForFieldName('function');
+  const call: PyCall = { callee: fn ? dottedName(fn) : undefined, args: [], kwargs: new Map(), hasSplat: false };
+  const argList = node.childForFieldName('arguments');
+  if (!argList || argList.type !== 'argument_list') return call; // generator-expression argument
+  for (const arg of namedChildren(argList)) {
+    if (arg.type === 'keyword_argument') {
+      const name = arg.childForFieldName('name');
+      const value = arg.childForFieldName('value');
+      if (name && value) call.kwargs.set(name.text, readValue(value));
+    } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
+      call.hasSplat = true;
+    } else {
+      call.args.push(readValue(arg));
+    }
+  }
+  return call;
+}
+
+/** Reads an expression node into a {@link PyValue}. */
+export function readValue(node: Node): PyValue {
+  const n = unparen(node);
+  const value: PyValue = { text: node.text, literal: isLiteralNode(n), ellipsis: n.type === 'ellipsis' };
+  const str = stringValue(n);
+  if (str !== undefined) value.str = str;
+  if (n.type === 'true') value.bool = true;
+  else if (n.type === 'false') value.bool = false;
+  else if (n.type === 'call') value.call = readCall(n);
+  else if (n.type === 'identifier' || n.type === 'attribute') value.dotted = dottedName(n);
+  else if (n.type === 'dictionary') {
+    const pairs: Array<[PyValue, PyValue]> = [];
+    for (const entry of namedChildren(n)) {
+      const key = entry.type === 'pair' ? entry.childForFieldName('key') : null;
+      const val = entry.type === 'pair' ? entry.childForFieldName('value') : null;
+      if (key && val) pairs.push([readValue(key), readValue(val)]);
+    }
+    value.dict = pairs;
+  }
+  return value;
+}
+
+/**
+ * Cleans a docstring the way `inspect.cleandoc` does (tabs expanded, the first line's leading
+ * blanks and the common indentation of the other lines removed, blank lines at both ends dropped),
+ * then trims trailing whitespace.
+ */
+export function cleandoc(doc: string): string {
+  const lines = doc.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
+  let margin = Infinity;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const stripped = line.trimStart();
+    if (stripped !== '') margin = Math.min(margin, line.length - stripped.length);
+  }
+  const out = lines.map((line, i) => (i === 0 ? line.trimStart() : margin === Infinity ? line : line.slice(margin)));
+  while (out.length > 0 && (out[0] as string).trim() === '') out.shift();
+  while (out.length > 0 && (out[out.length - 1] as string).trim() === '') out.pop();
+  return out.join('\n').trimEnd();
+}
