@@ -48,7 +48,8 @@ const IO_NUMBER_RE = /^\d+$/;
  * body skipped up to the delimiter line). Doc placeholders such as `<path>` are words.
  * Quote removal of each word is done by `shell-quote`.
  *
- * Never throws: unterminated quotes or substitutions run to the end of the source.
+ * Never throws: an unterminated quote ends at the end of its line (a typo must not swallow the
+ * rest of the block); an unterminated substitution runs to the end of the source.
  */
 export function tokenizeShell(src: ShellSource): ShellCommand[] {
   const s = src.text;
@@ -204,6 +205,12 @@ function skipDoubleQuoted(s: string, open: number): number {
   return Math.min(i + 1, s.length);
 }
 
+/** Index of the `\n` ending the line that holds `i`, or `s.length`. */
+function lineEnd(s: string, i: number): number {
+  const j = s.indexOf('\n', i);
+  return j < 0 ? s.length : j;
+}
+
 /** Index just past a `$` expansion starting at `i` (`$x`, `${...}`, `$(...)`, `$((...))`, `$?`). */
 function dollarEnd(s: string, i: number): number {
   const next = s[i + 1];
@@ -263,7 +270,7 @@ function scanWord(s: string, start: number): { word: ShellWord; next: number } {
     if (c === "'") {
       quoted = true;
       const j = s.indexOf("'", i + 1);
-      const end = j < 0 ? n : j + 1;
+      const end = j < 0 ? lineEnd(s, i) : j + 1;
       literal(s.slice(i, end));
       if (j < 0) prot += "'";
       last = end - 1;
@@ -272,9 +279,13 @@ function scanWord(s: string, start: number): { word: ShellWord; next: number } {
     }
     if (c === '"') {
       quoted = true;
+      // An unterminated quote is a typo in a doc: end it at its line, not at the end of the block.
+      const close = skipDoubleQuoted(s, i);
+      const closed = close - 1 > i && s[close - 1] === '"';
+      const limit = closed ? n : lineEnd(s, i);
       literal('"');
       i++;
-      while (i < n && s[i] !== '"') {
+      while (i < limit && s[i] !== '"') {
         const d = s[i]!;
         if (d === '\\' && s[i + 1] === '\n') {
           i += 2;
@@ -295,13 +306,13 @@ function scanWord(s: string, start: number): { word: ShellWord; next: number } {
         else literal(d);
         i++;
       }
-      if (i < n) {
+      if (i < limit) {
         literal('"');
         last = i;
         i++;
       } else {
         prot += '"';
-        last = n - 1;
+        last = limit - 1;
       }
       continue;
     }
