@@ -58,7 +58,7 @@ function readPyproject(file: string, text: string, out: EntryPoint[], diagnostic
     const line = error instanceof TomlError ? error.line : 1;
     const column = error instanceof TomlError ? error.column : 1;
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    diagnostics.push(parseError(file, line, column, `invalid TOML: ${message}`));
+    diagnostics.push(parseError(file, line, column, message.startsWith('Invalid TOML') ? message : `Invalid TOML document: ${message}`));
     return;
   }
   const keyLines = tomlKeyPositions(text);

@@ -1,0 +1,157 @@
+/** Golden-file tests for Python extraction and entry points (fixtures/extract/python/<case>/expected.json), plus edge-case unit tests. */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readEntryPoints } from '../src/extract/python/entry-points.js';
+import { extractPython, moduleNameForFile, type PythonSource } from '../src/extract/python/index.js';
+import { resolveRelativeModule } from '../src/extract/python/module-name.js';
+import { cleandoc, unescapePython } from '../src/extract/python/values.js';
+
+const casesDir = fileURLToPath(new URL('../fixtures/extract/python/', import.meta.url));
+const update = process.env['UPDATE_EXPECTED'] === '1';
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listFiles(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** Runs both extractors over a case folder and serialises the result stably. */
+async function runCase(caseDir: string): Promise<unknown> {
+  const files = listFiles(caseDir)
+    .map((path) => relative(caseDir, path).split('\\').join('/'))
+    .filter((file) => file !== 'expected.json');
+  const read = (file: string): { file: string; text: string } => ({ file, text: readFileSync(join(caseDir, file), 'utf8') });
+  const sources: PythonSource[] = files.filter((f) => f.endsWith('.py')).map(read);
+  const packaging = files.filter((f) => f.endsWith('pyproject.toml') || f.endsWith('setup.cfg')).map(read);
+  const result: Record<string, unknown> = {};
+  const diagnostics = [];
+  if (sources.length > 0) {
+    const python = await extractPython(sources);
+    result['classes'] = python.classes;
+    result['functionConfigs'] = Object.fromEntries([...python.functionConfigs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    diagnostics.push(...python.diagnostics);
+  }
+  if (packaging.length > 0) {
+    const entry = readEntryPoints(packaging);
+    result['entryPoints'] = entry.entryPoints;
+    diagnostics.push(...entry.diagnostics);
+  }
+  result['diagnostics'] = diagnostics;
+  return JSON.parse(JSON.stringify(result));
+}
+
+describe('python extraction fixtures', () => {
+  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
+  it('has fixture cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+  for (const name of cases) {
+    it(name, async () => {
+      const caseDir = join(casesDir, name);
+      const actual = await runCase(caseDir);
+      const expectedPath = join(caseDir, 'expected.json');
+      if (update) {
+        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
+        return;
+      }
+      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
+      expect(actual).toEqual(expected);
+    });
+  }
+});
+
+describe('moduleNameForFile', () => {
+  it('maps files and packages to dotted names', () => {
+    expect(moduleNameForFile('a/b/c.py')).toBe('a.b.c');
+    expect(moduleNameForFile('a/b/__init__.py')).toBe('a.b');
+    expect(moduleNameForFile('pkg/__init__.py')).toBe('pkg');
+    expect(moduleNameForFile('mod.pyi')).toBe('mod');
+  });
+  it('strips a package root (src layout by default) but not a lookalike prefix', () => {
+    expect(moduleNameForFile('src/pkg/mod.py')).toBe('pkg.mod');
+    expect(moduleNameForFile('src/pkg/mod.py', [])).toBe('src.pkg.mod');
+    expect(moduleNameForFile('srcx/pkg/mod.py')).toBe('srcx.pkg.mod');
+    expect(moduleNameForFile('libs/core/src/pkg/mod.py', ['libs/core/src', 'libs'])).toBe('pkg.mod');
+  });
+});
+
+describe('resolveRelativeModule', () => {
+  it('follows Python package-relative rules', () => {
+    expect(resolveRelativeModule('pkg.sub.mod', false, 1, 'base')).toBe('pkg.sub.base');
+    expect(resolveRelativeModule('pkg.sub.mod', false, 2, 'other')).toBe('pkg.other');
+    expect(resolveRelativeModule('pkg.sub', true, 1, '')).toBe('pkg.sub');
+    expect(resolveRelativeModule('pkg', false, 3, 'x')).toBeUndefined();
+  });
+});
+
+describe('string helpers', () => {
+  it('unescapes Python escapes and keeps unknown ones', () => {
+    expect(unescapePython('a\\tb\\n\\x41\\u00e9\\q\\\\')).toBe('a\tb\nAé\\q\\');
+  });
+  it('cleans docstrings like inspect.cleandoc', () => {
+    expect(cleandoc('\n    first\n      indented\n    last\n  ')).toBe('first\n  indented\nlast');
+    expect(cleandoc('  one line  ')).toBe('one line');
+  });
+});
+
+describe('extractPython edge cases', () => {
+  it('keeps src/ in module names when src is itself a package', async () => {
+    const result = await extractPython([
+      { file: 'src/__init__.py', text: '' },
+      { file: 'src/conf.py', text: 'from pydantic import BaseModel\nclass C(BaseModel):\n    x: int = 1\n' },
+    ]);
+    expect(result.classes.map((c) => c.qualifiedName)).toEqual(['src.conf.C']);
+  });
+
+  it('handles empty input, star imports and UTF-16 columns', async () => {
+    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [] });
+    const result = await extractPython([
+      { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    a: int = 1; bé: int = 2\n' },
+    ]);
+    const [cls] = result.classes;
+    expect(cls?.name).toBe('Ünï');
+    expect(cls?.bases).toEqual(['BaseModel']);
+    // `a: int = 1; bé: int = 2` is one statement line with two simple statements; only
+    // expression statements that stand alone are fields, so both are read.
+    expect(cls?.fields.map((f) => [f.name, f.location.column])).toEqual([['a', 5], ['bé', 17]]);
+  });
+
+  it('does not treat RootModel or an unimported BaseModel as config classes', async () => {
+    const result = await extractPython([
+      { file: 'r.py', text: 'from pydantic import RootModel\nclass R(RootModel[int]):\n    pass\nclass X(BaseModel):\n    a: int\n' },
+    ]);
+    expect(result.classes).toEqual([]);
+  });
+
+  it('follows re-export cycles without hanging', async () => {
+    const result = await extractPython([
+      { file: 'a.py', text: 'from b import Base\nclass A(Base):\n    x: int = 1\n' },
+      { file: 'b.py', text: 'from a import Base\n' },
+    ]);
+    expect(result.classes).toEqual([]);
+  });
+});
+
+describe('functionConfigs call following', () => {
+  it('follows up to three calls deep, and no further', async () => {
+    const text = [
+      'from pydantic import BaseModel',
+      'class X(BaseModel):',
+      '    a: int = 1',
+      'def f4(): return X()',
+      'def f3(): f4()',
+      'def f2(): f3()',
+      'def f1(): f2()',
+      'def f0(): f1()',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'chain.py', text }]);
+    expect([...result.functionConfigs.keys()].sort()).toEqual(['chain:f1', 'chain:f2', 'chain:f3', 'chain:f4']);
+  });
+});
