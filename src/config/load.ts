@@ -1,0 +1,562 @@
+/** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
+import { suggestNames } from '../model/compare.js';
+import {
+  COMMAND_KEYS,
+  CONFIG_KEYS,
+  DEFAULT_CONFIG,
+  SEVERITIES,
+  configFileSchema,
+  defaultConfig,
+  normaliseConfig,
+  type DocdriftConfig,
+} from './schema.js';
+
+/**
+ * Config files looked for in the project root, in order. JSON and YAML only: docdrift runs on
+ * pull requests from forks and must never execute repository code, so there is no `.js`/`.ts`
+ * config. When none of these exists, the `docdrift` key of `package.json` is used.
+ */
+export const CONFIG_FILES: readonly string[] = Object.freeze([
+  'docdrift.config.json',
+  'docdrift.config.yaml',
+  'docdrift.config.yml',
+  '.docdriftrc.json',
+  '.docdriftrc.yaml',
+  '.docdriftrc.yml',
+]);
+
+/** Executable config files that are deliberately never loaded (see {@link CONFIG_FILES}). */
+export const REFUSED_CONFIG_FILES: readonly string[] = Object.freeze([
+  'docdrift.config.js',
+  'docdrift.config.cjs',
+  'docdrift.config.mjs',
+  'docdrift.config.ts',
+  'docdrift.config.cts',
+  'docdrift.config.mts',
+  '.docdriftrc.js',
+  '.docdriftrc.cjs',
+  '.docdriftrc.mjs',
+  '.docdriftrc.ts',
+]);
+
+/** Fields of a {@link ConfigError}. */
+export interface ConfigErrorDetails {
+  /** The config file, relative to the project root when inside it (POSIX separators), else absolute. */
+  file: string;
+  /** Dotted key path of the problem (`rules.example-param-unknown`, `sources[1]`); `''` for the whole file. */
+  key: string;
+  /** What the file gives, rendered for humans (`"warning"`). */
+  got: string;
+  /** What is expected instead. */
+  expected: string;
+  /** A corrected snippet in the file's own format (JSON or YAML), when one can be given. */
+  example?: string;
+  /** One-line headline (`unknown key "source"`). */
+  problem: string;
+  /** 1-based line of the problem in the file, when known. */
+  line?: number;
+  /** 1-based column of the problem in the file, when known. */
+  column?: number;
+  /** Why, when it is not obvious (e.g. why a `.js` config is not loaded). */
+  note?: string;
+}
+
+/**
+ * A config file that cannot be used. The CLI prints `message` and exits with code 2.
+ * `message` renders, ESLint-style: the file (with line:column when known) and the problem, then
+ * the key path, what was given, what was expected and a corrected example.
+ */
+export class ConfigError extends Error {
+  /** See {@link ConfigErrorDetails.file}. */
+  file: string;
+  /** See {@link ConfigErrorDetails.key}. */
+  key: string;
+  /** See {@link ConfigErrorDetails.got}. */
+  got: string;
+  /** See {@link ConfigErrorDetails.expected}. */
+  expected: string;
+  /** See {@link ConfigErrorDetails.example}. */
+  example?: string;
+  /** See {@link ConfigErrorDetails.line}. */
+  line?: number;
+  /** See {@link ConfigErrorDetails.column}. */
+  column?: number;
+  /** See {@link ConfigErrorDetails.note}. */
+  note?: string;
+
+  constructor(details: ConfigErrorDetails) {
+    super(renderConfigError(details));
+    this.name = 'ConfigError';
+    this.file = details.file;
+    this.key = details.key;
+    this.got = details.got;
+    this.expected = details.expected;
+    if (details.example !== undefined) this.example = details.example;
+    if (details.line !== undefined) this.line = details.line;
+    if (details.column !== undefined) this.column = details.column;
+    if (details.note !== undefined) this.note = details.note;
+  }
+}
+
+function renderConfigError(d: ConfigErrorDetails): string {
+  const where = d.line !== undefined ? `${d.file}:${d.line}:${d.column ?? 1}` : d.file;
+  const lines = [`Invalid docdrift config in ${where}: ${d.problem}`];
+  if (d.key) lines.push(`  key:      ${d.key}`);
+  lines.push(`  got:      ${d.got}`);
+  lines.push(`  expected: ${d.expected}`);
+  if (d.note) lines.push(`  note:     ${d.note}`);
+  if (d.example) {
+    lines.push('  example:');
+    for (const line of d.example.replace(/\n$/, '').split('\n')) lines.push(`    ${line}`);
+  }
+  return lines.join('\n');
+}
+
+/** The file formats a config can be written in; `package.json` means its `docdrift` key. */
+type Format = 'json' | 'yaml' | 'package.json';
+
+/** A config file read from disk, not yet validated. */
+interface Source {
+  abs: string;
+  display: string;
+  format: Format;
+  text: string;
+}
+
+/**
+ * Loads the project's config: `explicitFile` when given (resolved against the current working
+ * directory; a file named `package.json` means its `docdrift` key), else the first of
+ * {@link CONFIG_FILES} in `root`, else `package.json#docdrift`, else the defaults.
+ *
+ * @param root Project root (absolute or relative to the current directory).
+ * @param explicitFile `--config FILE`.
+ * @param knownRuleIds When given, `rules` keys must be among them.
+ * @returns The defaulted config and, when a file was read, its absolute path.
+ * @throws {ConfigError} when the file is missing (explicit only), is a JavaScript/TypeScript
+ *   config, cannot be parsed (with line:column), has an unknown key (nearest known key
+ *   suggested), a value of the wrong type, an unknown rule id or a bad severity; and when more
+ *   than one config file exists (ambiguous).
+ */
+export function loadConfig(
+  root: string,
+  explicitFile?: string,
+  knownRuleIds?: string[],
+): { config: DocdriftConfig; file?: string } {
+  const absRoot = path.resolve(root);
+  const source = explicitFile !== undefined ? readExplicit(absRoot, explicitFile) : discover(absRoot);
+  if (!source) return { config: defaultConfig() };
+  const raw = parseSource(source);
+  const config = validate(source, raw, knownRuleIds);
+  return { config, file: source.abs };
+}
+
+function displayPath(root: string, abs: string): string {
+  const rel = path.relative(root, abs);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  return abs;
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function formatOf(abs: string): Format | 'refused' {
+  const base = path.basename(abs);
+  if (base === 'package.json') return 'package.json';
+  if (/\.[cm]?[jt]sx?$/i.test(base)) return 'refused';
+  if (/\.json5?$/i.test(base)) return 'json';
+  return 'yaml'; // .yaml, .yml and anything else: YAML 1.2 also reads JSON
+}
+
+const ACCEPTED_FILES_TEXT =
+  'a JSON or YAML config: docdrift.config.json, docdrift.config.yaml, .docdriftrc.json, .docdriftrc.yaml, or a "docdrift" key in package.json';
+const REFUSED_NOTE =
+  'docdrift never executes repository code (it runs on pull requests from forks), so JavaScript and TypeScript config files are not loaded';
+
+function refused(display: string): ConfigError {
+  return new ConfigError({
+    file: display,
+    key: '',
+    problem: 'JavaScript/TypeScript config files are not loaded',
+    got: `an executable config file (${path.basename(display)})`,
+    expected: ACCEPTED_FILES_TEXT,
+    note: REFUSED_NOTE,
+    example: `# docdrift.config.yaml\n${yamlStringify({ sources: DEFAULT_CONFIG.sources, rules: { 'example-param-unknown': 'error' } })}`,
+  });
+}
+
+function readExplicit(root: string, file: string): Source {
+  const abs = path.resolve(file);
+  const display = displayPath(root, abs);
+  const format = formatOf(abs);
+  if (format === 'refused') throw refused(display);
+  if (!isFile(abs)) {
+    throw new ConfigError({
+      file: display,
+      key: '',
+      problem: existsSync(abs) ? 'the config path is not a file' : 'the config file does not exist',
+      got: abs,
+      expected: `an existing ${ACCEPTED_FILES_TEXT}`,
+    });
+  }
+  return { abs, display, format, text: readFileSync(abs, 'utf8') };
+}
+
+function discover(root: string): Source | undefined {
+  const found: Source[] = [];
+  for (const name of CONFIG_FILES) {
+    const abs = path.join(root, name);
+    if (isFile(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readFileSync(abs, 'utf8') });
+  }
+  const pkgAbs = path.join(root, 'package.json');
+  if (isFile(pkgAbs)) {
+    const text = readFileSync(pkgAbs, 'utf8');
+    const pkg: Source = { abs: pkgAbs, display: 'package.json', format: 'package.json', text };
+    let parsed: unknown;
+    let parseable = true;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parseable = false;
+    }
+    if (parseable && isPlainObject(parsed) && Object.hasOwn(parsed, 'docdrift')) found.push(pkg);
+    // A broken package.json only matters when it may be the config: report it then.
+    else if (!parseable && found.length === 0 && text.includes('"docdrift"')) parseSource(pkg);
+  }
+  if (found.length > 1) {
+    const names = found.map((s) => (s.format === 'package.json' ? 'package.json#docdrift' : s.display));
+    throw new ConfigError({
+      file: found[0]!.display,
+      key: '',
+      problem: 'more than one config file',
+      got: names.join(', '),
+      expected: 'exactly one config file (or one passed with --config)',
+      note: 'docdrift does not merge config files; keep one and delete the others',
+    });
+  }
+  if (found.length === 1) return found[0];
+  for (const name of REFUSED_CONFIG_FILES) {
+    if (isFile(path.join(root, name))) throw refused(name);
+  }
+  return undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** 1-based line and column of a UTF-16 offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
+}
+
+/** Parses a config file; for package.json returns its `docdrift` value. */
+function parseSource(source: Source): unknown {
+  if (source.format === 'yaml') {
+    const doc = parseDocument(source.text, { prettyErrors: false });
+    const error = doc.errors[0];
+    if (error) {
+      const { line, column } = lineColumn(source.text, error.pos[0]);
+      throw new ConfigError({
+        file: source.display,
+        key: '',
+        problem: 'the file is not valid YAML',
+        got: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''),
+        expected: 'a YAML mapping of config keys',
+        line,
+        column,
+        example: yamlStringify({ sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
+      });
+    }
+    const value: unknown = doc.toJS();
+    return value === null || value === undefined ? {} : value; // an empty file means all defaults
+  }
+  let parsed: unknown;
+  try {
+    parsed = source.text.trim() === '' && source.format === 'json' ? {} : JSON.parse(source.text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const m = /at position (\d+)/.exec(message);
+    const offset = m ? Number(m[1]) : source.text.length;
+    const { line, column } = lineColumn(source.text, offset);
+    throw new ConfigError({
+      file: source.display,
+      key: '',
+      problem: 'the file is not valid JSON',
+      got: message.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the file ends too early'),
+      expected: 'a JSON object of config keys (no comments or trailing commas)',
+      line,
+      column,
+      example: JSON.stringify(
+        source.format === 'package.json' ? { docdrift: { sources: DEFAULT_CONFIG.sources } } : { sources: DEFAULT_CONFIG.sources },
+        null,
+        2,
+      ),
+    });
+  }
+  if (source.format === 'package.json') return isPlainObject(parsed) ? parsed['docdrift'] : undefined;
+  return parsed;
+}
+
+type Segment = string | number;
+
+/** `rules.example-param-unknown`, `sources[1]`, `commands["a.b"].config`. */
+function keyPath(segments: readonly Segment[]): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else if (/^[\w$-]+$/.test(s)) out += out ? `.${s}` : s;
+    else out += `[${JSON.stringify(s)}]`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, segments: readonly Segment[]): unknown {
+  let v = root;
+  for (const s of segments) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[s];
+  }
+  return v;
+}
+
+/** Renders a given value for the `got:` line. */
+function renderGot(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  let json = JSON.stringify(v) ?? String(v);
+  if (json.length > 80) json = `${json.slice(0, 77)}…`;
+  return `${json} (${kind})`;
+}
+
+/** Position of a key (or list item) in the file, found through YAML's CST (JSON is YAML too). */
+function locate(source: Source, segments: readonly Segment[]): { line?: number; column?: number } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source.text, { lineCounter, uniqueKeys: false });
+  if (doc.errors.length > 0) return {};
+  let node: unknown = doc.contents;
+  let offset: number | undefined = (doc.contents as YamlNode | null)?.range?.[0];
+  for (const s of segments) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === s);
+      if (!pair) break;
+      offset = isScalar(pair.key) ? pair.key.range?.[0] : offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof s === 'number') {
+      const item = node.items[s];
+      if (!item) break;
+      offset = (item as YamlNode).range?.[0] ?? offset;
+      node = item;
+    } else break;
+  }
+  if (offset === undefined) return {};
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/** Renders a corrected snippet in the source's format. */
+function renderExample(source: Source, value: Record<string, unknown>): string {
+  if (source.format === 'package.json') return JSON.stringify({ docdrift: value }, null, 2);
+  if (source.format === 'json') return JSON.stringify(value, null, 2);
+  return yamlStringify(value).replace(/\n$/, '');
+}
+
+/** What each field expects, for messages. */
+const EXPECTED: Record<string, string> = {
+  sources: 'a non-empty list of globs of code files, e.g. ["**/*.py"]',
+  docs: 'a non-empty list of globs of Markdown/MDX files, e.g. ["**/*.md", "**/*.mdx"]',
+  ignore: 'a list of globs to skip, e.g. ["examples/**"]',
+  reference: 'a list of globs of documents that hold reference sections, e.g. ["docs/reference/**"]',
+  commands: 'an object mapping command names to { "aliases", "config", "params" }',
+  command: 'an object with the optional keys "aliases", "config" and "params"',
+  aliases: 'a list of command names',
+  config: 'a config class name (qualified or simple) or a list of them',
+  params: 'a list of parameter names',
+  globalParameters: 'a list of parameter names, e.g. ["config_paths", "hydra"]',
+  globalSections: 'a list of heading texts (case-insensitive, * and ? allowed), e.g. ["Common options"]',
+  ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
+  rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
+  rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
+  options: 'an object of rule options',
+  item: 'a non-empty string',
+  root: 'an object of config keys ("sources", "docs", "rules", …)',
+};
+
+/** A sensible example value for each field. */
+function exampleFor(field: string): unknown {
+  switch (field) {
+    case 'ignore':
+      return ['examples/**'];
+    case 'reference':
+      return ['docs/reference/**'];
+    case 'commands':
+      return { my_command: { aliases: ['my_command_alias'], config: 'my_package.config.MyConfig' } };
+    case 'rules':
+      return { 'example-param-unknown': 'error' };
+    default:
+      return (DEFAULT_CONFIG as unknown as Record<string, unknown>)[field];
+  }
+}
+
+/** The nearest severity to a wrong one (`"warning"` → `"warn"`, `true` → `"error"`). */
+function fixSeverity(v: unknown): (typeof SEVERITIES)[number] {
+  if (v === true) return 'error';
+  if (v === false || v === null) return 'off';
+  if (typeof v === 'number') return v <= 0 ? 'off' : v === 1 ? 'warn' : 'error';
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (s.startsWith('warn')) return 'warn';
+    if (s.startsWith('err')) return 'error';
+    if (s === 'disable' || s === 'disabled' || s === 'none' || s === 'false' || s === 'no') return 'off';
+    return (suggestNames(s, SEVERITIES, 1)[0] as (typeof SEVERITIES)[number] | undefined) ?? 'warn';
+  }
+  return 'warn';
+}
+
+/** An example `commands.<name>` entry showing the key that was wrong. */
+function commandExample(name: string, sub: string): Record<string, unknown> {
+  switch (sub) {
+    case 'aliases':
+      return { aliases: [`${name}_alias`] };
+    case 'params':
+      return { params: ['extra_param'] };
+    case 'config':
+      return { config: 'my_package.config.MyConfig' };
+    default:
+      return { aliases: [`${name}_alias`], config: 'my_package.config.MyConfig' };
+  }
+}
+
+function nearest(name: string, candidates: readonly string[]): string | undefined {
+  return suggestNames(name, candidates, 1)[0];
+}
+
+function quoteList(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
+}
+
+/** Validates parsed contents with zod and turns the first problem (in file order) into a ConfigError. */
+function validate(source: Source, raw: unknown, knownRuleIds?: string[]): DocdriftConfig {
+  const prefix: Segment[] = source.format === 'package.json' ? ['docdrift'] : [];
+  const fail = (details: Omit<ConfigErrorDetails, 'file' | 'key' | 'line' | 'column'>, segments: Segment[]): ConfigError => {
+    const full = [...prefix, ...segments];
+    return new ConfigError({ file: source.display, key: keyPath(full), ...locate(source, full), ...details });
+  };
+
+  if (!isPlainObject(raw)) {
+    throw fail(
+      {
+        problem: 'the config must be an object',
+        got: renderGot(raw),
+        expected: EXPECTED['root']!,
+        example: renderExample(source, { sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
+      },
+      [],
+    );
+  }
+
+  const result = configFileSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const base = issue.path.filter((s): s is Segment => typeof s !== 'symbol');
+      const segments = issue.code === 'unrecognized_keys' ? [...base, issue.keys[0]!] : base;
+      const loc = locate(source, [...prefix, ...segments]);
+      return { issue, segments, loc };
+    });
+    // Report the problem that comes first in the file, as a reader would meet it.
+    problems.sort((a, b) => (a.loc.line ?? Infinity) - (b.loc.line ?? Infinity) || (a.loc.column ?? 0) - (b.loc.column ?? 0));
+    const { issue, segments } = problems[0]!;
+    throw fail(describeIssue(source, raw, issue.code, segments), segments);
+  }
+
+  if (knownRuleIds && result.data.rules) {
+    const known = new Set(knownRuleIds);
+    for (const [id, setting] of Object.entries(result.data.rules)) {
+      if (known.has(id)) continue;
+      const suggestion = nearest(id, knownRuleIds);
+      const severity = typeof setting === 'string' ? setting : setting[0];
+      throw fail(
+        {
+          problem: `unknown rule "${id}"`,
+          got: JSON.stringify(id),
+          expected: suggestion
+            ? `a known rule id; did you mean "${suggestion}"?`
+            : `a known rule id: ${quoteList([...knownRuleIds].sort())}`,
+          example: renderExample(source, { rules: { [suggestion ?? [...knownRuleIds].sort()[0] ?? id]: severity } }),
+        },
+        ['rules', id],
+      );
+    }
+  }
+  return normaliseConfig(result.data);
+}
+
+function describeIssue(
+  source: Source,
+  raw: Record<string, unknown>,
+  code: string,
+  segments: Segment[],
+): Omit<ConfigErrorDetails, 'file' | 'key' | 'line' | 'column'> {
+  const got = valueAt(raw, segments);
+  const [top, second, third, fourth] = segments;
+  const field = String(top);
+
+  if (code === 'unrecognized_keys') {
+    const name = String(segments.at(-1));
+    const inCommand = top === 'commands' && segments.length === 3;
+    const knownKeys: readonly string[] = inCommand ? COMMAND_KEYS : CONFIG_KEYS;
+    const suggestion = nearest(name, knownKeys);
+    const example = (value: unknown): Record<string, unknown> =>
+      inCommand ? { commands: { [String(second)]: { [suggestion ?? 'config']: value } } } : { [suggestion ?? 'sources']: value };
+    return {
+      problem: `unknown key "${name}"`,
+      got: JSON.stringify(name),
+      expected: suggestion
+        ? `a known key; did you mean "${suggestion}"?`
+        : `one of the known keys: ${quoteList(knownKeys)}`,
+      example: renderExample(source, example(suggestion ? got : exampleFor(inCommand ? 'config' : 'sources'))),
+    };
+  }
+
+  if (field === 'rules' && second !== undefined) {
+    const id = String(second);
+    const fixed = Array.isArray(got) ? [fixSeverity(got[0]), ...(isPlainObject(got[1]) ? [got[1]] : [])] : fixSeverity(got);
+    const expected = third === 1 ? EXPECTED['options']! : EXPECTED['rule']!;
+    return {
+      problem: third === 1 ? `invalid options for rule "${id}"` : `invalid severity for rule "${id}"`,
+      got: renderGot(third === undefined ? got : valueAt(raw, segments)),
+      expected,
+      example: renderExample(source, { rules: { [id]: third === 1 ? [fixSeverity(valueAt(got, [0])), {}] : fixed } }),
+    };
+  }
+
+  if (field === 'commands' && second !== undefined) {
+    const name = String(second);
+    const sub = third === undefined ? 'command' : String(third);
+    const expectedText = fourth !== undefined ? EXPECTED['item']! : (EXPECTED[sub] ?? EXPECTED['command']!);
+    return {
+      problem: `invalid value for "${keyPath(segments)}"`,
+      got: renderGot(got),
+      expected: expectedText,
+      example: renderExample(source, { commands: { [name]: commandExample(name, sub) } }),
+    };
+  }
+
+  const emptyList = Array.isArray(got) && got.length === 0 && segments.length === 1;
+  return {
+    problem: emptyList ? `"${field}" must not be empty` : `invalid value for "${keyPath(segments)}"`,
+    got: renderGot(got),
+    expected: segments.length > 1 ? EXPECTED['item']! : (EXPECTED[field] ?? EXPECTED['item']!),
+    example: renderExample(source, { [field]: exampleFor(field) }),
+  };
+}

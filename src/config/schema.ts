@@ -1,0 +1,255 @@
+/** The docdrift configuration: its TypeScript shape, documented defaults and the zod schema that validates user files. */
+import { z } from 'zod';
+import type { Severity } from '../engine/types.js';
+
+/**
+ * How one rule is configured: a severity, or a `[severity, options]` tuple (ESLint's shape).
+ * Files may also write ESLint's numbers (`0` off, `1` warn, `2` error) or a one-element
+ * `[severity]`; {@link loadConfig} normalises those to this type.
+ */
+export type RuleSetting = Severity | [Severity, Record<string, unknown>];
+
+/**
+ * An explicit command ↔ config class mapping. It overrides what discovery finds from entry
+ * points for this command name.
+ */
+export interface CommandConfig {
+  /** Other names that run the same command (`nemo_gym_collect_rollouts`). */
+  aliases?: string[];
+  /**
+   * Config classes whose fields are the command's parameters: qualified
+   * (`nemo_gym.rollout_collection.RolloutCollectionConfig`) or simple (`RolloutCollectionConfig`)
+   * names. A file may give one string; the loader always returns an array.
+   */
+  config?: string | string[];
+  /** Extra parameter names the command accepts besides its classes' fields. */
+  params?: string[];
+}
+
+/**
+ * The validated, defaulted configuration. Every field has a default; a value given in a config
+ * file replaces the default entirely (arrays are not merged: list the defaults you want to keep).
+ */
+export interface DocdriftConfig {
+  /**
+   * Globs (picomatch, relative to the root) of the code files to extract config classes from.
+   * A single string is accepted for a one-element list.
+   * @defaultValue `['**\/*.py']`
+   */
+  sources: string[];
+  /**
+   * Globs of the Markdown/MDX documents to check.
+   * @defaultValue `['**\/*.md', '**\/*.mdx']`
+   */
+  docs: string[];
+  /**
+   * Extra globs to skip, on top of {@link ALWAYS_IGNORED} (always skipped) and `.gitignore`
+   * (honoured by the engine).
+   * @defaultValue `[]`
+   */
+  ignore: string[];
+  /**
+   * Globs of the documents that may hold reference sections (tables documenting a command's
+   * parameters). Empty means every document may.
+   * @defaultValue `[]`
+   */
+  reference: string[];
+  /**
+   * Explicit command ↔ class mapping by command name; overrides discovery for that command.
+   * @defaultValue `{}`
+   */
+  commands: Record<string, CommandConfig>;
+  /**
+   * Parameter names accepted by every command, never reported as unknown or undocumented.
+   * The defaults suit Hydra applications:
+   * - `config_paths`: the config-file list option of Hydra-based launchers such as NeMo Gym;
+   * - `hydra`: every `hydra.*` override (`hydra.run.dir=…`) is Hydra's own, not the app's;
+   * - Hydra's command-line flags, long and short: `help`/`h`, `hydra-help`, `version`,
+   *   `cfg`/`c`, `resolve`, `package`/`p`, `run`/`r`, `multirun`/`m`, `config-path`/`cp`,
+   *   `config-name`/`cn`, `config-dir`/`cd`, `info`/`i`, `shell-completion`/`sc`,
+   *   `experimental-rerun` (https://hydra.cc/docs/advanced/hydra-command-line-flags/).
+   * @defaultValue see {@link DEFAULT_CONFIG}
+   */
+  globalParameters: string[];
+  /**
+   * Heading texts (case-insensitive; `*` matches any run of characters, `?` one character)
+   * whose sections document parameters that apply to every command.
+   * @defaultValue `['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments']`
+   */
+  globalSections: string[];
+  /**
+   * Parameter key patterns never reported. Patterns are matched against the dotted key
+   * (`responses_create_params.temperature`) segment by segment: `*` matches within one segment,
+   * `**` any number of segments, and a pattern that matches a prefix of the key matches the whole
+   * key (ignoring `foo_server` ignores `foo_server.host`). See {@link createParameterMatcher}.
+   * Defaults:
+   * - `_*`: private names (a leading underscore is Python's "not part of the interface");
+   * - `**._target_`, `**._partial_`, `**._recursive_`, `**._convert_`, `**._args_`: Hydra's
+   *   `instantiate` keys, accepted inside any node without being a field of a config class.
+   * @defaultValue see {@link DEFAULT_CONFIG}
+   */
+  ignoreParameters: string[];
+  /**
+   * Rule settings by rule id: `'off' | 'warn' | 'error'` or `[severity, options]`.
+   * Rules not listed run with their default severity.
+   * @defaultValue `{}`
+   */
+  rules: Record<string, RuleSetting>;
+}
+
+/**
+ * Directory names skipped everywhere, whatever the config says: dependency, build and tool
+ * caches that never hold the project's own code or docs.
+ */
+export const ALWAYS_IGNORED: readonly string[] = Object.freeze([
+  'node_modules',
+  '.git',
+  '.venv',
+  'venv',
+  'dist',
+  'build',
+  'site-packages',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+]);
+
+/** The same directories as {@link ALWAYS_IGNORED}, as globs matching anything inside them. */
+export const ALWAYS_IGNORED_GLOBS: readonly string[] = Object.freeze(ALWAYS_IGNORED.map((dir) => `**/${dir}/**`));
+
+/** The defaults of every field. Frozen; {@link defaultConfig} returns a mutable copy. */
+export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
+  sources: ['**/*.py'],
+  docs: ['**/*.md', '**/*.mdx'],
+  ignore: [],
+  reference: [],
+  commands: {},
+  globalParameters: [
+    'config_paths',
+    'hydra',
+    'help',
+    'h',
+    'hydra-help',
+    'version',
+    'cfg',
+    'c',
+    'resolve',
+    'package',
+    'p',
+    'run',
+    'r',
+    'multirun',
+    'm',
+    'config-path',
+    'cp',
+    'config-name',
+    'cn',
+    'config-dir',
+    'cd',
+    'info',
+    'i',
+    'shell-completion',
+    'sc',
+    'experimental-rerun',
+  ],
+  globalSections: ['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments'],
+  ignoreParameters: ['_*', '**._target_', '**._partial_', '**._recursive_', '**._convert_', '**._args_'],
+  rules: {},
+} satisfies DocdriftConfig);
+
+/** A fresh, mutable copy of {@link DEFAULT_CONFIG}. */
+export function defaultConfig(): DocdriftConfig {
+  return structuredClone(DEFAULT_CONFIG) as DocdriftConfig;
+}
+
+/** The keys a config file may contain at its top level (`$schema` is accepted and ignored, for editors). */
+export const CONFIG_KEYS = [
+  'sources',
+  'docs',
+  'ignore',
+  'reference',
+  'commands',
+  'globalParameters',
+  'globalSections',
+  'ignoreParameters',
+  'rules',
+] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
+
+/** The keys of one `commands.<name>` entry. */
+export const COMMAND_KEYS = ['aliases', 'config', 'params'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+
+/** The severities, in the order messages list them. */
+export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
+
+/** ESLint's numeric severities, accepted as a courtesy. */
+const NUMERIC_SEVERITY: Record<number, Severity> = { 0: 'off', 1: 'warn', 2: 'error' };
+
+const nonEmptyString = z.string().min(1);
+/** A list of strings; one string is accepted for a one-element list. */
+const stringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmptyString));
+const nonEmptyStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmptyString).min(1));
+const severity = z.preprocess(
+  (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
+  z.enum(SEVERITIES),
+);
+const ruleSetting = z.union([
+  severity,
+  z.tuple([severity]),
+  z.tuple([severity, z.record(z.string(), z.unknown())]),
+]);
+
+/**
+ * The zod schema of a config file's contents (strict: unknown keys are errors). It validates;
+ * defaults are filled in by {@link normaliseConfig}.
+ */
+export const configFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  sources: nonEmptyStringList.optional(),
+  docs: nonEmptyStringList.optional(),
+  ignore: stringList.optional(),
+  reference: stringList.optional(),
+  commands: z
+    .record(
+      nonEmptyString,
+      z.strictObject({
+        aliases: stringList.optional(),
+        config: stringList.optional(),
+        params: stringList.optional(),
+      }),
+    )
+    .optional(),
+  globalParameters: stringList.optional(),
+  globalSections: stringList.optional(),
+  ignoreParameters: stringList.optional(),
+  rules: z.record(nonEmptyString, ruleSetting).optional(),
+});
+
+/** What {@link configFileSchema} outputs. */
+export type ConfigFileContents = z.output<typeof configFileSchema>;
+
+/** Fills defaults into validated file contents and normalises rule settings to {@link RuleSetting}. */
+export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
+  const config = defaultConfig();
+  for (const key of CONFIG_KEYS) {
+    if (key === 'commands' || key === 'rules') continue;
+    const value = contents[key];
+    if (value !== undefined) config[key] = [...value];
+  }
+  if (contents.commands) {
+    for (const [name, entry] of Object.entries(contents.commands)) {
+      const command: CommandConfig = {};
+      if (entry.aliases) command.aliases = [...entry.aliases];
+      if (entry.config) command.config = [...entry.config];
+      if (entry.params) command.params = [...entry.params];
+      config.commands[name] = command;
+    }
+  }
+  if (contents.rules) {
+    for (const [id, setting] of Object.entries(contents.rules)) {
+      if (typeof setting === 'string') config.rules[id] = setting;
+      else if (setting.length === 1) config.rules[id] = setting[0];
+      else config.rules[id] = [setting[0], { ...setting[1] }];
+    }
+  }
+  return config;
+}
