@@ -1,0 +1,108 @@
+/** End to end: spawns the built CLI (`dist/src/bin.js`) on the bundled example as a user would. */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+
+function run(args: string[], cwd = ROOT) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface JsonResult {
+  file: string;
+  line: number;
+  column: number;
+  ruleId: string;
+  messageId: string;
+  severity: string;
+  data: Record<string, string>;
+  related: Array<{ file: string; line: number }>;
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+describe('docdrift on the bundled example', () => {
+  it('reports resume_from_cache in every README example and as missing from both reference tables', () => {
+    const { code, stdout } = run(['--root', EXAMPLE, '--format', 'json']);
+    expect(code).toBe(1);
+    const results = (JSON.parse(stdout) as { results: JsonResult[] }).results;
+    const undocumented = results.filter((r) => r.ruleId === 'example-param-undocumented');
+    expect(undocumented.map((r) => [r.file, r.line, r.data.name])).toEqual([
+      ['README.md', 25, 'resume_from_cache'],
+      ['benchmarks/aime24/README.md', 10, 'resume_from_cache'],
+      ['benchmarks/gpqa/README.md', 9, 'resume_from_cache'],
+      ['resources_servers/weather/README.md', 15, 'resume_from_cache'],
+    ]);
+    // The definition in code and the reference section are related locations.
+    expect(undocumented[0]!.related.map((r) => r.file)).toEqual([
+      'nemo_gym/rollout_collection.py',
+      'docs/reference/cli-commands.mdx',
+    ]);
+    const missing = results.filter((r) => r.ruleId === 'reference-param-missing');
+    expect(missing.map((r) => [r.line, r.data.command, r.data.name])).toEqual([
+      [23, 'ng_collect_rollouts', 'resume_from_cache'],
+      [47, 'ng_e2e_collect_rollouts', 'resume_from_cache'],
+    ]);
+    const byRule = (id: string) => results.filter((r) => r.ruleId === id).map((r) => r.data.name);
+    expect(byRule('example-param-unknown')).toEqual(['num_repeat']);
+    expect(byRule('reference-param-unknown')).toEqual(['max_retries']);
+    expect(byRule('reference-default-mismatch')).toEqual(['limit']);
+  });
+
+  it('prints the stylish report with a summary line', () => {
+    const { code, stdout } = run(['--root', EXAMPLE]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('benchmarks/aime24/README.md');
+    expect(stdout).toMatch(/resume_from_cache.*example-param-undocumented/);
+    expect(stdout).toMatch(/✖ \d+ problems \(\d+ errors?, \d+ warnings?\)/);
+  });
+
+  it('reports only findings in the files given as paths', () => {
+    const { code, stdout } = run(['--root', EXAMPLE, '--format', 'json', path.join(EXAMPLE, 'benchmarks/gpqa/README.md')]);
+    expect(code).toBe(1);
+    const files = new Set((JSON.parse(stdout) as { results: JsonResult[] }).results.map((r) => r.file));
+    expect([...files]).toEqual(['benchmarks/gpqa/README.md']);
+  });
+
+  it('exits 0 with rules turned off, and 2 with a bad config naming the key', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-e2e-'));
+    temps.push(dir);
+    cpSync(EXAMPLE, dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'docdrift.config.json'),
+      JSON.stringify({
+        rules: Object.fromEntries(
+          [
+            'example-param-undocumented',
+            'example-param-unknown',
+            'example-param-unexplained',
+            'reference-param-missing',
+            'reference-param-unknown',
+            'reference-default-mismatch',
+          ].map((id) => [id, 'off']),
+        ),
+      }),
+    );
+    expect(run(['--root', dir]).code).toBe(0);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ rules: { 'example-param-unknwon': 'off' } }));
+    const bad = run(['--root', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('example-param-unknwon');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on an unknown option', () => {
+    const r = run(['--frmat', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--frmat');
+  });
+});
