@@ -1,0 +1,106 @@
+/** The `json` formatter: a stable, versioned, machine-readable report (documented in docs/json-format.md). */
+import type { DriftMessage } from '../engine/types.js';
+import { compareStrings, endOf, severityOf, sortMessages } from './sort.js';
+import type { FormatterOptions } from './types.js';
+
+/** A related location in {@link JsonResult.related}. Positions are 1-based; ends are exclusive. */
+export interface JsonRelated {
+  /** Project-relative POSIX path. */
+  file: string;
+  line: number;
+  column: number;
+  /** Omitted when unknown. */
+  endLine?: number;
+  /** Omitted when unknown. */
+  endColumn?: number;
+  /** What this location is ("defined here", "reference section"). */
+  message: string;
+}
+
+/** One finding. Every key is always present except `suggestion`, `fix` and `url`, which are omitted when absent. */
+export interface JsonResult {
+  /** Project-relative POSIX path (never cwd-relative, so reports compare across machines). */
+  file: string;
+  /** 1-based; 0 when the finding concerns the whole file. */
+  line: number;
+  /** 1-based, UTF-16 code units; 0 when unknown. */
+  column: number;
+  /** End of the range (exclusive), or null when the finding is a point. */
+  endLine: number | null;
+  endColumn: number | null;
+  ruleId: string;
+  /** Key into the rule's messages; stable across wording changes. */
+  messageId: string;
+  severity: 'error' | 'warn';
+  /** The rendered message. */
+  message: string;
+  /** Values interpolated into the message, keys sorted. */
+  data: Record<string, string>;
+  related: JsonRelated[];
+  /** Suggested replacement or text to add. */
+  suggestion?: string;
+  /** Automatic fix: replace UTF-16 offsets `[start, end)` of `file` with `text`. */
+  fix?: { file: string; start: number; end: number; text: string };
+  /** Documentation of the rule. */
+  url?: string;
+}
+
+/**
+ * The whole report: `{ version: 1, results, summary }`. `results` are sorted by file, line,
+ * column, rule id (then message id and text). `version` changes only when a key is removed or
+ * changes meaning; new optional keys may appear within a version.
+ */
+export interface JsonReport {
+  version: 1;
+  results: JsonResult[];
+  summary: { errors: number; warnings: number };
+}
+
+function sortedData(data: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(data ?? {}).sort(compareStrings)) out[key] = String(data![key]);
+  return out;
+}
+
+/** Builds the {@link JsonReport} object (what {@link formatJson} serialises). */
+export function toJsonReport(messages: readonly DriftMessage[]): JsonReport {
+  const results: JsonResult[] = sortMessages(messages).map((m) => {
+    const end = endOf(m);
+    const result: JsonResult = {
+      file: m.file ?? '',
+      line: m.line ?? 0,
+      column: m.column ?? 0,
+      endLine: end.line ?? null,
+      endColumn: end.column ?? null,
+      ruleId: m.ruleId ?? '',
+      messageId: m.messageId ?? '',
+      severity: severityOf(m),
+      message: m.reason,
+      data: sortedData(m.data),
+      related: (m.related ?? []).map(
+        (r): JsonRelated => ({
+          file: r.file,
+          line: r.line,
+          column: r.column,
+          ...(r.endLine !== undefined ? { endLine: r.endLine } : {}),
+          ...(r.endColumn !== undefined ? { endColumn: r.endColumn } : {}),
+          message: r.message,
+        }),
+      ),
+    };
+    if (m.suggestion !== undefined) result.suggestion = m.suggestion;
+    if (m.fix) result.fix = { file: m.fix.file, start: m.fix.start, end: m.fix.end, text: m.fix.text };
+    if (m.url) result.url = m.url;
+    return result;
+  });
+  const errors = results.filter((r) => r.severity === 'error').length;
+  return { version: 1, results, summary: { errors, warnings: results.length - errors } };
+}
+
+/**
+ * Formats messages as a {@link JsonReport}, pretty-printed with two-space indentation and a final
+ * newline. Options are accepted for the common signature; paths stay project-relative.
+ */
+export function formatJson(messages: DriftMessage[], _options?: FormatterOptions): string {
+  return `${JSON.stringify(toJsonReport(messages), null, 2)}\n`;
+}

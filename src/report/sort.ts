@@ -1,0 +1,37 @@
+/** Deterministic ordering of messages, shared by every formatter. */
+import type { DriftMessage } from '../engine/types.js';
+
+/** Compares strings by UTF-16 code units (locale-independent, so output is the same everywhere). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Returns a sorted copy: by file, line, column, rule id, then message id and text (a total order,
+ * so equal-looking messages from different runs always print in the same order). Messages
+ * without a position sort before positioned ones in their file.
+ */
+export function sortMessages(messages: readonly DriftMessage[]): DriftMessage[] {
+  return [...messages].sort(
+    (a, b) =>
+      compareStrings(a.file ?? '', b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      compareStrings(a.ruleId ?? '', b.ruleId ?? '') ||
+      compareStrings(a.messageId ?? '', b.messageId ?? '') ||
+      compareStrings(a.reason, b.reason),
+  );
+}
+
+/** A message's severity; falls back to `fatal` for plain VFileMessages. */
+export function severityOf(message: DriftMessage): 'error' | 'warn' {
+  if (message.severity === 'error' || message.severity === 'warn') return message.severity;
+  return message.fatal ? 'error' : 'warn';
+}
+
+/** End point of a message's place, when it is a range. */
+export function endOf(message: DriftMessage): { line?: number; column?: number } {
+  const place = message.place;
+  if (place && 'end' in place) return { line: place.end.line, column: place.end.column };
+  return {};
+}

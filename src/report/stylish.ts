@@ -1,0 +1,107 @@
+/** The `stylish` formatter: ESLint's default human-readable output, grouped by file with aligned columns. */
+import path from 'node:path';
+import type { DriftMessage } from '../engine/types.js';
+import { severityOf, sortMessages } from './sort.js';
+import type { FormatterOptions } from './types.js';
+
+/** ANSI SGR wrappers; identity functions when colour is off. */
+function palette(color: boolean) {
+  const wrap = (open: number, close: number) => (s: string) => (color && s ? `\u001B[${open}m${s}\u001B[${close}m` : s);
+  return {
+    underline: wrap(4, 24),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Project-relative `file` shown relative to `cwd` when given (as a terminal would resolve it). */
+function displayPath(file: string, options: FormatterOptions): string {
+  if (!file) return '<unknown file>';
+  if (options.cwd === undefined) return file;
+  const abs = path.resolve(options.root, file);
+  const rel = path.relative(options.cwd, abs);
+  return (rel === '' ? abs : rel).split(path.sep).join('/');
+}
+
+/** One line of text: newlines and runs of whitespace collapsed, so columns stay aligned. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * Formats messages like ESLint's `stylish`:
+ *
+ * ```text
+ *
+ * docs/cli.mdx
+ *    3:10  error    `foo` is not a parameter of `run`  example-param-unknown
+ *     ↳ src/app/config.py:12:5 defined here
+ *   12:1   warning  …                                  reference-param-missing
+ *
+ * ✖ 2 problems (1 error, 1 warning)
+ * ```
+ *
+ * Files are underlined and shown relative to `cwd` (project-relative without it); each row is
+ * `line:column  severity  message  rule-id`, with the line right-aligned and the other columns
+ * left-aligned per file; related locations follow their message as `    ↳ file:line:col message`.
+ * Messages without a position show `0:0`. Returns `''` when there are no messages. Colours
+ * (ANSI) only when `options.color` is true.
+ */
+export function formatStylish(messages: DriftMessage[], options: FormatterOptions): string {
+  if (messages.length === 0) return '';
+  const c = palette(options.color === true);
+  const groups = new Map<string, DriftMessage[]>();
+  for (const m of sortMessages(messages)) {
+    const key = m.file ?? '';
+    const group = groups.get(key);
+    if (group) group.push(m);
+    else groups.set(key, [m]);
+  }
+
+  let errors = 0;
+  let warnings = 0;
+  let output = '\n';
+  for (const [file, group] of groups) {
+    const rows = group.map((m) => ({
+      m,
+      line: String(m.line ?? 0),
+      column: String(m.column ?? 0),
+      severity: severityOf(m) === 'error' ? 'error' : 'warning',
+      message: oneLine(m.reason),
+      ruleId: m.ruleId ?? '',
+    }));
+    const width = (get: (r: (typeof rows)[number]) => string) => Math.max(...rows.map((r) => get(r).length));
+    const wLine = width((r) => r.line);
+    const wColumn = width((r) => r.column);
+    const wSeverity = width((r) => r.severity);
+    const wMessage = width((r) => r.message);
+
+    output += `${c.underline(displayPath(file, options))}\n`;
+    for (const r of rows) {
+      if (r.severity === 'error') errors++;
+      else warnings++;
+      const position = c.dim(`${r.line.padStart(wLine)}:${r.column.padEnd(wColumn)}`);
+      const severity = (r.severity === 'error' ? c.red : c.yellow)(r.severity) + ' '.repeat(wSeverity - r.severity.length);
+      const line = r.ruleId
+        ? `  ${position}  ${severity}  ${r.message.padEnd(wMessage)}  ${c.dim(r.ruleId)}`
+        : `  ${position}  ${severity}  ${r.message}`;
+      output += `${line.trimEnd()}\n`;
+      for (const rel of r.m.related ?? []) {
+        const where = `${displayPath(rel.file, options)}:${rel.line}:${rel.column}`;
+        output += `${c.dim(`    ↳ ${where}${rel.message ? ` ${oneLine(rel.message)}` : ''}`)}\n`;
+      }
+    }
+    output += '\n';
+  }
+
+  const total = errors + warnings;
+  const summary = `✖ ${plural(total, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')})`;
+  output += `${(errors > 0 ? c.red : c.yellow)(c.bold(summary))}\n`;
+  return output;
+}

@@ -1,0 +1,18 @@
+/** The formatter contract shared by every reporter. */
+import type { DriftMessage } from '../engine/types.js';
+
+/** Options every formatter receives. */
+export interface FormatterOptions {
+  /** Absolute project root; message files are relative to it. */
+  root: string;
+  /** Directory paths are shown relative to (stylish); defaults to showing project-relative paths. */
+  cwd?: string;
+  /** Emit ANSI colours (stylish only). */
+  color?: boolean;
+}
+
+/**
+ * Turns messages into the text written to stdout. Pure: no I/O, deterministic for a given
+ * input (messages are sorted by the formatter, whatever their input order).
+ */
+export type Formatter = (messages: DriftMessage[], options: FormatterOptions) => string;

@@ -1,0 +1,228 @@
+/** Tests of the stylish and json formatters (src/report). */
+import { describe, expect, it } from 'vitest';
+import { VFileMessage } from 'vfile-message';
+import type { DriftMessage, RelatedLocation } from '../src/engine/types.js';
+import { formatters } from '../src/report/index.js';
+
+interface Spec {
+  file: string;
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+  ruleId: string;
+  messageId?: string;
+  severity: 'error' | 'warn';
+  reason: string;
+  data?: Record<string, string>;
+  related?: RelatedLocation[];
+  suggestion?: string;
+}
+
+function message(spec: Spec): DriftMessage {
+  const place =
+    spec.line === undefined
+      ? undefined
+      : spec.endLine !== undefined
+        ? { start: { line: spec.line, column: spec.column ?? 1 }, end: { line: spec.endLine, column: spec.endColumn ?? 1 } }
+        : { line: spec.line, column: spec.column ?? 1 };
+  const m = new VFileMessage(spec.reason, { place, ruleId: spec.ruleId, source: 'docdrift' }) as DriftMessage;
+  m.file = spec.file;
+  m.messageId = spec.messageId ?? 'default';
+  m.data = spec.data ?? {};
+  m.severity = spec.severity;
+  m.fatal = spec.severity === 'error';
+  m.related = spec.related ?? [];
+  if (spec.suggestion !== undefined) m.suggestion = spec.suggestion;
+  return m;
+}
+
+// Deliberately out of order: formatters sort.
+const sample = (): DriftMessage[] => [
+  message({
+    file: 'docs/cli.mdx',
+    line: 118,
+    column: 3,
+    endLine: 118,
+    endColumn: 25,
+    ruleId: 'example-param-undocumented',
+    messageId: 'undocumented',
+    severity: 'warn',
+    reason: '`resume_from_cache` is used here but has no row in the `ng_collect_rollouts` reference.',
+    data: { name: 'resume_from_cache', command: 'ng_collect_rollouts' },
+    related: [
+      { file: 'nemo_gym/config.py', line: 12, column: 5, message: 'defined here' },
+      { file: 'docs/cli.mdx', line: 40, column: 1, endLine: 60, endColumn: 1, message: 'reference section' },
+    ],
+  }),
+  message({
+    file: 'README.md',
+    line: 7,
+    column: 14,
+    ruleId: 'example-param-unknown',
+    messageId: 'unknown',
+    severity: 'error',
+    reason: '`limt` is not a parameter of `ng_run`.',
+    data: { name: 'limt', command: 'ng_run' },
+    suggestion: 'limit',
+  }),
+  message({
+    file: 'docs/cli.mdx',
+    line: 9,
+    column: 1,
+    ruleId: 'reference-default-mismatch',
+    messageId: 'mismatch',
+    severity: 'error',
+    reason: 'Default of `top_p` is documented as `0.9`\nbut the code says `1.0`.',
+    data: { name: 'top_p', documented: '0.9', code: '1.0' },
+  }),
+];
+
+describe('stylish', () => {
+  it('prints ESLint-style aligned output, grouped by file', () => {
+    const out = formatters.stylish(sample(), { root: '/repo' });
+    expect(out).toBe(
+      [
+        '',
+        'README.md',
+        '  7:14  error  `limt` is not a parameter of `ng_run`.  example-param-unknown',
+        '',
+        'docs/cli.mdx',
+        '    9:1  error    Default of `top_p` is documented as `0.9` but the code says `1.0`.                       reference-default-mismatch',
+        '  118:3  warning  `resume_from_cache` is used here but has no row in the `ng_collect_rollouts` reference.  example-param-undocumented',
+        '    ↳ nemo_gym/config.py:12:5 defined here',
+        '    ↳ docs/cli.mdx:40:1 reference section',
+        '',
+        '✖ 3 problems (2 errors, 1 warning)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows paths relative to cwd when given', () => {
+    const out = formatters.stylish(sample().slice(1, 2), { root: '/repo', cwd: '/repo/docs' });
+    expect(out.split('\n')[1]).toBe('../README.md');
+  });
+
+  it('singular and plural in the summary', () => {
+    const one = [message({ file: 'a.md', line: 1, column: 1, ruleId: 'r', severity: 'warn', reason: 'x' })];
+    expect(formatters.stylish(one, { root: '/' }).trimEnd().split('\n').at(-1)).toBe('✖ 1 problem (0 errors, 1 warning)');
+    const two = [
+      message({ file: 'a.md', line: 1, column: 1, ruleId: 'r', severity: 'error', reason: 'x' }),
+      message({ file: 'a.md', line: 2, column: 1, ruleId: 'r', severity: 'warn', reason: 'y' }),
+    ];
+    expect(formatters.stylish(two, { root: '/' }).trimEnd().split('\n').at(-1)).toBe('✖ 2 problems (1 error, 1 warning)');
+  });
+
+  it('shows 0:0 for a message without a position', () => {
+    const out = formatters.stylish([message({ file: 'a.md', ruleId: 'parse-error', severity: 'error', reason: 'bad' })], { root: '/' });
+    expect(out.split('\n')[2]).toBe('  0:0  error  bad  parse-error');
+  });
+
+  it('returns an empty string for no messages', () => {
+    expect(formatters.stylish([], { root: '/repo' })).toBe('');
+  });
+
+  it('colours only when asked', () => {
+    expect(formatters.stylish(sample(), { root: '/repo' })).not.toContain('\u001B[');
+    const out = formatters.stylish(sample(), { root: '/repo', color: true });
+    expect(out).toContain('\u001B[4mREADME.md\u001B[24m');
+    expect(out).toContain('\u001B[31merror\u001B[39m');
+    expect(out).toContain('\u001B[33mwarning\u001B[39m');
+    expect(out).toContain('\u001B[31m\u001B[1m✖ 3 problems (2 errors, 1 warning)\u001B[22m\u001B[39m');
+    // Stripping colours gives the plain output back.
+    // eslint-disable-next-line no-control-regex
+    expect(out.replace(/\u001B\[\d+m/g, '')).toBe(formatters.stylish(sample(), { root: '/repo' }));
+  });
+
+  it('is independent of input order', () => {
+    expect(formatters.stylish([...sample()].reverse(), { root: '/repo' })).toBe(formatters.stylish(sample(), { root: '/repo' }));
+  });
+});
+
+describe('json', () => {
+  it('has the documented shape, sorted by file, line, column, rule id', () => {
+    const report = JSON.parse(formatters.json(sample(), { root: '/repo' }));
+    expect(report).toEqual({
+      version: 1,
+      results: [
+        {
+          file: 'README.md',
+          line: 7,
+          column: 14,
+          endLine: null,
+          endColumn: null,
+          ruleId: 'example-param-unknown',
+          messageId: 'unknown',
+          severity: 'error',
+          message: '`limt` is not a parameter of `ng_run`.',
+          data: { command: 'ng_run', name: 'limt' },
+          related: [],
+          suggestion: 'limit',
+        },
+        {
+          file: 'docs/cli.mdx',
+          line: 9,
+          column: 1,
+          endLine: null,
+          endColumn: null,
+          ruleId: 'reference-default-mismatch',
+          messageId: 'mismatch',
+          severity: 'error',
+          message: 'Default of `top_p` is documented as `0.9`\nbut the code says `1.0`.',
+          data: { code: '1.0', documented: '0.9', name: 'top_p' },
+          related: [],
+        },
+        {
+          file: 'docs/cli.mdx',
+          line: 118,
+          column: 3,
+          endLine: 118,
+          endColumn: 25,
+          ruleId: 'example-param-undocumented',
+          messageId: 'undocumented',
+          severity: 'warn',
+          message: '`resume_from_cache` is used here but has no row in the `ng_collect_rollouts` reference.',
+          data: { command: 'ng_collect_rollouts', name: 'resume_from_cache' },
+          related: [
+            { file: 'nemo_gym/config.py', line: 12, column: 5, message: 'defined here' },
+            { file: 'docs/cli.mdx', line: 40, column: 1, endLine: 60, endColumn: 1, message: 'reference section' },
+          ],
+        },
+      ],
+      summary: { errors: 2, warnings: 1 },
+    });
+  });
+
+  it('is stable: same text for any input order, keys in a fixed order', () => {
+    const a = formatters.json(sample(), { root: '/repo' });
+    expect(formatters.json([...sample()].reverse(), { root: '/repo' })).toBe(a);
+    expect(Object.keys(JSON.parse(a).results[0])).toEqual([
+      'file',
+      'line',
+      'column',
+      'endLine',
+      'endColumn',
+      'ruleId',
+      'messageId',
+      'severity',
+      'message',
+      'data',
+      'related',
+      'suggestion',
+    ]);
+    expect(a.endsWith('}\n')).toBe(true);
+  });
+
+  it('sorts by rule id when positions are equal', () => {
+    const msgs = [
+      message({ file: 'a.md', line: 1, column: 1, ruleId: 'z-rule', severity: 'warn', reason: 'z' }),
+      message({ file: 'a.md', line: 1, column: 1, ruleId: 'a-rule', severity: 'warn', reason: 'a' }),
+    ];
+    expect(JSON.parse(formatters.json(msgs, { root: '/' })).results.map((r: { ruleId: string }) => r.ruleId)).toEqual(['a-rule', 'z-rule']);
+  });
+
+  it('an empty report still has the full shape', () => {
+    expect(JSON.parse(formatters.json([], { root: '/' }))).toEqual({ version: 1, results: [], summary: { errors: 0, warnings: 0 } });
+  });
+});
