@@ -45,6 +45,10 @@ describe('tokens and exact positions', () => {
     expect(doc.invocations[0]!.location).toEqual({ file: 'a.md', line: 2, column: 1, endLine: 2, endColumn: 5 });
   });
 
+  test('blanks after a continuation backslash are tolerated', () => {
+    expect(invocations(['```bash', 'tool +a=1 \\  ', '  +b=2', '```'])).toEqual([['tool', '2:1', '+a=1@2:6', '+b=2@3:3']]);
+  });
+
   test('comments, full-line and trailing, are dropped', () => {
     expect(invocations([
       '```sh',
@@ -138,6 +142,23 @@ describe('prompts and output', () => {
     ]);
   });
 
+  test('virtualenv and user@host prompts', () => {
+    expect(invocations(['```console', '(.venv) $ tool +a=1', 'done', 'me@box:~/repo$ tool +b=2', '```'])).toEqual([
+      ['tool', '2:11', '+a=1@2:16'],
+      ['tool', '4:16', '+b=2@4:21'],
+    ]);
+  });
+
+  test('a console block without any prompt is read as plain commands', () => {
+    expect(invocations(['```console', 'tool +a=1', '```'])).toEqual([['tool', '2:1', '+a=1@2:6']]);
+  });
+
+  test('a comment before the first `$ ` prompt still makes a session', () => {
+    expect(invocations(['```bash', '# check the version', '$ tool --version', 'tool 1.2.3', '```'])).toEqual([
+      ['tool', '3:3', '--version@3:8'],
+    ]);
+  });
+
   test('a bash block whose first line has a `$ ` prompt is a session', () => {
     expect(invocations(['```bash', '$ tool --version', 'tool 1.2.3', '```'])).toEqual([['tool', '2:3', '--version@2:8']]);
   });
@@ -154,6 +175,8 @@ describe('wrappers', () => {
     ['python3 -u -m nemo_gym.cli +a=1', 'nemo_gym.cli', '15'],
     ['uv run python -m nemo_gym.cli +a=1', 'nemo_gym.cli', '18'],
     ['npx docdrift --root .', 'docdrift', '5'],
+    ['npx -y docdrift@1.2.0 --root .', 'docdrift', '8'],
+    ['uvx --from nemo-gym ng_run +a=1', 'ng_run', '21'],
     ['pnpm exec docdrift --root .', 'docdrift', '11'],
     ['sudo -E env FOO=1 time ng_run +a=1', 'ng_run', '24'],
   ])('%s', (line, command, column) => {

@@ -54,19 +54,30 @@ function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefi
   return out;
 }
 
-const PROMPT_RE = /^(\s*)([$%>])(?: |$)/;
-const DOLLAR_PROMPT_RE = /^\s*\$(?: |$)/;
+/**
+ * A prompt at a line start: `$ `, `% `, `> `, optionally after a virtualenv marker and a
+ * `user@host:path` (`(.venv) $ `, `me@box:~/repo$ `). Group 1 is the prompt character.
+ */
+const PROMPT_RE = /^\s*(?:\([^()\s]*\)\s+)?(?:[\w.-]+@[\w.-]+(?::\S*?)?\s*)?([$%>])(?: |$)/;
+/** A line that ends in an unescaped `\` (trailing blanks tolerated: a common slip in docs). */
+const CONTINUED_RE = /(^|[^\\])(\\\\)*\\[ \t]*$/;
 
 /**
  * Builds the shell source of a block: prompts (`$ `, `% `, and `> ` in session blocks) are cut,
- * and in session blocks (`console`, `shell-session`, or any block whose first non-blank line
- * starts with `$ `) lines without a prompt are output and left out, unless they continue the
- * previous command (that line ended in `\`).
+ * and in session blocks lines without a prompt are output and left out, unless they continue
+ * the previous command (that line ended in `\`). A session block is a `console`/`shell-session`
+ * block that has at least one `$`/`%` prompt (authors often tag plain commands `console`), or
+ * any block whose first line that is neither blank nor a comment starts with a `$`/`%` prompt.
  */
 function shellSource(lines: readonly CodeLine[], lang: string | undefined): ShellSource {
-  const firstCode = lines.find((l) => l.text.trim() !== '');
-  const session = (lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())) ||
-    (firstCode !== undefined && DOLLAR_PROMPT_RE.test(firstCode.text));
+  const isDollarPrompt = (text: string): boolean => {
+    const m = PROMPT_RE.exec(text);
+    return m !== null && m[1] !== '>';
+  };
+  const firstCode = lines.find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
+  const session = lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())
+    ? lines.some((l) => isDollarPrompt(l.text))
+    : firstCode !== undefined && isDollarPrompt(firstCode.text);
   let text = '';
   const lineOf: number[] = [];
   const colOf: number[] = [];
@@ -77,7 +88,7 @@ function shellSource(lines: readonly CodeLine[], lang: string | undefined): Shel
     let offset = 0;
     const m = PROMPT_RE.exec(body);
     // `> ` is a prompt in sessions (PS2 on continuation lines), a redirection elsewhere.
-    const isPrompt = m !== null && (continues ? session && m[2] === '>' : session || m[2] !== '>');
+    const isPrompt = m !== null && (continues ? session && m[1] === '>' : session || m[1] !== '>');
     if (isPrompt) {
       offset = Math.min(m[0].length, body.length);
       body = body.slice(offset);
@@ -97,7 +108,7 @@ function shellSource(lines: readonly CodeLine[], lang: string | undefined): Shel
       colOf.push(l.column + offset + k);
     }
     text += body;
-    continues = /(^|[^\\])(\\\\)*\\$/.test(body);
+    continues = CONTINUED_RE.test(body);
   }
   return { text, lines: lineOf, columns: colOf };
 }
@@ -130,23 +141,34 @@ const NPX_VALUE_OPTS = new Set(['-p', '--package', '-c', '--call']);
 const SUDO_VALUE_OPTS = new Set(['-u', '-g', '-C', '-h', '-p', '-U', '-D', '-R', '-T']);
 const PYTHON_VALUE_OPTS = new Set(['-W', '-X', '-Q']);
 
+/** Where the program of a simple command is. */
+export interface ProgramWord {
+  /** Index of the program word in the command's words; `-1` when there is none. */
+  index: number;
+  /** True when a package runner (`npx`, `bunx`, `uvx`, `pipx run`, `pnpm dlx`…) named it, so a `@version` suffix is not part of the name. */
+  fromPackage: boolean;
+}
+
 /**
- * Index of the program word of a simple command, behind env assignments, reserved words and
- * wrappers (`sudo`, `time`, `env`, `nohup`, `exec`, `command`, `uv run`, `uvx`, `poetry run`,
- * `pdm run`, `hatch run`, `rye run`, `pipx run`, `npx`, `bunx`, `pnpm exec|dlx`, `yarn exec|dlx`,
- * `python -m X`); `-1` when the command has no program (`FOO=1` alone, `for …`).
+ * Finds the program word of a simple command, behind env assignments, reserved words and
+ * wrappers (`sudo`, `time`, `env`, `nohup`, `exec`, `command`, `uv run`, `uv tool run`, `uvx`,
+ * `poetry run`, `pdm run`, `hatch run`, `rye run`, `pipx run`, `npx`, `bunx`, `pnpm exec|dlx`,
+ * `yarn exec|dlx`, `python -m X`); index `-1` when the command has no program (`FOO=1` alone,
+ * `for …`). `python script.py` is the program `python`.
  */
-export function programIndex(words: readonly ShellWord[]): number {
+export function programWord(words: readonly ShellWord[]): ProgramWord {
+  let fromPackage = false;
+  const at = (index: number): ProgramWord => ({ index, fromPackage });
   let i = 0;
   for (let guard = 0; guard < 64 && i < words.length; guard++) {
     while (i < words.length && ASSIGNMENT_RE.test(words[i]!.text)) i++;
     const w = words[i]?.text;
-    if (w === undefined) return -1;
+    if (w === undefined) return at(-1);
     if (LEADING_KEYWORDS.has(w)) {
       i++;
       continue;
     }
-    if (SYNTAX_WORDS.has(w)) return -1;
+    if (SYNTAX_WORDS.has(w)) return at(-1);
     const base = w.slice(w.lastIndexOf('/') + 1);
     const next = words[i + 1]?.text;
     switch (base) {
@@ -160,26 +182,32 @@ export function programIndex(words: readonly ShellWord[]): number {
         i = skipOptions(words, i + 1, new Set(['-u', '--unset', '-C', '--chdir', '-S']));
         continue;
       case 'uvx':
+        fromPackage = true;
         i = skipOptions(words, i + 1, UV_RUN_VALUE_OPTS);
         continue;
       case 'uv':
         if (next === 'run') i = skipOptions(words, i + 2, UV_RUN_VALUE_OPTS);
-        else if (next === 'tool' && words[i + 2]?.text === 'run') i = skipOptions(words, i + 3, UV_RUN_VALUE_OPTS);
-        else return i;
+        else if (next === 'tool' && words[i + 2]?.text === 'run') {
+          fromPackage = true;
+          i = skipOptions(words, i + 3, UV_RUN_VALUE_OPTS);
+        } else return at(i);
         continue;
       case 'poetry': case 'pdm': case 'hatch': case 'rye':
-        if (next !== 'run') return i;
+        if (next !== 'run') return at(i);
         i = skipOptions(words, i + 2, new Set(['-e', '--env']));
         continue;
       case 'pipx':
-        if (next !== 'run') return i;
+        if (next !== 'run') return at(i);
+        fromPackage = true;
         i = skipOptions(words, i + 2, PIPX_RUN_VALUE_OPTS);
         continue;
       case 'npx': case 'bunx':
+        fromPackage = true;
         i = skipOptions(words, i + 1, NPX_VALUE_OPTS);
         continue;
       case 'pnpm': case 'yarn':
-        if (next !== 'exec' && next !== 'dlx') return i;
+        if (next !== 'exec' && next !== 'dlx') return at(i);
+        fromPackage = next === 'dlx';
         i = skipOptions(words, i + 2, NPX_VALUE_OPTS);
         continue;
       default:
@@ -189,15 +217,19 @@ export function programIndex(words: readonly ShellWord[]): number {
       let j = i + 1;
       while (j < words.length && words[j]!.text.startsWith('-') && words[j]!.text !== '-') {
         const t = words[j]!.text;
-        if (t === '-m') return j + 1 < words.length ? j + 1 : i;
-        if (t === '-c' || t === '--') return i;
+        if (t === '-m' && j + 1 < words.length) {
+          fromPackage = false;
+          return at(j + 1);
+        }
+        if (t === '-m') return at(i);
+        if (t === '-c' || t === '--') return at(i);
         j += PYTHON_VALUE_OPTS.has(t) ? 2 : 1;
       }
-      return i;
+      return at(i);
     }
-    return i;
+    return at(i);
   }
-  return i < words.length ? i : -1;
+  return at(i < words.length ? i : -1);
 }
 
 /** The file location of a word (start of its first character to just past its last). */
@@ -247,13 +279,15 @@ export function readCodeBlock(
     return { block, invocations };
   }
   for (const cmd of commands) {
-    const p = programIndex(cmd.words);
+    const { index: p, fromPackage } = programWord(cmd.words);
     if (p < 0) continue;
     const program = cmd.words[p]!;
-    if (program.text === '') continue;
+    // `npx docdrift@1.2.0`, `uvx ruff@0.6`: the version pins the package, the command is the name.
+    const command = fromPackage ? program.text.replace(/(.)@[^@/]*$/, '$1') : program.text;
+    if (command === '') continue;
     invocations.push({
       file,
-      command: program.text,
+      command,
       index: firstIndex + invocations.length,
       args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w) })),
       location: wordLocation(file, src, program),

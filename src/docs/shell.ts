@@ -67,7 +67,7 @@ export function tokenizeShell(src: ShellSource): ShellCommand[] {
     while (i < n) {
       const c = s[i];
       if (c === ' ' || c === '\t' || c === '\r') i++;
-      else if (c === '\\' && s[i + 1] === '\n') i += 2;
+      else if (c === '\\' && continuationEnd(s, i) > 0) i = continuationEnd(s, i);
       else break;
     }
   };
@@ -91,8 +91,8 @@ export function tokenizeShell(src: ShellSource): ShellCommand[] {
       i++;
       continue;
     }
-    if (c === '\\' && s[i + 1] === '\n') {
-      i += 2;
+    if (c === '\\' && continuationEnd(s, i) > 0) {
+      i = continuationEnd(s, i);
       continue;
     }
     if (c === '\n') {
@@ -205,6 +205,17 @@ function skipDoubleQuoted(s: string, open: number): number {
   return Math.min(i + 1, s.length);
 }
 
+/**
+ * For a `\` at `i` that ends its line (only blanks after it), the index just past the newline;
+ * else `-1`. sh requires the newline right after the `\`; blanks in between are tolerated
+ * because docs often have them by accident.
+ */
+function continuationEnd(s: string, i: number): number {
+  let j = i + 1;
+  while (s[j] === ' ' || s[j] === '\t' || s[j] === '\r') j++;
+  return s[j] === '\n' ? j + 1 : -1;
+}
+
 /** Index of the `\n` ending the line that holds `i`, or `s.length`. */
 function lineEnd(s: string, i: number): number {
   const j = s.indexOf('\n', i);
@@ -257,8 +268,12 @@ function scanWord(s: string, start: number): { word: ShellWord; next: number } {
     const c = s[i]!;
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') break;
     if (c === '\\') {
-      if (s[i + 1] === '\n') {
-        i += 2;
+      const after = continuationEnd(s, i);
+      if (after > 0) {
+        // `\`-newline glues words in sh; with blanks before the newline it separates them.
+        const glued = after - i === 2;
+        i = after;
+        if (!glued) break;
         continue;
       }
       quoted = true;
