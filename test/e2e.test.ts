@@ -40,7 +40,7 @@ describe('docdrift on the bundled example', () => {
       ['README.md', 25, 'resume_from_cache'],
       ['benchmarks/aime24/README.md', 10, 'resume_from_cache'],
       ['benchmarks/gpqa/README.md', 9, 'resume_from_cache'],
-      ['resources_servers/weather/README.md', 15, 'resume_from_cache'],
+      ['resources_servers/weather/README.md', 14, 'resume_from_cache'],
     ]);
     // The definition in code and the reference section are related locations.
     expect(undocumented[0]!.related.map((r) => r.file)).toEqual([
@@ -50,12 +50,12 @@ describe('docdrift on the bundled example', () => {
     const missing = results.filter((r) => r.ruleId === 'reference-param-missing');
     expect(missing.map((r) => [r.line, r.data.command, r.data.name])).toEqual([
       [23, 'ng_collect_rollouts', 'resume_from_cache'],
-      [47, 'ng_e2e_collect_rollouts', 'resume_from_cache'],
+      [50, 'ng_e2e_collect_rollouts', 'resume_from_cache'],
     ]);
     const byRule = (id: string) => results.filter((r) => r.ruleId === id).map((r) => r.data.name);
     expect(byRule('example-param-unknown')).toEqual(['num_repeat']);
     expect(byRule('reference-param-unknown')).toEqual(['max_retries']);
-    expect(byRule('reference-default-mismatch')).toEqual(['limit']);
+    expect(byRule('reference-default-mismatch')).toEqual(['split']);
   });
 
   it('prints the stylish report with a summary line', () => {
