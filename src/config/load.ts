@@ -172,7 +172,7 @@ function formatOf(abs: string): Format | 'refused' {
   const base = path.basename(abs);
   if (base === 'package.json') return 'package.json';
   if (/\.[cm]?[jt]sx?$/i.test(base)) return 'refused';
-  if (/\.json5?$/i.test(base)) return 'json';
+  if (/\.json$/i.test(base)) return 'json';
   return 'yaml'; // .yaml, .yml and anything else: YAML 1.2 also reads JSON
 }
 

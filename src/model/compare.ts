@@ -708,7 +708,7 @@ function compareValues(code: Value, doc: Value): Comparison {
     return 'different';
   }
   if (code.t === 'bool') {
-    if (doc.t === 'bool') return code.v === doc.v ? 'same' : 'different';
+    if (doc.t === 'bool') return code.v === doc.v ? 'same' : doc.weak ? 'unknown' : 'different';
     return 'different';
   }
   if (code.t === 'num') {
@@ -794,6 +794,8 @@ export function compareDefault(code: DefaultValue | undefined, documented: strin
   const unquoted = unquote(text);
   // A string default documented as its bare contents ("auto" for "auto") before prose checks.
   if (value.t === 'str' && (value.v === unquoted.inner || value.raw === unquoted.inner)) return 'same';
+  // "none" for None-the-string, "Fast" for "fast": sloppy, not clearly wrong.
+  if (value.t === 'str' && value.v.toLowerCase() === unquoted.inner.toLowerCase()) return 'unknown';
   if (!unquoted.quoted && PROSE_RE.test(text)) return 'unknown';
 
   const empty = EMPTY_RE.exec(text);
