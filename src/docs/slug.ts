@@ -7,6 +7,8 @@ import type { DocFile, Heading } from '../model/types.js';
  * Returns a function that gives each heading text its anchor as GitHub renders it: lower-cased,
  * punctuation removed, spaces to `-` (github-slugger, which mirrors GitHub's algorithm), and a
  * `-1`, `-2`… suffix for the second, third… heading with the same slug. Use one per document.
+ * Outside spec: GitHub's section links
+ * (https://docs.github.com/en/get-started/writing-on-github/getting-started-with-writing-and-formatting-on-github/basic-writing-and-formatting-syntax#section-links).
  */
 export function createHeadingSlugger(): (text: string) => string {
   const slugger = new GithubSlugger();
