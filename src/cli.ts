@@ -101,7 +101,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     config = loadConfig(root, explicit, ruleIds).config;
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr(`docdrift: invalid configuration\n${error.message}\n`);
+      io.stderr(`docdrift: ${error.message}\n`);
       return EXIT.error;
     }
     io.stderr(`docdrift: cannot load the configuration: ${(error as Error).message}\n`);

@@ -39,7 +39,7 @@ describe('docdrift on the bundled example', () => {
     expect(undocumented.map((r) => [r.file, r.line, r.data.name])).toEqual([
       ['README.md', 25, 'resume_from_cache'],
       ['benchmarks/aime24/README.md', 10, 'resume_from_cache'],
-      ['benchmarks/gpqa/README.md', 9, 'resume_from_cache'],
+      ['benchmarks/gpqa/README.md', 10, 'resume_from_cache'],
       ['resources_servers/weather/README.md', 14, 'resume_from_cache'],
     ]);
     // The definition in code and the reference section are related locations.

@@ -117,8 +117,7 @@ describe('extractPython edge cases', () => {
     const [cls] = result.classes;
     expect(cls?.name).toBe('Ünï');
     expect(cls?.bases).toEqual(['BaseModel']);
-    // `a: int = 1; bé: int = 2` is one statement line with two simple statements; only
-    // expression statements that stand alone are fields, so both are read.
+    // Two fields on one line (`;`); columns count UTF-16 code units, like remark.
     expect(cls?.fields.map((f) => [f.name, f.location.column])).toEqual([['a', 5], ['bé', 17]]);
   });
 
@@ -153,5 +152,22 @@ describe('functionConfigs call following', () => {
     ].join('\n');
     const result = await extractPython([{ file: 'chain.py', text }]);
     expect([...result.functionConfigs.keys()].sort()).toEqual(['chain:f1', 'chain:f2', 'chain:f3', 'chain:f4']);
+  });
+});
+
+describe('conditional definitions', () => {
+  it('reports a class defined in both branches of an if once (the first definition)', async () => {
+    const text = [
+      'from pydantic import BaseModel',
+      'if V2:',
+      '    class Cfg(BaseModel):',
+      '        a: int = 1',
+      'else:',
+      '    class Cfg(BaseModel):',
+      '        b: int = 2',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'cond.py', text }]);
+    expect(result.classes.map((c) => [c.qualifiedName, c.fields.map((f) => f.name)])).toEqual([['cond.Cfg', ['a']]]);
   });
 });

@@ -104,6 +104,8 @@ export interface DocdriftConfig {
 export const ALWAYS_IGNORED: readonly string[] = Object.freeze([
   'node_modules',
   '.git',
+  '.hg',
+  '.svn',
   '.venv',
   'venv',
   'dist',
@@ -111,7 +113,11 @@ export const ALWAYS_IGNORED: readonly string[] = Object.freeze([
   'site-packages',
   '__pycache__',
   '.tox',
+  '.nox',
   '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.cache',
 ]);
 
 /** The same directories as {@link ALWAYS_IGNORED}, as globs matching anything inside them. */

@@ -1,26 +1,7 @@
 /** Finds the files a run reads: code sources, docs and Python packaging files, honouring .gitignore. */
 import { globby } from 'globby';
+import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
 
-/**
- * Directories never read, whatever the config says: dependencies, virtual environments, caches
- * and VCS metadata. Their files are not the project's own documentation or code.
- */
-export const ALWAYS_IGNORED: readonly string[] = [
-  '**/node_modules/**',
-  '**/.git/**',
-  '**/.hg/**',
-  '**/.svn/**',
-  '**/.venv/**',
-  '**/venv/**',
-  '**/.tox/**',
-  '**/.nox/**',
-  '**/__pycache__/**',
-  '**/.mypy_cache/**',
-  '**/.pytest_cache/**',
-  '**/.ruff_cache/**',
-  '**/site-packages/**',
-  '**/.cache/**',
-];
 
 /** The files of one run, project-relative POSIX paths, sorted. */
 export interface DiscoveredFiles {
@@ -37,13 +18,13 @@ export interface DiscoveredFiles {
  * @param root absolute project root
  * @param sources globs of code files
  * @param docs globs of Markdown/MDX files
- * @param ignore extra globs to skip, added to {@link ALWAYS_IGNORED}
+ * @param ignore extra globs to skip, added to {@link ALWAYS_IGNORED_GLOBS}
  */
 export async function discoverFiles(root: string, sources: string[], docs: string[], ignore: string[]): Promise<DiscoveredFiles> {
   const options = {
     cwd: root,
     gitignore: true,
-    ignore: [...ALWAYS_IGNORED, ...ignore],
+    ignore: [...ALWAYS_IGNORED_GLOBS, ...ignore],
     followSymbolicLinks: false,
     onlyFiles: true,
     dot: false,

@@ -1,5 +1,6 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import picomatch from 'picomatch';
+import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { readReferenceTable } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
@@ -72,13 +73,13 @@ export function buildModel(input: ModelInput): Model {
   const commandByName = (name: string): CommandSpec | undefined => byName.get(name);
 
   const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
-  const isGlobalHeading = picomatch(config.globalSections.map((g) => g.toLowerCase()), { nocase: true });
-  const isIgnored = config.ignoreParameters.length > 0 ? picomatch(config.ignoreParameters, { dot: true }) : () => false;
+  const isGlobalHeading = createHeadingMatcher(config.globalSections);
+  const isIgnored = createParameterMatcher(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];
   for (const doc of input.docs) {
     if (!isReferenceDoc(doc.file)) continue;
-    sections.push(...sectionsOfDoc(doc, commandByName, (text) => isGlobalHeading(text.trim().toLowerCase())));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading));
   }
 
   const usages: Usage[] = [];
@@ -86,7 +87,7 @@ export function buildModel(input: ModelInput): Model {
     for (const inv of doc.invocations) {
       if (!byName.has(inv.command)) continue;
       for (const u of parseArguments(inv)) {
-        if (isIgnored(u.key) || isIgnored(u.name)) continue;
+        if (isIgnored(u.key)) continue;
         usages.push(u);
       }
     }

@@ -1,5 +1,5 @@
 /** Reads one parsed Python module into plain data: imports, config-class candidates with raw fields, and top-level functions. */
-import type { Node, Tree } from 'web-tree-sitter';
+import { Query, type Language, type Node, type Tree } from 'web-tree-sitter';
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { resolveRelativeModule } from './module-name.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
@@ -70,7 +70,7 @@ export interface ModuleInfo {
   starImports: string[];
   /** Module-level classes by name (nested ones hang off {@link RawClass.nested}). */
   classes: Map<string, RawClass>;
-  /** Every class in the file, nested ones included, in source order. */
+  /** Every class reachable by name (the first definition of each name), nested ones after their outer class. */
   allClasses: RawClass[];
   functions: Map<string, RawFunction>;
   diagnostic?: InputDiagnostic;
@@ -261,7 +261,6 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     nested: new Map(),
   };
   if (outer) cls.outer = outer;
-  info.allClasses.push(cls);
   const body = node.childForFieldName('body');
   if (!body) return cls;
   const statements = namedChildren(body);
@@ -271,7 +270,8 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
       const [def, decos] = unwrapDecorated(statement);
       if (def?.type === 'class_definition') {
         const nested = readClass(info, def, decos, `${qualifiedName}.`, cls);
-        if (nested) cls.nested.set(nested.name, nested);
+        // A name defined twice (e.g. in both branches of an `if`): the first definition wins.
+        if (nested && !cls.nested.has(nested.name)) cls.nested.set(nested.name, nested);
       }
       continue;
     }
@@ -287,7 +287,13 @@ function unwrapDecorated(node: Node): [Node | undefined, Node[]] {
   return [node.childForFieldName('definition') ?? undefined, decorators];
 }
 
-function readFunction(info: ModuleInfo, node: Node): RawFunction | undefined {
+/** A function and its body node, read after the module-level walk. */
+interface FunctionRange {
+  fn: RawFunction;
+  body: Node;
+}
+
+function readFunction(node: Node, ranges: FunctionRange[]): RawFunction | undefined {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return undefined;
   const fn: RawFunction = { name: nameNode.text, localBindings: new Map(), annotationRefs: [], calls: [] };
@@ -300,21 +306,72 @@ function readFunction(info: ModuleInfo, node: Node): RawFunction | undefined {
     }
   }
   const body = node.childForFieldName('body');
-  if (!body) return fn;
-  for (const imp of body.descendantsOfType(['import_statement', 'import_from_statement'])) {
-    if (imp) bindImport(info, imp, fn.localBindings, false);
-  }
-  for (const call of body.descendantsOfType('call')) {
-    if (!call) continue;
-    const callee = call.childForFieldName('function');
-    const dotted = callee ? dottedName(callee) : undefined;
-    if (!dotted) continue;
-    const args = call.childForFieldName('arguments');
-    const first = args?.type === 'argument_list' ? namedChildren(args)[0] : undefined;
-    const firstArg = first && first.type !== 'keyword_argument' ? dottedName(first) : undefined;
-    fn.calls.push(firstArg ? { callee: dotted, firstArg } : { callee: dotted });
-  }
+  if (body) ranges.push({ fn, body });
   return fn;
+}
+
+/**
+ * Captures every call with a name-chain callee and every import statement in one query run per
+ * file: crossing into wasm once per file instead of several times per call keeps large
+ * repositories fast.
+ */
+const FUNCTION_QUERY = `
+(call function: [(identifier) (attribute)] @callee)
+(import_statement) @import
+(import_from_statement) @import
+`;
+
+const queries = new WeakMap<Language, Query>();
+
+function functionQuery(language: Language): Query {
+  let query = queries.get(language);
+  if (!query) {
+    query = new Query(language, FUNCTION_QUERY);
+    queries.set(language, query);
+  }
+  return query;
+}
+
+/** `a.b.c` → segments, reading the node text when it is a plain chain (the common case) to avoid walking the node. */
+function calleeSegments(node: Node): string[] | undefined {
+  const text = node.text;
+  let plain = true;
+  for (let i = 0; i < text.length && plain; i++) {
+    const code = text.charCodeAt(i);
+    plain = code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127;
+  }
+  if (plain) {
+    const parts = text.split('.');
+    if (parts.every((p) => p !== '')) return parts;
+  }
+  return dottedName(node);
+}
+
+/**
+ * Fills in the calls and local imports of each top-level function. The query runs on each body
+ * separately, so method bodies and module-level code are never visited.
+ */
+function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[]): void {
+  if (ranges.length === 0) return;
+  const query = functionQuery(root.tree.language);
+  for (const { fn, body } of ranges) {
+    for (const capture of query.captures(body)) {
+      const node = capture.node;
+      if (capture.name === 'import') {
+        bindImport(info, node, fn.localBindings, false);
+        continue;
+      }
+      const callee = calleeSegments(node);
+      if (!callee) continue;
+      let firstArg: string[] | undefined;
+      if (callee.at(-1) === 'TypeAdapter') {
+        const args = node.parent?.childForFieldName('arguments');
+        const firstNode = args?.type === 'argument_list' ? namedChildren(args)[0] : undefined;
+        firstArg = firstNode && firstNode.type !== 'keyword_argument' ? dottedName(firstNode) : undefined;
+      }
+      fn.calls.push(firstArg ? { callee, firstArg } : { callee });
+    }
+  }
 }
 
 const CONTAINERS = new Set([
@@ -322,7 +379,7 @@ const CONTAINERS = new Set([
   'finally_clause', 'with_statement', 'block', 'ERROR',
 ]);
 
-function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean): void {
+function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, ranges: FunctionRange[]): void {
   for (const child of namedChildren(node)) {
     switch (child.type) {
       case 'import_statement':
@@ -337,7 +394,7 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean): void
           const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
           if (cls && !info.classes.has(cls.name)) info.classes.set(cls.name, cls);
         } else if (def?.type === 'function_definition') {
-          const fn = readFunction(info, def);
+          const fn = readFunction(def, ranges);
           if (fn && !info.functions.has(fn.name)) info.functions.set(fn.name, fn);
         }
         break;
@@ -353,7 +410,7 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean): void
       }
       default:
         if (CONTAINERS.has(child.type)) {
-          visitModuleLevel(info, child, inExcept || child.type === 'except_clause' || child.type === 'except_group_clause');
+          visitModuleLevel(info, child, inExcept || child.type === 'except_clause' || child.type === 'except_group_clause', ranges);
         }
     }
   }
@@ -393,7 +450,16 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
     functions: new Map(),
   };
   const root = tree.rootNode;
-  visitModuleLevel(info, root, false);
+  const ranges: FunctionRange[] = [];
+  visitModuleLevel(info, root, false, ranges);
+  readFunctionBodies(info, root, ranges);
+  const collect = (classes: Iterable<RawClass>): void => {
+    for (const cls of classes) {
+      info.allClasses.push(cls);
+      collect(cls.nested.values());
+    }
+  };
+  collect(info.classes.values());
   if (root.hasError) {
     const bad = firstErrorNode(root);
     const location = nodeLocation(file, bad ?? root);
