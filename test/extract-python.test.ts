@@ -112,13 +112,13 @@ describe('extractPython edge cases', () => {
   it('handles empty input, star imports and UTF-16 columns', async () => {
     expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [] });
     const result = await extractPython([
-      { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    a: int = 1; bé: int = 2\n' },
+      { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },
     ]);
     const [cls] = result.classes;
     expect(cls?.name).toBe('Ünï');
     expect(cls?.bases).toEqual(['BaseModel']);
     // Two fields on one line (`;`); columns count UTF-16 code units, like remark.
-    expect(cls?.fields.map((f) => [f.name, f.location.column])).toEqual([['a', 5], ['bé', 17]]);
+    expect(cls?.fields.map((f) => [f.name, f.location.column])).toEqual([['é_field', 5], ['after', 23]]);
   });
 
   it('does not treat RootModel or an unimported BaseModel as config classes', async () => {
