@@ -79,35 +79,34 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
     }
   }
 
-  const spec: ParamSpec = {
+  const chosen = plainDefault ?? fieldDefault;
+  let defaultValue: DefaultValue | undefined;
+  if (chosen && !chosen.ellipsis) defaultValue = toDefault(chosen);
+  else if (factory && !chosen) defaultValue = { kind: 'factory', text: factory.text };
+
+  const aliases: string[] = [];
+  for (const key of ['alias', 'validation_alias']) {
+    const value = kwargs.get(key);
+    if (!value) continue;
+    const names = value.str !== undefined ? [value.str] : aliasChoices(resolver, module, value);
+    for (const alias of names) if (alias !== field.name && !aliases.includes(alias)) aliases.push(alias);
+  }
+  const description = kwargs.get('description')?.str ?? metadataDescription(kwargs.get('metadata')) ?? field.docstring;
+
+  // Keys in the model's order, so golden files and debug output read naturally.
+  return {
     name: field.name,
-    aliases: [],
-    required: false,
-    deprecated: false,
+    aliases,
+    ...(field.annotation !== '' ? { type: field.annotation } : {}),
+    ...(defaultValue ? { default: defaultValue } : {}),
+    required: defaultValue === undefined,
+    ...(description !== undefined ? { description } : {}),
+    deprecated: deprecation(kwargs.get('deprecated')) ?? deprecationInExtra(kwargs.get('json_schema_extra')) ?? false,
     hidden: false,
     origin: 'config-field',
     owner: owner.name,
     location: field.location,
   };
-  if (field.annotation !== '') spec.type = field.annotation;
-
-  const chosen = plainDefault ?? fieldDefault;
-  if (chosen && !chosen.ellipsis) spec.default = toDefault(chosen);
-  else if (factory && !chosen) spec.default = { kind: 'factory', text: factory.text };
-  else spec.required = true;
-
-  const description = kwargs.get('description')?.str ?? metadataDescription(kwargs.get('metadata')) ?? field.docstring;
-  if (description !== undefined) spec.description = description;
-
-  for (const key of ['alias', 'validation_alias']) {
-    const value = kwargs.get(key);
-    if (!value) continue;
-    const names = value.str !== undefined ? [value.str] : aliasChoices(resolver, module, value);
-    for (const alias of names) if (alias !== field.name && !spec.aliases.includes(alias)) spec.aliases.push(alias);
-  }
-
-  spec.deprecated = deprecation(kwargs.get('deprecated')) ?? deprecationInExtra(kwargs.get('json_schema_extra')) ?? false;
-  return spec;
 }
 
 function metadataDescription(metadata: PyValue | undefined): string | undefined {
