@@ -143,7 +143,7 @@ describe('functionConfigs call following', () => {
       'from pydantic import BaseModel',
       'class X(BaseModel):',
       '    a: int = 1',
-      'def f4(): return X()',
+      'def f4(**cfg): return X(**cfg)',
       'def f3(): f4()',
       'def f2(): f3()',
       'def f1(): f2()',
@@ -152,6 +152,30 @@ describe('functionConfigs call following', () => {
     ].join('\n');
     const result = await extractPython([{ file: 'chain.py', text }]);
     expect([...result.functionConfigs.keys()].sort()).toEqual(['chain:f1', 'chain:f2', 'chain:f3', 'chain:f4']);
+  });
+
+  it('counts X(**mapping) but not X(literal args), and drops an ambiguous dispatcher', async () => {
+    const text = [
+      'from pydantic import BaseModel',
+      'class A(BaseModel):',
+      '    a: int = 1',
+      'class B(BaseModel):',
+      '    b: int = 2',
+      'def build_a(cfg): return A(**cfg)',
+      'def build_b(cfg): return B.model_validate(cfg)',
+      'def table(): return A(a=3)',
+      'def dispatch(name):',
+      '    if name == "a": build_a({})',
+      '    else: build_b({})',
+      'def main(): build_a({})',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'm.py', text }]);
+    expect(Object.fromEntries(result.functionConfigs)).toEqual({
+      'm:build_a': ['m.A'],
+      'm:build_b': ['m.B'],
+      'm:main': ['m.A'],
+    });
   });
 });
 

@@ -293,7 +293,9 @@ class Analysis {
         for (const call of fn.calls) {
           const resolved = resolve(call.callee);
           if (this.isConfig(resolved)) {
-            add(built, resolved.cls.qualifiedName);
+            // Only `X(**mapping)` builds X *from the config*; `X(a, b=1)` is an ordinary object
+            // (a router table entry, a value passed elsewhere) and says nothing about the command.
+            if (call.splat) add(built, resolved.cls.qualifiedName);
           } else if (resolved?.kind === 'function') {
             add(calls, `${resolved.module.module}:${resolved.fn.name}`);
           } else if (resolved?.kind === 'external' && TYPE_ADAPTER.has(resolved.qualifiedName) && call.firstArg) {
@@ -322,8 +324,11 @@ class Analysis {
       for (const callee of callees.get(key) ?? []) {
         for (const qn of follow(callee, depth + 1)) if (!out.includes(qn)) out.push(qn);
       }
-      memo.set(memoKey, out);
-      return out;
+      // Through calls, only an unambiguous answer counts: a dispatcher that reaches several
+      // config classes (one per sub-command) is not a command with all of their parameters.
+      const answer = out.length === 1 ? out : [];
+      memo.set(memoKey, answer);
+      return answer;
     };
     const result = new Map<string, string[]>();
     for (const key of direct.keys()) {

@@ -53,7 +53,8 @@ export interface RawFunction {
   /** Dotted names a parameter annotation names directly, or through `Optional[…]`, `Union[…]`, `X | None`, a string annotation. */
   annotationRefs: string[][];
   /** Calls in the body whose callee is a plain name chain, with the first positional argument when it is one too. */
-  calls: Array<{ callee: string[]; firstArg?: string[] }>;
+  /** `splat`: the call passes `**mapping` (how a config class is built from a dict: `X(**cfg)`). */
+  calls: Array<{ callee: string[]; firstArg?: string[]; splat?: boolean }>;
 }
 
 /** Everything one Python file contributes. */
@@ -364,12 +365,14 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       const callee = calleeSegments(node);
       if (!callee) continue;
       let firstArg: string[] | undefined;
+      const args = node.parent?.childForFieldName('arguments');
+      const argNodes = args?.type === 'argument_list' ? namedChildren(args) : [];
       if (callee.at(-1) === 'TypeAdapter') {
-        const args = node.parent?.childForFieldName('arguments');
-        const firstNode = args?.type === 'argument_list' ? namedChildren(args)[0] : undefined;
+        const firstNode = argNodes[0];
         firstArg = firstNode && firstNode.type !== 'keyword_argument' ? dottedName(firstNode) : undefined;
       }
-      fn.calls.push(firstArg ? { callee, firstArg } : { callee });
+      const splat = argNodes.some((a) => a.type === 'dictionary_splat');
+      fn.calls.push({ callee, ...(firstArg ? { firstArg } : {}), ...(splat ? { splat } : {}) });
     }
   }
 }
