@@ -275,6 +275,9 @@ class Analysis {
   /** See {@link PythonExtraction.functionConfigs}. */
   functionConfigs(infos: ModuleInfo[]): Map<string, string[]> {
     const direct = new Map<string, string[]>();
+    // A parameter annotated `X` (Hydra's `def main(cfg: X)`) is evidence only for the entry
+    // function itself: in a function reached through calls it means X was passed in, not built.
+    const parameters = new Map<string, string[]>();
     const callees = new Map<string, string[]>();
     for (const info of infos) {
       if (this.modules.get(info.module) !== info) continue; // a shadowed duplicate module
@@ -286,9 +289,10 @@ class Analysis {
           if (!list.includes(item)) list.push(item);
         };
         const resolve = (dotted: string[]): Resolved | undefined => this.resolver.resolve(info, dotted, fn.localBindings);
+        const annotated: string[] = [];
         for (const ref of fn.annotationRefs) {
           const resolved = resolve(ref);
-          if (this.isConfig(resolved)) add(built, resolved.cls.qualifiedName);
+          if (this.isConfig(resolved)) add(annotated, resolved.cls.qualifiedName);
         }
         for (const call of fn.calls) {
           const resolved = resolve(call.callee);
@@ -307,6 +311,7 @@ class Analysis {
           }
         }
         direct.set(key, built);
+        if (annotated.length > 0) parameters.set(key, annotated);
         callees.set(key, calls);
       }
     }
@@ -332,7 +337,9 @@ class Analysis {
     };
     const result = new Map<string, string[]>();
     for (const key of direct.keys()) {
-      const built = follow(key, 0);
+      const own = [...(direct.get(key) ?? [])];
+      for (const qn of parameters.get(key) ?? []) if (!own.includes(qn)) own.push(qn);
+      const built = own.length > 0 ? own : follow(key, 0);
       if (built.length > 0) result.set(key, built);
     }
     return result;
