@@ -5,6 +5,7 @@ import { paramNames } from '../src/model/query.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
+  reportKeysReadElsewhere: boolean;
 }
 
 const rule: Rule<Options> = {
@@ -18,6 +19,12 @@ const rule: Rule<Options> = {
         type: 'boolean',
         description:
           'Also report dotted keys (`a.b=1`) whose first segment is unknown and close to no parameter. Off by default: Hydra configs often address open namespaces such as server instances by name.',
+        default: false,
+      },
+      reportKeysReadElsewhere: {
+        type: 'boolean',
+        description:
+          'Also report Hydra overrides that are not parameters of the command but that the code reads elsewhere (a field of another config class, or a string key such as `cfg.get("name")`). Off by default: Hydra apps share one global config.',
         default: false,
       },
     },
@@ -37,6 +44,10 @@ const rule: Rule<Options> = {
       const [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
       const dotted = usage.key !== usage.name;
       if (dotted && !suggestion && !options.reportUnknownNamespaces) continue;
+      // A Hydra override adds a key to one global config that many parts of the app read: when
+      // the code reads this key somewhere else and it is close to none of the command's own
+      // parameters, it is not drift.
+      if (!suggestion && usage.syntax === 'hydra-override' && model.codeNames.has(usage.name) && !options.reportKeysReadElsewhere) continue;
       const classes = cmd.configClasses.map((q) => q.split('.').pop() ?? q).join(', ') || 'docdrift config';
       const first = cmd.configClasses[0] ? model.classes.get(cmd.configClasses[0]) : undefined;
       report({

@@ -110,7 +110,7 @@ describe('extractPython edge cases', () => {
   });
 
   it('handles empty input, star imports and UTF-16 columns', async () => {
-    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [] });
+    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [], codeNames: new Set() });
     const result = await extractPython([
       { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },
     ]);
@@ -152,6 +152,37 @@ describe('functionConfigs call following', () => {
     ].join('\n');
     const result = await extractPython([{ file: 'chain.py', text }]);
     expect([...result.functionConfigs.keys()].sort()).toEqual(['chain:f1', 'chain:f2', 'chain:f3', 'chain:f4']);
+  });
+
+  it('keeps the classes built from the same input as the first, and prefers them to annotations', async () => {
+    const text = [
+      'from typing import Optional',
+      'from pydantic import BaseModel',
+      'class E2E(BaseModel):',
+      '    split: str = "train"',
+      'class Shared(BaseModel):',
+      '    dry_run: bool = False',
+      'class Collect(BaseModel):',
+      '    agent_name: str',
+      'class ParserOptions(BaseModel):',
+      '    dotenv_path: str = ".env"',
+      'def e2e():',
+      '    cfg = get_global_config_dict()',
+      '    e2e_config = E2E.model_validate(cfg)',
+      '    shared = Shared(**cfg)',
+      '    collect = Collect.model_validate({"agent_name": e2e_config.split})',
+      'def run(parser_options: Optional[ParserOptions] = None):',
+      '    Shared.model_validate(get_global_config_dict())',
+      'def hydra_main(cfg: Collect):',
+      '    print(cfg)',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'm.py', text }]);
+    expect(Object.fromEntries(result.functionConfigs)).toEqual({
+      'm:e2e': ['m.E2E', 'm.Shared'],
+      'm:run': ['m.Shared'],
+      'm:hydra_main': ['m.Collect'],
+    });
   });
 
   it('counts X(**mapping) but not X(literal args), and drops an ambiguous dispatcher', async () => {

@@ -101,6 +101,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     classes: python.classes,
     functionConfigs: python.functionConfigs,
     entryPoints: entry.entryPoints,
+    codeNames: python.codeNames,
     docs,
     diagnostics,
   });

@@ -27,6 +27,8 @@ export interface ModelInput {
   /** `module:function` → qualified names of the config classes that function builds. */
   functionConfigs: Map<string, string[]>;
   entryPoints: EntryPoint[];
+  /** See {@link Model.codeNames}. */
+  codeNames: Set<string>;
   docs: DocFile[];
   diagnostics: InputDiagnostic[];
 }
@@ -116,6 +118,7 @@ export function buildModel(input: ModelInput): Model {
     sections,
     usages,
     globalParams: new Set(config.globalParameters),
+    codeNames: input.codeNames,
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

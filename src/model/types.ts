@@ -303,6 +303,12 @@ export interface Model {
   usages: Usage[];
   /** Parameters accepted by every command (never flagged as unknown or undocumented). */
   globalParams: Set<string>;
+  /**
+   * Names the code reads as config keys anywhere in the project: config-class fields and
+   * identifier-like string literals. Used to tell a removed or misspelled key from one that
+   * another part of a Hydra app reads from the shared config.
+   */
+  codeNames: Set<string>;
   /** Returns the command a name or alias refers to. */
   commandByName(name: string): CommandSpec | undefined;
   /** Reference sections documenting the command (global sections excluded). */

@@ -29,6 +29,13 @@ export interface PythonExtraction {
    * it builds, in order of first appearance. Only functions that build at least one are present.
    */
   functionConfigs: Map<string, string[]>;
+  /**
+   * Names the project's code knows as config keys: every config-class field name, and every
+   * identifier-like string literal (`"policy_base_url"`, `cfg.get("error_on_almost_servers")`).
+   * Hydra apps read keys of one global config dict from many places; a key in this set is read
+   * somewhere even when the command's own config class lacks it.
+   */
+  codeNames: Set<string>;
   /** One `parse-error` per file with syntax errors, at the first ERROR/MISSING node. */
   diagnostics: InputDiagnostic[];
 }
@@ -124,7 +131,10 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   }
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.location.file, b.location.file));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
-  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics };
+  const codeNames = new Set<string>();
+  for (const info of infos) for (const key of info.stringKeys) codeNames.add(key);
+  for (const cls of classes) for (const field of cls.fields) codeNames.add(field.name);
+  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics, codeNames };
 }
 
 function compare(a: string, b: string): number {
@@ -294,20 +304,30 @@ class Analysis {
           const resolved = resolve(ref);
           if (this.isConfig(resolved)) add(annotated, resolved.cls.qualifiedName);
         }
+        // The command's config is what the function builds from its input; a class built later
+        // from another expression (a derived dict) is an internal step. So builder calls count
+        // only when they read the same expression as the first one (`X.model_validate(cfg)`,
+        // `Y(**cfg)`); an unknown source (TypeAdapter) always counts.
+        let firstSource: string | undefined;
+        const addBuilt = (qn: string, source: string | undefined): void => {
+          if (built.length === 0) firstSource = source;
+          else if (source !== undefined && firstSource !== undefined && source !== firstSource) return;
+          add(built, qn);
+        };
         for (const call of fn.calls) {
           const resolved = resolve(call.callee);
           if (this.isConfig(resolved)) {
             // Only `X(**mapping)` builds X *from the config*; `X(a, b=1)` is an ordinary object
             // (a router table entry, a value passed elsewhere) and says nothing about the command.
-            if (call.splat) add(built, resolved.cls.qualifiedName);
+            if (call.splat) addBuilt(resolved.cls.qualifiedName, call.source);
           } else if (resolved?.kind === 'function') {
             add(calls, `${resolved.module.module}:${resolved.fn.name}`);
           } else if (resolved?.kind === 'external' && TYPE_ADAPTER.has(resolved.qualifiedName) && call.firstArg) {
             const target = resolve(call.firstArg);
-            if (this.isConfig(target)) add(built, target.cls.qualifiedName);
+            if (this.isConfig(target)) addBuilt(target.cls.qualifiedName, undefined);
           } else if (call.callee.length > 1 && BUILDER_METHODS.has(call.callee.at(-1) as string)) {
             const target = resolve(call.callee.slice(0, -1));
-            if (this.isConfig(target)) add(built, target.cls.qualifiedName);
+            if (this.isConfig(target)) addBuilt(target.cls.qualifiedName, call.source);
           }
         }
         direct.set(key, built);
@@ -337,9 +357,11 @@ class Analysis {
     };
     const result = new Map<string, string[]>();
     for (const key of direct.keys()) {
-      const own = [...(direct.get(key) ?? [])];
-      for (const qn of parameters.get(key) ?? []) if (!own.includes(qn)) own.push(qn);
-      const built = own.length > 0 ? own : follow(key, 0);
+      // Classes built from the input win; a parameter annotation (`def main(cfg: X)`, Hydra's
+      // form) counts when nothing is built, since an annotated keyword parameter of a function
+      // that builds its config is a Python API argument, not a CLI parameter.
+      const own = direct.get(key) ?? [];
+      const built = own.length > 0 ? own : (parameters.get(key) ?? follow(key, 0));
       if (built.length > 0) result.set(key, built);
     }
     return result;

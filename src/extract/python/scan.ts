@@ -54,7 +54,8 @@ export interface RawFunction {
   annotationRefs: string[][];
   /** Calls in the body whose callee is a plain name chain, with the first positional argument when it is one too. */
   /** `splat`: the call passes `**mapping` (how a config class is built from a dict: `X(**cfg)`). */
-  calls: Array<{ callee: string[]; firstArg?: string[]; splat?: boolean }>;
+  /** `source`: the text of what a builder call reads: `cfg` in `X.model_validate(cfg)` or `X(**cfg)`. */
+  calls: Array<{ callee: string[]; firstArg?: string[]; splat?: boolean; source?: string }>;
 }
 
 /** Everything one Python file contributes. */
@@ -74,6 +75,8 @@ export interface ModuleInfo {
   /** Every class reachable by name (the first definition of each name), nested ones after their outer class. */
   allClasses: RawClass[];
   functions: Map<string, RawFunction>;
+  /** Identifier-like string literals (`"policy_base_url"`): keys the code may read from a config dict. */
+  stringKeys: Set<string>;
   diagnostic?: InputDiagnostic;
 }
 
@@ -323,6 +326,19 @@ const FUNCTION_QUERY = `
 `;
 
 const queries = new WeakMap<Language, Query>();
+const stringQueries = new WeakMap<Language, Query>();
+
+/** A string literal that could be a config key: a Python identifier, possibly dotted. */
+const IDENTIFIER_KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function stringQuery(language: Language): Query {
+  let query = stringQueries.get(language);
+  if (!query) {
+    query = new Query(language, '(string_content) @s');
+    stringQueries.set(language, query);
+  }
+  return query;
+}
 
 function functionQuery(language: Language): Query {
   let query = queries.get(language);
@@ -371,8 +387,15 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
         const firstNode = argNodes[0];
         firstArg = firstNode && firstNode.type !== 'keyword_argument' ? dottedName(firstNode) : undefined;
       }
-      const splat = argNodes.some((a) => a.type === 'dictionary_splat');
-      fn.calls.push({ callee, ...(firstArg ? { firstArg } : {}), ...(splat ? { splat } : {}) });
+      const splatNode = argNodes.find((a) => a.type === 'dictionary_splat');
+      const positional = argNodes.find((a) => a.type !== 'keyword_argument' && a.type !== 'comment');
+      const source = splatNode ? splatNode.text.replace(/^\*\*\s*/, '') : positional?.text;
+      fn.calls.push({
+        callee,
+        ...(firstArg ? { firstArg } : {}),
+        ...(splatNode ? { splat: true } : {}),
+        ...(source !== undefined && source.length <= 200 ? { source } : {}),
+      });
     }
   }
 }
@@ -451,8 +474,13 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
     classes: new Map(),
     allClasses: [],
     functions: new Map(),
+    stringKeys: new Set(),
   };
   const root = tree.rootNode;
+  for (const capture of stringQuery(root.tree.language).captures(root)) {
+    const text = capture.node.text;
+    if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
+  }
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
   readFunctionBodies(info, root, ranges);
