@@ -42,7 +42,7 @@ describe('defaults', () => {
     expect(file).toBeUndefined();
     expect(config).toEqual(defaultConfig());
     expect(config.sources).toEqual(['**/*.py']);
-    expect(config.docs).toEqual(['**/*.md', '**/*.mdx']);
+    expect(config.docs).toEqual(['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**']);
     expect(config.ignore).toEqual([]);
     expect(config.reference).toEqual([]);
     expect(config.commands).toEqual({});

@@ -38,8 +38,10 @@ export interface DocdriftConfig {
    */
   sources: string[];
   /**
-   * Globs of the Markdown/MDX documents to check.
-   * @defaultValue `['**\/*.md', '**\/*.mdx']`
+   * Globs of the Markdown/MDX documents to check; `!` excludes. The defaults leave out frozen
+   * copies of older releases' docs (Docusaurus `versioned_docs/`, Fern `versions/v1.2/`), which
+   * document old code and would otherwise hide or invent drift in the current one.
+   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/versioned_docs/**', '!**\/versions/v[0-9]*\/**']`
    */
   docs: string[];
   /**
@@ -126,7 +128,7 @@ export const ALWAYS_IGNORED_GLOBS: readonly string[] = Object.freeze(ALWAYS_IGNO
 /** The defaults of every field. Frozen; {@link defaultConfig} returns a mutable copy. */
 export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   sources: ['**/*.py'],
-  docs: ['**/*.md', '**/*.mdx'],
+  docs: ['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**'],
   ignore: [],
   reference: [],
   commands: {},

@@ -6,6 +6,7 @@ import { parseDoc } from '../docs/parse.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { buildModel } from '../model/build.js';
+import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { rules as allRules } from '../../rules/index.js';
 import { discoverFiles } from './discover.js';
@@ -85,14 +86,30 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   diagnostics.push(...python.diagnostics);
   const t2 = performance.now();
 
+  // Parsing Markdown is most of a run's time, and most documents of a large repository never
+  // name a command. Only documents that name one (or hold a global-options heading) can contain
+  // reference sections or examples; the rest are parsed only if a link points at them.
+  const mentions = mentionMatcher(
+    [...entry.entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
+    createHeadingMatcher(config.globalSections),
+  );
   const docs: DocFile[] = [];
+  const unparsed = new Map<string, string>();
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
+    if (!mentions(text)) {
+      unparsed.set(file, text);
+      continue;
+    }
     const parsed = parseDoc(file, text);
     docs.push(parsed.doc);
     diagnostics.push(...parsed.diagnostics);
   }
+  const lazyDoc = (file: string): DocFile | undefined => {
+    const text = unparsed.get(file);
+    return text === undefined ? undefined : parseDoc(file, text).doc;
+  };
   const t3 = performance.now();
 
   const model = buildModel({
@@ -103,6 +120,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     entryPoints: entry.entryPoints,
     codeNames: python.codeNames,
     docs,
+    lazyDoc,
     diagnostics,
   });
   const t4 = performance.now();
@@ -141,6 +159,23 @@ export function configureRules(rules: Rule[], settings: DocdriftConfig['rules'])
     }
     return { rule, severity, options };
   });
+}
+
+/**
+ * A cheap test on raw document text: does it name one of the commands as a word (not inside a
+ * longer identifier), or hold an ATX heading that the global-sections matcher accepts?
+ */
+export function mentionMatcher(names: string[], isGlobalHeading: (text: string) => boolean): (text: string) => boolean {
+  const unique = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  const escaped = unique.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
+  return (text) => {
+    if (word?.test(text)) return true;
+    for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+      if (isGlobalHeading((match[1] ?? '').replace(/[`*_]/g, ''))) return true;
+    }
+    return false;
+  };
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */

@@ -29,7 +29,10 @@ export interface ModelInput {
   entryPoints: EntryPoint[];
   /** See {@link Model.codeNames}. */
   codeNames: Set<string>;
+  /** Documents that may hold reference sections or examples (they name a command). */
   docs: DocFile[];
+  /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
+  lazyDoc?: (file: string) => DocFile | undefined;
   diagnostics: InputDiagnostic[];
 }
 
@@ -95,7 +98,7 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
-  const docsByFile = new Map(input.docs.map((d) => [d.file, d]));
+  const docsByFile = new Map<string, DocFile | undefined>(input.docs.map((d) => [d.file, d]));
   const sectionsByCommand = new Map<CommandSpec, ReferenceSection[]>();
   for (const s of sections) {
     if (s.global) continue;
@@ -123,7 +126,12 @@ export function buildModel(input: ModelInput): Model {
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),
     isIgnored: (name) => isIgnored(name),
-    doc: (file) => docsByFile.get(file),
+    doc: (file) => {
+      if (docsByFile.has(file)) return docsByFile.get(file);
+      const doc = input.lazyDoc?.(file);
+      docsByFile.set(file, doc);
+      return doc;
+    },
     diagnostics: input.diagnostics,
   };
 }

@@ -296,6 +296,10 @@ export interface Model {
   commands: CommandSpec[];
   /** Config classes found in source, by qualified name. */
   classes: Map<string, ConfigClass>;
+  /**
+   * Documents that name a command (or hold a global-options heading): the only ones that can
+   * hold reference sections or examples. Others are reachable through {@link Model.doc}.
+   */
   docs: DocFile[];
   /** Reference sections, each tied to command names that resolve to `commands`. */
   sections: ReferenceSection[];
@@ -317,7 +321,7 @@ export interface Model {
   globalSections: ReferenceSection[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
-  /** The document at a project-relative path. */
+  /** The document at a project-relative path, any document of the project (parsed on first request). */
   doc(file: string): DocFile | undefined;
   /** Problems met while reading input (unparseable files); the `parse-error` rule reports them. */
   diagnostics: InputDiagnostic[];

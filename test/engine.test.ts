@@ -1,0 +1,40 @@
+/** Engine helpers: which documents are worth parsing, rule configuration. */
+import { describe, expect, it } from 'vitest';
+import { createHeadingMatcher } from '../src/config/patterns.js';
+import { configureRules, mentionMatcher } from '../src/engine/lint.js';
+import { rules } from '../rules/index.js';
+
+describe('mentionMatcher', () => {
+  const mentions = mentionMatcher(['ng_run', 'tool-legacy', 'a.b'], createHeadingMatcher(['Common options']));
+
+  it('finds a command named as a whole word', () => {
+    expect(mentions('Run `ng_run +x=1` first.')).toBe(true);
+    expect(mentions('$ tool-legacy --help')).toBe(true);
+    expect(mentions('call a.b now')).toBe(true);
+  });
+
+  it('does not match inside longer identifiers or on regex metacharacters', () => {
+    expect(mentions('use ng_run_all or my_ng_run')).toBe(false);
+    expect(mentions('tool-legacy-2 is another tool')).toBe(false);
+    expect(mentions('axb is not a.b')).toBe(true);
+    expect(mentions('axb only')).toBe(false);
+  });
+
+  it('accepts documents with a global-options heading', () => {
+    expect(mentions('# Guide\n\n## Common Options:\n\n| Option |')).toBe(true);
+    expect(mentions('# Guide\n\nCommon options are below.')).toBe(false);
+  });
+});
+
+describe('configureRules', () => {
+  it('applies severities and options over the defaults', () => {
+    const configured = configureRules(rules, {
+      'example-param-unknown': ['warn', { reportUnknownNamespaces: true }],
+      'parse-error': 'off',
+    });
+    const byId = Object.fromEntries(configured.map((c) => [c.rule.meta.id, c]));
+    expect(byId['example-param-unknown']).toMatchObject({ severity: 'warn', options: { reportUnknownNamespaces: true } });
+    expect(byId['parse-error']?.severity).toBe('off');
+    expect(byId['reference-param-missing']?.severity).toBe('error');
+  });
+});
