@@ -21,7 +21,7 @@ Options:
   --format NAME        stylish | json (default: stylish)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
-  --no-color           plain output
+  --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version
