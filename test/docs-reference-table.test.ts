@@ -77,14 +77,16 @@ describe('types, descriptions, defaults', () => {
 
   test('a Default column wins; its first code is the value', () => {
     expect(rows[0]!.default).toBe('None');
-    expect(rows[0]!.defaultLocation).toEqual(t.rows[0]!.cellLocations[2]);
+    // The code span holding the value, not the whole cell.
+    expect(rows[0]!.defaultLocation).toMatchObject({ line: 5, column: 30, endColumn: 36 });
     expect(rows[3]!.default).toBe('0');
   });
 
   test('an empty or dash Default cell falls back to a "Default: `x`" phrase in the description', () => {
     expect(rows[1]!.default).toBe('False');
-    expect(rows[1]!.defaultLocation).toEqual(t.rows[1]!.cellLocations[3]);
-    expect(rows[1]!.defaultLocation).toMatchObject({ line: 6, column: 35 });
+    expect(rows[1]!.defaultLocation).toMatchObject({ line: 6, column: 67, endColumn: 74 });
+    // Without a code span, the value's cell.
+    expect(rows[2]!.defaultLocation).toEqual(t.rows[2]!.cellLocations[3]);
     expect(rows[2]!.default).toBe('1.0');
   });
 

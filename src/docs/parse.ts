@@ -39,9 +39,14 @@ function plainText(node: Nodes): string {
 
 /** Texts of the inline code spans inside a node, in document order. */
 function inlineCodes(node: Nodes): string[] {
-  const out: string[] = [];
+  return inlineCodeNodes(node).map((n) => n.value);
+}
+
+/** The inline code nodes under a node, in document order. */
+function inlineCodeNodes(node: Nodes): Array<Extract<Nodes, { type: 'inlineCode' }>> {
+  const out: Array<Extract<Nodes, { type: 'inlineCode' }>> = [];
   const walk = (n: Nodes): void => {
-    if (n.type === 'inlineCode') out.push(n.value);
+    if (n.type === 'inlineCode') out.push(n);
     else if ('children' in n) for (const c of n.children) walk(c as Nodes);
   };
   walk(node);
@@ -163,6 +168,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         links: rowLinks,
         location: locationOf(file, row),
         cellLocations: row.children.map((c: TableCell) => locationOf(file, c)),
+        cellCodeLocations: row.children.map((c: TableCell) => inlineCodeNodes(c).map((n) => locationOf(file, n))),
       };
     });
     tables.push({ header, rows, location: locationOf(file, table) });

@@ -85,7 +85,8 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
  * - `type`, `description`: the cell texts, trimmed; absent when empty or when there is no such column.
  * - `default`: the Default cell's first inline code, else its text (empty, `-`, `—`, `n/a` mean
  *   none), else a default phrase in the
- *   description ({@link defaultFromDescription}); `defaultLocation` is the cell it came from.
+ *   description ({@link defaultFromDescription}); `defaultLocation` is the code span holding the
+ *   value when there is one, else the cell it came from.
  * - `links`: the row's links; `location`: the row.
  *
  * @returns the rows, or `undefined` when no header names a parameter column.
@@ -113,13 +114,16 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     if (!NO_DEFAULT.has(defaultCell.toLowerCase())) {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
-      const loc = row.cellLocations[defaultCol];
+      const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];
       if (loc) out.defaultLocation = loc;
     } else if (description) {
       const fromText = defaultFromDescription(description, row.cellCodes[descCol] ?? []);
       if (fromText !== undefined) {
         out.default = fromText;
-        const loc = row.cellLocations[descCol];
+        // Point at the code span holding the value when there is one ("Default: `False`").
+        const codes = row.cellCodes[descCol] ?? [];
+        const at = codes.lastIndexOf(fromText);
+        const loc = (at >= 0 ? row.cellCodeLocations?.[descCol]?.[at] : undefined) ?? row.cellLocations[descCol];
         if (loc) out.defaultLocation = loc;
       }
     }

@@ -143,6 +143,8 @@ export interface TableRow {
   location: SourceLocation;
   /** Location of each cell. */
   cellLocations: SourceLocation[];
+  /** Location of each inline code span of each cell, parallel to `cellCodes`. */
+  cellCodeLocations?: SourceLocation[][];
 }
 
 /** A GFM table as read from a document, before it is interpreted as a reference table. */
