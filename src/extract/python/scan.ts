@@ -446,7 +446,9 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
 function firstErrorNode(root: Node): Node | undefined {
   let node: Node = root;
   for (;;) {
-    if (node.isError || node.isMissing) return node;
+    if (node.isMissing) return node;
+    // An ERROR node often wraps the whole statement it could not finish (`class …:` down to the
+    // bad token); a nested ERROR inside it is closer to the real mistake, so keep descending.
     let nextNode: Node | undefined;
     for (const child of node.children) {
       if (child && (child.hasError || child.isMissing)) {
