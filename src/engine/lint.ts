@@ -120,6 +120,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     entryPoints: entry.entryPoints,
     codeNames: python.codeNames,
     docs,
+    docFiles: files.docs,
     lazyDoc,
     diagnostics,
   });

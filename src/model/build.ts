@@ -31,6 +31,8 @@ export interface ModelInput {
   codeNames: Set<string>;
   /** Documents that may hold reference sections or examples (they name a command). */
   docs: DocFile[];
+  /** Every document path of the project (parsed or not), for resolving site-route links. */
+  docFiles?: string[];
   /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
   lazyDoc?: (file: string) => DocFile | undefined;
   diagnostics: InputDiagnostic[];
@@ -98,6 +100,7 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
+  if (input.docFiles) resolveSiteRoutes(input.docs, input.docFiles);
   const docsByFile = new Map<string, DocFile | undefined>(input.docs.map((d) => [d.file, d]));
   const sectionsByCommand = new Map<CommandSpec, ReferenceSection[]>();
   for (const s of sections) {
@@ -111,6 +114,14 @@ export function buildModel(input: ModelInput): Model {
       list.push(s);
       sectionsByCommand.set(cmd, list);
     }
+  }
+
+  // The first section of a command is where findings about it are reported and links point:
+  // the fullest one (most rows naming its parameters), not a partial table in a tutorial.
+  for (const [cmd, list] of sectionsByCommand) {
+    const names = new Set(cmd.params.flatMap((p) => [p.name, ...p.aliases]));
+    const score = (sec: ReferenceSection): number => sec.rows.filter((r) => r.names.some((n) => names.has(n))).length;
+    list.sort((a, b) => score(b) - score(a) || a.file.localeCompare(b.file) || a.heading.location.line - b.heading.location.line);
   }
 
   return {
@@ -257,4 +268,53 @@ function sectionsOfDoc(
     });
   }
   return sections;
+}
+
+/**
+ * Resolves links that name a page by its site route rather than its file, as docs generators
+ * serve them (Fern, Docusaurus, MkDocs): `/reference/cli-commands` or `../guide/setup` → the one
+ * document whose path, without `.md`/`.mdx` (or `/index`, `/README`), ends with that route. A
+ * route that matches no document or several stays unresolved. Mutates the links in place.
+ */
+export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
+  const known = new Set(docFiles);
+  const byStem = new Map<string, string[]>();
+  for (const file of docFiles) {
+    const stem = file.replace(/\.mdx?$/i, '').replace(/\/(index|README)$/i, '');
+    for (const key of [stem, ...suffixes(stem)]) {
+      const list = byStem.get(key) ?? [];
+      list.push(file);
+      byStem.set(key, list);
+    }
+  }
+  for (const doc of docs) {
+    for (const link of doc.links) {
+      if (link.targetFile && known.has(link.targetFile)) continue;
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:|^\/\//.test(link.url)) continue;
+      let route = link.url.replace(/[#?].*$/, '');
+      try {
+        route = decodeURIComponent(route);
+      } catch {
+        // keep the raw route
+      }
+      route = route.replace(/^\.?\//, '').replace(/\/+$/, '');
+      if (link.targetFile && !known.has(link.targetFile)) {
+        // A relative path without its extension (`../reference/cli-commands`).
+        const ext = [`${link.targetFile}.md`, `${link.targetFile}.mdx`].filter((f) => known.has(f));
+        if (ext.length === 1) {
+          link.targetFile = ext[0];
+          continue;
+        }
+      }
+      if (!link.url.startsWith('/') || route === '') continue;
+      const matches = byStem.get(route);
+      if (matches && matches.length === 1) link.targetFile = matches[0];
+    }
+  }
+}
+
+/** `a/b/c` → [`b/c`, `c`]: the path's proper suffixes at segment boundaries. */
+function suffixes(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(i + 1).join('/'));
 }

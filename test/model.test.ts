@@ -1,0 +1,50 @@
+/** Model join helpers: site-route link resolution and the choice of a command's primary section. */
+import { describe, expect, it } from 'vitest';
+import { resolveSiteRoutes } from '../src/model/build.js';
+import type { DocFile, DocLink } from '../src/model/types.js';
+
+function docWithLinks(file: string, urls: Array<[string, string | undefined]>): DocFile {
+  const links: DocLink[] = urls.map(([url, targetFile]) => ({
+    file,
+    url,
+    ...(targetFile ? { targetFile } : {}),
+    location: { file, line: 1, column: 1 },
+  }));
+  return { file, kind: 'md', headings: [], blocks: [], codeBlocks: [], invocations: [], links };
+}
+
+describe('resolveSiteRoutes', () => {
+  const files = [
+    'fern/pages/reference/cli-commands.mdx',
+    'fern/pages/get-started/index.mdx',
+    'docs/setup/README.md',
+    'a/intro.md',
+    'b/intro.md',
+  ];
+
+  it('maps root-relative routes to the one document whose path ends with them', () => {
+    const doc = docWithLinks('README.md', [
+      ['/reference/cli-commands#ng_run', undefined],
+      ['/get-started/', undefined],
+      ['/docs/setup', undefined],
+      ['/intro', undefined],
+      ['https://example.com/reference/cli-commands', undefined],
+      ['/nowhere', undefined],
+    ]);
+    resolveSiteRoutes([doc], files);
+    expect(doc.links.map((l) => l.targetFile)).toEqual([
+      'fern/pages/reference/cli-commands.mdx',
+      'fern/pages/get-started/index.mdx',
+      'docs/setup/README.md',
+      undefined, // two documents end with /intro: ambiguous, left alone
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('adds a missing .md/.mdx extension to a relative link', () => {
+    const doc = docWithLinks('fern/pages/guide.mdx', [['./reference/cli-commands', 'fern/pages/reference/cli-commands']]);
+    resolveSiteRoutes([doc], files);
+    expect(doc.links[0]?.targetFile).toBe('fern/pages/reference/cli-commands.mdx');
+  });
+});
