@@ -384,6 +384,7 @@ const EXPECTED: Record<string, string> = {
   params: 'a list of parameter names',
   globalParameters: 'a list of parameter names, e.g. ["config_paths", "hydra"]',
   globalSections: 'a list of heading texts (case-insensitive, * and ? allowed), e.g. ["Common options"]',
+  globalFiles: 'a list of globs of whole-page global references, e.g. ["docs/common-options.md"]',
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
   rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',

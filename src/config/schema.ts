@@ -80,6 +80,13 @@ export interface DocdriftConfig {
    */
   globalSections: string[];
   /**
+   * Globs of documents that are global references as a whole (a "common options" page): every
+   * reference table in them, outside a command's own section, documents parameters of every
+   * command.
+   * @defaultValue `[]`
+   */
+  globalFiles: string[];
+  /**
    * Parameter key patterns never reported. Patterns are matched against the dotted key
    * (`responses_create_params.temperature`) segment by segment: `*` matches within one segment,
    * `**` any number of segments, and a pattern that matches a prefix of the key matches the whole
@@ -161,6 +168,7 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
     'experimental-rerun',
   ],
   globalSections: ['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments'],
+  globalFiles: [],
   ignoreParameters: ['_*', '**._target_', '**._partial_', '**._recursive_', '**._convert_', '**._args_'],
   rules: {},
 } satisfies DocdriftConfig);
@@ -179,6 +187,7 @@ export const CONFIG_KEYS = [
   'commands',
   'globalParameters',
   'globalSections',
+  'globalFiles',
   'ignoreParameters',
   'rules',
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
@@ -228,6 +237,7 @@ export const configFileSchema = z.strictObject({
     .optional(),
   globalParameters: stringList.optional(),
   globalSections: stringList.optional(),
+  globalFiles: stringList.optional(),
   ignoreParameters: stringList.optional(),
   rules: z.record(nonEmptyString, ruleSetting).optional(),
 });

@@ -1,6 +1,7 @@
 /** The engine's entry point: read the project, build the model, run the rules, scope the messages. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import type { DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
@@ -93,12 +94,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     [...entry.entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
     createHeadingMatcher(config.globalSections),
   );
+  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
-    if (!mentions(text)) {
+    if (!mentions(text) && !isGlobalFile(file)) {
       unparsed.set(file, text);
       continue;
     }

@@ -81,12 +81,13 @@ export function buildModel(input: ModelInput): Model {
 
   const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const isGlobalHeading = createHeadingMatcher(config.globalSections);
+  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isIgnored = createParameterMatcher(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];
   for (const doc of input.docs) {
     if (!isReferenceDoc(doc.file)) continue;
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file)));
   }
 
   const usages: Usage[] = [];
@@ -229,9 +230,11 @@ function sectionsOfDoc(
   doc: DocFile,
   commandByName: (n: string) => CommandSpec | undefined,
   isGlobalHeading: (text: string) => boolean,
+  globalFile = false,
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
   const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean }> = [];
+  const minDepth = Math.min(...doc.blocks.map((b) => b.heading.depth));
   for (const block of doc.blocks) {
     const names: string[] = [];
     for (const code of block.heading.codes) {
@@ -239,7 +242,9 @@ function sectionsOfDoc(
       const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
       if (name && !names.includes(name)) names.push(name);
     }
-    const global = names.length === 0 && isGlobalHeading(block.heading.text);
+    // In a global file, the top-level blocks (which cover the whole page) are global sections.
+    const topLevel = globalFile && block.heading.depth === minDepth;
+    const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
     if (names.length > 0 || global) opened.push({ block, commands: names, global });
   }
   const sections: ReferenceSection[] = [];
