@@ -1,7 +1,7 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { Rule } from '../src/engine/types.js';
 import { suggestNames } from '../src/model/compare.js';
-import { paramNames } from '../src/model/query.js';
+import { configClassNames, definedBy, paramNames } from '../src/model/query.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
@@ -48,13 +48,12 @@ const rule: Rule<Options> = {
       // the code reads this key somewhere else and it is close to none of the command's own
       // parameters, it is not drift.
       if (!suggestion && usage.syntax === 'hydra-override' && model.codeNames.has(usage.name) && !options.reportKeysReadElsewhere) continue;
-      const classes = cmd.configClasses.map((q) => q.split('.').pop() ?? q).join(', ') || 'docdrift config';
-      const first = cmd.configClasses[0] ? model.classes.get(cmd.configClasses[0]) : undefined;
+      const classes = configClassNames([cmd]);
       report({
         messageId: suggestion ? 'unknownWithSuggestion' : 'unknown',
         data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(suggestion ? { suggestion } : {}) },
         location: usage.location,
-        related: first ? [{ ...first.location, message: `\`${cmd.name}\` parameters are defined by ${first.name}` }] : [],
+        related: definedBy(model, cmd),
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
       });
     }

@@ -1,7 +1,7 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
 import type { Rule } from '../src/engine/types.js';
 import { suggestNames } from '../src/model/compare.js';
-import { paramNames } from '../src/model/query.js';
+import { configClassNames, definedBy, paramNames } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
 
 const rule: Rule = {
@@ -36,13 +36,12 @@ const rule: Rule = {
         const name = row.names[0] ?? row.rawName;
         const [suggestion] = suggestNames(name, known, 1);
         const primary = cmds[0]!;
-        const classes = cmds.flatMap((c) => c.configClasses.map((q) => q.split('.').pop() ?? q)).join(', ');
-        const first = primary.configClasses[0] ? model.classes.get(primary.configClasses[0]) : undefined;
+        const classes = configClassNames(cmds);
         report({
           messageId: suggestion ? 'staleWithSuggestion' : 'stale',
           data: { name, command: primary.name, classes, ...(suggestion ? { suggestion } : {}) },
           location: row.location,
-          related: first ? [{ ...first.location, message: `\`${primary.name}\` parameters are defined by ${first.name}` }] : [],
+          related: definedBy(model, primary),
           suggestion,
         });
       }

@@ -54,3 +54,14 @@ export function linkedRange(doc: DocFile, fragment: string | undefined): { start
 export function rowsInRange(section: ReferenceSection, start: number, end: number): ReferenceRow[] {
   return section.rows.filter((r) => r.location.line >= start && r.location.line <= end);
 }
+
+/** Simple names of the config classes behind commands, for messages (`RolloutCollectionConfig`). */
+export function configClassNames(cmds: CommandSpec[]): string {
+  return cmds.flatMap((c) => c.configClasses.map((q) => q.split('.').pop() ?? q)).join(', ') || 'docdrift config';
+}
+
+/** Related locations pointing at the config class that defines a command's parameters. */
+export function definedBy(model: Model, cmd: CommandSpec): Array<SourceLocation & { message: string }> {
+  const first = cmd.configClasses[0] ? model.classes.get(cmd.configClasses[0]) : undefined;
+  return first ? [{ ...first.location, message: `\`${cmd.name}\` parameters are defined by ${first.name}` }] : [];
+}
