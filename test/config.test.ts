@@ -41,7 +41,7 @@ describe('defaults', () => {
     const { config, file } = loadConfig(root);
     expect(file).toBeUndefined();
     expect(config).toEqual(defaultConfig());
-    expect(config.sources).toEqual(['**/*.py']);
+    expect(config.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
     expect(config.docs).toEqual(['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**']);
     expect(config.ignore).toEqual([]);
     expect(config.reference).toEqual([]);
@@ -58,8 +58,8 @@ describe('defaults', () => {
     const root = project({});
     const a = loadConfig(root).config;
     a.sources.push('x');
-    expect(loadConfig(root).config.sources).toEqual(['**/*.py']);
-    expect(DEFAULT_CONFIG.sources).toEqual(['**/*.py']);
+    expect(loadConfig(root).config.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
+    expect(DEFAULT_CONFIG.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
   });
 
   it('an empty YAML file means all defaults', () => {
@@ -324,7 +324,7 @@ describe('errors', () => {
     expect([e.line, e.column]).toEqual([3, 3]);
     expect(e.got).toBe('5 (a number)');
     expect(e.expected).toContain('list of globs');
-    expect(JSON.parse(e.example!)).toEqual({ sources: ['**/*.py'] });
+    expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
   });
 
   it('wrong type: a list item', () => {

@@ -32,9 +32,10 @@ export interface CommandConfig {
  */
 export interface DocdriftConfig {
   /**
-   * Globs (picomatch, relative to the root) of the code files to extract config classes from.
+   * Globs of code files; `!` excludes. Test code (`tests/`, `test_*.py`, `conftest.py`) is left
+   * out by default: its classes and strings are not the CLI users call.
    * A single string is accepted for a one-element list.
-   * @defaultValue `['**\/*.py']`
+   * @defaultValue `['**\/*.py', '!**\/tests/**', '!**\/test/**', '!**\/test_*.py', '!**\/*_test.py', '!**\/conftest.py']`
    */
   sources: string[];
   /**
@@ -134,7 +135,7 @@ export const ALWAYS_IGNORED_GLOBS: readonly string[] = Object.freeze(ALWAYS_IGNO
 
 /** The defaults of every field. Frozen; {@link defaultConfig} returns a mutable copy. */
 export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
-  sources: ['**/*.py'],
+  sources: ['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py'],
   docs: ['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**'],
   ignore: [],
   reference: [],
