@@ -24,7 +24,7 @@ const rule: Rule<Options> = {
       reportKeysReadElsewhere: {
         type: 'boolean',
         description:
-          'Also report Hydra overrides that are not parameters of the command but that the code reads elsewhere (a field of another config class, or a string key such as `cfg.get("name")`). Off by default: Hydra apps share one global config.',
+          'Also report Hydra overrides that are not parameters of the command but that the code of its package reads elsewhere (a field of a helper config class, or a string key such as `cfg.get("name")`). Off by default: Hydra apps share one global config.',
         default: false,
       },
     },
@@ -47,7 +47,7 @@ const rule: Rule<Options> = {
       // A Hydra override adds a key to one global config that many parts of the app read: when
       // the code reads this key somewhere else and it is close to none of the command's own
       // parameters, it is not drift.
-      if (!suggestion && usage.syntax === 'hydra-override' && model.codeNames.has(usage.name) && !options.reportKeysReadElsewhere) continue;
+      if (!suggestion && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name) && !options.reportKeysReadElsewhere) continue;
       const classes = configClassNames([cmd]);
       report({
         messageId: suggestion ? 'unknownWithSuggestion' : 'unknown',

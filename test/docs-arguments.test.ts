@@ -64,6 +64,13 @@ describe('flags', () => {
     ]);
   });
 
+  test('a dotted flag addresses a nested field: name is the first segment, key the whole path', () => {
+    expect(parsed('--data.repo_id=lerobot/pusht', '--optim.lr', '0.1')).toEqual([
+      { raw: '--data.repo_id=lerobot/pusht', name: 'data', key: 'data.repo_id', syntax: 'flag', prefix: '--', value: 'lerobot/pusht' },
+      { raw: '--optim.lr', name: 'optim', key: 'optim.lr', syntax: 'flag', prefix: '--', value: '0.1' },
+    ]);
+  });
+
   test('a following flag or override is not a value; a negative number is', () => {
     expect(parsed('--verbose', '+a=1', '--dry-run', '--offset', '-1', '--x', '~b')).toEqual([
       { raw: '--verbose', name: 'verbose', key: 'verbose', syntax: 'flag', prefix: '--' },

@@ -110,7 +110,7 @@ describe('extractPython edge cases', () => {
   });
 
   it('handles empty input, star imports and UTF-16 columns', async () => {
-    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [], codeNames: new Set() });
+    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [], stringKeys: new Map() });
     const result = await extractPython([
       { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },
     ]);
@@ -182,6 +182,32 @@ describe('functionConfigs call following', () => {
       'm:e2e': ['m.E2E', 'm.Shared'],
       'm:run': ['m.Shared'],
       'm:hydra_main': ['m.Collect'],
+    });
+  });
+
+  it('follows calls into a decorated CLI wrapper whose parameter is annotated with the config', async () => {
+    const text = [
+      'import draccus',
+      'from dataclasses import dataclass',
+      '@dataclass',
+      'class CalibrateConfig:',
+      '    fps: int = 30',
+      '@draccus.wrap()',
+      'def calibrate(cfg: CalibrateConfig):',
+      '    print(cfg)',
+      'def helper(cfg: CalibrateConfig):',
+      '    print(cfg)',
+      'def main():',
+      '    calibrate()',
+      'def other():',
+      '    helper(None)',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'cli.py', text }]);
+    expect(Object.fromEntries(result.functionConfigs)).toEqual({
+      'cli:calibrate': ['cli.CalibrateConfig'],
+      'cli:helper': ['cli.CalibrateConfig'],
+      'cli:main': ['cli.CalibrateConfig'],
     });
   });
 

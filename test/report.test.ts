@@ -88,7 +88,7 @@ describe('stylish', () => {
         '  7:14  error  `limt` is not a parameter of `ng_run`.  example-param-unknown',
         '',
         'docs/cli.mdx',
-        '    9:1  error    Default of `top_p` is documented as `0.9` but the code says `1.0`.                       reference-default-mismatch',
+        '    9:1  error    Default of `top_p` is documented as `0.9` but the code says `1.0`.  reference-default-mismatch',
         '  118:3  warning  `resume_from_cache` is used here but has no row in the `ng_collect_rollouts` reference.  example-param-undocumented',
         '    ↳ nemo_gym/config.py:12:5 defined here',
         '    ↳ docs/cli.mdx:40:1 reference section',
@@ -97,6 +97,78 @@ describe('stylish', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('aligns rule ids in a file whose messages are all short', () => {
+    const msgs = [
+      message({ file: 'docs/a.md', line: 3, column: 10, ruleId: 'example-param-unknown', severity: 'error', reason: '`limt` is not a parameter of `ng_run`.' }),
+      message({ file: 'docs/a.md', line: 12, column: 1, ruleId: 'reference-param-missing', severity: 'warn', reason: '`seed` has no row.' }),
+      message({ file: 'docs/a.md', line: 140, column: 7, ruleId: 'reference-default-mismatch', severity: 'warn', reason: 'Default differs.' }),
+    ];
+    expect(formatters.stylish(msgs, { root: '/repo' })).toBe(
+      [
+        '',
+        'docs/a.md',
+        '    3:10  error    `limt` is not a parameter of `ng_run`.  example-param-unknown',
+        '   12:1   warning  `seed` has no row.                      reference-param-missing',
+        '  140:7   warning  Default differs.                        reference-default-mismatch',
+        '',
+        '✖ 3 problems (1 error, 2 warnings)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('does not pad to a long message: rule ids follow messages after two spaces', () => {
+    const long = `\`${'x'.repeat(150)}\` is used here but has no row in the \`ng_collect_rollouts\` reference (docs/reference/cli-commands.mdx:118).`;
+    const msgs = [
+      message({ file: 'docs/b.md', line: 2, column: 1, ruleId: 'example-param-undocumented', severity: 'warn', reason: long }),
+      message({ file: 'docs/b.md', line: 9, column: 4, ruleId: 'example-param-unknown', severity: 'error', reason: 'Short one.' }),
+      message({ file: 'docs/c.md', line: 1, column: 1, ruleId: 'reference-param-missing', severity: 'warn', reason: 'Short.' }),
+      message({ file: 'docs/c.md', line: 2, column: 1, ruleId: 'example-param-unknown', severity: 'warn', reason: 'A bit longer.' }),
+    ];
+    const out = formatters.stylish(msgs, { root: '/repo' });
+    expect(out).toBe(
+      [
+        '',
+        'docs/b.md',
+        `  2:1  warning  ${long}  example-param-undocumented`,
+        '  9:4  error    Short one.  example-param-unknown',
+        '',
+        // Alignment is decided per file: c.md's messages are short.
+        'docs/c.md',
+        '  1:1  warning  Short.         reference-param-missing',
+        '  2:1  warning  A bit longer.  example-param-unknown',
+        '',
+        '✖ 4 problems (1 error, 3 warnings)',
+        '',
+      ].join('\n'),
+    );
+    // The one long line is as long as its content requires, and no line ends in whitespace.
+    expect(Math.max(...out.split('\n').map((l) => l.length))).toBe(`  2:1  warning  ${long}  example-param-undocumented`.length);
+    expect(out.split('\n').filter((l) => /\s$/.test(l))).toEqual([]);
+  });
+
+  it('aligns a message of exactly 80 characters, not one of 81', () => {
+    const at = (n: number) => [
+      message({ file: 'a.md', line: 1, column: 1, ruleId: 'r1', severity: 'warn', reason: 'm'.repeat(n) }),
+      message({ file: 'a.md', line: 2, column: 1, ruleId: 'r2', severity: 'warn', reason: 'short' }),
+    ];
+    expect(formatters.stylish(at(80), { root: '/' }).split('\n')[3]).toBe(`  2:1  warning  short${' '.repeat(75)}  r2`);
+    expect(formatters.stylish(at(81), { root: '/' }).split('\n')[3]).toBe('  2:1  warning  short  r2');
+  });
+
+  it('never emits trailing whitespace, with or without colour', () => {
+    const msgs = [
+      ...sample(),
+      message({ file: 'a.md', line: 1, column: 1, ruleId: '', severity: 'warn', reason: 'no rule id' }),
+      message({ file: 'a.md', line: 10, column: 12, ruleId: 'r', severity: 'error', reason: 'x' }),
+    ];
+    for (const color of [false, true]) {
+      // eslint-disable-next-line no-control-regex
+      const plain = formatters.stylish(msgs, { root: '/repo', color }).replace(/\u001B\[\d+m/g, '');
+      expect(plain.split('\n').filter((l) => /\s$/.test(l))).toEqual([]);
+    }
   });
 
   it('shows paths relative to cwd when given', () => {

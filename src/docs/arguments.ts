@@ -38,8 +38,9 @@ function looksLikeOption(text: string): boolean {
  * - Hydra overrides (https://hydra.cc/docs/advanced/override_grammar/basic/): `key=v`, `+key=v`,
  *   `++key=v`, `~key`, `~key=v`. `key` is the whole key (`a.b.c`, `group/sub@pkg`); `name` is its
  *   first segment, before the first `.`, `/` or `@`. Quoted forms arrive unquoted from the tokeniser.
- * - Flags: `--name`, `--name=v`, `--name v`, `--no-name`, `-x`, `-x v`. `name` and `key` are
- *   the flag without dashes, as written (`no-name` stays `no-name`: deciding that it negates
+ * - Flags: `--name`, `--name=v`, `--name v`, `--no-name`, `-x`, `-x v`. `key` is the flag
+ *   without dashes; `name` is the same, or its first segment for a dotted flag (`--data.repo_id`);
+ *   as written (`no-name` stays `no-name`: deciding that it negates
  *   `name` needs the parameter specs). A separate value is taken only when the next token is not
  *   itself a flag, an override or `--`; a negative number (`-1`) is a value.
  * - Anything else (a positional, a subcommand, a path) yields nothing; `--` ends parsing.
@@ -67,7 +68,10 @@ export function parseArguments(inv: Invocation): Usage[] {
           i++;
         }
       }
-      usages.push({ ...base, name, key: name, syntax: 'flag', prefix, ...(value !== undefined ? { value } : {}) });
+      // `--data.repo_id` (draccus, jsonargparse, tyro) addresses a nested field: like a Hydra
+      // key, `name` is the first segment and `key` the whole dotted path.
+      const first = name.split('.', 1)[0]!;
+      usages.push({ ...base, name: first === '' ? name : first, key: name, syntax: 'flag', prefix, ...(value !== undefined ? { value } : {}) });
       continue;
     }
     const override = asOverride(text);

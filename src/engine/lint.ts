@@ -120,7 +120,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     classes: python.classes,
     functionConfigs: python.functionConfigs,
     entryPoints: entry.entryPoints,
-    codeNames: python.codeNames,
+    stringKeys: python.stringKeys,
     docs,
     docFiles: files.docs,
     lazyDoc,

@@ -27,8 +27,8 @@ export interface ModelInput {
   /** `module:function` → qualified names of the config classes that function builds. */
   functionConfigs: Map<string, string[]>;
   entryPoints: EntryPoint[];
-  /** See {@link Model.codeNames}. */
-  codeNames: Set<string>;
+  /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
+  stringKeys: Map<string, Set<string>>;
   /** Documents that may hold reference sections or examples (they name a command). */
   docs: DocFile[];
   /** Every document path of the project (parsed or not), for resolving site-route links. */
@@ -117,6 +117,23 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
+  // Keys read elsewhere, per command (see Model.isReadElsewhere); computed on first use.
+  const commandClasses = new Set(commands.flatMap((c) => c.configClasses));
+  const readElsewhereCache = new Map<CommandSpec, Set<string>>();
+  const readElsewhere = (cmd: CommandSpec): Set<string> => {
+    let set = readElsewhereCache.get(cmd);
+    if (set) return set;
+    const module = cmd.target?.split(':')[0] ?? classes.get(cmd.configClasses[0] ?? '')?.module ?? '';
+    const pkg = module.split('.', 1)[0] ?? '';
+    set = new Set(input.stringKeys.get(pkg) ?? []);
+    for (const c of input.classes) {
+      if (commandClasses.has(c.qualifiedName) || c.module.split('.', 1)[0] !== pkg) continue;
+      for (const f of c.fields) set.add(f.name);
+    }
+    readElsewhereCache.set(cmd, set);
+    return set;
+  };
+
   // The first section of a command is where findings about it are reported and links point:
   // the fullest one (most rows naming its parameters), not a partial table in a tutorial.
   for (const [cmd, list] of sectionsByCommand) {
@@ -133,7 +150,7 @@ export function buildModel(input: ModelInput): Model {
     sections,
     usages,
     globalParams: new Set(config.globalParameters),
-    codeNames: input.codeNames,
+    isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

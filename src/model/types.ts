@@ -310,11 +310,13 @@ export interface Model {
   /** Parameters accepted by every command (never flagged as unknown or undocumented). */
   globalParams: Set<string>;
   /**
-   * Names the code reads as config keys anywhere in the project: config-class fields and
-   * identifier-like string literals. Used to tell a removed or misspelled key from one that
-   * another part of a Hydra app reads from the shared config.
+   * True when the code of the command's own package reads `name` as a config key outside the
+   * command's config classes: an identifier-like string literal (`cfg.get("name")`), or a field
+   * of a config class that is no command's config (a nested or helper config). Hydra apps share
+   * one global config, so such a key is not drift; a field of *another command's* config class
+   * does not count (passing it here is the classic copy-paste mistake).
    */
-  codeNames: Set<string>;
+  isReadElsewhere(command: CommandSpec, name: string): boolean;
   /** Returns the command a name or alias refers to. */
   commandByName(name: string): CommandSpec | undefined;
   /** Reference sections documenting the command (global sections excluded). */

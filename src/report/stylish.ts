@@ -29,6 +29,12 @@ function displayPath(file: string, options: FormatterOptions): string {
   return (rel === '' ? abs : rel).split(path.sep).join('/');
 }
 
+/**
+ * Widest message column (in UTF-16 code units) that rule ids are aligned after. When a file has a
+ * longer message, its rule ids are not aligned (see {@link formatStylish}).
+ */
+export const MAX_ALIGNED_MESSAGE = 80;
+
 /** One line of text: newlines and runs of whitespace collapsed, so columns stay aligned. */
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
@@ -48,10 +54,13 @@ function oneLine(text: string): string {
  * ```
  *
  * Files are underlined and shown relative to `cwd` (project-relative without it); each row is
- * `line:column  severity  message  rule-id`, with the line right-aligned and the other columns
- * left-aligned per file; related locations follow their message as `    ↳ file:line:col message`.
- * Messages without a position show `0:0`. Returns `''` when there are no messages. Colours
- * (ANSI) only when `options.color` is true.
+ * `line:column  severity  message  rule-id`, with the line right-aligned and the column and
+ * severity left-aligned per file. Rule ids are aligned too when every message of the file fits in
+ * {@link MAX_ALIGNED_MESSAGE} characters; otherwise each rule id follows its message after two
+ * spaces, so one long message does not pad every row of the file. Related locations follow their
+ * message as `    ↳ file:line:col message`, with `cwd`-relative paths like the file headers.
+ * Messages without a position show `0:0`. No line ends in whitespace. Returns `''` when there are
+ * no messages. Colours (ANSI) only when `options.color` is true.
  */
 export function formatStylish(messages: DriftMessage[], options: FormatterOptions): string {
   if (messages.length === 0) return '';
@@ -80,7 +89,9 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
     const wLine = width((r) => r.line);
     const wColumn = width((r) => r.column);
     const wSeverity = width((r) => r.severity);
-    const wMessage = width((r) => r.message);
+    const longest = width((r) => r.message);
+    // Aligning rule ids after a long message would pad every row to it: align only short ones.
+    const wMessage = longest <= MAX_ALIGNED_MESSAGE ? longest : 0;
 
     output += `${c.underline(displayPath(file, options))}\n`;
     for (const r of rows) {
@@ -88,10 +99,8 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
       else warnings++;
       const position = c.dim(`${r.line.padStart(wLine)}:${r.column.padEnd(wColumn)}`);
       const severity = (r.severity === 'error' ? c.red : c.yellow)(r.severity) + ' '.repeat(wSeverity - r.severity.length);
-      const line = r.ruleId
-        ? `  ${position}  ${severity}  ${r.message.padEnd(wMessage)}  ${c.dim(r.ruleId)}`
-        : `  ${position}  ${severity}  ${r.message}`;
-      output += `${line.trimEnd()}\n`;
+      const message = r.ruleId ? `${r.message.padEnd(wMessage)}  ${c.dim(r.ruleId)}` : r.message;
+      output += `${`  ${position}  ${severity}  ${message}`.trimEnd()}\n`;
       for (const rel of r.m.related ?? []) {
         const where = `${displayPath(rel.file, options)}:${rel.line}:${rel.column}`;
         output += `${c.dim(`    ↳ ${where}${rel.message ? ` ${oneLine(rel.message)}` : ''}`)}\n`;

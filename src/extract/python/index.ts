@@ -30,12 +30,10 @@ export interface PythonExtraction {
    */
   functionConfigs: Map<string, string[]>;
   /**
-   * Names the project's code knows as config keys: every config-class field name, and every
-   * identifier-like string literal (`"policy_base_url"`, `cfg.get("error_on_almost_servers")`).
-   * Hydra apps read keys of one global config dict from many places; a key in this set is read
-   * somewhere even when the command's own config class lacks it.
+   * Identifier-like string literals (`"policy_base_url"`, `cfg.get("error_on_almost_servers")`)
+   * by top-level package (`nemo_gym`): keys the code may read from a shared config dict.
    */
-  codeNames: Set<string>;
+  stringKeys: Map<string, Set<string>>;
   /** One `parse-error` per file with syntax errors, at the first ERROR/MISSING node. */
   diagnostics: InputDiagnostic[];
 }
@@ -131,10 +129,19 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   }
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.location.file, b.location.file));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
-  const codeNames = new Set<string>();
-  for (const info of infos) for (const key of info.stringKeys) codeNames.add(key);
-  for (const cls of classes) for (const field of cls.fields) codeNames.add(field.name);
-  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics, codeNames };
+  const stringKeys = new Map<string, Set<string>>();
+  for (const info of infos) {
+    const pkg = topLevelPackage(info.module);
+    let set = stringKeys.get(pkg);
+    if (!set) stringKeys.set(pkg, (set = new Set()));
+    for (const key of info.stringKeys) set.add(key);
+  }
+  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics, stringKeys };
+}
+
+/** `nemo_gym.cli.main` → `nemo_gym`: the distribution-level package a module belongs to. */
+export function topLevelPackage(module: string): string {
+  return module.split('.', 1)[0] ?? module;
 }
 
 function compare(a: string, b: string): number {
@@ -330,6 +337,10 @@ class Analysis {
             if (this.isConfig(target)) addBuilt(target.cls.qualifiedName, call.source);
           }
         }
+        // A decorated function with a config-annotated parameter is a CLI wrapper (Hydra,
+        // draccus, typer): the decorator builds the config, so that counts as building it, also
+        // when the function is reached through calls from the entry point.
+        if (built.length === 0 && fn.decorated && annotated.length > 0) built.push(...annotated);
         direct.set(key, built);
         if (annotated.length > 0) parameters.set(key, annotated);
         callees.set(key, calls);

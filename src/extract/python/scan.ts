@@ -56,6 +56,8 @@ export interface RawFunction {
   /** `splat`: the call passes `**mapping` (how a config class is built from a dict: `X(**cfg)`). */
   /** `source`: the text of what a builder call reads: `cfg` in `X.model_validate(cfg)` or `X(**cfg)`. */
   calls: Array<{ callee: string[]; firstArg?: string[]; splat?: boolean; source?: string }>;
+  /** True when the function has decorators (`@hydra.main(…)`, `@draccus.wrap()`, `@app.command()`): CLI wrappers that parse the config into the annotated parameter. */
+  decorated: boolean;
 }
 
 /** Everything one Python file contributes. */
@@ -297,10 +299,10 @@ interface FunctionRange {
   body: Node;
 }
 
-function readFunction(node: Node, ranges: FunctionRange[]): RawFunction | undefined {
+function readFunction(node: Node, ranges: FunctionRange[], decorated = false): RawFunction | undefined {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return undefined;
-  const fn: RawFunction = { name: nameNode.text, localBindings: new Map(), annotationRefs: [], calls: [] };
+  const fn: RawFunction = { name: nameNode.text, localBindings: new Map(), annotationRefs: [], calls: [], decorated };
   const parameters = node.childForFieldName('parameters');
   if (parameters) {
     for (const param of namedChildren(parameters)) {
@@ -420,7 +422,7 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
           const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
           if (cls && !info.classes.has(cls.name)) info.classes.set(cls.name, cls);
         } else if (def?.type === 'function_definition') {
-          const fn = readFunction(def, ranges);
+          const fn = readFunction(def, ranges, decorators.length > 0);
           if (fn && !info.functions.has(fn.name)) info.functions.set(fn.name, fn);
         }
         break;
