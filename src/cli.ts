@@ -13,7 +13,8 @@ export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 const HELP = `Usage: docdrift [paths…] [options]
 
 Checks that config classes in code, reference tables and README examples agree.
-With paths, only findings in those files are reported (the whole project is still read).
+With paths (files or directories, relative to the current directory), only findings in them are
+reported; the whole project is still read.
 
 Options:
   --root DIR           project root (default: the current directory)
@@ -43,6 +44,23 @@ export const CLI_OPTIONS = {
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
 
+/**
+ * `--max-warnings -1` → `--max-warnings=-1`: node's parseArgs refuses an option value that looks
+ * like an option, so a negative number is joined to its option first.
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === '--max-warnings' && next !== undefined && /^-\d+$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Output streams, injectable for tests. */
 export interface CliIO {
   stdout: (text: string) => void;
@@ -63,7 +81,7 @@ function version(): string {
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let args;
   try {
-    args = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: true });
+    args = parseArgs({ args: joinNegativeValues(argv), options: CLI_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     io.stderr(`docdrift: ${(error as Error).message}\nRun \`docdrift --help\` for the options.\n`);
     return EXIT.error;
@@ -108,8 +126,24 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT.error;
   }
 
+  const files: string[] = [];
+  for (const p of positionals) {
+    const abs = path.resolve(io.cwd, p);
+    const rel = path.relative(root, abs);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+      io.stderr(`docdrift: ${p} is outside the project root ${root}; paths are resolved from the current directory.\n`);
+      return EXIT.error;
+    }
+    try {
+      statSync(abs);
+    } catch {
+      io.stderr(`docdrift: no such file or directory: ${p} (paths are resolved from the current directory, ${io.cwd}).\n`);
+      return EXIT.error;
+    }
+    files.push(abs);
+  }
+
   try {
-    const files = positionals.map((p) => path.resolve(io.cwd, p));
     const result = await lint({ root, config, files });
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
@@ -135,7 +169,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr(`docdrift: internal error in rule ${failure.ruleId}: ${err?.message ?? String(err)}\n`);
       if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
     }
-    if (result.failures.length > 0) return EXIT.error;
+    for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
+    if (result.failures.length > 0 || result.configProblems.length > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;
     if (errors > 0) return EXIT.problems;

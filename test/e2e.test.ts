@@ -100,6 +100,34 @@ describe('docdrift on the bundled example', () => {
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('accepts a directory as a path, and refuses a path that does not exist', () => {
+    const dir = run(['--root', EXAMPLE, '--format', 'json', 'benchmarks'], EXAMPLE);
+    expect(dir.code).toBe(1);
+    const files = new Set((JSON.parse(dir.stdout) as { results: JsonResult[] }).results.map((r) => r.file));
+    expect([...files].sort()).toEqual(['benchmarks/aime24/README.md', 'benchmarks/gpqa/README.md']);
+    const missing = run(['--root', EXAMPLE, 'no-such-file.md'], EXAMPLE);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or directory: no-such-file.md');
+  });
+
+  it('takes --max-warnings -1 as written in the help', () => {
+    expect(run(['--root', EXAMPLE, '--max-warnings', '-1', '--quiet']).code).toBe(1);
+  });
+
+  it('exits 2 when the config maps a command to a class that does not exist', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-e2e-'));
+    temps.push(dir);
+    cpSync(EXAMPLE, dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'docdrift.config.json'),
+      JSON.stringify({ commands: { ng_collect_rollouts: { config: 'RolloutCollectionConfg' } } }),
+    );
+    const r = run(['--root', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('commands.ng_collect_rollouts.config');
+    expect(r.stderr).toContain('"RolloutCollectionConfig"');
+  });
+
   it('exits 2 on an unknown option', () => {
     const r = run(['--frmat', 'json']);
     expect(r.code).toBe(2);

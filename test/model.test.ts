@@ -37,7 +37,21 @@ describe('resolveSiteRoutes', () => {
       'fern/pages/get-started/index.mdx',
       'docs/setup/README.md',
       undefined, // two documents end with /intro: ambiguous, left alone
+      'fern/pages/reference/cli-commands.mdx', // the published page of that document
       undefined,
+    ]);
+  });
+
+  it('maps a published-site URL whose path ends with a route of one document (two segments or more)', () => {
+    const doc = docWithLinks('README.md', [
+      ['https://docs.example.com/nemo/gym/main/reference/cli-commands#ng_run', undefined],
+      ['https://docs.example.com/setup.html', undefined],
+      ['https://example.com/get-started/index.html', undefined],
+    ]);
+    resolveSiteRoutes([doc], files);
+    expect(doc.links.map((l) => l.targetFile)).toEqual([
+      'fern/pages/reference/cli-commands.mdx',
+      undefined, // one segment is too generic to trust
       undefined,
     ]);
   });

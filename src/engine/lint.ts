@@ -8,7 +8,8 @@ import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { buildModel } from '../model/build.js';
 import { createHeadingMatcher } from '../config/patterns.js';
-import type { DocFile, InputDiagnostic, Model } from '../model/types.js';
+import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
+import { suggestNames } from '../model/compare.js';
 import { rules as allRules } from '../../rules/index.js';
 import { discoverFiles } from './discover.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -41,6 +42,11 @@ export interface LintResult {
   messages: DriftMessage[];
   /** Rules that threw (an internal error: the CLI exits 2). */
   failures: RuleFailure[];
+  /**
+   * Config entries that name something the project does not have (a `commands.*.config` class
+   * found nowhere): the CLI prints them and exits 2, since the run checked less than asked.
+   */
+  configProblems: string[];
   model: Model;
   stats: LintStats;
 }
@@ -134,12 +140,16 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 
   let scoped = messages;
   if (options.files && options.files.length > 0) {
-    const wanted = new Set(options.files.map((f) => toProjectPath(root, f)));
-    scoped = messages.filter((m) => m.file !== undefined && wanted.has(m.file));
+    const wanted = options.files.map((f) => toProjectPath(root, f));
+    const inScope = (file: string): boolean =>
+      wanted.some((w) => w === '' || file === w || file.startsWith(`${w}/`));
+    scoped = messages.filter((m) => m.file !== undefined && inScope(m.file));
   }
+  const configProblems = unresolvedConfigClasses(config, python.classes);
   return {
     messages: sortMessages(scoped),
     failures,
+    configProblems,
     model,
     stats: {
       sources: sources.length,
@@ -147,6 +157,34 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
     },
   };
+}
+
+/**
+ * Names in `commands.<name>.config` that match no config class found in the sources, each as a
+ * sentence naming the key and the nearest class names.
+ */
+export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigClass[]): string[] {
+  const problems: string[] = [];
+  const qualified = new Set(classes.map((c) => c.qualifiedName));
+  const simple = new Map<string, number>();
+  for (const c of classes) simple.set(c.name, (simple.get(c.name) ?? 0) + 1);
+  for (const [command, entry] of Object.entries(config.commands)) {
+    const names = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
+    for (const name of names) {
+      if (qualified.has(name) || simple.get(name) === 1) continue;
+      if ((simple.get(name) ?? 0) > 1) {
+        const options = classes.filter((c) => c.name === name).map((c) => c.qualifiedName);
+        problems.push(`commands.${command}.config: "${name}" names several classes (${options.join(', ')}); use the qualified name.`);
+        continue;
+      }
+      const near = suggestNames(name, [...qualified, ...simple.keys()], 3);
+      problems.push(
+        `commands.${command}.config: no pydantic model or dataclass named "${name}" was found in the sources` +
+          (near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : '.'),
+      );
+    }
+  }
+  return problems;
 }
 
 /** Applies `rules` from the config (severity or `[severity, options]`) over each rule's defaults. */

@@ -312,7 +312,7 @@ export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
   for (const doc of docs) {
     for (const link of doc.links) {
       if (link.targetFile && known.has(link.targetFile)) continue;
-      if (/^[A-Za-z][A-Za-z0-9+.-]*:|^\/\//.test(link.url)) continue;
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:|^\/\//.test(link.url)) continue; // absolute URLs: below
       let route = link.url.replace(/[#?].*$/, '');
       try {
         route = decodeURIComponent(route);
@@ -328,9 +328,33 @@ export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
           continue;
         }
       }
-      if (!link.url.startsWith('/') || route === '') continue;
-      const matches = byStem.get(route);
-      if (matches && matches.length === 1) link.targetFile = matches[0];
+      if (route === '') continue;
+      if (link.url.startsWith('/')) {
+        const matches = byStem.get(route);
+        if (matches && matches.length === 1) link.targetFile = matches[0];
+      }
+    }
+  }
+  // Links to the published site (`https://docs.example.com/product/main/reference/cli-commands`)
+  // count when the URL's path ends with a route of exactly one document, on two segments or more
+  // so that a generic last segment (`/intro`) never matches by accident.
+  for (const doc of docs) {
+    for (const link of doc.links) {
+      if (link.targetFile || !/^https?:\/\//i.test(link.url)) continue;
+      let pathname: string;
+      try {
+        pathname = decodeURIComponent(new URL(link.url).pathname);
+      } catch {
+        continue;
+      }
+      const parts = pathname.replace(/\.(html?|mdx?)$/i, '').split('/').filter(Boolean);
+      for (let i = 0; i <= parts.length - 2; i++) {
+        const matches = byStem.get(parts.slice(i).join('/'));
+        if (matches && matches.length === 1) {
+          link.targetFile = matches[0];
+          break;
+        }
+      }
     }
   }
 }
