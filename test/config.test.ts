@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/load.js';
+import { ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
 import { createHeadingMatcher, createParameterMatcher } from '../src/config/patterns.js';
-import { DEFAULT_CONFIG, defaultConfig } from '../src/config/schema.js';
+import { DEFAULT_CONFIG, defaultConfig, type DocdriftConfig } from '../src/config/schema.js';
+import type { RuleMeta } from '../src/engine/types.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -417,6 +418,192 @@ describe('errors', () => {
     const e = configError(() => loadConfig(root, path.join(root, 'nope.yaml')));
     expect(e.file).toBe('nope.yaml');
     expect(e.message).toContain('does not exist');
+    expect(e.expected).toBe('an existing JSON or YAML config file, or a package.json with a "docdrift" key');
+  });
+
+  it('a refused .js config names the accepted files', () => {
+    const root = project({ 'docdrift.config.js': 'module.exports = {};\n' });
+    expect(configError(() => loadConfig(root)).expected).toBe(
+      'a JSON or YAML config: docdrift.config.json, docdrift.config.yaml, .docdriftrc.json, .docdriftrc.yaml, or a "docdrift" key in package.json',
+    );
+  });
+
+  it('unknown key with a value wrong for the suggested key: the example shows the default, not the bad value', () => {
+    const root = project({ 'docdrift.config.json': '{"sourcse": 1}' });
+    const e = configError(() => loadConfig(root));
+    expect(e.key).toBe('sourcse');
+    expect(e.got).toBe('"sourcse"');
+    expect(e.expected).toBe('a known key; did you mean "sources"?');
+    expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
+  });
+
+  it('unknown key with an empty default: the example shows a typical value', () => {
+    const root = project({ 'docdrift.config.yaml': 'ignor: 3\n' });
+    const e = configError(() => loadConfig(root));
+    expect(e.expected).toBe('a known key; did you mean "ignore"?');
+    expect(e.example).toBe('ignore:\n  - examples/**');
+  });
+
+  it('unknown key inside a command entry with a bad value, and with no near match', () => {
+    const bad = project({ 'docdrift.config.json': JSON.stringify({ commands: { run: { alias: 5 } } }) });
+    expect(JSON.parse(configError(() => loadConfig(bad)).example!)).toEqual({ commands: { run: { aliases: ['run_alias'] } } });
+    const far = project({ 'docdrift.config.json': JSON.stringify({ commands: { run: { zzzzzz: 5 } } }) });
+    const e = configError(() => loadConfig(far));
+    expect(e.expected).toBe('one of the known keys: "aliases", "config", "params"');
+    expect(JSON.parse(e.example!)).toEqual({ commands: { run: { aliases: ['run_alias'], config: 'my_package.config.MyConfig' } } });
+  });
+
+  it('rule options that are not an object', () => {
+    const root = project({ 'docdrift.config.json': JSON.stringify({ rules: { 'example-param-unknown': ['warn', 5] } }) });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.key).toBe('rules.example-param-unknown');
+    expect(e.message.split('\n')[0]).toBe('Invalid docdrift config in docdrift.config.json:1:11: invalid options for rule "example-param-unknown"');
+    expect(e.got).toBe('["warn",5] (a list)');
+    expect(e.expected).toBe('an object of rule options as the second element: [severity, { options }]');
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'example-param-unknown': ['warn', {}] } });
+  });
+
+  it('a rule setting with too many elements keeps its severity and options in the example', () => {
+    const root = project({ 'docdrift.config.json': JSON.stringify({ rules: { 'example-param-unknown': ['error', { a: 1 }, 3] } }) });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.message.split('\n')[0]).toContain('too many elements in the setting of rule "example-param-unknown"');
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'example-param-unknown': ['error', { a: 1 }] } });
+  });
+
+  it('a bad severity in a tuple keeps the options in the example', () => {
+    const root = project({ 'docdrift.config.yaml': 'rules:\n  example-param-unknown: [warning, { a: 1 }]\n' });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.message.split('\n')[0]).toContain('invalid severity for rule "example-param-unknown"');
+    expect(e.example).toBe('rules:\n  example-param-unknown:\n    - warn\n    - a: 1');
+  });
+
+  it('unknown rule id: the example keeps the options', () => {
+    const root = project({ 'docdrift.config.json': JSON.stringify({ rules: { 'example-param-unknwn': ['warn', { a: 1 }] } }) });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'example-param-unknown': ['warn', { a: 1 }] } });
+  });
+
+  it('a bad $schema: no made-up example', () => {
+    const root = project({ 'docdrift.config.json': '{"$schema": 5}' });
+    const e = configError(() => loadConfig(root));
+    expect(e.key).toBe('$schema');
+    expect(e.expected).toBe('a string: the URL or path of a JSON schema, for editors (docdrift ignores it)');
+    expect(e.example).toBeUndefined();
+    expect(e.message).not.toContain('example:');
+  });
+});
+
+describe('validateRuleOptions', () => {
+  const option = (type: 'string' | 'number' | 'boolean' | 'array', value: unknown, items?: { type: 'string' | 'number' }) => ({
+    type,
+    description: `A ${type} option.`,
+    default: value,
+    ...(items ? { items } : {}),
+  });
+  const meta = (id: string, options: RuleMeta['options']): { meta: RuleMeta } => ({
+    meta: { id, description: 'Report something.', defaultSeverity: 'warn', fixable: false, options, messages: { m: 'x' } },
+  });
+  const FAKE_RULES = [
+    meta('example-param-unknown', {
+      reportUnknownNamespaces: option('boolean', false),
+      reportKeysReadElsewhere: option('boolean', false),
+    }),
+    meta('reference-param-missing', {
+      ignore: option('array', [], { type: 'string' }),
+      minRows: option('number', 1),
+      heading: option('string', 'Parameters'),
+      anything: option('array', []),
+    }),
+    meta('parse-error', {}),
+  ];
+  const withRules = (rules: DocdriftConfig['rules']): DocdriftConfig => ({ ...defaultConfig(), rules });
+
+  it('accepts known options of the right type, severity-only settings and rules it does not know', () => {
+    const config = withRules({
+      'example-param-unknown': ['error', { reportUnknownNamespaces: true }],
+      'reference-param-missing': ['warn', { ignore: ['a', 'b'], minRows: 0, heading: 'Options', anything: [1, 'x'] }],
+      'parse-error': 'off',
+      'not-a-rule': ['warn', { whatever: 1 }],
+    });
+    expect(() => validateRuleOptions(config, FAKE_RULES)).not.toThrow();
+    expect(() => validateRuleOptions(defaultConfig(), FAKE_RULES)).not.toThrow();
+  });
+
+  it('unknown option: suggests the nearest, keeps a value that fits it, with line and column', () => {
+    const text = '{\n  "rules": {\n    "example-param-unknown": ["error", { "reportUnknownNamespace": true }]\n  }\n}\n';
+    const root = project({ 'docdrift.config.json': text });
+    const file = path.join(root, 'docdrift.config.json');
+    const { config } = loadConfig(root);
+    const e = configError(() => validateRuleOptions(config, FAKE_RULES, file));
+    expect(e.key).toBe('rules.example-param-unknown.reportUnknownNamespace');
+    expect([e.line, e.column]).toEqual([3, 42]);
+    expect(e.got).toBe('"reportUnknownNamespace"');
+    expect(e.expected).toBe('an option of rule "example-param-unknown"; did you mean "reportUnknownNamespaces"?');
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'example-param-unknown': ['error', { reportUnknownNamespaces: true }] } });
+    expect(e.message.split('\n')[0]).toBe(
+      `Invalid docdrift config in ${e.file}:3:42: unknown option "reportUnknownNamespace" for rule "example-param-unknown"`,
+    );
+  });
+
+  it('unknown option with a value of the wrong type: the example shows the default', () => {
+    const config = withRules({ 'example-param-unknown': ['warn', { reportUnknownNamespace: 'yes' }] });
+    const e = configError(() => validateRuleOptions(config, FAKE_RULES));
+    expect(e.file).toBe('<config>');
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'example-param-unknown': ['warn', { reportUnknownNamespaces: false }] } });
+  });
+
+  it('unknown option with no near match lists the options; a rule without options says so', () => {
+    const far = configError(() => validateRuleOptions(withRules({ 'example-param-unknown': ['warn', { zzz: 1 }] }), FAKE_RULES));
+    expect(far.key).toBe('rules.example-param-unknown.zzz');
+    expect(far.expected).toBe('one of the options of rule "example-param-unknown": "reportUnknownNamespaces", "reportKeysReadElsewhere"');
+    expect(JSON.parse(far.example!)).toEqual({ rules: { 'example-param-unknown': ['warn', {}] } });
+    const none = configError(() => validateRuleOptions(withRules({ 'parse-error': ['error', { verbose: true }] }), FAKE_RULES));
+    expect(none.expected).toBe('no options: rule "parse-error" takes none');
+  });
+
+  it('wrong type: boolean, number, string, array', () => {
+    const check = (options: Record<string, unknown>, id = 'reference-param-missing') =>
+      configError(() => validateRuleOptions(withRules({ [id]: ['warn', options] }), FAKE_RULES));
+    const b = check({ reportUnknownNamespaces: 'yes' }, 'example-param-unknown');
+    expect(b.key).toBe('rules.example-param-unknown.reportUnknownNamespaces');
+    expect(b.got).toBe('"yes" (a string)');
+    expect(b.expected).toBe('true or false');
+    expect(b.note).toBe('reportUnknownNamespaces: A boolean option.');
+    expect(JSON.parse(b.example!)).toEqual({ rules: { 'example-param-unknown': ['warn', { reportUnknownNamespaces: false }] } });
+    expect([check({ minRows: '2' }).expected, check({ minRows: '2' }).got]).toEqual(['a number', '"2" (a string)']);
+    expect(check({ heading: ['a'] }).expected).toBe('a string');
+    const list = check({ ignore: 'x' });
+    expect([list.key, list.expected]).toEqual(['rules.reference-param-missing.ignore', 'a list of strings']);
+    expect(check({ anything: {} }).expected).toBe('a list');
+  });
+
+  it('wrong list item: the key points at the item', () => {
+    const config = withRules({ 'reference-param-missing': ['error', { minRows: 2, ignore: ['a', 3] }] });
+    const e = configError(() => validateRuleOptions(config, FAKE_RULES));
+    expect(e.key).toBe('rules.reference-param-missing.ignore[1]');
+    expect(e.got).toBe('3 (a number)');
+    expect(e.expected).toBe('a string (ignore is a list of strings)');
+    expect(JSON.parse(e.example!)).toEqual({ rules: { 'reference-param-missing': ['error', { minRows: 2, ignore: [] }] } });
+  });
+
+  it('YAML and package.json configs: example in the file format, key under docdrift.', () => {
+    const yamlRoot = project({ 'docdrift.config.yaml': 'rules:\n  example-param-unknown:\n    - warn\n    - reportUnknownNamespaces: 1\n' });
+    const cwd = process.cwd();
+    let e: ConfigError;
+    try {
+      process.chdir(yamlRoot);
+      e = configError(() => validateRuleOptions(loadConfig(yamlRoot).config, FAKE_RULES, path.join(yamlRoot, 'docdrift.config.yaml')));
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(e.file).toBe('docdrift.config.yaml');
+    expect([e.line, e.column]).toEqual([4, 7]);
+    expect(e.example).toBe('rules:\n  example-param-unknown:\n    - warn\n    - reportUnknownNamespaces: false');
+
+    const pkgRoot = project({ 'package.json': JSON.stringify({ docdrift: { rules: { 'parse-error': ['error', { x: 1 }] } } }) });
+    const p = configError(() => validateRuleOptions(loadConfig(pkgRoot).config, FAKE_RULES, path.join(pkgRoot, 'package.json')));
+    expect(p.key).toBe('docdrift.rules.parse-error.x');
+    expect(JSON.parse(p.example!)).toEqual({ docdrift: { rules: { 'parse-error': ['error', {}] } } });
   });
 });
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
+import type { RuleMeta, RuleOptionSchema, Severity } from '../engine/types.js';
 import { suggestNames } from '../model/compare.js';
 import {
   COMMAND_KEYS,
@@ -178,6 +179,7 @@ function formatOf(abs: string): Format | 'refused' {
 
 const ACCEPTED_FILES_TEXT =
   'a JSON or YAML config: docdrift.config.json, docdrift.config.yaml, .docdriftrc.json, .docdriftrc.yaml, or a "docdrift" key in package.json';
+const EXISTING_FILE_TEXT = 'an existing JSON or YAML config file, or a package.json with a "docdrift" key';
 const REFUSED_NOTE =
   'docdrift never executes repository code (it runs on pull requests from forks), so JavaScript and TypeScript config files are not loaded';
 
@@ -204,7 +206,7 @@ function readExplicit(root: string, file: string): Source {
       key: '',
       problem: existsSync(abs) ? 'the config path is not a file' : 'the config file does not exist',
       got: abs,
-      expected: `an existing ${ACCEPTED_FILES_TEXT}`,
+      expected: EXISTING_FILE_TEXT,
     });
   }
   return { abs, display, format, text: readFileSync(abs, 'utf8') };
@@ -388,18 +390,21 @@ const EXPECTED: Record<string, string> = {
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
   rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
-  options: 'an object of rule options',
+  options: 'an object of rule options as the second element: [severity, { options }]',
+  $schema: 'a string: the URL or path of a JSON schema, for editors (docdrift ignores it)',
   item: 'a non-empty string',
   root: 'an object of config keys ("sources", "docs", "rules", …)',
 };
 
-/** A sensible example value for each field. */
+/** A sensible example value for each field: its default, or a typical value when the default is empty. */
 function exampleFor(field: string): unknown {
   switch (field) {
     case 'ignore':
       return ['examples/**'];
     case 'reference':
       return ['docs/reference/**'];
+    case 'globalFiles':
+      return ['docs/common-options.md'];
     case 'commands':
       return { my_command: { aliases: ['my_command_alias'], config: 'my_package.config.MyConfig' } };
     case 'rules':
@@ -436,6 +441,11 @@ function commandExample(name: string, sub: string): Record<string, unknown> {
     default:
       return { aliases: [`${name}_alias`], config: 'my_package.config.MyConfig' };
   }
+}
+
+/** A severity as a file may write it (`"warn"`, or ESLint's `0`/`1`/`2`). */
+function isSeverity(v: unknown): boolean {
+  return (typeof v === 'string' && (SEVERITIES as readonly string[]).includes(v)) || v === 0 || v === 1 || v === 2;
 }
 
 function nearest(name: string, candidates: readonly string[]): string | undefined {
@@ -485,7 +495,7 @@ function validate(source: Source, raw: unknown, knownRuleIds?: string[]): Docdri
     for (const [id, setting] of Object.entries(result.data.rules)) {
       if (known.has(id)) continue;
       const suggestion = nearest(id, knownRuleIds);
-      const severity = typeof setting === 'string' ? setting : setting[0];
+      const kept = typeof setting === 'string' ? setting : setting.length > 1 ? setting : setting[0];
       throw fail(
         {
           problem: `unknown rule "${id}"`,
@@ -493,7 +503,7 @@ function validate(source: Source, raw: unknown, knownRuleIds?: string[]): Docdri
           expected: suggestion
             ? `a known rule id; did you mean "${suggestion}"?`
             : `a known rule id: ${quoteList([...knownRuleIds].sort())}`,
-          example: renderExample(source, { rules: { [suggestion ?? [...knownRuleIds].sort()[0] ?? id]: severity } }),
+          example: renderExample(source, { rules: { [suggestion ?? [...knownRuleIds].sort()[0] ?? id]: kept } }),
         },
         ['rules', id],
       );
@@ -517,27 +527,49 @@ function describeIssue(
     const inCommand = top === 'commands' && segments.length === 3;
     const knownKeys: readonly string[] = inCommand ? COMMAND_KEYS : CONFIG_KEYS;
     const suggestion = nearest(name, knownKeys);
-    const example = (value: unknown): Record<string, unknown> =>
-      inCommand ? { commands: { [String(second)]: { [suggestion ?? 'config']: value } } } : { [suggestion ?? 'sources']: value };
+    const command = String(second);
+    const entry = (key: string, value: unknown): Record<string, unknown> =>
+      inCommand ? { commands: { [command]: { [key]: value } } } : { [key]: value };
+    let example: Record<string, unknown>;
+    if (suggestion) {
+      // Keep the user's value when it is valid under the suggested key (a typo in the key only);
+      // otherwise show a value of the right shape rather than repeat the bad one.
+      const keepsValue = got !== undefined && configFileSchema.safeParse(entry(suggestion, got)).success;
+      const fallback = inCommand ? commandExample(command, suggestion)[suggestion] : exampleFor(suggestion);
+      example = entry(suggestion, keepsValue ? got : fallback);
+    } else {
+      example = inCommand ? { commands: { [command]: commandExample(command, 'command') } } : { sources: DEFAULT_CONFIG.sources };
+    }
     return {
       problem: `unknown key "${name}"`,
       got: JSON.stringify(name),
       expected: suggestion
         ? `a known key; did you mean "${suggestion}"?`
         : `one of the known keys: ${quoteList(knownKeys)}`,
-      example: renderExample(source, example(suggestion ? got : exampleFor(inCommand ? 'config' : 'sources'))),
+      example: renderExample(source, example),
     };
   }
 
   if (field === 'rules' && second !== undefined) {
+    // zod reports a bad setting at the union (`rules.<id>`), so tell what is wrong from the value.
     const id = String(second);
-    const fixed = Array.isArray(got) ? [fixSeverity(got[0]), ...(isPlainObject(got[1]) ? [got[1]] : [])] : fixSeverity(got);
-    const expected = third === 1 ? EXPECTED['options']! : EXPECTED['rule']!;
+    const setting = valueAt(raw, ['rules', id]);
+    let problem = `invalid severity for rule "${id}"`;
+    let fixed: unknown = fixSeverity(setting);
+    if (Array.isArray(setting)) {
+      const severity = isSeverity(setting[0]) ? setting[0] : fixSeverity(setting[0]);
+      const options = isPlainObject(setting[1]) ? setting[1] : {};
+      fixed = setting.length > 1 ? [severity, options] : [severity];
+      if (setting.length === 0) problem = `empty setting for rule "${id}"`;
+      else if (!isSeverity(setting[0])) problem = `invalid severity for rule "${id}"`;
+      else if (setting.length > 2) problem = `too many elements in the setting of rule "${id}"`;
+      else problem = `invalid options for rule "${id}"`;
+    }
     return {
-      problem: third === 1 ? `invalid options for rule "${id}"` : `invalid severity for rule "${id}"`,
-      got: renderGot(third === undefined ? got : valueAt(raw, segments)),
-      expected,
-      example: renderExample(source, { rules: { [id]: third === 1 ? [fixSeverity(valueAt(got, [0])), {}] : fixed } }),
+      problem,
+      got: renderGot(setting),
+      expected: problem.startsWith('invalid options') ? EXPECTED['options']! : EXPECTED['rule']!,
+      example: renderExample(source, { rules: { [id]: fixed } }),
     };
   }
 
@@ -554,10 +586,139 @@ function describeIssue(
   }
 
   const emptyList = Array.isArray(got) && got.length === 0 && segments.length === 1;
+  const exampleValue = exampleFor(field);
   return {
     problem: emptyList ? `"${field}" must not be empty` : `invalid value for "${keyPath(segments)}"`,
     got: renderGot(got),
     expected: segments.length > 1 ? EXPECTED['item']! : (EXPECTED[field] ?? EXPECTED['item']!),
-    example: renderExample(source, { [field]: exampleFor(field) }),
+    ...(exampleValue === undefined ? {} : { example: renderExample(source, { [field]: exampleValue }) }),
   };
+}
+
+/** What a value of an option's type looks like, for `expected:` lines. */
+function describeOptionType(schema: RuleOptionSchema): string {
+  switch (schema.type) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return schema.items ? `a list of ${schema.items.type}s` : 'a list';
+  }
+}
+
+function fitsOptionType(value: unknown, schema: RuleOptionSchema): boolean {
+  switch (schema.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value) && (!schema.items || value.every((item) => typeof item === schema.items!.type));
+  }
+}
+
+/** A valid value for an option's example: its default when that fits the type, else a placeholder. */
+function optionExampleValue(schema: RuleOptionSchema): unknown {
+  if (fitsOptionType(schema.default, schema)) return schema.default;
+  return { string: 'text', number: 1, boolean: true, array: [] }[schema.type];
+}
+
+/** The config file as {@link validateRuleOptions} shows it, read when possible to locate keys. */
+function optionsSource(file: string | undefined): Source {
+  if (file === undefined) return { abs: '', display: '<config>', format: 'json', text: '' };
+  const abs = path.resolve(file);
+  const format = formatOf(abs);
+  let text = '';
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch {
+    // Best effort: without the text the error has no line and column.
+  }
+  return { abs, display: displayPath(process.cwd(), abs), format: format === 'refused' ? 'json' : format, text };
+}
+
+/**
+ * Checks each configured rule's options (the second element of a `[severity, options]` setting)
+ * against the rule's {@link RuleMeta.options} schema: every option must be known to the rule and
+ * its value must have the schema's type (`string`, finite `number`, `boolean`, or `array`, whose
+ * items must have `items.type` when the schema gives one). Rule ids not among `rules` are skipped
+ * (unknown ids are {@link loadConfig}'s to report), as are settings without options. Problems
+ * are reported in the order of `config.rules`, then of each options object.
+ *
+ * @param config The loaded config ({@link loadConfig}'s `config`).
+ * @param rules The rule modules (anything with a `meta`); passed in so that `src/config` does not
+ *   depend on `rules/`.
+ * @param file The config file the settings came from, as {@link loadConfig} returns it (absolute
+ *   or relative to the current directory). It is shown relative to the current directory when
+ *   inside it, and read (best effort) for the problem's line and column and to write the example
+ *   in the file's own format (JSON, YAML, or `package.json`'s `docdrift` key). Without it the
+ *   error names `<config>` and the example is JSON.
+ * @throws {ConfigError} on the first unknown option (`key` `rules.<id>.<option>`, the nearest
+ *   known option suggested) or value of the wrong type (`key` `rules.<id>.<option>`, or
+ *   `rules.<id>.<option>[i]` for a wrong list item); the example is the rule's setting with the
+ *   option corrected (the user's value when it fits, else the option's default).
+ */
+export function validateRuleOptions(config: DocdriftConfig, rules: Array<{ meta: RuleMeta }>, file?: string): void {
+  const metas = new Map(rules.map((r) => [r.meta.id, r.meta]));
+  let source: Source | undefined;
+  const fail = (segments: Segment[], details: Omit<ConfigErrorDetails, 'file' | 'key' | 'line' | 'column'>): ConfigError => {
+    source ??= optionsSource(file);
+    const prefix: Segment[] = source.format === 'package.json' ? ['docdrift', 'rules'] : ['rules'];
+    // The key names the option (`rules.<id>.<option>`); in the file it sits in the tuple's element 1.
+    const [id, ...rest] = segments;
+    const at = source.text ? locate(source, [...prefix, id!, 1, ...rest]) : {};
+    return new ConfigError({ file: source.display, key: keyPath([...prefix, ...segments]), ...at, ...details });
+  };
+  const example = (id: string, severity: Severity, options: Record<string, unknown>): string => {
+    source ??= optionsSource(file);
+    return renderExample(source, { rules: { [id]: [severity, options] } });
+  };
+
+  for (const [id, setting] of Object.entries(config.rules)) {
+    if (!Array.isArray(setting)) continue;
+    const meta = metas.get(id);
+    if (!meta) continue;
+    const [severity, options] = setting;
+    const known = Object.keys(meta.options);
+    for (const [name, value] of Object.entries(options)) {
+      const schema = Object.hasOwn(meta.options, name) ? meta.options[name] : undefined;
+      if (!schema) {
+        const suggestion = nearest(name, known);
+        const rest = Object.fromEntries(Object.entries(options).filter(([k]) => k !== name));
+        let fixed: Record<string, unknown> = rest;
+        if (suggestion) {
+          const target = meta.options[suggestion]!;
+          fixed = { ...rest, [suggestion]: fitsOptionType(value, target) ? value : optionExampleValue(target) };
+        }
+        throw fail([id, name], {
+          problem: `unknown option "${name}" for rule "${id}"`,
+          got: JSON.stringify(name),
+          expected:
+            known.length === 0
+              ? `no options: rule "${id}" takes none`
+              : suggestion
+                ? `an option of rule "${id}"; did you mean "${suggestion}"?`
+                : `one of the options of rule "${id}": ${quoteList(known)}`,
+          example: example(id, severity, fixed),
+        });
+      }
+      if (fitsOptionType(value, schema)) continue;
+      const badItem =
+        schema.type === 'array' && Array.isArray(value) && schema.items
+          ? value.findIndex((item) => typeof item !== schema.items!.type)
+          : -1;
+      throw fail(badItem >= 0 ? [id, name, badItem] : [id, name], {
+        problem: `invalid value for option "${name}" of rule "${id}"`,
+        got: renderGot(badItem >= 0 ? (value as unknown[])[badItem] : value),
+        expected: badItem >= 0 ? `a ${schema.items!.type} (${name} is ${describeOptionType(schema)})` : describeOptionType(schema),
+        note: `${name}: ${schema.description}`,
+        example: example(id, severity, { ...options, [name]: optionExampleValue(schema) }),
+      });
+    }
+  }
 }
