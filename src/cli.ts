@@ -2,10 +2,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config/load.js';
+import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { lint } from './engine/lint.js';
 import { formatters } from './report/index.js';
-import { ruleIds } from '../rules/index.js';
+import { ruleIds, rules } from '../rules/index.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
@@ -116,7 +116,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   let config;
   try {
     const explicit = values.config ? path.resolve(io.cwd, values.config as string) : undefined;
-    config = loadConfig(root, explicit, ruleIds).config;
+    const loaded = loadConfig(root, explicit, ruleIds);
+    config = loaded.config;
+    validateRuleOptions(config, rules, loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`docdrift: ${error.message}\n`);

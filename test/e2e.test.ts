@@ -98,6 +98,14 @@ describe('docdrift on the bundled example', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('example-param-unknwon');
     expect(bad.stderr).not.toMatch(/\n\s+at /);
+    writeFileSync(
+      path.join(dir, 'docdrift.config.json'),
+      JSON.stringify({ rules: { 'example-param-unknown': ['warn', { reportUnknownNamespace: true }] } }),
+    );
+    const badOption = run(['--root', dir]);
+    expect(badOption.code).toBe(2);
+    expect(badOption.stderr).toContain('rules.example-param-unknown.reportUnknownNamespace');
+    expect(badOption.stderr).toContain('reportUnknownNamespaces');
   });
 
   it('accepts a directory as a path, and refuses a path that does not exist', () => {

@@ -66,6 +66,7 @@ export interface DocdriftConfig {
    * Parameter names accepted by every command, never reported as unknown or undocumented.
    * The defaults suit Hydra applications:
    * - `config_paths`: the config-file list option of Hydra-based launchers such as NeMo Gym;
+   * - `config_path`: draccus's built-in option to load a config file (`--config_path=x.yaml`);
    * - `hydra`: every `hydra.*` override (`hydra.run.dir=…`) is Hydra's own, not the app's;
    * - Hydra's command-line flags, long and short: `help`/`h`, `hydra-help`, `version`,
    *   `cfg`/`c`, `resolve`, `package`/`p`, `run`/`r`, `multirun`/`m`, `config-path`/`cp`,
@@ -142,6 +143,7 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   commands: {},
   globalParameters: [
     'config_paths',
+    'config_path',
     'hydra',
     'help',
     'h',
