@@ -1,7 +1,7 @@
 /** Engine helpers: which documents are worth parsing, rule configuration. */
 import { describe, expect, it } from 'vitest';
 import { createHeadingMatcher } from '../src/config/patterns.js';
-import { configureRules, mentionMatcher } from '../src/engine/lint.js';
+import { configureRules, interpolationKeys, mentionMatcher } from '../src/engine/lint.js';
 import { rules } from '../rules/index.js';
 
 describe('mentionMatcher', () => {
@@ -36,5 +36,19 @@ describe('configureRules', () => {
     expect(byId['example-param-unknown']).toMatchObject({ severity: 'warn', options: { reportUnknownNamespaces: true } });
     expect(byId['parse-error']?.severity).toBe('off');
     expect(byId['reference-param-missing']?.severity).toBe('error');
+  });
+});
+
+describe('interpolationKeys', () => {
+  it('reads the keys OmegaConf interpolations refer to', () => {
+    const yaml = [
+      'base_url: ${judge_base_url}',
+      'model: ${oc.select:judge_model_name,gpt-4o}',
+      'nested: ${policy.model_name}',
+      'env: ${oc.env:HOME}',
+      'list: ${servers[0]}',
+      'literal: $notakey {also_not}',
+    ].join('\n');
+    expect(interpolationKeys(yaml)).toEqual(['judge_base_url', 'judge_model_name', 'policy', 'servers']);
   });
 });

@@ -9,6 +9,8 @@ export interface DiscoveredFiles {
   docs: string[];
   /** `pyproject.toml` and `setup.cfg` files, which declare console scripts. */
   packaging: string[];
+  /** YAML config files, whose `${key}` interpolations read keys of a Hydra/OmegaConf config. */
+  yaml: string[];
 }
 
 /**
@@ -29,10 +31,11 @@ export async function discoverFiles(root: string, sources: string[], docs: strin
     onlyFiles: true,
     dot: false,
   };
-  const [src, doc, pkg] = await Promise.all([
+  const [src, doc, pkg, yaml] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
     globby(['**/pyproject.toml', '**/setup.cfg'], options),
+    globby(['**/*.yaml', '**/*.yml'], options),
   ]);
-  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort() };
+  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
 }

@@ -89,6 +89,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const text = read(file);
     if (text !== undefined) sources.push({ file, text });
   }
+  const interpolatedKeys = new Set<string>();
+  for (const file of files.yaml) {
+    const text = read(file);
+    if (text !== undefined) for (const key of interpolationKeys(text)) interpolatedKeys.add(key);
+  }
   const python = await extractPython(sources);
   diagnostics.push(...python.diagnostics);
   const t2 = performance.now();
@@ -127,6 +132,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     functionConfigs: python.functionConfigs,
     entryPoints: entry.entryPoints,
     stringKeys: python.stringKeys,
+    interpolatedKeys,
     docs,
     docFiles: files.docs,
     lazyDoc,
@@ -217,6 +223,22 @@ export function mentionMatcher(names: string[], isGlobalHeading: (text: string) 
     }
     return false;
   };
+}
+
+/**
+ * The config keys a YAML file reads through OmegaConf interpolation: `${judge_base_url}`,
+ * `${oc.select:judge_base_url,default}`, `${policy.model_name}` (first segment). Resolver calls
+ * other than `oc.select`/`oc.env`-style ones with a key argument are not keys.
+ * Source: https://omegaconf.readthedocs.io/en/latest/usage.html#variable-interpolation
+ */
+export function interpolationKeys(text: string): string[] {
+  const keys: string[] = [];
+  for (const match of text.matchAll(/\$\{([A-Za-z_][\w.]{0,100}:)?([A-Za-z_][A-Za-z0-9_]*)[.,}\[]/g)) {
+    const resolver = match[1];
+    // `${oc.env:HOME}`, `${now:%H}`: a resolver's argument is not a config key; `oc.select` is.
+    if (resolver === undefined || resolver === 'oc.select:') keys.push(match[2]!);
+  }
+  return keys;
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */

@@ -29,6 +29,8 @@ export interface ModelInput {
   entryPoints: EntryPoint[];
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
+  /** Keys that YAML configs read through `${…}` interpolation, anywhere in the project. */
+  interpolatedKeys?: Set<string>;
   /** Documents that may hold reference sections or examples (they name a command). */
   docs: DocFile[];
   /** Every document path of the project (parsed or not), for resolving site-route links. */
@@ -125,7 +127,7 @@ export function buildModel(input: ModelInput): Model {
     if (set) return set;
     const module = cmd.target?.split(':')[0] ?? classes.get(cmd.configClasses[0] ?? '')?.module ?? '';
     const pkg = module.split('.', 1)[0] ?? '';
-    set = new Set(input.stringKeys.get(pkg) ?? []);
+    set = new Set([...(input.stringKeys.get(pkg) ?? []), ...(input.interpolatedKeys ?? [])]);
     for (const c of input.classes) {
       if (commandClasses.has(c.qualifiedName) || c.module.split('.', 1)[0] !== pkg) continue;
       for (const f of c.fields) set.add(f.name);

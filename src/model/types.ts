@@ -311,8 +311,9 @@ export interface Model {
   globalParams: Set<string>;
   /**
    * True when the code of the command's own package reads `name` as a config key outside the
-   * command's config classes: an identifier-like string literal (`cfg.get("name")`), or a field
-   * of a config class that is no command's config (a nested or helper config). Hydra apps share
+   * command's config classes: an identifier-like string literal (`cfg.get("name")`), a field
+   * of a config class that is no command's config (a nested or helper config), or a key that a
+   * YAML config of the project interpolates (`${name}`). Hydra apps share
    * one global config, so such a key is not drift; a field of *another command's* config class
    * does not count (passing it here is the classic copy-paste mistake).
    */
