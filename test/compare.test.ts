@@ -270,6 +270,13 @@ describe('formatDefault', () => {
 });
 
 describe('suggestNames', () => {
+  it('suggests nothing for a different name that merely shares a suffix', () => {
+    // Seen on NeMo Gym: a stale `input_jsonl_fpath` row is not a typo of `rollouts_jsonl_fpath`.
+    expect(suggestNames('input_jsonl_fpath', ['rollouts_jsonl_fpath', 'materialized_inputs_jsonl_fpath'])).toEqual([]);
+    expect(suggestNames('output_jsonl_fpath', ['rollouts_jsonl_fpath'])).toEqual([]);
+    expect(suggestNames('num_repeat', ['num_repeats'])).toEqual(['num_repeats']);
+  });
+
   const names = ['resume_from_cache', 'temperature', 'top_p', 'num_samples_in_parallel', 'output_jsonl_fpath', 'limit', 'max_tokens'];
   it.each([
     ['resume-from-cache', ['resume_from_cache']],

@@ -929,8 +929,8 @@ function osaDistance(a: string, b: string): number {
  * alignment distance (Levenshtein from fastest-levenshtein, plus adjacent transpositions:
  * `temprature` → `temperature` is 1). A candidate whose `_`-separated words are the same in
  * another order (`cache_resume` ↔ `resume_cache`) counts as distance 1. Only candidates within
- * `max(1, floor(length × 0.34))` edits of the longer name qualify (so short names need near-exact
- * matches). Results are sorted by distance, then by raw edit distance, then alphabetically;
+ * `max(1, min(3, floor(length × 0.3)))` edits of the longer name qualify (short names need
+ * near-exact matches, and no name is more than three typos away). Results are sorted by distance, then by raw edit distance, then alphabetically;
  * duplicates are removed; an exact match is kept (distance 0).
  *
  * @param max Most suggestions returned (default 3).
@@ -944,7 +944,9 @@ export function suggestNames(name: string, candidates: Iterable<string>, max = 3
     if (seen.has(candidate)) continue;
     seen.add(candidate);
     const c = normaliseName(candidate);
-    const threshold = Math.max(1, Math.floor(Math.max(c.length, target.length) * 0.34));
+    // Typos are a few keystrokes; a larger distance suggests a different name, and a wrong
+    // "did you mean" costs more trust than none.
+    const threshold = Math.max(1, Math.min(3, Math.floor(Math.max(c.length, target.length) * 0.3)));
     // Levenshtein ≤ 2 × OSA, so this cheap bound skips hopeless candidates.
     const lev = distance(c, target);
     let d = lev <= 1 ? lev : lev / 2 > threshold ? Infinity : osaDistance(c, target);
