@@ -11,6 +11,8 @@ export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = 
   type: ['type'],
   default: ['default', 'default value'],
   description: ['description', 'meaning', 'details', 'notes', 'help'],
+  env: [],
+  flag: [],
 };
 
 const ROLE_BY_HEADER = new Map<string, ColumnRole>(

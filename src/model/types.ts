@@ -61,6 +61,15 @@ export interface ParamSpec {
   owner: string;
   /** Where the parameter is declared: the field's name token. */
   location: SourceLocation;
+  /**
+   * Qualified name of the config class that types this field (`data: DataConfig`,
+   * `Optional[DataConfig]`, `logging: LoggingOptions`), when the extractor resolved one: the field
+   * is then a nested config whose fields are addressed with dotted keys (`data.repo_id`). Absent
+   * for scalars and for dict-typed fields, which stay open namespaces.
+   */
+  typeRef?: string;
+  /** True for dict/record/mapping-typed fields (`Dict[str, Any]`, `Record<string, unknown>`): any sub-key is accepted. */
+  openNamespace?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
@@ -71,7 +80,11 @@ export interface ConfigClass {
   qualifiedName: string;
   /** Dotted module path of the file that declares it (`nemo_gym.rollout_collection`). */
   module: string;
-  kind: 'pydantic' | 'dataclass';
+  /**
+   * What declares it: Python `pydantic` models and `dataclass`es; TypeScript `interface`s,
+   * `class`es, object `type-alias`es and `zod` object schemas (issue #3).
+   */
+  kind: 'pydantic' | 'dataclass' | 'interface' | 'class' | 'type-alias' | 'zod';
   /** Base classes, resolved to qualified names where the repository defines them, else as written. */
   bases: string[];
   /**
@@ -173,7 +186,7 @@ export interface HeadingBlock {
 }
 
 /** Column roles a reference table can have (header synonyms are mapped onto these). */
-export type ColumnRole = 'name' | 'type' | 'default' | 'description';
+export type ColumnRole = 'name' | 'type' | 'default' | 'description' | 'env' | 'flag';
 
 /** One documented parameter: a row of a reference table. */
 export interface ReferenceRow {
@@ -188,9 +201,20 @@ export interface ReferenceRow {
   /** Where the documented default text is (for messages and fixes). */
   defaultLocation?: SourceLocation;
   description?: string;
+  /** Environment variable documented for the parameter (an "Env"/"Environment variable" column). */
+  env?: string;
   links: DocLink[];
   location: SourceLocation;
 }
+
+/**
+ * How a reference section lays out its parameters (issue #3):
+ * - `table`: a GFM table with a name column (and possibly env/flag columns);
+ * - `headings`: a heading per parameter, its name in inline code or as the heading text, with
+ *   type/default from a small table, "Type:"/"Default:" lines or a definition list under it;
+ * - `list`: bullet items starting with the parameter in inline code (`` - `--epochs`: … ``).
+ */
+export type ReferenceLayout = 'table' | 'headings' | 'list';
 
 /** The part of a document that documents one or more commands (or all of them, when global). */
 export interface ReferenceSection {
@@ -200,7 +224,7 @@ export interface ReferenceSection {
   commands: string[];
   /** A section that applies to every command ("Common options"). */
   global: boolean;
-  layout: 'table';
+  layout: ReferenceLayout;
   rows: ReferenceRow[];
   /** Last line (inclusive) of the section. */
   endLine: number;
