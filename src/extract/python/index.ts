@@ -66,6 +66,53 @@ const BUILDER_METHODS = new Set([
 ]);
 const TYPE_ADAPTER = new Set(['pydantic.TypeAdapter', 'pydantic.type_adapter.TypeAdapter']);
 
+/** Annotations whose values take any key: dotted keys below such a field are never unknown. */
+const OPEN_NAMESPACE_TYPES = /^(typing\.|t\.)?(Dict|dict|Mapping|MutableMapping|OrderedDict|defaultdict|Any|DictConfig|omegaconf\.DictConfig|object)\b/;
+
+/**
+ * The type an annotation is about, with optionality removed: `Optional[X]`, `X | None`,
+ * `Union[X, None]`, `"X"` → `X`; undefined for a union of several real types.
+ */
+export function annotationCore(annotation: string): string | undefined {
+  let text = annotation.trim();
+  for (let guard = 0; guard < 8; guard++) {
+    text = text.replace(/^(['"])(.*)\1$/s, '$2').trim();
+    const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(text);
+    if (optional) {
+      text = optional[1]!.trim();
+      continue;
+    }
+    const union = /^(?:typing\.)?Union\[(.*)\]$/s.exec(text);
+    const parts = union ? splitTopLevel(union[1]!, ',') : splitTopLevel(text, '|');
+    if (parts.length > 1 || union) {
+      const real = parts.map((p) => p.trim()).filter((p) => p !== 'None' && p !== 'NoneType' && p !== '');
+      if (real.length !== 1) return undefined;
+      text = real[0]!;
+      continue;
+    }
+    return text;
+  }
+  return text;
+}
+
+/** Splits at `sep` outside brackets. */
+function splitTopLevel(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (ch === sep && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 /** How many calls deep `functionConfigs` follows a function that builds no config class itself. */
 const FOLLOW_DEPTH = 3;
 
@@ -253,8 +300,29 @@ class Analysis {
   }
 
   private spec(module: ModuleInfo, owner: RawClass, field: RawField): ParamSpec | undefined {
-    if (!this.specMemo.has(field)) this.specMemo.set(field, toParamSpec(this.resolver, module, owner, field));
+    if (!this.specMemo.has(field)) {
+      const spec = toParamSpec(this.resolver, module, owner, field);
+      if (spec) this.nestedType(module, field, spec);
+      this.specMemo.set(field, spec);
+    }
     return this.specMemo.get(field);
+  }
+
+  /**
+   * Marks a field typed by another config class (`data: DataConfig`, `Optional[DataConfig]`) with
+   * `typeRef`, and a mapping-typed field (`Dict[str, Any]`, `DictConfig`, `Any`) as an open
+   * namespace: dotted keys below it are then resolved or accepted.
+   */
+  private nestedType(module: ModuleInfo, field: RawField, spec: ParamSpec): void {
+    const core = annotationCore(field.annotation);
+    if (core === undefined) return;
+    if (OPEN_NAMESPACE_TYPES.test(core)) {
+      spec.openNamespace = true;
+      return;
+    }
+    if (!/^[A-Za-z_][\w.]*$/.test(core)) return;
+    const resolved = this.resolver.resolve(module, core.split('.'));
+    if (this.isConfig(resolved)) spec.typeRef = resolved.cls.qualifiedName;
   }
 
   /** The {@link ConfigClass} for `cls`, or `undefined` when it is not a config class. */
