@@ -1,7 +1,7 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { Rule } from '../src/engine/types.js';
 import { suggestNames } from '../src/model/compare.js';
-import { configClassNames, definedBy, paramNames } from '../src/model/query.js';
+import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
@@ -33,6 +33,10 @@ const rule: Rule<Options> = {
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Did you mean `{{suggestion}}`?',
       unknown:
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Remove it, add it to the code, or list it in `globalParameters` or `ignoreParameters` if it is accepted elsewhere.',
+      unknownSubkeyWithSuggestion:
+        '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
+      unknownSubkey:
+        '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
     },
   },
   check({ model, options, report }) {
@@ -40,7 +44,29 @@ const rule: Rule<Options> = {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const names = paramNames(cmd);
-      if (names.includes(usage.name)) continue;
+      if (names.includes(usage.name)) {
+        // A dotted key below a nested config class must name one of its fields.
+        const resolved = usage.key === usage.name ? undefined : resolveKey(model, cmd, usage.key);
+        if (resolved?.status !== 'unknown-subkey') continue;
+        const segment = usage.key.split('.')[resolved.index] ?? '';
+        const [near] = suggestNames(segment, resolved.owner.fields.flatMap((f) => [f.name, ...f.aliases]), 1);
+        const suggested = near ? `${resolved.prefix}.${near}` : undefined;
+        report({
+          messageId: suggested ? 'unknownSubkeyWithSuggestion' : 'unknownSubkey',
+          data: {
+            key: usage.key,
+            segment,
+            prefix: resolved.prefix,
+            owner: resolved.owner.name,
+            command: cmd.name,
+            ...(suggested ? { suggestion: suggested } : {}),
+          },
+          location: usage.location,
+          related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is a ${resolved.owner.name}` }],
+          suggestion: suggested ? usage.raw.replace(usage.key, suggested) : undefined,
+        });
+        continue;
+      }
       const [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
       const dotted = usage.key !== usage.name;
       if (dotted && !suggestion && !options.reportUnknownNamespaces) continue;

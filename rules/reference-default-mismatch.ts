@@ -1,7 +1,7 @@
 /** Rule: a documented default differs in meaning from the default in code. */
 import type { Rule } from '../src/engine/types.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
-import { findParam, where } from '../src/model/query.js';
+import { resolveKey, where } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
 
 const rule: Rule = {
@@ -25,7 +25,15 @@ const rule: Rule = {
       for (const row of section.rows) {
         if (row.default === undefined) continue;
         for (const cmd of cmds) {
-          const param = row.names.map((n) => findParam(cmd, n)).find((p) => p !== undefined);
+          let key = '';
+          let param;
+          for (const n of row.names) {
+            const r = resolveKey(model, cmd, n);
+            if (r.status !== 'known') continue;
+            key = n.includes('.') ? n : r.param.name;
+            param = r.param;
+            break;
+          }
           if (!param) continue;
           const verdict = compareDefault(param.default, row.default);
           if (verdict !== 'different') break;
@@ -33,7 +41,7 @@ const rule: Rule = {
           report({
             messageId: required ? 'required' : 'mismatch',
             data: {
-              name: param.name,
+              name: key,
               command: cmd.name,
               documented: row.default,
               actual: param.default ? formatDefault(param.default) : '',

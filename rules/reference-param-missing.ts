@@ -1,6 +1,7 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/engine/types.js';
-import { rowsFor, where } from '../src/model/query.js';
+import { nestedKeys, rowsFor, where } from '../src/model/query.js';
+import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText } from './util.js';
 
@@ -32,15 +33,29 @@ const rule: Rule<Options> = {
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary) continue;
+      const documented = new Set(
+        [...sections, ...model.globalSections].flatMap((s) => s.rows.flatMap((r) => r.names)),
+      );
+      // A nested config parameter is documented by its own row, or key by key: once a reference
+      // documents some `logging.*` keys, it must document every leaf key of `logging`.
+      const missing: Array<{ key: string; param: ParamSpec }> = [];
       for (const param of cmd.params) {
         if (param.hidden || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
         if (param.deprecated !== false && !options.includeDeprecated) continue;
         if (rowsFor(model, cmd, param).length > 0) continue;
-        const row = referenceRowText(param);
+        const leaves = nestedKeys(model, param).filter(({ param: leaf }) => !leaf.hidden && (leaf.deprecated === false || options.includeDeprecated));
+        if (leaves.some(({ key }) => documented.has(key))) {
+          for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);
+        } else {
+          missing.push({ key: param.name, param });
+        }
+      }
+      for (const { key, param } of missing) {
+        const row = referenceRowText(param, key);
         report({
           messageId: 'missing',
           data: {
-            name: param.name,
+            name: key,
             command: cmd.name,
             definition: where(param.location),
             type: param.type ?? '',
@@ -50,7 +65,7 @@ const rule: Rule<Options> = {
           },
           location: primary.heading.location,
           related: [
-            { ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` },
+            { ...param.location, message: `\`${key}\` is defined here (${param.owner})` },
             ...sections.slice(1).map((s) => ({ ...s.heading.location, message: `another \`${cmd.name}\` reference section` })),
           ],
           suggestion: row,

@@ -1,7 +1,7 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
 import type { Rule } from '../src/engine/types.js';
 import { suggestNames } from '../src/model/compare.js';
-import { configClassNames, definedBy, paramNames } from '../src/model/query.js';
+import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
 
 const rule: Rule = {
@@ -14,6 +14,10 @@ const rule: Rule = {
     messages: {
       staleWithSuggestion:
         '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Did you mean `{{suggestion}}`? Rename or remove the row.',
+      staleSubkeyWithSuggestion:
+        '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`). Did you mean `{{suggestion}}`?',
+      staleSubkey:
+        '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`). Remove or rename the row.',
       stale:
         '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Remove the row, or add it to `globalParameters` if every command accepts it.',
     },
@@ -30,9 +34,34 @@ const rule: Rule = {
       for (const row of section.rows) {
         const documented = row.names.some((n) => {
           const first = n.split('.')[0] ?? n;
-          return known.has(n) || known.has(first) || model.globalParams.has(first) || model.isIgnored(n);
+          if (model.globalParams.has(first) || model.isIgnored(n)) return true;
+          return cmds.some((c) => resolveKey(model, c, n).status !== 'unknown-subkey' && known.has(first));
         });
         if (documented) continue;
+        const dottedName = row.names.find((n) => n.includes('.') && known.has(n.split('.')[0] ?? n));
+        if (dottedName) {
+          // The first segment is a parameter; a later segment names no field of its config class.
+          const cmd = cmds.find((c) => resolveKey(model, c, dottedName).status === 'unknown-subkey')!;
+          const resolved = resolveKey(model, cmd, dottedName);
+          if (resolved.status !== 'unknown-subkey') continue;
+          const segment = dottedName.split('.')[resolved.index] ?? '';
+          const [near] = suggestNames(segment, resolved.owner.fields.map((f) => f.name), 1);
+          report({
+            messageId: near ? 'staleSubkeyWithSuggestion' : 'staleSubkey',
+            data: {
+              name: dottedName,
+              segment,
+              prefix: resolved.prefix,
+              owner: resolved.owner.name,
+              command: cmd.name,
+              ...(near ? { suggestion: `${resolved.prefix}.${near}` } : {}),
+            },
+            location: row.location,
+            related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is a ${resolved.owner.name}` }],
+            suggestion: near ? `${resolved.prefix}.${near}` : undefined,
+          });
+          continue;
+        }
         const name = row.names[0] ?? row.rawName;
         const [suggestion] = suggestNames(name, known, 1);
         const primary = cmds[0]!;

@@ -11,9 +11,9 @@ export function tableCell(text: string): string {
  * A reference table row for a parameter, in the common `| Parameter | Type | Description |`
  * layout, the default appended as "Default: `x`." (the phrase docdrift reads back).
  */
-export function referenceRowText(param: ParamSpec): string {
+export function referenceRowText(param: ParamSpec, key = param.name): string {
   const description = [param.description ?? '', param.default ? `Default: \`${formatDefault(param.default)}\`.` : '']
     .filter(Boolean)
     .join(' ');
-  return `| \`${param.name}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
+  return `| \`${key}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
 }

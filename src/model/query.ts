@@ -1,6 +1,6 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
-import type { CommandSpec, DocFile, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 
 /** Finds the parameter a name (or alias) refers to. */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
@@ -64,4 +64,53 @@ export function configClassNames(cmds: CommandSpec[]): string {
 export function definedBy(model: Model, cmd: CommandSpec): Array<SourceLocation & { message: string }> {
   const first = cmd.configClasses[0] ? model.classes.get(cmd.configClasses[0]) : undefined;
   return first ? [{ ...first.location, message: `\`${cmd.name}\` parameters are defined by ${first.name}` }] : [];
+}
+
+/** What a dotted key (`data.repo_id`) addresses in a command's parameters. */
+export type KeyResolution =
+  /** Every segment is a known parameter or nested field; `param` is the last one. */
+  | { status: 'known'; param: ParamSpec; root: ParamSpec }
+  /** The key goes below a dict-typed field or a field whose type docdrift cannot see into. */
+  | { status: 'open'; param: ParamSpec; root: ParamSpec }
+  /** Segment `index` is not a field of `owner` (the config class typing the previous segment). */
+  | { status: 'unknown-subkey'; root: ParamSpec; index: number; owner: ConfigClass; prefix: string }
+  /** The first segment is not a parameter of the command. */
+  | { status: 'unknown' };
+
+/**
+ * Resolves a dotted key against a command's parameters, descending through nested config
+ * classes (`ParamSpec.typeRef`). Open namespaces (`openNamespace`) and fields of unknown type
+ * accept any sub-key. Cycles and absurd depths stop at 16 segments (treated as open).
+ */
+export function resolveKey(model: Model, cmd: CommandSpec, key: string): KeyResolution {
+  const segments = key.split('.');
+  const root = findParam(cmd, segments[0] ?? key);
+  if (!root) return { status: 'unknown' };
+  let current = root;
+  for (let i = 1; i < segments.length; i++) {
+    if (i > 16 || current.openNamespace || !current.typeRef) return { status: 'open', param: current, root };
+    const owner = model.classes.get(current.typeRef);
+    if (!owner) return { status: 'open', param: current, root };
+    const seg = segments[i]!;
+    const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg));
+    if (!next) return { status: 'unknown-subkey', root, index: i, owner, prefix: segments.slice(0, i).join('.') };
+    current = next;
+  }
+  return { status: 'known', param: current, root };
+}
+
+/**
+ * The dotted keys a nested parameter contributes (`logging.level`, `logging.rotate.max_bytes`),
+ * leaves only, each with its ParamSpec. Empty for a parameter without `typeRef`.
+ */
+export function nestedKeys(model: Model, param: ParamSpec, prefix = param.name, depth = 0, seen = new Set<string>()): Array<{ key: string; param: ParamSpec }> {
+  if (!param.typeRef || depth > 8 || seen.has(param.typeRef)) return [];
+  const cls = model.classes.get(param.typeRef);
+  if (!cls) return [];
+  const inner = new Set(seen).add(param.typeRef);
+  return cls.fields.flatMap((f) => {
+    const key = `${prefix}.${f.name}`;
+    const below = nestedKeys(model, f, key, depth + 1, inner);
+    return below.length > 0 ? below : [{ key, param: f }];
+  });
 }
