@@ -24,6 +24,12 @@ export interface CommandConfig {
   config?: string | string[];
   /** Extra parameter names the command accepts besides its classes' fields. */
   params?: string[];
+  /**
+   * `config-file` when the entry names a configuration file users write (`docdrift.config.json`)
+   * rather than a command: its reference sections are headed by the file name and its examples
+   * are YAML/JSON/TOML blocks. Default `command`.
+   */
+  kind?: 'command' | 'config-file';
 }
 
 /**
@@ -196,7 +202,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -235,6 +241,7 @@ export const configFileSchema = z.strictObject({
         aliases: stringList.optional(),
         config: stringList.optional(),
         params: stringList.optional(),
+        kind: z.enum(['command', 'config-file']).optional(),
       }),
     )
     .optional(),
@@ -262,6 +269,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.aliases) command.aliases = [...entry.aliases];
       if (entry.config) command.config = [...entry.config];
       if (entry.params) command.params = [...entry.params];
+      if (entry.kind) command.kind = entry.kind;
       config.commands[name] = command;
     }
   }

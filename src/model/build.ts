@@ -4,9 +4,11 @@ import { createHeadingMatcher, createParameterMatcher } from '../config/patterns
 import type { DocdriftConfig } from '../config/schema.js';
 import { readReferenceTable } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
+import { configKeyUsages } from '../docs/config-keys.js';
 import type {
   CommandSpec,
   ConfigClass,
+  DataBlock,
   DocFile,
   EntryPoint,
   HeadingBlock,
@@ -102,6 +104,17 @@ export function buildModel(input: ModelInput): Model {
       }
     }
   }
+  const configFiles = commands.filter((c) => c.kind === 'config-file');
+  if (configFiles.length > 0) {
+    for (const doc of input.docs) {
+      const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
+      (doc.dataBlocks ?? []).forEach((block, i) => {
+        const owner = dataBlockOwner(block, configFiles, fileSections, commandByName);
+        if (!owner) return;
+        for (const u of configKeyUsages(block, owner, 100_000 + i)) if (!isIgnored(u.key)) usages.push(u);
+      });
+    }
+  }
 
   if (input.docFiles) resolveSiteRoutes(input.docs, input.docFiles);
   const docsByFile = new Map<string, DocFile | undefined>(input.docs.map((d) => [d.file, d]));
@@ -167,6 +180,32 @@ export function buildModel(input: ModelInput): Model {
   };
 }
 
+/**
+ * The config file a YAML/JSON/TOML block is an example of, by the first rule that applies:
+ * its info string names the file (```` ```yaml title="app.yaml" ````), its first line is a comment
+ * naming it (`# app.yaml`), or it lies inside a reference section of that file.
+ */
+function dataBlockOwner(
+  block: DataBlock,
+  configFiles: CommandSpec[],
+  sections: ReferenceSection[],
+  commandByName: (n: string) => CommandSpec | undefined,
+): string | undefined {
+  const names = configFiles.flatMap((c) => [c.name, ...c.aliases]);
+  const named = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : names.find((n) => new RegExp(`(^|[\\s"'=/])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s"'])`).test(text));
+  const byMeta = named(block.meta);
+  const firstLine = /^\s*(#|\/\/)\s*(\S+)/.exec(block.value)?.[2];
+  const byComment = firstLine !== undefined && names.includes(firstLine) ? firstLine : undefined;
+  const line = block.location.line;
+  const bySection = sections
+    .filter((sec) => line > sec.heading.location.line && line <= sec.endLine)
+    .flatMap((sec) => sec.commands)
+    .find((n) => commandByName(n)?.kind === 'config-file');
+  const found = byMeta ?? byComment ?? bySection;
+  return found === undefined ? undefined : commandByName(found)?.name;
+}
+
 function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigClass | undefined): CommandSpec[] {
   const commands: CommandSpec[] = [];
   const claimed = new Set<string>();
@@ -184,6 +223,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       mappedBy: 'config',
       paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
       location: ep?.location,
+      ...(entry.kind === 'config-file' ? { kind: 'config-file' as const } : {}),
     });
     claimed.add(name);
     for (const a of entry.aliases ?? []) claimed.add(a);

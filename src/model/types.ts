@@ -131,6 +131,12 @@ export interface CommandSpec {
   paramsKnown: boolean;
   /** Where the command is declared (entry point line), if anywhere. */
   location?: SourceLocation;
+  /**
+   * `config-file` when this "command" is a configuration file users write (`docdrift.config.json`,
+   * `config.yaml`) whose root is a config class: its examples are YAML/JSON/TOML code blocks and
+   * its reference sections are headed by the file name. Absent means a command users type.
+   */
+  kind?: 'command' | 'config-file';
 }
 
 /** A heading in a document, with the anchor GitHub would give it. */
@@ -243,7 +249,9 @@ export type ArgumentSyntax =
   /** Hydra override: `key=v`, `+key=v`, `++key=v`, `~key` (https://hydra.cc/docs/advanced/override_grammar/basic/). */
   | 'hydra-override'
   /** CLI flag: `--name`, `--name=v`, `--name v`, `-x`. */
-  | 'flag';
+  | 'flag'
+  /** A key of a configuration file example (YAML, JSON, TOML), at any depth, as a dotted path. */
+  | 'config-key';
 
 /** One parameter passed in one example. */
 export interface Usage {
@@ -266,6 +274,22 @@ export interface Usage {
   /** Exact position of the argument token in the Markdown file. */
   location: SourceLocation;
   block: CodeBlock;
+}
+
+/** A fenced code block of configuration data (YAML, JSON or TOML) in a document. */
+export interface DataBlock {
+  file: string;
+  lang: 'yaml' | 'json' | 'toml';
+  /** The rest of the info string after the language (`title="docdrift.config.json"`), if any. */
+  meta?: string;
+  /** The block's content, as remark gives it (fence indentation removed). */
+  value: string;
+  /** 1-based document line of the block's first content line (the line after the opening fence). */
+  contentLine: number;
+  /** Columns of indentation remark removed from each content line (the fence's indent). */
+  contentIndent: number;
+  /** The whole fenced block. */
+  location: SourceLocation;
 }
 
 /** One command invocation found in an example code block. */
@@ -301,6 +325,8 @@ export interface DocFile {
   blocks: HeadingBlock[];
   codeBlocks: CodeBlock[];
   invocations: Invocation[];
+  /** YAML/JSON/TOML fenced blocks: candidate config-file examples. Optional: filled by the docs stage. */
+  dataBlocks?: DataBlock[];
   links: DocLink[];
 }
 

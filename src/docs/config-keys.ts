@@ -1,0 +1,135 @@
+/** Reads the keys of a YAML/JSON/TOML example block, at any depth, as config-key usages with exact positions. */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { DataBlock, Usage } from '../model/types.js';
+
+/** A key found in a data block: its dotted path and where its token is in the document. */
+export interface DataKey {
+  /** Dotted path from the root (`logging.rotate_bytes`); list items are looked through. */
+  key: string;
+  /** The key token as written. */
+  raw: string;
+  line: number;
+  column: number;
+  endColumn: number;
+}
+
+/**
+ * The keys of a data block, depth first, in document order.
+ *
+ * - YAML and JSON are parsed with the `yaml` library (JSON is YAML 1.2), with positions from its
+ *   LineCounter; a block that does not parse yields the keys of what parsed, or none.
+ * - TOML is read line by line: `[table]` / `[[array.table]]` headers set the prefix, `key = v`
+ *   and `"quoted.key" = v` lines add keys (dotted keys allowed); multi-line values and inline
+ *   tables are not looked into. (smol-toml, used for `pyproject.toml`, gives no positions.)
+ *
+ * Never throws. Positions are document positions: the block's content line and indent are added.
+ */
+export function dataBlockKeys(block: DataBlock): DataKey[] {
+  try {
+    return block.lang === 'toml' ? tomlKeys(block) : yamlKeys(block);
+  } catch {
+    return [];
+  }
+}
+
+function yamlKeys(block: DataBlock): DataKey[] {
+  const counter = new LineCounter();
+  const doc = parseDocument(block.value, { lineCounter: counter, uniqueKeys: false, prettyErrors: false });
+  const keys: DataKey[] = [];
+  const visit = (node: unknown, prefix: string, depth: number): void => {
+    if (depth > 32) return;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        const name = String(pair.key.value);
+        const key = prefix ? `${prefix}.${name}` : name;
+        const range = (pair.key as YamlNode).range;
+        if (range) {
+          const start = counter.linePos(range[0]);
+          const end = counter.linePos(range[1]);
+          keys.push({
+            key,
+            raw: block.value.slice(range[0], range[1]),
+            line: block.contentLine + start.line - 1,
+            column: start.col + block.contentIndent,
+            endColumn: (end.line === start.line ? end.col : start.col + name.length) + block.contentIndent,
+          });
+        }
+        visit(pair.value, key, depth + 1);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item, prefix, depth + 1);
+    }
+  };
+  visit(doc.contents, '', 0);
+  return keys;
+}
+
+const TOML_TABLE = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+const TOML_KEY = /^(\s*)((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=/;
+
+function tomlKeys(block: DataBlock): DataKey[] {
+  const keys: DataKey[] = [];
+  let prefix = '';
+  const unquote = (part: string): string => part.trim().replace(/^(["'])(.*)\1$/, '$2');
+  const lines = block.value.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!;
+    const table = TOML_TABLE.exec(text);
+    if (table) {
+      prefix = table[1]!.split('.').map(unquote).join('.');
+      continue;
+    }
+    const m = TOML_KEY.exec(text);
+    if (!m) continue;
+    const raw = m[2]!;
+    const name = splitDotted(raw).map(unquote).join('.');
+    const column = m[1]!.length + 1 + block.contentIndent;
+    keys.push({
+      key: prefix ? `${prefix}.${name}` : name,
+      raw,
+      line: block.contentLine + i,
+      column,
+      endColumn: column + raw.length,
+    });
+  }
+  return keys;
+}
+
+/** Splits a TOML dotted key at dots outside quotes. */
+function splitDotted(raw: string): string[] {
+  const parts: string[] = [];
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '.') {
+      parts.push(raw.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(raw.slice(start));
+  return parts;
+}
+
+/**
+ * Config-key usages of one data block for a config file (`command` is the file's name as users
+ * write it). `name` is the first segment of the dotted key, as for Hydra overrides.
+ */
+export function configKeyUsages(block: DataBlock, command: string, invocation: number): Usage[] {
+  return dataBlockKeys(block).map((k) => ({
+    file: block.file,
+    command,
+    invocation,
+    raw: k.raw,
+    name: k.key.split('.', 1)[0] ?? k.key,
+    key: k.key,
+    syntax: 'config-key' as const,
+    prefix: '',
+    location: { file: block.file, line: k.line, column: k.column, endLine: k.line, endColumn: k.endColumn },
+    block: { file: block.file, lang: block.lang, location: block.location },
+  }));
+}
