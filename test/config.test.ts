@@ -36,13 +36,15 @@ function configError(fn: () => unknown): ConfigError {
 
 const RULES = ['example-param-unknown', 'example-param-undocumented', 'reference-default-mismatch'];
 
+const DEFAULT_SOURCES = ['**/*.py', '**/*.{ts,mts,cts,tsx}', '!**/*.d.{ts,mts,cts}', '!**/tests/**', '!**/test/**', '!**/__tests__/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py', '!**/*.{test,spec}.{ts,mts,cts,tsx}'];
+
 describe('defaults', () => {
   it('returns every default when there is no config file', () => {
     const root = project({ 'README.md': '# x\n' });
     const { config, file } = loadConfig(root);
     expect(file).toBeUndefined();
     expect(config).toEqual(defaultConfig());
-    expect(config.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
+    expect(config.sources).toEqual(DEFAULT_SOURCES);
     expect(config.docs).toEqual(['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**']);
     expect(config.ignore).toEqual([]);
     expect(config.reference).toEqual([]);
@@ -59,8 +61,8 @@ describe('defaults', () => {
     const root = project({});
     const a = loadConfig(root).config;
     a.sources.push('x');
-    expect(loadConfig(root).config.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
-    expect(DEFAULT_CONFIG.sources).toEqual(['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py']);
+    expect(loadConfig(root).config.sources).toEqual(DEFAULT_SOURCES);
+    expect(DEFAULT_CONFIG.sources).toEqual(DEFAULT_SOURCES);
   });
 
   it('an empty YAML file means all defaults', () => {

@@ -38,10 +38,13 @@ export interface CommandConfig {
  */
 export interface DocdriftConfig {
   /**
-   * Globs of code files; `!` excludes. Test code (`tests/`, `test_*.py`, `conftest.py`) is left
-   * out by default: its classes and strings are not the CLI users call.
+   * Globs of code files; `!` excludes. Python and TypeScript files, except test code (`tests/`,
+   * `test/`, `__tests__/`, `test_*.py`, `*_test.py`, `conftest.py`, `*.test.ts`, `*.spec.ts`) and
+   * declaration files: test code's classes and strings are not the CLI users call. TypeScript
+   * files are only read when the root package.json declares `bin` commands or the config maps a
+   * command to a class the Python sources do not define.
    * A single string is accepted for a one-element list.
-   * @defaultValue `['**\/*.py', '!**\/tests/**', '!**\/test/**', '!**\/test_*.py', '!**\/*_test.py', '!**\/conftest.py']`
+   * @defaultValue `['**\/*.py', '**\/*.{ts,mts,cts,tsx}', '!**\/*.d.{ts,mts,cts}', '!**\/tests/**', '!**\/test/**', '!**\/__tests__/**', '!**\/test_*.py', '!**\/*_test.py', '!**\/conftest.py', '!**\/*.{test,spec}.{ts,mts,cts,tsx}']`
    */
   sources: string[];
   /**
@@ -142,7 +145,18 @@ export const ALWAYS_IGNORED_GLOBS: readonly string[] = Object.freeze(ALWAYS_IGNO
 
 /** The defaults of every field. Frozen; {@link defaultConfig} returns a mutable copy. */
 export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
-  sources: ['**/*.py', '!**/tests/**', '!**/test/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py'],
+  sources: [
+    '**/*.py',
+    '**/*.{ts,mts,cts,tsx}',
+    '!**/*.d.{ts,mts,cts}',
+    '!**/tests/**',
+    '!**/test/**',
+    '!**/__tests__/**',
+    '!**/test_*.py',
+    '!**/*_test.py',
+    '!**/conftest.py',
+    '!**/*.{test,spec}.{ts,mts,cts,tsx}',
+  ],
   docs: ['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**'],
   ignore: [],
   reference: [],
