@@ -1,7 +1,7 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { lint } from './engine/lint.js';
 import { formatters } from './report/index.js';
@@ -30,7 +30,59 @@ Options:
 Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error.
 `;
 
-/** The options the CLI accepts, in `node:util` parseArgs form. */
+/**
+ * The options of the `docdrift` command, one property per flag, as users spell them. This is the
+ * config type docdrift's own reference (README "Usage") is checked against by `npm run lint:docs`;
+ * {@link CLI_OPTIONS} must declare exactly these (a test keeps them in step).
+ */
+export interface CliOptions {
+  /**
+   * The project root; paths in JSON output and in message text are relative to it.
+   * @default "."
+   */
+  root: string;
+  /** The config file (JSON or YAML); default: found in the root. */
+  config?: string;
+  /**
+   * Output format: `stylish` or `json`.
+   * @default "stylish"
+   */
+  format: string;
+  /**
+   * Exit 1 when there are more than this many warnings; -1 means no limit.
+   * @default -1
+   */
+  'max-warnings': number;
+  /**
+   * Report errors only.
+   * @default false
+   */
+  quiet: boolean;
+  /** Force colours on. */
+  color?: boolean;
+  /**
+   * Force colours off (`NO_COLOR` also does).
+   * @default false
+   */
+  'no-color': boolean;
+  /**
+   * Print timings, the discovered commands, and stacks of internal errors.
+   * @default false
+   */
+  debug: boolean;
+  /**
+   * Show the help.
+   * @default false
+   */
+  help: boolean;
+  /**
+   * Print the version.
+   * @default false
+   */
+  version: boolean;
+}
+
+/** The options the CLI accepts, in `node:util` parseArgs form; keys are those of {@link CliOptions}. */
 export const CLI_OPTIONS = {
   root: { type: 'string' },
   config: { type: 'string' },
@@ -42,7 +94,7 @@ export const CLI_OPTIONS = {
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
-} as const;
+} as const satisfies Record<keyof CliOptions, NonNullable<ParseArgsConfig['options']>[string]>;
 
 /**
  * `--max-warnings -1` → `--max-warnings=-1`: node's parseArgs refuses an option value that looks
