@@ -9,9 +9,11 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, SourceLocation, TableRow,
+  CodeBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
+import { readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 
@@ -234,7 +236,9 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
     if (target.fragment !== undefined) link.fragment = target.fragment;
   }
 
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, lastLine(text)), codeBlocks, invocations, links };
+  const fileLastLine = lastLine(text);
+  const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */
@@ -264,6 +268,7 @@ function buildBlocks(
   tables: readonly DocTable[],
   codeSpans: ReadonlyArray<{ line: number; text: string }>,
   fileLastLine: number,
+  layouts: LayoutRows,
 ): HeadingBlock[] {
   const blocks: HeadingBlock[] = [];
   // Next heading of the same or higher rank, found with a stack in one pass.
@@ -283,7 +288,13 @@ function buildBlocks(
     const firstCode = lowerBound(codeSpans, heading.location.line, (c) => c.line);
     const codes: string[] = [];
     for (let c = firstCode; c < codeSpans.length && codeSpans[c]!.line <= endLine; c++) codes.push(codeSpans[c]!.text);
-    blocks.push({ heading, endLine, tables: inBlock, codes });
+    // Rows strictly after the block's heading line: a parameter heading is not a row of its own block.
+    const rowsIn = (rows: readonly ReferenceRow[]): ReferenceRow[] => {
+      const out: ReferenceRow[] = [];
+      for (let r = lowerBound(rows, heading.location.line + 1, (x) => x.location.line); r < rows.length && rows[r]!.location.line <= endLine; r++) out.push(rows[r]!);
+      return out;
+    };
+    blocks.push({ heading, endLine, tables: inBlock, codes, headingRows: rowsIn(layouts.headingRows), listRows: rowsIn(layouts.listRows) });
   });
   return blocks;
 }

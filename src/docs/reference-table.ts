@@ -11,23 +11,63 @@ export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = 
   type: ['type'],
   default: ['default', 'default value'],
   description: ['description', 'meaning', 'details', 'notes', 'help'],
-  env: [],
-  flag: [],
+  env: [
+    'env', 'env var', 'env vars', 'environment variable', 'environment variables', 'environment', 'env variable',
+    'variable', 'envvar',
+  ],
+  flag: [
+    'cli flag', 'cli flags', 'cli', 'command-line flag', 'command-line flags', 'command line flag', 'cli option',
+    'cli options', 'command line', 'command-line', 'command-line option', 'cli argument',
+  ],
 };
+
+/**
+ * Name-column headers that mean "the CLI spelling" when the table also has a key-like name column
+ * (`| Key | Flag |`): that column is then read as the `flag` role. Alone, they name the parameter.
+ */
+const FLAG_LIKE_NAME_HEADERS: ReadonlySet<string> = new Set(['flag', 'flags', 'option', 'options', 'argument', 'arguments']);
 
 const ROLE_BY_HEADER = new Map<string, ColumnRole>(
   (Object.entries(HEADER_SYNONYMS) as Array<[ColumnRole, readonly string[]]>).flatMap(([role, names]) =>
     names.map((n) => [n, role] as [string, ColumnRole])),
 );
 
-/** The role of a header cell text, if it is one of the synonyms. */
+/** A header text lower-cased, emphasis/code marks, a trailing colon and extra blanks removed. */
+function headerKey(header: string): string {
+  return header.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * The role of a header cell text, if it is one of the synonyms. This looks at one header alone:
+ * `Flag` is a `name` here; {@link columnRoles} decides it is a `flag` next to a `Key` column.
+ */
 export function columnRole(header: string): ColumnRole | undefined {
-  const key = header.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
-  return ROLE_BY_HEADER.get(key);
+  return ROLE_BY_HEADER.get(headerKey(header));
+}
+
+/**
+ * The roles of all columns of a table header, by column index (`undefined` for unknown headers).
+ *
+ * Beyond {@link columnRole}: when a table has both a key-like name column (`Key`, `Name`,
+ * `Parameter`, `Setting`…) and a flag-like one (`Flag`, `Option`, `Argument`), the latter is the
+ * `flag` column (`| Setting | Environment variable | Flag |`); when the only name-like column is
+ * flag-like, it stays the name (`| Option | Env | Description |`). A table with a `flag` column
+ * (`CLI flag`) but no name column reads that column as the name.
+ */
+export function columnRoles(header: readonly string[]): Array<ColumnRole | undefined> {
+  const roles = header.map(columnRole);
+  const nameCols = roles.flatMap((r, i) => (r === 'name' ? [i] : []));
+  const flagLike = (i: number): boolean => FLAG_LIKE_NAME_HEADERS.has(headerKey(header[i] ?? ''));
+  if (nameCols.some((i) => !flagLike(i))) for (const i of nameCols) if (flagLike(i)) roles[i] = 'flag';
+  if (!roles.includes('name')) {
+    const flagCol = roles.indexOf('flag');
+    if (flagCol >= 0) roles[flagCol] = 'name';
+  }
+  return roles;
 }
 
 /** Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. */
-const ALIAS_SEPARATOR_RE = /\s*,\s*|\s+\/\s+|\s+\|\s+|\s+or\s+/;
+export const ALIAS_SEPARATOR_RE = /\s*,\s*|\s+\/\s+|\s+\|\s+|\s+or\s+/;
 
 /**
  * Normalises one documented parameter spelling to its name: drops the Hydra (`++`, `+`, `~`) or
@@ -44,8 +84,12 @@ export function normalizeParamName(spelling: string): string {
   return s.replace(/[,;:.]+$/, '');
 }
 
-/** Splits a name cell into aliases, the first being the primary; codes win over plain text. */
-function namesOf(text: string, codes: readonly string[]): string[] {
+/**
+ * Splits a name cell (or any name text) into normalised aliases, the first being the primary:
+ * the inline code spans when there are any, else the text, split at {@link ALIAS_SEPARATOR_RE}
+ * and normalised by {@link normalizeParamName}; empty results and duplicates are dropped.
+ */
+export function namesOf(text: string, codes: readonly string[]): string[] {
   const pieces = codes.length > 0 ? codes.flatMap((c) => c.split(ALIAS_SEPARATOR_RE)) : text.split(ALIAS_SEPARATOR_RE);
   const names: string[] = [];
   for (const p of pieces) {
@@ -55,8 +99,8 @@ function namesOf(text: string, codes: readonly string[]): string[] {
   return names;
 }
 
-/** Cell texts meaning "no default documented". */
-const NO_DEFAULT = new Set(['', '-', '—', '–', 'n/a']);
+/** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
+export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
 /** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
 const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b|\bto\b)\s*/i;
 
@@ -79,11 +123,13 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
 /**
  * Interprets a table as a reference table.
  *
- * Columns are found by header synonyms ({@link HEADER_SYNONYMS}); the first matching column of
+ * Columns are found by header synonyms ({@link columnRoles}); the first matching column of
  * each role is used. Each body row becomes a {@link ReferenceRow}:
  * - `names`: from the inline code spans of the name cell (else its text), split into aliases at
  *   `,` ` / ` ` | ` ` or ` (`--out`, `-o`), each normalised by {@link normalizeParamName}; the first
- *   is the primary. Rows with no name are skipped.
+ *   is the primary. The spellings of a flag column follow as aliases (`| `log.level` | `--log-level` |`
+ *   → `['log.level', 'log-level']`). Rows with no name are skipped.
+ * - `env`: the env column's first inline code, else its text (empty or `-` mean none).
  * - `type`, `description`: the cell texts, trimmed; absent when empty or when there is no such column.
  * - `default`: the Default cell's first inline code, else its text (empty, `-`, `—`, `n/a` mean
  *   none), else a default phrase in the
@@ -94,26 +140,38 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
  * @returns the rows, or `undefined` when no header names a parameter column.
  */
 export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
-  const roles = table.header.map(columnRole);
+  const roles = columnRoles(table.header);
   const col = (role: ColumnRole): number => roles.indexOf(role);
   const nameCol = col('name');
   if (nameCol < 0) return undefined;
   const typeCol = col('type');
   const defaultCol = col('default');
   const descCol = col('description');
+  const envCol = col('env');
+  const flagCol = col('flag');
   const rows: ReferenceRow[] = [];
   for (const row of table.rows) {
-    const rawName = row.cells[nameCol] ?? '';
+    let rawName = row.cells[nameCol] ?? '';
     const names = namesOf(rawName, row.cellCodes[nameCol] ?? []);
+    // A row documenting only a flag (empty key cell) is named by the flag.
+    if (rawName.trim() === '' && flagCol >= 0) rawName = row.cells[flagCol] ?? '';
+    if (flagCol >= 0) {
+      for (const n of namesOf(row.cells[flagCol] ?? '', row.cellCodes[flagCol] ?? [])) if (!names.includes(n)) names.push(n);
+    }
     if (names.length === 0) continue;
     const out: ReferenceRow = { names, rawName, links: row.links, location: row.location };
+    if (envCol >= 0) {
+      const envText = row.cells[envCol]?.trim() ?? '';
+      const env = row.cellCodes[envCol]?.[0] ?? (NO_VALUE.has(envText.toLowerCase()) ? undefined : envText);
+      if (env) out.env = env;
+    }
     const type = typeCol >= 0 ? row.cells[typeCol]?.trim() : undefined;
     if (type) out.type = type;
     const description = descCol >= 0 ? row.cells[descCol]?.trim() : undefined;
     if (description) out.description = description;
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
-    if (!NO_DEFAULT.has(defaultCell.toLowerCase())) {
+    if (!NO_VALUE.has(defaultCell.toLowerCase())) {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
       const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];

@@ -189,6 +189,18 @@ export interface HeadingBlock {
    * whether a linked heading explains a parameter. Optional: filled by the docs stage.
    */
   codes?: string[];
+  /**
+   * Rows of the `headings` layout: one per parameter heading inside the block (nested
+   * sub-headings included, like `tables`; the block's own heading never), in document order. A row's
+   * `location` is its heading. Optional: filled by the docs stage (see `readLayoutRows`).
+   */
+  headingRows?: ReferenceRow[];
+  /**
+   * Rows of the `list` layout: one per item of each reference list inside the block (nested
+   * sub-headings included, like `tables`), in document order. A row's `location` is its list item.
+   * Optional: filled by the docs stage (see `readLayoutRows`).
+   */
+  listRows?: ReferenceRow[];
 }
 
 /** Column roles a reference table can have (header synonyms are mapped onto these). */

@@ -1,0 +1,676 @@
+/** Reads reference layouts besides tables: a heading per parameter and bullet lists of parameters, as ReferenceRows with exact positions. */
+
+import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, Table } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
+import {
+  ALIAS_SEPARATOR_RE, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+} from './reference-table.js';
+
+/** What {@link readLayoutRows} needs besides the tree: the file, its raw lines and what parseDoc already read. */
+export interface LayoutContext {
+  /** Project-relative POSIX path, used in every location. */
+  file: string;
+  /** The document's lines (split at `\r\n`, `\r`, `\n`), to place plain-text values exactly. */
+  rawLines: readonly string[];
+  /** Every link of the document, in document order; rows take the ones inside them. */
+  links: readonly DocLink[];
+  /** Every GFM table of the document: a parameter heading whose block holds a reference table is a group, not a parameter. */
+  tables: readonly DocTable[];
+  /** Shell invocations of the document: a heading whose block runs the heading's name is a command, not a parameter. */
+  invocations: readonly Invocation[];
+  /** Last line of the document. */
+  lastLine: number;
+}
+
+/** Rows of the two non-table layouts of one document, each list in document order. */
+export interface LayoutRows {
+  /** One row per parameter heading (`layout: 'headings'`); `location` is the heading. */
+  headingRows: ReferenceRow[];
+  /** One row per item of a reference list (`layout: 'list'`); `location` is the list item. */
+  listRows: ReferenceRow[];
+}
+
+/** Share of a list's items that must have the reference shape for the list to count. */
+export const LIST_REFERENCE_SHARE = 0.6;
+
+/**
+ * One documented spelling of a parameter, as a code span holds it: an optional Hydra/flag prefix
+ * and `[no-]` marker, a name (letters, digits, `_`, `.`, `-`; no `/`), then at most one value
+ * placeholder (`=x`, `[=X]`, ` <dir>`, ` DIR`, ` {a,b}`). `pip install foo` and `src/a.py` are not.
+ */
+const PARAM_SPELLING_RE =
+  /^(?:\+\+|\+|~|--?)?(?:\[no-?\])?[A-Za-z_][\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*|\[[^\]]+\]|\{[^}]+\}))?$/;
+/** Names that are file names, not parameters (`README.md`, `config.yaml`). */
+const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
+
+/** Literals and versions, which lists of values and changelogs start items and headings with (`null`, `true`, `v1.2.0`); `--yes` stays a flag. */
+const NOT_NAMES_RE = /^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v?\d+(?:\.\d+)*(?:[-.][\w.]+)?)$/i;
+
+/**
+ * True when a code span's text is one parameter spelling (`epochs`, `--log-level <lvl>`, `+limit=5`,
+ * `log.level`), not a command line, a path or a file name.
+ */
+export function isParamSpelling(text: string): boolean {
+  const t = text.trim();
+  const name = normalizeParamName(t);
+  return PARAM_SPELLING_RE.test(t) && name !== '' && !FILE_NAME_RE.test(name) && !NOT_NAMES_RE.test(t);
+}
+
+/** A heading text that is one bare identifier (`epochs`, `log_level`, `data.repo_id`) or flag (`--log-level`). */
+const BARE_NAME_RE = /^(?:--?[A-Za-z0-9][\w-]*|[a-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*)$/;
+/** Lower-case section words that a bare heading never names as a parameter. */
+const SECTION_WORDS: ReadonlySet<string> = new Set([
+  'usage', 'example', 'examples', 'options', 'option', 'parameters', 'arguments', 'flags', 'overview', 'description',
+  'notes', 'note', 'installation', 'install', 'setup', 'configuration', 'config', 'reference', 'introduction',
+  'summary', 'inputs', 'outputs', 'requirements', 'providers', 'modules', 'resources', 'troubleshooting', 'faq',
+  'synopsis', 'commands', 'settings', 'defaults', 'see-also', 'changelog', 'license',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Flattened phrasing content: text as rendered, with code spans and source lines.
+
+/** An inline code span inside flattened text: its value sits at `[start, end)`. */
+interface CodeSpan {
+  value: string;
+  start: number;
+  end: number;
+  location: SourceLocation;
+}
+
+/** Phrasing content as plain text (`\n` at soft and hard breaks), its code spans and the source line of each text line. */
+interface Flat {
+  text: string;
+  codes: CodeSpan[];
+  /** Start offset in `text` and source line of each text line, in order. */
+  lines: Array<{ offset: number; line: number }>;
+  /** The flattened node. */
+  location: SourceLocation;
+}
+
+type Point = { line: number; column: number };
+type Positioned = { position?: { start: Point; end: Point } | undefined };
+
+function locationOf(file: string, node: Positioned): SourceLocation {
+  const p = node.position;
+  if (!p) return { file, line: 1, column: 1 };
+  return { file, line: p.start.line, column: p.start.column, endLine: p.end.line, endColumn: p.end.column };
+}
+
+/** Flattens a node's phrasing content (HTML, images and MDX expressions dropped, as rendered text). */
+function flatten(file: string, node: Nodes): Flat {
+  const start = node.position?.start.line ?? 1;
+  const flat: Flat = { text: '', codes: [], lines: [{ offset: 0, line: start }], location: locationOf(file, node) };
+  const newline = (line: number): void => {
+    flat.text += '\n';
+    flat.lines.push({ offset: flat.text.length, line });
+  };
+  const walk = (n: Nodes): void => {
+    switch (n.type) {
+      case 'text': {
+        const first = n.position?.start.line ?? flat.lines[flat.lines.length - 1]!.line;
+        n.value.split(/\r\n|\r|\n/).forEach((piece, i) => {
+          if (i > 0) newline(first + i);
+          flat.text += piece;
+        });
+        return;
+      }
+      case 'inlineCode':
+        flat.codes.push({ value: n.value, start: flat.text.length, end: flat.text.length + n.value.length, location: locationOf(file, n) });
+        flat.text += n.value;
+        return;
+      case 'break':
+        newline(n.position?.end.line ?? flat.lines[flat.lines.length - 1]!.line + 1);
+        return;
+      case 'html':
+      case 'image':
+      case 'imageReference':
+      case 'footnoteReference':
+      case 'mdxTextExpression':
+      case 'mdxFlowExpression':
+        return;
+      default:
+        if ('children' in n) for (const c of n.children) walk(c as Nodes);
+    }
+  };
+  walk(node);
+  return flat;
+}
+
+/** How {@link valueIn} reads a value. */
+type ValueMode = 'code-first' | 'whole' | 'text';
+
+/** A value read from the document and where it is. */
+interface Located {
+  value: string;
+  location?: SourceLocation;
+}
+
+/**
+ * Where a plain-text value at `offset` of a flattened text is in the file: the same occurrence
+ * of the value on its raw source line (markup around it does not contain it), else the first.
+ */
+function locateText(file: string, flat: Flat, offset: number, value: string, rawLines: readonly string[]): SourceLocation | undefined {
+  let li = 0;
+  while (li + 1 < flat.lines.length && flat.lines[li + 1]!.offset <= offset) li++;
+  const { offset: lineStart, line } = flat.lines[li]!;
+  const raw = rawLines[line - 1];
+  if (raw === undefined || value === '') return undefined;
+  const before = flat.text.slice(lineStart, offset);
+  let nth = 0;
+  for (let at = before.indexOf(value); at >= 0; at = before.indexOf(value, at + 1)) nth++;
+  let found = -1;
+  for (let at = raw.indexOf(value), k = 0; at >= 0; at = raw.indexOf(value, at + 1), k++) {
+    if (found < 0) found = at;
+    if (k === nth) {
+      found = at;
+      break;
+    }
+  }
+  if (found < 0) return undefined;
+  return { file, line, column: found + 1, endLine: line, endColumn: found + 1 + value.length };
+}
+
+/** Trims `[start, end)` of a flat text to its non-blank part. */
+function trimRange(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  let e = end;
+  while (s < e && /\s/.test(text[s]!)) s++;
+  while (e > s && /\s/.test(text[e - 1]!)) e--;
+  return [s, e];
+}
+
+/**
+ * The value in `[start, end)` of a flat text.
+ * - `code-first`: a code span starting the range is the value (`` `None` (required) `` → `None`);
+ * - `whole`: the code span only when it is the whole range (trailing punctuation or a parenthesised
+ *   note aside), else the text (`list of str`).
+ * - `text`: the text as it reads (descriptions), blanks collapsed.
+ * Plain text otherwise loses a trailing `.`/`,`/`;`. Empty and `-`/`n/a` values give `undefined`.
+ */
+function valueIn(
+  file: string, flat: Flat, start: number, end: number, rawLines: readonly string[], mode: ValueMode,
+): Located | undefined {
+  const [s, e] = trimRange(flat.text, start, end);
+  if (s >= e) return undefined;
+  if (mode === 'text') {
+    const text = flat.text.slice(s, e).replace(/\s+/g, ' ');
+    return NO_VALUE.has(text.toLowerCase()) ? undefined : { value: text, location: flat.location };
+  }
+  const code = flat.codes.find((c) => c.start === s && c.end <= e);
+  if (code) {
+    const after = flat.text.slice(code.end, e);
+    if (mode === 'code-first' || /^\s*(?:\([^)]*\))?\s*[.,;]?\s*$/.test(after)) return { value: code.value, location: code.location };
+  }
+  const value = flat.text.slice(s, e).replace(/\s+/g, ' ').replace(/[.,;]+$/, '').trim();
+  if (NO_VALUE.has(value.toLowerCase())) return undefined;
+  const location = locateText(file, flat, s, value, rawLines) ?? flat.location;
+  return { value, location };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attributes: "Type: `int`", "**Default**: 10", "- Type: int", "Type\n: int", | Type | `int` |.
+
+type AttrRole = 'type' | 'default' | 'description' | 'env' | 'flag' | 'required';
+
+/** The attribute a label names (`Type`, `Default value`, `Env var`, `CLI flag`, `Required`), if any. */
+function attributeRole(label: string): AttrRole | undefined {
+  const key = label.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
+  if (key === 'description') return 'description';
+  if (key === 'required' || key === 'optional') return 'required';
+  if (key === 'flag' || key === 'flags' || key === 'alias' || key === 'aliases') return 'flag';
+  const role = columnRole(key);
+  return role === 'type' || role === 'default' || role === 'env' || role === 'flag' ? role : undefined;
+}
+
+/** What a parameter's heading body or parenthetical says about it. */
+interface Attributes {
+  type?: Located;
+  default?: Located;
+  env?: Located;
+  description?: string;
+  /** Codes of the description text, for the default phrase. */
+  descriptionFlat?: { flat: Flat; start: number; end: number };
+  /** Flag spellings given as aliases ("CLI flag: `--epochs`"). */
+  flags: string[];
+  /** True when any attribute was recognised (evidence that the heading is a parameter). */
+  evidence: boolean;
+}
+
+const LABEL_RE = /^\s*([A-Za-z][A-Za-z -]{0,40}?)\s*:\s*/;
+const LABEL_ONLY_RE = /^\s*([A-Za-z][A-Za-z -]{0,40}?)\s*$/;
+
+/** Records one attribute value (the first of each kind wins). */
+function setAttribute(
+  attrs: Attributes, role: AttrRole, read: (mode: ValueMode) => Located | undefined, flagNames: () => string[],
+): void {
+  attrs.evidence = true;
+  if (role === 'required') return;
+  if (role === 'flag') {
+    for (const n of flagNames()) if (!attrs.flags.includes(n)) attrs.flags.push(n);
+    return;
+  }
+  if (role === 'description') {
+    attrs.description ??= read('text')?.value;
+    return;
+  }
+  if (attrs[role] !== undefined) return;
+  const v = read(role === 'type' ? 'whole' : 'code-first');
+  if (v) attrs[role] = v;
+}
+
+/** Reads one block of phrasing lines: attribute lines are recorded, the others returned as description ranges. */
+function readAttributeLines(
+  ctx: LayoutContext, flat: Flat, attrs: Attributes, next: Nodes | undefined,
+): Array<[number, number]> {
+  const prose: Array<[number, number]> = [];
+  const ranges = flat.lines.map((l, i) => [l.offset, i + 1 < flat.lines.length ? flat.lines[i + 1]!.offset - 1 : flat.text.length] as const);
+  for (let i = 0; i < ranges.length; i++) {
+    const [start, end] = ranges[i]!;
+    const line = flat.text.slice(start, end);
+    const m = LABEL_RE.exec(line);
+    const role = m ? attributeRole(m[1]!) : undefined;
+    if (m && role) {
+      const vStart = start + m[0].length;
+      const names = (): string[] => namesOf(flat.text.slice(vStart, end), flat.codes.filter((c) => c.start >= vStart && c.end <= end).map((c) => c.value));
+      if (vStart >= end && i === ranges.length - 1 && next?.type === 'code') {
+        // "Default:" followed by a fenced block (terraform-docs for objects and lists).
+        const code = next as Code;
+        setAttribute(attrs, role, () => ({ value: code.value, location: locationOf(ctx.file, code) }), () => []);
+      } else {
+        setAttribute(attrs, role, (mode) => valueIn(ctx.file, flat, vStart, end, ctx.rawLines, mode), names);
+      }
+      continue;
+    }
+    // Definition-list-like: a label alone, then a line starting with ':'.
+    const label = LABEL_ONLY_RE.exec(line);
+    const labelRole = label ? attributeRole(label[1]!) : undefined;
+    const nextRange = ranges[i + 1];
+    if (labelRole && nextRange) {
+      const nextLine = flat.text.slice(nextRange[0], nextRange[1]);
+      const colon = /^\s*:\s*/.exec(nextLine);
+      if (colon) {
+        const vStart = nextRange[0] + colon[0].length;
+        const vEnd = nextRange[1];
+        const names = (): string[] => namesOf(flat.text.slice(vStart, vEnd), flat.codes.filter((c) => c.start >= vStart && c.end <= vEnd).map((c) => c.value));
+        setAttribute(attrs, labelRole, (mode) => valueIn(ctx.file, flat, vStart, vEnd, ctx.rawLines, mode), names);
+        i++;
+        continue;
+      }
+    }
+    if (line.trim() !== '') prose.push([start, end]);
+  }
+  return prose;
+}
+
+/** Reads a small key/value table (`| Type | `int` |` rows, or one row under `| Type | Default |`). */
+function readAttributeTable(ctx: LayoutContext, table: Table, attrs: Attributes): void {
+  const rows = table.children;
+  const header = rows[0];
+  if (!header) return;
+  const headerRoles = header.children.map((c) => attributeRole(toString(c)));
+  const cellValue = (cell: Nodes) => {
+    const flat = flatten(ctx.file, cell);
+    return {
+      read: (mode: ValueMode) => valueIn(ctx.file, flat, 0, flat.text.length, ctx.rawLines, mode),
+      names: () => namesOf(flat.text, flat.codes.map((c) => c.value)),
+    };
+  };
+  if (header.children.length === 2 && headerRoles[0] && !headerRoles[1]) {
+    // Vertical: every row (the header row included) is a label and its value.
+    for (const row of rows) {
+      const [label, value] = row.children;
+      const role = label ? attributeRole(toString(label)) : undefined;
+      if (!role || !value) continue;
+      const v = cellValue(value);
+      setAttribute(attrs, role, v.read, v.names);
+    }
+    return;
+  }
+  if (rows.length === 2 && headerRoles.some((r) => r !== undefined) && !header.children.some((c) => columnRole(toString(c)) === 'name')) {
+    // Horizontal: one row under attribute headers.
+    rows[1]!.children.forEach((cell, i) => {
+      const role = headerRoles[i];
+      if (!role) return;
+      const v = cellValue(cell);
+      setAttribute(attrs, role, v.read, v.names);
+    });
+  }
+}
+
+/** Reads the body of a parameter heading (the nodes up to the next heading): attributes and the description paragraph. */
+function readBody(ctx: LayoutContext, body: readonly Nodes[], attrs: Attributes): void {
+  let description: { flat: Flat; ranges: Array<[number, number]> } | undefined;
+  body.forEach((node, i) => {
+    const next = body[i + 1];
+    if (node.type === 'paragraph') {
+      const flat = flatten(ctx.file, node);
+      const prose = readAttributeLines(ctx, flat, attrs, next);
+      if (!description && prose.length > 0) description = { flat, ranges: prose };
+    } else if (node.type === 'list') {
+      for (const item of node.children) {
+        item.children.forEach((child, j) => {
+          if (child.type === 'paragraph') readAttributeLines(ctx, flatten(ctx.file, child), attrs, item.children[j + 1] ?? next);
+        });
+      }
+    } else if (node.type === 'table') {
+      readAttributeTable(ctx, node, attrs);
+    }
+  });
+  if (description && attrs.description === undefined) {
+    const { flat, ranges } = description;
+    const text = ranges.map(([s, e]) => flat.text.slice(s, e)).join(' ').replace(/\s+/g, ' ').trim();
+    if (text !== '') {
+      attrs.description = text;
+      attrs.descriptionFlat = { flat, start: ranges[0]![0], end: ranges[ranges.length - 1]![1] };
+    }
+  }
+}
+
+/** A default phrase in a description ("Defaults to `info`."), located at its code span when there is one. */
+function defaultFromProse(ctx: LayoutContext, flat: Flat, start: number, end: number): Located | undefined {
+  const text = flat.text.slice(start, end);
+  const codes = flat.codes.filter((c) => c.start >= start && c.end <= end);
+  const value = defaultFromDescription(text, codes.map((c) => c.value));
+  if (value === undefined) return undefined;
+  const phrase = /\bdefault/i.exec(text);
+  const from = start + (phrase?.index ?? 0);
+  const code = codes.find((c) => c.start >= from && c.value === value);
+  if (code) return { value, location: code.location };
+  const at = flat.text.indexOf(value, from);
+  return { value, location: (at >= 0 ? locateText(ctx.file, flat, at, value, ctx.rawLines) : undefined) ?? flat.location };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names: leading code spans and a parenthesised note.
+
+/** Leading code spans at `offset` (aliases joined by `,` `/` `|` `or`): names, raw text and where the names end. */
+function leadingNames(flat: Flat, offset: number): { names: string[]; raw: string; end: number } | undefined {
+  const [s] = trimRange(flat.text, offset, flat.text.length);
+  let code = flat.codes.find((c) => c.start === s);
+  if (!code) return undefined;
+  const spans = [code];
+  let end = code.end;
+  for (;;) {
+    const m = /^\s*(?:,|\/|\||\bor\b)\s*/.exec(flat.text.slice(end));
+    code = m ? flat.codes.find((c) => c.start === end + m[0].length) : undefined;
+    if (!m || !code) break;
+    spans.push(code);
+    end = code.end;
+  }
+  const spellings = spans.flatMap((c) => c.value.split(ALIAS_SEPARATOR_RE)).filter((p) => p.trim() !== '');
+  if (spellings.length === 0 || !spellings.every(isParamSpelling)) return undefined;
+  const names = namesOf('', spans.map((c) => c.value));
+  return names.length > 0 ? { names, raw: flat.text.slice(s, end), end } : undefined;
+}
+
+/** A parenthesised note at `offset` (`(int, default: 10)`): its inner range and where it ends. */
+function parenthetical(text: string, offset: number): { start: number; end: number; after: number } | undefined {
+  const m = /^[ \t]*\(/.exec(text.slice(offset));
+  if (!m) return undefined;
+  let depth = 0;
+  for (let i = offset + m[0].length - 1; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return { start: offset + m[0].length, end: i, after: i + 1 };
+  }
+  return undefined;
+}
+
+/**
+ * Reads a parenthesised note's parts, split at top-level commas: `default: x` / `defaults to x`,
+ * `env: X`, `required`/`optional`/`deprecated` (ignored), else the first part is the type.
+ */
+function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: number, attrs: Attributes): void {
+  const parts: Array<[number, number]> = [];
+  let depth = 0;
+  let from = start;
+  for (let i = start; i < end; i++) {
+    const ch = flat.text[i]!;
+    if ('([{<'.includes(ch)) depth++;
+    else if (')]}>'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0 && !flat.codes.some((c) => c.start <= i && i < c.end)) {
+      parts.push([from, i]);
+      from = i + 1;
+    }
+  }
+  parts.push([from, end]);
+  for (const [ps, pe] of parts) {
+    const [s, e] = trimRange(flat.text, ps, pe);
+    const part = flat.text.slice(s, e);
+    if (part === '') continue;
+    const def = /^defaults?(?:\s+value)?\s*(?::|=|\bis\b|\bto\b)?\s*/i.exec(part);
+    const env = /^(?:env(?:ironment)?(?:\s+var(?:iable)?)?|envvar)\s*[:=]\s*/i.exec(part);
+    if (def && def[0].length < part.length) {
+      setAttribute(attrs, 'default', (mode) => valueIn(ctx.file, flat, s + def[0].length, e, ctx.rawLines, mode), () => []);
+    } else if (env) {
+      setAttribute(attrs, 'env', (mode) => valueIn(ctx.file, flat, s + env[0].length, e, ctx.rawLines, mode), () => []);
+    } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part)) {
+      attrs.evidence = true;
+    } else if (attrs.type === undefined) {
+      setAttribute(attrs, 'type', (mode) => valueIn(ctx.file, flat, s, e, ctx.rawLines, mode), () => []);
+    }
+  }
+}
+
+/** Builds a row from names and attributes. */
+function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLink[], location: SourceLocation, ctx: LayoutContext): ReferenceRow {
+  const all = [...names];
+  for (const f of attrs.flags) if (!all.includes(f)) all.push(f);
+  const row: ReferenceRow = { names: all, rawName, links, location };
+  if (attrs.type) row.type = attrs.type.value;
+  if (attrs.description !== undefined && !NO_VALUE.has(attrs.description.toLowerCase())) row.description = attrs.description;
+  let def = attrs.default;
+  if (!def && attrs.descriptionFlat) def = defaultFromProse(ctx, attrs.descriptionFlat.flat, attrs.descriptionFlat.start, attrs.descriptionFlat.end);
+  if (def) {
+    row.default = def.value;
+    if (def.location) row.defaultLocation = def.location;
+  }
+  if (attrs.env) row.env = attrs.env.value;
+  return row;
+}
+
+/** The links of the document between two points (inclusive start, exclusive end). */
+function linksBetween(links: readonly DocLink[], start: Point, end: Point): DocLink[] {
+  const before = (a: Point, b: Point): boolean => a.line < b.line || (a.line === b.line && a.column < b.column);
+  return links.filter((l) => {
+    const p = { line: l.location.line, column: l.location.column };
+    return !before(p, start) && before(p, end);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headings.
+
+/** A heading with its place in its parent, so its body (the following siblings) can be read. */
+interface HeadingSite {
+  node: MdHeading;
+  parent: Parent;
+  index: number;
+}
+
+/** A heading that names a parameter, before deciding whether it is a group or a command. */
+interface ParamHeading {
+  site: HeadingSite;
+  names: string[];
+  /** Texts of the heading's code spans and bare name, to compare with invocations. */
+  spellings: string[];
+  rawName: string;
+  attrs: Attributes;
+  /** Last line of the heading's body (before the next heading). */
+  bodyEnd: Point;
+  /** Last line of its block (before the next heading of the same or higher rank). */
+  blockEnd: number;
+  line: number;
+}
+
+/**
+ * The names of a parameter heading: one or more code spans (aliases) optionally followed by a
+ * parenthesised note and a `{#id}` anchor, or one bare identifier/flag token.
+ */
+function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean } | undefined {
+  const flat = flatten(ctx.file, node);
+  const text = flat.text.replace(/\s*\{#[^}]*\}\s*$/, '');
+  const lead = leadingNames(flat, 0);
+  if (lead) {
+    let rest = lead.end;
+    const paren = parenthetical(text, rest);
+    if (paren) {
+      readParenthetical(ctx, flat, paren.start, paren.end, attrs);
+      rest = paren.after;
+    }
+    if (text.slice(rest).trim() !== '') return undefined;
+    const spellings = flat.codes.filter((c) => c.end <= lead.end).map((c) => c.value.trim());
+    const raw = toString(node, { includeHtml: false }).replace(/\s*\{#[^}]*\}\s*$/, '').trim();
+    return { names: lead.names, raw, spellings, bare: false };
+  }
+  const bare = text.trim();
+  if (flat.codes.length > 0 || !BARE_NAME_RE.test(bare) || SECTION_WORDS.has(bare.toLowerCase()) || !isParamSpelling(bare)) return undefined;
+  const name = normalizeParamName(bare);
+  return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true };
+}
+
+/** Every heading of the tree with its parent and index, in document order. */
+function headingSites(tree: Root): HeadingSite[] {
+  const out: HeadingSite[] = [];
+  const walk = (parent: Parent): void => {
+    parent.children.forEach((child, index) => {
+      if (child.type === 'heading') out.push({ node: child, parent, index });
+      else if ('children' in child && child.type !== 'paragraph' && child.type !== 'table') walk(child as Parent);
+    });
+  };
+  walk(tree);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists.
+
+/** Reads one list item of the reference shape (`` - `--epochs` (int, default: 10): passes ``), else `undefined`. */
+function listItemRow(ctx: LayoutContext, item: ListItem): ReferenceRow | undefined {
+  const para = item.children[0];
+  if (!para || para.type !== 'paragraph') return undefined;
+  const flat = flatten(ctx.file, para);
+  const lead = leadingNames(flat, 0);
+  if (!lead) return undefined;
+  const attrs: Attributes = { flags: [], evidence: false };
+  let at = lead.end;
+  const paren = parenthetical(flat.text, at);
+  if (paren) {
+    readParenthetical(ctx, flat, paren.start, paren.end, attrs);
+    at = paren.after;
+  }
+  const rest = flat.text.slice(at);
+  const sep = /^\s*(?::\s*|[-—–]\s+)/.exec(rest) ?? /^\s+/.exec(rest);
+  if (!sep && rest.trim() !== '') return undefined; // `foo`s, `foo`.
+  const descStart = at + (sep?.[0].length ?? rest.length);
+  const [ds, de] = trimRange(flat.text, descStart, flat.text.length);
+  if (ds >= de && !paren) return undefined; // a bare list of names: values, not a reference
+  const description = flat.text.slice(ds, de).replace(/\s+/g, ' ').trim();
+  if (description !== '') {
+    attrs.description = description;
+    attrs.descriptionFlat = { flat, start: ds, end: de };
+  }
+  const pos = item.position;
+  const links = pos ? linksBetween(ctx.links, pos.start, pos.end) : [];
+  return toRow(lead.names, lead.raw, attrs, links, locationOf(ctx.file, item), ctx);
+}
+
+/** The rows of a list when at least {@link LIST_REFERENCE_SHARE} of its items (and two or more) have the reference shape. */
+function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
+  const rows = list.children.map((item) => listItemRow(ctx, item)).filter((r): r is ReferenceRow => r !== undefined);
+  return rows.length >= 2 && rows.length >= LIST_REFERENCE_SHARE * list.children.length ? rows : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Reads the heading-per-parameter and bullet-list layouts of one parsed document.
+ *
+ * **Parameter headings** (`headingRows`). A heading names a parameter when its text is one or
+ * more inline code spans holding parameter spellings (`` ### `--out`, `-o` ``), optionally followed
+ * by a parenthesised note (`` (int, default: 10) ``) and a `{#id}` anchor; or one bare
+ * identifier/flag token (`### epochs`, `### --log-level`, terraform-docs'
+ * `### <a name="input_x"></a> [x](#input\_x)`). A bare lower-case word without `_`, `.` or
+ * dashes (`### epochs`) counts only when its body states a type, default, env var, flag,
+ * description or required-ness, and section words (`usage`, `examples`…) never count. Its body
+ * (the nodes up to the next heading) gives:
+ * - type/default/env/flag/description from `Label: value` lines (`Type: `int``, `**Default**: 10`,
+ *   `- Type: int`), definition-list pairs (`Type` then `: int`), a two-column key/value table
+ *   (`| Type | `int` |`), or one row under `| Type | Default |`; a `Default:` line followed by a
+ *   fenced block takes the block's content;
+ * - `description`: a `Description:` line, else the first paragraph's non-attribute lines;
+ * - `default`, failing all that, from a default phrase in the description.
+ * A parameter heading is dropped when its block (up to the next heading of the same or higher
+ * rank) holds other parameter headings, a reference table or a reference list (it groups
+ * parameters, like a command heading), or an example invoking its name (it is a command).
+ *
+ * **Reference lists** (`listRows`): a list where at least {@link LIST_REFERENCE_SHARE} of the
+ * items, and two or more, start with parameter spellings in code spans followed by an optional
+ * parenthesised note and `:`, ` - `, ` — ` or a blank, then a description. Lists in the body of a
+ * parameter heading that states attributes (they list its values) and lists nested in a
+ * reference list's items are not read.
+ *
+ * Every row has `location` at its heading or list item, `defaultLocation` at the value's code
+ * span (else the value's text, else the node holding it), and the links inside its heading body
+ * or item.
+ */
+export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
+  const sites = headingSites(tree);
+  const lastPoint = (nodes: readonly Nodes[], fallback: Point): Point => nodes[nodes.length - 1]?.position?.end ?? fallback;
+  const params: ParamHeading[] = [];
+  sites.forEach((site, i) => {
+    const attrs: Attributes = { flags: [], evidence: false };
+    const named = headingNames(ctx, site.node, attrs);
+    if (!named) return;
+    const siblings = site.parent.children as Nodes[];
+    let stop = site.index + 1;
+    while (stop < siblings.length && siblings[stop]!.type !== 'heading') stop++;
+    const body = siblings.slice(site.index + 1, stop);
+    readBody(ctx, body, attrs);
+    const plainWord = named.bare && !/[_.]|^-/.test(named.raw);
+    if (plainWord && !attrs.evidence) return;
+    const line = site.node.position?.start.line ?? 1;
+    let blockEnd = ctx.lastLine;
+    for (let j = i + 1; j < sites.length; j++) {
+      if (sites[j]!.node.depth <= site.node.depth) {
+        blockEnd = (sites[j]!.node.position?.start.line ?? line + 1) - 1;
+        break;
+      }
+    }
+    const headEnd = site.node.position?.end ?? { line, column: 1 };
+    params.push({
+      site, names: named.names, spellings: named.spellings, rawName: named.raw, attrs,
+      bodyEnd: lastPoint(body, headEnd), blockEnd: Math.max(line, blockEnd), line,
+    });
+  });
+
+  // Lists: skip the value lists under parameter headings that state attributes.
+  const valueBodies = params.filter((p) => p.attrs.evidence).map((p) => [p.line, p.bodyEnd.line] as const);
+  const listRowsOut: ReferenceRow[] = [];
+  const walk = (node: Nodes): void => {
+    if (node.type === 'list') {
+      const line = node.position?.start.line ?? 0;
+      const read = valueBodies.some(([s, e]) => line > s && line <= e) ? undefined : listRows(ctx, node);
+      if (read) {
+        listRowsOut.push(...read);
+        return; // nested lists of reference items describe values or sub-keys of the item
+      }
+    }
+    if ('children' in node && node.type !== 'table') for (const c of node.children) walk(c as Nodes);
+  };
+  walk(tree);
+
+  const referenceTableLines = ctx.tables.filter((t) => readReferenceTable(t) !== undefined).map((t) => t.location.line);
+  const headingRows: ReferenceRow[] = [];
+  for (const p of params) {
+    const inBlock = (line: number): boolean => line > p.line && line <= p.blockEnd;
+    if (params.some((q) => q !== p && inBlock(q.line))) continue;
+    if (referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line))) continue;
+    const runsIt = ctx.invocations.some((inv) => inBlock(inv.location.line) && p.spellings.includes(inv.command));
+    if (runsIt) continue;
+    const start = p.site.node.position?.start ?? { line: p.line, column: 1 };
+    const links = linksBetween(ctx.links, start, p.bodyEnd);
+    headingRows.push(toRow(p.names, p.rawName, p.attrs, links, locationOf(ctx.file, p.site.node), ctx));
+  }
+  return { headingRows, listRows: listRowsOut };
+}
