@@ -7,6 +7,7 @@ import parseError from './parse-error.js';
 import referenceDefaultMismatch from './reference-default-mismatch.js';
 import referenceParamMissing from './reference-param-missing.js';
 import referenceParamUnknown from './reference-param-unknown.js';
+import referenceTypeMismatch from './reference-type-mismatch.js';
 
 /** Every built-in rule, sorted by id. */
 export const rules: Rule[] = [
@@ -17,6 +18,7 @@ export const rules: Rule[] = [
   referenceDefaultMismatch,
   referenceParamMissing,
   referenceParamUnknown,
+  referenceTypeMismatch,
 ] as Rule[];
 
 /** Rule ids, for config validation. */

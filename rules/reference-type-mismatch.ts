@@ -1,0 +1,51 @@
+/** Rule: a documented type differs in meaning from the type annotation in code. */
+import type { Rule } from '../src/engine/types.js';
+import { findParam, where } from '../src/model/query.js';
+import { compareType } from '../src/model/type-compare.js';
+import type { CommandSpec } from '../src/model/types.js';
+
+const rule: Rule = {
+  meta: {
+    id: 'reference-type-mismatch',
+    description: 'Report reference rows whose documented type differs in meaning from the type annotation in code.',
+    defaultSeverity: 'warn',
+    fixable: false,
+    options: {},
+    messages: {
+      mismatch:
+        'The `{{command}}` reference documents `{{name}}` as `{{documented}}`, but the code ({{definition}}) declares it `{{actual}}`. Change the documented type to `{{actual}}`.',
+    },
+  },
+  check({ model, report }) {
+    for (const section of model.sections) {
+      if (section.global) continue;
+      const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
+      for (const row of section.rows) {
+        if (row.type === undefined) continue;
+        for (const cmd of cmds) {
+          const param = row.names.map((n) => findParam(cmd, n)).find((p) => p !== undefined);
+          if (!param) continue;
+          // One verdict per row: the first command that defines the parameter decides.
+          if (compareType(param.type, row.type) !== 'different') break;
+          const actual = param.type!.replace(/\s+/g, ' ').trim();
+          report({
+            messageId: 'mismatch',
+            data: {
+              name: param.name,
+              command: cmd.name,
+              documented: row.type,
+              actual,
+              definition: where(param.location),
+            },
+            location: row.location,
+            related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
+            suggestion: actual,
+          });
+          break;
+        }
+      }
+    }
+  },
+};
+
+export default rule;
