@@ -15,6 +15,7 @@ import type {
   InputDiagnostic,
   Model,
   ParamSpec,
+  ReferenceLayout,
   ReferenceRow,
   ReferenceSection,
   Usage,
@@ -311,23 +312,25 @@ function sectionsOfDoc(
     const inner = opened.filter(
       (x) => x !== o && x.block.heading.location.line > o.block.heading.location.line && x.block.endLine <= o.block.endLine,
     );
-    const rows: ReferenceRow[] = [];
-    let hasReferenceTable = false;
-    for (const table of o.block.tables) {
-      if (inner.some((x) => table.location.line > x.block.heading.location.line && table.location.line <= x.block.endLine)) continue;
-      const read = readReferenceTable(table);
-      if (!read) continue;
-      hasReferenceTable = true;
-      rows.push(...read);
-    }
-    if (!hasReferenceTable) continue;
+    // Rows from every layout in the block, except what a nested section claims for itself.
+    const own = (line: number): boolean =>
+      !inner.some((x) => line >= x.block.heading.location.line && line <= x.block.endLine);
+    const layouts: Array<[ReferenceLayout, ReferenceRow[]]> = [
+      ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
+      ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
+      ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
+    ];
+    const used = layouts.filter(([, rows]) => rows.length > 0);
+    const first = used[0];
+    if (!first) continue;
     sections.push({
       file: doc.file,
       heading: o.block.heading,
       commands: o.commands,
       global: o.global,
-      layout: 'table',
-      rows,
+      // The layout that holds most rows names the section; rows of every layout count.
+      layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
+      rows: used.flatMap(([, rows]) => rows).sort((a, b) => a.location.line - b.location.line),
       endLine: o.block.endLine,
     });
   }
