@@ -88,6 +88,7 @@ describe('docdrift on the bundled example', () => {
             'reference-param-missing',
             'reference-param-unknown',
             'reference-default-mismatch',
+            'reference-type-mismatch',
           ].map((id) => [id, 'off']),
         ),
       }),
