@@ -1,0 +1,445 @@
+/** Builds ConfigClasses from interfaces, classes, object type aliases and zod schemas, resolving bases and nested config types across files. */
+import { ts } from 'ts-morph';
+import type { ConfigClass, DefaultValue, ParamSpec } from '../../model/types.js';
+import type { Resolver } from './resolve.js';
+import type { Declaration, ModuleInfo } from './scan.js';
+import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipParens, typeText } from './syntax.js';
+import { readZodObject, zodInferTarget } from './zod.js';
+
+/** The type whose own members are being read: names the fields' `owner` and nested synthetic types. */
+export interface Owner {
+  name: string;
+  qualifiedName: string;
+  kind: ConfigClass['kind'];
+  module: ModuleInfo;
+}
+
+/** Fields in declaration order (a later definition replaces an earlier one in place) and base names. */
+export interface Shape {
+  fields: Map<string, ParamSpec>;
+  bases: string[];
+}
+
+/** Mapping types whose instances accept any key (`Record<string, T>` only with an open key type). */
+const OPEN_TYPE_NAMES = new Set(['Map', 'ReadonlyMap', 'Dict', 'Dictionary', 'Mapping', 'StringMap', 'JsonObject', 'JSONObject', 'AnyObject', 'PlainObject', 'UnknownRecord', 'Object']);
+/** Utility types that keep an object type's keys. */
+const KEY_PRESERVING = new Set(['Partial', 'Required', 'Readonly', 'NonNullable', 'DeepPartial', 'DeepReadonly', 'DeepRequired']);
+/** `Record` key types that mean "any key". */
+const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword, ts.SyntaxKind.UnknownKeyword]);
+
+/** Qualified name in the model's TypeScript form: `<file>#<TypeName>`. */
+export function qualify(file: string, name: string): string {
+  return `${file}#${name}`;
+}
+
+/** Merges `from` into `into`: a later field replaces an earlier one of the same name, keeping its position (bases first, like MRO order). */
+function mergeInto(into: Map<string, ParamSpec>, from: Iterable<ParamSpec>): void {
+  for (const spec of from) into.set(spec.name, spec);
+}
+
+/**
+ * Lazily analyses declarations, memoised per declaration so each is read once, with cycle
+ * guards (a type that reaches itself through `extends` or aliases gets no fields from the cycle).
+ */
+export class Analysis {
+  private readonly memo = new Map<Declaration, ConfigClass | null>();
+  private readonly inProgress = new Set<Declaration>();
+  /** Nested object types without a name of their own (`a: { … }`, `a: z.object({…})`), by qualified name. */
+  readonly synthetic = new Map<string, ConfigClass>();
+
+  constructor(readonly resolver: Resolver) {}
+
+  /** The config type with this qualified name (`file#Name`, or a synthetic `file#Parent.field`), if it has been or can be built. */
+  byQualifiedName(qualifiedName: string): ConfigClass | undefined {
+    const synthetic = this.synthetic.get(qualifiedName);
+    if (synthetic) return synthetic;
+    const hash = qualifiedName.lastIndexOf('#');
+    const module = this.resolver.modules.get(qualifiedName.slice(0, hash));
+    const name = qualifiedName.slice(hash + 1);
+    const decl = module?.types.get(name) ?? module?.values.get(name);
+    return module && decl ? (this.configOf(module, decl) ?? undefined) : undefined;
+  }
+
+  /**
+   * The config type a declaration defines, `null` when it defines none: interfaces and classes
+   * always do (possibly with no fields), type aliases when their type is an object literal, an
+   * intersection or a key-preserving utility type (`Partial<X>`, `Pick<X, 'a'>`), variables
+   * when their initializer is a zod object schema. Functions never do.
+   */
+  configOf(module: ModuleInfo, decl: Declaration): ConfigClass | null {
+    const known = this.memo.get(decl);
+    if (known !== undefined) return known;
+    if (this.inProgress.has(decl)) return null;
+    this.inProgress.add(decl);
+    let result: ConfigClass | null = null;
+    try {
+      result = this.build(module, decl);
+    } finally {
+      this.inProgress.delete(decl);
+    }
+    this.memo.set(decl, result);
+    return result;
+  }
+
+  /**
+   * Like {@link configOf}, but a declaration whose fields are being read right now (a recursive
+   * type: `children?: Node[]`, `next: Node`, `z.lazy(() => S)`) yields a field-less stand-in with
+   * its name, so a field can still refer to it; an `extends` cycle gets no fields from it.
+   */
+  configOrPending(module: ModuleInfo, decl: Declaration): ConfigClass | null {
+    if (!this.inProgress.has(decl)) return this.configOf(module, decl);
+    if (decl.kind === 'function') return null;
+    const nameNode = decl.kind === 'interface' ? (decl.nodes[0] as ts.InterfaceDeclaration).name : decl.kind === 'class' ? (decl.node.name ?? decl.node) : decl.node.name;
+    return {
+      name: decl.name,
+      qualifiedName: qualify(module.file, decl.name),
+      module: module.file,
+      kind: decl.kind === 'variable' ? 'zod' : decl.kind,
+      bases: [],
+      fields: [],
+      location: locationOf(module.file, module.sf, nameNode),
+    };
+  }
+
+  /** True while the declaration's fields are being read (see {@link configOrPending}). */
+  isPending(decl: Declaration): boolean {
+    return this.inProgress.has(decl);
+  }
+
+  private build(module: ModuleInfo, decl: Declaration): ConfigClass | null {
+    if (decl.kind === 'function') return null;
+    const kind: ConfigClass['kind'] = decl.kind === 'variable' ? 'zod' : decl.kind;
+    const owner: Owner = { name: decl.name, qualifiedName: qualify(module.file, decl.name), kind, module };
+    let shape: Shape | undefined;
+    let nameNode: ts.Node;
+    switch (decl.kind) {
+      case 'interface': {
+        shape = { fields: new Map(), bases: [] };
+        for (const node of decl.nodes) {
+          for (const clause of node.heritageClauses ?? []) {
+            for (const base of clause.types) this.addBase(module, base, owner, shape);
+          }
+        }
+        for (const node of decl.nodes) mergeInto(shape.fields, this.members(module, node.members, owner).values());
+        nameNode = (decl.nodes[0] as ts.InterfaceDeclaration).name;
+        break;
+      }
+      case 'class': {
+        shape = { fields: new Map(), bases: [] };
+        const ext = decl.node.heritageClauses?.find((c) => c.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+        if (ext) this.addBase(module, ext, owner, shape);
+        mergeInto(shape.fields, this.classMembers(module, decl.node, owner).values());
+        nameNode = decl.node.name ?? decl.node;
+        break;
+      }
+      case 'type-alias': {
+        const type = skipParens(decl.node.type);
+        const objectLike =
+          ts.isTypeLiteralNode(type) ||
+          ts.isIntersectionTypeNode(type) ||
+          (ts.isTypeReferenceNode(type) && this.isUtility(module, type) && type.typeArguments !== undefined);
+        if (!objectLike) return null;
+        shape = this.shapeOfType(module, type, owner);
+        nameNode = decl.node.name;
+        break;
+      }
+      case 'variable': {
+        shape = readZodObject(this, module, decl.node.initializer, owner, new Set());
+        nameNode = decl.node.name;
+        break;
+      }
+    }
+    if (!shape) return null;
+    return {
+      name: decl.name,
+      qualifiedName: owner.qualifiedName,
+      module: module.file,
+      kind,
+      bases: shape.bases,
+      fields: [...shape.fields.values()],
+      location: locationOf(module.file, module.sf, nameNode),
+    };
+  }
+
+  /** Adds the fields of an `extends` entry (or intersection member) to `shape`, recording it as a base. */
+  private addBase(module: ModuleInfo, base: ts.ExpressionWithTypeArguments | ts.TypeNode, owner: Owner, shape: Shape): void {
+    const found = this.shapeOfType(module, base, owner);
+    if (found) {
+      mergeInto(shape.fields, found.fields.values());
+      shape.bases.push(...found.bases);
+    } else {
+      shape.bases.push(base.getText(module.sf));
+    }
+  }
+
+  /** True when a type reference names a key-preserving or key-filtering utility type (`Partial`, `Pick`, `Omit`, …) not shadowed by a local declaration. */
+  private isUtility(module: ModuleInfo, ref: ts.TypeReferenceNode | ts.ExpressionWithTypeArguments): boolean {
+    const name = dottedName(ts.isTypeReferenceNode(ref) ? ref.typeName : ref.expression);
+    if (name?.length !== 1) return false;
+    const n = name[0] as string;
+    return (KEY_PRESERVING.has(n) || n === 'Pick' || n === 'Omit') && !module.types.has(n) && !module.imports.has(n);
+  }
+
+  /**
+   * The fields an object-like type contributes: a type literal's members, an intersection's
+   * members in order, a config type's fields (`bases` gets its qualified name), utility types
+   * over those (`Partial` and `DeepPartial` make every field optional, `Required` makes fields
+   * without a default required, `Pick`/`Omit` filter by string-literal keys). `undefined` for
+   * anything else (keywords, unions, unresolved names).
+   */
+  shapeOfType(module: ModuleInfo, node: ts.TypeNode | ts.ExpressionWithTypeArguments, owner: Owner): Shape | undefined {
+    const type = ts.isExpressionWithTypeArguments(node) ? node : skipParens(node);
+    if (ts.isTypeLiteralNode(type)) return { fields: this.members(module, type.members, owner), bases: [] };
+    if (ts.isIntersectionTypeNode(type)) {
+      const shape: Shape = { fields: new Map(), bases: [] };
+      for (const member of type.types) this.addBase(module, member, owner, shape);
+      return shape;
+    }
+    if (!ts.isTypeReferenceNode(type) && !ts.isExpressionWithTypeArguments(type)) return undefined;
+    const args = type.typeArguments ?? [];
+    if (this.isUtility(module, type) && args[0]) {
+      const name = (dottedName(ts.isTypeReferenceNode(type) ? type.typeName : type.expression) as string[])[0] as string;
+      const inner = this.shapeOfType(module, args[0], owner);
+      if (!inner) return undefined;
+      const keys = name === 'Pick' || name === 'Omit' ? literalKeys(args[1]) : undefined;
+      if ((name === 'Pick' || name === 'Omit') && keys === undefined) return inner; // keys we cannot read: keep all
+      const fields = new Map<string, ParamSpec>();
+      for (const [key, spec] of inner.fields) {
+        if (name === 'Pick' && !keys?.has(key)) continue;
+        if (name === 'Omit' && keys?.has(key)) continue;
+        if (name === 'Partial' || name === 'DeepPartial') fields.set(key, spec.required ? { ...spec, required: false } : spec);
+        else if (name === 'Required' || name === 'DeepRequired') fields.set(key, !spec.required && !spec.default ? { ...spec, required: true } : spec);
+        else fields.set(key, spec);
+      }
+      return { fields, bases: inner.bases };
+    }
+    const target = this.configTarget(module, type);
+    return target ? { fields: new Map(target.fields.map((f) => [f.name, f])), bases: [target.qualifiedName] } : undefined;
+  }
+
+  /**
+   * The config type a type reference names, following imports, plain aliases
+   * (`type Options = CliOptions`) and zod's `z.infer<typeof Schema>` (also `z.input`,
+   * `z.output`, `z.TypeOf`). `undefined` when it names no config type with fields.
+   */
+  configTarget(module: ModuleInfo, ref: ts.TypeReferenceNode | ts.ExpressionWithTypeArguments, seen = new Set<ts.Node>()): ConfigClass | undefined {
+    if (seen.has(ref)) return undefined;
+    seen.add(ref);
+    const zodTarget = ts.isTypeReferenceNode(ref) ? zodInferTarget(this, module, ref) : undefined;
+    if (zodTarget) return zodTarget;
+    const name = dottedName(ts.isTypeReferenceNode(ref) ? ref.typeName : ref.expression);
+    const resolved = name ? this.resolver.resolve(module, name, 'types') : undefined;
+    if (resolved?.kind !== 'declaration') return undefined;
+    const config = this.configOrPending(resolved.module, resolved.decl);
+    if (config) return config.fields.length > 0 || this.inProgress.has(resolved.decl) ? config : undefined;
+    if (resolved.decl.kind === 'type-alias') {
+      const aliased = skipParens(resolved.decl.node.type);
+      if (ts.isTypeReferenceNode(aliased)) return this.configTarget(resolved.module, aliased, seen);
+    }
+    return undefined;
+  }
+
+  /**
+   * The config type a type annotation stands for, looking through `T | undefined`, `T | null`,
+   * parentheses and key-preserving wrappers (`Partial<T>`, `Readonly<T>`); used for nested
+   * fields and for the bin heuristic.
+   */
+  targetOfType(module: ModuleInfo, node: ts.TypeNode): ConfigClass | undefined {
+    const type = stripNullish(node);
+    if (!type || !ts.isTypeReferenceNode(type)) return undefined;
+    if (this.isUtility(module, type) && type.typeArguments?.[0]) {
+      const name = (dottedName(type.typeName) as string[])[0] as string;
+      return KEY_PRESERVING.has(name) ? this.targetOfType(module, type.typeArguments[0]) : undefined;
+    }
+    return this.configTarget(module, type);
+  }
+
+  /** Property signatures of an interface or type literal as specs; methods, index and call signatures are skipped. */
+  private members(module: ModuleInfo, members: ts.NodeArray<ts.TypeElement>, owner: Owner): Map<string, ParamSpec> {
+    const out = new Map<string, ParamSpec>();
+    for (const member of members) {
+      if (!ts.isPropertySignature(member)) continue;
+      const name = propertyName(member.name);
+      if (name === undefined) continue;
+      out.set(name, this.spec(module, owner, member, name, member.type, member.questionToken !== undefined, undefined));
+    }
+    return out;
+  }
+
+  /**
+   * Instance fields of a class: property declarations and constructor parameter properties, in
+   * source order. Static, `private`, `protected` and `#private` members, methods, accessors and
+   * properties initialised with a function (bound methods) are skipped.
+   */
+  private classMembers(module: ModuleInfo, node: ts.ClassDeclaration, owner: Owner): Map<string, ParamSpec> {
+    const out = new Map<string, ParamSpec>();
+    const hidden = (m: ts.Node): boolean =>
+      hasModifier(m, ts.SyntaxKind.StaticKeyword) || hasModifier(m, ts.SyntaxKind.PrivateKeyword) || hasModifier(m, ts.SyntaxKind.ProtectedKeyword);
+    for (const member of node.members) {
+      if (ts.isPropertyDeclaration(member)) {
+        if (hidden(member) || ts.isPrivateIdentifier(member.name)) continue;
+        const init = member.initializer;
+        if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) continue;
+        const name = propertyName(member.name);
+        if (name === undefined) continue;
+        out.set(name, this.spec(module, owner, member, name, member.type, member.questionToken !== undefined, init));
+      } else if (ts.isConstructorDeclaration(member)) {
+        for (const param of member.parameters) {
+          if (!ts.isParameterPropertyDeclaration(param, member) || hidden(param) || !ts.isIdentifier(param.name)) continue;
+          const name = param.name.text;
+          out.set(name, this.spec(module, owner, param, name, param.type, param.questionToken !== undefined, param.initializer));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** One field: the default comes from the initializer, else the JSDoc `@default`/`@defaultValue` tag. */
+  private spec(
+    module: ModuleInfo,
+    owner: Owner,
+    node: ts.PropertySignature | ts.PropertyDeclaration | ts.ParameterDeclaration,
+    name: string,
+    type: ts.TypeNode | undefined,
+    question: boolean,
+    initializer: ts.Expression | undefined,
+  ): ParamSpec {
+    const doc = readDoc(node);
+    const defaultValue: DefaultValue | undefined = initializer
+      ? defaultOf(initializer, module.sf)
+      : doc.defaultText !== undefined
+        ? { kind: 'literal', text: doc.defaultText }
+        : undefined;
+    const optional = question || (type !== undefined && unionHasUndefined(type));
+    const text = type ? typeText(type, module.sf) : undefined;
+    const nested = type && text !== undefined ? this.nested(module, owner, name, type, node.name) : {};
+    return {
+      name,
+      aliases: [],
+      ...(text !== undefined ? { type: text } : {}),
+      ...(defaultValue ? { default: defaultValue } : {}),
+      required: !optional && defaultValue === undefined,
+      ...(doc.summary !== undefined ? { description: doc.summary } : {}),
+      deprecated: doc.deprecated ?? false,
+      hidden: doc.hidden,
+      origin: 'config-field',
+      owner: owner.name,
+      location: locationOf(module.file, module.sf, node.name),
+      ...nested,
+    };
+  }
+
+  /**
+   * `typeRef`/`openNamespace` for a field's type: a config type (through `| undefined`,
+   * `| null`, `Partial`, `Readonly`, aliases and imports) gives `typeRef`; an inline object
+   * type with properties becomes a synthetic config type `<owner>.<field>`; `Record<string, …>`,
+   * index-signature-only types, `Map`, `object`, `unknown`, `any`, `{}` and dictionary-named
+   * types give `openNamespace`. A config type that also has a string index signature gives both.
+   */
+  nested(module: ModuleInfo, owner: Owner, field: string, node: ts.TypeNode, nameNode: ts.Node, seen = new Set<ts.Node>()): { typeRef?: string; openNamespace?: boolean } {
+    const type = stripNullish(node);
+    if (!type || seen.has(type)) return {};
+    seen.add(type);
+    switch (type.kind) {
+      case ts.SyntaxKind.ObjectKeyword:
+      case ts.SyntaxKind.UnknownKeyword:
+      case ts.SyntaxKind.AnyKeyword:
+        return { openNamespace: true };
+      case ts.SyntaxKind.MappedType:
+        return { openNamespace: true };
+      case ts.SyntaxKind.TypeLiteral: {
+        const literal = type as ts.TypeLiteralNode;
+        const open = hasOpenIndex(literal.members) || literal.members.length === 0;
+        if (!literal.members.some(ts.isPropertySignature)) return open ? { openNamespace: true } : {};
+        const qualifiedName = `${owner.qualifiedName}.${field}`;
+        let synthetic = this.synthetic.get(qualifiedName);
+        if (!synthetic) {
+          const inner: Owner = { name: `${owner.name}.${field}`, qualifiedName, kind: owner.kind, module };
+          synthetic = {
+            name: inner.name,
+            qualifiedName,
+            module: module.file,
+            kind: owner.kind,
+            bases: [],
+            fields: [],
+            location: locationOf(module.file, module.sf, nameNode),
+          };
+          this.synthetic.set(qualifiedName, synthetic);
+          synthetic.fields = [...this.members(module, literal.members, inner).values()];
+        }
+        return { typeRef: qualifiedName, ...(open ? { openNamespace: true } : {}) };
+      }
+      case ts.SyntaxKind.TypeReference: {
+        const ref = type as ts.TypeReferenceNode;
+        const target = this.targetOfType(module, ref);
+        if (target) return { typeRef: target.qualifiedName, ...(this.acceptsAnyKey(target) ? { openNamespace: true } : {}) };
+        const name = dottedName(ref.typeName);
+        const resolved = name ? this.resolver.resolve(module, name, 'types') : undefined;
+        if (resolved?.kind === 'declaration') {
+          const decl = resolved.decl;
+          if (decl.kind === 'type-alias') return this.nested(resolved.module, owner, field, decl.node.type, nameNode, seen);
+          if (decl.kind === 'interface') return decl.nodes.some((n) => hasOpenIndex(n.members)) ? { openNamespace: true } : {};
+          return {};
+        }
+        const simple = name?.at(-1);
+        if (simple === 'Record') {
+          const key = ref.typeArguments?.[0];
+          return key && OPEN_KEYS.has(skipParens(key).kind) ? { openNamespace: true } : {};
+        }
+        if (simple !== undefined && OPEN_TYPE_NAMES.has(simple)) return { openNamespace: true };
+        return {};
+      }
+      default:
+        return {};
+    }
+  }
+
+  private acceptsAnyKey(config: ConfigClass): boolean {
+    const hash = config.qualifiedName.lastIndexOf('#');
+    const [file, name] = [config.qualifiedName.slice(0, hash), config.qualifiedName.slice(hash + 1)];
+    const module = this.resolver.modules.get(file);
+    const decl = module?.types.get(name);
+    if (decl?.kind === 'interface') return decl.nodes.some((n) => hasOpenIndex(n.members));
+    if (decl?.kind === 'type-alias') {
+      const type = skipParens(decl.node.type);
+      return ts.isTypeLiteralNode(type) && hasOpenIndex(type.members);
+    }
+    return false;
+  }
+}
+
+/** True for a string (or `any`-keyed) index signature among the members. */
+function hasOpenIndex(members: ts.NodeArray<ts.TypeElement>): boolean {
+  return members.some((m) => ts.isIndexSignatureDeclaration(m) && m.parameters[0]?.type !== undefined && OPEN_KEYS.has(m.parameters[0].type.kind));
+}
+
+/** True when a union type has an `undefined` member (`T | undefined`). */
+function unionHasUndefined(node: ts.TypeNode): boolean {
+  const type = skipParens(node);
+  return ts.isUnionTypeNode(type) && type.types.some((t) => skipParens(t).kind === ts.SyntaxKind.UndefinedKeyword);
+}
+
+/** `T | undefined | null` → `T`; a union of several other types → `undefined`. */
+function stripNullish(node: ts.TypeNode): ts.TypeNode | undefined {
+  const type = skipParens(node);
+  if (!ts.isUnionTypeNode(type)) return type;
+  const rest = type.types.filter((t) => {
+    const inner = skipParens(t);
+    return inner.kind !== ts.SyntaxKind.UndefinedKeyword && !(ts.isLiteralTypeNode(inner) && inner.literal.kind === ts.SyntaxKind.NullKeyword);
+  });
+  return rest.length === 1 ? skipParens(rest[0] as ts.TypeNode) : undefined;
+}
+
+/** `'a' | 'b'` → {a, b}; `undefined` when any member is not a string literal type. */
+function literalKeys(node: ts.TypeNode | undefined): Set<string> | undefined {
+  if (!node) return undefined;
+  const type = skipParens(node);
+  const members = ts.isUnionTypeNode(type) ? type.types : [type];
+  const keys = new Set<string>();
+  for (const m of members) {
+    const t = skipParens(m);
+    if (!ts.isLiteralTypeNode(t) || !ts.isStringLiteral(t.literal)) return undefined;
+    keys.add(t.literal.text);
+  }
+  return keys;
+}

@@ -1,0 +1,81 @@
+/** The TypeScript extraction pipeline: parse every file once with ts-morph (in memory, no checker), scan, analyse, map bins. */
+import { Project, ts } from 'ts-morph';
+import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
+import { Analysis } from './analysis.js';
+import { binConfig, readBins } from './bin.js';
+import type { TypeScriptExtraction, TypeScriptSource } from './index.js';
+import { Resolver } from './resolve.js';
+import { scanModule, type ModuleInfo } from './scan.js';
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first syntax error of a file as a `parse-error` warning, or `undefined` when it parsed cleanly. */
+function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | undefined {
+  // `parseDiagnostics` is the parser's own list (no type checking); it is internal to the
+  // compiler API but stable, and ts-morph exposes only checker-backed diagnostics.
+  const list = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics;
+  const first = list?.[0];
+  if (!first) return undefined;
+  const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
+  const what = ts.flattenDiagnosticMessageText(first.messageText, ' ');
+  return {
+    ruleId: 'parse-error',
+    // A broken .ts file is the compiler's finding, not drift: warn and read what the parser recovered.
+    severity: 'warn',
+    message: `${file}:${line + 1}:${character + 1}: TypeScript syntax error (TS${first.code}: ${what}); declarations in the rest of the file are read where the parser recovers`,
+    location: { file, line: line + 1, column: character + 1 },
+  };
+}
+
+/** See {@link extractTypeScript} in `index.ts`. */
+export function runExtraction(sources: TypeScriptSource[], packageJson?: { file: string; text: string }): TypeScriptExtraction {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true, allowJs: true, target: ts.ScriptTarget.Latest },
+  });
+  const diagnostics: InputDiagnostic[] = [];
+  const modules = new Map<string, ModuleInfo>();
+  for (const source of sources) {
+    if (modules.has(source.file)) continue; // the first copy of a path wins
+    try {
+      const sf = project.createSourceFile(`/${source.file}`, source.text, { overwrite: true }).compilerNode;
+      const diagnostic = parseDiagnostic(source.file, sf);
+      if (diagnostic) diagnostics.push(diagnostic);
+      modules.set(source.file, scanModule(source.file, sf));
+    } catch (error) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `${source.file}: the TypeScript parser failed (${error instanceof Error ? error.message : String(error)})`,
+        location: { file: source.file, line: 1, column: 1 },
+      });
+    }
+  }
+
+  const resolver = new Resolver(modules);
+  const analysis = new Analysis(resolver);
+  const classes: ConfigClass[] = [];
+  for (const module of modules.values()) {
+    for (const decl of module.declarations) {
+      const config = analysis.configOf(module, decl);
+      if (config && config.fields.length > 0) classes.push(config);
+    }
+  }
+  const binConfigs = new Map<string, string[]>();
+  if (packageJson) {
+    for (const bin of readBins(packageJson, diagnostics)) {
+      const configs = binConfig(analysis, resolver, modules, bin);
+      if (configs && !binConfigs.has(bin.name)) binConfigs.set(bin.name, configs);
+    }
+  }
+  // Synthetic nested types are registered while fields are read, so collect them last.
+  for (const synthetic of analysis.synthetic.values()) if (synthetic.fields.length > 0) classes.push(synthetic);
+  classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.kind, b.kind));
+  diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
+  return { classes, binConfigs, diagnostics };
+}

@@ -1,0 +1,168 @@
+/** Small helpers over TypeScript syntax nodes: positions, names, modifiers, literal checks and JSDoc. */
+import { ts } from 'ts-morph';
+import type { DefaultValue, SourceLocation } from '../../model/types.js';
+
+/**
+ * The range of `node` (leading trivia excluded) as a 1-based, end-exclusive {@link SourceLocation}.
+ * TypeScript positions count UTF-16 code units, as the model's columns do.
+ */
+export function locationOf(file: string, sf: ts.SourceFile, node: ts.Node): SourceLocation {
+  const start = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+  const end = sf.getLineAndCharacterOfPosition(node.getEnd());
+  return { file, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
+}
+
+/** Unwraps parentheses, `as`, `satisfies`, `!` and type assertions around an expression. */
+export function skipOuter(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  for (;;) {
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+    else return e;
+  }
+}
+
+let printer: ts.Printer | undefined;
+
+/**
+ * A type annotation's text as written; a multi-line annotation (an inline object type) is
+ * printed without comments on one line (`{ port?: number; tls: { cert: string; }; }`).
+ * `undefined` for a type the parser had to invent (`a: = 1`).
+ */
+export function typeText(node: ts.TypeNode, sf: ts.SourceFile): string | undefined {
+  const text = node.getText(sf);
+  if (text === '') return undefined;
+  if (!text.includes('\n')) return text;
+  printer ??= ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+  return printer.printNode(ts.EmitHint.Unspecified, node, sf).replace(/\s*\n\s*/g, ' ');
+}
+
+/** Unwraps parenthesised types. */
+export function skipParens(type: ts.TypeNode): ts.TypeNode {
+  let t = type;
+  while (ts.isParenthesizedTypeNode(t)) t = t.type;
+  return t;
+}
+
+/**
+ * The name users type for a property: identifiers as written, string and numeric literal names
+ * unquoted (`'max-warnings'` → `max-warnings`), a computed name only when it is a string literal.
+ * `undefined` for `#private` names and other computed names.
+ */
+export function propertyName(name: ts.PropertyName | ts.BindingName): string | undefined {
+  if (ts.isIdentifier(name) || ts.isStringLiteralLike(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
+  return undefined;
+}
+
+/** True when the node carries the modifier `kind` (`export`, `static`, `private`, …). */
+export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+}
+
+/** Dotted form of an entity name or a property-access chain of identifiers (`ns.Options` → `['ns', 'Options']`). */
+export function dottedName(node: ts.Node): string[] | undefined {
+  if (ts.isIdentifier(node)) return [node.text];
+  if (ts.isQualifiedName(node)) {
+    const left = dottedName(node.left);
+    return left ? [...left, node.right.text] : undefined;
+  }
+  if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name)) {
+    const left = dottedName(node.expression);
+    return left ? [...left, node.name.text] : undefined;
+  }
+  if (ts.isExpressionWithTypeArguments(node)) return dottedName(node.expression);
+  return undefined;
+}
+
+/**
+ * True for an expression whose meaning can be compared with documentation: string literals
+ * without substitutions, numbers and bigints (optionally negated or `+`), `true`, `false`,
+ * `null`, `undefined`, and array/object literals made only of literals (`[]`, `{}`,
+ * `['a', 1]`, `{ a: 1 }`), also under `as const` or parentheses. Names, calls, templates with
+ * substitutions, `new` and operators are not literals.
+ */
+export function isLiteral(expr: ts.Expression): boolean {
+  const e = skipOuter(expr);
+  switch (e.kind) {
+    case ts.SyntaxKind.StringLiteral:
+    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+    case ts.SyntaxKind.NumericLiteral:
+    case ts.SyntaxKind.BigIntLiteral:
+    case ts.SyntaxKind.TrueKeyword:
+    case ts.SyntaxKind.FalseKeyword:
+    case ts.SyntaxKind.NullKeyword:
+      return true;
+    case ts.SyntaxKind.Identifier:
+      return (e as ts.Identifier).text === 'undefined';
+    case ts.SyntaxKind.PrefixUnaryExpression: {
+      const p = e as ts.PrefixUnaryExpression;
+      return (p.operator === ts.SyntaxKind.MinusToken || p.operator === ts.SyntaxKind.PlusToken) && (ts.isNumericLiteral(p.operand) || ts.isBigIntLiteral(p.operand));
+    }
+    case ts.SyntaxKind.ArrayLiteralExpression:
+      return (e as ts.ArrayLiteralExpression).elements.every((el) => !ts.isSpreadElement(el) && !ts.isOmittedExpression(el) && isLiteral(el));
+    case ts.SyntaxKind.ObjectLiteralExpression:
+      return (e as ts.ObjectLiteralExpression).properties.every(
+        (p) => ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isLiteral(p.initializer),
+      );
+    default:
+      return false;
+  }
+}
+
+/** A default as the code writes it: `literal` per {@link isLiteral}, else `expression`, with the source text. */
+export function defaultOf(expr: ts.Expression, sf: ts.SourceFile): DefaultValue {
+  return { kind: isLiteral(expr) ? 'literal' : 'expression', text: expr.getText(sf) };
+}
+
+/** What the JSDoc right before a declaration says. */
+export interface DocInfo {
+  /** First paragraph of the comment text, tags excluded, lines joined with spaces. */
+  summary?: string;
+  /** `@default`/`@defaultValue` text, backticks and code fences stripped. */
+  defaultText?: string;
+  /** `@deprecated`: `true`, or its message. */
+  deprecated?: boolean | string;
+  /** `@internal`, `@hidden` or `@ignore`. */
+  hidden: boolean;
+}
+
+const HIDDEN_TAGS = new Set(['internal', 'hidden', 'ignore']);
+
+/**
+ * Reads the JSDoc comment closest to `node` (TypeScript attaches every `/** … *\/` block that
+ * precedes a declaration; TSDoc semantics use the last one). For a parameter with no comment of
+ * its own, the summary falls back to the function's `@param name` text.
+ */
+export function readDoc(node: ts.Node): DocInfo {
+  const all = ts.getJSDocCommentsAndTags(node);
+  const own = all.filter((d): d is ts.JSDoc => d.kind === ts.SyntaxKind.JSDoc).at(-1);
+  const info: DocInfo = { hidden: false };
+  const summary = paragraph(ts.getTextOfJSDocComment(own?.comment));
+  if (summary !== undefined) info.summary = summary;
+  else if (ts.isParameter(node)) {
+    const tag = all.find((d): d is ts.JSDocParameterTag => ts.isJSDocParameterTag(d));
+    const text = paragraph(ts.getTextOfJSDocComment(tag?.comment)?.replace(/^\s*-\s*/, ''));
+    if (text !== undefined) info.summary = text;
+  }
+  for (const tag of own?.tags ?? []) {
+    const name = tag.tagName.text;
+    const text = ts.getTextOfJSDocComment(tag.comment)?.trim() ?? '';
+    if ((name === 'default' || name === 'defaultValue') && info.defaultText === undefined && text !== '') info.defaultText = stripCode(text);
+    else if (name === 'deprecated') info.deprecated = text === '' ? true : text;
+    else if (HIDDEN_TAGS.has(name)) info.hidden = true;
+  }
+  return info;
+}
+
+function paragraph(text: string | undefined): string | undefined {
+  const first = text?.trim().split(/\n\s*\n/, 1)[0]?.trim();
+  return first ? first.replace(/\s*\n\s*/g, ' ') : undefined;
+}
+
+/** `` `8080` `` → `8080`; a fenced block → its body. */
+function stripCode(text: string): string {
+  const fence = /^```[^\n]*\n([\s\S]*?)\n?```$/.exec(text);
+  if (fence) return (fence[1] ?? '').trim();
+  const inline = /^(`+)([\s\S]*)\1$/.exec(text);
+  return inline ? (inline[2] ?? '').trim() : text;
+}

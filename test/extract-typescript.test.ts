@@ -1,0 +1,182 @@
+/** Golden-file tests for TypeScript extraction (fixtures/extract/typescript/<case>/expected.json), plus edge-case unit tests and a timing check. */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { extractTypeScript, type TypeScriptSource } from '../src/extract/typescript/index.js';
+import { sourceCandidates } from '../src/extract/typescript/scan.js';
+
+const casesDir = fileURLToPath(new URL('../fixtures/extract/typescript/', import.meta.url));
+const update = process.env['UPDATE_EXPECTED'] === '1';
+const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listFiles(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+function sortedObject<T>(map: Map<string, T>): Record<string, T> {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Runs the extractor over a case folder and serialises the result stably. */
+async function runCase(caseDir: string): Promise<unknown> {
+  const files = listFiles(caseDir).map((path) => relative(caseDir, path).split('\\').join('/'));
+  const read = (file: string): { file: string; text: string } => ({ file, text: readFileSync(join(caseDir, file), 'utf8') });
+  const sources: TypeScriptSource[] = files.filter((f) => SOURCE.test(f)).map(read);
+  const packageJson = files.includes('package.json') ? read('package.json') : undefined;
+  const result = await extractTypeScript(sources, packageJson);
+  return JSON.parse(JSON.stringify({ classes: result.classes, binConfigs: sortedObject(result.binConfigs), diagnostics: result.diagnostics }));
+}
+
+describe('typescript extraction fixtures', () => {
+  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
+  it('has fixture cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+  for (const name of cases) {
+    it(name, async () => {
+      const caseDir = join(casesDir, name);
+      const actual = await runCase(caseDir);
+      const expectedPath = join(caseDir, 'expected.json');
+      if (update) {
+        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
+        return;
+      }
+      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
+      expect(actual).toEqual(expected);
+    });
+  }
+});
+
+describe('sourceCandidates', () => {
+  it('maps compiled output and bin scripts back to TypeScript sources', () => {
+    expect(sourceCandidates('dist/cli.js')).toEqual(expect.arrayContaining(['src/cli.ts', 'src/cli.mts', 'src/cli.tsx', 'cli.ts']));
+    expect(sourceCandidates('dist/cli.mjs').indexOf('src/cli.mts')).toBeLessThan(sourceCandidates('dist/cli.mjs').indexOf('src/cli.ts'));
+    expect(sourceCandidates('dist/src/bin.js')).toContain('src/bin.ts');
+    expect(sourceCandidates('bin/x.js')).toEqual(expect.arrayContaining(['bin/x.ts', 'src/x.ts', 'src/bin/x.ts']));
+    expect(sourceCandidates('./lib')).toContain('./lib/index.ts');
+  });
+});
+
+describe('extractTypeScript edge cases', () => {
+  it('returns nothing for no input and never throws on garbage', async () => {
+    expect(await extractTypeScript([])).toEqual({ classes: [], binConfigs: new Map(), diagnostics: [] });
+    const result = await extractTypeScript([{ file: 'a.ts', text: '\u0000\u0001 interface { ]]] class' }], { file: 'package.json', text: '{"bin": ' });
+    expect(result.classes).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.location.file, d.severity, d.ruleId])).toEqual([
+      ['a.ts', 'warn', 'parse-error'],
+      ['package.json', 'warn', 'parse-error'],
+    ]);
+  });
+
+  it('ends inheritance cycles and self-references without hanging', async () => {
+    const result = await extractTypeScript([
+      { file: 'a.ts', text: "import { B } from './b';\nexport interface A extends B { a: A }\nexport const S = z.object({ s: z.lazy(() => S) });\n" },
+      { file: 'b.ts', text: "import { A } from './a';\nexport interface B extends A { b: number }\n" },
+    ]);
+    expect(result.classes.map((c) => [c.qualifiedName, c.fields.map((f) => f.name)])).toEqual([
+      ['a.ts#A', ['b', 'a']],
+      ['a.ts#S', ['s']],
+      // B was read while A was in progress: the cyclic base contributes nothing (TS2310 anyway).
+      ['b.ts#B', ['b']],
+    ]);
+    expect(result.classes[0]?.fields[1]?.typeRef).toBe('a.ts#A');
+    expect(result.classes[1]?.fields[0]?.typeRef).toBe('a.ts#S');
+  });
+
+  it('reads zod named imports and z.infer aliases, for fields and for bins', async () => {
+    const options = [
+      "import { object, string, number } from 'zod';",
+      "import * as z from 'zod';",
+      'export const Options = object({ name: string(), port: number().optional() });',
+      'export type Options = z.infer<typeof Options>;',
+      'export interface App { options: Options }',
+    ].join('\n');
+    const cli = "import type { Options } from './options.js';\nexport function run(opts: Options, verbose = false) {}\n";
+    const result = await extractTypeScript(
+      [{ file: 'src/options.ts', text: options }, { file: 'src/cli.ts', text: cli }],
+      { file: 'package.json', text: JSON.stringify({ name: 'app', bin: { app: 'build/cli.js' } }) },
+    );
+    expect(result.classes.map((c) => [c.qualifiedName, c.kind])).toEqual([
+      ['src/options.ts#App', 'interface'],
+      ['src/options.ts#Options', 'zod'],
+    ]);
+    expect(result.classes[0]?.fields[0]?.typeRef).toBe('src/options.ts#Options');
+    expect(result.classes[1]?.fields.map((f) => [f.name, f.type, f.required])).toEqual([['name', 'string', true], ['port', 'number', false]]);
+    expect(Object.fromEntries(result.binConfigs)).toEqual({ app: ['src/options.ts#Options'] });
+  });
+
+  it('drops a bin candidate nested in or inherited by another, and counts new X() last', async () => {
+    const text = [
+      'interface Base { root: string }',
+      'interface Server { port: number }',
+      'interface Options extends Base { server: Server }',
+      'class Engine { verbose = false }',
+      'const base: Base = { root: "." };',
+      'const opts: Options = { ...base, server: { port: 1 } };',
+      'const server: Server = opts.server;',
+      'new Engine();',
+    ].join('\n');
+    const result = await extractTypeScript([{ file: 'src/x.ts', text }], { file: 'package.json', text: '{"name":"x","bin":{"x":"bin/x.js","y":"dist/y.js"}}' });
+    expect(Object.fromEntries(result.binConfigs)).toEqual({ x: ['src/x.ts#Options'] });
+    const only = await extractTypeScript([{ file: 'src/y.ts', text: 'class Engine { verbose = false }\nnew Engine();\n' }], {
+      file: 'pkg/package.json',
+      text: '{"name":"y","bin":{"y":"dist/y.js"}}',
+    });
+    expect(only.binConfigs.size).toBe(0); // package.json in pkg/: its bin is pkg/dist/y.js
+    const rooted = await extractTypeScript([{ file: 'pkg/src/y.ts', text: 'class Engine { verbose = false }\nnew Engine();\n' }], {
+      file: 'pkg/package.json',
+      text: '{"name":"y","bin":{"y":"dist/y.js"}}',
+    });
+    expect(Object.fromEntries(rooted.binConfigs)).toEqual({ y: ['pkg/src/y.ts#Engine'] });
+  });
+
+  it('does not take the parameters of a main that parses its own argv as options', async () => {
+    const text = [
+      'interface Io { stdout: (s: string) => void; cwd: string }',
+      'interface Options { root: string }',
+      'export async function main(argv: readonly string[], io: Io) {',
+      '  const options = parse(argv) as Options;',
+      '}',
+    ].join('\n');
+    const result = await extractTypeScript([{ file: 'src/cli.ts', text }], { file: 'package.json', text: '{"bin":{"c":"dist/cli.js"}}' });
+    expect(Object.fromEntries(result.binConfigs)).toEqual({ c: ['src/cli.ts#Options'] });
+  });
+
+  it('ignores bins without a string path and a string bin without a package name', async () => {
+    const src = [{ file: 'src/cli.ts', text: 'interface O { a: 1 }\nexport function main(o: O) {}\n' }];
+    const result = await extractTypeScript(src, { file: 'package.json', text: '{"bin":"dist/cli.js"}' });
+    expect(result.binConfigs.size).toBe(0);
+    const objectForm = await extractTypeScript(src, { file: 'package.json', text: '{"bin":{"a":1,"b":"dist/cli.js"}}' });
+    expect(Object.fromEntries(objectForm.binConfigs)).toEqual({ b: ['src/cli.ts#O'] });
+  });
+
+  it('extracts ~300 generated files quickly (after the import)', async () => {
+    await extractTypeScript([{ file: 'warm.ts', text: 'interface W { a: 1 }' }]);
+    const sources: TypeScriptSource[] = [];
+    for (let i = 0; i < 300; i++) {
+      // Ten base files; every other file extends one of them from another file.
+      const base = i % 10;
+      const lines = [`import type { Options${base} } from './f${base}.js';`, `import { z } from 'zod';`];
+      lines.push(`/** Options ${i}. */`, `export interface Options${i} ${i >= 10 ? `extends Partial<Options${base}> ` : ''}{`);
+      for (let j = 0; j < 10; j++) lines.push(`  /** Field ${j}. @default ${j} */`, `  field${i}_${j}?: number;`);
+      lines.push('}', `export class Cls${i} { a = 1; constructor(public b = 'x') {} }`);
+      lines.push(`export const Schema${i} = z.object({ x: z.string().default('a'), y: z.number().optional() });`);
+      lines.push(`export function helper${i}(x: number): number {`, '  return x * 2;', '}');
+      sources.push({ file: `src/f${i}.ts`, text: lines.join('\n') });
+    }
+    const start = performance.now();
+    const result = await extractTypeScript(sources);
+    const elapsed = performance.now() - start;
+    expect(result.classes.length).toBe(900);
+    expect(result.classes.find((c) => c.name === 'Options42')?.fields.length).toBe(20);
+    expect(result.diagnostics).toEqual([]);
+    expect(elapsed).toBeLessThan(3000); // typically ~0.2 s; generous for slow CI machines
+  });
+});
