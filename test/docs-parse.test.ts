@@ -61,7 +61,7 @@ describe('parser choice and diagnostics', () => {
 
   test('an empty document gives empty lists', () => {
     expect(parseDoc('a.md', '')).toEqual({
-      doc: { file: 'a.md', kind: 'md', headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
+      doc: { file: 'a.md', kind: 'md', headings: [], blocks: [], codeBlocks: [], invocations: [], dataBlocks: [], links: [] },
       diagnostics: [],
     });
   });

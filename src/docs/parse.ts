@@ -9,7 +9,7 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
@@ -53,6 +53,26 @@ function inlineCodeNodes(node: Nodes): Array<Extract<Nodes, { type: 'inlineCode'
   };
   walk(node);
   return out;
+}
+
+const DATA_LANGS: Record<string, DataBlock['lang']> = { yaml: 'yaml', yml: 'yaml', json: 'json', jsonc: 'json', json5: 'json', toml: 'toml' };
+
+/**
+ * A YAML/JSON/TOML fenced block as a {@link DataBlock}: its content starts on the line after the
+ * opening fence, and remark removed the fence's indentation from each content line.
+ */
+function dataBlockOf(file: string, node: Code): DataBlock | undefined {
+  const lang = node.lang ? DATA_LANGS[node.lang.toLowerCase()] : undefined;
+  if (!lang || !node.position) return undefined;
+  return {
+    file,
+    lang,
+    ...(node.meta ? { meta: node.meta } : {}),
+    value: node.value,
+    contentLine: node.position.start.line + 1,
+    contentIndent: node.position.start.column - 1,
+    location: locationOf(file, node),
+  };
 }
 
 /** Reads the message, line and column of an error thrown by a micromark/unified parser. */
@@ -143,6 +163,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const headings: Heading[] = [];
   const tables: DocTable[] = [];
   const codeBlocks: CodeBlock[] = [];
+  const dataBlocks: DataBlock[] = [];
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -194,7 +215,13 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         readTable(node);
         return;
       case 'code': {
-        const read = readCodeBlock(file, node as Code, rawLines, invocations.length);
+        const code = node as Code;
+        const data = dataBlockOf(file, code);
+        if (data) {
+          dataBlocks.push(data);
+          return;
+        }
+        const read = readCodeBlock(file, code, rawLines, invocations.length);
         if (read) {
           codeBlocks.push(read.block);
           invocations.push(...read.invocations);
@@ -238,7 +265,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */
