@@ -7,7 +7,7 @@ import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
 export interface DiscoveredFiles {
   sources: string[];
   docs: string[];
-  /** `pyproject.toml` and `setup.cfg` files, which declare console scripts. */
+  /** `pyproject.toml` and `setup.cfg` files, which declare console scripts, and the root `package.json` (`bin`). */
   packaging: string[];
   /** YAML config files, whose `${key}` interpolations read keys of a Hydra/OmegaConf config. */
   yaml: string[];
@@ -34,7 +34,7 @@ export async function discoverFiles(root: string, sources: string[], docs: strin
   const [src, doc, pkg, yaml] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
-    globby(['**/pyproject.toml', '**/setup.cfg'], options),
+    globby(['**/pyproject.toml', '**/setup.cfg', 'package.json'], options),
     globby(['**/*.yaml', '**/*.yml'], options),
   ]);
   return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };

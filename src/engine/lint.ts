@@ -76,7 +76,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     }
   };
 
-  const packaging = files.packaging.flatMap((file) => {
+  const packaging = files.packaging.filter((f) => f !== 'package.json').flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
@@ -96,6 +96,37 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   const python = await extractPython(sources);
   diagnostics.push(...python.diagnostics);
+
+  // TypeScript: read only when something can use it (ts-morph costs ~0.5 s to load): the root
+  // package.json declares `bin` commands, or the config maps a command to a class that the
+  // Python sources do not define.
+  const classes = [...python.classes];
+  const functionConfigs = new Map(python.functionConfigs);
+  const entryPoints = [...entry.entryPoints];
+  const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
+  const packageJson = files.packaging.includes('package.json') ? read('package.json') : undefined;
+  const bins = packageJson === undefined ? {} : binEntries(packageJson);
+  const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
+  const wantsTs =
+    Object.keys(bins).length > 0 ||
+    Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
+  let tsSourceCount = 0;
+  if (tsFiles.length > 0 && wantsTs) {
+    const tsSources = tsFiles.flatMap((file) => {
+      const text = read(file);
+      return text === undefined ? [] : [{ file, text }];
+    });
+    tsSourceCount = tsSources.length;
+    const { extractTypeScript } = await import('../extract/typescript/index.js');
+    const ts = await extractTypeScript(tsSources, packageJson === undefined ? undefined : { file: 'package.json', text: packageJson });
+    classes.push(...ts.classes);
+    diagnostics.push(...ts.diagnostics);
+    for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
+    for (const [bin, line] of Object.entries(bins)) {
+      if (entryPoints.some((e) => e.name === bin)) continue;
+      entryPoints.push({ name: bin, target: `bin:${bin}`, location: { file: 'package.json', line, column: 1 } });
+    }
+  }
   const t2 = performance.now();
 
   // Parsing Markdown is most of a run's time, and most documents of a large repository never
@@ -128,9 +159,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const model = buildModel({
     root,
     config,
-    classes: python.classes,
-    functionConfigs: python.functionConfigs,
-    entryPoints: entry.entryPoints,
+    classes,
+    functionConfigs,
+    entryPoints,
     stringKeys: python.stringKeys,
     interpolatedKeys,
     docs,
@@ -151,14 +182,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       wanted.some((w) => w === '' || file === w || file.startsWith(`${w}/`));
     scoped = messages.filter((m) => m.file !== undefined && inScope(m.file));
   }
-  const configProblems = unresolvedConfigClasses(config, python.classes);
+  const configProblems = unresolvedConfigClasses(config, classes);
   return {
     messages: sortMessages(scoped),
     failures,
     configProblems,
     model,
     stats: {
-      sources: sources.length,
+      sources: sources.length + tsSourceCount,
       docs: docs.length,
       timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
     },
@@ -239,6 +270,32 @@ export function interpolationKeys(text: string): string[] {
     if (resolver === undefined || resolver === 'oc.select:') keys.push(match[2]!);
   }
   return keys;
+}
+
+/**
+ * The `bin` commands of a package.json, each with the 1-based line that declares it (the
+ * `"bin"` line for the string form). Unparseable JSON yields none (the TypeScript extractor
+ * reports it).
+ */
+export function binEntries(packageJson: string): Record<string, number> {
+  let pkg: { name?: unknown; bin?: unknown };
+  try {
+    pkg = JSON.parse(packageJson) as { name?: unknown; bin?: unknown };
+  } catch {
+    return {};
+  }
+  const lines = packageJson.split(/\r?\n/);
+  const lineOf = (needle: string): number => {
+    const i = lines.findIndex((l) => l.includes(needle));
+    return i >= 0 ? i + 1 : 1;
+  };
+  if (typeof pkg.bin === 'string' && typeof pkg.name === 'string') {
+    return { [pkg.name.replace(/^@[^/]+\//, '')]: lineOf('"bin"') };
+  }
+  if (pkg.bin && typeof pkg.bin === 'object') {
+    return Object.fromEntries(Object.keys(pkg.bin).map((name) => [name, lineOf(`"${name}"`)]));
+  }
+  return {};
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */

@@ -1,0 +1,68 @@
+/**
+ * Dogfooding: docdrift's README documents its own CLI options (`CliOptions` in src/cli.ts) and
+ * config file (`DocdriftConfig` in src/config/schema.ts) as references, and `npm run lint:docs`
+ * checks them. These tests run the built CLI on this repository, and on a copy where an option
+ * was added to the code without documenting it.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+function lint(root: string) {
+  const r = spawnSync(process.execPath, [BIN, '--root', root, '--format', 'json'], { encoding: 'utf8' });
+  const results = r.stdout ? (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; file: string; data: Record<string, string> }> }).results : [];
+  return { code: r.status, results, stderr: r.stderr };
+}
+
+/** A copy of the parts of this repository that lint:docs reads. */
+function copyRepo(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-dogfood-'));
+  temps.push(dir);
+  for (const part of ['src', 'rules', 'docs', 'README.md', 'docdrift.config.json', 'package.json']) {
+    cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
+  }
+  return dir;
+}
+
+describe('docdrift on its own documentation', () => {
+  it('passes: the README documents every CLI option and config key, with the right defaults', () => {
+    const { code, results } = lint(ROOT);
+    expect(results.filter((r) => r.ruleId !== 'example-param-unexplained')).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('fails when an option is added to the CLI without documenting it', () => {
+    const dir = copyRepo();
+    const cli = path.join(dir, 'src/cli.ts');
+    const source = readFileSync(cli, 'utf8');
+    const anchor = 'export interface CliOptions {\n';
+    expect(source).toContain(anchor);
+    writeFileSync(cli, source.replace(anchor, `${anchor}  /** Print what would change without writing. */\n  'dry-run': boolean;\n`));
+    const { code, results } = lint(dir);
+    expect(code).toBe(1);
+    expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => [r.file, r.data.command, r.data.name])).toEqual([
+      ['README.md', 'docdrift', 'dry-run'],
+    ]);
+  });
+
+  it('fails when a config key is added without documenting it', () => {
+    const dir = copyRepo();
+    const schema = path.join(dir, 'src/config/schema.ts');
+    const source = readFileSync(schema, 'utf8');
+    const anchor = 'export interface DocdriftConfig {\n';
+    expect(source).toContain(anchor);
+    writeFileSync(schema, source.replace(anchor, `${anchor}  /** Fail on warnings too. */\n  strict: boolean;\n`));
+    const { code, results } = lint(dir);
+    expect(code).toBe(1);
+    expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => r.data.name)).toEqual(['strict']);
+  });
+});
