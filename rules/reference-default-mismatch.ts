@@ -1,7 +1,7 @@
 /** Rule: a documented default differs in meaning from the default in code. */
 import type { Rule } from '../src/engine/types.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
-import { resolveKey, where } from '../src/model/query.js';
+import { rowParam, where } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
 
 const rule: Rule = {
@@ -25,16 +25,9 @@ const rule: Rule = {
       for (const row of section.rows) {
         if (row.default === undefined) continue;
         for (const cmd of cmds) {
-          let key = '';
-          let param;
-          for (const n of row.names) {
-            const r = resolveKey(model, cmd, n);
-            if (r.status !== 'known') continue;
-            key = n.includes('.') ? n : r.param.name;
-            param = r.param;
-            break;
-          }
-          if (!param) continue;
+          const found = rowParam(model, cmd, row);
+          if (!found) continue;
+          const { key, param } = found;
           const verdict = compareDefault(param.default, row.default);
           if (verdict !== 'different') break;
           const required = param.default === undefined;

@@ -1,6 +1,6 @@
 /** Rule: a documented type differs in meaning from the type annotation in code. */
 import type { Rule } from '../src/engine/types.js';
-import { findParam, where } from '../src/model/query.js';
+import { rowParam, where } from '../src/model/query.js';
 import { compareType } from '../src/model/type-compare.js';
 import type { CommandSpec } from '../src/model/types.js';
 
@@ -23,15 +23,16 @@ const rule: Rule = {
       for (const row of section.rows) {
         if (row.type === undefined) continue;
         for (const cmd of cmds) {
-          const param = row.names.map((n) => findParam(cmd, n)).find((p) => p !== undefined);
-          if (!param) continue;
+          const found = rowParam(model, cmd, row);
+          if (!found) continue;
+          const { key, param } = found;
           // One verdict per row: the first command that defines the parameter decides.
           if (compareType(param.type, row.type) !== 'different') break;
           const actual = param.type!.replace(/\s+/g, ' ').trim();
           report({
             messageId: 'mismatch',
             data: {
-              name: param.name,
+              name: key,
               command: cmd.name,
               documented: row.type,
               actual,

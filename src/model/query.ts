@@ -114,3 +114,16 @@ export function nestedKeys(model: Model, param: ParamSpec, prefix = param.name, 
     return below.length > 0 ? below : [{ key, param: f }];
   });
 }
+
+/**
+ * The parameter a reference row documents for a command: the first of the row's names that
+ * resolves to a known parameter or nested field, with the key as users write it (`optim.lr` for a
+ * nested field, the parameter's own name otherwise). Undefined when none resolves.
+ */
+export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { key: string; param: ParamSpec } | undefined {
+  for (const n of row.names) {
+    const r = resolveKey(model, cmd, n);
+    if (r.status === 'known') return { key: n.includes('.') ? n : r.param.name, param: r.param };
+  }
+  return undefined;
+}
