@@ -110,7 +110,7 @@ describe('extractPython edge cases', () => {
   });
 
   it('handles empty input, star imports and UTF-16 columns', async () => {
-    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), diagnostics: [], stringKeys: new Map() });
+    expect(await extractPython([])).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), diagnostics: [], stringKeys: new Map() });
     const result = await extractPython([
       { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },
     ]);
@@ -178,6 +178,8 @@ describe('functionConfigs call following', () => {
       '',
     ].join('\n');
     const result = await extractPython([{ file: 'm.py', text }]);
+    // Built from a derived dict: accepted by the command, not its own parameters.
+    expect(Object.fromEntries(result.functionSecondaryConfigs)).toEqual({ 'm:e2e': ['m.Collect'] });
     expect(Object.fromEntries(result.functionConfigs)).toEqual({
       'm:e2e': ['m.E2E', 'm.Shared'],
       'm:run': ['m.Shared'],

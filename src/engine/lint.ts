@@ -102,6 +102,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Python sources do not define.
   const classes = [...python.classes];
   const functionConfigs = new Map(python.functionConfigs);
+  const functionSecondaryConfigs = python.functionSecondaryConfigs;
   const entryPoints = [...entry.entryPoints];
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   const packageJson = files.packaging.includes('package.json') ? read('package.json') : undefined;
@@ -161,6 +162,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     config,
     classes,
     functionConfigs,
+    functionSecondaryConfigs,
     entryPoints,
     stringKeys: python.stringKeys,
     interpolatedKeys,

@@ -29,6 +29,8 @@ export interface ModelInput {
   classes: ConfigClass[];
   /** `module:function` → qualified names of the config classes that function builds. */
   functionConfigs: Map<string, string[]>;
+  /** `module:function` → config classes built from a derived dict (accepted, not owned). */
+  functionSecondaryConfigs?: Map<string, string[]>;
   entryPoints: EntryPoint[];
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
@@ -146,6 +148,12 @@ export function buildModel(input: ModelInput): Model {
       if (commandClasses.has(c.qualifiedName) || c.module.split('.', 1)[0] !== pkg) continue;
       for (const f of c.fields) set.add(f.name);
     }
+    // Another command's parameter passed here is the classic copy-paste mistake, however the
+    // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup).
+    for (const other of commands) {
+      if (other === cmd) continue;
+      for (const p of other.params) if (!findParamIn(cmd, p.name)) set.delete(p.name);
+    }
     readElsewhereCache.set(cmd, set);
     return set;
   };
@@ -243,18 +251,28 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
     const resolved = (input.functionConfigs.get(normaliseTarget(target)) ?? [])
       .map(resolveClass)
       .filter((c): c is ConfigClass => c !== undefined);
+    const secondary = (input.functionSecondaryConfigs?.get(normaliseTarget(target)) ?? [])
+      .map(resolveClass)
+      .filter((c): c is ConfigClass => c !== undefined);
+    const params = mergeParams(resolved, [], first.name);
+    const accepted = mergeParams(secondary, [], first.name).filter((p) => !params.some((q) => q.name === p.name));
     commands.push({
       name: first.name,
       aliases: rest.map((e) => e.name),
       target,
       configClasses: resolved.map((c) => c.qualifiedName),
-      params: mergeParams(resolved, [], first.name),
+      params,
+      ...(accepted.length > 0 ? { acceptedParams: accepted } : {}),
       mappedBy: 'entry-point',
       paramsKnown: resolved.length > 0,
       location: first.location,
     });
   }
   return commands;
+}
+
+function findParamIn(cmd: CommandSpec, name: string): boolean {
+  return [...cmd.params, ...(cmd.acceptedParams ?? [])].some((p) => p.name === name || p.aliases.includes(name));
 }
 
 /** `pkg.mod:func [extra]` → `pkg.mod:func` (entry points may carry extras in brackets). */
@@ -320,7 +338,10 @@ function sectionsOfDoc(
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
       ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
     ];
-    const used = layouts.filter(([, rows]) => rows.length > 0);
+    // A bullet list beside a table or parameter headings usually lists something else (output
+    // fields, accepted values): list rows count only in a section with no other layout.
+    const others = layouts.filter(([layout, rows]) => layout !== 'list' && rows.length > 0);
+    const used = others.length > 0 ? others : layouts.filter(([, rows]) => rows.length > 0);
     const first = used[0];
     if (!first) continue;
     sections.push({

@@ -4,7 +4,8 @@ import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ReferenceRow,
 
 /** Finds the parameter a name (or alias) refers to. */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
-  return cmd.params.find((p) => p.name === name) ?? cmd.params.find((p) => p.aliases.includes(name));
+  const all = cmd.acceptedParams ? [...cmd.params, ...cmd.acceptedParams] : cmd.params;
+  return all.find((p) => p.name === name) ?? all.find((p) => p.aliases.includes(name));
 }
 
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
@@ -24,7 +25,7 @@ export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
 
 /** All spellings a command accepts for a parameter name, global parameters excluded. */
 export function paramNames(cmd: CommandSpec): string[] {
-  return cmd.params.flatMap((p) => [p.name, ...p.aliases]);
+  return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]);
 }
 
 /** `file:line` for messages. */

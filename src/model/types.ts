@@ -121,6 +121,11 @@ export interface CommandSpec {
   configClasses: string[];
   /** The command's parameters (fields of its config classes, later CLI flags). */
   params: ParamSpec[];
+  /**
+   * Parameters the command also accepts without owning them: fields of config classes its
+   * function builds from a derived dict. Never unknown in examples; not required in its reference.
+   */
+  acceptedParams?: ParamSpec[];
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**

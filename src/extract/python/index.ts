@@ -30,6 +30,13 @@ export interface PythonExtraction {
    */
   functionConfigs: Map<string, string[]>;
   /**
+   * For a function that also builds config classes from *another* expression than its input
+   * (`RolloutCollectionConfig.model_validate(derived_dict)` after `E2EConfig.model_validate(cfg)`),
+   * those classes: their fields are accepted by the command (the derived dict usually copies the
+   * input) but are not the command's own parameters to document.
+   */
+  functionSecondaryConfigs: Map<string, string[]>;
+  /**
    * Identifier-like string literals (`"policy_base_url"`, `cfg.get("error_on_almost_servers")`)
    * by top-level package (`nemo_gym`): keys the code may read from a shared config dict.
    */
@@ -183,7 +190,8 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     if (!set) stringKeys.set(pkg, (set = new Set()));
     for (const key of info.stringKeys) set.add(key);
   }
-  return { classes, functionConfigs: analysis.functionConfigs(infos), diagnostics, stringKeys };
+  const functionConfigs = analysis.functionConfigs(infos);
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys };
 }
 
 /** `nemo_gym.cli.main` → `nemo_gym`: the distribution-level package a module belongs to. */
@@ -357,6 +365,9 @@ class Analysis {
     return resolved?.kind === 'class' && this.kind(resolved.cls) !== null;
   }
 
+  /** See {@link PythonExtraction.functionSecondaryConfigs}; filled by {@link functionConfigs}. */
+  readonly secondary = new Map<string, string[]>();
+
   /** See {@link PythonExtraction.functionConfigs}. */
   functionConfigs(infos: ModuleInfo[]): Map<string, string[]> {
     const direct = new Map<string, string[]>();
@@ -369,6 +380,7 @@ class Analysis {
       for (const fn of info.functions.values()) {
         const key = `${info.module}:${fn.name}`;
         const built: string[] = [];
+        const others: string[] = [];
         const calls: string[] = [];
         const add = (list: string[], item: string): void => {
           if (!list.includes(item)) list.push(item);
@@ -386,7 +398,10 @@ class Analysis {
         let firstSource: string | undefined;
         const addBuilt = (qn: string, source: string | undefined): void => {
           if (built.length === 0) firstSource = source;
-          else if (source !== undefined && firstSource !== undefined && source !== firstSource) return;
+          else if (source !== undefined && firstSource !== undefined && source !== firstSource) {
+            if (!built.includes(qn)) add(others, qn);
+            return;
+          }
           add(built, qn);
         };
         for (const call of fn.calls) {
@@ -410,6 +425,7 @@ class Analysis {
         // when the function is reached through calls from the entry point.
         if (built.length === 0 && fn.decorated && annotated.length > 0) built.push(...annotated);
         direct.set(key, built);
+        if (others.length > 0) this.secondary.set(key, others);
         if (annotated.length > 0) parameters.set(key, annotated);
         callees.set(key, calls);
       }
