@@ -78,10 +78,23 @@ export type KeyResolution =
   /** The first segment is not a parameter of the command. */
   | { status: 'unknown' };
 
+const subclassCache = new WeakMap<Model, Set<string>>();
+
+/** Qualified names of the config classes that other config classes derive from. */
+function subclassed(model: Model): Set<string> {
+  let set = subclassCache.get(model);
+  if (!set) {
+    set = new Set();
+    for (const c of model.classes.values()) for (const b of c.bases) if (model.classes.has(b)) set.add(b);
+    subclassCache.set(model, set);
+  }
+  return set;
+}
+
 /**
  * Resolves a dotted key against a command's parameters, descending through nested config
- * classes (`ParamSpec.typeRef`). Open namespaces (`openNamespace`) and fields of unknown type
- * accept any sub-key. Cycles and absurd depths stop at 16 segments (treated as open).
+ * classes (`ParamSpec.typeRef`). Open namespaces (`openNamespace`), fields of unknown type and
+ * fields typed by a base class that has subclasses (polymorphic configs) accept any sub-key. Cycles and absurd depths stop at 16 segments (treated as open).
  */
 export function resolveKey(model: Model, cmd: CommandSpec, key: string): KeyResolution {
   const segments = key.split('.');
@@ -91,7 +104,10 @@ export function resolveKey(model: Model, cmd: CommandSpec, key: string): KeyReso
   for (let i = 1; i < segments.length; i++) {
     if (i > 16 || current.openNamespace || !current.typeRef) return { status: 'open', param: current, root };
     const owner = model.classes.get(current.typeRef);
-    if (!owner) return { status: 'open', param: current, root };
+    // A base class with subclasses is polymorphic (draccus `ChoiceRegistry` with `--robot.type`,
+    // pydantic discriminated unions, Hydra `_target_`): the fields depend on the chosen subclass,
+    // which docdrift does not follow, so any sub-key is accepted.
+    if (!owner || subclassed(model).has(owner.qualifiedName)) return { status: 'open', param: current, root };
     const seg = segments[i]!;
     const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg));
     if (!next) return { status: 'unknown-subkey', root, index: i, owner, prefix: segments.slice(0, i).join('.') };
