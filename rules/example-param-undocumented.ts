@@ -19,6 +19,7 @@ const rule: Rule = {
     },
   },
   check({ model, report }) {
+    const seen = new Set<string>();
     for (const usage of model.usages) {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
@@ -27,6 +28,16 @@ const rule: Rule = {
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary || rowsFor(model, cmd, param).length > 0) continue;
+      // Rows for its keys (`logging.level`) document a nested parameter too.
+      const spellings = [param.name, ...param.aliases];
+      const documentedByKeys = [...sections, ...model.globalSections].some((sec) =>
+        sec.rows.some((r) => r.names.some((n) => spellings.some((sp) => n.startsWith(`${sp}.`)))),
+      );
+      if (documentedByKeys) continue;
+      // One finding per parameter per example (a YAML block's nested keys share their parent).
+      const once = `${usage.file}\0${usage.invocation}\0${param.name}`;
+      if (seen.has(once)) continue;
+      seen.add(once);
       report({
         messageId: param.description ? 'undocumented' : 'undocumentedNoDescription',
         data: {

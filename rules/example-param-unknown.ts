@@ -62,7 +62,7 @@ const rule: Rule<Options> = {
             ...(suggested ? { suggestion: suggested } : {}),
           },
           location: usage.location,
-          related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is a ${resolved.owner.name}` }],
+          related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is typed by ${resolved.owner.name}` }],
           suggestion: suggested ? usage.raw.replace(usage.key, suggested) : undefined,
         });
         continue;
@@ -74,7 +74,7 @@ const rule: Rule<Options> = {
       // the code reads this key somewhere else and it is close to none of the command's own
       // parameters, it is not drift.
       if (!suggestion && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name) && !options.reportKeysReadElsewhere) continue;
-      const classes = configClassNames([cmd]);
+      const classes = configClassNames([cmd], model);
       report({
         messageId: suggestion ? 'unknownWithSuggestion' : 'unknown',
         data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(suggestion ? { suggestion } : {}) },

@@ -57,7 +57,7 @@ const rule: Rule = {
               ...(near ? { suggestion: `${resolved.prefix}.${near}` } : {}),
             },
             location: row.location,
-            related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is a ${resolved.owner.name}` }],
+            related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is typed by ${resolved.owner.name}` }],
             suggestion: near ? `${resolved.prefix}.${near}` : undefined,
           });
           continue;
@@ -65,7 +65,7 @@ const rule: Rule = {
         const name = row.names[0] ?? row.rawName;
         const [suggestion] = suggestNames(name, known, 1);
         const primary = cmds[0]!;
-        const classes = configClassNames(cmds);
+        const classes = configClassNames(cmds, model);
         report({
           messageId: suggestion ? 'staleWithSuggestion' : 'stale',
           data: { name, command: primary.name, classes, ...(suggestion ? { suggestion } : {}) },

@@ -1,7 +1,8 @@
 /** Engine helpers: which documents are worth parsing, rule configuration. */
 import { describe, expect, it } from 'vitest';
 import { createHeadingMatcher } from '../src/config/patterns.js';
-import { configureRules, interpolationKeys, mentionMatcher } from '../src/engine/lint.js';
+import { configureRules, effectiveGlobalParameters, interpolationKeys, mentionMatcher } from '../src/engine/lint.js';
+import { DEFAULT_CONFIG } from '../src/config/schema.js';
 import { rules } from '../rules/index.js';
 
 describe('mentionMatcher', () => {
@@ -50,5 +51,21 @@ describe('interpolationKeys', () => {
       'literal: $notakey {also_not}',
     ].join('\n');
     expect(interpolationKeys(yaml)).toEqual(['judge_base_url', 'judge_model_name', 'policy', 'servers']);
+  });
+});
+
+describe('effectiveGlobalParameters', () => {
+  const defaults = [...DEFAULT_CONFIG.globalParameters];
+  it('keeps Hydra flags only in projects that import hydra or omegaconf, config_path only with draccus', () => {
+    const plain = effectiveGlobalParameters(defaults, [{ text: 'import argparse\n' }]);
+    expect(plain.sort()).toEqual(['h', 'help', 'version']);
+    const hydra = effectiveGlobalParameters(defaults, [{ text: 'from omegaconf import DictConfig\n' }]);
+    expect(hydra).toContain('config_paths');
+    expect(hydra).toContain('m');
+    expect(hydra).not.toContain('config_path');
+    expect(effectiveGlobalParameters(defaults, [{ text: 'import draccus\n' }])).toContain('config_path');
+  });
+  it('uses an explicit list as given', () => {
+    expect(effectiveGlobalParameters(['seed'], [{ text: '' }])).toEqual(['seed']);
   });
 });

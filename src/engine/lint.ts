@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { DocdriftConfig } from '../config/schema.js';
+import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
@@ -134,7 +134,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // name a command. Only documents that name one (or hold a global-options heading) can contain
   // reference sections or examples; the rest are parsed only if a link points at them.
   const mentions = mentionMatcher(
-    [...entry.entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
+    [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
     createHeadingMatcher(config.globalSections),
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
@@ -159,7 +159,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 
   const model = buildModel({
     root,
-    config,
+    config: { ...config, globalParameters: effectiveGlobalParameters(config.globalParameters, sources) },
     classes,
     functionConfigs,
     functionSecondaryConfigs,
@@ -218,7 +218,7 @@ export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigC
       }
       const near = suggestNames(name, [...qualified, ...simple.keys()], 3);
       problems.push(
-        `commands.${command}.config: no pydantic model or dataclass named "${name}" was found in the sources` +
+        `commands.${command}.config: no config class or type named "${name}" was found in the sources (a Python pydantic model or dataclass, or a TypeScript interface, class, type alias or zod schema written "path/file.ts#Name")` +
           (near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : '.'),
       );
     }
@@ -239,6 +239,27 @@ export function configureRules(rules: Rule[], settings: DocdriftConfig['rules'])
     }
     return { rule, severity, options };
   });
+}
+
+/**
+ * The default `globalParameters` name Hydra's and draccus's own flags (`-h`, `-m`, `--cfg`,
+ * `--config_path`). They only mean something in projects that use those libraries: elsewhere a
+ * documented `-p` or `--version` must not be excused as a Hydra flag. So, when the config keeps
+ * the defaults, the Hydra entries apply only if a Python source imports `hydra` or `omegaconf`,
+ * and `config_path` only if one imports `draccus`; `help`, `h` and `version`, which nearly every
+ * CLI accepts, always apply. An explicit list is used as given.
+ */
+export function effectiveGlobalParameters(configured: string[], sources: Array<{ text: string }>): string[] {
+  const defaults = DEFAULT_CONFIG.globalParameters;
+  if (configured.length !== defaults.length || configured.some((p, i) => p !== defaults[i])) return configured;
+  const imports = (lib: string): boolean => {
+    const re = new RegExp(`^\\s*(?:from|import)\\s+${lib}\\b`, 'm');
+    return sources.some((s) => re.test(s.text));
+  };
+  const hydra = imports('hydra') || imports('omegaconf');
+  const draccus = imports('draccus');
+  const universal = new Set(['help', 'h', 'version']);
+  return configured.filter((p) => universal.has(p) || (p === 'config_path' ? draccus : hydra));
 }
 
 /**

@@ -219,9 +219,17 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   const commands: CommandSpec[] = [];
   const claimed = new Set<string>();
   for (const [name, entry] of Object.entries(input.config.commands)) {
-    const classNames = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
-    const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
     const ep = input.entryPoints.find((e) => e.name === name);
+    // An entry without `config` (only aliases or extra params) keeps what discovery found.
+    const classNames =
+      entry.config === undefined
+        ? ep
+          ? (input.functionConfigs.get(normaliseTarget(ep.target)) ?? [])
+          : []
+        : Array.isArray(entry.config)
+          ? entry.config
+          : [entry.config];
+    const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
     const params = mergeParams(resolved, entry.params ?? [], name);
     commands.push({
       name,

@@ -57,8 +57,9 @@ export function rowsInRange(section: ReferenceSection, start: number, end: numbe
 }
 
 /** Simple names of the config classes behind commands, for messages (`RolloutCollectionConfig`). */
-export function configClassNames(cmds: CommandSpec[]): string {
-  return cmds.flatMap((c) => c.configClasses.map((q) => q.split('.').pop() ?? q)).join(', ') || 'docdrift config';
+export function configClassNames(cmds: CommandSpec[], model?: Model): string {
+  const simple = (q: string): string => model?.classes.get(q)?.name ?? q.split('#').pop()!.split('.').pop() ?? q;
+  return cmds.flatMap((c) => c.configClasses.map(simple)).join(', ') || 'docdrift config';
 }
 
 /** Related locations pointing at the config class that defines a command's parameters. */
