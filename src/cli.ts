@@ -224,6 +224,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
     }
     for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
+    // Saying nothing when nothing was checked would read as "all clear".
+    const known = result.model.commands.filter((c) => c.paramsKnown);
+    if (result.model.commands.length === 0) {
+      io.stderr(
+        'docdrift: no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, ' +
+          'no "commands" in the config), so nothing was checked. Map one in docdrift.config.json, e.g. ' +
+          '{"commands": {"tool": {"config": "pkg.config.ToolConfig"}}}.\n',
+      );
+    } else if (known.length === 0) {
+      io.stderr(
+        `docdrift: found ${result.model.commands.length} command(s) but no config class for any of them, so nothing was checked. ` +
+          'Run with --debug to see the mapping, and set "config" under "commands" in docdrift.config.json.\n',
+      );
+    }
     if (result.failures.length > 0 || result.configProblems.length > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;

@@ -137,6 +137,16 @@ describe('docdrift on the bundled example', () => {
     expect(r.stderr).toContain('"RolloutCollectionConfig"');
   });
 
+  it('says so on stderr when no command was found, and exits 0', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-e2e-'));
+    temps.push(dir);
+    writeFileSync(path.join(dir, 'README.md'), '# Nothing here\n');
+    const r = run(['--root', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('no command found');
+  });
+
   it('exits 2 on an unknown option', () => {
     const r = run(['--frmat', 'json']);
     expect(r.code).toBe(2);
