@@ -208,6 +208,151 @@ describe('a heading per parameter (terraform-docs and Docusaurus shapes)', () =>
   });
 });
 
+describe('nested parameter headings (changesets config-file-options.md)', () => {
+  const text = fixture('layouts-nested.md');
+  const { doc, diagnostics } = parseDoc('docs/config-file-options.md', text);
+  const rows = doc.blocks[0]!.headingRows!;
+  const row = (name: string): ReferenceRow => byName(rows, name);
+
+  test('a typed parameter heading holding parameter headings is a row and a group; children are dotted', () => {
+    expect(diagnostics).toEqual([]);
+    expect(rows.map((r) => r.names)).toEqual([
+      ['commit'],
+      ['snapshot'],
+      ['snapshot.useCalculatedVersion', 'useCalculatedVersion'],
+      ['snapshot.prereleaseTemplate', 'prereleaseTemplate'],
+      ['privatePackages'],
+      ['privatePackages.version', 'version'],
+      ['privatePackages.tag', 'tag'],
+      ['bumpVersionsWithWorkspaceProtocolOnly'],
+      ['onlyUpdatePeerDependentsWhenOutOfRange', '___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH.onlyUpdatePeerDependentsWhenOutOfRange'],
+      ['updateInternalDependents', '___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH.updateInternalDependents'],
+    ]);
+    // The snapshot block holds its children only, not its own row.
+    expect(blockOf(doc, 'snapshot (object or undefined)').headingRows!.map((r) => r.names[0])).toEqual([
+      'snapshot.useCalculatedVersion', 'snapshot.prereleaseTemplate',
+    ]);
+  });
+
+  test('`## `snapshot` (object or undefined)` + "Default value:": type, default, body before the first sub-heading', () => {
+    const r = row('snapshot');
+    expect(r).toMatchObject({
+      rawName: 'snapshot (object or undefined)',
+      type: 'object or undefined',
+      default: 'undefined',
+      description: 'Some text about snapshot releases.',
+      location: { file: 'docs/config-file-options.md', line: 11, column: 1, endLine: 11, endColumn: 36 },
+      defaultLocation: { line: 13, column: 16, endLine: 13, endColumn: 27 },
+    });
+    expect(textAt(text, r.defaultLocation)).toBe('`undefined`');
+    expect(r.links.map((l) => l.url)).toEqual(['./snapshot-releases.md']);
+  });
+
+  test('children keep their own type, default, description and exact positions', () => {
+    expect(row('snapshot.useCalculatedVersion')).toMatchObject({
+      rawName: 'useCalculatedVersion (boolean)',
+      type: 'boolean',
+      default: 'false',
+      description: 'Use the calculated version as the snapshot version.',
+      location: { line: 17, column: 1, endLine: 17, endColumn: 37 },
+      defaultLocation: { line: 19, column: 16, endLine: 19, endColumn: 23 },
+      links: [],
+    });
+    const pre = row('snapshot.prereleaseTemplate');
+    expect(pre).toMatchObject({ type: 'string', default: 'undefined', location: { line: 23, column: 1, endColumn: 34 } });
+    expect(pre.defaultLocation).toMatchObject({ line: 25, column: 16, endColumn: 27 });
+    expect(textAt(text, pre.defaultLocation)).toBe('`undefined`');
+  });
+
+  test('a Type: line (no default) makes a group a row; children read Type/Default lines and a parenthesised note', () => {
+    expect(row('privatePackages')).toMatchObject({ rawName: 'privatePackages', type: '{ version: boolean, tag: boolean } | false', location: { line: 29, column: 1, endColumn: 21 } });
+    expect(row('privatePackages').default).toBeUndefined();
+    expect(row('privatePackages.version')).toMatchObject({
+      type: 'boolean', default: 'true', location: { line: 33, column: 1, endColumn: 14 }, defaultLocation: { line: 36, column: 10, endColumn: 16 },
+    });
+    expect(row('privatePackages.tag')).toMatchObject({ type: 'boolean', default: 'false', defaultLocation: { line: 38, column: 30, endColumn: 35 } });
+  });
+
+  test('an untyped parameter heading is a group only; its children keep the written name first, the dotted one as alias', () => {
+    expect(rows.flatMap((r) => r.names)).not.toContain('___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH');
+    const r = row('updateInternalDependents');
+    expect(r.names).toEqual(['updateInternalDependents', '___experimentalUnsafeOptions_WILL_CHANGE_IN_PATCH.updateInternalDependents']);
+    expect(r).toMatchObject({ type: '"out-of-range" | "always"', default: '"out-of-range"', location: { line: 52, column: 1, endColumn: 63 } });
+    expect(textAt(text, r.defaultLocation)).toBe('`"out-of-range"`');
+  });
+
+  const read = (md: string[]) => parseDoc('docs/n.md', [...md, ''].join('\n')).doc.blocks[0]!.headingRows!;
+
+  test('two levels of nesting: every level prefixes with its full name', () => {
+    const md = [
+      '# Config', '', '## `build` (object)', '', '### `cache` (object or undefined)', '', 'Default value: `undefined`', '',
+      '#### `dir` (string)', '', 'Default value: `".cache"`', '', '#### `ttl` (number)', '', '### `minify` (boolean)', '',
+      'Default: `true`', '', '## `out` (string | string[])', '', 'Default value: `"dist"`',
+    ];
+    const rows2 = read(md);
+    expect(rows2.map((r) => [r.names, r.type, r.default])).toEqual([
+      [['build'], 'object', undefined],
+      [['build.cache', 'cache'], 'object or undefined', 'undefined'],
+      [['build.cache.dir', 'dir'], 'string', '".cache"'],
+      [['build.cache.ttl', 'ttl'], 'number', undefined],
+      [['build.minify', 'minify'], 'boolean', 'true'],
+      [['out'], 'string | string[]', '"dist"'],
+    ]);
+    expect(rows2.map((r) => r.location.line)).toEqual([3, 5, 9, 13, 15, 19]);
+    expect(rows2[2]!.defaultLocation).toMatchObject({ line: 11, column: 16, endColumn: 26 });
+  });
+
+  test('names already written dotted are not prefixed again (nor a relative `cache.dir` under `build` › `cache`)', () => {
+    const md = [
+      '# Config', '', '## `snapshot` (object or undefined)', '', '### `snapshot.useCalculatedVersion` (boolean)', '',
+      'Default value: `false`', '', '## `build` (object)', '', '### `cache`', '', 'Type: `object`', '', '#### `cache.dir`', '',
+      'Type: `string`', '', '#### `build.cache.ttl`', '', 'Type: `number`', '', '### `other.key`', '', 'Type: `int`',
+    ];
+    expect(read(md).map((r) => [r.names, r.location.line])).toEqual([
+      [['snapshot'], 3],
+      [['snapshot.useCalculatedVersion'], 5],
+      [['build'], 9],
+      [['build.cache', 'cache'], 11],
+      [['build.cache.dir', 'cache.dir'], 15],
+      [['build.cache.ttl'], 19],
+      [['other.key'], 23],
+    ]);
+  });
+
+  test('plain group headings (### Options, ## Advanced) are neither rows nor prefixes', () => {
+    const md = [
+      '# Config', '', '## Advanced', '', '### `retries` (int)', '', 'Default: `3`', '', '### Options', '', '#### `verbose`', '',
+      'Type: `bool`', '', '## `snapshot` (object)', '', '### Options', '', '#### `tag` (string)',
+    ];
+    expect(read(md).map((r) => [r.names, r.type, r.default])).toEqual([
+      [['retries'], 'int', '3'],
+      [['verbose'], 'bool', undefined],
+      [['snapshot'], 'object', undefined],
+      [['tag'], 'string', undefined], // not directly under `snapshot`
+    ]);
+  });
+
+  test('under an untyped parameter heading (maybe a command: `### `train``) the written name stays first', () => {
+    const md = [
+      '# Reference', '', '### `train`', '', 'Trains a model.', '', '#### `batch_size`', '', 'Type: `int`', '',
+      '#### `optim` (object)', '', '##### `lr`', '', 'Default: `0.001`',
+    ];
+    expect(read(md).map((r) => [r.names, r.location.line])).toEqual([
+      [['batch_size', 'train.batch_size'], 7],
+      [['optim', 'train.optim'], 11],
+      [['optim.lr', 'train.optim.lr', 'lr'], 13],
+    ]);
+  });
+
+  test('flags and command headings never prefix: `## `train`` run in an example, `### `--epochs``', () => {
+    const md = [
+      '# Reference', '', '## `train`', '', '```bash', 'mytool train --epochs 3', '```', '', '### `epochs`', '', 'Type: `int`', '',
+      '## `serve`', '', '### `--port`', '', 'Type: `int`', '', '## `--config`', '', '### `path`', '', 'Type: `str`',
+    ];
+    expect(read(md).map((r) => r.names)).toEqual([['epochs'], ['port'], ['path']]);
+  });
+});
+
 describe('bullet lists (mkdocs-like)', () => {
   const text = fixture('layouts-list.md');
   const { doc } = parseDoc('docs/layouts-list.md', text);

@@ -542,6 +542,56 @@ function headingSites(tree: Root): HeadingSite[] {
   return out;
 }
 
+/** True for a flag spelling (`--out`, `-o`): flags are a command's options, never keys of a nested object. */
+const isFlagSpelling = (spelling: string): boolean => /^[-—–]/.test(spelling.trim());
+
+/**
+ * A nested key's full name under its parent's full name: `useCalculatedVersion` under `snapshot`
+ * is `snapshot.useCalculatedVersion`; a name already written under the parent (`snapshot.x`, or
+ * `b.c` under `a` › `b`) is completed, not prefixed twice; another dotted name is read as written.
+ */
+function qualify(parentFull: string, parentNames: readonly string[], name: string): string {
+  if (name.startsWith(`${parentFull}.`)) return name;
+  for (const written of parentNames) if (name.startsWith(`${written}.`)) return parentFull + name.slice(written.length);
+  return name.includes('.') ? name : `${parentFull}.${name}`;
+}
+
+/**
+ * The names of every parameter heading's row, nested keys first. A parameter heading directly
+ * under another parameter heading (its nearest enclosing heading, group or not) is a key of it:
+ * `useCalculatedVersion` under `snapshot` is `snapshot.useCalculatedVersion`, the name as written
+ * staying an alias. Under a parent that states its own type or default (surely a parameter) the
+ * dotted name comes first; under a parent that does not (`` ### `train` `` may be a command as
+ * well as an object) the name as written comes first and the dotted one is the alias. Nothing is
+ * prefixed when either heading is spelled as a flag or the parent is a command (an example of the
+ * document runs it: `train …` or `mytool train …`).
+ */
+function nestedNames(sites: readonly HeadingSite[], params: readonly ParamHeading[], invocations: readonly Invocation[]): Map<ParamHeading, string[]> {
+  const bySite = new Map<MdHeading, ParamHeading>(params.map((p) => [p.site.node, p]));
+  const commands = new Set(invocations.flatMap((inv) => [inv.command, inv.args[0]?.text ?? '']));
+  const typed = (p: ParamHeading): boolean => p.attrs.type !== undefined || p.attrs.default !== undefined;
+  /** `sure`: prefixed through typed parents only; `full`: through every parameter parent. */
+  const named = new Map<ParamHeading, { sure: string; full: string }>();
+  const out = new Map<ParamHeading, string[]>();
+  sites.forEach((site, i) => {
+    const p = bySite.get(site.node);
+    if (!p) return;
+    const written = p.names[0]!;
+    let j = i - 1;
+    while (j >= 0 && sites[j]!.node.depth >= site.node.depth) j--;
+    const parent = j >= 0 ? bySite.get(sites[j]!.node) : undefined;
+    const up = parent && named.get(parent);
+    const nested = up !== undefined
+      && !parent!.spellings.some((s) => isFlagSpelling(s) || commands.has(s))
+      && !p.spellings.some(isFlagSpelling);
+    const full = nested ? qualify(up.full, parent!.names, written) : written;
+    const sure = nested && typed(parent!) ? qualify(up.sure, parent!.names, written) : written;
+    named.set(p, { sure, full });
+    out.set(p, [...new Set([sure, full, ...p.names])]);
+  });
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lists.
 
@@ -600,9 +650,13 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  *   fenced block takes the block's content;
  * - `description`: a `Description:` line, else the first paragraph's non-attribute lines;
  * - `default`, failing all that, from a default phrase in the description.
- * A parameter heading is dropped when its block (up to the next heading of the same or higher
- * rank) holds other parameter headings, a reference table or a reference list (it groups
- * parameters, like a command heading), or an example invoking its name (it is a command).
+ * A parameter heading whose block (up to the next heading of the same or higher rank) holds
+ * other parameter headings, a reference table or a reference list groups parameters: it is a row
+ * only when it states its own type or default (`` ## `snapshot` (object or undefined) ``, or a
+ * `Type:`/`Default value:` line before its first sub-heading), else it is dropped (a command or
+ * an untyped section). A heading whose block has an example invoking its name is a command and
+ * dropped. A parameter heading directly under a parameter heading is a nested key: its row is
+ * named `parent.child`, the written name kept as an alias (see {@link nestedNames}).
  *
  * **Reference lists** (`listRows`): a list where at least {@link LIST_REFERENCE_SHARE} of the
  * items, and two or more, start with parameter spellings in code spans followed by an optional
@@ -661,16 +715,19 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
   walk(tree);
 
   const referenceTableLines = ctx.tables.filter((t) => readReferenceTable(t) !== undefined).map((t) => t.location.line);
+  const rowNames = nestedNames(sites, params, ctx.invocations);
   const headingRows: ReferenceRow[] = [];
   for (const p of params) {
     const inBlock = (line: number): boolean => line > p.line && line <= p.blockEnd;
-    if (params.some((q) => q !== p && inBlock(q.line))) continue;
-    if (referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line))) continue;
+    const groups = params.some((q) => q !== p && inBlock(q.line))
+      || referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line));
+    // A group is a row too when its heading or body states its own type or default (`` ## `snapshot` (object) ``).
+    if (groups && p.attrs.type === undefined && p.attrs.default === undefined) continue;
     const runsIt = ctx.invocations.some((inv) => inBlock(inv.location.line) && p.spellings.includes(inv.command));
     if (runsIt) continue;
     const start = p.site.node.position?.start ?? { line: p.line, column: 1 };
     const links = linksBetween(ctx.links, start, p.bodyEnd);
-    headingRows.push(toRow(p.names, p.rawName, p.attrs, links, locationOf(ctx.file, p.site.node), ctx));
+    headingRows.push(toRow(rowNames.get(p) ?? p.names, p.rawName, p.attrs, links, locationOf(ctx.file, p.site.node), ctx));
   }
   return { headingRows, listRows: listRowsOut };
 }
