@@ -6,6 +6,7 @@ import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from
 import {
   ALIAS_SEPARATOR_RE, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
+import { locationOf, type Point, type Positioned } from './position.js';
 
 /** What {@link readLayoutRows} needs besides the tree: the file, its raw lines and what parseDoc already read. */
 export interface LayoutContext {
@@ -88,14 +89,6 @@ interface Flat {
   location: SourceLocation;
 }
 
-type Point = { line: number; column: number };
-type Positioned = { position?: { start: Point; end: Point } | undefined };
-
-function locationOf(file: string, node: Positioned): SourceLocation {
-  const p = node.position;
-  if (!p) return { file, line: 1, column: 1 };
-  return { file, line: p.start.line, column: p.start.column, endLine: p.end.line, endColumn: p.end.column };
-}
 
 /** Flattens a node's phrasing content (HTML, images and MDX expressions dropped, as rendered text). */
 function flatten(file: string, node: Nodes): Flat {

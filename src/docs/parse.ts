@@ -16,19 +16,12 @@ import { readCodeBlock } from './code-blocks.js';
 import { readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
+import { locationOf, type Point, type Positioned } from './position.js';
 
 // Built once: freezing compiles the micromark extensions, the costly part of a processor.
 const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
 const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).freeze();
 
-type Point = { line: number; column: number };
-type Positioned = { position?: { start: Point; end: Point } | undefined };
-
-function locationOf(file: string, node: Positioned): SourceLocation {
-  const p = node.position;
-  if (!p) return { file, line: 1, column: 1 };
-  return { file, line: p.start.line, column: p.start.column, endLine: p.end.line, endColumn: p.end.column };
-}
 
 function emptyDoc(file: string, kind: DocFile['kind']): DocFile {
   return { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] };
