@@ -70,6 +70,17 @@ export interface ParamSpec {
   typeRef?: string;
   /** True for dict/record/mapping-typed fields (`Dict[str, Any]`, `Record<string, unknown>`): any sub-key is accepted. */
   openNamespace?: boolean;
+  /**
+   * CLI flags (issue #4): the attribute or config field the flag sets (argparse `dest`, click/typer
+   * parameter name), so `--resume` and `+resume_from_cache=true` can count as one parameter.
+   */
+  dest?: string;
+  /** CLI flags: the allowed values (argparse `choices`, click `Choice`, yargs `choices`). */
+  choices?: string[];
+  /** CLI flags: a boolean flag that also accepts `--no-<name>` (click `--x/--no-x`, typer bools, argparse `BooleanOptionalAction`, yargs booleans). */
+  negatable?: boolean;
+  /** CLI flags: a positional argument (argparse positional, `click.argument`, `typer.Argument`), never spelled with dashes. */
+  positional?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
