@@ -1,0 +1,337 @@
+/** Shared ground for the CLI flag extractors: parsed modules with their tree nodes, name resolution to module-level objects, call arguments as nodes, flag spellings. */
+import type { Node } from 'web-tree-sitter';
+import type { DefaultValue, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { Resolver } from './resolve.js';
+import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
+import { dottedName, namedChildren, readValue, stringValue, unparen, type PyValue } from './values.js';
+
+/** One parsed module as the flag extractors see it: the scan result plus the nodes they walk. */
+export interface FlagModule {
+  info: ModuleInfo;
+  /** The module's root node (alive until extraction ends). */
+  root: Node;
+  /** Top-level function definitions by name (the first definition wins, as in {@link ModuleInfo.functions}). */
+  functions: Map<string, { def: Node; decorators: Node[] }>;
+  /** Module-level `name = <expression>` assignments: the right-hand side of the first one. */
+  assigns: Map<string, Node>;
+  /** Module-level statements in order (also those inside `if`/`try`/`with` blocks), definitions excluded. */
+  statements: Node[];
+}
+
+/** A module-level name of the repository: a function or a variable of one module. */
+export interface Symbol {
+  module: FlagModule;
+  name: string;
+}
+
+/** Call arguments as nodes, so both their values and their positions can be read. */
+export interface CallArgs {
+  /** Dotted callee, when the callee is a plain name chain. */
+  callee?: string[];
+  positional: Node[];
+  keywords: Map<string, Node>;
+  /** True when the call passes `*args` or `**kwargs`. */
+  hasSplat: boolean;
+}
+
+/** Reads a `call` node's arguments without evaluating them. */
+export function callArgs(call: Node): CallArgs {
+  const fn = call.childForFieldName('function');
+  const out: CallArgs = { callee: fn ? dottedName(fn) : undefined, positional: [], keywords: new Map(), hasSplat: false };
+  const list = call.childForFieldName('arguments');
+  if (!list || list.type !== 'argument_list') return out;
+  for (const arg of namedChildren(list)) {
+    if (arg.type === 'keyword_argument') {
+      const name = arg.childForFieldName('name');
+      const value = arg.childForFieldName('value');
+      if (name && value) out.keywords.set(name.text, value);
+    } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
+      out.hasSplat = true;
+    } else {
+      out.positional.push(arg);
+    }
+  }
+  return out;
+}
+
+/** Everything the three extractors share: the modules and name resolution across them. */
+export class FlagContext {
+  constructor(
+    readonly modules: Map<string, FlagModule>,
+    readonly resolver: Resolver,
+  ) {}
+
+  /** The qualified name of an external object a dotted name designates (`argparse.ArgumentParser`), through imports and aliases. */
+  external(module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>): string | undefined {
+    if (!dotted) return undefined;
+    const resolved = this.resolver.resolve(module.info, dotted, local);
+    return resolved?.kind === 'external' ? resolved.qualifiedName : undefined;
+  }
+
+  /**
+   * The repository module-level name a dotted name designates in `module`: a top-level function or
+   * a module-level variable, here or in another module through imports (`from .cli import app`,
+   * `import pkg.cli as c; c.app`) and re-exports. Undefined for anything else.
+   */
+  symbol(module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>, depth = 0): Symbol | undefined {
+    if (!dotted || dotted.length === 0 || depth > 16) return undefined;
+    const [head, ...rest] = dotted as [string, ...string[]];
+    const localBinding = local?.get(head);
+    if (localBinding) return this.qualifiedSymbol(bindingName(localBinding, rest), depth + 1);
+    if (module.functions.has(head) || module.assigns.has(head)) {
+      // `x = other_name` is an alias of another name; follow it.
+      const right = module.assigns.get(head);
+      const aliasOf = right && !module.functions.has(head) ? dottedName(right) : undefined;
+      if (aliasOf) return this.symbol(module, [...aliasOf, ...rest], undefined, depth + 1);
+      return rest.length === 0 ? { module, name: head } : undefined;
+    }
+    const binding = module.info.bindings.get(head);
+    if (binding) return this.qualifiedSymbol(bindingName(binding, rest), depth + 1);
+    return undefined;
+  }
+
+  private qualifiedSymbol(name: string, depth: number): Symbol | undefined {
+    const segments = name.split('.');
+    for (let i = segments.length - 1; i > 0; i--) {
+      const module = this.modules.get(segments.slice(0, i).join('.'));
+      if (module) return this.symbol(module, segments.slice(i), undefined, depth + 1);
+    }
+    return undefined;
+  }
+
+  /**
+   * `module:function` of every top-level function (in any module) that calls `symbol` directly
+   * (`main()` calling `build_parser()`, `def main(): app()`), in module then source order.
+   */
+  callers(symbol: Symbol): string[] {
+    const out: string[] = [];
+    for (const module of this.modules.values()) {
+      for (const [name, fn] of module.info.functions) {
+        if (module === symbol.module && name === symbol.name) continue;
+        if (fn.calls.some((call) => this.sameSymbol(this.symbol(module, call.callee, fn.localBindings), symbol))) {
+          const key = `${module.info.module}:${name}`;
+          if (!out.includes(key)) out.push(key);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The top-level function record of a symbol, when it is a function. */
+  rawFunction(symbol: Symbol): RawFunction | undefined {
+    return symbol.module.info.functions.get(symbol.name);
+  }
+
+  sameSymbol(a: Symbol | undefined, b: Symbol | undefined): boolean {
+    return a !== undefined && b !== undefined && a.module === b.module && a.name === b.name;
+  }
+}
+
+function bindingName(binding: Binding, rest: string[]): string {
+  const base = binding.kind === 'module' ? binding.target : `${binding.module}.${binding.name}`;
+  return rest.length === 0 ? base : `${base}.${rest.join('.')}`;
+}
+
+/** `module:name`. */
+export function symbolKey(symbol: Symbol): string {
+  return `${symbol.module.info.module}:${symbol.name}`;
+}
+
+/** A default as the code writes it (literal when comparable, else the expression text). */
+export function toDefault(value: PyValue): DefaultValue {
+  return { kind: value.literal ? 'literal' : 'expression', text: value.text };
+}
+
+/** A literal default written by the extractor itself (`False` for `store_true`). */
+export function literalDefault(text: string): DefaultValue {
+  return { kind: 'literal', text };
+}
+
+/**
+ * The allowed values of a list, tuple or set display of literals (`["a", "b"]`, `(1, 2)`):
+ * strings decoded, other literals as written. Undefined when any item is not a literal.
+ */
+export function readChoices(node: Node | undefined): string[] | undefined {
+  if (!node) return undefined;
+  const n = unparen(node);
+  if (n.type !== 'list' && n.type !== 'tuple' && n.type !== 'set') return undefined;
+  const out: string[] = [];
+  for (const item of namedChildren(n)) {
+    const value = readValue(item);
+    if (!value.literal) return undefined;
+    out.push(value.str ?? value.text);
+  }
+  return out;
+}
+
+/** A flag-name string literal: its decoded value and its node. */
+export interface Spelling {
+  text: string;
+  node: Node;
+}
+
+/** Every positional argument as a string literal, or undefined when one is not (a flag built at run time). */
+export function spellings(nodes: Node[]): Spelling[] | undefined {
+  const out: Spelling[] = [];
+  for (const node of nodes) {
+    const text = stringValue(node);
+    if (text === undefined) return undefined;
+    out.push({ text, node });
+  }
+  return out;
+}
+
+/** `--dry-run` → `dry-run`, `-k` → `k`: the spelling without its leading prefix characters. */
+export function stripPrefix(flag: string, prefixChars = '-'): string {
+  let i = 0;
+  while (i < flag.length && prefixChars.includes(flag[i] as string)) i++;
+  return flag.slice(i);
+}
+
+/** True for a long option (`--x`, or `++x` with `prefix_chars="+"`): two prefix characters. */
+export function isLong(flag: string, prefixChars = '-'): boolean {
+  return flag.length > 2 && prefixChars.includes(flag[0] as string) && prefixChars.includes(flag[1] as string);
+}
+
+/** True for a string that is a Python identifier (click's explicit parameter name in `option("--x", "name")`). */
+export function isIdentifier(text: string): boolean {
+  if (text === '') return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const ok = code === 95 || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (i > 0 && code >= 48 && code <= 57) || code > 127;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The parts of a flag ParamSpec that differ between libraries; the rest is filled in by {@link flagSpec}. */
+export interface FlagFields {
+  name: string;
+  aliases: string[];
+  type?: string;
+  default?: DefaultValue;
+  required: boolean;
+  description?: string;
+  deprecated: boolean | string;
+  hidden: boolean;
+  location: SourceLocation;
+  dest?: string;
+  choices?: string[];
+  negatable?: boolean;
+  positional?: boolean;
+}
+
+/** A `cli-flag` ParamSpec with keys in the model's order; `owner` is set when the command is emitted. */
+export function flagSpec(fields: FlagFields): ParamSpec {
+  return {
+    name: fields.name,
+    aliases: fields.aliases,
+    ...(fields.type !== undefined ? { type: fields.type } : {}),
+    ...(fields.default ? { default: fields.default } : {}),
+    required: fields.required,
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    deprecated: fields.deprecated,
+    hidden: fields.hidden,
+    origin: 'cli-flag',
+    owner: '',
+    location: fields.location,
+    ...(fields.dest !== undefined ? { dest: fields.dest } : {}),
+    ...(fields.choices ? { choices: fields.choices } : {}),
+    ...(fields.negatable ? { negatable: true } : {}),
+    ...(fields.positional ? { positional: true } : {}),
+  };
+}
+
+/** `True`/`False` or a message string (`deprecated="use --y"`); undefined otherwise. */
+export function boolOrString(node: Node | undefined): boolean | string | undefined {
+  if (!node) return undefined;
+  const value = readValue(node);
+  return value.bool ?? value.str;
+}
+
+/** True when the keyword is given as the literal `True`. */
+export function isTrue(node: Node | undefined): boolean {
+  return node !== undefined && readValue(node).bool === true;
+}
+
+/**
+ * Parses click-style option declarations (`"--shout/--no-shout"`, `"-s"`, `"name"`), as
+ * `click.core.Option._parse_decls` does: an identifier is the parameter name, `/` (or `;` when the
+ * declaration starts with `/`) separates the "on" spellings from the "off" ones.
+ */
+export function parseClickDecls(decls: Spelling[]): { opts: Spelling[]; secondary: Spelling[]; name?: string } {
+  const opts: Spelling[] = [];
+  const secondary: Spelling[] = [];
+  let name: string | undefined;
+  for (const decl of decls) {
+    if (isIdentifier(decl.text)) {
+      name = decl.text;
+      continue;
+    }
+    const split = decl.text.startsWith('/') ? ';' : '/';
+    const at = decl.text.indexOf(split);
+    if (at >= 0) {
+      const first = decl.text.slice(0, at).trimEnd();
+      const second = decl.text.slice(at + 1).trimStart();
+      if (first !== '') opts.push({ text: first, node: decl.node });
+      if (second !== '') secondary.push({ text: second, node: decl.node });
+    } else {
+      opts.push(decl);
+    }
+  }
+  return name !== undefined ? { opts, secondary, name } : { opts, secondary };
+}
+
+/**
+ * Name, aliases, dest and negatability of a click/typer option from its parsed declarations:
+ * the name is the first long spelling (else the first short one), the dest the explicit
+ * identifier or click's derivation (the spelling with the longest prefix, `-`→`_`, lower-cased);
+ * an "off" spelling `--no-<name>` makes the flag negatable, other "off" spellings are aliases.
+ */
+export function clickOptionNames(parsed: { opts: Spelling[]; secondary: Spelling[]; name?: string }): {
+  name: string;
+  aliases: string[];
+  dest: string;
+  negatable: boolean;
+  location: Node;
+} | undefined {
+  const primary = parsed.opts.find((o) => clickSplit(o.text)[0].length === 2) ?? parsed.opts[0];
+  if (!primary) return undefined;
+  const name = clickSplit(primary.text)[1];
+  const aliases: string[] = [];
+  const add = (spelling: string): void => {
+    if (spelling !== name && spelling !== '' && !aliases.includes(spelling)) aliases.push(spelling);
+  };
+  for (const opt of parsed.opts) if (opt !== primary) add(clickSplit(opt.text)[1]);
+  let negatable = false;
+  const onNames = new Set(parsed.opts.map((o) => clickSplit(o.text)[1]));
+  for (const off of parsed.secondary) {
+    const bare = clickSplit(off.text)[1];
+    if (bare.startsWith('no-') && onNames.has(bare.slice(3))) negatable = true;
+    else add(bare);
+  }
+  // click sorts the spellings by prefix length (stable), so the first long one names the parameter.
+  const byPrefix = [...parsed.opts].sort((a, b) => clickSplit(b.text)[0].length - clickSplit(a.text)[0].length);
+  const dest = parsed.name ?? clickSplit(byPrefix[0]?.text ?? primary.text)[1].replaceAll('-', '_').toLowerCase();
+  return { name, aliases, dest, negatable, location: primary.node };
+}
+
+/**
+ * Splits an option spelling into prefix and name like `click.parser._split_opt`: a first
+ * character that is not alphanumeric is the prefix, doubled when the second one repeats it.
+ */
+export function clickSplit(opt: string): [string, string] {
+  const first = opt[0];
+  if (first === undefined || isAlphanumeric(first)) return ['', opt];
+  if (opt[1] === first) return [opt.slice(0, 2), opt.slice(2)];
+  return [first, opt.slice(1)];
+}
+
+function isAlphanumeric(ch: string): boolean {
+  return (ch >= '0' && ch <= '9') || (isIdentifier(ch) && ch !== '_');
+}
+
+/** Location of a node in the module's file. */
+export function locate(module: FlagModule, node: Node): SourceLocation {
+  return nodeLocation(module.info.file, node);
+}

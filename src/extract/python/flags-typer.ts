@@ -1,0 +1,350 @@
+/** typer flags: `typer.Typer()` apps, their `@app.command()`/`@app.callback()` functions, `app.add_typer(…)` sub-apps and `typer.run(f)`, with parameters read from function signatures. */
+import type { Node } from 'web-tree-sitter';
+import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import {
+  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, spellings, symbolKey, toDefault,
+  type FlagContext, type FlagModule, type Symbol,
+} from './flags-common.js';
+import type { FlagCommand } from './flags.js';
+import { annotationCore } from './index.js';
+import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+
+const TYPER = new Set(['typer.Typer', 'typer.main.Typer']);
+const RUN = new Set(['typer.run', 'typer.main.run']);
+const OPTION = new Set(['typer.Option', 'typer.params.Option']);
+const ARGUMENT = new Set(['typer.Argument', 'typer.params.Argument']);
+/** Parameters typer fills in itself; they are not flags. */
+const CONTEXT = new Set(['typer.Context', 'click.Context', 'click.core.Context', 'typer.CallbackParam', 'click.Parameter']);
+
+/** A `typer.Typer()` app bound to a module-level variable. */
+interface TyperApp {
+  symbol: Symbol;
+  /** `Typer(name=…)`. */
+  name?: string;
+  location: SourceLocation;
+  commands: Array<{ fn: Symbol; name: string; location: SourceLocation }>;
+  callback?: { fn: Symbol; location: SourceLocation };
+  subApps: Array<{ app: TyperApp; name?: string }>;
+  added: boolean;
+}
+
+/** typer's name for a command function: lower-cased, `_` → `-` (`typer.main.get_command_name`). */
+export function typerCommandName(functionName: string): string {
+  return functionName.toLowerCase().replaceAll('_', '-');
+}
+
+/**
+ * Reads typer apps. Program target: `module:app` (the app variable), plus every top-level
+ * function calling `app()`. A root app with exactly one command, no callback and no sub-apps is a
+ * single command (path `[]`, as typer runs it); otherwise it is a group whose commands have path
+ * `[name]`, the callback's parameters being the group's own. Sub-apps (`add_typer(sub, name=…)`,
+ * else `Typer(name=…)`, else the callback's function name) add a path word; a sub-app with no name
+ * at all has its commands merged into the parent, as recent typer versions do. `typer.run(f)`
+ * is a single-command program whose target is the function calling `typer.run`, or `module:f`
+ * at module level.
+ *
+ * Parameters: `typer.Option`/`typer.Argument` as the default (`x: int = typer.Option(3, "--x")`,
+ * first positional argument = default) or in `Annotated[T, typer.Option("--x")]` (positional
+ * strings = declarations, default = the parameter's); a parameter without either is an argument
+ * when it has no default, else an option `--param-name`. Bool options without explicit
+ * declarations are negatable (`--x/--no-x`). `Literal[…]` annotations give choices.
+ *
+ * Not read: `add_typer`/`command` calls inside functions, Enum choices, `typer.Typer` subclasses,
+ * apps not bound to a module-level variable, declarations that are not string literals.
+ */
+export function extractTyper(ctx: FlagContext): FlagCommand[] {
+  const apps = new Map<string, TyperApp>();
+  for (const module of ctx.modules.values()) {
+    for (const [name, right] of module.assigns) {
+      const call = unparen(right);
+      if (call.type !== 'call') continue;
+      const args = callArgs(call);
+      const external = ctx.external(module, args.callee);
+      if (external === undefined || !TYPER.has(external)) continue;
+      const nameNode = args.keywords.get('name');
+      const appName = nameNode ? stringValue(nameNode) : undefined;
+      apps.set(`${module.info.module}:${name}`, {
+        symbol: { module, name },
+        ...(appName !== undefined ? { name: appName } : {}),
+        location: locate(module, call),
+        commands: [],
+        subApps: [],
+        added: false,
+      });
+    }
+  }
+  const appOf = (module: FlagModule, dotted: string[] | undefined): TyperApp | undefined => {
+    const symbol = ctx.symbol(module, dotted);
+    return symbol ? apps.get(symbolKey(symbol)) : undefined;
+  };
+  const runs: FlagCommand[] = [];
+  for (const module of ctx.modules.values()) {
+    for (const [name, { decorators }] of module.functions) {
+      for (const decorator of decorators) {
+        const expr = unparen(namedChildren(decorator)[0] ?? decorator);
+        if (expr.type !== 'call') continue;
+        const args = callArgs(expr);
+        const method = args.callee?.at(-1);
+        if (!args.callee || args.callee.length < 2 || (method !== 'command' && method !== 'callback')) continue;
+        const app = appOf(module, args.callee.slice(0, -1));
+        if (!app) continue;
+        const fn = { module, name };
+        if (method === 'callback') {
+          app.callback = { fn, location: locate(module, decorator) };
+        } else {
+          const nameNode = args.positional[0] ?? args.keywords.get('name');
+          const explicit = nameNode ? stringValue(nameNode) : undefined;
+          app.commands.push({ fn, name: explicit ?? typerCommandName(name), location: locate(module, decorator) });
+        }
+      }
+    }
+    for (const statement of module.statements) {
+      for (const expr of statement.type === 'expression_statement' ? namedChildren(statement) : []) {
+        const call = unparen(expr);
+        if (call.type !== 'call') continue;
+        const args = callArgs(call);
+        if (args.callee?.at(-1) === 'add_typer' && args.callee.length > 1) {
+          const parent = appOf(module, args.callee.slice(0, -1));
+          const first = args.positional[0];
+          const sub = first ? appOf(module, dottedName(first)) : undefined;
+          if (!parent || !sub || sub === parent) continue;
+          const nameNode = args.keywords.get('name');
+          const subName = nameNode ? stringValue(nameNode) : undefined;
+          parent.subApps.push({ app: sub, ...(subName !== undefined ? { name: subName } : {}) });
+          sub.added = true;
+        } else if (RUN.has(ctx.external(module, args.callee) ?? '')) {
+          const run = typerRun(ctx, module, call);
+          if (run) runs.push(run);
+        }
+      }
+    }
+    // `def main(): typer.run(app_main)`: the console script names the caller.
+    for (const [name, fn] of module.info.functions) {
+      for (const call of fn.calls) {
+        const external = ctx.external(module, call.callee, fn.localBindings);
+        if (external === undefined || !RUN.has(external) || call.source === undefined) continue;
+        const target = ctx.symbol(module, call.source.split('.'), fn.localBindings);
+        const run = target ? typerRunOf(ctx, target, `${module.info.module}:${name}`) : undefined;
+        if (run) runs.push(run);
+      }
+    }
+  }
+  const out: FlagCommand[] = [...runs];
+  for (const app of apps.values()) {
+    if (app.added) continue;
+    const targets = [symbolKey(app.symbol), ...ctx.callers(app.symbol)];
+    const label = app.name ?? app.symbol.name;
+    const push = (path: string[], params: ParamSpec[], location: SourceLocation): void => {
+      const owner = [label, ...path].join(' ');
+      const owned = params.map((spec) => ({ ...spec, owner }));
+      for (const target of targets) out.push({ path, target, params: owned, location });
+    };
+    const single = app.commands.length === 1 && !app.callback && app.subApps.length === 0;
+    const only = app.commands[0];
+    if (single && only) {
+      push([], signature(ctx, only.fn), only.location);
+      continue;
+    }
+    const walk = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
+      if (seen.has(group)) return;
+      const inner = new Set([...seen, group]);
+      push(path, group.callback ? signature(ctx, group.callback.fn) : [], group.callback?.location ?? group.location);
+      emitMembers(group, path, inner);
+    };
+    const emitMembers = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
+      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn), command.location);
+      for (const sub of group.subApps) {
+        if (seen.has(sub.app)) continue;
+        const name = sub.name ?? sub.app.name ?? (sub.app.callback ? typerCommandName(sub.app.callback.fn.name) : undefined);
+        if (name === undefined) emitMembers(sub.app, path, new Set([...seen, sub.app]));
+        else walk(sub.app, [...path, name], seen);
+      }
+    };
+    walk(app, [], new Set());
+  }
+  return out;
+}
+
+/** `typer.run(main)` at module level. */
+function typerRun(ctx: FlagContext, module: FlagModule, call: Node): FlagCommand | undefined {
+  const first = callArgs(call).positional[0];
+  const target = first ? ctx.symbol(module, dottedName(first)) : undefined;
+  return target ? typerRunOf(ctx, target, symbolKey(target)) : undefined;
+}
+
+function typerRunOf(ctx: FlagContext, fn: Symbol, target: string): FlagCommand | undefined {
+  const entry = fn.module.functions.get(fn.name);
+  if (!entry) return undefined;
+  const owner = fn.name;
+  return {
+    path: [],
+    target,
+    params: signature(ctx, fn).map((spec) => ({ ...spec, owner })),
+    location: locate(fn.module, entry.def.childForFieldName('name') ?? entry.def),
+  };
+}
+
+/** The type arguments of a subscripted annotation (`Annotated[int, X]` → `[int, X]`). */
+function typeArguments(expr: Node): Node[] {
+  const n = unparen(expr);
+  if (n.type === 'generic_type') {
+    const params = namedChildren(n).find((c) => c.type === 'type_parameter');
+    return params ? namedChildren(params).map((t) => (t.type === 'type' ? namedChildren(t)[0] ?? t : t)) : [];
+  }
+  if (n.type === 'subscript') return n.childrenForFieldName('subscript').filter((c): c is Node => c !== null);
+  return [];
+}
+
+function annotationHead(expr: Node): string[] | undefined {
+  const n = unparen(expr);
+  if (n.type === 'generic_type') {
+    const head = namedChildren(n)[0];
+    return head ? dottedName(head) : undefined;
+  }
+  if (n.type === 'subscript') {
+    const value = n.childForFieldName('value');
+    return value ? dottedName(value) : undefined;
+  }
+  return dottedName(n);
+}
+
+/** The parameters of a command function, as typer turns them into click parameters. */
+function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
+  const module = fn.module;
+  const entry = module.functions.get(fn.name);
+  const parameters = entry?.def.childForFieldName('parameters');
+  const out: ParamSpec[] = [];
+  for (const param of parameters ? namedChildren(parameters) : []) {
+    let nameNode: Node | undefined;
+    let typeNode: Node | undefined;
+    let valueNode: Node | undefined;
+    if (param.type === 'identifier') nameNode = param;
+    else if (param.type === 'typed_parameter') {
+      nameNode = namedChildren(param)[0];
+      typeNode = param.childForFieldName('type') ?? undefined;
+    } else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
+      nameNode = param.childForFieldName('name') ?? undefined;
+      typeNode = param.childForFieldName('type') ?? undefined;
+      valueNode = param.childForFieldName('value') ?? undefined;
+    }
+    if (!nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
+    const spec = readParameter(ctx, module, nameNode, typeNode, valueNode);
+    if (spec) out.push(spec);
+  }
+  return out;
+}
+
+function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typeNode: Node | undefined, valueNode: Node | undefined): ParamSpec | undefined {
+  const pyName = nameNode.text;
+  let annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
+  let info: { kind: 'option' | 'argument'; call: ReturnType<typeof callArgs>; annotated: boolean } | undefined;
+  const infoOf = (node: Node, annotated: boolean): typeof info => {
+    const call = unparen(node);
+    if (call.type !== 'call') return undefined;
+    const args = callArgs(call);
+    const external = ctx.external(module, args.callee);
+    if (external === undefined) return undefined;
+    if (OPTION.has(external)) return { kind: 'option', call: args, annotated };
+    if (ARGUMENT.has(external)) return { kind: 'argument', call: args, annotated };
+    return undefined;
+  };
+  if (annotation) {
+    const head = annotationHead(annotation);
+    const headName = head ? ctx.external(module, head) : undefined;
+    if (headName !== undefined && CONTEXT.has(headName)) return undefined;
+    if (head?.at(-1) === 'Annotated') {
+      const [inner, ...meta] = typeArguments(annotation);
+      for (const m of meta) info ??= infoOf(m, true);
+      if (inner) annotation = inner;
+      const innerHead = inner ? annotationHead(inner) : undefined;
+      const innerName = innerHead ? ctx.external(module, innerHead) : undefined;
+      if (innerName !== undefined && CONTEXT.has(innerName)) return undefined;
+    }
+  }
+  if (!info && valueNode) info = infoOf(valueNode, false);
+  const kw = (key: string): Node | undefined => info?.call.keywords.get(key);
+  // The default: the parameter's own for Annotated (or no typer call); the call's first argument otherwise.
+  let decls: Node[] = [];
+  let defaultNode: Node | undefined;
+  if (info && !info.annotated) {
+    defaultNode = info.call.positional[0] ?? kw('default');
+    decls = info.call.positional.slice(1);
+  } else {
+    defaultNode = valueNode;
+    decls = info ? info.call.positional : [];
+  }
+  const defaultValue = defaultNode ? readValue(defaultNode) : undefined;
+  const hasDefault = defaultValue !== undefined && !defaultValue.ellipsis;
+  const kind = info?.kind ?? (valueNode ? 'option' : 'argument');
+  const type = annotation?.text;
+  const core = type !== undefined ? annotationCore(type) : undefined;
+  const help = kw('help');
+  const description = help ? stringValue(help) : undefined;
+  const choices = annotation ? literalChoices(ctx, module, annotation) : undefined;
+  const common = {
+    ...(type !== undefined ? { type } : {}),
+    ...(hasDefault && defaultValue ? { default: toDefault(defaultValue) } : {}),
+    required: !hasDefault,
+    ...(description !== undefined ? { description } : {}),
+    deprecated: boolOrString(kw('deprecated')) ?? false,
+    hidden: isTrue(kw('hidden')),
+  };
+  if (kind === 'argument') {
+    return flagSpec({
+      name: pyName,
+      aliases: [],
+      ...common,
+      location: locate(module, nameNode),
+      dest: pyName,
+      ...(choices ? { choices } : {}),
+      positional: true,
+    });
+  }
+  const spelled = spellings(decls);
+  if (!spelled) return undefined; // declarations built at run time
+  const isBool = core === 'bool';
+  if (spelled.length === 0) {
+    return flagSpec({
+      name: typerCommandName(pyName),
+      aliases: [],
+      ...common,
+      location: locate(module, nameNode),
+      dest: pyName,
+      ...(choices ? { choices } : {}),
+      negatable: isBool,
+    });
+  }
+  const parsed = parseClickDecls(spelled);
+  const names = clickOptionNames(parsed);
+  if (!names) return undefined;
+  return flagSpec({
+    name: names.name,
+    aliases: names.aliases,
+    ...common,
+    location: locate(module, names.location),
+    // typer passes the Python name as click's parameter name.
+    dest: pyName,
+    ...(choices ? { choices } : {}),
+    negatable: names.negatable,
+  });
+}
+
+/** `Literal["a", "b"]` (also inside `Optional[…]`): the allowed values. */
+function literalChoices(ctx: FlagContext, module: FlagModule, annotation: Node): string[] | undefined {
+  const head = annotationHead(annotation);
+  const external = head ? ctx.external(module, head) : undefined;
+  if (external === 'typing.Literal' || external === 'typing_extensions.Literal') {
+    const out: string[] = [];
+    for (const arg of typeArguments(annotation)) {
+      const value = readValue(arg);
+      if (!value.literal) return undefined;
+      out.push(value.str ?? value.text);
+    }
+    return out;
+  }
+  if (head?.at(-1) === 'Optional') {
+    const inner = typeArguments(annotation)[0];
+    return inner ? literalChoices(ctx, module, inner) : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,160 @@
+/** CLI flags from Python source: argparse parsers, click commands and typer apps, read statically with tree-sitter (Python is never run). */
+import type { Node, Tree } from 'web-tree-sitter';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { extractArgparse } from './flags-argparse.js';
+import { extractClick } from './flags-click.js';
+import { FlagContext, type FlagModule } from './flags-common.js';
+import { extractTyper } from './flags-typer.js';
+import { moduleNameForFile } from './module-name.js';
+import { getPythonParser } from './parser.js';
+import { Resolver } from './resolve.js';
+import { scanModule, type ModuleInfo } from './scan.js';
+import { namedChildren } from './values.js';
+
+/** One command of a program (the program itself or a sub-command), with the flags it accepts. */
+export interface FlagCommand {
+  /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
+  path: string[];
+  /** Other names of the last path word (argparse `add_parser("run", aliases=["r"])`); absent when none. */
+  aliases?: string[];
+  /**
+   * `module:function` or `module:object` the entry point would name for the program (the function
+   * that builds the argparse parser / the click command or group / the typer app variable). The
+   * same command appears once per target: a program reachable as `build_parser` and as `main`
+   * (which calls it) is listed under both. A parser built by module-level code that no function
+   * uses has the bare module name as target (`python -m module`).
+   */
+  target: string;
+  /** The flags and positional arguments, in declaration order; origin `cli-flag`, owner = program label plus path. */
+  params: ParamSpec[];
+  /** The parser / decorator / command definition. */
+  location: SourceLocation;
+}
+
+/** What {@link extractPythonFlags} found. */
+export interface PythonFlagExtraction {
+  /** Sorted by target, then path. */
+  commands: FlagCommand[];
+  /** One `parse-error` warning per file with syntax errors (the intact parts are still read). */
+  diagnostics: InputDiagnostic[];
+}
+
+/** Options for {@link extractPythonFlags}. */
+export interface ExtractPythonFlagsOptions {
+  /** Import roots, as for `extractPython` (default `['src']`, or `[]` when `src/__init__.py` exists). */
+  packageRoots?: string[];
+}
+
+const CONTAINERS = new Set([
+  'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'except_group_clause',
+  'finally_clause', 'with_statement', 'block',
+]);
+
+/**
+ * Reads the CLI flags that argparse, click (and rich-click) and typer programs declare, by walking
+ * the syntax tree of each file; Python is never run and source text is never matched with regular
+ * expressions. Names are resolved through imports across the given files, so `import argparse as
+ * ap`, `from click import option` and an app defined in one module and extended in another work.
+ *
+ * Each flag is a {@link ParamSpec} with origin `cli-flag`: `name` = the first long spelling
+ * without dashes as written (`api-key-env`), else the short letter; `aliases` = the other
+ * spellings; `dest` = where the value goes (argparse `dest=` or its derivation, click/typer
+ * parameter name); `type`, `default`, `description` (help), `required`, `hidden`, `deprecated`,
+ * `choices`, `negatable`, `positional`; `location` = the flag's string literal (typer options
+ * without declarations: the parameter name).
+ *
+ * Limits (what is not read, never guessed): flags or sub-command names that are not string
+ * literals (built in loops, from variables or f-strings); parsers built in class methods or
+ * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
+ * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
+ * library's details.
+ *
+ * @param sources Project-relative POSIX paths and texts of the Python files to read.
+ * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
+ */
+export async function extractPythonFlags(
+  sources: { file: string; text: string }[],
+  options: ExtractPythonFlagsOptions = {},
+): Promise<PythonFlagExtraction> {
+  const parser = await getPythonParser();
+  const packageRoots = options.packageRoots ?? (sources.some((s) => s.file === 'src/__init__.py') ? [] : ['src']);
+  const diagnostics: InputDiagnostic[] = [];
+  const trees: Tree[] = [];
+  const modules = new Map<string, FlagModule>();
+  const infos = new Map<string, ModuleInfo>();
+  try {
+    const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
+    for (const source of ordered) {
+      const tree = parser.parse(source.text);
+      if (!tree) {
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'error',
+          message: `${source.file}: the Python parser returned no tree`,
+          location: { file: source.file, line: 1, column: 1 },
+        });
+        continue;
+      }
+      trees.push(tree);
+      const module = moduleNameForFile(source.file, packageRoots);
+      const info = scanModule(source.file, module, tree);
+      if (info.diagnostic) diagnostics.push(info.diagnostic);
+      if (modules.has(module)) continue; // a .py beats its .pyi stub; otherwise the first file wins
+      infos.set(module, info);
+      modules.set(module, readModule(info, tree.rootNode));
+    }
+    const ctx = new FlagContext(modules, new Resolver(infos));
+    const commands = [...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx)];
+    commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
+      || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
+    diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
+    return { commands, diagnostics };
+  } finally {
+    for (const tree of trees) tree.delete(); // trees live in wasm memory
+  }
+}
+
+/** Collects the top-level functions, module-level assignments and statements of a module. */
+function readModule(info: ModuleInfo, root: Node): FlagModule {
+  const module: FlagModule = { info, root, functions: new Map(), assigns: new Map(), statements: [] };
+  const visit = (node: Node): void => {
+    for (const child of namedChildren(node)) {
+      if (child.type === 'function_definition' || child.type === 'decorated_definition') {
+        const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+        const decorators = child.type === 'decorated_definition' ? namedChildren(child).filter((c) => c.type === 'decorator') : [];
+        const name = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+        if (def && name !== undefined && !module.functions.has(name)) module.functions.set(name, { def, decorators });
+        continue;
+      }
+      if (child.type === 'class_definition') continue;
+      if (CONTAINERS.has(child.type)) {
+        visit(child);
+        continue;
+      }
+      if (!child.type.endsWith('statement')) continue; // an `if` condition, a stray expression
+      module.statements.push(child);
+      if (child.type !== 'expression_statement') continue;
+      const assignment = namedChildren(child)[0];
+      if (assignment?.type !== 'assignment') continue;
+      const left = assignment.childForFieldName('left');
+      const right = assignment.childForFieldName('right');
+      if (left?.type === 'identifier' && right && right.type !== 'assignment' && !module.assigns.has(left.text)) {
+        module.assigns.set(left.text, right);
+      }
+    }
+  };
+  visit(root);
+  return module;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function comparePaths(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compare(a[i] as string, b[i] as string);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}

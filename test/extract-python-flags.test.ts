@@ -1,0 +1,97 @@
+/** Golden-file tests for CLI flag extraction (fixtures/extract/python-flags/<case>/expected.json; UPDATE_EXPECTED=1 rewrites them), plus unit tests of the naming helpers. */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { clickCommandName } from '../src/extract/python/flags-click.js';
+import { clickOptionNames, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
+import { typerCommandName } from '../src/extract/python/flags-typer.js';
+import { extractPythonFlags } from '../src/extract/python/flags.js';
+
+const casesDir = fileURLToPath(new URL('../fixtures/extract/python-flags/', import.meta.url));
+const update = process.env['UPDATE_EXPECTED'] === '1';
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listFiles(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+async function runCase(caseDir: string): Promise<unknown> {
+  const sources = listFiles(caseDir)
+    .map((path) => relative(caseDir, path).split('\\').join('/'))
+    .filter((file) => file.endsWith('.py'))
+    .map((file) => ({ file, text: readFileSync(join(caseDir, file), 'utf8') }));
+  return JSON.parse(JSON.stringify(await extractPythonFlags(sources)));
+}
+
+describe('python flag extraction fixtures', () => {
+  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
+  it('has fixture cases', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+  for (const name of cases) {
+    it(name, async () => {
+      const caseDir = join(casesDir, name);
+      const actual = await runCase(caseDir);
+      const expectedPath = join(caseDir, 'expected.json');
+      if (update) {
+        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
+        return;
+      }
+      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
+      expect(actual).toEqual(expected);
+    });
+  }
+});
+
+describe('flag naming', () => {
+  it('names click commands like click 8.2+', () => {
+    expect(clickCommandName('add_item_command')).toBe('add-item');
+    expect(clickCommandName('db_group')).toBe('db');
+    expect(clickCommandName('Init_Cmd')).toBe('init');
+    expect(clickCommandName('command')).toBe('command');
+    expect(clickCommandName('list_items')).toBe('list-items');
+  });
+  it('names typer commands like typer', () => {
+    expect(typerCommandName('run_job')).toBe('run-job');
+    expect(typerCommandName('Show')).toBe('show');
+  });
+  it('strips prefix characters', () => {
+    expect(stripPrefix('--dry-run')).toBe('dry-run');
+    expect(stripPrefix('-k')).toBe('k');
+    expect(stripPrefix('++plus', '+')).toBe('plus');
+  });
+  it('parses click declarations', () => {
+    const node = {} as never;
+    const decls = (...texts: string[]) => parseClickDecls(texts.map((text) => ({ text, node })));
+    expect(clickOptionNames(decls('--shout/--no-shout'))).toMatchObject({ name: 'shout', aliases: [], dest: 'shout', negatable: true });
+    expect(clickOptionNames(decls('-a', '--all', 'show_all'))).toMatchObject({ name: 'all', aliases: ['a'], dest: 'show_all', negatable: false });
+    expect(clickOptionNames(decls('--enable/--disable'))).toMatchObject({ name: 'enable', aliases: ['disable'], negatable: false });
+    expect(clickOptionNames(decls('/debug;/no-debug'))).toMatchObject({ name: 'debug', aliases: [], negatable: true });
+    expect(clickOptionNames(decls('-X', '--Some-Flag'))).toMatchObject({ name: 'Some-Flag', aliases: ['X'], dest: 'some_flag' });
+    expect(clickOptionNames(decls('-n'))).toMatchObject({ name: 'n', dest: 'n' });
+    expect(clickOptionNames(decls('name'))).toBeUndefined();
+  });
+});
+
+describe('extractPythonFlags', () => {
+  it('returns nothing for files without CLI code', async () => {
+    const result = await extractPythonFlags([{ file: 'a.py', text: 'def f(x: int = 1):\n    return x\n' }]);
+    expect(result).toEqual({ commands: [], diagnostics: [] });
+  });
+  it('ignores look-alike names that do not come from argparse, click or typer', async () => {
+    const text = [
+      'class ArgumentParser:', '    def add_argument(self, *a): pass',
+      'def build():', '    p = ArgumentParser()', '    p.add_argument("--x")', '    return p',
+      'def command():', '    return lambda f: f',
+      '@command()', 'def run(y=1): pass',
+    ].join('\n');
+    const result = await extractPythonFlags([{ file: 'm.py', text }]);
+    expect(result.commands).toEqual([]);
+  });
+});
