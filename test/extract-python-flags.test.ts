@@ -95,3 +95,58 @@ describe('extractPythonFlags', () => {
     expect(result.commands).toEqual([]);
   });
 });
+
+describe('extractPythonFlags edge cases', () => {
+  const paths = async (files: Record<string, string>): Promise<string[]> => {
+    const result = await extractPythonFlags(Object.entries(files).map(([file, text]) => ({ file, text })));
+    return result.commands.map((c) => `${c.target} ${c.path.join(' ')}: ${c.params.map((p) => p.name).join(',')}`.trim());
+  };
+
+  it('names typer sub-apps from the callback, and merges unnamed ones', async () => {
+    const text = [
+      'import typer',
+      'app = typer.Typer()',
+      'named = typer.Typer()',
+      'merged = typer.Typer()',
+      '@named.callback()',
+      'def db_tools(url: str = ""): pass',
+      '@named.command()',
+      'def migrate(): pass',
+      '@merged.command()',
+      'def serve(port: int = 80): pass',
+      '@app.command()',
+      'def hello(): pass',
+      'app.add_typer(named)',
+      'app.add_typer(merged)',
+    ].join('\n');
+    expect(await paths({ 'm.py': text })).toEqual([
+      'm:app :',
+      'm:app db-tools: url',
+      'm:app db-tools migrate:',
+      'm:app hello:',
+      'm:app serve: port',
+    ]);
+  });
+
+  it('follows a module-level parser imported and extended by another module', async () => {
+    expect(await paths({
+      'pkg/__init__.py': '',
+      'pkg/cli.py': 'import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument("--a")\n',
+      'pkg/main.py': 'from .cli import parser\n\ndef main():\n    parser.add_argument("--b")\n    parser.parse_args()\n',
+    })).toEqual(['pkg.main:main : a,b']);
+  });
+
+  it('reads rich-click and bare click decorators imported by name', async () => {
+    const text = [
+      'import rich_click as click',
+      'from click import command, option',
+      '@click.command()',
+      '@click.option("--x")',
+      'def one(x): pass',
+      '@command',
+      '@option("-y")',
+      'def two(y): pass',
+    ].join('\n');
+    expect(await paths({ 'r.py': text })).toEqual(['r:one : x', 'r:two : y']);
+  });
+});

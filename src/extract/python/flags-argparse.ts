@@ -64,15 +64,20 @@ const CONTAINERS = new Set([
 
 /**
  * Reads argparse parsers. Every module's top-level statements are followed first, then every
- * top-level function that calls `argparse.ArgumentParser(...)` directly or calls such a function.
- * Calls into repository functions are followed (up to {@link MAX_CALL_DEPTH} deep) when a parser,
+ * top-level function that calls `argparse.ArgumentParser(...)` directly or calls such a function,
+ * and every function that uses a module-level parser variable (`parser.add_argument(…)` in
+ * `main()`, also from another module). Calls into repository functions are followed (up to {@link MAX_CALL_DEPTH} deep) when a parser,
  * group or sub-parsers object is passed in, or when the function creates parsers (for its return
  * value). Each parser is identified by its creation site, so following a function twice adds nothing.
  *
  * Not read: flags whose spellings are not string literals (built in loops or from variables),
  * parsers built in class methods or nested functions, parser subclasses, `parents=` lists that
  * are not literal lists of known parsers, `**kwargs` passed to `add_argument` (the flag is kept,
- * its unknown keywords are not).
+ * its unknown keywords are not), methods called on parsers stored in containers or attributes
+ * (`self.parser`, `parsers["run"]`). `-h/--help` (argparse's own) is not listed. A positional with
+ * `nargs="?"`, `"*"` or `REMAINDER` is not `required` (an empty command line satisfies it, even
+ * though argparse marks `*` positionals required internally). Targets: see
+ * {@link FlagCommand.target}; a parser passed as `parents=[…]` is a building block, not a command.
  */
 export function extractArgparse(ctx: FlagContext): FlagCommand[] {
   const state = new ArgparseState(ctx);
@@ -91,6 +96,14 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
     state.runFunction(symbol);
   };
   for (const creator of creators) follow(creator);
+  // Functions that use a module-level parser may add arguments to it before parsing.
+  for (const root of state.moduleRoots()) {
+    for (const user of state.users(root)) {
+      const [moduleName = '', name = ''] = user.split(':');
+      const module = ctx.modules.get(moduleName);
+      if (module) follow({ module, name });
+    }
+  }
   for (const creator of creators) {
     for (const caller of ctx.callers(creator)) {
       const [moduleName = '', name = ''] = caller.split(':');
@@ -463,25 +476,36 @@ class ArgparseState {
 
   /**
    * The creator function and every top-level function calling it; for a module-level parser, the
-   * functions of its module that use its variable, else the module itself.
+   * functions (of any module) that call a method of its variable, else the bare module name.
    */
   private targets(root: Parser): string[] {
     if (root.creator) return [symbolKey(root.creator), ...this.ctx.callers(root.creator)];
-    const out: string[] = [];
-    for (const variable of root.variables) {
-      for (const caller of this.users(root.module, variable)) if (!out.includes(caller)) out.push(caller);
-    }
+    const out = this.users(root);
     return out.length > 0 ? out : [root.module.info.module];
   }
 
-  /** Top-level functions of `module` that call a method of the module-level variable (`parser.parse_args()`). */
-  private users(module: FlagModule, variable: string): string[] {
+  /**
+   * Top-level functions, in any module, that call a method of a module-level parser variable
+   * (`parser.parse_args()`, `cli.parser.add_argument(...)` after `import pkg.cli as cli`).
+   */
+  users(root: Parser): string[] {
     const out: string[] = [];
-    for (const [name, fn] of module.info.functions) {
-      if (fn.calls.some((call) => call.callee.length > 1 && call.callee[0] === variable && !fn.localBindings.has(variable))) {
-        out.push(`${module.info.module}:${name}`);
+    for (const variable of root.variables) {
+      const wanted = { module: root.module, name: variable };
+      for (const module of this.ctx.modules.values()) {
+        for (const [name, fn] of module.info.functions) {
+          const uses = fn.calls.some((call) => call.callee.length > 1
+            && this.ctx.sameSymbol(this.ctx.symbol(module, call.callee.slice(0, -1), fn.localBindings), wanted));
+          const key = `${module.info.module}:${name}`;
+          if (uses && !out.includes(key)) out.push(key);
+        }
       }
     }
     return out;
+  }
+
+  /** Module-level roots (parsers not created inside a function). */
+  moduleRoots(): Parser[] {
+    return [...this.parsers.values()].filter((p) => p.root === p && !p.creator);
   }
 }
