@@ -1,0 +1,572 @@
+/** A small abstract evaluator over syntax trees: follows yargs and commander values through variables, parameters, imports and calls, applying definitions as it meets them. */
+import { ts } from 'ts-morph';
+import type { SourceLocation } from '../../model/types.js';
+import { applyCommander, applyCommanderOption, commanderOption, type OptionValue } from './flags-commander.js';
+import { newNode, type CommandNode } from './flags-node.js';
+import { applyYargs } from './flags-yargs.js';
+import type { Resolver } from './resolve.js';
+import { resolveSpecifier, type ModuleInfo } from './scan.js';
+import { locationOf, propertyName, skipOuter } from './syntax.js';
+
+/** Function-like nodes whose body can be walked with bound parameters. */
+export type FunctionValueNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
+
+/** What an expression evaluates to, as far as flags are concerned. */
+export type Value =
+  | { kind: 'command'; node: CommandNode }
+  /** A commander `Option` or `Argument` not yet added to a command. */
+  | { kind: 'option'; option: OptionValue }
+  /** The yargs factory; as a receiver it is the yargs singleton of `key`. */
+  | { kind: 'yargs'; key: string; location: SourceLocation }
+  /** The commander module (`member` undefined) or one of its exports (`Command`, `Option`, `createCommand`, …). */
+  | { kind: 'commander'; key: string; member?: string; location: SourceLocation }
+  | { kind: 'function'; node: FunctionValueNode }
+  | { kind: 'object'; node: ts.ObjectLiteralExpression }
+  | { kind: 'array'; node: ts.ArrayLiteralExpression }
+  /** A module namespace (`import * as serve from './serve.js'`). */
+  | { kind: 'namespace'; module: ModuleInfo }
+  /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
+  | { kind: 'cjs-exports'; module: ModuleInfo };
+
+/** What a name is bound to in its scope. */
+type Binding =
+  | { kind: 'var'; decl: ts.VariableDeclaration }
+  | { kind: 'destructured'; decl: ts.VariableDeclaration; property: string }
+  | { kind: 'param'; decl: ts.ParameterDeclaration }
+  | { kind: 'function'; node: ts.FunctionDeclaration }
+  | { kind: 'import'; module: ModuleInfo; name: string }
+  /** Bound to something this evaluator does not follow (a class, a loop variable, a destructured parameter). */
+  | { kind: 'opaque' };
+
+/** One entry of an object literal of options: `port: {…}`, `port` (shorthand), `builder(y) {…}`. */
+export interface Entry {
+  key: string;
+  keyNode: ts.Node;
+  value: ts.Node;
+}
+
+const YARGS_SPECIFIER = /^yargs(?:\/yargs|\/index)?(?:\.[cm]?js)?$/;
+const COMMANDER_SPECIFIERS = new Set(['commander', '@commander-js/extra-typings']);
+const COMMANDER_MEMBERS = new Set(['Command', 'Option', 'Argument', 'createCommand', 'createOption', 'createArgument', 'program']);
+
+/**
+ * Evaluates expressions lazily, memoised per node, so each definition is applied once however
+ * often the walk meets it. A builder function is walked once per command it builds, with its first
+ * parameter bound to that command (its memo entries are forgotten first).
+ */
+export class Evaluator {
+  private readonly memo = new Map<ts.Node, Value>();
+  private readonly busy = new Set<ts.Node>();
+  private readonly params = new Map<ts.ParameterDeclaration, Value>();
+  private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
+  private readonly singletons = new Map<string, CommandNode>();
+  private readonly active = new Set<ts.Node>();
+  /** Every command node created, in creation order. */
+  readonly nodes: CommandNode[] = [];
+
+  constructor(
+    private readonly resolver: Resolver,
+    private readonly bySourceFile: ReadonlyMap<ts.SourceFile, ModuleInfo>,
+  ) {}
+
+  /** Evaluates every call and `new` under `root` (and `.argv` reads), in source order. */
+  walk(root: ts.Node): void {
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluate(n);
+      ts.forEachChild(n, visit);
+    };
+    visit(root);
+  }
+
+  /** Walks a function's body with its parameters bound to `args` (a builder, a helper that adds options). */
+  applyFunction(fn: FunctionValueNode, args: readonly (Value | undefined)[]): void {
+    if (!fn.body || this.active.has(fn)) return;
+    this.active.add(fn);
+    try {
+      fn.parameters.forEach((param, i) => {
+        const arg = args[i];
+        if (arg) this.params.set(param, arg);
+        else this.params.delete(param);
+      });
+      this.forget(fn.body);
+      this.walk(fn.body);
+    } finally {
+      this.active.delete(fn);
+    }
+  }
+
+  private forget(n: ts.Node): void {
+    this.memo.delete(n);
+    ts.forEachChild(n, (c) => this.forget(c));
+  }
+
+  /** The value of an expression (or of a function/method declaration), `undefined` when unknown. */
+  evaluate(node: ts.Node): Value | undefined {
+    const e = ts.isExpression(node) ? skipOuter(node) : node;
+    const known = this.memo.get(e);
+    if (known) return known;
+    if (this.busy.has(e)) return undefined;
+    this.busy.add(e);
+    let value: Value | undefined;
+    try {
+      value = this.compute(e);
+    } finally {
+      this.busy.delete(e);
+    }
+    if (value) this.memo.set(e, value);
+    return value;
+  }
+
+  private compute(e: ts.Node): Value | undefined {
+    if (ts.isIdentifier(e)) return this.identifier(e);
+    if (ts.isCallExpression(e)) return this.call(e);
+    if (ts.isNewExpression(e)) return this.construct(e);
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
+    if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
+    if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
+    if (ts.isArrayLiteralExpression(e)) return { kind: 'array', node: e };
+    if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
+    if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
+    return undefined;
+  }
+
+  // ── names ──────────────────────────────────────────────────────────────────
+
+  private identifier(id: ts.Identifier): Value | undefined {
+    const b = this.binding(id);
+    if (!b) return undefined;
+    switch (b.kind) {
+      case 'var':
+        return b.decl.initializer ? this.evaluate(b.decl.initializer) : undefined;
+      case 'destructured': {
+        const from = b.decl.initializer ? this.evaluate(b.decl.initializer) : undefined;
+        return from ? this.member(from, b.property, id) : undefined;
+      }
+      case 'param':
+        return this.params.get(b.decl);
+      case 'function':
+        return { kind: 'function', node: b.node };
+      case 'import':
+        return this.imported(b.module, b.name, id);
+      case 'opaque':
+        return undefined;
+    }
+  }
+
+  /** The binding of an identifier, found by walking up its scopes (no checker). */
+  private binding(id: ts.Identifier): Binding | undefined {
+    for (let n: ts.Node | undefined = id.parent; n; n = n.parent) {
+      const found = this.scopeOf(n).get(id.text);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private scopeOf(n: ts.Node): Map<string, Binding> {
+    let scope = this.scopes.get(n);
+    if (scope) return scope;
+    scope = new Map();
+    this.scopes.set(n, scope);
+    const add = (name: string, b: Binding): void => {
+      if (!scope.has(name)) scope.set(name, b);
+    };
+    const addDeclarations = (list: ts.VariableDeclarationList, loop: boolean): void => {
+      for (const decl of list.declarations) {
+        if (ts.isIdentifier(decl.name)) add(decl.name.text, loop ? { kind: 'opaque' } : { kind: 'var', decl });
+        else if (ts.isObjectBindingPattern(decl.name)) {
+          for (const el of decl.name.elements) {
+            if (!ts.isIdentifier(el.name)) continue;
+            const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
+            add(el.name.text, loop || el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'destructured', decl, property });
+          }
+        }
+      }
+    };
+    if (ts.isFunctionLike(n)) {
+      for (const param of n.parameters) {
+        if (ts.isIdentifier(param.name)) add(param.name.text, { kind: 'param', decl: param });
+        else for (const name of boundNames(param.name)) add(name, { kind: 'opaque' });
+      }
+      if ((ts.isFunctionExpression(n) || ts.isClassExpression(n)) && n.name) add(n.name.text, { kind: 'opaque' });
+    } else if (ts.isSourceFile(n) || ts.isBlock(n) || ts.isModuleBlock(n) || ts.isCaseClause(n) || ts.isDefaultClause(n)) {
+      for (const statement of n.statements) {
+        if (ts.isVariableStatement(statement)) addDeclarations(statement.declarationList, false);
+        else if (ts.isFunctionDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'function', node: statement });
+        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'opaque' });
+      }
+      if (ts.isSourceFile(n)) {
+        const module = this.bySourceFile.get(n);
+        if (module) for (const name of module.imports.keys()) add(name, { kind: 'import', module, name });
+      }
+    } else if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer)) {
+      addDeclarations(n.initializer, true);
+    } else if (ts.isCatchClause(n) && n.variableDeclaration) {
+      for (const name of boundNames(n.variableDeclaration.name)) add(name, { kind: 'opaque' });
+    }
+    return scope;
+  }
+
+  private imported(module: ModuleInfo, name: string, at: ts.Node): Value | undefined {
+    const binding = module.imports.get(name);
+    if (!binding) return undefined;
+    const pkg = packageValue(binding.specifier, binding.imported, `${module.file}\0import\0${name}`, this.location(at));
+    if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : pkg;
+    const resolved = this.resolver.resolve(module, [name], 'values');
+    if (resolved?.kind === 'namespace') return { kind: 'namespace', module: resolved.module };
+    if (resolved) return this.declarationValue(resolved.decl);
+    const target = this.resolver.moduleFor(module, binding.specifier);
+    if (!target) return undefined;
+    if (binding.imported === 'default') return this.defaultExport(target);
+    return binding.imported === '*' ? { kind: 'namespace', module: target } : undefined;
+  }
+
+  private declarationValue(decl: ReturnType<ModuleInfo['values']['get']>): Value | undefined {
+    if (!decl) return undefined;
+    if (decl.kind === 'variable') return this.evaluate(decl.node.initializer);
+    if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? { kind: 'function', node: decl.node } : this.evaluate(decl.node.initializer);
+    return undefined;
+  }
+
+  /** `export default <expression>` (an identifier is handled by the resolver). */
+  private defaultExport(module: ModuleInfo): Value | undefined {
+    for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return this.evaluate(s.expression);
+    return undefined;
+  }
+
+  /** `require('x')`: a package value, or a relative CommonJS/ES module. */
+  private required(call: ts.CallExpression, specifier: string): Value | undefined {
+    const module = this.moduleOf(call);
+    const key = `${module?.file ?? ''}\0require\0${call.getStart()}`;
+    const pkg = packageValue(specifier, 'default', key, this.location(call));
+    if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(call) } : pkg;
+    if (!module) return undefined;
+    const files = new Set(this.resolver.modules.keys());
+    let file = resolveSpecifier(module.file, specifier, files);
+    for (const ext of ['.js', '.cjs', '.mjs', '/index.js']) file ??= resolveSpecifier(module.file, specifier + ext, files);
+    const target = file === undefined ? undefined : this.resolver.modules.get(file);
+    if (!target) return undefined;
+    // `module.exports = …` wins; else `exports.x = …` assignments; else an ES module's namespace.
+    let exportsAssigned = false;
+    for (const s of target.sf.statements) {
+      if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+      const left = s.expression.left.getText(target.sf);
+      if (left === 'module.exports') return this.evaluate(s.expression.right);
+      if (/^(?:module\.)?exports\.\w+$/.test(left)) exportsAssigned = true;
+    }
+    return exportsAssigned ? { kind: 'cjs-exports', module: target } : { kind: 'namespace', module: target };
+  }
+
+  // ── members ────────────────────────────────────────────────────────────────
+
+  private property(receiver: ts.Expression, name: string): Value | undefined {
+    const recv = this.evaluate(receiver);
+    if (!recv) return undefined;
+    if (recv.kind === 'command') {
+      if (name === 'argv') recv.node.parsed = true;
+      return undefined;
+    }
+    return this.member(recv, name, receiver);
+  }
+
+  /** A member of a module-like value: an object literal's property, a namespace's export, a commander export. */
+  member(value: Value, name: string, at: ts.Node): Value | undefined {
+    if (value.kind === 'commander' && value.member === undefined) {
+      if (!COMMANDER_MEMBERS.has(name)) return undefined;
+      return name === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : { ...value, member: name };
+    }
+    const node = this.memberNode(value, name);
+    return node ? this.evaluate(node) : undefined;
+  }
+
+  /** The syntax node that gives a module-like value's member: a property initializer, an exported declaration. */
+  memberNode(value: Value, name: string): ts.Node | undefined {
+    if (value.kind === 'object') {
+      const entries = this.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.key === name) return entries[i]?.value;
+      return undefined;
+    }
+    if (value.kind === 'namespace') {
+      const resolved = this.resolver.exported(value.module, name, 'values', new Set());
+      if (resolved?.kind !== 'declaration') return name === 'default' ? defaultExportNode(value.module) : undefined;
+      const decl = resolved.decl;
+      if (decl.kind === 'variable') return decl.node.initializer;
+      if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? decl.node : decl.node.initializer;
+      return undefined;
+    }
+    if (value.kind === 'cjs-exports') {
+      let found: ts.Node | undefined;
+      for (const s of value.module.sf.statements) {
+        if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+        const left = s.expression.left.getText(value.module.sf);
+        if (left === `exports.${name}` || left === `module.exports.${name}`) found = s.expression.right;
+      }
+      return found;
+    }
+    return undefined;
+  }
+
+  /** The entries of an object literal (spreads of known objects inlined, in order), or `[]` for a value that is not one. */
+  entries(value: Value | undefined, depth = 0): Entry[] {
+    if (value?.kind !== 'object' || depth > 8) return [];
+    const out: Entry[] = [];
+    for (const p of value.node.properties) {
+      if (ts.isSpreadAssignment(p)) out.push(...this.entries(this.evaluate(p.expression), depth + 1));
+      else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
+        const key = propertyName(p.name);
+        if (key !== undefined) out.push({ key, keyNode: p.name, value: ts.isPropertyAssignment(p) ? p.initializer : p });
+      } else if (ts.isShorthandPropertyAssignment(p)) out.push({ key: p.name.text, keyNode: p.name, value: p.name });
+    }
+    return out;
+  }
+
+  /** The entries of an expression that evaluates to an object literal. */
+  objectEntries(expr: ts.Node | undefined): Entry[] | undefined {
+    if (!expr) return undefined;
+    const value = this.evaluate(expr);
+    return value?.kind === 'object' ? this.entries(value) : undefined;
+  }
+
+  // ── calls ──────────────────────────────────────────────────────────────────
+
+  private call(call: ts.CallExpression): Value | undefined {
+    const callee = skipOuter(call.expression);
+    const first = call.arguments[0];
+    if (ts.isIdentifier(callee) && callee.text === 'require' && !this.binding(callee)) {
+      return first && ts.isStringLiteralLike(first) ? this.required(call, first.text) : undefined;
+    }
+    let method: string | undefined;
+    let receiver: ts.Expression | undefined;
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name)) [receiver, method] = [callee.expression, callee.name.text];
+    else if (ts.isElementAccessExpression(callee) && ts.isStringLiteralLike(callee.argumentExpression)) [receiver, method] = [callee.expression, callee.argumentExpression.text];
+    if (receiver && method !== undefined) {
+      const recv = this.evaluate(receiver);
+      return recv ? this.invoke(recv, method, call) : undefined;
+    }
+    const fn = this.evaluate(callee);
+    if (!fn) return undefined;
+    if (fn.kind === 'yargs') return { kind: 'command', node: this.created(newNode('yargs', this.location(call), { program: true })) };
+    if (fn.kind === 'commander' && fn.member !== undefined) return this.createCommander(fn.member, call);
+    if (fn.kind === 'function') {
+      // A helper that takes a command and adds to it (`withCommon(y)`): walk it with the arguments
+      // bound. A factory (`makeUserCommand()`) gives what it returns.
+      const args = call.arguments.map((a) => this.evaluate(a));
+      const command = args.find((a) => a?.kind === 'command' || a?.kind === 'option');
+      if (command) this.applyFunction(fn.node, args);
+      return this.returned(fn.node) ?? command;
+    }
+    return undefined;
+  }
+
+  /** The first command or option a function returns (its expression body, or a `return` not inside a nested function). */
+  private returned(fn: FunctionValueNode): Value | undefined {
+    if (!fn.body || this.active.has(fn)) return undefined;
+    if (!ts.isBlock(fn.body)) return commandLike(this.evaluate(fn.body));
+    let found: Value | undefined;
+    const visit = (n: ts.Node): void => {
+      if (found || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+      if (ts.isReturnStatement(n) && n.expression) found = commandLike(this.evaluate(n.expression));
+      else ts.forEachChild(n, visit);
+    };
+    this.active.add(fn);
+    try {
+      ts.forEachChild(fn.body, visit);
+    } finally {
+      this.active.delete(fn);
+    }
+    return found;
+  }
+
+  private invoke(recv: Value, method: string, call: ts.CallExpression): Value | undefined {
+    switch (recv.kind) {
+      case 'command':
+        return recv.node.framework === 'yargs' ? applyYargs(this, recv.node, method, call) : applyCommander(this, recv.node, method, call);
+      case 'option':
+        return applyCommanderOption(this, recv.option, method, call);
+      case 'yargs':
+        return applyYargs(this, this.yargsSingleton(recv), method, call);
+      case 'commander':
+        if (recv.member === undefined) {
+          if (method.startsWith('create') && COMMANDER_MEMBERS.has(method)) return this.createCommander(method, call);
+          // commander < 7: the module itself is the global program.
+          return applyCommander(this, this.commanderProgram(call), method, call);
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private construct(e: ts.NewExpression): Value | undefined {
+    const ctor = this.evaluate(e.expression);
+    if (ctor?.kind !== 'commander' || ctor.member === undefined) return undefined;
+    return this.createCommander(ctor.member, e);
+  }
+
+  /** `new Command(name?)`, `createCommand(name?)`, `new Option(flags, description?)`, `new Argument(name, description?)` and the create* forms. */
+  private createCommander(member: string, call: ts.CallExpression | ts.NewExpression): Value | undefined {
+    const args = call.arguments ?? ts.factory.createNodeArray();
+    if (member === 'Command' || member === 'createCommand') {
+      const arg = args[0];
+      const name = arg ? this.stringOf(arg) : undefined;
+      const location = arg && name !== undefined ? this.location(arg) : this.location(call);
+      const node = newNode('commander', location, name === undefined ? { program: true } : { name });
+      return { kind: 'command', node: this.created(node) };
+    }
+    if (member === 'Option' || member === 'createOption' || member === 'Argument' || member === 'createArgument') {
+      const option = commanderOption(this, member.endsWith('Option') ? 'option' : 'argument', args);
+      return option ? { kind: 'option', option } : undefined;
+    }
+    return undefined;
+  }
+
+  /** Registers a node so that programs among them can be found at the end. */
+  created(node: CommandNode): CommandNode {
+    this.nodes.push(node);
+    return node;
+  }
+
+  private yargsSingleton(value: Extract<Value, { kind: 'yargs' }>): CommandNode {
+    let node = this.singletons.get(value.key);
+    if (!node) this.singletons.set(value.key, (node = this.created(newNode('yargs', value.location, { singleton: true }))));
+    return node;
+  }
+
+  /** The commander global program as one file uses it (one per file: see the limits in `flags.ts`). */
+  private commanderProgram(at: ts.Node): CommandNode {
+    const file = this.moduleOf(at)?.file ?? '';
+    let node = this.singletons.get(`${file}\0program`);
+    if (!node) this.singletons.set(`${file}\0program`, (node = this.created(newNode('commander', this.location(at), { singleton: true }))));
+    return node;
+  }
+
+  // ── literals ───────────────────────────────────────────────────────────────
+
+  /** A string a node stands for: literals, templates and `+` of known strings, `const` names bound to those. */
+  stringOf(node: ts.Node, depth = 0): string | undefined {
+    if (depth > 8 || !ts.isExpression(node)) return undefined;
+    const e = skipOuter(node);
+    if (ts.isStringLiteralLike(e)) return e.text;
+    if (ts.isTemplateExpression(e)) {
+      let out = e.head.text;
+      for (const span of e.templateSpans) {
+        const part = this.stringOf(span.expression, depth + 1);
+        if (part === undefined) return undefined;
+        out += part + span.literal.text;
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = this.stringOf(e.left, depth + 1);
+      const right = left === undefined ? undefined : this.stringOf(e.right, depth + 1);
+      return left === undefined || right === undefined ? undefined : left + right;
+    }
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.stringOf(b.decl.initializer, depth + 1);
+      if (b?.kind === 'import') {
+        const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+        if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable' && isConst(resolved.decl.node)) return this.stringOf(resolved.decl.node.initializer, depth + 1);
+      }
+    }
+    return undefined;
+  }
+
+  /** Strings of a string or an array of strings (numbers as written when `numbers`); `undefined` if any element is unknown. */
+  stringsOf(node: ts.Node | undefined, numbers = false, depth = 0): string[] | undefined {
+    if (!node || depth > 8 || !ts.isExpression(node)) return undefined;
+    const e = skipOuter(node);
+    const one = this.scalarOf(e, numbers);
+    if (one !== undefined) return [one];
+    let array: ts.ArrayLiteralExpression | undefined;
+    if (ts.isArrayLiteralExpression(e)) array = e;
+    else if (ts.isIdentifier(e)) {
+      const value = this.evaluate(e);
+      if (value?.kind === 'array') array = value.node;
+    }
+    if (!array) return undefined;
+    const out: string[] = [];
+    for (const el of array.elements) {
+      if (ts.isSpreadElement(el)) {
+        const spread = this.stringsOf(el.expression, numbers, depth + 1);
+        if (!spread) return undefined;
+        out.push(...spread);
+        continue;
+      }
+      const s = this.scalarOf(el, numbers);
+      if (s === undefined) return undefined;
+      out.push(s);
+    }
+    return out;
+  }
+
+  private scalarOf(node: ts.Expression, numbers: boolean): string | undefined {
+    const e = skipOuter(node);
+    if (numbers && ts.isNumericLiteral(e)) return e.text;
+    if (numbers && ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return `-${e.operand.text}`;
+    return this.stringOf(e);
+  }
+
+  /** `true`/`false` literals; `undefined` for anything else. */
+  booleanOf(node: ts.Node | undefined): boolean | undefined {
+    if (!node || !ts.isExpression(node)) return undefined;
+    const e = skipOuter(node);
+    return e.kind === ts.SyntaxKind.TrueKeyword ? true : e.kind === ts.SyntaxKind.FalseKeyword ? false : undefined;
+  }
+
+  // ── positions ──────────────────────────────────────────────────────────────
+
+  moduleOf(node: ts.Node): ModuleInfo | undefined {
+    return this.bySourceFile.get(node.getSourceFile());
+  }
+
+  /** The node's range (leading trivia excluded). */
+  location(node: ts.Node): SourceLocation {
+    const sf = node.getSourceFile();
+    return locationOf(this.bySourceFile.get(sf)?.file ?? sf.fileName.replace(/^\//, ''), sf, node);
+  }
+
+  /**
+   * The range of `length` characters at `index` of a string literal's value, when the literal
+   * is written without escapes (else the whole literal).
+   */
+  tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation {
+    const sf = literal.getSourceFile();
+    const whole = this.location(literal);
+    if (!ts.isStringLiteralLike(literal) || literal.getText(sf).slice(1, -1) !== literal.text) return whole;
+    const start = literal.getStart(sf) + 1 + index;
+    const from = sf.getLineAndCharacterOfPosition(start);
+    const to = sf.getLineAndCharacterOfPosition(start + length);
+    return { file: whole.file, line: from.line + 1, column: from.character + 1, endLine: to.line + 1, endColumn: to.character + 1 };
+  }
+}
+
+/** `null` when the specifier is not yargs/commander; otherwise the value its export stands for (`'program'`: the commander global program). */
+function packageValue(specifier: string, imported: string, key: string, location: SourceLocation): Value | 'program' | undefined | null {
+  if (YARGS_SPECIFIER.test(specifier)) return imported === 'default' || imported === '*' ? { kind: 'yargs', key, location } : undefined;
+  if (COMMANDER_SPECIFIERS.has(specifier)) {
+    if (imported === 'default' || imported === '*') return { kind: 'commander', key, location };
+    if (imported === 'program') return 'program';
+    return COMMANDER_MEMBERS.has(imported) ? { kind: 'commander', key, member: imported, location } : undefined;
+  }
+  return specifier.startsWith('.') ? null : undefined;
+}
+
+function commandLike(value: Value | undefined): Value | undefined {
+  return value?.kind === 'command' || value?.kind === 'option' ? value : undefined;
+}
+
+function defaultExportNode(module: ModuleInfo): ts.Node | undefined {
+  for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return s.expression;
+  return undefined;
+}
+
+function isConst(decl: ts.VariableDeclaration): boolean {
+  return ts.isVariableDeclarationList(decl.parent) && (decl.parent.flags & ts.NodeFlags.Const) !== 0;
+}
+
+function boundNames(name: ts.BindingName): string[] {
+  if (ts.isIdentifier(name)) return [name.text];
+  const out: string[] = [];
+  for (const el of name.elements) if (!ts.isOmittedExpression(el)) out.push(...boundNames(el.name));
+  return out;
+}

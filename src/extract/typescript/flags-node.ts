@@ -1,0 +1,71 @@
+/** The mutable command tree that yargs and commander definitions are read into, before it becomes FlagCommands. */
+import type { ParamSpec, SourceLocation } from '../../model/types.js';
+
+/** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
+export interface CommandNode {
+  framework: 'yargs' | 'commander';
+  /** The sub-command word; for a program, its name if any (not part of any path). */
+  name?: string;
+  aliases: string[];
+  description?: string;
+  hidden: boolean;
+  parent?: CommandNode;
+  children: CommandNode[];
+  params: ParamSpec[];
+  /** The file where the node was created. */
+  file: string;
+  location: SourceLocation;
+  /** Created as a program: a yargs factory call, an unnamed `new Command()`. */
+  program: boolean;
+  /** The commander global `program` or the yargs singleton: a program only when used. */
+  singleton: boolean;
+  /** `.parse()`, `.parseAsync()`, `.argv` was seen. */
+  parsed: boolean;
+}
+
+/** A new command node. */
+export function newNode(framework: CommandNode['framework'], location: SourceLocation, init: Partial<Pick<CommandNode, 'name' | 'program' | 'singleton'>> = {}): CommandNode {
+  const node: CommandNode = {
+    framework,
+    aliases: [],
+    hidden: false,
+    children: [],
+    params: [],
+    file: location.file,
+    location,
+    program: init.program ?? false,
+    singleton: init.singleton ?? false,
+    parsed: false,
+  };
+  if (init.name !== undefined) node.name = init.name;
+  return node;
+}
+
+/** A fresh flag spec: not required, not hidden, owner filled in at the end. */
+export function newParam(name: string, location: SourceLocation): ParamSpec {
+  return { name, aliases: [], required: false, deprecated: false, hidden: false, origin: 'cli-flag', owner: '', location };
+}
+
+/** The param of `node` named or aliased `name`. */
+export function findParam(node: CommandNode, name: string): ParamSpec | undefined {
+  return node.params.find((p) => p.name === name) ?? node.params.find((p) => p.aliases.includes(name));
+}
+
+/** Adds `alias` to the spec's aliases unless it is its name or already there. */
+export function addAlias(spec: ParamSpec, alias: string): void {
+  if (alias !== spec.name && !spec.aliases.includes(alias)) spec.aliases.push(alias);
+}
+
+/** `shard-id` → `shardId` (the rule yargs' camel-case expansion and commander's attribute names share). */
+export function camelCase(name: string): string {
+  return name.replace(/-+([^-])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Makes `child` a sub-command of `parent`, unless that would make a cycle or it already has a parent. */
+export function attach(parent: CommandNode, child: CommandNode): boolean {
+  if (child.parent || child === parent) return false;
+  for (let p: CommandNode | undefined = parent; p; p = p.parent) if (p === child) return false;
+  child.parent = parent;
+  parent.children.push(child);
+  return true;
+}

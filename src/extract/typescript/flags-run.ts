@@ -1,0 +1,132 @@
+/** The flag extraction pipeline: parse every file once with ts-morph (in memory, no checker), evaluate yargs/commander definitions, emit FlagCommands. */
+import { Project, ts } from 'ts-morph';
+import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
+import type { FlagCommand, FlagExtraction } from './flags.js';
+import { Evaluator } from './flags-eval.js';
+import { camelCase, type CommandNode } from './flags-node.js';
+import { Resolver } from './resolve.js';
+import { scanModule, type ModuleInfo } from './scan.js';
+
+/** Files worth walking: only these can start a yargs/commander chain or add to one held in a variable. */
+const MENTIONS_CLI = /\byargs\b|\bcommander\b|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first syntax error of a file as a `parse-error` warning (as `extractTypeScript` reports it). */
+function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | undefined {
+  // `parseDiagnostics` is the parser's own list (no type checking); internal but stable.
+  const first = (sf as unknown as { parseDiagnostics?: readonly ts.DiagnosticWithLocation[] }).parseDiagnostics?.[0];
+  if (!first) return undefined;
+  const { line, character } = sf.getLineAndCharacterOfPosition(first.start);
+  const what = ts.flattenDiagnosticMessageText(first.messageText, ' ');
+  return {
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `${file}:${line + 1}:${character + 1}: TypeScript syntax error (TS${first.code}: ${what}); flag definitions in the rest of the file are read where the parser recovers`,
+    location: { file, line: line + 1, column: character + 1 },
+  };
+}
+
+/** See {@link extractTypeScriptFlags} in `flags.ts`. */
+export function runFlagExtraction(sources: { file: string; text: string }[]): FlagExtraction {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    skipLoadingLibFiles: true,
+    compilerOptions: { noLib: true, noResolve: true, allowJs: true, target: ts.ScriptTarget.Latest },
+  });
+  const diagnostics: InputDiagnostic[] = [];
+  const modules = new Map<string, ModuleInfo>();
+  const bySourceFile = new Map<ts.SourceFile, ModuleInfo>();
+  for (const source of sources) {
+    if (modules.has(source.file)) continue; // the first copy of a path wins
+    try {
+      const sf = project.createSourceFile(`/${source.file}`, source.text, { overwrite: true }).compilerNode;
+      const diagnostic = parseDiagnostic(source.file, sf);
+      if (diagnostic) diagnostics.push(diagnostic);
+      const module = scanModule(source.file, sf);
+      modules.set(source.file, module);
+      bySourceFile.set(sf, module);
+    } catch (error) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `${source.file}: the TypeScript parser failed (${error instanceof Error ? error.message : String(error)})`,
+        location: { file: source.file, line: 1, column: 1 },
+      });
+    }
+  }
+
+  const evaluator = new Evaluator(new Resolver(modules), bySourceFile);
+  for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
+
+  const roots = evaluator.nodes.filter(isProgram);
+  roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
+  const commands: FlagCommand[] = [];
+  for (const root of roots) emit(root, [], root.file, commands, new Set());
+  diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
+  return { commands, diagnostics };
+}
+
+/**
+ * An unattached node that is a program: a yargs factory call or an unnamed `new Command()`; a
+ * `.parse()`d command; the yargs singleton or commander global program once it defines something.
+ * A named `new Command('x')` never attached nor parsed is left out: its path is unknown.
+ */
+function isProgram(node: CommandNode): boolean {
+  if (node.parent) return false;
+  if (node.program || node.parsed) return true;
+  return node.singleton && (node.params.length > 0 || node.children.length > 0);
+}
+
+function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[], seen: Set<CommandNode>): void {
+  if (seen.has(node)) return;
+  seen.add(node);
+  const owner = path.join(' ');
+  const command: FlagCommand = {
+    path,
+    file,
+    params: node.params.map((p) => finishParam(p, owner, node.framework)),
+    location: node.location,
+    framework: node.framework,
+  };
+  if (path.length > 0 && node.aliases.length > 0) command.aliases = [...node.aliases];
+  if (node.description !== undefined) command.description = node.description;
+  if (node.hidden) command.hidden = true;
+  out.push(command);
+  for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen);
+}
+
+/** A copy of the spec in the model's key order, with its owner; a yargs one-letter key takes its long alias as name. */
+function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['framework']): ParamSpec {
+  let name = spec.name;
+  let aliases = [...spec.aliases];
+  let dest = spec.dest;
+  if (framework === 'yargs' && !spec.positional && name.length === 1) {
+    const long = aliases.find((a) => a.length > 1);
+    if (long !== undefined) {
+      aliases = [name, ...aliases.filter((a) => a !== long)];
+      name = long;
+      dest = camelCase(long);
+    }
+  }
+  // Built in the model's key order, so serialised output reads like the type.
+  const out = { name, aliases } as ParamSpec;
+  if (spec.type !== undefined) out.type = spec.type;
+  if (spec.default !== undefined) out.default = { ...spec.default };
+  out.required = spec.required;
+  if (spec.description !== undefined) out.description = spec.description;
+  out.deprecated = spec.deprecated;
+  out.hidden = spec.hidden;
+  out.origin = 'cli-flag';
+  out.owner = owner;
+  out.location = { ...spec.location };
+  if (dest !== undefined && !spec.positional) out.dest = dest;
+  if (spec.choices) out.choices = [...spec.choices];
+  if (spec.negatable) out.negatable = true;
+  if (spec.positional) out.positional = true;
+  return out;
+}

@@ -1,0 +1,105 @@
+/** CLI flags from yargs and commander definitions in TypeScript/JavaScript sources (issue #4): one FlagCommand per program and sub-command. */
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+
+/** One program or sub-command whose flags a yargs or commander definition declares. */
+export interface FlagCommand {
+  /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
+  path: string[];
+  /** The source file that defines the program (so the engine can match it to a package.json bin file). */
+  file: string;
+  /**
+   * The command's own flags and positional arguments (origin `cli-flag`), in definition order.
+   * Options a parent defines (yargs global options, commander program options) are recorded on
+   * the parent only.
+   */
+  params: ParamSpec[];
+  /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
+  location: SourceLocation;
+  /** Which library defines the command. */
+  framework: 'yargs' | 'commander';
+  /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
+  aliases?: string[];
+  /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
+  description?: string;
+  /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
+  hidden?: boolean;
+}
+
+/** What {@link extractTypeScriptFlags} found. */
+export interface FlagExtraction {
+  /** Every program, then its sub-commands depth-first in definition order; programs sorted by file and position. */
+  commands: FlagCommand[];
+  /** `parse-error` warnings: one per source with syntax errors (the rest of the file is still read). */
+  diagnostics: InputDiagnostic[];
+}
+
+let implementation: Promise<typeof import('./flags-run.js')> | undefined;
+
+/**
+ * Reads yargs and commander definitions from TypeScript and JavaScript sources (`.ts`, `.tsx`,
+ * `.mts`, `.cts`, `.js`, `.mjs`, `.cjs`) without running them: each file is parsed once with
+ * ts-morph (in memory, no type checker), and values are followed through local variables,
+ * function parameters (yargs builders, helpers that take a command), relative imports/re-exports,
+ * `require()` and object literals.
+ *
+ * **Programs.** yargs: a call of the `yargs` import (`yargs(hideBin(process.argv))`, `yargs()`,
+ * `require('yargs/yargs')(…)`), or methods called on the `yargs` singleton (`require('yargs')`,
+ * kept when it defines something or is parsed). commander: `new Command()`/`createCommand()`
+ * (a named `new Command('x')` that is never attached counts only when `.parse()`d), the
+ * `program` export (`import { program } from 'commander'`, one per importing file).
+ *
+ * **yargs.** `.option(name, {…})`/`.options(…)` (also the object form), `.positional(…)`,
+ * `.boolean`/`.string`/`.number`/`.array`/`.count`, `.alias`, `.default`, `.describe`,
+ * `.choices`, `.demandOption`/`.demand`/`.require`, `.hide`, `.deprecateOption`; option keys
+ * `alias`, `type` (or `boolean: true`…; `array` gives `string[]`…), `default`,
+ * `describe`/`description`/`desc`, `demandOption`/`demand`/`require`/`required`, `hidden`,
+ * `deprecated`/`deprecate`, `choices`. Booleans are `negatable` (yargs accepts `--no-x`). A
+ * one-letter key with a longer alias is named by the alias (`.option('p', { alias: 'port' })` →
+ * `port`, aliases `['p']`). `dest` is the camelCase key yargs also sets (`shard-id` → `shardId`).
+ * `.command(cmd, desc, builder, handler)` with `cmd` a string (`serve [port]`: positionals
+ * `<required>`/`[optional]`, `[files..]`, `<file|f>` aliases) or an array (the rest are aliases),
+ * `desc` `false` hiding it, `builder` a function (its first parameter is the sub-command) or an
+ * object of options; `.command(module)` with a module object or namespace import (`command`,
+ * `aliases`, `describe`, `builder`); an array of modules. `$0`/`*` commands add to the parent.
+ * Nested `.command()` inside builders gives longer paths.
+ *
+ * **commander.** `.option(flags, description?, default | parser?, default?)`,
+ * `.requiredOption(…)` (`required: true`), `.addOption(new Option(flags, description)…)` with
+ * `.default()`, `.choices()`, `.hideHelp()`, `.makeOptionMandatory()`, `.argParser()`;
+ * `.argument('<file>', …)`, `.arguments('<a> [b]')`, `.addArgument(new Argument(…))`;
+ * `.command('eval <file>')` (returns the sub-command; with a description it is an executable
+ * sub-command and returns the parent), `.addCommand(cmd, { hidden })`, `.name()`, `.alias()`,
+ * `.aliases()`, `.description()`. Flags strings: the first long flag is the name (`--port <n>`
+ * → `port`), others and short flags are `aliases` (`p`), the placeholder is not part of the
+ * name; `type` is `boolean` without a placeholder, `string` for `<v>`, `string | boolean` for
+ * `[v]`, `string[]` for `<v...>`, `number` with a `parseInt`/`parseFloat`/`Number` parser and
+ * absent with another parser. `--no-x` gives a `negatable` `x` (merged with `--x` when both are
+ * defined). `dest` is commander's attribute name (`--shard-id` → `shardId`). Positional
+ * arguments are `required` when written `<x>`; an option's `<value>` placeholder does not make
+ * the option required.
+ *
+ * **Every flag.** `location` is the name literal (for commander flags strings and command
+ * strings, the name's token inside the literal); `owner` is the command path joined with spaces
+ * (`''` for the program); `default` is the literal/expression as written (`defaultOf`).
+ *
+ * **Not read.** Options built dynamically (names or flags that are not string literals or
+ * constants, options added in loops or from function results, spreads of non-literal objects),
+ * yargs `.commandDir()`, yargs `.usage(cmd, desc, builder)`, CommonJS command modules other than
+ * `module.exports = {…}`/`exports.x = …`, commander's built-in `--help`/`--version`
+ * (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`, commander subclasses,
+ * and the commander global `program` shared across files (each file's use is its own program).
+ *
+ * Never throws for bad input: a file with syntax errors gives a `parse-error` warning.
+ *
+ * @param sources Files to read; paths are project-relative POSIX.
+ * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
+ */
+export async function extractTypeScriptFlags(sources: { file: string; text: string }[]): Promise<FlagExtraction> {
+  // ts-morph is slow to import: load it on first use, as extractTypeScript does.
+  implementation ??= import('./flags-run.js').catch((error: unknown) => {
+    implementation = undefined;
+    throw error;
+  });
+  const { runFlagExtraction } = await implementation;
+  return runFlagExtraction(sources);
+}
