@@ -40,7 +40,9 @@ const rule: Rule<Options> = {
       // documents some `logging.*` keys, it must document every leaf key of `logging`.
       const missing: Array<{ key: string; param: ParamSpec }> = [];
       for (const param of cmd.params) {
-        if (param.hidden || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
+        // Hidden flags need no row; positional arguments are described in usage lines more often
+        // than in parameter tables, so they are not required either.
+        if (param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
         if (param.deprecated !== false && !options.includeDeprecated) continue;
         if (rowsFor(model, cmd, param).length > 0) continue;
         const leaves = nestedKeys(model, param).filter(({ param: leaf }) => !leaf.hidden && (leaf.deprecated === false || options.includeDeprecated));

@@ -15,5 +15,7 @@ export function referenceRowText(param: ParamSpec, key = param.name): string {
   const description = [param.description ?? '', param.default ? `Default: \`${formatDefault(param.default)}\`.` : '']
     .filter(Boolean)
     .join(' ');
-  return `| \`${key}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
+  // A flag's row spells it as users type it.
+  const spelled = param.origin === 'cli-flag' && !param.positional ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  return `| \`${spelled}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
 }

@@ -213,7 +213,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       );
       for (const cmd of result.model.commands) {
         io.stderr(
-          `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || '(parameters unknown)'}` +
+          `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || (cmd.paramsKnown ? '(CLI flags)' : '(parameters unknown)')}` +
             ` [${cmd.params.length} params, ${result.model.sectionsFor(cmd).length} reference sections]\n`,
         );
       }

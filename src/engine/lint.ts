@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
+import { extractPythonFlags } from '../extract/python/flags.js';
 import { buildModel } from '../model/build.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
@@ -96,6 +97,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
   const python = await extractPython(sources);
   diagnostics.push(...python.diagnostics);
+  // CLI flags (argparse, click, typer): only files that can define them are read again.
+  const flagSources = sources.filter((s) => /\b(argparse|add_argument|click|typer)\b/.test(s.text));
+  const flags = flagSources.length > 0 ? await extractPythonFlags(flagSources) : { commands: [], diagnostics: [] };
 
   // TypeScript: read only when something can use it (ts-morph costs ~0.5 s to load): the root
   // package.json declares `bin` commands, or the config maps a command to a class that the
@@ -163,6 +167,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     classes,
     functionConfigs,
     functionSecondaryConfigs,
+    flagCommands: flags.commands,
     entryPoints,
     stringKeys: python.stringKeys,
     interpolatedKeys,

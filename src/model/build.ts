@@ -5,6 +5,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { readReferenceTable } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
 import { configKeyUsages } from '../docs/config-keys.js';
+import type { FlagCommand } from '../extract/python/flags.js';
 import type {
   CommandSpec,
   ConfigClass,
@@ -13,6 +14,7 @@ import type {
   EntryPoint,
   HeadingBlock,
   InputDiagnostic,
+  Invocation,
   Model,
   ParamSpec,
   ReferenceLayout,
@@ -31,6 +33,8 @@ export interface ModelInput {
   functionConfigs: Map<string, string[]>;
   /** `module:function` → config classes built from a derived dict (accepted, not owned). */
   functionSecondaryConfigs?: Map<string, string[]>;
+  /** CLI flag definitions (argparse, click, typer), by the target that starts the program (issue #4). */
+  flagCommands?: FlagCommand[];
   entryPoints: EntryPoint[];
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
@@ -80,6 +84,7 @@ export function buildModel(input: ModelInput): Model {
   };
 
   const commands = buildCommands(input, resolveClass);
+  addFlagCommands(commands, input.flagCommands ?? []);
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
@@ -99,11 +104,13 @@ export function buildModel(input: ModelInput): Model {
 
   const usages: Usage[] = [];
   for (const doc of input.docs) {
-    for (const inv of doc.invocations) {
-      if (!byName.has(inv.command)) continue;
-      for (const u of parseArguments(inv)) {
-        if (isIgnored(u.key)) continue;
-        usages.push(u);
+    for (const raw of doc.invocations) {
+      if (!byName.has(raw.command)) continue;
+      for (const inv of splitSubcommand(raw, byName)) {
+        for (const u of parseArguments(inv)) {
+          if (isIgnored(u.key)) continue;
+          usages.push(u);
+        }
       }
     }
   }
@@ -213,6 +220,71 @@ function dataBlockOwner(
     .find((n) => commandByName(n)?.kind === 'config-file');
   const found = byMeta ?? byComment ?? bySection;
   return found === undefined ? undefined : commandByName(found)?.name;
+}
+
+/**
+ * Attaches CLI flags to commands: the flags of a program's root (`path: []`) join the command
+ * whose entry point names the same target; each sub-command (`tool eval run`) becomes a command
+ * of its own, named by the program and the sub-command words, with every alias spelled out.
+ */
+function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): void {
+  const roots = [...commands];
+  for (const cmd of roots) {
+    if (!cmd.target) continue;
+    const target = normaliseTarget(cmd.target);
+    for (const fc of flagCommands.filter((f) => f.target === target)) {
+      if (fc.path.length === 0) {
+        const known = new Set(cmd.params.map((p) => p.name));
+        cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
+        cmd.paramsKnown = true;
+        continue;
+      }
+      const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
+      const names = [cmd.name, ...cmd.aliases].flatMap((program) => words.map((w) => `${program} ${w.join(' ')}`));
+      commands.push({
+        name: names[0]!,
+        aliases: names.slice(1),
+        target: cmd.target,
+        configClasses: [],
+        params: [...fc.params],
+        mappedBy: 'entry-point',
+        paramsKnown: true,
+        location: fc.location,
+      });
+    }
+  }
+}
+
+/**
+ * Splits an invocation of a program with sub-commands at the sub-command words:
+ * `tool --verbose eval run --x 1` → `tool` with `--verbose`, and `tool eval run` with `--x 1`.
+ * Options before the words belong to the program (argparse, click and typer parse them there);
+ * a bare word after an option is that option's value unless it names a sub-command.
+ */
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>): Invocation[] {
+  for (let start = 0; start < inv.args.length; start++) {
+    const text = inv.args[start]!.text;
+    if (text === '--') break;
+    if (text.startsWith('-')) continue;
+    if (!byName.has(`${inv.command} ${text}`)) {
+      const previous = inv.args[start - 1]?.text ?? '';
+      if (previous.startsWith('-') && !previous.includes('=')) continue; // an option's value
+      break; // a positional argument of the program: no sub-command follows
+    }
+    let name = `${inv.command} ${text}`;
+    let end = start + 1;
+    for (let i = start + 1; i < Math.min(inv.args.length, start + 6); i++) {
+      const next = `${name} ${inv.args[i]!.text}`;
+      if (!byName.has(next)) break;
+      name = next;
+      end = i + 1;
+    }
+    return [
+      { ...inv, args: inv.args.slice(0, start) },
+      { ...inv, command: name, args: inv.args.slice(end) },
+    ];
+  }
+  return [inv];
 }
 
 function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigClass | undefined): CommandSpec[] {

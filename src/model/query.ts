@@ -5,7 +5,11 @@ import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ReferenceRow,
 /** Finds the parameter a name (or alias) refers to. */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
   const all = cmd.acceptedParams ? [...cmd.params, ...cmd.acceptedParams] : cmd.params;
-  return all.find((p) => p.name === name) ?? all.find((p) => p.aliases.includes(name));
+  const direct = all.find((p) => p.name === name) ?? all.find((p) => p.aliases.includes(name));
+  if (direct || !name.startsWith('no-')) return direct;
+  // `--no-cache` negates a negatable boolean flag `--cache` (click `--x/--no-x`, BooleanOptionalAction).
+  const base = name.slice(3);
+  return all.find((p) => p.negatable && (p.name === base || p.aliases.includes(base)));
 }
 
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
@@ -25,7 +29,11 @@ export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
 
 /** All spellings a command accepts for a parameter name, global parameters excluded. */
 export function paramNames(cmd: CommandSpec): string[] {
-  return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]);
+  return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [
+    p.name,
+    ...p.aliases,
+    ...(p.negatable ? [`no-${p.name}`] : []),
+  ]);
 }
 
 /** `file:line` for messages. */
@@ -59,7 +67,10 @@ export function rowsInRange(section: ReferenceSection, start: number, end: numbe
 /** Simple names of the config classes behind commands, for messages (`RolloutCollectionConfig`). */
 export function configClassNames(cmds: CommandSpec[], model?: Model): string {
   const simple = (q: string): string => model?.classes.get(q)?.name ?? q.split('#').pop()!.split('.').pop() ?? q;
-  return cmds.flatMap((c) => c.configClasses.map(simple)).join(', ') || 'docdrift config';
+  return (
+    cmds.flatMap((c) => c.configClasses.map(simple)).join(', ') ||
+    (cmds.some((c) => c.params.some((p) => p.origin === 'cli-flag')) ? 'its CLI flags' : 'docdrift config')
+  );
 }
 
 /** Related locations pointing at the config class that defines a command's parameters. */
