@@ -31,7 +31,7 @@ export type Value =
 /** What a name is bound to in its scope. */
 type Binding =
   | { kind: 'var'; decl: ts.VariableDeclaration }
-  | { kind: 'destructured'; decl: ts.VariableDeclaration; property: string }
+  | { kind: 'destructured'; decl: ts.VariableDeclaration; element: ts.BindingElement; property: string }
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
@@ -134,20 +134,23 @@ export class Evaluator {
 
   private identifier(id: ts.Identifier): Value | undefined {
     const b = this.binding(id);
-    if (!b) return undefined;
+    return b ? this.bindingValue(b, id) : undefined;
+  }
+
+  private bindingValue(b: Binding, at: ts.Node): Value | undefined {
     switch (b.kind) {
       case 'var':
         return b.decl.initializer ? this.evaluate(b.decl.initializer) : undefined;
       case 'destructured': {
         const from = b.decl.initializer ? this.evaluate(b.decl.initializer) : undefined;
-        return from ? this.member(from, b.property, id) : undefined;
+        return from ? this.member(from, b.property, b.element) : undefined;
       }
       case 'param':
         return this.params.get(b.decl);
       case 'function':
         return { kind: 'function', node: b.node };
       case 'import':
-        return this.imported(b.module, b.name, id);
+        return this.imported(b.module, b.name, at);
       case 'opaque':
         return undefined;
     }
@@ -177,7 +180,7 @@ export class Evaluator {
           for (const el of decl.name.elements) {
             if (!ts.isIdentifier(el.name)) continue;
             const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
-            add(el.name.text, loop || el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'destructured', decl, property });
+            add(el.name.text, loop || el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'destructured', decl, element: el, property });
           }
         }
       }
@@ -209,21 +212,41 @@ export class Evaluator {
   private imported(module: ModuleInfo, name: string, at: ts.Node): Value | undefined {
     const binding = module.imports.get(name);
     if (!binding) return undefined;
-    const pkg = packageValue(binding.specifier, binding.imported, `${module.file}\0import\0${name}`, this.location(at));
-    if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : pkg;
-    const resolved = this.resolver.resolve(module, [name], 'values');
-    if (resolved?.kind === 'namespace') return { kind: 'namespace', module: resolved.module };
-    if (resolved) return this.declarationValue(resolved.decl);
+    // Package values are located at the import (`import yargs from 'yargs'`), in the importing file.
+    const declared = importNode(module.sf, name) ?? at;
+    const pkg = packageValue(binding.specifier, binding.imported, module.file, this.location(declared));
+    if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(declared) } : pkg;
     const target = this.resolver.moduleFor(module, binding.specifier);
     if (!target) return undefined;
-    if (binding.imported === 'default') return this.defaultExport(target);
-    return binding.imported === '*' ? { kind: 'namespace', module: target } : undefined;
+    return binding.imported === '*' ? { kind: 'namespace', module: target } : this.exportedValue(target, binding.imported, at, new Set());
   }
 
-  private declarationValue(decl: ReturnType<ModuleInfo['values']['get']>): Value | undefined {
-    if (!decl) return undefined;
-    if (decl.kind === 'variable') return this.evaluate(decl.node.initializer);
-    if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? { kind: 'function', node: decl.node } : this.evaluate(decl.node.initializer);
+  /**
+   * The value a module exports under `name`, through `export { a as b }`, `export … from`,
+   * `export *` and `export default <expression>`; the exported binding may be any local one
+   * (`const { program } = require('commander'); export { program }`).
+   */
+  private exportedValue(module: ModuleInfo, name: string, at: ts.Node, seen: Set<string>): Value | undefined {
+    const key = `${module.file}\0${name}`;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const local = module.exports.get(name);
+    const b = local === undefined ? undefined : this.scopeOf(module.sf).get(local);
+    if (b) return this.bindingValue(b, at);
+    const re = module.reexports.get(name);
+    if (re) {
+      const pkg = packageValue(re.specifier, re.imported, module.file, this.location(at));
+      if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : pkg;
+      const target = this.resolver.moduleFor(module, re.specifier);
+      if (!target) return undefined;
+      return re.imported === '*' ? { kind: 'namespace', module: target } : this.exportedValue(target, re.imported, at, seen);
+    }
+    if (name === 'default') return this.defaultExport(module);
+    for (const specifier of module.starExports) {
+      const target = this.resolver.moduleFor(module, specifier);
+      const found = target ? this.exportedValue(target, name, at, seen) : undefined;
+      if (found) return found;
+    }
     return undefined;
   }
 
@@ -236,8 +259,8 @@ export class Evaluator {
   /** `require('x')`: a package value, or a relative CommonJS/ES module. */
   private required(call: ts.CallExpression, specifier: string): Value | undefined {
     const module = this.moduleOf(call);
-    const key = `${module?.file ?? ''}\0require\0${call.getStart()}`;
-    const pkg = packageValue(specifier, 'default', key, this.location(call));
+    // `require('yargs')` is one singleton per process; one per file here.
+    const pkg = packageValue(specifier, 'default', module?.file ?? '', this.location(call));
     if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(call) } : pkg;
     if (!module) return undefined;
     const files = new Set(this.resolver.modules.keys());
@@ -261,8 +284,8 @@ export class Evaluator {
   private property(receiver: ts.Expression, name: string): Value | undefined {
     const recv = this.evaluate(receiver);
     if (!recv) return undefined;
-    if (recv.kind === 'command') {
-      if (name === 'argv') recv.node.parsed = true;
+    if (recv.kind === 'command' || recv.kind === 'yargs') {
+      if (name === 'argv') (recv.kind === 'yargs' ? this.yargsSingleton(recv) : recv.node).parsed = true;
       return undefined;
     }
     return this.member(recv, name, receiver);
@@ -274,6 +297,7 @@ export class Evaluator {
       if (!COMMANDER_MEMBERS.has(name)) return undefined;
       return name === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : { ...value, member: name };
     }
+    if (value.kind === 'namespace') return this.exportedValue(value.module, name, at, new Set());
     const node = this.memberNode(value, name);
     return node ? this.evaluate(node) : undefined;
   }
@@ -549,6 +573,20 @@ function packageValue(specifier: string, imported: string, key: string, location
     return COMMANDER_MEMBERS.has(imported) ? { kind: 'commander', key, member: imported, location } : undefined;
   }
   return specifier.startsWith('.') ? null : undefined;
+}
+
+/** The identifier an import declaration binds `name` with. */
+function importNode(sf: ts.SourceFile, name: string): ts.Identifier | undefined {
+  for (const s of sf.statements) {
+    if (ts.isImportEqualsDeclaration(s) && s.name.text === name) return s.name;
+    const clause = ts.isImportDeclaration(s) ? s.importClause : undefined;
+    if (!clause) continue;
+    if (clause.name?.text === name) return clause.name;
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings) && bindings.name.text === name) return bindings.name;
+    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) if (el.name.text === name) return el.name;
+  }
+  return undefined;
 }
 
 function commandLike(value: Value | undefined): Value | undefined {

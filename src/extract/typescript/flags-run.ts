@@ -93,6 +93,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
     location: node.location,
     framework: node.framework,
   };
+  if (path.length === 0 && node.name !== undefined) command.programName = node.name;
   if (path.length > 0 && node.aliases.length > 0) command.aliases = [...node.aliases];
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;

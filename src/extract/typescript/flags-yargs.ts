@@ -12,6 +12,9 @@ const TERMINAL = new Set(['parse', 'parseSync', 'parseAsync']);
 /** Methods that return something other than the instance. */
 const NOT_CHAINABLE = new Set(['getOptions', 'getContext', 'getHelp', 'terminalWidth', 'showHelp', 'getCompletion', 'exit']);
 
+/** Specs defined by `.option()`/`.positional()`/a command string (others were created by `.alias()`, `.default()`, …). */
+const defined = new WeakSet<ParamSpec>();
+
 /** The type info yargs spreads over several keys (`type: 'string'`, `array: true`), kept to recompute `type`. */
 const typeInfo = new WeakMap<ParamSpec, { base?: string; array: boolean }>();
 
@@ -78,6 +81,11 @@ export function applyYargs(ev: Evaluator, node: CommandNode, method: string, cal
     case 'commands':
       defineCommands(ev, node, call);
       break;
+    case 'scriptName': {
+      const name = a0 && ev.stringOf(a0);
+      if (name !== undefined) node.name = name;
+      break;
+    }
     default:
       if (TERMINAL.has(method)) {
         node.parsed = true;
@@ -138,6 +146,9 @@ function setType(spec: ParamSpec, change: { base?: string; array?: boolean }): v
 /** `.option(name, { … })` / `.positional(name, { … })`: creates or updates the option. */
 export function defineOption(ev: Evaluator, node: CommandNode, name: string, at: ts.Node, options: ts.Node | undefined, positional: boolean): ParamSpec {
   const spec = ensure(ev, node, name, at);
+  // A key first met in `.demandOption('x')` and defined later is located at its definition.
+  if (!defined.has(spec)) spec.location = ev.location(at);
+  defined.add(spec);
   if (positional) {
     spec.positional = true;
     delete spec.negatable;
@@ -301,6 +312,7 @@ function defineCommand(ev: Evaluator, parent: CommandNode, def: CommandDef): voi
     if (!name) continue;
     const spec = ensure(ev, target, name, first.at);
     spec.location = ev.tokenLocation(first.at, w.index + 1, name.length);
+    defined.add(spec);
     spec.positional = true;
     delete spec.negatable;
     spec.required = m[1] === '<';

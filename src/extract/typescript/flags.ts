@@ -17,6 +17,8 @@ export interface FlagCommand {
   location: SourceLocation;
   /** Which library defines the command. */
   framework: 'yargs' | 'commander';
+  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
+  programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
   aliases?: string[];
   /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
