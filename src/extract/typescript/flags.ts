@@ -58,6 +58,7 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * `deprecated`/`deprecate`, `choices`. Booleans are `negatable` (yargs accepts `--no-x`). A
  * one-letter key with a longer alias is named by the alias (`.option('p', { alias: 'port' })` →
  * `port`, aliases `['p']`). `dest` is the camelCase key yargs also sets (`shard-id` → `shardId`).
+ * `.scriptName()` gives `programName`.
  * `.command(cmd, desc, builder, handler)` with `cmd` a string (`serve [port]`: positionals
  * `<required>`/`[optional]`, `[files..]`, `<file|f>` aliases) or an array (the rest are aliases),
  * `desc` `false` hiding it, `builder` a function (its first parameter is the sub-command) or an
@@ -78,18 +79,24 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * absent with another parser. `--no-x` gives a `negatable` `x` (merged with `--x` when both are
  * defined). `dest` is commander's attribute name (`--shard-id` → `shardId`). Positional
  * arguments are `required` when written `<x>`; an option's `<value>` placeholder does not make
- * the option required.
+ * the option required. `.name()`/`new Command('tool')` on a program gives `programName`.
+ *
+ * **Helpers.** A function called with a command (`withAuth(y)`, `register(program)`) is walked
+ * with its parameters bound, once per call; a function returning a command (`makeUserCommand()`)
+ * gives what it returns.
  *
  * **Every flag.** `location` is the name literal (for commander flags strings and command
  * strings, the name's token inside the literal); `owner` is the command path joined with spaces
- * (`''` for the program); `default` is the literal/expression as written (`defaultOf`).
+ * (`''` for the program); `default` is the literal/expression as written (`defaultOf`); `dest` is
+ * absent for positionals.
  *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
  * constants, options added in loops or from function results, spreads of non-literal objects),
  * yargs `.commandDir()`, yargs `.usage(cmd, desc, builder)`, CommonJS command modules other than
  * `module.exports = {…}`/`exports.x = …`, commander's built-in `--help`/`--version`
  * (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`, commander subclasses,
- * and the commander global `program` shared across files (each file's use is its own program).
+ * and the commander global `program` imported from `'commander'` in several files (one program per
+ * importing file; importing it through the project's own modules is followed).
  *
  * Never throws for bad input: a file with syntax errors gives a `parse-error` warning.
  *
