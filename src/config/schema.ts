@@ -30,6 +30,11 @@ export interface CommandConfig {
    * are YAML/JSON/TOML blocks. Default `command`.
    */
   kind?: 'command' | 'config-file';
+  /**
+   * Heading texts (case-insensitive, `*` wildcards) whose sections document this command even
+   * though they do not name it in inline code, e.g. `["Command line options"]`.
+   */
+  sections?: string[];
 }
 
 /**
@@ -216,7 +221,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -256,6 +261,7 @@ export const configFileSchema = z.strictObject({
         config: stringList.optional(),
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
+        sections: stringList.optional(),
       }),
     )
     .optional(),
@@ -284,6 +290,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.config) command.config = [...entry.config];
       if (entry.params) command.params = [...entry.params];
       if (entry.kind) command.kind = entry.kind;
+      if (entry.sections) command.sections = [...entry.sections];
       config.commands[name] = command;
     }
   }

@@ -93,13 +93,17 @@ export function buildModel(input: ModelInput): Model {
 
   const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const isGlobalHeading = createHeadingMatcher(config.globalSections);
+  // Headings the config ties to a command (`commands.black.sections: ["Command line options"]`).
+  const headingCommands = Object.entries(config.commands)
+    .filter(([, c]) => (c.sections ?? []).length > 0)
+    .map(([name, c]) => ({ name, matches: createHeadingMatcher(c.sections ?? []) }));
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isIgnored = createParameterMatcher(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];
   for (const doc of input.docs) {
     if (!isReferenceDoc(doc.file)) continue;
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file)));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands));
   }
 
   const usages: Usage[] = [];
@@ -389,6 +393,7 @@ function sectionsOfDoc(
   commandByName: (n: string) => CommandSpec | undefined,
   isGlobalHeading: (text: string) => boolean,
   globalFile = false,
+  headingCommands: Array<{ name: string; matches: (text: string) => boolean }> = [],
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
   const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean }> = [];
@@ -400,6 +405,7 @@ function sectionsOfDoc(
       const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
       if (name && !names.includes(name)) names.push(name);
     }
+    for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
     const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
