@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
-import { extractPythonFlags } from '../extract/python/flags.js';
+import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
 import { buildModel } from '../model/build.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
@@ -100,6 +100,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // CLI flags (argparse, click, typer): only files that can define them are read again.
   const flagSources = sources.filter((s) => /\b(argparse|add_argument|click|typer)\b/.test(s.text));
   const flags = flagSources.length > 0 ? await extractPythonFlags(flagSources) : { commands: [], diagnostics: [] };
+  diagnostics.push(...flags.diagnostics);
+  const flagCommands: FlagCommand[] = [...flags.commands];
 
   // TypeScript: read only when something can use it (ts-morph costs ~0.5 s to load): the root
   // package.json declares `bin` commands, or the config maps a command to a class that the
@@ -127,6 +129,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     classes.push(...ts.classes);
     diagnostics.push(...ts.diagnostics);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
+    // CLI flags (yargs, commander) of the programs the bins run.
+    const flagSources = tsSources.filter((s) => /\b(yargs|commander)\b/.test(s.text));
+    if (flagSources.length > 0 && packageJson !== undefined) {
+      const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
+      const tsFlags = await extractTypeScriptFlags(flagSources);
+      diagnostics.push(...tsFlags.diagnostics);
+      flagCommands.push(...binFlagCommands(packageJson, tsFlags.commands));
+    }
     for (const [bin, line] of Object.entries(bins)) {
       if (entryPoints.some((e) => e.name === bin)) continue;
       entryPoints.push({ name: bin, target: `bin:${bin}`, location: { file: 'package.json', line, column: 1 } });
@@ -167,7 +177,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     classes,
     functionConfigs,
     functionSecondaryConfigs,
-    flagCommands: flags.commands,
+    flagCommands,
     entryPoints,
     stringKeys: python.stringKeys,
     interpolatedKeys,
@@ -298,6 +308,48 @@ export function interpolationKeys(text: string): string[] {
     if (resolver === undefined || resolver === 'oc.select:') keys.push(match[2]!);
   }
   return keys;
+}
+
+/**
+ * yargs/commander programs as flag commands of the package.json bins that run them: a program
+ * belongs to a bin when its `.name()`/`scriptName()` is the bin's name, or when its file is the
+ * bin's file or that file's source (`dist/cli.js` → `src/cli.ts`, `bin/x.js` → `src/x.ts`).
+ */
+export function binFlagCommands(
+  packageJson: string,
+  programs: Array<{ path: string[]; file: string; params: FlagCommand['params']; location: FlagCommand['location']; programName?: string; aliases?: string[] }>,
+): FlagCommand[] {
+  let pkg: { name?: unknown; bin?: unknown };
+  try {
+    pkg = JSON.parse(packageJson) as { name?: unknown; bin?: unknown };
+  } catch {
+    return [];
+  }
+  const bins: Array<[string, string]> =
+    typeof pkg.bin === 'string' && typeof pkg.name === 'string'
+      ? [[pkg.name.replace(/^@[^/]+\//, ''), pkg.bin]]
+      : pkg.bin && typeof pkg.bin === 'object'
+        ? Object.entries(pkg.bin as Record<string, unknown>).flatMap(([n, p]) => (typeof p === 'string' ? [[n, p] as [string, string]] : []))
+        : [];
+  const sourcesOf = (binPath: string): string[] => {
+    const p = path.posix.normalize(binPath).replace(/^\.\//, '');
+    const stem = p.replace(/\.(c|m)?js$/, '');
+    const inner = stem.replace(/^(dist|build|lib|out)\//, '');
+    const base = inner.replace(/^bin\//, '');
+    const stems = [stem, `src/${inner}`, inner, `src/${base}`, `src/bin/${base}`];
+    return [p, ...stems.flatMap((s) => ['.ts', '.mts', '.cts', '.tsx'].map((e) => s + e))];
+  };
+  const roots = programs.filter((p) => p.path.length === 0);
+  const out: FlagCommand[] = [];
+  for (const [bin, binPath] of bins) {
+    const candidates = sourcesOf(binPath);
+    const root = roots.find((r) => r.programName === bin) ?? roots.find((r) => candidates.includes(r.file));
+    if (!root) continue;
+    for (const p of programs.filter((c) => c.file === root.file)) {
+      out.push({ path: p.path, target: `bin:${bin}`, params: p.params, location: p.location, ...(p.aliases ? { aliases: p.aliases } : {}) });
+    }
+  }
+  return out;
 }
 
 /**

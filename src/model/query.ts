@@ -14,7 +14,7 @@ export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined
 
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
 export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
-  const spellings = [param.name, ...param.aliases];
+  const spellings = [param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])];
   return row.names.some((n) => spellings.includes(n));
 }
 
