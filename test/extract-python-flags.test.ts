@@ -1,25 +1,16 @@
 /** Golden-file tests for CLI flag extraction (fixtures/extract/python-flags/<case>/expected.json; UPDATE_EXPECTED=1 rewrites them), plus unit tests of the naming helpers. */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeGoldenCases, listFiles } from './golden.js';
 import { clickCommandName } from '../src/extract/python/flags-click.js';
 import { clickOptionNames, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
 import { typerCommandName } from '../src/extract/python/flags-typer.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/python-flags/', import.meta.url));
-const update = process.env['UPDATE_EXPECTED'] === '1';
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...listFiles(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 async function runCase(caseDir: string): Promise<unknown> {
   const sources = listFiles(caseDir)
@@ -29,25 +20,7 @@ async function runCase(caseDir: string): Promise<unknown> {
   return JSON.parse(JSON.stringify(await extractPythonFlags(sources)));
 }
 
-describe('python flag extraction fixtures', () => {
-  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
-  it('has fixture cases', () => {
-    expect(cases.length).toBeGreaterThan(0);
-  });
-  for (const name of cases) {
-    it(name, async () => {
-      const caseDir = join(casesDir, name);
-      const actual = await runCase(caseDir);
-      const expectedPath = join(caseDir, 'expected.json');
-      if (update) {
-        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
-        return;
-      }
-      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
-      expect(actual).toEqual(expected);
-    });
-  }
-});
+describeGoldenCases('python flag extraction fixtures', casesDir, runCase);
 
 describe('flag naming', () => {
   it('names click commands like click 8.2+', () => {

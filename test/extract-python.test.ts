@@ -1,25 +1,16 @@
 /** Golden-file tests for Python extraction and entry points (fixtures/extract/python/<case>/expected.json), plus edge-case unit tests. */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeGoldenCases, listFiles } from './golden.js';
 import { readEntryPoints } from '../src/extract/python/entry-points.js';
 import { extractPython, moduleNameForFile, type PythonSource } from '../src/extract/python/index.js';
 import { resolveRelativeModule } from '../src/extract/python/module-name.js';
 import { cleandoc, unescapePython } from '../src/extract/python/values.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/python/', import.meta.url));
-const update = process.env['UPDATE_EXPECTED'] === '1';
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...listFiles(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 /** Runs both extractors over a case folder and serialises the result stably. */
 async function runCase(caseDir: string): Promise<unknown> {
@@ -46,25 +37,7 @@ async function runCase(caseDir: string): Promise<unknown> {
   return JSON.parse(JSON.stringify(result));
 }
 
-describe('python extraction fixtures', () => {
-  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
-  it('has fixture cases', () => {
-    expect(cases.length).toBeGreaterThan(0);
-  });
-  for (const name of cases) {
-    it(name, async () => {
-      const caseDir = join(casesDir, name);
-      const actual = await runCase(caseDir);
-      const expectedPath = join(caseDir, 'expected.json');
-      if (update) {
-        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
-        return;
-      }
-      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
-      expect(actual).toEqual(expected);
-    });
-  }
-});
+describeGoldenCases('python extraction fixtures', casesDir, runCase);
 
 describe('moduleNameForFile', () => {
   it('maps files and packages to dotted names', () => {

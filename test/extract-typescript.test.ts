@@ -1,24 +1,15 @@
 /** Golden-file tests for TypeScript extraction (fixtures/extract/typescript/<case>/expected.json), plus edge-case unit tests and a timing check. */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeGoldenCases, listFiles } from './golden.js';
 import { extractTypeScript, type TypeScriptSource } from '../src/extract/typescript/index.js';
 import { sourceCandidates } from '../src/extract/typescript/scan.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/typescript/', import.meta.url));
-const update = process.env['UPDATE_EXPECTED'] === '1';
 const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...listFiles(path));
-    else out.push(path);
-  }
-  return out;
-}
 
 function sortedObject<T>(map: Map<string, T>): Record<string, T> {
   return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -34,25 +25,7 @@ async function runCase(caseDir: string): Promise<unknown> {
   return JSON.parse(JSON.stringify({ classes: result.classes, binConfigs: sortedObject(result.binConfigs), diagnostics: result.diagnostics }));
 }
 
-describe('typescript extraction fixtures', () => {
-  const cases = readdirSync(casesDir).filter((name) => statSync(join(casesDir, name)).isDirectory()).sort();
-  it('has fixture cases', () => {
-    expect(cases.length).toBeGreaterThan(0);
-  });
-  for (const name of cases) {
-    it(name, async () => {
-      const caseDir = join(casesDir, name);
-      const actual = await runCase(caseDir);
-      const expectedPath = join(caseDir, 'expected.json');
-      if (update) {
-        writeFileSync(expectedPath, `${JSON.stringify(actual, null, 2)}\n`);
-        return;
-      }
-      const expected: unknown = JSON.parse(readFileSync(expectedPath, 'utf8'));
-      expect(actual).toEqual(expected);
-    });
-  }
-});
+describeGoldenCases('typescript extraction fixtures', casesDir, runCase);
 
 describe('sourceCandidates', () => {
   it('maps compiled output and bin scripts back to TypeScript sources', () => {
