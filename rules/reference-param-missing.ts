@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/engine/types.js';
-import { nestedKeys, rowsFor, where } from '../src/model/query.js';
+import { nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText } from './util.js';
@@ -45,6 +45,9 @@ const rule: Rule<Options> = {
         if (param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
         if (param.deprecated !== false && !options.includeDeprecated) continue;
         if (rowsFor(model, cmd, param).length > 0) continue;
+        // A field set by a flag (`--resume` → `resume_from_cache`) is one parameter: the flag,
+        // which users type, carries the finding.
+        if (param.origin !== 'cli-flag' && twinsOf(cmd, param).length > 0) continue;
         const leaves = nestedKeys(model, param).filter(({ param: leaf }) => !leaf.hidden && (leaf.deprecated === false || options.includeDeprecated));
         if (leaves.some(({ key }) => documented.has(key))) {
           for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);

@@ -21,10 +21,24 @@ export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
 /** The rows that document a parameter of a command, in its own sections and the global ones. */
 export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
   const out: Array<{ section: ReferenceSection; row: ReferenceRow }> = [];
+  const twins = twinsOf(cmd, param);
   for (const section of [...model.sectionsFor(cmd), ...model.globalSections]) {
-    for (const row of section.rows) if (rowDocuments(row, param)) out.push({ section, row });
+    for (const row of section.rows) if ([param, ...twins].some((p) => rowDocuments(row, p))) out.push({ section, row });
   }
   return out;
+}
+
+/**
+ * The other spellings of one parameter in a command that has both CLI flags and a config class:
+ * a flag whose `dest` is a config field (`--resume` with `dest="resume_from_cache"`) and that
+ * field are one parameter, so a row for either documents both.
+ */
+export function twinsOf(cmd: CommandSpec, param: ParamSpec): ParamSpec[] {
+  const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
+  if (param.origin === 'cli-flag') {
+    return param.dest ? all.filter((p) => p.origin !== 'cli-flag' && (p.name === param.dest || p.aliases.includes(param.dest!))) : [];
+  }
+  return all.filter((p) => p.origin === 'cli-flag' && p.dest !== undefined && (p.dest === param.name || param.aliases.includes(p.dest)));
 }
 
 /** All spellings a command accepts for a parameter name, global parameters excluded. */
