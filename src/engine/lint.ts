@@ -133,9 +133,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const flagSources = tsSources.filter((s) => /\b(yargs|commander)\b/.test(s.text));
     if (flagSources.length > 0 && packageJson !== undefined) {
       const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
+      const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
       const tsFlags = await extractTypeScriptFlags(flagSources);
       diagnostics.push(...tsFlags.diagnostics);
-      flagCommands.push(...binFlagCommands(packageJson, tsFlags.commands));
+      flagCommands.push(...binFlagCommands({ file: 'package.json', text: packageJson }, tsFlags.commands));
     }
     for (const [bin, line] of Object.entries(bins)) {
       if (entryPoints.some((e) => e.name === bin)) continue;
@@ -308,48 +309,6 @@ export function interpolationKeys(text: string): string[] {
     if (resolver === undefined || resolver === 'oc.select:') keys.push(match[2]!);
   }
   return keys;
-}
-
-/**
- * yargs/commander programs as flag commands of the package.json bins that run them: a program
- * belongs to a bin when its `.name()`/`scriptName()` is the bin's name, or when its file is the
- * bin's file or that file's source (`dist/cli.js` → `src/cli.ts`, `bin/x.js` → `src/x.ts`).
- */
-export function binFlagCommands(
-  packageJson: string,
-  programs: Array<{ path: string[]; file: string; params: FlagCommand['params']; location: FlagCommand['location']; programName?: string; aliases?: string[] }>,
-): FlagCommand[] {
-  let pkg: { name?: unknown; bin?: unknown };
-  try {
-    pkg = JSON.parse(packageJson) as { name?: unknown; bin?: unknown };
-  } catch {
-    return [];
-  }
-  const bins: Array<[string, string]> =
-    typeof pkg.bin === 'string' && typeof pkg.name === 'string'
-      ? [[pkg.name.replace(/^@[^/]+\//, ''), pkg.bin]]
-      : pkg.bin && typeof pkg.bin === 'object'
-        ? Object.entries(pkg.bin as Record<string, unknown>).flatMap(([n, p]) => (typeof p === 'string' ? [[n, p] as [string, string]] : []))
-        : [];
-  const sourcesOf = (binPath: string): string[] => {
-    const p = path.posix.normalize(binPath).replace(/^\.\//, '');
-    const stem = p.replace(/\.(c|m)?js$/, '');
-    const inner = stem.replace(/^(dist|build|lib|out)\//, '');
-    const base = inner.replace(/^bin\//, '');
-    const stems = [stem, `src/${inner}`, inner, `src/${base}`, `src/bin/${base}`];
-    return [p, ...stems.flatMap((s) => ['.ts', '.mts', '.cts', '.tsx'].map((e) => s + e))];
-  };
-  const roots = programs.filter((p) => p.path.length === 0);
-  const out: FlagCommand[] = [];
-  for (const [bin, binPath] of bins) {
-    const candidates = sourcesOf(binPath);
-    const root = roots.find((r) => r.programName === bin) ?? roots.find((r) => candidates.includes(r.file));
-    if (!root) continue;
-    for (const p of programs.filter((c) => c.file === root.file)) {
-      out.push({ path: p.path, target: `bin:${bin}`, params: p.params, location: p.location, ...(p.aliases ? { aliases: p.aliases } : {}) });
-    }
-  }
-  return out;
 }
 
 /**
