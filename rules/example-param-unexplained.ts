@@ -76,16 +76,18 @@ function isExplained(
   if (rows.some(({ section }) => section.file === file)) return true;
   const doc = model.doc(file);
   if (!doc) return false;
-  const spellings = new Set([param.name, ...param.aliases]);
+  const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
   for (const link of doc.links) {
     if (!link.targetFile) continue;
     const target = model.doc(link.targetFile);
     if (!target) continue;
     const range = linkedRange(target, link.fragment);
     if (!range) continue;
-    for (const { section } of rows) {
+    // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
+    // config-field twin): the link explains it when one of them lies in the linked range.
+    for (const { section, row } of rows) {
       if (section.file !== target.file) continue;
-      if (rowsInRange(section, range.start, range.end).some((r) => r.names.some((n) => spellings.has(n)))) return true;
+      if (rowsInRange(section, range.start, range.end).includes(row)) return true;
     }
     if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
   }

@@ -166,10 +166,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   let config;
+  let configFile: string | undefined;
   try {
     const explicit = values.config ? path.resolve(io.cwd, values.config as string) : undefined;
     const loaded = loadConfig(root, explicit, ruleIds);
     config = loaded.config;
+    configFile = loaded.file;
     validateRuleOptions(config, rules, loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -198,7 +200,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   try {
-    const result = await lint({ root, config, files });
+    const result = await lint({ root, config, files, configFile });
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);

@@ -130,7 +130,7 @@ describe('extractTypeScript edge cases', () => {
     expect(Object.fromEntries(objectForm.binConfigs)).toEqual({ b: ['src/cli.ts#O'] });
   });
 
-  it('extracts ~300 generated files quickly (after the import)', async () => {
+  it('extracts ~300 generated files that import each other', async () => {
     await extractTypeScript([{ file: 'warm.ts', text: 'interface W { a: 1 }' }]);
     const sources: TypeScriptSource[] = [];
     for (let i = 0; i < 300; i++) {
@@ -144,12 +144,9 @@ describe('extractTypeScript edge cases', () => {
       lines.push(`export function helper${i}(x: number): number {`, '  return x * 2;', '}');
       sources.push({ file: `src/f${i}.ts`, text: lines.join('\n') });
     }
-    const start = performance.now();
     const result = await extractTypeScript(sources);
-    const elapsed = performance.now() - start;
     expect(result.classes.length).toBe(900);
     expect(result.classes.find((c) => c.name === 'Options42')?.fields.length).toBe(20);
     expect(result.diagnostics).toEqual([]);
-    expect(elapsed).toBeLessThan(3000); // typically ~0.2 s; generous for slow CI machines
   });
 });

@@ -35,6 +35,51 @@ export interface CommandConfig {
    * though they do not name it in inline code, e.g. `["Command line options"]`.
    */
   sections?: string[];
+  /**
+   * CLI flags declared here rather than read from code: for a framework docdrift does not read
+   * (a hand-rolled `sys.argv` loop, fire, docopt, oclif…), or to tell docdrift which config field a
+   * flag sets (`{"name": "--resume", "field": "resume_from_cache"}`). An entry naming a flag that
+   * docdrift also found in code amends that flag (only the keys given); any other entry adds a flag.
+   * A file may write an entry as a string, `"--port"` or `"-p, --port"`.
+   */
+  flags?: FlagDeclaration[];
+}
+
+/**
+ * One CLI flag declared in the config (`commands.<name>.flags[]`). Every key but `name` is
+ * optional; the values mean what the code-derived fields of a flag mean (see `ParamSpec`).
+ */
+export interface FlagDeclaration {
+  /**
+   * The spellings users type, comma-separated: `"--port"`, `"-p, --port"`; click's
+   * `"--color/--no-color"` declares a negatable flag. The first long (`--`) spelling is the flag's
+   * name, the others are aliases. A positional argument is written without dashes and
+   * `positional: true`.
+   */
+  name: string;
+  /** More spellings (`["-P"]`). */
+  aliases?: string[];
+  /** The type as docs would write it (`int`, `str`, `list[str]`, `boolean`). */
+  type?: string;
+  /** The default, as a JSON value; a string is taken as the default's source text (`"0.5"`, `"'fast'"`). */
+  default?: string | number | boolean | null;
+  description?: string;
+  required?: boolean;
+  /** Exempt from "must be documented" (argparse `help=SUPPRESS`, click `hidden=True`). */
+  hidden?: boolean;
+  /** True, or the deprecation message. */
+  deprecated?: boolean | string;
+  choices?: string[];
+  /** The flag also accepts `--no-<name>`. */
+  negatable?: boolean;
+  /** A positional argument, never spelled with dashes. */
+  positional?: boolean;
+  /**
+   * The config field this flag sets (argparse `dest`): the flag and the field are then one
+   * parameter, so a reference row or an example using either spelling counts for both.
+   * Must name a parameter of the command's config classes.
+   */
+  field?: string;
 }
 
 /**
@@ -221,7 +266,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'flags'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -236,6 +281,24 @@ const nonEmptyStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v)
 const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
+);
+/** `commands.<name>.flags[]`: a string shorthand or a {@link FlagDeclaration}. */
+const flagDeclaration = z.preprocess(
+  (v) => (typeof v === 'string' ? { name: v } : v),
+  z.strictObject({
+    name: nonEmptyString,
+    aliases: stringList.optional(),
+    type: nonEmptyString.optional(),
+    default: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+    description: z.string().optional(),
+    required: z.boolean().optional(),
+    hidden: z.boolean().optional(),
+    deprecated: z.union([z.boolean(), z.string()]).optional(),
+    choices: stringList.optional(),
+    negatable: z.boolean().optional(),
+    positional: z.boolean().optional(),
+    field: nonEmptyString.optional(),
+  }),
 );
 const ruleSetting = z.union([
   severity,
@@ -262,6 +325,7 @@ export const configFileSchema = z.strictObject({
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
         sections: stringList.optional(),
+        flags: z.array(flagDeclaration).optional(),
       }),
     )
     .optional(),
@@ -291,6 +355,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.params) command.params = [...entry.params];
       if (entry.kind) command.kind = entry.kind;
       if (entry.sections) command.sections = [...entry.sections];
+      if (entry.flags) command.flags = entry.flags.map((f) => ({ ...f }));
       config.commands[name] = command;
     }
   }

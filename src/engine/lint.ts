@@ -8,6 +8,7 @@ import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
 import { buildModel } from '../model/build.js';
+import { declaredFlagProblems, type ConfigSource } from '../model/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { suggestNames } from '../model/compare.js';
@@ -26,6 +27,8 @@ export interface LintOptions {
    * built from the whole project, so a README is checked against all code and references.
    */
   files?: string[];
+  /** The config file `config` was loaded from (absolute), to point at its `commands.*.flags` entries. */
+  configFile?: string;
   /** Rules to run; defaults to every rule in `rules/`. */
   rules?: Rule[];
 }
@@ -179,6 +182,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     functionConfigs,
     functionSecondaryConfigs,
     flagCommands,
+    configSource: configSourceOf(root, options.configFile),
     entryPoints,
     stringKeys: python.stringKeys,
     interpolatedKeys,
@@ -200,7 +204,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       wanted.some((w) => w === '' || file === w || file.startsWith(`${w}/`));
     scoped = messages.filter((m) => m.file !== undefined && inScope(m.file));
   }
-  const configProblems = unresolvedConfigClasses(config, classes);
+  const configProblems = [...unresolvedConfigClasses(config, classes), ...declaredFlagProblems(config, model.commands)];
   return {
     messages: sortMessages(scoped),
     failures,
@@ -212,6 +216,18 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
     },
   };
+}
+
+/** The config file's display path (project-relative when inside the root) and text, if readable. */
+function configSourceOf(root: string, file: string | undefined): ConfigSource | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const rel = path.relative(root, file);
+    const display = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
+    return { file: display, text: readFileSync(file, 'utf8') };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

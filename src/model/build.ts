@@ -6,6 +6,7 @@ import { readReferenceTable } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/flags.js';
+import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
 import type {
   CommandSpec,
   ConfigClass,
@@ -35,6 +36,8 @@ export interface ModelInput {
   functionSecondaryConfigs?: Map<string, string[]>;
   /** CLI flag definitions (argparse, click, typer), by the target that starts the program (issue #4). */
   flagCommands?: FlagCommand[];
+  /** The config file, to locate `commands.*.flags` declarations in it. */
+  configSource?: ConfigSource;
   entryPoints: EntryPoint[];
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
@@ -85,6 +88,7 @@ export function buildModel(input: ModelInput): Model {
 
   const commands = buildCommands(input, resolveClass);
   addFlagCommands(commands, input.flagCommands ?? []);
+  applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
@@ -245,12 +249,31 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
       const names = [cmd.name, ...cmd.aliases].flatMap((program) => words.map((w) => `${program} ${w.join(' ')}`));
+      // A sub-command the config also names (for its aliases, params or declared flags) is one command.
+      const configured = commands.find((c) => c.mappedBy === 'config' && names.includes(c.name));
+      if (configured) {
+        const known = new Set(configured.params.map((p) => p.name));
+        configured.params.push(...fc.params.filter((p) => !known.has(p.name)));
+        for (const n of names) if (n !== configured.name && !configured.aliases.includes(n)) configured.aliases.push(n);
+        configured.target ??= cmd.target;
+        configured.location ??= fc.location;
+        configured.paramsKnown = true;
+        continue;
+      }
+      // yargs/commander: options of the program and of parent sub-commands work here too.
+      const inherited = fc.inheritsParentFlags
+        ? flagCommands
+            .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
+            .flatMap((p) => p.params.filter((param) => !param.positional))
+        : [];
       commands.push({
         name: names[0]!,
         aliases: names.slice(1),
         target: cmd.target,
         configClasses: [],
         params: [...fc.params],
+        ...(inherited.length > 0 ? { acceptedParams: inherited } : {}),
+        ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',
         paramsKnown: true,
         location: fc.location,

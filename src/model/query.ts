@@ -22,7 +22,17 @@ export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
 export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
   const out: Array<{ section: ReferenceSection; row: ReferenceRow }> = [];
   const twins = twinsOf(cmd, param);
-  for (const section of [...model.sectionsFor(cmd), ...model.globalSections]) {
+  // A flag inherited from a parent command (yargs/commander) is documented in the parent's reference.
+  const inheritedFrom: CommandSpec[] = [];
+  for (let c = cmd; c.inheritsFrom !== undefined && inheritedFrom.length < 8; ) {
+    const parent = model.commandByName(c.inheritsFrom);
+    if (!parent || parent === cmd || inheritedFrom.includes(parent)) break;
+    inheritedFrom.push(parent);
+    c = parent;
+  }
+  const own = cmd.params.includes(param);
+  const parentSections = own ? [] : inheritedFrom.filter((p) => p.params.includes(param)).flatMap((p) => model.sectionsFor(p));
+  for (const section of [...model.sectionsFor(cmd), ...parentSections, ...model.globalSections]) {
     for (const row of section.rows) if ([param, ...twins].some((p) => rowDocuments(row, p))) out.push({ section, row });
   }
   return out;
@@ -81,10 +91,10 @@ export function rowsInRange(section: ReferenceSection, start: number, end: numbe
 /** Simple names of the config classes behind commands, for messages (`RolloutCollectionConfig`). */
 export function configClassNames(cmds: CommandSpec[], model?: Model): string {
   const simple = (q: string): string => model?.classes.get(q)?.name ?? q.split('#').pop()!.split('.').pop() ?? q;
-  return (
-    cmds.flatMap((c) => c.configClasses.map(simple)).join(', ') ||
-    (cmds.some((c) => c.params.some((p) => p.origin === 'cli-flag')) ? 'its CLI flags' : 'docdrift config')
-  );
+  const classes = [...new Set(cmds.flatMap((c) => c.configClasses.map(simple)))].join(', ');
+  const flags = cmds.some((c) => c.params.some((p) => p.origin === 'cli-flag'));
+  if (classes && flags) return `${classes} or its CLI flags`;
+  return classes || (flags ? 'its CLI flags' : 'docdrift config');
 }
 
 /** Related locations pointing at the config class that defines a command's parameters. */

@@ -137,6 +137,11 @@ export interface CommandSpec {
    * function builds from a derived dict. Never unknown in examples; not required in its reference.
    */
   acceptedParams?: ParamSpec[];
+  /**
+   * The command whose flags this sub-command also accepts (yargs global options, commander program
+   * options): its `acceptedParams` hold them, and rows in that command's reference document them.
+   */
+  inheritsFrom?: string;
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**

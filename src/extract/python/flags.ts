@@ -29,6 +29,13 @@ export interface FlagCommand {
   params: ParamSpec[];
   /** The parser / decorator / command definition. */
   location: SourceLocation;
+  /**
+   * True when the flags of the parent commands are also accepted after this sub-command's words
+   * (yargs options are global by default; commander recognises program options before and after
+   * sub-commands unless `.enablePositionalOptions()`). argparse, click and typer parse a parent's
+   * options only before the sub-command, so they leave this unset.
+   */
+  inheritsParentFlags?: boolean;
 }
 
 /** What {@link extractPythonFlags} found. */

@@ -11,6 +11,8 @@ export interface BinFlagCommand {
   params: ProgramFlags['params'];
   location: ProgramFlags['location'];
   aliases?: string[];
+  /** Set on sub-commands: yargs and commander accept parent options after the sub-command words. */
+  inheritsParentFlags?: boolean;
 }
 
 /**
@@ -29,7 +31,14 @@ export function binFlagCommands(packageJson: { file: string; text: string }, pro
     const root = roots.find((r) => r.programName === bin.name) ?? roots.find((r) => candidates.includes(r.file));
     if (!root) continue;
     for (const p of programs.filter((c) => c.file === root.file)) {
-      out.push({ path: p.path, target: `bin:${bin.name}`, params: p.params, location: p.location, ...(p.aliases ? { aliases: p.aliases } : {}) });
+      out.push({
+        path: p.path,
+        target: `bin:${bin.name}`,
+        params: p.params,
+        location: p.location,
+        ...(p.aliases ? { aliases: p.aliases } : {}),
+        ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
+      });
     }
   }
   return out;
