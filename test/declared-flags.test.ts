@@ -170,3 +170,38 @@ describe('declared flags in the model', () => {
     ]);
   });
 });
+
+describe('where a program comes from', () => {
+  it('bins running the same file are one command with aliases', async () => {
+    const dir = copy('yargs/valid');
+    editJson(path.join(dir, 'package.json'), (j) => {
+      j.bin = { sitegen: 'dist/cli.js', sg: './dist/cli.js' };
+    });
+    const { config } = loadConfig(dir, undefined, ruleIds);
+    const result = await lint({ root: dir, config });
+    expect(result.model.commands.map((c) => [c.name, ...c.aliases].join(' / '))).toEqual([
+      'sitegen / sg',
+      'sitegen serve / sg serve',
+      'sitegen build / sg build',
+    ]);
+    expect(result.messages).toEqual([]);
+  });
+
+  it('commands.<name>.program names the function a console script declared elsewhere runs', async () => {
+    const dir = copy('typer/invalid');
+    rmSync(path.join(dir, 'pyproject.toml'));
+    const before = await lint({ root: dir, config: loadConfig(dir, undefined, ruleIds).config });
+    expect(before.model.commands).toEqual([]);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { evalctl: { program: 'evalctl.main:app' } } }));
+    const { config, file } = loadConfig(dir, undefined, ruleIds);
+    const after = await lint({ root: dir, config, configFile: file });
+    const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'typer/invalid/expected.json'), 'utf8')) as Array<{ ruleId: string; line: number }>;
+    expect(after.messages.map((m) => [m.ruleId, m.line])).toEqual(expected.map((m) => [m.ruleId, m.line]));
+  });
+
+  it('refuses a program that is not a module:function target', () => {
+    const dir = copy('typer/valid');
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { evalctl: { program: 'evalctl/main.py' } } }));
+    expect(() => loadConfig(dir, undefined, ruleIds)).toThrow(/commands\.evalctl\.program/);
+  });
+});

@@ -36,6 +36,13 @@ export interface CommandConfig {
    */
   sections?: string[];
   /**
+   * The `module:function` (or `module:object`, `bin:<name>`) that runs the command, as a console
+   * script would name it (`fastapi_cli.cli:main`), for a command whose entry point is declared in
+   * another package or not at all: its CLI flags (argparse, click, typer) are read from there.
+   * An entry point of the same name in this project wins.
+   */
+  program?: string;
+  /**
    * CLI flags declared here rather than read from code: for a framework docdrift does not read
    * (a hand-rolled `sys.argv` loop, fire, docopt, oclif…), or to tell docdrift which config field a
    * flag sets (`{"name": "--resume", "field": "resume_from_cache"}`). An entry naming a flag that
@@ -266,7 +273,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'flags'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'program', 'flags'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -325,6 +332,7 @@ export const configFileSchema = z.strictObject({
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
         sections: stringList.optional(),
+        program: z.string().regex(/^[\w.]+:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main"').optional(),
         flags: z.array(flagDeclaration).optional(),
       }),
     )
@@ -355,6 +363,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.params) command.params = [...entry.params];
       if (entry.kind) command.kind = entry.kind;
       if (entry.sections) command.sections = [...entry.sections];
+      if (entry.program) command.program = entry.program;
       if (entry.flags) command.flags = entry.flags.map((f) => ({ ...f }));
       config.commands[name] = command;
     }

@@ -141,9 +141,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       diagnostics.push(...tsFlags.diagnostics);
       flagCommands.push(...binFlagCommands({ file: 'package.json', text: packageJson }, tsFlags.commands));
     }
-    for (const [bin, line] of Object.entries(bins)) {
+    // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
+    // console scripts naming the same function are: they share the first bin's target.
+    const firstByPath = new Map<string, string>();
+    for (const [bin, { line, file }] of Object.entries(bins)) {
       if (entryPoints.some((e) => e.name === bin)) continue;
-      entryPoints.push({ name: bin, target: `bin:${bin}`, location: { file: 'package.json', line, column: 1 } });
+      const key = path.posix.normalize(file);
+      if (!firstByPath.has(key)) firstByPath.set(key, bin);
+      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: 'package.json', line, column: 1 } });
     }
   }
   const t2 = performance.now();
@@ -329,10 +334,10 @@ export function interpolationKeys(text: string): string[] {
 
 /**
  * The `bin` commands of a package.json, each with the 1-based line that declares it (the
- * `"bin"` line for the string form). Unparseable JSON yields none (the TypeScript extractor
+ * `"bin"` line for the string form) and the file it runs as written. Unparseable JSON yields none (the TypeScript extractor
  * reports it).
  */
-export function binEntries(packageJson: string): Record<string, number> {
+export function binEntries(packageJson: string): Record<string, { line: number; file: string }> {
   let pkg: { name?: unknown; bin?: unknown };
   try {
     pkg = JSON.parse(packageJson) as { name?: unknown; bin?: unknown };
@@ -345,10 +350,12 @@ export function binEntries(packageJson: string): Record<string, number> {
     return i >= 0 ? i + 1 : 1;
   };
   if (typeof pkg.bin === 'string' && typeof pkg.name === 'string') {
-    return { [pkg.name.replace(/^@[^/]+\//, '')]: lineOf('"bin"') };
+    return { [pkg.name.replace(/^@[^/]+\//, '')]: { line: lineOf('"bin"'), file: pkg.bin } };
   }
   if (pkg.bin && typeof pkg.bin === 'object') {
-    return Object.fromEntries(Object.keys(pkg.bin).map((name) => [name, lineOf(`"${name}"`)]));
+    return Object.fromEntries(
+      Object.entries(pkg.bin as Record<string, unknown>).map(([name, file]) => [name, { line: lineOf(`"${name}"`), file: String(file) }]),
+    );
   }
   return {};
 }

@@ -320,10 +320,11 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   for (const [name, entry] of Object.entries(input.config.commands)) {
     const ep = input.entryPoints.find((e) => e.name === name);
     // An entry without `config` (only aliases or extra params) keeps what discovery found.
+    const target = ep?.target ?? entry.program;
     const classNames =
       entry.config === undefined
-        ? ep
-          ? (input.functionConfigs.get(normaliseTarget(ep.target)) ?? [])
+        ? target !== undefined
+          ? (input.functionConfigs.get(normaliseTarget(target)) ?? [])
           : []
         : Array.isArray(entry.config)
           ? entry.config
@@ -333,7 +334,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
     commands.push({
       name,
       aliases: [...(entry.aliases ?? [])],
-      target: ep?.target,
+      target,
       configClasses: resolved.map((c) => c.qualifiedName),
       params,
       mappedBy: 'config',

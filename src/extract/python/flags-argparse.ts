@@ -213,7 +213,8 @@ class ArgparseState {
         value.parser.variables.push(left.text);
       }
     } else if (left) {
-      for (const name of left.descendantsOfType('identifier')) if (name) frame.env.set(name.text, undefined);
+      // `a, b = …` rebinds a and b; `vars(parser)["x"] = …` and `parser.x = …` rebind nothing.
+      for (const name of boundNames(left)) frame.env.set(name, undefined);
     }
   }
 
@@ -507,5 +508,23 @@ class ArgparseState {
   /** Module-level roots (parsers not created inside a function). */
   moduleRoots(): Parser[] {
     return [...this.parsers.values()].filter((p) => p.root === p && !p.creator);
+  }
+}
+
+/** The names an assignment target binds: identifiers of (nested) tuple/list patterns, never those inside subscripts or attributes. */
+function boundNames(target: Node): string[] {
+  switch (target.type) {
+    case 'identifier':
+      return [target.text];
+    case 'pattern_list':
+    case 'tuple_pattern':
+    case 'list_pattern':
+    case 'list_splat_pattern':
+    case 'parenthesized_expression':
+    case 'tuple':
+    case 'list':
+      return namedChildren(target).flatMap(boundNames);
+    default:
+      return [];
   }
 }

@@ -99,20 +99,51 @@ export class FlagContext {
     return undefined;
   }
 
-  /**
-   * `module:function` of every top-level function (in any module) that calls `symbol` directly
-   * (`main()` calling `build_parser()`, `def main(): app()`), in module then source order.
-   */
-  callers(symbol: Symbol): string[] {
-    const out: string[] = [];
-    for (const module of this.modules.values()) {
-      for (const [name, fn] of module.info.functions) {
-        if (module === symbol.module && name === symbol.name) continue;
-        if (fn.calls.some((call) => this.sameSymbol(this.symbol(module, call.callee, fn.localBindings), symbol))) {
-          const key = `${module.info.module}:${name}`;
-          if (!out.includes(key)) out.push(key);
+  /** Callee key → keys of the top-level functions calling it directly, in module then source order; built on first use. */
+  private callIndex?: Map<string, string[]>;
+
+  private directCallers(key: string): string[] {
+    if (!this.callIndex) {
+      const index = new Map<string, string[]>();
+      for (const module of this.modules.values()) {
+        for (const [name, fn] of module.info.functions) {
+          const callerKey = `${module.info.module}:${name}`;
+          for (const call of fn.calls) {
+            const callee = this.symbol(module, call.callee, fn.localBindings);
+            if (!callee) continue;
+            const calleeKey = symbolKey(callee);
+            if (calleeKey === callerKey) continue;
+            const list = index.get(calleeKey) ?? [];
+            if (!list.includes(callerKey)) list.push(callerKey);
+            index.set(calleeKey, list);
+          }
         }
       }
+      this.callIndex = index;
+    }
+    return this.callIndex.get(key) ?? [];
+  }
+
+  /**
+   * `module:function` of every top-level function (in any module) that calls `symbol` directly
+   * (`main()` calling `build_parser()`, `def main(): app()`), then of their callers, up to
+   * `depth` levels (`cli()` → `_dispatch()` → `get_command_parser()`), nearest first. The call
+   * index is built once per extraction.
+   */
+  callers(symbol: Symbol, depth = 3): string[] {
+    const start = symbolKey(symbol);
+    const out: string[] = [];
+    let frontier = [start];
+    for (let level = 0; level < depth && frontier.length > 0; level++) {
+      const next: string[] = [];
+      for (const key of frontier) {
+        for (const caller of this.directCallers(key)) {
+          if (caller === start || out.includes(caller)) continue;
+          out.push(caller);
+          next.push(caller);
+        }
+      }
+      frontier = next;
     }
     return out;
   }

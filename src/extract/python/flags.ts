@@ -111,7 +111,7 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = [...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx)];
+    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx)]);
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
     diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
@@ -119,6 +119,22 @@ export async function extractPythonFlags(
   } finally {
     for (const tree of trees) tree.delete(); // trees live in wasm memory
   }
+}
+
+/**
+ * Drops every command of a target that would start more than one program: a function reaching
+ * two parser builders (`main()` calling `build_parser()` and `build_legacy_parser()`, directly or
+ * through its calls) is not guessed at, so its command's flags stay unknown rather than mixed.
+ */
+function unambiguous(commands: FlagCommand[]): FlagCommand[] {
+  const programs = new Map<string, Set<string>>();
+  for (const c of commands) {
+    if (c.path.length > 0) continue;
+    const set = programs.get(c.target) ?? new Set<string>();
+    set.add(`${c.location.file}:${c.location.line}:${c.location.column}`);
+    programs.set(c.target, set);
+  }
+  return commands.filter((c) => (programs.get(c.target)?.size ?? 0) <= 1);
 }
 
 /** Collects the top-level functions, module-level assignments and statements of a module. */
