@@ -1,7 +1,7 @@
 /** Rule: a document uses a command's parameters in examples but links to nothing that explains them. */
 import type { Rule } from '../src/engine/types.js';
-import { findParam, linkedRange, relativeLink, rowsFor, rowsInRange } from '../src/model/query.js';
-import type { CommandSpec, Model, ParamSpec, Usage } from '../src/model/types.js';
+import { findParam, isExplained, relativeLink, rowsFor } from '../src/model/query.js';
+import type { CommandSpec, ParamSpec, Usage } from '../src/model/types.js';
 
 const rule: Rule = {
   meta: {
@@ -61,37 +61,5 @@ const rule: Rule = {
     }
   },
 };
-
-/**
- * A parameter is explained for a document when the document itself holds a row for it, or links
- * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
- * the parameter in inline code.
- */
-function isExplained(
-  model: Model,
-  file: string,
-  param: ParamSpec,
-  rows: ReturnType<typeof rowsFor>,
-): boolean {
-  if (rows.some(({ section }) => section.file === file)) return true;
-  const doc = model.doc(file);
-  if (!doc) return false;
-  const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
-  for (const link of doc.links) {
-    if (!link.targetFile) continue;
-    const target = model.doc(link.targetFile);
-    if (!target) continue;
-    const range = linkedRange(target, link.fragment);
-    if (!range) continue;
-    // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
-    // config-field twin): the link explains it when one of them lies in the linked range.
-    for (const { section, row } of rows) {
-      if (section.file !== target.file) continue;
-      if (rowsInRange(section, range.start, range.end).includes(row)) return true;
-    }
-    if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
-  }
-  return false;
-}
 
 export default rule;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { lint } from './engine/lint.js';
-import { formatters } from './report/index.js';
+import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
@@ -19,7 +19,8 @@ reported; the whole project is still read.
 Options:
   --root DIR           project root (default: the current directory)
   --config FILE        config file (default: docdrift.config.json|yaml, .docdriftrc.*, package.json#docdrift)
-  --format NAME        stylish | json (default: stylish)
+  --format NAME        stylish | json | sarif | github (default: stylish)
+  --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
@@ -44,10 +45,12 @@ export interface CliOptions {
   /** The config file (JSON or YAML); default: found in the root. */
   config?: string;
   /**
-   * Output format: `stylish` or `json`.
+   * Output format: `stylish`, `json`, `sarif` (SARIF 2.1.0) or `github` (Actions annotations).
    * @default "stylish"
    */
   format: string;
+  /** Append a Markdown summary (totals, findings per rule, per-command coverage tables) to this file, e.g. `$GITHUB_STEP_SUMMARY`. */
+  summary?: string;
   /**
    * Exit 1 when there are more than this many warnings; -1 means no limit.
    * @default -1
@@ -87,6 +90,7 @@ export const CLI_OPTIONS = {
   root: { type: 'string' },
   config: { type: 'string' },
   format: { type: 'string', default: 'stylish' },
+  summary: { type: 'string' },
   'max-warnings': { type: 'string', default: '-1' },
   quiet: { type: 'boolean', default: false },
   color: { type: 'boolean' },
@@ -204,8 +208,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
-    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color });
+    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, version: version() });
     if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
+    if (values.summary !== undefined) {
+      const summaryFile = path.resolve(io.cwd, values.summary as string);
+      try {
+        appendSummary(summaryFile, formatSummary(messages, result.model));
+      } catch (error) {
+        io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+        return EXIT.error;
+      }
+    }
     if (values.debug) {
       const t = result.stats.timings;
       io.stderr(

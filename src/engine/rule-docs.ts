@@ -7,3 +7,6 @@ export const RULE_DOCS_BASE = 'https://github.com/docdrift/docdrift/blob/main/ru
 export function ruleDocsUrl(ruleId: string): string {
   return `${RULE_DOCS_BASE}${ruleId}.md`;
 }
+
+/** The project's home page (SARIF `tool.driver.informationUri`). */
+export const PROJECT_URL = 'https://github.com/docdrift/docdrift';

@@ -180,3 +180,36 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
   }
   return undefined;
 }
+
+/**
+ * A parameter is explained for a document when the document itself holds a row for it, or links
+ * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
+ * the parameter in inline code. `rows` are the parameter's documenting rows ({@link rowsFor}); with
+ * none, nothing explains it. Shared by `example-param-unexplained` and the `--summary` report.
+ */
+export function isExplained(
+  model: Model,
+  file: string,
+  param: ParamSpec,
+  rows: ReturnType<typeof rowsFor>,
+): boolean {
+  if (rows.some(({ section }) => section.file === file)) return true;
+  const doc = model.doc(file);
+  if (!doc) return false;
+  const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
+  for (const link of doc.links) {
+    if (!link.targetFile) continue;
+    const target = model.doc(link.targetFile);
+    if (!target) continue;
+    const range = linkedRange(target, link.fragment);
+    if (!range) continue;
+    // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
+    // config-field twin): the link explains it when one of them lies in the linked range.
+    for (const { section, row } of rows) {
+      if (section.file !== target.file) continue;
+      if (rowsInRange(section, range.start, range.end).includes(row)) return true;
+    }
+    if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
+  }
+  return false;
+}

@@ -1,5 +1,7 @@
-/** The reporters by name: `stylish` (humans) and `json` (machines). */
+/** The reporters by name: `stylish` (humans), `json` (machines), `sarif` (code scanning), `github` (Actions annotations). */
+import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
+import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
 import type { Formatter } from './types.js';
 
@@ -7,10 +9,16 @@ export type { Formatter, FormatterOptions } from './types.js';
 export type { JsonRelated, JsonReport, JsonResult } from './json.js';
 export { formatJson, toJsonReport } from './json.js';
 export { formatStylish } from './stylish.js';
+export { formatSarif, toSarifLog } from './sarif.js';
+export { formatGithub } from './github.js';
+export { appendSummary, buildSummary, commandCoverage, formatSummary } from './summary.js';
+export type { CommandCoverage, CoverageRow } from './summary.js';
 export { sortMessages } from './sort.js';
 
 /** Formatters by the name `--format` takes. Each sorts messages deterministically itself. */
-export const formatters: Record<'stylish' | 'json', Formatter> = {
+export const formatters: Record<'stylish' | 'json' | 'sarif' | 'github', Formatter> = {
   stylish: formatStylish,
   json: formatJson,
+  sarif: formatSarif,
+  github: formatGithub,
 };

@@ -9,6 +9,8 @@ export interface FormatterOptions {
   cwd?: string;
   /** Emit ANSI colours (stylish only). */
   color?: boolean;
+  /** docdrift's version (package.json), for reports that name the tool (SARIF `tool.driver.version`). */
+  version?: string;
 }
 
 /**

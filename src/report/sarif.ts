@@ -1,0 +1,183 @@
+/** The `sarif` formatter: a SARIF 2.1.0 log for code-scanning services (GitHub, Azure DevOps, IDE viewers). */
+import { pathToFileURL } from 'node:url';
+import type * as Sarif from 'sarif';
+import { fingerprints } from '../engine/fingerprint.js';
+import { PROJECT_URL, ruleDocsUrl } from '../engine/rule-docs.js';
+import type { DriftMessage, RuleMeta } from '../engine/types.js';
+import { rules as builtinRules } from '../../rules/index.js';
+import { endOf, severityOf, sortMessages } from './sort.js';
+import type { FormatterOptions } from './types.js';
+
+/** The JSON schema URI a SARIF 2.1.0 log names in `$schema` (SARIF 2.1.0 §3.13.3). */
+export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+/** The `partialFingerprints` key under which the line-free finding identity is stored. */
+export const SARIF_FINGERPRINT_KEY = 'docdriftFinding/v1';
+
+/** The `uriBaseId` every artifact location is relative to: the project root. */
+export const SARIF_SRCROOT = '%SRCROOT%';
+
+/**
+ * A root-relative POSIX path as a relative URI reference: each segment percent-encoded, so spaces,
+ * `#`, `%` and `:` (which would read as a scheme) survive (SARIF 2.1.0 §3.4.3, RFC 3986 §4.2).
+ */
+export function toRelativeUri(file: string): string {
+  return file
+    .split('\\')
+    .join('/')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}
+
+/** `example-param-unknown` → `ExampleParamUnknown`: SARIF recommends a Pascal-case `name` (§3.49.7). */
+function pascalCase(id: string): string {
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
+
+function sarifLevel(severity: 'error' | 'warn'): 'error' | 'warning' {
+  return severity === 'error' ? 'error' : 'warning';
+}
+
+/**
+ * A region from 1-based positions with an exclusive end (docdrift's convention, which is also
+ * SARIF's for text regions, §3.30.5–§3.30.8). Undefined when the line is unknown (0): the
+ * location is then the whole file. A column of 0 (unknown) gives a line-only region.
+ */
+function region(line: number | undefined, column: number | undefined, endLine?: number, endColumn?: number): Sarif.Region | undefined {
+  if (!line || line < 1) return undefined;
+  const r: Sarif.Region = { startLine: line };
+  if (column && column >= 1) r.startColumn = column;
+  if (endLine !== undefined && endLine >= line) {
+    r.endLine = endLine;
+    if (r.startColumn !== undefined && endColumn !== undefined && endColumn >= 1 && (endLine > line || endColumn >= column!)) {
+      r.endColumn = endColumn;
+    }
+  }
+  return r;
+}
+
+function physicalLocation(file: string, r: Sarif.Region | undefined): Sarif.PhysicalLocation {
+  return {
+    artifactLocation: { uri: toRelativeUri(file), uriBaseId: SARIF_SRCROOT },
+    ...(r ? { region: r } : {}),
+  };
+}
+
+/** One `reportingDescriptor` (SARIF §3.49) from a rule's meta. */
+export function sarifRule(meta: RuleMeta): Sarif.ReportingDescriptor {
+  return {
+    id: meta.id,
+    name: pascalCase(meta.id),
+    shortDescription: { text: meta.description },
+    fullDescription: {
+      text: `${meta.description}${meta.fixable ? ' `--fix` can correct it.' : ''} See ${ruleDocsUrl(meta.id)} for examples and options.`,
+    },
+    helpUri: ruleDocsUrl(meta.id),
+    defaultConfiguration: { level: sarifLevel(meta.defaultSeverity) },
+    properties: {
+      fixable: meta.fixable,
+      messageIds: Object.keys(meta.messages),
+      options: Object.keys(meta.options),
+    },
+  };
+}
+
+/** Builds a SARIF `result` (§3.27) from one message. */
+function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string, number>): Sarif.Result {
+  const ruleId = m.ruleId ?? 'docdrift';
+  const end = endOf(m);
+  const result: Sarif.Result = {
+    ruleId,
+    ...(ruleIndex.has(ruleId) ? { ruleIndex: ruleIndex.get(ruleId)! } : {}),
+    level: sarifLevel(severityOf(m)),
+    message: { text: m.reason },
+    locations: m.file ? [{ physicalLocation: physicalLocation(String(m.file), region(m.line, m.column, end.line, end.column)) }] : [],
+    partialFingerprints: { [SARIF_FINGERPRINT_KEY]: fingerprint },
+  };
+  const related = m.related ?? [];
+  if (related.length > 0) {
+    result.relatedLocations = related.map((rel, id) => ({
+      id,
+      physicalLocation: physicalLocation(rel.file, region(rel.line, rel.column, rel.endLine, rel.endColumn)),
+      message: { text: rel.message || 'related location' },
+    }));
+  }
+  if (m.fix) {
+    result.fixes = [
+      {
+        description: { text: m.suggestion !== undefined ? `Replace with: ${m.suggestion}` : 'Apply the suggested edit.' },
+        artifactChanges: [
+          {
+            artifactLocation: { uri: toRelativeUri(m.fix.file), uriBaseId: SARIF_SRCROOT },
+            replacements: [
+              {
+                deletedRegion: { charOffset: m.fix.start, charLength: Math.max(0, m.fix.end - m.fix.start) },
+                insertedContent: { text: m.fix.text },
+              },
+            ],
+          },
+        ],
+      },
+    ];
+  }
+  return result;
+}
+
+/**
+ * Builds a SARIF 2.1.0 log (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html) with
+ * one run:
+ * - `tool.driver`: name `docdrift`, `version` (from `options.version`), `informationUri`, and
+ *   `rules[]` with every rule's meta (id, Pascal-case name, descriptions, `helpUri` = the rule's
+ *   docs, `defaultConfiguration.level`, `properties.fixable`);
+ * - `results[]`, sorted like every formatter: `ruleId` + `ruleIndex`, `level` (`error`/`warning`),
+ *   `message.text`, one `physicalLocation` whose `artifactLocation.uri` is root-relative with
+ *   `uriBaseId` `%SRCROOT%`, a region (end included when known; none when the line is unknown),
+ *   `relatedLocations` (ids 0…n-1) from the message's related locations, `partialFingerprints`
+ *   `{ "docdriftFinding/v1": … }` from {@link fingerprints} (line-free, so a finding keeps its
+ *   identity when lines move), and `fixes` when the message carries an automatic fix;
+ * - `originalUriBaseIds` mapping `%SRCROOT%` to the root's `file:` URI, and `columnKind`
+ *   `utf16CodeUnits` (docdrift's columns, like remark's, count UTF-16 code units).
+ *
+ * @param ruleMetas the rules to describe; defaults to every built-in rule.
+ */
+export function toSarifLog(
+  messages: readonly DriftMessage[],
+  options: FormatterOptions,
+  ruleMetas: readonly RuleMeta[] = builtinRules.map((r) => r.meta),
+): Sarif.Log {
+  const sorted = sortMessages(messages);
+  const prints = fingerprints(sorted);
+  const ruleIndex = new Map(ruleMetas.map((meta, i) => [meta.id, i]));
+  const rootUri = pathToFileURL(options.root).href;
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'docdrift',
+            ...(options.version ? { version: options.version, semanticVersion: options.version } : {}),
+            informationUri: PROJECT_URL,
+            rules: ruleMetas.map(sarifRule),
+          },
+        },
+        originalUriBaseIds: {
+          [SARIF_SRCROOT]: { uri: rootUri.endsWith('/') ? rootUri : `${rootUri}/` },
+        },
+        columnKind: 'utf16CodeUnits',
+        results: sorted.map((m, i) => sarifResult(m, prints[i]!, ruleIndex)),
+      },
+    ],
+  };
+}
+
+/** Formats messages as a SARIF 2.1.0 log ({@link toSarifLog}), two-space indented, final newline. */
+export function formatSarif(messages: DriftMessage[], options: FormatterOptions): string {
+  return `${JSON.stringify(toSarifLog(messages, options), null, 2)}\n`;
+}
