@@ -1,0 +1,174 @@
+/**
+ * Tests of the `--summary` report: coverage figures on the bundled example (checked by hand against
+ * fixtures/example-python), Markdown escaping of hostile names, and the CLI appending to a file.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { lint, type LintResult } from '../src/engine/lint.js';
+import { commandCoverage, formatSummary } from '../src/report/summary.js';
+import { ruleIds } from '../rules/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-summary-'));
+  temps.push(dir);
+  return dir;
+}
+
+let example: LintResult;
+beforeAll(async () => {
+  example = await lint({ root: EXAMPLE, config: loadConfig(EXAMPLE, undefined, ruleIds).config });
+}, 60_000);
+
+/** `[name, in code, in reference, example docs, explained docs]` per row. */
+function table(command: string) {
+  const cmd = example.model.commandByName(command)!;
+  return commandCoverage(example.model, cmd).rows.map((r) => [r.name, r.inCode, r.inReference, r.exampleDocs, r.explainedDocs]);
+}
+
+describe('summary coverage of the bundled example', () => {
+  it('ng_collect_rollouts: 9 parameters in code, a stale row, a typo, and who links to the reference', () => {
+    // By hand: RolloutCollectionConfig has 8 fields plus dry_run from its base (documented under
+    // "Common options"). Examples: README.md (two blocks, links to the section), the reference page's
+    // own example, benchmarks/gpqa (links) and resources_servers/weather (no link). README's
+    // `++simple_agent.…` addresses a Hydra namespace (not listed, as example-param-unknown ignores it).
+    expect(table('ng_collect_rollouts')).toEqual([
+      ['dry_run', true, true, 0, 0],
+      ['agent_name', true, true, 4, 3], // README, cli-commands.mdx, gpqa, weather; weather links nowhere
+      ['input_jsonl_fpath', true, true, 4, 3],
+      ['output_jsonl_fpath', true, true, 4, 3],
+      ['limit', true, true, 2, 2], // README and the reference page itself
+      ['num_repeats', true, true, 0, 0], // gpqa misspells it
+      ['num_samples_in_parallel', true, true, 1, 0], // weather only
+      ['responses_create_params', true, true, 0, 0],
+      ['resume_from_cache', true, false, 3, 0], // README, gpqa, weather; no row, so nothing explains it
+      ['max_retries', false, true, 0, 0], // stale row
+      ['num_repeat', false, false, 1, 0], // the typo in gpqa
+    ]);
+  });
+
+  it('an alias names the same command; ng_e2e_collect_rollouts adds `split`; ng_run is unknown', () => {
+    expect(table('nemo_gym_collect_rollouts')).toEqual(table('ng_collect_rollouts'));
+    // Only benchmarks/aime24 runs it (config_paths is a global parameter), linking nowhere.
+    expect(table('ng_e2e_collect_rollouts')).toEqual([
+      ['dry_run', true, true, 0, 0],
+      ['agent_name', true, true, 0, 0],
+      ['input_jsonl_fpath', true, true, 0, 0],
+      ['output_jsonl_fpath', true, true, 1, 0],
+      ['limit', true, true, 0, 0],
+      ['num_repeats', true, true, 0, 0],
+      ['num_samples_in_parallel', true, true, 0, 0],
+      ['responses_create_params', true, true, 0, 0],
+      ['resume_from_cache', true, false, 1, 0],
+      ['split', true, true, 1, 0],
+    ]);
+    expect(example.model.commandByName('ng_run')!.paramsKnown).toBe(false);
+  });
+
+  it('renders totals, findings per rule and the coverage tables as Markdown', () => {
+    const md = formatSummary(example.messages, example.model);
+    expect(md.startsWith('## docdrift\n\n11 problems (9 errors, 2 warnings).\n\n')).toBe(true);
+    const perRule = md
+      .split('\n')
+      .filter((l) => l.startsWith('| [`'))
+      .map((l) => l.split('|').slice(1, 4).map((c) => c.trim().replace(/^\[`([^`]+)`\].*$/, '$1')));
+    expect(perRule).toEqual([
+      ['example-param-undocumented', '4', '0'],
+      ['example-param-unexplained', '0', '2'],
+      ['example-param-unknown', '1', '0'],
+      ['reference-default-mismatch', '1', '0'],
+      ['reference-param-missing', '2', '0'],
+      ['reference-param-unknown', '1', '0'],
+    ]);
+    expect(md).toContain(
+      '### `ng_collect_rollouts` / `nemo_gym_collect_rollouts`\n\n' +
+        '9 parameters in code, 8 in the reference, 6 used in examples, 1 of those explained wherever used, 2 only in the docs.\n',
+    );
+    expect(md).toContain('| `resume_from_cache`       |    ✓    |         ✗        |           3 docs |       0/3 |\n');
+    expect(md).toContain('| `max_retries`             |    ✗    |         ✓        |                — |         — |\n');
+    expect(md).toContain(
+      '### `ng_e2e_collect_rollouts` / `nemo_gym_e2e_collect_rollouts`\n\n' +
+        '10 parameters in code, 9 in the reference, 3 used in examples, 0 of those explained wherever used.\n',
+    );
+    expect(md).toContain('### `ng_run`\n\nParameters unknown (no config class or flag definitions found), so not checked.\n');
+    expect(formatSummary([], example.model).startsWith('## docdrift\n\nNo problems found.\n\n### `ng_collect_rollouts`')).toBe(true);
+  });
+});
+
+/** A one-command project whose reference holds hostile names. */
+function hostileProject(): string {
+  const dir = tempDir();
+  mkdirSync(path.join(dir, 'pkg'));
+  mkdirSync(path.join(dir, 'docs'));
+  writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "hostile"\nversion = "0.1.0"\n[project.scripts]\ntool = "pkg.main:main"\n');
+  writeFileSync(path.join(dir, 'pkg/__init__.py'), '');
+  writeFileSync(
+    path.join(dir, 'pkg/main.py'),
+    'from pydantic import BaseModel, Field\n\nclass ToolConfig(BaseModel):\n    limit: int = Field(default=1, description="How many.")\n\ndef main() -> None:\n    ToolConfig.model_validate({})\n',
+  );
+  writeFileSync(
+    path.join(dir, 'docs/reference.md'),
+    '# Reference\n\n## `tool`\n\n| Parameter | Type | Description |\n| --- | --- | --- |\n' +
+      '| `limit` | int | How many. |\n| `a\\|b` | str | a pipe |\n| ``x`y`` | str | a backtick |\n\n' +
+      '```bash\ntool +limit=2\n```\n',
+  );
+  return dir;
+}
+
+describe('summary escaping', () => {
+  it('keeps pipes and backticks inside their cells', async () => {
+    const dir = hostileProject();
+    const result = await lint({ root: dir, config: loadConfig(dir, undefined, ruleIds).config });
+    const cmd = result.model.commandByName('tool')!;
+    expect(commandCoverage(result.model, cmd).rows.map((r) => r.name)).toEqual(['limit', 'a|b', 'x`y']);
+    const md = formatSummary(result.messages, result.model);
+    const rows = md.split('\n').filter((l) => /^\| `/.test(l));
+    expect(rows.map((l) => l.replace(/ {2,}/g, ' '))).toEqual([
+      '| `limit` | ✓ | ✓ | 1 doc | 1/1 |',
+      '| `a\\|b` | ✗ | ✓ | — | — |',
+      '| ``x`y`` | ✗ | ✓ | — | — |',
+    ]);
+    // Every table row still has exactly 5 cells once GFM splits it at unescaped pipes.
+    for (const l of rows) expect(l.split(/(?<!\\)\|/).length - 2).toBe(5);
+  });
+});
+
+describe('docdrift --summary', () => {
+  const run = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+  it('appends to the file, as $GITHUB_STEP_SUMMARY expects, next to any --format', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'step-summary.md');
+    writeFileSync(file, '# Earlier step\n');
+    const first = run(['--root', EXAMPLE, '--format', 'github', '--summary', file], ROOT);
+    expect(first.status).toBe(1);
+    expect(first.stdout.split('\n').filter((l) => l.startsWith('::'))).toHaveLength(11);
+    const second = run(['--root', EXAMPLE, '--quiet', '--format', 'sarif', '--summary', path.relative(ROOT, file)], ROOT);
+    expect(second.status).toBe(1);
+    expect((JSON.parse(second.stdout) as { runs: Array<{ results: unknown[] }> }).runs[0]!.results).toHaveLength(9);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('# Earlier step\n## docdrift\n\n11 problems (9 errors, 2 warnings).\n')).toBe(true);
+    expect(text.split('## docdrift')).toHaveLength(3);
+    expect(text).toContain('\n\n## docdrift\n\n9 problems (9 errors, 0 warnings).\n');
+  });
+
+  it('exits 2 naming the file when it cannot be written', () => {
+    const dir = tempDir();
+    const missing = path.join(dir, 'no/such/dir/summary.md');
+    const r = run(['--root', EXAMPLE, '--summary', missing], ROOT);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`docdrift: --summary cannot write ${missing}: ENOENT.`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
