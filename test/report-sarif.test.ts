@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
+import AjvDraft04 from 'ajv-draft-04';
+import formats from 'ajv-formats';
 import type * as Sarif from 'sarif';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
@@ -22,8 +22,9 @@ const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 // The schema @microsoft/jest-sarif ships (draft-04), the one GitHub code scanning documents.
 const require = createRequire(import.meta.url);
 const schemaPath = path.join(path.dirname(require.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json');
-const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-addFormats(ajv);
+// Both are CommonJS with `exports.default`: under NodeNext the default import is the whole module.
+const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+formats.default(ajv);
 const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
 
 function expectValid(text: string): Sarif.Log {
