@@ -125,8 +125,10 @@ export interface CliIO {
   isTTY: boolean;
 }
 
+/** docdrift's version: package.json is two levels up from dist/src/cli.js, one from src/cli.ts (tests run the source). */
 function version(): string {
-  const pkgPath = new URL('../../package.json', import.meta.url);
+  const built = new URL('../../package.json', import.meta.url);
+  const pkgPath = import.meta.url.includes('/dist/') ? built : new URL('../package.json', import.meta.url);
   return (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version;
 }
 
@@ -208,7 +210,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
-    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, version: version() });
+    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, ...(format === 'sarif' ? { version: version() } : {}) });
     if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary as string);

@@ -187,3 +187,14 @@ describe('sarif formatter', () => {
     expect(toRelativeUri('a b/100%.md')).toBe('a%20b/100%25.md');
   });
 });
+
+describe('docdrift --format sarif (in process, from the source)', () => {
+  it('names the version from package.json', async () => {
+    const { main } = await import('../src/cli.js');
+    let out = '';
+    const code = await main(['--root', EXAMPLE, '--format', 'sarif'], { stdout: (t) => (out += t), stderr: () => {}, cwd: ROOT, isTTY: false });
+    expect(code).toBe(1);
+    const log = expectValid(out);
+    expect(log.runs[0]!.tool.driver.version).toBe(VERSION);
+  }, 60_000);
+});

@@ -156,7 +156,10 @@ describe('docdrift --summary', () => {
     expect(first.stdout.split('\n').filter((l) => l.startsWith('::'))).toHaveLength(11);
     const second = run(['--root', EXAMPLE, '--quiet', '--format', 'sarif', '--summary', path.relative(ROOT, file)], ROOT);
     expect(second.status).toBe(1);
-    expect((JSON.parse(second.stdout) as { runs: Array<{ results: unknown[] }> }).runs[0]!.results).toHaveLength(9);
+    const sarif = JSON.parse(second.stdout) as { runs: Array<{ results: unknown[]; tool: { driver: { version: string } } }> };
+    expect(sarif.runs[0]!.results).toHaveLength(9);
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(sarif.runs[0]!.tool.driver.version).toBe(pkg.version);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('# Earlier step\n## docdrift\n\n11 problems (9 errors, 2 warnings).\n')).toBe(true);
     expect(text.split('## docdrift')).toHaveLength(3);
