@@ -9,7 +9,8 @@ import type { FlagCommand } from './flags.js';
 import type { Binding } from './scan.js';
 import { namedChildren, readValue, stringValue, unparen } from './values.js';
 
-const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser']);
+/** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
+const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser']);
 const SUPPRESS = 'argparse.SUPPRESS';
 const BOOLEAN_OPTIONAL = 'argparse.BooleanOptionalAction';
 const REMAINDER = 'argparse.REMAINDER';
