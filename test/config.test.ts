@@ -45,7 +45,16 @@ describe('defaults', () => {
     expect(file).toBeUndefined();
     expect(config).toEqual(defaultConfig());
     expect(config.sources).toEqual(DEFAULT_SOURCES);
-    expect(config.docs).toEqual(['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**']);
+    expect(config.docs).toEqual([
+      '**/*.md',
+      '**/*.mdx',
+      '!**/versioned_docs/**',
+      '!**/versions/v[0-9]*/**',
+      '!**/tests/fixtures/**',
+      '!**/test/fixtures/**',
+      '!**/testdata/**',
+      '!**/__fixtures__/**',
+    ]);
     expect(config.ignore).toEqual([]);
     expect(config.reference).toEqual([]);
     expect(config.commands).toEqual({});

@@ -427,6 +427,9 @@ describe('parameter spellings', () => {
     ['log.level', true], ['--x[=Y]', true], ['pip install foo', false], ['mytool --help', false], ['src/a.py', false],
     ['README.md', false], ['config.yaml', false], ['--', false], ['', false], ['null', false], ['True', false],
     ['v1.0.0', false], ['2.1', false], ['--no', true], ['--yes', true], ['yes', false], ['v', true],
+    // aider's option headings: digit-led long flags and KEY=VALUE / A:B placeholders.
+    ['--4o', true], ['--35turbo', true], ['-1', false], ['-4', false], ['--api-key PROVIDER=KEY', true],
+    ['--set-env ENV_VAR_NAME=value', true], ['--alias ALIAS:MODEL', true], ['--x a:b', false],
   ])('isParamSpelling(%j) → %s', (spelling, ok) => {
     expect(isParamSpelling(spelling)).toBe(ok);
   });

@@ -107,8 +107,10 @@ export interface DocdriftConfig {
   /**
    * Globs of the Markdown/MDX documents to check; `!` excludes. The defaults leave out frozen
    * copies of older releases' docs (Docusaurus `versioned_docs/`, Fern `versions/v1.2/`), which
-   * document old code and would otherwise hide or invent drift in the current one.
-   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/versioned_docs/**', '!**\/versions/v[0-9]*\/**']`
+   * document old code and would otherwise hide or invent drift in the current one, and test
+   * inputs (`tests/fixtures/`, `test/fixtures/`, `testdata/`, `__fixtures__/`), which are data for
+   * the project's tests, often deliberately odd and large (a 4 MB chat transcript).
+   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/versioned_docs/**', '!**\/versions/v[0-9]*\/**', '!**\/tests/fixtures/**', '!**\/test/fixtures/**', '!**\/testdata/**', '!**\/__fixtures__/**']`
    */
   docs: string[];
   /**
@@ -214,7 +216,16 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
     '!**/conftest.py',
     '!**/*.{test,spec}.{ts,mts,cts,tsx}',
   ],
-  docs: ['**/*.md', '**/*.mdx', '!**/versioned_docs/**', '!**/versions/v[0-9]*/**'],
+  docs: [
+    '**/*.md',
+    '**/*.mdx',
+    '!**/versioned_docs/**',
+    '!**/versions/v[0-9]*/**',
+    '!**/tests/fixtures/**',
+    '!**/test/fixtures/**',
+    '!**/testdata/**',
+    '!**/__fixtures__/**',
+  ],
   ignore: [],
   reference: [],
   commands: {},

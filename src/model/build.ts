@@ -115,7 +115,7 @@ export function buildModel(input: ModelInput): Model {
     for (const raw of doc.invocations) {
       if (!byName.has(raw.command)) continue;
       for (const inv of splitSubcommand(raw, byName)) {
-        for (const u of parseArguments(inv)) {
+        for (const u of absorbFlagValues(parseArguments(inv), inv, byName.get(inv.command))) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -280,6 +280,41 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
       });
     }
   }
+}
+
+/**
+ * `--api-key anthropic=<key>`: a `key=value` token right after a CLI flag that takes a value is
+ * that flag's value, not a Hydra override. The argument parser cannot know (`--multirun db=x`
+ * is an override after a flag without value), the command's flag specs can: a known `cli-flag`
+ * that is not boolean, negatable or positional takes a value.
+ */
+function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd) return usages;
+  const flags = [...cmd.params, ...(cmd.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && !p.positional);
+  if (flags.length === 0) return usages;
+  const takesValue = (name: string): boolean => {
+    const p = flags.find((f) => f.name === name || f.aliases.includes(name));
+    return p !== undefined && !p.negatable && !/^(bool|boolean)$/i.test(p.type ?? '');
+  };
+  const indexOf = (u: Usage): number => inv.args.findIndex((a) => a.location === u.location);
+  const out: Usage[] = [];
+  for (let i = 0; i < usages.length; i++) {
+    const u = usages[i]!;
+    const next = usages[i + 1];
+    if (
+      u.syntax === 'flag' &&
+      u.value === undefined &&
+      next?.syntax === 'hydra-override' &&
+      takesValue(u.key) &&
+      indexOf(next) === indexOf(u) + 1
+    ) {
+      out.push({ ...u, value: next.raw });
+      i++;
+      continue;
+    }
+    out.push(u);
+  }
+  return out;
 }
 
 /**

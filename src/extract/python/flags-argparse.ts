@@ -216,6 +216,9 @@ class ArgparseState {
     } else if (left) {
       // `a, b = …` rebinds a and b; `vars(parser)["x"] = …` and `parser.x = …` rebind nothing.
       for (const name of boundNames(left)) frame.env.set(name, undefined);
+      // `group.add_argument("--file").complete = shtab.FILE` (shtab completion) still adds the flag.
+      const target = left.type === 'attribute' ? left.childForFieldName('object') : left.type === 'subscript' ? left.childForFieldName('value') : null;
+      if (target?.type === 'call') this.evaluate(frame, target);
     }
   }
 
