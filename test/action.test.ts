@@ -1,5 +1,5 @@
 /**
- * The GitHub Action (action.yml + action/run.sh) and this project's workflow (.github/workflows/ci.yml):
+ * The GitHub Action (action.yml + .github/action/run.sh) and this project's workflow (.github/workflows/ci.yml):
  * their YAML structure (inputs declared ⇔ used, env references defined, outputs written), and
  * run.sh run for real on the bundled example with the inputs a workflow passes.
  */
@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
-const RUN_SH = path.join(ROOT, 'action/run.sh');
+const RUN_SH = path.join(ROOT, '.github/action/run.sh');
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 
 interface Step {
@@ -111,7 +111,7 @@ describe('action.yml', () => {
     expect(setup?.with?.['node-version']).toBe(20);
     expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.path).toBe('~/.npm');
     expect(steps.some((s) => s.run?.includes('"$GITHUB_ACTION_PATH"') && s.run.includes('npm ci'))).toBe(true);
-    expect(runStep.run).toBe('bash "$GITHUB_ACTION_PATH/action/run.sh"');
+    expect(runStep.run).toBe('bash "$GITHUB_ACTION_PATH/.github/action/run.sh"');
   });
 });
 
@@ -142,7 +142,7 @@ afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });
 });
 
-/** Runs action/run.sh in `cwd` (the workspace) with the given INPUT_* environment; returns exit code, stdout and the step outputs. */
+/** Runs .github/action/run.sh in `cwd` (the workspace) with the given INPUT_* environment; returns exit code, stdout and the step outputs. */
 function runAction(env: Record<string, string>, cwd = EXAMPLE) {
   const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-action-'));
   temps.push(dir);
@@ -181,7 +181,7 @@ function dryRun(env: Record<string, string>): string[][] {
     .map((chunk) => chunk.replace(/\n\n$/, '').split('\n'));
 }
 
-describe('action/run.sh', () => {
+describe('.github/action/run.sh', () => {
   it('runs docdrift in the workspace, fails on errors, and outputs the exit code and counts', () => {
     const expected = directSummary();
     expect(expected.errors).toBeGreaterThan(0);

@@ -20,7 +20,7 @@
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-bin="$here/../dist/src/bin.js"
+bin="$here/../../dist/src/bin.js"
 
 input_error() {
   echo "::error title=docdrift action::input \`$1\` must be $2; got \"$3\"."
