@@ -169,7 +169,7 @@ export function codeFingerprint(): string {
     } catch {
       continue;
     }
-    for (const rel of entries.filter((e) => /\.(js|wasm|json)$/.test(e)).sort()) {
+    for (const rel of entries.filter((e) => /\.(js|ts|wasm|json)$/.test(e)).sort()) {
       hash.update(`${dir}/${rel}\0`);
       try {
         hash.update(readFileSync(path.join(dist, dir, rel)));
