@@ -25,7 +25,8 @@ Options:
   --quiet              report errors only
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
-  --cache-location DIR cache directory (default: node_modules/.cache/docdrift, else .docdrift-cache)
+  --cache-location DIR
+                       cache directory (default: node_modules/.cache/docdrift in the root, else .docdrift-cache)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version

@@ -24,7 +24,8 @@ function project(): { root: string; cache: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-cache-'));
   temps.push(dir);
   const root = path.join(dir, 'project');
-  cpSync(EXAMPLE, root, { recursive: true });
+  // Not a cache an earlier run (e2e tests) may have left in the fixture.
+  cpSync(EXAMPLE, root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });
   return { root, cache: path.join(dir, 'cache') };
 }
 
