@@ -130,10 +130,25 @@ describe('the run cache', () => {
     const after = await expectRecomputed(p);
     expect(ids(before).some((i) => i.includes('example-param-unknown'))).toBe(true);
     expect(ids(after).some((i) => i.includes('example-param-unknown'))).toBe(false);
-    // The same config written in another order (or another file) is the same key.
+    // Findings may point into the config file (declared flags), so its text is part of the key
+    // even when the loaded config is the same.
+    writeFileSync(path.join(p.root, 'docdrift.config.json'), JSON.stringify({ rules: { 'example-param-unknown': 'off' } }, null, 2));
+    await expectRecomputed(p);
     rmSync(path.join(p.root, 'docdrift.config.json'));
     writeFileSync(path.join(p.root, '.docdriftrc.yaml'), 'rules:\n  example-param-unknown: off\n');
-    expect((await warm(p)).status).toBe('hit');
+    await expectRecomputed(p);
+  });
+
+  it('recomputes when only the layout of the config file changes, since findings point into it', async () => {
+    const p = project();
+    const config = path.join(p.root, 'docdrift.config.json');
+    writeFileSync(config, '{\n  "commands": {\n    "ng_collect_rollouts": {\n      "flags": ["--extra-flag"]\n    }\n  }\n}\n');
+    const before = (await warm(p)).stdout;
+    expect(before).toContain('docdrift.config.json:4');
+    writeFileSync(config, '{\n\n  "commands": {\n    "ng_collect_rollouts": {\n      "flags": ["--extra-flag"]\n    }\n  }\n}\n');
+    const after = await expectRecomputed(p);
+    expect(after).toContain('docdrift.config.json:5');
+    expect(after).not.toContain('docdrift.config.json:4');
   });
 
   it('recomputes when a file is deleted', async () => {
