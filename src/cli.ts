@@ -1,9 +1,9 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { lint } from './engine/lint.js';
+import { lintWithCache } from './engine/cache.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -24,6 +24,9 @@ Options:
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
+  --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
+  --cache-location DIR
+                       cache directory (default: node_modules/.cache/docdrift in the root, else .docdrift-cache)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version
@@ -69,6 +72,19 @@ export interface CliOptions {
    */
   'no-color': boolean;
   /**
+   * Reuse the result of an earlier run when every input file's content, the config and
+   * docdrift's version are the same (a content-hash cache, always identical to a cold run).
+   * @default true
+   */
+  cache: boolean;
+  /**
+   * Do not read or write the cache.
+   * @default false
+   */
+  'no-cache': boolean;
+  /** The cache directory; default: `node_modules/.cache/docdrift` in the root, else `.docdrift-cache`. */
+  'cache-location'?: string;
+  /**
    * Print timings, the discovered commands, and stacks of internal errors.
    * @default false
    */
@@ -95,6 +111,9 @@ export const CLI_OPTIONS = {
   quiet: { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
+  cache: { type: 'boolean', default: true },
+  'no-cache': { type: 'boolean', default: false },
+  'cache-location': { type: 'string' },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -171,6 +190,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT.error;
   }
 
+  const cacheLocation = values['cache-location'] === undefined ? undefined : path.resolve(io.cwd, values['cache-location'] as string);
+  if (cacheLocation !== undefined && existsSync(cacheLocation) && !statSync(cacheLocation).isDirectory()) {
+    io.stderr(`docdrift: --cache-location takes a directory; ${cacheLocation} is a file.\n`);
+    return EXIT.error;
+  }
+
   let config;
   let configFile: string | undefined;
   try {
@@ -206,7 +231,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   try {
-    const result = await lint({ root, config, files, configFile });
+    const result = await lintWithCache({
+      root,
+      config,
+      files,
+      configFile,
+      // The --summary coverage table reads the whole model, which a cache hit does not have.
+      cache: !values['no-cache'] && values.summary === undefined,
+      location: cacheLocation,
+      version: version(),
+    });
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
@@ -215,7 +249,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary as string);
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model));
+        appendSummary(summaryFile, formatSummary(messages, result.model!));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
@@ -228,10 +262,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           `discover ${t.discover.toFixed(0)} ms, extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, ` +
           `model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms\n`,
       );
-      for (const cmd of result.model.commands) {
+      const c = result.cache;
+      if (c.status !== 'off') {
+        io.stderr(`docdrift: cache ${c.status} (${c.file}; ${c.hashed} files hashed in ${c.ms.toFixed(0)} ms${c.written ? ', written' : ''}${c.note ? `; ${c.note}` : ''})\n`);
+      }
+      for (const cmd of result.commands) {
         io.stderr(
           `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || (cmd.paramsKnown ? '(CLI flags)' : '(parameters unknown)')}` +
-            ` [${cmd.params.length} params, ${result.model.sectionsFor(cmd).length} reference sections]\n`,
+            ` [${cmd.params} params, ${cmd.sections} reference sections]\n`,
         );
       }
     }
@@ -242,8 +280,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
     // Saying nothing when nothing was checked would read as "all clear".
-    const known = result.model.commands.filter((c) => c.paramsKnown);
-    if (result.model.commands.length === 0) {
+    const known = result.commands.filter((c) => c.paramsKnown);
+    if (result.commands.length === 0) {
       io.stderr(
         'docdrift: no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, ' +
           'no "commands" in the config), so nothing was checked. Map one in docdrift.config.json, e.g. ' +
@@ -251,7 +289,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       );
     } else if (known.length === 0) {
       io.stderr(
-        `docdrift: found ${result.model.commands.length} command(s) but no config class for any of them, so nothing was checked. ` +
+        `docdrift: found ${result.commands.length} command(s) but no config class for any of them, so nothing was checked. ` +
           'Run with --debug to see the mapping, and set "config" under "commands" in docdrift.config.json.\n',
       );
     }

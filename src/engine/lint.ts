@@ -13,8 +13,9 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { suggestNames } from '../model/compare.js';
 import { rules as allRules } from '../../rules/index.js';
-import { discoverFiles } from './discover.js';
+import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
+import { scopeMessages, toProjectPath } from './scope.js';
 import type { DriftMessage, Rule, Severity } from './types.js';
 
 /** What to lint. */
@@ -31,6 +32,8 @@ export interface LintOptions {
   configFile?: string;
   /** Rules to run; defaults to every rule in `rules/`. */
   rules?: Rule[];
+  /** The project's files when already discovered (the run cache hashes them first); default: discovered here. */
+  discovered?: DiscoveredFiles;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -62,7 +65,7 @@ export interface LintResult {
 export async function lint(options: LintOptions): Promise<LintResult> {
   const { root, config } = options;
   const t0 = performance.now();
-  const files = await discoverFiles(root, config.sources, config.docs, config.ignore);
+  const files = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   const t1 = performance.now();
   const diagnostics: InputDiagnostic[] = [];
 
@@ -202,13 +205,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const { messages, failures } = runRules(model, configured);
   const t5 = performance.now();
 
-  let scoped = messages;
-  if (options.files && options.files.length > 0) {
-    const wanted = options.files.map((f) => toProjectPath(root, f));
-    const inScope = (file: string): boolean =>
-      wanted.some((w) => w === '' || file === w || file.startsWith(`${w}/`));
-    scoped = messages.filter((m) => m.file !== undefined && inScope(m.file));
-  }
+  const scoped = scopeMessages(root, messages, options.files);
   const configProblems = [...unresolvedConfigClasses(config, classes), ...declaredFlagProblems(config, model.commands)];
   return {
     messages: sortMessages(scoped),
@@ -361,7 +358,4 @@ export function binEntries(packageJson: string): Record<string, { line: number; 
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */
-export function toProjectPath(root: string, file: string): string {
-  const abs = path.resolve(root, file);
-  return path.relative(root, abs).split(path.sep).join('/');
-}
+export { toProjectPath };

@@ -1,0 +1,457 @@
+/**
+ * The run cache: a whole run's result stored under a key made of every input file's content
+ * hash, docdrift's version and code, the project root and the loaded config, so a run with
+ * nothing changed prints the same report without extracting, parsing or running rules.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
+import type { DocdriftConfig } from '../config/schema.js';
+import type { Model } from '../model/types.js';
+import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import type { LintResult, LintStats } from './lint.js';
+import { scopeMessages } from './scope.js';
+import type { DriftMessage } from './types.js';
+
+/**
+ * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
+ * this whenever {@link CacheFile} or the serialised result changes shape.
+ */
+export const CACHE_FORMAT = 1;
+
+/**
+ * A stat shortcut is trusted only for files whose last change (ctime) is at least this long
+ * before the moment they were hashed. A file changed within the file system's timestamp
+ * granularity of being hashed could be changed again without its stat changing (git calls such
+ * entries "racily clean"), so it is read and hashed again. 2 s covers FAT's 2-second mtimes.
+ */
+export const RACY_WINDOW_MS = 2000;
+
+/** What the CLI needs to know about one command for `--debug` and the "nothing was checked" notes. */
+export interface CommandSummary {
+  /** Primary name. */
+  name: string;
+  aliases: string[];
+  /** Qualified names of its config classes. */
+  configClasses: string[];
+  /** See `CommandSpec.paramsKnown`. */
+  paramsKnown: boolean;
+  /** Number of parameters. */
+  params: number;
+  /** Number of reference sections documenting it (global sections excluded). */
+  sections: number;
+}
+
+/** How the cache served one run. */
+export interface CacheInfo {
+  /** `hit`: the result came from the cache; `miss`: computed (and stored when `written`); `off`: caching disabled. */
+  status: 'hit' | 'miss' | 'off';
+  /** Absolute path of the cache file; undefined when caching is off. */
+  file?: string;
+  /** True when this run stored its result. */
+  written: boolean;
+  /** Why the cache file was not used or not written (unreadable, corrupt, not writable), for `--debug`. */
+  note?: string;
+  /** Number of input files whose content was read and hashed (the others matched their cached stat). */
+  hashed: number;
+  /** Milliseconds spent hashing inputs and reading the cache file. */
+  ms: number;
+}
+
+/**
+ * The outcome of {@link lintWithCache}: a {@link LintResult} without the model (a cache hit has
+ * none) plus a summary of the commands and how the cache served the run.
+ */
+export interface CachedLintResult extends Omit<LintResult, 'model'> {
+  /** The model, only when the run computed it (a miss or caching off). */
+  model?: Model;
+  commands: CommandSummary[];
+  cache: CacheInfo;
+}
+
+/** Options of {@link lintWithCache}. */
+export interface CachedLintOptions {
+  /** Absolute project root. */
+  root: string;
+  /** The loaded, normalised config: part of the key. */
+  config: DocdriftConfig;
+  /** Report only findings in these files (absolute or root-relative); applied after the cache. */
+  files?: string[];
+  /**
+   * The config file `config` was loaded from (absolute). Findings may point into it (a declared
+   * flag), so its path and content are part of the key, like a discovered file's.
+   */
+  configFile?: string;
+  /** Use and update the cache; false runs {@link lint} and leaves the cache alone. */
+  cache: boolean;
+  /** Absolute cache directory; default {@link defaultCacheLocation}. */
+  location?: string;
+  /** docdrift's version: part of the key. */
+  version: string;
+  /**
+   * A fingerprint of docdrift's own code: part of the key, so a rebuilt docdrift with an
+   * unchanged version number never reuses results. Default {@link codeFingerprint}.
+   */
+  codeFingerprint?: string;
+}
+
+/** One input file as last hashed: its stat, and the content hash that is the truth. */
+interface FileEntry {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  /** `Date.now()` when the file was stat'ed before hashing. */
+  hashedAt: number;
+  /** sha1 of the bytes, hex. */
+  hash: string;
+}
+
+/** A message as stored: the VFileMessage's own fields (minus stack, cause, ancestors) and docdrift's. */
+type StoredMessage = Record<string, unknown> & { reason: string };
+
+/** The cache file. */
+interface CacheFile {
+  format: number;
+  /** sha256 over everything the result depends on. */
+  key: string;
+  /** Input files by project-relative path. */
+  files: Record<string, FileEntry>;
+  result: {
+    messages: StoredMessage[];
+    configProblems: string[];
+    commands: CommandSummary[];
+    stats: LintStats;
+  };
+}
+
+/**
+ * The default cache directory of a project, after the find-cache-dir convention that Prettier,
+ * Babel and AVA follow: `<root>/node_modules/.cache/docdrift` when the root has a
+ * `node_modules` directory; otherwise `<root>/.docdrift-cache`, which {@link lintWithCache}
+ * creates with a `.gitignore` of `*` and a `CACHEDIR.TAG` (as Ruff, mypy and pytest do), so it
+ * never shows in `git status` nor in backups. docdrift never creates `node_modules` in a project
+ * that has none (a Python repository).
+ *
+ * @param root absolute project root
+ * @returns an absolute directory path (not created here)
+ * @see https://github.com/sindresorhus/find-cache-dir
+ * @see https://bford.info/cachedir/ (CACHEDIR.TAG)
+ */
+export function defaultCacheLocation(root: string): string {
+  try {
+    if (statSync(path.join(root, 'node_modules')).isDirectory()) return path.join(root, 'node_modules', '.cache', 'docdrift');
+  } catch {
+    // no node_modules: fall through
+  }
+  return path.join(root, '.docdrift-cache');
+}
+
+let ownCode: string | undefined;
+
+/**
+ * sha256 over the contents of docdrift's own compiled modules (`dist/src`, `dist/rules`), so a
+ * rebuilt docdrift never serves results computed by another build, even with the same version
+ * number. Its dependencies are pinned exactly, so the version stands for them. Computed once
+ * per process (~1.5 MB of JavaScript).
+ */
+export function codeFingerprint(): string {
+  if (ownCode !== undefined) return ownCode;
+  const hash = createHash('sha256');
+  // This module is dist/src/engine/cache.js; its package's compiled code is dist/{src,rules}.
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  for (const dir of ['src', 'rules']) {
+    let entries: string[];
+    try {
+      entries = readdirSync(path.join(dist, dir), { recursive: true, encoding: 'utf8' });
+    } catch {
+      continue;
+    }
+    for (const rel of entries.filter((e) => /\.(js|ts|wasm|json)$/.test(e)).sort()) {
+      hash.update(`${dir}/${rel}\0`);
+      try {
+        hash.update(readFileSync(path.join(dist, dir, rel)));
+      } catch {
+        hash.update('unreadable');
+      }
+    }
+  }
+  ownCode = hash.digest('hex');
+  return ownCode;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so two equal configs give the same key whatever
+ * the order their file wrote them in.
+ */
+export function stableStringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return v;
+  });
+}
+
+/** Every discovered file once, sorted (a file may be both a source and a YAML file). */
+function inputFiles(files: DiscoveredFiles): string[] {
+  return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml])].sort();
+}
+
+/** Reads and validates a cache file; any problem (missing, unreadable, corrupt, other layout) gives undefined and a note. */
+function readCache(file: string): { cache?: CacheFile; note?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? {} : { note: `cannot read the cache file (${code ?? String(error)}); it will be rewritten` };
+  }
+  try {
+    const data = JSON.parse(text) as Partial<CacheFile>;
+    const ok =
+      data !== null &&
+      typeof data === 'object' &&
+      data.format === CACHE_FORMAT &&
+      typeof data.key === 'string' &&
+      data.files !== null &&
+      typeof data.files === 'object' &&
+      data.result !== null &&
+      typeof data.result === 'object' &&
+      Array.isArray(data.result.messages) &&
+      Array.isArray(data.result.configProblems) &&
+      Array.isArray(data.result.commands);
+    if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
+    return { cache: data as CacheFile };
+  } catch {
+    return { note: 'the cache file is corrupt (not JSON); it will be rewritten' };
+  }
+}
+
+/**
+ * Hashes the inputs. A file whose size, mtime, ctime and inode equal its cached entry, and whose
+ * ctime was at least {@link RACY_WINDOW_MS} older than the moment it was hashed, keeps its
+ * cached hash; every other file is read and hashed. A file that cannot be stat'ed or read hashes
+ * as the error code, so the run that follows reports it as the engine does.
+ */
+function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined): { entries: Record<string, FileEntry>; hashed: number } {
+  const entries: Record<string, FileEntry> = {};
+  let hashed = 0;
+  for (const file of files) {
+    const abs = path.join(root, file);
+    let stat: Stats;
+    try {
+      stat = statSync(abs);
+    } catch (error) {
+      entries[file] = { size: -1, mtimeMs: 0, ctimeMs: 0, ino: 0, hashedAt: 0, hash: `error:${(error as NodeJS.ErrnoException).code}` };
+      continue;
+    }
+    const old = previous?.[file];
+    if (
+      old !== undefined &&
+      old.size === stat.size &&
+      old.mtimeMs === stat.mtimeMs &&
+      old.ctimeMs === stat.ctimeMs &&
+      old.ino === stat.ino &&
+      old.ctimeMs < old.hashedAt - RACY_WINDOW_MS &&
+      old.mtimeMs < old.hashedAt - RACY_WINDOW_MS
+    ) {
+      entries[file] = old;
+      continue;
+    }
+    const hashedAt = Date.now();
+    let hash: string;
+    try {
+      hash = createHash('sha1').update(readFileSync(abs)).digest('hex');
+    } catch (error) {
+      hash = `error:${(error as NodeJS.ErrnoException).code}`;
+    }
+    hashed++;
+    entries[file] = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, hashedAt, hash };
+  }
+  return { entries, hashed };
+}
+
+/** True when no input's stat changed since it was hashed (so the result computed meanwhile belongs to those hashes). */
+function unchangedSince(root: string, entries: Record<string, FileEntry>): boolean {
+  for (const [file, e] of Object.entries(entries)) {
+    if (e.size < 0) continue;
+    try {
+      const s = statSync(path.join(root, file));
+      if (s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The run's key: sha256 over the layout, version, code, root, config, the config file's path and
+ * content hash, the four discovered lists and each file's hash.
+ */
+function runKey(options: CachedLintOptions, files: DiscoveredFiles, entries: Record<string, FileEntry>): string {
+  const hash = createHash('sha256');
+  let configText = '';
+  if (options.configFile !== undefined) {
+    try {
+      configText = createHash('sha1').update(readFileSync(options.configFile)).digest('hex');
+    } catch (error) {
+      configText = `error:${(error as NodeJS.ErrnoException).code}`;
+    }
+  }
+  hash.update(stableStringify({
+    format: CACHE_FORMAT,
+    version: options.version,
+    code: options.codeFingerprint ?? codeFingerprint(),
+    root: options.root,
+    config: options.config,
+    configFile: options.configFile ?? null,
+    configText,
+    files,
+  }));
+  for (const file of Object.keys(entries).sort()) hash.update(`\0${file}\0${entries[file]!.hash}`);
+  return hash.digest('hex');
+}
+
+/** A message as plain JSON: every own field but the stack, cause and ancestors. */
+export function serialiseMessage(message: DriftMessage): StoredMessage {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(message)) {
+    if (key === 'stack' || key === 'cause' || key === 'ancestors' || value === undefined) continue;
+    out[key] = value;
+  }
+  return JSON.parse(JSON.stringify(out)) as StoredMessage;
+}
+
+/** The inverse of {@link serialiseMessage}: a VFileMessage with the stored fields. */
+export function deserialiseMessage(stored: StoredMessage): DriftMessage {
+  const place = stored.place as VFileMessageOptions['place'];
+  const message = new VFileMessage(stored.reason, {
+    place,
+    ruleId: stored.ruleId as string | undefined,
+    source: stored.source as string | undefined,
+  });
+  return Object.assign(message, stored) as unknown as DriftMessage;
+}
+
+/** Summaries of a model's commands (what the CLI prints under `--debug`). */
+export function summariseCommands(model: Model): CommandSummary[] {
+  return model.commands.map((cmd) => ({
+    name: cmd.name,
+    aliases: [...cmd.aliases],
+    configClasses: [...cmd.configClasses],
+    paramsKnown: cmd.paramsKnown,
+    params: cmd.params.length,
+    sections: model.sectionsFor(cmd).length,
+  }));
+}
+
+/** Writes `data` to `file` atomically: a temporary file in the same directory, then rename. */
+function writeAtomic(file: string, data: string): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Creates the cache directory; a `.docdrift-cache` directory also gets its `.gitignore` and `CACHEDIR.TAG`. */
+function prepareDirectory(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  if (path.basename(dir) !== '.docdrift-cache') return;
+  const gitignore = path.join(dir, '.gitignore');
+  try {
+    statSync(gitignore);
+  } catch {
+    writeFileSync(gitignore, '# Created by docdrift: its run cache, safe to delete.\n*\n');
+    writeFileSync(
+      path.join(dir, 'CACHEDIR.TAG'),
+      'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by docdrift.\n# For information about cache directory tags see https://bford.info/cachedir/\n',
+    );
+  }
+}
+
+/**
+ * Lints a project through the run cache. The discovered files (after `.gitignore`, the config's
+ * globs and ignores) are the inputs: each is hashed, and the result is reused only when the
+ * version, docdrift's code, the root, the normalised config, the discovered file lists and every
+ * file's content hash are all equal to those of the cached run, so a hit is always identical
+ * to a cold run. Nothing else on disk is read by a run (links resolve against the discovered
+ * documents only), so nothing else needs to be keyed.
+ *
+ * A missing, unreadable, corrupt or foreign cache file is a miss (`cache.note` says why) and
+ * is rewritten. The write is atomic (temporary file + rename), so a concurrent or interrupted
+ * run never leaves a half-written file. A cache that cannot be written is not an error. A run
+ * whose rules threw is not stored. `files` scoping is applied after the cache, so runs on
+ * different paths share one entry.
+ *
+ * @throws only what {@link lint} throws (programming errors)
+ */
+export async function lintWithCache(options: CachedLintOptions): Promise<CachedLintResult> {
+  const { root, config } = options;
+  const t0 = performance.now();
+  const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
+  const tDiscovered = performance.now();
+  // lint.js loads the parsers and extractors (most of start-up): a cache hit never imports it.
+  const load = async () => (await import('./lint.js')).lint;
+
+  if (!options.cache) {
+    const lint = await load();
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered });
+    result.stats.timings.discover = tDiscovered - t0;
+    return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', written: false, hashed: 0, ms: 0 } };
+  }
+
+  const dir = options.location ?? defaultCacheLocation(root);
+  const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
+  const tHash = performance.now();
+  const previous = readCache(file);
+  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files);
+  const key = runKey(options, discovered, entries);
+  const hashMs = performance.now() - tHash;
+
+  if (previous.cache?.key === key) {
+    const stored = previous.cache.result;
+    const messages = stored.messages.map(deserialiseMessage);
+    return {
+      messages: scopeMessages(root, messages, options.files),
+      failures: [],
+      configProblems: stored.configProblems,
+      commands: stored.commands,
+      stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 } },
+      cache: { status: 'hit', file, written: false, hashed, ms: hashMs },
+    };
+  }
+
+  const lint = await load();
+  const result = await lint({ root, config, configFile: options.configFile, discovered });
+  result.stats.timings.discover = tDiscovered - t0;
+  const commands = summariseCommands(result.model);
+  const info: CacheInfo = { status: 'miss', file, written: false, hashed, ms: hashMs, note: previous.note };
+  if (result.failures.length > 0) {
+    info.note = 'not stored: a rule threw';
+  } else if (!unchangedSince(root, entries)) {
+    info.note = 'not stored: an input file changed during the run';
+  } else {
+    const data: CacheFile = {
+      format: CACHE_FORMAT,
+      key,
+      files: entries,
+      result: { messages: result.messages.map(serialiseMessage), configProblems: result.configProblems, commands, stats: result.stats },
+    };
+    try {
+      prepareDirectory(dir);
+      writeAtomic(file, JSON.stringify(data));
+      info.written = true;
+    } catch (error) {
+      info.note = `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    }
+  }
+  return { ...result, messages: scopeMessages(root, result.messages, options.files), commands, cache: info };
+}

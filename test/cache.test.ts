@@ -1,0 +1,312 @@
+/**
+ * The run cache (src/engine/cache.ts) through the CLI's `main`, on temporary copies of
+ * fixtures/example-python: after every kind of change, a warm run's full output must equal a
+ * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
+ */
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import { RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, lintWithCache, serialiseMessage, stableStringify } from '../src/engine/cache.js';
+import { loadConfig } from '../src/config/load.js';
+import { lint } from '../src/engine/lint.js';
+import { ruleIds } from '../rules/index.js';
+
+const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** A fresh copy of the example project and an empty cache directory next to it. */
+function project(): { root: string; cache: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-cache-'));
+  temps.push(dir);
+  const root = path.join(dir, 'project');
+  // Not a cache an earlier run (e2e tests) may have left in the fixture.
+  cpSync(EXAMPLE, root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });
+  return { root, cache: path.join(dir, 'cache') };
+}
+
+async function cli(root: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, isTTY: false });
+  return { code, stdout, stderr };
+}
+
+/** A run through the cache, with `--debug` to learn whether it hit. */
+async function warm(p: { root: string; cache: string }, args: string[] = []) {
+  const r = await cli(p.root, ['--format', 'json', '--cache-location', p.cache, '--debug', ...args]);
+  const status = /docdrift: cache (hit|miss)/.exec(r.stderr)?.[1];
+  return { ...r, status };
+}
+
+/** A run without the cache: the truth a warm run must equal. */
+async function cold(p: { root: string }, args: string[] = []) {
+  const r = await cli(p.root, ['--format', 'json', '--no-cache', ...args]);
+  expect(r.stderr).not.toMatch(/cache (hit|miss)/);
+  return r;
+}
+
+const ids = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { results: Array<{ file: string; line: number; ruleId: string; data: { name?: string } }> }).results.map(
+    (r) => `${r.file}:${r.line} ${r.ruleId} ${r.data.name ?? ''}`,
+  );
+
+/** Asserts a warm run misses, matches a cold run exactly (output and exit code), then hits on the next run. */
+async function expectRecomputed(p: { root: string; cache: string }, args: string[] = []) {
+  const w = await warm(p, args);
+  expect(w.status).toBe('miss');
+  const c = await cold(p, args);
+  expect(w.stdout).toBe(c.stdout);
+  expect(w.code).toBe(c.code);
+  const again = await warm(p, args);
+  expect(again.status).toBe('hit');
+  expect(again.stdout).toBe(c.stdout);
+  return w.stdout;
+}
+
+describe('the run cache', () => {
+  it('serves an unchanged project from the cache with output identical to a cold run, and leaves no temporary file', async () => {
+    const p = project();
+    const first = await warm(p);
+    expect(first.status).toBe('miss');
+    expect(first.stderr).toMatch(/cache miss \(.*, written\)/);
+    const second = await warm(p);
+    expect(second.status).toBe('hit');
+    const c = await cold(p);
+    expect(second.stdout).toBe(c.stdout);
+    expect(second.code).toBe(1);
+    expect(second.code).toBe(c.code);
+    expect(ids(second.stdout)).toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_repeat');
+    // The debug listing of commands comes from the cache too.
+    const commandLines = (s: string) => s.split('\n').filter((l) => l.startsWith('  command '));
+    expect(commandLines(second.stderr)).toEqual(commandLines(first.stderr));
+    expect(commandLines(second.stderr).length).toBeGreaterThan(0);
+    expect(readdirSync(p.cache).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('recomputes when one doc changes', async () => {
+    const p = project();
+    const before = (await warm(p)).stdout;
+    const readme = path.join(p.root, 'benchmarks/gpqa/README.md');
+    writeFileSync(readme, readFileSync(readme, 'utf8').replace('+num_repeat=4', '+num_repeats=4'));
+    const after = await expectRecomputed(p);
+    expect(ids(before)).toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_repeat');
+    expect(ids(after)).not.toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_repeat');
+  });
+
+  it('recomputes when a doc changes with the same size and its mtime put back (the content hash is the truth)', async () => {
+    const p = project();
+    const readme = path.join(p.root, 'benchmarks/gpqa/README.md');
+    const past = 1_600_000_000; // whole seconds, so the mtime can be put back exactly
+    utimesSync(readme, past, past);
+    // Past the racy window, so the stat shortcut would apply if only size and mtime were compared.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    await warm(p);
+    const text = readFileSync(readme, 'utf8');
+    writeFileSync(readme, text.replace('+num_repeat=4', '+num_rapeat=4'));
+    utimesSync(readme, past, past);
+    expect(statSync(readme).mtimeMs).toBe(past * 1000);
+    const after = await expectRecomputed(p);
+    expect(ids(after)).toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_rapeat');
+  });
+
+  it('recomputes when one Python file changes', async () => {
+    const p = project();
+    await warm(p);
+    const py = path.join(p.root, 'nemo_gym/rollout_collection.py');
+    writeFileSync(py, readFileSync(py, 'utf8').replace('    num_repeats: Optional[int]', '    num_repeat: Optional[int]'));
+    const after = await expectRecomputed(p);
+    expect(ids(after)).not.toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_repeat');
+  });
+
+  it('recomputes when a config key changes', async () => {
+    const p = project();
+    const before = (await warm(p)).stdout;
+    writeFileSync(path.join(p.root, 'docdrift.config.json'), JSON.stringify({ rules: { 'example-param-unknown': 'off' } }));
+    const after = await expectRecomputed(p);
+    expect(ids(before).some((i) => i.includes('example-param-unknown'))).toBe(true);
+    expect(ids(after).some((i) => i.includes('example-param-unknown'))).toBe(false);
+    // Findings may point into the config file (declared flags), so its text is part of the key
+    // even when the loaded config is the same.
+    writeFileSync(path.join(p.root, 'docdrift.config.json'), JSON.stringify({ rules: { 'example-param-unknown': 'off' } }, null, 2));
+    await expectRecomputed(p);
+    rmSync(path.join(p.root, 'docdrift.config.json'));
+    writeFileSync(path.join(p.root, '.docdriftrc.yaml'), 'rules:\n  example-param-unknown: off\n');
+    await expectRecomputed(p);
+  });
+
+  it('recomputes when only the layout of the config file changes, since findings point into it', async () => {
+    const p = project();
+    const config = path.join(p.root, 'docdrift.config.json');
+    writeFileSync(config, '{\n  "commands": {\n    "ng_collect_rollouts": {\n      "flags": ["--extra-flag"]\n    }\n  }\n}\n');
+    const before = (await warm(p)).stdout;
+    expect(before).toContain('docdrift.config.json:4');
+    writeFileSync(config, '{\n\n  "commands": {\n    "ng_collect_rollouts": {\n      "flags": ["--extra-flag"]\n    }\n  }\n}\n');
+    const after = await expectRecomputed(p);
+    expect(after).toContain('docdrift.config.json:5');
+    expect(after).not.toContain('docdrift.config.json:4');
+  });
+
+  it('recomputes when a file is deleted', async () => {
+    const p = project();
+    await warm(p);
+    rmSync(path.join(p.root, 'benchmarks/gpqa/README.md'));
+    const after = await expectRecomputed(p);
+    expect(ids(after).some((i) => i.startsWith('benchmarks/gpqa/'))).toBe(false);
+  });
+
+  it('recomputes when a file is added, and when .gitignore hides it again', async () => {
+    const p = project();
+    await warm(p);
+    mkdirSync(path.join(p.root, 'benchmarks/new'));
+    writeFileSync(
+      path.join(p.root, 'benchmarks/new/README.md'),
+      '# New\n\n```bash\nng_collect_rollouts +agent_name=a +limitt=3\n```\n',
+    );
+    const after = await expectRecomputed(p);
+    expect(ids(after)).toContain('benchmarks/new/README.md:4 example-param-unknown limitt');
+    writeFileSync(path.join(p.root, '.gitignore'), 'benchmarks/new/\n');
+    const ignored = await expectRecomputed(p);
+    expect(ids(ignored).some((i) => i.startsWith('benchmarks/new/'))).toBe(false);
+  });
+
+  it('recomputes when pyproject.toml changes (a command renamed)', async () => {
+    const p = project();
+    await warm(p);
+    const toml = path.join(p.root, 'pyproject.toml');
+    writeFileSync(toml, readFileSync(toml, 'utf8').replaceAll('ng_collect_rollouts', 'ng_gather_rollouts'));
+    const after = await expectRecomputed(p);
+    expect(ids(after).some((i) => i.endsWith(' num_repeat'))).toBe(false);
+  });
+
+  it('ignores and rewrites a corrupt, truncated or foreign cache file', async () => {
+    const p = project();
+    await warm(p);
+    const [file] = readdirSync(p.cache).filter((f) => f.endsWith('.json'));
+    const cacheFile = path.join(p.cache, file!);
+    const good = readFileSync(cacheFile, 'utf8');
+    for (const bad of ['{"format":1,"key":', '\0\0\0garbage', JSON.stringify({ format: 999 }), 'null', JSON.stringify({ ...JSON.parse(good), result: { messages: 'x' } })]) {
+      writeFileSync(cacheFile, bad);
+      const w = await warm(p);
+      expect(w.status).toBe('miss');
+      expect(w.stderr).toMatch(/written/);
+      expect(w.stdout).toBe((await cold(p)).stdout);
+      expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ format: 1 });
+    }
+    expect((await warm(p)).status).toBe('hit');
+  });
+
+  it('shares one entry between --format json and --format stylish, --quiet and path arguments', async () => {
+    const p = project();
+    await warm(p);
+    const stylish = await warm(p, ['--format', 'stylish']);
+    expect(stylish.status).toBe('hit');
+    const coldStylish = await cold(p, ['--format', 'stylish']);
+    expect(stylish.stdout).toBe(coldStylish.stdout);
+    expect(stylish.stdout).toMatch(/num_repeat/);
+    const scoped = await warm(p, ['benchmarks']);
+    expect(scoped.status).toBe('hit');
+    expect(scoped.stdout).toBe((await cold(p, ['benchmarks'])).stdout);
+    expect(ids(scoped.stdout).every((i) => i.startsWith('benchmarks/'))).toBe(true);
+    const quiet = await warm(p, ['--quiet']);
+    expect(quiet.status).toBe('hit');
+    expect(quiet.stdout).toBe((await cold(p, ['--quiet'])).stdout);
+  });
+
+  it('--no-cache neither reads nor writes the cache', async () => {
+    const p = project();
+    await cli(p.root, ['--format', 'json', '--no-cache', '--cache-location', p.cache]);
+    expect(existsSync(p.cache)).toBe(false);
+  });
+
+  it('a cache location that cannot be written is not an error; one that is a file is a usage error', async () => {
+    const p = project();
+    const file = path.join(p.root, 'not-a-dir');
+    writeFileSync(file, '');
+    const r = await cli(p.root, ['--cache-location', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--cache-location takes a directory; .*not-a-dir is a file/);
+    const blocked = await cli(p.root, ['--format', 'json', '--debug', '--cache-location', path.join(file, 'sub')]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toMatch(/cache miss .*cannot write the cache file \(ENOTDIR\)/);
+    expect(blocked.stdout).toBe((await cold(p)).stdout);
+  });
+
+  it('defaults to node_modules/.cache/docdrift, else a self-ignoring .docdrift-cache', async () => {
+    const p = project();
+    expect(defaultCacheLocation(p.root)).toBe(path.join(p.root, '.docdrift-cache'));
+    await cli(p.root, ['--format', 'json']);
+    const dir = path.join(p.root, '.docdrift-cache');
+    expect(readFileSync(path.join(dir, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    expect(readFileSync(path.join(dir, 'CACHEDIR.TAG'), 'utf8')).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55/);
+    expect(readdirSync(dir).some((f) => /^run-[0-9a-f]{16}\.json$/.test(f))).toBe(true);
+    // The cache directory is never an input: the next run hits.
+    expect((await cli(p.root, ['--format', 'json', '--debug'])).stderr).toMatch(/cache hit/);
+
+    const q = project();
+    mkdirSync(path.join(q.root, 'node_modules'));
+    expect(defaultCacheLocation(q.root)).toBe(path.join(q.root, 'node_modules', '.cache', 'docdrift'));
+    await cli(q.root, ['--format', 'json']);
+    expect(readdirSync(path.join(q.root, 'node_modules', '.cache', 'docdrift')).some((f) => f.endsWith('.json'))).toBe(true);
+    expect(existsSync(path.join(q.root, '.docdrift-cache'))).toBe(false);
+  });
+});
+
+describe('lintWithCache', () => {
+  it('misses when the version or docdrift’s code changes, and hits when neither does', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const base = { root: p.root, config, cache: true, location: p.cache };
+    expect((await lintWithCache({ ...base, version: '1.0.0', codeFingerprint: 'a' })).cache.status).toBe('miss');
+    expect((await lintWithCache({ ...base, version: '1.0.0', codeFingerprint: 'a' })).cache.status).toBe('hit');
+    const bumped = await lintWithCache({ ...base, version: '1.0.1', codeFingerprint: 'a' });
+    expect(bumped.cache.status).toBe('miss');
+    expect((await lintWithCache({ ...base, version: '1.0.1', codeFingerprint: 'b' })).cache.status).toBe('miss');
+    const hit = await lintWithCache({ ...base, version: '1.0.1', codeFingerprint: 'b' });
+    expect(hit.cache.status).toBe('hit');
+    expect(hit.model).toBeUndefined();
+    // A hit's messages are the cold run's, field for field.
+    const coldRun = await lint({ root: p.root, config });
+    const plain = (ms: object[]) => ms.map((m) => ({ ...m, stack: undefined }));
+    expect(plain(hit.messages)).toEqual(plain(coldRun.messages));
+    expect(hit.configProblems).toEqual(coldRun.configProblems);
+    expect(hit.stats.sources).toBe(coldRun.stats.sources);
+  });
+
+  it('round-trips a message through serialisation with its VFileMessage fields', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const { messages } = await lint({ root: p.root, config });
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      const back = deserialiseMessage(JSON.parse(JSON.stringify(serialiseMessage(m))));
+      expect(back).toBeInstanceOf(Error);
+      expect({ ...back, stack: undefined }).toEqual({ ...m, stack: undefined });
+      expect([back.line, back.column, back.place, back.reason, back.ruleId]).toEqual([m.line, m.column, m.place, m.reason, m.ruleId]);
+    }
+  });
+
+  it('keys configs by content, not key order', () => {
+    expect(stableStringify({ b: 1, a: { d: [2, { y: 1, x: 2 }], c: 3 } })).toBe('{"a":{"c":3,"d":[2,{"x":2,"y":1}]},"b":1}');
+  });
+
+  it('hashes again a file changed within the racy window even when its stat looks unchanged', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const base = { root: p.root, config, cache: true, location: p.cache, version: '1', codeFingerprint: 'x' };
+    // Let the copied files age past the racy window, then change one just before the first run:
+    // that run hashes everything, the next one re-hashes only the file changed too recently.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    const readme = path.join(p.root, 'README.md');
+    appendFileSync(readme, '\n');
+    const first = await lintWithCache(base);
+    expect(first.cache.hashed).toBeGreaterThan(1);
+    const second = await lintWithCache(base);
+    expect(second.cache.status).toBe('hit');
+    expect(second.cache.hashed).toBe(1);
+  });
+});
