@@ -93,7 +93,23 @@ describe('discoverFiles', () => {
     expect(viaGit.docs).toEqual(['guide.md', 'sub/kept.md', 'versioned_docs/old.md', 'versions/v1.2/old.md']);
   });
 
-  it('falls back to globby outside a work tree, and with a directory pattern globby would expand', async () => {
+  it('keeps globby\'s pattern meaning: directory names expand, a negation applies only to the patterns before it', async () => {
+    for (const [sources, docs] of [
+      [['pkg'], ['docs', '!**/sub']],
+      [['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md']],
+    ] as const) {
+      const viaGit = await discoverFiles(root, [...sources], [...docs], [], 'git');
+      expect(viaGit).toEqual(await discoverFiles(root, [...sources], [...docs], [], 'globby'));
+    }
+    const expanded = await discoverFiles(root, ['pkg'], ['docs', '!**/sub'], [], 'git');
+    expect(expanded.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/config.yaml', 'pkg/conftest.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'pkg/tests/test_cli.py']);
+    expect(expanded.docs).toEqual(['docs/guide.md', 'docs/page.mdx', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md']);
+    const reincluded = await discoverFiles(root, ['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md'], [], 'git');
+    expect(reincluded.sources).toEqual(['pkg/cli.py']);
+    expect(reincluded.docs).toContain('docs/guide.md');
+  });
+
+  it('falls back to globby outside a work tree', async () => {
     const plain = path.join(scratch, 'plain');
     mkdirSync(path.join(plain, 'docs'), { recursive: true });
     writeFileSync(path.join(plain, 'docs/a.md'), '# a\n');
@@ -101,9 +117,6 @@ describe('discoverFiles', () => {
     writeFileSync(path.join(plain, 'docs/b.md'), '# b\n');
     await expect(discoverFiles(plain, ['**/*.py'], ['**/*.md'], [], 'git')).rejects.toThrow(/git cannot list/);
     expect((await discoverFiles(plain, ['**/*.py'], ['**/*.md'], [])).docs).toEqual(['docs/a.md']);
-    expect((await discoverFiles(root, ['**/*.py'], ['docs'], [])).docs).toEqual(
-      (await discoverFiles(root, ['**/*.py'], ['docs'], [], 'globby')).docs,
-    );
   });
 
   it('falls back to globby when the repository has submodules', async () => {

@@ -31,10 +31,11 @@ const YAML = ['**/*.yaml', '**/*.yml'];
  *
  * In a git work tree the candidate files come from one `git ls-files` (tracked and untracked,
  * minus what `.gitignore` ignores) and are matched with picomatch, instead of four directory
- * walks by globby, which cost seconds on a NeMo-Gym-sized repository. The result is the same;
- * globby is used whenever git cannot give the same answer: git missing or `root` not in a work
- * tree, submodules or nested repositories (globby walks into them, `git ls-files` does not),
- * or a pattern without glob syntax (globby expands a directory name to everything under it).
+ * walks by globby, which cost seconds on a NeMo-Gym-sized repository. The patterns keep globby's
+ * meaning (directory expansion, negations that apply to the patterns before them). globby is
+ * used whenever git cannot give the same answer: git missing or `root` not in a work tree,
+ * submodules or nested repositories (globby walks into them, `git ls-files` does not), or a
+ * pattern that leaves the root (`../`, absolute).
  *
  * @param root absolute project root
  * @param sources globs of code files
@@ -51,18 +52,16 @@ export async function discoverFiles(
   strategy: DiscoveryStrategy = 'auto',
 ): Promise<DiscoveredFiles> {
   const ignored = [...ALWAYS_IGNORED_GLOBS, ...ignore];
-  if (strategy !== 'globby' && [...sources, ...docs, ...ignore].every(isPlainGlob)) {
+  if (strategy !== 'globby' && [...sources, ...docs, ...ignore].every(isRelativePattern)) {
     const listed = await gitFiles(root);
     if (listed) {
-      const pick = (patterns: string[]): string[] => {
-        const positive = patterns.filter((p) => !p.startsWith('!'));
-        const negative = [...patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1)), ...ignored];
-        // fast-glob's semantics: positive patterns with `dot: false`, negative ones with `dot: true`.
-        const included = picomatch(positive, { dot: false });
-        const excluded = negative.length > 0 ? picomatch(negative, { dot: true }) : () => false;
-        return listed.filter((f) => included(f) && !excluded(f)).sort();
+      const expandedIgnore = await expandDirectories(root, ignored);
+      const pick = async (patterns: string[]): Promise<string[]> => {
+        const matches = await globbyMatcher(root, patterns, expandedIgnore);
+        return listed.filter(matches).sort();
       };
-      const found = { sources: pick(sources), docs: pick(docs), packaging: pick(PACKAGING), yaml: pick(YAML) };
+      const [src, doc, pkg, yaml] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML)]);
+      const found = { sources: src, docs: doc, packaging: pkg, yaml };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const regular = await Promise.all(all.map((f) => lstat(path.join(root, f)).then((s) => s.isFile(), () => false)));
@@ -90,11 +89,48 @@ export async function discoverFiles(
   return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
 }
 
-/** A relative glob with glob syntax in its last segment, which globby does not expand as a directory. */
-function isPlainGlob(pattern: string): boolean {
+/** A pattern relative to the root and inside it (globby rebases `../` patterns and their ignores; that case is left to globby). */
+function isRelativePattern(pattern: string): boolean {
   const p = pattern.startsWith('!') ? pattern.slice(1) : pattern;
-  if (p === '' || p.startsWith('/') || p.startsWith('./') || p.startsWith('../') || p.includes('\\')) return false;
-  return picomatch.scan(p.split('/').at(-1) ?? '').isGlob;
+  return p !== '' && !p.startsWith('/') && !p.startsWith('./') && !p.startsWith('../') && !p.includes('\\');
+}
+
+/**
+ * globby's `expandDirectories`: a globstar followed by one bare name without wildcards or
+ * extension (`tests` in `!**` + `/tests`), and a pattern that names an existing directory, match
+ * everything below it (pattern + `/**`). Negations keep their `!`.
+ * Source: globby 16 `directoryToGlob` (https://github.com/sindresorhus/globby#expanddirectories).
+ */
+async function expandDirectories(root: string, patterns: string[]): Promise<string[]> {
+  return Promise.all(
+    patterns.map(async (pattern) => {
+      const bare = pattern.startsWith('!') ? pattern.slice(1) : pattern;
+      const match = /\*\*\/([^/]+)$/.exec(bare);
+      const globstarDir = match !== null && !/[*?[\]{}]/.test(match[1]!) && !(path.extname(match[1]!) && !match[1]!.startsWith('.'));
+      const isDir = globstarDir || (await lstat(path.join(root, bare)).then((s) => s.isDirectory(), () => false));
+      return isDir ? path.posix.join(pattern, '**') : pattern;
+    }),
+  );
+}
+
+/**
+ * A predicate that accepts a root-relative file exactly when globby would list it for
+ * `patterns` (gitignore aside): as globby's tasks, each positive pattern is excluded by the
+ * negations that follow it (not those before it) and by `ignore`; positive patterns match with
+ * fast-glob's `dot: false`, negative ones with `dot: true`.
+ */
+async function globbyMatcher(root: string, patterns: string[], ignore: string[]): Promise<(file: string) => boolean> {
+  const expanded = await expandDirectories(root, patterns);
+  const tasks: Array<{ include: (f: string) => boolean; exclude: (f: string) => boolean }> = [];
+  expanded.forEach((pattern, i) => {
+    if (pattern.startsWith('!')) return;
+    const negative = [...ignore, ...expanded.slice(i + 1).filter((p) => p.startsWith('!')).map((p) => p.slice(1))];
+    tasks.push({
+      include: picomatch(pattern, { dot: false }),
+      exclude: negative.length > 0 ? picomatch(negative, { dot: true }) : () => false,
+    });
+  });
+  return (file) => tasks.some((t) => t.include(file) && !t.exclude(file));
 }
 
 function git(root: string, args: string[]): Promise<string> {
