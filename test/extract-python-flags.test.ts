@@ -8,6 +8,7 @@ import { clickCommandName } from '../src/extract/python/flags-click.js';
 import { clickOptionNames, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
 import { typerCommandName } from '../src/extract/python/flags-typer.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
+import { extractPython } from '../src/extract/python/index.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/python-flags/', import.meta.url));
 
@@ -17,10 +18,28 @@ async function runCase(caseDir: string): Promise<unknown> {
     .map((path) => relative(caseDir, path).split('\\').join('/'))
     .filter((file) => file.endsWith('.py'))
     .map((file) => ({ file, text: readFileSync(join(caseDir, file), 'utf8') }));
-  return JSON.parse(JSON.stringify(await extractPythonFlags(sources)));
+  const fresh = JSON.parse(JSON.stringify(await extractPythonFlags(sources)));
+  // The engine's way: the trees and scans of the class extraction, read again instead of parsed.
+  const classes = await extractPython(sources, { retain: () => true });
+  expect(classes.retained.map((m) => m.file).sort()).toEqual(sources.map((s) => s.file).sort());
+  expect(JSON.parse(JSON.stringify(await extractPythonFlags(sources, { parsed: classes.retained })))).toEqual(fresh);
+  return fresh;
 }
 
 describeGoldenCases('python flag extraction fixtures', casesDir, runCase);
+
+describe('flags from retained trees', () => {
+  it('rescans a retained tree whose module name differs under the flag pass\'s package roots', async () => {
+    const cli = { file: 'src/cli.py', text: 'import argparse\n\ndef build():\n    p = argparse.ArgumentParser()\n    p.add_argument("--seed", type=int, default=1)\n    return p\n' };
+    const all = [{ file: 'src/__init__.py', text: '' }, cli];
+    // With src/__init__.py, `src` is a package (module src.cli); the flag pass alone sees module `cli`.
+    const classes = await extractPython(all, { retain: (s) => s.file === cli.file });
+    expect(classes.retained.map((m) => [m.file, m.module])).toEqual([['src/cli.py', 'src.cli']]);
+    const viaTree = await extractPythonFlags([cli], { parsed: classes.retained });
+    expect(viaTree).toEqual(await extractPythonFlags([cli]));
+    expect(viaTree.commands.map((c) => [c.target, c.params.map((p) => p.name)])).toEqual([['cli:build', ['seed']]]);
+  });
+});
 
 describe('flag naming', () => {
   it('names click commands like click 8.2+', () => {

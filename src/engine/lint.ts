@@ -101,11 +101,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const text = read(file);
     if (text !== undefined) for (const key of interpolationKeys(text)) interpolatedKeys.add(key);
   }
-  const python = await extractPython(sources);
+  // CLI flags (argparse, click, typer): only files that can define them are read again, from the
+  // syntax trees the class extraction keeps for them (each file is parsed once).
+  const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer)\b/.test(s.text);
+  const python = await extractPython(sources, { retain: mayDefineFlags });
   diagnostics.push(...python.diagnostics);
-  // CLI flags (argparse, click, typer): only files that can define them are read again.
-  const flagSources = sources.filter((s) => /\b(argparse|add_argument|click|typer)\b/.test(s.text));
-  const flags = flagSources.length > 0 ? await extractPythonFlags(flagSources) : { commands: [], diagnostics: [] };
+  const flagSources = sources.filter(mayDefineFlags);
+  const flags = await extractPythonFlags(flagSources, { parsed: python.retained });
   diagnostics.push(...flags.diagnostics);
   const flagCommands: FlagCommand[] = [...flags.commands];
 

@@ -5,6 +5,7 @@ import { extractArgparse } from './flags-argparse.js';
 import { extractClick } from './flags-click.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
+import type { ParsedPythonModule } from './index.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
 import { Resolver } from './resolve.js';
@@ -50,6 +51,13 @@ export interface PythonFlagExtraction {
 export interface ExtractPythonFlagsOptions {
   /** Import roots, as for `extractPython` (default `['src']`, or `[]` when `src/__init__.py` exists). */
   packageRoots?: string[];
+  /**
+   * Files already parsed and scanned by `extractPython` (its `retained`), by path: their trees are
+   * read instead of parsing the text again, and their scans are reused when the module name
+   * under this call's package roots is the same. extractPythonFlags takes ownership of these
+   * trees and deletes them when it returns, also those of files not among `sources`.
+   */
+  parsed?: ParsedPythonModule[];
 }
 
 const CONTAINERS = new Set([
@@ -86,13 +94,16 @@ export async function extractPythonFlags(
   const parser = await getPythonParser();
   const packageRoots = options.packageRoots ?? (sources.some((s) => s.file === 'src/__init__.py') ? [] : ['src']);
   const diagnostics: InputDiagnostic[] = [];
-  const trees: Tree[] = [];
+  const trees: Tree[] = (options.parsed ?? []).map((p) => p.tree);
+  const parsed = new Map((options.parsed ?? []).map((p) => [p.file, p]));
   const modules = new Map<string, FlagModule>();
   const infos = new Map<string, ModuleInfo>();
   try {
     const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
     for (const source of ordered) {
-      const tree = parser.parse(source.text);
+      const module = moduleNameForFile(source.file, packageRoots);
+      const earlier = parsed.get(source.file);
+      const tree = earlier?.tree ?? parser.parse(source.text);
       if (!tree) {
         diagnostics.push({
           ruleId: 'parse-error',
@@ -102,9 +113,8 @@ export async function extractPythonFlags(
         });
         continue;
       }
-      trees.push(tree);
-      const module = moduleNameForFile(source.file, packageRoots);
-      const info = scanModule(source.file, module, tree);
+      if (!earlier) trees.push(tree);
+      const info = earlier?.module === module ? earlier.info : scanModule(source.file, module, tree);
       if (info.diagnostic) diagnostics.push(info.diagnostic);
       if (modules.has(module)) continue; // a .py beats its .pyi stub; otherwise the first file wins
       infos.set(module, info);

@@ -1,4 +1,5 @@
 /** Python extraction: pydantic models and dataclasses (fields resolved across modules) and which config classes each top-level function builds. */
+import type { Tree } from 'web-tree-sitter';
 import type { ConfigClass, InputDiagnostic, ParamSpec } from '../../model/types.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
@@ -43,6 +44,23 @@ export interface PythonExtraction {
   stringKeys: Map<string, Set<string>>;
   /** One `parse-error` per file with syntax errors, at the first ERROR/MISSING node. */
   diagnostics: InputDiagnostic[];
+  /**
+   * The parsed modules that {@link ExtractPythonOptions.retain} asked to keep, in parsing order,
+   * so another pass (CLI flags) reads them without parsing and scanning again. Their trees live
+   * in wasm memory until someone calls `tree.delete()`: hand them to `extractPythonFlags`, which
+   * does, or delete them yourself. Empty when nothing was retained.
+   */
+  retained: ParsedPythonModule[];
+}
+
+/** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
+export interface ParsedPythonModule {
+  /** Project-relative POSIX path. */
+  file: string;
+  /** The dotted module name it was scanned under (depends on the package roots). */
+  module: string;
+  tree: Tree;
+  info: ModuleInfo;
 }
 
 /** Options for {@link extractPython}. */
@@ -52,6 +70,11 @@ export interface ExtractPythonOptions {
    * unless the sources include `src/__init__.py`, then `[]`.
    */
   packageRoots?: string[];
+  /**
+   * Files whose syntax tree and scan to keep for a later pass (see
+   * {@link PythonExtraction.retained}); by default none are kept.
+   */
+  retain?: (source: PythonSource) => boolean;
 }
 
 /** External bases that make a class a pydantic config model. `RootModel` is deliberately absent. */
@@ -149,6 +172,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   const infos: ModuleInfo[] = [];
   const modules = new Map<string, ModuleInfo>();
   const diagnostics: InputDiagnostic[] = [];
+  const retained: ParsedPythonModule[] = [];
   // A `.py` beats a `.pyi` stub of the same module; otherwise the first file wins.
   const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
   for (const source of ordered) {
@@ -163,13 +187,18 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       });
       continue;
     }
+    let keep = false;
     try {
       const info = scanModule(source.file, module, tree);
       infos.push(info);
       if (!modules.has(module)) modules.set(module, info);
       if (info.diagnostic) diagnostics.push(info.diagnostic);
+      if (options.retain?.(source)) {
+        retained.push({ file: source.file, module, tree, info });
+        keep = true;
+      }
     } finally {
-      tree.delete(); // trees live in wasm memory; free each one as soon as it is read
+      if (!keep) tree.delete(); // trees live in wasm memory; free each one as soon as it is read
     }
   }
 
@@ -191,7 +220,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     for (const key of info.stringKeys) set.add(key);
   }
   const functionConfigs = analysis.functionConfigs(infos);
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys };
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained };
 }
 
 /** `nemo_gym.cli.main` → `nemo_gym`: the distribution-level package a module belongs to. */

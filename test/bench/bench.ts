@@ -1,0 +1,353 @@
+/** `npm run bench`: times docdrift (cold, and warm when it has a cache) against markdownlint-cli2 and remark-cli on synthetic NeMo-Gym-sized repositories or given ones, and checks the targets of issue #6. */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { globby } from 'globby';
+import { ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { generateRepo } from './generate.js';
+
+const HELP = `Usage: npm run bench -- [--repo DIR]… [--runs N] [--scales LIST] [--quick] [--keep] [--json FILE]
+
+Times docdrift against markdownlint-cli2 and remark-cli (remark-gfm, remark-mdx for .mdx,
+remark-frontmatter) on the same Markdown/MDX files, alternating tools, and prints medians.
+
+  --repo DIR      also benchmark this repository (repeatable); its docs are docdrift's
+  --runs N        timed runs per tool and repository (default 5; one untimed warm-up first)
+  --scales LIST   synthetic sizes relative to NeMo Gym, comma-separated (default 1,10)
+  --quick         smoke mode: scales 0.1,1 and 1 run, unless given
+  --no-synthetic  only the --repo repositories
+  --keep          keep the synthetic repositories (their paths are printed)
+  --json FILE     also write the results as JSON
+  -h, --help      this help
+`;
+
+/** One timed process run. */
+interface Sample {
+  ms: number;
+  /** Peak resident set size in MiB, when it could be measured. */
+  rssMb?: number;
+  exitCode: number;
+}
+
+/** One tool's figures on one repository. */
+interface ToolResult {
+  tool: string;
+  medianMs: number;
+  minMs: number;
+  /** Largest peak RSS over the runs, MiB. */
+  peakRssMb?: number;
+  runs: number;
+  exitCodes: number[];
+}
+
+/** Results for one repository. */
+interface RepoResult {
+  label: string;
+  root: string;
+  files: number;
+  tools: ToolResult[];
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../..'); // dist/test/bench → the package root
+const bin = path.join(repoRoot, 'dist/src/bin.js');
+const require = createRequire(import.meta.url);
+const binOf = (pkg: string, name: string): string => {
+  const manifest = path.join(repoRoot, 'node_modules', pkg, 'package.json'); // not every package exports ./package.json
+  const json = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: string | Record<string, string> };
+  const rel = typeof json.bin === 'string' ? json.bin : json.bin[name];
+  if (!rel) throw new Error(`${pkg} has no bin ${name}`);
+  return path.join(path.dirname(manifest), rel);
+};
+
+/** `/usr/bin/time -f %M` reports peak RSS in KiB; without it a preload reads `process.resourceUsage()` in each Node child. */
+const gnuTime = ['/usr/bin/time', '/bin/time'].find((p) => existsSync(p) && probeGnuTime(p));
+
+function probeGnuTime(p: string): boolean {
+  try {
+    execFileSync(p, ['-f', '%M', 'true'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `node args…` in `cwd` once and measures wall time and peak RSS (largest of the process tree's Node processes for the fallback). */
+async function runOnce(args: string[], cwd: string, scratch: string): Promise<Sample> {
+  const rssFile = path.join(scratch, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  let command = process.execPath;
+  let argv = args;
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  if (gnuTime) {
+    command = gnuTime;
+    argv = ['-f', '%M', '-o', rssFile, process.execPath, ...args];
+  } else {
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preloadFile(scratch))}`.trim();
+    env.DOCDRIFT_BENCH_RSS = rssFile;
+  }
+  const start = performance.now();
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 4000) stderr += d.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== null && code > 1) process.stderr.write(`bench: ${path.basename(args[0] ?? '')} exited ${code} in ${cwd}:\n${stderr}\n`);
+      resolve(code ?? -1);
+    });
+  });
+  const ms = performance.now() - start;
+  let rssMb: number | undefined;
+  if (existsSync(rssFile)) {
+    const kib = readFileSync(rssFile, 'utf8').trim().split(/\s+/).map(Number).filter(Number.isFinite);
+    if (kib.length > 0) rssMb = Math.max(...kib) / 1024;
+    rmSync(rssFile, { force: true });
+  }
+  return { ms, rssMb, exitCode };
+}
+
+let preload: string | undefined;
+function preloadFile(scratch: string): string {
+  preload ??= (() => {
+    const file = path.join(scratch, 'rss-preload.cjs');
+    // resourceUsage().maxRSS is in KiB (getrusage(2)); appended so several Node processes add lines.
+    writeFileSync(file, "process.on('exit', () => { const f = process.env.DOCDRIFT_BENCH_RSS; if (f) require('fs').appendFileSync(f, process.resourceUsage().maxRSS + '\\n'); });\n");
+    return file;
+  })();
+  return preload;
+}
+
+/** A tool run: one or more node invocations whose times add up (remark runs twice: .md without MDX, .mdx with it). */
+interface Tool {
+  name: string;
+  invocations: string[][];
+}
+
+async function runTool(tool: Tool, cwd: string, scratch: string): Promise<Sample> {
+  let ms = 0;
+  let rssMb: number | undefined;
+  let exitCode = 0;
+  for (const args of tool.invocations) {
+    const s = await runOnce(args, cwd, scratch);
+    ms += s.ms;
+    if (s.rssMb !== undefined) rssMb = Math.max(rssMb ?? 0, s.rssMb);
+    exitCode = Math.max(exitCode, s.exitCode);
+  }
+  return { ms, rssMb, exitCode };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The docdrift options its `--help` offers, to find a cache switch another branch may add. */
+function docdriftHelp(): string {
+  try {
+    return execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? '');
+  }
+}
+
+/** The Markdown/MDX files docdrift reads in `root` (its default `docs` globs, `.gitignore` and always-ignored folders honoured). */
+async function docFiles(root: string): Promise<string[]> {
+  const files = await globby(DEFAULT_CONFIG.docs, { cwd: root, gitignore: true, ignore: [...ALWAYS_IGNORED_GLOBS], onlyFiles: true, followSymbolicLinks: false });
+  return files.sort();
+}
+
+async function benchRepo(label: string, root: string, runs: number, scratch: string, cache: { on?: string; off?: string }): Promise<RepoResult> {
+  const files = await docFiles(root);
+  const md = files.filter((f) => !f.endsWith('.mdx'));
+  const mdx = files.filter((f) => f.endsWith('.mdx'));
+  // One file list for both peers, so each reads exactly docdrift's documents (`:` = literal path).
+  const listFile = path.join(scratch, `${label.replace(/\W+/g, '_')}-files.txt`);
+  writeFileSync(listFile, files.join('\n'));
+  const markdownlint = binOf('markdownlint-cli2', 'markdownlint-cli2');
+  const remark = binOf('remark-cli', 'remark');
+  const remarkArgs = (mdxToo: boolean, list: string[]): string[] => [
+    remark, '--no-config', '--no-ignore', '--quiet', '--no-stdout', '--no-color',
+    // Absolute plugin paths: the repository being read has no node_modules of its own.
+    '--use', require.resolve('remark-gfm'), '--use', require.resolve('remark-frontmatter'), ...(mdxToo ? ['--use', require.resolve('remark-mdx')] : []), ...list,
+  ];
+  const docdriftArgs = [bin, '--root', root, '--format', 'json', ...(cache.off ? [cache.off] : [])];
+  const tools: Tool[] = [
+    { name: 'docdrift cold', invocations: [docdriftArgs] },
+    { name: 'markdownlint-cli2', invocations: [[markdownlint, ...files.map((f) => `:${f}`)]] },
+    {
+      name: 'remark-cli',
+      invocations: [...(md.length > 0 ? [remarkArgs(false, md)] : []), ...(mdx.length > 0 ? [remarkArgs(true, mdx)] : [])],
+    },
+  ];
+  if (cache.on) tools.push({ name: 'docdrift warm', invocations: [[bin, '--root', root, '--format', 'json', cache.on]] });
+  const samples = new Map<string, Sample[]>(tools.map((t) => [t.name, []]));
+  // Warm-up (untimed): fills the page cache for everyone and, with a cache, docdrift's cache.
+  for (const tool of tools) await runTool(tool, root, scratch);
+  for (let r = 0; r < runs; r++) {
+    // Alternate and rotate the order, so load from other processes falls on every tool alike.
+    const order = tools.map((_, i) => tools[(i + r) % tools.length]!);
+    for (const tool of order) {
+      const s = await runTool(tool, root, scratch);
+      samples.get(tool.name)!.push(s);
+      process.stderr.write('.');
+    }
+  }
+  process.stderr.write('\n');
+  return {
+    label,
+    root,
+    files: files.length,
+    tools: tools.map((t) => {
+      const list = samples.get(t.name)!;
+      const rss = list.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb]));
+      return {
+        tool: t.name,
+        medianMs: median(list.map((s) => s.ms)),
+        minMs: Math.min(...list.map((s) => s.ms)),
+        peakRssMb: rss.length > 0 ? Math.max(...rss) : undefined,
+        runs: list.length,
+        exitCodes: [...new Set(list.map((s) => s.exitCode))],
+      };
+    }),
+  };
+}
+
+/** One target of issue #6 and whether it was met. */
+interface Check {
+  target: string;
+  value: string;
+  pass: boolean | undefined;
+}
+
+function checks(results: RepoResult[], scales: number[]): Check[] {
+  const out: Check[] = [];
+  const find = (r: RepoResult, tool: string) => r.tools.find((t) => t.tool === tool);
+  for (const r of results) {
+    const cold = find(r, 'docdrift cold');
+    const peer = find(r, 'markdownlint-cli2');
+    const warm = find(r, 'docdrift warm');
+    if (cold && peer) {
+      const ratio = cold.medianMs / peer.medianMs;
+      out.push({ target: `${r.label}: cold ≤ 0.8× markdownlint-cli2`, value: `${ratio.toFixed(2)}×`, pass: ratio <= 0.8 });
+    }
+    out.push(
+      warm && peer
+        ? { target: `${r.label}: warm ≤ 0.25× markdownlint-cli2`, value: `${(warm.medianMs / peer.medianMs).toFixed(2)}×`, pass: warm.medianMs / peer.medianMs <= 0.25 }
+        : { target: `${r.label}: warm ≤ 0.25× markdownlint-cli2`, value: 'n/a (no --cache option)', pass: undefined },
+    );
+  }
+  const synthetic = results.filter((r) => r.label.startsWith('synthetic '));
+  if (synthetic.length >= 2 && scales.length >= 2) {
+    const small = synthetic[0]!;
+    const big = synthetic[synthetic.length - 1]!;
+    const factor = scales[scales.length - 1]! / scales[0]!;
+    const a = find(small, 'docdrift cold')!.medianMs;
+    const b = find(big, 'docdrift cold')!.medianMs;
+    const limit = factor * 1.1;
+    out.push({ target: `${big.label} ≤ ${limit.toFixed(1)}× ${small.label} (docdrift cold)`, value: `${(b / a).toFixed(2)}×`, pass: b / a <= limit });
+    const rss = find(big, 'docdrift cold')!.peakRssMb;
+    out.push({ target: `${big.label}: docdrift peak RSS ≤ 400 MB`, value: rss === undefined ? 'n/a' : `${rss.toFixed(0)} MB`, pass: rss === undefined ? undefined : rss <= 400 });
+  }
+  return out;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  return [line(rows[0]!), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.slice(1).map(line)].join('\n');
+}
+
+function report(results: RepoResult[], list: Check[]): string {
+  const rows: string[][] = [['repository (docs)', 'tool', 'median ms', 'min ms', 'vs markdownlint-cli2', 'vs remark-cli', 'peak RSS MB', 'ms/file']];
+  for (const r of results) {
+    const ml = r.tools.find((t) => t.tool === 'markdownlint-cli2')!.medianMs;
+    const rm = r.tools.find((t) => t.tool === 'remark-cli')!.medianMs;
+    for (const t of r.tools) {
+      rows.push([
+        `${r.label} (${r.files})`, t.tool, t.medianMs.toFixed(0), t.minMs.toFixed(0), `${(t.medianMs / ml).toFixed(2)}×`, `${(t.medianMs / rm).toFixed(2)}×`,
+        t.peakRssMb === undefined ? 'n/a' : t.peakRssMb.toFixed(0), (t.medianMs / Math.max(1, r.files)).toFixed(2),
+      ]);
+    }
+  }
+  const targets = [['target', 'measured', 'result'], ...list.map((c) => [c.target, c.value, c.pass === undefined ? 'n/a' : c.pass ? 'pass' : 'FAIL'])];
+  return `${table(rows)}\n\n${table(targets)}\n`;
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        repo: { type: 'string', multiple: true, default: [] },
+        runs: { type: 'string' },
+        scales: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        'no-synthetic': { type: 'boolean', default: false },
+        keep: { type: 'boolean', default: false },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const runs = Number(values.runs ?? (values.quick ? 1 : 5));
+  if (!Number.isInteger(runs) || runs < 1) {
+    process.stderr.write(`bench: --runs must be a positive integer, got "${values.runs}"\n`);
+    return 2;
+  }
+  const scales = (values.scales ?? (values.quick ? '0.1,1' : '1,10')).split(',').map(Number);
+  if (scales.some((s) => !(s > 0))) {
+    process.stderr.write(`bench: --scales must be positive numbers separated by commas, got "${values.scales}"\n`);
+    return 2;
+  }
+  for (const repo of values.repo) {
+    if (!existsSync(repo)) {
+      process.stderr.write(`bench: --repo ${repo}: no such directory\n`);
+      return 2;
+    }
+  }
+  if (!existsSync(bin)) {
+    process.stderr.write(`bench: ${bin} is missing; run npm run build first\n`);
+    return 2;
+  }
+  const help = docdriftHelp();
+  const cache = { on: /--cache\b/.test(help) ? '--cache' : undefined, off: /--no-cache\b/.test(help) ? '--no-cache' : undefined };
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-bench-'));
+  const results: RepoResult[] = [];
+  try {
+    if (!values['no-synthetic']) {
+      for (const scale of scales) {
+        const root = path.join(scratch, `synthetic-${scale}x`);
+        const t = performance.now();
+        const repo = generateRepo(root, { scale, seed: 1 });
+        process.stderr.write(`bench: synthetic ${scale}× in ${root}: ${repo.docs.length} docs, ${repo.pythonFiles} Python, ${repo.typescriptFiles} TypeScript files (${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
+        results.push(await benchRepo(`synthetic ${scale}×`, root, runs, scratch, cache));
+      }
+    }
+    for (const repo of values.repo) results.push(await benchRepo(path.basename(path.resolve(repo)), path.resolve(repo), runs, scratch, cache));
+    const list = checks(results, values['no-synthetic'] ? [] : scales);
+    process.stdout.write(`\ndocdrift bench: ${runs} run(s) per tool, medians; node ${process.version}, ${os.cpus().length} CPU(s), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; RSS via ${gnuTime ? gnuTime : 'process.resourceUsage()'}\n\n`);
+    process.stdout.write(report(results, list));
+    if (values.json) writeFileSync(values.json, JSON.stringify({ runs, scales, results, checks: list }, null, 2) + '\n');
+    return 0;
+  } finally {
+    if (values.keep) process.stderr.write(`bench: kept ${scratch}\n`);
+    else rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,127 @@
+/** File discovery: the `git ls-files` way gives exactly globby's answer, and globby is used where git cannot. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../src/config/schema.js';
+import { discoverFiles } from '../src/engine/discover.js';
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-discover-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]): void => {
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, stdio: 'ignore' });
+};
+
+/** A work tree with every case where a naive `git ls-files` would differ from globby. */
+function makeRepo(name: string): string {
+  const root = path.join(scratch, name);
+  const files: Record<string, string> = {
+    '.gitignore': 'ignored/\n*.log.md\nsecret_*.py\n!secret_ok.py\n',
+    'README.md': '# r\n',
+    'docs/guide.md': '# g\n',
+    'docs/page.mdx': '# p\n',
+    'docs/sub/.gitignore': 'local.md\n',
+    'docs/sub/local.md': 'ignored by a nested .gitignore\n',
+    'docs/sub/kept.md': 'kept\n',
+    'docs/versioned_docs/old.md': 'frozen\n',
+    'docs/versions/v1.2/old.md': 'frozen\n',
+    'notes.log.md': 'ignored by pattern\n',
+    'ignored/a.md': 'ignored dir\n',
+    '.github/workflow.md': 'dot directory\n',
+    'node_modules/pkg/readme.md': 'always ignored\n',
+    'build/out.md': 'always ignored\n',
+    'pkg/__init__.py': '',
+    'pkg/cli.py': 'import argparse\n',
+    'pkg/secret_key.py': 'ignored\n',
+    'pkg/secret_ok.py': 're-included\n',
+    'pkg/tests/test_cli.py': 'test code\n',
+    'pkg/conftest.py': 'test code\n',
+    'pkg/config.yaml': 'a: 1\n',
+    'web/src/app.ts': 'export {};\n',
+    'web/src/types.d.ts': 'declare const x: 1;\n',
+    'web/src/app.test.ts': 'test\n',
+    'pyproject.toml': '[project]\nname = "x"\n',
+    'sub/setup.cfg': '[metadata]\n',
+    'package.json': '{}\n',
+    'deleted.md': 'deleted from the work tree after the commit\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'add', '-f', 'ignored/a.md', 'notes.log.md'); // tracked although ignored: globby still skips them
+  git(root, 'commit', '-q', '-m', 'init');
+  unlinkSync(path.join(root, 'deleted.md'));
+  writeFileSync(path.join(root, 'untracked.md'), 'untracked, not ignored\n');
+  writeFileSync(path.join(root, 'pkg/new_module.py'), 'untracked\n');
+  symlinkSync('README.md', path.join(root, 'link.md'));
+  symlinkSync('docs', path.join(root, 'docs-link'));
+  return root;
+}
+
+describe('discoverFiles', () => {
+  const root = makeRepo('repo');
+
+  it('lists the same files with git as with globby, for the default patterns', async () => {
+    const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    const viaGlobby = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby');
+    expect(viaGit).toEqual(viaGlobby);
+    // The cases themselves, so a change to both ways at once is also caught.
+    expect(viaGit.docs).toEqual(['README.md', 'docs/guide.md', 'docs/page.mdx', 'docs/sub/kept.md', 'untracked.md']);
+    expect(viaGit.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'web/src/app.ts']);
+    expect(viaGit.packaging).toEqual(['package.json', 'pyproject.toml', 'sub/setup.cfg']);
+    expect(viaGit.yaml).toEqual(['pkg/config.yaml']);
+  });
+
+  it('lists the same files with git as with globby, for custom patterns, dot patterns and ignores', async () => {
+    const sources = ['pkg/**/*.py', '!**/new_*.py'];
+    const docs = ['**/*.md', '.github/**/*.md', '!docs/**/kept.md'];
+    const ignore = ['**/guide.*'];
+    const viaGit = await discoverFiles(root, sources, docs, ignore, 'git');
+    expect(viaGit).toEqual(await discoverFiles(root, sources, docs, ignore, 'globby'));
+    expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'untracked.md']);
+  });
+
+  it('works from a subdirectory of a work tree, with the parent .gitignore applied', async () => {
+    const sub = path.join(root, 'docs');
+    const viaGit = await discoverFiles(sub, ['**/*.py'], ['**/*.md'], [], 'git');
+    expect(viaGit).toEqual(await discoverFiles(sub, ['**/*.py'], ['**/*.md'], [], 'globby'));
+    expect(viaGit.docs).toEqual(['guide.md', 'sub/kept.md', 'versioned_docs/old.md', 'versions/v1.2/old.md']);
+  });
+
+  it('keeps globby\'s pattern meaning: directory names expand, a negation applies only to the patterns before it', async () => {
+    for (const [sources, docs] of [
+      [['pkg'], ['docs', '!**/sub']],
+      [['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md']],
+    ] as const) {
+      const viaGit = await discoverFiles(root, [...sources], [...docs], [], 'git');
+      expect(viaGit).toEqual(await discoverFiles(root, [...sources], [...docs], [], 'globby'));
+    }
+    const expanded = await discoverFiles(root, ['pkg'], ['docs', '!**/sub'], [], 'git');
+    expect(expanded.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/config.yaml', 'pkg/conftest.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'pkg/tests/test_cli.py']);
+    expect(expanded.docs).toEqual(['docs/guide.md', 'docs/page.mdx', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md']);
+    const reincluded = await discoverFiles(root, ['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md'], [], 'git');
+    expect(reincluded.sources).toEqual(['pkg/cli.py']);
+    expect(reincluded.docs).toContain('docs/guide.md');
+  });
+
+  it('falls back to globby outside a work tree', async () => {
+    const plain = path.join(scratch, 'plain');
+    mkdirSync(path.join(plain, 'docs'), { recursive: true });
+    writeFileSync(path.join(plain, 'docs/a.md'), '# a\n');
+    writeFileSync(path.join(plain, '.gitignore'), 'docs/b.md\n');
+    writeFileSync(path.join(plain, 'docs/b.md'), '# b\n');
+    await expect(discoverFiles(plain, ['**/*.py'], ['**/*.md'], [], 'git')).rejects.toThrow(/git cannot list/);
+    expect((await discoverFiles(plain, ['**/*.py'], ['**/*.md'], [])).docs).toEqual(['docs/a.md']);
+  });
+
+  it('falls back to globby when the repository has submodules', async () => {
+    const withModules = makeRepo('modules');
+    writeFileSync(path.join(withModules, '.gitmodules'), '[submodule "x"]\n\tpath = x\n\turl = ../x\n');
+    await expect(discoverFiles(withModules, ['**/*.py'], ['**/*.md'], [], 'git')).rejects.toThrow(/git cannot list/);
+  });
+});
