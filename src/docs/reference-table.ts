@@ -71,14 +71,18 @@ export const ALIAS_SEPARATOR_RE = /\s*,\s*|\s+\/\s+|\s+\|\s+|\s+or\s+/;
 
 /**
  * Normalises one documented parameter spelling to its name: drops the Hydra (`++`, `+`, `~`) or
- * flag (`--`, `-`) prefix and a `[no-]` negation marker, then cuts at the first `=`, `[`, `<`,
+ * flag (`--`, `-`) prefixes and a `[no-]` negation marker (repeatedly, so a normalised name
+ * normalises to itself), then cuts at the first `=`, `[`, `<`,
  * blank or `:`… value placeholder (`--out <dir>`, `--n=<int>`, `key=value`, `--x[=Y]`).
  * Returns `''` when nothing name-like is left.
  */
 export function normalizeParamName(spelling: string): string {
   let s = spelling.trim();
-  s = s.replace(/^(\+\+|\+|~|--|-|—|–)/, '');
-  s = s.replace(/^\[no-?\]/i, '');
+  // Until nothing changes, so the result is a fixed point (`----x`, `--[no-]--x` → `x`).
+  for (let before = ''; before !== s; ) {
+    before = s;
+    s = s.replace(/^(\+\+|\+|~|--|-|—|–)/, '').replace(/^\[no-?\]/i, '');
+  }
   const cut = s.search(/[=[<\s{(]/);
   if (cut >= 0) s = s.slice(0, cut);
   return s.replace(/[,;:.]+$/, '');
