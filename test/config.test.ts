@@ -642,3 +642,22 @@ describe('pattern helpers', () => {
     expect(m('Common options for x')).toBe(false);
   });
 });
+
+describe('globs that leave the project root', () => {
+  it.each([
+    [{ sources: ['../outside/**/*.py'] }, 'sources[0]'],
+    [{ docs: ['**/*.md', '!/etc/**'] }, 'docs[1]'],
+    [{ ignore: ['a/../../b'] }, 'ignore[0]'],
+    [{ globalFiles: ['C:\\\\docs\\\\x.md'] }, 'globalFiles[0]'],
+  ])('%j is refused, naming %s', (config, key) => {
+    const root = project({ 'docdrift.config.json': JSON.stringify(config) });
+    const error = configError(() => loadConfig(root));
+    expect(error.key).toBe(key);
+    expect(error.message).toContain('leaves the project root');
+  });
+
+  it('globs with ".." inside a name, or "**", are fine', () => {
+    const root = project({ 'docdrift.config.json': JSON.stringify({ sources: ['src/**/*.py', 'a..b/*.py'], docs: ['docs/**/x..md'] }) });
+    expect(loadConfig(root).config.sources).toEqual(['src/**/*.py', 'a..b/*.py']);
+  });
+});

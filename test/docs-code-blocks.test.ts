@@ -45,6 +45,15 @@ describe('tokens and exact positions', () => {
     expect(doc.invocations[0]!.location).toEqual({ file: 'a.md', line: 2, column: 1, endLine: 2, endColumn: 5 });
   });
 
+  test('a word running to the end of the block ends inside its line (found by the property test)', () => {
+    // The unclosed backquote makes the word run over the joining newline to the end of the block.
+    const { doc } = parseDoc('a.md', ['', '```', '```sh', '', ''].join('\n'));
+    expect(doc.invocations[0]!.location).toEqual({ file: 'a.md', line: 3, column: 1, endLine: 3, endColumn: 6 });
+    // A joining newline after an empty line sits on that empty line (it was put one column past line 2, twice over).
+    const second = parseDoc('a.md', ['```bash', 'tool `a', '', '', '```'].join('\n')).doc;
+    expect(second.invocations[0]!.args[0]!.location).toEqual({ file: 'a.md', line: 2, column: 6, endLine: 3, endColumn: 1 });
+  });
+
   test('blanks after a continuation backslash are tolerated', () => {
     expect(invocations(['```bash', 'tool +a=1 \\  ', '  +b=2', '```'])).toEqual([['tool', '2:1', '+a=1@2:6', '+b=2@3:3']]);
   });

@@ -33,6 +33,8 @@ describe('names', () => {
     ['+key', 'key'], ['++key', 'key'], ['~key', 'key'], ['--flag', 'flag'], ['-v', 'v'], ['key=value', 'key'],
     ['--flag <n>', 'flag'], ['--flag=<n>', 'flag'], ['--out[=DIR]', 'out'], ['--[no-]cache', 'cache'],
     ['+responses_create_params.temperature=0.7', 'responses_create_params.temperature'], ['', ''], ['--', ''],
+    // Found by the property test (normalising is idempotent): every prefix goes, not only the first.
+    ['----flag=', 'flag'], ['--[no-]--x', 'x'],
   ])('normalizeParamName(%j) → %j', (spelling, name) => {
     expect(normalizeParamName(spelling)).toBe(name);
   });

@@ -511,7 +511,33 @@ function validate(source: Source, raw: unknown, knownRuleIds?: string[]): Docdri
       );
     }
   }
+  for (const key of GLOB_KEYS) {
+    const list = result.data[key];
+    list?.forEach((pattern, i) => {
+      if (!globLeavesRoot(pattern)) return;
+      const inside = pattern.replace(/^!/, '').replace(/^(?:\/+|[A-Za-z]:[\\/])/, '').split(/[\\/]/).filter((s) => s !== '..').join('/');
+      throw fail(
+        {
+          problem: `a glob in "${key}" leaves the project root`,
+          got: JSON.stringify(pattern),
+          expected: 'a glob relative to the project root, without ".." segments or a leading "/"',
+          example: renderExample(source, { [key]: [`${pattern.startsWith('!') ? '!' : ''}${inside || '**/*'}`] }),
+          note: 'docdrift reads only files inside the root (--root); to check another directory, run it with that --root.',
+        },
+        [key, i],
+      );
+    });
+  }
   return normaliseConfig(result.data);
+}
+
+/** Config keys whose values are globs of project files. */
+const GLOB_KEYS = ['sources', 'docs', 'ignore', 'reference', 'globalFiles'] as const;
+
+/** True when a glob (after a leading `!`) is absolute or has a `..` segment, so it could match outside the root. */
+function globLeavesRoot(pattern: string): boolean {
+  const p = pattern.replace(/^!/, '');
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.split(/[\\/]/).includes('..');
 }
 
 function describeIssue(

@@ -83,6 +83,8 @@ function shellSource(lines: readonly CodeLine[], lang: string | undefined): Shel
   const colOf: number[] = [];
   let continues = false;
   let first = true;
+  // Just past the last character of the previous code line kept: where a joining `\n` sits.
+  let prevEnd = { line: 1, column: 1 };
   for (const l of lines) {
     let body = l.text;
     let offset = 0;
@@ -97,12 +99,11 @@ function shellSource(lines: readonly CodeLine[], lang: string | undefined): Shel
     }
     if (!first) {
       text += '\n';
-      const prevLine = lineOf.length > 0 ? lineOf[lineOf.length - 1]! : l.line;
-      const prevCol = colOf.length > 0 ? colOf[colOf.length - 1]! + 1 : l.column;
-      lineOf.push(prevLine);
-      colOf.push(prevCol);
+      lineOf.push(prevEnd.line);
+      colOf.push(prevEnd.column);
     }
     first = false;
+    prevEnd = { line: l.line, column: l.column + offset + body.length };
     for (let k = 0; k < body.length; k++) {
       lineOf.push(l.line);
       colOf.push(l.column + offset + k);
@@ -232,14 +233,19 @@ export function programWord(words: readonly ShellWord[]): ProgramWord {
   return at(i < words.length ? i : -1);
 }
 
-/** The file location of a word (start of its first character to just past its last). */
+/**
+ * The file location of a word (start of its first character to just past its last). A word that
+ * ends on a joining `\n` (an unterminated `` ` `` or `$(` runs to the end of the block) ends
+ * where that newline sits, just past its line.
+ */
 function wordLocation(file: string, src: ShellSource, w: ShellWord): SourceLocation {
+  const endsOnNewline = src.text[w.last] === '\n';
   return {
     file,
     line: src.lines[w.start] ?? 1,
     column: src.columns[w.start] ?? 1,
     endLine: src.lines[w.last] ?? src.lines[w.start] ?? 1,
-    endColumn: (src.columns[w.last] ?? src.columns[w.start] ?? 0) + 1,
+    endColumn: (src.columns[w.last] ?? src.columns[w.start] ?? 0) + (endsOnNewline ? 0 : 1),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  ALIAS_SEPARATOR_RE, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  ALIAS_SEPARATOR_RE, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
@@ -194,9 +194,9 @@ function valueIn(
   const code = flat.codes.find((c) => c.start === s && c.end <= e);
   if (code) {
     const after = flat.text.slice(code.end, e);
-    if (mode === 'code-first' || /^\s*(?:\([^)]*\))?\s*[.,;]?\s*$/.test(after)) return { value: code.value, location: code.location };
+    if (mode === 'code-first' || /^(?:\([^)]*\))?\s*[.,;]?$/.test(after.trim())) return { value: code.value, location: code.location };
   }
-  const value = flat.text.slice(s, e).replace(/\s+/g, ' ').replace(/[.,;]+$/, '').trim();
+  const value = trimTrailing(flat.text.slice(s, e).replace(/\s+/g, ' '), '.,;').trim();
   if (NO_VALUE.has(value.toLowerCase())) return undefined;
   const location = locateText(file, flat, s, value, rawLines) ?? flat.location;
   return { value, location };
@@ -392,7 +392,7 @@ function leadingNames(flat: Flat, offset: number): { names: string[]; raw: strin
     spans.push(code);
     end = code.end;
   }
-  const spellings = spans.flatMap((c) => c.value.split(ALIAS_SEPARATOR_RE)).filter((p) => p.trim() !== '');
+  const spellings = spans.flatMap((c) => c.value.split(ALIAS_SEPARATOR_RE)).map((p) => p.trim()).filter((p) => p !== '');
   if (spellings.length === 0 || !spellings.every(isParamSpelling)) return undefined;
   const names = namesOf('', spans.map((c) => c.value));
   return names.length > 0 ? { names, raw: flat.text.slice(s, end), end } : undefined;
@@ -503,7 +503,8 @@ interface ParamHeading {
  */
 function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean } | undefined {
   const flat = flatten(ctx.file, node);
-  const text = flat.text.replace(/\s*\{#[^}]*\}\s*$/, '');
+  const anchor = /\{#[^}]*\}\s*$/.exec(flat.text);
+  const text = anchor ? flat.text.slice(0, anchor.index).trimEnd() : flat.text;
   const lead = leadingNames(flat, 0);
   if (lead) {
     let rest = lead.end;

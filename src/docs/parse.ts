@@ -13,6 +13,7 @@ import type {
   TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
+import { documentOverLimits } from './limits.js';
 import { readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
@@ -102,6 +103,10 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * - `links`: every `[text](url)` link and every reference link (`[text][id]`, url from its
  *   definition), and MDX `<a href="…">`/`<Link href="…">` with a literal href, in document order.
  *
+ * A document over the limits of `src/docs/limits.ts` (over 1 Mi characters, or nested more than
+ * 100 levels on a line) is not parsed: a `warn` `parse-error` diagnostic says why and the DocFile
+ * is empty.
+ *
  * @param file project-relative POSIX path, used in every location and to resolve relative links.
  * @param text the document's contents.
  * @returns the DocFile and any input diagnostics. Never throws: a document that cannot be read
@@ -110,6 +115,16 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
 export function parseDoc(file: string, text: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
   const diagnostics: InputDiagnostic[] = [];
+  const over = documentOverLimits(text);
+  if (over) {
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read: ${over.reason}, which the Markdown parser cannot handle in bounded time`,
+      location: { file, line: over.line, column: 1 },
+    });
+    return { doc: emptyDoc(file, kind), diagnostics };
+  }
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {

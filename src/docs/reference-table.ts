@@ -66,22 +66,40 @@ export function columnRoles(header: readonly string[]): Array<ColumnRole | undef
   return roles;
 }
 
-/** Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. */
-export const ALIAS_SEPARATOR_RE = /\s*,\s*|\s+\/\s+|\s+\|\s+|\s+or\s+/;
+/**
+ * Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. The
+ * blanks around them stay on the pieces (callers trim): a `\s*` or `\s+` here made splitting a
+ * long run of blanks quadratic.
+ */
+export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s/;
+
+/**
+ * `text` without trailing characters from `chars` (`trimTrailing('a.,', '.,')` → `a`). Linear,
+ * unlike `/[.,]+$/`, which a regex engine retries from every position of a long run.
+ */
+export function trimTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
 
 /**
  * Normalises one documented parameter spelling to its name: drops the Hydra (`++`, `+`, `~`) or
- * flag (`--`, `-`) prefix and a `[no-]` negation marker, then cuts at the first `=`, `[`, `<`,
+ * flag (`--`, `-`) prefixes and a `[no-]` negation marker (repeatedly, so a normalised name
+ * normalises to itself), then cuts at the first `=`, `[`, `<`,
  * blank or `:`… value placeholder (`--out <dir>`, `--n=<int>`, `key=value`, `--x[=Y]`).
  * Returns `''` when nothing name-like is left.
  */
 export function normalizeParamName(spelling: string): string {
   let s = spelling.trim();
-  s = s.replace(/^(\+\+|\+|~|--|-|—|–)/, '');
-  s = s.replace(/^\[no-?\]/i, '');
+  // Until nothing changes, so the result is a fixed point (`----x`, `--[no-]--x` → `x`).
+  for (let before = ''; before !== s; ) {
+    before = s;
+    s = s.replace(/^(\+\+|\+|~|--|-|—|–)/, '').replace(/^\[no-?\]/i, '');
+  }
   const cut = s.search(/[=[<\s{(]/);
   if (cut >= 0) s = s.slice(0, cut);
-  return s.replace(/[,;:.]+$/, '');
+  return trimTrailing(s, ',;:.');
 }
 
 /**
@@ -116,7 +134,7 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
   let best: string | undefined;
   for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
   if (best !== undefined) return best;
-  const word = /^[^\s,;)]+/.exec(rest)?.[0]?.replace(/[.]+$/, '');
+  const word = trimTrailing(/^[^\s,;)]+/.exec(rest)?.[0] ?? '', '.');
   return word ? word : undefined;
 }
 

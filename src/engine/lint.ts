@@ -4,6 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
+import { trimTrailing } from '../docs/reference-table.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
@@ -308,8 +309,10 @@ export function mentionMatcher(names: string[], isGlobalHeading: (text: string) 
   const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
   return (text) => {
     if (word?.test(text)) return true;
-    for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
-      if (isGlobalHeading((match[1] ?? '').replace(/[`*_]/g, ''))) return true;
+    // `(.*)` then a trim, not `(.+?)[ \t#]*$`: that retried every split of a long `#` run.
+    for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*)$/gm)) {
+      const heading = trimTrailing(match[1] ?? '', ' \t#');
+      if (heading !== '' && isGlobalHeading(heading.replace(/[`*_]/g, ''))) return true;
     }
     return false;
   };

@@ -2,7 +2,7 @@
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
-import { readReferenceTable } from '../docs/reference-table.js';
+import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/flags.js';
@@ -524,13 +524,14 @@ export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
     for (const link of doc.links) {
       if (link.targetFile && known.has(link.targetFile)) continue;
       if (/^[A-Za-z][A-Za-z0-9+.-]*:|^\/\//.test(link.url)) continue; // absolute URLs: below
-      let route = link.url.replace(/[#?].*$/, '');
+      const cut = link.url.search(/[#?]/);
+      let route = cut >= 0 ? link.url.slice(0, cut) : link.url;
       try {
         route = decodeURIComponent(route);
       } catch {
         // keep the raw route
       }
-      route = route.replace(/^\.?\//, '').replace(/\/+$/, '');
+      route = trimTrailing(route.replace(/^\.?\//, ''), '/');
       if (link.targetFile && !known.has(link.targetFile)) {
         // A relative path without its extension (`../reference/cli-commands`).
         const ext = [`${link.targetFile}.md`, `${link.targetFile}.mdx`].filter((f) => known.has(f));

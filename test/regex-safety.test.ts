@@ -1,0 +1,133 @@
+/** ReDoS: the regexes that run on document text are timed on 100k-character pathological inputs; an opt-in recheck audit covers every regex literal in src/ and rules/. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkSync } from 'recheck';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { parseDoc } from '../src/docs/parse.js';
+import { defaultFromDescription, namesOf, normalizeParamName } from '../src/docs/reference-table.js';
+import { mentionMatcher } from '../src/engine/lint.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** A regular expression written in the code: a `/…/flags` literal or `new RegExp('literal', 'flags')`. */
+interface FoundRegex {
+  source: string;
+  flags: string;
+  where: string;
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Every regex literal and `new RegExp` with literal arguments in the TypeScript files, found with the TypeScript parser. */
+function findRegexes(): FoundRegex[] {
+  const out: FoundRegex[] = [];
+  for (const file of [...tsFiles(path.join(ROOT, 'src')), ...tsFiles(path.join(ROOT, 'rules'))]) {
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const where = (n: ts.Node): string => `${path.relative(ROOT, file)}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`;
+    const visit = (n: ts.Node): void => {
+      if (ts.isRegularExpressionLiteral(n)) {
+        const text = n.text;
+        const end = text.lastIndexOf('/');
+        out.push({ source: text.slice(1, end), flags: text.slice(end + 1), where: where(n) });
+      } else if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'RegExp') {
+        const [pattern, flags] = n.arguments ?? [];
+        if (pattern && ts.isStringLiteralLike(pattern)) {
+          out.push({ source: pattern.text, flags: flags && ts.isStringLiteralLike(flags) ? flags.text : '', where: where(n) });
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+const regexes = findRegexes();
+
+/** Milliseconds one call may take on a 100k-character input: linear work takes a few; the quadratic regexes these replaced took 20 s to minutes. */
+const BOUND_MS = 1500;
+const N = 100_000;
+
+function timed(fn: () => unknown): number {
+  const start = performance.now();
+  fn();
+  return performance.now() - start;
+}
+
+describe('document text under pathological 100k-character inputs', () => {
+  it.each([
+    ['namesOf: a long run of blanks before separators (ALIAS_SEPARATOR_RE)', () => namesOf(`a${'\t'.repeat(N)}\t|,`, [])],
+    ['namesOf in code spans', () => namesOf('', [`a${' '.repeat(N)}x`, ` ${'/ '.repeat(N / 2)}`])],
+    ['normalizeParamName: a long run of trailing punctuation', () => normalizeParamName(`a${','.repeat(N)}\u0000,`)],
+    ['defaultFromDescription: a value of dots', () => defaultFromDescription(`Default: ${'.'.repeat(N)}\u0000.`, [])],
+    ['mentionMatcher: a heading line of # characters', () => mentionMatcher(['tool'], () => false)(`# #${'#'.repeat(N)}\u0000`)],
+    ['mentionMatcher: many heading lines', () => mentionMatcher([], () => false)(`# a${' \t#'.repeat(N / 3)}x\n`.repeat(3))],
+  ])('%s', (_name, fn) => {
+    expect(timed(fn)).toBeLessThan(BOUND_MS);
+  });
+
+  it('parseDoc: heading-per-parameter layout with long blank runs after the default and in the anchor', () => {
+    const doc = [
+      '## `tool`',
+      '',
+      `### \`seed\`${'\t'.repeat(N / 4)}`,
+      '',
+      `Default: \`0\`${' '.repeat(N / 4)})`,
+      '',
+      `### \`name\` ${'{#'.repeat(10)}${' '.repeat(N / 4)}`,
+      '',
+      `Default: ${'x,'.repeat(N / 8)}${'.'.repeat(N / 8)};`,
+      '',
+    ].join('\n');
+    expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
+  });
+});
+
+/**
+ * The full recheck audit of every regex literal: slow (minutes on a shared machine), so opt-in
+ * with `REGEX_AUDIT=1 RECHECK_BACKEND=pure npx vitest run test/regex-safety.test.ts`. The
+ * patterns in KNOWN_POLYNOMIAL are super-linear by recheck's analysis but only run on short,
+ * bounded text (a config value, an entry-point string, one Markdown cell or code line); they are
+ * listed so a new one fails the audit.
+ */
+const KNOWN_POLYNOMIAL: ReadonlySet<string> = new Set([
+  '/ in JSON at position \\d+.*$/', // a JSON.parse error message
+  '/\\s*:$/', // a heading pattern from the config
+  '/^\\s*\\[\\[?\\s*([^\\]]+?)\\s*\\]\\]?\\s*(#.*)?$/', // one TOML line of a code block
+  '/^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v?\\d+(?:\\.\\d+)*(?:[-.][\\w.]+)?)$/i', // one inline code span
+  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*/', // anchored, repetition bounded by 40
+  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*$/', // anchored, repetition bounded by 40
+  '/\\{#[^}]*\\}\\s*$/', // quadratic only in the number of `{#` in one heading
+  '/[ \\t]*(?:(?:[-*+]|\\d{1,9}[.)])[ \\t]+|>[ \\t]?)/y', // sticky: tried at one position only
+  '/\\s*\\[.*\\]\\s*$/', // an entry-point target from pyproject.toml
+  '/(`+)([\\s\\S]*?[^`])\\1(?!`)/g', // one documented default cell
+  '/(?:,\\s*optional|\\s*\\(\\s*optional\\s*\\))\\s*$/i', // one documented type cell
+  '/\\s*\\n\\s*/g', // a message in the stylish reporter
+  '/-+([^-])/g', // a flag name in TypeScript source
+  '/^(`+)([\\s\\S]*)\\1$/', // a template literal in TypeScript source
+]);
+
+describe.runIf(process.env.REGEX_AUDIT === '1')('recheck audit of every regex literal (REGEX_AUDIT=1)', () => {
+  it('finds the regexes of the code base', () => {
+    expect(regexes.length).toBeGreaterThan(50);
+    expect(regexes.some((r) => r.where.startsWith('src/docs/reference-table.ts'))).toBe(true);
+  });
+
+  it('recheck finds no regex with super-linear backtracking beyond the known, bounded ones', { timeout: 900_000 }, () => {
+    const vulnerable: string[] = [];
+    const seen = new Set<string>();
+    for (const r of regexes) {
+      const key = `/${r.source}/${r.flags}`;
+      if (seen.has(key) || KNOWN_POLYNOMIAL.has(key)) continue;
+      seen.add(key);
+      const result = checkSync(r.source, r.flags.replace(/[gy]/g, ''), { timeout: 10_000 });
+      if (result.status === 'vulnerable') vulnerable.push(`${r.where} ${key} (${result.complexity.type}) attack: ${JSON.stringify(result.attack.pattern)}`);
+    }
+    expect(vulnerable).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+/** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BASE = path.join(ROOT, 'fixtures/bad-input/_base');
+
+interface JsonResult {
+  file: string;
+  line: number;
+  ruleId: string;
+  message: string;
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** A sandbox dir holding `project/` (a copy of the clean base project) and `outside/` next to it. */
+function sandbox(): { project: string; outside: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-sec-'));
+  temps.push(dir);
+  const project = path.join(dir, 'project');
+  const outside = path.join(dir, 'outside');
+  cpSync(BASE, project, { recursive: true });
+  mkdirSync(outside);
+  return { project, outside };
+}
+
+function run(project: string) {
+  const r = spawnSync(process.execPath, [BIN, '--root', project, '--format', 'json'], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const results = (stdout: string): JsonResult[] => (JSON.parse(stdout) as { results: JsonResult[] }).results;
+
+describe('docdrift never executes repository code', () => {
+  it('a docdrift.config.js or .docdriftrc.cjs that would write a marker is refused with a reason, not run', () => {
+    for (const name of ['docdrift.config.js', '.docdriftrc.cjs']) {
+      const { project, outside } = sandbox();
+      const marker = path.join(outside, 'pwned');
+      writeFileSync(
+        path.join(project, name),
+        `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nmodule.exports = { rules: {} };\n`,
+      );
+      const r = run(project);
+      expect(existsSync(marker), `${name} was executed`).toBe(false);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(name);
+      expect(r.stderr).toMatch(/execut|JSON or YAML/i);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('conftest.py, setup.py and the package code that would write a marker are parsed, never run', () => {
+    const { project, outside } = sandbox();
+    const marker = path.join(outside, 'pwned');
+    const payload = `import pathlib\npathlib.Path(${JSON.stringify(marker)}).write_text("ran")\n`;
+    writeFileSync(path.join(project, 'conftest.py'), payload);
+    writeFileSync(path.join(project, 'setup.py'), `${payload}from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main"]})\n`);
+    writeFileSync(path.join(project, 'tool/__init__.py'), payload);
+    const r = run(project);
+    expect(existsSync(marker)).toBe(false);
+    expect(r.code).toBe(0);
+    expect(results(r.stdout)).toEqual([]);
+  });
+});
+
+describe('docdrift never reads outside the project root', () => {
+  /** A Markdown file and a Python config class outside the root, each of which would produce a finding if read. */
+  function bait(outside: string): void {
+    writeFileSync(path.join(outside, 'secret.md'), '# outside\n\n```bash\ntool +leaked_secret=1\n```\n');
+    writeFileSync(
+      path.join(outside, 'leak.py'),
+      'from pydantic import BaseModel\n\n\nclass ToolConfig(BaseModel):\n    leaked_field: int = 1\n',
+    );
+  }
+
+  it('symlinks in docs/ to a file outside, to a directory outside, and to /etc are not followed', () => {
+    const { project, outside } = sandbox();
+    bait(outside);
+    symlinkSync(path.join(outside, 'secret.md'), path.join(project, 'docs/secret.md'));
+    symlinkSync('../../outside', path.join(project, 'docs/outdir'));
+    symlinkSync('/etc', path.join(project, 'docs/etc'));
+    symlinkSync(path.join(outside, 'leak.py'), path.join(project, 'tool/leak.py'));
+    const r = run(project);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('leaked');
+    expect(results(r.stdout)).toEqual([]);
+  });
+
+  it('a Markdown link to ../../../etc/passwd or ../outside is neither read nor resolved', () => {
+    const { project, outside } = sandbox();
+    bait(outside);
+    writeFileSync(
+      path.join(project, 'README.md'),
+      '# tool\n\n```bash\ntool +seed=1\n```\n\n[passwd](../../../etc/passwd), [secret](../outside/secret.md#outside), [ref](docs/reference.md#tool)\n',
+    );
+    const r = run(project);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/leaked|passwd|root:/);
+    expect(results(r.stdout)).toEqual([]);
+  });
+
+  it('a config glob with .. or an absolute path is refused (exit 2) and nothing outside is read', () => {
+    for (const config of [{ docs: ['../outside/**/*.md'] }, { sources: ['**/*.py', '../outside/*.py'] }, { docs: [`${'/'}etc/**`] }]) {
+      const { project, outside } = sandbox();
+      bait(outside);
+      writeFileSync(path.join(project, 'docdrift.config.json'), JSON.stringify(config));
+      const r = run(project);
+      expect(r.code, JSON.stringify(config)).toBe(2);
+      expect(r.stderr).toContain('leaves the project root');
+      expect(r.stdout).not.toContain('leaked');
+    }
+  });
+});
