@@ -62,7 +62,8 @@ function run(dir: string, args: string[]) {
 
 const summary = (results: Finding[]) => results.map((r) => `${r.file} ${r.ruleId} ${r.data.name ?? r.data.params ?? ''}`);
 
-describe('--changed-since', () => {
+// Each run reads the whole example (1–3 s alone, much more on a shared machine).
+describe('--changed-since', { timeout: 120_000 }, () => {
   it('reports nothing when nothing changed', () => {
     const dir = exampleRepo();
     expect(run(dir, []).results.length).toBeGreaterThan(5);
