@@ -4,6 +4,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../src/config/schema.js';
+import { commandSourceFiles, selectAffected } from '../src/engine/changed.js';
+import { lint } from '../src/engine/lint.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -159,5 +162,24 @@ describe('--changed-since', { timeout: 120_000 }, () => {
     const none = run(plain, ['--changed-since', 'main']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('is not inside a git repository');
+  });
+});
+
+describe('selectAffected and commandSourceFiles', { timeout: 120_000 }, () => {
+  it('tie a command to every file its parameters come from, and a changed config file to every finding', async () => {
+    const { messages, model } = await lint({ root: EXAMPLE, config: defaultConfig() });
+    const e2e = model.commandByName('ng_e2e_collect_rollouts')!;
+    // Its class, the base it extends through an aliased import, the grandparent, and the script line.
+    expect([...commandSourceFiles(model, e2e)].sort()).toEqual([
+      'nemo_gym/config_types.py',
+      'nemo_gym/e2e.py',
+      'nemo_gym/rollout_collection.py',
+      'pyproject.toml',
+    ]);
+    expect(selectAffected(messages, model, new Set())).toEqual([]);
+    expect(selectAffected(messages, model, new Set(['docdrift.config.json']), 'docdrift.config.json')).toEqual(messages);
+    // e2e.py only defines `split`: findings about ng_collect_rollouts are untouched by it.
+    const e2eOnly = selectAffected(messages, model, new Set(['nemo_gym/e2e.py']));
+    expect(new Set(e2eOnly.map((m) => m.data.command))).toEqual(new Set(['ng_e2e_collect_rollouts']));
   });
 });
