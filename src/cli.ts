@@ -4,6 +4,9 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { lintWithCache } from './engine/cache.js';
+import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
+import { lint, toProjectPath } from './engine/lint.js';
+import { runInit } from './init.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -11,10 +14,11 @@ import { ruleIds, rules } from '../rules/index.js';
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 
 const HELP = `Usage: docdrift [paths…] [options]
+       docdrift init [--root DIR] [--force] [--dry-run]   (write a starter config; see docdrift init --help)
 
 Checks that config classes in code, reference tables and README examples agree.
 With paths (files or directories, relative to the current directory), only findings in them are
-reported; the whole project is still read.
+reported; the whole project is still read. To lint a path named "init", write ./init.
 
 Options:
   --root DIR           project root (default: the current directory)
@@ -23,6 +27,8 @@ Options:
   --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
+  --changed-since REF  report only findings in files changed since the git ref REF (merge base,
+                       working tree and untracked files) or made stale by changed code
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
@@ -64,6 +70,12 @@ export interface CliOptions {
    * @default false
    */
   quiet: boolean;
+  /**
+   * Report only findings in files changed since this git ref (committed since the merge base
+   * with HEAD, uncommitted, or untracked), and findings in other files made stale by changed
+   * code. See `src/engine/changed.ts`.
+   */
+  'changed-since'?: string;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -109,6 +121,7 @@ export const CLI_OPTIONS = {
   summary: { type: 'string' },
   'max-warnings': { type: 'string', default: '-1' },
   quiet: { type: 'boolean', default: false },
+  'changed-since': { type: 'string' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   cache: { type: 'boolean', default: true },
@@ -156,6 +169,7 @@ function version(): string {
  * Never throws: every failure is a message on stderr and exit code 2.
  */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {
     args = parseArgs({ args: joinNegativeValues(argv), options: CLI_OPTIONS, allowPositionals: true, strict: true });
@@ -230,18 +244,30 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     files.push(abs);
   }
 
+  let changed: Set<string> | undefined;
+  if (values['changed-since'] !== undefined) {
+    try {
+      changed = await changedFiles(root, values['changed-since'] as string);
+    } catch (error) {
+      const text = error instanceof ChangedSinceError ? error.message : `--changed-since: ${(error as Error).message}`;
+      io.stderr(`docdrift: ${text}\n`);
+      return EXIT.error;
+    }
+  }
+
   try {
     const result = await lintWithCache({
       root,
       config,
       files,
       configFile,
-      // The --summary coverage table reads the whole model, which a cache hit does not have.
-      cache: !values['no-cache'] && values.summary === undefined,
+      // The --summary coverage table and --changed-since read the whole model, which a cache hit does not have.
+      cache: !values['no-cache'] && values.summary === undefined && changed === undefined,
       location: cacheLocation,
       version: version(),
     });
     let messages = result.messages;
+    if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
     const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, ...(format === 'sarif' ? { version: version() } : {}) });

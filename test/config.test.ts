@@ -190,6 +190,20 @@ rules:
     expect(loadConfig(root, undefined, RULES).config.rules).toEqual({ 'example-param-unknown': 'error' });
   });
 
+  it('accepts and ignores $comment notes at the top level and in a command entry, but not elsewhere', () => {
+    const root = project({
+      'docdrift.config.json': JSON.stringify({
+        $comment: ['written by docdrift init'],
+        commands: { tool: { $comment: 'TODO: set "config"', aliases: ['t'] } },
+      }),
+    });
+    expect(loadConfig(root, undefined, RULES).config.commands).toEqual({ tool: { aliases: ['t'] } });
+    const bad = project({ 'docdrift.config.json': JSON.stringify({ $comment: 5 }) });
+    expect(() => loadConfig(bad, undefined, RULES)).toThrow(ConfigError);
+    const nested = project({ 'docdrift.config.json': JSON.stringify({ rules: { $comment: 'x' } }) });
+    expect(() => loadConfig(nested, undefined, RULES)).toThrow(ConfigError);
+  });
+
   it('reads an explicit --config file, relative to the working directory', () => {
     const root = project({ 'conf/dd.yaml': 'sources: [a/**/*.py]\n', 'docdrift.config.json': '{"sources": ["b"]}' });
     const cwd = process.cwd();

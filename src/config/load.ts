@@ -394,6 +394,7 @@ const EXPECTED: Record<string, string> = {
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
   options: 'an object of rule options as the second element: [severity, { options }]',
   $schema: 'a string: the URL or path of a JSON schema, for editors (docdrift ignores it)',
+  $comment: 'a string or a list of strings: a note for people (docdrift ignores it)',
   item: 'a non-empty string',
   root: 'an object of config keys ("sources", "docs", "rules", …)',
 };

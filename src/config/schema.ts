@@ -269,7 +269,11 @@ export function defaultConfig(): DocdriftConfig {
   return structuredClone(DEFAULT_CONFIG) as DocdriftConfig;
 }
 
-/** The keys a config file may contain at its top level (`$schema` is accepted and ignored, for editors). */
+/**
+ * The keys a config file may contain at its top level (`$schema` is accepted and ignored, for
+ * editors; `$comment`, a string or list of strings, is accepted and ignored here and in each
+ * `commands.<name>` entry, since JSON has no comments: `docdrift init` writes its notes there).
+ */
 export const CONFIG_KEYS = [
   'sources',
   'docs',
@@ -330,6 +334,7 @@ const ruleSetting = z.union([
  */
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
+  $comment: stringList.optional(),
   sources: nonEmptyStringList.optional(),
   docs: nonEmptyStringList.optional(),
   ignore: stringList.optional(),
@@ -338,6 +343,7 @@ export const configFileSchema = z.strictObject({
     .record(
       nonEmptyString,
       z.strictObject({
+        $comment: stringList.optional(),
         aliases: stringList.optional(),
         config: stringList.optional(),
         params: stringList.optional(),

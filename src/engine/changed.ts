@@ -1,0 +1,153 @@
+/**
+ * `--changed-since REF`: the files changed since a git ref, and the findings those changes
+ * concern, either located in a changed file or made stale by a change to the code they rest on.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { CommandSpec, Model } from '../model/types.js';
+import type { DriftMessage } from './types.js';
+
+const run = promisify(execFile);
+
+/**
+ * `--changed-since` cannot be honoured: the root is not inside a git work tree, git is missing,
+ * or the ref names no commit. The CLI prints `message` and exits 2.
+ */
+export class ChangedSinceError extends Error {
+  override name = 'ChangedSinceError';
+}
+
+/** Runs git in `cwd` without a shell; resolves to stdout, rejects with git's stderr as message. */
+async function git(cwd: string, args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException & { stderr?: string };
+    if (err.code === 'ENOENT') throw new ChangedSinceError('--changed-since needs git, and no `git` program was found on PATH.');
+    throw new ChangedSinceError((err.stderr ?? err.message).trim());
+  }
+}
+
+/** NUL-separated git output (`-z`) as a list, the empty trailing entry dropped. */
+function splitZ(text: string): string[] {
+  return text.split('\0').filter((s) => s.length > 0);
+}
+
+/**
+ * The project files changed since `ref`, as root-relative POSIX paths:
+ * - every path that differs between the working tree and the merge base of `ref` and `HEAD`
+ *   (`git diff --name-only --no-renames $(git merge-base REF HEAD)`), i.e. the commits of
+ *   `REF...HEAD` plus staged and unstaged edits, deleted files included; a rename counts as its
+ *   old and its new path. Merge-base semantics mean commits that landed on `REF` after the branch
+ *   forked are not "changes" of the branch (https://git-scm.com/docs/git-diff, `A...B`);
+ * - plus untracked files that `.gitignore` does not exclude (`git ls-files --others --exclude-standard`).
+ *
+ * Only paths under `root` are returned (git's `--relative`), relative to it. git runs with
+ * `execFile` in `root`, never through a shell.
+ *
+ * @param root absolute project root, inside a git work tree
+ * @param ref any commit-ish git understands (`main`, `origin/main`, `HEAD~3`, a SHA)
+ * @throws {ChangedSinceError} when `root` is not in a git work tree, `ref` is not a commit, or
+ *   `ref` and `HEAD` share no history
+ */
+export async function changedFiles(root: string, ref: string): Promise<Set<string>> {
+  if (ref.length === 0 || ref.startsWith('-')) {
+    throw new ChangedSinceError(`--changed-since takes a git ref such as "main" or "HEAD~1"; got "${ref}".`);
+  }
+  try {
+    await git(root, ['rev-parse', '--is-inside-work-tree']);
+  } catch (error) {
+    if (error instanceof ChangedSinceError && /needs git/.test(error.message)) throw error;
+    throw new ChangedSinceError(`--changed-since ${ref}: ${root} is not inside a git repository.`);
+  }
+  let commit: string;
+  try {
+    commit = (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+  } catch {
+    commit = '';
+  }
+  if (!commit) {
+    throw new ChangedSinceError(
+      `--changed-since ${ref}: "${ref}" is not a commit in the repository at ${root}. ` +
+        'Give a branch, tag or commit, e.g. --changed-since main (in CI, fetch it first: git fetch origin main).',
+    );
+  }
+  let base: string;
+  try {
+    base = (await git(root, ['merge-base', commit, 'HEAD'])).trim();
+  } catch {
+    base = '';
+  }
+  if (!base) {
+    throw new ChangedSinceError(`--changed-since ${ref}: "${ref}" and HEAD have no common ancestor (or HEAD has no commit yet).`);
+  }
+  const [diff, untracked] = await Promise.all([
+    git(root, ['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']),
+    git(root, ['ls-files', '--others', '--exclude-standard', '-z']),
+  ]);
+  return new Set([...splitZ(diff), ...splitZ(untracked)].map((f) => f.split('\\').join('/')));
+}
+
+/**
+ * The files a command's parameters come from: its declaration (the console script or `bin`
+ * line), each of its config classes and every class they nest, and every parameter definition
+ * (config fields, inherited ones in their base's file, and CLI flags).
+ */
+export function commandSourceFiles(model: Model, command: CommandSpec): Set<string> {
+  const files = new Set<string>();
+  if (command.location) files.add(command.location.file);
+  const seen = new Set<string>();
+  const addClass = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const cls = model.classes.get(name);
+    if (!cls) return;
+    files.add(cls.location.file);
+    for (const field of cls.fields) {
+      files.add(field.location.file);
+      if (field.typeRef) addClass(field.typeRef);
+    }
+  };
+  for (const name of command.configClasses) addClass(name);
+  for (const param of [...command.params, ...(command.acceptedParams ?? [])]) {
+    files.add(param.location.file);
+    if (param.typeRef) addClass(param.typeRef);
+  }
+  return files;
+}
+
+/**
+ * The findings a change touches, in input order. A message is kept when
+ * - its own file changed (a finding in an edited doc), or
+ * - one of its `related` locations lies in a changed file (the definition in code, the reference
+ *   section an example is checked against), or
+ * - its `data.command` names a command whose parameters come from a changed file
+ *   ({@link commandSourceFiles}): a renamed, removed or re-defaulted field makes rows and
+ *   examples in untouched docs stale, even when the finding points at no code location, or
+ * - `configFile` (the docdrift config in use, root-relative) changed: everything may differ.
+ *
+ * @param messages findings of a full run
+ * @param model the model of that run
+ * @param changed root-relative POSIX paths, as from {@link changedFiles}
+ * @param configFile root-relative path of the config file the run used, if any
+ */
+export function selectAffected(messages: DriftMessage[], model: Model, changed: Set<string>, configFile?: string): DriftMessage[] {
+  if (configFile !== undefined && changed.has(configFile)) return messages;
+  const stale = new Map<string, boolean>();
+  const commandChanged = (name: string): boolean => {
+    let hit = stale.get(name);
+    if (hit === undefined) {
+      const command = model.commandByName(name);
+      hit = command !== undefined && [...commandSourceFiles(model, command)].some((f) => changed.has(f));
+      stale.set(name, hit);
+    }
+    return hit;
+  };
+  return messages.filter((m) => {
+    if (m.file !== undefined && changed.has(String(m.file))) return true;
+    if ((m.related ?? []).some((r) => changed.has(r.file))) return true;
+    const command = m.data?.command;
+    return command !== undefined && command !== '' && commandChanged(command);
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * `docdrift init`: runs discovery and the model build on a project with the default config and
+ * turns what it found (commands, their config classes, their reference sections) into a starter
+ * `docdrift.config.json` that reproduces the same run, with notes on what to review.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_FILES } from '../config/load.js';
+import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
+import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
+import { discoverFiles } from './discover.js';
+import { lint, type LintResult } from './lint.js';
+
+/** The file `docdrift init` writes, in the project root. First in the loader's search order. */
+export const INIT_CONFIG_FILE = 'docdrift.config.json';
+
+/** One `commands.<name>` entry of the starter config, as written to JSON. */
+export interface StarterCommand {
+  /** Why the entry looks as it does and what to check; the loader accepts and ignores it. */
+  $comment: string;
+  aliases?: string[];
+  /** Qualified config class names (`pkg.mod.Class`, `src/options.ts#Options`), when one was found. */
+  config?: string[];
+}
+
+/** The starter config, as written to JSON; it validates against `configFileSchema`. */
+export interface StarterConfig {
+  $comment: string[];
+  sources: string[];
+  docs: string[];
+  /** Present when reference sections were found: the documents that hold them. */
+  reference?: string[];
+  commands: Record<string, StarterCommand>;
+}
+
+/** What {@link proposeConfig} found, for the summary the CLI prints. */
+export interface InitProposal {
+  config: StarterConfig;
+  /** The config as file text (2-space JSON, trailing newline). */
+  text: string;
+  /** One line per command: name → classes (or why none), with its reference sections. */
+  summary: string[];
+  /** Things the user must look at: commands with no config class, no reference section. */
+  review: string[];
+  /** The lint run on the default config the proposal comes from. */
+  result: LintResult;
+}
+
+/** The language a default `sources` glob is about: `py`, `ts`, or `any` (the test directories). */
+function globLanguage(glob: string): 'py' | 'ts' | 'any' {
+  if (/\.py$/.test(glob)) return 'py';
+  if (/[{,]ts[,}]/.test(glob)) return 'ts';
+  return 'any';
+}
+
+/** `docs/cli.mdx:23 (`ng_run`)` for a section. */
+function describeSection(section: ReferenceSection): string {
+  return `${section.file}:${section.heading.location.line} ("${section.heading.text}")`;
+}
+
+/** Commands users type at the top level: sub-commands (`tool eval run`) are found again from the flags. */
+function topLevelCommands(model: Model): CommandSpec[] {
+  return model.commands.filter((c) => c.kind !== 'config-file' && !c.name.includes(' '));
+}
+
+/**
+ * Inspects the project at `root` with the default configuration (any existing config file is
+ * ignored) and proposes a starter config:
+ * - `sources`: the default globs for the languages present (Python, TypeScript), test code excluded;
+ * - `docs`: the default globs;
+ * - `reference`: the documents holding the reference sections found, when there are any;
+ * - `commands`: every console script / `bin` command with its aliases, and `config` set to the
+ *   config classes discovery mapped it to. A command whose parameters come only from CLI flags,
+ *   or that also accepts fields of secondary configs, keeps discovery (no `config`); a command with
+ *   no parameters found gets a `$comment` placeholder asking for `config`.
+ * Every entry carries a `$comment` naming where its parameters and reference sections are.
+ *
+ * @param root absolute project root
+ * @throws only on programming errors; unparseable project files become findings of `result`
+ */
+export async function proposeConfig(root: string): Promise<InitProposal> {
+  const defaults = defaultConfig();
+  const result = await lint({ root, config: defaults });
+  const files = await discoverFiles(root, defaults.sources, defaults.docs, defaults.ignore);
+  const model = result.model;
+  const hasPython = files.sources.some((f) => f.endsWith('.py'));
+  const hasTs = files.sources.some((f) => /\.(ts|mts|cts|tsx)$/.test(f));
+  const wanted = { py: hasPython || !hasTs, ts: hasTs || !hasPython, any: true };
+  const sources = DEFAULT_CONFIG.sources.filter((g) => wanted[globLanguage(g)]);
+
+  const summary: string[] = [];
+  const review: string[] = [];
+  const commands: Record<string, StarterCommand> = {};
+  for (const cmd of topLevelCommands(model)) {
+    const sections = model.sectionsFor(cmd);
+    const subcommands = model.commands.filter((c) => c.name.startsWith(`${cmd.name} `));
+    const subSections = subcommands.flatMap((c) => model.sectionsFor(c));
+    const declared = cmd.location ? ` (declared in ${cmd.location.file}:${cmd.location.line})` : '';
+    const documented =
+      sections.length > 0
+        ? `Documented in ${sections.map(describeSection).join(', ')}.`
+        : 'No reference section found: add a heading naming it in inline code (`## `' + cmd.name + '``) over a table of its parameters.';
+    const subs =
+      subcommands.length > 0
+        ? ` Sub-commands from its CLI flags: ${subcommands.map((c) => c.name).join(', ')}` +
+          (subSections.length > 0 ? `, documented in ${subSections.map(describeSection).join(', ')}.` : '.')
+        : '';
+    const entry: StarterCommand = { $comment: '' };
+    if (cmd.aliases.length > 0) entry.aliases = [...cmd.aliases];
+    let mapping: string;
+    if (cmd.configClasses.length > 0 && (cmd.acceptedParams ?? []).length === 0) {
+      entry.config = [...cmd.configClasses];
+      mapping = `Parameters: the fields of ${cmd.configClasses.join(', ')}, found from the command's code${declared}.`;
+      summary.push(`${cmd.name} → ${cmd.configClasses.join(', ')}`);
+    } else if (cmd.paramsKnown) {
+      const where = [...new Set(cmd.params.map((p) => p.location.file))].join(', ');
+      mapping =
+        cmd.configClasses.length > 0
+          ? `Parameters: the fields of ${cmd.configClasses.join(', ')} plus keys it reads from other configs; left to discovery${declared}.`
+          : `Parameters: its CLI flags, defined in ${where || 'its code'}; left to discovery${declared}.`;
+      summary.push(`${cmd.name} → ${cmd.configClasses.join(', ') || `CLI flags (${where})`}`);
+    } else {
+      mapping =
+        `TODO: docdrift found no config class or CLI flags for this command${declared}, so it is not checked. ` +
+        'Set "config" to the class or type holding its parameters ("pkg.module.Class" or "src/file.ts#Type"), or "params" to their names.';
+      summary.push(`${cmd.name} → (no config class found)`);
+      review.push(`${cmd.name}: no config class found; set "config" under commands.${cmd.name}.`);
+    }
+    if (sections.length === 0 && cmd.paramsKnown) review.push(`${cmd.name}: no reference section found.`);
+    entry.$comment = `${mapping} ${documented}${subs}`;
+    commands[cmd.name] = entry;
+    summary[summary.length - 1] += ` [${sections.length} reference section${sections.length === 1 ? '' : 's'}${sections.length > 0 ? `: ${[...new Set(sections.map((s) => s.file))].join(', ')}` : ''}]`;
+  }
+  if (Object.keys(commands).length === 0) {
+    review.push('no command found: add one under "commands", e.g. "tool": { "config": "pkg.config.ToolConfig" }.');
+  }
+
+  const referenceFiles = [...new Set([...model.sections, ...model.globalSections].map((s) => s.file))].sort();
+  const config: StarterConfig = {
+    $comment: [
+      'Written by `docdrift init`; review it, then commit it. Keys starting with $ are notes docdrift ignores.',
+      'Each command lists the config class its parameters come from and where it is documented.',
+      'Every key and its default: see the Configuration section of the docdrift README.',
+    ],
+    sources,
+    docs: [...defaults.docs],
+    ...(referenceFiles.length > 0 ? { reference: referenceFiles } : {}),
+    commands,
+  };
+  return { config, text: `${JSON.stringify(config, null, 2)}\n`, summary, review, result };
+}
+
+/**
+ * Config files already in `root` that docdrift would load: the {@link CONFIG_FILES} present,
+ * and `package.json` when it has a `docdrift` key. Root-relative names.
+ */
+export function existingConfigFiles(root: string): string[] {
+  const found = CONFIG_FILES.filter((f) => existsSync(path.join(root, f)));
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    if (pkg && typeof pkg === 'object' && 'docdrift' in pkg) found.push('package.json');
+  } catch {
+    // No package.json, or one that does not parse: it holds no config.
+  }
+  return found;
+}
+
+/** Writes the proposal to `root`/{@link INIT_CONFIG_FILE}; returns the absolute path. Throws the fs error on failure. */
+export function writeProposal(root: string, proposal: InitProposal): string {
+  const file = path.join(root, INIT_CONFIG_FILE);
+  writeFileSync(file, proposal.text, 'utf8');
+  return file;
+}

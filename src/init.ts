@@ -1,0 +1,118 @@
+/** The `docdrift init` sub-command: parses its arguments, proposes a starter config, writes or prints it. */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { loadConfig } from './config/load.js';
+import { existingConfigFiles, INIT_CONFIG_FILE, proposeConfig, writeProposal } from './engine/init.js';
+import type { CliIO } from './cli.js';
+
+const INIT_HELP = `Usage: docdrift init [--root DIR] [--force] [--dry-run]
+
+Inspects the project (console scripts, package.json bins, CLI flag definitions, config classes,
+reference sections) and writes a starter ${INIT_CONFIG_FILE} to its root. Review the "$comment"
+notes in it, fill in the commands marked TODO, then commit it.
+To lint a path named "init" rather than run this, write ./init.
+
+Options:
+  --root DIR   project root (default: the current directory)
+  --force      overwrite an existing config file
+  --dry-run    print the config to stdout instead of writing it
+  -h, --help   show this help
+
+Exit codes: 0 written (or printed), 2 a config exists (without --force), bad option, or error.
+`;
+
+/**
+ * The options of `docdrift init`, one property per flag. docdrift's own README section
+ * "Options of `docdrift init`" is checked against this type by `npm run lint:docs`.
+ */
+export interface InitOptions {
+  /**
+   * The project to inspect, and where the config is written.
+   * @default "."
+   */
+  root: string;
+  /**
+   * Overwrite an existing config file.
+   * @default false
+   */
+  force: boolean;
+  /**
+   * Print the config to stdout and write nothing.
+   * @default false
+   */
+  'dry-run': boolean;
+  /**
+   * Show the help of `docdrift init`.
+   * @default false
+   */
+  help: boolean;
+}
+
+/** The options `docdrift init` accepts, in `node:util` parseArgs form; keys are those of {@link InitOptions}. */
+export const INIT_OPTIONS = {
+  root: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  'dry-run': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies Record<keyof InitOptions, NonNullable<ParseArgsConfig['options']>[string]>;
+
+/**
+ * Runs `docdrift init` with `argv` (the arguments after `init`) and returns the exit code:
+ * 0 when the config was written or printed, 2 on a bad option, an existing config without
+ * `--force`, or a failure to write. Never throws.
+ */
+export async function runInit(argv: string[], io: CliIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: INIT_OPTIONS, allowPositionals: false, strict: true }));
+  } catch (error) {
+    io.stderr(`docdrift init: ${(error as Error).message}\nRun \`docdrift init --help\` for the options.\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(INIT_HELP);
+    return 0;
+  }
+  const root = path.resolve(io.cwd, values.root ?? '.');
+  try {
+    if (!statSync(root).isDirectory()) throw new Error('not a directory');
+  } catch {
+    io.stderr(`docdrift init: --root ${root} is not a directory.\n`);
+    return 2;
+  }
+  const existing = existingConfigFiles(root);
+  if (existing.length > 0 && !values.force && !values['dry-run']) {
+    io.stderr(
+      `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ` +
+        'Run with --force to overwrite it, or --dry-run to print the proposal.\n',
+    );
+    return 2;
+  }
+  try {
+    const proposal = await proposeConfig(root);
+    // The proposal must load back: a failure here is a bug in init, not in the project.
+    if (values['dry-run']) {
+      io.stdout(proposal.text);
+    } else {
+      const file = writeProposal(root, proposal);
+      loadConfig(root, file);
+      const shown = path.relative(io.cwd, file);
+      io.stderr(`docdrift init: wrote ${shown.startsWith('..') || path.isAbsolute(shown) ? file : shown}\n`);
+    }
+    for (const line of proposal.summary) io.stderr(`  command ${line}\n`);
+    const shadowed = existing.filter((f) => f !== INIT_CONFIG_FILE);
+    if (shadowed.length > 0 && !values['dry-run']) {
+      io.stderr(`docdrift init: ${INIT_CONFIG_FILE} now takes precedence over ${shadowed.join(', ')}; remove the old config.\n`);
+    }
+    if (proposal.review.length > 0) {
+      io.stderr('Review:\n');
+      for (const line of proposal.review) io.stderr(`  - ${line}\n`);
+    }
+    io.stderr('Then run `docdrift` to lint with it.\n');
+    return 0;
+  } catch (error) {
+    io.stderr(`docdrift init: ${(error as Error)?.message ?? String(error)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,185 @@
+/** `--changed-since REF` end to end: temp git repositories made from fixtures/example-python, the built CLI spawned. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../src/config/schema.js';
+import { commandSourceFiles, selectAffected } from '../src/engine/changed.js';
+import { lint } from '../src/engine/lint.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'docdrift test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'docdrift test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  // Never find a repository above the temp directories.
+  GIT_CEILING_DIRECTORIES: tmpdir(),
+};
+
+interface Finding {
+  file: string;
+  ruleId: string;
+  data: Record<string, string>;
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' });
+}
+
+/** A git repository holding a copy of the example, everything committed on `main`. */
+function exampleRepo(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-changed-'));
+  temps.push(dir);
+  cpSync(EXAMPLE, dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'example');
+  return dir;
+}
+
+function edit(dir: string, file: string, from: string | RegExp, to: string): void {
+  const abs = path.join(dir, file);
+  const before = readFileSync(abs, 'utf8');
+  const after = before.replace(from, to);
+  expect(after, `${file} must contain ${String(from)}`).not.toBe(before);
+  writeFileSync(abs, after);
+}
+
+function run(dir: string, args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, '--format', 'json', ...args], { cwd: dir, encoding: 'utf8', env: { ...GIT_ENV, NO_COLOR: '1' } });
+  const results = r.status === 2 ? [] : (JSON.parse(r.stdout) as { results: Finding[] }).results;
+  return { code: r.status, results, stderr: r.stderr };
+}
+
+const summary = (results: Finding[]) => results.map((r) => `${r.file} ${r.ruleId} ${r.data.name ?? r.data.params ?? ''}`);
+
+// Each run reads the whole example (1–3 s alone, much more on a shared machine).
+describe('--changed-since', { timeout: 120_000 }, () => {
+  it('reports nothing when nothing changed', () => {
+    const dir = exampleRepo();
+    expect(run(dir, []).results.length).toBeGreaterThan(5);
+    const { code, results } = run(dir, ['--changed-since', 'main']);
+    expect(results).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('a docs-only change reports only the findings in that doc', () => {
+    const dir = exampleRepo();
+    edit(dir, 'benchmarks/gpqa/README.md', '+num_repeat=4', '+num_repeats=4');
+    const { code, results } = run(dir, ['--changed-since', 'main']);
+    expect(code).toBe(1);
+    expect(summary(results)).toEqual(['benchmarks/gpqa/README.md example-param-undocumented resume_from_cache']);
+  });
+
+  it('an untracked doc counts as changed; one git excludes does not', () => {
+    const dir = exampleRepo();
+    // .git/info/exclude hides scratch/ from git but not from docdrift (which reads .gitignore files only).
+    writeFileSync(path.join(dir, '.git/info/exclude'), 'scratch/\n');
+    mkdirSync(path.join(dir, 'scratch'));
+    cpSync(path.join(EXAMPLE, 'README.md'), path.join(dir, 'scratch/README.md'));
+    writeFileSync(path.join(dir, 'NEW.md'), '# New\n\n```bash\nng_collect_rollouts +agent_nam=x\n```\n');
+    expect(run(dir, []).results.some((r) => r.file === 'scratch/README.md')).toBe(true);
+    const { results } = run(dir, ['--changed-since', 'HEAD']);
+    expect(summary(results)).toEqual(['NEW.md example-param-unknown agent_nam']);
+  });
+
+  it('a renamed field reports the stale rows and examples in the untouched README and reference', () => {
+    const dir = exampleRepo();
+    edit(dir, 'nemo_gym/rollout_collection.py', '    resume_from_cache: bool', '    resume: bool');
+    const { code, results } = run(dir, ['--changed-since', 'main']);
+    expect(code).toBe(1);
+    const lines = summary(results);
+    // The README example now passes a removed name; the reference lacks the new one.
+    expect(lines).toContain('README.md example-param-unknown resume_from_cache');
+    expect(lines).toContain('resources_servers/weather/README.md example-param-unknown resume_from_cache');
+    expect(lines.filter((l) => l === 'docs/reference/cli-commands.mdx reference-param-missing resume')).toHaveLength(2);
+    // Nothing reported is in the changed file itself: these are docs made stale by code.
+    expect(new Set(results.map((r) => r.file)).has('nemo_gym/rollout_collection.py')).toBe(false);
+  });
+
+  it('a changed default reports the now-wrong documented default', () => {
+    const dir = exampleRepo();
+    edit(dir, 'nemo_gym/rollout_collection.py', /limit: Optional\[int\] = Field\(\n\s+default=None/, 'limit: Optional[int] = Field(\n        default=100');
+    const { results } = run(dir, ['--changed-since', 'main']);
+    const mismatch = results.filter((r) => r.ruleId === 'reference-default-mismatch' && r.data.name === 'limit');
+    expect(mismatch.map((r) => [r.file, r.data.actual, r.data.documented])).toEqual([
+      ['docs/reference/cli-commands.mdx', '100', 'None'],
+    ]);
+  });
+
+  it('a field removed in a commit on a branch is caught against the merge base, and paths intersect', () => {
+    const dir = exampleRepo();
+    git(dir, 'checkout', '-q', '-b', 'feature');
+    edit(
+      dir,
+      'nemo_gym/rollout_collection.py',
+      /    num_samples_in_parallel: Optional\[int\] = Field\(\n.*\n    \)\n/,
+      '',
+    );
+    git(dir, 'commit', '-q', '-am', 'remove num_samples_in_parallel');
+    // A later commit on main touches a doc; it is not a change of this branch.
+    git(dir, 'checkout', '-q', 'main');
+    edit(dir, 'benchmarks/aime24/README.md', 'ng_e2e_collect_rollouts', 'ng_e2e_collect_rollouts +limitt=3');
+    git(dir, 'commit', '-q', '-am', 'main moves on');
+    git(dir, 'checkout', '-q', 'feature');
+
+    const { results } = run(dir, ['--changed-since', 'main']);
+    const unknown = summary(results).filter((l) => / (example|reference)-param-unknown num_samples_in_parallel$/.test(l));
+    expect(unknown).toEqual([
+      'docs/reference/cli-commands.mdx reference-param-unknown num_samples_in_parallel',
+      'docs/reference/cli-commands.mdx reference-param-unknown num_samples_in_parallel',
+      'resources_servers/weather/README.md example-param-unknown num_samples_in_parallel',
+    ]);
+    expect(summary(results).some((l) => l.includes('limitt'))).toBe(false);
+
+    const scoped = run(dir, ['--changed-since', 'main', 'resources_servers']);
+    expect(new Set(scoped.results.map((r) => r.file))).toEqual(new Set(['resources_servers/weather/README.md']));
+    expect(scoped.results.length).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with a clear message for an unknown ref or outside a git repository', () => {
+    const dir = exampleRepo();
+    const bad = run(dir, ['--changed-since', 'no-such-branch']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"no-such-branch" is not a commit');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+
+    const plain = mkdtempSync(path.join(tmpdir(), 'docdrift-nogit-'));
+    temps.push(plain);
+    cpSync(EXAMPLE, plain, { recursive: true });
+    const none = run(plain, ['--changed-since', 'main']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('is not inside a git repository');
+  });
+});
+
+describe('selectAffected and commandSourceFiles', { timeout: 120_000 }, () => {
+  it('tie a command to every file its parameters come from, and a changed config file to every finding', async () => {
+    const { messages, model } = await lint({ root: EXAMPLE, config: defaultConfig() });
+    const e2e = model.commandByName('ng_e2e_collect_rollouts')!;
+    // Its class, the base it extends through an aliased import, the grandparent, and the script line.
+    expect([...commandSourceFiles(model, e2e)].sort()).toEqual([
+      'nemo_gym/config_types.py',
+      'nemo_gym/e2e.py',
+      'nemo_gym/rollout_collection.py',
+      'pyproject.toml',
+    ]);
+    expect(selectAffected(messages, model, new Set())).toEqual([]);
+    expect(selectAffected(messages, model, new Set(['docdrift.config.json']), 'docdrift.config.json')).toEqual(messages);
+    // e2e.py only defines `split`: findings about ng_collect_rollouts are untouched by it.
+    const e2eOnly = selectAffected(messages, model, new Set(['nemo_gym/e2e.py']));
+    expect(new Set(e2eOnly.map((m) => m.data.command))).toEqual(new Set(['ng_e2e_collect_rollouts']));
+  });
+});

@@ -1,0 +1,156 @@
+/** `docdrift init` end to end: the built CLI on copies of the bundled Python example and TypeScript fixtures. */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { ruleIds } from '../rules/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+const TS_INTERFACE = path.join(ROOT, 'fixtures/rules/reference-param-missing/invalid/ts-interface-jsdoc');
+const TS_COMMANDER = path.join(ROOT, 'fixtures/rules/example-param-unknown/invalid/commander-subcommands');
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** A copy of a fixture without its docdrift config and test expectations. */
+function copy(fixture: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-'));
+  temps.push(dir);
+  cpSync(fixture, dir, { recursive: true });
+  rmSync(path.join(dir, 'docdrift.config.json'), { force: true });
+  rmSync(path.join(dir, 'expected.json'), { force: true });
+  return dir;
+}
+
+function run(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Written {
+  $comment: string[];
+  sources: string[];
+  reference?: string[];
+  commands: Record<string, { $comment: string; aliases?: string[]; config?: string[] }>;
+}
+
+const written = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')) as Written;
+
+describe('docdrift init', { timeout: 120_000 }, () => {
+  it('writes a config for the Python example that loads back and gives the same findings', () => {
+    const dir = copy(EXAMPLE);
+    const before = run(['--format', 'json'], dir);
+    expect(before.code).toBe(1);
+
+    const init = run(['init'], dir);
+    expect(init.code).toBe(0);
+    expect(init.stderr).toContain('wrote docdrift.config.json');
+    expect(init.stderr).toContain('ng_collect_rollouts → nemo_gym.rollout_collection.RolloutCollectionConfig');
+    expect(init.stderr).toMatch(/Review:\n\s+- ng_run: no config class found/);
+
+    const config = written(dir);
+    expect(config.commands.ng_collect_rollouts).toMatchObject({
+      aliases: ['nemo_gym_collect_rollouts'],
+      config: ['nemo_gym.rollout_collection.RolloutCollectionConfig'],
+    });
+    expect(config.commands.ng_collect_rollouts!.$comment).toContain('docs/reference/cli-commands.mdx:23');
+    expect(config.commands.ng_e2e_collect_rollouts!.config).toEqual(['nemo_gym.e2e.E2ERolloutCollectionConfig']);
+    // No class found: a placeholder note, no made-up class name (which would fail the next run).
+    expect(config.commands.ng_run!.config).toBeUndefined();
+    expect(config.commands.ng_run!.$comment).toMatch(/^TODO: .*Set "config"/);
+    expect(config.reference).toEqual(['docs/reference/cli-commands.mdx']);
+    expect(config.sources).toContain('**/*.py');
+    expect(config.sources.some((g) => g.includes('.ts'))).toBe(false);
+
+    const loaded = loadConfig(dir, undefined, ruleIds);
+    expect(loaded.file).toBe(path.join(dir, 'docdrift.config.json'));
+    expect(loaded.config.commands.ng_collect_rollouts!.config).toEqual(['nemo_gym.rollout_collection.RolloutCollectionConfig']);
+
+    const after = run(['--format', 'json'], dir);
+    expect(after.code).toBe(before.code);
+    expect(after.stdout).toBe(before.stdout);
+    expect(after.stderr).toBe(before.stderr);
+  });
+
+  it('refuses to overwrite a config, overwrites with --force, and prints without writing with --dry-run', () => {
+    const dir = copy(EXAMPLE);
+    const mine = '{ "rules": { "example-param-unexplained": "off" } }\n';
+    writeFileSync(path.join(dir, 'docdrift.config.json'), mine);
+
+    const refused = run(['init'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('docdrift.config.json already configures docdrift');
+    expect(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')).toBe(mine);
+
+    const dry = run(['init', '--dry-run'], dir);
+    expect(dry.code).toBe(0);
+    expect((JSON.parse(dry.stdout) as Written).commands.ng_e2e_collect_rollouts!.config).toEqual(['nemo_gym.e2e.E2ERolloutCollectionConfig']);
+    expect(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')).toBe(mine);
+
+    const forced = run(['init', '--force', '--root', dir], tmpdir());
+    expect(forced.code).toBe(0);
+    expect(written(dir).commands.ng_collect_rollouts!.config).toEqual(['nemo_gym.rollout_collection.RolloutCollectionConfig']);
+  });
+
+  it('counts a package.json "docdrift" key as an existing config', () => {
+    const dir = copy(TS_COMMANDER);
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, docdrift: { rules: {} } }));
+    const refused = run(['init'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('package.json already configures docdrift');
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+  });
+
+  it('maps a TypeScript bin to its interface and keeps the findings', () => {
+    const dir = copy(TS_INTERFACE);
+    const before = run(['--format', 'json'], dir);
+    expect(before.code).toBe(1);
+    expect(run(['init'], dir).code).toBe(0);
+    const config = written(dir);
+    expect(config.commands).toEqual({
+      tool: { $comment: expect.stringContaining('docs/cli.md:3') as unknown as string, config: ['src/options.ts#ToolOptions'] },
+    });
+    expect(config.sources).toContain('**/*.{ts,mts,cts,tsx}');
+    expect(config.sources).not.toContain('**/*.py');
+    const after = run(['--format', 'json'], dir);
+    expect(after.stdout).toBe(before.stdout);
+    expect(after.code).toBe(1);
+  });
+
+  it('leaves a commander program with sub-commands to discovery and names the sub-commands', () => {
+    const dir = copy(TS_COMMANDER);
+    const before = run(['--format', 'json'], dir);
+    expect(JSON.parse(before.stdout).results.length).toBeGreaterThan(0);
+    expect(run(['init'], dir).code).toBe(0);
+    const srv = written(dir).commands.srv!;
+    expect(srv.config).toBeUndefined();
+    expect(srv.$comment).toMatch(/CLI flags, defined in src\/cli\.ts/);
+    expect(srv.$comment).toContain('Sub-commands from its CLI flags: srv build');
+    expect(Object.keys(written(dir).commands)).toEqual(['srv']);
+    expect(run(['--format', 'json'], dir).stdout).toBe(before.stdout);
+  });
+
+  it('lints a directory named init when written ./init, and rejects unknown init options', () => {
+    const dir = copy(EXAMPLE);
+    mkdirSync(path.join(dir, 'init'));
+    writeFileSync(path.join(dir, 'init/README.md'), '# x\n\n```bash\nng_collect_rollouts +agent_nam=x\n```\n');
+    const lint = run(['./init', '--format', 'json'], dir);
+    expect(lint.code).toBe(1);
+    expect((JSON.parse(lint.stdout) as { results: Array<{ file: string; data: { name: string } }> }).results.map((r) => [r.file, r.data.name])).toEqual([
+      ['init/README.md', 'agent_nam'],
+    ]);
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+
+    const bad = run(['init', '--frce'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--frce'");
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+  });
+});
