@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { lint } from './engine/lint.js';
+import { describeFix, fixProject } from './fix/apply.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -23,6 +24,8 @@ Options:
   --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
+  --fix                apply the rules' fixes to the docs, then report what remains
+  --fix-dry-run        print the fixes as a unified diff; write nothing
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
@@ -61,6 +64,17 @@ export interface CliOptions {
    * @default false
    */
   quiet: boolean;
+  /**
+   * Apply the fixes of fixable rules to the documents (atomically, inside the root), then report
+   * the findings that remain.
+   * @default false
+   */
+  fix: boolean;
+  /**
+   * Print the fixes `--fix` would make as a unified diff and write nothing.
+   * @default false
+   */
+  'fix-dry-run': boolean;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -93,6 +107,8 @@ export const CLI_OPTIONS = {
   summary: { type: 'string' },
   'max-warnings': { type: 'string', default: '-1' },
   quiet: { type: 'boolean', default: false },
+  fix: { type: 'boolean', default: false },
+  'fix-dry-run': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
@@ -206,7 +222,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   try {
-    const result = await lint({ root, config, files, configFile });
+    const dryRun = values['fix-dry-run'] === true;
+    const fixed = values.fix || dryRun ? await fixProject({ root, config, files, configFile, dryRun }) : undefined;
+    const result = fixed?.result ?? (await lint({ root, config, files, configFile }));
+    if (fixed) {
+      const said = describeFix(fixed, dryRun);
+      if (said.stdout) io.stdout(said.stdout);
+      io.stderr(said.stderr);
+    }
     let messages = result.messages;
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
@@ -255,7 +278,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           'Run with --debug to see the mapping, and set "config" under "commands" in docdrift.config.json.\n',
       );
     }
-    if (result.failures.length > 0 || result.configProblems.length > 0) return EXIT.error;
+    if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;
     if (errors > 0) return EXIT.problems;

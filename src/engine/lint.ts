@@ -31,6 +31,11 @@ export interface LintOptions {
   configFile?: string;
   /** Rules to run; defaults to every rule in `rules/`. */
   rules?: Rule[];
+  /**
+   * Texts to use instead of the files on disk, by project-relative POSIX path: `--fix` lints its
+   * edited texts again before writing anything (src/fix/apply.ts).
+   */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -67,6 +72,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const diagnostics: InputDiagnostic[] = [];
 
   const read = (file: string): string | undefined => {
+    const overlaid = options.overlay?.get(file);
+    if (overlaid !== undefined) return overlaid;
     try {
       return readFileSync(path.join(root, file), 'utf8');
     } catch (error) {
@@ -163,9 +170,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
+  const docTexts = new Map<string, string>();
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
+    docTexts.set(file, text);
     if (!mentions(text) && !isGlobalFile(file)) {
       unparsed.set(file, text);
       continue;
@@ -194,6 +203,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     docs,
     docFiles: files.docs,
     lazyDoc,
+    source: (file) => docTexts.get(file),
     diagnostics,
   });
   const t4 = performance.now();
