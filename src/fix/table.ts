@@ -13,8 +13,9 @@ export interface TableStyle {
   indent: string;
   leadingPipe: boolean;
   trailingPipe: boolean;
-  /** Spaces between a pipe and the cell text (0 for `|a|b|`, else 1). */
-  padding: number;
+  /** Spaces before and after each cell's text, by column, as the first body row has them (at most 1; 0 for `|a|b|`). */
+  lead: number[];
+  trail: number[];
   /**
    * Width of each column's segment between pipes, when every line of the table has the same
    * segment widths (an aligned, "pretty" table); `undefined` for a compact table.
@@ -65,29 +66,33 @@ export function tableStyle(text: string, starts: readonly number[], table: DocTa
   const lines = [table.location.line, table.location.line + 1, ...table.rows.map((r) => r.location.line)].map(lineText);
   const split = lines.map(splitTableLine);
   const body = split[2] ?? split[0]!;
-  const first = body.segments[0] ?? '';
+  const spaces = (re: RegExp) => body.segments.map((seg) => (seg.trim() === '' ? (seg.length > 0 ? 1 : 0) : Math.min(1, re.exec(seg)![0].length)));
   const style: TableStyle = {
     indent: body.indent,
     leadingPipe: body.leadingPipe,
     trailingPipe: body.trailingPipe,
-    padding: first.startsWith(' ') || first === '' ? 1 : 0,
+    lead: spaces(/^ */),
+    trail: spaces(/ *$/),
   };
-  const widths = split[0]!.segments.map((s) => s.length);
-  const aligned = split.length >= 3 && split.every((s) => s.segments.length === widths.length && s.segments.every((seg, i) => seg.length === widths[i]));
+  // Without a closing pipe the last column is ragged even in an aligned table.
+  const compared = (segs: string[]): string[] => (body.trailingPipe ? segs : segs.slice(0, -1));
+  const widths = split[0]!.segments.map((seg) => seg.length);
+  const aligned = split.length >= 3 && compared(widths.map(String)).length > 0
+    && split.every((sp) => sp.segments.length === widths.length && compared(sp.segments).every((seg, i) => seg.length === widths[i]));
   if (aligned) style.widths = widths;
   return style;
 }
 
 /** Writes one table line in `style` from cell texts (already escaped for a table cell). */
 export function formatTableLine(style: TableStyle, cells: readonly string[]): string {
-  const pad = ' '.repeat(style.padding);
+  const last = cells.length - 1;
   const segments = cells.map((cell, i) => {
+    const lead = ' '.repeat(style.lead[i] ?? style.lead[0] ?? 1);
+    const trail = ' '.repeat(style.trail[i] ?? style.trail[0] ?? 1);
     const width = style.widths?.[i];
-    if (width !== undefined) {
-      const inner = width - 2 * style.padding;
-      return `${pad}${cell.length < inner ? cell.padEnd(inner) : cell}${pad}`;
-    }
-    return cell === '' ? (style.padding > 0 ? ' ' : '') : `${pad}${cell}${pad}`;
+    const plain = `${lead}${cell}${trail}`;
+    if (width === undefined || (i === last && !style.trailingPipe)) return plain;
+    return plain.length < width ? `${lead}${cell}`.padEnd(width) : plain;
   });
   return `${style.indent}${style.leadingPipe ? '|' : ''}${segments.join('|')}${style.trailingPipe ? '|' : ''}`;
 }
