@@ -10,7 +10,7 @@ import { lint } from '../src/engine/lint.js';
 import { findingKeyString } from '../src/engine/fingerprint.js';
 import type { DriftMessage, Rule } from '../src/engine/types.js';
 import { applyEdits, fixProject, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
-import { ruleIds } from '../rules/index.js';
+import { ruleIds, rules } from '../rules/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -25,7 +25,12 @@ function copyProject(fixture: string, config?: unknown): string {
   temps.push(dir);
   cpSync(path.join(ROOT, fixture), dir, { recursive: true });
   rmSync(path.join(dir, 'expected.json'), { force: true });
-  if (config !== undefined) writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify(config));
+  if (config !== undefined) {
+    // Merged into the fixture's own config, which may map its commands.
+    const file = path.join(dir, 'docdrift.config.json');
+    const own = fs.existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(file, JSON.stringify({ ...own, ...(config as Record<string, unknown>) }));
+  }
   return dir;
 }
 
@@ -100,6 +105,9 @@ describe('round trips: fix → re-lint → fix again', () => {
     const root = copyProject(fixture, config);
     const before = await lintRoot(root);
     const fixable = before.filter((m) => m.fix);
+    // Heading-per-parameter and list layouts get no row inserted or removed; everything else here has fixes.
+    const unfixed = /(reference-param-missing|reference-param-unknown)\/invalid\/layout-(bullet-list|param-headings)$/.test(fixture);
+    expect(fixable.length > 0, 'has fixable findings').toBe(!unfixed);
     const first = await fixRoot(root);
     expect(first.problems).toEqual([]);
     expect(first.files.length > 0).toBe(fixable.length > 0);
@@ -148,6 +156,25 @@ describe('round trips: fix → re-lint → fix again', () => {
     await fixRoot(root);
     expect(readFileSync(path.join(root, 'docs/reference/cli-commands.mdx'), 'utf8')).toContain('| `max_retries` |');
     expect((await lintRoot(root)).filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data.name)).toEqual(['max_retries']);
+  });
+});
+
+describe('fixable rules', () => {
+  it('every rule marked fixable emits a fix on one of its invalid fixtures (its fix* options on), and no other rule does', async () => {
+    const fixing: string[] = [];
+    for (const rule of rules) {
+      const options = Object.fromEntries(Object.entries(rule.meta.options).filter(([k, o]) => k.startsWith('fix') && o.type === 'boolean').map(([k]) => [k, true]));
+      const dir = path.join(ROOT, 'fixtures/rules', rule.meta.id, 'invalid');
+      for (const c of readdirSync(dir)) {
+        const root = copyProject(path.join('fixtures/rules', rule.meta.id, 'invalid', c), { rules: { [rule.meta.id]: ['error', options] } });
+        const result = await lint({ root, config: configOf(root), rules: [rule] });
+        if (result.messages.some((m) => m.fix)) {
+          fixing.push(rule.meta.id);
+          break;
+        }
+      }
+    }
+    expect(fixing.sort()).toEqual(rules.filter((r) => r.meta.fixable).map((r) => r.meta.id).sort());
   });
 });
 

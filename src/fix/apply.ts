@@ -243,7 +243,7 @@ export function unifiedDiff(files: readonly FixedFile[]): string {
  */
 export function describeFix(fix: FixResult, dryRun: boolean): { stdout: string; stderr: string } {
   const edits = fix.files.reduce((n, f) => n + f.edits, 0);
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
   const summary = fix.files.length === 0
     ? 'docdrift: nothing to fix.\n'
