@@ -175,7 +175,7 @@ describe('fixable rules', () => {
       }
     }
     expect(fixing.sort()).toEqual(rules.filter((r) => r.meta.fixable).map((r) => r.meta.id).sort());
-  });
+  }, 240_000);
 });
 
 describe('table layouts', () => {
@@ -318,7 +318,7 @@ describe('CLI', () => {
     expect(fixed.stderr).toContain('docdrift: fixed 3 problems in 1 file (1 pass).');
     expect(fixed.code).toBe(0);
     expect(run(['--root', root, '--fix']).stderr).toContain('docdrift: nothing to fix.');
-  });
+  }, 240_000);
 
   it('exits 1 after --fix when unfixable findings remain', () => {
     const root = copyProject('fixtures/example-python');
@@ -327,5 +327,5 @@ describe('CLI', () => {
     const left = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string }> }).results.map((m) => m.ruleId);
     expect(left).toContain('example-param-unknown');
     expect(left).not.toContain('reference-param-missing');
-  });
+  }, 240_000);
 });
