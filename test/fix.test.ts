@@ -100,6 +100,7 @@ describe('round trips: fix → re-lint → fix again', () => {
     const dir = path.join(ROOT, 'fixtures/rules', rule, 'invalid');
     for (const c of readdirSync(dir)) cases.push([path.join('fixtures/rules', rule, 'invalid', c), FIX_REMOVE]);
   }
+  for (const framework of readdirSync(path.join(ROOT, 'fixtures/frameworks'))) cases.push([path.join('fixtures/frameworks', framework, 'invalid'), FIX_REMOVE]);
 
   it.each(cases)('%s', async (fixture, config) => {
     const root = copyProject(fixture, config);
@@ -126,7 +127,7 @@ describe('round trips: fix → re-lint → fix again', () => {
     const second = await fixRoot(root);
     expect(second.files).toEqual([]);
     expect(snapshot(root)).toEqual(bytes);
-  });
+  }, 120_000);
 
   it('fixes the bundled example as the rules describe: rows added in order, default replaced, stale row removed', async () => {
     const root = copyProject('fixtures/example-python', FIX_REMOVE);
