@@ -3,13 +3,14 @@ import type { Rule } from '../src/engine/types.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
 import { rowParam, where } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
+import { replaceDefaultEdit } from '../src/fix/reference-edits.js';
 
 const rule: Rule = {
   meta: {
     id: 'reference-default-mismatch',
     description: 'Report reference rows whose documented default differs from the default in code, compared by meaning.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: true,
     options: {},
     messages: {
       mismatch:
@@ -31,6 +32,10 @@ const rule: Rule = {
           const verdict = compareDefault(param.default, row.default);
           if (verdict !== 'different') break;
           const required = param.default === undefined;
+          // A required parameter has no value to write; saying so is left to the author.
+          const fix = param.default && row.defaultLocation
+            ? replaceDefaultEdit(model, row.defaultLocation, row.default, formatDefault(param.default))
+            : undefined;
           report({
             messageId: required ? 'required' : 'mismatch',
             data: {
@@ -43,6 +48,7 @@ const rule: Rule = {
             location: row.defaultLocation ?? row.location,
             related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
             suggestion: param.default ? formatDefault(param.default) : undefined,
+            ...(fix ? { fix } : {}),
           });
           break;
         }

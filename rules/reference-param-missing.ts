@@ -4,6 +4,7 @@ import { nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText } from './util.js';
+import { insertRowEdit } from '../src/fix/reference-edits.js';
 
 interface Options {
   includeDeprecated: boolean;
@@ -14,7 +15,7 @@ const rule: Rule<Options> = {
     id: 'reference-param-missing',
     description: 'Report parameters defined in code that have no row in their command\'s reference section.',
     defaultSeverity: 'error',
-    fixable: false,
+    fixable: true,
     options: {
       includeDeprecated: {
         type: 'boolean',
@@ -55,7 +56,12 @@ const rule: Rule<Options> = {
           missing.push({ key: param.name, param });
         }
       }
-      for (const { key, param } of missing) {
+      // Fixes insert rows into the primary section's table. Insertions at one place are applied
+      // in report order (src/fix/apply.ts), so a sorted table gets its new rows in sorted order;
+      // otherwise code order is kept.
+      const planned = missing.map((m) => ({ ...m, insertion: insertRowEdit(model, primary, cmd, m.param, m.key) }));
+      if (planned.some((p) => p.insertion?.sorted)) planned.sort((a, b) => (a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0));
+      for (const { key, param, insertion } of planned) {
         const row = referenceRowText(param, key);
         report({
           messageId: 'missing',
@@ -74,6 +80,7 @@ const rule: Rule<Options> = {
             ...sections.slice(1).map((s) => ({ ...s.heading.location, message: `another \`${cmd.name}\` reference section` })),
           ],
           suggestion: row,
+          ...(insertion ? { fix: insertion.edit } : {}),
         });
       }
     }

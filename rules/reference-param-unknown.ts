@@ -1,16 +1,27 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule, TextEdit } from '../src/engine/types.js';
 import { suggestNames } from '../src/model/compare.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
-import type { CommandSpec } from '../src/model/types.js';
+import type { CommandSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
+import { removeRowEdit } from '../src/fix/reference-edits.js';
 
-const rule: Rule = {
+interface Options {
+  fixRemove: boolean;
+}
+
+const rule: Rule<Options> = {
   meta: {
     id: 'reference-param-unknown',
     description: 'Report reference rows that document a parameter the command\'s code does not define, suggesting the nearest real name.',
     defaultSeverity: 'error',
-    fixable: false,
-    options: {},
+    fixable: true,
+    options: {
+      fixRemove: {
+        type: 'boolean',
+        description: 'Let `--fix` remove stale table rows (off by default: a stale row may be a renamed parameter whose text is worth keeping).',
+        default: false,
+      },
+    },
     messages: {
       staleWithSuggestion:
         '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Did you mean `{{suggestion}}`? Rename or remove the row.',
@@ -22,7 +33,11 @@ const rule: Rule = {
         '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Remove the row, or add it to `globalParameters` if every command accepts it.',
     },
   },
-  check({ model, report }) {
+  check({ model, options, report }) {
+    const removal = (section: ReferenceSection, row: ReferenceRow): { fix?: TextEdit } => {
+      const fix = options.fixRemove ? removeRowEdit(model, section, row) : undefined;
+      return fix ? { fix } : {};
+    };
     for (const section of model.sections) {
       if (section.global) continue;
       const cmds = [...new Set(section.commands.map((n) => model.commandByName(n)))].filter(
@@ -59,6 +74,7 @@ const rule: Rule = {
             location: row.location,
             related: [{ ...resolved.owner.location, message: `\`${resolved.prefix}\` is typed by ${resolved.owner.name}` }],
             suggestion: near ? `${resolved.prefix}.${near}` : undefined,
+            ...removal(section, row),
           });
           continue;
         }
@@ -72,6 +88,7 @@ const rule: Rule = {
           location: row.location,
           related: definedBy(model, primary),
           suggestion,
+          ...removal(section, row),
         });
       }
     }

@@ -3,10 +3,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { lintWithCache } from './engine/cache.js';
+import { lintWithCache, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { lint, toProjectPath } from './engine/lint.js';
 import { runInit } from './init.js';
+import { describeFix, fixProject } from './fix/apply.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -29,6 +30,8 @@ Options:
   --quiet              report errors only
   --changed-since REF  report only findings in files changed since the git ref REF (merge base,
                        working tree and untracked files) or made stale by changed code
+  --fix                apply the rules' fixes to the docs, then report what remains
+  --fix-dry-run        print the fixes as a unified diff; write nothing
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
@@ -76,6 +79,17 @@ export interface CliOptions {
    * code. See `src/engine/changed.ts`.
    */
   'changed-since'?: string;
+  /**
+   * Apply the fixes of fixable rules to the documents (atomically, inside the root), then report
+   * the findings that remain.
+   * @default false
+   */
+  fix: boolean;
+  /**
+   * Print the fixes `--fix` would make as a unified diff and write nothing.
+   * @default false
+   */
+  'fix-dry-run': boolean;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -122,6 +136,8 @@ export const CLI_OPTIONS = {
   'max-warnings': { type: 'string', default: '-1' },
   quiet: { type: 'boolean', default: false },
   'changed-since': { type: 'string' },
+  fix: { type: 'boolean', default: false },
+  'fix-dry-run': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   cache: { type: 'boolean', default: true },
@@ -256,16 +272,25 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   try {
-    const result = await lintWithCache({
-      root,
-      config,
-      files,
-      configFile,
-      // The --summary coverage table and --changed-since read the whole model, which a cache hit does not have.
-      cache: !values['no-cache'] && values.summary === undefined && changed === undefined,
-      location: cacheLocation,
-      version: version(),
-    });
+    const dryRun = values['fix-dry-run'] === true;
+    const fixed = values.fix || dryRun ? await fixProject({ root, config, files, configFile, dryRun }) : undefined;
+    const result = fixed
+      ? { ...fixed.result, commands: summariseCommands(fixed.result.model), cache: { status: 'off' as const, written: false, hashed: 0, ms: 0 } }
+      : await lintWithCache({
+          root,
+          config,
+          files,
+          configFile,
+          // The --summary coverage table and --changed-since read the whole model, which a cache hit does not have.
+          cache: !values['no-cache'] && values.summary === undefined && changed === undefined,
+          location: cacheLocation,
+          version: version(),
+        });
+    if (fixed) {
+      const said = describeFix(fixed, dryRun);
+      if (said.stdout) io.stdout(said.stdout);
+      io.stderr(said.stderr);
+    }
     let messages = result.messages;
     if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
@@ -319,7 +344,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           'Run with --debug to see the mapping, and set "config" under "commands" in docdrift.config.json.\n',
       );
     }
-    if (result.failures.length > 0 || result.configProblems.length > 0) return EXIT.error;
+    if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;
     if (errors > 0) return EXIT.problems;

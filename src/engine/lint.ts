@@ -35,6 +35,11 @@ export interface LintOptions {
   rules?: Rule[];
   /** The project's files when already discovered (the run cache hashes them first); default: discovered here. */
   discovered?: DiscoveredFiles;
+  /**
+   * Texts to use instead of the files on disk, by project-relative POSIX path: `--fix` lints its
+   * edited texts again before writing anything (src/fix/apply.ts).
+   */
+  overlay?: ReadonlyMap<string, string>;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -71,6 +76,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const diagnostics: InputDiagnostic[] = [];
 
   const read = (file: string): string | undefined => {
+    const overlaid = options.overlay?.get(file);
+    if (overlaid !== undefined) return overlaid;
     try {
       return readFileSync(path.join(root, file), 'utf8');
     } catch (error) {
@@ -169,9 +176,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
+  const docTexts = new Map<string, string>();
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
+    docTexts.set(file, text);
     if (!mentions(text) && !isGlobalFile(file)) {
       unparsed.set(file, text);
       continue;
@@ -200,6 +209,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     docs,
     docFiles: files.docs,
     lazyDoc,
+    source: (file) => docTexts.get(file),
     diagnostics,
   });
   const t4 = performance.now();

@@ -49,6 +49,8 @@ export interface ModelInput {
   docFiles?: string[];
   /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
   lazyDoc?: (file: string) => DocFile | undefined;
+  /** The text of a document the run read, by project-relative path (see {@link Model.source}). */
+  source?: (file: string) => string | undefined;
   diagnostics: InputDiagnostic[];
 }
 
@@ -201,6 +203,7 @@ export function buildModel(input: ModelInput): Model {
       return doc;
     },
     diagnostics: input.diagnostics,
+    ...(input.source ? { source: input.source } : {}),
   };
 }
 

@@ -413,4 +413,10 @@ export interface Model {
   doc(file: string): DocFile | undefined;
   /** Problems met while reading input (unparseable files); the `parse-error` rule reports them. */
   diagnostics: InputDiagnostic[];
+  /**
+   * The exact text of a document the run read (project-relative path), for rules that build
+   * `--fix` edits (issue #5): edits are UTF-16 offsets into this text. `undefined` for a file the
+   * run did not read. Optional so that hand-built models need not provide it.
+   */
+  source?(file: string): string | undefined;
 }

@@ -1,0 +1,169 @@
+/**
+ * The edits behind fixable reference rules (issue #5): insert a missing row into a reference
+ * table in the table's own layout, replace a documented default, remove a stale row. Pure
+ * functions of the model (the document text comes from `Model.source`); `undefined` means "no
+ * safe fix", and the finding is then reported without one.
+ */
+import { columnRoles, NO_VALUE } from '../docs/reference-table.js';
+import type { TextEdit } from '../engine/types.js';
+import { formatDefault } from '../model/compare.js';
+import type { CommandSpec, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
+import { columnUsesCode, formatTableLine, sectionTable, tableRowAt, tableStyle, type SectionTable } from './table.js';
+import { codeSpan, eolOf, lineExtent, lineStarts, rangeOf } from './text.js';
+
+/** Escapes text for a GFM table cell: `|` → `\|`, line breaks folded into one space. */
+function cellText(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** The key a table is sorted by: the name lower-cased, leading dashes dropped. */
+function sortKey(name: string): string {
+  return name.replace(/^-+/, '').toLowerCase();
+}
+
+/** True when the table's rows are sorted by name (two or more rows, non-decreasing keys). */
+export function isSortedByName(rows: readonly ReferenceRow[]): boolean {
+  if (rows.length < 2) return false;
+  for (let i = 1; i < rows.length; i++) if (sortKey(rows[i - 1]!.names[0] ?? '') > sortKey(rows[i]!.names[0] ?? '')) return false;
+  return true;
+}
+
+/** A planned row insertion: the edit and how it orders against other insertions at the same place. */
+export interface RowInsertion {
+  edit: TextEdit;
+  /** True when the row goes to its sorted position (the table is sorted by name). */
+  sorted: boolean;
+}
+
+/**
+ * The edit that adds a row for `param` (documented as `key`) to the section's reference table.
+ *
+ * The row has the table's columns in the table's order: the name (spelled `--key` for a CLI flag;
+ * in a table with both a key and a flag column a flag goes in the flag column), the type, the
+ * default (`formatDefault`; the table's own "none" mark such as `-` when the code has no
+ * default), the description (with "Default: `x`." appended when the table has no Default
+ * column), other columns empty. Names, types and defaults are code spans when most rows of that
+ * column use them. The row is written in the table's source layout ({@link tableStyle}) and goes
+ * (1) in sorted position when the rows are sorted by name, else (2) after the row of the nearest
+ * parameter that precedes `param` in code order, else (3) after the last row. The inserted line
+ * ending is the file's own.
+ *
+ * @returns `undefined` when the section has no reference table (heading and list layouts are not
+ *   fixed) or the model has no document text.
+ */
+export function insertRowEdit(model: Model, section: ReferenceSection, cmd: CommandSpec, param: ParamSpec, key: string): RowInsertion | undefined {
+  const found = sectionTable(model, section);
+  if (!found) return undefined;
+  const { table, rows, text, starts } = found;
+  const roles = columnRoles(table.header);
+  const hasDefaultCol = roles.includes('default');
+  const hasNameAndFlag = roles.includes('name') && roles.includes('flag');
+  const isFlag = param.origin === 'cli-flag' && !param.positional;
+  const spelled = isFlag ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  const noneMark = (col: number): string => {
+    const mark = table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => c !== '' && NO_VALUE.has(c.toLowerCase()));
+    return mark ?? '';
+  };
+  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? codeSpan(value) : cellText(value));
+  const defaultText = param.default ? formatDefault(param.default) : undefined;
+  const cells = table.header.map((_, col) => {
+    switch (roles[col]) {
+      case 'name':
+        return hasNameAndFlag && isFlag ? '' : asCode(col, spelled);
+      case 'flag':
+        return hasNameAndFlag && isFlag ? asCode(col, spelled) : '';
+      case 'type':
+        return asCode(col, param.type ?? '');
+      case 'default':
+        return defaultText === undefined ? noneMark(col) : asCode(col, defaultText);
+      case 'description': {
+        const desc = cellText(param.description ?? '');
+        const phrase = !hasDefaultCol && defaultText !== undefined ? `Default: ${codeSpan(defaultText)}.` : '';
+        return [desc, phrase].filter(Boolean).join(' ');
+      }
+      default:
+        return '';
+    }
+  });
+  const line = formatTableLine(tableStyle(text, starts, table), cells);
+  const eol = eolOf(text);
+  const sorted = isSortedByName(rows);
+  const lastRow = rows[rows.length - 1]!;
+  let anchor: { row: ReferenceRow; before: boolean } = { row: lastRow, before: false };
+  if (sorted) {
+    const next = rows.find((r) => sortKey(r.names[0] ?? '') > sortKey(key));
+    if (next) anchor = { row: next, before: true };
+  } else {
+    const order = [...cmd.params];
+    const at = order.indexOf(param);
+    for (let i = at - 1; i >= 0; i--) {
+      const prev = order[i]!;
+      const names = new Set([prev.name, ...prev.aliases]);
+      const hit = [...rows].reverse().find((r) => r.names.some((n) => names.has(n)));
+      if (hit) {
+        anchor = { row: hit, before: false };
+        break;
+      }
+    }
+  }
+  const ext = lineExtent(text, starts, anchor.row.location.line);
+  if (!ext) return undefined;
+  const edit: TextEdit = anchor.before
+    ? { file: section.file, start: ext.start, end: ext.start, text: `${line}${eol}` }
+    : { file: section.file, start: ext.end, end: ext.end, text: `${eol}${line}` };
+  return { edit, sorted };
+}
+
+/**
+ * The edit that replaces a documented default with the code's (`actual`, as `formatDefault`
+ * writes it), keeping its formatting: inside a code span only the span's content changes (a
+ * longer fence when the value holds backticks); in plain text the documented value is replaced
+ * where it stands (`**False**` → `**True**`).
+ *
+ * @returns `undefined` when the location has no end, spans lines, or does not contain the
+ *   documented value, or the new value cannot sit in a table cell (`|`, line breaks).
+ */
+export function replaceDefaultEdit(model: Model, location: SourceLocation, documented: string, actual: string): TextEdit | undefined {
+  const text = model.source?.(location.file);
+  if (text === undefined || /[\r\n|]/.test(actual) || actual === '') return undefined;
+  const range = rangeOf(text, lineStarts(text), location);
+  if (!range) return undefined;
+  const [start, end] = range;
+  const written = text.slice(start, end);
+  if (/[\r\n]/.test(written)) return undefined;
+  const fence = /^`+/.exec(written)?.[0];
+  if (fence && written.length > 2 * fence.length && written.endsWith(fence)) {
+    const inner = written.slice(fence.length, written.length - fence.length);
+    if (actual.includes('`')) return { file: location.file, start, end, text: codeSpan(actual) };
+    const padded = inner.length >= 2 && inner.startsWith(' ') && inner.endsWith(' ') && inner.trim() !== '';
+    const value = padded ? ` ${actual} ` : actual;
+    return { file: location.file, start: start + fence.length, end: end - fence.length, text: value };
+  }
+  const at = written.indexOf(documented);
+  if (at < 0 || documented === '') return undefined;
+  return { file: location.file, start: start + at, end: start + at + documented.length, text: actual };
+}
+
+/**
+ * The edit that removes a reference table row: its whole line, line ending included.
+ *
+ * @returns `undefined` when the row is not a row of one of the section's tables (heading and list
+ *   layouts are not removed) or the row does not start its line.
+ */
+export function removeRowEdit(model: Model, section: ReferenceSection, row: ReferenceRow): TextEdit | undefined {
+  const found: SectionTable | undefined = sectionTable(model, section);
+  if (!found) return undefined;
+  const doc = model.doc(section.file);
+  const tables = doc?.blocks.find((b) => b.heading.location.line === section.heading.location.line)?.tables ?? [];
+  const tableRow = tables.map((t) => tableRowAt(t, row)).find((r) => r !== undefined);
+  if (!tableRow) return undefined;
+  const { text, starts } = found;
+  const ext = lineExtent(text, starts, tableRow.location.line);
+  if (!ext || text.slice(ext.start, ext.end).trim() === '' || tableRow.location.endLine !== tableRow.location.line) return undefined;
+  // The last line of a file without a final line ending: remove the line ending before it instead.
+  if (ext.next === ext.end && ext.start > 0) {
+    const before = text[ext.start - 1] === '\n' && text[ext.start - 2] === '\r' ? 2 : 1;
+    return { file: section.file, start: ext.start - before, end: ext.end, text: '' };
+  }
+  return { file: section.file, start: ext.start, end: ext.next, text: '' };
+}

@@ -1,0 +1,332 @@
+/** `--fix` (issue #5): edits of the fixable rules, the multi-pass applier, atomic writes, the dry-run diff and the CLI flags. */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { lint } from '../src/engine/lint.js';
+import { findingKeyString } from '../src/engine/fingerprint.js';
+import type { DriftMessage, Rule } from '../src/engine/types.js';
+import { applyEdits, fixProject, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
+import { ruleIds, rules } from '../rules/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+/** A temp copy of a fixture project (expected.json dropped), optionally with a config file. */
+function copyProject(fixture: string, config?: unknown): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-fix-'));
+  temps.push(dir);
+  cpSync(path.join(ROOT, fixture), dir, { recursive: true });
+  rmSync(path.join(dir, 'expected.json'), { force: true });
+  if (config !== undefined) {
+    // Merged into the fixture's own config, which may map its commands.
+    const file = path.join(dir, 'docdrift.config.json');
+    const own = fs.existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(file, JSON.stringify({ ...own, ...(config as Record<string, unknown>) }));
+  }
+  return dir;
+}
+
+const configOf = (root: string) => loadConfig(root, undefined, ruleIds).config;
+const lintRoot = async (root: string): Promise<DriftMessage[]> => (await lint({ root, config: configOf(root) })).messages;
+const fixRoot = (root: string, dryRun = false) => fixProject({ root, config: configOf(root), dryRun });
+
+/** Every file of a tree with its bytes, keyed by relative path. */
+function snapshot(root: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else if (e.isFile()) out.set(path.relative(root, abs), readFileSync(abs));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const FIX_REMOVE = { rules: { 'reference-param-unknown': ['error', { fixRemove: true }] } };
+
+/** A minimal Python project: one command `tool` whose config is `fields` (Python field lines), documented by `doc`. */
+function miniProject(fields: string[], doc: string, config?: unknown): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-fix-mini-'));
+  temps.push(dir);
+  fs.mkdirSync(path.join(dir, 'pkg'));
+  fs.mkdirSync(path.join(dir, 'docs'));
+  writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "tool"\nversion = "1.0.0"\n\n[project.scripts]\ntool = "pkg.main:main"\n');
+  writeFileSync(path.join(dir, 'pkg/__init__.py'), '');
+  writeFileSync(
+    path.join(dir, 'pkg/main.py'),
+    ['from pydantic import BaseModel, Field', '', '', 'class ToolConfig(BaseModel):', ...fields.map((f) => `    ${f}`), '', '', 'def main() -> None:', '    ToolConfig.model_validate({})', ''].join('\n'),
+  );
+  writeFileSync(path.join(dir, 'docs/cli.md'), doc);
+  if (config !== undefined) writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify(config));
+  return dir;
+}
+
+describe('applyEdits', () => {
+  it('applies edits in offset order, whatever order they come in', () => {
+    const out = applyEdits('abcdef', [
+      { file: 'x', start: 4, end: 5, text: 'E' },
+      { file: 'x', start: 0, end: 1, text: 'A' },
+    ]);
+    expect(out.text).toBe('AbcdEf');
+    expect(out.skipped).toEqual([]);
+  });
+
+  it('skips an edit that overlaps an earlier one, keeps insertions at one offset in the given order', () => {
+    const out = applyEdits('0123456789', [
+      { file: 'x', start: 2, end: 5, text: '[a]' },
+      { file: 'x', start: 4, end: 6, text: '[b]' },
+      { file: 'x', start: 8, end: 8, text: 'X' },
+      { file: 'x', start: 8, end: 8, text: 'Y' },
+      { file: 'x', start: 9, end: 20, text: 'past the end' },
+    ]);
+    expect(out.text).toBe('01[a]567XY89');
+    expect(out.skipped.map((e) => e.text)).toEqual(['[b]', 'past the end']);
+  });
+});
+
+describe('round trips: fix → re-lint → fix again', () => {
+  const cases: Array<[string, unknown]> = [['fixtures/example-python', FIX_REMOVE]];
+  for (const rule of ['reference-param-missing', 'reference-default-mismatch', 'reference-param-unknown']) {
+    const dir = path.join(ROOT, 'fixtures/rules', rule, 'invalid');
+    for (const c of readdirSync(dir)) cases.push([path.join('fixtures/rules', rule, 'invalid', c), FIX_REMOVE]);
+  }
+  for (const framework of readdirSync(path.join(ROOT, 'fixtures/frameworks'))) cases.push([path.join('fixtures/frameworks', framework, 'invalid'), FIX_REMOVE]);
+
+  it.each(cases)('%s', async (fixture, config) => {
+    const root = copyProject(fixture, config);
+    const before = await lintRoot(root);
+    const fixable = before.filter((m) => m.fix);
+    // Heading-per-parameter and list layouts get no row inserted or removed; everything else here has fixes.
+    const unfixed = /(reference-param-missing|reference-param-unknown)\/invalid\/layout-(bullet-list|param-headings)$/.test(fixture);
+    expect(fixable.length > 0, 'has fixable findings').toBe(!unfixed);
+    const first = await fixRoot(root);
+    expect(first.problems).toEqual([]);
+    expect(first.files.length > 0).toBe(fixable.length > 0);
+    const after = await lintRoot(root);
+    // None of the fixed findings is reported again, and nothing new appears.
+    const afterKeys = new Set(after.map(findingKeyString));
+    for (const m of fixable) expect(afterKeys.has(findingKeyString(m)), `${m.ruleId} ${JSON.stringify(m.data)}`).toBe(false);
+    // Findings may change wording (a list of undocumented names gets shorter), but no new kind appears.
+    const kind = (m: DriftMessage): string => `${m.ruleId} ${m.messageId} ${m.file}`;
+    const beforeKinds = new Set(before.map(kind));
+    expect(after.filter((m) => !beforeKinds.has(kind(m))).map((m) => m.reason)).toEqual([]);
+    expect(after.filter((m) => m.fix)).toEqual([]);
+    // The result the CLI reports is the re-lint of what was written.
+    expect(first.result.messages.map(findingKeyString)).toEqual(after.map(findingKeyString));
+    const bytes = snapshot(root);
+    const second = await fixRoot(root);
+    expect(second.files).toEqual([]);
+    expect(snapshot(root)).toEqual(bytes);
+  }, 120_000);
+
+  it('fixes the bundled example as the rules describe: rows added in order, default replaced, stale row removed', async () => {
+    const root = copyProject('fixtures/example-python', FIX_REMOVE);
+    const original = readFileSync(path.join(root, 'docs/reference/cli-commands.mdx'), 'utf8');
+    const result = await fixRoot(root);
+    expect(result.files.map((f) => [f.file, f.edits])).toEqual([['docs/reference/cli-commands.mdx', 4]]);
+    const text = readFileSync(path.join(root, 'docs/reference/cli-commands.mdx'), 'utf8');
+    // Unsorted table: after the parameter that precedes it in code order; the stale row is gone.
+    expect(text).toContain(
+      '| `responses_create_params` | Dict | Overrides for the `responses_create_params`, such as `temperature` and `max_output_tokens`. |\n' +
+        '| `resume_from_cache` | bool | Resume an interrupted run by skipping rows already completed in the output file. Default: `False`. |\n\n**Example**',
+    );
+    expect(text).not.toContain('max_retries');
+    // Sorted table with a Default column: sorted position, default in its own code-span column.
+    expect(text).toContain(
+      '| `responses_create_params` | Dict | `{}` | Overrides for the `responses_create_params`. |\n' +
+        '| `resume_from_cache` | bool | `False` | Resume an interrupted run by skipping rows already completed in the output file. |\n' +
+        '| `split` | str | `"validation"` | Dataset split to prepare and collect from. |',
+    );
+    // Every other line is untouched.
+    const removed = original.split('\n').filter((l) => !text.split('\n').includes(l));
+    expect(removed).toEqual(['| `max_retries` | int | How many times a failed sample is retried. |', '| `split` | str | `train` | Dataset split to prepare and collect from. |']);
+  });
+
+  it('leaves stale rows alone without fixRemove', async () => {
+    const root = copyProject('fixtures/example-python');
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/reference/cli-commands.mdx'), 'utf8')).toContain('| `max_retries` |');
+    expect((await lintRoot(root)).filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data.name)).toEqual(['max_retries']);
+  });
+});
+
+describe('fixable rules', () => {
+  it('every rule marked fixable emits a fix on one of its invalid fixtures (its fix* options on), and no other rule does', async () => {
+    const fixing: string[] = [];
+    for (const rule of rules) {
+      const options = Object.fromEntries(Object.entries(rule.meta.options).filter(([k, o]) => k.startsWith('fix') && o.type === 'boolean').map(([k]) => [k, true]));
+      const dir = path.join(ROOT, 'fixtures/rules', rule.meta.id, 'invalid');
+      for (const c of readdirSync(dir)) {
+        const root = copyProject(path.join('fixtures/rules', rule.meta.id, 'invalid', c), { rules: { [rule.meta.id]: ['error', options] } });
+        const result = await lint({ root, config: configOf(root), rules: [rule] });
+        if (result.messages.some((m) => m.fix)) {
+          fixing.push(rule.meta.id);
+          break;
+        }
+      }
+    }
+    expect(fixing.sort()).toEqual(rules.filter((r) => r.meta.fixable).map((r) => r.meta.id).sort());
+  }, 240_000);
+});
+
+describe('table layouts', () => {
+  const fields = [
+    'alpha: int = Field(default=1, description="First.")',
+    'zeta: int = Field(default=2, description="Last.")',
+    'mid: str = Field(default="m", description="Middle | piped.")',
+  ];
+
+  it('inserts into a sorted table in sorted position', async () => {
+    const root = miniProject(fields, '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n| `zeta` | `2` | Last. |\n');
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
+      '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n| `mid` | `"m"` | Middle \\| piped. |\n| `zeta` | `2` | Last. |\n',
+    );
+  });
+
+  it('inserts into an unsorted table after the parameter that precedes it in code', async () => {
+    const root = miniProject(fields, '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `zeta` | `2` | Last. |\n| `alpha` | `1` | First. |\n');
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
+      '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `zeta` | `2` | Last. |\n| `mid` | `"m"` | Middle \\| piped. |\n| `alpha` | `1` | First. |\n',
+    );
+  });
+
+  it('keeps an aligned table aligned, plain-text names plain and the missing outer pipes missing', async () => {
+    const doc = '# CLI\n\n### `tool`\n\nName  | Default | Description\n------|---------|------------\nalpha | 1       | First.\nzeta  | 2       | Last.\n';
+    const root = miniProject(fields.slice(0, 2).concat('beta: bool = False'), doc);
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
+      '# CLI\n\n### `tool`\n\nName  | Default | Description\n------|---------|------------\nalpha | 1       | First.\nbeta  | False   | \nzeta  | 2       | Last.\n',
+    );
+  });
+
+  it('keeps CRLF line endings and a BOM, and changes no other byte', async () => {
+    const doc = '\uFEFF# CLI\r\n\r\n### `tool`\r\n\r\n| Name | Default | Description |\r\n| --- | --- | --- |\r\n| `alpha` | `5` | First. |\r\n| `zeta` | `2` | Last. |';
+    const root = miniProject(fields.slice(0, 2).concat('beta: bool = False'), doc);
+    await fixRoot(root);
+    const bytes = readFileSync(path.join(root, 'docs/cli.md'));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8')).toBe(
+      '\uFEFF# CLI\r\n\r\n### `tool`\r\n\r\n| Name | Default | Description |\r\n| --- | --- | --- |\r\n| `alpha` | `1` | First. |\r\n| `beta` | `False` |  |\r\n| `zeta` | `2` | Last. |',
+    );
+    expect(await fixRoot(root).then((r) => r.files)).toEqual([]);
+  });
+
+  it('replaces a plain-text default inside its emphasis and removes the last row of a file without a final newline', async () => {
+    const doc = '### `tool`\n\n| Name | Default |\n|---|---|\n| `alpha` | **7** |\n| `zeta` | 2 |\n| `gone` | 3 |';
+    const root = miniProject(fields.slice(0, 2), doc, FIX_REMOVE);
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe('### `tool`\n\n| Name | Default |\n|---|---|\n| `alpha` | **1** |\n| `zeta` | 2 |');
+  });
+});
+
+describe('dry run and safety', () => {
+  it('--fix-dry-run computes a unified diff and writes nothing', async () => {
+    const root = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
+    const bytes = snapshot(root);
+    const result = await fixRoot(root, true);
+    expect(snapshot(root)).toEqual(bytes);
+    expect(unifiedDiff(result.files)).toBe(
+      [
+        '--- a/docs/cli.md',
+        '+++ b/docs/cli.md',
+        '@@ -6,4 +6,7 @@',
+        ' | --- | --- | --- | --- |',
+        ' | `name` | str |  | Run name. |',
+        ' | `epochs` | int | `10` | Passes over the data. |',
+        ' | `learning_rate` | float | `0.001` | Step size. |',
+        '+| `resume` | bool | `False` | Continue from the last checkpoint. |',
+        '+| `tags` | Optional[list] | `None` |  |',
+        '+| `seed` | int | `0` | Random seed. |',
+        '',
+      ].join('\n'),
+    );
+    // The findings that would remain are those of the fixed text.
+    expect(result.result.messages.filter((m) => m.ruleId === 'reference-param-missing')).toEqual([]);
+  });
+
+  it('leaves the original intact and no temporary file when the rename fails', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-atomic-'));
+    temps.push(dir);
+    const file = path.join(dir, 'doc.md');
+    writeFileSync(file, 'original\r\n', { mode: 0o640 });
+    fs.chmodSync(file, 0o640);
+    const failing: AtomicFs = { ...fs, renameSync: () => { throw Object.assign(new Error('EIO: simulated crash'), { code: 'EIO' }); } };
+    expect(() => writeFileAtomic(file, 'new text', failing)).toThrow('simulated crash');
+    expect(readFileSync(file, 'utf8')).toBe('original\r\n');
+    expect(readdirSync(dir)).toEqual(['doc.md']);
+    writeFileAtomic(file, 'new text');
+    expect(readFileSync(file, 'utf8')).toBe('new text');
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(readdirSync(dir)).toEqual(['doc.md']);
+  });
+
+  it('fixProject reports a failed write as a problem and leaves the file as it was', async () => {
+    const root = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
+    const bytes = snapshot(root);
+    const failing: AtomicFs = { ...fs, renameSync: () => { throw Object.assign(new Error('EIO'), { code: 'EIO' }); } };
+    const result = await fixProject({ root, config: configOf(root), fs: failing });
+    expect(result.problems).toEqual(['docs/cli.md: cannot write (EIO); left unchanged']);
+    expect(snapshot(root)).toEqual(bytes);
+  });
+
+  it('never writes through a symlink that leads out of the project root, nor outside it', async () => {
+    const outside = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
+    const root = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
+    symlinkSync(path.join(outside, 'docs/cli.md'), path.join(root, 'docs/linked.md'));
+    const before = readFileSync(path.join(outside, 'docs/cli.md'), 'utf8');
+    // Discovery does not follow symlinks, so only a rule could aim an edit at one: this one does.
+    const aimAt = (file: string): Rule => ({
+      meta: { id: 'test-edit', description: 'Reports an edit.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'edit' } },
+      check: ({ report }) => report({ messageId: 'm', location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file, start: 0, end: 0, text: 'X' } }),
+    });
+    const viaLink = await fixProject({ root, config: configOf(root), rules: [aimAt('docs/linked.md')] });
+    expect(viaLink.problems).toEqual([`docs/linked.md is a symlink to ${fs.realpathSync(path.join(outside, 'docs/cli.md'))}, outside the project root; not fixed`]);
+    const upward = await fixProject({ root, config: configOf(root), rules: [aimAt('../escape.md')] });
+    expect(upward.problems).toEqual(['../escape.md is outside the project root; not fixed']);
+    expect(readFileSync(path.join(outside, 'docs/cli.md'), 'utf8')).toBe(before);
+    expect(fs.lstatSync(path.join(root, 'docs/linked.md')).isSymbolicLink()).toBe(true);
+    expect(() => resolveInsideRoot(root, '/etc/passwd')).toThrow('outside the project root');
+  });
+});
+
+describe('CLI', () => {
+  const run = (args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('--fix-dry-run prints the diff and writes nothing; --fix writes and exits by what remains', () => {
+    const root = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
+    const bytes = snapshot(root);
+    const dry = run(['--root', root, '--fix-dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('+| `seed` | int | `0` | Random seed. |');
+    expect(dry.stderr).toContain('docdrift: would fix 3 problems in 1 file (1 pass); nothing was written.');
+    expect(snapshot(root)).toEqual(bytes);
+    const fixed = run(['--root', root, '--fix']);
+    expect(fixed.stderr).toContain('docdrift: fixed 3 problems in 1 file (1 pass).');
+    expect(fixed.code).toBe(0);
+    expect(run(['--root', root, '--fix']).stderr).toContain('docdrift: nothing to fix.');
+  }, 240_000);
+
+  it('exits 1 after --fix when unfixable findings remain', () => {
+    const root = copyProject('fixtures/example-python');
+    const r = run(['--root', root, '--fix', '--format', 'json']);
+    expect(r.code).toBe(1);
+    const left = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string }> }).results.map((m) => m.ruleId);
+    expect(left).toContain('example-param-unknown');
+    expect(left).not.toContain('reference-param-missing');
+  }, 240_000);
+});
