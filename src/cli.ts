@@ -3,7 +3,9 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { lint } from './engine/lint.js';
+import { BaselineError, runBaseline } from './engine/baseline.js';
+import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
+import { lint, toProjectPath } from './engine/lint.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -23,6 +25,8 @@ Options:
   --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
+  --baseline FILE      report only findings this baseline does not record (default: .docdrift-baseline.json if present)
+  --write-baseline     record the current findings in the baseline file and report none
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
@@ -61,6 +65,13 @@ export interface CliOptions {
    * @default false
    */
   quiet: boolean;
+  /** The baseline file (docs/baseline.md); default: `.docdrift-baseline.json` in the root, when it exists. */
+  baseline?: string;
+  /**
+   * Record the current findings in the baseline file and report none.
+   * @default false
+   */
+  'write-baseline': boolean;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -93,6 +104,8 @@ export const CLI_OPTIONS = {
   summary: { type: 'string' },
   'max-warnings': { type: 'string', default: '-1' },
   quiet: { type: 'boolean', default: false },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
@@ -178,7 +191,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const loaded = loadConfig(root, explicit, ruleIds);
     config = loaded.config;
     configFile = loaded.file;
-    validateRuleOptions(config, rules, loaded.file);
+    validateRuleOptions(config, [...rules, ...engineRules], loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`docdrift: ${error.message}\n`);
@@ -208,9 +221,37 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     const result = await lint({ root, config, files, configFile });
     let messages = result.messages;
+    let suppressedCount = result.suppressed.length;
+    if (values['write-baseline'] && (result.failures.length > 0 || result.configProblems.length > 0)) {
+      io.stderr('docdrift: the baseline was not written, because this run did not check everything (see below).\n');
+    } else {
+      try {
+        const baseline = runBaseline(messages, {
+          root,
+          cwd: io.cwd,
+          file: values.baseline as string | undefined,
+          write: values['write-baseline'] === true,
+          paths: files.map((f) => toProjectPath(root, f)),
+          staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
+        });
+        messages = baseline.messages;
+        suppressedCount += baseline.suppressed.length;
+        if (baseline.notice) io.stderr(`docdrift: ${baseline.notice}\n`);
+      } catch (error) {
+        if (!(error instanceof BaselineError)) throw error;
+        io.stderr(`docdrift: ${error.message}\n`);
+        return EXIT.error;
+      }
+    }
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
-    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, ...(format === 'sarif' ? { version: version() } : {}) });
+    const out = formatters[format as keyof typeof formatters](messages, {
+      root,
+      cwd: io.cwd,
+      color,
+      suppressedCount,
+      ...(format === 'sarif' ? { version: version() } : {}),
+    });
     if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary as string);
