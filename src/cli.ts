@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { BaselineError, runBaseline } from './engine/baseline.js';
+import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { lint, toProjectPath } from './engine/lint.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
@@ -218,6 +218,22 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     files.push(abs);
   }
 
+  let baseline: LoadedBaseline;
+  try {
+    baseline = loadBaseline({
+      root,
+      cwd: io.cwd,
+      file: values.baseline as string | undefined,
+      write: values['write-baseline'] === true,
+      paths: files.map((f) => toProjectPath(root, f)),
+      staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
+    });
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    io.stderr(`docdrift: ${error.message}\n`);
+    return EXIT.error;
+  }
+
   try {
     const result = await lint({ root, config, files, configFile });
     let messages = result.messages;
@@ -226,17 +242,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr('docdrift: the baseline was not written, because this run did not check everything (see below).\n');
     } else {
       try {
-        const baseline = runBaseline(messages, {
-          root,
-          cwd: io.cwd,
-          file: values.baseline as string | undefined,
-          write: values['write-baseline'] === true,
-          paths: files.map((f) => toProjectPath(root, f)),
-          staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
-        });
-        messages = baseline.messages;
-        suppressedCount += baseline.suppressed.length;
-        if (baseline.notice) io.stderr(`docdrift: ${baseline.notice}\n`);
+        const outcome = finishBaseline(messages, baseline);
+        messages = outcome.messages;
+        suppressedCount += outcome.suppressed.length;
+        if (outcome.notice) io.stderr(`docdrift: ${outcome.notice}\n`);
       } catch (error) {
         if (!(error instanceof BaselineError)) throw error;
         io.stderr(`docdrift: ${error.message}\n`);

@@ -81,7 +81,7 @@ function readBody(file: string, body: string, bodyStart: Point, start: Point, en
     const at = pointAt(body, restOffset + m.index, bodyStart);
     rules.push({ id: m[0], line: at.line, column: at.column });
   }
-  return { file, kind, rules, reason, start, end };
+  return { file, kind, rules, reason, start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column } };
 }
 
 /**

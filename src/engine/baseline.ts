@@ -2,7 +2,7 @@
  * The baseline (`--baseline`, `--write-baseline`): known findings recorded in a JSON file by
  * line-free identity and count, so that only new drift is reported. Format: docs/baseline.md.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -246,60 +246,79 @@ export interface BaselineRequest {
   staleSeverity: Severity;
 }
 
-/** What {@link runBaseline} did. */
+/** A baseline read before the run: where it lives and what it holds. */
+export interface LoadedBaseline {
+  request: BaselineRequest;
+  /** Absolute path of the file. */
+  file: string;
+  /** The file as reports name it: project-relative when inside the root, else absolute. */
+  shown: string;
+  /** Its entries; undefined when the file does not exist and need not (default path, or writing). */
+  entries?: LocatedEntry[];
+  /** Whether a project-relative file was linted (always true without paths). */
+  inScope: (file: string) => boolean;
+}
+
+/**
+ * Reads the baseline a CLI run asks for, before linting, so a bad file fails fast: the file of
+ * `--baseline` (resolved from `cwd`; it must exist unless writing), or `.docdrift-baseline.json`
+ * in the root when it exists.
+ *
+ * @throws {BaselineError} when the file cannot be read or is malformed.
+ */
+export function loadBaseline(request: BaselineRequest): LoadedBaseline {
+  const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
+  const rel = path.relative(request.root, file);
+  const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? file : rel).split(path.sep).join('/');
+  const inScope = (f: string): boolean =>
+    request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
+    throw new BaselineError(
+      `cannot read the baseline ${shown}: ${code ?? String(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
+    );
+  }
+  return { request, file, shown, inScope, entries: parseBaseline(text, shown) };
+}
+
+/** What {@link finishBaseline} did. */
 export interface BaselineRun extends BaselineOutcome {
   /** A line for stderr (what was written), if any. */
   notice?: string;
 }
 
 /**
- * Reads or writes the baseline for one CLI run and filters `messages` with it.
+ * Applies or writes a loaded baseline after the run.
  *
- * - Reading: the file of `--baseline` (resolved from `cwd`; it must exist), or
- *   `.docdrift-baseline.json` in the root when it exists.
- * - Writing (`--write-baseline`): records `messages` into the `--baseline` path (default
- *   `.docdrift-baseline.json` in the root). With `paths`, entries of files outside them are kept
- *   from the existing file. Then every finding is covered, so nothing is reported.
+ * - Without `write`: {@link applyBaseline} with the loaded entries (nothing changes when there
+ *   is no file).
+ * - With `write` (`--write-baseline`): records `messages` in the file. With `paths`, entries of
+ *   files outside them are kept from the existing file, since only their findings were computed.
+ *   Every finding is then covered, so nothing is reported.
  *
- * @throws {BaselineError} when the file cannot be read, is malformed, or cannot be written.
+ * @throws {BaselineError} when the file cannot be written.
  */
-export function runBaseline(messages: readonly DriftMessage[], request: BaselineRequest): BaselineRun {
-  const abs = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
-  const rel = path.relative(request.root, abs);
-  const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel).split(path.sep).join('/');
-  const inScope = (file: string): boolean =>
-    request.paths.length === 0 || request.paths.some((w) => w === '' || file === w || file.startsWith(`${w}/`));
-  const read = (): LocatedEntry[] | undefined => {
-    let text: string;
-    try {
-      text = readFileSync(abs, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && (request.write || request.file === undefined)) return undefined;
-      throw new BaselineError(
-        `cannot read the baseline ${shown}: ${code ?? String(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
-      );
-    }
-    return parseBaseline(text, shown);
-  };
-
-  if (request.write) {
-    // With paths, only their findings were computed: keep what the file says about the others.
-    const others = request.paths.length > 0 && existsSync(abs) ? (read() ?? []).filter((e) => !inScope(e.file)) : [];
-    const entries = [...others.map(({ line: _line, ...e }) => e), ...buildBaseline(messages)];
-    try {
-      writeFileSync(abs, serializeBaseline(entries));
-    } catch (error) {
-      throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
-    }
-    const findings = messages.length;
-    return {
-      messages: [],
-      suppressed: [...messages],
-      notice: `wrote ${entries.length} baseline entr${entries.length === 1 ? 'y' : 'ies'} (${findings} finding${findings === 1 ? '' : 's'}) to ${shown}.`,
-    };
+export function finishBaseline(messages: readonly DriftMessage[], loaded: LoadedBaseline): BaselineRun {
+  const { request, file, shown, inScope } = loaded;
+  if (!request.write) {
+    if (loaded.entries === undefined) return { messages: [...messages], suppressed: [] };
+    return applyBaseline(messages, loaded.entries, shown, inScope, request.staleSeverity);
   }
-  const entries = read();
-  if (entries === undefined) return { messages: [...messages], suppressed: [] };
-  return applyBaseline(messages, entries, shown, inScope, request.staleSeverity);
+  const others = request.paths.length > 0 ? (loaded.entries ?? []).filter((e) => !inScope(e.file)) : [];
+  const entries = [...others.map(({ line: _line, ...e }) => e), ...buildBaseline(messages)];
+  try {
+    writeFileSync(file, serializeBaseline(entries));
+  } catch (error) {
+    throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  const findings = messages.length;
+  return {
+    messages: [],
+    suppressed: [...messages],
+    notice: `wrote ${entries.length} baseline entr${entries.length === 1 ? 'y' : 'ies'} (${findings} finding${findings === 1 ? '' : 's'}) to ${shown}.`,
+  };
 }
