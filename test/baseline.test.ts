@@ -128,7 +128,7 @@ describe('adopting docdrift with a baseline', () => {
     const dir = copyExample();
     const example = '\n```bash\nng_collect_rollouts +agent_name=a +resume_from_cache=True\n```\n';
     edit(dir, 'README.md', (t) => `${t}${example}${example}`);
-    run(['--write-baseline'], dir);
+    expect(run(['--write-baseline'], dir).code).toBe(0);
     const entries = parseBaseline(readFileSync(path.join(dir, BASELINE), 'utf8'), BASELINE);
     expect(entries.find((e) => e.file === 'README.md' && e.ruleId === 'example-param-undocumented')?.count).toBe(3);
 
@@ -152,7 +152,7 @@ describe('adopting docdrift with a baseline', () => {
 
   it('--write-baseline with paths keeps the entries of the other files', () => {
     const dir = copyExample();
-    run(['--write-baseline'], dir);
+    expect(run(['--write-baseline'], dir).code).toBe(0);
     edit(dir, 'docs/reference/cli-commands.mdx', (t) => t.replace(/^\| `max_retries` .*\n/m, ''));
     expect(run(['--write-baseline', 'docs'], dir).code).toBe(0);
     const entries = parseBaseline(readFileSync(path.join(dir, BASELINE), 'utf8'), BASELINE);
@@ -163,7 +163,7 @@ describe('adopting docdrift with a baseline', () => {
 
   it('--baseline FILE is read from the current directory; a missing or malformed file is exit 2 naming it', () => {
     const dir = copyExample();
-    run(['--write-baseline', '--baseline', 'known.json'], dir);
+    expect(run(['--write-baseline', '--baseline', 'known.json'], dir).code).toBe(0);
     expect(run(['--baseline', 'known.json'], dir)).toMatchObject({ code: 0, report: { results: [] } });
 
     const missing = run(['--baseline', 'nope.json'], dir);
