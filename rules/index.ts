@@ -1,4 +1,5 @@
 /** The registry of built-in rules, one module per file in this folder. */
+import { engineRules } from '../src/engine/engine-rules.js';
 import type { Rule } from '../src/engine/types.js';
 import exampleParamUndocumented from './example-param-undocumented.js';
 import exampleParamUnexplained from './example-param-unexplained.js';
@@ -21,5 +22,9 @@ export const rules: Rule[] = [
   referenceTypeMismatch,
 ] as Rule[];
 
-/** Rule ids, for config validation. */
-export const ruleIds: string[] = rules.map((r) => r.meta.id);
+/**
+ * Rule ids, for config validation and suppression comments: every rule above, and the rules the
+ * engine reports itself after these ran (`unused-suppression`, `baseline-entry-stale`; see
+ * src/engine/engine-rules.ts for why they are not in `rules`).
+ */
+export const ruleIds: string[] = [...rules, ...engineRules].map((r) => r.meta.id);

@@ -8,6 +8,8 @@ import { ChangedSinceError, changedFiles, selectAffected } from './engine/change
 import { lint, toProjectPath } from './engine/lint.js';
 import { runInit } from './init.js';
 import { describeFix, fixProject } from './fix/apply.js';
+import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
+import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
 
@@ -32,6 +34,8 @@ Options:
                        working tree and untracked files) or made stale by changed code
   --fix                apply the rules' fixes to the docs, then report what remains
   --fix-dry-run        print the fixes as a unified diff; write nothing
+  --baseline FILE      report only findings this baseline does not record (default: .docdrift-baseline.json if present)
+  --write-baseline     record the current findings in the baseline file and report none
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
@@ -90,6 +94,13 @@ export interface CliOptions {
    * @default false
    */
   'fix-dry-run': boolean;
+  /** The baseline file (docs/baseline.md); default: `.docdrift-baseline.json` in the root, when it exists. */
+  baseline?: string;
+  /**
+   * Record the current findings in the baseline file and report none.
+   * @default false
+   */
+  'write-baseline': boolean;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -138,6 +149,8 @@ export const CLI_OPTIONS = {
   'changed-since': { type: 'string' },
   fix: { type: 'boolean', default: false },
   'fix-dry-run': { type: 'boolean', default: false },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   cache: { type: 'boolean', default: true },
@@ -233,7 +246,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const loaded = loadConfig(root, explicit, ruleIds);
     config = loaded.config;
     configFile = loaded.file;
-    validateRuleOptions(config, rules, loaded.file);
+    validateRuleOptions(config, [...rules, ...engineRules], loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr(`docdrift: ${error.message}\n`);
@@ -271,6 +284,22 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
+  let baseline: LoadedBaseline;
+  try {
+    baseline = loadBaseline({
+      root,
+      cwd: io.cwd,
+      file: values.baseline as string | undefined,
+      write: values['write-baseline'] === true,
+      paths: files.map((f) => toProjectPath(root, f)),
+      staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
+    });
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    io.stderr(`docdrift: ${error.message}\n`);
+    return EXIT.error;
+  }
+
   try {
     const dryRun = values['fix-dry-run'] === true;
     const fixed = values.fix || dryRun ? await fixProject({ root, config, files, configFile, dryRun }) : undefined;
@@ -292,10 +321,31 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.stderr(said.stderr);
     }
     let messages = result.messages;
+    let suppressedCount = result.suppressed.length;
+    if (values['write-baseline'] && (result.failures.length > 0 || result.configProblems.length > 0)) {
+      io.stderr('docdrift: the baseline was not written, because this run did not check everything (see below).\n');
+    } else {
+      try {
+        const outcome = finishBaseline(messages, baseline);
+        messages = outcome.messages;
+        suppressedCount += outcome.suppressed.length;
+        if (outcome.notice) io.stderr(`docdrift: ${outcome.notice}\n`);
+      } catch (error) {
+        if (!(error instanceof BaselineError)) throw error;
+        io.stderr(`docdrift: ${error.message}\n`);
+        return EXIT.error;
+      }
+    }
     if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
-    const out = formatters[format as keyof typeof formatters](messages, { root, cwd: io.cwd, color, ...(format === 'sarif' ? { version: version() } : {}) });
+    const out = formatters[format as keyof typeof formatters](messages, {
+      root,
+      cwd: io.cwd,
+      color,
+      suppressedCount,
+      ...(format === 'sarif' ? { version: version() } : {}),
+    });
     if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary as string);

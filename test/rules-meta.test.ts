@@ -2,7 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rules } from '../rules/index.js';
+import { ruleIds, rules } from '../rules/index.js';
+import { engineRules } from '../src/engine/engine-rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -28,5 +29,18 @@ describe.each(rules.map((r) => [r.meta.id, r] as const))('%s', (id, rule) => {
       const dir = path.join(ROOT, 'fixtures', 'rules', id, kind);
       expect(existsSync(dir) && readdirSync(dir).length > 0, `${kind} fixtures of ${id}`).toBe(true);
     }
+  });
+});
+
+describe.each(engineRules.map((r) => [r.meta.id, r] as const))('engine rule %s', (id, rule) => {
+  it('has a rule id configurable like the others, a doc page, and no rule module', () => {
+    expect(id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+    expect(rule.meta.description).toMatch(/^(Report|Check|Require|Warn|Flag)s? /);
+    expect(ruleIds).toContain(id);
+    expect(rules.map((r) => r.meta.id)).not.toContain(id);
+    expect(existsSync(path.join(ROOT, 'rules', `${id}.ts`))).toBe(false);
+    const doc = readFileSync(path.join(ROOT, 'rules', `${id}.md`), 'utf8');
+    expect(doc).toMatch(new RegExp(`^# ${id}$`, 'm'));
+    expect(doc).toMatch(/^## Not a rule module$/m);
   });
 });

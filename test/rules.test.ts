@@ -29,6 +29,9 @@ async function messagesOf(ruleId: string, dir: string) {
 }
 
 for (const ruleId of ruleIds) {
+  // Every rule module must have fixtures (test/rules-meta.test.ts); of the engine's own rules,
+  // `baseline-entry-stale` needs a baseline file and is tested in test/baseline.test.ts.
+  if (cases(ruleId, 'valid').length + cases(ruleId, 'invalid').length === 0) continue;
   describe(ruleId, () => {
     for (const name of cases(ruleId, 'valid')) {
       it(`valid: ${name}`, async () => {

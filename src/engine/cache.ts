@@ -19,7 +19,7 @@ import type { DriftMessage } from './types.js';
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
  * this whenever {@link CacheFile} or the serialised result changes shape.
  */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 
 /**
  * A stat shortcut is trusted only for files whose last change (ctime) is at least this long
@@ -121,6 +121,8 @@ interface CacheFile {
   files: Record<string, FileEntry>;
   result: {
     messages: StoredMessage[];
+    /** Findings that inline suppressions silenced (counted in the JSON summary). */
+    suppressed: StoredMessage[];
     configProblems: string[];
     commands: CommandSummary[];
     stats: LintStats;
@@ -421,6 +423,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     const messages = stored.messages.map(deserialiseMessage);
     return {
       messages: scopeMessages(root, messages, options.files),
+      suppressed: scopeMessages(root, stored.suppressed.map(deserialiseMessage), options.files),
       failures: [],
       configProblems: stored.configProblems,
       commands: stored.commands,
@@ -443,7 +446,10 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       format: CACHE_FORMAT,
       key,
       files: entries,
-      result: { messages: result.messages.map(serialiseMessage), configProblems: result.configProblems, commands, stats: result.stats },
+      result: {
+        messages: result.messages.map(serialiseMessage),
+        suppressed: result.suppressed.map(serialiseMessage),
+        configProblems: result.configProblems, commands, stats: result.stats },
     };
     try {
       prepareDirectory(dir);
@@ -453,5 +459,11 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       info.note = `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
     }
   }
-  return { ...result, messages: scopeMessages(root, result.messages, options.files), commands, cache: info };
+  return {
+    ...result,
+    messages: scopeMessages(root, result.messages, options.files),
+    suppressed: scopeMessages(root, result.suppressed, options.files),
+    commands,
+    cache: info,
+  };
 }

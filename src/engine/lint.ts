@@ -5,6 +5,7 @@ import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { parseDoc } from '../docs/parse.js';
 import { trimTrailing } from '../docs/reference-table.js';
+import { mayHaveDirectives, readDirectives, type SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
@@ -15,6 +16,8 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../model/compare.js';
 import { rules as allRules } from '../../rules/index.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
+import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
 import { scopeMessages, toProjectPath } from './scope.js';
 import type { DriftMessage, Rule, Severity } from './types.js';
@@ -51,8 +54,10 @@ export interface LintStats {
 
 /** The outcome of one run. */
 export interface LintResult {
-  /** Findings, sorted by file, line, column, rule id. */
+  /** Findings, sorted by file, line, column, rule id; without those inline comments suppress. */
   messages: DriftMessage[];
+  /** Findings (in scope) that `docdrift-disable…` comments suppressed, sorted like `messages`. */
+  suppressed: DriftMessage[];
   /** Rules that threw (an internal error: the CLI exits 2). */
   failures: RuleFailure[];
   /**
@@ -177,10 +182,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
   const docTexts = new Map<string, string>();
+  const directives: SuppressionDirective[] = [];
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
     docTexts.set(file, text);
+    if (mayHaveDirectives(text)) directives.push(...readDirectives(file, text));
     if (!mentions(text) && !isGlobalFile(file)) {
       unparsed.set(file, text);
       continue;
@@ -215,13 +222,19 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t4 = performance.now();
 
   const configured = configureRules(options.rules ?? allRules, config.rules);
-  const { messages, failures } = runRules(model, configured);
+  const ran = runRules(model, configured);
+  const failures = ran.failures;
+  const knownRuleIds = [...allRules, ...engineRules].map((r) => r.meta.id);
+  const suppression = applySuppressions(ran.messages, directives, knownRuleIds, engineRuleSeverity(unusedSuppression, config.rules));
+  const messages = suppression.messages;
   const t5 = performance.now();
 
   const scoped = scopeMessages(root, messages, options.files);
+  const suppressed = scopeMessages(root, suppression.suppressed, options.files);
   const configProblems = [...unresolvedConfigClasses(config, classes), ...declaredFlagProblems(config, model.commands)];
   return {
     messages: sortMessages(scoped),
+    suppressed: sortMessages(suppressed),
     failures,
     configProblems,
     model,

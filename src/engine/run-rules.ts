@@ -22,8 +22,13 @@ export function interpolate(template: string, data: Record<string, string>): str
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => (key in data ? (data[key] ?? '') : whole));
 }
 
-/** Builds one DriftMessage (a VFileMessage with docdrift's fields) from a rule's report. */
-export function createMessage(rule: Rule, severity: Exclude<Severity, 'off'>, d: ReportDescriptor): DriftMessage {
+/**
+ * Builds one DriftMessage (a VFileMessage with docdrift's fields) from a rule's report. Only the
+ * rule's `meta` is read, so the engine's own reports (unused suppressions, stale baseline
+ * entries) use it too.
+ * @throws Error when `d.messageId` is not among the rule's messages (a programming error).
+ */
+export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severity, 'off'>, d: ReportDescriptor): DriftMessage {
   const template = rule.meta.messages[d.messageId];
   if (template === undefined) throw new Error(`rule ${rule.meta.id} reported unknown messageId "${d.messageId}"`);
   const data = d.data ?? {};

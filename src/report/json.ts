@@ -53,7 +53,8 @@ export interface JsonResult {
 export interface JsonReport {
   version: 1;
   results: JsonResult[];
-  summary: { errors: number; warnings: number };
+  /** `suppressedCount`: findings dropped by suppression comments and the baseline (present when the CLI knows it). */
+  summary: { errors: number; warnings: number; suppressedCount?: number };
 }
 
 function sortedData(data: Record<string, string> | undefined): Record<string, string> {
@@ -62,8 +63,8 @@ function sortedData(data: Record<string, string> | undefined): Record<string, st
   return out;
 }
 
-/** Builds the {@link JsonReport} object (what {@link formatJson} serialises). */
-export function toJsonReport(messages: readonly DriftMessage[]): JsonReport {
+/** Builds the {@link JsonReport} object (what {@link formatJson} serialises); `suppressedCount` goes into the summary when given. */
+export function toJsonReport(messages: readonly DriftMessage[], suppressedCount?: number): JsonReport {
   const results: JsonResult[] = sortMessages(messages).map((m) => {
     const end = endOf(m);
     const result: JsonResult = {
@@ -94,13 +95,15 @@ export function toJsonReport(messages: readonly DriftMessage[]): JsonReport {
     return result;
   });
   const errors = results.filter((r) => r.severity === 'error').length;
-  return { version: 1, results, summary: { errors, warnings: results.length - errors } };
+  const summary: JsonReport['summary'] = { errors, warnings: results.length - errors };
+  if (suppressedCount !== undefined) summary.suppressedCount = suppressedCount;
+  return { version: 1, results, summary };
 }
 
 /**
  * Formats messages as a {@link JsonReport}, pretty-printed with two-space indentation and a final
- * newline. Options are accepted for the common signature; paths stay project-relative.
+ * newline. Of the options only `suppressedCount` is used; paths stay project-relative.
  */
-export function formatJson(messages: DriftMessage[], _options?: FormatterOptions): string {
-  return `${JSON.stringify(toJsonReport(messages), null, 2)}\n`;
+export function formatJson(messages: DriftMessage[], options?: FormatterOptions): string {
+  return `${JSON.stringify(toJsonReport(messages, options?.suppressedCount), null, 2)}\n`;
 }

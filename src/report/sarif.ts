@@ -5,6 +5,7 @@ import { fingerprints } from '../engine/fingerprint.js';
 import { PROJECT_URL, ruleDocsUrl } from '../engine/rule-docs.js';
 import type { DriftMessage, RuleMeta } from '../engine/types.js';
 import { rules as builtinRules } from '../../rules/index.js';
+import { engineRules } from '../engine/engine-rules.js';
 import { endOf, severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
@@ -143,12 +144,13 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
  * - `originalUriBaseIds` mapping `%SRCROOT%` to the root's `file:` URI, and `columnKind`
  *   `utf16CodeUnits` (docdrift's columns, like remark's, count UTF-16 code units).
  *
- * @param ruleMetas the rules to describe; defaults to every built-in rule.
+ * @param ruleMetas the rules to describe; defaults to every built-in rule, then the engine's own
+ *   (`unused-suppression`, `baseline-entry-stale`).
  */
 export function toSarifLog(
   messages: readonly DriftMessage[],
   options: FormatterOptions,
-  ruleMetas: readonly RuleMeta[] = builtinRules.map((r) => r.meta),
+  ruleMetas: readonly RuleMeta[] = [...builtinRules, ...engineRules].map((r) => r.meta),
 ): Sarif.Log {
   const sorted = sortMessages(messages);
   const prints = fingerprints(sorted);

@@ -11,6 +11,8 @@ export interface FormatterOptions {
   color?: boolean;
   /** docdrift's version (package.json), for reports that name the tool (SARIF `tool.driver.version`). */
   version?: string;
+  /** Findings that suppression comments or the baseline dropped (json `summary.suppressedCount`). */
+  suppressedCount?: number;
 }
 
 /**

@@ -1,0 +1,324 @@
+/**
+ * The baseline (`--baseline`, `--write-baseline`): known findings recorded in a JSON file by
+ * line-free identity and count, so that only new drift is reported. Format: docs/baseline.md.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { compareStrings } from '../report/sort.js';
+import { baselineEntryStale } from './engine-rules.js';
+import { findingKey, findingKeyString } from './fingerprint.js';
+import { createMessage } from './run-rules.js';
+import type { DriftMessage, Severity } from './types.js';
+
+/** The baseline file used when `--baseline` is not given, relative to the project root. */
+export const DEFAULT_BASELINE_FILE = '.docdrift-baseline.json';
+
+/** The format version this docdrift reads and writes. */
+export const BASELINE_VERSION = 1;
+
+/**
+ * One group of known findings: those with this {@link findingKey} (rule id, file, command,
+ * subject; never a line), and how many of them there were.
+ */
+export interface BaselineEntry {
+  /** Project-relative POSIX path of the findings. */
+  file: string;
+  ruleId: string;
+  /** The command the findings are about; `''` when none. */
+  command: string;
+  /** The parameter, key or (for findings about no parameter) message the findings are about. */
+  subject: string;
+  /** How many findings with this key are known (≥ 1). */
+  count: number;
+}
+
+/** A baseline file's contents: `{ "version": 1, "entries": [...] }`. */
+export interface Baseline {
+  version: typeof BASELINE_VERSION;
+  entries: BaselineEntry[];
+}
+
+/** A baseline file that cannot be read or is not a baseline: the CLI prints it and exits 2. */
+export class BaselineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BaselineError';
+  }
+}
+
+const entrySchema = z.strictObject({
+  file: z.string().min(1),
+  ruleId: z.string().min(1),
+  command: z.string(),
+  subject: z.string(),
+  count: z.int().min(1),
+});
+const baselineSchema = z.strictObject({ version: z.literal(BASELINE_VERSION), entries: z.array(entrySchema) });
+
+/** `entries[3].count` from a zod issue path. */
+function keyPath(parts: ReadonlyArray<PropertyKey>): string {
+  return parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || '(the whole file)';
+}
+
+/** A baseline entry with the line that holds it in its file (1 when unknown). */
+export interface LocatedEntry extends BaselineEntry {
+  line: number;
+}
+
+/**
+ * Parses and validates a baseline file's text. Entries with the same key are merged (their
+ * counts added), so a baseline edited by a merge still loads.
+ *
+ * @param text the file's contents (JSON, RFC 8259).
+ * @param displayPath how to name the file in errors.
+ * @returns the entries in file order, each with its line.
+ * @throws {BaselineError} naming the file and, for invalid JSON, the line and column; for a wrong
+ *   shape, the key (`entries[2].count`), what is wrong and the expected shape.
+ */
+export function parseBaseline(text: string, displayPath: string): LocatedEntry[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    let where = '';
+    if (at) {
+      const before = text.slice(0, Number(at[1])).split('\n');
+      where = `:${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
+    }
+    throw new BaselineError(`${displayPath}${where}: the baseline is not valid JSON (${message}). Fix it, or delete it and run \`docdrift --write-baseline\`.`);
+  }
+  const parsed = baselineSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new BaselineError(
+      `${displayPath}: ${keyPath(issue.path)}: ${issue.message}. A baseline is ` +
+        `{"version": ${BASELINE_VERSION}, "entries": [{"file": "README.md", "ruleId": "example-param-undocumented", "command": "tool", "subject": "resume", "count": 1}]} ` +
+        '(docs/baseline.md); rewrite it with `docdrift --write-baseline`.',
+    );
+  }
+  // Lines of the entries, for stale-entry reports: JSON is YAML 1.2, so the yaml parser gives ranges.
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  const entriesNode = isMap(doc.contents) ? doc.contents.get('entries', true) : undefined;
+  const items = isSeq(entriesNode) ? entriesNode.items : [];
+  const merged = new Map<string, LocatedEntry>();
+  parsed.data.entries.forEach((e, i) => {
+    const range = (items[i] as { range?: [number, number, number] } | undefined)?.range;
+    const line = range ? lines.linePos(range[0]).line : 1;
+    const key = [e.ruleId, e.file, e.command, e.subject].join('|');
+    const seen = merged.get(key);
+    if (seen) seen.count += e.count;
+    else merged.set(key, { ...e, line });
+  });
+  return [...merged.values()];
+}
+
+/**
+ * The baseline for `messages`: one entry per {@link findingKey}, with the number of findings that
+ * share it, sorted by file, rule id, command, subject.
+ */
+export function buildBaseline(messages: readonly DriftMessage[]): BaselineEntry[] {
+  const counts = new Map<string, BaselineEntry>();
+  for (const m of messages) {
+    const k = findingKey(m);
+    const key = findingKeyString(m);
+    const seen = counts.get(key);
+    if (seen) seen.count++;
+    else counts.set(key, { file: k.file, ruleId: k.ruleId, command: k.command, subject: k.subject, count: 1 });
+  }
+  return sortEntries([...counts.values()]);
+}
+
+function sortEntries(entries: BaselineEntry[]): BaselineEntry[] {
+  return [...entries].sort(
+    (a, b) =>
+      compareStrings(a.file, b.file) ||
+      compareStrings(a.ruleId, b.ruleId) ||
+      compareStrings(a.command, b.command) ||
+      compareStrings(a.subject, b.subject),
+  );
+}
+
+/**
+ * The file text of a baseline: `version` then `entries`, one entry per line with its keys in a
+ * fixed order (file, ruleId, command, subject, count), entries sorted, and a final newline, so a
+ * change to the baseline is a small diff.
+ */
+export function serializeBaseline(entries: readonly BaselineEntry[]): string {
+  const lines = sortEntries([...entries]).map(
+    (e) =>
+      `    { "file": ${JSON.stringify(e.file)}, "ruleId": ${JSON.stringify(e.ruleId)}, "command": ${JSON.stringify(e.command)}, ` +
+      `"subject": ${JSON.stringify(e.subject)}, "count": ${e.count} }`,
+  );
+  const body = lines.length === 0 ? '[]' : `[\n${lines.join(',\n')}\n  ]`;
+  return `{\n  "version": ${BASELINE_VERSION},\n  "entries": ${body}\n}\n`;
+}
+
+/** What {@link applyBaseline} returns. */
+export interface BaselineOutcome {
+  /** Findings the baseline does not cover, then the `baseline-entry-stale` reports (unsorted). */
+  messages: DriftMessage[];
+  /** Findings the baseline covers. */
+  suppressed: DriftMessage[];
+}
+
+/**
+ * Drops the findings a baseline knows, ESLint's bulk-suppression semantics
+ * (https://eslint.org/docs/latest/use/suppressions): for each key, when there are at most `count`
+ * findings, all are dropped; when there are more, all of them are reported, since a count cannot
+ * tell which one is new.
+ *
+ * An entry that matches fewer findings than its count (none, when the drift was fixed) is stale:
+ * unless `severity` is `off`, it is a `baseline-entry-stale` finding at the entry's line in the
+ * baseline file, so the baseline shrinks (`--write-baseline`) and fixed drift cannot come back
+ * unnoticed. ESLint exits 2 on unused suppressions; docdrift keeps exit code 2 for usage and
+ * config errors and reports a warning instead (`--max-warnings 0` makes it fail CI).
+ *
+ * @param messages the run's findings.
+ * @param entries the baseline's entries.
+ * @param baselineFile the baseline's path as shown in reports (project-relative when inside the project).
+ * @param inScope whether a file was linted (with `paths`, entries of other files are not judged stale).
+ * @param severity the configured severity of `baseline-entry-stale`.
+ */
+export function applyBaseline(
+  messages: readonly DriftMessage[],
+  entries: readonly LocatedEntry[],
+  baselineFile: string,
+  inScope: (file: string) => boolean,
+  severity: Severity,
+): BaselineOutcome {
+  const byKey = new Map<string, DriftMessage[]>();
+  for (const m of messages) {
+    const key = findingKeyString(m);
+    const list = byKey.get(key);
+    if (list) list.push(m);
+    else byKey.set(key, [m]);
+  }
+  const allowed = new Map(entries.map((e) => [[e.ruleId, e.file, e.command, e.subject].join('|'), e]));
+  const kept: DriftMessage[] = [];
+  const suppressed: DriftMessage[] = [];
+  for (const [key, list] of byKey) {
+    const entry = allowed.get(key);
+    if (entry && list.length <= entry.count) suppressed.push(...list);
+    else kept.push(...list);
+  }
+  if (severity !== 'off') {
+    for (const [key, entry] of allowed) {
+      const actual = byKey.get(key)?.length ?? 0;
+      if (actual >= entry.count || !inScope(entry.file)) continue;
+      kept.push(
+        createMessage(baselineEntryStale, severity, {
+          messageId: 'stale',
+          data: {
+            file: entry.file,
+            ruleId: entry.ruleId,
+            command: entry.command,
+            commandText: entry.command ? ` (\`${entry.command}\`)` : '',
+            name: entry.subject,
+            expected: String(entry.count),
+            actual: String(actual),
+          },
+          location: { file: baselineFile, line: entry.line, column: 1 },
+        }),
+      );
+    }
+  }
+  return { messages: kept, suppressed };
+}
+
+/** What the CLI asked for. */
+export interface BaselineRequest {
+  /** Absolute project root. */
+  root: string;
+  /** Directory `--baseline` is resolved from. */
+  cwd: string;
+  /** `--baseline` as given; when undefined, {@link DEFAULT_BASELINE_FILE} in the root, used only if it exists. */
+  file?: string;
+  /** `--write-baseline`: record the findings instead of filtering them. */
+  write: boolean;
+  /** The project-relative paths given on the command line (`[]`: the whole project). */
+  paths: string[];
+  /** Configured severity of `baseline-entry-stale`. */
+  staleSeverity: Severity;
+}
+
+/** A baseline read before the run: where it lives and what it holds. */
+export interface LoadedBaseline {
+  request: BaselineRequest;
+  /** Absolute path of the file. */
+  file: string;
+  /** The file as reports name it: project-relative when inside the root, else absolute. */
+  shown: string;
+  /** Its entries; undefined when the file does not exist and need not (default path, or writing). */
+  entries?: LocatedEntry[];
+  /** Whether a project-relative file was linted (always true without paths). */
+  inScope: (file: string) => boolean;
+}
+
+/**
+ * Reads the baseline a CLI run asks for, before linting, so a bad file fails fast: the file of
+ * `--baseline` (resolved from `cwd`; it must exist unless writing), or `.docdrift-baseline.json`
+ * in the root when it exists.
+ *
+ * @throws {BaselineError} when the file cannot be read or is malformed.
+ */
+export function loadBaseline(request: BaselineRequest): LoadedBaseline {
+  const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
+  const rel = path.relative(request.root, file);
+  const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? file : rel).split(path.sep).join('/');
+  const inScope = (f: string): boolean =>
+    request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
+    throw new BaselineError(
+      `cannot read the baseline ${shown}: ${code ?? String(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
+    );
+  }
+  return { request, file, shown, inScope, entries: parseBaseline(text, shown) };
+}
+
+/** What {@link finishBaseline} did. */
+export interface BaselineRun extends BaselineOutcome {
+  /** A line for stderr (what was written), if any. */
+  notice?: string;
+}
+
+/**
+ * Applies or writes a loaded baseline after the run.
+ *
+ * - Without `write`: {@link applyBaseline} with the loaded entries (nothing changes when there
+ *   is no file).
+ * - With `write` (`--write-baseline`): records `messages` in the file. With `paths`, entries of
+ *   files outside them are kept from the existing file, since only their findings were computed.
+ *   Every finding is then covered, so nothing is reported.
+ *
+ * @throws {BaselineError} when the file cannot be written.
+ */
+export function finishBaseline(messages: readonly DriftMessage[], loaded: LoadedBaseline): BaselineRun {
+  const { request, file, shown, inScope } = loaded;
+  if (!request.write) {
+    if (loaded.entries === undefined) return { messages: [...messages], suppressed: [] };
+    return applyBaseline(messages, loaded.entries, shown, inScope, request.staleSeverity);
+  }
+  const others = request.paths.length > 0 ? (loaded.entries ?? []).filter((e) => !inScope(e.file)) : [];
+  const entries = [...others.map(({ line: _line, ...e }) => e), ...buildBaseline(messages)];
+  try {
+    writeFileSync(file, serializeBaseline(entries));
+  } catch (error) {
+    throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  const findings = messages.length;
+  return {
+    messages: [],
+    suppressed: [...messages],
+    notice: `wrote ${entries.length} baseline entr${entries.length === 1 ? 'y' : 'ies'} (${findings} finding${findings === 1 ? '' : 's'}) to ${shown}.`,
+  };
+}
