@@ -202,6 +202,22 @@ describe('table layouts', () => {
     );
   });
 
+  it('without a Default column: ends the description with a period, and adds no second default phrase', async () => {
+    const root = miniProject(
+      [
+        'alpha: int = Field(default=1, description="First")',
+        'beta: bool = Field(default=False, description="Drop venvs after tests (default: False)")',
+        'zeta: int = Field(default=2, description="Last.")',
+      ],
+      '# CLI\n\n### `tool`\n\n| Name | Description |\n|---|---|\n| `zeta` | Last. |\n',
+    );
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
+      '# CLI\n\n### `tool`\n\n| Name | Description |\n|---|---|\n| `zeta` | Last. |\n' +
+        '| `alpha` | First. Default: `1`. |\n| `beta` | Drop venvs after tests (default: False) |\n',
+    );
+  });
+
   it('keeps an aligned table aligned, plain-text names plain and the missing outer pipes missing', async () => {
     const doc = '# CLI\n\n### `tool`\n\nName  | Default | Description\n------|---------|------------\nalpha | 1       | First.\nzeta  | 2       | Last.\n';
     const root = miniProject(fields.slice(0, 2).concat('beta: bool = False'), doc);

@@ -4,7 +4,7 @@
  * functions of the model (the document text comes from `Model.source`); `undefined` means "no
  * safe fix", and the finding is then reported without one.
  */
-import { columnRoles, NO_VALUE } from '../docs/reference-table.js';
+import { columnRoles, defaultFromDescription, NO_VALUE } from '../docs/reference-table.js';
 import type { TextEdit } from '../engine/types.js';
 import { formatDefault } from '../model/compare.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
@@ -78,8 +78,11 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
         return defaultText === undefined ? noneMark(col) : asCode(col, defaultText);
       case 'description': {
         const desc = cellText(param.description ?? '');
-        const phrase = !hasDefaultCol && defaultText !== undefined ? `Default: ${codeSpan(defaultText)}.` : '';
-        return [desc, phrase].filter(Boolean).join(' ');
+        // A description that already states its default ("(default: False)") gets no second one.
+        const stated = defaultFromDescription(desc, []) !== undefined;
+        const phrase = !hasDefaultCol && !stated && defaultText !== undefined ? `Default: ${codeSpan(defaultText)}.` : '';
+        const sentence = phrase && desc && !/[.!?:)]$/.test(desc) ? `${desc}.` : desc;
+        return [sentence, phrase].filter(Boolean).join(' ');
       }
       default:
         return '';
