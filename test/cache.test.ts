@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, lintWithCache, serialiseMessage, stableStringify } from '../src/engine/cache.js';
+import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, lintWithCache, serialiseMessage, stableStringify } from '../src/engine/cache.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint } from '../src/engine/lint.js';
 import { ruleIds } from '../rules/index.js';
@@ -195,7 +195,7 @@ describe('the run cache', () => {
       expect(w.status).toBe('miss');
       expect(w.stderr).toMatch(/written/);
       expect(w.stdout).toBe((await cold(p)).stdout);
-      expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ format: 1 });
+      expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toMatchObject({ format: CACHE_FORMAT });
     }
     expect((await warm(p)).status).toBe('hit');
   });

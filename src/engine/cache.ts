@@ -223,6 +223,7 @@ function readCache(file: string): { cache?: CacheFile; note?: string } {
       data.result !== null &&
       typeof data.result === 'object' &&
       Array.isArray(data.result.messages) &&
+      Array.isArray(data.result.suppressed) &&
       Array.isArray(data.result.configProblems) &&
       Array.isArray(data.result.commands);
     if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
