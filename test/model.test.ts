@@ -56,6 +56,15 @@ describe('resolveSiteRoutes', () => {
     ]);
   });
 
+  it('maps a Jekyll-style .html route or relative link to the Markdown page it is published from', () => {
+    const doc = docWithLinks('fern/pages/guide.mdx', [
+      ['/pages/reference/cli-commands.html#ng_run', undefined],
+      ['./reference/cli-commands.html', 'fern/pages/reference/cli-commands.html'],
+    ]);
+    resolveSiteRoutes([doc], files);
+    expect(doc.links.map((l) => l.targetFile)).toEqual(['fern/pages/reference/cli-commands.mdx', 'fern/pages/reference/cli-commands.mdx']);
+  });
+
   it('adds a missing .md/.mdx extension to a relative link', () => {
     const doc = docWithLinks('fern/pages/guide.mdx', [['./reference/cli-commands', 'fern/pages/reference/cli-commands']]);
     resolveSiteRoutes([doc], files);

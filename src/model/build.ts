@@ -534,10 +534,12 @@ export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
       } catch {
         // keep the raw route
       }
-      route = trimTrailing(route.replace(/^\.?\//, ''), '/');
+      // Jekyll, MkDocs and Sphinx-style sites publish `page.md` as `page.html`.
+      route = trimTrailing(route.replace(/^\.?\//, ''), '/').replace(/\.html?$/i, '');
       if (link.targetFile && !known.has(link.targetFile)) {
-        // A relative path without its extension (`../reference/cli-commands`).
-        const ext = [`${link.targetFile}.md`, `${link.targetFile}.mdx`].filter((f) => known.has(f));
+        // A relative path without its extension (`../reference/cli-commands`) or with the site's (`options.html`).
+        const base = link.targetFile.replace(/\.html?$/i, '');
+        const ext = [`${base}.md`, `${base}.mdx`].filter((f) => known.has(f));
         if (ext.length === 1) {
           link.targetFile = ext[0];
           continue;
