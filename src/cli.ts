@@ -36,6 +36,7 @@ Options:
   --fix-dry-run        print the fixes as a unified diff; write nothing
   --baseline FILE      report only findings this baseline does not record (default: .docdrift-baseline.json if present)
   --write-baseline     record the current findings in the baseline file and report none
+  --no-baseline        ignore any baseline file: report every finding
   --color, --no-color  force colours on or off (NO_COLOR is honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
@@ -101,6 +102,11 @@ export interface CliOptions {
    * @default false
    */
   'write-baseline': boolean;
+  /**
+   * Ignore any baseline file (also `.docdrift-baseline.json` in the root) and report every finding.
+   * @default false
+   */
+  'no-baseline': boolean;
   /** Force colours on. */
   color?: boolean;
   /**
@@ -151,6 +157,7 @@ export const CLI_OPTIONS = {
   'fix-dry-run': { type: 'boolean', default: false },
   baseline: { type: 'string' },
   'write-baseline': { type: 'boolean', default: false },
+  'no-baseline': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   cache: { type: 'boolean', default: true },
@@ -284,20 +291,27 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
-  let baseline: LoadedBaseline;
-  try {
-    baseline = loadBaseline({
-      root,
-      cwd: io.cwd,
-      file: values.baseline as string | undefined,
-      write: values['write-baseline'] === true,
-      paths: files.map((f) => toProjectPath(root, f)),
-      staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
-    });
-  } catch (error) {
-    if (!(error instanceof BaselineError)) throw error;
-    io.stderr(`docdrift: ${error.message}\n`);
+  const noBaseline = values['no-baseline'] === true;
+  if (noBaseline && (values.baseline !== undefined || values['write-baseline'])) {
+    io.stderr('docdrift: --no-baseline cannot be combined with --baseline or --write-baseline.\n');
     return EXIT.error;
+  }
+  let baseline: LoadedBaseline | undefined;
+  if (!noBaseline) {
+    try {
+      baseline = loadBaseline({
+        root,
+        cwd: io.cwd,
+        file: values.baseline as string | undefined,
+        write: values['write-baseline'] === true,
+        paths: files.map((f) => toProjectPath(root, f)),
+        staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules),
+      });
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      io.stderr(`docdrift: ${error.message}\n`);
+      return EXIT.error;
+    }
   }
 
   try {
@@ -322,7 +336,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
-    if (values['write-baseline'] && (result.failures.length > 0 || result.configProblems.length > 0)) {
+    if (!baseline) {
+      // --no-baseline: every finding is reported.
+    } else if (values['write-baseline'] && (result.failures.length > 0 || result.configProblems.length > 0)) {
       io.stderr('docdrift: the baseline was not written, because this run did not check everything (see below).\n');
     } else {
       try {

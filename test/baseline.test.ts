@@ -150,6 +150,22 @@ describe('adopting docdrift with a baseline', () => {
     expect(fewer.report!.results.map((r) => [r.ruleId, r.data.expected, r.data.actual])).toEqual([['baseline-entry-stale', '3', '2']]);
   }, SLOW);
 
+  it('--no-baseline reports every finding despite a baseline in the root, and refuses --baseline/--write-baseline', () => {
+    const dir = copyExample();
+    const before = run(['--no-cache'], dir);
+    expect(run(['--write-baseline'], dir).code).toBe(0);
+    expect(run([], dir).report!.results).toEqual([]);
+    const ignored = run(['--no-baseline'], dir);
+    expect(ignored.code).toBe(before.code);
+    expect(ignored.report!.results).toEqual(before.report!.results);
+    expect(ignored.report!.results.length).toBeGreaterThan(0);
+    for (const extra of [['--baseline', BASELINE], ['--write-baseline']]) {
+      const r = run(['--no-baseline', ...extra], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--no-baseline cannot be combined');
+    }
+  }, SLOW);
+
   it('--write-baseline with paths keeps the entries of the other files', () => {
     const dir = copyExample();
     expect(run(['--write-baseline'], dir).code).toBe(0);
