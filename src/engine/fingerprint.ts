@@ -1,7 +1,8 @@
 /**
  * A finding's identity that survives edits: rule id, command, parameter and file, never a line
- * number. Shared by the baseline (`--baseline`), SARIF `partialFingerprints` and `--changed-since`
- * so the three agree on what "the same finding" is.
+ * number. Shared by the baseline (`--baseline`) and SARIF `partialFingerprints`, so both agree
+ * on what "the same finding" is. (`--changed-since` selects by changed files instead: see
+ * `changed.ts`.)
  */
 import { createHash } from 'node:crypto';
 import type { DriftMessage } from './types.js';
