@@ -1,5 +1,5 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 import { findParam, rowsFor, where } from '../src/model/query.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText } from './util.js';

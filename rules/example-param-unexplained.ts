@@ -1,5 +1,5 @@
 /** Rule: a document uses a command's parameters in examples but links to nothing that explains them. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 import { findParam, isExplained, relativeLink, rowsFor } from '../src/model/query.js';
 import type { CommandSpec, ParamSpec, Usage } from '../src/model/types.js';
 

@@ -1,6 +1,6 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
-import type { Rule } from '../src/engine/types.js';
-import { suggestNames } from '../src/model/compare.js';
+import type { Rule } from '../src/model/rule.js';
+import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 
 interface Options {

@@ -1,5 +1,5 @@
 /** Rule: a file docdrift had to read could not be parsed (or read); the run went on without it. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 
 const rule: Rule = {
   meta: {

@@ -1,5 +1,5 @@
 /** Rule: a documented default differs in meaning from the default in code. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
 import { rowParam, where } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';

@@ -1,5 +1,5 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 import { nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';

@@ -1,6 +1,6 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
-import type { Rule, TextEdit } from '../src/engine/types.js';
-import { suggestNames } from '../src/model/compare.js';
+import type { Rule, TextEdit } from '../src/model/rule.js';
+import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit } from '../src/fix/reference-edits.js';

@@ -1,5 +1,5 @@
 /** Rule: a documented type differs in meaning from the type annotation in code. */
-import type { Rule } from '../src/engine/types.js';
+import type { Rule } from '../src/model/rule.js';
 import { rowParam, where } from '../src/model/query.js';
 import { compareType } from '../src/model/type-compare.js';
 import type { CommandSpec } from '../src/model/types.js';

@@ -3,15 +3,15 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { lintWithCache, summariseCommands } from './engine/cache.js';
+import { summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { lint, toProjectPath } from './engine/lint.js';
 import { runInit } from './init.js';
-import { describeFix, fixProject } from './fix/apply.js';
+import { describeFix } from './fix/apply.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
-import { ruleIds, rules } from '../rules/index.js';
+import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;

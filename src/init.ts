@@ -3,7 +3,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config/load.js';
-import { existingConfigFiles, INIT_CONFIG_FILE, proposeConfig, writeProposal } from './engine/init.js';
+import { existingConfigFiles, INIT_CONFIG_FILE, writeProposal } from './engine/init.js';
+import { proposeConfig } from './api.js';
 import type { CliIO } from './cli.js';
 
 const INIT_HELP = `Usage: docdrift init [--root DIR] [--force] [--dry-run]

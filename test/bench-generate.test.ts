@@ -6,7 +6,7 @@ import path from 'node:path';
 import { globby } from 'globby';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { lint } from '../src/engine/lint.js';
+import { lint } from '../src/api.js';
 import { generateRepo } from './bench/generate.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-gen-'));

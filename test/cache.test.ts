@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, lintWithCache, serialiseMessage, stableStringify } from '../src/engine/cache.js';
+import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, serialiseMessage, stableStringify } from '../src/engine/cache.js';
 import { loadConfig } from '../src/config/load.js';
-import { lint } from '../src/engine/lint.js';
-import { ruleIds } from '../rules/index.js';
+import { lint, lintWithCache, ruleIds } from '../src/api.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
 const temps: string[] = [];

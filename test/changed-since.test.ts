@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config/schema.js';
 import { commandSourceFiles, selectAffected } from '../src/engine/changed.js';
-import { lint } from '../src/engine/lint.js';
+import { lint } from '../src/api.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');

@@ -1,28 +1,17 @@
 /** Tests of config discovery, parsing, validation and error messages (src/config). */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempProject } from './helpers.js';
 import { ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
 import { createHeadingMatcher, createParameterMatcher } from '../src/config/patterns.js';
 import { DEFAULT_CONFIG, defaultConfig, type DocdriftConfig } from '../src/config/schema.js';
-import type { RuleMeta } from '../src/engine/types.js';
+import type { RuleMeta } from '../src/model/rule.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 /** A temporary project with the given files. */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'docdrift-config-'));
-  dirs.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    writeFileSync(path.join(root, name), text);
-  }
-  return root;
-}
+const project = (files: Record<string, string>): string => tempProject(files, 'docdrift-config-');
 
 function configError(fn: () => unknown): ConfigError {
   try {

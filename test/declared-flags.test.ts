@@ -1,27 +1,18 @@
 /** Flags declared in the config (`commands.<name>.flags`, issue #4 items 3 and 4): parsing, validation, model join, exit codes. */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { copyToTemp, removeTempDirs } from './helpers.js';
 import { main } from '../src/cli.js';
 import { ConfigError, loadConfig } from '../src/config/load.js';
-import { lint } from '../src/engine/lint.js';
-import { declaredDefault, parseFlagSpellings } from '../src/model/declared-flags.js';
-import { ruleIds } from '../rules/index.js';
+import { lint, ruleIds } from '../src/api.js';
+import { declaredDefault, parseFlagSpellings } from '../src/link/declared-flags.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/frameworks');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 /** A writable copy of a fixture directory. */
-function copy(fixture: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-declared-'));
-  dirs.push(dir);
-  cpSync(path.join(FIXTURES, fixture), dir, { recursive: true });
-  return dir;
-}
+const copy = (fixture: string): string => copyToTemp(path.join(FIXTURES, fixture), 'docdrift-declared-');
 
 function editJson(file: string, edit: (json: any) => void): void {
   const json = JSON.parse(readFileSync(file, 'utf8'));

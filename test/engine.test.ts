@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createHeadingMatcher } from '../src/config/patterns.js';
 import { configureRules, effectiveGlobalParameters, interpolationKeys, mentionMatcher } from '../src/engine/lint.js';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { rules } from '../rules/index.js';
+import { rules } from '../src/api.js';
 
 describe('mentionMatcher', () => {
   const mentions = mentionMatcher(['ng_run', 'tool-legacy', 'a.b'], createHeadingMatcher(['Common options']));

@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { lint } from '../src/engine/lint.js';
+import { fixProject, lint, ruleIds, rules } from '../src/api.js';
 import { findingKeyString } from '../src/engine/fingerprint.js';
 import type { DriftMessage, Rule } from '../src/engine/types.js';
-import { applyEdits, fixProject, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
-import { ruleIds, rules } from '../rules/index.js';
+import { applyEdits, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');

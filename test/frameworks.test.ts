@@ -9,8 +9,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { lint } from '../src/engine/lint.js';
-import { ruleIds } from '../rules/index.js';
+import { lint, ruleIds } from '../src/api.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/frameworks');
 const update = process.env.UPDATE_EXPECTED === '1';

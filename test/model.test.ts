@@ -1,6 +1,6 @@
 /** Model join helpers: site-route link resolution and the choice of a command's primary section. */
 import { describe, expect, it } from 'vitest';
-import { resolveSiteRoutes } from '../src/model/build.js';
+import { resolveSiteRoutes } from '../src/link/build.js';
 import type { DocFile, DocLink } from '../src/model/types.js';
 
 function docWithLinks(file: string, urls: Array<[string, string | undefined]>): DocFile {

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { lint } from '../src/engine/lint.js';
+import { lint, ruleIds, rules } from '../src/api.js';
 import { createMessage } from '../src/engine/run-rules.js';
 import { escapeData, escapeProperty, formatGithub } from '../src/report/github.js';
-import { ruleIds, rules } from '../rules/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');

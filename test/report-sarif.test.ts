@@ -8,12 +8,12 @@ import type * as Sarif from 'sarif';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { fingerprints } from '../src/engine/fingerprint.js';
-import { lint, type LintResult } from '../src/engine/lint.js';
+import { lint, ruleIds, rules } from '../src/api.js';
+import { type LintResult } from '../src/engine/lint.js';
 import { ruleDocsUrl } from '../src/engine/rule-docs.js';
 import { createMessage } from '../src/engine/run-rules.js';
 import { formatSarif, toRelativeUri, toSarifLog } from '../src/report/sarif.js';
 import { sortMessages } from '../src/report/sort.js';
-import { ruleIds, rules } from '../rules/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
-import { lint, type LintResult } from '../src/engine/lint.js';
+import { lint, ruleIds } from '../src/api.js';
+import { type LintResult } from '../src/engine/lint.js';
 import { commandCoverage, formatSummary } from '../src/report/summary.js';
-import { ruleIds } from '../rules/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ruleIds, rules } from '../rules/index.js';
+import { ruleIds, rules } from '../src/api.js';
 import { engineRules } from '../src/engine/engine-rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -1,17 +1,12 @@
 /** Inline suppression comments (`docdrift-disable…`) in .md and .mdx documents, through the engine. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempProject } from './helpers.js';
 import { loadConfig } from '../src/config/load.js';
 import { readDirectives } from '../src/docs/directives.js';
-import { lint } from '../src/engine/lint.js';
-import { ruleIds } from '../rules/index.js';
+import { lint, ruleIds } from '../src/api.js';
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 // A small Hydra-style project: `tool` reads TrainConfig; its reference lacks `resume`, has a
 // wrong `epochs` default and a stale `gone` row.
@@ -35,13 +30,7 @@ const PROJECT: Record<string, string> = {
 };
 
 function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-suppress-'));
-  temps.push(dir);
-  for (const [file, text] of Object.entries({ ...PROJECT, ...files })) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), text);
-  }
-  return dir;
+  return tempProject({ ...PROJECT, ...files }, 'docdrift-suppress-');
 }
 
 async function run(dir: string) {

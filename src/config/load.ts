@@ -3,8 +3,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
-import type { RuleMeta, RuleOptionSchema, Severity } from '../engine/types.js';
-import { suggestNames } from '../model/compare.js';
+import type { RuleMeta, RuleOptionSchema, Severity } from '../model/rule.js';
+import { suggestNames } from '../shared/names.js';
 import {
   COMMAND_KEYS,
   CONFIG_KEYS,

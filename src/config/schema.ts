@@ -1,6 +1,6 @@
 /** The docdrift configuration: its TypeScript shape, documented defaults and the zod schema that validates user files. */
 import { z } from 'zod';
-import type { Severity } from '../engine/types.js';
+import type { Severity } from '../model/rule.js';
 
 /**
  * How one rule is configured: a severity, or a `[severity, options]` tuple (ESLint's shape).

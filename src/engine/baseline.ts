@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { compareStrings } from '../report/sort.js';
+import { compareStrings } from '../shared/strings.js';
 import { baselineEntryStale } from './engine-rules.js';
 import { findingKey, findingKeyString } from './fingerprint.js';
 import { createMessage } from './run-rules.js';

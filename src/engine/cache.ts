@@ -11,7 +11,7 @@ import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message
 import type { DocdriftConfig } from '../config/schema.js';
 import type { Model } from '../model/types.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
-import type { LintResult, LintStats } from './lint.js';
+import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { scopeMessages } from './scope.js';
 import type { DriftMessage } from './types.js';
 
@@ -84,6 +84,8 @@ export interface CachedLintOptions {
    * flag), so its path and content are part of the key, like a discovered file's.
    */
   configFile?: string;
+  /** Rules to run (the CLI passes the built-in ones; see src/api.ts). */
+  rules: LintOptions['rules'];
   /** Use and update the cache; false runs {@link lint} and leaves the cache alone. */
   cache: boolean;
   /** Absolute cache directory; default {@link defaultCacheLocation}. */
@@ -406,7 +408,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
 
   if (!options.cache) {
     const lint = await load();
-    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered });
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
     result.stats.timings.discover = tDiscovered - t0;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', written: false, hashed: 0, ms: 0 } };
   }
@@ -434,7 +436,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   }
 
   const lint = await load();
-  const result = await lint({ root, config, configFile: options.configFile, discovered });
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = { status: 'miss', file, written: false, hashed, ms: hashMs, note: previous.note };

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { CommandSpec, Model } from '../model/types.js';
-import type { DriftMessage } from './types.js';
+import type { DriftMessage } from '../model/rule.js';
 
 const run = promisify(execFile);
 

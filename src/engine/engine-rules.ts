@@ -5,7 +5,7 @@
  * same `meta` (id, messages, default severity, doc page `rules/<id>.md`) and are configured like
  * any rule under `rules` in the config (`"unused-suppression": "off"`).
  */
-import type { RuleMeta, Severity } from './types.js';
+import type { RuleMeta, Severity } from '../model/rule.js';
 import type { DocdriftConfig } from '../config/schema.js';
 
 /** `unused-suppression`: a `docdrift-disable…` comment that suppressed nothing, or names no rule. */

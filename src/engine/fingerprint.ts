@@ -5,7 +5,7 @@
  * `changed.ts`.)
  */
 import { createHash } from 'node:crypto';
-import type { DriftMessage } from './types.js';
+import type { DriftMessage } from '../model/rule.js';
 
 /** The parts of a finding's identity. `subject` is the parameter (or key, or message for parse errors). */
 export interface FindingKey {

@@ -9,7 +9,7 @@ import { CONFIG_FILES } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
 import { discoverFiles } from './discover.js';
-import { lint, type LintResult } from './lint.js';
+import { lint, type LintOptions, type LintResult } from './lint.js';
 
 /** The file `docdrift init` writes, in the project root. First in the loader's search order. */
 export const INIT_CONFIG_FILE = 'docdrift.config.json';
@@ -76,11 +76,12 @@ function topLevelCommands(model: Model): CommandSpec[] {
  * Every entry carries a `$comment` naming where its parameters and reference sections are.
  *
  * @param root absolute project root
+ * @param rules the rules to lint with (the CLI passes the built-in ones)
  * @throws only on programming errors; unparseable project files become findings of `result`
  */
-export async function proposeConfig(root: string): Promise<InitProposal> {
+export async function proposeConfig(root: string, rules: LintOptions['rules']): Promise<InitProposal> {
   const defaults = defaultConfig();
-  const result = await lint({ root, config: defaults });
+  const result = await lint({ root, config: defaults, rules });
   const files = await discoverFiles(root, defaults.sources, defaults.docs, defaults.ignore);
   const model = result.model;
   const hasPython = files.sources.some((f) => f.endsWith('.py'));

@@ -1,4 +1,4 @@
-/** The engine's entry point: read the project, build the model, run the rules, scope the messages. */
+/** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -8,19 +8,19 @@ import { trimTrailing } from '../docs/reference-table.js';
 import { mayHaveDirectives, readDirectives, type SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
-import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
-import { buildModel } from '../model/build.js';
-import { declaredFlagProblems, type ConfigSource } from '../model/declared-flags.js';
+import { extractPythonFlags } from '../extract/python/flags.js';
+import type { FlagCommand } from '../extract/python/types.js';
+import { buildModel } from '../link/build.js';
+import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
-import { suggestNames } from '../model/compare.js';
-import { rules as allRules } from '../../rules/index.js';
+import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
 import { scopeMessages, toProjectPath } from './scope.js';
-import type { DriftMessage, Rule, Severity } from './types.js';
+import type { DriftMessage, Rule, Severity } from '../model/rule.js';
 
 /** What to lint. */
 export interface LintOptions {
@@ -34,8 +34,16 @@ export interface LintOptions {
   files?: string[];
   /** The config file `config` was loaded from (absolute), to point at its `commands.*.flags` entries. */
   configFile?: string;
-  /** Rules to run; defaults to every rule in `rules/`. */
-  rules?: Rule[];
+  /**
+   * Rules to run. The engine has no registry of its own: the CLI passes the built-in rules
+   * (src/api.ts wires `rules/index.ts`), as ESLint's `Linter` is given its rule definitions.
+   */
+  rules: Rule[];
+  /**
+   * Rule ids a `docdrift-disable…` comment may name without being reported as unknown; default:
+   * the ids of `rules` and of the engine's own rules (src/engine/engine-rules.ts).
+   */
+  knownRuleIds?: readonly string[];
   /** The project's files when already discovered (the run cache hashes them first); default: discovered here. */
   discovered?: DiscoveredFiles;
   /**
@@ -70,18 +78,55 @@ export interface LintResult {
 }
 
 /**
- * Lints a project. Never throws on bad project input (unparseable or unreadable files become
- * `parse-error` findings); throws only on programming errors.
+ * Lints a project with the given rules. The stages run in order, each a function below with typed
+ * inputs and outputs: {@link discoverFiles} (discover), {@link createReader} (read),
+ * {@link extractCode} (extract), {@link parseDocs} (parse docs), {@link linkModel} (link),
+ * {@link runRuleStage} (run rules) and {@link scopeStage} (scope). Never throws on bad project
+ * input (unparseable or unreadable files become `parse-error` findings); throws only on
+ * programming errors.
  */
 export async function lint(options: LintOptions): Promise<LintResult> {
   const { root, config } = options;
   const t0 = performance.now();
   const files = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   const t1 = performance.now();
+  // One list for every stage, so input problems keep the order in which they were met.
   const diagnostics: InputDiagnostic[] = [];
+  const read = createReader(root, options.overlay, diagnostics);
+  const code = await extractCode(files, config, read, diagnostics);
+  const t2 = performance.now();
+  const docs = parseDocs(files, config, code.entryPoints, read, diagnostics);
+  const t3 = performance.now();
+  const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
+  const t4 = performance.now();
+  const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
+  const t5 = performance.now();
+  const scoped = scopeStage(root, ran, options.files);
+  const configProblems = [...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
+  return {
+    ...scoped,
+    failures: ran.failures,
+    configProblems,
+    model,
+    stats: {
+      sources: code.sourceCount,
+      docs: docs.docs.length,
+      timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
+    },
+  };
+}
 
-  const read = (file: string): string | undefined => {
-    const overlaid = options.overlay?.get(file);
+/**
+ * Reads a project file's text (stage "read"): the overlay's text when it has one, else the file
+ * under `root` as UTF-8. A file that cannot be read becomes a `parse-error` diagnostic pushed to
+ * `diagnostics`, and `undefined`.
+ */
+export type ReadFile = (file: string) => string | undefined;
+
+/** The reader of one run: `file` is a project-relative POSIX path. */
+export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[]): ReadFile {
+  return (file) => {
+    const overlaid = overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
     try {
       return readFileSync(path.join(root, file), 'utf8');
@@ -95,7 +140,35 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       return undefined;
     }
   };
+}
 
+/** What the code says (stage "extract"): config classes, CLI flags, entry points, and the texts they came from. */
+export interface CodeFacts {
+  /** Python sources read (their text also decides the effective `globalParameters`). */
+  sources: PythonSource[];
+  /** Config classes from Python and, when read, TypeScript. */
+  classes: ConfigClass[];
+  functionConfigs: Map<string, string[]>;
+  functionSecondaryConfigs: ExtractedPython['functionSecondaryConfigs'];
+  flagCommands: FlagCommand[];
+  /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
+  entryPoints: EntryPoint[];
+  stringKeys: ExtractedPython['stringKeys'];
+  /** Keys that YAML files read through OmegaConf interpolation. */
+  interpolatedKeys: Set<string>;
+  /** Python plus TypeScript sources read, for {@link LintStats}. */
+  sourceCount: number;
+}
+
+type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
+type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
+
+/**
+ * Stage "extract": reads packaging, Python sources and YAML, and (only when something can use
+ * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
+ * `diagnostics`.
+ */
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[]): Promise<CodeFacts> {
   const packaging = files.packaging.filter((f) => f !== 'package.json').flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
@@ -169,11 +242,43 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: 'package.json', line, column: 1 } });
     }
   }
-  const t2 = performance.now();
+  return {
+    sources,
+    classes,
+    functionConfigs,
+    functionSecondaryConfigs,
+    flagCommands,
+    entryPoints,
+    stringKeys: python.stringKeys,
+    interpolatedKeys,
+    sourceCount: sources.length + tsSourceCount,
+  };
+}
 
-  // Parsing Markdown is most of a run's time, and most documents of a large repository never
-  // name a command. Only documents that name one (or hold a global-options heading) can contain
-  // reference sections or examples; the rest are parsed only if a link points at them.
+/** What the documents say (stage "parse docs"). */
+export interface DocFacts {
+  /** Documents that name a command or are global files, parsed. */
+  docs: DocFile[];
+  /** Parses a document that was skipped (a link points at it); `undefined` when it was parsed or not read. */
+  lazyDoc: (file: string) => DocFile | undefined;
+  /** Every document's text, by project-relative path. */
+  texts: Map<string, string>;
+  /** `docdrift-disable…` comments in any document. */
+  directives: SuppressionDirective[];
+}
+
+/**
+ * Stage "parse docs". Parsing Markdown is most of a run's time, and most documents of a large
+ * repository never name a command. Only documents that name one (or hold a global-options
+ * heading, or match `globalFiles`) are parsed now; the rest only if a link points at them.
+ */
+export function parseDocs(
+  files: DiscoveredFiles,
+  config: DocdriftConfig,
+  entryPoints: CodeFacts['entryPoints'],
+  read: ReadFile,
+  diagnostics: InputDiagnostic[],
+): DocFacts {
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
     createHeadingMatcher(config.globalSections),
@@ -181,12 +286,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
-  const docTexts = new Map<string, string>();
+  const texts = new Map<string, string>();
   const directives: SuppressionDirective[] = [];
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
-    docTexts.set(file, text);
+    texts.set(file, text);
     if (mayHaveDirectives(text)) directives.push(...readDirectives(file, text));
     if (!mentions(text) && !isGlobalFile(file)) {
       unparsed.set(file, text);
@@ -200,49 +305,70 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const text = unparsed.get(file);
     return text === undefined ? undefined : parseDoc(file, text).doc;
   };
-  const t3 = performance.now();
+  return { docs, lazyDoc, texts, directives };
+}
 
-  const model = buildModel({
+/** Inputs of stage "link". */
+export interface LinkInputs {
+  root: string;
+  config: DocdriftConfig;
+  configFile?: string | undefined;
+  files: DiscoveredFiles;
+  code: CodeFacts;
+  docs: DocFacts;
+  diagnostics: InputDiagnostic[];
+}
+
+/** Stage "link": joins code facts, doc facts and the config into the {@link Model} (src/link/build.ts). */
+export function linkModel({ root, config, configFile, files, code, docs, diagnostics }: LinkInputs): Model {
+  return buildModel({
     root,
-    config: { ...config, globalParameters: effectiveGlobalParameters(config.globalParameters, sources) },
-    classes,
-    functionConfigs,
-    functionSecondaryConfigs,
-    flagCommands,
-    configSource: configSourceOf(root, options.configFile),
-    entryPoints,
-    stringKeys: python.stringKeys,
-    interpolatedKeys,
-    docs,
+    config: { ...config, globalParameters: effectiveGlobalParameters(config.globalParameters, code.sources) },
+    classes: code.classes,
+    functionConfigs: code.functionConfigs,
+    functionSecondaryConfigs: code.functionSecondaryConfigs,
+    flagCommands: code.flagCommands,
+    configSource: configSourceOf(root, configFile),
+    entryPoints: code.entryPoints,
+    stringKeys: code.stringKeys,
+    interpolatedKeys: code.interpolatedKeys,
+    docs: docs.docs,
     docFiles: files.docs,
-    lazyDoc,
-    source: (file) => docTexts.get(file),
+    lazyDoc: docs.lazyDoc,
+    source: (file) => docs.texts.get(file),
     diagnostics,
   });
-  const t4 = performance.now();
+}
 
-  const configured = configureRules(options.rules ?? allRules, config.rules);
-  const ran = runRules(model, configured);
-  const failures = ran.failures;
-  const knownRuleIds = [...allRules, ...engineRules].map((r) => r.meta.id);
-  const suppression = applySuppressions(ran.messages, directives, knownRuleIds, engineRuleSeverity(unusedSuppression, config.rules));
-  const messages = suppression.messages;
-  const t5 = performance.now();
+/** Output of stage "run rules": findings after inline suppressions, the suppressed ones, and rules that threw. */
+export interface RuleStageResult {
+  messages: DriftMessage[];
+  suppressed: DriftMessage[];
+  failures: RuleFailure[];
+}
 
-  const scoped = scopeMessages(root, messages, options.files);
-  const suppressed = scopeMessages(root, suppression.suppressed, options.files);
-  const configProblems = [...unresolvedConfigClasses(config, classes), ...declaredFlagProblems(config, model.commands)];
+/**
+ * Stage "run rules": runs `rules` (configured by `config.rules`) over the model, then applies the
+ * documents' suppression comments (`unused-suppression` judges them). `knownRuleIds` are the ids
+ * a suppression comment may name; default: `rules` and the engine's own rules.
+ */
+export function runRuleStage(
+  model: Model,
+  directives: SuppressionDirective[],
+  config: DocdriftConfig,
+  rules: Rule[],
+  knownRuleIds: readonly string[] = [...rules, ...engineRules].map((r) => r.meta.id),
+): RuleStageResult {
+  const ran = runRules(model, configureRules(rules, config.rules));
+  const suppression = applySuppressions(ran.messages, directives, [...knownRuleIds], engineRuleSeverity(unusedSuppression, config.rules));
+  return { messages: suppression.messages, suppressed: suppression.suppressed, failures: ran.failures };
+}
+
+/** Stage "scope": keeps the findings located in `files` (all when undefined), sorted. */
+export function scopeStage(root: string, ran: RuleStageResult, files: string[] | undefined): Pick<LintResult, 'messages' | 'suppressed'> {
   return {
-    messages: sortMessages(scoped),
-    suppressed: sortMessages(suppressed),
-    failures,
-    configProblems,
-    model,
-    stats: {
-      sources: sources.length + tsSourceCount,
-      docs: docs.length,
-      timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
-    },
+    messages: sortMessages(scopeMessages(root, ran.messages, files)),
+    suppressed: sortMessages(scopeMessages(root, ran.suppressed, files)),
   };
 }
 

@@ -2,7 +2,7 @@
 import { VFileMessage } from 'vfile-message';
 import type { Model } from '../model/types.js';
 import { ruleDocsUrl } from './rule-docs.js';
-import type { DriftMessage, ReportDescriptor, Rule, Severity } from './types.js';
+import type { DriftMessage, ReportDescriptor, Rule, Severity } from '../model/rule.js';
 
 /** A rule with the severity and options the config gives it. */
 export interface ConfiguredRule {

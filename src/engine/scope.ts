@@ -1,6 +1,6 @@
 /** Scoping a run's messages to the paths given on the command line. */
 import path from 'node:path';
-import type { DriftMessage } from './types.js';
+import type { DriftMessage } from '../model/rule.js';
 
 /** An absolute or root-relative path as a project-relative POSIX path (`''` for the root itself). */
 export function toProjectPath(root: string, file: string): string {

@@ -1,10 +1,10 @@
 /** Inline suppressions: drops findings covered by `docdrift-disable…` comments and reports unused ones. */
-import { suggestNames } from '../model/compare.js';
+import { suggestNames } from '../shared/names.js';
 import type { Point } from '../docs/position.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { unusedSuppression } from './engine-rules.js';
 import { createMessage } from './run-rules.js';
-import type { DriftMessage, Severity } from './types.js';
+import type { DriftMessage, Severity } from '../model/rule.js';
 
 /** What {@link applySuppressions} returns. */
 export interface SuppressionOutcome {

@@ -5,7 +5,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
 import { configKeyUsages } from '../docs/config-keys.js';
-import type { FlagCommand } from '../extract/python/flags.js';
+import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
 import type {
   CommandSpec,
@@ -22,7 +22,7 @@ import type {
   ReferenceRow,
   ReferenceSection,
   Usage,
-} from './types.js';
+} from '../model/types.js';
 
 /** Everything the join needs; all paths project-relative. */
 export interface ModelInput {

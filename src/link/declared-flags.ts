@@ -4,8 +4,8 @@
  * the flag extractors produce, so every rule treats them alike.
  */
 import type { DocdriftConfig, FlagDeclaration } from '../config/schema.js';
-import { suggestNames } from './compare.js';
-import type { CommandSpec, DefaultValue, ParamSpec, SourceLocation } from './types.js';
+import { suggestNames } from '../shared/names.js';
+import type { CommandSpec, DefaultValue, ParamSpec, SourceLocation } from '../model/types.js';
 
 /** The config file the declarations come from: its project-relative (or absolute) path and text, to point findings at the entry. */
 export interface ConfigSource {

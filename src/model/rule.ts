@@ -3,7 +3,7 @@
  * reports. Messages are `VFileMessage`s (vfile-message 4) extended with docdrift's fields.
  */
 import type { VFileMessage } from 'vfile-message';
-import type { Model, SourceLocation } from '../model/types.js';
+import type { Model, SourceLocation } from './types.js';
 
 /** Severity of a configured rule. `off` disables it. */
 export type Severity = 'off' | 'warn' | 'error';

@@ -1,10 +1,8 @@
 /** Deterministic ordering of messages, shared by every formatter. */
 import type { DriftMessage } from '../engine/types.js';
+import { compareStrings } from '../shared/strings.js';
 
-/** Compares strings by UTF-16 code units (locale-independent, so output is the same everywhere). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { compareStrings } from '../shared/strings.js';
 
 /**
  * Returns a sorted copy: by file, line, column, rule id, then message id and text (a total order,

@@ -5,7 +5,7 @@ import {
   boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault,
   type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
-import type { FlagCommand } from './flags.js';
+import type { FlagCommand } from './types.js';
 import type { Binding } from './scan.js';
 import { namedChildren, readValue, stringValue, unparen } from './values.js';
 

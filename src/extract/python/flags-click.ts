@@ -5,7 +5,7 @@ import {
   boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, readChoices, spellings,
   symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
-import type { FlagCommand } from './flags.js';
+import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
 /** Libraries read as click: click itself and rich-click, a drop-in wrapper. */

@@ -5,7 +5,7 @@ import {
   boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, spellings, symbolKey, toDefault,
   type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
-import type { FlagCommand } from './flags.js';
+import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 

@@ -4,21 +4,8 @@ import type { ConfigClass, DefaultValue, ParamSpec } from '../../model/types.js'
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
 import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipParens, typeText } from './syntax.js';
+import type { ConfigAnalysis, Owner, Shape } from './types.js';
 import { readZodObject, zodInferTarget } from './zod.js';
-
-/** The type whose own members are being read: names the fields' `owner` and nested synthetic types. */
-export interface Owner {
-  name: string;
-  qualifiedName: string;
-  kind: ConfigClass['kind'];
-  module: ModuleInfo;
-}
-
-/** Fields in declaration order (a later definition replaces an earlier one in place) and base names. */
-export interface Shape {
-  fields: Map<string, ParamSpec>;
-  bases: string[];
-}
 
 /** Mapping types whose instances accept any key (`Record<string, T>` only with an open key type). */
 const OPEN_TYPE_NAMES = new Set(['Map', 'ReadonlyMap', 'Dict', 'Dictionary', 'Mapping', 'StringMap', 'JsonObject', 'JSONObject', 'AnyObject', 'PlainObject', 'UnknownRecord', 'Object']);
@@ -41,7 +28,7 @@ function mergeInto(into: Map<string, ParamSpec>, from: Iterable<ParamSpec>): voi
  * Lazily analyses declarations, memoised per declaration so each is read once, with cycle
  * guards (a type that reaches itself through `extends` or aliases gets no fields from the cycle).
  */
-export class Analysis {
+export class Analysis implements ConfigAnalysis {
   private readonly memo = new Map<Declaration, ConfigClass | null>();
   private readonly inProgress = new Set<Declaration>();
   /** Nested object types without a name of their own (`a: { … }`, `a: z.object({…})`), by qualified name. */

@@ -3,7 +3,7 @@ import { Project, ts } from 'ts-morph';
 import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
 import { Analysis } from './analysis.js';
 import { binConfig, readBins } from './bin.js';
-import type { TypeScriptExtraction, TypeScriptSource } from './index.js';
+import type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 

@@ -1,6 +1,6 @@
 /** Ties yargs/commander programs to the package.json `bin` commands that run them. */
 import type { InputDiagnostic } from '../../model/types.js';
-import type { FlagCommand as ProgramFlags } from './flags.js';
+import type { FlagCommand as ProgramFlags } from './types.js';
 import { readBins } from './bin.js';
 import { sourceCandidates } from './scan.js';
 

@@ -1,18 +1,9 @@
 /** commander semantics: flags strings, Option/Argument objects, and what each Command method does to a command node. */
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
-import type { Evaluator, Value } from './flags-eval.js';
+import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import { defaultOf, skipOuter } from './syntax.js';
-
-/** A commander `Option` or `Argument` (or the one an `.option()`/`.argument()` call makes). */
-export interface OptionValue {
-  kind: 'option' | 'argument';
-  spec: ParamSpec;
-  /** `none` (a boolean flag), `required` (`<v>`) or `optional` (`[v]`). */
-  value: 'none' | 'required' | 'optional';
-  variadic: boolean;
-}
 
 /** Methods that return something other than the command (getters, promises, help text). */
 const NOT_CHAINABLE = new Set([
@@ -39,7 +30,7 @@ const PARSER_TYPES = new Map([
 ]);
 
 /** Applies a `Command` method; returns the command a chain continues on (a new sub-command for `.command(name)`). */
-export function applyCommander(ev: Evaluator, node: CommandNode, method: string, call: ts.CallExpression): Value | undefined {
+export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: string, call: ts.CallExpression): Value | undefined {
   const args = call.arguments;
   const [a0, a1, a2, a3] = [args[0], args[1], args[2], args[3]];
   const same: Value = { kind: 'command', node };
@@ -117,7 +108,7 @@ export function applyCommander(ev: Evaluator, node: CommandNode, method: string,
 }
 
 /** Applies an `Option`/`Argument` method (`.default()`, `.choices()`, `.hideHelp()`, …); all of them chain. */
-export function applyCommanderOption(ev: Evaluator, option: OptionValue, method: string, call: ts.CallExpression): Value | undefined {
+export function applyCommanderOption(ev: FlagEvaluator, option: OptionValue, method: string, call: ts.CallExpression): Value | undefined {
   const a0 = call.arguments[0];
   const spec = option.spec;
   switch (method) {
@@ -151,7 +142,7 @@ export function applyCommanderOption(ev: Evaluator, option: OptionValue, method:
 }
 
 /** An option from a flags string (`-p, --port <n>`) or an argument from a name (`<file>`), with its description. */
-export function commanderOption(ev: Evaluator, kind: OptionValue['kind'], args: readonly (ts.Node | undefined)[]): OptionValue | undefined {
+export function commanderOption(ev: FlagEvaluator, kind: OptionValue['kind'], args: readonly (ts.Node | undefined)[]): OptionValue | undefined {
   const [a0, a1] = args;
   const text = a0 && ev.stringOf(a0);
   if (!a0 || text === undefined) return undefined;
@@ -166,7 +157,7 @@ export function commanderOption(ev: Evaluator, kind: OptionValue['kind'], args: 
  * names the option (`--no-x` → negatable `x`), short flags and further long flags are aliases
  * (without dashes), `<v>`/`[v]` is the value placeholder (`...` variadic).
  */
-function optionFromFlags(ev: Evaluator, literal: ts.Node, text: string): OptionValue | undefined {
+function optionFromFlags(ev: FlagEvaluator, literal: ts.Node, text: string): OptionValue | undefined {
   let long: RegExpMatchArray | undefined;
   const others: string[] = [];
   let short: RegExpMatchArray | undefined;
@@ -205,7 +196,7 @@ function optionFromFlags(ev: Evaluator, literal: ts.Node, text: string): OptionV
 }
 
 /** `<file>` (required), `[file]` (optional), `<files...>` (variadic); a bare name is required, as in commander. */
-function argumentFromName(ev: Evaluator, literal: ts.Node, token: string, index: number): OptionValue | undefined {
+function argumentFromName(ev: FlagEvaluator, literal: ts.Node, token: string, index: number): OptionValue | undefined {
   const m = /^([<[]?)([^<>[\].]+)(\.\.\.)?[>\]]?$/.exec(token);
   const name = m?.[2];
   if (!m || !name) return undefined;
@@ -217,7 +208,7 @@ function argumentFromName(ev: Evaluator, literal: ts.Node, token: string, index:
   return option;
 }
 
-function addArgumentToken(ev: Evaluator, node: CommandNode, literal: ts.Node, token: string, index: number): void {
+function addArgumentToken(ev: FlagEvaluator, node: CommandNode, literal: ts.Node, token: string, index: number): void {
   const argument = argumentFromName(ev, literal, token, index);
   if (argument) node.params.push(argument.spec);
 }
@@ -231,7 +222,7 @@ function baseType(option: OptionValue, parsed: string | undefined): string {
 }
 
 /** `.option(flags, desc, default)` or `.option(flags, desc, parser, default)`: a function in third place is a parser. */
-function defaultAndParser(ev: Evaluator, option: OptionValue, a2: ts.Node | undefined, a3: ts.Node | undefined): void {
+function defaultAndParser(ev: FlagEvaluator, option: OptionValue, a2: ts.Node | undefined, a3: ts.Node | undefined): void {
   let value = a2;
   if (a2 !== undefined && (a3 !== undefined || isParser(ev, a2))) {
     setParser(ev, option, a2);
@@ -240,7 +231,7 @@ function defaultAndParser(ev: Evaluator, option: OptionValue, a2: ts.Node | unde
   if (value && ts.isExpression(value)) option.spec.default = defaultOf(value, value.getSourceFile());
 }
 
-function isParser(ev: Evaluator, node: ts.Node): boolean {
+function isParser(ev: FlagEvaluator, node: ts.Node): boolean {
   if (ev.evaluate(node)?.kind === 'function') return true;
   const e = ts.isExpression(node) ? skipOuter(node) : node;
   const text = e.getText(e.getSourceFile());
@@ -248,7 +239,7 @@ function isParser(ev: Evaluator, node: ts.Node): boolean {
 }
 
 /** A custom parser changes the value's type: known ones give `number`/`string`, others leave it unknown. */
-function setParser(ev: Evaluator, option: OptionValue, parser: ts.Node): void {
+function setParser(ev: FlagEvaluator, option: OptionValue, parser: ts.Node): void {
   const e = ts.isExpression(parser) ? skipOuter(parser) : parser;
   const parsed = PARSER_TYPES.get(e.getText(e.getSourceFile()));
   if (parsed !== undefined) option.spec.type = baseType(option, parsed);
@@ -272,12 +263,12 @@ function addOption(node: CommandNode, option: OptionValue): void {
   if (spec.required) existing.required = true;
 }
 
-function isHidden(ev: Evaluator, opts: ts.Node | undefined): boolean {
+function isHidden(ev: FlagEvaluator, opts: ts.Node | undefined): boolean {
   return (ev.objectEntries(opts) ?? []).some((e) => e.key === 'hidden' && ev.booleanOf(e.value) === true);
 }
 
 /** `.command('name <arg> [opt]', description?, opts?)`. */
-function subCommand(ev: Evaluator, parent: CommandNode, call: ts.CallExpression): Value | undefined {
+function subCommand(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExpression): Value | undefined {
   const [a0, a1, a2] = call.arguments;
   const text = a0 && ev.stringOf(a0);
   if (!a0 || text === undefined) return undefined;

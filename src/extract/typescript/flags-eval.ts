@@ -1,32 +1,13 @@
 /** A small abstract evaluator over syntax trees: follows yargs and commander values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
 import type { SourceLocation } from '../../model/types.js';
-import { applyCommander, applyCommanderOption, commanderOption, type OptionValue } from './flags-commander.js';
+import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { resolveSpecifier, type ModuleInfo } from './scan.js';
 import { locationOf, propertyName, skipOuter } from './syntax.js';
-
-/** Function-like nodes whose body can be walked with bound parameters. */
-export type FunctionValueNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
-
-/** What an expression evaluates to, as far as flags are concerned. */
-export type Value =
-  | { kind: 'command'; node: CommandNode }
-  /** A commander `Option` or `Argument` not yet added to a command. */
-  | { kind: 'option'; option: OptionValue }
-  /** The yargs factory; as a receiver it is the yargs singleton of `key`. */
-  | { kind: 'yargs'; key: string; location: SourceLocation }
-  /** The commander module (`member` undefined) or one of its exports (`Command`, `Option`, `createCommand`, …). */
-  | { kind: 'commander'; key: string; member?: string; location: SourceLocation }
-  | { kind: 'function'; node: FunctionValueNode }
-  | { kind: 'object'; node: ts.ObjectLiteralExpression }
-  | { kind: 'array'; node: ts.ArrayLiteralExpression }
-  /** A module namespace (`import * as serve from './serve.js'`). */
-  | { kind: 'namespace'; module: ModuleInfo }
-  /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
-  | { kind: 'cjs-exports'; module: ModuleInfo };
+import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
 type Binding =
@@ -38,13 +19,6 @@ type Binding =
   /** Bound to something this evaluator does not follow (a class, a loop variable, a destructured parameter). */
   | { kind: 'opaque' };
 
-/** One entry of an object literal of options: `port: {…}`, `port` (shorthand), `builder(y) {…}`. */
-export interface Entry {
-  key: string;
-  keyNode: ts.Node;
-  value: ts.Node;
-}
-
 const YARGS_SPECIFIER = /^yargs(?:\/yargs|\/index)?(?:\.[cm]?js)?$/;
 const COMMANDER_SPECIFIERS = new Set(['commander', '@commander-js/extra-typings']);
 const COMMANDER_MEMBERS = new Set(['Command', 'Option', 'Argument', 'createCommand', 'createOption', 'createArgument', 'program']);
@@ -54,7 +28,7 @@ const COMMANDER_MEMBERS = new Set(['Command', 'Option', 'Argument', 'createComma
  * often the walk meets it. A builder function is walked once per command it builds, with its first
  * parameter bound to that command (its memo entries are forgotten first).
  */
-export class Evaluator {
+export class Evaluator implements FlagEvaluator {
   private readonly memo = new Map<ts.Node, Value>();
   private readonly busy = new Set<ts.Node>();
   private readonly params = new Map<ts.ParameterDeclaration, Value>();

@@ -1,7 +1,7 @@
 /** The flag extraction pipeline: parse every file once with ts-morph (in memory, no checker), evaluate yargs/commander definitions, emit FlagCommands. */
 import { Project, ts } from 'ts-morph';
 import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
-import type { FlagCommand, FlagExtraction } from './flags.js';
+import type { FlagCommand, FlagExtraction } from './types.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
 import { Resolver } from './resolve.js';

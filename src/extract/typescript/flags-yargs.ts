@@ -1,7 +1,7 @@
 /** yargs semantics: what each instance method and option key does to a command node. */
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
-import type { Evaluator, Value } from './flags-eval.js';
+import type { FlagEvaluator, Value } from './types.js';
 import { addAlias, attach, camelCase, findParam, newNode, newParam, type CommandNode } from './flags-node.js';
 import { defaultOf } from './syntax.js';
 
@@ -19,7 +19,7 @@ const defined = new WeakSet<ParamSpec>();
 const typeInfo = new WeakMap<ParamSpec, { base?: string; array: boolean }>();
 
 /** Applies a yargs instance method; returns the instance for chainable methods. */
-export function applyYargs(ev: Evaluator, node: CommandNode, method: string, call: ts.CallExpression): Value | undefined {
+export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string, call: ts.CallExpression): Value | undefined {
   const args = call.arguments;
   const [a0, a1] = [args[0], args[1]];
   switch (method) {
@@ -97,7 +97,7 @@ export function applyYargs(ev: Evaluator, node: CommandNode, method: string, cal
 }
 
 /** Key names given as a string, an array of strings, or the keys of an object. */
-function keysOf(ev: Evaluator, arg: ts.Node | undefined): Array<[string, ts.Node]> {
+function keysOf(ev: FlagEvaluator, arg: ts.Node | undefined): Array<[string, ts.Node]> {
   if (!arg) return [];
   const names = ev.stringsOf(arg);
   if (names) return names.map((n) => [n, arg]);
@@ -105,14 +105,14 @@ function keysOf(ev: Evaluator, arg: ts.Node | undefined): Array<[string, ts.Node
 }
 
 /** `(key, value)` or `({ key: value, … })` (also `(['a', 'b'], value)`). */
-function keyValues(ev: Evaluator, a0: ts.Node | undefined, a1: ts.Node | undefined): Array<[string, ts.Node, ts.Node]> {
+function keyValues(ev: FlagEvaluator, a0: ts.Node | undefined, a1: ts.Node | undefined): Array<[string, ts.Node, ts.Node]> {
   if (!a0) return [];
   if (a1 === undefined) return (ev.objectEntries(a0) ?? []).map((e) => [e.key, e.keyNode, e.value]);
   return (ev.stringsOf(a0) ?? []).map((n) => [n, a0, a1]);
 }
 
 /** The param named or aliased `name`, created at `at` when the key is new. */
-function ensure(ev: Evaluator, node: CommandNode, name: string, at: ts.Node): ParamSpec {
+function ensure(ev: FlagEvaluator, node: CommandNode, name: string, at: ts.Node): ParamSpec {
   let spec = findParam(node, name);
   if (!spec) {
     spec = newParam(name, ev.location(at));
@@ -123,7 +123,7 @@ function ensure(ev: Evaluator, node: CommandNode, name: string, at: ts.Node): Pa
 }
 
 /** `.alias(key, alias)`: yargs aliases are symmetric, so either side may be the defined option. */
-function aliasKey(ev: Evaluator, node: CommandNode, key: string, at: ts.Node, alias: string): void {
+function aliasKey(ev: FlagEvaluator, node: CommandNode, key: string, at: ts.Node, alias: string): void {
   const spec = findParam(node, key) ?? findParam(node, alias);
   if (spec) {
     addAlias(spec, key);
@@ -144,7 +144,7 @@ function setType(spec: ParamSpec, change: { base?: string; array?: boolean }): v
 }
 
 /** `.option(name, { … })` / `.positional(name, { … })`: creates or updates the option. */
-export function defineOption(ev: Evaluator, node: CommandNode, name: string, at: ts.Node, options: ts.Node | undefined, positional: boolean): ParamSpec {
+export function defineOption(ev: FlagEvaluator, node: CommandNode, name: string, at: ts.Node, options: ts.Node | undefined, positional: boolean): ParamSpec {
   const spec = ensure(ev, node, name, at);
   // A key first met in `.demandOption('x')` and defined later is located at its definition.
   if (!defined.has(spec)) spec.location = ev.location(at);
@@ -219,7 +219,7 @@ interface CommandDef {
   builder?: ts.Node;
 }
 
-function defineCommands(ev: Evaluator, parent: CommandNode, call: ts.CallExpression): void {
+function defineCommands(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExpression): void {
   const [a0, a1, a2] = call.arguments;
   if (!a0) return;
   const cmds = commandStrings(ev, a0);
@@ -251,7 +251,7 @@ function defineCommands(ev: Evaluator, parent: CommandNode, call: ts.CallExpress
 }
 
 /** A command module object (`{ command, aliases, describe, builder, handler }`) or namespace. */
-function commandModule(ev: Evaluator, module: Value): CommandDef | undefined {
+function commandModule(ev: FlagEvaluator, module: Value): CommandDef | undefined {
   const commandNode = ev.memberNode(module, 'command');
   const cmds = commandNode ? commandStrings(ev, commandNode) : undefined;
   if (!cmds) return undefined;
@@ -270,7 +270,7 @@ function commandModule(ev: Evaluator, module: Value): CommandDef | undefined {
 }
 
 /** `'serve [port]'` or `['serve [port]', 's']` with where each was written. */
-function commandStrings(ev: Evaluator, node: ts.Node): Array<{ text: string; at: ts.Node }> | undefined {
+function commandStrings(ev: FlagEvaluator, node: ts.Node): Array<{ text: string; at: ts.Node }> | undefined {
   const one = ev.stringOf(node);
   if (one !== undefined) return [{ text: one, at: node }];
   const value = ev.evaluate(node);
@@ -286,7 +286,7 @@ function commandStrings(ev: Evaluator, node: ts.Node): Array<{ text: string; at:
 
 const DEFAULT_COMMAND = new Set(['$0', '*']);
 
-function defineCommand(ev: Evaluator, parent: CommandNode, def: CommandDef): void {
+function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef): void {
   const [first, ...rest] = def.cmds;
   if (!first) return;
   const words = [...first.text.matchAll(/\S+/g)];

@@ -1,39 +1,7 @@
 /** CLI flags from yargs and commander definitions in TypeScript/JavaScript sources (issue #4): one FlagCommand per program and sub-command. */
-import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { FlagExtraction } from './types.js';
 
-/** One program or sub-command whose flags a yargs or commander definition declares. */
-export interface FlagCommand {
-  /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
-  path: string[];
-  /** The source file that defines the program (so the engine can match it to a package.json bin file). */
-  file: string;
-  /**
-   * The command's own flags and positional arguments (origin `cli-flag`), in definition order.
-   * Options a parent defines (yargs global options, commander program options) are recorded on
-   * the parent only.
-   */
-  params: ParamSpec[];
-  /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
-  location: SourceLocation;
-  /** Which library defines the command. */
-  framework: 'yargs' | 'commander';
-  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
-  programName?: string;
-  /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
-  aliases?: string[];
-  /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
-  description?: string;
-  /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
-  hidden?: boolean;
-}
-
-/** What {@link extractTypeScriptFlags} found. */
-export interface FlagExtraction {
-  /** Every program, then its sub-commands depth-first in definition order; programs sorted by file and position. */
-  commands: FlagCommand[];
-  /** `parse-error` warnings: one per source with syntax errors (the rest of the file is still read). */
-  diagnostics: InputDiagnostic[];
-}
+export type { FlagCommand, FlagExtraction } from './types.js';
 
 let implementation: Promise<typeof import('./flags-run.js')> | undefined;
 

@@ -1,37 +1,7 @@
 /** TypeScript extraction: config types (interfaces, classes, object type aliases, zod object schemas) with their fields, and which config type each package.json bin uses. */
-import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
+import type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 
-/** One TypeScript (or JavaScript) file to read. */
-export interface TypeScriptSource {
-  /** Project-relative POSIX path (`src/cli.ts`); `.tsx`/`.mts`/`.cts`/`.js` are parsed by their extension. */
-  file: string;
-  /** The file's full text. */
-  text: string;
-}
-
-/** What {@link extractTypeScript} found. */
-export interface TypeScriptExtraction {
-  /**
-   * Every config type found, sorted by qualified name: `interface`s, `class`es, object
-   * `type-alias`es and `zod` object schemas, plus synthetic types for nested inline objects
-   * (`file#Parent.field`). Types with no fields are left out. Qualified names are
-   * `<project-relative file>#<TypeName>` (`src/cli.ts#CliOptions`); `module` is the file path.
-   * Fields include inherited ones, bases first, a redefinition replacing the inherited field
-   * in its position.
-   */
-  classes: ConfigClass[];
-  /**
-   * package.json bin name → qualified names of the config type its entry file uses (one, by the
-   * heuristic documented on {@link extractTypeScript} and in `README.md`). Bins with no
-   * unambiguous answer are absent.
-   */
-  binConfigs: Map<string, string[]>;
-  /**
-   * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
-   * rest of the file is still read) and one for a package.json that is not JSON.
-   */
-  diagnostics: InputDiagnostic[];
-}
+export type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 
 let implementation: Promise<typeof import('./extract.js')> | undefined;
 

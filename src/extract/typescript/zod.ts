@@ -1,7 +1,7 @@
 /** Reads zod object schemas (`z.object({…})`, `.extend`, `.merge`, `.pick`/`.omit`, `.partial`) and their fields' types, defaults and descriptions, statically. */
 import { ts } from 'ts-morph';
 import type { ConfigClass, DefaultValue, ParamSpec } from '../../model/types.js';
-import type { Analysis, Owner, Shape } from './analysis.js';
+import type { ConfigAnalysis, Owner, Shape } from './types.js';
 import type { ModuleInfo } from './scan.js';
 import { defaultOf, dottedName, isLiteral, locationOf, propertyName, readDoc, skipOuter } from './syntax.js';
 
@@ -74,7 +74,7 @@ function zodFactory(module: ModuleInfo, callee: ts.Expression): string | undefin
 }
 
 /** `z.infer<typeof S>` (also `z.input`, `z.output`, `z.TypeOf`, or those names imported from zod) → the config type of schema `S`. */
-export function zodInferTarget(analysis: Analysis, module: ModuleInfo, ref: ts.TypeReferenceNode): ConfigClass | undefined {
+export function zodInferTarget(analysis: ConfigAnalysis, module: ModuleInfo, ref: ts.TypeReferenceNode): ConfigClass | undefined {
   const name = dottedName(ref.typeName);
   const query = ref.typeArguments?.[0];
   if (!name || !query || !ts.isTypeQueryNode(query)) return undefined;
@@ -86,7 +86,7 @@ export function zodInferTarget(analysis: Analysis, module: ModuleInfo, ref: ts.T
 }
 
 /** The zod object config type a value name (`Options`, `ns.Options`) resolves to, if it has fields. */
-export function schemaConfig(analysis: Analysis, module: ModuleInfo, dotted: string[]): ConfigClass | undefined {
+export function schemaConfig(analysis: ConfigAnalysis, module: ModuleInfo, dotted: string[]): ConfigClass | undefined {
   const resolved = analysis.resolver.resolve(module, dotted, 'values');
   if (resolved?.kind !== 'declaration' || resolved.decl.kind !== 'variable') return undefined;
   const config = analysis.configOrPending(resolved.module, resolved.decl);
@@ -102,7 +102,7 @@ export function schemaConfig(analysis: Analysis, module: ModuleInfo, dotted: str
  * (`.strict()`, `.describe()`, `.refine()`, …) pass through. A name resolving to another
  * schema contributes that schema's fields and becomes a base.
  */
-export function readZodObject(analysis: Analysis, module: ModuleInfo, expr: ts.Expression, owner: Owner, seen: Set<ts.Node>): Shape | undefined {
+export function readZodObject(analysis: ConfigAnalysis, module: ModuleInfo, expr: ts.Expression, owner: Owner, seen: Set<ts.Node>): Shape | undefined {
   const e = skipOuter(expr);
   if (seen.has(e)) return undefined;
   seen.add(e);
@@ -189,7 +189,7 @@ function maskKeys(arg: ts.Expression): Set<string> | undefined {
 }
 
 /** Fields from a shape argument: an object literal (spreads of `X.shape` included) or `X.shape`. */
-function addLiteralFields(analysis: Analysis, module: ModuleInfo, arg: ts.Expression, owner: Owner, fields: Map<string, ParamSpec>, seen: Set<ts.Node>): void {
+function addLiteralFields(analysis: ConfigAnalysis, module: ModuleInfo, arg: ts.Expression, owner: Owner, fields: Map<string, ParamSpec>, seen: Set<ts.Node>): void {
   const e = skipOuter(arg);
   if (ts.isPropertyAccessExpression(e) && e.name.text === 'shape') {
     const shape = readZodObject(analysis, module, e.expression, owner, seen);
@@ -220,7 +220,7 @@ function addLiteralFields(analysis: Analysis, module: ModuleInfo, arg: ts.Expres
  * object schema becomes a synthetic config type `<owner>.<field>` referenced by `typeRef`;
  * `z.record`, `z.map`, `z.any` and `z.unknown` give `openNamespace`.
  */
-export function zodFieldSpec(analysis: Analysis, module: ModuleInfo, owner: Owner, prop: ts.ObjectLiteralElementLike, name: string, expr: ts.Expression): ParamSpec {
+export function zodFieldSpec(analysis: ConfigAnalysis, module: ModuleInfo, owner: Owner, prop: ts.ObjectLiteralElementLike, name: string, expr: ts.Expression): ParamSpec {
   const nameNode = prop.name ?? prop;
   const info = zodInfo(analysis, module, expr, { owner, field: name, nameNode }, new Set());
   const doc = readDoc(prop);
@@ -253,7 +253,7 @@ function arrayOf(type: string | undefined): string {
 }
 
 /** What a field schema expression says; `ctx` is absent inside unions and arrays, where nested objects get no synthetic type. */
-function zodInfo(analysis: Analysis, module: ModuleInfo, expr: ts.Expression, ctx: FieldContext | undefined, seen: Set<ts.Node>): ZodInfo {
+function zodInfo(analysis: ConfigAnalysis, module: ModuleInfo, expr: ts.Expression, ctx: FieldContext | undefined, seen: Set<ts.Node>): ZodInfo {
   const e = skipOuter(expr);
   const text = (n: ts.Node): string => n.getText(module.sf);
   if (seen.has(e)) return { optional: false, type: text(e) };
@@ -336,7 +336,7 @@ function zodInfo(analysis: Analysis, module: ModuleInfo, expr: ts.Expression, ct
 }
 
 /** An inline object schema: a synthetic config type `<owner>.<field>` when it sits directly in a field and has fields. */
-function objectInfo(analysis: Analysis, module: ModuleInfo, e: ts.Expression, ctx: FieldContext | undefined): ZodInfo {
+function objectInfo(analysis: ConfigAnalysis, module: ModuleInfo, e: ts.Expression, ctx: FieldContext | undefined): ZodInfo {
   if (!ctx) return { optional: false, type: 'object' };
   const qualifiedName = `${ctx.owner.qualifiedName}.${ctx.field}`;
   if (analysis.synthetic.has(qualifiedName)) return { optional: false, type: 'object', typeRef: qualifiedName };
@@ -356,7 +356,7 @@ function objectInfo(analysis: Analysis, module: ModuleInfo, e: ts.Expression, ct
 }
 
 /** Applies one schema method, innermost first, so the outermost `.default()`/`.describe()` wins, as at runtime. */
-function applyMethod(analysis: Analysis, module: ModuleInfo, inner: ZodInfo, method: string, args: ts.NodeArray<ts.Expression>, seen: Set<ts.Node>): ZodInfo {
+function applyMethod(analysis: ConfigAnalysis, module: ModuleInfo, inner: ZodInfo, method: string, args: ts.NodeArray<ts.Expression>, seen: Set<ts.Node>): ZodInfo {
   const a0 = args[0];
   switch (method) {
     case 'optional':

@@ -1,0 +1,32 @@
+/**
+ * Types shared by the Python extractor's modules. They live here, not in the module that
+ * produces them, so that producers and consumers import types without importing each other.
+ */
+import type { ParamSpec, SourceLocation } from '../../model/types.js';
+
+/** One command of a program (the program itself or a sub-command), with the flags it accepts. */
+export interface FlagCommand {
+  /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
+  path: string[];
+  /** Other names of the last path word (argparse `add_parser("run", aliases=["r"])`); absent when none. */
+  aliases?: string[];
+  /**
+   * `module:function` or `module:object` the entry point would name for the program (the function
+   * that builds the argparse parser / the click command or group / the typer app variable). The
+   * same command appears once per target: a program reachable as `build_parser` and as `main`
+   * (which calls it) is listed under both. A parser built by module-level code that no function
+   * uses has the bare module name as target (`python -m module`).
+   */
+  target: string;
+  /** The flags and positional arguments, in declaration order; origin `cli-flag`, owner = program label plus path. */
+  params: ParamSpec[];
+  /** The parser / decorator / command definition. */
+  location: SourceLocation;
+  /**
+   * True when the flags of the parent commands are also accepted after this sub-command's words
+   * (yargs options are global by default; commander recognises program options before and after
+   * sub-commands unless `.enablePositionalOptions()`). argparse, click and typer parse a parent's
+   * options only before the sub-command, so they leave this unset.
+   */
+  inheritsParentFlags?: boolean;
+}

@@ -1,0 +1,153 @@
+/**
+ * Types shared by the TypeScript extractor's modules. They live here, not in the module that
+ * produces them, so that modules import each other's types without importing each other (no
+ * type-only cycles): `Analysis` implements {@link ConfigAnalysis} for zod.ts, `Evaluator`
+ * implements {@link FlagEvaluator} for the yargs and commander readers.
+ */
+import type { ts } from 'ts-morph';
+import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { CommandNode } from './flags-node.js';
+import type { Resolver } from './resolve.js';
+import type { Declaration, ModuleInfo } from './scan.js';
+
+/** One TypeScript (or JavaScript) file to read. */
+export interface TypeScriptSource {
+  /** Project-relative POSIX path (`src/cli.ts`); `.tsx`/`.mts`/`.cts`/`.js` are parsed by their extension. */
+  file: string;
+  /** The file's full text. */
+  text: string;
+}
+
+/** What {@link extractTypeScript} found. */
+export interface TypeScriptExtraction {
+  /**
+   * Every config type found, sorted by qualified name: `interface`s, `class`es, object
+   * `type-alias`es and `zod` object schemas, plus synthetic types for nested inline objects
+   * (`file#Parent.field`). Types with no fields are left out. Qualified names are
+   * `<project-relative file>#<TypeName>` (`src/cli.ts#CliOptions`); `module` is the file path.
+   * Fields include inherited ones, bases first, a redefinition replacing the inherited field
+   * in its position.
+   */
+  classes: ConfigClass[];
+  /**
+   * package.json bin name → qualified names of the config type its entry file uses (one, by the
+   * heuristic documented on {@link extractTypeScript} and in `README.md`). Bins with no
+   * unambiguous answer are absent.
+   */
+  binConfigs: Map<string, string[]>;
+  /**
+   * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
+   * rest of the file is still read) and one for a package.json that is not JSON.
+   */
+  diagnostics: InputDiagnostic[];
+}
+
+/** One program or sub-command whose flags a yargs or commander definition declares. */
+export interface FlagCommand {
+  /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
+  path: string[];
+  /** The source file that defines the program (so the engine can match it to a package.json bin file). */
+  file: string;
+  /**
+   * The command's own flags and positional arguments (origin `cli-flag`), in definition order.
+   * Options a parent defines (yargs global options, commander program options) are recorded on
+   * the parent only.
+   */
+  params: ParamSpec[];
+  /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
+  location: SourceLocation;
+  /** Which library defines the command. */
+  framework: 'yargs' | 'commander';
+  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
+  programName?: string;
+  /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
+  aliases?: string[];
+  /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
+  description?: string;
+  /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
+  hidden?: boolean;
+}
+
+/** What {@link extractTypeScriptFlags} found. */
+export interface FlagExtraction {
+  /** Every program, then its sub-commands depth-first in definition order; programs sorted by file and position. */
+  commands: FlagCommand[];
+  /** `parse-error` warnings: one per source with syntax errors (the rest of the file is still read). */
+  diagnostics: InputDiagnostic[];
+}
+
+/** The type whose own members are being read: names the fields' `owner` and nested synthetic types. */
+export interface Owner {
+  name: string;
+  qualifiedName: string;
+  kind: ConfigClass['kind'];
+  module: ModuleInfo;
+}
+
+/** Fields in declaration order (a later definition replaces an earlier one in place) and base names. */
+export interface Shape {
+  fields: Map<string, ParamSpec>;
+  bases: string[];
+}
+
+/** Function-like nodes whose body can be walked with bound parameters. */
+export type FunctionValueNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
+
+/** What an expression evaluates to, as far as flags are concerned. */
+export type Value =
+  | { kind: 'command'; node: CommandNode }
+  /** A commander `Option` or `Argument` not yet added to a command. */
+  | { kind: 'option'; option: OptionValue }
+  /** The yargs factory; as a receiver it is the yargs singleton of `key`. */
+  | { kind: 'yargs'; key: string; location: SourceLocation }
+  /** The commander module (`member` undefined) or one of its exports (`Command`, `Option`, `createCommand`, …). */
+  | { kind: 'commander'; key: string; member?: string; location: SourceLocation }
+  | { kind: 'function'; node: FunctionValueNode }
+  | { kind: 'object'; node: ts.ObjectLiteralExpression }
+  | { kind: 'array'; node: ts.ArrayLiteralExpression }
+  /** A module namespace (`import * as serve from './serve.js'`). */
+  | { kind: 'namespace'; module: ModuleInfo }
+  /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
+  | { kind: 'cjs-exports'; module: ModuleInfo };
+
+/** One entry of an object literal of options: `port: {…}`, `port` (shorthand), `builder(y) {…}`. */
+export interface Entry {
+  key: string;
+  keyNode: ts.Node;
+  value: ts.Node;
+}
+
+/** A commander `Option` or `Argument` (or the one an `.option()`/`.argument()` call makes). */
+export interface OptionValue {
+  kind: 'option' | 'argument';
+  spec: ParamSpec;
+  /** `none` (a boolean flag), `required` (`<v>`) or `optional` (`[v]`). */
+  value: 'none' | 'required' | 'optional';
+  variadic: boolean;
+}
+
+/** What the zod schema reader needs of the config-type analysis (implemented by `Analysis` in analysis.ts). */
+export interface ConfigAnalysis {
+  readonly resolver: Resolver;
+  /** Nested object types without a name of their own, by qualified name. */
+  readonly synthetic: Map<string, ConfigClass>;
+  /** The declaration's config type, or a placeholder while it is being built (a cycle); null when it is none. */
+  configOrPending(module: ModuleInfo, decl: Declaration): ConfigClass | null;
+  /** True while the declaration's config type is being built. */
+  isPending(decl: Declaration): boolean;
+}
+
+/** What the yargs and commander readers need of the evaluator (implemented by `Evaluator` in flags-eval.ts). */
+export interface FlagEvaluator {
+  applyFunction(fn: FunctionValueNode, args: readonly (Value | undefined)[]): void;
+  evaluate(node: ts.Node): Value | undefined;
+  memberNode(value: Value, name: string): ts.Node | undefined;
+  entries(value: Value | undefined, depth?: number): Entry[];
+  objectEntries(expr: ts.Node | undefined): Entry[] | undefined;
+  created(node: CommandNode): CommandNode;
+  stringOf(node: ts.Node, depth?: number): string | undefined;
+  stringsOf(node: ts.Node | undefined, numbers?: boolean, depth?: number): string[] | undefined;
+  booleanOf(node: ts.Node | undefined): boolean | undefined;
+  location(node: ts.Node): SourceLocation;
+  tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation;
+}
