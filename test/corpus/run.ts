@@ -150,7 +150,7 @@ function ownConfig(root: string): string | undefined {
 }
 
 function gitStatus(root: string): string | undefined {
-  const r = spawnSync('git', ['-C', root, 'status', '--porcelain', '-uall'], { encoding: 'utf8' });
+  const r = spawnSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=all', '--ignored'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
