@@ -70,8 +70,10 @@ function problemsOf(dir: string): string[] {
 
 describe('corpus entry schema', () => {
   it('loads good entries sorted by id', () => {
-    const dir = writeEntries([pair('before'), pair('after'), precision({ config: { sources: ['src/**/*.py'] } })]);
-    expect(loadEntries(dir).map((e) => e.id)).toEqual(['tool', 'tool-after', 'tool-before']);
+    const dir = writeEntries([pair('before'), pair('after'), precision({ config: { sources: 'src/**/*.py' } })]);
+    const entries = loadEntries(dir);
+    expect(entries.map((e) => e.id)).toEqual(['tool', 'tool-after', 'tool-before']);
+    expect(entries[0]!.config).toEqual({ sources: 'src/**/*.py' }); // passed to docdrift as written, not normalised
   });
 
   it('names the file and the key of each problem', () => {

@@ -208,6 +208,12 @@ function describe(f: { ruleId: string; file: string; line: number; data: Record<
   return `${f.ruleId} ${f.file}:${f.line}${what ? ` (${what})` : ''}`;
 }
 
+/** " (command c, param p)" of an expected item, the any ("*" or omitted) parts left out. */
+function where(item: { command?: string; param?: string }): string {
+  const parts = [item.command && item.command !== '*' && `command ${item.command}`, item.param && item.param !== '*' && `param ${item.param}`].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
@@ -241,10 +247,10 @@ export function formatReport(report: CorpusReport): string {
     for (const r of [o.configuredRun, ...(o.entry.config ? [o.zeroConfigRun] : [])]) {
       if (r.failure) details.push(`  FAILED run${r === o.zeroConfigRun && o.entry.config ? ' (zero-config)' : ''}: ${r.failure}`);
     }
-    for (const m of s.missed) details.push(`  missed: ${m.ruleId} ${m.file}${m.command ? ` (command ${m.command}` : ' ('}${m.param ? `, param ${m.param})` : ')'}`);
+    for (const m of s.missed) details.push(`  missed: ${m.ruleId} ${m.file}${where(m)}`);
     for (const fp of s.falsePositives) details.push(`  false: ${describe(fp.finding)} — ${fp.judged.cause}`);
     for (const u of s.unjudged) details.push(`  unjudged: ${describe(u)}: ${(u.message ?? '').split('\n')[0]!.slice(0, 160)}`);
-    for (const l of s.leftovers) details.push(`  leftover: ${l.ruleId} ${l.file} (command ${l.command ?? '*'}, param ${l.param ?? '*'})`);
+    for (const l of s.leftovers) details.push(`  leftover: ${l.ruleId} ${l.file}${where(l)}`);
     for (const n of o.notes) details.push(`  note: ${n}`);
     if (details.length > 0) lines.push(`${o.id}:`, ...details);
   }

@@ -39,7 +39,7 @@ export const judgedFindingSchema = z
     path: ['cause'],
   });
 
-/** One corpus entry, exactly the shape of test/corpus/README.md. */
+/** One corpus entry, exactly the shape of test/corpus/README.md. {@link parseEntry} keeps `config` as written. */
 export const corpusEntrySchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a kebab-case id, e.g. "pipx-argparse-before"'),
@@ -93,7 +93,9 @@ function keyOf(p: ReadonlyArray<PropertyKey>): string {
 export function parseEntry(raw: unknown, file: string): { entry?: CorpusEntry; problems: string[] } {
   const result = corpusEntrySchema.safeParse(raw);
   if (!result.success) return { problems: result.error.issues.map((i) => `${file}: ${keyOf(i.path)}: ${i.message}`) };
-  return { entry: result.data, problems: [] };
+  // The config is passed to docdrift as written (validated above, not normalised: a string stays a string).
+  const config = (raw as { config: CorpusEntry['config'] }).config;
+  return { entry: { ...result.data, config }, problems: [] };
 }
 
 const article = (kind: string): string => (/^[aeiou]/.test(kind) ? 'an' : 'a');
