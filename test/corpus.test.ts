@@ -4,7 +4,7 @@
  * bare repository (no network), with the built CLI (`dist/src/bin.js`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -231,6 +231,7 @@ describe('fetch and run on a tiny local project', () => {
       'README.md': README(' --colour red', '| `--colour` | `red` | the colour |\n'),
       'docs/usage.md': '# Usage\n\n```sh\ntool --verbose\ntool --debug\n```\n',
       'docdrift.config.json': '{"ignore": ["**"]}\n', // the project's own config must not be read by either run
+      'media/demo.gif': 'GIF89a large media the mirror does not have',
     });
     git(work, 'add', '-A');
     git(work, 'commit', '-qm', 'before');
@@ -239,7 +240,16 @@ describe('fetch and run on a tiny local project', () => {
     git(work, 'commit', '-qam', 'fix the README');
     const after = git(work, 'rev-parse', 'HEAD');
     const mirrors = temp();
-    git(mirrors, 'clone', '-q', '--bare', work, path.join(mirrors, 'someone+tool', 'repo'));
+    const mirror = path.join(mirrors, 'someone+tool', 'repo');
+    git(mirrors, 'clone', '-q', '--bare', '--no-local', work, mirror);
+    // Mirrors made by the fetch tool can lack large blobs: drop one (unpack, then delete its loose object).
+    const gif = git(work, 'rev-parse', `${before}:media/demo.gif`);
+    const pack = git(mirror, 'rev-parse', '--git-path', 'objects/pack');
+    for (const p of readdirSync(path.resolve(mirror, pack)).filter((f) => f.endsWith('.pack'))) {
+      const packFile = path.resolve(mirror, pack, p);
+      execFileSync('sh', ['-c', `mv "${packFile}" "${packFile}.x" && rm "${packFile.replace(/\.pack$/, '.idx')}" && git --git-dir="${mirror}" unpack-objects -q < "${packFile}.x" && rm "${packFile}.x"`]);
+    }
+    rmSync(path.join(mirror, 'objects', gif.slice(0, 2), gif.slice(2)));
 
     const base = { repo: 'someone/tool', language: 'python', frameworks: ['argparse'], docs: 'github-markdown', notes: 'test', fixedBy: 'https://github.com/someone/tool/pull/1' };
     const reposDir = writeEntries([
@@ -264,7 +274,14 @@ describe('fetch and run on a tiny local project', () => {
     const fetched = fetchSnapshots(entries, snapshots, mirrors, () => {}, () => path.join(snapshots, 'no-such-remote'));
     expect(fetched.made.sort()).toEqual(['tool-after', 'tool-before']);
     expect(fetched.failed).toEqual([{ id: 'gone', why: expect.stringContaining('no mirror') }]);
-    expect(git(path.join(snapshots, 'tool-before'), 'ls-files').split('\n')).toContain('tool/cli.py');
+    expect(fetched.skipped).toEqual([
+      { id: 'tool-after', files: ['media/demo.gif'] },
+      { id: 'tool-before', files: ['media/demo.gif'] },
+    ]);
+    const tracked = git(path.join(snapshots, 'tool-before'), 'ls-files').split('\n');
+    expect(tracked).toContain('tool/cli.py');
+    expect(tracked).toContain('docs/usage.md');
+    expect(tracked).not.toContain('media/demo.gif');
     expect(existsSync(path.join(snapshots, 'tool-before.partial'))).toBe(false);
     expect(fetchSnapshots(entries.filter((e) => e.id !== 'gone'), snapshots, mirrors).present.sort()).toEqual(['tool-after', 'tool-before']);
 

@@ -74,26 +74,59 @@ export function sourceOf(entry: CorpusEntry, snapshots: string, mirrors: string 
  * Exports `commit` of `gitDir` into `dest` (which must not exist) and commits it in a fresh
  * repository. The export is `git read-tree` + `git checkout-index` into a temporary index: every
  * tracked file, like `git archive | tar -x` but without dropping `export-ignore` paths (some
- * projects export-ignore their docs). Built in `dest.partial` and renamed, so a failed export
- * leaves nothing.
- * @returns undefined, or why it failed.
+ * projects export-ignore their docs). Mirrors made by the fetch tool may lack large blobs (media,
+ * data): those files are left out and listed in `skipped`. Built in `dest.partial` and renamed,
+ * so a failed export leaves nothing.
+ * @returns `why` it failed, or the project paths of blobs absent from `gitDir` that were left out.
  */
-export function exportSnapshot(gitDir: string, commit: string, dest: string): string | undefined {
+export function exportSnapshot(gitDir: string, commit: string, dest: string): { why?: string; skipped: string[] } {
   const partial = `${dest}.partial`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
   const index = path.join(path.dirname(partial), `.${path.basename(dest)}.index`);
   const env = { GIT_INDEX_FILE: index };
+  const skipped: string[] = [];
+  const fresh = (): void => {
+    rmSync(partial, { recursive: true, force: true });
+    rmSync(index, { force: true });
+    mkdirSync(partial, { recursive: true });
+  };
   try {
+    fresh();
     let r = git(['--git-dir', gitDir, 'read-tree', commit], { env });
-    if (r.ok) r = git(['--git-dir', gitDir, '--work-tree', partial, 'checkout-index', '--all', '--force'], { env });
-    if (!r.ok) return `export failed: ${r.err.split('\n').slice(-2).join(' ')}`;
+    if (!r.ok) return { why: `export failed: ${r.err.split('\n').slice(-2).join(' ')}`, skipped };
+    r = git(['--git-dir', gitDir, '--work-tree', partial, 'checkout-index', '--all', '--force'], { env });
+    if (!r.ok) {
+      // Retry with only the blobs the git dir has.
+      const tree = git(['--git-dir', gitDir, 'ls-tree', '-r', '-z', '--full-tree', commit]);
+      if (!tree.ok) return { why: `export failed: ${tree.err}`, skipped };
+      const blobs = tree.out
+        .split('\0')
+        .filter(Boolean)
+        .map((line) => {
+          const [meta, file] = line.split('\t') as [string, string];
+          const [mode, type, sha] = meta.split(' ') as [string, string, string];
+          return { mode, type, sha, file };
+        })
+        .filter((e) => e.type === 'blob');
+      const check = spawnSync('git', ['--git-dir', gitDir, 'cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+        input: blobs.map((b) => b.sha).join('\n') + '\n',
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      const present = new Set(check.stdout.split('\n').filter((l) => l.endsWith(' blob')).map((l) => l.split(' ')[0]));
+      fresh();
+      const info = blobs.filter((b) => present.has(b.sha)).map((b) => `${b.mode} ${b.sha}\t${b.file}\0`).join('');
+      for (const b of blobs) if (!present.has(b.sha)) skipped.push(b.file);
+      const upd = spawnSync('git', ['--git-dir', gitDir, 'update-index', '-z', '--index-info'], { input: info, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 30 });
+      if (upd.status !== 0) return { why: `export failed: ${(upd.stderr ?? '').trim()}`, skipped };
+      r = git(['--git-dir', gitDir, '--work-tree', partial, 'checkout-index', '--all', '--force'], { env });
+      if (!r.ok) return { why: `export failed: ${r.err.split('\n').slice(-2).join(' ')}`, skipped };
+    }
     r = git(['init', '--quiet'], { cwd: partial });
     if (r.ok) r = git(['add', '--all', '--force'], { cwd: partial });
     if (r.ok) r = git(['-c', 'user.name=corpus', '-c', 'user.email=corpus@localhost', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '-m', `snapshot of ${commit}`], { cwd: partial });
-    if (!r.ok) return `git init/commit failed: ${r.err.split('\n').pop()}`;
+    if (!r.ok) return { why: `git init/commit failed: ${r.err.split('\n').pop()}`, skipped };
     renameSync(partial, dest);
-    return undefined;
+    return { skipped };
   } finally {
     rmSync(index, { force: true });
     rmSync(partial, { recursive: true, force: true });
@@ -107,9 +140,9 @@ export function fetchSnapshots(
   mirrors: string | undefined,
   log: (line: string) => void = () => {},
   cloneUrl: (repo: string) => string = githubUrl,
-): { made: string[]; present: string[]; failed: Array<{ id: string; why: string }> } {
+): { made: string[]; present: string[]; failed: Array<{ id: string; why: string }>; skipped: Array<{ id: string; files: string[] }> } {
   mkdirSync(snapshots, { recursive: true });
-  const out = { made: [] as string[], present: [] as string[], failed: [] as Array<{ id: string; why: string }> };
+  const out = { made: [] as string[], present: [] as string[], failed: [] as Array<{ id: string; why: string }>, skipped: [] as Array<{ id: string; files: string[] }> };
   for (const entry of entries) {
     const dest = path.join(snapshots, entry.id);
     if (existsSync(dest)) {
@@ -117,13 +150,15 @@ export function fetchSnapshots(
       continue;
     }
     const source = sourceOf(entry, snapshots, mirrors, cloneUrl);
-    const why = source.gitDir ? exportSnapshot(source.gitDir, entry.commit, dest) : source.why;
-    if (why) {
-      out.failed.push({ id: entry.id, why });
-      log(`${entry.id}: MISSING — ${why}`);
+    const exported = source.gitDir ? exportSnapshot(source.gitDir, entry.commit, dest) : { why: source.why, skipped: [] };
+    if (exported.why) {
+      out.failed.push({ id: entry.id, why: exported.why });
+      log(`${entry.id}: MISSING — ${exported.why}`);
     } else {
       out.made.push(entry.id);
-      log(`${entry.id}: made from ${source.gitDir}`);
+      if (exported.skipped.length > 0) out.skipped.push({ id: entry.id, files: exported.skipped });
+      const note = exported.skipped.length > 0 ? ` (${exported.skipped.length} file(s) left out, their blobs are not in the git dir: ${exported.skipped.slice(0, 3).join(', ')}${exported.skipped.length > 3 ? ', …' : ''})` : '';
+      log(`${entry.id}: made from ${source.gitDir}${note}`);
     }
   }
   return out;
@@ -175,6 +210,7 @@ export function main(argv: string[]): number {
   const r = fetchSnapshots(selected, path.resolve(values.snapshots), values.mirrors && path.resolve(values.mirrors), (l) => process.stderr.write(`${l}\n`));
   process.stdout.write(`snapshots: ${r.made.length} made, ${r.present.length} already present, ${r.failed.length} missing\n`);
   for (const f of r.failed) process.stdout.write(`  missing ${f.id}: ${f.why}\n`);
+  for (const f of r.skipped) process.stdout.write(`  ${f.id}: ${f.files.length} file(s) left out (blob not in the git dir): ${f.files.slice(0, 5).join(', ')}${f.files.length > 5 ? ', …' : ''}\n`);
   return r.failed.length > 0 ? 1 : 0;
 }
 
