@@ -360,8 +360,10 @@ export async function main(argv: string[]): Promise<number> {
   const notRun = baseline.entries.filter((id) => !wasRun.has(id));
   const added = ran.filter((id) => !baseline.entries.includes(id));
   if (notRun.length > 0 || added.length > 0) {
+    const few = (ids: string[]): string => `${ids.length} (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
+    const diff = [notRun.length > 0 && `not run: ${few(notRun)}`, added.length > 0 && `not in it: ${few(added)}`].filter(Boolean).join('; ');
     process.stdout.write(
-      `\nthe totals are not compared with the baseline: it covers other entries (${notRun.length > 0 ? `not run: ${notRun.join(', ')}` : ''}${notRun.length > 0 && added.length > 0 ? '; ' : ''}${added.length > 0 ? `not in it: ${added.join(', ')}` : ''}). Fetch the missing snapshots, or run with --update when entries were added or removed on purpose.\n`,
+      `\nthe totals are not compared with the baseline: it covers other entries (${diff}). Fetch the missing snapshots, or run with --update when entries were added or removed on purpose.\n`,
     );
     return 0;
   }
