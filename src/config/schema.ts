@@ -349,7 +349,7 @@ export const configFileSchema = z.strictObject({
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
         sections: stringList.optional(),
-        program: z.string().regex(/^[\w.]+:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main"').optional(),
+        program: z.string().regex(/^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train")').optional(),
         flags: z.array(flagDeclaration).optional(),
       }),
     )

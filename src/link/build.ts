@@ -39,6 +39,8 @@ export interface ModelInput {
   /** The config file, to locate `commands.*.flags` declarations in it. */
   configSource?: ConfigSource;
   entryPoints: EntryPoint[];
+  /** Where a `program` target of the config is defined (follows re-exports); identity when absent. */
+  canonicalTarget?: (target: string) => string;
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
   /** Keys that YAML configs read through `${…}` interpolation, anywhere in the project. */
@@ -357,8 +359,9 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   const claimed = new Set<string>();
   for (const [name, entry] of Object.entries(input.config.commands)) {
     const ep = input.entryPoints.find((e) => e.name === name);
-    // An entry without `config` (only aliases or extra params) keeps what discovery found.
-    const target = ep?.target ?? entry.program;
+    // An entry without `config` (only aliases or extra params) keeps what discovery found; a
+    // `program` wins over the console script's own target.
+    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.target;
     const classNames =
       entry.config === undefined
         ? target !== undefined
