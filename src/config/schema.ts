@@ -304,6 +304,11 @@ const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
 );
+/** The keys of a `commands.<name>.flags[]` object, for error messages. */
+export const FLAG_KEYS = [
+  'name', 'aliases', 'type', 'default', 'description', 'required', 'hidden', 'deprecated', 'choices', 'negatable', 'positional', 'field',
+] as const;
+
 /** `commands.<name>.flags[]`: a string shorthand or a {@link FlagDeclaration}. */
 const flagDeclaration = z.preprocess(
   (v) => (typeof v === 'string' ? { name: v } : v),

@@ -98,6 +98,16 @@ export function buildModel(input: ModelInput): Model {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
   }
   const commandByName = (name: string): CommandSpec | undefined => byName.get(name);
+  // `"tool a b"` declared alone: `tool` and `tool a` are implied parents, so examples of
+  // `tool a b …` are found and split at `a b`.
+  const implied = new Set<string>();
+  for (const name of byName.keys()) {
+    const words = name.split(' ');
+    for (let n = 1; n < words.length; n++) {
+      const prefix = words.slice(0, n).join(' ');
+      if (!byName.has(prefix)) implied.add(prefix);
+    }
+  }
 
   const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const isGlobalHeading = createHeadingMatcher(config.globalSections);
@@ -117,8 +127,9 @@ export function buildModel(input: ModelInput): Model {
   const usages: Usage[] = [];
   for (const doc of input.docs) {
     for (const raw of doc.invocations) {
-      if (!byName.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName)) {
+      if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
+      for (const inv of splitSubcommand(raw, byName, implied)) {
+        if (!byName.has(inv.command)) continue;
         for (const u of absorbFlagValues(parseArguments(inv), inv, byName.get(inv.command))) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
@@ -328,27 +339,37 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set()): Invocation[] {
+  const isStep = (name: string): boolean => byName.has(name) || implied.has(name);
   for (let start = 0; start < inv.args.length; start++) {
     const text = inv.args[start]!.text;
     if (text === '--') break;
     if (text.startsWith('-')) continue;
-    if (!byName.has(`${inv.command} ${text}`)) {
+    if (!isStep(`${inv.command} ${text}`)) {
       const previous = inv.args[start - 1]?.text ?? '';
       if (previous.startsWith('-') && !previous.includes('=')) continue; // an option's value
       break; // a positional argument of the program: no sub-command follows
     }
     let name = `${inv.command} ${text}`;
+    let known = byName.has(name) ? name : undefined;
     let end = start + 1;
+    let knownEnd = byName.has(name) ? end : -1;
     for (let i = start + 1; i < Math.min(inv.args.length, start + 6); i++) {
       const next = `${name} ${inv.args[i]!.text}`;
-      if (!byName.has(next)) break;
+      if (!isStep(next)) break;
       name = next;
       end = i + 1;
+      if (byName.has(name)) {
+        known = name;
+        knownEnd = end;
+      }
     }
+    // Only implied parents (`tool a` of a lone `tool a b`) and no declared command: not split.
+    if (known === undefined) return [inv];
+    const head = { ...inv, args: inv.args.slice(0, start) };
     return [
-      { ...inv, args: inv.args.slice(0, start) },
-      { ...inv, command: name, args: inv.args.slice(end) },
+      ...(byName.has(inv.command) ? [head] : []),
+      { ...inv, command: known, args: inv.args.slice(knownEnd) },
     ];
   }
   return [inv];
