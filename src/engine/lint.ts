@@ -96,7 +96,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const read = createReader(root, options.overlay, diagnostics);
   const code = await extractCode(files, config, read, diagnostics);
   const t2 = performance.now();
-  const docs = parseDocs(files, config, code.entryPoints, read, diagnostics);
+  // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
+  const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && f.location.file.endsWith('.py')).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
+  const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics);
   const t3 = performance.now();
   const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
   const t4 = performance.now();

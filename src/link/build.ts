@@ -91,6 +91,7 @@ export function buildModel(input: ModelInput): Model {
   };
 
   const commands = buildCommands(input, resolveClass);
+  addScriptCommands(commands, input.flagCommands ?? []);
   addFlagCommands(commands, input.flagCommands ?? []);
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
@@ -126,7 +127,8 @@ export function buildModel(input: ModelInput): Model {
 
   const usages: Usage[] = [];
   for (const doc of input.docs) {
-    for (const raw of doc.invocations) {
+    for (const written of doc.invocations) {
+      const raw = scriptInvocation(written, byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
       for (const inv of splitSubcommand(raw, byName, implied)) {
         if (!byName.has(inv.command)) continue;
@@ -247,6 +249,55 @@ function dataBlockOwner(
 }
 
 /**
+ * Programs run as `python path/to/script.py` or `python -m pkg.module`, with a parser but no
+ * console script: each file whose program root (argparse parser, click command, typer app) no
+ * command reaches becomes a command named by its path (`tools/train.py`), with its file name
+ * (`train.py`) and dotted module (`tools.train`, the `python -m` form) as aliases. A file that a
+ * command's target (console script or config `program`) already names is left to that command.
+ * One command per file: a program reachable from several functions of one file is one program.
+ */
+function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): void {
+  const reached = new Set(commands.flatMap((c) => (c.target ? [normaliseTarget(c.target).split(':')[0]!] : [])));
+  const taken = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
+  const seen = new Set<string>();
+  for (const fc of flagCommands) {
+    if (fc.path.length > 0 || !fc.location.file.endsWith('.py')) continue;
+    const module = fc.target.split(':')[0]!;
+    const file = fc.location.file;
+    if (reached.has(module) || seen.has(file)) continue;
+    seen.add(file);
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const names = [file, base, module].filter((n, i, all) => n !== '' && all.indexOf(n) === i && !taken.has(n));
+    if (names[0] !== file) continue; // the config already names this script
+    for (const n of names) taken.add(n);
+    commands.push({
+      name: file,
+      aliases: names.slice(1),
+      target: fc.target,
+      configClasses: [],
+      params: [],
+      mappedBy: 'entry-point',
+      paramsKnown: false,
+      location: fc.location,
+    });
+  }
+}
+
+/**
+ * `python finetune.py --x 1` / `python3 tools/train.py …`: when the script (as written, or its
+ * file name) is a command, the invocation is that command's. Other `python` invocations stay
+ * as they are.
+ */
+function scriptInvocation(inv: Invocation, byName: Map<string, CommandSpec>): Invocation {
+  if (!/^python(\d+(\.\d+)*)?$/.test(inv.command.slice(inv.command.lastIndexOf('/') + 1))) return inv;
+  const script = inv.args[0]?.text;
+  if (script === undefined || !script.endsWith('.py')) return inv;
+  const clean = script.replace(/^\.\//, '');
+  const name = byName.has(clean) ? clean : byName.has(clean.slice(clean.lastIndexOf('/') + 1)) ? clean.slice(clean.lastIndexOf('/') + 1) : undefined;
+  return name === undefined ? inv : { ...inv, command: byName.get(name)!.name, args: inv.args.slice(1) };
+}
+
+/**
  * Attaches CLI flags to commands: the flags of a program's root (`path: []`) join the command
  * whose entry point names the same target; each sub-command (`tool eval run`) becomes a command
  * of its own, named by the program and the sub-command words, with every alias spelled out.
@@ -255,7 +306,15 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
   const roots = [...commands];
   for (const cmd of roots) {
     if (!cmd.target) continue;
-    const target = normaliseTarget(cmd.target);
+    let target = normaliseTarget(cmd.target);
+    if (!flagCommands.some((f) => f.target === target)) {
+      // `program: "finetune:train"` names the function under `@app.command()`, not the app: the
+      // module's one program, when it has exactly one, is what runs.
+      const module = target.split(':')[0];
+      const roots = [...new Set(flagCommands.filter((f) => f.path.length === 0 && f.target.split(':')[0] === module).map((f) => `${f.location.file}:${f.location.line}`))];
+      const only = roots.length === 1 ? flagCommands.find((f) => f.path.length === 0 && f.target.split(':')[0] === module) : undefined;
+      if (only) target = only.target;
+    }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
       if (fc.path.length === 0) {
         const known = new Set(cmd.params.map((p) => p.name));
