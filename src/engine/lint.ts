@@ -97,7 +97,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const code = await extractCode(files, config, read, diagnostics);
   const t2 = performance.now();
   // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
-  const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && f.location.file.endsWith('.py')).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
+  const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
   const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics);
   const t3 = performance.now();
   const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
@@ -158,6 +158,8 @@ export interface CodeFacts {
   entryPoints: EntryPoint[];
   /** See `PythonExtraction.canonicalTarget`. */
   canonicalTarget: (target: string) => string;
+  /** Python files with an `if __name__ == "__main__":` block (scripts run as `python file.py`). */
+  runnableScripts: Set<string>;
   stringKeys: ExtractedPython['stringKeys'];
   /** Keys that YAML files read through OmegaConf interpolation. */
   interpolatedKeys: Set<string>;
@@ -264,11 +266,15 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     flagCommands,
     entryPoints,
     canonicalTarget: python.canonicalTarget,
+    runnableScripts: new Set(sources.filter((src) => MAIN_GUARD_RE.test(src.text)).map((src) => src.file)),
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
   };
 }
+
+/** `if __name__ == "__main__":` (either quote style, either operand order). */
+const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
 
 /** A path inside a test directory (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`). */
 const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
@@ -366,6 +372,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,
     canonicalTarget: code.canonicalTarget,
+    runnableScripts: code.runnableScripts,
     stringKeys: code.stringKeys,
     interpolatedKeys: code.interpolatedKeys,
     docs: docs.docs,

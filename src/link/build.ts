@@ -39,6 +39,8 @@ export interface ModelInput {
   /** The config file, to locate `commands.*.flags` declarations in it. */
   configSource?: ConfigSource;
   entryPoints: EntryPoint[];
+  /** Python files that run as scripts (`if __name__ == "__main__":`); their parsers may be commands of their own. */
+  runnableScripts?: Set<string>;
   /** Where a `program` target of the config is defined (follows re-exports); identity when absent. */
   canonicalTarget?: (target: string) => string;
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
@@ -91,7 +93,7 @@ export function buildModel(input: ModelInput): Model {
   };
 
   const commands = buildCommands(input, resolveClass);
-  addScriptCommands(commands, input.flagCommands ?? []);
+  addScriptCommands(commands, input.flagCommands ?? [], input.runnableScripts ?? new Set());
   addFlagCommands(commands, input.flagCommands ?? []);
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
@@ -255,13 +257,14 @@ function dataBlockOwner(
  * (`train.py`) and dotted module (`tools.train`, the `python -m` form) as aliases. A file that a
  * command's target (console script or config `program`) already names is left to that command.
  * One command per file: a program reachable from several functions of one file is one program.
+ * Only files in `runnable` (they have an `if __name__ == "__main__":` block) are scripts.
  */
-function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): void {
+function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[], runnable: Set<string>): void {
   const reached = new Set(commands.flatMap((c) => (c.target ? [normaliseTarget(c.target).split(':')[0]!] : [])));
   const taken = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
   const seen = new Set<string>();
   for (const fc of flagCommands) {
-    if (fc.path.length > 0 || !fc.location.file.endsWith('.py')) continue;
+    if (fc.path.length > 0 || !runnable.has(fc.location.file)) continue;
     const module = fc.target.split(':')[0]!;
     const file = fc.location.file;
     if (reached.has(module) || seen.has(file)) continue;
