@@ -300,7 +300,7 @@ describe('errors', () => {
         'Invalid docdrift config in docdrift.config.yaml:2:1: unknown key "source"',
         '  key:      source',
         '  got:      "source"',
-        '  expected: a known key; did you mean "sources"?',
+        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"',
         '  example:',
         '    sources:',
         '      - src/**/*.py',
@@ -447,14 +447,14 @@ describe('errors', () => {
     const e = configError(() => loadConfig(root));
     expect(e.key).toBe('sourcse');
     expect(e.got).toBe('"sourcse"');
-    expect(e.expected).toBe('a known key; did you mean "sources"?');
+    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"');
     expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
   });
 
   it('unknown key with an empty default: the example shows a typical value', () => {
     const root = project({ 'docdrift.config.yaml': 'ignor: 3\n' });
     const e = configError(() => loadConfig(root));
-    expect(e.expected).toBe('a known key; did you mean "ignore"?');
+    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"');
     expect(e.example).toBe('ignore:\n  - examples/**');
   });
 
@@ -463,7 +463,7 @@ describe('errors', () => {
     expect(JSON.parse(configError(() => loadConfig(bad)).example!)).toEqual({ commands: { run: { aliases: ['run_alias'] } } });
     const far = project({ 'docdrift.config.json': JSON.stringify({ commands: { run: { zzzzzz: 5 } } }) });
     const e = configError(() => loadConfig(far));
-    expect(e.expected).toBe('one of the known keys: "aliases", "config", "params", "kind", "sections", "program", "flags"');
+    expect(e.expected).toBe('one of the known keys of a command: "aliases", "config", "params", "kind", "sections", "program", "flags"');
     expect(JSON.parse(e.example!)).toEqual({ commands: { run: { aliases: ['run_alias'], config: 'my_package.config.MyConfig' } } });
   });
 

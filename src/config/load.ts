@@ -7,6 +7,7 @@ import type { RuleMeta, RuleOptionSchema, Severity } from '../model/rule.js';
 import { suggestNames } from '../shared/names.js';
 import {
   COMMAND_KEYS,
+  FLAG_KEYS,
   CONFIG_KEYS,
   DEFAULT_CONFIG,
   SEVERITIES,
@@ -554,7 +555,17 @@ function describeIssue(
   if (code === 'unrecognized_keys') {
     const name = String(segments.at(-1));
     const inCommand = top === 'commands' && segments.length === 3;
-    const knownKeys: readonly string[] = inCommand ? COMMAND_KEYS : CONFIG_KEYS;
+    const inFlag = top === 'commands' && third === 'flags' && segments.length === 5;
+    const knownKeys: readonly string[] = inCommand ? COMMAND_KEYS : inFlag ? FLAG_KEYS : CONFIG_KEYS;
+    if (inFlag) {
+      const suggestion = nearest(name, knownKeys);
+      return {
+        problem: `unknown key "${name}" in a flag declaration of command "${String(second)}"`,
+        got: JSON.stringify(name),
+        expected: `${suggestion ? `a known key; did you mean "${suggestion}"? The allowed keys of a flag declaration` : 'one of the known keys of a flag declaration'}: ${quoteList(knownKeys)}`,
+        example: renderExample(source, { commands: { [String(second)]: { flags: [{ name: '--limit <n>', description: 'How many rows.' }] } } }),
+      };
+    }
     const suggestion = nearest(name, knownKeys);
     const command = String(second);
     const entry = (key: string, value: unknown): Record<string, unknown> =>
@@ -572,9 +583,11 @@ function describeIssue(
     return {
       problem: `unknown key "${name}"`,
       got: JSON.stringify(name),
+      // Every allowed key of the rejected object, also when one is suggested: the user may have
+      // meant another one than the nearest spelling.
       expected: suggestion
-        ? `a known key; did you mean "${suggestion}"?`
-        : `one of the known keys: ${quoteList(knownKeys)}`,
+        ? `a known key; did you mean "${suggestion}"? The allowed keys${inCommand ? ` of a command` : ''}: ${quoteList(knownKeys)}`
+        : `one of the known keys${inCommand ? ` of a command` : ''}: ${quoteList(knownKeys)}`,
       example: renderExample(source, example),
     };
   }

@@ -304,6 +304,11 @@ const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
 );
+/** The keys of a `commands.<name>.flags[]` object, for error messages. */
+export const FLAG_KEYS = [
+  'name', 'aliases', 'type', 'default', 'description', 'required', 'hidden', 'deprecated', 'choices', 'negatable', 'positional', 'field',
+] as const;
+
 /** `commands.<name>.flags[]`: a string shorthand or a {@link FlagDeclaration}. */
 const flagDeclaration = z.preprocess(
   (v) => (typeof v === 'string' ? { name: v } : v),
@@ -349,7 +354,7 @@ export const configFileSchema = z.strictObject({
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
         sections: stringList.optional(),
-        program: z.string().regex(/^[\w.]+:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main"').optional(),
+        program: z.string().regex(/^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train")').optional(),
         flags: z.array(flagDeclaration).optional(),
       }),
     )

@@ -11,7 +11,7 @@ import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
 export interface DiscoveredFiles {
   sources: string[];
   docs: string[];
-  /** `pyproject.toml` and `setup.cfg` files, which declare console scripts, and the root `package.json` (`bin`). */
+  /** `pyproject.toml`, `setup.cfg` and `setup.py` files, which declare console scripts, and the root `package.json` (`bin`). */
   packaging: string[];
   /** YAML config files, whose `${key}` interpolations read keys of a Hydra/OmegaConf config. */
   yaml: string[];
@@ -20,7 +20,7 @@ export interface DiscoveredFiles {
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
 export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 
-const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', 'package.json'];
+const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', 'package.json'];
 const YAML = ['**/*.yaml', '**/*.yml'];
 
 /**

@@ -7,6 +7,7 @@ import { parseDoc } from '../docs/parse.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import { mayHaveDirectives, readDirectives, type SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
+import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
 import type { FlagCommand } from '../extract/python/types.js';
@@ -95,7 +96,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const read = createReader(root, options.overlay, diagnostics);
   const code = await extractCode(files, config, read, diagnostics);
   const t2 = performance.now();
-  const docs = parseDocs(files, config, code.entryPoints, read, diagnostics);
+  // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
+  const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
+  const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics);
   const t3 = performance.now();
   const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
   const t4 = performance.now();
@@ -153,6 +156,10 @@ export interface CodeFacts {
   flagCommands: FlagCommand[];
   /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
   entryPoints: EntryPoint[];
+  /** See `PythonExtraction.canonicalTarget`. */
+  canonicalTarget: (target: string) => string;
+  /** Python files with an `if __name__ == "__main__":` block (scripts run as `python file.py`). */
+  runnableScripts: Set<string>;
   stringKeys: ExtractedPython['stringKeys'];
   /** Keys that YAML files read through OmegaConf interpolation. */
   interpolatedKeys: Set<string>;
@@ -169,12 +176,16 @@ type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
  * `diagnostics`.
  */
 export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[]): Promise<CodeFacts> {
-  const packaging = files.packaging.filter((f) => f !== 'package.json').flatMap((file) => {
+  // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
+  // no command of this project: test directories are not packages.
+  const packaging = files.packaging.filter((f) => f !== 'package.json' && !TEST_DIR_RE.test(f)).flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
-  const entry = readEntryPoints(packaging);
+  const entry = readEntryPoints(packaging.filter((f) => !f.file.endsWith('setup.py')));
   diagnostics.push(...entry.diagnostics);
+  const setupPy = await readSetupPyEntryPoints(packaging.filter((f) => f.file === 'setup.py' || f.file.endsWith('/setup.py')));
+  entry.entryPoints.push(...setupPy.entryPoints);
 
   const sources: PythonSource[] = [];
   for (const file of files.sources) {
@@ -190,10 +201,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // CLI flags (argparse, click, typer): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer)\b/.test(s.text);
-  const python = await extractPython(sources, { retain: mayDefineFlags });
+  const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
+  const python = await extractPython(sources, { retain: mayDefineFlags, packageRoots });
   diagnostics.push(...python.diagnostics);
   const flagSources = sources.filter(mayDefineFlags);
-  const flags = await extractPythonFlags(flagSources, { parsed: python.retained });
+  const flags = await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots });
   diagnostics.push(...flags.diagnostics);
   const flagCommands: FlagCommand[] = [...flags.commands];
 
@@ -203,7 +215,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const classes = [...python.classes];
   const functionConfigs = new Map(python.functionConfigs);
   const functionSecondaryConfigs = python.functionSecondaryConfigs;
-  const entryPoints = [...entry.entryPoints];
+  // A console script naming a module that only re-exports the app reaches the app.
+  const entryPoints = entry.entryPoints.map((e) => {
+    const target = python.canonicalTarget(e.target);
+    return target === e.target ? e : { ...e, target };
+  });
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   const packageJson = files.packaging.includes('package.json') ? read('package.json') : undefined;
   const bins = packageJson === undefined ? {} : binEntries(packageJson);
@@ -249,10 +265,35 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     functionSecondaryConfigs,
     flagCommands,
     entryPoints,
+    canonicalTarget: python.canonicalTarget,
+    runnableScripts: new Set(sources.filter((src) => MAIN_GUARD_RE.test(src.text)).map((src) => src.file)),
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
   };
+}
+
+/** `if __name__ == "__main__":` (either quote style, either operand order). */
+const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
+
+/** A path inside a test directory (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`). */
+const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
+
+/**
+ * Import roots of a repository: `src` at the root (unless `src/__init__.py` makes it a package),
+ * and, for a monorepo, the directory of every packaging file below the root and its `src/`
+ * (`libs/cli/pyproject.toml` declares `dock = "dock.cli:cli"` for `libs/cli/dock/cli.py`). A
+ * directory that is itself a package (has `__init__.py`) is not a root.
+ */
+export function pythonPackageRoots(packagingFiles: string[], sources: PythonSource[]): string[] {
+  const files = new Set(sources.map((s) => s.file));
+  const roots = files.has('src/__init__.py') ? [] : ['src'];
+  for (const file of packagingFiles) {
+    const dir = path.posix.dirname(file);
+    if (dir === '.' || files.has(`${dir}/__init__.py`)) continue;
+    for (const root of [dir, `${dir}/src`]) if (!roots.includes(root)) roots.push(root);
+  }
+  return roots;
 }
 
 /** What the documents say (stage "parse docs"). */
@@ -330,6 +371,8 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     flagCommands: code.flagCommands,
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,
+    canonicalTarget: code.canonicalTarget,
+    runnableScripts: code.runnableScripts,
     stringKeys: code.stringKeys,
     interpolatedKeys: code.interpolatedKeys,
     docs: docs.docs,

@@ -39,6 +39,10 @@ export interface ModelInput {
   /** The config file, to locate `commands.*.flags` declarations in it. */
   configSource?: ConfigSource;
   entryPoints: EntryPoint[];
+  /** Python files that run as scripts (`if __name__ == "__main__":`); their parsers may be commands of their own. */
+  runnableScripts?: Set<string>;
+  /** Where a `program` target of the config is defined (follows re-exports); identity when absent. */
+  canonicalTarget?: (target: string) => string;
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
   stringKeys: Map<string, Set<string>>;
   /** Keys that YAML configs read through `${…}` interpolation, anywhere in the project. */
@@ -89,6 +93,7 @@ export function buildModel(input: ModelInput): Model {
   };
 
   const commands = buildCommands(input, resolveClass);
+  addScriptCommands(commands, input.flagCommands ?? [], input.runnableScripts ?? new Set());
   addFlagCommands(commands, input.flagCommands ?? []);
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
@@ -96,6 +101,16 @@ export function buildModel(input: ModelInput): Model {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
   }
   const commandByName = (name: string): CommandSpec | undefined => byName.get(name);
+  // `"tool a b"` declared alone: `tool` and `tool a` are implied parents, so examples of
+  // `tool a b …` are found and split at `a b`.
+  const implied = new Set<string>();
+  for (const name of byName.keys()) {
+    const words = name.split(' ');
+    for (let n = 1; n < words.length; n++) {
+      const prefix = words.slice(0, n).join(' ');
+      if (!byName.has(prefix)) implied.add(prefix);
+    }
+  }
 
   const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const isGlobalHeading = createHeadingMatcher(config.globalSections);
@@ -114,9 +129,11 @@ export function buildModel(input: ModelInput): Model {
 
   const usages: Usage[] = [];
   for (const doc of input.docs) {
-    for (const raw of doc.invocations) {
-      if (!byName.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName)) {
+    for (const written of doc.invocations) {
+      const raw = scriptInvocation(written, byName);
+      if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
+      for (const inv of splitSubcommand(raw, byName, implied)) {
+        if (!byName.has(inv.command)) continue;
         for (const u of absorbFlagValues(parseArguments(inv), inv, byName.get(inv.command))) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
@@ -234,6 +251,56 @@ function dataBlockOwner(
 }
 
 /**
+ * Programs run as `python path/to/script.py` or `python -m pkg.module`, with a parser but no
+ * console script: each file whose program root (argparse parser, click command, typer app) no
+ * command reaches becomes a command named by its path (`tools/train.py`), with its file name
+ * (`train.py`) and dotted module (`tools.train`, the `python -m` form) as aliases. A file that a
+ * command's target (console script or config `program`) already names is left to that command.
+ * One command per file: a program reachable from several functions of one file is one program.
+ * Only files in `runnable` (they have an `if __name__ == "__main__":` block) are scripts.
+ */
+function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[], runnable: Set<string>): void {
+  const reached = new Set(commands.flatMap((c) => (c.target ? [normaliseTarget(c.target).split(':')[0]!] : [])));
+  const taken = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
+  const seen = new Set<string>();
+  for (const fc of flagCommands) {
+    if (fc.path.length > 0 || !runnable.has(fc.location.file)) continue;
+    const module = fc.target.split(':')[0]!;
+    const file = fc.location.file;
+    if (reached.has(module) || seen.has(file)) continue;
+    seen.add(file);
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const names = [file, base, module].filter((n, i, all) => n !== '' && all.indexOf(n) === i && !taken.has(n));
+    if (names[0] !== file) continue; // the config already names this script
+    for (const n of names) taken.add(n);
+    commands.push({
+      name: file,
+      aliases: names.slice(1),
+      target: fc.target,
+      configClasses: [],
+      params: [],
+      mappedBy: 'entry-point',
+      paramsKnown: false,
+      location: fc.location,
+    });
+  }
+}
+
+/**
+ * `python finetune.py --x 1` / `python3 tools/train.py …`: when the script (as written, or its
+ * file name) is a command, the invocation is that command's. Other `python` invocations stay
+ * as they are.
+ */
+function scriptInvocation(inv: Invocation, byName: Map<string, CommandSpec>): Invocation {
+  if (!/^python(\d+(\.\d+)*)?$/.test(inv.command.slice(inv.command.lastIndexOf('/') + 1))) return inv;
+  const script = inv.args[0]?.text;
+  if (script === undefined || !script.endsWith('.py')) return inv;
+  const clean = script.replace(/^\.\//, '');
+  const name = byName.has(clean) ? clean : byName.has(clean.slice(clean.lastIndexOf('/') + 1)) ? clean.slice(clean.lastIndexOf('/') + 1) : undefined;
+  return name === undefined ? inv : { ...inv, command: byName.get(name)!.name, args: inv.args.slice(1) };
+}
+
+/**
  * Attaches CLI flags to commands: the flags of a program's root (`path: []`) join the command
  * whose entry point names the same target; each sub-command (`tool eval run`) becomes a command
  * of its own, named by the program and the sub-command words, with every alias spelled out.
@@ -242,7 +309,15 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
   const roots = [...commands];
   for (const cmd of roots) {
     if (!cmd.target) continue;
-    const target = normaliseTarget(cmd.target);
+    let target = normaliseTarget(cmd.target);
+    if (!flagCommands.some((f) => f.target === target)) {
+      // `program: "finetune:train"` names the function under `@app.command()`, not the app: the
+      // module's one program, when it has exactly one, is what runs.
+      const module = target.split(':')[0];
+      const roots = [...new Set(flagCommands.filter((f) => f.path.length === 0 && f.target.split(':')[0] === module).map((f) => `${f.location.file}:${f.location.line}`))];
+      const only = roots.length === 1 ? flagCommands.find((f) => f.path.length === 0 && f.target.split(':')[0] === module) : undefined;
+      if (only) target = only.target;
+    }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
       if (fc.path.length === 0) {
         const known = new Set(cmd.params.map((p) => p.name));
@@ -326,27 +401,37 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set()): Invocation[] {
+  const isStep = (name: string): boolean => byName.has(name) || implied.has(name);
   for (let start = 0; start < inv.args.length; start++) {
     const text = inv.args[start]!.text;
     if (text === '--') break;
     if (text.startsWith('-')) continue;
-    if (!byName.has(`${inv.command} ${text}`)) {
+    if (!isStep(`${inv.command} ${text}`)) {
       const previous = inv.args[start - 1]?.text ?? '';
       if (previous.startsWith('-') && !previous.includes('=')) continue; // an option's value
       break; // a positional argument of the program: no sub-command follows
     }
     let name = `${inv.command} ${text}`;
+    let known = byName.has(name) ? name : undefined;
     let end = start + 1;
+    let knownEnd = byName.has(name) ? end : -1;
     for (let i = start + 1; i < Math.min(inv.args.length, start + 6); i++) {
       const next = `${name} ${inv.args[i]!.text}`;
-      if (!byName.has(next)) break;
+      if (!isStep(next)) break;
       name = next;
       end = i + 1;
+      if (byName.has(name)) {
+        known = name;
+        knownEnd = end;
+      }
     }
+    // Only implied parents (`tool a` of a lone `tool a b`) and no declared command: not split.
+    if (known === undefined) return [inv];
+    const head = { ...inv, args: inv.args.slice(0, start) };
     return [
-      { ...inv, args: inv.args.slice(0, start) },
-      { ...inv, command: name, args: inv.args.slice(end) },
+      ...(byName.has(inv.command) ? [head] : []),
+      { ...inv, command: known, args: inv.args.slice(knownEnd) },
     ];
   }
   return [inv];
@@ -357,8 +442,9 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   const claimed = new Set<string>();
   for (const [name, entry] of Object.entries(input.config.commands)) {
     const ep = input.entryPoints.find((e) => e.name === name);
-    // An entry without `config` (only aliases or extra params) keeps what discovery found.
-    const target = ep?.target ?? entry.program;
+    // An entry without `config` (only aliases or extra params) keeps what discovery found; a
+    // `program` wins over the console script's own target.
+    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.target;
     const classNames =
       entry.config === undefined
         ? target !== undefined

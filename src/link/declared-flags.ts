@@ -102,9 +102,9 @@ function amend(param: ParamSpec, decl: FlagDeclaration, spellings: FlagSpellings
  * Applies `commands.<name>.flags` of `config` to `commands` (mutated): a declaration naming a flag
  * the command already has (by name or alias) amends it; others become new `cli-flag` parameters
  * owned by the config file, located at their entry. A command with declared flags has known
- * parameters. Commands are matched by name or alias; a multi-word name (`tool serve`) whose
- * program (`tool`) is no command yet gets that program as a command with unknown parameters, so
- * examples are split at the sub-command word.
+ * parameters. Commands are matched by name or alias. A multi-word name (`tool serve`) whose
+ * program (`tool`) is no command needs no stand-in: the model treats `tool` as an implied parent
+ * when it splits examples at sub-command words.
  */
 export function applyDeclaredFlags(commands: CommandSpec[], config: DocdriftConfig, source?: ConfigSource): void {
   let cursor = 0;
@@ -148,13 +148,6 @@ export function applyDeclaredFlags(commands: CommandSpec[], config: DocdriftConf
       cmd.params.push(param);
     }
     cmd.paramsKnown = true;
-  }
-  for (const name of Object.keys(config.commands)) {
-    const words = name.split(/\s+/);
-    if (words.length < 2) continue;
-    const program = words[0]!;
-    if (commands.some((c) => c.name === program || c.aliases.includes(program))) continue;
-    commands.push({ name: program, aliases: [], configClasses: [], params: [], mappedBy: 'config', paramsKnown: false });
   }
 }
 

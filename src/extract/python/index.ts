@@ -51,6 +51,13 @@ export interface PythonExtraction {
    * does, or delete them yourself. Empty when nothing was retained.
    */
   retained: ParsedPythonModule[];
+  /**
+   * Where an entry-point target is defined: `pkg.__main__:app`, whose module only does
+   * `from pkg.app import app`, → `pkg.app:app`, following `from … import` re-exports (also through
+   * `__init__.py`) up to a bounded depth. A target whose module is not in the repository, or that
+   * the module defines itself, comes back unchanged.
+   */
+  canonicalTarget: (target: string) => string;
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -220,7 +227,39 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     for (const key of info.stringKeys) set.add(key);
   }
   const functionConfigs = analysis.functionConfigs(infos);
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained };
+  const canonicalTarget = (target: string): string => followReExports(modules, target);
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget };
+}
+
+/** See {@link PythonExtraction.canonicalTarget}. */
+export function followReExports(modules: Map<string, ModuleInfo>, target: string): string {
+  if (target.startsWith('bin:')) return target;
+  const colon = target.indexOf(':');
+  if (colon < 0) return target;
+  let module = target.slice(0, colon).trim();
+  if (module.endsWith('.py')) module = moduleNameForFile(module, []);
+  if (!modules.has(module)) {
+    // `finetune:train` for `alpaca-lora/finetune.py` (a script run from its own folder): the one
+    // repository module whose name ends with it, if there is exactly one.
+    const matches = [...modules.keys()].filter((m) => m.endsWith(`.${module}`));
+    if (matches.length === 1) module = matches[0]!;
+  }
+  let [name = '', ...rest] = target.slice(colon + 1).trim().split('.');
+  for (let hop = 0; hop < 16; hop++) {
+    const info = modules.get(module);
+    if (!info || info.classes.has(name) || info.functions.has(name)) break;
+    const binding = info.bindings.get(name);
+    if (binding?.kind !== 'symbol') break;
+    // `from pkg import cli` where `pkg.cli` is a module: the rest of the dotted name lives in it.
+    if (modules.has(`${binding.module}.${binding.name}`) && rest.length > 0) {
+      module = `${binding.module}.${binding.name}`;
+      [name = '', ...rest] = rest;
+      continue;
+    }
+    module = binding.module;
+    name = binding.name;
+  }
+  return `${module}:${[name, ...rest].join('.')}`;
 }
 
 /** `nemo_gym.cli.main` → `nemo_gym`: the distribution-level package a module belongs to. */
