@@ -150,7 +150,8 @@ describe('docdrift init', { timeout: 120_000 }, () => {
 
     const bad = run(['init', '--frce'], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("Unknown option '--frce'");
+    expect(bad.stderr).toContain("unknown option '--frce'");
+    expect(bad.stderr).toContain('Did you mean --force?');
     expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
   });
 });
