@@ -1,5 +1,5 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
@@ -10,7 +10,7 @@ import { ChangedSinceError, changedFiles, selectAffected } from './engine/change
 import { toProjectPath } from './engine/lint.js';
 import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
-import { describeFix, fixProject, writeFileAtomic } from './fix/apply.js';
+import { describeFix, fixProject } from './fix/apply.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
@@ -446,11 +446,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
     const outputFile = values['output-file'] === undefined ? undefined : path.resolve(io.cwd, values['output-file']);
-    const color = useColor(
-      { color: values.color === true, noColor: values['no-color'] === true },
-      io.env ?? process.env,
-      outputFile === undefined && io.isTTY,
-    );
+    // A report file is uncoloured unless --color asks: FORCE_COLOR is about the terminal.
+    const color =
+      outputFile !== undefined
+        ? values.color === true
+        : useColor({ color: values.color === true, noColor: values['no-color'] === true }, io.env ?? process.env, io.isTTY);
     const out = formatters[format as keyof typeof formatters](messages, {
       root,
       cwd: io.cwd,
@@ -461,7 +461,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const report = out && !out.endsWith('\n') ? `${out}\n` : out;
     if (outputFile !== undefined) {
       try {
-        writeFileAtomic(outputFile, report);
+        writeFileSync(outputFile, report, 'utf8');
       } catch (error) {
         io.stderr(`docdrift: --output-file cannot write ${outputFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
