@@ -25,7 +25,8 @@ const HELP = `Usage: docdrift [options] [--] [paths…]
 Checks that config classes in code, reference tables and README examples agree.
 With paths (files, directories or globs such as 'docs/**/*.md', relative to the current
 directory), only findings in them are reported; the whole project is still read. Arguments after
--- are always paths. To lint a path named "init", write ./init.
+-- are always paths; a code or config file among them also reports the docs it makes stale.
+To lint a path named "init", write ./init.
 
 Options:
   --root DIR           project root (default: the current directory)
