@@ -1,5 +1,5 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
-import { parseTree, printParseErrorCode, ParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
@@ -257,24 +257,24 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** 1-based line and column of a UTF-16 offset. */
-/** Plain words for jsonc-parser's error codes (`printParseErrorCode` gives only the enum names). */
-const JSON_ERRORS: Partial<Record<ParseErrorCode, string>> = {
-  [ParseErrorCode.InvalidSymbol]: 'an unexpected character',
-  [ParseErrorCode.InvalidNumberFormat]: 'a malformed number',
-  [ParseErrorCode.PropertyNameExpected]: 'no property name (in double quotes) where one belongs; a trailing comma?',
-  [ParseErrorCode.ValueExpected]: 'no value where one belongs',
-  [ParseErrorCode.ColonExpected]: 'no colon after a property name',
-  [ParseErrorCode.CommaExpected]: 'no comma between two entries',
-  [ParseErrorCode.CloseBraceExpected]: 'an object that is not closed',
-  [ParseErrorCode.CloseBracketExpected]: 'an array that is not closed',
-  [ParseErrorCode.EndOfFileExpected]: 'text after the end of the JSON value',
-  [ParseErrorCode.InvalidCommentToken]: 'a comment, which this file may not hold',
-  [ParseErrorCode.UnexpectedEndOfComment]: 'a comment that is not closed',
-  [ParseErrorCode.UnexpectedEndOfString]: 'a string that is not closed',
-  [ParseErrorCode.UnexpectedEndOfNumber]: 'a number that ends too early',
-  [ParseErrorCode.InvalidUnicode]: 'an invalid \\u escape',
-  [ParseErrorCode.InvalidEscapeCharacter]: 'an invalid escape character',
-  [ParseErrorCode.InvalidCharacter]: 'an invalid character in a string',
+/** Plain words for jsonc-parser's error codes, by their `printParseErrorCode` names (its enum is `const`, so names keep this file free of it). */
+const JSON_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'no property name (in double quotes) where one belongs; a trailing comma?',
+  ValueExpected: 'no value where one belongs',
+  ColonExpected: 'no colon after a property name',
+  CommaExpected: 'no comma between two entries',
+  CloseBraceExpected: 'an object that is not closed',
+  CloseBracketExpected: 'an array that is not closed',
+  EndOfFileExpected: 'text after the end of the JSON value',
+  InvalidCommentToken: 'a comment, which this file may not hold',
+  UnexpectedEndOfComment: 'a comment that is not closed',
+  UnexpectedEndOfString: 'a string that is not closed',
+  UnexpectedEndOfNumber: 'a number that ends too early',
+  InvalidUnicode: 'an invalid \\u escape',
+  InvalidEscapeCharacter: 'an invalid escape character',
+  InvalidCharacter: 'an invalid character in a string',
 };
 
 /**
@@ -292,7 +292,7 @@ export function parseJsonText(
   const first = errors[0];
   if (first) {
     const atEnd = first.offset >= text.length;
-    const problem = atEnd ? 'the file ends too early' : (JSON_ERRORS[first.error] ?? printParseErrorCode(first.error));
+    const problem = atEnd ? 'the file ends too early' : (JSON_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error));
     return { ok: false, offset: first.offset, problem };
   }
   return { ok: true, value: tree ? jsonNodeValue(tree) : undefined };
