@@ -6,10 +6,10 @@
  * neither `typescript` nor a committed build.
  *
  * Each file is transpiled on its own (`ts.transpileModule`: no type information, seconds rather
- * than the minute a full program takes on a busy runner), which the sources allow: tsconfig.json sets
- * `isolatedModules`, so `npm run typecheck` refuses what would not transpile alone (test/package.test.ts
- * runs the result). Type errors are not
- * reported here: `npm run typecheck` and `npm run build` (tsc) do that in development and CI.
+ * than the minute a full program takes on a busy runner). tsconfig.json sets `isolatedModules`,
+ * so `npm run typecheck` refuses code that would not transpile alone; test/package.test.ts runs
+ * the result. Type errors are not reported here: `npm run typecheck` and `npm run build` (tsc)
+ * do that in development and CI.
  *
  * Usage: node scripts/emit.mjs   (from any directory; writes <package>/dist). Exit 1 when the
  * config cannot be read or a file does not transpile.
