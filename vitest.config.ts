@@ -4,10 +4,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/pre-commit.test.ts'] } },
-      // The pre-commit test runs npm install and tsc for minutes: after the rest, so the
-      // timing assertions of other tests do not share the CPU with it.
-      { extends: true, test: { name: 'pre-commit', include: ['test/pre-commit.test.ts'], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/pre-commit.test.ts', 'test/package.test.ts'] } },
+      // The pre-commit and package tests run npm install (and tsc) for minutes: after the rest,
+      // so the timing assertions of other tests do not share the CPU with them.
+      { extends: true, test: { name: 'install', include: ['test/pre-commit.test.ts', 'test/package.test.ts'], sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -2,7 +2,8 @@
 import type { Rule } from '../src/model/rule.js';
 import { findParam, rowsFor, where } from '../src/model/query.js';
 import { formatDefault } from '../src/model/compare.js';
-import { referenceRowText } from './util.js';
+import { referenceRowText, definedHere } from './util.js';
+import { insertRowEdit } from '../src/fix/reference-edits.js';
 
 const rule: Rule = {
   meta: {
@@ -51,10 +52,11 @@ const rule: Rule = {
         },
         location: usage.location,
         related: [
-          { ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` },
+          { ...param.location, message: definedHere(param.name, param.owner) },
           ...sections.map((s) => ({ ...s.heading.location, message: `\`${cmd.name}\` reference section` })),
         ],
-        suggestion: referenceRowText(param),
+        // The row in the reference table's own columns when it has one.
+        suggestion: insertRowEdit(model, primary, cmd, param, param.name)?.row ?? referenceRowText(param),
       });
     }
   },

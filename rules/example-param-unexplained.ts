@@ -50,6 +50,10 @@ const rule: Rule = {
           command: cmd.name,
           link: relativeLink(file, target.file, target.heading.slug),
           count: String(names.length),
+          // The finding is "this document's examples of the command link to no reference": its
+          // identity (baseline key, SARIF fingerprint) must not change when another parameter
+          // gains a reference row and joins `params`.
+          subject: `examples of ${cmd.name}`,
         },
         location: usage.location,
         related: [

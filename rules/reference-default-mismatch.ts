@@ -1,4 +1,5 @@
 /** Rule: a documented default differs in meaning from the default in code. */
+import { definedHere } from './util.js';
 import type { Rule } from '../src/model/rule.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
 import { rowParam, where } from '../src/model/query.js';
@@ -46,7 +47,7 @@ const rule: Rule = {
               definition: where(param.location),
             },
             location: row.defaultLocation ?? row.location,
-            related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
+            related: [{ ...param.location, message: definedHere(param.name, param.owner) }],
             suggestion: param.default ? formatDefault(param.default) : undefined,
             ...(fix ? { fix } : {}),
           });

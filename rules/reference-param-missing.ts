@@ -3,7 +3,7 @@ import type { Rule } from '../src/model/rule.js';
 import { nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
-import { referenceRowText } from './util.js';
+import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
 
 interface Options {
@@ -62,7 +62,8 @@ const rule: Rule<Options> = {
       const planned = missing.map((m) => ({ ...m, insertion: insertRowEdit(model, primary, cmd, m.param, m.key) }));
       if (planned.some((p) => p.insertion?.sorted)) planned.sort((a, b) => (a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0));
       for (const { key, param, insertion } of planned) {
-        const row = referenceRowText(param, key);
+        // The row as the fix writes it: one cell per column of the table it goes into.
+        const row = insertion?.row ?? referenceRowText(param, key);
         report({
           messageId: 'missing',
           data: {
@@ -76,7 +77,7 @@ const rule: Rule<Options> = {
           },
           location: primary.heading.location,
           related: [
-            { ...param.location, message: `\`${key}\` is defined here (${param.owner})` },
+            { ...param.location, message: definedHere(key, param.owner) },
             ...sections.slice(1).map((s) => ({ ...s.heading.location, message: `another \`${cmd.name}\` reference section` })),
           ],
           suggestion: row,

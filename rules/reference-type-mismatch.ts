@@ -1,4 +1,5 @@
 /** Rule: a documented type differs in meaning from the type annotation in code. */
+import { definedHere } from './util.js';
 import type { Rule } from '../src/model/rule.js';
 import { rowParam, where } from '../src/model/query.js';
 import { compareType } from '../src/model/type-compare.js';
@@ -39,7 +40,7 @@ const rule: Rule = {
               definition: where(param.location),
             },
             location: row.location,
-            related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
+            related: [{ ...param.location, message: definedHere(param.name, param.owner) }],
             suggestion: actual,
           });
           break;

@@ -19,3 +19,8 @@ export function referenceRowText(param: ParamSpec, key = param.name): string {
   const spelled = param.origin === 'cli-flag' && !param.positional ? `${key.length === 1 ? '-' : '--'}${key}` : key;
   return `| \`${spelled}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
 }
+
+/** The message of a parameter's definition site: "`x` is defined here (Owner)", without "()" when the owner is unknown. */
+export function definedHere(name: string, owner: string | undefined): string {
+  return owner ? `\`${name}\` is defined here (${owner})` : `\`${name}\` is defined here`;
+}

@@ -1,11 +1,14 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { globbySync, isDynamicPattern } from 'globby';
+import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
+import { VERSION } from './package-info.js';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
-import { lint, toProjectPath } from './engine/lint.js';
+import { toProjectPath } from './engine/lint.js';
+import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -16,17 +19,21 @@ import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 
-const HELP = `Usage: docdrift [paths…] [options]
+const HELP = `Usage: docdrift [options] [--] [paths…]
        docdrift init [--root DIR] [--force] [--dry-run]   (write a starter config; see docdrift init --help)
 
 Checks that config classes in code, reference tables and README examples agree.
-With paths (files or directories, relative to the current directory), only findings in them are
-reported; the whole project is still read. To lint a path named "init", write ./init.
+With paths (files, directories or globs such as 'docs/**/*.md', relative to the current
+directory), only findings in them are reported; the whole project is still read. Arguments after
+-- are always paths; a code or config file among them also reports the docs it makes stale.
+To lint a path named "init", write ./init.
 
 Options:
   --root DIR           project root (default: the current directory)
   --config FILE        config file (default: docdrift.config.json|yaml, .docdriftrc.*, package.json#docdrift)
   --format NAME        stylish | json | sarif | github (default: stylish)
+  -o, --output-file FILE
+                       write the report to FILE instead of stdout
   --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only
@@ -37,13 +44,16 @@ Options:
   --baseline FILE      report only findings this baseline does not record (default: .docdrift-baseline.json if present)
   --write-baseline     record the current findings in the baseline file and report none
   --no-baseline        ignore any baseline file: report every finding
-  --color, --no-color  force colours on or off (NO_COLOR is honoured)
+  --color, --no-color  force colours on or off (FORCE_COLOR and NO_COLOR are honoured)
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
                        cache directory (default: node_modules/.cache/docdrift in the root, else .docdrift-cache)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version
+
+Flags that contradict each other (--fix with --fix-dry-run, --fix-dry-run with --write-baseline,
+--no-baseline with --baseline, --color with --no-color, …) are refused.
 
 Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error.
 `;
@@ -66,6 +76,8 @@ export interface CliOptions {
    * @default "stylish"
    */
   format: string;
+  /** Write the report to this file instead of stdout (created or replaced; colours off unless `--color`). */
+  'output-file'?: string;
   /** Append a Markdown summary (totals, findings per rule, per-command coverage tables) to this file, e.g. `$GITHUB_STEP_SUMMARY`. */
   summary?: string;
   /**
@@ -144,46 +156,45 @@ export interface CliOptions {
   version: boolean;
 }
 
-/** The options the CLI accepts, in `node:util` parseArgs form; keys are those of {@link CliOptions}. */
+/** The options the CLI accepts ({@link parseCommandLine} form); keys are those of {@link CliOptions}. */
 export const CLI_OPTIONS = {
-  root: { type: 'string' },
-  config: { type: 'string' },
-  format: { type: 'string', default: 'stylish' },
-  summary: { type: 'string' },
-  'max-warnings': { type: 'string', default: '-1' },
+  root: { type: 'string', valueName: 'dir' },
+  config: { type: 'string', valueName: 'file' },
+  format: { type: 'string', default: 'stylish', valueName: 'name' },
+  'output-file': { type: 'string', short: 'o', valueName: 'file' },
+  summary: { type: 'string', valueName: 'file' },
+  'max-warnings': { type: 'string', default: '-1', valueName: 'n' },
   quiet: { type: 'boolean', default: false },
-  'changed-since': { type: 'string' },
+  'changed-since': { type: 'string', valueName: 'ref' },
   fix: { type: 'boolean', default: false },
   'fix-dry-run': { type: 'boolean', default: false },
-  baseline: { type: 'string' },
+  baseline: { type: 'string', valueName: 'file' },
   'write-baseline': { type: 'boolean', default: false },
   'no-baseline': { type: 'boolean', default: false },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean', default: false },
   cache: { type: 'boolean', default: true },
   'no-cache': { type: 'boolean', default: false },
-  'cache-location': { type: 'string' },
+  'cache-location': { type: 'string', valueName: 'dir' },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
-} as const satisfies Record<keyof CliOptions, NonNullable<ParseArgsConfig['options']>[string]>;
+} as const satisfies Record<keyof CliOptions, OptionSpec>;
 
 /**
- * `--max-warnings -1` → `--max-warnings=-1`: node's parseArgs refuses an option value that looks
- * like an option, so a negative number is joined to its option first.
+ * Pairs of flags that cannot go together; a run giving both exits 2 naming them. `--fix-dry-run`
+ * writes nothing, so it refuses `--fix` and `--write-baseline`; `--no-x` refuses `--x`;
+ * `--cache-location` means nothing without the cache.
  */
-function joinNegativeValues(argv: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = argv[i + 1];
-    if (arg === '--max-warnings' && next !== undefined && /^-\d+$/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else out.push(arg);
-  }
-  return out;
-}
+export const CONFLICTING_FLAGS = [
+  ['fix', 'fix-dry-run'],
+  ['fix-dry-run', 'write-baseline'],
+  ['no-baseline', 'baseline'],
+  ['no-baseline', 'write-baseline'],
+  ['color', 'no-color'],
+  ['cache', 'no-cache'],
+  ['no-cache', 'cache-location'],
+] as const satisfies ReadonlyArray<readonly [keyof CliOptions, keyof CliOptions]>;
 
 /** Output streams, injectable for tests. */
 export interface CliIO {
@@ -191,13 +202,70 @@ export interface CliIO {
   stderr: (text: string) => void;
   cwd: string;
   isTTY: boolean;
+  /** Environment for `FORCE_COLOR`/`NO_COLOR`; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
-/** docdrift's version: package.json is two levels up from dist/src/cli.js, one from src/cli.ts (tests run the source). */
+/**
+ * Whether to colour the output. `--color`/`--no-color` win; then `FORCE_COLOR` (any value but
+ * `0`/`false` turns colour on, those two turn it off, as in Node and supports-color); then a
+ * non-empty `NO_COLOR` (https://no-color.org) turns it off; otherwise colour when writing to a
+ * terminal.
+ */
+export function useColor(flags: { color: boolean; noColor: boolean }, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  if (flags.noColor) return false;
+  if (flags.color) return true;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return !/^(0|false)$/i.test(force);
+  if (env['NO_COLOR']) return false;
+  return isTTY;
+}
+
+/**
+ * Expands the positional path arguments: an existing file or directory is taken as is; an
+ * argument with glob syntax (`*`, `?`, `[…]`, `{…}`) that names no file is matched with globby
+ * from `cwd`. Throws a {@link UsageError} for a missing path or a glob matching nothing.
+ */
+function expandPaths(args: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  for (const p of args) {
+    const abs = path.resolve(cwd, p);
+    if (existsSync(abs)) out.push(abs);
+    else if (isDynamicPattern(p)) {
+      const matches = globbySync(p, { cwd, absolute: true, dot: false, onlyFiles: true, gitignore: false });
+      if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
+      out.push(...matches.map((m) => path.resolve(m)));
+    } else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
+  }
+  return out;
+}
+
+/**
+ * Why `abs` (given as `given`) cannot receive a report, or `undefined` when it can: an empty value
+ * (an unset `$GITHUB_STEP_SUMMARY` expands to one), a directory, or a missing parent directory.
+ */
+function outputFileProblem(abs: string, given: string): string | undefined {
+  if (given.trim() === '') return 'needs a file path; got an empty value (is the variable it came from set?).';
+  try {
+    if (statSync(abs).isDirectory()) return `takes a file; ${abs} is a directory.`;
+  } catch {
+    // A new file: its directory must exist.
+    const dir = path.dirname(abs);
+    try {
+      if (!statSync(dir).isDirectory()) return `cannot create ${abs}: ${dir} is not a directory.`;
+    } catch {
+      return `cannot create ${abs}: the directory ${dir} does not exist.`;
+    }
+  }
+  return undefined;
+}
+
+/** Documents, as opposed to code and config files, among the paths given (see `codePaths` in {@link main}). */
+const DOC_FILE = /\.(md|mdx|markdown)$/i;
+
+/** docdrift's version, from its package.json. */
 function version(): string {
-  const built = new URL('../../package.json', import.meta.url);
-  const pkgPath = import.meta.url.includes('/dist/') ? built : new URL('../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version;
+  return VERSION;
 }
 
 /**
@@ -208,9 +276,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {
-    args = parseArgs({ args: joinNegativeValues(argv), options: CLI_OPTIONS, allowPositionals: true, strict: true });
+    args = parseCommandLine('docdrift', argv, CLI_OPTIONS, { conflicts: CONFLICTING_FLAGS });
   } catch (error) {
-    io.stderr(`docdrift: ${(error as Error).message}\nRun \`docdrift --help\` for the options.\n`);
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`docdrift: ${error.message}\nRun \`docdrift --help\` for the options.\n`);
     return EXIT.error;
   }
   const { values, positionals } = args;
@@ -223,14 +292,29 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT.ok;
   }
   const format = values.format as string;
-  if (!(format in formatters)) {
+  // Own keys only: `toString`, `__proto__` and `constructor` are not formats.
+  if (!Object.hasOwn(formatters, format)) {
     io.stderr(`docdrift: --format must be one of ${Object.keys(formatters).join(', ')}; got "${format}".\n`);
     return EXIT.error;
   }
-  const maxWarnings = Number(values['max-warnings']);
-  if (!Number.isInteger(maxWarnings)) {
-    io.stderr(`docdrift: --max-warnings takes a whole number; got "${values['max-warnings']}".\n`);
+  const maxWarningsText = values['max-warnings'] as string;
+  if (!/^-?\d+$/.test(maxWarningsText) || !Number.isSafeInteger(Number(maxWarningsText))) {
+    io.stderr(`docdrift: --max-warnings takes a whole number (-1 for no limit); got "${maxWarningsText}".\n`);
     return EXIT.error;
+  }
+  const maxWarnings = Number(maxWarningsText);
+  if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined) {
+    io.stderr(`docdrift: --fix-dry-run prints a diff on stdout, which would corrupt the ${format} report; add --output-file FILE for the report.\n`);
+    return EXIT.error;
+  }
+  for (const flag of ['summary', 'output-file'] as const) {
+    const file = values[flag];
+    if (file === undefined) continue;
+    const problem = outputFileProblem(path.resolve(io.cwd, file), file);
+    if (problem) {
+      io.stderr(`docdrift: --${flag} ${problem}\n`);
+      return EXIT.error;
+    }
   }
   const root = path.resolve(io.cwd, (values.root as string | undefined) ?? '.');
   try {
@@ -263,21 +347,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return EXIT.error;
   }
 
-  const files: string[] = [];
-  for (const p of positionals) {
-    const abs = path.resolve(io.cwd, p);
+  let files: string[];
+  try {
+    files = expandPaths(positionals, io.cwd);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`docdrift: ${error.message}\n`);
+    return EXIT.error;
+  }
+  for (const abs of files) {
     const rel = path.relative(root, abs);
     if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      io.stderr(`docdrift: ${p} is outside the project root ${root}; paths are resolved from the current directory.\n`);
+      io.stderr(`docdrift: ${path.relative(io.cwd, abs) || abs} is outside the project root ${root}; paths are resolved from the current directory.\n`);
       return EXIT.error;
     }
-    try {
-      statSync(abs);
-    } catch {
-      io.stderr(`docdrift: no such file or directory: ${p} (paths are resolved from the current directory, ${io.cwd}).\n`);
-      return EXIT.error;
-    }
-    files.push(abs);
   }
 
   let changed: Set<string> | undefined;
@@ -292,10 +375,6 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 
   const noBaseline = values['no-baseline'] === true;
-  if (noBaseline && (values.baseline !== undefined || values['write-baseline'])) {
-    io.stderr('docdrift: --no-baseline cannot be combined with --baseline or --write-baseline.\n');
-    return EXIT.error;
-  }
   let baseline: LoadedBaseline | undefined;
   if (!noBaseline) {
     try {
@@ -314,6 +393,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
   }
 
+  // Code and config files among the paths (as pre-commit and lint-staged pass staged files): a
+  // change there can make untouched docs stale, so their findings are reported too.
+  const codePaths = files
+    .filter((f) => !DOC_FILE.test(f) && statSync(f).isFile())
+    .map((f) => toProjectPath(root, f));
+  const widen = codePaths.length > 0;
+
   try {
     const dryRun = values['fix-dry-run'] === true;
     const fixed = values.fix || dryRun ? await fixProject({ root, config, files, configFile, dryRun }) : undefined;
@@ -322,10 +408,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       : await lintWithCache({
           root,
           config,
-          files,
+          files: widen ? [] : files,
           configFile,
-          // The --summary coverage table and --changed-since read the whole model, which a cache hit does not have.
-          cache: !values['no-cache'] && values.summary === undefined && changed === undefined,
+          // The --summary coverage table, --changed-since and code paths read the whole model, which a cache hit does not have.
+          cache: !values['no-cache'] && values.summary === undefined && changed === undefined && !widen,
           location: cacheLocation,
           version: version(),
         });
@@ -336,6 +422,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
+    if (widen && !fixed) {
+      const inPaths = new Set(scopeMessages(root, messages, files));
+      const affected = new Set(selectAffected(messages, result.model!, new Set(codePaths), configFile && toProjectPath(root, configFile)));
+      messages = messages.filter((m) => inPaths.has(m) || affected.has(m));
+      suppressedCount = scopeMessages(root, result.suppressed, files).length;
+    }
     if (!baseline) {
       // --no-baseline: every finding is reported.
     } else if (values['write-baseline'] && (result.failures.length > 0 || result.configProblems.length > 0)) {
@@ -354,7 +446,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
-    const color = values['no-color'] ? false : values.color === true || (io.isTTY && !process.env.NO_COLOR);
+    const outputFile = values['output-file'] === undefined ? undefined : path.resolve(io.cwd, values['output-file']);
+    // A report file is uncoloured unless --color asks: FORCE_COLOR is about the terminal.
+    const color =
+      outputFile !== undefined
+        ? values.color === true
+        : useColor({ color: values.color === true, noColor: values['no-color'] === true }, io.env ?? process.env, io.isTTY);
     const out = formatters[format as keyof typeof formatters](messages, {
       root,
       cwd: io.cwd,
@@ -362,9 +459,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       suppressedCount,
       ...(format === 'sarif' ? { version: version() } : {}),
     });
-    if (out) io.stdout(out.endsWith('\n') ? out : `${out}\n`);
+    const report = out && !out.endsWith('\n') ? `${out}\n` : out;
+    if (outputFile !== undefined) {
+      try {
+        writeFileSync(outputFile, report, 'utf8');
+      } catch (error) {
+        io.stderr(`docdrift: --output-file cannot write ${outputFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+        return EXIT.error;
+      }
+    } else if (report) io.stdout(report);
     if (values.summary !== undefined) {
-      const summaryFile = path.resolve(io.cwd, values.summary as string);
+      const summaryFile = path.resolve(io.cwd, values.summary);
       try {
         appendSummary(summaryFile, formatSummary(messages, result.model!));
       } catch (error) {

@@ -1,11 +1,11 @@
 /** The `docdrift init` sub-command: parses its arguments, proposes a starter config, writes or prints it. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config/load.js';
 import { existingConfigFiles, INIT_CONFIG_FILE, writeProposal } from './engine/init.js';
 import { proposeConfig } from './api.js';
 import type { CliIO } from './cli.js';
+import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 
 const INIT_HELP = `Usage: docdrift init [--root DIR] [--force] [--dry-run]
 
@@ -50,13 +50,13 @@ export interface InitOptions {
   help: boolean;
 }
 
-/** The options `docdrift init` accepts, in `node:util` parseArgs form; keys are those of {@link InitOptions}. */
+/** The options `docdrift init` accepts, in {@link parseCommandLine} form; keys are those of {@link InitOptions}. */
 export const INIT_OPTIONS = {
-  root: { type: 'string' },
+  root: { type: 'string', valueName: 'dir' },
   force: { type: 'boolean', default: false },
   'dry-run': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies Record<keyof InitOptions, NonNullable<ParseArgsConfig['options']>[string]>;
+} as const satisfies Record<keyof InitOptions, OptionSpec>;
 
 /**
  * Runs `docdrift init` with `argv` (the arguments after `init`) and returns the exit code:
@@ -66,8 +66,9 @@ export const INIT_OPTIONS = {
 export async function runInit(argv: string[], io: CliIO): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: INIT_OPTIONS, allowPositionals: false, strict: true }));
+    ({ values } = parseCommandLine('docdrift init', argv, INIT_OPTIONS, { allowPositionals: false }));
   } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
     io.stderr(`docdrift init: ${(error as Error).message}\nRun \`docdrift init --help\` for the options.\n`);
     return 2;
   }

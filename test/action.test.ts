@@ -106,20 +106,27 @@ describe('action.yml', () => {
     for (const [, id] of JSON.stringify(steps).matchAll(/steps\.([a-z-]+)\.outputs/g)) expect(ids).toContain(id);
   });
 
-  it('installs with the runner Node 20 and a cached npm from the action directory', () => {
+  it('installs production dependencies only, on Node 24, with a cached npm from the action directory', () => {
     const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
-    expect(setup?.with?.['node-version']).toBe(20);
+    expect(setup?.with?.['node-version']).toBe(24);
     expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.path).toBe('~/.npm');
-    expect(steps.some((s) => s.run?.includes('"$GITHUB_ACTION_PATH"') && s.run.includes('npm ci'))).toBe(true);
+    const install = steps.find((s) => s.run?.includes('"$GITHUB_ACTION_PATH"') && s.run.includes('npm ci'))!;
+    expect(install.run).toContain('npm ci --omit=dev --ignore-scripts');
+    // The build must not need a development dependency: scripts/emit.mjs compiles with ts-morph's TypeScript.
+    expect(install.run).toContain('node scripts/emit.mjs');
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).toContain('ts-morph');
+    expect(readFileSync(path.join(ROOT, 'scripts/emit.mjs'), 'utf8')).toContain("from 'ts-morph'");
     expect(runStep.run).toBe('bash "$GITHUB_ACTION_PATH/.github/action/run.sh"');
   });
 });
 
 describe('.github/workflows/ci.yml', () => {
-  it('runs .ci/run on Node 20 for pushes and pull requests', () => {
+  it('runs .ci/run on the oldest supported Node (20) and on the Action Node (24), for pushes and pull requests', () => {
     expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
-    const test = workflow.jobs.test!;
-    expect(test.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
+    const test = workflow.jobs.test! as { strategy?: { matrix?: { node?: number[] } }; steps: Step[] };
+    expect(test.strategy?.matrix?.node).toEqual([20, 24]);
+    expect(test.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe('${{ matrix.node }}');
     expect(test.steps.some((s) => s.run === 'bash .ci/run')).toBe(true);
   });
 
@@ -130,7 +137,7 @@ describe('.github/workflows/ci.yml', () => {
     expect(checkout?.with?.['fetch-depth']).toBe(0);
     const local = job.steps.find((s) => s.uses === './')!;
     for (const key of Object.keys(local.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
-    const upload = job.steps.find((s) => s.uses === 'github/codeql-action/upload-sarif@v3')!;
+    const upload = job.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'))!;
     expect(upload.with?.sarif_file).toBe(local.with?.['sarif-file']);
   });
 });
@@ -249,7 +256,7 @@ describe('.github/action/run.sh', () => {
 
   it('builds --changed-since from the pull request base, and checks everything outside pull requests', () => {
     expect(dryRun({ INPUT_CHANGED_ONLY: 'true', DOCDRIFT_BASE_SHA: '0123abc' })).toEqual([
-      ['--changed-since', '0123abc', '--format', 'github'],
+      ['--changed-since', '0123abc', '--format', 'github', '--'],
     ]);
     const { stdout } = runAction({ DOCDRIFT_ACTION_DRY_RUN: '1', INPUT_CHANGED_ONLY: 'true' });
     expect(stdout).toContain('::notice title=docdrift action::changed-only is set but this run is not for a pull request');
@@ -268,9 +275,19 @@ describe('.github/action/run.sh', () => {
     });
     const common = ['--root', 'sub dir', '--config', 'cfg.json', '--baseline', '.docdrift-baseline.json'];
     expect(runs).toEqual([
-      [...common, '--format', 'sarif', 'README.md'],
-      [...common, '--format', 'github', '--summary', '/tmp/summary.md', 'README.md'],
+      [...common, '--format', 'sarif', '--', 'README.md'],
+      [...common, '--format', 'github', '--summary', '/tmp/summary.md', '--', 'README.md'],
     ]);
-    expect(dryRun({ INPUT_SUMMARY: 'false', GITHUB_STEP_SUMMARY: '/tmp/summary.md' })).toEqual([['--format', 'github']]);
+    expect(dryRun({ INPUT_SUMMARY: 'false', GITHUB_STEP_SUMMARY: '/tmp/summary.md' })).toEqual([['--format', 'github', '--']]);
+  });
+
+  it('passes paths after --, so a paths input that looks like options is a path (no --fix, no --summary write)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-paths-'));
+    temps.push(dir);
+    const summary = path.join(dir, 'summary.md');
+    const { code, stderr } = runAction({ INPUT_FORMAT: 'json', INPUT_PATHS: `--fix --summary=${summary}` });
+    expect(code).toBe(2);
+    expect(stderr).toContain('no such file or directory: --fix');
+    expect(existsSync(summary)).toBe(false);
   });
 });

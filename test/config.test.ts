@@ -664,3 +664,27 @@ describe('globs that leave the project root', () => {
     expect(loadConfig(root).config.sources).toEqual(['src/**/*.py', 'a..b/*.py']);
   });
 });
+
+describe('JSON with comments (jsonc-parser)', () => {
+  it('docdrift.config.json may hold line and block comments', () => {
+    const root = project({ 'docdrift.config.json': '{\n  // the code\n  "sources": ["src/**/*.py"], /* and the docs */\n  "docs": ["README.md"]\n}\n' });
+    const { config } = loadConfig(root);
+    expect(config.sources).toEqual(['src/**/*.py']);
+    expect(config.docs).toEqual(['README.md']);
+  });
+
+  it('package.json may not: the comment is reported at its line and column', () => {
+    const root = project({ 'package.json': '{\n  "name": "x",\n  // no\n  "docdrift": { "sources": ["a"] }\n}\n' });
+    const e = configError(() => loadConfig(root));
+    expect(e.file).toBe('package.json');
+    expect([e.line, e.column]).toEqual([3, 3]);
+    expect(e.got).toContain('comment');
+  });
+
+  it('an unclosed object: the offset comes from the parser, at the end of the file', () => {
+    const root = project({ 'docdrift.config.json': '{\n  "sources": ["a"]\n' });
+    const e = configError(() => loadConfig(root));
+    expect(e.line).toBe(3);
+    expect(e.got).toBe('the file ends too early');
+  });
+});

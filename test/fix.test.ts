@@ -345,3 +345,38 @@ describe('CLI', () => {
     expect(left).not.toContain('reference-param-missing');
   }, 240_000);
 });
+
+describe('rows in the table style (issue #16 item 6)', () => {
+  it('writes a string default bare when the table does (`out.csv`, not `"result.csv"`), and the table’s own required mark', async () => {
+    const fields = [
+      'input_path: str = Field(description="Rows to read.")',
+      'output_path: str = Field(default="out.csv", description="Where rows go.")',
+      'result_path: str = Field(default="result.csv", description="Where results go.")',
+      'epochs: int = Field(default=3, description="Passes.")',
+    ];
+    const doc =
+      '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `input_path` | *required* | Rows to read. |\n| `output_path` | `out.csv` | Where rows go. |\n';
+    const root = miniProject(fields, doc);
+    const result = await fixRoot(root);
+    // The table is sorted by name, so the rows go to their sorted places; half its defaults are
+    // code spans, not most, so the new ones are plain text.
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
+      '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `epochs` | 3 | Passes. |\n| `input_path` | *required* | Rows to read. |\n' +
+        '| `output_path` | `out.csv` | Where rows go. |\n| `result_path` | result.csv | Where results go. |\n',
+    );
+    // Re-linted, the fixed table is clean: the bare default reads back as the code's.
+    expect(result.result.messages.filter((m) => m.ruleId?.startsWith('reference-'))).toEqual([]);
+  });
+
+  it('keeps quotes when the table quotes its strings, and fills a Required column with its own words', async () => {
+    const fields = ['name: str = Field(description="Run name.")', 'mode: str = Field(default="fast", description="Speed.")', 'tag: str = Field(description="A tag.")'];
+    const doc = '# CLI\n\n### `tool`\n\n| Name | Required | Default | Description |\n|---|---|---|---|\n| `name` | ✓ | - | Run name. |\n| `mode` | - | `"fast"` | Speed. |\n';
+    const root = miniProject(['name: str = Field(description="Run name.")', 'mode: str = Field(default="fast", description="Speed.")'], doc);
+    writeFileSync(
+      path.join(root, 'pkg/main.py'),
+      ['from pydantic import BaseModel, Field', '', '', 'class ToolConfig(BaseModel):', ...fields.map((f) => `    ${f}`), '    level: str = Field(default="info", description="Log level.")', '', '', 'def main() -> None:', '    ToolConfig.model_validate({})', ''].join('\n'),
+    );
+    await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(`${doc}| \`tag\` | ✓ | - | A tag. |\n| \`level\` | - | "info" | Log level. |\n`);
+  });
+});

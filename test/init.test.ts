@@ -150,7 +150,18 @@ describe('docdrift init', { timeout: 120_000 }, () => {
 
     const bad = run(['init', '--frce'], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("Unknown option '--frce'");
+    expect(bad.stderr).toContain("unknown option '--frce'");
+    expect(bad.stderr).toContain('Did you mean --force?');
     expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+  });
+});
+
+describe('binEntries: each command at the line of its bin entry', () => {
+  it('not at the first line that mentions its name (the package name)', async () => {
+    const { binEntries } = await import('../src/engine/lint.js');
+    const pkg = '{\n  "name": "tool",\n  "description": "tool runs tool",\n  "bin": {\n    "tool": "dist/cli.js",\n    "tool-admin": "dist/admin.js"\n  }\n}\n';
+    expect(binEntries(pkg)).toEqual({ tool: { line: 5, file: 'dist/cli.js' }, 'tool-admin': { line: 6, file: 'dist/admin.js' } });
+    expect(binEntries('{\n  "name": "@scope/tool",\n  "bin": "cli.js"\n}\n')).toEqual({ tool: { line: 3, file: 'cli.js' } });
+    expect(binEntries('{ "bin": ')).toEqual({});
   });
 });

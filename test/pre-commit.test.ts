@@ -32,6 +32,7 @@ interface Hook {
   pass_filenames: boolean;
   files: string;
   require_serial?: boolean;
+  args?: string[];
 }
 
 describe('.pre-commit-hooks.yaml', () => {
@@ -45,6 +46,8 @@ describe('.pre-commit-hooks.yaml', () => {
     const hook = hooks.find((h) => h.id === 'docdrift')!;
     expect(hook).toMatchObject({ language: 'node', pass_filenames: true, require_serial: true });
     expect(Object.keys(pkg.bin)).toContain(hook.entry);
+    // File names come after `--`, so a staged file named `--fix` is a path.
+    expect(hook.args).toEqual(['--']);
     // npm install from git (and pre-commit's npm install + npm pack) must produce dist/.
     expect(pkg.scripts.prepare).toBe(pkg.scripts.build);
   });

@@ -12,6 +12,7 @@ import { lint, ruleIds, rules } from '../src/api.js';
 import { type LintResult } from '../src/engine/lint.js';
 import { ruleDocsUrl } from '../src/engine/rule-docs.js';
 import { createMessage } from '../src/engine/run-rules.js';
+import { formatters } from '../src/report/index.js';
 import { formatSarif, toRelativeUri, toSarifLog } from '../src/report/sarif.js';
 import { sortMessages } from '../src/report/sort.js';
 
@@ -185,6 +186,23 @@ describe('sarif formatter', () => {
     expect(toRelativeUri('docs/cli.mdx')).toBe('docs/cli.mdx');
     expect(toRelativeUri('C:\\not\\a\\scheme.md')).toBe('C%3A/not/a/scheme.md');
     expect(toRelativeUri('a b/100%.md')).toBe('a%20b/100%25.md');
+  });
+});
+
+describe('sarif paths with the root in a subdirectory of the current directory', () => {
+  it('are relative to the current directory (the repository root in Actions), like github annotations', () => {
+    const parent = path.dirname(EXAMPLE);
+    const log = expectValid(formatSarif(example.messages, { root: EXAMPLE, cwd: parent, version: VERSION }));
+    const run = log.runs[0]!;
+    expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: `file://${parent}/` } });
+    const uris = run.results!.flatMap((r) => r.locations!.map((l) => l.physicalLocation!.artifactLocation!.uri!));
+    expect(uris).toContain('example-python/benchmarks/gpqa/README.md');
+    expect(uris.every((u) => u.startsWith('example-python/'))).toBe(true);
+    const annotations = formatters.github(example.messages, { root: EXAMPLE, cwd: parent });
+    expect(annotations).toContain('file=example-python/benchmarks/gpqa/README.md,');
+    // A root outside the current directory keeps root-relative paths.
+    const outside = expectValid(formatSarif(example.messages, { root: EXAMPLE, cwd: path.join(EXAMPLE, 'docs'), version: VERSION }));
+    expect(outside.runs[0]!.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: `file://${EXAMPLE}/` } });
   });
 });
 

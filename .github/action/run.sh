@@ -70,10 +70,10 @@ run() { # docdrift arguments… → docdrift's stdout; returns its exit code
 # SARIF first, into its own file: a second run, since docdrift prints one format per run.
 if [[ -n "${INPUT_SARIF_FILE:-}" ]]; then
   if [[ "${DOCDRIFT_ACTION_DRY_RUN:-}" == 1 ]]; then
-    run "${common[@]}" --format sarif "${paths[@]}"
+    run "${common[@]}" --format sarif -- "${paths[@]}"
   else
     mkdir -p "$(dirname "$INPUT_SARIF_FILE")"
-    run "${common[@]}" --format sarif "${paths[@]}" > "$INPUT_SARIF_FILE"
+    run "${common[@]}" --format sarif -- "${paths[@]}" > "$INPUT_SARIF_FILE"
     sarif_code=$?
     if [[ $sarif_code -eq 2 ]]; then
       echo "::error title=docdrift action::docdrift --format sarif failed (exit code 2); see the messages above."
@@ -86,7 +86,8 @@ args=("${common[@]}" --format "$format")
 [[ "$summary" == true && -n "${GITHUB_STEP_SUMMARY:-}" ]] && args+=(--summary "$GITHUB_STEP_SUMMARY")
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-run "${args[@]}" "${paths[@]}" | tee "$out"
+# `--`: a path input such as `--fix` is a path, never an option.
+run "${args[@]}" -- "${paths[@]}" | tee "$out"
 code=${PIPESTATUS[0]}
 
 # Counts, from whichever output states them: JSON's summary, the github format's annotation

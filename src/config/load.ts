@@ -1,4 +1,5 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
@@ -257,6 +258,66 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** 1-based line and column of a UTF-16 offset. */
+/** Plain words for jsonc-parser's error codes, by their `printParseErrorCode` names (its enum is `const`, so names keep this file free of it). */
+const JSON_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'no property name (in double quotes) where one belongs; a trailing comma?',
+  ValueExpected: 'no value where one belongs',
+  ColonExpected: 'no colon after a property name',
+  CommaExpected: 'no comma between two entries',
+  CloseBraceExpected: 'an object that is not closed',
+  CloseBracketExpected: 'an array that is not closed',
+  EndOfFileExpected: 'text after the end of the JSON value',
+  InvalidCommentToken: 'a comment, which this file may not hold',
+  UnexpectedEndOfComment: 'a comment that is not closed',
+  UnexpectedEndOfString: 'a string that is not closed',
+  UnexpectedEndOfNumber: 'a number that ends too early',
+  InvalidUnicode: 'an invalid \\u escape',
+  InvalidEscapeCharacter: 'an invalid escape character',
+  InvalidCharacter: 'an invalid character in a string',
+};
+
+/**
+ * Parses JSON text with jsonc-parser; comments are accepted only when `allowComments`. The first
+ * parse error is returned with its offset (UTF-16) as the parser reports it. Objects are built
+ * with own properties only (`"__proto__"` becomes an own key, as `JSON.parse` makes it, never a
+ * prototype), so key validation sees every key the file holds.
+ */
+export function parseJsonText(
+  text: string,
+  allowComments: boolean,
+): { ok: true; value: unknown } | { ok: false; offset: number; problem: string } {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: !allowComments, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first) {
+    const atEnd = first.offset >= text.length;
+    const problem = atEnd ? 'the file ends too early' : (JSON_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error));
+    return { ok: false, offset: first.offset, problem };
+  }
+  return { ok: true, value: tree ? jsonNodeValue(tree) : undefined };
+}
+
+/** The value of a jsonc-parser node, objects as own data properties (see {@link parseJsonText}). */
+function jsonNodeValue(node: JsonNode): unknown {
+  switch (node.type) {
+    case 'object': {
+      const obj: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [key, value] = prop.children ?? [];
+        if (!key || !value) continue;
+        Object.defineProperty(obj, String(key.value), { value: jsonNodeValue(value), enumerable: true, writable: true, configurable: true });
+      }
+      return obj;
+    }
+    case 'array':
+      return (node.children ?? []).map(jsonNodeValue);
+    default:
+      return node.value;
+  }
+}
+
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lines = before.split('\n');
@@ -284,20 +345,17 @@ function parseSource(source: Source): unknown {
     const value: unknown = doc.toJS();
     return value === null || value === undefined ? {} : value; // an empty file means all defaults
   }
-  let parsed: unknown;
-  try {
-    parsed = source.text.trim() === '' && source.format === 'json' ? {} : JSON.parse(source.text);
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const m = /at position (\d+)/.exec(message);
-    const offset = m ? Number(m[1]) : source.text.length;
-    const { line, column } = lineColumn(source.text, offset);
+  if (source.text.trim() === '' && source.format === 'json') return {};
+  // docdrift.config.json may hold comments (JSONC, as tsconfig.json does); package.json may not (npm refuses them).
+  const result = parseJsonText(source.text, source.format === 'json');
+  if (!result.ok) {
+    const { line, column } = lineColumn(source.text, result.offset);
     throw new ConfigError({
       file: source.display,
       key: '',
       problem: 'the file is not valid JSON',
-      got: message.replace(/ in JSON at position \d+.*$/, '').replace(/^Unexpected end of JSON input$/, 'the file ends too early'),
-      expected: 'a JSON object of config keys (no comments or trailing commas)',
+      got: result.problem,
+      expected: source.format === 'json' ? 'a JSON object of config keys (comments allowed, no trailing commas)' : 'a JSON object (no comments or trailing commas)',
       line,
       column,
       example: JSON.stringify(
@@ -307,6 +365,7 @@ function parseSource(source: Source): unknown {
       ),
     });
   }
+  const parsed = result.value;
   if (source.format === 'package.json') return isPlainObject(parsed) ? parsed['docdrift'] : undefined;
   return parsed;
 }

@@ -19,8 +19,9 @@ export interface FindingKey {
 }
 
 /**
- * The identity of `message`: `data.name`, else `data.key`, else `data.params`, else the reason,
- * as subject. Several findings may share a key (one parameter used in three examples of one
+ * The identity of `message`: `data.subject` (a rule's explicit identity, when its other data
+ * can change without the finding changing), else `data.name`, else `data.key`, else
+ * `data.params`, else the reason, as subject. Several findings may share a key (one parameter used in three examples of one
  * README); callers that need uniqueness count occurrences (see {@link fingerprints}).
  */
 export function findingKey(message: DriftMessage): FindingKey {
@@ -29,7 +30,7 @@ export function findingKey(message: DriftMessage): FindingKey {
     ruleId: message.ruleId ?? '',
     file: String(message.file ?? '').split('\\').join('/'),
     command: data.command ?? '',
-    subject: data.name ?? data.key ?? data.params ?? data.message ?? message.reason,
+    subject: data.subject ?? data.name ?? data.key ?? data.params ?? data.message ?? message.reason,
   };
 }
 

@@ -1,4 +1,5 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
+import { findNodeAtLocation, parseTree, type ParseError } from 'jsonc-parser';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -532,23 +533,22 @@ export function interpolationKeys(text: string): string[] {
  * reports it).
  */
 export function binEntries(packageJson: string): Record<string, { line: number; file: string }> {
-  let pkg: { name?: unknown; bin?: unknown };
-  try {
-    pkg = JSON.parse(packageJson) as { name?: unknown; bin?: unknown };
-  } catch {
-    return {};
+  const errors: ParseError[] = [];
+  const tree = parseTree(packageJson, errors, { disallowComments: true });
+  if (!tree || errors.length > 0) return {};
+  // Positions from the parser's nodes: the entry's own line, not the first line naming it.
+  const lineAt = (offset: number): number => packageJson.slice(0, offset).split('\n').length;
+  const name = findNodeAtLocation(tree, ['name']);
+  const bin = findNodeAtLocation(tree, ['bin']);
+  if (bin?.type === 'string' && name?.type === 'string') {
+    return { [String(name.value).replace(/^@[^/]+\//, '')]: { line: lineAt(bin.parent!.offset), file: String(bin.value) } };
   }
-  const lines = packageJson.split(/\r?\n/);
-  const lineOf = (needle: string): number => {
-    const i = lines.findIndex((l) => l.includes(needle));
-    return i >= 0 ? i + 1 : 1;
-  };
-  if (typeof pkg.bin === 'string' && typeof pkg.name === 'string') {
-    return { [pkg.name.replace(/^@[^/]+\//, '')]: { line: lineOf('"bin"'), file: pkg.bin } };
-  }
-  if (pkg.bin && typeof pkg.bin === 'object') {
+  if (bin?.type === 'object') {
     return Object.fromEntries(
-      Object.entries(pkg.bin as Record<string, unknown>).map(([name, file]) => [name, { line: lineOf(`"${name}"`), file: String(file) }]),
+      (bin.children ?? []).flatMap((prop) => {
+        const [key, value] = prop.children ?? [];
+        return key && value ? [[String(key.value), { line: lineAt(prop.offset), file: String(value.value) }]] : [];
+      }),
     );
   }
   return {};

@@ -1,7 +1,12 @@
-/** Where each rule's documentation lives; derived from the rule id, never typed by hand. */
+/**
+ * Where each rule's documentation lives; derived from the rule id and from `package.json`
+ * `repository` (via {@link REPOSITORY_URL}), never typed by hand. The pages are also in the npm
+ * package, as `node_modules/docdrift/rules/<id>.md`.
+ */
+import { HOMEPAGE_URL, REPOSITORY_URL } from '../package-info.js';
 
-/** Base URL of the rule docs (`rules/<id>.md` in the repository). */
-export const RULE_DOCS_BASE = 'https://github.com/docdrift/docdrift/blob/main/rules/';
+/** Base URL of the rule docs (`rules/<id>.md` on the repository's default branch). */
+export const RULE_DOCS_BASE = `${REPOSITORY_URL}/blob/main/rules/`;
 
 /** The documentation URL of a rule, e.g. `…/rules/example-param-unknown.md`. */
 export function ruleDocsUrl(ruleId: string): string {
@@ -9,4 +14,4 @@ export function ruleDocsUrl(ruleId: string): string {
 }
 
 /** The project's home page (SARIF `tool.driver.informationUri`). */
-export const PROJECT_URL = 'https://github.com/docdrift/docdrift';
+export const PROJECT_URL = HOMEPAGE_URL;

@@ -31,6 +31,8 @@ export function isSortedByName(rows: readonly ReferenceRow[]): boolean {
 /** A planned row insertion: the edit and how it orders against other insertions at the same place. */
 export interface RowInsertion {
   edit: TextEdit;
+  /** The inserted row as it will read in the document (one cell per column of the table). */
+  row: string;
   /** True when the row goes to its sorted position (the table is sorted by name). */
   sorted: boolean;
 }
@@ -40,8 +42,10 @@ export interface RowInsertion {
  *
  * The row has the table's columns in the table's order: the name (spelled `--key` for a CLI flag;
  * in a table with both a key and a flag column a flag goes in the flag column), the type, the
- * default (`formatDefault`; the table's own "none" mark such as `-` when the code has no
- * default), the description (with "Default: `x`." appended when the table has no Default
+ * default in the table's own style ({@link defaultCellValue}: `out.csv` rather than
+ * `"out.csv"` when no row quotes its strings; for a required parameter the table's own
+ * "required" mark when a row has one, else its "none" mark such as `-`), a `Required` column
+ * filled with the table's own yes/no words, the description (with "Default: `x`." appended when the table has no Default
  * column), other columns empty. Names, types and defaults are code spans when most rows of that
  * column use them. The row is written in the table's source layout ({@link tableStyle}) and goes
  * (1) in sorted position when the rows are sorted by name, else (2) after the row of the nearest
@@ -66,7 +70,17 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   };
   const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? codeSpan(value) : cellText(value));
   const defaultText = param.default ? formatDefault(param.default) : undefined;
-  const cells = table.header.map((_, col) => {
+  const columnCells = (col: number): string[] => table.rows.map((r) => stripCode((r.cells[col] ?? '').trim()));
+  const requiredMark = (col: number): string | undefined =>
+    table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => /^[*_]*required[*_]*$/i.test(stripCode(c)));
+  const requiredWord = (col: number, required: boolean): string => {
+    const words = columnCells(col);
+    const yes = words.find((w) => /^(yes|true|required|✓|✔|✅|x)$/i.test(w));
+    const no = words.find((w) => /^(no|false|optional|-|—|✗|❌)$/i.test(w));
+    return required ? (yes ?? 'yes') : (no ?? (yes ? '' : 'no'));
+  };
+  const cells = table.header.map((header, col) => {
+    if (roles[col] === undefined && /^\s*required\??\s*$/i.test(header)) return requiredWord(col, param.required && defaultText === undefined);
     switch (roles[col]) {
       case 'name':
         return hasNameAndFlag && isFlag ? '' : asCode(col, spelled);
@@ -75,7 +89,8 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
       case 'type':
         return asCode(col, param.type ?? '');
       case 'default':
-        return defaultText === undefined ? noneMark(col) : asCode(col, defaultText);
+        if (defaultText === undefined) return (param.required && requiredMark(col)) || noneMark(col);
+        return asCode(col, defaultCellValue(defaultText, columnCells(col)));
       case 'description': {
         const desc = cellText(param.description ?? '');
         // A description that already states its default ("(default: False)") gets no second one.
@@ -114,7 +129,32 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const edit: TextEdit = anchor.before
     ? { file: section.file, start: ext.start, end: ext.start, text: `${line}${eol}` }
     : { file: section.file, start: ext.end, end: ext.end, text: `${eol}${line}` };
-  return { edit, sorted };
+  return { edit, sorted, row: line };
+}
+
+/** `` `x` `` → `x`: a cell's text without one enclosing code span. */
+function stripCode(cell: string): string {
+  const m = /^(`+)\s?([\s\S]*?)\s?\1$/.exec(cell);
+  return m ? m[2]! : cell;
+}
+
+/**
+ * A default as the table writes its defaults: a quoted string literal (`"result.csv"`, `'a'`)
+ * loses its quotes when the column writes strings bare, i.e. some default there is neither
+ * quoted nor a number, boolean, null or collection literal (`out.csv`) and none is quoted;
+ * anything else is kept as `formatDefault` wrote it (so a column of numbers still gets `"m"`).
+ *
+ * @param value the code's default, from `formatDefault`
+ * @param column the column's existing cell texts, code spans removed
+ */
+export function defaultCellValue(value: string, column: readonly string[]): string {
+  const literal = /^(["'])((?:(?!\1)[^\\])*)\1$/.exec(value);
+  if (!literal) return value;
+  const written = column.filter((c) => c !== '' && !NO_VALUE.has(c.toLowerCase()));
+  const quoted = written.some((c) => /^(["']).*\1$/.test(c));
+  const nonString = /^(?:[-+]?(?:\d[\d_]*\.?\d*(?:e[-+]?\d+)?|\.\d+|0x[\da-f]+|inf|nan)|true|false|none|null|undefined|\[.*\]|\{.*\}|\(.*\))$/i;
+  const bare = written.some((c) => !nonString.test(c) && !/^(["']).*\1$/.test(c) && !/^[*_]*required[*_]*$/i.test(c));
+  return bare && !quoted ? literal[2]! : value;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The `sarif` formatter: a SARIF 2.1.0 log for code-scanning services (GitHub, Azure DevOps, IDE viewers). */
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { fingerprints } from '../engine/fingerprint.js';
@@ -15,7 +16,12 @@ export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/erra
 /** The `partialFingerprints` key under which the line-free finding identity is stored. */
 export const SARIF_FINGERPRINT_KEY = 'docdriftFinding/v1';
 
-/** The `uriBaseId` every artifact location is relative to: the project root. */
+/**
+ * The `uriBaseId` every artifact location is relative to: the current directory when the project
+ * root is inside it (in GitHub Actions, the workspace, i.e. the repository root, also when the
+ * action's `root` is a subdirectory, so code scanning and annotations name the same paths), else
+ * the project root.
+ */
 export const SARIF_SRCROOT = '%SRCROOT%';
 
 /**
@@ -62,11 +68,44 @@ function region(line: number | undefined, column: number | undefined, endLine?: 
   return r;
 }
 
-function physicalLocation(file: string, r: Sarif.Region | undefined): Sarif.PhysicalLocation {
+/** The directory `%SRCROOT%` stands for, and the root's path below it (`''` or `sub/dir/`). */
+function sarifBase(options: FormatterOptions): { base: string; prefix: string } {
+  if (options.cwd !== undefined) {
+    const rel = path.relative(options.cwd, options.root);
+    if (rel === '') return { base: options.root, prefix: '' };
+    if (!rel.startsWith('..') && !path.isAbsolute(rel)) return { base: options.cwd, prefix: `${rel.split(path.sep).join('/')}/` };
+  }
+  return { base: options.root, prefix: '' };
+}
+
+function physicalLocation(prefix: string, file: string, r: Sarif.Region | undefined): Sarif.PhysicalLocation {
   return {
-    artifactLocation: { uri: toRelativeUri(file), uriBaseId: SARIF_SRCROOT },
+    artifactLocation: { uri: toRelativeUri(prefix + file), uriBaseId: SARIF_SRCROOT },
     ...(r ? { region: r } : {}),
   };
+}
+
+/**
+ * A rule's `help` (SARIF §3.49.13; GitHub shows it on the alert page and asks for it): what the
+ * rule checks, whether `--fix` corrects it, its options and the link to its page, as plain text
+ * and as Markdown.
+ */
+export function ruleHelp(meta: RuleMeta): Sarif.MultiformatMessageString {
+  const url = ruleDocsUrl(meta.id);
+  const options = Object.entries(meta.options);
+  const fix = meta.fixable ? 'docdrift --fix can correct it.' : '';
+  const text = [meta.description, fix, options.length > 0 ? `Options: ${options.map(([k, o]) => `${k} (${o.description})`).join('; ')}.` : '', `Examples and options: ${url}`]
+    .filter(Boolean)
+    .join('\n');
+  const markdown = [
+    `**${meta.id}**: ${meta.description}`,
+    meta.fixable ? '`docdrift --fix` can correct it.' : '',
+    options.length > 0 ? `Options:\n\n${options.map(([k, o]) => `- \`${k}\`: ${o.description}`).join('\n')}` : '',
+    `[Examples and options](${url})`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { text, markdown };
 }
 
 /** One `reportingDescriptor` (SARIF §3.49) from a rule's meta. */
@@ -79,6 +118,7 @@ export function sarifRule(meta: RuleMeta): Sarif.ReportingDescriptor {
       text: `${meta.description}${meta.fixable ? ' `--fix` can correct it.' : ''} See ${ruleDocsUrl(meta.id)} for examples and options.`,
     },
     helpUri: ruleDocsUrl(meta.id),
+    help: ruleHelp(meta),
     defaultConfiguration: { level: sarifLevel(meta.defaultSeverity) },
     properties: {
       fixable: meta.fixable,
@@ -89,7 +129,7 @@ export function sarifRule(meta: RuleMeta): Sarif.ReportingDescriptor {
 }
 
 /** Builds a SARIF `result` (§3.27) from one message. */
-function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string, number>): Sarif.Result {
+function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string, number>, prefix: string): Sarif.Result {
   const ruleId = m.ruleId ?? 'docdrift';
   const end = endOf(m);
   const result: Sarif.Result = {
@@ -97,14 +137,14 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
     ...(ruleIndex.has(ruleId) ? { ruleIndex: ruleIndex.get(ruleId)! } : {}),
     level: sarifLevel(severityOf(m)),
     message: { text: m.reason },
-    locations: m.file ? [{ physicalLocation: physicalLocation(String(m.file), region(m.line, m.column, end.line, end.column)) }] : [],
+    locations: m.file ? [{ physicalLocation: physicalLocation(prefix, String(m.file), region(m.line, m.column, end.line, end.column)) }] : [],
     partialFingerprints: { [SARIF_FINGERPRINT_KEY]: fingerprint },
   };
   const related = m.related ?? [];
   if (related.length > 0) {
     result.relatedLocations = related.map((rel, id) => ({
       id,
-      physicalLocation: physicalLocation(rel.file, region(rel.line, rel.column, rel.endLine, rel.endColumn)),
+      physicalLocation: physicalLocation(prefix, rel.file, region(rel.line, rel.column, rel.endLine, rel.endColumn)),
       message: { text: rel.message || 'related location' },
     }));
   }
@@ -114,7 +154,7 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
         description: { text: m.suggestion !== undefined ? `Replace with: ${m.suggestion}` : 'Apply the suggested edit.' },
         artifactChanges: [
           {
-            artifactLocation: { uri: toRelativeUri(m.fix.file), uriBaseId: SARIF_SRCROOT },
+            artifactLocation: { uri: toRelativeUri(prefix + m.fix.file), uriBaseId: SARIF_SRCROOT },
             replacements: [
               {
                 deletedRegion: { charOffset: m.fix.start, charLength: Math.max(0, m.fix.end - m.fix.start) },
@@ -134,14 +174,14 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
  * one run:
  * - `tool.driver`: name `docdrift`, `version` (from `options.version`), `informationUri`, and
  *   `rules[]` with every rule's meta (id, Pascal-case name, descriptions, `helpUri` = the rule's
- *   docs, `defaultConfiguration.level`, `properties.fixable`);
+ *   docs, `help` ({@link ruleHelp}), `defaultConfiguration.level`, `properties.fixable`);
  * - `results[]`, sorted like every formatter: `ruleId` + `ruleIndex`, `level` (`error`/`warning`),
- *   `message.text`, one `physicalLocation` whose `artifactLocation.uri` is root-relative with
- *   `uriBaseId` `%SRCROOT%`, a region (end included when known; none when the line is unknown),
+ *   `message.text`, one `physicalLocation` whose `artifactLocation.uri` is relative to
+ *   `%SRCROOT%` (see {@link SARIF_SRCROOT}), a region (end included when known; none when the line is unknown),
  *   `relatedLocations` (ids 0…n-1) from the message's related locations, `partialFingerprints`
  *   `{ "docdriftFinding/v1": … }` from {@link fingerprints} (line-free, so a finding keeps its
  *   identity when lines move), and `fixes` when the message carries an automatic fix;
- * - `originalUriBaseIds` mapping `%SRCROOT%` to the root's `file:` URI, and `columnKind`
+ * - `originalUriBaseIds` mapping `%SRCROOT%` to its directory's `file:` URI, and `columnKind`
  *   `utf16CodeUnits` (docdrift's columns, like remark's, count UTF-16 code units).
  *
  * @param ruleMetas the rules to describe; defaults to every built-in rule, then the engine's own
@@ -155,7 +195,8 @@ export function toSarifLog(
   const sorted = sortMessages(messages);
   const prints = fingerprints(sorted);
   const ruleIndex = new Map(ruleMetas.map((meta, i) => [meta.id, i]));
-  const rootUri = pathToFileURL(options.root).href;
+  const { base, prefix } = sarifBase(options);
+  const rootUri = pathToFileURL(base).href;
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -173,7 +214,7 @@ export function toSarifLog(
           [SARIF_SRCROOT]: { uri: rootUri.endsWith('/') ? rootUri : `${rootUri}/` },
         },
         columnKind: 'utf16CodeUnits',
-        results: sorted.map((m, i) => sarifResult(m, prints[i]!, ruleIndex)),
+        results: sorted.map((m, i) => sarifResult(m, prints[i]!, ruleIndex, prefix)),
       },
     ],
   };

@@ -1,19 +1,15 @@
 /** The `stylish` formatter: ESLint's default human-readable output, grouped by file with aligned columns. */
 import path from 'node:path';
+import { createColors } from 'picocolors';
 import type { DriftMessage } from '../engine/types.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
-/** ANSI SGR wrappers; identity functions when colour is off. */
+/** ANSI colours (picocolors); identity functions when colour is off. */
 function palette(color: boolean) {
-  const wrap = (open: number, close: number) => (s: string) => (color && s ? `\u001B[${open}m${s}\u001B[${close}m` : s);
-  return {
-    underline: wrap(4, 24),
-    dim: wrap(2, 22),
-    bold: wrap(1, 22),
-    red: wrap(31, 39),
-    yellow: wrap(33, 39),
-  };
+  const pc = createColors(color);
+  const guard = (f: (s: string) => string) => (s: string) => (s ? f(s) : s);
+  return { underline: guard(pc.underline), dim: guard(pc.dim), bold: guard(pc.bold), red: guard(pc.red), yellow: guard(pc.yellow) };
 }
 
 function plural(n: number, word: string): string {
@@ -51,6 +47,7 @@ function oneLine(text: string): string {
  *   12:1   warning  …                                  reference-param-missing
  *
  * ✖ 2 problems (1 error, 1 warning)
+ *   1 error and 0 warnings potentially fixable with the `--fix` option.
  * ```
  *
  * Files are underlined and shown relative to `cwd` (project-relative without it); each row is
@@ -60,7 +57,8 @@ function oneLine(text: string): string {
  * spaces, so one long message does not pad every row of the file. Related locations follow their
  * message as `    ↳ file:line:col message`, with `cwd`-relative paths like the file headers.
  * Messages without a position show `0:0`. No line ends in whitespace. Returns `''` when there are
- * no messages. Colours (ANSI) only when `options.color` is true.
+ * no messages. The second summary line (ESLint's wording) appears only when some message carries
+ * an automatic fix. Colours (ANSI, via picocolors) only when `options.color` is true.
  */
 export function formatStylish(messages: DriftMessage[], options: FormatterOptions): string {
   if (messages.length === 0) return '';
@@ -75,6 +73,8 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
 
   let errors = 0;
   let warnings = 0;
+  let fixableErrors = 0;
+  let fixableWarnings = 0;
   let output = '\n';
   for (const [file, group] of groups) {
     const rows = group.map((m) => ({
@@ -97,6 +97,10 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
     for (const r of rows) {
       if (r.severity === 'error') errors++;
       else warnings++;
+      if (r.m.fix) {
+        if (r.severity === 'error') fixableErrors++;
+        else fixableWarnings++;
+      }
       const position = c.dim(`${r.line.padStart(wLine)}:${r.column.padEnd(wColumn)}`);
       const severity = (r.severity === 'error' ? c.red : c.yellow)(r.severity) + ' '.repeat(wSeverity - r.severity.length);
       const message = r.ruleId ? `${r.message.padEnd(wMessage)}  ${c.dim(r.ruleId)}` : r.message;
@@ -112,5 +116,9 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
   const total = errors + warnings;
   const summary = `✖ ${plural(total, 'problem')} (${plural(errors, 'error')}, ${plural(warnings, 'warning')})`;
   output += `${(errors > 0 ? c.red : c.yellow)(c.bold(summary))}\n`;
+  if (fixableErrors + fixableWarnings > 0) {
+    const fixable = `  ${plural(fixableErrors, 'error')} and ${plural(fixableWarnings, 'warning')} potentially fixable with the \`--fix\` option.`;
+    output += `${(errors > 0 ? c.red : c.yellow)(c.bold(fixable))}\n`;
+  }
   return output;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs this checkout's `docdrift` pre-commit hook into a fresh git repository and commits to it:
 # a drifting README must be refused with the finding, a clean one accepted, and a file that is
-# not staged must not be reported (the hook scopes docdrift to the staged paths).
+# not staged must not be reported (the hook scopes docdrift to the staged paths), while a staged
+# code change reports the docs it makes stale.
 #
 # Usage: test/pre-commit/commit-hook.sh WORKDIR   (WORKDIR: an empty scratch directory)
 # Needs: git, node, npm, pre-commit on PATH. Exit 0 when every step behaved; otherwise the first
@@ -113,4 +114,16 @@ git commit -qm "notes with drift" --no-verify
 readme "+seed=2"
 git add README.md
 git commit -qm "README only" > "$work/scoped.log" 2>&1 || { cat "$work/scoped.log" >&2; fail "a README-only commit was refused for drift in docs/notes.md"; }
+
+# 6. Code-only drift: renaming a field without touching the docs is refused, and the finding is
+#    in the reference page, which was not staged.
+step "commit a code-only rename"
+sed -i 's/    seed: int/    random_seed: int/' tool/main.py
+git add tool/main.py
+if git commit -qm "rename seed" > "$work/code.log" 2>&1; then
+  cat "$work/code.log" >&2
+  fail "a commit renaming a documented field without its docs was accepted"
+fi
+grep -q 'docs/reference.md' "$work/code.log" || { cat "$work/code.log" >&2; fail "the stale reference row was not reported"; }
+grep -q 'seed' "$work/code.log" || { cat "$work/code.log" >&2; fail "the finding does not name seed"; }
 echo "ok"

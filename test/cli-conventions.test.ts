@@ -1,0 +1,155 @@
+/**
+ * ESLint-grade command-line conventions (issue #16 item 4, #17 items 4 and 10): the built CLI is
+ * spawned as a user runs it, and exit codes, stdout and stderr are checked.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CONFLICTING_FLAGS, useColor } from '../src/cli.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+
+function run(args: string[], env: Record<string, string | undefined> = { NO_COLOR: '1' }, cwd = ROOT) {
+  const base = { ...process.env };
+  delete base['NO_COLOR'];
+  delete base['FORCE_COLOR'];
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...base, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+function tmp(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-cli-'));
+  temps.push(dir);
+  return dir;
+}
+
+describe('usage errors exit 2 with one clear line and no stack', () => {
+  it('an unknown option names itself and suggests the nearest', () => {
+    const r = run(['--root', EXAMPLE, '--max-warning', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--max-warning'");
+    expect(r.stderr).toContain('Did you mean --max-warnings?');
+    expect(r.stdout).toBe('');
+  });
+
+  it.each(CONFLICTING_FLAGS.map(([a, b]) => [a, b]))('--%s with --%s is refused', (a, b) => {
+    const arg = (flag: string) => (['baseline', 'cache-location'].includes(flag) ? [`--${flag}`, path.join(tmp(), 'x')] : [`--${flag}`]);
+    const r = run(['--root', EXAMPLE, ...arg(a), ...arg(b)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--${a} cannot be combined with --${b}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--fix-dry-run --write-baseline writes no baseline', () => {
+    const dir = tmp();
+    const file = path.join(dir, 'baseline.json');
+    const r = run(['--root', EXAMPLE, '--fix-dry-run', '--write-baseline', '--baseline', file]);
+    expect(r.code).toBe(2);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])('--format=%s is not a format', (name) => {
+    const r = run(['--root', EXAMPLE, `--format=${name}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`docdrift: --format must be one of stylish, json, sarif, github; got "${name}".\n`);
+  });
+
+  it.each(['', ' ', '0x10', '1e3', '1.5', '--quiet'])('--max-warnings %j is refused', (value) => {
+    const r = run(['--root', EXAMPLE, '--max-warnings', value]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-warnings takes a whole number');
+  });
+
+  it('--max-warnings -1 (no limit) and 10 are accepted', () => {
+    expect(run(['--root', EXAMPLE, '--max-warnings', '-1', '--quiet']).code).toBe(1);
+    expect(run(['--root', EXAMPLE, '--max-warnings=10']).code).toBe(1);
+  });
+
+  it('--summary with an empty value, a directory or a missing directory says which', () => {
+    const dir = tmp();
+    expect(run(['--root', EXAMPLE, '--summary', '']).stderr).toContain('--summary needs a file path; got an empty value');
+    expect(run(['--root', EXAMPLE, '--summary', dir]).stderr).toContain(`--summary takes a file; ${dir} is a directory`);
+    const missing = run(['--root', EXAMPLE, '--summary', path.join(dir, 'no/such/summary.md')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('does not exist');
+    expect(missing.stderr).not.toContain('EISDIR');
+  });
+
+  it('--fix-dry-run with a machine format needs --output-file, so the diff cannot corrupt it', () => {
+    const r = run(['--root', EXAMPLE, '--fix-dry-run', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--output-file');
+  });
+});
+
+describe('paths', () => {
+  it('arguments after -- are paths, even when they look like options', () => {
+    const r = run(['--root', EXAMPLE, '--', '--fix']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no such file or directory: --fix');
+  });
+
+  it('a glob selects the files it matches; a glob matching nothing is an error', () => {
+    const all = JSON.parse(run(['--root', EXAMPLE, '--format', 'json']).stdout) as { results: Array<{ file: string }> };
+    const r = run(['--root', EXAMPLE, '--format', 'json', 'fixtures/example-python/benchmarks/*/README.md']);
+    expect(r.code).toBe(1);
+    const files = [...new Set((JSON.parse(r.stdout) as { results: Array<{ file: string }> }).results.map((m) => m.file))].sort();
+    expect(files).toEqual(['benchmarks/aime24/README.md', 'benchmarks/gpqa/README.md']);
+    expect(all.results.length).toBeGreaterThan(files.length);
+    const none = run(['--root', EXAMPLE, 'fixtures/example-python/**/*.rst']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no files match the pattern fixtures/example-python/**/*.rst');
+  });
+
+  it('a code file as the path also reports the docs its config class makes stale', () => {
+    const r = run(['--root', EXAMPLE, '--format', 'json', '--no-cache', 'fixtures/example-python/nemo_gym/rollout_collection.py']);
+    expect(r.code).toBe(1);
+    const results = (JSON.parse(r.stdout) as { results: Array<{ file: string; ruleId: string; data: { name?: string } }> }).results;
+    expect(results.some((m) => m.ruleId === 'reference-param-missing' && m.file === 'docs/reference/cli-commands.mdx')).toBe(true);
+    expect(results.some((m) => m.ruleId === 'example-param-undocumented' && m.file === 'benchmarks/gpqa/README.md')).toBe(true);
+  });
+});
+
+describe('output', () => {
+  it('-o writes the report to the file, uncoloured, and nothing to stdout', () => {
+    const file = path.join(tmp(), 'report.json');
+    const r = run(['--root', EXAMPLE, '-o', file, '--format', 'json'], { FORCE_COLOR: '1' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { results: unknown[] };
+    expect(report.results.length).toBeGreaterThan(0);
+    const stylish = path.join(tmp(), 'report.txt');
+    run(['--root', EXAMPLE, '--output-file', stylish], { FORCE_COLOR: '1' });
+    expect(readFileSync(stylish, 'utf8')).not.toContain('\u001B[');
+  });
+
+  it('FORCE_COLOR colours piped output; FORCE_COLOR=0 and NO_COLOR do not; --no-color wins', () => {
+    expect(run(['--root', EXAMPLE], { FORCE_COLOR: '1' }).stdout).toContain('\u001B[31merror\u001B[39m');
+    expect(run(['--root', EXAMPLE], { FORCE_COLOR: '0' }).stdout).not.toContain('\u001B[');
+    expect(run(['--root', EXAMPLE], { NO_COLOR: '1' }).stdout).not.toContain('\u001B[');
+    expect(run(['--root', EXAMPLE, '--no-color'], { FORCE_COLOR: '1' }).stdout).not.toContain('\u001B[');
+  });
+
+  it('useColor: flags, then FORCE_COLOR, then NO_COLOR, then the terminal', () => {
+    expect(useColor({ color: false, noColor: false }, {}, true)).toBe(true);
+    expect(useColor({ color: false, noColor: false }, {}, false)).toBe(false);
+    expect(useColor({ color: false, noColor: false }, { NO_COLOR: '1' }, true)).toBe(false);
+    expect(useColor({ color: false, noColor: false }, { NO_COLOR: '' }, true)).toBe(true);
+    expect(useColor({ color: false, noColor: false }, { FORCE_COLOR: '', NO_COLOR: '1' }, false)).toBe(true);
+    expect(useColor({ color: false, noColor: false }, { FORCE_COLOR: 'false' }, true)).toBe(false);
+    expect(useColor({ color: true, noColor: false }, { FORCE_COLOR: '0' }, false)).toBe(true);
+  });
+
+  it('the summary counts the problems --fix can correct, as ESLint does', () => {
+    const r = run(['--root', EXAMPLE]);
+    expect(r.stdout).toMatch(/✖ \d+ problems \(\d+ errors, \d+ warnings\)\n {2}3 errors and 0 warnings potentially fixable with the `--fix` option\.\n$/);
+  });
+});
