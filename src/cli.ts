@@ -12,6 +12,7 @@ import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { ruleIds, rules } from '../rules/index.js';
+import { escapeControls } from './report/escape.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
@@ -204,7 +205,9 @@ function version(): string {
  * Runs the CLI with `argv` (without `node` and the script) and returns the exit code.
  * Never throws: every failure is a message on stderr and exit code 2.
  */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
+  // Names and texts from the repository reach stderr in notes and --debug lines: never raw controls.
+  const io: CliIO = { ...rawIO, stderr: (text) => rawIO.stderr(escapeControls(text)) };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {

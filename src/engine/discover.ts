@@ -1,7 +1,7 @@
 /** Finds the files a run reads: code sources, docs and Python packaging files, honouring .gitignore. */
-import { execFile } from 'node:child_process';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
 import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
@@ -133,10 +133,9 @@ async function globbyMatcher(root: string, patterns: string[], ignore: string[])
   return (file) => tasks.some((t) => t.include(file) && !t.exclude(file));
 }
 
+/** git without the repository's hooks, fsmonitor or filters (src/engine/git.ts). */
 function git(root: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: root, maxBuffer: 1 << 30, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
+  return runGit(root, args);
 }
 
 /**

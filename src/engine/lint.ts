@@ -1,11 +1,10 @@
 /** The engine's entry point: read the project, build the model, run the rules, scope the messages. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
-import { parseDoc } from '../docs/parse.js';
+import { createDocParser } from '../docs/bounded-parse.js';
 import { trimTrailing } from '../docs/reference-table.js';
-import { mayHaveDirectives, readDirectives, type SuppressionDirective } from '../docs/directives.js';
+import { mayHaveDirectives, type SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags, type FlagCommand } from '../extract/python/flags.js';
@@ -16,6 +15,7 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../model/compare.js';
 import { rules as allRules } from '../../rules/index.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { readErrorText, readRegularFile } from './read-file.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -79,17 +79,21 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const files = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   const t1 = performance.now();
   const diagnostics: InputDiagnostic[] = [];
+  // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
+  // it starts now, loading the parsers while the code is extracted.
+  const docParser = await createDocParser();
+  try {
 
   const read = (file: string): string | undefined => {
     const overlaid = options.overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
     try {
-      return readFileSync(path.join(root, file), 'utf8');
+      return readRegularFile(path.join(root, file));
     } catch (error) {
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'error',
-        message: `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        message: `Cannot read ${file}: ${readErrorText(error)}`,
         location: { file, line: 1, column: 1 },
       });
       return undefined;
@@ -187,18 +191,21 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const text = read(file);
     if (text === undefined) continue;
     docTexts.set(file, text);
-    if (mayHaveDirectives(text)) directives.push(...readDirectives(file, text));
-    if (!mentions(text) && !isGlobalFile(file)) {
-      unparsed.set(file, text);
-      continue;
-    }
-    const parsed = parseDoc(file, text);
-    docs.push(parsed.doc);
+    const wanted = { doc: mentions(text) || isGlobalFile(file), directives: mayHaveDirectives(text) };
+    if (!wanted.doc) unparsed.set(file, text);
+    if (!wanted.doc && !wanted.directives) continue;
+    const parsed = docParser.parse(file, text, wanted);
+    directives.push(...parsed.directives);
+    if (parsed.doc) docs.push(parsed.doc);
     diagnostics.push(...parsed.diagnostics);
   }
   const lazyDoc = (file: string): DocFile | undefined => {
     const text = unparsed.get(file);
-    return text === undefined ? undefined : parseDoc(file, text).doc;
+    if (text === undefined) return undefined;
+    const parsed = docParser.parse(file, text, { doc: true, directives: false });
+    // An overrun is reported once, where the link points at the skipped page.
+    diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
+    return parsed.doc;
   };
   const t3 = performance.now();
 
@@ -244,6 +251,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
     },
   };
+  } finally {
+    docParser.close();
+  }
 }
 
 /** The config file's display path (project-relative when inside the root) and text, if readable. */
@@ -252,7 +262,7 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
   try {
     const rel = path.relative(root, file);
     const display = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
-    return { file: display, text: readFileSync(file, 'utf8') };
+    return { file: display, text: readRegularFile(file) };
   } catch {
     return undefined;
   }
