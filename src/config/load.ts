@@ -1,5 +1,6 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { readErrorText, readRegularFile, stripBom } from '../engine/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
@@ -169,6 +170,39 @@ function isFile(abs: string): boolean {
   }
 }
 
+/** Something (a file, a link, a device) exists at `abs`. */
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Largest config file read: 4 MiB. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A config file's text: a regular file (a committed link to `/dev/zero` or a FIFO must not hang
+ * the run) of at most {@link MAX_CONFIG_BYTES}, a UTF-8 BOM removed.
+ *
+ * @throws {ConfigError} naming the file when it cannot be read
+ */
+function readSource(abs: string, display: string): string {
+  try {
+    return stripBom(readRegularFile(abs, { maxBytes: MAX_CONFIG_BYTES }));
+  } catch (error) {
+    throw new ConfigError({
+      file: display,
+      key: '',
+      problem: `the config file cannot be read (${readErrorText(error)})`,
+      got: display,
+      expected: 'a regular JSON or YAML file of at most 4 MB',
+    });
+  }
+}
+
 function formatOf(abs: string): Format | 'refused' {
   const base = path.basename(abs);
   if (base === 'package.json') return 'package.json';
@@ -200,7 +234,7 @@ function readExplicit(root: string, file: string): Source {
   const display = displayPath(root, abs);
   const format = formatOf(abs);
   if (format === 'refused') throw refused(display);
-  if (!isFile(abs)) {
+  if (!exists(abs)) {
     throw new ConfigError({
       file: display,
       key: '',
@@ -209,18 +243,19 @@ function readExplicit(root: string, file: string): Source {
       expected: EXISTING_FILE_TEXT,
     });
   }
-  return { abs, display, format, text: readFileSync(abs, 'utf8') };
+  return { abs, display, format, text: readSource(abs, display) };
 }
 
 function discover(root: string): Source | undefined {
   const found: Source[] = [];
   for (const name of CONFIG_FILES) {
     const abs = path.join(root, name);
-    if (isFile(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readFileSync(abs, 'utf8') });
+    // Anything at a config name is read: a link to a device is an error naming it, not "no config".
+    if (exists(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });
   }
   const pkgAbs = path.join(root, 'package.json');
   if (isFile(pkgAbs)) {
-    const text = readFileSync(pkgAbs, 'utf8');
+    const text = readSource(pkgAbs, 'package.json');
     const pkg: Source = { abs: pkgAbs, display: 'package.json', format: 'package.json', text };
     let parsed: unknown;
     let parseable = true;
@@ -664,7 +699,7 @@ function optionsSource(file: string | undefined): Source {
   const format = formatOf(abs);
   let text = '';
   try {
-    text = readFileSync(abs, 'utf8');
+    text = readSource(abs, abs);
   } catch {
     // Best effort: without the text the error has no line and column.
   }

@@ -3,12 +3,19 @@
  * at a time, and answers on the port it was given, then wakes the waiting main thread through
  * the shared flag. Runs only the pure parsers (remark and docdrift's readers); no file access.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { readDirectives } from './directives.js';
 import { parseDoc } from './parse.js';
 import type { ParseRequest, ParseResponse } from './bounded-parse.js';
 
 const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
+// This thread's id (Linux: /proc/thread-self is "<pid>/task/<tid>"), so the main thread can read its CPU time.
+try {
+  Atomics.store(flag, 2, Number(readlinkSync('/proc/thread-self').split('/').pop()) || 0);
+} catch {
+  // no /proc: the main thread falls back to a wall-clock deadline
+}
 // Loaded: from now on the main thread counts each document's budget.
 Atomics.store(flag, 1, 1);
 Atomics.notify(flag, 1);
