@@ -1,4 +1,5 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
+import { escapesRoot } from './engine/paths.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -270,7 +271,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   for (const p of positionals) {
     const abs = path.resolve(io.cwd, p);
     const rel = path.relative(root, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    if (escapesRoot(rel)) {
       io.stderr(`docdrift: ${p} is outside the project root ${root}; paths are resolved from the current directory.\n`);
       return EXIT.error;
     }

@@ -1,4 +1,5 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
+import { escapesRoot } from '../engine/paths.js';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { readErrorText, readRegularFile, stripBom } from '../engine/read-file.js';
 import path from 'node:path';
@@ -158,7 +159,7 @@ export function loadConfig(
 
 function displayPath(root: string, abs: string): string {
   const rel = path.relative(root, abs);
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  if (rel && !escapesRoot(rel)) return rel.split(path.sep).join('/');
   return abs;
 }
 

@@ -2,6 +2,7 @@
  * The baseline (`--baseline`, `--write-baseline`): known findings recorded in a JSON file by
  * line-free identity and count, so that only new drift is reported. Format: docs/baseline.md.
  */
+import { escapesRoot } from './paths.js';
 import { writeFileSync } from 'node:fs';
 import { readErrorText, readRegularFile, stripBom } from './read-file.js';
 import path from 'node:path';
@@ -270,7 +271,7 @@ export interface LoadedBaseline {
 export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
   const rel = path.relative(request.root, file);
-  const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? file : rel).split(path.sep).join('/');
+  const shown = (escapesRoot(rel) ? file : rel).split(path.sep).join('/');
   const inScope = (f: string): boolean =>
     request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
   let text: string;

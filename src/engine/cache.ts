@@ -3,6 +3,7 @@
  * hash, docdrift's version and code, the project root and the loaded config, so a run with
  * nothing changed prints the same report without extracting, parsing or running rules.
  */
+import { escapesRoot } from './paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
@@ -276,7 +277,7 @@ export function defaultCacheKeyFile(): string {
  */
 export function cacheKey(keyFile: string, root: string): Buffer {
   const rel = path.relative(root, keyFile);
-  if (!rel.startsWith('..') && !path.isAbsolute(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
+  if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
   const parse = (text: string): Buffer => {
     const hex = text.trim();
     if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`the cache key file ${keyFile} is malformed; delete it`);

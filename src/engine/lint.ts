@@ -1,4 +1,5 @@
 /** The engine's entry point: read the project, build the model, run the rules, scope the messages. */
+import { escapesRoot } from './paths.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
@@ -261,7 +262,7 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
   if (file === undefined) return undefined;
   try {
     const rel = path.relative(root, file);
-    const display = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
+    const display = rel && !escapesRoot(rel) ? rel.split(path.sep).join('/') : file;
     return { file: display, text: readRegularFile(file) };
   } catch {
     return undefined;
