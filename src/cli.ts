@@ -257,6 +257,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const loaded = loadConfig(root, explicit, ruleIds);
     config = loaded.config;
     configFile = loaded.file;
+    for (const warning of loaded.warnings ?? []) io.stderr(`docdrift: warning: ${warning}\n`);
     validateRuleOptions(config, [...rules, ...engineRules], loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
