@@ -102,6 +102,9 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/huge.md'), '# tool\n');
     truncateSync(path.join(dir, 'docs/huge.md'), 4 * 1024 ** 3);
   },
+  // #18 item 4: one TypeScript file nested 20,000 levels must not drop the project's other config types.
+  'ts-deep-expression': (dir) =>
+    writeFileSync(path.join(dir, 'src/deep.ts'), `export const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\nexport const y = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`),
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');

@@ -1,6 +1,6 @@
 /** Faults around a run (#17 item 11, #18 items 5, 6, 9): a closed or full stdout, odd encodings, odd names. Spawns the built CLI. */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,32 @@ describe('stdout that cannot be written (#17 item 11, #18 item 5)', { timeout: 1
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stderr).toContain('cannot write the report to standard output (EPIPE)');
     expect(code).toBe(2);
+  });
+});
+
+describe('an unreadable directory (#17 item 11)', { timeout: 120_000 }, () => {
+  it('is a parse-error naming the directory, not an internal error (globby walk, outside git)', () => {
+    const dir = copy(BASE);
+    chmodSync(dir, 0o755);
+    mkdirSync(path.join(dir, 'docs/private'));
+    writeFileSync(path.join(dir, 'docs/private/notes.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    chmodSync(path.join(dir, 'docs/private'), 0o000);
+    try {
+      // Root ignores permissions: run as nobody then (setpriv, util-linux).
+      const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+      const once = () => {
+        const [cmd, ...pre] = asUser.length > 0 ? asUser : [process.execPath];
+        const args = [...(asUser.length > 0 ? [...pre, process.execPath] : pre), BIN, '--root', dir, '--no-cache', '--format', 'json'];
+        return spawnSync(cmd!, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      };
+      const r = once();
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.status, r.stderr).toBe(1);
+      const results = (JSON.parse(r.stdout) as { results: Array<{ file: string; ruleId: string; message: string }> }).results;
+      expect(results).toEqual([expect.objectContaining({ file: 'docs/private', ruleId: 'parse-error', message: expect.stringContaining('Cannot read the directory docs/private: EACCES') })]);
+    } finally {
+      chmodSync(path.join(dir, 'docs/private'), 0o755);
+    }
   });
 });
 

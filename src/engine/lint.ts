@@ -16,7 +16,7 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../model/compare.js';
 import { rules as allRules } from '../../rules/index.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
-import { readErrorText, readRegularFile } from './read-file.js';
+import { readErrorText, readRegularFile, unreadableDirectory } from './read-file.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -100,6 +100,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       return undefined;
     }
   };
+
+  for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
 
   const packaging = files.packaging.filter((f) => f !== 'package.json').flatMap((file) => {
     const text = read(file);

@@ -123,3 +123,16 @@ export function readErrorText(error: unknown): string {
   if (error instanceof ReadFileError) return error.message === error.code ? error.code : `${error.code} (${error.message})`;
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }
+
+/**
+ * The `parse-error` for a directory that could not be listed (EACCES): its files were not
+ * checked, so the run says so instead of passing silently or failing as an internal error.
+ */
+export function unreadableDirectory(dir: string): { ruleId: 'parse-error'; severity: 'error'; message: string; location: { file: string; line: number; column: number } } {
+  return {
+    ruleId: 'parse-error',
+    severity: 'error',
+    message: `Cannot read the directory ${dir}: EACCES; the files in it were not checked`,
+    location: { file: dir, line: 1, column: 1 },
+  };
+}
