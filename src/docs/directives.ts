@@ -38,13 +38,7 @@ const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 
 /** `docdrift-<kind> [ids] [-- reason]` inside a comment body. */
 const DIRECTIVE = /^(\s*)docdrift-(disable-next-line|disable-line|disable|enable)(?=\s|$)([\s\S]*)$/;
 
-/**
- * A cheap test on raw text: can the document hold a directive at all? Lets the engine skip
- * parsing the (many) documents that cannot.
- */
-export function mayHaveDirectives(text: string): boolean {
-  return /docdrift-(?:disable|enable)/.test(text);
-}
+export { mayHaveDirectives } from './directive-text.js';
 
 /** Line and column of `offset` in `text`, counted from `start` (the position of `text[0]`). */
 function pointAt(text: string, offset: number, start: Point): Point {
