@@ -189,10 +189,13 @@ describe('git runs on hostile repositories (#17 items 6 and 12, #18 item 9)', { 
     const dir = exampleRepo();
     const marker = path.join(dir, '..', `${path.basename(dir)}-ran`);
     const hook = path.join(dir, '..', `${path.basename(dir)}-hook.sh`);
-    temps.push(marker, hook);
-    writeFileSync(hook, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat\n`, { mode: 0o755 });
+    const filter = path.join(dir, '..', `${path.basename(dir)}-filter.sh`);
+    temps.push(marker, hook, filter);
+    // The fsmonitor hook fails (git then scans by itself); the clean filter passes the content through.
+    writeFileSync(hook, `#!/bin/sh\necho "fsmonitor $*" >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+    writeFileSync(filter, `#!/bin/sh\necho "filter $*" >> '${marker}'\nexec cat\n`, { mode: 0o755 });
     git(dir, 'config', 'core.fsmonitor', hook);
-    git(dir, 'config', 'filter.evil.clean', hook);
+    git(dir, 'config', 'filter.evil.clean', filter);
     writeFileSync(path.join(dir, '.gitattributes'), '*.md filter=evil\n');
     edit(dir, 'benchmarks/gpqa/README.md', '+num_repeat=4', '+num_repeats=4');
     run(dir, ['--no-cache']);
