@@ -110,7 +110,8 @@ export async function discoverFiles(
     followSymbolicLinks: false,
     onlyFiles: true,
     dot: false,
-    fs: { readdir } as unknown as Record<string, never>,
+    // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
+    fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
   const [src, doc, pkg, yaml] = await Promise.all([
     globby(sources, options),
