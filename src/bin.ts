@@ -1,10 +1,38 @@
 #!/usr/bin/env node
 /** Executable entry of the `docdrift` bin: runs the CLI on process arguments and sets the exit code. */
+import { writeSync } from 'node:fs';
 import { main } from './cli.js';
 
+/**
+ * A report that cannot be written (stdout closed by `| head`: EPIPE; a full disk: ENOSPC) ends
+ * the run with exit code 2 and one line on stderr, never an unhandled-error stack.
+ */
+function writeFailed(error: NodeJS.ErrnoException): never {
+  try {
+    writeSync(2, `docdrift: cannot write the report to standard output (${error.code ?? error.message}).\n`);
+  } catch {
+    // stderr is gone too: the exit code is all that is left
+  }
+  process.exit(2);
+}
+process.stdout.on('error', writeFailed);
+process.stderr.on('error', () => process.exit(2));
+
 process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => {
+    try {
+      process.stdout.write(text);
+    } catch (error) {
+      writeFailed(error as NodeJS.ErrnoException);
+    }
+  },
+  stderr: (text) => {
+    try {
+      process.stderr.write(text);
+    } catch {
+      process.exit(2);
+    }
+  },
   cwd: process.cwd(),
   isTTY: Boolean(process.stdout.isTTY),
 });

@@ -1,4 +1,5 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
+import { escapesRoot } from './shared/paths.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
@@ -15,6 +16,7 @@ import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
+import { escapeControls } from './report/escape.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
@@ -272,7 +274,9 @@ function version(): string {
  * Runs the CLI with `argv` (without `node` and the script) and returns the exit code.
  * Never throws: every failure is a message on stderr and exit code 2.
  */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
+  // Names and texts from the repository reach stderr in notes and --debug lines: never raw controls.
+  const io: CliIO = { ...rawIO, stderr: (text) => rawIO.stderr(escapeControls(text)) };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {
@@ -337,6 +341,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     const loaded = loadConfig(root, explicit, ruleIds);
     config = loaded.config;
     configFile = loaded.file;
+    for (const warning of loaded.warnings ?? []) io.stderr(`docdrift: warning: ${warning}\n`);
     validateRuleOptions(config, [...rules, ...engineRules], loaded.file);
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -357,8 +362,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   for (const abs of files) {
     const rel = path.relative(root, abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      io.stderr(`docdrift: ${path.relative(io.cwd, abs) || abs} is outside the project root ${root}; paths are resolved from the current directory.\n`);
+    if (escapesRoot(rel)) {
+      io.stderr(`docdrift: ${path.relative(io.cwd, abs) || abs} is outside the project root ${root}; paths are resolved from the current directory.
+`);
       return EXIT.error;
     }
   }

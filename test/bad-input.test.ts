@@ -1,6 +1,7 @@
 /** The bad-input corpus (fixtures/bad-input/): the built CLI on hostile projects gives a diagnostic or a clean skip, the documented exit code, no stack trace, in bounded time. */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,8 @@ interface Expected {
   exitCode: number;
   /** Hang guard in wall-clock seconds (generous: the CI machine is shared). */
   maxSeconds: number;
+  /** Bound on the CLI process's peak resident memory in MB (worker threads included), when given. */
+  maxMegabytes?: number;
   findings?: ExpectedFinding[];
   /** Findings expected instead of `findings` when the test runs as root. */
   findingsAsRoot?: ExpectedFinding[];
@@ -77,12 +80,47 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     symlinkSync('..', path.join(dir, 'docs/parent'));
     symlinkSync('loop.md', path.join(dir, 'docs/loop.md'));
   },
+  // #17 item 13 / #18 item 4: documents under the size cap that take superlinear time or memory.
+  'budget-setext-pairs': (dir) => hostile(dir, 'setext-pairs.md', 'a\n===\n'.repeat(170_000)),
+  'budget-nested-lists': (dir) => hostile(dir, 'nested-lists.md', `${'- '.repeat(99)}x\n`.repeat(5000)),
+  'budget-nested-brackets': (dir) => hostile(dir, 'nested-brackets.md', `${'['.repeat(99)}x${']'.repeat(99)}\n${`${'['.repeat(99)}\n`.repeat(5000)}`),
+  'budget-pipe-table': (dir) => hostile(dir, 'pipe-table.md', `| a | b |\n| - | - |\n${`${'|'.repeat(5000)}\n`.repeat(200)}`),
+  'budget-unclosed-jsx': (dir) => hostile(dir, 'unclosed-jsx.mdx', `<div>\n${'<a b="c">\n'.repeat(100_000)}`),
+  'budget-many-headings': (dir) => hostile(dir, 'many-headings.md', Array.from({ length: 25_000 }, (_, i) => `## h${i}\n`).join('')),
+  'budget-setext-underlines': (dir) => hostile(dir, 'setext-underlines.md', `a\n${'=\n'.repeat(30_000)}`),
+  'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n`),
+  'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
+  'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
+  // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
+  'baseline-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, '.docdrift-baseline.json')),
+  'config-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, 'docdrift.config.json')),
+  'cache-dev-zero': (dir) => {
+    mkdirSync(path.join(dir, '.docdrift-cache'));
+    symlinkSync('/dev/zero', path.join(dir, '.docdrift-cache', `run-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.json`));
+  },
+  'huge-sparse-doc': (dir) => {
+    writeFileSync(path.join(dir, 'docs/huge.md'), '# tool\n');
+    truncateSync(path.join(dir, 'docs/huge.md'), 4 * 1024 ** 3);
+  },
+  // #18 item 4: one TypeScript file nested 20,000 levels must not drop the project's other config types.
+  'ts-deep-expression': (dir) =>
+    writeFileSync(path.join(dir, 'src/deep.ts'), `export const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\nexport const y = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`),
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');
     chmodSync(file, 0o000);
   },
 };
+
+/** Writes docs/<name>: a sentence naming `tool` (so the document is parsed), then `body`. */
+function hostile(dir: string, name: string, body: string): void {
+  writeFileSync(path.join(dir, 'docs', name), `Notes about tool.\n\n${body}`);
+}
+
+/** Preloaded into the CLI process: writes its peak resident set (KiB; worker threads included) on exit. */
+const RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => { if (process.env.DOCDRIFT_TEST_RSS) writeFileSync(process.env.DOCDRIFT_TEST_RSS, String(process.resourceUsage().maxRSS)); });",
+)}`;
 
 const temps: string[] = [];
 afterAll(() => {
@@ -122,16 +160,22 @@ describe('bad-input corpus', () => {
         generate!(dir);
       }
       const started = performance.now();
-      const r = spawnSync(process.execPath, [BIN, '--root', dir, '--format', 'json'], {
+      const rssFile = `${dir}.rss`;
+      temps.push(rssFile);
+      const r = spawnSync(process.execPath, ['--import', RSS_PRELOAD, BIN, '--root', dir, '--format', 'json'], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1' },
+        env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_RSS: rssFile },
         timeout: expected.maxSeconds * 1000,
         maxBuffer: 256 * 1024 * 1024,
       });
       const seconds = (performance.now() - started) / 1000;
       expect(r.error, `spawn error (a timeout means a hang): ${String(r.error)}`).toBeUndefined();
       expect(seconds).toBeLessThan(expected.maxSeconds);
+      if (expected.maxMegabytes !== undefined) {
+        const megabytes = Number(readFileSync(rssFile, 'utf8')) / 1024;
+        expect(megabytes, 'peak resident memory (MB)').toBeLessThan(expected.maxMegabytes);
+      }
       expect(r.stderr, 'no stack trace').not.toMatch(/\n\s+at /);
       expect(r.status, r.stderr).toBe(expected.exitCode);
       for (const s of expected.stderrIncludes ?? []) expect(r.stderr).toContain(s);

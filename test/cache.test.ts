@@ -3,7 +3,8 @@
  * fixtures/example-python: after every kind of change, a warm run's full output must equal a
  * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
  */
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -307,5 +308,79 @@ describe('lintWithCache', () => {
     const second = await lintWithCache(base);
     expect(second.cache.status).toBe('hit');
     expect(second.cache.hashed).toBe(1);
+  });
+});
+
+describe('a cache a pull request controls (#17 item 5)', () => {
+  /** Runs `fn` as on another machine: a fresh, empty user cache directory (so another signing key). */
+  async function onMachine<T>(fn: () => Promise<T>): Promise<T> {
+    const home = mkdtempSync(path.join(tmpdir(), 'docdrift-home-'));
+    temps.push(home);
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = home;
+    try {
+      return await fn();
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+  }
+
+  it('never serves an edited or foreign cache entry: the exit code stays that of --no-cache', async () => {
+    const p = project();
+    const truth = await cold(p);
+    expect(truth.code).toBe(1);
+    // A run on the attacker's machine writes a valid entry; it is then edited to say "all clear"
+    // and committed: on CI (another machine) it must not be read.
+    await onMachine(() => warm(p));
+    const [name] = readdirSync(p.cache).filter((f) => f.startsWith('run-'));
+    const file = path.join(p.cache, name!);
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { result: { messages: unknown[] } };
+    entry.result.messages = [];
+    writeFileSync(file, JSON.stringify(entry));
+    const ci = await onMachine(() => warm(p));
+    expect(ci.status).toBe('miss');
+    expect(ci.stderr).toMatch(/not written by docdrift on this machine/);
+    expect(ci.code).toBe(1);
+    expect(ci.stdout).toBe(truth.stdout);
+    // The same edit on the machine that wrote the entry is refused too (the signature covers the result).
+    const local = await onMachine(async () => {
+      await warm(p);
+      const e = JSON.parse(readFileSync(file, 'utf8')) as { result: { messages: unknown[] } };
+      e.result.messages = [];
+      writeFileSync(file, JSON.stringify(e));
+      return warm(p);
+    });
+    expect(local.status).toBe('miss');
+    expect(local.code).toBe(1);
+  });
+
+  it('keeps the signing key outside the project, mode 0600', async () => {
+    const p = project();
+    await onMachine(async () => {
+      await warm(p);
+      const keyFile = path.join(process.env.XDG_CACHE_HOME!, 'docdrift', 'cache-key');
+      expect(readFileSync(keyFile, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect((await warm(p)).status).toBe('hit');
+    });
+  });
+
+  it('treats a cache entry that is a symbolic link to /dev/zero, or a FIFO, as unreadable (#17 item 7)', async () => {
+    const p = project();
+    const [name] = (await warm(p), readdirSync(p.cache).filter((f) => f.startsWith('run-')));
+    const file = path.join(p.cache, name!);
+    rmSync(file);
+    symlinkSync('/dev/zero', file);
+    const started = Date.now();
+    const w = await warm(p);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(w.status).toBe('miss');
+    expect(w.stderr).toMatch(/cannot read the cache file \(ENOTREG/);
+    rmSync(file, { force: true });
+    execFileSync('mkfifo', [file]);
+    const f = await warm(p);
+    expect(f.status).toBe('miss');
+    expect(f.stderr).toMatch(/cannot read the cache file \(ENOTREG/);
   });
 });

@@ -1,6 +1,6 @@
 /** `--changed-since REF` end to end: temp git repositories made from fixtures/example-python, the built CLI spawned. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -181,5 +181,60 @@ describe('selectAffected and commandSourceFiles', { timeout: 120_000 }, () => {
     // e2e.py only defines `split`: findings about ng_collect_rollouts are untouched by it.
     const e2eOnly = selectAffected(messages, model, new Set(['nemo_gym/e2e.py']));
     expect(new Set(e2eOnly.map((m) => m.data.command))).toEqual(new Set(['ng_e2e_collect_rollouts']));
+  });
+});
+
+describe('git runs on hostile repositories (#17 items 6 and 12, #18 item 9)', { timeout: 180_000 }, () => {
+  it('never runs the core.fsmonitor command or a clean filter of .git/config, in a plain run or with --changed-since', () => {
+    const dir = exampleRepo();
+    const marker = path.join(dir, '..', `${path.basename(dir)}-ran`);
+    const hook = path.join(dir, '..', `${path.basename(dir)}-hook.sh`);
+    const filter = path.join(dir, '..', `${path.basename(dir)}-filter.sh`);
+    temps.push(marker, hook, filter);
+    // The fsmonitor hook fails (git then scans by itself); the clean filter passes the content through.
+    writeFileSync(hook, `#!/bin/sh\necho "fsmonitor $*" >> '${marker}'\nexit 1\n`, { mode: 0o755 });
+    writeFileSync(filter, `#!/bin/sh\necho "filter $*" >> '${marker}'\nexec cat\n`, { mode: 0o755 });
+    git(dir, 'config', 'core.fsmonitor', hook);
+    git(dir, 'config', 'filter.evil.clean', filter);
+    writeFileSync(path.join(dir, '.gitattributes'), '*.md filter=evil\n');
+    edit(dir, 'benchmarks/gpqa/README.md', '+num_repeat=4', '+num_repeats=4');
+    run(dir, ['--no-cache']);
+    run(dir, ['--changed-since', 'main']);
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+  });
+
+  it('--changed-since sees a changed file whose name holds a backslash, and changes inside a submodule', () => {
+    const dir = exampleRepo();
+    const odd = 'docs\\odd.md';
+    writeFileSync(path.join(dir, odd), '# Odd\n\n```bash\nng_collect_rollouts +agent_nam=x\n```\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'odd name');
+    edit(dir, odd, 'agent_nam', 'agent_nme');
+    const { results } = run(dir, ['--changed-since', 'HEAD']);
+    expect(summary(results)).toEqual(['docs\\odd.md example-param-unknown agent_nme']);
+
+    // A submodule holding a doc: an edit inside it is a change of the project.
+    const sub = mkdtempSync(path.join(tmpdir(), 'docdrift-sub-'));
+    temps.push(sub);
+    writeFileSync(path.join(sub, 'README.md'), '# Sub\n\n```bash\nng_collect_rollouts +agent_name=x\n```\n');
+    git(sub, 'init', '-q', '-b', 'main');
+    git(sub, 'add', '-A');
+    git(sub, 'commit', '-q', '-m', 'sub');
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'vendor/sub');
+    git(dir, 'commit', '-q', '-am', 'add submodule');
+    edit(dir, 'vendor/sub/README.md', '+agent_name=x', '+agent_nam=x');
+    const inSub = run(dir, ['--changed-since', 'HEAD']);
+    expect(summary(inSub.results)).toContain('vendor/sub/README.md example-param-unknown agent_nam');
+  });
+
+  it('reports git\'s "dubious ownership" refusal as such, with the safe.directory fix', () => {
+    if (process.getuid?.() !== 0) return; // only root can hand the repository to another user
+    const dir = exampleRepo();
+    execFileSync('chown', ['-R', '65534:65534', dir]);
+    const r = run(dir, ['--changed-since', 'main']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('dubious ownership');
+    expect(r.stderr).toContain(`git config --global --add safe.directory ${dir}`);
+    expect(r.stderr).not.toContain('is not inside a git repository');
   });
 });

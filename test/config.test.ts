@@ -1,5 +1,6 @@
 /** Tests of config discovery, parsing, validation and error messages (src/config). */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempProject } from './helpers.js';
@@ -686,5 +687,56 @@ describe('JSON with comments (jsonc-parser)', () => {
     const e = configError(() => loadConfig(root));
     expect(e.line).toBe(3);
     expect(e.got).toBe('the file ends too early');
+  });
+});
+
+describe('hostile config files (#17 items 7 and 9, #18 item 9)', () => {
+  it('shows a credential in a wrong value redacted and the value truncated', () => {
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const root = project({ 'docdrift.config.json': JSON.stringify({ rules: { 'example-param-unknown': token }, ignore: [`x${'y'.repeat(500)}`, 3] }) });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.message).not.toContain(token);
+    expect(e.message).toContain('ghp_…(redacted, 40 characters)');
+    const long = project({ 'docdrift.config.json': JSON.stringify({ rules: { 'example-param-unknown': 'a b '.repeat(500) } }) });
+    const l = configError(() => loadConfig(long, undefined, RULES));
+    for (const line of l.message.split('\n')) expect(line.length).toBeLessThan(300);
+  });
+
+  it('rejects __proto__, constructor and prototype keys with their key path', () => {
+    for (const [text, key] of [
+      ['{"rules": {"__proto__": "error"}}', 'rules.__proto__'],
+      ['{"commands": {"constructor": {"config": "X"}}}', 'commands.constructor'],
+      ['{"commands": {"tool": {"flags": [{"name": "--a", "prototype": 1}]}}}', 'commands.tool.flags[0].prototype'],
+    ] as const) {
+      const e = configError(() => loadConfig(project({ 'docdrift.config.json': text }), undefined, RULES));
+      expect(e.key).toBe(key);
+      expect(e.message).toContain('is not allowed');
+    }
+  });
+
+  it('names the file of a config nested 5,000 levels deep', () => {
+    const root = project({ 'docdrift.config.json': `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` });
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.file).toBe('docdrift.config.json');
+    expect(e.message).toContain('5000 levels deep');
+  });
+
+  it('warns about YAML tags such as !!python/object and reads plain data', () => {
+    const root = project({ 'docdrift.config.yaml': 'sources: !!python/object:os.system ["**/*.py"]\ndocs: !!str x\n' });
+    const { warnings } = loadConfig(root, undefined, RULES) as { warnings?: string[] };
+    expect(warnings).toEqual([expect.stringContaining('the YAML tag !!python/object:os.system is ignored')]);
+  });
+
+  it('refuses a config file that is a link to /dev/zero, naming it (no hang)', () => {
+    const root = project({});
+    symlinkSync('/dev/zero', path.join(root, 'docdrift.config.json'));
+    const e = configError(() => loadConfig(root, undefined, RULES));
+    expect(e.file).toBe('docdrift.config.json');
+    expect(e.message).toContain('ENOTREG');
+  });
+
+  it('reads a config with a UTF-8 BOM', () => {
+    const root = project({ 'docdrift.config.json': '\uFEFF{"ignore": ["examples/**"]}' });
+    expect(loadConfig(root, undefined, RULES).config.ignore).toContain('examples/**');
   });
 });

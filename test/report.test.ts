@@ -298,3 +298,44 @@ describe('json', () => {
     expect(JSON.parse(formatters.json([], { root: '/' }))).toEqual({ version: 1, results: [], summary: { errors: 0, warnings: 0 } });
   });
 });
+
+describe('control characters from documents (#17 item 8)', () => {
+  // A parameter name holding a terminal reset, a window title, an OSC 52 clipboard write, a CSI
+  // (C1), a carriage return and a right-to-left override.
+  const hostile = 'seed\u001bc\u001b]0;pwned\u0007\u001b]52;c;ZWNobyBoaQ==\u0007\u009b31m\rX\u202Egnp.exe';
+  const messages = (): DriftMessage[] => [
+    message({
+      file: 'docs/evil\u001b[2J.md',
+      line: 3,
+      column: 1,
+      ruleId: 'example-param-unknown',
+      severity: 'error',
+      reason: `\`${hostile}\` is not a parameter`,
+      related: [{ file: 'src/a\u0007.py', line: 1, column: 1, message: `defined as ${hostile}` }],
+    }),
+  ];
+
+  it('stylish (with and without colour) writes no raw C0/C1 control or bidi override, only visible escapes', () => {
+    for (const color of [false, true]) {
+      const out = formatters.stylish(messages(), { root: '/p', color });
+      // Only the formatter's own SGR colour sequences may contain ESC.
+      const withoutOwnColours = out.replace(/\u001b\[(?:\d+)m/g, '');
+      expect(withoutOwnColours).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
+      expect(out).toContain('seed\\x1bc\\x1b]0;pwned\\x07\\x1b]52;c;ZWNobyBoaQ==\\x07\\x9b31m\\x0dX\\u202egnp.exe');
+      expect(out).toContain('docs/evil\\x1b[2J.md');
+      expect(out).toContain('src/a\\x07.py');
+    }
+  });
+
+  it('github keeps the toolkit escaping (%, CR, LF) and escapes the other controls', () => {
+    const out = formatters.github(messages(), { root: '/p' });
+    expect(out).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
+    expect(out).toContain('\\x1b]52;c;ZWNobyBoaQ==\\x07');
+    expect(out).toContain('%0DX');
+  });
+
+  it('json and sarif keep the exact text (JSON escapes it; machines read it)', () => {
+    const out = formatters.json(messages(), { root: '/p' });
+    expect(JSON.parse(out).results[0].message).toContain(hostile);
+  });
+});

@@ -234,3 +234,34 @@ describe('suppression comments in MDX', () => {
     expect(d!.rules).toEqual([{ id: 'reference-param-unknown', line: 4, column: 30 }]);
   });
 });
+
+describe('suppression comments only in real HTML comments (#18 item 7)', () => {
+  it('ignores a directive inside an HTML attribute or a <script> string, and keeps a real comment', () => {
+    const text = [
+      '<a title="<!-- docdrift-disable -->">link</a>',
+      '',
+      '<script>',
+      'var s = "<!-- docdrift-disable example-param-unknown -->";',
+      '</script>',
+      '',
+      'Inline <script>var t = "</p><!-- docdrift-disable-line -->";</script> text.',
+      '',
+      "<img alt='<!-- docdrift-disable-next-line -->' src=x>",
+      '',
+      '<!-- docdrift-disable-next-line example-param-unknown -->',
+      'tool +epoch=3',
+    ].join('\n');
+    const found = readDirectives('README.md', text);
+    expect(found.map((d) => [d.kind, d.start.line])).toEqual([['disable-next-line', 11]]);
+  });
+
+  it('a disable comment inside an attribute suppresses nothing in a run', async () => {
+    const dir = project({
+      'docs/cli.md': REFERENCE_MD('', '| `epochs` | int | `10` | Passes. |').replace('| `gone` | int |  | Removed. |\n', '| `resume` | bool | `false` | Continue. |\n'),
+      'README.md': ['# Tool', '', '<div title="<!-- docdrift-disable -->"></div>', '', '```bash', 'tool +name=demo +epoch=3', '```', ''].join('\n'),
+    });
+    const { reported, suppressed } = await run(dir);
+    expect(suppressed).toEqual([]);
+    expect(reported.map((r) => r[4])).toContain('epoch');
+  });
+});

@@ -1,6 +1,8 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { escapesRoot } from '../shared/paths.js';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
@@ -107,9 +109,9 @@ export class ConfigError extends Error {
 
 function renderConfigError(d: ConfigErrorDetails): string {
   const where = d.line !== undefined ? `${d.file}:${d.line}:${d.column ?? 1}` : d.file;
-  const lines = [`Invalid docdrift config in ${where}: ${d.problem}`];
-  if (d.key) lines.push(`  key:      ${d.key}`);
-  lines.push(`  got:      ${d.got}`);
+  const lines = [`Invalid docdrift config in ${where}: ${redactValue(d.problem, 200)}`];
+  if (d.key) lines.push(`  key:      ${redactValue(d.key, 120)}`);
+  lines.push(`  got:      ${redactValue(d.got)}`);
   lines.push(`  expected: ${d.expected}`);
   if (d.note) lines.push(`  note:     ${d.note}`);
   if (d.example) {
@@ -117,6 +119,23 @@ function renderConfigError(d: ConfigErrorDetails): string {
     for (const line of d.example.replace(/\n$/, '').split('\n')) lines.push(`    ${line}`);
   }
   return lines.join('\n');
+}
+
+/** Known prefixes of credentials (GitHub, GitLab, npm, PyPI, Slack, OpenAI-style, AWS). */
+const SECRET_PREFIX = /^(?:gh[pousr]_|github_pat_|glpat-|npm_|pypi-|xox[abprs]-|sk-|AKIA|ASIA)/;
+
+/**
+ * A value from the config file as error messages show it (a token pasted in the wrong place must
+ * not end up in full in a CI log): every word that looks like a credential (a known token prefix,
+ * or 20+ characters mixing letters and digits without separators) keeps its first 4 characters
+ * and becomes `ghp_…(redacted, 40 characters)`; then the whole is cut to `max` characters.
+ */
+export function redactValue(text: string, max = 80): string {
+  const redacted = text.replace(/[A-Za-z0-9_+/=-]{20,}/g, (word) => {
+    const mixed = /[0-9]/.test(word) && /[A-Za-z]/.test(word) && (/[A-Z]/.test(word) || /^[0-9a-f]+$/.test(word) || word.replace(/[^0-9]/g, '').length >= 4);
+    return SECRET_PREFIX.test(word) || mixed ? `${word.slice(0, 4)}…(redacted, ${word.length} characters)` : word;
+  });
+  return redacted.length > max ? `${redacted.slice(0, max - 1)}…` : redacted;
 }
 
 /** The file formats a config can be written in; `package.json` means its `docdrift` key. */
@@ -138,28 +157,33 @@ interface Source {
  * @param root Project root (absolute or relative to the current directory).
  * @param explicitFile `--config FILE`.
  * @param knownRuleIds When given, `rules` keys must be among them.
- * @returns The defaulted config and, when a file was read, its absolute path.
+ * @returns The defaulted config; when a file was read, its absolute path; `warnings` (only when any), sentences
+ *   about what was ignored (YAML tags such as `!!python/object`, which docdrift never constructs).
  * @throws {ConfigError} when the file is missing (explicit only), is a JavaScript/TypeScript
  *   config, cannot be parsed (with line:column), has an unknown key (nearest known key
- *   suggested), a value of the wrong type, an unknown rule id or a bad severity; and when more
- *   than one config file exists (ambiguous).
+ *   suggested), a value of the wrong type, an unknown rule id or a bad severity; a key named
+ *   `__proto__`, `constructor` or `prototype` (with its key path); a file nested more than
+ *   {@link MAX_CONFIG_DEPTH} levels; and when more than one config file exists (ambiguous).
  */
 export function loadConfig(
   root: string,
   explicitFile?: string,
   knownRuleIds?: string[],
-): { config: DocdriftConfig; file?: string } {
+): { config: DocdriftConfig; file?: string; warnings?: string[] } {
   const absRoot = path.resolve(root);
   const source = explicitFile !== undefined ? readExplicit(absRoot, explicitFile) : discover(absRoot);
   if (!source) return { config: defaultConfig() };
+  checkNesting(source);
   const raw = parseSource(source);
+  checkKeys(source, raw);
   const config = validate(source, raw, knownRuleIds);
-  return { config, file: source.abs };
+  const warnings = yamlTagWarnings(source);
+  return { config, file: source.abs, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function displayPath(root: string, abs: string): string {
   const rel = path.relative(root, abs);
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  if (rel && !escapesRoot(rel)) return rel.split(path.sep).join('/');
   return abs;
 }
 
@@ -168,6 +192,139 @@ function isFile(abs: string): boolean {
     return statSync(abs).isFile();
   } catch {
     return false;
+  }
+}
+
+/** Something (a file, a link, a device) exists at `abs`. */
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Deepest nesting of objects and lists accepted in a config file (real ones nest four or five). */
+export const MAX_CONFIG_DEPTH = 64;
+
+/**
+ * Refuses a file whose `{`/`[` nesting (or YAML block indentation) goes deeper than
+ * {@link MAX_CONFIG_DEPTH}, before any parser or validator recurses into it (5,000 levels
+ * overflowed the stack with no file named). Linear; strings are skipped.
+ */
+function checkNesting(source: Source): void {
+  const text = source.text;
+  let depth = 0;
+  let max = 0;
+  let at = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || (c === "'" && source.format === 'yaml')) quote = c;
+    else if (c === '{' || c === '[') {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        at = i;
+      }
+    } else if (c === '}' || c === ']') depth = Math.max(0, depth - 1);
+  }
+  // YAML block nesting: one level per two columns of indentation at most.
+  if (source.format === 'yaml') {
+    for (const m of text.matchAll(/^( *)\S/gm)) {
+      const levels = Math.floor((m[1]?.length ?? 0) / 2);
+      if (levels > max) {
+        max = levels;
+        at = m.index;
+      }
+    }
+  }
+  if (max <= MAX_CONFIG_DEPTH) return;
+  throw new ConfigError({
+    file: source.display,
+    key: '',
+    problem: `the file nests objects or lists ${max} levels deep`,
+    got: `${max} levels`,
+    expected: `at most ${MAX_CONFIG_DEPTH} levels`,
+    ...lineColumn(text, at),
+  });
+}
+
+/** Keys that name JavaScript's object machinery, never a config key, command or rule id. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Refuses `__proto__`, `constructor` and `prototype` keys anywhere in the parsed file, with their
+ * key path (`rules.__proto__`): looked up on a plain object they reach its prototype.
+ */
+function checkKeys(source: Source, raw: unknown): void {
+  const prefix: Segment[] = source.format === 'package.json' ? ['docdrift'] : [];
+  const stack: Array<{ value: unknown; at: Segment[] }> = [{ value: raw, at: [] }];
+  while (stack.length > 0) {
+    const { value, at } = stack.pop()!;
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, at: [...at, i] }));
+    else if (isPlainObject(value)) {
+      for (const key of Object.keys(value)) {
+        const full = [...prefix, ...at, key];
+        if (FORBIDDEN_KEYS.has(key)) {
+          throw new ConfigError({
+            file: source.display,
+            key: keyPath(full),
+            problem: `the key "${key}" is not allowed`,
+            got: JSON.stringify(key),
+            expected: 'a config key, command name or rule id; "__proto__", "constructor" and "prototype" are never valid',
+            ...locate(source, full),
+          });
+        }
+        stack.push({ value: value[key], at: [...at, key] });
+      }
+    }
+  }
+}
+
+/**
+ * Warnings for YAML tags in a YAML config (`!!python/object:os.system`, `!Ref`): docdrift builds
+ * plain data only, so a tagged value is read as its plain string, list or mapping, and the tag
+ * is ignored. Standard scalar tags (`!!str`, `!!int`…) are not reported.
+ */
+function yamlTagWarnings(source: Source): string[] {
+  if (source.format !== 'yaml') return [];
+  const out: string[] = [];
+  const standard = /^!!(?:str|int|float|bool|null|map|seq|binary|timestamp)$/;
+  for (const m of source.text.matchAll(/(^|[\s[{,:-])(!!?[\w./:-]*)/g)) {
+    const tag = m[2]!;
+    if (tag === '!' || standard.test(tag)) continue;
+    const { line, column } = lineColumn(source.text, m.index + (m[1]?.length ?? 0));
+    out.push(`${source.display}:${line}:${column}: the YAML tag ${redactValue(tag)} is ignored; docdrift reads plain data and never constructs objects.`);
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
+/** Largest config file read: 4 MiB. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A config file's text: a regular file (a committed link to `/dev/zero` or a FIFO must not hang
+ * the run) of at most {@link MAX_CONFIG_BYTES}, a UTF-8 BOM removed.
+ *
+ * @throws {ConfigError} naming the file when it cannot be read
+ */
+function readSource(abs: string, display: string): string {
+  try {
+    return stripBom(readRegularFile(abs, { maxBytes: MAX_CONFIG_BYTES }));
+  } catch (error) {
+    throw new ConfigError({
+      file: display,
+      key: '',
+      problem: `the config file cannot be read (${readErrorText(error)})`,
+      got: display,
+      expected: 'a regular JSON or YAML file of at most 4 MB',
+    });
   }
 }
 
@@ -202,7 +359,7 @@ function readExplicit(root: string, file: string): Source {
   const display = displayPath(root, abs);
   const format = formatOf(abs);
   if (format === 'refused') throw refused(display);
-  if (!isFile(abs)) {
+  if (!exists(abs)) {
     throw new ConfigError({
       file: display,
       key: '',
@@ -211,18 +368,19 @@ function readExplicit(root: string, file: string): Source {
       expected: EXISTING_FILE_TEXT,
     });
   }
-  return { abs, display, format, text: readFileSync(abs, 'utf8') };
+  return { abs, display, format, text: readSource(abs, display) };
 }
 
 function discover(root: string): Source | undefined {
   const found: Source[] = [];
   for (const name of CONFIG_FILES) {
     const abs = path.join(root, name);
-    if (isFile(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readFileSync(abs, 'utf8') });
+    // Anything at a config name is read: a link to a device is an error naming it, not "no config".
+    if (exists(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });
   }
   const pkgAbs = path.join(root, 'package.json');
   if (isFile(pkgAbs)) {
-    const text = readFileSync(pkgAbs, 'utf8');
+    const text = readSource(pkgAbs, 'package.json');
     const pkg: Source = { abs: pkgAbs, display: 'package.json', format: 'package.json', text };
     let parsed: unknown;
     let parseable = true;
@@ -736,7 +894,7 @@ function optionsSource(file: string | undefined): Source {
   const format = formatOf(abs);
   let text = '';
   try {
-    text = readFileSync(abs, 'utf8');
+    text = readSource(abs, abs);
   } catch {
     // Best effort: without the text the error has no line and column.
   }

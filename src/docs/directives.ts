@@ -38,13 +38,7 @@ const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 
 /** `docdrift-<kind> [ids] [-- reason]` inside a comment body. */
 const DIRECTIVE = /^(\s*)docdrift-(disable-next-line|disable-line|disable|enable)(?=\s|$)([\s\S]*)$/;
 
-/**
- * A cheap test on raw text: can the document hold a directive at all? Lets the engine skip
- * parsing the (many) documents that cannot.
- */
-export function mayHaveDirectives(text: string): boolean {
-  return /docdrift-(?:disable|enable)/.test(text);
-}
+export { mayHaveDirectives } from './directive-text.js';
 
 /** Line and column of `offset` in `text`, counted from `start` (the position of `text[0]`). */
 function pointAt(text: string, offset: number, start: Point): Point {
@@ -112,15 +106,17 @@ export function readDirectives(file: string, text: string): SuppressionDirective
     return [];
   }
   const out: SuppressionDirective[] = [];
+  // An element whose content is raw text (`<script>`, `<style>`…) may span several html nodes.
+  const html: HtmlScanState = { rawText: undefined };
   const visit = (node: Nodes): void => {
     const position = node.position;
     if (node.type === 'html' && position) {
       const value = node.value;
-      for (const m of value.matchAll(/<!--([\s\S]*?)-->/g)) {
+      for (const m of htmlComments(value, html)) {
         const start = pointAt(value, m.index, position.start);
-        const end = pointAt(value, m.index + m[0].length, position.start);
+        const end = pointAt(value, m.index + m.length, position.start);
         const bodyStart = pointAt(value, m.index + 4, position.start);
-        const directive = readBody(file, m[1] ?? '', bodyStart, start, end);
+        const directive = readBody(file, m.body, bodyStart, start, end);
         if (directive) out.push(directive);
       }
     } else if ((node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') && position) {
@@ -136,5 +132,64 @@ export function readDirectives(file: string, text: string): SuppressionDirective
     if ('children' in node) for (const child of node.children) visit(child as Nodes);
   };
   visit(tree);
+  return out;
+}
+
+/** What {@link htmlComments} carries from one html node to the next. */
+interface HtmlScanState {
+  /** Inside the raw text of this element (`script`, `style`, `textarea`, `title`) until its end tag. */
+  rawText: string | undefined;
+}
+
+/** Elements whose content is text, not markup: a `<!--` inside them is not a comment (HTML's raw text and escapable raw text elements). */
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
+/**
+ * The real comments of an HTML fragment, as an HTML tokenizer would see them: `<!-- … -->` in
+ * text, not inside a tag's quoted or unquoted attribute value (`<a title="<!-- x -->">`) nor in
+ * the content of a `<script>` or `<style>` element (`var s = "<!-- x -->"`). Linear in the text.
+ *
+ * @param state carried between the html nodes of one document, in document order
+ */
+export function htmlComments(value: string, state: HtmlScanState): Array<{ index: number; length: number; body: string }> {
+  const out: Array<{ index: number; length: number; body: string }> = [];
+  let i = 0;
+  while (i < value.length) {
+    if (state.rawText !== undefined) {
+      const close = value.toLowerCase().indexOf(`</${state.rawText}`, i);
+      if (close < 0) return out;
+      state.rawText = undefined;
+      i = close + 2;
+      continue;
+    }
+    const lt = value.indexOf('<', i);
+    if (lt < 0) break;
+    if (value.startsWith('<!--', lt)) {
+      const end = value.indexOf('-->', lt + 4);
+      if (end < 0) break; // an unclosed comment runs to the end of the node
+      out.push({ index: lt, length: end + 3 - lt, body: value.slice(lt + 4, end) });
+      i = end + 3;
+      continue;
+    }
+    const tag = /^<(\/?)([A-Za-z][\w:-]*)/.exec(value.slice(lt, lt + 64));
+    if (!tag) {
+      i = lt + 1;
+      continue;
+    }
+    // Skip the tag to its `>`, over quoted attribute values.
+    let j = lt + tag[0].length;
+    let quote: string | undefined;
+    for (; j < value.length; j++) {
+      const c = value[j]!;
+      if (quote) {
+        if (c === quote) quote = undefined;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '>') break;
+    }
+    const name = tag[2]!.toLowerCase();
+    const selfClosing = value[j - 1] === '/';
+    if (tag[1] === '' && RAW_TEXT.has(name) && !selfClosing) state.rawText = name;
+    i = j + 1;
+  }
   return out;
 }

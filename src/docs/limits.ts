@@ -45,10 +45,13 @@ export function documentOverLimits(text: string): { reason: string; line: number
   }
   let lineNo = 0;
   let start = 0;
+  // Lines end at `\n`, `\r\n` or a lone `\r`, as CommonMark's: a CR-only file is many lines, not one.
+  const lineEnd = /\r\n?|\n/g;
   while (start <= text.length) {
     lineNo++;
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
+    lineEnd.lastIndex = start;
+    const found = lineEnd.exec(text);
+    const end = found ? found.index : text.length;
     const line = text.slice(start, end);
     let depth = 0;
     CONTAINER_RE.lastIndex = 0;
@@ -56,7 +59,7 @@ export function documentOverLimits(text: string): { reason: string; line: number
     if (depth > MAX_NESTING || indentWidth(line) > MAX_NESTING * 2) {
       return { reason: `line ${lineNo} is nested more than ${MAX_NESTING} levels deep`, line: lineNo };
     }
-    start = end + 1;
+    start = found ? found.index + found[0].length : text.length + 1;
   }
   return undefined;
 }

@@ -2,7 +2,9 @@
  * The baseline (`--baseline`, `--write-baseline`): known findings recorded in a JSON file by
  * line-free identity and count, so that only new drift is reported. Format: docs/baseline.md.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { escapesRoot } from '../shared/paths.js';
+import { writeFileSync } from 'node:fs';
+import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -269,17 +271,18 @@ export interface LoadedBaseline {
 export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
   const rel = path.relative(request.root, file);
-  const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? file : rel).split(path.sep).join('/');
+  const shown = (escapesRoot(rel) ? file : rel).split(path.sep).join('/');
   const inScope = (f: string): boolean =>
     request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // A regular file of at most 64 MB (a committed link to /dev/zero must not hang the run), BOM stripped.
+    text = stripBom(readRegularFile(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
     throw new BaselineError(
-      `cannot read the baseline ${shown}: ${code ?? String(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
+      `cannot read the baseline ${shown}: ${readErrorText(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
     );
   }
   return { request, file, shown, inScope, entries: parseBaseline(text, shown) };

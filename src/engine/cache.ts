@@ -3,8 +3,10 @@
  * hash, docdrift's version and code, the project root and the loaded config, so a run with
  * nothing changed prints the same report without extracting, parsing or running rules.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { escapesRoot } from '../shared/paths.js';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
@@ -12,6 +14,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import type { Model } from '../model/types.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
+import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { scopeMessages } from './scope.js';
 import type { DriftMessage } from './types.js';
 
@@ -19,7 +22,7 @@ import type { DriftMessage } from './types.js';
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
  * this whenever {@link CacheFile} or the serialised result changes shape.
  */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 /**
  * A stat shortcut is trusted only for files whose last change (ctime) is at least this long
@@ -97,6 +100,11 @@ export interface CachedLintOptions {
    * unchanged version number never reuses results. Default {@link codeFingerprint}.
    */
   codeFingerprint?: string;
+  /**
+   * The file holding this machine's cache signing key; default {@link defaultCacheKeyFile}.
+   * Must lie outside the project (tests point it into a temporary directory).
+   */
+  keyFile?: string;
 }
 
 /** One input file as last hashed: its stat, and the content hash that is the truth. */
@@ -117,6 +125,12 @@ type StoredMessage = Record<string, unknown> & { reason: string };
 /** The cache file. */
 interface CacheFile {
   format: number;
+  /**
+   * HMAC-SHA256, hex, over the rest of the file (the JSON of {@link CacheFile} without `mac`),
+   * keyed by this machine's cache key ({@link cacheKey}). A file without a valid `mac` was not
+   * written by docdrift on this machine (committed, edited, copied) and is never used.
+   */
+  mac?: string;
   /** sha256 over everything the result depends on. */
   key: string;
   /** Input files by project-relative path. */
@@ -204,14 +218,17 @@ function inputFiles(files: DiscoveredFiles): string[] {
   return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml])].sort();
 }
 
-/** Reads and validates a cache file; any problem (missing, unreadable, corrupt, other layout) gives undefined and a note. */
-function readCache(file: string): { cache?: CacheFile; note?: string } {
+/**
+ * Reads and validates a cache file; any problem (missing, unreadable, not a regular file, too
+ * large, corrupt, other layout, not signed with `key`) gives undefined and a note.
+ */
+function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: string } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, { maxBytes: MAX_CACHE_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? {} : { note: `cannot read the cache file (${code ?? String(error)}); it will be rewritten` };
+    return code === 'ENOENT' ? {} : { note: `cannot read the cache file (${readErrorText(error)}); it will be rewritten` };
   }
   try {
     const data = JSON.parse(text) as Partial<CacheFile>;
@@ -229,10 +246,79 @@ function readCache(file: string): { cache?: CacheFile; note?: string } {
       Array.isArray(data.result.configProblems) &&
       Array.isArray(data.result.commands);
     if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
+    if (!verifySignature(data as CacheFile, key)) {
+      return { note: 'the cache file was not written by docdrift on this machine (no valid signature: committed, copied or edited); not used, it will be rewritten' };
+    }
     return { cache: data as CacheFile };
   } catch {
     return { note: 'the cache file is corrupt (not JSON); it will be rewritten' };
   }
+}
+
+/** Largest cache file read: 256 MiB (a 10,000-finding run stores a few MB). */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The default file of this machine's cache signing key: `$XDG_CACHE_HOME/docdrift/cache-key`,
+ * else `~/.cache/docdrift/cache-key`, i.e. in the user's cache directory, never in a project a
+ * pull request controls.
+ */
+export function defaultCacheKeyFile(): string {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir(), '.cache');
+  return path.join(base, 'docdrift', 'cache-key');
+}
+
+/**
+ * This machine's cache key: 32 random bytes kept (hex) in `keyFile`, created with mode 0600 on
+ * first use. Cache files are signed with it ({@link signCache}), so a cache entry committed to
+ * the repository, restored from another machine or edited by hand is never trusted.
+ *
+ * @throws {Error} when the key file cannot be read or created, or lies inside `root` (a key the
+ *   repository could commit is no key); the caller then runs without the cache.
+ */
+export function cacheKey(keyFile: string, root: string): Buffer {
+  const rel = path.relative(root, keyFile);
+  if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
+  const parse = (text: string): Buffer => {
+    const hex = text.trim();
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`the cache key file ${keyFile} is malformed; delete it`);
+    return Buffer.from(hex, 'hex');
+  };
+  try {
+    return parse(readRegularFile(keyFile, { maxBytes: 1024 }));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  let fd: number;
+  try {
+    fd = openSync(keyFile, 'wx', 0o600);
+  } catch (error) {
+    // Another run created it meanwhile: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return parse(readRegularFile(keyFile, { maxBytes: 1024 }));
+    throw error;
+  }
+  try {
+    writeSync(fd, `${key.toString('hex')}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return key;
+}
+
+/** The cache file's `mac`: HMAC-SHA256 over its JSON without `mac`. */
+function signCache(data: Omit<CacheFile, 'mac'>, key: Buffer): string {
+  return createHmac('sha256', key).update(JSON.stringify({ ...data, mac: undefined })).digest('hex');
+}
+
+/** True when `data.mac` is the signature of the rest of `data` under `key`. */
+function verifySignature(data: CacheFile, key: Buffer): boolean {
+  if (typeof data.mac !== 'string' || !/^[0-9a-f]{64}$/.test(data.mac)) return false;
+  const { mac, ...rest } = data;
+  const expected = Buffer.from(signCache(rest, key), 'hex');
+  return timingSafeEqual(expected, Buffer.from(mac, 'hex'));
 }
 
 /**
@@ -269,7 +355,7 @@ function hashFiles(root: string, files: string[], previous: Record<string, FileE
     const hashedAt = Date.now();
     let hash: string;
     try {
-      hash = createHash('sha1').update(readFileSync(abs)).digest('hex');
+      hash = createHash('sha1').update(readRegularFileBytes(abs)).digest('hex');
     } catch (error) {
       hash = `error:${(error as NodeJS.ErrnoException).code}`;
     }
@@ -302,7 +388,7 @@ function runKey(options: CachedLintOptions, files: DiscoveredFiles, entries: Rec
   let configText = '';
   if (options.configFile !== undefined) {
     try {
-      configText = createHash('sha1').update(readFileSync(options.configFile)).digest('hex');
+      configText = createHash('sha1').update(readRegularFileBytes(options.configFile)).digest('hex');
     } catch (error) {
       configText = `error:${(error as NodeJS.ErrnoException).code}`;
     }
@@ -416,7 +502,18 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const dir = options.location ?? defaultCacheLocation(root);
   const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
   const tHash = performance.now();
-  const previous = readCache(file);
+  let signingKey: Buffer;
+  try {
+    signingKey = cacheKey(options.keyFile ?? defaultCacheKeyFile(), root);
+  } catch (error) {
+    // No key, no trust: run without the cache rather than read entries nobody can vouch for.
+    const lint = await load();
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
+    result.stats.timings.discover = tDiscovered - t0;
+    const note = `not used: no cache key (${(error as Error).message})`;
+    return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', file, written: false, hashed: 0, ms: 0, note } };
+  }
+  const previous = readCache(file, signingKey);
   const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files);
   const key = runKey(options, discovered, entries);
   const hashMs = performance.now() - tHash;
@@ -445,7 +542,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   } else if (!unchangedSince(root, entries)) {
     info.note = 'not stored: an input file changed during the run';
   } else {
-    const data: CacheFile = {
+    const data: Omit<CacheFile, 'mac'> = {
       format: CACHE_FORMAT,
       key,
       files: entries,
@@ -456,7 +553,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     };
     try {
       prepareDirectory(dir);
-      writeAtomic(file, JSON.stringify(data));
+      writeAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }));
       info.written = true;
     } catch (error) {
       info.note = `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;

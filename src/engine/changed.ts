@@ -2,30 +2,28 @@
  * `--changed-since REF`: the files changed since a git ref, and the findings those changes
  * concern, either located in a changed file or made stale by a change to the code they rest on.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { CommandSpec, Model } from '../model/types.js';
 import type { DriftMessage } from '../model/rule.js';
-
-const run = promisify(execFile);
+import { dubiousOwnershipText, GitError, runGit } from './git.js';
 
 /**
  * `--changed-since` cannot be honoured: the root is not inside a git work tree, git is missing,
- * or the ref names no commit. The CLI prints `message` and exits 2.
+ * git refuses the repository (another user owns it), or the ref names no commit. The CLI prints
+ * `message` and exits 2.
  */
 export class ChangedSinceError extends Error {
   override name = 'ChangedSinceError';
 }
 
-/** Runs git in `cwd` without a shell; resolves to stdout, rejects with git's stderr as message. */
+/** Runs git in `cwd` (src/engine/git.ts: no shell, no repository hooks); resolves to stdout, rejects with git's stderr as message. */
 async function git(cwd: string, args: string[]): Promise<string> {
   try {
-    const { stdout } = await run('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
+    return await runGit(cwd, args, 256 * 1024 * 1024);
   } catch (error) {
-    const err = error as NodeJS.ErrnoException & { stderr?: string };
-    if (err.code === 'ENOENT') throw new ChangedSinceError('--changed-since needs git, and no `git` program was found on PATH.');
-    throw new ChangedSinceError((err.stderr ?? err.message).trim());
+    if (!(error instanceof GitError)) throw error;
+    if (error.code === 'ENOENT') throw new ChangedSinceError('--changed-since needs git, and no `git` program was found on PATH.');
+    if (error.dubiousOwnership) throw new ChangedSinceError(`--changed-since: ${dubiousOwnershipText(error, cwd)}`);
+    throw new ChangedSinceError(error.message);
   }
 }
 
@@ -58,7 +56,7 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   try {
     await git(root, ['rev-parse', '--is-inside-work-tree']);
   } catch (error) {
-    if (error instanceof ChangedSinceError && /needs git/.test(error.message)) throw error;
+    if (error instanceof ChangedSinceError && /needs git|dubious ownership/.test(error.message)) throw error;
     throw new ChangedSinceError(`--changed-since ${ref}: ${root} is not inside a git repository.`);
   }
   let commit: string;
@@ -82,11 +80,24 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   if (!base) {
     throw new ChangedSinceError(`--changed-since ${ref}: "${ref}" and HEAD have no common ancestor (or HEAD has no commit yet).`);
   }
-  const [diff, untracked] = await Promise.all([
-    git(root, ['diff', '--name-only', '--no-renames', '--relative', '-z', base, '--']),
+  const [diff, untracked, staged] = await Promise.all([
+    git(root, ['diff', '--name-only', '--no-renames', '--relative', '--ignore-submodules=none', '-z', base, '--']),
     git(root, ['ls-files', '--others', '--exclude-standard', '-z']),
+    git(root, ['ls-files', '--stage', '-z']),
   ]);
-  return new Set([...splitZ(diff), ...splitZ(untracked)].map((f) => f.split('\\').join('/')));
+  // git prints POSIX paths; with -z they are not quoted, so a name holding a backslash, a
+  // newline or non-ASCII bytes comes through as it is on disk.
+  const changed = new Set([...splitZ(diff), ...splitZ(untracked)]);
+  // A submodule (a gitlink, mode 160000) shows in the diff as one path when its commit moved or
+  // its work tree has edits; its own files do not. Every file of a changed submodule counts as
+  // changed (docdrift cannot tell which moved without reading the submodule's history).
+  const submodules = splitZ(staged).flatMap((entry) => (entry.startsWith('160000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
+  const changedSubmodules = submodules.filter((m) => changed.has(m));
+  if (changedSubmodules.length > 0) {
+    const inside = await git(root, ['ls-files', '-z', '--recurse-submodules', '--', ...changedSubmodules]).catch(() => '');
+    for (const f of splitZ(inside)) changed.add(f);
+  }
+  return changed;
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Finds the files a run reads: code sources, docs and Python packaging files, honouring .gitignore. */
-import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import { runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
 import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
@@ -15,6 +16,12 @@ export interface DiscoveredFiles {
   packaging: string[];
   /** YAML config files, whose `${key}` interpolations read keys of a Hydra/OmegaConf config. */
   yaml: string[];
+  /**
+   * Directories (project-relative POSIX paths, sorted) that could not be listed or entered
+   * (EACCES): their files were not checked, which the engine reports as `parse-error`s.
+   * Absent when there are none.
+   */
+  unreadable?: string[];
 }
 
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
@@ -64,14 +71,38 @@ export async function discoverFiles(
       const found = { sources: src, docs: doc, packaging: pkg, yaml };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
-      const regular = await Promise.all(all.map((f) => lstat(path.join(root, f)).then((s) => s.isFile(), () => false)));
+      const denied = new Set<string>();
+      const regular = await Promise.all(
+        all.map((f) =>
+          lstat(path.join(root, f)).then(
+            (s) => s.isFile(),
+            (error: NodeJS.ErrnoException) => {
+              // A file git lists but that cannot be reached: its directory cannot be entered.
+              if (error.code === 'EACCES') denied.add(path.posix.dirname(f));
+              return false;
+            },
+          ),
+        ),
+      );
       const irregular = new Set(all.filter((_, i) => !regular[i]));
-      if (irregular.size === 0) return found;
+      const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
+      if (irregular.size === 0) return { ...found, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml) };
+      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
+  // A directory that cannot be read (EACCES) is recorded and walked as empty, instead of failing
+  // the whole run: fast-glob's `fs` option replaces its readdir.
+  const denied = new Set<string>();
+  type Readdir = (dir: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown[]) => void) => void;
+  const readdir: Readdir = (dir, opts, callback) =>
+    (fs.readdir as unknown as Readdir)(dir, opts, (error, entries) => {
+      if (error && (error.code === 'EACCES' || error.code === 'EPERM')) {
+        denied.add(path.relative(root, dir).split(path.sep).join('/') || '.');
+        callback(null, []);
+      } else callback(error, entries);
+    });
   const options = {
     cwd: root,
     gitignore: true,
@@ -79,6 +110,8 @@ export async function discoverFiles(
     followSymbolicLinks: false,
     onlyFiles: true,
     dot: false,
+    // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
+    fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
   const [src, doc, pkg, yaml] = await Promise.all([
     globby(sources, options),
@@ -86,7 +119,8 @@ export async function discoverFiles(
     globby(PACKAGING, options),
     globby(YAML, options),
   ]);
-  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
+  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
+  return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 
 /** A pattern relative to the root and inside it (globby rebases `../` patterns and their ignores; that case is left to globby). */
@@ -133,10 +167,9 @@ async function globbyMatcher(root: string, patterns: string[], ignore: string[])
   return (file) => tasks.some((t) => t.include(file) && !t.exclude(file));
 }
 
+/** git without the repository's hooks, fsmonitor or filters (src/engine/git.ts). */
 function git(root: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: root, maxBuffer: 1 << 30, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
+  return runGit(root, args);
 }
 
 /**

@@ -1,12 +1,12 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
 import { findNodeAtLocation, parseTree, type ParseError } from 'jsonc-parser';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
-import { parseDoc } from '../docs/parse.js';
+import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { trimTrailing } from '../docs/reference-table.js';
-import { mayHaveDirectives, readDirectives, type SuppressionDirective } from '../docs/directives.js';
+import { mayHaveDirectives } from '../docs/directive-text.js';
+import type { SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
@@ -18,6 +18,8 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { escapesRoot } from '../shared/paths.js';
+import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -94,30 +96,38 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t1 = performance.now();
   // One list for every stage, so input problems keep the order in which they were met.
   const diagnostics: InputDiagnostic[] = [];
-  const read = createReader(root, options.overlay, diagnostics);
-  const code = await extractCode(files, config, read, diagnostics);
-  const t2 = performance.now();
-  // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
-  const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-  const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics);
-  const t3 = performance.now();
-  const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
-  const t4 = performance.now();
-  const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
-  const t5 = performance.now();
-  const scoped = scopeStage(root, ran, options.files);
-  const configProblems = [...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
-  return {
-    ...scoped,
-    failures: ran.failures,
-    configProblems,
-    model,
-    stats: {
-      sources: code.sourceCount,
-      docs: docs.docs.length,
-      timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
-    },
-  };
+  // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
+  // it starts now, loading the parsers while the code is extracted.
+  const docParser = await createDocParser();
+  try {
+    const read = createReader(root, options.overlay, diagnostics);
+    for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
+    const code = await extractCode(files, config, read, diagnostics);
+    const t2 = performance.now();
+    // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
+    const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics, docParser);
+    const t3 = performance.now();
+    const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
+    const t4 = performance.now();
+    const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
+    const t5 = performance.now();
+    const scoped = scopeStage(root, ran, options.files);
+    const configProblems = [...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
+    return {
+      ...scoped,
+      failures: ran.failures,
+      configProblems,
+      model,
+      stats: {
+        sources: code.sourceCount,
+        docs: docs.docs.length,
+        timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
+      },
+    };
+  } finally {
+    docParser.close();
+  }
 }
 
 /**
@@ -133,12 +143,12 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
     const overlaid = overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
     try {
-      return readFileSync(path.join(root, file), 'utf8');
+      return readRegularFile(path.join(root, file));
     } catch (error) {
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'error',
-        message: `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        message: `Cannot read ${file}: ${readErrorText(error)}`,
         location: { file, line: 1, column: 1 },
       });
       return undefined;
@@ -320,6 +330,7 @@ export function parseDocs(
   entryPoints: CodeFacts['entryPoints'],
   read: ReadFile,
   diagnostics: InputDiagnostic[],
+  docParser: DocParser,
 ): DocFacts {
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
@@ -334,18 +345,21 @@ export function parseDocs(
     const text = read(file);
     if (text === undefined) continue;
     texts.set(file, text);
-    if (mayHaveDirectives(text)) directives.push(...readDirectives(file, text));
-    if (!mentions(text) && !isGlobalFile(file)) {
-      unparsed.set(file, text);
-      continue;
-    }
-    const parsed = parseDoc(file, text);
-    docs.push(parsed.doc);
+    const wanted = { doc: mentions(text) || isGlobalFile(file), directives: mayHaveDirectives(text) };
+    if (!wanted.doc) unparsed.set(file, text);
+    if (!wanted.doc && !wanted.directives) continue;
+    const parsed = docParser.parse(file, text, wanted);
+    directives.push(...parsed.directives);
+    if (parsed.doc) docs.push(parsed.doc);
     diagnostics.push(...parsed.diagnostics);
   }
   const lazyDoc = (file: string): DocFile | undefined => {
     const text = unparsed.get(file);
-    return text === undefined ? undefined : parseDoc(file, text).doc;
+    if (text === undefined) return undefined;
+    const parsed = docParser.parse(file, text, { doc: true, directives: false });
+    // An overrun is reported once, where the link points at the skipped page.
+    diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
+    return parsed.doc;
   };
   return { docs, lazyDoc, texts, directives };
 }
@@ -421,8 +435,8 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
   if (file === undefined) return undefined;
   try {
     const rel = path.relative(root, file);
-    const display = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
-    return { file: display, text: readFileSync(file, 'utf8') };
+    const display = rel && !escapesRoot(rel) ? rel.split(path.sep).join('/') : file;
+    return { file: display, text: readRegularFile(file) };
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 /** The `github` formatter: GitHub Actions workflow commands, one `::error`/`::warning` annotation per finding. */
 import path from 'node:path';
 import type { DriftMessage } from '../engine/types.js';
+import { escapeControls } from './escape.js';
 import { endOf, severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
@@ -11,7 +12,9 @@ import type { FormatterOptions } from './types.js';
  * left, the message can never start a second command on a line of its own.
  */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // Then other control characters and direction overrides become visible escapes (`\x1b`): the
+  // raw log shows the line as is. `\r` and `\n` are taken by the toolkit's escaping first.
+  return escapeControls(text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 }
 
 /**

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { createColors } from 'picocolors';
 import type { DriftMessage } from '../engine/types.js';
+import { escapeControls } from './escape.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
@@ -19,10 +20,10 @@ function plural(n: number, word: string): string {
 /** Project-relative `file` shown relative to `cwd` when given (as a terminal would resolve it). */
 function displayPath(file: string, options: FormatterOptions): string {
   if (!file) return '<unknown file>';
-  if (options.cwd === undefined) return file;
+  if (options.cwd === undefined) return escapeControls(file);
   const abs = path.resolve(options.root, file);
   const rel = path.relative(options.cwd, abs);
-  return (rel === '' ? abs : rel).split(path.sep).join('/');
+  return escapeControls((rel === '' ? abs : rel).split(path.sep).join('/'));
 }
 
 /**
@@ -31,9 +32,12 @@ function displayPath(file: string, options: FormatterOptions): string {
  */
 export const MAX_ALIGNED_MESSAGE = 80;
 
-/** One line of text: newlines and runs of whitespace collapsed, so columns stay aligned. */
+/**
+ * One line of text: newlines and runs of whitespace collapsed, so columns stay aligned; control
+ * characters and direction overrides escaped (`\x1b`), so a document cannot drive the terminal.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return escapeControls(text.replace(/\s*\n\s*/g, ' ').trim());
 }
 
 /**
@@ -83,7 +87,7 @@ export function formatStylish(messages: DriftMessage[], options: FormatterOption
       column: String(m.column ?? 0),
       severity: severityOf(m) === 'error' ? 'error' : 'warning',
       message: oneLine(m.reason),
-      ruleId: m.ruleId ?? '',
+      ruleId: escapeControls(m.ruleId ?? ''),
     }));
     const width = (get: (r: (typeof rows)[number]) => string) => Math.max(...rows.map((r) => get(r).length));
     const wLine = width((r) => r.line);

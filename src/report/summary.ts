@@ -2,6 +2,7 @@
  * The `--summary FILE` report: a Markdown overview of one run (totals, findings per rule, and per
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
+import { escapeControls } from './escape.js';
 import { appendFileSync } from 'node:fs';
 import type { Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
@@ -240,7 +241,8 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model): R
  * fit names holding backticks (CommonMark §6.1, GFM §4.10).
  */
 export function formatSummary(messages: readonly DriftMessage[], model: Model): string {
-  return toMarkdown(buildSummary(messages, model), { extensions: [gfmToMarkdown()] });
+  // Control characters and direction overrides from documents become visible escapes (`\x1b`).
+  return escapeControls(toMarkdown(buildSummary(messages, model), { extensions: [gfmToMarkdown()] }));
 }
 
 /**

@@ -1,0 +1,240 @@
+/**
+ * Parsing documents under a time and memory budget, so one hostile document can never stall or
+ * kill a run.
+ *
+ * micromark and docdrift's readers take more than linear time on some inputs well under the
+ * 1 MiB size cap (about 1 MB of `a\n===` setext pairs, a pipe-heavy table, 60 KB of setext
+ * underlines, 100 KB of `*_`, an unclosed JSX tag in MDX: minutes and gigabytes). No cheap scan
+ * of the text can tell all of them from a real page, so every document is parsed in one
+ * long-lived worker thread with a V8 heap limit (`resourceLimits`), and the main thread waits for
+ * each answer with a deadline ({@link docTimeBudgetMs}). A document that runs over is a
+ * `parse-error` warning naming it; the worker is terminated and a fresh one parses the rest.
+ *
+ * Why one worker and a synchronous wait: a worker per document costs its start-up (loading
+ * remark, ~0.2 s) per document; one worker costs it once, and starts while the main thread
+ * extracts code, so a normal run is not slower. The wait is synchronous (`Atomics.wait` on a
+ * shared flag, then `receiveMessageOnPort`, as synckit does) because documents are also parsed
+ * lazily, from inside the model builder, when a link points at one.
+ *
+ * When this module runs from TypeScript source (vitest), there is no compiled worker: documents
+ * are parsed in the calling thread, without a budget (the built CLI, which the bad-input corpus
+ * runs, always has one).
+ */
+import { readFileSync } from 'node:fs';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { DocFile, InputDiagnostic } from '../model/types.js';
+import type { SuppressionDirective } from './directives.js';
+
+/** A request to the worker. */
+export interface ParseRequest {
+  id: number;
+  file: string;
+  text: string;
+  /** Parse the document (parseDoc). */
+  doc: boolean;
+  /** Read its suppression comments (readDirectives). */
+  directives: boolean;
+}
+
+/** The worker's answer to one request. */
+export interface ParseResponse {
+  id: number;
+  doc?: DocFile;
+  diagnostics: InputDiagnostic[];
+  directives: SuppressionDirective[];
+  /** A message when the readers threw (a bug): the document counts as unreadable. */
+  error?: string;
+}
+
+/** What {@link DocParser.parse} returns: the DocFile when asked for, diagnostics and directives. */
+export type ParseOutcome = Omit<ParseResponse, 'id' | 'error'>;
+
+/** A parser of documents; {@link createDocParser}. */
+export interface DocParser {
+  /**
+   * Parses one document and/or reads its suppression comments, within the budget. Never throws:
+   * an overrun or a crash of the worker gives an empty DocFile and a `parse-error` warning.
+   */
+  parse(file: string, text: string, what: { doc: boolean; directives: boolean }): ParseOutcome;
+  /** Stops the worker (idempotent). */
+  close(): void;
+}
+
+/**
+ * CPU-time budget for one document, in milliseconds: 3 s plus 10 s per MiB of text (UTF-16
+ * code units), so at most 13 s for the largest document read (1 MiB, src/docs/limits.ts). Real
+ * pages take well under 1 s of CPU per 100 KB (a 500 KB reference table of 10,000 rows: 4.4 s,
+ * measured with a load average of 16 on 2 cores, where it took 15 s of wall-clock time); the
+ * hostile inputs this guards against need minutes. CPU time, read from
+ * `/proc/self/task/<tid>/stat` for the worker's thread, does not grow with the machine's load;
+ * where `/proc` is missing, {@link WALL_FACTOR} times the budget in wall-clock time applies.
+ */
+export function docTimeBudgetMs(length: number): number {
+  return 3000 + Math.ceil((10_000 * length) / (1024 * 1024));
+}
+
+/**
+ * Heap limit of the worker (V8 old generation), in MiB. A real 1 MiB page needs a few hundred;
+ * the hostile inputs above grow past 2 GB. Shared by all documents the worker parses in turn.
+ */
+export const WORKER_HEAP_MB = 512;
+
+/**
+ * The wall-clock deadline is this many times the CPU budget: it stops a worker that is starved
+ * rather than busy, and is the only deadline where the thread's CPU time cannot be read.
+ */
+export const WALL_FACTOR = 6;
+
+/** Clock ticks per second of `/proc` CPU times (`sysconf(_SC_CLK_TCK)`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU time (user + system) of thread `tid` of this process, in milliseconds; undefined when it
+ * cannot be read (no `/proc`, or the thread has ended).
+ */
+function threadCpuMs(tid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command name in parentheses: state is field 3; utime and stime fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long the main thread waits for a fresh worker to load the parsers before its first document's budget starts. */
+const WORKER_START_MS = 60_000;
+
+/** `true` when this module is the compiled JavaScript (so the compiled worker exists next to it). */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/** The overrun diagnostic. */
+function overrun(file: string, text: string, reason: string): ParseOutcome {
+  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
+  return {
+    doc: { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
+    diagnostics: [
+      {
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `Not read: ${reason}; the document (${(text.length / 1024).toFixed(0)} KB) is skipped so that the run ends. Simplify or split it, or exclude it with "ignore"`,
+        location: { file, line: 1, column: 1 },
+      },
+    ],
+    directives: [],
+  };
+}
+
+/** One live worker and its channel. */
+interface Live {
+  worker: Worker;
+  port: MessagePort;
+  /** [0]: id of the last answered request; [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0. */
+  flag: Int32Array;
+  ready: boolean;
+}
+
+/**
+ * A document parser: a budgeted worker in the built CLI, the calling thread under vitest
+ * (see the module comment). The worker is started now, so it loads while the caller does other
+ * work; it never keeps the process alive.
+ */
+export async function createDocParser(): Promise<DocParser> {
+  if (!COMPILED) {
+    const { parseDoc } = await import('./parse.js');
+    const { readDirectives } = await import('./directives.js');
+    return {
+      parse: (file, text, what) => {
+        const parsed = what.doc ? parseDoc(file, text) : undefined;
+        return { ...(parsed ? { doc: parsed.doc, diagnostics: parsed.diagnostics } : { diagnostics: [] }), directives: what.directives ? readDirectives(file, text) : [] };
+      },
+      close: () => {},
+    };
+  }
+  let live: Live | undefined;
+  let nextId = 1;
+
+  const start = (): Live => {
+    const flag = new Int32Array(new SharedArrayBuffer(12));
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
+      workerData: { port: port2, flag },
+      transferList: [port2],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    port1.unref();
+    // A worker that dies (out of memory) is noticed by its missing answer; the event is only logged away.
+    worker.on('error', () => {});
+    return { worker, port: port1, flag, ready: false };
+  };
+  const stop = (): void => {
+    if (!live) return;
+    void live.worker.terminate().catch(() => {});
+    live.port.close();
+    live = undefined;
+  };
+  live = start();
+
+  return {
+    parse(file, text, what) {
+      live ??= start();
+      const current = live;
+      const id = nextId++;
+      if (!current.ready) {
+        // The worker posts the request's answer only after loading; its loading time is not the document's.
+        current.worker.postMessage({ id, file, text, ...what } satisfies ParseRequest);
+        const bootUntil = Date.now() + WORKER_START_MS;
+        // Index 1 turns 1 when the worker has loaded (parse-worker.ts sets it before its first answer, see below).
+        while (Atomics.load(current.flag, 1) === 0 && Atomics.load(current.flag, 0) !== id && Date.now() < bootUntil) {
+          Atomics.wait(current.flag, 1, 0, 50);
+        }
+        current.ready = true;
+      } else {
+        current.worker.postMessage({ id, file, text, ...what } satisfies ParseRequest);
+      }
+      const budget = docTimeBudgetMs(text.length);
+      const tid = Atomics.load(current.flag, 2);
+      const cpuAtStart = tid > 0 ? threadCpuMs(tid) : undefined;
+      const wallDeadline = Date.now() + budget * WALL_FACTOR;
+      const over = `parsing it took more than ${(budget / 1000).toFixed(0)} s of CPU time`;
+      for (;;) {
+        const answered = Atomics.load(current.flag, 0);
+        if (answered === id) break;
+        if (Date.now() >= wallDeadline) {
+          stop();
+          return overrun(file, text, `${over} (or ${((budget * WALL_FACTOR) / 1000).toFixed(0)} s of wall-clock time), the budget per document`);
+        }
+        if (cpuAtStart !== undefined) {
+          const cpu = threadCpuMs(tid);
+          if (cpu === undefined && Atomics.load(current.flag, 0) !== id) {
+            // The thread is gone without an answer: V8 stopped it at the heap limit.
+            stop();
+            return overrun(file, text, `parsing it needed more than ${WORKER_HEAP_MB} MB of memory, the budget per document`);
+          }
+          if (cpu !== undefined && cpu - cpuAtStart > budget) {
+            stop();
+            return overrun(file, text, `${over}, the budget per document`);
+          }
+        }
+        Atomics.wait(current.flag, 0, answered, 200);
+      }
+      let response: ParseResponse | undefined;
+      for (let m = receiveMessageOnPort(current.port); m; m = receiveMessageOnPort(current.port)) {
+        const message = m.message as ParseResponse;
+        if (message.id === id) response = message;
+      }
+      if (!response) {
+        stop();
+        return overrun(file, text, 'the parser stopped without an answer');
+      }
+      if (response.error !== undefined) return overrun(file, text, `the parser failed (${response.error})`);
+      const { id: _id, error: _error, ...outcome } = response;
+      return outcome;
+    },
+    close: stop,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Bounded reads of files a repository controls (documents, sources, config, baseline, cache):
+ * only regular files, never more than a size cap, decoded by their byte-order mark.
+ *
+ * A pull request controls everything committed, so a committed `.docdrift-baseline.json` that is
+ * a symbolic link to `/dev/zero`, a FIFO named like a cache entry, or a multi-gigabyte file must
+ * give a diagnostic, not hang the run or exhaust memory. `readFileSync` follows the link and
+ * reads until end of file (never, for `/dev/zero`); opening a FIFO for reading blocks until a
+ * writer appears. Here the file is opened non-blocking, checked with `fstat` on the open
+ * descriptor (no race between the check and the read) and read up to the cap only.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/** Default cap of {@link readRegularFile}: 64 MiB, far above any document, source or baseline docdrift reads. */
+export const MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Why a file was not read. `code` is a Node error code (`ENOENT`, `EACCES`, `EISDIR`…) or one of
+ * docdrift's: `ENOTREG` (a device, FIFO or socket: not a regular file) and `EFBIG` (over the cap).
+ */
+export class ReadFileError extends Error {
+  override name = 'ReadFileError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Options of {@link readRegularFile}. */
+export interface ReadOptions {
+  /** Largest size accepted, in bytes; default {@link MAX_READ_BYTES}. */
+  maxBytes?: number;
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes` of them. A symbolic link is followed (the
+ * target must be a regular file); anything else is refused without reading it.
+ *
+ * @param file absolute path
+ * @throws {ReadFileError} with `code` `ENOTREG` (not a regular file), `EFBIG` (larger than the
+ *   cap, checked on the size and again while reading, for a file that grows), or the `open`/`read`
+ *   error's code (`ENOENT`, `EACCES`, `ELOOP`, `EISDIR`…)
+ */
+export function readRegularFileBytes(file: string, options: ReadOptions = {}): Buffer {
+  const max = options.maxBytes ?? MAX_READ_BYTES;
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it has no effect on regular files.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const what = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
+      throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', `not a regular file (${what})`);
+    }
+    if (stat.size > max) throw new ReadFileError('EFBIG', `${formatBytes(stat.size)}, over the ${formatBytes(max)} limit`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stat.size - total, 0) + 1, 1 << 20, max + 1 - total) || 1);
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+        throw new ReadFileError(code, code);
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > max) throw new ReadFileError('EFBIG', `over the ${formatBytes(max)} limit`);
+      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A regular file's text ({@link readRegularFileBytes}, then {@link decodeText}).
+ *
+ * @throws {ReadFileError} as {@link readRegularFileBytes}
+ */
+export function readRegularFile(file: string, options: ReadOptions = {}): string {
+  return decodeText(readRegularFileBytes(file, options));
+}
+
+/**
+ * Bytes as text, by byte-order mark: UTF-16 LE (`FF FE`) and BE (`FE FF`) are decoded as such
+ * (Windows editors save reference pages that way); a UTF-8 BOM is kept as U+FEFF (the Markdown
+ * parser and positions expect it; JSON readers strip it with {@link stripBom}); anything else is
+ * UTF-8, invalid sequences becoming U+FFFD.
+ */
+export function decodeText(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** The text without a leading U+FEFF (a UTF-8 BOM), for JSON and YAML readers that reject it. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** `12.3 MB`, `512 KB`, `90 B`. */
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} B`;
+}
+
+/**
+ * A read error as diagnostics print it: the code alone for the system's errors (`EACCES`, as
+ * before), the code and the reason for docdrift's own (`ENOTREG (not a regular file (a FIFO))`).
+ */
+export function readErrorText(error: unknown): string {
+  if (error instanceof ReadFileError) return error.message === error.code ? error.code : `${error.code} (${error.message})`;
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/**
+ * The `parse-error` for a directory that could not be listed (EACCES): its files were not
+ * checked, so the run says so instead of passing silently or failing as an internal error.
+ */
+export function unreadableDirectory(dir: string): { ruleId: 'parse-error'; severity: 'error'; message: string; location: { file: string; line: number; column: number } } {
+  return {
+    ruleId: 'parse-error',
+    severity: 'error',
+    message: `Cannot read the directory ${dir}: EACCES; the files in it were not checked`,
+    location: { file: dir, line: 1, column: 1 },
+  };
+}
