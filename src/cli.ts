@@ -4,7 +4,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
-import { VERSION } from './package-info.js';
+import { VERSION } from './shared/package-info.js';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
@@ -228,11 +228,13 @@ export function useColor(flags: { color: boolean; noColor: boolean }, env: NodeJ
  * argument with glob syntax (`*`, `?`, `[…]`, `{…}`) that names no file is matched with globby
  * from `cwd`. Throws a {@link UsageError} for a missing path or a glob matching nothing.
  */
-function expandPaths(args: readonly string[], cwd: string): string[] {
+function expandPaths(args: readonly string[], cwd: string, root: string): string[] {
   const out: string[] = [];
   for (const p of args) {
     const abs = path.resolve(cwd, p);
-    if (existsSync(abs)) out.push(abs);
+    // Outside the root is the more useful message, whether or not the path exists.
+    if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
+    else if (existsSync(abs)) out.push(abs);
     else if (isDynamicPattern(p)) {
       const matches = globbySync(p, { cwd, absolute: true, dot: false, onlyFiles: true, gitignore: false });
       if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
@@ -354,7 +356,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
 
   let files: string[];
   try {
-    files = expandPaths(positionals, io.cwd);
+    files = expandPaths(positionals, io.cwd, root);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`docdrift: ${error.message}\n`);

@@ -3,7 +3,7 @@
  * `repository` (via {@link REPOSITORY_URL}), never typed by hand. The pages are also in the npm
  * package, as `node_modules/docdrift/rules/<id>.md`.
  */
-import { HOMEPAGE_URL, REPOSITORY_URL } from '../package-info.js';
+import { HOMEPAGE_URL, REPOSITORY_URL } from '../shared/package-info.js';
 
 /** Base URL of the rule docs (`rules/<id>.md` on the repository's default branch). */
 export const RULE_DOCS_BASE = `${REPOSITORY_URL}/blob/main/rules/`;

@@ -15,11 +15,11 @@ interface PackageJson {
 }
 
 /**
- * Finds docdrift's `package.json`: one level above `src/` when run from source (tests), two above
- * `dist/src/` when built or installed. Throws when neither exists (a broken install).
+ * Finds docdrift's `package.json`: two levels above `src/shared/` when run from source (tests), three above
+ * `dist/src/shared/` when built or installed. Throws when neither exists (a broken install).
  */
 function readOwnPackageJson(): PackageJson {
-  for (const rel of ['../package.json', '../../package.json']) {
+  for (const rel of ['../../package.json', '../../../package.json']) {
     const url = new URL(rel, import.meta.url);
     try {
       const pkg = JSON.parse(readFileSync(url, 'utf8')) as PackageJson;
