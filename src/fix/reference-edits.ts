@@ -88,7 +88,9 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
         return '';
     }
   });
-  const line = formatTableLine(tableStyle(text, starts, table), cells);
+  const style = tableStyle(text, starts, table);
+  if (!style) return undefined;
+  const line = formatTableLine(style, cells);
   const eol = eolOf(text);
   const sorted = isSortedByName(rows);
   const lastRow = rows[rows.length - 1]!;

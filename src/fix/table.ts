@@ -9,7 +9,10 @@ import { lineExtent, lineStarts } from './text.js';
 
 /** The source layout of one table, read from its lines. */
 export interface TableStyle {
-  /** Whitespace before the first pipe or cell (a table inside a list item is indented). */
+  /**
+   * The container prefix before the first pipe or cell, as every line after the header has it:
+   * whitespace in a list item, `> ` in a block quote, `>   ` in a list in a block quote.
+   */
   indent: string;
   leadingPipe: boolean;
   trailingPipe: boolean;
@@ -33,9 +36,15 @@ export interface SectionTable {
   starts: number[];
 }
 
-/** Splits one table line into its cell segments between unescaped pipes (GFM: pipes inside code spans split cells too). */
+/**
+ * The container prefix of a table line: indentation and block-quote markers (a line of a table
+ * cannot start with `>` otherwise, since CommonMark reads that as a block quote).
+ */
+const CONTAINER_PREFIX = /^(?:[ \t]*>)*[ \t]*/;
+
+/** Splits one table line into its container prefix and its cell segments between unescaped pipes (GFM: pipes inside code spans split cells too). */
 export function splitTableLine(line: string): { indent: string; leadingPipe: boolean; trailingPipe: boolean; segments: string[] } {
-  const indent = /^[ \t]*/.exec(line)![0];
+  const indent = CONTAINER_PREFIX.exec(line)![0];
   const body = line.slice(indent.length).replace(/[ \t]+$/, '');
   const segments: string[] = [];
   let current = '';
@@ -57,8 +66,14 @@ export function splitTableLine(line: string): { indent: string; leadingPipe: boo
   return { indent, leadingPipe, trailingPipe, segments };
 }
 
-/** The table's source layout, from its header, delimiter and body lines. */
-export function tableStyle(text: string, starts: readonly number[], table: DocTable): TableStyle {
+/**
+ * The table's source layout, from its header, delimiter and body lines.
+ *
+ * @returns `undefined` when the lines after the header do not share one container prefix (a
+ *   lazy block-quote line, mixed indentation): a row written there could not be put back exactly,
+ *   so the finding gets no fix.
+ */
+export function tableStyle(text: string, starts: readonly number[], table: DocTable): TableStyle | undefined {
   const lineText = (line: number): string => {
     const ext = lineExtent(text, starts, line);
     return ext ? text.slice(ext.start, ext.end) : '';
@@ -66,9 +81,12 @@ export function tableStyle(text: string, starts: readonly number[], table: DocTa
   const lines = [table.location.line, table.location.line + 1, ...table.rows.map((r) => r.location.line)].map(lineText);
   const split = lines.map(splitTableLine);
   const body = split[2] ?? split[0]!;
+  // The header line may carry a list marker (`- | a |`); the lines after it show the container.
+  const prefix = split[1]?.indent ?? body.indent;
+  if (split.slice(1).some((sp) => sp.indent !== prefix)) return undefined;
   const spaces = (re: RegExp) => body.segments.map((seg) => (seg.trim() === '' ? (seg.length > 0 ? 1 : 0) : Math.min(1, re.exec(seg)![0].length)));
   const style: TableStyle = {
-    indent: body.indent,
+    indent: prefix,
     leadingPipe: body.leadingPipe,
     trailingPipe: body.trailingPipe,
     lead: spaces(/^ */),
