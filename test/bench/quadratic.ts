@@ -131,7 +131,7 @@ function main(): number {
         const t = timeRun(bin, root, c.args, timeoutS);
         const s = t.ms === undefined ? undefined : t.ms / 1000;
         const prev = previous.get(label);
-        row.push(s === undefined ? `> ${timeoutS}` : s.toFixed(2), t.rssMb === undefined || s === undefined ? "?" : t.rssMb.toFixed(0), s !== undefined && prev ? (s / prev).toFixed(1) : '');
+        row.push(s === undefined ? `> ${timeoutS}` : s.toFixed(2), t.rssMb === undefined || s === undefined ? '?' : t.rssMb.toFixed(0), s !== undefined && prev ? (s / prev).toFixed(1) : '');
         if (s !== undefined) previous.set(label, s);
         if (t.code !== null && t.code > 1) process.stderr.write(`bench: ${label} exited ${t.code} on ${root}\n`);
         if (!values.keep) rmSync(root, { recursive: true, force: true });
