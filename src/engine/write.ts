@@ -61,8 +61,7 @@ export function leavesBase(rel: string): boolean {
 /**
  * Checks that writing `file` cannot leave the project: when `file` lies lexically inside `root`,
  * no existing component of its path below the root may be a symlink (a committed
- * `.docdrift-cache` → `/home/me/.ssh` link, or a `.docdrift-baseline.json` link), the
- * directories must be directories, and an existing `file` must be a regular file. A path outside
+ * `.docdrift-cache` → `/home/me/.ssh` link, or a `.docdrift-baseline.json` link). A path outside
  * the root was named by the user (`--baseline /tmp/b.json`, `--cache-location`) and is not
  * checked beyond what the rename does (it replaces a link, never follows it).
  *
@@ -94,9 +93,9 @@ export function checkWriteTarget(root: string, file: string): void {
       }
       throw new WriteError(`${shown} is a symlink (to ${target}); docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
     }
-    const last = i === parts.length - 1;
-    if (!last && !st.isDirectory()) throw new WriteError(`${shown} is not a directory; nothing was written.`);
-    if (last && !st.isFile()) throw new WriteError(`${shown} exists and is not a regular file; nothing was written.`);
+    // A file where a directory should be fails the write itself (ENOTDIR), and an existing
+    // non-regular file is refused by writeFileAtomic: neither can lead out of the project.
+    if (!st.isDirectory()) return;
   }
 }
 
