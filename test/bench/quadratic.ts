@@ -1,7 +1,7 @@
 /**
  * `npm run bench:quadratic`: the inputs of issue #18 item 3 that once took quadratic time or
  * memory in docdrift's own code — `--fix` removing N stale rows (`fixRemove`) and adding N
- * missing rows, N reference sections in one page (`sectionsOfDoc`), and an N-class inheritance
+ * missing rows, N section headings in one page (`sectionsOfDoc`), and an N-class inheritance
  * chain — timed at each size, with peak RSS. `--before BIN` also times another build (e.g. main's
  * `dist/src/bin.js`) on the same inputs, so the figures print side by side. Doubling N should
  * double the time of a linear path (the ratio column), not quadruple it.
@@ -13,11 +13,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const HELP = `Usage: npm run bench:quadratic -- [--sizes LIST] [--before BIN] [--timeout S] [--keep]
+const HELP = `Usage: npm run bench:quadratic -- [--sizes LIST] [--before BIN] [--only TEXT] [--timeout S] [--keep]
 
   --sizes LIST   N for every case, comma-separated (default 2000,4000)
   --before BIN   also time this docdrift bin.js (an older build) on the same inputs
   --timeout S    give up on one run after S seconds (default 300); shown as "> S s"
+  --only TEXT    only the cases whose name contains TEXT
   --keep         keep the generated projects (their paths are printed)
 `;
 
@@ -67,10 +68,11 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'N reference sections in one page',
+    // Headings that open sections, most without rows: cheap to parse, so sectionsOfDoc shows.
+    name: 'N section headings in one page',
     args: ['--no-cache'],
     make: (root, n) => {
-      const sections = Array.from({ length: n }, (_, i) => `## \`tool\` part ${i}\n\n${TABLE_HEAD}| \`alpha\` | int | First. Default: \`1\`. |\n\n`).join('');
+      const sections = Array.from({ length: n }, (_, i) => `## \`tool\` part ${i}\n\nText.\n\n`).join('') + `## \`tool\`\n\n${TABLE_HEAD}| \`alpha\` | int | First. Default: \`1\`. |\n`;
       pythonProject(root, 'class ToolConfig(BaseModel):\n    alpha: int = Field(default=1, description="First.")\n', 'ToolConfig', `# CLI\n\n${sections}`);
     },
   },
@@ -105,7 +107,7 @@ function timeRun(bin: string, root: string, args: string[], timeoutS: number): {
 
 function main(): number {
   const { values } = parseArgs({
-    options: { sizes: { type: 'string' }, before: { type: 'string' }, timeout: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { sizes: { type: 'string' }, before: { type: 'string' }, only: { type: 'string' }, timeout: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -120,7 +122,7 @@ function main(): number {
   const bins: Array<[string, string]> = [...(values.before ? [['before', path.resolve(values.before)] as [string, string]] : []), ['after', after]];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-quadratic-'));
   const rows: string[][] = [['case', 'N', ...bins.flatMap(([label]) => [`${label} s`, `${label} MiB`, `${label} ×prev`])]];
-  for (const c of cases) {
+  for (const c of cases.filter((k) => values.only === undefined || k.name.includes(values.only))) {
     const previous = new Map<string, number>();
     for (const n of sizes) {
       const row = [c.name, String(n)];
