@@ -383,6 +383,15 @@ describe('writes under faults and races (issues #17, #18)', () => {
     expect(result.passes).toBe(1);
   });
 
+  it('gives no row fix to a table whose lines do not share one container prefix, and reports the finding', async () => {
+    const doc = '# CLI\n\n### `tool`\n\n- | Name | Default | Description |\n  |---|---|---|\n  | `alpha` | `1` | First. |\n   | `beta` | `1` | Second. |\n';
+    const root = miniProject([...fields, 'beta: int = Field(default=1, description="Second.")'], doc);
+    expect((await lintRoot(root)).map((m) => `${m.ruleId} ${m.data?.name} ${m.fix ? 'fix' : 'no fix'}`)).toEqual(['reference-param-missing zeta no fix']);
+    const result = await fixRoot(root);
+    expect(result.files).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(doc);
+  });
+
   it.runIf(process.geteuid?.() === 0)('keeps the file\'s owner and mode (run as root)', async () => {
     const root = miniProject(fields, DOC);
     fs.chownSync(cli(root), 1234, 2345);
