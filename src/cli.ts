@@ -12,6 +12,7 @@ import { toProjectPath } from './engine/lint.js';
 import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
+import { WriteError } from './engine/write.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
@@ -410,7 +411,14 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
 
   try {
     const dryRun = values['fix-dry-run'] === true;
-    const fixed = values.fix || dryRun ? await fixProject({ root, config, files, configFile, dryRun }) : undefined;
+    // --changed-since scopes the fixes as it scopes the report.
+    const scope = changed;
+    const fixed = values.fix || dryRun
+      ? await fixProject({
+          root, config, files, configFile, dryRun,
+          select: scope && ((ms, model) => selectAffected(ms, model, scope, configFile && toProjectPath(root, configFile))),
+        })
+      : undefined;
     const result = fixed
       ? { ...fixed.result, commands: summariseCommands(fixed.result.model), cache: { status: 'off' as const, written: false, hashed: 0, ms: 0 } }
       : await lintWithCache({
@@ -533,6 +541,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof WriteError) {
+      io.stderr(`docdrift: ${error.message}\n`);
+      return EXIT.error;
+    }
     const err = error as Error;
     io.stderr(`docdrift: internal error: ${err?.message ?? String(err)}\n`);
     if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);

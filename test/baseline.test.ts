@@ -3,11 +3,13 @@
  * as a user would (the built CLI, spawned), and the file format's parser and writer.
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BaselineError, parseBaseline, serializeBaseline } from '../src/engine/baseline.js';
+import { BaselineError, finishBaseline, loadBaseline, parseBaseline, serializeBaseline } from '../src/engine/baseline.js';
+import type { AtomicFs } from '../src/engine/write.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -261,4 +263,30 @@ describe('baseline keys stay put when unrelated docs change', () => {
       rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('writing the baseline safely (issue #17)', () => {
+  it('refuses a committed baseline symlink that leads out of the project (exit 2, naming it) and writes nothing there', () => {
+    const dir = copyExample();
+    const outside = mkdtempSync(path.join(tmpdir(), 'docdrift-outside-'));
+    temps.push(outside);
+    writeFileSync(path.join(outside, 'victim.txt'), 'precious\n');
+    fs.symlinkSync(path.join(outside, 'victim.txt'), path.join(dir, BASELINE));
+    const r = run(['--write-baseline'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${BASELINE} is a symlink`);
+    expect(readFileSync(path.join(outside, 'victim.txt'), 'utf8')).toBe('precious\n');
+    expect(fs.lstatSync(path.join(dir, BASELINE)).isSymbolicLink()).toBe(true);
+  }, SLOW);
+
+  it('a write that fails half-way (full disk) leaves the old baseline intact and no temporary file', () => {
+    const dir = copyExample();
+    const old = serializeBaseline([{ file: 'README.md', ruleId: 'example-param-unknown', command: 'ng_run', subject: 'x', count: 1 }]);
+    writeFileSync(path.join(dir, BASELINE), old);
+    const loaded = loadBaseline({ root: dir, cwd: dir, write: true, paths: [], staleSeverity: 'warn' });
+    const full: AtomicFs = { ...fs, writeSync: () => { throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }); } };
+    expect(() => finishBaseline([], loaded, full)).toThrow(new BaselineError(`cannot write the baseline ${BASELINE}: ENOSPC.`));
+    expect(readFileSync(path.join(dir, BASELINE), 'utf8')).toBe(old);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
 });

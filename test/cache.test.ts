@@ -4,7 +4,7 @@
  * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -382,5 +382,35 @@ describe('a cache a pull request controls (#17 item 5)', () => {
     const f = await warm(p);
     expect(f.status).toBe('miss');
     expect(f.stderr).toMatch(/cannot read the cache file \(ENOTREG/);
+  });
+});
+
+describe('the cache writes only inside the project (issues #17, #18)', () => {
+  it('refuses a committed .docdrift-cache symlink that leads out of the project (exit 2, naming it) and writes nothing there', async () => {
+    const p = project();
+    const outside = mkdtempSync(path.join(tmpdir(), 'docdrift-outside-'));
+    temps.push(outside);
+    writeFileSync(path.join(outside, '.gitignore'), 'precious\n');
+    symlinkSync(outside, path.join(p.root, '.docdrift-cache'));
+    expect(defaultCacheLocation(p.root)).toBe(path.join(p.root, '.docdrift-cache'));
+    const r = await cli(p.root, ['--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.docdrift-cache is a symlink');
+    expect(readdirSync(outside)).toEqual(['.gitignore']);
+    expect(readFileSync(path.join(outside, '.gitignore'), 'utf8')).toBe('precious\n');
+    expect(lstatSync(path.join(p.root, '.docdrift-cache')).isSymbolicLink()).toBe(true);
+    // Without the cache the run is as usual.
+    expect((await cli(p.root, ['--format', 'json', '--no-cache'])).code).toBe(1);
+  });
+
+  it('removes the temporary files a killed run left in the cache directory', async () => {
+    const p = project();
+    mkdirSync(p.cache, { recursive: true });
+    // pid 2^22+1 is above Linux's pid_max: no process has it.
+    const stale = ['run-0123456789abcdef.json.4194305.k3j4.tmp', '.run-0123456789abcdef.json.docdrift-4194305-ab12.tmp'];
+    for (const name of stale) writeFileSync(path.join(p.cache, name), 'x'.repeat(1000));
+    const w = await warm(p);
+    expect(w.status).toBe('miss');
+    expect(readdirSync(p.cache).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -163,7 +163,20 @@ describe('--changed-since', { timeout: 120_000 }, () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('is not inside a git repository');
   });
+  it('--fix applies only the fixes of findings in scope: a reference page the change never touched is not rewritten', () => {
+    const dir = exampleRepo();
+    const reference = path.join(dir, 'docs/reference/cli-commands.mdx');
+    const before = readFileSync(reference, 'utf8');
+    edit(dir, 'benchmarks/gpqa/README.md', '+num_repeat=4', '+num_repeats=4');
+    const r = run(dir, ['--changed-since', 'main', '--fix']);
+    expect(r.stderr).toContain('docdrift: nothing to fix.');
+    expect(readFileSync(reference, 'utf8')).toBe(before);
+    // Without the scope the same run fixes the reference page.
+    run(dir, ['--fix']);
+    expect(readFileSync(reference, 'utf8')).not.toBe(before);
+  });
 });
+
 
 describe('selectAffected and commandSourceFiles', { timeout: 120_000 }, () => {
   it('tie a command to every file its parameters come from, and a changed config file to every finding', async () => {

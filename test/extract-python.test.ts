@@ -229,3 +229,27 @@ describe('conditional definitions', () => {
     expect(result.classes.map((c) => [c.qualifiedName, c.fields.map((f) => f.name)])).toEqual([['cond.Cfg', ['a']]]);
   });
 });
+
+describe('inherited fields along single-base chains (issue #18: computed once per class, not per MRO)', () => {
+  it('keeps Python\'s order and dataclass filtering, whether the chain is walked or the MRO is merged', async () => {
+    const text = [
+      'from dataclasses import dataclass', 'from pydantic import BaseModel', '',
+      '@dataclass', 'class A:', '    a: int = 1', '',
+      'class B(A):', '    b: int = 2', '',
+      '@dataclass', 'class C(B):', '    c: int = 3', '    a: int = 5', '',
+      'class P(BaseModel):', '    x: int = 1', '',
+      'class Q(P):', '    y: int = 2', '    x: int = 3', '',
+      'class R(Q, A):', '    z: int = 1', '',
+    ].join('\n');
+    const { classes } = await extractPython([{ file: 'm.py', text }]);
+    const fields = Object.fromEntries(classes.map((c) => [c.name, c.fields.map((f) => `${f.name}=${f.default?.text}`)]));
+    expect(fields).toEqual({
+      A: ['a=1'],
+      // B is not a dataclass: its field does not reach C; C's `a` keeps A's position.
+      C: ['a=5', 'c=3'],
+      P: ['x=1'],
+      Q: ['x=3', 'y=2'],
+      R: ['a=1', 'x=3', 'y=2', 'z=1'],
+    });
+  });
+});

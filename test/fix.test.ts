@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config/load.js';
 import { fixProject, lint, ruleIds, rules } from '../src/api.js';
 import { findingKeyString } from '../src/engine/fingerprint.js';
 import type { DriftMessage, Rule } from '../src/engine/types.js';
-import { applyEdits, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
+import { applyEdits, describeFix, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -378,5 +378,110 @@ describe('rows in the table style (issue #16 item 6)', () => {
     );
     await fixRoot(root);
     expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(`${doc}| \`tag\` | ✓ | - | A tag. |\n| \`level\` | - | "info" | Log level. |\n`);
+  });
+});
+
+describe('writes under faults and races (issues #17, #18)', () => {
+  const fields = ['alpha: int = Field(default=1, description="First.")', 'zeta: int = Field(default=2, description="Last.")'];
+  const DOC = '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n';
+  const FIXED = `${DOC}| \`zeta\` | \`2\` | Last. |\n`;
+  const cli = (root: string) => path.join(root, 'docs/cli.md');
+  /** An fs whose `call` runs `before` once (the first time) and then the real call: a user edit landing at that moment. */
+  const racing = (call: 'fsyncSync' | 'renameSync', before: () => void): AtomicFs => {
+    let done = false;
+    return {
+      ...fs,
+      [call]: (...args: unknown[]) => {
+        if (!done) {
+          done = true;
+          before();
+        }
+        return (fs[call] as (...a: unknown[]) => unknown)(...args);
+      },
+    } as AtomicFs;
+  };
+
+  it('fixes a reference table inside a block quote with the `> ` prefix on the new row, once', async () => {
+    const root = miniProject(fields, '# CLI\n\n### `tool`\n\n> | Name | Default | Description |\n> |---|---|---|\n> | `alpha` | `1` | First. |\n> | `old` | `1` | Gone. |\n', FIX_REMOVE);
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe('# CLI\n\n### `tool`\n\n> | Name | Default | Description |\n> |---|---|---|\n> | `alpha` | `1` | First. |\n> | `zeta` | `2` | Last. |\n');
+    expect(await lintRoot(root)).toEqual([]);
+  });
+
+  it('writes the row of a table in a list in a block quote with the lines\' own `>   ` prefix', async () => {
+    const doc = '# CLI\n\n### `tool`\n\n> - | Name | Default | Description |\n>   |---|---|---|\n>   | `alpha` | `1` | First. |\n';
+    const root = miniProject(fields, doc);
+    const result = await fixRoot(root);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${doc}>   | \`zeta\` | \`2\` | Last. |\n`);
+    expect(result.passes).toBe(1);
+  });
+
+  it('gives no row fix to a table whose lines do not share one container prefix, and reports the finding', async () => {
+    const doc = '# CLI\n\n### `tool`\n\n- | Name | Default | Description |\n  |---|---|---|\n  | `alpha` | `1` | First. |\n   | `beta` | `1` | Second. |\n';
+    const root = miniProject([...fields, 'beta: int = Field(default=1, description="Second.")'], doc);
+    expect((await lintRoot(root)).map((m) => `${m.ruleId} ${m.data?.name} ${m.fix ? 'fix' : 'no fix'}`)).toEqual(['reference-param-missing zeta no fix']);
+    const result = await fixRoot(root);
+    expect(result.files).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(doc);
+  });
+
+  it.runIf(process.geteuid?.() === 0)('keeps the file\'s owner and mode (run as root)', async () => {
+    const root = miniProject(fields, DOC);
+    fs.chownSync(cli(root), 1234, 2345);
+    fs.chmodSync(cli(root), 0o664);
+    expect((await fixRoot(root)).problems).toEqual([]);
+    const st = statSync(cli(root));
+    expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([1234, 2345, 0o664]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(FIXED);
+  });
+
+  it('refuses a read-only file, as documented, and leaves it as it was', async () => {
+    const root = miniProject(fields, DOC);
+    fs.chmodSync(cli(root), 0o444);
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual(['docs/cli.md is read-only (mode 0444); not fixed']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
+    expect(statSync(cli(root)).mode & 0o7777).toBe(0o444);
+  });
+
+  it('an edit that lands right before the rename is kept, and the file is reported, not fixed', async () => {
+    const root = miniProject(fields, DOC);
+    const result = await fixProject({ root, config: configOf(root), fs: racing('fsyncSync', () => fs.appendFileSync(cli(root), 'user edit\n')) });
+    expect(result.problems).toEqual(['docs/cli.md changed on disk while docdrift ran; not fixed']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}user edit\n`);
+    expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  it('an edit that lands in the replaced file during the rename is put back, and the file is reported, not fixed', async () => {
+    const root = miniProject(fields, DOC);
+    const result = await fixProject({ root, config: configOf(root), fs: racing('renameSync', () => fs.appendFileSync(cli(root), 'user edit\n')) });
+    expect(result.problems).toEqual(['docs/cli.md was edited while docdrift wrote it; the edit was kept and the file not fixed']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}user edit\n`);
+    expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  it('the summary counts what was written, and the findings are those of the files on disk', async () => {
+    const root = miniProject(fields, DOC);
+    const failing: AtomicFs = { ...fs, renameSync: () => { throw Object.assign(new Error('EACCES'), { code: 'EACCES' }); } };
+    const result = await fixProject({ root, config: configOf(root), fs: failing });
+    expect(result.files.map((f) => [f.file, f.written])).toEqual([['docs/cli.md', false]]);
+    expect(result.result.messages.map((m) => `${m.ruleId} ${m.data?.name}`)).toEqual(['reference-param-missing zeta']);
+    const said = describeFix(result, false).stderr;
+    expect(said).not.toMatch(/fixed 1 problem/);
+    expect(said).toBe('docdrift: fixed nothing; 1 file with fixes not written (below).\ndocdrift: docs/cli.md: cannot write (EACCES); left unchanged\n');
+  });
+
+  it('removes the temporary files a killed run left, and no other file', async () => {
+    const root = miniProject(fields, DOC);
+    // pid 2^22+1 is above Linux's pid_max: no process has it.
+    const stale = ['.cli.md.docdrift-4194305-abcd1234.tmp', '.other.md.docdrift-4194305-x1.tmp'];
+    for (const name of stale) writeFileSync(path.join(root, 'docs', name), 'half a file');
+    writeFileSync(path.join(root, 'docs', `.cli.md.docdrift-${process.pid}-live.tmp`), 'a live run');
+    writeFileSync(path.join(root, 'docs', 'notes.tmp'), 'not ours');
+    const result = await fixRoot(root);
+    expect(result.cleaned.sort()).toEqual(stale.map((n) => `docs/${n}`).sort());
+    expect(readdirSync(path.join(root, 'docs')).sort()).toEqual([`.cli.md.docdrift-${process.pid}-live.tmp`, 'cli.md', 'notes.tmp']);
+    expect(describeFix(result, false).stderr).toContain('docdrift: removed 2 stale temporary files of an interrupted run.');
   });
 });

@@ -1,6 +1,6 @@
 /** `docdrift init` end to end: the built CLI on copies of the bundled Python example and TypeScript fixtures. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -163,5 +163,25 @@ describe('binEntries: each command at the line of its bin entry', () => {
     expect(binEntries(pkg)).toEqual({ tool: { line: 5, file: 'dist/cli.js' }, 'tool-admin': { line: 6, file: 'dist/admin.js' } });
     expect(binEntries('{\n  "name": "@scope/tool",\n  "bin": "cli.js"\n}\n')).toEqual({ tool: { line: 3, file: 'cli.js' } });
     expect(binEntries('{ "bin": ')).toEqual({});
+  });
+});
+
+describe('docdrift init writes only inside the project (issue #17)', { timeout: 120_000 }, () => {
+  it('refuses a committed docdrift.config.json symlink (exit 2, naming it), with or without --force, and writes nothing outside', () => {
+    const dir = copy(EXAMPLE);
+    const outside = mkdtempSync(path.join(tmpdir(), 'docdrift-outside-'));
+    temps.push(outside);
+    writeFileSync(path.join(outside, 'victim.json'), '{"precious": true}\n');
+    symlinkSync(path.join(outside, 'victim.json'), path.join(dir, 'docdrift.config.json'));
+    const forced = run(['init', '--force'], dir);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain('docdrift.config.json is a symlink');
+    // A dangling link is not an existing config, and is refused all the same.
+    rmSync(path.join(outside, 'victim.json'));
+    const dangling = run(['init'], dir);
+    expect(dangling.code).toBe(2);
+    expect(dangling.stderr).toContain('docdrift.config.json is a symlink');
+    expect(existsSync(path.join(outside, 'victim.json'))).toBe(false);
+    expect(lstatSync(path.join(dir, 'docdrift.config.json')).isSymbolicLink()).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { baselineEntryStale } from './engine-rules.js';
 import { findingKey, findingKeyString } from './fingerprint.js';
 import { createMessage } from './run-rules.js';
 import type { DriftMessage, Severity } from './types.js';
+import { checkWriteTarget, WriteError, writeFileAtomic, type AtomicFs } from './write.js';
 
 /** The baseline file used when `--baseline` is not given, relative to the project root. */
 export const DEFAULT_BASELINE_FILE = '.docdrift-baseline.json';
@@ -274,6 +275,7 @@ export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   const shown = (escapesRoot(rel) ? file : rel).split(path.sep).join('/');
   const inScope = (f: string): boolean =>
     request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
+  if (request.write) refuseLinkedTarget(request.root, file);
   let text: string;
   try {
     // A regular file of at most 64 MB (a committed link to /dev/zero must not hang the run), BOM stripped.
@@ -286,6 +288,16 @@ export function loadBaseline(request: BaselineRequest): LoadedBaseline {
     );
   }
   return { request, file, shown, inScope, entries: parseBaseline(text, shown) };
+}
+
+/** {@link checkWriteTarget} as a {@link BaselineError} (exit 2, naming the path). */
+function refuseLinkedTarget(root: string, file: string): void {
+  try {
+    checkWriteTarget(root, file);
+  } catch (error) {
+    if (error instanceof WriteError) throw new BaselineError(`cannot write the baseline: ${error.message}`);
+    throw error;
+  }
 }
 
 /** What {@link finishBaseline} did. */
@@ -303,9 +315,13 @@ export interface BaselineRun extends BaselineOutcome {
  *   files outside them are kept from the existing file, since only their findings were computed.
  *   Every finding is then covered, so nothing is reported.
  *
+ * The file is written with {@link writeFileAtomic}: a full disk leaves the old file, never a
+ * truncated one; a symlink or non-regular file at the path inside the root is refused.
+ *
+ * @param fs file-system calls of the atomic write (tests inject failures).
  * @throws {BaselineError} when the file cannot be written.
  */
-export function finishBaseline(messages: readonly DriftMessage[], loaded: LoadedBaseline): BaselineRun {
+export function finishBaseline(messages: readonly DriftMessage[], loaded: LoadedBaseline, fs?: AtomicFs): BaselineRun {
   const { request, file, shown, inScope } = loaded;
   if (!request.write) {
     if (loaded.entries === undefined) return { messages: [...messages], suppressed: [] };
@@ -313,8 +329,9 @@ export function finishBaseline(messages: readonly DriftMessage[], loaded: Loaded
   }
   const others = request.paths.length > 0 ? (loaded.entries ?? []).filter((e) => !inScope(e.file)) : [];
   const entries = [...others.map(({ line: _line, ...e }) => e), ...buildBaseline(messages)];
+  refuseLinkedTarget(request.root, file);
   try {
-    writeFileSync(file, serializeBaseline(entries));
+    writeFileAtomic(file, serializeBaseline(entries), { fs });
   } catch (error) {
     throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }

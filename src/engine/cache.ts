@@ -5,8 +5,9 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
+import { checkWriteTarget, cleanStaleTemps, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
@@ -160,7 +161,8 @@ interface CacheFile {
  */
 export function defaultCacheLocation(root: string): string {
   try {
-    if (statSync(path.join(root, 'node_modules')).isDirectory()) return path.join(root, 'node_modules', '.cache', 'docdrift');
+    // lstat: a node_modules symlink is not followed (the cache would land outside the project).
+    if (lstatSync(path.join(root, 'node_modules')).isDirectory()) return path.join(root, 'node_modules', '.cache', 'docdrift');
   } catch {
     // no node_modules: fall through
   }
@@ -440,28 +442,19 @@ export function summariseCommands(model: Model): CommandSummary[] {
   }));
 }
 
-/** Writes `data` to `file` atomically: a temporary file in the same directory, then rename. */
-function writeAtomic(file: string, data: string): void {
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
 /** Creates the cache directory; a `.docdrift-cache` directory also gets its `.gitignore` and `CACHEDIR.TAG`. */
-function prepareDirectory(dir: string): void {
+function prepareDirectory(root: string, dir: string): void {
   mkdirSync(dir, { recursive: true });
+  cleanStaleTemps(dir);
   if (path.basename(dir) !== '.docdrift-cache') return;
   const gitignore = path.join(dir, '.gitignore');
   try {
-    statSync(gitignore);
+    lstatSync(gitignore);
   } catch {
-    writeFileSync(gitignore, '# Created by docdrift: its run cache, safe to delete.\n*\n');
-    writeFileSync(
+    checkWriteTarget(root, gitignore);
+    writeFileAtomic(gitignore, '# Created by docdrift: its run cache, safe to delete.\n*\n');
+    checkWriteTarget(root, path.join(dir, 'CACHEDIR.TAG'));
+    writeFileAtomic(
       path.join(dir, 'CACHEDIR.TAG'),
       'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by docdrift.\n# For information about cache directory tags see https://bford.info/cachedir/\n',
     );
@@ -482,7 +475,12 @@ function prepareDirectory(dir: string): void {
  * whose rules threw is not stored. `files` scoping is applied after the cache, so runs on
  * different paths share one entry.
  *
- * @throws only what {@link lint} throws (programming errors)
+ * The cache directory and file are written only as regular files inside the root: a symlink on
+ * the way (a committed `.docdrift-cache` link) is refused before anything is read or written.
+ * Temporary files a killed run left in the directory are removed.
+ *
+ * @throws {WriteError} when the cache path inside the root holds a symlink or non-regular file;
+ *   otherwise only what {@link lint} throws (programming errors)
  */
 export async function lintWithCache(options: CachedLintOptions): Promise<CachedLintResult> {
   const { root, config } = options;
@@ -501,6 +499,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
 
   const dir = options.location ?? defaultCacheLocation(root);
   const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
+  // A committed `.docdrift-cache` symlink (or one on the way to it) is refused, not followed.
+  checkWriteTarget(root, file);
   const tHash = performance.now();
   let signingKey: Buffer;
   try {
@@ -552,8 +552,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
         configProblems: result.configProblems, commands, stats: result.stats },
     };
     try {
-      prepareDirectory(dir);
-      writeAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }));
+      prepareDirectory(root, dir);
+      writeFileAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }));
       info.written = true;
     } catch (error) {
       info.note = `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;

@@ -3,7 +3,8 @@
  * turns what it found (commands, their config classes, their reference sections) into a starter
  * `docdrift.config.json` that reproduces the same run, with notes on what to review.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { checkWriteTarget, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import { CONFIG_FILES } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
@@ -166,9 +167,15 @@ export function existingConfigFiles(root: string): string[] {
   return found;
 }
 
-/** Writes the proposal to `root`/{@link INIT_CONFIG_FILE}; returns the absolute path. Throws the fs error on failure. */
+/**
+ * Writes the proposal to `root`/{@link INIT_CONFIG_FILE} atomically; returns the absolute path.
+ *
+ * @throws {WriteError} when the path is a symlink or not a regular file (never followed out of
+ *   the project); the fs error when the write fails.
+ */
 export function writeProposal(root: string, proposal: InitProposal): string {
   const file = path.join(root, INIT_CONFIG_FILE);
-  writeFileSync(file, proposal.text, 'utf8');
+  checkWriteTarget(root, file);
+  writeFileAtomic(file, proposal.text);
   return file;
 }

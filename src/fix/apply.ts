@@ -7,7 +7,11 @@ import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
-import type { TextEdit } from '../engine/types.js';
+import type { DriftMessage, TextEdit } from '../engine/types.js';
+import type { Model } from '../model/types.js';
+import { cleanStaleTemps, leavesBase, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
+
+export { writeFileAtomic, type AtomicFs } from '../engine/write.js';
 
 /** ESLint's limit on fix passes (https://eslint.org/docs/latest/integrate/nodejs-api#linterverifyandfix). */
 export const MAX_FIX_PASSES = 10;
@@ -44,54 +48,6 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
   return { text: out + text.slice(cursor), applied, skipped };
 }
 
-/** The file-system calls {@link writeFileAtomic} makes; tests inject failures. */
-export type AtomicFs = Pick<
-  typeof nodeFs,
-  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'unlinkSync' | 'fchmodSync' | 'statSync'
->;
-
-/**
- * Replaces a file's contents atomically: writes a temporary file in the same directory, fsyncs
- * it, gives it the original's permission bits and renames it over the original (POSIX rename(2)
- * is atomic within one file system). On any failure the temporary file is removed and the
- * original is left as it was.
- *
- * @param file absolute path of an existing regular file.
- * @throws the underlying `NodeJS.ErrnoException` when a step fails.
- */
-export function writeFileAtomic(file: string, data: string | Uint8Array, fs: AtomicFs = nodeFs): void {
-  const mode = fs.statSync(file).mode & 0o7777;
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.docdrift-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(temp, 'wx', mode);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    // open() applies the umask; the original's bits are restored explicitly.
-    fs.fchmodSync(fd, mode);
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = undefined;
-    fs.renameSync(temp, file);
-  } catch (error) {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // already failing; the original error is the one to report
-      }
-    }
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // never created, or already gone
-    }
-    throw error;
-  }
-}
-
 /** Why a file was not fixed. */
 export class FixError extends Error {}
 
@@ -105,7 +61,7 @@ export class FixError extends Error {}
 export function resolveInsideRoot(root: string, file: string): string {
   const abs = path.resolve(root, file);
   const rel = path.relative(root, abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new FixError(`${file} is outside the project root; not fixed`);
+  if (rel === '' || leavesBase(rel)) throw new FixError(`${file} is outside the project root; not fixed`);
   let real: string;
   let realRoot: string;
   try {
@@ -115,7 +71,7 @@ export function resolveInsideRoot(root: string, file: string): string {
     throw new FixError(`${file} cannot be resolved (${(error as NodeJS.ErrnoException).code ?? String(error)}); not fixed`);
   }
   const realRel = path.relative(realRoot, real);
-  if (realRel === '' || realRel.startsWith('..') || path.isAbsolute(realRel)) {
+  if (realRel === '' || leavesBase(realRel)) {
     throw new FixError(`${file} is a symlink to ${real}, outside the project root; not fixed`);
   }
   if (!nodeFs.statSync(real).isFile()) throw new FixError(`${file} is not a regular file; not fixed`);
@@ -130,17 +86,21 @@ export interface FixedFile {
   after: string;
   /** Edits applied to it over all passes. */
   edits: number;
+  /** True when the new text is on disk (always false in a dry run, or when the write was refused or failed). */
+  written: boolean;
 }
 
 /** What {@link fixProject} did. */
 export interface FixResult {
-  /** The lint of the fixed texts: the findings that remain. */
+  /** The lint of the texts now on disk (in a dry run: of the fixed texts): the findings that remain. */
   result: LintResult;
   files: FixedFile[];
   /** Lint passes that applied edits (at most {@link MAX_FIX_PASSES}). */
   passes: number;
   /** Files that could not be fixed or written, each as a sentence naming the file. */
   problems: string[];
+  /** Stale temporary files of a killed run that were removed, project-relative. */
+  cleaned: string[];
 }
 
 /** Options of {@link fixProject}: a lint run's options plus the fix settings. */
@@ -150,29 +110,93 @@ export interface FixOptions extends Omit<LintOptions, 'overlay'> {
   maxPasses?: number;
   /** File-system calls of the atomic write (tests inject failures). */
   fs?: AtomicFs;
+  /**
+   * The findings in scope, of those the lint reports (`--changed-since` passes its selection):
+   * only their fixes are applied. Default: all.
+   */
+  select?: (messages: DriftMessage[], model: Model) => DriftMessage[];
 }
 
-/** Reads a file's text, refusing one whose bytes would not survive a UTF-8 round trip (writing it back would change other bytes). */
-function readExact(abs: string, file: string): string {
-  const bytes = nodeFs.readFileSync(abs);
-  const text = bytes.toString('utf8');
-  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new FixError(`${file} is not valid UTF-8; not fixed`);
-  return text;
+/** A file's text as read for fixing, with the stamp it had then. */
+interface ReadFile {
+  abs: string;
+  text: string;
+  stamp: FileStamp;
+}
+
+/** Why a file is refused before anything is computed for it: read-only (its mode says so, or this user cannot write it). */
+function readOnly(abs: string, file: string, mode: number): string | undefined {
+  if ((mode & 0o222) === 0) return `${file} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); not fixed`;
+  try {
+    nodeFs.accessSync(abs, nodeFs.constants.W_OK);
+  } catch {
+    return `${file} is not writable by this user; not fixed`;
+  }
+  return undefined;
+}
+
+/** Reads a file's text and stamp, refusing one whose bytes would not survive a UTF-8 round trip (writing it back would change other bytes). */
+function readExact(abs: string, file: string): ReadFile {
+  const fd = nodeFs.openSync(abs, 'r');
+  try {
+    const st = nodeFs.fstatSync(fd);
+    const bytes = nodeFs.readFileSync(fd);
+    const text = bytes.toString('utf8');
+    if (!Buffer.from(text, 'utf8').equals(bytes)) throw new FixError(`${file} is not valid UTF-8; not fixed`);
+    return { abs, text, stamp: stampOf(st) };
+  } finally {
+    nodeFs.closeSync(fd);
+  }
 }
 
 /**
- * Lints, applies every finding's fix, lints the edited texts again (in memory) and repeats until
- * no fix applies or {@link MAX_FIX_PASSES} passes ran; then, unless `dryRun`, writes each changed
- * file with {@link writeFileAtomic} (only when the file on disk is still what was read). Only
- * findings the lint reports (the `files` scope applies) are fixed.
+ * Writes one fixed file: the file must still be the one read (same inode, size and mtime, same
+ * text), checked on a descriptor held through the write, so the atomic write can check the stamp
+ * right before and the replaced inode right after the rename (issue #18).
+ *
+ * @throws {FixError} when it changed or the write was refused; the fs error when a step fails.
+ */
+function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicFs): void {
+  let fd: number;
+  try {
+    fd = nodeFs.openSync(original.abs, 'r');
+  } catch {
+    throw new FixError(`${file} changed on disk while docdrift ran (it is gone); not fixed`);
+  }
+  try {
+    const st = nodeFs.fstatSync(fd);
+    if (!sameStamp(stampOf(st), original.stamp) || nodeFs.readFileSync(fd).toString('utf8') !== original.text) {
+      throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
+    }
+    writeFileAtomic(original.abs, after, { fs, expect: original.stamp, held: fd });
+  } catch (error) {
+    if (error instanceof WriteError) {
+      throw new FixError(/put back/.test(error.message) ? `${file} was edited while docdrift wrote it; the edit was kept and the file not fixed` : `${file} changed on disk while docdrift ran; not fixed`);
+    }
+    throw error;
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
+/**
+ * Lints, applies every in-scope finding's fix, lints the edited texts again (in memory) and
+ * repeats until no fix applies or {@link MAX_FIX_PASSES} passes ran; then, unless `dryRun`,
+ * writes each changed file with {@link writeFileAtomic} (only when the file on disk is still
+ * what was read, checked again around the rename). Only findings the lint reports (the `files`
+ * scope applies) and `select` keeps are fixed. Read-only files are refused. Before writing, the
+ * temporary files a killed run left beside the documents are removed.
+ *
+ * When a file could not be written, the findings are those of the texts on disk (a last lint
+ * with only the written files), so the report never shows a file as fixed that was not.
  *
  * Never throws for a file that cannot be fixed: that goes to `problems`.
  */
 export async function fixProject(options: FixOptions): Promise<FixResult> {
-  const { dryRun = false, maxPasses = MAX_FIX_PASSES, fs = nodeFs, ...lintOptions } = options;
+  const { dryRun = false, maxPasses = MAX_FIX_PASSES, fs = nodeFs, select, ...lintOptions } = options;
   const root = lintOptions.root;
   const overlay = new Map<string, string>();
-  const originals = new Map<string, { abs: string; text: string }>();
+  const originals = new Map<string, ReadFile>();
   const counts = new Map<string, number>();
   const refused = new Set<string>();
   const problems: string[] = [];
@@ -180,7 +204,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   let passes = 0;
   while (passes < maxPasses) {
     const byFile = new Map<string, TextEdit[]>();
-    for (const m of result.messages) {
+    for (const m of select ? select(result.messages, result.model) : result.messages) {
       if (!m.fix || refused.has(m.fix.file)) continue;
       const list = byFile.get(m.fix.file) ?? [];
       list.push(m.fix);
@@ -192,7 +216,9 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       if (!original) {
         try {
           const abs = resolveInsideRoot(root, file);
-          original = { abs, text: readExact(abs, file) };
+          const why = dryRun ? undefined : readOnly(abs, file, nodeFs.statSync(abs).mode);
+          if (why) throw new FixError(why);
+          original = readExact(abs, file);
           originals.set(file, original);
         } catch (error) {
           refused.add(file);
@@ -215,21 +241,28 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   for (const [file, after] of overlay) {
     const original = originals.get(file)!;
     if (after === original.text) continue;
-    files.push({ file, before: original.text, after, edits: counts.get(file) ?? 0 });
+    files.push({ file, before: original.text, after, edits: counts.get(file) ?? 0, written: false });
   }
   files.sort((a, b) => a.file.localeCompare(b.file));
+  const cleaned: string[] = [];
   if (!dryRun) {
+    const dirs = new Set([...result.model.docs.map((d) => d.file), ...files.map((f) => f.file)].map((f) => path.posix.dirname(f)));
+    for (const dir of dirs) cleaned.push(...cleanStaleTemps(path.join(root, dir)).map((name) => path.posix.join(dir, name)));
     for (const f of files) {
-      const { abs } = originals.get(f.file)!;
       try {
-        if (readExact(abs, f.file) !== f.before) throw new FixError(`${f.file} changed on disk while docdrift ran; not fixed`);
-        writeFileAtomic(abs, f.after, fs);
+        writeFixed(originals.get(f.file)!, f.file, f.after, fs);
+        f.written = true;
       } catch (error) {
         problems.push(error instanceof FixError ? error.message : `${f.file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); left unchanged`);
       }
     }
+    if (files.some((f) => !f.written)) {
+      // Report what is on disk: drop the texts that were not written and lint once more.
+      const onDisk = new Map(files.filter((f) => f.written).map((f) => [f.file, f.after]));
+      result = await lint({ ...lintOptions, overlay: onDisk });
+    }
   }
-  return { result, files, passes, problems };
+  return { result, files, passes, problems, cleaned };
 }
 
 /** The changes as one unified diff (`diff` package, `--- a/file` / `+++ b/file` headers, 3 lines of context). */
@@ -240,14 +273,21 @@ export function unifiedDiff(files: readonly FixedFile[]): string {
 /**
  * What the CLI prints about a fix run: for a dry run the unified diff (stdout), then one summary
  * line and every problem (stderr), e.g. `docdrift: fixed 3 problems in 2 files (2 passes)`.
+ * After a real run the summary counts only what was written, and says how many files were not.
  */
 export function describeFix(fix: FixResult, dryRun: boolean): { stdout: string; stderr: string } {
-  const edits = fix.files.reduce((n, f) => n + f.edits, 0);
+  const counted = dryRun ? fix.files : fix.files.filter((f) => f.written);
+  const notWritten = dryRun ? 0 : fix.files.length - counted.length;
+  const edits = counted.reduce((n, f) => n + f.edits, 0);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
+  const rest = notWritten > 0 ? `; ${plural(notWritten, 'file')} with fixes not written (below)` : '';
   const summary = fix.files.length === 0
     ? 'docdrift: nothing to fix.\n'
-    : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(fix.files.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}.\n`;
+    : counted.length === 0
+      ? `docdrift: fixed nothing${rest}.\n`
+      : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(counted.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}${rest}.\n`;
+  const cleaned = fix.cleaned.length > 0 ? `docdrift: removed ${plural(fix.cleaned.length, 'stale temporary file')} of an interrupted run.\n` : '';
   const problems = fix.problems.map((p) => `docdrift: ${p}\n`).join('');
-  return { stdout: dryRun ? unifiedDiff(fix.files) : '', stderr: summary + problems };
+  return { stdout: dryRun ? unifiedDiff(fix.files) : '', stderr: cleaned + summary + problems };
 }

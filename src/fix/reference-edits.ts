@@ -7,9 +7,9 @@
 import { columnRoles, defaultFromDescription, NO_VALUE } from '../docs/reference-table.js';
 import type { TextEdit } from '../engine/types.js';
 import { formatDefault } from '../model/compare.js';
-import type { CommandSpec, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
-import { columnUsesCode, formatTableLine, sectionTable, tableRowAt, tableStyle, type SectionTable } from './table.js';
-import { codeSpan, eolOf, lineExtent, lineStarts, rangeOf } from './text.js';
+import type { CommandSpec, DocTable, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
+import { blockAt, columnUsesCode, documentLineStarts, formatTableLine, sectionTable, tableRowAt, tableStyleOf, type SectionTable } from './table.js';
+import { codeSpan, eolOf, lineExtent, rangeOf } from './text.js';
 
 /** Escapes text for a GFM table cell: `|` → `\|`, line breaks folded into one space. */
 function cellText(text: string): string {
@@ -26,6 +26,62 @@ export function isSortedByName(rows: readonly ReferenceRow[]): boolean {
   if (rows.length < 2) return false;
   for (let i = 1; i < rows.length; i++) if (sortKey(rows[i - 1]!.names[0] ?? '') > sortKey(rows[i]!.names[0] ?? '')) return false;
   return true;
+}
+
+/**
+ * Facts about one table that every insertion into it shares, computed once (issue #18: one
+ * insertion per finding used to rescan the table, quadratic in its rows).
+ */
+interface InsertionFacts {
+  sorted: boolean;
+  /** The rows' sort keys, in table order (non-decreasing when `sorted`). */
+  keys: string[];
+  noneMarks: Map<number, string>;
+  /** Per command: the row each parameter goes after (that of the nearest preceding parameter with a row). */
+  anchors: WeakMap<CommandSpec, Map<ParamSpec, ReferenceRow | undefined>>;
+}
+
+const insertionFacts = new WeakMap<DocTable, InsertionFacts>();
+
+function insertionFactsOf(table: DocTable, rows: readonly ReferenceRow[]): InsertionFacts {
+  let facts = insertionFacts.get(table);
+  if (!facts) {
+    facts = { sorted: isSortedByName(rows), keys: rows.map((r) => sortKey(r.names[0] ?? '')), noneMarks: new Map(), anchors: new WeakMap() };
+    insertionFacts.set(table, facts);
+  }
+  return facts;
+}
+
+/** For each of `cmd`'s parameters, the last row naming the nearest parameter before it in code order that has a row. */
+function anchorsFor(facts: InsertionFacts, cmd: CommandSpec, rows: readonly ReferenceRow[]): Map<ParamSpec, ReferenceRow | undefined> {
+  let anchors = facts.anchors.get(cmd);
+  if (anchors) return anchors;
+  const lastByName = new Map<string, number>();
+  rows.forEach((r, i) => {
+    for (const n of r.names) lastByName.set(n, i);
+  });
+  anchors = new Map();
+  let carry: ReferenceRow | undefined;
+  for (const p of cmd.params) {
+    if (!anchors.has(p)) anchors.set(p, carry);
+    let at = -1;
+    for (const n of [p.name, ...p.aliases]) at = Math.max(at, lastByName.get(n) ?? -1);
+    if (at >= 0) carry = rows[at];
+  }
+  facts.anchors.set(cmd, anchors);
+  return anchors;
+}
+
+/** The first index whose key is greater than `key` in non-decreasing `keys` (binary search). */
+function upperBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! > key) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** A planned row insertion: the edit and how it orders against other insertions at the same place. */
@@ -64,9 +120,14 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const hasNameAndFlag = roles.includes('name') && roles.includes('flag');
   const isFlag = param.origin === 'cli-flag' && !param.positional;
   const spelled = isFlag ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  const facts = insertionFactsOf(table, rows);
   const noneMark = (col: number): string => {
-    const mark = table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => c !== '' && NO_VALUE.has(c.toLowerCase()));
-    return mark ?? '';
+    let mark = facts.noneMarks.get(col);
+    if (mark === undefined) {
+      mark = table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => c !== '' && NO_VALUE.has(c.toLowerCase())) ?? '';
+      facts.noneMarks.set(col, mark);
+    }
+    return mark;
   };
   const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? codeSpan(value) : cellText(value));
   const defaultText = param.default ? formatDefault(param.default) : undefined;
@@ -103,26 +164,19 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
         return '';
     }
   });
-  const line = formatTableLine(tableStyle(text, starts, table), cells);
+  const style = tableStyleOf(text, starts, table);
+  if (!style) return undefined;
+  const line = formatTableLine(style, cells);
   const eol = eolOf(text);
-  const sorted = isSortedByName(rows);
+  const sorted = facts.sorted;
   const lastRow = rows[rows.length - 1]!;
   let anchor: { row: ReferenceRow; before: boolean } = { row: lastRow, before: false };
   if (sorted) {
-    const next = rows.find((r) => sortKey(r.names[0] ?? '') > sortKey(key));
+    const next = rows[upperBound(facts.keys, sortKey(key))];
     if (next) anchor = { row: next, before: true };
   } else {
-    const order = [...cmd.params];
-    const at = order.indexOf(param);
-    for (let i = at - 1; i >= 0; i--) {
-      const prev = order[i]!;
-      const names = new Set([prev.name, ...prev.aliases]);
-      const hit = [...rows].reverse().find((r) => r.names.some((n) => names.has(n)));
-      if (hit) {
-        anchor = { row: hit, before: false };
-        break;
-      }
-    }
+    const hit = anchorsFor(facts, cmd, rows).get(param);
+    if (hit) anchor = { row: hit, before: false };
   }
   const ext = lineExtent(text, starts, anchor.row.location.line);
   if (!ext) return undefined;
@@ -169,7 +223,7 @@ export function defaultCellValue(value: string, column: readonly string[]): stri
 export function replaceDefaultEdit(model: Model, location: SourceLocation, documented: string, actual: string): TextEdit | undefined {
   const text = model.source?.(location.file);
   if (text === undefined || /[\r\n|]/.test(actual) || actual === '') return undefined;
-  const range = rangeOf(text, lineStarts(text), location);
+  const range = rangeOf(text, documentLineStarts(model, location.file, text), location);
   if (!range) return undefined;
   const [start, end] = range;
   const written = text.slice(start, end);
@@ -196,8 +250,7 @@ export function replaceDefaultEdit(model: Model, location: SourceLocation, docum
 export function removeRowEdit(model: Model, section: ReferenceSection, row: ReferenceRow): TextEdit | undefined {
   const found: SectionTable | undefined = sectionTable(model, section);
   if (!found) return undefined;
-  const doc = model.doc(section.file);
-  const tables = doc?.blocks.find((b) => b.heading.location.line === section.heading.location.line)?.tables ?? [];
+  const tables = blockAt(model, section.file, section.heading.location.line)?.tables ?? [];
   const tableRow = tables.map((t) => tableRowAt(t, row)).find((r) => r !== undefined);
   if (!tableRow) return undefined;
   const { text, starts } = found;

@@ -545,7 +545,9 @@ function sectionsOfDoc(
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
   const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean }> = [];
-  const minDepth = Math.min(...doc.blocks.map((b) => b.heading.depth));
+  // A loop, not Math.min(...): 100,000+ headings would overflow the argument stack.
+  let minDepth = Infinity;
+  for (const b of doc.blocks) minDepth = Math.min(minDepth, b.heading.depth);
   for (const block of doc.blocks) {
     const names: string[] = [];
     for (const code of block.heading.codes) {
@@ -559,14 +561,38 @@ function sectionsOfDoc(
     const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
     if (names.length > 0 || global) opened.push({ block, commands: names, global });
   }
+  // Heading blocks nest (a block ends before the next heading of its rank or higher), so the
+  // sections nested in a section are covered by its direct children, found with a stack in one
+  // pass; a line belongs to a nested section when a child's range holds it (binary search).
+  // Linear in the sections, where filtering all of them per section was quadratic (issue #18).
+  const children = new Map<(typeof opened)[number], Array<(typeof opened)[number]>>();
+  const stack: Array<(typeof opened)[number]> = [];
+  for (const x of opened) {
+    const line = x.block.heading.location.line;
+    while (stack.length > 0 && !(line > stack[stack.length - 1]!.block.heading.location.line && x.block.endLine <= stack[stack.length - 1]!.block.endLine)) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) {
+      const list = children.get(parent) ?? [];
+      list.push(x);
+      children.set(parent, list);
+    }
+    stack.push(x);
+  }
   const sections: ReferenceSection[] = [];
   for (const o of opened) {
-    const inner = opened.filter(
-      (x) => x !== o && x.block.heading.location.line > o.block.heading.location.line && x.block.endLine <= o.block.endLine,
-    );
+    const inner = children.get(o) ?? [];
     // Rows from every layout in the block, except what a nested section claims for itself.
-    const own = (line: number): boolean =>
-      !inner.some((x) => line >= x.block.heading.location.line && line <= x.block.endLine);
+    const own = (line: number): boolean => {
+      let lo = 0;
+      let hi = inner.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (inner[mid]!.block.heading.location.line <= line) lo = mid + 1;
+        else hi = mid;
+      }
+      const x = inner[lo - 1];
+      return !(x && line <= x.block.endLine);
+    };
     const layouts: Array<[ReferenceLayout, ReferenceRow[]]> = [
       ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],

@@ -18,7 +18,71 @@ export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
   return row.names.some((n) => spellings.includes(n));
 }
 
-/** The rows that document a parameter of a command, in its own sections and the global ones. */
+/** The spellings a row may use for a parameter: name, aliases, `no-name` for a negatable flag. */
+function spellingsOf(param: ParamSpec): string[] {
+  return [param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])];
+}
+
+/** A section's rows by name: the positions of the rows that carry it, ascending (built once per section). */
+const rowIndexes = new WeakMap<ReferenceSection, Map<string, number[]>>();
+
+function rowIndexOf(section: ReferenceSection): Map<string, number[]> {
+  let index = rowIndexes.get(section);
+  if (!index) {
+    index = new Map();
+    section.rows.forEach((row, i) => {
+      for (const n of new Set(row.names)) {
+        const list = index!.get(n);
+        if (list) list.push(i);
+        else index!.set(n, [i]);
+      }
+    });
+    rowIndexes.set(section, index);
+  }
+  return index;
+}
+
+/** A command's parameters as sets and maps, built once per command (rules ask per parameter). */
+interface ParamIndex {
+  own: Set<ParamSpec>;
+  /** Positions in params + acceptedParams. */
+  position: Map<ParamSpec, number>;
+  /** Non-flag parameters by name and alias. */
+  fieldsBySpelling: Map<string, ParamSpec[]>;
+  /** CLI flags by `dest`. */
+  flagsByDest: Map<string, ParamSpec[]>;
+}
+
+const paramIndexes = new WeakMap<CommandSpec, ParamIndex>();
+
+function paramIndexOf(cmd: CommandSpec): ParamIndex {
+  let index = paramIndexes.get(cmd);
+  if (!index) {
+    const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
+    const push = (map: Map<string, ParamSpec[]>, key: string, p: ParamSpec): void => {
+      const list = map.get(key);
+      if (!list) map.set(key, [p]);
+      else if (list[list.length - 1] !== p) list.push(p);
+    };
+    index = { own: new Set(cmd.params), position: new Map(), fieldsBySpelling: new Map(), flagsByDest: new Map() };
+    all.forEach((p, i) => {
+      if (!index!.position.has(p)) index!.position.set(p, i);
+      if (p.origin === 'cli-flag') {
+        if (p.dest !== undefined) push(index!.flagsByDest, p.dest, p);
+      } else {
+        for (const n of [p.name, ...p.aliases]) push(index!.fieldsBySpelling, n, p);
+      }
+    });
+    paramIndexes.set(cmd, index);
+  }
+  return index;
+}
+
+/**
+ * The rows that document a parameter of a command, in its own sections and the global ones.
+ * Each section's rows are looked up by name (an index built once per section), so asking for
+ * every parameter of a command is linear in its rows, not parameters × rows (issue #18).
+ */
 export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
   const out: Array<{ section: ReferenceSection; row: ReferenceRow }> = [];
   const twins = twinsOf(cmd, param);
@@ -30,10 +94,14 @@ export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
     inheritedFrom.push(parent);
     c = parent;
   }
-  const own = cmd.params.includes(param);
-  const parentSections = own ? [] : inheritedFrom.filter((p) => p.params.includes(param)).flatMap((p) => model.sectionsFor(p));
+  const own = paramIndexOf(cmd).own.has(param);
+  const parentSections = own ? [] : inheritedFrom.filter((p) => paramIndexOf(p).own.has(param)).flatMap((p) => model.sectionsFor(p));
+  const spellings = [...new Set([param, ...twins].flatMap(spellingsOf))];
   for (const section of [...model.sectionsFor(cmd), ...parentSections, ...model.globalSections]) {
-    for (const row of section.rows) if ([param, ...twins].some((p) => rowDocuments(row, p))) out.push({ section, row });
+    const index = rowIndexOf(section);
+    const hits = new Set<number>();
+    for (const sp of spellings) for (const i of index.get(sp) ?? []) hits.add(i);
+    for (const i of [...hits].sort((a, b) => a - b)) out.push({ section, row: section.rows[i]! });
   }
   return out;
 }
@@ -41,14 +109,15 @@ export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
 /**
  * The other spellings of one parameter in a command that has both CLI flags and a config class:
  * a flag whose `dest` is a config field (`--resume` with `dest="resume_from_cache"`) and that
- * field are one parameter, so a row for either documents both.
+ * field are one parameter, so a row for either documents both. Looked up in an index built once
+ * per command.
  */
 export function twinsOf(cmd: CommandSpec, param: ParamSpec): ParamSpec[] {
-  const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
-  if (param.origin === 'cli-flag') {
-    return param.dest ? all.filter((p) => p.origin !== 'cli-flag' && (p.name === param.dest || p.aliases.includes(param.dest!))) : [];
-  }
-  return all.filter((p) => p.origin === 'cli-flag' && p.dest !== undefined && (p.dest === param.name || param.aliases.includes(p.dest)));
+  const index = paramIndexOf(cmd);
+  if (param.origin === 'cli-flag') return param.dest ? [...(index.fieldsBySpelling.get(param.dest) ?? [])] : [];
+  const found = new Set<ParamSpec>();
+  for (const n of [param.name, ...param.aliases]) for (const p of index.flagsByDest.get(n) ?? []) found.add(p);
+  return [...found].sort((a, b) => index.position.get(a)! - index.position.get(b)!);
 }
 
 /** All spellings a command accepts for a parameter name, global parameters excluded. */

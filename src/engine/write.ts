@@ -1,0 +1,282 @@
+/**
+ * The one way docdrift writes a file (issues #17, #18): atomically (temporary file in the same
+ * directory, fsync, rename), never through a symlink inside the project, keeping the replaced
+ * file's owner and mode, with an optional check that nobody edited the file in between. The
+ * baseline, the run cache, `init`'s config and `--fix` all write through here.
+ */
+import * as nodeFs from 'node:fs';
+import path from 'node:path';
+
+/** The file-system calls {@link writeFileAtomic} makes; tests inject failures and races. */
+export type AtomicFs = Pick<
+  typeof nodeFs,
+  | 'openSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'closeSync'
+  | 'renameSync'
+  | 'unlinkSync'
+  | 'fchmodSync'
+  | 'statSync'
+  | 'lstatSync'
+  | 'fstatSync'
+  | 'readSync'
+  | 'fchownSync'
+>;
+
+/** A write docdrift refuses (a symlink or non-regular file in the way, a file edited meanwhile); the message names the path. */
+export class WriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteError';
+  }
+}
+
+/**
+ * The stat fields that change when a file is edited in place or replaced: device and inode
+ * (a rename-over by an editor), size and modification time in ms (an in-place write).
+ */
+export interface FileStamp {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The {@link FileStamp} of a stat result. */
+export function stampOf(st: nodeFs.Stats): FileStamp {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** True when two stamps describe the same, unedited file. */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** True when `rel` (a `path.relative` result) leaves its base: `..` or `../x`, or absolute; `..x.md` stays inside. */
+export function leavesBase(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+}
+
+/**
+ * Checks that writing `file` cannot leave the project: when `file` lies lexically inside `root`,
+ * no existing component of its path below the root may be a symlink (a committed
+ * `.docdrift-cache` → `/home/me/.ssh` link, or a `.docdrift-baseline.json` link). A path outside
+ * the root was named by the user (`--baseline /tmp/b.json`, `--cache-location`) and is not
+ * checked beyond what the rename does (it replaces a link, never follows it).
+ *
+ * @param root absolute project root.
+ * @param file absolute path to be written.
+ * @throws {WriteError} naming the offending path (root-relative) and what it is.
+ */
+export function checkWriteTarget(root: string, file: string): void {
+  const rel = path.relative(root, file);
+  if (rel === '' || leavesBase(rel)) return;
+  let current = root;
+  const parts = rel.split(path.sep);
+  for (let i = 0; i < parts.length; i++) {
+    current = path.join(current, parts[i]!);
+    const shown = path.relative(root, current).split(path.sep).join('/');
+    let st: nodeFs.Stats;
+    try {
+      st = nodeFs.lstatSync(current);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new WriteError(`cannot check ${shown} before writing it (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was written.`);
+    }
+    if (st.isSymbolicLink()) {
+      let target = '?';
+      try {
+        target = nodeFs.readlinkSync(current);
+      } catch {
+        // the link is reported either way
+      }
+      throw new WriteError(`${shown} is a symlink (to ${target}); docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
+    }
+    // A file where a directory should be fails the write itself (ENOTDIR), and an existing
+    // non-regular file is refused by writeFileAtomic: neither can lead out of the project.
+    if (!st.isDirectory()) return;
+  }
+}
+
+/** `.<name>.docdrift-<pid>-<random>.tmp`: the temporary file of {@link writeFileAtomic}. */
+const TEMP_NAME = /^\..+\.docdrift-(\d+)-[a-z0-9]+\.tmp$/;
+/** The cache's temporary files before they went through {@link writeFileAtomic}: `run-<hash>.json.<pid>.<random>.tmp`. */
+const OLD_CACHE_TEMP = /^run-[0-9a-f]+\.json\.(\d+)\.[a-z0-9]+\.tmp$/;
+
+/** The temporary name for `file` in its own directory. */
+function tempName(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.docdrift-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+}
+
+/** True when process `pid` is running on this machine (EPERM: it runs under another user). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a killed docdrift run left in `dir` (named by
+ * {@link writeFileAtomic}, or the cache's older `run-*.json.<pid>.<rand>.tmp`), when the process
+ * that made them no longer runs. Never throws: a directory that cannot be read is left alone.
+ *
+ * @returns the names removed.
+ */
+export function cleanStaleTemps(dir: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = nodeFs.readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name) ?? OLD_CACHE_TEMP.exec(name);
+    if (!m || alive(Number(m[1]))) continue;
+    try {
+      const st = nodeFs.lstatSync(path.join(dir, name));
+      if (!st.isFile() && !st.isSymbolicLink()) continue;
+      nodeFs.unlinkSync(path.join(dir, name));
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+/** Options of {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** File-system calls (tests inject failures and races). */
+  fs?: AtomicFs;
+  /**
+   * The stamp the file had when its text was read (`--fix`): checked again right before the
+   * rename, and, through `held`, after it.
+   */
+  expect?: FileStamp;
+  /**
+   * A descriptor open on the file that is replaced (the inode with stamp `expect`): after the
+   * rename its stamp must be unchanged, else an edit landed in the replaced file while it was
+   * being replaced; that text is then put back and the write is refused.
+   */
+  held?: number;
+}
+
+/** Reads all bytes of an open descriptor from offset 0. */
+function readAll(fs: AtomicFs, fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(1 << 16);
+    const n = fs.readSync(fd, chunk, 0, chunk.length, offset);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    offset += n;
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Replaces (or creates) a file atomically: writes a temporary file
+ * `.<name>.docdrift-<pid>-<random>.tmp` in the same directory (created exclusively, so never
+ * through a link), gives it the replaced file's owner (uid/gid) and permission bits, fsyncs it,
+ * renames it over `file` (POSIX rename(2) is atomic within one file system and replaces a
+ * symlink rather than following it) and fsyncs the directory. A new file gets the umask's mode.
+ * On any failure the temporary file is removed and `file` is left as it was, so a full disk
+ * never leaves a truncated file.
+ *
+ * With `expect`, the file's stamp is compared right before the rename; with `held`, the
+ * replaced inode's stamp right after it (see {@link AtomicWriteOptions}).
+ *
+ * @param file absolute path; an existing one must be a regular file (not a symlink).
+ * @throws {WriteError} when `file` is not a regular file or was edited meanwhile; the
+ *   underlying `NodeJS.ErrnoException` when a step fails (EACCES, ENOSPC, EPERM for an owner
+ *   that cannot be kept).
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions | AtomicFs = {}): void {
+  const opts: AtomicWriteOptions = 'openSync' in options ? { fs: options } : options;
+  const fs = opts.fs ?? nodeFs;
+  let existing: nodeFs.Stats | undefined;
+  try {
+    existing = fs.lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (existing && !existing.isFile()) throw new WriteError(`${file} is not a regular file${existing.isSymbolicLink() ? ' (a symlink)' : ''}; not written`);
+  const temp = tempName(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let written = 0;
+    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    if (existing) {
+      // Running as root (or as a member of the file's group) the replacement would otherwise be
+      // owned by docdrift's user: keep the owner. chown clears set-id bits, so chmod follows it.
+      const uid = process.geteuid?.();
+      if (uid !== undefined && (existing.uid !== uid || existing.gid !== process.getegid?.())) fs.fchownSync(fd, existing.uid, existing.gid);
+      // open() applied the umask; the original's bits are restored explicitly.
+      fs.fchmodSync(fd, existing.mode & 0o7777);
+    }
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    if (opts.expect) {
+      let now: FileStamp | undefined;
+      try {
+        now = stampOf(fs.statSync(file));
+      } catch {
+        // gone: changed
+      }
+      if (!now || !sameStamp(now, opts.expect)) throw new WriteError(`${file} changed on disk while docdrift ran; not written`);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // already failing; the original error is the one to report
+      }
+    }
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // never created, or already gone
+    }
+    throw error;
+  }
+  syncDirectory(fs, path.dirname(file));
+  if (opts.held !== undefined && opts.expect) {
+    const after = stampOf(fs.fstatSync(opts.held));
+    if (!sameStamp(after, opts.expect)) {
+      // An edit landed in the old file between the check and the rename: the user's text wins.
+      writeFileAtomic(file, readAll(fs, opts.held), { fs });
+      throw new WriteError(`${file} was edited while docdrift replaced it; the edited text was put back; not written`);
+    }
+  }
+}
+
+/** fsyncs a directory so the rename survives a crash; platforms that cannot do it are skipped. */
+function syncDirectory(fs: AtomicFs, dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // EISDIR/EINVAL/EPERM on some platforms: the data itself is already synced
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // nothing to do
+      }
+    }
+  }
+}
