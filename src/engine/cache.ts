@@ -556,7 +556,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       writeFileAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }));
       info.written = true;
     } catch (error) {
-      info.note = `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      // Keep why the old file was not read (a symlink to /dev/zero, a FIFO): both matter.
+      info.note = [info.note, `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
     }
   }
   return {
