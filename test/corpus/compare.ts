@@ -113,6 +113,8 @@ export function scoreEntry(entry: Pick<CorpusEntry, 'expected' | 'judged'>, find
 export interface ScoredEntry {
   id: string;
   kind: CorpusEntry['kind'];
+  /** The before/after twin's id, when the entry has one. */
+  pair?: string;
   /** The run with the entry's config (the same as `zeroConfig` when the config is null). */
   configured?: EntryScore;
   zeroConfig?: EntryScore;
@@ -139,6 +141,10 @@ export interface Totals {
     unjudged: number;
     afterEntries: number;
     afterClean: number;
+    /** "after" entries whose "before" twin found at least one expected finding (so "clean" means something). */
+    afterDetected: number;
+    /** Of {@link afterDetected}, those with zero leftovers. */
+    afterCleanDetected: number;
     zeroConfigFound: number;
     zeroConfigExpected: number;
   };
@@ -149,7 +155,7 @@ const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
 /** Sums entries' scores into {@link Totals} (definitions on each field and in test/corpus/README.md). */
 export function totals(entries: readonly ScoredEntry[]): Totals {
-  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, zeroConfigFound: 0, zeroConfigExpected: 0 };
+  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, afterDetected: 0, afterCleanDetected: 0, zeroConfigFound: 0, zeroConfigExpected: 0 };
   let failedRuns = 0;
   for (const e of entries) {
     failedRuns += e.failedRuns;
@@ -165,6 +171,12 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
       if (e.kind === 'after') {
         c.afterEntries++;
         if (s.leftovers.length === 0) c.afterClean++;
+        // A pair whose before tree showed nothing is trivially clean after; count it apart.
+        const before = entries.find((b) => b.id === e.pair);
+        if ((before?.configured?.found ?? 0) > 0) {
+          c.afterDetected++;
+          if (s.leftovers.length === 0) c.afterCleanDetected++;
+        }
       }
     }
     if (e.zeroConfig && e.kind !== 'after') {

@@ -191,6 +191,7 @@ export async function runCorpus(options: RunCorpusOptions): Promise<CorpusReport
     outcomes.push({
       id: entry.id,
       kind: entry.kind,
+      ...(entry.pair ? { pair: entry.pair } : {}),
       entry,
       configuredRun,
       zeroConfigRun,
@@ -263,6 +264,7 @@ export function formatReport(report: CorpusReport): string {
     `recall            ${pct(t.recall).padStart(6)}  (${c.found}/${c.expected} expected found, before + precision entries, with config)`,
     `precision         ${pct(t.precision).padStart(6)}  (true positives = expected found in all entries + ${c.judgedTrue} judged true; false = ${c.judgedFalse} judged false + ${c.unjudged} unjudged)`,
     `after-clean       ${pct(t.afterClean).padStart(6)}  (${c.afterClean}/${c.afterEntries} after entries with no leftovers)`,
+    `  of pairs whose before run found something: ${c.afterCleanDetected}/${c.afterDetected}`,
     `zero-config recall ${pct(t.zeroConfigRecall).padStart(5)}  (${c.zeroConfigFound}/${c.zeroConfigExpected} with no config)`,
   );
   return lines.join('\n');
