@@ -9,10 +9,11 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
+import { readHelpBlock } from './help-text.js';
 import { documentOverLimits } from './limits.js';
 import { readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
@@ -172,6 +173,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const tables: DocTable[] = [];
   const codeBlocks: CodeBlock[] = [];
   const dataBlocks: DataBlock[] = [];
+  const helpBlocks: HelpBlock[] = [];
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -229,6 +231,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           dataBlocks.push(data);
           return;
         }
+        const help = readHelpBlock(file, code, rawLines);
+        if (help) helpBlocks.push(help);
         const read = readCodeBlock(file, code, rawLines, invocations.length);
         if (read) {
           codeBlocks.push(read.block);
@@ -273,7 +277,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */

@@ -503,7 +503,52 @@ function sectionsOfDoc(
       endLine: o.block.endLine,
     });
   }
+  sections.push(...helpSections(doc, commandByName, opened));
   return sections;
+}
+
+/** Option names every framework adds on its own (`--version` rows count only when the code defines it). */
+const VERSION_NAMES: ReadonlySet<string> = new Set(['version', 'V', 'v']);
+
+/**
+ * Sections of pasted `--help` output (layout `help`): each help block with rows documents the
+ * command its usage line names (the longest known prefix of its words: `llm prompt`), else the
+ * command of the innermost section around it (`commands.x.sections` headings included). The
+ * section's heading is the enclosing heading placed at the usage line (so links to the heading
+ * still find it and findings point at the block). `--version` rows are dropped unless the command
+ * defines such a parameter.
+ */
+function helpSections(
+  doc: DocFile,
+  commandByName: (n: string) => CommandSpec | undefined,
+  opened: ReadonlyArray<{ block: HeadingBlock; commands: string[]; global: boolean }>,
+): ReferenceSection[] {
+  const out: ReferenceSection[] = [];
+  for (const help of doc.helpBlocks ?? []) {
+    const line = help.location.line;
+    const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
+    let command: string | undefined;
+    for (let n = help.usage.length; n >= 1 && command === undefined; n--) {
+      const name = help.usage.slice(0, n).join(' ');
+      if (commandByName(name)) command = name;
+    }
+    if (command === undefined) {
+      const inner = opened.filter((o) => !o.global && o.commands.length > 0 && around(o.block))
+        .sort((a, b) => b.block.heading.location.line - a.block.heading.location.line)[0];
+      command = inner?.commands[0];
+    }
+    const cmd = command === undefined ? undefined : commandByName(command);
+    if (command === undefined || !cmd) continue;
+    const defines = (n: string): boolean => cmd.params.some((p) => p.name === n || p.aliases.includes(n));
+    const rows = help.rows.filter((r) => !r.names.every((n) => VERSION_NAMES.has(n)) || r.names.some(defines));
+    if (rows.length === 0) continue;
+    const enclosing = doc.blocks.filter(around).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
+    const heading = enclosing
+      ? { ...enclosing.heading, location: help.location }
+      : { depth: 1 as const, text: `usage: ${help.usage.join(' ')}`, codes: [], slug: '', location: help.location };
+    out.push({ file: doc.file, heading, commands: [command], global: false, layout: 'help', rows, endLine: help.endLine });
+  }
+  return out;
 }
 
 /**
