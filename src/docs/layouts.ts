@@ -39,10 +39,11 @@ export const LIST_REFERENCE_SHARE = 0.6;
  * One documented spelling of a parameter, as a code span holds it: an optional Hydra/flag prefix
  * and `[no-]` marker, a name (letters, digits, `_`, `.`, `-`; no `/`; a digit first only after
  * `--`, as in `--4o`), then at most one value placeholder (`=x`, `[=X]`, ` <dir>`, ` DIR`,
- * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`). `pip install foo`, `-1` and `src/a.py` are not.
+ * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`), possibly variadic (` TEXT...`). `pip install foo`, `-1` and
+ * `src/a.py` are not.
  */
 const PARAM_SPELLING_RE =
-  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\}))?$/;
+  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?)?$/;
 /** Names that are file names, not parameters (`README.md`, `config.yaml`). */
 const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
 
@@ -605,25 +606,49 @@ function listItemRow(ctx: LayoutContext, item: ListItem): ReferenceRow | undefin
     at = paren.after;
   }
   const rest = flat.text.slice(at);
-  const sep = /^\s*(?::\s*|[-—–]\s+)/.exec(rest) ?? /^\s+/.exec(rest);
+  const explicit = /^\s*(?::\s*|[-—–]\s+)/.exec(rest);
+  const sep = explicit ?? /^\s+/.exec(rest);
   if (!sep && rest.trim() !== '') return undefined; // `foo`s, `foo`.
   const descStart = at + (sep?.[0].length ?? rest.length);
   const [ds, de] = trimRange(flat.text, descStart, flat.text.length);
-  if (ds >= de && !paren) return undefined; // a bare list of names: values, not a reference
-  const description = flat.text.slice(ds, de).replace(/\s+/g, ' ').trim();
+  let description = flat.text.slice(ds, de).replace(/\s+/g, ' ').trim();
   if (description !== '') {
     attrs.description = description;
     attrs.descriptionFlat = { flat, start: ds, end: de };
+  } else if (explicit && item.children.length > 1) {
+    // `- **`--format <fmt>`**:` with the description in a nested list or paragraph below.
+    const next = item.children[1]!;
+    const first = next.type === 'list' ? next.children[0]?.children[0] : next;
+    if (first?.type === 'paragraph') {
+      const f = flatten(ctx.file, first);
+      description = f.text.replace(/\s+/g, ' ').trim();
+      if (description !== '') {
+        attrs.description = description;
+        attrs.descriptionFlat = { flat: f, start: 0, end: f.text.length };
+      }
+    }
   }
+  if (description === '' && !paren) return undefined; // a bare list of names: values, not a reference
   const pos = item.position;
   const links = pos ? linksBetween(ctx.links, pos.start, pos.end) : [];
-  return toRow(lead.names, lead.raw, attrs, links, locationOf(ctx.file, item), ctx);
+  const row = toRow(lead.names, lead.raw, attrs, links, locationOf(ctx.file, item), ctx);
+  if (explicit && lead.raw.trimStart().startsWith('-')) explicitFlagItems.add(row);
+  return row;
 }
 
-/** The rows of a list when at least {@link LIST_REFERENCE_SHARE} of its items (and two or more) have the reference shape. */
+/** Rows of items spelled as flags with an explicit separator (`` - `--seed`: … ``): enough alone to make a one-item list. */
+const explicitFlagItems = new WeakSet<ReferenceRow>();
+
+/**
+ * The rows of a list when at least {@link LIST_REFERENCE_SHARE} of its items (and two or more, or a
+ * single item spelled as a flag with `:`/` - ` after it) have the reference shape.
+ */
 function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
   const rows = list.children.map((item) => listItemRow(ctx, item)).filter((r): r is ReferenceRow => r !== undefined);
-  return rows.length >= 2 && rows.length >= LIST_REFERENCE_SHARE * list.children.length ? rows : undefined;
+  // One item is enough when it is a flag with an explicit separator ("Supported options:" and one
+  // bullet, another later); a lone `` - `alpha`: … `` is as often prose.
+  const enough = rows.length >= 2 || (rows.length === 1 && list.children.length === 1 && explicitFlagItems.has(rows[0]!));
+  return enough && rows.length >= LIST_REFERENCE_SHARE * list.children.length ? rows : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

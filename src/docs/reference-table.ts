@@ -67,11 +67,12 @@ export function columnRoles(header: readonly string[]): Array<ColumnRole | undef
 }
 
 /**
- * Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. The
+ * Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `, and a `/`
+ * right before a flag (click's `--shake/--no-shake`). The
  * blanks around them stay on the pieces (callers trim): a `\s*` or `\s+` here made splitting a
  * long run of blanks quadratic.
  */
-export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s/;
+export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s|\/(?=--?[A-Za-z])/;
 
 /**
  * `text` without trailing characters from `chars` (`trimTrailing('a.,', '.,')` → `a`). Linear,

@@ -112,6 +112,8 @@ export function buildModel(input: ModelInput): Model {
     sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands));
   }
 
+  nameMetavarRows(sections, commandByName);
+
   const usages: Usage[] = [];
   for (const doc of input.docs) {
     for (const raw of doc.invocations) {
@@ -505,6 +507,24 @@ function sectionsOfDoc(
   }
   sections.push(...helpSections(doc, commandByName, opened));
   return sections;
+}
+
+/**
+ * A positional argument documented by its metavar (`APP` for click's `app`, `INPUT_FILE` for
+ * argparse's `input-file`): the row also names the parameter, so it needs no match of its own.
+ * Mutates the rows in place.
+ */
+function nameMetavarRows(sections: readonly ReferenceSection[], commandByName: (n: string) => CommandSpec | undefined): void {
+  for (const section of sections) {
+    const positionals = section.commands.flatMap((n) => commandByName(n)?.params ?? []).filter((p) => p.positional);
+    if (positionals.length === 0) continue;
+    for (const row of section.rows) {
+      const metavar = row.names[0] ?? '';
+      if (!/^[A-Z][A-Z0-9_]*$/.test(metavar)) continue;
+      const p = positionals.find((q) => q.name.toUpperCase().replace(/-/g, '_') === metavar);
+      if (p && !row.names.includes(p.name)) row.names.push(p.name);
+    }
+  }
 }
 
 /** Option names every framework adds on its own (`--version` rows count only when the code defines it). */
