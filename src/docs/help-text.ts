@@ -51,6 +51,8 @@ interface OptionLines {
   text: string;
   indent: number;
   more: Array<{ line: CodeLine; text: string }>;
+  /** Marked required by rich's `*` before the flag. */
+  required: boolean;
 }
 
 /** Where `value` is in a code line, as a location (first occurrence at or after `from`). */
@@ -173,6 +175,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       current = undefined;
       continue;
     }
+    const starred = /^\s*\*\s/.test(t);
     t = t.replace(/^(\s*)\*(\s)/, '$1 $2'); // rich's required marker
     const indent = /^\s*/.exec(t)![0].length;
     const body = t.slice(indent);
@@ -181,7 +184,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       && !(current && indent > current.indent + 2 && indent >= 16);
     if (isOption) {
       firstIndent ??= indent;
-      current = { line: lines[i]!, text: t, indent, more: [] };
+      current = { line: lines[i]!, text: t, indent, more: [], required: starred };
       options.push(current);
     } else if (current && indent > current.indent) {
       current.more.push({ line: lines[i]!, text: t });
@@ -200,6 +203,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     const fullDescription = [description, ...o.more.map((m) => m.text.trim())].filter((d) => d !== '').join(' ').replace(/\s+/g, ' ').trim();
     const row: ReferenceRow = { names, rawName: spec, links: [], location };
     if (fullDescription !== '') row.description = fullDescription;
+    if (/\[required\]/i.test(fullDescription) || o.required) row.required = true;
     const def = helpDefault([{ line: o.line, text: o.text }, ...o.more], file);
     if (def) {
       row.default = def.value;

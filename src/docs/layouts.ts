@@ -206,13 +206,14 @@ function valueIn(
 // ---------------------------------------------------------------------------------------------
 // Attributes: "Type: `int`", "**Default**: 10", "- Type: int", "Type\n: int", | Type | `int` |.
 
-type AttrRole = 'type' | 'default' | 'description' | 'env' | 'flag' | 'required';
+type AttrRole = 'type' | 'default' | 'description' | 'env' | 'flag' | 'required' | 'optional';
 
 /** The attribute a label names (`Type`, `Default value`, `Env var`, `CLI flag`, `Required`), if any. */
 function attributeRole(label: string): AttrRole | undefined {
   const key = label.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
   if (key === 'description') return 'description';
-  if (key === 'required' || key === 'optional') return 'required';
+  if (key === 'required') return 'required';
+  if (key === 'optional') return 'optional';
   if (key === 'flag' || key === 'flags' || key === 'alias' || key === 'aliases') return 'flag';
   const role = columnRole(key);
   return role === 'type' || role === 'default' || role === 'env' || role === 'flag' ? role : undefined;
@@ -228,6 +229,8 @@ interface Attributes {
   descriptionFlat?: { flat: Flat; start: number; end: number };
   /** Flag spellings given as aliases ("CLI flag: `--epochs`"). */
   flags: string[];
+  /** The docs say the parameter is required (`Required: yes`, `(required)`). */
+  required?: boolean;
   /** True when any attribute was recognised (evidence that the heading is a parameter). */
   evidence: boolean;
 }
@@ -240,7 +243,12 @@ function setAttribute(
   attrs: Attributes, role: AttrRole, read: (mode: ValueMode) => Located | undefined, flagNames: () => string[],
 ): void {
   attrs.evidence = true;
-  if (role === 'required') return;
+  if (role === 'optional') return;
+  if (role === 'required') {
+    const v = read('text')?.value ?? 'yes';
+    if (/^(?:yes|true|required|✓|✔|x)\b/i.test(v)) attrs.required = true;
+    return;
+  }
   if (role === 'flag') {
     for (const n of flagNames()) if (!attrs.flags.includes(n)) attrs.flags.push(n);
     return;
@@ -413,7 +421,7 @@ function parenthetical(text: string, offset: number): { start: number; end: numb
 
 /**
  * Reads a parenthesised note's parts, split at top-level commas: `default: x` / `defaults to x`,
- * `env: X`, `required`/`optional`/`deprecated` (ignored), else the first part is the type.
+ * `env: X`, `required` (the row is required), `optional`/`deprecated` (ignored), else the first part is the type.
  */
 function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: number, attrs: Attributes): void {
   const parts: Array<[number, number]> = [];
@@ -441,6 +449,7 @@ function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: n
       setAttribute(attrs, 'env', (mode) => valueIn(ctx.file, flat, s + env[0].length, e, ctx.rawLines, mode), () => []);
     } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part)) {
       attrs.evidence = true;
+      if (/^required$/i.test(part)) attrs.required = true;
     } else if (attrs.type === undefined) {
       setAttribute(attrs, 'type', (mode) => valueIn(ctx.file, flat, s, e, ctx.rawLines, mode), () => []);
     }
@@ -461,6 +470,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
     if (def.location) row.defaultLocation = def.location;
   }
   if (attrs.env) row.env = attrs.env.value;
+  if (attrs.required) row.required = true;
   return row;
 }
 

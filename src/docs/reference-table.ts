@@ -118,6 +118,11 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
   return names;
 }
 
+/** A Default cell saying the parameter is required (`Required`, `(required)`, `**required**`). */
+const REQUIRED_RE = /^[*_(]*required[*_)]*\.?$/i;
+/** A description starting by saying the parameter is required (`(Required) The…`, `Required. The…`, `**Required**:`). */
+const REQUIRED_LEAD_RE = /^[*_(\[]*required\b[*_)\]]*[.:]?(?:\s|$)/i;
+
 /** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
 export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
 /** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
@@ -126,7 +131,8 @@ const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b|\bto\b)\s*/i;
 /**
  * Finds a documented default in a description: the value after a default phrase. When an inline
  * code span of the cell starts right there, its text is the value (so `1.0` or `a b` stay whole);
- * else the value is the next word, trailing `.`/`,`/`)`/`;` removed.
+ * else a quoted value (`[default: "project"]` → `"project"`), else the next word, trailing
+ * `.`/`,`/`)`/`]`/`;` removed (`(default: 4)` → `4`).
  */
 export function defaultFromDescription(text: string, codes: readonly string[]): string | undefined {
   const m = DEFAULT_PHRASE_RE.exec(text);
@@ -135,7 +141,10 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
   let best: string | undefined;
   for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
   if (best !== undefined) return best;
-  const word = trimTrailing(/^[^\s,;)]+/.exec(rest)?.[0] ?? '', '.');
+  // A quoted value is whole, quotes kept: `[default: "project"]`, `(default: 'a b')`.
+  const quoted = /^(["'])[^"'\n]*\1/.exec(rest);
+  if (quoted) return quoted[0];
+  const word = trimTrailing(/^[^\s,;)\]]+/.exec(rest)?.[0] ?? '', '.');
   return word ? word : undefined;
 }
 
@@ -190,7 +199,10 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     if (description) out.description = description;
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
-    if (!NO_VALUE.has(defaultCell.toLowerCase())) {
+    if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description))) out.required = true;
+    if (REQUIRED_RE.test(defaultCell)) {
+      // "Required" in the Default column: no default, and the row says so.
+    } else if (!NO_VALUE.has(defaultCell.toLowerCase())) {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
       const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];

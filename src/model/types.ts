@@ -242,6 +242,8 @@ export interface ReferenceRow {
   description?: string;
   /** Environment variable documented for the parameter (an "Env"/"Environment variable" column). */
   env?: string;
+  /** True when the docs say the parameter is required ("Required" default cell, `(required)`, `[required]`, `Required: yes`). */
+  required?: boolean;
   links: DocLink[];
   location: SourceLocation;
 }
