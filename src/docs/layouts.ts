@@ -749,7 +749,9 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
   const headingRows: ReferenceRow[] = [];
   for (const p of params) {
     const inBlock = (line: number): boolean => line > p.line && line <= p.blockEnd;
-    const groups = params.some((q) => q !== p && inBlock(q.line))
+    // Option headings under an option heading (a rank slip) are its siblings, not its keys.
+    const flagLed = (q: ParamHeading): boolean => q.spellings.length > 0 && q.spellings.every(isFlagSpelling);
+    const groups = params.some((q) => q !== p && inBlock(q.line) && !(flagLed(p) && flagLed(q)))
       || referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line));
     // A group is a row too when its heading or body states its own type or default (`` ## `snapshot` (object) ``).
     if (groups && p.attrs.type === undefined && p.attrs.default === undefined) continue;

@@ -15,7 +15,7 @@ import type {
 import { readCodeBlock } from './code-blocks.js';
 import { readHelpBlock } from './help-text.js';
 import { documentOverLimits } from './limits.js';
-import { readLayoutRows, type LayoutRows } from './layouts.js';
+import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { locationOf, type Point, type Positioned } from './position.js';
@@ -286,6 +286,14 @@ function lastLine(text: string): number {
   return Math.max(1, text.length > 0 && /[\r\n]$/.test(text) ? lines.length - 1 : lines.length);
 }
 
+/** A heading made only of flag spellings in code (`` ### `--color` / `--no-color` ``, `` #### `-W`, `--workers` ``). */
+function isFlagHeading(h: Heading): boolean {
+  if (h.codes.length === 0 || !h.codes.every((c) => /^-/.test(c.trim()) && isParamSpelling(c.split(',')[0]!.trim()))) return false;
+  let rest = h.text;
+  for (const c of h.codes) rest = rest.replace(c, '');
+  return /^[\s,/|]*(?:or[\s,/|]*)*$/.test(rest);
+}
+
 /** First index in a line-sorted list whose line is at least `line`. */
 function lowerBound<T>(items: readonly T[], line: number, lineOf: (item: T) => number): number {
   let lo = 0;
@@ -315,6 +323,10 @@ function buildBlocks(
   const open: number[] = [];
   headings.forEach((h, i) => {
     while (open.length > 0 && headings[open[open.length - 1]!]!.depth >= h.depth) {
+      const top = headings[open[open.length - 1]!]!;
+      // An option heading one rank too high (`### Command line options` … `### `--line-ranges``,
+      // a slip) does not close the section it continues; it closes a sibling option heading.
+      if (top.depth === h.depth && isFlagHeading(h) && top.codes.length === 0) break;
       endLines[open.pop()!] = h.location.line - 1;
     }
     open.push(i);

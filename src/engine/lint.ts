@@ -270,7 +270,8 @@ export interface DocFacts {
 /**
  * Stage "parse docs". Parsing Markdown is most of a run's time, and most documents of a large
  * repository never name a command. Only documents that name one (or hold a global-options
- * heading, or match `globalFiles`) are parsed now; the rest only if a link points at them.
+ * heading or a configured `commands.*.sections` heading, or match `globalFiles` or `reference`)
+ * are parsed now; the rest only if a link points at them.
  */
 export function parseDocs(
   files: DiscoveredFiles,
@@ -279,11 +280,14 @@ export function parseDocs(
   read: ReadFile,
   diagnostics: InputDiagnostic[],
 ): DocFacts {
+  // A page is read when it names a command, or holds a global heading or a heading the config ties
+  // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    createHeadingMatcher(config.globalSections),
+    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
   const texts = new Map<string, string>();
@@ -293,7 +297,7 @@ export function parseDocs(
     if (text === undefined) continue;
     texts.set(file, text);
     if (mayHaveDirectives(text)) directives.push(...readDirectives(file, text));
-    if (!mentions(text) && !isGlobalFile(file)) {
+    if (!mentions(text) && !isGlobalFile(file) && !isReferenceFile(file)) {
       unparsed.set(file, text);
       continue;
     }

@@ -469,7 +469,10 @@ function sectionsOfDoc(
       const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
       if (name && !names.includes(name)) names.push(name);
     }
-    for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
+    // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
+    // section ("Project").
+    const codeOnly = block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
+    if (!codeOnly) for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
     const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
