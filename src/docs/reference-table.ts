@@ -7,7 +7,11 @@ import type { ColumnRole, DocTable, ReferenceRow } from '../model/types.js';
  * lower-casing and stripping markdown emphasis/code marks and a trailing colon.
  */
 export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = {
-  name: ['parameter', 'parameters', 'option', 'options', 'flag', 'flags', 'name', 'argument', 'arguments', 'key', 'field', 'setting', 'override'],
+  name: [
+    'parameter', 'parameters', 'option', 'options', 'flag', 'flags', 'name', 'argument', 'arguments', 'argument(s)', 'key', 'field',
+    'setting', 'settings', 'override', 'property', 'properties', 'property name', 'parameter name', 'option name', 'setting name',
+    'field name', 'key name', 'config key', 'configuration key', 'switch', 'switches', 'arg', 'args',
+  ],
   type: ['type'],
   default: ['default', 'default value'],
   description: ['description', 'meaning', 'details', 'notes', 'help'],
@@ -25,7 +29,7 @@ export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = 
  * Name-column headers that mean "the CLI spelling" when the table also has a key-like name column
  * (`| Key | Flag |`): that column is then read as the `flag` role. Alone, they name the parameter.
  */
-const FLAG_LIKE_NAME_HEADERS: ReadonlySet<string> = new Set(['flag', 'flags', 'option', 'options', 'argument', 'arguments']);
+const FLAG_LIKE_NAME_HEADERS: ReadonlySet<string> = new Set(['flag', 'flags', 'option', 'options', 'argument', 'arguments', 'argument(s)', 'switch', 'switches', 'arg', 'args']);
 
 const ROLE_BY_HEADER = new Map<string, ColumnRole>(
   (Object.entries(HEADER_SYNONYMS) as Array<[ColumnRole, readonly string[]]>).flatMap(([role, names]) =>
@@ -149,6 +153,22 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
 }
 
 /**
+ * When two columns could hold the names (`| Option | Flag | Description |`) and the chosen name
+ * column holds prose labels (`Port Name`) in most rows while another holds code spans
+ * (`` `--port`, `-p` ``), the code column names the parameters and the prose one is left out.
+ */
+function preferCodeNameColumn(table: DocTable, roles: Array<ColumnRole | undefined>): Array<ColumnRole | undefined> {
+  const candidates = roles.flatMap((r, i) => (r === 'name' || r === 'flag' ? [i] : []));
+  const nameCol = roles.indexOf('name');
+  if (candidates.length < 2 || nameCol < 0 || table.rows.length === 0) return roles;
+  const codeShare = (col: number): number => table.rows.filter((r) => (r.cellCodes[col] ?? []).length > 0).length / table.rows.length;
+  if (codeShare(nameCol) >= 0.5) return roles;
+  const better = candidates.find((i) => i !== nameCol && codeShare(i) >= 0.5);
+  if (better === undefined) return roles;
+  return roles.map((r, i) => (i === better ? 'name' : r === 'name' || r === 'flag' ? undefined : r));
+}
+
+/**
  * Interprets a table as a reference table.
  *
  * Columns are found by header synonyms ({@link columnRoles}); the first matching column of
@@ -168,7 +188,7 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
  * @returns the rows, or `undefined` when no header names a parameter column.
  */
 export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
-  const roles = columnRoles(table.header);
+  const roles = preferCodeNameColumn(table, columnRoles(table.header));
   const col = (role: ColumnRole): number => roles.indexOf(role);
   const nameCol = col('name');
   if (nameCol < 0) return undefined;
