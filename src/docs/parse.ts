@@ -113,7 +113,8 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * @returns the DocFile and any input diagnostics. Never throws: a document that cannot be read
  *   at all gives an `error` diagnostic and a DocFile with empty lists.
  */
-export function parseDoc(file: string, text: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+export function parseDoc(file: string, sourceText: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+  let text = sourceText;
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
   const diagnostics: InputDiagnostic[] = [];
   const over = documentOverLimits(text);
@@ -126,6 +127,7 @@ export function parseDoc(file: string, text: string): { doc: DocFile; diagnostic
     });
     return { doc: emptyDoc(file, kind), diagnostics };
   }
+  text = openIndentedContainers(text);
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
@@ -163,6 +165,40 @@ export function parseDoc(file: string, text: string): { doc: DocFile; diagnostic
     });
     return { doc: emptyDoc(file, kind), diagnostics };
   }
+}
+
+/** MkDocs content tabs (`=== "Python"`) and admonitions (`!!! note`, `??? tip "Title"`, `???+ note`). */
+const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?)[ \t]+\S/;
+
+/**
+ * Makes the indented containers of MkDocs Material (content tabs, admonitions, collapsible
+ * blocks) readable as Markdown: their content is indented by four blanks, which CommonMark reads
+ * as an indented code block. Each marker line followed by an indented line becomes a list item
+ * holding its title (`=== "Python"` → `-   "Python"`, content column 4), so the indented content
+ * becomes the item's children and is read as if it stood at top level (tables, fenced blocks,
+ * lists). Only marker lines change, so every other line and column stays where it is. Lines in
+ * fenced code are left alone.
+ */
+export function openIndentedContainers(text: string): string {
+  if (!/^(?:===|!!!|\?\?\?)/m.test(text)) return text;
+  const lines = text.split(/(?<=\n)/);
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const body = line.replace(/\r?\n$/, '');
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(body);
+    if (f) {
+      if (fence === undefined) fence = f[1]!;
+      else if (f[1]!.startsWith(fence[0]!) && f[1]!.length >= fence.length && body.trim() === f[1]) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined || !CONTAINER_MARKER_RE.test(body)) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() === '') j++;
+    if (j >= lines.length || !/^(?: {4}|\t)/.test(lines[j]!)) continue;
+    lines[i] = `-   ${body.replace(/^\S+[ \t]+/, '')}${line.slice(body.length)}`;
+  }
+  return lines.join('');
 }
 
 /** One pass over the tree collecting headings, tables, code blocks and links. */
@@ -226,6 +262,12 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         return;
       case 'code': {
         const code = node as Code;
+        // MyST: ```{code-block} bash``` is a `bash` block.
+        if (code.lang && /^\{(?:code-block|code|sourcecode)\}$/.test(code.lang)) {
+          const [lang, ...meta] = (code.meta ?? '').trim().split(/\s+/);
+          code.lang = lang || null;
+          code.meta = meta.length > 0 ? meta.join(' ') : null;
+        }
         const data = dataBlockOf(file, code);
         if (data) {
           dataBlocks.push(data);
