@@ -37,9 +37,10 @@ export function usageCommand(usage: string): string[] {
   const tokens = usage.trim().split(/\s+/);
   while (tokens.length > 0 && /^(?:python3?|py|node|npx|uvx|pipx|-m)$/.test(tokens[0]!)) tokens.shift();
   const words: string[] = [];
-  for (const t of tokens) {
-    if (!/^[A-Za-z0-9][\w.:@/-]*$/.test(t) || /^[A-Z][A-Z0-9_-]+$/.test(t) || t.endsWith('...')) break;
-    words.push(words.length === 0 ? t.replace(/^.*\//, '').replace(/\.(?:py|js|mjs|cjs|ts)$/, '') : t);
+  for (const token of tokens) {
+    const t = words.length === 0 ? token.replace(/^.*\//, '').replace(/\.(?:py|js|mjs|cjs|ts)$/, '') : token;
+    if (!/^[A-Za-z0-9][\w.:@-]*$/.test(t) || /^[A-Z][A-Z0-9_-]+$/.test(t) || t.endsWith('...')) break;
+    words.push(t);
   }
   return words;
 }
