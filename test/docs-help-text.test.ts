@@ -56,3 +56,10 @@ describe('pasted --help output', () => {
     expect(usageCommand('llm prompt [OPTIONS] [PROMPT]')).toEqual(['llm', 'prompt']);
   });
 });
+
+describe('shell examples with continuation lines are not help', () => {
+  test('`cmd [known options] \\` then indented flags', () => {
+    expect(help(['datamodel-codegen [known options] \\', '  --generate-prompt "x" \\', '  --output-format json'], 'bash')).toEqual([]);
+    expect(help(['datamodel-codegen [known options] \\', '  --generate-prompt "x" \\', '  --output-format json'])).toEqual([]);
+  });
+});

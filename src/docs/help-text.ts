@@ -15,6 +15,8 @@ const HELP_LANGS: ReadonlySet<string> = new Set([
   'help', 'output', 'none', 'ansi', 'terminal', 'term', 'cli', 'log',
 ]);
 
+/** Languages of shell scripts: a yargs-style unlabeled usage line there is a command with continuation lines. */
+const SHELL_SCRIPT_LANGS: ReadonlySet<string> = new Set(['shell', 'sh', 'bash', 'zsh']);
 /** `usage: quill [-h] …` / `Usage: llm prompt [OPTIONS]` (argparse, click, typer, commander). */
 const USAGE_RE = /^\s*usage:\s*(.*)$/i;
 /** yargs' usage line has no label: `concurrently [options] <command ...>`. */
@@ -110,7 +112,8 @@ function specNames(spec: string): string[] {
  *
  * A block counts when its language is none or a text/shell one ({@link HELP_LANGS}) and it has a
  * usage line — `usage: …` / `Usage: …` among its first lines (after a `$ cmd --help` prompt
- * line), or yargs' unlabeled `cmd [options] <arg>` as its first line — followed by option lines:
+ * line), or yargs' unlabeled `cmd [options] <arg>` as its first line, in a block that is not a
+ * shell script, not ending in `\`, and followed by a group label at the margin — then option lines:
  * at least one after a labelled usage line, two after an unlabeled one. An option line starts,
  * after at most 12 blanks (and rich's `│` and `*` required marker), with a flag (`-m, --max`,
  * `--ink_colour INK_COLOUR`, `-n NIB, --nib NIB`, `--shake / --no-shake`, `-p, --port <n>`,
@@ -152,9 +155,11 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       usage = usageCommand(rest);
       usageAt = i;
       labelled = true;
-    } else if (seen === 1 || prompted.length > 0) {
+    } else if ((seen === 1 || prompted.length > 0) && !SHELL_SCRIPT_LANGS.has(lang ?? '')) {
       const bare = BARE_USAGE_RE.exec(t);
-      if (bare && !FLAG_START_RE.test(t.trim())) {
+      // yargs: a group label (`General`, `Options:`) at the margin follows before the first option.
+      const labelled = texts.slice(i + 1).find((x) => x.trim() !== '');
+      if (bare && !FLAG_START_RE.test(t.trim()) && !/\\\s*$/.test(t) && labelled !== undefined && /^\S/.test(labelled)) {
         usage = usageCommand(bare[1]!);
         usageAt = i;
       }
