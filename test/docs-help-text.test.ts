@@ -63,3 +63,7 @@ describe('shell examples with continuation lines are not help', () => {
     expect(help(['datamodel-codegen [known options] \\', '  --generate-prompt "x" \\', '  --output-format json'])).toEqual([]);
   });
 });
+
+test('an excerpt of help output (a `...` line) is not a reference', () => {
+  expect(help(['usage: dcg [-h] [--input INPUT] ...', '', 'options:', '  -h, --help     show help', '  --input INPUT  Input file', '  ...'], 'text')).toEqual([]);
+});

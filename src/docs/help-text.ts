@@ -120,6 +120,7 @@ function specNames(spec: string): string[] {
  * `--name  -n  TEXT` in rich panels), not deeper than 6 columns past the block's first option
  * line; deeper non-flag lines continue its description. Section labels (`options:`, `General`),
  * positional arguments, sub-command lists and examples give no rows; nor do `-h, --help` lines.
+ * An excerpt — a line of just `...` among the options — is not a reference (it lists some options).
  *
  * Each row: `names` from the flags (long ones first; `--no-x` also names `x`), `rawName` the flag
  * part as written, `description` the help text, `default` from `[default: x]` or `(default: x)`
@@ -199,6 +200,8 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     }
   }
   if (options.length < (labelled ? 1 : 2)) return undefined;
+  // An excerpt (`  ...` in place of the other options) documents some options, not all of them.
+  if (texts.slice(usageAt + 1).some((x) => /^\s*(?:\.\.\.|…|\[\.\.\.\])\s*$/.test(x))) return undefined;
 
   const rows: ReferenceRow[] = [];
   for (const o of options) {
