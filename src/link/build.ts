@@ -535,8 +535,8 @@ const VERSION_NAMES: ReadonlySet<string> = new Set(['version', 'V', 'v']);
 
 /**
  * Sections of pasted `--help` output (layout `help`): each help block with rows documents the
- * command its usage line names (the longest known prefix of its words: `llm prompt`), else the
- * command of the innermost section around it (`commands.x.sections` headings included). The
+ * command its usage line names (all its words: `llm prompt`; a usage naming an unknown command is
+ * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included). The
  * section's heading is the enclosing heading placed at the usage line (so links to the heading
  * still find it and findings point at the block). `--version` rows are dropped unless the command
  * defines such a parameter.
@@ -550,11 +550,11 @@ function helpSections(
   for (const help of doc.helpBlocks ?? []) {
     const line = help.location.line;
     const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
-    let command: string | undefined;
-    for (let n = help.usage.length; n >= 1 && command === undefined; n--) {
-      const name = help.usage.slice(0, n).join(' ');
-      if (commandByName(name)) command = name;
-    }
+    // The usage line names the command with all its words (`llm openai models` is not `llm`'s
+    // help when `llm openai` is a plugin command the code does not show): else the block is skipped.
+    const full = help.usage.join(' ');
+    let command: string | undefined = full !== '' && commandByName(full) ? full : undefined;
+    if (command === undefined && help.usage.length > 0) continue;
     if (command === undefined) {
       const inner = opened.filter((o) => !o.global && o.commands.length > 0 && around(o.block))
         .sort((a, b) => b.block.heading.location.line - a.block.heading.location.line)[0];
