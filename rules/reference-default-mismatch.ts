@@ -3,8 +3,27 @@ import { definedHere } from './util.js';
 import type { Rule } from '../src/model/rule.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
 import { rowParam, where } from '../src/model/query.js';
-import type { CommandSpec } from '../src/model/types.js';
+import type { CommandSpec, DefaultValue, ReferenceRow } from '../src/model/types.js';
 import { replaceDefaultEdit } from '../src/fix/reference-edits.js';
+
+/** Code defaults that mean "no value": a parameter defaulting to one of these may well be required in practice. */
+const NO_DEFAULT_RE = /^(?:None|null|undefined|\.\.\.|Ellipsis|MISSING|\?\?\?|""|'')$/;
+
+/** A documented default that is a value, not prose: a number, a boolean, or a quoted string. */
+function isConcreteValue(documented: string): boolean {
+  const t = documented.trim().replace(/^`|`$/g, '');
+  return /^(?:-?\d[\d_.]*(?:e[+-]?\d+)?|true|false|"[^"]*"|'[^']*')$/i.test(t);
+}
+
+/**
+ * An object literal documented (`{ minutes: 10 }`) for a code default that is a boolean or a
+ * number (`@default true`): different, though the object's keys are not quoted JSON.
+ */
+function objectVersusScalar(code: DefaultValue | undefined, documented: string): boolean {
+  if (!code) return false;
+  const doc = documented.trim().replace(/^`|`$/g, '').trim();
+  return /^\{[\s\S]*\}$/.test(doc) && doc !== '{}' && /^(?:true|false|True|False|-?\d[\d_.]*)$/.test(code.text.trim());
+}
 
 const rule: Rule = {
   meta: {
@@ -18,21 +37,44 @@ const rule: Rule = {
         'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) defaults to `{{actual}}`. Change the documented default to `{{actual}}`.',
       required:
         'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) makes it required (no default). Say it is required.',
+      documentedRequired:
+        'The `{{command}}` reference says `{{name}}` is required, but the code ({{definition}}) gives it the default `{{actual}}`. Document the default, or make it required in the code.',
     },
   },
   check({ model, report }) {
     for (const section of model.sections) {
       if (section.global) continue;
       const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
+      // The docs say "required"; the code gives a real default (not None/undefined, which often
+      // stands for "must be given").
+      const reportDocumentedRequired = (row: ReferenceRow): void => {
+        for (const cmd of cmds) {
+          const found = rowParam(model, cmd, row);
+          if (!found) continue;
+          const { key, param } = found;
+          if (param.required || !param.default || NO_DEFAULT_RE.test(param.default.text.trim())) return;
+          report({
+            messageId: 'documentedRequired',
+            data: { name: key, command: cmd.name, actual: formatDefault(param.default), definition: where(param.location) },
+            location: row.location,
+            related: [{ ...param.location, message: `\`${param.name}\` is defined here (${param.owner})` }],
+          });
+          return;
+        }
+      };
       for (const row of section.rows) {
+        if (row.required) {
+          reportDocumentedRequired(row);
+          continue;
+        }
         if (row.default === undefined) continue;
         for (const cmd of cmds) {
           const found = rowParam(model, cmd, row);
           if (!found) continue;
           const { key, param } = found;
-          const verdict = compareDefault(param.default, row.default);
-          if (verdict !== 'different') break;
+          const verdict = objectVersusScalar(param.default, row.default) ? 'different' : compareDefault(param.default, row.default);
           const required = param.default === undefined;
+          if (verdict !== 'different' && !(required && param.required && isConcreteValue(row.default))) break;
           // A required parameter has no value to write; saying so is left to the author.
           const fix = param.default && row.defaultLocation
             ? replaceDefaultEdit(model, row.defaultLocation, row.default, formatDefault(param.default))

@@ -415,9 +415,20 @@ describe('bullet lists (mkdocs-like)', () => {
     expect(rows[0]!.links.map((l) => l.targetFile)).toEqual(['docs/a.md']);
   });
 
-  test('a single code-led item is never a reference list', () => {
+  test('a single key item is not a reference list', () => {
     const md = ['# R', '', '- `alpha`: first.', ''].join('\n');
     expect(parseDoc('docs/r.md', md).doc.blocks[0]!.listRows).toEqual([]);
+  });
+
+  test('a single flag item with an explicit separator is a reference list (options split by prose)', () => {
+    const md = ['# R', '', 'Supported options:', '', '- `--seed N`: the seed.', '', 'Also:', '', '- `--shake/--no-shake` - shake it.', ''].join('\n');
+    expect(parseDoc('docs/r.md', md).doc.blocks[0]!.listRows!.map((r) => r.names)).toEqual([['seed'], ['shake', 'no-shake']]);
+  });
+
+  test('a bold-code item takes its description from the nested list; the nested value list gives no rows', () => {
+    const md = ['# R', '', '- **`--format <fmt>`**:', '  - Output format, one of:', '    - `text`', '    - `json`', '- **`--quiet`**: less output.', ''].join('\n');
+    const rows = parseDoc('docs/r.md', md).doc.blocks[0]!.listRows!;
+    expect(rows.map((r) => [r.names, r.description])).toEqual([[['format'], 'Output format, one of:'], [['quiet'], 'less output.']]);
   });
 });
 
@@ -430,6 +441,8 @@ describe('parameter spellings', () => {
     // aider's option headings: digit-led long flags and KEY=VALUE / A:B placeholders.
     ['--4o', true], ['--35turbo', true], ['-1', false], ['-4', false], ['--api-key PROVIDER=KEY', true],
     ['--set-env ENV_VAR_NAME=value', true], ['--alias ALIAS:MODEL', true], ['--x a:b', false],
+    // click's variadic metavars.
+    ['--grain TEXT...', true], ['-o <TEXT TEXT>...', true],
   ])('isParamSpelling(%j) → %s', (spelling, ok) => {
     expect(isParamSpelling(spelling)).toBe(ok);
   });

@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parseDoc } from '../src/docs/parse.js';
+import { openIndentedContainers, parseDoc } from '../src/docs/parse.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/docs/${name}`, import.meta.url), 'utf8');
 
@@ -204,5 +204,23 @@ describe('links', () => {
       ['./other.mdx#x', 'docs/ref/other.mdx', 'x'],
       ['mailto:a@b.c', undefined, undefined],
     ]);
+  });
+});
+
+describe('doc-engine containers (issue #13)', () => {
+  test('MkDocs content tabs and admonitions: the indented content is read; fenced code is left alone', () => {
+    const md = [
+      '# T', '', '=== "Options"', '', '    | Option | Description |', '    | --- | --- |', '    | `--seed` | The seed. |', '',
+      '```md', '=== "Not a tab"', '', '    indented code', '```', '',
+    ].join('\n');
+    expect(openIndentedContainers(md).split('\n')[2]).toBe('-   "Options"');
+    expect(openIndentedContainers(md).split('\n')[9]).toBe('=== "Not a tab"');
+    const doc = parseDoc('docs/t.md', md).doc;
+    expect(doc.blocks[0]!.tables.map((t) => [t.header, t.location.line, t.location.column])).toEqual([[['Option', 'Description'], 5, 5]]);
+  });
+
+  test('MyST {code-block} bash is a bash block', () => {
+    const md = ['# T', '', '```{code-block} bash', 'mytool --seed 1', '```', ''].join('\n');
+    expect(parseDoc('docs/t.md', md).doc.invocations.map((i) => [i.command, i.args.map((a) => a.text)])).toEqual([['mytool', ['--seed', '1']]]);
   });
 });

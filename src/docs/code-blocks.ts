@@ -18,7 +18,7 @@ export function isShellLang(lang: string | null | undefined): boolean {
 }
 
 /** One line of code content and where its first character sits in the file. */
-interface CodeLine {
+export interface CodeLine {
   line: number;
   column: number;
   text: string;
@@ -30,7 +30,7 @@ interface CodeLine {
  * each line, so a value line is a suffix of its raw line; where tab expansion broke that, the
  * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code.
  */
-function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefined {
+export function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefined {
   const pos = node.position;
   if (!pos) return undefined;
   const open = rawLines[pos.start.line - 1]?.slice(pos.start.column - 1) ?? '';

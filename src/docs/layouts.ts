@@ -39,10 +39,11 @@ export const LIST_REFERENCE_SHARE = 0.6;
  * One documented spelling of a parameter, as a code span holds it: an optional Hydra/flag prefix
  * and `[no-]` marker, a name (letters, digits, `_`, `.`, `-`; no `/`; a digit first only after
  * `--`, as in `--4o`), then at most one value placeholder (`=x`, `[=X]`, ` <dir>`, ` DIR`,
- * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`). `pip install foo`, `-1` and `src/a.py` are not.
+ * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`), possibly variadic (` TEXT...`). `pip install foo`, `-1` and
+ * `src/a.py` are not.
  */
 const PARAM_SPELLING_RE =
-  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\}))?$/;
+  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?)?$/;
 /** Names that are file names, not parameters (`README.md`, `config.yaml`). */
 const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
 
@@ -205,13 +206,14 @@ function valueIn(
 // ---------------------------------------------------------------------------------------------
 // Attributes: "Type: `int`", "**Default**: 10", "- Type: int", "Type\n: int", | Type | `int` |.
 
-type AttrRole = 'type' | 'default' | 'description' | 'env' | 'flag' | 'required';
+type AttrRole = 'type' | 'default' | 'description' | 'env' | 'flag' | 'required' | 'optional';
 
 /** The attribute a label names (`Type`, `Default value`, `Env var`, `CLI flag`, `Required`), if any. */
 function attributeRole(label: string): AttrRole | undefined {
   const key = label.replace(/[*_`]/g, '').trim().replace(/:$/, '').trim().toLowerCase().replace(/\s+/g, ' ');
   if (key === 'description') return 'description';
-  if (key === 'required' || key === 'optional') return 'required';
+  if (key === 'required') return 'required';
+  if (key === 'optional') return 'optional';
   if (key === 'flag' || key === 'flags' || key === 'alias' || key === 'aliases') return 'flag';
   const role = columnRole(key);
   return role === 'type' || role === 'default' || role === 'env' || role === 'flag' ? role : undefined;
@@ -227,6 +229,8 @@ interface Attributes {
   descriptionFlat?: { flat: Flat; start: number; end: number };
   /** Flag spellings given as aliases ("CLI flag: `--epochs`"). */
   flags: string[];
+  /** The docs say the parameter is required (`Required: yes`, `(required)`). */
+  required?: boolean;
   /** True when any attribute was recognised (evidence that the heading is a parameter). */
   evidence: boolean;
 }
@@ -239,7 +243,12 @@ function setAttribute(
   attrs: Attributes, role: AttrRole, read: (mode: ValueMode) => Located | undefined, flagNames: () => string[],
 ): void {
   attrs.evidence = true;
-  if (role === 'required') return;
+  if (role === 'optional') return;
+  if (role === 'required') {
+    const v = read('text')?.value ?? 'yes';
+    if (/^(?:yes|true|required|✓|✔|x)\b/i.test(v)) attrs.required = true;
+    return;
+  }
   if (role === 'flag') {
     for (const n of flagNames()) if (!attrs.flags.includes(n)) attrs.flags.push(n);
     return;
@@ -412,7 +421,7 @@ function parenthetical(text: string, offset: number): { start: number; end: numb
 
 /**
  * Reads a parenthesised note's parts, split at top-level commas: `default: x` / `defaults to x`,
- * `env: X`, `required`/`optional`/`deprecated` (ignored), else the first part is the type.
+ * `env: X`, `required` (the row is required), `optional`/`deprecated` (ignored), else the first part is the type.
  */
 function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: number, attrs: Attributes): void {
   const parts: Array<[number, number]> = [];
@@ -440,6 +449,7 @@ function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: n
       setAttribute(attrs, 'env', (mode) => valueIn(ctx.file, flat, s + env[0].length, e, ctx.rawLines, mode), () => []);
     } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part)) {
       attrs.evidence = true;
+      if (/^required$/i.test(part)) attrs.required = true;
     } else if (attrs.type === undefined) {
       setAttribute(attrs, 'type', (mode) => valueIn(ctx.file, flat, s, e, ctx.rawLines, mode), () => []);
     }
@@ -460,6 +470,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
     if (def.location) row.defaultLocation = def.location;
   }
   if (attrs.env) row.env = attrs.env.value;
+  if (attrs.required) row.required = true;
   return row;
 }
 
@@ -605,25 +616,49 @@ function listItemRow(ctx: LayoutContext, item: ListItem): ReferenceRow | undefin
     at = paren.after;
   }
   const rest = flat.text.slice(at);
-  const sep = /^\s*(?::\s*|[-—–]\s+)/.exec(rest) ?? /^\s+/.exec(rest);
+  const explicit = /^\s*(?::\s*|[-—–]\s+)/.exec(rest);
+  const sep = explicit ?? /^\s+/.exec(rest);
   if (!sep && rest.trim() !== '') return undefined; // `foo`s, `foo`.
   const descStart = at + (sep?.[0].length ?? rest.length);
   const [ds, de] = trimRange(flat.text, descStart, flat.text.length);
-  if (ds >= de && !paren) return undefined; // a bare list of names: values, not a reference
-  const description = flat.text.slice(ds, de).replace(/\s+/g, ' ').trim();
+  let description = flat.text.slice(ds, de).replace(/\s+/g, ' ').trim();
   if (description !== '') {
     attrs.description = description;
     attrs.descriptionFlat = { flat, start: ds, end: de };
+  } else if (explicit && item.children.length > 1) {
+    // `- **`--format <fmt>`**:` with the description in a nested list or paragraph below.
+    const next = item.children[1]!;
+    const first = next.type === 'list' ? next.children[0]?.children[0] : next;
+    if (first?.type === 'paragraph') {
+      const f = flatten(ctx.file, first);
+      description = f.text.replace(/\s+/g, ' ').trim();
+      if (description !== '') {
+        attrs.description = description;
+        attrs.descriptionFlat = { flat: f, start: 0, end: f.text.length };
+      }
+    }
   }
+  if (description === '' && !paren) return undefined; // a bare list of names: values, not a reference
   const pos = item.position;
   const links = pos ? linksBetween(ctx.links, pos.start, pos.end) : [];
-  return toRow(lead.names, lead.raw, attrs, links, locationOf(ctx.file, item), ctx);
+  const row = toRow(lead.names, lead.raw, attrs, links, locationOf(ctx.file, item), ctx);
+  if (explicit && lead.raw.trimStart().startsWith('-')) explicitFlagItems.add(row);
+  return row;
 }
 
-/** The rows of a list when at least {@link LIST_REFERENCE_SHARE} of its items (and two or more) have the reference shape. */
+/** Rows of items spelled as flags with an explicit separator (`` - `--seed`: … ``): enough alone to make a one-item list. */
+const explicitFlagItems = new WeakSet<ReferenceRow>();
+
+/**
+ * The rows of a list when at least {@link LIST_REFERENCE_SHARE} of its items (and two or more, or a
+ * single item spelled as a flag with `:`/` - ` after it) have the reference shape.
+ */
 function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
   const rows = list.children.map((item) => listItemRow(ctx, item)).filter((r): r is ReferenceRow => r !== undefined);
-  return rows.length >= 2 && rows.length >= LIST_REFERENCE_SHARE * list.children.length ? rows : undefined;
+  // One item is enough when it is a flag with an explicit separator ("Supported options:" and one
+  // bullet, another later); a lone `` - `alpha`: … `` is as often prose.
+  const enough = rows.length >= 2 || (rows.length === 1 && list.children.length === 1 && explicitFlagItems.has(rows[0]!));
+  return enough && rows.length >= LIST_REFERENCE_SHARE * list.children.length ? rows : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -714,7 +749,9 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
   const headingRows: ReferenceRow[] = [];
   for (const p of params) {
     const inBlock = (line: number): boolean => line > p.line && line <= p.blockEnd;
-    const groups = params.some((q) => q !== p && inBlock(q.line))
+    // Option headings under an option heading (a rank slip) are its siblings, not its keys.
+    const flagLed = (q: ParamHeading): boolean => q.spellings.length > 0 && q.spellings.every(isFlagSpelling);
+    const groups = params.some((q) => q !== p && inBlock(q.line) && !(flagLed(p) && flagLed(q)))
       || referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line));
     // A group is a row too when its heading or body states its own type or default (`` ## `snapshot` (object) ``).
     if (groups && p.attrs.type === undefined && p.attrs.default === undefined) continue;

@@ -9,12 +9,13 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
+import { readHelpBlock } from './help-text.js';
 import { documentOverLimits } from './limits.js';
-import { readLayoutRows, type LayoutRows } from './layouts.js';
+import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { locationOf, type Point, type Positioned } from './position.js';
@@ -112,7 +113,8 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * @returns the DocFile and any input diagnostics. Never throws: a document that cannot be read
  *   at all gives an `error` diagnostic and a DocFile with empty lists.
  */
-export function parseDoc(file: string, text: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+export function parseDoc(file: string, sourceText: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+  let text = sourceText;
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
   const diagnostics: InputDiagnostic[] = [];
   const over = documentOverLimits(text);
@@ -125,6 +127,7 @@ export function parseDoc(file: string, text: string): { doc: DocFile; diagnostic
     });
     return { doc: emptyDoc(file, kind), diagnostics };
   }
+  text = openIndentedContainers(text);
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
@@ -164,6 +167,40 @@ export function parseDoc(file: string, text: string): { doc: DocFile; diagnostic
   }
 }
 
+/** MkDocs content tabs (`=== "Python"`) and admonitions (`!!! note`, `??? tip "Title"`, `???+ note`). */
+const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?)[ \t]+\S/;
+
+/**
+ * Makes the indented containers of MkDocs Material (content tabs, admonitions, collapsible
+ * blocks) readable as Markdown: their content is indented by four blanks, which CommonMark reads
+ * as an indented code block. Each marker line followed by an indented line becomes a list item
+ * holding its title (`=== "Python"` → `-   "Python"`, content column 4), so the indented content
+ * becomes the item's children and is read as if it stood at top level (tables, fenced blocks,
+ * lists). Only marker lines change, so every other line and column stays where it is. Lines in
+ * fenced code are left alone.
+ */
+export function openIndentedContainers(text: string): string {
+  if (!/^(?:===|!!!|\?\?\?)/m.test(text)) return text;
+  const lines = text.split(/(?<=\n)/);
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const body = line.replace(/\r?\n$/, '');
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(body);
+    if (f) {
+      if (fence === undefined) fence = f[1]!;
+      else if (f[1]!.startsWith(fence[0]!) && f[1]!.length >= fence.length && body.trim() === f[1]) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined || !CONTAINER_MARKER_RE.test(body)) continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() === '') j++;
+    if (j >= lines.length || !/^(?: {4}|\t)/.test(lines[j]!)) continue;
+    lines[i] = `-   ${body.replace(/^\S+[ \t]+/, '')}${line.slice(body.length)}`;
+  }
+  return lines.join('');
+}
+
 /** One pass over the tree collecting headings, tables, code blocks and links. */
 function describe(file: string, kind: DocFile['kind'], text: string, tree: Root): DocFile {
   const rawLines = text.split(/\r\n|\r|\n/);
@@ -172,6 +209,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const tables: DocTable[] = [];
   const codeBlocks: CodeBlock[] = [];
   const dataBlocks: DataBlock[] = [];
+  const helpBlocks: HelpBlock[] = [];
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -224,11 +262,19 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         return;
       case 'code': {
         const code = node as Code;
+        // MyST: ```{code-block} bash``` is a `bash` block.
+        if (code.lang && /^\{(?:code-block|code|sourcecode)\}$/.test(code.lang)) {
+          const [lang, ...meta] = (code.meta ?? '').trim().split(/\s+/);
+          code.lang = lang || null;
+          code.meta = meta.length > 0 ? meta.join(' ') : null;
+        }
         const data = dataBlockOf(file, code);
         if (data) {
           dataBlocks.push(data);
           return;
         }
+        const help = readHelpBlock(file, code, rawLines);
+        if (help) helpBlocks.push(help);
         const read = readCodeBlock(file, code, rawLines, invocations.length);
         if (read) {
           codeBlocks.push(read.block);
@@ -273,13 +319,21 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */
 function lastLine(text: string): number {
   const lines = text.split(/\r\n|\r|\n/);
   return Math.max(1, text.length > 0 && /[\r\n]$/.test(text) ? lines.length - 1 : lines.length);
+}
+
+/** A heading made only of flag spellings in code (`` ### `--color` / `--no-color` ``, `` #### `-W`, `--workers` ``). */
+function isFlagHeading(h: Heading): boolean {
+  if (h.codes.length === 0 || !h.codes.every((c) => /^-/.test(c.trim()) && isParamSpelling(c.split(',')[0]!.trim()))) return false;
+  let rest = h.text;
+  for (const c of h.codes) rest = rest.replace(c, '');
+  return /^[\s,/|]*(?:or[\s,/|]*)*$/.test(rest);
 }
 
 /** First index in a line-sorted list whose line is at least `line`. */
@@ -311,6 +365,10 @@ function buildBlocks(
   const open: number[] = [];
   headings.forEach((h, i) => {
     while (open.length > 0 && headings[open[open.length - 1]!]!.depth >= h.depth) {
+      const top = headings[open[open.length - 1]!]!;
+      // An option heading one rank too high (`### Command line options` … `### `--line-ranges``,
+      // a slip) does not close the section it continues; it closes a sibling option heading.
+      if (top.depth === h.depth && isFlagHeading(h) && top.codes.length === 0) break;
       endLines[open.pop()!] = h.location.line - 1;
     }
     open.push(i);

@@ -7,7 +7,11 @@ import type { ColumnRole, DocTable, ReferenceRow } from '../model/types.js';
  * lower-casing and stripping markdown emphasis/code marks and a trailing colon.
  */
 export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = {
-  name: ['parameter', 'parameters', 'option', 'options', 'flag', 'flags', 'name', 'argument', 'arguments', 'key', 'field', 'setting', 'override'],
+  name: [
+    'parameter', 'parameters', 'option', 'options', 'flag', 'flags', 'name', 'argument', 'arguments', 'argument(s)', 'key', 'field',
+    'setting', 'settings', 'override', 'property', 'properties', 'property name', 'parameter name', 'option name', 'setting name',
+    'field name', 'key name', 'config key', 'configuration key', 'switch', 'switches', 'arg', 'args',
+  ],
   type: ['type'],
   default: ['default', 'default value'],
   description: ['description', 'meaning', 'details', 'notes', 'help'],
@@ -25,7 +29,7 @@ export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = 
  * Name-column headers that mean "the CLI spelling" when the table also has a key-like name column
  * (`| Key | Flag |`): that column is then read as the `flag` role. Alone, they name the parameter.
  */
-const FLAG_LIKE_NAME_HEADERS: ReadonlySet<string> = new Set(['flag', 'flags', 'option', 'options', 'argument', 'arguments']);
+const FLAG_LIKE_NAME_HEADERS: ReadonlySet<string> = new Set(['flag', 'flags', 'option', 'options', 'argument', 'arguments', 'argument(s)', 'switch', 'switches', 'arg', 'args']);
 
 const ROLE_BY_HEADER = new Map<string, ColumnRole>(
   (Object.entries(HEADER_SYNONYMS) as Array<[ColumnRole, readonly string[]]>).flatMap(([role, names]) =>
@@ -67,11 +71,12 @@ export function columnRoles(header: readonly string[]): Array<ColumnRole | undef
 }
 
 /**
- * Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `. The
+ * Separators between aliases in one name cell or code span: `,`, ` / `, ` | `, ` or `, and a `/`
+ * right before a flag (click's `--shake/--no-shake`). The
  * blanks around them stay on the pieces (callers trim): a `\s*` or `\s+` here made splitting a
  * long run of blanks quadratic.
  */
-export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s/;
+export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s|\/(?=--?[A-Za-z])/;
 
 /**
  * `text` without trailing characters from `chars` (`trimTrailing('a.,', '.,')` → `a`). Linear,
@@ -117,6 +122,11 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
   return names;
 }
 
+/** A Default cell saying the parameter is required (`Required`, `(required)`, `**required**`). */
+const REQUIRED_RE = /^[*_(]*required[*_)]*\.?$/i;
+/** A description starting by saying the parameter is required (`(Required) The…`, `Required. The…`, `**Required**:`). */
+const REQUIRED_LEAD_RE = /^[*_(\[]*required\b[*_)\]]*[.:]?(?:\s|$)/i;
+
 /** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
 export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
 /** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
@@ -125,7 +135,8 @@ const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b|\bto\b)\s*/i;
 /**
  * Finds a documented default in a description: the value after a default phrase. When an inline
  * code span of the cell starts right there, its text is the value (so `1.0` or `a b` stay whole);
- * else the value is the next word, trailing `.`/`,`/`)`/`;` removed.
+ * else a quoted value (`[default: "project"]` → `"project"`), else the next word, trailing
+ * `.`/`,`/`)`/`]`/`;` removed (`(default: 4)` → `4`).
  */
 export function defaultFromDescription(text: string, codes: readonly string[]): string | undefined {
   const m = DEFAULT_PHRASE_RE.exec(text);
@@ -134,8 +145,27 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
   let best: string | undefined;
   for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
   if (best !== undefined) return best;
-  const word = trimTrailing(/^[^\s,;)]+/.exec(rest)?.[0] ?? '', '.');
+  // A quoted value is whole, quotes kept: `[default: "project"]`, `(default: 'a b')`.
+  const quoted = /^(["'])[^"'\n]*\1/.exec(rest);
+  if (quoted) return quoted[0];
+  const word = trimTrailing(/^[^\s,;)\]]+/.exec(rest)?.[0] ?? '', '.');
   return word ? word : undefined;
+}
+
+/**
+ * When two columns could hold the names (`| Option | Flag | Description |`) and the chosen name
+ * column holds prose labels (`Port Name`) in most rows while another holds code spans
+ * (`` `--port`, `-p` ``), the code column names the parameters and the prose one is left out.
+ */
+function preferCodeNameColumn(table: DocTable, roles: Array<ColumnRole | undefined>): Array<ColumnRole | undefined> {
+  const candidates = roles.flatMap((r, i) => (r === 'name' || r === 'flag' ? [i] : []));
+  const nameCol = roles.indexOf('name');
+  if (candidates.length < 2 || nameCol < 0 || table.rows.length === 0) return roles;
+  const codeShare = (col: number): number => table.rows.filter((r) => (r.cellCodes[col] ?? []).length > 0).length / table.rows.length;
+  if (codeShare(nameCol) >= 0.5) return roles;
+  const better = candidates.find((i) => i !== nameCol && codeShare(i) >= 0.5);
+  if (better === undefined) return roles;
+  return roles.map((r, i) => (i === better ? 'name' : r === 'name' || r === 'flag' ? undefined : r));
 }
 
 /**
@@ -158,7 +188,7 @@ export function defaultFromDescription(text: string, codes: readonly string[]): 
  * @returns the rows, or `undefined` when no header names a parameter column.
  */
 export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
-  const roles = columnRoles(table.header);
+  const roles = preferCodeNameColumn(table, columnRoles(table.header));
   const col = (role: ColumnRole): number => roles.indexOf(role);
   const nameCol = col('name');
   if (nameCol < 0) return undefined;
@@ -189,7 +219,10 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     if (description) out.description = description;
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
-    if (!NO_VALUE.has(defaultCell.toLowerCase())) {
+    if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description))) out.required = true;
+    if (REQUIRED_RE.test(defaultCell)) {
+      // "Required" in the Default column: no default, and the row says so.
+    } else if (!NO_VALUE.has(defaultCell.toLowerCase())) {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
       const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];

@@ -322,7 +322,8 @@ export interface DocFacts {
 /**
  * Stage "parse docs". Parsing Markdown is most of a run's time, and most documents of a large
  * repository never name a command. Only documents that name one (or hold a global-options
- * heading, or match `globalFiles`) are parsed now; the rest only if a link points at them.
+ * heading or a configured `commands.*.sections` heading, or match `globalFiles` or `reference`)
+ * are parsed now; the rest only if a link points at them.
  */
 export function parseDocs(
   files: DiscoveredFiles,
@@ -332,11 +333,14 @@ export function parseDocs(
   diagnostics: InputDiagnostic[],
   docParser: DocParser,
 ): DocFacts {
+  // A page is read when it names a command, or holds a global heading or a heading the config ties
+  // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    createHeadingMatcher(config.globalSections),
+    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Map<string, string>();
   const texts = new Map<string, string>();
@@ -345,7 +349,7 @@ export function parseDocs(
     const text = read(file);
     if (text === undefined) continue;
     texts.set(file, text);
-    const wanted = { doc: mentions(text) || isGlobalFile(file), directives: mayHaveDirectives(text) };
+    const wanted = { doc: mentions(text) || isGlobalFile(file) || isReferenceFile(file), directives: mayHaveDirectives(text) };
     if (!wanted.doc) unparsed.set(file, text);
     if (!wanted.doc && !wanted.directives) continue;
     const parsed = docParser.parse(file, text, wanted);

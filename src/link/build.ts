@@ -127,6 +127,8 @@ export function buildModel(input: ModelInput): Model {
     sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands));
   }
 
+  nameMetavarRows(sections, commandByName);
+
   const usages: Usage[] = [];
   for (const doc of input.docs) {
     for (const written of doc.invocations) {
@@ -555,7 +557,10 @@ function sectionsOfDoc(
       const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
       if (name && !names.includes(name)) names.push(name);
     }
-    for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
+    // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
+    // section ("Project").
+    const codeOnly = block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
+    if (!codeOnly) for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
     const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
@@ -615,7 +620,70 @@ function sectionsOfDoc(
       endLine: o.block.endLine,
     });
   }
+  sections.push(...helpSections(doc, commandByName, opened));
   return sections;
+}
+
+/**
+ * A positional argument documented by its metavar (`APP` for click's `app`, `INPUT_FILE` for
+ * argparse's `input-file`): the row also names the parameter, so it needs no match of its own.
+ * Mutates the rows in place.
+ */
+function nameMetavarRows(sections: readonly ReferenceSection[], commandByName: (n: string) => CommandSpec | undefined): void {
+  for (const section of sections) {
+    const positionals = section.commands.flatMap((n) => commandByName(n)?.params ?? []).filter((p) => p.positional);
+    if (positionals.length === 0) continue;
+    for (const row of section.rows) {
+      const metavar = row.names[0] ?? '';
+      if (!/^[A-Z][A-Z0-9_]*$/.test(metavar)) continue;
+      const p = positionals.find((q) => q.name.toUpperCase().replace(/-/g, '_') === metavar);
+      if (p && !row.names.includes(p.name)) row.names.push(p.name);
+    }
+  }
+}
+
+/** Option names every framework adds on its own (`--version` rows count only when the code defines it). */
+const VERSION_NAMES: ReadonlySet<string> = new Set(['version', 'V', 'v']);
+
+/**
+ * Sections of pasted `--help` output (layout `help`): each help block with rows documents the
+ * command its usage line names (all its words: `llm prompt`; a usage naming an unknown command is
+ * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included). The
+ * section's heading is the enclosing heading placed at the usage line (so links to the heading
+ * still find it and findings point at the block). `--version` rows are dropped unless the command
+ * defines such a parameter.
+ */
+function helpSections(
+  doc: DocFile,
+  commandByName: (n: string) => CommandSpec | undefined,
+  opened: ReadonlyArray<{ block: HeadingBlock; commands: string[]; global: boolean }>,
+): ReferenceSection[] {
+  const out: ReferenceSection[] = [];
+  for (const help of doc.helpBlocks ?? []) {
+    const line = help.location.line;
+    const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
+    // The usage line names the command with all its words (`llm openai models` is not `llm`'s
+    // help when `llm openai` is a plugin command the code does not show): else the block is skipped.
+    const full = help.usage.join(' ');
+    let command: string | undefined = full !== '' && commandByName(full) ? full : undefined;
+    if (command === undefined && help.usage.length > 0) continue;
+    if (command === undefined) {
+      const inner = opened.filter((o) => !o.global && o.commands.length > 0 && around(o.block))
+        .sort((a, b) => b.block.heading.location.line - a.block.heading.location.line)[0];
+      command = inner?.commands[0];
+    }
+    const cmd = command === undefined ? undefined : commandByName(command);
+    if (command === undefined || !cmd) continue;
+    const defines = (n: string): boolean => cmd.params.some((p) => p.name === n || p.aliases.includes(n));
+    const rows = help.rows.filter((r) => !r.names.every((n) => VERSION_NAMES.has(n)) || r.names.some(defines));
+    if (rows.length === 0) continue;
+    const enclosing = doc.blocks.filter(around).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
+    const heading = enclosing
+      ? { ...enclosing.heading, location: help.location }
+      : { depth: 1 as const, text: `usage: ${help.usage.join(' ')}`, codes: [], slug: '', location: help.location };
+    out.push({ file: doc.file, heading, commands: [command], global: false, layout: 'help', rows, endLine: help.endLine });
+  }
+  return out;
 }
 
 /**

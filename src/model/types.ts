@@ -242,6 +242,8 @@ export interface ReferenceRow {
   description?: string;
   /** Environment variable documented for the parameter (an "Env"/"Environment variable" column). */
   env?: string;
+  /** True when the docs say the parameter is required ("Required" default cell, `(required)`, `[required]`, `Required: yes`). */
+  required?: boolean;
   links: DocLink[];
   location: SourceLocation;
 }
@@ -251,9 +253,25 @@ export interface ReferenceRow {
  * - `table`: a GFM table with a name column (and possibly env/flag columns);
  * - `headings`: a heading per parameter, its name in inline code or as the heading text, with
  *   type/default from a small table, "Type:"/"Default:" lines or a definition list under it;
- * - `list`: bullet items starting with the parameter in inline code (`` - `--epochs`: … ``).
+ * - `list`: bullet items starting with the parameter in inline code (`` - `--epochs`: … ``);
+ * - `help`: `--help` output pasted into a fenced block, one row per option line (issue #13).
  */
-export type ReferenceLayout = 'table' | 'headings' | 'list';
+export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help';
+
+/**
+ * `--help` output pasted into a fenced block (argparse, click, typer, yargs, commander): a reference
+ * layout for the command its usage line names (issue #13). Filled by the docs stage.
+ */
+export interface HelpBlock {
+  /** Words of the command the usage line names (`['llm', 'prompt']`), program path and `.py` dropped; may be empty. */
+  usage: string[];
+  /** The usage line. */
+  location: SourceLocation;
+  /** Last line (inclusive) of the fenced block. */
+  endLine: number;
+  /** One row per option line, `-h, --help` left out. */
+  rows: ReferenceRow[];
+}
 
 /** The part of a document that documents one or more commands (or all of them, when global). */
 export interface ReferenceSection {
@@ -360,6 +378,8 @@ export interface DocFile {
   invocations: Invocation[];
   /** YAML/JSON/TOML fenced blocks: candidate config-file examples. Optional: filled by the docs stage. */
   dataBlocks?: DataBlock[];
+  /** Fenced blocks of pasted `--help` output, in document order. Optional: filled by the docs stage. */
+  helpBlocks?: HelpBlock[];
   links: DocLink[];
 }
 

@@ -1,0 +1,69 @@
+/** Pasted `--help` output as a reference layout (issue #13): the help formats of typer (rich panels) and commander, and what is not help. */
+import { describe, expect, test } from 'vitest';
+import { parseDoc } from '../src/docs/parse.js';
+import { usageCommand } from '../src/docs/help-text.js';
+
+const help = (lines: string[], lang = '') => parseDoc('docs/cli.md', ['# CLI', '', `\`\`\`${lang}`, ...lines, '```', ''].join('\n')).doc.helpBlocks ?? [];
+
+describe('pasted --help output', () => {
+  test('typer rich panels: box characters, the required star, a short flag column and a type column', () => {
+    const [block] = help([
+      ' Usage: jerboa run [OPTIONS] NAME',
+      '',
+      '╭─ Arguments ──────────────────────────────────────────────╮',
+      '│ *    name      TEXT  The run name. [required]              │',
+      '╰──────────────────────────────────────────────────────────╯',
+      '╭─ Options ────────────────────────────────────────────────╮',
+      '│ *  --model   -m      TEXT     Model to use. [required]     │',
+      '│    --epochs          INTEGER  Passes. [default: 3]         │',
+      '│    --help                     Show this message and exit.  │',
+      '╰──────────────────────────────────────────────────────────╯',
+    ]);
+    expect(block!.usage).toEqual(['jerboa', 'run']);
+    expect(block!.rows.map((r) => [r.names, r.default, r.required ?? false])).toEqual([
+      [['model', 'm'], undefined, true],
+      [['epochs'], '3', false],
+    ]);
+    expect(block!.rows[1]!.defaultLocation).toMatchObject({ line: 11, column: 51 });
+  });
+
+  test('commander: `<value>` placeholders, `--no-x`, `(default: …)`', () => {
+    const [block] = help([
+      'Usage: pizza [options]',
+      '',
+      'Options:',
+      '  -p, --port <number>  port to listen on (default: 3000)',
+      '  --no-sauce           remove sauce',
+      '  -V, --version        output the version number',
+      '  -h, --help           display help for command',
+    ], 'text');
+    expect(block!.rows.map((r) => [r.names, r.default])).toEqual([
+      [['port', 'p'], '3000'],
+      [['no-sauce', 'sauce'], undefined],
+      [['version', 'V'], undefined],
+    ]);
+  });
+
+  test('not help: a shell example, a code block in another language, options without a usage line', () => {
+    expect(help(['mytool --seed 1 --out x'], 'bash')).toEqual([]);
+    expect(help(['usage: x [-h]', '  --seed SEED  the seed'], 'python')).toEqual([]);
+    expect(help(['Options:', '  --seed SEED  the seed', '  --out OUT  the out'])).toEqual([]);
+  });
+
+  test('usage words: program path, `.py` and interpreter prefixes dropped; placeholders end the command', () => {
+    expect(usageCommand('python -m quill [-h]')).toEqual(['quill']);
+    expect(usageCommand('./bin/quill.py sub [OPTIONS] ARG')).toEqual(['quill', 'sub']);
+    expect(usageCommand('llm prompt [OPTIONS] [PROMPT]')).toEqual(['llm', 'prompt']);
+  });
+});
+
+describe('shell examples with continuation lines are not help', () => {
+  test('`cmd [known options] \\` then indented flags', () => {
+    expect(help(['datamodel-codegen [known options] \\', '  --generate-prompt "x" \\', '  --output-format json'], 'bash')).toEqual([]);
+    expect(help(['datamodel-codegen [known options] \\', '  --generate-prompt "x" \\', '  --output-format json'])).toEqual([]);
+  });
+});
+
+test('an excerpt of help output (a `...` line) is not a reference', () => {
+  expect(help(['usage: dcg [-h] [--input INPUT] ...', '', 'options:', '  -h, --help     show help', '  --input INPUT  Input file', '  ...'], 'text')).toEqual([]);
+});

@@ -1,0 +1,54 @@
+/**
+ * Reference-layout fixtures (issue #13): `fixtures/layouts/<kind>/{valid,invalid}/` are twin mini
+ * repositories with the same code and the same documentation shape (a pasted `--help` block, a
+ * list split by prose, a content tab…). Every rule runs: the valid twin must give no message and
+ * must have its reference read (a section with rows), the invalid twin exactly `expected.json`.
+ * `UPDATE_EXPECTED=1` rewrites the expected files, to be reviewed as a diff.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load.js';
+import { lint, ruleIds } from '../src/api.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/layouts');
+const update = process.env.UPDATE_EXPECTED === '1';
+
+async function run(dir: string) {
+  const { config, file } = loadConfig(dir, undefined, ruleIds);
+  const result = await lint({ root: dir, config, configFile: file });
+  return {
+    result,
+    messages: result.messages.map((m) => ({
+      file: m.file,
+      line: m.line,
+      column: m.column,
+      ruleId: m.ruleId,
+      severity: m.severity,
+      messageId: m.messageId,
+      data: m.data,
+    })),
+  };
+}
+
+for (const kind of readdirSync(FIXTURES).filter((d) => !d.startsWith('.')).sort()) {
+  describe(kind, () => {
+    it('valid twin: no message of any rule, and the reference was read', async () => {
+      const { result, messages } = await run(path.join(FIXTURES, kind, 'valid'));
+      expect(result.failures).toEqual([]);
+      expect(result.configProblems).toEqual([]);
+      expect(messages).toEqual([]);
+      expect(result.model.sections.some((s) => s.rows.length > 0)).toBe(true);
+    });
+    it('invalid twin: exactly the expected findings', async () => {
+      const dir = path.join(FIXTURES, kind, 'invalid');
+      const { result, messages } = await run(dir);
+      expect(result.failures).toEqual([]);
+      const expectedFile = path.join(dir, 'expected.json');
+      if (update || !existsSync(expectedFile)) writeFileSync(expectedFile, `${JSON.stringify(messages, null, 2)}\n`);
+      const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as unknown[];
+      expect(expected.length).toBeGreaterThan(0);
+      expect(messages).toEqual(expected);
+    });
+  });
+}
