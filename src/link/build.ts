@@ -89,7 +89,9 @@ export function buildModel(input: ModelInput): Model {
   };
 
   const commands = buildCommands(input, resolveClass);
-  addFlagCommands(commands, input.flagCommands ?? []);
+  addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
+    ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
+  ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
@@ -236,9 +238,11 @@ function dataBlockOwner(
 /**
  * Attaches CLI flags to commands: the flags of a program's root (`path: []`) join the command
  * whose entry point names the same target; each sub-command (`tool eval run`) becomes a command
- * of its own, named by the program and the sub-command words, with every alias spelled out.
+ * of its own, named by the program and the sub-command words, with every alias spelled out, and
+ * with the fields of the config classes built by the functions it dispatches to
+ * ({@link FlagCommand.dispatch}, through `classesOf`).
  */
-function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): void {
+function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], classesOf: (targets: string[]) => ConfigClass[] = () => []): void {
   const roots = [...commands];
   for (const cmd of roots) {
     if (!cmd.target) continue;
@@ -269,12 +273,14 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
             .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
             .flatMap((p) => p.params.filter((param) => !param.positional))
         : [];
+      const dispatched = fc.dispatch ? classesOf(fc.dispatch) : [];
+      const fields = mergeParams(dispatched, [], names[0]!).filter((f) => !fc.params.some((p) => p.name === f.name));
       commands.push({
         name: names[0]!,
         aliases: names.slice(1),
         target: cmd.target,
-        configClasses: [],
-        params: [...fc.params],
+        configClasses: dispatched.map((c) => c.qualifiedName),
+        params: [...fc.params, ...fields],
         ...(inherited.length > 0 ? { acceptedParams: inherited } : {}),
         ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',

@@ -29,4 +29,10 @@ export interface FlagCommand {
    * options only before the sub-command, so they leave this unset.
    */
   inheritsParentFlags?: boolean;
+  /**
+   * `module:function` targets this command dispatches to, read from argparse
+   * `set_defaults(func=run)` or `set_defaults(_command=Command(target="pkg.mod:fn"))`: the config
+   * classes those functions build are this command's. Absent when none is known.
+   */
+  dispatch?: string[];
 }
