@@ -779,7 +779,7 @@ class ArgparseState {
   /**
    * `parser.set_defaults(func=run)` / `set_defaults(_command=Command(target="pkg.mod:fn"))`:
    * the functions the sub-command dispatches to, as `module:function` (a function value; a
-   * `"module:function"` string naming a repository function; the same inside a record's fields;
+   * `"module:function"` string, as an entry point names a function; the same inside a record's fields;
    * and such strings in the body of a function value, which dispatches on).
    */
   private setDefaults(frame: Frame, node: Node, parser: Parser): void {
@@ -789,7 +789,10 @@ class ArgparseState {
     };
     const named = (text: string): string | undefined => {
       const m = /^([A-Za-z_][\w.]*):([A-Za-z_]\w*)$/.exec(text);
-      return m && this.ctx.modules.get(m[1]!)?.functions.has(m[2]!) ? text : undefined;
+      if (!m) return undefined;
+      // Modules without flag code are not read here; one that is read must define the function.
+      const module = this.ctx.modules.get(m[1]!);
+      return !module || module.functions.has(m[2]!) ? text : undefined;
     };
     const visit = (value: Value | undefined, depth: number): void => {
       if (!value || depth > 2) return;
@@ -963,9 +966,11 @@ class ArgparseState {
       const nargsNode = kw('nargs');
       const nargs = nargsNode ? kwString('nargs') : undefined;
       const optionalCount = nargs === '?' || nargs === '*' || (nargsNode !== undefined && externalOf(nargsNode) === REMAINDER);
+      // argparse shows a positional by its `metavar` (`NAME`), so docs name it that way too.
+      const metavar = kwString('metavar');
       spec = flagSpec({
         name: first.text,
-        aliases: [],
+        aliases: metavar !== undefined && metavar !== '' && metavar !== first.text ? [metavar] : [],
         ...(type !== undefined ? { type } : {}),
         ...(defaultValue ? { default: defaultValue } : {}),
         required: !optionalCount,
