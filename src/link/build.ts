@@ -252,6 +252,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
+        if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -286,6 +287,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         mappedBy: 'entry-point',
         paramsKnown: true,
         location: fc.location,
+        ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
       });
     }
   }
@@ -333,6 +335,16 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * a bare word after an option is that option's value unless it names a sub-command.
  */
 function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>): Invocation[] {
+  // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
+  const toDefault = (i: Invocation): Invocation => {
+    const target = byName.get(i.command)?.defaultSubcommand;
+    return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
+  };
+  const parts = splitAtWords(inv, byName);
+  return parts.length === 1 ? [toDefault(parts[0]!)] : [parts[0]!, toDefault(parts[1]!)];
+}
+
+function splitAtWords(inv: Invocation, byName: Map<string, CommandSpec>): Invocation[] {
   for (let start = 0; start < inv.args.length; start++) {
     const text = inv.args[start]!.text;
     if (text === '--') break;

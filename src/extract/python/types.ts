@@ -35,4 +35,9 @@ export interface FlagCommand {
    * classes those functions build are this command's. Absent when none is known.
    */
   dispatch?: string[];
+  /**
+   * The sub-command a group runs when the command line names none (click-default-group's
+   * `DefaultGroup(default="run")`): an example without a sub-command word belongs to it.
+   */
+  defaultSubcommand?: string;
 }
