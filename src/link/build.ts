@@ -281,8 +281,10 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         aliases: names.slice(1),
         target: cmd.target,
         configClasses: dispatched.map((c) => c.qualifiedName),
-        params: [...fc.params, ...fields],
-        ...(inherited.length > 0 ? { acceptedParams: inherited } : {}),
+        // The flags are the sub-command's own interface; the fields of the config classes it
+        // dispatches to are accepted too (as Hydra-style overrides) and join their flags by `dest`.
+        params: [...fc.params],
+        ...(inherited.length + fields.length > 0 ? { acceptedParams: [...inherited, ...fields] } : {}),
         ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',
         paramsKnown: true,
