@@ -103,7 +103,17 @@ const CONTAINERS = new Set([
  * group or sub-parsers object is passed in, or when the function creates parsers (for its return
  * value). Each parser is identified by its creation site, so following a function twice adds nothing.
  *
- * Not read: flags whose spellings are not string literals (built in loops or from variables),
+ * Values are computed by a bounded partial evaluator (never by running code): literals, tuples,
+ * lists, dicts, f-strings over known values, `str` methods (`replace`, `split`…), `len`,
+ * comparisons, helper calls whose arguments are all known (bodies of at most
+ * {@link MAX_HELPER_STATEMENTS} statements), lambdas and the records that hold them
+ * (`Command(flags=(Flag(register=lambda p: p.add_argument(…)),))`), `for` loops over known
+ * collections (at most `EVAL_LIMITS.loopIterations` items) and `if`s on known conditions, within
+ * `EVAL_LIMITS.steps` steps per top-level run. A record whose other lambda writes one override
+ * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
+ * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
+ *
+ * Not read: flags whose spellings the evaluator cannot compute,
  * parsers built in class methods or nested functions, parser subclasses, `parents=` lists that
  * are not literal lists of known parsers, `**kwargs` passed to `add_argument` (the flag is kept,
  * its unknown keywords are not), methods called on parsers stored in containers or attributes
