@@ -266,6 +266,13 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
         configured.paramsKnown = true;
+        if (configured.configClasses.length === 0 && fc.dispatch) {
+          const dispatched = classesOf(fc.dispatch);
+          const owned = new Set(configured.params.map((p) => p.name));
+          const fields = mergeParams(dispatched, [], configured.name).filter((f) => !owned.has(f.name));
+          if (fields.length > 0) configured.acceptedParams = [...(configured.acceptedParams ?? []), ...fields];
+          configured.configClasses = dispatched.map((c) => c.qualifiedName);
+        }
         continue;
       }
       // yargs/commander: options of the program and of parent sub-commands work here too.
