@@ -112,7 +112,7 @@ describe('extractPythonFlags edge cases', () => {
       'app.add_typer(merged)',
     ].join('\n');
     expect(await paths({ 'm.py': text })).toEqual([
-      'm:app :',
+      'm:app : install-completion,show-completion',
       'm:app db-tools: url',
       'm:app db-tools migrate:',
       'm:app hello:',

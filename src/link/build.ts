@@ -94,7 +94,9 @@ export function buildModel(input: ModelInput): Model {
 
   const commands = buildCommands(input, resolveClass);
   addScriptCommands(commands, input.flagCommands ?? [], input.runnableScripts ?? new Set());
-  addFlagCommands(commands, input.flagCommands ?? []);
+  addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
+    ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
+  ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
@@ -305,9 +307,11 @@ function scriptInvocation(inv: Invocation, byName: Map<string, CommandSpec>): In
 /**
  * Attaches CLI flags to commands: the flags of a program's root (`path: []`) join the command
  * whose entry point names the same target; each sub-command (`tool eval run`) becomes a command
- * of its own, named by the program and the sub-command words, with every alias spelled out.
+ * of its own, named by the program and the sub-command words, with every alias spelled out, and
+ * with the fields of the config classes built by the functions it dispatches to
+ * ({@link FlagCommand.dispatch}, through `classesOf`).
  */
-function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): void {
+function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], classesOf: (targets: string[]) => ConfigClass[] = () => []): void {
   const roots = [...commands];
   for (const cmd of roots) {
     if (!cmd.target) continue;
@@ -325,6 +329,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
+        if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -338,6 +343,13 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
         configured.paramsKnown = true;
+        if (configured.configClasses.length === 0 && fc.dispatch) {
+          const dispatched = classesOf(fc.dispatch);
+          const owned = new Set(configured.params.map((p) => p.name));
+          const fields = mergeParams(dispatched, [], configured.name).filter((f) => !owned.has(f.name));
+          if (fields.length > 0) configured.acceptedParams = [...(configured.acceptedParams ?? []), ...fields];
+          configured.configClasses = dispatched.map((c) => c.qualifiedName);
+        }
         continue;
       }
       // yargs/commander: options of the program and of parent sub-commands work here too.
@@ -346,17 +358,22 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[]): 
             .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
             .flatMap((p) => p.params.filter((param) => !param.positional))
         : [];
+      const dispatched = fc.dispatch ? classesOf(fc.dispatch) : [];
+      const fields = mergeParams(dispatched, [], names[0]!).filter((f) => !fc.params.some((p) => p.name === f.name));
       commands.push({
         name: names[0]!,
         aliases: names.slice(1),
         target: cmd.target,
-        configClasses: [],
+        configClasses: dispatched.map((c) => c.qualifiedName),
+        // The flags are the sub-command's own interface; the fields of the config classes it
+        // dispatches to are accepted too (as Hydra-style overrides) and join their flags by `dest`.
         params: [...fc.params],
-        ...(inherited.length > 0 ? { acceptedParams: inherited } : {}),
+        ...(inherited.length + fields.length > 0 ? { acceptedParams: [...inherited, ...fields] } : {}),
         ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',
         paramsKnown: true,
         location: fc.location,
+        ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
       });
     }
   }
@@ -404,6 +421,16 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * a bare word after an option is that option's value unless it names a sub-command.
  */
 function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set()): Invocation[] {
+  // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
+  const toDefault = (i: Invocation): Invocation => {
+    const target = byName.get(i.command)?.defaultSubcommand;
+    return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
+  };
+  const parts = splitAtWords(inv, byName, implied);
+  return parts.length === 1 ? [toDefault(parts[0]!)] : [parts[0]!, toDefault(parts[1]!)];
+}
+
+function splitAtWords(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string>): Invocation[] {
   const isStep = (name: string): boolean => byName.has(name) || implied.has(name);
   for (let start = 0; start < inv.args.length; start++) {
     const text = inv.args[start]!.text;

@@ -142,6 +142,11 @@ export interface CommandSpec {
    * options): its `acceptedParams` hold them, and rows in that command's reference document them.
    */
   inheritsFrom?: string;
+  /**
+   * The full name of the sub-command this group runs when an invocation names none
+   * (click-default-group `DefaultGroup(default="prompt")`): such examples are that sub-command's.
+   */
+  defaultSubcommand?: string;
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**

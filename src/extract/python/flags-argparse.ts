@@ -3,10 +3,13 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault,
-  type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
 } from './flags-common.js';
+import {
+  Budget, EVAL_LIMITS, constEquals, constTruthy, fStringParts, literalConst, overrideKey, pyStr, strMethod, stringNodes, type ConstValue,
+} from './partial-eval.js';
 import type { FlagCommand } from './types.js';
-import type { Binding } from './scan.js';
+import type { Binding, RawClass } from './scan.js';
 import { namedChildren, readValue, stringValue, unparen } from './values.js';
 
 /** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
@@ -36,13 +39,34 @@ interface Parser {
   prog?: string;
   /** True once the parser is passed in `parents=[…]`: a parent parser is a building block, not a command. */
   isParent: boolean;
+  /** `module:function` targets the parser's `set_defaults(...)` dispatch to (see {@link FlagCommand.dispatch}). */
+  dispatch: string[];
+  /**
+   * Config fields that flags set, by param key, from the override a flag's record writes
+   * (see `invokeMember`). Applied as the flag's `dest` when no other flag of the parser writes
+   * the same key (`--config` and `--benchmark` both appending to `config_paths` own neither).
+   */
+  fields: Map<string, string>;
 }
 
+/** A Python object the partial evaluator knows: argparse objects, data, objects of repository classes, callables. */
 type Value =
   | { kind: 'parser'; parser: Parser }
   | { kind: 'group'; parser: Parser }
   | { kind: 'subparsers'; parser: Parser }
-  | { kind: 'list'; items: Array<Value | undefined> };
+  /** A list or tuple. */
+  | { kind: 'list'; items: Array<Value | undefined> }
+  | ConstValue
+  /** A dict with scalar keys (insertion order), mutable like Python's. */
+  | { kind: 'dict'; keys: Map<string, ConstValue>; values: Map<string, Value | undefined> }
+  /** An instance of a repository class built by its constructor's keywords (a dataclass-like record). */
+  | { kind: 'object'; cls: string; fields: Map<string, Value | undefined> }
+  /** A `lambda` and the frame it closes over. */
+  | { kind: 'lambda'; node: Node; closure: Frame }
+  /** A top-level repository function used as a value (`register=_register_flags`, `set_defaults(func=run)`). */
+  | { kind: 'function'; symbol: Symbol };
+
+type ParserValue = Extract<Value, { kind: 'parser' | 'group' | 'subparsers' }>;
 
 interface Frame {
   module: FlagModule;
@@ -50,13 +74,21 @@ interface Frame {
   fn?: Symbol;
   local?: Map<string, Binding>;
   env: Map<string, Value | undefined>;
+  /** The enclosing frame of a lambda (its closure), searched after `env`. */
+  parent?: Frame;
   returns: Array<Value | undefined>;
   /** Functions on the call stack, to stop recursion. */
   stack: string[];
 }
 
-/** How deep calls into helper functions are followed. */
-const MAX_CALL_DEPTH = 6;
+/** How control leaves a block whose conditions were all known: `continue`, `break`, `return`. */
+type Signal = 'continue' | 'break' | 'return' | undefined;
+
+/** How deep calls into helper functions and lambdas are followed. */
+const MAX_CALL_DEPTH = 8;
+/** A helper called with only known values is evaluated when its body has at most this many statements. */
+const MAX_HELPER_STATEMENTS = 40;
+
 
 const CONTAINERS = new Set([
   'if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'except_group_clause',
@@ -71,7 +103,17 @@ const CONTAINERS = new Set([
  * group or sub-parsers object is passed in, or when the function creates parsers (for its return
  * value). Each parser is identified by its creation site, so following a function twice adds nothing.
  *
- * Not read: flags whose spellings are not string literals (built in loops or from variables),
+ * Values are computed by a bounded partial evaluator (never by running code): literals, tuples,
+ * lists, dicts, f-strings over known values, `str` methods (`replace`, `split`…), `len`,
+ * comparisons, helper calls whose arguments are all known (bodies of at most
+ * {@link MAX_HELPER_STATEMENTS} statements), lambdas and the records that hold them
+ * (`Command(flags=(Flag(register=lambda p: p.add_argument(…)),))`), `for` loops over known
+ * collections (at most `EVAL_LIMITS.loopIterations` items) and `if`s on known conditions, within
+ * `EVAL_LIMITS.steps` steps per top-level run. A record whose other lambda writes one override
+ * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
+ * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
+ *
+ * Not read: flags whose spellings the evaluator cannot compute,
  * parsers built in class methods or nested functions, parser subclasses, `parents=` lists that
  * are not literal lists of known parsers, `**kwargs` passed to `add_argument` (the flag is kept,
  * its unknown keywords are not), methods called on parsers stored in containers or attributes
@@ -82,7 +124,10 @@ const CONTAINERS = new Set([
  */
 export function extractArgparse(ctx: FlagContext): FlagCommand[] {
   const state = new ArgparseState(ctx);
-  for (const module of ctx.modules.values()) state.runModule(module);
+  for (const module of ctx.modules.values()) {
+    state.resetBudget();
+    state.runModule(module);
+  }
   const creators: Symbol[] = [];
   for (const module of ctx.modules.values()) {
     for (const [name, fn] of module.info.functions) {
@@ -94,6 +139,7 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
     const key = symbolKey(symbol);
     if (followed.has(key)) return;
     followed.add(key);
+    state.resetBudget();
     state.runFunction(symbol);
   };
   for (const creator of creators) follow(creator);
@@ -118,12 +164,42 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
 class ArgparseState {
   private readonly parsers = new Map<string, Parser>();
   private readonly moduleEnvs = new Map<FlagModule, Map<string, Value | undefined>>();
+  private readonly budget = new Budget();
+  private readonly parserClasses = new Map<string, boolean>();
 
   constructor(private readonly ctx: FlagContext) {}
 
+  /** Starts a new top-level run with a fresh step budget. */
+  resetBudget(): void {
+    this.budget.reset();
+  }
+
+  /** argparse's parser, a drop-in (ConfigArgParse), or a repository subclass of one (`class _GymArgumentParser(argparse.ArgumentParser)`). */
   isArgumentParser(module: FlagModule, callee: string[] | undefined, local?: Map<string, Binding>): boolean {
     const name = this.ctx.external(module, callee, local);
-    return name !== undefined && ARGUMENT_PARSER.has(name);
+    if (name !== undefined) return ARGUMENT_PARSER.has(name);
+    if (!callee) return false;
+    const resolved = this.ctx.resolver.resolve(module.info, callee, local);
+    return resolved?.kind === 'class' && this.isParserClass(resolved.cls, 0);
+  }
+
+  private isParserClass(cls: RawClass, depth: number): boolean {
+    const cached = this.parserClasses.get(cls.qualifiedName);
+    if (cached !== undefined) return cached;
+    if (depth > 8) return false;
+    this.parserClasses.set(cls.qualifiedName, false); // cycles
+    const info = this.ctx.resolver.module(cls.module);
+    let result = false;
+    for (const base of cls.bases) {
+      if (!info || !base.dotted) continue;
+      const r = this.ctx.resolver.resolve(info, base.dotted, undefined, cls.outer);
+      if ((r?.kind === 'external' && ARGUMENT_PARSER.has(r.qualifiedName)) || (r?.kind === 'class' && this.isParserClass(r.cls, depth + 1))) {
+        result = true;
+        break;
+      }
+    }
+    this.parserClasses.set(cls.qualifiedName, result);
+    return result;
   }
 
   runModule(module: FlagModule): void {
@@ -138,16 +214,8 @@ class ArgparseState {
     const key = symbolKey(symbol);
     const entry = symbol.module.functions.get(symbol.name);
     if (!entry || stack.includes(key) || stack.length >= MAX_CALL_DEPTH) return undefined;
-    const env = new Map<string, Value | undefined>();
-    const parameters = entry.def.childForFieldName('parameters');
-    let index = 0;
-    for (const param of parameters ? namedChildren(parameters) : []) {
-      const nameNode = param.type === 'identifier' ? param : param.childForFieldName('name') ?? namedChildren(param)[0];
-      if (!nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
-      const name = nameNode.text;
-      env.set(name, kwargs.has(name) ? kwargs.get(name) : args[index]);
-      index++;
-    }
+    const moduleFrame: Frame = { module: symbol.module, env: new Map(), returns: [], stack };
+    const env = this.bindParameters(moduleFrame, entry.def.childForFieldName('parameters'), args, kwargs);
     const frame: Frame = {
       module: symbol.module,
       fn: symbol,
@@ -161,11 +229,49 @@ class ArgparseState {
     return frame.returns.find((v) => v !== undefined);
   }
 
-  private block(frame: Frame, node: Node): void {
-    for (const statement of namedChildren(node)) this.statement(frame, statement);
+  /**
+   * Binds call arguments to a parameter list (of a `def` or a `lambda`): positionals in order
+   * until `*`/`*args`, keywords by name, and the defaults of the others (evaluated in `outer`).
+   */
+  private bindParameters(outer: Frame, parameters: Node | null, args: Array<Value | undefined>, kwargs: Map<string, Value | undefined>): Map<string, Value | undefined> {
+    const env = new Map<string, Value | undefined>();
+    let index = 0;
+    let keywordOnly = false;
+    for (const param of parameters ? namedChildren(parameters) : []) {
+      if (param.type === 'keyword_separator' || param.type === 'list_splat_pattern') {
+        keywordOnly = true;
+        const name = namedChildren(param)[0];
+        if (name?.type === 'identifier') env.set(name.text, undefined);
+        continue;
+      }
+      if (param.type === 'positional_separator') continue;
+      if (param.type === 'dictionary_splat_pattern') {
+        const name = namedChildren(param)[0];
+        if (name?.type === 'identifier') env.set(name.text, undefined);
+        continue;
+      }
+      const nameNode = param.type === 'identifier' ? param : param.childForFieldName('name') ?? namedChildren(param)[0];
+      if (!nameNode || nameNode.type !== 'identifier') continue;
+      const name = nameNode.text;
+      const defaultNode = param.childForFieldName('value');
+      if (kwargs.has(name)) env.set(name, kwargs.get(name));
+      else if (!keywordOnly && index < args.length) env.set(name, args[index]);
+      else env.set(name, defaultNode ? this.evaluate(outer, defaultNode) : undefined);
+      if (!keywordOnly) index++;
+    }
+    return env;
   }
 
-  private statement(frame: Frame, node: Node): void {
+  private block(frame: Frame, node: Node): Signal {
+    for (const statement of namedChildren(node)) {
+      const signal = this.statement(frame, statement);
+      if (signal) return signal;
+    }
+    return undefined;
+  }
+
+  private statement(frame: Frame, node: Node): Signal {
+    if (!this.budget.tick()) return 'return';
     switch (node.type) {
       case 'expression_statement':
         for (const expr of namedChildren(node)) {
@@ -173,26 +279,30 @@ class ArgparseState {
           else if (expr.type === 'augmented_assignment') {
             const right = expr.childForFieldName('right');
             if (right) this.evaluate(frame, right);
+            const left = expr.childForFieldName('left');
+            if (left?.type === 'identifier') frame.env.set(left.text, undefined);
           } else this.evaluate(frame, expr);
         }
-        return;
+        return undefined;
       case 'return_statement': {
         const value = namedChildren(node)[0];
         frame.returns.push(value ? this.evaluate(frame, value) : undefined);
-        return;
+        return 'return';
       }
+      case 'continue_statement':
+        return 'continue';
+      case 'break_statement':
+        return 'break';
       case 'with_statement':
         for (const item of node.descendantsOfType('with_item')) {
           const value = item?.childForFieldName('value');
           if (value) this.evaluate(frame, value.type === 'as_pattern' ? namedChildren(value)[0] ?? value : value);
         }
         break;
-      case 'for_statement': {
-        // The loop variable holds values unknown here; flags spelled from it are dynamic and skipped.
-        const left = node.childForFieldName('left');
-        if (left?.type === 'identifier') frame.env.set(left.text, undefined);
-        break;
-      }
+      case 'for_statement':
+        return this.forStatement(frame, node);
+      case 'if_statement':
+        return this.ifStatement(frame, node);
       default:
         break;
     }
@@ -201,6 +311,80 @@ class ArgparseState {
         if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
       }
     }
+    return undefined;
+  }
+
+  /**
+   * `for` over a collection whose items are known (a literal, a module constant, `d.items()`):
+   * the body runs once per item with the target bound, honouring `continue`/`break`. Otherwise the
+   * body runs once with the target unknown, as before.
+   */
+  private forStatement(frame: Frame, node: Node): Signal {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    const body = node.childForFieldName('body');
+    const iterable = right ? this.evaluate(frame, right) : undefined;
+    const items = iterable ? iterate(iterable) : undefined;
+    if (items && left && body && items.length <= EVAL_LIMITS.loopIterations) {
+      for (const item of items) {
+        this.bind(frame, left, item);
+        const signal = this.block(frame, body);
+        if (signal === 'break') break;
+        if (signal === 'return') return signal;
+      }
+      return undefined;
+    }
+    if (left) for (const name of boundNames(left)) frame.env.set(name, undefined);
+    for (const child of namedChildren(node)) {
+      if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
+    }
+    return undefined;
+  }
+
+  /** `if`/`elif`/`else`: when every condition up to the taken branch is known, only that branch runs; otherwise all do. */
+  private ifStatement(frame: Frame, node: Node): Signal {
+    const branches: Array<{ condition?: Node; body: Node }> = [];
+    const condition = node.childForFieldName('condition');
+    const consequence = node.childForFieldName('consequence');
+    if (consequence) branches.push({ ...(condition ? { condition } : {}), body: consequence });
+    for (const child of namedChildren(node)) {
+      if (child.type === 'elif_clause') {
+        const c = child.childForFieldName('condition');
+        const b = child.childForFieldName('consequence');
+        if (b) branches.push({ ...(c ? { condition: c } : {}), body: b });
+      } else if (child.type === 'else_clause') {
+        const b = child.childForFieldName('body');
+        if (b) branches.push({ body: b });
+      }
+    }
+    let known = true;
+    for (const branch of branches) {
+      const truth = branch.condition ? truthy(this.evaluate(frame, branch.condition)) : true;
+      if (truth === undefined) {
+        known = false;
+        break;
+      }
+      if (truth) return this.block(frame, branch.body);
+    }
+    if (known) return undefined;
+    for (const branch of branches) this.block(frame, branch.body); // unknown condition: every branch, no signals
+    return undefined;
+  }
+
+  /** Binds an assignment or loop target (`x`, `a, b`, `(a, (b, c))`) to a value, unpacking known sequences. */
+  private bind(frame: Frame, target: Node, value: Value | undefined): void {
+    if (target.type === 'identifier') {
+      frame.env.set(target.text, value);
+      return;
+    }
+    const unpack = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'parenthesized_expression'];
+    if (unpack.includes(target.type)) {
+      const parts = namedChildren(target);
+      const items = value?.kind === 'list' && value.items.length === parts.length ? value.items : undefined;
+      parts.forEach((part, i) => this.bind(frame, part, items?.[i]));
+      return;
+    }
+    for (const name of boundNames(target)) frame.env.set(name, undefined);
   }
 
   private assign(frame: Frame, node: Node): void {
@@ -213,11 +397,21 @@ class ArgparseState {
       if (!frame.fn && value?.kind === 'parser' && value.parser.root === value.parser && !value.parser.variables.includes(left.text)) {
         value.parser.variables.push(left.text);
       }
+    } else if (left?.type === 'subscript') {
+      // `groups[name] = sub.add_subparsers()` stores into a known dict.
+      const objectNode = left.childForFieldName('value');
+      const container = objectNode ? (objectNode.type === 'call' ? this.evaluate(frame, objectNode) : this.evaluate(frame, objectNode)) : undefined;
+      const keyNode = left.childForFieldName('subscript');
+      const key = keyNode ? this.evaluate(frame, keyNode) : undefined;
+      if (container?.kind === 'dict' && key?.kind === 'const') {
+        container.keys.set(dictKey(key), key);
+        container.values.set(dictKey(key), value);
+      }
     } else if (left) {
-      // `a, b = …` rebinds a and b; `vars(parser)["x"] = …` and `parser.x = …` rebind nothing.
-      for (const name of boundNames(left)) frame.env.set(name, undefined);
+      // `a, b = …` unpacks a known sequence; `vars(parser)["x"] = …` and `parser.x = …` rebind nothing.
+      this.bind(frame, left, value);
       // `group.add_argument("--file").complete = shtab.FILE` (shtab completion) still adds the flag.
-      const target = left.type === 'attribute' ? left.childForFieldName('object') : left.type === 'subscript' ? left.childForFieldName('value') : null;
+      const target = left.type === 'attribute' ? left.childForFieldName('object') : null;
       if (target?.type === 'call') this.evaluate(frame, target);
     }
   }
@@ -229,19 +423,24 @@ class ArgparseState {
   }
 
   private lookup(frame: Frame, name: string): Value | undefined {
-    if (frame.env.has(name)) return frame.env.get(name);
+    for (let f: Frame | undefined = frame; f; f = f.parent) {
+      if (f.env.has(name)) return f.env.get(name);
+    }
     const moduleEnv = this.moduleEnvs.get(frame.module);
-    if (frame.fn && moduleEnv?.has(name)) return moduleEnv.get(name);
-    // A parser imported from another module (`from .cli import parser`).
+    if ((frame.fn || frame.parent) && moduleEnv?.has(name)) return moduleEnv.get(name);
+    // A parser or constant imported from another module (`from .cli import parser`).
     const symbol = this.ctx.symbol(frame.module, [name], frame.local);
     if (symbol && symbol.module !== frame.module) {
       this.runModule(symbol.module);
-      return this.moduleEnvs.get(symbol.module)?.get(symbol.name);
+      const env = this.moduleEnvs.get(symbol.module);
+      if (env?.has(symbol.name)) return env.get(symbol.name);
     }
+    if (symbol && symbol.module.functions.has(symbol.name)) return { kind: 'function', symbol };
     return undefined;
   }
 
   private evaluate(frame: Frame, node: Node): Value | undefined {
+    if (!this.budget.tick()) return undefined;
     const n = unparen(node);
     switch (n.type) {
       case 'identifier':
@@ -250,12 +449,166 @@ class ArgparseState {
         return this.call(frame, n);
       case 'list':
       case 'tuple':
+      case 'set':
+      case 'expression_list':
         return { kind: 'list', items: namedChildren(n).map((item) => this.evaluate(frame, item)) };
+      case 'string': {
+        const parts = fStringParts(n);
+        if (!parts) return literalConst(n);
+        let text = '';
+        let origin: Node | undefined;
+        for (const part of parts) {
+          if (typeof part === 'string') {
+            text += part;
+            continue;
+          }
+          const v = this.evaluate(frame, part);
+          if (v?.kind !== 'const') return undefined;
+          origin ??= v.node;
+          text += pyStr(v);
+        }
+        return text.length > EVAL_LIMITS.stringLength ? undefined : { kind: 'const', value: text, node: origin ?? n };
+      }
+      case 'concatenated_string':
+      case 'integer':
+      case 'float':
+      case 'true':
+      case 'false':
+      case 'none':
+      case 'unary_operator':
+        return literalConst(n);
+      case 'dictionary': {
+        const dict: Value = { kind: 'dict', keys: new Map(), values: new Map() };
+        for (const pair of namedChildren(n)) {
+          if (pair.type !== 'pair') return undefined; // `**other`: not all keys known
+          const k = pair.childForFieldName('key');
+          const v = pair.childForFieldName('value');
+          const key = k ? this.evaluate(frame, k) : undefined;
+          if (key?.kind !== 'const') return undefined;
+          dict.keys.set(dictKey(key), key);
+          dict.values.set(dictKey(key), v ? this.evaluate(frame, v) : undefined);
+        }
+        return dict;
+      }
+      case 'lambda':
+        return { kind: 'lambda', node: n, closure: frame };
+      case 'attribute': {
+        const objectNode = n.childForFieldName('object');
+        const attr = n.childForFieldName('attribute')?.text ?? '';
+        const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
+        return target?.kind === 'object' ? target.fields.get(attr) : undefined;
+      }
+      case 'subscript': {
+        const objectNode = n.childForFieldName('value');
+        const keyNode = n.childForFieldName('subscript');
+        const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
+        const key = keyNode ? this.evaluate(frame, keyNode) : undefined;
+        if (key?.kind !== 'const') return undefined;
+        if (target?.kind === 'dict') return target.values.get(dictKey(key));
+        if (target?.kind === 'list' && typeof key.value === 'number' && Number.isInteger(key.value)) {
+          return target.items[key.value < 0 ? target.items.length + key.value : key.value];
+        }
+        return undefined;
+      }
+      case 'conditional_expression': {
+        const [whenTrue, condition, whenFalse] = namedChildren(n);
+        const truth = condition ? truthy(this.evaluate(frame, condition)) : undefined;
+        if (truth === undefined) return undefined;
+        const chosen = truth ? whenTrue : whenFalse;
+        return chosen ? this.evaluate(frame, chosen) : undefined;
+      }
+      case 'not_operator': {
+        const arg = n.childForFieldName('argument');
+        const truth = arg ? truthy(this.evaluate(frame, arg)) : undefined;
+        return truth === undefined ? undefined : { kind: 'const', value: !truth };
+      }
+      case 'boolean_operator': {
+        const l = n.childForFieldName('left');
+        const r = n.childForFieldName('right');
+        const op = n.childForFieldName('operator')?.text;
+        const lv = l ? this.evaluate(frame, l) : undefined;
+        const lt = truthy(lv);
+        if (lt === undefined) return undefined;
+        if ((op === 'and' && !lt) || (op === 'or' && lt)) return lv;
+        return r ? this.evaluate(frame, r) : undefined;
+      }
+      case 'comparison_operator':
+        return this.compare(frame, n);
+      case 'binary_operator': {
+        const l = n.childForFieldName('left');
+        const r = n.childForFieldName('right');
+        const op = n.childForFieldName('operator')?.text;
+        const lv = l ? this.evaluate(frame, l) : undefined;
+        const rv = r ? this.evaluate(frame, r) : undefined;
+        if (op === '+' && lv?.kind === 'const' && rv?.kind === 'const' && typeof lv.value === 'string' && typeof rv.value === 'string') {
+          return { kind: 'const', value: lv.value + rv.value, node: lv.node ?? rv.node ?? n };
+        }
+        if (op === '+' && lv?.kind === 'list' && rv?.kind === 'list') return { kind: 'list', items: [...lv.items, ...rv.items] };
+        return undefined;
+      }
       default:
-        // Calls nested in other expressions (`cmds["run"] = sub.add_parser("run")` is handled by
-        // `assign`; `print(sub.add_parser("x"))` is not worth it) are not followed.
         return undefined;
     }
+  }
+
+  /** `a == b`, `a != b`, `a in b`, `a not in b` on known values (one operator). */
+  private compare(frame: Frame, node: Node): Value | undefined {
+    const operands = namedChildren(node);
+    const ops = node.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+    if (operands.length !== 2) return undefined;
+    const op = ops.join(' ');
+    const a = this.evaluate(frame, operands[0]!);
+    const b = this.evaluate(frame, operands[1]!);
+    if (op === '==' || op === '!=') {
+      if (a?.kind !== 'const' || b?.kind !== 'const') return undefined;
+      const eq = constEquals(a, b);
+      return { kind: 'const', value: op === '==' ? eq : !eq };
+    }
+    if (op === 'in' || op === 'not in') {
+      if (a?.kind !== 'const') return undefined;
+      let found: boolean | undefined;
+      if (b?.kind === 'dict') found = b.keys.has(dictKey(a));
+      else if (b?.kind === 'list') {
+        if (b.items.some((i) => i?.kind !== 'const')) return undefined;
+        found = b.items.some((i) => i?.kind === 'const' && constEquals(i, a));
+      } else if (b?.kind === 'const' && typeof b.value === 'string' && typeof a.value === 'string') found = b.value.includes(a.value);
+      if (found === undefined) return undefined;
+      return { kind: 'const', value: op === 'in' ? found : !found };
+    }
+    return undefined;
+  }
+
+  /** Evaluates call arguments in order, spreading known `*seq`/`**dict`; `unknown` when a splat is not known. */
+  private readArgs(frame: Frame, call: Node): { positional: Array<Value | undefined>; nodes: Array<Node | undefined>; kwargs: Map<string, Value | undefined>; unknown: boolean } {
+    const out = { positional: [] as Array<Value | undefined>, nodes: [] as Array<Node | undefined>, kwargs: new Map<string, Value | undefined>(), unknown: false };
+    const list = call.childForFieldName('arguments');
+    if (!list || list.type !== 'argument_list') return out;
+    for (const arg of namedChildren(list)) {
+      if (arg.type === 'keyword_argument') {
+        const name = arg.childForFieldName('name');
+        const value = arg.childForFieldName('value');
+        if (name && value) out.kwargs.set(name.text, this.evaluate(frame, value));
+      } else if (arg.type === 'list_splat') {
+        const inner = namedChildren(arg)[0];
+        const value = inner ? this.evaluate(frame, inner) : undefined;
+        if (value?.kind === 'list') {
+          for (const item of value.items) {
+            out.positional.push(item);
+            out.nodes.push(undefined);
+          }
+        } else out.unknown = true;
+      } else if (arg.type === 'dictionary_splat') {
+        const inner = namedChildren(arg)[0];
+        const value = inner ? this.evaluate(frame, inner) : undefined;
+        if (value?.kind === 'dict') {
+          for (const [k, key] of value.keys) if (typeof key.value === 'string') out.kwargs.set(key.value, value.values.get(k));
+        } else out.unknown = true;
+      } else if (arg.type !== 'comment') {
+        out.positional.push(this.evaluate(frame, arg));
+        out.nodes.push(arg);
+      }
+    }
+    return out;
   }
 
   private call(frame: Frame, node: Node): Value | undefined {
@@ -266,20 +619,140 @@ class ArgparseState {
       const objectNode = fn.childForFieldName('object');
       const method = fn.childForFieldName('attribute')?.text ?? '';
       const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
-      if (target && target.kind !== 'list') return this.method(frame, node, target, method, args);
+      if (target && isParserValue(target)) return this.method(frame, node, target, method, args);
+      if (target?.kind === 'object') {
+        const member = target.fields.get(method);
+        if (member?.kind === 'lambda' || member?.kind === 'function') return this.invokeMember(frame, node, target, member);
+        return undefined;
+      }
+      if (target && (target.kind === 'const' || target.kind === 'dict' || target.kind === 'list')) {
+        const read = this.readArgs(frame, node);
+        return read.unknown ? undefined : dataMethod(target, method, read.positional);
+      }
+    }
+    if (fn.type === 'identifier') {
+      const bound = this.lookup(frame, fn.text);
+      if (bound?.kind === 'lambda') {
+        const read = this.readArgs(frame, node);
+        return read.unknown ? undefined : this.invoke(frame, bound, read.positional, read.kwargs);
+      }
+      if (!bound && !this.ctx.symbol(frame.module, [fn.text], frame.local) && BUILTINS.has(fn.text)) {
+        const read = this.readArgs(frame, node);
+        return read.unknown ? undefined : builtin(fn.text, read.positional);
+      }
     }
     if (this.isArgumentParser(frame.module, args.callee, frame.local)) return this.createRoot(frame, node, args);
+    const read = this.readArgs(frame, node);
+    const resolved = args.callee ? this.ctx.resolver.resolve(frame.module.info, args.callee, frame.local) : undefined;
+    if (resolved?.kind === 'class') {
+      // A dataclass-like record: `Flag(register=lambda p: …)`, positionals in field order.
+      if (read.unknown) return undefined;
+      const fields = new Map<string, Value | undefined>();
+      const names = resolved.cls.fields.map((f) => f.name);
+      read.positional.forEach((v, i) => {
+        if (names[i] !== undefined) fields.set(names[i]!, v);
+      });
+      for (const [k, v] of read.kwargs) fields.set(k, v);
+      return { kind: 'object', cls: resolved.cls.qualifiedName, fields };
+    }
     const symbol = this.ctx.symbol(frame.module, args.callee, frame.local);
-    const values = args.positional.map((arg) => this.evaluate(frame, arg));
-    const kwargs = new Map<string, Value | undefined>();
-    for (const [name, arg] of args.keywords) kwargs.set(name, this.evaluate(frame, arg));
     if (!symbol || !symbol.module.functions.has(symbol.name)) return undefined;
-    const passesObject = [...values, ...kwargs.values()].some((v) => v !== undefined);
+    const values = [...read.positional, ...read.kwargs.values()];
+    const passesObject = values.some((v) => v !== undefined && (v.kind === 'list' || holdsParser(v)));
     const raw = symbol.module.info.functions.get(symbol.name);
     const createsParsers = raw?.calls.some((c) => this.isArgumentParser(symbol.module, c.callee, raw.localBindings)
       || this.returnsParser(symbol, c.callee, raw.localBindings)) ?? false;
-    if (!passesObject && !createsParsers) return undefined;
-    return this.runFunction(symbol, values, kwargs, frame.stack);
+    // A helper called with known values only (`_value_flag("resume", "resume_from_cache", …)`).
+    const literalHelper = !read.unknown && values.length > 0 && values.every((v) => v !== undefined) && this.isSmall(symbol);
+    if (!passesObject && !createsParsers && !literalHelper) return undefined;
+    return this.runFunction(symbol, read.positional, read.kwargs, frame.stack);
+  }
+
+  private isSmall(symbol: Symbol): boolean {
+    const body = symbol.module.functions.get(symbol.name)?.def.childForFieldName('body');
+    return body !== null && body !== undefined && body.descendantsOfType(['expression_statement', 'return_statement']).length <= MAX_HELPER_STATEMENTS;
+  }
+
+  /** Calls a lambda or a repository function value with evaluated arguments. */
+  private invoke(frame: Frame, callee: Extract<Value, { kind: 'lambda' | 'function' }>, args: Array<Value | undefined>, kwargs: Map<string, Value | undefined>): Value | undefined {
+    if (callee.kind === 'function') return this.runFunction(callee.symbol, args, kwargs, frame.stack);
+    const key = `lambda@${callee.closure.module.info.file}:${callee.node.startIndex}`;
+    if (frame.stack.includes(key) || frame.stack.length >= MAX_CALL_DEPTH) return undefined;
+    const env = this.bindParameters(callee.closure, callee.node.childForFieldName('parameters'), args, kwargs);
+    const inner: Frame = {
+      module: callee.closure.module,
+      ...(callee.closure.fn ? { fn: callee.closure.fn } : {}),
+      ...(callee.closure.local ? { local: callee.closure.local } : {}),
+      env,
+      parent: callee.closure,
+      returns: [],
+      stack: [...frame.stack, key],
+    };
+    const body = callee.node.childForFieldName('body');
+    return body ? this.evaluate(inner, body) : undefined;
+  }
+
+  /**
+   * `flag.register(parser)`: calls a record's callable member. When the call adds exactly one
+   * flag to a parser and another member of the record is a lambda that builds one override
+   * string `"+key=…"` (`translate_to_hydra=lambda a: [f"+{hydra_key}={…}"]`), that key is the
+   * config field the flag sets: it becomes the flag's `dest`.
+   */
+  private invokeMember(frame: Frame, node: Node, record: Extract<Value, { kind: 'object' }>, member: Extract<Value, { kind: 'lambda' | 'function' }>): Value | undefined {
+    const read = this.readArgs(frame, node);
+    if (read.unknown) return undefined;
+    const parser = read.positional.find((v): v is ParserValue => v !== undefined && isParserValue(v))?.parser;
+    const before = parser ? new Set(parser.params.keys()) : undefined;
+    const result = this.invoke(frame, member, read.positional, read.kwargs);
+    if (parser && before) {
+      const added = [...parser.params.keys()].filter((k) => !before.has(k));
+      if (added.length === 1) {
+        const field = this.overrideField(record, member);
+        if (field !== undefined) parser.fields.set(added[0]!, field);
+      }
+    }
+    return result;
+  }
+
+  /** The one config key that the record's other lambda members write as an override (`"+key=…"`), if exactly one. */
+  private overrideField(record: Extract<Value, { kind: 'object' }>, invoked: Value): string | undefined {
+    const keys = new Set<string>();
+    for (const value of record.fields.values()) {
+      if (value === invoked || value?.kind !== 'lambda') continue;
+      const frame: Frame = {
+        module: value.closure.module,
+        env: this.bindParameters(value.closure, value.node.childForFieldName('parameters'), [], new Map()),
+        parent: value.closure,
+        returns: [],
+        stack: [],
+      };
+      const body = value.node.childForFieldName('body');
+      for (const s of body ? stringNodes(body) : []) {
+        const prefix = this.knownPrefix(frame, s);
+        const key = prefix === undefined ? undefined : overrideKey(prefix);
+        if (key !== undefined) keys.add(key);
+      }
+    }
+    return keys.size === 1 ? [...keys][0] : undefined;
+  }
+
+  /** The text of a string or f-string up to its first interpolation whose value is unknown. */
+  private knownPrefix(frame: Frame, node: Node): string | undefined {
+    const plain = stringValue(node);
+    if (plain !== undefined) return plain;
+    const parts = fStringParts(node);
+    if (!parts) return undefined;
+    let text = '';
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        text += part;
+        continue;
+      }
+      const v = this.evaluate(frame, part);
+      if (v?.kind !== 'const') return text;
+      text += pyStr(v);
+    }
+    return text;
   }
 
   /** True when a callee inside `owner` is itself a function that creates a parser (one level), so its result matters. */
@@ -290,7 +763,7 @@ class ArgparseState {
       && raw.calls.some((c) => this.isArgumentParser(symbol.module, c.callee, raw.localBindings));
   }
 
-  private method(frame: Frame, node: Node, target: Exclude<Value, { kind: 'list' }>, method: string, args: CallArgs): Value | undefined {
+  private method(frame: Frame, node: Node, target: ParserValue, method: string, args: CallArgs): Value | undefined {
     const parser = target.parser;
     if (target.kind === 'subparsers') {
       if (method === 'add_parser') return this.createSubParser(frame, node, parser, args);
@@ -305,9 +778,50 @@ class ArgparseState {
         return { kind: 'group', parser };
       case 'add_subparsers':
         return target.kind === 'parser' ? { kind: 'subparsers', parser } : undefined;
+      case 'set_defaults':
+        if (target.kind === 'parser') this.setDefaults(frame, node, parser);
+        return undefined;
       default:
         return undefined;
     }
+  }
+
+  /**
+   * `parser.set_defaults(func=run)` / `set_defaults(_command=Command(target="pkg.mod:fn"))`:
+   * the functions the sub-command dispatches to, as `module:function` (a function value; a
+   * `"module:function"` string, as an entry point names a function; the same inside a record's fields;
+   * and such strings in the body of a function value, which dispatches on).
+   */
+  private setDefaults(frame: Frame, node: Node, parser: Parser): void {
+    const read = this.readArgs(frame, node);
+    const add = (target: string): void => {
+      if (!parser.dispatch.includes(target)) parser.dispatch.push(target);
+    };
+    const named = (text: string): string | undefined => {
+      const m = /^([A-Za-z_][\w.]*):([A-Za-z_]\w*)$/.exec(text);
+      if (!m) return undefined;
+      // Modules without flag code are not read here; one that is read must define the function.
+      const module = this.ctx.modules.get(m[1]!);
+      return !module || module.functions.has(m[2]!) ? text : undefined;
+    };
+    const visit = (value: Value | undefined, depth: number): void => {
+      if (!value || depth > 2) return;
+      if (value.kind === 'const' && typeof value.value === 'string') {
+        const t = named(value.value);
+        if (t) add(t);
+      } else if (value.kind === 'function') {
+        add(symbolKey(value.symbol));
+        const body = value.symbol.module.functions.get(value.symbol.name)?.def.childForFieldName('body');
+        for (const s of body ? stringNodes(body) : []) {
+          const text = stringValue(s);
+          const t = text === undefined ? undefined : named(text);
+          if (t) add(t);
+        }
+      } else if (value.kind === 'object') {
+        for (const field of value.fields.values()) visit(field, depth + 1);
+      }
+    };
+    for (const value of read.kwargs.values()) visit(value, 0);
   }
 
   private createRoot(frame: Frame, node: Node, args: CallArgs): Value {
@@ -328,6 +842,8 @@ class ArgparseState {
         module: frame.module,
         variables: [],
         isParent: false,
+        dispatch: [],
+        fields: new Map(),
         ...(frame.fn ? { creator: frame.fn } : {}),
         ...(progText !== undefined ? { prog: progText } : {}),
       };
@@ -341,17 +857,25 @@ class ArgparseState {
 
   private createSubParser(frame: Frame, node: Node, parent: Parser, args: CallArgs): Value | undefined {
     const nameNode = args.positional[0] ?? args.keywords.get('name');
-    const name = nameNode ? stringValue(nameNode) : undefined;
+    let name = nameNode ? stringValue(nameNode) : undefined;
+    const computed = name === undefined && nameNode !== undefined;
+    if (computed) {
+      const value = this.evaluate(frame, nameNode);
+      if (value?.kind === 'const' && typeof value.value === 'string') name = value.value;
+    }
     if (name === undefined) return undefined; // a sub-command named at run time
-    const key = `${parent.key}>${frame.module.info.file}:${node.startIndex}`;
+    // The same `add_parser` call reached with other names (in a loop, in a helper) makes other parsers.
+    const key = `${parent.key}>${frame.module.info.file}:${node.startIndex}${computed ? `:${name}` : ''}`;
     let parser = this.parsers.get(key);
     if (!parser) {
-      const aliases = readChoices(args.keywords.get('aliases')) ?? [];
+      const aliasesNode = args.keywords.get('aliases');
+      let aliases = readChoices(aliasesNode);
+      if (!aliases && aliasesNode) aliases = constStrings(this.evaluate(frame, aliasesNode));
       const prefix = args.keywords.get('prefix_chars');
       parser = {
         key,
         path: [...parent.path, name],
-        aliases,
+        aliases: aliases ?? [],
         params: new Map(),
         location: locate(frame.module, node),
         prefixChars: (prefix ? stringValue(prefix) : undefined) || '-',
@@ -359,6 +883,8 @@ class ArgparseState {
         module: parent.module,
         variables: [],
         isParent: false,
+        dispatch: [],
+        fields: new Map(),
       };
       this.parsers.set(key, parser);
     }
@@ -378,26 +904,60 @@ class ArgparseState {
     }
   }
 
+  /**
+   * The spellings of an `add_argument` call: string literals as written, or (in helpers and
+   * lambdas) values the evaluator computed (`f"--{name}"`, `*aliases`), located where their
+   * text came from (the literal passed to the helper). Undefined when one is unknown.
+   */
+  private spellingsOf(frame: Frame, node: Node, args: CallArgs): { names: Spelling[]; computed: boolean } | undefined {
+    const literal = spellings(args.positional);
+    if (literal && !args.hasSplat) return { names: literal, computed: false };
+    const read = this.readArgs(frame, node);
+    if (read.unknown) return literal ? { names: literal, computed: false } : undefined;
+    const names: Spelling[] = [];
+    for (let i = 0; i < read.positional.length; i++) {
+      const v = read.positional[i];
+      if (v?.kind !== 'const' || typeof v.value !== 'string') return literal ? { names: literal, computed: false } : undefined;
+      const at = v.node ?? read.nodes[i] ?? node;
+      names.push({ text: v.value, node: at });
+    }
+    return { names, computed: true };
+  }
+
   private addArgument(frame: Frame, node: Node, parser: Parser, args: CallArgs): void {
-    const key = `${frame.module.info.file}:${node.startIndex}`;
+    const spelled = this.spellingsOf(frame, node, args);
+    if (!spelled || spelled.names.length === 0) return; // spelled at run time
+    const names = spelled.names;
+    const key = `${frame.module.info.file}:${node.startIndex}${spelled.computed ? `:${names.map((n) => n.text).join(' ')}` : ''}`;
     if (parser.params.has(key)) return;
-    const names = spellings(args.positional);
-    if (!names || names.length === 0) return; // spelled at run time
     const prefix = parser.prefixChars;
     const kw = (name: string): Node | undefined => args.keywords.get(name);
     const externalOf = (n: Node | undefined): string | undefined => {
       const value = n ? readValue(n) : undefined;
       return value?.dotted ? this.ctx.external(frame.module, value.dotted, frame.local) : undefined;
     };
+    // A keyword that is not a literal (a helper's parameter) is evaluated.
+    const kwString = (name: string): string | undefined => {
+      const n = kw(name);
+      if (!n) return undefined;
+      const s = stringValue(n);
+      if (s !== undefined || !spelled.computed) return s;
+      const v = this.evaluate(frame, n);
+      return v?.kind === 'const' && typeof v.value === 'string' ? v.value : undefined;
+    };
     const help = kw('help');
     const hidden = externalOf(help) === SUPPRESS;
-    const description = help && !hidden ? stringValue(help) : undefined;
+    const description = help && !hidden ? kwString('help') : undefined;
     const actionNode = kw('action');
-    const action = actionNode ? stringValue(actionNode) ?? externalOf(actionNode) : undefined;
+    const action = actionNode ? kwString('action') ?? externalOf(actionNode) : undefined;
     const typeNode = kw('type');
     let type = typeNode?.text;
     const defaultNode = kw('default');
     let defaultValue = defaultNode && externalOf(defaultNode) !== SUPPRESS ? toDefault(readValue(defaultNode)) : undefined;
+    if (defaultValue && spelled.computed && defaultNode?.type === 'identifier') {
+      const v = this.evaluate(frame, defaultNode);
+      defaultValue = v?.kind === 'const' && v.value === null ? undefined : v?.kind === 'const' ? literalDefault(typeof v.value === 'string' ? JSON.stringify(v.value) : pyStr(v)) : defaultValue;
+    }
     const negatable = action === BOOLEAN_OPTIONAL;
     if (action === 'store_true' || action === 'store_false' || negatable) {
       type ??= 'bool';
@@ -405,18 +965,22 @@ class ArgparseState {
     } else if (action === 'count') {
       type ??= 'int';
     }
-    const choices = readChoices(kw('choices'));
+    const choicesNode = kw('choices');
+    let choices = readChoices(choicesNode);
+    if (!choices && choicesNode && spelled.computed) choices = constStrings(this.evaluate(frame, choicesNode));
     const deprecated = boolOrString(kw('deprecated'));
     const first = names[0]!;
     const positional = !prefix.includes(first.text[0] ?? '');
     let spec: ParamSpec;
     if (positional) {
       const nargsNode = kw('nargs');
-      const nargs = nargsNode ? stringValue(nargsNode) : undefined;
+      const nargs = nargsNode ? kwString('nargs') : undefined;
       const optionalCount = nargs === '?' || nargs === '*' || (nargsNode !== undefined && externalOf(nargsNode) === REMAINDER);
+      // argparse shows a positional by its `metavar` (`NAME`), so docs name it that way too.
+      const metavar = kwString('metavar');
       spec = flagSpec({
         name: first.text,
-        aliases: [],
+        aliases: metavar !== undefined && metavar !== '' && metavar !== first.text ? [metavar] : [],
         ...(type !== undefined ? { type } : {}),
         ...(defaultValue ? { default: defaultValue } : {}),
         required: !optionalCount,
@@ -436,8 +1000,7 @@ class ArgparseState {
         const bare = stripPrefix(other.text, prefix);
         if (other !== primary && bare !== name && !aliases.includes(bare)) aliases.push(bare);
       }
-      const destNode = kw('dest');
-      const dest = (destNode ? stringValue(destNode) : undefined) ?? name.replaceAll('-', '_');
+      const dest = kwString('dest') ?? name.replaceAll('-', '_');
       const required = isTrue(kw('required'));
       spec = flagSpec({
         name,
@@ -465,7 +1028,12 @@ class ArgparseState {
       const root = parser.root;
       const label = root.prog ?? root.creator?.name ?? root.module.info.module;
       const owner = [label, ...parser.path].join(' ');
-      const params = [...parser.params.values()].map((spec) => ({ ...spec, owner }));
+      const counts = new Map<string, number>();
+      for (const field of parser.fields.values()) counts.set(field, (counts.get(field) ?? 0) + 1);
+      const params = [...parser.params].map(([key, spec]) => {
+        const field = parser.fields.get(key);
+        return field !== undefined && counts.get(field) === 1 ? { ...spec, dest: field, owner } : { ...spec, owner };
+      });
       for (const target of this.targets(root)) {
         out.push({
           path: parser.path,
@@ -473,6 +1041,7 @@ class ArgparseState {
           target,
           params,
           location: parser.location,
+          ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
         });
       }
     }
@@ -531,4 +1100,110 @@ function boundNames(target: Node): string[] {
     default:
       return [];
   }
+}
+
+/** Builtins the evaluator computes on known values (unless the module defines the name). */
+const BUILTINS = new Set(['len', 'list', 'tuple', 'sorted', 'str']);
+
+function builtin(name: string, args: Array<Value | undefined>): Value | undefined {
+  const [a] = args;
+  if (args.length !== 1 || !a) return undefined;
+  switch (name) {
+    case 'len':
+      if (a.kind === 'list') return { kind: 'const', value: a.items.length };
+      if (a.kind === 'dict') return { kind: 'const', value: a.keys.size };
+      if (a.kind === 'const' && typeof a.value === 'string') return { kind: 'const', value: a.value.length };
+      return undefined;
+    case 'list':
+    case 'tuple': {
+      const items = iterate(a);
+      return items ? { kind: 'list', items } : undefined;
+    }
+    case 'sorted': {
+      const items = iterate(a);
+      if (!items || items.some((i) => i?.kind !== 'const' || typeof i.value !== 'string')) return undefined;
+      return { kind: 'list', items: [...items].sort((x, y) => (String((x as ConstValue).value) < String((y as ConstValue).value) ? -1 : 1)) };
+    }
+    case 'str':
+      return a.kind === 'const' ? { kind: 'const', value: pyStr(a), ...(a.node ? { node: a.node } : {}) } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The items a `for` loop over a known value sees: list items, dict keys, string characters are not iterated. */
+function iterate(value: Value): Array<Value | undefined> | undefined {
+  if (value.kind === 'list') return value.items;
+  if (value.kind === 'dict') return [...value.keys.values()];
+  return undefined;
+}
+
+/** Python truthiness of a known value; undefined when unknown. */
+function truthy(value: Value | undefined): boolean | undefined {
+  if (!value) return undefined;
+  switch (value.kind) {
+    case 'const':
+      return constTruthy(value);
+    case 'list':
+      return value.items.length > 0;
+    case 'dict':
+      return value.keys.size > 0;
+    default:
+      return true; // objects, parsers and callables are truthy
+  }
+}
+
+/** Map key of a scalar dict key (`"1"` and `1` are different keys, `1` and `True` the same, as in Python). */
+function dictKey(key: ConstValue): string {
+  const v = typeof key.value === 'boolean' ? Number(key.value) : key.value;
+  return `${typeof v}:${String(v)}`;
+}
+
+/** Methods on known data: `str` methods, `dict.items/keys/values/get`. */
+function dataMethod(target: Value, method: string, args: Array<Value | undefined>): Value | undefined {
+  if (target.kind === 'const' && typeof target.value === 'string') {
+    if (args.some((a) => a !== undefined && a.kind !== 'const')) return undefined;
+    const result = strMethod(target.value, method, args as Array<ConstValue | undefined>);
+    if (result === undefined) return undefined;
+    if (typeof result === 'string') return { kind: 'const', value: result, ...(target.node ? { node: target.node } : {}) };
+    return { kind: 'list', items: result.map((value) => ({ kind: 'const', value })) };
+  }
+  if (target.kind === 'dict') {
+    switch (method) {
+      case 'items':
+        return { kind: 'list', items: [...target.keys].map(([k, key]) => ({ kind: 'list', items: [key, target.values.get(k)] })) };
+      case 'keys':
+        return { kind: 'list', items: [...target.keys.values()] };
+      case 'values':
+        return { kind: 'list', items: [...target.values.values()] };
+      case 'get': {
+        const key = args[0];
+        if (key?.kind !== 'const') return undefined;
+        return target.keys.has(dictKey(key)) ? target.values.get(dictKey(key)) : args[1] ?? { kind: 'const', value: null };
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+function isParserValue(value: Value): value is ParserValue {
+  return value.kind === 'parser' || value.kind === 'group' || value.kind === 'subparsers';
+}
+
+/** True for a parser object or a list holding one (what makes a call worth following as before). */
+function holdsParser(value: Value): boolean {
+  return isParserValue(value) || (value.kind === 'list' && value.items.some((i) => i !== undefined && holdsParser(i)));
+}
+
+/** The strings of a known list of string constants. */
+function constStrings(value: Value | undefined): string[] | undefined {
+  if (value?.kind !== 'list') return undefined;
+  const out: string[] = [];
+  for (const item of value.items) {
+    if (item?.kind !== 'const' || typeof item.value !== 'string') return undefined;
+    out.push(item.value);
+  }
+  return out;
 }

@@ -16,6 +16,8 @@ const COMMAND = qualified('command');
 const GROUP = qualified('group');
 const OPTION = qualified('option');
 const ARGUMENT = qualified('argument');
+/** click-default-group's group class: a group that runs a default sub-command when none is named. */
+const DEFAULT_GROUP = new Set(['click_default_group.DefaultGroup']);
 const CHOICE = new Set(LIBRARIES.flatMap((lib) => [`${lib}.Choice`, `${lib}.types.Choice`]));
 
 /** A click command or group function. */
@@ -31,6 +33,8 @@ interface ClickCommand {
   /** Sub-commands (from `@x.command()` and `x.add_command(…)`), in source order. */
   children: Array<{ command: ClickCommand; name: string }>;
   attached: boolean;
+  /** `cls=DefaultGroup, default="run"` (click-default-group): the sub-command run when none is named. */
+  defaultCommand?: string;
 }
 
 /**
@@ -96,7 +100,9 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       if (seen.has(command)) return;
       const owner = [root.name, ...path].join(' ');
       const params = command.params.map((spec) => ({ ...spec, owner }));
-      for (const target of targets) out.push({ path, target, params, location: command.location });
+      const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
+        ? { defaultSubcommand: command.defaultCommand } : {};
+      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults });
       for (const child of command.children) emit(child.command, [...path, child.name], new Set([...seen, command]));
     };
     emit(root, [], new Set());
@@ -114,7 +120,7 @@ function readCommand(ctx: FlagContext, module: FlagModule, name: string, def: No
     if (!callee) continue;
     const external = ctx.external(module, callee);
     if (!command && external !== undefined && (COMMAND.has(external) || GROUP.has(external))) {
-      command = newCommand(module, name, decorator, args, GROUP.has(external));
+      command = newCommand(ctx, module, name, decorator, args, GROUP.has(external));
       continue;
     }
     const last = callee.at(-1);
@@ -122,22 +128,28 @@ function readCommand(ctx: FlagContext, module: FlagModule, name: string, def: No
       const parent = ctx.symbol(module, callee.slice(0, -1));
       // A typer app's `@app.command()` is typer's; only functions can be click groups.
       if (parent && parent.module.functions.has(parent.name)) {
-        command = newCommand(module, name, decorator, args, last === 'group');
+        command = newCommand(ctx, module, name, decorator, args, last === 'group');
         command.parentRef = parent;
         continue;
       }
     }
     const param = readParam(ctx, module, expr, args, external);
     if (param) params.push(param);
+    else if (!args && external === undefined) params.push(...factoryParams(ctx, module, expr));
   }
   if (command) command.params = params;
   return command;
 }
 
-function newCommand(module: FlagModule, name: string, decorator: Node, args: CallArgs | undefined, isGroup: boolean): ClickCommand {
+function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorator: Node, args: CallArgs | undefined, isGroup: boolean): ClickCommand {
   const nameNode = args?.positional[0] ?? args?.keywords.get('name');
   const explicit = nameNode ? stringValue(nameNode) : undefined;
+  const clsNode = args?.keywords.get('cls');
+  const cls = clsNode ? ctx.external(module, dottedName(clsNode)) : undefined;
+  const defaultNode = args?.keywords.get('default');
+  const defaultCommand = isGroup && cls !== undefined && DEFAULT_GROUP.has(cls) && defaultNode ? stringValue(defaultNode) : undefined;
   return {
+    ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     symbol: { module, name },
     name: explicit ?? clickCommandName(name),
     isGroup,
@@ -167,6 +179,31 @@ function readParam(ctx: FlagContext, module: FlagModule, expr: Node, args: CallA
   if (OPTION.has(innerExternal)) return readOption(ctx, symbol.module, inner);
   if (ARGUMENT.has(innerExternal)) return readArgument(ctx, symbol.module, inner);
   return undefined;
+}
+
+/**
+ * A decorator factory (`@shared_options` where `def shared_options(fn): fn = click.option(…)(fn);
+ * return fn`, or a tuple of `click.option(…)` applied in a loop): the options and arguments
+ * its body declares, read from the `click.option`/`click.argument` calls in it (one level, not
+ * run). Nothing for other decorators.
+ */
+function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node): ParamSpec[] {
+  if (expr.type !== 'identifier' && expr.type !== 'attribute') return [];
+  const symbol = ctx.symbol(module, dottedName(expr));
+  const entry = symbol ? symbol.module.functions.get(symbol.name) : undefined;
+  const body = entry?.def.childForFieldName('body');
+  if (!symbol || !entry || !body) return [];
+  const local = symbol.module.info.functions.get(symbol.name)?.localBindings;
+  const out: ParamSpec[] = [];
+  for (const call of body.descendantsOfType('call')) {
+    if (!call) continue;
+    const inner = callArgs(call);
+    const external = ctx.external(symbol.module, inner.callee, local);
+    if (external === undefined) continue;
+    const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
+    if (spec) out.push(spec);
+  }
+  return out;
 }
 
 /** `type=click.Choice([...])`: the allowed values. */

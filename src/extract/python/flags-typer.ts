@@ -26,6 +26,8 @@ interface TyperApp {
   callback?: { fn: Symbol; location: SourceLocation };
   subApps: Array<{ app: TyperApp; name?: string }>;
   added: boolean;
+  /** False for `Typer(add_completion=False)`: no `--install-completion`/`--show-completion`. */
+  completion: boolean;
 }
 
 /** typer's name for a command function: lower-cased, `_` → `-` (`typer.main.get_command_name`). */
@@ -70,6 +72,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         commands: [],
         subApps: [],
         added: false,
+        completion: readValue(args.keywords.get('add_completion') ?? call).bool !== false,
       });
     }
   }
@@ -103,6 +106,25 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         const call = unparen(expr);
         if (call.type !== 'call') continue;
         const args = callArgs(call);
+        const inner = call.childForFieldName('function');
+        if (inner?.type === 'call') {
+          // `app.command("name")(func)` / `app.callback()(func)`: the decorator applied by hand.
+          const innerArgs = callArgs(inner);
+          const method = innerArgs.callee?.at(-1);
+          const app = innerArgs.callee && innerArgs.callee.length > 1 && (method === 'command' || method === 'callback')
+            ? appOf(module, innerArgs.callee.slice(0, -1)) : undefined;
+          const first = args.positional[0];
+          const fn = first ? ctx.symbol(module, dottedName(first)) : undefined;
+          if (app && fn && fn.module.functions.has(fn.name)) {
+            if (method === 'callback') app.callback = { fn, location: locate(module, call) };
+            else {
+              const nameNode = innerArgs.positional[0] ?? innerArgs.keywords.get('name');
+              const explicit = nameNode ? stringValue(nameNode) : undefined;
+              app.commands.push({ fn, name: explicit ?? typerCommandName(fn.name), location: locate(module, call) });
+            }
+          }
+          continue;
+        }
         if (args.callee?.at(-1) === 'add_typer' && args.callee.length > 1) {
           const parent = appOf(module, args.callee.slice(0, -1));
           const first = args.positional[0];
@@ -141,14 +163,16 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     };
     const single = app.commands.length === 1 && !app.callback && app.subApps.length === 0;
     const only = app.commands[0];
+    const builtIns = app.completion ? completionFlags(app.location) : [];
     if (single && only) {
-      push([], signature(ctx, only.fn), only.location);
+      push([], [...signature(ctx, only.fn), ...builtIns], only.location);
       continue;
     }
     const walk = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
       if (seen.has(group)) return;
       const inner = new Set([...seen, group]);
-      push(path, group.callback ? signature(ctx, group.callback.fn) : [], group.callback?.location ?? group.location);
+      const own = group.callback ? signature(ctx, group.callback.fn) : [];
+      push(path, path.length === 0 ? [...own, ...builtIns] : own, group.callback?.location ?? group.location);
       emitMembers(group, path, inner);
     };
     const emitMembers = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
@@ -163,6 +187,25 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     walk(app, [], new Set());
   }
   return out;
+}
+
+/**
+ * The options typer adds to an app's root command by itself (`add_completion=True`, the
+ * default): `--install-completion` and `--show-completion`. Listed as hidden flags, so they are
+ * known in examples and need no reference row. (`--help` is known everywhere.)
+ */
+function completionFlags(location: SourceLocation): ParamSpec[] {
+  return ['install-completion', 'show-completion'].map((name) => flagSpec({
+    name,
+    aliases: [],
+    type: 'bool',
+    required: false,
+    description: name === 'install-completion' ? 'Install completion for the current shell.' : 'Show completion for the current shell, to copy it or customize the installation.',
+    deprecated: false,
+    hidden: true,
+    location,
+    dest: name.replaceAll('-', '_'),
+  }));
 }
 
 /** `typer.run(main)` at module level. */

@@ -54,8 +54,12 @@ const CONTAINERS = new Set([
  * `choices`, `negatable`, `positional`; `location` = the flag's string literal (typer options
  * without declarations: the parameter name).
  *
- * Limits (what is not read, never guessed): flags or sub-command names that are not string
- * literals (built in loops, from variables or f-strings); parsers built in class methods or
+ * argparse flags and sub-command names built from data are computed by a small, bounded partial
+ * evaluator (`partial-eval.ts`): helper calls with known arguments, lambdas stored in records
+ * (`Flag(register=lambda p: p.add_argument(f"--{name}"))`), `for` over known collections.
+ *
+ * Limits (what is not read, never guessed): flags or sub-command names whose values the
+ * evaluator cannot compute (read from files, the environment, unknown calls); parsers built in class methods or
  * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details.

@@ -29,4 +29,15 @@ export interface FlagCommand {
    * options only before the sub-command, so they leave this unset.
    */
   inheritsParentFlags?: boolean;
+  /**
+   * `module:function` targets this command dispatches to, read from argparse
+   * `set_defaults(func=run)` or `set_defaults(_command=Command(target="pkg.mod:fn"))`: the config
+   * classes those functions build are this command's. Absent when none is known.
+   */
+  dispatch?: string[];
+  /**
+   * The sub-command a group runs when the command line names none (click-default-group's
+   * `DefaultGroup(default="run")`): an example without a sub-command word belongs to it.
+   */
+  defaultSubcommand?: string;
 }
