@@ -3,12 +3,12 @@
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
 import { appendFileSync } from 'node:fs';
-import type { Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
+import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { ruleDocsUrl } from '../engine/rule-docs.js';
 import type { DriftMessage } from '../engine/types.js';
-import { commandCoverage } from '../model/coverage.js';
+import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { compareStrings, severityOf } from './sort.js';
 
@@ -44,7 +44,7 @@ const NONE = '—';
  * `messages` are the findings reported (after `--quiet` and path filters); the coverage tables
  * are computed from the whole `model` with the same queries the rules use.
  */
-export function buildSummary(messages: readonly DriftMessage[], model: Model): Root {
+export function buildSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = []): Root {
   const children: RootContent[] = [heading(2, text('docdrift'))];
   const errors = messages.filter((m) => severityOf(m) === 'error').length;
   const warnings = messages.length - errors;
@@ -90,7 +90,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model): R
     for (const alias of cmd.aliases) title.push(text(' / '), code(alias));
     children.push(heading(3, ...title));
     if (!cmd.paramsKnown) {
-      children.push(paragraph(text('Parameters unknown (no config class or flag definitions found), so not checked.')));
+      children.push(paragraph(text(`Parameters unknown, so not checked: ${unknownReason(cmd)}.`)));
       continue;
     }
     const { rows } = commandCoverage(model, cmd);
@@ -106,7 +106,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model): R
       `${explained} of those explained wherever used`,
     ];
     if (onlyDocs > 0) parts.push(`${onlyDocs} only in the docs`);
-    children.push(paragraph(text(`${parts.join(', ')}.`)));
+    children.push(paragraph(text(`${parts.join(', ')} (from ${paramSource(model, cmd)}).`)));
     if (rows.length === 0) continue;
     children.push({
       type: 'table',
@@ -131,6 +131,15 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model): R
       ],
     });
   }
+  if (notes.length > 0) {
+    children.push(heading(3, text('Not checked')));
+    children.push({
+      type: 'list',
+      ordered: false,
+      spread: false,
+      children: notes.map((n) => ({ type: 'listItem', spread: false, children: [paragraph(text(n)) as Paragraph] })),
+    });
+  }
   return { type: 'root', children };
 }
 
@@ -139,8 +148,8 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model): R
  * GFM table extension, which escape names for tables (`|` → `\|`) and pick code-span fences that
  * fit names holding backticks (CommonMark §6.1, GFM §4.10).
  */
-export function formatSummary(messages: readonly DriftMessage[], model: Model): string {
-  return toMarkdown(buildSummary(messages, model), { extensions: [gfmToMarkdown()] });
+export function formatSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = []): string {
+  return toMarkdown(buildSummary(messages, model, notes), { extensions: [gfmToMarkdown()] });
 }
 
 /**
