@@ -106,7 +106,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
       `${explained} of those explained wherever used`,
     ];
     if (onlyDocs > 0) parts.push(`${onlyDocs} only in the docs`);
-    children.push(paragraph(text(`${parts.join(', ')} (from ${paramSource(model, cmd)}).`)));
+    children.push(paragraph(text(`${parts.join(', ')}. Parameters from ${paramSource(model, cmd)}.`)));
     if (rows.length === 0) continue;
     children.push({
       type: 'table',
