@@ -77,26 +77,29 @@ const rule: Rule<Options> = {
     options: {},
     messages: {
       undocumented:
-        '`{{command}}` has {{count}} parameters ({{source}}) and is run here, but no reference section documents it, while the reference documents {{others}}. Add a section headed `` `{{command}}` `` with a row per parameter.',
+        '`{{command}}` has {{count}} ({{source}}) and is run here, but no reference section documents it, while the reference documents {{others}}. Add a section headed `` `{{command}}` `` with a row per parameter.',
       undocumentedSubcommand:
-        '`{{command}}` is a sub-command of `{{parent}}` with {{count}} parameters ({{source}}), but no reference section documents it. Add a section headed `` `{{command}}` `` with a row per parameter.',
+        '`{{command}}` is a sub-command of `{{parent}}` with {{count}} ({{source}}), but no reference section documents it. Add a section headed `` `{{command}}` `` with a row per parameter.',
       missingFromList:
         '`{{command}}` is a sub-command of `{{parent}}` but is missing from the list of its sub-commands here ({{listed}}). Add an item: {{item}}',
     },
   },
   check({ model, report }) {
-    const candidates = model.commands.filter(
-      (cmd) => cmd.paramsKnown && cmd.kind !== 'config-file' && cmd.params.some((p) => !p.hidden),
-    );
+    // Options count, positional arguments do not: a usage line in prose documents those.
+    const options = (cmd: CommandSpec) => cmd.params.filter((p) => !p.hidden && !p.positional);
+    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && cmd.kind !== 'config-file' && options(cmd).length > 0);
     if (candidates.length === 0) return;
     const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
-    // Without any reference for any command, "undocumented" says nothing the first-run notes do not.
-    const documentedNames = model.commands.filter((c) => isDocumented.get(c)).map((c) => c.name);
+    // Without a reference section (a table, list or parameter headings) for some command, the
+    // project has no reference to be missing from: the first-run notes say so instead. A heading
+    // that merely names the program ("What is `pipx`?") is no reference.
+    const documentedNames = model.commands.filter((c) => model.sectionsFor(c).length > 0).map((c) => c.name);
     if (documentedNames.length === 0) return;
     const runs = firstRuns(model);
     for (const cmd of candidates) {
       if (isDocumented.get(cmd)) continue;
-      const count = String(cmd.params.filter((p) => !p.hidden).length);
+      const n = options(cmd).length;
+      const count = `${n} parameter${n === 1 ? '' : 's'}`;
       const source = paramSource(model, cmd) ?? '';
       const defined = cmd.location ? [{ ...cmd.location, message: `\`${cmd.name}\` is declared here` }] : [];
       const parent = parentOf(model, cmd);
