@@ -145,7 +145,8 @@ export function paramSource(model: Model, cmd: CommandSpec): string | undefined 
   const parts: string[] = [];
   for (const q of cmd.configClasses) {
     const cls = model.classes.get(q);
-    parts.push(cls ? `${cls.kind} class ${cls.name} (${cls.location.file}:${cls.location.line})` : `class ${q}`);
+    const kind = cls ? { pydantic: 'pydantic class', dataclass: 'dataclass', interface: 'interface', class: 'class', 'type-alias': 'type', zod: 'zod schema' }[cls.kind] : '';
+    parts.push(cls ? `${kind} ${cls.name} (${cls.location.file}:${cls.location.line})` : `class ${q}`);
   }
   const flag = cmd.params.find((p) => p.origin === 'cli-flag' && p.location.file !== 'docdrift config');
   if (flag) parts.push(`CLI flags in ${flag.location.file}:${flag.location.line}`);
