@@ -1,7 +1,7 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { Rule } from '../src/model/rule.js';
 import { suggestNames } from '../src/shared/names.js';
-import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
+import { configClassNames, definedBy, nestedKeys, paramNames, resolveKey } from '../src/model/query.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
@@ -35,6 +35,8 @@ const rule: Rule<Options> = {
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Remove it, add it to the code, or list it in `globalParameters` or `ignoreParameters` if it is accepted elsewhere.',
       unknownSubkeyWithSuggestion:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
+      unknownShortAlias:
+        '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}). It may be an undeclared short alias of `--{{suggestion}}`, the only parameter starting with `{{name}}`: declare it in the code, or in `commands.<name>.flags` of the docdrift config (`"-{{name}}, --{{suggestion}}"`).',
       unknownSubkey:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
     },
@@ -67,8 +69,33 @@ const rule: Rule<Options> = {
         });
         continue;
       }
-      const [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
       const dotted = usage.key !== usage.name;
+      // A one-letter flag is one keystroke from every other one-letter flag: a "did you mean `h`"
+      // would be noise. When it is the initial of exactly one parameter, it is likely a short alias
+      // the code declares in a way docdrift does not read.
+      if (usage.syntax === 'flag' && usage.name.length === 1) {
+        const initialOf = [...cmd.params, ...(cmd.acceptedParams ?? [])].filter(
+          (p) => !p.positional && p.name.length > 1 && p.name[0]!.toLowerCase() === usage.name.toLowerCase(),
+        );
+        const classes = configClassNames([cmd], model);
+        const only = initialOf.length === 1 ? initialOf[0]!.name : undefined;
+        report({
+          messageId: only ? 'unknownShortAlias' : 'unknown',
+          data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(only ? { suggestion: only } : {}) },
+          location: usage.location,
+          related: [...(only ? [{ ...initialOf[0]!.location, message: `\`--${only}\` is declared here` }] : []), ...definedBy(model, cmd)],
+        });
+        continue;
+      }
+      // The nearest parameter, else the nearest nested key whose last segment is close
+      // (`temperature=0.7` for `sampling.temperature`).
+      let [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
+      if (!suggestion && !dotted) {
+        const leaves = cmd.params.flatMap((p) => nestedKeys(model, p));
+        const [near] = suggestNames(usage.name, leaves.map((l) => l.key.split('.').pop()!), 1);
+        const matching = near === undefined ? [] : leaves.filter((l) => l.key.split('.').pop() === near);
+        if (matching.length === 1) suggestion = matching[0]!.key;
+      }
       if (dotted && !suggestion && !options.reportUnknownNamespaces) continue;
       // A Hydra override adds a key to one global config that many parts of the app read: when
       // the code reads this key somewhere else and it is close to none of the command's own

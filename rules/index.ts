@@ -3,6 +3,7 @@
  * it: src/api.ts hands these rules to the engine (and adds the engine's own rule ids to `ruleIds`).
  */
 import type { Rule } from '../src/model/rule.js';
+import commandUndocumented from './command-undocumented.js';
 import exampleParamUndocumented from './example-param-undocumented.js';
 import exampleParamUnexplained from './example-param-unexplained.js';
 import exampleParamUnknown from './example-param-unknown.js';
@@ -14,6 +15,7 @@ import referenceTypeMismatch from './reference-type-mismatch.js';
 
 /** Every built-in rule, sorted by id. */
 export const rules: Rule[] = [
+  commandUndocumented,
   exampleParamUndocumented,
   exampleParamUnexplained,
   exampleParamUnknown,

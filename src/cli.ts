@@ -16,6 +16,7 @@ import { WriteError } from './engine/write.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { appendSummary, formatSummary, formatters } from './report/index.js';
+import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
 
@@ -473,10 +474,13 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       cwd: io.cwd,
       color,
       suppressedCount,
+      notes: result.notes,
+      commands: result.commands,
       ...(format === 'sarif' ? { version: version() } : {}),
     });
-    const report = out && !out.endsWith('\n') ? `${out}\n` : out;
-    if (outputFile !== undefined) {
+    // A config problem means the run checked less than asked: exit 2 with no report (the problems follow on stderr).
+    const report = out && result.configProblems.length === 0 ? (out.endsWith('\n') ? out : `${out}\n`) : '';
+    if (outputFile !== undefined && result.configProblems.length === 0) {
       try {
         writeFileSync(outputFile, report, 'utf8');
       } catch (error) {
@@ -487,7 +491,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary);
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model!));
+        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
@@ -517,20 +521,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
     }
     for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
-    // Saying nothing when nothing was checked would read as "all clear".
-    const known = result.commands.filter((c) => c.paramsKnown);
-    if (result.commands.length === 0) {
-      io.stderr(
-        'docdrift: no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, ' +
-          'no "commands" in the config), so nothing was checked. Map one in docdrift.config.json, e.g. ' +
-          '{"commands": {"tool": {"config": "pkg.config.ToolConfig"}}}.\n',
-      );
-    } else if (known.length === 0) {
-      io.stderr(
-        `docdrift: found ${result.commands.length} command(s) but no config class for any of them, so nothing was checked. ` +
-          'Run with --debug to see the mapping, and set "config" under "commands" in docdrift.config.json.\n',
-      );
-    }
+    // Saying nothing when nothing was checked would read as "all clear" (src/engine/notes.ts).
+    io.stderr(formatNotes(result.notes));
     if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;

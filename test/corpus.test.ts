@@ -296,7 +296,13 @@ describe('fetch and run on a tiny local project', () => {
     // Zero-config also reads docs/usage.md: --verbose is a judged false positive, --debug is unjudged.
     expect(b.zeroConfig).toMatchObject({ found: 1, judgedFalse: 1 });
     expect(b.zeroConfig!.unjudged.map((u) => u.data.name)).toEqual(['debug']);
-    expect(b.notes).toEqual([expect.stringContaining('its own docdrift config (docdrift.config.json)')]);
+    // The runner keeps docdrift's stderr as notes: the README's table is under no heading naming
+    // `tool`, which the first-run note says in both runs.
+    expect(b.notes).toEqual([
+      expect.stringContaining('its own docdrift config (docdrift.config.json)'),
+      expect.stringContaining('docdrift said: docdrift: command `tool` has 2 parameters (CLI flags in tool/cli.py:6) but no reference section was found'),
+      expect.stringContaining('docdrift said (zero-config): docdrift: command `tool` has 2 parameters'),
+    ]);
     const a = byId['tool-after']!;
     expect(a.configured).toMatchObject({ expected: 0, found: 0, leftovers: [] });
     expect(a.configured!.unjudged.map((u) => u.data.name)).toEqual(['verbose', 'debug']);

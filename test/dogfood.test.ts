@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMAND_KEYS, CONFIG_KEYS } from '../src/config/schema.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -64,5 +65,39 @@ describe('docdrift on its own documentation', () => {
     const { code, results } = lint(dir);
     expect(code).toBe(1);
     expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => r.data.name)).toEqual(['strict']);
+  });
+});
+
+describe('the README config examples', () => {
+  /** Keys of every JSON code block of the README: top-level keys, and keys of `commands` entries. */
+  function exampleKeys(): { top: Set<string>; command: Set<string> } {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const top = new Set<string>();
+    const command = new Set<string>();
+    for (const [, body] of readme.matchAll(/^```json[^\n]*\n([\s\S]*?)^```/gm)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(body!);
+      } catch {
+        continue; // a fragment, not a whole config
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+      for (const key of Object.keys(value)) top.add(key);
+      const commands = (value as { commands?: Record<string, object> }).commands;
+      for (const entry of Object.values(commands ?? {})) if (entry && typeof entry === 'object') for (const key of Object.keys(entry)) command.add(key);
+    }
+    return { top, command };
+  }
+
+  it('give an example of every config key and every command key', () => {
+    const { top, command } = exampleKeys();
+    expect(CONFIG_KEYS.filter((k) => !top.has(k))).toEqual([]);
+    expect(COMMAND_KEYS.filter((k) => !command.has(k))).toEqual([]);
+  });
+
+  it('say that `config` takes one class or a list', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| `commands` |'));
+    expect(row).toMatch(/`config`[^|]*one class[^|]*or a list/);
   });
 });

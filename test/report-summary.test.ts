@@ -93,15 +93,19 @@ describe('summary coverage of the bundled example', () => {
     ]);
     expect(md).toContain(
       '### `ng_collect_rollouts` / `nemo_gym_collect_rollouts`\n\n' +
-        '9 parameters in code, 8 in the reference, 6 used in examples, 1 of those explained wherever used, 2 only in the docs.\n',
+        '9 parameters in code, 8 in the reference, 6 used in examples, 1 of those explained wherever used, 2 only in the docs. ' +
+          'Parameters from pydantic class RolloutCollectionConfig (nemo_gym/rollout_collection.py:10).\n',
     );
     expect(md).toContain('| `resume_from_cache`       |    ✓    |         ✗        |           3 docs |       0/3 |\n');
     expect(md).toContain('| `max_retries`             |    ✗    |         ✓        |                — |         — |\n');
     expect(md).toContain(
       '### `ng_e2e_collect_rollouts` / `nemo_gym_e2e_collect_rollouts`\n\n' +
-        '10 parameters in code, 9 in the reference, 3 used in examples, 0 of those explained wherever used.\n',
+        '10 parameters in code, 9 in the reference, 3 used in examples, 0 of those explained wherever used. ' +
+          'Parameters from pydantic class E2ERolloutCollectionConfig (nemo_gym/e2e.py:6).\n',
     );
-    expect(md).toContain('### `ng_run`\n\nParameters unknown (no config class or flag definitions found), so not checked.\n');
+    // The reason names the entry point and the config keys that would fix it.
+    expect(md).toContain('### `ng_run`\n\nParameters unknown, so not checked: its entry point \\`nemo_gym.cli:run\\` builds no CLI parser docdrift reads');
+    expect(md).toContain('set \\`commands."ng_run".config\\` (a class or a list), \\`commands."ng_run".flags\\`, or \\`commands."ng_run".program\\`');
     expect(formatSummary([], example.model).startsWith('## docdrift\n\nNo problems found.\n\n### `ng_collect_rollouts`')).toBe(true);
   });
 });

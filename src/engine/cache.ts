@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
 import type { DocdriftConfig } from '../config/schema.js';
+import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
@@ -46,6 +47,12 @@ export interface CommandSummary {
   params: number;
   /** Number of reference sections documenting it (global sections excluded). */
   sections: number;
+  /** Where its parameters came from (`pydantic class X (file:line)`, `CLI flags in file:line`); absent when unknown. */
+  source?: string;
+  /** Why its parameters are unknown and which config key fixes it; absent when known. */
+  unknownReason?: string;
+  /** Coverage of its parameters (see `coverageCounts`); absent when the parameters are unknown. */
+  coverage?: CoverageCounts;
 }
 
 /** How the cache served one run. */
@@ -141,6 +148,7 @@ interface CacheFile {
     /** Findings that inline suppressions silenced (counted in the JSON summary). */
     suppressed: StoredMessage[];
     configProblems: string[];
+    notes: string[];
     commands: CommandSummary[];
     stats: LintStats;
   };
@@ -246,6 +254,7 @@ function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: strin
       Array.isArray(data.result.messages) &&
       Array.isArray(data.result.suppressed) &&
       Array.isArray(data.result.configProblems) &&
+      Array.isArray(data.result.notes) &&
       Array.isArray(data.result.commands);
     if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
     if (!verifySignature(data as CacheFile, key)) {
@@ -439,6 +448,9 @@ export function summariseCommands(model: Model): CommandSummary[] {
     paramsKnown: cmd.paramsKnown,
     params: cmd.params.length,
     sections: model.sectionsFor(cmd).length,
+    ...(cmd.paramsKnown
+      ? { source: paramSource(model, cmd)!, coverage: coverageCounts(model, cmd) }
+      : { unknownReason: unknownReason(cmd)! }),
   }));
 }
 
@@ -526,6 +538,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       suppressed: scopeMessages(root, stored.suppressed.map(deserialiseMessage), options.files),
       failures: [],
       configProblems: stored.configProblems,
+      notes: stored.notes,
       commands: stored.commands,
       stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 } },
       cache: { status: 'hit', file, written: false, hashed, ms: hashMs },
@@ -549,7 +562,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       result: {
         messages: result.messages.map(serialiseMessage),
         suppressed: result.suppressed.map(serialiseMessage),
-        configProblems: result.configProblems, commands, stats: result.stats },
+        configProblems: result.configProblems, notes: result.notes, commands, stats: result.stats },
     };
     try {
       prepareDirectory(root, dir);

@@ -20,6 +20,7 @@ import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
+import { runNotes } from './notes.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -77,6 +78,11 @@ export interface LintResult {
    * found nowhere): the CLI prints them and exits 2, since the run checked less than asked.
    */
   configProblems: string[];
+  /**
+   * First-run notes (see `runNotes` in `notes.ts`): what this run could not check, one sentence
+   * each, without the `docdrift: ` prefix. The CLI prints them on stderr.
+   */
+  notes: string[];
   model: Model;
   stats: LintStats;
 }
@@ -118,6 +124,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       ...scoped,
       failures: ran.failures,
       configProblems,
+      notes: runNotes(model, config, files.docs),
       model,
       stats: {
         sources: code.sourceCount,

@@ -163,9 +163,17 @@ export function declaredFlagProblems(config: DocdriftConfig, commands: CommandSp
       const cmd = commands.find((c) => c.name === name || c.aliases.includes(name));
       const fields = (cmd?.params ?? []).filter((p) => p.origin !== 'cli-flag');
       if (fields.some((p) => p.name === decl.field || p.aliases.includes(decl.field!))) return;
+      // `extra.seed` names a key under a dict-typed field (an open namespace) or a nested config
+      // field: the flag sets that key.
+      const head = decl.field.split('.')[0]!;
+      const parent = decl.field.includes('.') ? fields.find((p) => p.name === head || p.aliases.includes(head)) : undefined;
+      if (parent && (parent.openNamespace || parent.typeRef !== undefined)) return;
       const key = `commands.${JSON.stringify(name)}.flags[${i}].field`;
       const classes = cmd!.configClasses.map((q) => q.split(/[.#]/).pop()).join(', ');
-      const near = suggestNames(decl.field, fields.map((p) => p.name), 1)[0];
+      // A dotted field is suggested by its first segment (`extras.seed` → `extra.seed`).
+      const rest = decl.field.slice(head.length);
+      const nearHead = suggestNames(head, fields.map((p) => p.name), 1)[0];
+      const near = nearHead === undefined ? undefined : `${nearHead}${rest}`;
       problems.push(
         fields.length === 0
           ? `${key}: "${decl.field}" cannot be mapped: command "${name}" has no config class (set "config" for it).`

@@ -163,7 +163,11 @@ export function configClassNames(cmds: CommandSpec[], model?: Model): string {
   const classes = [...new Set(cmds.flatMap((c) => c.configClasses.map(simple)))].join(', ');
   const flags = cmds.some((c) => c.params.some((p) => p.origin === 'cli-flag'));
   if (classes && flags) return `${classes} or its CLI flags`;
-  return classes || (flags ? 'its CLI flags' : 'docdrift config');
+  if (classes || flags) return classes || 'its CLI flags';
+  // Parameters listed in the config (`commands.x.params`) are the only other source; a command
+  // whose code declares none (a click group without options) must not point at a config file.
+  const declared = cmds.some((c) => c.params.some((p) => p.owner.startsWith('docdrift config')));
+  return declared ? 'the `params` of the docdrift config' : 'no parameter declared in code';
 }
 
 /** Related locations pointing at the config class that defines a command's parameters. */

@@ -55,6 +55,43 @@ export interface JsonReport {
   results: JsonResult[];
   /** `suppressedCount`: findings dropped by suppression comments and the baseline (present when the CLI knows it). */
   summary: { errors: number; warnings: number; suppressedCount?: number };
+  /** What the run could not check, one sentence each, as printed on stderr (present when the CLI knows it; may be empty). */
+  notes?: string[];
+  /** Coverage per command, in discovery order (present when the CLI knows it). */
+  commands?: JsonCommand[];
+}
+
+/**
+ * One command in {@link JsonReport.commands}. `parameters`, `documented`, `used`, `explained` are
+ * present when `paramsKnown` is true: parameters in code (hidden, positional, global and ignored
+ * ones left out), of those documented by a reference row, used in examples, and explained in
+ * every document that uses them. `unknownReason` is present when `paramsKnown` is false.
+ */
+export interface JsonCommand {
+  name: string;
+  aliases: string[];
+  paramsKnown: boolean;
+  /** Reference sections documenting it (global sections excluded). */
+  sections: number;
+  /** Where its parameters came from (`pydantic class X (file:line)`, `CLI flags in file:line`). */
+  source?: string;
+  unknownReason?: string;
+  parameters?: number;
+  documented?: number;
+  used?: number;
+  explained?: number;
+}
+
+function jsonCommands(commands: NonNullable<FormatterOptions['commands']>): JsonCommand[] {
+  return commands.map((c) => ({
+    name: c.name,
+    aliases: [...c.aliases],
+    paramsKnown: c.paramsKnown,
+    sections: c.sections,
+    ...(c.source !== undefined ? { source: c.source } : {}),
+    ...(c.unknownReason !== undefined ? { unknownReason: c.unknownReason } : {}),
+    ...(c.coverage ?? {}),
+  }));
 }
 
 function sortedData(data: Record<string, string> | undefined): Record<string, string> {
@@ -102,8 +139,11 @@ export function toJsonReport(messages: readonly DriftMessage[], suppressedCount?
 
 /**
  * Formats messages as a {@link JsonReport}, pretty-printed with two-space indentation and a final
- * newline. Of the options only `suppressedCount` is used; paths stay project-relative.
+ * newline. Of the options only `suppressedCount`, `notes` and `commands` are used; paths stay project-relative.
  */
 export function formatJson(messages: DriftMessage[], options?: FormatterOptions): string {
-  return `${JSON.stringify(toJsonReport(messages, options?.suppressedCount), null, 2)}\n`;
+  const report = toJsonReport(messages, options?.suppressedCount);
+  if (options?.notes) report.notes = [...options.notes];
+  if (options?.commands) report.commands = jsonCommands(options.commands);
+  return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -1,4 +1,5 @@
 /** The formatter contract shared by every reporter. */
+import type { CommandSummary } from '../engine/cache.js';
 import type { DriftMessage } from '../engine/types.js';
 
 /** Options every formatter receives. */
@@ -13,6 +14,10 @@ export interface FormatterOptions {
   version?: string;
   /** Findings that suppression comments or the baseline dropped (json `summary.suppressedCount`). */
   suppressedCount?: number;
+  /** First-run notes of the run (json `notes`): what it could not check. */
+  notes?: readonly string[];
+  /** The run's commands with their coverage (json `commands`). */
+  commands?: readonly CommandSummary[];
 }
 
 /**

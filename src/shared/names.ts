@@ -5,9 +5,13 @@
  */
 import { distance } from 'fastest-levenshtein';
 
-/** Lower-cases and maps `-` to `_`, so `Resume-From-Cache` and `resume_from_cache` are one name. */
+/**
+ * Lower-cases, splits camelCase words with `_` and maps `-` to `_`, so `Resume-From-Cache`,
+ * `resumeFromCache` and `resume_from_cache` are one name (a CLI flag and the config key it sets
+ * live in different namespaces: `--seed-count` and `seedCount`).
+ */
 function normaliseName(name: string): string {
-  return name.toLowerCase().replace(/-/g, '_');
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/-/g, '_');
 }
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */

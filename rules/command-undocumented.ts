@@ -1,0 +1,152 @@
+/** Rule: a command or sub-command with parameters is run in examples, or belongs to a documented program, but no reference section documents it. */
+import type { Rule } from '../src/model/rule.js';
+import { paramSource } from '../src/model/coverage.js';
+import type { CommandSpec, Heading, HeadingBlock, Model, SourceLocation } from '../src/model/types.js';
+
+type Options = Record<string, never>;
+
+/** The command a code span names: its whole text, or its leading words when no longer command name follows. */
+function namesCommand(model: Model, code: string, cmd: CommandSpec): boolean {
+  const text = code.trim().replace(/^\$\s+/, '');
+  for (const n of [cmd.name, ...cmd.aliases]) {
+    if (text === n) return true;
+    if (!text.startsWith(`${n} `)) continue;
+    // `tool show license` names the sub-command, not the program `tool`.
+    const next = text.slice(n.length + 1).split(/\s+/)[0] ?? '';
+    if (next.startsWith('-') || !model.commandByName(`${n} ${next}`)) return true;
+  }
+  return false;
+}
+
+/** Heading blocks (of any document that names a command) whose heading names `cmd` in inline code. */
+function headingBlocks(model: Model, cmd: CommandSpec): Array<{ file: string; block: HeadingBlock }> {
+  const out: Array<{ file: string; block: HeadingBlock }> = [];
+  for (const doc of model.docs) {
+    for (const block of doc.blocks) if (block.heading.codes.some((c) => namesCommand(model, c, cmd))) out.push({ file: doc.file, block });
+  }
+  return out;
+}
+
+/** True when a reference section or a heading documents the command. */
+function documented(model: Model, cmd: CommandSpec): boolean {
+  return model.sectionsFor(cmd).length > 0 || headingBlocks(model, cmd).length > 0;
+}
+
+/** The first place an example runs each command (sub-commands resolved word by word), in document order. */
+function firstRuns(model: Model): Map<CommandSpec, SourceLocation> {
+  const out = new Map<CommandSpec, SourceLocation>();
+  for (const doc of model.docs) {
+    for (const inv of doc.invocations) {
+      let name = inv.command;
+      let cmd = model.commandByName(name);
+      if (!cmd) continue;
+      for (const arg of inv.args) {
+        if (arg.text.startsWith('-')) break;
+        const sub = model.commandByName(`${name} ${arg.text}`);
+        if (!sub) break;
+        name = `${name} ${arg.text}`;
+        cmd = sub;
+      }
+      if (!out.has(cmd)) out.set(cmd, inv.location);
+    }
+  }
+  for (const usage of model.usages) {
+    const cmd = model.commandByName(usage.command);
+    if (cmd && !out.has(cmd)) out.set(cmd, usage.location);
+  }
+  return out;
+}
+
+/** The nearest ancestor (`tool show` for `tool show license`, then `tool`) that is a known command. */
+function parentOf(model: Model, cmd: CommandSpec): CommandSpec | undefined {
+  const words = cmd.name.split(/\s+/);
+  for (let n = words.length - 1; n >= 1; n--) {
+    const parent = model.commandByName(words.slice(0, n).join(' '));
+    if (parent && parent !== cmd) return parent;
+  }
+  return undefined;
+}
+
+const rule: Rule<Options> = {
+  meta: {
+    id: 'command-undocumented',
+    description:
+      'Report commands and sub-commands that have parameters and are run in examples (or belong to a documented program) but that no reference section documents.',
+    defaultSeverity: 'error',
+    fixable: false,
+    options: {},
+    messages: {
+      undocumented:
+        '`{{command}}` has {{count}} ({{source}}) and is run here, but no reference section documents it, while the reference documents {{others}}. Add a section headed `` `{{command}}` `` with a row per parameter.',
+      undocumentedSubcommand:
+        '`{{command}}` is a sub-command of `{{parent}}` with {{count}} ({{source}}), but no reference section documents it. Add a section headed `` `{{command}}` `` with a row per parameter.',
+      missingFromList:
+        '`{{command}}` is a sub-command of `{{parent}}` but is missing from the list of its sub-commands here ({{listed}}). Add an item: {{item}}',
+    },
+  },
+  check({ model, report }) {
+    // Options count, positional arguments do not: a usage line in prose documents those.
+    const options = (cmd: CommandSpec) => cmd.params.filter((p) => !p.hidden && !p.positional);
+    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && cmd.kind !== 'config-file' && options(cmd).length > 0);
+    if (candidates.length === 0) return;
+    const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
+    // Without a reference section (a table, list or parameter headings) for some command, the
+    // project has no reference to be missing from: the first-run notes say so instead. A heading
+    // that merely names the program ("What is `pipx`?") is no reference.
+    const documentedNames = model.commands.filter((c) => model.sectionsFor(c).length > 0).map((c) => c.name);
+    if (documentedNames.length === 0) return;
+    const runs = firstRuns(model);
+    for (const cmd of candidates) {
+      if (isDocumented.get(cmd)) continue;
+      const n = options(cmd).length;
+      const count = `${n} parameter${n === 1 ? '' : 's'}`;
+      const source = paramSource(model, cmd) ?? '';
+      const defined = cmd.location ? [{ ...cmd.location, message: `\`${cmd.name}\` is declared here` }] : [];
+      const parent = parentOf(model, cmd);
+      const parentBlocks = parent && isDocumented.get(parent) ? headingBlocks(model, parent) : [];
+      // A parent section that lists some of its sub-commands in inline code must list them all.
+      const siblings = parent ? model.commands.filter((c) => c !== cmd && parentOf(model, c) === parent) : [];
+      const listing = parentBlocks.find(({ block }) =>
+        (block.codes ?? []).some((code) => siblings.some((s) => code.trim() === s.name || code.trim().startsWith(`${s.name} `))),
+      );
+      if (parent && listing) {
+        const listed = siblings.filter((s) => (listing.block.codes ?? []).some((code) => code.trim() === s.name || code.trim().startsWith(`${s.name} `)));
+        report({
+          messageId: 'missingFromList',
+          data: {
+            command: cmd.name,
+            parent: parent.name,
+            listed: listed.map((s) => `\`${s.name}\``).join(', '),
+            item: `- \`${cmd.name}\``,
+          },
+          location: listing.block.heading.location,
+          related: defined,
+          suggestion: `- \`${cmd.name}\``,
+        });
+        continue;
+      }
+      const run = runs.get(cmd);
+      if (run) {
+        const others = documentedNames.slice(0, 3).map((n) => `\`${n}\``).join(', ') + (documentedNames.length > 3 ? ` and ${documentedNames.length - 3} more` : '');
+        report({
+          messageId: 'undocumented',
+          data: { command: cmd.name, count, source, others },
+          location: run,
+          related: defined,
+        });
+        continue;
+      }
+      const first: { file: string; block: { heading: Heading } } | undefined = parentBlocks[0];
+      if (parent && first) {
+        report({
+          messageId: 'undocumentedSubcommand',
+          data: { command: cmd.name, parent: parent.name, count, source },
+          location: first.block.heading.location,
+          related: defined,
+        });
+      }
+    }
+  },
+};
+
+export default rule;

@@ -1,0 +1,127 @@
+/**
+ * First-run notes: what a run could not check, one sentence each, so that a green run never means
+ * "nothing was compared". The CLI prints them on stderr (`docdrift: <note>`); the JSON report and
+ * `--summary` carry the same sentences. Pure: reads the model, the config and the list of
+ * discovered documents.
+ */
+import picomatch from 'picomatch';
+import { createHeadingMatcher } from '../config/patterns.js';
+import type { DocdriftConfig } from '../config/schema.js';
+import { coverageCounts, paramSource, unknownReason } from '../model/coverage.js';
+import type { CommandSpec, Model } from '../model/types.js';
+
+/** Most "no reference section" notes printed one by one; the rest are counted in one more line. */
+export const MAX_COMMAND_NOTES = 10;
+
+const key = (name: string, sub: string): string => `\`commands.${JSON.stringify(name)}.${sub}\``;
+
+/** `file:line` list of at most three places, and "…" beyond. */
+function places(list: Array<{ file: string; line: number }>): string {
+  const shown = list.slice(0, 3).map((p) => `${p.file}:${p.line}`);
+  return list.length > 3 ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
+/** Headings of any reference document that name the command in inline code (whole code, or its first word). */
+function namingHeadings(model: Model, cmd: CommandSpec, docFiles: readonly string[]): Array<{ file: string; line: number; text: string }> {
+  const names = new Set([cmd.name, ...cmd.aliases]);
+  const out: Array<{ file: string; line: number; text: string }> = [];
+  for (const file of docFiles) {
+    const doc = model.docs.find((d) => d.file === file);
+    if (!doc) continue;
+    for (const h of doc.headings) {
+      if (h.codes.some((c) => names.has(c.trim().replace(/^\$\s+/, '')))) out.push({ file, line: h.location.line, text: h.text });
+    }
+  }
+  return out;
+}
+
+/**
+ * The notes of one run, in this order: nothing to check at all (no command; no command with known
+ * parameters); per command with known parameters and no reference section (at most
+ * {@link MAX_COMMAND_NOTES}); per `commands.*.sections` pattern and per `reference` glob that
+ * matched nothing readable; and a last line when nothing at all was compared.
+ *
+ * @param docFiles project-relative paths of every discovered document.
+ */
+export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonly string[]): string[] {
+  const notes: string[] = [];
+  if (model.commands.length === 0) {
+    notes.push(
+      'no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, ' +
+        'no "commands" in the config), so nothing was checked. Map one in docdrift.config.json, e.g. ' +
+        '{"commands": {"tool": {"config": "pkg.config.ToolConfig"}}}.',
+    );
+    return notes;
+  }
+  const known = model.commands.filter((c) => c.paramsKnown);
+  if (known.length === 0) {
+    const first = model.commands.slice(0, 3).map((c) => `\`${c.name}\`: ${unknownReason(c)}`);
+    notes.push(
+      `found ${model.commands.length} command(s) but the parameters of none, so nothing was checked. ${first.join('; ')}` +
+        `${model.commands.length > 3 ? `; and ${model.commands.length - 3} more` : ''}.`,
+    );
+    return notes;
+  }
+
+  const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
+  const referenceDocs = docFiles.filter((f) => isReference(f));
+  const missing: string[] = [];
+  for (const cmd of known) {
+    if (model.sectionsFor(cmd).length > 0) continue;
+    const counts = coverageCounts(model, cmd);
+    // Parameters a global or parent section documents are covered; commands without any are quiet.
+    if (counts.parameters === 0 || counts.documented > 0) continue;
+    const what = cmd.kind === 'config-file' ? 'config file' : 'command';
+    const head = `${what} \`${cmd.name}\` has ${counts.parameters} parameter${counts.parameters === 1 ? '' : 's'} (${paramSource(model, cmd)}) but no reference section was found`;
+    const headings = namingHeadings(model, cmd, referenceDocs);
+    missing.push(
+      headings.length > 0
+        ? `${head}: ${headings.length === 1 ? 'the heading naming it' : `${headings.length} headings naming it`} (${places(headings)}) ${headings.length === 1 ? 'holds' : 'hold'} no table, list or parameter headings docdrift reads (see docs/reference-layouts.md).`
+        : `${head}: no heading names it in inline code${config.reference.length > 0 ? ' in the `reference` documents' : ''}. Add a section headed \`\` \`${cmd.name}\` \`\`, or set ${key(cmd.name, 'sections')} to the heading that documents it.`,
+    );
+  }
+  notes.push(...missing.slice(0, MAX_COMMAND_NOTES));
+  if (missing.length > MAX_COMMAND_NOTES) {
+    notes.push(`and ${missing.length - MAX_COMMAND_NOTES} more commands without a reference section (see --summary or the "commands" of --format json).`);
+  }
+
+  // Configured headings that matched nothing readable.
+  for (const [name, entry] of Object.entries(config.commands)) {
+    for (const pattern of entry.sections ?? []) {
+      const matches = createHeadingMatcher([pattern]);
+      const hits: Array<{ file: string; line: number }> = [];
+      let readable = 0;
+      for (const file of referenceDocs) {
+        const doc = model.doc(file);
+        if (!doc) continue;
+        for (const h of doc.headings) {
+          if (!matches(h.text)) continue;
+          hits.push({ file, line: h.location.line });
+          if (model.sections.some((s) => s.file === file && s.heading.location.line === h.location.line)) readable++;
+        }
+      }
+      const said = `${key(name, 'sections')}: ${JSON.stringify(pattern)}`;
+      if (hits.length === 0) notes.push(`${said} matched no heading${config.reference.length > 0 ? ' in the `reference` documents' : ''}.`);
+      else if (readable === 0) {
+        notes.push(`${said} matched ${hits.length} heading${hits.length === 1 ? '' : 's'} (${places(hits)}), none with a table, list or heading layout docdrift reads (see docs/reference-layouts.md).`);
+      }
+    }
+  }
+  for (const glob of config.reference) {
+    const match = picomatch(glob, { dot: true });
+    const docs = docFiles.filter((f) => match(f));
+    const said = `\`reference\`: ${JSON.stringify(glob)}`;
+    if (docs.length === 0) notes.push(`${said} matched no document (the globs are relative to the project root).`);
+    else if (!model.sections.some((s) => docs.includes(s.file))) {
+      notes.push(`${said} matched ${docs.length} document${docs.length === 1 ? '' : 's'}, none with a reference section of a known command.`);
+    }
+  }
+
+  if (model.sections.length === 0 && model.usages.length === 0) {
+    notes.push(
+      `nothing was compared: ${known.length} command(s) have known parameters, but no reference section documents them and no example runs them. ` +
+        'Name the command in inline code in a heading of its reference, or set `commands.<name>.sections` (headings) or `reference` (documents).',
+    );
+  }
+  return notes;
+}

@@ -1,0 +1,179 @@
+/**
+ * Coverage of a command's parameters (in code, in the reference, used in examples, explained where
+ * used): what `--summary`, the JSON report's `commands` and the first-run notes say. Pure queries
+ * over the Model, computed with the same queries the rules use.
+ */
+import { suggestNames } from './compare.js';
+import { findParam, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import type { CommandSpec, Model, ParamSpec } from './types.js';
+
+/** One parameter of a command in the coverage table. */
+export interface CoverageRow {
+  /** The parameter as the code names it, or as a reference row / example spells it when the code has no such parameter. */
+  name: string;
+  /** The command's code defines it (config field or CLI flag). */
+  inCode: boolean;
+  /** A row of the command's reference sections or of a global section documents it (for nested parameters, a row for one of its keys). */
+  inReference: boolean;
+  /** Number of distinct documents whose examples pass it to the command. */
+  exampleDocs: number;
+  /**
+   * How many of those documents explain it: they hold its reference row or link to a file or
+   * heading that does (what `example-param-unexplained` checks). 0 when it is not in code or not
+   * documented.
+   */
+  explainedDocs: number;
+}
+
+/** Coverage of one command's parameters. */
+export interface CommandCoverage {
+  command: CommandSpec;
+  /**
+   * Parameters in code order, then names found only in the docs (stale reference rows, unknown
+   * example keys) in document order. Hidden and positional parameters, global parameters, ignored
+   * names, and unknown keys that `example-param-unknown` leaves alone by default (dotted keys of
+   * open namespaces, keys read elsewhere) are left out, as the rules leave them out.
+   */
+  rows: CoverageRow[];
+}
+
+/** A config field whose CLI flag sets it (`dest`) is shown once, as the flag (as the rules report it). */
+function shown(cmd: CommandSpec, param: ParamSpec): ParamSpec {
+  if (param.origin === 'cli-flag') return param;
+  return twinsOf(cmd, param).find((p) => p.origin === 'cli-flag') ?? param;
+}
+
+function excluded(model: Model, name: string): boolean {
+  const first = name.split('.')[0] ?? name;
+  return model.globalParams.has(first) || model.isIgnored(name) || model.isIgnored(first);
+}
+
+/**
+ * Computes the coverage of one command's parameters from the model (see {@link CoverageRow} for
+ * what each column means). Pure; `cmd` should have known parameters (`paramsKnown`).
+ */
+export function commandCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
+  const rows = new Map<ParamSpec | string, CoverageRow>();
+  const sections = model.sectionsFor(cmd);
+  const allRows = [...sections, ...model.globalSections].flatMap((s) => s.rows);
+
+  for (const param of cmd.params) {
+    const p = shown(cmd, param);
+    if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
+    const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
+    const inReference =
+      rowsFor(model, cmd, p).length > 0 || allRows.some((r) => r.names.some((n) => spellings.some((sp) => n.startsWith(`${sp}.`))));
+    rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
+  }
+
+  // Reference rows of the command's own sections that name no parameter (stale rows).
+  for (const section of sections) {
+    for (const row of section.rows) {
+      const name = row.names[0] ?? row.rawName;
+      if (row.names.some((n) => excluded(model, n) || findParam(cmd, n.split('.')[0] ?? n))) continue;
+      if (!rows.has(name)) rows.set(name, { name, inCode: false, inReference: true, exampleDocs: 0, explainedDocs: 0 });
+    }
+  }
+
+  // Documents whose examples pass each parameter to this command.
+  const docsOf = new Map<ParamSpec | string, Set<string>>();
+  for (const usage of model.usages) {
+    if (model.commandByName(usage.command) !== cmd || excluded(model, usage.name)) continue;
+    const found = findParam(cmd, usage.name);
+    let key: ParamSpec | string;
+    if (found) {
+      const p = shown(cmd, found);
+      if (!rows.has(p)) continue; // hidden or positional
+      key = p;
+    } else {
+      // As example-param-unknown judges by default: a dotted key close to no parameter addresses an
+      // open namespace (a Hydra server instance), and a key the project reads elsewhere is no drift.
+      const near = suggestNames(usage.name, [...paramNames(cmd), ...model.globalParams], 1).length > 0;
+      if (!near && usage.key !== usage.name) continue;
+      if (!near && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name)) continue;
+      key = usage.name;
+      if (!rows.has(key)) rows.set(key, { name: key, inCode: false, inReference: false, exampleDocs: 0, explainedDocs: 0 });
+    }
+    let files = docsOf.get(key);
+    if (!files) docsOf.set(key, (files = new Set()));
+    files.add(usage.file);
+  }
+  for (const [key, files] of docsOf) {
+    const row = rows.get(key)!;
+    row.exampleDocs = files.size;
+    if (typeof key !== 'string' && row.inReference) {
+      const documenting = rowsFor(model, cmd, key);
+      row.explainedDocs = [...files].filter((f) => isExplained(model, f, key, documenting)).length;
+    }
+  }
+  return { command: cmd, rows: [...rows.values()] };
+}
+
+/** The coverage counts of one command, as `--summary`'s line and the JSON report's `commands` give them. */
+export interface CoverageCounts {
+  /** Parameters the code defines (hidden, positional, global and ignored ones left out). */
+  parameters: number;
+  /** Of those, how many a reference row documents. */
+  documented: number;
+  /** Of those, how many an example passes to the command. */
+  used: number;
+  /** Of the used ones, how many are explained in every document that uses them. */
+  explained: number;
+}
+
+/** Counts of {@link commandCoverage} (zeros for a command whose parameters are unknown). */
+export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
+  if (!cmd.paramsKnown) return { parameters: 0, documented: 0, used: 0, explained: 0 };
+  const inCode = commandCoverage(model, cmd).rows.filter((r) => r.inCode);
+  const used = inCode.filter((r) => r.exampleDocs > 0);
+  return {
+    parameters: inCode.length,
+    documented: inCode.filter((r) => r.inReference).length,
+    used: used.length,
+    explained: used.filter((r) => r.explainedDocs === r.exampleDocs).length,
+  };
+}
+
+/**
+ * Where a command's parameters came from, for messages and notes: `pydantic class RunConfig`,
+ * `CLI flags in src/tool/cli.py:12`, `` `commands.tool.params` in the config ``, or
+ * `no parameter in code` for a command whose code declares none (a click group). Undefined when
+ * the parameters are unknown.
+ */
+export function paramSource(model: Model, cmd: CommandSpec): string | undefined {
+  if (!cmd.paramsKnown) return undefined;
+  const parts: string[] = [];
+  for (const q of cmd.configClasses) {
+    const cls = model.classes.get(q);
+    const kind = cls ? { pydantic: 'pydantic class', dataclass: 'dataclass', interface: 'interface', class: 'class', 'type-alias': 'type', zod: 'zod schema' }[cls.kind] : '';
+    parts.push(cls ? `${kind} ${cls.name} (${cls.location.file}:${cls.location.line})` : `class ${q}`);
+  }
+  const flag = cmd.params.find((p) => p.origin === 'cli-flag' && p.location.file !== 'docdrift config');
+  if (flag) parts.push(`CLI flags in ${flag.location.file}:${flag.location.line}`);
+  const declared = cmd.params.some((p) => p.location.file === 'docdrift config' || p.owner.startsWith('docdrift config'));
+  if (declared) parts.push(`\`commands.${cmd.name}\` in the docdrift config`);
+  return parts.length > 0 ? parts.join(' and ') : 'no parameter in code';
+}
+
+/**
+ * Why a command's parameters are unknown and which config key fixes it, one clause each
+ * (undefined when they are known). Reads only the command: its entry point, how it was mapped.
+ */
+export function unknownReason(cmd: CommandSpec): string | undefined {
+  if (cmd.paramsKnown) return undefined;
+  const key = (k: string): string => `\`commands.${JSON.stringify(cmd.name)}.${k}\``;
+  if (cmd.kind === 'config-file') {
+    return `no config class is mapped to the config file; set ${key('config')} to the class of its root`;
+  }
+  if (cmd.target) {
+    return (
+      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, yargs, commander) and names no config class; ` +
+      `set ${key('config')} (a class or a list), ${key('flags')}, or ${key('program')} when the parser lives in another module, ` +
+      'or `"kind": "config-file"` when the entry documents a config file'
+    );
+  }
+  return (
+    `no console script, "bin" entry or parser defines it; set ${key('program')} (module:function of its parser), ` +
+    `${key('flags')} or ${key('config')}`
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * First-run notes and hints (issue 14, items 2, 3 and 5), end to end: the built CLI is spawned on
+ * small real-shaped projects, and its stderr lines, exit code and JSON report are checked.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempProject } from './helpers.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/src/bin.js');
+afterAll(removeTempDirs);
+
+function run(root: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, '--root', root, '--no-cache', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stderr.split('\n').filter(Boolean) };
+}
+
+const PYPROJECT = '[project]\nname = "tool"\nversion = "1.0.0"\n\n[project.scripts]\ntool = "tool.cli:main"\n';
+const ARGPARSE = [
+  'import argparse',
+  '',
+  '',
+  'def main() -> None:',
+  '    parser = argparse.ArgumentParser(prog="tool")',
+  '    parser.add_argument("--epochs", type=int, default=3, help="Passes over the data.")',
+  '    parser.add_argument("--output", help="Where to write.")',
+  '    parser.parse_args()',
+  '',
+].join('\n');
+
+/** A project whose `tool` command has two argparse flags, plus `files`. */
+function toolProject(files: Record<string, string>): string {
+  return tempProject({ 'pyproject.toml': PYPROJECT, 'tool/__init__.py': '', 'tool/cli.py': ARGPARSE, ...files }, 'docdrift-first-run-');
+}
+
+describe('no silent passes', () => {
+  it('a project without any command says so, names the config key, and exits 0', () => {
+    const root = tempProject({ 'README.md': '# notes\n\nNothing to run.\n' });
+    const { code, stdout, lines } = run(root);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(lines).toEqual([expect.stringMatching(/^docdrift: no command found \(.*\), so nothing was checked\. Map one in docdrift\.config\.json, e\.g\. \{"commands"/)]);
+  });
+
+  it('a command with flags and no reference section gets one line, and a last line says nothing was compared', () => {
+    const root = toolProject({ 'README.md': '# tool\n\nRun it.\n' });
+    const { code, lines } = run(root);
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      'docdrift: command `tool` has 2 parameters (CLI flags in tool/cli.py:6) but no reference section was found: no heading names it in inline code. ' +
+        'Add a section headed `` `tool` ``, or set `commands."tool".sections` to the heading that documents it.',
+      'docdrift: nothing was compared: 1 command(s) have known parameters, but no reference section documents them and no example runs them. ' +
+        'Name the command in inline code in a heading of its reference, or set `commands.<name>.sections` (headings) or `reference` (documents).',
+    ]);
+  });
+
+  it('a heading that names the command but holds no layout docdrift reads is named with its line', () => {
+    const root = toolProject({ 'README.md': '# tool\n\n## `tool`\n\nIt trains for `--epochs` passes.\n' });
+    const { lines } = run(root);
+    expect(lines[0]).toBe(
+      'docdrift: command `tool` has 2 parameters (CLI flags in tool/cli.py:6) but no reference section was found: ' +
+        'the heading naming it (README.md:3) holds no table, list or parameter headings docdrift reads (see docs/reference-layouts.md).',
+    );
+  });
+
+  it('a configured sections heading and a reference glob that match nothing readable get a line each', () => {
+    const root = toolProject({
+      'README.md': '# tool\n\n## Usage\n\nRun `tool` with the flags you need.\n',
+      'docdrift.config.json': JSON.stringify({ reference: ['README.md', 'docs/reference/**'], commands: { tool: { sections: ['Usage', 'Options'] } } }),
+    });
+    const { code, lines } = run(root);
+    expect(code).toBe(0);
+    expect(lines).toContain(
+      'docdrift: `commands."tool".sections`: "Usage" matched 1 heading (README.md:3), none with a table, list or heading layout docdrift reads (see docs/reference-layouts.md).',
+    );
+    expect(lines).toContain('docdrift: `commands."tool".sections`: "Options" matched no heading in the `reference` documents.');
+    expect(lines).toContain('docdrift: `reference`: "docs/reference/**" matched no document (the globs are relative to the project root).');
+    expect(lines).toContain('docdrift: `reference`: "README.md" matched 1 document, none with a reference section of a known command.');
+  });
+
+  it('--format json carries the same notes and the coverage per command', () => {
+    const root = toolProject({
+      'README.md': '# tool\n\n## `tool`\n\n| Flag | Description |\n| --- | --- |\n| `--epochs` | Passes. |\n\n```bash\ntool --epochs 2 --output out\n```\n',
+    });
+    const { stdout, lines } = run(root, '--format', 'json');
+    const report = JSON.parse(stdout) as { version: number; notes: string[]; commands: unknown[] };
+    expect(report.version).toBe(1);
+    expect(report.notes).toEqual(lines.map((l) => l.replace(/^docdrift: /, '')));
+    expect(report.commands).toEqual([
+      { name: 'tool', aliases: [], paramsKnown: true, sections: 1, source: 'CLI flags in tool/cli.py:6', parameters: 2, documented: 1, used: 2, explained: 1 },
+    ]);
+  });
+});
+
+describe('hints that fit the case', () => {
+  it('parameters unknown: says why and which config keys fix it, never "docdrift config"', () => {
+    const root = tempProject({
+      'pyproject.toml': PYPROJECT,
+      'tool/__init__.py': '',
+      'tool/cli.py': 'import sys\n\n\ndef main() -> None:\n    print(sys.argv)\n',
+      'README.md': '# tool\n\n```bash\ntool --fast\n```\n',
+    });
+    const { code, stderr, lines } = run(root);
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      'docdrift: found 1 command(s) but the parameters of none, so nothing was checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
+        '(argparse, click, typer, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
+    ]);
+    expect(stderr).not.toContain('docdrift config)');
+  });
+
+  it('a program that declares no parameter is not said to be configured by "docdrift config"', () => {
+    const root = tempProject({
+      'pyproject.toml': PYPROJECT,
+      'tool/__init__.py': '',
+      'tool/cli.py': 'import argparse\n\n\ndef main() -> None:\n    argparse.ArgumentParser(prog="tool").parse_args()\n',
+      'README.md': '# tool\n\n```bash\ntool --fast\n```\n',
+    });
+    const { code, stdout } = run(root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('`fast` is not a parameter of `tool` (config: no parameter declared in code)');
+    expect(stdout).not.toContain('docdrift config');
+  });
+});
+
+describe('exit status of config errors', () => {
+  const fixture = (kind: string) => path.join(ROOT, 'fixtures/first-run/dict-flag-field', kind);
+
+  it('flags[].field naming a key under a Dict field is accepted', () => {
+    const { code, stdout, stderr } = run(fixture('valid'));
+    expect(stderr).toBe('');
+    expect(stdout).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('a config error exits 2 naming the key, with no report printed', () => {
+    const { code, stdout, stderr } = run(fixture('invalid'), '--format', 'json');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('docdrift: commands."gen".flags[0].field: "extras.seed" is not a field of GenConfig; did you mean "extra.seed"?\n');
+  });
+});
