@@ -1,0 +1,222 @@
+/**
+ * Pure comparison of docdrift's `--format json` results with a corpus entry's hand-judged
+ * expectations (test/corpus/README.md, "Matching" and "Metrics"). No I/O.
+ */
+import picomatch from 'picomatch';
+import type { JsonResult } from '../../src/report/json.js';
+import type { CorpusEntry, ExpectedFinding, JudgedFinding } from './schema.js';
+
+/** The finding fields matching reads (a {@link JsonResult} has them all). */
+export type Finding = Pick<JsonResult, 'file' | 'line' | 'ruleId' | 'data'> & Partial<Pick<JsonResult, 'message' | 'column'>>;
+
+/** Strips the leading `-`, `--`, `+`, `++`, `~` of a parameter as written (`--reload-dir` → `reload-dir`); case, `-` and `_` are kept. */
+export function normaliseParam(param: string): string {
+  return param.replace(/^[-+~]+/, '');
+}
+
+/** The parameter names a finding is about: `data.name`, else `data.param`, else each backquoted name in `data.params`. */
+export function paramsOf(finding: Finding): string[] {
+  const d = finding.data ?? {};
+  if (d.name !== undefined) return [d.name];
+  if (d.param !== undefined) return [d.param];
+  if (d.params !== undefined) return [...d.params.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  return [];
+}
+
+const globCache = new Map<string, (s: string) => boolean>();
+function glob(pattern: string): (s: string) => boolean {
+  let m = globCache.get(pattern);
+  if (!m) globCache.set(pattern, (m = picomatch(pattern, { dot: true })));
+  return m;
+}
+
+const isAny = (v: string | undefined): boolean => v === undefined || v === '*';
+
+/**
+ * Whether `finding` is the one `item` describes: same rule id; same file (or, when `fileGlob`,
+ * a picomatch match); `command` equal to `data.command` unless any; `param` equal after
+ * {@link normaliseParam} to one of {@link paramsOf} unless any.
+ */
+export function matches(item: Pick<ExpectedFinding, 'ruleId' | 'file' | 'command' | 'param'>, finding: Finding, fileGlob: boolean): boolean {
+  if (item.ruleId !== finding.ruleId) return false;
+  if (item.file !== finding.file && !(fileGlob && glob(item.file)(finding.file))) return false;
+  if (!isAny(item.command) && item.command !== finding.data?.command) return false;
+  if (!isAny(item.param)) {
+    const want = normaliseParam(item.param!);
+    if (!paramsOf(finding).some((p) => normaliseParam(p) === want)) return false;
+  }
+  return true;
+}
+
+/** How one reported finding was classified. */
+export type Verdict = 'expected' | 'true' | 'false' | 'unjudged';
+
+/** One run's comparison with its entry. */
+export interface EntryScore {
+  /** `entry.expected.length`. */
+  expected: number;
+  /** Expected items matched by at least one finding. */
+  found: number;
+  missed: ExpectedFinding[];
+  /** Findings matching no expected item whose first matching `judged` item says "true" / "false". */
+  judgedTrue: number;
+  judgedFalse: number;
+  /** The false positives with the judged item (hence its cause) that classified them. */
+  falsePositives: Array<{ finding: Finding; judged: JudgedFinding }>;
+  /** Findings matching neither an expected nor a judged item: they need a verdict. */
+  unjudged: Finding[];
+  /** "after" entries only: the pair's expected items some finding still matches. */
+  leftovers: ExpectedFinding[];
+  /** Per finding, in input order. */
+  verdicts: Verdict[];
+}
+
+/**
+ * Compares one run's findings with `entry`.
+ * @param pairExpected For an "after" entry, its "before" twin's `expected` (leftovers are looked for among them).
+ */
+export function scoreEntry(entry: Pick<CorpusEntry, 'expected' | 'judged'>, findings: readonly Finding[], pairExpected: readonly ExpectedFinding[] = []): EntryScore {
+  const missed = entry.expected.filter((item) => !findings.some((f) => matches(item, f, false)));
+  const score: EntryScore = {
+    expected: entry.expected.length,
+    found: entry.expected.length - missed.length,
+    missed,
+    judgedTrue: 0,
+    judgedFalse: 0,
+    falsePositives: [],
+    unjudged: [],
+    leftovers: pairExpected.filter((item) => findings.some((f) => matches(item, f, false))),
+    verdicts: [],
+  };
+  for (const f of findings) {
+    if (entry.expected.some((item) => matches(item, f, false))) {
+      score.verdicts.push('expected');
+      continue;
+    }
+    const judged = entry.judged.find((j) => matches(j, f, true));
+    if (!judged) {
+      score.unjudged.push(f);
+      score.verdicts.push('unjudged');
+    } else if (judged.verdict === 'true') {
+      score.judgedTrue++;
+      score.verdicts.push('true');
+    } else {
+      score.judgedFalse++;
+      score.falsePositives.push({ finding: f, judged });
+      score.verdicts.push('false');
+    }
+  }
+  return score;
+}
+
+/** What the totals are computed from: one entry's kind and its two runs' scores (undefined = not run). */
+export interface ScoredEntry {
+  id: string;
+  kind: CorpusEntry['kind'];
+  /** The run with the entry's config (the same as `zeroConfig` when the config is null). */
+  configured?: EntryScore;
+  zeroConfig?: EntryScore;
+  /** Runs that failed (timeout, crash, unreadable output): their findings count as none. */
+  failedRuns: number;
+}
+
+/** Corpus totals; a ratio is null when its denominator is 0. Ratios are in [0, 1]. */
+export interface Totals {
+  entries: number;
+  /** Σ found / Σ expected over "before" and "precision" entries, configured run. */
+  recall: number | null;
+  /** (Σ found + Σ judgedTrue) / (that + Σ judgedFalse + Σ unjudged) over all entries, configured run. */
+  precision: number | null;
+  /** "after" entries with zero leftovers / "after" entries, configured run. */
+  afterClean: number | null;
+  /** {@link recall} of the zero-config runs. */
+  zeroConfigRecall: number | null;
+  counts: {
+    expected: number;
+    found: number;
+    judgedTrue: number;
+    judgedFalse: number;
+    unjudged: number;
+    afterEntries: number;
+    afterClean: number;
+    zeroConfigFound: number;
+    zeroConfigExpected: number;
+  };
+  failedRuns: number;
+}
+
+const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
+
+/** Sums entries' scores into {@link Totals} (definitions on each field and in test/corpus/README.md). */
+export function totals(entries: readonly ScoredEntry[]): Totals {
+  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, zeroConfigFound: 0, zeroConfigExpected: 0 };
+  let failedRuns = 0;
+  for (const e of entries) {
+    failedRuns += e.failedRuns;
+    const s = e.configured;
+    if (s) {
+      if (e.kind !== 'after') {
+        c.expected += s.expected;
+        c.found += s.found;
+      }
+      c.judgedTrue += s.judgedTrue;
+      c.judgedFalse += s.judgedFalse;
+      c.unjudged += s.unjudged.length;
+      if (e.kind === 'after') {
+        c.afterEntries++;
+        if (s.leftovers.length === 0) c.afterClean++;
+      }
+    }
+    if (e.zeroConfig && e.kind !== 'after') {
+      c.zeroConfigExpected += e.zeroConfig.expected;
+      c.zeroConfigFound += e.zeroConfig.found;
+    }
+  }
+  // Precision's true positives: expected items found in every kind (an "after" entry's own expected too).
+  const foundAll = entries.reduce((n, e) => n + (e.configured?.found ?? 0), 0);
+  const tp = foundAll + c.judgedTrue;
+  return {
+    entries: entries.length,
+    recall: ratio(c.found, c.expected),
+    precision: ratio(tp, tp + c.judgedFalse + c.unjudged),
+    afterClean: ratio(c.afterClean, c.afterEntries),
+    zeroConfigRecall: ratio(c.zeroConfigFound, c.zeroConfigExpected),
+    counts: c,
+    failedRuns,
+  };
+}
+
+/** The committed baseline: the totals of the last deliberate `--update`, and the entries they cover. */
+export interface Baseline {
+  entries: string[];
+  totals: Pick<Totals, 'recall' | 'precision' | 'afterClean' | 'zeroConfigRecall' | 'failedRuns'>;
+}
+
+/** The ratios a baseline guards. */
+export const GUARDED = ['recall', 'precision', 'afterClean', 'zeroConfigRecall'] as const;
+
+/** How far (in ratio units) a total may fall below the baseline: 0.5 percentage points. */
+export const TOLERANCE = 0.005;
+
+/**
+ * Regressions of `current` against `baseline`: a guarded ratio more than {@link TOLERANCE} below
+ * the baseline's, or a ratio the baseline has that is now null, or more failed runs.
+ * @returns One line per regression; empty when none.
+ */
+export function regressions(current: Totals, baseline: Baseline): string[] {
+  const out: string[] = [];
+  for (const key of GUARDED) {
+    const was = baseline.totals[key];
+    const now = current[key];
+    if (was === null || was === undefined) continue;
+    if (now === null) out.push(`${key}: no longer measurable (baseline ${pct(was)})`);
+    else if (now < was - TOLERANCE - 1e-12) out.push(`${key}: ${pct(now)} < baseline ${pct(was)}`);
+  }
+  if (current.failedRuns > (baseline.totals.failedRuns ?? 0)) out.push(`failed runs: ${current.failedRuns} > baseline ${baseline.totals.failedRuns ?? 0}`);
+  return out;
+}
+
+/** A ratio as a percentage with one decimal, or "n/a". */
+export function pct(v: number | null | undefined): string {
+  return v === null || v === undefined ? 'n/a' : `${(v * 100).toFixed(1)}%`;
+}
