@@ -15,12 +15,20 @@ export interface DiscoveredFiles {
   packaging: string[];
   /** YAML config files, whose `${key}` interpolations read keys of a Hydra/OmegaConf config. */
   yaml: string[];
+  /**
+   * JavaScript files and extensionless files in `bin/` folders: candidates for what a `bin` runs
+   * (a shim, or a plain JavaScript program). Only those a bin reaches are read. Optional so that
+   * callers building the lists by hand may leave it out.
+   */
+  programs?: string[];
 }
 
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
 export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 
-const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', 'package.json'];
+/** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
+const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
+const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 const YAML = ['**/*.yaml', '**/*.yml'];
 
 /**
@@ -60,15 +68,15 @@ export async function discoverFiles(
         const matches = await globbyMatcher(root, patterns, expandedIgnore);
         return listed.filter(matches).sort();
       };
-      const [src, doc, pkg, yaml] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML)]);
-      const found = { sources: src, docs: doc, packaging: pkg, yaml };
+      const [src, doc, pkg, yaml, programs] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS)]);
+      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const regular = await Promise.all(all.map((f) => lstat(path.join(root, f)).then((s) => s.isFile(), () => false)));
       const irregular = new Set(all.filter((_, i) => !regular[i]));
       if (irregular.size === 0) return found;
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml) };
+      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs) };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -80,13 +88,14 @@ export async function discoverFiles(
     onlyFiles: true,
     dot: false,
   };
-  const [src, doc, pkg, yaml] = await Promise.all([
+  const [src, doc, pkg, yaml, programs] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
+    globby(PROGRAMS, options),
   ]);
-  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
+  return { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort() };
 }
 
 /** A pattern relative to the root and inside it (globby rebases `../` patterns and their ignores; that case is left to globby). */

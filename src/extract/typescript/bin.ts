@@ -17,8 +17,10 @@ const MAX_DEPTH = 2;
 export interface BinEntry {
   /** The command name (`docdrift`). */
   name: string;
-  /** The file as declared, relative to the package.json directory (`dist/cli.js`). */
+  /** The file as declared, joined to the package.json directory (`packages/a/dist/cli.js`). */
   path: string;
+  /** The source file the program starts in, when already known (a shim's target); else found from {@link path}. */
+  source?: string;
 }
 
 /**
@@ -81,7 +83,7 @@ type Rank = 0 | 1 | 2;
  *    gets no entry (the user maps it in the docdrift config).
  */
 export function binConfig(analysis: Analysis, resolver: Resolver, modules: ReadonlyMap<string, ModuleInfo>, bin: BinEntry): string[] | undefined {
-  const start = findSource(bin.path, new Set(modules.keys()));
+  const start = bin.source ?? findSource(bin.path, new Set(modules.keys()));
   const first = start === undefined ? undefined : modules.get(start);
   if (!first) return undefined;
   const visited = new Set<ModuleInfo>([first]);
