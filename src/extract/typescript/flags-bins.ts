@@ -22,7 +22,8 @@ const MAX_REACH = 3;
  * is the bin's name; else when its file is the bin's program source ({@link BinProgram.source}:
  * `dist/cli.js` → `src/cli.ts`, a shim's target, a JavaScript file) or the nearest file that
  * source reaches through relative imports (≤ 3 hops; a yargs program without `.scriptName()`
- * in `src/cli/index.ts` imported by `src/bin.ts`), unless the program names another bin. The
+ * in `src/cli/index.ts` imported by `src/bin.ts`; of several at that distance, the one with the
+ * most flags), unless the program names another bin. The
  * program and all its sub-commands go to the bin.
  *
  * @param bins every bin of every package.json, with its program source
@@ -45,7 +46,8 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
       for (const r of roots) {
         const depth = reach.get(r.file);
         if (depth === undefined || (r.programName !== undefined && binNames.has(r.programName))) continue;
-        if (!best || depth < best.depth) best = { root: r, depth };
+        // Several programs at one distance (a helper reading one flag with `strict: false`): the largest.
+        if (!best || depth < best.depth || (depth === best.depth && r.params.length > best.root.params.length)) best = { root: r, depth };
       }
       root = best?.root;
     }
