@@ -225,7 +225,6 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
     const { findBinPrograms } = await import('../extract/typescript/programs.js');
     const programs = findBinPrograms(packageJsons, tsSources, new Set(files.programs ?? []), read, []);
-    if (process.env.D12) console.error(JSON.stringify(programs.bins), (files.programs ?? []).length);
     const allSources = [...tsSources, ...programs.javascript];
     const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
     tsSourceCount = allSources.length;
@@ -240,7 +239,6 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
       const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
       const tsFlags = await extractTypeScriptFlags(flagSources);
-      if (process.env.D12) console.error(tsFlags.commands.filter((c) => c.path.length === 0).map((c) => c.file + " " + c.framework).join("\n"));
       diagnostics.push(...tsFlags.diagnostics);
       flagCommands.push(...binFlagCommands(programs.bins, tsFlags.commands, programs.imports));
     }
