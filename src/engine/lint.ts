@@ -223,7 +223,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       return text === undefined ? [] : [{ file, text }];
     });
     // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
-    const { findBinPrograms } = await import('../extract/typescript/programs.js');
+    const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
     const programs = findBinPrograms(packageJsons, tsSources, new Set(files.programs ?? []), read, []);
     const allSources = [...tsSources, ...programs.javascript];
     const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
@@ -234,7 +234,10 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     diagnostics.push(...ts.diagnostics);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
     // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
-    const flagSources = allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text));
+    // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
+    const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
+    for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
+    const flagSources = allSources.filter((s) => flagFiles.has(s.file));
     if (flagSources.length > 0 && programs.bins.length > 0) {
       const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
       const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');

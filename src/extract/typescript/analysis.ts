@@ -423,7 +423,8 @@ export class Analysis implements ConfigAnalysis {
         const ref = type as ts.TypeReferenceNode;
         const target = this.targetOfType(module, ref);
         if (target) return { typeRef: target.qualifiedName, ...(this.acceptsAnyKey(target) ? { openNamespace: true } : {}) };
-        const wrappedType = this.wrapped(module, ref);
+        const utilityName = this.isUtility(module, ref) ? dottedName(ref.typeName)?.[0] : undefined;
+        const wrappedType = utilityName !== undefined && KEY_PRESERVING.has(utilityName) ? ref.typeArguments?.[0] : this.wrapped(module, ref);
         if (wrappedType) return this.nested(module, owner, field, wrappedType, nameNode, seen);
         const name = dottedName(ref.typeName);
         const resolved = name ? this.resolver.resolve(module, name, 'types') : undefined;
