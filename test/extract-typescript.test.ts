@@ -91,8 +91,9 @@ describe('extractTypeScript edge cases', () => {
       'interface Server { port: number }',
       'interface Options extends Base { server: Server }',
       'class Engine { verbose = false }',
-      'const base: Base = { root: "." };',
-      'const opts: Options = { ...base, server: { port: 1 } };',
+      'const { values } = parseArgs({ options: {} });',
+      'const base: Base = { root: values.root };',
+      'const opts: Options = { ...base, server: { port: Number(values.port) } };',
       'const server: Server = opts.server;',
       'new Engine();',
     ].join('\n');
@@ -103,7 +104,7 @@ describe('extractTypeScript edge cases', () => {
       text: '{"name":"y","bin":{"y":"dist/y.js"}}',
     });
     expect(only.binConfigs.size).toBe(0); // package.json in pkg/: its bin is pkg/dist/y.js
-    const rooted = await extractTypeScript([{ file: 'pkg/src/y.ts', text: 'class Engine { verbose = false }\nnew Engine();\n' }], {
+    const rooted = await extractTypeScript([{ file: 'pkg/src/y.ts', text: 'class Engine { verbose = false }\nnew Engine(process.argv);\n' }], {
       file: 'pkg/package.json',
       text: '{"name":"y","bin":{"y":"dist/y.js"}}',
     });

@@ -22,12 +22,20 @@ export interface DiscoveredFiles {
    * Absent when there are none.
    */
   unreadable?: string[];
+  /**
+   * JavaScript files and extensionless files in `bin/` folders: candidates for what a `bin` runs
+   * (a shim, or a plain JavaScript program). Only those a bin reaches are read. Optional so that
+   * callers building the lists by hand may leave it out.
+   */
+  programs?: string[];
 }
 
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
 export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 
-const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', 'package.json'];
+/** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
+const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
+const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 const YAML = ['**/*.yaml', '**/*.yml'];
 
 /**
@@ -67,8 +75,8 @@ export async function discoverFiles(
         const matches = await globbyMatcher(root, patterns, expandedIgnore);
         return listed.filter(matches).sort();
       };
-      const [src, doc, pkg, yaml] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML)]);
-      const found = { sources: src, docs: doc, packaging: pkg, yaml };
+      const [src, doc, pkg, yaml, programs] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS)]);
+      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -88,7 +96,7 @@ export async function discoverFiles(
       const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
       if (irregular.size === 0) return { ...found, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), ...unreadable };
+      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -113,13 +121,14 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml] = await Promise.all([
+  const [src, doc, pkg, yaml, programs] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
+    globby(PROGRAMS, options),
   ]);
-  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort() };
+  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 

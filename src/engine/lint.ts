@@ -196,7 +196,7 @@ type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
 export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[]): Promise<CodeFacts> {
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
-  const packaging = files.packaging.filter((f) => f !== 'package.json' && !TEST_DIR_RE.test(f)).flatMap((file) => {
+  const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
@@ -239,41 +239,54 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     return target === e.target ? e : { ...e, target };
   });
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
-  const packageJson = files.packaging.includes('package.json') ? read('package.json') : undefined;
-  const bins = packageJson === undefined ? {} : binEntries(packageJson);
+  // Every package.json (workspace packages too) may declare `bin` commands.
+  const packageJsons = files.packaging.flatMap((file) => {
+    if (file !== 'package.json' && !file.endsWith('/package.json')) return [];
+    const text = read(file);
+    return text === undefined ? [] : [{ file, text }];
+  });
+  const bins = packageJsons.flatMap((pkg) => Object.entries(binEntries(pkg.text)).map(([name, entry]) => ({ name, ...entry, packageJson: pkg.file })));
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
-    Object.keys(bins).length > 0 ||
+    bins.length > 0 ||
     Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
   let tsSourceCount = 0;
-  if (tsFiles.length > 0 && wantsTs) {
+  if ((tsFiles.length > 0 || bins.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
     });
-    tsSourceCount = tsSources.length;
+    // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
+    const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
+    const programs = findBinPrograms(packageJsons, tsSources, new Set(files.programs ?? []), read, []);
+    const allSources = [...tsSources, ...programs.javascript];
+    const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
+    tsSourceCount = allSources.length;
     const { extractTypeScript } = await import('../extract/typescript/index.js');
-    const ts = await extractTypeScript(tsSources, packageJson === undefined ? undefined : { file: 'package.json', text: packageJson });
+    const ts = await extractTypeScript(allSources, packageJsons, binSources);
     classes.push(...ts.classes);
     diagnostics.push(...ts.diagnostics);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
-    // CLI flags (yargs, commander) of the programs the bins run.
-    const flagSources = tsSources.filter((s) => /\b(yargs|commander)\b/.test(s.text));
-    if (flagSources.length > 0 && packageJson !== undefined) {
+    // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
+    // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
+    const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
+    for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
+    const flagSources = allSources.filter((s) => flagFiles.has(s.file));
+    if (flagSources.length > 0 && programs.bins.length > 0) {
       const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
       const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
       const tsFlags = await extractTypeScriptFlags(flagSources);
       diagnostics.push(...tsFlags.diagnostics);
-      flagCommands.push(...binFlagCommands({ file: 'package.json', text: packageJson }, tsFlags.commands));
+      flagCommands.push(...binFlagCommands(programs.bins, tsFlags.commands, programs.imports));
     }
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
-    for (const [bin, { line, file }] of Object.entries(bins)) {
+    for (const { name: bin, line, file, packageJson } of bins) {
       if (entryPoints.some((e) => e.name === bin)) continue;
-      const key = path.posix.normalize(file);
+      const key = path.posix.join(path.posix.dirname(packageJson), file);
       if (!firstByPath.has(key)) firstByPath.set(key, bin);
-      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: 'package.json', line, column: 1 } });
+      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 } });
     }
   }
   return {

@@ -11,6 +11,8 @@ import { readZodObject, zodInferTarget } from './zod.js';
 const OPEN_TYPE_NAMES = new Set(['Map', 'ReadonlyMap', 'Dict', 'Dictionary', 'Mapping', 'StringMap', 'JsonObject', 'JSONObject', 'AnyObject', 'PlainObject', 'UnknownRecord', 'Object']);
 /** Utility types that keep an object type's keys. */
 const KEY_PRESERVING = new Set(['Partial', 'Required', 'Readonly', 'NonNullable', 'DeepPartial', 'DeepReadonly', 'DeepRequired']);
+/** Conventional deep utility types, read through even when declared in the project (as mapped types). */
+const DEEP_UTILITIES = new Set(['DeepPartial', 'DeepReadonly', 'DeepRequired']);
 /** `Record` key types that mean "any key". */
 const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword, ts.SyntaxKind.UnknownKeyword]);
 
@@ -124,7 +126,8 @@ export class Analysis implements ConfigAnalysis {
         const objectLike =
           ts.isTypeLiteralNode(type) ||
           ts.isIntersectionTypeNode(type) ||
-          (ts.isTypeReferenceNode(type) && this.isUtility(module, type) && type.typeArguments !== undefined);
+          (ts.isTypeReferenceNode(type) && this.isUtility(module, type) && type.typeArguments !== undefined) ||
+          (ts.isTypeReferenceNode(type) && this.wrapsInline(module, type));
         if (!objectLike) return null;
         shape = this.shapeOfType(module, type, owner);
         nameNode = decl.node.name;
@@ -157,6 +160,36 @@ export class Analysis implements ConfigAnalysis {
     } else {
       shape.bases.push(base.getText(module.sf));
     }
+  }
+
+  /**
+   * The type a generic wrapper stands for: the first type argument of a reference to a generic
+   * imported from a package (`Arguments<T>` from yargs, `DeepPartial<T>` from ts-essentials) or of
+   * a `Deep*` utility declared locally (a mapped type docdrift does not expand). `undefined` for
+   * anything else.
+   */
+  wrapped(module: ModuleInfo, ref: ts.TypeReferenceNode | ts.ExpressionWithTypeArguments): ts.TypeNode | undefined {
+    const first = ref.typeArguments?.[0];
+    if (!first || ts.isTypeQueryNode(first)) return undefined; // `z.infer<typeof S>` is zod's, read elsewhere
+    const name = dottedName(ts.isTypeReferenceNode(ref) ? ref.typeName : ref.expression);
+    if (!name) return undefined;
+    const head = name[0] as string;
+    if (name.length === 1 && DEEP_UTILITIES.has(head) && !module.imports.has(head)) return first;
+    const binding = module.imports.get(head);
+    const fromPackage = binding !== undefined && !binding.specifier.startsWith('.') && !binding.specifier.startsWith('/');
+    return fromPackage ? first : undefined;
+  }
+
+  /** A wrapper (see {@link wrapped}) around an inline object type, possibly under more wrappers: `Arguments<Partial<{ port: number }>>`. A wrapper around a named type is an alias of it. */
+  private wrapsInline(module: ModuleInfo, ref: ts.TypeReferenceNode): boolean {
+    let inner: ts.TypeNode | undefined = this.wrapped(module, ref);
+    for (let i = 0; i < 8 && inner; i++) {
+      const t = skipParens(inner);
+      if (ts.isTypeLiteralNode(t) || ts.isIntersectionTypeNode(t)) return true;
+      if (!ts.isTypeReferenceNode(t)) return false;
+      inner = this.isUtility(module, t) ? t.typeArguments?.[0] : this.wrapped(module, t);
+    }
+    return false;
   }
 
   /** True when a type reference names a key-preserving or key-filtering utility type (`Partial`, `Pick`, `Omit`, …) not shadowed by a local declaration. */
@@ -201,7 +234,13 @@ export class Analysis implements ConfigAnalysis {
       return { fields, bases: inner.bases };
     }
     const target = this.configTarget(module, type);
-    return target ? { fields: new Map(target.fields.map((f) => [f.name, f])), bases: [target.qualifiedName] } : undefined;
+    if (target) return { fields: new Map(target.fields.map((f) => [f.name, f])), bases: [target.qualifiedName] };
+    const inner = this.wrapped(module, type);
+    if (!inner) return undefined;
+    const shape = this.shapeOfType(module, inner, owner);
+    const name = dottedName(ts.isTypeReferenceNode(type) ? type.typeName : type.expression)?.at(-1);
+    if (!shape || name !== 'DeepPartial') return shape;
+    return { fields: new Map([...shape.fields].map(([k, f]) => [k, f.required ? { ...f, required: false } : f])), bases: shape.bases };
   }
 
   /**
@@ -238,7 +277,10 @@ export class Analysis implements ConfigAnalysis {
       const name = (dottedName(type.typeName) as string[])[0] as string;
       return KEY_PRESERVING.has(name) ? this.targetOfType(module, type.typeArguments[0]) : undefined;
     }
-    return this.configTarget(module, type);
+    const target = this.configTarget(module, type);
+    if (target) return target;
+    const inner = this.wrapped(module, type);
+    return inner ? this.targetOfType(module, inner) : undefined;
   }
 
   /** Property signatures of an interface or type literal as specs; methods, index and call signatures are skipped. */
@@ -356,10 +398,34 @@ export class Analysis implements ConfigAnalysis {
         }
         return { typeRef: qualifiedName, ...(open ? { openNamespace: true } : {}) };
       }
+      case ts.SyntaxKind.IntersectionType: {
+        // `Lookup & { aliases?: string[] }`: a synthetic type with the members' fields in order.
+        const qualifiedName = `${owner.qualifiedName}.${field}`;
+        let synthetic = this.synthetic.get(qualifiedName);
+        if (!synthetic) {
+          const inner: Owner = { name: `${owner.name}.${field}`, qualifiedName, kind: owner.kind, module };
+          const shape = this.shapeOfType(module, type, inner);
+          if (!shape || shape.fields.size === 0) return {};
+          synthetic = {
+            name: inner.name,
+            qualifiedName,
+            module: module.file,
+            kind: owner.kind,
+            bases: shape.bases,
+            fields: [...shape.fields.values()],
+            location: locationOf(module.file, module.sf, nameNode),
+          };
+          this.synthetic.set(qualifiedName, synthetic);
+        }
+        return { typeRef: qualifiedName };
+      }
       case ts.SyntaxKind.TypeReference: {
         const ref = type as ts.TypeReferenceNode;
         const target = this.targetOfType(module, ref);
         if (target) return { typeRef: target.qualifiedName, ...(this.acceptsAnyKey(target) ? { openNamespace: true } : {}) };
+        const utilityName = this.isUtility(module, ref) ? dottedName(ref.typeName)?.[0] : undefined;
+        const wrappedType = utilityName !== undefined && KEY_PRESERVING.has(utilityName) ? ref.typeArguments?.[0] : this.wrapped(module, ref);
+        if (wrappedType) return this.nested(module, owner, field, wrappedType, nameNode, seen);
         const name = dottedName(ref.typeName);
         const resolved = name ? this.resolver.resolve(module, name, 'types') : undefined;
         if (resolved?.kind === 'declaration') {

@@ -17,8 +17,10 @@ const MAX_DEPTH = 2;
 export interface BinEntry {
   /** The command name (`docdrift`). */
   name: string;
-  /** The file as declared, relative to the package.json directory (`dist/cli.js`). */
+  /** The file as declared, joined to the package.json directory (`packages/a/dist/cli.js`). */
   path: string;
+  /** The source file the program starts in, when already known (a shim's target); else found from {@link path}. */
+  source?: string;
 }
 
 /**
@@ -81,7 +83,7 @@ type Rank = 0 | 1 | 2;
  *    gets no entry (the user maps it in the docdrift config).
  */
 export function binConfig(analysis: Analysis, resolver: Resolver, modules: ReadonlyMap<string, ModuleInfo>, bin: BinEntry): string[] | undefined {
-  const start = findSource(bin.path, new Set(modules.keys()));
+  const start = bin.source ?? findSource(bin.path, new Set(modules.keys()));
   const first = start === undefined ? undefined : modules.get(start);
   if (!first) return undefined;
   const visited = new Set<ModuleInfo>([first]);
@@ -163,13 +165,17 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
       }
     }
   }
+  const parsed = parsedInput(module);
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && node.type) fromType(1, node.type);
-    else if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !isConstType(node.type)) fromType(1, node.type);
-    else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ZOD_PARSE_METHODS.has(node.expression.name.text)) {
+    if (ts.isVariableDeclaration(node) && node.type) {
+      if (node.initializer && parsed.holds(node.initializer)) fromType(1, node.type);
+    } else if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !isConstType(node.type)) {
+      if (parsed.holds(node.expression)) fromType(1, node.type);
+    } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ZOD_PARSE_METHODS.has(node.expression.name.text)) {
       const dotted = dottedName(node.expression.expression);
-      if (dotted) add(1, schemaConfig(analysis, module, dotted));
-    } else if (ts.isNewExpression(node)) {
+      const arg = node.arguments[0];
+      if (dotted && arg && parsed.holds(arg)) add(1, schemaConfig(analysis, module, dotted));
+    } else if (ts.isNewExpression(node) && (node.arguments ?? []).some((a) => parsed.holds(a))) {
       const dotted = dottedName(node.expression);
       const resolved = dotted ? analysis.resolver.resolve(module, dotted, 'values') : undefined;
       if (resolved?.kind === 'declaration' && resolved.decl.kind === 'class') {
@@ -180,6 +186,115 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
     ts.forEachChild(node, visit);
   };
   visit(module.sf);
+}
+
+/** Callees that return a program's parsed arguments: Node's `parseArgs`, minimist-style parsers, commander `.opts()`. */
+const PARSER_FUNCTIONS = new Set(['parseArgs', 'minimist', 'mri', 'meow', 'yargsParser', 'arg']);
+const PARSER_METHODS = new Set(['parseArgs', 'opts', 'optsWithGlobals']);
+/** `.parse()`-like methods count only on a receiver that names a CLI parser (not `JSON.parse`, `path.parse`, a zod schema). */
+const PARSE_METHODS = new Set(['parse', 'parseAsync', 'parseSync']);
+const PARSER_RECEIVER = /(?:yargs|program|cli|command|cmd|parser|argv)/i;
+/** Methods that hand a command's parsed options to a callback (yargs `.command(…, handler)`, commander `.action(fn)`). */
+const HANDLER_METHODS = new Set(['command', 'action']);
+
+/**
+ * The program's parsed input in one file, by name: variables initialised with a parser's result
+ * (`const { values } = parseArgs(…)`, `const argv = await yargs(…).parse()`, `program.opts()`,
+ * `.argv`, the `yargs-parser` default import) or with a value derived from one, parameters of
+ * the entry functions (`main`/`run`/`cli`) and of handlers (`.command(…, (argv) => …)`,
+ * `.action((opts) => …)`). {@link holds} says whether an expression *is* that input, or an
+ * object literal built from it — not merely a call that receives a piece of it.
+ */
+function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => boolean } {
+  const names = new Set<string>();
+  /** Parameters holding the raw arguments (`argv: string[]`). */
+  const raw = new Set<string>();
+  const parserImports = new Set([...module.imports].filter(([, b]) => b.specifier === 'yargs-parser' || b.specifier === 'minimist' || b.specifier === 'mri').map(([n]) => n));
+  const isParserCall = (e: ts.Expression): boolean => {
+    if (ts.isPropertyAccessExpression(e) && e.name.text === 'argv') return true;
+    if (!ts.isCallExpression(e)) return false;
+    // A call given the raw arguments (`parse(argv)`, `cli(process.argv.slice(2))`) returns them parsed.
+    if (e.arguments.some(isRaw)) return true;
+    const callee = e.expression;
+    if (ts.isIdentifier(callee)) return PARSER_FUNCTIONS.has(callee.text) || parserImports.has(callee.text);
+    if (!ts.isPropertyAccessExpression(callee)) return false;
+    const method = callee.name.text;
+    if (PARSER_METHODS.has(method)) return true;
+    return PARSE_METHODS.has(method) && PARSER_RECEIVER.test(callee.expression.getText(module.sf).slice(0, 400));
+  };
+  const isRaw = (expr: ts.Expression): boolean => {
+    let e = expr;
+    while (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'slice') e = e.expression.expression;
+    if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'hideBin' && e.arguments[0]) e = e.arguments[0];
+    if (ts.isPropertyAccessExpression(e) && e.name.text === 'argv' && ts.isIdentifier(e.expression) && e.expression.text === 'process') return true;
+    return ts.isIdentifier(e) && raw.has(e.text);
+  };
+  const isDerived = (expr: ts.Expression): boolean => {
+    let e = expr;
+    for (;;) {
+      if (ts.isParenthesizedExpression(e) || ts.isAwaitExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
+      else if (ts.isTypeAssertionExpression(e)) e = e.expression;
+      else break;
+    }
+    if (isParserCall(e)) return true;
+    while (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) e = e.expression;
+    return isParserCall(e) || (ts.isIdentifier(e) && names.has(e.text));
+  };
+  const holds = (expr: ts.Expression): boolean => {
+    if (isDerived(expr)) return true;
+    let e = expr;
+    while (ts.isParenthesizedExpression(e) || ts.isAwaitExpression(e)) e = e.expression;
+    if (!ts.isObjectLiteralExpression(e)) return false;
+    return e.properties.some((p) =>
+      ts.isSpreadAssignment(p) ? isDerived(p.expression) : ts.isPropertyAssignment(p) ? mentions(p.initializer) : ts.isShorthandPropertyAssignment(p) && names.has(p.name.text),
+    );
+  };
+  const mentions = (expr: ts.Expression): boolean => {
+    let found = false;
+    const walk = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isExpression(n) && isDerived(n)) found = true;
+      else ts.forEachChild(n, walk);
+    };
+    walk(expr);
+    return found;
+  };
+  const bind = (name: ts.BindingName): void => {
+    if (ts.isIdentifier(name)) names.add(name.text);
+    else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bind(el.name);
+  };
+  const declarations: ts.VariableDeclaration[] = [];
+  const collect = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && n.initializer) declarations.push(n);
+    else if ((ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n)) && isEntryOrHandler(n)) {
+      for (const p of n.parameters) {
+        if (isArgv(p) && ts.isIdentifier(p.name)) raw.add(p.name.text);
+        else bind(p.name);
+      }
+    }
+    ts.forEachChild(n, collect);
+  };
+  collect(module.sf);
+  // Derived values can chain (`const parsed = parseArgs(…); const values = parsed.values`): to a fixpoint.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of declarations) {
+      if (d.initializer && holds(d.initializer)) {
+        const before = names.size;
+        bind(d.name);
+        if (names.size > before) changed = true;
+      }
+    }
+  }
+  return { holds };
+}
+
+/** An entry function (`main`/`run`/`cli`) or a handler passed to `.command(…)`/`.action(…)`. */
+function isEntryOrHandler(fn: ts.FunctionDeclaration | ts.FunctionExpression | ts.ArrowFunction): boolean {
+  if (ts.isFunctionDeclaration(fn)) return fn.name !== undefined && ENTRY_FUNCTIONS.has(fn.name.text);
+  const parent = fn.parent;
+  if (ts.isVariableDeclaration(parent)) return ts.isIdentifier(parent.name) && ENTRY_FUNCTIONS.has(parent.name.text);
+  return ts.isCallExpression(parent) && ts.isPropertyAccessExpression(parent.expression) && HANDLER_METHODS.has(parent.expression.name.text) && parent.arguments.includes(fn);
 }
 
 /** A raw-arguments parameter: typed `string[]`/`readonly string[]`/`Array<string>`, or named `argv`/`args` without a type. */

@@ -30,7 +30,11 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScript} in `index.ts`. */
-export function runExtraction(sources: TypeScriptSource[], packageJson?: { file: string; text: string }): TypeScriptExtraction {
+export function runExtraction(
+  sources: TypeScriptSource[],
+  packageJson?: { file: string; text: string } | ReadonlyArray<{ file: string; text: string }>,
+  binSources?: ReadonlyMap<string, string>,
+): TypeScriptExtraction {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
@@ -67,9 +71,11 @@ export function runExtraction(sources: TypeScriptSource[], packageJson?: { file:
     }
   }
   const binConfigs = new Map<string, string[]>();
-  if (packageJson) {
-    for (const bin of readBins(packageJson, diagnostics)) {
-      const configs = binConfig(analysis, resolver, modules, bin);
+  const packageJsons = packageJson === undefined ? [] : 'file' in packageJson ? [packageJson] : packageJson;
+  for (const pkg of packageJsons) {
+    for (const bin of readBins(pkg, diagnostics)) {
+      const source = binSources?.get(bin.path);
+      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source });
       if (configs && !binConfigs.has(bin.name)) binConfigs.set(bin.name, configs);
     }
   }

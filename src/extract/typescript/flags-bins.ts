@@ -1,7 +1,6 @@
 /** Ties yargs/commander programs to the package.json `bin` commands that run them. */
-import type { InputDiagnostic } from '../../model/types.js';
 import type { FlagCommand as ProgramFlags } from './types.js';
-import { readBins } from './bin.js';
+import { reachable, type BinProgram } from './programs.js';
 import { sourceCandidates } from './scan.js';
 
 /** A program's flags addressed to a bin: `target` is `bin:<name>`, as the engine's entry points spell it. */
@@ -15,20 +14,43 @@ export interface BinFlagCommand {
   inheritsParentFlags?: boolean;
 }
 
+/** How many import hops from a bin's entry file a program is looked for. */
+const MAX_REACH = 3;
+
 /**
- * The flags of each bin's program: a program belongs to a bin when its `.name()`/`scriptName()`
- * is the bin's name, or when its file is the bin's file or that file's source (the mapping of
- * {@link sourceCandidates}: `dist/cli.js` → `src/cli.ts`, `bin/x.js` → `src/x.ts`). The program
- * and all its sub-commands go to the bin. Bins reading invalid JSON yield nothing (the TypeScript
- * extractor reports the file).
+ * The flags of each bin's program. A program belongs to a bin when its `.name()`/`scriptName()`
+ * is the bin's name; else when its file is the bin's program source ({@link BinProgram.source}:
+ * `dist/cli.js` → `src/cli.ts`, a shim's target, a JavaScript file) or the nearest file that
+ * source reaches through relative imports (≤ 3 hops; a yargs program without `.scriptName()`
+ * in `src/cli/index.ts` imported by `src/bin.ts`; of several at that distance, the one with the
+ * most flags), unless the program names another bin. The
+ * program and all its sub-commands go to the bin.
+ *
+ * @param bins every bin of every package.json, with its program source
+ * @param programs the flag programs read from the sources
+ * @param imports relative-import graph (file → imported files)
  */
-export function binFlagCommands(packageJson: { file: string; text: string }, programs: ProgramFlags[]): BinFlagCommand[] {
-  const ignored: InputDiagnostic[] = [];
+export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFlags[], imports: ReadonlyMap<string, readonly string[]>): BinFlagCommand[] {
   const roots = programs.filter((p) => p.path.length === 0);
+  const binNames = new Set(bins.map((b) => b.name));
   const out: BinFlagCommand[] = [];
-  for (const bin of readBins(packageJson, ignored)) {
-    const candidates = sourceCandidates(bin.path);
-    const root = roots.find((r) => r.programName === bin.name) ?? roots.find((r) => candidates.includes(r.file));
+  for (const bin of bins) {
+    let root = roots.find((r) => r.programName === bin.name);
+    if (!root) {
+      const candidates = bin.source !== undefined ? [bin.source] : sourceCandidates(bin.path);
+      root = roots.find((r) => candidates.includes(r.file) && (r.programName === undefined || !binNames.has(r.programName)));
+    }
+    if (!root && bin.source !== undefined) {
+      const reach = reachable(imports, bin.source, MAX_REACH);
+      let best: { root: ProgramFlags; depth: number } | undefined;
+      for (const r of roots) {
+        const depth = reach.get(r.file);
+        if (depth === undefined || (r.programName !== undefined && binNames.has(r.programName))) continue;
+        // Several programs at one distance (a helper reading one flag with `strict: false`): the largest.
+        if (!best || depth < best.depth || (depth === best.depth && r.params.length > best.root.params.length)) best = { root: r, depth };
+      }
+      root = best?.root;
+    }
     if (!root) continue;
     for (const p of programs.filter((c) => c.file === root.file)) {
       out.push({

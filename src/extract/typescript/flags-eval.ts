@@ -16,8 +16,23 @@ type Binding =
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
+  /** A `for (const x of items)` variable (or one of its destructured properties): the current item while the loop is unrolled. */
+  | { kind: 'loop'; loop: ts.ForOfStatement; property?: string }
   /** Bound to something this evaluator does not follow (a class, a loop variable, a destructured parameter). */
   | { kind: 'opaque' };
+
+/** How many items of a literal array a `for … of` loop is unrolled over at most. */
+const MAX_UNROLL = 300;
+
+/** Calls that reorder an array without changing its items (lodash `sortBy`, `orderBy`). */
+const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
+const ORDER_ONLY_METHODS = new Set(['sort', 'slice', 'toSorted', 'reverse']);
+
+/** The expression of `export default <expression>` in a file. */
+function defaultExpression(sf: ts.SourceFile): ts.Expression | undefined {
+  for (const statement of sf.statements) if (ts.isExportAssignment(statement) && !statement.isExportEquals) return statement.expression;
+  return undefined;
+}
 
 const YARGS_SPECIFIER = /^yargs(?:\/yargs|\/index)?(?:\.[cm]?js)?$/;
 const COMMANDER_SPECIFIERS = new Set(['commander', '@commander-js/extra-typings']);
@@ -35,6 +50,7 @@ export class Evaluator implements FlagEvaluator {
   private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
   private readonly singletons = new Map<string, CommandNode>();
   private readonly active = new Set<ts.Node>();
+  private readonly loopItems = new Map<ts.ForOfStatement, ts.Expression>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
 
@@ -46,6 +62,7 @@ export class Evaluator implements FlagEvaluator {
   /** Evaluates every call and `new` under `root` (and `.argv` reads), in source order. */
   walk(root: ts.Node): void {
     const visit = (n: ts.Node): void => {
+      if (ts.isForOfStatement(n) && !this.loopItems.has(n) && this.unroll(n)) return;
       if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluate(n);
       ts.forEachChild(n, visit);
     };
@@ -125,9 +142,85 @@ export class Evaluator implements FlagEvaluator {
         return { kind: 'function', node: b.node };
       case 'import':
         return this.imported(b.module, b.name, at);
+      case 'loop': {
+        const node = this.loopNode(b);
+        return node ? this.evaluate(node) : undefined;
+      }
       case 'opaque':
         return undefined;
     }
+  }
+
+  /** The node a loop binding stands for in the current iteration: the item, or its property's value; `null` when the item lacks the property; `undefined` outside an unrolled loop. */
+  private loopNode(b: Extract<Binding, { kind: 'loop' }>): ts.Node | null | undefined {
+    const item = this.loopItems.get(b.loop);
+    if (!item) return undefined;
+    if (b.property === undefined) return item;
+    const value = this.evaluate(item);
+    if (value?.kind !== 'object') return undefined;
+    return this.entries(value).find((e) => e.key === b.property)?.value ?? null;
+  }
+
+  /**
+   * Unrolls `for (const { long, short } of OPTIONS) program.option(…)` over a literal array
+   * (through variables, imports, spreads and order-only calls: `sortBy(x, …)`, `x.sort()`,
+   * `x.slice()`): the body is walked once per item with the loop variable bound to it.
+   * False when the array is not known.
+   */
+  private unroll(loop: ts.ForOfStatement): boolean {
+    const items = this.arrayItems(loop.expression, 0);
+    if (!items || items.length === 0 || items.length > MAX_UNROLL) return false;
+    this.walk(loop.expression);
+    for (const item of items) {
+      this.loopItems.set(loop, item);
+      this.forget(loop.statement);
+      this.walk(loop.statement);
+    }
+    this.loopItems.delete(loop);
+    this.forget(loop.statement);
+    return true;
+  }
+
+  private arrayItems(expr: ts.Expression, depth: number): ts.Expression[] | undefined {
+    if (depth > 6) return undefined;
+    const e = skipOuter(expr);
+    if (ts.isCallExpression(e)) {
+      const callee = skipOuter(e.expression);
+      if (ts.isIdentifier(callee) && ORDER_ONLY_FUNCTIONS.has(callee.text) && e.arguments[0]) return this.arrayItems(e.arguments[0], depth + 1);
+      if (ts.isPropertyAccessExpression(callee) && ORDER_ONLY_METHODS.has(callee.name.text)) return this.arrayItems(callee.expression, depth + 1);
+      return undefined;
+    }
+    let array: ts.ArrayLiteralExpression | undefined;
+    if (ts.isArrayLiteralExpression(e)) array = e;
+    else {
+      const value = this.evaluate(e);
+      if (value?.kind === 'array') array = value.node;
+      else if (ts.isIdentifier(e)) {
+        // `const sorted = sortBy(options, …)`: follow the initializer.
+        const b = this.binding(e);
+        if (b?.kind === 'var' && b.decl.initializer) return this.arrayItems(b.decl.initializer, depth + 1);
+        if (b?.kind === 'import') {
+          const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+          if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable') return this.arrayItems(resolved.decl.node.initializer, depth + 1);
+          const target = this.resolver.moduleFor(b.module, b.module.imports.get(e.text)?.specifier ?? '');
+          const local = target?.exports.get(b.module.imports.get(e.text)?.imported ?? '');
+          const decl = local !== undefined ? target?.values.get(local) : undefined;
+          if (decl?.kind === 'variable') return this.arrayItems(decl.node.initializer, depth + 1);
+          const defaultExport = target && b.module.imports.get(e.text)?.imported === 'default' ? defaultExpression(target.sf) : undefined;
+          if (defaultExport) return this.arrayItems(defaultExport, depth + 1);
+        }
+      }
+    }
+    if (!array) return undefined;
+    const out: ts.Expression[] = [];
+    for (const el of array.elements) {
+      if (ts.isSpreadElement(el)) {
+        const spread = this.arrayItems(el.expression, depth + 1);
+        if (!spread) return undefined;
+        out.push(...spread);
+      } else out.push(el);
+    }
+    return out;
   }
 
   /** The binding of an identifier, found by walking up its scopes (no checker). */
@@ -175,6 +268,16 @@ export class Evaluator implements FlagEvaluator {
         const module = this.bySourceFile.get(n);
         if (module) for (const name of module.imports.keys()) add(name, { kind: 'import', module, name });
       }
+    } else if (ts.isForOfStatement(n) && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.length === 1) {
+      const name = (n.initializer.declarations[0] as ts.VariableDeclaration).name;
+      if (ts.isIdentifier(name)) add(name.text, { kind: 'loop', loop: n });
+      else if (ts.isObjectBindingPattern(name)) {
+        for (const el of name.elements) {
+          if (!ts.isIdentifier(el.name)) continue;
+          const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
+          add(el.name.text, el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'loop', loop: n, property });
+        }
+      } else addDeclarations(n.initializer, true);
     } else if ((ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n)) && n.initializer && ts.isVariableDeclarationList(n.initializer)) {
       addDeclarations(n.initializer, true);
     } else if (ts.isCatchClause(n) && n.variableDeclaration) {
@@ -458,8 +561,16 @@ export class Evaluator implements FlagEvaluator {
       const right = left === undefined ? undefined : this.stringOf(e.right, depth + 1);
       return left === undefined || right === undefined ? undefined : left + right;
     }
+    if (ts.isConditionalExpression(e)) {
+      const truth = this.truthOf(e.condition, depth + 1);
+      return truth === undefined ? undefined : this.stringOf(truth ? e.whenTrue : e.whenFalse, depth + 1);
+    }
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
+      if (b?.kind === 'loop') {
+        const node = this.loopNode(b);
+        return node ? this.stringOf(node, depth + 1) : undefined;
+      }
       if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.stringOf(b.decl.initializer, depth + 1);
       if (b?.kind === 'import') {
         const resolved = this.resolver.resolve(b.module, [e.text], 'values');
@@ -502,6 +613,27 @@ export class Evaluator implements FlagEvaluator {
     if (numbers && ts.isNumericLiteral(e)) return e.text;
     if (numbers && ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return `-${e.operand.text}`;
     return this.stringOf(e);
+  }
+
+  /** Whether a condition holds in the current loop iteration: a property the item lacks is false, a known string is its truthiness; `undefined` when unknown. */
+  private truthOf(node: ts.Expression, depth: number): boolean | undefined {
+    const e = skipOuter(node);
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'loop') {
+        const found = this.loopNode(b);
+        if (found === null) return false;
+        if (found === undefined) return undefined;
+        const bool = this.booleanOf(found);
+        if (bool !== undefined) return bool;
+        const text = this.stringOf(found, depth + 1);
+        return text === undefined ? undefined : text !== '';
+      }
+    }
+    const bool = this.booleanOf(e);
+    if (bool !== undefined) return bool;
+    const text = this.stringOf(e, depth + 1);
+    return text === undefined ? undefined : text !== '';
   }
 
   /** `true`/`false` literals; `undefined` for anything else. */

@@ -4,11 +4,12 @@ import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
+import { camelTwin, parserPrograms } from './flags-parsers.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 
 /** Files worth walking: only these can start a yargs/commander chain or add to one held in a variable. */
-const MENTIONS_CLI = /\byargs\b|\bcommander\b|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
+const MENTIONS_CLI = /\byargs\b|\bcommander\b|\bparseArgs\b|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -64,6 +65,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[]): Fl
   for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
 
   const roots = evaluator.nodes.filter(isProgram);
+  for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];
   for (const root of roots) emit(root, [], root.file, commands, new Set());
@@ -113,6 +115,11 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
       name = long;
       dest = camelCase(long);
     }
+  }
+  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike.
+  if (framework === 'yargs' && !spec.positional) {
+    const twin = camelTwin(name);
+    if (twin !== undefined && twin !== name && !aliases.includes(twin)) aliases = [...aliases, twin];
   }
   // Built in the model's key order, so serialised output reads like the type.
   const out = { name, aliases } as ParamSpec;

@@ -58,8 +58,19 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * (`''` for the program); `default` is the literal/expression as written (`defaultOf`); `dest` is
  * absent for positionals.
  *
+ * **Loops.** `for (const { long, short } of OPTIONS) program.option(…)` over a literal array
+ * (through variables, imports, default exports and order-only calls such as `sortBy(x, …)`,
+ * ≤ 300 items) is unrolled: the body is walked once per item, with template flags such as
+ * `` `${short ? `-${short}, ` : ''}--${long}` `` read per item.
+ *
+ * **util.parseArgs and yargs-parser** (`flags-parsers.ts`): `parseArgs({ options: {…} })` from
+ * `node:util` and the `yargs-parser` default import called with `{ boolean, string, number,
+ * array, count, alias, default }` are programs of their own (framework `parseArgs` /
+ * `yargs-parser`). yargs and yargs-parser flags get their camel-case twin as an alias
+ * (`seed-count` ↔ `seedCount`), as their camel-case expansion accepts both.
+ *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
- * constants, options added in loops or from function results, spreads of non-literal objects),
+ * constants, options added in other loops or from function results, spreads of non-literal objects),
  * yargs `.commandDir()`, yargs `.usage(cmd, desc, builder)`, CommonJS command modules other than
  * `module.exports = {…}`/`exports.x = …`, commander's built-in `--help`/`--version`
  * (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`, commander subclasses,

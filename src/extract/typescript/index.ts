@@ -57,15 +57,21 @@ let implementation: Promise<typeof import('./extract.js')> | undefined;
  * parser's own diagnostics and is read as far as the parser recovers.
  *
  * @param sources Files to read; paths are project-relative POSIX.
- * @param packageJson The package.json whose `bin` entries to map (paths relative to its directory).
+ * @param packageJson The package.json file(s) whose `bin` entries to map (paths relative to each one's directory; workspace packages too).
+ * @param binSources Declared bin path (project-relative) → the source file its program starts in, when found outside the
+ *   sources' own mapping (a shim's target, a JavaScript program; see `findBinPrograms`).
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
-export async function extractTypeScript(sources: TypeScriptSource[], packageJson?: { file: string; text: string }): Promise<TypeScriptExtraction> {
+export async function extractTypeScript(
+  sources: TypeScriptSource[],
+  packageJson?: { file: string; text: string } | ReadonlyArray<{ file: string; text: string }>,
+  binSources?: ReadonlyMap<string, string>,
+): Promise<TypeScriptExtraction> {
   // ts-morph costs ~0.45 s to import: load it on first use, so runs without TypeScript skip it.
   implementation ??= import('./extract.js').catch((error: unknown) => {
     implementation = undefined;
     throw error;
   });
   const { runExtraction } = await implementation;
-  return runExtraction(sources, packageJson);
+  return runExtraction(sources, packageJson, binSources);
 }

@@ -175,7 +175,8 @@ export function joinPath(dir: string, rel: string): string | undefined {
  * Source files a path may stand for, most likely first, following TypeScript's module
  * resolution for relative specifiers (`./a.js` → `a.ts`, `./a.mjs` → `a.mts`, `./a` →
  * `a.ts`, `a/index.ts`) and, for compiled output, the usual `outDir` layouts: `dist/`,
- * `build/`, `lib/` or `out/` + `x.js` → `src/x.ts` or `x.ts` (a `rootDir` of `.`), and
+ * `build/`, `lib/` or `out/` + `x.js` → `src/x.ts` or `x.ts` (a `rootDir` of `.`) or, for a file
+ * directly in the out dir, `src/bin/x.ts` (a bundler's entry), and
  * `bin/x.js` → `src/x.ts`, `src/bin/x.ts`, `bin/x.ts`.
  */
 export function sourceCandidates(path: string): string[] {
@@ -194,6 +195,7 @@ export function sourceCandidates(path: string): string[] {
     if (OUT_DIRS.has(first)) {
       add(`src/${tail}`);
       add(tail);
+      if (!tail.includes('/')) add(`src/bin/${tail}`);
     } else if (first === 'bin') {
       add(`src/${tail}`);
       add(`src/bin/${tail}`);

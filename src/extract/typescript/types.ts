@@ -56,8 +56,8 @@ export interface FlagCommand {
   params: ParamSpec[];
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
-  /** Which library defines the command. */
-  framework: 'yargs' | 'commander';
+  /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser';
   /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
