@@ -5,31 +5,12 @@
  * dash/underscore misspellings, stale and missing rows, and defaults written in another number
  * format). `UPDATE_EXPECTED=1` rewrites the expected files, to be reviewed as a diff.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
-import { lint, ruleIds } from '../src/api.js';
+import { expectGolden, lintTwin as run } from './helpers.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/frameworks');
-const update = process.env.UPDATE_EXPECTED === '1';
-
-async function run(dir: string) {
-  const { config, file } = loadConfig(dir, undefined, ruleIds);
-  const result = await lint({ root: dir, config, configFile: file });
-  return {
-    result,
-    messages: result.messages.map((m) => ({
-      file: m.file,
-      line: m.line,
-      column: m.column,
-      ruleId: m.ruleId,
-      severity: m.severity,
-      messageId: m.messageId,
-      data: m.data,
-    })),
-  };
-}
 
 for (const framework of readdirSync(FIXTURES).filter((d) => !d.startsWith('.')).sort()) {
   describe(framework, () => {
@@ -47,11 +28,7 @@ for (const framework of readdirSync(FIXTURES).filter((d) => !d.startsWith('.')).
       const dir = path.join(FIXTURES, framework, 'invalid');
       const { result, messages } = await run(dir);
       expect(result.failures).toEqual([]);
-      const expectedFile = path.join(dir, 'expected.json');
-      if (update || !existsSync(expectedFile)) writeFileSync(expectedFile, `${JSON.stringify(messages, null, 2)}\n`);
-      const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as unknown[];
-      expect(expected.length).toBeGreaterThan(0);
-      expect(messages).toEqual(expected);
+      expectGolden(dir, messages);
     });
   });
 }

@@ -1,12 +1,13 @@
 /**
- * Temporary-project helpers the test files share: a scratch directory with given files, a
- * writable copy of a fixture, and their removal. Each test file registers the clean-up itself
+ * Helpers the test files share: a scratch directory with given files, a writable copy of a
+ * fixture, and their removal; linting a fixture twin and comparing it with its `expected.json`. Each test file registers the clean-up itself
  * (`afterEach(removeTempDirs)` or `afterAll(removeTempDirs)`), since vitest isolates test files,
  * the list of directories is per file.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 const created: string[] = [];
 
@@ -42,4 +43,41 @@ export function copyToTemp(source: string, prefix?: string): string {
 /** Removes every directory made by this module's functions so far. */
 export function removeTempDirs(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Lints a fixture twin (a mini repository) with every built-in rule and its own config file, as
+ * the framework and layout twin tests do. Returns the result and its messages reduced to the
+ * fields an `expected.json` holds (file, line, column, ruleId, severity, messageId, data).
+ */
+export async function lintTwin(dir: string) {
+  const { loadConfig } = await import('../src/config/load.js');
+  const { lint, ruleIds } = await import('../src/api.js');
+  const { config, file } = loadConfig(dir, undefined, ruleIds);
+  const result = await lint({ root: dir, config, configFile: file });
+  return {
+    result,
+    messages: result.messages.map((m) => ({
+      file: m.file,
+      line: m.line,
+      column: m.column,
+      ruleId: m.ruleId,
+      severity: m.severity,
+      messageId: m.messageId,
+      data: m.data,
+    })),
+  };
+}
+
+/**
+ * Compares `messages` with `<dir>/expected.json`, which must list at least one finding. With
+ * `UPDATE_EXPECTED=1` (or when the file is missing) it first rewrites the file, so a change is
+ * reviewed as a diff.
+ */
+export function expectGolden(dir: string, messages: unknown[]): void {
+  const expectedFile = path.join(dir, 'expected.json');
+  if (process.env.UPDATE_EXPECTED === '1' || !existsSync(expectedFile)) writeFileSync(expectedFile, `${JSON.stringify(messages, null, 2)}\n`);
+  const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as unknown[];
+  expect(expected.length).toBeGreaterThan(0);
+  expect(messages).toEqual(expected);
 }
