@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { fixProject, lint, ruleIds, rules } from '../src/api.js';
 import { findingKeyString } from '../src/engine/fingerprint.js';
-import type { DriftMessage, Rule } from '../src/engine/types.js';
+import type { DriftMessage, Rule } from '../src/model/rule.js';
 import { applyEdits, describeFix, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

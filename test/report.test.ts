@@ -1,7 +1,7 @@
 /** Tests of the stylish and json formatters (src/report). */
 import { describe, expect, it } from 'vitest';
 import { VFileMessage } from 'vfile-message';
-import type { DriftMessage, RelatedLocation } from '../src/engine/types.js';
+import type { DriftMessage, RelatedLocation } from '../src/model/rule.js';
 import { formatters } from '../src/report/index.js';
 
 interface Spec {

@@ -12,7 +12,7 @@ import { compareStrings } from '../shared/strings.js';
 import { baselineEntryStale } from './engine-rules.js';
 import { findingKey, findingKeyString } from './fingerprint.js';
 import { createMessage } from './run-rules.js';
-import type { DriftMessage, Severity } from './types.js';
+import type { DriftMessage, Severity } from '../model/rule.js';
 import { checkWriteTarget, WriteError, writeFileAtomic, type AtomicFs } from './write.js';
 
 /** The baseline file used when `--baseline` is not given, relative to the project root. */

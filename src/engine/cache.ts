@@ -18,7 +18,7 @@ import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { scopeMessages } from './scope.js';
-import type { DriftMessage } from './types.js';
+import type { DriftMessage } from '../model/rule.js';
 
 /**
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump

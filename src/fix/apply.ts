@@ -7,7 +7,7 @@ import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
-import type { DriftMessage, TextEdit } from '../engine/types.js';
+import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
 import { cleanStaleTemps, leavesBase, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
 

@@ -5,7 +5,7 @@
  * safe fix", and the finding is then reported without one.
  */
 import { columnRoles, defaultFromDescription, NO_VALUE } from '../docs/reference-table.js';
-import type { TextEdit } from '../engine/types.js';
+import type { TextEdit } from '../model/rule.js';
 import { formatDefault } from '../model/compare.js';
 import type { CommandSpec, DocTable, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
 import { blockAt, columnUsesCode, documentLineStarts, formatTableLine, sectionTable, tableRowAt, tableStyleOf, type SectionTable } from './table.js';

@@ -1,5 +1,5 @@
 /** The `json` formatter: a stable, versioned, machine-readable report (documented in docs/json-format.md). */
-import type { DriftMessage } from '../engine/types.js';
+import type { DriftMessage } from '../model/rule.js';
 import { compareStrings, endOf, severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 

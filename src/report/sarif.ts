@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import { fingerprints } from '../engine/fingerprint.js';
 import { PROJECT_URL, ruleDocsUrl } from '../engine/rule-docs.js';
-import type { DriftMessage, RuleMeta } from '../engine/types.js';
+import type { DriftMessage, RuleMeta } from '../model/rule.js';
 import { rules as builtinRules } from '../../rules/index.js';
 import { engineRules } from '../engine/engine-rules.js';
 import { endOf, severityOf, sortMessages } from './sort.js';

@@ -1,5 +1,5 @@
 /** Deterministic ordering of messages, shared by every formatter. */
-import type { DriftMessage } from '../engine/types.js';
+import type { DriftMessage } from '../model/rule.js';
 import { compareStrings } from '../shared/strings.js';
 
 export { compareStrings } from '../shared/strings.js';

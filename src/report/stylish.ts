@@ -1,7 +1,7 @@
 /** The `stylish` formatter: ESLint's default human-readable output, grouped by file with aligned columns. */
 import path from 'node:path';
 import { createColors } from 'picocolors';
-import type { DriftMessage } from '../engine/types.js';
+import type { DriftMessage } from '../model/rule.js';
 import { escapeControls } from './escape.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';

@@ -8,7 +8,7 @@ import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { ruleDocsUrl } from '../engine/rule-docs.js';
-import type { DriftMessage } from '../engine/types.js';
+import type { DriftMessage } from '../model/rule.js';
 import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { compareStrings, severityOf } from './sort.js';

@@ -1,6 +1,6 @@
 /** The formatter contract shared by every reporter. */
 import type { CommandSummary } from '../engine/cache.js';
-import type { DriftMessage } from '../engine/types.js';
+import type { DriftMessage } from '../model/rule.js';
 
 /** Options every formatter receives. */
 export interface FormatterOptions {
