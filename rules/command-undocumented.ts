@@ -87,7 +87,8 @@ const rule: Rule<Options> = {
   check({ model, report }) {
     // Options count, positional arguments do not: a usage line in prose documents those.
     const options = (cmd: CommandSpec) => cmd.params.filter((p) => !p.hidden && !p.positional);
-    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && cmd.kind !== 'config-file' && options(cmd).length > 0);
+    // Scripts run as `python path.py` are repository helpers: their examples are checked, a reference is not expected.
+    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && !cmd.script && cmd.kind !== 'config-file' && options(cmd).length > 0);
     if (candidates.length === 0) return;
     const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
     // Without a reference section (a table, list or parameter headings) for some command, the

@@ -67,7 +67,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
   for (const cmd of known) {
-    if (model.sectionsFor(cmd).length > 0) continue;
+    // Scripts run as `python path.py` are repository helpers, not expected to have a reference.
+    if (cmd.script || model.sectionsFor(cmd).length > 0) continue;
     const counts = coverageCounts(model, cmd);
     // Parameters a global or parent section documents are covered; commands without any are quiet.
     if (counts.parameters === 0 || counts.documented > 0) continue;

@@ -97,6 +97,9 @@ export function buildModel(input: ModelInput): Model {
   addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
+  // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
+  const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
+  for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
   applyDeclaredFlags(commands, config, input.configSource);
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
@@ -267,6 +270,13 @@ function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[],
   const reached = new Set(commands.flatMap((c) => (c.target ? [normaliseTarget(c.target).split(':')[0]!] : [])));
   const taken = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
   const seen = new Set<string>();
+  // `python prepare.py` names a script by its file name only when one script has that name:
+  // with several `prepare.py` files, which one runs depends on the working directory.
+  const baseCount = new Map<string, number>();
+  for (const file of new Set(flagCommands.filter((f) => f.path.length === 0 && runnable.has(f.location.file)).map((f) => f.location.file))) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    baseCount.set(base, (baseCount.get(base) ?? 0) + 1);
+  }
   for (const fc of flagCommands) {
     if (fc.path.length > 0 || !runnable.has(fc.location.file)) continue;
     const module = fc.target.split(':')[0]!;
@@ -274,7 +284,7 @@ function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[],
     if (reached.has(module) || seen.has(file)) continue;
     seen.add(file);
     const base = file.slice(file.lastIndexOf('/') + 1);
-    const names = [file, base, module].filter((n, i, all) => n !== '' && all.indexOf(n) === i && !taken.has(n));
+    const names = [file, (baseCount.get(base) ?? 0) === 1 ? base : '', module].filter((n, i, all) => n !== '' && all.indexOf(n) === i && !taken.has(n));
     if (names[0] !== file) continue; // the config already names this script
     for (const n of names) taken.add(n);
     commands.push({
@@ -284,6 +294,7 @@ function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[],
       configClasses: [],
       params: [],
       mappedBy: 'entry-point',
+      script: true,
       paramsKnown: false,
       location: fc.location,
     });

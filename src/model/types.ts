@@ -150,6 +150,14 @@ export interface CommandSpec {
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**
+   * A Python file run as `python path/to/script.py` that neither packaging nor the config declares
+   * (found by its `if __name__ == "__main__":` block and its parser), or a sub-command of one.
+   * Its examples are checked against its flags, but it is a repository helper, not a product
+   * command: it is not expected to have a reference section of its own (no `command-undocumented`,
+   * no "no reference section" note).
+   */
+  script?: boolean;
+  /**
    * True when docdrift knows the command's parameters (a config class or an explicit list was
    * found). Rules that judge a parameter as unknown or undocumented skip commands where this is
    * false: not knowing is never reported as drift.
