@@ -5,7 +5,7 @@ import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
 import { Resolver, type Resolved } from './resolve.js';
-import { scanModule, type ModuleInfo, type RawClass, type RawField } from './scan.js';
+import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 
 export { moduleNameForFile } from './module-name.js';
 
@@ -160,7 +160,8 @@ const FOLLOW_DEPTH = 3;
  * Config classes are subclasses of pydantic `BaseModel`/`BaseSettings` (v1 or v2, or
  * `pydantic_settings.BaseSettings`), through any chain of repository classes and imports
  * (absolute, relative, aliased, re-exported, `import *`), and classes decorated with
- * `dataclasses.dataclass` or `pydantic.dataclasses.dataclass`. A subclass of a dataclass is a
+ * `dataclasses.dataclass` or `pydantic.dataclasses.dataclass` — or by a decorator named `…dataclass`, or a
+ * project function whose body calls `dataclass(…)` (a wrapper such as `@nested_dataclass(kw_only=True)`). A subclass of a dataclass is a
  * dataclass only when it is decorated itself. Field order follows Python: the class's MRO (C3
  * linearisation over repository classes; external bases are leaves) is walked from the most
  * basic class down, a redefined field keeping the position of its first definition but the
@@ -316,8 +317,27 @@ class Analysis {
     if (!module) return false;
     return cls.decorators.some((d) => {
       const dotted = d.dotted ?? d.call?.callee;
-      const resolved = dotted ? this.resolver.resolve(module, dotted, undefined, cls.outer) : undefined;
-      return resolved?.kind === 'external' && DATACLASS_DECORATORS.has(resolved.qualifiedName);
+      if (!dotted) return false;
+      // A project's own wrapper named like one (`@nested_dataclass(kw_only=True)`, `@config_dataclass`).
+      if (/dataclass$/i.test(dotted.at(-1) ?? '')) return true;
+      const resolved = this.resolver.resolve(module, dotted, undefined, cls.outer);
+      if (resolved?.kind === 'external') return DATACLASS_DECORATORS.has(resolved.qualifiedName);
+      return resolved?.kind === 'function' && this.wrapsDataclass(resolved.module, resolved.fn, 0);
+    });
+  }
+
+  /**
+   * True when a project function's body (nested functions included) calls `dataclasses.dataclass`
+   * (or pydantic's), directly or through another project function, up to 3 levels: a decorator
+   * that wraps dataclass (`def nested_dataclass(*a, **kw): def wrapper(c): c = dataclass(c, **kw)`).
+   * Read statically; the function is never run.
+   */
+  private wrapsDataclass(module: ModuleInfo, fn: RawFunction, depth: number): boolean {
+    if (depth > 3) return false;
+    return fn.calls.some((call) => {
+      const resolved = this.resolver.resolve(module, call.callee, fn.localBindings);
+      if (resolved?.kind === 'external') return DATACLASS_DECORATORS.has(resolved.qualifiedName);
+      return resolved?.kind === 'function' && resolved.fn !== fn && this.wrapsDataclass(resolved.module, resolved.fn, depth + 1);
     });
   }
 
