@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { describeGoldenCases, listFiles } from './golden.js';
 import { clickCommandName } from '../src/extract/python/flags-click.js';
 import { clickOptionNames, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
+import { cycloptsName } from '../src/extract/python/flags-cyclopts.js';
 import { typerCommandName } from '../src/extract/python/flags-typer.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { extractPython } from '../src/extract/python/index.js';
@@ -52,6 +53,14 @@ describe('flag naming', () => {
   it('names typer commands like typer', () => {
     expect(typerCommandName('run_job')).toBe('run-job');
     expect(typerCommandName('Show')).toBe('show');
+  });
+  it('names cyclopts commands and parameters like its default_name_transform', () => {
+    // Expected values follow cyclopts/utils.py: PascalCase → snake_case, lower, `_` → `-`, strip `-`.
+    expect(cycloptsName('push_image')).toBe('push-image');
+    expect(cycloptsName('BuildHTTPServer')).toBe('build-http-server');
+    expect(cycloptsName('_private_')).toBe('private');
+    expect(cycloptsName('v2Model')).toBe('v2-model');
+    expect(cycloptsName('Layer2Norm')).toBe('layer2-norm');
   });
   it('strips prefix characters', () => {
     expect(stripPrefix('--dry-run')).toBe('dry-run');
@@ -118,6 +127,20 @@ describe('extractPythonFlags edge cases', () => {
       'm:app hello:',
       'm:app serve: port',
     ]);
+  });
+
+  it('keeps underscores when the project patches typer.main.get_command_name to the identity', async () => {
+    // typer derives command names and default option names from get_command_name (NeMo-Skills patches it).
+    const text = [
+      'import typer',
+      'typer.main.get_command_name = lambda name: name',
+      'app = typer.Typer(add_completion=False)',
+      '@app.command()',
+      'def start_server(server_gpus: int = 1, dry_run: bool = False): pass',
+      '@app.command()',
+      'def other(): pass',
+    ].join('\n');
+    expect(await paths({ 'm.py': text })).toEqual(['m:app :', 'm:app other:', 'm:app start_server: server_gpus,dry_run']);
   });
 
   it('follows a module-level parser imported and extended by another module', async () => {

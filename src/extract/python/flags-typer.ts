@@ -30,6 +30,32 @@ interface TyperApp {
   completion: boolean;
 }
 
+/** How typer turns a Python name into a command or option name. */
+type Naming = (identifier: string) => string;
+
+/**
+ * The identity naming when a module patches typer's `typer.main.get_command_name = lambda name:
+ * name` (commands and options then keep underscores: `ns start_server --server_gpus`), as typer
+ * derives both command names and default option names from that function. Undefined otherwise.
+ */
+function patchedNaming(ctx: FlagContext): Naming | undefined {
+  for (const module of ctx.modules.values()) {
+    for (const statement of module.statements) {
+      const assignment = statement.type === 'expression_statement' ? namedChildren(statement)[0] : undefined;
+      if (assignment?.type !== 'assignment') continue;
+      const left = assignment.childForFieldName('left');
+      const right = assignment.childForFieldName('right');
+      if (!left || !right || ctx.external(module, dottedName(left)) !== 'typer.main.get_command_name') continue;
+      const fn = unparen(right);
+      const params = fn.type === 'lambda' ? fn.childForFieldName('parameters') : null;
+      const body = fn.type === 'lambda' ? fn.childForFieldName('body') : null;
+      const only = params ? namedChildren(params) : [];
+      if (only.length === 1 && only[0]?.type === 'identifier' && body && unparen(body).text === only[0].text) return (name) => name;
+    }
+  }
+  return undefined;
+}
+
 /** typer's name for a command function: lower-cased, `_` → `-` (`typer.main.get_command_name`). */
 export function typerCommandName(functionName: string): string {
   return functionName.toLowerCase().replaceAll('_', '-');
@@ -55,6 +81,7 @@ export function typerCommandName(functionName: string): string {
  * apps not bound to a module-level variable, declarations that are not string literals.
  */
 export function extractTyper(ctx: FlagContext): FlagCommand[] {
+  const naming = patchedNaming(ctx) ?? typerCommandName;
   const apps = new Map<string, TyperApp>();
   for (const module of ctx.modules.values()) {
     for (const [name, right] of module.assigns) {
@@ -97,7 +124,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         } else {
           const nameNode = args.positional[0] ?? args.keywords.get('name');
           const explicit = nameNode ? stringValue(nameNode) : undefined;
-          app.commands.push({ fn, name: explicit ?? typerCommandName(name), location: locate(module, decorator) });
+          app.commands.push({ fn, name: explicit ?? naming(name), location: locate(module, decorator) });
         }
       }
     }
@@ -120,7 +147,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
             else {
               const nameNode = innerArgs.positional[0] ?? innerArgs.keywords.get('name');
               const explicit = nameNode ? stringValue(nameNode) : undefined;
-              app.commands.push({ fn, name: explicit ?? typerCommandName(fn.name), location: locate(module, call) });
+              app.commands.push({ fn, name: explicit ?? naming(fn.name), location: locate(module, call) });
             }
           }
           continue;
@@ -135,7 +162,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
           parent.subApps.push({ app: sub, ...(subName !== undefined ? { name: subName } : {}) });
           sub.added = true;
         } else if (RUN.has(ctx.external(module, args.callee) ?? '')) {
-          const run = typerRun(ctx, module, call);
+          const run = typerRun(ctx, module, call, naming);
           if (run) runs.push(run);
         }
       }
@@ -146,7 +173,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         const external = ctx.external(module, call.callee, fn.localBindings);
         if (external === undefined || !RUN.has(external) || call.source === undefined) continue;
         const target = ctx.symbol(module, call.source.split('.'), fn.localBindings);
-        const run = target ? typerRunOf(ctx, target, `${module.info.module}:${name}`) : undefined;
+        const run = target ? typerRunOf(ctx, target, `${module.info.module}:${name}`, naming) : undefined;
         if (run) runs.push(run);
       }
     }
@@ -165,21 +192,21 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     const only = app.commands[0];
     const builtIns = app.completion ? completionFlags(app.location) : [];
     if (single && only) {
-      push([], [...signature(ctx, only.fn), ...builtIns], only.location);
+      push([], [...signature(ctx, only.fn, naming), ...builtIns], only.location);
       continue;
     }
     const walk = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
       if (seen.has(group)) return;
       const inner = new Set([...seen, group]);
-      const own = group.callback ? signature(ctx, group.callback.fn) : [];
+      const own = group.callback ? signature(ctx, group.callback.fn, naming) : [];
       push(path, path.length === 0 ? [...own, ...builtIns] : own, group.callback?.location ?? group.location);
       emitMembers(group, path, inner);
     };
     const emitMembers = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
-      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn), command.location);
+      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn, naming), command.location);
       for (const sub of group.subApps) {
         if (seen.has(sub.app)) continue;
-        const name = sub.name ?? sub.app.name ?? (sub.app.callback ? typerCommandName(sub.app.callback.fn.name) : undefined);
+        const name = sub.name ?? sub.app.name ?? (sub.app.callback ? naming(sub.app.callback.fn.name) : undefined);
         if (name === undefined) emitMembers(sub.app, path, new Set([...seen, sub.app]));
         else walk(sub.app, [...path, name], seen);
       }
@@ -209,26 +236,26 @@ function completionFlags(location: SourceLocation): ParamSpec[] {
 }
 
 /** `typer.run(main)` at module level. */
-function typerRun(ctx: FlagContext, module: FlagModule, call: Node): FlagCommand | undefined {
+function typerRun(ctx: FlagContext, module: FlagModule, call: Node, naming: Naming): FlagCommand | undefined {
   const first = callArgs(call).positional[0];
   const target = first ? ctx.symbol(module, dottedName(first)) : undefined;
-  return target ? typerRunOf(ctx, target, symbolKey(target)) : undefined;
+  return target ? typerRunOf(ctx, target, symbolKey(target), naming) : undefined;
 }
 
-function typerRunOf(ctx: FlagContext, fn: Symbol, target: string): FlagCommand | undefined {
+function typerRunOf(ctx: FlagContext, fn: Symbol, target: string, naming: Naming): FlagCommand | undefined {
   const entry = fn.module.functions.get(fn.name);
   if (!entry) return undefined;
   const owner = fn.name;
   return {
     path: [],
     target,
-    params: signature(ctx, fn).map((spec) => ({ ...spec, owner })),
+    params: signature(ctx, fn, naming).map((spec) => ({ ...spec, owner })),
     location: locate(fn.module, entry.def.childForFieldName('name') ?? entry.def),
   };
 }
 
 /** The type arguments of a subscripted annotation (`Annotated[int, X]` → `[int, X]`). */
-function typeArguments(expr: Node): Node[] {
+export function typeArguments(expr: Node): Node[] {
   const n = unparen(expr);
   if (n.type === 'generic_type') {
     const params = namedChildren(n).find((c) => c.type === 'type_parameter');
@@ -238,7 +265,8 @@ function typeArguments(expr: Node): Node[] {
   return [];
 }
 
-function annotationHead(expr: Node): string[] | undefined {
+/** The dotted head of an annotation (`Annotated[int, X]` → `['Annotated']`, `int` → `['int']`). */
+export function annotationHead(expr: Node): string[] | undefined {
   const n = unparen(expr);
   if (n.type === 'generic_type') {
     const head = namedChildren(n)[0];
@@ -252,7 +280,7 @@ function annotationHead(expr: Node): string[] | undefined {
 }
 
 /** The parameters of a command function, as typer turns them into click parameters. */
-function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
+function signature(ctx: FlagContext, fn: Symbol, naming: Naming): ParamSpec[] {
   const module = fn.module;
   const entry = module.functions.get(fn.name);
   const parameters = entry?.def.childForFieldName('parameters');
@@ -271,13 +299,13 @@ function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
       valueNode = param.childForFieldName('value') ?? undefined;
     }
     if (!nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
-    const spec = readParameter(ctx, module, nameNode, typeNode, valueNode);
+    const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, naming);
     if (spec) out.push(spec);
   }
   return out;
 }
 
-function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typeNode: Node | undefined, valueNode: Node | undefined): ParamSpec | undefined {
+function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typeNode: Node | undefined, valueNode: Node | undefined, naming: Naming): ParamSpec | undefined {
   const pyName = nameNode.text;
   let annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
   let info: { kind: 'option' | 'argument'; call: ReturnType<typeof callArgs>; annotated: boolean } | undefined;
@@ -348,7 +376,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
   const isBool = core === 'bool';
   if (spelled.length === 0) {
     return flagSpec({
-      name: typerCommandName(pyName),
+      name: naming(pyName),
       aliases: [],
       ...common,
       location: locate(module, nameNode),
@@ -373,7 +401,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
 }
 
 /** `Literal["a", "b"]` (also inside `Optional[…]`): the allowed values. */
-function literalChoices(ctx: FlagContext, module: FlagModule, annotation: Node): string[] | undefined {
+export function literalChoices(ctx: FlagContext, module: FlagModule, annotation: Node): string[] | undefined {
   const head = annotationHead(annotation);
   const external = head ? ctx.external(module, head) : undefined;
   if (external === 'typing.Literal' || external === 'typing_extensions.Literal') {

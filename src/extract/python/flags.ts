@@ -1,8 +1,9 @@
-/** CLI flags from Python source: argparse parsers, click commands and typer apps, read statically with tree-sitter (Python is never run). */
+/** CLI flags from Python source: argparse parsers, click commands, typer and cyclopts apps, read statically with tree-sitter (Python is never run). */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { extractArgparse } from './flags-argparse.js';
 import { extractClick } from './flags-click.js';
+import { extractCyclopts } from './flags-cyclopts.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import type { ParsedPythonModule } from './index.js';
@@ -42,7 +43,7 @@ const CONTAINERS = new Set([
 ]);
 
 /**
- * Reads the CLI flags that argparse, click (and rich-click) and typer programs declare, by walking
+ * Reads the CLI flags that argparse, click (and rich-click), typer and cyclopts programs declare, by walking
  * the syntax tree of each file; Python is never run and source text is never matched with regular
  * expressions. Names are resolved through imports across the given files, so `import argparse as
  * ap`, `from click import option` and an app defined in one module and extended in another work.
@@ -62,7 +63,8 @@ const CONTAINERS = new Set([
  * evaluator cannot compute (read from files, the environment, unknown calls); parsers built in class methods or
  * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
- * library's details.
+ * library's details
+ * (and `extractCyclopts`).
  *
  * @param sources Project-relative POSIX paths and texts of the Python files to read.
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
@@ -101,7 +103,7 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx)]);
+    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx)]);
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
     diagnostics.sort((a, b) => compare(a.location.file, b.location.file));

@@ -1,0 +1,134 @@
+/**
+ * The flags each CLI framework adds to a program by itself, one table per framework with the
+ * source that says so. Extractors add them to the commands they emit as hidden flags, so an
+ * example may pass them (they are never "unknown") and a reference needs no row for them.
+ *
+ * The spellings `help`, `h` and `version` are also in the default `globalParameters` (see
+ * `effectiveGlobalParameters` in the engine), which excuses them for every command whatever its
+ * framework; the tables still list them, so that each framework's behaviour is written down in
+ * one place, and extractors add the ones a framework spells otherwise (commander's `-V`, typer's
+ * completion options, cyclopts' or click's configurable spellings).
+ */
+import type { ParamSpec, SourceLocation } from '../model/types.js';
+
+/** The CLI frameworks docdrift reads. */
+export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'yargs' | 'commander' | 'parseArgs';
+
+/**
+ * When a framework adds a flag:
+ * - `always`: on every command (and sub-command) unless the program turns it off;
+ * - `root`: on the program's root command only;
+ * - `version-declared`: only when the program declares a version (`.version()`, `version_option`).
+ */
+export type BuiltInWhen = 'always' | 'root' | 'version-declared';
+
+/** One flag a framework adds: its spellings without dashes (the first is the name), when, and what it does. */
+export interface BuiltInFlag {
+  names: string[];
+  when: BuiltInWhen;
+  description: string;
+  /** What turns it off or changes its spellings, as the framework names it. */
+  switch?: string;
+}
+
+/** A framework's built-in flags and where that is documented. */
+export interface BuiltInTable {
+  framework: Framework;
+  flags: BuiltInFlag[];
+  /** The documentation (or source) that defines these defaults. */
+  source: string;
+}
+
+/** Every framework's table. `parseArgs` adds nothing: Node's `util.parseArgs` has no help or version option. */
+export const BUILT_IN_FLAGS: Readonly<Record<Framework, BuiltInTable>> = {
+  argparse: {
+    framework: 'argparse',
+    flags: [{ names: ['help', 'h'], when: 'always', description: 'show this help message and exit', switch: 'add_help=False' }],
+    // `--version` exists only with an explicit `add_argument(..., action="version")`, which is read as a declared flag.
+    source: 'https://docs.python.org/3/library/argparse.html#add-help',
+  },
+  click: {
+    framework: 'click',
+    flags: [
+      { names: ['help'], when: 'always', description: 'Show this message and exit.', switch: 'context_settings={"help_option_names": [...]}' },
+      { names: ['version'], when: 'version-declared', description: 'Show the version and exit.', switch: '@click.version_option(*param_decls)' },
+    ],
+    source: 'https://click.palletsprojects.com/en/stable/api/#click.Context.help_option_names and https://click.palletsprojects.com/en/stable/api/#click.version_option',
+  },
+  typer: {
+    framework: 'typer',
+    flags: [
+      { names: ['help'], when: 'always', description: 'Show this message and exit.' },
+      { names: ['install-completion'], when: 'root', description: 'Install completion for the current shell.', switch: 'typer.Typer(add_completion=False)' },
+      { names: ['show-completion'], when: 'root', description: 'Show completion for the current shell, to copy it or customize the installation.', switch: 'typer.Typer(add_completion=False)' },
+    ],
+    source: 'https://typer.tiangolo.com/tutorial/options-autocompletion/ and https://typer.tiangolo.com/tutorial/commands/help/',
+  },
+  cyclopts: {
+    framework: 'cyclopts',
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Display this message and exit.', switch: 'App(help_flags=[...])' },
+      { names: ['version'], when: 'always', description: 'Display application version.', switch: 'App(version_flags=[...])' },
+    ],
+    // cyclopts/core.py: `App._help_flags` defaults to ["--help", "-h"], `App._version_flags` to ["--version"]; sub-apps keep them (hidden from help since v3.10).
+    source: 'https://cyclopts.readthedocs.io/en/latest/api.html#cyclopts.App.help_flags and https://cyclopts.readthedocs.io/en/latest/api.html#cyclopts.App.version_flags',
+  },
+  yargs: {
+    framework: 'yargs',
+    flags: [
+      { names: ['help'], when: 'always', description: 'Show help', switch: '.help(false) / .help("name")' },
+      { names: ['version'], when: 'root', description: 'Show version number', switch: '.version(false) / .version("name")' },
+    ],
+    source: 'https://yargs.js.org/docs/#api-reference-helpoption-description and https://yargs.js.org/docs/#api-reference-version',
+  },
+  commander: {
+    framework: 'commander',
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'display help for command', switch: '.helpOption(flags)' },
+      { names: ['version', 'V'], when: 'version-declared', description: 'output the version number', switch: '.version(str, flags)' },
+    ],
+    source: 'https://github.com/tj/commander.js#version-option and https://github.com/tj/commander.js#custom-help',
+  },
+  parseArgs: {
+    framework: 'parseArgs',
+    flags: [],
+    source: 'https://nodejs.org/api/util.html#utilparseargsconfig',
+  },
+};
+
+/**
+ * The built-in flags of `framework` that apply to one command, as hidden `cli-flag` ParamSpecs
+ * (owner left empty; the extractor sets it). `root` says whether the command is the program's
+ * root; `version` whether the program declares a version. `spellings` replaces a flag's
+ * spellings (without dashes) when the program configures them (`help_flags=["--info"]`,
+ * `.version("1.0", "-v, --vers")`); an empty list drops the flag.
+ */
+export function builtInFlagSpecs(
+  framework: Framework,
+  where: { root: boolean; version?: boolean; location: SourceLocation; spellings?: Partial<Record<string, string[]>>; skip?: string[] },
+): ParamSpec[] {
+  const out: ParamSpec[] = [];
+  for (const flag of BUILT_IN_FLAGS[framework].flags) {
+    const key = flag.names[0] as string;
+    if (where.skip?.includes(key)) continue;
+    if (flag.when === 'root' && !where.root) continue;
+    if (flag.when === 'version-declared' && !where.version) continue;
+    const names = where.spellings?.[key] ?? flag.names;
+    const [name, ...aliases] = names;
+    if (name === undefined) continue;
+    out.push({
+      name,
+      aliases,
+      type: 'bool',
+      required: false,
+      description: flag.description,
+      deprecated: false,
+      hidden: true,
+      origin: 'cli-flag',
+      owner: '',
+      location: where.location,
+      dest: name.replaceAll('-', '_'),
+    });
+  }
+  return out;
+}
