@@ -4,10 +4,11 @@
  * example may pass them (they are never "unknown") and a reference needs no row for them.
  *
  * The spellings `help`, `h` and `version` are also in the default `globalParameters` (see
- * `effectiveGlobalParameters` in the engine), which excuses them for every command whatever its
+ * `effectiveGlobalParameters` in the engine), which keeps them known for every command whatever its
  * framework; the tables still list them, so that each framework's behaviour is written down in
- * one place, and extractors add the ones a framework spells otherwise (commander's `-V`, typer's
- * completion options, cyclopts' or click's configurable spellings).
+ * one place, and {@link builtInFlagSpecs} gives the ones a framework spells otherwise
+ * (commander's `-V`, typer's completion options, spellings configured with cyclopts'
+ * `help_flags`/`version_flags` or click's `version_option("-V")`).
  */
 import type { ParamSpec, SourceLocation } from '../model/types.js';
 
@@ -97,23 +98,29 @@ export const BUILT_IN_FLAGS: Readonly<Record<Framework, BuiltInTable>> = {
 };
 
 /**
+ * Spellings known for every command already: the default `globalParameters` always keep `help`,
+ * `h` and `version` (`effectiveGlobalParameters`), so extractors do not repeat them as flags.
+ */
+export const UNIVERSAL_SPELLINGS: ReadonlySet<string> = new Set(['help', 'h', 'version']);
+
+/**
  * The built-in flags of `framework` that apply to one command, as hidden `cli-flag` ParamSpecs
  * (owner left empty; the extractor sets it). `root` says whether the command is the program's
  * root; `version` whether the program declares a version. `spellings` replaces a flag's
  * spellings (without dashes) when the program configures them (`help_flags=["--info"]`,
- * `.version("1.0", "-v, --vers")`); an empty list drops the flag.
+ * `.version("1.0", "-v, --vers")`); an empty list drops the flag. Spellings in
+ * {@link UNIVERSAL_SPELLINGS} are left out (known anyway), so commander's `-V, --version` gives
+ * one flag `V`, and cyclopts' default `--help`/`-h`/`--version` give none.
  */
 export function builtInFlagSpecs(
   framework: Framework,
-  where: { root: boolean; version?: boolean; location: SourceLocation; spellings?: Partial<Record<string, string[]>>; skip?: string[] },
+  where: { root: boolean; version?: boolean; location: SourceLocation; spellings?: Partial<Record<string, string[]>> },
 ): ParamSpec[] {
   const out: ParamSpec[] = [];
   for (const flag of BUILT_IN_FLAGS[framework].flags) {
-    const key = flag.names[0] as string;
-    if (where.skip?.includes(key)) continue;
     if (flag.when === 'root' && !where.root) continue;
     if (flag.when === 'version-declared' && !where.version) continue;
-    const names = where.spellings?.[key] ?? flag.names;
+    const names = (where.spellings?.[flag.names[0] as string] ?? flag.names).filter((n) => !UNIVERSAL_SPELLINGS.has(n));
     const [name, ...aliases] = names;
     if (name === undefined) continue;
     out.push({

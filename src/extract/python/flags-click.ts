@@ -3,8 +3,9 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, readChoices, spellings,
-  symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
+import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
@@ -16,6 +17,7 @@ const COMMAND = qualified('command');
 const GROUP = qualified('group');
 const OPTION = qualified('option');
 const ARGUMENT = qualified('argument');
+const VERSION_OPTION = qualified('version_option');
 /** click-default-group's group class: a group that runs a default sub-command when none is named. */
 const DEFAULT_GROUP = new Set(['click_default_group.DefaultGroup']);
 const CHOICE = new Set(LIBRARIES.flatMap((lib) => [`${lib}.Choice`, `${lib}.types.Choice`]));
@@ -56,7 +58,8 @@ export function clickCommandName(functionName: string): string {
  *
  * Not read: commands built with `click.Command(...)` objects, `click.CommandCollection`, lazy
  * groups, `add_command` inside functions, options whose declarations are not string literals,
- * `version_option`/`help_option` (their flags are click's own), class-based commands.
+ * `help_option`, class-based commands. `version_option` adds click's version flag, hidden (see
+ * `BUILT_IN_FLAGS.click`).
  */
 export function extractClick(ctx: FlagContext): FlagCommand[] {
   const commands = new Map<string, ClickCommand>();
@@ -133,6 +136,10 @@ function readCommand(ctx: FlagContext, module: FlagModule, name: string, def: No
         continue;
       }
     }
+    if (args && external !== undefined && VERSION_OPTION.has(external)) {
+      params.push(...versionFlags(module, args, decorator));
+      continue;
+    }
     const param = readParam(ctx, module, expr, args, external);
     if (param) params.push(param);
     else if (!args && external === undefined) params.push(...factoryParams(ctx, module, expr));
@@ -158,6 +165,18 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
     children: [],
     attached: false,
   };
+}
+
+/**
+ * `@click.version_option(version, *param_decls)`: click's own version flag, as a hidden flag
+ * (`BUILT_IN_FLAGS.click`); the default `--version` is known everywhere, so only other spellings
+ * (`version_option("1.0", "-V", "--version")` → `V`) are added.
+ */
+function versionFlags(module: FlagModule, args: CallArgs, decorator: Node): ParamSpec[] {
+  const decls = spellings(args.positional.slice(1));
+  if (!decls) return [];
+  const names = decls.map((d) => stripPrefix(d.text)).filter((n) => n !== '');
+  return builtInFlagSpecs('click', { root: true, version: true, location: locate(module, decorator), ...(names.length > 0 ? { spellings: { version: names } } : {}) });
 }
 
 /** One `@click.option(…)`/`@click.argument(…)` decorator, or a module-level variable holding one. */

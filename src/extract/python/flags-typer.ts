@@ -5,6 +5,7 @@ import {
   boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, spellings, symbolKey, toDefault,
   type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
+import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
@@ -218,21 +219,11 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
 
 /**
  * The options typer adds to an app's root command by itself (`add_completion=True`, the
- * default): `--install-completion` and `--show-completion`. Listed as hidden flags, so they are
- * known in examples and need no reference row. (`--help` is known everywhere.)
+ * default): `--install-completion` and `--show-completion`, from `BUILT_IN_FLAGS.typer`. Hidden
+ * flags, so they are known in examples and need no reference row. (`--help` is known everywhere.)
  */
 function completionFlags(location: SourceLocation): ParamSpec[] {
-  return ['install-completion', 'show-completion'].map((name) => flagSpec({
-    name,
-    aliases: [],
-    type: 'bool',
-    required: false,
-    description: name === 'install-completion' ? 'Install completion for the current shell.' : 'Show completion for the current shell, to copy it or customize the installation.',
-    deprecated: false,
-    hidden: true,
-    location,
-    dest: name.replaceAll('-', '_'),
-  }));
+  return builtInFlagSpecs('typer', { root: true, location });
 }
 
 /** `typer.run(main)` at module level. */

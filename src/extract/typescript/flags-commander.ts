@@ -1,6 +1,7 @@
 /** commander semantics: flags strings, Option/Argument objects, and what each Command method does to a command node. */
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
+import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import { defaultOf, skipOuter } from './syntax.js';
@@ -97,6 +98,11 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       if (text !== undefined && (method === 'description' || node.description === undefined)) node.description = text;
       break;
     }
+    case 'version': {
+      if (!a0) return undefined; // the getter form
+      node.params.push(...versionFlags(ev, call, a1));
+      break;
+    }
     case 'parse':
       node.parsed = true;
       break;
@@ -105,6 +111,17 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       if (NOT_CHAINABLE.has(method)) return undefined;
   }
   return same;
+}
+
+/**
+ * `.version(str[, flags])`: commander's own version option (`-V, --version` unless `flags` says
+ * otherwise), as a hidden flag from `BUILT_IN_FLAGS.commander`; `--version` is known everywhere,
+ * so the default gives one flag `V`. Flags that are not a string literal keep the default.
+ */
+function versionFlags(ev: FlagEvaluator, call: ts.CallExpression, flags: ts.Node | undefined): ParamSpec[] {
+  const text = flags ? ev.stringOf(flags) : undefined;
+  const names = text === undefined ? [] : [...text.matchAll(/-{1,2}([^\s|,<[]+)/g)].map((m) => m[1] as string);
+  return builtInFlagSpecs('commander', { root: true, version: true, location: ev.location(ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call), ...(names.length > 0 ? { spellings: { version: names } } : {}) });
 }
 
 /** Applies an `Option`/`Argument` method (`.default()`, `.choices()`, `.hideHelp()`, …); all of them chain. */
