@@ -63,9 +63,11 @@ export function cycloptsName(identifier: string): string {
  *
  * Parameters: `Annotated[T, Parameter(...)]` gives `name=` (replacing the derived spelling;
  * a name without dashes gets `--`), `alias=`, `negative=`, `help=`, `show=False` (hidden),
- * `parse=False` (not a flag); without it a parameter is `--<transformed name>`. Positional-or-keyword
- * parameters are read as flags (cyclopts accepts them both ways); positional-only ones and
- * `*args` as positional arguments. Booleans get `--no-<name>` (negatable) unless `negative=""`;
+ * `parse=False` (not a flag); without it a parameter is `--<transformed name>`. cyclopts accepts a
+ * positional-or-keyword parameter both ways; it is read as a positional argument when the function
+ * has keyword-only parameters after a `*`/`*args` (which then are the flags), else when it has no
+ * default (as typer reads it), unless `Parameter(name="--x")` spells it as an option.
+ * Positional-only ones and `*args` are positional arguments. Booleans get `--no-<name>` (negatable) unless `negative=""`;
  * iterables accept `--empty-<name>`. Each command also gets cyclopts' built-in `--help`/`-h` and
  * `--version` (hidden; see `BUILT_IN_FLAGS.cyclopts`), respelled by `App(help_flags=…, version_flags=…)`.
  *
@@ -316,6 +318,9 @@ function signature(ctx: FlagContext, fn: Symbol, noNegatives: boolean): ParamSpe
   const parameters = entry?.def.childForFieldName('parameters');
   const list = parameters ? namedChildren(parameters) : [];
   const slash = list.findIndex((p) => p.type === 'positional_separator');
+  // The first `*` or `*args`: parameters after it are keyword-only, so the ones before are meant as positionals.
+  const star = list.findIndex((p) => p.type === 'keyword_separator' || p.type === 'list_splat_pattern'
+    || (p.type === 'typed_parameter' && namedChildren(p)[0]?.type === 'list_splat_pattern'));
   const out: ParamSpec[] = [];
   list.forEach((param, index) => {
     let nameNode: Node | undefined;
@@ -339,7 +344,7 @@ function signature(ctx: FlagContext, fn: Symbol, noNegatives: boolean): ParamSpe
       nameNode = namedChildren(param)[0];
     }
     if (!nameNode || nameNode.type !== 'identifier') return; // **kwargs, separators
-    const kind = variadic ? 'variadic' : index < slash ? 'positional' : 'flag';
+    const kind = variadic ? 'variadic' : index < slash ? 'positional' : star >= 0 && index < star ? 'either' : star >= 0 ? 'flag' : valueNode ? 'flag' : 'either';
     const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, kind, noNegatives);
     if (spec) out.push(spec);
   });
@@ -348,10 +353,9 @@ function signature(ctx: FlagContext, fn: Symbol, noNegatives: boolean): ParamSpe
 
 function readParameter(
   ctx: FlagContext, module: FlagModule, nameNode: Node, typeNode: Node | undefined, valueNode: Node | undefined,
-  kind: 'positional' | 'variadic' | 'flag', noNegatives: boolean,
+  kind: 'positional' | 'variadic' | 'either' | 'flag', noNegatives: boolean,
 ): ParamSpec | undefined {
   const variadic = kind === 'variadic';
-  const positional = kind !== 'flag';
   const pyName = nameNode.text;
   let annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
   let parameter: CallArgs | undefined;
@@ -391,10 +395,13 @@ function readParameter(
     dest: pyName,
     ...(choices ? { choices } : {}),
   };
-  if (positional) {
+  const nameArg = parameter ? (kw('name') ?? parameter.positional[0]) : undefined;
+  // Positional-or-keyword: cyclopts takes it both ways; it is read as a positional argument
+  // unless `Parameter(name="--x")` spells it as an option.
+  const dashedName = nameArg ? (stringList(nameArg) ?? []).some((n) => n.startsWith('-')) : false;
+  if (kind === 'positional' || kind === 'variadic' || (kind === 'either' && !dashedName)) {
     return flagSpec({ name: pyName, aliases: [], ...common, location: locate(module, nameNode), positional: true });
   }
-  const nameArg = parameter ? (kw('name') ?? parameter.positional[0]) : undefined;
   const explicit = nameArg ? stringList(nameArg) : undefined;
   if (nameArg && !explicit) return undefined; // names built at run time
   const aliasArg = kw('alias');
