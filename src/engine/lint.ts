@@ -216,9 +216,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const text = read(file);
     if (text !== undefined) for (const key of interpolationKeys(text)) interpolatedKeys.add(key);
   }
-  // CLI flags (argparse, click, typer, cyclopts): only files that can define them are read again, from the
+  // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
-  const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer|cyclopts)\b/.test(s.text);
+  const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/.test(s.text);
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
   const python = await extractPython(sources, { retain: mayDefineFlags, packageRoots });
   diagnostics.push(...python.diagnostics);

@@ -13,7 +13,7 @@
 import type { ParamSpec, SourceLocation } from '../model/types.js';
 
 /** The CLI frameworks docdrift reads. */
-export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'yargs' | 'commander' | 'parseArgs';
+export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'jsonargparse' | 'yargs' | 'commander' | 'parseArgs';
 
 /**
  * When a framework adds a flag:
@@ -73,6 +73,16 @@ export const BUILT_IN_FLAGS: Readonly<Record<Framework, BuiltInTable>> = {
     ],
     // cyclopts/core.py: `App._help_flags` defaults to ["--help", "-h"], `App._version_flags` to ["--version"]; sub-apps keep them (hidden from help since v3.10).
     source: 'https://cyclopts.readthedocs.io/en/latest/api.html#cyclopts.App.help_flags and https://cyclopts.readthedocs.io/en/latest/api.html#cyclopts.App.version_flags',
+  },
+  jsonargparse: {
+    framework: 'jsonargparse',
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Show this help message and exit.' },
+      { names: ['config'], when: 'always', description: 'Path to a configuration file.' },
+      { names: ['print_config'], when: 'always', description: 'Print the configuration after applying all other arguments and exit.', switch: 'ArgumentParser(print_config=...)' },
+    ],
+    // jsonargparse/_cli.py: `CLI` adds `--config` (ActionConfigFile), which adds `--print_config` (`_add_print_config_argument`).
+    source: 'https://jsonargparse.readthedocs.io/en/stable/#configuration-files and https://jsonargparse.readthedocs.io/en/stable/#cli',
   },
   yargs: {
     framework: 'yargs',

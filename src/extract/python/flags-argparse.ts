@@ -10,10 +10,10 @@ import {
 } from './partial-eval.js';
 import type { FlagCommand } from './types.js';
 import type { Binding, RawClass } from './scan.js';
-import { namedChildren, readValue, stringValue, unparen } from './values.js';
+import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
 /** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
-const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser']);
+const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser', 'jsonargparse.ArgumentParser']);
 const SUPPRESS = 'argparse.SUPPRESS';
 const BOOLEAN_OPTIONAL = 'argparse.BooleanOptionalAction';
 const REMAINDER = 'argparse.REMAINDER';
@@ -781,8 +781,56 @@ class ArgparseState {
       case 'set_defaults':
         if (target.kind === 'parser') this.setDefaults(frame, node, parser);
         return undefined;
+      case 'add_class_arguments':
+      case 'add_dataclass_arguments':
+        this.addClassArguments(frame, node, parser, args);
+        return undefined;
       default:
         return undefined;
+    }
+  }
+
+  /**
+   * jsonargparse's `parser.add_class_arguments(Config, "model")` (also `nested_key=`, and the
+   * deprecated `add_dataclass_arguments`): an option `--model.field` (`--field` without a nested
+   * key) for each annotated field the repository class declares itself (not inherited ones, not
+   * `ClassVar`s or `_private` names), plus the hidden `--model` option jsonargparse adds to load the
+   * group from a file. Other classes (an `__init__` signature) are not read.
+   */
+  private addClassArguments(frame: Frame, node: Node, parser: Parser, args: CallArgs): void {
+    const first = args.positional[0];
+    const dotted = first ? dottedName(first) : undefined;
+    const resolved = dotted ? this.ctx.resolver.resolve(frame.module.info, dotted, frame.local) : undefined;
+    if (resolved?.kind !== 'class') return;
+    const nestedNode = args.positional[1] ?? args.keywords.get('nested_key');
+    const nested = nestedNode ? stringValue(nestedNode) : undefined;
+    if (nestedNode && nested === undefined) return; // a prefix computed at run time
+    if (nested !== undefined) {
+      // jsonargparse also adds `--<nested_key> CONFIG` (the group from a config file): its own option, hidden.
+      const key = `${frame.module.info.file}:${node.startIndex}`;
+      if (!parser.params.has(key)) {
+        parser.params.set(key, flagSpec({
+          name: nested, aliases: [], type: resolved.cls.name, required: false, deprecated: false, hidden: true,
+          location: locate(frame.module, nestedNode ?? node), dest: nested,
+        }));
+      }
+    }
+    for (const field of resolved.cls.fields) {
+      if (field.name.startsWith('_') || field.annotationHead?.at(-1) === 'ClassVar') continue;
+      const name = nested ? `${nested}.${field.name}` : field.name;
+      const key = `${frame.module.info.file}:${node.startIndex}:${name}`;
+      if (parser.params.has(key)) continue;
+      parser.params.set(key, flagSpec({
+        name,
+        aliases: [],
+        type: field.annotation,
+        ...(field.value ? { default: toDefault(field.value) } : {}),
+        required: field.value === undefined,
+        deprecated: false,
+        hidden: false,
+        location: field.location,
+        dest: name,
+      }));
     }
   }
 

@@ -4,6 +4,7 @@ import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/typ
 import { extractArgparse } from './flags-argparse.js';
 import { extractClick } from './flags-click.js';
 import { extractCyclopts } from './flags-cyclopts.js';
+import { extractJsonargparse } from './flags-jsonargparse.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import type { ParsedPythonModule } from './index.js';
@@ -64,7 +65,7 @@ const CONTAINERS = new Set([
  * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
- * (and `extractCyclopts`).
+ * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`).
  *
  * @param sources Project-relative POSIX paths and texts of the Python files to read.
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
@@ -103,7 +104,7 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx)]);
+    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx)]);
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
     diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
