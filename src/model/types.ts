@@ -431,7 +431,7 @@ export interface Model {
    * of a config class that is no command's config (a nested or helper config), or a key that a
    * YAML config of the project interpolates (`${name}`). Hydra apps share
    * one global config, so such a key is not drift; a field of *another command's* config class
-   * does not count (passing it here is the classic copy-paste mistake).
+   * does not count (passing it here is the classic copy-paste mistake); another command's CLI flag does.
    */
   isReadElsewhere(command: CommandSpec, name: string): boolean;
   /** Returns the command a name or alias refers to. */
