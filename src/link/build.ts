@@ -189,13 +189,13 @@ export function buildModel(input: ModelInput): Model {
       if (commandClasses.has(c.qualifiedName) || c.module.split('.', 1)[0] !== pkg) continue;
       for (const f of c.fields) set.add(f.name);
     }
-    // Another command's config field passed here is the classic copy-paste mistake, however the
-    // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup). Only
-    // config fields are Hydra keys: a helper script's `--policy_base_url` CLI flag that forwards a
-    // global key to the app does not make `+policy_base_url=` a mistake elsewhere.
+    // Another command's parameter passed here is the classic copy-paste mistake, however the
+    // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup). A
+    // repository helper script is no such command: its `--policy_base_url` flag often forwards a
+    // global Hydra key to the app, which does not make `+policy_base_url=` a mistake elsewhere.
     for (const other of commands) {
-      if (other === cmd) continue;
-      for (const p of other.params) if (p.origin === 'config-field' && !findParamIn(cmd, p.name)) set.delete(p.name);
+      if (other === cmd || other.script) continue;
+      for (const p of other.params) if (!findParamIn(cmd, p.name)) set.delete(p.name);
     }
     readElsewhereCache.set(cmd, set);
     return set;

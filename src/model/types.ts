@@ -442,8 +442,10 @@ export interface Model {
    * command's config classes: an identifier-like string literal (`cfg.get("name")`), a field
    * of a config class that is no command's config (a nested or helper config), or a key that a
    * YAML config of the project interpolates (`${name}`). Hydra apps share
-   * one global config, so such a key is not drift; a field of *another command's* config class
-   * does not count (passing it here is the classic copy-paste mistake); another command's CLI flag does.
+   * one global config, so such a key is not drift. A parameter of *another command* (config field
+   * or CLI flag) never counts, since passing it here is the classic copy-paste mistake, unless that
+   * command is a repository helper script (`CommandSpec.script`), whose flags often forward global
+   * keys to the app (`--policy_base_url` → `+policy_base_url=`).
    */
   isReadElsewhere(command: CommandSpec, name: string): boolean;
   /** Returns the command a name or alias refers to. */
