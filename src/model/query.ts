@@ -208,11 +208,12 @@ function subclassed(model: Model): Set<string> {
  * alone (`servers.main`, a whole value) is open. Open namespaces (`openNamespace` without a value
  * class), fields of unknown type and fields typed by a base class that has subclasses
  * (polymorphic configs) accept any sub-key. Cycles and absurd depths stop at 16 segments
- * (treated as open).
+ * (treated as open). `key` is a dotted key, or its segments when one contains a dot itself
+ * (`Usage.keySegments`).
  */
-export function resolveKey(model: Model, cmd: CommandSpec, key: string): KeyResolution {
-  const segments = key.split('.');
-  const root = findParam(cmd, segments[0] ?? key);
+export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[]): KeyResolution {
+  const segments = typeof key === 'string' ? key.split('.') : key;
+  const root = findParam(cmd, segments[0] ?? '');
   if (!root) return { status: 'unknown' };
   let current = root;
   for (let i = 1; i < segments.length; i++) {

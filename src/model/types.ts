@@ -342,6 +342,12 @@ export interface Usage {
   name: string;
   /** The full key, dotted segments included (`responses_create_params.temperature`). */
   key: string;
+  /**
+   * The key's segments, present only when one of them contains a dot itself: a YAML/JSON/TOML map
+   * key such as `"my_pkg.yaml"` under `commands` gives `['commands', 'my_pkg.yaml', 'kind']`,
+   * which `key.split('.')` would cut wrongly.
+   */
+  keySegments?: string[];
   syntax: ArgumentSyntax;
   /** Hydra prefix (`''`, `+`, `++`, `~`) or flag dashes (`--`, `-`). */
   prefix: string;
