@@ -48,9 +48,10 @@ const rule: Rule<Options> = {
       const names = paramNames(cmd);
       if (names.includes(usage.name)) {
         // A dotted key below a nested config class must name one of its fields.
-        const resolved = usage.key === usage.name ? undefined : resolveKey(model, cmd, usage.key);
+        const segments = usage.keySegments ?? usage.key.split('.');
+        const resolved = segments.length === 1 ? undefined : resolveKey(model, cmd, segments);
         if (resolved?.status !== 'unknown-subkey') continue;
-        const segment = usage.key.split('.')[resolved.index] ?? '';
+        const segment = segments[resolved.index] ?? '';
         const [near] = suggestNames(segment, resolved.owner.fields.flatMap((f) => [f.name, ...f.aliases]), 1);
         const suggested = near ? `${resolved.prefix}.${near}` : undefined;
         report({

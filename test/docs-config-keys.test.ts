@@ -38,6 +38,19 @@ describe('dataBlockKeys', () => {
     ]);
   });
 
+  it('keeps the segments of a path whose map key contains a dot (a file name under `commands`)', () => {
+    const json = ['{ "commands": {', '  "my_pkg.yaml": { "kind": "config-file" },', '  "train": { "config": "x" } } }'].join('\n');
+    expect(dataBlockKeys(block('json', json)).map((k) => [k.key, k.segments])).toEqual([
+      ['commands', undefined],
+      ['commands.my_pkg.yaml', ['commands', 'my_pkg.yaml']],
+      ['commands.my_pkg.yaml.kind', ['commands', 'my_pkg.yaml', 'kind']],
+      ['commands.train', undefined],
+      ['commands.train.config', undefined],
+    ]);
+    const toml = ['[commands."my_pkg.yaml"]', 'kind = "config-file"'].join('\n');
+    expect(dataBlockKeys(block('toml', toml)).map((k) => k.segments)).toEqual([['commands', 'my_pkg.yaml', 'kind']]);
+  });
+
   it('never throws on broken input', () => {
     expect(dataBlockKeys(block('yaml', 'a: [\n  b: {'))).toBeInstanceOf(Array);
     expect(dataBlockKeys(block('json', '{"a": '))).toBeInstanceOf(Array);

@@ -6,6 +6,8 @@ import type { DataBlock, Usage } from '../model/types.js';
 export interface DataKey {
   /** Dotted path from the root (`logging.rotate_bytes`); list items are looked through. */
   key: string;
+  /** The path's segments, when one of them contains a dot (`commands` / `my_pkg.yaml` / `kind`). */
+  segments?: string[];
   /** The key token as written. */
   raw: string;
   line: number;
@@ -36,32 +38,34 @@ function yamlKeys(block: DataBlock): DataKey[] {
   const counter = new LineCounter();
   const doc = parseDocument(block.value, { lineCounter: counter, uniqueKeys: false, prettyErrors: false });
   const keys: DataKey[] = [];
-  const visit = (node: unknown, prefix: string, depth: number): void => {
+  const visit = (node: unknown, path: string[], depth: number): void => {
     if (depth > 32) return;
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair) || !isScalar(pair.key)) continue;
         const name = String(pair.key.value);
-        const key = prefix ? `${prefix}.${name}` : name;
+        const segments = [...path, name];
+        const key = segments.join('.');
         const range = (pair.key as YamlNode).range;
         if (range) {
           const start = counter.linePos(range[0]);
           const end = counter.linePos(range[1]);
           keys.push({
             key,
+            ...(segments.some((x) => x.includes('.')) ? { segments } : {}),
             raw: block.value.slice(range[0], range[1]),
             line: block.contentLine + start.line - 1,
             column: start.col + block.contentIndent,
             endColumn: (end.line === start.line ? end.col : start.col + name.length) + block.contentIndent,
           });
         }
-        visit(pair.value, key, depth + 1);
+        visit(pair.value, segments, depth + 1);
       }
     } else if (isSeq(node)) {
-      for (const item of node.items) visit(item, prefix, depth + 1);
+      for (const item of node.items) visit(item, path, depth + 1);
     }
   };
-  visit(doc.contents, '', 0);
+  visit(doc.contents, [], 0);
   return keys;
 }
 
@@ -70,23 +74,24 @@ const TOML_KEY = /^(\s*)((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"
 
 function tomlKeys(block: DataBlock): DataKey[] {
   const keys: DataKey[] = [];
-  let prefix = '';
+  let prefix: string[] = [];
   const unquote = (part: string): string => part.trim().replace(/^(["'])(.*)\1$/, '$2');
   const lines = block.value.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!;
     const table = TOML_TABLE.exec(text);
     if (table) {
-      prefix = table[1]!.split('.').map(unquote).join('.');
+      prefix = splitDotted(table[1]!).map(unquote);
       continue;
     }
     const m = TOML_KEY.exec(text);
     if (!m) continue;
     const raw = m[2]!;
-    const name = splitDotted(raw).map(unquote).join('.');
+    const segments = [...prefix, ...splitDotted(raw).map(unquote)];
     const column = m[1]!.length + 1 + block.contentIndent;
     keys.push({
-      key: prefix ? `${prefix}.${name}` : name,
+      key: segments.join('.'),
+      ...(segments.some((x) => x.includes('.')) ? { segments } : {}),
       raw,
       line: block.contentLine + i,
       column,
@@ -125,8 +130,9 @@ export function configKeyUsages(block: DataBlock, command: string, invocation: n
     command,
     invocation,
     raw: k.raw,
-    name: k.key.split('.', 1)[0] ?? k.key,
+    name: k.segments?.[0] ?? k.key.split('.', 1)[0] ?? k.key,
     key: k.key,
+    ...(k.segments ? { keySegments: k.segments } : {}),
     syntax: 'config-key' as const,
     prefix: '',
     location: { file: block.file, line: k.line, column: k.column, endLine: k.line, endColumn: k.endColumn },

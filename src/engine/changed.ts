@@ -118,12 +118,14 @@ export function commandSourceFiles(model: Model, command: CommandSpec): Set<stri
     for (const field of cls.fields) {
       files.add(field.location.file);
       if (field.typeRef) addClass(field.typeRef);
+      if (field.valueTypeRef) addClass(field.valueTypeRef);
     }
   };
   for (const name of command.configClasses) addClass(name);
   for (const param of [...command.params, ...(command.acceptedParams ?? [])]) {
     files.add(param.location.file);
     if (param.typeRef) addClass(param.typeRef);
+    if (param.valueTypeRef) addClass(param.valueTypeRef);
   }
   return files;
 }

@@ -190,9 +190,11 @@ export function buildModel(input: ModelInput): Model {
       for (const f of c.fields) set.add(f.name);
     }
     // Another command's parameter passed here is the classic copy-paste mistake, however the
-    // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup).
+    // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup). A
+    // repository helper script is no such command: its `--policy_base_url` flag often forwards a
+    // global Hydra key to the app, which does not make `+policy_base_url=` a mistake elsewhere.
     for (const other of commands) {
-      if (other === cmd) continue;
+      if (other === cmd || other.script) continue;
       for (const p of other.params) if (!findParamIn(cmd, p.name)) set.delete(p.name);
     }
     readElsewhereCache.set(cmd, set);

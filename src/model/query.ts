@@ -182,7 +182,7 @@ export type KeyResolution =
   | { status: 'known'; param: ParamSpec; root: ParamSpec }
   /** The key goes below a dict-typed field or a field whose type docdrift cannot see into. */
   | { status: 'open'; param: ParamSpec; root: ParamSpec }
-  /** Segment `index` is not a field of `owner` (the config class typing the previous segment). */
+  /** Segment `index` is not a field of `owner`: the config class typing the previous segment, or the values of a mapping (`prefix` then ends with the free key, `servers.main`). */
   | { status: 'unknown-subkey'; root: ParamSpec; index: number; owner: ConfigClass; prefix: string }
   /** The first segment is not a parameter of the command. */
   | { status: 'unknown' };
@@ -202,21 +202,31 @@ function subclassed(model: Model): Set<string> {
 
 /**
  * Resolves a dotted key against a command's parameters, descending through nested config
- * classes (`ParamSpec.typeRef`). Open namespaces (`openNamespace`), fields of unknown type and
- * fields typed by a base class that has subclasses (polymorphic configs) accept any sub-key. Cycles and absurd depths stop at 16 segments (treated as open).
+ * classes (`ParamSpec.typeRef`). Below a mapping whose values are a config class
+ * (`ParamSpec.valueTypeRef`: `Dict[str, ServerConfig]`, `Record<string, Server>`) one segment is
+ * a free key and the next is checked against the value class (`servers.main.port`); the free key
+ * alone (`servers.main`, a whole value) is open. Open namespaces (`openNamespace` without a value
+ * class), fields of unknown type and fields typed by a base class that has subclasses
+ * (polymorphic configs) accept any sub-key. Cycles and absurd depths stop at 16 segments
+ * (treated as open). `key` is a dotted key, or its segments when one contains a dot itself
+ * (`Usage.keySegments`).
  */
-export function resolveKey(model: Model, cmd: CommandSpec, key: string): KeyResolution {
-  const segments = key.split('.');
-  const root = findParam(cmd, segments[0] ?? key);
+export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[]): KeyResolution {
+  const segments = typeof key === 'string' ? key.split('.') : key;
+  const root = findParam(cmd, segments[0] ?? '');
   if (!root) return { status: 'unknown' };
   let current = root;
   for (let i = 1; i < segments.length; i++) {
-    if (i > 16 || current.openNamespace || !current.typeRef) return { status: 'open', param: current, root };
-    const owner = model.classes.get(current.typeRef);
+    if (i > 16) return { status: 'open', param: current, root };
+    const ref = current.valueTypeRef ?? (current.openNamespace ? undefined : current.typeRef);
+    if (!ref) return { status: 'open', param: current, root };
+    const owner = model.classes.get(ref);
     // A base class with subclasses is polymorphic (draccus `ChoiceRegistry` with `--robot.type`,
     // pydantic discriminated unions, Hydra `_target_`): the fields depend on the chosen subclass,
     // which docdrift does not follow, so any sub-key is accepted.
     if (!owner || subclassed(model).has(owner.qualifiedName)) return { status: 'open', param: current, root };
+    // `servers.<name>`: the instance name is free; the segment after it names a field.
+    if (current.valueTypeRef !== undefined && ++i >= segments.length) return { status: 'open', param: current, root };
     const seg = segments[i]!;
     const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg));
     if (!next) return { status: 'unknown-subkey', root, index: i, owner, prefix: segments.slice(0, i).join('.') };

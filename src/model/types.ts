@@ -65,11 +65,21 @@ export interface ParamSpec {
    * Qualified name of the config class that types this field (`data: DataConfig`,
    * `Optional[DataConfig]`, `logging: LoggingOptions`), when the extractor resolved one: the field
    * is then a nested config whose fields are addressed with dotted keys (`data.repo_id`). Absent
-   * for scalars and for dict-typed fields, which stay open namespaces.
+   * for scalars and for dict-typed fields, which stay open namespaces. A Python `TypedDict` counts
+   * as a config class here (its keys are checked like a pydantic model's fields).
    */
   typeRef?: string;
   /** True for dict/record/mapping-typed fields (`Dict[str, Any]`, `Record<string, unknown>`): any sub-key is accepted. */
   openNamespace?: boolean;
+  /**
+   * Qualified name of the config class (or Python `TypedDict`) typing the *values* of a
+   * mapping-typed field: `Dict[str, ServerConfig]`, `Mapping[str, Server]`,
+   * `Record<string, Server>`, `{ [name: string]: Server }`. The key right below the field is free
+   * (an instance name users choose), the key after it must be a field of that class
+   * (`servers.main.port`). Such a field also has `openNamespace`, so readers that do not look
+   * at values still accept any sub-key.
+   */
+  valueTypeRef?: string;
   /**
    * CLI flags (issue #4): the attribute or config field the flag sets (argparse `dest`, click/typer
    * parameter name), so `--resume` and `+resume_from_cache=true` can count as one parameter.
@@ -93,9 +103,11 @@ export interface ConfigClass {
   module: string;
   /**
    * What declares it: Python `pydantic` models and `dataclass`es; TypeScript `interface`s,
-   * `class`es, object `type-alias`es and `zod` object schemas (issue #3).
+   * `class`es, object `type-alias`es and `zod` object schemas (issue #3). A Python `typeddict`
+   * (`class Sampling(TypedDict)`) is listed only when a config field's type names it (`typeRef`
+   * or `valueTypeRef`): it gives the keys of a dict-valued field, it is never a command's config.
    */
-  kind: 'pydantic' | 'dataclass' | 'interface' | 'class' | 'type-alias' | 'zod';
+  kind: 'pydantic' | 'dataclass' | 'typeddict' | 'interface' | 'class' | 'type-alias' | 'zod';
   /** Base classes, resolved to qualified names where the repository defines them, else as written. */
   bases: string[];
   /**
@@ -330,6 +342,12 @@ export interface Usage {
   name: string;
   /** The full key, dotted segments included (`responses_create_params.temperature`). */
   key: string;
+  /**
+   * The key's segments, present only when one of them contains a dot itself: a YAML/JSON/TOML map
+   * key such as `"my_pkg.yaml"` under `commands` gives `['commands', 'my_pkg.yaml', 'kind']`,
+   * which `key.split('.')` would cut wrongly.
+   */
+  keySegments?: string[];
   syntax: ArgumentSyntax;
   /** Hydra prefix (`''`, `+`, `++`, `~`) or flag dashes (`--`, `-`). */
   prefix: string;
@@ -430,8 +448,10 @@ export interface Model {
    * command's config classes: an identifier-like string literal (`cfg.get("name")`), a field
    * of a config class that is no command's config (a nested or helper config), or a key that a
    * YAML config of the project interpolates (`${name}`). Hydra apps share
-   * one global config, so such a key is not drift; a field of *another command's* config class
-   * does not count (passing it here is the classic copy-paste mistake).
+   * one global config, so such a key is not drift. A parameter of *another command* (config field
+   * or CLI flag) never counts, since passing it here is the classic copy-paste mistake, unless that
+   * command is a repository helper script (`CommandSpec.script`), whose flags often forward global
+   * keys to the app (`--policy_base_url` → `+policy_base_url=`).
    */
   isReadElsewhere(command: CommandSpec, name: string): boolean;
   /** Returns the command a name or alias refers to. */

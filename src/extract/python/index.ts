@@ -103,6 +103,12 @@ const BUILDER_METHODS = new Set([
 ]);
 const TYPE_ADAPTER = new Set(['pydantic.TypeAdapter', 'pydantic.type_adapter.TypeAdapter']);
 
+/** External bases that make a class a `TypedDict` (keys of a dict-valued field, see {@link ConfigClass.kind}). */
+const TYPED_DICT_BASES = new Set(['typing.TypedDict', 'typing_extensions.TypedDict']);
+
+/** A mapping annotation with type arguments: `Dict[str, X]`, `typing.Mapping[str, X]`, `dict[str, X]`. */
+const MAPPING_WITH_ARGS = /^(?:typing\.|t\.|collections\.abc\.|collections\.)?(?:Dict|dict|Mapping|MutableMapping|OrderedDict)\[(.*)\]$/s;
+
 /** Annotations whose values take any key: dotted keys below such a field are never unknown. */
 const OPEN_NAMESPACE_TYPES = /^(typing\.|t\.)?(Dict|dict|Mapping|MutableMapping|OrderedDict|defaultdict|Any|DictConfig|omegaconf\.DictConfig|object)\b/;
 
@@ -218,6 +224,11 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (configClass) classes.push(configClass);
     }
   }
+  // TypedDicts named by a field's type (reading one may name more; the set grows as it is walked).
+  for (const cls of analysis.typedDicts) {
+    const info = modules.get(cls.module);
+    if (info) classes.push(analysis.typedDictClass(info, cls));
+  }
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.location.file, b.location.file));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
   const stringKeys = new Map<string, Set<string>>();
@@ -281,6 +292,13 @@ class Analysis {
   private readonly basesMemo = new Map<RawClass, Array<Resolved | undefined>>();
   private readonly mroMemo = new Map<RawClass, MroEntry[]>();
   private readonly specMemo = new Map<RawField, ParamSpec | undefined>();
+  private readonly typedDictMemo = new Map<RawClass, boolean>();
+  /**
+   * `TypedDict` classes that a config field's type names (`typeRef`/`valueTypeRef`), in order of
+   * first reference; grows while fields are read, so iterating it also visits TypedDicts that
+   * other TypedDicts name.
+   */
+  readonly typedDicts = new Set<RawClass>();
 
   constructor(
     private readonly resolver: Resolver,
@@ -339,6 +357,37 @@ class Analysis {
       if (resolved?.kind === 'external') return DATACLASS_DECORATORS.has(resolved.qualifiedName);
       return resolved?.kind === 'function' && resolved.fn !== fn && this.wrapsDataclass(resolved.module, resolved.fn, depth + 1);
     });
+  }
+
+  /** True for a class deriving from `typing.TypedDict` (directly or through repository classes). */
+  isTypedDict(cls: RawClass): boolean {
+    const known = this.typedDictMemo.get(cls);
+    if (known !== undefined) return known;
+    this.typedDictMemo.set(cls, false); // cycle guard
+    const result = this.bases(cls).some(
+      (b) => (b?.kind === 'external' && TYPED_DICT_BASES.has(b.qualifiedName)) || (b?.kind === 'class' && this.isTypedDict(b.cls)),
+    );
+    this.typedDictMemo.set(cls, result);
+    return result;
+  }
+
+  /**
+   * The {@link ConfigClass} (kind `typeddict`) of a TypedDict: its keys in MRO order, inherited
+   * ones included, each a required field unless the annotation says otherwise (`NotRequired[…]`
+   * is kept as type text; docdrift only needs the names here).
+   */
+  typedDictClass(module: ModuleInfo, cls: RawClass): ConfigClass {
+    // Every TypedDict base contributes keys, as every repository class does for a pydantic model.
+    const fields = this.chainFields(cls, 'pydantic') ?? this.mroFields(module, cls, 'pydantic');
+    return {
+      name: cls.name,
+      qualifiedName: cls.qualifiedName,
+      module: cls.module,
+      kind: 'typeddict',
+      bases: this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls.qualifiedName : (cls.bases[i]?.text ?? ''))),
+      fields: [...fields.values()],
+      location: cls.location,
+    };
   }
 
   /** `pydantic`, `dataclass`, or `null` when the class is not a config class. */
@@ -405,20 +454,37 @@ class Analysis {
   }
 
   /**
-   * Marks a field typed by another config class (`data: DataConfig`, `Optional[DataConfig]`) with
-   * `typeRef`, and a mapping-typed field (`Dict[str, Any]`, `DictConfig`, `Any`) as an open
-   * namespace: dotted keys below it are then resolved or accepted.
+   * Marks a field typed by another config class or a TypedDict (`data: DataConfig`,
+   * `Optional[DataConfig]`, `sampling: SamplingParams`) with `typeRef`, and a mapping-typed field
+   * (`Dict[str, Any]`, `DictConfig`, `Any`) as an open namespace; a mapping whose value type is a
+   * config class or TypedDict (`Dict[str, ServerConfig]`, `Mapping[str, Optional[Server]]`) also
+   * gets `valueTypeRef`. Dotted keys below the field are then resolved or accepted.
    */
   private nestedType(module: ModuleInfo, field: RawField, spec: ParamSpec): void {
     const core = annotationCore(field.annotation);
     if (core === undefined) return;
     if (OPEN_NAMESPACE_TYPES.test(core)) {
       spec.openNamespace = true;
+      const args = MAPPING_WITH_ARGS.exec(core)?.[1];
+      const parts = args === undefined ? [] : splitTopLevel(args, ',');
+      const value = parts.length === 2 ? annotationCore(parts[1]!) : undefined;
+      const valueRef = value === undefined ? undefined : this.schemaRef(module, value);
+      if (valueRef !== undefined) spec.valueTypeRef = valueRef;
       return;
     }
-    if (!/^[A-Za-z_][\w.]*$/.test(core)) return;
+    const ref = this.schemaRef(module, core);
+    if (ref !== undefined) spec.typeRef = ref;
+  }
+
+  /** The qualified name of the config class or TypedDict a bare type name resolves to; records TypedDicts in {@link typedDicts}. */
+  private schemaRef(module: ModuleInfo, core: string): string | undefined {
+    if (!/^[A-Za-z_][\w.]*$/.test(core)) return undefined;
     const resolved = this.resolver.resolve(module, core.split('.'));
-    if (this.isConfig(resolved)) spec.typeRef = resolved.cls.qualifiedName;
+    if (resolved?.kind !== 'class') return undefined;
+    if (this.kind(resolved.cls) !== null) return resolved.cls.qualifiedName;
+    if (!this.isTypedDict(resolved.cls)) return undefined;
+    this.typedDicts.add(resolved.cls);
+    return resolved.cls.qualifiedName;
   }
 
   /** The fields of `cls` in Python's order, walking its full MRO from the most basic class down. */

@@ -364,8 +364,15 @@ export class Analysis implements ConfigAnalysis {
    * type with properties becomes a synthetic config type `<owner>.<field>`; `Record<string, …>`,
    * index-signature-only types, `Map`, `object`, `unknown`, `any`, `{}` and dictionary-named
    * types give `openNamespace`. A config type that also has a string index signature gives both.
+   * `Record<string, Foo>` and an index-signature-only type `{ [name: string]: Foo }` whose value
+   * type is a config type (or an inline object type) also give `valueTypeRef`: the key below the
+   * field is free, the one after it is checked.
    */
-  nested(module: ModuleInfo, owner: Owner, field: string, node: ts.TypeNode, nameNode: ts.Node, seen = new Set<ts.Node>()): { typeRef?: string; openNamespace?: boolean } {
+  nested(module: ModuleInfo, owner: Owner, field: string, node: ts.TypeNode, nameNode: ts.Node, seen = new Set<ts.Node>()): { typeRef?: string; openNamespace?: boolean; valueTypeRef?: string } {
+    const openWith = (value: ts.TypeNode | undefined): { openNamespace: true; valueTypeRef?: string } => {
+      const inner = value ? this.nested(module, owner, field, value, nameNode, seen) : {};
+      return inner.typeRef !== undefined && !inner.openNamespace ? { openNamespace: true, valueTypeRef: inner.typeRef } : { openNamespace: true };
+    };
     const type = stripNullish(node);
     if (!type || seen.has(type)) return {};
     seen.add(type);
@@ -379,7 +386,7 @@ export class Analysis implements ConfigAnalysis {
       case ts.SyntaxKind.TypeLiteral: {
         const literal = type as ts.TypeLiteralNode;
         const open = hasOpenIndex(literal.members) || literal.members.length === 0;
-        if (!literal.members.some(ts.isPropertySignature)) return open ? { openNamespace: true } : {};
+        if (!literal.members.some(ts.isPropertySignature)) return open ? openWith(openIndexValue(literal.members)) : {};
         const qualifiedName = `${owner.qualifiedName}.${field}`;
         let synthetic = this.synthetic.get(qualifiedName);
         if (!synthetic) {
@@ -431,13 +438,19 @@ export class Analysis implements ConfigAnalysis {
         if (resolved?.kind === 'declaration') {
           const decl = resolved.decl;
           if (decl.kind === 'type-alias') return this.nested(resolved.module, owner, field, decl.node.type, nameNode, seen);
-          if (decl.kind === 'interface') return decl.nodes.some((n) => hasOpenIndex(n.members)) ? { openNamespace: true } : {};
+          if (decl.kind === 'interface') {
+            // `interface Servers { [name: string]: Server }`: the value type is read in the interface's module.
+            const value = decl.nodes.map((n) => openIndexValue(n.members)).find((v) => v !== undefined);
+            if (!decl.nodes.some((n) => hasOpenIndex(n.members))) return {};
+            const inner = value ? this.nested(resolved.module, owner, field, value, nameNode, seen) : {};
+            return inner.typeRef !== undefined && !inner.openNamespace ? { openNamespace: true, valueTypeRef: inner.typeRef } : { openNamespace: true };
+          }
           return {};
         }
         const simple = name?.at(-1);
         if (simple === 'Record') {
           const key = ref.typeArguments?.[0];
-          return key && OPEN_KEYS.has(skipParens(key).kind) ? { openNamespace: true } : {};
+          return key && OPEN_KEYS.has(skipParens(key).kind) ? openWith(ref.typeArguments?.[1]) : {};
         }
         if (simple !== undefined && OPEN_TYPE_NAMES.has(simple)) return { openNamespace: true };
         return {};
@@ -459,6 +472,12 @@ export class Analysis implements ConfigAnalysis {
     }
     return false;
   }
+}
+
+/** The value type of the first string (or `any`-keyed) index signature among the members. */
+function openIndexValue(members: ts.NodeArray<ts.TypeElement>): ts.TypeNode | undefined {
+  const index = members.find((m): m is ts.IndexSignatureDeclaration => ts.isIndexSignatureDeclaration(m) && m.parameters[0]?.type !== undefined && OPEN_KEYS.has(m.parameters[0].type.kind));
+  return index?.type;
 }
 
 /** True for a string (or `any`-keyed) index signature among the members. */

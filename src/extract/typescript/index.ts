@@ -36,7 +36,8 @@ let implementation: Promise<typeof import('./extract.js')> | undefined;
  *   `z.infer<typeof S>`; inline object types and inline zod objects become synthetic config types
  *   `<file>#<Parent>.<field>`; `openNamespace`: `Record<string, …>`, string index signatures,
  *   `Map`, `object`, `unknown`, `any`, `{}`, dictionary-named types, `z.record`/`z.map`/`z.any`/
- *   `z.unknown`.
+ *   `z.unknown`; `valueTypeRef`: the config type of the values of `Record<string, Foo>` or an
+ *   index-signature-only type `{ [name: string]: Foo }` (keys free, the next level checked).
  *
  * **Inheritance.** Interface `extends A, B`, class `extends Base` and intersection members
  * contribute their fields first, in order; a redefinition replaces the inherited field in place.

@@ -32,6 +32,8 @@ interface ZodInfo {
   deprecated?: boolean | string;
   typeRef?: string;
   openNamespace?: boolean;
+  /** `z.record(z.string(), Server)`: the config type of the values (see `ParamSpec.valueTypeRef`). */
+  valueTypeRef?: string;
 }
 
 /** Where a field schema sits: nested inline objects become synthetic types named after it. */
@@ -240,6 +242,7 @@ export function zodFieldSpec(analysis: ConfigAnalysis, module: ModuleInfo, owner
     location: locationOf(module.file, module.sf, nameNode),
     ...(info.typeRef !== undefined ? { typeRef: info.typeRef } : {}),
     ...(info.openNamespace ? { openNamespace: true } : {}),
+    ...(info.valueTypeRef !== undefined ? { valueTypeRef: info.valueTypeRef } : {}),
   };
 }
 
@@ -285,8 +288,10 @@ function zodInfo(analysis: ConfigAnalysis, module: ModuleInfo, expr: ts.Expressi
           return { optional: false, type: `Set<${sub(a0).type ?? 'unknown'}>` };
         case 'record':
         case 'partialRecord': {
-          const [key, value] = args.length >= 2 ? [sub(args[0]).type, sub(args[1]).type] : ['string', sub(a0).type];
-          return { optional: false, type: `Record<${key ?? 'string'}, ${value ?? 'unknown'}>`, openNamespace: true };
+          const valueInfo = args.length >= 2 ? sub(args[1]) : sub(a0);
+          const [key, value] = args.length >= 2 ? [sub(args[0]).type, valueInfo.type] : ['string', valueInfo.type];
+          const valueTypeRef = valueInfo.typeRef !== undefined && !valueInfo.openNamespace ? valueInfo.typeRef : undefined;
+          return { optional: false, type: `Record<${key ?? 'string'}, ${value ?? 'unknown'}>`, openNamespace: true, ...(valueTypeRef !== undefined ? { valueTypeRef } : {}) };
         }
         case 'map':
           return { optional: false, type: `Map<${sub(a0).type ?? 'unknown'}, ${sub(args[1]).type ?? 'unknown'}>`, openNamespace: true };
@@ -387,11 +392,11 @@ function applyMethod(analysis: ConfigAnalysis, module: ModuleInfo, inner: ZodInf
       return out;
     }
     case 'array': {
-      const { typeRef: _r, openNamespace: _o, ...rest } = inner;
+      const { typeRef: _r, openNamespace: _o, valueTypeRef: _v, ...rest } = inner;
       return { ...rest, type: arrayOf(inner.type) };
     }
     case 'or': {
-      const { typeRef: _r, openNamespace: _o, ...rest } = inner;
+      const { typeRef: _r, openNamespace: _o, valueTypeRef: _v, ...rest } = inner;
       const other = a0 ? zodInfo(analysis, module, a0, undefined, seen) : undefined;
       return { ...rest, type: union([inner.type, other?.type]) };
     }
