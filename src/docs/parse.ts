@@ -15,6 +15,7 @@ import type {
 import { readCodeBlock } from './code-blocks.js';
 import { readHelpBlock } from './help-text.js';
 import { documentOverLimits } from './limits.js';
+import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
@@ -127,7 +128,7 @@ export function parseDoc(file: string, sourceText: string): { doc: DocFile; diag
     });
     return { doc: emptyDoc(file, kind), diagnostics };
   }
-  text = openIndentedContainers(text);
+  text = openDirectiveContainers(openIndentedContainers(text));
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
@@ -267,6 +268,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           const [lang, ...meta] = (code.meta ?? '').trim().split(/\s+/);
           code.lang = lang || null;
           code.meta = meta.length > 0 ? meta.join(' ') : null;
+        }
+        if (code.lang === '{list-table}') {
+          const table = readListTable(file, code, (t) => markdownProcessor.parse(t));
+          if (table) tables.push(table);
+          return;
         }
         const data = dataBlockOf(file, code);
         if (data) {
