@@ -21,7 +21,7 @@ export const MYST_CONTAINERS: ReadonlySet<string> = new Set([
 ]);
 
 /** An opening backtick/tilde fence whose info string is a MyST directive: `` ```{note} Title ``. Group 1 fence, group 2 name. */
-const DIRECTIVE_FENCE_RE = /^ {0,3}(`{3,}|~{3,})\s*\{([A-Za-z][\w:-]*)\}/;
+const DIRECTIVE_FENCE_RE = /^ {0,3}(`{3,}|~{3,})[ \t]*\{([A-Za-z][\w:-]*)\}/;
 /** Any opening fence (group 1). */
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 /**
@@ -60,7 +60,7 @@ function replaceBody(line: string, body: string): string {
  * Lines inside ordinary fenced code are left alone. A `:::` with no open colon fence stays as is.
  */
 export function openDirectiveContainers(text: string): string {
-  if (!/^ {0,3}(?:`{3,}|~{3,})\s*\{|^ {0,3}:{3}/m.test(text)) return text;
+  if (!/^ {0,3}(?:`{3,}|~{3,})[ \t]*\{|^ {0,3}:{3}/m.test(text)) return text;
   const lines = text.split(/(?<=\n)/);
   // Open fences, innermost last: an ordinary code fence, a blanked container, or a colon fence.
   const stack: Array<{ kind: 'code' | 'container' | 'colon'; marker: string; backticks?: string }> = [];
