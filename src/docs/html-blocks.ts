@@ -235,7 +235,9 @@ export function readHtmlPre(
     const p = at(offset);
     offset += piece.length + 1;
     if (k === 0 && piece.trim() === '') return;
-    lines.push({ line: p.line, column: p.column, text: decodeEntities(piece.replace(/\r$/, '')) });
+    const body = piece.replace(/\r$/, '');
+    const lead = body.length - body.trimStart().length;
+    lines.push({ line: p.line, column: p.column + lead, text: decodeEntities(body.slice(lead)) });
   });
   const a = at(start);
   const b = at(close.end);
