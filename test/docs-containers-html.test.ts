@@ -17,6 +17,12 @@ describe('openDirectiveContainers', () => {
     expect(openDirectiveContainers(md).split('\n')).toEqual(['', '', 'text', '', '```{list-table}', ':header-rows: 1', '* - a', '```', ':::', '', 'x', '']);
   });
 
+  test('attributes of remark-directive text and leaf directives become blanks, so MDX parses the page', () => {
+    const md = ':a[Sponsored by:]{.sponsors-intro href="/sponsors"}\nkey:value{x} ::yt[v]{#id}\n';
+    expect(openDirectiveContainers(md)).toBe(':a[Sponsored by:]' + ' '.repeat(34) + '\nkey:value{x} ::yt[v]     \n');
+    expect(parseDoc('docs/index.mdx', `# Home\n\n${md}`).diagnostics).toEqual([]);
+  });
+
   test('a `---` options block inside a MyST container is skipped', () => {
     const md = ['```{admonition} Options', '---', 'class: tip', '---', '- `--port`: port.', '```'].join('\n');
     expect(openDirectiveContainers(md).split('\n')).toEqual(['', '', '', '', '- `--port`: port.', '']);
@@ -46,6 +52,13 @@ describe('HTML tables and pre blocks', () => {
     expect(read.table.rows.map((r) => r.cells)).toEqual([['--out', 'Out & file']]);
     expect(read.table.rows[0]!.cellCodeLocations![0]![0]).toMatchObject({ line: 3, column: 15 });
     expect(read.end).toBe(html.length);
+  });
+
+  test('a table without header whose first cells are flags reads as Option | Description (npm-check-updates)', () => {
+    const html = '<table>\n<tr><td>--cache</td><td>Cache.</td></tr>\n<tr><td>--cacheFile &lt;path&gt;</td><td>File. (default: <code>"x"</code>)</td></tr>\n</table>';
+    const read = readHtmlTable('README.md', html, 0, offsetMap(html))!;
+    expect(read.table.header).toEqual(['Option', 'Description']);
+    expect(read.table.rows.map((r) => r.cells[0])).toEqual(['--cache', '--cacheFile <path>']);
   });
 
   test('a table without </table> is read up to the end, and a tag cut by `<` is no tag', () => {

@@ -101,7 +101,8 @@ function cellText(text: string): string {
 /**
  * Reads the `<table>` element that starts at `start` (the offset of `<table`).
  *
- * Header: the rows in `<thead>`, else a first row made of `<th>` cells. A cell's code spans are
+ * Header: the rows in `<thead>`, else a first row made of `<th>` cells, else, when at least two
+ * rows and 60% of them start with a flag cell (`<td>--cache</td>`), `Option | Description`. A cell's code spans are
  * its `<code>` elements and its backtick spans, each located at its content. Cell texts have
  * tags removed (`<br>`, `<b>`), references decoded and blanks collapsed.
  *
@@ -185,7 +186,13 @@ export function readHtmlTable(file: string, text: string, start: number, at: Off
   };
   const headRows = rows.filter((r) => r.inHead);
   const headerRow = headRows[0] ?? (rows[0]!.cells.every((c) => c.head) ? rows[0] : undefined);
-  const header = headerRow ? headerRow.cells.map((c) => cellText(text.slice(c.from, c.to))) : [];
+  let header = headerRow ? headerRow.cells.map((c) => cellText(text.slice(c.from, c.to))) : [];
+  // A table without a header whose first cells are flags (`<td>--cache</td><td>Cache versions…</td>`,
+  // as npm-check-updates generates it) reads as `Option | Description`.
+  if (!headerRow) {
+    const flagLike = rows.filter((r) => r.cells.length >= 2 && /^--?[A-Za-z]/.test(cellText(text.slice(r.cells[0]!.from, r.cells[0]!.to)).replace(/^`/, '')));
+    if (rows.length >= 2 && flagLike.length >= 0.6 * rows.length) header = ['Option', 'Description'];
+  }
   const body: TableRow[] = rows
     .filter((r) => r !== headerRow && !r.inHead)
     .map((r) => {

@@ -31,6 +31,11 @@ const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 const COLON_OPEN_RE = /^ {0,3}(:{3,})[ \t]*(?:\{([A-Za-z][\w:-]*)\}|([A-Za-z][\w-]*))?/;
 /** A closing colon fence: colons only. */
 const COLON_CLOSE_RE = /^ {0,3}(:{3,})[ \t]*$/;
+/**
+ * The `{…}` attributes of a remark-directive text or leaf directive (`:a[Sponsored by]{.intro href="/s"}`,
+ * `::youtube[Video]{#id}`), group 1; MDX would read them as a JavaScript expression.
+ */
+const TEXT_DIRECTIVE_ATTRS_RE = /(?<![\w:]):{1,2}[A-Za-z][\w-]*(?:\[[^\]\n]{0,500}\])?(\{[^{}\n]{0,500}\})/g;
 /** A MyST directive option line (`:header-rows: 1`, `:class: dropdown`). */
 const OPTION_RE = /^\s*:[\w-]+:(?:\s|$)/;
 
@@ -57,10 +62,13 @@ function replaceBody(line: string, body: string): string {
  *   that holds no Markdown (`:::{code-block} bash`, `:::{list-table}`) becomes the same directive
  *   fenced with backticks, which {@link readListTable} and the code-block reader understand.
  *
+ * - the `{…}` attributes of remark-directive text and leaf directives (`:a[Sponsored by]{.intro}`)
+ *   become blanks, for the same reason.
+ *
  * Lines inside ordinary fenced code are left alone. A `:::` with no open colon fence stays as is.
  */
 export function openDirectiveContainers(text: string): string {
-  if (!/^ {0,3}(?:`{3,}|~{3,})[ \t]*\{|^ {0,3}:{3}/m.test(text)) return text;
+  if (!/^ {0,3}(?:`{3,}|~{3,})[ \t]*\{|^ {0,3}:{3}|:[A-Za-z][\w-]*[[{]/m.test(text)) return text;
   const lines = text.split(/(?<=\n)/);
   // Open fences, innermost last: an ordinary code fence, a blanked container, or a colon fence.
   const stack: Array<{ kind: 'code' | 'container' | 'colon'; marker: string; backticks?: string }> = [];
@@ -122,7 +130,13 @@ export function openDirectiveContainers(text: string): string {
       continue;
     }
     const open = close ? null : COLON_OPEN_RE.exec(body);
-    if (!open) continue;
+    if (!open) {
+      if (body.includes(':') && body.includes('{')) {
+        const blanked = body.replace(TEXT_DIRECTIVE_ATTRS_RE, (all: string, attrs: string) => all.slice(0, all.length - attrs.length) + ' '.repeat(attrs.length));
+        if (blanked !== body) lines[i] = replaceBody(lines[i]!, blanked);
+      }
+      continue;
+    }
     const colons = open[1]!;
     const myst = open[2];
     if (myst !== undefined && !MYST_CONTAINERS.has(myst.toLowerCase())) {
