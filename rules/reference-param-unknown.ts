@@ -31,6 +31,10 @@ const rule: Rule<Options> = {
         '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`). Remove or rename the row.',
       stale:
         '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Remove the row, or add it to `globalParameters` if every command accepts it.',
+      staleFlagWithSuggestion:
+        '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Did you mean `{{suggestion}}`?',
+      staleFlag:
+        '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Fix or remove the spelling.',
     },
   },
   check({ model, options, report }) {
@@ -46,8 +50,29 @@ const rule: Rule<Options> = {
       // Judge only when every command the section documents has known parameters.
       if (cmds.length === 0 || cmds.some((c) => !c.paramsKnown)) continue;
       const known = new Set(cmds.flatMap(paramNames));
+      const all = cmds.flatMap((c) => [...c.params, ...(c.acceptedParams ?? [])]);
+      // A row with a key column and a CLI-flag column names one setting in two namespaces: the key
+      // is judged as a config key when the code has config fields, each flag against the program's flags.
+      const hasFields = all.some((p) => p.origin === 'config-field');
+      const flagParams = all.filter((p) => p.origin === 'cli-flag' && !p.positional);
+      const flagSpellings = new Set(flagParams.flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]));
       for (const row of section.rows) {
-        const documented = row.names.some((n) => {
+        if (row.spellings && flagParams.length > 0) {
+          for (const f of row.spellings.flags) {
+            if (flagSpellings.has(f.name) || f.name === 'help' || model.globalParams.has(f.name) || model.isIgnored(f.name)) continue;
+            const [near] = suggestNames(f.name, [...flagSpellings], 1);
+            const suggestion = near === undefined ? undefined : `${near.length === 1 ? '-' : '--'}${near}`;
+            report({
+              messageId: suggestion ? 'staleFlagWithSuggestion' : 'staleFlag',
+              data: { flag: f.text, name: row.spellings.keys[0] ?? row.rawName, command: cmds[0]!.name, ...(suggestion ? { suggestion } : {}) },
+              location: f.location,
+              related: definedBy(model, cmds[0]!),
+              suggestion,
+            });
+          }
+        }
+        const judged = row.spellings && hasFields ? row.spellings.keys : row.names;
+        const documented = judged.some((n) => {
           const first = n.split('.')[0] ?? n;
           if (model.globalParams.has(first) || model.isIgnored(n)) return true;
           return cmds.some((c) => resolveKey(model, c, n).status !== 'unknown-subkey' && known.has(first));

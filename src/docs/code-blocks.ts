@@ -264,18 +264,32 @@ export function readCodeBlock(
   if (!isShellLang(node.lang) || !node.position) return undefined;
   const lines = codeLines(node, rawLines);
   if (!lines) return undefined;
-  const lang = node.lang ?? undefined;
-  const block: CodeBlock = {
+  const location: SourceLocation = {
     file,
-    ...(lang ? { lang } : {}),
-    location: {
-      file,
-      line: node.position.start.line,
-      column: node.position.start.column,
-      endLine: node.position.end.line,
-      endColumn: node.position.end.column,
-    },
+    line: node.position.start.line,
+    column: node.position.start.column,
+    endLine: node.position.end.line,
+    endColumn: node.position.end.column,
   };
+  return readCodeLines(file, lines, node.lang ?? undefined, location, firstIndex);
+}
+
+/**
+ * The invocations of a code block given as lines already mapped to the file (an HTML `<pre>`
+ * block, see `src/docs/html-blocks.ts`); {@link readCodeBlock} for fenced blocks.
+ *
+ * @param lines the block's content lines with the file line and column of each line's first character.
+ * @param lang the block's language, if any (the caller checks {@link isShellLang}).
+ * @param location the whole block.
+ */
+export function readCodeLines(
+  file: string,
+  lines: readonly CodeLine[],
+  lang: string | undefined,
+  location: SourceLocation,
+  firstIndex: number,
+): { block: CodeBlock; invocations: Invocation[] } {
+  const block: CodeBlock = { file, ...(lang ? { lang } : {}), location };
   const invocations: Invocation[] = [];
   const src = shellSource(lines, lang);
   let commands;

@@ -12,9 +12,11 @@ import type {
   CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
-import { readCodeBlock } from './code-blocks.js';
+import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
+import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
 import { readHelpBlock } from './help-text.js';
 import { documentOverLimits } from './limits.js';
+import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
@@ -127,7 +129,7 @@ export function parseDoc(file: string, sourceText: string): { doc: DocFile; diag
     });
     return { doc: emptyDoc(file, kind), diagnostics };
   }
-  text = openIndentedContainers(text);
+  text = openDirectiveContainers(openIndentedContainers(text));
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
@@ -243,6 +245,35 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
     tables.push({ header, rows, location: locationOf(file, table) });
   };
 
+  // HTML `<table>` references and `<pre>` examples, read from the text (an element may span
+  // several `html` nodes when it holds blank lines; the first one reads it whole).
+  let at: OffsetMap | undefined;
+  let htmlEnd = -1;
+  const readHtml = (from: number | undefined, to: number): void => {
+    if (from === undefined || from < htmlEnd) return;
+    const re = /<(table|pre)\b/gi;
+    re.lastIndex = from;
+    for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+      at ??= offsetMap(text);
+      if (m[1]!.toLowerCase() === 'table') {
+        const read = readHtmlTable(file, text, m.index, at);
+        if (!read) continue;
+        tables.push(read.table);
+        htmlEnd = read.end;
+      } else {
+        const pre = readHtmlPre(file, text, m.index, at);
+        if (!pre) continue;
+        htmlEnd = pre.end;
+        if (isShellLang(pre.lang)) {
+          const read = readCodeLines(file, pre.lines, pre.lang, pre.location, invocations.length);
+          codeBlocks.push(read.block);
+          invocations.push(...read.invocations);
+        }
+      }
+      re.lastIndex = htmlEnd;
+    }
+  };
+
   const visit = (node: Nodes, rowLinks: DocLink[] | undefined): void => {
     switch (node.type) {
       case 'heading': {
@@ -267,6 +298,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           const [lang, ...meta] = (code.meta ?? '').trim().split(/\s+/);
           code.lang = lang || null;
           code.meta = meta.length > 0 ? meta.join(' ') : null;
+        }
+        if (code.lang === '{list-table}') {
+          const table = readListTable(file, code, (t) => markdownProcessor.parse(t));
+          if (table) tables.push(table);
+          return;
         }
         const data = dataBlockOf(file, code);
         if (data) {
@@ -294,9 +330,16 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
       case 'definition':
         if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
         return;
+      case 'html':
+        if (/<(?:table|pre)\b/i.test(node.value)) readHtml(node.position?.start.offset, node.position?.end.offset ?? 0);
+        return;
       case 'mdxJsxFlowElement':
       case 'mdxJsxTextElement': {
         const el = node as MdxJsxFlowElement | MdxJsxTextElement;
+        if (node.type === 'mdxJsxFlowElement' && (el.name === 'table' || el.name === 'pre')) {
+          readHtml(el.position?.start.offset, (el.position?.start.offset ?? 0) + 1);
+          if (el.name === 'pre') return;
+        }
         if (el.name === 'a' || el.name === 'Link') {
           const href = el.attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === 'href');
           if (href && typeof href.value === 'string') addLink(href.value, el, rowLinks);

@@ -169,6 +169,30 @@ function preferCodeNameColumn(table: DocTable, roles: Array<ColumnRole | undefin
 }
 
 /**
+ * The flag spellings of a CLI-flag cell, each as written (`--no-metrics`), normalised
+ * (`no-metrics`) and placed at its inline code span (else the cell): `` `--metrics` / `--no-metrics` ``,
+ * `` `--metrics/--no-metrics` `` and `` `-m`, `--metrics` `` all give two or more. Pieces that do
+ * not start with `-` (a placeholder, prose) are left out.
+ */
+function flagSpellingsOf(row: DocTable['rows'][number], col: number): NonNullable<ReferenceRow['spellings']>['flags'] {
+  const codes = row.cellCodes[col] ?? [];
+  const cellLoc = row.cellLocations[col] ?? row.location;
+  const sources = codes.length > 0
+    ? codes.map((c, i) => ({ text: c, location: row.cellCodeLocations?.[col]?.[i] ?? cellLoc }))
+    : [{ text: row.cells[col] ?? '', location: cellLoc }];
+  const out: NonNullable<ReferenceRow['spellings']>['flags'] = [];
+  for (const { text, location } of sources) {
+    for (const piece of text.split(ALIAS_SEPARATOR_RE)) {
+      const written = piece.trim().split(/[\s=<[]/)[0] ?? '';
+      const name = normalizeParamName(written);
+      if (!/^-{1,2}[A-Za-z]/.test(written) || name === '' || out.some((f) => f.text === written)) continue;
+      out.push({ text: written, name, location });
+    }
+  }
+  return out;
+}
+
+/**
  * Interprets a table as a reference table.
  *
  * Columns are found by header synonyms ({@link columnRoles}); the first matching column of
@@ -203,11 +227,16 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     const names = namesOf(rawName, row.cellCodes[nameCol] ?? []);
     // A row documenting only a flag (empty key cell) is named by the flag.
     if (rawName.trim() === '' && flagCol >= 0) rawName = row.cells[flagCol] ?? '';
+    const keys = [...names];
     if (flagCol >= 0) {
       for (const n of namesOf(row.cells[flagCol] ?? '', row.cellCodes[flagCol] ?? [])) if (!names.includes(n)) names.push(n);
     }
     if (names.length === 0) continue;
     const out: ReferenceRow = { names, rawName, links: row.links, location: row.location };
+    if (flagCol >= 0 && keys.length > 0) {
+      const flags = flagSpellingsOf(row, flagCol);
+      if (flags.length > 0) out.spellings = { keys, flags };
+    }
     if (envCol >= 0) {
       const envText = row.cells[envCol]?.trim() ?? '';
       const env = row.cellCodes[envCol]?.[0] ?? (NO_VALUE.has(envText.toLowerCase()) ? undefined : envText);

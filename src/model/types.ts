@@ -269,8 +269,23 @@ export interface ReferenceRow {
   env?: string;
   /** True when the docs say the parameter is required ("Required" default cell, `(required)`, `[required]`, `Required: yes`). */
   required?: boolean;
+  /**
+   * A row naming one setting in several namespaces (`| `enabled` | `APP_METRICS` | `--metrics` |`,
+   * issue #13): the names of its key column and the spellings of its CLI-flag column apart, so
+   * each spelling is checked against its own namespace (config keys, the program's CLI flags).
+   * `names` still holds them all. Absent when the row has no separate CLI-flag column.
+   */
+  spellings?: RowSpellings;
   links: DocLink[];
   location: SourceLocation;
+}
+
+/** The namespaced spellings of one {@link ReferenceRow}. */
+export interface RowSpellings {
+  /** Normalised names from the key column (`enabled`, `log.level`). */
+  keys: string[];
+  /** Spellings from the CLI-flag column that start with `-`, as written (`--no-metrics`) and normalised (`no-metrics`), each with its inline code's position. */
+  flags: Array<{ text: string; name: string; location: SourceLocation }>;
 }
 
 /**
