@@ -596,8 +596,8 @@ function sectionsOfDoc(
       if (name && !names.includes(name)) names.push(name);
     }
     // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
-    // section ("Project").
-    const codeOnly = block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
+    // section ("Project"); except the page title (`` # `push` ``, Redocly's command pages), which no parameter has.
+    const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
     if (!codeOnly) for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
