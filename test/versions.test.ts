@@ -84,6 +84,16 @@ describe('selectDocVersions', () => {
     expect(got.families[0]).toMatchObject({ engine: 'fern', current: 'fern/versions/v1', currentFrom: 'fern/docs.yml `versions` (first entry)' });
   });
 
+  it('Fern: the folder that the first version navigation file lays out (versions/main.yml lists ./latest/pages)', () => {
+    const root = project({
+      'fern/docs.yml': 'versions:\n  - display-name: Main\n    path: versions/main.yml\n  - display-name: "0.3.0"\n    path: versions/v0.3.0.yml\n',
+      'fern/versions/main.yml': 'navigation:\n  - section: Docs\n    contents:\n      - folder: ./latest/pages/about\n      - page: CLI\n        path: ./latest/pages/reference/cli.mdx\n',
+    });
+    const got = selectDocVersions(root, ['fern/versions/latest/pages/reference/cli.mdx', 'fern/versions/v0.3.0/pages/reference/cli.mdx']);
+    expect(got.docs).toEqual(['fern/versions/latest/pages/reference/cli.mdx']);
+    expect(got.families[0]).toMatchObject({ current: 'fern/versions/latest', skipped: [{ dir: 'fern/versions/v0.3.0', docs: 1 }] });
+  });
+
   it('keeps every tree with "all", and the named ones with a list', () => {
     const root = project({});
     const docs = ['docs/@v1/a.md', 'docs/@v2/a.md', 'docs/@v3/a.md'];

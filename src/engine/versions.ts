@@ -57,6 +57,9 @@ interface Tree {
   version: string;
 }
 
+/** Folder names of a rolling version, newer than every numbered one (`fern/versions/latest`). */
+const ROLLING = /^(latest|current|next|main|master|stable|dev|nightly)$/i;
+
 /** The version tree a document belongs to, if any: the innermost versioned folder on its path. */
 function treeOf(file: string): Tree | undefined {
   const parts = file.split('/');
@@ -65,7 +68,7 @@ function treeOf(file: string): Tree | undefined {
     const parent = parts[i - 1]!;
     // Docusaurus's family is the site folder (versions.json and docusaurus.config sit there); Fern's is `<fern>/versions`.
     if (parent === 'versioned_docs' && /^version-./.test(seg)) return { engine: 'docusaurus', family: parts.slice(0, i - 1).join('/'), folder: seg, version: seg.slice('version-'.length) };
-    if (parent === 'versions' && /^v\d/i.test(seg)) return { engine: 'fern', family: parts.slice(0, i).join('/'), folder: seg, version: seg };
+    if (parent === 'versions' && (/^v\d/i.test(seg) || ROLLING.test(seg))) return { engine: 'fern', family: parts.slice(0, i).join('/'), folder: seg, version: seg };
   }
   for (let i = parts.length - 2; i >= 0; i--) {
     const seg = parts[i]!;
@@ -76,7 +79,7 @@ function treeOf(file: string): Tree | undefined {
 
 /** Numeric parts of a version (`v1.10.2` → [1, 10, 2]); names such as `latest`/`next` sort above every number. */
 function versionKey(version: string): number[] {
-  if (/^(latest|current|next|main|master)$/i.test(version)) return [Number.MAX_SAFE_INTEGER];
+  if (ROLLING.test(version)) return [Number.MAX_SAFE_INTEGER];
   return (version.match(/\d+/g) ?? []).map(Number);
 }
 
@@ -130,9 +133,19 @@ function namedCurrent(root: string, engine: VersionedEngine, family: string): { 
       if (!data || !Array.isArray(data.versions) || data.versions.length === 0) continue;
       const first = data.versions[0] as { path?: unknown; 'display-name'?: unknown; slug?: unknown };
       if (typeof first.path === 'string') {
+        const from = `${file} \`versions\` (first entry)`;
+        // The version's navigation file names the folder its pages live in (`versions/main.yml`
+        // lays out `./latest/pages/…`): the most frequent first folder of its `path:`/`folder:` entries.
+        const nav = /\.ya?ml$/.test(first.path) ? readText(root, join(fernDir, path.posix.normalize(first.path))) : undefined;
+        if (nav !== undefined) {
+          const counts = new Map<string, number>();
+          for (const m of nav.matchAll(/^\s*-?\s*(?:path|folder)\s*:\s*["']?\.\/([^/"'\s]+)\//gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+          const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+          if (top) return { version: top[0], from };
+        }
         // `./versions/v2.yml` or `./versions/v2/…`: the segment after `versions/`.
         const m = /(?:^|\/)versions\/([^/]+?)(?:\.ya?ml)?(?:\/|$)/.exec(first.path);
-        if (m) return { version: m[1]!, from: `${file} \`versions\` (first entry)` };
+        if (m) return { version: m[1]!, from };
       }
       for (const v of [first.slug, first['display-name']]) if (typeof v === 'string') return { version: v, from: `${file} \`versions\` (first entry)` };
     }
