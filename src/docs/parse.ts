@@ -9,11 +9,12 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { readCodeBlock } from './code-blocks.js';
 import { readHelpBlock } from './help-text.js';
+import { readProseCodes } from './prose-codes.js';
 import { documentOverLimits } from './limits.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
@@ -210,6 +211,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const codeBlocks: CodeBlock[] = [];
   const dataBlocks: DataBlock[] = [];
   const helpBlocks: HelpBlock[] = [];
+  const proseCodes: ProseCode[] = [];
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -282,6 +284,9 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         }
         return;
       }
+      case 'paragraph':
+        proseCodes.push(...readProseCodes(file, node));
+        break;
       case 'inlineCode':
         codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });
         return;
@@ -319,7 +324,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */

@@ -621,6 +621,9 @@ function sectionsOfDoc(
     }
     stack.push(x);
   }
+  // A "Common options" heading documents the commands of its own page (their programs), not every
+  // command of the project; a page naming no command, and a `globalFiles` page, stay global.
+  const programs = [...new Set(opened.flatMap((o) => o.commands.map((c) => c.split(' ')[0]!)))].sort();
   const sections: ReferenceSection[] = [];
   for (const o of opened) {
     const inner = children.get(o) ?? [];
@@ -652,6 +655,7 @@ function sectionsOfDoc(
       heading: o.block.heading,
       commands: o.commands,
       global: o.global,
+      ...(o.global && !globalFile && programs.length > 0 ? { programs } : {}),
       // The layout that holds most rows names the section; rows of every layout count.
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
       rows: used.flatMap(([, rows]) => rows).sort((a, b) => a.location.line - b.location.line),

@@ -292,8 +292,14 @@ export interface ReferenceSection {
   heading: Heading;
   /** Names of the commands this section documents, as written in the heading. */
   commands: string[];
-  /** A section that applies to every command ("Common options"). */
+  /** A section that applies to every command ("Common options"), or to every command of {@link ReferenceSection.programs}. */
   global: boolean;
+  /**
+   * For a global section under a heading ("Common options") on a page that documents commands:
+   * the programs (first words of the command names, `gym`) of that page's commands. The section
+   * documents their commands only ({@link globalSectionsFor}). Absent: every command.
+   */
+  programs?: string[];
   layout: ReferenceLayout;
   rows: ReferenceRow[];
   /** Last line (inclusive) of the section. */
@@ -393,7 +399,28 @@ export interface DocFile {
   dataBlocks?: DataBlock[];
   /** Fenced blocks of pasted `--help` output, in document order. Optional: filled by the docs stage. */
   helpBlocks?: HelpBlock[];
+  /**
+   * Parameter-like inline code spans of paragraphs (prose), in document order: those followed by
+   * prose that explains them, and flag-shaped ones. Optional: filled by the docs stage.
+   */
+  proseCodes?: ProseCode[];
   links: DocLink[];
+}
+
+/**
+ * One inline code span in a paragraph holding a single parameter-like token
+ * (`` `--vault_password_env_var` ``, `` `++responses_create_params.<field>` ``).
+ */
+export interface ProseCode {
+  /** The code as written, trimmed. */
+  code: string;
+  /** Its parameter name, normalised like a reference row's (`vault_password_env_var`, `responses_create_params`). */
+  name: string;
+  /** Prose words follow it in its sentence (`` `--resume` continues an interrupted run ``): the page explains the name itself. */
+  explained: boolean;
+  /** Two leading dashes (`--x`, `--x=v`, `--x <n>`): a CLI flag named in prose. */
+  flag: boolean;
+  location: SourceLocation;
 }
 
 /** A diagnostic produced while reading input (not by a rule): `parse-error` and warnings. */
