@@ -18,6 +18,10 @@ import { normalizeParamName } from './reference-table.js';
 const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
+/** A file name's extension: `config.yaml`, `train.py`. */
+const FILE_RE = /\.(?:ya?ml|json|jsonl|toml|py|md|mdx|txt|sh|cfg|ini|csv|ts|js)$/i;
+/** Nouns that continue a code span's noun phrase (`` `entry` file patterns ``), possibly two. */
+const GENERIC_NOUN_RE = /^(?:(?:file|files|pattern|patterns|flag|flags|option|options|key|keys|field|fields|value|values|setting|settings|parameter|parameters|argument|arguments|property|properties|directory|folder|syntax|entry|entries|type|command|section|list|array|object)\b\s*){1,2}/i;
 /** Words of prose: two letters at least. */
 const WORD_RE = /[A-Za-z]{2,}/g;
 
@@ -61,13 +65,28 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const code = t.node.value.trim();
     if (!TOKEN_RE.test(code)) return;
     const name = trimDot(normalizeParamName(code));
-    if (name === '') return;
-    const explained = (followingProse(list, i).match(WORD_RE) ?? []).length >= 2;
+    // A file name (`config.yaml`) is not the `config` parameter.
+    if (name === '' || FILE_RE.test(name)) return;
+    const explained = explains(followingProse(list, i));
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
-    out.push({ code, name, explained, flag, location: locationOf(file, t.node) });
+    const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
+    out.push({ code, name, explained, flag, prefix, location: locationOf(file, t.node) });
   });
   return out;
+}
+
+/**
+ * Whether the prose after a code span explains it: two words at least; but when it goes on with
+ * a noun naming what the code is (`` `project` patterns suffixed with… ``, `` the `--output` file,
+ * matching… ``), only when a definition follows that noun (`` `--sandbox` flag: if you… ``,
+ * `` `x` field that has no flag… ``). A mention is not an explanation.
+ */
+function explains(prose: string): boolean {
+  const text = prose.replace(/^[\s*_]+/, '');
+  const noun = GENERIC_NOUN_RE.exec(text);
+  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?)\b)/i.test(text.slice(noun[0].length))) return false;
+  return (text.match(WORD_RE) ?? []).length >= 2;
 }
 
 /** `responses_create_params.` (a `<field>` placeholder cut off) → `responses_create_params`. */

@@ -79,6 +79,19 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
 }
 
 /**
+ * Whether a prose code span names a parameter: a CLI flag only as a flag (`` `--input` ``, never
+ * the bare word `` `input` ``, which prose uses for data fields); a config field bare or as an
+ * override (`` `++x` ``), and by its first segment only as an override or a placeholder key
+ * (`` `++responses_create_params.<field>` ``).
+ */
+function proseNames(p: ProseCode, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+  if (param.origin === 'cli-flag' && p.prefix !== '--' && p.prefix !== '-') return false;
+  if (spellings.has(p.name)) return true;
+  const [head] = p.name.split('.');
+  return head !== p.name && spellings.has(head!) && (p.prefix.startsWith('+') || p.prefix === '~' || p.code.includes('<'));
+}
+
+/**
  * The global sections that document a command: every global section, except that a "Common
  * options" section on a page of other programs' commands (`programs`) documents only those.
  */
@@ -282,7 +295,7 @@ export function isExplained(
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
   // The page explains it itself: its name in inline code followed by prose, in a paragraph
   // (`` `++responses_create_params.<field>` sets any sampling parameter… ``).
-  if (doc.proseCodes?.some((p) => p.explained && (spellings.has(p.name) || spellings.has(p.name.split('.')[0]!)))) return true;
+  if (doc.proseCodes?.some((p) => p.explained && proseNames(p, param, spellings))) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
     const target = model.doc(link.targetFile);

@@ -420,6 +420,8 @@ export interface ProseCode {
   explained: boolean;
   /** Two leading dashes (`--x`, `--x=v`, `--x <n>`): a CLI flag named in prose. */
   flag: boolean;
+  /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
+  prefix: string;
   location: SourceLocation;
 }
 
