@@ -16,6 +16,8 @@ import { normalizeParamName } from './reference-table.js';
  * ` <v>`, ` VALUE`, `[=v]`. No other words: `gym env start --x` is a command line, not a name.
  */
 const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
+/** A long flag with one value (`--threads 8`, `--format=json`). */
+const FLAG_VALUE_RE = /^--[A-Za-z][\w-]*[= ]\S+$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
 /** A file name's extension: `config.yaml`, `train.py`. */
@@ -63,7 +65,7 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   list.forEach((t, i) => {
     if (t.kind !== 'code') return;
     const code = t.node.value.trim();
-    if (!TOKEN_RE.test(code)) return;
+    if (!TOKEN_RE.test(code) && !FLAG_VALUE_RE.test(code)) return;
     const name = trimDot(normalizeParamName(code));
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;

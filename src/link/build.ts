@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { proseFlags } from './prose-flags.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
@@ -219,6 +220,7 @@ export function buildModel(input: ModelInput): Model {
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),
+    proseFlags: proseFlags(input.docs, sections, commands, commandByName, isIgnored),
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);

@@ -407,6 +407,18 @@ export interface DocFile {
   links: DocLink[];
 }
 
+/** A CLI flag named in prose (`` `--vault_password_env_var` ``), tied to the command its page documents. */
+export interface ProseFlag {
+  file: string;
+  /** The command the page (or its innermost reference section) belongs to. */
+  command: string;
+  /** The flag's name without dashes or value (`vault_password_env_var`). */
+  name: string;
+  /** The code span as written (`--vault_password_env_var`). */
+  raw: string;
+  location: SourceLocation;
+}
+
 /**
  * One inline code span in a paragraph holding a single parameter-like token
  * (`` `--vault_password_env_var` ``, `` `++responses_create_params.<field>` ``).
@@ -469,6 +481,8 @@ export interface Model {
   sectionsFor(command: CommandSpec): ReferenceSection[];
   /** Global reference sections (apply to every command). */
   globalSections: ReferenceSection[];
+  /** CLI flags named in prose on pages that belong to one command (see `src/link/prose-flags.ts`). Optional: filled by the link stage. */
+  proseFlags?: ProseFlag[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */

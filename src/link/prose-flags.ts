@@ -1,0 +1,46 @@
+/**
+ * CLI flags named in prose (issue #13 item 10): `` Pass the name to the `--vault_password_env_var`
+ * CLI arg. `` is a usage of the page's command when the page belongs to exactly one command: the
+ * innermost reference section around the sentence names one command, or every command section of
+ * the page names the same one, or the project has a single command. Only flag-shaped code spans
+ * (`--x`) count, never bare words; spans that are reference rows themselves (a list item
+ * `` - `--x`: … ``) are left to the reference rules.
+ */
+import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
+
+/**
+ * The prose flags of the documents, each tied to its page's command.
+ *
+ * @param isIgnored the config's `ignoreParameters` matcher; ignored names are dropped
+ */
+export function proseFlags(
+  docs: readonly DocFile[],
+  sections: readonly ReferenceSection[],
+  commands: readonly CommandSpec[],
+  commandByName: (name: string) => CommandSpec | undefined,
+  isIgnored: (name: string) => boolean,
+): ProseFlag[] {
+  const runnable = commands.filter((c) => c.paramsKnown && !c.script && c.kind !== 'config-file');
+  const only = runnable.length === 1 ? runnable[0] : undefined;
+  const out: ProseFlag[] = [];
+  for (const doc of docs) {
+    const codes = (doc.proseCodes ?? []).filter((p) => p.flag);
+    if (codes.length === 0) continue;
+    const own = sections.filter((s) => s.file === doc.file && !s.global);
+    const rowLines = new Set(sections.filter((s) => s.file === doc.file).flatMap((s) => s.rows.map((r) => r.location.line)));
+    const one = (list: readonly ReferenceSection[]): CommandSpec | undefined => {
+      const found = new Set(list.flatMap((s) => s.commands.map(commandByName)).filter((c): c is CommandSpec => c !== undefined));
+      return found.size === 1 ? [...found][0] : undefined;
+    };
+    const page = one(own);
+    for (const code of codes) {
+      if (rowLines.has(code.location.line) || isIgnored(code.name)) continue;
+      const line = code.location.line;
+      const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
+      const cmd = (around ? one([around]) : undefined) ?? page ?? (own.length === 0 ? only : undefined);
+      if (!cmd?.paramsKnown) continue;
+      out.push({ file: doc.file, command: cmd.name, name: code.name, raw: code.code, location: code.location });
+    }
+  }
+  return out;
+}
