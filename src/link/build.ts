@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
@@ -652,6 +653,9 @@ function sectionsOfDoc(
     const used = others.length > 0 ? others : layouts.filter(([, rows]) => rows.length > 0);
     const first = used[0];
     if (!first) continue;
+    // In a config file's reference, "All fields under `login`" scopes the rows below it to `login.*`.
+    const configFile = o.commands.length > 0 && o.commands.every((n) => commandByName(n)?.kind === 'config-file');
+    const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
     sections.push({
       file: doc.file,
       heading: o.block.heading,
@@ -660,7 +664,7 @@ function sectionsOfDoc(
       ...(o.global && !globalFile && programs.length > 0 ? { programs } : {}),
       // The layout that holds most rows names the section; rows of every layout count.
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
-      rows: used.flatMap(([, rows]) => rows).sort((a, b) => a.location.line - b.location.line),
+      rows: rowsOf(used.flatMap(([, rows]) => rows)).sort((a, b) => a.location.line - b.location.line),
       endLine: o.block.endLine,
     });
   }
