@@ -3,8 +3,8 @@
  * CLI arg. `` is a usage of the page's command when the page belongs to exactly one command: the
  * innermost reference section around the sentence names one command, or every command section of
  * the page names the same one, or the project has a single command. Only flag-shaped code spans
- * (`--x`) count, never bare words; spans that are reference rows themselves (a list item
- * `` - `--x`: … ``) are left to the reference rules.
+ * (`--x`) count, never bare words; names the page's reference documents (a list item
+ * `` - `--x`: … ``, its nested example) are left to the reference rules.
  */
 import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
 
@@ -27,14 +27,16 @@ export function proseFlags(
     const codes = (doc.proseCodes ?? []).filter((p) => p.flag);
     if (codes.length === 0) continue;
     const own = sections.filter((s) => s.file === doc.file && !s.global);
-    const rowLines = new Set(sections.filter((s) => s.file === doc.file).flatMap((s) => s.rows.map((r) => r.location.line)));
+    // A name the page's reference documents is the reference rules' business (a stale row's
+    // `Example: \`--proxy …\`` would repeat reference-param-unknown).
+    const rowNames = new Set(sections.filter((s) => s.file === doc.file).flatMap((s) => s.rows.flatMap((r) => r.names)));
     const one = (list: readonly ReferenceSection[]): CommandSpec | undefined => {
       const found = new Set(list.flatMap((s) => s.commands.map(commandByName)).filter((c): c is CommandSpec => c !== undefined));
       return found.size === 1 ? [...found][0] : undefined;
     };
     const page = one(own);
     for (const code of codes) {
-      if (rowLines.has(code.location.line) || isIgnored(code.name)) continue;
+      if (rowNames.has(code.name) || isIgnored(code.name)) continue;
       const line = code.location.line;
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
       const cmd = (around ? one([around]) : undefined) ?? page ?? (own.length === 0 ? only : undefined);
