@@ -133,6 +133,9 @@ const rule: Rule<Options> = {
       anyCommand ??= new Set(model.commands.flatMap((c) => paramNames(c)));
       if (anyCommand.has(flag.name)) continue;
       const [suggestion] = suggestNames(flag.name, names, 1);
+      // Tied only by being the project's one command, a flag close to none of its parameters is
+      // more likely another tool's (`--no-verify`, `--volume`) than drift.
+      if (flag.scope === 'project' && !suggestion) continue;
       report({
         messageId: suggestion ? 'unknownInProseWithSuggestion' : 'unknownInProse',
         data: { name: flag.name, command: cmd.name, classes: configClassNames([cmd], model), ...(suggestion ? { suggestion } : {}) },

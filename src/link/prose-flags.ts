@@ -8,6 +8,9 @@
  */
 import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
 
+/** Changelogs, release notes and blog posts (`CHANGELOG.md`, `HISTORY.md`, `blog/`, `_posts/`). */
+const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
+
 /**
  * The prose flags of the documents, each tied to its page's command.
  *
@@ -24,6 +27,8 @@ export function proseFlags(
   const only = runnable.length === 1 ? runnable[0] : undefined;
   const out: ProseFlag[] = [];
   for (const doc of docs) {
+    // Changelogs and blog posts name the flags of past releases on purpose.
+    if (HISTORY_RE.test(doc.file)) continue;
     const codes = (doc.proseCodes ?? []).filter((p) => p.flag);
     if (codes.length === 0) continue;
     const own = sections.filter((s) => s.file === doc.file && !s.global);
@@ -39,9 +44,11 @@ export function proseFlags(
       if (rowNames.has(code.name) || isIgnored(code.name)) continue;
       const line = code.location.line;
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
-      const cmd = (around ? one([around]) : undefined) ?? page ?? (own.length === 0 ? only : undefined);
+      const inSection = around ? one([around]) : undefined;
+      const cmd = inSection ?? page ?? (own.length === 0 ? only : undefined);
       if (!cmd?.paramsKnown) continue;
-      out.push({ file: doc.file, command: cmd.name, name: code.name, raw: code.code, location: code.location });
+      const scope = inSection ? 'section' : page ? 'page' : 'project';
+      out.push({ file: doc.file, command: cmd.name, name: code.name, raw: code.code, scope, location: code.location });
     }
   }
   return out;

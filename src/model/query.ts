@@ -147,7 +147,9 @@ export function paramNames(cmd: CommandSpec): string[] {
   return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [
     p.name,
     ...p.aliases,
-    ...(p.negatable ? [`no-${p.name}`] : []),
+    // A negatable flag accepts `--no-` before each long spelling (argparse BooleanOptionalAction:
+    // `--browser` aliasing `--gui` also gives `--no-browser`).
+    ...(p.negatable ? [p.name, ...p.aliases.filter((a) => a.length > 1)].map((n) => `no-${n}`) : []),
   ]);
 }
 

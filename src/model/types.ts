@@ -416,6 +416,12 @@ export interface ProseFlag {
   name: string;
   /** The code span as written (`--vault_password_env_var`). */
   raw: string;
+  /**
+   * How the page was tied to the command: the reference `section` around the sentence, the
+   * `page` (its command sections all name it), or the `project` (its only command; a weaker tie,
+   * since prose also names other tools' flags: `git commit --no-verify`).
+   */
+  scope: 'section' | 'page' | 'project';
   location: SourceLocation;
 }
 
