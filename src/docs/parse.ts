@@ -212,6 +212,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const dataBlocks: DataBlock[] = [];
   const helpBlocks: HelpBlock[] = [];
   const proseCodes: ProseCode[] = [];
+  // The last paragraph seen: its text and last line, for a data block's introducing sentence.
+  let lastParagraph: { text: string; endLine: number } | undefined;
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -271,6 +273,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           code.meta = meta.length > 0 ? meta.join(' ') : null;
         }
         const data = dataBlockOf(file, code);
+        if (data && lastParagraph && code.position) {
+          const between = rawLines.slice(lastParagraph.endLine, code.position.start.line - 1);
+          const lead = lastParagraph.text.trim().split(/(?<=[.!?])\s+/).pop() ?? '';
+          if (between.every((l) => l.trim() === '') && lead.endsWith(':')) data.lead = lead;
+        }
         if (data) {
           dataBlocks.push(data);
           return;
@@ -286,6 +293,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
       }
       case 'paragraph':
         proseCodes.push(...readProseCodes(file, node));
+        lastParagraph = { text: plainText(node), endLine: node.position?.end.line ?? 0 };
         break;
       case 'inlineCode':
         codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });

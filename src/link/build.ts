@@ -256,7 +256,9 @@ function dataBlockOwner(
     .filter((sec) => line > sec.heading.location.line && line <= sec.endLine)
     .flatMap((sec) => sec.commands)
     .find((n) => commandByName(n)?.kind === 'config-file');
-  const found = byMeta ?? byComment ?? bySection;
+  // "Add this to your `app.yaml`:" right before the block.
+  const byLead = named(block.lead?.replace(/`/g, ' ').replace(/:$/, ''));
+  const found = byMeta ?? byComment ?? byLead ?? bySection;
   return found === undefined ? undefined : commandByName(found)?.name;
 }
 

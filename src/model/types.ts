@@ -352,6 +352,11 @@ export interface DataBlock {
   lang: 'yaml' | 'json' | 'toml';
   /** The rest of the info string after the language (`title="docdrift.config.json"`), if any. */
   meta?: string;
+  /**
+   * The sentence that introduces the block: the last sentence of the paragraph right before it
+   * (only blank lines between), when it ends with a colon (`Add this to your app.yaml:`).
+   */
+  lead?: string;
   /** The block's content, as remark gives it (fence indentation removed). */
   value: string;
   /** 1-based document line of the block's first content line (the line after the opening fence). */
