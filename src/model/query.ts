@@ -84,11 +84,22 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
  * override (`` `++x` ``), and by its first segment only as an override or a placeholder key
  * (`` `++responses_create_params.<field>` ``).
  */
-function proseNames(p: ProseCode, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+export function proseNames(p: ProseCode, param: ParamSpec, spellings: ReadonlySet<string> = new Set([param.name, ...param.aliases])): boolean {
   if (param.origin === 'cli-flag' && p.prefix !== '--' && p.prefix !== '-') return false;
   if (spellings.has(p.name)) return true;
   const [head] = p.name.split('.');
   return head !== p.name && spellings.has(head!) && (p.prefix.startsWith('+') || p.prefix === '~' || p.code.includes('<'));
+}
+
+/**
+ * Whether a reference section explains a parameter in its prose rather than in a row (NeMo Gym's
+ * "Any other `responses_create_params` field that has no dedicated flag can be set with…" under
+ * `gym eval run`): an explained prose code span naming it inside the section's lines.
+ */
+export function explainedInSection(model: Model, section: ReferenceSection, param: ParamSpec): boolean {
+  const codes = model.doc(section.file)?.proseCodes ?? [];
+  const start = section.heading.location.line;
+  return codes.some((p) => p.explained && p.location.line > start && p.location.line <= section.endLine && proseNames(p, param));
 }
 
 /**
