@@ -1,6 +1,6 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
-import { findParam, rowsFor, where } from '../src/model/query.js';
+import { explainedInSection, findParam, globalSectionsFor, rowsFor, where } from '../src/model/query.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
@@ -31,10 +31,12 @@ const rule: Rule = {
       if (!primary || rowsFor(model, cmd, param).length > 0) continue;
       // Rows for its keys (`logging.level`) document a nested parameter too.
       const spellings = [param.name, ...param.aliases];
-      const documentedByKeys = [...sections, ...model.globalSections].some((sec) =>
+      const documentedByKeys = [...sections, ...globalSectionsFor(model, cmd)].some((sec) =>
         sec.rows.some((r) => r.names.some((n) => spellings.some((sp) => n.startsWith(`${sp}.`)))),
       );
       if (documentedByKeys) continue;
+      // The reference explains it in prose (`` `++responses_create_params.<field>` sets… ``).
+      if ([...sections, ...globalSectionsFor(model, cmd)].some((sec) => explainedInSection(model, sec, param))) continue;
       // One finding per parameter per example (a YAML block's nested keys share their parent).
       const once = `${usage.file}\0${usage.invocation}\0${param.name}`;
       if (seen.has(once)) continue;

@@ -10,16 +10,24 @@ const rule: Rule = {
       'Report documents whose examples use documented parameters without linking to the reference section or heading that explains them.',
     defaultSeverity: 'warn',
     fixable: false,
-    options: {},
+    options: {
+      checkAgentFiles: {
+        type: 'boolean',
+        description:
+          'Also check instruction files for coding agents (`AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, `.github/copilot-instructions.md`, `.github/instructions/*.instructions.md`). Off by default: they are written for tools, not users, and need no link to the reference.',
+        default: false,
+      },
+    },
     messages: {
       unexplained:
         'This document passes {{params}} to `{{command}}` but links to nothing that explains {{them}}. Link to the reference, e.g. [{{command}} reference]({{link}}).',
     },
   },
-  check({ model, report }) {
+  check({ model, options, report }) {
     // Group usages by document and command, keeping the first usage of each parameter.
     const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
     for (const usage of model.usages) {
+      if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);
@@ -65,5 +73,12 @@ const rule: Rule = {
     }
   },
 };
+
+/** Instruction files for coding agents: `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, GitHub Copilot's instructions. */
+function isAgentInstructions(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (/^(?:agents?|claude|claude\.local|gemini)\.md$/i.test(base)) return true;
+  return /(?:^|\/)\.github\/(?:copilot-instructions\.md|instructions\/[^/]+\.instructions\.md)$/i.test(file);
+}
 
 export default rule;

@@ -6,6 +6,7 @@ import { configClassNames, definedBy, nestedKeys, paramNames, resolveKey } from 
 interface Options {
   reportUnknownNamespaces: boolean;
   reportKeysReadElsewhere: boolean;
+  checkProse: boolean;
 }
 
 const rule: Rule<Options> = {
@@ -27,6 +28,12 @@ const rule: Rule<Options> = {
           'Also report Hydra overrides that are not parameters of the command but that the code of its package reads elsewhere (a field of a helper config class, or a string key such as `cfg.get("name")`). Off by default: Hydra apps share one global config.',
         default: false,
       },
+      checkProse: {
+        type: 'boolean',
+        description:
+          'Also check CLI flags named in prose inline code (`` Pass `--vault_password_env_var`. ``) on a page that belongs to one command (its reference section, or a single-command project). Reported with their own messageIds, `unknownInProse` and `unknownInProseWithSuggestion`.',
+        default: true,
+      },
     },
     messages: {
       unknownWithSuggestion:
@@ -37,6 +44,10 @@ const rule: Rule<Options> = {
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
       unknownShortAlias:
         '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}). It may be an undeclared short alias of `--{{suggestion}}`, the only parameter starting with `{{name}}`: declare it in the code, or in `commands.<name>.flags` of the docdrift config (`"-{{name}}, --{{suggestion}}"`).',
+      unknownInProse:
+        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Fix the name, or list it in `globalParameters` or `ignoreParameters` if it belongs to another tool.',
+      unknownInProseWithSuggestion:
+        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `--{{suggestion}}`?',
       unknownSubkey:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
     },
@@ -109,6 +120,29 @@ const rule: Rule<Options> = {
         location: usage.location,
         related: definedBy(model, cmd),
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
+      });
+    }
+    if (!options.checkProse) return;
+    // Prose cross-references other commands (`` can be passed to `--benchmark` `` on the page of
+    // `gym list benchmarks`): a flag some command of the project defines is not reported.
+    let anyCommand: Set<string> | undefined;
+    for (const flag of model.proseFlags ?? []) {
+      const cmd = model.commandByName(flag.command);
+      if (!cmd?.paramsKnown || model.globalParams.has(flag.name)) continue;
+      const names = paramNames(cmd);
+      if (names.includes(flag.name)) continue;
+      anyCommand ??= new Set(model.commands.flatMap((c) => paramNames(c)));
+      if (anyCommand.has(flag.name)) continue;
+      const [suggestion] = suggestNames(flag.name, names, 1);
+      // Tied only by being the project's one command, a flag close to none of its parameters is
+      // more likely another tool's (`--no-verify`, `--volume`) than drift.
+      if (flag.scope === 'project' && !suggestion) continue;
+      report({
+        messageId: suggestion ? 'unknownInProseWithSuggestion' : 'unknownInProse',
+        data: { name: flag.name, command: cmd.name, classes: configClassNames([cmd], model), ...(suggestion ? { suggestion } : {}) },
+        location: flag.location,
+        related: definedBy(model, cmd),
+        suggestion: suggestion ? flag.raw.replace(flag.name, suggestion) : undefined,
       });
     }
   },

@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
+import { globalSectionsFor, nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
@@ -35,7 +35,7 @@ const rule: Rule<Options> = {
       const primary = sections[0];
       if (!primary) continue;
       const documented = new Set(
-        [...sections, ...model.globalSections].flatMap((s) => s.rows.flatMap((r) => r.names)),
+        [...sections, ...globalSectionsFor(model, cmd)].flatMap((s) => s.rows.flatMap((r) => r.names)),
       );
       // A nested config parameter is documented by its own row, or key by key: once a reference
       // documents some `logging.*` keys, it must document every leaf key of `logging`.

@@ -38,8 +38,6 @@ describe('defaults', () => {
     expect(config.docs).toEqual([
       '**/*.md',
       '**/*.mdx',
-      '!**/versioned_docs/**',
-      '!**/versions/v[0-9]*/**',
       '!**/tests/fixtures/**',
       '!**/test/fixtures/**',
       '!**/testdata/**',
@@ -301,7 +299,7 @@ describe('errors', () => {
         'Invalid docdrift config in docdrift.config.yaml:2:1: unknown key "source"',
         '  key:      source',
         '  got:      "source"',
-        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"',
+        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"',
         '  example:',
         '    sources:',
         '      - src/**/*.py',
@@ -448,14 +446,14 @@ describe('errors', () => {
     const e = configError(() => loadConfig(root));
     expect(e.key).toBe('sourcse');
     expect(e.got).toBe('"sourcse"');
-    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"');
     expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
   });
 
   it('unknown key with an empty default: the example shows a typical value', () => {
     const root = project({ 'docdrift.config.yaml': 'ignor: 3\n' });
     const e = configError(() => loadConfig(root));
-    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"');
     expect(e.example).toBe('ignore:\n  - examples/**');
   });
 

@@ -608,6 +608,7 @@ const EXPECTED: Record<string, string> = {
   globalSections: 'a list of heading texts (case-insensitive, * and ? allowed), e.g. ["Common options"]',
   globalFiles: 'a list of globs of whole-page global references, e.g. ["docs/common-options.md"]',
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
+  versions: '"current", "all", or a list of version names to check besides the current one, e.g. ["v1"]',
   rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
   options: 'an object of rule options as the second element: [severity, { options }]',

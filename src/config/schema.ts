@@ -105,12 +105,12 @@ export interface DocdriftConfig {
    */
   sources: string[];
   /**
-   * Globs of the Markdown/MDX documents to check; `!` excludes. The defaults leave out frozen
-   * copies of older releases' docs (Docusaurus `versioned_docs/`, Fern `versions/v1.2/`), which
-   * document old code and would otherwise hide or invent drift in the current one, and test
+   * Globs of the Markdown/MDX documents to check; `!` excludes. Frozen copies of older releases'
+   * docs (Docusaurus `versioned_docs/`, Fern `versions/v1.2/`, Redocly `docs/@v1/`) are matched
+   * here and then left out by {@link DocdriftConfig.versions}. The defaults leave out test
    * inputs (`tests/fixtures/`, `test/fixtures/`, `testdata/`, `__fixtures__/`), which are data for
    * the project's tests, often deliberately odd and large (a 4 MB chat transcript).
-   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/versioned_docs/**', '!**\/versions/v[0-9]*\/**', '!**\/tests/fixtures/**', '!**\/test/fixtures/**', '!**\/testdata/**', '!**\/__fixtures__/**']`
+   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/tests/fixtures/**', '!**\/test/fixtures/**', '!**\/testdata/**', '!**\/__fixtures__/**']`
    */
   docs: string[];
   /**
@@ -169,12 +169,24 @@ export interface DocdriftConfig {
    */
   ignoreParameters: string[];
   /**
+   * Which versions of a versioned doc tree are checked (Docusaurus `versioned_docs/version-X/`,
+   * Fern `versions/vX/`, Redocly `docs/@vX/`): `"current"` checks the version the doc engine's own
+   * config names current (`versions.yaml` `default`, Fern `docs.yml` `versions`, Docusaurus's
+   * `docs/` folder) or else the highest, and skips the others with a run note; `"all"` checks every
+   * tree; a list of version names (`["v1"]`) checks those too. See src/engine/versions.ts.
+   * @defaultValue `"current"`
+   */
+  versions: VersionsSetting;
+  /**
    * Rule settings by rule id: `'off' | 'warn' | 'error'` or `[severity, options]`.
    * Rules not listed run with their default severity.
    * @defaultValue `{}`
    */
   rules: Record<string, RuleSetting>;
 }
+
+/** Which versions of a versioned doc tree are checked: the current one, all, or the current one plus these version names (`v1`, `1.2.0`, `@v1`, `version-1.2.0`). */
+export type VersionsSetting = 'current' | 'all' | string[];
 
 /**
  * Directory names skipped everywhere, whatever the config says: dependency, build and tool
@@ -219,8 +231,6 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   docs: [
     '**/*.md',
     '**/*.mdx',
-    '!**/versioned_docs/**',
-    '!**/versions/v[0-9]*/**',
     '!**/tests/fixtures/**',
     '!**/test/fixtures/**',
     '!**/testdata/**',
@@ -261,6 +271,7 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   globalSections: ['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments'],
   globalFiles: [],
   ignoreParameters: ['_*', '**._target_', '**._partial_', '**._recursive_', '**._convert_', '**._args_'],
+  versions: 'current',
   rules: {},
 } satisfies DocdriftConfig);
 
@@ -284,6 +295,7 @@ export const CONFIG_KEYS = [
   'globalSections',
   'globalFiles',
   'ignoreParameters',
+  'versions',
   'rules',
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
@@ -363,6 +375,7 @@ export const configFileSchema = z.strictObject({
   globalSections: stringList.optional(),
   globalFiles: stringList.optional(),
   ignoreParameters: stringList.optional(),
+  versions: z.union([z.enum(['current', 'all']), z.array(nonEmptyString)]).optional(),
   rules: z.record(nonEmptyString, ruleSetting).optional(),
 });
 
@@ -374,6 +387,10 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
   const config = defaultConfig();
   for (const key of CONFIG_KEYS) {
     if (key === 'commands' || key === 'rules') continue;
+    if (key === 'versions') {
+      if (contents.versions !== undefined) config.versions = typeof contents.versions === 'string' ? contents.versions : [...contents.versions];
+      continue;
+    }
     const value = contents[key];
     if (value !== undefined) config[key] = [...value];
   }

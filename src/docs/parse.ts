@@ -9,12 +9,13 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
 import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
 import { readHelpBlock } from './help-text.js';
+import { readProseCodes } from './prose-codes.js';
 import { documentOverLimits } from './limits.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
@@ -212,6 +213,9 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const codeBlocks: CodeBlock[] = [];
   const dataBlocks: DataBlock[] = [];
   const helpBlocks: HelpBlock[] = [];
+  const proseCodes: ProseCode[] = [];
+  // The last paragraph seen: its text and last line, for a data block's introducing sentence.
+  let lastParagraph: { text: string; endLine: number } | undefined;
   const invocations: Invocation[] = [];
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
@@ -305,6 +309,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           return;
         }
         const data = dataBlockOf(file, code);
+        if (data && lastParagraph && code.position) {
+          const between = rawLines.slice(lastParagraph.endLine, code.position.start.line - 1);
+          const lead = lastParagraph.text.trim().split(/(?<=[.!?])\s+/).pop() ?? '';
+          if (between.every((l) => l.trim() === '') && lead.endsWith(':')) data.lead = lead;
+        }
         if (data) {
           dataBlocks.push(data);
           return;
@@ -318,6 +327,10 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         }
         return;
       }
+      case 'paragraph':
+        proseCodes.push(...readProseCodes(file, node));
+        lastParagraph = { text: plainText(node), endLine: node.position?.end.line ?? 0 };
+        break;
       case 'inlineCode':
         codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });
         return;
@@ -362,7 +375,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */

@@ -21,6 +21,7 @@ import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
+import { selectDocVersions, versionNotes } from './versions.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
@@ -98,7 +99,10 @@ export interface LintResult {
 export async function lint(options: LintOptions): Promise<LintResult> {
   const { root, config } = options;
   const t0 = performance.now();
-  const files = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
+  const discovered = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
+  // Older versions of a versioned doc tree document old code: only the current one is checked (src/engine/versions.ts).
+  const versions = selectDocVersions(root, discovered.docs, config.versions);
+  const files = { ...discovered, docs: versions.docs };
   const t1 = performance.now();
   // One list for every stage, so input problems keep the order in which they were met.
   const diagnostics: InputDiagnostic[] = [];
@@ -124,7 +128,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: runNotes(model, config, files.docs),
+      notes: [...runNotes(model, config, files.docs), ...versionNotes(versions.families)],
       model,
       stats: {
         sources: code.sourceCount,

@@ -1,4 +1,6 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { scopeRowKeys } from './key-scopes.js';
+import { proseFlags } from './prose-flags.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
@@ -221,6 +223,7 @@ export function buildModel(input: ModelInput): Model {
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),
+    proseFlags: proseFlags(input.docs, sections, commands, commandByName, isIgnored),
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);
@@ -255,7 +258,9 @@ function dataBlockOwner(
     .filter((sec) => line > sec.heading.location.line && line <= sec.endLine)
     .flatMap((sec) => sec.commands)
     .find((n) => commandByName(n)?.kind === 'config-file');
-  const found = byMeta ?? byComment ?? bySection;
+  // "Add this to your `app.yaml`:" right before the block.
+  const byLead = named(block.lead?.replace(/`/g, ' ').replace(/:$/, ''));
+  const found = byMeta ?? byComment ?? byLead ?? bySection;
   return found === undefined ? undefined : commandByName(found)?.name;
 }
 
@@ -598,8 +603,8 @@ function sectionsOfDoc(
       if (name && !names.includes(name)) names.push(name);
     }
     // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
-    // section ("Project").
-    const codeOnly = block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
+    // section ("Project"); except the page title (`` # `push` ``, Redocly's command pages), which no parameter has.
+    const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
     if (!codeOnly) for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
@@ -623,6 +628,9 @@ function sectionsOfDoc(
     }
     stack.push(x);
   }
+  // A "Common options" heading documents the commands of its own page (their programs), not every
+  // command of the project; a page naming no command, and a `globalFiles` page, stay global.
+  const programs = [...new Set(opened.flatMap((o) => o.commands.map((c) => c.split(' ')[0]!)))].sort();
   const sections: ReferenceSection[] = [];
   for (const o of opened) {
     const inner = children.get(o) ?? [];
@@ -649,14 +657,18 @@ function sectionsOfDoc(
     const used = others.length > 0 ? others : layouts.filter(([, rows]) => rows.length > 0);
     const first = used[0];
     if (!first) continue;
+    // In a config file's reference, "All fields under `login`" scopes the rows below it to `login.*`.
+    const configFile = o.commands.length > 0 && o.commands.every((n) => commandByName(n)?.kind === 'config-file');
+    const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
     sections.push({
       file: doc.file,
       heading: o.block.heading,
       commands: o.commands,
       global: o.global,
+      ...(o.global && !globalFile && programs.length > 0 ? { programs } : {}),
       // The layout that holds most rows names the section; rows of every layout count.
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
-      rows: used.flatMap(([, rows]) => rows).sort((a, b) => a.location.line - b.location.line),
+      rows: rowsOf(used.flatMap(([, rows]) => rows)).sort((a, b) => a.location.line - b.location.line),
       endLine: o.block.endLine,
     });
   }

@@ -4,7 +4,7 @@
  * over the Model, computed with the same queries the rules use.
  */
 import { suggestNames } from './compare.js';
-import { findParam, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import { findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -55,7 +55,7 @@ function excluded(model: Model, name: string): boolean {
 export function commandCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   const rows = new Map<ParamSpec | string, CoverageRow>();
   const sections = model.sectionsFor(cmd);
-  const allRows = [...sections, ...model.globalSections].flatMap((s) => s.rows);
+  const allRows = [...sections, ...globalSectionsFor(model, cmd)].flatMap((s) => s.rows);
 
   for (const param of cmd.params) {
     const p = shown(cmd, param);

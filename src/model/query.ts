@@ -1,6 +1,6 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
-import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 
 /** Finds the parameter a name (or alias) refers to. */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
@@ -79,6 +79,39 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
 }
 
 /**
+ * Whether a prose code span names a parameter: a CLI flag only as a flag (`` `--input` ``, never
+ * the bare word `` `input` ``, which prose uses for data fields); a config field bare or as an
+ * override (`` `++x` ``), and by its first segment only as an override or a placeholder key
+ * (`` `++responses_create_params.<field>` ``).
+ */
+export function proseNames(p: ProseCode, param: ParamSpec, spellings: ReadonlySet<string> = new Set([param.name, ...param.aliases])): boolean {
+  if (param.origin === 'cli-flag' && p.prefix !== '--' && p.prefix !== '-') return false;
+  if (spellings.has(p.name)) return true;
+  const [head] = p.name.split('.');
+  return head !== p.name && spellings.has(head!) && (p.prefix.startsWith('+') || p.prefix === '~' || p.code.includes('<'));
+}
+
+/**
+ * Whether a reference section explains a parameter in its prose rather than in a row (NeMo Gym's
+ * "Any other `responses_create_params` field that has no dedicated flag can be set with…" under
+ * `gym eval run`): an explained prose code span naming it inside the section's lines.
+ */
+export function explainedInSection(model: Model, section: ReferenceSection, param: ParamSpec): boolean {
+  const codes = model.doc(section.file)?.proseCodes ?? [];
+  const start = section.heading.location.line;
+  return codes.some((p) => p.explained && p.location.line > start && p.location.line <= section.endLine && proseNames(p, param));
+}
+
+/**
+ * The global sections that document a command: every global section, except that a "Common
+ * options" section on a page of other programs' commands (`programs`) documents only those.
+ */
+export function globalSectionsFor(model: Model, cmd: CommandSpec): ReferenceSection[] {
+  const programs = new Set([cmd.name, ...cmd.aliases].map((n) => n.split(' ')[0]!));
+  return model.globalSections.filter((s) => !s.programs || s.programs.some((p) => programs.has(p)));
+}
+
+/**
  * The rows that document a parameter of a command, in its own sections and the global ones.
  * Each section's rows are looked up by name (an index built once per section), so asking for
  * every parameter of a command is linear in its rows, not parameters × rows (issue #18).
@@ -97,7 +130,7 @@ export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
   const own = paramIndexOf(cmd).own.has(param);
   const parentSections = own ? [] : inheritedFrom.filter((p) => paramIndexOf(p).own.has(param)).flatMap((p) => model.sectionsFor(p));
   const spellings = [...new Set([param, ...twins].flatMap(spellingsOf))];
-  for (const section of [...model.sectionsFor(cmd), ...parentSections, ...model.globalSections]) {
+  for (const section of [...model.sectionsFor(cmd), ...parentSections, ...globalSectionsFor(model, cmd)]) {
     const index = rowIndexOf(section);
     const hits = new Set<number>();
     for (const sp of spellings) for (const i of index.get(sp) ?? []) hits.add(i);
@@ -125,7 +158,9 @@ export function paramNames(cmd: CommandSpec): string[] {
   return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [
     p.name,
     ...p.aliases,
-    ...(p.negatable ? [`no-${p.name}`] : []),
+    // A negatable flag accepts `--no-` before each long spelling (argparse BooleanOptionalAction:
+    // `--browser` aliasing `--gui` also gives `--no-browser`).
+    ...(p.negatable ? [p.name, ...p.aliases.filter((a) => a.length > 1)].map((n) => `no-${n}`) : []),
   ]);
 }
 
@@ -265,7 +300,8 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
 }
 
 /**
- * A parameter is explained for a document when the document itself holds a row for it, or links
+ * A parameter is explained for a document when the document itself holds a row for it or explains
+ * it in prose (its name in inline code followed by prose words, {@link ProseCode}), or links
  * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
  * the parameter in inline code. `rows` are the parameter's documenting rows ({@link rowsFor}); with
  * none, nothing explains it. Shared by `example-param-unexplained` and the `--summary` report.
@@ -280,6 +316,9 @@ export function isExplained(
   const doc = model.doc(file);
   if (!doc) return false;
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
+  // The page explains it itself: its name in inline code followed by prose, in a paragraph
+  // (`` `++responses_create_params.<field>` sets any sampling parameter… ``).
+  if (doc.proseCodes?.some((p) => p.explained && proseNames(p, param, spellings))) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
     const target = model.doc(link.targetFile);

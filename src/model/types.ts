@@ -319,8 +319,14 @@ export interface ReferenceSection {
   heading: Heading;
   /** Names of the commands this section documents, as written in the heading. */
   commands: string[];
-  /** A section that applies to every command ("Common options"). */
+  /** A section that applies to every command ("Common options"), or to every command of {@link ReferenceSection.programs}. */
   global: boolean;
+  /**
+   * For a global section under a heading ("Common options") on a page that documents commands:
+   * the programs (first words of the command names, `gym`) of that page's commands. The section
+   * documents their commands only ({@link globalSectionsFor}). Absent: every command.
+   */
+  programs?: string[];
   layout: ReferenceLayout;
   rows: ReferenceRow[];
   /** Last line (inclusive) of the section. */
@@ -379,6 +385,11 @@ export interface DataBlock {
   lang: 'yaml' | 'json' | 'toml';
   /** The rest of the info string after the language (`title="docdrift.config.json"`), if any. */
   meta?: string;
+  /**
+   * The sentence that introduces the block: the last sentence of the paragraph right before it
+   * (only blank lines between), when it ends with a colon (`Add this to your app.yaml:`).
+   */
+  lead?: string;
   /** The block's content, as remark gives it (fence indentation removed). */
   value: string;
   /** 1-based document line of the block's first content line (the line after the opening fence). */
@@ -426,7 +437,48 @@ export interface DocFile {
   dataBlocks?: DataBlock[];
   /** Fenced blocks of pasted `--help` output, in document order. Optional: filled by the docs stage. */
   helpBlocks?: HelpBlock[];
+  /**
+   * Parameter-like inline code spans of paragraphs (prose), in document order: those followed by
+   * prose that explains them, and flag-shaped ones. Optional: filled by the docs stage.
+   */
+  proseCodes?: ProseCode[];
   links: DocLink[];
+}
+
+/** A CLI flag named in prose (`` `--vault_password_env_var` ``), tied to the command its page documents. */
+export interface ProseFlag {
+  file: string;
+  /** The command the page (or its innermost reference section) belongs to. */
+  command: string;
+  /** The flag's name without dashes or value (`vault_password_env_var`). */
+  name: string;
+  /** The code span as written (`--vault_password_env_var`). */
+  raw: string;
+  /**
+   * How the page was tied to the command: the reference `section` around the sentence, the
+   * `page` (its command sections all name it), or the `project` (its only command; a weaker tie,
+   * since prose also names other tools' flags: `git commit --no-verify`).
+   */
+  scope: 'section' | 'page' | 'project';
+  location: SourceLocation;
+}
+
+/**
+ * One inline code span in a paragraph holding a single parameter-like token
+ * (`` `--vault_password_env_var` ``, `` `++responses_create_params.<field>` ``).
+ */
+export interface ProseCode {
+  /** The code as written, trimmed. */
+  code: string;
+  /** Its parameter name, normalised like a reference row's (`vault_password_env_var`, `responses_create_params`). */
+  name: string;
+  /** Prose words follow it in its sentence (`` `--resume` continues an interrupted run ``): the page explains the name itself. */
+  explained: boolean;
+  /** Two leading dashes (`--x`, `--x=v`, `--x <n>`): a CLI flag named in prose. */
+  flag: boolean;
+  /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
+  prefix: string;
+  location: SourceLocation;
 }
 
 /** A diagnostic produced while reading input (not by a rule): `parse-error` and warnings. */
@@ -475,6 +527,8 @@ export interface Model {
   sectionsFor(command: CommandSpec): ReferenceSection[];
   /** Global reference sections (apply to every command). */
   globalSections: ReferenceSection[];
+  /** CLI flags named in prose on pages that belong to one command (see `src/link/prose-flags.ts`). Optional: filled by the link stage. */
+  proseFlags?: ProseFlag[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */

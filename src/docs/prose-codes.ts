@@ -1,0 +1,97 @@
+/**
+ * Parameter names in prose: the inline code spans of a paragraph that hold one parameter-like
+ * token (`` `--vault_password_env_var` ``, `` `++responses_create_params.<field>` ``,
+ * `` `num_repeats` ``). A span followed by prose words in its sentence explains the name on the
+ * page itself (`` `--resume` continues an interrupted run. ``); a flag-shaped span (`--x`) is a
+ * usage of the page's command in prose.
+ */
+import type { Nodes, Paragraph } from 'mdast';
+import type { ProseCode } from '../model/types.js';
+import { locationOf } from './position.js';
+import { normalizeParamName } from './reference-table.js';
+
+/**
+ * One parameter-like token: an optional prefix (`--`, `-`, `+`, `++`, `~`), a name (dots for
+ * nested keys, `<field>` placeholders allowed after a dot), then an optional value: `=v`,
+ * ` <v>`, ` VALUE`, `[=v]`. No other words: `gym env start --x` is a command line, not a name.
+ */
+const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
+/** A long flag with one value (`--threads 8`, `--format=json`). */
+const FLAG_VALUE_RE = /^--[A-Za-z][\w-]*[= ]\S+$/;
+/** Two leading dashes and a name: a long CLI flag, never a bare word. */
+const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
+/** A file name's extension: `config.yaml`, `train.py`. */
+const FILE_RE = /\.(?:ya?ml|json|jsonl|toml|py|md|mdx|txt|sh|cfg|ini|csv|ts|js)$/i;
+/** Nouns that continue a code span's noun phrase (`` `entry` file patterns ``), possibly two. */
+const GENERIC_NOUN_RE = /^(?:(?:file|files|pattern|patterns|flag|flags|option|options|key|keys|field|fields|value|values|setting|settings|parameter|parameters|argument|arguments|property|properties|directory|folder|syntax|entry|entries|type|command|section|list|array|object)\b\s*){1,2}/i;
+/** Words of prose: two letters at least. */
+const WORD_RE = /[A-Za-z]{2,}/g;
+
+type Token = { kind: 'code'; node: Extract<Nodes, { type: 'inlineCode' }> } | { kind: 'text'; value: string };
+
+/** The phrasing content of a paragraph as code spans and text, through emphasis, strong, links and deletions. */
+function tokens(node: Nodes, out: Token[]): Token[] {
+  if (node.type === 'inlineCode') out.push({ kind: 'code', node });
+  else if (node.type === 'text') out.push({ kind: 'text', value: node.value });
+  else if ('children' in node) for (const c of node.children) tokens(c as Nodes, out);
+  else out.push({ kind: 'text', value: ' ' });
+  return out;
+}
+
+/**
+ * The prose that follows token `i` in its sentence: the text up to the next code span or the end
+ * of the sentence (`.`, `!`, `?` followed by a blank or the end).
+ */
+function followingProse(list: readonly Token[], i: number): string {
+  let text = '';
+  for (let j = i + 1; j < list.length; j++) {
+    const t = list[j]!;
+    if (t.kind === 'code') break;
+    text += t.value;
+  }
+  const end = text.search(/[.!?](?:\s|$)/);
+  return end >= 0 ? text.slice(0, end) : text;
+}
+
+/**
+ * The parameter-like code spans of one paragraph, in order: those followed by two prose words
+ * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them.
+ *
+ * @param file project-relative path, for locations
+ */
+export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] {
+  const list = tokens(paragraph, []);
+  const out: ProseCode[] = [];
+  list.forEach((t, i) => {
+    if (t.kind !== 'code') return;
+    const code = t.node.value.trim();
+    if (!TOKEN_RE.test(code) && !FLAG_VALUE_RE.test(code)) return;
+    const name = trimDot(normalizeParamName(code));
+    // A file name (`config.yaml`) is not the `config` parameter.
+    if (name === '' || FILE_RE.test(name)) return;
+    const explained = explains(followingProse(list, i));
+    const flag = FLAG_RE.test(code);
+    if (!explained && !flag) return;
+    const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
+    out.push({ code, name, explained, flag, prefix, location: locationOf(file, t.node) });
+  });
+  return out;
+}
+
+/**
+ * Whether the prose after a code span explains it: two words at least; but when it goes on with
+ * a noun naming what the code is (`` `project` patterns suffixed with… ``, `` the `--output` file,
+ * matching… ``), only when a definition follows that noun (`` `--sandbox` flag: if you… ``,
+ * `` `x` field that has no flag… ``). A mention is not an explanation.
+ */
+function explains(prose: string): boolean {
+  const text = prose.replace(/^[\s*_]+/, '');
+  const noun = GENERIC_NOUN_RE.exec(text);
+  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?)\b)/i.test(text.slice(noun[0].length))) return false;
+  return (text.match(WORD_RE) ?? []).length >= 2;
+}
+
+/** `responses_create_params.` (a `<field>` placeholder cut off) → `responses_create_params`. */
+function trimDot(name: string): string {
+  return name.replace(/\.+$/, '');
+}

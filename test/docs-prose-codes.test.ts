@@ -1,0 +1,41 @@
+/**
+ * Parameter names in prose (issue #13 items 10 and 12): which inline code spans of a paragraph
+ * are parameter-like, which are explained by the prose after them, and which are flags.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseDoc } from '../src/docs/parse.js';
+
+/** `[code, explained, flag]` of each prose code span of a document. */
+function prose(text: string): Array<[string, boolean, boolean]> {
+  const { doc } = parseDoc('docs/guide.md', text);
+  return (doc.proseCodes ?? []).map((p) => [p.code, p.explained, p.flag]);
+}
+
+describe('proseCodes', () => {
+  it('marks a name followed by prose as explained, and a bare listed name as nothing', () => {
+    expect(prose('`--workers` sets how many run at once.\n\nPass `--out` or `--speed`.\n')).toEqual([
+      ['--workers', true, true],
+      ['--out', false, true],
+      ['--speed', false, true],
+    ]);
+    expect(prose('Pass `num_repeats` or `seed`.\n')).toEqual([]);
+  });
+
+  it('reads definitions after a colon, in list items, through bold, and Hydra placeholders', () => {
+    expect(prose('- **`--sandbox` flag:** If you have Docker installed, it runs there.\n')).toEqual([['--sandbox', true, true]]);
+    expect(prose('Set any field with `++responses_create_params.<field>`, which Hydra merges into each row.\n')).toEqual([
+      ['++responses_create_params.<field>', true, false],
+    ]);
+  });
+
+  it('does not take a mention for an explanation: a noun phrase going on, a file name, a command line', () => {
+    expect(prose('Only `project` patterns suffixed with `!` count.\n')).toEqual([]);
+    expect(prose('Sidecar files go next to the `--output` file, matching its name.\n')).toEqual([['--output', false, true]]);
+    expect(prose('Edit `config.yaml` to change the defaults.\n')).toEqual([]);
+    expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
+  });
+
+  it('ignores code in headings, tables and fenced blocks', () => {
+    expect(prose('## `--workers` sets it\n\n| `--out` | sets the output file |\n| --- | --- |\n\n```\n`--x` does things\n```\n')).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Versioned doc trees (issue #13 item 11): which version of a Docusaurus, Fern or Redocly tree is
+ * checked, read from the engine's own version files, and the run note naming what was skipped.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/load.js';
+import { compareVersions, selectDocVersions, versionNotes } from '../src/engine/versions.js';
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+/** A project with these files (path → content); returns its root. */
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'docdrift-versions-'));
+  dirs.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+describe('selectDocVersions', () => {
+  it('Redocly: versions.yaml `default` wins over the highest folder', () => {
+    const root = project({ 'docs/versions.yaml': "default: 'v2'\nversions:\n  - version: v1\n  - version: v2\n  - version: v3\n" });
+    const docs = ['README.md', 'docs/@v1/a.md', 'docs/@v2/a.md', 'docs/@v2/b.md', 'docs/@v3/a.md'];
+    const got = selectDocVersions(root, docs);
+    expect(got.docs).toEqual(['README.md', 'docs/@v2/a.md', 'docs/@v2/b.md']);
+    expect(got.families).toEqual([
+      {
+        engine: 'redocly',
+        dir: 'docs',
+        current: 'docs/@v2',
+        currentFrom: 'docs/versions.yaml `default`',
+        skipped: [
+          { dir: 'docs/@v1', docs: 1 },
+          { dir: 'docs/@v3', docs: 1 },
+        ],
+      },
+    ]);
+  });
+
+  it('Redocly without versions.yaml: the highest version, compared numerically', () => {
+    const root = project({});
+    const got = selectDocVersions(root, ['docs/@v9/a.md', 'docs/@v10/a.md']);
+    expect(got.docs).toEqual(['docs/@v10/a.md']);
+    expect(got.families[0]!.currentFrom).toBe('the highest version');
+  });
+
+  it('Docusaurus: docs/ is the current version; every versioned_docs tree is skipped', () => {
+    const root = project({ 'website/versions.json': '["2.1.0", "2.0.0"]', 'website/docusaurus.config.js': 'module.exports = {};' });
+    const docs = ['website/docs/cli.md', 'website/versioned_docs/version-2.0.0/cli.md', 'website/versioned_docs/version-2.1.0/cli.md'];
+    const got = selectDocVersions(root, docs);
+    expect(got.docs).toEqual(['website/docs/cli.md']);
+    expect(got.families[0]).toMatchObject({ engine: 'docusaurus', dir: 'website/versioned_docs', current: 'website/docs' });
+  });
+
+  it('Docusaurus with includeCurrentVersion: false: lastVersion, else the first entry of versions.json', () => {
+    const withLast = project({
+      'versions.json': '["2.1.0", "2.0.0"]',
+      'docusaurus.config.ts': "export default { presets: [['classic', { docs: { includeCurrentVersion: false, lastVersion: '2.0.0' } }]] };",
+    });
+    const docs = ['versioned_docs/version-2.0.0/cli.md', 'versioned_docs/version-2.1.0/cli.md'];
+    expect(selectDocVersions(withLast, docs).docs).toEqual(['versioned_docs/version-2.0.0/cli.md']);
+    const newestFirst = project({ 'versions.json': '["2.1.0", "2.0.0"]', 'docusaurus.config.js': 'module.exports = { includeCurrentVersion: false };' });
+    const got = selectDocVersions(newestFirst, docs);
+    expect(got.docs).toEqual(['versioned_docs/version-2.1.0/cli.md']);
+    expect(got.families[0]!.currentFrom).toBe('versions.json (first entry, the newest)');
+  });
+
+  it('Fern: the first entry of docs.yml `versions`', () => {
+    const root = project({
+      'fern/docs.yml': 'versions:\n  - display-name: v1\n    path: ./versions/v1.yml\n  - display-name: v2\n    path: ./versions/v2.yml\n',
+    });
+    const got = selectDocVersions(root, ['fern/versions/v1/cli.mdx', 'fern/versions/v2/cli.mdx', 'fern/pages/intro.mdx']);
+    // The project lists v1 first, so v1 is its default version even though v2 is higher.
+    expect(got.docs).toEqual(['fern/versions/v1/cli.mdx', 'fern/pages/intro.mdx']);
+    expect(got.families[0]).toMatchObject({ engine: 'fern', current: 'fern/versions/v1', currentFrom: 'fern/docs.yml `versions` (first entry)' });
+  });
+
+  it('Fern: the folder that the first version navigation file lays out (versions/main.yml lists ./latest/pages)', () => {
+    const root = project({
+      'fern/docs.yml': 'versions:\n  - display-name: Main\n    path: versions/main.yml\n  - display-name: "0.3.0"\n    path: versions/v0.3.0.yml\n',
+      'fern/versions/main.yml': 'navigation:\n  - section: Docs\n    contents:\n      - folder: ./latest/pages/about\n      - page: CLI\n        path: ./latest/pages/reference/cli.mdx\n',
+    });
+    const got = selectDocVersions(root, ['fern/versions/latest/pages/reference/cli.mdx', 'fern/versions/v0.3.0/pages/reference/cli.mdx']);
+    expect(got.docs).toEqual(['fern/versions/latest/pages/reference/cli.mdx']);
+    expect(got.families[0]).toMatchObject({ current: 'fern/versions/latest', skipped: [{ dir: 'fern/versions/v0.3.0', docs: 1 }] });
+  });
+
+  it('keeps every tree with "all", and the named ones with a list', () => {
+    const root = project({});
+    const docs = ['docs/@v1/a.md', 'docs/@v2/a.md', 'docs/@v3/a.md'];
+    expect(selectDocVersions(root, docs, 'all').docs).toEqual(docs);
+    expect(selectDocVersions(root, docs, ['v1']).docs).toEqual(['docs/@v1/a.md', 'docs/@v3/a.md']);
+    expect(selectDocVersions(root, docs, ['@v2']).docs).toEqual(['docs/@v2/a.md', 'docs/@v3/a.md']);
+  });
+
+  it('leaves projects without version trees alone (an `@` scope folder without a version is not one)', () => {
+    const root = project({});
+    const docs = ['docs/@scope/pkg.md', 'docs/versions.md', 'versions/notes.md'];
+    expect(selectDocVersions(root, docs)).toEqual({ docs, families: [] });
+  });
+});
+
+describe('versionNotes', () => {
+  it('names the skipped trees, the checked one and how to check them all', () => {
+    const root = project({ 'docs/versions.yaml': 'default: v2\n' });
+    const { families } = selectDocVersions(root, ['docs/@v1/a.md', 'docs/@v1/b.md', 'docs/@v2/a.md']);
+    expect(versionNotes(families)).toEqual([
+      'skipped 1 non-current version of the docs: docs/@v1 (2 files); checked docs/@v2 (current version: docs/versions.yaml `default`). ' +
+        'Set "versions": "all" (or a list of version names) in the config to check them too.',
+    ]);
+    expect(versionNotes(selectDocVersions(root, ['docs/@v2/a.md']).families)).toEqual([]);
+  });
+});
+
+describe('compareVersions', () => {
+  it('orders numerically, with latest/next above every number', () => {
+    expect(['v10', 'v9', 'v1.2', 'latest', 'v1.10'].sort(compareVersions)).toEqual(['v1.2', 'v1.10', 'v9', 'v10', 'latest']);
+  });
+});
+
+describe('the `versions` config key', () => {
+  it('accepts "current", "all" and a list of names, and refuses anything else naming the key', () => {
+    expect(loadConfig(project({})).config.versions).toBe('current');
+    expect(loadConfig(project({ 'docdrift.config.json': '{"versions": "all"}' })).config.versions).toBe('all');
+    expect(loadConfig(project({ 'docdrift.config.json': '{"versions": ["v1"]}' })).config.versions).toEqual(['v1']);
+    let error: unknown;
+    try {
+      loadConfig(project({ 'docdrift.config.json': '{"versions": "newest"}' }));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).key).toBe('versions');
+    expect((error as ConfigError).expected).toContain('"current", "all"');
+  });
+});
