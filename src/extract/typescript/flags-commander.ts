@@ -17,7 +17,6 @@ const NOT_CHAINABLE = new Set([
   'createArgument',
   'createHelp',
   'parseAsync',
-  'usage',
 ]);
 /** Parsers whose result type is known. */
 const PARSER_TYPES = new Map([
@@ -97,6 +96,10 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       if (text !== undefined && (method === 'description' || node.description === undefined)) node.description = text;
       break;
     }
+    case 'usage':
+      // `.usage('<command> [options]')` sets and chains; `.usage()` reads.
+      if (!a0) return undefined;
+      break;
     case 'parse':
       node.parsed = true;
       break;

@@ -28,6 +28,11 @@ const MAX_UNROLL = 300;
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
 const ORDER_ONLY_METHODS = new Set(['sort', 'slice', 'toSorted', 'reverse']);
 
+/** Whether a class member is `static`. */
+function isStatic(m: ts.ClassElement): boolean {
+  return ts.getModifiers(m as ts.HasModifiers)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword) ?? false;
+}
+
 /** The expression of `export default <expression>` in a file. */
 function defaultExpression(sf: ts.SourceFile): ts.Expression | undefined {
   for (const statement of sf.statements) if (ts.isExportAssignment(statement) && !statement.isExportEquals) return statement.expression;
@@ -112,6 +117,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isIdentifier(e)) return this.identifier(e);
     if (ts.isCallExpression(e)) return this.call(e);
     if (ts.isNewExpression(e)) return this.construct(e);
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMember(e, e.name.text);
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
     if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
@@ -366,6 +372,38 @@ export class Evaluator implements FlagEvaluator {
       return undefined;
     }
     return this.member(recv, name, receiver);
+  }
+
+  /**
+   * `this.program` inside a class: the member's initial value, from a property initializer
+   * (`program = new Command()`), a constructor parameter property's default
+   * (`constructor(private readonly program: Command = new Command())`) or the constructor's
+   * `this.program = …` assignment; the first found in that order. Undefined outside a class,
+   * for a member with none of these, or one the class reassigns elsewhere (a method's
+   * `this.program = …` is not followed).
+   */
+  private classMember(at: ts.PropertyAccessExpression, name: string): Value | undefined {
+    let cls: ts.Node | undefined = at.parent;
+    // Arrow functions keep the class's `this`; any other function has its own.
+    while (cls && !ts.isClassLike(cls)) {
+      if (ts.isFunctionDeclaration(cls) || ts.isFunctionExpression(cls)) return undefined;
+      cls = cls.parent;
+    }
+    if (!cls || !ts.isClassLike(cls)) return undefined;
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) && propertyName(m.name) === name && !isStatic(m)) return m.initializer ? this.evaluate(m.initializer) : undefined;
+    }
+    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+    if (!ctor) return undefined;
+    for (const p of ctor.parameters) {
+      if (ts.isIdentifier(p.name) && p.name.text === name && ts.getModifiers(p)?.length) return p.initializer ? this.evaluate(p.initializer) : undefined;
+    }
+    for (const s of ctor.body?.statements ?? []) {
+      if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+      const left = skipOuter(s.expression.left);
+      if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) return this.evaluate(s.expression.right);
+    }
+    return undefined;
   }
 
   /** A member of a module-like value: an object literal's property, a namespace's export, a commander export. */
