@@ -408,13 +408,15 @@ function leadingNames(flat: Flat, offset: number): { names: string[]; raw: strin
 }
 
 /** A parenthesised note at `offset` (`(int, default: 10)`): its inner range and where it ends. */
-function parenthetical(text: string, offset: number): { start: number; end: number; after: number } | undefined {
-  const m = /^[ \t]*\(/.exec(text.slice(offset));
+function parenthetical(text: string, offset: number, brackets = false): { start: number; end: number; after: number } | undefined {
+  // `(int, default: 10)`, or in a heading a bracketed type as Stryker's docs write it: `` [`string[]`] ``.
+  const m = (brackets ? /^[ \t]*([([])/ : /^[ \t]*(\()/).exec(text.slice(offset));
   if (!m) return undefined;
+  const [open, close] = m[1] === '(' ? ['(', ')'] : ['[', ']'];
   let depth = 0;
   for (let i = offset + m[0].length - 1; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return { start: offset + m[0].length, end: i, after: i + 1 };
+    if (text[i] === open) depth++;
+    else if (text[i] === close && --depth === 0) return { start: offset + m[0].length, end: i, after: i + 1 };
   }
   return undefined;
 }
@@ -519,7 +521,7 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
   const lead = leadingNames(flat, 0);
   if (lead) {
     let rest = lead.end;
-    const paren = parenthetical(text, rest);
+    const paren = parenthetical(text, rest, true);
     if (paren) {
       readParenthetical(ctx, flat, paren.start, paren.end, attrs);
       rest = paren.after;
@@ -668,7 +670,8 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  *
  * **Parameter headings** (`headingRows`). A heading names a parameter when its text is one or
  * more inline code spans holding parameter spellings (`` ### `--out`, `-o` ``), optionally followed
- * by a parenthesised note (`` (int, default: 10) ``) and a `{#id}` anchor; or one bare
+ * by a parenthesised note (`` (int, default: 10) ``, or a bracketed one: `` [`string[]`] ``) and a
+ * `{#id}` anchor; or one bare
  * identifier/flag token (`### epochs`, `### --log-level`, terraform-docs'
  * `### <a name="input_x"></a> [x](#input\_x)`). A bare lower-case word without `_`, `.` or
  * dashes (`### epochs`) counts only when its body states a type, default, env var, flag,

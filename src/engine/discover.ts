@@ -28,6 +28,11 @@ export interface DiscoveredFiles {
    * callers building the lists by hand may leave it out.
    */
   programs?: string[];
+  /**
+   * JSON files that may hold a JSON Schema (`*.schema.json`, `*-schema.json`, files in `schema/`
+   * or `schemas/` folders, outside test folders). Optional, as {@link programs} is.
+   */
+  schemas?: string[];
 }
 
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
@@ -37,6 +42,8 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
 const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 const YAML = ['**/*.yaml', '**/*.yml'];
+/** JSON files named or placed as schemas: candidates for JSON Schema config types. */
+const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 
 /**
  * Globs the project. Patterns are globby/fast-glob patterns relative to `root`; `.gitignore`
@@ -75,8 +82,8 @@ export async function discoverFiles(
         const matches = await globbyMatcher(root, patterns, expandedIgnore);
         return listed.filter(matches).sort();
       };
-      const [src, doc, pkg, yaml, programs] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS)]);
-      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs };
+      const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS), pick(SCHEMAS)]);
+      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs, schemas };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -96,7 +103,7 @@ export async function discoverFiles(
       const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
       if (irregular.size === 0) return { ...found, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), ...unreadable };
+      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), schemas: keep(found.schemas), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -121,14 +128,15 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml, programs] = await Promise.all([
+  const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
     globby(PROGRAMS, options),
+    globby(SCHEMAS, options),
   ]);
-  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort() };
+  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 

@@ -93,9 +93,10 @@ export interface ConfigClass {
   module: string;
   /**
    * What declares it: Python `pydantic` models and `dataclass`es; TypeScript `interface`s,
-   * `class`es, object `type-alias`es and `zod` object schemas (issue #3).
+   * `class`es, object `type-alias`es and `zod` object schemas (issue #3); object schemas of
+   * JSON Schema files (`json-schema`), which config files are often validated by.
    */
-  kind: 'pydantic' | 'dataclass' | 'interface' | 'class' | 'type-alias' | 'zod';
+  kind: 'pydantic' | 'dataclass' | 'interface' | 'class' | 'type-alias' | 'zod' | 'json-schema';
   /** Base classes, resolved to qualified names where the repository defines them, else as written. */
   bases: string[];
   /**
