@@ -51,8 +51,9 @@ const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**
  * down, not `.git/info/exclude` nor the global excludes file); symbolic links are neither listed
  * nor followed; dot files match only patterns that name the dot.
  *
- * In a git work tree the candidate files come from one `git ls-files` (tracked and untracked,
- * minus what `.gitignore` ignores) and are matched with picomatch, instead of four directory
+ * In a git work tree the candidate files come from one `git ls-files` (tracked files, also those
+ * a `.gitignore` pattern matches, as git itself keeps them; untracked files minus what
+ * `.gitignore` ignores) and are matched with picomatch, instead of four directory
  * walks by globby, which cost seconds on a NeMo-Gym-sized repository. The patterns keep globby's
  * meaning (directory expansion, negations that apply to the patterns before them). globby is
  * used whenever git cannot give the same answer: git missing or `root` not in a work tree,
@@ -190,22 +191,23 @@ function git(root: string, args: string[]): Promise<string> {
 }
 
 /**
- * The files under `root` that git tracks or sees untracked, without those a `.gitignore`
- * ignores (tracked ones included, as globby drops them), root-relative POSIX paths; undefined
- * when git cannot give the same list as globby (see {@link discoverFiles}).
+ * The files under `root` that git tracks (even when a `.gitignore` pattern matches them: git
+ * applies ignore rules to untracked files only; globby, which cannot know, drops them) or sees
+ * untracked and not ignored, root-relative POSIX paths; undefined when git cannot give the
+ * same list as globby otherwise (see {@link discoverFiles}).
  */
 async function gitFiles(root: string): Promise<string[] | undefined> {
   try {
     const top = (await git(root, ['rev-parse', '--show-toplevel'])).trim();
     const exclude = '--exclude-per-directory=.gitignore';
-    const [listed, ignoredTracked, modules] = await Promise.all([
+    const [listed, modules] = await Promise.all([
       git(root, ['ls-files', '-z', '--cached', '--others', exclude]),
-      git(root, ['ls-files', '-z', '--cached', '--ignored', exclude]),
       lstat(path.join(top, '.gitmodules')).then(() => true, () => false),
     ]);
     if (modules) return undefined;
-    const drop = new Set(ignoredTracked.split('\0'));
-    const files = [...new Set(listed.split('\0'))].filter((f) => f !== '' && !drop.has(f));
+    // A tracked file is part of the project even when a .gitignore pattern matches it (git's own
+    // rule: ts-json-schema-generator tracks its program `ts-json-schema-generator.ts` under `/*.ts`).
+    const files = [...new Set(listed.split('\0'))].filter((f) => f !== '');
     if (files.some((f) => f.endsWith('/'))) return undefined; // a nested repository
     return files;
   } catch {
