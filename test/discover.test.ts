@@ -64,7 +64,7 @@ function makeRepo(name: string): string {
 }
 
 /** The git listing without the two files the test repository tracks although .gitignore matches them (globby cannot see them). */
-function untracking<T extends Record<string, unknown>>(found: T): T {
+function untracking<T extends object>(found: T): T {
   const tracked = new Set(['ignored/a.md', 'notes.log.md']);
   return Object.fromEntries(Object.entries(found).map(([k, v]) => [k, Array.isArray(v) ? v.filter((f) => !tracked.has(f)) : v])) as T;
 }

@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
-import { defaultOf, skipOuter } from './syntax.js';
+import { skipOuter } from './syntax.js';
 
 /** Methods that return something other than the command (getters, promises, help text). */
 const NOT_CHAINABLE = new Set([
@@ -116,7 +116,7 @@ export function applyCommanderOption(ev: FlagEvaluator, option: OptionValue, met
   const spec = option.spec;
   switch (method) {
     case 'default':
-      if (a0) spec.default = defaultOf(a0, a0.getSourceFile());
+      if (a0) spec.default = ev.defaultOf(a0);
       break;
     case 'choices': {
       const choices = ev.stringsOf(a0, true);
@@ -231,7 +231,7 @@ function defaultAndParser(ev: FlagEvaluator, option: OptionValue, a2: ts.Node | 
     setParser(ev, option, a2);
     value = a3;
   }
-  if (value && ts.isExpression(value)) option.spec.default = defaultOf(value, value.getSourceFile());
+  if (value && ts.isExpression(value)) option.spec.default = ev.defaultOf(value);
 }
 
 function isParser(ev: FlagEvaluator, node: ts.Node): boolean {

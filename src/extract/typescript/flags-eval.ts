@@ -1,12 +1,12 @@
 /** A small abstract evaluator over syntax trees: follows yargs and commander values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
-import type { SourceLocation } from '../../model/types.js';
+import type { DefaultValue, SourceLocation } from '../../model/types.js';
 import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { resolveSpecifier, type ModuleInfo } from './scan.js';
-import { locationOf, propertyName, skipOuter } from './syntax.js';
+import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -440,6 +440,47 @@ export class Evaluator implements FlagEvaluator {
         if (left === `exports.${name}` || left === `module.exports.${name}`) found = s.expression.right;
       }
       return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * A default as written; when it is not a literal, the literal it stands for through constants:
+   * a `const` (also imported), an element `X[0]` of a literal array (`as const` tuples too), a
+   * property `X.y` of a literal object; at most 6 steps. Anything else (`process.arch`, a call)
+   * stays the expression as written.
+   */
+  defaultOf(expr: ts.Expression): DefaultValue {
+    const written = defaultOf(expr, expr.getSourceFile());
+    if (written.kind === 'literal') return written;
+    const literal = this.constantLiteral(expr, 0);
+    return literal ? { kind: 'literal', text: literal.getText(literal.getSourceFile()) } : written;
+  }
+
+  private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
+    if (depth > 6) return undefined;
+    const e = skipOuter(expr);
+    if (isLiteral(e)) return e;
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.constantLiteral(b.decl.initializer, depth + 1);
+      if (b?.kind === 'import') {
+        const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+        if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable' && resolved.decl.node.initializer && isConst(resolved.decl.node)) {
+          return this.constantLiteral(resolved.decl.node.initializer, depth + 1);
+        }
+      }
+      return undefined;
+    }
+    if (ts.isElementAccessExpression(e) && ts.isNumericLiteral(skipOuter(e.argumentExpression))) {
+      const items = this.arrayItems(e.expression, 0);
+      const item = items?.[Number((skipOuter(e.argumentExpression) as ts.NumericLiteral).text)];
+      return item && !ts.isSpreadElement(item) ? this.constantLiteral(item, depth + 1) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const value = this.evaluate(e.expression);
+      const node = value?.kind === 'object' ? this.memberNode(value, e.name.text) : undefined;
+      return node && ts.isExpression(node) ? this.constantLiteral(node, depth + 1) : undefined;
     }
     return undefined;
   }
