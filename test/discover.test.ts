@@ -116,6 +116,29 @@ describe('discoverFiles', () => {
     expect(reincluded.docs).toContain('docs/guide.md');
   });
 
+  it('reads a workspace package whose folder is named build/ (its own package.json and src/), but not its output', async () => {
+    const repo = path.join(scratch, 'build-package');
+    const files: Record<string, string> = {
+      'package.json': '{"workspaces": ["incubator/*"]}\n',
+      'incubator/build/package.json': '{"bin": {"rnx-build": "lib/cli.js"}}\n',
+      'incubator/build/src/cli.ts': 'export {};\n',
+      'incubator/build/build/cli.ts': 'output\n',
+      'incubator/build/README.md': '# rnx-build\n',
+      'build/generated.ts': 'output\n',
+      'app/build/index.ts': 'output: no package.json here\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    expect(found.sources).toEqual(['incubator/build/src/cli.ts']);
+    expect(found.docs).toEqual(['incubator/build/README.md']);
+    expect(found.packaging).toContain('incubator/build/package.json');
+  });
+
   it('falls back to globby outside a work tree', async () => {
     const plain = path.join(scratch, 'plain');
     mkdirSync(path.join(plain, 'docs'), { recursive: true });

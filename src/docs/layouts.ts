@@ -227,6 +227,8 @@ interface Attributes {
   description?: string;
   /** Codes of the description text, for the default phrase. */
   descriptionFlat?: { flat: Flat; start: number; end: number };
+  /** A later paragraph of the body that states the default in prose ("Defaults to `auto`."). */
+  defaultParagraph?: { flat: Flat; start: number; end: number };
   /** Flag spellings given as aliases ("CLI flag: `--epochs`"). */
   flags: string[];
   /** The docs say the parameter is required (`Required: yes`, `(required)`). */
@@ -349,6 +351,9 @@ function readBody(ctx: LayoutContext, body: readonly Nodes[], attrs: Attributes)
     if (node.type === 'paragraph') {
       const flat = flatten(ctx.file, node);
       const prose = readAttributeLines(ctx, flat, attrs, next);
+      if (description && !attrs.defaultParagraph && /^\s*defaults?\s+(?:to|is)\b/i.test(flat.text)) {
+        attrs.defaultParagraph = { flat, start: 0, end: flat.text.length };
+      }
       if (!description && prose.length > 0) description = { flat, ranges: prose };
     } else if (node.type === 'list') {
       for (const item of node.children) {
@@ -467,6 +472,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   if (attrs.description !== undefined && !NO_VALUE.has(attrs.description.toLowerCase())) row.description = attrs.description;
   let def = attrs.default;
   if (!def && attrs.descriptionFlat) def = defaultFromProse(ctx, attrs.descriptionFlat.flat, attrs.descriptionFlat.start, attrs.descriptionFlat.end);
+  if (!def && attrs.defaultParagraph) def = defaultFromProse(ctx, attrs.defaultParagraph.flat, attrs.defaultParagraph.start, attrs.defaultParagraph.end);
   if (def) {
     row.default = def.value;
     if (def.location) row.defaultLocation = def.location;
@@ -682,7 +688,8 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  *   (`| Type | `int` |`), or one row under `| Type | Default |`; a `Default:` line followed by a
  *   fenced block takes the block's content;
  * - `description`: a `Description:` line, else the first paragraph's non-attribute lines;
- * - `default`, failing all that, from a default phrase in the description.
+ * - `default`, failing all that, from a default phrase in the description, else in a later
+ *   paragraph of the body that starts `Defaults to …`/`Default is …`.
  * A parameter heading whose block (up to the next heading of the same or higher rank) holds
  * other parameter headings, a reference table or a reference list groups parameters: it is a row
  * only when it states its own type or default (`` ## `snapshot` (object or undefined) ``, or a

@@ -79,9 +79,22 @@ export async function discoverFiles(
     const listed = await gitFiles(root);
     if (listed) {
       const expandedIgnore = await expandDirectories(root, ignored);
+      // A workspace package whose folder is named like output (`incubator/build/` with its own
+      // package.json and src/) is source: inside it, only its own output folders are skipped.
+      const packages = outputNamedPackages(listed);
+      const inPackage = (f: string): string | undefined => packages.find((d) => f.startsWith(`${d}/`));
+      const packageIgnore = expandedIgnore.filter((g) => !OUTPUT_NAMED_GLOBS.has(g));
       const pick = async (patterns: string[]): Promise<string[]> => {
         const matches = await globbyMatcher(root, patterns, expandedIgnore);
-        return listed.filter(matches).sort();
+        if (packages.length === 0) return listed.filter(matches).sort();
+        const inside = await globbyMatcher(root, patterns, packageIgnore);
+        return listed
+          .filter((f) => {
+            const pkg = inPackage(f);
+            if (pkg === undefined) return matches(f);
+            return inside(f) && !f.slice(pkg.length + 1).split('/').slice(0, -1).some((part) => OUTPUT_NAMED.has(part));
+          })
+          .sort();
       };
       const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS), pick(SCHEMAS)]);
       const found = { sources: src, docs: doc, packaging: pkg, yaml, programs, schemas };
@@ -139,6 +152,25 @@ export async function discoverFiles(
   ]);
   const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
+}
+
+/** Always-ignored folder names that a workspace package may also be called. */
+const OUTPUT_NAMED: ReadonlySet<string> = new Set(['dist', 'build']);
+const OUTPUT_NAMED_GLOBS: ReadonlySet<string> = new Set([...OUTPUT_NAMED].map((d) => `**/${d}/**`));
+
+/**
+ * Folders named like output (`build`, `dist`) that are workspace packages: they hold a tracked
+ * `package.json` and tracked files under `src/`, and sit in no other output folder.
+ */
+function outputNamedPackages(listed: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of listed) {
+    const m = /^(.*(?:^|\/)(?:dist|build))\/package\.json$/.exec(f);
+    const dir = m?.[1];
+    if (dir === undefined || dir.split('/').slice(0, -1).some((part) => OUTPUT_NAMED.has(part) || part === 'node_modules')) continue;
+    if (listed.some((x) => x.startsWith(`${dir}/src/`))) out.push(dir);
+  }
+  return out;
 }
 
 /** A pattern relative to the root and inside it (globby rebases `../` patterns and their ignores; that case is left to globby). */
