@@ -3,7 +3,7 @@ import { definedHere } from './util.js';
 import type { Rule } from '../src/model/rule.js';
 import { compareDefault, formatDefault } from '../src/model/compare.js';
 import { rowParam, where } from '../src/model/query.js';
-import type { CommandSpec, DefaultValue, ReferenceRow } from '../src/model/types.js';
+import type { CommandSpec, DefaultValue, ParamSpec, ReferenceRow } from '../src/model/types.js';
 import { replaceDefaultEdit } from '../src/fix/reference-edits.js';
 
 /** Code defaults that mean "no value": a parameter defaulting to one of these may well be required in practice. */
@@ -72,7 +72,7 @@ const rule: Rule = {
           const found = rowParam(model, cmd, row);
           if (!found) continue;
           const { key, param } = found;
-          const verdict = objectVersusScalar(param.default, row.default) ? 'different' : compareDefault(param.default, row.default);
+          const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, row.default);
           const required = param.default === undefined;
           if (verdict !== 'different' && !(required && param.required && isConcreteValue(row.default))) break;
           // A required parameter has no value to write; saying so is left to the author.
@@ -99,5 +99,17 @@ const rule: Rule = {
     }
   },
 };
+
+/**
+ * A documented default that is a bare word outside the parameter's declared `choices`, while the
+ * code's default is one of them: a value the code no longer accepts (`auto` after the choices
+ * became `remote-first`/`local-only`), not a word describing the default.
+ */
+function outsideChoices(param: ParamSpec, documented: string): boolean {
+  if (!param.choices || param.choices.length === 0 || !param.default) return false;
+  const word = documented.trim().replace(/^(['"`])(.*)\1$/, '$2');
+  const code = param.default.text.trim().replace(/^(['"`])(.*)\1$/, '$2');
+  return /^[A-Za-z][\w-]*$/.test(word) && !param.choices.includes(word) && param.choices.includes(code);
+}
 
 export default rule;

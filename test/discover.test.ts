@@ -53,7 +53,7 @@ function makeRepo(name: string): string {
   }
   git(root, 'init', '-q');
   git(root, 'add', '-A');
-  git(root, 'add', '-f', 'ignored/a.md', 'notes.log.md'); // tracked although ignored: globby still skips them
+  git(root, 'add', '-f', 'ignored/a.md', 'notes.log.md'); // tracked although ignored: git keeps them, globby skips them
   git(root, 'commit', '-q', '-m', 'init');
   unlinkSync(path.join(root, 'deleted.md'));
   writeFileSync(path.join(root, 'untracked.md'), 'untracked, not ignored\n');
@@ -63,16 +63,23 @@ function makeRepo(name: string): string {
   return root;
 }
 
+/** The git listing without the two files the test repository tracks although .gitignore matches them (globby cannot see them). */
+function untracking<T extends object>(found: T): T {
+  const tracked = new Set(['ignored/a.md', 'notes.log.md']);
+  return Object.fromEntries(Object.entries(found).map(([k, v]) => [k, Array.isArray(v) ? v.filter((f) => !tracked.has(f)) : v])) as T;
+}
+
 describe('discoverFiles', () => {
   const root = makeRepo('repo');
 
-  it('lists the same files with git as with globby, for the default patterns', async () => {
+  it('lists the same files with git as with globby, for the default patterns, except tracked files a .gitignore matches', async () => {
     const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
     const viaGlobby = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby');
-    expect(viaGit).toEqual(viaGlobby);
+    // git keeps what it tracks whatever .gitignore says; globby cannot know what is tracked.
+    expect(viaGit).toEqual({ ...viaGlobby, docs: [...viaGlobby.docs, 'ignored/a.md', 'notes.log.md'].sort() });
     // The cases themselves, so a change to both ways at once is also caught. Versioned doc trees
     // are listed: the engine keeps their current version (src/engine/versions.ts).
-    expect(viaGit.docs).toEqual(['README.md', 'docs/guide.md', 'docs/page.mdx', 'docs/sub/kept.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'untracked.md']);
+    expect(viaGit.docs).toEqual(['README.md', 'docs/guide.md', 'docs/page.mdx', 'docs/sub/kept.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
     expect(viaGit.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'web/src/app.ts']);
     expect(viaGit.packaging).toEqual(['package.json', 'pyproject.toml', 'sub/setup.cfg']);
     expect(viaGit.yaml).toEqual(['pkg/config.yaml']);
@@ -83,8 +90,8 @@ describe('discoverFiles', () => {
     const docs = ['**/*.md', '.github/**/*.md', '!docs/**/kept.md'];
     const ignore = ['**/guide.*'];
     const viaGit = await discoverFiles(root, sources, docs, ignore, 'git');
-    expect(viaGit).toEqual(await discoverFiles(root, sources, docs, ignore, 'globby'));
-    expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'untracked.md']);
+    expect(untracking(viaGit)).toEqual(await discoverFiles(root, sources, docs, ignore, 'globby'));
+    expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
   });
 
   it('works from a subdirectory of a work tree, with the parent .gitignore applied', async () => {
@@ -100,7 +107,7 @@ describe('discoverFiles', () => {
       [['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md']],
     ] as const) {
       const viaGit = await discoverFiles(root, [...sources], [...docs], [], 'git');
-      expect(viaGit).toEqual(await discoverFiles(root, [...sources], [...docs], [], 'globby'));
+      expect(untracking(viaGit)).toEqual(await discoverFiles(root, [...sources], [...docs], [], 'globby'));
     }
     const expanded = await discoverFiles(root, ['pkg'], ['docs', '!**/sub'], [], 'git');
     expect(expanded.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/config.yaml', 'pkg/conftest.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'pkg/tests/test_cli.py']);
@@ -108,6 +115,29 @@ describe('discoverFiles', () => {
     const reincluded = await discoverFiles(root, ['**/*.py', '!pkg', '**/cli.py'], ['!**/guide.md', '**/*.md'], [], 'git');
     expect(reincluded.sources).toEqual(['pkg/cli.py']);
     expect(reincluded.docs).toContain('docs/guide.md');
+  });
+
+  it('reads a workspace package whose folder is named build/ (its own package.json and src/), but not its output', async () => {
+    const repo = path.join(scratch, 'build-package');
+    const files: Record<string, string> = {
+      'package.json': '{"workspaces": ["incubator/*"]}\n',
+      'incubator/build/package.json': '{"bin": {"rnx-build": "lib/cli.js"}}\n',
+      'incubator/build/src/cli.ts': 'export {};\n',
+      'incubator/build/build/cli.ts': 'output\n',
+      'incubator/build/README.md': '# rnx-build\n',
+      'build/generated.ts': 'output\n',
+      'app/build/index.ts': 'output: no package.json here\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    expect(found.sources).toEqual(['incubator/build/src/cli.ts']);
+    expect(found.docs).toEqual(['incubator/build/README.md']);
+    expect(found.packaging).toContain('incubator/build/package.json');
   });
 
   it('falls back to globby outside a work tree', async () => {

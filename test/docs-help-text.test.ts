@@ -27,6 +27,25 @@ describe('pasted --help output', () => {
     expect(block!.rows[1]!.defaultLocation).toMatchObject({ line: 11, column: 51 });
   });
 
+  test('options only, no usage line: flag lines at the margin with indented descriptions (ts-json-schema-generator README)', () => {
+    const [block] = help([
+      "-p, --path 'index.ts'",
+      '    The path to the TypeScript source file.',
+      '',
+      '-e, --expose <all|none|export>',
+      '    all: Create shared $ref definitions for all types.',
+      '    export (default): Create shared $ref definitions only for exported types.',
+      '',
+      '-c, --skip-type-check',
+      '    Skip type checks for better performance.',
+    ]);
+    expect(block!.usage).toEqual([]);
+    expect(block!.rows.map((r) => r.names)).toEqual([['path', 'p'], ['expose', 'e'], ['skip-type-check', 'c']]);
+    expect(block!.location).toMatchObject({ line: 4, column: 1 });
+    // Anything else in the block (a prose line at the margin) makes it not an options block.
+    expect(help(['-p, --path FILE', '    The path.', 'Run it twice to be sure.', '-t, --type NAME', '    The type.'])).toEqual([]);
+  });
+
   test('commander: `<value>` placeholders, `--no-x`, `(default: …)`', () => {
     const [block] = help([
       'Usage: pizza [options]',

@@ -117,14 +117,14 @@ describe('extractTypeScriptFlags edge cases', () => {
     ].join('\n');
     const { commands } = await extractTypeScriptFlags([{ file: 'x.mts', text }]);
     expect(commands[0]?.params.map((p) => [p.name, p.type, p.default?.text, p.required, p.positional ?? false])).toEqual([
-      ['limit', 'string', 'DEFAULT_LIMIT', false, false],
+      ['limit', 'string', '10', false, false], // the constant's literal value
       ['ids', undefined, undefined, false, false],
       ['level', 'number | boolean', '1', false, false],
       ['files', 'string[]', undefined, false, false],
       ['v', 'boolean', undefined, false, false],
       ['inputs', 'string[]', undefined, true, true],
     ]);
-    expect(commands[0]?.params[0]?.default?.kind).toBe('expression');
+    expect(commands[0]?.params[0]?.default?.kind).toBe('literal'); // read through the const
   });
 
   it('does not confuse other libraries or unbound names with yargs/commander', async () => {

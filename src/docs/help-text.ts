@@ -120,6 +120,9 @@ function specNames(spec: string): string[] {
  * `--name  -n  TEXT` in rich panels), not deeper than 6 columns past the block's first option
  * line; deeper non-flag lines continue its description. Section labels (`options:`, `General`),
  * positional arguments, sub-command lists and examples give no rows; nor do `-h, --help` lines.
+ * A block with no usage line counts when it is option lines only: its first line is a flag line
+ * (at the margin or indented ≤ 12), every other line an option line or a deeper continuation, two
+ * options or more; it documents the command of the section around it.
  * An excerpt — a line of just `...` among the options — is not a reference (it lists some options).
  *
  * Each row: `names` from the flags (long ones first; `--no-x` also names `x`), `rawName` the flag
@@ -169,7 +172,19 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       break;
     }
   }
-  if (usageAt < 0 || usage === undefined) return undefined;
+  // No usage line: a block of option lines only (flag lines, descriptions indented under them),
+  // as READMEs paste the options part of `--help` under an `Options` heading.
+  let optionsOnly = false;
+  if (usageAt < 0 && prompted.length === 0) {
+    const first = texts.findIndex((x) => x.trim() !== '');
+    if (first >= 0 && FLAG_START_RE.test(texts[first]!.trim()) && /^\s{0,12}\S/.test(texts[first]!)) {
+      optionsOnly = true;
+      usage = [];
+      usageAt = first - 1;
+    }
+  }
+  if (usageAt < 0 && !optionsOnly) return undefined;
+  if (usage === undefined) return undefined;
   if (usage.length === 0) usage = prompted;
 
   // Option lines and their continuations.
@@ -186,7 +201,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     t = t.replace(/^(\s*)\*(\s)/, '$1 $2'); // rich's required marker
     const indent = /^\s*/.exec(t)![0].length;
     const body = t.slice(indent);
-    const isOption = indent >= 1 && indent <= 12 && FLAG_START_RE.test(body)
+    const isOption = indent >= (optionsOnly ? 0 : 1) && indent <= 12 && FLAG_START_RE.test(body)
       && (firstIndent === undefined || indent <= firstIndent + 6)
       && !(current && indent > current.indent + 2 && indent >= 16);
     if (isOption) {
@@ -197,6 +212,8 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       current.more.push({ line: lines[i]!, text: t });
     } else {
       current = undefined;
+      // An options-only block is nothing but option lines and their descriptions.
+      if (optionsOnly) return undefined;
     }
   }
   if (options.length < (labelled ? 1 : 2)) return undefined;
@@ -220,8 +237,10 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     }
     rows.push(row);
   }
-  const usageLine = lines[usageAt]!;
-  const usageText = texts[usageAt]!;
+  // An options-only block is located at its first option line.
+  const anchor = optionsOnly ? usageAt + 1 : usageAt;
+  const usageLine = lines[anchor]!;
+  const usageText = texts[anchor]!;
   const start = /\S/.exec(usageText)?.index ?? 0;
   return {
     usage,

@@ -227,6 +227,8 @@ interface Attributes {
   description?: string;
   /** Codes of the description text, for the default phrase. */
   descriptionFlat?: { flat: Flat; start: number; end: number };
+  /** A later paragraph of the body that states the default in prose ("Defaults to `auto`."). */
+  defaultParagraph?: { flat: Flat; start: number; end: number };
   /** Flag spellings given as aliases ("CLI flag: `--epochs`"). */
   flags: string[];
   /** The docs say the parameter is required (`Required: yes`, `(required)`). */
@@ -349,6 +351,9 @@ function readBody(ctx: LayoutContext, body: readonly Nodes[], attrs: Attributes)
     if (node.type === 'paragraph') {
       const flat = flatten(ctx.file, node);
       const prose = readAttributeLines(ctx, flat, attrs, next);
+      if (description && !attrs.defaultParagraph && /^\s*defaults?\s+(?:to|is)\b/i.test(flat.text)) {
+        attrs.defaultParagraph = { flat, start: 0, end: flat.text.length };
+      }
       if (!description && prose.length > 0) description = { flat, ranges: prose };
     } else if (node.type === 'list') {
       for (const item of node.children) {
@@ -408,13 +413,15 @@ function leadingNames(flat: Flat, offset: number): { names: string[]; raw: strin
 }
 
 /** A parenthesised note at `offset` (`(int, default: 10)`): its inner range and where it ends. */
-function parenthetical(text: string, offset: number): { start: number; end: number; after: number } | undefined {
-  const m = /^[ \t]*\(/.exec(text.slice(offset));
+function parenthetical(text: string, offset: number, brackets = false): { start: number; end: number; after: number } | undefined {
+  // `(int, default: 10)`, or in a heading a bracketed type as Stryker's docs write it: `` [`string[]`] ``.
+  const m = (brackets ? /^[ \t]*([([])/ : /^[ \t]*(\()/).exec(text.slice(offset));
   if (!m) return undefined;
+  const [open, close] = m[1] === '(' ? ['(', ')'] : ['[', ']'];
   let depth = 0;
   for (let i = offset + m[0].length - 1; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return { start: offset + m[0].length, end: i, after: i + 1 };
+    if (text[i] === open) depth++;
+    else if (text[i] === close && --depth === 0) return { start: offset + m[0].length, end: i, after: i + 1 };
   }
   return undefined;
 }
@@ -465,6 +472,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   if (attrs.description !== undefined && !NO_VALUE.has(attrs.description.toLowerCase())) row.description = attrs.description;
   let def = attrs.default;
   if (!def && attrs.descriptionFlat) def = defaultFromProse(ctx, attrs.descriptionFlat.flat, attrs.descriptionFlat.start, attrs.descriptionFlat.end);
+  if (!def && attrs.defaultParagraph) def = defaultFromProse(ctx, attrs.defaultParagraph.flat, attrs.defaultParagraph.start, attrs.defaultParagraph.end);
   if (def) {
     row.default = def.value;
     if (def.location) row.defaultLocation = def.location;
@@ -519,7 +527,7 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
   const lead = leadingNames(flat, 0);
   if (lead) {
     let rest = lead.end;
-    const paren = parenthetical(text, rest);
+    const paren = parenthetical(text, rest, true);
     if (paren) {
       readParenthetical(ctx, flat, paren.start, paren.end, attrs);
       rest = paren.after;
@@ -668,7 +676,8 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  *
  * **Parameter headings** (`headingRows`). A heading names a parameter when its text is one or
  * more inline code spans holding parameter spellings (`` ### `--out`, `-o` ``), optionally followed
- * by a parenthesised note (`` (int, default: 10) ``) and a `{#id}` anchor; or one bare
+ * by a parenthesised note (`` (int, default: 10) ``, or a bracketed one: `` [`string[]`] ``) and a
+ * `{#id}` anchor; or one bare
  * identifier/flag token (`### epochs`, `### --log-level`, terraform-docs'
  * `### <a name="input_x"></a> [x](#input\_x)`). A bare lower-case word without `_`, `.` or
  * dashes (`### epochs`) counts only when its body states a type, default, env var, flag,
@@ -679,7 +688,8 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  *   (`| Type | `int` |`), or one row under `| Type | Default |`; a `Default:` line followed by a
  *   fenced block takes the block's content;
  * - `description`: a `Description:` line, else the first paragraph's non-attribute lines;
- * - `default`, failing all that, from a default phrase in the description.
+ * - `default`, failing all that, from a default phrase in the description, else in a later
+ *   paragraph of the body that starts `Defaults to …`/`Default is …`.
  * A parameter heading whose block (up to the next heading of the same or higher rank) holds
  * other parameter headings, a reference table or a reference list groups parameters: it is a row
  * only when it states its own type or default (`` ## `snapshot` (object or undefined) ``, or a

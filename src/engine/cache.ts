@@ -225,7 +225,7 @@ export function stableStringify(value: unknown): string {
 
 /** Every discovered file once, sorted (a file may be both a source and a YAML file). */
 function inputFiles(files: DiscoveredFiles): string[] {
-  return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml])].sort();
+  return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml, ...(files.schemas ?? [])])].sort();
 }
 
 /**

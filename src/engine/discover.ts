@@ -28,6 +28,11 @@ export interface DiscoveredFiles {
    * callers building the lists by hand may leave it out.
    */
   programs?: string[];
+  /**
+   * JSON files that may hold a JSON Schema (`*.schema.json`, `*-schema.json`, files in `schema/`
+   * or `schemas/` folders, outside test folders). Optional, as {@link programs} is.
+   */
+  schemas?: string[];
 }
 
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
@@ -37,6 +42,8 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
 const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 const YAML = ['**/*.yaml', '**/*.yml'];
+/** JSON files named or placed as schemas: candidates for JSON Schema config types. */
+const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 
 /**
  * Globs the project. Patterns are globby/fast-glob patterns relative to `root`; `.gitignore`
@@ -44,8 +51,9 @@ const YAML = ['**/*.yaml', '**/*.yml'];
  * down, not `.git/info/exclude` nor the global excludes file); symbolic links are neither listed
  * nor followed; dot files match only patterns that name the dot.
  *
- * In a git work tree the candidate files come from one `git ls-files` (tracked and untracked,
- * minus what `.gitignore` ignores) and are matched with picomatch, instead of four directory
+ * In a git work tree the candidate files come from one `git ls-files` (tracked files, also those
+ * a `.gitignore` pattern matches, as git itself keeps them; untracked files minus what
+ * `.gitignore` ignores) and are matched with picomatch, instead of four directory
  * walks by globby, which cost seconds on a NeMo-Gym-sized repository. The patterns keep globby's
  * meaning (directory expansion, negations that apply to the patterns before them). globby is
  * used whenever git cannot give the same answer: git missing or `root` not in a work tree,
@@ -71,12 +79,25 @@ export async function discoverFiles(
     const listed = await gitFiles(root);
     if (listed) {
       const expandedIgnore = await expandDirectories(root, ignored);
+      // A workspace package whose folder is named like output (`incubator/build/` with its own
+      // package.json and src/) is source: inside it, only its own output folders are skipped.
+      const packages = outputNamedPackages(listed);
+      const inPackage = (f: string): string | undefined => packages.find((d) => f.startsWith(`${d}/`));
+      const packageIgnore = expandedIgnore.filter((g) => !OUTPUT_NAMED_GLOBS.has(g));
       const pick = async (patterns: string[]): Promise<string[]> => {
         const matches = await globbyMatcher(root, patterns, expandedIgnore);
-        return listed.filter(matches).sort();
+        if (packages.length === 0) return listed.filter(matches).sort();
+        const inside = await globbyMatcher(root, patterns, packageIgnore);
+        return listed
+          .filter((f) => {
+            const pkg = inPackage(f);
+            if (pkg === undefined) return matches(f);
+            return inside(f) && !f.slice(pkg.length + 1).split('/').slice(0, -1).some((part) => OUTPUT_NAMED.has(part));
+          })
+          .sort();
       };
-      const [src, doc, pkg, yaml, programs] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS)]);
-      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs };
+      const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([pick(sources), pick(docs), pick(PACKAGING), pick(YAML), pick(PROGRAMS), pick(SCHEMAS)]);
+      const found = { sources: src, docs: doc, packaging: pkg, yaml, programs, schemas };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -96,7 +117,7 @@ export async function discoverFiles(
       const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
       if (irregular.size === 0) return { ...found, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), ...unreadable };
+      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), schemas: keep(found.schemas), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -121,15 +142,35 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml, programs] = await Promise.all([
+  const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([
     globby(sources, options),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
     globby(PROGRAMS, options),
+    globby(SCHEMAS, options),
   ]);
-  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort() };
+  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
+}
+
+/** Always-ignored folder names that a workspace package may also be called. */
+const OUTPUT_NAMED: ReadonlySet<string> = new Set(['dist', 'build']);
+const OUTPUT_NAMED_GLOBS: ReadonlySet<string> = new Set([...OUTPUT_NAMED].map((d) => `**/${d}/**`));
+
+/**
+ * Folders named like output (`build`, `dist`) that are workspace packages: they hold a tracked
+ * `package.json` and tracked files under `src/`, and sit in no other output folder.
+ */
+function outputNamedPackages(listed: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of listed) {
+    const m = /^(.*(?:^|\/)(?:dist|build))\/package\.json$/.exec(f);
+    const dir = m?.[1];
+    if (dir === undefined || dir.split('/').slice(0, -1).some((part) => OUTPUT_NAMED.has(part) || part === 'node_modules')) continue;
+    if (listed.some((x) => x.startsWith(`${dir}/src/`))) out.push(dir);
+  }
+  return out;
 }
 
 /** A pattern relative to the root and inside it (globby rebases `../` patterns and their ignores; that case is left to globby). */
@@ -182,22 +223,23 @@ function git(root: string, args: string[]): Promise<string> {
 }
 
 /**
- * The files under `root` that git tracks or sees untracked, without those a `.gitignore`
- * ignores (tracked ones included, as globby drops them), root-relative POSIX paths; undefined
- * when git cannot give the same list as globby (see {@link discoverFiles}).
+ * The files under `root` that git tracks (even when a `.gitignore` pattern matches them: git
+ * applies ignore rules to untracked files only; globby, which cannot know, drops them) or sees
+ * untracked and not ignored, root-relative POSIX paths; undefined when git cannot give the
+ * same list as globby otherwise (see {@link discoverFiles}).
  */
 async function gitFiles(root: string): Promise<string[] | undefined> {
   try {
     const top = (await git(root, ['rev-parse', '--show-toplevel'])).trim();
     const exclude = '--exclude-per-directory=.gitignore';
-    const [listed, ignoredTracked, modules] = await Promise.all([
+    const [listed, modules] = await Promise.all([
       git(root, ['ls-files', '-z', '--cached', '--others', exclude]),
-      git(root, ['ls-files', '-z', '--cached', '--ignored', exclude]),
       lstat(path.join(top, '.gitmodules')).then(() => true, () => false),
     ]);
     if (modules) return undefined;
-    const drop = new Set(ignoredTracked.split('\0'));
-    const files = [...new Set(listed.split('\0'))].filter((f) => f !== '' && !drop.has(f));
+    // A tracked file is part of the project even when a .gitignore pattern matches it (git's own
+    // rule: ts-json-schema-generator tracks its program `ts-json-schema-generator.ts` under `/*.ts`).
+    const files = [...new Set(listed.split('\0'))].filter((f) => f !== '');
     if (files.some((f) => f.endsWith('/'))) return undefined; // a nested repository
     return files;
   } catch {

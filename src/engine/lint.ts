@@ -1,5 +1,6 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
 import { findNodeAtLocation, parseTree, type ParseError } from 'jsonc-parser';
+import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
@@ -292,6 +293,17 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       if (!firstByPath.has(key)) firstByPath.set(key, bin);
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 } });
     }
+  }
+  // JSON Schema files: their object schemas are config types too; a type the code declares wins.
+  const schemaFiles = (files.schemas ?? []).flatMap((file) => {
+    const text = read(file);
+    return text === undefined ? [] : [{ file, text }];
+  });
+  if (schemaFiles.length > 0) {
+    const schemas = extractJsonSchemas(schemaFiles);
+    diagnostics.push(...schemas.diagnostics);
+    const declared = new Set(classes.map((c) => c.name));
+    classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
   }
   return {
     sources,

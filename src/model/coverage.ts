@@ -145,7 +145,7 @@ export function paramSource(model: Model, cmd: CommandSpec): string | undefined 
   const parts: string[] = [];
   for (const q of cmd.configClasses) {
     const cls = model.classes.get(q);
-    const kind = cls ? { pydantic: 'pydantic class', dataclass: 'dataclass', typeddict: 'TypedDict', interface: 'interface', class: 'class', 'type-alias': 'type', zod: 'zod schema' }[cls.kind] : '';
+    const kind = cls ? { pydantic: 'pydantic class', dataclass: 'dataclass', typeddict: 'TypedDict', interface: 'interface', class: 'class', 'type-alias': 'type', zod: 'zod schema', 'json-schema': 'JSON Schema' }[cls.kind] : '';
     parts.push(cls ? `${kind} ${cls.name} (${cls.location.file}:${cls.location.line})` : `class ${q}`);
   }
   const flag = cmd.params.find((p) => p.origin === 'cli-flag' && p.location.file !== 'docdrift config');

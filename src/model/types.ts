@@ -103,11 +103,13 @@ export interface ConfigClass {
   module: string;
   /**
    * What declares it: Python `pydantic` models and `dataclass`es; TypeScript `interface`s,
-   * `class`es, object `type-alias`es and `zod` object schemas (issue #3). A Python `typeddict`
-   * (`class Sampling(TypedDict)`) is listed only when a config field's type names it (`typeRef`
-   * or `valueTypeRef`): it gives the keys of a dict-valued field, it is never a command's config.
+   * `class`es, object `type-alias`es and `zod` object schemas (issue #3); object schemas of
+   * JSON Schema files (`json-schema`), which config files are often validated by. A Python
+   * `typeddict` (`class Sampling(TypedDict)`) is listed only when a config field's type names it
+   * (`typeRef` or `valueTypeRef`): it gives the keys of a dict-valued field, it is never a
+   * command's config.
    */
-  kind: 'pydantic' | 'dataclass' | 'typeddict' | 'interface' | 'class' | 'type-alias' | 'zod';
+  kind: 'pydantic' | 'dataclass' | 'typeddict' | 'interface' | 'class' | 'type-alias' | 'zod' | 'json-schema';
   /** Base classes, resolved to qualified names where the repository defines them, else as written. */
   bases: string[];
   /**

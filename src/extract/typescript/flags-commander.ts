@@ -4,7 +4,7 @@ import type { ParamSpec } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
-import { defaultOf, skipOuter } from './syntax.js';
+import { skipOuter } from './syntax.js';
 
 /** Methods that return something other than the command (getters, promises, help text). */
 const NOT_CHAINABLE = new Set([
@@ -18,7 +18,6 @@ const NOT_CHAINABLE = new Set([
   'createArgument',
   'createHelp',
   'parseAsync',
-  'usage',
 ]);
 /** Parsers whose result type is known. */
 const PARSER_TYPES = new Map([
@@ -103,6 +102,10 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       node.params.push(...versionFlags(ev, call, a1));
       break;
     }
+    case 'usage':
+      // `.usage('<command> [options]')` sets and chains; `.usage()` reads.
+      if (!a0) return undefined;
+      break;
     case 'parse':
       node.parsed = true;
       break;
@@ -130,7 +133,7 @@ export function applyCommanderOption(ev: FlagEvaluator, option: OptionValue, met
   const spec = option.spec;
   switch (method) {
     case 'default':
-      if (a0) spec.default = defaultOf(a0, a0.getSourceFile());
+      if (a0) spec.default = ev.defaultOf(a0);
       break;
     case 'choices': {
       const choices = ev.stringsOf(a0, true);
@@ -245,7 +248,7 @@ function defaultAndParser(ev: FlagEvaluator, option: OptionValue, a2: ts.Node | 
     setParser(ev, option, a2);
     value = a3;
   }
-  if (value && ts.isExpression(value)) option.spec.default = defaultOf(value, value.getSourceFile());
+  if (value && ts.isExpression(value)) option.spec.default = ev.defaultOf(value);
 }
 
 function isParser(ev: FlagEvaluator, node: ts.Node): boolean {

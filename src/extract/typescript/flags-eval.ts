@@ -1,12 +1,12 @@
 /** A small abstract evaluator over syntax trees: follows yargs and commander values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
-import type { SourceLocation } from '../../model/types.js';
+import type { DefaultValue, SourceLocation } from '../../model/types.js';
 import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { resolveSpecifier, type ModuleInfo } from './scan.js';
-import { locationOf, propertyName, skipOuter } from './syntax.js';
+import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -27,6 +27,11 @@ const MAX_UNROLL = 300;
 /** Calls that reorder an array without changing its items (lodash `sortBy`, `orderBy`). */
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
 const ORDER_ONLY_METHODS = new Set(['sort', 'slice', 'toSorted', 'reverse']);
+
+/** Whether a class member is `static`. */
+function isStatic(m: ts.ClassElement): boolean {
+  return ts.getModifiers(m as ts.HasModifiers)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword) ?? false;
+}
 
 /** The expression of `export default <expression>` in a file. */
 function defaultExpression(sf: ts.SourceFile): ts.Expression | undefined {
@@ -112,6 +117,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isIdentifier(e)) return this.identifier(e);
     if (ts.isCallExpression(e)) return this.call(e);
     if (ts.isNewExpression(e)) return this.construct(e);
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMember(e, e.name.text);
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
     if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
@@ -368,6 +374,38 @@ export class Evaluator implements FlagEvaluator {
     return this.member(recv, name, receiver);
   }
 
+  /**
+   * `this.program` inside a class: the member's initial value, from a property initializer
+   * (`program = new Command()`), a constructor parameter property's default
+   * (`constructor(private readonly program: Command = new Command())`) or the constructor's
+   * `this.program = …` assignment; the first found in that order. Undefined outside a class,
+   * for a member with none of these, or one the class reassigns elsewhere (a method's
+   * `this.program = …` is not followed).
+   */
+  private classMember(at: ts.PropertyAccessExpression, name: string): Value | undefined {
+    let cls: ts.Node | undefined = at.parent;
+    // Arrow functions keep the class's `this`; any other function has its own.
+    while (cls && !ts.isClassLike(cls)) {
+      if (ts.isFunctionDeclaration(cls) || ts.isFunctionExpression(cls)) return undefined;
+      cls = cls.parent;
+    }
+    if (!cls || !ts.isClassLike(cls)) return undefined;
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) && propertyName(m.name) === name && !isStatic(m)) return m.initializer ? this.evaluate(m.initializer) : undefined;
+    }
+    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+    if (!ctor) return undefined;
+    for (const p of ctor.parameters) {
+      if (ts.isIdentifier(p.name) && p.name.text === name && ts.getModifiers(p)?.length) return p.initializer ? this.evaluate(p.initializer) : undefined;
+    }
+    for (const s of ctor.body?.statements ?? []) {
+      if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+      const left = skipOuter(s.expression.left);
+      if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) return this.evaluate(s.expression.right);
+    }
+    return undefined;
+  }
+
   /** A member of a module-like value: an object literal's property, a namespace's export, a commander export. */
   member(value: Value, name: string, at: ts.Node): Value | undefined {
     if (value.kind === 'commander' && value.member === undefined) {
@@ -402,6 +440,47 @@ export class Evaluator implements FlagEvaluator {
         if (left === `exports.${name}` || left === `module.exports.${name}`) found = s.expression.right;
       }
       return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * A default as written; when it is not a literal, the literal it stands for through constants:
+   * a `const` (also imported), an element `X[0]` of a literal array (`as const` tuples too), a
+   * property `X.y` of a literal object; at most 6 steps. Anything else (`process.arch`, a call)
+   * stays the expression as written.
+   */
+  defaultOf(expr: ts.Expression): DefaultValue {
+    const written = defaultOf(expr, expr.getSourceFile());
+    if (written.kind === 'literal') return written;
+    const literal = this.constantLiteral(expr, 0);
+    return literal ? { kind: 'literal', text: literal.getText(literal.getSourceFile()) } : written;
+  }
+
+  private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
+    if (depth > 6) return undefined;
+    const e = skipOuter(expr);
+    if (isLiteral(e)) return e;
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.constantLiteral(b.decl.initializer, depth + 1);
+      if (b?.kind === 'import') {
+        const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+        if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable' && resolved.decl.node.initializer && isConst(resolved.decl.node)) {
+          return this.constantLiteral(resolved.decl.node.initializer, depth + 1);
+        }
+      }
+      return undefined;
+    }
+    if (ts.isElementAccessExpression(e) && ts.isNumericLiteral(skipOuter(e.argumentExpression))) {
+      const items = this.arrayItems(e.expression, 0);
+      const item = items?.[Number((skipOuter(e.argumentExpression) as ts.NumericLiteral).text)];
+      return item && !ts.isSpreadElement(item) ? this.constantLiteral(item, depth + 1) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const value = this.evaluate(e.expression);
+      const node = value?.kind === 'object' ? this.memberNode(value, e.name.text) : undefined;
+      return node && ts.isExpression(node) ? this.constantLiteral(node, depth + 1) : undefined;
     }
     return undefined;
   }

@@ -3,7 +3,6 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { defaultOf } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
 
 const UTIL = new Set(['node:util', 'util']);
@@ -123,7 +122,7 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
         const short = ev.stringOf(e.value);
         if (short !== undefined) addAlias(spec, short);
       } else if (e.key === 'multiple') multiple = ev.booleanOf(e.value) === true;
-      else if (e.key === 'default' && ts.isExpression(e.value)) spec.default = defaultOf(e.value, e.value.getSourceFile());
+      else if (e.key === 'default' && ts.isExpression(e.value)) spec.default = ev.defaultOf(e.value);
     }
     if (type !== undefined) spec.type = multiple ? `${type}[]` : type;
     if (type === 'boolean' && allowNegative) spec.negatable = true;
@@ -171,7 +170,7 @@ function yargsParserProgram(ev: FlagEvaluator, call: ts.CallExpression): Command
     } else if (e.key === 'default') {
       for (const entry of ev.objectEntries(e.value) ?? []) {
         const spec = byName.get(entry.key) ?? ensure(entry.key, entry.keyNode);
-        if (ts.isExpression(entry.value)) spec.default = defaultOf(entry.value, entry.value.getSourceFile());
+        if (ts.isExpression(entry.value)) spec.default = ev.defaultOf(entry.value);
       }
     }
   }

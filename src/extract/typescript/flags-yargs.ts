@@ -3,7 +3,6 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import type { FlagEvaluator, Value } from './types.js';
 import { addAlias, attach, camelCase, findParam, newNode, newParam, type CommandNode } from './flags-node.js';
-import { defaultOf } from './syntax.js';
 
 /** Built-in keys that `.alias('h', 'help')` and the like refer to without defining an option. */
 const BUILT_INS = new Set(['help', 'version']);
@@ -50,7 +49,7 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
       break;
     case 'default':
     case 'defaults':
-      for (const [name, at, value] of keyValues(ev, a0, a1)) if (ts.isExpression(value)) ensure(ev, node, name, at).default = defaultOf(value, value.getSourceFile());
+      for (const [name, at, value] of keyValues(ev, a0, a1)) if (ts.isExpression(value)) ensure(ev, node, name, at).default = ev.defaultOf(value);
       break;
     case 'describe':
       for (const [name, at, value] of keyValues(ev, a0, a1)) {
@@ -175,7 +174,7 @@ export function defineOption(ev: FlagEvaluator, node: CommandNode, name: string,
         if (ev.booleanOf(v) === true) setType(spec, { array: true });
         break;
       case 'default':
-        if (ts.isExpression(v)) spec.default = defaultOf(v, v.getSourceFile());
+        if (ts.isExpression(v)) spec.default = ev.defaultOf(v);
         break;
       case 'describe':
       case 'description':

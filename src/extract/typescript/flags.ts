@@ -55,7 +55,7 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  *
  * **Every flag.** `location` is the name literal (for commander flags strings and command
  * strings, the name's token inside the literal); `owner` is the command path joined with spaces
- * (`''` for the program); `default` is the literal/expression as written (`defaultOf`); `dest` is
+ * (`''` for the program); `default` is the literal/expression as written, or the literal a constant stands for (`DEFAULT_PORT`, `MODES[0]`, `DEFAULTS.host`: `Evaluator.defaultOf`); `dest` is
  * absent for positionals.
  *
  * **Loops.** `for (const { long, short } of OPTIONS) program.option(…)` over a literal array

@@ -1,7 +1,7 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
 import type { InputDiagnostic } from '../../model/types.js';
 import { readBins, type BinEntry } from './bin.js';
-import { dirname, findSource, joinPath } from './scan.js';
+import { dirname, findSource, joinPath, OUT_DIRS } from './scan.js';
 
 /** A `bin` of some package.json with the source file that holds its program. */
 export interface BinProgram extends BinEntry {
@@ -47,13 +47,15 @@ function javascriptFile(target: string, files: ReadonlySet<string>): string | un
  * The program of every `bin` of every package.json (workspace packages included; paths in a
  * package resolve against its directory), never running code:
  *
- * 1. The declared file's TypeScript source, when compiled output maps back to one (`dist/x.js`
- *    → `src/x.ts`, see `sourceCandidates`).
- * 2. Else, when the declared file exists (`bin/tool`, `bin/cli.js`): a short file (≤ 40 lines) whose
- *    relative `require`/`import` maps to a TypeScript source is a shim for that source
- *    (`require('../dist/index')` → `index.ts` or `src/index.ts`); otherwise the file itself is a
- *    JavaScript program, and it and the JavaScript it imports (relative specifiers, ≤ 400
- *    files) are read.
+ * 1. When the declared file exists outside an out dir (`bin/tool`, `bin/cli.js`, not
+ *    `dist/cli.js`) and is short (≤ 40 lines), its
+ *    first relative `require`/`import` that maps to a TypeScript source: it is a shim for that
+ *    source (`require('../dist/index')` → `index.ts` or `src/index.ts`). What the shim loads
+ *    beats a guess from the bin's own name.
+ * 2. Else the declared file's TypeScript source, when compiled output maps back to one
+ *    (`dist/x.js` → `src/x.ts`, see `sourceCandidates`).
+ * 3. Else, when the declared file exists, the file itself is a JavaScript program, and it and
+ *    the JavaScript it imports (relative specifiers, ≤ 400 files) are read.
  *
  * @param packageJsons every package.json to read `bin` from (invalid JSON gives a `parse-error` warning)
  * @param tsFiles the TypeScript sources of the run
@@ -85,19 +87,22 @@ export function findBinPrograms(
     for (const bin of readBins(pkg, diagnostics)) {
       const program: BinProgram = { ...bin, packageJson: pkg.file };
       bins.push(program);
+      // A declared file that exists says what it loads: its shim target beats the name guess
+      // (`bin/stryker.js` importing `../dist/src/index.js` runs `src/index.ts`, not `src/stryker.ts`).
+      // Compiled output itself (`dist/cli.js` committed) is not a shim of what it imports.
+      const compiled = bin.path.split('/').some((part) => OUT_DIRS.has(part));
+      const text = programFiles.has(bin.path) ? (javascript.get(bin.path) ?? read(bin.path)) : undefined;
+      const shimTarget = text !== undefined && !compiled && text.split('\n').length <= MAX_SHIM_LINES ? shimSource(bin.path, text, tsSet) : undefined;
+      if (shimTarget !== undefined) {
+        program.source = shimTarget;
+        continue;
+      }
       const ts = findSource(bin.path, tsSet);
       if (ts !== undefined) {
         program.source = ts;
         continue;
       }
-      if (!programFiles.has(bin.path)) continue;
-      const text = javascript.get(bin.path) ?? read(bin.path);
       if (text === undefined) continue;
-      const shimTarget = text.split('\n').length <= MAX_SHIM_LINES ? shimSource(bin.path, text, tsSet) : undefined;
-      if (shimTarget !== undefined) {
-        program.source = shimTarget;
-        continue;
-      }
       program.source = bin.path;
       if (!javascript.has(bin.path)) {
         javascript.set(bin.path, text);

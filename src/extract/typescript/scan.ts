@@ -144,7 +144,8 @@ export function scanModule(file: string, sf: ts.SourceFile): ModuleInfo {
   return info;
 }
 
-const OUT_DIRS = new Set(['dist', 'build', 'lib', 'out']);
+/** Folders compiled output goes to by convention. */
+export const OUT_DIRS = new Set(['dist', 'build', 'lib', 'out']);
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts'];
 
 /** Normalises `a/./b/../c` to `a/c`; `undefined` when it climbs above the root. */

@@ -5,7 +5,7 @@
  * implements {@link FlagEvaluator} for the yargs and commander readers.
  */
 import type { ts } from 'ts-morph';
-import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
 import type { CommandNode } from './flags-node.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
@@ -150,4 +150,6 @@ export interface FlagEvaluator {
   booleanOf(node: ts.Node | undefined): boolean | undefined;
   location(node: ts.Node): SourceLocation;
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation;
+  /** A default as written, or the literal a constant expression stands for (`DEPLOYMENT[0]` → `"remote-first"`). */
+  defaultOf(expr: ts.Expression): DefaultValue;
 }

@@ -1,0 +1,265 @@
+/** Config types declared as JSON Schema (draft-04 to 2020-12): an object schema's `properties` are a config file's keys, as a TypeScript interface generated from it would be. */
+import { getNodeValue, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+
+/** A JSON file to read: project-relative POSIX path and its text. */
+export interface JsonSchemaSource {
+  file: string;
+  text: string;
+}
+
+/** What {@link extractJsonSchemas} found. */
+export interface JsonSchemaExtraction {
+  classes: ConfigClass[];
+  diagnostics: InputDiagnostic[];
+}
+
+/** Files larger than this are not read as schemas (a generated bundle, not a config's schema). */
+const MAX_SCHEMA_BYTES = 2_000_000;
+
+/**
+ * Reads JSON Schema files as config types, never fetching anything (`$ref`s to other files or
+ * URLs stay unresolved).
+ *
+ * **Which files.** A JSON file is a schema when its root object has a `$schema` naming
+ * json-schema.org, or `type: "object"` with `properties`. Others are skipped silently (a JSON
+ * file that happens to sit in a `schema/` folder); one that does not parse gives a `parse-error`
+ * warning only when it names `$schema`.
+ *
+ * **Which types.** The root schema, when it is an object with `properties`, and every entry of
+ * `definitions` / `$defs` that is one. The type's `name` is its `title` (`StrykerOptions`), else
+ * the definition key, else the file name in PascalCase; `qualifiedName` is `<file>#<name>`;
+ * `kind` is `json-schema`; `bases` are the `$ref`s of `allOf` members, whose fields come first.
+ *
+ * **Fields** (origin `config-field`, `owner` the type's name, `location` the property key):
+ * `type` from `type` (`integer` → `number`; arrays as `T[]` from `items`; `enum` as a union of
+ * literals; `$ref` to a local definition as that definition's name); `default` from `default`
+ * (compact JSON, kind `literal`; an empty `{}` on a field whose `$ref` is an object schema is left out, its keys' defaults being the real one); `required` from the parent's `required` list; `description` from
+ * `description` (else `title`); `deprecated` from `deprecated: true`; `typeRef` the
+ * qualified name of a local definition that is an object schema; `openNamespace` for an object
+ * with `additionalProperties`/`patternProperties` and no `properties`.
+ *
+ * @param sources JSON files (project-relative POSIX paths)
+ */
+export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSchemaExtraction {
+  const classes: ConfigClass[] = [];
+  const diagnostics: InputDiagnostic[] = [];
+  for (const source of sources) {
+    if (source.text.length > MAX_SCHEMA_BYTES) continue;
+    const errors: ParseError[] = [];
+    const root = parseTree(source.text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (!root || root.type !== 'object') {
+      if (/"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text)) {
+        const at = errors[0]?.offset ?? 0;
+        const line = source.text.slice(0, at).split('\n').length;
+        const column = at - source.text.lastIndexOf('\n', at - 1);
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${source.file}:${line}:${column}: not a JSON object; the JSON Schema in it is not read`,
+          location: { file: source.file, line, column },
+        });
+      }
+      continue;
+    }
+    const schemaUri = stringValue(child(root, '$schema'));
+    const isSchema = (schemaUri !== undefined && /json-schema\.org/.test(schemaUri)) || isObjectSchema(root);
+    if (!isSchema) continue;
+    classes.push(...new SchemaFile(source).types(root));
+  }
+  return { classes, diagnostics };
+}
+
+/** One schema file's types. */
+class SchemaFile {
+  private readonly lineStarts: number[] = [0];
+  /** Definition pointer (`#/definitions/x`) → its node and name. */
+  private readonly definitions = new Map<string, { node: JsonNode; name: string }>();
+
+  constructor(private readonly source: JsonSchemaSource) {
+    for (let i = 0; i < source.text.length; i++) if (source.text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+  }
+
+  types(root: JsonNode): ConfigClass[] {
+    for (const container of ['definitions', '$defs']) {
+      const defs = child(root, container);
+      if (defs?.type !== 'object') continue;
+      for (const prop of defs.children ?? []) {
+        const [keyNode, value] = prop.children ?? [];
+        const key = keyNode?.value;
+        if (typeof key !== 'string' || value?.type !== 'object') continue;
+        this.definitions.set(`#/${container}/${key}`, { node: value, name: stringValue(child(value, 'title')) ?? key });
+      }
+    }
+    const out: ConfigClass[] = [];
+    const stem = this.source.file.replace(/^.*\//, '').replace(/(?:\.schema)?\.json$/i, '');
+    const rootName = stringValue(child(root, 'title')) ?? pascalCase(stem);
+    if (isObjectSchema(root) || child(root, 'allOf')) {
+      const cls = this.type(root, rootName, root);
+      if (cls.fields.length > 0) out.push(cls);
+    }
+    for (const { node, name } of this.definitions.values()) {
+      if (!isObjectSchema(node) && !child(node, 'allOf')) continue;
+      const cls = this.type(node, name, node.parent?.children?.[0] ?? node);
+      if (cls.fields.length > 0) out.push(cls);
+    }
+    return out;
+  }
+
+  private type(node: JsonNode, name: string, at: JsonNode, seen = new Set<JsonNode>()): ConfigClass {
+    const fields: ParamSpec[] = [];
+    const bases: string[] = [];
+    seen.add(node);
+    // allOf members first: a `$ref` is a base, an inline object adds its properties.
+    for (const member of child(node, 'allOf')?.children ?? []) {
+      const ref = stringValue(child(member, '$ref'));
+      const target = ref === undefined ? member : this.definitions.get(ref)?.node;
+      if (ref !== undefined) bases.push(this.definitions.get(ref)?.name ?? ref);
+      if (!target || seen.has(target)) continue;
+      for (const f of this.type(target, name, at, seen).fields) addField(fields, f);
+    }
+    const required = new Set((child(node, 'required')?.children ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string'));
+    for (const prop of child(node, 'properties')?.children ?? []) {
+      const [keyNode, value] = prop.children ?? [];
+      const key = keyNode?.value;
+      if (!keyNode || typeof key !== 'string' || value?.type !== 'object') continue;
+      addField(fields, this.field(key, keyNode, value, name, required.has(key)));
+    }
+    return {
+      name,
+      qualifiedName: `${this.source.file}#${name}`,
+      module: this.source.file,
+      kind: 'json-schema',
+      bases,
+      fields,
+      location: this.location(at),
+    };
+  }
+
+  private field(key: string, keyNode: JsonNode, schema: JsonNode, owner: string, required: boolean): ParamSpec {
+    const spec: ParamSpec = {
+      name: key,
+      aliases: [],
+      required,
+      deprecated: child(schema, 'deprecated')?.value === true,
+      hidden: false,
+      origin: 'config-field',
+      owner,
+      location: this.location(keyNode),
+    };
+    const type = this.typeText(schema, 0);
+    if (type !== undefined) spec.type = type;
+    const dflt = child(schema, 'default');
+    const ref = this.refTarget(schema);
+    // `default: {}` on an object of a definition whose keys have defaults: the effective default
+    // is built from those, so `{}` says nothing a reference would write.
+    const emptyObject = dflt?.type === 'object' && (dflt.children ?? []).length === 0 && ref !== undefined && isObjectSchema(ref.node);
+    if (emptyObject) spec.required = false;
+    else if (dflt) {
+      spec.default = { kind: 'literal', text: JSON.stringify(getNodeValue(dflt)) };
+      spec.required = false;
+    }
+    const description = stringValue(child(schema, 'description')) ?? stringValue(child(schema, 'title'));
+    if (description !== undefined) spec.description = description.trim();
+    if (ref && isObjectSchema(ref.node)) spec.typeRef = `${this.source.file}#${ref.name}`;
+    const target = ref?.node ?? schema;
+    if (typeOf(target).includes('object') && !child(target, 'properties') && (child(target, 'additionalProperties') || child(target, 'patternProperties'))) spec.openNamespace = true;
+    return spec;
+  }
+
+  /** The local definition a schema's `$ref` names (also through a one-member `allOf`/`anyOf`/`oneOf`). */
+  private refTarget(schema: JsonNode): { node: JsonNode; name: string } | undefined {
+    const ref = stringValue(child(schema, '$ref'));
+    if (ref !== undefined) return this.definitions.get(ref);
+    for (const k of ['allOf', 'anyOf', 'oneOf']) {
+      const members = child(schema, k)?.children ?? [];
+      if (members.length === 1 && members[0]) return this.refTarget(members[0]);
+    }
+    return undefined;
+  }
+
+  /** A TypeScript-like type text for a schema, as docs write it (`string[]`, `'off' | 'all'`). */
+  private typeText(schema: JsonNode, depth: number): string | undefined {
+    if (depth > 4) return undefined;
+    const ref = stringValue(child(schema, '$ref'));
+    if (ref !== undefined) {
+      const def = this.definitions.get(ref);
+      if (!def) return undefined;
+      // An enum or scalar definition reads as its members; an object one by its name.
+      return isObjectSchema(def.node) ? def.name : (this.typeText(def.node, depth + 1) ?? def.name);
+    }
+    const en = child(schema, 'enum');
+    if (en?.type === 'array') return (en.children ?? []).map((c) => this.source.text.slice(c.offset, c.offset + c.length).replace(/^"(.*)"$/, "'$1'")).join(' | ');
+    for (const k of ['anyOf', 'oneOf']) {
+      const members = child(schema, k)?.children;
+      if (members) {
+        const parts = members.map((m) => this.typeText(m, depth + 1));
+        return parts.every((p): p is string => p !== undefined) ? [...new Set(parts)].join(' | ') : undefined;
+      }
+    }
+    const types = typeOf(schema);
+    if (types.length === 0) return undefined;
+    return types
+      .map((t) => {
+        if (t === 'integer') return 'number';
+        if (t === 'array') {
+          const items = child(schema, 'items');
+          const item = items?.type === 'object' ? this.typeText(items, depth + 1) : undefined;
+          return item === undefined ? 'unknown[]' : /[| ]/.test(item) ? `Array<${item}>` : `${item}[]`;
+        }
+        return t;
+      })
+      .join(' | ');
+  }
+
+  private location(node: JsonNode): SourceLocation {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.lineStarts[mid] as number) <= node.offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { file: this.source.file, line: lo + 1, column: node.offset - (this.lineStarts[lo] as number) + 1 };
+  }
+}
+
+/** A property of an object node. */
+function child(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (node?.type !== 'object') return undefined;
+  for (const prop of node.children ?? []) if (prop.children?.[0]?.value === key) return prop.children[1];
+  return undefined;
+}
+
+function stringValue(node: JsonNode | undefined): string | undefined {
+  return node?.type === 'string' && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/** The schema's `type` as a list (`"string"` or `["string", "null"]`). */
+function typeOf(schema: JsonNode): string[] {
+  const t = child(schema, 'type');
+  if (t?.type === 'string') return [String(t.value)];
+  if (t?.type === 'array') return (t.children ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+/** An object schema with named properties. */
+function isObjectSchema(schema: JsonNode): boolean {
+  const props = child(schema, 'properties');
+  return props?.type === 'object' && (typeOf(schema).length === 0 || typeOf(schema).includes('object'));
+}
+
+/** A later definition of a key replaces an inherited one in place. */
+function addField(fields: ParamSpec[], f: ParamSpec): void {
+  const i = fields.findIndex((x) => x.name === f.name);
+  if (i >= 0) fields[i] = f;
+  else fields.push(f);
+}
+
+function pascalCase(stem: string): string {
+  return stem
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
