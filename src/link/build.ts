@@ -495,12 +495,18 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
           : [entry.config];
     const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
     const params = mergeParams(resolved, entry.params ?? [], name);
+    // Classes discovery found for the function that the config's own list leaves out.
+    const kept = new Set(resolved.map((c) => c.qualifiedName));
+    const dropped = entry.config !== undefined && target !== undefined
+      ? (input.functionConfigs.get(normaliseTarget(target)) ?? []).map(resolveClass).filter((c): c is ConfigClass => c !== undefined && !kept.has(c.qualifiedName))
+      : [];
     commands.push({
       name,
       aliases: [...(entry.aliases ?? [])],
       target,
       configClasses: resolved.map((c) => c.qualifiedName),
       params,
+      ...(dropped.length > 0 ? { droppedConfigClasses: [...new Set(dropped.map((c) => c.qualifiedName))] } : {}),
       mappedBy: 'config',
       paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
       location: ep?.location,

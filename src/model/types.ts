@@ -147,6 +147,12 @@ export interface CommandSpec {
    * (click-default-group `DefaultGroup(default="prompt")`): such examples are that sub-command's.
    */
   defaultSubcommand?: string;
+  /**
+   * Config classes discovery found for this command's function (qualified names) that the
+   * config's `commands.<name>.config` list leaves out: their fields are not this command's
+   * parameters. Absent when the config keeps them all or names no classes.
+   */
+  droppedConfigClasses?: string[];
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**
