@@ -101,6 +101,11 @@ export function buildModel(input: ModelInput): Model {
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
   for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
   applyDeclaredFlags(commands, config, input.configSource);
+  // `commands.<name>.defaultSubcommand`: the sub-command a group runs when none is named.
+  for (const [name, entry] of Object.entries(config.commands)) {
+    const cmd = entry.defaultSubcommand === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
+    if (cmd) cmd.defaultSubcommand = `${cmd.name} ${entry.defaultSubcommand}`;
+  }
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
@@ -341,6 +346,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
+        if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -354,6 +360,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
         configured.paramsKnown = true;
+        if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -385,6 +392,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         paramsKnown: true,
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
+        ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
       });
     }
   }

@@ -148,6 +148,11 @@ export interface CommandSpec {
    */
   defaultSubcommand?: string;
   /**
+   * True when the command passes flags it does not declare on to another program (click
+   * `ignore_unknown_options`): examples may pass any flag, so none is unknown.
+   */
+  passesUnknownFlags?: boolean;
+  /**
    * Config classes discovery found for this command's function (qualified names) that the
    * config's `commands.<name>.config` list leaves out: their fields are not this command's
    * parameters. Absent when the config keeps them all or names no classes.
