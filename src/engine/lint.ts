@@ -234,8 +234,10 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const functionConfigs = new Map(python.functionConfigs);
   const functionSecondaryConfigs = python.functionSecondaryConfigs;
   // A console script naming a module that only re-exports the app reaches the app.
+  // Scripts sharing one dispatcher that switches on `sys.argv[0]` run the function it picks.
   const entryPoints = entry.entryPoints.map((e) => {
-    const target = python.canonicalTarget(e.target);
+    const canonical = python.canonicalTarget(e.target);
+    const target = python.argvDispatch.get(canonical.replace(/\s*\[.*\]\s*$/, '').trim())?.get(e.name) ?? canonical;
     return target === e.target ? e : { ...e, target };
   });
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));

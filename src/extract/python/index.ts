@@ -58,6 +58,13 @@ export interface PythonExtraction {
    * the module defines itself, comes back unchanged.
    */
   canonicalTarget: (target: string) => string;
+  /**
+   * Dispatcher functions shared by several console scripts (issue 12, item 4): for a function,
+   * keyed `module:function`, that switches on the name it was run as (`sys.argv[0]`, through a
+   * dict literal or `if name == "x"` branches), the repository function each script name runs
+   * (`tool-train` → `pkg.cli:train`). Only names whose callee resolves to a repository function.
+   */
+  argvDispatch: Map<string, Map<string, string>>;
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -228,7 +235,24 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   }
   const functionConfigs = analysis.functionConfigs(infos);
   const canonicalTarget = (target: string): string => followReExports(modules, target);
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget };
+  const resolver = new Resolver(modules);
+  const argvDispatch = new Map<string, Map<string, string>>();
+  for (const info of infos) {
+    if (modules.get(info.module) !== info) continue;
+    for (const fn of info.functions.values()) {
+      const names = new Map<string, string>();
+      for (const branch of fn.argvDispatch ?? []) {
+        for (const callee of branch.callees) {
+          const resolved = resolver.resolve(info, callee, fn.localBindings);
+          if (resolved?.kind !== 'function' || resolved.fn === fn) continue;
+          names.set(branch.name, `${resolved.module.module}:${resolved.fn.name}`);
+          break;
+        }
+      }
+      if (names.size > 0) argvDispatch.set(`${info.module}:${fn.name}`, names);
+    }
+  }
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
 }
 
 /** See {@link PythonExtraction.canonicalTarget}. */
