@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, readChoices, spellings,
+  boolOrString, callArgs, clickOptionNames, passesUnknown, flagSpec, isTrue, literalDefault, locate, parseClickDecls, readChoices, spellings,
   symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import type { Binding } from './scan.js';
@@ -322,22 +322,6 @@ function insertedName(classDef: Node): string | undefined {
     }
   }
   return undefined;
-}
-
-/** `context_settings=dict(ignore_unknown_options=True, …)` or `{"ignore_unknown_options": True}` (also via a module constant in the same module). */
-function passesUnknown(node: Node | undefined, module?: FlagModule, depth = 0): boolean {
-  if (!node || depth > 2) return false;
-  const n = unparen(node);
-  if (n.type === 'identifier' && module) return passesUnknown(module.assigns.get(n.text), module, depth + 1);
-  if (n.type === 'call') {
-    const args = callArgs(n);
-    return args.callee?.join('.') === 'dict' && isTrue(args.keywords.get('ignore_unknown_options'));
-  }
-  if (n.type === 'dictionary') {
-    return namedChildren(n).some((pair) => pair.type === 'pair' && stringValue(pair.childForFieldName('key') ?? pair) === 'ignore_unknown_options'
-      && isTrue(pair.childForFieldName('value') ?? undefined));
-  }
-  return false;
 }
 
 /**
