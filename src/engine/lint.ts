@@ -11,6 +11,7 @@ import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
+import { routeFor } from '../extract/python/argv-dispatch.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
@@ -237,8 +238,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // Scripts sharing one dispatcher that switches on `sys.argv[0]` run the function it picks.
   const entryPoints = entry.entryPoints.map((e) => {
     const canonical = python.canonicalTarget(e.target);
-    const target = python.argvDispatch.get(canonical.replace(/\s*\[.*\]\s*$/, '').trim())?.get(e.name) ?? canonical;
-    return target === e.target ? e : { ...e, target };
+    const route = routeFor(python.argvDispatch.get(canonical.replace(/\s*\[.*\]\s*$/, '').trim()) ?? [], e.name);
+    if (route) return { ...e, target: route.target, ...(route.words ? { subcommand: route.words } : {}) };
+    return canonical === e.target ? e : { ...e, target: canonical };
   });
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   // Every package.json (workspace packages too) may declare `bin` commands.

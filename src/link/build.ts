@@ -97,6 +97,7 @@ export function buildModel(input: ModelInput): Model {
   addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
+  addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
   for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
@@ -307,6 +308,24 @@ function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[],
 }
 
 /**
+ * Scripts that run a sub-command of another program (`ng_collect_rollouts` re-entering `gym`
+ * as `gym eval run`, {@link EntryPoint.subcommand}) are other names of that sub-command: each is
+ * added to the aliases of the command with the program's target and those words. A script whose
+ * sub-command is not found stays out (nothing is guessed).
+ */
+function addSubcommandScripts(commands: CommandSpec[], entryPoints: EntryPoint[]): void {
+  const named = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
+  for (const ep of entryPoints) {
+    if (!ep.subcommand || named.has(ep.name)) continue; // the config names it: the config wins
+    const target = normaliseTarget(ep.target);
+    const root = commands.find((c) => c.target !== undefined && normaliseTarget(c.target) === target && !c.name.includes(' '));
+    const name = root ? [root.name, ...ep.subcommand].join(' ') : undefined;
+    const cmd = name === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
+    if (cmd) cmd.aliases.push(ep.name);
+  }
+}
+
+/**
  * `python finetune.py --x 1` / `python3 tools/train.py …`: when the script (as written, or its
  * file name) is a command, the invocation is that command's. Other `python` invocations stay
  * as they are.
@@ -492,7 +511,8 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
     const ep = input.entryPoints.find((e) => e.name === name);
     // An entry without `config` (only aliases or extra params) keeps what discovery found; a
     // `program` wins over the console script's own target.
-    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.target;
+    // A script that re-enters another program's sub-command (`ep.subcommand`) does not run that program's root.
+    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.subcommand ? undefined : ep?.target;
     const classNames =
       entry.config === undefined
         ? target !== undefined
@@ -526,7 +546,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
 
   const byTarget = new Map<string, EntryPoint[]>();
   for (const ep of input.entryPoints) {
-    if (claimed.has(ep.name)) continue;
+    if (claimed.has(ep.name) || ep.subcommand) continue; // a sub-command's other name: see addSubcommandScripts
     const list = byTarget.get(ep.target) ?? [];
     if (!list.some((e) => e.name === ep.name)) list.push(ep);
     byTarget.set(ep.target, list);

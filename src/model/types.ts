@@ -115,6 +115,12 @@ export interface EntryPoint {
   target: string;
   /** The declaration in `pyproject.toml` or `setup.cfg`. */
   location: SourceLocation;
+  /**
+   * Sub-command words of the program at `target` that this script runs (a legacy script whose
+   * shared dispatcher re-enters the main program as `gym eval run`): the script is then another
+   * name of that sub-command. Absent for a script that runs `target` itself.
+   */
+  subcommand?: string[];
 }
 
 /**
