@@ -56,6 +56,8 @@ const rule: Rule<Options> = {
     for (const usage of model.usages) {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
+      // click/typer `ignore_unknown_options`: the command passes undeclared flags and overrides on.
+      if (cmd.passesUnknownFlags && !paramNames(cmd).includes(usage.name)) continue;
       const names = paramNames(cmd);
       if (names.includes(usage.name)) {
         // A dotted key below a nested config class must name one of its fields.

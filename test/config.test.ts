@@ -364,6 +364,13 @@ describe('errors', () => {
     expect(e.expected).toContain('config class name');
   });
 
+  it('commands.<name>.defaultSubcommand: a sub-command name is kept; a non-string names the key', () => {
+    const ok = project({ 'docdrift.config.json': '{"commands": {"chat": {"defaultSubcommand": "ask"}}}' });
+    expect(loadConfig(ok).config.commands.chat).toEqual({ defaultSubcommand: 'ask' });
+    const bad = project({ 'docdrift.config.yaml': 'commands:\n  chat:\n    defaultSubcommand: [ask]\n' });
+    expect(configError(() => loadConfig(bad)).key).toBe('commands.chat.defaultSubcommand');
+  });
+
   it('wrong type: the whole config', () => {
     const root = project({ 'docdrift.config.yaml': '- a\n- b\n' });
     const e = configError(() => loadConfig(root));
@@ -462,7 +469,7 @@ describe('errors', () => {
     expect(JSON.parse(configError(() => loadConfig(bad)).example!)).toEqual({ commands: { run: { aliases: ['run_alias'] } } });
     const far = project({ 'docdrift.config.json': JSON.stringify({ commands: { run: { zzzzzz: 5 } } }) });
     const e = configError(() => loadConfig(far));
-    expect(e.expected).toBe('one of the known keys of a command: "aliases", "config", "params", "kind", "sections", "program", "flags"');
+    expect(e.expected).toBe('one of the known keys of a command: "aliases", "config", "params", "kind", "sections", "program", "flags", "defaultSubcommand"');
     expect(JSON.parse(e.example!)).toEqual({ commands: { run: { aliases: ['run_alias'], config: 'my_package.config.MyConfig' } } });
   });
 

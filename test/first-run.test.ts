@@ -142,3 +142,45 @@ describe('exit status of config errors', () => {
     expect(stderr).toBe('docdrift: commands."gen".flags[0].field: "extras.seed" is not a field of GenConfig; did you mean "extra.seed"?\n');
   });
 });
+
+describe('a config mapping that drops discovered classes', () => {
+  const CODE = [
+    'from dataclasses import dataclass',
+    '',
+    '',
+    '@dataclass',
+    'class TrainConfig:',
+    '    epochs: int = 3',
+    '',
+    '',
+    '@dataclass',
+    'class EvalConfig:',
+    '    metric: str = "acc"',
+    '',
+    '',
+    'def main(cfg: dict) -> None:',
+    '    train = TrainConfig(**cfg)',
+    '    evaluation = EvalConfig(**cfg)',
+    '    print(train, evaluation)',
+    '',
+  ].join('\n');
+  const project = (config: unknown) => tempProject({
+    'pyproject.toml': PYPROJECT,
+    'tool/__init__.py': '',
+    'tool/cli.py': CODE,
+    'README.md': '# tool\n\n## `tool`\n\n| Name | Description |\n| --- | --- |\n| `epochs` | Passes. |\n| `metric` | Score. |\n',
+    'docdrift.config.json': JSON.stringify(config),
+  }, 'docdrift-dropped-');
+
+  it('says on stderr which classes discovery found that `config` leaves out', () => {
+    const { lines } = run(project({ commands: { tool: { config: 'TrainConfig' } } }));
+    expect(lines).toContain(
+      'docdrift: `commands."tool".config` replaces the config class discovery found for `tool` (`tool.cli.EvalConfig`): its fields are not checked. Add it to the list to keep it.',
+    );
+  });
+
+  it('says nothing when the list keeps every discovered class', () => {
+    const { lines } = run(project({ commands: { tool: { config: ['TrainConfig', 'tool.cli.EvalConfig'] } } }));
+    expect(lines.filter((l) => l.includes('replaces the config'))).toEqual([]);
+  });
+});

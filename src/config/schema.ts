@@ -50,6 +50,13 @@ export interface CommandConfig {
    * A file may write an entry as a string, `"--port"` or `"-p, --port"`.
    */
   flags?: FlagDeclaration[];
+  /**
+   * The sub-command this command (a group) runs when an invocation names none, as the words after
+   * the command's name (`"prompt"` for `llm`, `"eval run"`): examples without a sub-command word
+   * are that sub-command's. For a group docdrift cannot read this from (a hand-written
+   * `click.Group` subclass, a plugin); wins over what discovery found.
+   */
+  defaultSubcommand?: string;
 }
 
 /**
@@ -300,7 +307,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'program', 'flags'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'program', 'flags', 'defaultSubcommand'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -368,6 +375,7 @@ export const configFileSchema = z.strictObject({
         sections: stringList.optional(),
         program: z.string().regex(/^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train")').optional(),
         flags: z.array(flagDeclaration).optional(),
+        defaultSubcommand: nonEmptyString.optional(),
       }),
     )
     .optional(),
@@ -404,6 +412,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.sections) command.sections = [...entry.sections];
       if (entry.program) command.program = entry.program;
       if (entry.flags) command.flags = entry.flags.map((f) => ({ ...f }));
+      if (entry.defaultSubcommand) command.defaultSubcommand = entry.defaultSubcommand;
       config.commands[name] = command;
     }
   }

@@ -12,6 +12,7 @@ import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
+import { routeFor } from '../extract/python/argv-dispatch.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
@@ -239,9 +240,12 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const functionConfigs = new Map(python.functionConfigs);
   const functionSecondaryConfigs = python.functionSecondaryConfigs;
   // A console script naming a module that only re-exports the app reaches the app.
+  // Scripts sharing one dispatcher that switches on `sys.argv[0]` run the function it picks.
   const entryPoints = entry.entryPoints.map((e) => {
-    const target = python.canonicalTarget(e.target);
-    return target === e.target ? e : { ...e, target };
+    const canonical = python.canonicalTarget(e.target);
+    const route = routeFor(python.argvDispatch.get(canonical.replace(/\s*\[.*\]\s*$/, '').trim()) ?? [], e.name);
+    if (route) return { ...e, target: route.target, ...(route.words ? { subcommand: route.words } : {}) };
+    return canonical === e.target ? e : { ...e, target: canonical };
   });
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   // Every package.json (workspace packages too) may declare `bin` commands.

@@ -38,7 +38,7 @@ function namingHeadings(model: Model, cmd: CommandSpec, docFiles: readonly strin
 /**
  * The notes of one run, in this order: nothing to check at all (no command; no command with known
  * parameters); per command with known parameters and no reference section (at most
- * {@link MAX_COMMAND_NOTES}); per `commands.*.sections` pattern and per `reference` glob that
+ * {@link MAX_COMMAND_NOTES}); per command whose `commands.*.config` drops classes discovery found; per `commands.*.sections` pattern and per `reference` glob that
  * matched nothing readable; and a last line when nothing at all was compared.
  *
  * @param docFiles project-relative paths of every discovered document.
@@ -84,6 +84,16 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));
   if (missing.length > MAX_COMMAND_NOTES) {
     notes.push(`and ${missing.length - MAX_COMMAND_NOTES} more commands without a reference section (see --summary or the "commands" of --format json).`);
+  }
+
+  // A `config` list that leaves out classes discovery found for the command's function.
+  for (const cmd of model.commands) {
+    const dropped = cmd.droppedConfigClasses ?? [];
+    if (dropped.length === 0) continue;
+    notes.push(
+      `${key(cmd.name, 'config')} replaces the config class${dropped.length === 1 ? '' : 'es'} discovery found for \`${cmd.name}\` ` +
+        `(${dropped.map((c) => `\`${c}\``).join(', ')}): ${dropped.length === 1 ? 'its fields are' : 'their fields are'} not checked. Add ${dropped.length === 1 ? 'it' : 'them'} to the list to keep ${dropped.length === 1 ? 'it' : 'them'}.`,
+    );
   }
 
   // Configured headings that matched nothing readable.

@@ -99,10 +99,16 @@ export function buildModel(input: ModelInput): Model {
   addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
+  addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
   for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
   applyDeclaredFlags(commands, config, input.configSource);
+  // `commands.<name>.defaultSubcommand`: the sub-command a group runs when none is named.
+  for (const [name, entry] of Object.entries(config.commands)) {
+    const cmd = entry.defaultSubcommand === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
+    if (cmd) cmd.defaultSubcommand = `${cmd.name} ${entry.defaultSubcommand}`;
+  }
   const byName = new Map<string, CommandSpec>();
   for (const cmd of commands) {
     for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
@@ -309,6 +315,24 @@ function addScriptCommands(commands: CommandSpec[], flagCommands: FlagCommand[],
 }
 
 /**
+ * Scripts that run a sub-command of another program (`ng_collect_rollouts` re-entering `gym`
+ * as `gym eval run`, {@link EntryPoint.subcommand}) are other names of that sub-command: each is
+ * added to the aliases of the command with the program's target and those words. A script whose
+ * sub-command is not found stays out (nothing is guessed).
+ */
+function addSubcommandScripts(commands: CommandSpec[], entryPoints: EntryPoint[]): void {
+  const named = new Set(commands.flatMap((c) => [c.name, ...c.aliases]));
+  for (const ep of entryPoints) {
+    if (!ep.subcommand || named.has(ep.name)) continue; // the config names it: the config wins
+    const target = normaliseTarget(ep.target);
+    const root = commands.find((c) => c.target !== undefined && normaliseTarget(c.target) === target && !c.name.includes(' '));
+    const name = root ? [root.name, ...ep.subcommand].join(' ') : undefined;
+    const cmd = name === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
+    if (cmd) cmd.aliases.push(ep.name);
+  }
+}
+
+/**
  * `python finetune.py --x 1` / `python3 tools/train.py …`: when the script (as written, or its
  * file name) is a command, the invocation is that command's. Other `python` invocations stay
  * as they are.
@@ -348,6 +372,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
+        if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -361,6 +386,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
         configured.paramsKnown = true;
+        if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -392,6 +418,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         paramsKnown: true,
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
+        ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
       });
     }
   }
@@ -491,7 +518,8 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
     const ep = input.entryPoints.find((e) => e.name === name);
     // An entry without `config` (only aliases or extra params) keeps what discovery found; a
     // `program` wins over the console script's own target.
-    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.target;
+    // A script that re-enters another program's sub-command (`ep.subcommand`) does not run that program's root.
+    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.subcommand ? undefined : ep?.target;
     const classNames =
       entry.config === undefined
         ? target !== undefined
@@ -502,12 +530,18 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
           : [entry.config];
     const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
     const params = mergeParams(resolved, entry.params ?? [], name);
+    // Classes discovery found for the function that the config's own list leaves out.
+    const kept = new Set(resolved.map((c) => c.qualifiedName));
+    const dropped = entry.config !== undefined && target !== undefined
+      ? (input.functionConfigs.get(normaliseTarget(target)) ?? []).map(resolveClass).filter((c): c is ConfigClass => c !== undefined && !kept.has(c.qualifiedName))
+      : [];
     commands.push({
       name,
       aliases: [...(entry.aliases ?? [])],
       target,
       configClasses: resolved.map((c) => c.qualifiedName),
       params,
+      ...(dropped.length > 0 ? { droppedConfigClasses: [...new Set(dropped.map((c) => c.qualifiedName))] } : {}),
       mappedBy: 'config',
       paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
       location: ep?.location,
@@ -519,7 +553,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
 
   const byTarget = new Map<string, EntryPoint[]>();
   for (const ep of input.entryPoints) {
-    if (claimed.has(ep.name)) continue;
+    if (claimed.has(ep.name) || ep.subcommand) continue; // a sub-command's other name: see addSubcommandScripts
     const list = byTarget.get(ep.target) ?? [];
     if (!list.some((e) => e.name === ep.name)) list.push(ep);
     byTarget.set(ep.target, list);

@@ -129,6 +129,12 @@ export interface EntryPoint {
   target: string;
   /** The declaration in `pyproject.toml` or `setup.cfg`. */
   location: SourceLocation;
+  /**
+   * Sub-command words of the program at `target` that this script runs (a legacy script whose
+   * shared dispatcher re-enters the main program as `gym eval run`): the script is then another
+   * name of that sub-command. Absent for a script that runs `target` itself.
+   */
+  subcommand?: string[];
 }
 
 /**
@@ -161,6 +167,17 @@ export interface CommandSpec {
    * (click-default-group `DefaultGroup(default="prompt")`): such examples are that sub-command's.
    */
   defaultSubcommand?: string;
+  /**
+   * True when the command passes flags it does not declare on to another program (click
+   * `ignore_unknown_options`): examples may pass any flag, so none is unknown.
+   */
+  passesUnknownFlags?: boolean;
+  /**
+   * Config classes discovery found for this command's function (qualified names) that the
+   * config's `commands.<name>.config` list leaves out: their fields are not this command's
+   * parameters. Absent when the config keeps them all or names no classes.
+   */
+  droppedConfigClasses?: string[];
   /** How the command ↔ class mapping was found, for messages and `--debug`. */
   mappedBy: 'config' | 'entry-point';
   /**

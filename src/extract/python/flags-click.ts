@@ -2,10 +2,11 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, readChoices, spellings,
+  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
   stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
+import type { Binding } from './scan.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
@@ -37,6 +38,10 @@ interface ClickCommand {
   attached: boolean;
   /** `cls=DefaultGroup, default="run"` (click-default-group): the sub-command run when none is named. */
   defaultCommand?: string;
+  /** `context_settings={"ignore_unknown_options": True}` (or `allow_extra_args`): unknown flags are passed on. */
+  passesUnknownFlags?: boolean;
+  /** Defined inside a function (`def register(group): @group.command() …`): a command only once attached. */
+  nested?: boolean;
 }
 
 /**
@@ -54,12 +59,21 @@ export function clickCommandName(functionName: string): string {
  * Reads click (and rich-click) commands. Top-level functions decorated with `click.command`/
  * `click.group` (called or bare) are programs; `@g.command()`/`@g.group()` and module-level
  * `g.add_command(f[, name])` attach them to groups, possibly in other modules. Options declared as
- * module-level variables (`verbose = click.option(...)`, then `@verbose`) are read too.
+ * module-level variables (`verbose = click.option(...)`, then `@verbose`) are read too, and so are
+ * decorator factories (`@shared` whose body applies `click.option(…)` calls, or loops over a
+ * module-level list of them: `for opt in reversed(OPTIONS): fn = opt(fn)`).
+ *
+ * Commands registered by a function that receives the group (`def register(cli): @cli.command()
+ * …` or `cli.add_command(x)`) join every group the function is called with (`register(main)`,
+ * pluggy's `pm.hook.register_commands(cli=main)`). A group's default sub-command comes from
+ * click-default-group (`cls=DefaultGroup, default="x"`) or from a repository `click.Group` subclass
+ * whose `parse_args`/`resolve_command` inserts a literal name. A command with
+ * `context_settings={"ignore_unknown_options": True}` is marked as passing unknown flags on.
  *
  * Not read: commands built with `click.Command(...)` objects, `click.CommandCollection`, lazy
- * groups, `add_command` inside functions, options whose declarations are not string literals,
- * `help_option`, class-based commands. `version_option` adds click's version flag, hidden (see
- * `BUILT_IN_FLAGS.click`).
+ * groups, options whose declarations are not string literals, `help_option`, class-based
+ * commands, where passed-on flags are parsed again. `version_option` adds click's version flag,
+ * hidden (see `BUILT_IN_FLAGS.click`).
  */
 export function extractClick(ctx: FlagContext): FlagCommand[] {
   const commands = new Map<string, ClickCommand>();
@@ -95,9 +109,10 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       }
     }
   }
+  attachRegistered(ctx, commands, attach);
   const out: FlagCommand[] = [];
   for (const root of commands.values()) {
-    if (root.attached) continue;
+    if (root.attached || root.nested) continue;
     const targets = [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
     const emit = (command: ClickCommand, path: string[], seen: Set<ClickCommand>): void => {
       if (seen.has(command)) return;
@@ -105,7 +120,8 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       const params = command.params.map((spec) => ({ ...spec, owner }));
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};
-      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults });
+      const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
+      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes });
       for (const child of command.children) emit(child.command, [...path, child.name], new Set([...seen, command]));
     };
     emit(root, [], new Set());
@@ -113,20 +129,32 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   return out;
 }
 
-function readCommand(ctx: FlagContext, module: FlagModule, name: string, def: Node, decorators: Node[]): ClickCommand | undefined {
-  let command: ClickCommand | undefined;
+/**
+ * Reads one decorated function. `locals`: names that are local to an enclosing function (its
+ * parameters and nested functions): `@group.command()` with such a `group` records it in
+ * `localParent` instead of resolving it at module level.
+ */
+function readCommand(
+  ctx: FlagContext, module: FlagModule, name: string, def: Node, decorators: Node[], locals?: Set<string>, bindings?: Map<string, Binding>,
+): (ClickCommand & { localParent?: string }) | undefined {
+  let command: (ClickCommand & { localParent?: string }) | undefined;
   const params: ParamSpec[] = [];
   for (const decorator of decorators) {
     const expr = unparen(namedChildren(decorator)[0] ?? decorator);
     const args = expr.type === 'call' ? callArgs(expr) : undefined;
     const callee = args ? args.callee : dottedName(expr);
     if (!callee) continue;
-    const external = ctx.external(module, callee);
+    const external = ctx.external(module, callee, bindings);
     if (!command && external !== undefined && (COMMAND.has(external) || GROUP.has(external))) {
       command = newCommand(ctx, module, name, decorator, args, GROUP.has(external));
       continue;
     }
     const last = callee.at(-1);
+    if (!command && external === undefined && (last === 'command' || last === 'group') && callee.length === 2 && locals?.has(callee[0]!)) {
+      command = newCommand(ctx, module, name, decorator, args, last === 'group');
+      command.localParent = callee[0]!;
+      continue;
+    }
     if (!command && external === undefined && (last === 'command' || last === 'group') && callee.length > 1) {
       const parent = ctx.symbol(module, callee.slice(0, -1));
       // A typer app's `@app.command()` is typer's; only functions can be click groups.
@@ -140,9 +168,9 @@ function readCommand(ctx: FlagContext, module: FlagModule, name: string, def: No
       params.push(...versionFlags(module, args, decorator));
       continue;
     }
-    const param = readParam(ctx, module, expr, args, external);
+    const param = readParam(ctx, module, expr, args, external, bindings);
     if (param) params.push(param);
-    else if (!args && external === undefined) params.push(...factoryParams(ctx, module, expr));
+    else if (!args && external === undefined) params.push(...factoryParams(ctx, module, expr, bindings));
   }
   if (command) command.params = params;
   return command;
@@ -152,11 +180,12 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const nameNode = args?.positional[0] ?? args?.keywords.get('name');
   const explicit = nameNode ? stringValue(nameNode) : undefined;
   const clsNode = args?.keywords.get('cls');
-  const cls = clsNode ? ctx.external(module, dottedName(clsNode)) : undefined;
   const defaultNode = args?.keywords.get('default');
-  const defaultCommand = isGroup && cls !== undefined && DEFAULT_GROUP.has(cls) && defaultNode ? stringValue(defaultNode) : undefined;
+  const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
+  const passes = passesUnknown(args?.keywords.get('context_settings'), module);
   return {
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
+    ...(passes ? { passesUnknownFlags: true } : {}),
     symbol: { module, name },
     name: explicit ?? clickCommandName(name),
     isGroup,
@@ -180,7 +209,9 @@ function versionFlags(module: FlagModule, args: CallArgs, decorator: Node): Para
 }
 
 /** One `@click.option(…)`/`@click.argument(…)` decorator, or a module-level variable holding one. */
-function readParam(ctx: FlagContext, module: FlagModule, expr: Node, args: CallArgs | undefined, external: string | undefined): ParamSpec | undefined {
+function readParam(
+  ctx: FlagContext, module: FlagModule, expr: Node, args: CallArgs | undefined, external: string | undefined, bindings?: Map<string, Binding>,
+): ParamSpec | undefined {
   if (args && external !== undefined) {
     if (OPTION.has(external)) return readOption(ctx, module, args);
     if (ARGUMENT.has(external)) return readArgument(ctx, module, args);
@@ -188,7 +219,7 @@ function readParam(ctx: FlagContext, module: FlagModule, expr: Node, args: CallA
   }
   if (args || (expr.type !== 'identifier' && expr.type !== 'attribute')) return undefined;
   // `@verbose` where `verbose = click.option(...)` at module level (here or imported).
-  const symbol = ctx.symbol(module, dottedName(expr));
+  const symbol = ctx.symbol(module, dottedName(expr), bindings);
   const right = symbol?.module.assigns.get(symbol.name);
   const call = right ? unparen(right) : undefined;
   if (!symbol || !call || call.type !== 'call') return undefined;
@@ -206,9 +237,9 @@ function readParam(ctx: FlagContext, module: FlagModule, expr: Node, args: CallA
  * its body declares, read from the `click.option`/`click.argument` calls in it (one level, not
  * run). Nothing for other decorators.
  */
-function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node): ParamSpec[] {
+function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>): ParamSpec[] {
   if (expr.type !== 'identifier' && expr.type !== 'attribute') return [];
-  const symbol = ctx.symbol(module, dottedName(expr));
+  const symbol = ctx.symbol(module, dottedName(expr), bindings);
   const entry = symbol ? symbol.module.functions.get(symbol.name) : undefined;
   const body = entry?.def.childForFieldName('body');
   if (!symbol || !entry || !body) return [];
@@ -222,7 +253,183 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node): ParamS
     const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
     if (spec) out.push(spec);
   }
+  // `for opt in reversed(OPTIONS): fn = opt(fn)` over a module-level list of `click.option(…)`
+  // calls (or of variables holding them), here or imported.
+  for (const loop of body.descendantsOfType('for_statement')) {
+    let over = loop?.childForFieldName('right');
+    while (over && unparen(over).type === 'call') {
+      const wrap = callArgs(unparen(over));
+      if (wrap.callee?.length !== 1 || !['reversed', 'list', 'tuple'].includes(wrap.callee[0]!) || wrap.positional.length !== 1) break;
+      over = wrap.positional[0];
+    }
+    if (!over || (unparen(over).type !== 'identifier' && unparen(over).type !== 'attribute')) continue;
+    if (local?.has(dottedName(unparen(over))?.[0] ?? '')) continue;
+    const listSymbol = ctx.symbol(symbol.module, dottedName(unparen(over)));
+    const list = listSymbol ? listSymbol.module.assigns.get(listSymbol.name) : undefined;
+    if (!listSymbol || !list || !['list', 'tuple'].includes(unparen(list).type)) continue;
+    for (const item of namedChildren(unparen(list))) {
+      const element = unparen(item);
+      const args = element.type === 'call' ? callArgs(element) : undefined;
+      const spec = readParam(ctx, listSymbol.module, element, args, args ? ctx.external(listSymbol.module, args.callee) : undefined);
+      if (spec) out.push(spec);
+    }
+  }
   return out;
+}
+
+/**
+ * The default sub-command of a group class (`cls=`): click-default-group's `DefaultGroup` (or a
+ * repository subclass of it) with `default="x"`, or a repository `click.Group` subclass whose
+ * `resolve_command`/`parse_args` inserts a literal name in front of the arguments
+ * (`args.insert(0, "run")`, `["run", *args]`, `["run"] + args`). Undefined otherwise.
+ */
+function groupDefault(ctx: FlagContext, module: FlagModule, clsNode: Node, defaultNode: Node | undefined): string | undefined {
+  const fromDefault = defaultNode ? stringValue(defaultNode) : undefined;
+  const seen = new Set<string>();
+  const visit = (info: FlagModule, dotted: string[] | undefined, depth: number): string | undefined => {
+    if (!dotted || depth > 6) return undefined;
+    const external = ctx.external(info, dotted);
+    if (external !== undefined) return DEFAULT_GROUP.has(external) ? fromDefault : undefined;
+    const resolved = ctx.resolver.resolve(info.info, dotted);
+    if (resolved?.kind !== 'class' || seen.has(resolved.cls.qualifiedName)) return undefined;
+    seen.add(resolved.cls.qualifiedName);
+    const home = ctx.modules.get(resolved.cls.module);
+    const def = home ? classNode(home, resolved.cls.name) : undefined;
+    if (!home || !def) return undefined;
+    const inserted = insertedName(def);
+    if (inserted !== undefined) return inserted;
+    for (const base of resolved.cls.bases) {
+      const found = visit(home, base.dotted, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(module, dottedName(clsNode), 0);
+}
+
+/** A top-level `class name:` definition of a module. */
+function classNode(module: FlagModule, name: string): Node | undefined {
+  for (const child of namedChildren(module.root)) {
+    const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+    if (def?.type === 'class_definition' && def.childForFieldName('name')?.text === name) return def;
+  }
+  return undefined;
+}
+
+/** The literal sub-command name a group class's `resolve_command`/`parse_args` puts in front of the arguments. */
+function insertedName(classDef: Node): string | undefined {
+  const body = classDef.childForFieldName('body');
+  for (const child of body ? namedChildren(body) : []) {
+    const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+    const method = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+    if (!def || (method !== 'resolve_command' && method !== 'parse_args')) continue;
+    for (const call of def.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      if (args.callee?.at(-1) === 'insert' && args.positional.length === 2 && args.positional[0]!.text === '0') {
+        const name = stringValue(args.positional[1]!);
+        if (name !== undefined) return name;
+      }
+    }
+    for (const list of def.descendantsOfType('list')) {
+      const items = list ? namedChildren(list) : [];
+      const first = items[0] ? stringValue(items[0]) : undefined;
+      if (first === undefined || !list) continue;
+      const parent = list.parent;
+      const joined = parent?.type === 'binary_operator' && parent.childForFieldName('left')?.id === list.id && parent.text.includes('+');
+      if (joined || items.slice(1).some((i) => i.type === 'list_splat')) return first;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Commands registered by a function that receives the group (`def register(cli): @cli.command()
+ * def run(): …` or `cli.add_command(run)` in its body), attached to each group the function is
+ * called with: `register(main)`, `register(group=main)`, or pluggy's `pm.hook.register(cli=cli)`
+ * for a decorated (hook implementation) function of that name. Groups defined inside the function
+ * (`@cli.group() def sub(): …` then `@sub.command()`) nest as usual.
+ */
+function attachRegistered(
+  ctx: FlagContext,
+  commands: Map<string, ClickCommand>,
+  attach: (group: ClickCommand | undefined, command: ClickCommand, name: string) => void,
+): void {
+  interface Registration { fn: string; module: FlagModule; hook: boolean; params: string[]; pending: Array<{ param: string; command: ClickCommand; name: string }> }
+  const registrations: Registration[] = [];
+  for (const module of ctx.modules.values()) {
+    for (const [fname, { def, decorators }] of module.functions) {
+      const parameters = def.childForFieldName('parameters');
+      const params = (parameters ? namedChildren(parameters) : [])
+        .map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
+        .filter((p): p is string => p !== undefined);
+      const body = def.childForFieldName('body');
+      if (params.length === 0 || !body) continue;
+      const nestedDefs = body.descendantsOfType('decorated_definition').filter((d): d is Node => d !== null);
+      const locals = new Set(params);
+      const named = new Map<string, ClickCommand & { localParent?: string }>();
+      for (const d of nestedDefs) {
+        const inner = d.childForFieldName('definition');
+        const name = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        if (inner && name !== undefined) locals.add(name);
+      }
+      for (const d of nestedDefs) {
+        const inner = d.childForFieldName('definition');
+        const name = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        if (!inner || name === undefined) continue;
+        const command = readCommand(ctx, module, name, inner, namedChildren(d).filter((c) => c.type === 'decorator'), locals, module.info.functions.get(fname)?.localBindings);
+        if (!command) continue;
+        command.symbol = { module, name: `${fname}.<locals>.${name}` };
+        command.nested = true;
+        named.set(name, command);
+        commands.set(symbolKey(command.symbol), command);
+        if (command.parentRef) attach(commands.get(symbolKey(command.parentRef)), command, command.name);
+      }
+      const pending: Registration['pending'] = [];
+      for (const command of named.values()) {
+        if (command.localParent === undefined) continue;
+        const parent = named.get(command.localParent);
+        if (parent) attach(parent, command, command.name);
+        else if (params.includes(command.localParent)) pending.push({ param: command.localParent, command, name: command.name });
+      }
+      // `group.add_command(cmd[, name])` in the body, `group` a parameter.
+      for (const call of body.descendantsOfType('call')) {
+        if (!call) continue;
+        const args = callArgs(call);
+        if (args.callee?.length !== 2 || args.callee[1] !== 'add_command' || !params.includes(args.callee[0]!)) continue;
+        const first = args.positional[0];
+        const ref = first ? dottedName(unparen(first)) : undefined;
+        const local = ref?.length === 1 ? named.get(ref[0]!) : undefined;
+        const symbol = local ? undefined : ctx.symbol(module, ref, module.info.functions.get(fname)?.localBindings);
+        const command = local ?? (symbol ? commands.get(symbolKey(symbol)) : undefined);
+        if (!command) continue;
+        const nameNode = args.positional[1] ?? args.keywords.get('name');
+        pending.push({ param: args.callee[0]!, command, name: (nameNode ? stringValue(nameNode) : undefined) ?? command.name });
+      }
+      if (pending.length > 0) registrations.push({ fn: fname, module, hook: decorators.length > 0, params, pending });
+    }
+  }
+  if (registrations.length === 0) return;
+  for (const module of ctx.modules.values()) {
+    for (const call of module.root.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      const callee = args.callee;
+      if (!callee) continue;
+      const target = ctx.symbol(module, callee);
+      for (const reg of registrations) {
+        const direct = target !== undefined && target.module === reg.module && target.name === reg.fn;
+        const hook = reg.hook && callee.length >= 3 && callee.at(-2) === 'hook' && callee.at(-1) === reg.fn;
+        if (!direct && !hook) continue;
+        for (const { param, command, name } of reg.pending) {
+          const index = reg.params.indexOf(param);
+          const arg = args.keywords.get(param) ?? (direct ? args.positional[index] : undefined);
+          const group = arg ? ctx.symbol(module, dottedName(unparen(arg))) : undefined;
+          attach(group ? commands.get(symbolKey(group)) : undefined, command, name);
+        }
+      }
+    }
+  }
 }
 
 /** `type=click.Choice([...])`: the allowed values. */

@@ -366,3 +366,19 @@ function isAlphanumeric(ch: string): boolean {
 export function locate(module: FlagModule, node: Node): SourceLocation {
   return nodeLocation(module.info.file, node);
 }
+
+/** `context_settings=dict(ignore_unknown_options=True, …)` or `{"ignore_unknown_options": True}` (also via a module constant in the same module). */
+export function passesUnknown(node: Node | undefined, module?: FlagModule, depth = 0): boolean {
+  if (!node || depth > 2) return false;
+  const n = unparen(node);
+  if (n.type === 'identifier' && module) return passesUnknown(module.assigns.get(n.text), module, depth + 1);
+  if (n.type === 'call') {
+    const args = callArgs(n);
+    return args.callee?.join('.') === 'dict' && isTrue(args.keywords.get('ignore_unknown_options'));
+  }
+  if (n.type === 'dictionary') {
+    return namedChildren(n).some((pair) => pair.type === 'pair' && stringValue(pair.childForFieldName('key') ?? pair) === 'ignore_unknown_options'
+      && isTrue(pair.childForFieldName('value') ?? undefined));
+  }
+  return false;
+}

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, spellings, symbolKey, toDefault,
+  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, passesUnknown, spellings, symbolKey, toDefault,
   type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -23,7 +23,8 @@ interface TyperApp {
   /** `Typer(name=…)`. */
   name?: string;
   location: SourceLocation;
-  commands: Array<{ fn: Symbol; name: string; location: SourceLocation }>;
+  /** `passes`: `context_settings={"ignore_unknown_options": True}` (unknown flags are passed on). */
+  commands: Array<{ fn: Symbol; name: string; location: SourceLocation; passes?: boolean }>;
   callback?: { fn: Symbol; location: SourceLocation };
   subApps: Array<{ app: TyperApp; name?: string }>;
   added: boolean;
@@ -125,7 +126,8 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         } else {
           const nameNode = args.positional[0] ?? args.keywords.get('name');
           const explicit = nameNode ? stringValue(nameNode) : undefined;
-          app.commands.push({ fn, name: explicit ?? naming(name), location: locate(module, decorator) });
+          const passes = passesUnknown(args.keywords.get('context_settings'), module);
+          app.commands.push({ fn, name: explicit ?? naming(name), location: locate(module, decorator), ...(passes ? { passes } : {}) });
         }
       }
     }
@@ -184,16 +186,16 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     if (app.added) continue;
     const targets = [symbolKey(app.symbol), ...ctx.callers(app.symbol)];
     const label = app.name ?? app.symbol.name;
-    const push = (path: string[], params: ParamSpec[], location: SourceLocation): void => {
+    const push = (path: string[], params: ParamSpec[], location: SourceLocation, passes = false): void => {
       const owner = [label, ...path].join(' ');
       const owned = params.map((spec) => ({ ...spec, owner }));
-      for (const target of targets) out.push({ path, target, params: owned, location });
+      for (const target of targets) out.push({ path, target, params: owned, location, ...(passes ? { passesUnknownFlags: true } : {}) });
     };
     const single = app.commands.length === 1 && !app.callback && app.subApps.length === 0;
     const only = app.commands[0];
     const builtIns = app.completion ? completionFlags(app.location) : [];
     if (single && only) {
-      push([], [...signature(ctx, only.fn, naming), ...builtIns], only.location);
+      push([], [...signature(ctx, only.fn, naming), ...builtIns], only.location, only.passes);
       continue;
     }
     const walk = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
@@ -204,7 +206,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
       emitMembers(group, path, inner);
     };
     const emitMembers = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
-      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn, naming), command.location);
+      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn, naming), command.location, command.passes);
       for (const sub of group.subApps) {
         if (seen.has(sub.app)) continue;
         const name = sub.name ?? sub.app.name ?? (sub.app.callback ? naming(sub.app.callback.fn.name) : undefined);

@@ -1,6 +1,7 @@
 /** Python extraction: pydantic models and dataclasses (fields resolved across modules) and which config classes each top-level function builds. */
 import type { Tree } from 'web-tree-sitter';
 import type { ConfigClass, InputDiagnostic, ParamSpec } from '../../model/types.js';
+import type { NameOp } from './argv-dispatch.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
@@ -15,6 +16,16 @@ export interface PythonSource {
   file: string;
   /** The file's full text. */
   text: string;
+}
+
+/** One script-name branch of a `sys.argv[0]` dispatcher; see {@link PythonExtraction.argvDispatch}. */
+export interface DispatchRoute {
+  name: string;
+  transform: NameOp[];
+  /** `module:function` the branch runs. */
+  target: string;
+  /** Sub-command words of {@link target}'s program the branch runs (absent: the function itself). */
+  words?: string[];
 }
 
 /** What {@link extractPython} found. */
@@ -58,6 +69,16 @@ export interface PythonExtraction {
    * the module defines itself, comes back unchanged.
    */
   canonicalTarget: (target: string) => string;
+  /**
+   * Dispatcher functions shared by several console scripts (issue 12, item 4): for a function,
+   * keyed `module:function`, that switches on the name it was run as (`sys.argv[0]`, through a
+   * dict literal or `if name == "x"` branches), the repository function each script name runs
+   * (`tool-train` → `pkg.cli:train`), or the program it re-enters with sub-command words put in
+   * front of the arguments (`ng_collect_rollouts` → `pkg.cli.main:main` with `eval run`). `name`
+   * is compared with a script name after `transform` (`str` methods, e.g. `removeprefix("ng_")`).
+   * Only branches whose callee resolves to a repository function.
+   */
+  argvDispatch: Map<string, DispatchRoute[]>;
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -240,7 +261,27 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   }
   const functionConfigs = analysis.functionConfigs(infos);
   const canonicalTarget = (target: string): string => followReExports(modules, target);
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget };
+  const resolver = new Resolver(modules);
+  const argvDispatch = new Map<string, DispatchRoute[]>();
+  for (const info of infos) {
+    if (modules.get(info.module) !== info) continue;
+    for (const fn of info.functions.values()) {
+      const routes: DispatchRoute[] = [];
+      for (const branch of fn.argvDispatch ?? []) {
+        // A `"module:function"` the branch hands to a dispatcher names its target outright.
+        let target = branch.targets?.find((t) => modules.get(t.split(':')[0]!)?.functions.has(t.split(':')[1]!));
+        for (const callee of target === undefined ? branch.callees : []) {
+          const resolved = resolver.resolve(info, callee, fn.localBindings);
+          if (resolved?.kind !== 'function' || resolved.fn === fn) continue;
+          target = `${resolved.module.module}:${resolved.fn.name}`;
+          break;
+        }
+        if (target !== undefined) routes.push({ name: branch.name, transform: branch.transform, target, ...(branch.words ? { words: branch.words } : {}) });
+      }
+      if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
+    }
+  }
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
 }
 
 /** See {@link PythonExtraction.canonicalTarget}. */

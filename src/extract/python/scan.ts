@@ -1,6 +1,7 @@
 /** Reads one parsed Python module into plain data: imports, config-class candidates with raw fields, and top-level functions. */
 import { Query, type Language, type Node, type Tree } from 'web-tree-sitter';
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
+import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { resolveRelativeModule } from './module-name.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 
@@ -58,6 +59,11 @@ export interface RawFunction {
   calls: Array<{ callee: string[]; firstArg?: string[]; splat?: boolean; source?: string }>;
   /** True when the function has decorators (`@hydra.main(…)`, `@draccus.wrap()`, `@app.command()`): CLI wrappers that parse the config into the annotated parameter. */
   decorated: boolean;
+  /**
+   * When the function switches on the name it was run as (`sys.argv[0]`): each script name it
+   * compares with and the callees that branch runs (see `readArgvDispatch`). Absent otherwise.
+   */
+  argvDispatch?: ArgvBranch[];
 }
 
 /** Everything one Python file contributes. */
@@ -444,6 +450,27 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
   }
 }
 
+/** Fills {@link RawFunction.argvDispatch} of the functions whose body reads `sys.argv[0]`. */
+function readArgvDispatchers(root: Node, ranges: FunctionRange[]): void {
+  let dicts: Map<string, Node> | undefined;
+  const moduleDict = (name: string): Node | undefined => {
+    if (!dicts) {
+      dicts = new Map();
+      for (const statement of namedChildren(root)) {
+        const assignment = statement.type === 'expression_statement' ? namedChildren(statement)[0] : undefined;
+        const left = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : undefined;
+        const right = assignment?.childForFieldName('right');
+        if (left?.type === 'identifier' && right?.type === 'dictionary' && !dicts.has(left.text)) dicts.set(left.text, right);
+      }
+    }
+    return dicts.get(name);
+  };
+  for (const { fn, body } of ranges) {
+    const branches = readArgvDispatch(body, moduleDict);
+    if (branches.length > 0) fn.argvDispatch = branches;
+  }
+}
+
 /** The first ERROR or MISSING node in document order, descending only into subtrees that contain one. */
 function firstErrorNode(root: Node): Node | undefined {
   let node: Node = root;
@@ -488,6 +515,7 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
   readFunctionBodies(info, root, ranges);
+  readArgvDispatchers(root, ranges);
   const collect = (classes: Iterable<RawClass>): void => {
     for (const cls of classes) {
       info.allClasses.push(cls);

@@ -40,4 +40,9 @@ export interface FlagCommand {
    * `DefaultGroup(default="run")`): an example without a sub-command word belongs to it.
    */
   defaultSubcommand?: string;
+  /**
+   * True when the command passes flags it does not declare on (click
+   * `context_settings={"ignore_unknown_options": True}`): an unknown flag in an example is not drift.
+   */
+  passesUnknownFlags?: boolean;
 }
