@@ -143,6 +143,27 @@ describe('extractPythonFlags edge cases', () => {
     expect(await paths({ 'm.py': text })).toEqual(['m:app :', 'm:app other:', 'm:app start_server: server_gpus,dry_run']);
   });
 
+  it('reads jsonargparse CLI of a module-level dict constant, with dataclass parameters as dotted options', async () => {
+    const text = [
+      'from dataclasses import dataclass',
+      'from jsonargparse import CLI',
+      '@dataclass',
+      'class TrainArgs:',
+      '    epochs: int = 1',
+      '    lr: float = 0.1',
+      'def finetune(checkpoint_dir: str, train: TrainArgs = TrainArgs(), lora_r: int = 8): pass',
+      'def chat(checkpoint_dir: str): pass',
+      'PARSER_DATA = {"finetune_lora": finetune, "chat": chat}',
+      'def main():',
+      '    CLI(PARSER_DATA)',
+    ].join('\n');
+    expect(await paths({ 'm.py': text })).toEqual([
+      'm:main : config,print_config',
+      'm:main chat: checkpoint_dir,config,print_config',
+      'm:main finetune_lora: checkpoint_dir,train,train.epochs,train.lr,lora_r,config,print_config',
+    ]);
+  });
+
   it('follows a module-level parser imported and extended by another module', async () => {
     expect(await paths({
       'pkg/__init__.py': '',

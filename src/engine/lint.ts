@@ -13,6 +13,7 @@ import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
 import { routeFor } from '../extract/python/argv-dispatch.js';
+import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
@@ -224,13 +225,15 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   }
   // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
-  const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/.test(s.text);
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
+  const mayDefineFlags = flagSourceFilter(sources, packageRoots);
   const python = await extractPython(sources, { retain: mayDefineFlags, packageRoots });
   diagnostics.push(...python.diagnostics);
   const flagSources = sources.filter(mayDefineFlags);
   const flags = await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots });
-  diagnostics.push(...flags.diagnostics);
+  // A file both passes read reports its syntax error once.
+  const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
+  diagnostics.push(...flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
   const flagCommands: FlagCommand[] = [...flags.commands];
 
   // TypeScript: read only when something can use it (ts-morph costs ~0.5 s to load): the root

@@ -71,8 +71,9 @@ export function cycloptsName(identifier: string): string {
  * iterables accept `--empty-<name>`. Each command also gets cyclopts' built-in `--help`/`-h` and
  * `--version` (hidden; see `BUILT_IN_FLAGS.cyclopts`), respelled by `App(help_flags=…, version_flags=…)`.
  *
- * Not read: parameters typed by a dataclass/pydantic model/attrs class (cyclopts flattens them into
- * `--field.sub` flags; such a parameter is left out), `@Parameter` on classes, `app.meta`,
+ * Not read: parameters typed by a dataclass/pydantic model/attrs class, i.e. a repository class with
+ * annotated fields (cyclopts flattens them into `--field.sub` flags; such a parameter is left out;
+ * an Enum-typed parameter is an ordinary flag), `@Parameter` on classes, `app.meta`,
  * `App` subclasses, `name_transform=`, docstring help, commands registered inside functions.
  */
 export function extractCyclopts(ctx: FlagContext): FlagCommand[] {
@@ -376,7 +377,10 @@ function readParameter(
   const core = type !== undefined ? annotationCore(type) : undefined;
   if (core !== undefined && /^[A-Za-z_][\w.]*$/.test(core)) {
     const resolved = ctx.resolver.resolve(module.info, core.split('.'));
-    if (resolved?.kind === 'class') return undefined; // flattened into `--name.field` flags: not read
+    // A class with annotated fields (dataclass, pydantic, attrs) is flattened into `--name.field`
+    // flags, which are not read; an Enum (no annotated fields) is one flag taking a member name.
+    const flattened = resolved?.kind === 'class' && resolved.cls.fields.length > 0 && !resolved.cls.bases.some((b) => /Enum$|Flag$/.test(b.text));
+    if (flattened) return undefined;
   }
   const defaultValue = valueNode ? readValue(valueNode) : undefined;
   const requiredNode = kw('required');

@@ -13,7 +13,8 @@ const CLI = new Set(['jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse.
 /**
  * Reads jsonargparse programs built by `CLI(component)` / `auto_cli(component)`. The component
  * is a function (a single command), a list of functions (sub-commands named by the function
- * names, as `CLI` does with `{c.__name__: c}`) or a dict literal of word → function. Called at
+ * names, as `CLI` does with `{c.__name__: c}`) or a dict literal of word → function, written in
+ * the call or held by a module-level constant (`CLI(PARSER_DATA)`). Called at
  * module level (also under `if __name__ == "__main__":`) the program's target is the module
  * (`python -m module`); called inside a top-level function, that function (`module:main`).
  *
@@ -31,8 +32,15 @@ const CLI = new Set(['jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse.
  */
 export function extractJsonargparse(ctx: FlagContext): FlagCommand[] {
   const out: FlagCommand[] = [];
-  const emit = (module: FlagModule, component: Node, target: string, location: SourceLocation): void => {
+  const emit = (module: FlagModule, component: Node, target: string, location: SourceLocation, depth = 0): void => {
     const n = unparen(component);
+    // A module-level constant holding the component (`PARSER_DATA = {"chat": chat_fn, ...}`; litgpt).
+    const constant = n.type === 'identifier' || n.type === 'attribute' ? ctx.symbol(module, dottedName(n)) : undefined;
+    const right = constant && !constant.module.functions.has(constant.name) ? constant.module.assigns.get(constant.name) : undefined;
+    if (constant && right && depth < 3) {
+      emit(constant.module, right, target, location, depth + 1);
+      return;
+    }
     const members: Array<{ word: string; fn: Symbol }> = [];
     if (n.type === 'list' || n.type === 'tuple') {
       for (const item of namedChildren(n)) {

@@ -1,0 +1,46 @@
+/** Which Python files the CLI flag pass reads: a cheap text prefilter, so most files of a large project are parsed once and never walked for flags. */
+import type { PythonSource } from './index.js';
+import { moduleNameForFile } from './module-name.js';
+
+/** Words without which a file cannot declare CLI flags itself. */
+const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
+/** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
+const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
+const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+([^\n#]*)/gm;
+const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
+
+/**
+ * A predicate choosing the files the flag extractor reads: every file that names a CLI framework
+ * (or `add_argument`), plus, for files that name cyclopts or jsonargparse, the modules they import
+ * (`from litgpt.finetune.lora import setup`, relative imports too), where the command functions
+ * usually live (litgpt's `CLI(PARSER_DATA)` maps words to functions of 22 modules that never
+ * mention jsonargparse). Import lines are only a prefilter: the extractor still resolves names
+ * through the syntax tree. Paths are project-relative POSIX paths; `packageRoots` as for
+ * `extractPython`.
+ */
+export function flagSourceFilter(sources: readonly PythonSource[], packageRoots: string[]): (source: PythonSource) => boolean {
+  const imported = new Set<string>();
+  for (const source of sources) {
+    if (!FUNCTION_FRAMEWORKS.test(source.text)) continue;
+    const own = moduleNameForFile(source.file, packageRoots).split('.');
+    const isPackage = /(^|\/)__init__\.pyi?$/.test(source.file);
+    for (const m of source.text.matchAll(FROM_IMPORT)) {
+      const dots = m[1]?.length ?? 0;
+      let base: string[] = [];
+      if (dots > 0) {
+        // `from .x import y` in pkg/a.py is pkg.x; in pkg/__init__.py it is pkg.x as well.
+        const keep = own.length - dots + (isPackage ? 1 : 0);
+        if (keep < 0) continue;
+        base = own.slice(0, keep);
+      }
+      const module = [...base, ...(m[2] ? m[2].split('.') : [])].join('.');
+      if (module !== '') imported.add(module);
+      for (const raw of (m[3] ?? '').replace(/[()]/g, '').split(',')) {
+        const name = raw.trim().split(/\s+/)[0];
+        if (name && /^[A-Za-z_]\w*$/.test(name)) imported.add(module === '' ? name : `${module}.${name}`);
+      }
+    }
+    for (const m of source.text.matchAll(PLAIN_IMPORT)) if (m[1]) imported.add(m[1]);
+  }
+  return (source) => FRAMEWORK_WORDS.test(source.text) || (imported.size > 0 && imported.has(moduleNameForFile(source.file, packageRoots)));
+}
