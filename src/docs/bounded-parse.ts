@@ -137,10 +137,10 @@ interface Live {
 
 /**
  * A document parser: a budgeted worker in the built CLI, the calling thread under vitest
- * (see the module comment). The worker is started now, so it loads while the caller does other
- * work; it never keeps the process alive.
+ * (see the module comment). The worker is started now (unless `eager` is false: then on the
+ * first document), so it loads while the caller does other work; it never keeps the process alive.
  */
-export async function createDocParser(): Promise<DocParser> {
+export async function createDocParser(options: { eager?: boolean } = {}): Promise<DocParser> {
   if (!COMPILED) {
     const { parseDoc } = await import('./parse.js');
     const { readDirectives } = await import('./directives.js');
@@ -177,7 +177,8 @@ export async function createDocParser(): Promise<DocParser> {
     live.port.close();
     live = undefined;
   };
-  live = start();
+  // Eager (the default): the worker loads the parsers while the caller extracts code.
+  if (options.eager ?? true) live = start();
 
   return {
     parse(file, text, what) {

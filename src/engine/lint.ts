@@ -18,6 +18,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
@@ -56,6 +57,11 @@ export interface LintOptions {
    * edited texts again before writing anything (src/fix/apply.ts).
    */
   overlay?: ReadonlyMap<string, string>;
+  /**
+   * The per-file cache (src/engine/pieces.ts): Python scans, CLI flags and parsed documents of
+   * earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
+   */
+  pieces?: PieceStore;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -104,11 +110,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const diagnostics: InputDiagnostic[] = [];
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
-  const docParser = await createDocParser();
+  // With a filled per-file cache most documents need no parsing: the worker starts on demand.
+  const docParser = cachedDocParser(await createDocParser({ eager: options.pieces?.empty ?? true }), options.pieces);
   try {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
-    const code = await extractCode(files, config, read, diagnostics);
+    const code = await extractCode(files, config, read, diagnostics, options.pieces);
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
@@ -193,7 +200,7 @@ type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
  * `diagnostics`.
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[]): Promise<CodeFacts> {
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore): Promise<CodeFacts> {
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -220,10 +227,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const mayDefineFlags = (s: PythonSource): boolean => /\b(argparse|add_argument|click|typer)\b/.test(s.text);
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
-  const python = await extractPython(sources, { retain: mayDefineFlags, packageRoots });
-  diagnostics.push(...python.diagnostics);
   const flagSources = sources.filter(mayDefineFlags);
-  const flags = await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots });
+  // Flags resolve across the files that may define them: stored as one piece for all of them.
+  const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
+  const storedFlags = flagsPiece === undefined ? undefined : pieces?.get<Awaited<ReturnType<typeof extractPythonFlags>>>(flagsPiece);
+  const python = await extractPython(sources, { retain: storedFlags ? undefined : mayDefineFlags, packageRoots, scans: scanCacheOf(pieces) });
+  diagnostics.push(...python.diagnostics);
+  const flags = storedFlags ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
+  if (!storedFlags && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   diagnostics.push(...flags.diagnostics);
   const flagCommands: FlagCommand[] = [...flags.commands];
 
