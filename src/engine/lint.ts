@@ -115,11 +115,13 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   try {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
+    // The worker parses the documents that surely name a command while the code is extracted.
+    const early = prefetchDocs(root, files, config, options.overlay, docParser);
     const code = await extractCode(files, config, read, diagnostics, options.pieces);
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics, docParser);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], (file) => early.get(file) ?? read(file), diagnostics, docParser);
     const t3 = performance.now();
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
     const t4 = performance.now();
@@ -397,6 +399,37 @@ export function parseDocs(
     return parsed.doc;
   };
   return { docs, lazyDoc, texts, directives };
+}
+
+/**
+ * Before extraction: sends to the document worker (`DocParser.prefetch`) the documents that
+ * {@link parseDocs} will surely parse, judged with the command names known before any code is
+ * read (packaging entry points, the config's commands) and the `globalFiles`/`reference`
+ * patterns, so the worker parses while the main thread extracts code. Returns the texts read,
+ * for parseDocs to use (a file that cannot be read is left to parseDocs, which reports it).
+ */
+export function prefetchDocs(root: string, files: DiscoveredFiles, config: DocdriftConfig, overlay: ReadonlyMap<string, string> | undefined, docParser: DocParser): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (!docParser.prefetch) return texts;
+  const read = createReader(root, overlay, []);
+  const packaging = files.packaging.filter((f) => !f.endsWith('package.json') && !f.endsWith('setup.py') && !TEST_DIR_RE.test(f)).flatMap((file) => {
+    const text = read(file);
+    return text === undefined ? [] : [{ file, text }];
+  });
+  const names = readEntryPoints(packaging).entryPoints.map((e) => e.name);
+  const mentions = mentionMatcher(
+    [...names, ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
+    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
+  );
+  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
+  for (const file of files.docs) {
+    const text = read(file);
+    if (text === undefined) continue;
+    texts.set(file, text);
+    if (mentions(text) || isGlobalFile(file) || isReferenceFile(file)) docParser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+  }
+  return texts;
 }
 
 /** Inputs of stage "link". */

@@ -34,6 +34,8 @@ export interface PieceStore {
   get<T>(key: string): T | undefined;
   /** Stores a copy of `value` (taken now, so later mutation of `value` is not stored). */
   set(key: string, value: unknown): void;
+  /** True when a piece is stored under `key` (counts as neither hit nor miss). */
+  has(key: string): boolean;
   /** True when the store held nothing when the run started (a cold run). */
   readonly empty: boolean;
 }
@@ -102,6 +104,10 @@ export class FilePieceStore implements PieceStore {
     }
   }
 
+  has(key: string): boolean {
+    return this.used.has(key) || this.stored.has(key);
+  }
+
   get<T>(key: string): T | undefined {
     const bytes = this.used.get(key) ?? this.stored.get(key);
     if (bytes === undefined) {
@@ -147,9 +153,13 @@ export function piecesFile(dir: string, root: string): string {
 /** The document parser of a run, answering from `store` when the same text was parsed with the same request before. */
 export function cachedDocParser(parser: DocParser, store: PieceStore | undefined): DocParser {
   if (store === undefined) return parser;
+  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, text);
   return {
+    prefetch(file, text, what) {
+      if (!store.has(keyOf(file, text, what))) parser.prefetch?.(file, text, what);
+    },
     parse(file, text, what) {
-      const key = pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, text);
+      const key = keyOf(file, text, what);
       const hit = store.get<ParseOutcome>(key);
       if (hit !== undefined) return hit;
       const outcome = parser.parse(file, text, what);
