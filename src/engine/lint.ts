@@ -19,6 +19,7 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
+import { cachedTypeScriptFacts } from './typescript-facts.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
@@ -269,29 +270,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
     });
-    // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
-    const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
-    const programs = findBinPrograms(packageJsons, tsSources, new Set(files.programs ?? []), read, []);
-    const allSources = [...tsSources, ...programs.javascript];
-    const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
-    tsSourceCount = allSources.length;
-    const { extractTypeScript } = await import('../extract/typescript/index.js');
-    const ts = await extractTypeScript(allSources, packageJsons, binSources);
+    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics);
+    tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
-    diagnostics.push(...ts.diagnostics);
-    for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
-    // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
-    // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
-    const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
-    for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
-    const flagSources = allSources.filter((s) => flagFiles.has(s.file));
-    if (flagSources.length > 0 && programs.bins.length > 0) {
-      const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
-      const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
-      const tsFlags = await extractTypeScriptFlags(flagSources);
-      diagnostics.push(...tsFlags.diagnostics);
-      flagCommands.push(...binFlagCommands(programs.bins, tsFlags.commands, programs.imports));
-    }
+    for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
+    flagCommands.push(...ts.flagCommands);
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
