@@ -506,7 +506,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       );
       const c = result.cache;
       if (c.status !== 'off') {
-        io.stderr(`docdrift: cache ${c.status} (${c.file}; ${c.hashed} files hashed in ${c.ms.toFixed(0)} ms${c.written ? ', written' : ''}${c.note ? `; ${c.note}` : ''})\n`);
+        io.stderr(`docdrift: cache ${c.status} (${c.file}; ${c.hashed} files hashed in ${c.ms.toFixed(0)} ms${c.pieces ? `; per-file cache ${c.pieces.hits} reused, ${c.pieces.misses} computed${c.pieces.note ? ` (${c.pieces.note})` : ''}` : ''}${c.written ? ', written' : ''}${c.note ? `; ${c.note}` : ''})\n`);
       }
       for (const cmd of result.commands) {
         io.stderr(

@@ -129,7 +129,7 @@ describe('import graph', () => {
     expect(graph.size).toBeGreaterThan(80);
     expect(graph.get('src/link/build.ts')).toContain('src/docs/reference-table.ts');
     // A dynamic import (ts-morph is loaded on first use) counts as an import.
-    expect(graph.get('src/engine/lint.ts')).toContain('src/extract/typescript/index.ts');
+    expect(graph.get('src/engine/typescript-facts.ts')).toContain('src/extract/typescript/index.ts');
     // Every import resolves to a file that exists.
     const missing = [...graph].flatMap(([from, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${from} -> ${t}`));
     expect(missing).toEqual([]);

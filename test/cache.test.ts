@@ -4,7 +4,7 @@
  * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, renameSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -308,6 +308,97 @@ describe('lintWithCache', () => {
     const second = await lintWithCache(base);
     expect(second.cache.status).toBe('hit');
     expect(second.cache.hashed).toBe(1);
+  });
+});
+
+/** The per-file cache figures of a `--debug` run: pieces reused and computed. */
+function pieceCounts(stderr: string): { reused: number; computed: number } | undefined {
+  const m = /per-file cache (\d+) reused, (\d+) computed/.exec(stderr);
+  return m ? { reused: Number(m[1]), computed: Number(m[2]) } : undefined;
+}
+
+describe('the per-file cache (issue #15)', () => {
+  it('re-parses only the edited document, the edited Python file, or the edited reference page, each time identical to a cold run', async () => {
+    const p = project();
+    const first = await warm(p);
+    expect(pieceCounts(first.stderr)).toMatchObject({ reused: 0 });
+    const total = pieceCounts(first.stderr)!.computed;
+    expect(total).toBeGreaterThan(5);
+    const edits: Array<[string, (t: string) => string]> = [
+      ['benchmarks/gpqa/README.md', (t) => t.replace('+num_repeat=4', '+num_repeats=4')],
+      ['docs/reference/cli-commands.mdx', (t) => t.replace('| `dry_run` | bool |', '| `dry_runs` | bool |')],
+      ['nemo_gym/e2e.py', (t) => `${t}\n# an edit\n`],
+    ];
+    for (const [file, edit] of edits) {
+      const abs = path.join(p.root, file);
+      writeFileSync(abs, edit(readFileSync(abs, 'utf8')));
+      const w = await warm(p);
+      expect(w.status).toBe('miss');
+      // One piece for the edited file, the rest reused.
+      expect(pieceCounts(w.stderr), file).toEqual({ reused: total - 1, computed: 1 });
+      const c = await cold(p);
+      expect(w.stdout, file).toBe(c.stdout);
+      expect(w.code).toBe(c.code);
+    }
+    // The renamed global row no longer documents `dry_run`: the reference edit was seen.
+    expect(ids((await cold(p)).stdout)).toContain('docs/reference/cli-commands.mdx:23 reference-param-missing dry_run');
+  });
+
+  it('recomputes cross-file facts when only the other file changes: a base class in another module, an import, a link target', async () => {
+    const p = project();
+    await warm(p);
+    // The base class gains a field: its subclasses in other (unchanged) modules inherit it.
+    const base = path.join(p.root, 'nemo_gym/config_types.py');
+    writeFileSync(base, readFileSync(base, 'utf8').replace('    dry_run: bool', '    num_repeat: int = Field(default=1, description="x")\n    dry_run: bool'));
+    const inherited = await expectRecomputed(p);
+    expect(ids(inherited)).not.toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_repeat');
+    // The import now names a module that does not define the class: the subclass loses its base's fields.
+    const sub = path.join(p.root, 'nemo_gym/rollout_collection.py');
+    writeFileSync(sub, readFileSync(sub, 'utf8').replace('from nemo_gym.config_types import BaseNeMoGymCLIConfig', 'from nemo_gym.global_config import BaseNeMoGymCLIConfig'));
+    await expectRecomputed(p);
+    // A linked page's headings change (link targets resolve across documents).
+    const ref = path.join(p.root, 'docs/reference/cli-commands.mdx');
+    writeFileSync(ref, readFileSync(ref, 'utf8').replace('### `ng_collect_rollouts` / `nemo_gym_collect_rollouts`', '### Collect rollouts'));
+    await expectRecomputed(p);
+  });
+
+  it('handles renamed and deleted files (their pieces are dropped from the store)', async () => {
+    const p = project();
+    await warm(p);
+    renameSync(path.join(p.root, 'benchmarks/gpqa/README.md'), path.join(p.root, 'benchmarks/gpqa/USAGE.md'));
+    const renamed = await expectRecomputed(p);
+    expect(ids(renamed).some((i) => i.startsWith('benchmarks/gpqa/USAGE.md'))).toBe(true);
+    renameSync(path.join(p.root, 'nemo_gym/e2e.py'), path.join(p.root, 'nemo_gym/end_to_end.py'));
+    await expectRecomputed(p);
+    rmSync(path.join(p.root, 'nemo_gym/config_types.py'));
+    await expectRecomputed(p);
+    const store = readdirSync(p.cache).filter((f) => f.startsWith('pieces-'));
+    expect(store).toHaveLength(1);
+  });
+
+  it('ignores a tampered, truncated or foreign per-file cache (the cold path), never crashing', async () => {
+    const p = project();
+    const truth = await cold(p);
+    await warm(p);
+    const [name] = readdirSync(p.cache).filter((f) => f.startsWith('pieces-'));
+    const file = path.join(p.cache, name!);
+    const good = readFileSync(file);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 0xff;
+    for (const bad of [flipped, good.subarray(0, 20), Buffer.from('garbage'), Buffer.alloc(0)]) {
+      writeFileSync(file, bad);
+      // A doc edit and back, so the run cache misses and the pieces are consulted.
+      const readme = path.join(p.root, 'README.md');
+      appendFileSync(readme, '\n');
+      const w = await warm(p);
+      expect(w.status).toBe('miss');
+      expect(pieceCounts(w.stderr)).toMatchObject({ reused: 0 });
+      writeFileSync(readme, readFileSync(readme, 'utf8').replace(/\n$/, ''));
+      const again = await warm(p);
+      const c = await cold(p);
+      expect(again.stdout).toBe(c.stdout);
+      expect(again.code).toBe(truth.code);
+    }
   });
 });
 

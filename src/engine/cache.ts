@@ -15,6 +15,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { FilePieceStore, piecesFile } from './pieces.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { scopeMessages } from './scope.js';
@@ -69,6 +70,8 @@ export interface CacheInfo {
   hashed: number;
   /** Milliseconds spent hashing inputs and reading the cache file. */
   ms: number;
+  /** How the per-file cache served a miss: pieces reused and computed, and why the stored ones were not used. */
+  pieces?: { hits: number; misses: number; note?: string };
 }
 
 /**
@@ -546,10 +549,15 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   }
 
   const lint = await load();
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules });
+  // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
+  const pieces = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
-  const info: CacheInfo = { status: 'miss', file, written: false, hashed, ms: hashMs, note: previous.note };
+  const info: CacheInfo = {
+    status: 'miss', file, written: false, hashed, ms: hashMs, note: previous.note,
+    pieces: { hits: pieces.hits, misses: pieces.misses, ...(pieces.note ? { note: pieces.note } : {}) },
+  };
   if (result.failures.length > 0) {
     info.note = 'not stored: a rule threw';
   } else if (!unchangedSince(root, entries)) {
@@ -571,6 +579,14 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     } catch (error) {
       // Keep why the old file was not read (a symlink to /dev/zero, a FIFO): both matter.
       info.note = [info.note, `cannot write the cache file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
+    }
+    if (info.written) {
+      try {
+        checkWriteTarget(root, pieces.file);
+        pieces.save();
+      } catch (error) {
+        info.note = [info.note, `cannot write the per-file cache (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
+      }
     }
   }
   return {

@@ -21,6 +21,8 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
+import { cachedTypeScriptFacts } from './typescript-facts.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
@@ -60,6 +62,11 @@ export interface LintOptions {
    * edited texts again before writing anything (src/fix/apply.ts).
    */
   overlay?: ReadonlyMap<string, string>;
+  /**
+   * The per-file cache (src/engine/pieces.ts): Python scans, CLI flags and parsed documents of
+   * earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
+   */
+  pieces?: PieceStore;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -111,15 +118,18 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const diagnostics: InputDiagnostic[] = [];
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
-  const docParser = await createDocParser();
+  // With a filled per-file cache most documents need no parsing: the worker starts on demand.
+  const docParser = cachedDocParser(await createDocParser({ eager: options.pieces?.empty ?? true }), options.pieces);
   try {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
-    const code = await extractCode(files, config, read, diagnostics);
+    // The worker parses the documents that surely name a command while the code is extracted.
+    const early = prefetchDocs(root, files, config, options.overlay, docParser);
+    const code = await extractCode(files, config, read, diagnostics, options.pieces);
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], read, diagnostics, docParser);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], (file) => early.get(file) ?? read(file), diagnostics, docParser);
     const t3 = performance.now();
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
     const t4 = performance.now();
@@ -200,7 +210,7 @@ type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
  * `diagnostics`.
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[]): Promise<CodeFacts> {
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore): Promise<CodeFacts> {
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -227,10 +237,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
   const mayDefineFlags = flagSourceFilter(sources, packageRoots);
-  const python = await extractPython(sources, { retain: mayDefineFlags, packageRoots });
-  diagnostics.push(...python.diagnostics);
   const flagSources = sources.filter(mayDefineFlags);
-  const flags = await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots });
+  // Flags resolve across the files that may define them: stored as one piece for all of them.
+  const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
+  const storedFlags = flagsPiece === undefined ? undefined : pieces?.get<Awaited<ReturnType<typeof extractPythonFlags>>>(flagsPiece);
+  const python = await extractPython(sources, { retain: storedFlags ? undefined : mayDefineFlags, packageRoots, scans: scanCacheOf(pieces) });
+  diagnostics.push(...python.diagnostics);
+  const flags = storedFlags ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
+  if (!storedFlags && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
   diagnostics.push(...flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
@@ -268,29 +282,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
     });
-    // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
-    const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
-    const programs = findBinPrograms(packageJsons, tsSources, new Set(files.programs ?? []), read, []);
-    const allSources = [...tsSources, ...programs.javascript];
-    const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
-    tsSourceCount = allSources.length;
-    const { extractTypeScript } = await import('../extract/typescript/index.js');
-    const ts = await extractTypeScript(allSources, packageJsons, binSources);
+    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics);
+    tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
-    diagnostics.push(...ts.diagnostics);
-    for (const [bin, configs] of ts.binConfigs) functionConfigs.set(`bin:${bin}`, configs);
-    // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
-    // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
-    const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
-    for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
-    const flagSources = allSources.filter((s) => flagFiles.has(s.file));
-    if (flagSources.length > 0 && programs.bins.length > 0) {
-      const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
-      const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
-      const tsFlags = await extractTypeScriptFlags(flagSources);
-      diagnostics.push(...tsFlags.diagnostics);
-      flagCommands.push(...binFlagCommands(programs.bins, tsFlags.commands, programs.imports));
-    }
+    for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
+    flagCommands.push(...ts.flagCommands);
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
@@ -409,6 +405,37 @@ export function parseDocs(
     return parsed.doc;
   };
   return { docs, lazyDoc, texts, directives };
+}
+
+/**
+ * Before extraction: sends to the document worker (`DocParser.prefetch`) the documents that
+ * {@link parseDocs} will surely parse, judged with the command names known before any code is
+ * read (packaging entry points, the config's commands) and the `globalFiles`/`reference`
+ * patterns, so the worker parses while the main thread extracts code. Returns the texts read,
+ * for parseDocs to use (a file that cannot be read is left to parseDocs, which reports it).
+ */
+export function prefetchDocs(root: string, files: DiscoveredFiles, config: DocdriftConfig, overlay: ReadonlyMap<string, string> | undefined, docParser: DocParser): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (!docParser.prefetch) return texts;
+  const read = createReader(root, overlay, []);
+  const packaging = files.packaging.filter((f) => !f.endsWith('package.json') && !f.endsWith('setup.py') && !TEST_DIR_RE.test(f)).flatMap((file) => {
+    const text = read(file);
+    return text === undefined ? [] : [{ file, text }];
+  });
+  const names = readEntryPoints(packaging).entryPoints.map((e) => e.name);
+  const mentions = mentionMatcher(
+    [...names, ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
+    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
+  );
+  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
+  for (const file of files.docs) {
+    const text = read(file);
+    if (text === undefined) continue;
+    texts.set(file, text);
+    if (mentions(text) || isGlobalFile(file) || isReferenceFile(file)) docParser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+  }
+  return texts;
 }
 
 /** Inputs of stage "link". */

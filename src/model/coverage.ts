@@ -48,6 +48,24 @@ function excluded(model: Model, name: string): boolean {
   return model.globalParams.has(first) || model.isIgnored(name) || model.isIgnored(first);
 }
 
+const usageIndex = new WeakMap<Model, Map<CommandSpec | undefined, Model['usages']>>();
+
+/** The model's usages grouped by the command they pass parameters to, in model order (computed once per model). */
+function usagesByCommand(model: Model): Map<CommandSpec | undefined, Model['usages']> {
+  let index = usageIndex.get(model);
+  if (!index) {
+    index = new Map();
+    for (const usage of model.usages) {
+      const cmd = model.commandByName(usage.command);
+      let list = index.get(cmd);
+      if (!list) index.set(cmd, (list = []));
+      list.push(usage);
+    }
+    usageIndex.set(model, index);
+  }
+  return index;
+}
+
 /**
  * Computes the coverage of one command's parameters from the model (see {@link CoverageRow} for
  * what each column means). Pure; `cmd` should have known parameters (`paramsKnown`).
@@ -55,14 +73,21 @@ function excluded(model: Model, name: string): boolean {
 export function commandCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   const rows = new Map<ParamSpec | string, CoverageRow>();
   const sections = model.sectionsFor(cmd);
-  const allRows = [...sections, ...globalSectionsFor(model, cmd)].flatMap((s) => s.rows);
+  // Every dotted prefix of a row name (`a` and `a.b` for `a.b.c`): a spelling `sp` documents a
+  // nested parameter when some row name starts with `sp.`, i.e. when `sp` is one of them.
+  const rowPrefixes = new Set<string>();
+  for (const section of [...sections, ...globalSectionsFor(model, cmd)]) {
+    for (const row of section.rows) {
+      for (const n of row.names) for (let i = n.indexOf('.'); i >= 0; i = n.indexOf('.', i + 1)) rowPrefixes.add(n.slice(0, i));
+    }
+  }
 
   for (const param of cmd.params) {
     const p = shown(cmd, param);
     if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
     const inReference =
-      rowsFor(model, cmd, p).length > 0 || allRows.some((r) => r.names.some((n) => spellings.some((sp) => n.startsWith(`${sp}.`))));
+      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp));
     rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
   }
 
@@ -77,8 +102,8 @@ export function commandCoverage(model: Model, cmd: CommandSpec): CommandCoverage
 
   // Documents whose examples pass each parameter to this command.
   const docsOf = new Map<ParamSpec | string, Set<string>>();
-  for (const usage of model.usages) {
-    if (model.commandByName(usage.command) !== cmd || excluded(model, usage.name)) continue;
+  for (const usage of usagesByCommand(model).get(cmd) ?? []) {
+    if (excluded(model, usage.name)) continue;
     const found = findParam(cmd, usage.name);
     let key: ParamSpec | string;
     if (found) {

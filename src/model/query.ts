@@ -187,6 +187,17 @@ export function linkedRange(doc: DocFile, fragment: string | undefined): { start
   return { start: block.heading.location.line, end: block.endLine, codes: block.codes ?? [] };
 }
 
+const linkedRanges = new WeakMap<DocFile, Map<string, ReturnType<typeof linkedRange>>>();
+
+/** {@link linkedRange}, computed once per document and fragment (documents do not change once the model is built). */
+function memoLinkedRange(doc: DocFile, fragment: string | undefined): ReturnType<typeof linkedRange> {
+  let byFragment = linkedRanges.get(doc);
+  if (!byFragment) linkedRanges.set(doc, (byFragment = new Map()));
+  const key = fragment ?? '';
+  if (!byFragment.has(key)) byFragment.set(key, linkedRange(doc, fragment));
+  return byFragment.get(key);
+}
+
 /** The rows of a section that lie inside a line range. */
 export function rowsInRange(section: ReferenceSection, start: number, end: number): ReferenceRow[] {
   return section.rows.filter((r) => r.location.line >= start && r.location.line <= end);
@@ -323,13 +334,13 @@ export function isExplained(
     if (!link.targetFile) continue;
     const target = model.doc(link.targetFile);
     if (!target) continue;
-    const range = linkedRange(target, link.fragment);
+    const range = memoLinkedRange(target, link.fragment);
     if (!range) continue;
     // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
     // config-field twin): the link explains it when one of them lies in the linked range.
     for (const { section, row } of rows) {
       if (section.file !== target.file) continue;
-      if (rowsInRange(section, range.start, range.end).includes(row)) return true;
+      if (row.location.line >= range.start && row.location.line <= range.end && section.rows.includes(row)) return true;
     }
     if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
   }

@@ -1,6 +1,6 @@
-/** `npm run bench`: times docdrift (cold, and warm when it has a cache) against markdownlint-cli2 and remark-cli on synthetic NeMo-Gym-sized repositories or given ones, and checks the targets of issue #6. */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/** `npm run bench`: times docdrift (cold, warm and incremental when it has a cache) against markdownlint-cli2 and remark-cli on synthetic NeMo-Gym-sized repositories or given ones, and checks the targets of issues #6 and #15. */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,10 @@ const HELP = `Usage: npm run bench -- [--repo DIR]… [--runs N] [--scales LIST]
 
 Times docdrift against markdownlint-cli2 and remark-cli (remark-gfm, remark-mdx for .mdx,
 remark-frontmatter) on the same Markdown/MDX files, alternating tools, and prints medians.
+With a cache, also "incremental" runs on a copy of each repository: before each timed run one
+file is edited (untimed: a README, a reference page or a Python config file gets a new last
+line), so the run re-parses that file and reuses the per-file cache for the rest; the bench then
+checks that an incremental run's output equals a cold run's.
 
   --repo DIR      also benchmark this repository (repeatable); its docs are docdrift's
   --runs N        timed runs per tool and repository (default 5; one untimed warm-up first)
@@ -50,6 +54,8 @@ interface RepoResult {
   root: string;
   files: number;
   tools: ToolResult[];
+  /** Per edited file kind: did an incremental run print exactly what a cold run prints? */
+  identical?: Record<string, boolean>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -127,9 +133,15 @@ function preloadFile(scratch: string): string {
 interface Tool {
   name: string;
   invocations: string[][];
+  /** Untimed step before each run (an incremental run's edit). */
+  prepare?: () => void;
+  /** Working directory, when not the repository's root (incremental runs use a copy). */
+  cwd?: string;
 }
 
-async function runTool(tool: Tool, cwd: string, scratch: string): Promise<Sample> {
+async function runTool(tool: Tool, root: string, scratch: string): Promise<Sample> {
+  tool.prepare?.();
+  const cwd = tool.cwd ?? root;
   let ms = 0;
   let rssMb: number | undefined;
   let exitCode = 0;
@@ -186,7 +198,12 @@ async function benchRepo(label: string, root: string, runs: number, scratch: str
       invocations: [...(md.length > 0 ? [remarkArgs(false, md)] : []), ...(mdx.length > 0 ? [remarkArgs(true, mdx)] : [])],
     },
   ];
-  if (cache.on) tools.push({ name: 'docdrift warm', invocations: [[bin, '--root', root, '--format', 'json', cache.on]] });
+  const incremental = cache.on ? incrementalTools(label, root, files, scratch, cache.on) : undefined;
+  if (cache.on) {
+    // The cache goes to the scratch directory, never into the repository being measured.
+    tools.push({ name: 'docdrift warm', invocations: [[bin, '--root', root, '--format', 'json', cache.on, '--cache-location', path.join(scratch, `${label.replace(/\W+/g, '_')}-warm-cache`)]] });
+    tools.push(...(incremental?.tools ?? []));
+  }
   const samples = new Map<string, Sample[]>(tools.map((t) => [t.name, []]));
   // Warm-up (untimed): fills the page cache for everyone and, with a cache, docdrift's cache.
   for (const tool of tools) await runTool(tool, root, scratch);
@@ -204,6 +221,7 @@ async function benchRepo(label: string, root: string, runs: number, scratch: str
     label,
     root,
     files: files.length,
+    identical: incremental?.identical(),
     tools: tools.map((t) => {
       const list = samples.get(t.name)!;
       const rss = list.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb]));
@@ -219,7 +237,59 @@ async function benchRepo(label: string, root: string, runs: number, scratch: str
   };
 }
 
-/** One target of issue #6 and whether it was met. */
+/** The files an incremental run edits: a README, a reference page, a Python config file (those that exist). */
+function editTargets(root: string, docs: string[]): Array<{ kind: string; file: string; line: (n: number) => string }> {
+  const out: Array<{ kind: string; file: string; line: (n: number) => string }> = [];
+  const readme = docs.find((f) => f === 'README.md') ?? docs.find((f) => /(^|\/)README\.md$/i.test(f));
+  if (readme) out.push({ kind: 'README', file: readme, line: (n) => `\nBench edit ${n}.\n` });
+  const reference = docs.find((f) => /(^|\/)reference\//.test(f)) ?? docs.find((f) => f.endsWith('.mdx'));
+  if (reference && reference !== readme) out.push({ kind: 'reference', file: reference, line: (n) => `\nBench edit ${n}.\n` });
+  let python: string | undefined;
+  try {
+    const listed = spawnSync('git', ['ls-files', '*.py'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const pys = (listed.status === 0 ? listed.stdout.split('\n') : []).filter(Boolean).sort();
+    python = pys.find((f) => /^class \w+\((?:\w+\.)?BaseModel\)/m.test(readFileSync(path.join(root, f), 'utf8')));
+  } catch {
+    python = undefined;
+  }
+  if (python) out.push({ kind: 'Python config', file: python, line: (n) => `\n# bench edit ${n}\n` });
+  return out;
+}
+
+/**
+ * Tools that time docdrift after one edited file, on a copy of `root` with its own cache
+ * directory, and a check (run after the timed runs) that an incremental run's output equals a
+ * cold run's.
+ */
+function incrementalTools(label: string, root: string, docs: string[], scratch: string, cacheOn: string): { tools: Tool[]; identical: () => Record<string, boolean> } {
+  const slug = label.replace(/\W+/g, '_');
+  const copy = path.join(scratch, `${slug}-incremental`);
+  const cacheDir = path.join(scratch, `${slug}-incremental-cache`);
+  cpSync(root, copy, { recursive: true, filter: (src) => !/[\\/](\.docdrift-cache|node_modules)$/.test(src) });
+  const targets = editTargets(copy, docs);
+  let edits = 0;
+  const edit = (t: (typeof targets)[number]) => appendFileSync(path.join(copy, t.file), t.line(++edits));
+  const args = (more: string[]) => [bin, '--root', copy, '--format', 'json', ...more];
+  const tools = targets.map((t) => ({
+    name: `docdrift incremental (${t.kind})`,
+    invocations: [args([cacheOn, '--cache-location', cacheDir])],
+    prepare: () => edit(t),
+    cwd: copy,
+  }));
+  const identical = (): Record<string, boolean> => {
+    const out: Record<string, boolean> = {};
+    for (const t of targets) {
+      edit(t);
+      const inc = spawnSync(process.execPath, args([cacheOn, '--cache-location', cacheDir]), { cwd: copy, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      const cold = spawnSync(process.execPath, args(['--no-cache']), { cwd: copy, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      out[t.kind] = inc.stdout === cold.stdout && inc.status === cold.status && inc.stdout.length > 0;
+    }
+    return out;
+  };
+  return { tools, identical };
+}
+
+/** One target of issues #6 and #15 and whether it was met. */
 interface Check {
   target: string;
   value: string;
@@ -236,6 +306,14 @@ function checks(results: RepoResult[], scales: number[]): Check[] {
     if (cold && peer) {
       const ratio = cold.medianMs / peer.medianMs;
       out.push({ target: `${r.label}: cold ≤ 0.8× markdownlint-cli2`, value: `${ratio.toFixed(2)}×`, pass: ratio <= 0.8 });
+    }
+    for (const t of r.tools.filter((t) => t.tool.startsWith('docdrift incremental'))) {
+      if (!peer) continue;
+      const ratio = t.medianMs / peer.medianMs;
+      out.push({ target: `${r.label}: ${t.tool.replace('docdrift ', '')} ≤ 0.2× markdownlint-cli2 (full run)`, value: `${ratio.toFixed(2)}×`, pass: ratio <= 0.2 });
+    }
+    for (const [kind, same] of Object.entries(r.identical ?? {})) {
+      out.push({ target: `${r.label}: incremental output after a ${kind} edit identical to a cold run`, value: same ? 'identical' : 'differs', pass: same });
     }
     out.push(
       warm && peer

@@ -103,6 +103,18 @@ export interface ExtractPythonOptions {
    * {@link PythonExtraction.retained}); by default none are kept.
    */
   retain?: (source: PythonSource) => boolean;
+  /**
+   * Scans of earlier runs (the engine's per-file cache): a file found here is not parsed (unless
+   * `retain` keeps its tree); every file scanned is offered to it. Default: none.
+   */
+  scans?: ScanCache;
+}
+
+/** A store of {@link ModuleInfo} scans by file text and module name (see {@link ExtractPythonOptions.scans}). */
+export interface ScanCache {
+  /** The scan of `source` under `module`, when stored (a copy the caller may own). */
+  get(source: PythonSource, module: string): ModuleInfo | undefined;
+  set(source: PythonSource, module: string, info: ModuleInfo): void;
 }
 
 /** External bases that make a class a pydantic config model. `RootModel` is deliberately absent. */
@@ -202,7 +214,8 @@ const FOLLOW_DEPTH = 3;
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
  */
 export async function extractPython(sources: PythonSource[], options: ExtractPythonOptions = {}): Promise<PythonExtraction> {
-  const parser = await getPythonParser();
+  // The parser (a wasm module) is loaded only when some file is not in the scan cache.
+  let parser: Awaited<ReturnType<typeof getPythonParser>> | undefined;
   const packageRoots = options.packageRoots ?? (sources.some((s) => s.file === 'src/__init__.py') ? [] : ['src']);
   const infos: ModuleInfo[] = [];
   const modules = new Map<string, ModuleInfo>();
@@ -212,6 +225,15 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
   for (const source of ordered) {
     const module = moduleNameForFile(source.file, packageRoots);
+    const retain = options.retain?.(source) ?? false;
+    const cached = retain ? undefined : options.scans?.get(source, module);
+    if (cached) {
+      infos.push(cached);
+      if (!modules.has(module)) modules.set(module, cached);
+      if (cached.diagnostic) diagnostics.push(cached.diagnostic);
+      continue;
+    }
+    parser ??= await getPythonParser();
     const tree = parser.parse(source.text);
     if (!tree) {
       diagnostics.push({
@@ -228,7 +250,8 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       infos.push(info);
       if (!modules.has(module)) modules.set(module, info);
       if (info.diagnostic) diagnostics.push(info.diagnostic);
-      if (options.retain?.(source)) {
+      options.scans?.set(source, module, info);
+      if (retain) {
         retained.push({ file: source.file, module, tree, info });
         keep = true;
       }

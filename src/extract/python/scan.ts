@@ -323,35 +323,26 @@ function readFunction(node: Node, ranges: FunctionRange[], decorated = false): R
 }
 
 /**
- * Captures every call with a name-chain callee and every import statement in one query run per
- * file: crossing into wasm once per file instead of several times per call keeps large
- * repositories fast.
+ * Captures every string literal's content, every call with a name-chain callee and every import
+ * statement in one query run per file: crossing into wasm once per file, rather than once per
+ * function body plus once for the strings, keeps large repositories fast.
  */
-const FUNCTION_QUERY = `
+const MODULE_QUERY = `
+(string_content) @s
 (call function: [(identifier) (attribute)] @callee)
 (import_statement) @import
 (import_from_statement) @import
 `;
 
 const queries = new WeakMap<Language, Query>();
-const stringQueries = new WeakMap<Language, Query>();
 
 /** A string literal that could be a config key: a Python identifier, possibly dotted. */
 const IDENTIFIER_KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-function stringQuery(language: Language): Query {
-  let query = stringQueries.get(language);
-  if (!query) {
-    query = new Query(language, '(string_content) @s');
-    stringQueries.set(language, query);
-  }
-  return query;
-}
-
-function functionQuery(language: Language): Query {
+function moduleQuery(language: Language): Query {
   let query = queries.get(language);
   if (!query) {
-    query = new Query(language, FUNCTION_QUERY);
+    query = new Query(language, MODULE_QUERY);
     queries.set(language, query);
   }
   return query;
@@ -373,15 +364,28 @@ function calleeSegments(node: Node): string[] | undefined {
 }
 
 /**
- * Fills in the calls and local imports of each top-level function. The query runs on each body
- * separately, so method bodies and module-level code are never visited.
+ * Fills in the string keys of the module, and the calls and local imports of each top-level
+ * function: calls and imports count only inside a function body (byte ranges), so method bodies
+ * and module-level code contribute none.
  */
 function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[]): void {
-  if (ranges.length === 0) return;
-  const query = functionQuery(root.tree.language);
-  for (const { fn, body } of ranges) {
-    for (const capture of query.captures(body)) {
-      const node = capture.node;
+  // One query run over the whole module (string literals, calls, imports) instead of one per
+  // function body: each capture goes to the bodies that contain it, in document order as before.
+  const spans = ranges.map(({ fn, body }) => ({ fn, start: body.startIndex, end: body.endIndex })).sort((a, b) => a.start - b.start);
+  let first = 0;
+  for (const capture of moduleQuery(root.tree.language).captures(root)) {
+    const node = capture.node;
+    if (capture.name === 's') {
+      const text = node.text;
+      if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
+      continue;
+    }
+    const start = node.startIndex;
+    const end = node.endIndex;
+    while (first < spans.length && spans[first]!.end <= start) first++;
+    for (let i = first; i < spans.length && spans[i]!.start <= start; i++) {
+      const { fn, end: bodyEnd } = spans[i]!;
+      if (end > bodyEnd) continue;
       if (capture.name === 'import') {
         bindImport(info, node, fn.localBindings, false);
         continue;
@@ -508,10 +512,6 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
     stringKeys: new Set(),
   };
   const root = tree.rootNode;
-  for (const capture of stringQuery(root.tree.language).captures(root)) {
-    const text = capture.node.text;
-    if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
-  }
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
   readFunctionBodies(info, root, ranges);

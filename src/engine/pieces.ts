@@ -1,0 +1,190 @@
+/**
+ * The per-file cache ("pieces"): what extraction and parsing found in each input file, keyed by
+ * a hash of the file's path and content (and the options that shaped the result), so a run after
+ * a small change re-parses only the files that changed and rebuilds the model and runs the rules
+ * from stored pieces. Cross-file facts (a base class in another module, imports, links, site
+ * routes) are never stored: they are recomputed from the pieces on every run.
+ *
+ * The store is one file per project next to the run cache, `pieces-<hash of root>.bin`: a 32-byte
+ * HMAC-SHA256 (this machine's cache key, see `cacheKey` in cache.ts) followed by a V8
+ * serialisation of `{ format, code, entries }`. A file that is missing, unreadable, of another
+ * layout or docdrift build, or whose signature does not verify is ignored (every piece is then a
+ * miss, i.e. the cold path) and rewritten; it is never deserialised before its signature verifies.
+ * It is written through the run cache's atomic writer only, and holds the pieces the last run
+ * used (so renamed and deleted files drop out).
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { DocParser, ParseOutcome } from '../docs/bounded-parse.js';
+import type { PythonSource, ScanCache } from '../extract/python/index.js';
+import type { ModuleInfo } from '../extract/python/scan.js';
+import { readRegularFileBytes } from '../shared/read-file.js';
+import { writeFileAtomic } from './write.js';
+
+/** Layout of the pieces file; bump when a stored piece changes shape. */
+export const PIECES_FORMAT = 1;
+
+/** Largest pieces file read: 256 MiB. */
+const MAX_PIECES_BYTES = 256 * 1024 * 1024;
+
+/** A per-file store of extraction results: `get` after `set` in one run returns an equal copy. */
+export interface PieceStore {
+  /** The piece stored under `key` (a fresh copy), or undefined. */
+  get<T>(key: string): T | undefined;
+  /** Stores a copy of `value` (taken now, so later mutation of `value` is not stored). */
+  set(key: string, value: unknown): void;
+  /** True when a piece is stored under `key` (counts as neither hit nor miss). */
+  has(key: string): boolean;
+  /** True when the store held nothing when the run started (a cold run). */
+  readonly empty: boolean;
+}
+
+/**
+ * The key of one piece: sha256 over `kind` and each part, separated so that no two part lists
+ * give the same bytes. Parts are the file's path, its text and whatever else shaped the result.
+ */
+export function pieceKey(kind: string, ...parts: string[]): string {
+  const hash = createHash('sha256').update(kind);
+  for (const part of parts) hash.update(`\0${part.length}\0`).update(part);
+  return hash.digest('hex');
+}
+
+/** A {@link PieceStore} loaded from disk, with the pieces used by this run to write back. */
+export class FilePieceStore implements PieceStore {
+  /** Pieces read from disk, by key (V8-serialised). */
+  private readonly stored: Map<string, Buffer>;
+  /** Pieces this run read or wrote: what {@link save} keeps. */
+  private readonly used = new Map<string, Buffer>();
+  readonly empty: boolean;
+  /** Why the file on disk was not used, for `--debug`. */
+  readonly note: string | undefined;
+  hits = 0;
+  misses = 0;
+
+  /**
+   * @param file absolute path of the pieces file
+   * @param signingKey this machine's cache key
+   * @param code docdrift's code fingerprint: pieces of another build are never used
+   */
+  constructor(
+    readonly file: string,
+    private readonly signingKey: Buffer,
+    private readonly code: string,
+  ) {
+    const loaded = this.load();
+    this.stored = loaded.entries;
+    this.note = loaded.note;
+    this.empty = this.stored.size === 0;
+  }
+
+  private load(): { entries: Map<string, Buffer>; note?: string } {
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFileBytes(this.file, { maxBytes: MAX_PIECES_BYTES });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return { entries: new Map(), note: code === 'ENOENT' ? undefined : 'the per-file cache is unreadable; it will be rewritten' };
+    }
+    const bad = (why: string) => ({ entries: new Map<string, Buffer>(), note: `the per-file cache ${why}; not used, it will be rewritten` });
+    if (bytes.length < 32) return bad('is truncated');
+    const mac = bytes.subarray(0, 32);
+    const body = bytes.subarray(32);
+    const expected = createHmac('sha256', this.signingKey).update(body).digest();
+    if (!timingSafeEqual(mac, expected)) return bad('was not written by docdrift on this machine (no valid signature)');
+    try {
+      const data = deserialize(body) as { format?: unknown; code?: unknown; entries?: unknown };
+      if (data === null || typeof data !== 'object' || data.format !== PIECES_FORMAT || !(data.entries instanceof Map)) return bad('has another layout');
+      if (data.code !== this.code) return bad('was written by another docdrift build');
+      const entries = new Map<string, Buffer>();
+      for (const [k, v] of data.entries as Map<unknown, unknown>) if (typeof k === 'string' && v instanceof Uint8Array) entries.set(k, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+      return { entries };
+    } catch {
+      return bad('is corrupt');
+    }
+  }
+
+  has(key: string): boolean {
+    return this.used.has(key) || this.stored.has(key);
+  }
+
+  get<T>(key: string): T | undefined {
+    const bytes = this.used.get(key) ?? this.stored.get(key);
+    if (bytes === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    try {
+      const value = deserialize(bytes) as T;
+      this.used.set(key, bytes);
+      this.hits++;
+      return value;
+    } catch {
+      // A piece that does not deserialise is a miss (the cold path), never a crash.
+      this.misses++;
+      return undefined;
+    }
+  }
+
+  set(key: string, value: unknown): void {
+    try {
+      this.used.set(key, serialize(value));
+    } catch {
+      // A value V8 cannot serialise is simply not stored.
+    }
+  }
+
+  /**
+   * Writes the pieces this run used, signed, atomically (temporary file + rename).
+   * @throws what `writeFileAtomic` throws (the caller treats it as "not written")
+   */
+  save(): void {
+    const body = serialize({ format: PIECES_FORMAT, code: this.code, entries: this.used });
+    const mac = createHmac('sha256', this.signingKey).update(body).digest();
+    writeFileAtomic(this.file, Buffer.concat([mac, body]));
+  }
+}
+
+/** The pieces file of a project in cache directory `dir`. */
+export function piecesFile(dir: string, root: string): string {
+  return path.join(dir, `pieces-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.bin`);
+}
+
+/** The document parser of a run, answering from `store` when the same text was parsed with the same request before. */
+export function cachedDocParser(parser: DocParser, store: PieceStore | undefined): DocParser {
+  if (store === undefined) return parser;
+  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, text);
+  return {
+    prefetch(file, text, what) {
+      if (!store.has(keyOf(file, text, what))) parser.prefetch?.(file, text, what);
+    },
+    parse(file, text, what) {
+      const key = keyOf(file, text, what);
+      const hit = store.get<ParseOutcome>(key);
+      if (hit !== undefined) return hit;
+      const outcome = parser.parse(file, text, what);
+      // An overrun depends on the machine's load, not on the text: never stored.
+      if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, outcome);
+      return outcome;
+    },
+    close: () => parser.close(),
+  };
+}
+
+/** Python scans by file path, module name and text, in `store`. */
+export function scanCacheOf(store: PieceStore | undefined): ScanCache | undefined {
+  if (store === undefined) return undefined;
+  const key = (source: PythonSource, module: string) => pieceKey('py-scan', source.file, module, source.text);
+  return {
+    get: (source, module) => store.get<ModuleInfo>(key(source, module)),
+    set: (source, module, info) => store.set(key(source, module), info),
+  };
+}
+
+/**
+ * The key of a CLI-flag extraction: flags are resolved across the files that may define them, so
+ * the piece belongs to all of them together (and to the package roots that name their modules).
+ */
+export function flagsKey(packageRoots: string[], sources: PythonSource[]): string {
+  return pieceKey('py-flags', JSON.stringify(packageRoots), ...sources.flatMap((s) => [s.file, s.text]));
+}
