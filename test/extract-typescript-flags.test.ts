@@ -32,6 +32,24 @@ describe('extractTypeScriptFlags edge cases', () => {
     expect(result.diagnostics.map((d) => [d.location.file, d.severity, d.ruleId])).toEqual([['a.ts', 'warn', 'parse-error']]);
   });
 
+  it('reads parseArgs options from a literal, and gives no program when they are built at run time (parameters unknown, not none)', async () => {
+    const literal = [
+      "import { parseArgs } from 'node:util';",
+      "parseArgs({ options: { lines: { type: 'string', short: 'n' } }, strict: false });",
+    ].join('\n');
+    expect(names((await extractTypeScriptFlags([{ file: 'cli.ts', text: literal }])).commands)).toEqual({ '': ['lines'] });
+    const built = [
+      "const { parseArgs } = require('node:util');",
+      'const createOptions = (types) => {',
+      '  const options = {};',
+      "  Object.entries(types).forEach(([name, type]) => { options[name] = { type: type === 'boolean' ? 'boolean' : 'string' }; });",
+      '  return options;',
+      '};',
+      "parseArgs({ args: process.argv.slice(2), options: createOptions(TYPES), allowNegative: true, strict: false });",
+    ].join('\n');
+    expect((await extractTypeScriptFlags([{ file: 'lib/cli/parse-args.js', text: built }])).commands).toEqual([]);
+  });
+
   it('applies a shared builder to each command, and one helper that takes a command to each caller', async () => {
     const text = [
       "import yargs from 'yargs';",

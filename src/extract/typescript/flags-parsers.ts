@@ -110,8 +110,12 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
   const optionsEntry = config.find((e) => e.key === 'options');
   if (!optionsEntry) return undefined;
   const allowNegative = ev.booleanOf(config.find((e) => e.key === 'allowNegative')?.value) === true;
+  // Options built at run time (`options: createOptions()`, filled by a loop) read as nothing:
+  // the parameters are then unknown, not "none" (every flag would be reported unknown).
+  const options = ev.objectEntries(optionsEntry.value);
+  if (!options || (options.length === 0 && !isObjectLiteral(optionsEntry.value))) return undefined;
   const node = program(ev, 'parseArgs', call);
-  for (const option of ev.objectEntries(optionsEntry.value) ?? []) {
+  for (const option of options) {
     const spec = newParam(option.key, ev.location(option.keyNode));
     spec.dest = option.key;
     let type: string | undefined;
@@ -129,6 +133,13 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
     node.params.push(spec);
   }
   return node;
+}
+
+/** `{ … }` itself (through parentheses and `as`/`satisfies`), not an expression that evaluates to one. */
+function isObjectLiteral(node: ts.Node): boolean {
+  let n = node;
+  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n)) n = n.expression;
+  return ts.isObjectLiteralExpression(n);
 }
 
 const YARGS_PARSER_TYPES = ['boolean', 'string', 'number', 'array', 'count'] as const;
