@@ -16,6 +16,7 @@ import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
 import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
 import { readHelpBlock } from './help-text.js';
 import { readProseCodes } from './prose-codes.js';
+import { blankHeadingComments } from './mdx-heading-comments.js';
 import { documentOverLimits } from './limits.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
@@ -94,7 +95,8 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * (YAML and TOML); `.mdx` adds remark-mdx. When MDX parsing fails, the file is parsed again with
  * the plain Markdown pipeline and a `warn` `parse-error` diagnostic is returned at the MDX
  * error's position ("… parsed as plain Markdown"). `.md` never goes through remark-mdx (HTML
- * comments, `<br>` and `{` are valid Markdown but break MDX).
+ * comments, `<br>` and `{` are valid Markdown but break MDX). In `.mdx`, an HTML comment on a
+ * heading line (Mintlify accepts `## Run <!-- x -->`) is blanked before the MDX parse.
  *
  * The result describes the document without knowing which commands exist:
  * - `headings`: depth, text, inline codes, GitHub anchor slug (unique per document, like
@@ -134,7 +136,7 @@ export function parseDoc(file: string, sourceText: string): { doc: DocFile; diag
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
-      tree = mdxProcessor.parse(text);
+      tree = mdxProcessor.parse(blankHeadingComments(text));
     } catch (error) {
       const { message, line, column } = errorPoint(error);
       diagnostics.push({

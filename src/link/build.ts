@@ -1,6 +1,7 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
+import { headingCodeCommand, headingMatchText } from './heading-command.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
@@ -612,11 +613,6 @@ function mergeParams(classes: ConfigClass[], extra: string[], command: string): 
   return [...out.values()];
 }
 
-/** First word of an inline code, with a leading `$ ` prompt removed. */
-function commandWord(code: string): string {
-  return code.trim().replace(/^\$\s+/, '').split(/\s+/)[0] ?? '';
-}
-
 function sectionsOfDoc(
   doc: DocFile,
   commandByName: (n: string) => CommandSpec | undefined,
@@ -632,17 +628,19 @@ function sectionsOfDoc(
   for (const block of doc.blocks) {
     const names: string[] = [];
     for (const code of block.heading.codes) {
-      const whole = code.trim();
-      const name = commandByName(whole) ? whole : commandByName(commandWord(code)) ? commandWord(code) : undefined;
+      // `slidev build [entry]` → `slidev build`, `gym eval run --no-serve` → `gym eval run`.
+      const name = headingCodeCommand(code, (n) => commandByName(n) !== undefined);
       if (name && !names.includes(name)) names.push(name);
     }
+    // `{#build}` ids and `<!-- … -->` comments are no part of the heading's words.
+    const headingText = headingMatchText(block.heading.text);
     // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
     // section ("Project"); except the page title (`` # `push` ``, Redocly's command pages), which no parameter has.
-    const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === block.heading.text.trim());
-    if (!codeOnly) for (const hc of headingCommands) if (hc.matches(block.heading.text) && !names.includes(hc.name)) names.push(hc.name);
+    const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === headingText);
+    if (!codeOnly) for (const hc of headingCommands) if (hc.matches(headingText) && !names.includes(hc.name)) names.push(hc.name);
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
-    const global = names.length === 0 && (topLevel || isGlobalHeading(block.heading.text));
+    const global = names.length === 0 && (topLevel || isGlobalHeading(headingText));
     if (names.length > 0 || global) opened.push({ block, commands: names, global });
   }
   // Heading blocks nest (a block ends before the next heading of its rank or higher), so the
