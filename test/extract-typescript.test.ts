@@ -115,7 +115,8 @@ describe('extractTypeScript edge cases', () => {
     const text = [
       'interface Io { stdout: (s: string) => void; cwd: string }',
       'interface Options { root: string }',
-      'export async function main(argv: readonly string[], io: Io) {',
+      'export async function main(argv: readonly string[], rawIo: Io) {',
+      '  const io: Io = { ...rawIo, cwd: rawIo.cwd };',
       '  const options = parse(argv) as Options;',
       '}',
     ].join('\n');

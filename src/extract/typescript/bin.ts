@@ -267,9 +267,13 @@ function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => bool
   const collect = (n: ts.Node): void => {
     if (ts.isVariableDeclaration(n) && n.initializer) declarations.push(n);
     else if ((ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n)) && isEntryOrHandler(n)) {
+      // `main(argv: string[], io: CliIO)` parses its own arguments: its other parameters are
+      // dependencies (I/O), not parsed input, and neither is what is built from them.
+      const takesArgv = n.parameters.some(isArgv);
       for (const p of n.parameters) {
-        if (isArgv(p) && ts.isIdentifier(p.name)) raw.add(p.name.text);
-        else bind(p.name);
+        if (isArgv(p)) {
+          if (ts.isIdentifier(p.name)) raw.add(p.name.text);
+        } else if (!takesArgv) bind(p.name);
       }
     }
     ts.forEachChild(n, collect);
