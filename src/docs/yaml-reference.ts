@@ -9,8 +9,9 @@ export const COMMENTED_KEY_SHARE = 0.5;
 const FILE_COMMENT_RE = /^[\w./-]+\.(?:ya?ml|json|toml)$/i;
 
 /**
- * The rows of a commented YAML block: one per key (nested keys as dotted names, `server.port`;
- * list items are not looked into), in document order. A row's description is the comment lines
+ * The rows of a commented YAML block: one per key (nested keys as dotted names, `server.port`; a
+ * key holding a block mapping gives the rows of its keys, not one of its own; list items are not
+ * looked into), in document order. A row's description is the comment lines
  * right above its key (same block of `#` lines, no blank line between) followed by the comment at
  * the end of its line; its default is the value as written when the value is a scalar or an empty
  * flow collection (`{}`, `[]`) on the key's line; its location is the key token.
@@ -58,6 +59,12 @@ function read(block: DataBlock): ReferenceRow[] | undefined {
         const text = m[1]!.trim();
         if (!FILE_COMMENT_RE.test(text)) above.unshift(text);
       }
+      // A key holding a block mapping is a group: its keys are the rows (so a reference that
+      // documents some `server.*` keys must document all of them), not the key itself.
+      if (isMap(value) && !flowEmpty && value.items.length > 0) {
+        visit(value, names, depth + 1);
+        continue;
+      }
       const description = [...above, ...(trailing ? [trailing] : [])].filter((t) => t !== '').join(' ');
       if (description !== '') commented++;
       const raw = names.join('.');
@@ -82,7 +89,6 @@ function read(block: DataBlock): ReferenceRow[] | undefined {
         };
       }
       rows.push(row);
-      visit(pair.value, names, depth + 1);
     }
   };
   visit(doc.contents, [], 0);
