@@ -697,7 +697,7 @@ function sectionsOfDoc(
       ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
       ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
-      ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks) : []],
+      ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks, configFile) : []],
     ];
     // A bullet list beside a table or parameter headings usually lists something else (output
     // fields, accepted values): list rows count only in a section with no other layout.
@@ -726,8 +726,10 @@ function sectionsOfDoc(
 /**
  * Rows of the commented YAML blocks (`key: value  # what it does`, {@link commentedYamlRows}) of a
  * section's own lines. A block whose `title=` or first-line comment names another file than the
- * section's commands (`# docker-compose.yml`) is an example of that file and is skipped. Each block
- * read is added to `referenceBlocks`.
+ * section's commands (`# docker-compose.yml`) is an example of that file and is skipped; outside a
+ * config file's section (`configFile` false: a configured `sections` heading of a CLI command) a
+ * block counts only when at least half of its rows name the command's parameters. Each block read
+ * is added to `referenceBlocks`.
  */
 function yamlReferenceRows(
   doc: DocFile,
@@ -736,11 +738,13 @@ function yamlReferenceRows(
   own: (line: number) => boolean,
   commandByName: (n: string) => CommandSpec | undefined,
   referenceBlocks: Set<DataBlock>,
+  configFile: boolean,
 ): ReferenceRow[] {
   const names = new Set(commands.flatMap((n) => {
     const c = commandByName(n);
     return c ? [c.name, ...c.aliases] : [n];
   }));
+  const params = new Set(commands.flatMap((n) => (commandByName(n)?.params ?? []).flatMap((p) => [p.name, ...p.aliases])));
   const rows: ReferenceRow[] = [];
   for (const data of doc.dataBlocks ?? []) {
     const line = data.location.line;
@@ -749,6 +753,10 @@ function yamlReferenceRows(
     if (file !== undefined && !names.has(file) && !names.has(file.slice(file.lastIndexOf('/') + 1))) continue;
     const read = commentedYamlRows(data);
     if (!read) continue;
+    // Under a configured heading of a CLI command, a commented YAML block is often another tool's
+    // file (a CI workflow): it documents the command only when most of its top-level keys are the
+    // command's parameters.
+    if (!configFile && read.filter((r) => params.has(r.names[0]!.split('.')[0]!)).length * 2 < read.length) continue;
     referenceBlocks.add(data);
     rows.push(...read);
   }
