@@ -27,11 +27,12 @@ export function createParameterMatcher(patterns: readonly string[]): (key: strin
 
 /**
  * Compiles `globalSections`-style heading patterns into a predicate on heading texts.
- * Matching is case-insensitive and ignores surrounding whitespace, runs of inner whitespace and a
- * trailing colon; `*` matches any run of characters (slashes included), `?` one character.
+ * Matching is case-insensitive and ignores surrounding whitespace, runs of inner whitespace, a
+ * trailing colon and a trailing heading attribute (`{#frontmatter}`, VitePress / MkDocs attr_list);
+ * `*` matches any run of characters (slashes included), `?` one character.
  */
 export function createHeadingMatcher(patterns: readonly string[]): (text: string) => boolean {
-  const normalise = (s: string) => s.trim().replace(/\s+/g, ' ').replace(/\s*:$/, '');
+  const normalise = (s: string) => s.trim().replace(/\s*\{#[^{}]*\}$/, '').replace(/\s+/g, ' ').replace(/\s*:$/, '');
   const regexes = patterns.map((pattern) => {
     const source = [...normalise(pattern)]
       .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))

@@ -5,6 +5,7 @@ import { headingCodeCommand, headingMatchText } from './heading-command.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
+import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
 import { configKeyUsages } from '../docs/config-keys.js';
@@ -136,9 +137,11 @@ export function buildModel(input: ModelInput): Model {
   const isIgnored = createParameterMatcher(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];
+  // Commented YAML blocks read as reference rows: not examples of their config file as well.
+  const referenceBlocks = new Set<DataBlock>();
   for (const doc of input.docs) {
     if (!isReferenceDoc(doc.file)) continue;
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
   }
 
   nameMetavarRows(sections, commandByName);
@@ -162,6 +165,7 @@ export function buildModel(input: ModelInput): Model {
     for (const doc of input.docs) {
       const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
       (doc.dataBlocks ?? []).forEach((block, i) => {
+        if (referenceBlocks.has(block)) return;
         const owner = dataBlockOwner(block, configFiles, fileSections, commandByName);
         if (!owner) return;
         for (const u of configKeyUsages(block, owner, 100_000 + i)) if (!isIgnored(u.key)) usages.push(u);
@@ -619,9 +623,10 @@ function sectionsOfDoc(
   isGlobalHeading: (text: string) => boolean,
   globalFile = false,
   headingCommands: Array<{ name: string; matches: (text: string) => boolean }> = [],
+  referenceBlocks: Set<DataBlock> = new Set(),
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
-  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean }> = [];
+  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean }> = [];
   // A loop, not Math.min(...): 100,000+ headings would overflow the argument stack.
   let minDepth = Infinity;
   for (const b of doc.blocks) minDepth = Math.min(minDepth, b.heading.depth);
@@ -637,11 +642,18 @@ function sectionsOfDoc(
     // A heading that is only a code span (`` ### `project` ``) names a parameter, never a configured
     // section ("Project"); except the page title (`` # `push` ``, Redocly's command pages), which no parameter has.
     const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === headingText);
-    if (!codeOnly) for (const hc of headingCommands) if (hc.matches(headingText) && !names.includes(hc.name)) names.push(hc.name);
+    let configured = false;
+    if (!codeOnly) {
+      for (const hc of headingCommands) {
+        if (!hc.matches(headingText)) continue;
+        configured = true;
+        if (!names.includes(hc.name)) names.push(hc.name);
+      }
+    }
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
     const global = names.length === 0 && (topLevel || isGlobalHeading(headingText));
-    if (names.length > 0 || global) opened.push({ block, commands: names, global });
+    if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}) });
   }
   // Heading blocks nest (a block ends before the next heading of its rank or higher), so the
   // sections nested in a section are covered by its direct children, found with a stack in one
@@ -678,10 +690,12 @@ function sectionsOfDoc(
       const x = inner[lo - 1];
       return !(x && line <= x.block.endLine);
     };
+    const configFile = o.commands.length > 0 && o.commands.every((n) => commandByName(n)?.kind === 'config-file');
     const layouts: Array<[ReferenceLayout, ReferenceRow[]]> = [
       ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
       ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
+      ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks, configFile) : []],
     ];
     // A bullet list beside a table or parameter headings usually lists something else (output
     // fields, accepted values): list rows count only in a section with no other layout.
@@ -690,7 +704,6 @@ function sectionsOfDoc(
     const first = used[0];
     if (!first) continue;
     // In a config file's reference, "All fields under `login`" scopes the rows below it to `login.*`.
-    const configFile = o.commands.length > 0 && o.commands.every((n) => commandByName(n)?.kind === 'config-file');
     const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
     sections.push({
       file: doc.file,
@@ -706,6 +719,46 @@ function sectionsOfDoc(
   }
   sections.push(...helpSections(doc, commandByName, opened));
   return sections;
+}
+
+/**
+ * Rows of the commented YAML blocks (`key: value  # what it does`, {@link commentedYamlRows}) of a
+ * section's own lines. A block whose `title=` or first-line comment names another file than the
+ * section's commands (`# docker-compose.yml`) is an example of that file and is skipped; outside a
+ * config file's section (`configFile` false: a configured `sections` heading of a CLI command) a
+ * block counts only when at least half of its rows name the command's parameters. Each block read
+ * is added to `referenceBlocks`.
+ */
+function yamlReferenceRows(
+  doc: DocFile,
+  block: HeadingBlock,
+  commands: readonly string[],
+  own: (line: number) => boolean,
+  commandByName: (n: string) => CommandSpec | undefined,
+  referenceBlocks: Set<DataBlock>,
+  configFile: boolean,
+): ReferenceRow[] {
+  const names = new Set(commands.flatMap((n) => {
+    const c = commandByName(n);
+    return c ? [c.name, ...c.aliases] : [n];
+  }));
+  const params = new Set(commands.flatMap((n) => (commandByName(n)?.params ?? []).flatMap((p) => [p.name, ...p.aliases])));
+  const rows: ReferenceRow[] = [];
+  for (const data of doc.dataBlocks ?? []) {
+    const line = data.location.line;
+    if (line <= block.heading.location.line || line > block.endLine || !own(line)) continue;
+    const file = /title=["']?([^"'\s]+)/.exec(data.meta ?? '')?.[1] ?? /^\s*#\s*([\w./-]+\.(?:ya?ml|json|toml))\s*$/im.exec(data.value.split(/\r?\n/).find((l) => l.trim() !== '' && l.trim() !== '---') ?? '')?.[1];
+    if (file !== undefined && !names.has(file) && !names.has(file.slice(file.lastIndexOf('/') + 1))) continue;
+    const read = commentedYamlRows(data);
+    if (!read) continue;
+    // Under a configured heading of a CLI command, a commented YAML block is often another tool's
+    // file (a CI workflow): it documents the command only when most of its top-level keys are the
+    // command's parameters.
+    if (!configFile && read.filter((r) => params.has(r.names[0]!.split('.')[0]!)).length * 2 < read.length) continue;
+    referenceBlocks.add(data);
+    rows.push(...read);
+  }
+  return rows;
 }
 
 /**

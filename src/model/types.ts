@@ -313,9 +313,11 @@ export interface RowSpellings {
  * - `headings`: a heading per parameter, its name in inline code or as the heading text, with
  *   type/default from a small table, "Type:"/"Default:" lines or a definition list under it;
  * - `list`: bullet items starting with the parameter in inline code (`` - `--epochs`: … ``);
- * - `help`: `--help` output pasted into a fenced block, one row per option line (issue #13).
+ * - `help`: `--help` output pasted into a fenced block, one row per option line (issue #13);
+ * - `commented-yaml`: a YAML block with a comment per key (`port: 8080  # what it does`) in a
+ *   config file's reference section or a configured `sections` heading, one row per key (issue #13).
  */
-export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help';
+export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help' | 'commented-yaml';
 
 /**
  * `--help` output pasted into a fenced block (argparse, click, typer, yargs, commander): a reference

@@ -1,0 +1,39 @@
+/** commentedYamlRows: which YAML blocks are a reference, and the rows they give (issue #13 item 9). */
+import { describe, expect, it } from 'vitest';
+import { commentedYamlRows } from '../src/docs/yaml-reference.js';
+import type { DataBlock } from '../src/model/types.js';
+
+function block(value: string, lang: DataBlock['lang'] = 'yaml'): DataBlock {
+  return { file: 'docs/config.md', lang, value, contentLine: 10, contentIndent: 2, location: { file: 'docs/config.md', line: 9, column: 3 } };
+}
+
+describe('commentedYamlRows', () => {
+  it('reads frontmatter-fenced keys with comments above and at the end of the line', () => {
+    const rows = commentedYamlRows(block(['---', '# custom clicks count', '# Learn more: https://x.dev', 'clicks: 0', "title: undefined # or string", '---'].join('\n')))!;
+    expect(rows.map((r) => [r.names[0], r.default, r.description])).toEqual([
+      ['clicks', '0', 'custom clicks count Learn more: https://x.dev'],
+      ['title', 'undefined', 'or string'],
+    ]);
+    // Key and value positions are document positions: content line + indent added.
+    expect(rows[0]!.location).toMatchObject({ line: 13, column: 3, endColumn: 9 });
+    expect(rows[0]!.defaultLocation).toMatchObject({ line: 13, column: 11, endColumn: 12 });
+  });
+
+  it('dots nested keys and makes a key holding a mapping a group, not a row', () => {
+    const rows = commentedYamlRows(block(['# the server', 'server:', '  host: 0.0.0.0  # bind address', '  tls: {}  # certificates', 'tags: [] # labels'].join('\n')))!;
+    expect(rows.map((r) => [r.names[0], r.default])).toEqual([['server.host', '0.0.0.0'], ['server.tls', '{}'], ['tags', '[]']]);
+  });
+
+  it('gives no row for a non-scalar default and drops a comment that only names the file', () => {
+    const rows = commentedYamlRows(block(['# app.yaml', 'hosts:  # every host', '  - a', '  - b'].join('\n')))!;
+    expect(rows).toEqual([expect.objectContaining({ names: ['hosts'], description: 'every host' })]);
+    expect(rows[0]!.default).toBeUndefined();
+  });
+
+  it('is undefined for an ordinary example: fewer than half of the keys commented, a list, TOML', () => {
+    expect(commentedYamlRows(block(['name: billing  # the service', 'workers: 8', 'port: 9000'].join('\n')))).toBeUndefined();
+    expect(commentedYamlRows(block('- repo: x  # a hook'))).toBeUndefined();
+    expect(commentedYamlRows(block('port = 1  # p', 'toml'))).toBeUndefined();
+    expect(commentedYamlRows(block('key: [unclosed'))).toBeUndefined();
+  });
+});
