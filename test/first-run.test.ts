@@ -111,6 +111,23 @@ describe('hints that fit the case', () => {
     expect(stderr).not.toContain('docdrift config)');
   });
 
+  it('parameters unknown for the program while helper scripts have known flags: still said, not a silent pass', () => {
+    const root = tempProject({
+      'pyproject.toml': PYPROJECT,
+      'tool/__init__.py': '',
+      'tool/cli.py': 'import sys\n\n\ndef main() -> None:\n    print(sys.argv)\n',
+      'scripts/prep.py': 'import argparse\n\nif __name__ == "__main__":\n    p = argparse.ArgumentParser()\n    p.add_argument("--input")\n    p.parse_args()\n',
+      'README.md': '# tool\n\n```bash\ntool --fast\n```\n',
+    });
+    const { code, lines } = run(root);
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      'docdrift: the parameters of the command (scripts aside) are unknown, so it was not checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
+    ]);
+  });
+
   it('a program that declares no parameter is not said to be configured by "docdrift config"', () => {
     const root = tempProject({
       'pyproject.toml': PYPROJECT,

@@ -62,6 +62,16 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     );
     return notes;
   }
+  // Helper scripts with known flags do not make a project checked: when every command that is
+  // not a script has unknown parameters, say so as above (NemoClaw: its bin silent, two scripts known).
+  const programs = model.commands.filter((c) => !c.script);
+  if (programs.length > 0 && programs.every((c) => !c.paramsKnown)) {
+    const first = programs.slice(0, 3).map((c) => `\`${c.name}\`: ${unknownReason(c)}`);
+    notes.push(
+      `the parameters of ${programs.length === 1 ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${programs.length === 1 ? 'it was' : 'they were'} not checked. ${first.join('; ')}` +
+        `${programs.length > 3 ? `; and ${programs.length - 3} more` : ''}.`,
+    );
+  }
 
   const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const referenceDocs = docFiles.filter((f) => isReference(f));
