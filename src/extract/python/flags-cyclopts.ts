@@ -9,7 +9,7 @@ import {
 import { annotationHead, literalChoices, typeArguments } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
 
 const APP = new Set(['cyclopts.App', 'cyclopts.core.App']);
 const PARAMETER = new Set(['cyclopts.Parameter', 'cyclopts.parameter.Parameter']);
@@ -324,26 +324,7 @@ function signature(ctx: FlagContext, fn: Symbol, noNegatives: boolean): ParamSpe
     || (p.type === 'typed_parameter' && namedChildren(p)[0]?.type === 'list_splat_pattern'));
   const out: ParamSpec[] = [];
   list.forEach((param, index) => {
-    let nameNode: Node | undefined;
-    let typeNode: Node | undefined;
-    let valueNode: Node | undefined;
-    let variadic = false;
-    if (param.type === 'identifier') nameNode = param;
-    else if (param.type === 'typed_parameter') {
-      const first = namedChildren(param)[0];
-      if (first?.type === 'list_splat_pattern') {
-        variadic = true;
-        nameNode = namedChildren(first)[0];
-      } else if (first?.type === 'identifier') nameNode = first;
-      typeNode = param.childForFieldName('type') ?? undefined;
-    } else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
-      nameNode = param.childForFieldName('name') ?? undefined;
-      typeNode = param.childForFieldName('type') ?? undefined;
-      valueNode = param.childForFieldName('value') ?? undefined;
-    } else if (param.type === 'list_splat_pattern') {
-      variadic = true;
-      nameNode = namedChildren(param)[0];
-    }
+    const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
     if (!nameNode || nameNode.type !== 'identifier') return; // **kwargs, separators
     const kind = variadic ? 'variadic' : index < slash ? 'positional' : star >= 0 && index < star ? 'either' : star >= 0 ? 'flag' : valueNode ? 'flag' : 'either';
     const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, kind, noNegatives);

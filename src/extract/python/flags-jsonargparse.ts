@@ -6,7 +6,7 @@ import { callArgs, flagSpec, locate, toDefault, type FlagContext, type FlagModul
 import { literalChoices } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
 
 const CLI = new Set(['jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']);
 
@@ -110,19 +110,8 @@ function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
   const parameters = module.functions.get(fn.name)?.def.childForFieldName('parameters');
   const out: ParamSpec[] = [];
   for (const param of parameters ? namedChildren(parameters) : []) {
-    let nameNode: Node | undefined;
-    let typeNode: Node | undefined;
-    let valueNode: Node | undefined;
-    if (param.type === 'identifier') nameNode = param;
-    else if (param.type === 'typed_parameter') {
-      nameNode = namedChildren(param)[0];
-      typeNode = param.childForFieldName('type') ?? undefined;
-    } else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
-      nameNode = param.childForFieldName('name') ?? undefined;
-      typeNode = param.childForFieldName('type') ?? undefined;
-      valueNode = param.childForFieldName('value') ?? undefined;
-    }
-    if (!nameNode || nameNode.type !== 'identifier' || nameNode.text === 'self') continue; // *args, **kwargs
+    const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
+    if (variadic || !nameNode || nameNode.type !== 'identifier' || nameNode.text === 'self') continue; // *args, **kwargs
     const name = nameNode.text;
     const annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
     const type = annotation?.text;

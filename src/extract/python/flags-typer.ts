@@ -8,7 +8,7 @@ import {
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
 
 const TYPER = new Set(['typer.Typer', 'typer.main.Typer']);
 const RUN = new Set(['typer.run', 'typer.main.run']);
@@ -279,19 +279,8 @@ function signature(ctx: FlagContext, fn: Symbol, naming: Naming): ParamSpec[] {
   const parameters = entry?.def.childForFieldName('parameters');
   const out: ParamSpec[] = [];
   for (const param of parameters ? namedChildren(parameters) : []) {
-    let nameNode: Node | undefined;
-    let typeNode: Node | undefined;
-    let valueNode: Node | undefined;
-    if (param.type === 'identifier') nameNode = param;
-    else if (param.type === 'typed_parameter') {
-      nameNode = namedChildren(param)[0];
-      typeNode = param.childForFieldName('type') ?? undefined;
-    } else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
-      nameNode = param.childForFieldName('name') ?? undefined;
-      typeNode = param.childForFieldName('type') ?? undefined;
-      valueNode = param.childForFieldName('value') ?? undefined;
-    }
-    if (!nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
+    const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
+    if (variadic || !nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
     const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, naming);
     if (spec) out.push(spec);
   }

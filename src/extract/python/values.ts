@@ -38,6 +38,45 @@ export function namedChildren(node: Node): Node[] {
   return out;
 }
 
+/** One parameter of a Python `def`: its name, annotation and default nodes (each when present). */
+export interface ParameterParts {
+  name?: Node;
+  type?: Node;
+  value?: Node;
+  /** `*args` (typed or not); its `name` is the identifier after the star. */
+  variadic: boolean;
+}
+
+/**
+ * Splits a node of a tree-sitter-python `parameters` list (`identifier`, `typed_parameter`,
+ * `default_parameter`, `typed_default_parameter`, `list_splat_pattern`). `**kwargs` and the `/`
+ * and `*` separators give no `name`, or a name that is not an `identifier`.
+ */
+export function parameterParts(param: Node): ParameterParts {
+  switch (param.type) {
+    case 'identifier':
+      return { name: param, variadic: false };
+    case 'typed_parameter': {
+      const first = namedChildren(param)[0];
+      const type = param.childForFieldName('type') ?? undefined;
+      if (first?.type === 'list_splat_pattern') return { name: namedChildren(first)[0], type, variadic: true };
+      return { name: first, type, variadic: false };
+    }
+    case 'default_parameter':
+    case 'typed_default_parameter':
+      return {
+        name: param.childForFieldName('name') ?? undefined,
+        type: param.childForFieldName('type') ?? undefined,
+        value: param.childForFieldName('value') ?? undefined,
+        variadic: false,
+      };
+    case 'list_splat_pattern':
+      return { name: namedChildren(param)[0], variadic: true };
+    default:
+      return { variadic: false };
+  }
+}
+
 /** Removes redundant parentheses around an expression. */
 export function unparen(node: Node): Node {
   let current = node;
