@@ -1,3 +1,5 @@
+import { fencedLineTracker } from './fences.js';
+
 /**
  * Blanks the HTML comments of ATX heading lines (`## Run <!-- codespell:ignore -->`) in an MDX
  * document, outside fenced code and inline code spans. Mintlify and other MDX-based engines accept
@@ -11,18 +13,12 @@
 export function blankHeadingComments(text: string): string {
   if (!text.includes('<!--')) return text;
   const lines = text.split(/(?<=\n)/);
-  let fence: string | undefined;
+  const inFence = fencedLineTracker();
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const body = line.replace(/\r?\n$/, '');
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(body);
-    if (f) {
-      if (fence === undefined) fence = f[1]!;
-      else if (f[1]!.startsWith(fence[0]!) && f[1]!.length >= fence.length && body.trim() === f[1]) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined || !/^ {0,3}#{1,6}[ \t]/.test(body) || !body.includes('<!--')) continue;
+    if (inFence(body) || !/^ {0,3}#{1,6}[ \t]/.test(body) || !body.includes('<!--')) continue;
     // Walk the line, skipping inline code spans (a run of backticks up to the same run).
     let out = '';
     let k = 0;

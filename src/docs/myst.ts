@@ -1,6 +1,7 @@
 import type { Code, List, ListItem, Nodes, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { DocTable, SourceLocation, TableRow } from '../model/types.js';
+import { inlineCodeNodes } from './inline-code.js';
 import { columnRole } from './reference-table.js';
 
 /**
@@ -153,16 +154,6 @@ export function openDirectiveContainers(text: string): string {
   return lines.join('');
 }
 
-/** Inline code nodes under a node, in document order. */
-function codeNodes(node: Nodes): Array<Extract<Nodes, { type: 'inlineCode' }>> {
-  const out: Array<Extract<Nodes, { type: 'inlineCode' }>> = [];
-  const walk = (n: Nodes): void => {
-    if (n.type === 'inlineCode') out.push(n);
-    else if ('children' in n) for (const c of n.children) walk(c as Nodes);
-  };
-  walk(node);
-  return out;
-}
 
 /**
  * Reads a MyST `{list-table}` directive (```` ```{list-table} Title ```` or the colon-fenced form,
@@ -208,11 +199,11 @@ export function readListTable(file: string, node: Code, parse: (text: string) =>
   const text = (n: Nodes): string => toString(n, { includeHtml: false }).trim();
   const tableRows: TableRow[] = rows.map(({ item, cells }) => ({
     cells: cells.map(text),
-    cellCodes: cells.map((c) => codeNodes(c).map((n) => n.value)),
+    cellCodes: cells.map((c) => inlineCodeNodes(c).map((n) => n.value)),
     links: [],
     location: at(item),
     cellLocations: cells.map(at),
-    cellCodeLocations: cells.map((c) => codeNodes(c).map(at)),
+    cellCodeLocations: cells.map((c) => inlineCodeNodes(c).map(at)),
   }));
   const first = tableRows[0]!;
   const headed = headerRows !== undefined ? headerRows > 0 : first.cells.some((c) => columnRole(c) !== undefined);

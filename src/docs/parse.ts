@@ -18,6 +18,8 @@ import { readHelpBlock } from './help-text.js';
 import { readProseCodes } from './prose-codes.js';
 import { blankHeadingComments } from './mdx-heading-comments.js';
 import { documentOverLimits } from './limits.js';
+import { fencedLineTracker } from './fences.js';
+import { inlineCodeNodes } from './inline-code.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
@@ -43,16 +45,6 @@ function inlineCodes(node: Nodes): string[] {
   return inlineCodeNodes(node).map((n) => n.value);
 }
 
-/** The inline code nodes under a node, in document order. */
-function inlineCodeNodes(node: Nodes): Array<Extract<Nodes, { type: 'inlineCode' }>> {
-  const out: Array<Extract<Nodes, { type: 'inlineCode' }>> = [];
-  const walk = (n: Nodes): void => {
-    if (n.type === 'inlineCode') out.push(n);
-    else if ('children' in n) for (const c of n.children) walk(c as Nodes);
-  };
-  walk(node);
-  return out;
-}
 
 const DATA_LANGS: Record<string, DataBlock['lang']> = { yaml: 'yaml', yml: 'yaml', json: 'json', jsonc: 'json', json5: 'json', toml: 'toml' };
 
@@ -187,17 +179,11 @@ const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?)[ \t]+\S/;
 export function openIndentedContainers(text: string): string {
   if (!/^(?:===|!!!|\?\?\?)/m.test(text)) return text;
   const lines = text.split(/(?<=\n)/);
-  let fence: string | undefined;
+  const inFence = fencedLineTracker();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const body = line.replace(/\r?\n$/, '');
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(body);
-    if (f) {
-      if (fence === undefined) fence = f[1]!;
-      else if (f[1]!.startsWith(fence[0]!) && f[1]!.length >= fence.length && body.trim() === f[1]) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined || !CONTAINER_MARKER_RE.test(body)) continue;
+    if (inFence(body) || !CONTAINER_MARKER_RE.test(body)) continue;
     let j = i + 1;
     while (j < lines.length && lines[j]!.trim() === '') j++;
     if (j >= lines.length || !/^(?: {4}|\t)/.test(lines[j]!)) continue;
