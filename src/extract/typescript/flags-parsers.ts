@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
+import { skipOuter } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
 
 const UTIL = new Set(['node:util', 'util']);
@@ -113,7 +114,8 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
   // Options built at run time (`options: createOptions()`, filled by a loop) read as nothing:
   // the parameters are then unknown, not "none" (every flag would be reported unknown).
   const options = ev.objectEntries(optionsEntry.value);
-  if (!options || (options.length === 0 && !isObjectLiteral(optionsEntry.value))) return undefined;
+  const literal = ts.isExpression(optionsEntry.value) && ts.isObjectLiteralExpression(skipOuter(optionsEntry.value));
+  if (!options || (options.length === 0 && !literal)) return undefined;
   const node = program(ev, 'parseArgs', call);
   for (const option of options) {
     const spec = newParam(option.key, ev.location(option.keyNode));
@@ -133,13 +135,6 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
     node.params.push(spec);
   }
   return node;
-}
-
-/** `{ … }` itself (through parentheses and `as`/`satisfies`), not an expression that evaluates to one. */
-function isObjectLiteral(node: ts.Node): boolean {
-  let n = node;
-  while (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n)) n = n.expression;
-  return ts.isObjectLiteralExpression(n);
 }
 
 const YARGS_PARSER_TYPES = ['boolean', 'string', 'number', 'array', 'count'] as const;
