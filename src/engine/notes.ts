@@ -53,24 +53,20 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     );
     return notes;
   }
+  // Why the first three commands' parameters are unknown, and how many more there are.
+  const reasons = (cmds: CommandSpec[]): string =>
+    `${cmds.slice(0, 3).map((c) => `\`${c.name}\`: ${unknownReason(c)}`).join('; ')}${cmds.length > 3 ? `; and ${cmds.length - 3} more` : ''}.`;
   const known = model.commands.filter((c) => c.paramsKnown);
   if (known.length === 0) {
-    const first = model.commands.slice(0, 3).map((c) => `\`${c.name}\`: ${unknownReason(c)}`);
-    notes.push(
-      `found ${model.commands.length} command(s) but the parameters of none, so nothing was checked. ${first.join('; ')}` +
-        `${model.commands.length > 3 ? `; and ${model.commands.length - 3} more` : ''}.`,
-    );
+    notes.push(`found ${model.commands.length} command(s) but the parameters of none, so nothing was checked. ${reasons(model.commands)}`);
     return notes;
   }
   // Helper scripts with known flags do not make a project checked: when every command that is
   // not a script has unknown parameters, say so as above (NemoClaw: its bin silent, two scripts known).
   const programs = model.commands.filter((c) => !c.script);
   if (programs.length > 0 && programs.every((c) => !c.paramsKnown)) {
-    const first = programs.slice(0, 3).map((c) => `\`${c.name}\`: ${unknownReason(c)}`);
-    notes.push(
-      `the parameters of ${programs.length === 1 ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${programs.length === 1 ? 'it was' : 'they were'} not checked. ${first.join('; ')}` +
-        `${programs.length > 3 ? `; and ${programs.length - 3} more` : ''}.`,
-    );
+    const one = programs.length === 1;
+    notes.push(`the parameters of ${one ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${one ? 'it was' : 'they were'} not checked. ${reasons(programs)}`);
   }
 
   const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
