@@ -4,7 +4,8 @@
  * fastmcp docs. The end-to-end twin is fixtures/layouts/heading-command-words.
  */
 import { describe, expect, it } from 'vitest';
-import { headingCodeCommand, headingMatchText } from '../src/link/heading-command.js';
+import { headingCodeCommand } from '../src/link/heading-command.js';
+import { headingMatchText } from '../src/shared/strings.js';
 import { blankHeadingComments } from '../src/docs/mdx-heading-comments.js';
 import { parseDoc } from '../src/docs/parse.js';
 

@@ -1,5 +1,6 @@
 /** Matchers for the config's pattern lists: dotted parameter keys (`ignoreParameters`) and heading texts (`globalSections`). */
 import picomatch from 'picomatch';
+import { headingMatchText } from '../shared/strings.js';
 
 /**
  * Compiles `ignoreParameters`-style patterns into a predicate on dotted parameter keys.
@@ -28,11 +29,11 @@ export function createParameterMatcher(patterns: readonly string[]): (key: strin
 /**
  * Compiles `globalSections`-style heading patterns into a predicate on heading texts.
  * Matching is case-insensitive and ignores surrounding whitespace, runs of inner whitespace, a
- * trailing colon and a trailing heading attribute (`{#frontmatter}`, VitePress / MkDocs attr_list);
+ * trailing colon, a trailing heading id and HTML comments (see `headingMatchText`);
  * `*` matches any run of characters (slashes included), `?` one character.
  */
 export function createHeadingMatcher(patterns: readonly string[]): (text: string) => boolean {
-  const normalise = (s: string) => s.trim().replace(/\s*\{#[^{}]*\}$/, '').replace(/\s+/g, ' ').replace(/\s*:$/, '');
+  const normalise = (s: string) => headingMatchText(s).replace(/\s*:$/, '');
   const regexes = patterns.map((pattern) => {
     const source = [...normalise(pattern)]
       .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))

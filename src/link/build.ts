@@ -1,7 +1,8 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
-import { headingCodeCommand, headingMatchText } from './heading-command.js';
+import { headingMatchText } from '../shared/strings.js';
+import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';

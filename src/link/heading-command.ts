@@ -5,22 +5,6 @@
  */
 
 /**
- * The heading text used to match section names: a trailing heading id (VitePress/Docusaurus
- * `{#build}`, MkDocs attr-list `{ #build }` / `{: #build .cls }`) and HTML comments
- * (`<!-- codespell:ignore -->`, Mintlify) removed, whitespace collapsed.
- *
- * @param text - The heading's plain text (mdast `toString`).
- * @returns The text without ids and comments; `''` when nothing else is left.
- */
-export function headingMatchText(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
-    .replace(/\s*\{:?\s*#[^}]*\}\s*$/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
  * A word that ends the command words of a heading's code span: a flag (`--no-serve`, `-o`), a
  * positional placeholder (`[entry]`, `<entry>`, `[...entry]`, `{a,b}`, `ENTRY...`), an
  * assignment (`KEY=VALUE`, a Hydra override) or a pipe/redirect.
