@@ -55,6 +55,14 @@ describe('no silent passes', () => {
     ]);
   });
 
+  it('flags named in prose were compared: no "nothing was compared" line when one of them is reported', () => {
+    const root = toolProject({ 'README.md': '# tool\n\nTrain longer with `--epoch` if the loss is still falling.\n' });
+    const { code, stdout, lines } = run(root);
+    expect(code).toBe(1);
+    expect(stdout).toContain('`--epoch` is named in prose on a page of `tool`');
+    expect(lines).toEqual([expect.stringMatching(/^docdrift: command `tool` has 2 parameters .* but no reference section was found/)]);
+  });
+
   it('a heading that names the command but holds no layout docdrift reads is named with its line', () => {
     const root = toolProject({ 'README.md': '# tool\n\n## `tool`\n\nIt trains for `--epochs` passes.\n' });
     const { lines } = run(root);

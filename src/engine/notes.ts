@@ -134,7 +134,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     }
   }
 
-  if (model.sections.length === 0 && model.usages.length === 0) {
+  // Flags named in prose on a command's page are compared too (example-param-unknown).
+  if (model.sections.length === 0 && model.usages.length === 0 && (model.proseFlags ?? []).length === 0) {
     notes.push(
       `nothing was compared: ${known.length} command(s) have known parameters, but no reference section documents them and no example runs them. ` +
         'Name the command in inline code in a heading of its reference, or set `commands.<name>.sections` (headings) or `reference` (documents).',
