@@ -19,6 +19,7 @@ import { FilePieceStore, piecesFile } from './pieces.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { scopeMessages } from './scope.js';
+import { stableStringify } from '../shared/json.js';
 import type { DriftMessage } from '../model/rule.js';
 
 /**
@@ -213,18 +214,7 @@ export function codeFingerprint(): string {
   return ownCode;
 }
 
-/**
- * JSON with object keys sorted at every depth, so two equal configs give the same key whatever
- * the order their file wrote them in.
- */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return v;
-  });
-}
+export { stableStringify } from '../shared/json.js';
 
 /** Every discovered file once, sorted (a file may be both a source and a YAML file). */
 function inputFiles(files: DiscoveredFiles): string[] {
@@ -551,7 +541,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const lint = await load();
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
   const pieces = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces });
+  const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {
@@ -574,7 +565,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     };
     try {
       prepareDirectory(root, dir);
-      writeFileAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }));
+      writeFileAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }), { durable: false });
       info.written = true;
     } catch (error) {
       // Keep why the old file was not read (a symlink to /dev/zero, a FIFO): both matter.

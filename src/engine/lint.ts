@@ -23,6 +23,7 @@ import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { cachedTypeScriptFacts } from './typescript-facts.js';
+import { cachedCodeFacts } from './code-facts.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
@@ -67,6 +68,13 @@ export interface LintOptions {
    * earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
    */
   pieces?: PieceStore;
+  /**
+   * Content hashes of the discovered files by project-relative path, as the run cache computed
+   * them (src/engine/cache.ts): with `pieces`, they key the whole extraction as one piece
+   * (src/engine/code-facts.ts), so a run in which only documents changed reads no code. Ignored
+   * with an `overlay`.
+   */
+  hashes?: ReadonlyMap<string, string>;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -125,7 +133,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
     // The worker parses the documents that surely name a command while the code is extracted.
     const early = prefetchDocs(root, files, config, options.overlay, docParser);
-    const code = await extractCode(files, config, read, diagnostics, options.pieces);
+    // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
+    const hashes = options.overlay === undefined ? options.hashes : undefined;
+    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: createReader(root, options.overlay, []) }, diagnostics, (reader) =>
+      extractCode(files, config, reader, diagnostics, options.pieces),
+    );
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
@@ -182,8 +194,8 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
 
 /** What the code says (stage "extract"): config classes, CLI flags, entry points, and the texts they came from. */
 export interface CodeFacts {
-  /** Python sources read (their text also decides the effective `globalParameters`). */
-  sources: PythonSource[];
+  /** The config's `globalParameters` as they apply to these sources (see {@link effectiveGlobalParameters}). */
+  globalParameters: string[];
   /** Config classes from Python and, when read, TypeScript. */
   classes: ConfigClass[];
   functionConfigs: Map<string, string[]>;
@@ -309,7 +321,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
   }
   return {
-    sources,
+    globalParameters: effectiveGlobalParameters(config.globalParameters, sources),
     classes,
     functionConfigs,
     functionSecondaryConfigs,
@@ -453,7 +465,7 @@ export interface LinkInputs {
 export function linkModel({ root, config, configFile, files, code, docs, diagnostics }: LinkInputs): Model {
   return buildModel({
     root,
-    config: { ...config, globalParameters: effectiveGlobalParameters(config.globalParameters, code.sources) },
+    config: { ...config, globalParameters: code.globalParameters },
     classes: code.classes,
     functionConfigs: code.functionConfigs,
     functionSecondaryConfigs: code.functionSecondaryConfigs,

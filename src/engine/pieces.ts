@@ -23,7 +23,7 @@ import { readRegularFileBytes } from '../shared/read-file.js';
 import { writeFileAtomic } from './write.js';
 
 /** Layout of the pieces file; bump when a stored piece changes shape. */
-export const PIECES_FORMAT = 1;
+export const PIECES_FORMAT = 2;
 
 /** Largest pieces file read: 256 MiB. */
 const MAX_PIECES_BYTES = 256 * 1024 * 1024;
@@ -36,19 +36,29 @@ export interface PieceStore {
   set(key: string, value: unknown): void;
   /** True when a piece is stored under `key` (counts as neither hit nor miss). */
   has(key: string): boolean;
+  /**
+   * Keeps every stored piece of these kinds (see {@link pieceKey}) for the next run although this
+   * run did not read them: a run that reused a piece built from them needs them no more, but the
+   * next run, in which one of their files changes, does.
+   */
+  keep(kinds: readonly string[]): void;
   /** True when the store held nothing when the run started (a cold run). */
   readonly empty: boolean;
 }
 
 /**
- * The key of one piece: sha256 over `kind` and each part, separated so that no two part lists
- * give the same bytes. Parts are the file's path, its text and whatever else shaped the result.
+ * The key of one piece: `<kind>:` then sha256 over `kind` and each part, separated so that no two
+ * part lists give the same bytes. Parts are the file's path, its text and whatever else shaped the
+ * result. The kind stays readable so that {@link PieceStore.keep} can select pieces by kind.
  */
 export function pieceKey(kind: string, ...parts: string[]): string {
   const hash = createHash('sha256').update(kind);
   for (const part of parts) hash.update(`\0${part.length}\0`).update(part);
-  return hash.digest('hex');
+  return `${kind}:${hash.digest('hex')}`;
 }
+
+/** The kinds of piece the whole-extraction piece (src/engine/code-facts.ts) is built from. */
+export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts'];
 
 /** A {@link PieceStore} loaded from disk, with the pieces used by this run to write back. */
 export class FilePieceStore implements PieceStore {
@@ -108,6 +118,11 @@ export class FilePieceStore implements PieceStore {
     return this.used.has(key) || this.stored.has(key);
   }
 
+  keep(kinds: readonly string[]): void {
+    const prefixes = kinds.map((k) => `${k}:`);
+    for (const [key, bytes] of this.stored) if (!this.used.has(key) && prefixes.some((p) => key.startsWith(p))) this.used.set(key, bytes);
+  }
+
   get<T>(key: string): T | undefined {
     const bytes = this.used.get(key) ?? this.stored.get(key);
     if (bytes === undefined) {
@@ -141,7 +156,7 @@ export class FilePieceStore implements PieceStore {
   save(): void {
     const body = serialize({ format: PIECES_FORMAT, code: this.code, entries: this.used });
     const mac = createHmac('sha256', this.signingKey).update(body).digest();
-    writeFileAtomic(this.file, Buffer.concat([mac, body]));
+    writeFileAtomic(this.file, Buffer.concat([mac, body]), { durable: false });
   }
 }
 

@@ -165,6 +165,13 @@ export interface AtomicWriteOptions {
    * being replaced; that text is then put back and the write is refused.
    */
   held?: number;
+  /**
+   * Flush the data and the directory entry to the disk before returning (fsync(2)); default true.
+   * The caches pass false: their files are signed and checked on every read, so one that a
+   * power loss truncates is only a miss, and two fsyncs cost more than a whole incremental run's
+   * rules on some disks. The rename is atomic either way.
+   */
+  durable?: boolean;
 }
 
 /** Reads all bytes of an open descriptor from offset 0. */
@@ -184,7 +191,8 @@ function readAll(fs: AtomicFs, fd: number): Buffer {
 /**
  * Replaces (or creates) a file atomically: writes a temporary file
  * `.<name>.docdrift-<pid>-<random>.tmp` in the same directory (created exclusively, so never
- * through a link), gives it the replaced file's owner (uid/gid) and permission bits, fsyncs it,
+ * through a link), gives it the replaced file's owner (uid/gid) and permission bits, fsyncs it
+ * (unless `durable: false`),
  * renames it over `file` (POSIX rename(2) is atomic within one file system and replaces a
  * symlink rather than following it) and fsyncs the directory. A new file gets the umask's mode.
  * On any failure the temporary file is removed and `file` is left as it was, so a full disk
@@ -223,7 +231,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
       // open() applied the umask; the original's bits are restored explicitly.
       fs.fchmodSync(fd, existing.mode & 0o7777);
     }
-    fs.fsyncSync(fd);
+    if (opts.durable !== false) fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
     if (opts.expect) {
@@ -251,7 +259,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     }
     throw error;
   }
-  syncDirectory(fs, path.dirname(file));
+  if (opts.durable !== false) syncDirectory(fs, path.dirname(file));
   if (opts.held !== undefined && opts.expect) {
     const after = stampOf(fs.fstatSync(opts.held));
     if (!sameStamp(after, opts.expect)) {

@@ -1,0 +1,97 @@
+/**
+ * Stage "extract" behind the per-file cache as one piece: when no code input changed since the
+ * last run (only documents did, the common pull request), a run neither reads nor hashes the
+ * Python, TypeScript, YAML and packaging files again, nor resolves classes and flags across
+ * them; it reuses the whole {@link CodeFacts} of that run. The per-file pieces below it (Python
+ * scans, flags, TypeScript facts) stay in the store for the run in which a code file changes.
+ */
+import type { DocdriftConfig } from '../config/schema.js';
+import type { InputDiagnostic } from '../model/types.js';
+import { stableStringify } from '../shared/json.js';
+import type { DiscoveredFiles } from './discover.js';
+import type { CodeFacts, ReadFile } from './lint.js';
+import { CODE_PIECE_KINDS, pieceKey, type PieceStore } from './pieces.js';
+
+/** {@link CodeFacts} as stored: `canonicalTarget` becomes the table of the targets it is asked for. */
+type StoredFacts = Omit<CodeFacts, 'canonicalTarget'> & { canonicalTargets: Array<[string, string]> };
+
+/** The stored piece: the facts, the diagnostics extraction reported (in order), and the files it read that are not hashed inputs. */
+interface StoredCodePiece {
+  facts: StoredFacts;
+  diagnostics: InputDiagnostic[];
+  /** Files read during extraction outside the hashed inputs (compiled JavaScript a `bin` runs), with their texts' keys (`null`: unreadable). */
+  reads: Array<[string, string | null]>;
+}
+
+/** The code inputs of a run: every discovered file but the documents. */
+function codeInputs(files: DiscoveredFiles): string[] {
+  return [...new Set([...files.sources, ...files.packaging, ...files.yaml, ...(files.schemas ?? []), ...(files.programs ?? [])])].sort();
+}
+
+/**
+ * Runs `extract` (stage "extract") or answers from the store.
+ *
+ * The piece's key covers the config, the discovered file lists (documents aside) and the
+ * content hash of every code input, as the run cache hashed them (`hashes`: project-relative
+ * path → hash; see `hashFiles` in cache.ts). Files extraction reads beyond those (the compiled
+ * program a package.json `bin` runs) are remembered with their texts' keys and read again to
+ * check them on a hit. A hit pushes the stored diagnostics into `diagnostics`, so a run reports
+ * what a computing run reports, in the same order. The store (src/engine/pieces.ts) belongs to
+ * one docdrift build, so no key needs docdrift's code.
+ *
+ * Only `config.commands.*.program` targets are ever passed to `canonicalTarget` after extraction
+ * (src/link/build.ts), so the piece stores its answers for those; for any other target a reused
+ * `canonicalTarget` returns the target unchanged.
+ *
+ * @param io `read` reads a file for extraction (reporting a file it cannot read); `peek` reads
+ *   one silently, to check a remembered read
+ * @param hashes content hashes of the discovered files; without them (no run cache, or an
+ *   overlay of edited texts) the piece is neither used nor stored
+ */
+export async function cachedCodeFacts(
+  pieces: PieceStore | undefined,
+  hashes: ReadonlyMap<string, string> | undefined,
+  files: DiscoveredFiles,
+  config: DocdriftConfig,
+  io: { read: ReadFile; peek: ReadFile },
+  diagnostics: InputDiagnostic[],
+  extract: (read: ReadFile) => Promise<CodeFacts>,
+): Promise<CodeFacts> {
+  const { read, peek } = io;
+  if (!pieces || !hashes) return extract(read);
+  const inputs = codeInputs(files);
+  const key = pieceKey(
+    'code',
+    stableStringify({ config, files: { ...files, docs: [] } }),
+    ...inputs.flatMap((file) => [file, hashes.get(file) ?? 'unhashed']),
+  );
+  const stored = pieces.get<StoredCodePiece>(key);
+  if (stored && stored.reads.every(([file, textKey]) => textKeyOf(peek(file)) === textKey)) {
+    // The pieces this one was built from stay stored for the run in which a code file changes.
+    pieces.keep(CODE_PIECE_KINDS);
+    diagnostics.push(...stored.diagnostics);
+    const table = new Map(stored.facts.canonicalTargets);
+    const { canonicalTargets: _, ...facts } = stored.facts;
+    return { ...facts, canonicalTarget: (target) => table.get(target) ?? target };
+  }
+  const hashed = new Set(inputs);
+  const reads = new Map<string, string | null>();
+  const start = diagnostics.length;
+  const facts = await extract((file) => {
+    const text = read(file);
+    if (!hashed.has(file)) reads.set(file, textKeyOf(text));
+    return text;
+  });
+  const programs = [...new Set(Object.values(config.commands).flatMap((c) => (c.program === undefined ? [] : [c.program])))];
+  const { canonicalTarget, ...rest } = facts;
+  pieces.set(key, {
+    facts: { ...rest, canonicalTargets: programs.map((p) => [p, canonicalTarget(p)]) },
+    diagnostics: diagnostics.slice(start),
+    reads: [...reads],
+  } satisfies StoredCodePiece);
+  return facts;
+}
+
+function textKeyOf(text: string | undefined): string | null {
+  return text === undefined ? null : pieceKey('text', text);
+}
