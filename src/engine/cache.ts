@@ -216,9 +216,12 @@ export function codeFingerprint(): string {
 
 export { stableStringify } from '../shared/json.js';
 
-/** Every discovered file once, sorted (a file may be both a source and a YAML file). */
+/**
+ * Every discovered file once, sorted (a file may be both a source and a YAML file), the
+ * JavaScript programs a package.json `bin` may run among them: their flags are read too.
+ */
 function inputFiles(files: DiscoveredFiles): string[] {
-  return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml, ...(files.schemas ?? [])])].sort();
+  return [...new Set([...files.sources, ...files.docs, ...files.packaging, ...files.yaml, ...(files.schemas ?? []), ...(files.programs ?? [])])].sort();
 }
 
 /**
