@@ -392,6 +392,25 @@ describe('the per-file cache (issue #15)', () => {
     await expectRecomputed(p);
   });
 
+  it('after a document edit, neither reads nor rewrites the per-source pieces; after a Python edit, rewrites them', async () => {
+    const p = project();
+    await warm(p);
+    const [sources] = readdirSync(p.cache).filter((f) => f.endsWith('-sources.bin')).map((f) => path.join(p.cache, f));
+    const stamp = () => `${statSync(sources!).ino}:${statSync(sources!).mtimeMs}`;
+    const before = stamp();
+    const bytes = readFileSync(sources!);
+    appendFileSync(path.join(p.root, 'README.md'), '\nMore text.\n');
+    const docEdit = await warm(p);
+    expect(docEdit.status).toBe('miss');
+    expect(stamp()).toBe(before);
+    expect(readFileSync(sources!).equals(bytes)).toBe(true);
+    appendFileSync(path.join(p.root, 'nemo_gym/e2e.py'), '\n# an edit\n');
+    const pyEdit = await warm(p);
+    expect(pyEdit.status).toBe('miss');
+    expect(stamp()).not.toBe(before);
+    expect((await cold(p)).stdout).toBe(pyEdit.stdout);
+  });
+
   it('handles renamed and deleted files (their pieces are dropped from the store)', async () => {
     const p = project();
     await warm(p);
@@ -402,21 +421,31 @@ describe('the per-file cache (issue #15)', () => {
     await expectRecomputed(p);
     rmSync(path.join(p.root, 'nemo_gym/config_types.py'));
     await expectRecomputed(p);
-    const store = readdirSync(p.cache).filter((f) => f.startsWith('pieces-'));
-    expect(store).toHaveLength(1);
+    // One store (its three files: the whole extraction, per-source pieces, documents), no leftovers.
+    const store = readdirSync(p.cache).filter((f) => f.startsWith('pieces-')).sort();
+    expect(store).toHaveLength(3);
+    expect(new Set(store.map((f) => /^pieces-([0-9a-f]{16})-(docs|sources|whole)\.bin$/.exec(f)?.[1])).size).toBe(1);
   });
 
   it('ignores a tampered, truncated or foreign per-file cache (the cold path), never crashing', async () => {
     const p = project();
     const truth = await cold(p);
     await warm(p);
-    const [name] = readdirSync(p.cache).filter((f) => f.startsWith('pieces-'));
-    const file = path.join(p.cache, name!);
-    const good = readFileSync(file);
-    const flipped = Buffer.from(good);
-    flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 0xff;
-    for (const bad of [flipped, good.subarray(0, 20), Buffer.from('garbage'), Buffer.alloc(0)]) {
-      writeFileSync(file, bad);
+    const files = readdirSync(p.cache).filter((f) => f.startsWith('pieces-')).map((name) => path.join(p.cache, name));
+    expect(files).toHaveLength(3);
+    const good = new Map(files.map((file) => [file, readFileSync(file)]));
+    const damages: Array<(bytes: Buffer) => Buffer> = [
+      (bytes) => {
+        const flipped = Buffer.from(bytes);
+        flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 0xff;
+        return flipped;
+      },
+      (bytes) => bytes.subarray(0, 20),
+      () => Buffer.from('garbage'),
+      () => Buffer.alloc(0),
+    ];
+    for (const damage of damages) {
+      for (const file of files) writeFileSync(file, damage(good.get(file)!));
       // A doc edit and back, so the run cache misses and the pieces are consulted.
       const readme = path.join(p.root, 'README.md');
       appendFileSync(readme, '\n');

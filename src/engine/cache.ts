@@ -576,7 +576,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     }
     if (info.written) {
       try {
-        checkWriteTarget(root, pieces.file);
+        for (const piecesPath of pieces.files) checkWriteTarget(root, piecesPath);
         pieces.save();
       } catch (error) {
         info.note = [info.note, `cannot write the per-file cache (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
