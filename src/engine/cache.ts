@@ -16,6 +16,7 @@ import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from 
 import type { Model } from '../model/types.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { FilePieceStore, piecesFile } from './pieces.js';
+import { createDocParser } from '../docs/bounded-parse.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { scopeMessages } from './scope.js';
@@ -541,11 +542,15 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     };
   }
 
+  // A document changed since the last run: its parser's worker starts loading now, while the
+  // engine's modules and the stored pieces load, instead of when the first document is asked for.
+  const docsChanged = discovered.docs.some((doc) => previous.cache?.files[doc]?.hash !== entries[doc]?.hash);
+  const docParser = docsChanged ? await createDocParser({ eager: true }) : undefined;
   const lint = await load();
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
   const pieces = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes });
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, docParser });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {

@@ -9,15 +9,22 @@ import type { DocdriftConfig } from '../config/schema.js';
 import type { InputDiagnostic } from '../model/types.js';
 import { stableStringify } from '../shared/json.js';
 import type { DiscoveredFiles } from './discover.js';
-import type { CodeFacts, ReadFile } from './lint.js';
 import { CODE_PIECE_KINDS, pieceKey, type PieceStore } from './pieces.js';
 
-/** {@link CodeFacts} as stored: `canonicalTarget` becomes the table of the targets it is asked for. */
-type StoredFacts = Omit<CodeFacts, 'canonicalTarget'> & { canonicalTargets: Array<[string, string]> };
+/** Reads a project file (project-relative POSIX path): its text, or `undefined` when unreadable (see `ReadFile` in lint.ts). */
+type ReadFile = (file: string) => string | undefined;
+
+/** What extraction returns (`CodeFacts` in lint.ts): plain data, but for the function that follows re-exports to a target. */
+interface Facts {
+  canonicalTarget: (target: string) => string;
+}
+
+/** Facts as stored: `canonicalTarget` becomes the table of the targets it is asked for. */
+type StoredFacts<F extends Facts> = Omit<F, 'canonicalTarget'> & { canonicalTargets: Array<[string, string]> };
 
 /** The stored piece: the facts, the diagnostics extraction reported (in order), and the files it read that are not hashed inputs. */
-interface StoredCodePiece {
-  facts: StoredFacts;
+interface StoredCodePiece<F extends Facts> {
+  facts: StoredFacts<F>;
   diagnostics: InputDiagnostic[];
   /** Files read during extraction outside the hashed inputs (compiled JavaScript a `bin` runs), with their texts' keys (`null`: unreadable). */
   reads: Array<[string, string | null]>;
@@ -29,7 +36,7 @@ function codeInputs(files: DiscoveredFiles): string[] {
 }
 
 /**
- * Runs `extract` (stage "extract") or answers from the store.
+ * Runs `extract` (stage "extract", `extractCode` in lint.ts) or answers from the store.
  *
  * The piece's key covers the config, the discovered file lists (documents aside) and the
  * content hash of every code input, as the run cache hashed them (`hashes`: project-relative
@@ -48,15 +55,15 @@ function codeInputs(files: DiscoveredFiles): string[] {
  * @param hashes content hashes of the discovered files; without them (no run cache, or an
  *   overlay of edited texts) the piece is neither used nor stored
  */
-export async function cachedCodeFacts(
+export async function cachedCodeFacts<F extends Facts>(
   pieces: PieceStore | undefined,
   hashes: ReadonlyMap<string, string> | undefined,
   files: DiscoveredFiles,
   config: DocdriftConfig,
   io: { read: ReadFile; peek: ReadFile },
   diagnostics: InputDiagnostic[],
-  extract: (read: ReadFile) => Promise<CodeFacts>,
-): Promise<CodeFacts> {
+  extract: (read: ReadFile) => Promise<F>,
+): Promise<F> {
   const { read, peek } = io;
   if (!pieces || !hashes) return extract(read);
   const inputs = codeInputs(files);
@@ -65,14 +72,14 @@ export async function cachedCodeFacts(
     stableStringify({ config, files: { ...files, docs: [] } }),
     ...inputs.flatMap((file) => [file, hashes.get(file) ?? 'unhashed']),
   );
-  const stored = pieces.get<StoredCodePiece>(key);
+  const stored = pieces.get<StoredCodePiece<F>>(key);
   if (stored && stored.reads.every(([file, textKey]) => textKeyOf(peek(file)) === textKey)) {
     // The pieces this one was built from stay stored for the run in which a code file changes.
     pieces.keep(CODE_PIECE_KINDS);
     diagnostics.push(...stored.diagnostics);
     const table = new Map(stored.facts.canonicalTargets);
     const { canonicalTargets: _, ...facts } = stored.facts;
-    return { ...facts, canonicalTarget: (target) => table.get(target) ?? target };
+    return { ...facts, canonicalTarget: (target: string) => table.get(target) ?? target } as unknown as F;
   }
   const hashed = new Set(inputs);
   const reads = new Map<string, string | null>();
@@ -88,7 +95,7 @@ export async function cachedCodeFacts(
     facts: { ...rest, canonicalTargets: programs.map((p) => [p, canonicalTarget(p)]) },
     diagnostics: diagnostics.slice(start),
     reads: [...reads],
-  } satisfies StoredCodePiece);
+  } satisfies StoredCodePiece<F>);
   return facts;
 }
 

@@ -75,6 +75,11 @@ export interface LintOptions {
    * with an `overlay`.
    */
   hashes?: ReadonlyMap<string, string>;
+  /**
+   * A document parser the caller started early (its worker loads while the caller reads caches);
+   * `lint` owns it from then on and closes it. Default: one started here.
+   */
+  docParser?: DocParser;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -127,7 +132,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(await createDocParser({ eager: options.pieces?.empty ?? true }), options.pieces);
+  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true })), options.pieces);
   try {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
