@@ -27,7 +27,7 @@ import type { DriftMessage } from '../model/rule.js';
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
  * this whenever {@link CacheFile} or the serialised result changes shape.
  */
-export const CACHE_FORMAT = 3;
+export const CACHE_FORMAT = 4;
 
 /**
  * A stat shortcut is trusted only for files whose last change (ctime) is at least this long
@@ -139,8 +139,9 @@ type StoredMessage = Record<string, unknown> & { reason: string };
 interface CacheFile {
   format: number;
   /**
-   * HMAC-SHA256, hex, over the rest of the file (the JSON of {@link CacheFile} without `mac`),
-   * keyed by this machine's cache key ({@link cacheKey}). A file without a valid `mac` was not
+   * HMAC-SHA256, hex, over the rest of the file (the JSON of {@link CacheFile} without `mac`, as
+   * written: `mac` is the file's first key, see {@link signedCacheText}), keyed by this machine's
+   * cache key ({@link cacheKey}). A file without a valid `mac` was not
    * written by docdrift on this machine (committed, edited, copied) and is never used.
    */
   mac?: string;
@@ -254,7 +255,7 @@ function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: strin
       Array.isArray(data.result.notes) &&
       Array.isArray(data.result.commands);
     if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
-    if (!verifySignature(data as CacheFile, key)) {
+    if (!verifySignature(text, key)) {
       return { note: 'the cache file was not written by docdrift on this machine (no valid signature: committed, copied or edited); not used, it will be rewritten' };
     }
     return { cache: data as CacheFile };
@@ -279,7 +280,7 @@ export function defaultCacheKeyFile(): string {
 
 /**
  * This machine's cache key: 32 random bytes kept (hex) in `keyFile`, created with mode 0600 on
- * first use. Cache files are signed with it ({@link signCache}), so a cache entry committed to
+ * first use. Cache files are signed with it ({@link signedCacheText}), so a cache entry committed to
  * the repository, restored from another machine or edited by hand is never trusted.
  *
  * @throws {Error} when the key file cannot be read or created, or lies inside `root` (a key the
@@ -316,16 +317,25 @@ export function cacheKey(keyFile: string, root: string): Buffer {
   return key;
 }
 
-/** The cache file's `mac`: HMAC-SHA256 over its JSON without `mac`. */
-function signCache(data: Omit<CacheFile, 'mac'>, key: Buffer): string {
-  return createHmac('sha256', key).update(JSON.stringify({ ...data, mac: undefined })).digest('hex');
+/** Length of the text `{"mac":"<64 hex digits>",` that opens a signed cache file. */
+const MAC_PREFIX_LENGTH = 8 + 64 + 2;
+
+/**
+ * The cache file's text: `data` as JSON with `mac` put first, the HMAC-SHA256 under `key` of the
+ * JSON of `data` (the text after the prefix, with its `{` back). Signed as written, so reading
+ * verifies the bytes without serialising the result again.
+ */
+function signedCacheText(data: Omit<CacheFile, 'mac'>, key: Buffer): string {
+  const body = JSON.stringify(data);
+  const mac = createHmac('sha256', key).update(body).digest('hex');
+  return `{"mac":"${mac}",${body.slice(1)}`;
 }
 
-/** True when `data.mac` is the signature of the rest of `data` under `key`. */
-function verifySignature(data: CacheFile, key: Buffer): boolean {
-  if (typeof data.mac !== 'string' || !/^[0-9a-f]{64}$/.test(data.mac)) return false;
-  const { mac, ...rest } = data;
-  const expected = Buffer.from(signCache(rest, key), 'hex');
+/** True when `text` opens with a `mac` that is the signature of the rest (see {@link signedCacheText}) under `key`. */
+function verifySignature(text: string, key: Buffer): boolean {
+  const mac = /^\{"mac":"([0-9a-f]{64})",/.exec(text.slice(0, MAC_PREFIX_LENGTH))?.[1];
+  if (mac === undefined) return false;
+  const expected = createHmac('sha256', key).update(`{${text.slice(MAC_PREFIX_LENGTH)}`).digest();
   return timingSafeEqual(expected, Buffer.from(mac, 'hex'));
 }
 
@@ -573,7 +583,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     };
     try {
       prepareDirectory(root, dir);
-      writeFileAtomic(file, JSON.stringify({ ...data, mac: signCache(data, signingKey) }), { durable: false });
+      writeFileAtomic(file, signedCacheText(data, signingKey), { durable: false });
       info.written = true;
     } catch (error) {
       // Keep why the old file was not read (a symlink to /dev/zero, a FIFO): both matter.
