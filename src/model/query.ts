@@ -153,8 +153,19 @@ export function twinsOf(cmd: CommandSpec, param: ParamSpec): ParamSpec[] {
   return [...found].sort((a, b) => index.position.get(a)! - index.position.get(b)!);
 }
 
-/** All spellings a command accepts for a parameter name, global parameters excluded. */
-export function paramNames(cmd: CommandSpec): string[] {
+const paramNameLists = new WeakMap<CommandSpec, readonly string[]>();
+
+/**
+ * All spellings a command accepts for a parameter name, global parameters excluded. Computed once
+ * per command (rules ask per example usage; a command does not change once the model is built).
+ */
+export function paramNames(cmd: CommandSpec): readonly string[] {
+  let names = paramNameLists.get(cmd);
+  if (!names) paramNameLists.set(cmd, (names = spellingsOfCommand(cmd)));
+  return names;
+}
+
+function spellingsOfCommand(cmd: CommandSpec): string[] {
   return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [
     p.name,
     ...p.aliases,
