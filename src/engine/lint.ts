@@ -24,6 +24,7 @@ import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { cachedTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
+import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
@@ -446,11 +447,21 @@ export function prefetchDocs(root: string, files: DiscoveredFiles, config: Docdr
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
+  const surely = new Set<string>();
   for (const file of files.docs) {
     const text = read(file);
     if (text === undefined) continue;
     texts.set(file, text);
-    if (mentions(text) || isGlobalFile(file) || isReferenceFile(file)) docParser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+    if (mentions(text) || isGlobalFile(file) || isReferenceFile(file)) {
+      docParser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+      surely.add(file);
+    }
+  }
+  // Then the pages those link to, which rules will likely ask for (src/engine/link-prefetch.ts),
+  // as `parseDocs`' lazy parse asks: a page with suppression comments is asked for twice, so left out.
+  const skipped = new Set([...texts.keys()].filter((f) => !surely.has(f) && !mayHaveDirectives(texts.get(f)!)));
+  for (const target of linkedDocuments([...surely].map((file) => ({ file, text: texts.get(file)! })), files.docs, skipped)) {
+    docParser.prefetch(target, texts.get(target)!, { doc: true, directives: false });
   }
   return texts;
 }

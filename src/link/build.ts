@@ -830,7 +830,7 @@ function helpSections(
  * document whose path, without `.md`/`.mdx` (or `/index`, `/README`), ends with that route. A
  * route that matches no document or several stays unresolved. Mutates the links in place.
  */
-export function resolveSiteRoutes(docs: DocFile[], docFiles: string[]): void {
+export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, docFiles: readonly string[]): void {
   const known = new Set(docFiles);
   const byStem = new Map<string, string[]>();
   for (const file of docFiles) {
