@@ -138,7 +138,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
     // The worker parses the documents that surely name a command while the code is extracted.
-    const early = prefetchDocs(root, files, config, options.overlay, docParser);
+    // Linked pages are guessed on a cold run only: later runs find them in the per-file cache, and a
+    // page guessed in vain would be parsed again on every run (only pages asked for are stored).
+    const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: createReader(root, options.overlay, []) }, diagnostics, (reader) =>
@@ -429,10 +431,18 @@ export function parseDocs(
  * Before extraction: sends to the document worker (`DocParser.prefetch`) the documents that
  * {@link parseDocs} will surely parse, judged with the command names known before any code is
  * read (packaging entry points, the config's commands) and the `globalFiles`/`reference`
- * patterns, so the worker parses while the main thread extracts code. Returns the texts read,
- * for parseDocs to use (a file that cannot be read is left to parseDocs, which reports it).
+ * patterns, so the worker parses while the main thread extracts code; with `guessLinks`, then
+ * the pages those link to (see `linkedDocuments`). Returns the texts read, for parseDocs to use
+ * (a file that cannot be read is left to parseDocs, which reports it).
  */
-export function prefetchDocs(root: string, files: DiscoveredFiles, config: DocdriftConfig, overlay: ReadonlyMap<string, string> | undefined, docParser: DocParser): Map<string, string> {
+export function prefetchDocs(
+  root: string,
+  files: DiscoveredFiles,
+  config: DocdriftConfig,
+  overlay: ReadonlyMap<string, string> | undefined,
+  docParser: DocParser,
+  guessLinks = true,
+): Map<string, string> {
   const texts = new Map<string, string>();
   if (!docParser.prefetch) return texts;
   const read = createReader(root, overlay, []);
@@ -459,6 +469,7 @@ export function prefetchDocs(root: string, files: DiscoveredFiles, config: Docdr
   }
   // Then the pages those link to, which rules will likely ask for (src/engine/link-prefetch.ts),
   // as `parseDocs`' lazy parse asks: a page with suppression comments is asked for twice, so left out.
+  if (!guessLinks) return texts;
   const skipped = new Set([...texts.keys()].filter((f) => !surely.has(f) && !mayHaveDirectives(texts.get(f)!)));
   for (const target of linkedDocuments([...surely].map((file) => ({ file, text: texts.get(file)! })), files.docs, skipped)) {
     docParser.prefetch(target, texts.get(target)!, { doc: true, directives: false });
