@@ -9,8 +9,9 @@ import { parseArgs } from 'node:util';
 import { globby } from 'globby';
 import { ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { generateRepo } from './generate.js';
+import { profileColdRun, profileTable, type ThreadProfile } from './profile.js';
 
-const HELP = `Usage: npm run bench -- [--repo DIR]… [--runs N] [--scales LIST] [--quick] [--keep] [--json FILE]
+const HELP = `Usage: npm run bench -- [--repo DIR]… [--runs N] [--scales LIST] [--quick] [--keep] [--json FILE] [--profile]
 
 Times docdrift against markdownlint-cli2 and remark-cli (remark-gfm, remark-mdx for .mdx,
 remark-frontmatter) on the same Markdown/MDX files, alternating tools, and prints medians.
@@ -26,6 +27,8 @@ checks that an incremental run's output equals a cold run's.
   --no-synthetic  only the --repo repositories
   --keep          keep the synthetic repositories (their paths are printed)
   --json FILE     also write the results as JSON
+  --profile       also profile one cold run per repository (node --cpu-prof) and print where
+                  each thread's CPU time goes, by area (tree-sitter, Markdown parsing, rules, GC…)
   -h, --help      this help
 `;
 
@@ -370,6 +373,7 @@ async function main(): Promise<number> {
         'no-synthetic': { type: 'boolean', default: false },
         keep: { type: 'boolean', default: false },
         json: { type: 'string' },
+        profile: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -420,7 +424,15 @@ async function main(): Promise<number> {
     const list = checks(results, values['no-synthetic'] ? [] : scales);
     process.stdout.write(`\ndocdrift bench: ${runs} run(s) per tool, medians; node ${process.version}, ${os.cpus().length} CPU(s), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; RSS via ${gnuTime ? gnuTime : 'process.resourceUsage()'}\n\n`);
     process.stdout.write(report(results, list));
-    if (values.json) writeFileSync(values.json, JSON.stringify({ runs, scales, results, checks: list }, null, 2) + '\n');
+    let profiles: Array<{ label: string; threads: ThreadProfile[] }> = [];
+    if (values.profile) {
+      // One profiled cold run per repository (the smallest synthetic scale and each --repo).
+      const profiled = results.filter((r, i) => !r.label.startsWith('synthetic ') || i === 0);
+      profiles = profiled.map((r) => ({ label: r.label, threads: profileColdRun(bin, r.root) }));
+      process.stdout.write(`\nWhere a cold run's CPU time goes (node --cpu-prof, self time by area; profiling adds ~10 %):\n\n`);
+      for (const p of profiles) process.stdout.write(`${profileTable(p.label, p.threads)}\n\n`);
+    }
+    if (values.json) writeFileSync(values.json, JSON.stringify({ runs, scales, results, checks: list, ...(values.profile ? { profiles } : {}) }, null, 2) + '\n');
     return 0;
   } finally {
     if (values.keep) process.stderr.write(`bench: kept ${scratch}\n`);
