@@ -283,7 +283,13 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     for (const key of info.stringKeys) set.add(key);
   }
   const functionConfigs = analysis.functionConfigs(infos);
-  const canonicalTarget = (target: string): string => followReExports(modules, target);
+  // The closure outlives this call (CodeFacts keeps it for the rules): it holds only what
+  // re-exports need, so the scans (calls, string keys, classes) can be collected.
+  const exportViews = new Map<string, ReExportView>();
+  for (const [name, info] of modules) {
+    exportViews.set(name, { classes: new Set(info.classes.keys()), functions: new Set(info.functions.keys()), bindings: info.bindings });
+  }
+  const canonicalTarget = (target: string): string => followReExports(exportViews, target);
   const resolver = new Resolver(modules);
   const argvDispatch = new Map<string, DispatchRoute[]>();
   for (const info of infos) {
@@ -307,8 +313,15 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
 }
 
+/** What {@link followReExports} reads of a module: the names it defines and its import bindings ({@link ModuleInfo} has both). */
+export interface ReExportView {
+  classes: { has(name: string): boolean };
+  functions: { has(name: string): boolean };
+  bindings: ModuleInfo['bindings'];
+}
+
 /** See {@link PythonExtraction.canonicalTarget}. */
-export function followReExports(modules: Map<string, ModuleInfo>, target: string): string {
+export function followReExports(modules: Map<string, ReExportView>, target: string): string {
   if (target.startsWith('bin:')) return target;
   const colon = target.indexOf(':');
   if (colon < 0) return target;

@@ -348,9 +348,14 @@ function moduleQuery(language: Language): Query {
   return query;
 }
 
-/** `a.b.c` → segments, reading the node text when it is a plain chain (the common case) to avoid walking the node. */
-function calleeSegments(node: Node): string[] | undefined {
+/**
+ * `a.b.c` → segments, reading the node text when it is a plain chain (the common case) to avoid
+ * walking the node; a plain chain seen before in the module (`seen`, by text) returns the same array.
+ */
+function calleeSegments(node: Node, seen: Map<string, string[]>): string[] | undefined {
   const text = node.text;
+  const known = seen.get(text);
+  if (known) return known;
   let plain = true;
   for (let i = 0; i < text.length && plain; i++) {
     const code = text.charCodeAt(i);
@@ -358,7 +363,10 @@ function calleeSegments(node: Node): string[] | undefined {
   }
   if (plain) {
     const parts = text.split('.');
-    if (parts.every((p) => p !== '')) return parts;
+    if (parts.every((p) => p !== '')) {
+      seen.set(text, parts);
+      return parts;
+    }
   }
   return dottedName(node);
 }
@@ -373,6 +381,11 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // function body: each capture goes to the bodies that contain it, in document order as before.
   const spans = ranges.map(({ fn, body }) => ({ fn, start: body.startIndex, end: body.endIndex })).sort((a, b) => a.start - b.start);
   let first = 0;
+  // Large modules repeat the same calls (`cfg.get(...)`, `print(...)`) hundreds of times: equal
+  // callee chains and equal call records are shared within the module (nothing mutates them),
+  // which keeps the scans of a big repository small while they are all alive.
+  const callees = new Map<string, string[]>();
+  const records = new Map<string, RawFunction['calls'][number]>();
   for (const capture of moduleQuery(root.tree.language).captures(root)) {
     const node = capture.node;
     if (capture.name === 's') {
@@ -390,7 +403,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
         bindImport(info, node, fn.localBindings, false);
         continue;
       }
-      const callee = calleeSegments(node);
+      const callee = calleeSegments(node, callees);
       if (!callee) continue;
       let firstArg: string[] | undefined;
       const args = node.parent?.childForFieldName('arguments');
@@ -402,12 +415,20 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       const splatNode = argNodes.find((a) => a.type === 'dictionary_splat');
       const positional = argNodes.find((a) => a.type !== 'keyword_argument' && a.type !== 'comment');
       const source = splatNode ? splatNode.text.replace(/^\*\*\s*/, '') : positional?.text;
-      fn.calls.push({
-        callee,
-        ...(firstArg ? { firstArg } : {}),
-        ...(splatNode ? { splat: true } : {}),
-        ...(source !== undefined && source.length <= 200 ? { source } : {}),
-      });
+      const kept = source !== undefined && source.length <= 200 ? source : undefined;
+      // Names never hold NUL; the source, last, may hold anything.
+      const key = `${callee.join('.')}\0${firstArg ? `=${firstArg.join('.')}` : ''}\0${splatNode ? 1 : 0}\0${kept === undefined ? '' : `=${kept}`}`;
+      let record = records.get(key);
+      if (!record) {
+        record = {
+          callee,
+          ...(firstArg ? { firstArg } : {}),
+          ...(splatNode ? { splat: true } : {}),
+          ...(kept !== undefined ? { source: kept } : {}),
+        };
+        records.set(key, record);
+      }
+      fn.calls.push(record);
     }
   }
 }
