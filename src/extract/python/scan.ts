@@ -215,8 +215,8 @@ function isIdentifier(text: string): boolean {
 }
 
 /** Reads an annotated assignment `name: T [= value]` in a class body, or returns undefined. */
-function readField(file: string, statement: Node, next: Node | undefined): RawField | undefined {
-  if (statement.type !== 'expression_statement') return undefined;
+function readField(file: string, statement: Node, next: Node | undefined, type = statement.type): RawField | undefined {
+  if (type !== 'expression_statement') return undefined;
   const parts = namedChildren(statement);
   const assignment = parts[0];
   if (parts.length !== 1 || !assignment || assignment.type !== 'assignment') return undefined;
@@ -278,7 +278,8 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   const statements = namedChildren(body);
   for (let i = 0; i < statements.length; i++) {
     const statement = statements[i] as Node;
-    if (statement.type === 'class_definition' || statement.type === 'decorated_definition') {
+    const type = statement.type;
+    if (type === 'class_definition' || type === 'decorated_definition') {
       const [def, decos] = unwrapDecorated(statement);
       if (def?.type === 'class_definition') {
         const nested = readClass(info, def, decos, `${qualifiedName}.`, cls);
@@ -287,7 +288,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
       }
       continue;
     }
-    const field = readField(info.file, statement, statements[i + 1]);
+    const field = readField(info.file, statement, statements[i + 1], type);
     if (field) cls.fields.push(field);
   }
   return cls;
@@ -407,13 +408,31 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       if (!callee) continue;
       let firstArg: string[] | undefined;
       const args = node.parent?.childForFieldName('arguments');
-      const argNodes = args?.type === 'argument_list' ? namedChildren(args) : [];
-      if (callee.at(-1) === 'TypeAdapter') {
-        const firstNode = argNodes[0];
-        firstArg = firstNode && firstNode.type !== 'keyword_argument' ? dottedName(firstNode) : undefined;
+      // Each argument's type is read once (a call into wasm): the first one, the first `**x`,
+      // the first positional argument. Comments are not arguments.
+      let firstType: string | undefined;
+      let firstNode: Node | undefined;
+      let splatNode: Node | undefined;
+      let positional: Node | undefined;
+      if (args?.type === 'argument_list') {
+        for (const arg of args.namedChildren) {
+          if (!arg) continue;
+          const type = arg.type;
+          if (type === 'comment') continue;
+          if (firstNode === undefined) {
+            firstNode = arg;
+            firstType = type;
+          }
+          if (type === 'dictionary_splat') {
+            splatNode = arg;
+            break; // the positional argument, if any, came before it
+          }
+          if (positional === undefined && type !== 'keyword_argument') positional = arg;
+        }
       }
-      const splatNode = argNodes.find((a) => a.type === 'dictionary_splat');
-      const positional = argNodes.find((a) => a.type !== 'keyword_argument' && a.type !== 'comment');
+      if (callee.at(-1) === 'TypeAdapter') {
+        firstArg = firstNode && firstType !== 'keyword_argument' ? dottedName(firstNode) : undefined;
+      }
       const source = splatNode ? splatNode.text.replace(/^\*\*\s*/, '') : positional?.text;
       const kept = source !== undefined && source.length <= 200 ? source : undefined;
       // Names never hold NUL; the source, last, may hold anything.
