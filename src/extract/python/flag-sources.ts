@@ -4,6 +4,13 @@ import { moduleNameForFile } from './module-name.js';
 
 /** Words without which a file cannot declare CLI flags itself. */
 const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
+/** Substrings of {@link FRAMEWORK_WORDS} (`argparse` covers `jsonargparse`): a text holding none of them cannot match it. */
+const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts'];
+
+/** {@link FRAMEWORK_WORDS}`.test(text)`, skipping the regular expression for the many files that hold none of the words. */
+function namesFramework(text: string): boolean {
+  return FRAMEWORK_SUBSTRINGS.some((word) => text.includes(word)) && FRAMEWORK_WORDS.test(text);
+}
 /** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
 const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
 const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+([^\n#]*)/gm;
@@ -21,7 +28,7 @@ const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
 export function flagSourceFilter(sources: readonly PythonSource[], packageRoots: string[]): (source: PythonSource) => boolean {
   const imported = new Set<string>();
   for (const source of sources) {
-    if (!FUNCTION_FRAMEWORKS.test(source.text)) continue;
+    if (!(source.text.includes('cyclopts') || source.text.includes('jsonargparse')) || !FUNCTION_FRAMEWORKS.test(source.text)) continue;
     const own = moduleNameForFile(source.file, packageRoots).split('.');
     const isPackage = /(^|\/)__init__\.pyi?$/.test(source.file);
     for (const m of source.text.matchAll(FROM_IMPORT)) {
@@ -42,5 +49,13 @@ export function flagSourceFilter(sources: readonly PythonSource[], packageRoots:
     }
     for (const m of source.text.matchAll(PLAIN_IMPORT)) if (m[1]) imported.add(m[1]);
   }
-  return (source) => FRAMEWORK_WORDS.test(source.text) || (imported.size > 0 && imported.has(moduleNameForFile(source.file, packageRoots)));
+  // The engine asks twice per file (which files to read for flags, which trees to keep): answers are remembered per source.
+  const answers = new WeakMap<PythonSource, { file: string; text: string; answer: boolean }>();
+  return (source) => {
+    const known = answers.get(source);
+    if (known && known.file === source.file && known.text === source.text) return known.answer;
+    const answer = namesFramework(source.text) || (imported.size > 0 && imported.has(moduleNameForFile(source.file, packageRoots)));
+    answers.set(source, { file: source.file, text: source.text, answer });
+    return answer;
+  };
 }

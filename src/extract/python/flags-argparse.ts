@@ -1113,15 +1113,7 @@ class ArgparseState {
   users(root: Parser): string[] {
     const out: string[] = [];
     for (const variable of root.variables) {
-      const wanted = { module: root.module, name: variable };
-      for (const module of this.ctx.modules.values()) {
-        for (const [name, fn] of module.info.functions) {
-          const uses = fn.calls.some((call) => call.callee.length > 1
-            && this.ctx.sameSymbol(this.ctx.symbol(module, call.callee.slice(0, -1), fn.localBindings), wanted));
-          const key = `${module.info.module}:${name}`;
-          if (uses && !out.includes(key)) out.push(key);
-        }
-      }
+      for (const key of this.ctx.attributeUsers({ module: root.module, name: variable })) if (!out.includes(key)) out.push(key);
     }
     return out;
   }

@@ -148,6 +148,36 @@ export class FlagContext {
     return out;
   }
 
+  /** Symbol key → keys of the top-level functions using an attribute of it; built on first use. */
+  private attributeIndex?: Map<string, string[]>;
+
+  /**
+   * `module:function` of every top-level function (in any module) with a call on an attribute of
+   * `symbol` (`parser.parse_args()`, `cli.parser.add_argument(…)` after `import pkg.cli as cli`),
+   * in module then source order. The index is built once per extraction.
+   */
+  attributeUsers(symbol: Symbol): string[] {
+    if (!this.attributeIndex) {
+      const index = new Map<string, string[]>();
+      for (const module of this.modules.values()) {
+        for (const [name, fn] of module.info.functions) {
+          const userKey = `${module.info.module}:${name}`;
+          for (const call of fn.calls) {
+            if (call.callee.length < 2) continue;
+            const used = this.symbol(module, call.callee.slice(0, -1), fn.localBindings);
+            if (!used) continue;
+            const usedKey = symbolKey(used);
+            const list = index.get(usedKey);
+            if (!list) index.set(usedKey, [userKey]);
+            else if (list.at(-1) !== userKey) list.push(userKey);
+          }
+        }
+      }
+      this.attributeIndex = index;
+    }
+    return this.attributeIndex.get(symbolKey(symbol)) ?? [];
+  }
+
   /** The top-level function record of a symbol, when it is a function. */
   rawFunction(symbol: Symbol): RawFunction | undefined {
     return symbol.module.info.functions.get(symbol.name);

@@ -283,7 +283,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     for (const key of info.stringKeys) set.add(key);
   }
   const functionConfigs = analysis.functionConfigs(infos);
-  const canonicalTarget = (target: string): string => followReExports(modules, target);
+  const canonicalTarget = reExportFollower(modules);
   const resolver = new Resolver(modules);
   const argvDispatch = new Map<string, DispatchRoute[]>();
   for (const info of infos) {
@@ -307,8 +307,29 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
 }
 
+/**
+ * {@link PythonExtraction.canonicalTarget} over `modules`. The function outlives the extraction
+ * (the engine keeps it for the rules), so it holds only what re-exports need, letting the scans
+ * (calls, string keys, classes) be collected; it is made here, not in `extractPython`, whose
+ * closures share one scope that holds `modules`.
+ */
+function reExportFollower(modules: Map<string, ModuleInfo>): (target: string) => string {
+  const views = new Map<string, ReExportView>();
+  for (const [name, info] of modules) {
+    views.set(name, { classes: new Set(info.classes.keys()), functions: new Set(info.functions.keys()), bindings: info.bindings });
+  }
+  return (target) => followReExports(views, target);
+}
+
+/** What {@link followReExports} reads of a module: the names it defines and its import bindings ({@link ModuleInfo} has both). */
+export interface ReExportView {
+  classes: { has(name: string): boolean };
+  functions: { has(name: string): boolean };
+  bindings: ModuleInfo['bindings'];
+}
+
 /** See {@link PythonExtraction.canonicalTarget}. */
-export function followReExports(modules: Map<string, ModuleInfo>, target: string): string {
+export function followReExports(modules: Map<string, ReExportView>, target: string): string {
   if (target.startsWith('bin:')) return target;
   const colon = target.indexOf(':');
   if (colon < 0) return target;

@@ -215,8 +215,8 @@ function isIdentifier(text: string): boolean {
 }
 
 /** Reads an annotated assignment `name: T [= value]` in a class body, or returns undefined. */
-function readField(file: string, statement: Node, next: Node | undefined): RawField | undefined {
-  if (statement.type !== 'expression_statement') return undefined;
+function readField(file: string, statement: Node, next: Node | undefined, type = statement.type): RawField | undefined {
+  if (type !== 'expression_statement') return undefined;
   const parts = namedChildren(statement);
   const assignment = parts[0];
   if (parts.length !== 1 || !assignment || assignment.type !== 'assignment') return undefined;
@@ -278,7 +278,8 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   const statements = namedChildren(body);
   for (let i = 0; i < statements.length; i++) {
     const statement = statements[i] as Node;
-    if (statement.type === 'class_definition' || statement.type === 'decorated_definition') {
+    const type = statement.type;
+    if (type === 'class_definition' || type === 'decorated_definition') {
       const [def, decos] = unwrapDecorated(statement);
       if (def?.type === 'class_definition') {
         const nested = readClass(info, def, decos, `${qualifiedName}.`, cls);
@@ -287,7 +288,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
       }
       continue;
     }
-    const field = readField(info.file, statement, statements[i + 1]);
+    const field = readField(info.file, statement, statements[i + 1], type);
     if (field) cls.fields.push(field);
   }
   return cls;
@@ -348,9 +349,14 @@ function moduleQuery(language: Language): Query {
   return query;
 }
 
-/** `a.b.c` → segments, reading the node text when it is a plain chain (the common case) to avoid walking the node. */
-function calleeSegments(node: Node): string[] | undefined {
+/**
+ * `a.b.c` → segments, reading the node text when it is a plain chain (the common case) to avoid
+ * walking the node; a plain chain seen before in the module (`seen`, by text) returns the same array.
+ */
+function calleeSegments(node: Node, seen: Map<string, string[]>): string[] | undefined {
   const text = node.text;
+  const known = seen.get(text);
+  if (known) return known;
   let plain = true;
   for (let i = 0; i < text.length && plain; i++) {
     const code = text.charCodeAt(i);
@@ -358,7 +364,10 @@ function calleeSegments(node: Node): string[] | undefined {
   }
   if (plain) {
     const parts = text.split('.');
-    if (parts.every((p) => p !== '')) return parts;
+    if (parts.every((p) => p !== '')) {
+      seen.set(text, parts);
+      return parts;
+    }
   }
   return dottedName(node);
 }
@@ -373,6 +382,11 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // function body: each capture goes to the bodies that contain it, in document order as before.
   const spans = ranges.map(({ fn, body }) => ({ fn, start: body.startIndex, end: body.endIndex })).sort((a, b) => a.start - b.start);
   let first = 0;
+  // Large modules repeat the same calls (`cfg.get(...)`, `print(...)`) hundreds of times: equal
+  // callee chains and equal call records are shared within the module (nothing mutates them),
+  // which keeps the scans of a big repository small while they are all alive.
+  const callees = new Map<string, string[]>();
+  const records = new Map<string, RawFunction['calls'][number]>();
   for (const capture of moduleQuery(root.tree.language).captures(root)) {
     const node = capture.node;
     if (capture.name === 's') {
@@ -390,24 +404,50 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
         bindImport(info, node, fn.localBindings, false);
         continue;
       }
-      const callee = calleeSegments(node);
+      const callee = calleeSegments(node, callees);
       if (!callee) continue;
       let firstArg: string[] | undefined;
       const args = node.parent?.childForFieldName('arguments');
-      const argNodes = args?.type === 'argument_list' ? namedChildren(args) : [];
-      if (callee.at(-1) === 'TypeAdapter') {
-        const firstNode = argNodes[0];
-        firstArg = firstNode && firstNode.type !== 'keyword_argument' ? dottedName(firstNode) : undefined;
+      // Each argument's type is read once (a call into wasm): the first one, the first `**x`,
+      // the first positional argument. Comments are not arguments.
+      let firstType: string | undefined;
+      let firstNode: Node | undefined;
+      let splatNode: Node | undefined;
+      let positional: Node | undefined;
+      if (args?.type === 'argument_list') {
+        for (const arg of args.namedChildren) {
+          if (!arg) continue;
+          const type = arg.type;
+          if (type === 'comment') continue;
+          if (firstNode === undefined) {
+            firstNode = arg;
+            firstType = type;
+          }
+          if (type === 'dictionary_splat') {
+            splatNode = arg;
+            break; // the positional argument, if any, came before it
+          }
+          if (positional === undefined && type !== 'keyword_argument') positional = arg;
+        }
       }
-      const splatNode = argNodes.find((a) => a.type === 'dictionary_splat');
-      const positional = argNodes.find((a) => a.type !== 'keyword_argument' && a.type !== 'comment');
+      if (callee.at(-1) === 'TypeAdapter') {
+        firstArg = firstNode && firstType !== 'keyword_argument' ? dottedName(firstNode) : undefined;
+      }
       const source = splatNode ? splatNode.text.replace(/^\*\*\s*/, '') : positional?.text;
-      fn.calls.push({
-        callee,
-        ...(firstArg ? { firstArg } : {}),
-        ...(splatNode ? { splat: true } : {}),
-        ...(source !== undefined && source.length <= 200 ? { source } : {}),
-      });
+      const kept = source !== undefined && source.length <= 200 ? source : undefined;
+      // Names never hold NUL; the source, last, may hold anything.
+      const key = `${callee.join('.')}\0${firstArg ? `=${firstArg.join('.')}` : ''}\0${splatNode ? 1 : 0}\0${kept === undefined ? '' : `=${kept}`}`;
+      let record = records.get(key);
+      if (!record) {
+        record = {
+          callee,
+          ...(firstArg ? { firstArg } : {}),
+          ...(splatNode ? { splat: true } : {}),
+          ...(kept !== undefined ? { source: kept } : {}),
+        };
+        records.set(key, record);
+      }
+      fn.calls.push(record);
     }
   }
 }

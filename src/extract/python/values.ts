@@ -90,9 +90,17 @@ export function unparen(node: Node): Node {
 
 /** `a.b.c` as `['a', 'b', 'c']`, or `undefined` when the node is not a plain name chain. */
 export function dottedName(node: Node): string[] | undefined {
-  const n = unparen(node);
-  if (n.type === 'identifier') return [n.text];
-  if (n.type === 'attribute') {
+  // `unparen`, reading each node's type once: every `type` read is a call into wasm.
+  let n = node;
+  let type = n.type;
+  while (type === 'parenthesized_expression') {
+    const inner = namedChildren(n)[0];
+    if (!inner) break;
+    n = inner;
+    type = n.type;
+  }
+  if (type === 'identifier') return [n.text];
+  if (type === 'attribute') {
     const object = n.childForFieldName('object');
     const attribute = n.childForFieldName('attribute');
     if (!object || !attribute) return undefined;
@@ -152,9 +160,10 @@ function decodeStringNode(node: Node): string | undefined {
   let end = '';
   for (const child of node.children) {
     if (!child) continue;
-    if (child.type === 'string_start') start = child.text;
-    else if (child.type === 'string_end') end = child.text;
-    else if (child.type === 'interpolation') return undefined;
+    const type = child.type;
+    if (type === 'string_start') start = child.text;
+    else if (type === 'string_end') end = child.text;
+    else if (type === 'interpolation') return undefined;
   }
   const quoteAt = start.search(/['"]/);
   const prefix = (quoteAt < 0 ? '' : start.slice(0, quoteAt)).toLowerCase();
@@ -171,8 +180,9 @@ function decodeStringNode(node: Node): string | undefined {
  */
 export function stringValue(node: Node): string | undefined {
   const n = unparen(node);
-  if (n.type === 'string') return decodeStringNode(n);
-  if (n.type === 'concatenated_string') {
+  const type = n.type;
+  if (type === 'string') return decodeStringNode(n);
+  if (type === 'concatenated_string') {
     let out = '';
     for (const part of namedChildren(n)) {
       const value = part.type === 'string' ? decodeStringNode(part) : undefined;
