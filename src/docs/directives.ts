@@ -1,11 +1,8 @@
 /** Reads `docdrift-disable…` suppression comments out of a Markdown/MDX document's syntax tree. */
 
 import type { Nodes, Root } from 'mdast';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkMdx from 'remark-mdx';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+// The same processors as src/docs/parse.ts, so a comment is found exactly where the reader sees nodes.
+import { markdownProcessor, mdxProcessor } from './markdown.js';
 import type { Point } from './position.js';
 
 /**
@@ -31,9 +28,6 @@ export interface SuppressionDirective {
   end: Point;
 }
 
-// The same plugins as src/docs/parse.ts, so a comment is found exactly where the reader sees nodes.
-const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
-const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).freeze();
 
 /** `docdrift-<kind> [ids] [-- reason]` inside a comment body. */
 const DIRECTIVE = /^(\s*)docdrift-(disable-next-line|disable-line|disable|enable)(?=\s|$)([\s\S]*)$/;

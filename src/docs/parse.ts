@@ -3,11 +3,6 @@
 import type { Code, Heading as MdHeading, Nodes, Root, Table, TableCell, TableRow as MdTableRow } from 'mdast';
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { toString } from 'mdast-util-to-string';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkMdx from 'remark-mdx';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
 import type {
   CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
@@ -25,10 +20,8 @@ import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { locationOf, type Point, type Positioned } from './position.js';
+import { markdownProcessor, mdxProcessor } from './markdown.js';
 
-// Built once: freezing compiles the micromark extensions, the costly part of a processor.
-const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).freeze();
-const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).freeze();
 
 
 function emptyDoc(file: string, kind: DocFile['kind']): DocFile {
