@@ -32,6 +32,11 @@ export default defineConfig({
     // bundle cannot follow; its ESM build is the same code as static imports.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   },
+  treeshake: {
+    // zod declares "sideEffects": false, yet its index sets the English error messages with
+    // config(en()) at load: dropped, a bad config/baseline says "Invalid input" without the detail.
+    moduleSideEffects: [{ test: /[\\/]node_modules[\\/]zod[\\/]/, sideEffects: true }],
+  },
   output: {
     dir: 'dist/cli',
     format: 'esm',
