@@ -15,7 +15,7 @@ import { describeFix } from './fix/apply.js';
 import { WriteError } from './engine/write.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
-import { appendSummary, formatSummary, formatters } from './report/index.js';
+import { formatters } from './report/index.js';
 import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
@@ -433,9 +433,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           version: version(),
         });
     if (fixed) {
-      const said = describeFix(fixed, dryRun);
-      if (said.stdout) io.stdout(said.stdout);
-      io.stderr(said.stderr);
+      if (dryRun) {
+        // Loaded here: the diff package is needed by --fix-dry-run only.
+        const diff = (await import('./fix/diff.js')).unifiedDiff(fixed.files);
+        if (diff) io.stdout(diff);
+      }
+      io.stderr(describeFix(fixed, dryRun).stderr);
     }
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
@@ -490,6 +493,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     } else if (report) io.stdout(report);
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary);
+      // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.
+      const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
         appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes));
       } catch (error) {

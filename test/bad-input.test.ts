@@ -5,9 +5,10 @@ import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const CORPUS = path.join(ROOT, 'fixtures/bad-input');
 const BASE = path.join(CORPUS, '_base');
 /** Root ignores file permissions, so an unreadable file is readable to it. */

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BaselineError, finishBaseline, loadBaseline, parseBaseline, serializeBaseline } from '../src/engine/baseline.js';
 import type { AtomicFs } from '../src/engine/write.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 
 const temps: string[] = [];

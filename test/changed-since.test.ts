@@ -7,9 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config/schema.js';
 import { commandSourceFiles, selectAffected } from '../src/engine/changed.js';
 import { lint } from '../src/api.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 const GIT_ENV = {
   ...process.env,

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFLICTING_FLAGS, useColor } from '../src/cli.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 
 function run(args: string[], env: Record<string, string | undefined> = { NO_COLOR: '1' }, cwd = ROOT) {

@@ -1,7 +1,7 @@
 /**
  * The corpus tooling of issue #11 (test/corpus/): the entry schema and loader, the matching and
  * the metrics, and the fetch + run pipeline end to end on a tiny local project served from a local
- * bare repository (no network), with the built CLI (`dist/src/bin.js`).
+ * bare repository (no network), with the built CLI (package.json `bin`, the bundle).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,10 @@ import { type EntryScore, matches, normaliseParam, paramsOf, regressions, type S
 import { fetchSnapshots } from './corpus/fetch.js';
 import { formatReport, runCorpus, runDocdrift } from './corpus/run.js';
 import { type CorpusEntry, CorpusError, checkEntries, loadEntries, parseEntry } from './corpus/schema.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const C1 = 'a'.repeat(40);
 const C2 = 'b'.repeat(40);
 

@@ -1,12 +1,13 @@
-/** End to end: spawns the built CLI (`dist/src/bin.js`) on the bundled example as a user would. */
+/** End to end: spawns the built CLI (package.json `bin`: the bundle `dist/cli/docdrift.js`) on the bundled example as a user would. */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 
 function run(args: string[], cwd = ROOT) {

@@ -4,9 +4,10 @@ import { chmodSync, closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 const BASE = path.join(ROOT, 'fixtures/bad-input/_base');
 

@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempProject } from './helpers.js';
+import { CLI_BIN, removeTempDirs, tempProject } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 afterAll(removeTempDirs);
 
 function run(root: string, ...args: string[]) {

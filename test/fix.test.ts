@@ -9,10 +9,12 @@ import { loadConfig } from '../src/config/load.js';
 import { fixProject, lint, ruleIds, rules } from '../src/api.js';
 import { findingKeyString } from '../src/engine/fingerprint.js';
 import type { DriftMessage, Rule } from '../src/model/rule.js';
-import { applyEdits, describeFix, resolveInsideRoot, unifiedDiff, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
+import { applyEdits, describeFix, resolveInsideRoot, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
+import { unifiedDiff } from '../src/fix/diff.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const temps: string[] = [];
 afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });

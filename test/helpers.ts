@@ -9,6 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 
+const REPO = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The CLI as users run it: package.json's `bin.docdrift` (the rolldown bundle,
+ * `dist/cli/docdrift.js`), absolute. End-to-end tests spawn this, not `dist/src/bin.js`.
+ */
+export const CLI_BIN: string = path.join(REPO, (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { bin: { docdrift: string } }).bin.docdrift);
+
 const created: string[] = [];
 
 /** A new empty directory under the OS temporary directory, removed by {@link removeTempDirs}. */

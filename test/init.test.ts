@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { ruleIds } from '../src/api.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 const TS_INTERFACE = path.join(ROOT, 'fixtures/rules/reference-param-missing/invalid/ts-interface-jsdoc');
 const TS_COMMANDER = path.join(ROOT, 'fixtures/rules/example-param-unknown/invalid/commander-subcommands');

@@ -1,8 +1,9 @@
 /**
  * docdrift as users install it (issue #16 item 1 and 2), with no network beyond the npm registry
  * (packages come from npm's cache when it has them: --prefer-offline):
- * - `npm pack` → `npm install -D ./docdrift-x.y.z.tgz` into an empty project → `npx docdrift` on
- *   the bundled example, compared with the checkout's own build;
+ * - `npm pack` → `npm install -D ./docdrift-x.y.z.tgz` into an empty project → `npx docdrift` (the
+ *   `bin`: the rolldown bundle, dist/cli/docdrift.js) on the example, compared with the
+ *   checkout's dist/src build;
  * - the GitHub Action's install: production dependencies only (`npm ci --omit=dev
  *   --ignore-scripts`), built with scripts/emit.mjs, then run.
  * Needs dist/ built first (`npm test` does); the tarball is packed with --ignore-scripts so the
@@ -53,7 +54,7 @@ describe('npm pack → npm install → npx docdrift', () => {
 
   it('packs the built CLI, the rule pages, docs/, README and LICENSE, and no sources, tests or fixtures', () => {
     expect(path.basename(tarball)).toBe(`${pkg.name}-${pkg.version}.tgz`);
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/src/bin.js', 'dist/src/cli.js', 'dist/rules/index.js', 'rules/example-param-unknown.md', 'docs/json-format.md']) {
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/cli/docdrift.js', 'dist/cli/parse-worker.js', 'dist/src/bin.js', 'dist/src/cli.js', 'dist/rules/index.js', 'rules/example-param-unknown.md', 'docs/json-format.md']) {
       expect(files, f).toContain(f);
     }
     const ruleSources = files.filter((f) => /^rules\/[^/]+\.ts$/.test(f));

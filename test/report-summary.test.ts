@@ -11,9 +11,10 @@ import { loadConfig } from '../src/config/load.js';
 import { lint, ruleIds } from '../src/api.js';
 import { type LintResult } from '../src/engine/lint.js';
 import { commandCoverage, formatSummary } from '../src/report/summary.js';
+import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'dist/src/bin.js');
+const BIN = CLI_BIN;
 const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
 
 const temps: string[] = [];

@@ -20,6 +20,10 @@
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# The compiled modules, not the bundle that package.json `bin` names (dist/cli/docdrift.js): the
+# action installs production dependencies only and builds with scripts/emit.mjs, and the bundler
+# (rolldown) is a development dependency. One run per job: the ~0.2 s start-up the bundle saves
+# does not matter here.
 bin="$here/../../dist/src/bin.js"
 
 input_error() {

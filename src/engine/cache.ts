@@ -186,27 +186,41 @@ export function defaultCacheLocation(root: string): string {
 let ownCode: string | undefined;
 
 /**
- * sha256 over the contents of docdrift's own compiled modules (`dist/src`, `dist/rules`), so a
- * rebuilt docdrift never serves results computed by another build, even with the same version
- * number. Its dependencies are pinned exactly, so the version stands for them. Computed once
- * per process (~1.5 MB of JavaScript).
+ * The folders of docdrift's own code that this process runs, relative to `dist`'s parent: the
+ * bundled CLI (`dist/cli`, see rolldown.config.mjs) when this module was bundled into it, else
+ * the compiled modules (`dist/src`, `dist/rules`), or under vitest the sources (`src`, `rules`).
+ *
+ * @param moduleDir the directory of this module (`dist/cli`, `dist/src/engine` or `src/engine`), absolute.
+ * @returns absolute directories, in the order they are hashed.
+ */
+export function ownCodeDirs(moduleDir: string): string[] {
+  if (path.basename(moduleDir) === 'cli' && path.basename(path.dirname(moduleDir)) === 'dist') return [moduleDir];
+  // This module is dist/src/engine/cache.js (or src/engine/cache.ts); the compiled code is dist/{src,rules}.
+  const dist = path.resolve(moduleDir, '..', '..');
+  return [path.join(dist, 'src'), path.join(dist, 'rules')];
+}
+
+/**
+ * sha256 over the contents of docdrift's own code that runs ({@link ownCodeDirs}: the bundle in
+ * `dist/cli`, or `dist/src` and `dist/rules`), so a rebuilt docdrift never serves results
+ * computed by another build, even with the same version number. Its dependencies are pinned
+ * exactly, so the version stands for them. Computed once per process (~1.5–3 MB of JavaScript).
  */
 export function codeFingerprint(): string {
   if (ownCode !== undefined) return ownCode;
   const hash = createHash('sha256');
-  // This module is dist/src/engine/cache.js; its package's compiled code is dist/{src,rules}.
-  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  for (const dir of ['src', 'rules']) {
+  for (const dir of ownCodeDirs(path.dirname(fileURLToPath(import.meta.url)))) {
     let entries: string[];
     try {
-      entries = readdirSync(path.join(dist, dir), { recursive: true, encoding: 'utf8' });
+      entries = readdirSync(dir, { recursive: true, encoding: 'utf8' });
     } catch {
       continue;
     }
+    const label = path.basename(dir);
     for (const rel of entries.filter((e) => /\.(js|ts|wasm|json)$/.test(e)).sort()) {
-      hash.update(`${dir}/${rel}\0`);
+      hash.update(`${label}/${rel}\0`);
       try {
-        hash.update(readFileSync(path.join(dist, dir, rel)));
+        hash.update(readFileSync(path.join(dir, rel)));
       } catch {
         hash.update('unreadable');
       }

@@ -5,7 +5,6 @@
  */
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
 import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
@@ -265,17 +264,13 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   return { result, files, passes, problems, cleaned };
 }
 
-/** The changes as one unified diff (`diff` package, `--- a/file` / `+++ b/file` headers, 3 lines of context). */
-export function unifiedDiff(files: readonly FixedFile[]): string {
-  return files.map((f) => createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, f.before, f.after, undefined, undefined, { headerOptions: FILE_HEADERS_ONLY })).join('');
-}
-
 /**
- * What the CLI prints about a fix run: for a dry run the unified diff (stdout), then one summary
- * line and every problem (stderr), e.g. `docdrift: fixed 3 problems in 2 files (2 passes)`.
- * After a real run the summary counts only what was written, and says how many files were not.
+ * What the CLI prints on stderr about a fix run: one summary line and every problem, e.g.
+ * `docdrift: fixed 3 problems in 2 files (2 passes)`. After a real run the summary counts only
+ * what was written, and says how many files were not. (A dry run's diff, on stdout, is
+ * {@link unifiedDiff} in `./diff.ts`.)
  */
-export function describeFix(fix: FixResult, dryRun: boolean): { stdout: string; stderr: string } {
+export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string } {
   const counted = dryRun ? fix.files : fix.files.filter((f) => f.written);
   const notWritten = dryRun ? 0 : fix.files.length - counted.length;
   const edits = counted.reduce((n, f) => n + f.edits, 0);
@@ -289,5 +284,5 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stdout: string; 
       : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(counted.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}${rest}.\n`;
   const cleaned = fix.cleaned.length > 0 ? `docdrift: removed ${plural(fix.cleaned.length, 'stale temporary file')} of an interrupted run.\n` : '';
   const problems = fix.problems.map((p) => `docdrift: ${p}\n`).join('');
-  return { stdout: dryRun ? unifiedDiff(fix.files) : '', stderr: cleaned + summary + problems };
+  return { stderr: cleaned + summary + problems };
 }

@@ -11,8 +11,8 @@ export { formatJson, toJsonReport } from './json.js';
 export { formatStylish } from './stylish.js';
 export { formatSarif, toSarifLog } from './sarif.js';
 export { formatGithub } from './github.js';
-export { appendSummary, buildSummary, commandCoverage, formatSummary } from './summary.js';
-export type { CommandCoverage, CoverageRow } from './summary.js';
+// The --summary report (summary.ts) is not re-exported: it loads mdast-util-to-markdown, which the CLI
+// imports only when --summary asks for it.
 export { sortMessages } from './sort.js';
 
 /** Formatters by the name `--format` takes. Each sorts messages deterministically itself. */

@@ -63,7 +63,8 @@ interface RepoResult {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..'); // dist/test/bench → the package root
-const bin = path.join(repoRoot, 'dist/src/bin.js');
+// What users run: package.json `bin` (the rolldown bundle, dist/cli/docdrift.js), so start-up cost counts as it does for them.
+const bin = path.join(repoRoot, (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { bin: { docdrift: string } }).bin.docdrift);
 const require = createRequire(import.meta.url);
 const binOf = (pkg: string, name: string): string => {
   const manifest = path.join(repoRoot, 'node_modules', pkg, 'package.json'); // not every package exports ./package.json

@@ -1,0 +1,48 @@
+// Bundles the `docdrift` bin (issue #15: start-up cost). `tsc` first compiles src/ and rules/ to
+// dist/ (tests, the API and the bench use dist/src); this config then bundles the compiled CLI
+// into dist/cli/: `docdrift.js` (the `bin` of package.json), `parse-worker.js` (the document
+// worker, which src/docs/bounded-parse.ts starts as `./parse-worker.js` next to itself) and the
+// chunks they share or load lazily (`import()` at a call site becomes a chunk loaded on demand).
+// Loading one bundle costs a fraction of resolving and linking ~300 separate ESM files.
+//
+// Everything the bundle locates relative to `import.meta.url` must keep working from dist/cli/:
+// - package.json (src/shared/package-info.ts): two levels up, as from dist/src/shared/;
+// - codeFingerprint (src/engine/cache.ts): hashes dist/cli/ when running from it;
+// - the worker: emitted next to the chunks (chunks are not put in a sub-folder);
+// - tree-sitter-python's wasm: createRequire(import.meta.url).resolve from dist/cli/ finds the
+//   same node_modules as from dist/src/.
+import { defineConfig } from 'rolldown';
+
+export default defineConfig({
+  input: {
+    docdrift: 'dist/src/bin.js',
+    'parse-worker': 'dist/src/docs/parse-worker.js',
+  },
+  platform: 'node',
+  external: [
+    // ts-morph bundles TypeScript (~10 MB) and is imported lazily, only for TypeScript projects.
+    /^ts-morph(\/|$)/,
+    /^typescript(\/|$)/,
+    // web-tree-sitter's emscripten glue finds tree-sitter.wasm next to its own module
+    // (new URL('tree-sitter.wasm', import.meta.url)) and uses direct eval: loaded from node_modules as is.
+    /^web-tree-sitter(\/|$)/,
+  ],
+  resolve: {
+    // jsonc-parser's `main` is a UMD build with dynamic requires (`require('./impl/format')`) that a
+    // bundle cannot follow; its ESM build is the same code as static imports.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  },
+  treeshake: {
+    // zod declares "sideEffects": false, yet its index sets the English error messages with
+    // config(en()) at load: dropped, a bad config/baseline says "Invalid input" without the detail.
+    moduleSideEffects: [{ test: /[\\/]node_modules[\\/]zod[\\/]/, sideEffects: true }],
+  },
+  output: {
+    dir: 'dist/cli',
+    format: 'esm',
+    // Stale chunks of an earlier build would otherwise stay, and count in codeFingerprint().
+    cleanDir: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * The bundled CLI (rolldown.config.mjs → dist/cli/, package.json `bin`) against the compiled
+ * modules it is made from (dist/src/bin.js): same output, its own code fingerprint, and the files
+ * it locates next to itself. Needs `npm run build` (`npm test` does it).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ownCodeDirs } from '../src/engine/cache.js';
+import { CLI_BIN, removeTempDirs, tempDir } from './helpers.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DIST_BIN = path.join(ROOT, 'dist/src/bin.js');
+const EXAMPLE = path.join(ROOT, 'fixtures/example-python');
+
+afterAll(removeTempDirs);
+
+function run(bin: string, args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the bundled bin', () => {
+  it('is package.json `bin`, with the document worker emitted next to it', () => {
+    expect(path.relative(ROOT, CLI_BIN)).toBe(path.join('dist', 'cli', 'docdrift.js'));
+    expect(existsSync(CLI_BIN), 'npm run build').toBe(true);
+    expect(existsSync(path.join(path.dirname(CLI_BIN), 'parse-worker.js'))).toBe(true);
+    // Starts with the shebang npm's bin links need.
+    expect(readFileSync(CLI_BIN, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('prints the same JSON report and exit code as dist/src/bin.js on fixtures/example-python', () => {
+    const args = ['--root', EXAMPLE, '--format', 'json', '--no-cache'];
+    const bundled = run(CLI_BIN, args);
+    const compiled = run(DIST_BIN, args);
+    expect(bundled.code, bundled.stderr).toBe(1);
+    expect(bundled.code).toBe(compiled.code);
+    // Findings from the Python extractor (tree-sitter wasm) and from the docs worker are both there.
+    const results = (JSON.parse(bundled.stdout) as { results: Array<{ file: string }> }).results;
+    expect(results.some((r) => r.file.endsWith('.md'))).toBe(true);
+    expect(bundled.stdout).toBe(compiled.stdout);
+    expect(bundled.stderr).toBe(compiled.stderr);
+  });
+
+  it('reads its version from package.json', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run(CLI_BIN, ['--version']).stdout.trim()).toBe(pkg.version);
+  });
+
+  it('writes caches that dist/src/bin.js does not reuse (its code fingerprint covers the bundle), and reuses its own', () => {
+    const cache = tempDir('docdrift-bundle-cache-');
+    const args = ['--root', EXAMPLE, '--format', 'json', '--cache-location', cache, '--debug'];
+    const status = (bin: string) => /docdrift: cache (\w+)/.exec(run(bin, args).stderr)?.[1];
+    expect(status(CLI_BIN)).toBe('miss');
+    expect(status(CLI_BIN)).toBe('hit');
+    expect(status(DIST_BIN)).toBe('miss');
+    expect(status(DIST_BIN)).toBe('hit');
+    expect(status(CLI_BIN)).toBe('miss');
+  });
+});
+
+describe('ownCodeDirs', () => {
+  it('is the bundle folder when running from dist/cli', () => {
+    expect(ownCodeDirs('/pkg/dist/cli')).toEqual(['/pkg/dist/cli']);
+  });
+
+  it('is dist/src and dist/rules when running from the compiled modules, src and rules from the sources', () => {
+    expect(ownCodeDirs('/pkg/dist/src/engine')).toEqual(['/pkg/dist/src', '/pkg/dist/rules']);
+    expect(ownCodeDirs('/pkg/src/engine')).toEqual(['/pkg/src', '/pkg/rules']);
+  });
+});
