@@ -4,7 +4,7 @@
  * it locates next to itself. Needs `npm run build` (`npm test` does it).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownCodeDirs } from '../src/engine/cache.js';
@@ -57,6 +57,26 @@ describe('the bundled bin', () => {
     expect(status(DIST_BIN)).toBe('miss');
     expect(status(DIST_BIN)).toBe('hit');
     expect(status(CLI_BIN)).toBe('miss');
+  });
+});
+
+describe('a broken install', () => {
+  it('without the document worker module exits 2 naming the problem, instead of waiting for the worker', () => {
+    // A copy of the package whose dist/cli lost parse-worker.js (the dependencies are linked).
+    const pkg = tempDir('docdrift-broken-install-');
+    cpSync(path.join(ROOT, 'dist', 'cli'), path.join(pkg, 'dist', 'cli'), { recursive: true });
+    cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+    rmSync(path.join(pkg, 'dist', 'cli', 'parse-worker.js'));
+    const r = spawnSync(process.execPath, [path.join(pkg, 'dist', 'cli', 'docdrift.js'), '--root', EXAMPLE, '--no-cache'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      // Before the fix the run waited 60 s per worker start; a hang fails here with status null.
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/document parser could not start \(.*parse-worker\.js.*\); reinstall docdrift/);
   });
 });
 

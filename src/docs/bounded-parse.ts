@@ -52,8 +52,10 @@ export type ParseOutcome = Omit<ParseResponse, 'id' | 'error'>;
 /** A parser of documents; {@link createDocParser}. */
 export interface DocParser {
   /**
-   * Parses one document and/or reads its suppression comments, within the budget. Never throws:
-   * an overrun or a crash of the worker gives an empty DocFile and a `parse-error` warning.
+   * Parses one document and/or reads its suppression comments, within the budget. An overrun or
+   * a crash of the worker gives an empty DocFile and a `parse-error` warning.
+   *
+   * @throws {ParserLoadError} only when the worker's own module cannot be loaded (a broken install)
    */
   parse(file: string, text: string, what: { doc: boolean; directives: boolean }): ParseOutcome;
   /**
@@ -139,6 +141,32 @@ function overrun(file: string, text: string, reason: string): ParseOutcome {
   };
 }
 
+/**
+ * The worker's first code (CommonJS, run with `eval`): it imports parse-worker.js and, if that
+ * fails (a broken install: the file missing or unloadable), sets the loaded flag to -1 with the
+ * reason on the port, so the waiting main thread stops at once instead of waiting out
+ * {@link WORKER_START_MS}.
+ */
+const WORKER_BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import(workerData.url).catch((error) => {
+  workerData.port.postMessage({ id: 0, loadError: String((error && error.message) || error) });
+  Atomics.store(workerData.flag, 1, -1);
+  Atomics.notify(workerData.flag, 1);
+});
+`;
+
+/**
+ * Thrown when the document worker cannot load its module (parse-worker.js next to
+ * bounded-parse.js): docdrift's installation is broken, which no input can cause or fix.
+ */
+export class ParserLoadError extends Error {
+  constructor(reason: string) {
+    super(`the document parser could not start (${reason}); reinstall docdrift`);
+    this.name = 'ParserLoadError';
+  }
+}
+
 /** One live worker and its channel. */
 interface Live {
   worker: Worker;
@@ -177,8 +205,9 @@ export async function createDocParser(options: { eager?: boolean } = {}): Promis
   const start = (): Live => {
     const flag = new Int32Array(new SharedArrayBuffer(12));
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {
-      workerData: { port: port2, flag },
+    const worker = new Worker(WORKER_BOOTSTRAP, {
+      eval: true,
+      workerData: { port: port2, flag, url: new URL('./parse-worker.js', import.meta.url).href },
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: 8 },
       stdout: false,
@@ -240,6 +269,11 @@ export async function createDocParser(options: { eager?: boolean } = {}): Promis
         // Index 1 turns 1 when the worker has loaded (parse-worker.ts sets it before its first answer); its loading time is no document's.
         while (Atomics.load(current.flag, 1) === 0 && Atomics.load(current.flag, 0) < id && Date.now() < bootUntil) {
           Atomics.wait(current.flag, 1, 0, 50);
+        }
+        if (Atomics.load(current.flag, 1) === -1) {
+          const message = receiveMessageOnPort(current.port)?.message as { loadError?: string } | undefined;
+          stop();
+          throw new ParserLoadError(message?.loadError ?? 'its module did not load');
         }
         current.ready = true;
       }

@@ -8,8 +8,8 @@
 import type { DocdriftConfig } from '../config/schema.js';
 import type { InputDiagnostic } from '../model/types.js';
 import { stableStringify } from '../shared/json.js';
-import type { DiscoveredFiles } from './discover.js';
-import { CODE_PIECE_KINDS, pieceKey, type PieceStore } from './pieces.js';
+import { discoveredInputs, type DiscoveredFiles } from './discover.js';
+import { CODE_PIECE_KINDS, pieceKey, textKey, type PieceStore } from './pieces.js';
 
 /** Reads a project file (project-relative POSIX path): its text, or `undefined` when unreadable (see `ReadFile` in lint.ts). */
 type ReadFile = (file: string) => string | undefined;
@@ -32,7 +32,7 @@ interface StoredCodePiece<F extends Facts> {
 
 /** The code inputs of a run: every discovered file but the documents. */
 function codeInputs(files: DiscoveredFiles): string[] {
-  return [...new Set([...files.sources, ...files.packaging, ...files.yaml, ...(files.schemas ?? []), ...(files.programs ?? [])])].sort();
+  return discoveredInputs(files, { documents: false });
 }
 
 /**
@@ -73,7 +73,7 @@ export async function cachedCodeFacts<F extends Facts>(
     ...inputs.flatMap((file) => [file, hashes.get(file) ?? 'unhashed']),
   );
   const stored = pieces.get<StoredCodePiece<F>>(key);
-  if (stored && stored.reads.every(([file, textKey]) => textKeyOf(peek(file)) === textKey)) {
+  if (stored && stored.reads.every(([file, expected]) => textKey(peek(file)) === expected)) {
     // The pieces this one was built from stay stored for the run in which a code file changes.
     pieces.keep(CODE_PIECE_KINDS);
     diagnostics.push(...stored.diagnostics);
@@ -86,7 +86,7 @@ export async function cachedCodeFacts<F extends Facts>(
   const start = diagnostics.length;
   const facts = await extract((file) => {
     const text = read(file);
-    if (!hashed.has(file)) reads.set(file, textKeyOf(text));
+    if (!hashed.has(file)) reads.set(file, textKey(text));
     return text;
   });
   const programs = [...new Set(Object.values(config.commands).flatMap((c) => (c.program === undefined ? [] : [c.program])))];
@@ -99,6 +99,4 @@ export async function cachedCodeFacts<F extends Facts>(
   return facts;
 }
 
-function textKeyOf(text: string | undefined): string | null {
-  return text === undefined ? null : pieceKey('text', text);
-}
+

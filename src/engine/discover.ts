@@ -35,6 +35,16 @@ export interface DiscoveredFiles {
   schemas?: string[];
 }
 
+/**
+ * Every discovered file a run reads, deduplicated and sorted (code-unit order): the inputs the
+ * run cache hashes (src/engine/cache.ts). With `documents: false`, the code inputs only (every
+ * list but `docs`), which key the cached extraction (src/engine/code-facts.ts).
+ */
+export function discoveredInputs(files: DiscoveredFiles, options: { documents: boolean }): string[] {
+  const lists = [files.sources, ...(options.documents ? [files.docs] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? []];
+  return [...new Set(lists.flat())].sort();
+}
+
 /** How {@link discoverFiles} lists files: `auto` tries git first and falls back to globby. */
 export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 

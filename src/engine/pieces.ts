@@ -61,6 +61,14 @@ export function pieceKey(kind: string, ...parts: string[]): string {
   return `${kind}:${hash.digest('hex')}`;
 }
 
+/**
+ * The key of a file's text as read (`null` when it could not be read): how a piece remembers the
+ * files it read beyond its own key's inputs, to check them again before it is used.
+ */
+export function textKey(text: string | undefined): string | null {
+  return text === undefined ? null : pieceKey('text', text);
+}
+
 /** The kinds of piece the whole-extraction piece (src/engine/code-facts.ts) is built from. */
 export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts'];
 

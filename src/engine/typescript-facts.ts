@@ -6,7 +6,7 @@
  */
 import type { InputDiagnostic, ConfigClass } from '../model/types.js';
 import type { FlagCommand } from '../extract/python/types.js';
-import { pieceKey, type PieceStore } from './pieces.js';
+import { pieceKey, textKey, type PieceStore } from './pieces.js';
 
 /** What the TypeScript sources say. */
 export interface TypeScriptFacts {
@@ -80,9 +80,9 @@ export async function cachedTypeScriptFacts(
   if (stored) {
     const before = diagnostics.length;
     // The same reads, in the same order, push the same read errors as computing would.
-    const same = stored.reads.every(([file, textKey]) => {
+    const same = stored.reads.every(([file, expected]) => {
       const text = read(file);
-      return (text === undefined ? null : pieceKey('text', text)) === textKey;
+      return textKey(text) === expected;
     });
     if (same) {
       diagnostics.push(...stored.diagnostics);
@@ -93,7 +93,7 @@ export async function cachedTypeScriptFacts(
   const reads: Array<[string, string | null]> = [];
   const recording: Read = (file) => {
     const text = read(file);
-    reads.push([file, text === undefined ? null : pieceKey('text', text)]);
+    reads.push([file, textKey(text)]);
     return text;
   };
   const own: InputDiagnostic[] = [];
