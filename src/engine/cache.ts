@@ -570,7 +570,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // engine's modules and the stored pieces load, instead of when the first document is asked for.
   // (Starting it before discovery instead was measured: no faster on synthetic 1x, warm runs +20 ms.)
   const docsChanged = discovered.docs.some((doc) => previous.cache?.files[doc]?.hash !== entries[doc]?.hash);
-  const docParser = docsChanged ? await createDocParser({ eager: true }) : undefined;
+  const docParser = docsChanged ? await createDocParser({ eager: true, files: discovered.docs.length + discovered.sources.length }) : undefined;
   const lint = await load();
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
   const pieces = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
