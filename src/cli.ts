@@ -13,6 +13,7 @@ import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { WriteError } from './engine/write.js';
+import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
 import { formatters } from './report/index.js';
@@ -539,6 +540,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof WriteError) {
+      io.stderr(`docdrift: ${error.message}\n`);
+      return EXIT.error;
+    }
+    if (error instanceof ParserLoadError) {
+      // A broken installation, not a bug to report: the message says what to do.
       io.stderr(`docdrift: ${error.message}\n`);
       return EXIT.error;
     }

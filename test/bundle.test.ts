@@ -76,7 +76,7 @@ describe('a broken install', () => {
       timeout: 30_000,
     });
     expect(r.status, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/document parser could not start \(.*parse-worker\.js.*\); reinstall docdrift/);
+    expect(r.stderr).toMatch(/^docdrift: the document parser could not start \(.*parse-worker\.js.*\); reinstall docdrift\n$/);
   });
 });
 
