@@ -428,8 +428,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           config,
           files: widen ? [] : files,
           configFile,
-          // The --summary coverage table, --changed-since and code paths read the whole model, which a cache hit does not have.
-          cache: !values['no-cache'] && values.summary === undefined && changed === undefined && !widen,
+          cache: !values['no-cache'],
+          // The --summary coverage table, --changed-since and code paths read the whole model,
+          // which a run-cache hit does not store: such runs reuse the per-file cache only.
+          needModel: values.summary !== undefined || changed !== undefined || widen,
           location: cacheLocation,
           version: version(),
         });

@@ -317,6 +317,45 @@ function pieceCounts(stderr: string): { reused: number; computed: number } | und
   return m ? { reused: Number(m[1]), computed: Number(m[2]) } : undefined;
 }
 
+describe('runs that read the model (--summary, --changed-since, code paths)', () => {
+  it('reuse the per-file cache instead of running cold, with output identical to a cold run', async () => {
+    const p = project();
+    expect((await warm(p)).status).toBe('miss');
+    // pre-commit passes the staged files; a code path makes the run read the model.
+    const paths = ['nemo_gym/rollout_collection.py', 'README.md'];
+    for (const args of [paths, ['--summary', path.join(p.cache, '..', 'summary.md')]]) {
+      const w = await warm(p, args);
+      // The stored run result has no model: not used, but every file comes from the per-file cache.
+      expect(w.status).toBe('miss');
+      expect(w.stderr).toContain('the stored result was not used');
+      const counts = pieceCounts(w.stderr);
+      expect(counts?.computed).toBe(0);
+      expect(counts?.reused).toBeGreaterThan(0);
+      const c = await cold(p, args);
+      expect(w.stdout).toBe(c.stdout);
+      expect(w.code).toBe(c.code);
+    }
+    // After a Python edit the run re-parses that file only, and still equals a cold run.
+    const file = path.join(p.root, 'nemo_gym/rollout_collection.py');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\n# edited\n`);
+    const edited = await warm(p, paths);
+    expect(pieceCounts(edited.stderr)?.computed).toBeGreaterThan(0);
+    expect(edited.stdout).toBe((await cold(p, paths)).stdout);
+  });
+
+  it('lintWithCache with needModel returns the model even when the stored result matches', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const base = { root: p.root, config, cache: true, location: p.cache, version: '1.0.0', codeFingerprint: 'a' };
+    await lintWithCache(base);
+    expect((await lintWithCache(base)).model).toBeUndefined();
+    const withModel = await lintWithCache({ ...base, needModel: true });
+    expect(withModel.cache.status).toBe('miss');
+    expect(withModel.model?.commands.length).toBeGreaterThan(0);
+    expect(withModel.cache.pieces?.misses).toBe(0);
+  });
+});
+
 describe('the run cache and JavaScript programs', () => {
   it('recomputes when the JavaScript a package.json bin runs changes (its flags are read from it)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-cache-js-'));

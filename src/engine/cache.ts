@@ -104,6 +104,12 @@ export interface CachedLintOptions {
   rules: LintOptions['rules'];
   /** Use and update the cache; false runs {@link lint} and leaves the cache alone. */
   cache: boolean;
+  /**
+   * The caller reads the result's `model` (`--summary`, `--changed-since`, code paths from
+   * pre-commit), which a run-cache hit does not store: the stored run result is not reused, but
+   * the per-file cache is (only changed files are parsed again), and both caches are updated.
+   */
+  needModel?: boolean;
   /** Absolute cache directory; default {@link defaultCacheLocation}. */
   location?: string;
   /** docdrift's version: part of the key. */
@@ -551,7 +557,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const key = runKey(options, discovered, entries);
   const hashMs = performance.now() - tHash;
 
-  if (previous.cache?.key === key) {
+  if (previous.cache?.key === key && !options.needModel) {
     const stored = previous.cache.result;
     const messages = stored.messages.map(deserialiseMessage);
     return {
@@ -579,7 +585,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {
-    status: 'miss', file, written: false, hashed, ms: hashMs, note: previous.note,
+    status: 'miss', file, written: false, hashed, ms: hashMs,
+    note: previous.cache?.key === key ? 'the stored result was not used: this run reads the model (--summary, --changed-since or code paths); the per-file cache was' : previous.note,
     pieces: { hits: pieces.hits, misses: pieces.misses, ...(pieces.note ? { note: pieces.note } : {}) },
   };
   if (result.failures.length > 0) {
