@@ -12,6 +12,7 @@ import type { DriftMessage, Rule } from '../src/model/rule.js';
 import { applyEdits, describeFix, resolveInsideRoot, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
 import { unifiedDiff } from '../src/fix/diff.js';
 import { CLI_BIN } from './helpers.js';
+import { MemoryPieceStore } from '../src/engine/pieces.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = CLI_BIN;
@@ -158,6 +159,20 @@ describe('round trips: fix → re-lint → fix again', () => {
     await fixRoot(root);
     expect(readFileSync(path.join(root, 'docs/reference/cli-commands.mdx'), 'utf8')).toContain('| `max_retries` |');
     expect((await lintRoot(root)).filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data.name)).toEqual(['max_retries']);
+  });
+});
+
+describe('fix passes and the per-file pieces', () => {
+  it('a pass after an edit reuses what the pass before parsed, and the result equals linting the fixed files cold', async () => {
+    const root = copyProject('fixtures/example-python', FIX_REMOVE);
+    const pieces = new MemoryPieceStore();
+    const fixed = await fixProject({ root, config: configOf(root), pieces });
+    expect(fixed.passes).toBeGreaterThan(0);
+    expect(fixed.files.some((f) => f.written)).toBe(true);
+    // The second lint found the unchanged files' scans and parses in the store.
+    expect(pieces.hits).toBeGreaterThan(0);
+    const plain = (ms: DriftMessage[]) => ms.map((m) => ({ ...m, stack: undefined }));
+    expect(plain(fixed.result.messages)).toEqual(plain(await lintRoot(root)));
   });
 });
 

@@ -251,6 +251,53 @@ export class FilePieceStore implements PieceStore {
   }
 }
 
+/**
+ * A {@link PieceStore} in memory, for several runs of one process over texts that differ in a
+ * few files: the passes of `--fix` (src/fix/apply.ts), where a pass after an edit parses only the
+ * edited files. Pieces are copied in and out with V8's serializer, as {@link FilePieceStore} does,
+ * so no run sees another's objects. `empty` is true until the first piece is stored.
+ */
+export class MemoryPieceStore implements PieceStore {
+  private readonly pieces = new Map<string, Buffer>();
+  hits = 0;
+  misses = 0;
+
+  get empty(): boolean {
+    return this.pieces.size === 0;
+  }
+
+  get<T>(key: string): T | undefined {
+    const bytes = this.pieces.get(key);
+    if (bytes !== undefined) {
+      try {
+        const value = deserialize(bytes) as T;
+        this.hits++;
+        return value;
+      } catch {
+        // a miss, as in FilePieceStore
+      }
+    }
+    this.misses++;
+    return undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    try {
+      this.pieces.set(key, serialize(value));
+    } catch {
+      // A value V8 cannot serialise is simply not stored.
+    }
+  }
+
+  has(key: string): boolean {
+    return this.pieces.has(key);
+  }
+
+  keep(): void {
+    // Nothing is dropped from memory between runs.
+  }
+}
+
 /** The first file of a project's per-file cache in cache directory `dir` (see {@link FilePieceStore}). */
 export function piecesFile(dir: string, root: string): string {
   return path.join(dir, `pieces-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.bin`);

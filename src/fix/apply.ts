@@ -6,6 +6,7 @@
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
+import { MemoryPieceStore } from '../engine/pieces.js';
 import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
 import { cleanStaleTemps, leavesBase, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
@@ -199,7 +200,9 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   const counts = new Map<string, number>();
   const refused = new Set<string>();
   const problems: string[] = [];
-  let result = await lint({ ...lintOptions, overlay });
+  // Each pass lints the whole project again: files whose text the last pass read are not parsed again.
+  const pieces = lintOptions.pieces ?? new MemoryPieceStore();
+  let result = await lint({ ...lintOptions, overlay, pieces });
   let passes = 0;
   while (passes < maxPasses) {
     const byFile = new Map<string, TextEdit[]>();
@@ -233,7 +236,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     }
     if (applied === 0) break;
     passes++;
-    result = await lint({ ...lintOptions, overlay });
+    result = await lint({ ...lintOptions, overlay, pieces });
   }
 
   const files: FixedFile[] = [];
@@ -258,7 +261,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     if (files.some((f) => !f.written)) {
       // Report what is on disk: drop the texts that were not written and lint once more.
       const onDisk = new Map(files.filter((f) => f.written).map((f) => [f.file, f.after]));
-      result = await lint({ ...lintOptions, overlay: onDisk });
+      result = await lint({ ...lintOptions, overlay: onDisk, pieces });
     }
   }
   return { result, files, passes, problems, cleaned };
