@@ -6,7 +6,7 @@ import { globbySync, isDynamicPattern } from 'globby';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { VERSION } from './shared/package-info.js';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { summariseCommands } from './engine/cache.js';
+import { openPieceStore, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { toProjectPath } from './engine/lint.js';
 import { scopeMessages } from './engine/scope.js';
@@ -415,12 +415,16 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const dryRun = values['fix-dry-run'] === true;
     // --changed-since scopes the fixes as it scopes the report.
     const scope = changed;
+    // The passes of --fix reuse the per-file cache of earlier runs, and leave theirs in it.
+    const fixPieces = (values.fix || dryRun) && !values['no-cache'] ? openPieceStore({ root, location: cacheLocation, version: version() }) : undefined;
     const fixed = values.fix || dryRun
       ? await fixProject({
           root, config, files, configFile, dryRun,
+          ...(fixPieces ? { pieces: fixPieces.store } : {}),
           select: scope && ((ms, model) => selectAffected(ms, model, scope, configFile && toProjectPath(root, configFile))),
         })
       : undefined;
+    fixPieces?.save();
     const result = fixed
       ? { ...fixed.result, commands: summariseCommands(fixed.result.model), cache: { status: 'off' as const, written: false, hashed: 0, ms: 0 } }
       : await lintWithCache({

@@ -356,6 +356,30 @@ describe('runs that read the model (--summary, --changed-since, code paths)', ()
   });
 });
 
+describe('--fix and the per-file cache', () => {
+  it('reuses the pieces of the run before and stores those of the fixed texts, with the result of a --no-cache fix', async () => {
+    const p = project();
+    const twin = project();
+    const config = JSON.stringify({ rules: { 'reference-param-unknown': ['error', { fixRemove: true }] } });
+    for (const q of [p, twin]) writeFileSync(path.join(q.root, 'docdrift.config.json'), config);
+    expect((await warm(p)).status).toBe('miss');
+    const docsSegment = () => readdirSync(p.cache).filter((f) => /^pieces-.*-docs\.bin$/.test(f)).map((f) => readFileSync(path.join(p.cache, f)));
+    const before = docsSegment();
+    expect(before.length).toBe(1);
+    const fixed = await cli(p.root, ['--fix', '--format', 'json', '--cache-location', p.cache]);
+    const plain = await cli(twin.root, ['--fix', '--format', 'json', '--no-cache']);
+    expect(fixed.stdout).toBe(plain.stdout);
+    expect(fixed.code).toBe(plain.code);
+    const reference = 'docs/reference/cli-commands.mdx';
+    expect(readFileSync(path.join(p.root, reference), 'utf8')).toBe(readFileSync(path.join(twin.root, reference), 'utf8'));
+    expect(readFileSync(path.join(p.root, reference), 'utf8')).not.toBe(readFileSync(path.join(EXAMPLE, reference), 'utf8'));
+    // The fix's passes parsed the edited page: its pieces were added to the store.
+    expect(docsSegment()[0]!.equals(before[0]!)).toBe(false);
+    // And a plain run afterwards still equals a cold one.
+    expect((await warm(p)).stdout).toBe((await cold(p)).stdout);
+  });
+});
+
 describe('the run cache and JavaScript programs', () => {
   it('recomputes when the JavaScript a package.json bin runs changes (its flags are read from it)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-cache-js-'));

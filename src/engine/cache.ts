@@ -501,6 +501,40 @@ function prepareDirectory(root: string, dir: string): void {
 }
 
 /**
+ * The project's per-file cache (the store {@link lintWithCache} keeps beside the run cache),
+ * for runs that lint through another path: `--fix` lints every pass with it, so a fix after a
+ * plain run parses only what changed. `save` writes the pieces the run used (never throws: a
+ * store that cannot be written is only not written). Undefined when the store cannot be trusted
+ * or placed: no signing key, or a symlink or other non-regular file on the way to it.
+ *
+ * @param options `location` and `keyFile` as for {@link lintWithCache}; `version` and
+ *   `codeFingerprint` name the build whose pieces are used
+ */
+export function openPieceStore(options: { root: string; location?: string; keyFile?: string; version: string; codeFingerprint?: string }): { store: FilePieceStore; save(): void } | undefined {
+  const { root } = options;
+  const dir = options.location ?? defaultCacheLocation(root);
+  try {
+    const signingKey = cacheKey(options.keyFile ?? defaultCacheKeyFile(), root);
+    const store = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
+    for (const file of store.files) checkWriteTarget(root, file);
+    return {
+      store,
+      save: () => {
+        try {
+          prepareDirectory(root, dir);
+          for (const file of store.files) checkWriteTarget(root, file);
+          store.save();
+        } catch {
+          // not written: the next run computes these pieces again
+        }
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Lints a project through the run cache. The discovered files (after `.gitignore`, the config's
  * globs and ignores) are the inputs: each is hashed, and the result is reused only when the
  * version, docdrift's code, the root, the normalised config, the discovered file lists and every
