@@ -415,7 +415,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const dryRun = values['fix-dry-run'] === true;
     // --changed-since scopes the fixes as it scopes the report.
     const scope = changed;
-    // The passes of --fix reuse the per-file cache of earlier runs, and leave theirs in it.
+    // The passes of --fix reuse the per-file cache of earlier runs, and leave theirs in it
+    // (a dry run only reads it: it writes nothing).
     const fixPieces = (values.fix || dryRun) && !values['no-cache'] ? openPieceStore({ root, location: cacheLocation, version: version() }) : undefined;
     const fixed = values.fix || dryRun
       ? await fixProject({
@@ -424,7 +425,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           select: scope && ((ms, model) => selectAffected(ms, model, scope, configFile && toProjectPath(root, configFile))),
         })
       : undefined;
-    fixPieces?.save();
+    if (!dryRun) fixPieces?.save();
     const result = fixed
       ? { ...fixed.result, commands: summariseCommands(fixed.result.model), cache: { status: 'off' as const, written: false, hashed: 0, ms: 0 } }
       : await lintWithCache({
