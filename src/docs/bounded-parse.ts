@@ -102,9 +102,10 @@ export const LARGE_RUN_FILES = 4000;
  *
  * Parsing makes short-lived garbage fast: with 16 MiB, mdast trees outlive the nursery and
  * garbage collection took 20 % of the worker's time on NeMo Gym (~1.1 s); with 64 MiB the cold
- * run took 5.8 instead of 6.5 s (767 documents, 1,052 sources; peak RSS 295 → 378 MB). The larger nursery is
- * ~55 MB more resident memory, which a large repository, whose main thread holds more facts at
- * the peak, cannot afford within issue #15's 400 MB (synthetic 10×, 4,200 documents and 8,010 sources: 367 → 422 MB).
+ * run took 5.8 instead of 6.5 s (767 documents, 1,052 sources; peak RSS 295 → 378 MB). The
+ * larger nursery is ~55 MB more resident memory, which a large repository, whose main thread
+ * holds more facts at the peak, cannot afford within issue #15's 400 MB (synthetic 10×, 4,200
+ * documents and 8,010 sources: 367 → 422 MB).
  */
 export function workerYoungGenerationMb(files: number | undefined): number {
   return files !== undefined && files < LARGE_RUN_FILES ? YOUNG_GENERATION_MB.large : YOUNG_GENERATION_MB.small;
@@ -196,8 +197,8 @@ interface Live {
  * A document parser: a budgeted worker in the built CLI, the calling thread under vitest
  * (see the module comment). The worker is started now (unless `eager` is false: then on the
  * first document), so it loads while the caller does other work; it never keeps the process alive.
- * `files`, the number of documents and source files the run discovered, sizes the worker's young generation
- * ({@link workerYoungGenerationMb}; unknown: the small one).
+ * `files`, the number of documents and source files the run discovered, sizes the worker's
+ * young generation ({@link workerYoungGenerationMb}; unknown: the small one).
  */
 export async function createDocParser(options: { eager?: boolean; files?: number } = {}): Promise<DocParser> {
   if (!COMPILED) {

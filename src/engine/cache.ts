@@ -500,6 +500,11 @@ function prepareDirectory(root: string, dir: string): void {
   }
 }
 
+/** The per-file cache of `root` in cache directory `dir`, holding only pieces of this build (cache format, version, code). */
+function projectPieceStore(root: string, dir: string, signingKey: Buffer, build: { version: string; codeFingerprint?: string }): FilePieceStore {
+  return new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${build.version}:${build.codeFingerprint ?? codeFingerprint()}`);
+}
+
 /**
  * The project's per-file cache (the store {@link lintWithCache} keeps beside the run cache),
  * for runs that lint through another path: `--fix` lints every pass with it, so a fix after a
@@ -515,7 +520,7 @@ export function openPieceStore(options: { root: string; location?: string; keyFi
   const dir = options.location ?? defaultCacheLocation(root);
   try {
     const signingKey = cacheKey(options.keyFile ?? defaultCacheKeyFile(), root);
-    const store = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
+    const store = projectPieceStore(root, dir, signingKey, options);
     for (const file of store.files) checkWriteTarget(root, file);
     return {
       store,
@@ -613,7 +618,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const docParser = docsChanged ? await createDocParser({ eager: true, files: discovered.docs.length + discovered.sources.length }) : undefined;
   const lint = await load();
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
-  const pieces = new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`);
+  const pieces = projectPieceStore(root, dir, signingKey, options);
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
   const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, docParser });
   result.stats.timings.discover = tDiscovered - t0;

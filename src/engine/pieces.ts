@@ -102,6 +102,24 @@ interface SegmentState {
   bad: boolean;
 }
 
+/** A piece's bytes (V8's serializer), or undefined for a value V8 cannot serialise: such a value is simply not stored. */
+function encodePiece(value: unknown): Buffer | undefined {
+  try {
+    return serialize(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A piece read back, or undefined when its bytes do not deserialise: a miss (the cold path), never a crash. */
+function decodePiece<T>(bytes: Buffer): T | undefined {
+  try {
+    return deserialize(bytes) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A {@link PieceStore} on disk, with the pieces used by this run to write back. Its files are
  * read lazily, each when a piece of its kinds is first asked for, and only the files whose
@@ -206,26 +224,22 @@ export class FilePieceStore implements PieceStore {
       this.misses++;
       return undefined;
     }
-    try {
-      const value = deserialize(bytes) as T;
-      state.used.set(key, bytes);
-      this.hits++;
-      return value;
-    } catch {
-      // A piece that does not deserialise is a miss (the cold path), never a crash.
+    const value = decodePiece<T>(bytes);
+    if (value === undefined) {
       this.misses++;
       return undefined;
     }
+    state.used.set(key, bytes);
+    this.hits++;
+    return value;
   }
 
   set(key: string, value: unknown): void {
+    const bytes = encodePiece(value);
+    if (bytes === undefined) return;
     const state = this.segments[segmentOf(key)];
-    try {
-      state.used.set(key, serialize(value));
-      state.changed = true;
-    } catch {
-      // A value V8 cannot serialise is simply not stored.
-    }
+    state.used.set(key, bytes);
+    state.changed = true;
   }
 
   /**
@@ -268,25 +282,15 @@ export class MemoryPieceStore implements PieceStore {
 
   get<T>(key: string): T | undefined {
     const bytes = this.pieces.get(key);
-    if (bytes !== undefined) {
-      try {
-        const value = deserialize(bytes) as T;
-        this.hits++;
-        return value;
-      } catch {
-        // a miss, as in FilePieceStore
-      }
-    }
-    this.misses++;
-    return undefined;
+    const value = bytes === undefined ? undefined : decodePiece<T>(bytes);
+    if (value === undefined) this.misses++;
+    else this.hits++;
+    return value;
   }
 
   set(key: string, value: unknown): void {
-    try {
-      this.pieces.set(key, serialize(value));
-    } catch {
-      // A value V8 cannot serialise is simply not stored.
-    }
+    const bytes = encodePiece(value);
+    if (bytes !== undefined) this.pieces.set(key, bytes);
   }
 
   has(key: string): boolean {
