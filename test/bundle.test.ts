@@ -4,11 +4,12 @@
  * it locates next to itself. Needs `npm run build` (`npm test` does it).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
 import { ownCodeDirs } from '../src/engine/cache.js';
-import { CLI_BIN, removeTempDirs, tempDir } from './helpers.js';
+import { CLI_BIN, removeTempDirs, tempDir, tempProject } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST_BIN = path.join(ROOT, 'dist/src/bin.js');
@@ -57,6 +58,68 @@ describe('the bundled bin', () => {
     expect(status(DIST_BIN)).toBe('miss');
     expect(status(DIST_BIN)).toBe('hit');
     expect(status(CLI_BIN)).toBe('miss');
+  });
+});
+
+/** Runs the CLI in this process: from the TypeScript sources, where every stage runs in-thread (no compiled workers). */
+async function runInThread(args: string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd, isTTY: false });
+  return { code, stdout, stderr };
+}
+
+describe('TypeScript facts in a worker thread', () => {
+  // A package.json `bin` running compiled JavaScript built from a commander program, a second `bin`
+  // whose program cannot be read (over the 64 MB read limit: a `parse-error` the main thread must
+  // report although the worker read it), and a README with a misspelled flag.
+  const project = () => {
+    const root = tempProject({
+      'package.json': JSON.stringify({ name: 'srv', version: '1.0.0', type: 'module', bin: { srv: 'dist/cli.js', big: 'bin/big.js' } }),
+      'src/cli.ts': [
+        "import { Command } from 'commander';",
+        'const program = new Command();',
+        "program.name('srv').option('--port <n>', 'Port to listen on', '8080').option('--host <name>', 'Host name');",
+        'program.parse();',
+        '',
+      ].join('\n'),
+      'dist/cli.js': "#!/usr/bin/env node\nimport './../src/cli.js';\n",
+      'bin/big.js': '',
+      'README.md': ['# srv', '', '## `srv`', '', '| Option | Description |', '| --- | --- |', '| `--port` | Port to listen on. |', '', '```bash', 'npx srv --prot 80', '```', ''].join('\n'),
+    });
+    truncateSync(path.join(root, 'bin/big.js'), 65 * 1024 * 1024); // sparse: nothing is written
+    return root;
+  };
+
+  it('gives the bundled bin the same report, notes and exit code as computing in-thread', async () => {
+    const root = project();
+    const args = ['--root', root, '--format', 'json', '--no-cache', '--debug'];
+    const bundled = run(CLI_BIN, args);
+    expect(bundled.stderr).toContain('; TypeScript facts in a worker thread\n');
+    const inThread = await runInThread(args, root);
+    expect(inThread.stderr).not.toContain('TypeScript facts in a worker thread');
+    // The flag typo is found from the commander program the worker read.
+    const results = (JSON.parse(bundled.stdout) as { results: Array<{ ruleId: string; message: string; file: string }> }).results;
+    expect(results.some((r) => r.ruleId === 'example-param-unknown' && r.message.includes('`prot`'))).toBe(true);
+    expect(results.some((r) => r.ruleId === 'parse-error' && r.file === 'bin/big.js')).toBe(true);
+    expect(bundled.code).toBe(inThread.code);
+    expect(bundled.stdout).toBe(inThread.stdout);
+    const withoutTimings = (text: string) => text.replace(/^docdrift: \d+ source files.*\n/m, '');
+    expect(withoutTimings(bundled.stderr)).toBe(withoutTimings(inThread.stderr));
+  });
+
+  it('is not started when the per-file cache holds the facts, and the cached run reports the same', () => {
+    const root = project();
+    const cache = tempDir('docdrift-ts-worker-cache-');
+    const args = ['--root', root, '--format', 'json', '--cache-location', cache, '--debug'];
+    const first = run(CLI_BIN, args);
+    expect(first.stderr).toContain('TypeScript facts in a worker thread');
+    // A changed document misses the run cache but not the TypeScript piece.
+    writeFileSync(path.join(root, 'README.md'), readFileSync(path.join(root, 'README.md'), 'utf8') + '\nMore text.\n');
+    const second = run(CLI_BIN, args);
+    expect(second.stderr).toMatch(/docdrift: cache miss/);
+    expect(second.stderr).not.toContain('TypeScript facts in a worker thread');
+    expect(second.stdout).toBe(run(CLI_BIN, ['--root', root, '--format', 'json', '--no-cache']).stdout);
   });
 });
 

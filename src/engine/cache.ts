@@ -606,7 +606,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       configProblems: stored.configProblems,
       notes: stored.notes,
       commands: stored.commands,
-      stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 } },
+      stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 }, typeScriptWorker: false },
       cache: { status: 'hit', file, written: false, hashed, ms: hashMs },
     };
   }

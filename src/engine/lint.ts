@@ -4,7 +4,7 @@ import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_RUN_FILES, type DocParser } from '../docs/bounded-parse.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { SuppressionDirective } from '../docs/directives.js';
@@ -22,7 +22,7 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
-import { cachedTypeScriptFacts } from './typescript-facts.js';
+import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
@@ -88,6 +88,8 @@ export interface LintStats {
   sources: number;
   docs: number;
   timings: Record<'discover' | 'extract' | 'docs' | 'model' | 'rules', number>;
+  /** The TypeScript facts were computed in a worker thread, in parallel with the Python extraction (see {@link EarlyStart}). */
+  typeScriptWorker: boolean;
 }
 
 /** The outcome of one run. */
@@ -143,8 +145,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: createReader(root, options.overlay, []) }, diagnostics, (reader) =>
-      extractCode(files, config, reader, diagnostics, options.pieces),
+    const earlyStart: EarlyStart = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false };
+    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: earlyStart.peek }, diagnostics, (reader) =>
+      extractCode(files, config, reader, diagnostics, options.pieces, earlyStart),
     );
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
@@ -167,11 +170,44 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         sources: code.sourceCount,
         docs: docs.docs.length,
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
+        typeScriptWorker: earlyStart.started,
       },
     };
   } finally {
     docParser.close();
   }
+}
+
+/** `package.json` at the root or in a workspace package. */
+function isPackageJson(file: string): boolean {
+  return file === 'package.json' || file.endsWith('/package.json');
+}
+
+/**
+ * Starts the TypeScript facts in a worker thread ({@link startTypeScriptFacts}) when a
+ * package.json declares `bin` commands (so {@link extractCode} will need them whatever the Python
+ * sources say) and the per-file store does not hold them. Reads with `early.peek`, which reports
+ * nothing: extraction reads the same files again in its usual order, and uses the worker's answer
+ * only for the same texts. Returns `undefined` when nothing was started. Not on large runs
+ * ({@link LARGE_RUN_FILES} documents and sources): there a second isolate holding ts-morph while
+ * the Python scans are alive would cost more memory (synthetic 10x: peak RSS 367 -> ~400 MB)
+ * than its time is worth.
+ */
+function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], early: EarlyStart, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
+  if (files.docs.length + files.sources.length >= LARGE_RUN_FILES) return undefined;
+  const texts = (list: string[]): Array<{ file: string; text: string }> =>
+    list.flatMap((file) => {
+      const text = early.peek(file);
+      return text === undefined ? [] : [{ file, text }];
+    });
+  const packageJsons = texts(files.packaging.filter(isPackageJson));
+  if (!packageJsons.some((pkg) => Object.keys(binEntries(pkg.text)).length > 0)) return undefined;
+  const tsSources = texts(tsFiles);
+  const programFiles = files.programs ?? [];
+  if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles)) !== undefined) return undefined;
+  const pending = startTypeScriptFacts({ root: early.root, overlay: [...(early.overlay ?? [])], tsSources, packageJsons, programFiles });
+  if (pending) early.started = true;
+  return pending;
 }
 
 /**
@@ -225,12 +261,24 @@ export interface CodeFacts {
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
 type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
 
+/** How {@link extractCode} may start the TypeScript extraction early in a worker thread: the project root, the overlay of edited texts, and a reader that reports nothing. */
+export interface EarlyStart {
+  root: string;
+  overlay: ReadonlyMap<string, string> | undefined;
+  peek: ReadFile;
+  /** Set to true when a worker was started. */
+  started: boolean;
+}
+
 /**
  * Stage "extract": reads packaging, Python sources and YAML, and (only when something can use
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
- * `diagnostics`.
+ * `diagnostics`. With `early`, TypeScript facts that will surely be needed and are not stored
+ * are computed in a worker thread while the Python sources are parsed (same result).
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore): Promise<CodeFacts> {
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, early?: EarlyStart): Promise<CodeFacts> {
+  const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
+  const pendingTs = early && startEarlyTypeScript(files, tsFiles, early, pieces);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -284,10 +332,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     if (route) return { ...e, target: route.target, ...(route.words ? { subcommand: route.words } : {}) };
     return canonical === e.target ? e : { ...e, target: canonical };
   });
-  const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   // Every package.json (workspace packages too) may declare `bin` commands.
   const packageJsons = files.packaging.flatMap((file) => {
-    if (file !== 'package.json' && !file.endsWith('/package.json')) return [];
+    if (!isPackageJson(file)) return [];
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
@@ -302,7 +349,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
     });
-    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics);
+    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs);
     tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);

@@ -2,8 +2,10 @@
  * The TypeScript part of stage "extract" (see `extractCode` in lint.ts): the programs package.json
  * `bin`s run, their config types and CLI flags. Behind the per-file cache as one piece, since
  * ts-morph resolves across files and costs ~0.5 s to load: a run whose TypeScript inputs are
- * unchanged neither loads nor runs it.
+ * unchanged neither loads nor runs it. A run that must compute it starts it early in a worker
+ * thread ({@link startTypeScriptFacts}), in parallel with the Python extraction.
  */
+import { Worker } from 'node:worker_threads';
 import type { InputDiagnostic, ConfigClass } from '../model/types.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
@@ -53,6 +55,97 @@ export async function typeScriptFacts(
   return facts;
 }
 
+/** The inputs of {@link typeScriptFacts} as the worker thread gets them (structured-cloned), and how it reads other files. */
+export interface TypeScriptJob {
+  /** Absolute project root: other files (compiled JavaScript, shims) are read under it. */
+  root: string;
+  /** Edited texts by project-relative path (`--fix` passes), read instead of the files on disk. */
+  overlay: Array<[string, string]>;
+  tsSources: Array<{ file: string; text: string }>;
+  packageJsons: Array<{ file: string; text: string }>;
+  programFiles: string[];
+}
+
+/**
+ * The worker's answer: the facts, the extractors' own diagnostics, and every other file it read,
+ * in order, with its text's key (`null`: unreadable), so that the main thread can read them again
+ * (reporting what cannot be read, in the same order as computing in-thread would). `error` when
+ * the extraction threw (a bug): the main thread then computes in-thread.
+ */
+export type TypeScriptJobAnswer = { facts: TypeScriptFacts; diagnostics: InputDiagnostic[]; reads: Array<[string, string | null]> } | { error: string };
+
+/** TypeScript facts being computed in a worker thread ({@link startTypeScriptFacts}). */
+export interface PendingTypeScriptFacts {
+  /** {@link typeScriptInputsKey} of the inputs the worker got: its answer is used only for the same inputs. */
+  key: string;
+  /** The answer; `undefined` when the worker could not run or died (then the caller computes in-thread). Never rejects. */
+  answer: Promise<TypeScriptJobAnswer | undefined>;
+}
+
+/** Identifies the inputs of a TypeScript extraction: the key of its stored piece. */
+export function typeScriptInputsKey(tsSources: Array<{ file: string; text: string }>, packageJsons: Array<{ file: string; text: string }>, programFiles: string[]): string {
+  return pieceKey('ts', JSON.stringify(programFiles), ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
+}
+
+/** `true` when this module is the compiled JavaScript, next to which typescript-worker.js exists. */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * Starts {@link typeScriptFacts} in a worker thread (src/engine/typescript-worker.ts), so that
+ * loading ts-morph (~0.25 s) and extracting run while the main thread parses Python: on two
+ * cores the document worker is idle for most of that time. Returns `undefined` where no compiled
+ * worker exists (running from TypeScript source, as vitest does): the caller computes in-thread.
+ * The worker keeps the process alive until it answers, so a started job is always awaited or
+ * ends on its own.
+ */
+export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts | undefined {
+  if (!COMPILED) return undefined;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./typescript-worker.js', import.meta.url), { workerData: job });
+  } catch {
+    return undefined;
+  }
+  const answer = new Promise<TypeScriptJobAnswer | undefined>((resolve) => {
+    worker.once('message', (message: TypeScriptJobAnswer) => resolve(message));
+    // A worker that cannot load or dies answers nothing: the caller computes in-thread.
+    worker.once('error', () => resolve(undefined));
+    worker.once('exit', () => resolve(undefined));
+  });
+  return { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer };
+}
+
+/**
+ * The facts for these inputs: the pending worker's when it computed the same inputs and every
+ * file it read reads the same again through `read` (which reports unreadable ones to the run, as
+ * computing in-thread does), else computed in-thread. The extractors' diagnostics go to `own`.
+ */
+async function factsFor(
+  tsSources: Array<{ file: string; text: string }>,
+  packageJsons: Array<{ file: string; text: string }>,
+  programFiles: string[],
+  read: Read,
+  diagnostics: InputDiagnostic[],
+  own: InputDiagnostic[],
+  pending: PendingTypeScriptFacts | undefined,
+  forgetReads?: () => void,
+): Promise<TypeScriptFacts> {
+  if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles)) {
+    const answer = await pending.answer;
+    if (answer && !('error' in answer)) {
+      const before = diagnostics.length;
+      if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {
+        own.push(...answer.diagnostics);
+        return answer.facts;
+      }
+      // A file changed while the worker ran: compute again, reporting (and recording) its reads once.
+      diagnostics.length = before;
+      forgetReads?.();
+    }
+  }
+  return typeScriptFacts(tsSources, packageJsons, programFiles, read, own);
+}
+
 /** The stored piece: the facts, the diagnostics they came with, and the other files read on the way (with their texts' keys). */
 interface StoredFacts {
   facts: TypeScriptFacts;
@@ -73,9 +166,15 @@ export async function cachedTypeScriptFacts(
   programFiles: string[],
   read: Read,
   diagnostics: InputDiagnostic[],
+  pending?: PendingTypeScriptFacts,
 ): Promise<TypeScriptFacts> {
-  if (!pieces) return typeScriptFacts(tsSources, packageJsons, programFiles, read, diagnostics);
-  const key = pieceKey('ts', JSON.stringify(programFiles), ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
+  if (!pieces) {
+    const own: InputDiagnostic[] = [];
+    const facts = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending);
+    diagnostics.push(...own);
+    return facts;
+  }
+  const key = typeScriptInputsKey(tsSources, packageJsons, programFiles);
   const stored = pieces.get<StoredFacts>(key);
   if (stored) {
     const before = diagnostics.length;
@@ -97,7 +196,9 @@ export async function cachedTypeScriptFacts(
     return text;
   };
   const own: InputDiagnostic[] = [];
-  const facts = await typeScriptFacts(tsSources, packageJsons, programFiles, recording, own);
+  const facts = await factsFor(tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
+    reads.length = 0;
+  });
   // Read errors went to `diagnostics` (through `read`); the extractors' own ones follow them, as before.
   diagnostics.push(...own);
   pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);

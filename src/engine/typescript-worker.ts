@@ -1,0 +1,40 @@
+/**
+ * The worker thread of {@link startTypeScriptFacts} (src/engine/typescript-facts.ts): computes the
+ * TypeScript facts of one run (loading ts-morph here, off the main thread) and answers once with
+ * a {@link TypeScriptJobAnswer}. Other files the extraction reads (compiled JavaScript a `bin`
+ * runs, shims) are read under the project root, or from the overlay of edited texts, exactly as
+ * the main thread's reader does; each read is listed in the answer so the main thread can read
+ * it again, report it if unreadable, and check it is unchanged.
+ */
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { InputDiagnostic } from '../model/types.js';
+import { readRegularFile } from '../shared/read-file.js';
+import { textKey } from './pieces.js';
+import { typeScriptFacts, type TypeScriptJob, type TypeScriptJobAnswer } from './typescript-facts.js';
+
+const job = workerData as TypeScriptJob;
+const overlay = new Map(job.overlay);
+const reads: Array<[string, string | null]> = [];
+const read = (file: string): string | undefined => {
+  let text = overlay.get(file);
+  if (text === undefined) {
+    try {
+      text = readRegularFile(path.join(job.root, file));
+    } catch {
+      text = undefined; // reported by the main thread when it reads the file again
+    }
+  }
+  reads.push([file, textKey(text)]);
+  return text;
+};
+
+let answer: TypeScriptJobAnswer;
+try {
+  const diagnostics: InputDiagnostic[] = [];
+  const facts = await typeScriptFacts(job.tsSources, job.packageJsons, job.programFiles, read, diagnostics);
+  answer = { facts, diagnostics, reads };
+} catch (error) {
+  answer = { error: error instanceof Error ? error.message : String(error) };
+}
+parentPort!.postMessage(answer);
