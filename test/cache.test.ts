@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, serialiseMessage, stableStringify } from '../src/engine/cache.js';
+import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, serialiseMessage, stableStringify, storedDocumentChanged } from '../src/engine/cache.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
+import { removeTempDirs, tempProject } from './helpers.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
 const temps: string[] = [];
@@ -625,5 +626,33 @@ describe('the cache writes only inside the project (issues #17, #18)', () => {
     const w = await warm(p);
     expect(w.status).toBe('miss');
     expect(readdirSync(p.cache).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('storedDocumentChanged (starting the document worker before discovery)', () => {
+  afterAll(removeTempDirs);
+  /** The stored stats of `files`, as hashFiles records them. */
+  const entriesOf = (root: string, files: string[]) =>
+    Object.fromEntries(
+      files.map((f) => {
+        const s = statSync(path.join(root, f));
+        return [f, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, hashedAt: Date.now(), hash: 'x' }];
+      }),
+    );
+
+  it('is true only when a stored document matching the doc globs changed or is gone', () => {
+    const root = tempProject({ 'README.md': '# a\n', 'docs/guide.mdx': '# b\n', 'pkg/mod.py': 'x = 1\n' });
+    const entries = entriesOf(root, ['README.md', 'docs/guide.mdx', 'pkg/mod.py']);
+    const globs = ['**/*.md', '**/*.mdx', '!**/node_modules/**'];
+    expect(storedDocumentChanged(root, entries, globs)).toBe(false);
+    // A code file is not a document: its change does not start the worker.
+    appendFileSync(path.join(root, 'pkg/mod.py'), 'y = 2\n');
+    expect(storedDocumentChanged(root, entries, globs)).toBe(false);
+    appendFileSync(path.join(root, 'docs/guide.mdx'), 'More.\n');
+    expect(storedDocumentChanged(root, entries, globs)).toBe(true);
+    expect(storedDocumentChanged(root, entriesOf(root, ['README.md', 'docs/guide.mdx']), globs)).toBe(false);
+    rmSync(path.join(root, 'README.md'));
+    expect(storedDocumentChanged(root, entriesOf(root, ['docs/guide.mdx']), globs)).toBe(false);
+    expect(storedDocumentChanged(root, { ...entriesOf(root, ['docs/guide.mdx']), 'README.md': entries['README.md']! }, globs)).toBe(true);
   });
 });

@@ -111,12 +111,27 @@ export function globalSectionsFor(model: Model, cmd: CommandSpec): ReferenceSect
   return model.globalSections.filter((s) => !s.programs || s.programs.some((p) => programs.has(p)));
 }
 
+/** {@link rowsFor}'s answers per model, command and parameter (rules ask once per example usage). */
+const rowsMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<ParamSpec, ReadonlyArray<{ section: ReferenceSection; row: ReferenceRow }>>>>();
+
 /**
  * The rows that document a parameter of a command, in its own sections and the global ones.
  * Each section's rows are looked up by name (an index built once per section), so asking for
- * every parameter of a command is linear in its rows, not parameters × rows (issue #18).
+ * every parameter of a command is linear in its rows, not parameters × rows (issue #18). The
+ * answer is computed once per model, command and parameter (a model does not change once built)
+ * and shared: callers must not modify it.
  */
-export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
+export function rowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): ReadonlyArray<{ section: ReferenceSection; row: ReferenceRow }> {
+  let byCommand = rowsMemo.get(model);
+  if (!byCommand) rowsMemo.set(model, (byCommand = new WeakMap()));
+  let byParam = byCommand.get(cmd);
+  if (!byParam) byCommand.set(cmd, (byParam = new Map()));
+  let rows = byParam.get(param);
+  if (!rows) byParam.set(param, (rows = computeRowsFor(model, cmd, param)));
+  return rows;
+}
+
+function computeRowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array<{ section: ReferenceSection; row: ReferenceRow }> {
   const out: Array<{ section: ReferenceSection; row: ReferenceRow }> = [];
   const twins = twinsOf(cmd, param);
   // A flag inherited from a parent command (yargs/commander) is documented in the parent's reference.
