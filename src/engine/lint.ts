@@ -658,7 +658,8 @@ export function effectiveGlobalParameters(configured: string[], sources: Array<{
   if (configured.length !== defaults.length || configured.some((p, i) => p !== defaults[i])) return configured;
   const imports = (lib: string): boolean => {
     const re = new RegExp(`^\\s*(?:from|import)\\s+${lib}\\b`, 'm');
-    return sources.some((s) => re.test(s.text));
+    // The substring search first: most files never name the library, and the expression then need not run.
+    return sources.some((s) => s.text.includes(lib) && re.test(s.text));
   };
   const hydra = imports('hydra') || imports('omegaconf');
   const draccus = imports('draccus');

@@ -21,12 +21,26 @@ function places(list: Array<{ file: string; line: number }>): string {
   return list.length > 3 ? `${shown.join(', ')}, …` : shown.join(', ');
 }
 
+const parsedDocIndex = new WeakMap<Model, Map<string, Model['docs'][number]>>();
+
+/** The model's parsed documents by path (the first of a path, as `docs.find` would give), built once per model; unlike `model.doc`, never parses one. */
+function parsedDocsByFile(model: Model): Map<string, Model['docs'][number]> {
+  let index = parsedDocIndex.get(model);
+  if (!index) {
+    index = new Map();
+    for (const d of model.docs) if (!index.has(d.file)) index.set(d.file, d);
+    parsedDocIndex.set(model, index);
+  }
+  return index;
+}
+
 /** Headings of any reference document that name the command in inline code (whole code, or its first word). */
 function namingHeadings(model: Model, cmd: CommandSpec, docFiles: readonly string[]): Array<{ file: string; line: number; text: string }> {
   const names = new Set([cmd.name, ...cmd.aliases]);
   const out: Array<{ file: string; line: number; text: string }> = [];
+  const byFile = parsedDocsByFile(model);
   for (const file of docFiles) {
-    const doc = model.docs.find((d) => d.file === file);
+    const doc = byFile.get(file);
     if (!doc) continue;
     for (const h of doc.headings) {
       if (h.codes.some((c) => names.has(c.trim().replace(/^\$\s+/, '')))) out.push({ file, line: h.location.line, text: h.text });

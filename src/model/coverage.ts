@@ -68,9 +68,22 @@ function usagesByCommand(model: Model): Map<CommandSpec | undefined, Model['usag
 
 /**
  * Computes the coverage of one command's parameters from the model (see {@link CoverageRow} for
- * what each column means). Pure; `cmd` should have known parameters (`paramsKnown`).
+ * what each column means). Pure, and computed once per model and command (a built model does not
+ * change): the answer is shared, and callers must not modify it. `cmd` should have known
+ * parameters (`paramsKnown`).
  */
 export function commandCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
+  let byCommand = coverageMemo.get(model);
+  if (!byCommand) coverageMemo.set(model, (byCommand = new WeakMap()));
+  let coverage = byCommand.get(cmd);
+  if (!coverage) byCommand.set(cmd, (coverage = computeCoverage(model, cmd)));
+  return coverage;
+}
+
+/** {@link commandCoverage}'s answers per model and command: the run notes, `--summary` and the cached command summary all ask. */
+const coverageMemo = new WeakMap<Model, WeakMap<CommandSpec, CommandCoverage>>();
+
+function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   const rows = new Map<ParamSpec | string, CoverageRow>();
   const sections = model.sectionsFor(cmd);
   // Every dotted prefix of a row name (`a` and `a.b` for `a.b.c`): a spelling `sp` documents a
