@@ -656,3 +656,62 @@ describe('storedDocumentChanged (starting the document worker before discovery)'
     expect(storedDocumentChanged(root, { ...entriesOf(root, ['docs/guide.mdx']), 'README.md': entries['README.md']! }, globs)).toBe(true);
   });
 });
+
+describe('Python files the run cache hashed (issue #15: avoid re-reading files already hashed)', () => {
+  afterAll(removeTempDirs);
+
+  it('are read again only when changed: the scans, flags and text facts of the others come from the hashes', async () => {
+    const root = tempProject({
+      'pyproject.toml': '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.cli:main"\nrun-it = "tool.run:main"\n',
+      'tool/__init__.py': '',
+      'tool/cli.py': 'from dataclasses import dataclass\nfrom omegaconf import DictConfig\n\n@dataclass\nclass ToolConfig:\n    seed: int = 1\n\ndef main(cfg: DictConfig) -> None:\n    ToolConfig(**cfg)\n',
+      'tool/run.py': 'import argparse\n\ndef main() -> None:\n    p = argparse.ArgumentParser()\n    p.add_argument("--port", type=int, default=80)\n    p.parse_args()\n\nif __name__ == "__main__":\n    main()\n',
+      'tool/util.py': 'def helper(x: int = 2) -> int:\n    return x\n',
+      'README.md': '# tool\n\n## `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | Seed. |\n',
+    });
+    const { discoverFiles } = await import('../src/engine/discover.js');
+    const { extractCode } = await import('../src/engine/lint.js');
+    const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { createHash } = await import('node:crypto');
+    const { pythonTextFacts } = await import('../src/extract/python/text-facts.js');
+    const { DEFAULT_CONFIG } = await import('../src/config/schema.js');
+    const files = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, DEFAULT_CONFIG.ignore);
+    const pieces = new MemoryPieceStore();
+    /** Extracts as a cached run does: hashes and text facts from the bytes on disk; returns the facts and the .py files read. */
+    const run = async () => {
+      const hashes = new Map<string, string>();
+      const pythonFacts = new Map<string, ReturnType<typeof pythonTextFacts>>();
+      for (const file of [...files.sources, ...files.packaging]) {
+        const bytes = readFileSync(path.join(root, file));
+        hashes.set(file, createHash('sha1').update(bytes).digest('hex'));
+        if (file.endsWith('.py')) pythonFacts.set(file, pythonTextFacts(bytes.toString('utf8')));
+      }
+      const readPy: string[] = [];
+      const read = (file: string) => {
+        if (file.endsWith('.py')) readPy.push(file);
+        return readFileSync(path.join(root, file), 'utf8');
+      };
+      const diagnostics: unknown[] = [];
+      const facts = await extractCode(files, DEFAULT_CONFIG, read, diagnostics as never, pieces, { root, overlay: undefined, peek: read, started: false, hashes, pythonFacts });
+      const { canonicalTarget: _, ...plain } = facts;
+      return { facts: plain, readPy: readPy.sort() };
+    };
+    const cold = await run();
+    expect(cold.readPy).toEqual(['tool/__init__.py', 'tool/cli.py', 'tool/run.py', 'tool/util.py']);
+    expect(cold.facts.runnableScripts).toEqual(new Set(['tool/run.py']));
+    // tool/cli.py imports omegaconf: the Hydra global parameters apply (found through the text facts).
+    const { effectiveGlobalParameters } = await import('../src/engine/lint.js');
+    expect(cold.facts.globalParameters).toEqual(effectiveGlobalParameters(DEFAULT_CONFIG.globalParameters, [{ text: 'from omegaconf import DictConfig\n' }]));
+    expect(cold.facts.globalParameters).not.toEqual(effectiveGlobalParameters(DEFAULT_CONFIG.globalParameters, [{ text: '' }]));
+    expect(cold.facts.flagCommands.map((f) => f.params.map((p) => p.name))).toEqual([['port']]);
+    // Unchanged: nothing is read.
+    expect((await run()).readPy).toEqual([]);
+    // One file changed: only it is read, and the facts equal a run without the store.
+    appendFileSync(path.join(root, 'tool/util.py'), '\n# changed\n');
+    const warm = await run();
+    expect(warm.readPy).toEqual(['tool/util.py']);
+    const fresh = await extractCode(files, DEFAULT_CONFIG, (file) => readFileSync(path.join(root, file), 'utf8'), [], undefined);
+    const { canonicalTarget: _c, ...plainFresh } = fresh;
+    expect(warm.facts).toEqual(plainFresh);
+  });
+});

@@ -19,7 +19,8 @@ import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discove
 import { FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser } from '../docs/bounded-parse.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
-import { readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
+import { decodeText, readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
+import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
 import type { DriftMessage } from '../model/rule.js';
@@ -137,6 +138,8 @@ interface FileEntry {
   hashedAt: number;
   /** sha1 of the bytes, hex. */
   hash: string;
+  /** For a `.py` file: what cheap scans of its text found, computed from the hashed bytes (so a later run need not read an unchanged file). */
+  py?: PythonTextFacts;
 }
 
 /** A message as stored: the VFileMessage's own fields (minus stack, cause, ancestors) and docdrift's. */
@@ -393,13 +396,16 @@ function hashFiles(root: string, files: string[], previous: Record<string, FileE
     }
     const hashedAt = Date.now();
     let hash: string;
+    let py: PythonTextFacts | undefined;
     try {
-      hash = createHash('sha1').update(readRegularFileBytes(abs)).digest('hex');
+      const bytes = readRegularFileBytes(abs);
+      hash = createHash('sha1').update(bytes).digest('hex');
+      if (file.endsWith('.py')) py = pythonTextFacts(decodeText(bytes));
     } catch (error) {
       hash = `error:${(error as NodeJS.ErrnoException).code}`;
     }
     hashed++;
-    entries[file] = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, hashedAt, hash };
+    entries[file] = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, hashedAt, hash, ...(py ? { py } : {}) };
   }
   return { entries, hashed };
 }
@@ -660,7 +666,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
   const pieces = projectPieceStore(root, dir, signingKey, options);
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, docParser });
+  const pythonFacts = new Map(Object.entries(entries).flatMap(([f, e]) => (e.py ? [[f, e.py] as const] : [])));
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {

@@ -22,6 +22,7 @@ import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/type
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
+import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { linkedDocuments } from './link-prefetch.js';
@@ -76,6 +77,8 @@ export interface LintOptions {
    * with an `overlay`.
    */
   hashes?: ReadonlyMap<string, string>;
+  /** What cheap scans of each `.py` file's text found, as the run cache computed them with `hashes` (see `PythonTextFacts`). */
+  pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
   /**
    * A document parser the caller started early (its worker loads while the caller reads caches);
    * `lint` owns it from then on and closes it. Default: one started here.
@@ -88,7 +91,7 @@ export interface LintStats {
   sources: number;
   docs: number;
   timings: Record<'discover' | 'extract' | 'docs' | 'model' | 'rules', number>;
-  /** The TypeScript facts were computed in a worker thread, in parallel with the Python extraction (see {@link EarlyStart}). */
+  /** The TypeScript facts were computed in a worker thread, in parallel with the Python extraction (see {@link ExtractContext}). */
   typeScriptWorker: boolean;
 }
 
@@ -145,7 +148,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const earlyStart: EarlyStart = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false };
+    const earlyStart: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: earlyStart.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, earlyStart),
     );
@@ -178,6 +181,50 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   }
 }
 
+/**
+ * A Python source whose text is read through `read` when first asked for, then kept: the
+ * per-file cache keys its pieces by `hash` (the run cache's content hash), so most runs never
+ * read it. A file that cannot be read by then reads as empty (`read` reports it).
+ */
+function lazySource(file: string, hash: string, read: ReadFile): PythonSource {
+  let text: string | undefined;
+  return {
+    file,
+    hash,
+    get text(): string {
+      text ??= read(file) ?? '';
+      return text;
+    },
+  };
+}
+
+/**
+ * Each Python source's {@link PythonTextFacts}, once per source: as the run cache computed them
+ * from the hashed bytes (`known`, for a source with a content hash), else scanned from its text.
+ */
+function textFactsOf(known: ReadonlyMap<string, PythonTextFacts> | undefined): (source: PythonSource) => PythonTextFacts {
+  const memo = new WeakMap<PythonSource, PythonTextFacts>();
+  return (source) => {
+    let facts = memo.get(source);
+    if (!facts) {
+      const stored = source.hash !== undefined ? known?.get(source.file) : undefined;
+      // The run cache may have been written by another docdrift build: facts of another shape are scanned again.
+      facts = stored !== undefined && isTextFacts(stored) ? stored : pythonTextFacts(source.text);
+      memo.set(source, facts);
+    }
+    return facts;
+  };
+}
+
+/** True for a {@link PythonTextFacts} of this build's shape. */
+function isTextFacts(value: unknown): value is PythonTextFacts {
+  const v = value as Partial<PythonTextFacts> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.framework === 'boolean' && typeof v.functionFramework === 'boolean' &&
+    typeof v.mainGuard === 'boolean' && Array.isArray(v.imports) && v.imports.every((i) => typeof i === 'string')
+  );
+}
+
 /** `package.json` at the root or in a workspace package. */
 function isPackageJson(file: string): boolean {
   return file === 'package.json' || file.endsWith('/package.json');
@@ -193,7 +240,7 @@ function isPackageJson(file: string): boolean {
  * the Python scans are alive would cost more memory (synthetic 10x: peak RSS 367 -> ~400 MB)
  * than its time is worth.
  */
-function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], early: EarlyStart, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
+function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], early: ExtractContext, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
   if (files.docs.length + files.sources.length >= LARGE_RUN_FILES) return undefined;
   const texts = (list: string[]): Array<{ file: string; text: string }> =>
     list.flatMap((file) => {
@@ -261,13 +308,22 @@ export interface CodeFacts {
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
 type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
 
-/** How {@link extractCode} may start the TypeScript extraction early in a worker thread: the project root, the overlay of edited texts, and a reader that reports nothing. */
-export interface EarlyStart {
+/** What {@link extractCode} may use beyond the files: to start the TypeScript extraction early in a worker thread, and to skip reading unchanged Python files. */
+export interface ExtractContext {
   root: string;
   overlay: ReadonlyMap<string, string> | undefined;
+  /** A reader that reports nothing. */
   peek: ReadFile;
-  /** Set to true when a worker was started. */
+  /** Set to true when a TypeScript worker was started. */
   started: boolean;
+  /**
+   * Content hashes of the discovered files as the run cache computed them (project-relative path
+   * → hash), when they name the files on disk (no overlay). With a per-file store, a Python file
+   * whose pieces are stored under its hash is not read.
+   */
+  hashes?: ReadonlyMap<string, string>;
+  /** {@link PythonTextFacts} of the hashed `.py` files, computed from the same bytes as `hashes`. */
+  pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
 }
 
 /**
@@ -276,7 +332,7 @@ export interface EarlyStart {
  * `diagnostics`. With `early`, TypeScript facts that will surely be needed and are not stored
  * are computed in a worker thread while the Python sources are parsed (same result).
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, early?: EarlyStart): Promise<CodeFacts> {
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, early?: ExtractContext): Promise<CodeFacts> {
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
   const pendingTs = early && startEarlyTypeScript(files, tsFiles, early, pieces);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
@@ -290,12 +346,21 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const setupPy = await readSetupPyEntryPoints(packaging.filter((f) => f.file === 'setup.py' || f.file.endsWith('/setup.py')));
   entry.entryPoints.push(...setupPy.entryPoints);
 
+  // A Python file hashed by the run cache is read only when its text is needed: a stored scan and
+  // text facts (keyed by the hash) spare it, so a run in which one Python file changed reads that
+  // one, not the hundreds whose pieces are stored. An unhashed or unreadable file is read now.
   const sources: PythonSource[] = [];
   for (const file of files.sources) {
     if (!file.endsWith('.py')) continue;
+    const hash = pieces ? early?.hashes?.get(file) : undefined;
+    if (hash !== undefined && !hash.startsWith('error:')) {
+      sources.push(lazySource(file, hash, read));
+      continue;
+    }
     const text = read(file);
     if (text !== undefined) sources.push({ file, text });
   }
+  const factsOf = textFactsOf(early?.hashes ? early.pythonFacts : undefined);
   const interpolatedKeys = new Set<string>();
   for (const file of files.yaml) {
     const text = read(file);
@@ -304,7 +369,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
-  const mayDefineFlags = flagSourceFilter(sources, packageRoots);
+  const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf);
   const flagSources = sources.filter(mayDefineFlags);
   // Flags resolve across the files that may define them: stored as one piece for all of them.
   const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
@@ -376,22 +441,20 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
   }
   return {
-    globalParameters: effectiveGlobalParameters(config.globalParameters, sources),
+    globalParameters: effectiveGlobalParameters(config.globalParameters, sources, factsOf),
     classes,
     functionConfigs,
     functionSecondaryConfigs,
     flagCommands,
     entryPoints,
     canonicalTarget: python.canonicalTarget,
-    runnableScripts: new Set(sources.filter((src) => MAIN_GUARD_RE.test(src.text)).map((src) => src.file)),
+    runnableScripts: new Set(sources.filter((src) => factsOf(src).mainGuard).map((src) => src.file)),
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
   };
 }
 
-/** `if __name__ == "__main__":` (either quote style, either operand order). */
-const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
 
 /** A path inside a test directory (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`). */
 const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
@@ -653,14 +716,14 @@ export function configureRules(rules: Rule[], settings: DocdriftConfig['rules'])
  * and `config_path` only if one imports `draccus`; `help`, `h` and `version`, which nearly every
  * CLI accepts, always apply. An explicit list is used as given.
  */
-export function effectiveGlobalParameters(configured: string[], sources: Array<{ text: string }>): string[] {
+export function effectiveGlobalParameters<S extends { text: string }>(
+  configured: string[],
+  sources: S[],
+  factsOf: (source: S) => Pick<PythonTextFacts, 'imports'> = (source) => pythonTextFacts(source.text),
+): string[] {
   const defaults = DEFAULT_CONFIG.globalParameters;
   if (configured.length !== defaults.length || configured.some((p, i) => p !== defaults[i])) return configured;
-  const imports = (lib: string): boolean => {
-    const re = new RegExp(`^\\s*(?:from|import)\\s+${lib}\\b`, 'm');
-    // The substring search first: most files never name the library, and the expression then need not run.
-    return sources.some((s) => s.text.includes(lib) && re.test(s.text));
-  };
+  const imports = (lib: string): boolean => sources.some((s) => factsOf(s).imports.includes(lib));
   const hydra = imports('hydra') || imports('omegaconf');
   const draccus = imports('draccus');
   const universal = new Set(['help', 'h', 'version']);

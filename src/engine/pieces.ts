@@ -328,10 +328,15 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
   };
 }
 
-/** Python scans by file path, module name and text, in `store`. */
+/** What identifies a source's content in a piece key: its content hash when known (so the text need not be read), else its text. */
+function contentParts(source: PythonSource): string[] {
+  return source.hash !== undefined ? ['hash', source.hash] : ['text', source.text];
+}
+
+/** Python scans by file path, module name and content (see {@link contentParts}), in `store`. */
 export function scanCacheOf(store: PieceStore | undefined): ScanCache | undefined {
   if (store === undefined) return undefined;
-  const key = (source: PythonSource, module: string) => pieceKey('py-scan', source.file, module, source.text);
+  const key = (source: PythonSource, module: string) => pieceKey('py-scan', source.file, module, ...contentParts(source));
   return {
     get: (source, module) => store.get<ModuleInfo>(key(source, module)),
     set: (source, module, info) => store.set(key(source, module), info),
@@ -343,5 +348,5 @@ export function scanCacheOf(store: PieceStore | undefined): ScanCache | undefine
  * the piece belongs to all of them together (and to the package roots that name their modules).
  */
 export function flagsKey(packageRoots: string[], sources: PythonSource[]): string {
-  return pieceKey('py-flags', JSON.stringify(packageRoots), ...sources.flatMap((s) => [s.file, s.text]));
+  return pieceKey('py-flags', JSON.stringify(packageRoots), ...sources.flatMap((s) => [s.file, ...contentParts(s)]));
 }

@@ -1,18 +1,8 @@
 /** Which Python files the CLI flag pass reads: a cheap text prefilter, so most files of a large project are parsed once and never walked for flags. */
 import type { PythonSource } from './index.js';
 import { moduleNameForFile } from './module-name.js';
+import { pythonTextFacts, type PythonTextFacts } from './text-facts.js';
 
-/** Words without which a file cannot declare CLI flags itself. */
-const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
-/** Substrings of {@link FRAMEWORK_WORDS} (`argparse` covers `jsonargparse`): a text holding none of them cannot match it. */
-const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts'];
-
-/** {@link FRAMEWORK_WORDS}`.test(text)`, skipping the regular expression for the many files that hold none of the words. */
-function namesFramework(text: string): boolean {
-  return FRAMEWORK_SUBSTRINGS.some((word) => text.includes(word)) && FRAMEWORK_WORDS.test(text);
-}
-/** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
-const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
 const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+([^\n#]*)/gm;
 const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
 
@@ -23,12 +13,17 @@ const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
  * usually live (litgpt's `CLI(PARSER_DATA)` maps words to functions of 22 modules that never
  * mention jsonargparse). Import lines are only a prefilter: the extractor still resolves names
  * through the syntax tree. Paths are project-relative POSIX paths; `packageRoots` as for
- * `extractPython`.
+ * `extractPython`. `factsOf` gives a source's {@link PythonTextFacts} (default: scans its text);
+ * a source's text is read only when it names cyclopts or jsonargparse.
  */
-export function flagSourceFilter(sources: readonly PythonSource[], packageRoots: string[]): (source: PythonSource) => boolean {
+export function flagSourceFilter(
+  sources: readonly PythonSource[],
+  packageRoots: string[],
+  factsOf: (source: PythonSource) => PythonTextFacts = (source) => pythonTextFacts(source.text),
+): (source: PythonSource) => boolean {
   const imported = new Set<string>();
   for (const source of sources) {
-    if (!(source.text.includes('cyclopts') || source.text.includes('jsonargparse')) || !FUNCTION_FRAMEWORKS.test(source.text)) continue;
+    if (!factsOf(source).functionFramework) continue;
     const own = moduleNameForFile(source.file, packageRoots).split('.');
     const isPackage = /(^|\/)__init__\.pyi?$/.test(source.file);
     for (const m of source.text.matchAll(FROM_IMPORT)) {
@@ -49,13 +44,15 @@ export function flagSourceFilter(sources: readonly PythonSource[], packageRoots:
     }
     for (const m of source.text.matchAll(PLAIN_IMPORT)) if (m[1]) imported.add(m[1]);
   }
-  // The engine asks twice per file (which files to read for flags, which trees to keep): answers are remembered per source.
-  const answers = new WeakMap<PythonSource, { file: string; text: string; answer: boolean }>();
+  // The engine asks twice per file (which files to read for flags, which trees to keep): answers are
+  // remembered per source (and its content: the hash when it has one, else the text).
+  const answers = new WeakMap<PythonSource, { file: string; content: string; answer: boolean }>();
   return (source) => {
     const known = answers.get(source);
-    if (known && known.file === source.file && known.text === source.text) return known.answer;
-    const answer = namesFramework(source.text) || (imported.size > 0 && imported.has(moduleNameForFile(source.file, packageRoots)));
-    answers.set(source, { file: source.file, text: source.text, answer });
+    const content = source.hash ?? source.text;
+    if (known && known.file === source.file && known.content === content) return known.answer;
+    const answer = factsOf(source).framework || (imported.size > 0 && imported.has(moduleNameForFile(source.file, packageRoots)));
+    answers.set(source, { file: source.file, content, answer });
     return answer;
   };
 }

@@ -14,8 +14,13 @@ export { moduleNameForFile } from './module-name.js';
 export interface PythonSource {
   /** Project-relative POSIX path (`src/pkg/mod.py`). */
   file: string;
-  /** The file's full text. */
+  /** The file's full text (possibly read only when first asked for: see `hash`). */
   text: string;
+  /**
+   * The content hash of the file's bytes, when the run cache computed it: per-file cache pieces
+   * are then keyed by it rather than by the text, which is read only if a piece is missing.
+   */
+  hash?: string;
 }
 
 /** One script-name branch of a `sys.argv[0]` dispatcher; see {@link PythonExtraction.argvDispatch}. */
