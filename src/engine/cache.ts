@@ -417,30 +417,22 @@ function hashFiles(root: string, files: string[], previous: Record<string, FileE
  */
 export function storedDocumentChanged(root: string, files: Record<string, FileEntry>, docs: string[]): boolean {
   const isDoc = picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
-  for (const [file, e] of Object.entries(files)) {
-    if (e.size < 0 || !isDoc(file)) continue;
-    try {
-      const s = statSync(path.join(root, file));
-      if (s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino) return true;
-    } catch {
-      return true;
-    }
-  }
-  return false;
+  return Object.entries(files).some(([file, e]) => e.size >= 0 && isDoc(file) && statChanged(root, file, e));
 }
 
 /** True when no input's stat changed since it was hashed (so the result computed meanwhile belongs to those hashes). */
 function unchangedSince(root: string, entries: Record<string, FileEntry>): boolean {
-  for (const [file, e] of Object.entries(entries)) {
-    if (e.size < 0) continue;
-    try {
-      const s = statSync(path.join(root, file));
-      if (s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino) return false;
-    } catch {
-      return false;
-    }
+  return !Object.entries(entries).some(([file, e]) => e.size >= 0 && statChanged(root, file, e));
+}
+
+/** True when the file's size, mtime, ctime or inode differs from its entry's, or it cannot be stat'ed. */
+function statChanged(root: string, file: string, e: FileEntry): boolean {
+  try {
+    const s = statSync(path.join(root, file));
+    return s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino;
+  } catch {
+    return true;
   }
-  return true;
 }
 
 /**
