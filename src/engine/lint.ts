@@ -148,9 +148,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const earlyStart: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
-    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: earlyStart.peek }, diagnostics, (reader) =>
-      extractCode(files, config, reader, diagnostics, options.pieces, earlyStart),
+    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
+    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
+      extractCode(files, config, reader, diagnostics, options.pieces, context),
     );
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
@@ -173,7 +173,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         sources: code.sourceCount,
         docs: docs.docs.length,
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
-        typeScriptWorker: earlyStart.started,
+        typeScriptWorker: context.started,
       },
     };
   } finally {
@@ -233,18 +233,18 @@ function isPackageJson(file: string): boolean {
 /**
  * Starts the TypeScript facts in a worker thread ({@link startTypeScriptFacts}) when a
  * package.json declares `bin` commands (so {@link extractCode} will need them whatever the Python
- * sources say) and the per-file store does not hold them. Reads with `early.peek`, which reports
+ * sources say) and the per-file store does not hold them. Reads with `context.peek`, which reports
  * nothing: extraction reads the same files again in its usual order, and uses the worker's answer
  * only for the same texts. Returns `undefined` when nothing was started. Not on large runs
  * ({@link LARGE_RUN_FILES} documents and sources): there a second isolate holding ts-morph while
  * the Python scans are alive would cost more memory (synthetic 10x: peak RSS 367 -> ~400 MB)
  * than its time is worth.
  */
-function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], early: ExtractContext, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
+function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context: ExtractContext, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
   if (files.docs.length + files.sources.length >= LARGE_RUN_FILES) return undefined;
   const texts = (list: string[]): Array<{ file: string; text: string }> =>
     list.flatMap((file) => {
-      const text = early.peek(file);
+      const text = context.peek(file);
       return text === undefined ? [] : [{ file, text }];
     });
   const packageJsons = texts(files.packaging.filter(isPackageJson));
@@ -252,8 +252,8 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], early: 
   const tsSources = texts(tsFiles);
   const programFiles = files.programs ?? [];
   if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles)) !== undefined) return undefined;
-  const pending = startTypeScriptFacts({ root: early.root, overlay: [...(early.overlay ?? [])], tsSources, packageJsons, programFiles });
-  if (pending) early.started = true;
+  const pending = startTypeScriptFacts({ root: context.root, overlay: [...(context.overlay ?? [])], tsSources, packageJsons, programFiles });
+  if (pending) context.started = true;
   return pending;
 }
 
@@ -329,12 +329,13 @@ export interface ExtractContext {
 /**
  * Stage "extract": reads packaging, Python sources and YAML, and (only when something can use
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
- * `diagnostics`. With `early`, TypeScript facts that will surely be needed and are not stored
- * are computed in a worker thread while the Python sources are parsed (same result).
+ * `diagnostics`. With a `context`, TypeScript facts that will surely be needed and are not stored
+ * are computed in a worker thread while the Python sources are parsed, and Python files the run
+ * cache hashed are read only when a piece is missing (same result either way).
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, early?: ExtractContext): Promise<CodeFacts> {
+export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, context?: ExtractContext): Promise<CodeFacts> {
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
-  const pendingTs = early && startEarlyTypeScript(files, tsFiles, early, pieces);
+  const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, pieces);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -346,13 +347,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const setupPy = await readSetupPyEntryPoints(packaging.filter((f) => f.file === 'setup.py' || f.file.endsWith('/setup.py')));
   entry.entryPoints.push(...setupPy.entryPoints);
 
-  // A Python file hashed by the run cache is read only when its text is needed: a stored scan and
-  // text facts (keyed by the hash) spare it, so a run in which one Python file changed reads that
-  // one, not the hundreds whose pieces are stored. An unhashed or unreadable file is read now.
+  // A Python file hashed by the run cache is read only when its text is needed: its stored scan
+  // (keyed by the hash) and its text facts (recorded when it was hashed) spare it, so a run in which
+  // one Python file changed reads that one, not the hundreds whose pieces are stored. An unhashed
+  // or unreadable file is read now.
   const sources: PythonSource[] = [];
   for (const file of files.sources) {
     if (!file.endsWith('.py')) continue;
-    const hash = pieces ? early?.hashes?.get(file) : undefined;
+    const hash = pieces ? context?.hashes?.get(file) : undefined;
     if (hash !== undefined && !hash.startsWith('error:')) {
       sources.push(lazySource(file, hash, read));
       continue;
@@ -360,7 +362,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const text = read(file);
     if (text !== undefined) sources.push({ file, text });
   }
-  const factsOf = textFactsOf(early?.hashes ? early.pythonFacts : undefined);
+  const factsOf = textFactsOf(context?.hashes ? context.pythonFacts : undefined);
   const interpolatedKeys = new Set<string>();
   for (const file of files.yaml) {
     const text = read(file);
@@ -714,7 +716,8 @@ export function configureRules(rules: Rule[], settings: DocdriftConfig['rules'])
  * documented `-p` or `--version` must not be excused as a Hydra flag. So, when the config keeps
  * the defaults, the Hydra entries apply only if a Python source imports `hydra` or `omegaconf`,
  * and `config_path` only if one imports `draccus`; `help`, `h` and `version`, which nearly every
- * CLI accepts, always apply. An explicit list is used as given.
+ * CLI accepts, always apply. An explicit list is used as given. `factsOf` gives a source's
+ * imports of those libraries (default: scanned from its text, see `pythonTextFacts`).
  */
 export function effectiveGlobalParameters<S extends { text: string }>(
   configured: string[],
