@@ -108,6 +108,22 @@ describe('TypeScript facts in a worker thread', () => {
     expect(withoutTimings(bundled.stderr)).toBe(withoutTimings(inThread.stderr));
   });
 
+  it('falls back to computing in-thread when the worker module is missing, with the same report, and --debug does not claim the worker', () => {
+    const root = project();
+    const pkg = tempDir('docdrift-no-ts-worker-');
+    cpSync(path.join(ROOT, 'dist', 'cli'), path.join(pkg, 'dist', 'cli'), { recursive: true });
+    cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+    rmSync(path.join(pkg, 'dist', 'cli', 'typescript-worker.js'));
+    const args = ['--root', root, '--format', 'json', '--no-cache', '--debug'];
+    const broken = run(path.join(pkg, 'dist', 'cli', 'docdrift.js'), args);
+    const whole = run(CLI_BIN, args);
+    expect(whole.stderr).toContain('TypeScript facts in a worker thread');
+    expect(broken.stderr).not.toContain('TypeScript facts in a worker thread');
+    expect(broken.code).toBe(whole.code);
+    expect(broken.stdout).toBe(whole.stdout);
+  });
+
   it('is not started when the per-file cache holds the facts, and the cached run reports the same', () => {
     const root = project();
     const cache = tempDir('docdrift-ts-worker-cache-');

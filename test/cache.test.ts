@@ -692,7 +692,7 @@ describe('Python files the run cache hashed (issue #15: avoid re-reading files a
         return readFileSync(path.join(root, file), 'utf8');
       };
       const diagnostics: unknown[] = [];
-      const facts = await extractCode(files, DEFAULT_CONFIG, read, diagnostics as never, pieces, { root, overlay: undefined, peek: read, started: false, hashes, pythonFacts });
+      const facts = await extractCode(files, DEFAULT_CONFIG, read, diagnostics as never, pieces, { root, overlay: undefined, peek: read, hashes, pythonFacts });
       const { canonicalTarget: _, ...plain } = facts;
       return { facts: plain, readPy: readPy.sort() };
     };

@@ -148,7 +148,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), started: false, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
+    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
     );
@@ -173,7 +173,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         sources: code.sourceCount,
         docs: docs.docs.length,
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
-        typeScriptWorker: context.started,
+        typeScriptWorker: context.typeScript?.used ?? false,
       },
     };
   } finally {
@@ -253,7 +253,7 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
   const programFiles = files.programs ?? [];
   if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles)) !== undefined) return undefined;
   const pending = startTypeScriptFacts({ root: context.root, overlay: [...(context.overlay ?? [])], tsSources, packageJsons, programFiles });
-  if (pending) context.started = true;
+  context.typeScript = pending;
   return pending;
 }
 
@@ -314,8 +314,8 @@ export interface ExtractContext {
   overlay: ReadonlyMap<string, string> | undefined;
   /** A reader that reports nothing. */
   peek: ReadFile;
-  /** Set to true when a TypeScript worker was started. */
-  started: boolean;
+  /** Set by {@link extractCode}: the TypeScript facts it started in a worker thread, if it did. */
+  typeScript?: PendingTypeScriptFacts;
   /**
    * Content hashes of the discovered files as the run cache computed them (project-relative path
    * → hash), when they name the files on disk (no overlay). With a per-file store, a Python file

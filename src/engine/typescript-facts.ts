@@ -80,6 +80,8 @@ export interface PendingTypeScriptFacts {
   key: string;
   /** The answer; `undefined` when the worker could not run or died (then the caller computes in-thread). Never rejects. */
   answer: Promise<TypeScriptJobAnswer | undefined>;
+  /** Set when the run used the worker's answer (false while pending, and after a fallback to in-thread). */
+  used: boolean;
 }
 
 /** Identifies the inputs of a TypeScript extraction: the key of its stored piece. */
@@ -112,7 +114,7 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
   });
-  return { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer };
+  return { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer, used: false };
 }
 
 /**
@@ -136,6 +138,7 @@ async function factsFor(
       const before = diagnostics.length;
       if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {
         own.push(...answer.diagnostics);
+        pending.used = true;
         return answer.facts;
       }
       // A file changed while the worker ran: compute again, reporting (and recording) its reads once.

@@ -6,15 +6,15 @@
  */
 
 /** Words without which a file cannot declare CLI flags itself. */
-export const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
+const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
 /** Substrings of {@link FRAMEWORK_WORDS} (`argparse` covers `jsonargparse`): a text holding none of them cannot match it. */
 const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts'];
 /** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
-export const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
+const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
 /** `if __name__ == "__main__":` (either order of the comparison) at the start of a line. */
-export const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
+const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
 /** The libraries whose import changes which global parameters apply (see `effectiveGlobalParameters` in src/engine/lint.ts). */
-export const CONFIG_LIBRARIES = ['hydra', 'omegaconf', 'draccus'] as const;
+const CONFIG_LIBRARIES = ['hydra', 'omegaconf', 'draccus'] as const;
 const LIBRARY_IMPORT = new Map(CONFIG_LIBRARIES.map((lib) => [lib, new RegExp(`^\\s*(?:from|import)\\s+${lib}\\b`, 'm')]));
 
 /** What {@link pythonTextFacts} found in one file's text. Plain data (stored in the per-file cache). */
