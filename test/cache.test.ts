@@ -312,6 +312,30 @@ describe('lintWithCache', () => {
   });
 });
 
+describe('a cache hit after files were touched (issue #15: warm runs stay warm)', () => {
+  it('stores the new stats of files whose content did not change, so the next run hashes nothing', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const base = { root: p.root, config, cache: true, location: p.cache, version: '1', codeFingerprint: 'x' };
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    const first = await lintWithCache(base);
+    expect(first.cache.status).toBe('miss');
+    // A checkout or `touch`: new times, same bytes (a doc and a Python file).
+    const touched = ['README.md', 'nemo_gym/config_types.py'].map((f) => path.join(p.root, f));
+    const past = new Date(Date.now() - 60_000);
+    for (const file of touched) utimesSync(file, past, past);
+    // Past the racy window of the ctime the touch set, so the new stats can be trusted.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    const second = await lintWithCache(base);
+    expect([second.cache.status, second.cache.hashed, second.cache.written]).toEqual(['hit', 2, true]);
+    expect(second.messages).toEqual(first.messages);
+    const third = await lintWithCache(base);
+    expect([third.cache.status, third.cache.hashed, third.cache.written]).toEqual(['hit', 0, false]);
+    expect(third.messages).toEqual(first.messages);
+    expect(storedDocumentChanged(p.root, JSON.parse(readFileSync(path.join(p.cache, readdirSync(p.cache).find((f) => f.startsWith('run-'))!), 'utf8')).files, config.docs)).toBe(false);
+  });
+});
+
 /** The per-file cache figures of a `--debug` run: pieces reused and computed. */
 function pieceCounts(stderr: string): { reused: number; computed: number } | undefined {
   const m = /per-file cache (\d+) reused, (\d+) computed/.exec(stderr);

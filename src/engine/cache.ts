@@ -632,6 +632,21 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   if (previous.cache?.key === key && !options.needModel) {
     docParser?.close();
     const stored = previous.cache.result;
+    // Files whose stat changed but not their content (a touch, a checkout, chmod -R) were hashed
+    // again: their new stats are stored, else every later run hashes them again (and, for a
+    // document, starts the parser early for nothing). Same key and result; not when a file
+    // changes meanwhile; a file that cannot be written is no error.
+    let written = false;
+    if (hashed > 0 && unchangedSince(root, entries)) {
+      const { mac: _mac, ...unsigned } = previous.cache;
+      try {
+        prepareDirectory(root, dir);
+        writeFileAtomic(file, signedCacheText({ ...unsigned, files: entries }, signingKey), { durable: false });
+        written = true;
+      } catch {
+        // the stored entry stays valid; the next run hashes those files again
+      }
+    }
     const messages = stored.messages.map(deserialiseMessage);
     return {
       messages: scopeMessages(root, messages, options.files),
@@ -641,7 +656,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       notes: stored.notes,
       commands: stored.commands,
       stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 }, typeScriptWorker: false },
-      cache: { status: 'hit', file, written: false, hashed, ms: hashMs },
+      cache: { status: 'hit', file, written, hashed, ms: hashMs },
     };
   }
 
