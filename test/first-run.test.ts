@@ -43,6 +43,20 @@ describe('no silent passes', () => {
     expect(lines).toEqual([expect.stringMatching(/^docdrift: no command found \(.*\), so nothing was checked\. Map one in docdrift\.config\.json, e\.g\. \{"commands"/)]);
   });
 
+  it('a package.json npm cannot read is a warning at its position, not "no bin" over a silent pass', () => {
+    const ts = { 'src/cli.ts': 'export interface Options {\n  /** Port. */\n  port?: number;\n}\nexport function main(o: Options): void {}\n', 'README.md': '# tool\n\n```sh\ntool --port 3\n```\n' };
+    const root = tempProject({ 'package.json': '{\n  "name": "tool",\n  "bin": { "tool": "src/cli.ts" },\n}\n', ...ts });
+    const r = run(root, '--format', 'json');
+    const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; file: string; line: number; severity: string; message: string }> }).results;
+    expect(results).toEqual([expect.objectContaining({ ruleId: 'parse-error', file: 'package.json', line: 4, severity: 'warn' })]);
+    expect(results[0]!.message).toMatch(/^package\.json:4:1: invalid JSON \(PropertyNameExpected\); its bin entries are not read$/);
+    // A byte order mark is no error (npm strips it): the bin is read, and its command named.
+    const bom = tempProject({ 'package.json': '\uFEFF{\n  "name": "tool",\n  "bin": { "tool": "src/cli.ts" }\n}\n', ...ts });
+    const b = run(bom);
+    expect(b.stdout).toBe('');
+    expect(b.lines[0]).toMatch(/^docdrift: command `tool` has 1 parameter \(interface Options \(src\/cli\.ts:1\)\)/);
+  });
+
   it('a command with flags and no reference section gets one line, and a last line says nothing was compared', () => {
     const root = toolProject({ 'README.md': '# tool\n\nRun it.\n' });
     const { code, lines } = run(root);

@@ -1,5 +1,5 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
-import { findNodeAtLocation, parseTree, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -405,6 +405,16 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
+  // A package.json npm cannot read declares no bin docdrift can see: a warning says so, rather than
+  // "no bin in package.json" over a silent pass.
+  const badPackageJsons = new Set<string>();
+  for (const pkg of packageJsons) {
+    const problem = packageJsonProblem(pkg);
+    if (problem) {
+      diagnostics.push(problem);
+      badPackageJsons.add(pkg.file);
+    }
+  }
   const bins = packageJsons.flatMap((pkg) => Object.entries(binEntries(pkg.text)).map(([name, entry]) => ({ name, ...entry, packageJson: pkg.file })));
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
@@ -416,7 +426,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
     });
+    const before = diagnostics.length;
     const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs);
+    // The TypeScript side reports a broken package.json too: once is enough.
+    const kept = diagnostics.splice(before).filter((d) => !(d.ruleId === 'parse-error' && badPackageJsons.has(d.location.file)));
+    diagnostics.push(...kept);
     tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
@@ -775,6 +789,8 @@ export function interpolationKeys(text: string): string[] {
  */
 export function binEntries(packageJson: string): Record<string, { line: number; file: string }> {
   const errors: ParseError[] = [];
+  // npm reads a package.json that starts with a byte order mark (read-package-json strips it).
+  packageJson = packageJson.replace(/^\uFEFF/, '');
   const tree = parseTree(packageJson, errors, { disallowComments: true });
   if (!tree || errors.length > 0) return {};
   // Positions from the parser's nodes: the entry's own line, not the first line naming it.
@@ -793,6 +809,28 @@ export function binEntries(packageJson: string): Record<string, { line: number; 
     );
   }
   return {};
+}
+
+/**
+ * The `parse-error` warning for a package.json that is not valid JSON (as npm reads it: strict
+ * JSON, a leading byte order mark allowed), at the first error's line and column; undefined for
+ * a valid one. Its `bin` entries cannot be read, which the warning says.
+ */
+export function packageJsonProblem(pkg: { file: string; text: string }): InputDiagnostic | undefined {
+  const text = pkg.text.replace(/^\uFEFF/, '');
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const first = errors[0];
+  if (!first) return undefined;
+  const before = text.slice(0, first.offset).split('\n');
+  const line = before.length;
+  const column = (before.at(-1) ?? '').length + 1;
+  return {
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `${pkg.file}:${line}:${column}: invalid JSON (${printParseErrorCode(first.error)}); its bin entries are not read`,
+    location: { file: pkg.file, line, column },
+  };
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */

@@ -32,7 +32,8 @@ export interface BinEntry {
 export function readBins(packageJson: { file: string; text: string }, diagnostics: InputDiagnostic[]): BinEntry[] {
   let data: unknown;
   try {
-    data = JSON.parse(packageJson.text);
+    // npm reads a package.json that starts with a byte order mark (read-package-json strips it).
+    data = JSON.parse(packageJson.text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const offset = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
