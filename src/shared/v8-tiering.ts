@@ -12,8 +12,9 @@
  * synthetic 1x repository (3 runs each, 2 cores): 2.30-2.42 -> 2.05-2.11 s wall-clock, 4.0 ->
  * 3.4 s of CPU; budgets from 300,000 to 3,000,000 measure the same, 10,000,000 is slower again.
  *
- * Not applied when the user set the flag (NODE_OPTIONS or node's command line), nor when the
- * library is used through the API (only the bin imports this module).
+ * Not applied when the user set the flag on node's command line (`node --interrupt-budget=N
+ * $(which docdrift)`; Node refuses it in NODE_OPTIONS), nor when the library is used through the
+ * API (only the bin imports this module).
  * See https://v8.dev/blog/sparkplug (tiers) and V8's `flag-definitions.h` (`interrupt_budget`).
  */
 import { setFlagsFromString } from 'node:v8';
@@ -22,14 +23,14 @@ import { setFlagsFromString } from 'node:v8';
 export const INTERRUPT_BUDGET = 1_000_000;
 
 /**
- * The V8 flag to set, given node's own options (`process.execArgv`, the `NODE_OPTIONS`
- * environment variable); undefined when they already choose an interrupt budget (V8 accepts
- * `--interrupt-budget` and `--interrupt_budget`).
+ * The V8 flag to set, given node's own command-line options (`process.execArgv`); undefined when
+ * they already choose an interrupt budget (V8 accepts `--interrupt-budget` and
+ * `--interrupt_budget`).
  */
-export function tieringFlag(execArgv: readonly string[], nodeOptions: string | undefined): string | undefined {
-  const userSet = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg));
+export function tieringFlag(execArgv: readonly string[]): string | undefined {
+  const userSet = execArgv.some((arg) => /^--interrupt[-_]budget(=|$)/.test(arg));
   return userSet ? undefined : `--interrupt-budget=${INTERRUPT_BUDGET}`;
 }
 
-const flag = tieringFlag(process.execArgv, process.env.NODE_OPTIONS);
+const flag = tieringFlag(process.execArgv);
 if (flag !== undefined) setFlagsFromString(flag);
