@@ -304,6 +304,15 @@ describe('dry run and safety', () => {
     expect(readdirSync(dir)).toEqual(['doc.md']);
   });
 
+  it('writes chunks of bytes in order (the per-file cache writes its signature and body apart)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-atomic-'));
+    temps.push(dir);
+    const file = path.join(dir, 'pieces.bin');
+    writeFileAtomic(file, [Buffer.from('mac:'), new Uint8Array(0), Buffer.from('body \u00e9')], { durable: false });
+    expect(readFileSync(file, 'utf8')).toBe('mac:body \u00e9');
+    expect(readdirSync(dir)).toEqual(['pieces.bin']);
+  });
+
   it('fixProject reports a failed write as a problem and leaves the file as it was', async () => {
     const root = copyProject('fixtures/rules/reference-param-missing/invalid/new-fields');
     const bytes = snapshot(root);

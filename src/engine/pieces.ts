@@ -246,6 +246,7 @@ export class FilePieceStore implements PieceStore {
    * Writes, signed and atomically (temporary file + rename), each file whose pieces this run
    * changed: a piece stored, or a stored one not used (a renamed or deleted file's). A file that
    * was kept unread stays as it is; one neither read nor kept is removed (nothing of it was used).
+   * Ends the store's use: the pieces of a written file are dropped from memory (a run saves once, last).
    * @throws what `writeFileAtomic` throws (the caller treats it as "not written")
    */
   save(): void {
@@ -259,8 +260,13 @@ export class FilePieceStore implements PieceStore {
       const same = !state.changed && !state.bad && state.used.size === state.stored.size;
       if (same) continue;
       const body = serialize({ format: PIECES_FORMAT, code: this.code, segment, entries: state.used });
+      // The body holds a copy of every piece: the run's own copies are let go before the write,
+      // and signature and body are written as two chunks rather than joined into a third copy
+      // (a first cached run at synthetic 10x peaked ~80 MB above a run without the cache).
+      state.used = new Map();
+      state.stored = new Map();
       const mac = createHmac('sha256', this.signingKey).update(body).digest();
-      writeFileAtomic(state.file, Buffer.concat([mac, body]), { durable: false });
+      writeFileAtomic(state.file, [mac, body], { durable: false });
     }
   }
 }

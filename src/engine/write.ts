@@ -202,11 +202,12 @@ function readAll(fs: AtomicFs, fd: number): Buffer {
  * replaced inode's stamp right after it (see {@link AtomicWriteOptions}).
  *
  * @param file absolute path; an existing one must be a regular file (not a symlink).
+ * @param data the new content: text (written as UTF-8), bytes, or chunks of bytes written in order.
  * @throws {WriteError} when `file` is not a regular file or was edited meanwhile; the
  *   underlying `NodeJS.ErrnoException` when a step fails (EACCES, ENOSPC, EPERM for an owner
  *   that cannot be kept).
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions | AtomicFs = {}): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions | AtomicFs = {}): void {
   const opts: AtomicWriteOptions = 'openSync' in options ? { fs: options } : options;
   const fs = opts.fs ?? nodeFs;
   let existing: nodeFs.Stats | undefined;
@@ -220,9 +221,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   let fd: number | undefined;
   try {
     fd = fs.openSync(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    // Chunks are written in order, so a caller need not join them into one copy (the per-file cache's signature and body).
+    for (const bytes of typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data) {
+      let written = 0;
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    }
     if (existing) {
       // Running as root (or as a member of the file's group) the replacement would otherwise be
       // owned by docdrift's user: keep the owner. chown clears set-id bits, so chmod follows it.
