@@ -57,6 +57,28 @@ describe('no silent passes', () => {
     expect(b.lines[0]).toMatch(/^docdrift: command `tool` has 1 parameter \(interface Options \(src\/cli\.ts:1\)\)/);
   });
 
+  it('a package.json whose bin npm could not run is a warning naming why; nesting too deep is one too, not a crash', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['["src/cli.ts"]\n', /^package\.json:1:1: not a JSON object; its bin entries are not read$/],
+      ['{\n  "name": "tool",\n  "bin": 42\n}\n', /^package\.json:3:10: `bin` must be a path or an object of command names to paths; it is not read$/],
+      ['{\n  "bin": "src/cli.ts"\n}\n', /^package\.json:2:3: `bin` is a path but `name` is not a non-empty string, so the command has no name; it is not read$/],
+      ['{\n  "name": "tool",\n  "bin": { "tool": 5 }\n}\n', /^package\.json:3:12: `bin` entry `tool` is not a path; it is not read$/],
+      ['{\n  "name": "tool",\n  "bin": { "": "src/cli.ts" }\n}\n', /^package\.json:3:12: a `bin` entry has an empty command name; it is not read$/],
+      [`${'{"a":'.repeat(6000)}1${'}'.repeat(6000)}\n`, /^package\.json:1:1: invalid JSON \(nested too deeply to read\); its bin entries are not read$/],
+    ];
+    for (const [text, message] of cases) {
+      const root = tempProject({ 'package.json': text, 'src/cli.ts': 'export function main(): void {}\n', 'README.md': '# tool\n' });
+      const r = run(root, '--format', 'json');
+      expect(r.code, text.slice(0, 40)).toBe(0);
+      const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; message: string }> }).results;
+      expect(results.map((m) => m.ruleId), text.slice(0, 40)).toEqual(['parse-error']);
+      expect(results[0]!.message).toMatch(message);
+    }
+    // Of two `bin` keys the last counts, as JSON.parse and npm read it.
+    const twice = tempProject({ 'package.json': '{"name": "t", "bin": {"old": "gone.js"}, "bin": {"tool": "src/cli.ts"}}\n', 'src/cli.ts': 'export interface Options {\n  /** Port. */\n  port?: number;\n}\nexport function main(o: Options): void {}\n', 'README.md': '# tool\n' });
+    expect(run(twice).lines[0]).toMatch(/^docdrift: command `tool` has 1 parameter/);
+  });
+
   it('a command with flags and no reference section gets one line, and a last line says nothing was compared', () => {
     const root = toolProject({ 'README.md': '# tool\n\nRun it.\n' });
     const { code, lines } = run(root);

@@ -1,7 +1,9 @@
 /**
  * V8 tuning for a short-lived CLI run, applied when the `docdrift` bin starts (imported first by
- * src/bin.ts, so that it runs before the rest of docdrift is loaded; V8 flags are per process, so
- * the document and TypeScript worker threads started later get it too).
+ * src/bin.ts; V8 flags are per process, so the document and TypeScript worker threads started
+ * later get it too). In the bundle, the chunks the bin imports are evaluated before this module,
+ * but evaluating them only defines functions: a function gets its tier-up budget when it first
+ * collects feedback, which is after this has run, once the run starts.
  *
  * `--interrupt-budget` is how much bytecode a function runs before V8 considers optimising it
  * with TurboFan (default 67,584 in Node 20's V8 11.3). A docdrift run lasts a few seconds: at the
