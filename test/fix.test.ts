@@ -394,6 +394,16 @@ describe('rows in the table style (issue #16 item 6)', () => {
     expect(result.result.messages.filter((m) => m.ruleId?.startsWith('reference-'))).toEqual([]);
   });
 
+  it('spells a new row as a flag when every row of the table does (`--epochs`, not `epochs`)', async () => {
+    const fields = ['port: int = Field(default=8080, description="Port to listen on.")', 'host: str = Field(default="localhost", description="Host name.")', 'epochs: int = Field(default=3, description="Passes.")'];
+    const doc = '# CLI\n\n### `tool`\n\n| Flag | Default | Description |\n|---|---|---|\n| `--port` | `8080` | Port to listen on. |\n| `--host` | `localhost` | Host name. |\n';
+    const root = miniProject(fields, doc);
+    const result = await fixRoot(root);
+    expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(`${doc}| \`--epochs\` | \`3\` | Passes. |\n`);
+    // Re-linted, the new row documents the field.
+    expect(result.result.messages.filter((m) => m.ruleId?.startsWith('reference-'))).toEqual([]);
+  });
+
   it('keeps quotes when the table quotes its strings, and fills a Required column with its own words', async () => {
     const fields = ['name: str = Field(description="Run name.")', 'mode: str = Field(default="fast", description="Speed.")', 'tag: str = Field(description="A tag.")'];
     const doc = '# CLI\n\n### `tool`\n\n| Name | Required | Default | Description |\n|---|---|---|---|\n| `name` | ✓ | - | Run name. |\n| `mode` | - | `"fast"` | Speed. |\n';

@@ -119,7 +119,10 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const hasDefaultCol = roles.includes('default');
   const hasNameAndFlag = roles.includes('name') && roles.includes('flag');
   const isFlag = param.origin === 'cli-flag' && !param.positional;
-  const spelled = isFlag ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  // A config field documented in a table that writes every parameter as a flag (`--port`: the
+  // fields are passed on the command line) gets a row in that spelling too.
+  const flagTable = !isFlag && rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
+  const spelled = isFlag || flagTable ? `${key.length === 1 ? '-' : '--'}${key}` : key;
   const facts = insertionFactsOf(table, rows);
   const noneMark = (col: number): string => {
     let mark = facts.noneMarks.get(col);
