@@ -1,6 +1,6 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
-import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
+import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
@@ -405,17 +405,12 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
-  // A package.json npm cannot read declares no bin docdrift can see: a warning says so, rather than
-  // "no bin in package.json" over a silent pass.
-  const badPackageJsons = new Set<string>();
-  for (const pkg of packageJsons) {
-    const problem = packageJsonProblem(pkg);
-    if (problem) {
-      diagnostics.push(problem);
-      badPackageJsons.add(pkg.file);
-    }
-  }
-  const bins = packageJsons.flatMap((pkg) => Object.entries(binEntries(pkg.text)).map(([name, entry]) => ({ name, ...entry, packageJson: pkg.file })));
+  // A bin npm could not run is a warning naming why, rather than "no bin in package.json" over a silent pass.
+  const bins = packageJsons.flatMap((pkg) => {
+    const read = readPackageBins(pkg);
+    if (read.problem) diagnostics.push(read.problem);
+    return read.bins.map((bin) => ({ ...bin, packageJson: pkg.file }));
+  });
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
     bins.length > 0 ||
@@ -428,9 +423,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     });
     const before = diagnostics.length;
     const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs);
-    // The TypeScript side reports a broken package.json too: once is enough.
-    const kept = diagnostics.splice(before).filter((d) => !(d.ruleId === 'parse-error' && badPackageJsons.has(d.location.file)));
-    diagnostics.push(...kept);
+    // The TypeScript extractor reports an unreadable package.json as the bins above did: once is enough.
+    const reported = new Set(diagnostics.slice(0, before).map((d) => `${d.ruleId}:${d.location.file}:${d.message}`));
+    diagnostics.push(...diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));
     tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
@@ -782,101 +777,12 @@ export function interpolationKeys(text: string): string[] {
   return keys;
 }
 
-/** A package.json read as npm reads it, with jsonc-parser's syntax tree for positions; or why it cannot be read. */
-type PackageJsonTree = { text: string; tree: JsonNode } | { text: string; error: string; offset: number };
-
 /**
- * Parses a package.json as npm does: strict JSON (no comments, no trailing commas), a leading
- * byte order mark allowed (read-package-json strips it). Never throws: nesting too deep for the
- * parser's recursion is a reason like a syntax error.
- */
-function readPackageJsonTree(raw: string): PackageJsonTree {
-  const text = raw.replace(/^\uFEFF/, '');
-  const errors: ParseError[] = [];
-  let tree: JsonNode | undefined;
-  try {
-    tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
-  } catch (error) {
-    return { text, error: error instanceof RangeError ? 'nested too deeply to read' : String(error), offset: 0 };
-  }
-  const first = errors[0];
-  if (first) return { text, error: printParseErrorCode(first.error), offset: first.offset };
-  if (!tree) return { text, error: 'ValueExpected', offset: 0 };
-  return { text, tree };
-}
-
-/** The value of the last property `key` of a JSON object node (JSON.parse keeps the last of duplicate keys). */
-function lastProperty(object: JsonNode, key: string): { property: JsonNode; value: JsonNode } | undefined {
-  let found: { property: JsonNode; value: JsonNode } | undefined;
-  for (const property of object.children ?? []) {
-    const [k, value] = property.children ?? [];
-    if (k?.value === key && value) found = { property, value };
-  }
-  return found;
-}
-
-/** 1-based line of `offset` in `text`. */
-const lineOf = (text: string, offset: number): number => text.slice(0, offset).split('\n').length;
-
-/**
- * The `bin` commands of a package.json (https://docs.npmjs.com/cli/v10/configuring-npm/package-json#bin),
- * each with the 1-based line that declares it (the `"bin"` line for the string form) and the file
- * it runs as written. A file npm cannot read, and entries that are not a non-empty name mapped to
- * a path, yield none ({@link packageJsonProblem} says why).
+ * The `bin` commands of a package.json by name, each with the 1-based line that declares it and
+ * the file it runs as written (see {@link readPackageBins}, which also says what cannot be read).
  */
 export function binEntries(packageJson: string): Record<string, { line: number; file: string }> {
-  const read = readPackageJsonTree(packageJson);
-  if (!('tree' in read) || read.tree.type !== 'object') return {};
-  const { text, tree } = read;
-  const name = lastProperty(tree, 'name')?.value;
-  const bin = lastProperty(tree, 'bin');
-  if (bin?.value.type === 'string' && bin.value.value !== '' && name?.type === 'string' && name.value !== '') {
-    return { [String(name.value).replace(/^@[^/]+\//, '')]: { line: lineOf(text, bin.property.offset), file: String(bin.value.value) } };
-  }
-  if (bin?.value.type === 'object') {
-    const entries: Record<string, { line: number; file: string }> = {};
-    for (const prop of bin.value.children ?? []) {
-      const [key, value] = prop.children ?? [];
-      if (key && value?.type === 'string' && key.value !== '' && value.value !== '') entries[String(key.value)] = { line: lineOf(text, prop.offset), file: String(value.value) };
-    }
-    return entries;
-  }
-  return {};
-}
-
-/**
- * The `parse-error` warning for a package.json whose `bin` commands cannot be read, at the
- * problem's line and column; undefined when there is none. As npm reads it: not valid JSON
- * (strict, a leading byte order mark allowed, nesting deeper than the parser can follow), not a
- * JSON object, a `bin` that is neither a path nor an object of command names to paths, a path
- * `bin` without a `name` to call the command by, or a `bin` entry with an empty name or a
- * non-path value.
- */
-export function packageJsonProblem(pkg: { file: string; text: string }): InputDiagnostic | undefined {
-  const read = readPackageJsonTree(pkg.text);
-  const at = (offset: number, why: string): InputDiagnostic => {
-    const before = read.text.slice(0, offset).split('\n');
-    const line = before.length;
-    const column = (before.at(-1) ?? '').length + 1;
-    return { ruleId: 'parse-error', severity: 'warn', message: `${pkg.file}:${line}:${column}: ${why}`, location: { file: pkg.file, line, column } };
-  };
-  if (!('tree' in read)) return at(read.offset, `invalid JSON (${read.error}); its bin entries are not read`);
-  const { tree } = read;
-  if (tree.type !== 'object') return at(tree.offset, 'not a JSON object; its bin entries are not read');
-  const bin = lastProperty(tree, 'bin');
-  if (!bin) return undefined;
-  if (bin.value.type === 'string') {
-    if (bin.value.value === '') return at(bin.value.offset, '`bin` is an empty path; it is not read');
-    const name = lastProperty(tree, 'name')?.value;
-    return name?.type === 'string' && name.value !== '' ? undefined : at(bin.property.offset, '`bin` is a path but `name` is not a non-empty string, so the command has no name; it is not read');
-  }
-  if (bin.value.type !== 'object') return at(bin.value.offset, '`bin` must be a path or an object of command names to paths; it is not read');
-  for (const prop of bin.value.children ?? []) {
-    const [key, value] = prop.children ?? [];
-    if (key?.value === '') return at(prop.offset, 'a `bin` entry has an empty command name; it is not read');
-    if (value?.type !== 'string' || value.value === '') return at(prop.offset, `\`bin\` entry \`${String(key?.value)}\` is not a path; it is not read`);
-  }
-  return undefined;
+  return Object.fromEntries(readPackageBins({ file: 'package.json', text: packageJson }).bins.map((b) => [b.name, { line: b.line, file: b.file }]));
 }
 
 /** An absolute or root-relative path as a project-relative POSIX path. */

@@ -33,7 +33,7 @@ export async function typeScriptFacts(
 ): Promise<TypeScriptFacts> {
   // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
   const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
-  const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read, []);
+  const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read);
   const allSources = [...tsSources, ...programs.javascript];
   const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
   const { extractTypeScript } = await import('../extract/typescript/index.js');

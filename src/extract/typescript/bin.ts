@@ -1,6 +1,7 @@
 /** Maps package.json `bin` entries to the config type their entry file reads, by a documented static heuristic. */
 import { ts } from 'ts-morph';
 import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
+import { readPackageBins } from '../package-bins.js';
 import type { Analysis } from './analysis.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo } from './scan.js';
@@ -24,37 +25,14 @@ export interface BinEntry {
 }
 
 /**
- * Reads the `bin` field of a package.json (https://docs.npmjs.com/cli/v10/configuring-npm/package-json#bin):
- * a string names one command called like the package (scope removed: `@s/tool` → `tool`), an
- * object maps command names to files. A file that is not valid JSON gives a `parse-error`
- * warning at the parser's position and no entries.
+ * The `bin` entries of a package.json (see {@link readPackageBins}), each file joined to the
+ * package.json's directory. What cannot be read is a `parse-error` warning in `diagnostics`, when given.
  */
-export function readBins(packageJson: { file: string; text: string }, diagnostics: InputDiagnostic[]): BinEntry[] {
-  let data: unknown;
-  try {
-    // npm reads a package.json that starts with a byte order mark (read-package-json strips it).
-    data = JSON.parse(packageJson.text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const offset = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
-    const before = packageJson.text.slice(0, offset).split('\n');
-    const line = before.length;
-    const column = (before.at(-1) ?? '').length + 1;
-    diagnostics.push({
-      ruleId: 'parse-error',
-      severity: 'warn',
-      message: `${packageJson.file}:${line}:${column}: invalid JSON (${message}); its bin entries are not read`,
-      location: { file: packageJson.file, line, column },
-    });
-    return [];
-  }
-  if (typeof data !== 'object' || data === null) return [];
-  const { name, bin } = data as { name?: unknown; bin?: unknown };
+export function readBins(packageJson: { file: string; text: string }, diagnostics?: InputDiagnostic[]): BinEntry[] {
   const dir = dirname(packageJson.file);
-  const entry = (command: string, path: string): BinEntry => ({ name: command, path: joinPath(dir, path) ?? path });
-  if (typeof bin === 'string') return typeof name === 'string' && name !== '' ? [entry(name.replace(/^@[^/]+\//, ''), bin)] : [];
-  if (typeof bin !== 'object' || bin === null) return [];
-  return Object.entries(bin).flatMap(([command, path]) => (typeof path === 'string' ? [entry(command, path)] : []));
+  const read = readPackageBins(packageJson);
+  if (read.problem) diagnostics?.push(read.problem);
+  return read.bins.map((bin) => ({ name: bin.name, path: joinPath(dir, bin.file) ?? bin.file }));
 }
 
 /** Evidence strength: entry-function parameters, then parsed-options values, then `new X(…)`. */

@@ -1,5 +1,4 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
-import type { InputDiagnostic } from '../../model/types.js';
 import { readBins, type BinEntry } from './bin.js';
 import { dirname, findSource, joinPath, OUT_DIRS } from './scan.js';
 
@@ -57,7 +56,7 @@ function javascriptFile(target: string, files: ReadonlySet<string>): string | un
  * 3. Else, when the declared file exists, the file itself is a JavaScript program, and it and
  *    the JavaScript it imports (relative specifiers, ≤ 400 files) are read.
  *
- * @param packageJsons every package.json to read `bin` from (invalid JSON gives a `parse-error` warning)
+ * @param packageJsons every package.json to read `bin` from (what cannot be read, `extractTypeScript` reports)
  * @param tsFiles the TypeScript sources of the run
  * @param programFiles JavaScript and `bin/` files that exist (discovery's `programs`)
  * @param read reads a listed file's text
@@ -67,7 +66,6 @@ export function findBinPrograms(
   tsFiles: ReadonlyArray<{ file: string; text: string }>,
   programFiles: ReadonlySet<string>,
   read: (file: string) => string | undefined,
-  diagnostics: InputDiagnostic[],
 ): BinPrograms {
   const tsSet = new Set(tsFiles.map((s) => s.file));
   const bins: BinProgram[] = [];
@@ -84,7 +82,7 @@ export function findBinPrograms(
     return text;
   };
   for (const pkg of packageJsons) {
-    for (const bin of readBins(pkg, diagnostics)) {
+    for (const bin of readBins(pkg)) {
       const program: BinProgram = { ...bin, packageJson: pkg.file };
       bins.push(program);
       // A declared file that exists says what it loads: its shim target beats the name guess
