@@ -4,12 +4,14 @@
  * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, renameSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { CACHE_FORMAT, RACY_WINDOW_MS, defaultCacheLocation, deserialiseMessage, serialiseMessage, stableStringify, storedDocumentChanged } from '../src/engine/cache.js';
+import { CACHE_FORMAT, EARLY_PREFETCH_LIMIT, RACY_WINDOW_MS, changedStoredDocuments, defaultCacheLocation, deserialiseMessage, prefetchEditedDocuments, serialiseMessage, stableStringify, storedDocumentChanged } from '../src/engine/cache.js';
+import type { DocParser } from '../src/docs/bounded-parse.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { removeTempDirs, tempProject } from './helpers.js';
@@ -678,6 +680,66 @@ describe('storedDocumentChanged (starting the document worker before discovery)'
     rmSync(path.join(root, 'README.md'));
     expect(storedDocumentChanged(root, entriesOf(root, ['docs/guide.mdx']), globs)).toBe(false);
     expect(storedDocumentChanged(root, { ...entriesOf(root, ['docs/guide.mdx']), 'README.md': entries['README.md']! }, globs)).toBe(true);
+  });
+});
+
+describe('prefetchEditedDocuments (an edited page is parsed while discovery runs)', () => {
+  afterAll(removeTempDirs);
+  const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+  /** Stored entries as hashFiles writes them: the stats now and the sha1 of `texts`' content. */
+  const stored = (root: string, texts: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(texts).map(([f, text]) => {
+        const s = statSync(path.join(root, f));
+        return [f, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, hashedAt: Date.now(), hash: sha1(text) }];
+      }),
+    );
+  const recorder = () => {
+    const sent: Array<{ file: string; text: string; what: { doc: boolean; directives: boolean } }> = [];
+    const parser: DocParser = { parse: () => { throw new Error('not asked'); }, prefetch: (file, text, what) => void sent.push({ file, text, what }), close: () => {} };
+    return { sent, parser };
+  };
+
+  it('sends only stored documents whose content changed, with their new text, and skips touched, deleted and unreadable ones', () => {
+    const texts = { 'README.md': '# a\n', 'docs/touched.md': '# b\n', 'docs/gone.md': '# c\n', 'docs/dir.md': '# d\n', 'docs/guide.mdx': '# e\n' };
+    const root = tempProject(texts);
+    const entries = stored(root, texts);
+    const globs = ['**/*.md', '**/*.mdx'];
+    appendFileSync(path.join(root, 'README.md'), 'Run `tool --port 1`.\n<!-- docdrift-disable-next-line -->\n');
+    const touched = new Date(Date.now() + 5000);
+    utimesSync(path.join(root, 'docs/touched.md'), touched, touched);
+    rmSync(path.join(root, 'docs/gone.md'));
+    rmSync(path.join(root, 'docs/dir.md'));
+    mkdirSync(path.join(root, 'docs/dir.md'));
+    const changed = changedStoredDocuments(root, entries, globs);
+    expect(changed.sort()).toEqual(['README.md', 'docs/dir.md', 'docs/gone.md', 'docs/touched.md']);
+    const { sent, parser } = recorder();
+    expect(prefetchEditedDocuments(root, parser, changed, entries)).toEqual(['README.md']);
+    expect(sent).toEqual([{ file: 'README.md', text: readFileSync(path.join(root, 'README.md'), 'utf8'), what: { doc: true, directives: true } }]);
+  });
+
+  it(`sends at most ${EARLY_PREFETCH_LIMIT} (a checkout that edits many pages is left to the run), and nothing to a parser without prefetch`, () => {
+    const texts = Object.fromEntries(Array.from({ length: EARLY_PREFETCH_LIMIT + 3 }, (_, i) => [`docs/p${i}.md`, `# p${i}\n`]));
+    const root = tempProject(texts);
+    const entries = stored(root, texts);
+    for (const f of Object.keys(texts)) appendFileSync(path.join(root, f), 'Edited.\n');
+    const changed = changedStoredDocuments(root, entries, ['**/*.md']);
+    expect(changed).toHaveLength(EARLY_PREFETCH_LIMIT + 3);
+    const { sent, parser } = recorder();
+    expect(prefetchEditedDocuments(root, parser, changed, entries)).toHaveLength(EARLY_PREFETCH_LIMIT);
+    expect(sent.every((r) => r.what.doc && !r.what.directives && r.text.endsWith('Edited.\n'))).toBe(true);
+    expect(prefetchEditedDocuments(root, { parse: parser.parse, close: () => {} }, changed, entries)).toEqual([]);
+  });
+
+  it('keeps the output of a run after a README edit equal to a run without the cache', async () => {
+    const p = project();
+    await cli(p.root, ['--cache-location', p.cache, '--format', 'json']);
+    appendFileSync(path.join(p.root, 'README.md'), '\n```bash\nng_collect_rollouts +resume_from_cache=True +bogus_flag=1\n```\n');
+    const incremental = await cli(p.root, ['--cache-location', p.cache, '--format', 'json']);
+    const cold = await cli(p.root, ['--no-cache', '--format', 'json']);
+    expect(incremental.stdout).toBe(cold.stdout);
+    expect(incremental.code).toBe(cold.code);
+    expect(incremental.stdout).toContain('bogus_flag');
   });
 });
 

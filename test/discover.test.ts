@@ -1,11 +1,11 @@
 /** File discovery: the `git ls-files` way gives exactly globby's answer, and globby is used where git cannot. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { discoverFiles } from '../src/engine/discover.js';
+import { discoverFiles, startGitListing } from '../src/engine/discover.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-discover-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -92,6 +92,19 @@ describe('discoverFiles', () => {
     const viaGit = await discoverFiles(root, sources, docs, ignore, 'git');
     expect(untracking(viaGit)).toEqual(await discoverFiles(root, sources, docs, ignore, 'globby'));
     expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
+  });
+
+  it('hands back the lstat of every file it found through git, and takes a listing started earlier only for its own root', async () => {
+    const lstats = new Map<string, Stats>();
+    const other = startGitListing(path.join(root, 'docs'));
+    const listing = startGitListing(root);
+    const found = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { lstats, listing });
+    expect(found).toEqual(await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git'));
+    const all = [...new Set(Object.values(found).flatMap((v) => (Array.isArray(v) ? v : [])))].sort();
+    expect([...lstats.keys()].sort()).toEqual(all);
+    for (const [file, stat] of lstats) expect(stat.ino).toBe(lstatSync(path.join(root, file)).ino);
+    // A listing of another root is not used (its paths are relative to that root).
+    expect(await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { listing: other })).toEqual(found);
   });
 
   it('works from a subdirectory of a work tree, with the parent .gitignore applied', async () => {

@@ -15,9 +15,10 @@ import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
-import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
+import { discoveredInputs, discoverFiles, startGitListing, type DiscoveredFiles } from './discover.js';
 import { FilePieceStore, piecesFile } from './pieces.js';
-import { createDocParser } from '../docs/bounded-parse.js';
+import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
+import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
 import { decodeText, readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
@@ -367,16 +368,18 @@ function verifySignature(text: string, key: Buffer): boolean {
  * Hashes the inputs. A file whose size, mtime, ctime and inode equal its cached entry, and whose
  * ctime was at least {@link RACY_WINDOW_MS} older than the moment it was hashed, keeps its
  * cached hash; every other file is read and hashed. A file that cannot be stat'ed or read hashes
- * as the error code, so the run that follows reports it as the engine does.
+ * as the error code, so the run that follows reports it as the engine does. `known` holds stats
+ * taken by discovery moments before (its `lstat` of a regular file): they are used instead of a
+ * second `stat` (a file changed since is caught by the check after the run, `unchangedSince`).
  */
-function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined): { entries: Record<string, FileEntry>; hashed: number } {
+function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>): { entries: Record<string, FileEntry>; hashed: number } {
   const entries: Record<string, FileEntry> = {};
   let hashed = 0;
   for (const file of files) {
     const abs = path.join(root, file);
     let stat: Stats;
     try {
-      stat = statSync(abs);
+      stat = known?.get(file) ?? statSync(abs);
     } catch (error) {
       entries[file] = { size: -1, mtimeMs: 0, ctimeMs: 0, ino: 0, hashedAt: 0, hash: `error:${(error as NodeJS.ErrnoException).code}` };
       continue;
@@ -416,8 +419,48 @@ function hashFiles(root: string, files: string[], previous: Record<string, FileE
  * run will parse a document, so its worker can start early. Costs one `stat` per stored document.
  */
 export function storedDocumentChanged(root: string, files: Record<string, FileEntry>, docs: string[]): boolean {
+  return changedStoredDocuments(root, files, docs).length > 0;
+}
+
+/**
+ * The files of the stored run that `docs` matches whose stat changed since (or that are gone), in
+ * the stored order: what {@link storedDocumentChanged} tests, listed. One `stat` per stored document.
+ */
+export function changedStoredDocuments(root: string, files: Record<string, FileEntry>, docs: string[]): string[] {
   const isDoc = picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
-  return Object.entries(files).some(([file, e]) => e.size >= 0 && isDoc(file) && statChanged(root, file, e));
+  return Object.entries(files).flatMap(([file, e]) => (e.size >= 0 && isDoc(file) && statChanged(root, file, e) ? [file] : []));
+}
+
+/** At most this many edited documents are sent to the parser before discovery (see {@link prefetchEditedDocuments}). */
+export const EARLY_PREFETCH_LIMIT = 8;
+
+/**
+ * Sends the parser's worker, before discovery, the documents among `changed` (stored documents
+ * whose stat changed) whose content changed too (sha1 of the bytes differs from the stored hash),
+ * at most {@link EARLY_PREFETCH_LIMIT} of them (a checkout that touches many is left to the run's
+ * own prefetch): the worker parses an edited page while discovery, hashing and the cached pieces
+ * load, instead of after them (NeMo Gym's 200 KB README took ~400 ms of waiting at the docs
+ * stage). The request is the usual one for a page that names a command (`doc`, and directives
+ * when its text may hold some); the run asks again, and waits, only when it wants another.
+ * Returns the files sent. Unreadable files are skipped: the run reports them.
+ */
+export function prefetchEditedDocuments(root: string, parser: DocParser, changed: readonly string[], files: Record<string, FileEntry>): string[] {
+  if (!parser.prefetch) return [];
+  const sent: string[] = [];
+  for (const file of changed) {
+    if (sent.length === EARLY_PREFETCH_LIMIT) break;
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFileBytes(path.join(root, file));
+    } catch {
+      continue;
+    }
+    if (createHash('sha1').update(bytes).digest('hex') === files[file]?.hash) continue;
+    const text = decodeText(bytes);
+    parser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+    sent.push(file);
+  }
+  return sent;
 }
 
 /** True when no input's stat changed since it was hashed (so the result computed meanwhile belongs to those hashes). */
@@ -593,6 +636,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', written: false, hashed: 0, ms: 0 } };
   }
 
+  // git lists the files while the cache is read and the document worker starts.
+  const listing = startGitListing(root);
   const dir = options.location ?? defaultCacheLocation(root);
   const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
   // A committed `.docdrift-cache` symlink (or one on the way to it) is refused, not followed.
@@ -611,9 +656,12 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // (synthetic 1x, README edited: 0.42-0.44 -> 0.38-0.40 s). Only stats are compared; a new
   // document is found by hashing, after which the worker starts as before. A run whose documents
   // are unchanged (a cache hit) starts no worker.
-  let docParser = previous.cache && storedDocumentChanged(root, previous.cache.files, config.docs) ? await createDocParser({ eager: true, files: Object.keys(previous.cache.files).length }) : undefined;
+  const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs) : [];
+  let docParser = previous.cache && changedDocs.length > 0 ? await createDocParser({ eager: true, files: Object.keys(previous.cache.files).length }) : undefined;
+  if (docParser && previous.cache) prefetchEditedDocuments(root, docParser, changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
-  const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
+  const lstats = new Map<string, Stats>();
+  const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing });
   const tDiscovered = performance.now();
   if (!signingKey) {
     docParser?.close();
@@ -625,7 +673,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', file, written: false, hashed: 0, ms: 0, note } };
   }
   const tHash = performance.now();
-  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files);
+  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files, lstats);
   const key = runKey(options, discovered, entries);
   const hashMs = readMs + performance.now() - tHash;
 

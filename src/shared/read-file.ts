@@ -60,22 +60,33 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
       throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', `not a regular file (${what})`);
     }
     if (stat.size > max) throw new ReadFileError('EFBIG', `${formatBytes(stat.size)}, over the ${formatBytes(max)} limit`);
+    // One buffer of the stated size plus a byte (to see the end, or growth) is filled first, so a
+    // large file (the per-file cache: tens of MB) is not read in pieces and then copied again;
+    // a file that grew, or whose size a special file system misstates, goes on in 1 MiB chunks.
     const chunks: Buffer[] = [];
     let total = 0;
+    let chunk = Buffer.allocUnsafe(Math.min(stat.size + 1, max + 1));
+    let filled = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stat.size - total, 0) + 1, 1 << 20, max + 1 - total) || 1);
       let n: number;
       try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
+        n = readSync(fd, chunk, filled, chunk.length - filled, null);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
         throw new ReadFileError(code, code);
       }
       if (n === 0) break;
+      filled += n;
       total += n;
       if (total > max) throw new ReadFileError('EFBIG', `over the ${formatBytes(max)} limit`);
-      chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+      if (filled === chunk.length) {
+        chunks.push(chunk);
+        chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
+        filled = 0;
+      }
     }
+    if (filled > 0) chunks.push(chunk.subarray(0, filled));
+    if (chunks.length === 0) return Buffer.alloc(0);
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);

@@ -1,0 +1,37 @@
+/** readRegularFileBytes: the one way docdrift reads a project file (src/shared/read-file.ts). */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ReadFileError, readRegularFileBytes } from '../src/shared/read-file.js';
+import { removeTempDirs, tempProject } from './helpers.js';
+
+describe('readRegularFileBytes', () => {
+  afterAll(removeTempDirs);
+
+  it('reads a file of several MiB whole (the per-file cache), an empty file and a small one byte for byte', () => {
+    const root = tempProject({ 'empty.md': '', 'small.md': '# é\n' });
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 31 + (i >> 11)) & 0xff;
+    writeFileSync(path.join(root, 'big.bin'), big);
+    expect(readRegularFileBytes(path.join(root, 'big.bin')).equals(big)).toBe(true);
+    expect(readRegularFileBytes(path.join(root, 'empty.md'))).toHaveLength(0);
+    expect(readRegularFileBytes(path.join(root, 'small.md')).toString('utf8')).toBe('# é\n');
+  });
+
+  it('refuses a file over the limit, a directory and a FIFO (without waiting for a writer)', () => {
+    const root = tempProject({ 'a.md': 'x'.repeat(100), 'dir/b.md': '' });
+    expect(() => readRegularFileBytes(path.join(root, 'a.md'), { maxBytes: 99 })).toThrow(ReadFileError);
+    expect(readRegularFileBytes(path.join(root, 'a.md'), { maxBytes: 100 })).toHaveLength(100);
+    expect(() => readRegularFileBytes(path.join(root, 'dir'))).toThrow(/directory/);
+    execFileSync('mkfifo', [path.join(root, 'pipe.md')]);
+    expect(() => readRegularFileBytes(path.join(root, 'pipe.md'))).toThrow(/FIFO/);
+  });
+
+  it.runIf(existsSync('/proc/self/status'))('reads a file whose stated size is wrong (procfs says 0) to its end', () => {
+    const bytes = readRegularFileBytes('/proc/self/status');
+    expect(bytes.length).toBeGreaterThan(100);
+    expect(bytes.toString('utf8')).toMatch(/^Name:/);
+    expect(bytes.toString('utf8').split('\n')[0]).toBe(readFileSync('/proc/self/status', 'utf8').split('\n')[0]);
+  });
+});
