@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { discoverFiles, startGitListing } from '../src/engine/discover.js';
+import { discoverFiles, startGitListing, type DiscoveryMemo } from '../src/engine/discover.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-discover-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -105,6 +105,29 @@ describe('discoverFiles', () => {
     for (const [file, stat] of lstats) expect(stat.ino).toBe(lstatSync(path.join(root, file)).ino);
     // A listing of another root is not used (its paths are relative to that root).
     expect(await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { listing: other })).toEqual(found);
+  });
+
+  it('takes the lists of the last run (its memo) only for the same listing, patterns and build', async () => {
+    const repo = makeRepo('memo');
+    const first: DiscoveryMemo = { salt: 'build-1' };
+    const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { memo: first });
+    // What git listed and the patterns matched, before files that are not regular are dropped.
+    expect(first.next?.found.docs).toEqual(expect.arrayContaining(found.docs));
+    // A memo that says something else shows when it is used: same listing, patterns and salt.
+    const marked = { key: first.next!.key, found: { ...first.next!.found, docs: ['README.md'] } };
+    const reused: DiscoveryMemo = { salt: 'build-1', previous: marked };
+    expect((await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { memo: reused })).docs).toEqual(['README.md']);
+    // Another build, other patterns, or a new file in the listing: matched again.
+    expect((await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { memo: { salt: 'build-2', previous: marked } })).docs).toEqual(found.docs);
+    expect((await discoverFiles(repo, DEFAULT_CONFIG.sources, [...DEFAULT_CONFIG.docs, '!nothing/**'], [], 'git', { memo: { salt: 'build-1', previous: marked } })).docs).toEqual(found.docs);
+    writeFileSync(path.join(repo, 'docs/new-page.md'), '# new\n');
+    const again: DiscoveryMemo = { salt: 'build-1', previous: marked };
+    const after = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git', { memo: again });
+    expect(after.docs).toEqual([...found.docs, 'docs/new-page.md'].sort());
+    expect(again.next?.key).not.toBe(marked.key);
+    // The memo keeps its own copies: a caller that edits the lists it got does not change it.
+    after.docs.length = 0;
+    expect(again.next?.found.docs).toContain('docs/new-page.md');
   });
 
   it('works from a subdirectory of a work tree, with the parent .gitignore applied', async () => {

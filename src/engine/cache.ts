@@ -15,7 +15,7 @@ import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
-import { discoveredInputs, discoverFiles, startGitListing, type DiscoveredFiles } from './discover.js';
+import { discoveredInputs, discoverFiles, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
 import { FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
@@ -160,6 +160,8 @@ interface CacheFile {
   key: string;
   /** Input files by project-relative path. */
   files: Record<string, FileEntry>;
+  /** What discovery matched from its git listing, for the next run's (see `DiscoveryMemo`). */
+  discovery?: { key: string; found: MatchedLists };
   result: {
     messages: StoredMessage[];
     /** Findings that inline suppressions silenced (counted in the JSON summary). */
@@ -468,6 +470,16 @@ function unchangedSince(root: string, entries: Record<string, FileEntry>): boole
   return !Object.entries(entries).some(([file, e]) => e.size >= 0 && statChanged(root, file, e));
 }
 
+/** The stored discovery memo when it has its shape (a key and six lists of paths), else undefined. */
+function storedDiscovery(stored: unknown): { key: string; found: MatchedLists } | undefined {
+  if (stored === null || typeof stored !== 'object') return undefined;
+  const { key, found } = stored as { key?: unknown; found?: Record<string, unknown> };
+  if (typeof key !== 'string' || found === null || typeof found !== 'object') return undefined;
+  const lists = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas'] as const;
+  if (!lists.every((k) => Array.isArray(found[k]) && (found[k] as unknown[]).every((f) => typeof f === 'string'))) return undefined;
+  return { key, found: Object.fromEntries(lists.map((k) => [k, found[k]])) as unknown as MatchedLists };
+}
+
 /** True when the file's size, mtime, ctime or inode differs from its entry's, or it cannot be stat'ed. */
 function statChanged(root: string, file: string, e: FileEntry): boolean {
   try {
@@ -661,7 +673,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   if (docParser && previous.cache) prefetchEditedDocuments(root, docParser, changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
   const lstats = new Map<string, Stats>();
-  const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing });
+  const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: signingKey ? storedDiscovery(previous.cache?.discovery) : undefined };
+  const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing, memo });
   const tDiscovered = performance.now();
   if (!signingKey) {
     docParser?.close();
@@ -689,7 +702,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       const { mac: _mac, ...unsigned } = previous.cache;
       try {
         prepareDirectory(root, dir);
-        writeFileAtomic(file, signedCacheText({ ...unsigned, files: entries }, signingKey), { durable: false });
+        writeFileAtomic(file, signedCacheText({ ...unsigned, files: entries, ...(memo.next ? { discovery: memo.next } : {}) }, signingKey), { durable: false });
         written = true;
       } catch {
         // the stored entry stays valid; the next run hashes those files again
@@ -739,6 +752,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       format: CACHE_FORMAT,
       key,
       files: entries,
+      ...(memo.next ? { discovery: memo.next } : {}),
       result: {
         messages: result.messages.map(serialiseMessage),
         suppressed: result.suppressed.map(serialiseMessage),

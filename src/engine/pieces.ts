@@ -7,8 +7,11 @@
  * spans files, the whole extraction (src/engine/code-facts.ts), is keyed by the content hashes of
  * every code input, so a run in which only documents changed reads no code.
  *
- * The store is three files per project next to the run cache, `pieces-<hash of root>-<segment>.bin`
- * (the whole extraction; the per-source pieces; the documents), each a 32-byte HMAC-SHA256 (this
+ * The store is a set of files per project next to the run cache, `pieces-<hash of root>-<segment>.bin`:
+ * the whole extraction (`whole`), and the per-source pieces and the documents' each in 16 shards
+ * by the first hex digit of the piece's key (`sources-0` … `sources-f`, `docs-0` … `docs-f`), so
+ * that a run after one edited file rewrites one shard, not every piece of its kind (NeMo Gym:
+ * 7 MB of documents were serialised and written again after each README edit). Each is a 32-byte HMAC-SHA256 (this
  * machine's cache key, see `cacheKey` in cache.ts) followed by a V8 serialisation of
  * `{ format, code, segment, entries }`. A file that is missing, unreadable, of another layout,
  * segment or docdrift build, or whose signature does not verify is ignored (its pieces are then
@@ -73,19 +76,41 @@ export function textKey(text: string | undefined): string | null {
 export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts'];
 
 /**
- * The files the store is split into, by kind of piece: the whole extraction (`code`), the
- * per-file pieces it is built from (Python scans, flags, TypeScript facts), and the documents.
+ * The families of files the store is split into, by kind of piece: the whole extraction (`code`),
+ * the per-file pieces it is built from (Python scans, flags, TypeScript facts), and the documents.
  * A run in which only documents changed reads the first and last and neither reads nor
  * rewrites the second, the largest on a Python repository (7 of 17 MB on NeMo Gym).
  */
-const SEGMENTS = ['whole', 'sources', 'docs'] as const;
-type Segment = (typeof SEGMENTS)[number];
+type Family = 'whole' | 'sources' | 'docs';
 
-function segmentOf(key: string): Segment {
+/** Shards of the `sources` and `docs` families: one per first hex digit of a piece key's hash. */
+const SHARD_DIGITS = '0123456789abcdef';
+
+/** Every file of the store, by name: `whole`, `sources-0` … `sources-f`, `docs-0` … `docs-f`. */
+const SEGMENTS: readonly string[] = ['whole', ...[...SHARD_DIGITS].map((d) => `sources-${d}`), ...[...SHARD_DIGITS].map((d) => `docs-${d}`)];
+type Segment = string;
+
+/** The family of a piece key, or of a `<kind>:` prefix. */
+function familyOf(key: string): Family {
   if (key.startsWith('code:')) return 'whole';
   if (key.startsWith('doc:')) return 'docs';
   return 'sources';
 }
+
+function familyOfSegment(segment: Segment): Family {
+  return segment === 'whole' ? 'whole' : segment.startsWith('docs-') ? 'docs' : 'sources';
+}
+
+/** The file a piece key belongs to (a key whose hash does not start with a hex digit goes to shard 0). */
+function segmentOf(key: string): Segment {
+  const family = familyOf(key);
+  if (family === 'whole') return family;
+  const digit = key.charAt(key.indexOf(':') + 1);
+  return `${family}-${SHARD_DIGITS.includes(digit) && digit !== '' ? digit : '0'}`;
+}
+
+/** Files of the store's earlier layout (one file per family), removed when the store is saved. */
+const LEGACY_SEGMENTS = ['sources', 'docs'] as const;
 
 /** One file of the store, read when a piece of its kinds is first asked for. */
 interface SegmentState {
@@ -127,6 +152,7 @@ function decodePiece<T>(bytes: Buffer): T | undefined {
  */
 export class FilePieceStore implements PieceStore {
   private readonly segments: Record<Segment, SegmentState>;
+  private readonly base: string;
   readonly empty: boolean;
   private readonly notes = new Set<string>();
   hits = 0;
@@ -144,10 +170,13 @@ export class FilePieceStore implements PieceStore {
     private readonly code: string,
   ) {
     const base = file.replace(/\.bin$/, '');
+    this.base = base;
     const state = (segment: Segment): SegmentState => ({ file: `${base}-${segment}.bin`, used: new Map(), changed: false, keptUnread: false, bad: false });
-    this.segments = { whole: state('whole'), sources: state('sources'), docs: state('docs') };
-    // Every run parses or reuses documents: that file is read now, and tells a cold run.
-    this.empty = this.load('docs').size === 0;
+    this.segments = Object.fromEntries(SEGMENTS.map((segment) => [segment, state(segment)]));
+    // Every run parses or reuses documents: those files are read now, and tell a cold run.
+    let empty = true;
+    for (const segment of SEGMENTS) if (familyOfSegment(segment) === 'docs' && this.load(segment).size > 0) empty = false;
+    this.empty = empty;
   }
 
   /** Why a file on disk was not used, for `--debug`. */
@@ -157,11 +186,11 @@ export class FilePieceStore implements PieceStore {
 
   /** The files of the store (absolute paths), for the caller's write-target check. */
   get files(): string[] {
-    return SEGMENTS.map((s) => this.segments[s].file);
+    return SEGMENTS.map((s) => this.segments[s]!.file);
   }
 
   private load(segment: Segment): Map<string, Buffer> {
-    const state = this.segments[segment];
+    const state = this.segments[segment]!;
     if (state.stored) return state.stored;
     const read = this.read(segment, state.file);
     if (read.note) {
@@ -200,14 +229,14 @@ export class FilePieceStore implements PieceStore {
 
   has(key: string): boolean {
     const segment = segmentOf(key);
-    return this.segments[segment].used.has(key) || this.load(segment).has(key);
+    return this.segments[segment]!.used.has(key) || this.load(segment).has(key);
   }
 
   keep(kinds: readonly string[]): void {
     const prefixes = kinds.map((k) => `${k}:`);
     for (const segment of SEGMENTS) {
-      const state = this.segments[segment];
-      if (!prefixes.some((p) => segmentOf(p) === segment)) continue;
+      const state = this.segments[segment]!;
+      if (!prefixes.some((p) => familyOf(p) === familyOfSegment(segment))) continue;
       if (!state.stored) {
         state.keptUnread = true;
         continue;
@@ -218,7 +247,7 @@ export class FilePieceStore implements PieceStore {
 
   get<T>(key: string): T | undefined {
     const segment = segmentOf(key);
-    const state = this.segments[segment];
+    const state = this.segments[segment]!;
     const bytes = state.used.get(key) ?? this.load(segment).get(key);
     if (bytes === undefined) {
       this.misses++;
@@ -237,7 +266,10 @@ export class FilePieceStore implements PieceStore {
   set(key: string, value: unknown): void {
     const bytes = encodePiece(value);
     if (bytes === undefined) return;
-    const state = this.segments[segmentOf(key)];
+    const segment = segmentOf(key);
+    const state = this.segments[segment]!;
+    // Read first, so that save knows what the file held (a piece set without a get before it).
+    this.load(segment);
     state.used.set(key, bytes);
     state.changed = true;
   }
@@ -245,16 +277,20 @@ export class FilePieceStore implements PieceStore {
   /**
    * Writes, signed and atomically (temporary file + rename), each file whose pieces this run
    * changed: a piece stored, or a stored one not used (a renamed or deleted file's). A file that
-   * was kept unread stays as it is; one neither read nor kept is removed (nothing of it was used).
-   * Ends the store's use: the pieces of a written file are dropped from memory (a run saves once, last).
+   * was kept unread stays as it is; one neither read nor kept is removed (nothing of it was used),
+   * and so is a shard left with no piece. The files of the earlier one-file-per-family layout are
+   * removed. Ends the store's use: the pieces of a written file are dropped from memory (a run
+   * saves once, last).
    * @throws what `writeFileAtomic` throws (the caller treats it as "not written")
    */
   save(): void {
+    for (const legacy of LEGACY_SEGMENTS) rmSync(`${this.base}-${legacy}.bin`, { force: true });
     for (const segment of SEGMENTS) {
-      const state = this.segments[segment];
+      const state = this.segments[segment]!;
       if (state.keptUnread && !state.stored) continue;
-      if (!state.stored) {
-        rmSync(state.file, { force: true });
+      if (!state.stored || (state.used.size === 0 && segment !== 'whole')) {
+        // Nothing of it was used; a shard without pieces has no file (an empty one would be read on every run).
+        if (!state.stored || state.stored.size > 0 || state.bad) rmSync(state.file, { force: true });
         continue;
       }
       const same = !state.changed && !state.bad && state.used.size === state.stored.size;
