@@ -44,4 +44,9 @@ describe('resolveLink', () => {
   ])('%j', (url, expected) => {
     expect(resolveLink('docs/cli/run.md', url)).toEqual(expected);
   });
+
+  test('a link to the page itself is normalised and checked like any target (property test counterexample)', () => {
+    expect(resolveLink('../.', '?q/x#y')).toEqual({ fragment: 'y' });
+    expect(resolveLink('docs/./a.md', '#top')).toEqual({ targetFile: 'docs/a.md', fragment: 'top' });
+  });
 });

@@ -41,18 +41,20 @@ export function resolveLink(file: string, url: string): LinkTarget {
   if (SCHEME_RE.test(path) || path.startsWith('//')) return result;
   const query = path.indexOf('?');
   if (query >= 0) path = path.slice(0, query);
-  if (path === '') {
-    if (hash >= 0) result.targetFile = file;
-    return result;
-  }
-  const decoded = decode(path);
-  if (decoded.endsWith('/')) return result;
   let target: string;
-  if (decoded.startsWith('/')) {
-    if (!/\.mdx?$/i.test(decoded)) return result;
-    target = posix.normalize(decoded.slice(1));
+  if (path === '') {
+    if (hash < 0) return result;
+    // A link to a heading of the same page (`#usage`): the page itself, normalised as any target.
+    target = posix.normalize(file);
   } else {
-    target = posix.normalize(posix.join(posix.dirname(file), decoded));
+    const decoded = decode(path);
+    if (decoded.endsWith('/')) return result;
+    if (decoded.startsWith('/')) {
+      if (!/\.mdx?$/i.test(decoded)) return result;
+      target = posix.normalize(decoded.slice(1));
+    } else {
+      target = posix.normalize(posix.join(posix.dirname(file), decoded));
+    }
   }
   if (target === '..' || target.startsWith('../') || target === '.' ) return result;
   result.targetFile = target;
