@@ -427,10 +427,29 @@ export function storedDocumentChanged(root: string, files: Record<string, FileEn
 /**
  * The files of the stored run that `docs` matches whose stat changed since (or that are gone), in
  * the stored order: what {@link storedDocumentChanged} tests, listed. One `stat` per stored document.
+ * `storedDocs`, the documents the stored run discovered, replaces the matching when given (a
+ * hint only: the run's own discovery and hashing decide what is parsed). With `lstats`, each
+ * document is `lstat`ed (a symbolic link counts as changed) and the stats are recorded there,
+ * for discovery to use instead of a second call.
  */
-export function changedStoredDocuments(root: string, files: Record<string, FileEntry>, docs: string[]): string[] {
-  const isDoc = picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
-  return Object.entries(files).flatMap(([file, e]) => (e.size >= 0 && isDoc(file) && statChanged(root, file, e) ? [file] : []));
+export function changedStoredDocuments(root: string, files: Record<string, FileEntry>, docs: string[], storedDocs?: readonly string[], lstats?: Map<string, Stats>): string[] {
+  // The stored run's own list of documents (its discovery memo), when it has one, spares matching
+  // every stored file against the globs (synthetic 10x: 10,500 files, ~100 ms).
+  const isDoc = storedDocs ? undefined : picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
+  const candidates = storedDocs ?? Object.keys(files).filter((file) => isDoc!(file));
+  return candidates.filter((file) => {
+    const e = files[file];
+    if (e === undefined || e.size < 0) return false;
+    if (!lstats) return statChanged(root, file, e);
+    let s: Stats;
+    try {
+      s = lstatSync(path.join(root, file));
+    } catch {
+      return true;
+    }
+    lstats.set(file, s);
+    return !s.isFile() || s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino;
+  });
 }
 
 /** At most this many edited documents are sent to the parser before discovery (see {@link prefetchEditedDocuments}). */
@@ -668,11 +687,11 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // (synthetic 1x, README edited: 0.42-0.44 -> 0.38-0.40 s). Only stats are compared; a new
   // document is found by hashing, after which the worker starts as before. A run whose documents
   // are unchanged (a cache hit) starts no worker.
-  const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs) : [];
+  const lstats = new Map<string, Stats>();
+  const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs, storedDiscovery(previous.cache.discovery)?.found.docs, lstats) : [];
   let docParser = previous.cache && changedDocs.length > 0 ? await createDocParser({ eager: true, files: Object.keys(previous.cache.files).length }) : undefined;
   if (docParser && previous.cache) prefetchEditedDocuments(root, docParser, changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
-  const lstats = new Map<string, Stats>();
   const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: signingKey ? storedDiscovery(previous.cache?.discovery) : undefined };
   const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing, memo });
   const tDiscovered = performance.now();

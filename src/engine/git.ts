@@ -17,7 +17,11 @@
  * Source: https://git-scm.com/docs/git-config (core.fsmonitor, core.hooksPath, diff.external,
  * filter.<driver>.clean), https://git-scm.com/docs/git#Documentation/git.txt-GITOPTIONALLOCKS
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** The `-c` options of every git call, before the subcommand. */
 export const SAFE_GIT_CONFIG: readonly string[] = [
@@ -47,13 +51,18 @@ export class GitError extends Error {
 /** Filter-driver names per repository root, so the config is listed once per run. */
 const filterCache = new Map<string, Promise<string[]>>();
 
+/** The environment of every git call. */
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
+}
+
 /** Runs git once, with {@link SAFE_GIT_CONFIG} and no shell. */
 function exec(cwd: string, args: readonly string[], maxBuffer: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
-      { cwd, encoding: 'utf8', maxBuffer, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' } },
+      { cwd, encoding: 'utf8', maxBuffer, env: gitEnv() },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const e = error as NodeJS.ErrnoException & { code?: string | number };
@@ -63,12 +72,105 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number): Promise<
   });
 }
 
+/**
+ * As {@link exec}, but git writes its standard output to an anonymous temporary file (created
+ * with O_EXCL and mode 0600 in the system's temporary directory, unlinked at once) rather than a
+ * pipe. A pipe holds 64 KiB: a listing larger than that (NeMo Gym's is ~200 KB) stops git until
+ * this process reads, which it does not while it runs synchronous work, so a call started early
+ * to overlap that work would not. Falls back to {@link exec} when no temporary file can be made.
+ */
+function execSpooled(cwd: string, args: readonly string[], maxBuffer: number): Promise<string> {
+  let fd: number;
+  try {
+    const file = path.join(tmpdir(), `docdrift-git-${process.pid}-${randomBytes(8).toString('hex')}`);
+    fd = openSync(file, 'wx+', 0o600);
+    try {
+      unlinkSync(file);
+    } catch {
+      // left behind in the temporary directory; harmless
+    }
+  } catch {
+    return exec(cwd, args, maxBuffer);
+  }
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      try {
+        fn();
+      } finally {
+        closeSync(fd);
+      }
+    };
+    let stderr = '';
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env: gitEnv(), stdio: ['ignore', fd, 'pipe'] });
+    } catch (error) {
+      finish(() => reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code)));
+      return;
+    }
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      if (stderr.length < 1 << 16) stderr += chunk;
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => finish(() => reject(new GitError(error.message, '', error.code))));
+    child.on('close', (code, signal) => {
+      finish(() => {
+        if (code !== 0) {
+          reject(new GitError((stderr || `git exited with ${code ?? signal}`).trim(), stderr.trim(), code ?? signal ?? undefined));
+          return;
+        }
+        const size = fstatSync(fd).size;
+        if (size > maxBuffer) {
+          reject(new GitError('stdout maxBuffer length exceeded', '', 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'));
+          return;
+        }
+        const bytes = Buffer.allocUnsafe(size);
+        let filled = 0;
+        while (filled < size) {
+          const n = readSync(fd, bytes, filled, size - filled, filled);
+          if (n === 0) break;
+          filled += n;
+        }
+        resolve(bytes.subarray(0, filled).toString('utf8'));
+      });
+    });
+  });
+}
+
+/** Filter-driver names in `git config --get-regexp` output. */
+function driverNames(out: string): string[] {
+  return [...new Set(out.split('\n').flatMap((l) => /^filter\.(.+)\.[a-z]+ /i.exec(l)?.[1] ?? []))];
+}
+
+/** Filter-driver names asked synchronously, per repository root (see {@link filterDriversSync}). */
+const filterCacheSync = new Map<string, string[]>();
+
+/**
+ * As {@link filterDrivers}, asked with a synchronous call (~10 ms) when not known yet, so that
+ * the call that needs them starts now rather than when this process next waits for events.
+ */
+function filterDriversSync(cwd: string): string[] {
+  let names = filterCacheSync.get(cwd);
+  if (!names) {
+    try {
+      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+    } catch {
+      names = []; // exit 1: none defined (or no repository, or no git: the real call reports it)
+    }
+    filterCacheSync.set(cwd, names);
+  }
+  return names;
+}
+
 /** The names of the filter drivers the repository's configuration defines (`filter.<name>.*`). */
 function filterDrivers(cwd: string): Promise<string[]> {
   let listed = filterCache.get(cwd);
   if (!listed) {
     listed = exec(cwd, ['config', '--get-regexp', '^filter\\.'], 1 << 20).then(
-      (out) => [...new Set(out.split('\n').flatMap((l) => /^filter\.(.+)\.[a-z]+ /i.exec(l)?.[1] ?? []))],
+      driverNames,
       () => [], // exit 1: none defined (or no repository: the real call reports it)
     );
     filterCache.set(cwd, listed);
@@ -81,16 +183,20 @@ function filterDrivers(cwd: string): Promise<string[]> {
  * filter commands disabled (see the module comment). Resolves to stdout.
  *
  * @param maxBuffer largest stdout accepted, in bytes (default 1 GiB)
+ * @param spool write stdout to a temporary file instead of a pipe (see `execSpooled`), for a
+ *   large output of a call whose caller is busy while git runs
  * @throws {GitError} when git is missing (`code` `ENOENT`) or exits non-zero
  */
-export async function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30): Promise<string> {
+export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
   const sub = args[0];
-  let extra: string[] = [];
-  if (sub === 'diff' || sub === 'ls-files' || sub === 'status') {
-    extra = (await filterDrivers(cwd)).flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`]);
-  }
+  const filtered = sub === 'diff' || sub === 'ls-files' || sub === 'status';
+  const disable = (names: string[]): string[] => names.flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`]);
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
-  return exec(cwd, [...extra, ...rest], maxBuffer);
+  // A spooled call is one started early, to run beside the caller's synchronous work: git starts
+  // before this returns, with no wait for an event-loop turn between the config lookup and it.
+  if (spool) return execSpooled(cwd, [...(filtered ? disable(filterDriversSync(cwd)) : []), ...rest], maxBuffer);
+  if (!filtered) return exec(cwd, rest, maxBuffer);
+  return filterDrivers(cwd).then((names) => exec(cwd, [...disable(names), ...rest], maxBuffer));
 }
 
 /**

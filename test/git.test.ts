@@ -1,0 +1,62 @@
+/** runGit (src/engine/git.ts): the safe git call, piped or spooled to a temporary file. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GitError, runGit } from '../src/engine/git.js';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'docdrift-git-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A repository with `n` tracked files under long names (a listing of ~n * 60 bytes) and a clean filter that must never run. */
+function repo(n: number): string {
+  const root = path.join(scratch, `repo-${n}`);
+  mkdirSync(path.join(root, 'docs'), { recursive: true });
+  for (let i = 0; i < n; i++) writeFileSync(path.join(root, 'docs', `page-${String(i).padStart(5, '0')}-${'x'.repeat(40)}.md`), `# ${i}\n`);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+  git('init', '-q');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 't');
+  git('add', '.');
+  git('commit', '-q', '-m', 'init');
+  // A filter that would leave a mark if git ran it.
+  git('config', 'filter.mark.clean', `touch ${path.join(root, 'FILTER-RAN')}; cat`);
+  writeFileSync(path.join(root, '.gitattributes'), '*.md filter=mark\n');
+  return root;
+}
+
+describe('runGit', () => {
+  it('spooled: the whole of a listing larger than a pipe, though this thread was busy while git ran', async () => {
+    const root = repo(3000);
+    const spooled = runGit(root, ['ls-files', '-z', '--cached', '--others', '--exclude-per-directory=.gitignore'], undefined, true);
+    // Busy for a while, as the run cache's reading is, before anyone waits for git.
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // spin
+    }
+    const out = await spooled;
+    const piped = await runGit(root, ['ls-files', '-z', '--cached', '--others', '--exclude-per-directory=.gitignore']);
+    expect(out.length).toBeGreaterThan(64 * 1024);
+    expect(out).toBe(piped);
+    expect(out.split('\0').filter(Boolean)).toHaveLength(3001);
+    expect(readdirSync(root)).not.toContain('FILTER-RAN');
+    // The temporary file was unlinked when made: nothing is left behind.
+    expect(readdirSync(tmpdir()).some((f) => f.startsWith(`docdrift-git-${process.pid}-`))).toBe(false);
+  });
+
+  it('spooled or piped, a failing call rejects with git\'s message, and a missing directory is an error, not a crash', async () => {
+    const root = repo(1);
+    for (const spool of [false, true]) {
+      const error = await runGit(root, ['ls-files', '--no-such-option'], undefined, spool).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GitError);
+      expect((error as GitError).stderr).toMatch(/no-such-option|unknown option/);
+      await expect(runGit(path.join(scratch, 'missing'), ['ls-files'], undefined, spool)).rejects.toBeInstanceOf(GitError);
+    }
+  });
+
+  it('spooled: an output over maxBuffer is refused', async () => {
+    const root = repo(200);
+    await expect(runGit(root, ['ls-files'], 100, true)).rejects.toThrow(/maxBuffer/);
+  });
+});
