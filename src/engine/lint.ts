@@ -138,7 +138,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces);
+  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined);
   try {
     const read = createReader(root, options.overlay, diagnostics);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));

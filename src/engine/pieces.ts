@@ -349,10 +349,21 @@ export function piecesFile(dir: string, root: string): string {
   return path.join(dir, `pieces-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.bin`);
 }
 
-/** The document parser of a run, answering from `store` when the same text was parsed with the same request before. */
-export function cachedDocParser(parser: DocParser, store: PieceStore | undefined): DocParser {
+/**
+ * The document parser of a run, answering from `store` when the same text was parsed with the same
+ * request before. A document is keyed by its content hash when `hashes` (the run cache's, of the
+ * files on disk) has it, else by its text: hashing every page's text again cost ~20 ms on NeMo
+ * Gym's 321 pages per run. Pass `hashes` only when the texts parsed are the files on disk (no
+ * overlay of edited texts); a file that changes during the run is caught by the run cache, which
+ * then stores nothing.
+ */
+export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>): DocParser {
   if (store === undefined) return parser;
-  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, text);
+  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => {
+    const request = `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
+    const hash = hashes?.get(file);
+    return hash !== undefined && !hash.startsWith('error:') ? pieceKey('doc', file, request, 'hash', hash) : pieceKey('doc', file, request, 'text', text);
+  };
   return {
     prefetch(file, text, what) {
       if (!store.has(keyOf(file, text, what))) parser.prefetch?.(file, text, what);
