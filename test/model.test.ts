@@ -71,3 +71,28 @@ describe('resolveSiteRoutes', () => {
     expect(doc.links[0]?.targetFile).toBe('fern/pages/reference/cli-commands.mdx');
   });
 });
+
+describe('package.json bins and the flags of their programs', () => {
+  it('a bin whose program has no parser gets no flags of another bin (the only one whose flags were read)', async () => {
+    const { lintTwin, removeTempDirs, tempProject } = await import('./helpers.js');
+    const root = tempProject({
+      'package.json': JSON.stringify({ name: 'tools', version: '1.0.0', type: 'module', bin: { gen: 'bin/gen.js', serve: 'bin/serve.js' } }),
+      'bin/gen.js': [
+        "import yargs from 'yargs';",
+        "yargs(process.argv.slice(2)).scriptName('gen').options({ out: { type: 'string', description: 'output directory' } }).parse();",
+        '',
+      ].join('\n'),
+      // No parser docdrift reads: its flags are unknown, not gen's.
+      'bin/serve.js': "const port = process.argv[process.argv.indexOf('--port') + 1];\nconsole.log(port);\n",
+      'README.md': ['# tools', '', '```bash', 'gen --out site', 'serve --port 8080', '```', '', '## `gen`', '', '| Flag | Description |', '|---|---|', '| `--out` | output directory |', ''].join('\n'),
+    });
+    try {
+      const { result, messages } = await lintTwin(root);
+      const commands = Object.fromEntries(result.model.commands.map((c) => [c.name, c.params.map((p) => p.name)]));
+      expect(commands).toEqual({ gen: ['out'], serve: [] });
+      expect(messages.filter((m) => m.ruleId === 'example-param-unknown')).toEqual([]);
+    } finally {
+      removeTempDirs();
+    }
+  });
+});

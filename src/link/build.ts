@@ -364,7 +364,9 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
   for (const cmd of roots) {
     if (!cmd.target) continue;
     let target = normaliseTarget(cmd.target);
-    if (!flagCommands.some((f) => f.target === target)) {
+    // A package.json bin (`bin:<name>`) is a program of its own: another bin's flags never stand
+    // in for its missing ones (every bin target shares the prefix `bin`, which is not a module).
+    if (!target.startsWith('bin:') && !flagCommands.some((f) => f.target === target)) {
       // `program: "finetune:train"` names the function under `@app.command()`, not the app: the
       // module's one program, when it has exactly one, is what runs.
       const module = target.split(':')[0];
