@@ -580,7 +580,8 @@ describe('a cache a pull request controls (#17 item 5)', () => {
     // A run on the attacker's machine writes a valid entry; it is then edited to say "all clear"
     // and committed: on CI (another machine) it must not be read.
     await onMachine(() => warm(p));
-    const [name] = readdirSync(p.cache).filter((f) => f.startsWith('run-'));
+    // The stored findings live in the result file beside the cache file (read on a hit only).
+    const [name] = readdirSync(p.cache).filter((f) => f.startsWith('result-'));
     const file = path.join(p.cache, name!);
     const entry = JSON.parse(readFileSync(file, 'utf8')) as { result: { messages: unknown[] } };
     entry.result.messages = [];
@@ -588,6 +589,7 @@ describe('a cache a pull request controls (#17 item 5)', () => {
     const ci = await onMachine(() => warm(p));
     expect(ci.status).toBe('miss');
     expect(ci.stderr).toMatch(/not written by docdrift on this machine/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).result.messages.length).toBeGreaterThan(0);
     expect(ci.code).toBe(1);
     expect(ci.stdout).toBe(truth.stdout);
     // The same edit on the machine that wrote the entry is refused too (the signature covers the result).
@@ -611,6 +613,35 @@ describe('a cache a pull request controls (#17 item 5)', () => {
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect((await warm(p)).status).toBe('hit');
     });
+  });
+
+  it('keeps the findings in a result file read only on a hit, tied to the cache file by its key', async () => {
+    const p = project();
+    const first = await warm(p);
+    const names = readdirSync(p.cache);
+    const run = names.find((f) => /^run-[0-9a-f]{16}\.json$/.test(f))!;
+    const result = names.find((f) => /^result-[0-9a-f]{16}\.json$/.test(f))!;
+    expect(run.slice(4)).toBe(result.slice(7));
+    expect(JSON.parse(readFileSync(path.join(p.cache, run), 'utf8'))).not.toHaveProperty('result');
+    expect((await warm(p)).status).toBe('hit');
+    // A result file of another run (validly signed on this machine, its key differs) is not used:
+    // the run recomputes, with the output of a run without the cache.
+    const other = project();
+    await warm(other);
+    const otherResult = readdirSync(other.cache).find((f) => f.startsWith('result-'))!;
+    const swapped = path.join(p.cache, result);
+    cpSync(path.join(other.cache, otherResult), swapped);
+    const mismatch = await warm(p);
+    expect(mismatch.status).toBe('miss');
+    expect(mismatch.stderr).toMatch(/belongs to another run/);
+    expect(mismatch.stdout).toBe((await cold(p)).stdout);
+    expect((await warm(p)).status).toBe('hit');
+    // A missing result file: a miss, recomputed and written again.
+    rmSync(swapped);
+    const missing = await warm(p);
+    expect(missing.status).toBe('miss');
+    expect(missing.stderr).toMatch(/result file/);
+    expect((await warm(p)).status).toBe('hit');
   });
 
   it('treats a cache entry that is a symbolic link to /dev/zero, or a FIFO, as unreadable (#17 item 7)', async () => {
