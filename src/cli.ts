@@ -3,6 +3,7 @@ import { escapesRoot } from './shared/paths.js';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
+import picomatch from 'picomatch';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { VERSION } from './shared/package-info.js';
 import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
@@ -267,6 +268,24 @@ function outputFileProblem(abs: string, given: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What a report written to `abs` would destroy, or `undefined`: the configuration file, or an
+ * existing file inside `root` that the run reads (a document or source the config's globs match,
+ * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
+ * used to replace the README with the report.
+ */
+function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined): string | undefined {
+  if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
+  const rel = path.relative(root, abs);
+  if (rel === '' || escapesRoot(rel) || !existsSync(abs) || statSync(abs).isDirectory()) return undefined;
+  const file = rel.split(path.sep).join('/');
+  const matches = (globs: string[]) => picomatch(globs.filter((g) => !g.startsWith('!')), { dot: true })(file);
+  if (matches(config.docs)) return 'a document docdrift checks';
+  if (matches(config.sources)) return 'a source file docdrift reads';
+  if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'a packaging file docdrift reads';
+  return undefined;
+}
+
 /** Documents, as opposed to code and config files, among the paths given (see `codePaths` in {@link main}). */
 const DOC_FILE = /\.(md|mdx|markdown)$/i;
 
@@ -355,6 +374,16 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     io.stderr(`docdrift: cannot load the configuration: ${(error as Error).message}\n`);
     return EXIT.error;
+  }
+
+  for (const flag of ['summary', 'output-file'] as const) {
+    const file = values[flag];
+    if (file === undefined) continue;
+    const what = inputOverwritten(path.resolve(io.cwd, file), root, config, configFile);
+    if (what) {
+      io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
+      return EXIT.error;
+    }
   }
 
   let files: string[];

@@ -3,7 +3,7 @@
  * spawned as a user runs it, and exit codes, stdout and stderr are checked.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,23 @@ describe('output', () => {
     const stylish = path.join(tmp(), 'report.txt');
     run(['--root', EXAMPLE, '--output-file', stylish], { FORCE_COLOR: '1' });
     expect(readFileSync(stylish, 'utf8')).not.toContain('\u001B[');
+  });
+
+  it('refuses to write the report over a file the run reads (exit 2, the file untouched), and writes a new report file inside the project', () => {
+    const root = path.join(tmp(), 'project');
+    cpSync(EXAMPLE, root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });
+    writeFileSync(path.join(root, 'docdrift.config.json'), '{}\n');
+    for (const [flag, target] of [['-o', 'README.md'], ['--output-file', 'docs/reference/cli-commands.mdx'], ['-o', 'pyproject.toml'], ['-o', 'nemo_gym/e2e.py'], ['--summary', 'README.md'], ['-o', 'docdrift.config.json']] as const) {
+      const before = readFileSync(path.join(root, target));
+      const r = run(['--root', root, '--no-cache', flag, path.join(root, target)]);
+      expect({ target, code: r.code }).toEqual({ target, code: 2 });
+      expect(r.stderr).toMatch(/the report would replace it/);
+      expect(readFileSync(path.join(root, target)).equals(before)).toBe(true);
+    }
+    const report = path.join(root, 'docdrift-report.json');
+    const ok = run(['--root', root, '--no-cache', '--format', 'json', '-o', report]);
+    expect(ok.code).toBe(1);
+    expect(JSON.parse(readFileSync(report, 'utf8'))).toHaveProperty('results');
   });
 
   it('FORCE_COLOR colours piped output; FORCE_COLOR=0 and NO_COLOR do not; --no-color wins', () => {
