@@ -636,6 +636,19 @@ describe('a cache a pull request controls (#17 item 5)', () => {
     expect(mismatch.stderr).toMatch(/belongs to another run/);
     expect(mismatch.stdout).toBe((await cold(p)).stdout);
     expect((await warm(p)).status).toBe('hit');
+    // A result file that cannot be written (a directory in its place): every run misses, but
+    // the per-file cache is still written, so the next run parses nothing again.
+    rmSync(swapped);
+    mkdirSync(swapped);
+    const blocked = await warm(p);
+    expect(blocked.status).toBe('miss');
+    expect(blocked.stderr).toMatch(/cannot write the cache's result file/);
+    const next = await warm(p);
+    expect(next.status).toBe('miss');
+    expect(next.stderr).toMatch(/per-file cache \d+ reused, 0 computed/);
+    expect(next.stdout).toBe(mismatch.stdout);
+    rmSync(swapped, { recursive: true });
+    await warm(p);
     // A missing result file: a miss, recomputed and written again.
     rmSync(swapped);
     const missing = await warm(p);

@@ -840,9 +840,15 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     };
     try {
       prepareDirectory(root, dir);
-      checkWriteTarget(root, resultFile);
-      // The result first: a cache file is never newer than the result its key names.
-      writeFileAtomic(resultFile, signedCacheText(stored, signingKey), { durable: false });
+      // The result first: a cache file is never newer than the result its key names. A result
+      // that cannot be written (a directory or a link in its place) costs the next run its hit,
+      // not its per-file cache: the cache file and the pieces are still written.
+      try {
+        checkWriteTarget(root, resultFile);
+        writeFileAtomic(resultFile, signedCacheText(stored, signingKey), { durable: false });
+      } catch (error) {
+        info.note = [info.note, `cannot write the cache's result file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
+      }
       writeFileAtomic(file, signedCacheText(data, signingKey), { durable: false });
       info.written = true;
     } catch (error) {
