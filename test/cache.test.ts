@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { CACHE_FORMAT, EARLY_PREFETCH_LIMIT, RACY_WINDOW_MS, changedStoredDocuments, defaultCacheLocation, deserialiseMessage, prefetchEditedDocuments, serialiseMessage, stableStringify, storedDocumentChanged } from '../src/engine/cache.js';
+import { CACHE_FORMAT, EARLY_PREFETCH_LIMIT, RACY_WINDOW_MS, changedStoredDocuments, defaultCacheLocation, deserialiseMessage, prefetchEditedDocuments, serialiseMessage, stableStringify } from '../src/engine/cache.js';
 import type { DocParser } from '../src/docs/bounded-parse.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
@@ -334,7 +334,7 @@ describe('a cache hit after files were touched (issue #15: warm runs stay warm)'
     const third = await lintWithCache(base);
     expect([third.cache.status, third.cache.hashed, third.cache.written]).toEqual(['hit', 0, false]);
     expect(third.messages).toEqual(first.messages);
-    expect(storedDocumentChanged(p.root, JSON.parse(readFileSync(path.join(p.cache, readdirSync(p.cache).find((f) => f.startsWith('run-'))!), 'utf8')).files, config.docs)).toBe(false);
+    expect(changedStoredDocuments(p.root, JSON.parse(readFileSync(path.join(p.cache, readdirSync(p.cache).find((f) => f.startsWith('run-'))!), 'utf8')).files, config.docs).length > 0).toBe(false);
   });
 });
 
@@ -706,7 +706,7 @@ describe('the cache writes only inside the project (issues #17, #18)', () => {
   });
 });
 
-describe('storedDocumentChanged (starting the document worker before discovery)', () => {
+describe('changedStoredDocuments (starting the document worker before discovery)', () => {
   afterAll(removeTempDirs);
   /** The stored stats of `files`, as hashFiles records them. */
   const entriesOf = (root: string, files: string[]) =>
@@ -721,16 +721,16 @@ describe('storedDocumentChanged (starting the document worker before discovery)'
     const root = tempProject({ 'README.md': '# a\n', 'docs/guide.mdx': '# b\n', 'pkg/mod.py': 'x = 1\n' });
     const entries = entriesOf(root, ['README.md', 'docs/guide.mdx', 'pkg/mod.py']);
     const globs = ['**/*.md', '**/*.mdx', '!**/node_modules/**'];
-    expect(storedDocumentChanged(root, entries, globs)).toBe(false);
+    expect(changedStoredDocuments(root, entries, globs).length > 0).toBe(false);
     // A code file is not a document: its change does not start the worker.
     appendFileSync(path.join(root, 'pkg/mod.py'), 'y = 2\n');
-    expect(storedDocumentChanged(root, entries, globs)).toBe(false);
+    expect(changedStoredDocuments(root, entries, globs).length > 0).toBe(false);
     appendFileSync(path.join(root, 'docs/guide.mdx'), 'More.\n');
-    expect(storedDocumentChanged(root, entries, globs)).toBe(true);
-    expect(storedDocumentChanged(root, entriesOf(root, ['README.md', 'docs/guide.mdx']), globs)).toBe(false);
+    expect(changedStoredDocuments(root, entries, globs).length > 0).toBe(true);
+    expect(changedStoredDocuments(root, entriesOf(root, ['README.md', 'docs/guide.mdx']), globs).length > 0).toBe(false);
     rmSync(path.join(root, 'README.md'));
-    expect(storedDocumentChanged(root, entriesOf(root, ['docs/guide.mdx']), globs)).toBe(false);
-    expect(storedDocumentChanged(root, { ...entriesOf(root, ['docs/guide.mdx']), 'README.md': entries['README.md']! }, globs)).toBe(true);
+    expect(changedStoredDocuments(root, entriesOf(root, ['docs/guide.mdx']), globs).length > 0).toBe(false);
+    expect(changedStoredDocuments(root, { ...entriesOf(root, ['docs/guide.mdx']), 'README.md': entries['README.md']! }, globs).length > 0).toBe(true);
   });
 });
 

@@ -19,7 +19,7 @@ import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
-import { discoveredInputs, discoverFiles, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
+import { discoveredInputs, discoverFiles, MATCHED_LIST_NAMES, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
 import { FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
@@ -273,34 +273,39 @@ function inputFiles(files: DiscoveredFiles): string[] {
 }
 
 /**
- * Reads and validates a cache file; any problem (missing, unreadable, not a regular file, too
- * large, corrupt, other layout, not signed with `key`) gives undefined and a note.
+ * Reads one signed cache file (`what` names it in notes): the parsed data when it is this layout
+ * (`format`, a string `key`, and what `valid` asks) and signed with `key`; otherwise undefined and
+ * a note. A missing file gives neither when `missingOk`.
  */
-function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: string } {
+function readSignedJson<T extends { format: number; key: string }>(file: string, key: Buffer, what: string, valid: (data: Partial<T>) => boolean, missingOk: boolean): { data?: T; note?: string } {
   let text: string;
   try {
     text = readRegularFile(file, { maxBytes: MAX_CACHE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? {} : { note: `cannot read the cache file (${readErrorText(error)}); it will be rewritten` };
+    if (missingOk && (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { note: `cannot read ${what} (${readErrorText(error)}); it will be rewritten` };
   }
   try {
-    const data = JSON.parse(text) as Partial<CacheFile>;
-    const ok =
-      data !== null &&
-      typeof data === 'object' &&
-      data.format === CACHE_FORMAT &&
-      typeof data.key === 'string' &&
-      data.files !== null &&
-      typeof data.files === 'object';
-    if (!ok) return { note: 'the cache file has another layout; it will be rewritten' };
-    if (!verifySignature(text, key)) {
-      return { note: 'the cache file was not written by docdrift on this machine (no valid signature: committed, copied or edited); not used, it will be rewritten' };
+    const data = JSON.parse(text) as Partial<T> | null;
+    if (data === null || typeof data !== 'object' || data.format !== CACHE_FORMAT || typeof data.key !== 'string' || !valid(data)) {
+      return { note: `${what} has another layout; it will be rewritten` };
     }
-    return { cache: data as CacheFile };
+    if (!verifySignature(text, key)) {
+      return { note: `${what} was not written by docdrift on this machine (no valid signature: committed, copied or edited); not used, it will be rewritten` };
+    }
+    return { data: data as T };
   } catch {
-    return { note: 'the cache file is corrupt (not JSON); it will be rewritten' };
+    return { note: `${what} is corrupt (not JSON); it will be rewritten` };
   }
+}
+
+/**
+ * Reads and validates a cache file; any problem (missing, unreadable, not a regular file, too
+ * large, corrupt, other layout, not signed with `key`) gives undefined and a note.
+ */
+function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: string } {
+  const read = readSignedJson<CacheFile>(file, key, 'the cache file', (d) => d.files !== null && typeof d.files === 'object', true);
+  return read.data ? { cache: read.data } : read.note ? { note: read.note } : {};
 }
 
 /**
@@ -309,36 +314,13 @@ function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: strin
  * or written for another key.
  */
 function readResult(file: string, key: Buffer, expectedKey: string): { result?: StoredResult; note?: string } {
-  let text: string;
-  try {
-    text = readRegularFile(file, { maxBytes: MAX_CACHE_BYTES });
-  } catch (error) {
-    return { note: `cannot read the cache's result file (${readErrorText(error)}); it will be rewritten` };
-  }
-  try {
-    const data = JSON.parse(text) as Partial<ResultFile>;
-    const r = data?.result;
-    const ok =
-      data !== null &&
-      typeof data === 'object' &&
-      data.format === CACHE_FORMAT &&
-      typeof data.key === 'string' &&
-      r !== null &&
-      typeof r === 'object' &&
-      Array.isArray(r.messages) &&
-      Array.isArray(r.suppressed) &&
-      Array.isArray(r.configProblems) &&
-      Array.isArray(r.notes) &&
-      Array.isArray(r.commands);
-    if (!ok) return { note: "the cache's result file has another layout; it will be rewritten" };
-    if (!verifySignature(text, key)) {
-      return { note: "the cache's result file was not written by docdrift on this machine (no valid signature: committed, copied or edited); not used, it will be rewritten" };
-    }
-    if (data.key !== expectedKey) return { note: "the cache's result file belongs to another run; it will be rewritten" };
-    return { result: r as StoredResult };
-  } catch {
-    return { note: "the cache's result file is corrupt (not JSON); it will be rewritten" };
-  }
+  const read = readSignedJson<ResultFile>(file, key, "the cache's result file", (d) => {
+    const r = d.result;
+    return r !== null && typeof r === 'object' && [r.messages, r.suppressed, r.configProblems, r.notes, r.commands].every(Array.isArray);
+  }, false);
+  if (!read.data) return { note: read.note };
+  if (read.data.key !== expectedKey) return { note: "the cache's result file belongs to another run; it will be rewritten" };
+  return { result: read.data.result };
 }
 
 /** The result file beside a cache file `run-<hash>.json`: `result-<hash>.json`. */
@@ -471,39 +453,28 @@ function hashFiles(root: string, files: string[], previous: Record<string, FileE
 }
 
 /**
- * True when a file of the stored run that `docs` (the config's document globs) matches has a
- * different stat now (size, mtime, ctime, inode) or is gone: a hint, before discovery, that the
- * run will parse a document, so its worker can start early. Costs one `stat` per stored document.
- */
-export function storedDocumentChanged(root: string, files: Record<string, FileEntry>, docs: string[]): boolean {
-  return changedStoredDocuments(root, files, docs).length > 0;
-}
-
-/**
- * The files of the stored run that `docs` matches whose stat changed since (or that are gone), in
- * the stored order: what {@link storedDocumentChanged} tests, listed. One `stat` per stored document.
- * `storedDocs`, the documents the stored run discovered, replaces the matching when given (a
- * hint only: the run's own discovery and hashing decide what is parsed). With `lstats`, each
- * document is `lstat`ed (a symbolic link counts as changed) and the stats are recorded there,
- * for discovery to use instead of a second call.
+ * The files of the stored run that `docs` (the config's document globs, negations aside) matches
+ * whose stat changed since, that are gone or are no longer regular files (an `lstat`), in the
+ * stored order: a hint, before discovery, that the run will parse a document, so its worker can
+ * start early (and be sent the edited pages). `storedDocs`, the documents the stored run
+ * discovered, replaces the matching when given (synthetic 10x: 10,500 stored files, ~100 ms of
+ * matching). The stats are recorded in `lstats`, for discovery to use instead of a second call.
+ * One `lstat` per stored document.
  */
 export function changedStoredDocuments(root: string, files: Record<string, FileEntry>, docs: string[], storedDocs?: readonly string[], lstats?: Map<string, Stats>): string[] {
-  // The stored run's own list of documents (its discovery memo), when it has one, spares matching
-  // every stored file against the globs (synthetic 10x: 10,500 files, ~100 ms).
   const isDoc = storedDocs ? undefined : picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
   const candidates = storedDocs ?? Object.keys(files).filter((file) => isDoc!(file));
   return candidates.filter((file) => {
     const e = files[file];
     if (e === undefined || e.size < 0) return false;
-    if (!lstats) return statChanged(root, file, e);
     let s: Stats;
     try {
       s = lstatSync(path.join(root, file));
     } catch {
       return true;
     }
-    lstats.set(file, s);
-    return !s.isFile() || s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino;
+    lstats?.set(file, s);
+    return !s.isFile() || statDiffers(s, e);
   });
 }
 
@@ -544,24 +515,27 @@ function unchangedSince(root: string, entries: Record<string, FileEntry>): boole
   return !Object.entries(entries).some(([file, e]) => e.size >= 0 && statChanged(root, file, e));
 }
 
-/** The stored discovery memo when it has its shape (a key and six lists of paths), else undefined. */
+/** The stored discovery memo when it has its shape (a key and the lists of paths), else undefined. */
 function storedDiscovery(stored: unknown): { key: string; found: MatchedLists } | undefined {
   if (stored === null || typeof stored !== 'object') return undefined;
   const { key, found } = stored as { key?: unknown; found?: Record<string, unknown> };
   if (typeof key !== 'string' || found === null || typeof found !== 'object') return undefined;
-  const lists = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas'] as const;
-  if (!lists.every((k) => Array.isArray(found[k]) && (found[k] as unknown[]).every((f) => typeof f === 'string'))) return undefined;
-  return { key, found: Object.fromEntries(lists.map((k) => [k, found[k]])) as unknown as MatchedLists };
+  if (!MATCHED_LIST_NAMES.every((k) => Array.isArray(found[k]) && (found[k] as unknown[]).every((f) => typeof f === 'string'))) return undefined;
+  return { key, found: Object.fromEntries(MATCHED_LIST_NAMES.map((k) => [k, found[k]])) as MatchedLists };
 }
 
 /** True when the file's size, mtime, ctime or inode differs from its entry's, or it cannot be stat'ed. */
 function statChanged(root: string, file: string, e: FileEntry): boolean {
   try {
-    const s = statSync(path.join(root, file));
-    return s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino;
+    return statDiffers(statSync(path.join(root, file)), e);
   } catch {
     return true;
   }
+}
+
+/** True when `s` has another size, mtime, ctime or inode than the entry recorded. */
+function statDiffers(s: Stats, e: FileEntry): boolean {
+  return s.size !== e.size || s.mtimeMs !== e.mtimeMs || s.ctimeMs !== e.ctimeMs || s.ino !== e.ino;
 }
 
 /**
@@ -743,11 +717,12 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // document is found by hashing, after which the worker starts as before. A run whose documents
   // are unchanged (a cache hit) starts no worker.
   const lstats = new Map<string, Stats>();
-  const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs, storedDiscovery(previous.cache.discovery)?.found.docs, lstats) : [];
+  const storedMemo = storedDiscovery(previous.cache?.discovery);
+  const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs, storedMemo?.found.docs, lstats) : [];
   let docParser = previous.cache && changedDocs.length > 0 ? await createDocParser({ eager: true, files: Object.keys(previous.cache.files).length }) : undefined;
   if (docParser && previous.cache) prefetchEditedDocuments(root, docParser, changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
-  const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: signingKey ? storedDiscovery(previous.cache?.discovery) : undefined };
+  const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: storedMemo };
   const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing, memo });
   const tDiscovered = performance.now();
   if (!signingKey) {

@@ -117,18 +117,16 @@ export async function discoverFiles(
           })
           .sort();
       };
+      // In the order of MATCHED_LIST_NAMES.
       const sets = await Promise.all([sources, docs, PACKAGING, YAML, PROGRAMS, SCHEMAS].map((patterns) => expandDirectories(root, patterns)));
       // Matching every listed file against six pattern sets is most of discovery's time (NeMo Gym's
       // 4,140 files: ~70 ms; synthetic 10x: ~300 ms): a run whose listing and patterns are the
       // same as the last one's takes the last one's lists.
       const memoKey = memo && discoveryMemoKey(memo.salt, listed, expandedIgnore, sets);
       let found = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
-      if (!found) {
-        const [src, doc, pkg, yaml, programs, schemas] = sets.map(pick) as [string[], string[], string[], string[], string[], string[]];
-        found = { sources: src, docs: doc, packaging: pkg, yaml, programs, schemas };
-      }
+      found ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!)])) as MatchedLists;
       // Copies: the caller may reorder or filter the lists it is handed.
-      if (memo && memoKey) memo.next = { key: memoKey, found: { sources: [...found.sources], docs: [...found.docs], packaging: [...found.packaging], yaml: [...found.yaml], programs: [...found.programs], schemas: [...found.schemas] } };
+      if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...found[name]]])) as MatchedLists };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -254,15 +252,11 @@ function git(root: string, args: string[], spool = false): Promise<string> {
   return runGit(root, args, undefined, spool);
 }
 
+/** The names of the lists {@link discoverFiles} matches from a git listing, in matching order. */
+export const MATCHED_LIST_NAMES = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas'] as const;
+
 /** The lists {@link discoverFiles} matched from a git listing (before dropping files that are not regular). */
-export interface MatchedLists {
-  sources: string[];
-  docs: string[];
-  packaging: string[];
-  yaml: string[];
-  programs: string[];
-  schemas: string[];
-}
+export type MatchedLists = Record<(typeof MATCHED_LIST_NAMES)[number], string[]>;
 
 /**
  * What one run's discovery leaves for the next (the run cache stores it): the matched lists and

@@ -49,7 +49,7 @@ export class GitError extends Error {
 }
 
 /** Filter-driver names per repository root, so the config is listed once per run. */
-const filterCache = new Map<string, Promise<string[]>>();
+const filterCache = new Map<string, string[]>();
 
 /** The environment of every git call. */
 function gitEnv(): NodeJS.ProcessEnv {
@@ -145,37 +145,22 @@ function driverNames(out: string): string[] {
   return [...new Set(out.split('\n').flatMap((l) => /^filter\.(.+)\.[a-z]+ /i.exec(l)?.[1] ?? []))];
 }
 
-/** Filter-driver names asked synchronously, per repository root (see {@link filterDriversSync}). */
-const filterCacheSync = new Map<string, string[]>();
-
 /**
- * As {@link filterDrivers}, asked with a synchronous call (~10 ms) when not known yet, so that
- * the call that needs them starts now rather than when this process next waits for events.
+ * The names of the filter drivers the repository's configuration defines (`filter.<name>.*`),
+ * asked once per root with a synchronous `git config` (~10 ms), so the call that needs them
+ * starts at once rather than when this process next waits for events (see `spool`).
  */
-function filterDriversSync(cwd: string): string[] {
-  let names = filterCacheSync.get(cwd);
+function filterDrivers(cwd: string): string[] {
+  let names = filterCache.get(cwd);
   if (!names) {
     try {
       names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
     } catch {
       names = []; // exit 1: none defined (or no repository, or no git: the real call reports it)
     }
-    filterCacheSync.set(cwd, names);
+    filterCache.set(cwd, names);
   }
   return names;
-}
-
-/** The names of the filter drivers the repository's configuration defines (`filter.<name>.*`). */
-function filterDrivers(cwd: string): Promise<string[]> {
-  let listed = filterCache.get(cwd);
-  if (!listed) {
-    listed = exec(cwd, ['config', '--get-regexp', '^filter\\.'], 1 << 20).then(
-      driverNames,
-      () => [], // exit 1: none defined (or no repository: the real call reports it)
-    );
-    filterCache.set(cwd, listed);
-  }
-  return listed;
 }
 
 /**
@@ -189,14 +174,10 @@ function filterDrivers(cwd: string): Promise<string[]> {
  */
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
   const sub = args[0];
-  const filtered = sub === 'diff' || sub === 'ls-files' || sub === 'status';
-  const disable = (names: string[]): string[] => names.flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`]);
+  const extra = sub === 'diff' || sub === 'ls-files' || sub === 'status' ? filterDrivers(cwd).flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`]) : [];
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
-  // A spooled call is one started early, to run beside the caller's synchronous work: git starts
-  // before this returns, with no wait for an event-loop turn between the config lookup and it.
-  if (spool) return execSpooled(cwd, [...(filtered ? disable(filterDriversSync(cwd)) : []), ...rest], maxBuffer);
-  if (!filtered) return exec(cwd, rest, maxBuffer);
-  return filterDrivers(cwd).then((names) => exec(cwd, [...disable(names), ...rest], maxBuffer));
+  // git starts before this returns: a call started early runs beside the caller's synchronous work.
+  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer);
 }
 
 /**

@@ -360,9 +360,8 @@ export function piecesFile(dir: string, root: string): string {
 export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>): DocParser {
   if (store === undefined) return parser;
   const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => {
-    const request = `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
     const hash = hashes?.get(file);
-    return hash !== undefined && !hash.startsWith('error:') ? pieceKey('doc', file, request, 'hash', hash) : pieceKey('doc', file, request, 'text', text);
+    return pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, ...contentParts({ text, ...(hash !== undefined && !hash.startsWith('error:') ? { hash } : {}) }));
   };
   return {
     prefetch(file, text, what) {
@@ -382,7 +381,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
 }
 
 /** What identifies a source's content in a piece key: its content hash when known (so the text need not be read), else its text. */
-function contentParts(source: PythonSource): string[] {
+function contentParts(source: Pick<PythonSource, 'text' | 'hash'>): string[] {
   return source.hash !== undefined ? ['hash', source.hash] : ['text', source.text];
 }
 

@@ -86,7 +86,6 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
       }
     }
     if (filled > 0) chunks.push(chunk.subarray(0, filled));
-    if (chunks.length === 0) return Buffer.alloc(0);
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
