@@ -554,7 +554,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       for (const cmd of result.commands) {
         io.stderr(
           `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || (cmd.paramsKnown ? '(CLI flags)' : '(parameters unknown)')}` +
-            ` [${cmd.params} params, ${cmd.sections} reference sections]\n`,
+            ` [${cmd.params} params${cmd.coverage && cmd.coverage.parameters !== cmd.params ? ` (${cmd.coverage.parameters} to document: positional, hidden and ignored ones and second spellings are not)` : ''}, ${cmd.sections} reference sections]\n`,
         );
       }
     }
@@ -566,6 +566,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
     // Saying nothing when nothing was checked would read as "all clear" (src/engine/notes.ts).
     io.stderr(formatNotes(result.notes));
+    // A cache asked for but unusable makes every run a full one: say why.
+    if (result.cache.status === 'off' && result.cache.note) io.stderr(`docdrift: cache ${result.cache.note}; this run parsed every file.\n`);
     if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;

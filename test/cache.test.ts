@@ -694,6 +694,24 @@ describe('the cache writes only inside the project (issues #17, #18)', () => {
     expect((await cli(p.root, ['--format', 'json', '--no-cache'])).code).toBe(1);
   });
 
+  it('runs without the cache, and says so, when the cache path cannot be checked (EACCES, ENAMETOOLONG): not exit 2', async () => {
+    // A cache directory the user may not read (chmod 000, non-root) fails lstat with EACCES; root
+    // reads everything, so the test uses a name over NAME_MAX (255), which fails lstat as well.
+    const p = project();
+    const unreadable = path.join(p.root, 'c'.repeat(300));
+    const r = await cli(p.root, ['--format', 'json', '--cache-location', unreadable]);
+    const c = await cold(p);
+    expect(r.code).toBe(c.code);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(c.stdout);
+    expect(r.stderr).toContain(`docdrift: cache not used: the cache directory ${unreadable} cannot be read (ENAMETOOLONG); this run parsed every file.`);
+    expect(c.stderr).not.toContain('cache not used');
+    // --debug says it once, in its cache line.
+    const d = await cli(p.root, ['--format', 'json', '--cache-location', unreadable, '--debug']);
+    expect(d.stdout).toBe(c.stdout);
+    expect(d.stderr.match(/cannot be read \(ENAMETOOLONG\)/g)).toHaveLength(1);
+  });
+
   it('removes the temporary files a killed run left in the cache directory', async () => {
     const p = project();
     mkdirSync(p.cache, { recursive: true });

@@ -121,6 +121,14 @@ describe('paths', () => {
 });
 
 describe('output', () => {
+  it('--debug gives a command\'s parameter count and, when it differs, how many are to be documented (positional ones are not)', () => {
+    const root = path.join(ROOT, 'fixtures/layouts/help-argparse/valid');
+    const r = run(['--root', root, '--no-cache', '--debug']);
+    expect(r.code).toBe(0);
+    // quill: `text` (positional), `--ink-color`, `--nib`.
+    expect(r.stderr).toContain('command quill → (CLI flags) [3 params (2 to document: positional, hidden and ignored ones and second spellings are not), 1 reference sections]');
+  });
+
   it('-o writes the report to the file, uncoloured, and nothing to stdout', () => {
     const file = path.join(tmp(), 'report.json');
     const r = run(['--root', EXAMPLE, '-o', file, '--format', 'json'], { FORCE_COLOR: '1' });

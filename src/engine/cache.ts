@@ -11,7 +11,7 @@ import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { checkWriteTarget, cleanStaleTemps, writeFileAtomic } from './write.js';
+import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
@@ -700,15 +700,25 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const listing = startGitListing(root);
   const dir = options.location ?? defaultCacheLocation(root);
   const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
-  // A committed `.docdrift-cache` symlink (or one on the way to it) is refused, not followed.
-  checkWriteTarget(root, file);
+  // A committed `.docdrift-cache` symlink (or one on the way to it) is refused, not followed. A
+  // cache path that cannot even be checked (a directory the user may not read: EACCES) is not
+  // used: the run goes on without the cache, as without a key, and says so.
+  let unusable: string | undefined;
+  try {
+    checkWriteTarget(root, file);
+  } catch (error) {
+    if (!(error instanceof UncheckablePathError)) throw error;
+    unusable = `the cache directory ${dir} cannot be read (${error.code})`;
+  }
   const tRead = performance.now();
   let signingKey: Buffer | undefined;
   let keyError: unknown;
-  try {
-    signingKey = cacheKey(options.keyFile ?? defaultCacheKeyFile(), root);
-  } catch (error) {
-    keyError = error;
+  if (unusable === undefined) {
+    try {
+      signingKey = cacheKey(options.keyFile ?? defaultCacheKeyFile(), root);
+    } catch (error) {
+      keyError = error;
+    }
   }
   const previous = signingKey ? readCache(file, signingKey) : {};
   // A document the last run read was edited since (its stat changed), so it will be parsed again:
@@ -731,7 +741,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     const lint = await load();
     const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
     result.stats.timings.discover = tDiscovered - t0;
-    const note = `not used: no cache key (${(keyError as Error).message})`;
+    const note = `not used: ${unusable ?? `no cache key (${(keyError as Error).message})`}`;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', file, written: false, hashed: 0, ms: 0, note } };
   }
   const tHash = performance.now();

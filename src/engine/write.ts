@@ -33,6 +33,21 @@ export class WriteError extends Error {
 }
 
 /**
+ * A {@link WriteError} for a path that could not be checked at all (`lstat` failed with
+ * `EACCES`, `ELOOP`, `ENAMETOOLONG`…), as opposed to one found to be a symlink: a caller that can
+ * do without the file (the run cache) goes on without it, where a refused symlink stops the run.
+ */
+export class UncheckablePathError extends WriteError {
+  /** The `lstat` error code (`EACCES`), or the error's message when it has none. */
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'UncheckablePathError';
+    this.code = code;
+  }
+}
+
+/**
  * The stat fields that change when a file is edited in place or replaced: device and inode
  * (a rename-over by an editor), size and modification time in ms (an in-place write).
  */
@@ -67,7 +82,8 @@ export function leavesBase(rel: string): boolean {
  *
  * @param root absolute project root.
  * @param file absolute path to be written.
- * @throws {WriteError} naming the offending path (root-relative) and what it is.
+ * @throws {WriteError} naming the offending path (root-relative) and what it is: an
+ *   {@link UncheckablePathError} when a component could not be `lstat`ed (other than `ENOENT`).
  */
 export function checkWriteTarget(root: string, file: string): void {
   const rel = path.relative(root, file);
@@ -82,7 +98,8 @@ export function checkWriteTarget(root: string, file: string): void {
       st = nodeFs.lstatSync(current);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new WriteError(`cannot check ${shown} before writing it (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was written.`);
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new UncheckablePathError(`cannot check ${shown} before writing it (${code}); nothing was written.`, code);
     }
     if (st.isSymbolicLink()) {
       let target = '?';
