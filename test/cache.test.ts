@@ -558,6 +558,36 @@ describe('the per-file cache (issue #15)', () => {
   });
 });
 
+describe('a large README parsed in segments (issue #15: an edit re-parses only its section)', () => {
+  it('keeps the output of runs after edits anywhere in a > 32 KB README equal to runs without the cache', async () => {
+    const p = project();
+    const readme = path.join(p.root, 'README.md');
+    const sections = Array.from({ length: 180 }, (_, i) =>
+      `\n## Recipe ${i}\n\nRun it with a setting of its own:\n\n\`\`\`bash\nuv run ng_collect_rollouts +agent_name=simple_agent +limit=${i}${i % 10 === 3 ? ` +recipe_${i}_typo=1` : ''}\n\`\`\`\n\nSee the [CLI reference](docs/reference/cli-commands.mdx).\n`,
+    ).join('');
+    writeFileSync(readme, readFileSync(readme, 'utf8') + sections);
+    expect(readFileSync(readme, 'utf8').length).toBeGreaterThan(32 * 1024);
+    expect((await warm(p)).status).toBe('miss');
+    const edits: Array<(text: string) => string> = [
+      (t) => `${t}\nOne more line at the end.\n`,
+      // A line inserted early moves every finding after it.
+      (t) => t.replace('## Recipe 5\n', '## Recipe 5\n\nA new paragraph.\n'),
+      // A new wrong parameter in the middle; another section removed.
+      (t) => t.replace('+limit=60\n', '+limit=60 +made_up_flag=1\n').replace(/\n## Recipe 90\n[\s\S]*?(?=\n## Recipe 91\n)/, ''),
+      // The code fence of a section left open: the rest of the page is code.
+      (t) => t.replace('+limit=100\n```', '+limit=100\n'),
+    ];
+    for (const change of edits) {
+      writeFileSync(readme, change(readFileSync(readme, 'utf8')));
+      const w = await warm(p);
+      expect(w.status).toBe('miss');
+      const c = await cold(p);
+      expect(w.stdout).toBe(c.stdout);
+      expect(w.code).toBe(c.code);
+    }
+  });
+});
+
 describe('a cache a pull request controls (#17 item 5)', () => {
   /** Runs `fn` as on another machine: a fresh, empty user cache directory (so another signing key). */
   async function onMachine<T>(fn: () => Promise<T>): Promise<T> {

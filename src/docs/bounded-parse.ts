@@ -24,6 +24,7 @@ import { readFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
 import type { SuppressionDirective } from './directives.js';
+import type { MarkdownSegment } from './segments.js';
 
 /** A request to the worker. */
 export interface ParseRequest {
@@ -34,6 +35,8 @@ export interface ParseRequest {
   doc: boolean;
   /** Read its suppression comments (readDirectives). */
   directives: boolean;
+  /** The document's stored segments, or null for none yet: parse it in segments (see `parseDoc`). */
+  segments?: readonly MarkdownSegment[] | null;
 }
 
 /** The worker's answer to one request. */
@@ -42,6 +45,8 @@ export interface ParseResponse {
   doc?: DocFile;
   diagnostics: InputDiagnostic[];
   directives: SuppressionDirective[];
+  /** The segments to store for the document's next parse, when the request asked for them and it could be cut. */
+  segments?: MarkdownSegment[];
   /** A message when the readers threw (a bug): the document counts as unreadable. */
   error?: string;
 }
@@ -57,13 +62,13 @@ export interface DocParser {
    *
    * @throws {ParserLoadError} only when the worker's own module cannot be loaded (a broken install)
    */
-  parse(file: string, text: string, what: { doc: boolean; directives: boolean }): ParseOutcome;
+  parse(file: string, text: string, what: ParseWhat): ParseOutcome;
   /**
    * Starts parsing a document the caller will ask for later with the same arguments, so the
    * worker parses while the caller does other work; `parse` then only collects the answer. The
    * budget still applies per document. Optional: a parser without it parses on `parse`.
    */
-  prefetch?(file: string, text: string, what: { doc: boolean; directives: boolean }): void;
+  prefetch?(file: string, text: string, what: ParseWhat): void;
   /** Stops the worker (idempotent). */
   close(): void;
 }
@@ -206,8 +211,11 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     const { readDirectives } = await import('./directives.js');
     return {
       parse: (file, text, what) => {
-        const parsed = what.doc ? parseDoc(file, text) : undefined;
-        return { ...(parsed ? { doc: parsed.doc, diagnostics: parsed.diagnostics } : { diagnostics: [] }), directives: what.directives ? readDirectives(file, text) : [] };
+        const parsed = what.doc ? parseDoc(file, text, what.segments !== undefined ? { segments: what.segments } : {}) : undefined;
+        return {
+          ...(parsed ? { doc: parsed.doc, diagnostics: parsed.diagnostics, ...(parsed.segments ? { segments: parsed.segments } : {}) } : { diagnostics: [] }),
+          directives: what.directives ? readDirectives(file, text) : [],
+        };
       },
       close: () => {},
     };
@@ -362,8 +370,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   };
 }
 
-/** What to read of a document. */
-type ParseWhat = { doc: boolean; directives: boolean };
+/** What to read of a document, and its stored segments when it is to be parsed in segments (not part of the request's identity). */
+export type ParseWhat = { doc: boolean; directives: boolean; segments?: readonly MarkdownSegment[] | null };
 
 function requestKey(file: string, what: ParseWhat): string {
   return `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}\0${file}`;

@@ -23,9 +23,13 @@ Atomics.notify(flag, 1);
 parentPort!.on('message', (request: ParseRequest) => {
   let response: ParseResponse;
   try {
-    const parsed = request.doc ? parseDoc(request.file, request.text) : undefined;
+    const parsed = request.doc ? parseDoc(request.file, request.text, request.segments !== undefined ? { segments: request.segments } : {}) : undefined;
     const directives = request.directives ? readDirectives(request.file, request.text) : [];
-    response = { id: request.id, ...(parsed ? { doc: parsed.doc, diagnostics: parsed.diagnostics } : { diagnostics: [] }), directives };
+    response = {
+      id: request.id,
+      ...(parsed ? { doc: parsed.doc, diagnostics: parsed.diagnostics, ...(parsed.segments ? { segments: parsed.segments } : {}) } : { diagnostics: [] }),
+      directives,
+    };
   } catch (error) {
     response = { id: request.id, diagnostics: [], directives: [], error: error instanceof Error ? error.message : String(error) };
   }

@@ -21,6 +21,7 @@ import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor } from './markdown.js';
+import { parseSegmented, SEGMENTED_MIN_LENGTH, type MarkdownSegment } from './segments.js';
 
 
 
@@ -98,12 +99,20 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * 100 levels on a line) is not parsed: a `warn` `parse-error` diagnostic says why and the DocFile
  * is empty.
  *
+ * A Markdown (not MDX) document of at least {@link SEGMENTED_MIN_LENGTH} characters is parsed in
+ * segments when `options.segments` is given (see src/docs/segments.ts): the unchanged segments of
+ * its last parse are reused, and the segments to store for the next parse come back in
+ * `segments`. The DocFile is the same either way.
+ *
  * @param file project-relative POSIX path, used in every location and to resolve relative links.
  * @param text the document's contents.
- * @returns the DocFile and any input diagnostics. Never throws: a document that cannot be read
- *   at all gives an `error` diagnostic and a DocFile with empty lists.
+ * @param options.segments the segments the last parse of this document returned, or null when
+ *   there are none yet; undefined (the default) parses the whole text and returns no segments.
+ * @returns the DocFile, any input diagnostics and, when asked for and the document can be cut,
+ *   its segments. Never throws: a document that cannot be read at all gives an `error`
+ *   diagnostic and a DocFile with empty lists.
  */
-export function parseDoc(file: string, sourceText: string): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+export function parseDoc(file: string, sourceText: string, options: { segments?: readonly MarkdownSegment[] | null } = {}): { doc: DocFile; diagnostics: InputDiagnostic[]; segments?: MarkdownSegment[] } {
   let text = sourceText;
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
   const diagnostics: InputDiagnostic[] = [];
@@ -132,7 +141,13 @@ export function parseDoc(file: string, sourceText: string): { doc: DocFile; diag
       });
     }
   }
+  let segments: MarkdownSegment[] | undefined;
   try {
+    if (kind === 'md' && options.segments !== undefined && text.length >= SEGMENTED_MIN_LENGTH) {
+      const parsed = parseSegmented(text, (t) => markdownProcessor.parse(t), options.segments);
+      tree = parsed.tree;
+      segments = parsed.segments;
+    }
     tree ??= markdownProcessor.parse(text);
   } catch (error) {
     const { message, line, column } = errorPoint(error);
@@ -145,7 +160,7 @@ export function parseDoc(file: string, sourceText: string): { doc: DocFile; diag
     return { doc: emptyDoc(file, kind), diagnostics };
   }
   try {
-    return { doc: describe(file, kind, text, tree), diagnostics };
+    return { doc: describe(file, kind, text, tree), diagnostics, ...(segments ? { segments } : {}) };
   } catch (error) {
     diagnostics.push({
       ruleId: 'parse-error',

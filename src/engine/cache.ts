@@ -20,7 +20,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { discoveredInputs, discoverFiles, MATCHED_LIST_NAMES, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
-import { FilePieceStore, piecesFile } from './pieces.js';
+import { cachedDocParser, FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
@@ -730,7 +730,10 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const storedMemo = storedDiscovery(previous.cache?.discovery);
   const changedDocs = previous.cache ? changedStoredDocuments(root, previous.cache.files, config.docs, storedMemo?.found.docs, lstats) : [];
   let docParser = previous.cache && changedDocs.length > 0 ? await createDocParser({ eager: true, files: Object.keys(previous.cache.files).length }) : undefined;
-  if (docParser && previous.cache) prefetchEditedDocuments(root, docParser, changedDocs, previous.cache.files);
+  // The per-file cache is opened now when a page is sent early: a large page is parsed in
+  // segments, reusing those of its last parse that it still has (src/docs/segments.ts).
+  let pieces = docParser && signingKey ? projectPieceStore(root, dir, signingKey, options) : undefined;
+  if (docParser && previous.cache) prefetchEditedDocuments(root, cachedDocParser(docParser, pieces), changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
   const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: storedMemo };
   const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing, memo });
@@ -793,7 +796,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   } else docParser ??= await createDocParser({ eager: true, files: discovered.docs.length + discovered.sources.length });
   const lint = await load();
   // The per-file cache: files whose text is unchanged are not parsed again (src/engine/pieces.ts).
-  const pieces = projectPieceStore(root, dir, signingKey, options);
+  pieces ??= projectPieceStore(root, dir, signingKey, options);
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
   const pythonFacts = new Map(Object.entries(entries).flatMap(([f, e]) => (e.py ? [[f, e.py] as const] : [])));
   const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser });

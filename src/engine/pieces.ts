@@ -23,7 +23,8 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { DocParser, ParseOutcome } from '../docs/bounded-parse.js';
+import type { DocParser, ParseOutcome, ParseWhat } from '../docs/bounded-parse.js';
+import { SEGMENTED_MIN_LENGTH, type MarkdownSegment } from '../docs/segments.js';
 import type { PythonSource, ScanCache } from '../extract/python/index.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
 import { readRegularFileBytes } from '../shared/read-file.js';
@@ -49,6 +50,8 @@ export interface PieceStore {
    * next run, in which one of their files changes, does.
    */
   keep(kinds: readonly string[]): void;
+  /** Keeps the piece stored under `key` for the next run, without reading it (as {@link keep}, for one piece). */
+  retain(key: string): void;
   /** True when the store held nothing when the run started (a cold run). */
   readonly empty: boolean;
 }
@@ -93,7 +96,7 @@ type Segment = string;
 /** The family of a piece key, or of a `<kind>:` prefix. */
 function familyOf(key: string): Family {
   if (key.startsWith('code:')) return 'whole';
-  if (key.startsWith('doc:')) return 'docs';
+  if (key.startsWith('doc:') || key.startsWith('doc-segments:')) return 'docs';
   return 'sources';
 }
 
@@ -245,6 +248,12 @@ export class FilePieceStore implements PieceStore {
     }
   }
 
+  retain(key: string): void {
+    const state = this.segments[segmentOf(key)]!;
+    const bytes = state.used.get(key) ?? this.load(segmentOf(key)).get(key);
+    if (bytes !== undefined) state.used.set(key, bytes);
+  }
+
   get<T>(key: string): T | undefined {
     const segment = segmentOf(key);
     const state = this.segments[segment]!;
@@ -342,6 +351,10 @@ export class MemoryPieceStore implements PieceStore {
   keep(): void {
     // Nothing is dropped from memory between runs.
   }
+
+  retain(): void {
+    // Nothing is dropped from memory between runs.
+  }
 }
 
 /** The first file of a project's per-file cache in cache directory `dir` (see {@link FilePieceStore}). */
@@ -363,15 +376,27 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     const hash = hashes?.get(file);
     return pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, ...contentParts({ text, ...(hash !== undefined && !hash.startsWith('error:') ? { hash } : {}) }));
   };
+  // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
+  const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
+    what.doc && text.length >= SEGMENTED_MIN_LENGTH && !/\.mdx$/i.test(file) ? pieceKey('doc-segments', file) : undefined;
+  const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
+    key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
   return {
     prefetch(file, text, what) {
-      if (!store.has(keyOf(file, text, what))) parser.prefetch?.(file, text, what);
+      if (!parser.prefetch || store.has(keyOf(file, text, what))) return;
+      parser.prefetch(file, text, withSegments(what, segmentsKey(file, text, what)));
     },
     parse(file, text, what) {
       const key = keyOf(file, text, what);
+      const segments = segmentsKey(file, text, what);
       const hit = store.get<ParseOutcome>(key);
-      if (hit !== undefined) return hit;
-      const outcome = parser.parse(file, text, what);
+      if (hit !== undefined) {
+        // Kept for the run after the next edit of this page.
+        if (segments !== undefined) store.retain(segments);
+        return hit;
+      }
+      const { segments: parsedSegments, ...outcome } = parser.parse(file, text, withSegments(what, segments));
+      if (segments !== undefined && parsedSegments !== undefined) store.set(segments, parsedSegments);
       // An overrun depends on the machine's load, not on the text: never stored.
       if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, outcome);
       return outcome;
