@@ -5,7 +5,9 @@
  * from stored pieces. Cross-file facts (a base class in another module, imports, links, site
  * routes) are recomputed from the pieces whenever any file they span changes: the one piece that
  * spans files, the whole extraction (src/engine/code-facts.ts), is keyed by the content hashes of
- * every code input, so a run in which only documents changed reads no code.
+ * every code input, so a run in which only documents changed reads no code. One kind is keyed by
+ * path alone: the segments of a large Markdown page's last parse (`doc-segments`, see
+ * src/docs/segments.ts), each checked against the new text by its hash before it is reused.
  *
  * The store is a set of files per project next to the run cache, `pieces-<hash of root>-<segment>.bin`:
  * the whole extraction (`whole`), and the per-source pieces and the documents' each in 16 shards
