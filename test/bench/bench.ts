@@ -440,7 +440,14 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     if (values.keep) process.stderr.write(`bench: kept ${scratch}\n`);
-    else rmSync(scratch, { recursive: true, force: true });
+    else {
+      // A failed removal must not hide the error that ended the bench, if one did.
+      try {
+        rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+      } catch (error) {
+        process.stderr.write(`bench: could not remove ${scratch}: ${(error as Error).message}\n`);
+      }
+    }
   }
 }
 

@@ -234,7 +234,10 @@ export function generateRepo(root: string, options: GenerateOptions): GeneratedR
       };
       git('init', '-q');
       git('add', '-A');
-      git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'synthetic repository');
+      // gc.auto=0: a commit of 12,000 files at 10x otherwise starts `git gc --auto` in the
+      // background, which repacks .git while the bench copies it (a copy failed on a vanished
+      // object, and removing the scratch directory then failed with ENOTEMPTY).
+      git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', 'commit', '-q', '-m', 'synthetic repository');
       committed = true;
     } catch {
       committed = false; // no git: the repository is still usable, just not a work tree
