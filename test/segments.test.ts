@@ -180,7 +180,8 @@ describe('parseSegmented', () => {
   it('reuses a segment that ends in a list only where a heading still follows it (an indented line would continue the list)', () => {
     const page = longPage(12).replace('\n## Section 5\n', '\n- last item of section 4\n\n## Section 5\n');
     const first = parseSegmented(page, parse, null);
-    const listEnded = first.segments!.find((s) => page.slice(s.start, s.start + s.length).endsWith('- last item of section 4\n\n'));
+    let at = 0;
+    const listEnded = first.segments!.find((s) => page.slice(at, (at += s.length)).endsWith('- last item of section 4\n\n'));
     expect(listEnded?.open).toBe(true);
     // The heading after the list becomes a line the list item takes in.
     const continued = page.replace('\n## Section 5\n', '\n  continued in the item\n');

@@ -21,7 +21,7 @@ import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor } from './markdown.js';
-import { parseSegmented, SEGMENTED_MIN_LENGTH, type MarkdownSegment } from './segments.js';
+import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 
 
 
@@ -99,7 +99,7 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * 100 levels on a line) is not parsed: a `warn` `parse-error` diagnostic says why and the DocFile
  * is empty.
  *
- * A Markdown (not MDX) document of at least {@link SEGMENTED_MIN_LENGTH} characters is parsed in
+ * A Markdown (not MDX) document of at least 32,768 characters (see `segmentable`) is parsed in
  * segments when `options.segments` is given (see src/docs/segments.ts): the unchanged segments of
  * its last parse are reused, and the segments to store for the next parse come back in
  * `segments`. The DocFile is the same either way.
@@ -143,7 +143,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   }
   let segments: MarkdownSegment[] | undefined;
   try {
-    if (kind === 'md' && options.segments !== undefined && text.length >= SEGMENTED_MIN_LENGTH) {
+    if (options.segments !== undefined && segmentable(file, text)) {
       const parsed = parseSegmented(text, (t) => markdownProcessor.parse(t), options.segments);
       tree = parsed.tree;
       segments = parsed.segments;

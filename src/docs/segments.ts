@@ -39,10 +39,13 @@ import { lineIndexAt } from './position.js';
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
 export const SEGMENTED_MIN_LENGTH = 32 * 1024;
 
-/** One stored segment of a document's tree. Plain data (kept in the per-file cache). */
+/** True when the document `file` with text `text` is parsed in segments: Markdown (not MDX, whose JSX blocks span headings) of {@link SEGMENTED_MIN_LENGTH} or more. */
+export function segmentable(file: string, text: string): boolean {
+  return text.length >= SEGMENTED_MIN_LENGTH && !/\.mdx$/i.test(file);
+}
+
+/** One stored segment of a document's tree, in document order (a segment starts where the one before it ends). Plain data (kept in the per-file cache). */
 export interface MarkdownSegment {
-  /** UTF-16 offset of the segment's first character in the text it was cut from. */
-  start: number;
   /** Its length in UTF-16 code units. */
   length: number;
   /** sha1 (hex) of its text. */
@@ -169,7 +172,7 @@ function cut(text: string, nodes: RootContent[], points: number[], base: number,
     const fromLine = lineAt(starts, base + from) - baseLine + 1;
     shift(own as Positioned[], -(fromLine - 1), -from);
     const piece = text.slice(from, to);
-    segments.push({ start: base + from, length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own), tree: serialize(own) });
+    segments.push({ length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own), tree: serialize(own) });
     shift(own as Positioned[], lineAt(starts, base + from) - 1, base + from);
     out.push(...own);
   }
@@ -226,7 +229,7 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
   while (i < stored.length) {
     const segment = stored[i]!;
     const end = from + segment.length;
-    if (segment.start !== from || end > text.length || (i === stored.length - 1 && end !== text.length)) break;
+    if (end > text.length || (i === stored.length - 1 && end !== text.length)) break;
     if (sha1(text.slice(from, end)) !== segment.hash) break;
     from = end;
     i++;
@@ -291,7 +294,7 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     const reused = reuse(segment, at, starts);
     if (!reused) return whole();
     nodes.push(...reused);
-    segments.push({ ...segment, start: at });
+    segments.push(segment);
     at += segment.length;
   }
   return { tree: rootOf(nodes, text, starts), segments, reused: i + (stored.length - j) };

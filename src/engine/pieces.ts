@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { DocParser, ParseOutcome, ParseWhat } from '../docs/bounded-parse.js';
-import { SEGMENTED_MIN_LENGTH, type MarkdownSegment } from '../docs/segments.js';
+import { segmentable, type MarkdownSegment } from '../docs/segments.js';
 import type { PythonSource, ScanCache } from '../extract/python/index.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
 import { readRegularFileBytes } from '../shared/read-file.js';
@@ -380,7 +380,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
   };
   // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
   const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
-    what.doc && text.length >= SEGMENTED_MIN_LENGTH && !/\.mdx$/i.test(file) ? pieceKey('doc-segments', file) : undefined;
+    what.doc && segmentable(file, text) ? pieceKey('doc-segments', file) : undefined;
   const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
     key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
   return {
