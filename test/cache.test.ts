@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { CACHE_FORMAT, EARLY_PREFETCH_LIMIT, RACY_WINDOW_MS, changedStoredDocuments, defaultCacheLocation, deserialiseMessage, prefetchEditedDocuments, serialiseMessage, stableStringify } from '../src/engine/cache.js';
 import type { DocParser } from '../src/docs/bounded-parse.js';
+import type { Rule } from '../src/model/rule.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { removeTempDirs, tempProject } from './helpers.js';
@@ -898,5 +899,111 @@ describe('Python files the run cache hashed (issue #15: avoid re-reading files a
     const fresh = await extractCode(files, DEFAULT_CONFIG, (file) => readFileSync(path.join(root, file), 'utf8'), [], undefined);
     const { canonicalTarget: _c, ...plainFresh } = fresh;
     expect(warm.facts).toEqual(plainFresh);
+  });
+});
+
+describe('documents the run cache hashed (issue #15: an edit to one page reads that page only)', () => {
+  afterAll(removeTempDirs);
+
+  it('are read again only when changed: which pages name a command, their parses and their suppression comments come from the hashes', async () => {
+    const root = tempProject({
+      'pyproject.toml': '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.cli:main"\n',
+      'tool/__init__.py': '',
+      'tool/cli.py': 'import argparse\n\ndef main() -> None:\n    p = argparse.ArgumentParser()\n    p.add_argument("--seed", type=int, default=1)\n    p.add_argument("--port", type=int, default=80)\n    p.parse_args()\n',
+      'README.md': '# tool\n\nSee [the guide](docs/guide.md).\n\n## `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | Seed. |\n',
+      'docs/guide.md': '# Guide\n\n```bash\ntool --seed 2 --colour red\n```\n',
+      'docs/other.md': '# Other\n\nNothing to see.\n',
+      'docs/quiet.md': '# Quiet\n\n<!-- docdrift-disable example-param-unknown -->\n```bash\ntool --shade 3\n```\n',
+    });
+    const { discoverFiles } = await import('../src/engine/discover.js');
+    const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { DEFAULT_CONFIG } = await import('../src/config/schema.js');
+    const { rules } = await import('../src/api.js');
+    const pieces = new MemoryPieceStore();
+    const findings = (r: Awaited<ReturnType<typeof lint>>) => [...r.messages, ...r.suppressed].map((m) => `${m.file}:${m.line} ${m.ruleId}${m.data.name ? ` ${m.data.name}` : ''}`);
+    /** Lints as a cached run does (hashes of the bytes on disk, the store); returns the findings and the pages read. */
+    const run = async () => {
+      const discovered = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, DEFAULT_CONFIG.ignore);
+      const hashes = new Map<string, string>();
+      for (const file of [...discovered.docs, ...discovered.sources, ...discovered.packaging]) {
+        hashes.set(file, createHash('sha1').update(readFileSync(path.join(root, file))).digest('hex'));
+      }
+      const readFiles = new Set<string>();
+      const result = await lint({ root, config: DEFAULT_CONFIG, rules, discovered, pieces, hashes, readFiles });
+      return { findings: findings(result), read: [...readFiles].filter((f) => f.endsWith('.md')).sort() };
+    };
+    const truth = async () => findings(await lint({ root, config: DEFAULT_CONFIG, rules }));
+    const first = await run();
+    expect(first.read).toEqual(['README.md', 'docs/guide.md', 'docs/other.md', 'docs/quiet.md']);
+    expect(first.findings).toEqual(await truth());
+    expect(first.findings).toContain('docs/guide.md:4 example-param-unknown colour');
+    // Suppressed by the page's comment, which the run must have read (or found stored) to apply.
+    expect(first.findings).toContain('docs/quiet.md:5 example-param-unknown shade');
+    expect(first.findings.filter((f) => f.startsWith('docs/quiet.md'))).toHaveLength(1);
+    // Unchanged: no page is read but README.md, whose text the fix of its reference-param-missing
+    // finding is computed from; the findings (a suppressed one among them) are the same.
+    const again = await run();
+    expect(again.read).toEqual(['README.md']);
+    expect(again.findings).toEqual(first.findings);
+    // A page that named no command now does: it alone is read, and parsed.
+    appendFileSync(path.join(root, 'docs/other.md'), '\n```bash\ntool --sede 1\n```\n');
+    const edited = await run();
+    expect(edited.read).toEqual(['README.md', 'docs/other.md']);
+    expect(edited.findings).toEqual(await truth());
+    expect(edited.findings).toContain('docs/other.md:6 example-param-unknown sede');
+    // A new command name (a new entry point) changes which pages name one: every page is judged again.
+    writeFileSync(path.join(root, 'pyproject.toml'), '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.cli:main"\nother = "tool.cli:main"\n');
+    const renamed = await run();
+    expect(renamed.read).toEqual(['README.md', 'docs/guide.md', 'docs/other.md', 'docs/quiet.md']);
+    expect(renamed.findings).toEqual(await truth());
+  });
+});
+
+describe('a file that changes during a run (issue #15: the check after the run stats the files the run used)', () => {
+  it('stores nothing when a page the run read changed, and stores when only a page it took from the per-file cache did', async () => {
+    const p = project();
+    writeFileSync(path.join(p.root, 'docs/notes.md'), '# Notes\n\nPlain prose that names no command.\n');
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const { rules } = await import('../src/api.js');
+    /** A rule that appends to `file` while the run is in its rule stage (after every read), once. */
+    const editing = (file: string) => {
+      let done = false;
+      const rule: Rule = {
+        meta: { id: 'test-edit-during-run', description: 'Edits a file mid-run.', defaultSeverity: 'warn', fixable: false, options: {}, messages: {} },
+        check() {
+          if (done) return;
+          done = true;
+          appendFileSync(path.join(p.root, file), '\nEdited during the run.\n');
+        },
+      };
+      return rule;
+    };
+    const run = (extra: Rule[] = []) => lintWithCache({ root: p.root, config, cache: true, location: p.cache, version: '1.0.0', codeFingerprint: 'a', rules: [...rules, ...extra] });
+    // Past the racy window, so that the next run trusts the stored hashes of the files it did not change.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    expect((await run()).cache.written).toBe(true);
+    // README edited before the run: it is read; docs/notes.md comes from the stored facts.
+    appendFileSync(path.join(p.root, 'README.md'), '\nMore words.\n');
+    const unreadEdited = await run([editing('docs/notes.md')]);
+    expect(unreadEdited.cache).toMatchObject({ status: 'miss', written: true });
+    expect(unreadEdited.cache.note ?? '').not.toMatch(/changed during the run/);
+    // The next run sees the new stat of docs/notes.md, hashes it, and equals a cold run.
+    const next = await warm(p);
+    expect(next.status).toBe('miss');
+    expect(next.stdout).toBe((await cold(p)).stdout);
+    // A page the run reads (edited before it) that changes again during it: nothing is stored.
+    appendFileSync(path.join(p.root, 'README.md'), '\nEven more words.\n');
+    const readEdited = await run([editing('README.md')]);
+    expect(readEdited.cache).toMatchObject({ status: 'miss', written: false, note: 'not stored: an input file changed during the run' });
+    const after = await warm(p);
+    expect(after.status).toBe('miss');
+    expect(after.stdout).toBe((await cold(p)).stdout);
+    // A page the run read though its stored content hash was trusted (the reference page, hashed
+    // two runs ago: its fixable finding's row is computed from its text) that changes during the
+    // run: nothing is stored.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 100));
+    appendFileSync(path.join(p.root, 'docs/notes.md'), '\nA new line.\n');
+    const readUnhashed = await run([editing('docs/reference/cli-commands.mdx')]);
+    expect(readUnhashed.cache).toMatchObject({ status: 'miss', written: false, note: 'not stored: an input file changed during the run' });
   });
 });

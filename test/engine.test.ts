@@ -1,12 +1,12 @@
 /** Engine helpers: which documents are worth parsing, rule configuration. */
 import { describe, expect, it } from 'vitest';
-import { createHeadingMatcher } from '../src/config/patterns.js';
 import { configureRules, effectiveGlobalParameters, interpolationKeys, mentionMatcher } from '../src/engine/lint.js';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
 import { rules } from '../src/api.js';
 
 describe('mentionMatcher', () => {
-  const mentions = mentionMatcher(['ng_run', 'tool-legacy', 'a.b'], createHeadingMatcher(['Common options']));
+  const matcher = mentionMatcher(['ng_run', 'tool-legacy', 'a.b'], ['Common options']);
+  const mentions = (text: string) => matcher.test(text);
 
   it('finds a command named as a whole word', () => {
     expect(mentions('Run `ng_run +x=1` first.')).toBe(true);
@@ -24,6 +24,13 @@ describe('mentionMatcher', () => {
   it('accepts documents with a global-options heading', () => {
     expect(mentions('# Guide\n\n## Common Options:\n\n| Option |')).toBe(true);
     expect(mentions('# Guide\n\nCommon options are below.')).toBe(false);
+  });
+
+  it('has a key that differs exactly when the accepted texts may differ', () => {
+    // The per-file cache keeps each page's answer under the key (src/engine/doc-texts.ts).
+    expect(mentionMatcher(['b', 'a', 'a', ''], ['X']).key).toBe(mentionMatcher(['a', 'b'], ['X']).key);
+    expect(mentionMatcher(['a', 'b'], ['X']).key).not.toBe(mentionMatcher(['a', 'bc'], ['X']).key);
+    expect(mentionMatcher(['a'], ['X']).key).not.toBe(mentionMatcher(['a'], ['X', 'Y']).key);
   });
 });
 

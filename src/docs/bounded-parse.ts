@@ -69,6 +69,14 @@ export interface DocParser {
    * budget still applies per document. Optional: a parser without it parses on `parse`.
    */
   prefetch?(file: string, text: string, what: ParseWhat): void;
+  /**
+   * The stored outcome of `what` for the file on disk, found without its text (the per-file
+   * cache's parser, `cachedDocParser` in src/engine/pieces.ts, keys it by the file's content
+   * hash); `undefined` when none is stored. Optional: a parser without a store has none.
+   */
+  cached?(file: string, what: ParseWhat): ParseOutcome | undefined;
+  /** True when {@link cached} would answer (nothing is decoded). */
+  isCached?(file: string, what: ParseWhat): boolean;
   /** Stops the worker (idempotent). */
   close(): void;
 }

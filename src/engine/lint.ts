@@ -4,9 +4,9 @@ import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_RUN_FILES, type DocParser } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_RUN_FILES, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { docTexts, type DocTexts } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
-import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -84,6 +84,13 @@ export interface LintOptions {
    * `lint` owns it from then on and closes it. Default: one started here.
    */
   docParser?: DocParser;
+  /**
+   * Filled with the project-relative path of every file this run reads from disk through its
+   * reader (documents, Python sources, packaging and config files; not those the TypeScript
+   * worker reads itself): the run cache checks those, and the files it hashed, for a change
+   * during the run before it stores anything (src/engine/cache.ts).
+   */
+  readFiles?: Set<string>;
 }
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
@@ -140,22 +147,23 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
   const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined);
   try {
-    const read = createReader(root, options.overlay, diagnostics);
+    const read = createReader(root, options.overlay, diagnostics, options.readFiles);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
     // The worker parses the documents that surely name a command while the code is extracted.
     // Linked pages are guessed on a cold run only: later runs find them in the per-file cache, and a
     // page guessed in vain would be parsed again on every run (only pages asked for are stored).
-    const early = prefetchDocs(root, files, config, options.overlay, docParser, options.pieces?.empty ?? true);
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, []), ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
+    const pages = docTexts(read, createReader(root, options.overlay, [], options.readFiles), options.pieces, hashes);
+    prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
+    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, [], options.readFiles), ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
     );
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], (file) => early.get(file) ?? read(file), diagnostics, docParser);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser);
     const t3 = performance.now();
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
     const t4 = performance.now();
@@ -264,11 +272,12 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
  */
 export type ReadFile = (file: string) => string | undefined;
 
-/** The reader of one run: `file` is a project-relative POSIX path. */
-export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[]): ReadFile {
+/** The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is added to `record`. */
+export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>): ReadFile {
   return (file) => {
     const overlaid = overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
+    record?.add(file);
     try {
       return readRegularFile(path.join(root, file));
     } catch (error) {
@@ -493,23 +502,42 @@ export interface DocFacts {
   docs: DocFile[];
   /** Parses a document that was skipped (a link points at it); `undefined` when it was parsed or not read. */
   lazyDoc: (file: string) => DocFile | undefined;
-  /** Every document's text, by project-relative path. */
-  texts: Map<string, string>;
+  /** A document's text (project-relative path), read when first asked for; `undefined` when unreadable. */
+  text: (file: string) => string | undefined;
   /** `docdrift-disable…` comments in any document. */
   directives: SuppressionDirective[];
+}
+
+/** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
+function sectionPatterns(config: DocdriftConfig): string[] {
+  return [...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])];
+}
+
+/**
+ * The outcome of `what` for `file`: stored (the per-file cache answers by the file's content
+ * hash, without reading it), else parsed from its text. `undefined` when the text cannot be read
+ * (`pages` reports it).
+ */
+function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: ParseWhat): ParseOutcome | undefined {
+  const stored = docParser.cached?.(file, what);
+  if (stored) return stored;
+  const text = pages.text(file);
+  return text === undefined ? undefined : docParser.parse(file, text, what);
 }
 
 /**
  * Stage "parse docs". Parsing Markdown is most of a run's time, and most documents of a large
  * repository never name a command. Only documents that name one (or hold a global-options
  * heading or a configured `commands.*.sections` heading, or match `globalFiles` or `reference`)
- * are parsed now; the rest only if a link points at them.
+ * are parsed now; the rest only if a link points at them. Which pages name a command, and their
+ * parses, come from the per-file cache when `pages` and `docParser` have it: a run after a
+ * one-page edit reads that page only (src/engine/doc-texts.ts).
  */
 export function parseDocs(
   files: DiscoveredFiles,
   config: DocdriftConfig,
   entryPoints: CodeFacts['entryPoints'],
-  read: ReadFile,
+  pages: DocTexts,
   diagnostics: InputDiagnostic[],
   docParser: DocParser,
 ): DocFacts {
@@ -517,35 +545,35 @@ export function parseDocs(
   // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
+    sectionPatterns(config),
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
   const docs: DocFile[] = [];
-  const unparsed = new Map<string, string>();
-  const texts = new Map<string, string>();
+  const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
   for (const file of files.docs) {
-    const text = read(file);
-    if (text === undefined) continue;
-    texts.set(file, text);
-    const wanted = { doc: mentions(text) || isGlobalFile(file) || isReferenceFile(file), directives: mayHaveDirectives(text) };
-    if (!wanted.doc) unparsed.set(file, text);
+    const facts = pages.triage(file, mentions);
+    if (facts === undefined) continue;
+    const wanted = { doc: facts.mentions || isGlobalFile(file) || isReferenceFile(file), directives: facts.directives };
+    if (!wanted.doc) unparsed.add(file);
     if (!wanted.doc && !wanted.directives) continue;
-    const parsed = docParser.parse(file, text, wanted);
+    const parsed = parsePage(docParser, pages, file, wanted);
+    if (parsed === undefined) continue;
     directives.push(...parsed.directives);
     if (parsed.doc) docs.push(parsed.doc);
     diagnostics.push(...parsed.diagnostics);
   }
+  pages.save();
   const lazyDoc = (file: string): DocFile | undefined => {
-    const text = unparsed.get(file);
-    if (text === undefined) return undefined;
-    const parsed = docParser.parse(file, text, { doc: true, directives: false });
+    if (!unparsed.has(file)) return undefined;
+    const parsed = parsePage(docParser, pages, file, { doc: true, directives: false });
+    if (parsed === undefined) return undefined;
     // An overrun is reported once, where the link points at the skipped page.
     diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     return parsed.doc;
   };
-  return { docs, lazyDoc, texts, directives };
+  return { docs, lazyDoc, text: (file) => pages.text(file, true), directives };
 }
 
 /**
@@ -553,8 +581,8 @@ export function parseDocs(
  * {@link parseDocs} will surely parse, judged with the command names known before any code is
  * read (packaging entry points, the config's commands) and the `globalFiles`/`reference`
  * patterns, so the worker parses while the main thread extracts code; with `guessLinks`, then
- * the pages those link to (see `linkedDocuments`). Returns the texts read, for parseDocs to use
- * (a file that cannot be read is left to parseDocs, which reports it).
+ * the pages those link to (see `linkedDocuments`). A page whose parse is stored is not sent (nor
+ * read). Reads quietly: a file that cannot be read is left to parseDocs, which reports it.
  */
 export function prefetchDocs(
   root: string,
@@ -562,40 +590,46 @@ export function prefetchDocs(
   config: DocdriftConfig,
   overlay: ReadonlyMap<string, string> | undefined,
   docParser: DocParser,
+  pages: DocTexts,
   guessLinks = true,
-): Map<string, string> {
-  const texts = new Map<string, string>();
-  if (!docParser.prefetch) return texts;
+): void {
+  if (!docParser.prefetch) return;
   const read = createReader(root, overlay, []);
   const packaging = files.packaging.filter((f) => !f.endsWith('package.json') && !f.endsWith('setup.py') && !TEST_DIR_RE.test(f)).flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
   });
   const names = readEntryPoints(packaging).entryPoints.map((e) => e.name);
-  const mentions = mentionMatcher(
-    [...names, ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    createHeadingMatcher([...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])]),
-  );
+  const mentions = mentionMatcher([...names, ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])], sectionPatterns(config));
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
   const surely = new Set<string>();
+  const skipped = new Set<string>();
   for (const file of files.docs) {
-    const text = read(file);
-    if (text === undefined) continue;
-    texts.set(file, text);
-    if (mentions(text) || isGlobalFile(file) || isReferenceFile(file)) {
-      docParser.prefetch(file, text, { doc: true, directives: mayHaveDirectives(text) });
+    const facts = pages.triage(file, mentions, true);
+    if (facts === undefined) continue;
+    if (facts.mentions || isGlobalFile(file) || isReferenceFile(file)) {
+      const what = { doc: true, directives: facts.directives };
       surely.add(file);
+      if (docParser.isCached?.(file, what)) continue;
+      const text = pages.text(file, true);
+      if (text !== undefined) docParser.prefetch(file, text, what);
+    } else if (!facts.directives) {
+      // A page with suppression comments is asked for twice by parseDocs' lazy parse: not guessed.
+      skipped.add(file);
     }
   }
   // Then the pages those link to, which rules will likely ask for (src/engine/link-prefetch.ts),
-  // as `parseDocs`' lazy parse asks: a page with suppression comments is asked for twice, so left out.
-  if (!guessLinks) return texts;
-  const skipped = new Set([...texts.keys()].filter((f) => !surely.has(f) && !mayHaveDirectives(texts.get(f)!)));
-  for (const target of linkedDocuments([...surely].map((file) => ({ file, text: texts.get(file)! })), files.docs, skipped)) {
-    docParser.prefetch(target, texts.get(target)!, { doc: true, directives: false });
+  // as `parseDocs`' lazy parse asks.
+  if (!guessLinks) return;
+  const linking = [...surely].flatMap((file) => {
+    const text = pages.text(file, true);
+    return text === undefined ? [] : [{ file, text }];
+  });
+  for (const target of linkedDocuments(linking, files.docs, skipped)) {
+    const text = pages.text(target, true);
+    if (text !== undefined) docParser.prefetch(target, text, { doc: true, directives: false });
   }
-  return texts;
 }
 
 /** Inputs of stage "link". */
@@ -627,7 +661,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     docs: docs.docs,
     docFiles: files.docs,
     lazyDoc: docs.lazyDoc,
-    source: (file) => docs.texts.get(file),
+    source: docs.text,
     diagnostics,
   });
 }
@@ -742,22 +776,37 @@ export function effectiveGlobalParameters<S extends { text: string }>(
   return configured.filter((p) => universal.has(p) || (p === 'config_path' ? draccus : hydra));
 }
 
+/** A cheap test on raw document text ({@link mentionMatcher}), with a key that names what it tests. */
+export interface MentionMatcher {
+  test(text: string): boolean;
+  /**
+   * Equal for two matchers that accept the same texts: the command names (deduplicated, sorted)
+   * and the heading patterns, as JSON. The per-file cache keeps each page's answer under it.
+   */
+  key: string;
+}
+
 /**
  * A cheap test on raw document text: does it name one of the commands as a word (not inside a
- * longer identifier), or hold an ATX heading that the global-sections matcher accepts?
+ * longer identifier), or hold an ATX heading that one of `headingPatterns` (`globalSections`-style,
+ * see `createHeadingMatcher`) accepts?
  */
-export function mentionMatcher(names: string[], isGlobalHeading: (text: string) => boolean): (text: string) => boolean {
-  const unique = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+export function mentionMatcher(names: string[], headingPatterns: readonly string[]): MentionMatcher {
+  const unique = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   const escaped = unique.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
-  return (text) => {
-    if (word?.test(text)) return true;
-    // `(.*)` then a trim, not `(.+?)[ \t#]*$`: that retried every split of a long `#` run.
-    for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*)$/gm)) {
-      const heading = trimTrailing(match[1] ?? '', ' \t#');
-      if (heading !== '' && isGlobalHeading(heading.replace(/[`*_]/g, ''))) return true;
-    }
-    return false;
+  const isGlobalHeading = createHeadingMatcher(headingPatterns);
+  return {
+    key: JSON.stringify([unique, headingPatterns]),
+    test(text) {
+      if (word?.test(text)) return true;
+      // `(.*)` then a trim, not `(.+?)[ \t#]*$`: that retried every split of a long `#` run.
+      for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*)$/gm)) {
+        const heading = trimTrailing(match[1] ?? '', ' \t#');
+        if (heading !== '' && isGlobalHeading(heading.replace(/[`*_]/g, ''))) return true;
+      }
+      return false;
+    },
   };
 }
 

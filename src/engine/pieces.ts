@@ -98,7 +98,7 @@ type Segment = string;
 /** The family of a piece key, or of a `<kind>:` prefix. */
 function familyOf(key: string): Family {
   if (key.startsWith('code:')) return 'whole';
-  if (key.startsWith('doc:') || key.startsWith('doc-segments:')) return 'docs';
+  if (key.startsWith('doc:') || key.startsWith('doc-segments:') || key.startsWith('doc-triage:')) return 'docs';
   return 'sources';
 }
 
@@ -378,12 +378,29 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     const hash = hashes?.get(file);
     return pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, ...contentParts({ text, ...(hash !== undefined && !hash.startsWith('error:') ? { hash } : {}) }));
   };
+  // The key of a file on disk whose content hash is known (the same key keyOf gives with its text).
+  const hashKeyOf = (file: string, what: { doc: boolean; directives: boolean }): string | undefined => {
+    const hash = hashes?.get(file);
+    return hash === undefined || hash.startsWith('error:') ? undefined : pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, 'hash', hash);
+  };
   // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
   const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
     what.doc && segmentable(file, text) ? pieceKey('doc-segments', file) : undefined;
   const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
     key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
   return {
+    cached(file, what) {
+      const key = hashKeyOf(file, what);
+      // `has` first: a page not stored is parsed next, and `parse` counts its miss.
+      const hit = key === undefined || !store.has(key) ? undefined : store.get<ParseOutcome>(key);
+      // Kept for the run after the next edit of this page (a page under the threshold has none).
+      if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) store.retain(pieceKey('doc-segments', file));
+      return hit;
+    },
+    isCached(file, what) {
+      const key = hashKeyOf(file, what);
+      return key !== undefined && store.has(key);
+    },
     prefetch(file, text, what) {
       if (!parser.prefetch || store.has(keyOf(file, text, what))) return;
       parser.prefetch(file, text, withSegments(what, segmentsKey(file, text, what)));
