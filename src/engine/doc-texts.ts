@@ -7,9 +7,21 @@
  * synthetic bench repository, reading and decoding 2,530 unchanged pages cost ~200 ms of a 2.6 s
  * run after a README edit.
  */
-import type { MentionMatcher, ReadFile } from './lint.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { pieceKey, type PieceStore } from './pieces.js';
+
+/** Reads a project file's text (`ReadFile` in lint.ts): `undefined` when it cannot be read. */
+type ReadFile = (file: string) => string | undefined;
+
+/** A cheap test on raw document text (`mentionMatcher` in lint.ts), with a key that names what it tests. */
+export interface MentionMatcher {
+  test(text: string): boolean;
+  /**
+   * Equal for two matchers that accept the same texts: the command names (deduplicated, sorted)
+   * and the heading patterns, as JSON. The per-file cache keeps each page's answer under it.
+   */
+  key: string;
+}
 
 /** What {@link DocTexts.triage} tells of one page. */
 export interface PageFacts {

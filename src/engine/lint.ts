@@ -5,7 +5,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_RUN_FILES, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
-import { docTexts, type DocTexts } from './doc-texts.js';
+import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
@@ -774,16 +774,6 @@ export function effectiveGlobalParameters<S extends { text: string }>(
   const draccus = imports('draccus');
   const universal = new Set(['help', 'h', 'version']);
   return configured.filter((p) => universal.has(p) || (p === 'config_path' ? draccus : hydra));
-}
-
-/** A cheap test on raw document text ({@link mentionMatcher}), with a key that names what it tests. */
-export interface MentionMatcher {
-  test(text: string): boolean;
-  /**
-   * Equal for two matchers that accept the same texts: the command names (deduplicated, sorted)
-   * and the heading patterns, as JSON. The per-file cache keeps each page's answer under it.
-   */
-  key: string;
 }
 
 /**
