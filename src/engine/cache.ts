@@ -513,17 +513,20 @@ export function prefetchEditedDocuments(root: string, parser: DocParser, changed
 /**
  * True when no input that could have shaped this run's result changed since it was hashed (so
  * the result, and the pieces computed meanwhile, belong to those hashes). Checked: the files
- * hashed by this run (their entry is not `previous`'s), the files the run read (`read`), and
- * every input but documents and Python sources, which a run reads only through its reader (a
- * page or module neither hashed nor read was used through its stored pieces, which its hash
- * keys: a change to it since is the next run's, found by its stat). Without `read`, every input.
+ * hashed by this run (their entry is not `previous`'s), the files the run read (`read.files`,
+ * filled by lint's reader), and every input but the discovered documents and `.py`/`.pyi`
+ * sources, which a run reads only through that reader (a page or module neither hashed nor read
+ * was used through its stored pieces, which its hash keys: a change to it since is the next
+ * run's, found by its stat). Packaging, YAML and TypeScript files (the TypeScript worker reads
+ * on its own) are always checked. Without `read`, every input.
  * One `stat` per file checked (synthetic 10x: checking all 10,540 inputs took ~100 ms).
  */
-function unchangedSince(root: string, entries: Record<string, FileEntry>, previous: Record<string, FileEntry> | undefined, read?: { files: ReadonlySet<string>; docs: ReadonlySet<string> }): boolean {
+function unchangedSince(root: string, entries: Record<string, FileEntry>, previous: Record<string, FileEntry> | undefined, read?: { files: ReadonlySet<string>; discovered: DiscoveredFiles }): boolean {
+  const readOnlyThroughReader = read && new Set([...read.discovered.docs, ...read.discovered.sources.filter((f) => /\.pyi?$/.test(f))]);
   return !Object.entries(entries).some(
     ([file, e]) =>
       e.size >= 0 &&
-      (read === undefined || e !== previous?.[file] || read.files.has(file) || !(read.docs.has(file) || /\.pyi?$/.test(file))) &&
+      (!read || !readOnlyThroughReader!.has(file) || e !== previous?.[file] || read.files.has(file)) &&
       statChanged(root, file, e),
   );
 }
@@ -775,7 +778,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     // document, starts the parser early for nothing). Same key and result; not when a file
     // changes meanwhile; a file that cannot be written is no error.
     let written = false;
-    if (hashed > 0 && unchangedSince(root, entries, previous.cache?.files, { files: new Set(), docs: new Set(discovered.docs) })) {
+    if (hashed > 0 && unchangedSince(root, entries, previous.cache?.files, { files: new Set(), discovered })) {
       const { mac: _mac, ...unsigned } = previous.cache;
       try {
         prepareDirectory(root, dir);
@@ -823,7 +826,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   };
   if (result.failures.length > 0) {
     info.note = 'not stored: a rule threw';
-  } else if (!unchangedSince(root, entries, previous.cache?.files, { files: readFiles, docs: new Set(discovered.docs) })) {
+  } else if (!unchangedSince(root, entries, previous.cache?.files, { files: readFiles, discovered })) {
     info.note = 'not stored: an input file changed during the run';
   } else {
     const data: Omit<CacheFile, 'mac'> = {
