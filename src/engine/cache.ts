@@ -645,8 +645,10 @@ function projectPieceStore(root: string, dir: string, signingKey: Buffer, build:
 /**
  * The project's per-file cache (the store {@link lintWithCache} keeps beside the run cache),
  * for runs that lint through another path: `--fix` lints every pass with it, so a fix after a
- * plain run parses only what changed. `save` writes the pieces the run used (never throws: a
- * store that cannot be written is only not written). Undefined when the store cannot be trusted
+ * plain run parses only what changed. `save` writes the pieces the run used and keeps every
+ * piece stored before (the passes key what they parse by text, a plain run by content hash: the
+ * plain run after a fix then reuses the pieces of the files the fix did not touch). It never
+ * throws: a store that cannot be written is only not written. Undefined when the store cannot be trusted
  * or placed: no signing key, or a symlink or other non-regular file on the way to it.
  *
  * @param options `location` and `keyFile` as for {@link lintWithCache}; `version` and
@@ -665,6 +667,8 @@ export function openPieceStore(options: { root: string; location?: string; keyFi
         try {
           prepareDirectory(root, dir);
           for (const file of store.files) checkWriteTarget(root, file);
+          // The pieces of the plain run before stay: this run keyed what it parsed by text.
+          store.keepAll();
           store.save();
         } catch {
           // not written: the next run computes these pieces again

@@ -237,6 +237,23 @@ export class FilePieceStore implements PieceStore {
     return this.segments[segment]!.used.has(key) || this.load(segment).has(key);
   }
 
+  /**
+   * Keeps every stored piece for the next run, used by this run or not (see {@link keep}): for a
+   * run whose pieces are keyed otherwise than a plain run's (`--fix` reads through an overlay of
+   * edited texts, so it keys documents and sources by their text, not by the run cache's content
+   * hashes), which would otherwise drop what the next plain run needs.
+   */
+  keepAll(): void {
+    for (const segment of SEGMENTS) {
+      const state = this.segments[segment]!;
+      if (!state.stored) {
+        state.keptUnread = true;
+        continue;
+      }
+      for (const [key, bytes] of state.stored) if (!state.used.has(key)) state.used.set(key, bytes);
+    }
+  }
+
   keep(kinds: readonly string[]): void {
     const prefixes = kinds.map((k) => `${k}:`);
     for (const segment of SEGMENTS) {
