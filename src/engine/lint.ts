@@ -502,7 +502,7 @@ export interface DocFacts {
   docs: DocFile[];
   /** Parses a document that was skipped (a link points at it); `undefined` when it was parsed or not read. */
   lazyDoc: (file: string) => DocFile | undefined;
-  /** A document's text (project-relative path), read when first asked for; `undefined` when unreadable. */
+  /** A document's text (project-relative path), read when first asked for; `undefined` when unreadable or not one of the run's documents. */
   text: (file: string) => string | undefined;
   /** `docdrift-disable…` comments in any document. */
   directives: SuppressionDirective[];
@@ -573,7 +573,9 @@ export function parseDocs(
     diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     return parsed.doc;
   };
-  return { docs, lazyDoc, text: (file) => pages.text(file, true), directives };
+  // Only the run's documents have a text here (a finding located in code or config has none).
+  const documents = new Set(files.docs);
+  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives };
 }
 
 /**
