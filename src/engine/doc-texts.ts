@@ -108,9 +108,9 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
       if (!store) return;
       for (const [key, table] of tables) {
         const pieceName = pieceKey('doc-triage', key);
-        // Rows of pages this run did not ask about (another matcher's run, a page gone) are dropped.
+        // Rows of pages this run did not ask about (a page gone) are dropped. An unchanged table
+        // was read by this run, so it is kept as it is.
         if (table.changed || table.rows.size !== table.stored.size) store.set(pieceName, [...table.rows.values()]);
-        else store.retain(pieceName);
       }
     },
   };

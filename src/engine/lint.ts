@@ -154,9 +154,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // page guessed in vain would be parsed again on every run (only pages asked for are stored).
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
-    const pages = docTexts(read, createReader(root, options.overlay, [], options.readFiles), options.pieces, hashes);
+    // Reads without reporting (guesses made before the run asks; the run's own read reports).
+    const peek = createReader(root, options.overlay, [], options.readFiles);
+    const pages = docTexts(read, peek, options.pieces, hashes);
     prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
-    const context: ExtractContext = { root, overlay: options.overlay, peek: createReader(root, options.overlay, [], options.readFiles), ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
+    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
     );

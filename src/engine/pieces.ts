@@ -244,26 +244,27 @@ export class FilePieceStore implements PieceStore {
    * hashes), which would otherwise drop what the next plain run needs.
    */
   keepAll(): void {
-    for (const segment of SEGMENTS) {
-      const state = this.segments[segment]!;
-      if (!state.stored) {
-        state.keptUnread = true;
-        continue;
-      }
-      for (const [key, bytes] of state.stored) if (!state.used.has(key)) state.used.set(key, bytes);
-    }
+    this.keepWhere(() => true, () => true);
   }
 
   keep(kinds: readonly string[]): void {
     const prefixes = kinds.map((k) => `${k}:`);
-    for (const segment of SEGMENTS) {
-      const state = this.segments[segment]!;
-      if (!prefixes.some((p) => familyOf(p) === familyOfSegment(segment))) continue;
+    this.keepWhere(
+      (segment) => prefixes.some((p) => familyOf(p) === familyOfSegment(segment)),
+      (key) => prefixes.some((p) => key.startsWith(p)),
+    );
+  }
+
+  /** Keeps the stored pieces whose key `wanted` accepts, in the files `segment` accepts; a file not read yet stays as it is. */
+  private keepWhere(segment: (segment: Segment) => boolean, wanted: (key: string) => boolean): void {
+    for (const name of SEGMENTS) {
+      if (!segment(name)) continue;
+      const state = this.segments[name]!;
       if (!state.stored) {
         state.keptUnread = true;
         continue;
       }
-      for (const [key, bytes] of state.stored) if (!state.used.has(key) && prefixes.some((p) => key.startsWith(p))) state.used.set(key, bytes);
+      for (const [key, bytes] of state.stored) if (!state.used.has(key) && wanted(key)) state.used.set(key, bytes);
     }
   }
 
@@ -391,15 +392,14 @@ export function piecesFile(dir: string, root: string): string {
  */
 export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>): DocParser {
   if (store === undefined) return parser;
-  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) => {
-    const hash = hashes?.get(file);
-    return pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, ...contentParts({ text, ...(hash !== undefined && !hash.startsWith('error:') ? { hash } : {}) }));
-  };
-  // The key of a file on disk whose content hash is known (the same key keyOf gives with its text).
+  const flags = (what: { doc: boolean; directives: boolean }) => `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
+  // The key of a file on disk whose content hash is known; found without its text.
   const hashKeyOf = (file: string, what: { doc: boolean; directives: boolean }): string | undefined => {
     const hash = hashes?.get(file);
-    return hash === undefined || hash.startsWith('error:') ? undefined : pieceKey('doc', file, `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`, 'hash', hash);
+    return hash === undefined || hash.startsWith('error:') ? undefined : pieceKey('doc', file, flags(what), ...contentParts({ text: '', hash }));
   };
+  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) =>
+    hashKeyOf(file, what) ?? pieceKey('doc', file, flags(what), ...contentParts({ text }));
   // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
   const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
     what.doc && segmentable(file, text) ? pieceKey('doc-segments', file) : undefined;
