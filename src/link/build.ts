@@ -1,6 +1,7 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { scopeRowKeys } from './key-scopes.js';
-import { proseFlags } from './prose-flags.js';
+import { HISTORY_RE, proseFlags } from './prose-flags.js';
+import { inferCommand, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -140,9 +141,33 @@ export function buildModel(input: ModelInput): Model {
   const sections: ReferenceSection[] = [];
   // Commented YAML blocks read as reference rows: not examples of their config file as well.
   const referenceBlocks = new Set<DataBlock>();
-  for (const doc of input.docs) {
-    if (!isReferenceDoc(doc.file)) continue;
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
+  const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file));
+  const explicit = new Map<DocFile, ReferenceSection[]>();
+  for (const doc of referenceDocs) {
+    explicit.set(doc, sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
+  }
+  // Reference inference by content (issue #29): blocks no heading or config ties to a command,
+  // whose rows clearly document one command's parameters. A command the config maps to headings,
+  // or that a heading names, keeps the sections it was given.
+  const headed = new Set<CommandSpec>();
+  for (const list of explicit.values()) for (const s of list) for (const n of s.commands) { const c = byName.get(n); if (c) headed.add(c); }
+  for (const name of Object.keys(config.commands)) { const c = byName.get(name); if (c && (config.commands[name]!.sections ?? []).length > 0) headed.add(c); }
+  const sets = parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters));
+  const inferences: InferredBlock[] = [];
+  for (const doc of referenceDocs) {
+    if (isGlobalFile(doc.file) || HISTORY_RE.test(doc.file) || sets.length === 0) {
+      sections.push(...explicit.get(doc)!);
+      continue;
+    }
+    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed);
+    inferences.push(...found);
+    const assigned = found.filter((f) => f.inference.command);
+    if (assigned.length === 0) {
+      sections.push(...explicit.get(doc)!);
+      continue;
+    }
+    const forced = new Map(assigned.map((f) => [f.block, f]));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced));
   }
 
   nameMetavarRows(sections, commandByName);
@@ -236,6 +261,15 @@ export function buildModel(input: ModelInput): Model {
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),
     proseFlags: proseFlags(input.docs, sections, commands, commandByName, isIgnored),
+    inferences: inferences.map(({ file, block, inference }) => ({
+      file,
+      line: block.heading.location.line,
+      heading: block.heading.text,
+      rows: inference.rows,
+      evidence: inference.evidence,
+      ...(inference.command ? { command: inference.command.name } : {}),
+      ...(inference.best ? { best: inference.best.command.name, shared: inference.best.shared } : {}),
+    })),
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);
@@ -627,9 +661,10 @@ function sectionsOfDoc(
   globalFile = false,
   headingCommands: Array<{ name: string; matches: (text: string) => boolean }> = [],
   referenceBlocks: Set<DataBlock> = new Set(),
+  inferred: ReadonlyMap<HeadingBlock, InferredBlock> = new Map(),
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
-  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean }> = [];
+  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean; inferred?: InferredBlock }> = [];
   // A loop, not Math.min(...): 100,000+ headings would overflow the argument stack.
   let minDepth = Infinity;
   for (const b of doc.blocks) minDepth = Math.min(minDepth, b.heading.depth);
@@ -656,6 +691,11 @@ function sectionsOfDoc(
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
     const topLevel = globalFile && block.heading.depth === minDepth;
     const global = names.length === 0 && (topLevel || isGlobalHeading(headingText));
+    const guess = names.length === 0 && !global ? inferred.get(block) : undefined;
+    if (guess?.inference.command) {
+      opened.push({ block, commands: [guess.inference.command.name], global: false, configured: true, inferred: guess });
+      continue;
+    }
     if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}) });
   }
   // Heading blocks nest (a block ends before the next heading of its rank or higher), so the
@@ -718,6 +758,7 @@ function sectionsOfDoc(
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
       rows: rowsOf(used.flatMap(([, rows]) => rows)).sort((a, b) => a.location.line - b.location.line),
       endLine: o.block.endLine,
+      ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
     });
   }
   sections.push(...helpSections(doc, commandByName, opened));
@@ -900,4 +941,46 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
 function suffixes(path: string): string[] {
   const parts = path.split('/');
   return parts.slice(1).map((_, i) => parts.slice(i + 1).join('/'));
+}
+
+/** A heading block considered by reference inference, with the decision (assigned or not). */
+export interface InferredBlock {
+  file: string;
+  block: HeadingBlock;
+  inference: Inference;
+}
+
+/**
+ * Reference inference over one document: each heading block with rows that no section of the page
+ * already covers is matched against the commands' parameter sets ({@link inferCommand}), outermost
+ * first; a block assigned covers its nested blocks. A block whose best match is a command in
+ * `headed` (a heading or the config already gives it a reference) is left alone: explicit wins.
+ *
+ * @returns every block considered, with its decision (assigned when `inference.command` is set)
+ */
+export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[], sets: readonly ParameterSet[], headed: ReadonlySet<CommandSpec>): InferredBlock[] {
+  const covered: Array<[number, number]> = explicit.map((s) => [s.heading.location.line, s.endLine]);
+  const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
+  const title = doc.headings.find((h) => h.depth === 1)?.text;
+  const out: InferredBlock[] = [];
+  for (const block of doc.blocks) {
+    const line = block.heading.location.line;
+    if (inCovered(line)) continue;
+    const own = (r: ReferenceRow): boolean => !inCovered(r.location.line);
+    const tables = block.tables.filter((t) => !inCovered(t.location.line)).map((t) => readReferenceTable(t) ?? []).filter((g) => g.length > 0);
+    const headingRows = (block.headingRows ?? []).filter(own);
+    const others = headingRows.length > 0 ? [...tables, headingRows] : tables;
+    const list = (block.listRows ?? []).filter(own);
+    const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
+    if (groups.length === 0) continue;
+    const inference = inferCommand(groups, sets, { heading: headingMatchText(block.heading.text), ...(title !== undefined ? { title } : {}), file: doc.file });
+    if (inference.command && headed.has(inference.command)) {
+      const { command: _taken, ...rest } = inference;
+      out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
+      continue;
+    }
+    out.push({ file: doc.file, block, inference });
+    if (inference.command) covered.push([line, block.endLine]);
+  }
+  return out;
 }

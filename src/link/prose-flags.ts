@@ -9,7 +9,7 @@
 import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
 
 /** Changelogs, release notes and blog posts (`CHANGELOG.md`, `HISTORY.md`, `blog/`, `_posts/`). */
-const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
+export const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
 
 /**
  * The prose flags of the documents, each tied to its page's command.

@@ -352,6 +352,12 @@ export interface ReferenceSection {
   rows: ReferenceRow[];
   /** Last line (inclusive) of the section. */
   endLine: number;
+  /**
+   * Present when no heading or config tied the section to its command and docdrift inferred it
+   * from the names the section documents (issue #29): the evidence, e.g. "12 of 14 rows are
+   * parameters of `autoforge`".
+   */
+  inferred?: { evidence: string };
 }
 
 /** A shell-like fenced code block found in a document. */
@@ -550,6 +556,11 @@ export interface Model {
   globalSections: ReferenceSection[];
   /** CLI flags named in prose on pages that belong to one command (see `src/link/prose-flags.ts`). Optional: filled by the link stage. */
   proseFlags?: ProseFlag[];
+  /**
+   * Heading blocks reference inference considered (issue #29), assigned or not, for `--debug`,
+   * `init` and first-run notes. Optional: filled by the link stage.
+   */
+  inferences?: SectionInference[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */
@@ -562,4 +573,24 @@ export interface Model {
    * run did not read. Optional so that hand-built models need not provide it.
    */
   source?(file: string): string | undefined;
+}
+
+/**
+ * One heading block that reference inference considered: whether its rows were assigned to a
+ * command, the best candidate, and why, in one sentence.
+ */
+export interface SectionInference {
+  file: string;
+  /** The heading's line. */
+  line: number;
+  heading: string;
+  /** The command the block was assigned to; absent when the match was not clear. */
+  command?: string;
+  /** The best candidate command and how many rows name its own parameters. */
+  best?: string;
+  shared?: number;
+  /** Rows that counted. */
+  rows: number;
+  /** "12 of 14 rows are parameters of `autoforge`", or why nothing was assigned. */
+  evidence: string;
 }

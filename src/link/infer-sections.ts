@@ -1,0 +1,144 @@
+/**
+ * Reference inference by content (issue #29): which command a heading block documents when no
+ * heading names it and the config says nothing, found by the overlap of the names it documents
+ * with the parameters each command is known to accept.
+ *
+ * Real references are headed "Command Line Arguments", "Options", "Usage", "Configuration", or are
+ * a page whose title names the tool; the names they document are the only evidence that does not
+ * depend on how they are headed. A block is assigned to a command only when the match is clear
+ * (see {@link INFERENCE_THRESHOLDS}); otherwise it is left alone and `--debug` says why.
+ */
+import type { CommandSpec, ReferenceRow } from '../model/types.js';
+
+/**
+ * When a documented name set is assigned to a command's parameters. A block is assigned when
+ * at least `minShared` of its rows name the command's own parameters, the rows the command
+ * explains (own, inherited and global parameters) are at least `minShare` of its rows, and no
+ * other command comes within `rivalRatio` of its shared count (unless the heading, title or path
+ * names the winner's last word and not the rival's).
+ */
+export const INFERENCE_THRESHOLDS = { minShared: 3, minShare: 0.5, rivalRatio: 0.8 } as const;
+
+/** Names every CLI framework adds by itself: no evidence either way. */
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(['help', 'h', 'version', 'V', 'v']);
+
+/**
+ * A name folded for matching across spellings: case, leading dashes/plus/tilde, `-` and `_` are
+ * ignored (`--max-tokens`, `max_tokens`, `maxTokens` are one name); a dotted key is matched by its
+ * first segment (`data.repo_id` → `data`).
+ */
+export function foldName(name: string): string {
+  const bare = name.replace(/^[-+~]+/, '');
+  const first = bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : bare;
+  return first.replace(/[-_]/g, '').toLowerCase();
+}
+
+/** The folded names a command is known to accept, split by how strongly they tie a row to it. */
+export interface ParameterSet {
+  command: CommandSpec;
+  /** Folded names and aliases of the command's own parameters (positionals left out). */
+  own: Set<string>;
+  /** Own names plus inherited (`acceptedParams`) and project-global parameters. */
+  explained: Set<string>;
+  /** Lower-case words that name the command in a heading, title or path (its last word, its aliases' last words). */
+  words: string[];
+}
+
+/** Builds the {@link ParameterSet} of each command whose parameters are known. */
+export function parameterSets(commands: readonly CommandSpec[], globalParams: ReadonlySet<string> = new Set()): ParameterSet[] {
+  const globals = [...globalParams].map(foldName);
+  return commands.filter((c) => c.paramsKnown && c.params.length > 0).map((command) => {
+    const own = new Set<string>();
+    for (const p of command.params) {
+      if (p.positional) continue;
+      for (const n of [p.name, ...p.aliases]) if (!BUILTIN_NAMES.has(n.replace(/^-+/, ''))) own.add(foldName(n));
+    }
+    const explained = new Set(own);
+    for (const p of command.acceptedParams ?? []) for (const n of [p.name, ...p.aliases]) explained.add(foldName(n));
+    for (const g of globals) explained.add(g);
+    const words = [...new Set([command.name, ...command.aliases].map((n) => n.split(' ').pop()!.toLowerCase()))];
+    return { command, own, explained, words };
+  });
+}
+
+/** Why a block was, or was not, assigned: for `--debug`, `init` and first-run notes. */
+export interface Inference {
+  /** The command assigned, when the match is clear. */
+  command?: CommandSpec;
+  /** The best candidate (assigned or not) and how many of the rows name its own parameters. */
+  best?: { command: CommandSpec; shared: number; explained: number };
+  /** The runner-up, when there is one with any shared name. */
+  rival?: { command: CommandSpec; shared: number };
+  /** Rows that count (built-in names such as `--help` left out). */
+  rows: number;
+  /** One sentence: "12 of 14 rows are parameters of `autoforge`", or why nothing was assigned. */
+  evidence: string;
+}
+
+/** Whether a text (heading, page title, path) names one of the words as a word. */
+function names(text: string, words: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return words.some((w) => new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(lower));
+}
+
+/**
+ * Decides which command, if any, a block's rows document.
+ *
+ * @param groups the rows of the block (every layout), nested sections already claimed left out,
+ *   one group per table, per run of parameter headings and per list: a group of two rows or more
+ *   that mostly names other things makes the block too wide to assign
+ * @param sets the parameter sets of the commands (see {@link parameterSets})
+ * @param context the heading text, the page title and the file path: secondary evidence that breaks a near tie
+ * @returns the decision with its evidence; `command` is absent when the match is not clear
+ */
+export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, sets: readonly ParameterSet[], context: { heading: string; title?: string; file: string }): Inference {
+  const rows = groups.flat();
+  const counted = rows.filter((r) => !r.names.every((n) => BUILTIN_NAMES.has(n)));
+  const total = counted.length;
+  const folded = counted.map((r) => r.names.map(foldName));
+  const scored = sets
+    .map((set) => ({
+      set,
+      shared: folded.filter((ns) => ns.some((n) => set.own.has(n))).length,
+      explained: folded.filter((ns) => ns.some((n) => set.explained.has(n))).length,
+    }))
+    .filter((s) => s.shared > 0)
+    .sort((a, b) => b.shared - a.shared || b.explained - a.explained || a.set.command.name.length - b.set.command.name.length);
+  const first = scored[0];
+  if (!first) return { rows: total, evidence: `none of its ${total} rows names a known parameter` };
+  const { minShared, minShare, rivalRatio } = INFERENCE_THRESHOLDS;
+  const name = `\`${first.set.command.name}\``;
+  const best = { command: first.set.command, shared: first.shared, explained: first.explained };
+  const base = { best, rows: total };
+  // A rival that shares as many names: the one the heading, title or path names wins (`build` in
+  // "docs/commands/build.md"); a sub-command's table also matches its parent's inherited flags.
+  const close = scored.slice(1).filter((s) => s.shared >= first.shared * rivalRatio);
+  const where = [context.heading, context.title ?? '', context.file];
+  const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => names(t, s.set.words));
+  let chosen = first;
+  if (close.length > 0) {
+    const named = [first, ...close].filter(namedByContext);
+    if (named.length === 1) chosen = named[0]!;
+    else {
+      const rival = close[0]!;
+      return { ...base, rival: { command: rival.set.command, shared: rival.shared }, evidence: `${first.shared} of its ${total} rows are parameters of ${name}, and ${rival.shared} of \`${rival.set.command.name}\`: no clear match` };
+    }
+  }
+  const cname = `\`${chosen.set.command.name}\``;
+  const chosenBest = { command: chosen.set.command, shared: chosen.shared, explained: chosen.explained };
+  const runnerUp = scored.find((s) => s !== chosen);
+  const rival = runnerUp ? { rival: { command: runnerUp.set.command, shared: runnerUp.shared } } : {};
+  if (chosen.shared < minShared) {
+    return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
+  }
+  if (chosen.explained < total * minShare) {
+    return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.explained} of its ${total} rows are parameters of ${cname} (most needed)` };
+  }
+  // A block holding a table of something else (ingredients, output fields) is too wide: its
+  // nested blocks are tried instead.
+  const stranger = groups.find((g) => g.length >= 2 && g.filter((r) => r.names.some((n) => chosen.set.explained.has(foldName(n)))).length * 2 < g.length);
+  if (stranger) {
+    return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}, but it also holds ${stranger.length} rows of something else (line ${stranger[0]!.location.line})` };
+  }
+  return { command: chosen.set.command, best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}` };
+}
