@@ -558,6 +558,14 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         );
       }
     }
+    if (values.debug && result.model) {
+      // Reference inference (issue #29): what each candidate block was matched to, and why not.
+      const considered = (result.model.inferences ?? []).filter((i) => i.command !== undefined || (i.shared ?? 0) > 0);
+      for (const i of considered.slice(0, 50)) {
+        io.stderr(`  inferred ${i.file}:${i.line} "${i.heading}" → ${i.command ?? '(not assigned)'}: ${i.evidence}\n`);
+      }
+      if (considered.length > 50) io.stderr(`  … and ${considered.length - 50} more blocks considered by reference inference\n`);
+    }
     for (const failure of result.failures) {
       const err = failure.error as Error;
       io.stderr(`docdrift: internal error in rule ${failure.ruleId}: ${err?.message ?? String(err)}\n`);

@@ -1,7 +1,7 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { scopeRowKeys } from './key-scopes.js';
 import { HISTORY_RE, proseFlags } from './prose-flags.js';
-import { inferCommand, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
+import { classCandidates, inferCommand, isSubset, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -152,7 +152,12 @@ export function buildModel(input: ModelInput): Model {
   const headed = new Set<CommandSpec>();
   for (const list of explicit.values()) for (const s of list) for (const n of s.commands) { const c = byName.get(n); if (c) headed.add(c); }
   for (const name of Object.keys(config.commands)) { const c = byName.get(name); if (c && (config.commands[name]!.sections ?? []).length > 0) headed.add(c); }
-  const sets = parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters));
+  // Config classes no command reads are candidate config files, named after the file a page documents.
+  const taken = new Set(commands.flatMap((c) => c.configClasses));
+  const commandSets = parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters));
+  // A class whose fields a command accepts anyway (a base of its config class) is no config file of its own.
+  const classSets = parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
+  const sets = [...commandSets, ...classSets];
   const inferences: InferredBlock[] = [];
   for (const doc of referenceDocs) {
     if (isGlobalFile(doc.file) || HISTORY_RE.test(doc.file) || sets.length === 0) {
@@ -166,7 +171,21 @@ export function buildModel(input: ModelInput): Model {
       sections.push(...explicit.get(doc)!);
       continue;
     }
-    const forced = new Map(assigned.map((f) => [f.block, f]));
+    for (const f of assigned) {
+      const cmd = f.inference.command!;
+      if (cmd.mappedBy !== 'inferred' || commands.includes(cmd)) continue;
+      // Named after the config file the page names (`stryker.config.json`), else the class.
+      const programs = new Set(commands.filter((c) => c.kind !== 'config-file').map((c) => c.name.split(' ')[0]!.toLowerCase()));
+      const linked = doc.links.flatMap((l) => (l.targetFile && l.targetFile !== doc.file ? [l.targetFile] : [])).slice(0, 20);
+      const file = configFileNamed([doc, ...[...new Set(linked)].map((f) => input.lazyDoc?.(f) ?? input.docs.find((d) => d.file === f)).filter((d): d is DocFile => d !== undefined)], programs);
+      if (file !== undefined && !byName.has(file)) {
+        cmd.aliases = cmd.name === file ? [] : [cmd.name];
+        cmd.name = file;
+      }
+      commands.push(cmd);
+      for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
+    }
+    const forced = new Map(assigned.filter((f) => byName.get(f.inference.command!.name) === f.inference.command).map((f) => [f.block, f]));
     sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced));
   }
 
@@ -973,7 +992,8 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     const list = (block.listRows ?? []).filter(own);
     const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
     if (groups.length === 0) continue;
-    const inference = inferCommand(groups, sets, { heading: headingMatchText(block.heading.text), ...(title !== undefined ? { title } : {}), file: doc.file });
+    const layout = others.length > 0 ? ('other' as const) : ('list' as const);
+    const inference = inferCommand(groups, sets, { heading: headingMatchText(block.heading.text), ...(title !== undefined ? { title } : {}), file: doc.file, layout });
     if (inference.command && headed.has(inference.command)) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
@@ -983,4 +1003,38 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     if (inference.command) covered.push([line, block.endLine]);
   }
   return out;
+}
+
+/** A config file's name as pages write it: `stryker.config.json`, `.c8rc.json`, `knip.jsonc`, `app.yaml`. */
+const CONFIG_FILE_RE = /^(?:\.[\w-]+rc(?:\.(?:json|ya?ml|js|cjs|mjs|ts))?|[\w][\w.-]*\.(?:json|jsonc|json5|ya?ml|toml|[cm]?[jt]s))$/;
+
+/**
+ * The config file a reference page documents, when it or a page it links to names one after one
+ * of the project's programs (`stryker.config.json` for `stryker`, `.c8rc.json` for `c8`,
+ * `stash.config.ts` for `stash`): the name written most often in inline code and code-block
+ * titles. Files named after no program (`.babelrc`, `tsconfig.json`) are other tools' files.
+ *
+ * @param docs the page first, then the pages it links to
+ * @param programs lower-case first words of the project's command names
+ */
+function configFileNamed(docs: readonly DocFile[], programs: ReadonlySet<string>): string | undefined {
+  const counts = new Map<string, number>();
+  const add = (name: string, weight: number): void => {
+    const base = name.trim().slice(name.trim().lastIndexOf('/') + 1);
+    if (!CONFIG_FILE_RE.test(base)) return;
+    const stem = base.replace(/^\./, '').toLowerCase();
+    if (![...programs].some((p) => p.length >= 2 && (stem.startsWith(`${p}.`) || stem.startsWith(`${p}rc`) || stem.startsWith(`${p}-config`) || stem.startsWith(`${p}_config`)))) return;
+    counts.set(base, (counts.get(base) ?? 0) + weight);
+  };
+  docs.forEach((doc, i) => {
+    // The page itself counts more than the pages it links to.
+    const weight = i === 0 ? 10 : 1;
+    const top = doc.blocks.filter((b) => !doc.blocks.some((o) => o !== b && o.heading.location.line < b.heading.location.line && o.endLine >= b.endLine));
+    for (const b of top) for (const code of b.codes ?? []) add(code, weight);
+    for (const d of doc.dataBlocks ?? []) {
+      const title = /title=["']?([^"'\s]+)/.exec(d.meta ?? '')?.[1];
+      if (title) add(title, weight);
+    }
+  });
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }

@@ -8,7 +8,7 @@
  * depend on how they are headed. A block is assigned to a command only when the match is clear
  * (see {@link INFERENCE_THRESHOLDS}); otherwise it is left alone and `--debug` says why.
  */
-import type { CommandSpec, ReferenceRow } from '../model/types.js';
+import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
 
 /**
  * When a documented name set is assigned to a command's parameters. A block is assigned when
@@ -61,6 +61,27 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
   });
 }
 
+/** Source folders whose classes are test or example code, never a product's config file. */
+const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e|testing|benchmarks?)\//;
+
+/**
+ * Candidate config files (issue #29): a config class that no command reads (pydantic, dataclass,
+ * TS interface, class, type alias, zod schema, JSON Schema) with at least
+ * {@link INFERENCE_THRESHOLDS}`.minShared` documentable fields, as a provisional `config-file`
+ * command named after the class. It becomes a command only when a block's rows clearly document it
+ * (the caller renames it after the config file the page names, when it names one).
+ */
+export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlySet<string>): CommandSpec[] {
+  const out: CommandSpec[] = [];
+  for (const cls of classes) {
+    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || NON_PRODUCT_RE.test(cls.location.file)) continue;
+    const fields = cls.fields.filter((f) => !f.hidden);
+    if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
+    out.push({ name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params: cls.fields, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' });
+  }
+  return out;
+}
+
 /** Why a block was, or was not, assigned: for `--debug`, `init` and first-run notes. */
 export interface Inference {
   /** The command assigned, when the match is clear. */
@@ -75,8 +96,42 @@ export interface Inference {
   evidence: string;
 }
 
+const kindRank = (set: ParameterSet): number => (set.command.mappedBy === 'inferred' ? 1 : 0);
+
+function isSuperset(big: ReadonlySet<string>, small: ReadonlySet<string>): boolean {
+  if (big.size < small.size) return false;
+  for (const n of small) if (!big.has(n)) return false;
+  return true;
+}
+
+/** Whether every name of `small` is in `big`. */
+export function isSubset(small: ReadonlySet<string>, big: ReadonlySet<string>): boolean {
+  return isSuperset(big, small);
+}
+
+const indexes = new WeakMap<readonly ParameterSet[], Map<string, ParameterSet[]>>();
+
+/** The sets that hold at least one of the names, through an index built once per list of sets. */
+function candidatesOf(sets: readonly ParameterSet[], names: ReadonlySet<string>): ParameterSet[] {
+  let index = indexes.get(sets);
+  if (!index) {
+    index = new Map();
+    for (const set of sets) {
+      for (const n of set.own) {
+        const list = index.get(n) ?? [];
+        list.push(set);
+        index.set(n, list);
+      }
+    }
+    indexes.set(sets, index);
+  }
+  const out = new Set<ParameterSet>();
+  for (const n of names) for (const set of index.get(n) ?? []) out.add(set);
+  return [...out];
+}
+
 /** Whether a text (heading, page title, path) names one of the words as a word. */
-function names(text: string, words: readonly string[]): boolean {
+function namesWord(text: string, words: readonly string[]): boolean {
   const lower = text.toLowerCase();
   return words.some((w) => new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(lower));
 }
@@ -91,30 +146,44 @@ function names(text: string, words: readonly string[]): boolean {
  * @param context the heading text, the page title and the file path: secondary evidence that breaks a near tie
  * @returns the decision with its evidence; `command` is absent when the match is not clear
  */
-export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, sets: readonly ParameterSet[], context: { heading: string; title?: string; file: string }): Inference {
+export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, sets: readonly ParameterSet[], context: { heading: string; title?: string; file: string; layout?: 'list' | 'other' }): Inference {
   const rows = groups.flat();
   const counted = rows.filter((r) => !r.names.every((n) => BUILTIN_NAMES.has(n)));
   const total = counted.length;
   const folded = counted.map((r) => r.names.map(foldName));
-  const scored = sets
+  // How the rows spell names says what they document: `--port` rows a CLI, bare `port` rows
+  // (most of them) a config file's keys or a command's config fields.
+  const flagRows = counted.filter((r) => /^-/.test(r.rawName.replace(/^[\s`*_[(]+/, ''))).length;
+  const spelling: 'flags' | 'keys' = flagRows * 2 > total ? 'flags' : 'keys';
+  const scored = candidatesOf(sets, new Set(folded.flat()))
+    // A bullet list of names (accepted values, output fields) is too weak to make a class a config file.
+    .filter((set) => !(kindRank(set) === 1 && (spelling === 'flags' || context.layout === 'list')))
     .map((set) => ({
       set,
       shared: folded.filter((ns) => ns.some((n) => set.own.has(n))).length,
       explained: folded.filter((ns) => ns.some((n) => set.explained.has(n))).length,
     }))
     .filter((s) => s.shared > 0)
-    .sort((a, b) => b.shared - a.shared || b.explained - a.explained || a.set.command.name.length - b.set.command.name.length);
-  const first = scored[0];
-  if (!first) return { rows: total, evidence: `none of its ${total} rows names a known parameter` };
+    // Commands before classes on a tie (a command's config class is read through it), then the
+    // narrowest set (a class before the class extending it).
+    .sort((a, b) => b.shared - a.shared || b.explained - a.explained || kindRank(a.set) - kindRank(b.set) || a.set.own.size - b.set.own.size || a.set.command.name.length - b.set.command.name.length);
+  if (scored.length === 0) return { rows: total, evidence: `none of its ${total} rows names a known parameter` };
   const { minShared, minShare, rivalRatio } = INFERENCE_THRESHOLDS;
+  // A rival that shares as many names: the one the heading, title or path names wins (`build` in
+  // "docs/commands/build.md"); a sub-command's table also matches its parent's inherited flags.
+  // A set holding all of the best one's names (the class extending it, a copy) is no rival: the
+  // best is the narrowest fit. Nor is a class when the best is a command (its config is in it).
+  // Between a command and a config class, the spelling decides: keys are the class's.
+  const outranks = (a: ParameterSet, b: ParameterSet): boolean => kindRank(a) !== kindRank(b) && (spelling === 'keys') === (kindRank(a) === 1);
+  let first = scored[0]!;
+  const keyClass = spelling === 'keys' && kindRank(first.set) === 0 ? scored.find((s) => kindRank(s.set) === 1 && s.shared >= first.shared * rivalRatio) : undefined;
+  if (keyClass) first = keyClass;
   const name = `\`${first.set.command.name}\``;
   const best = { command: first.set.command, shared: first.shared, explained: first.explained };
   const base = { best, rows: total };
-  // A rival that shares as many names: the one the heading, title or path names wins (`build` in
-  // "docs/commands/build.md"); a sub-command's table also matches its parent's inherited flags.
-  const close = scored.slice(1).filter((s) => s.shared >= first.shared * rivalRatio);
+  const close = scored.filter((s) => s !== first && s.shared >= first.shared * rivalRatio && !isSuperset(s.set.own, first.set.own) && !outranks(first.set, s.set));
   const where = [context.heading, context.title ?? '', context.file];
-  const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => names(t, s.set.words));
+  const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => namesWord(t, s.set.words));
   let chosen = first;
   if (close.length > 0) {
     const named = [first, ...close].filter(namedByContext);

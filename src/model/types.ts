@@ -178,8 +178,11 @@ export interface CommandSpec {
    * parameters. Absent when the config keeps them all or names no classes.
    */
   droppedConfigClasses?: string[];
-  /** How the command ↔ class mapping was found, for messages and `--debug`. */
-  mappedBy: 'config' | 'entry-point';
+  /**
+   * How the command ↔ class mapping was found, for messages and `--debug`: `inferred` for a config
+   * file found because a reference section documents the fields of a class no command reads (issue #29).
+   */
+  mappedBy: 'config' | 'entry-point' | 'inferred';
   /**
    * A Python file run as `python path/to/script.py` that neither packaging nor the config declares
    * (found by its `if __name__ == "__main__":` block and its parser), or a sub-command of one.
