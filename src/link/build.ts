@@ -999,8 +999,19 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
       continue;
     }
-    out.push({ file: doc.file, block, inference });
-    if (inference.command) covered.push([line, block.endLine]);
+    if (!inference.command) {
+      out.push({ file: doc.file, block, inference });
+      continue;
+    }
+    // The section is the innermost block holding every row ("## Settings", not the page title above it).
+    const lines = groups.flat().map((r) => r.location.line);
+    const first = Math.min(...lines);
+    const last = Math.max(...lines);
+    const inner = doc.blocks
+      .filter((b) => b.heading.location.line >= line && b.endLine <= block.endLine && b.heading.location.line < first && b.endLine >= last)
+      .sort((a, b) => b.heading.location.line - a.heading.location.line)[0] ?? block;
+    out.push({ file: doc.file, block: inner, inference });
+    covered.push([line, block.endLine]);
   }
   return out;
 }

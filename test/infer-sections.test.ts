@@ -1,0 +1,120 @@
+/**
+ * Reference inference by content (src/link/infer-sections.ts, issue #29): which command, or which
+ * config class, a block of documented names belongs to, and when the match is too weak or too
+ * close to call. The end-to-end twins are fixtures/layouts/inferred-*.
+ */
+import { describe, expect, it } from 'vitest';
+import { classCandidates, foldName, inferCommand, parameterSets } from '../src/link/infer-sections.js';
+import type { CommandSpec, ConfigClass, ParamSpec, ReferenceRow } from '../src/model/types.js';
+
+const at = { file: 'src/x.py', line: 1, column: 1 };
+
+function param(name: string, aliases: string[] = [], extra: Partial<ParamSpec> = {}): ParamSpec {
+  return { name, aliases, required: false, deprecated: false, hidden: false, origin: 'cli-flag', owner: 'x', location: at, ...extra };
+}
+
+function command(name: string, params: ParamSpec[], extra: Partial<CommandSpec> = {}): CommandSpec {
+  return { name, aliases: [], configClasses: [], params, mappedBy: 'entry-point', paramsKnown: true, ...extra };
+}
+
+let line = 10;
+function rows(...names: string[]): ReferenceRow[] {
+  return names.map((n) => ({ names: [n.replace(/^-+/, '')], rawName: `\`${n}\``, links: [], location: { file: 'docs/a.md', line: line++, column: 1 } }));
+}
+
+const ctx = { heading: 'Options', file: 'docs/usage.md' };
+
+describe('foldName', () => {
+  it.each([
+    ['--max-tokens', 'maxtokens'],
+    ['max_tokens', 'maxtokens'],
+    ['maxTokens', 'maxtokens'],
+    ['+data.repo_id', 'data'],
+  ])('%s → %s', (name, folded) => expect(foldName(name)).toBe(folded));
+});
+
+describe('inferCommand', () => {
+  const mixer = command('mixer', [param('speed'), param('duration'), param('pulse'), param('jar'), param('recipe', [], { positional: true })]);
+  const oven = command('oven', [param('temperature'), param('duration'), param('fan')]);
+  const sets = parameterSets([mixer, oven]);
+
+  it('assigns a table whose rows name a command\'s flags, in any spelling', () => {
+    const result = inferCommand([rows('--speed', 'DURATION', '--no-pulse', 'jar', '--help')], sets, ctx);
+    // `--no-pulse` folds to `nopulse`, which is no parameter: 3 shared of 4 counted rows (`--help` never counts).
+    expect(result.command?.name).toBe('mixer');
+    expect(result.rows).toBe(4);
+    expect(result.evidence).toBe('3 of its 4 rows are parameters of `mixer`');
+  });
+
+  it('needs at least three shared names', () => {
+    const result = inferCommand([rows('--speed', '--jar')], sets, ctx);
+    expect(result.command).toBeUndefined();
+    expect(result.best?.command.name).toBe('mixer');
+    expect(result.evidence).toContain('at least 3 needed');
+  });
+
+  it('needs most rows to be the command\'s', () => {
+    const result = inferCommand([rows('--speed', '--jar', '--duration', '--colour', '--size', '--weight', '--lid')], sets, ctx);
+    expect(result.command).toBeUndefined();
+    expect(result.evidence).toBe('only 3 of its 7 rows are parameters of `mixer` (most needed)');
+  });
+
+  it('refuses a block that also holds a table of other things', () => {
+    const result = inferCommand([rows('--speed', '--jar', '--duration'), rows('banana', 'milk')], sets, ctx);
+    expect(result.command).toBeUndefined();
+    expect(result.evidence).toContain('rows of something else');
+  });
+
+  it('leaves a near tie alone, unless the heading, title or path names one of the two', () => {
+    const build = command('tool build', [param('out'), param('watch'), param('minify'), param('target')]);
+    const serve = command('tool serve', [param('out'), param('watch'), param('minify'), param('port')]);
+    const two = parameterSets([build, serve]);
+    const table = [rows('--out', '--watch', '--minify')];
+    const tie = inferCommand(table, two, ctx);
+    expect(tie.command).toBeUndefined();
+    expect(tie.evidence).toContain('no clear match');
+    expect(inferCommand(table, two, { heading: 'Options', file: 'docs/commands/serve.md' }).command?.name).toBe('tool serve');
+    expect(inferCommand(table, two, { heading: 'Build options', file: 'docs/cli.md' }).command?.name).toBe('tool build');
+  });
+
+  it('counts inherited and global parameters as explained but not as shared', () => {
+    const sub = command('tool run', [param('fast'), param('slow'), param('steps')], { acceptedParams: [param('verbose'), param('config')] });
+    const result = inferCommand([rows('--fast', '--slow', '--steps', '--verbose', '--config', '--quiet')], parameterSets([sub], new Set(['quiet'])), ctx);
+    expect(result.command?.name).toBe('tool run');
+    expect(result.best).toMatchObject({ shared: 3, explained: 6 });
+  });
+});
+
+describe('classCandidates and config-file inference', () => {
+  const field = (name: string): ParamSpec => param(name, [], { origin: 'config-field' });
+  const cls = (name: string, file: string, fields: string[], kind: ConfigClass['kind'] = 'interface'): ConfigClass => ({
+    name, qualifiedName: `${file}#${name}`, module: file, kind, bases: [], fields: fields.map(field), location: { file, line: 1, column: 1 },
+  });
+  const options = cls('MixerOptions', 'src/options.ts', ['speed', 'duration', 'jarSize', 'pulse', 'timeoutMs']);
+
+  it('makes classes no command reads into provisional config files, leaving out tests and small classes', () => {
+    const candidates = classCandidates([options, cls('Fixture', 'test/fixtures/x.ts', ['a', 'b', 'c']), cls('Pair', 'src/pair.ts', ['a', 'b'])], new Set());
+    expect(candidates.map((c) => [c.name, c.kind, c.mappedBy])).toEqual([['MixerOptions', 'config-file', 'inferred']]);
+    expect(classCandidates([options], new Set([options.qualifiedName]))).toEqual([]);
+  });
+
+  it('gives rows spelled as keys to the class, and rows spelled as flags to the command', () => {
+    const cli = command('mixer', [param('speed'), param('duration'), param('jar-size')]);
+    const sets = [...parameterSets([cli]), ...parameterSets(classCandidates([options], new Set()))];
+    expect(inferCommand([rows('speed', 'duration', 'jarSize', 'timeoutMs')], sets, ctx).command?.name).toBe('MixerOptions');
+    expect(inferCommand([rows('--speed', '--duration', '--jar-size')], sets, ctx).command?.name).toBe('mixer');
+  });
+
+  it('never makes a config file from a bullet list', () => {
+    const sets = parameterSets(classCandidates([options], new Set()));
+    const list = [rows('speed', 'duration', 'jarSize', 'pulse')];
+    expect(inferCommand(list, sets, { ...ctx, layout: 'list' }).command).toBeUndefined();
+    expect(inferCommand(list, sets, { ...ctx, layout: 'other' }).command?.name).toBe('MixerOptions');
+  });
+
+  it('prefers the narrowest class when a wider one extends it', () => {
+    const wide = cls('AllMixerOptions', 'src/all.ts', ['speed', 'duration', 'jarSize', 'pulse', 'timeoutMs', 'colour', 'lid']);
+    const sets = parameterSets(classCandidates([wide, options], new Set()));
+    expect(inferCommand([rows('speed', 'duration', 'jarSize', 'pulse')], sets, ctx).command?.name).toBe('MixerOptions');
+  });
+});
