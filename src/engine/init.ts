@@ -9,6 +9,7 @@ import path from 'node:path';
 import { CONFIG_FILES } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
+import { headingMatchText } from '../shared/strings.js';
 import { discoverFiles } from './discover.js';
 import { lint, type LintOptions, type LintResult } from './lint.js';
 
@@ -22,6 +23,10 @@ export interface StarterCommand {
   aliases?: string[];
   /** Qualified config class names (`pkg.mod.Class`, `src/options.ts#Options`), when one was found. */
   config?: string[];
+  /** `config-file` for a config file reference inference found (issue #29). */
+  kind?: 'config-file';
+  /** Headings of the sections reference inference tied to the command, made explicit (issue #29). */
+  sections?: string[];
 }
 
 /** The starter config, as written to JSON; it validates against `configFileSchema`. */
@@ -56,7 +61,12 @@ function globLanguage(glob: string): 'py' | 'ts' | 'any' {
 
 /** `docs/cli.mdx:23 (`ng_run`)` for a section. */
 function describeSection(section: ReferenceSection): string {
-  return `${section.file}:${section.heading.location.line} ("${section.heading.text}")`;
+  return `${section.file}:${section.heading.location.line} ("${section.heading.text}"${section.inferred ? `, found by its content: ${section.inferred.evidence}` : ''})`;
+}
+
+/** The headings of a command's inferred sections, as `sections` patterns (issue #29). */
+function inferredHeadings(sections: readonly ReferenceSection[]): string[] {
+  return [...new Set(sections.filter((s) => s.inferred).map((s) => headingMatchText(s.heading.text)).filter((t) => t !== ''))];
 }
 
 /** Commands users type at the top level: sub-commands (`tool eval run`) are found again from the flags. */
@@ -109,6 +119,8 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
         : '';
     const entry: StarterCommand = { $comment: '' };
     if (cmd.aliases.length > 0) entry.aliases = [...cmd.aliases];
+    const headings = inferredHeadings(sections);
+    if (headings.length > 0) entry.sections = headings;
     let mapping: string;
     if (cmd.configClasses.length > 0 && (cmd.acceptedParams ?? []).length === 0) {
       entry.config = [...cmd.configClasses];
@@ -132,6 +144,18 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     entry.$comment = `${mapping} ${documented}${subs}`;
     commands[cmd.name] = entry;
     summary[summary.length - 1] += ` [${sections.length} reference section${sections.length === 1 ? '' : 's'}${sections.length > 0 ? `: ${[...new Set(sections.map((s) => s.file))].join(', ')}` : ''}]`;
+  }
+  // Config files found because a page documents a class's fields as keys (issue #29).
+  for (const cmd of model.commands.filter((c) => c.mappedBy === 'inferred')) {
+    const sections = model.sectionsFor(cmd);
+    const headings = inferredHeadings(sections);
+    commands[cmd.name] = {
+      $comment: `A config file found by its reference's content: the fields of ${cmd.configClasses.join(', ')}. Documented in ${sections.map(describeSection).join(', ')}. Check the name and the class.`,
+      kind: 'config-file',
+      config: [...cmd.configClasses],
+      ...(headings.length > 0 ? { sections: headings } : {}),
+    };
+    summary.push(`${cmd.name} (config file) → ${cmd.configClasses.join(', ')} [${sections.length} reference section${sections.length === 1 ? '' : 's'}: ${[...new Set(sections.map((s) => s.file))].join(', ')}]`);
   }
   if (Object.keys(commands).length === 0) {
     review.push('no command found: add one under "commands", e.g. "tool": { "config": "pkg.config.ToolConfig" }.');

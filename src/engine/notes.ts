@@ -50,6 +50,23 @@ function namingHeadings(model: Model, cmd: CommandSpec, docFiles: readonly strin
 }
 
 /**
+ * The sections reference inference considered for the command and did not give it (issue #29),
+ * best first, as one sentence naming at most three with their overlap; `undefined` when none.
+ */
+function nearest(model: Model, cmd: CommandSpec): string | undefined {
+  const candidates = (model.inferences ?? []).filter((i) => i.command === undefined && i.best === cmd.name).sort((a, b) => (b.shared ?? 0) - (a.shared ?? 0));
+  if (candidates.length === 0) return undefined;
+  const counts = coverageCounts(model, cmd);
+  const what = cmd.kind === 'config-file' ? 'config file' : 'command';
+  const shown = candidates.slice(0, 3).map((i) => `${i.file}:${i.line} "${i.heading}" (${i.evidence})`);
+  return (
+    `${what} \`${cmd.name}\` has ${counts.parameters} parameter${counts.parameters === 1 ? '' : 's'} (${paramSource(model, cmd)}) but no reference section was found; ` +
+    `the nearest: ${shown.join('; ')}${candidates.length > 3 ? `; and ${candidates.length - 3} more` : ''}. ` +
+    `If one of them documents it, set ${key(cmd.name, 'sections')} to its heading.`
+  );
+}
+
+/**
  * The notes of one run, in this order: nothing to check at all (no command; no command with known
  * parameters); per command with known parameters and no reference section (at most
  * {@link MAX_COMMAND_NOTES}); per command whose `commands.*.config` drops classes discovery found; per `commands.*.sections` pattern and per `reference` glob that
@@ -98,7 +115,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     missing.push(
       headings.length > 0
         ? `${head}: ${headings.length === 1 ? 'the heading naming it' : `${headings.length} headings naming it`} (${places(headings)}) ${headings.length === 1 ? 'holds' : 'hold'} no table, list or parameter headings docdrift reads (see docs/reference-layouts.md).`
-        : `${head}: no heading names it in inline code${config.reference.length > 0 ? ' in the `reference` documents' : ''}. Add a section headed \`\` \`${cmd.name}\` \`\`, or set ${key(cmd.name, 'sections')} to the heading that documents it.`,
+        : nearest(model, cmd) ?? `${head}: no heading names it in inline code${config.reference.length > 0 ? ' in the `reference` documents' : ''}. Add a section headed \`\` \`${cmd.name}\` \`\`, or set ${key(cmd.name, 'sections')} to the heading that documents it.`,
     );
   }
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));

@@ -988,7 +988,7 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     const own = (r: ReferenceRow): boolean => !inCovered(r.location.line);
     const tables = block.tables.filter((t) => !inCovered(t.location.line)).map((t) => readReferenceTable(t) ?? []).filter((g) => g.length > 0);
     const headingRows = (block.headingRows ?? []).filter(own);
-    const others = headingRows.length > 0 ? [...tables, headingRows] : tables;
+    const others = [...tables, ...headingGroups(doc, headingRows)];
     const list = (block.listRows ?? []).filter(own);
     const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
     if (groups.length === 0) continue;
@@ -1014,6 +1014,29 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     covered.push([line, block.endLine]);
   }
   return out;
+}
+
+/**
+ * Parameter-heading rows grouped by the heading right above them ("### Command line options" apart
+ * from "### Environment variable options"), so that a run of headings of other things makes its
+ * block too wide for inference. Past 2,000 rows, one group (the grouping scans the blocks per row).
+ */
+function headingGroups(doc: DocFile, rows: readonly ReferenceRow[]): ReferenceRow[][] {
+  if (rows.length === 0) return [];
+  if (rows.length > 2000) return [[...rows]];
+  const groups = new Map<number, ReferenceRow[]>();
+  for (const row of rows) {
+    const line = row.location.line;
+    let parent = 0;
+    for (const b of doc.blocks) {
+      const h = b.heading.location.line;
+      if (h < line && b.endLine >= line && h > parent) parent = h;
+    }
+    const list = groups.get(parent) ?? [];
+    list.push(row);
+    groups.set(parent, list);
+  }
+  return [...groups.values()];
 }
 
 /** A config file's name as pages write it: `stryker.config.json`, `.c8rc.json`, `knip.jsonc`, `app.yaml`. */
