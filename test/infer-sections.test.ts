@@ -112,6 +112,18 @@ describe('classCandidates and config-file inference', () => {
     expect(inferCommand(list, sets, { ...ctx, layout: 'other' }).command?.name).toBe('MixerOptions');
   });
 
+  it('leaves alone a table documenting two classes at once (a report object and its results)', () => {
+    const result = cls('Result', 'src/report.ts', ['file', 'line', 'column', 'ruleId', 'message', 'severity']);
+    const report = cls('Report', 'src/report.ts', ['version', 'results', 'summary']);
+    const sets = parameterSets(classCandidates([result, report], new Set()));
+    const table = [rows('version', 'results', 'summary', 'file', 'line', 'column', 'ruleId', 'message', 'severity')];
+    const mixed = inferCommand(table, sets, ctx);
+    expect(mixed.command).toBeUndefined();
+    expect(mixed.evidence).toContain('several classes at once');
+    // Alone, the result's keys are its reference.
+    expect(inferCommand([rows('file', 'line', 'column', 'ruleId', 'message', 'severity', 'extra')], sets, ctx).command?.name).toBe('Result');
+  });
+
   it('prefers the narrowest class when a wider one extends it', () => {
     const wide = cls('AllMixerOptions', 'src/all.ts', ['speed', 'duration', 'jarSize', 'pulse', 'timeoutMs', 'colour', 'lid']);
     const sets = parameterSets(classCandidates([wide, options], new Set()));

@@ -17,7 +17,7 @@ import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
  * other command comes within `rivalRatio` of its shared count (unless the heading, title or path
  * names the winner's last word and not the rival's).
  */
-export const INFERENCE_THRESHOLDS = { minShared: 3, minShare: 0.5, rivalRatio: 0.8 } as const;
+export const INFERENCE_THRESHOLDS = { minShared: 3, minShare: 0.5, classShare: 0.75, rivalRatio: 0.8 } as const;
 
 /** Names every CLI framework adds by itself: no evidence either way. */
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(['help', 'h', 'version', 'V', 'v']);
@@ -200,8 +200,20 @@ export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, set
   if (chosen.shared < minShared) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
   }
-  if (chosen.explained < total * minShare) {
-    return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.explained} of its ${total} rows are parameters of ${cname} (most needed)` };
+  const share = kindRank(chosen.set) === 1 ? INFERENCE_THRESHOLDS.classShare : minShare;
+  if (chosen.explained < total * share) {
+    return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.explained} of its ${total} rows are parameters of ${cname} (${share === minShare ? 'most' : `${share * 100} %`} needed)` };
+  }
+  // The rows a class leaves out are another set's (a report object's keys beside its results'):
+  // the block documents several classes at once, none of them alone.
+  const rest = folded.filter((ns) => !ns.some((n) => chosen.set.explained.has(n)));
+  if (kindRank(chosen.set) === 1 && rest.length >= 2) {
+    const other = candidatesOf(sets, new Set(rest.flat())).filter((set) => set !== chosen.set)
+      .map((set) => ({ set, n: rest.filter((ns) => ns.some((n) => set.own.has(n))).length }))
+      .sort((a, b) => b.n - a.n)[0];
+    if (other && other.n * 2 >= rest.length) {
+      return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}, and ${other.n} of the rest of \`${other.set.command.name}\`: it documents several classes at once` };
+    }
   }
   // A block holding a table of something else (ingredients, output fields) is too wide: its
   // nested blocks are tried instead.
