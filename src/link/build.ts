@@ -20,6 +20,7 @@ import type {
   DocFile,
   EntryPoint,
   HeadingBlock,
+  HelpBlock,
   InputDiagnostic,
   Invocation,
   Model,
@@ -159,6 +160,13 @@ export function buildModel(input: ModelInput): Model {
   const classSets = parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
   const sets = [...commandSets, ...classSets];
   const inferences: InferredBlock[] = [];
+  const commandSetsOnly = sets.filter((x) => x.command.mappedBy !== 'inferred');
+  // A pasted `--help` whose usage line names no known program (`usage: main.py`, `python -m
+  // pkg`): the command whose options it lists, when that is clear (never a config class).
+  const inferHelp = (help: HelpBlock, file: string): Inference | undefined => {
+    const inference = inferCommand([help.rows], commandSetsOnly, { heading: help.usage.join(' '), file });
+    return inference.command && !headed.has(inference.command) ? inference : undefined;
+  };
   for (const doc of referenceDocs) {
     if (isGlobalFile(doc.file) || HISTORY_RE.test(doc.file) || sets.length === 0) {
       sections.push(...explicit.get(doc)!);
@@ -167,7 +175,9 @@ export function buildModel(input: ModelInput): Model {
     const found = inferBlocks(doc, explicit.get(doc)!, sets, headed);
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
-    if (assigned.length === 0) {
+    const helpGuess = (help: HelpBlock): Inference | undefined => inferHelp(help, doc.file);
+    const unknownHelp = (doc.helpBlocks ?? []).some((h) => h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
+    if (assigned.length === 0 && !unknownHelp) {
       sections.push(...explicit.get(doc)!);
       continue;
     }
@@ -186,7 +196,7 @@ export function buildModel(input: ModelInput): Model {
       for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
     }
     const forced = new Map(assigned.filter((f) => byName.get(f.inference.command!.name) === f.inference.command).map((f) => [f.block, f]));
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced));
+    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced, helpGuess));
   }
 
   nameMetavarRows(sections, commandByName);
@@ -681,6 +691,7 @@ function sectionsOfDoc(
   headingCommands: Array<{ name: string; matches: (text: string) => boolean }> = [],
   referenceBlocks: Set<DataBlock> = new Set(),
   inferred: ReadonlyMap<HeadingBlock, InferredBlock> = new Map(),
+  inferHelp?: (help: HelpBlock) => Inference | undefined,
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
   const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean; inferred?: InferredBlock }> = [];
@@ -780,7 +791,7 @@ function sectionsOfDoc(
       ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
     });
   }
-  sections.push(...helpSections(doc, commandByName, opened));
+  sections.push(...helpSections(doc, commandByName, opened, inferHelp));
   return sections;
 }
 
@@ -857,16 +868,25 @@ function helpSections(
   doc: DocFile,
   commandByName: (n: string) => CommandSpec | undefined,
   opened: ReadonlyArray<{ block: HeadingBlock; commands: string[]; global: boolean }>,
+  inferHelp?: (help: HelpBlock) => Inference | undefined,
 ): ReferenceSection[] {
   const out: ReferenceSection[] = [];
   for (const help of doc.helpBlocks ?? []) {
     const line = help.location.line;
     const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
     // The usage line names the command with all its words (`llm openai models` is not `llm`'s
-    // help when `llm openai` is a plugin command the code does not show): else the block is skipped.
+    // help when `llm openai` is a plugin command the code does not show): else the block is
+    // skipped, unless its options clearly are one command's (`usage: main.py`, `python -m pkg`;
+    // reference inference, issue #29).
     const full = help.usage.join(' ');
     let command: string | undefined = full !== '' && commandByName(full) ? full : undefined;
-    if (command === undefined && help.usage.length > 0) continue;
+    let evidence: string | undefined;
+    if (command === undefined && help.usage.length > 0) {
+      const guess = commandByName(help.usage[0]!) ? undefined : inferHelp?.(help);
+      if (!guess?.command) continue;
+      command = guess.command.name;
+      evidence = guess.evidence;
+    }
     if (command === undefined) {
       const inner = opened.filter((o) => !o.global && o.commands.length > 0 && around(o.block))
         .sort((a, b) => b.block.heading.location.line - a.block.heading.location.line)[0];
@@ -881,7 +901,7 @@ function helpSections(
     const heading = enclosing
       ? { ...enclosing.heading, location: help.location }
       : { depth: 1 as const, text: `usage: ${help.usage.join(' ')}`, codes: [], slug: '', location: help.location };
-    out.push({ file: doc.file, heading, commands: [command], global: false, layout: 'help', rows, endLine: help.endLine });
+    out.push({ file: doc.file, heading, commands: [command], global: false, layout: 'help', rows, endLine: help.endLine, ...(evidence ? { inferred: { evidence } } : {}) });
   }
   return out;
 }
