@@ -1,7 +1,7 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { scopeRowKeys } from './key-scopes.js';
 import { HISTORY_RE, proseFlags } from './prose-flags.js';
-import { classCandidates, inferCommand, isSubset, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
+import { classCandidates, inferCommand, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -154,8 +154,11 @@ export function buildModel(input: ModelInput): Model {
   for (const list of explicit.values()) for (const s of list) for (const n of s.commands) { const c = byName.get(n); if (c) headed.add(c); }
   for (const name of Object.keys(config.commands)) { const c = byName.get(name); if (c && (config.commands[name]!.sections ?? []).length > 0) headed.add(c); }
   // Config classes no command reads are candidate config files, named after the file a page documents.
+  const nested = nestedSets(commands.filter((c) => !c.script), classes);
   const taken = new Set(commands.flatMap((c) => c.configClasses));
-  const commandSets = parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters));
+  // A class a command's field is typed with is read through that command, with its key prefix.
+  for (const c of commands) for (const p of c.params) if (p.typeRef) taken.add(p.typeRef);
+  const commandSets = [...parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters)), ...nested];
   // A class whose fields a command accepts anyway (a base of its config class) is no config file of its own.
   const classSets = parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
   const sets = [...commandSets, ...classSets];
@@ -786,7 +789,7 @@ function sectionsOfDoc(
       ...(o.global && !globalFile && programs.length > 0 ? { programs } : {}),
       // The layout that holds most rows names the section; rows of every layout count.
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
-      rows: rowsOf(used.flatMap(([, rows]) => rows)).sort((a, b) => a.location.line - b.location.line),
+      rows: prefixed(rowsOf(used.flatMap(([, rows]) => rows)), o.inferred?.inference.prefix).sort((a, b) => a.location.line - b.location.line),
       endLine: o.block.endLine,
       ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
     });
@@ -1014,7 +1017,7 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     if (groups.length === 0) continue;
     const layout = others.length > 0 ? ('other' as const) : ('list' as const);
     const inference = inferCommand(groups, sets, { heading: headingMatchText(block.heading.text), ...(title !== undefined ? { title } : {}), file: doc.file, layout });
-    if (inference.command && headed.has(inference.command)) {
+    if (inference.command && headed.has(inference.command) && !inference.prefix) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
       continue;
@@ -1091,4 +1094,10 @@ function configFileNamed(docs: readonly DocFile[], programs: ReadonlySet<string>
     }
   });
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+}
+
+/** Rows of a nested config class's section, keyed under its field (`auto_apply` → `plan.auto_apply`); dotted names are left as written. */
+function prefixed(rows: ReferenceRow[], prefix: string | undefined): ReferenceRow[] {
+  if (!prefix) return rows;
+  return rows.map((r) => ({ ...r, names: r.names.map((n) => (n.includes('.') ? n : `${prefix}${n}`)) }));
 }

@@ -42,6 +42,34 @@ export interface ParameterSet {
   explained: Set<string>;
   /** Lower-case words that name the command in a heading, title or path (its last word, its aliases' last words). */
   words: string[];
+  /**
+   * For a nested config class (`plan: PlanConfig` of the command's config): the key prefix its
+   * rows get (`plan.`), so `auto_apply` under "## Plan" documents `plan.auto_apply`.
+   */
+  prefix?: string;
+}
+
+/**
+ * The sets of the nested config classes of the commands' parameters (`plan: PlanConfig` gives
+ * `PlanConfig`'s fields with prefix `plan.`), down to three levels; each names its command.
+ */
+export function nestedSets(commands: readonly CommandSpec[], classes: ReadonlyMap<string, ConfigClass>): ParameterSet[] {
+  const out: ParameterSet[] = [];
+  const walk = (command: CommandSpec, params: readonly import('../model/types.js').ParamSpec[], prefix: string, depth: number, seen: Set<string>): void => {
+    if (depth > 3) return;
+    for (const p of params) {
+      const cls = p.typeRef ? classes.get(p.typeRef) : undefined;
+      if (!cls || seen.has(cls.qualifiedName)) continue;
+      const key = `${prefix}${p.name}.`;
+      const own = new Set(cls.fields.filter((f) => !f.hidden).flatMap((f) => [f.name, ...f.aliases]).map(foldName));
+      if (own.size >= INFERENCE_THRESHOLDS.minShared) {
+        out.push({ command, own, explained: new Set(own), words: [p.name.toLowerCase(), cls.name.toLowerCase()], prefix: key });
+      }
+      walk(command, cls.fields, key, depth + 1, new Set(seen).add(cls.qualifiedName));
+    }
+  };
+  for (const c of commands) if (c.paramsKnown) walk(c, c.params, '', 1, new Set());
+  return out;
 }
 
 /** Builds the {@link ParameterSet} of each command whose parameters are known. */
@@ -86,6 +114,8 @@ export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlyS
 export interface Inference {
   /** The command assigned, when the match is clear. */
   command?: CommandSpec;
+  /** The key prefix of the rows, when the block documents a nested config class of the command (`plan.`). */
+  prefix?: string;
   /** The best candidate (assigned or not) and how many of the rows name its own parameters. */
   best?: { command: CommandSpec; shared: number; explained: number };
   /** The runner-up, when there is one with any shared name. */
@@ -220,6 +250,9 @@ export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, set
   const stranger = groups.find((g) => g.length >= 2 && g.filter((r) => r.names.some((n) => chosen.set.explained.has(foldName(n)))).length * 2 < g.length);
   if (stranger) {
     return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}, but it also holds ${stranger.length} rows of something else (line ${stranger[0]!.location.line})` };
+  }
+  if (chosen.set.prefix) {
+    return { command: chosen.set.command, prefix: chosen.set.prefix, best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are keys of ${cname} under \`${chosen.set.prefix.slice(0, -1)}\`` };
   }
   return { command: chosen.set.command, best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}` };
 }
