@@ -133,6 +133,8 @@ export interface Totals {
   afterClean: number | null;
   /** {@link recall} of the zero-config runs. */
   zeroConfigRecall: number | null;
+  /** {@link precision} of the zero-config runs (printed; not guarded by the baseline). */
+  zeroConfigPrecision: number | null;
   counts: {
     expected: number;
     found: number;
@@ -147,6 +149,10 @@ export interface Totals {
     afterCleanDetected: number;
     zeroConfigFound: number;
     zeroConfigExpected: number;
+    /** Zero-config runs over all entries: expected found (every kind) + judged true, judged false, unjudged. */
+    zeroConfigTrue: number;
+    zeroConfigFalse: number;
+    zeroConfigUnjudged: number;
   };
   failedRuns: number;
 }
@@ -155,7 +161,7 @@ const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
 /** Sums entries' scores into {@link Totals} (definitions on each field and in test/corpus/README.md). */
 export function totals(entries: readonly ScoredEntry[]): Totals {
-  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, afterDetected: 0, afterCleanDetected: 0, zeroConfigFound: 0, zeroConfigExpected: 0 };
+  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, afterDetected: 0, afterCleanDetected: 0, zeroConfigFound: 0, zeroConfigExpected: 0, zeroConfigTrue: 0, zeroConfigFalse: 0, zeroConfigUnjudged: 0 };
   let failedRuns = 0;
   for (const e of entries) {
     failedRuns += e.failedRuns;
@@ -183,6 +189,11 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
       c.zeroConfigExpected += e.zeroConfig.expected;
       c.zeroConfigFound += e.zeroConfig.found;
     }
+    if (e.zeroConfig) {
+      c.zeroConfigTrue += e.zeroConfig.found + e.zeroConfig.judgedTrue;
+      c.zeroConfigFalse += e.zeroConfig.judgedFalse;
+      c.zeroConfigUnjudged += e.zeroConfig.unjudged.length;
+    }
   }
   // Precision's true positives: expected items found in every kind (an "after" entry's own expected too).
   const foundAll = entries.reduce((n, e) => n + (e.configured?.found ?? 0), 0);
@@ -193,6 +204,7 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
     precision: ratio(tp, tp + c.judgedFalse + c.unjudged),
     afterClean: ratio(c.afterClean, c.afterEntries),
     zeroConfigRecall: ratio(c.zeroConfigFound, c.zeroConfigExpected),
+    zeroConfigPrecision: ratio(c.zeroConfigTrue, c.zeroConfigTrue + c.zeroConfigFalse + c.zeroConfigUnjudged),
     counts: c,
     failedRuns,
   };

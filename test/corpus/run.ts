@@ -223,7 +223,7 @@ function table(rows: string[][]): string {
 /** The printed report: a row per entry, the details a judge needs (misses, false positives, unjudged findings, leftovers, failures), and the totals. */
 export function formatReport(report: CorpusReport): string {
   const lines: string[] = [];
-  const rows = [['entry', 'kind', 'cfg', 'found/exp', 'true', 'false', 'unjudged', 'leftovers', '0-cfg found', 'time s']];
+  const rows = [['entry', 'kind', 'cfg', 'found/exp', 'true', 'false', 'unjudged', 'leftovers', '0-cfg found', '0-cfg t/f/u', 'time s']];
   for (const o of report.outcomes) {
     const s = o.configured!;
     const z = o.zeroConfig!;
@@ -238,6 +238,7 @@ export function formatReport(report: CorpusReport): string {
       String(s.unjudged.length),
       o.kind === 'after' ? String(s.leftovers.length) : '-',
       `${z.found}/${z.expected}${o.entry.config ? fail(o.zeroConfigRun) : ''}`,
+      `${z.judgedTrue}/${z.judgedFalse}/${z.unjudged.length}`,
       ((o.configuredRun.ms + (o.entry.config ? o.zeroConfigRun.ms : 0)) / 1000).toFixed(1),
     ]);
   }
@@ -251,6 +252,13 @@ export function formatReport(report: CorpusReport): string {
     for (const m of s.missed) details.push(`  missed: ${m.ruleId} ${m.file}${where(m)}`);
     for (const fp of s.falsePositives) details.push(`  false: ${describe(fp.finding)} — ${fp.judged.cause}`);
     for (const u of s.unjudged) details.push(`  unjudged: ${describe(u)}: ${(u.message ?? '').split('\n')[0]!.slice(0, 160)}`);
+    // The zero-config run's own findings need judging too (the same finding in both runs is listed once).
+    if (o.entry.config) {
+      const z = o.zeroConfig!;
+      const seen = new Set([...s.unjudged, ...s.falsePositives.map((fp) => fp.finding)].map((u) => describe(u)));
+      for (const fp of z.falsePositives) if (!seen.has(describe(fp.finding))) details.push(`  false (zero-config): ${describe(fp.finding)} — ${fp.judged.cause}`);
+      for (const u of z.unjudged) if (!seen.has(describe(u))) details.push(`  unjudged (zero-config): ${describe(u)}: ${(u.message ?? '').split('\n')[0]!.slice(0, 160)}`);
+    }
     for (const l of s.leftovers) details.push(`  leftover: ${l.ruleId} ${l.file}${where(l)}`);
     for (const n of o.notes) details.push(`  note: ${n}`);
     if (details.length > 0) lines.push(`${o.id}:`, ...details);
@@ -266,6 +274,7 @@ export function formatReport(report: CorpusReport): string {
     `after-clean       ${pct(t.afterClean).padStart(6)}  (${c.afterClean}/${c.afterEntries} after entries with no leftovers)`,
     `  of pairs whose before run found something: ${c.afterCleanDetected}/${c.afterDetected}`,
     `zero-config recall ${pct(t.zeroConfigRecall).padStart(5)}  (${c.zeroConfigFound}/${c.zeroConfigExpected} with no config)`,
+    `zero-config precision ${pct(t.zeroConfigPrecision).padStart(2)}  (${c.zeroConfigTrue} true; ${c.zeroConfigFalse} judged false + ${c.zeroConfigUnjudged} unjudged; not guarded)`,
   );
   return lines.join('\n');
 }
