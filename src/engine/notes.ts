@@ -7,7 +7,7 @@
 import picomatch from 'picomatch';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
-import { coverageCounts, paramSource, unknownReason } from '../model/coverage.js';
+import { coverageCounts, paramSource, partialInferredReference, unknownReason } from '../model/coverage.js';
 import type { CommandSpec, Model } from '../model/types.js';
 
 /** Most "no reference section" notes printed one by one; the rest are counted in one more line. */
@@ -116,6 +116,17 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
       headings.length > 0
         ? `${head}: ${headings.length === 1 ? 'the heading naming it' : `${headings.length} headings naming it`} (${places(headings)}) ${headings.length === 1 ? 'holds' : 'hold'} no table, list or parameter headings docdrift reads (see docs/reference-layouts.md).`
         : nearest(model, cmd) ?? `${head}: no heading names it in inline code${config.reference.length > 0 ? ' in the `reference` documents' : ''}. Add a section headed \`\` \`${cmd.name}\` \`\`, or set ${key(cmd.name, 'sections')} to the heading that documents it.`,
+    );
+  }
+  // References found by their content that list under half of a command's parameters: read as
+  // partial lists, so missing rows were not reported (issue #29).
+  for (const cmd of known) {
+    const partial = partialInferredReference(model, cmd);
+    if (!partial) continue;
+    const { documented, parameters, section } = partial;
+    missing.push(
+      `the reference of \`${cmd.name}\` was found by its content (${section.file}:${section.heading.location.line} "${section.heading.text}") and documents ${documented} of its ${parameters} parameters, ` +
+        `so it was read as a partial list and missing rows were not reported. Set ${key(cmd.name, 'sections')} to its heading to require every parameter.`,
     );
   }
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));

@@ -218,7 +218,9 @@ export function buildModel(input: ModelInput): Model {
       }
     }
   }
-  const configFiles = commands.filter((c) => c.kind === 'config-file');
+  // A config file found by inference has no file name users were told to write: its YAML/JSON
+  // blocks may be any layer of a composed config, so they are not checked as its examples.
+  const configFiles = commands.filter((c) => c.kind === 'config-file' && c.mappedBy !== 'inferred');
   if (configFiles.length > 0) {
     for (const doc of input.docs) {
       const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
@@ -248,7 +250,9 @@ export function buildModel(input: ModelInput): Model {
   }
 
   // Keys read elsewhere, per command (see Model.isReadElsewhere); computed on first use.
-  const commandClasses = new Set(commands.flatMap((c) => c.configClasses));
+  // A config file found by inference is no command users type: its class's keys stay "read elsewhere".
+  const typed = commands.filter((c) => c.mappedBy !== 'inferred');
+  const commandClasses = new Set(typed.flatMap((c) => c.configClasses));
   const readElsewhereCache = new Map<CommandSpec, Set<string>>();
   const readElsewhere = (cmd: CommandSpec): Set<string> => {
     let set = readElsewhereCache.get(cmd);
@@ -264,7 +268,7 @@ export function buildModel(input: ModelInput): Model {
     // code spells it elsewhere (a shared base class, a `cfg["input_jsonl_fpath"]` lookup). A
     // repository helper script is no such command: its `--policy_base_url` flag often forwards a
     // global Hydra key to the app, which does not make `+policy_base_url=` a mistake elsewhere.
-    for (const other of commands) {
+    for (const other of typed) {
       if (other === cmd || other.script) continue;
       for (const p of other.params) if (!findParamIn(cmd, p.name)) set.delete(p.name);
     }

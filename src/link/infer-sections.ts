@@ -97,7 +97,8 @@ const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e
  * TS interface, class, type alias, zod schema, JSON Schema) with at least
  * {@link INFERENCE_THRESHOLDS}`.minShared` documentable fields, as a provisional `config-file`
  * command named after the class. It becomes a command only when a block's rows clearly document it
- * (the caller renames it after the config file the page names, when it names one).
+ * (the caller renames it after the config file the page names, when it names one). Inherited
+ * fields are marked hidden: accepted, not required in the page.
  */
 export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlySet<string>): CommandSpec[] {
   const out: CommandSpec[] = [];
@@ -105,7 +106,10 @@ export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlyS
     if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || NON_PRODUCT_RE.test(cls.location.file)) continue;
     const fields = cls.fields.filter((f) => !f.hidden);
     if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
-    out.push({ name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params: cls.fields, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' });
+    // Fields a base class declares (a server's host and port) are documented with the base, if
+    // anywhere: a page about this class is required to document its own fields only.
+    const params = cls.fields.map((f) => (f.owner !== cls.name && !f.hidden ? { ...f, hidden: true } : f));
+    out.push({ name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' });
   }
   return out;
 }
@@ -124,6 +128,16 @@ export interface Inference {
   rows: number;
   /** One sentence: "12 of 14 rows are parameters of `autoforge`", or why nothing was assigned. */
   evidence: string;
+}
+
+/** How many distinct names of `set` the rows name (each row counted once, by its first name in the set). */
+function distinctShared(folded: readonly string[][], set: ReadonlySet<string>): number {
+  const hit = new Set<string>();
+  for (const ns of folded) {
+    const n = ns.find((x) => set.has(x));
+    if (n !== undefined) hit.add(n);
+  }
+  return hit.size;
 }
 
 const kindRank = (set: ParameterSet): number => (set.command.mappedBy === 'inferred' ? 1 : 0);
@@ -190,7 +204,8 @@ export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, set
     .filter((set) => !(kindRank(set) === 1 && (spelling === 'flags' || context.layout === 'list')))
     .map((set) => ({
       set,
-      shared: folded.filter((ns) => ns.some((n) => set.own.has(n))).length,
+      // Distinct names, not rows: six `model.*` keys are one piece of evidence for a `--model` flag.
+      shared: distinctShared(folded, set.own),
       explained: folded.filter((ns) => ns.some((n) => set.explained.has(n))).length,
     }))
     .filter((s) => s.shared > 0)

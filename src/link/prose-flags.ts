@@ -46,7 +46,8 @@ export function proseFlags(
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
       const inSection = around ? one([around]) : undefined;
       const cmd = inSection ?? page ?? (own.length === 0 ? only : undefined);
-      if (!cmd?.paramsKnown) continue;
+      // Flags in prose are CLI flags: never a config file's keys.
+      if (!cmd?.paramsKnown || cmd.kind === 'config-file') continue;
       const scope = inSection ? 'section' : page ? 'page' : 'project';
       out.push({ file: doc.file, command: cmd.name, name: code.name, raw: code.code, scope, location: code.location });
     }

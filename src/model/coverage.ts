@@ -5,7 +5,7 @@
  */
 import { suggestNames } from './compare.js';
 import { findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
-import type { CommandSpec, Model, ParamSpec } from './types.js';
+import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
 export interface CoverageRow {
@@ -170,6 +170,19 @@ export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
     used: used.length,
     explained: used.filter((r) => r.explainedDocs === r.exampleDocs).length,
   };
+}
+
+/**
+ * A command whose every reference section was found by its content (issue #29) and that documents
+ * fewer than half of its parameters: docdrift cannot tell a complete reference from a page listing
+ * "the main options", so the missing ones are not required (one note says so instead). Returns
+ * the counts and the first section, or `undefined` when the command's reference is not such a list.
+ */
+export function partialInferredReference(model: Model, cmd: CommandSpec): { documented: number; parameters: number; section: ReferenceSection } | undefined {
+  const sections = model.sectionsFor(cmd);
+  if (sections.length === 0 || !sections.every((s) => s.inferred)) return undefined;
+  const { parameters, documented } = coverageCounts(model, cmd);
+  return documented * 2 < parameters ? { documented, parameters, section: sections[0]! } : undefined;
 }
 
 /**
