@@ -94,7 +94,9 @@ const rule: Rule<Options> = {
     // Without a reference section (a table, list or parameter headings) for some command, the
     // project has no reference to be missing from: the first-run notes say so instead. A heading
     // that merely names the program ("What is `pipx`?") is no reference.
-    const documentedNames = model.commands.filter((c) => model.sectionsFor(c).length > 0).map((c) => c.name);
+    // A section found only by its content (issue #29) is no sign of such a reference: a tutorial's
+    // options table does not make every other sub-command undocumented.
+    const documentedNames = model.commands.filter((c) => c.kind !== 'config-file' && model.sectionsFor(c).some((s) => !s.inferred)).map((c) => c.name);
     if (documentedNames.length === 0) return;
     const runs = firstRuns(model);
     for (const cmd of candidates) {
