@@ -77,6 +77,16 @@ describe('inferCommand', () => {
     expect(inferCommand(table, two, { heading: 'Build options', file: 'docs/cli.md' }).command?.name).toBe('tool build');
   });
 
+  it('breaks a near tie by the command the block\'s own examples run, or by every part of a hyphenated name', () => {
+    const pr = command('rp release-pr', [param('token'), param('repo-url'), param('draft')]);
+    const gh = command('rp github-release', [param('token'), param('repo-url'), param('draft-release')]);
+    const two = parameterSets([pr, gh]);
+    const table = [rows('--token', '--repo-url', '--draft', '--draft-release')];
+    expect(inferCommand(table, two, ctx).command).toBeUndefined();
+    expect(inferCommand(table, two, { ...ctx, invoked: new Set(['rp github-release']) }).command?.name).toBe('rp github-release');
+    expect(inferCommand(table, two, { heading: 'Creating a release on GitHub', file: 'docs/cli.md' }).command?.name).toBe('rp github-release');
+  });
+
   it('counts inherited and global parameters as explained but not as shared', () => {
     const sub = command('tool run', [param('fast'), param('slow'), param('steps')], { acceptedParams: [param('verbose'), param('config')] });
     const result = inferCommand([rows('--fast', '--slow', '--steps', '--verbose', '--config', '--quiet')], parameterSets([sub], new Set(['quiet'])), ctx);

@@ -175,7 +175,7 @@ export function buildModel(input: ModelInput): Model {
       sections.push(...explicit.get(doc)!);
       continue;
     }
-    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed);
+    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n));
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
     const helpGuess = (help: HelpBlock): Inference | undefined => inferHelp(help, doc.file);
@@ -998,18 +998,36 @@ export interface InferredBlock {
 
 /**
  * Reference inference over one document: each heading block with rows that no section of the page
- * already covers is matched against the commands' parameter sets ({@link inferCommand}), outermost
- * first; a block assigned covers its nested blocks. A block whose best match is a command in
+ * already covers is matched against the commands' parameter sets ({@link inferCommand}), innermost
+ * first; an enclosing block is tried with the rows its assigned blocks left. A block whose best match is a command in
  * `headed` (a heading or the config already gives it a reference) is left alone: explicit wins.
  *
  * @returns every block considered, with its decision (assigned when `inference.command` is set)
  */
-export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[], sets: readonly ParameterSet[], headed: ReadonlySet<CommandSpec>): InferredBlock[] {
+export function inferBlocks(
+  doc: DocFile,
+  explicit: readonly ReferenceSection[],
+  sets: readonly ParameterSet[],
+  headed: ReadonlySet<CommandSpec>,
+  isCommand: (name: string) => boolean = () => false,
+): InferredBlock[] {
   const covered: Array<[number, number]> = explicit.map((s) => [s.heading.location.line, s.endLine]);
   const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
   const title = doc.headings.find((h) => h.depth === 1)?.text;
+  // The commands the page's examples run, by line: `tool build --out x` in a block says whose options it lists.
+  const invoked = doc.invocations.flatMap((inv) => {
+    const words = [inv.command, ...inv.args.slice(0, 3).map((a) => a.text)];
+    for (let k = words.length; k >= 1; k--) {
+      const name = words.slice(0, k).join(' ');
+      if (isCommand(name)) return [{ line: inv.location.line, name }];
+    }
+    return [];
+  });
+  // Innermost blocks first: a table under "### Find unused files" is tried before the "## How to
+  // use" holding every sub-command's table, and a block keeps only the rows its assigned blocks left.
+  const order = doc.blocks.map((block, i) => ({ block, i })).sort((x, y) => y.block.heading.depth - x.block.heading.depth || x.i - y.i);
   const out: InferredBlock[] = [];
-  for (const block of doc.blocks) {
+  for (const { block } of order) {
     const line = block.heading.location.line;
     if (inCovered(line)) continue;
     const own = (r: ReferenceRow): boolean => !inCovered(r.location.line);
@@ -1020,7 +1038,10 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
     if (groups.length === 0) continue;
     const layout = others.length > 0 ? ('other' as const) : ('list' as const);
-    const inference = inferCommand(groups, sets, { heading: headingMatchText(block.heading.text), ...(title !== undefined ? { title } : {}), file: doc.file, layout });
+    // The headings above the block count as its context ("Find unused files" over "Available options").
+    const ancestors = doc.blocks.filter((b) => b.heading.location.line < line && b.endLine >= block.endLine).map((b) => headingMatchText(b.heading.text));
+    const runs = new Set(invoked.filter((x) => x.line > line && x.line <= block.endLine).map((x) => x.name));
+    const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs });
     if (inference.command && headed.has(inference.command) && !inference.prefix) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
@@ -1040,7 +1061,7 @@ export function inferBlocks(doc: DocFile, explicit: readonly ReferenceSection[],
     out.push({ file: doc.file, block: inner, inference });
     covered.push([line, block.endLine]);
   }
-  return out;
+  return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
 }
 
 /**

@@ -177,7 +177,9 @@ function candidatesOf(sets: readonly ParameterSet[], names: ReadonlySet<string>)
 /** Whether a text (heading, page title, path) names one of the words as a word. */
 function namesWord(text: string, words: readonly string[]): boolean {
   const lower = text.toLowerCase();
-  return words.some((w) => new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(lower));
+  const has = (w: string): boolean => new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(lower);
+  // `github-release` is also named by "Creating a release on GitHub": every part as a word.
+  return words.some((w) => has(w) || (/[-_]/.test(w) && w.split(/[-_]+/).every((part) => part.length > 0 && has(part))));
 }
 
 /**
@@ -190,7 +192,11 @@ function namesWord(text: string, words: readonly string[]): boolean {
  * @param context the heading text, the page title and the file path: secondary evidence that breaks a near tie
  * @returns the decision with its evidence; `command` is absent when the match is not clear
  */
-export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, sets: readonly ParameterSet[], context: { heading: string; title?: string; file: string; layout?: 'list' | 'other' }): Inference {
+export function inferCommand(
+  groups: ReadonlyArray<readonly ReferenceRow[]>,
+  sets: readonly ParameterSet[],
+  context: { heading: string; title?: string; file: string; layout?: 'list' | 'other'; invoked?: ReadonlySet<string> },
+): Inference {
   const rows = groups.flat();
   const counted = rows.filter((r) => !r.names.every((n) => BUILTIN_NAMES.has(n)));
   const total = counted.length;
@@ -231,7 +237,10 @@ export function inferCommand(groups: ReadonlyArray<readonly ReferenceRow[]>, set
   const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => namesWord(t, s.set.words));
   let chosen = first;
   if (close.length > 0) {
-    const named = [first, ...close].filter(namedByContext);
+    // The block's own examples run one of them (`release-please github-release …`), else its
+    // headings, the page title or the path name one of them.
+    const run = [first, ...close].filter((s) => context.invoked?.has(s.set.command.name));
+    const named = run.length === 1 ? run : [first, ...close].filter(namedByContext);
     if (named.length === 1) chosen = named[0]!;
     else {
       const rival = close[0]!;
