@@ -160,7 +160,9 @@ export function buildModel(input: ModelInput): Model {
   for (const c of commands) for (const p of c.params) if (p.typeRef) taken.add(p.typeRef);
   const commandSets = [...parameterSets(commands.filter((c) => !c.script), new Set(config.globalParameters)), ...nested];
   // A class whose fields a command accepts anyway (a base of its config class) is no config file of its own.
-  const classSets = parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
+  // A config that declares a config file has said which config files there are: none is inferred.
+  const declaresConfigFiles = Object.values(config.commands).some((c) => c.kind === 'config-file');
+  const classSets = declaresConfigFiles ? [] : parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
   const sets = [...commandSets, ...classSets];
   const inferences: InferredBlock[] = [];
   const commandSetsOnly = sets.filter((x) => x.command.mappedBy !== 'inferred');
@@ -339,7 +341,7 @@ function dataBlockOwner(
   const bySection = sections
     .filter((sec) => line > sec.heading.location.line && line <= sec.endLine)
     .flatMap((sec) => sec.commands)
-    .find((n) => commandByName(n)?.kind === 'config-file');
+    .find((n) => commandByName(n)?.kind === 'config-file' && names.includes(commandByName(n)!.name));
   // "Add this to your `app.yaml`:" right before the block.
   const byLead = named(block.lead?.replace(/`/g, ' ').replace(/:$/, ''));
   const found = byMeta ?? byComment ?? byLead ?? bySection;

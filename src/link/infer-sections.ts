@@ -232,7 +232,15 @@ export function inferCommand(
   const name = `\`${first.set.command.name}\``;
   const best = { command: first.set.command, shared: first.shared, explained: first.explained };
   const base = { best, rows: total };
-  const close = scored.filter((s) => s !== first && s.shared >= first.shared * rivalRatio && !isSuperset(s.set.own, first.set.own) && !outranks(first.set, s.set));
+  // Nor is a set that names only rows the best one names too, and fewer of them (a resolved
+  // `SiteConfig` beside the `UserConfig` users write): it explains nothing the best does not.
+  const rowsOf = (set: ParameterSet): Set<number> => new Set(folded.flatMap((ns, i) => (ns.some((n) => set.own.has(n)) ? [i] : [])));
+  const firstRows = rowsOf(first.set);
+  const adds = (set: ParameterSet): boolean => {
+    const mine = rowsOf(set);
+    return mine.size >= firstRows.size || [...mine].some((i) => !firstRows.has(i));
+  };
+  const close = scored.filter((s) => s !== first && s.shared >= first.shared * rivalRatio && !isSuperset(s.set.own, first.set.own) && !outranks(first.set, s.set) && adds(s.set));
   const where = [context.heading, context.title ?? '', context.file];
   const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => namesWord(t, s.set.words));
   let chosen = first;
@@ -265,7 +273,7 @@ export function inferCommand(
     const other = candidatesOf(sets, new Set(rest.flat())).filter((set) => set !== chosen.set)
       .map((set) => ({ set, n: rest.filter((ns) => ns.some((n) => set.own.has(n))).length }))
       .sort((a, b) => b.n - a.n)[0];
-    if (other && other.n * 2 >= rest.length) {
+    if (other && other.n >= minShared && other.n * 2 >= rest.length) {
       return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}, and ${other.n} of the rest of \`${other.set.command.name}\`: it documents several classes at once` };
     }
   }
