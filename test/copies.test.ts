@@ -1,5 +1,8 @@
 /** The same finding on copies of a page (translations, versions, mirrored folders) is reported once (issue #29). */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_BIN } from './helpers.js';
 import { areCopies, copyPath, foldCopies } from '../src/engine/copies.js';
 import { createMessage } from '../src/engine/run-rules.js';
 import type { DriftMessage, Rule } from '../src/model/rule.js';
@@ -81,5 +84,37 @@ describe('foldCopies', () => {
   it('keeps the same finding in the READMEs of different folders', () => {
     const ms = [finding('README.md', 5), finding('benchmarks/gpqa/README.md', 10), finding('benchmarks/aime24/README.md', 10)];
     expect(foldCopies(ms)).toHaveLength(3);
+  });
+});
+
+describe('docdrift on a project with translated and mirrored pages (built CLI)', () => {
+  const root = path.resolve(import.meta.dirname, '../fixtures/copies/translated-pages');
+  const run = (args: string[]) => spawnSync(process.execPath, [CLI_BIN, '--root', root, '--no-cache', '--format', 'json', ...args], { cwd: root, encoding: 'utf8' });
+
+  interface Result { file: string; line: number; ruleId: string; data: Record<string, string>; related: Array<{ file: string; line: number; message: string }> }
+
+  it('reports each drift once with the copies in related, and per copy only where the copies disagree', () => {
+    const r = run([]);
+    expect(r.status).toBe(1);
+    const results = (JSON.parse(r.stdout) as { results: Result[] }).results;
+    const copiesOf = (x: Result) => x.related.filter((l) => l.message.startsWith('the same in the copy')).map((l) => `${l.file}:${l.line}`);
+    expect(results.map((x) => [x.ruleId, x.file, x.line, x.data.name ?? x.data.params, copiesOf(x)])).toEqual([
+      // The typo is in the page and both translations.
+      ['example-param-unknown', 'docs/cli.md', 12, 'shard-idd', ['docs/ja/cli.md:12', 'docs/zh/cli.md:14']],
+      // The translations have no reference table docdrift reads: both pass `--limit` unexplained.
+      ['example-param-unexplained', 'docs/ja/cli.md', 12, '`limit`', ['docs/zh/cli.md:14']],
+      // Only the Japanese copy has `--warmup`: the copies disagree.
+      ['example-param-unknown', 'docs/ja/cli.md', 12, 'warmup', []],
+      // A mirrored agent skill folder.
+      ['example-param-unknown', 'skills/run-eval/SKILL.md', 9, 'resume', ['plugins/evaltool/skills/run-eval/SKILL.md:9']],
+    ]);
+  });
+
+  it('still reports the copy a path argument names', () => {
+    const results = (JSON.parse(run(['docs/zh/cli.md']).stdout) as { results: Result[] }).results;
+    expect(results.map((x) => [x.file, x.line, x.data.name ?? x.data.params])).toEqual([
+      ['docs/zh/cli.md', 14, 'shard-idd'],
+      ['docs/zh/cli.md', 14, '`limit`'],
+    ]);
   });
 });
