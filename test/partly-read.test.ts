@@ -86,7 +86,10 @@ describe('a command and a section docdrift reads only partly (fixtures)', () => 
 
   it('reports the unknown rows of a section once, at its heading, as a warning', async () => {
     const messages = (await run('reference-param-unknown/invalid/partly-read-section')).filter((m) => m.ruleId === 'reference-param-unknown');
-    expect(messages.map((m) => [m.messageId, m.severity, m.line])).toEqual([['partlyRead', 'warn', 3]]);
+    expect(messages.map((m) => [m.messageId, m.severity, m.line])).toEqual([
+      ['partlyRead', 'warn', 3],
+      ['staleWithSuggestion', 'error', 13],
+    ]);
     expect(messages[0]!.fix).toBeUndefined();
   });
 
