@@ -3,7 +3,7 @@ import type { ReportDescriptor, Rule } from '../src/model/rule.js';
 import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, nestedKeys, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
-import { partlyRead, summaryData, type Judged } from './partly-read.js';
+import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
@@ -75,10 +75,13 @@ const rule: Rule<Options> = {
     // parameters explain only a small part of what its examples pass gets one summary instead.
     const judged = new Map<CommandSpec, Judged[]>();
     const knownUsed = new Map<CommandSpec, Set<string>>();
+    const words = new Map<CommandSpec, Set<string>>();
     const hold = (cmd: CommandSpec, name: string, near: boolean, d: ReportDescriptor): void => {
       let list = judged.get(cmd);
       if (!list) judged.set(cmd, (list = []));
-      list.push({ name, near, descriptor: d });
+      let own = words.get(cmd);
+      if (!own) words.set(cmd, (own = new Set(paramNames(cmd).flatMap(wordsOf))));
+      list.push({ name, near: near || sharesWord(name, own), descriptor: d });
     };
     const used = (cmd: CommandSpec, name: string): void => {
       let set = knownUsed.get(cmd);

@@ -13,8 +13,9 @@ export interface Judged {
   name: string;
   /**
    * True when what docdrift knows explains the name: it is close to a known parameter (a
-   * suggestion), or its first segment is one (a nested key). Such findings are always reported
-   * one by one: a typo is drift however little else docdrift read.
+   * suggestion), its first segment is one (a nested key), or it shares a word with one (a likely
+   * rename, see {@link sharesWord}). Such findings are always reported one by one: a typo or a
+   * renamed parameter is drift however little else docdrift read.
    */
   near: boolean;
   descriptor: ReportDescriptor;
@@ -101,4 +102,23 @@ export function summaryData(folded: readonly Judged[]): {
       return { ...first.descriptor.location, message: `\`${n}\`${times > 1 ? ` (${times} uses)` : ''}` };
     }),
   };
+}
+
+/** The words of a parameter name, lowercased: `materialized_inputs_jsonl_fpath` → materialized, inputs, jsonl, fpath; `dataDir` → data, dir. */
+export function wordsOf(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Whether an unknown name shares a word of at least four letters with one of `params` (their
+ * words, from {@link wordsOf}): a renamed parameter usually keeps one (`input_jsonl_fpath` →
+ * `materialized_inputs_jsonl_fpath`), and stale names after a rename are drift, not a part of
+ * the CLI docdrift failed to read.
+ */
+export function sharesWord(name: string, paramWords: ReadonlySet<string>): boolean {
+  return wordsOf(name).some((w) => w.length >= 4 && paramWords.has(w));
 }

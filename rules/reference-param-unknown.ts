@@ -4,7 +4,7 @@ import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit } from '../src/fix/reference-edits.js';
-import { partlyRead, summaryData, type Judged } from './partly-read.js';
+import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
   fixRemove: boolean;
@@ -78,9 +78,11 @@ const rule: Rule<Options> = {
       const held: Judged[] = [];
       let knownRows = 0;
       let row: ReferenceRow;
+      const words = new Set([...known, ...flagSpellings].flatMap(wordsOf));
       const report = (d: ReportDescriptor): void => {
-        const near = d.messageId !== 'stale' && d.messageId !== 'staleFlag';
-        held.push({ name: d.messageId.startsWith('staleFlag') ? (d.data?.flag ?? '') : row.names[0] ?? row.rawName, near, descriptor: d });
+        const name = d.messageId.startsWith('staleFlag') ? (d.data?.flag ?? '') : (row.names[0] ?? row.rawName);
+        const near = (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
+        held.push({ name, near, descriptor: d });
       };
       for (row of section.rows) {
         if (row.spellings && flagParams.length > 0) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { lint, ruleIds } from '../src/api.js';
-import { partlyRead, summaryData, type Judged } from '../rules/partly-read.js';
+import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from '../rules/partly-read.js';
 
 function judged(name: string, near: boolean, file = 'README.md', line = 1): Judged {
   return { name, near, descriptor: { messageId: near ? 'unknownWithSuggestion' : 'unknown', location: { file, line, column: 1 } } };
@@ -41,6 +41,22 @@ describe('partlyRead', () => {
   it('never folds when `atUnknown` is 0', () => {
     const list = ['a', 'b', 'c', 'd'].map((n) => judged(n, false));
     expect(partlyRead(list, 0, 0, 0.5).folded).toEqual([]);
+  });
+});
+
+describe('sharesWord', () => {
+  const words = new Set(['materialized_inputs_jsonl_fpath', 'rollouts_jsonl_fpath', 'allowPartialRollouts'].flatMap(wordsOf));
+
+  it('splits snake, kebab and camel case', () => {
+    expect(wordsOf('allowPartialRollouts')).toEqual(['allow', 'partial', 'rollouts']);
+    expect(wordsOf('--dry-run')).toEqual(['dry', 'run']);
+  });
+
+  it('takes a stale name that keeps a word of a parameter for a rename, not for a part docdrift did not read', () => {
+    expect(sharesWord('input_jsonl_fpath', words)).toBe(true);
+    expect(sharesWord('pass_threshold', words)).toBe(false);
+    // Words shorter than four letters say nothing.
+    expect(sharesWord('run-dir', new Set(['run', 'dir']))).toBe(false);
   });
 });
 
