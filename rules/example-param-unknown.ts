@@ -67,7 +67,7 @@ const rule: Rule<Options> = {
       unknownSubkey:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
       partlyRead:
-        'docdrift knows only part of the parameters of `{{command}}` (config: {{classes}}): its examples pass {{count}} names it does not find in the code ({{names}}; {{uses}} uses on {{pages}} pages) and {{known}} that it does. They are not reported one by one, since the command most likely gets them in a way docdrift does not read (a default sub-command, options added by a helper function or decorator factory, a group merged at run time). Declare them in `commands.{{key}}.flags` of the docdrift config to check them, or fix the examples if they are wrong.',
+        'docdrift knows only part of the parameters of `{{command}}` (config: {{classes}}): its examples pass {{count}} names it does not find in the code ({{names}}; {{uses}} uses on {{pages}} pages) and {{known}} that it does. They are not reported one by one, since the command most likely gets them in a way docdrift does not read (a default sub-command, options added by a helper function or decorator factory, a group merged at run time), unless the examples are out of date (a sub-command or options that were removed). Declare them in `commands.{{key}}.flags` of the docdrift config to check them, or fix the examples.',
     },
   },
   check({ model, options, report: emit }) {
