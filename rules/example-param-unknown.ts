@@ -1,12 +1,16 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
-import type { Rule } from '../src/model/rule.js';
+import type { ReportDescriptor, Rule } from '../src/model/rule.js';
 import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, nestedKeys, paramNames, resolveKey } from '../src/model/query.js';
+import type { CommandSpec } from '../src/model/types.js';
+import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
   reportUnknownNamespaces: boolean;
   reportKeysReadElsewhere: boolean;
   checkProse: boolean;
+  summarizeAtUnknown: number;
+  summarizeBelowKnownShare: number;
 }
 
 const rule: Rule<Options> = {
@@ -34,6 +38,18 @@ const rule: Rule<Options> = {
           'Also check CLI flags named in prose inline code (`` Pass `--vault_password_env_var`. ``) on a page that belongs to one command (its reference section, or a single-command project). Reported with their own messageIds, `unknownInProse` and `unknownInProseWithSuggestion`.',
         default: true,
       },
+      summarizeAtUnknown: {
+        type: 'number',
+        description:
+          'When a command\'s examples pass at least this many distinct names that it does not define and that are close to none of its parameters, and its known parameters explain less than `summarizeBelowKnownShare` of the distinct names they pass, docdrift has most likely not read part of its CLI: those names are reported once, as one `partlyRead` warning for the command, instead of once per example. 0 never summarizes.',
+        default: 3,
+      },
+      summarizeBelowKnownShare: {
+        type: 'number',
+        description:
+          'The share (0 to 1) of the distinct names a command\'s examples pass that its known parameters must explain (defined, or close to a defined one) for its unknown names to be reported one by one; see `summarizeAtUnknown`.',
+        default: 0.5,
+      },
     },
     messages: {
       unknownWithSuggestion:
@@ -50,16 +66,39 @@ const rule: Rule<Options> = {
         '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `--{{suggestion}}`?',
       unknownSubkey:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
+      partlyRead:
+        'docdrift knows only part of the parameters of `{{command}}` (config: {{classes}}): its examples pass {{count}} names it does not find in the code ({{names}}; {{uses}} uses on {{pages}} pages) and {{known}} that it does. They are not reported one by one, since the command most likely gets them in a way docdrift does not read (a default sub-command, options added by a helper function or decorator factory, a group merged at run time), unless the examples are out of date (a sub-command or options that were removed). Declare them in `commands.{{key}}.flags` of the docdrift config to check them, or fix the examples.',
     },
   },
-  check({ model, options, report }) {
+  check({ model, options, report: emit }) {
+    // Findings are held per command until its examples are all seen: a command whose known
+    // parameters explain only a small part of what its examples pass gets one summary instead.
+    const judged = new Map<CommandSpec, Judged[]>();
+    const knownUsed = new Map<CommandSpec, Set<string>>();
+    const words = new Map<CommandSpec, Set<string>>();
+    const hold = (cmd: CommandSpec, name: string, near: boolean, d: ReportDescriptor): void => {
+      let list = judged.get(cmd);
+      if (!list) judged.set(cmd, (list = []));
+      let own = words.get(cmd);
+      if (!own) words.set(cmd, (own = new Set(paramNames(cmd).flatMap(wordsOf))));
+      list.push({ name, near: near || sharesWord(name, own), descriptor: d });
+    };
+    const used = (cmd: CommandSpec, name: string): void => {
+      let set = knownUsed.get(cmd);
+      if (!set) knownUsed.set(cmd, (set = new Set()));
+      set.add(name);
+    };
     for (const usage of model.usages) {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       // click/typer `ignore_unknown_options`: the command passes undeclared flags and overrides on.
       if (cmd.passesUnknownFlags && !paramNames(cmd).includes(usage.name)) continue;
       const names = paramNames(cmd);
+      // A near miss, a nested key below a known parameter and the initial of exactly one parameter
+      // (a likely short alias) are explained by what docdrift knows; only `unknown` is not.
+      const report = (d: ReportDescriptor): void => hold(cmd, usage.name, d.messageId !== 'unknown', d);
       if (names.includes(usage.name)) {
+        used(cmd, usage.name);
         // A dotted key below a nested config class must name one of its fields.
         const segments = usage.keySegments ?? usage.key.split('.');
         const resolved = segments.length === 1 ? undefined : resolveKey(model, cmd, segments);
@@ -124,7 +163,28 @@ const rule: Rule<Options> = {
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
       });
     }
-    if (!options.checkProse) return;
+    if (options.checkProse) checkProse();
+    for (const [cmd, list] of judged) {
+      const verdict = partlyRead(list, knownUsed.get(cmd)?.size ?? 0, options.summarizeAtUnknown, options.summarizeBelowKnownShare);
+      for (const j of verdict.single) emit(j.descriptor);
+      if (verdict.folded.length === 0) continue;
+      const summary = summaryData(verdict.folded);
+      emit({
+        messageId: 'partlyRead',
+        data: {
+          command: cmd.name,
+          key: JSON.stringify(cmd.name),
+          classes: configClassNames([cmd], model),
+          known: String(knownUsed.get(cmd)?.size ?? 0),
+          ...summary.data,
+        },
+        location: summary.location,
+        related: [...summary.related.map((r) => ({ ...r, message: `${r.message} is passed here` })), ...definedBy(model, cmd)],
+        severity: 'warn',
+      });
+    }
+
+    function checkProse(): void {
     // Prose cross-references other commands (`` can be passed to `--benchmark` `` on the page of
     // `gym list benchmarks`): a flag some command of the project defines is not reported.
     let anyCommand: Set<string> | undefined;
@@ -132,20 +192,24 @@ const rule: Rule<Options> = {
       const cmd = model.commandByName(flag.command);
       if (!cmd?.paramsKnown || model.globalParams.has(flag.name)) continue;
       const names = paramNames(cmd);
-      if (names.includes(flag.name)) continue;
+      if (names.includes(flag.name)) {
+        used(cmd, flag.name);
+        continue;
+      }
       anyCommand ??= new Set(model.commands.flatMap((c) => paramNames(c)));
       if (anyCommand.has(flag.name)) continue;
       const [suggestion] = suggestNames(flag.name, names, 1);
       // Tied only by being the project's one command, a flag close to none of its parameters is
       // more likely another tool's (`--no-verify`, `--volume`) than drift.
       if (flag.scope === 'project' && !suggestion) continue;
-      report({
+      hold(cmd, flag.name, suggestion !== undefined, {
         messageId: suggestion ? 'unknownInProseWithSuggestion' : 'unknownInProse',
         data: { name: flag.name, command: cmd.name, classes: configClassNames([cmd], model), ...(suggestion ? { suggestion } : {}) },
         location: flag.location,
         related: definedBy(model, cmd),
         suggestion: suggestion ? flag.raw.replace(flag.name, suggestion) : undefined,
       });
+    }
     }
   },
 };

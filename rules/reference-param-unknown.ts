@@ -1,12 +1,15 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
-import type { Rule, TextEdit } from '../src/model/rule.js';
+import type { ReportDescriptor, Rule, TextEdit } from '../src/model/rule.js';
 import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit } from '../src/fix/reference-edits.js';
+import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
   fixRemove: boolean;
+  summarizeAtUnknown: number;
+  summarizeBelowKnownShare: number;
 }
 
 const rule: Rule<Options> = {
@@ -20,6 +23,18 @@ const rule: Rule<Options> = {
         type: 'boolean',
         description: 'Let `--fix` remove stale table rows (off by default: a stale row may be a renamed parameter whose text is worth keeping).',
         default: false,
+      },
+      summarizeAtUnknown: {
+        type: 'number',
+        description:
+          'When at least this many rows of one reference section name no parameter of its command and are close to none, and the rows docdrift can match are less than `summarizeBelowKnownShare` of them, the section most likely documents something docdrift did not read (or another command): those rows are reported once, as one `partlyRead` warning at the section\'s heading, instead of once per row. 0 never summarizes.',
+        default: 3,
+      },
+      summarizeBelowKnownShare: {
+        type: 'number',
+        description:
+          'The share (0 to 1) of a section\'s rows that must match a parameter (or be close to one) for its unknown rows to be reported one by one; see `summarizeAtUnknown`.',
+        default: 0.5,
       },
     },
     messages: {
@@ -35,9 +50,11 @@ const rule: Rule<Options> = {
         '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Did you mean `{{suggestion}}`?',
       staleFlag:
         '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Fix or remove the spelling.',
+      partlyRead:
+        '{{count}} names in the {{rows}} rows of this `{{command}}` reference section are no parameter docdrift finds in its code (config: {{classes}}): {{names}} (rows naming one: {{known}}). They are not reported one by one, since docdrift most likely does not read part of `{{command}}` (options added by a helper function or decorator factory, a group merged at run time) or the section documents something else (another command, a config file, the values of one option). Declare the flags in `commands.{{key}}.flags` of the docdrift config to check them, or set `commands.{{key}}.sections` to the headings that document `{{command}}`.',
     },
   },
-  check({ model, options, report }) {
+  check({ model, options, report: emit }) {
     const removal = (section: ReferenceSection, row: ReferenceRow): { fix?: TextEdit } => {
       const fix = options.fixRemove ? removeRowEdit(model, section, row) : undefined;
       return fix ? { fix } : {};
@@ -56,7 +73,18 @@ const rule: Rule<Options> = {
       const hasFields = all.some((p) => p.origin === 'config-field');
       const flagParams = all.filter((p) => p.origin === 'cli-flag' && !p.positional);
       const flagSpellings = new Set(flagParams.flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]));
-      for (const row of section.rows) {
+      // Findings are held until the whole section is seen: a section whose rows mostly match
+      // nothing gets one summary instead (see partly-read.ts).
+      const held: Judged[] = [];
+      let knownRows = 0;
+      let row: ReferenceRow;
+      const words = new Set([...known, ...flagSpellings].flatMap(wordsOf));
+      const report = (d: ReportDescriptor): void => {
+        const name = d.messageId.startsWith('staleFlag') ? (d.data?.flag ?? '') : (row.names[0] ?? row.rawName);
+        const near = (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
+        held.push({ name, near, descriptor: d });
+      };
+      for (row of section.rows) {
         if (row.spellings && flagParams.length > 0) {
           for (const f of row.spellings.flags) {
             if (flagSpellings.has(f.name) || f.name === 'help' || model.globalParams.has(f.name) || model.isIgnored(f.name)) continue;
@@ -77,7 +105,10 @@ const rule: Rule<Options> = {
           if (model.globalParams.has(first) || model.isIgnored(n)) return true;
           return cmds.some((c) => resolveKey(model, c, n).status !== 'unknown-subkey' && known.has(first));
         });
-        if (documented) continue;
+        if (documented) {
+          knownRows++;
+          continue;
+        }
         const dottedName = row.names.find((n) => n.includes('.') && known.has(n.split('.')[0] ?? n));
         if (dottedName) {
           // The first segment is a parameter; a later segment names no field of its config class.
@@ -116,6 +147,25 @@ const rule: Rule<Options> = {
           ...removal(section, row),
         });
       }
+      const verdict = partlyRead(held, knownRows, options.summarizeAtUnknown, options.summarizeBelowKnownShare);
+      for (const j of verdict.single) emit(j.descriptor);
+      if (verdict.folded.length === 0) continue;
+      const summary = summaryData(verdict.folded);
+      const primary = cmds[0]!;
+      emit({
+        messageId: 'partlyRead',
+        data: {
+          command: primary.name,
+          key: JSON.stringify(primary.name),
+          classes: configClassNames(cmds, model),
+          rows: String(section.rows.length),
+          known: String(knownRows),
+          ...summary.data,
+        },
+        location: section.heading.location,
+        related: [...summary.related.map((r) => ({ ...r, message: `${r.message} has a row here` })), ...definedBy(model, primary)],
+        severity: 'warn',
+      });
     }
   },
 };

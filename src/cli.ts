@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { openPieceStore, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { toProjectPath } from './engine/lint.js';
+import { foldCopies } from './engine/copies.js';
 import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
@@ -503,6 +504,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     if (changed) messages = selectAffected(messages, result.model!, changed, configFile && toProjectPath(root, configFile));
     if (values.quiet) messages = messages.filter((m) => m.severity === 'error');
+    // The same finding on copies of a page (translations, versions, mirrored folders) is reported once.
+    messages = foldCopies(messages);
     const outputFile = values['output-file'] === undefined ? undefined : path.resolve(io.cwd, values['output-file']);
     // A report file is uncoloured unless --color asks: FORCE_COLOR is about the terminal.
     const color =
