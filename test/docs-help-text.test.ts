@@ -27,6 +27,22 @@ describe('pasted --help output', () => {
     expect(block!.rows[1]!.defaultLocation).toMatchObject({ line: 11, column: 51 });
   });
 
+  test('a first line `tool sub --help` with no prompt, then the usage line: the block is help output (MinerU README)', () => {
+    const [block] = help([
+      'mytool-api --help',
+      'Usage: mytool-api [OPTIONS]',
+      '',
+      'Options:',
+      '  --host TEXT     Host to bind.  [default: 127.0.0.1]',
+      '  --port INTEGER  Port.  [default: 8000]',
+      '  --help          Show this message and exit.',
+    ]);
+    expect(block!.usage).toEqual(['mytool-api']);
+    expect(block!.rows.map((r) => [r.names, r.default])).toEqual([[['host'], '127.0.0.1'], [['port'], '8000']]);
+    // A command line alone, with no usage line after it, is an example, not help.
+    expect(help(['mytool-api --help', 'mytool-api --port 9000'])).toEqual([]);
+  });
+
   test('options only, no usage line: flag lines at the margin with indented descriptions (ts-json-schema-generator README)', () => {
     const [block] = help([
       "-p, --path 'index.ts'",

@@ -23,6 +23,8 @@ const USAGE_RE = /^\s*usage:\s*(.*)$/i;
 const BARE_USAGE_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[a-z][\w:.-]*)*)\s+[[<]/;
 /** A prompt line asking for help (`$ quill --help`, `> llm prompt -h`): the transcript's command. */
 const HELP_PROMPT_RE = /^\s*[$%>]\s+(.+?)\s+(?:--help|-h|help)\s*$/;
+/** The same command line pasted without a prompt (`mytool serve --help`), as the first line of a block. */
+const BARE_HELP_PROMPT_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[A-Za-z][\w.:-]*){0,3})\s+(?:--help|-h)\s*$/;
 /** A flag token at the start of an option line (`-m`, `--max-processes`, `--[no-]color`, `-?`). */
 const FLAG_START_RE = /^-{1,2}(?:\[no-?\])?[A-Za-z0-9?]/;
 /** A column after the flags that is a value placeholder, not a description (`TEXT`, `<dir>`, `{a,b}`, `INTEGER RANGE`). */
@@ -147,7 +149,11 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     const t = texts[i]!;
     if (t.trim() === '' || BOX_BORDER_RE.test(t)) continue;
     seen++;
-    const prompt = HELP_PROMPT_RE.exec(t);
+    // A first line `tool --help` with no prompt is the command that printed what follows, when a
+    // usage line comes next.
+    const bare = seen === 1 ? BARE_HELP_PROMPT_RE.exec(t) : null;
+    const next = texts.slice(i + 1).find((x) => x.trim() !== '');
+    const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && USAGE_RE.test(next) ? bare : null);
     if (prompt) {
       prompted = usageCommand(prompt[1]!);
       continue;
