@@ -79,6 +79,25 @@ describe('docdrift init', { timeout: 120_000 }, () => {
     expect(after.stderr).toBe(before.stderr);
   });
 
+  it('writes what reference inference found (sections of a command, a config file) and keeps the findings', () => {
+    for (const fixture of ['inferred-cli-options', 'inferred-config-file']) {
+      const dir = copy(path.join(ROOT, 'fixtures/layouts', fixture, 'invalid'));
+      const before = run(['--format', 'json'], dir);
+      expect(before.code).toBe(1);
+      expect(run(['init'], dir).code).toBe(0);
+      const config = written(dir) as Written & { commands: Record<string, { sections?: string[]; kind?: string }> };
+      if (fixture === 'inferred-cli-options') {
+        expect(config.commands.mixer).toMatchObject({ sections: ['Command Line Arguments'] });
+        expect(config.commands.mixer!.$comment).toContain('found by its content: 3 of its 4 rows are parameters of `mixer`');
+      } else {
+        expect(config.commands['mixer.toml']).toMatchObject({ kind: 'config-file', config: ['mixer.settings.Settings'], sections: ['Settings'] });
+      }
+      const after = run(['--format', 'json'], dir);
+      expect(after.code).toBe(before.code);
+      expect(JSON.parse(after.stdout).results).toEqual(JSON.parse(before.stdout).results);
+    }
+  });
+
   it('refuses to overwrite a config, overwrites with --force, and prints without writing with --dry-run', () => {
     const dir = copy(EXAMPLE);
     const mine = '{ "rules": { "example-param-unexplained": "off" } }\n';
