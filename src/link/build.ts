@@ -77,6 +77,11 @@ export interface ModelInput {
  * (whole code text, or its first word) and that holds at least one reference table (a table with
  * a name column). Tables that belong to a nested block which is itself a reference section are
  * left to that section. Headings matching `config.globalSections` open global sections.
+ * Blocks no heading or config ties to a command are then tried by reference inference
+ * ({@link inferBlocks}, src/link/infer-sections.ts): a block whose rows clearly name one command's
+ * parameters becomes its section, one that documents the fields of a config class no command
+ * reads becomes the section of a new `config-file` command (`mappedBy: 'inferred'`), and a nested
+ * config class's block is keyed under its field. Every block considered is in `Model.inferences`.
  *
  * Usages: every example invocation whose program is a known command name or alias.
  *
