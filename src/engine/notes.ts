@@ -54,7 +54,8 @@ function namingHeadings(model: Model, cmd: CommandSpec, docFiles: readonly strin
  * best first, as one sentence naming at most three with their overlap; `undefined` when none.
  */
 function nearest(model: Model, cmd: CommandSpec): string | undefined {
-  const candidates = (model.inferences ?? []).filter((i) => i.command === undefined && i.best === cmd.name).sort((a, b) => (b.shared ?? 0) - (a.shared ?? 0));
+  // One shared name is chance (`--verbose` in an upgrade guide): a candidate names at least two.
+  const candidates = (model.inferences ?? []).filter((i) => i.command === undefined && i.best === cmd.name && (i.shared ?? 0) >= 2).sort((a, b) => (b.shared ?? 0) - (a.shared ?? 0));
   if (candidates.length === 0) return undefined;
   const counts = coverageCounts(model, cmd);
   const what = cmd.kind === 'config-file' ? 'config file' : 'command';
