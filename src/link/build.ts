@@ -9,6 +9,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { parseArguments } from '../docs/arguments.js';
+import { findParam, flagTakesValue } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
@@ -154,7 +155,8 @@ export function buildModel(input: ModelInput): Model {
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
       for (const inv of splitSubcommand(raw, byName, implied)) {
         if (!byName.has(inv.command)) continue;
-        for (const u of absorbFlagValues(parseArguments(inv), inv, byName.get(inv.command))) {
+        const cmd = byName.get(inv.command);
+        for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -433,6 +435,58 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
 }
 
 /**
+ * `-io`, `-Tnull`, `-vv`, `-p80`: a single-dash word of several letters is a cluster of short
+ * flags, as POSIX getopt reads it and the parsers that follow it (argparse, click and typer,
+ * commander, yargs, cyclopts): each letter is a short flag; a letter whose flag takes no value
+ * (a boolean switch, a counted flag) lets the next letter be another flag; a letter whose flag
+ * takes a value takes the rest of the word as its value (`-Tnull` is `-T null`), or the next word
+ * when the rest is empty. The word stays one usage when it is itself a spelling of the command
+ * (`-name` as a single-dash long option) or when its first letter is no short flag of the
+ * command's (then it was never a cluster: `-Xmx` stays `Xmx`, judged as written). A letter that is
+ * no short flag of the command ends the cluster as a usage of its own (`-ix`: `-x` is unknown).
+ * Each letter's usage is located at that letter when the token is written unquoted on one line.
+ * A repeated letter (`-vv`) is one usage.
+ */
+function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd) return usages;
+  const shortFlag = (letter: string): ParamSpec | undefined => {
+    const p = findParam(cmd, letter);
+    return p && p.origin === 'cli-flag' && !p.positional ? p : undefined;
+  };
+  const out: Usage[] = [];
+  for (const u of usages) {
+    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || findParam(cmd, u.name) || !shortFlag(u.name[0]!)) {
+      out.push(u);
+      continue;
+    }
+    const loc = u.location;
+    // Columns of single letters are exact only for an unquoted word on one line.
+    const exact = (loc.endLine ?? loc.line) === loc.line && loc.endColumn !== undefined && loc.endColumn - loc.column === u.raw.length && u.raw.startsWith(`-${u.name}`);
+    const at = (k: number): Usage['location'] => (exact ? { ...loc, column: loc.column + 1 + k, endLine: loc.line, endColumn: loc.column + 2 + k } : loc);
+    const seen = new Set<string>();
+    const { value: _taken, ...base } = u;
+    for (let k = 0; k < u.name.length; k++) {
+      const letter = u.name[k]!;
+      const p = shortFlag(letter);
+      if (!p) {
+        out.push({ ...base, name: letter, key: letter, location: at(k) });
+        break;
+      }
+      if (flagTakesValue(p)) {
+        const rest = u.name.slice(k + 1);
+        const value = rest !== '' ? rest : u.value;
+        out.push({ ...base, name: letter, key: letter, location: at(k), ...(value !== undefined ? { value } : {}) });
+        break;
+      }
+      // A word the argument parser took as the cluster's value is a positional argument here.
+      if (!seen.has(letter)) out.push({ ...base, name: letter, key: letter, location: at(k) });
+      seen.add(letter);
+    }
+  }
+  return out;
+}
+
+/**
  * `--api-key anthropic=<key>`: a `key=value` token right after a CLI flag that takes a value is
  * that flag's value, not a Hydra override. The argument parser cannot know (`--multirun db=x`
  * is an override after a flag without value), the command's flag specs can: a known `cli-flag`
@@ -444,7 +498,7 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
   if (flags.length === 0) return usages;
   const takesValue = (name: string): boolean => {
     const p = flags.find((f) => f.name === name || f.aliases.includes(name));
-    return p !== undefined && !p.negatable && !/^(bool|boolean)$/i.test(p.type ?? '');
+    return p !== undefined && flagTakesValue(p);
   };
   const indexOf = (u: Usage): number => inv.args.findIndex((a) => a.location === u.location);
   const out: Usage[] = [];

@@ -12,6 +12,14 @@ export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined
   return all.find((p) => p.negatable && (p.name === base || p.aliases.includes(base)));
 }
 
+/**
+ * Whether a CLI flag takes a value (`--out dir`): not a boolean switch (`bool`/`boolean` type, or
+ * negatable), not a counted flag (`-vv`), not a positional argument.
+ */
+export function flagTakesValue(p: ParamSpec): boolean {
+  return p.origin === 'cli-flag' && !p.positional && !p.negatable && !p.counted && !/^(bool|boolean)$/i.test(p.type ?? '');
+}
+
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
 export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
   const spellings = [param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])];

@@ -91,6 +91,11 @@ export interface ParamSpec {
   negatable?: boolean;
   /** CLI flags: a positional argument (argparse positional, `click.argument`, `typer.Argument`), never spelled with dashes. */
   positional?: boolean;
+  /**
+   * CLI flags: a flag that takes no value and counts how often it is given (argparse
+   * `action="count"`, click/typer `count=True`, yargs `count`), so `-vv` repeats it.
+   */
+  counted?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
