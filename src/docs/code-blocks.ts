@@ -309,7 +309,7 @@ export function readCodeLines(
       file,
       command,
       index: firstIndex + invocations.length,
-      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w) })),
+      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w), ...(w.raw !== w.text ? { quoted: true as const } : {}) })),
       location: wordLocation(file, src, program),
       block,
     });

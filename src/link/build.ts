@@ -8,7 +8,7 @@ import { createHeadingMatcher, createParameterMatcher } from '../config/patterns
 import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
-import { parseArguments } from '../docs/arguments.js';
+import { isOverrideWord, parseArguments } from '../docs/arguments.js';
 import { findParam, flagTakesValue } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
@@ -121,10 +121,13 @@ export function buildModel(input: ModelInput): Model {
   // `"tool a b"` declared alone: `tool` and `tool a` are implied parents, so examples of
   // `tool a b …` are found and split at `a b`.
   const implied = new Set<string>();
+  // Every name that has sub-commands (`tool`, `tool eval` of `tool eval run`), declared or implied.
+  const groups = new Set<string>();
   for (const name of byName.keys()) {
     const words = name.split(' ');
     for (let n = 1; n < words.length; n++) {
       const prefix = words.slice(0, n).join(' ');
+      groups.add(prefix);
       if (!byName.has(prefix)) implied.add(prefix);
     }
   }
@@ -153,7 +156,7 @@ export function buildModel(input: ModelInput): Model {
     for (const written of doc.invocations) {
       const raw = scriptInvocation(written, byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName, implied)) {
+      for (const inv of splitSubcommand(raw, byName, implied, groups)) {
         if (!byName.has(inv.command)) continue;
         const cmd = byName.get(inv.command);
         for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
@@ -527,14 +530,90 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set()): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set()): Invocation[] {
   // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
   const toDefault = (i: Invocation): Invocation => {
     const target = byName.get(i.command)?.defaultSubcommand;
     return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
   };
   const parts = splitAtWords(inv, byName, implied);
-  return parts.length === 1 ? [toDefault(parts[0]!)] : [parts[0]!, toDefault(parts[1]!)];
+  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups);
+  return parts.length === 1 ? [toDefault(last)] : [parts[0]!, toDefault(last)];
+}
+
+/** A bare lower-case word (`python`, `openai`, `embed-multi`): what a sub-command name looks like. */
+const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+
+/**
+ * A group's first positional word that names none of its sub-commands (`llm python -m pip
+ * install --pre torch`, where a plugin adds `llm python`) ends what is checked of the example: the
+ * words after it belong to a sub-command docdrift does not know, and feeding them to the group, or
+ * to its default sub-command, would report every flag of that plugin as unknown. Options before
+ * the word are kept (the group's own, or its default's, as before).
+ *
+ * - A group without a default sub-command takes no positional of its own: any such word ends the
+ *   check.
+ * - A group with a default sub-command (click-default-group `DefaultGroup(default="prompt")`, a
+ *   group class that inserts `run`) hands a positional to the default when it can be the
+ *   default's argument, so `llm "Ten names" -m x` is still checked as `llm prompt`, and
+ *   `tasker build --workers 4` as `tasker run build`. A word that looks like a sub-command name (a
+ *   bare lower-case word, not quoted or escaped: a path `notes.txt`, a placeholder `<prompt>`,
+ *   `$TEXT`, a number or `PROMPT` never does) stays the default's only when nothing says
+ *   otherwise: the default declares a positional argument, the example passes no more positional
+ *   words than the default declares (`llm python -m pip install …` passes `python` and `install`
+ *   to one `prompt`; `llm openai endpoint URL` three), and every option after the word is the
+ *   default's. Else the check ends at the word: an unknown option after an unknown word is as
+ *   likely a plugin's as a typo, and docdrift cannot tell which (a typo there goes unreported; a
+ *   default with a variadic positional that docdrift does not know to be variadic may also end an
+ *   example early: silent passes, never false findings).
+ *
+ * Positional words are counted as the argument parser would see them: an option's value (the
+ * word after an option that takes one, or after an unknown option) and Hydra overrides
+ * (`+key=v`) are not positional; `--` ends the count.
+ */
+function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>): Invocation {
+  if (!groups.has(inv.command)) return inv;
+  const target = byName.get(inv.command)?.defaultSubcommand;
+  const fallback = target === undefined ? undefined : byName.get(target);
+  const positions = positionalWords(inv, fallback ?? byName.get(inv.command));
+  const first = positions[0];
+  if (first === undefined) return inv;
+  if (fallback) {
+    const word = inv.args[first]!;
+    if (word.quoted === true || !COMMAND_WORD_RE.test(word.text)) return inv;
+    const capacity = [...fallback.params, ...(fallback.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && p.positional).length;
+    if (positions.length <= capacity && inv.args.slice(first + 1).every((a) => isOptionOf(fallback, a.text))) return inv;
+  }
+  return { ...inv, args: inv.args.slice(0, first) };
+}
+
+/** True unless the word is an option the command does not define (`--help` and a short cluster's first letter count as defined). */
+function isOptionOf(cmd: CommandSpec, text: string): boolean {
+  if (!text.startsWith('-') || text === '-' || text === '--' || /^-\d/.test(text)) return true;
+  const long = text.startsWith('--');
+  const name = text.slice(long ? 2 : 1).split('=', 1)[0]!;
+  if (name === 'help' || name === 'h' || name === '') return true;
+  return findParam(cmd, name) !== undefined || (!long && findParam(cmd, name[0]!) !== undefined);
+}
+
+/** Indexes of an invocation's positional words, options' values and overrides skipped, up to `--`. */
+function positionalWords(inv: Invocation, cmd: CommandSpec | undefined): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const text = inv.args[i]!.text;
+    if (text === '--') break;
+    if (text.startsWith('-') && text !== '-' && !/^-\d/.test(text)) {
+      if (text.includes('=')) continue;
+      const p = cmd ? findParam(cmd, text.replace(/^-+/, '')) : undefined;
+      const next = inv.args[i + 1]?.text;
+      // A known flag takes the next word only when it takes a value; an unknown one, as the argument parser guesses.
+      if (next !== undefined && !next.startsWith('-') && !isOverrideWord(next) && (p ? flagTakesValue(p) : true)) i++;
+      continue;
+    }
+    if (isOverrideWord(text)) continue;
+    out.push(i);
+  }
+  return out;
 }
 
 function splitAtWords(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string>): Invocation[] {

@@ -433,8 +433,11 @@ export interface Invocation {
   command: string;
   /** Index within the document. */
   index: number;
-  /** The arguments after the program, as tokens with positions. */
-  args: Array<{ text: string; location: SourceLocation }>;
+  /**
+   * The arguments after the program, as tokens with positions; `quoted` when the word was written
+   * with quotes or escapes (`"a prompt"`, `hello\ world`), so it is an argument, never a command name.
+   */
+  args: Array<{ text: string; location: SourceLocation; quoted?: true }>;
   location: SourceLocation;
   block: CodeBlock;
 }
