@@ -300,6 +300,14 @@ export interface ReferenceRow {
    * `names` still holds them all. Absent when the row has no separate CLI-flag column.
    */
   spellings?: RowSpellings;
+  /**
+   * The name's spellings written as CLI flags, when there are two or more
+   * (`` `-h`/`--host` ``, `-v, --version`, `--color/--no-color`): each as written, normalised and
+   * placed at its inline code (else the row), so every spelling is checked on its own (a short
+   * alias the code does not have is drift even when the long one is right). A separate CLI-flag
+   * column is in {@link ReferenceRow.spellings} instead.
+   */
+  flagSpellings?: RowSpellings['flags'];
   links: DocLink[];
   location: SourceLocation;
 }
