@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
 import { headingMatchText } from '../shared/strings.js';
@@ -152,9 +153,10 @@ export function buildModel(input: ModelInput): Model {
   nameMetavarRows(sections, commandByName);
 
   const usages: Usage[] = [];
+  const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
     for (const written of doc.invocations) {
-      const raw = scriptInvocation(written, byName);
+      const raw = scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
       for (const inv of splitSubcommand(raw, byName, implied, groups)) {
         if (!byName.has(inv.command)) continue;
@@ -341,6 +343,49 @@ function addSubcommandScripts(commands: CommandSpec[], entryPoints: EntryPoint[]
     const cmd = name === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
     if (cmd) cmd.aliases.push(ep.name);
   }
+}
+
+/**
+ * Ties an example to its program however it is run ({@link Invocation.via}); other invocations are
+ * returned as they are.
+ *
+ * - `node path/cli.js …` (also bun, tsx, ts-node): the package.json `bin` whose file is that path
+ *   (`./` and `..` segments normalised), else the one bin whose file ends with it (`node
+ *   dist/cli.js` run inside `packages/cli`).
+ * - `python -m pkg …` where `pkg` names no command: the one program whose console script's target
+ *   module is `pkg`, else whose target is in package `pkg` (`python -m my_tool` for
+ *   `my-tool = "my_tool.cli:main"`, run through `my_tool/__main__.py`).
+ * - `docker run [options] IMAGE …`: the command its first argument names (`docker run img tool
+ *   --x`), else the command named like the image's last path segment, tag and digest removed
+ *   (`ghcr.io/acme/tool:1.2` → `tool`): an image named after a program of the project is taken to
+ *   be the project's image, whose entry point is that program. Other images are not the project's.
+ */
+function programRunner(entryPoints: readonly EntryPoint[], commands: readonly CommandSpec[], byName: Map<string, CommandSpec>): (inv: Invocation) => Invocation {
+  const bins = entryPoints.filter((e) => e.file !== undefined && byName.has(e.name));
+  const moduleCommands = (test: (module: string) => boolean): CommandSpec[] =>
+    [...new Set(commands.filter((c) => !c.script && !c.name.includes(' ') && c.target !== undefined && !c.target.startsWith('bin:') && test(normaliseTarget(c.target).split(':')[0]!)))];
+  return (inv) => {
+    if (inv.via === 'file') {
+      const file = path.posix.normalize(inv.command.replace(/^\.\//, ''));
+      const exact = bins.filter((b) => b.file === file);
+      const found = exact.length > 0 ? exact : bins.filter((b) => b.file!.endsWith(`/${file}`));
+      const names = [...new Set(found.map((b) => byName.get(b.name)!.name))];
+      return names.length === 1 ? { ...inv, command: names[0]! } : inv;
+    }
+    if (inv.via === 'module' && !byName.has(inv.command)) {
+      const module = inv.command;
+      let found = moduleCommands((m) => m === module);
+      if (found.length === 0) found = moduleCommands((m) => m.split('.', 1)[0] === module);
+      return found.length === 1 ? { ...inv, command: found[0]!.name } : inv;
+    }
+    if (inv.via === 'image') {
+      const first = inv.args[0];
+      if (first && byName.has(first.text)) return { ...inv, command: first.text, args: inv.args.slice(1) };
+      const name = inv.command.replace(/@sha256:[0-9a-f]+$/i, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '';
+      return byName.has(name) ? { ...inv, command: name } : inv;
+    }
+    return inv;
+  };
 }
 
 /**

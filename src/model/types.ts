@@ -135,6 +135,11 @@ export interface EntryPoint {
   /** The declaration in `pyproject.toml` or `setup.cfg`. */
   location: SourceLocation;
   /**
+   * The file a package.json `bin` runs, project-relative (`packages/cli/dist/cli.js`), so that
+   * `node packages/cli/dist/cli.js …` in an example is this command. Absent for console scripts.
+   */
+  file?: string;
+  /**
    * Sub-command words of the program at `target` that this script runs (a legacy script whose
    * shared dispatcher re-enters the main program as `gym eval run`): the script is then another
    * name of that sub-command. Absent for a script that runs `target` itself.
@@ -439,6 +444,14 @@ export interface Invocation {
   file: string;
   /** Program name as written, wrappers (`uv run`, `python -m`, `npx`) removed. */
   command: string;
+  /**
+   * How the program was named when not by its own name: `module` for `python -m pkg` (`command`
+   * is the module, which may be the package of a console script rather than its name), `image`
+   * for `docker run IMAGE` / `podman run IMAGE` (`command` is the image reference; the program is
+   * the image's own, or the first argument when that names a command), `file` for
+   * `node path/cli.js` (`command` is the path, which may be a package.json `bin` file).
+   */
+  via?: 'module' | 'image' | 'file';
   /** Index within the document. */
   index: number;
   /**
