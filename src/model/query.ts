@@ -20,6 +20,31 @@ export function flagTakesValue(p: ParamSpec): boolean {
   return p.origin === 'cli-flag' && !p.positional && !p.negatable && !p.counted && !/^(bool|boolean)$/i.test(p.type ?? '');
 }
 
+/** The naming style of a multi-word name: `kebab` (`max-tokens`), `snake` (`max_tokens`), `camel` (`maxTokens`); undefined for one word. */
+function nameStyle(name: string): 'kebab' | 'snake' | 'camel' | undefined {
+  if (/[A-Za-z0-9]-[A-Za-z0-9]/.test(name)) return 'kebab';
+  if (/[A-Za-z0-9]_[A-Za-z0-9]/.test(name)) return 'snake';
+  return /[a-z0-9][A-Z]/.test(name) ? 'camel' : undefined;
+}
+
+/**
+ * The spelling of a parameter that a reference whose rows are named `names` uses: of the
+ * spellings the code declares (its name and its long aliases, never an invented one), the first in
+ * the naming style most of those names have (a table of `--max-body-size` rows gets
+ * `max-connections` for yargs' `maxConnections` key, which yargs also accepts kebab-cased). The
+ * parameter's name when the names show no style, or no declared spelling has it.
+ */
+export function spellingLike(param: ParamSpec, names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) {
+    const style = nameStyle(n);
+    if (style) counts.set(style, (counts.get(style) ?? 0) + 1);
+  }
+  const [top] = [...counts].sort((a, b) => b[1] - a[1]);
+  if (!top || nameStyle(param.name) === top[0]) return param.name;
+  return [param.name, ...param.aliases].find((n) => n.length > 1 && nameStyle(n) === top[0]) ?? param.name;
+}
+
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
 export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
   const spellings = [param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])];
