@@ -28,6 +28,7 @@ import type {
   ReferenceLayout,
   ReferenceRow,
   ReferenceSection,
+  UnknownSubcommand,
   Usage,
 } from '../model/types.js';
 
@@ -153,12 +154,13 @@ export function buildModel(input: ModelInput): Model {
   nameMetavarRows(sections, commandByName);
 
   const usages: Usage[] = [];
+  const unknownSubcommands: UnknownSubcommand[] = [];
   const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
     for (const written of doc.invocations) {
       const raw = scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName, implied, groups)) {
+      for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
         if (!byName.has(inv.command)) continue;
         const cmd = byName.get(inv.command);
         for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
@@ -243,6 +245,7 @@ export function buildModel(input: ModelInput): Model {
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),
     proseFlags: proseFlags(input.docs, sections, commands, commandByName, isIgnored),
+    unknownSubcommands,
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);
@@ -575,14 +578,14 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set()): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set(), ended: UnknownSubcommand[] = []): Invocation[] {
   // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
   const toDefault = (i: Invocation): Invocation => {
     const target = byName.get(i.command)?.defaultSubcommand;
     return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
   };
   const parts = splitAtWords(inv, byName, implied);
-  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups);
+  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups, ended);
   return parts.length === 1 ? [toDefault(last)] : [parts[0]!, toDefault(last)];
 }
 
@@ -616,7 +619,7 @@ const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
  * word after an option that takes one, or after an unknown option) and Hydra overrides
  * (`+key=v`) are not positional; `--` ends the count.
  */
-function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>): Invocation {
+function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>, ended: UnknownSubcommand[]): Invocation {
   if (!groups.has(inv.command)) return inv;
   const target = byName.get(inv.command)?.defaultSubcommand;
   const fallback = target === undefined ? undefined : byName.get(target);
@@ -629,6 +632,8 @@ function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec
     const capacity = [...fallback.params, ...(fallback.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && p.positional).length;
     if (positions.length <= capacity && inv.args.slice(first + 1).every((a) => isOptionOf(fallback, a.text))) return inv;
   }
+  const word = inv.args[first]!;
+  ended.push({ file: inv.file, group: byName.get(inv.command)?.name ?? inv.command, word: word.text, commandLike: word.quoted !== true && COMMAND_WORD_RE.test(word.text), groupHasDefault: fallback !== undefined, location: word.location });
   return { ...inv, args: inv.args.slice(0, first) };
 }
 

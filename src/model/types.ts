@@ -495,6 +495,20 @@ export interface DocFile {
   links: DocLink[];
 }
 
+/** A word in an example, right after a group, that names none of its sub-commands (see {@link Model.unknownSubcommands}). */
+export interface UnknownSubcommand {
+  file: string;
+  /** The group's command name as the model knows it (`ns`, `llm`). */
+  group: string;
+  /** The word as the shell passes it (`genselect`). */
+  word: string;
+  /** True when it is shaped like a sub-command name: a bare lower-case word (`genselect`, `embed-multi`), not quoted or escaped. */
+  commandLike: boolean;
+  /** True when the group has a default sub-command the example could otherwise have run. */
+  groupHasDefault: boolean;
+  location: SourceLocation;
+}
+
 /** A CLI flag named in prose (`` `--vault_password_env_var` ``), tied to the command its page documents. */
 export interface ProseFlag {
   file: string;
@@ -579,6 +593,12 @@ export interface Model {
   globalSections: ReferenceSection[];
   /** CLI flags named in prose on pages that belong to one command (see `src/link/prose-flags.ts`). Optional: filled by the link stage. */
   proseFlags?: ProseFlag[];
+  /**
+   * Examples whose check ended at a word after a group that names none of its sub-commands
+   * (`ns genselect --model m`, `llm python -m pip …`): the words after it were not checked.
+   * Optional: filled by the link stage.
+   */
+  unknownSubcommands?: UnknownSubcommand[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */
