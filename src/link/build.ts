@@ -656,8 +656,10 @@ function positionalWords(inv: Invocation, cmd: CommandSpec | undefined): number[
       if (text.includes('=')) continue;
       const p = cmd ? findParam(cmd, text.replace(/^-+/, '')) : undefined;
       const next = inv.args[i + 1]?.text;
-      // A known flag takes the next word only when it takes a value; an unknown one, as the argument parser guesses.
-      if (next !== undefined && !next.startsWith('-') && !isOverrideWord(next) && (p ? flagTakesValue(p) : true)) i++;
+      // A known switch (boolean, counted) takes no value; any other option takes the next word, as
+      // the argument parser guesses for an unknown one (a config field passed as a flag included).
+      const isSwitch = p !== undefined && (p.positional === true || p.negatable === true || p.counted === true || /^(bool|boolean)$/i.test(p.type ?? ''));
+      if (next !== undefined && !next.startsWith('-') && !isOverrideWord(next) && !isSwitch) i++;
       continue;
     }
     if (isOverrideWord(text)) continue;
