@@ -1,6 +1,6 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
-import { explainedInSection, findParam, globalSectionsFor, rowsFor, spellingLike, where } from '../src/model/query.js';
+import { explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
@@ -44,7 +44,7 @@ const rule: Rule = {
       // The parameter as this example spells it (`max-connections`), else as the code names it
       // (`--no-cache` is about `cache`); the suggested row in the reference's own spelling.
       const name = [param.name, ...param.aliases].includes(usage.name) && usage.name.length > 1 ? usage.name : param.name;
-      const rowKey = spellingLike(param, primary.rows.flatMap((r) => r.names));
+      const rowKey = spellingInRows(param, primary.rows);
       report({
         messageId: param.description ? 'undocumented' : 'undocumentedNoDescription',
         data: {

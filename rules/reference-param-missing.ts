@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { globalSectionsFor, nestedKeys, rowsFor, spellingLike, twinsOf, where } from '../src/model/query.js';
+import { globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
@@ -54,7 +54,7 @@ const rule: Rule<Options> = {
           for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);
         } else {
           // In the spelling the reference's rows use (`max-connections`, not yargs' `maxConnections` key).
-          missing.push({ key: spellingLike(param, primary.rows.flatMap((r) => r.names)), param });
+          missing.push({ key: spellingInRows(param, primary.rows), param });
         }
       }
       // Fixes insert rows into the primary section's table. Insertions at one place are applied

@@ -599,8 +599,9 @@ const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
  * to its default sub-command, would report every flag of that plugin as unknown. Options before
  * the word are kept (the group's own, or its default's, as before).
  *
- * - A group without a default sub-command takes no positional of its own: any such word ends the
- *   check.
+ * - A group without a default sub-command ends the check at any such word, unless it declares
+ *   positional arguments of its own (`c8 [opts] <command…>` beside `c8 report`): the word is then
+ *   its argument, and the example is checked against the group as before.
  * - A group with a default sub-command (click-default-group `DefaultGroup(default="prompt")`, a
  *   group class that inserts `run`) hands a positional to the default when it can be the
  *   default's argument, so `llm "Ten names" -m x` is still checked as `llm prompt`, and
@@ -621,8 +622,12 @@ const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
  */
 function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>, ended: UnknownSubcommand[]): Invocation {
   if (!groups.has(inv.command)) return inv;
-  const target = byName.get(inv.command)?.defaultSubcommand;
+  const own = byName.get(inv.command);
+  const target = own?.defaultSubcommand;
   const fallback = target === undefined ? undefined : byName.get(target);
+  // A group that takes positional arguments itself (`c8 [opts] <command…>` beside `c8 report`):
+  // the word is its own argument, checked as before.
+  if (!fallback && own && [...own.params, ...(own.acceptedParams ?? [])].some((p) => p.origin === 'cli-flag' && p.positional)) return inv;
   const positions = positionalWords(inv, fallback ?? byName.get(inv.command));
   const first = positions[0];
   if (first === undefined) return inv;
