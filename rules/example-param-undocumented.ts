@@ -1,6 +1,6 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
-import { explainedInSection, findParam, globalSectionsFor, rowsFor, where } from '../src/model/query.js';
+import { explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
@@ -41,10 +41,14 @@ const rule: Rule = {
       const once = `${usage.file}\0${usage.invocation}\0${param.name}`;
       if (seen.has(once)) continue;
       seen.add(once);
+      // The parameter as this example spells it (`max-connections`), else as the code names it
+      // (`--no-cache` is about `cache`); the suggested row in the reference's own spelling.
+      const name = [param.name, ...param.aliases].includes(usage.name) && usage.name.length > 1 ? usage.name : param.name;
+      const rowKey = spellingInRows(param, primary.rows);
       report({
         messageId: param.description ? 'undocumented' : 'undocumentedNoDescription',
         data: {
-          name: param.name,
+          name,
           command: cmd.name,
           section: where(primary.heading.location),
           definition: where(param.location),
@@ -58,7 +62,7 @@ const rule: Rule = {
           ...sections.map((s) => ({ ...s.heading.location, message: `\`${cmd.name}\` reference section` })),
         ],
         // The row in the reference table's own columns when it has one.
-        suggestion: insertRowEdit(model, primary, cmd, param, param.name)?.row ?? referenceRowText(param),
+        suggestion: insertRowEdit(model, primary, cmd, param, rowKey)?.row ?? referenceRowText(param, rowKey),
       });
     }
   },

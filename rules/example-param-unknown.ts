@@ -64,6 +64,8 @@ const rule: Rule<Options> = {
         '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Fix the name, or list it in `globalParameters` or `ignoreParameters` if it belongs to another tool.',
       unknownInProseWithSuggestion:
         '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `--{{suggestion}}`?',
+      unknownSubcommandWithSuggestion:
+        '`{{name}}` is not a sub-command of `{{command}}` (its sub-commands: {{subcommands}}), so the rest of this example is not checked. Did you mean `{{suggestion}}`?',
       unknownSubkey:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
       partlyRead:
@@ -161,6 +163,35 @@ const rule: Rule<Options> = {
         location: usage.location,
         related: definedBy(model, cmd),
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
+      });
+    }
+    // A word after a group that names none of its sub-commands ended the example's check (the
+    // link stage). Reported when it is a near miss of a real sub-command (`opne` for `open`): a
+    // word close to none may as well be a plugin's or a framework's built-in sub-command (`kedro
+    // new`, yargs `completion`) as a removed one, and the run's notes list those instead. Not for a
+    // group with a default sub-command, where a word is as often the default's argument or a
+    // plugin's sub-command (`llm python`), nor for a word not shaped like a command name.
+    for (const u of model.unknownSubcommands ?? []) {
+      const group = model.commandByName(u.group);
+      if (!group || u.groupHasDefault || !u.commandLike) continue;
+      const depth = group.name.split(' ').length + 1;
+      const subs = [...new Set(model.commands.flatMap((c) => [c.name, ...c.aliases])
+        .filter((n) => n.startsWith(`${group.name} `) && n.split(' ').length === depth)
+        .map((n) => n.split(' ')[depth - 1]!))].sort();
+      if (subs.length === 0) continue;
+      const [suggestion] = suggestNames(u.word, subs, 1);
+      if (!suggestion) continue;
+      emit({
+        messageId: 'unknownSubcommandWithSuggestion',
+        data: {
+          name: u.word,
+          command: group.name,
+          subcommands: subs.length > 8 ? `${subs.slice(0, 8).map((n) => `\`${n}\``).join(', ')}, …` : subs.map((n) => `\`${n}\``).join(', '),
+          suggestion,
+        },
+        location: u.location,
+        related: group.location ? [{ ...group.location, message: `\`${group.name}\` is declared here` }] : [],
+        suggestion,
       });
     }
     if (options.checkProse) checkProse();

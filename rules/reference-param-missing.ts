@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { globalSectionsFor, nestedKeys, rowsFor, twinsOf, where } from '../src/model/query.js';
+import { globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { partialInferredReference } from '../src/model/coverage.js';
@@ -57,7 +57,8 @@ const rule: Rule<Options> = {
         if (leaves.some(({ key }) => documented.has(key))) {
           for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);
         } else {
-          missing.push({ key: param.name, param });
+          // In the spelling the reference's rows use (`max-connections`, not yargs' `maxConnections` key).
+          missing.push({ key: spellingInRows(param, primary.rows), param });
         }
       }
       // Fixes insert rows into the primary section's table. Insertions at one place are applied

@@ -2,8 +2,8 @@
 import type { ReportDescriptor, Rule, TextEdit } from '../src/model/rule.js';
 import { suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
-import type { CommandSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
-import { removeRowEdit } from '../src/fix/reference-edits.js';
+import type { CommandSpec, ParamSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
+import { removeRowEdit, replaceSpellingEdit } from '../src/fix/reference-edits.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
@@ -52,6 +52,8 @@ const rule: Rule<Options> = {
         '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Fix or remove the spelling.',
       partlyRead:
         '{{count}} names in the {{rows}} rows of this `{{command}}` reference section are no parameter docdrift finds in its code (config: {{classes}}): {{names}} (rows naming one: {{known}}). They are not reported one by one, since docdrift most likely does not read part of `{{command}}` (options added by a helper function or decorator factory, a group merged at run time) or the section documents something else (another command, a config file, the values of one option). Declare the flags in `commands.{{key}}.flags` of the docdrift config to check them, or set `commands.{{key}}.sections` to the headings that document `{{command}}`.',
+      flagOfOther:
+        '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`. Fix or remove the spelling.',
     },
   },
   check({ model, options, report: emit }) {
@@ -97,6 +99,50 @@ const rule: Rule<Options> = {
               related: definedBy(model, cmds[0]!),
               suggestion,
             });
+          }
+        }
+        // `` `-h`/`--host` ``: every spelling of the row names the parameter its other spellings name;
+        // a short alias the code does not have is drift even when the long spelling is right.
+        if (row.flagSpellings && !row.spellings && flagParams.length > 0) {
+          const spellingsOf = (p: ParamSpec): string[] => [p.name, ...p.aliases, ...(p.negatable ? [p.name, ...p.aliases].map((n) => `no-${n}`) : [])];
+          const named = (long: boolean): ParamSpec[] =>
+            flagParams.filter((p) => row.flagSpellings!.some((f) => (!long || f.text.startsWith('--')) && spellingsOf(p).includes(f.name)));
+          // The parameter the row documents: the one its long spellings name, else the one any spelling
+          // names; a row naming none, or several by its long spellings, is judged as a whole below.
+          const byLong = named(true);
+          const owners = byLong.length > 0 ? byLong : named(false);
+          if (owners.length === 1) {
+            const owner = owners[0]!;
+            const own = spellingsOf(owner);
+            const shown = row.flagSpellings.find((f) => own.includes(f.name) && f.text.startsWith('--')) ?? row.flagSpellings.find((f) => own.includes(f.name))!;
+            for (const f of row.flagSpellings) {
+              // A one-letter spelling that is global (`-h`, help in argparse) still cannot be this parameter's.
+              if (own.includes(f.name) || f.name === 'help' || (f.name.length > 1 && model.globalParams.has(f.name)) || model.isIgnored(f.name)) continue;
+              const other = flagParams.find((p) => spellingsOf(p).includes(f.name));
+              const base = { flag: f.text, name: shown.text, command: cmds[0]!.name };
+              if (other) {
+                report({
+                  messageId: 'flagOfOther',
+                  data: { ...base, other: `--${other.name}` },
+                  location: f.location,
+                  related: [{ ...other.location, message: `\`${f.text}\` is declared here, for \`--${other.name}\`` }, { ...owner.location, message: `\`${shown.text}\` is declared here` }],
+                });
+                continue;
+              }
+              // A short spelling has no near name worth suggesting; a long one may be a typo of the parameter's own.
+              const [near] = f.name.length > 1 ? suggestNames(f.name, own.filter((n) => n.length > 1), 1) : [];
+              const suggestion = near === undefined ? undefined : `--${near}`;
+              // A misspelt long flag of the row's own parameter is renamed in place, in the row's own spelling.
+              const fix = suggestion ? replaceSpellingEdit(model, f.location, f.text, suggestion) : undefined;
+              report({
+                messageId: suggestion ? 'staleFlagWithSuggestion' : 'staleFlag',
+                data: { ...base, ...(suggestion ? { suggestion } : {}) },
+                location: f.location,
+                related: [{ ...owner.location, message: `\`${shown.text}\` is declared here` }, ...definedBy(model, cmds[0]!)],
+                suggestion,
+                ...(fix ? { fix } : {}),
+              });
+            }
           }
         }
         const judged = row.spellings && hasFields ? row.spellings.keys : row.names;

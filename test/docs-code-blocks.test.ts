@@ -39,10 +39,35 @@ describe('tokens and exact positions', () => {
   test('end positions are one past the token, quotes included', () => {
     const { doc } = parseDoc('a.md', ['```bash', 'tool "+config_paths=[a,b]" --x', '```'].join('\n'));
     expect(doc.invocations[0]!.args).toEqual([
-      { text: '+config_paths=[a,b]', location: { file: 'a.md', line: 2, column: 6, endLine: 2, endColumn: 27 } },
+      { text: '+config_paths=[a,b]', location: { file: 'a.md', line: 2, column: 6, endLine: 2, endColumn: 27 }, quoted: true },
       { text: '--x', location: { file: 'a.md', line: 2, column: 28, endLine: 2, endColumn: 31 } },
     ]);
     expect(doc.invocations[0]!.location).toEqual({ file: 'a.md', line: 2, column: 1, endLine: 2, endColumn: 5 });
+  });
+
+  test('programs run through docker run, node and python -m are named with how they were run', () => {
+    const { doc } = parseDoc('a.md', ['```bash',
+      'docker run --rm -v "$PWD:/w" -w /w -e A=1 -it ghcr.io/acme/tool:1.2 --x 1',
+      'docker container run --name=t acme/tool tool --y',
+      'docker run --entrypoint sh acme/tool -c ls',
+      'node --require ./hook.cjs ./bin/cli.js --z',
+      'node -e "console.log(1)"',
+      'python3 -m tool_pkg --w',
+      '```'].join('\n'));
+    expect(doc.invocations.map((i) => [i.command, i.via ?? '', i.args.map((a) => a.text).join(' ')])).toEqual([
+      ['ghcr.io/acme/tool:1.2', 'image', '--x 1'],
+      ['acme/tool', 'image', 'tool --y'],
+      ['./bin/cli.js', 'file', '--z'],
+      ['node', '', '-e console.log(1)'],
+      ['tool_pkg', 'module', '--w'],
+    ]);
+  });
+
+  test('a word written with quotes or escapes is marked quoted; a bare word or an expansion is not', () => {
+    const { doc } = parseDoc('a.md', ['```bash', `tool "a prompt" 'b' c\\ d plain $VAR`, '```'].join('\n'));
+    expect(doc.invocations[0]!.args.map((a) => [a.text, a.quoted ?? false])).toEqual([
+      ['a prompt', true], ['b', true], ['c d', true], ['plain', false], ['$VAR', false],
+    ]);
   });
 
   test('a word running to the end of the block ends inside its line (found by the property test)', () => {

@@ -26,6 +26,11 @@ function asOverride(text: string): { prefix: string; key: string; value?: string
   return value === undefined ? { prefix, key } : { prefix, key, value };
 }
 
+/** True when a shell word (quotes removed) reads as a Hydra override (`key=v`, `+key=v`, `~key`): a parameter, never a positional argument. */
+export function isOverrideWord(text: string): boolean {
+  return asOverride(text) !== undefined;
+}
+
 /** True when a token reads as a flag or an override, so it cannot be the previous flag's value. */
 function looksLikeOption(text: string): boolean {
   if (text.startsWith('-') && !/^-\d/.test(text) && text !== '-') return true;

@@ -141,6 +141,17 @@ const PIPX_RUN_VALUE_OPTS = new Set(['--spec', '--python', '--index-url', '--pip
 const NPX_VALUE_OPTS = new Set(['-p', '--package', '-c', '--call']);
 const SUDO_VALUE_OPTS = new Set(['-u', '-g', '-C', '-h', '-p', '-U', '-D', '-R', '-T']);
 const PYTHON_VALUE_OPTS = new Set(['-W', '-X', '-Q']);
+/** `docker run` / `podman run` options that take a value (the rest are switches: `--rm`, `-it`, `-d`…). */
+const DOCKER_RUN_VALUE_OPTS = new Set([
+  '-e', '--env', '--env-file', '-v', '--volume', '-p', '--publish', '--name', '-w', '--workdir', '-u', '--user',
+  '--network', '--net', '--mount', '--platform', '-l', '--label', '--label-file', '-h', '--hostname', '--add-host',
+  '--cpus', '-m', '--memory', '--gpus', '--restart', '--log-driver', '--log-opt', '--device', '--cap-add', '--cap-drop',
+  '--ulimit', '--shm-size', '--pull', '--runtime', '--ipc', '--pid', '--security-opt', '--tmpfs', '--dns', '--expose',
+  '--link', '--volumes-from', '--cidfile', '--group-add', '--stop-signal', '--stop-timeout', '--health-cmd', '--userns',
+  '--cgroupns', '--uts', '--cpu-shares', '-c', '--cpuset-cpus', '--memory-swap', '--attach', '-a',
+]);
+/** Node (and bun, tsx, ts-node) options that take a value before the script file. */
+const NODE_VALUE_OPTS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '-C', '--conditions', '--inspect-port', '--title', '--stack-size', '--max-old-space-size']);
 
 /** Where the program of a simple command is. */
 export interface ProgramWord {
@@ -148,6 +159,8 @@ export interface ProgramWord {
   index: number;
   /** True when a package runner (`npx`, `bunx`, `uvx`, `pipx run`, `pnpm dlx`…) named it, so a `@version` suffix is not part of the name. */
   fromPackage: boolean;
+  /** How the program was named when not by its own name (see {@link Invocation.via}). */
+  via?: 'module' | 'image' | 'file';
 }
 
 /**
@@ -155,11 +168,15 @@ export interface ProgramWord {
  * wrappers (`sudo`, `time`, `env`, `nohup`, `exec`, `command`, `uv run`, `uv tool run`, `uvx`,
  * `poetry run`, `pdm run`, `hatch run`, `rye run`, `pipx run`, `npx`, `bunx`, `pnpm exec|dlx`,
  * `yarn exec|dlx`, `python -m X`); index `-1` when the command has no program (`FOO=1` alone,
- * `for …`). `python script.py` is the program `python`.
+ * `for …`). `python script.py` is the program `python`. Programs named otherwise than by their
+ * name say how in `via`: `python -m X` (`module`), `docker|podman [container] run [options] IMAGE`
+ * (`image`: the image word; its options skipped, none when `--entrypoint` replaces the program) and
+ * `node|bun|tsx|ts-node [options] path/cli.js` (`file`: the script word; `node -e` stays `node`).
  */
 export function programWord(words: readonly ShellWord[]): ProgramWord {
   let fromPackage = false;
-  const at = (index: number): ProgramWord => ({ index, fromPackage });
+  let via: ProgramWord['via'];
+  const at = (index: number): ProgramWord => ({ index, fromPackage, ...(via ? { via } : {}) });
   let i = 0;
   for (let guard = 0; guard < 64 && i < words.length; guard++) {
     while (i < words.length && ASSIGNMENT_RE.test(words[i]!.text)) i++;
@@ -206,6 +223,34 @@ export function programWord(words: readonly ShellWord[]): ProgramWord {
         fromPackage = true;
         i = skipOptions(words, i + 1, NPX_VALUE_OPTS);
         continue;
+      case 'docker': case 'podman': {
+        // `docker run [options] IMAGE [args]`, `docker container run …`: the image is the program.
+        const run = next === 'run' ? i + 2 : next === 'container' && words[i + 2]?.text === 'run' ? i + 3 : -1;
+        if (run < 0) return at(i);
+        let j = run;
+        while (j < words.length && words[j]!.text.startsWith('-') && words[j]!.text !== '-') {
+          const t = words[j]!.text;
+          // `--entrypoint` replaces the image's program: what runs is not known from the image.
+          if (t === '--entrypoint' || t.startsWith('--entrypoint=')) return at(-1);
+          j += !t.includes('=') && DOCKER_RUN_VALUE_OPTS.has(t) ? 2 : 1;
+        }
+        if (j >= words.length) return at(-1);
+        via = 'image';
+        return at(j);
+      }
+      case 'node': case 'nodejs': case 'bun': case 'tsx': case 'ts-node': {
+        // `node [options] path/cli.js [args]`: the script file is the program.
+        let j = i + 1;
+        while (j < words.length && words[j]!.text.startsWith('-') && words[j]!.text !== '-') {
+          const t = words[j]!.text;
+          if (t === '-e' || t === '--eval' || t === '-p' || t === '--print') return at(i);
+          j += !t.includes('=') && NODE_VALUE_OPTS.has(t) ? 2 : 1;
+        }
+        const file = words[j]?.text;
+        if (file === undefined || !/\.[cm]?[jt]sx?$/.test(file)) return at(i);
+        via = 'file';
+        return at(j);
+      }
       case 'pnpm': case 'yarn':
         if (next !== 'exec' && next !== 'dlx') return at(i);
         fromPackage = next === 'dlx';
@@ -220,6 +265,7 @@ export function programWord(words: readonly ShellWord[]): ProgramWord {
         const t = words[j]!.text;
         if (t === '-m' && j + 1 < words.length) {
           fromPackage = false;
+          via = 'module';
           return at(j + 1);
         }
         if (t === '-m') return at(i);
@@ -299,7 +345,7 @@ export function readCodeLines(
     return { block, invocations };
   }
   for (const cmd of commands) {
-    const { index: p, fromPackage } = programWord(cmd.words);
+    const { index: p, fromPackage, via } = programWord(cmd.words);
     if (p < 0) continue;
     const program = cmd.words[p]!;
     // `npx docdrift@1.2.0`, `uvx ruff@0.6`: the version pins the package, the command is the name.
@@ -309,9 +355,10 @@ export function readCodeLines(
       file,
       command,
       index: firstIndex + invocations.length,
-      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w) })),
+      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w), ...(w.raw !== w.text ? { quoted: true as const } : {}) })),
       location: wordLocation(file, src, program),
       block,
+      ...(via ? { via } : {}),
     });
   }
   return { block, invocations };

@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  ALIAS_SEPARATOR_RE, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  ALIAS_SEPARATOR_RE, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
@@ -468,6 +468,8 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   const all = [...names];
   for (const f of attrs.flags) if (!all.includes(f)) all.push(f);
   const row: ReferenceRow = { names: all, rawName, links, location };
+  const written = flagSpellingsInText(rawName, location);
+  if (written.length >= 2) row.flagSpellings = written;
   if (attrs.type) row.type = attrs.type.value;
   if (attrs.description !== undefined && !NO_VALUE.has(attrs.description.toLowerCase())) row.description = attrs.description;
   let def = attrs.default;

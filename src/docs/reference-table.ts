@@ -1,6 +1,6 @@
 /** Interprets a GFM table as a parameter reference table: column roles from header synonyms, names, types, defaults. */
 
-import type { ColumnRole, DocTable, ReferenceRow } from '../model/types.js';
+import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
 
 /**
  * Header synonyms (lower-case) for each column role. A header is matched after trimming,
@@ -193,6 +193,21 @@ function flagSpellingsOf(row: DocTable['rows'][number], col: number): NonNullabl
 }
 
 /**
+ * The spellings written as CLI flags in a name text (`-h, --host`, `--color/--no-color`), each as
+ * written and normalised, all placed at `location`; pieces not starting with `-` are left out.
+ */
+export function flagSpellingsInText(text: string, location: SourceLocation): NonNullable<ReferenceRow['spellings']>['flags'] {
+  const out: NonNullable<ReferenceRow['spellings']>['flags'] = [];
+  for (const piece of text.replace(/`/g, '').split(ALIAS_SEPARATOR_RE)) {
+    const written = piece.trim().split(/[\s=<[]/)[0] ?? '';
+    const name = normalizeParamName(written);
+    if (!/^-{1,2}[A-Za-z]/.test(written) || name === '' || out.some((f) => f.text === written)) continue;
+    out.push({ text: written, name, location });
+  }
+  return out;
+}
+
+/**
  * Interprets a table as a reference table.
  *
  * Columns are found by header synonyms ({@link columnRoles}); the first matching column of
@@ -237,6 +252,8 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
       const flags = flagSpellingsOf(row, flagCol);
       if (flags.length > 0) out.spellings = { keys, flags };
     }
+    const written = flagSpellingsOf(row, nameCol);
+    if (written.length >= 2) out.flagSpellings = written;
     if (envCol >= 0) {
       const envText = row.cells[envCol]?.trim() ?? '';
       const env = row.cellCodes[envCol]?.[0] ?? (NO_VALUE.has(envText.toLowerCase()) ? undefined : envText);

@@ -448,7 +448,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       if (entryPoints.some((e) => e.name === bin)) continue;
       const key = path.posix.join(path.posix.dirname(packageJson), file);
       if (!firstByPath.has(key)) firstByPath.set(key, bin);
-      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 } });
+      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
     }
   }
   // JSON Schema files: their object schemas are config types too; a type the code declares wins.

@@ -9,6 +9,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialInferredReference, unknownReason } from '../model/coverage.js';
 import type { CommandSpec, Model } from '../model/types.js';
+import { suggestNames } from '../shared/names.js';
 
 /** Most "no reference section" notes printed one by one; the rest are counted in one more line. */
 export const MAX_COMMAND_NOTES = 10;
@@ -133,6 +134,30 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));
   if (missing.length > MAX_COMMAND_NOTES) {
     notes.push(`and ${missing.length - MAX_COMMAND_NOTES} more commands without a reference section (see --summary or the "commands" of --format json).`);
+  }
+
+  // Examples whose check ended at a word naming no sub-command of a group (a plugin's, a
+  // framework's built-in, or a removed one): said once, with the first few, so it is no silent pass.
+  const unknownWords = new Map<string, Array<{ file: string; line: number }>>();
+  for (const u of model.unknownSubcommands ?? []) {
+    if (u.groupHasDefault || !u.commandLike) continue;
+    const name = `${u.group} ${u.word}`;
+    if (model.commandByName(name)) continue;
+    // A near miss of a real sub-command is an example-param-unknown finding already.
+    const depth = u.group.split(' ').length + 1;
+    const subs = model.commands.flatMap((c) => [c.name, ...c.aliases]).filter((n) => n.startsWith(`${u.group} `) && n.split(' ').length === depth).map((n) => n.split(' ')[depth - 1]!);
+    if (suggestNames(u.word, subs, 1).length > 0) continue;
+    const list = unknownWords.get(name) ?? [];
+    list.push({ file: u.location.file, line: u.location.line });
+    unknownWords.set(name, list);
+  }
+  if (unknownWords.size > 0) {
+    const shown = [...unknownWords].slice(0, 3).map(([name, at]) => `\`${name}\` (${places(at)})`);
+    const more = unknownWords.size > 3 ? ` and ${unknownWords.size - 3} more` : '';
+    notes.push(
+      `examples run ${unknownWords.size === 1 ? 'a sub-command' : `${unknownWords.size} sub-commands`} the code does not define, so their flags were not checked: ${shown.join(', ')}${more}. ` +
+        'A removed sub-command is drift; one a plugin adds can be declared under `commands` (e.g. `"commands": {"tool plugin-cmd": {}}`).',
+    );
   }
 
   // A `config` list that leaves out classes discovery found for the command's function.

@@ -245,6 +245,30 @@ export function replaceDefaultEdit(model: Model, location: SourceLocation, docum
 }
 
 /**
+ * The edit that replaces one spelling written in a name (`--worker` → `--workers`) where it stands
+ * inside `location` (an inline code span or a cell), the rest of the text kept (`-w, --worker`).
+ *
+ * @returns `undefined` when the location has no end, spans lines, or does not contain `written`
+ *   as a whole spelling, or the replacement cannot sit in a table cell (`|`, `` ` ``, line breaks).
+ */
+export function replaceSpellingEdit(model: Model, location: SourceLocation, written: string, replacement: string): TextEdit | undefined {
+  const text = model.source?.(location.file);
+  if (text === undefined || /[\r\n|`]/.test(replacement) || replacement === '' || written === '') return undefined;
+  const range = rangeOf(text, documentLineStarts(model, location.file, text), location);
+  if (!range) return undefined;
+  const [start, end] = range;
+  const inside = text.slice(start, end);
+  if (/[\r\n]/.test(inside)) return undefined;
+  for (let at = inside.indexOf(written); at >= 0; at = inside.indexOf(written, at + 1)) {
+    const before = inside[at - 1] ?? '';
+    const after = inside[at + written.length] ?? '';
+    if (/[\w-]/.test(before) || /[\w-]/.test(after)) continue;
+    return { file: location.file, start: start + at, end: start + at + written.length, text: replacement };
+  }
+  return undefined;
+}
+
+/**
  * The edit that removes a reference table row: its whole line, line ending included.
  *
  * @returns `undefined` when the row is not a row of one of the section's tables (heading and list

@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { HISTORY_RE, proseFlags } from './prose-flags.js';
 import { classCandidates, inferCommand, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
@@ -9,7 +10,8 @@ import { createHeadingMatcher, createParameterMatcher } from '../config/patterns
 import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
-import { parseArguments } from '../docs/arguments.js';
+import { isOverrideWord, parseArguments } from '../docs/arguments.js';
+import { findParam, flagTakesValue } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
@@ -28,6 +30,7 @@ import type {
   ReferenceLayout,
   ReferenceRow,
   ReferenceSection,
+  UnknownSubcommand,
   Usage,
 } from '../model/types.js';
 
@@ -127,10 +130,13 @@ export function buildModel(input: ModelInput): Model {
   // `"tool a b"` declared alone: `tool` and `tool a` are implied parents, so examples of
   // `tool a b …` are found and split at `a b`.
   const implied = new Set<string>();
+  // Every name that has sub-commands (`tool`, `tool eval` of `tool eval run`), declared or implied.
+  const groups = new Set<string>();
   for (const name of byName.keys()) {
     const words = name.split(' ');
     for (let n = 1; n < words.length; n++) {
       const prefix = words.slice(0, n).join(' ');
+      groups.add(prefix);
       if (!byName.has(prefix)) implied.add(prefix);
     }
   }
@@ -212,13 +218,16 @@ export function buildModel(input: ModelInput): Model {
   nameMetavarRows(sections, commandByName);
 
   const usages: Usage[] = [];
+  const unknownSubcommands: UnknownSubcommand[] = [];
+  const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
     for (const written of doc.invocations) {
-      const raw = scriptInvocation(written, byName);
+      const raw = scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName, implied)) {
+      for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
         if (!byName.has(inv.command)) continue;
-        for (const u of absorbFlagValues(parseArguments(inv), inv, byName.get(inv.command))) {
+        const cmd = byName.get(inv.command);
+        for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -313,6 +322,7 @@ export function buildModel(input: ModelInput): Model {
       ...(inference.command ? { command: inference.command.name } : {}),
       ...(inference.best ? { best: inference.best.command.name, shared: inference.best.shared } : {}),
     })),
+    unknownSubcommands,
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);
@@ -416,6 +426,49 @@ function addSubcommandScripts(commands: CommandSpec[], entryPoints: EntryPoint[]
 }
 
 /**
+ * Ties an example to its program however it is run ({@link Invocation.via}); other invocations are
+ * returned as they are.
+ *
+ * - `node path/cli.js …` (also bun, tsx, ts-node): the package.json `bin` whose file is that path
+ *   (`./` and `..` segments normalised), else the one bin whose file ends with it (`node
+ *   dist/cli.js` run inside `packages/cli`).
+ * - `python -m pkg …` where `pkg` names no command: the one program whose console script's target
+ *   module is `pkg`, else whose target is in package `pkg` (`python -m my_tool` for
+ *   `my-tool = "my_tool.cli:main"`, run through `my_tool/__main__.py`).
+ * - `docker run [options] IMAGE …`: the command its first argument names (`docker run img tool
+ *   --x`), else the command named like the image's last path segment, tag and digest removed
+ *   (`ghcr.io/acme/tool:1.2` → `tool`): an image named after a program of the project is taken to
+ *   be the project's image, whose entry point is that program. Other images are not the project's.
+ */
+function programRunner(entryPoints: readonly EntryPoint[], commands: readonly CommandSpec[], byName: Map<string, CommandSpec>): (inv: Invocation) => Invocation {
+  const bins = entryPoints.filter((e) => e.file !== undefined && byName.has(e.name));
+  const moduleCommands = (test: (module: string) => boolean): CommandSpec[] =>
+    [...new Set(commands.filter((c) => !c.script && !c.name.includes(' ') && c.target !== undefined && !c.target.startsWith('bin:') && test(normaliseTarget(c.target).split(':')[0]!)))];
+  return (inv) => {
+    if (inv.via === 'file') {
+      const file = path.posix.normalize(inv.command.replace(/^\.\//, ''));
+      const exact = bins.filter((b) => b.file === file);
+      const found = exact.length > 0 ? exact : bins.filter((b) => b.file!.endsWith(`/${file}`));
+      const names = [...new Set(found.map((b) => byName.get(b.name)!.name))];
+      return names.length === 1 ? { ...inv, command: names[0]! } : inv;
+    }
+    if (inv.via === 'module' && !byName.has(inv.command)) {
+      const module = inv.command;
+      let found = moduleCommands((m) => m === module);
+      if (found.length === 0) found = moduleCommands((m) => m.split('.', 1)[0] === module);
+      return found.length === 1 ? { ...inv, command: found[0]!.name } : inv;
+    }
+    if (inv.via === 'image') {
+      const first = inv.args[0];
+      if (first && byName.has(first.text)) return { ...inv, command: first.text, args: inv.args.slice(1) };
+      const name = inv.command.replace(/@sha256:[0-9a-f]+$/i, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '';
+      return byName.has(name) ? { ...inv, command: name } : inv;
+    }
+    return inv;
+  };
+}
+
+/**
  * `python finetune.py --x 1` / `python3 tools/train.py …`: when the script (as written, or its
  * file name) is a command, the invocation is that command's. Other `python` invocations stay
  * as they are.
@@ -510,6 +563,58 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
 }
 
 /**
+ * `-io`, `-Tnull`, `-vv`, `-p80`: a single-dash word of several letters is a cluster of short
+ * flags, as POSIX getopt reads it and the parsers that follow it (argparse, click and typer,
+ * commander, yargs, cyclopts): each letter is a short flag; a letter whose flag takes no value
+ * (a boolean switch, a counted flag) lets the next letter be another flag; a letter whose flag
+ * takes a value takes the rest of the word as its value (`-Tnull` is `-T null`), or the next word
+ * when the rest is empty. The word stays one usage when it is itself a spelling of the command
+ * (`-name` as a single-dash long option) or when its first letter is no short flag of the
+ * command's (then it was never a cluster: `-Xmx` stays `Xmx`, judged as written). A letter that is
+ * no short flag of the command ends the cluster as a usage of its own (`-ix`: `-x` is unknown).
+ * Each letter's usage is located at that letter when the token is written unquoted on one line.
+ * A repeated letter (`-vv`) is one usage.
+ */
+function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd) return usages;
+  const shortFlag = (letter: string): ParamSpec | undefined => {
+    const p = findParam(cmd, letter);
+    return p && p.origin === 'cli-flag' && !p.positional ? p : undefined;
+  };
+  const out: Usage[] = [];
+  for (const u of usages) {
+    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || findParam(cmd, u.name) || !shortFlag(u.name[0]!)) {
+      out.push(u);
+      continue;
+    }
+    const loc = u.location;
+    // Columns of single letters are exact only for an unquoted word on one line.
+    const exact = (loc.endLine ?? loc.line) === loc.line && loc.endColumn !== undefined && loc.endColumn - loc.column === u.raw.length && u.raw.startsWith(`-${u.name}`);
+    const at = (k: number): Usage['location'] => (exact ? { ...loc, column: loc.column + 1 + k, endLine: loc.line, endColumn: loc.column + 2 + k } : loc);
+    const seen = new Set<string>();
+    const { value: _taken, ...base } = u;
+    for (let k = 0; k < u.name.length; k++) {
+      const letter = u.name[k]!;
+      const p = shortFlag(letter);
+      if (!p) {
+        out.push({ ...base, name: letter, key: letter, location: at(k) });
+        break;
+      }
+      if (flagTakesValue(p)) {
+        const rest = u.name.slice(k + 1);
+        const value = rest !== '' ? rest : u.value;
+        out.push({ ...base, name: letter, key: letter, location: at(k), ...(value !== undefined ? { value } : {}) });
+        break;
+      }
+      // A word the argument parser took as the cluster's value is a positional argument here.
+      if (!seen.has(letter)) out.push({ ...base, name: letter, key: letter, location: at(k) });
+      seen.add(letter);
+    }
+  }
+  return out;
+}
+
+/**
  * `--api-key anthropic=<key>`: a `key=value` token right after a CLI flag that takes a value is
  * that flag's value, not a Hydra override. The argument parser cannot know (`--multirun db=x`
  * is an override after a flag without value), the command's flag specs can: a known `cli-flag`
@@ -521,7 +626,7 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
   if (flags.length === 0) return usages;
   const takesValue = (name: string): boolean => {
     const p = flags.find((f) => f.name === name || f.aliases.includes(name));
-    return p !== undefined && !p.negatable && !/^(bool|boolean)$/i.test(p.type ?? '');
+    return p !== undefined && flagTakesValue(p);
   };
   const indexOf = (u: Usage): number => inv.args.findIndex((a) => a.location === u.location);
   const out: Usage[] = [];
@@ -550,14 +655,99 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set()): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set(), ended: UnknownSubcommand[] = []): Invocation[] {
   // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
   const toDefault = (i: Invocation): Invocation => {
     const target = byName.get(i.command)?.defaultSubcommand;
     return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
   };
   const parts = splitAtWords(inv, byName, implied);
-  return parts.length === 1 ? [toDefault(parts[0]!)] : [parts[0]!, toDefault(parts[1]!)];
+  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups, ended);
+  return parts.length === 1 ? [toDefault(last)] : [parts[0]!, toDefault(last)];
+}
+
+/** A bare lower-case word (`python`, `openai`, `embed-multi`): what a sub-command name looks like. */
+const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
+
+/**
+ * A group's first positional word that names none of its sub-commands (`llm python -m pip
+ * install --pre torch`, where a plugin adds `llm python`) ends what is checked of the example: the
+ * words after it belong to a sub-command docdrift does not know, and feeding them to the group, or
+ * to its default sub-command, would report every flag of that plugin as unknown. Options before
+ * the word are kept (the group's own, or its default's, as before).
+ *
+ * - A group without a default sub-command ends the check at any such word, unless it declares
+ *   positional arguments of its own (`c8 [opts] <command…>` beside `c8 report`): the word is then
+ *   its argument, and the example is checked against the group as before.
+ * - A group with a default sub-command (click-default-group `DefaultGroup(default="prompt")`, a
+ *   group class that inserts `run`) hands a positional to the default when it can be the
+ *   default's argument, so `llm "Ten names" -m x` is still checked as `llm prompt`, and
+ *   `tasker build --workers 4` as `tasker run build`. A word that looks like a sub-command name (a
+ *   bare lower-case word, not quoted or escaped: a path `notes.txt`, a placeholder `<prompt>`,
+ *   `$TEXT`, a number or `PROMPT` never does) stays the default's only when nothing says
+ *   otherwise: the default declares a positional argument, the example passes no more positional
+ *   words than the default declares (`llm python -m pip install …` passes `python` and `install`
+ *   to one `prompt`; `llm openai endpoint URL` three), and every option after the word is the
+ *   default's. Else the check ends at the word: an unknown option after an unknown word is as
+ *   likely a plugin's as a typo, and docdrift cannot tell which (a typo there goes unreported; a
+ *   default with a variadic positional that docdrift does not know to be variadic may also end an
+ *   example early: silent passes, never false findings).
+ *
+ * Positional words are counted as the argument parser would see them: an option's value (the
+ * word after an option that takes one, or after an unknown option) and Hydra overrides
+ * (`+key=v`) are not positional; `--` ends the count.
+ */
+function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>, ended: UnknownSubcommand[]): Invocation {
+  if (!groups.has(inv.command)) return inv;
+  const own = byName.get(inv.command);
+  const target = own?.defaultSubcommand;
+  const fallback = target === undefined ? undefined : byName.get(target);
+  // A group that takes positional arguments itself (`c8 [opts] <command…>` beside `c8 report`):
+  // the word is its own argument, checked as before.
+  if (!fallback && own && [...own.params, ...(own.acceptedParams ?? [])].some((p) => p.origin === 'cli-flag' && p.positional)) return inv;
+  const positions = positionalWords(inv, fallback ?? byName.get(inv.command));
+  const first = positions[0];
+  if (first === undefined) return inv;
+  if (fallback) {
+    const word = inv.args[first]!;
+    if (word.quoted === true || !COMMAND_WORD_RE.test(word.text)) return inv;
+    const capacity = [...fallback.params, ...(fallback.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && p.positional).length;
+    if (positions.length <= capacity && inv.args.slice(first + 1).every((a) => isOptionOf(fallback, a.text))) return inv;
+  }
+  const word = inv.args[first]!;
+  ended.push({ file: inv.file, group: byName.get(inv.command)?.name ?? inv.command, word: word.text, commandLike: word.quoted !== true && COMMAND_WORD_RE.test(word.text), groupHasDefault: fallback !== undefined, location: word.location });
+  return { ...inv, args: inv.args.slice(0, first) };
+}
+
+/** True unless the word is an option the command does not define (`--help` and a short cluster's first letter count as defined). */
+function isOptionOf(cmd: CommandSpec, text: string): boolean {
+  if (!text.startsWith('-') || text === '-' || text === '--' || /^-\d/.test(text)) return true;
+  const long = text.startsWith('--');
+  const name = text.slice(long ? 2 : 1).split('=', 1)[0]!;
+  if (name === 'help' || name === 'h' || name === '') return true;
+  return findParam(cmd, name) !== undefined || (!long && findParam(cmd, name[0]!) !== undefined);
+}
+
+/** Indexes of an invocation's positional words, options' values and overrides skipped, up to `--`. */
+function positionalWords(inv: Invocation, cmd: CommandSpec | undefined): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < inv.args.length; i++) {
+    const text = inv.args[i]!.text;
+    if (text === '--') break;
+    if (text.startsWith('-') && text !== '-' && !/^-\d/.test(text)) {
+      if (text.includes('=')) continue;
+      const p = cmd ? findParam(cmd, text.replace(/^-+/, '')) : undefined;
+      const next = inv.args[i + 1]?.text;
+      // A known switch (boolean, counted) takes no value; any other option takes the next word, as
+      // the argument parser guesses for an unknown one (a config field passed as a flag included).
+      const isSwitch = p !== undefined && (p.positional === true || p.negatable === true || p.counted === true || /^(bool|boolean)$/i.test(p.type ?? ''));
+      if (next !== undefined && !next.startsWith('-') && !isOverrideWord(next) && !isSwitch) i++;
+      continue;
+    }
+    if (isOverrideWord(text)) continue;
+    out.push(i);
+  }
+  return out;
 }
 
 function splitAtWords(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string>): Invocation[] {

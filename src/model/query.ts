@@ -12,6 +12,53 @@ export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined
   return all.find((p) => p.negatable && (p.name === base || p.aliases.includes(base)));
 }
 
+/**
+ * Whether a CLI flag takes a value (`--out dir`): not a boolean switch (`bool`/`boolean` type, or
+ * negatable), not a counted flag (`-vv`), not a positional argument.
+ */
+export function flagTakesValue(p: ParamSpec): boolean {
+  return p.origin === 'cli-flag' && !p.positional && !p.negatable && !p.counted && !/^(bool|boolean)$/i.test(p.type ?? '');
+}
+
+/** The naming style of a multi-word name: `kebab` (`max-tokens`), `snake` (`max_tokens`), `camel` (`maxTokens`); undefined for one word. */
+function nameStyle(name: string): 'kebab' | 'snake' | 'camel' | undefined {
+  if (/[A-Za-z0-9]-[A-Za-z0-9]/.test(name)) return 'kebab';
+  if (/[A-Za-z0-9]_[A-Za-z0-9]/.test(name)) return 'snake';
+  return /[a-z0-9][A-Z]/.test(name) ? 'camel' : undefined;
+}
+
+/**
+ * The spelling of a parameter that a reference whose rows are named `names` uses: of the
+ * spellings the code declares (its name and its long aliases, never an invented one), the first in
+ * the naming style most of those names have (a table of `--max-body-size` rows gets
+ * `max-connections` for yargs' `maxConnections` key, which yargs also accepts kebab-cased). The
+ * parameter's name when the names show no style (none, or a tie), or no declared spelling has it.
+ */
+export function spellingLike(param: ParamSpec, names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) {
+    const style = nameStyle(n);
+    if (style) counts.set(style, (counts.get(style) ?? 0) + 1);
+  }
+  const [top, second] = [...counts].sort((a, b) => b[1] - a[1]);
+  // A tie shows no style: the code's name stays.
+  if (!top || (second && second[1] === top[1]) || nameStyle(param.name) === top[0]) return param.name;
+  // Only the same words spelt otherwise (`maxConnections`/`max-connections`), never another alias (`no-reload`, `workers-n`).
+  const words = (n: string): string => n.replace(/[-_]/g, '').toLowerCase();
+  return param.aliases.find((n) => words(n) === words(param.name) && nameStyle(n) === top[0]) ?? param.name;
+}
+
+/**
+ * {@link spellingLike} for a parameter documented in `rows`: a CLI flag (not positional) takes the
+ * style of the rows written as flags (`--max-execution-time`), not that of positional arguments
+ * (`pushId`) or config keys beside them.
+ */
+export function spellingInRows(param: ParamSpec, rows: readonly ReferenceRow[]): string {
+  const flag = param.origin === 'cli-flag' && !param.positional;
+  const voters = flag ? rows.filter((r) => /^[`*_\s]*-/.test(r.rawName)) : rows;
+  return spellingLike(param, voters.flatMap((r) => r.names));
+}
+
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */
 export function rowDocuments(row: ReferenceRow, param: ParamSpec): boolean {
   const spellings = [param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])];

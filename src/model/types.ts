@@ -91,6 +91,11 @@ export interface ParamSpec {
   negatable?: boolean;
   /** CLI flags: a positional argument (argparse positional, `click.argument`, `typer.Argument`), never spelled with dashes. */
   positional?: boolean;
+  /**
+   * CLI flags: a flag that takes no value and counts how often it is given (argparse
+   * `action="count"`, click/typer `count=True`, yargs `count`), so `-vv` repeats it.
+   */
+  counted?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
@@ -129,6 +134,11 @@ export interface EntryPoint {
   target: string;
   /** The declaration in `pyproject.toml` or `setup.cfg`. */
   location: SourceLocation;
+  /**
+   * The file a package.json `bin` runs, project-relative (`packages/cli/dist/cli.js`), so that
+   * `node packages/cli/dist/cli.js …` in an example is this command. Absent for console scripts.
+   */
+  file?: string;
   /**
    * Sub-command words of the program at `target` that this script runs (a legacy script whose
    * shared dispatcher re-enters the main program as `gym eval run`): the script is then another
@@ -298,6 +308,14 @@ export interface ReferenceRow {
    * `names` still holds them all. Absent when the row has no separate CLI-flag column.
    */
   spellings?: RowSpellings;
+  /**
+   * The name's spellings written as CLI flags, when there are two or more
+   * (`` `-h`/`--host` ``, `-v, --version`, `--color/--no-color`): each as written, normalised and
+   * placed at its inline code (else the row), so every spelling is checked on its own (a short
+   * alias the code does not have is drift even when the long one is right). A separate CLI-flag
+   * column is in {@link ReferenceRow.spellings} instead.
+   */
+  flagSpellings?: RowSpellings['flags'];
   links: DocLink[];
   location: SourceLocation;
 }
@@ -435,10 +453,21 @@ export interface Invocation {
   file: string;
   /** Program name as written, wrappers (`uv run`, `python -m`, `npx`) removed. */
   command: string;
+  /**
+   * How the program was named when not by its own name: `module` for `python -m pkg` (`command`
+   * is the module, which may be the package of a console script rather than its name), `image`
+   * for `docker run IMAGE` / `podman run IMAGE` (`command` is the image reference; the program is
+   * the image's own, or the first argument when that names a command), `file` for
+   * `node path/cli.js` (`command` is the path, which may be a package.json `bin` file).
+   */
+  via?: 'module' | 'image' | 'file';
   /** Index within the document. */
   index: number;
-  /** The arguments after the program, as tokens with positions. */
-  args: Array<{ text: string; location: SourceLocation }>;
+  /**
+   * The arguments after the program, as tokens with positions; `quoted` when the word was written
+   * with quotes or escapes (`"a prompt"`, `hello\ world`), so it is an argument, never a command name.
+   */
+  args: Array<{ text: string; location: SourceLocation; quoted?: true }>;
   location: SourceLocation;
   block: CodeBlock;
 }
@@ -473,6 +502,20 @@ export interface DocFile {
    */
   proseCodes?: ProseCode[];
   links: DocLink[];
+}
+
+/** A word in an example, right after a group, that names none of its sub-commands (see {@link Model.unknownSubcommands}). */
+export interface UnknownSubcommand {
+  file: string;
+  /** The group's command name as the model knows it (`ns`, `llm`). */
+  group: string;
+  /** The word as the shell passes it (`genselect`). */
+  word: string;
+  /** True when it is shaped like a sub-command name: a bare lower-case word (`genselect`, `embed-multi`), not quoted or escaped. */
+  commandLike: boolean;
+  /** True when the group has a default sub-command the example could otherwise have run. */
+  groupHasDefault: boolean;
+  location: SourceLocation;
 }
 
 /** A CLI flag named in prose (`` `--vault_password_env_var` ``), tied to the command its page documents. */
@@ -564,6 +607,12 @@ export interface Model {
    * `init` and first-run notes. Optional: filled by the link stage.
    */
   inferences?: SectionInference[];
+  /**
+   * Examples whose check ended at a word after a group that names none of its sub-commands
+   * (`ns genselect --model m`, `llm python -m pip …`): the words after it were not checked.
+   * Optional: filled by the link stage.
+   */
+  unknownSubcommands?: UnknownSubcommand[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */

@@ -1063,6 +1063,7 @@ class ArgparseState {
         dest,
         ...(choices ? { choices } : {}),
         negatable,
+        counted: action === 'count',
       });
     }
     parser.params.set(key, spec);

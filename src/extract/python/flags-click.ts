@@ -472,6 +472,7 @@ function readOption(ctx: FlagContext, module: FlagModule, args: CallArgs): Param
     dest: names.dest,
     ...(choices ? { choices } : {}),
     negatable: names.negatable,
+    counted: count,
   });
 }
 

@@ -280,6 +280,8 @@ export interface FlagFields {
   choices?: string[];
   negatable?: boolean;
   positional?: boolean;
+  /** Takes no value and counts repetitions (`-vv`). */
+  counted?: boolean;
 }
 
 /** A `cli-flag` ParamSpec with keys in the model's order; `owner` is set when the command is emitted. */
@@ -300,6 +302,7 @@ export function flagSpec(fields: FlagFields): ParamSpec {
     ...(fields.choices ? { choices: fields.choices } : {}),
     ...(fields.negatable ? { negatable: true } : {}),
     ...(fields.positional ? { positional: true } : {}),
+    ...(fields.counted ? { counted: true } : {}),
   };
 }
 

@@ -342,6 +342,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
     deprecated: boolOrString(kw('deprecated')) ?? false,
     hidden: isTrue(kw('hidden')),
   };
+  const counted = isTrue(kw('count'));
   if (kind === 'argument') {
     return flagSpec({
       name: pyName,
@@ -365,6 +366,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
       dest: pyName,
       ...(choices ? { choices } : {}),
       negatable: isBool,
+      counted,
     });
   }
   const parsed = parseClickDecls(spelled);
@@ -379,6 +381,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
     dest: pyName,
     ...(choices ? { choices } : {}),
     negatable: names.negatable,
+    counted,
   });
 }
 

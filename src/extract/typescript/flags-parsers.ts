@@ -165,6 +165,7 @@ function yargsParserProgram(ev: FlagEvaluator, call: ts.CallExpression): Command
       else if (spec.type === 'array') spec.type = `${e.key}[]`;
       else spec.type = e.key;
       if (e.key === 'boolean') spec.negatable = true;
+      if (e.key === 'count') spec.counted = true;
     });
   }
   for (const e of options) {

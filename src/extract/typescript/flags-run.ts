@@ -136,5 +136,6 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
   if (spec.choices) out.choices = [...spec.choices];
   if (spec.negatable) out.negatable = true;
   if (spec.positional) out.positional = true;
+  if (spec.counted) out.counted = true;
   return out;
 }

@@ -140,6 +140,8 @@ function setType(spec: ParamSpec, change: { base?: string; array?: boolean }): v
   if (type !== undefined) spec.type = type;
   if (base === 'boolean' && !spec.positional) spec.negatable = true;
   else delete spec.negatable;
+  if (base === 'count' && !info.array && !spec.positional) spec.counted = true;
+  else delete spec.counted;
 }
 
 /** `.option(name, { … })` / `.positional(name, { … })`: creates or updates the option. */
