@@ -217,7 +217,7 @@ describe('fetch and run on a tiny local project', () => {
     }
   };
   const README = (flags: string, rows: string) =>
-    `# tool\n\n\`\`\`sh\ntool --name bob${flags}\n\`\`\`\n\n## Options\n\n| Option | Default | Description |\n|---|---|---|\n| \`--name\` | \`x\` | who |\n| \`--count\` | \`1\` | how many |\n${rows}`;
+    `# tool\n\n\`\`\`sh\ntool --name bob --size 1 --mode a --level 2${flags}\n\`\`\`\n\n## Options\n\n| Option | Default | Description |\n|---|---|---|\n| \`--name\` | \`x\` | who |\n| \`--count\` | \`1\` | how many |\n${rows}`;
 
   it('exports the commits from a mirror, runs both configs, and counts found, judged, unjudged and leftovers', async () => {
     // A project whose README example and table still list --colour, removed from the code; fixed in a second commit.
@@ -228,7 +228,11 @@ describe('fetch and run on a tiny local project', () => {
       'tool/__init__.py': '',
       'tool/cli.py':
         'import argparse\n\n\ndef main() -> None:\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--name", default="x", help="who")\n' +
-        '    parser.add_argument("--count", type=int, default=1, help="how many")\n    print(parser.parse_args())\n',
+        '    parser.add_argument("--count", type=int, default=1, help="how many")\n' +
+        // More known flags in the examples than unknown ones, so that the unknown flags are reported
+        // one by one rather than as one partlyRead summary (rules/partly-read.ts).
+        '    parser.add_argument("--size", type=int, default=1)\n    parser.add_argument("--mode", default="a")\n    parser.add_argument("--level", type=int, default=1)\n' +
+        '    print(parser.parse_args())\n',
       'README.md': README(' --colour red', '| `--colour` | `red` | the colour |\n'),
       'docs/usage.md': '# Usage\n\n```sh\ntool --verbose\ntool --debug\n```\n',
       'docdrift.config.json': '{"ignore": ["**"]}\n', // the project's own config must not be read by either run
@@ -301,8 +305,8 @@ describe('fetch and run on a tiny local project', () => {
     // `tool`, which the first-run note says in both runs.
     expect(b.notes).toEqual([
       expect.stringContaining('its own docdrift config (docdrift.config.json)'),
-      expect.stringContaining('docdrift said: docdrift: command `tool` has 2 parameters (CLI flags in tool/cli.py:6) but no reference section was found'),
-      expect.stringContaining('docdrift said (zero-config): docdrift: command `tool` has 2 parameters'),
+      expect.stringContaining('docdrift said: docdrift: command `tool` has 5 parameters (CLI flags in tool/cli.py:6) but no reference section was found'),
+      expect.stringContaining('docdrift said (zero-config): docdrift: command `tool` has 5 parameters'),
     ]);
     const a = byId['tool-after']!;
     expect(a.configured).toMatchObject({ expected: 0, found: 0, leftovers: [] });

@@ -148,16 +148,13 @@ describe('declared flags in the model', () => {
     });
     const { config, file } = loadConfig(dir, undefined, ruleIds);
     const result = await lint({ root: dir, config, configFile: file });
-    // Only the config class is known now: every flag in the examples is unknown (`serve` is a
-    // positional word of `gymctl` once `gymctl serve` is not declared).
-    expect(result.messages.filter((m) => m.ruleId === 'example-param-unknown').map((m) => m.data.name)).toEqual([
-      'workers',
-      'o',
-      'resume',
-      'no-colour',
-      'internal_trace',
-      'port',
-      'host',
+    // Only the config class is known now: most flags in the examples are unknown, so they are
+    // reported once, as a partlyRead warning naming them all (rules/partly-read.ts); `resume`,
+    // which shares a word with a config field (a likely rename), stays its own error.
+    const unknown = result.messages.filter((m) => m.ruleId === 'example-param-unknown');
+    expect(unknown.map((m) => [m.messageId, m.data.name ?? m.data.params])).toEqual([
+      ['partlyRead', '`workers`, `o`, `no-colour`, `internal_trace`, `port`, `host`'],
+      ['unknown', 'resume'],
     ]);
   });
 });
