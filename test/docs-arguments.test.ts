@@ -126,3 +126,20 @@ describe('usages carry the invocation context', () => {
     expect(usages[1]!.block).toBe(doc.codeBlocks[0]);
   });
 });
+
+describe('a quoted word that looks like a flag', () => {
+  const fromDoc = (line: string) => {
+    const { doc } = parseDoc('docs/a.md', ['# a', '', '```bash', line, '```', ''].join('\n'));
+    return doc.invocations.flatMap((i) => parseArguments(i)).map((u) => (u.value === undefined ? u.key : `${u.key}=${u.value}`));
+  };
+  test('is the value of the flag before it (shot-scraper: --browser-arg "--disable-gpu")', () => {
+    expect(fromDoc('shot-scraper shot x --browser-arg "--font-render-hinting=none" --browser-arg \'--disable-gpu\' --width 800')).toEqual([
+      'browser-arg=--font-render-hinting=none',
+      'browser-arg=--disable-gpu',
+      'width=800',
+    ]);
+  });
+  test('a flag with a quoted inline value after a switch is still a flag of its own', () => {
+    expect(fromDoc('tool --verbose --name="a b"')).toEqual(['verbose', 'name=a b']);
+  });
+});

@@ -39,7 +39,7 @@ describe('tokens and exact positions', () => {
   test('end positions are one past the token, quotes included', () => {
     const { doc } = parseDoc('a.md', ['```bash', 'tool "+config_paths=[a,b]" --x', '```'].join('\n'));
     expect(doc.invocations[0]!.args).toEqual([
-      { text: '+config_paths=[a,b]', location: { file: 'a.md', line: 2, column: 6, endLine: 2, endColumn: 27 }, quoted: true },
+      { text: '+config_paths=[a,b]', location: { file: 'a.md', line: 2, column: 6, endLine: 2, endColumn: 27 }, quoted: true, quotedWord: true },
       { text: '--x', location: { file: 'a.md', line: 2, column: 28, endLine: 2, endColumn: 31 } },
     ]);
     expect(doc.invocations[0]!.location).toEqual({ file: 'a.md', line: 2, column: 1, endLine: 2, endColumn: 5 });

@@ -47,7 +47,8 @@ function looksLikeOption(text: string): boolean {
  *   without dashes; `name` is the same, or its first segment for a dotted flag (`--data.repo_id`);
  *   as written (`no-name` stays `no-name`: deciding that it negates
  *   `name` needs the parameter specs). A separate value is taken only when the next token is not
- *   itself a flag, an override or `--`; a negative number (`-1`) is a value.
+ *   itself a flag, an override or `--`; a negative number (`-1`) is a value, and so is a quoted
+ *   word that looks like a flag (`--browser-arg "--disable-gpu"`).
  * - Anything else (a positional, a subcommand, a path) yields nothing; `--` ends parsing.
  *
  * `raw` is the token as the shell passes it (quotes removed); `location` is the token's position
@@ -68,7 +69,9 @@ export function parseArguments(inv: Invocation): Usage[] {
       let value = flag[2];
       if (value === undefined) {
         const next = args[i + 1]?.text;
-        if (next !== undefined && next !== '--' && !looksLikeOption(next)) {
+        // A quoted word that looks like a flag is a value people had to quote
+        // (`--browser-arg "--disable-gpu"`, `--extra "--foo=1"`): flags are not written in quotes.
+        if (next !== undefined && next !== '--' && (!looksLikeOption(next) || (args[i + 1]!.quotedWord === true && next.startsWith('-')))) {
           value = next;
           i++;
         }

@@ -355,7 +355,7 @@ export function readCodeLines(
       file,
       command,
       index: firstIndex + invocations.length,
-      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w), ...(w.raw !== w.text ? { quoted: true as const } : {}) })),
+      args: cmd.words.slice(p + 1).map((w) => ({ text: w.text, location: wordLocation(file, src, w), ...(w.raw !== w.text ? { quoted: true as const } : {}), ...(/^["']/.test(w.raw) ? { quotedWord: true as const } : {}) })),
       location: wordLocation(file, src, program),
       block,
       ...(via ? { via } : {}),

@@ -467,7 +467,8 @@ export interface Invocation {
    * The arguments after the program, as tokens with positions; `quoted` when the word was written
    * with quotes or escapes (`"a prompt"`, `hello\ world`), so it is an argument, never a command name.
    */
-  args: Array<{ text: string; location: SourceLocation; quoted?: true }>;
+  /** `quoted`: the word holds quotes anywhere (`--name="a b"`); `quotedWord`: it starts with one (`"--disable-gpu"`). */
+  args: Array<{ text: string; location: SourceLocation; quoted?: true; quotedWord?: true }>;
   location: SourceLocation;
   block: CodeBlock;
 }
