@@ -447,3 +447,11 @@ describe('parameter spellings', () => {
     expect(isParamSpelling(spelling)).toBe(ok);
   });
 });
+
+describe('list rows with a digit short flag', () => {
+  test('`-0/--null` is the short and long spelling of one flag; `-1` alone is no flag (simonw/files-to-prompt)', () => {
+    const { doc } = parseDoc('README.md', '# x\n\n### Options\n\n- `-n/--line-numbers`: Include line numbers.\n- `-0/--null`: Use NUL as separator.\n- `-1`: a value.\n');
+    const rows = doc.blocks.find((b) => b.heading.text === 'Options')!.listRows!;
+    expect(rows.map((r) => r.names)).toEqual([['n', 'line-numbers'], ['0', 'null']]);
+  });
+});

@@ -253,3 +253,14 @@ describe('inherited fields along single-base chains (issue #18: computed once pe
     });
   });
 });
+
+describe('readEntryPoints: [project.entry-points.console_scripts]', () => {
+  it('reads the entry-point group form of console scripts, as setuptools does (simonw/files-to-prompt)', () => {
+    const text = '[project]\nname = "files-to-prompt"\n\n[project.entry-points.console_scripts]\nfiles-to-prompt = "files_to_prompt.cli:cli"\n';
+    const { entryPoints, diagnostics } = readEntryPoints([{ file: 'pyproject.toml', text }]);
+    expect(diagnostics).toEqual([]);
+    expect(entryPoints).toEqual([
+      { name: 'files-to-prompt', target: 'files_to_prompt.cli:cli', location: { file: 'pyproject.toml', line: 5, column: 1 } },
+    ]);
+  });
+});

@@ -407,7 +407,10 @@ function leadingNames(flat: Flat, offset: number): { names: string[]; raw: strin
     end = code.end;
   }
   const spellings = spans.flatMap((c) => c.value.split(ALIAS_SEPARATOR_RE)).map((p) => p.trim()).filter((p) => p !== '');
-  if (spellings.length === 0 || !spellings.every(isParamSpelling)) return undefined;
+  // A digit short flag (`-0`) reads as a negative number alone, but beside a long spelling
+  // (`-0/--null`, click's NUL-separator idiom) it is that flag's short form.
+  const long = spellings.some((p) => /^--[A-Za-z]/.test(p));
+  if (spellings.length === 0 || !spellings.every((p) => isParamSpelling(p) || (long && /^-\d$/.test(p)))) return undefined;
   const names = namesOf('', spans.map((c) => c.value));
   return names.length > 0 ? { names, raw: flat.text.slice(s, end), end } : undefined;
 }

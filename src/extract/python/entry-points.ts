@@ -6,7 +6,8 @@ import type { EntryPoint, InputDiagnostic, SourceLocation } from '../../model/ty
  * Reads the console scripts a Python project declares.
  *
  * - `pyproject.toml` (any directory): `[project.scripts]` (PEP 621,
- *   https://packaging.python.org/en/latest/specifications/pyproject-toml/#entry-points) and
+ *   https://packaging.python.org/en/latest/specifications/pyproject-toml/#entry-points), the same
+ *   scripts written as `[project.entry-points.console_scripts]` (accepted by setuptools), and
  *   `[tool.poetry.scripts]` (a string, or a table with `callable`/`reference`). Parsed with
  *   smol-toml; a TOML syntax error gives one `parse-error` diagnostic at the parser's position.
  * - `setup.cfg`: the `console_scripts` key of `[options.entry_points]`
@@ -75,6 +76,17 @@ function readPyproject(file: string, text: string, out: EntryPoint[], diagnostic
   if (isTable(scripts)) {
     for (const [name, target] of Object.entries(scripts)) {
       if (typeof target === 'string') out.push({ name, target: cleanTarget(target), location: locate(['project', 'scripts', name]) });
+    }
+  }
+  // `[project.entry-points.console_scripts]`: the same scripts in the entry-point group form, which
+  // setuptools accepts (PEP 621 reserves it; simonw's projects declare their CLIs this way).
+  const groups = isTable(project) ? project['entry-points'] : undefined;
+  const consoleScripts = isTable(groups) ? groups['console_scripts'] : undefined;
+  if (isTable(consoleScripts)) {
+    for (const [name, target] of Object.entries(consoleScripts)) {
+      if (typeof target === 'string' && !out.some((e) => e.name === name)) {
+        out.push({ name, target: cleanTarget(target), location: locate(['project', 'entry-points', 'console_scripts', name]) });
+      }
     }
   }
   const tool = data['tool'];
