@@ -176,6 +176,7 @@ export function buildModel(input: ModelInput): Model {
   const classSets = declaresConfigFiles ? [] : parameterSets(classCandidates(classes.values(), taken)).filter((cs) => !commandSets.some((c) => isSubset(cs.own, c.own)));
   const sets = [...commandSets, ...classSets];
   const inferences: InferredBlock[] = [];
+  const programs = new Set(commands.filter((c) => c.kind !== 'config-file').map((c) => c.name.split(' ')[0]!.toLowerCase()));
   const commandSetsOnly = sets.filter((x) => x.command.mappedBy !== 'inferred');
   // A pasted `--help` whose usage line names no known program (`usage: main.py`, `python -m
   // pkg`): the command whose options it lists, when that is clear (never a config class).
@@ -191,7 +192,12 @@ export function buildModel(input: ModelInput): Model {
     const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n));
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
-    const helpGuess = (help: HelpBlock): Inference | undefined => inferHelp(help, doc.file);
+    // Asked here and again by sectionsOfDoc: decided once per help block.
+    const guesses = new Map<HelpBlock, Inference | undefined>();
+    const helpGuess = (help: HelpBlock): Inference | undefined => {
+      if (!guesses.has(help)) guesses.set(help, inferHelp(help, doc.file));
+      return guesses.get(help);
+    };
     const unknownHelp = (doc.helpBlocks ?? []).some((h) => h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
     if (assigned.length === 0 && !unknownHelp) {
       sections.push(...explicit.get(doc)!);
@@ -201,7 +207,6 @@ export function buildModel(input: ModelInput): Model {
       const cmd = f.inference.command!;
       if (cmd.mappedBy !== 'inferred' || commands.includes(cmd)) continue;
       // Named after the config file the page names (`stryker.config.json`), else the class.
-      const programs = new Set(commands.filter((c) => c.kind !== 'config-file').map((c) => c.name.split(' ')[0]!.toLowerCase()));
       const linked = doc.links.flatMap((l) => (l.targetFile && l.targetFile !== doc.file ? [l.targetFile] : [])).slice(0, 20);
       const file = configFileNamed([doc, ...[...new Set(linked)].map((f) => input.lazyDoc?.(f) ?? input.docs.find((d) => d.file === f)).filter((d): d is DocFile => d !== undefined)], programs);
       if (file !== undefined && !byName.has(file)) {
@@ -1211,6 +1216,7 @@ export function inferBlocks(
   const covered: Array<[number, number]> = explicit.map((s) => [s.heading.location.line, s.endLine]);
   const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
   const title = doc.headings.find((h) => h.depth === 1)?.text;
+  const tree = blockTree(doc.blocks);
   // The commands the page's examples run, by line: `tool build --out x` in a block says whose options it lists.
   const invoked = doc.invocations.flatMap((inv) => {
     const words = [inv.command, ...inv.args.slice(0, 3).map((a) => a.text)];
@@ -1230,13 +1236,14 @@ export function inferBlocks(
     const own = (r: ReferenceRow): boolean => !inCovered(r.location.line);
     const tables = block.tables.filter((t) => !inCovered(t.location.line)).map((t) => readReferenceTable(t) ?? []).filter((g) => g.length > 0);
     const headingRows = (block.headingRows ?? []).filter(own);
-    const others = [...tables, ...headingGroups(doc, headingRows)];
+    const others = [...tables, ...headingGroups(tree, headingRows)];
     const list = (block.listRows ?? []).filter(own);
     const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
     if (groups.length === 0) continue;
     const layout = others.length > 0 ? ('other' as const) : ('list' as const);
     // The headings above the block count as its context ("Find unused files" over "Available options").
-    const ancestors = doc.blocks.filter((b) => b.heading.location.line < line && b.endLine >= block.endLine).map((b) => headingMatchText(b.heading.text));
+    const ancestors: string[] = [];
+    for (let up = tree.parent.get(block); up; up = tree.parent.get(up)) ancestors.push(headingMatchText(up.heading.text));
     const runs = new Set(invoked.filter((x) => x.line > line && x.line <= block.endLine).map((x) => x.name));
     const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs });
     if (inference.command && headed.has(inference.command) && !inference.prefix) {
@@ -1252,31 +1259,58 @@ export function inferBlocks(
     const lines = groups.flat().map((r) => r.location.line);
     const first = Math.min(...lines);
     const last = Math.max(...lines);
-    const inner = doc.blocks
-      .filter((b) => b.heading.location.line >= line && b.endLine <= block.endLine && b.heading.location.line < first && b.endLine >= last)
-      .sort((a, b) => b.heading.location.line - a.heading.location.line)[0] ?? block;
+    let inner = block;
+    for (;;) {
+      const down = (tree.children.get(inner) ?? []).find((b) => b.heading.location.line < first && b.endLine >= last);
+      if (!down) break;
+      inner = down;
+    }
     out.push({ file: doc.file, block: inner, inference });
     covered.push([line, block.endLine]);
   }
   return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
 }
 
+/** How a document's heading blocks nest: each block's enclosing block and the blocks right inside it, and the block at each heading line. */
+interface BlockTree {
+  parent: Map<HeadingBlock, HeadingBlock | undefined>;
+  children: Map<HeadingBlock, HeadingBlock[]>;
+  byLine: Map<number, HeadingBlock>;
+}
+
+/**
+ * The nesting of heading blocks (in document order), in one pass with a stack: a block ends before
+ * the next heading of its rank or higher, so the blocks around a block are the stack below it.
+ */
+function blockTree(blocks: readonly HeadingBlock[]): BlockTree {
+  const tree: BlockTree = { parent: new Map(), children: new Map(), byLine: new Map() };
+  const stack: HeadingBlock[] = [];
+  for (const block of blocks) {
+    const line = block.heading.location.line;
+    while (stack.length > 0 && !(stack[stack.length - 1]!.heading.location.line < line && block.endLine <= stack[stack.length - 1]!.endLine)) stack.pop();
+    const parent = stack[stack.length - 1];
+    tree.parent.set(block, parent);
+    if (parent) {
+      const siblings = tree.children.get(parent);
+      if (siblings) siblings.push(block);
+      else tree.children.set(parent, [block]);
+    }
+    if (!tree.byLine.has(line)) tree.byLine.set(line, block);
+    stack.push(block);
+  }
+  return tree;
+}
+
 /**
  * Parameter-heading rows grouped by the heading right above them ("### Command line options" apart
  * from "### Environment variable options"), so that a run of headings of other things makes its
- * block too wide for inference. Past 2,000 rows, one group (the grouping scans the blocks per row).
+ * block too wide for inference. A row's location is its own heading.
  */
-function headingGroups(doc: DocFile, rows: readonly ReferenceRow[]): ReferenceRow[][] {
-  if (rows.length === 0) return [];
-  if (rows.length > 2000) return [[...rows]];
-  const groups = new Map<number, ReferenceRow[]>();
+function headingGroups(tree: BlockTree, rows: readonly ReferenceRow[]): ReferenceRow[][] {
+  const groups = new Map<HeadingBlock | undefined, ReferenceRow[]>();
   for (const row of rows) {
-    const line = row.location.line;
-    let parent = 0;
-    for (const b of doc.blocks) {
-      const h = b.heading.location.line;
-      if (h < line && b.endLine >= line && h > parent) parent = h;
-    }
+    const own = tree.byLine.get(row.location.line);
+    const parent = own ? tree.parent.get(own) : undefined;
     const list = groups.get(parent) ?? [];
     list.push(row);
     groups.set(parent, list);
