@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { isParamSpelling } from '../src/docs/layouts.js';
 import { parseDoc } from '../src/docs/parse.js';
-import { columnRole, columnRoles, readReferenceTable } from '../src/docs/reference-table.js';
+import { columnRole, columnRoles, readReferenceTable, splitAliases } from '../src/docs/reference-table.js';
 import type { DocFile, ReferenceRow, SourceLocation } from '../src/model/types.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/docs/${name}`, import.meta.url), 'utf8');
@@ -429,6 +429,26 @@ describe('bullet lists (mkdocs-like)', () => {
     const md = ['# R', '', '- **`--format <fmt>`**:', '  - Output format, one of:', '    - `text`', '    - `json`', '- **`--quiet`**: less output.', ''].join('\n');
     const rows = parseDoc('docs/r.md', md).doc.blocks[0]!.listRows!;
     expect(rows.map((r) => [r.names, r.description])).toEqual([[['format'], 'Output format, one of:'], [['quiet'], 'less output.']]);
+  });
+});
+
+describe('value placeholders holding separators', () => {
+  test('a comma or bar inside `<…>`/`[…]`/`{…}` does not split the spelling into aliases', () => {
+    const md = [
+      '# R', '',
+      '- **`--allowed-tools <tool1,tool2,...>`**:', '  - Tools that skip the confirmation.',
+      '- **`--include-directories <dir1,dir2,...>`**: extra directories.',
+      '- **`--mode {fast|slow}`**: the mode.',
+      '- **`-o, --out [a, b]`**: the output.', '',
+    ].join('\n');
+    const rows = parseDoc('docs/r.md', md).doc.blocks[0]!.listRows!;
+    expect(rows.map((r) => r.names)).toEqual([['allowed-tools'], ['include-directories'], ['mode'], ['o', 'out']]);
+  });
+
+  test('splitAliases keeps placeholders whole and still splits at top-level separators', () => {
+    expect(splitAliases('--x <a,b>, -x').map((p) => p.trim())).toEqual(['--x <a,b>', '-x']);
+    expect(splitAliases('--color/--no-color').map((p) => p.trim())).toEqual(['--color', '--no-color']);
+    expect(splitAliases('a < b, c').map((p) => p.trim())).toEqual(['a < b', 'c']);
   });
 });
 

@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  ALIAS_SEPARATOR_RE, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  splitAliases, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
@@ -406,7 +406,7 @@ function leadingNames(flat: Flat, offset: number): { names: string[]; raw: strin
     spans.push(code);
     end = code.end;
   }
-  const spellings = spans.flatMap((c) => c.value.split(ALIAS_SEPARATOR_RE)).map((p) => p.trim()).filter((p) => p !== '');
+  const spellings = spans.flatMap((c) => splitAliases(c.value)).map((p) => p.trim()).filter((p) => p !== '');
   // A digit short flag (`-0`) reads as a negative number alone, but beside a long spelling
   // (`-0/--null`, click's NUL-separator idiom) it is that flag's short form.
   const long = spellings.some((p) => /^--[A-Za-z]/.test(p));

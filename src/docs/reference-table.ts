@@ -78,6 +78,22 @@ export function columnRoles(header: readonly string[]): Array<ColumnRole | undef
  */
 export const ALIAS_SEPARATOR_RE = /,|\s\/\s|\s\|\s|\sor\s|\/(?=--?[A-Za-z])/;
 
+/** Stand-ins for separator characters inside a value placeholder while a name text is split. */
+const MASKS: Readonly<Record<string, string>> = { ',': '\u{F0000}', '/': '\u{F0001}', '|': '\u{F0002}', ' ': '\u{F0003}', '\t': '\u{F0004}' };
+const UNMASK: ReadonlyMap<string, string> = new Map(Object.entries(MASKS).map(([k, v]) => [v, k]));
+
+/**
+ * Splits a name text into its alias pieces at {@link ALIAS_SEPARATOR_RE}, but never inside a
+ * value placeholder: `--allowed-tools <tool1,tool2,...>` is one piece, `-i, --include <a|b>` two.
+ * A placeholder is a bracketed group without nesting (`<…>`, `[…]`, `{…}`); an unclosed bracket
+ * is plain text. Pieces keep their blanks (callers trim). Linear in the text's length.
+ */
+export function splitAliases(text: string): string[] {
+  if (!/[<[{]/.test(text)) return text.split(ALIAS_SEPARATOR_RE);
+  const masked = text.replace(/<[^<>\n]*>|\[[^[\]\n]*\]|\{[^{}\n]*\}/g, (group) => group.replace(/[,/| \t]/g, (c) => MASKS[c]!));
+  return masked.split(ALIAS_SEPARATOR_RE).map((piece) => piece.replace(/[\u{F0000}-\u{F0004}]/gu, (c) => UNMASK.get(c)!));
+}
+
 /**
  * `text` without trailing characters from `chars` (`trimTrailing('a.,', '.,')` → `a`). Linear,
  * unlike `/[.,]+$/`, which a regex engine retries from every position of a long run.
@@ -113,7 +129,7 @@ export function normalizeParamName(spelling: string): string {
  * and normalised by {@link normalizeParamName}; empty results and duplicates are dropped.
  */
 export function namesOf(text: string, codes: readonly string[]): string[] {
-  const pieces = codes.length > 0 ? codes.flatMap((c) => c.split(ALIAS_SEPARATOR_RE)) : text.split(ALIAS_SEPARATOR_RE);
+  const pieces = codes.length > 0 ? codes.flatMap((c) => splitAliases(c)) : splitAliases(text);
   const names: string[] = [];
   for (const p of pieces) {
     const n = normalizeParamName(p);
@@ -182,7 +198,7 @@ function flagSpellingsOf(row: DocTable['rows'][number], col: number): NonNullabl
     : [{ text: row.cells[col] ?? '', location: cellLoc }];
   const out: NonNullable<ReferenceRow['spellings']>['flags'] = [];
   for (const { text, location } of sources) {
-    for (const piece of text.split(ALIAS_SEPARATOR_RE)) {
+    for (const piece of splitAliases(text)) {
       const written = piece.trim().split(/[\s=<[]/)[0] ?? '';
       const name = normalizeParamName(written);
       if (!/^-{1,2}[A-Za-z]/.test(written) || name === '' || out.some((f) => f.text === written)) continue;
@@ -198,7 +214,7 @@ function flagSpellingsOf(row: DocTable['rows'][number], col: number): NonNullabl
  */
 export function flagSpellingsInText(text: string, location: SourceLocation): NonNullable<ReferenceRow['spellings']>['flags'] {
   const out: NonNullable<ReferenceRow['spellings']>['flags'] = [];
-  for (const piece of text.replace(/`/g, '').split(ALIAS_SEPARATOR_RE)) {
+  for (const piece of splitAliases(text.replace(/`/g, ''))) {
     const written = piece.trim().split(/[\s=<[]/)[0] ?? '';
     const name = normalizeParamName(written);
     if (!/^-{1,2}[A-Za-z]/.test(written) || name === '' || out.some((f) => f.text === written)) continue;
