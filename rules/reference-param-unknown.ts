@@ -155,6 +155,12 @@ const rule: Rule<Options> = {
           knownRows++;
           continue;
         }
+        // A row the docs mark deprecated or removed is a tombstone kept on purpose (`### `x` (DEPRECATED)`,
+        // "Removed in v4: delete it from your config"): the code dropping the name is what it announces.
+        if (row.deprecated) {
+          knownRows++;
+          continue;
+        }
         const dottedName = row.names.find((n) => n.includes('.') && known.has(n.split('.')[0] ?? n));
         if (dottedName) {
           // The first segment is a parameter; a later segment names no field of its config class.

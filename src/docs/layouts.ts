@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  splitAliases, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  splitAliases, DEPRECATED_LEAD_RE, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
@@ -233,6 +233,8 @@ interface Attributes {
   flags: string[];
   /** The docs say the parameter is required (`Required: yes`, `(required)`). */
   required?: boolean;
+  /** The docs mark the parameter deprecated or removed (`(deprecated)`, `(removed in v4)`). */
+  deprecated?: boolean;
   /** True when any attribute was recognised (evidence that the heading is a parameter). */
   evidence: boolean;
 }
@@ -431,7 +433,7 @@ function parenthetical(text: string, offset: number, brackets = false): { start:
 
 /**
  * Reads a parenthesised note's parts, split at top-level commas: `default: x` / `defaults to x`,
- * `env: X`, `required` (the row is required), `optional`/`deprecated` (ignored), else the first part is the type.
+ * `env: X`, `required` (the row is required), `optional` (ignored), `deprecated`/`removed…`/`obsolete` (the row is a tombstone), else the first part is the type.
  */
 function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: number, attrs: Attributes): void {
   const parts: Array<[number, number]> = [];
@@ -457,9 +459,10 @@ function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: n
       setAttribute(attrs, 'default', (mode) => valueIn(ctx.file, flat, s + def[0].length, e, ctx.rawLines, mode), () => []);
     } else if (env) {
       setAttribute(attrs, 'env', (mode) => valueIn(ctx.file, flat, s + env[0].length, e, ctx.rawLines, mode), () => []);
-    } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part)) {
+    } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part) || /^(?:removed|obsolete)\b/i.test(part)) {
       attrs.evidence = true;
       if (/^required$/i.test(part)) attrs.required = true;
+      if (/^(?:deprecated|removed|obsolete)\b/i.test(part)) attrs.deprecated = true;
     } else if (attrs.type === undefined) {
       setAttribute(attrs, 'type', (mode) => valueIn(ctx.file, flat, s, e, ctx.rawLines, mode), () => []);
     }
@@ -484,6 +487,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   }
   if (attrs.env) row.env = attrs.env.value;
   if (attrs.required) row.required = true;
+  if (attrs.deprecated || (row.description !== undefined && DEPRECATED_LEAD_RE.test(row.description))) row.deprecated = true;
   return row;
 }
 

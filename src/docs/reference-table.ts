@@ -142,6 +142,11 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
 const REQUIRED_RE = /^[*_(]*required[*_)]*\.?$/i;
 /** A description starting by saying the parameter is required (`(Required) The…`, `Required. The…`, `**Required**:`). */
 const REQUIRED_LEAD_RE = /^[*_(\[]*required\b[*_)\]]*[.:]?(?:\s|$)/i;
+/**
+ * A description starting by saying the parameter is deprecated or gone (`Deprecated.`, `**Deprecated**:`,
+ * `(Removed in v4)`, `Removed since 2.0`, `Obsolete:`, `⚠️ Deprecated`; a bare `Removed.` is too vague): the row is a tombstone ({@link ReferenceRow.deprecated}).
+ */
+export const DEPRECATED_LEAD_RE = /^(?:[^\p{L}\p{N}\s]{1,3}\s*)?[*_(\[]*(?:deprecated\b|obsolete\b|removed\s+(?:in|since|as\s+of|from)\b)/iu;
 
 /** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
 export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
@@ -282,6 +287,7 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
     if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description))) out.required = true;
+    if (description !== undefined && DEPRECATED_LEAD_RE.test(description)) out.deprecated = true;
     if (REQUIRED_RE.test(defaultCell)) {
       // "Required" in the Default column: no default, and the row says so.
     } else if (!NO_VALUE.has(defaultCell.toLowerCase())) {

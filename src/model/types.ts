@@ -302,6 +302,12 @@ export interface ReferenceRow {
   /** True when the docs say the parameter is required ("Required" default cell, `(required)`, `[required]`, `Required: yes`). */
   required?: boolean;
   /**
+   * True when the docs mark the row as deprecated or removed (`(deprecated)`, `(DEPRECATED)` after a
+   * parameter heading, a description starting `Deprecated`/`Removed`/`Obsolete`): a tombstone kept
+   * on purpose to tell users to drop the key, so a name the code no longer has is not drift.
+   */
+  deprecated?: boolean;
+  /**
    * A row naming one setting in several namespaces (`| `enabled` | `APP_METRICS` | `--metrics` |`,
    * issue #13): the names of its key column and the spellings of its CLI-flag column apart, so
    * each spelling is checked against its own namespace (config keys, the program's CLI flags).
