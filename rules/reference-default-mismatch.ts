@@ -62,6 +62,7 @@ const rule: Rule = {
           return;
         }
       };
+      const defaultsElsewhere = declaresNoDefaults(model, cmds, section.rows);
       for (const row of section.rows) {
         if (row.required) {
           reportDocumentedRequired(row);
@@ -74,7 +75,7 @@ const rule: Rule = {
           const { key, param } = found;
           const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, row.default);
           const required = param.default === undefined;
-          if (verdict !== 'different' && !(required && param.required && isConcreteValue(row.default))) break;
+          if (verdict !== 'different' && !(required && param.required && isConcreteValue(row.default) && !defaultsElsewhere)) break;
           // A required parameter has no value to write; saying so is left to the author.
           const fix = param.default && row.defaultLocation
             ? replaceDefaultEdit(model, row.defaultLocation, row.default, formatDefault(param.default))
@@ -99,6 +100,29 @@ const rule: Rule = {
     }
   },
 };
+
+/**
+ * True when the section documents defaults for at least {@link DEFAULTS_ELSEWHERE_MIN} parameters the
+ * code declares with none, and those are at least half of the rows whose documented default could be
+ * compared: the class is filled from defaults kept elsewhere (a defaults dict merged before
+ * validation, a packaged defaults file), which docdrift does not read, so "the code makes it
+ * required" would be said of every row and be wrong each time.
+ */
+function declaresNoDefaults(model: Parameters<Rule['check']>[0]['model'], cmds: readonly CommandSpec[], rows: readonly ReferenceRow[]): boolean {
+  let compared = 0;
+  let none = 0;
+  for (const row of rows) {
+    if (row.default === undefined || row.required || !isConcreteValue(row.default)) continue;
+    const found = cmds.map((c) => rowParam(model, c, row)).find((f) => f !== undefined);
+    if (!found) continue;
+    compared++;
+    if (found.param.default === undefined && found.param.required) none++;
+  }
+  return none >= DEFAULTS_ELSEWHERE_MIN && none * 2 >= compared;
+}
+
+/** See {@link declaresNoDefaults}. */
+const DEFAULTS_ELSEWHERE_MIN = 3;
 
 /**
  * A documented default that is a bare word outside the parameter's declared `choices`, while the

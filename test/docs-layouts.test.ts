@@ -452,6 +452,38 @@ describe('value placeholders holding separators', () => {
   });
 });
 
+describe('Python-Markdown field lists under bare parameter headings (bump-my-version style docs)', () => {
+  const md = [
+    '# Global configuration', '',
+    '## commit', '',
+    '::: field-list', '    required', '    :   No', '', '    default', '    :   `False`', '', '    type', '    :   boolean', '',
+    'Whether to create a commit.', '',
+    '## allow_hooks (compatibility opt-in)', '',
+    '::: field-list', '', '    default', '    :   `false`', '',
+    'Whether hooks may use the shell.', '',
+    '## Upgrading (from 1.x)', '',
+    'Read the notes.', '',
+  ].join('\n');
+  const rows = parseDoc('docs/global.md', md).doc.blocks[0]!.headingRows!;
+
+  test('the indented `::: field-list` body is read as label/value pairs, so a plain-word heading is a parameter', () => {
+    expect(byName(rows, 'commit').default).toBe('False');
+    expect(byName(rows, 'commit').type).toBe('boolean');
+    expect(byName(rows, 'commit').description).toBe('Whether to create a commit.');
+  });
+
+  test('a bare name with a prose note in parentheses is a parameter when its body states attributes; the note is no type', () => {
+    expect(byName(rows, 'allow_hooks').default).toBe('false');
+    expect(byName(rows, 'allow_hooks').type).toBeUndefined();
+    expect(rows.map((r) => r.names[0])).toEqual(['commit', 'allow_hooks']);
+  });
+
+  test('a `::: name` with a closing fence after its indented body stays as it was', () => {
+    const fenced = ['# R', '', '## commit', '', '::: note', '    default', '    :   `False`', ':::', ''].join('\n');
+    expect(parseDoc('docs/r.md', fenced).doc.blocks[0]!.headingRows ?? []).toEqual([]);
+  });
+});
+
 describe('parameter spellings', () => {
   test.each([
     ['epochs', true], ['--log-level', true], ['-o', true], ['+limit=5', true], ['--out <dir>', true], ['--out DIR', true],

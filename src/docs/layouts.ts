@@ -527,9 +527,10 @@ interface ParamHeading {
 
 /**
  * The names of a parameter heading: one or more code spans (aliases) optionally followed by a
- * parenthesised note and a `{#id}` anchor, or one bare identifier/flag token.
+ * parenthesised note and a `{#id}` anchor, or one bare identifier/flag token (optionally followed
+ * by a prose note in parentheses, `allow_shell_hooks (compatibility opt-in)`, marked `noted`).
  */
-function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean } | undefined {
+function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean; noted?: boolean } | undefined {
   const flat = flatten(ctx.file, node);
   const anchor = /\{#[^}]*\}\s*$/.exec(flat.text);
   const text = anchor ? flat.text.slice(0, anchor.index).trimEnd() : flat.text;
@@ -546,10 +547,13 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
     const raw = toString(node, { includeHtml: false }).replace(/\s*\{#[^}]*\}\s*$/, '').trim();
     return { names: lead.names, raw, spellings, bare: false };
   }
-  const bare = text.trim();
+  // `### allow_shell_hooks (compatibility opt-in)`: a bare name with a note that is not read as
+  // attributes (it is prose); the heading then needs its body to state attributes, as a plain word does.
+  const noted = flat.codes.length === 0 ? /^([^\s()]+)[ \t]+\([^()\n]{1,80}\)$/.exec(text.trim()) : null;
+  const bare = noted ? noted[1]! : text.trim();
   if (flat.codes.length > 0 || !BARE_NAME_RE.test(bare) || SECTION_WORDS.has(bare.toLowerCase()) || !isParamSpelling(bare)) return undefined;
   const name = normalizeParamName(bare);
-  return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true };
+  return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true, ...(noted ? { noted: true } : {}) };
 }
 
 /** Every heading of the tree with its parent and index, in document order. */
@@ -730,7 +734,7 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
     while (stop < siblings.length && siblings[stop]!.type !== 'heading') stop++;
     const body = siblings.slice(site.index + 1, stop);
     readBody(ctx, body, attrs);
-    const plainWord = named.bare && !/[_.]|^-/.test(named.raw);
+    const plainWord = named.bare && (named.noted === true || !/[_.]|^-/.test(named.raw));
     if (plainWord && !attrs.evidence) return;
     const line = site.node.position?.start.line ?? 1;
     let blockEnd = ctx.lastLine;

@@ -172,12 +172,18 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   }
 }
 
-/** MkDocs content tabs (`=== "Python"`) and admonitions (`!!! note`, `??? tip "Title"`, `???+ note`). */
-const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?)[ \t]+\S/;
+/**
+ * MkDocs content tabs (`=== "Python"`), admonitions (`!!! note`, `??? tip "Title"`, `???+ note`) and
+ * Python-Markdown block extensions written with an indented body (`::: field-list`, `/// details`).
+ */
+const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?|:::|\/\/\/)[ \t]+\S/;
+/** A colon or slash fence that closes a container (`:::`, `///`): then the body is not indented-only. */
+const CLOSING_FENCE_RE = /^ {0,3}(?::{3,}|\/{3,})[ \t]*$/;
 
 /**
  * Makes the indented containers of MkDocs Material (content tabs, admonitions, collapsible
- * blocks) readable as Markdown: their content is indented by four blanks, which CommonMark reads
+ * blocks) and Python-Markdown block extensions with an indented body (`::: field-list`, whose body
+ * is `label` / `:   value` pairs) readable as Markdown: their content is indented by four blanks, which CommonMark reads
  * as an indented code block. Each marker line followed by an indented line becomes a list item
  * holding its title (`=== "Python"` → `-   "Python"`, content column 4), so the indented content
  * becomes the item's children and is read as if it stood at top level (tables, fenced blocks,
@@ -185,7 +191,7 @@ const CONTAINER_MARKER_RE = /^(?:===|!!!|\?\?\?\+?)[ \t]+\S/;
  * fenced code are left alone.
  */
 export function openIndentedContainers(text: string): string {
-  if (!/^(?:===|!!!|\?\?\?)/m.test(text)) return text;
+  if (!/^(?:===|!!!|\?\?\?|:::|\/\/\/)/m.test(text)) return text;
   const lines = text.split(/(?<=\n)/);
   const inFence = fencedLineTracker();
   for (let i = 0; i < lines.length; i++) {
@@ -195,6 +201,13 @@ export function openIndentedContainers(text: string): string {
     let j = i + 1;
     while (j < lines.length && lines[j]!.trim() === '') j++;
     if (j >= lines.length || !/^(?: {4}|\t)/.test(lines[j]!)) continue;
+    if (/^(?::::|\/\/\/)/.test(body)) {
+      // A `::: name` / `/// name` with a closing fence after its indented body is a fenced
+      // container (Docusaurus, MyST, pymdownx.blocks) whose body happens to be indented: left alone.
+      let k = j;
+      while (k < lines.length && (lines[k]!.trim() === '' || /^(?: {4}|\t)/.test(lines[k]!))) k++;
+      if (k < lines.length && CLOSING_FENCE_RE.test(lines[k]!.replace(/\r?\n$/, ''))) continue;
+    }
     lines[i] = `-   ${body.replace(/^\S+[ \t]+/, '')}${line.slice(body.length)}`;
   }
   return lines.join('');
