@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type EntryScore, matches, normaliseParam, paramsOf, regressions, type ScoredEntry, scoreEntry, totals } from './corpus/compare.js';
+import { type EntryScore, matches, normaliseParam, sameCommand, paramsOf, regressions, type ScoredEntry, scoreEntry, totals } from './corpus/compare.js';
 import { fetchSnapshots } from './corpus/fetch.js';
 import { formatReport, runCorpus, runDocdrift } from './corpus/run.js';
 import { type CorpusEntry, CorpusError, checkEntries, loadEntries, parseEntry } from './corpus/schema.js';
@@ -135,6 +135,16 @@ describe('matching a finding to an expected or judged item', () => {
     expect(paramsOf(finding({ param: 'b' }))).toEqual(['b']);
     expect(paramsOf(finding({ params: '`--a`, `b_c`' }))).toEqual(['--a', 'b_c']);
     expect(paramsOf(finding({}))).toEqual([]);
+  });
+
+  it('a script command named by its path is the command named by its file name, nothing looser', () => {
+    expect(sameCommand('finetune.py', 'alpaca-lora/finetune.py')).toBe(true);
+    expect(sameCommand('alpaca-lora/finetune.py', 'finetune.py')).toBe(true);
+    expect(sameCommand('finetune.py', 'tune.py')).toBe(false);
+    expect(sameCommand('run', 'fastapi run')).toBe(false);
+    expect(sameCommand('x', undefined)).toBe(false);
+    const f = finding({ name: 'base_model', command: 'alpaca-lora/finetune.py' });
+    expect(matches({ ruleId: 'example-param-unknown', file: 'docs/a.md', command: 'finetune.py', param: 'base_model' }, f, false)).toBe(true);
   });
 
   it('matches rule id, file, command and parameter; "*" or omitted is any', () => {

@@ -33,14 +33,26 @@ function glob(pattern: string): (s: string) => boolean {
 const isAny = (v: string | undefined): boolean => v === undefined || v === '*';
 
 /**
+ * Whether two command names name the same program: equal, or one is a script path whose last
+ * segments are the other (`alpaca-lora/finetune.py` and `finetune.py`: a zero-config run names a
+ * script by its path from the root, a person or a config by its file name).
+ */
+export function sameCommand(expected: string, found: string | undefined): boolean {
+  if (found === undefined) return false;
+  if (expected === found) return true;
+  const [long, short] = expected.length > found.length ? [expected, found] : [found, expected];
+  return short !== '' && !short.includes(' ') && !long.includes(' ') && long.endsWith(`/${short}`);
+}
+
+/**
  * Whether `finding` is the one `item` describes: same rule id; same file (or, when `fileGlob`,
- * a picomatch match); `command` equal to `data.command` unless any; `param` equal after
+ * a picomatch match); `command` the same as `data.command` ({@link sameCommand}) unless any; `param` equal after
  * {@link normaliseParam} to one of {@link paramsOf} unless any.
  */
 export function matches(item: Pick<ExpectedFinding, 'ruleId' | 'file' | 'command' | 'param'>, finding: Finding, fileGlob: boolean): boolean {
   if (item.ruleId !== finding.ruleId) return false;
   if (item.file !== finding.file && !(fileGlob && glob(item.file)(finding.file))) return false;
-  if (!isAny(item.command) && item.command !== finding.data?.command) return false;
+  if (!isAny(item.command) && !sameCommand(item.command!, finding.data?.command)) return false;
   if (!isAny(item.param)) {
     const want = normaliseParam(item.param!);
     if (!paramsOf(finding).some((p) => normaliseParam(p) === want)) return false;
