@@ -19,6 +19,16 @@ describe('commentedYamlRows', () => {
     expect(rows[0]!.defaultLocation).toMatchObject({ line: 13, column: 11, endColumn: 12 });
   });
 
+  it('takes the default a comment states, the value then being an example (generated jsonargparse configs)', () => {
+    const rows = commentedYamlRows(block([
+      '# The LoRA rank. (type: int, default: 8)', 'lora_r: 32', '',
+      '# Directory to save to. (type: <class \'Path\'>, default: out/lora)', 'out_dir: out/finetune/x', '',
+      '# The precision. (type: Optional[str], default: null)', 'precision: bf16-true', '',
+      '# Seconds to wait', 'timeout: 30',
+    ].join('\n')))!;
+    expect(rows.map((r) => [r.names[0], r.default])).toEqual([['lora_r', '8'], ['out_dir', 'out/lora'], ['precision', 'null'], ['timeout', '30']]);
+  });
+
   it('dots nested keys and makes a key holding a mapping a group, not a row', () => {
     const rows = commentedYamlRows(block(['# the server', 'server:', '  host: 0.0.0.0  # bind address', '  tls: {}  # certificates', 'tags: [] # labels'].join('\n')))!;
     expect(rows.map((r) => [r.names[0], r.default])).toEqual([['server.host', '0.0.0.0'], ['server.tls', '{}'], ['tags', '[]']]);

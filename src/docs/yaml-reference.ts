@@ -13,7 +13,8 @@ const FILE_COMMENT_RE = /^[\w./-]+\.(?:ya?ml|json|toml)$/i;
  * key holding a block mapping gives the rows of its keys, not one of its own; list items are not
  * looked into), in document order. A row's description is the comment lines
  * right above its key (same block of `#` lines, no blank line between) followed by the comment at
- * the end of its line; its default is the value as written when the value is a scalar or an empty
+ * the end of its line; its default is the one the description states (`(type: int, default: 8)`,
+ * the value then being an example), else the value as written when the value is a scalar or an empty
  * flow collection (`{}`, `[]`) on the key's line; its location is the key token.
  *
  * Returns `undefined` for a block that is not YAML, does not parse to a mapping, or where fewer than
@@ -77,7 +78,12 @@ function read(block: DataBlock): ReferenceRow[] | undefined {
       };
       const row: ReferenceRow = { names: [raw], rawName: raw, links: [], location };
       if (description !== '') row.description = description;
-      if (valueOnLine && value?.range && (isScalar(value) || flowEmpty)) {
+      // `# … (type: int, default: 8)` above `lora_r: 32`: the comment states the default, so the
+      // value is an example (jsonargparse's and similar generated configs write them this way).
+      const stated = /\bdefault\s*[:=]\s*([^,;)\s][^,;)]*?)\s*(?:[,;)]|$)/i.exec(description);
+      if (stated) {
+        row.default = stated[1]!.trim();
+      } else if (valueOnLine && value?.range && (isScalar(value) || flowEmpty)) {
         const vStart = counter.linePos(value.range[0]);
         row.default = block.value.slice(value.range[0], value.range[1]).trim();
         row.defaultLocation = {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { HISTORY_RE, proseFlags } from './prose-flags.js';
-import { classCandidates, inferCommand, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
+import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -977,7 +977,7 @@ function sectionsOfDoc(
       ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
       ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
-      ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks, configFile) : []],
+      ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks, configFile, o.inferred !== undefined) : []],
     ];
     // A bullet list beside a table or parameter headings usually lists something else (output
     // fields, accepted values): list rows count only in a section with no other layout.
@@ -1010,7 +1010,9 @@ function sectionsOfDoc(
  * section's commands (`# docker-compose.yml`) is an example of that file and is skipped; outside a
  * config file's section (`configFile` false: a configured `sections` heading of a CLI command) a
  * block counts only when at least half of its rows name the command's parameters. Each block read
- * is added to `referenceBlocks`.
+ * is added to `referenceBlocks`. In a section found by inference (`inferred`), a value is a
+ * documented default only when the block's lead sentence speaks of defaults or the key's comment
+ * states one.
  */
 function yamlReferenceRows(
   doc: DocFile,
@@ -1020,6 +1022,7 @@ function yamlReferenceRows(
   commandByName: (n: string) => CommandSpec | undefined,
   referenceBlocks: Set<DataBlock>,
   configFile: boolean,
+  inferred = false,
 ): ReferenceRow[] {
   const names = new Set(commands.flatMap((n) => {
     const c = commandByName(n);
@@ -1039,6 +1042,17 @@ function yamlReferenceRows(
     // command's parameters.
     if (!configFile && read.filter((r) => params.has(r.names[0]!.split('.')[0]!)).length * 2 < read.length) continue;
     referenceBlocks.add(data);
+    // Found by inference, a block's values are defaults only when the sentence before it says so
+    // ("The following shows the default value for each option:") or a key's comment states one;
+    // else they may be an example's values (`favicon: /favicon.ico  # Favicon URL`).
+    if (inferred && !/\bdefaults?\b/i.test(data.lead ?? '')) {
+      for (const r of read) {
+        if (r.default !== undefined && !/\bdefault\s*[:=]/i.test(r.description ?? '')) {
+          delete r.default;
+          delete r.defaultLocation;
+        }
+      }
+    }
     rows.push(...read);
   }
   return rows;
@@ -1236,8 +1250,12 @@ export function inferBlocks(
     const own = (r: ReferenceRow): boolean => !inCovered(r.location.line);
     const tables = block.tables.filter((t) => !inCovered(t.location.line)).map((t) => readReferenceTable(t) ?? []).filter((g) => g.length > 0);
     const headingRows = (block.headingRows ?? []).filter(own);
-    const others = [...tables, ...headingGroups(tree, headingRows)];
+    const laid = [...tables, ...headingGroups(tree, headingRows)];
     const list = (block.listRows ?? []).filter(own);
+    // A commented YAML block is the layout only of a block with no other: it documents a config
+    // file's keys (a class), never a CLI command's flags (that is an example config passed to it).
+    const yaml = laid.length === 0 && list.length === 0 ? commentedYamlGroups(doc, block, inCovered) : [];
+    const others = [...laid, ...yaml];
     const groups = others.length > 0 ? others : list.length > 0 ? [list] : [];
     if (groups.length === 0) continue;
     const layout = others.length > 0 ? ('other' as const) : ('list' as const);
@@ -1249,6 +1267,11 @@ export function inferBlocks(
     if (inference.command && headed.has(inference.command) && !inference.prefix) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
+      continue;
+    }
+    if (inference.command && yaml.length > 0 && inference.command.kind !== 'config-file' && inference.command.mappedBy !== 'inferred') {
+      const { command: cli, ...rest } = inference;
+      out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, but a commented YAML block documents a config file, not \`${cli.name}\`'s flags` } });
       continue;
     }
     if (!inference.command) {
@@ -1269,6 +1292,32 @@ export function inferBlocks(
     covered.push([line, block.endLine]);
   }
   return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
+}
+
+/** Share of an unasked-for YAML block's keys that must carry a comment for inference to read it (see {@link commentedYamlGroups}). */
+const INFERRED_YAML_COMMENTED_SHARE = 0.75;
+
+/**
+ * The rows of each commented YAML block (`key: value  # what it does`) in a heading block's lines,
+ * as groups for inference: a block documenting a config file's keys is a reference layout like a
+ * table. A block whose `title=` or first-line comment names a file is left out (it is that file's
+ * example, and {@link yamlReferenceRows} attributes it by name), as is one of fewer than
+ * {@link INFERENCE_THRESHOLDS}`.minShared` keys or with a comment on fewer than three quarters of
+ * its keys ({@link INFERRED_YAML_COMMENTED_SHARE}).
+ */
+function commentedYamlGroups(doc: DocFile, block: HeadingBlock, inCovered: (line: number) => boolean): ReferenceRow[][] {
+  const groups: ReferenceRow[][] = [];
+  for (const data of doc.dataBlocks ?? []) {
+    const line = data.location.line;
+    if (line <= block.heading.location.line || line > block.endLine || inCovered(line)) continue;
+    const first = data.value.split(/\r?\n/).find((l) => l.trim() !== '' && l.trim() !== '---') ?? '';
+    if (/title=/.test(data.meta ?? '') || /^\s*#\s*[\w./-]+\.(?:ya?ml|json|toml)\s*$/i.test(first)) continue;
+    const rows = commentedYamlRows(data);
+    // Unasked, a block is a reference only when nearly every key says what it does: an example
+    // config comments a key or two (`tokenizer: x  # borrow the chat template`).
+    if (rows && rows.length >= INFERENCE_THRESHOLDS.minShared && rows.filter((r) => r.description !== undefined).length >= INFERRED_YAML_COMMENTED_SHARE * rows.length) groups.push(rows);
+  }
+  return groups;
 }
 
 /** How a document's heading blocks nest: each block's enclosing block and the blocks right inside it, and the block at each heading line. */
