@@ -53,6 +53,19 @@ describe('inferCommand', () => {
     expect(result.evidence).toContain('at least 3 needed');
   });
 
+  it('takes fewer than three names for a sub-command the heading, title or path names, never for a program', () => {
+    const login = command('tool login', [param('residency'), param('config'), param('token')]);
+    const tool = command('tool', [param('verbose'), param('quiet')]);
+    const small = parameterSets([login, tool]);
+    const onPage = inferCommand([rows('--config', '--residency', '--help')], small, { heading: 'Options / login', file: 'docs/commands/login.md' });
+    expect(onPage.command?.name).toBe('tool login');
+    const elsewhere = inferCommand([rows('--config', '--residency')], small, { heading: 'Options', file: 'docs/guide.md' });
+    expect(elsewhere.command).toBeUndefined();
+    expect(elsewhere.evidence).toContain('at least 3 needed');
+    const program = inferCommand([rows('--verbose', '--quiet')], small, { heading: 'Options', title: 'tool', file: 'docs/tool.md' });
+    expect(program.command).toBeUndefined();
+  });
+
   it('needs most rows to be the command\'s', () => {
     const result = inferCommand([rows('--speed', '--jar', '--duration', '--colour', '--size', '--weight', '--lid')], sets, ctx);
     expect(result.command).toBeUndefined();

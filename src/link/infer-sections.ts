@@ -12,7 +12,8 @@ import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
 
 /**
  * When a documented name set is assigned to a command's parameters. A block is assigned when
- * at least `minShared` of its rows name the command's own parameters, the rows the command
+ * at least `minShared` of its rows name the command's own parameters (one, for a sub-command the
+ * block's heading, page title or path names), the rows the command
  * explains (own, inherited and global parameters) are at least `minShare` of its rows, and no
  * other command comes within `rivalRatio` of its shared count (unless the heading, title or path
  * names the winner's last word and not the rival's).
@@ -259,7 +260,11 @@ export function inferCommand(
   const chosenBest = { command: chosen.set.command, shared: chosen.shared, explained: chosen.explained };
   const runnerUp = scored.find((s) => s !== chosen);
   const rival = runnerUp ? { rival: { command: runnerUp.set.command, shared: runnerUp.shared } } : {};
-  if (chosen.shared < minShared) {
+  // A sub-command of few parameters cannot show three: a block whose heading, page title or path
+  // names it (`# login` in docs/commands/login.md) needs only one of its own (and most rows, below).
+  // Not a program itself: its name is on every page of its docs.
+  const fewNamed = kindRank(chosen.set) === 0 && chosen.shared >= 1 && chosen.set.command.name.includes(' ') && namedByContext(chosen);
+  if (chosen.shared < minShared && !fewNamed) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
   }
   const share = kindRank(chosen.set) === 1 ? INFERENCE_THRESHOLDS.classShare : minShare;
