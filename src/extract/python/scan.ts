@@ -468,6 +468,11 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
       case 'function_definition':
       case 'decorated_definition': {
         const [def, decorators] = unwrapDecorated(child);
+        // `try: from ._main import main` / `except ImportError: def main(): print("pip install x[cli]")`:
+        // the stub in the except clause stands in for the import when an optional dependency is
+        // missing; the name is the imported one (httpx's CLI).
+        const defined = def?.childForFieldName('name')?.text;
+        if (inExcept && defined !== undefined && info.bindings.has(defined)) break;
         if (def?.type === 'class_definition') {
           const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
           if (cls && !info.classes.has(cls.name)) info.classes.set(cls.name, cls);
