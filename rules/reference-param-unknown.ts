@@ -155,9 +155,9 @@ const rule: Rule<Options> = {
           knownRows++;
           continue;
         }
-        // A row the docs mark deprecated or removed is a tombstone kept on purpose (`### `x` (DEPRECATED)`,
-        // "Removed in v4: delete it from your config"): the code dropping the name is what it announces.
-        if (row.deprecated) {
+        // A row whose docs say the parameter is gone is a tombstone kept on purpose (`### `x` (DEPRECATED)`
+        // + "no longer needed, you can remove it", "Removed in v4"): the code dropping the name is what it announces.
+        if (row.removed) {
           knownRows++;
           continue;
         }

@@ -149,7 +149,7 @@ describe('hints that fit the case', () => {
     expect(code).toBe(0);
     expect(lines).toEqual([
       'docdrift: found 1 command(s) but the parameters of none, so nothing was checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
-        '(argparse, click, typer, cyclopts, jsonargparse, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
     ]);
     expect(stderr).not.toContain('docdrift config)');
@@ -167,7 +167,7 @@ describe('hints that fit the case', () => {
     expect(code).toBe(0);
     expect(lines).toEqual([
       'docdrift: the parameters of the command (scripts aside) are unknown, so it was not checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
-        '(argparse, click, typer, cyclopts, jsonargparse, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
     ]);
   });

@@ -66,6 +66,14 @@ describe('inferCommand', () => {
     expect(program.command).toBeUndefined();
   });
 
+  it('refuses a CLI command for rows spelled as config keys where its flags are kebab (a settings page)', () => {
+    const bump = command('cz bump', [param('annotated-tag'), param('gpg-sign'), param('tag-format'), param('dry-run')]);
+    const result = inferCommand([rows('annotated_tag', 'gpg_sign', 'tag_format', 'version_files')], parameterSets([bump]), ctx);
+    expect(result.command).toBeUndefined();
+    expect(result.evidence).toContain('spelled as config keys (`annotated_tag`)');
+    expect(inferCommand([rows('--annotated-tag', '--gpg-sign', '--tag-format')], parameterSets([bump]), ctx).command?.name).toBe('cz bump');
+  });
+
   it('needs most rows to be the command\'s', () => {
     const result = inferCommand([rows('--speed', '--jar', '--duration', '--colour', '--size', '--weight', '--lid')], sets, ctx);
     expect(result.command).toBeUndefined();

@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  splitAliases, DEPRECATED_LEAD_RE, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  splitAliases, saysRemoved, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
@@ -233,8 +233,10 @@ interface Attributes {
   flags: string[];
   /** The docs say the parameter is required (`Required: yes`, `(required)`). */
   required?: boolean;
-  /** The docs mark the parameter deprecated or removed (`(deprecated)`, `(removed in v4)`). */
+  /** The docs mark the parameter deprecated (`(deprecated)`, `(DEPRECATED)`). */
   deprecated?: boolean;
+  /** The docs mark the parameter removed (`(removed in v4)`, `(obsolete)`). */
+  removed?: boolean;
   /** True when any attribute was recognised (evidence that the heading is a parameter). */
   evidence: boolean;
 }
@@ -462,7 +464,8 @@ function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: n
     } else if (/^(?:required|optional|deprecated|experimental|advanced|beta)$/i.test(part) || /^(?:removed|obsolete)\b/i.test(part)) {
       attrs.evidence = true;
       if (/^required$/i.test(part)) attrs.required = true;
-      if (/^(?:deprecated|removed|obsolete)\b/i.test(part)) attrs.deprecated = true;
+      if (/^deprecated\b/i.test(part)) attrs.deprecated = true;
+      if (/^(?:removed|obsolete)\b/i.test(part)) attrs.removed = true;
     } else if (attrs.type === undefined) {
       setAttribute(attrs, 'type', (mode) => valueIn(ctx.file, flat, s, e, ctx.rawLines, mode), () => []);
     }
@@ -487,7 +490,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   }
   if (attrs.env) row.env = attrs.env.value;
   if (attrs.required) row.required = true;
-  if (attrs.deprecated || (row.description !== undefined && DEPRECATED_LEAD_RE.test(row.description))) row.deprecated = true;
+  if (saysRemoved(row.description, attrs)) row.removed = true;
   return row;
 }
 

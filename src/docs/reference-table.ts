@@ -142,11 +142,24 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
 const REQUIRED_RE = /^[*_(]*required[*_)]*\.?$/i;
 /** A description starting by saying the parameter is required (`(Required) The…`, `Required. The…`, `**Required**:`). */
 const REQUIRED_LEAD_RE = /^[*_(\[]*required\b[*_)\]]*[.:]?(?:\s|$)/i;
+/** A description starting by saying the parameter is deprecated (`Deprecated.`, `**Deprecated**:`, `⚠️ Deprecated`). */
+export const DEPRECATED_LEAD_RE = /^(?:[^\p{L}\p{N}\s]{1,3}\s*)?[*_(\[]*deprecated\b/iu;
+/** A description starting by saying the parameter is gone (`Removed in v4`, `(Removed since 2.0)`, `Obsolete:`; a bare `Removed.` is too vague). */
+export const REMOVED_LEAD_RE = /^(?:[^\p{L}\p{N}\s]{1,3}\s*)?[*_(\[]*(?:obsolete\b|removed\s+(?:in|since|as\s+of)\b)/iu;
+/** Text saying a deprecated parameter is gone (`no longer needed`, `You can remove it from your configuration`, `is removed since Stryker 4`). */
+export const REMOVAL_TEXT_RE = /\b(?:no\s+longer\s+(?:needed|supported|used|has\s+any\s+effect|available|exists?)|(?:you\s+(?:can|should|may)|can\s+be)\s+(?:safely\s+)?remove(?:d)?\b|(?:is|was|has\s+been)\s+removed\b|obsolete\b)/i;
+
 /**
- * A description starting by saying the parameter is deprecated or gone (`Deprecated.`, `**Deprecated**:`,
- * `(Removed in v4)`, `Removed since 2.0`, `Obsolete:`, `⚠️ Deprecated`; a bare `Removed.` is too vague): the row is a tombstone ({@link ReferenceRow.deprecated}).
+ * Whether a row's docs say its parameter is gone ({@link ReferenceRow.removed}): marked removed or
+ * obsolete, a description starting so, or marked deprecated (by a note or the description's first
+ * word) with text saying it is no longer needed or can be removed.
  */
-export const DEPRECATED_LEAD_RE = /^(?:[^\p{L}\p{N}\s]{1,3}\s*)?[*_(\[]*(?:deprecated\b|obsolete\b|removed\s+(?:in|since|as\s+of|from)\b)/iu;
+export function saysRemoved(description: string | undefined, marked: { deprecated?: boolean; removed?: boolean } = {}): boolean {
+  if (marked.removed) return true;
+  if (description === undefined) return false;
+  if (REMOVED_LEAD_RE.test(description)) return true;
+  return (marked.deprecated === true || DEPRECATED_LEAD_RE.test(description)) && REMOVAL_TEXT_RE.test(description);
+}
 
 /** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
 export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
@@ -287,7 +300,7 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
     if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description))) out.required = true;
-    if (description !== undefined && DEPRECATED_LEAD_RE.test(description)) out.deprecated = true;
+    if (saysRemoved(description)) out.removed = true;
     if (REQUIRED_RE.test(defaultCell)) {
       // "Required" in the Default column: no default, and the row says so.
     } else if (!NO_VALUE.has(defaultCell.toLowerCase())) {

@@ -379,7 +379,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const text = read(file);
     if (text !== undefined) for (const key of interpolationKeys(text)) interpolatedKeys.add(key);
   }
-  // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
+  // CLI flags (argparse, click, typer, cyclopts, jsonargparse, decli): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
   const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf);

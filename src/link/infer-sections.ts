@@ -267,6 +267,19 @@ export function inferCommand(
   if (chosen.shared < minShared && !fewNamed) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
   }
+  // Rows spelled as config keys (`annotated_tag`) where the command's flags are kebab
+  // (`--annotated-tag`): a settings page of the program's config file, which only folding ties to
+  // the flags; its rows are no CLI reference (a class, when one is read, takes them above).
+  if (spelling === 'keys' && kindRank(chosen.set) === 0) {
+    const flagNames = new Set(chosen.set.command.params.filter((p) => p.origin === 'cli-flag').flatMap((p) => [p.name, ...p.aliases]));
+    const asKeys = counted.filter((r) => {
+      const n = r.names[0] ?? '';
+      return n.includes('_') && !flagNames.has(n) && flagNames.has(n.replace(/_/g, '-'));
+    });
+    if (asKeys.length * 2 >= chosen.shared) {
+      return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.shared} of its ${total} rows name parameters of ${cname}, but ${asKeys.length} are spelled as config keys (\`${asKeys[0]!.names[0]}\`), not as its flags (\`--${asKeys[0]!.names[0]!.replace(/_/g, '-')}\`): a config file's settings` };
+    }
+  }
   const share = kindRank(chosen.set) === 1 ? INFERENCE_THRESHOLDS.classShare : minShare;
   if (chosen.explained < total * share) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.explained} of its ${total} rows are parameters of ${cname} (${share === minShare ? 'most' : `${share * 100} %`} needed)` };

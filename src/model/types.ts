@@ -302,11 +302,13 @@ export interface ReferenceRow {
   /** True when the docs say the parameter is required ("Required" default cell, `(required)`, `[required]`, `Required: yes`). */
   required?: boolean;
   /**
-   * True when the docs mark the row as deprecated or removed (`(deprecated)`, `(DEPRECATED)` after a
-   * parameter heading, a description starting `Deprecated`/`Removed`/`Obsolete`): a tombstone kept
-   * on purpose to tell users to drop the key, so a name the code no longer has is not drift.
+   * True when the docs say the parameter is gone: `(removed)`/`(obsolete)` after the name, a
+   * description starting `Removed in 2.0`/`Obsolete`, or a row marked deprecated (`(DEPRECATED)`,
+   * `Deprecated:`) whose text says it is no longer needed or can be removed. A tombstone kept on
+   * purpose to tell users to drop the key, so a name the code no longer has is not drift; a row
+   * that is only "deprecated" still promises the flag works, and is checked.
    */
-  deprecated?: boolean;
+  removed?: boolean;
   /**
    * A row naming one setting in several namespaces (`| `enabled` | `APP_METRICS` | `--metrics` |`,
    * issue #13): the names of its key column and the spellings of its CLI-flag column apart, so

@@ -5,6 +5,7 @@ import { extractArgparse } from './flags-argparse.js';
 import { extractClick } from './flags-click.js';
 import { extractCyclopts } from './flags-cyclopts.js';
 import { extractJsonargparse } from './flags-jsonargparse.js';
+import { extractDecli } from './flags-decli.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import type { ParsedPythonModule } from './index.js';
@@ -65,7 +66,8 @@ const CONTAINERS = new Set([
  * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
- * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`).
+ * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`, `extractDecli` for
+ * decli's `cli(data)`).
  *
  * @param sources Project-relative POSIX paths and texts of the Python files to read.
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
@@ -104,7 +106,7 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx)]);
+    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx)]);
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
     diagnostics.sort((a, b) => compare(a.location.file, b.location.file));

@@ -6,9 +6,9 @@
  */
 
 /** Words without which a file cannot declare CLI flags itself. */
-const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse)\b/;
+const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse|decli)\b/;
 /** Substrings of {@link FRAMEWORK_WORDS} (`argparse` covers `jsonargparse`): a text holding none of them cannot match it. */
-const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts'];
+const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts', 'decli'];
 /** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
 const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b/;
 /** `if __name__ == "__main__":` (either order of the comparison) at the start of a line. */
