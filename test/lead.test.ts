@@ -12,6 +12,7 @@ describe('selectionCue', () => {
     ['Other flags', '', 'Other flags'],
     ['Key Fields', '', 'Key Fields'],
     ['Retries', 'The verification and retry controls are:', 'The verification and retry controls are:'],
+    ['Configuration', 'The full schema lives in `WrapperConfig` in `app.py`. Highlights:', 'The full schema lives'],
     ['Options', 'See the reference for all available options.', 'See the reference for all available options'],
   ])('%s / %s → a selection', (heading, lead, cue) => {
     expect(selectionCue(heading, lead)).toBe(cue);

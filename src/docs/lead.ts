@@ -22,12 +22,15 @@ const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+(?:[\w-]+\s+){0,2
 /**
  * Lead sentences that say the rows are a selection, each with the words it quotes:
  * "Here is a list of common options", "Notable keys:", "The most useful fields are:",
- * "Run `tool --help` for the full list", "see … for all options", "some of the options",
+ * "Run `tool --help` for the full list", "see … for all options", "some of the options", "The full
+ * schema lives in `Config`. Highlights:",
  * "The verification and retry controls are:" (a category of the options, named by its words).
  */
 const LEAD_RES: readonly RegExp[] = [
   new RegExp(String.raw`\b${SELECTIVE}\s+(?:[\w-]+\s+){0,2}${ITEMS}\b`, 'i'),
   /\b(?:for|see|in|lists?)\s+(?:\S+\s+){0,6}?(?:the\s+)?(?:full|complete|entire|whole|exhaustive)\s+(?:list|set|reference|documentation)\b/i,
+  /\b(?:the\s+)?(?:full|complete|entire|whole|exhaustive)\s+(?:list|set|reference|documentation|schema|definition)\s+(?:is|lives|can\s+be\s+found|is\s+available)\b/i,
+  /\b(?:highlights|for\s+example|e\.g\.)\s*:\s*$/i,
   new RegExp(String.raw`\b(?:for|see|lists?)\s+(?:\S+\s+){0,6}?all\s+(?:(?:the\s+)?available\s+|supported\s+)?${ITEMS}\b`, 'i'),
   /\bamong\s+(?:others|them)\b|\bincluding\b[^.]*:\s*$/i,
   // "The verification and retry controls are:" names a category, unlike "The options are:" or
