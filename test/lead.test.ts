@@ -10,6 +10,8 @@ describe('selectionCue', () => {
     ['Configuration', 'The agent reads its config at configs/agent.yaml. Notable keys:', 'Notable keys'],
     ['Inspect rollouts', 'Each row holds the response and a score. The most useful fields are:', 'most useful fields'],
     ['Other flags', '', 'Other flags'],
+    ['Usage', 'Here are some of the options:', 'some of the options'],
+    ['Configuration', 'Notable Hydra config keys:', 'Notable Hydra config keys'],
     ['Key Fields', '', 'Key Fields'],
     ['Retries', 'The verification and retry controls are:', 'The verification and retry controls are:'],
     ['Configuration', 'The full schema lives in `WrapperConfig` in `app.py`. Highlights:', 'The full schema lives'],
@@ -24,6 +26,7 @@ describe('selectionCue', () => {
     ['Settings', 'The options are:'],
     ['Configuration', 'All options are documented below.'],
     ['Reference', 'Each option has a heading of its own.'],
+    ['Settings', 'Each key of the settings file is described below.'],
   ])('%s / %s → no selection', (heading, lead) => {
     expect(selectionCue(heading, lead)).toBeUndefined();
   });
@@ -90,5 +93,20 @@ describe('page kinds', () => {
     expect(isHistoryHeading('Changes to the output')).toBe(false);
     const { doc } = parseDoc('README.md', '# tool\n\n## Options\n\ntext\n\n## Breaking changes\n\n- `--old` was removed.\n');
     expect(historyRanges(doc.blocks)).toEqual([[7, 9]]);
+  });
+});
+
+describe('bounded on long paragraphs', () => {
+  const N = 100_000;
+  it.each([
+    ['selectionCue: a long run of words', () => selectionCue('Options', `the ${'common '.repeat(N / 7)}x`)],
+    ['selectionCue: words before a colon', () => selectionCue('Options', `The ${'retry '.repeat(N / 6)}controls are:`)],
+    ['scopedConfigFile: a long path without an extension', () => scopedConfigFile('', ` ${'a/'.repeat(N / 2)}b`)],
+    ['scopedConfigFile: dots in one segment', () => scopedConfigFile('', ` c/${'a.'.repeat(N / 2)}b`)],
+    ['isHistoryHeading: a long heading', () => isHistoryHeading(`migrating from ${'x '.repeat(N / 2)}!`)],
+  ])('%s', (_name, fn) => {
+    const start = performance.now();
+    fn();
+    expect(performance.now() - start).toBeLessThan(1500);
   });
 });

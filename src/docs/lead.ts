@@ -13,11 +13,14 @@ import type { DocFile, DocLink, Paragraph } from '../model/types.js';
 const SELECTIVE =
   String.raw`(?:notable|common(?:ly[ -]used)?|frequently[ -]used|most[ -]used|most[ -](?:useful|important|common|relevant)|useful|important|main|key|core|essential|basic|popular|selected|highlighted|some|a[ -]few|several|other|additional|more|further|(?:a[ -])?subset[ -]of(?:[ -]the)?|a[ -]selection[ -]of(?:[ -]the)?)`;
 
+/** Up to two words between a selective word and the noun ("common CLI options"), never a function word ("key of the settings"). */
+const BETWEEN = String.raw`(?:(?!(?:of|the|a|an|in|on|to|for|is|are|can|may|and|or|that|which)\b)[\w-]+\s+){0,2}`;
+
 /** Nouns a reference lists. */
 const ITEMS = String.raw`(?:options?|flags?|keys?|fields?|settings?|parameters?|params|arguments?|args|properties|knobs|switches|controls|configs?|configuration[ -]options)`;
 
 /** A heading that names a selection: "Other flags", "Notable keys", "Common options", "Key fields", "Highlights". */
-const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+(?:[\w-]+\s+){0,2}${ITEMS}|highlights|key\s+(?:${ITEMS}))\b`, 'i');
+const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+${BETWEEN}${ITEMS}|highlights|key\s+(?:${ITEMS}))\b`, 'i');
 
 /**
  * Lead sentences that say the rows are a selection, each with the words it quotes:
@@ -27,7 +30,8 @@ const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+(?:[\w-]+\s+){0,2
  * "The verification and retry controls are:" (a category of the options, named by its words).
  */
 const LEAD_RES: readonly RegExp[] = [
-  new RegExp(String.raw`\b${SELECTIVE}\s+(?:[\w-]+\s+){0,2}${ITEMS}\b`, 'i'),
+  new RegExp(String.raw`\b${SELECTIVE}\s+${BETWEEN}${ITEMS}\b`, 'i'),
+  new RegExp(String.raw`\b(?:some|a[ -]few|several|many|most)\s+of\s+(?:the|its|our|their)\s+(?:[\w-]+\s+)?${ITEMS}\b`, 'i'),
   /\b(?:for|see|in|lists?)\s+(?:\S+\s+){0,6}?(?:the\s+)?(?:full|complete|entire|whole|exhaustive)\s+(?:list|set|reference|documentation)\b/i,
   /\b(?:the\s+)?(?:full|complete|entire|whole|exhaustive)\s+(?:list|set|reference|documentation|schema|definition)\s+(?:is|lives|can\s+be\s+found|is\s+available)\b/i,
   /\b(?:highlights|for\s+example|e\.g\.)\s*:\s*$/i,
