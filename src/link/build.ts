@@ -1018,8 +1018,7 @@ function sectionsOfDoc(
 
 /**
  * What a section's heading and lead text (src/docs/lead.ts) say about its rows: that they are a
- * selection, that their defaults are one named config file's values (whose keys are a selection
- * too), and which pages the command
+ * selection, that their defaults are one named config file's values, and which pages the command
  * defers to for the options it does not list. The lead is the paragraph right before the first
  * row, after the last heading above it (a sub-heading's lead when the rows sit under one).
  */
@@ -1046,10 +1045,10 @@ function leadScope(
   // A config file's own reference names itself; another file named with its folder is one instance.
   const scopedFile = file !== undefined && !commands.some((n) => n === file || file.endsWith(`/${n}`)) ? file : undefined;
   const delegatesTo = configFile ? [] : delegatedDocs(doc, from, firstRow);
-  // A table of one shipped file's keys lists what that file sets: a selection of the parameters.
-  const declared = selection ?? (scopedFile !== undefined ? `the keys of ${scopedFile}` : undefined);
+  // A table of one shipped file's keys is not a selection by that alone: it should still list what
+  // that file sets, and docdrift does not read the file (a run reads only discovered files).
   return {
-    ...(declared !== undefined ? { selection: declared } : {}),
+    ...(selection !== undefined ? { selection } : {}),
     ...(scopedFile !== undefined ? { scopedFile } : {}),
     ...(delegatesTo.length > 0 ? { delegatesTo } : {}),
   };
