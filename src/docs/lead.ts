@@ -94,12 +94,29 @@ export function delegatedDocs(doc: Pick<DocFile, 'file' | 'links' | 'paragraphs'
   const [first, second] = doc.headings;
   const firstHeading = (first?.depth === 1 ? second : first)?.location.line ?? Infinity;
   const out = new Set<string>();
-  for (const p of doc.paragraphs ?? []) {
-    const inLead = p.line > from && p.endLine < to;
-    if (!(p.endLine < firstHeading || inLead) || !DELEGATION_RE.test(p.text)) continue;
+  for (const p of [...paragraphsBetween(doc, 0, firstHeading), ...paragraphsBetween(doc, from, to)]) {
+    if (!DELEGATION_RE.test(p.text)) continue;
     for (const l of linksIn(doc.links, p)) if (l.targetFile && l.targetFile !== doc.file) out.add(l.targetFile);
   }
   return [...out];
+}
+
+/**
+ * The paragraphs that start after line `from` and end before line `to`, found by binary search
+ * (a page of many sections asks once per section).
+ */
+function paragraphsBetween(doc: Pick<DocFile, 'paragraphs'>, from: number, to: number): Paragraph[] {
+  const ps = doc.paragraphs ?? [];
+  let lo = 0;
+  let hi = ps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ps[mid]!.line <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Paragraph[] = [];
+  for (let i = lo; i < ps.length && ps[i]!.endLine < to; i++) out.push(ps[i]!);
+  return out;
 }
 
 function linksIn(links: readonly DocLink[], p: Paragraph): DocLink[] {
@@ -113,11 +130,5 @@ function linksIn(links: readonly DocLink[], p: Paragraph): DocLink[] {
  * general ("Some options can also be set in a file") and are not read.
  */
 export function leadText(doc: Pick<DocFile, 'paragraphs'>, from: number, firstRow: number): string {
-  let last: Paragraph | undefined;
-  for (const p of doc.paragraphs ?? []) {
-    if (p.line <= from) continue;
-    if (p.endLine >= firstRow) break;
-    last = p;
-  }
-  return last?.text ?? '';
+  return paragraphsBetween(doc, from, firstRow).pop()?.text ?? '';
 }

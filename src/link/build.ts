@@ -1031,12 +1031,16 @@ function leadScope(
 ): Pick<ReferenceSection, 'selection' | 'scopedFile' | 'delegatesTo'> {
   const firstRow = rows[0]?.location.line;
   if (firstRow === undefined) return {};
-  let sub: DocFile['headings'][number] | undefined;
-  for (const h of doc.headings) {
-    if (h.location.line <= block.heading.location.line) continue;
-    if (h.location.line >= firstRow) break;
-    sub = h;
+  // The last heading before the first row (binary search: a page of many sections asks per section).
+  let lo = 0;
+  let hi = doc.headings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (doc.headings[mid]!.location.line < firstRow) lo = mid + 1;
+    else hi = mid;
   }
+  const last = doc.headings[lo - 1];
+  const sub = last && last.location.line > block.heading.location.line ? last : undefined;
   const from = (sub ?? block.heading).location.line;
   const lead = leadText(doc, from, firstRow);
   const headingText = headingMatchText(block.heading.text);
@@ -1062,12 +1066,13 @@ function leadScope(
 function dropHistorySections(sections: ReferenceSection[], commandByName: (n: string) => CommandSpec | undefined): void {
   const current = new Set<CommandSpec>();
   for (const s of sections) if (!s.history && !s.global) for (const n of s.commands) { const c = commandByName(n); if (c) current.add(c); }
-  for (let i = sections.length - 1; i >= 0; i--) {
-    const s = sections[i]!;
-    if (!s.history) continue;
-    const cmds = s.commands.map(commandByName).filter((c): c is CommandSpec => c !== undefined);
-    if (s.global || (cmds.length > 0 && cmds.every((c) => current.has(c)))) sections.splice(i, 1);
+  let kept = 0;
+  for (const s of sections) {
+    const cmds = s.history ? s.commands.map(commandByName).filter((c): c is CommandSpec => c !== undefined) : [];
+    if (s.history && (s.global || (cmds.length > 0 && cmds.every((c) => current.has(c))))) continue;
+    sections[kept++] = s;
   }
+  sections.length = kept;
 }
 
 /**
