@@ -1,6 +1,8 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
-import { explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
+import type { CommandSpec } from '../src/model/types.js';
+import { delegatedSectionFor, explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
+import { partialReference } from '../src/model/coverage.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
@@ -21,6 +23,14 @@ const rule: Rule = {
   },
   check({ model, report }) {
     const seen = new Set<string>();
+    const partial = new Map<CommandSpec, boolean>();
+    // Only a reference that says so (a selection, a changelog) is partial here: one inferred and
+    // short may still be the command's whole reference, and its examples' flags are worth a row.
+    const declaredPartial = (cmd: CommandSpec): boolean => {
+      let p = partial.get(cmd);
+      if (p === undefined) partial.set(cmd, (p = ['selection', 'history'].includes(partialReference(model, cmd)?.reason ?? '')));
+      return p;
+    };
     for (const usage of model.usages) {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
@@ -29,6 +39,9 @@ const rule: Rule = {
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary || rowsFor(model, cmd, param).length > 0) continue;
+      // The reference it defers to documents it, or the reference says it lists a selection (a
+      // missing row there is no evidence).
+      if (delegatedSectionFor(model, cmd, param) || declaredPartial(cmd)) continue;
       // Rows for its keys (`logging.level`) document a nested parameter too.
       const spellings = [param.name, ...param.aliases];
       const documentedByKeys = [...sections, ...globalSectionsFor(model, cmd)].some((sec) =>

@@ -1,9 +1,9 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
+import { delegatedSectionFor, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
-import { partialInferredReference } from '../src/model/coverage.js';
+import { partialReference } from '../src/model/coverage.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
 
@@ -35,9 +35,10 @@ const rule: Rule<Options> = {
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary) continue;
-      // A reference found by its content that lists under half of the parameters may be "the main
-      // options" on purpose: not known to be complete, so nothing is missing (a run note says so).
-      if (partialInferredReference(model, cmd)) continue;
+      // A reference that says it lists a selection ("Here is a list of common options"), a
+      // changelog, or one found by its content that lists under half of the parameters is not
+      // known to be complete: nothing is missing (a run note says so).
+      if (partialReference(model, cmd)) continue;
       const inferredOnly = sections.every((s) => s.inferred);
       const documented = new Set(
         [...sections, ...globalSectionsFor(model, cmd)].flatMap((s) => s.rows.flatMap((r) => r.names)),
@@ -51,6 +52,9 @@ const rule: Rule<Options> = {
         if (param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
         if (param.deprecated !== false && !options.includeDeprecated) continue;
         if (rowsFor(model, cmd, param).length > 0) continue;
+        // The page defers to another reference for these ("Every one of the Configuration options
+        // can also be specified through the CLI"), and that reference has its row.
+        if (delegatedSectionFor(model, cmd, param)) continue;
         // A field set by a flag (`--resume` → `resume_from_cache`) is one parameter: the flag,
         // which users type, carries the finding.
         if (param.origin !== 'cli-flag' && twinsOf(cmd, param).length > 0) continue;

@@ -62,7 +62,8 @@ const rule: Rule<Options> = {
       return fix ? { fix } : {};
     };
     for (const section of model.sections) {
-      if (section.global) continue;
+      // A changelog or upgrade guide names removed flags on purpose (`--preset` was removed).
+      if (section.global || section.history) continue;
       const cmds = [...new Set(section.commands.map((n) => model.commandByName(n)))].filter(
         (c): c is CommandSpec => c !== undefined,
       );

@@ -19,7 +19,8 @@ const rule: Rule = {
   },
   check({ model, report }) {
     for (const section of model.sections) {
-      if (section.global) continue;
+      // A changelog or upgrade guide shows past releases' types.
+      if (section.global || section.history) continue;
       const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
       for (const row of section.rows) {
         if (row.type === undefined) continue;

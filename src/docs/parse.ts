@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, Nodes, Root, Table, TableCell, TableRo
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { toString } from 'mdast-util-to-string';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, ProseCode, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
@@ -223,6 +223,9 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const dataBlocks: DataBlock[] = [];
   const helpBlocks: HelpBlock[] = [];
   const proseCodes: ProseCode[] = [];
+  // Paragraphs outside lists and tables, for the lead text of a section or table (src/docs/lead.ts).
+  const paragraphs: Paragraph[] = [];
+  let listDepth = 0;
   // The last paragraph seen: its text and last line, for a data block's introducing sentence.
   let lastParagraph: { text: string; endLine: number } | undefined;
   const invocations: Invocation[] = [];
@@ -339,6 +342,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
       case 'paragraph':
         proseCodes.push(...readProseCodes(file, node));
         lastParagraph = { text: plainText(node), endLine: node.position?.end.line ?? 0 };
+        if (listDepth === 0 && node.position) paragraphs.push({ text: lastParagraph.text, line: node.position.start.line, endLine: node.position.end.line });
         break;
       case 'inlineCode':
         codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });
@@ -371,7 +375,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
       default:
         break;
     }
-    if ('children' in node) for (const child of node.children) visit(child as Nodes, rowLinks);
+    if (!('children' in node)) return;
+    const item = node.type === 'listItem';
+    if (item) listDepth++;
+    for (const child of node.children) visit(child as Nodes, rowLinks);
+    if (item) listDepth--;
   };
   visit(tree, undefined);
 
@@ -384,7 +392,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), links };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), links };
 }
 
 /** Last line of the text (a final newline does not start a new line). */

@@ -7,7 +7,7 @@
 import picomatch from 'picomatch';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
-import { coverageCounts, paramSource, partialInferredReference, unknownReason } from '../model/coverage.js';
+import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
 
@@ -120,14 +120,21 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
         : nearest(model, cmd) ?? `${head}: no heading names it in inline code${config.reference.length > 0 ? ' in the `reference` documents' : ''}. Add a section headed \`\` \`${cmd.name}\` \`\`, or set ${key(cmd.name, 'sections')} to the heading that documents it.`,
     );
   }
-  // References found by their content that list under half of a command's parameters: read as
-  // partial lists, so missing rows were not reported (issue #29).
+  // References read as partial lists (found by their content and short, declared a selection, or
+  // only a changelog): missing rows were not reported (issue #29).
   for (const cmd of known) {
-    const partial = partialInferredReference(model, cmd);
+    const partial = partialReference(model, cmd);
     if (!partial) continue;
-    const { documented, parameters, section } = partial;
+    const { documented, parameters, section, reason } = partial;
+    const at = `${section.file}:${section.heading.location.line} "${section.heading.text}"`;
+    const why =
+      reason === 'selection'
+        ? `says it lists a selection ("${section.selection}", ${at})`
+        : reason === 'history'
+          ? `is only listed in a history page (changelog, upgrade guide: ${at})`
+          : `was found by its content (${at})`;
     missing.push(
-      `the reference of \`${cmd.name}\` was found by its content (${section.file}:${section.heading.location.line} "${section.heading.text}") and documents ${documented} of its ${parameters} parameters, ` +
+      `the reference of \`${cmd.name}\` ${why} and documents ${documented} of its ${parameters} parameters, ` +
         `so it was read as a partial list and missing rows were not reported. Set ${key(cmd.name, 'sections')} to its heading to require every parameter.`,
     );
   }

@@ -1,7 +1,9 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
-import { HISTORY_RE, proseFlags } from './prose-flags.js';
+import { proseFlags } from './prose-flags.js';
+import { historyRanges, inRanges, isHistoryPage } from '../docs/page-kind.js';
+import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
@@ -185,7 +187,8 @@ export function buildModel(input: ModelInput): Model {
     return inference.command && !headed.has(inference.command) ? inference : undefined;
   };
   for (const doc of referenceDocs) {
-    if (isGlobalFile(doc.file) || HISTORY_RE.test(doc.file) || sets.length === 0) {
+    // Changelogs, upgrade guides and blog posts list past releases' flags: never a reference by content.
+    if (isGlobalFile(doc.file) || isHistoryPage(doc) || sets.length === 0) {
       sections.push(...explicit.get(doc)!);
       continue;
     }
@@ -220,6 +223,7 @@ export function buildModel(input: ModelInput): Model {
     sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced, helpGuess));
   }
 
+  dropHistorySections(sections, commandByName);
   nameMetavarRows(sections, commandByName);
 
   const usages: Usage[] = [];
@@ -987,6 +991,8 @@ function sectionsOfDoc(
     if (!first) continue;
     // In a config file's reference, "All fields under `login`" scopes the rows below it to `login.*`.
     const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
+    const rows = prefixed(rowsOf(used.flatMap(([, rows]) => rows)), o.inferred?.inference.prefix).sort((a, b) => a.location.line - b.location.line);
+    const scope = leadScope(doc, o.block, rows, configFile, o.commands);
     sections.push({
       file: doc.file,
       heading: o.block.heading,
@@ -995,13 +1001,78 @@ function sectionsOfDoc(
       ...(o.global && !globalFile && programs.length > 0 ? { programs } : {}),
       // The layout that holds most rows names the section; rows of every layout count.
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
-      rows: prefixed(rowsOf(used.flatMap(([, rows]) => rows)), o.inferred?.inference.prefix).sort((a, b) => a.location.line - b.location.line),
+      rows,
       endLine: o.block.endLine,
       ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
+      ...(o.configured && !o.inferred ? { configured: true } : {}),
+      ...scope,
     });
   }
   sections.push(...helpSections(doc, commandByName, opened, inferHelp));
+  // Changelogs, upgrade guides, blog posts and "Breaking changes" parts record past releases.
+  const page = isHistoryPage(doc);
+  const ranges = page ? [] : historyRanges(doc.blocks);
+  for (const section of sections) if (page || inRanges(ranges, section.heading.location.line)) section.history = true;
   return sections;
+}
+
+/**
+ * What a section's heading and lead text (src/docs/lead.ts) say about its rows: that they are a
+ * selection, that their defaults are one named config file's values, and which pages the command
+ * defers to for the options it does not list. The lead is the paragraph right before the first
+ * row, after the last heading above it (a sub-heading's lead when the rows sit under one).
+ */
+function leadScope(
+  doc: DocFile,
+  block: HeadingBlock,
+  rows: readonly ReferenceRow[],
+  configFile: boolean,
+  commands: readonly string[],
+): Pick<ReferenceSection, 'selection' | 'scopedFile' | 'delegatesTo'> {
+  const firstRow = rows[0]?.location.line;
+  if (firstRow === undefined) return {};
+  // The last heading before the first row (binary search: a page of many sections asks per section).
+  let lo = 0;
+  let hi = doc.headings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (doc.headings[mid]!.location.line < firstRow) lo = mid + 1;
+    else hi = mid;
+  }
+  const last = doc.headings[lo - 1];
+  const sub = last && last.location.line > block.heading.location.line ? last : undefined;
+  const from = (sub ?? block.heading).location.line;
+  const lead = leadText(doc, from, firstRow);
+  const headingText = headingMatchText(block.heading.text);
+  const selection = selectionCue(headingText, sub ? '' : lead) ?? (sub ? selectionCue(headingMatchText(sub.text), lead) : undefined);
+  const file = scopedConfigFile([headingText, sub ? headingMatchText(sub.text) : ''].join(' '), lead);
+  // A config file's own reference names itself; another file named with its folder is one instance.
+  const scopedFile = file !== undefined && !commands.some((n) => n === file || file.endsWith(`/${n}`)) ? file : undefined;
+  const delegatesTo = configFile ? [] : delegatedDocs(doc, from, firstRow);
+  // A table of one shipped file's keys is not a selection by that alone: it should still list what
+  // that file sets, and docdrift does not read the file (a run reads only discovered files).
+  return {
+    ...(selection !== undefined ? { selection } : {}),
+    ...(scopedFile !== undefined ? { scopedFile } : {}),
+    ...(delegatesTo.length > 0 ? { delegatesTo } : {}),
+  };
+}
+
+/**
+ * A history section (a changelog's or upgrade guide's list, {@link ReferenceSection.history}) is
+ * no reference of a command that has another section: it is dropped. One that is its command's
+ * only section stays, read as a partial list (`partialReference`). Mutates the list in place.
+ */
+function dropHistorySections(sections: ReferenceSection[], commandByName: (n: string) => CommandSpec | undefined): void {
+  const current = new Set<CommandSpec>();
+  for (const s of sections) if (!s.history && !s.global) for (const n of s.commands) { const c = commandByName(n); if (c) current.add(c); }
+  let kept = 0;
+  for (const s of sections) {
+    const cmds = s.history ? s.commands.map(commandByName).filter((c): c is CommandSpec => c !== undefined) : [];
+    if (s.history && (s.global || (cmds.length > 0 && cmds.every((c) => current.has(c))))) continue;
+    sections[kept++] = s;
+  }
+  sections.length = kept;
 }
 
 /**
@@ -1227,7 +1298,8 @@ export function inferBlocks(
   headed: ReadonlySet<CommandSpec>,
   isCommand: (name: string) => boolean = () => false,
 ): InferredBlock[] {
-  const covered: Array<[number, number]> = explicit.map((s) => [s.heading.location.line, s.endLine]);
+  // A history part ("### Breaking changes") is no reference: its blocks are not tried.
+  const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
   const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
   const title = doc.headings.find((h) => h.depth === 1)?.text;
   const tree = blockTree(doc.blocks);

@@ -8,8 +8,7 @@
  */
 import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
 
-/** Changelogs, release notes and blog posts (`CHANGELOG.md`, `HISTORY.md`, `blog/`, `_posts/`). */
-export const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
+import { isHistoryPage } from '../docs/page-kind.js';
 
 /**
  * The prose flags of the documents, each tied to its page's command.
@@ -27,8 +26,8 @@ export function proseFlags(
   const only = runnable.length === 1 ? runnable[0] : undefined;
   const out: ProseFlag[] = [];
   for (const doc of docs) {
-    // Changelogs and blog posts name the flags of past releases on purpose.
-    if (HISTORY_RE.test(doc.file)) continue;
+    // Changelogs, upgrade guides and blog posts name the flags of past releases on purpose.
+    if (isHistoryPage(doc)) continue;
     const codes = (doc.proseCodes ?? []).filter((p) => p.flag);
     if (codes.length === 0) continue;
     const own = sections.filter((s) => s.file === doc.file && !s.global);

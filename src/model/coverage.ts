@@ -4,7 +4,7 @@
  * over the Model, computed with the same queries the rules use.
  */
 import { suggestNames } from './compare.js';
-import { findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import { delegatedSectionFor, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -100,7 +100,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
     const inReference =
-      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp));
+      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp)) || delegatedSectionFor(model, cmd, p) !== undefined;
     rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
   }
 
@@ -172,17 +172,45 @@ export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
   };
 }
 
+/** Why a command's reference is read as a partial list (see {@link partialReference}). */
+export interface PartialReference {
+  /** Parameters a reference row documents, of {@link PartialReference.parameters} (as {@link coverageCounts} counts them). */
+  documented: number;
+  parameters: number;
+  /** The section that makes the reference partial (the first one for `inferred`). */
+  section: ReferenceSection;
+  /**
+   * `inferred`: every section was found by its content and they document under half of the
+   * parameters ("the main options" cannot be told from a complete reference); `selection`: a
+   * section's heading or lead text says it lists a selection ("Here is a list of common
+   * options", "Notable keys"); `history`: only a changelog or upgrade guide lists the command.
+   */
+  reason: 'inferred' | 'selection' | 'history';
+}
+
 /**
- * A command whose every reference section was found by its content (issue #29) and that documents
- * fewer than half of its parameters: docdrift cannot tell a complete reference from a page listing
- * "the main options", so the missing ones are not required (one note says so instead). Returns
- * the counts and the first section, or `undefined` when the command's reference is not such a list.
+ * A command whose reference is not known to be complete, so that missing rows are not reported
+ * (one run note says so instead), or `undefined` when some section promises every parameter: one a
+ * `commands.<name>.sections` pattern ties (the user asked for every parameter there), or one that a
+ * heading names and that neither declares a selection nor is history (a configured heading in a
+ * history page promises nothing). Otherwise the reference is
+ * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
+ * and no inferred section stands beside them, or when every section was inferred and they
+ * document fewer than half of the parameters (issue #29).
  */
-export function partialInferredReference(model: Model, cmd: CommandSpec): { documented: number; parameters: number; section: ReferenceSection } | undefined {
+export function partialReference(model: Model, cmd: CommandSpec): PartialReference | undefined {
   const sections = model.sectionsFor(cmd);
-  if (sections.length === 0 || !sections.every((s) => s.inferred)) return undefined;
+  if (sections.length === 0) return undefined;
+  const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
+  // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
+  // matched the pattern by chance: it promises nothing.
+  if (sections.some((s) => (s.configured && !s.history) || (!s.inferred && !declared(s)))) return undefined;
   const { parameters, documented } = coverageCounts(model, cmd);
-  return documented * 2 < parameters ? { documented, parameters, section: sections[0]! } : undefined;
+  if (sections.some((s) => !declared(s))) {
+    return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
+  }
+  const selection = sections.find((s) => s.selection !== undefined);
+  return selection ? { documented, parameters, section: selection, reason: 'selection' } : { documented, parameters, section: sections[0]!, reason: 'history' };
 }
 
 /**

@@ -201,6 +201,45 @@ function computeRowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
   return out;
 }
 
+/** A name compared across spellings: case, `-` and `_` ignored (`coverage-directory` is `coverageDirectory`). */
+const looseName = (n: string): string => n.toLowerCase().replace(/[-_]/g, '');
+
+/** Per model and command: the loose names the reference sections of its delegated documents have rows for, with the section. */
+const delegatedMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, ReferenceSection>>>();
+
+/**
+ * The reference section of another document that documents a parameter the command's own
+ * reference defers to ({@link ReferenceSection.delegatesTo}: "Every one of the
+ * [Configuration](config.md) options can also be specified through the CLI"): the first section of
+ * such a document, not a history one, with a row naming the parameter or one of its spellings
+ * (case, `-` and `_` ignored), else `undefined`. Only documents the run reads as references count
+ * (with `reference` globs in the config, those they match).
+ */
+export function delegatedSectionFor(model: Model, cmd: CommandSpec, param: ParamSpec): ReferenceSection | undefined {
+  let byCommand = delegatedMemo.get(model);
+  if (!byCommand) delegatedMemo.set(model, (byCommand = new WeakMap()));
+  let names = byCommand.get(cmd);
+  if (!names) {
+    names = new Map();
+    const files = new Set(model.sectionsFor(cmd).flatMap((s) => s.delegatesTo ?? []));
+    if (files.size > 0) {
+      for (const section of model.sections) {
+        if (!files.has(section.file) || section.history) continue;
+        for (const row of section.rows) for (const n of row.names) if (!names.has(looseName(n))) names.set(looseName(n), section);
+      }
+    }
+    byCommand.set(cmd, names);
+  }
+  if (names.size === 0) return undefined;
+  for (const p of [param, ...twinsOf(cmd, param)]) {
+    for (const sp of spellingsOf(p)) {
+      const found = names.get(looseName(sp));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The other spellings of one parameter in a command that has both CLI flags and a config class:
  * a flag whose `dest` is a config field (`--resume` with `dest="resume_from_cache"`) and that

@@ -387,6 +387,33 @@ export interface ReferenceSection {
    * parameters of `autoforge`".
    */
   inferred?: { evidence: string };
+  /**
+   * The section's heading or lead text (the paragraphs between the heading and its first row)
+   * says it lists a selection: the words that say so ("Notable keys", "Here is a list of common
+   * options", "Other flags"). Its rows are checked, missing parameters are not reported
+   * (src/docs/lead.ts; `partialReference` in src/model/coverage.ts).
+   */
+  selection?: string;
+  /**
+   * The heading or lead text scopes the rows to one named config file of the project
+   * (`configs/agent.yaml`): the Default column shows that file's values, not the code's defaults.
+   */
+  scopedFile?: string;
+  /**
+   * A history page or part (changelog, release notes, upgrade or migration guide, blog post,
+   * "Breaking changes"): kept only when its command has no other section, read as a partial list,
+   * and its rows never name stale parameters (src/docs/page-kind.ts).
+   */
+  history?: boolean;
+  /** A `commands.<name>.sections` pattern of the config tied the section: the user asked for every parameter there. */
+  configured?: boolean;
+  /**
+   * Documents whose reference rows the section defers to: its page says the command also takes
+   * the options documented there ("Every one of the [Configuration](config.md) options can also
+   * be specified through the CLI"). A parameter a reference section of such a document has a row
+   * for is not missing here.
+   */
+  delegatesTo?: string[];
 }
 
 /** A shell-like fenced code block found in a document. */
@@ -510,7 +537,19 @@ export interface DocFile {
    * prose that explains them, and flag-shaped ones. Optional: filled by the docs stage.
    */
   proseCodes?: ProseCode[];
+  /**
+   * Paragraphs outside lists and tables, in document order: the lead text of a section or table
+   * ("Here is a list of common options", src/docs/lead.ts). Optional: filled by the docs stage.
+   */
+  paragraphs?: Paragraph[];
   links: DocLink[];
+}
+
+/** A paragraph of prose: its rendered text and its first and last line. */
+export interface Paragraph {
+  text: string;
+  line: number;
+  endLine: number;
 }
 
 /** A word in an example, right after a group, that names none of its sub-commands (see {@link Model.unknownSubcommands}). */
