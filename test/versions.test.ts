@@ -117,7 +117,7 @@ describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package
   it('Mintlify docs.json: the first navigation version is current, a $ref version whose pages sit in v1/ is skipped', async () => {
     const { result, messages } = await lintTwin(twin('mintlify-folder'));
     // docs/v1 documents the removed --temp: without the version check it is an unknown flag twice.
-    expect(messages.filter((m) => m.file.startsWith('docs/v1/'))).toEqual([]);
+    expect(messages.filter((m) => m.file?.startsWith('docs/v1/'))).toEqual([]);
     expect(result.notes.filter((n) => n.includes('non-current'))).toEqual([
       'skipped 1 non-current version of the docs: docs/v1 (1 file); checked docs (current version: docs/docs.json `navigation.versions`). Set "versions": "all" (or a list of version names) in the config to check them too.',
     ]);
@@ -127,7 +127,7 @@ describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package
 
   it('package version: docs/3.x beside a 4.1.0 package with a bin is skipped; a 4.x folder is kept', async () => {
     const { result, messages } = await lintTwin(twin('package-major'));
-    expect(messages.filter((m) => m.file.startsWith('docs/3.x/'))).toEqual([]);
+    expect(messages.filter((m) => m.file?.startsWith('docs/3.x/'))).toEqual([]);
     expect(result.notes.some((n) => n.startsWith('skipped 1 non-current version of the docs: docs/3.x (1 file); checked docs (current version: package.json `version` 4.1.0)'))).toBe(true);
     const got = selectDocVersions(twin('package-major'), ['docs/cli.md', 'docs/3.x/cli.md', 'docs/4.x/cli.md'], 'current', ['package.json']);
     expect(got.docs).toEqual(['docs/cli.md', 'docs/4.x/cli.md']);

@@ -302,6 +302,8 @@ export interface CodeFacts {
   classes: ConfigClass[];
   functionConfigs: Map<string, string[]>;
   functionSecondaryConfigs: ExtractedPython['functionSecondaryConfigs'];
+  /** See `PythonExtraction.functionConfigsThroughCalls`. */
+  functionConfigsThroughCalls: ExtractedPython['functionConfigsThroughCalls'];
   flagCommands: FlagCommand[];
   /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
   entryPoints: EntryPoint[];
@@ -467,6 +469,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes,
     functionConfigs,
     functionSecondaryConfigs,
+    functionConfigsThroughCalls: python.functionConfigsThroughCalls,
     flagCommands,
     entryPoints,
     canonicalTarget: python.canonicalTarget,
@@ -655,6 +658,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     classes: code.classes,
     functionConfigs: code.functionConfigs,
     functionSecondaryConfigs: code.functionSecondaryConfigs,
+    functionConfigsThroughCalls: code.functionConfigsThroughCalls,
     flagCommands: code.flagCommands,
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,
