@@ -162,6 +162,35 @@ describe('functionConfigs call following', () => {
     });
   });
 
+  it('marks classes found only through calls, unless they are built from the parsed arguments', async () => {
+    const text = [
+      'from dataclasses import dataclass',
+      '@dataclass',
+      'class Profile:',
+      '    name: str',
+      '    ramp: int = 1',
+      '@dataclass',
+      'class RunSettings:',
+      '    glaze: str = "clear"',
+      '    cone: int = 6',
+      'def load(entries):',
+      '    return [Profile(**e) for e in entries]',
+      'def start(args):',
+      '    return RunSettings(**vars(args))',
+      'def main():',
+      '    load([])',
+      'def run():',
+      '    start(None)',
+      'def own(cfg):',
+      '    RunSettings(**cfg)',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'm.py', text }]);
+    expect(Object.fromEntries(result.functionConfigs)).toMatchObject({ 'm:main': ['m.Profile'], 'm:run': ['m.RunSettings'], 'm:own': ['m.RunSettings'] });
+    // `main` only reaches a class some helper builds from other data; `run` reaches one built from `vars(args)`.
+    expect([...result.functionConfigsThroughCalls].sort()).toEqual(['m:main']);
+  });
+
   it('follows calls into a decorated CLI wrapper whose parameter is annotated with the config', async () => {
     const text = [
       'import draccus',
