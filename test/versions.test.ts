@@ -123,6 +123,9 @@ describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package
     ]);
     const all = selectDocVersions(twin('mintlify-folder'), ['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx'], ['v1']);
     expect(all.docs).toEqual(['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx']);
+    // A config glob pointing into the version folder maps it: checked.
+    const mapped = selectDocVersions(twin('mintlify-folder'), ['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx'], 'current', [], ['docs/v1/cli/*.mdx']);
+    expect(mapped.docs).toEqual(['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx']);
   });
 
   it('package version: docs/3.x beside a 4.1.0 package with a bin is skipped; a 4.x folder is kept', async () => {

@@ -137,7 +137,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t0 = performance.now();
   const discovered = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   // Older versions of a versioned doc tree document old code: only the current one is checked (src/engine/versions.ts).
-  const versions = selectDocVersions(root, discovered.docs, config.versions, discovered.packaging);
+  const versions = selectDocVersions(root, discovered.docs, config.versions, discovered.packaging, [...config.reference, ...config.globalFiles]);
   const files = { ...discovered, docs: versions.docs };
   const t1 = performance.now();
   // One list for every stage, so input problems keep the order in which they were met.

@@ -368,8 +368,12 @@ function named(tree: Tree, names: readonly string[]): boolean {
  * @param setting the config's `versions`
  * @param packaging project-relative manifests (`package.json`, `pyproject.toml`) whose `version`
  *   tells an older plain version folder (`docs/6.x` beside a 7.x package)
+ * @param mapped the config's own document globs (`reference`, `globalFiles`): a version folder
+ *   one of them points into (`docs/v2/**`) is checked
  */
-export function selectDocVersions(root: string, docs: readonly string[], setting: VersionsSetting = 'current', packaging: readonly string[] = []): VersionSelection {
+export function selectDocVersions(root: string, docs: readonly string[], setting: VersionsSetting = 'current', packaging: readonly string[] = [], mapped: readonly string[] = []): VersionSelection {
+  // A version folder the config's own globs point into (`reference: ["docs/v2/**"]`) is the user's choice: checked.
+  const isMapped = (dir: string): boolean => mapped.some((g) => g.replace(/^\.\//, '').startsWith(`${dir}/`));
   const trees = new Map<string, { tree: Tree; files: string[] }>();
   const treeOfFile = new Map<string, string>();
   for (const file of docs) {
@@ -397,7 +401,7 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
       const chosen = olderFolders(root, family, members, unversioned, packaging);
       const skipped: VersionFamily['skipped'] = [];
       for (const [dir, tree] of members) {
-        if (!chosen.older.has(dir) || setting === 'all' || (Array.isArray(setting) && named(tree, setting))) continue;
+        if (!chosen.older.has(dir) || setting === 'all' || (Array.isArray(setting) && named(tree, setting)) || isMapped(dir)) continue;
         skip.add(dir);
         skipped.push({ dir, docs: trees.get(dir)!.files.length });
       }
@@ -421,7 +425,7 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
     }
     const skipped: VersionFamily['skipped'] = [];
     for (const [dir, tree] of members) {
-      if (dir === currentDir || setting === 'all' || (Array.isArray(setting) && named(tree, setting))) continue;
+      if (dir === currentDir || setting === 'all' || (Array.isArray(setting) && named(tree, setting)) || isMapped(dir)) continue;
       skip.add(dir);
       skipped.push({ dir, docs: trees.get(dir)!.files.length });
     }
