@@ -191,6 +191,14 @@ describe('functionConfigs call following', () => {
     expect([...result.functionConfigsThroughCalls].sort()).toEqual(['m:main']);
   });
 
+  it('never follows calls from product code into test, example or script code', async () => {
+    const helper = ['from dataclasses import dataclass', '@dataclass', 'class Case:', '    a: int = 1', '    b: int = 2', 'def make(d):', '    return Case(**d)', ''].join('\n');
+    const main = ['from scripts.helper import make', 'def main():', '    make({})', ''].join('\n');
+    const result = await extractPython([{ file: 'scripts/helper.py', text: helper }, { file: 'pkg/main.py', text: main }]);
+    expect(result.functionConfigs.get('scripts.helper:make')).toEqual(['scripts.helper.Case']);
+    expect(result.functionConfigs.has('pkg.main:main')).toBe(false);
+  });
+
   it('follows calls into a decorated CLI wrapper whose parameter is annotated with the config', async () => {
     const text = [
       'import draccus',

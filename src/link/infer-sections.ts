@@ -9,6 +9,7 @@
  * (see {@link INFERENCE_THRESHOLDS}); otherwise it is left alone and `--debug` says why.
  */
 import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
+import { isNonProductPath } from '../shared/paths.js';
 
 /**
  * When a documented name set is assigned to a command's parameters. A block is assigned when
@@ -89,8 +90,6 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
   });
 }
 
-/** Source folders whose classes are test, example, benchmark or build-script code, never a product's config file. */
-const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e|testing|benchmarks?|scripts)\//;
 
 /**
  * Candidate config files (issue #29): a config class that no command reads (pydantic, dataclass,
@@ -103,7 +102,7 @@ const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e
 export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlySet<string>): CommandSpec[] {
   const out: CommandSpec[] = [];
   for (const cls of classes) {
-    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || NON_PRODUCT_RE.test(cls.location.file)) continue;
+    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || isNonProductPath(cls.location.file)) continue;
     const fields = cls.fields.filter((f) => !f.hidden);
     if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
     // Fields a base class declares (a server's host and port) are documented with the base, if

@@ -7,6 +7,7 @@ import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
 import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
+import { isNonProductPath } from '../../shared/paths.js';
 
 export { moduleNameForFile } from './module-name.js';
 
@@ -720,7 +721,9 @@ class Analysis {
             // (a router table entry, a value passed elsewhere) and says nothing about the command.
             if (call.splat) addBuilt(resolved.cls.qualifiedName, call.source);
           } else if (resolved?.kind === 'function') {
-            add(calls, `${resolved.module.module}:${resolved.fn.name}`);
+            // Product code calling into test, example or build-script code (a fixture factory)
+            // builds nothing its command reads: those classes are never reached by following calls.
+            if (!isNonProductPath(resolved.module.file) || isNonProductPath(info.file)) add(calls, `${resolved.module.module}:${resolved.fn.name}`);
           } else if (resolved?.kind === 'external' && TYPE_ADAPTER.has(resolved.qualifiedName) && call.firstArg) {
             const target = resolve(call.firstArg);
             if (this.isConfig(target)) addBuilt(target.cls.qualifiedName, undefined);
