@@ -247,9 +247,11 @@ function mintlifyVersions(root: string, family: string): { current: string; othe
       if (!Array.isArray(versions) || versions.length < 2) return undefined;
       const entries = versions.map((v) => {
         let entry = v as Record<string, unknown>;
-        if (typeof entry?.$ref === 'string') {
+        const ref = typeof entry?.$ref === 'string' ? path.posix.normalize(rel(path.posix.normalize(entry.$ref))) : undefined;
+        // A $ref stays inside the project (`../../x.json` is not followed).
+        if (ref !== undefined && !ref.startsWith('../') && !path.posix.isAbsolute(ref)) {
           try {
-            entry = { ...(JSON.parse(readText(root, rel(path.posix.normalize(entry.$ref))) ?? 'null') as Record<string, unknown>), ...entry };
+            entry = { ...(JSON.parse(readText(root, ref) ?? 'null') as Record<string, unknown>), ...entry };
           } catch {
             // an unreadable $ref: its pages are unknown
           }
