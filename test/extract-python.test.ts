@@ -84,7 +84,7 @@ describe('extractPython edge cases', () => {
 
   it('handles empty input, star imports and UTF-16 columns', async () => {
     const { canonicalTarget, ...empty } = await extractPython([]);
-    expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map() });
+    expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), functionConfigsThroughCalls: new Set(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map() });
     expect(canonicalTarget('pkg.cli:main')).toBe('pkg.cli:main');
     const result = await extractPython([
       { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },
@@ -160,6 +160,43 @@ describe('functionConfigs call following', () => {
       'm:run': ['m.Shared'],
       'm:hydra_main': ['m.Collect'],
     });
+  });
+
+  it('marks classes found only through calls, unless they are built from the parsed arguments', async () => {
+    const text = [
+      'from dataclasses import dataclass',
+      '@dataclass',
+      'class Profile:',
+      '    name: str',
+      '    ramp: int = 1',
+      '@dataclass',
+      'class RunSettings:',
+      '    glaze: str = "clear"',
+      '    cone: int = 6',
+      'def load(entries):',
+      '    return [Profile(**e) for e in entries]',
+      'def start(args):',
+      '    return RunSettings(**vars(args))',
+      'def main():',
+      '    load([])',
+      'def run():',
+      '    start(None)',
+      'def own(cfg):',
+      '    RunSettings(**cfg)',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'm.py', text }]);
+    expect(Object.fromEntries(result.functionConfigs)).toMatchObject({ 'm:main': ['m.Profile'], 'm:run': ['m.RunSettings'], 'm:own': ['m.RunSettings'] });
+    // `main` only reaches a class some helper builds from other data; `run` reaches one built from `vars(args)`.
+    expect([...result.functionConfigsThroughCalls].sort()).toEqual(['m:main']);
+  });
+
+  it('never follows calls from product code into test, example or script code', async () => {
+    const helper = ['from dataclasses import dataclass', '@dataclass', 'class Case:', '    a: int = 1', '    b: int = 2', 'def make(d):', '    return Case(**d)', ''].join('\n');
+    const main = ['from scripts.helper import make', 'def main():', '    make({})', ''].join('\n');
+    const result = await extractPython([{ file: 'scripts/helper.py', text: helper }, { file: 'pkg/main.py', text: main }]);
+    expect(result.functionConfigs.get('scripts.helper:make')).toEqual(['scripts.helper.Case']);
+    expect(result.functionConfigs.has('pkg.main:main')).toBe(false);
   });
 
   it('follows calls into a decorated CLI wrapper whose parameter is annotated with the config', async () => {

@@ -4,7 +4,7 @@
  * close to call. The end-to-end twins are fixtures/layouts/inferred-*.
  */
 import { describe, expect, it } from 'vitest';
-import { classCandidates, foldName, inferCommand, parameterSets } from '../src/link/infer-sections.js';
+import { classCandidates, foldName, inferCommand, inputRank, parameterSets } from '../src/link/infer-sections.js';
 import type { CommandSpec, ConfigClass, ParamSpec, ReferenceRow } from '../src/model/types.js';
 
 const at = { file: 'src/x.py', line: 1, column: 1 };
@@ -154,6 +154,19 @@ describe('classCandidates and config-file inference', () => {
     expect(mixed.evidence).toContain('several classes at once');
     // Alone, the result's keys are its reference, a stray row or two besides.
     expect(inferCommand([rows(...keys, 'extra', 'summary')], sets, ctx).command?.name).toBe('Result');
+  });
+
+  it('prefers the shape users write to its resolved twin: all-optional before all-required, a schema before a plain type', () => {
+    const keys = ['speed', 'duration', 'jarSize', 'pulse'];
+    const received = { ...cls('MixerOptionsReceived', 'src/types.ts', keys), fields: keys.map((k) => param(k, [], { origin: 'config-field' as const, required: false })) };
+    const resolved = { ...cls('MixerOptions', 'src/types.ts', keys), fields: keys.map((k) => param(k, [], { origin: 'config-field' as const, required: true })) };
+    expect(inputRank(received)).toBeLessThan(inputRank(resolved));
+    // The shorter name and the page path naming `options` used to pick the resolved one.
+    const sets = parameterSets(classCandidates([resolved, received], new Set()));
+    expect(inferCommand([rows(...keys)], sets, { heading: 'Options', file: 'docs/mixer-options.md' }).command?.name).toBe('MixerOptionsReceived');
+    const schema = cls('mixerConfigSchema', 'src/schema.ts', keys, 'zod');
+    const normalized = { ...cls('NormalizedConfig', 'src/config.ts', keys), fields: keys.map((k) => param(k, [], { origin: 'config-field' as const, required: true })) };
+    expect(inferCommand([rows(...keys)], parameterSets(classCandidates([normalized, schema], new Set())), ctx).command?.name).toBe('mixerConfigSchema');
   });
 
   it('prefers the narrowest class when a wider one extends it', () => {

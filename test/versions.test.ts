@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/load.js';
-import { compareVersions, selectDocVersions, versionNotes } from '../src/engine/versions.js';
+import { areCopies } from '../src/engine/copies.js';
+import { compareVersions, isVersionFolder, selectDocVersions, versionNotes } from '../src/engine/versions.js';
+import { lintTwin } from './helpers.js';
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -106,6 +108,48 @@ describe('selectDocVersions', () => {
     const root = project({});
     const docs = ['docs/@scope/pkg.md', 'docs/versions.md', 'versions/notes.md'];
     expect(selectDocVersions(root, docs)).toEqual({ docs, families: [] });
+  });
+});
+
+describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package version', () => {
+  const twin = (name: string): string => path.resolve(import.meta.dirname, '../fixtures/versions', name);
+
+  it('Mintlify docs.json: the first navigation version is current, a $ref version whose pages sit in v1/ is skipped', async () => {
+    const { result, messages } = await lintTwin(twin('mintlify-folder'));
+    // docs/v1 documents the removed --temp: without the version check it is an unknown flag twice.
+    expect(messages.filter((m) => m.file?.startsWith('docs/v1/'))).toEqual([]);
+    expect(result.notes.filter((n) => n.includes('non-current'))).toEqual([
+      'skipped 1 non-current version of the docs: docs/v1 (1 file); checked docs (current version: docs/docs.json `navigation.versions`). Set "versions": "all" (or a list of version names) in the config to check them too.',
+    ]);
+    const all = selectDocVersions(twin('mintlify-folder'), ['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx'], ['v1']);
+    expect(all.docs).toEqual(['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx']);
+    // A config glob pointing into the version folder maps it: checked.
+    const mapped = selectDocVersions(twin('mintlify-folder'), ['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx'], 'current', [], ['docs/v1/cli/*.mdx']);
+    expect(mapped.docs).toEqual(['docs/cli/reference.mdx', 'docs/v1/cli/reference.mdx']);
+  });
+
+  it('package version: docs/3.x beside a 4.1.0 package with a bin is skipped; a 4.x folder is kept', async () => {
+    const { result, messages } = await lintTwin(twin('package-major'));
+    expect(messages.filter((m) => m.file?.startsWith('docs/3.x/'))).toEqual([]);
+    expect(result.notes.some((n) => n.startsWith('skipped 1 non-current version of the docs: docs/3.x (1 file); checked docs (current version: package.json `version` 4.1.0)'))).toBe(true);
+    const got = selectDocVersions(twin('package-major'), ['docs/cli.md', 'docs/3.x/cli.md', 'docs/4.x/cli.md'], 'current', ['package.json']);
+    expect(got.docs).toEqual(['docs/cli.md', 'docs/4.x/cli.md']);
+  });
+
+  it('without a doc engine config or a package version, a lone version folder beside unversioned pages is checked', () => {
+    const root = project({ 'pyproject.toml': '[project]\nname = "x"\ndynamic = ["version"]\n' });
+    const docs = ['docs/index.md', 'docs/v1/endpoints.md'];
+    expect(selectDocVersions(root, docs, 'current', ['pyproject.toml']).docs).toEqual(docs);
+    // Version folders alone: the highest is checked.
+    expect(selectDocVersions(root, ['docs/v1/a.md', 'docs/v2/a.md'], 'current', ['pyproject.toml']).docs).toEqual(['docs/v2/a.md']);
+    // Outside a docs folder a `v1` folder is code (an API module), not a version of the docs.
+    expect(selectDocVersions(root, ['src/api/v1/README.md', 'src/api/v2/README.md']).docs).toEqual(['src/api/v1/README.md', 'src/api/v2/README.md']);
+  });
+
+  it('one predicate names a version folder for version selection and copy folding', () => {
+    for (const seg of ['v2', '6.x', 'version-1.2', '@v1', '1.2.0']) expect(isVersionFolder(seg)).toBe(true);
+    for (const seg of ['cli', 'v', 'vitest', '2024', 'zh']) expect(isVersionFolder(seg)).toBe(false);
+    expect(areCopies('docs/6.x/cli.md', 'docs/cli.md')).toBe(true);
   });
 });
 

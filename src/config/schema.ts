@@ -177,9 +177,11 @@ export interface DocdriftConfig {
   ignoreParameters: string[];
   /**
    * Which versions of a versioned doc tree are checked (Docusaurus `versioned_docs/version-X/`,
-   * Fern `versions/vX/`, Redocly `docs/@vX/`): `"current"` checks the version the doc engine's own
-   * config names current (`versions.yaml` `default`, Fern `docs.yml` `versions`, Docusaurus's
-   * `docs/` folder) or else the highest, and skips the others with a run note; `"all"` checks every
+   * Fern `versions/vX/`, Redocly `docs/@vX/`, Mintlify or plain version folders `docs/v2/`,
+   * `docs/6.x/`): `"current"` checks the version the doc engine's own config names current
+   * (`versions.yaml` `default`, Fern `docs.yml` `versions`, Docusaurus's `docs/` folder, Mintlify
+   * `docs.json` `navigation.versions`), else for a plain version folder the one not older than the
+   * project's package version, else the highest, and skips the others with a run note; `"all"` checks every
    * tree; a list of version names (`["v1"]`) checks those too. See src/engine/versions.ts.
    * @defaultValue `"current"`
    */

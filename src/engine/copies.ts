@@ -11,6 +11,7 @@
  */
 import type { DriftMessage } from '../model/rule.js';
 import { compareStrings } from '../shared/strings.js';
+import { isVersionFolder } from './versions.js';
 
 /**
  * Language codes (ISO 639-1) that name a translation folder, alone or with a region or script
@@ -22,8 +23,6 @@ const LANGUAGES = new Set(
 const LOCALE = /^([a-z]{2})(?:[-_](?:[A-Za-z]{2}|[A-Z][a-z]{3}|\d{3}))?$/;
 /** Folders that hold copies rather than pages: translation roots and version trees. */
 const WRAPPERS = new Set(['i18n', 'l10n', 'locales', 'locale', 'translations', 'versioned_docs', 'versions', 'docusaurus-plugin-content-docs']);
-/** A version folder: `version-2.x`, `v1`, `v1.2`, `1.2.0`, `@v1`, `2.x`. */
-const VERSION = /^(?:version-.+|@?v\d+(?:\.[\dx]+)*|\d+\.[\dx]+(?:\.[\dx]+)*)$/;
 
 /** A language tag such as `zh`, `zh-CN`, `zh_Hans`, `pt-BR`. */
 function isLocale(text: string): boolean {
@@ -33,7 +32,7 @@ function isLocale(text: string): boolean {
 
 /** Whether a folder name marks a copy: a language, a version, or a folder of copies. */
 function isCopyMarker(segment: string): boolean {
-  return isLocale(segment) || VERSION.test(segment) || WRAPPERS.has(segment);
+  return isLocale(segment) || isVersionFolder(segment) || WRAPPERS.has(segment);
 }
 
 /**

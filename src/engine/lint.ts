@@ -137,7 +137,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const t0 = performance.now();
   const discovered = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   // Older versions of a versioned doc tree document old code: only the current one is checked (src/engine/versions.ts).
-  const versions = selectDocVersions(root, discovered.docs, config.versions);
+  const versions = selectDocVersions(root, discovered.docs, config.versions, discovered.packaging, [...config.reference, ...config.globalFiles]);
   const files = { ...discovered, docs: versions.docs };
   const t1 = performance.now();
   // One list for every stage, so input problems keep the order in which they were met.
@@ -302,6 +302,8 @@ export interface CodeFacts {
   classes: ConfigClass[];
   functionConfigs: Map<string, string[]>;
   functionSecondaryConfigs: ExtractedPython['functionSecondaryConfigs'];
+  /** See `PythonExtraction.functionConfigsThroughCalls`. */
+  functionConfigsThroughCalls: ExtractedPython['functionConfigsThroughCalls'];
   flagCommands: FlagCommand[];
   /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
   entryPoints: EntryPoint[];
@@ -467,6 +469,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes,
     functionConfigs,
     functionSecondaryConfigs,
+    functionConfigsThroughCalls: python.functionConfigsThroughCalls,
     flagCommands,
     entryPoints,
     canonicalTarget: python.canonicalTarget,
@@ -655,6 +658,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     classes: code.classes,
     functionConfigs: code.functionConfigs,
     functionSecondaryConfigs: code.functionSecondaryConfigs,
+    functionConfigsThroughCalls: code.functionConfigsThroughCalls,
     flagCommands: code.flagCommands,
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,

@@ -14,6 +14,14 @@
  *   list in `<fern>/docs.yml` (its `path` or `display-name`), else the highest.
  * - Redocly: `<dir>/@<version>/…` (`docs/@v1`, `docs/@v2`); the current version is `default:` in
  *   `<dir>/versions.yaml`, else the highest.
+ * - Mintlify and plain version folders: `<docs>/v2/…`, `<docs>/6.x/…`, `<docs>/version-1.2/…` (any
+ *   folder {@link isVersionFolder} accepts, under a docs folder). Such a folder is an older version
+ *   when the doc engine says so (Mintlify `docs.json` `navigation.versions` / `mint.json` `versions`:
+ *   the entry marked `default`, else the first, is current; a version's folder is the first folder of
+ *   its pages), or when its major version is below the current major version of the project's
+ *   package (the `version` of each `package.json` with `bin`, or `pyproject.toml` with scripts, else
+ *   of every manifest). Without either, a lone version folder beside unversioned pages is checked
+ *   (it may be an API version still served); several version folders alone keep the highest.
  * MkDocs with `mike` keeps older versions on the `gh-pages` branch, not in the source tree, so
  * there is nothing to skip.
  */
@@ -24,7 +32,7 @@ import { readRegularFile } from '../shared/read-file.js';
 
 
 /** The doc engine whose folder layout a version tree follows. */
-export type VersionedEngine = 'docusaurus' | 'fern' | 'redocly';
+export type VersionedEngine = 'docusaurus' | 'fern' | 'redocly' | 'folder';
 
 /** One group of version trees of the same docs (one Docusaurus site, one Fern folder, one Redocly folder). */
 export interface VersionFamily {
@@ -57,6 +65,18 @@ interface Tree {
   version: string;
 }
 
+/**
+ * A folder name that names a version of the docs: `version-2.x`, `v1`, `v1.2`, `@v1`, `1.2.0`,
+ * `2.x`, `6.x`. The one predicate for "a version folder", shared by version selection and copy
+ * folding (src/engine/copies.ts).
+ */
+export function isVersionFolder(segment: string): boolean {
+  return /^(?:version-.+|@?v\d+(?:\.[\dx]+)*|\d+\.[\dx]+(?:\.[\dx]+)*)$/i.test(segment);
+}
+
+/** Folders a docs tree lives under: a plain version folder counts only below one of them. */
+const DOC_ROOTS = /^(docs?|documentation|website|site|content|pages|guide|guides|manual|book)$/i;
+
 /** Folder names of a rolling version, newer than every numbered one (`fern/versions/latest`). */
 const ROLLING = /^(latest|current|next|main|master|stable|dev|nightly)$/i;
 
@@ -73,6 +93,11 @@ function treeOf(file: string): Tree | undefined {
   for (let i = parts.length - 2; i >= 0; i--) {
     const seg = parts[i]!;
     if (/^@[\w.-]+$/.test(seg) && /\d|latest|current|next/i.test(seg)) return { engine: 'redocly', family: parts.slice(0, i).join('/'), folder: seg, version: seg.slice(1) };
+  }
+  // A plain version folder (`docs/v2`, `docs/6.x`) below a docs folder: the outermost one.
+  for (let i = 1; i < parts.length - 1; i++) {
+    const seg = parts[i]!;
+    if (!seg.startsWith('@') && isVersionFolder(seg) && parts.slice(0, i).some((p) => DOC_ROOTS.test(p))) return { engine: 'folder', family: parts.slice(0, i).join('/'), folder: seg, version: seg.replace(/^version-/i, '') };
   }
   return undefined;
 }
@@ -175,6 +200,159 @@ function namedCurrent(root: string, engine: VersionedEngine, family: string): { 
   return undefined;
 }
 
+/** Every page path string in a Mintlify navigation value (`pages` arrays nested in groups, tabs, dropdowns). */
+function mintlifyPages(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 12) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) mintlifyPages(v, out, depth + 1);
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (k === 'pages' || k === 'groups' || k === 'tabs' || k === 'dropdowns' || k === 'anchors' || k === 'navigation' || k === 'languages') mintlifyPages(v, out, depth + 1);
+  }
+  return out;
+}
+
+/** The version folder most of a version's pages sit in (`v2/getting-started/…` → `v2`), or '' when they sit at the top. */
+function pagesFolder(pages: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const p of pages) {
+    const first = p.replace(/^\.?\//, '').split('/')[0]!;
+    const key = p.includes('/') && isVersionFolder(first) ? first : '';
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+}
+
+/**
+ * What a Mintlify config (`docs.json` `navigation.versions`, or the older `mint.json` `versions`)
+ * in `family` or a folder above it says about the version folders of `family`: the folder of
+ * the current version ('' when its pages are not in a version folder), the folders of the
+ * others with their version names, and the file read. Undefined without such a config.
+ */
+function mintlifyVersions(root: string, family: string): { current: string; others: Map<string, string>; from: string } | undefined {
+  const parts = family.split('/');
+  for (let n = parts.length; n >= 0; n--) {
+    const dir = parts.slice(0, n).join('/');
+    const rel = (name: string): string => (dir === '' ? name : `${dir}/${name}`);
+    // Pages are named relative to the config's folder; the family must be that folder or below it.
+    const prefix = family.slice(dir.length).replace(/^\//, '');
+    const docsJson = readText(root, rel('docs.json'));
+    if (docsJson !== undefined) {
+      let data: unknown;
+      try {
+        data = JSON.parse(docsJson);
+      } catch {
+        return undefined;
+      }
+      const versions = (data as { navigation?: { versions?: unknown } } | null)?.navigation?.versions;
+      if (!Array.isArray(versions) || versions.length < 2) return undefined;
+      const entries = versions.map((v) => {
+        let entry = v as Record<string, unknown>;
+        const ref = typeof entry?.$ref === 'string' ? path.posix.normalize(rel(path.posix.normalize(entry.$ref))) : undefined;
+        // A $ref stays inside the project (`../../x.json` is not followed).
+        if (ref !== undefined && !ref.startsWith('../') && !path.posix.isAbsolute(ref)) {
+          try {
+            entry = { ...(JSON.parse(readText(root, ref) ?? 'null') as Record<string, unknown>), ...entry };
+          } catch {
+            // an unreadable $ref: its pages are unknown
+          }
+        }
+        const folder = pagesFolder(mintlifyPages(entry).map((p) => (prefix !== '' && p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : p)));
+        return { folder, name: typeof entry?.version === 'string' ? entry.version : folder, isDefault: entry?.default === true };
+      });
+      const current = entries.find((e) => e.isDefault) ?? entries[0]!;
+      const others = new Map(entries.filter((e) => e !== current && e.folder !== '').map((e) => [e.folder, e.name] as [string, string]));
+      return { current: current.folder, others, from: `${rel('docs.json')} \`navigation.versions\`` };
+    }
+    const mintJson = readText(root, rel('mint.json'));
+    if (mintJson !== undefined) {
+      let data: { versions?: unknown } | null;
+      try {
+        data = JSON.parse(mintJson) as { versions?: unknown } | null;
+      } catch {
+        return undefined;
+      }
+      const names = Array.isArray(data?.versions) ? data.versions.filter((v): v is string => typeof v === 'string') : [];
+      if (names.length < 2) return undefined;
+      // mint.json lists version names, newest (default) first; a version folder is named after its version.
+      return { current: names[0]!, others: new Map(names.slice(1).map((n) => [n, n] as [string, string])), from: `${rel('mint.json')} \`versions\`` };
+    }
+  }
+  return undefined;
+}
+
+/** The leading number of a version (`v2.14` → 2, `6.x` → 6, `7.0.0-rc.0` → 7); undefined for names without one. */
+function major(version: string): number | undefined {
+  const m = /^[@v]*(?:version-)?(\d+)/i.exec(version.trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The highest major version of the project's packages, and the manifest it was read from: the
+ * `version` of each `package.json` that declares `bin` and each `pyproject.toml` that declares
+ * scripts (the packages whose commands docdrift checks), else of every manifest. Undefined when
+ * none states a version (a dynamic version, say).
+ */
+function packageMajor(root: string, packaging: readonly string[]): { major: number; from: string } | undefined {
+  const found: Array<{ major: number; from: string; commands: boolean }> = [];
+  for (const file of packaging) {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    if (base !== 'package.json' && base !== 'pyproject.toml') continue;
+    const text = readText(root, file);
+    if (text === undefined) continue;
+    let version: string | undefined;
+    let commands = false;
+    if (base === 'package.json') {
+      try {
+        const pkg = JSON.parse(text) as { version?: unknown; bin?: unknown; private?: unknown };
+        if (typeof pkg.version === 'string') version = pkg.version;
+        commands = pkg.bin !== undefined;
+      } catch {
+        continue;
+      }
+    } else {
+      version = /^\[(?:project|tool\.poetry)\][^[]*?^version\s*=\s*["']([^"']+)["']/ms.exec(text)?.[1];
+      commands = /^\[(?:project\.scripts|tool\.poetry\.scripts|project\.entry-points\.console_scripts)\]/m.test(text);
+    }
+    const m = version === undefined ? undefined : major(version);
+    if (m !== undefined && !(m === 0 && version === '0.0.0')) found.push({ major: m, from: `${file} \`version\` ${version!}`, commands });
+  }
+  const pick = found.some((f) => f.commands) ? found.filter((f) => f.commands) : found;
+  return pick.sort((a, b) => b.major - a.major)[0];
+}
+
+/** Whether a version folder and a version name are the same version (`v2` and `2`, `version-1.2` and `v1.2`). */
+function sameVersion(folder: string, name: string): boolean {
+  const bare = (s: string): string => s.replace(/^(@|version-)/i, '').replace(/^v(?=\d)/i, '').toLowerCase();
+  return bare(folder) === bare(name);
+}
+
+/**
+ * Which plain version folders of one docs folder (`docs/v2`, `docs/6.x`) document an older
+ * release, and what is checked instead: the Mintlify config's word first, then the package
+ * version, then (only when no page sits outside the version folders) the highest folder.
+ */
+function olderFolders(root: string, family: string, members: ReadonlyArray<[string, Tree]>, unversioned: boolean, packaging: readonly string[]): { older: Set<string>; current: string; from: string } {
+  const older = new Set<string>();
+  const mint = mintlifyVersions(root, family);
+  if (mint) {
+    for (const [dir, tree] of members) if ([...mint.others.keys()].some((k) => sameVersion(tree.folder, k)) && !sameVersion(tree.folder, mint.current)) older.add(dir);
+    return { older, current: mint.current === '' ? family : join(family, mint.current), from: mint.from };
+  }
+  const pkg = packageMajor(root, packaging);
+  if (pkg) {
+    for (const [dir, tree] of members) {
+      const m = major(tree.version);
+      if (m !== undefined && m < pkg.major) older.add(dir);
+    }
+    const newest = [...members].filter(([dir]) => !older.has(dir)).sort((a, b) => compareVersions(b[1].version, a[1].version))[0];
+    return { older, current: unversioned || !newest ? family : newest[0], from: pkg.from };
+  }
+  if (unversioned) return { older, current: family, from: 'no version named current (a version folder beside unversioned pages is checked)' };
+  const highest = [...members].sort((a, b) => compareVersions(b[1].version, a[1].version))[0]!;
+  for (const [dir] of members) if (dir !== highest[0]) older.add(dir);
+  return { older, current: highest[0], from: 'the highest version' };
+}
+
 /** Whether a setting's version name picks this tree: its folder name, or its version with or without a `v`/`@`. */
 function named(tree: Tree, names: readonly string[]): boolean {
   const bare = (s: string): string => s.replace(/^(@|version-)/, '').replace(/^v(?=\d)/i, '').toLowerCase();
@@ -190,8 +368,14 @@ function named(tree: Tree, names: readonly string[]): boolean {
  * @param root absolute project root
  * @param docs project-relative POSIX paths of the discovered documents
  * @param setting the config's `versions`
+ * @param packaging project-relative manifests (`package.json`, `pyproject.toml`) whose `version`
+ *   tells an older plain version folder (`docs/6.x` beside a 7.x package)
+ * @param mapped the config's own document globs (`reference`, `globalFiles`): a version folder
+ *   one of them points into (`docs/v2/**`) is checked
  */
-export function selectDocVersions(root: string, docs: readonly string[], setting: VersionsSetting = 'current'): VersionSelection {
+export function selectDocVersions(root: string, docs: readonly string[], setting: VersionsSetting = 'current', packaging: readonly string[] = [], mapped: readonly string[] = []): VersionSelection {
+  // A version folder the config's own globs point into (`reference: ["docs/v2/**"]`) is the user's choice: checked.
+  const isMapped = (dir: string): boolean => mapped.some((g) => g.replace(/^\.\//, '').startsWith(`${dir}/`));
   const trees = new Map<string, { tree: Tree; files: string[] }>();
   const treeOfFile = new Map<string, string>();
   for (const file of docs) {
@@ -214,6 +398,19 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
   const families: VersionFamily[] = [];
   for (const members of byFamily.values()) {
     const { engine, family } = members[0]![1];
+    if (engine === 'folder') {
+      const unversioned = docs.some((f) => f.startsWith(`${family}/`) && !treeOfFile.has(f));
+      const chosen = olderFolders(root, family, members, unversioned, packaging);
+      const skipped: VersionFamily['skipped'] = [];
+      for (const [dir, tree] of members) {
+        if (!chosen.older.has(dir) || setting === 'all' || (Array.isArray(setting) && named(tree, setting)) || isMapped(dir)) continue;
+        skip.add(dir);
+        skipped.push({ dir, docs: trees.get(dir)!.files.length });
+      }
+      skipped.sort((a, b) => a.dir.localeCompare(b.dir));
+      families.push({ engine, dir: family, current: chosen.current, currentFrom: chosen.from, skipped });
+      continue;
+    }
     const named_ = namedCurrent(root, engine, family);
     const highest = [...members].sort((a, b) => compareVersions(b[1].version, a[1].version))[0]!;
     let current: [string, Tree] | undefined;
@@ -230,7 +427,7 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
     }
     const skipped: VersionFamily['skipped'] = [];
     for (const [dir, tree] of members) {
-      if (dir === currentDir || setting === 'all' || (Array.isArray(setting) && named(tree, setting))) continue;
+      if (dir === currentDir || setting === 'all' || (Array.isArray(setting) && named(tree, setting)) || isMapped(dir)) continue;
       skip.add(dir);
       skipped.push({ dir, docs: trees.get(dir)!.files.length });
     }

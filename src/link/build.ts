@@ -46,6 +46,11 @@ export interface ModelInput {
   functionConfigs: Map<string, string[]>;
   /** `module:function` → config classes built from a derived dict (accepted, not owned). */
   functionSecondaryConfigs?: Map<string, string[]>;
+  /**
+   * `module:function` keys of {@link functionConfigs} whose classes were found only by following
+   * calls: when the command's own parser defines flags, those classes are not its parameters.
+   */
+  functionConfigsThroughCalls?: Set<string>;
   /** CLI flag definitions (argparse, click, typer), by the target that starts the program (issue #4). */
   flagCommands?: FlagCommand[];
   /** The config file, to locate `commands.*.flags` declarations in it. */
@@ -109,9 +114,10 @@ export function buildModel(input: ModelInput): Model {
     return simple && simple.length === 1 ? simple[0] : undefined;
   };
 
-  const commands = buildCommands(input, resolveClass);
+  const throughCalls: ThroughCalls = new Map();
+  const commands = buildCommands(input, resolveClass, throughCalls);
   addScriptCommands(commands, input.flagCommands ?? [], input.runnableScripts ?? new Set());
-  addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
+  addFlagCommands(commands, input.flagCommands ?? [], throughCalls, (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
   addSubcommandScripts(commands, input.entryPoints);
@@ -498,7 +504,7 @@ function scriptInvocation(inv: Invocation, byName: Map<string, CommandSpec>): In
  * with the fields of the config classes built by the functions it dispatches to
  * ({@link FlagCommand.dispatch}, through `classesOf`).
  */
-function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], classesOf: (targets: string[]) => ConfigClass[] = () => []): void {
+function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], throughCalls: ThroughCalls, classesOf: (targets: string[]) => ConfigClass[] = () => []): void {
   const roots = [...commands];
   for (const cmd of roots) {
     if (!cmd.target) continue;
@@ -515,6 +521,16 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
     }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
       if (fc.path.length === 0) {
+        // The program's own parser defines its flags: a class reached only by following calls
+        // (a settings file it loads, an API object it builds on the way) is not its interface.
+        const followed = fc.params.some((p) => !p.positional) ? throughCalls.get(cmd) : undefined;
+        if (followed) {
+          const fields = new Set(followed.flatMap((c) => c.fields));
+          const names = new Set(followed.map((c) => c.qualifiedName));
+          cmd.params = cmd.params.filter((p) => !fields.has(p));
+          cmd.configClasses = cmd.configClasses.filter((c) => !names.has(c));
+          throughCalls.delete(cmd);
+        }
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
@@ -795,8 +811,15 @@ function splitAtWords(inv: Invocation, byName: Map<string, CommandSpec>, implied
   return [inv];
 }
 
-function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigClass | undefined): CommandSpec[] {
+/**
+ * Commands whose config classes discovery found only by following calls from their function,
+ * with those classes: the commands' flags, once read, replace them (see {@link addFlagCommands}).
+ */
+type ThroughCalls = Map<CommandSpec, ConfigClass[]>;
+
+function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigClass | undefined, throughCalls: ThroughCalls = new Map()): CommandSpec[] {
   const commands: CommandSpec[] = [];
+  const followed = (target: string | undefined): boolean => target !== undefined && (input.functionConfigsThroughCalls?.has(normaliseTarget(target)) ?? false);
   const claimed = new Set<string>();
   for (const [name, entry] of Object.entries(input.config.commands)) {
     const ep = input.entryPoints.find((e) => e.name === name);
@@ -819,7 +842,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
     const dropped = entry.config !== undefined && target !== undefined
       ? (input.functionConfigs.get(normaliseTarget(target)) ?? []).map(resolveClass).filter((c): c is ConfigClass => c !== undefined && !kept.has(c.qualifiedName))
       : [];
-    commands.push({
+    const spec: CommandSpec = {
       name,
       aliases: [...(entry.aliases ?? [])],
       target,
@@ -830,7 +853,10 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
       location: ep?.location,
       ...(entry.kind === 'config-file' ? { kind: 'config-file' as const } : {}),
-    });
+    };
+    commands.push(spec);
+    // Only classes discovery found (the config names none) can be replaced by the flags.
+    if (entry.config === undefined && resolved.length > 0 && followed(target)) throughCalls.set(spec, resolved);
     claimed.add(name);
     for (const a of entry.aliases ?? []) claimed.add(a);
   }
@@ -853,7 +879,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       .filter((c): c is ConfigClass => c !== undefined);
     const params = mergeParams(resolved, [], first.name);
     const accepted = mergeParams(secondary, [], first.name).filter((p) => !params.some((q) => q.name === p.name));
-    commands.push({
+    const spec: CommandSpec = {
       name: first.name,
       aliases: rest.map((e) => e.name),
       target,
@@ -863,7 +889,9 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       mappedBy: 'entry-point',
       paramsKnown: resolved.length > 0,
       location: first.location,
-    });
+    };
+    commands.push(spec);
+    if (resolved.length > 0 && followed(target)) throughCalls.set(spec, resolved);
   }
   return commands;
 }

@@ -9,6 +9,7 @@
  * (see {@link INFERENCE_THRESHOLDS}); otherwise it is left alone and `--debug` says why.
  */
 import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
+import { isNonProductPath } from '../shared/paths.js';
 
 /**
  * When a documented name set is assigned to a command's parameters. A block is assigned when
@@ -90,8 +91,6 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
   });
 }
 
-/** Source folders whose classes are test or example code, never a product's config file. */
-const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e|testing|benchmarks?)\//;
 
 /**
  * Candidate config files (issue #29): a config class that no command reads (pydantic, dataclass,
@@ -104,16 +103,46 @@ const NON_PRODUCT_RE = /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e
 export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlySet<string>): CommandSpec[] {
   const out: CommandSpec[] = [];
   for (const cls of classes) {
-    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || NON_PRODUCT_RE.test(cls.location.file)) continue;
+    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || isNonProductPath(cls.location.file)) continue;
     const fields = cls.fields.filter((f) => !f.hidden);
     if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
     // Fields a base class declares (a server's host and port) are documented with the base, if
     // anywhere: a page about this class is required to document its own fields only.
     const params = cls.fields.map((f) => (f.owner !== cls.name && !f.hidden ? { ...f, hidden: true } : f));
-    out.push({ name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' });
+    const candidate: CommandSpec = { name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' };
+    inputRanks.set(candidate, inputRank(cls));
+    out.push(candidate);
   }
   return out;
 }
+
+/** The {@link inputRank} of each class candidate, kept beside it (a CommandSpec carries no class kind). */
+const inputRanks = new WeakMap<CommandSpec, number>();
+
+/** Names of a type the program derives from what users write: `ResolvedConfig`, `NormalizedOptions`, `InternalConfig`. */
+const DERIVED_NAME = /^(?:Resolved|Normali[sz]ed|Internal|Full|Complete)[A-Z]|(?:Resolved|Normali[sz]ed|Internal)$/;
+/** Names of the type users write: `OptionsReceived`, `UserConfig`, `ConfigInput`, `InlineConfig`. */
+const INPUT_NAME = /(?:Received|Input|Raw)$|^(?:User|Inline|Raw|Partial)[A-Z]/;
+
+/**
+ * How plainly a class is the shape users write rather than one the program derives from it,
+ * lower first: a schema users validate against (zod, JSON Schema) before a plain type; a type
+ * whose fields are all optional (`OptionsReceived`) before its all-required twin (`Options`, the
+ * defaults merged in); a name such as `*Received`/`*Input`/`User*` before `Resolved*`/
+ * `Normalized*`/`Internal*`. Used only to break a tie between classes that document the same rows.
+ */
+export function inputRank(cls: ConfigClass): number {
+  let rank = 0;
+  if (cls.kind === 'zod' || cls.kind === 'json-schema') rank -= 2;
+  const fields = cls.fields.filter((f) => !f.hidden && !f.positional);
+  if (fields.length > 0 && fields.every((f) => !f.required)) rank -= 1;
+  else if (fields.length > 0 && fields.every((f) => f.required)) rank += 1;
+  if (INPUT_NAME.test(cls.name)) rank -= 1;
+  if (DERIVED_NAME.test(cls.name)) rank += 2;
+  return rank;
+}
+
+const inputRankOf = (set: ParameterSet): number => inputRanks.get(set.command) ?? 0;
 
 /** Why a block was, or was not, assigned: for `--debug`, `init` and first-run notes. */
 export interface Inference {
@@ -218,7 +247,8 @@ export function inferCommand(
     .filter((s) => s.shared > 0)
     // Commands before classes on a tie (a command's config class is read through it), then the
     // narrowest set (a class before the class extending it).
-    .sort((a, b) => b.shared - a.shared || b.explained - a.explained || kindRank(a.set) - kindRank(b.set) || a.set.own.size - b.set.own.size || a.set.command.name.length - b.set.command.name.length);
+    // Between classes, the shape users write before the one the program derives (see inputRank).
+    .sort((a, b) => b.shared - a.shared || b.explained - a.explained || kindRank(a.set) - kindRank(b.set) || inputRankOf(a.set) - inputRankOf(b.set) || a.set.own.size - b.set.own.size || a.set.command.name.length - b.set.command.name.length);
   if (scored.length === 0) return { rows: total, evidence: `none of its ${total} rows names a known parameter` };
   const { minShared, minShare, rivalRatio } = INFERENCE_THRESHOLDS;
   // A rival that shares as many names: the one the heading, title or path names wins (`build` in
@@ -237,9 +267,13 @@ export function inferCommand(
   // `SiteConfig` beside the `UserConfig` users write): it explains nothing the best does not.
   const rowsOf = (set: ParameterSet): Set<number> => new Set(folded.flatMap((ns, i) => (ns.some((n) => set.own.has(n)) ? [i] : [])));
   const firstRows = rowsOf(first.set);
+  // Two classes naming the same rows (`Options` and `OptionsReceived`, a zod schema and the
+  // normalized interface built from it): the one less plainly the users' shape is no rival.
+  const derivedTwin = (set: ParameterSet): boolean => kindRank(set) === 1 && kindRank(first.set) === 1 && inputRankOf(set) > inputRankOf(first.set);
   const adds = (set: ParameterSet): boolean => {
     const mine = rowsOf(set);
-    return mine.size >= firstRows.size || [...mine].some((i) => !firstRows.has(i));
+    if ([...mine].some((i) => !firstRows.has(i))) return true;
+    return mine.size >= firstRows.size && !derivedTwin(set);
   };
   const close = scored.filter((s) => s !== first && s.shared >= first.shared * rivalRatio && !isSuperset(s.set.own, first.set.own) && !outranks(first.set, s.set) && adds(s.set));
   const where = [context.heading, context.title ?? '', context.file];

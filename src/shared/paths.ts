@@ -9,3 +9,12 @@ import path from 'node:path';
 export function escapesRoot(rel: string): boolean {
   return rel === '..' || rel.startsWith(`..${path.sep}`) || rel.startsWith('../') || path.isAbsolute(rel);
 }
+
+/**
+ * Whether a project-relative POSIX path lies in a folder of test, example, benchmark or build-script
+ * code (`tests/`, `__tests__/`, `spec/`, `fixtures/`, `examples/`, `e2e/`, `testing/`,
+ * `benchmarks/`, `scripts/`): its classes are never a product's parameter source by inference.
+ */
+export function isNonProductPath(file: string): boolean {
+  return /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e|testing|benchmarks?|scripts)\//.test(file);
+}

@@ -47,8 +47,9 @@ function toDefault(value: PyValue): DefaultValue {
  * - description: `Field(description=…)` when it is a string literal; for `dataclasses.field`,
  *   `metadata={"help"|"description": …}` (the Hugging Face convention); else the attribute docstring.
  * - aliases: `alias` and `validation_alias` string literals, and the strings of `AliasChoices(…)`.
- * - deprecated: `Field(deprecated=True|"msg")`, `deprecated=deprecated("msg")`, or
- *   `json_schema_extra={"deprecated": True|"msg"}`.
+ * - deprecated: `Field(deprecated=True|"msg")`, `deprecated=deprecated("msg")`,
+ *   `json_schema_extra={"deprecated": True|"msg"}`, or for `dataclasses.field`
+ *   `metadata={"deprecated": True|"msg"}`.
  */
 export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawClass, field: RawField): ParamSpec | undefined {
   if (isSkipped(field)) return undefined;
@@ -101,7 +102,7 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
     ...(defaultValue ? { default: defaultValue } : {}),
     required: defaultValue === undefined,
     ...(description !== undefined ? { description } : {}),
-    deprecated: deprecation(kwargs.get('deprecated')) ?? deprecationInExtra(kwargs.get('json_schema_extra')) ?? false,
+    deprecated: deprecation(kwargs.get('deprecated')) ?? deprecationInExtra(kwargs.get('json_schema_extra')) ?? deprecationInExtra(kwargs.get('metadata')) ?? false,
     hidden: false,
     origin: 'config-field',
     owner: owner.name,

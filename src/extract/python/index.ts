@@ -7,6 +7,7 @@ import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
 import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
+import { isNonProductPath } from '../../shared/paths.js';
 
 export { moduleNameForFile } from './module-name.js';
 
@@ -53,6 +54,14 @@ export interface PythonExtraction {
    * input) but are not the command's own parameters to document.
    */
   functionSecondaryConfigs: Map<string, string[]>;
+  /**
+   * Keys of {@link functionConfigs} whose classes were found only by following calls (the
+   * function builds none itself and takes none as a parameter), and not from the parsed
+   * arguments (`X(**vars(args))`, `X.model_validate(vars(ns))`). When the command also has a CLI
+   * parser whose flags are read, such a class is a file or API schema the program loads on the
+   * way (aider's `ModelSettings` from `.aider.model.settings.yml`), not its parameters.
+   */
+  functionConfigsThroughCalls: Set<string>;
   /**
    * Identifier-like string literals (`"policy_base_url"`, `cfg.get("error_on_almost_servers")`)
    * by top-level package (`nemo_gym`): keys the code may read from a shared config dict.
@@ -194,6 +203,9 @@ function splitTopLevel(text: string, sep: string): string[] {
   return parts;
 }
 
+/** What a builder call reads when it reads a parsed argparse namespace: `vars(args)`, `args.__dict__`, `vars(parser.parse_args())`. */
+const PARSED_ARGS_SOURCE = /^vars\(|\.__dict__$|\.parse_args\(|\.parse_known_args\(/;
+
 /** How many calls deep `functionConfigs` follows a function that builds no config class itself. */
 const FOLLOW_DEPTH = 3;
 
@@ -309,7 +321,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
     }
   }
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
 }
 
 /**
@@ -660,6 +672,9 @@ class Analysis {
   /** See {@link PythonExtraction.functionSecondaryConfigs}; filled by {@link functionConfigs}. */
   readonly secondary = new Map<string, string[]>();
 
+  /** See {@link PythonExtraction.functionConfigsThroughCalls}; filled by {@link functionConfigs}. */
+  readonly throughCalls = new Set<string>();
+
   /** See {@link PythonExtraction.functionConfigs}. */
   functionConfigs(infos: ModuleInfo[]): Map<string, string[]> {
     const direct = new Map<string, string[]>();
@@ -667,6 +682,8 @@ class Analysis {
     // function itself: in a function reached through calls it means X was passed in, not built.
     const parameters = new Map<string, string[]>();
     const callees = new Map<string, string[]>();
+    // Classes some function builds from a parsed argparse namespace (`X(**vars(args))`).
+    const fromParsedArgs = new Set<string>();
     for (const info of infos) {
       if (this.modules.get(info.module) !== info) continue; // a shadowed duplicate module
       for (const fn of info.functions.values()) {
@@ -689,6 +706,7 @@ class Analysis {
         // `Y(**cfg)`); an unknown source (TypeAdapter) always counts.
         let firstSource: string | undefined;
         const addBuilt = (qn: string, source: string | undefined): void => {
+          if (source !== undefined && PARSED_ARGS_SOURCE.test(source)) fromParsedArgs.add(qn);
           if (built.length === 0) firstSource = source;
           else if (source !== undefined && firstSource !== undefined && source !== firstSource) {
             if (!built.includes(qn)) add(others, qn);
@@ -703,7 +721,9 @@ class Analysis {
             // (a router table entry, a value passed elsewhere) and says nothing about the command.
             if (call.splat) addBuilt(resolved.cls.qualifiedName, call.source);
           } else if (resolved?.kind === 'function') {
-            add(calls, `${resolved.module.module}:${resolved.fn.name}`);
+            // Product code calling into test, example or build-script code (a fixture factory)
+            // builds nothing its command reads: those classes are never reached by following calls.
+            if (!isNonProductPath(resolved.module.file) || isNonProductPath(info.file)) add(calls, `${resolved.module.module}:${resolved.fn.name}`);
           } else if (resolved?.kind === 'external' && TYPE_ADAPTER.has(resolved.qualifiedName) && call.firstArg) {
             const target = resolve(call.firstArg);
             if (this.isConfig(target)) addBuilt(target.cls.qualifiedName, undefined);
@@ -750,6 +770,7 @@ class Analysis {
       const own = direct.get(key) ?? [];
       const built = own.length > 0 ? own : (parameters.get(key) ?? follow(key, 0));
       if (built.length > 0) result.set(key, built);
+      if (built.length > 0 && own.length === 0 && !parameters.has(key) && !built.some((qn) => fromParsedArgs.has(qn))) this.throughCalls.add(key);
     }
     return result;
   }
