@@ -51,6 +51,11 @@ export async function typeScriptFacts(
     const tsFlags = await extractTypeScriptFlags(flagSources);
     diagnostics.push(...tsFlags.diagnostics);
     facts.flagCommands = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
+    // Config fields the program sets from its flags travel on the program's root command.
+    for (const fc of facts.flagCommands) {
+      const fieldFlags = fc.path.length === 0 ? ts.binFieldFlags.get(fc.target.slice('bin:'.length)) : undefined;
+      if (fieldFlags) fc.fieldFlags = fieldFlags;
+    }
   }
   return facts;
 }

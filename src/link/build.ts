@@ -511,6 +511,10 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
     }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
       if (fc.path.length === 0) {
+        // A config field the program sets from one of these flags is that flag's internal name
+        // (`skipTypeCheck: !args.typeCheck`): the flag, which users type, stands for it.
+        const joined = fieldsSetByFlags(cmd.params, fc);
+        if (joined.size > 0) cmd.params = cmd.params.filter((p) => !joined.has(p));
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
         cmd.paramsKnown = true;
@@ -565,6 +569,20 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
       });
     }
   }
+}
+
+/** The config fields of `params` that `fc.fieldFlags` says the program sets from one of `fc`'s flags (matched by `dest`, else name). */
+function fieldsSetByFlags(params: readonly ParamSpec[], fc: FlagCommand): Set<ParamSpec> {
+  const out = new Set<ParamSpec>();
+  const sources = fc.fieldFlags;
+  if (!sources) return out;
+  const flags = fc.params.filter((p) => !p.positional);
+  for (const p of params) {
+    if (p.origin !== 'config-field' || !Object.hasOwn(sources, p.name)) continue;
+    const dest = sources[p.name];
+    if (flags.some((f) => f.dest === dest || f.name === dest)) out.add(p);
+  }
+  return out;
 }
 
 /**

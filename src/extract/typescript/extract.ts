@@ -71,17 +71,22 @@ export function runExtraction(
     }
   }
   const binConfigs = new Map<string, string[]>();
+  const binFieldFlags = new Map<string, Record<string, string>>();
   const packageJsons = packageJson === undefined ? [] : 'file' in packageJson ? [packageJson] : packageJson;
   for (const pkg of packageJsons) {
     for (const bin of readBins(pkg, diagnostics)) {
       const source = binSources?.get(bin.path);
-      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source });
-      if (configs && !binConfigs.has(bin.name)) binConfigs.set(bin.name, configs);
+      const fieldFlags = new Map<string, string>();
+      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source }, fieldFlags);
+      if (configs && !binConfigs.has(bin.name)) {
+        binConfigs.set(bin.name, configs);
+        if (fieldFlags.size > 0) binFieldFlags.set(bin.name, Object.fromEntries(fieldFlags));
+      }
     }
   }
   // Synthetic nested types are registered while fields are read, so collect them last.
   for (const synthetic of analysis.synthetic.values()) if (synthetic.fields.length > 0) classes.push(synthetic);
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.kind, b.kind));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
-  return { classes, binConfigs, diagnostics };
+  return { classes, binConfigs, binFieldFlags, diagnostics };
 }

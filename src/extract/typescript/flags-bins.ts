@@ -12,6 +12,8 @@ export interface BinFlagCommand {
   aliases?: string[];
   /** Set on sub-commands: yargs and commander accept parent options after the sub-command words. */
   inheritsParentFlags?: boolean;
+  /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
+  fieldFlags?: Record<string, string>;
 }
 
 /** How many import hops from a bin's entry file a program is looked for. */

@@ -36,6 +36,13 @@ export interface TypeScriptExtraction {
    */
   binConfigs: Map<string, string[]>;
   /**
+   * package.json bin name → the fields of its config type (in {@link binConfigs}) that the program
+   * sets from one parsed flag value each, field → the parsed attribute (`skipTypeCheck: !args.typeCheck`
+   * gives `skipTypeCheck` → `typeCheck`): such a field is the flag's internal name, not a parameter
+   * of its own. Bins with none are absent.
+   */
+  binFieldFlags: Map<string, Record<string, string>>;
+  /**
    * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
    * rest of the file is still read) and one for a package.json that is not JSON.
    */
