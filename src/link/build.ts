@@ -510,6 +510,9 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
       if (only) target = only.target;
     }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
+      // A command that declares no flag and accepts any (commander `.allowUnknownOption()`) hands
+      // them to a parser built at run time (a plugin's, a sub-program's): its flags are not known.
+      const delegates = passesAllFlagsOn(fc);
       if (fc.path.length === 0) {
         // A config field the program sets from one of these flags is that flag's internal name
         // (`skipTypeCheck: !args.typeCheck`): the flag, which users type, stands for it.
@@ -517,7 +520,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         if (joined.size > 0) cmd.params = cmd.params.filter((p) => !joined.has(p));
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
-        cmd.paramsKnown = true;
+        cmd.paramsKnown = !delegates || cmd.params.length > 0;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         continue;
@@ -532,7 +535,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         for (const n of names) if (n !== configured.name && !configured.aliases.includes(n)) configured.aliases.push(n);
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
-        configured.paramsKnown = true;
+        configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
@@ -562,13 +565,22 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         ...(inherited.length + fields.length > 0 ? { acceptedParams: [...inherited, ...fields] } : {}),
         ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',
-        paramsKnown: true,
+        paramsKnown: !delegates || fields.length > 0,
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
       });
     }
   }
+}
+
+/**
+ * True when a command declares no flag of its own and accepts any flag (commander
+ * `.allowUnknownOption()`, click `ignore_unknown_options`): what it accepts is decided by the
+ * parser it passes them to, which docdrift did not read.
+ */
+function passesAllFlagsOn(fc: FlagCommand): boolean {
+  return fc.passesUnknownFlags === true && !fc.params.some((p) => !p.positional);
 }
 
 /** The config fields of `params` that `fc.fieldFlags` says the program sets from one of `fc`'s flags (matched by `dest`, else name). */

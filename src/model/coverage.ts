@@ -216,6 +216,12 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   if (cmd.kind === 'config-file') {
     return `no config class is mapped to the config file; set ${key('config')} to the class of its root`;
   }
+  if (cmd.passesUnknownFlags && cmd.location) {
+    return (
+      `it declares no flag of its own and accepts any (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
+      `so its flags come from a parser built at run time (a plugin's, a delegate program's) that docdrift does not read; set ${key('flags')} to check its reference and examples`
+    );
+  }
   if (cmd.target) {
     return (
       `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, yargs, commander) and names no config class; ` +

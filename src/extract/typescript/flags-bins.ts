@@ -12,6 +12,8 @@ export interface BinFlagCommand {
   aliases?: string[];
   /** Set on sub-commands: yargs and commander accept parent options after the sub-command words. */
   inheritsParentFlags?: boolean;
+  /** commander `.allowUnknownOption()`: undeclared flags are accepted (see `FlagCommand.passesUnknownFlags`). */
+  passesUnknownFlags?: boolean;
   /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
   fieldFlags?: Record<string, string>;
 }
@@ -62,6 +64,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         location: p.location,
         ...(p.aliases ? { aliases: p.aliases } : {}),
         ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
+        ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
       });
     }
   }

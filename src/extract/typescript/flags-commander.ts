@@ -109,6 +109,11 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
     case 'parse':
       node.parsed = true;
       break;
+    case 'allowUnknownOption':
+      // `.allowUnknownOption(false)` turns it off again; anything else (no argument, `true`) on.
+      if (ev.booleanOf(a0) === false) delete node.passesUnknownFlags;
+      else node.passesUnknownFlags = true;
+      break;
     default:
       if (method === 'parseAsync') node.parsed = true;
       if (NOT_CHAINABLE.has(method)) return undefined;

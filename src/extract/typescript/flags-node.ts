@@ -21,6 +21,8 @@ export interface CommandNode {
   singleton: boolean;
   /** `.parse()`, `.parseAsync()`, `.argv` was seen. */
   parsed: boolean;
+  /** commander `.allowUnknownOption()`: flags the command does not declare are accepted (and passed on). */
+  passesUnknownFlags?: boolean;
 }
 
 /** A new command node. */

@@ -99,6 +99,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (path.length > 0 && node.aliases.length > 0) command.aliases = [...node.aliases];
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;
+  if (node.passesUnknownFlags) command.passesUnknownFlags = true;
   out.push(command);
   for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen);
 }

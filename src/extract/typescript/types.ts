@@ -73,6 +73,11 @@ export interface FlagCommand {
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
   hidden?: boolean;
+  /**
+   * True when the command accepts flags it does not declare (commander `.allowUnknownOption()`),
+   * typically to pass them on to a parser of its own built at run time; absent otherwise.
+   */
+  passesUnknownFlags?: boolean;
 }
 
 /** What {@link extractTypeScriptFlags} found. */
