@@ -575,12 +575,13 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
 }
 
 /**
- * True when a command declares no flag of its own and accepts any flag (commander
+ * True when a command declares nothing (no flag, no argument) and accepts any flag (commander
  * `.allowUnknownOption()`, click `ignore_unknown_options`): what it accepts is decided by the
- * parser it passes them to, which docdrift did not read.
+ * parser it hands the command line to, which docdrift did not read. A command that declares an
+ * argument for what it passes on (`script_args`, `nargs=-1`) is a known command that runs another.
  */
 function passesAllFlagsOn(fc: FlagCommand): boolean {
-  return fc.passesUnknownFlags === true && !fc.params.some((p) => !p.positional);
+  return fc.passesUnknownFlags === true && fc.params.length === 0;
 }
 
 /** The config fields of `params` that `fc.fieldFlags` says the program sets from one of `fc`'s flags (matched by `dest`, else name). */

@@ -218,7 +218,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.passesUnknownFlags && cmd.location) {
     return (
-      `it declares no flag of its own and accepts any (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
+      `it declares no flag or argument of its own and accepts any flag (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
       `so its flags come from a parser built at run time (a plugin's, a delegate program's) that docdrift does not read; set ${key('flags')} to check its reference and examples`
     );
   }
