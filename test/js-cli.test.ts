@@ -22,3 +22,24 @@ describe('commander sub-command that hands its flags on (.allowUnknownOption())'
     expect(messages.map((m) => [m.ruleId, (m.data as { name?: string }).name])).toEqual([['reference-param-unknown', 'sourcemap']]);
   });
 });
+
+describe('commander program whose sub-commands are made at run time', () => {
+  it('does not judge their documented flags against the program, and says so once', async () => {
+    const { result, messages } = await lintTwin(path.join(FIXTURES, 'commander-runtime-commands'));
+    const program = result.model.commands.find((c) => c.name === 'appkit');
+    expect(program).toMatchObject({ paramsKnown: false, dynamicSubcommands: true });
+    expect(messages).toEqual([]);
+    expect(result.notes.filter((n) => n.includes('`appkit`') && n.includes('sub-commands at run time'))).toHaveLength(1);
+  });
+});
+
+describe('config type extending an interface of a declaration file, through a file a build step copies', () => {
+  it('reads the base fields (types/common.d.ts through src/common/common.ts for the gitignored src/node/common.ts)', async () => {
+    const { result, messages } = await lintTwin(path.join(FIXTURES, 'dts-base-copy'));
+    const site = result.model.commands.find((c) => c.name === 'site.config.ts');
+    expect(site?.params.map((p) => p.name)).toEqual(['lang', 'title', 'srcDir', 'outDir']);
+    expect(messages).toEqual([]);
+    // The declaration file's other type is no config type of the project.
+    expect([...result.model.classes.keys()].filter((q) => q.startsWith('types/'))).toEqual(['types/common.d.ts#LocaleSettings']);
+  });
+});

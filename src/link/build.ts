@@ -512,7 +512,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
     for (const fc of flagCommands.filter((f) => f.target === target)) {
       // A command that declares no flag and accepts any (commander `.allowUnknownOption()`) hands
       // them to a parser built at run time (a plugin's, a sub-program's): its flags are not known.
-      const delegates = passesAllFlagsOn(fc);
+      const delegates = passesAllFlagsOn(fc) || (fc.dynamicSubcommands === true && !fc.params.some((p) => !p.positional));
       if (fc.path.length === 0) {
         // A config field the program sets from one of these flags is that flag's internal name
         // (`skipTypeCheck: !args.typeCheck`): the flag, which users type, stands for it.
@@ -523,6 +523,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         cmd.paramsKnown = !delegates || cmd.params.length > 0;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
+        if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -537,6 +538,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         configured.location ??= fc.location;
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
+        if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -569,6 +571,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
       });
     }
   }

@@ -51,4 +51,10 @@ export interface FlagCommand {
    * Such a field is the flag's internal name: the flag stands for it. Absent when none is known.
    */
   fieldFlags?: Record<string, string>;
+  /**
+   * True when the command also has sub-commands made at run time under names no string gives
+   * (commander `.command(name)` over commands loaded at run time): what its docs document under
+   * other words may be one of those.
+   */
+  dynamicSubcommands?: boolean;
 }

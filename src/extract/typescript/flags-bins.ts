@@ -14,6 +14,8 @@ export interface BinFlagCommand {
   inheritsParentFlags?: boolean;
   /** commander `.allowUnknownOption()`: undeclared flags are accepted (see `FlagCommand.passesUnknownFlags`). */
   passesUnknownFlags?: boolean;
+  /** Sub-commands are also made at run time under names docdrift cannot read (see `FlagCommand.dynamicSubcommands`). */
+  dynamicSubcommands?: boolean;
   /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
   fieldFlags?: Record<string, string>;
 }
@@ -65,6 +67,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.aliases ? { aliases: p.aliases } : {}),
         ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
       });
     }
   }

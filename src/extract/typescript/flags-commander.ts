@@ -296,6 +296,7 @@ function isHidden(ev: FlagEvaluator, opts: ts.Node | undefined): boolean {
 function subCommand(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExpression): Value | undefined {
   const [a0, a1, a2] = call.arguments;
   const text = a0 && ev.stringOf(a0);
+  if (a0 && text === undefined) parent.dynamicSubcommands = true;
   if (!a0 || text === undefined) return undefined;
   const words = [...text.matchAll(/\S+/g)];
   const first = words[0];

@@ -100,6 +100,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;
   if (node.passesUnknownFlags) command.passesUnknownFlags = true;
+  if (node.dynamicSubcommands) command.dynamicSubcommands = true;
   out.push(command);
   for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen);
 }

@@ -40,7 +40,11 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * `.argument('<file>', …)`, `.arguments('<a> [b]')`, `.addArgument(new Argument(…))`;
  * `.command('eval <file>')` (returns the sub-command; with a description it is an executable
  * sub-command and returns the parent), `.addCommand(cmd, { hidden })`, `.name()`, `.alias()`,
- * `.aliases()`, `.description()`. Flags strings: the first long flag is the name (`--port <n>`
+ * `.aliases()`, `.description()`, `.allowUnknownOption()` (`passesUnknownFlags`: a command that
+ * declares nothing and accepts any flag hands its command line to a parser built at run time, and
+ * its flags are unknown to the engine). `.command(name)` with a name that is no known string
+ * (sub-commands made in a loop over commands loaded at run time) marks the parent
+ * `dynamicSubcommands`. Flags strings: the first long flag is the name (`--port <n>`
  * → `port`), others and short flags are `aliases` (`p`), the placeholder is not part of the
  * name; `type` is `boolean` without a placeholder, `string` for `<v>`, `string | boolean` for
  * `[v]`, `string[]` for `<v...>`, `number` with a `parseInt`/`parseFloat`/`Number` parser and

@@ -78,6 +78,11 @@ export interface FlagCommand {
    * typically to pass them on to a parser of its own built at run time; absent otherwise.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * True when the command also gets sub-commands whose names are no string docdrift can read
+   * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
+   */
+  dynamicSubcommands?: boolean;
 }
 
 /** What {@link extractTypeScriptFlags} found. */
