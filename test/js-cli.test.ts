@@ -43,3 +43,15 @@ describe('config type extending an interface of a declaration file, through a fi
     expect([...result.model.classes.keys()].filter((q) => q.startsWith('types/'))).toEqual(['types/common.d.ts#LocaleSettings']);
   });
 });
+
+describe('commander option built by a helper of a sibling workspace package', () => {
+  it('follows @demo/options/output to packages/options/src/output.ts', async () => {
+    const { result, messages } = await lintTwin(path.join(FIXTURES, 'commander-workspace-helper'));
+    const cli = result.model.commands.find((c) => c.name === 'democli');
+    expect(cli?.params.map((p) => [p.name, p.aliases, p.default?.text])).toEqual([
+      ['verbose', [], undefined],
+      ['out-dir', ['o'], "'out'"],
+    ]);
+    expect(messages).toEqual([]);
+  });
+});

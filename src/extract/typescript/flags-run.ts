@@ -31,7 +31,7 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScriptFlags} in `flags.ts`. */
-export function runFlagExtraction(sources: { file: string; text: string }[]): FlagExtraction {
+export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map()): FlagExtraction {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
@@ -61,7 +61,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[]): Fl
     }
   }
 
-  const evaluator = new Evaluator(new Resolver(modules), bySourceFile);
+  const evaluator = new Evaluator(new Resolver(modules), bySourceFile, workspaces);
   for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
 
   const roots = evaluator.nodes.filter(isProgram);

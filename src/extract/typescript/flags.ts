@@ -83,15 +83,22 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  *
  * Never throws for bad input: a file with syntax errors gives a `parse-error` warning.
  *
+ * **Workspace packages.** With `workspaces` (package name → its directory), an import of a sibling
+ * package (`@acme/plugin`, `@acme/plugin/lib/options`) is followed like a relative one, to the
+ * package's source (`<dir>/src/lib/options.ts`, `<dir>/lib/options.ts`, compiled paths mapped back
+ * to `src/`; the bare name to `<dir>/src/index.ts` or `<dir>/index.ts`): a helper such as
+ * `createRedoclyOption()` in one package gives the options another package's program adds.
+ *
  * @param sources Files to read; paths are project-relative POSIX.
+ * @param workspaces Package name → project-relative directory of each package.json of the project.
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
-export async function extractTypeScriptFlags(sources: { file: string; text: string }[]): Promise<FlagExtraction> {
+export async function extractTypeScriptFlags(sources: { file: string; text: string }[], workspaces?: ReadonlyMap<string, string>): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
     implementation = undefined;
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources);
+  return runFlagExtraction(sources, workspaces);
 }
