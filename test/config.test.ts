@@ -26,7 +26,7 @@ function configError(fn: () => unknown): ConfigError {
 
 const RULES = ['example-param-unknown', 'example-param-undocumented', 'reference-default-mismatch'];
 
-const DEFAULT_SOURCES = ['**/*.py', '**/*.{ts,mts,cts,tsx}', '!**/*.d.{ts,mts,cts}', '!**/tests/**', '!**/test/**', '!**/__tests__/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py', '!**/*.{test,spec}.{ts,mts,cts,tsx}'];
+const DEFAULT_SOURCES = ['**/*.py', '**/*.{ts,mts,cts,tsx}', '!**/tests/**', '!**/test/**', '!**/__tests__/**', '!**/test_*.py', '!**/*_test.py', '!**/conftest.py', '!**/*.{test,spec}.{ts,mts,cts,tsx}'];
 
 describe('defaults', () => {
   it('returns every default when there is no config file', () => {

@@ -135,6 +135,8 @@ describe('matching a finding to an expected or judged item', () => {
     expect(paramsOf(finding({ param: 'b' }))).toEqual(['b']);
     expect(paramsOf(finding({ params: '`--a`, `b_c`' }))).toEqual(['--a', 'b_c']);
     expect(paramsOf(finding({}))).toEqual([]);
+    // A wrong spelling of a row's flag is about that spelling as well as the row's parameter.
+    expect(paramsOf(finding({ name: '-c', flag: '--skip-type-check' }))).toEqual(['-c', '--skip-type-check']);
   });
 
   it('a script command named by its path is the command named by its file name, nothing looser', () => {

@@ -80,7 +80,7 @@ describe('discoverFiles', () => {
     // The cases themselves, so a change to both ways at once is also caught. Versioned doc trees
     // are listed: the engine keeps their current version (src/engine/versions.ts).
     expect(viaGit.docs).toEqual(['README.md', 'docs/guide.md', 'docs/page.mdx', 'docs/sub/kept.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
-    expect(viaGit.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'web/src/app.ts']);
+    expect(viaGit.sources).toEqual(['pkg/__init__.py', 'pkg/cli.py', 'pkg/new_module.py', 'pkg/secret_ok.py', 'web/src/app.ts', 'web/src/types.d.ts']);
     expect(viaGit.packaging).toEqual(['package.json', 'pyproject.toml', 'sub/setup.cfg']);
     expect(viaGit.yaml).toEqual(['pkg/config.yaml']);
   });

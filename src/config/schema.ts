@@ -227,8 +227,9 @@ export const ALWAYS_IGNORED_GLOBS: readonly string[] = Object.freeze(ALWAYS_IGNO
 export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   sources: [
     '**/*.py',
+    // Declaration files included: a config type may extend an interface only a `.d.ts` declares
+    // (their own types are config types only when a source type reaches them, extract.ts).
     '**/*.{ts,mts,cts,tsx}',
-    '!**/*.d.{ts,mts,cts}',
     '!**/tests/**',
     '!**/test/**',
     '!**/__tests__/**',

@@ -7,7 +7,7 @@
 import type { Code } from 'mdast';
 import type { HelpBlock, ReferenceRow, SourceLocation } from '../model/types.js';
 import { codeLines, type CodeLine } from './code-blocks.js';
-import { normalizeParamName } from './reference-table.js';
+import { flagSpellingsInText, normalizeParamName } from './reference-table.js';
 
 /** Info-string languages (lower-cased) a pasted `--help` block is written with; none counts too. */
 const HELP_LANGS: ReadonlySet<string> = new Set([
@@ -234,6 +234,9 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     const location = locate(file, o.line, o.text, spec, o.indent) ?? { file, line: o.line.line, column: o.line.column };
     const fullDescription = [description, ...o.more.map((m) => m.text.trim())].filter((d) => d !== '').join(' ').replace(/\s+/g, ' ').trim();
     const row: ReferenceRow = { names, rawName: spec, links: [], location };
+    // `-c, --skip-type-check`: each spelling is checked against the flag the others name, as in tables.
+    const written = flagSpellingsInText(spec, location);
+    if (written.length >= 2) row.flagSpellings = written;
     if (fullDescription !== '') row.description = fullDescription;
     if (/\[required\]/i.test(fullDescription) || o.required) row.required = true;
     const def = helpDefault([{ line: o.line, text: o.text }, ...o.more], file);

@@ -347,7 +347,9 @@ export interface ExtractContext {
  * cache hashed are read only when a piece is missing (same result either way).
  */
 export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, context?: ExtractContext): Promise<CodeFacts> {
-  const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.[mc]?ts$/.test(f));
+  // Declaration files (`types/shared.d.ts`) are read too: a config type may extend an interface
+  // declared there; their own types are listed only when another type reaches them (extract.ts).
+  const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f));
   const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, pieces);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.

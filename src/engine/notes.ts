@@ -100,6 +100,13 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   if (programs.length > 0 && programs.every((c) => !c.paramsKnown)) {
     const one = programs.length === 1;
     notes.push(`the parameters of ${one ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${one ? 'it was' : 'they were'} not checked. ${reasons(programs)}`);
+  } else {
+    // Sub-commands that hand every flag to a parser built at run time: said once, not per row.
+    const delegating = programs.filter((c) => !c.paramsKnown && (c.passesUnknownFlags || c.dynamicSubcommands));
+    if (delegating.length > 0) {
+      const one = delegating.length === 1;
+      notes.push(`the flags of ${one ? '1 command' : `${delegating.length} commands`} are unknown, so ${one ? 'its' : 'their'} references and examples were not checked. ${reasons(delegating)}`);
+    }
   }
 
   const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;

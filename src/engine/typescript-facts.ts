@@ -48,9 +48,14 @@ export async function typeScriptFacts(
   if (flagSources.length > 0 && programs.bins.length > 0) {
     const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
     const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
-    const tsFlags = await extractTypeScriptFlags(flagSources);
+    const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons));
     diagnostics.push(...tsFlags.diagnostics);
     facts.flagCommands = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
+    // Config fields the program sets from its flags travel on the program's root command.
+    for (const fc of facts.flagCommands) {
+      const fieldFlags = fc.path.length === 0 ? ts.binFieldFlags.get(fc.target.slice('bin:'.length)) : undefined;
+      if (fieldFlags) fc.fieldFlags = fieldFlags;
+    }
   }
   return facts;
 }
@@ -206,4 +211,20 @@ export async function cachedTypeScriptFacts(
   diagnostics.push(...own);
   pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);
   return facts;
+}
+
+/** Package name → project-relative directory, for every package.json with a string `name` (the first of a name wins). */
+function workspacePackages(packageJsons: ReadonlyArray<{ file: string; text: string }>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { file, text } of packageJsons) {
+    let name: unknown;
+    try {
+      name = (JSON.parse(text) as { name?: unknown } | null)?.name;
+    } catch {
+      continue; // reported where package.json files are read
+    }
+    const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+    if (typeof name === 'string' && name !== '' && !out.has(name)) out.set(name, dir);
+  }
+  return out;
 }

@@ -520,6 +520,9 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
       if (only) target = only.target;
     }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
+      // A command that declares no flag and accepts any (commander `.allowUnknownOption()`) hands
+      // them to a parser built at run time (a plugin's, a sub-program's): its flags are not known.
+      const delegates = passesAllFlagsOn(fc) || (fc.dynamicSubcommands === true && !fc.params.some((p) => !p.positional));
       if (fc.path.length === 0) {
         // The program's own parser defines its flags: a class reached only by following calls
         // (a settings file it loads, an API object it builds on the way) is not its interface.
@@ -531,11 +534,16 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
           cmd.configClasses = cmd.configClasses.filter((c) => !names.has(c));
           throughCalls.delete(cmd);
         }
+        // A config field the program sets from one of these flags is that flag's internal name
+        // (`skipTypeCheck: !args.typeCheck`): the flag, which users type, stands for it.
+        const joined = fieldsSetByFlags(cmd.params, fc);
+        if (joined.size > 0) cmd.params = cmd.params.filter((p) => !joined.has(p));
         const known = new Set(cmd.params.map((p) => p.name));
         cmd.params.push(...fc.params.filter((p) => !known.has(p.name)));
-        cmd.paramsKnown = true;
+        cmd.paramsKnown = !delegates || cmd.params.length > 0;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
+        if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -548,8 +556,9 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         for (const n of names) if (n !== configured.name && !configured.aliases.includes(n)) configured.aliases.push(n);
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
-        configured.paramsKnown = true;
+        configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
+        if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -578,13 +587,38 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(inherited.length + fields.length > 0 ? { acceptedParams: [...inherited, ...fields] } : {}),
         ...(fc.inheritsParentFlags ? { inheritsFrom: [cmd.name, ...fc.path.slice(0, -1)].join(' ') } : {}),
         mappedBy: 'entry-point',
-        paramsKnown: true,
+        paramsKnown: !delegates || fields.length > 0,
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
       });
     }
   }
+}
+
+/**
+ * True when a command declares nothing (no flag, no argument) and accepts any flag (commander
+ * `.allowUnknownOption()`, click `ignore_unknown_options`): what it accepts is decided by the
+ * parser it hands the command line to, which docdrift did not read. A command that declares an
+ * argument for what it passes on (`script_args`, `nargs=-1`) is a known command that runs another.
+ */
+function passesAllFlagsOn(fc: FlagCommand): boolean {
+  return fc.passesUnknownFlags === true && fc.params.length === 0;
+}
+
+/** The config fields of `params` that `fc.fieldFlags` says the program sets from one of `fc`'s flags (matched by `dest`, else name). */
+function fieldsSetByFlags(params: readonly ParamSpec[], fc: FlagCommand): Set<ParamSpec> {
+  const out = new Set<ParamSpec>();
+  const sources = fc.fieldFlags;
+  if (!sources) return out;
+  const flags = fc.params.filter((p) => !p.positional);
+  for (const p of params) {
+    if (p.origin !== 'config-field' || !Object.hasOwn(sources, p.name)) continue;
+    const dest = sources[p.name];
+    if (flags.some((f) => f.dest === dest || f.name === dest)) out.add(p);
+  }
+  return out;
 }
 
 /**

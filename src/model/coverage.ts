@@ -244,6 +244,18 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   if (cmd.kind === 'config-file') {
     return `no config class is mapped to the config file; set ${key('config')} to the class of its root`;
   }
+  if (cmd.dynamicSubcommands && cmd.location) {
+    return (
+      `it declares no flag of its own and makes sub-commands at run time (commander \`.command(name)\` with a name docdrift cannot read, under ${cmd.location.file}:${cmd.location.line}), ` +
+      `so what its docs document most likely belongs to those; declare each one's flags in \`commands."${cmd.name} <sub-command>".flags\` of the docdrift config to check them`
+    );
+  }
+  if (cmd.passesUnknownFlags && cmd.location) {
+    return (
+      `it declares no flag or argument of its own and accepts any flag (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
+      `so its flags come from a parser built at run time (a plugin's, a delegate program's) that docdrift does not read; set ${key('flags')} to check its reference and examples`
+    );
+  }
   if (cmd.target) {
     return (
       `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; ` +

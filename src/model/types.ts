@@ -183,6 +183,13 @@ export interface CommandSpec {
    */
   passesUnknownFlags?: boolean;
   /**
+   * True when the command's sub-commands are (also) made at run time under names docdrift cannot
+   * read (commander `.command(name)` in a loop over commands loaded at run time). When the command
+   * declares no flag of its own, its parameters are unknown: the rows and examples docs give it
+   * most likely belong to one of those sub-commands.
+   */
+  dynamicSubcommands?: boolean;
+  /**
    * Config classes discovery found for this command's function (qualified names) that the
    * config's `commands.<name>.config` list leaves out: their fields are not this command's
    * parameters. Absent when the config keeps them all or names no classes.

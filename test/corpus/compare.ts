@@ -14,10 +14,14 @@ export function normaliseParam(param: string): string {
   return param.replace(/^[-+~]+/, '');
 }
 
-/** The parameter names a finding is about: `data.name`, else `data.param`, else each backquoted name in `data.params`. */
+/**
+ * The parameter names a finding is about: `data.name`, else `data.param`, else each backquoted
+ * name in `data.params`. A finding about one spelling of a row's flag (`--skip-type-check`
+ * documented for `-c`) is about `data.flag` as well as the row's `data.name`.
+ */
 export function paramsOf(finding: Finding): string[] {
   const d = finding.data ?? {};
-  if (d.name !== undefined) return [d.name];
+  if (d.name !== undefined) return d.flag !== undefined && d.flag !== d.name ? [d.name, d.flag] : [d.name];
   if (d.param !== undefined) return [d.param];
   if (d.params !== undefined) return [...d.params.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
   return [];

@@ -45,4 +45,16 @@ export interface FlagCommand {
    * `context_settings={"ignore_unknown_options": True}`): an unknown flag in an example is not drift.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * On a program (`path: []`): the fields of its config classes it sets from one parsed flag each,
+   * field → the flag's `dest` (TypeScript `const config: Config = { skipTypeCheck: !args.typeCheck }`).
+   * Such a field is the flag's internal name: the flag stands for it. Absent when none is known.
+   */
+  fieldFlags?: Record<string, string>;
+  /**
+   * True when the command also has sub-commands made at run time under names no string gives
+   * (commander `.command(name)` over commands loaded at run time): what its docs document under
+   * other words may be one of those.
+   */
+  dynamicSubcommands?: boolean;
 }

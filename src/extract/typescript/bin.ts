@@ -61,7 +61,13 @@ type Rank = 0 | 1 | 2;
  *    the options extend). One type left is the answer; several make the bin ambiguous and it
  *    gets no entry (the user maps it in the docdrift config).
  */
-export function binConfig(analysis: Analysis, resolver: Resolver, modules: ReadonlyMap<string, ModuleInfo>, bin: BinEntry): string[] | undefined {
+export function binConfig(
+  analysis: Analysis,
+  resolver: Resolver,
+  modules: ReadonlyMap<string, ModuleInfo>,
+  bin: BinEntry,
+  fieldFlags?: Map<string, string>,
+): string[] | undefined {
   const start = bin.source ?? findSource(bin.path, new Set(modules.keys()));
   const first = start === undefined ? undefined : modules.get(start);
   if (!first) return undefined;
@@ -69,11 +75,15 @@ export function binConfig(analysis: Analysis, resolver: Resolver, modules: Reado
   let level: ModuleInfo[] = [first];
   for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const found: Array<Map<string, ConfigClass>> = [new Map(), new Map(), new Map()];
-    for (const module of level) collectEvidence(analysis, module, depth === 0, found);
+    const joins = new Map<string, Map<string, string>>();
+    for (const module of level) collectEvidence(analysis, module, depth === 0, found, joins);
     const strongest = found.find((m) => m.size > 0);
     if (strongest) {
       const answer = dropContained([...strongest.values()], analysis);
-      return answer.length === 1 ? answer.map((c) => c.qualifiedName) : undefined;
+      if (answer.length !== 1) return undefined;
+      const only = answer[0] as ConfigClass;
+      for (const [field, attribute] of joins.get(only.qualifiedName) ?? []) fieldFlags?.set(field, attribute);
+      return [only.qualifiedName];
     }
     const next: ModuleInfo[] = [];
     for (const module of level) {
@@ -118,7 +128,7 @@ function isEntryFunction(module: ModuleInfo, name: string, node: ts.Node, own: b
   return hasModifier(node, ts.SyntaxKind.ExportKeyword) || [...module.exports.values()].includes(name);
 }
 
-function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, found: Array<Map<string, ConfigClass>>): void {
+function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, found: Array<Map<string, ConfigClass>>, joins: Map<string, Map<string, string>>): void {
   const add = (rank: Rank, config: ConfigClass | undefined): void => {
     if (config) found[rank]?.set(config.qualifiedName, config);
   };
@@ -147,7 +157,22 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
   const parsed = parsedInput(module);
   const visit = (node: ts.Node): void => {
     if (ts.isVariableDeclaration(node) && node.type) {
-      if (node.initializer && parsed.holds(node.initializer)) fromType(1, node.type);
+      if (node.initializer && parsed.holds(node.initializer)) {
+        fromType(1, node.type);
+        // `const config: Config = { …DEFAULTS, skipTypeCheck: !args.typeCheck }`: each field set
+        // from one parsed value is that flag's internal name.
+        const config = node.type.kind === ts.SyntaxKind.TypeReference ? analysis.targetOfType(module, node.type) : undefined;
+        const literal = skipParens(node.initializer);
+        if (config && ts.isObjectLiteralExpression(literal)) {
+          let map = joins.get(config.qualifiedName);
+          if (!map) joins.set(config.qualifiedName, (map = new Map()));
+          for (const p of literal.properties) {
+            const key = ts.isPropertyAssignment(p) ? propertyKey(p.name) : undefined;
+            const attribute = key !== undefined && ts.isPropertyAssignment(p) ? parsed.attributeOf(p.initializer) : undefined;
+            if (key !== undefined && attribute !== undefined) map.set(key, attribute);
+          }
+        }
+      }
     } else if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !isConstType(node.type)) {
       if (parsed.holds(node.expression)) fromType(1, node.type);
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ZOD_PARSE_METHODS.has(node.expression.name.text)) {
@@ -184,7 +209,7 @@ const HANDLER_METHODS = new Set(['command', 'action']);
  * `.action((opts) => …)`). {@link holds} says whether an expression *is* that input, or an
  * object literal built from it — not merely a call that receives a piece of it.
  */
-function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => boolean } {
+function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => boolean; attributeOf: (expr: ts.Expression) => string | undefined } {
   const names = new Set<string>();
   /** Parameters holding the raw arguments (`argv: string[]`). */
   const raw = new Set<string>();
@@ -269,7 +294,36 @@ function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => bool
       }
     }
   }
-  return { holds };
+  /**
+   * The attribute of the parsed input an expression reads as a whole: `args.typeCheck`,
+   * `!args.typeCheck`, `Number(values.port)`, `args.out ?? 'x'`, `String(args['out'])`.
+   */
+  const attributeOf = (expr: ts.Expression): string | undefined => {
+    let e = skipParens(expr);
+    for (;;) {
+      if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) e = skipParens(e.operand);
+      else if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken)) e = skipParens(e.left);
+      else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.arguments.length === 1 && CONVERSIONS.has(e.expression.text)) e = skipParens(e.arguments[0] as ts.Expression);
+      else break;
+    }
+    if (ts.isPropertyAccessExpression(e)) return isDerived(e.expression) ? e.name.text : undefined;
+    if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return isDerived(e.expression) ? e.argumentExpression.text : undefined;
+    return undefined;
+  };
+  return { holds, attributeOf };
+}
+
+/** Calls that convert a parsed value without changing which flag it is (`Number(values.port)`). */
+const CONVERSIONS = new Set(['Number', 'String', 'Boolean', 'parseInt', 'parseFloat', 'BigInt']);
+
+function skipParens(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isAwaitExpression(e)) e = e.expression;
+  return e;
+}
+
+function propertyKey(name: ts.PropertyName): string | undefined {
+  return ts.isIdentifier(name) || ts.isStringLiteralLike(name) ? name.text : undefined;
 }
 
 /** An entry function (`main`/`run`/`cli`) or a handler passed to `.command(…)`/`.action(…)`. */

@@ -71,17 +71,48 @@ export function runExtraction(
     }
   }
   const binConfigs = new Map<string, string[]>();
+  const binFieldFlags = new Map<string, Record<string, string>>();
   const packageJsons = packageJson === undefined ? [] : 'file' in packageJson ? [packageJson] : packageJson;
   for (const pkg of packageJsons) {
     for (const bin of readBins(pkg, diagnostics)) {
       const source = binSources?.get(bin.path);
-      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source });
-      if (configs && !binConfigs.has(bin.name)) binConfigs.set(bin.name, configs);
+      const fieldFlags = new Map<string, string>();
+      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source }, fieldFlags);
+      if (configs && !binConfigs.has(bin.name)) {
+        binConfigs.set(bin.name, configs);
+        if (fieldFlags.size > 0) binFieldFlags.set(bin.name, Object.fromEntries(fieldFlags));
+      }
     }
   }
   // Synthetic nested types are registered while fields are read, so collect them last.
   for (const synthetic of analysis.synthetic.values()) if (synthetic.fields.length > 0) classes.push(synthetic);
+  // A declaration file (`types/shared.d.ts`) describes code that lives elsewhere: its types are
+  // config types only as the base or nested type of a type the sources declare.
+  const reached = reachedFromSources(classes, [...binConfigs.values()].flat());
+  for (let i = classes.length - 1; i >= 0; i--) if (isDeclarationFile((classes[i] as ConfigClass).module) && !reached.has((classes[i] as ConfigClass).qualifiedName)) classes.splice(i, 1);
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.kind, b.kind));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
-  return { classes, binConfigs, diagnostics };
+  return { classes, binConfigs, binFieldFlags, diagnostics };
+}
+
+/** `x.d.ts`, `x.d.mts`, `x.d.cts`. */
+function isDeclarationFile(file: string): boolean {
+  return /\.d\.[mc]?ts$/.test(file);
+}
+
+/** Qualified names of the types that types outside declaration files (and the bins' config types) reach through `bases` and `typeRef`, transitively; the bins' config types included. */
+function reachedFromSources(classes: readonly ConfigClass[], binTypes: readonly string[]): Set<string> {
+  const byName = new Map(classes.map((c) => [c.qualifiedName, c]));
+  const reached = new Set<string>(binTypes);
+  const stack = [...classes.filter((c) => !isDeclarationFile(c.module)), ...binTypes.flatMap((q) => byName.get(q) ?? [])];
+  while (stack.length > 0) {
+    const c = stack.pop() as ConfigClass;
+    for (const next of [...c.bases, ...c.fields.flatMap((f) => (f.typeRef ? [f.typeRef] : []))]) {
+      if (reached.has(next)) continue;
+      reached.add(next);
+      const target = byName.get(next);
+      if (target) stack.push(target);
+    }
+  }
+  return reached;
 }

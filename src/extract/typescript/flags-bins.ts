@@ -12,6 +12,12 @@ export interface BinFlagCommand {
   aliases?: string[];
   /** Set on sub-commands: yargs and commander accept parent options after the sub-command words. */
   inheritsParentFlags?: boolean;
+  /** commander `.allowUnknownOption()`: undeclared flags are accepted (see `FlagCommand.passesUnknownFlags`). */
+  passesUnknownFlags?: boolean;
+  /** Sub-commands are also made at run time under names docdrift cannot read (see `FlagCommand.dynamicSubcommands`). */
+  dynamicSubcommands?: boolean;
+  /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
+  fieldFlags?: Record<string, string>;
 }
 
 /** How many import hops from a bin's entry file a program is looked for. */
@@ -60,6 +66,8 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         location: p.location,
         ...(p.aliases ? { aliases: p.aliases } : {}),
         ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
+        ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
       });
     }
   }

@@ -109,6 +109,11 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
     case 'parse':
       node.parsed = true;
       break;
+    case 'allowUnknownOption':
+      // `.allowUnknownOption(false)` turns it off again; anything else (no argument, `true`) on.
+      if (ev.booleanOf(a0) === false) delete node.passesUnknownFlags;
+      else node.passesUnknownFlags = true;
+      break;
     default:
       if (method === 'parseAsync') node.parsed = true;
       if (NOT_CHAINABLE.has(method)) return undefined;
@@ -291,6 +296,7 @@ function isHidden(ev: FlagEvaluator, opts: ts.Node | undefined): boolean {
 function subCommand(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExpression): Value | undefined {
   const [a0, a1, a2] = call.arguments;
   const text = a0 && ev.stringOf(a0);
+  if (a0 && text === undefined) parent.dynamicSubcommands = true;
   if (!a0 || text === undefined) return undefined;
   const words = [...text.matchAll(/\S+/g)];
   const first = words[0];

@@ -5,7 +5,7 @@ import { applyCommander, applyCommanderOption, commanderOption } from './flags-c
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
-import { resolveSpecifier, type ModuleInfo } from './scan.js';
+import { findSource, resolveSpecifier, type ModuleInfo } from './scan.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
@@ -62,7 +62,35 @@ export class Evaluator implements FlagEvaluator {
   constructor(
     private readonly resolver: Resolver,
     private readonly bySourceFile: ReadonlyMap<ts.SourceFile, ModuleInfo>,
+    private readonly workspaces: ReadonlyMap<string, string> = new Map(),
   ) {}
+
+  /**
+   * The module a specifier names: a relative file, or a file of a sibling workspace package
+   * (`@acme/plugin/lib/options` → `packages/plugin/src/lib/options.ts`; see `extractTypeScriptFlags`).
+   */
+  private moduleFor(from: ModuleInfo, specifier: string): ModuleInfo | undefined {
+    return this.resolver.moduleFor(from, specifier) ?? this.workspaceModule(specifier);
+  }
+
+  private workspaceModule(specifier: string): ModuleInfo | undefined {
+    if (specifier.startsWith('.') || this.workspaces.size === 0) return undefined;
+    let best: [string, string] | undefined;
+    for (const [name, dir] of this.workspaces) {
+      if ((specifier === name || specifier.startsWith(`${name}/`)) && (!best || name.length > best[0].length)) best = [name, dir];
+    }
+    if (!best) return undefined;
+    const [name, dir] = best;
+    const rest = specifier.slice(name.length + 1);
+    const prefix = dir === '' || dir === '.' ? '' : `${dir}/`;
+    const files = new Set(this.resolver.modules.keys());
+    const tries = rest === '' ? ['src/index', 'index', 'lib/index'] : [`src/${rest}`, rest];
+    for (const t of tries) {
+      const file = findSource(`${prefix}${t}`, files);
+      if (file !== undefined) return this.resolver.modules.get(file);
+    }
+    return undefined;
+  }
 
   /** Evaluates every call and `new` under `root` (and `.argv` reads), in source order. */
   walk(root: ts.Node): void {
@@ -208,7 +236,7 @@ export class Evaluator implements FlagEvaluator {
         if (b?.kind === 'import') {
           const resolved = this.resolver.resolve(b.module, [e.text], 'values');
           if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable') return this.arrayItems(resolved.decl.node.initializer, depth + 1);
-          const target = this.resolver.moduleFor(b.module, b.module.imports.get(e.text)?.specifier ?? '');
+          const target = this.moduleFor(b.module, b.module.imports.get(e.text)?.specifier ?? '');
           const local = target?.exports.get(b.module.imports.get(e.text)?.imported ?? '');
           const decl = local !== undefined ? target?.values.get(local) : undefined;
           if (decl?.kind === 'variable') return this.arrayItems(decl.node.initializer, depth + 1);
@@ -298,8 +326,8 @@ export class Evaluator implements FlagEvaluator {
     // Package values are located at the import (`import yargs from 'yargs'`), in the importing file.
     const declared = importNode(module.sf, name) ?? at;
     const pkg = packageValue(binding.specifier, binding.imported, module.file, this.location(declared));
-    if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(declared) } : pkg;
-    const target = this.resolver.moduleFor(module, binding.specifier);
+    if (pkg !== null && (pkg !== undefined || !this.workspaceModule(binding.specifier))) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(declared) } : pkg;
+    const target = this.moduleFor(module, binding.specifier);
     if (!target) return undefined;
     return binding.imported === '*' ? { kind: 'namespace', module: target } : this.exportedValue(target, binding.imported, at, new Set());
   }
@@ -319,14 +347,14 @@ export class Evaluator implements FlagEvaluator {
     const re = module.reexports.get(name);
     if (re) {
       const pkg = packageValue(re.specifier, re.imported, module.file, this.location(at));
-      if (pkg !== null) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : pkg;
-      const target = this.resolver.moduleFor(module, re.specifier);
+      if (pkg !== null && (pkg !== undefined || !this.workspaceModule(re.specifier))) return pkg === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : pkg;
+      const target = this.moduleFor(module, re.specifier);
       if (!target) return undefined;
       return re.imported === '*' ? { kind: 'namespace', module: target } : this.exportedValue(target, re.imported, at, seen);
     }
     if (name === 'default') return this.defaultExport(module);
     for (const specifier of module.starExports) {
-      const target = this.resolver.moduleFor(module, specifier);
+      const target = this.moduleFor(module, specifier);
       const found = target ? this.exportedValue(target, name, at, seen) : undefined;
       if (found) return found;
     }

@@ -21,6 +21,10 @@ export interface CommandNode {
   singleton: boolean;
   /** `.parse()`, `.parseAsync()`, `.argv` was seen. */
   parsed: boolean;
+  /** commander `.allowUnknownOption()`: flags the command does not declare are accepted (and passed on). */
+  passesUnknownFlags?: boolean;
+  /** `.command(name)` was called with a name that is no known string (sub-commands made at run time from a list docdrift cannot read). */
+  dynamicSubcommands?: boolean;
 }
 
 /** A new command node. */

@@ -31,7 +31,7 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScriptFlags} in `flags.ts`. */
-export function runFlagExtraction(sources: { file: string; text: string }[]): FlagExtraction {
+export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map()): FlagExtraction {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
@@ -61,7 +61,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[]): Fl
     }
   }
 
-  const evaluator = new Evaluator(new Resolver(modules), bySourceFile);
+  const evaluator = new Evaluator(new Resolver(modules), bySourceFile, workspaces);
   for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
 
   const roots = evaluator.nodes.filter(isProgram);
@@ -99,6 +99,8 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (path.length > 0 && node.aliases.length > 0) command.aliases = [...node.aliases];
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;
+  if (node.passesUnknownFlags) command.passesUnknownFlags = true;
+  if (node.dynamicSubcommands) command.dynamicSubcommands = true;
   out.push(command);
   for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen);
 }

@@ -40,7 +40,11 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * `.argument('<file>', …)`, `.arguments('<a> [b]')`, `.addArgument(new Argument(…))`;
  * `.command('eval <file>')` (returns the sub-command; with a description it is an executable
  * sub-command and returns the parent), `.addCommand(cmd, { hidden })`, `.name()`, `.alias()`,
- * `.aliases()`, `.description()`. Flags strings: the first long flag is the name (`--port <n>`
+ * `.aliases()`, `.description()`, `.allowUnknownOption()` (`passesUnknownFlags`: a command that
+ * declares nothing and accepts any flag hands its command line to a parser built at run time, and
+ * its flags are unknown to the engine). `.command(name)` with a name that is no known string
+ * (sub-commands made in a loop over commands loaded at run time) marks the parent
+ * `dynamicSubcommands`. Flags strings: the first long flag is the name (`--port <n>`
  * → `port`), others and short flags are `aliases` (`p`), the placeholder is not part of the
  * name; `type` is `boolean` without a placeholder, `string` for `<v>`, `string | boolean` for
  * `[v]`, `string[]` for `<v...>`, `number` with a `parseInt`/`parseFloat`/`Number` parser and
@@ -79,15 +83,22 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  *
  * Never throws for bad input: a file with syntax errors gives a `parse-error` warning.
  *
+ * **Workspace packages.** With `workspaces` (package name → its directory), an import of a sibling
+ * package (`@acme/plugin`, `@acme/plugin/lib/options`) is followed like a relative one, to the
+ * package's source (`<dir>/src/lib/options.ts`, `<dir>/lib/options.ts`, compiled paths mapped back
+ * to `src/`; the bare name to `<dir>/src/index.ts` or `<dir>/index.ts`): a helper such as
+ * `createRedoclyOption()` in one package gives the options another package's program adds.
+ *
  * @param sources Files to read; paths are project-relative POSIX.
+ * @param workspaces Package name → project-relative directory of each package.json of the project.
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
-export async function extractTypeScriptFlags(sources: { file: string; text: string }[]): Promise<FlagExtraction> {
+export async function extractTypeScriptFlags(sources: { file: string; text: string }[], workspaces?: ReadonlyMap<string, string>): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
     implementation = undefined;
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources);
+  return runFlagExtraction(sources, workspaces);
 }

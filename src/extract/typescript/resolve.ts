@@ -28,6 +28,46 @@ export class Resolver {
     return file === undefined ? undefined : this.modules.get(file);
   }
 
+  /**
+   * A name imported from a relative file that is not in the sources because a build step writes it
+   * (a gitignored copy: vitepress's `src/node/shared.ts`, copied from `src/shared/shared.ts` by
+   * `scripts/copyShared`, which re-exports `types/shared.d.ts`): the declaration that every other
+   * module of the same file name (`shared`, any source extension) exporting the name resolves it
+   * to. None when the import is not relative, names a namespace or default, or when those modules
+   * give different declarations (or none).
+   */
+  private fromCopy(module: ModuleInfo, binding: ImportBinding, space: Space, seen: Set<string>): Resolved | undefined {
+    const specifier = binding.specifier;
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+    if (binding.imported === '*' || binding.imported === 'default') return undefined;
+    const stem = stemOf(specifier.slice(specifier.lastIndexOf('/') + 1));
+    if (stem === '' || stem === 'index') return undefined;
+    let found: Extract<Resolved, { kind: 'declaration' }> | undefined;
+    for (const candidate of this.byStem().get(stem) ?? []) {
+      if (candidate === module || !(candidate.exports.has(binding.imported) || candidate.reexports.has(binding.imported))) continue;
+      const resolved = this.exported(candidate, binding.imported, space, new Set(seen));
+      if (resolved?.kind !== 'declaration') continue;
+      if (found && (found.module !== resolved.module || found.decl.name !== resolved.decl.name)) return undefined;
+      found = resolved;
+    }
+    return found;
+  }
+
+  private stems: Map<string, ModuleInfo[]> | undefined;
+
+  private byStem(): Map<string, ModuleInfo[]> {
+    if (!this.stems) {
+      this.stems = new Map();
+      for (const m of this.modules.values()) {
+        const stem = stemOf(m.file.slice(m.file.lastIndexOf('/') + 1));
+        const list = this.stems.get(stem);
+        if (list) list.push(m);
+        else this.stems.set(stem, [m]);
+      }
+    }
+    return this.stems;
+  }
+
   /** The import binding of `name` in `module`, when `name` is imported (whether or not it resolves). */
   importOf(module: ModuleInfo, name: string): ImportBinding | undefined {
     return module.imports.get(name);
@@ -54,7 +94,7 @@ export class Resolver {
 
   private binding(module: ModuleInfo, binding: ImportBinding, space: Space, seen: Set<string>): Resolved | undefined {
     const target = this.moduleFor(module, binding.specifier);
-    if (!target) return undefined;
+    if (!target) return this.fromCopy(module, binding, space, seen);
     if (binding.imported === '*') return { kind: 'namespace', module: target };
     return this.exported(target, binding.imported, space, seen);
   }
@@ -79,4 +119,9 @@ export class Resolver {
     }
     return undefined;
   }
+}
+
+/** A file name without its source extension (`shared.d.ts`, `shared.ts`, `shared.js` → `shared`). */
+function stemOf(name: string): string {
+  return name.replace(/(?:\.d)?\.(?:[cm]?[jt]sx?)$/, '');
 }

@@ -36,6 +36,13 @@ export interface TypeScriptExtraction {
    */
   binConfigs: Map<string, string[]>;
   /**
+   * package.json bin name → the fields of its config type (in {@link binConfigs}) that the program
+   * sets from one parsed flag value each, field → the parsed attribute (`skipTypeCheck: !args.typeCheck`
+   * gives `skipTypeCheck` → `typeCheck`): such a field is the flag's internal name, not a parameter
+   * of its own. Bins with none are absent.
+   */
+  binFieldFlags: Map<string, Record<string, string>>;
+  /**
    * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
    * rest of the file is still read) and one for a package.json that is not JSON.
    */
@@ -66,6 +73,16 @@ export interface FlagCommand {
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
   hidden?: boolean;
+  /**
+   * True when the command accepts flags it does not declare (commander `.allowUnknownOption()`),
+   * typically to pass them on to a parser of its own built at run time; absent otherwise.
+   */
+  passesUnknownFlags?: boolean;
+  /**
+   * True when the command also gets sub-commands whose names are no string docdrift can read
+   * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
+   */
+  dynamicSubcommands?: boolean;
 }
 
 /** What {@link extractTypeScriptFlags} found. */
