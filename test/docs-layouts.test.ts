@@ -484,6 +484,21 @@ describe('Python-Markdown field lists under bare parameter headings (bump-my-ver
   });
 });
 
+describe('a section word as a parameter heading', () => {
+  test('`### description` with a Type line is a parameter; `### usage` never is', () => {
+    const md = [
+      '# Site config', '', '## Metadata', '',
+      '### title', '', '- Type: `string`', '', 'The site title.', '',
+      '### description', '', '- Type: `string`', '- Default: `A VitePress site`', '', 'The site description.', '',
+      '## Options', '', 'Every key below.', '',
+      '### usage', '', 'How to use it.', '',
+    ].join('\n');
+    const rows = parseDoc('docs/site.md', md).doc.blocks[0]!.headingRows!;
+    expect(rows.map((r) => r.names[0])).toEqual(['title', 'description']);
+    expect(byName(rows, 'description').default).toBe('A VitePress site');
+  });
+});
+
 describe('parameter spellings', () => {
   test.each([
     ['epochs', true], ['--log-level', true], ['-o', true], ['+limit=5', true], ['--out <dir>', true], ['--out DIR', true],

@@ -69,6 +69,11 @@ const SECTION_WORDS: ReadonlySet<string> = new Set([
   'summary', 'inputs', 'outputs', 'requirements', 'providers', 'modules', 'resources', 'troubleshooting', 'faq',
   'synopsis', 'commands', 'settings', 'defaults', 'see-also', 'changelog', 'license',
 ]);
+/**
+ * Section words that are also common keys (`description` of a site or package config, terraform's
+ * `inputs`/`outputs`): a bare heading of one names a parameter when its body states a type or default.
+ */
+const KEY_SECTION_WORDS: ReadonlySet<string> = new Set(['description', 'inputs', 'outputs', 'providers', 'modules', 'resources', 'settings', 'defaults']);
 
 // ---------------------------------------------------------------------------------------------
 // Flattened phrasing content: text as rendered, with code spans and source lines.
@@ -533,7 +538,7 @@ interface ParamHeading {
  * parenthesised note and a `{#id}` anchor, or one bare identifier/flag token (optionally followed
  * by a prose note in parentheses, `allow_shell_hooks (compatibility opt-in)`, marked `noted`).
  */
-function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean; noted?: boolean } | undefined {
+function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean; noted?: boolean; sectionWord?: boolean } | undefined {
   const flat = flatten(ctx.file, node);
   const anchor = /\{#[^}]*\}\s*$/.exec(flat.text);
   const text = anchor ? flat.text.slice(0, anchor.index).trimEnd() : flat.text;
@@ -554,9 +559,13 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
   // attributes (it is prose); the heading then needs its body to state attributes, as a plain word does.
   const noted = flat.codes.length === 0 ? /^([^\s()]+)[ \t]+\([^()\n]{1,80}\)$/.exec(text.trim()) : null;
   const bare = noted ? noted[1]! : text.trim();
-  if (flat.codes.length > 0 || !BARE_NAME_RE.test(bare) || SECTION_WORDS.has(bare.toLowerCase()) || !isParamSpelling(bare)) return undefined;
+  if (flat.codes.length > 0 || !BARE_NAME_RE.test(bare) || !isParamSpelling(bare)) return undefined;
+  if (SECTION_WORDS.has(bare.toLowerCase()) && !KEY_SECTION_WORDS.has(bare.toLowerCase())) return undefined;
   const name = normalizeParamName(bare);
-  return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true, ...(noted ? { noted: true } : {}) };
+  // A section word that is also a common key (`### description`) names a parameter only when its
+  // body states the parameter's type or default (checked by the caller): VitePress documents it so.
+  const sectionWord = KEY_SECTION_WORDS.has(bare.toLowerCase());
+  return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true, ...(noted ? { noted: true } : {}), ...(sectionWord ? { sectionWord: true } : {}) };
 }
 
 /** Every heading of the tree with its parent and index, in document order. */
@@ -697,7 +706,8 @@ function listRows(ctx: LayoutContext, list: List): ReferenceRow[] | undefined {
  * identifier/flag token (`### epochs`, `### --log-level`, terraform-docs'
  * `### <a name="input_x"></a> [x](#input\_x)`). A bare lower-case word without `_`, `.` or
  * dashes (`### epochs`) counts only when its body states a type, default, env var, flag,
- * description or required-ness, and section words (`usage`, `examples`…) never count. Its body
+ * description or required-ness; section words (`usage`, `examples`…) never count, except those that are
+ * also common keys (`description`, `inputs`…) when the body states a type or default. Its body
  * (the nodes up to the next heading) gives:
  * - type/default/env/flag/description from `Label: value` lines (`Type: `int``, `**Default**: 10`,
  *   `- Type: int`), definition-list pairs (`Type` then `: int`), a two-column key/value table
@@ -739,6 +749,7 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
     readBody(ctx, body, attrs);
     const plainWord = named.bare && (named.noted === true || !/[_.]|^-/.test(named.raw));
     if (plainWord && !attrs.evidence) return;
+    if (named.sectionWord && attrs.type === undefined && attrs.default === undefined) return;
     const line = site.node.position?.start.line ?? 1;
     let blockEnd = ctx.lastLine;
     for (let j = i + 1; j < sites.length; j++) {
