@@ -21,8 +21,12 @@ const SHELL_SCRIPT_LANGS: ReadonlySet<string> = new Set(['shell', 'sh', 'bash', 
 const USAGE_RE = /^\s*usage:\s*(.*)$/i;
 /** yargs' usage line has no label: `concurrently [options] <command ...>`. */
 const BARE_USAGE_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[a-z][\w:.-]*)*)\s+[[<]/;
-/** A prompt line asking for help (`$ quill --help`, `> llm prompt -h`): the transcript's command. */
-const HELP_PROMPT_RE = /^\s*[$%>]\s+(.+?)\s+(?:--help|-h|help)\s*$/;
+/**
+ * A prompt line asking for help (`$ quill --help`, `> llm prompt -h`, a shell's full prompt
+ * `[root@host ~]# quill -h`, `user@host:~/src$ quill --help`, `(venv) $ quill -h`): the
+ * transcript's command.
+ */
+const HELP_PROMPT_RE = /^\s*(?:\([^)\s]*\)\s*)?(?:\[[^\]]*\]\s*[$#%>]|[\w.-]+@[\w.-]+(?::\S*)?\s*[$#%>]|[$%>])\s+(.+?)\s+(?:--help|-h|help)\s*$/;
 /** The same command line pasted without a prompt (`mytool serve --help`), as the first line of a block. */
 const BARE_HELP_PROMPT_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[A-Za-z][\w.:-]*){0,3})\s+(?:--help|-h)\s*$/;
 /** A flag token at the start of an option line (`-m`, `--max-processes`, `--[no-]color`, `-?`). */
@@ -156,6 +160,11 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && USAGE_RE.test(next) ? bare : null);
     if (prompt) {
       prompted = usageCommand(prompt[1]!);
+      continue;
+    }
+    // A shell comment above the transcript (`# TODO: update`) is no part of the output.
+    if (/^\s*#\s/.test(t) && !USAGE_RE.test(t)) {
+      seen--;
       continue;
     }
     const m = USAGE_RE.exec(t);

@@ -382,7 +382,10 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
-  const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf);
+  const entryModules = [...entry.entryPoints.map((e) => e.target), ...Object.values(config.commands).map((c) => c.program ?? '')]
+    .map((t) => t.split(':')[0]!.trim())
+    .filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
+  const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf, entryModules);
   const flagSources = sources.filter(mayDefineFlags);
   // Flags resolve across the files that may define them: stored as one piece for all of them.
   const flagsPiece = pieces && flagsKey(packageRoots, flagSources);

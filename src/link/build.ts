@@ -232,7 +232,7 @@ export function buildModel(input: ModelInput): Model {
       for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
         if (!byName.has(inv.command)) continue;
         const cmd = byName.get(inv.command);
-        for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
+        for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd), cmd), inv, cmd), cmd)) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -516,6 +516,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         cmd.paramsKnown = true;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
+        if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -530,6 +531,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         configured.location ??= fc.location;
         configured.paramsKnown = true;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
+        if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -562,6 +564,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });
     }
   }
@@ -617,6 +620,42 @@ function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usa
     }
   }
   return out;
+}
+
+/**
+ * `--param x=1` where the code declares `--params`: argparse (`allow_abbrev`, on by default)
+ * accepts an unambiguous prefix of a long option, so for a command whose parser does
+ * ({@link CommandSpec.abbreviatesLongFlags}) a `--` flag that is no spelling of the command's but
+ * the start of exactly one of its long option strings (`--no-x` of a negatable flag included) is
+ * that option: the usage is renamed to it (`raw` keeps what was written). A prefix of two option
+ * strings is ambiguous (argparse exits with an error) and stays as written, as does a dotted flag.
+ */
+function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd?.abbreviatesLongFlags) return usages;
+  const longs = [...cmd.params, ...(cmd.acceptedParams ?? [])]
+    .filter((p) => p.origin === 'cli-flag' && !p.positional)
+    .flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])])
+    .filter((n) => n.length > 1);
+  const spellings = [...new Set(longs)];
+  return usages.map((u) => {
+    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || findParam(cmd, u.name)) return u;
+    const matches = spellings.filter((n) => n.startsWith(u.name));
+    return matches.length === 1 ? { ...u, name: matches[0]!, key: matches[0]! } : u;
+  });
+}
+
+/**
+ * `fastmcp call add a=1 b=2`: a command whose positional argument takes every remaining word
+ * ({@link ParamSpec.variadic}) gets `key=value` words as that argument's values, not as Hydra
+ * overrides, so they are dropped from its usages. Only for a command whose parameters are all CLI
+ * flags: one that also reads config classes may hand such words on as overrides (an argparse
+ * `overrides` positional passed to Hydra's `compose`), and they stay checked against its fields.
+ */
+function variadicValues(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd || cmd.configClasses.length > 0) return usages;
+  const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
+  if (!all.some((p) => p.origin === 'cli-flag' && p.positional && p.variadic) || all.some((p) => p.origin !== 'cli-flag')) return usages;
+  return usages.filter((u) => u.syntax !== 'hydra-override');
 }
 
 /**

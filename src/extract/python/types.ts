@@ -45,4 +45,9 @@ export interface FlagCommand {
    * `context_settings={"ignore_unknown_options": True}`): an unknown flag in an example is not drift.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * True when the parser accepts an unambiguous prefix of a long option (argparse `allow_abbrev`,
+   * True unless the `ArgumentParser(...)`/`add_parser(...)` call says otherwise).
+   */
+  abbreviatesLongFlags?: boolean;
 }
