@@ -27,6 +27,13 @@ describe('pasted --help output', () => {
     expect(block!.rows[1]!.defaultLocation).toMatchObject({ line: 11, column: 51 });
   });
 
+  test('full shell prompts (`[root@host ~]#`, `user@host:~/src$`, `(venv) $`) and a comment line above the transcript', () => {
+    for (const prompt of ['[root@localhost ]# kiln fire --help', 'potter@wheel:~/src$ kiln fire -h', '(venv) $ kiln fire --help']) {
+      const [block] = help(['# TODO: refresh', prompt, 'usage: kiln fire [-h] [--cone CONE]', '', 'options:', '  -h, --help   show this help message and exit', '  --cone CONE  Firing cone.'], 'bash');
+      expect({ prompt, usage: block?.usage, rows: block?.rows.map((r) => r.names) }).toEqual({ prompt, usage: ['kiln', 'fire'], rows: [['cone']] });
+    }
+  });
+
   test('a first line `tool sub --help` with no prompt, then the usage line: the block is help output (MinerU README)', () => {
     const [block] = help([
       'mytool-api --help',
