@@ -303,6 +303,8 @@ export interface CodeFacts {
   functionConfigs: Map<string, string[]>;
   functionSecondaryConfigs: ExtractedPython['functionSecondaryConfigs'];
   flagCommands: FlagCommand[];
+  /** Flags modules compare argv words with by hand (see `FlagCommand.launcher`). */
+  launcherFlags: FlagCommand[];
   /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
   entryPoints: EntryPoint[];
   /** See `PythonExtraction.canonicalTarget`. */
@@ -382,7 +384,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // CLI flags (argparse, click, typer, cyclopts, jsonargparse): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
-  const entryModules = [...entry.entryPoints.map((e) => e.target), ...Object.values(config.commands).map((c) => c.program ?? '')]
+  // The config's command names and aliases that are module names (`python -m pkg.launcher`) too.
+  const entryModules = [
+    ...entry.entryPoints.map((e) => e.target),
+    ...Object.entries(config.commands).flatMap(([name, c]) => [c.program ?? '', name, ...(c.aliases ?? [])]),
+  ]
     .map((t) => t.split(':')[0]!.trim())
     .filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
   const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf, entryModules);
@@ -471,6 +477,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     functionConfigs,
     functionSecondaryConfigs,
     flagCommands,
+    launcherFlags: flags.launchers ?? [],
     entryPoints,
     canonicalTarget: python.canonicalTarget,
     runnableScripts: new Set(sources.filter((src) => factsOf(src).mainGuard).map((src) => src.file)),
@@ -659,6 +666,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     functionConfigs: code.functionConfigs,
     functionSecondaryConfigs: code.functionSecondaryConfigs,
     flagCommands: code.flagCommands,
+    launcherFlags: code.launcherFlags,
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,
     canonicalTarget: code.canonicalTarget,

@@ -46,6 +46,8 @@ export interface ModelInput {
   functionSecondaryConfigs?: Map<string, string[]>;
   /** CLI flag definitions (argparse, click, typer), by the target that starts the program (issue #4). */
   flagCommands?: FlagCommand[];
+  /** Flags modules compare argv words with by hand ({@link FlagCommand.launcher}), by module. */
+  launcherFlags?: FlagCommand[];
   /** The config file, to locate `commands.*.flags` declarations in it. */
   configSource?: ConfigSource;
   entryPoints: EntryPoint[];
@@ -112,6 +114,8 @@ export function buildModel(input: ModelInput): Model {
   addFlagCommands(commands, input.flagCommands ?? [], (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
+  addLauncherFlags(commands, input.launcherFlags ?? []);
+  addSubclassFields(commands, input.classes);
   addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
@@ -450,6 +454,11 @@ function programRunner(entryPoints: readonly EntryPoint[], commands: readonly Co
   const moduleCommands = (test: (module: string) => boolean): CommandSpec[] =>
     [...new Set(commands.filter((c) => !c.script && !c.name.includes(' ') && c.target !== undefined && !c.target.startsWith('bin:') && test(normaliseTarget(c.target).split(':')[0]!)))];
   return (inv) => {
+    // `./run_train.sh …`: a script run by its path from the directory it is in is the command of that name.
+    if (inv.via === undefined && inv.command.startsWith('./') && !byName.has(inv.command)) {
+      const bare = path.posix.normalize(inv.command.slice(2));
+      if (byName.has(bare)) return { ...inv, command: bare };
+    }
     if (inv.via === 'file') {
       const file = path.posix.normalize(inv.command.replace(/^\.\//, ''));
       const exact = bins.filter((b) => b.file === file);
@@ -566,6 +575,70 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });
+    }
+  }
+}
+
+/**
+ * A command whose config class the project subclasses (`class Config(Trainer.Config)` adding
+ * `fault_tolerance` in an experiment) may run with the subclass (a launcher or registry picks it
+ * at run time, which docdrift does not follow): the fields the subclasses add, at any depth, are
+ * accepted in its examples (`--fault_tolerance.enable`), not required in its reference.
+ */
+function addSubclassFields(commands: CommandSpec[], classes: readonly ConfigClass[]): void {
+  const children = new Map<string, ConfigClass[]>();
+  for (const c of classes) {
+    for (const b of c.bases) {
+      const list = children.get(b);
+      if (list) list.push(c);
+      else children.set(b, [c]);
+    }
+  }
+  if (children.size === 0) return;
+  for (const cmd of commands) {
+    if (cmd.configClasses.length === 0) continue;
+    const seen = new Set<string>(cmd.configClasses);
+    const queue = [...cmd.configClasses];
+    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
+    const extra: ParamSpec[] = [];
+    while (queue.length > 0 && seen.size < 1000) {
+      for (const sub of children.get(queue.shift()!) ?? []) {
+        if (seen.has(sub.qualifiedName)) continue;
+        seen.add(sub.qualifiedName);
+        queue.push(sub.qualifiedName);
+        for (const f of sub.fields) {
+          if (owned.has(f.name)) continue;
+          owned.add(f.name);
+          extra.push(f);
+        }
+      }
+    }
+    if (extra.length > 0) cmd.acceptedParams = [...(cmd.acceptedParams ?? []), ...extra];
+  }
+}
+
+/**
+ * A command run through a launcher module that parses some flags by hand (`python -m
+ * pkg.config.manager --module llama3 --config 8b --training.steps 10`, where the manager strips
+ * `--module`/`--config` and hands the rest to tyro): a command whose name or alias is that module,
+ * or whose target is in it, accepts the flags the module compares argv words with. They are
+ * accepted, not owned: never unknown in examples, not required in its reference. A command whose
+ * parameters come from nothing else (no config class, no flags) stays unknown: a few launcher
+ * flags are not its interface.
+ */
+function addLauncherFlags(commands: CommandSpec[], launchers: FlagCommand[]): void {
+  if (launchers.length === 0) return;
+  const byModule = new Map(launchers.map((l) => [l.target, l]));
+  for (const cmd of commands) {
+    if (!cmd.paramsKnown) continue;
+    const modules = new Set([cmd.name, ...cmd.aliases, ...(cmd.target ? [normaliseTarget(cmd.target).split(':')[0]!] : [])]);
+    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
+    for (const module of modules) {
+      const launcher = byModule.get(module);
+      if (!launcher) continue;
+      const extra = launcher.params.filter((p) => !owned.has(p.name));
+      for (const p of extra) owned.add(p.name);
+      if (extra.length > 0) cmd.acceptedParams = [...(cmd.acceptedParams ?? []), ...extra];
     }
   }
 }

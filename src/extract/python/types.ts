@@ -50,4 +50,10 @@ export interface FlagCommand {
    * True unless the `ArgumentParser(...)`/`add_parser(...)` call says otherwise).
    */
   abbreviatesLongFlags?: boolean;
+  /**
+   * Flags the module's code compares argv words with by hand (`arg == "--module"`), not a
+   * program of its own: only a command that names the module (by name or alias) accepts them.
+   * `target` is then the bare module name.
+   */
+  launcher?: boolean;
 }
