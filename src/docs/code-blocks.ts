@@ -28,18 +28,21 @@ export interface CodeLine {
  * Maps each line of a fenced code node's `value` back to the raw file line it came from.
  * remark removes container prefixes (list indentation, `>` markers, fence indentation) from
  * each line, so a value line is a suffix of its raw line; where tab expansion broke that, the
- * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code.
+ * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code,
+ * unless `indented` is set: its value lines then start on the node's first line (pasted `--help`
+ * output in an old README is often an indented block).
  */
-export function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefined {
+export function codeLines(node: Code, rawLines: readonly string[], indented = false): CodeLine[] | undefined {
   const pos = node.position;
   if (!pos) return undefined;
   const open = rawLines[pos.start.line - 1]?.slice(pos.start.column - 1) ?? '';
-  if (!open.startsWith('```') && !open.startsWith('~~~')) return undefined;
+  const fenced = open.startsWith('```') || open.startsWith('~~~');
+  if (!fenced && !indented) return undefined;
   if (node.value === '') return [];
   const out: CodeLine[] = [];
   const valueLines = node.value.split(/\r?\n/);
   for (let k = 0; k < valueLines.length; k++) {
-    const lineNo = pos.start.line + 1 + k;
+    const lineNo = pos.start.line + (fenced ? 1 : 0) + k;
     const raw = rawLines[lineNo - 1];
     if (raw === undefined) break;
     const v = valueLines[k]!;

@@ -139,7 +139,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
   const lang = node.lang?.toLowerCase();
   if (lang && !HELP_LANGS.has(lang)) return undefined;
   if (!/usage|--|\s-[A-Za-z]/i.test(node.value)) return undefined;
-  const lines = codeLines(node, rawLines);
+  const lines = codeLines(node, rawLines, true);
   if (!lines || lines.length === 0) return undefined;
   const texts = lines.map((l) => l.text.replace(BOX_CHARS_RE, ' '));
 
