@@ -583,7 +583,8 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], c
  * A command whose config class the project subclasses (`class Config(Trainer.Config)` adding
  * `fault_tolerance` in an experiment) may run with the subclass (a launcher or registry picks it
  * at run time, which docdrift does not follow): the fields the subclasses add, at any depth, are
- * accepted in its examples (`--fault_tolerance.enable`), not required in its reference.
+ * accepted in its examples (`--fault_tolerance.enable`), not required in its reference. Not for
+ * a shared base that other commands' config classes extend (their fields are theirs).
  */
 function addSubclassFields(commands: CommandSpec[], classes: readonly ConfigClass[]): void {
   const children = new Map<string, ConfigClass[]>();
@@ -595,23 +596,29 @@ function addSubclassFields(commands: CommandSpec[], classes: readonly ConfigClas
     }
   }
   if (children.size === 0) return;
+  const commandConfigs = new Set(commands.flatMap((c) => c.configClasses));
   for (const cmd of commands) {
     if (cmd.configClasses.length === 0) continue;
     const seen = new Set<string>(cmd.configClasses);
     const queue = [...cmd.configClasses];
-    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
-    const extra: ParamSpec[] = [];
+    const subs: ConfigClass[] = [];
     while (queue.length > 0 && seen.size < 1000) {
       for (const sub of children.get(queue.shift()!) ?? []) {
         if (seen.has(sub.qualifiedName)) continue;
         seen.add(sub.qualifiedName);
         queue.push(sub.qualifiedName);
-        for (const f of sub.fields) {
-          if (owned.has(f.name)) continue;
-          owned.add(f.name);
-          extra.push(f);
-        }
+        subs.push(sub);
       }
+    }
+    // A base that other commands' configs extend (`class RunConfig(BaseCLIConfig)`) is a shared
+    // base, not a config the run picks a subclass of: its subclasses' fields are theirs.
+    if (subs.length === 0 || subs.some((c) => commandConfigs.has(c.qualifiedName))) continue;
+    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
+    const extra: ParamSpec[] = [];
+    for (const f of subs.flatMap((c) => c.fields)) {
+      if (owned.has(f.name)) continue;
+      owned.add(f.name);
+      extra.push(f);
     }
     if (extra.length > 0) cmd.acceptedParams = [...(cmd.acceptedParams ?? []), ...extra];
   }
