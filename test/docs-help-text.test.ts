@@ -34,6 +34,19 @@ describe('pasted --help output', () => {
     expect(block?.rows.map((r) => [r.names, r.location.line, r.location.column])).toEqual([[['cone'], 10, 7]]);
   });
 
+  test('a flag the argparse usage synopsis names and no option line lists is a row, located in the synopsis', () => {
+    const [block] = help([
+      'usage: kiln fire [-h] [--cone CONE]',
+      '                 --glaze GLAZE [--kiln-id KILN_ID]',
+      '',
+      'options:',
+      '  -h, --help     show this help message and exit',
+      '  --cone CONE    Firing cone.',
+      '  --glaze GLAZE  Glaze name.',
+    ]);
+    expect(block!.rows.map((r) => [r.names, r.location.line, r.location.column])).toEqual([[['cone'], 9, 3], [['glaze'], 10, 3], [['kiln-id'], 5, 33]]);
+  });
+
   test('full shell prompts (`[root@host ~]#`, `user@host:~/src$`, `(venv) $`) and a comment line above the transcript', () => {
     for (const prompt of ['[root@localhost ]# kiln fire --help', 'potter@wheel:~/src$ kiln fire -h', '(venv) $ kiln fire --help']) {
       const [block] = help(['# TODO: refresh', prompt, 'usage: kiln fire [-h] [--cone CONE]', '', 'options:', '  -h, --help   show this help message and exit', '  --cone CONE  Firing cone.'], 'bash');

@@ -252,6 +252,24 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     }
     rows.push(row);
   }
+  // argparse's usage synopsis names every optional (`[--ssh-username SSH_USERNAME]`): a flag it
+  // names that no option line lists (a line deleted by hand) is documented there all the same.
+  if (labelled) {
+    const listed = new Set(rows.flatMap((r) => r.names));
+    for (let i = usageAt; i < texts.length; i++) {
+      const t = texts[i]!;
+      // The synopsis runs to the first blank or unindented line.
+      if (i > usageAt && (t.trim() === '' || !/^\s/.test(t))) break;
+      const from = i === usageAt ? Math.max(0, t.search(/usage:/i)) : 0;
+      for (const m of t.slice(from).matchAll(/(?<![\w-])--[A-Za-z][\w-]*/g)) {
+        const name = normalizeParamName(m[0]);
+        if (listed.has(name) || BUILT_IN_NAMES.has(name) || name === 'version') continue;
+        listed.add(name);
+        const location = locate(file, lines[i]!, t, m[0], from + m.index) ?? { file, line: lines[i]!.line, column: lines[i]!.column };
+        rows.push({ names: [name], rawName: m[0], links: [], location });
+      }
+    }
+  }
   // An options-only block is located at its first option line.
   const anchor = optionsOnly ? usageAt + 1 : usageAt;
   const usageLine = lines[anchor]!;
