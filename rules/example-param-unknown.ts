@@ -151,15 +151,20 @@ const rule: Rule<Options> = {
         const matching = near === undefined ? [] : leaves.filter((l) => l.key.split('.').pop() === near);
         if (matching.length === 1) suggestion = matching[0]!.key;
       }
-      if (dotted && !suggestion && !options.reportUnknownNamespaces) continue;
+      // An open namespace is Hydra's (`servers.main.port=1` names an instance); a dotted flag
+      // (`--profiling.enable_x`, tyro/draccus/jsonargparse) addresses a field of a closed config
+      // tree from its root, so an unknown first segment is as unknown as any other flag.
+      if (dotted && !suggestion && !options.reportUnknownNamespaces && usage.syntax !== 'flag') continue;
       // A Hydra override adds a key to one global config that many parts of the app read: when
       // the code reads this key somewhere else and it is close to none of the command's own
       // parameters, it is not drift.
       if (!suggestion && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name) && !options.reportKeysReadElsewhere) continue;
       const classes = configClassNames([cmd], model);
+      // A dotted flag is named whole (`profiling.enable_memory_snapshot`): its root is only where it went wrong.
+      const shown = dotted && usage.syntax === 'flag' && !suggestion ? usage.key : usage.name;
       report({
         messageId: suggestion ? 'unknownWithSuggestion' : 'unknown',
-        data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(suggestion ? { suggestion } : {}) },
+        data: { name: shown, key: usage.key, command: cmd.name, classes, ...(suggestion ? { suggestion } : {}) },
         location: usage.location,
         related: definedBy(model, cmd),
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,

@@ -27,6 +27,33 @@ describe('pasted --help output', () => {
     expect(block!.rows[1]!.defaultLocation).toMatchObject({ line: 11, column: 51 });
   });
 
+  test('an indented (unfenced) block of pasted --help output, as old READMEs have it', () => {
+    const text = ['# kiln', '', '### Sample Usage', '', '    $ kiln --help', '    usage: kiln [-h] [--cone CONE] clay', '', '    optional arguments:', '      -h, --help   show this help message and exit', '      --cone CONE  Firing cone.', ''].join('\n');
+    const [block] = parseDoc('README.md', text).doc.helpBlocks ?? [];
+    expect(block?.usage).toEqual(['kiln']);
+    expect(block?.rows.map((r) => [r.names, r.location.line, r.location.column])).toEqual([[['cone'], 10, 7]]);
+  });
+
+  test('a flag the argparse usage synopsis names and no option line lists is a row, located in the synopsis', () => {
+    const [block] = help([
+      'usage: kiln fire [-h] [--cone CONE]',
+      '                 --glaze GLAZE [--kiln-id KILN_ID]',
+      '',
+      'options:',
+      '  -h, --help     show this help message and exit',
+      '  --cone CONE    Firing cone.',
+      '  --glaze GLAZE  Glaze name.',
+    ]);
+    expect(block!.rows.map((r) => [r.names, r.location.line, r.location.column])).toEqual([[['cone'], 9, 3], [['glaze'], 10, 3], [['kiln-id'], 5, 33]]);
+  });
+
+  test('full shell prompts (`[root@host ~]#`, `user@host:~/src$`, `(venv) $`) and a comment line above the transcript', () => {
+    for (const prompt of ['[root@localhost ]# kiln fire --help', 'potter@wheel:~/src$ kiln fire -h', '(venv) $ kiln fire --help']) {
+      const [block] = help(['# TODO: refresh', prompt, 'usage: kiln fire [-h] [--cone CONE]', '', 'options:', '  -h, --help   show this help message and exit', '  --cone CONE  Firing cone.'], 'bash');
+      expect({ prompt, usage: block?.usage, rows: block?.rows.map((r) => r.names) }).toEqual({ prompt, usage: ['kiln', 'fire'], rows: [['cone']] });
+    }
+  });
+
   test('a first line `tool sub --help` with no prompt, then the usage line: the block is help output (MinerU README)', () => {
     const [block] = help([
       'mytool-api --help',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeGoldenCases, listFiles } from './golden.js';
 import { clickCommandName } from '../src/extract/python/flags-click.js';
-import { clickOptionNames, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
+import { clickOptionNames, isSequenceAnnotation, parseClickDecls, stripPrefix } from '../src/extract/python/flags-common.js';
 import { cycloptsName } from '../src/extract/python/flags-cyclopts.js';
 import { typerCommandName } from '../src/extract/python/flags-typer.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
@@ -77,6 +77,34 @@ describe('flag naming', () => {
     expect(clickOptionNames(decls('-X', '--Some-Flag'))).toMatchObject({ name: 'Some-Flag', aliases: ['X'], dest: 'some_flag' });
     expect(clickOptionNames(decls('-n'))).toMatchObject({ name: 'n', dest: 'n' });
     expect(clickOptionNames(decls('name'))).toBeUndefined();
+  });
+});
+
+describe('variadic positionals', () => {
+  it('reads sequence annotations as taking every remaining word, fixed-length tuples not', () => {
+    for (const t of ['list[str]', 'List[Path]', 'Optional[list[str]]', 'list[str] | None', 'tuple[str, ...]', 'Sequence[str]', 'typing.List[int]']) {
+      expect({ t, variadic: isSequenceAnnotation(t) }).toEqual({ t, variadic: true });
+    }
+    for (const t of ['str', 'tuple[str, int]', 'dict[str, str]', 'Optional[str]', 'Literal["a", "b"]']) {
+      expect({ t, variadic: isSequenceAnnotation(t) }).toEqual({ t, variadic: false });
+    }
+  });
+  it('marks argparse allow_abbrev per parser: default on, off for allow_abbrev=False', async () => {
+    const text = [
+      'import argparse',
+      'def build():',
+      '    p = argparse.ArgumentParser()',
+      '    subs = p.add_subparsers()',
+      '    a = subs.add_parser("a")',
+      '    b = subs.add_parser("b", allow_abbrev=False)',
+      '    a.add_argument("rest", nargs="+")',
+      '    b.add_argument("one")',
+      '    return p',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'cli.py', text }]);
+    expect(commands.map((c) => [c.path.join(' '), c.abbreviatesLongFlags ?? false])).toEqual([['', true], ['a', true], ['b', false]]);
+    expect(commands.flatMap((c) => c.params.map((p) => [p.name, p.variadic ?? false]))).toEqual([['rest', true], ['one', false]]);
   });
 });
 

@@ -22,4 +22,14 @@ describe('flag source filter', () => {
     const sources = [src('a.py', 'import click\nfrom b import helper\n'), src('b.py', 'def helper(): pass\n')];
     expect(sources.filter(flagSourceFilter(sources, [])).map((s) => s.file)).toEqual(['a.py']);
   });
+
+  it('keeps the modules entry points name, whose main() calls a parser builder without naming a framework', () => {
+    const sources = [
+      src('pkg/main.py', 'from pkg.cli import parse_arguments\ndef main():\n    args = parse_arguments()\n'),
+      src('pkg/cli.py', 'import argparse\n'),
+      src('pkg/other.py', 'def helper(): pass\n'),
+    ];
+    expect(sources.filter(flagSourceFilter(sources, [])).map((s) => s.file)).toEqual(['pkg/cli.py']);
+    expect(sources.filter(flagSourceFilter(sources, [], undefined, ['pkg.main'])).map((s) => s.file)).toEqual(['pkg/main.py', 'pkg/cli.py']);
+  });
 });

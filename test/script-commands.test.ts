@@ -23,17 +23,18 @@ async function findings(files: Record<string, string>) {
 describe('script commands', () => {
   it('a file name shared by two scripts names neither; the path names each', async () => {
     const messages = await findings({
-      'bench/aime/prepare.py': script('--out'),
+      'bench/aime/prepare.py': script('--dest'),
       'bench/gpqa/prepare.py': script('--output-dir'),
       'bench/aime/README.md': '# AIME\n\n```bash\ncd bench/aime\npython prepare.py --output-dir x\n```\n',
-      'bench/gpqa/README.md': '# GPQA\n\n```bash\npython bench/gpqa/prepare.py --out x\n```\n',
+      'bench/gpqa/README.md': '# GPQA\n\n```bash\npython bench/gpqa/prepare.py --dest x\n```\n',
     });
     // `python prepare.py` in bench/aime could be either script: not attributed, so no false
     // "unknown --output-dir" against bench/aime/prepare.py's sibling.
     expect(messages.filter((m) => m.file === 'bench/aime/README.md')).toEqual([]);
-    // The full path is unambiguous: `--out` is not a flag of bench/gpqa/prepare.py.
+    // The full path is unambiguous: `--dest` is not a flag of bench/gpqa/prepare.py (nor a
+    // prefix of one, which argparse would accept).
     expect(messages.filter((m) => m.file === 'bench/gpqa/README.md').map((m) => [m.ruleId, m.name, m.command])).toEqual([
-      ['example-param-unknown', 'out', 'bench/gpqa/prepare.py'],
+      ['example-param-unknown', 'dest', 'bench/gpqa/prepare.py'],
     ]);
   });
 

@@ -28,18 +28,21 @@ export interface CodeLine {
  * Maps each line of a fenced code node's `value` back to the raw file line it came from.
  * remark removes container prefixes (list indentation, `>` markers, fence indentation) from
  * each line, so a value line is a suffix of its raw line; where tab expansion broke that, the
- * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code.
+ * line's non-blank part is searched for instead. Returns `undefined` for indented (unfenced) code,
+ * unless `indented` is set: its value lines then start on the node's first line (pasted `--help`
+ * output in an old README is often an indented block).
  */
-export function codeLines(node: Code, rawLines: readonly string[]): CodeLine[] | undefined {
+export function codeLines(node: Code, rawLines: readonly string[], indented = false): CodeLine[] | undefined {
   const pos = node.position;
   if (!pos) return undefined;
   const open = rawLines[pos.start.line - 1]?.slice(pos.start.column - 1) ?? '';
-  if (!open.startsWith('```') && !open.startsWith('~~~')) return undefined;
+  const fenced = open.startsWith('```') || open.startsWith('~~~');
+  if (!fenced && !indented) return undefined;
   if (node.value === '') return [];
   const out: CodeLine[] = [];
   const valueLines = node.value.split(/\r?\n/);
   for (let k = 0; k < valueLines.length; k++) {
-    const lineNo = pos.start.line + 1 + k;
+    const lineNo = pos.start.line + (fenced ? 1 : 0) + k;
     const raw = rawLines[lineNo - 1];
     if (raw === undefined) break;
     const v = valueLines[k]!;
@@ -167,7 +170,8 @@ export interface ProgramWord {
  * Finds the program word of a simple command, behind env assignments, reserved words and
  * wrappers (`sudo`, `time`, `env`, `nohup`, `exec`, `command`, `uv run`, `uv tool run`, `uvx`,
  * `poetry run`, `pdm run`, `hatch run`, `rye run`, `pipx run`, `npx`, `bunx`, `pnpm exec|dlx`,
- * `yarn exec|dlx`, `python -m X`); index `-1` when the command has no program (`FOO=1` alone,
+ * `yarn exec|dlx`, `python -m X`, the distributed launchers `torchrun`, `deepspeed` and
+ * `accelerate launch`, whose program is the script or `-m` module they run); index `-1` when the command has no program (`FOO=1` alone,
  * `for …`). `python script.py` is the program `python`. Programs named otherwise than by their
  * name say how in `via`: `python -m X` (`module`), `docker|podman [container] run [options] IMAGE`
  * (`image`: the image word; its options skipped, none when `--entrypoint` replaces the program) and
@@ -250,6 +254,26 @@ export function programWord(words: readonly ShellWord[]): ProgramWord {
         if (file === undefined || !/\.[cm]?[jt]sx?$/.test(file)) return at(i);
         via = 'file';
         return at(j);
+      }
+      case 'torchrun': case 'deepspeed': case 'accelerate': {
+        // Distributed launchers run a Python script or module on each worker:
+        // `torchrun [options] train.py [args]`, `torchrun [options] -m pkg.train`,
+        // `accelerate launch [options] train.py`, `deepspeed [options] train.py`. A launcher option
+        // takes the next word as its value unless it is `--x=v`, or the next word is an option or
+        // the script.
+        if (base === 'accelerate' && next !== 'launch') return at(i);
+        let j = base === 'accelerate' ? i + 2 : i + 1;
+        while (j < words.length && words[j]!.text.startsWith('-') && words[j]!.text !== '-') {
+          const t = words[j]!.text;
+          if ((t === '-m' || t === '--module') && j + 1 < words.length) {
+            via = 'module';
+            return at(j + 1);
+          }
+          const value = words[j + 1]?.text;
+          j += !t.includes('=') && value !== undefined && !value.startsWith('-') && !/\.py$/.test(value) ? 2 : 1;
+        }
+        const script = words[j]?.text;
+        return script !== undefined && /\.py$/.test(script) ? at(j) : at(i);
       }
       case 'pnpm': case 'yarn':
         if (next !== 'exec' && next !== 'dlx') return at(i);

@@ -21,8 +21,12 @@ const SHELL_SCRIPT_LANGS: ReadonlySet<string> = new Set(['shell', 'sh', 'bash', 
 const USAGE_RE = /^\s*usage:\s*(.*)$/i;
 /** yargs' usage line has no label: `concurrently [options] <command ...>`. */
 const BARE_USAGE_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[a-z][\w:.-]*)*)\s+[[<]/;
-/** A prompt line asking for help (`$ quill --help`, `> llm prompt -h`): the transcript's command. */
-const HELP_PROMPT_RE = /^\s*[$%>]\s+(.+?)\s+(?:--help|-h|help)\s*$/;
+/**
+ * A prompt line asking for help (`$ quill --help`, `> llm prompt -h`, a shell's full prompt
+ * `[root@host ~]# quill -h`, `user@host:~/src$ quill --help`, `(venv) $ quill -h`): the
+ * transcript's command.
+ */
+const HELP_PROMPT_RE = /^\s*(?:\([^)\s]*\)\s*)?(?:\[[^\]]*\]\s*[$#%>]|[\w.-]+@[\w.-]+(?::\S*)?\s*[$#%>]|[$%>])\s+(.+?)\s+(?:--help|-h|help)\s*$/;
 /** The same command line pasted without a prompt (`mytool serve --help`), as the first line of a block. */
 const BARE_HELP_PROMPT_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[A-Za-z][\w.:-]*){0,3})\s+(?:--help|-h)\s*$/;
 /** A flag token at the start of an option line (`-m`, `--max-processes`, `--[no-]color`, `-?`). */
@@ -135,7 +139,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
   const lang = node.lang?.toLowerCase();
   if (lang && !HELP_LANGS.has(lang)) return undefined;
   if (!/usage|--|\s-[A-Za-z]/i.test(node.value)) return undefined;
-  const lines = codeLines(node, rawLines);
+  const lines = codeLines(node, rawLines, true);
   if (!lines || lines.length === 0) return undefined;
   const texts = lines.map((l) => l.text.replace(BOX_CHARS_RE, ' '));
 
@@ -156,6 +160,11 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && USAGE_RE.test(next) ? bare : null);
     if (prompt) {
       prompted = usageCommand(prompt[1]!);
+      continue;
+    }
+    // A shell comment above the transcript (`# TODO: update`) is no part of the output.
+    if (/^\s*#\s/.test(t) && !USAGE_RE.test(t)) {
+      seen--;
       continue;
     }
     const m = USAGE_RE.exec(t);
@@ -245,6 +254,24 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       if (def.location) row.defaultLocation = def.location;
     }
     rows.push(row);
+  }
+  // argparse's usage synopsis names every optional (`[--ssh-username SSH_USERNAME]`): a flag it
+  // names that no option line lists (a line deleted by hand) is documented there all the same.
+  if (labelled) {
+    const listed = new Set(rows.flatMap((r) => r.names));
+    for (let i = usageAt; i < texts.length; i++) {
+      const t = texts[i]!;
+      // The synopsis runs to the first blank or unindented line.
+      if (i > usageAt && (t.trim() === '' || !/^\s/.test(t))) break;
+      const from = i === usageAt ? Math.max(0, t.search(/usage:/i)) : 0;
+      for (const m of t.slice(from).matchAll(/(?<![\w-])--[A-Za-z][\w-]*/g)) {
+        const name = normalizeParamName(m[0]);
+        if (listed.has(name) || BUILT_IN_NAMES.has(name) || name === 'version') continue;
+        listed.add(name);
+        const location = locate(file, lines[i]!, t, m[0], from + m.index) ?? { file, line: lines[i]!.line, column: lines[i]!.column };
+        rows.push({ names: [name], rawName: m[0], links: [], location });
+      }
+    }
   }
   // An options-only block is located at its first option line.
   const anchor = optionsOnly ? usageAt + 1 : usageAt;

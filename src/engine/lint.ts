@@ -305,6 +305,8 @@ export interface CodeFacts {
   /** See `PythonExtraction.functionConfigsThroughCalls`. */
   functionConfigsThroughCalls: ExtractedPython['functionConfigsThroughCalls'];
   flagCommands: FlagCommand[];
+  /** Flags modules compare argv words with by hand (see `FlagCommand.launcher`). */
+  launcherFlags: FlagCommand[];
   /** Console scripts and `bin` commands (bins running one file share its first bin's target). */
   entryPoints: EntryPoint[];
   /** See `PythonExtraction.canonicalTarget`. */
@@ -386,7 +388,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // CLI flags (argparse, click, typer, cyclopts, jsonargparse, decli): only files that can define them are read again, from the
   // syntax trees the class extraction keeps for them (each file is parsed once).
   const packageRoots = pythonPackageRoots(packaging.map((f) => f.file), sources);
-  const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf);
+  // The config's command names and aliases that are module names (`python -m pkg.launcher`) too.
+  const entryModules = [
+    ...entry.entryPoints.map((e) => e.target),
+    ...Object.entries(config.commands).flatMap(([name, c]) => [c.program ?? '', name, ...(c.aliases ?? [])]),
+  ]
+    .map((t) => t.split(':')[0]!.trim())
+    .filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
+  const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf, entryModules);
   const flagSources = sources.filter(mayDefineFlags);
   // Flags resolve across the files that may define them: stored as one piece for all of them.
   const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
@@ -473,6 +482,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     functionSecondaryConfigs,
     functionConfigsThroughCalls: python.functionConfigsThroughCalls,
     flagCommands,
+    launcherFlags: flags.launchers ?? [],
     entryPoints,
     canonicalTarget: python.canonicalTarget,
     runnableScripts: new Set(sources.filter((src) => factsOf(src).mainGuard).map((src) => src.file)),
@@ -662,6 +672,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     functionSecondaryConfigs: code.functionSecondaryConfigs,
     functionConfigsThroughCalls: code.functionConfigsThroughCalls,
     flagCommands: code.flagCommands,
+    launcherFlags: code.launcherFlags,
     configSource: configSourceOf(root, configFile),
     entryPoints: code.entryPoints,
     canonicalTarget: code.canonicalTarget,

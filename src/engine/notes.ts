@@ -193,11 +193,14 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
       for (const file of referenceDocs) {
         const doc = model.doc(file);
         if (!doc) continue;
-        for (const h of doc.headings) {
-          if (!matches(h.text)) continue;
+        doc.headings.forEach((h, i) => {
+          if (!matches(h.text)) return;
           hits.push({ file, line: h.location.line });
-          if (model.sections.some((s) => s.file === file && s.heading.location.line === h.location.line)) readable++;
-        }
+          // A pasted `--help` block under the heading is a section of its own, located at its usage line.
+          const next = doc.headings.slice(i + 1).find((n) => n.depth <= h.depth);
+          const end = next ? next.location.line - 1 : Infinity;
+          if (model.sections.some((s) => s.file === file && s.heading.location.line >= h.location.line && s.heading.location.line <= end)) readable++;
+        });
       }
       const said = `${key(name, 'sections')}: ${JSON.stringify(pattern)}`;
       if (hits.length === 0) notes.push(`${said} matched no heading${config.reference.length > 0 ? ' in the `reference` documents' : ''}.`);

@@ -53,6 +53,8 @@ export interface ModelInput {
   functionConfigsThroughCalls?: Set<string>;
   /** CLI flag definitions (argparse, click, typer), by the target that starts the program (issue #4). */
   flagCommands?: FlagCommand[];
+  /** Flags modules compare argv words with by hand ({@link FlagCommand.launcher}), by module. */
+  launcherFlags?: FlagCommand[];
   /** The config file, to locate `commands.*.flags` declarations in it. */
   configSource?: ConfigSource;
   entryPoints: EntryPoint[];
@@ -120,6 +122,8 @@ export function buildModel(input: ModelInput): Model {
   addFlagCommands(commands, input.flagCommands ?? [], throughCalls, (targets) => [
     ...new Set(targets.flatMap((t) => input.functionConfigs.get(normaliseTarget(t)) ?? [])),
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
+  addLauncherFlags(commands, input.launcherFlags ?? []);
+  addSubclassFields(commands, input.classes);
   addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
@@ -242,7 +246,7 @@ export function buildModel(input: ModelInput): Model {
       for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
         if (!byName.has(inv.command)) continue;
         const cmd = byName.get(inv.command);
-        for (const u of absorbFlagValues(expandShortClusters(parseArguments(inv), cmd), inv, cmd)) {
+        for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd), cmd), inv, cmd), cmd)) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -460,6 +464,11 @@ function programRunner(entryPoints: readonly EntryPoint[], commands: readonly Co
   const moduleCommands = (test: (module: string) => boolean): CommandSpec[] =>
     [...new Set(commands.filter((c) => !c.script && !c.name.includes(' ') && c.target !== undefined && !c.target.startsWith('bin:') && test(normaliseTarget(c.target).split(':')[0]!)))];
   return (inv) => {
+    // `./run_train.sh …`: a script run by its path from the directory it is in is the command of that name.
+    if (inv.via === undefined && inv.command.startsWith('./') && !byName.has(inv.command)) {
+      const bare = path.posix.normalize(inv.command.slice(2));
+      if (byName.has(bare)) return { ...inv, command: bare };
+    }
     if (inv.via === 'file') {
       const file = path.posix.normalize(inv.command.replace(/^\.\//, ''));
       const exact = bins.filter((b) => b.file === file);
@@ -544,6 +553,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
+        if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
@@ -559,6 +569,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
+        if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -592,6 +603,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+        ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });
     }
   }
@@ -619,6 +631,77 @@ function fieldsSetByFlags(params: readonly ParamSpec[], fc: FlagCommand): Set<Pa
     if (flags.some((f) => f.dest === dest || f.name === dest)) out.add(p);
   }
   return out;
+}
+
+/**
+ * A command whose config class the project subclasses (`class Config(Trainer.Config)` adding
+ * `fault_tolerance` in an experiment) may run with the subclass (a launcher or registry picks it
+ * at run time, which docdrift does not follow): the fields the subclasses add, at any depth, are
+ * accepted in its examples (`--fault_tolerance.enable`), not required in its reference. Not for
+ * a shared base that other commands' config classes extend (their fields are theirs).
+ */
+function addSubclassFields(commands: CommandSpec[], classes: readonly ConfigClass[]): void {
+  const children = new Map<string, ConfigClass[]>();
+  for (const c of classes) {
+    for (const b of c.bases) {
+      const list = children.get(b);
+      if (list) list.push(c);
+      else children.set(b, [c]);
+    }
+  }
+  if (children.size === 0) return;
+  const commandConfigs = new Set(commands.flatMap((c) => c.configClasses));
+  for (const cmd of commands) {
+    if (cmd.configClasses.length === 0) continue;
+    const seen = new Set<string>(cmd.configClasses);
+    const queue = [...cmd.configClasses];
+    const subs: ConfigClass[] = [];
+    while (queue.length > 0 && seen.size < 1000) {
+      for (const sub of children.get(queue.shift()!) ?? []) {
+        if (seen.has(sub.qualifiedName)) continue;
+        seen.add(sub.qualifiedName);
+        queue.push(sub.qualifiedName);
+        subs.push(sub);
+      }
+    }
+    // A base that other commands' configs extend (`class RunConfig(BaseCLIConfig)`) is a shared
+    // base, not a config the run picks a subclass of: its subclasses' fields are theirs.
+    if (subs.length === 0 || subs.some((c) => commandConfigs.has(c.qualifiedName))) continue;
+    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
+    const extra: ParamSpec[] = [];
+    for (const f of subs.flatMap((c) => c.fields)) {
+      if (owned.has(f.name)) continue;
+      owned.add(f.name);
+      extra.push(f);
+    }
+    if (extra.length > 0) cmd.acceptedParams = [...(cmd.acceptedParams ?? []), ...extra];
+  }
+}
+
+/**
+ * A command run through a launcher module that parses some flags by hand (`python -m
+ * pkg.config.manager --module llama3 --config 8b --training.steps 10`, where the manager strips
+ * `--module`/`--config` and hands the rest to tyro): a command whose name or alias is that module,
+ * or whose target is in it, accepts the flags the module compares argv words with. They are
+ * accepted, not owned: never unknown in examples, not required in its reference. A command whose
+ * parameters come from nothing else (no config class, no flags) stays unknown: a few launcher
+ * flags are not its interface.
+ */
+function addLauncherFlags(commands: CommandSpec[], launchers: FlagCommand[]): void {
+  if (launchers.length === 0) return;
+  const byModule = new Map(launchers.map((l) => [l.target, l]));
+  for (const cmd of commands) {
+    if (!cmd.paramsKnown) continue;
+    const modules = new Set([cmd.name, ...cmd.aliases, ...(cmd.target ? [normaliseTarget(cmd.target).split(':')[0]!] : [])]);
+    const owned = new Set([...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [p.name, ...p.aliases]));
+    for (const module of modules) {
+      const launcher = byModule.get(module);
+      if (!launcher) continue;
+      const extra = launcher.params.filter((p) => !owned.has(p.name));
+      for (const p of extra) owned.add(p.name);
+      if (extra.length > 0) cmd.acceptedParams = [...(cmd.acceptedParams ?? []), ...extra];
+    }
+  }
 }
 
 /**
@@ -671,6 +754,42 @@ function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usa
     }
   }
   return out;
+}
+
+/**
+ * `--param x=1` where the code declares `--params`: argparse (`allow_abbrev`, on by default)
+ * accepts an unambiguous prefix of a long option, so for a command whose parser does
+ * ({@link CommandSpec.abbreviatesLongFlags}) a `--` flag that is no spelling of the command's but
+ * the start of exactly one of its long option strings (`--no-x` of a negatable flag included) is
+ * that option: the usage is renamed to it (`raw` keeps what was written). A prefix of two option
+ * strings is ambiguous (argparse exits with an error) and stays as written, as does a dotted flag.
+ */
+function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd?.abbreviatesLongFlags) return usages;
+  const longs = [...cmd.params, ...(cmd.acceptedParams ?? [])]
+    .filter((p) => p.origin === 'cli-flag' && !p.positional)
+    .flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])])
+    .filter((n) => n.length > 1);
+  const spellings = [...new Set(longs)];
+  return usages.map((u) => {
+    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || findParam(cmd, u.name)) return u;
+    const matches = spellings.filter((n) => n.startsWith(u.name));
+    return matches.length === 1 ? { ...u, name: matches[0]!, key: matches[0]! } : u;
+  });
+}
+
+/**
+ * `fastmcp call add a=1 b=2`: a command whose positional argument takes every remaining word
+ * ({@link ParamSpec.variadic}) gets `key=value` words as that argument's values, not as Hydra
+ * overrides, so they are dropped from its usages. Only for a command whose parameters are all CLI
+ * flags: one that also reads config classes may hand such words on as overrides (an argparse
+ * `overrides` positional passed to Hydra's `compose`), and they stay checked against its fields.
+ */
+function variadicValues(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+  if (!cmd || cmd.configClasses.length > 0) return usages;
+  const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
+  if (!all.some((p) => p.origin === 'cli-flag' && p.positional && p.variadic) || all.some((p) => p.origin !== 'cli-flag')) return usages;
+  return usages.filter((u) => u.syntax !== 'hydra-override');
 }
 
 /**

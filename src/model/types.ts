@@ -96,6 +96,12 @@ export interface ParamSpec {
    * `action="count"`, click/typer `count=True`, yargs `count`), so `-vv` repeats it.
    */
   counted?: boolean;
+  /**
+   * CLI flags: a positional argument that takes every remaining word (argparse `nargs="*"`/`"+"`/
+   * `REMAINDER`, click `nargs=-1`, a `*args` or list-typed cyclopts/typer argument), so words such
+   * as `city=London` in an example are its values, not parameters.
+   */
+  variadic?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
@@ -189,6 +195,12 @@ export interface CommandSpec {
    * most likely belong to one of those sub-commands.
    */
   dynamicSubcommands?: boolean;
+  /**
+   * True when the command's parser accepts an unambiguous prefix of a long option (argparse's
+   * `allow_abbrev`, on by default: `--param` runs as `--params` when no other long option starts
+   * with `param`). Examples writing such a prefix name that option.
+   */
+  abbreviatesLongFlags?: boolean;
   /**
    * Config classes discovery found for this command's function (qualified names) that the
    * config's `commands.<name>.config` list leaves out: their fields are not this command's

@@ -14,14 +14,18 @@ const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
  * mention jsonargparse). Import lines are only a prefilter: the extractor still resolves names
  * through the syntax tree. Paths are project-relative POSIX paths; `packageRoots` as for
  * `extractPython`. `factsOf` gives a source's {@link PythonTextFacts} (default: scans its text);
- * a source's text is read only when it names cyclopts or jsonargparse.
+ * a source's text is read only when it names cyclopts or jsonargparse. `entryModules` are the
+ * modules the project's console scripts (or the config's `program`s) name: they are read too, since
+ * an entry point's `main()` often calls a parser builder of another module without naming any
+ * framework itself (`args = parse_arguments()`), and the command is found through that call.
  */
 export function flagSourceFilter(
   sources: readonly PythonSource[],
   packageRoots: string[],
   factsOf: (source: PythonSource) => PythonTextFacts = (source) => pythonTextFacts(source.text),
+  entryModules: Iterable<string> = [],
 ): (source: PythonSource) => boolean {
-  const imported = new Set<string>();
+  const imported = new Set<string>(entryModules);
   for (const source of sources) {
     if (!factsOf(source).functionFramework) continue;
     const own = moduleNameForFile(source.file, packageRoots).split('.');

@@ -28,6 +28,8 @@ interface Parser {
   params: Map<string, ParamSpec>;
   location: SourceLocation;
   prefixChars: string;
+  /** argparse `allow_abbrev` (True unless the creating call passes anything but a literal `True`). */
+  allowAbbrev: boolean;
   root: Parser;
   /** Root only: the top-level function whose body calls `ArgumentParser(...)`, absent at module level. */
   creator?: Symbol;
@@ -559,6 +561,11 @@ class ArgparseState {
     const op = ops.join(' ');
     const a = this.evaluate(frame, operands[0]!);
     const b = this.evaluate(frame, operands[1]!);
+    // `if _parser != datagen:` in a loop over parsers: argparse objects compare by identity.
+    if ((op === '==' || op === '!=' || op === 'is' || op === 'is not') && a && b && isParserValue(a) && isParserValue(b)) {
+      const same = a.kind === b.kind && a.parser === b.parser;
+      return { kind: 'const', value: op === '==' || op === 'is' ? same : !same };
+    }
     if (op === '==' || op === '!=') {
       if (a?.kind !== 'const' || b?.kind !== 'const') return undefined;
       const eq = constEquals(a, b);
@@ -638,7 +645,18 @@ class ArgparseState {
       }
       if (!bound && !this.ctx.symbol(frame.module, [fn.text], frame.local) && BUILTINS.has(fn.text)) {
         const read = this.readArgs(frame, node);
-        return read.unknown ? undefined : builtin(fn.text, read.positional);
+        if (read.unknown) return undefined;
+        // `dict(training=parser_a, reports=parser_b)`: a dict keyed by the keyword names.
+        if (fn.text === 'dict' && read.positional.length === 0) {
+          const dict: Value = { kind: 'dict', keys: new Map(), values: new Map() };
+          for (const [name, value] of read.kwargs) {
+            const key: ConstValue = { kind: 'const', value: name };
+            dict.keys.set(dictKey(key), key);
+            dict.values.set(dictKey(key), value);
+          }
+          return dict;
+        }
+        return builtin(fn.text, read.positional);
       }
     }
     if (this.isArgumentParser(frame.module, args.callee, frame.local)) return this.createRoot(frame, node, args);
@@ -886,6 +904,7 @@ class ArgparseState {
         params: new Map(),
         location: locate(frame.module, node),
         prefixChars: (prefix ? stringValue(prefix) : undefined) || '-',
+        allowAbbrev: allowsAbbrev(args),
         root: undefined as unknown as Parser,
         module: frame.module,
         variables: [],
@@ -927,6 +946,7 @@ class ArgparseState {
         params: new Map(),
         location: locate(frame.module, node),
         prefixChars: (prefix ? stringValue(prefix) : undefined) || '-',
+        allowAbbrev: allowsAbbrev(args),
         root: parent.root,
         module: parent.module,
         variables: [],
@@ -1023,7 +1043,9 @@ class ArgparseState {
     if (positional) {
       const nargsNode = kw('nargs');
       const nargs = nargsNode ? kwString('nargs') : undefined;
-      const optionalCount = nargs === '?' || nargs === '*' || (nargsNode !== undefined && externalOf(nargsNode) === REMAINDER);
+      const remainder = nargsNode !== undefined && externalOf(nargsNode) === REMAINDER;
+      const optionalCount = nargs === '?' || nargs === '*' || remainder;
+      const variadic = nargs === '*' || nargs === '+' || remainder;
       // argparse shows a positional by its `metavar` (`NAME`), so docs name it that way too.
       const metavar = kwString('metavar');
       spec = flagSpec({
@@ -1039,6 +1061,7 @@ class ArgparseState {
         dest: first.text,
         ...(choices ? { choices } : {}),
         positional: true,
+        ...(variadic ? { variadic: true } : {}),
       });
     } else {
       const primary = names.find((n) => isLong(n.text, prefix)) ?? first;
@@ -1091,6 +1114,7 @@ class ArgparseState {
           params,
           location: parser.location,
           ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
+          ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
         });
       }
     }
@@ -1144,7 +1168,7 @@ function boundNames(target: Node): string[] {
 }
 
 /** Builtins the evaluator computes on known values (unless the module defines the name). */
-const BUILTINS = new Set(['len', 'list', 'tuple', 'sorted', 'str']);
+const BUILTINS = new Set(['len', 'list', 'tuple', 'sorted', 'str', 'dict']);
 
 function builtin(name: string, args: Array<Value | undefined>): Value | undefined {
   const [a] = args;
@@ -1247,4 +1271,15 @@ function constStrings(value: Value | undefined): string[] | undefined {
     out.push(item.value);
   }
   return out;
+}
+
+/**
+ * Whether a parser made by this `ArgumentParser(...)` / `add_parser(...)` call accepts an
+ * unambiguous prefix of a long option: argparse's `allow_abbrev` defaults to True; any value but a
+ * literal `True` (a `False`, or an expression docdrift does not compute) is read as off, so an
+ * abbreviation is never accepted on a guess.
+ */
+function allowsAbbrev(args: CallArgs): boolean {
+  const node = args.keywords.get('allow_abbrev');
+  return node === undefined || isTrue(node);
 }

@@ -485,9 +485,9 @@ function readArgument(ctx: FlagContext, module: FlagModule, args: CallArgs): Par
   const defaultNode = kw('default');
   const requiredNode = kw('required');
   const nargs = kw('nargs');
-  const required = requiredNode
-    ? isTrue(requiredNode)
-    : defaultNode === undefined && !(nargs !== undefined && unparen(nargs).text === '-1');
+  // `nargs=-1` takes every remaining word.
+  const variadic = nargs !== undefined && unparen(nargs).text === '-1';
+  const required = requiredNode ? isTrue(requiredNode) : defaultNode === undefined && !variadic;
   const help = kw('help');
   const description = help ? stringValue(help) : undefined;
   const choices = choicesOf(ctx, module, typeNode);
@@ -504,5 +504,6 @@ function readArgument(ctx: FlagContext, module: FlagModule, args: CallArgs): Par
     dest: decl.text.replaceAll('-', '_').toLowerCase(),
     ...(choices ? { choices } : {}),
     positional: true,
+    ...(variadic ? { variadic: true } : {}),
   });
 }

@@ -282,6 +282,8 @@ export interface FlagFields {
   positional?: boolean;
   /** Takes no value and counts repetitions (`-vv`). */
   counted?: boolean;
+  /** A positional argument that takes every remaining word (see {@link ParamSpec.variadic}). */
+  variadic?: boolean;
 }
 
 /** A `cli-flag` ParamSpec with keys in the model's order; `owner` is set when the command is emitted. */
@@ -303,6 +305,7 @@ export function flagSpec(fields: FlagFields): ParamSpec {
     ...(fields.negatable ? { negatable: true } : {}),
     ...(fields.positional ? { positional: true } : {}),
     ...(fields.counted ? { counted: true } : {}),
+    ...(fields.variadic ? { variadic: true } : {}),
   };
 }
 
@@ -414,4 +417,18 @@ export function passesUnknown(node: Node | undefined, module?: FlagModule, depth
       && isTrue(pair.childForFieldName('value') ?? undefined));
   }
   return false;
+}
+
+/**
+ * True when an annotation is a sequence of values (`list[str]`, `List[Path]`, `tuple[str, ...]`,
+ * `Sequence[str]`, `Optional[list[str]]`, `list[str] | None`): a positional argument typed so
+ * takes every remaining word (typer, cyclopts).
+ */
+export function isSequenceAnnotation(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  const t = type.replace(/\s+/g, '').replace(/^(?:typing\.)?Optional\[(.*)\]$/, '$1').replace(/\|None$|^None\|/g, '');
+  const m = /^(?:typing\.|collections\.abc\.)?(list|List|tuple|Tuple|Sequence|Iterable|set|Set|frozenset|FrozenSet)(?:\[(.*)\])?$/.exec(t);
+  if (!m) return false;
+  // A fixed-length tuple (`tuple[str, int]`) takes that many words; `tuple[str, ...]` any number.
+  return !/^[Tt]uple$/.test(m[1]!) || m[2] === undefined || m[2].endsWith(',...');
 }

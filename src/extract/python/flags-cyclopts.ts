@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import {
-  boolOrString, callArgs, flagSpec, isTrue, locate, stripPrefix, symbolKey, toDefault,
+  boolOrString, callArgs, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
   type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { annotationHead, literalChoices, typeArguments } from './flags-typer.js';
@@ -385,7 +385,8 @@ function readParameter(
   // unless `Parameter(name="--x")` spells it as an option.
   const dashedName = nameArg ? (stringList(nameArg) ?? []).some((n) => n.startsWith('-')) : false;
   if (kind === 'positional' || kind === 'variadic' || (kind === 'either' && !dashedName)) {
-    return flagSpec({ name: pyName, aliases: [], ...common, location: locate(module, nameNode), positional: true });
+    const takesRest = variadic || isSequenceAnnotation(type);
+    return flagSpec({ name: pyName, aliases: [], ...common, location: locate(module, nameNode), positional: true, ...(takesRest ? { variadic: true } : {}) });
   }
   const explicit = nameArg ? stringList(nameArg) : undefined;
   if (nameArg && !explicit) return undefined; // names built at run time

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, locate, parseClickDecls, passesUnknown, spellings, symbolKey, toDefault,
+  boolOrString, callArgs, clickOptionNames, flagSpec, isSequenceAnnotation, isTrue, locate, parseClickDecls, passesUnknown, spellings, symbolKey, toDefault,
   type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -352,6 +352,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
       dest: pyName,
       ...(choices ? { choices } : {}),
       positional: true,
+      ...(isSequenceAnnotation(type) ? { variadic: true } : {}),
     });
   }
   const spelled = spellings(decls);

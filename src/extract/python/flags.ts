@@ -8,6 +8,7 @@ import { extractJsonargparse } from './flags-jsonargparse.js';
 import { extractDecli } from './flags-decli.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
+import { extractLauncherFlags } from './launcher-flags.js';
 import type { ParsedPythonModule } from './index.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
@@ -24,6 +25,8 @@ export interface PythonFlagExtraction {
   commands: FlagCommand[];
   /** One `parse-error` warning per file with syntax errors (the intact parts are still read). */
   diagnostics: InputDiagnostic[];
+  /** Flags modules compare argv words with by hand ({@link FlagCommand.launcher}); absent when none. */
+  launchers?: FlagCommand[];
 }
 
 /** Options for {@link extractPythonFlags}. */
@@ -107,10 +110,11 @@ export async function extractPythonFlags(
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
     const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx)]);
+    const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
     diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
-    return { commands, diagnostics };
+    return { commands, diagnostics, ...(launchers.length > 0 ? { launchers } : {}) };
   } finally {
     for (const tree of trees) tree.delete(); // trees live in wasm memory
   }

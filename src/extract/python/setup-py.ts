@@ -16,7 +16,9 @@ const MAX_NAME_HOPS = 4;
  * `"name = module:function"` strings, or one multi-line string of such lines (the INI form
  * setuptools also accepts). Any of these may be a module-level name assigned once with such a
  * literal (`entry_points=ENTRY_POINTS`, `"console_scripts": CONSOLE_SCRIPTS`). Values built any
- * other way (comprehensions, `+` of lists, function calls) are skipped, not guessed.
+ * other way (comprehensions, `+` of lists, function calls) are skipped, not guessed. The whole
+ * `entry_points=` value may also be one INI string (`"[console_scripts]\nname = module:func"`):
+ * its lines under `[console_scripts]` are read.
  *
  * Targets are trimmed and lose a trailing `[extras]`. The location is the string literal holding
  * the entry (1-based line/column). A file that does not parse gives what its intact parts hold;
@@ -37,7 +39,29 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
       for (const call of setupCalls(tree.rootNode)) {
         const value = keyword(call, 'entry_points');
         if (!value) continue;
-        const scripts = consoleScripts(follow(value, assigns), assigns);
+        const followed = follow(value, assigns);
+        // `entry_points="""[console_scripts]\nuvicorn=uvicorn.main:main"""`: the INI form as one
+        // string, read under its `[console_scripts]` section only.
+        const ini = stringValue(followed);
+        if (ini !== undefined) {
+          let section = '';
+          ini.split('\n').forEach((line, index) => {
+            const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
+            if (header) {
+              section = header[1]!.trim();
+              return;
+            }
+            const eq = line.indexOf('=');
+            if (section !== 'console_scripts' || eq < 0) return;
+            const name = line.slice(0, eq).trim();
+            const target = cleanTarget(line.slice(eq + 1));
+            if (name === '' || target === '' || name.startsWith('#') || name.startsWith(';')) return;
+            const column = index === 0 ? followed.startPosition.column + 1 : line.length - line.trimStart().length + 1;
+            entryPoints.push({ name, target, location: { file, line: followed.startPosition.row + 1 + index, column } });
+          });
+          continue;
+        }
+        const scripts = consoleScripts(followed, assigns);
         if (!scripts) continue;
         for (const node of scriptStrings(follow(scripts, assigns), assigns)) {
           const raw = stringValue(node);

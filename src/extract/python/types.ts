@@ -57,4 +57,15 @@ export interface FlagCommand {
    * other words may be one of those.
    */
   dynamicSubcommands?: boolean;
+  /**
+   * True when the parser accepts an unambiguous prefix of a long option (argparse `allow_abbrev`,
+   * True unless the `ArgumentParser(...)`/`add_parser(...)` call says otherwise).
+   */
+  abbreviatesLongFlags?: boolean;
+  /**
+   * Flags the module's code compares argv words with by hand (`arg == "--module"`), not a
+   * program of its own: only a command that names the module (by name or alias) accepts them.
+   * `target` is then the bare module name.
+   */
+  launcher?: boolean;
 }

@@ -1,0 +1,88 @@
+/**
+ * Flags a module parses by hand before (or instead of) a framework: a launcher that picks a config
+ * with `--module`/`--config` and hands the rest of the words to tyro or draccus compares argv
+ * words with string literals (`arg == "--module"`, `arg.startswith("--config=")`). Read from the
+ * syntax tree only; Python is never run.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { ParamSpec } from '../../model/types.js';
+import { flagSpec, locate, type FlagModule } from './flags-common.js';
+import type { FlagCommand } from './types.js';
+import { namedChildren, stringValue, unparen } from './values.js';
+
+/** `--module`, `--config-name`: a long flag as a compared literal. */
+const FLAG_RE = /^--[A-Za-z][\w.-]*$/;
+/** `--module=`: the prefix a `startswith` test of the `--flag=value` form uses. */
+const FLAG_EQ_RE = /^--[A-Za-z][\w.-]*=$/;
+/** At most this many nodes are visited per module (a generated file is not walked to its end). */
+const MAX_NODES = 200_000;
+
+/**
+ * The long flags one module compares a word with (`x == "--module"`, `"--module" == x`,
+ * `x.startswith("--config=")`, where `x` is a name, an attribute or a subscript such as
+ * `args[i]`): one {@link FlagCommand} per module that has any, with `path` [], the bare module
+ * name as `target`, and `launcher` set, so that only commands that name the module (by name or
+ * alias) take them as accepted flags. A flag compared in its `--x=` form takes a value; the others
+ * are typed by nothing (a value is taken when the example gives one).
+ */
+export function extractLauncherFlags(modules: ReadonlyMap<string, FlagModule>): FlagCommand[] {
+  const out: FlagCommand[] = [];
+  for (const [name, module] of modules) {
+    const found = new Map<string, { node: Node; takesValue: boolean }>();
+    const note = (text: string, node: Node, takesValue: boolean): void => {
+      const flag = text.replace(/=$/, '');
+      const known = found.get(flag);
+      if (!known) found.set(flag, { node, takesValue });
+      else if (takesValue) known.takesValue = true;
+    };
+    let visited = 0;
+    const stack: Node[] = [module.root];
+    while (stack.length > 0 && visited++ < MAX_NODES) {
+      const node = stack.pop()!;
+      if (node.type === 'comparison_operator') {
+        const operands = namedChildren(node);
+        const ops = node.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+        if (operands.length === 2 && ops.length === 1 && ops[0] === '==') {
+          const [a, b] = operands.map((o) => unparen(o));
+          for (const [lit, other] of [[a!, b!], [b!, a!]] as const) {
+            const text = lit.type === 'string' ? stringValue(lit) : undefined;
+            if (text !== undefined && FLAG_RE.test(text) && isWord(other)) note(text, lit, false);
+          }
+        }
+      } else if (node.type === 'call') {
+        const fn = node.childForFieldName('function');
+        const args = node.childForFieldName('arguments');
+        if (fn?.type === 'attribute' && fn.childForFieldName('attribute')?.text === 'startswith' && args) {
+          const object = fn.childForFieldName('object');
+          const [first, ...rest] = namedChildren(args);
+          const text = first?.type === 'string' ? stringValue(first) : undefined;
+          if (rest.length === 0 && object && isWord(object) && text !== undefined && FLAG_EQ_RE.test(text)) note(text, first!, true);
+        }
+      }
+      for (const child of namedChildren(node)) stack.push(child);
+    }
+    if (found.size === 0) continue;
+    const params: ParamSpec[] = [...found]
+      .sort((x, y) => x[1].node.startIndex - y[1].node.startIndex)
+      .map(([flag, f]) => ({
+        ...flagSpec({
+          name: flag.slice(2),
+          aliases: [],
+          ...(f.takesValue ? { type: 'str' } : {}),
+          required: false,
+          deprecated: false,
+          hidden: false,
+          location: locate(module, f.node),
+          dest: flag.slice(2).replaceAll('-', '_'),
+        }),
+        owner: name,
+      }));
+    out.push({ path: [], target: name, params, location: locate(module, module.root), launcher: true });
+  }
+  return out;
+}
+
+/** A word read from argv: a name (`arg`), an attribute (`self.arg`) or a subscript (`args[i]`). */
+function isWord(node: Node): boolean {
+  return node.type === 'identifier' || node.type === 'attribute' || node.type === 'subscript';
+}
