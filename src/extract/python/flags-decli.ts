@@ -119,7 +119,9 @@ export function extractDecli(ctx: FlagContext): FlagCommand[] {
     const owner = [label, ...path].join(' ');
     const location = locate(module, n);
     const params = [...argumentsOf(module, e), ...builtInFlagSpecs('argparse', { root: path.length === 0, location })];
-    out.push({ path, ...(aliases.length > 0 ? { aliases } : {}), target, params: params.map((p) => ({ ...p, owner })), location });
+    // argparse accepts a prefix of a long option unless the parser's dict says `"allow_abbrev": False`.
+    const abbrev = e.get('allow_abbrev') ? readValue(e.get('allow_abbrev')!).bool !== false : true;
+    out.push({ path, ...(aliases.length > 0 ? { aliases } : {}), target, params: params.map((p) => ({ ...p, owner })), location, ...(abbrev ? { abbreviatesLongFlags: true } : {}) });
     const sub = e.get('subcommands');
     const commands = sub && unparen(sub).type === 'dictionary' ? entries(unparen(sub)).get('commands') : undefined;
     for (const item of commands && unparen(commands).type === 'list' ? namedChildren(unparen(commands)) : []) {
