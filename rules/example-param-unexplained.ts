@@ -28,6 +28,8 @@ const rule: Rule = {
     const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
+      // Change logs, release notes and blog posts are frozen records, not pages to link from.
+      if (model.doc(usage.file)?.historical) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);

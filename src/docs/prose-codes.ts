@@ -73,9 +73,47 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
-    out.push({ code, name, explained, flag, prefix, location: locationOf(file, t.node) });
+    const introduced = flag && introduces(list, i);
+    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), location: locationOf(file, t.node) });
   });
   return out;
+}
+
+/** Whether a code span is parameter-like (a token or a flag with its value). */
+function paramLike(t: Token): boolean {
+  return t.kind === 'code' && (TOKEN_RE.test(t.node.value.trim()) || FLAG_VALUE_RE.test(t.node.value.trim()));
+}
+
+/**
+ * Whether the sentence around code span `i` introduces it: four prose words at least before it,
+ * and no other parameter-like code span in the sentence (`` run the build with `--without-notes` ``;
+ * never `` use `--a`, `--b` or `--c` ``, a mere list).
+ */
+function introduces(list: readonly Token[], i: number): boolean {
+  let before = '';
+  for (let j = i - 1; j >= 0; j--) {
+    const t = list[j]!;
+    if (t.kind === 'code') {
+      if (paramLike(t)) return false;
+      before = ` x ${before}`;
+      continue;
+    }
+    const stop = [...t.value.matchAll(/[.!?:]\s/g)].pop();
+    if (stop) {
+      before = t.value.slice(stop.index + 2) + before;
+      break;
+    }
+    before = t.value + before;
+  }
+  for (let j = i + 1; j < list.length; j++) {
+    const t = list[j]!;
+    if (t.kind === 'text') {
+      if (/[.!?](?:\s|$)/.test(t.value)) break;
+      continue;
+    }
+    if (paramLike(t)) return false;
+  }
+  return (before.match(WORD_RE) ?? []).length >= 4;
 }
 
 /**

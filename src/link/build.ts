@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { resolveCrossReferences, resolveSiteUrls } from './cross-references.js';
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { HISTORY_RE, proseFlags } from './prose-flags.js';
@@ -61,6 +62,8 @@ export interface ModelInput {
   docs: DocFile[];
   /** Every document path of the project (parsed or not), for resolving site-route links. */
   docFiles?: string[];
+  /** The URLs the project publishes its docs at (mkdocs.yml `site_url`, …): absolute links under them are links to its pages. */
+  siteUrls?: string[];
   /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
   lazyDoc?: (file: string) => DocFile | undefined;
   /** The text of a document the run read, by project-relative path (see {@link Model.source}). */
@@ -254,7 +257,11 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
-  if (input.docFiles) resolveSiteRoutes(input.docs, input.docFiles);
+  if (input.docFiles) {
+    resolveCrossReferences(input.docs, input.docFiles);
+    resolveSiteRoutes(input.docs, input.docFiles);
+    if (input.siteUrls?.length) resolveSiteUrls(input.docs, input.docFiles, input.siteUrls);
+  }
   const docsByFile = new Map<string, DocFile | undefined>(input.docs.map((d) => [d.file, d]));
   const sectionsByCommand = new Map<CommandSpec, ReferenceSection[]>();
   for (const s of sections) {

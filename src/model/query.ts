@@ -255,7 +255,8 @@ export function relativeLink(fromFile: string, toFile: string, slug?: string): s
 export function linkedRange(doc: DocFile, fragment: string | undefined): { start: number; end: number; codes: string[] } | undefined {
   if (!fragment) return { start: 1, end: Number.MAX_SAFE_INTEGER, codes: [] };
   const wanted = fragment.toLowerCase();
-  const block = doc.blocks.find((b) => b.heading.slug.toLowerCase() === wanted);
+  const block = doc.blocks.find((b) => b.heading.slug.toLowerCase() === wanted)
+    ?? doc.blocks.find((b) => b.heading.anchors?.some((a) => a.toLowerCase() === wanted));
   if (!block) return undefined;
   return { start: block.heading.location.line, end: block.endLine, codes: block.codes ?? [] };
 }
@@ -383,11 +384,49 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
   return undefined;
 }
 
+/** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
+const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
+
+/** Whether two reference sections document the same thing: both global, or a command in common. */
+function sameReference(a: ReferenceSection, b: ReferenceSection): boolean {
+  if (a.global || b.global) return a.global && b.global;
+  return a.commands.some((c) => b.commands.includes(c));
+}
+
+/**
+ * Whether a table of the page has a row naming the parameter: a CLI flag as a code span of any
+ * cell spelled with its dashes (`` `--port`, `-p` ``, `` `--remote [password]` ``), a config
+ * field as the first cell's code span.
+ */
+function tableNames(doc: DocFile, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+  const seen = new Set<object>();
+  const flag = param.origin === 'cli-flag';
+  for (const block of doc.blocks) {
+    for (const table of block.tables) {
+      if (seen.has(table)) continue;
+      seen.add(table);
+      for (const row of table.rows) {
+        const cells = flag ? row.cellCodes : row.cellCodes.slice(0, 1);
+        for (const code of cells.flat()) {
+          for (const part of code.split(/[,|]/)) {
+            const token = part.trim().split(/[\s=[]/)[0] ?? '';
+            if (flag ? /^--?[^-]/.test(token) && spellings.has(token.replace(/^--?/, '')) : spellings.has(token)) return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * A parameter is explained for a document when the document itself holds a row for it or explains
  * it in prose (its name in inline code followed by prose words, {@link ProseCode}), or links
  * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
- * the parameter in inline code. `rows` are the parameter's documenting rows ({@link rowsFor}); with
+ * the parameter in inline code. A page that names the parameter in a table of its own, or a sentence
+ * that introduces the flag (`` …using `--out`. ``), explains it too. A reference spread over the
+ * pages of one folder counts as one: its pages explain what their siblings document, and a link
+ * without fragment to one of them (or to the folder's index page) explains it. `rows` are the parameter's documenting rows ({@link rowsFor}); with
  * none, nothing explains it. Shared by `example-param-unexplained` and the `--summary` report.
  */
 export function isExplained(
@@ -401,10 +440,21 @@ export function isExplained(
   if (!doc) return false;
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
   // The page explains it itself: its name in inline code followed by prose, in a paragraph
-  // (`` `++responses_create_params.<field>` sets any sampling parameter… ``).
-  if (doc.proseCodes?.some((p) => p.explained && proseNames(p, param, spellings))) return true;
+  // (`` `++responses_create_params.<field>` sets any sampling parameter… ``), or a flag that a
+  // sentence introduces (`` You can change the output directory using `--out`. ``).
+  if (doc.proseCodes?.some((p) => (p.explained || p.introduced) && proseNames(p, param, spellings))) return true;
+  // Or in a table of its own (an options table the page holds but that is not taken as the
+  // command's reference: under a heading that does not name the command).
+  if (tableNames(doc, param, spellings)) return true;
+  // A reference spread over the pages of one folder (`docs/cli-reference/*.md`): a page of it
+  // explains the parameters its sibling pages document; a link to one of its pages or to the
+  // folder's index page, without a fragment, is a link to the whole reference.
+  const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)));
+  const referencePage = (f: string): boolean => rowDirs.has(path.posix.dirname(f)) && model.sections.some((s) => s.file === f && s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
+  if (referencePage(file)) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
+    if (!link.fragment && link.targetFile !== file && (referencePage(link.targetFile) || (rowDirs.has(path.posix.dirname(link.targetFile)) && INDEX_PAGE_RE.test(link.targetFile)))) return true;
     const target = model.doc(link.targetFile);
     if (!target) continue;
     const range = memoLinkedRange(target, link.fragment);

@@ -1,0 +1,28 @@
+/** What kind of page a document is, by its path and title: pages that record history rather than describe the current tool. */
+
+/** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
+const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.][\w.-]*)?\.mdx?$/i;
+/** Titles of such pages (`Changelog`, `Release notes`, `Release history`). */
+const HISTORY_TITLE_RE = /^(?:change ?log|changes|history|release (?:notes|history)|releases|news)$/i;
+/** A dated post's file name, as Jekyll, Hugo and Docusaurus blogs write it (`2024-03-08-claude-3.md`). */
+const DATED_RE = /^\d{4}-\d{2}-\d{2}[-_]/;
+/** Folders of blog posts and release notes: Jekyll's `_posts/`, `blog/` (Docusaurus, Starlight, Hugo), `release-notes/`, `changelog/`. */
+const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//i;
+
+/**
+ * Whether a document records history rather than describing the tool as it is now: a change log
+ * or release notes (`CHANGELOG.md`, `docs/changelog.md`, `release-notes.md`, or a page titled
+ * "Changelog"), or a blog post (a page under `_posts/` or `blog/`, or a file named by its date,
+ * `2024-03-08-claude-3.md`). Such pages are frozen once published: nobody adds reference links
+ * to a release post, and the flags they show may be the flags of their time.
+ *
+ * Migration and upgrade guides are not history in this sense: they teach a current step.
+ *
+ * @param file project-relative POSIX path
+ * @param title the page's first heading or front-matter title, if known
+ */
+export function isHistoricalPage(file: string, title?: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (HISTORY_BASE_RE.test(base) || DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
+  return title !== undefined && HISTORY_TITLE_RE.test(title.trim());
+}
