@@ -1,7 +1,7 @@
-/** What kind of page a document is, by its path and title: pages that record history rather than describe the current tool. */
+/** What kind of page a document is, by its path and title: pages that record history rather than describe the current tool, and fragments other pages include. */
 
 /** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
-const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.][\w.-]*)?\.mdx?$/i;
+const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
 /** Titles of such pages (`Changelog`, `Release notes`, `Release history`). */
 const HISTORY_TITLE_RE = /^(?:change ?log|changes|history|release (?:notes|history)|releases|news)$/i;
 /** A dated post's file name, as Jekyll, Hugo and Docusaurus blogs write it (`2024-03-08-claude-3.md`). */
@@ -25,4 +25,21 @@ export function isHistoricalPage(file: string, title?: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
   if (HISTORY_BASE_RE.test(base) || DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
   return title !== undefined && HISTORY_TITLE_RE.test(title.trim());
+}
+
+/** Folders of fragments that other pages include: Jekyll `_includes/`, `_partials/`, `partials/`, Mintlify `snippets/`. */
+const PARTIAL_DIR_RE = /(?:^|\/)(?:_includes|_partials|partials|snippets)\//i;
+
+/**
+ * Whether a document is a fragment that other pages include rather than a page of its own:
+ * a file under Jekyll's `_includes/`, a `_partials/` or `partials/` folder, Mintlify's `snippets/`,
+ * or a Docusaurus partial (a file name starting with `_`, `_setup.mdx`; Hugo's `_index.md` is a
+ * page). Its links, or their absence, belong to the pages that include it.
+ *
+ * @param file project-relative POSIX path
+ */
+export function isPartialPage(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (PARTIAL_DIR_RE.test(file)) return true;
+  return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
 }

@@ -73,20 +73,24 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
-    const introduced = flag && introduces(list, i);
+    // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
+    const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
     out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), location: locationOf(file, t.node) });
   });
   return out;
 }
 
-/** Whether a code span is parameter-like (a token or a flag with its value). */
+/** Whether a code span names an option: a dash-prefixed token (`--out`, `-p`, `--format=json`). */
 function paramLike(t: Token): boolean {
-  return t.kind === 'code' && (TOKEN_RE.test(t.node.value.trim()) || FLAG_VALUE_RE.test(t.node.value.trim()));
+  const code = t.kind === 'code' ? t.node.value.trim() : '';
+  return /^-/.test(code) && (TOKEN_RE.test(code) || FLAG_VALUE_RE.test(code));
 }
 
 /**
  * Whether the sentence around code span `i` introduces it: four prose words at least before it,
- * and no other parameter-like code span in the sentence (`` run the build with `--without-notes` ``;
+ * no other option in code in the sentence (other code, `` (`boolean` only) ``, may follow), and
+ * the sentence does not end in a colon (`` …with `--notifications-command`: `` captions the
+ * example that follows) (`` run the build with `--without-notes` ``;
  * never `` use `--a`, `--b` or `--c` ``, a mere list).
  */
 function introduces(list: readonly Token[], i: number): boolean {
@@ -108,7 +112,11 @@ function introduces(list: readonly Token[], i: number): boolean {
   for (let j = i + 1; j < list.length; j++) {
     const t = list[j]!;
     if (t.kind === 'text') {
-      if (/[.!?](?:\s|$)/.test(t.value)) break;
+      const stop = /[.!?:](?:\s|$)/.exec(t.value);
+      // A sentence that ends in a colon leads into the example below it: a caption, like the
+      // example's shell comment, not an explanation standing on its own.
+      if (stop?.[0].startsWith(':')) return false;
+      if (stop) break;
       continue;
     }
     if (paramLike(t)) return false;
@@ -120,12 +128,13 @@ function introduces(list: readonly Token[], i: number): boolean {
  * Whether the prose after a code span explains it: two words at least; but when it goes on with
  * a noun naming what the code is (`` `project` patterns suffixed with… ``, `` the `--output` file,
  * matching… ``), only when a definition follows that noun (`` `--sandbox` flag: if you… ``,
+ * `` the `--with` flag to specify packages ``,
  * `` `x` field that has no flag… ``). A mention is not an explanation.
  */
 function explains(prose: string): boolean {
   const text = prose.replace(/^[\s*_]+/, '');
   const noun = GENERIC_NOUN_RE.exec(text);
-  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?)\b)/i.test(text.slice(noun[0].length))) return false;
+  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
   return (text.match(WORD_RE) ?? []).length >= 2;
 }
 

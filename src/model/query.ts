@@ -384,6 +384,13 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
   return undefined;
 }
 
+/**
+ * A folder named for a reference (`cli-reference/`, `reference/`, `commands/`, `cli/`, `options/`,
+ * `api/`): the docs sites' place for a reference spread over several pages. A folder of topic
+ * pages (`config/`, `guides/`) is not one, though some of its pages hold reference rows.
+ */
+const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli|commands|options|api)$/i;
+
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
 const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
 
@@ -394,25 +401,32 @@ function sameReference(a: ReferenceSection, b: ReferenceSection): boolean {
 }
 
 /**
- * Whether a table of the page has a row naming the parameter: a CLI flag as a code span of any
+ * Whether a code span names the parameter as an option: a CLI flag with its dashes (`--port`,
+ * `-p`, `--remote [password]`, one of `--port, -p`), a config key bare.
+ */
+function namesOption(code: string, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+  const flag = param.origin === 'cli-flag';
+  return code.split(/[,|]/).some((part) => {
+    const token = part.trim().split(/[\s=[]/)[0] ?? '';
+    return flag ? /^--?[^-]/.test(token) && spellings.has(token.replace(/^--?/, '')) : spellings.has(token);
+  });
+}
+
+/**
+ * Whether a table of the page (between lines `start` and `end`) has a row naming the parameter: a CLI flag as a code span of any
  * cell spelled with its dashes (`` `--port`, `-p` ``, `` `--remote [password]` ``), a config
  * field as the first cell's code span.
  */
-function tableNames(doc: DocFile, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+function tableNames(doc: DocFile, param: ParamSpec, spellings: ReadonlySet<string>, start = 1, end = Number.MAX_SAFE_INTEGER): boolean {
   const seen = new Set<object>();
   const flag = param.origin === 'cli-flag';
   for (const block of doc.blocks) {
     for (const table of block.tables) {
-      if (seen.has(table)) continue;
+      if (seen.has(table) || table.location.line < start || table.location.line > end) continue;
       seen.add(table);
       for (const row of table.rows) {
         const cells = flag ? row.cellCodes : row.cellCodes.slice(0, 1);
-        for (const code of cells.flat()) {
-          for (const part of code.split(/[,|]/)) {
-            const token = part.trim().split(/[\s=[]/)[0] ?? '';
-            if (flag ? /^--?[^-]/.test(token) && spellings.has(token.replace(/^--?/, '')) : spellings.has(token)) return true;
-          }
-        }
+        if (cells.flat().some((code) => namesOption(code, param, spellings))) return true;
       }
     }
   }
@@ -446,10 +460,13 @@ export function isExplained(
   // Or in a table of its own (an options table the page holds but that is not taken as the
   // command's reference: under a heading that does not name the command).
   if (tableNames(doc, param, spellings)) return true;
+  // A CLI flag under a heading about it: the flag in the heading's code (`` ### Using `--out` ``) or as
+  // its explicit id (`### Remove speaker notes {#without-notes}`).
+  if (param.origin === 'cli-flag' && doc.headings.some((h) => h.anchors?.some((a) => spellings.has(a)) || h.codes.some((c) => namesOption(c, param, spellings)))) return true;
   // A reference spread over the pages of one folder (`docs/cli-reference/*.md`): a page of it
   // explains the parameters its sibling pages document; a link to one of its pages or to the
   // folder's index page, without a fragment, is a link to the whole reference.
-  const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)));
+  const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
   const referencePage = (f: string): boolean => rowDirs.has(path.posix.dirname(f)) && model.sections.some((s) => s.file === f && s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
   if (referencePage(file)) return true;
   for (const link of doc.links) {
@@ -459,6 +476,8 @@ export function isExplained(
     if (!target) continue;
     const range = memoLinkedRange(target, link.fragment);
     if (!range) continue;
+    // The linked page (or section) lists the parameter in a table of its own (`/cli/running`'s options table).
+    if (target.file !== file && tableNames(target, param, spellings, range.start, range.end)) return true;
     // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
     // config-field twin): the link explains it when one of them lies in the linked range.
     for (const { section, row } of rows) {

@@ -520,6 +520,11 @@ export interface DocFile {
    * release notes or a blog post (src/docs/page-kind.ts, `isHistoricalPage`).
    */
   historical?: boolean;
+  /**
+   * True when the page is a fragment other pages include (`_includes/`, `snippets/`, `_setup.mdx`;
+   * src/docs/page-kind.ts, `isPartialPage`): its links belong to the pages that include it.
+   */
+  partial?: boolean;
 }
 
 /** A word in an example, right after a group, that names none of its sub-commands (see {@link Model.unknownSubcommands}). */
