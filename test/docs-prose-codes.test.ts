@@ -47,6 +47,14 @@ describe('proseCodes', () => {
     expect(introduced('Use `--out`.\n')).toEqual([['--out', false]]);
   });
 
+  it('reads two spellings of a flag in one span, and a short flag with its value', () => {
+    expect(prose('`-c/--content` sets the text to embed.\n')).toEqual([
+      ['-c', true, false],
+      ['--content', true, true],
+    ]);
+    expect(prose('`-m 3-small` specifies the model.\n')).toEqual([['-m 3-small', true, false]]);
+  });
+
   it('ignores code in headings, tables and fenced blocks', () => {
     expect(prose('## `--workers` sets it\n\n| `--out` | sets the output file |\n| --- | --- |\n\n```\n`--x` does things\n```\n')).toEqual([]);
   });

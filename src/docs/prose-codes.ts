@@ -16,8 +16,10 @@ import { normalizeParamName } from './reference-table.js';
  * ` <v>`, ` VALUE`, `[=v]`. No other words: `gym env start --x` is a command line, not a name.
  */
 const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
-/** A long flag with one value (`--threads 8`, `--format=json`). */
-const FLAG_VALUE_RE = /^--[A-Za-z][\w-]*[= ]\S+$/;
+/** A flag with one value (`--threads 8`, `--format=json`, `-m 3-small`). */
+const FLAG_VALUE_RE = /^--?[A-Za-z][\w-]*[= ]\S+$/;
+/** Two spellings of one flag in one span: `-c/--content`, `-p, --port`, `--out | -o`. Group 1 the first, group 2 the rest. */
+const SPELLINGS_RE = /^(-{1,2}[A-Za-z][\w-]*)((?:\s*[/,|]\s*-{1,2}[A-Za-z][\w-]*)+)$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
 /** A file name's extension: `config.yaml`, `train.py`. */
@@ -55,7 +57,8 @@ function followingProse(list: readonly Token[], i: number): string {
 
 /**
  * The parameter-like code spans of one paragraph, in order: those followed by two prose words
- * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them.
+ * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them. A span holding
+ * two spellings of a flag (`-c/--content`, `-p, --port`) gives one entry per spelling.
  *
  * @param file project-relative path, for locations
  */
@@ -64,7 +67,13 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   const out: ProseCode[] = [];
   list.forEach((t, i) => {
     if (t.kind !== 'code') return;
-    const code = t.node.value.trim();
+    const written = t.node.value.trim();
+    const spellings = SPELLINGS_RE.test(written) ? written.split(/\s*[/,|]\s*/) : [written];
+    for (const code of spellings) read(t, i, code);
+  });
+  return out;
+
+  function read(t: Extract<Token, { kind: 'code' }>, i: number, code: string): void {
     if (!TOKEN_RE.test(code) && !FLAG_VALUE_RE.test(code)) return;
     const name = trimDot(normalizeParamName(code));
     // A file name (`config.yaml`) is not the `config` parameter.
@@ -76,8 +85,7 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
     const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
     out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), location: locationOf(file, t.node) });
-  });
-  return out;
+  }
 }
 
 /** Whether a code span names an option: a dash-prefixed token (`--out`, `-p`, `--format=json`). */
@@ -90,8 +98,8 @@ function paramLike(t: Token): boolean {
  * Whether the sentence around code span `i` introduces it: four prose words at least before it,
  * no other option in code in the sentence (other code, `` (`boolean` only) ``, may follow), and
  * the sentence does not end in a colon (`` …with `--notifications-command`: `` captions the
- * example that follows) (`` run the build with `--without-notes` ``;
- * never `` use `--a`, `--b` or `--c` ``, a mere list).
+ * example that follows): `` You can change the output directory using `--out`. ``, never
+ * `` use `--a`, `--b` or `--c` ``, a mere list.
  */
 function introduces(list: readonly Token[], i: number): boolean {
   let before = '';
