@@ -418,19 +418,68 @@ function namesOption(code: string, param: ParamSpec, spellings: ReadonlySet<stri
  * field as the first cell's code span.
  */
 function tableNames(doc: DocFile, param: ParamSpec, spellings: ReadonlySet<string>, start = 1, end = Number.MAX_SAFE_INTEGER): boolean {
-  const seen = new Set<object>();
+  const index = tableIndexOf(doc);
   const flag = param.origin === 'cli-flag';
+  for (const s of spellings) {
+    const keys = flag ? [`--${s}`, `-${s}`] : [`\0${s}`];
+    for (const key of keys) if (index.get(key)?.some((line) => line >= start && line <= end)) return true;
+  }
+  return false;
+}
+
+const tableIndexes = new WeakMap<DocFile, Map<string, number[]>>();
+
+/**
+ * The option names in a page's tables, each with the lines of its tables, computed once per
+ * document: every dash-prefixed token of any cell's code spans as written (`--port`, `-p`), and
+ * the first cell's bare tokens under `\0name`.
+ */
+function tableIndexOf(doc: DocFile): Map<string, number[]> {
+  let index = tableIndexes.get(doc);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, line: number): void => {
+    const lines = index!.get(key);
+    if (!lines) index!.set(key, [line]);
+    else if (lines[lines.length - 1] !== line) lines.push(line);
+  };
+  const seen = new Set<object>();
   for (const block of doc.blocks) {
     for (const table of block.tables) {
-      if (seen.has(table) || table.location.line < start || table.location.line > end) continue;
+      if (seen.has(table)) continue;
       seen.add(table);
       for (const row of table.rows) {
-        const cells = flag ? row.cellCodes : row.cellCodes.slice(0, 1);
-        if (cells.flat().some((code) => namesOption(code, param, spellings))) return true;
+        row.cellCodes.forEach((codes, cell) => {
+          for (const code of codes) {
+            for (const part of code.split(/[,|]/)) {
+              const token = part.trim().split(/[\s=[]/)[0] ?? '';
+              if (/^--?[^-]/.test(token)) add(token, table.location.line);
+              else if (cell === 0 && token !== '') add(`\0${token}`, table.location.line);
+            }
+          }
+        });
       }
     }
   }
-  return false;
+  tableIndexes.set(doc, index);
+  return index;
+}
+
+const sectionsByFile = new WeakMap<Model, Map<string, ReferenceSection[]>>();
+
+/** The model's reference sections of one document, indexed once per model. */
+function sectionsOfFile(model: Model, file: string): readonly ReferenceSection[] {
+  let byFile = sectionsByFile.get(model);
+  if (!byFile) {
+    byFile = new Map();
+    for (const s of model.sections) {
+      const list = byFile.get(s.file);
+      if (list) list.push(s);
+      else byFile.set(s.file, [s]);
+    }
+    sectionsByFile.set(model, byFile);
+  }
+  return byFile.get(file) ?? [];
 }
 
 /**
@@ -467,7 +516,8 @@ export function isExplained(
   // explains the parameters its sibling pages document; a link to one of its pages or to the
   // folder's index page, without a fragment, is a link to the whole reference.
   const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
-  const referencePage = (f: string): boolean => rowDirs.has(path.posix.dirname(f)) && model.sections.some((s) => s.file === f && s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
+  const referencePage = (f: string): boolean =>
+    rowDirs.size > 0 && rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
   if (referencePage(file)) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
