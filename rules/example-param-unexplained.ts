@@ -29,9 +29,9 @@ const rule: Rule = {
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
       // Change logs, release notes and blog posts are frozen records, not pages to link from.
-      // Fragments other pages include have their links there.
+      // Fragments other pages include have their links there; contributor guides run dev builds.
       const doc = model.doc(usage.file);
-      if (doc?.historical || doc?.partial) continue;
+      if (doc?.historical || doc?.partial || doc?.contributor) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);

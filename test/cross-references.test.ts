@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isHistoricalPage, isPartialPage } from '../src/docs/page-kind.js';
+import { isContributorPage, isHistoricalPage, isPartialPage } from '../src/docs/page-kind.js';
 import { parseDoc } from '../src/docs/parse.js';
 import { findHeadingBySlug } from '../src/docs/slug.js';
 import { declaredSiteUrls } from '../src/engine/site-urls.js';
@@ -92,5 +92,12 @@ describe('isPartialPage', () => {
   it('tells included fragments from pages', () => {
     for (const f of ['website/_includes/get-started.md', 'docs/snippets/install.mdx', 'docs/_partials/setup.md', 'docs/guides/_setup.mdx']) expect(isPartialPage(f), f).toBe(true);
     for (const f of ['docs/_index.md', 'docs/guides/setup.mdx', 'README.md', 'docs/include-files.md']) expect(isPartialPage(f), f).toBe(false);
+  });
+});
+
+describe('isContributorPage', () => {
+  it('tells guides for contributors from user docs', () => {
+    for (const f of ['CONTRIBUTING.md', 'docs/contributing.md', 'DEVELOPMENT.md', 'HACKING.md', 'docs/contributing/setup.md', 'docs/development-contributing.md']) expect(isContributorPage(f), f).toBe(true);
+    for (const f of ['README.md', 'docs/usage.md', 'docs/plugins/developing-plugins.md', 'docs/contributors-guide-to-flags/x.md']) expect(isContributorPage(f), f).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-/** What kind of page a document is, by its path and title: pages that record history rather than describe the current tool, and fragments other pages include. */
+/** What kind of page a document is, by its path and title: pages that record history rather than describe the current tool, guides for the tool's own contributors, and fragments other pages include. */
 
 /** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
 const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
@@ -42,4 +42,21 @@ export function isPartialPage(file: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
   if (PARTIAL_DIR_RE.test(file)) return true;
   return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
+}
+
+/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/` folder. */
+const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
+const CONTRIBUTOR_DIR_RE = /(?:^|\/)contributing\//i;
+
+/**
+ * Whether a document is a guide for the tool's own contributors (`CONTRIBUTING.md`,
+ * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`) rather than
+ * for its users: its commands run a development build or a test, and it is not where a user
+ * learns a flag.
+ *
+ * @param file project-relative POSIX path
+ */
+export function isContributorPage(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  return CONTRIBUTOR_BASE_RE.test(base) || CONTRIBUTOR_DIR_RE.test(file);
 }

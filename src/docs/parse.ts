@@ -19,7 +19,7 @@ import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
-import { isHistoricalPage, isPartialPage } from './page-kind.js';
+import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor } from './markdown.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
@@ -401,7 +401,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
   const historical = isHistoricalPage(file, headings[0]?.text);
   const partial = isPartialPage(file);
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}) };
+  const contributor = isContributorPage(file);
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
 }
 
 /** An explicit heading id at the end of a heading: `## Export {#export}`. Group 1 the id. */

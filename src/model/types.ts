@@ -525,6 +525,8 @@ export interface DocFile {
    * src/docs/page-kind.ts, `isPartialPage`): its links belong to the pages that include it.
    */
   partial?: boolean;
+  /** True when the page is a guide for the tool's own contributors (`CONTRIBUTING.md`; `isContributorPage`). */
+  contributor?: boolean;
 }
 
 /** A word in an example, right after a group, that names none of its sub-commands (see {@link Model.unknownSubcommands}). */
