@@ -28,10 +28,10 @@ const rule: Rule = {
     const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
-      // Change logs, release notes and blog posts are frozen records, not pages to link from.
+      // (Change logs, release notes and blog posts give no usages at all: see buildModel.)
       // Fragments other pages include have their links there; contributor guides run dev builds.
       const doc = model.doc(usage.file);
-      if (doc?.historical || doc?.partial || doc?.contributor) continue;
+      if (doc?.partial || doc?.contributor) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);

@@ -89,7 +89,8 @@ export interface ModelInput {
  * reads becomes the section of a new `config-file` command (`mappedBy: 'inferred'`), and a nested
  * config class's block is keyed under its field. Every block considered is in `Model.inferences`.
  *
- * Usages: every example invocation whose program is a known command name or alias.
+ * Usages: every example invocation whose program is a known command name or alias, except on
+ * pages that record history (change logs, release notes, blog posts: `DocFile.historical`).
  *
  * Never throws on odd input; unknown class names in the config are ignored here (the engine
  * warns about them).
@@ -229,6 +230,8 @@ export function buildModel(input: ModelInput): Model {
   const unknownSubcommands: UnknownSubcommand[] = [];
   const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
+    // Change logs, release notes and blog posts show the commands of their time: not examples to check.
+    if (doc.historical) continue;
     for (const written of doc.invocations) {
       const raw = scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
@@ -247,6 +250,7 @@ export function buildModel(input: ModelInput): Model {
   const configFiles = commands.filter((c) => c.kind === 'config-file' && c.mappedBy !== 'inferred');
   if (configFiles.length > 0) {
     for (const doc of input.docs) {
+      if (doc.historical) continue;
       const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
       (doc.dataBlocks ?? []).forEach((block, i) => {
         if (referenceBlocks.has(block)) return;
