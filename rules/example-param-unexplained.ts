@@ -14,7 +14,7 @@ const rule: Rule = {
       checkAgentFiles: {
         type: 'boolean',
         description:
-          'Also check instruction files for coding agents (`AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, `.github/copilot-instructions.md`, `.github/instructions/*.instructions.md`). Off by default: they are written for tools, not users, and need no link to the reference.',
+          'Also check instruction files for coding agents (`AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, `.github/copilot-instructions.md`, `.github/instructions/*.instructions.md`, agent skills: `SKILL.md` and `skills/<name>/references/*.md`). Off by default: they are written for tools, not users, and need no link to the reference.',
         default: false,
       },
     },
@@ -28,6 +28,10 @@ const rule: Rule = {
     const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
+      // (Change logs, release notes and blog posts give no usages at all: see buildModel.)
+      // Fragments other pages include have their links there; contributor guides run dev builds.
+      const doc = model.doc(usage.file);
+      if (doc?.partial || doc?.contributor) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);
@@ -74,11 +78,13 @@ const rule: Rule = {
   },
 };
 
-/** Instruction files for coding agents: `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, GitHub Copilot's instructions. */
+/** Instruction files for coding agents: `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, GitHub Copilot's instructions, agent skills (`skills/<name>/SKILL.md`, `skills/<name>/references/*.md`). */
 function isAgentInstructions(file: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
   if (/^(?:agents?|claude|claude\.local|gemini)\.md$/i.test(base)) return true;
-  return /(?:^|\/)\.github\/(?:copilot-instructions\.md|instructions\/[^/]+\.instructions\.md)$/i.test(file);
+  if (/(?:^|\/)\.github\/(?:copilot-instructions\.md|instructions\/[^/]+\.instructions\.md)$/i.test(file)) return true;
+  // Agent skills: `skills/<name>/SKILL.md` and the reference files beside it.
+  return base === 'SKILL.md' || /(?:^|\/)skills\/[^/]+\/references?\/[^/]+\.mdx?$/i.test(file);
 }
 
 export default rule;

@@ -35,6 +35,26 @@ describe('proseCodes', () => {
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 
+  it('marks a bare flag that a sentence introduces, but not a list, a caption ending in a colon or a flag with its value', () => {
+    const introduced = (text: string): Array<[string, boolean]> =>
+      (parseDoc('docs/guide.md', text).doc.proseCodes ?? []).map((p) => [p.code, p.introduced === true]);
+    expect(introduced('You can change the output directory using `--out`.\n')).toEqual([['--out', true]]);
+    expect(introduced('This can also be done with the CLI option `--download` (`boolean` only).\n')).toEqual([['--download', true]]);
+    expect(introduced('Enable notifications with the `--notify` flag:\n')).toEqual([['--notify', false]]);
+    expect(introduced('You can set a custom command with `--notify-command`:\n')).toEqual([['--notify-command', false]]);
+    expect(introduced('To skip the login on a local server, pass `--auth none`.\n')).toEqual([['--auth none', false]]);
+    expect(introduced('Useful flags for the build: `--out`, `--minify` and `--base`.\n')).toEqual([['--out', false], ['--minify', false], ['--base', false]]);
+    expect(introduced('Use `--out`.\n')).toEqual([['--out', false]]);
+  });
+
+  it('reads two spellings of a flag in one span, and a short flag with its value', () => {
+    expect(prose('`-c/--content` sets the text to embed.\n')).toEqual([
+      ['-c', true, false],
+      ['--content', true, true],
+    ]);
+    expect(prose('`-m 3-small` specifies the model.\n')).toEqual([['-m 3-small', true, false]]);
+  });
+
   it('ignores code in headings, tables and fenced blocks', () => {
     expect(prose('## `--workers` sets it\n\n| `--out` | sets the output file |\n| --- | --- |\n\n```\n`--x` does things\n```\n')).toEqual([]);
   });

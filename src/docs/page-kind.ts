@@ -1,10 +1,74 @@
 /**
- * What kind of page a document is, and which parts of a page are history: changelogs, release
- * notes, upgrade and migration guides and blog posts record what changed in past releases (a
- * removed flag, a renamed command), so their lists are no reference of the current code. Pure
- * predicates over the path and the headings.
+ * What kind of page a document is, by its path and title, and which parts of a page are history:
+ * change logs, release notes and blog posts record what changed in past releases (a removed flag,
+ * a renamed command), so their examples are of their time and their lists are no reference of the
+ * current code; upgrade and migration guides teach a current step but list old names beside new
+ * ones; guides for the tool's own contributors and fragments other pages include are not where a
+ * user learns a flag. Pure predicates over the path, the title and the headings.
  */
 import type { DocFile, Heading } from '../model/types.js';
+
+/** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
+const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
+/** Titles of such pages (`Changelog`, `Release notes`, `Release history`). */
+const HISTORY_TITLE_RE = /^(?:change ?log|changes|history|release (?:notes|history)|releases|news)$/i;
+/** A dated post's file name, as Jekyll, Hugo and Docusaurus blogs write it (`2024-03-08-claude-3.md`). */
+const DATED_RE = /^\d{4}-\d{2}-\d{2}[-_]/;
+/** Folders of blog posts and release notes: Jekyll's `_posts/`, `blog/` (Docusaurus, Starlight, Hugo), `release-notes/`, `changelog/`. */
+const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//i;
+
+/**
+ * Whether a document records history rather than describing the tool as it is now: a change log
+ * or release notes (`CHANGELOG.md`, `docs/changelog.md`, `release-notes.md`, or a page titled
+ * "Changelog"), or a blog post (a page under `_posts/` or `blog/`, or a file named by its date,
+ * `2024-03-08-claude-3.md`). Such pages are frozen once published: nobody adds reference links
+ * to a release post, and the flags they show may be the flags of their time.
+ *
+ * Migration and upgrade guides are not history in this sense: they teach a current step.
+ *
+ * @param file project-relative POSIX path
+ * @param title the page's first heading or front-matter title, if known
+ */
+export function isHistoricalPage(file: string, title?: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (HISTORY_BASE_RE.test(base) || DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
+  return title !== undefined && HISTORY_TITLE_RE.test(title.trim());
+}
+
+/** Folders of fragments that other pages include: Jekyll `_includes/`, `_partials/`, `partials/`, Mintlify `snippets/`. */
+const PARTIAL_DIR_RE = /(?:^|\/)(?:_includes|_partials|partials|snippets)\//i;
+
+/**
+ * Whether a document is a fragment that other pages include rather than a page of its own:
+ * a file under Jekyll's `_includes/`, a `_partials/` or `partials/` folder, Mintlify's `snippets/`,
+ * or a Docusaurus partial (a file name starting with `_`, `_setup.mdx`; Hugo's `_index.md` is a
+ * page). Its links, or their absence, belong to the pages that include it.
+ *
+ * @param file project-relative POSIX path
+ */
+export function isPartialPage(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (PARTIAL_DIR_RE.test(file)) return true;
+  return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
+}
+
+/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/` folder. */
+const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
+const CONTRIBUTOR_DIR_RE = /(?:^|\/)contributing\//i;
+
+/**
+ * Whether a document is a guide for the tool's own contributors (`CONTRIBUTING.md`,
+ * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`) rather than
+ * for its users: its commands run a development build or a test, and it is not where a user
+ * learns a flag.
+ *
+ * @param file project-relative POSIX path
+ */
+export function isContributorPage(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  return CONTRIBUTOR_BASE_RE.test(base) || CONTRIBUTOR_DIR_RE.test(file);
+}
+
 
 /** Changelogs, release notes and blog posts by path (`CHANGELOG.md`, `HISTORY.md`, `blog/`, `_posts/`). */
 export const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
@@ -22,13 +86,15 @@ export function isHistoryHeading(text: string): boolean {
 }
 
 /**
- * Whether the whole document is a history page: a changelog, release notes or blog post by its
- * path, an upgrade or migration guide by its file name, or a page whose title (its first
- * top-level heading) names one ("# Upgrade Guides", "# Changelog").
+ * Whether the whole document is a history page for reference discovery: a changelog, release
+ * notes or blog post ({@link isHistoricalPage}, or by {@link HISTORY_RE}), an upgrade or migration
+ * guide by its file name, or a page whose title (its first top-level heading) names one
+ * ("# Upgrade Guides", "# Changelog").
  */
 export function isHistoryPage(doc: Pick<DocFile, 'file' | 'headings'>): boolean {
   if (HISTORY_RE.test(doc.file) || GUIDE_FILE_RE.test(doc.file)) return true;
   const title = doc.headings.find((h) => h.depth === 1);
+  if (isHistoricalPage(doc.file, title?.text)) return true;
   return title !== undefined && isHistoryHeading(title.text);
 }
 

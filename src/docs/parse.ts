@@ -19,6 +19,7 @@ import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
+import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor } from './markdown.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
@@ -235,6 +236,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const definitions = new Map<string, string>();
   const pendingReferences: Array<{ link: DocLink; identifier: string }> = [];
 
+  // MyST `(label)=` targets not yet attached to the heading that follows them.
+  const labels: Array<{ name: string; line: number }> = [];
   const addLink = (url: string, node: Positioned, rowLinks: DocLink[] | undefined): DocLink => {
     const link: DocLink = { file, url, location: locationOf(file, node) };
     links.push(link);
@@ -295,11 +298,19 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
       case 'heading': {
         const h = node as MdHeading;
         const headingText = plainText(h);
+        const line = h.position?.start.line ?? 0;
+        // Anchors besides the slug: an explicit `{#id}` (VitePress, Docusaurus, attr_list, Pandoc)
+        // and MyST `(label)=` targets on the lines right above the heading.
+        const anchors = [...labels.filter((l) => l.line < line && l.line >= line - 2).map((l) => l.name)];
+        const explicit = HEADING_ID_RE.exec(headingText);
+        if (explicit) anchors.push(explicit[1]!);
+        labels.length = 0;
         headings.push({
           depth: h.depth,
           text: headingText,
           codes: inlineCodes(h),
           slug: slug(headingText),
+          ...(anchors.length > 0 ? { anchors } : {}),
           location: locationOf(file, h),
         });
         break;
@@ -339,11 +350,14 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         }
         return;
       }
-      case 'paragraph':
+      case 'paragraph': {
+        const label = MYST_LABEL_RE.exec(plainText(node).trim());
+        if (label) labels.push({ name: label[1]!, line: node.position?.end.line ?? 0 });
         proseCodes.push(...readProseCodes(file, node));
         lastParagraph = { text: plainText(node), endLine: node.position?.end.line ?? 0 };
         if (listDepth === 0 && node.position) paragraphs.push({ text: lastParagraph.text, line: node.position.start.line, endLine: node.position.end.line });
         break;
+      }
       case 'inlineCode':
         codeSpans.push({ line: node.position?.start.line ?? 1, text: node.value });
         return;
@@ -378,13 +392,25 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
     if (!('children' in node)) return;
     const item = node.type === 'listItem';
     if (item) listDepth++;
-    for (const child of node.children) visit(child as Nodes, rowLinks);
+    const children = node.children as Nodes[];
+    children.forEach((child, i) => {
+      // A MyST or Sphinx cross-reference role: {ref}`text <label>`, :doc:`path` (text, then code).
+      const next = children[i + 1];
+      if (child.type !== 'text' || next?.type !== 'inlineCode') return;
+      const role = ROLE_RE.exec(child.value);
+      if (!role) return;
+      const target = /<([^<>]+)>\s*$/.exec(next.value)?.[1] ?? next.value;
+      const link = addLink(target.trim().replace(/^[~!]/, ''), next, rowLinks);
+      link.role = (role[1] ?? role[2]) === 'doc' ? 'doc' : 'ref';
+    });
+    for (const child of children) visit(child, rowLinks);
     if (item) listDepth--;
   };
   visit(tree, undefined);
 
   for (const { link, identifier } of pendingReferences) link.url = definitions.get(identifier) ?? '';
   for (const link of links) {
+    if (link.role) continue; // resolved by label or document name in the link stage
     const target = resolveLink(file, link.url);
     if (target.targetFile !== undefined) link.targetFile = target.targetFile;
     if (target.fragment !== undefined) link.fragment = target.fragment;
@@ -392,8 +418,18 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), links };
+  const historical = isHistoricalPage(file, headings[0]?.text);
+  const partial = isPartialPage(file);
+  const contributor = isContributorPage(file);
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
 }
+
+/** An explicit heading id at the end of a heading: `## Export {#export}`. Group 1 the id. */
+const HEADING_ID_RE = /\{#([\w:.-]+)\}\s*$/;
+/** A MyST target line: `(help-prompt)=`. Group 1 the label. */
+const MYST_LABEL_RE = /^\(([^()\s]+)\)=$/;
+/** Text ending in a cross-reference role: MyST `{ref}`/`{doc}`, Sphinx `:ref:`/`:doc:` (`:std:ref:`). */
+const ROLE_RE = /(?:\{(ref|doc|numref)\}|:(?:std:)?(ref|doc|numref):)$/;
 
 /** Last line of the text (a final newline does not start a new line). */
 function lastLine(text: string): number {

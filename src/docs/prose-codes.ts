@@ -16,8 +16,10 @@ import { normalizeParamName } from './reference-table.js';
  * ` <v>`, ` VALUE`, `[=v]`. No other words: `gym env start --x` is a command line, not a name.
  */
 const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
-/** A long flag with one value (`--threads 8`, `--format=json`). */
-const FLAG_VALUE_RE = /^--[A-Za-z][\w-]*[= ]\S+$/;
+/** A flag with one value (`--threads 8`, `--format=json`, `-m 3-small`). */
+const FLAG_VALUE_RE = /^--?[A-Za-z][\w-]*[= ]\S+$/;
+/** Two spellings of one flag in one span: `-c/--content`, `-p, --port`, `--out | -o`. Group 1 the first, group 2 the rest. */
+const SPELLINGS_RE = /^(-{1,2}[A-Za-z][\w-]*)((?:\s*[/,|]\s*-{1,2}[A-Za-z][\w-]*)+)$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
 /** A file name's extension: `config.yaml`, `train.py`. */
@@ -55,7 +57,8 @@ function followingProse(list: readonly Token[], i: number): string {
 
 /**
  * The parameter-like code spans of one paragraph, in order: those followed by two prose words
- * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them.
+ * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them. A span holding
+ * two spellings of a flag (`-c/--content`, `-p, --port`) gives one entry per spelling.
  *
  * @param file project-relative path, for locations
  */
@@ -64,7 +67,13 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   const out: ProseCode[] = [];
   list.forEach((t, i) => {
     if (t.kind !== 'code') return;
-    const code = t.node.value.trim();
+    const written = t.node.value.trim();
+    const spellings = SPELLINGS_RE.test(written) ? written.split(/\s*[/,|]\s*/) : [written];
+    for (const code of spellings) read(t, i, code);
+  });
+  return out;
+
+  function read(t: Extract<Token, { kind: 'code' }>, i: number, code: string): void {
     if (!TOKEN_RE.test(code) && !FLAG_VALUE_RE.test(code)) return;
     const name = trimDot(normalizeParamName(code));
     // A file name (`config.yaml`) is not the `config` parameter.
@@ -73,21 +82,67 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
-    out.push({ code, name, explained, flag, prefix, location: locationOf(file, t.node) });
-  });
-  return out;
+    // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
+    const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
+    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), location: locationOf(file, t.node) });
+  }
+}
+
+/** Whether a code span names an option: a dash-prefixed token (`--out`, `-p`, `--format=json`). */
+function paramLike(t: Token): boolean {
+  const code = t.kind === 'code' ? t.node.value.trim() : '';
+  return /^-/.test(code) && (TOKEN_RE.test(code) || FLAG_VALUE_RE.test(code));
+}
+
+/**
+ * Whether the sentence around code span `i` introduces it: four prose words at least before it,
+ * no other option in code in the sentence (other code, `` (`boolean` only) ``, may follow), and
+ * the sentence does not end in a colon (`` …with `--notifications-command`: `` captions the
+ * example that follows): `` You can change the output directory using `--out`. ``, never
+ * `` use `--a`, `--b` or `--c` ``, a mere list.
+ */
+function introduces(list: readonly Token[], i: number): boolean {
+  let before = '';
+  for (let j = i - 1; j >= 0; j--) {
+    const t = list[j]!;
+    if (t.kind === 'code') {
+      if (paramLike(t)) return false;
+      before = ` x ${before}`;
+      continue;
+    }
+    const stop = [...t.value.matchAll(/[.!?:]\s/g)].pop();
+    if (stop) {
+      before = t.value.slice(stop.index + 2) + before;
+      break;
+    }
+    before = t.value + before;
+  }
+  for (let j = i + 1; j < list.length; j++) {
+    const t = list[j]!;
+    if (t.kind === 'text') {
+      const stop = /[.!?:](?:\s|$)/.exec(t.value);
+      // A sentence that ends in a colon leads into the example below it: a caption, like the
+      // example's shell comment, not an explanation standing on its own.
+      if (stop?.[0].startsWith(':')) return false;
+      if (stop) break;
+      continue;
+    }
+    if (paramLike(t)) return false;
+  }
+  return (before.match(WORD_RE) ?? []).length >= 4;
 }
 
 /**
  * Whether the prose after a code span explains it: two words at least; but when it goes on with
  * a noun naming what the code is (`` `project` patterns suffixed with… ``, `` the `--output` file,
  * matching… ``), only when a definition follows that noun (`` `--sandbox` flag: if you… ``,
+ * `` the `--with` flag to specify packages ``,
  * `` `x` field that has no flag… ``). A mention is not an explanation.
  */
 function explains(prose: string): boolean {
   const text = prose.replace(/^[\s*_]+/, '');
   const noun = GENERIC_NOUN_RE.exec(text);
-  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?)\b)/i.test(text.slice(noun[0].length))) return false;
+  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
   return (text.match(WORD_RE) ?? []).length >= 2;
 }
 

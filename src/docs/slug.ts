@@ -23,7 +23,8 @@ export function slugOf(text: string): string {
 /**
  * Finds the heading a URL fragment points to in a document. The fragment is matched against
  * heading slugs exactly, then case-insensitively (GitHub's anchor script lower-cases it), with a
- * leading `user-content-` (the prefix GitHub puts on rendered ids) ignored. Returns `undefined`
+ * leading `user-content-` (the prefix GitHub puts on rendered ids) ignored, then against the
+ * heading's other anchors (an explicit `{#id}`, a MyST `(label)=`). Returns `undefined`
  * when no heading has that anchor (line anchors such as `L10` never match).
  */
 export function findHeadingBySlug(doc: Pick<DocFile, 'headings'>, fragment: string): Heading | undefined {
@@ -31,5 +32,5 @@ export function findHeadingBySlug(doc: Pick<DocFile, 'headings'>, fragment: stri
   const exact = doc.headings.find((h) => h.slug === wanted);
   if (exact) return exact;
   const lower = wanted.toLowerCase();
-  return doc.headings.find((h) => h.slug === lower);
+  return doc.headings.find((h) => h.slug === lower) ?? doc.headings.find((h) => h.anchors?.some((a) => a === wanted || a.toLowerCase() === lower));
 }

@@ -1,4 +1,5 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
+import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
@@ -681,6 +682,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     interpolatedKeys: code.interpolatedKeys,
     docs: docs.docs,
     docFiles: files.docs,
+    siteUrls: declaredSiteUrls(root),
     lazyDoc: docs.lazyDoc,
     source: docs.text,
     diagnostics,

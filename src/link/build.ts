@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { resolveCrossReferences, resolveSiteUrls } from './cross-references.js';
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
@@ -70,6 +71,8 @@ export interface ModelInput {
   docs: DocFile[];
   /** Every document path of the project (parsed or not), for resolving site-route links. */
   docFiles?: string[];
+  /** The URLs the project publishes its docs at (mkdocs.yml `site_url`, …): absolute links under them are links to its pages. */
+  siteUrls?: string[];
   /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
   lazyDoc?: (file: string) => DocFile | undefined;
   /** The text of a document the run read, by project-relative path (see {@link Model.source}). */
@@ -95,7 +98,8 @@ export interface ModelInput {
  * reads becomes the section of a new `config-file` command (`mappedBy: 'inferred'`), and a nested
  * config class's block is keyed under its field. Every block considered is in `Model.inferences`.
  *
- * Usages: every example invocation whose program is a known command name or alias.
+ * Usages: every example invocation whose program is a known command name or alias, except on
+ * pages that record history (change logs, release notes, blog posts: `DocFile.historical`).
  *
  * Never throws on odd input; unknown class names in the config are ignored here (the engine
  * warns about them).
@@ -240,6 +244,8 @@ export function buildModel(input: ModelInput): Model {
   const unknownSubcommands: UnknownSubcommand[] = [];
   const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
+    // Change logs, release notes and blog posts show the commands of their time: not examples to check.
+    if (doc.historical) continue;
     for (const written of doc.invocations) {
       const raw = scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
@@ -258,6 +264,7 @@ export function buildModel(input: ModelInput): Model {
   const configFiles = commands.filter((c) => c.kind === 'config-file' && c.mappedBy !== 'inferred');
   if (configFiles.length > 0) {
     for (const doc of input.docs) {
+      if (doc.historical) continue;
       const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
       (doc.dataBlocks ?? []).forEach((block, i) => {
         if (referenceBlocks.has(block)) return;
@@ -268,7 +275,11 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
-  if (input.docFiles) resolveSiteRoutes(input.docs, input.docFiles);
+  if (input.docFiles) {
+    resolveCrossReferences(input.docs, input.docFiles);
+    resolveSiteRoutes(input.docs, input.docFiles);
+    if (input.siteUrls?.length) resolveSiteUrls(input.docs, input.docFiles, input.siteUrls);
+  }
   const docsByFile = new Map<string, DocFile | undefined>(input.docs.map((d) => [d.file, d]));
   const sectionsByCommand = new Map<CommandSpec, ReferenceSection[]>();
   for (const s of sections) {

@@ -294,7 +294,8 @@ export function relativeLink(fromFile: string, toFile: string, slug?: string): s
 export function linkedRange(doc: DocFile, fragment: string | undefined): { start: number; end: number; codes: string[] } | undefined {
   if (!fragment) return { start: 1, end: Number.MAX_SAFE_INTEGER, codes: [] };
   const wanted = fragment.toLowerCase();
-  const block = doc.blocks.find((b) => b.heading.slug.toLowerCase() === wanted);
+  const block = doc.blocks.find((b) => b.heading.slug.toLowerCase() === wanted)
+    ?? doc.blocks.find((b) => b.heading.anchors?.some((a) => a.toLowerCase() === wanted));
   if (!block) return undefined;
   return { start: block.heading.location.line, end: block.endLine, codes: block.codes ?? [] };
 }
@@ -423,10 +424,111 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
 }
 
 /**
+ * A folder named for a reference (`cli-reference/`, `reference/`, `commands/`, `cli/`, `options/`,
+ * `api/`): the docs sites' place for a reference spread over several pages. A folder of topic
+ * pages (`config/`, `guides/`) is not one, though some of its pages hold reference rows.
+ */
+const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli|commands|options|api)$/i;
+
+/** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
+const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
+
+/** Whether two reference sections document the same thing: both global, or a command in common. */
+function sameReference(a: ReferenceSection, b: ReferenceSection): boolean {
+  if (a.global || b.global) return a.global && b.global;
+  return a.commands.some((c) => b.commands.includes(c));
+}
+
+/**
+ * Whether a code span names the parameter as an option: a CLI flag with its dashes (`--port`,
+ * `-p`, `--remote [password]`, one of `--port, -p`), a config key bare.
+ */
+function namesOption(code: string, param: ParamSpec, spellings: ReadonlySet<string>): boolean {
+  const flag = param.origin === 'cli-flag';
+  return code.split(/[,|]/).some((part) => {
+    const token = part.trim().split(/[\s=[]/)[0] ?? '';
+    return flag ? /^--?[^-]/.test(token) && spellings.has(token.replace(/^--?/, '')) : spellings.has(token);
+  });
+}
+
+/**
+ * Whether a table of the page (between lines `start` and `end`) has a row naming the parameter: a CLI flag as a code span of any
+ * cell spelled with its dashes (`` `--port`, `-p` ``, `` `--remote [password]` ``), a config
+ * field as the first cell's code span.
+ */
+function tableNames(doc: DocFile, param: ParamSpec, spellings: ReadonlySet<string>, start = 1, end = Number.MAX_SAFE_INTEGER): boolean {
+  const index = tableIndexOf(doc);
+  const flag = param.origin === 'cli-flag';
+  for (const s of spellings) {
+    const keys = flag ? [`--${s}`, `-${s}`] : [`\0${s}`];
+    for (const key of keys) if (index.get(key)?.some((line) => line >= start && line <= end)) return true;
+  }
+  return false;
+}
+
+const tableIndexes = new WeakMap<DocFile, Map<string, number[]>>();
+
+/**
+ * The option names in a page's tables, each with the lines of its tables, computed once per
+ * document: every dash-prefixed token of any cell's code spans as written (`--port`, `-p`), and
+ * the first cell's bare tokens under `\0name`.
+ */
+function tableIndexOf(doc: DocFile): Map<string, number[]> {
+  let index = tableIndexes.get(doc);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, line: number): void => {
+    const lines = index!.get(key);
+    if (!lines) index!.set(key, [line]);
+    else if (lines[lines.length - 1] !== line) lines.push(line);
+  };
+  const seen = new Set<object>();
+  for (const block of doc.blocks) {
+    for (const table of block.tables) {
+      if (seen.has(table)) continue;
+      seen.add(table);
+      for (const row of table.rows) {
+        row.cellCodes.forEach((codes, cell) => {
+          for (const code of codes) {
+            for (const part of code.split(/[,|]/)) {
+              const token = part.trim().split(/[\s=[]/)[0] ?? '';
+              if (/^--?[^-]/.test(token)) add(token, table.location.line);
+              else if (cell === 0 && token !== '') add(`\0${token}`, table.location.line);
+            }
+          }
+        });
+      }
+    }
+  }
+  tableIndexes.set(doc, index);
+  return index;
+}
+
+const sectionsByFile = new WeakMap<Model, Map<string, ReferenceSection[]>>();
+
+/** The model's reference sections of one document, indexed once per model. */
+function sectionsOfFile(model: Model, file: string): readonly ReferenceSection[] {
+  let byFile = sectionsByFile.get(model);
+  if (!byFile) {
+    byFile = new Map();
+    for (const s of model.sections) {
+      const list = byFile.get(s.file);
+      if (list) list.push(s);
+      else byFile.set(s.file, [s]);
+    }
+    sectionsByFile.set(model, byFile);
+  }
+  return byFile.get(file) ?? [];
+}
+
+/**
  * A parameter is explained for a document when the document itself holds a row for it or explains
  * it in prose (its name in inline code followed by prose words, {@link ProseCode}), or links
  * to a file (whole) or heading (block) holding a row for it, or to a heading whose block mentions
- * the parameter in inline code. `rows` are the parameter's documenting rows ({@link rowsFor}); with
+ * the parameter in inline code. A page that names the parameter in a table of its own, or a sentence
+ * that introduces the flag (`` …using `--out`. ``), explains it too. A reference spread over the
+ * pages of one folder counts as one: its pages explain what their siblings document, and a link
+ * without fragment to one of them (or to the folder's index page) explains it. `rows` are the parameter's documenting rows ({@link rowsFor}); with
  * none, nothing explains it. Shared by `example-param-unexplained` and the `--summary` report.
  */
 export function isExplained(
@@ -440,14 +542,31 @@ export function isExplained(
   if (!doc) return false;
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
   // The page explains it itself: its name in inline code followed by prose, in a paragraph
-  // (`` `++responses_create_params.<field>` sets any sampling parameter… ``).
-  if (doc.proseCodes?.some((p) => p.explained && proseNames(p, param, spellings))) return true;
+  // (`` `++responses_create_params.<field>` sets any sampling parameter… ``), or a flag that a
+  // sentence introduces (`` You can change the output directory using `--out`. ``).
+  if (doc.proseCodes?.some((p) => (p.explained || p.introduced) && proseNames(p, param, spellings))) return true;
+  // Or in a table of its own (an options table the page holds but that is not taken as the
+  // command's reference: under a heading that does not name the command).
+  if (tableNames(doc, param, spellings)) return true;
+  // A CLI flag under a heading about it: the flag in the heading's code (`` ### Using `--out` ``) or as
+  // its explicit id (`### Remove speaker notes {#without-notes}`).
+  if (param.origin === 'cli-flag' && doc.headings.some((h) => h.anchors?.some((a) => spellings.has(a)) || h.codes.some((c) => namesOption(c, param, spellings)))) return true;
+  // A reference spread over the pages of one folder (`docs/cli-reference/*.md`): a page of it
+  // explains the parameters its sibling pages document; a link to one of its pages or to the
+  // folder's index page, without a fragment, is a link to the whole reference.
+  const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
+  const referencePage = (f: string): boolean =>
+    rowDirs.size > 0 && rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
+  if (referencePage(file)) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
+    if (!link.fragment && link.targetFile !== file && (referencePage(link.targetFile) || (rowDirs.has(path.posix.dirname(link.targetFile)) && INDEX_PAGE_RE.test(link.targetFile)))) return true;
     const target = model.doc(link.targetFile);
     if (!target) continue;
     const range = memoLinkedRange(target, link.fragment);
     if (!range) continue;
+    // The linked page (or section) lists the parameter in a table of its own (`/cli/running`'s options table).
+    if (target.file !== file && tableNames(target, param, spellings, range.start, range.end)) return true;
     // `rows` are the rows documenting the parameter under any spelling (alias, `no-x`, a flag's
     // config-field twin): the link explains it when one of them lies in the linked range.
     for (const { section, row } of rows) {

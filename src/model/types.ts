@@ -245,6 +245,12 @@ export interface Heading {
   codes: string[];
   /** GitHub-style anchor slug, unique within the document (`ng_collect_rollouts--nemo_gym_collect_rollouts`). */
   slug: string;
+  /**
+   * Other anchors the heading answers to: an explicit id (`## Export {#export}`, as VitePress,
+   * Docusaurus, Python-Markdown's attr_list and Pandoc write it) and MyST `(label)=` targets on
+   * the lines above it.
+   */
+  anchors?: string[];
   location: SourceLocation;
 }
 
@@ -536,6 +542,12 @@ export interface DocLink {
   targetFile?: string;
   /** The `#fragment`, decoded, without `#`. */
   fragment?: string;
+  /**
+   * A cross-reference role rather than a URL: MyST `` {ref}`label` `` / Sphinx `` :ref:`label` ``
+   * (`url` is the label) or `` {doc}`path` `` / `` :doc:`path` `` (`url` is the document name,
+   * without extension). Resolved to `targetFile`/`fragment` by the link stage.
+   */
+  role?: 'ref' | 'doc';
   location: SourceLocation;
 }
 
@@ -562,6 +574,18 @@ export interface DocFile {
    */
   paragraphs?: Paragraph[];
   links: DocLink[];
+  /**
+   * True when the page records history rather than describing the tool as it is: a change log,
+   * release notes or a blog post (src/docs/page-kind.ts, `isHistoricalPage`).
+   */
+  historical?: boolean;
+  /**
+   * True when the page is a fragment other pages include (`_includes/`, `snippets/`, `_setup.mdx`;
+   * src/docs/page-kind.ts, `isPartialPage`): its links belong to the pages that include it.
+   */
+  partial?: boolean;
+  /** True when the page is a guide for the tool's own contributors (`CONTRIBUTING.md`; `isContributorPage`). */
+  contributor?: boolean;
 }
 
 /** A paragraph of prose: its rendered text and its first and last line. */
@@ -616,6 +640,12 @@ export interface ProseCode {
   explained: boolean;
   /** Two leading dashes (`--x`, `--x=v`, `--x <n>`): a CLI flag named in prose. */
   flag: boolean;
+  /**
+   * A flag that a sentence introduces: the only parameter-like code span of its sentence, after
+   * four prose words at least (`` You can change the output directory using `--out`. ``). Set
+   * only when true.
+   */
+  introduced?: boolean;
   /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
   prefix: string;
   location: SourceLocation;

@@ -1,0 +1,61 @@
+/** The URLs where a project publishes its docs, as its docs-site and package configs declare them. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Folders where a docs site's config usually lives, besides the root. */
+const SITE_DIRS = ['', 'docs', 'website', 'doc', 'documentation'];
+
+/** Hosts that serve code, not a project's docs site. */
+const CODE_HOSTS_RE = /^https?:\/\/(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|pypi\.org|npmjs\.com|www\.npmjs\.com)\//i;
+
+function read(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').slice(0, 200_000);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The docs-site URLs a project declares: MkDocs/Zensical `site_url` (mkdocs.yml, zensical.toml),
+ * Docusaurus `url` + `baseUrl` (docusaurus.config.*), Sphinx `html_baseurl` (conf.py), package.json
+ * `homepage`, and the `Documentation`/`Homepage` entries of pyproject.toml's `[project.urls]`.
+ * Code hosts (GitHub, PyPI, npm) are left out: they serve the repository, not the site. Looked up
+ * at the root and in `docs/`, `website/`, `doc/`, `documentation/`. Never throws.
+ *
+ * @param root absolute project root
+ * @returns absolute `http(s)` URLs, each once
+ */
+export function declaredSiteUrls(root: string): string[] {
+  const out = new Set<string>();
+  const add = (u: string | undefined): void => {
+    const url = u?.trim().replace(/^['"]|['"]$/g, '');
+    if (url && /^https?:\/\/[^/\s]+/i.test(url) && !CODE_HOSTS_RE.test(url)) out.add(url);
+  };
+  for (const dir of SITE_DIRS) {
+    const at = (name: string): string | undefined => read(path.join(root, dir, name));
+    for (const name of ['mkdocs.yml', 'mkdocs.yaml']) add(/^site_url:\s*(\S+)/m.exec(at(name) ?? '')?.[1]);
+    add(/^site_url\s*=\s*(["'][^"'\n]+["'])/m.exec(at('zensical.toml') ?? '')?.[1]);
+    add(/^html_baseurl\s*=\s*(["'][^"'\n]+["'])/m.exec(at('conf.py') ?? '')?.[1]);
+    for (const name of ['docusaurus.config.js', 'docusaurus.config.ts', 'docusaurus.config.mjs']) {
+      const text = at(name);
+      if (!text) continue;
+      const url = /^\s*url:\s*['"]([^'"\n]+)['"]/m.exec(text)?.[1];
+      const base = /^\s*baseUrl:\s*['"]([^'"\n]+)['"]/m.exec(text)?.[1] ?? '/';
+      if (url) add(url.replace(/\/+$/, '') + base);
+    }
+  }
+  const pkg = read(path.join(root, 'package.json'));
+  if (pkg) {
+    try {
+      const homepage = (JSON.parse(pkg) as { homepage?: unknown }).homepage;
+      if (typeof homepage === 'string') add(homepage);
+    } catch {
+      // not JSON: nothing declared
+    }
+  }
+  const pyproject = read(path.join(root, 'pyproject.toml'));
+  const urls = pyproject && /^\[project\.urls\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1];
+  if (urls) for (const m of urls.matchAll(/^["']?(?:documentation|docs|homepage)["']?\s*=\s*(["'][^"'\n]+["'])/gim)) add(m[1]);
+  return [...out];
+}

@@ -1,0 +1,114 @@
+/**
+ * Links that name their target by a label or a document name rather than a path: MyST and
+ * Sphinx cross-reference roles (`` {ref}`label` ``, `` :doc:`usage` ``), and absolute URLs of
+ * the project's own published site (`https://tool.example.dev/cli-reference/`).
+ */
+import { posix } from 'node:path';
+import type { DocFile, DocLink } from '../model/types.js';
+
+/**
+ * Resolves cross-reference roles in place: a `ref` link to the one document whose heading has
+ * that MyST label (`(help-prompt)=` above it) or explicit id, with the label as fragment; a
+ * `doc` link to the document it names (relative to the linking page, or from the docs root when
+ * it starts with `/`), with `.md`/`.mdx` added. A label that no parsed page (or several) defines
+ * stays unresolved.
+ *
+ * @param docs the parsed documents (their links are mutated; their headings give the labels)
+ * @param docFiles every document path of the project
+ */
+export function resolveCrossReferences(docs: ReadonlyArray<Pick<DocFile, 'file' | 'headings' | 'links'>>, docFiles: readonly string[]): void {
+  if (!docs.some((d) => d.links.some((l) => l.role))) return;
+  const labels = new Map<string, string | null>();
+  for (const doc of docs) {
+    for (const h of doc.headings) {
+      for (const a of h.anchors ?? []) {
+        const key = a.toLowerCase();
+        const seen = labels.get(key);
+        labels.set(key, seen === undefined || seen === doc.file ? doc.file : null);
+      }
+    }
+  }
+  const known = new Set(docFiles);
+  for (const doc of docs) {
+    for (const link of doc.links) {
+      if (!link.role) continue;
+      if (link.role === 'ref') {
+        const file = labels.get(link.url.toLowerCase());
+        if (file) {
+          link.targetFile = file;
+          link.fragment = link.url;
+        }
+        continue;
+      }
+      link.targetFile = docTarget(doc.file, link.url, known, docFiles);
+      if (link.targetFile === undefined) delete link.targetFile;
+    }
+  }
+}
+
+/** The document a `{doc}` role names: `usage` or `../usage` beside the page, `/plugins/index` from the docs root. */
+function docTarget(from: string, name: string, known: ReadonlySet<string>, docFiles: readonly string[]): string | undefined {
+  const bare = name.replace(/\.mdx?$/i, '');
+  if (bare.startsWith('/')) {
+    const tail = bare.slice(1);
+    const matches = docFiles.filter((f) => f.replace(/\.mdx?$/i, '') === tail || f.replace(/\.mdx?$/i, '').endsWith(`/${tail}`));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+  const base = posix.normalize(posix.join(posix.dirname(from), bare));
+  return [`${base}.md`, `${base}.mdx`].find((f) => known.has(f));
+}
+
+/**
+ * Resolves absolute links to the project's own published site in place: a URL under one of
+ * `siteUrls` (`https://tool.example.dev/` → `cli-reference/`, `usage.html#x`) maps to the one
+ * document whose path, without extension (and `/index`, `/README`), ends with the rest of the
+ * URL's path; a path that ends in `/` names its folder's index page. Read the Docs' language
+ * and version prefix (`/en/stable/`) is skipped. Links already resolved are left alone.
+ *
+ * @param siteUrls the site URLs the project declares (mkdocs.yml `site_url`, …), see the engine
+ */
+export function resolveSiteUrls(docs: ReadonlyArray<Pick<DocFile, 'links'>>, docFiles: readonly string[], siteUrls: readonly string[]): void {
+  const sites = siteUrls.flatMap((u) => {
+    try {
+      const url = new URL(u);
+      return [{ host: url.host.toLowerCase(), path: url.pathname.replace(/\/+$/, '') }];
+    } catch {
+      return [];
+    }
+  });
+  if (sites.length === 0) return;
+  const stems = docFiles.map((f) => ({ file: f, stem: f.replace(/\.mdx?$/i, '').replace(/(?:^|\/)(?:index|README)$/i, '') }));
+  for (const doc of docs) {
+    for (const link of doc.links) {
+      if (link.targetFile || !/^https?:\/\//i.test(link.url)) continue;
+      const target = siteTarget(link, sites, stems);
+      if (target) link.targetFile = target;
+    }
+  }
+}
+
+function siteTarget(link: DocLink, sites: ReadonlyArray<{ host: string; path: string }>, stems: ReadonlyArray<{ file: string; stem: string }>): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(link.url);
+  } catch {
+    return undefined;
+  }
+  const host = url.host.toLowerCase();
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  const site = sites.find((s) => s.host === host && (pathname === s.path || pathname.startsWith(`${s.path}/`)));
+  if (!site) return undefined;
+  let parts = pathname.slice(site.path.length).replace(/\.html?$/i, '').split('/').filter(Boolean);
+  // Read the Docs serves /<language>/<version>/… (`/en/stable/usage.html`).
+  if (parts.length > 2 && /^[a-z]{2}(?:[-_][a-z]{2})?$/i.test(parts[0]!) && /^(?:stable|latest|main|master|dev|v?\d[\w.-]*)$/i.test(parts[1]!)) parts = parts.slice(2);
+  if (parts[parts.length - 1]?.toLowerCase() === 'index') parts = parts.slice(0, -1);
+  const route = parts.join('/');
+  if (route === '') return undefined;
+  const matches = stems.filter((s) => s.stem === route || s.stem.endsWith(`/${route}`));
+  return matches.length === 1 ? matches[0]!.file : undefined;
+}

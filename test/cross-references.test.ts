@@ -1,0 +1,103 @@
+/** Tests links by label, document name and published URL (src/link/cross-references.ts, src/engine/site-urls.ts), heading anchors, and historical pages (src/docs/page-kind.ts). */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isContributorPage, isHistoricalPage, isPartialPage } from '../src/docs/page-kind.js';
+import { parseDoc } from '../src/docs/parse.js';
+import { findHeadingBySlug } from '../src/docs/slug.js';
+import { declaredSiteUrls } from '../src/engine/site-urls.js';
+import { resolveCrossReferences, resolveSiteUrls } from '../src/link/cross-references.js';
+import type { DocLink } from '../src/model/types.js';
+
+const link = (file: string, url: string): DocLink => ({ file, url, location: { file, line: 1, column: 1 } });
+
+describe('heading anchors', () => {
+  it('reads an explicit {#id} and MyST (label)= targets as anchors of the heading', () => {
+    const { doc } = parseDoc('docs/cli.md', ['# CLI', '', '(help-build)=', '## shipit build --help', '', '## Export {#export}', '', '(far-label)=', '', 'Text.', '', '## Other', ''].join('\n'));
+    expect(doc.headings.map((h) => h.anchors)).toEqual([undefined, ['help-build'], ['export'], undefined]);
+    expect(findHeadingBySlug(doc, 'export')?.text).toMatch(/^Export/);
+    expect(findHeadingBySlug(doc, 'help-build')?.text).toBe('shipit build --help');
+  });
+});
+
+describe('cross-reference roles', () => {
+  it('reads MyST and Sphinx roles as links and resolves them by label and document name', () => {
+    const { doc: guide } = parseDoc(
+      'docs/guide/intro.md',
+      ['# Intro', '', 'See {ref}`the build options <help-build>`, :ref:`help-build`, {doc}`../cli` and {doc}`/cli`, and {ref}`nowhere`.', ''].join('\n'),
+    );
+    const { doc: cli } = parseDoc('docs/cli.md', ['# CLI', '', '(help-build)=', '## shipit build', ''].join('\n'));
+    expect(guide.links.map((l) => [l.role, l.url, l.targetFile])).toEqual([
+      ['ref', 'help-build', undefined],
+      ['ref', 'help-build', undefined],
+      ['doc', '../cli', undefined],
+      ['doc', '/cli', undefined],
+      ['ref', 'nowhere', undefined],
+    ]);
+    resolveCrossReferences([guide, cli], ['docs/guide/intro.md', 'docs/cli.md']);
+    expect(guide.links.map((l) => [l.targetFile, l.fragment])).toEqual([
+      ['docs/cli.md', 'help-build'],
+      ['docs/cli.md', 'help-build'],
+      ['docs/cli.md', undefined],
+      ['docs/cli.md', undefined],
+      [undefined, undefined],
+    ]);
+  });
+});
+
+describe('links to the published site', () => {
+  const files = ['docs/index.md', 'docs/usage.md', 'docs/cli-reference/index.md', 'docs/cli-reference/base.md', 'docs/plugins/usage.md'];
+
+  it('maps URLs under a declared site URL to pages, with Read the Docs prefixes, .html and trailing slashes', () => {
+    const page = {
+      links: [
+        link('README.md', 'https://tool.example.dev/cli-reference/'),
+        link('README.md', 'https://tool.example.dev/cli-reference/base/#input'),
+        link('README.md', 'https://tool.example.dev/en/stable/cli-reference/base.html'),
+        link('README.md', 'https://tool.example.dev/usage.html'), // two pages end with usage: ambiguous
+        link('README.md', 'https://other.example.org/cli-reference/'), // another site
+        link('README.md', 'https://tool.example.dev/'), // the home page: no route
+      ],
+    };
+    resolveSiteUrls([page], files, ['https://tool.example.dev']);
+    expect(page.links.map((l) => l.targetFile)).toEqual(['docs/cli-reference/index.md', 'docs/cli-reference/base.md', 'docs/cli-reference/base.md', undefined, undefined, undefined]);
+  });
+
+  it('reads the site URLs a project declares, leaving code hosts out', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'docdrift-site-'));
+    mkdirSync(path.join(root, 'website'));
+    writeFileSync(path.join(root, 'mkdocs.yml'), 'site_name: t\nsite_url: https://t.example.dev/\n');
+    writeFileSync(path.join(root, 'website/docusaurus.config.ts'), "export default {\n  url: 'https://d.example.com',\n  baseUrl: '/tool/',\n};\n");
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ homepage: 'https://github.com/o/t#readme' }));
+    writeFileSync(path.join(root, 'pyproject.toml'), '[project]\nname = "t"\n\n[project.urls]\nHomepage = "https://github.com/o/t"\nDocumentation = "https://t.readthedocs.io/"\n');
+    expect(declaredSiteUrls(root).sort()).toEqual(['https://d.example.com/tool/', 'https://t.example.dev/', 'https://t.readthedocs.io/']);
+  });
+});
+
+describe('isHistoricalPage', () => {
+  it('tells change logs, release notes and blog posts from current docs', () => {
+    for (const f of ['CHANGELOG.md', 'docs/changelog.md', 'HISTORY.md', 'docs/release-notes.mdx', 'website/_posts/2024-03-08-claude-3.md', 'docs/blog/knip-v5.mdx', 'posts/2025-01-02-launch.md']) {
+      expect(isHistoricalPage(f), f).toBe(true);
+    }
+    for (const f of ['README.md', 'docs/guides/migrate-to-v2.md', 'docs/upgrading.md', 'docs/changes-to-config.md', 'docs/cli.md']) {
+      expect(isHistoricalPage(f), f).toBe(false);
+    }
+    expect(isHistoricalPage('docs/history.md')).toBe(true);
+    expect(isHistoricalPage('docs/whats-new.md', 'Release notes')).toBe(true);
+  });
+});
+
+describe('isPartialPage', () => {
+  it('tells included fragments from pages', () => {
+    for (const f of ['website/_includes/get-started.md', 'docs/snippets/install.mdx', 'docs/_partials/setup.md', 'docs/guides/_setup.mdx']) expect(isPartialPage(f), f).toBe(true);
+    for (const f of ['docs/_index.md', 'docs/guides/setup.mdx', 'README.md', 'docs/include-files.md']) expect(isPartialPage(f), f).toBe(false);
+  });
+});
+
+describe('isContributorPage', () => {
+  it('tells guides for contributors from user docs', () => {
+    for (const f of ['CONTRIBUTING.md', 'docs/contributing.md', 'DEVELOPMENT.md', 'HACKING.md', 'docs/contributing/setup.md', 'docs/development-contributing.md']) expect(isContributorPage(f), f).toBe(true);
+    for (const f of ['README.md', 'docs/usage.md', 'docs/plugins/developing-plugins.md', 'docs/contributors-guide-to-flags/x.md']) expect(isContributorPage(f), f).toBe(false);
+  });
+});
