@@ -179,7 +179,9 @@ export function buildModel(input: ModelInput): Model {
   // or that a heading names, keeps the sections it was given.
   const headed = new Set<CommandSpec>();
   for (const list of explicit.values()) for (const s of list) for (const n of s.commands) { const c = byName.get(n); if (c) headed.add(c); }
-  for (const name of Object.keys(config.commands)) { const c = byName.get(name); if (c && (config.commands[name]!.sections ?? []).length > 0) headed.add(c); }
+  // Commands the config maps to headings: their sections are what the user said, nothing is added.
+  const configured = new Set<CommandSpec>();
+  for (const name of Object.keys(config.commands)) { const c = byName.get(name); if (c && (config.commands[name]!.sections ?? []).length > 0) { headed.add(c); configured.add(c); } }
   // Config classes no command reads are candidate config files, named after the file a page documents.
   const nested = nestedSets(commands.filter((c) => !c.script), classes);
   const taken = new Set(commands.flatMap((c) => c.configClasses));
@@ -206,7 +208,7 @@ export function buildModel(input: ModelInput): Model {
       sections.push(...explicit.get(doc)!);
       continue;
     }
-    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n));
+    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n), configured);
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
     // Asked here and again by sectionsOfDoc: decided once per help block.
@@ -1479,7 +1481,9 @@ export interface InferredBlock {
  * Reference inference over one document: each heading block with rows that no section of the page
  * already covers is matched against the commands' parameter sets ({@link inferCommand}), innermost
  * first; an enclosing block is tried with the rows its assigned blocks left. A block whose best match is a command in
- * `headed` (a heading or the config already gives it a reference) is left alone: explicit wins.
+ * `configured` (the config maps it to headings) is left alone: explicit wins. One whose best match
+ * is a command a heading already names (`headed`) is added as one more of its sections only when
+ * every row is the command's and they are at least `minShared`: its full options table on another page.
  *
  * @returns every block considered, with its decision (assigned when `inference.command` is set)
  */
@@ -1489,6 +1493,7 @@ export function inferBlocks(
   sets: readonly ParameterSet[],
   headed: ReadonlySet<CommandSpec>,
   isCommand: (name: string) => boolean = () => false,
+  configured: ReadonlySet<CommandSpec> = headed,
 ): InferredBlock[] {
   // A history part ("### Breaking changes") is no reference: its blocks are not tried.
   const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
@@ -1528,7 +1533,11 @@ export function inferBlocks(
     for (let up = tree.parent.get(block); up; up = tree.parent.get(up)) ancestors.push(headingMatchText(up.heading.text));
     const runs = new Set(invoked.filter((x) => x.line > line && x.line <= block.endLine).map((x) => x.name));
     const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs });
-    if (inference.command && headed.has(inference.command) && !inference.prefix) {
+    // A command a heading elsewhere names (a guide's "### `tool run`") may have its full options
+    // table on another page under "## Options": a block whose every row is its own parameter is
+    // one more of its sections. Not when the config maps the command: the user said where.
+    const clean = inference.best !== undefined && inference.best.explained === inference.rows && inference.best.shared >= INFERENCE_THRESHOLDS.minShared;
+    if (inference.command && headed.has(inference.command) && !inference.prefix && (configured.has(inference.command) || !clean)) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
       continue;
