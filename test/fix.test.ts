@@ -109,7 +109,11 @@ describe('round trips: fix → re-lint → fix again', () => {
     const before = await lintRoot(root);
     const fixable = before.filter((m) => m.fix);
     // Heading-per-parameter and list layouts get no row inserted or removed; everything else here has fixes.
-    const unfixed = /(reference-param-missing|reference-param-unknown)\/invalid\/layout-(bullet-list|param-headings)$/.test(fixture);
+    // So do the framework twins whose drift is only in examples or in a pasted `--help` block
+    // (flag extraction twins: prefixes, variadic values, launcher flags, a loaded settings class, a
+    // config field joined to its flag); the round trip still shows --fix leaves them untouched.
+    const unfixed = /(reference-param-missing|reference-param-unknown)\/invalid\/layout-(bullet-list|param-headings)$/.test(fixture)
+      || /frameworks\/(argparse-abbrev|argparse-loaded-settings|commander-config-join|dotted-launcher|variadic-key-value)\/invalid$/.test(fixture);
     expect(fixable.length > 0, 'has fixable findings').toBe(!unfixed);
     const first = await fixRoot(root);
     expect(first.problems).toEqual([]);
