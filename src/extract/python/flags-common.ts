@@ -432,3 +432,24 @@ export function isSequenceAnnotation(type: string | undefined): boolean {
   // A fixed-length tuple (`tuple[str, int]`) takes that many words; `tuple[str, ...]` any number.
   return !/^[Tt]uple$/.test(m[1]!) || m[2] === undefined || m[2].endsWith(',...');
 }
+
+/**
+ * Every call inside a top-level function whose callee resolves to one of `callees` (external
+ * dotted names, `decli.cli`), with its first argument (positional, else the `keyword` one): the
+ * calls that build a program from a description (`def main(): CLI([fit, test])`, `cli(data)`).
+ * `target` is the function as an entry point names it (`module:function`).
+ */
+export function* callsInFunctions(ctx: FlagContext, callees: ReadonlySet<string>, keyword: string): Generator<{ module: FlagModule; call: Node; first: Node; target: string }> {
+  for (const module of ctx.modules.values()) {
+    for (const [name, { def }] of module.functions) {
+      const body = def.childForFieldName('body');
+      const local = module.info.functions.get(name)?.localBindings;
+      for (const call of body ? body.descendantsOfType('call') : []) {
+        if (!call) continue;
+        const args = callArgs(call);
+        const first = args.positional[0] ?? args.keywords.get(keyword);
+        if (first && callees.has(ctx.external(module, args.callee, local) ?? '')) yield { module, call, first, target: `${module.info.module}:${name}` };
+      }
+    }
+  }
+}

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
-import { callArgs, flagSpec, literalDefault, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
+import { callsInFunctions, flagSpec, literalDefault, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
 import { namedChildren, readValue, stringValue, unparen } from './values.js';
 
@@ -131,17 +131,6 @@ export function extractDecli(ctx: FlagContext): FlagCommand[] {
       emit(module, item, target, [...path, words[0]!], words.slice(1), depth + 1);
     }
   };
-  for (const module of ctx.modules.values()) {
-    for (const [name, { def }] of module.functions) {
-      const body = def.childForFieldName('body');
-      const local = module.info.functions.get(name)?.localBindings;
-      for (const call of body ? body.descendantsOfType('call') : []) {
-        if (!call) continue;
-        const args = callArgs(call);
-        const first = args.positional[0] ?? args.keywords.get('data');
-        if (first && CLI.has(ctx.external(module, args.callee, local) ?? '')) emit(module, first, `${module.info.module}:${name}`, [], [], 0);
-      }
-    }
-  }
+  for (const { module, first, target } of callsInFunctions(ctx, CLI, 'data')) emit(module, first, target, [], [], 0);
   return out;
 }

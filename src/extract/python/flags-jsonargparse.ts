@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
-import { callArgs, flagSpec, locate, toDefault, type FlagContext, type FlagModule, type Symbol } from './flags-common.js';
+import { callArgs, callsInFunctions, flagSpec, locate, toDefault, type FlagContext, type FlagModule, type Symbol } from './flags-common.js';
 import { literalChoices } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
@@ -84,18 +84,9 @@ export function extractJsonargparse(ctx: FlagContext): FlagCommand[] {
         if (first && CLI.has(ctx.external(module, args.callee) ?? '')) emit(module, first, module.info.module, locate(module, call));
       }
     }
-    // Inside a function: `def main(): CLI([fit, test])`.
-    for (const [name, { def }] of module.functions) {
-      const body = def.childForFieldName('body');
-      const local = module.info.functions.get(name)?.localBindings;
-      for (const call of body ? body.descendantsOfType('call') : []) {
-        if (!call) continue;
-        const args = callArgs(call);
-        const first = args.positional[0] ?? args.keywords.get('components');
-        if (first && CLI.has(ctx.external(module, args.callee, local) ?? '')) emit(module, first, `${module.info.module}:${name}`, locate(module, call));
-      }
-    }
   }
+  // Inside a function: `def main(): CLI([fit, test])`.
+  for (const { module, call, first, target } of callsInFunctions(ctx, CLI, 'components')) emit(module, first, target, locate(module, call));
   return out;
 }
 
