@@ -499,6 +499,16 @@ describe('a section word as a parameter heading', () => {
   });
 });
 
+describe('a table comparing runs', () => {
+  test('settings written with values against measurement columns are no reference; `--out DIR` rows are', () => {
+    const bench = ['# B', '', '| Settings | Memory | Time |', '| --- | --- | --- |', '| Default (bf16-mixed) | 26 GB | 1.3 min |',
+      '| --precision bf16-true | 9 GB | 1.2 min |', '| --precision bf16-true --quantize bnb.nf4 | 6 GB | 1.8 min |', ''].join('\n');
+    expect(readReferenceTable(parseDoc('docs/b.md', bench).doc.blocks[0]!.tables[0]!)).toBeUndefined();
+    const ref = ['# R', '', '| Option | Short |', '| --- | --- |', '| --out DIR | -o |', '| --level <n> | -l |', ''].join('\n');
+    expect(readReferenceTable(parseDoc('docs/r.md', ref).doc.blocks[0]!.tables[0]!)!.map((r) => r.names[0])).toEqual(['out', 'level']);
+  });
+});
+
 describe('parameter spellings', () => {
   test.each([
     ['epochs', true], ['--log-level', true], ['-o', true], ['+limit=5', true], ['--out <dir>', true], ['--out DIR', true],

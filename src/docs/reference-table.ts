@@ -241,6 +241,9 @@ export function flagSpellingsInText(text: string, location: SourceLocation): Non
   return out;
 }
 
+/** A flag followed by a concrete value, not a placeholder (`--precision bf16-true`, not `--out DIR`, `--out <dir>`). */
+const SETTING_WITH_VALUE_RE = /(?:^|\s)--?[A-Za-z][\w-]*[ =](?![A-Z][A-Z0-9_]*\b|[<[{])[a-z0-9.][^\s|]*/;
+
 /**
  * Interprets a table as a reference table.
  *
@@ -270,6 +273,11 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
   const descCol = col('description');
   const envCol = col('env');
   const flagCol = col('flag');
+  // A table with no description, type or default column whose name cells are mostly settings
+  // written with values (`--precision bf16-true --quantize bnb.nf4` against memory and time
+  // columns) compares runs: it is no reference of the flags.
+  if (descCol < 0 && typeCol < 0 && defaultCol < 0 && table.rows.length > 0
+    && table.rows.filter((r) => SETTING_WITH_VALUE_RE.test((r.cells[nameCol] ?? '').replace(/`/g, ''))).length * 2 >= table.rows.length) return undefined;
   const rows: ReferenceRow[] = [];
   for (const row of table.rows) {
     let rawName = row.cells[nameCol] ?? '';
