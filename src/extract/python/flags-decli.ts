@@ -82,11 +82,27 @@ function argument(module: FlagModule, dict: Node): ParamSpec | undefined {
   });
 }
 
-/** The parameters of a parser dict's `arguments` list (the arguments of `exclusive_group` entries included). */
+/**
+ * The parameters of a parser dict's `arguments` list. An item `*shared` or `*deepcopy(shared)`
+ * splices in a module-level list or tuple of argument dicts (one group of flags several
+ * sub-commands share); other items that are not dict literals are not read.
+ */
 function argumentsOf(module: FlagModule, e: Map<string, Node>): ParamSpec[] {
   const list = e.get('arguments');
   const out: ParamSpec[] = [];
-  for (const item of list && (unparen(list).type === 'list' || unparen(list).type === 'tuple') ? namedChildren(unparen(list)) : []) {
+  const items = (node: Node | undefined, depth: number): Node[] => {
+    const n = node ? unparen(node) : undefined;
+    if (!n || (n.type !== 'list' && n.type !== 'tuple') || depth > 3) return [];
+    return namedChildren(n).flatMap((item) => {
+      if (item.type !== 'list_splat') return [item];
+      let inner = namedChildren(item)[0];
+      // `*deepcopy(shared)`, `*copy.copy(shared)`, `*list(shared)`: the copied constant.
+      if (inner?.type === 'call') inner = namedChildren(inner.childForFieldName('arguments') ?? inner)[0];
+      const shared = inner?.type === 'identifier' ? module.assigns.get(inner.text) : undefined;
+      return items(shared, depth + 1);
+    });
+  };
+  for (const item of items(list, 0)) {
     if (unparen(item).type !== 'dictionary') continue;
     const p = argument(module, unparen(item));
     if (p) out.push(p);
