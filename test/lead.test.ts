@@ -16,6 +16,8 @@ describe('selectionCue', () => {
     ['Retries', 'The verification and retry controls are:', 'The verification and retry controls are:'],
     ['Configuration', 'The full schema lives in `WrapperConfig` in `app.py`. Highlights:', 'The full schema lives'],
     ['Options', 'See the reference for all available options.', 'See the reference for all available options'],
+    // The help output shown as an image: the paragraph is its alt text.
+    ['Command line options', 'cz bump --help', 'cz bump --help'],
   ])('%s / %s → a selection', (heading, lead, cue) => {
     expect(selectionCue(heading, lead)).toBe(cue);
   });
@@ -27,6 +29,7 @@ describe('selectionCue', () => {
     ['Configuration', 'All options are documented below.'],
     ['Reference', 'Each option has a heading of its own.'],
     ['Settings', 'Each key of the settings file is described below.'],
+    ['Options', 'Pass --help to any command to see its options and more.'],
   ])('%s / %s → no selection', (heading, lead) => {
     expect(selectionCue(heading, lead)).toBeUndefined();
   });

@@ -40,6 +40,9 @@ const LEAD_RES: readonly RegExp[] = [
   // "The verification and retry controls are:" names a category, unlike "The options are:" or
   // "The following/available/supported options are:".
   new RegExp(String.raw`\bthe\s+(?!(?:following|available|supported|accepted|valid|full|complete|possible|configuration|config|cli|command[ -]line)\b)(?:[\w-]+\s+){1,4}${ITEMS}\s+(?:are|include)\s*:`, 'i'),
+  // A paragraph that is only `tool sub --help`: the command's help output shown as an image (its
+  // alt text, `![cz bump --help](cz_bump___help.svg)`) holds the full list, which docdrift cannot read.
+  /(?:^|\n)[ \t]*(?:[\w.:/-]+[ \t]+){1,4}(?:--help|-h)[ \t]*(?=\n|$)/,
 ];
 
 /** Words that would make a selective word mean something else ("the key is", "more details"). */

@@ -1238,7 +1238,10 @@ function leadScope(
   const from = (sub ?? block.heading).location.line;
   const lead = leadText(doc, from, firstRow);
   const headingText = headingMatchText(block.heading.text);
-  const selection = selectionCue(headingText, sub ? '' : lead) ?? (sub ? selectionCue(headingMatchText(sub.text), lead) : undefined);
+  // The page shows a command's `--help` output as an image (a paragraph that is only its alt text,
+  // `cz version --help`): the full list is there, unread; the page's sections are a selection.
+  const helpImage = (doc.paragraphs ?? []).find((p) => commands.some((c) => p.text.trim() === `${c} --help` || p.text.trim() === `${c} -h`));
+  const selection = selectionCue(headingText, sub ? '' : lead) ?? (sub ? selectionCue(headingMatchText(sub.text), lead) : undefined) ?? (helpImage ? `${helpImage.text.trim()} (line ${helpImage.line})` : undefined);
   const file = scopedConfigFile([headingText, sub ? headingMatchText(sub.text) : ''].join(' '), lead);
   // A config file's own reference names itself; another file named with its folder is one instance.
   const scopedFile = file !== undefined && !commands.some((n) => n === file || file.endsWith(`/${n}`)) ? file : undefined;
