@@ -206,14 +206,11 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   // matched the pattern by chance: it promises nothing.
   if (sections.some((s) => (s.configured && !s.history) || (!s.inferred && !declared(s)))) return undefined;
   const { parameters, documented } = coverageCounts(model, cmd);
-  // Every section is found by content or declared partial here: one that says it is a selection
-  // (or shows the full `--help` as an image) makes the whole reference a selection.
-  const selection = sections.find((s) => s.selection !== undefined);
-  if (selection) return { documented, parameters, section: selection, reason: 'selection' };
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
   }
-  return { documented, parameters, section: sections[0]!, reason: 'history' };
+  const selection = sections.find((s) => s.selection !== undefined);
+  return selection ? { documented, parameters, section: selection, reason: 'selection' } : { documented, parameters, section: sections[0]!, reason: 'history' };
 }
 
 /**
