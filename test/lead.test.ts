@@ -18,6 +18,9 @@ describe('selectionCue', () => {
     ['Options', 'See the reference for all available options.', 'See the reference for all available options'],
     // The help output shown as an image: the paragraph is its alt text.
     ['Command line options', 'cz bump --help', 'cz bump --help'],
+    // A section of examples shows some flags; it does not promise them all.
+    ['Example usage for pip-compile', '', 'Example usage for'],
+    ['Examples', '', 'Examples'],
   ])('%s / %s → a selection', (heading, lead, cue) => {
     expect(selectionCue(heading, lead)).toBe(cue);
   });
@@ -30,6 +33,7 @@ describe('selectionCue', () => {
     ['Reference', 'Each option has a heading of its own.'],
     ['Settings', 'Each key of the settings file is described below.'],
     ['Options', 'Pass --help to any command to see its options and more.'],
+    ['Exampled options', ''],
   ])('%s / %s → no selection', (heading, lead) => {
     expect(selectionCue(heading, lead)).toBeUndefined();
   });

@@ -20,7 +20,7 @@ const BETWEEN = String.raw`(?:(?!(?:of|the|a|an|in|on|to|for|is|are|can|may|and|
 const ITEMS = String.raw`(?:options?|flags?|keys?|fields?|settings?|parameters?|params|arguments?|args|properties|knobs|switches|controls|configs?|configuration[ -]options)`;
 
 /** A heading that names a selection: "Other flags", "Notable keys", "Common options", "Key fields", "Highlights". */
-const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+${BETWEEN}${ITEMS}|highlights|key\s+(?:${ITEMS}))\b`, 'i');
+const HEADING_RE = new RegExp(String.raw`^\s*(?:${SELECTIVE}\s+${BETWEEN}${ITEMS}|highlights|key\s+(?:${ITEMS})|(?:usage\s+)?examples?(?:\s+usage)?(?:\s+(?:for|of)\b|\s*$))`, 'i');
 
 /**
  * Lead sentences that say the rows are a selection, each with the words it quotes:

@@ -112,8 +112,11 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   attachRegistered(ctx, commands, attach);
   const out: FlagCommand[] = [];
   for (const root of commands.values()) {
-    if (root.attached || root.nested) continue;
-    const targets = [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
+    if (root.nested) continue;
+    // A command attached to a group is also a program of its own when an entry point names it
+    // (`pip-compile = "piptools.scripts.compile:cli"` beside `pip-tools compile`): it is listed
+    // under its own target too, and a caller's target only when it is no group's child.
+    const targets = root.attached ? [symbolKey(root.symbol)] : [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
     const emit = (command: ClickCommand, path: string[], seen: Set<ClickCommand>): void => {
       if (seen.has(command)) return;
       const owner = [root.name, ...path].join(' ');
