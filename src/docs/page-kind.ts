@@ -9,7 +9,7 @@
 import type { DocFile, Heading } from '../model/types.js';
 
 /** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
-const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
+const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases?)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
 /** Titles of such pages (`Changelog`, `Release notes`, `Release history`). */
 const HISTORY_TITLE_RE = /^(?:change ?log|changes|history|release (?:notes|history)|releases|news)$/i;
 /** A dated post's file name, as Jekyll, Hugo and Docusaurus blogs write it (`2024-03-08-claude-3.md`). */
@@ -70,8 +70,6 @@ export function isContributorPage(file: string): boolean {
 }
 
 
-/** Changelogs, release notes and blog posts by path (`CHANGELOG.md`, `HISTORY.md`, `blog/`, `_posts/`). */
-export const HISTORY_RE = /(?:^|\/)(?:(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)[^/]*|(?:blog|_posts|release-notes|changelog)\/.*)$/i;
 
 /** Upgrade and migration guides by file name (`upgrade.md`, `UPGRADING.md`, `migration-guide.mdx`, `migrating-to-v3.md`). */
 const GUIDE_FILE_RE = /(?:^|\/)(?:upgrad(?:e|es|ing)|migrat(?:e|ion|ing))(?:[-_](?:guides?|notes|to[-_][^/]*|from[-_][^/]*|v?\d[^/]*))?\.(?:md|mdx|markdown)$/i;
@@ -87,12 +85,12 @@ export function isHistoryHeading(text: string): boolean {
 
 /**
  * Whether the whole document is a history page for reference discovery: a changelog, release
- * notes or blog post ({@link isHistoricalPage}, or by {@link HISTORY_RE}), an upgrade or migration
+ * notes or blog post ({@link isHistoricalPage}), an upgrade or migration
  * guide by its file name, or a page whose title (its first top-level heading) names one
  * ("# Upgrade Guides", "# Changelog").
  */
 export function isHistoryPage(doc: Pick<DocFile, 'file' | 'headings'>): boolean {
-  if (HISTORY_RE.test(doc.file) || GUIDE_FILE_RE.test(doc.file)) return true;
+  if (GUIDE_FILE_RE.test(doc.file)) return true;
   const title = doc.headings.find((h) => h.depth === 1);
   if (isHistoricalPage(doc.file, title?.text)) return true;
   return title !== undefined && isHistoryHeading(title.text);

@@ -1273,6 +1273,17 @@ function dropHistorySections(sections: ReferenceSection[], commandByName: (n: st
 }
 
 /**
+ * The file a data block says it is: its info string's `title=` (```` ```yaml title="app.yaml" ````),
+ * else a first non-blank line (after a `---`) that is only a comment naming a YAML/JSON/TOML file.
+ */
+function fileNamedBy(data: DataBlock): string | undefined {
+  const title = /title=["']?([^"'\s]+)/.exec(data.meta ?? '')?.[1];
+  if (title !== undefined) return title;
+  const first = data.value.split(/\r?\n/).find((l) => l.trim() !== '' && l.trim() !== '---') ?? '';
+  return /^\s*#\s*([\w./-]+\.(?:ya?ml|json|toml))\s*$/i.exec(first)?.[1];
+}
+
+/**
  * Rows of the commented YAML blocks (`key: value  # what it does`, {@link commentedYamlRows}) of a
  * section's own lines. A block whose `title=` or first-line comment names another file than the
  * section's commands (`# docker-compose.yml`) is an example of that file and is skipped; outside a
@@ -1301,7 +1312,7 @@ function yamlReferenceRows(
   for (const data of doc.dataBlocks ?? []) {
     const line = data.location.line;
     if (line <= block.heading.location.line || line > block.endLine || !own(line)) continue;
-    const file = /title=["']?([^"'\s]+)/.exec(data.meta ?? '')?.[1] ?? /^\s*#\s*([\w./-]+\.(?:ya?ml|json|toml))\s*$/im.exec(data.value.split(/\r?\n/).find((l) => l.trim() !== '' && l.trim() !== '---') ?? '')?.[1];
+    const file = fileNamedBy(data);
     if (file !== undefined && !names.has(file) && !names.has(file.slice(file.lastIndexOf('/') + 1))) continue;
     const read = commentedYamlRows(data);
     if (!read) continue;
@@ -1586,8 +1597,7 @@ function commentedYamlGroups(doc: DocFile, block: HeadingBlock, inCovered: (line
   for (const data of doc.dataBlocks ?? []) {
     const line = data.location.line;
     if (line <= block.heading.location.line || line > block.endLine || inCovered(line)) continue;
-    const first = data.value.split(/\r?\n/).find((l) => l.trim() !== '' && l.trim() !== '---') ?? '';
-    if (/title=/.test(data.meta ?? '') || /^\s*#\s*[\w./-]+\.(?:ya?ml|json|toml)\s*$/i.test(first)) continue;
+    if (fileNamedBy(data) !== undefined) continue;
     const rows = commentedYamlRows(data);
     // Unasked, a block is a reference only when nearly every key says what it does: an example
     // config comments a key or two (`tokenizer: x  # borrow the chat template`).
