@@ -31,6 +31,20 @@ describe('mentionMatcher', () => {
     expect(mentionMatcher(['b', 'a', 'a', ''], ['X']).key).toBe(mentionMatcher(['a', 'b'], ['X']).key);
     expect(mentionMatcher(['a', 'b'], ['X']).key).not.toBe(mentionMatcher(['a', 'bc'], ['X']).key);
     expect(mentionMatcher(['a'], ['X']).key).not.toBe(mentionMatcher(['a'], ['X', 'Y']).key);
+    expect(mentionMatcher(['a'], ['X'], ['city', 'units']).key).not.toBe(mentionMatcher(['a'], ['X'], ['city']).key);
+    expect(mentionMatcher(['a'], ['X'], ['city', 'units']).key).toBe(mentionMatcher(['a'], ['X'], ['units', 'city']).key);
+  });
+
+  it('reads a page that names three config-class fields in inline code, in any spelling, though it names no command', () => {
+    // A page of config keys that names no command (issue #29): inference by content must see it.
+    const keys = mentionMatcher(['weather'], [], ['city', 'units', 'timeout_s', 'retries']);
+    expect(keys.test('| `city` | x |\n| `units` | y |\n| `timeoutS` | z |')).toBe(true);
+    expect(keys.test('Pass `--city`, `--units` and `--timeout-s=3`.')).toBe(true);
+    // Two names, or the same name three times, or names outside inline code: not enough.
+    expect(keys.test('`city` and `units` only.')).toBe(false);
+    expect(keys.test('`city`, `city`, `city`.')).toBe(false);
+    expect(keys.test('city, units, retries and timeout_s in prose')).toBe(false);
+    expect(mentionMatcher(['weather'], []).test('| `city` | `units` | `retries` |')).toBe(false);
   });
 });
 

@@ -169,6 +169,23 @@ describe('classCandidates and config-file inference', () => {
     expect(inferCommand([rows(...keys)], parameterSets(classCandidates([normalized, schema], new Set())), ctx).command?.name).toBe('mixerConfigSchema');
   });
 
+  it('never makes a config file of a type the program produces (a response, result, metrics, info record)', () => {
+    const made = (name: string) => classCandidates([cls(name, 'src/server.py', ['reward', 'score', 'passed', 'total'], 'pydantic')], new Set()).map((c) => c.name);
+    for (const name of ['ForecastVerifyResponse', 'RunResult', 'AggregateMetrics', 'ToolInfo', 'BuildReport', 'JobStatus']) expect(made(name)).toEqual([]);
+    // A whole name is not a suffix: `Result`, `Report` and `Output` may still be config sections.
+    for (const name of ['Result', 'Report', 'Output', 'OutputConfig']) expect(made(name)).toEqual([name]);
+  });
+
+  it('requires only the fields a class declares itself, not inherited ones, even when it re-declares them for a default', () => {
+    const own = (name: string, owner: string, extra: Partial<ParamSpec> = {}) => param(name, [], { origin: 'config-field', owner, ...extra });
+    const forecast: ConfigClass = {
+      ...cls('ForecastServerConfig', 'src/servers.py', [], 'pydantic'),
+      fields: [own('name', 'ForecastServerConfig', { overrides: 'BaseServerConfig' }), own('host', 'BaseServerConfig'), own('city', 'ForecastServerConfig'), own('units', 'ForecastServerConfig'), own('retries', 'ForecastServerConfig')],
+    };
+    const [candidate] = classCandidates([forecast], new Set());
+    expect(candidate?.params.filter((p) => !p.hidden).map((p) => p.name)).toEqual(['city', 'units', 'retries']);
+  });
+
   it('prefers the narrowest class when a wider one extends it', () => {
     const wide = cls('AllMixerOptions', 'src/all.ts', ['speed', 'duration', 'jarSize', 'pulse', 'timeoutMs', 'colour', 'lid']);
     const sets = parameterSets(classCandidates([wide, options], new Set()));

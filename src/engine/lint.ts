@@ -17,6 +17,8 @@ import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
+import { foldName } from '../link/infer-sections.js';
+import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
@@ -166,7 +168,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes));
     const t3 = performance.now();
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
     const t4 = performance.now();
@@ -558,12 +560,16 @@ export function parseDocs(
   pages: DocTexts,
   diagnostics: InputDiagnostic[],
   docParser: DocParser,
+  keyNames: readonly string[] = [],
 ): DocFacts {
   // A page is read when it names a command, or holds a global heading or a heading the config ties
-  // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13).
+  // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13), or
+  // names in inline code several fields of the project's config classes (a page of config keys
+  // that names no command: reference inference by content, issue #29).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
     sectionPatterns(config),
+    keyNames,
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
@@ -804,15 +810,17 @@ export function effectiveGlobalParameters<S extends { text: string }>(
  * longer identifier), or hold an ATX heading that one of `headingPatterns` (`globalSections`-style,
  * see `createHeadingMatcher`) accepts?
  */
-export function mentionMatcher(names: string[], headingPatterns: readonly string[]): MentionMatcher {
+export function mentionMatcher(names: string[], headingPatterns: readonly string[], keyNames: readonly string[] = []): MentionMatcher {
   const unique = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   const escaped = unique.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
   const isGlobalHeading = createHeadingMatcher(headingPatterns);
+  const keys = new Set(keyNames.map(foldName).filter((k) => k.length > 0));
   return {
-    key: JSON.stringify([unique, headingPatterns]),
+    key: JSON.stringify([unique, headingPatterns, ...(keys.size > 0 ? [[...keys].sort()] : [])]),
     test(text) {
       if (word?.test(text)) return true;
+      if (keys.size > 0 && namesKeys(text, keys)) return true;
       // `(.*)` then a trim, not `(.+?)[ \t#]*$`: that retried every split of a long `#` run.
       for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*)$/gm)) {
         const heading = trimTrailing(match[1] ?? '', ' \t#');
@@ -849,3 +857,42 @@ export function binEntries(packageJson: string): Record<string, { line: number; 
 
 /** An absolute or root-relative path as a project-relative POSIX path. */
 export { toProjectPath };
+
+/** Distinct config-class field names in inline code that make a page worth reading by content. */
+const KEY_MENTIONS = 3;
+
+/**
+ * True when `text` names in inline code at least {@link KEY_MENTIONS} distinct names of `keys`
+ * (folded with {@link foldName}: `` `--max-tokens` ``, `` `max_tokens` `` and `` `maxTokens` `` are
+ * one name). One pass over the page's code spans; spans longer than 80 characters are examples,
+ * not names.
+ */
+function namesKeys(text: string, keys: ReadonlySet<string>): boolean {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(/`([^`\n]{1,80})`/g)) {
+    const name = /^[-+~]*[A-Za-z_][\w.-]*/.exec(match[1]!.trim())?.[0];
+    if (name === undefined) continue;
+    const folded = foldName(name);
+    if (keys.has(folded) && !seen.has(folded)) {
+      seen.add(folded);
+      if (seen.size >= KEY_MENTIONS) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The field names of the config classes a page could document as keys without naming any command
+ * (the classes reference inference considers: at least three documentable fields, tests left out).
+ * @returns raw field names and aliases; {@link mentionMatcher} folds them.
+ */
+export function documentableKeys(classes: Iterable<ConfigClass>): string[] {
+  const out = new Set<string>();
+  for (const cls of classes) {
+    if (cls.kind === 'typeddict' || isNonProductPath(cls.location.file)) continue;
+    const fields = cls.fields.filter((f) => !f.hidden && !f.positional);
+    if (fields.length < 3) continue;
+    for (const f of fields) out.add(f.name);
+  }
+  return [...out];
+}

@@ -103,18 +103,29 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
 export function classCandidates(classes: Iterable<ConfigClass>, taken: ReadonlySet<string>): CommandSpec[] {
   const out: CommandSpec[] = [];
   for (const cls of classes) {
-    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || isNonProductPath(cls.location.file)) continue;
+    if (taken.has(cls.qualifiedName) || cls.kind === 'typeddict' || isNonProductPath(cls.location.file) || OUTPUT_NAME.test(cls.name)) continue;
     const fields = cls.fields.filter((f) => !f.hidden);
     if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
     // Fields a base class declares (a server's host and port) are documented with the base, if
-    // anywhere: a page about this class is required to document its own fields only.
-    const params = cls.fields.map((f) => (f.owner !== cls.name && !f.hidden ? { ...f, hidden: true } : f));
+    // anywhere: a page about this class is required to document its own fields only. A field the
+    // class re-declares (`name: str = "spider2"`, usually only to give it a default) is still the
+    // base's field.
+    const params = cls.fields.map((f) => ((f.owner !== cls.name || f.overrides !== undefined) && !f.hidden ? { ...f, hidden: true } : f));
     const candidate: CommandSpec = { name: cls.name, aliases: [], configClasses: [cls.qualifiedName], params, mappedBy: 'inferred', paramsKnown: true, location: cls.location, kind: 'config-file' };
     inputRanks.set(candidate, inputRank(cls));
     out.push(candidate);
   }
   return out;
 }
+
+/**
+ * Names of a type the program produces rather than one users write: an API response
+ * (`VerifyResponse`), a result, an output, metrics, a report, an info/status record, an event.
+ * A page that lists its fields documents output, not keys of a config file, so such a class is
+ * never a config-file candidate (a page's table of `inputSchema`/`outputSchema` tied to `ToolInfo`
+ * gave "unknown parameter" findings on names the writer adds).
+ */
+const OUTPUT_NAME = /(?<=[a-z0-9])(?:Response|Responses|Result|Results|Output|Outputs|Metrics|Report|Info|Stats|Status|Event|Record|Summary)$/;
 
 /** The {@link inputRank} of each class candidate, kept beside it (a CommandSpec carries no class kind). */
 const inputRanks = new WeakMap<CommandSpec, number>();

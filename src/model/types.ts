@@ -59,6 +59,11 @@ export interface ParamSpec {
   origin: ParamOrigin;
   /** Name of the class (or flag group) that declares this parameter. */
   owner: string;
+  /**
+   * The base class that declared this field first, when `owner` re-declares an inherited field
+   * (`name: str = "spider2"` over `BaseServerConfig.name: str`), usually only to give it a default.
+   */
+  overrides?: string;
   /** Where the parameter is declared: the field's name token. */
   location: SourceLocation;
   /**

@@ -600,7 +600,7 @@ class Analysis {
       const entryModule = this.moduleOf(entry) ?? module;
       for (const field of entry.fields) {
         const spec = this.spec(entryModule, entry, field);
-        if (spec) fields.set(spec.name, spec); // Map keeps the first insertion position, like a dict
+        if (spec) fields.set(spec.name, withOverride(spec, fields.get(spec.name))); // Map keeps the first insertion position, like a dict
       }
     }
     return fields;
@@ -640,7 +640,7 @@ class Analysis {
         const own = entry.fields.map((f) => this.spec(this.moduleOf(entry)!, entry, f)).filter((spec): spec is ParamSpec => spec !== undefined);
         if (own.length > 0) {
           fields = new Map(fields);
-          for (const spec of own) fields.set(spec.name, spec); // Map keeps the first insertion position, like a dict
+          for (const spec of own) fields.set(spec.name, withOverride(spec, fields.get(spec.name))); // Map keeps the first insertion position, like a dict
         }
       }
       memo.set(entry, fields);
@@ -774,4 +774,14 @@ class Analysis {
     }
     return result;
   }
+}
+
+/**
+ * `spec` as it stands in a subclass whose MRO already gave the field `previous`: a copy marked
+ * with the base that declared it first ({@link ParamSpec.overrides}); `spec` itself when the field
+ * is new (the memoised spec is shared between classes, so it is never mutated).
+ */
+function withOverride(spec: ParamSpec, previous: ParamSpec | undefined): ParamSpec {
+  if (previous === undefined || previous.owner === spec.owner) return spec;
+  return { ...spec, overrides: previous.overrides ?? previous.owner };
 }
