@@ -57,12 +57,13 @@ export function removeTempDirs(): void {
  * Lints a fixture twin (a mini repository) with every built-in rule and its own config file, as
  * the framework and layout twin tests do. Returns the result and its messages reduced to the
  * fields an `expected.json` holds (file, line, column, ruleId, severity, messageId, data).
+ * `overrides` replaces top-level keys of the loaded config (`{ versions: "all" }`).
  */
-export async function lintTwin(dir: string) {
+export async function lintTwin(dir: string, overrides: Partial<import('../src/config/schema.js').DocdriftConfig> = {}) {
   const { loadConfig } = await import('../src/config/load.js');
   const { lint, ruleIds } = await import('../src/api.js');
   const { config, file } = loadConfig(dir, undefined, ruleIds);
-  const result = await lint({ root: dir, config, configFile: file });
+  const result = await lint({ root: dir, config: { ...config, ...overrides }, configFile: file });
   return {
     result,
     messages: result.messages.map((m) => ({

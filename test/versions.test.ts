@@ -48,6 +48,22 @@ describe('selectDocVersions', () => {
     ]);
   });
 
+  it('a page named with a version beside the same page without one is an older copy, unless it names the package major', () => {
+    const docs = ['docs/configuration.md', 'docs/configuration-v1.md', 'docs/api_v2.mdx', 'docs/setup-v1.md'];
+    // `setup-v1.md` has no `setup.md` beside it: a page of its own. `api_v2.mdx` has no `api.mdx`.
+    const plain = selectDocVersions(project({ 'package.json': '{"version": "0.9.1", "bin": {"x": "x.js"}}' }), docs, 'current', ['package.json']);
+    expect(plain.docs).toEqual(['docs/configuration.md', 'docs/api_v2.mdx', 'docs/setup-v1.md']);
+    expect(plain.families).toEqual([{ engine: 'page', dir: 'docs/configuration.md', current: 'docs/configuration.md', currentFrom: 'package.json `version` 0.9.1', skipped: [{ dir: 'docs/configuration-v1.md', docs: 1 }] }]);
+    expect(versionNotes(plain.families)[0]).toContain('docs/configuration-v1.md (1 file)');
+    // In a 1.x package the `-v1` page is the current major's: kept.
+    expect(selectDocVersions(project({ 'package.json': '{"version": "1.2.0"}' }), docs, 'current', ['package.json']).docs).toEqual(docs);
+    // `versions: "all"`, a named version or a config glob naming the page keeps it.
+    expect(selectDocVersions(project({}), docs, 'all').docs).toEqual(docs);
+    expect(selectDocVersions(project({}), docs, ['v1']).docs).toEqual(docs);
+    expect(selectDocVersions(project({}), docs, 'current', [], ['docs/configuration-v1.md']).docs).toEqual(docs);
+    expect(selectDocVersions(project({}), docs).docs).not.toContain('docs/configuration-v1.md');
+  });
+
   it('Redocly without versions.yaml: the highest version, compared numerically', () => {
     const root = project({});
     const got = selectDocVersions(root, ['docs/@v9/a.md', 'docs/@v10/a.md']);
@@ -134,6 +150,17 @@ describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package
     expect(result.notes.some((n) => n.startsWith('skipped 1 non-current version of the docs: docs/3.x (1 file); checked docs (current version: package.json `version` 4.1.0)'))).toBe(true);
     const got = selectDocVersions(twin('package-major'), ['docs/cli.md', 'docs/3.x/cli.md', 'docs/4.x/cli.md'], 'current', ['package.json']);
     expect(got.docs).toEqual(['docs/cli.md', 'docs/4.x/cli.md']);
+  });
+
+  it('a page\'s older copy beside it (docs/cli-v1.md next to docs/cli.md in a 0.x package) is skipped with a note', async () => {
+    const { result, messages } = await lintTwin(twin('page-copy'));
+    // docs/cli-v1.md documents the removed --legacy-paths: without the version check it is an unknown flag.
+    expect(messages).toEqual([]);
+    expect(result.notes.filter((n) => n.includes('non-current'))).toEqual([
+      'skipped 1 non-current version of the docs: docs/cli-v1.md (1 file); checked docs/cli.md (current version: package.json `version` 0.8.0). Set "versions": "all" (or a list of version names) in the config to check them too.',
+    ]);
+    const all = await lintTwin(twin('page-copy'), { versions: 'all' });
+    expect(all.messages.map((m) => [m.file, m.ruleId, m.data?.name])).toEqual([['docs/cli-v1.md', 'reference-param-unknown', 'legacy-paths']]);
   });
 
   it('without a doc engine config or a package version, a lone version folder beside unversioned pages is checked', () => {

@@ -27,14 +27,19 @@
  */
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import picomatch from 'picomatch';
 import type { VersionsSetting } from '../config/schema.js';
 import { readRegularFile } from '../shared/read-file.js';
 
 
 /** The doc engine whose folder layout a version tree follows. */
-export type VersionedEngine = 'docusaurus' | 'fern' | 'redocly' | 'folder';
+export type VersionedEngine = 'docusaurus' | 'fern' | 'redocly' | 'folder' | 'page';
 
-/** One group of version trees of the same docs (one Docusaurus site, one Fern folder, one Redocly folder). */
+/**
+ * One group of version trees of the same docs (one Docusaurus site, one Fern folder, one Redocly
+ * folder), or one page and its older copies beside it (`page`: `configuration-v1.md` next to
+ * `configuration.md`; `dir` and `current` are then the page itself).
+ */
 export interface VersionFamily {
   engine: VersionedEngine;
   /** Project-relative folder holding the versions (`website/versioned_docs`, `fern/versions`, `docs`). */
@@ -387,7 +392,8 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
     trees.set(folderPath, entry);
     treeOfFile.set(file, folderPath);
   }
-  if (trees.size === 0) return { docs: [...docs], families: [] };
+  const pages = olderPageCopies(root, docs, setting, packaging, mapped);
+  if (trees.size === 0) return { docs: docs.filter((f) => !pages.skip.has(f)), families: pages.families };
 
   const byFamily = new Map<string, Array<[string, Tree]>>();
   for (const [dir, { tree }] of trees) {
@@ -434,8 +440,49 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
     skipped.sort((a, b) => a.dir.localeCompare(b.dir));
     families.push({ engine, dir: engine === 'docusaurus' ? join(family, 'versioned_docs') : family, current: currentDir, currentFrom, skipped });
   }
+  families.push(...pages.families);
   families.sort((a, b) => a.dir.localeCompare(b.dir));
-  return { docs: docs.filter((f) => !skip.has(treeOfFile.get(f) ?? '')), families };
+  return { docs: docs.filter((f) => !skip.has(treeOfFile.get(f) ?? '') && !pages.skip.has(f)), families };
+}
+
+/** A page named with a version beside the same page without one: `configuration-v1.md`, `api_v2.mdx`, `setup.v1.md`. */
+const PAGE_VERSION_RE = /^(.*?)[-_.]v(\d+)(\.mdx?)$/i;
+
+/**
+ * Older versions of single pages kept beside the current one (`docs/configuration-v1.md` next to
+ * `docs/configuration.md`, "the legacy v1 format"): the page without a version in its name is the
+ * current one, unless the number is the package's major version (a `-v3` page in a 3.x package
+ * is kept). Skipped like older version folders, with the same `versions` setting
+ * and config globs to check them anyway.
+ */
+function olderPageCopies(
+  root: string,
+  docs: readonly string[],
+  setting: VersionsSetting,
+  packaging: readonly string[],
+  mapped: readonly string[],
+): { skip: Set<string>; families: VersionFamily[] } {
+  const skip = new Set<string>();
+  const families: VersionFamily[] = [];
+  if (setting === 'all') return { skip, families };
+  const present = new Set(docs);
+  let pkg: { major: number; from: string } | undefined | null = null;
+  for (const file of docs) {
+    const m = PAGE_VERSION_RE.exec(file);
+    if (!m) continue;
+    const plain = `${m[1]!}${m[3]!}`;
+    if (!present.has(plain)) continue;
+    const version = Number(m[2]);
+    if (Array.isArray(setting) && setting.some((name) => sameVersion(`v${version}`, name))) continue;
+    if (mapped.length > 0 && picomatch(mapped.map((g) => g.replace(/^\.\//, '')), { dot: true })(file)) continue;
+    if (pkg === null) pkg = packageMajor(root, packaging);
+    // The number may version the package (a `-v3` page of a 3.x package is current) or a format
+    // (settings "v1" of a 0.x package): only the package's own major keeps the numbered page.
+    if (pkg !== undefined && version === pkg.major) continue;
+    skip.add(file);
+    families.push({ engine: 'page', dir: plain, current: plain, currentFrom: pkg ? pkg.from : 'the page without a version in its name', skipped: [{ dir: file, docs: 1 }] });
+  }
+  return { skip, families };
 }
 
 /** One run note per family that had trees skipped (see `runNotes`), e.g. "skipped 1 non-current version of the docs: docs/@v1 (120 files) …". */
