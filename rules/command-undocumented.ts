@@ -57,6 +57,35 @@ function firstRuns(model: Model): Map<CommandSpec, SourceLocation> {
   return out;
 }
 
+/** At most this many options make a command that prose can document without a reference table. */
+const PROSE_OPTIONS = 3;
+
+/**
+ * Whether the section where a small command is run names every one of its options in inline code
+ * (`` `--scope=workspace` ``, `` `gemini extensions update --all` ``): a guide section such as
+ * "### Disabling an extension" that explains the only flag is its documentation, and a reference
+ * table for one flag is not what the project is missing. Commands with more than
+ * {@link PROSE_OPTIONS} options still need a reference.
+ */
+function explainedWhereRun(model: Model, cmd: CommandSpec, opts: readonly CommandSpec['params'][number][], run: SourceLocation): boolean {
+  if (opts.length > PROSE_OPTIONS) return false;
+  const doc = model.docs.find((d) => d.file === run.file);
+  if (!doc) return false;
+  // The innermost heading block holding the run.
+  const block = doc.blocks.filter((b) => b.heading.location.line <= run.line && run.line <= b.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
+  if (!block?.codes) return false;
+  const named = new Set<string>();
+  for (const code of block.codes) {
+    for (const token of code.split(/\s+/)) {
+      const m = /^--?([A-Za-z][\w-]*)/.exec(token);
+      if (m) named.add(fold(m[1]!));
+    }
+  }
+  return opts.every((p) => [p.name, ...p.aliases].some((n) => named.has(fold(n.replace(/^-+/, '')))));
+}
+
+const fold = (name: string): string => name.replace(/[-_]/g, '').toLowerCase();
+
 /** The nearest ancestor (`tool show` for `tool show license`, then `tool`) that is a known command. */
 function parentOf(model: Model, cmd: CommandSpec): CommandSpec | undefined {
   const words = cmd.name.split(/\s+/);
@@ -129,6 +158,7 @@ const rule: Rule<Options> = {
         continue;
       }
       const run = runs.get(cmd);
+      if (run && explainedWhereRun(model, cmd, options(cmd), run)) continue;
       if (run) {
         const others = documentedNames.slice(0, 3).map((n) => `\`${n}\``).join(', ') + (documentedNames.length > 3 ? ` and ${documentedNames.length - 3} more` : '');
         report({
