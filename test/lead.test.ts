@@ -21,6 +21,8 @@ describe('selectionCue', () => {
     // A section of examples shows some flags; it does not promise them all.
     ['Example usage for pip-compile', '', 'Example usage for'],
     ['Examples', '', 'Examples'],
+    // A provider page lists the fields of a shared spec it uses.
+    ['Relevant SandboxSpec fields', 'The spec is provider-neutral; the provider uses these fields:', 'Relevant SandboxSpec fields'],
   ])('%s / %s → a selection', (heading, lead, cue) => {
     expect(selectionCue(heading, lead)).toBe(cue);
   });

@@ -11,7 +11,7 @@ import type { DocFile, DocLink, Paragraph } from '../model/types.js';
 
 /** Words that qualify the options listed as some of them (English; matched as whole words). */
 const SELECTIVE =
-  String.raw`(?:notable|common(?:ly[ -]used)?|frequently[ -]used|most[ -]used|most[ -](?:useful|important|common|relevant)|useful|important|main|key|core|essential|basic|popular|selected|highlighted|some|a[ -]few|several|other|additional|more|further|(?:a[ -])?subset[ -]of(?:[ -]the)?|a[ -]selection[ -]of(?:[ -]the)?)`;
+  String.raw`(?:notable|common(?:ly[ -]used)?|frequently[ -]used|most[ -]used|most[ -](?:useful|important|common|relevant)|relevant|useful|important|main|key|core|essential|basic|popular|selected|highlighted|some|a[ -]few|several|other|additional|more|further|(?:a[ -])?subset[ -]of(?:[ -]the)?|a[ -]selection[ -]of(?:[ -]the)?)`;
 
 /** Up to two words between a selective word and the noun ("common CLI options"), never a function word ("key of the settings"). */
 const BETWEEN = String.raw`(?:(?!(?:of|the|a|an|in|on|to|for|is|are|can|may|and|or|that|which)\b)[\w-]+\s+){0,2}`;
