@@ -64,6 +64,9 @@ describe('inferCommand', () => {
     expect(elsewhere.evidence).toContain('at least 3 needed');
     const program = inferCommand([rows('--verbose', '--quiet')], small, { heading: 'Options', title: 'tool', file: 'docs/tool.md' });
     expect(program.command).toBeUndefined();
+    // An options heading under the command's heading names it; a heading that only uses the word does not.
+    expect(inferCommand([rows('--config', '--residency')], small, { heading: 'Options / `tool login`', file: 'docs/guide.md' }).command?.name).toBe('tool login');
+    expect(inferCommand([rows('config', 'residency')], small, { heading: 'token / Login directories / Configuration', file: 'docs/guide.md' }).command).toBeUndefined();
   });
 
   it('refuses a CLI command for rows spelled as config keys where its flags are kebab (a settings page)', () => {

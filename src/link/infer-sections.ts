@@ -215,6 +215,28 @@ function candidatesOf(sets: readonly ParameterSet[], names: ReadonlySet<string>)
   return [...out];
 }
 
+/** Words of a heading or title that say what kind of text it is, not what it is about ("The `login` command", "Usage"). */
+const FILLER = new Set(['the', 'a', 'an', 'command', 'commands', 'subcommand', 'sub-command', 'options', 'option', 'flags', 'arguments', 'usage', 'reference', 'cli', 'for', 'of']);
+
+/**
+ * Whether the block is about the command itself, not merely a text that uses its word: its own
+ * heading or the page title, filler words dropped, ends with the command's word ("# login",
+ * "## `tool login`", "The login command"), or the page's file is named after it
+ * (`docs/commands/login.md`). "## Build directories" uses the word `build` but is about
+ * directories. `context.heading` is the block's heading then its ancestors, joined by " / ".
+ */
+function aboutCommand(context: { heading: string; title?: string; file: string }, words: readonly string[]): boolean {
+  const tokens = (text: string): string[] => text.toLowerCase().replace(/[`*_"'“”:()[\]]/g, ' ').split(/\s+/).filter((t) => t.length > 0 && !FILLER.has(t));
+  const about = (text: string): boolean => {
+    const last = tokens(text).at(-1);
+    return last !== undefined && words.includes(last);
+  };
+  // The nearest heading that is more than filler ("### Options" under "## `tool login`").
+  const own = context.heading.split(' / ').find((h) => tokens(h).length > 0) ?? '';
+  const base = context.file.slice(context.file.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '').toLowerCase();
+  return about(own) || (context.title !== undefined && about(context.title)) || words.includes(base);
+}
+
 /** Whether a text (heading, page title, path) names one of the words as a word. */
 function namesWord(text: string, words: readonly string[]): boolean {
   const lower = text.toLowerCase();
@@ -308,7 +330,7 @@ export function inferCommand(
   // A sub-command of few parameters cannot show three: a block whose heading, page title or path
   // names it (`# login` in docs/commands/login.md) needs only one of its own (and most rows, below).
   // Not a program itself: its name is on every page of its docs.
-  const fewNamed = kindRank(chosen.set) === 0 && chosen.shared >= 1 && chosen.set.command.name.includes(' ') && namedByContext(chosen);
+  const fewNamed = kindRank(chosen.set) === 0 && chosen.shared >= 1 && chosen.set.command.name.includes(' ') && aboutCommand(context, chosen.set.words);
   if (chosen.shared < minShared && !fewNamed) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
   }

@@ -173,7 +173,7 @@ function readCommand(
     }
     const param = readParam(ctx, module, expr, args, external, bindings);
     if (param) params.push(param);
-    else if (!args && external === undefined) params.push(...factoryParams(ctx, module, expr, bindings));
+    else if (external === undefined) params.push(...(args ? helperCallParams(ctx, module, expr, bindings) : bundledParams(ctx, module, expr, bindings, 0)));
   }
   if (command) command.params = params;
   return command;
@@ -278,6 +278,55 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
     }
   }
   return out;
+}
+
+/** How deep {@link helperCallParams} follows names and nested lists: a bound, never a walk of the program. */
+const HELPER_DEPTH = 4;
+
+/**
+ * Options bundled by a call of one of the project's own helpers, used as a decorator:
+ * `@add_options(shared_options)`, `@add_options(click.option(…), verbose_option)`, or a name bound
+ * to such a call (`common_options = add_options(quiet_option, verbose_option)`, then
+ * `@common_options`). The helper's arguments are read, not the helper: each `click.option(…)` /
+ * `click.argument(…)` call, a list or tuple of them (spread with `*` or not), a module-level name
+ * bound to one of those, or a decorator function whose body applies options
+ * ({@link factoryParams}). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
+ * function of the repository.
+ */
+function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bindings?: Map<string, Binding>, depth = 0): ParamSpec[] {
+  if (depth > HELPER_DEPTH || unparen(call).type !== 'call') return [];
+  const node = unparen(call);
+  const callee = callArgs(node).callee;
+  const helper = callee ? ctx.symbol(module, callee, bindings) : undefined;
+  if (!helper || !helper.module.functions.has(helper.name)) return [];
+  const list = node.childForFieldName('arguments');
+  const out: ParamSpec[] = [];
+  for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1));
+  return out;
+}
+
+/** The options one argument of a bundling helper stands for (see {@link helperCallParams}). */
+function bundledParams(ctx: FlagContext, module: FlagModule, arg: Node, bindings: Map<string, Binding> | undefined, depth: number): ParamSpec[] {
+  if (depth > HELPER_DEPTH) return [];
+  let node = unparen(arg);
+  if (node.type === 'list_splat' || node.type === 'parenthesized_list_splat') node = unparen(namedChildren(node)[0] ?? node);
+  if (node.type === 'keyword_argument') return [];
+  if (node.type === 'list' || node.type === 'tuple') return namedChildren(node).flatMap((item) => bundledParams(ctx, module, item, bindings, depth + 1));
+  if (node.type === 'call') {
+    const args = callArgs(node);
+    const external = ctx.external(module, args.callee, bindings);
+    if (external !== undefined) {
+      const spec = OPTION.has(external) ? readOption(ctx, module, args) : ARGUMENT.has(external) ? readArgument(ctx, module, args) : undefined;
+      return spec ? [spec] : [];
+    }
+    return helperCallParams(ctx, module, node, bindings, depth);
+  }
+  if (node.type !== 'identifier' && node.type !== 'attribute') return [];
+  const symbol = ctx.symbol(module, dottedName(node), bindings);
+  if (!symbol) return [];
+  if (symbol.module.functions.has(symbol.name)) return factoryParams(ctx, module, node, bindings);
+  const value = symbol.module.assigns.get(symbol.name);
+  return value ? bundledParams(ctx, symbol.module, value, undefined, depth + 1) : [];
 }
 
 /**
