@@ -172,6 +172,24 @@ describe('hints that fit the case', () => {
     ]);
   });
 
+  it('one program of several with unknown parameters (a parser of the project\'s own DSL) is said once, though the others were checked', () => {
+    const root = tempProject({
+      'pyproject.toml': PYPROJECT.replace('tool = "tool.cli:main"\n', 'tool = "tool.cli:main"\ntool-dsl = "tool.dsl:main"\n'),
+      'tool/__init__.py': '',
+      'tool/cli.py': ARGPARSE,
+      'tool/dsl.py': 'import sys\n\n\ndef main() -> None:\n    spec = {"--fast": bool}\n    print(spec, sys.argv)\n',
+      'docs/cli.md': '# CLI\n\n## `tool`\n\n| Flag | Description |\n| --- | --- |\n| `--epochs` | Passes. |\n| `--output` | Where. |\n',
+      'README.md': '# tool\n\nSee [the CLI](docs/cli.md).\n\n```bash\ntool --epochs 2\ntool-dsl --fast\n```\n',
+    });
+    const { code, lines } = run(root);
+    expect(code).toBe(0);
+    expect(lines).toEqual([
+      'docdrift: the parameters of 1 command are unknown, so its references and examples were not checked (the other commands were). `tool-dsl`: its entry point `tool.dsl:main` builds no CLI parser docdrift reads ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; set `commands."tool-dsl".config` (a class or a list), `commands."tool-dsl".flags`, ' +
+        'or `commands."tool-dsl".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
+    ]);
+  });
+
   it('a program that declares no parameter is not said to be configured by "docdrift config"', () => {
     const root = tempProject({
       'pyproject.toml': PYPROJECT,

@@ -102,10 +102,16 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     notes.push(`the parameters of ${one ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${one ? 'it was' : 'they were'} not checked. ${reasons(programs)}`);
   } else {
     // Sub-commands that hand every flag to a parser built at run time: said once, not per row.
-    const delegating = programs.filter((c) => !c.paramsKnown && (c.passesUnknownFlags || c.dynamicSubcommands));
-    if (delegating.length > 0) {
+    const unknown = programs.filter((c) => !c.paramsKnown);
+    const delegating = unknown.filter((c) => c.passesUnknownFlags || c.dynamicSubcommands);
+    if (delegating.length > 0 && delegating.length === unknown.length) {
       const one = delegating.length === 1;
       notes.push(`the flags of ${one ? '1 command' : `${delegating.length} commands`} are unknown, so ${one ? 'its' : 'their'} references and examples were not checked. ${reasons(delegating)}`);
+    } else if (unknown.length > 0) {
+      // A program whose parser docdrift cannot read (a parser built by the project's own DSL) is
+      // said once, so a run that checked only the others is no silent pass for it.
+      const one = unknown.length === 1;
+      notes.push(`the parameters of ${one ? '1 command' : `${unknown.length} commands`} are unknown, so ${one ? 'its' : 'their'} references and examples were not checked (the other commands were). ${reasons(unknown)}`);
     }
   }
 
