@@ -1,6 +1,6 @@
 /** Model join helpers: site-route link resolution and the choice of a command's primary section. */
 import { describe, expect, it } from 'vitest';
-import { resolveSiteRoutes } from '../src/link/build.js';
+import { resolveSiteRoutes, namesBase } from '../src/link/build.js';
 import type { DocFile, DocLink } from '../src/model/types.js';
 
 function docWithLinks(file: string, urls: Array<[string, string | undefined]>): DocFile {
@@ -94,5 +94,17 @@ describe('package.json bins and the flags of their programs', () => {
     } finally {
       removeTempDirs();
     }
+  });
+});
+
+describe('namesBase', () => {
+  it('tells the base class a heading names after "inherits"/"extends" from its subject', () => {
+    const heading = 'ServerConfig inherits BundlerPlugins';
+    expect(namesBase(heading, 'BundlerPlugins')).toBe(true);
+    expect(namesBase(heading, 'ServerConfig')).toBe(false);
+    expect(namesBase('Options extends BaseOptions', 'BaseOptions')).toBe(true);
+    expect(namesBase('Plan (derived from Settings)', 'Settings')).toBe(true);
+    // Two subjects joined by "and" are both the heading's.
+    expect(namesBase('tool build and tool watch', 'tool watch')).toBe(false);
   });
 });

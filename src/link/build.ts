@@ -1108,6 +1108,8 @@ function sectionsOfDoc(
   for (const block of doc.blocks) {
     const names: string[] = [];
     for (const code of block.heading.codes) {
+      // "`ServerConfig` inherits `BundlerPlugins`": the base a heading names is not its subject.
+      if (namesBase(block.heading.text, code)) continue;
       // `slidev build [entry]` → `slidev build`, `gym eval run --no-serve` → `gym eval run`.
       const name = headingCodeCommand(code, (n) => commandByName(n) !== undefined);
       if (name && !names.includes(name)) names.push(name);
@@ -1691,4 +1693,14 @@ function configFileNamed(docs: readonly DocFile[], programs: ReadonlySet<string>
 function prefixed(rows: ReferenceRow[], prefix: string | undefined): ReferenceRow[] {
   if (!prefix) return rows;
   return rows.map((r) => ({ ...r, names: r.names.map((n) => (n.includes('.') ? n : `${prefix}${n}`)) }));
+}
+
+/**
+ * Whether a heading's code span names a base class rather than its subject: the span follows
+ * "inherits", "extends" or "based on" ("### `ServerConfig` inherits `BundlerPlugins`", "`B` extends
+ * `A`"). The page documents the subject's own fields there; the base has sections of its own.
+ */
+export function namesBase(text: string, code: string): boolean {
+  const at = text.indexOf(code);
+  return at > 0 && /\b(?:inherits(?:\s+from)?|extends|based\s+on|derived\s+from)\s*[:(]?\s*$/i.test(text.slice(0, at));
 }
