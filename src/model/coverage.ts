@@ -4,7 +4,7 @@
  * over the Model, computed with the same queries the rules use.
  */
 import { suggestNames } from './compare.js';
-import { delegatedSectionFor, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -100,7 +100,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
     const inReference =
-      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp)) || delegatedSectionFor(model, cmd, p) !== undefined;
+      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp)) || documentedElsewhere(model, cmd, p) !== undefined;
     rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
   }
 
