@@ -190,10 +190,11 @@ export interface PartialReference {
 
 /**
  * A command whose reference is not known to be complete, so that missing rows are not reported
- * (one run note says so instead), or `undefined` when some section promises every parameter: one a
- * `commands.<name>.sections` pattern ties (the user asked for every parameter there), or one that a
- * heading names and that neither declares a selection nor is history (a configured heading in a
- * history page promises nothing). Otherwise the reference is
+ * (one run note says so instead), or `undefined` when some section promises every parameter: one
+ * that a heading names or a `commands.<name>.sections` pattern ties and that neither declares a
+ * selection (a configured section's "Here is a list of common options" still does, unless the
+ * entry sets `complete`) nor is history (a configured heading in a history page promises
+ * nothing). Otherwise the reference is
  * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
  * and no inferred section stands beside them, or when every section was inferred and they
  * document fewer than half of the parameters (issue #29).
@@ -203,8 +204,8 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   if (sections.length === 0) return undefined;
   const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
-  // matched the pattern by chance: it promises nothing.
-  if (sections.some((s) => (s.configured && !s.history) || (!s.inferred && !declared(s)))) return undefined;
+  // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.
+  if (sections.some((s) => !s.inferred && !declared(s))) return undefined;
   const { parameters, documented } = coverageCounts(model, cmd);
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;

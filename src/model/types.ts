@@ -430,7 +430,11 @@ export interface ReferenceSection {
    * and its rows never name stale parameters (src/docs/page-kind.ts).
    */
   history?: boolean;
-  /** A `commands.<name>.sections` pattern of the config tied the section: the user asked for every parameter there. */
+  /**
+   * A `commands.<name>.sections` pattern of the config tied the section: the config says where the
+   * reference is, not that it is complete. It requires every parameter unless its heading or lead
+   * declares a selection ({@link ReferenceSection.selection}, dropped when the entry sets `complete`).
+   */
   configured?: boolean;
   /**
    * Documents whose reference rows the section defers to: its page says the command also takes
