@@ -15,6 +15,12 @@ export interface CoverageRow {
   inCode: boolean;
   /** A row of the command's reference sections or of a global section documents it (for nested parameters, a row for one of its keys). */
   inReference: boolean;
+  /**
+   * True when only a row outside the command's own sections documents it: another part of one of
+   * their pages or a page they link to (`documentedElsewhere`, not a page the reference defers to).
+   * It is documented, but no evidence that a reference found by its content is complete.
+   */
+  elsewhere?: true;
   /** Number of distinct documents whose examples pass it to the command. */
   exampleDocs: number;
   /**
@@ -99,9 +105,11 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     const p = shown(cmd, param);
     if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
-    const inReference =
-      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp)) || documentedElsewhere(model, cmd, p) !== undefined;
-    rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
+    const own = rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp));
+    const elsewhere = own ? undefined : documentedElsewhere(model, cmd, p);
+    const inReference = own || elsewhere !== undefined;
+    const onlyElsewhere = elsewhere !== undefined && elsewhere.how !== 'delegated';
+    rows.set(p, { name: p.name, inCode: true, inReference, ...(onlyElsewhere ? { elsewhere: true as const } : {}), exampleDocs: 0, explainedDocs: 0 });
   }
 
   // Reference rows of the command's own sections that name no parameter (stale rows).
@@ -174,7 +182,7 @@ export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
 
 /** Why a command's reference is read as a partial list (see {@link partialReference}). */
 export interface PartialReference {
-  /** Parameters a reference row documents, of {@link PartialReference.parameters} (as {@link coverageCounts} counts them). */
+  /** Parameters a row of the reference (or of a page it defers to) documents, of {@link PartialReference.parameters}; rows elsewhere on its page or on linked pages are not counted. */
   documented: number;
   parameters: number;
   /** The section that makes the reference partial (the first one for `inferred`). */
@@ -206,7 +214,10 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
   // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.
   if (sections.some((s) => !s.inferred && !declared(s))) return undefined;
-  const { parameters, documented } = coverageCounts(model, cmd);
+  const { parameters } = coverageCounts(model, cmd);
+  // Rows outside the sections (elsewhere on their page, on a linked page) are no evidence that a
+  // reference found by its content is the whole reference.
+  const documented = cmd.paramsKnown ? commandCoverage(model, cmd).rows.filter((r) => r.inCode && r.inReference && !r.elsewhere).length : 0;
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
   }
