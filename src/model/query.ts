@@ -212,9 +212,11 @@ export interface DocumentedElsewhere {
   /**
    * `delegated`: a page the reference defers to ("Every one of the [Configuration](config.md)
    * options can also be specified through the CLI"); `same-page`: another part of a page that
-   * holds one of the command's sections; `linked`: a page the section or its page's intro links to.
+   * holds one of the command's sections; `linked`: a page the section or its page's intro links to;
+   * `class-page`: the parameter's type is a config class that another command's reference
+   * documents (`files: List[FileChange]`, FileChange's keys on a page of their own).
    */
-  how: 'delegated' | 'same-page' | 'linked';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page';
 }
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
@@ -236,6 +238,10 @@ const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, Docume
  *   written as the command's own rows are (flags `--port` for a command whose rows are
  *   flags, keys `port` otherwise): a config file's key on a linked page does not document a flag.
  *
+ * - on the reference of another command (a config file's table) whose config class types the
+ *   parameter (`files: List[FileChange]`, where FileChange's keys have a page of their own): the
+ *   parameter is that reference's subject.
+ *
  * History sections of the command give nothing: a changelog is no reference.
  */
 export function documentedElsewhere(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
@@ -243,12 +249,28 @@ export function documentedElsewhere(model: Model, cmd: CommandSpec, param: Param
   if (!byCommand) elsewhereMemo.set(model, (byCommand = new WeakMap()));
   let names = byCommand.get(cmd);
   if (!names) byCommand.set(cmd, (names = elsewhereNames(model, cmd)));
-  if (names.size === 0) return undefined;
   for (const p of [param, ...twinsOf(cmd, param)]) {
     for (const sp of spellingsOf(p)) {
       const found = names.get(looseName(sp));
       if (found) return found;
     }
+  }
+  return model.sectionsFor(cmd).some((s) => !s.history) ? classReference(model, cmd, param) : undefined;
+}
+
+/**
+ * The first section of another command whose config class types the parameter: its `typeRef` or
+ * `valueTypeRef`, or a class named as a word of its type text (`List[FileChange]`).
+ */
+function classReference(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  if (!param.typeRef && !param.valueTypeRef && !param.type) return undefined;
+  const words = new Set(param.type?.match(/[A-Za-z_]\w*/g) ?? []);
+  for (const other of model.commands) {
+    if (other === cmd || other.configClasses.length === 0) continue;
+    const types = other.configClasses.some((q) => q === param.typeRef || q === param.valueTypeRef || words.has(q.slice(q.lastIndexOf('.') + 1)));
+    if (!types) continue;
+    const section = model.sectionsFor(other).find((s) => !s.history && s.rows.length > 0);
+    if (section) return { file: section.file, line: section.heading.location.line, how: 'class-page' };
   }
   return undefined;
 }
