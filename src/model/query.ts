@@ -232,8 +232,8 @@ const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, Docume
  *   of another command's section: the page said those options are the command's too; such a page
  *   is read even when no `reference` glob matches it;
  * - elsewhere on a page that holds one of the command's sections (`## Global config` beside the
- *   `## General configuration options` that was inferred), or on a page the section, or its
- *   page's intro, links to: rows outside every command's sections (its own are matched by exact
+ *   `## General configuration options` that was inferred), or on a page the section's lead text
+ *   (its heading down to its first row), or its page's intro, links to: rows outside every command's sections (its own are matched by exact
  *   spelling, {@link rowsFor}; others' document other commands) and outside history parts,
  *   written as the command's own rows are (flags `--port` for a command whose rows are
  *   flags, keys `port` otherwise): a config file's key on a linked page does not document a flag.
@@ -307,16 +307,18 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
   };
   const pages = [...new Set(own.map((s) => s.file))].map((f) => model.doc(f)).filter((d): d is DocFile => d !== undefined);
   for (const doc of pages) free(doc, 'same-page');
-  // Pages the sections, or their page's intro, link to.
+  // Pages the sections' lead text (heading to first row), or their page's intro, link to. A link
+  // inside a row ("See [typescript-checker](…) for an example of a checker plugin") is about that
+  // row's parameter, not a place for the rest of the reference.
   const linked = new Set<string>();
   for (const doc of pages) {
     const [first, second] = doc.headings;
     const intro = (first?.depth === 1 ? second : first)?.location.line ?? Infinity;
-    const mine = own.filter((s) => s.file === doc.file);
+    const leads = own.filter((s) => s.file === doc.file).map((s) => [s.heading.location.line, s.rows.reduce((m, r) => Math.min(m, r.location.line), s.endLine + 1)] as const);
     for (const l of doc.links) {
       const line = l.location.line;
       if (!l.targetFile || l.targetFile === doc.file) continue;
-      if (line < intro || mine.some((s) => line >= s.heading.location.line && line <= s.endLine)) linked.add(l.targetFile);
+      if (line < intro || leads.some(([from, to]) => line >= from && line < to)) linked.add(l.targetFile);
     }
   }
   for (const file of linked) {
