@@ -238,9 +238,9 @@ const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, Docume
  *   written as the command's own rows are (flags `--port` for a command whose rows are
  *   flags, keys `port` otherwise): a config file's key on a linked page does not document a flag.
  *
- * - on the reference of another command (a config file's table) whose config class types the
- *   parameter (`files: List[FileChange]`, where FileChange's keys have a page of their own): the
- *   parameter is that reference's subject.
+ * - on the reference of another config file named after the parameter and mapped to the class
+ *   that types it (`files: List[FileChange]` and `tool.bumpversion.files` → FileChange, whose keys
+ *   have a page of their own): the parameter is that reference's subject.
  *
  * History sections of the command give nothing: a changelog is no reference.
  */
@@ -259,14 +259,18 @@ export function documentedElsewhere(model: Model, cmd: CommandSpec, param: Param
 }
 
 /**
- * The first section of another command whose config class types the parameter: its `typeRef` or
- * `valueTypeRef`, or a class named as a word of its type text (`List[FileChange]`).
+ * The first section of another config file's reference that is this parameter's table: named
+ * after it (`tool.bumpversion.files` for `files`, its last dotted word) and mapped to the class
+ * that types it (its `typeRef` or `valueTypeRef`, or a class named as a word of its type text,
+ * `List[FileChange]`). A class that merely types the field, documented for another purpose (a
+ * shared request schema), documents nothing about this field.
  */
 function classReference(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
   if (!param.typeRef && !param.valueTypeRef && !param.type) return undefined;
   const words = new Set(param.type?.match(/[A-Za-z_]\w*/g) ?? []);
+  const named = (n: string): boolean => looseName(n.slice(Math.max(n.lastIndexOf('.'), n.lastIndexOf(' ')) + 1)) === looseName(param.name);
   for (const other of model.commands) {
-    if (other === cmd || other.configClasses.length === 0) continue;
+    if (other === cmd || other.kind !== 'config-file' || other.configClasses.length === 0 || ![other.name, ...other.aliases].some(named)) continue;
     const types = other.configClasses.some((q) => q === param.typeRef || q === param.valueTypeRef || words.has(q.slice(q.lastIndexOf('.') + 1)));
     if (!types) continue;
     const section = model.sectionsFor(other).find((s) => !s.history && s.rows.length > 0);
