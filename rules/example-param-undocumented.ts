@@ -1,7 +1,7 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
 import type { CommandSpec } from '../src/model/types.js';
-import { delegatedSectionFor, explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
+import { documentedElsewhere, explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
 import { partialReference } from '../src/model/coverage.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
@@ -39,9 +39,9 @@ const rule: Rule = {
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary || rowsFor(model, cmd, param).length > 0) continue;
-      // The reference it defers to documents it, or the reference says it lists a selection (a
-      // missing row there is no evidence).
-      if (delegatedSectionFor(model, cmd, param) || declaredPartial(cmd)) continue;
+      // It is documented elsewhere (a page the reference defers to or links to, another part of
+      // its page), or the reference says it lists a selection (a missing row there is no evidence).
+      if (documentedElsewhere(model, cmd, param) || declaredPartial(cmd)) continue;
       // Rows for its keys (`logging.level`) document a nested parameter too.
       const spellings = [param.name, ...param.aliases];
       const documentedByKeys = [...sections, ...globalSectionsFor(model, cmd)].some((sec) =>

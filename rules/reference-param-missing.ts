@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { delegatedSectionFor, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
+import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { partialReference } from '../src/model/coverage.js';
@@ -52,9 +52,10 @@ const rule: Rule<Options> = {
         if (param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
         if (param.deprecated !== false && !options.includeDeprecated) continue;
         if (rowsFor(model, cmd, param).length > 0) continue;
-        // The page defers to another reference for these ("Every one of the Configuration options
-        // can also be specified through the CLI"), and that reference has its row.
-        if (delegatedSectionFor(model, cmd, param)) continue;
+        // Documented elsewhere: on a page the reference defers to ("Every one of the Configuration
+        // options can also be specified through the CLI"), in another part of its page, or on a
+        // page it links to (`documentedElsewhere`).
+        if (documentedElsewhere(model, cmd, param)) continue;
         // A field set by a flag (`--resume` → `resume_from_cache`) is one parameter: the flag,
         // which users type, carries the finding.
         if (param.origin !== 'cli-flag' && twinsOf(cmd, param).length > 0) continue;

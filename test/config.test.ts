@@ -469,7 +469,7 @@ describe('errors', () => {
     expect(JSON.parse(configError(() => loadConfig(bad)).example!)).toEqual({ commands: { run: { aliases: ['run_alias'] } } });
     const far = project({ 'docdrift.config.json': JSON.stringify({ commands: { run: { zzzzzz: 5 } } }) });
     const e = configError(() => loadConfig(far));
-    expect(e.expected).toBe('one of the known keys of a command: "aliases", "config", "params", "kind", "sections", "program", "flags", "defaultSubcommand"');
+    expect(e.expected).toBe('one of the known keys of a command: "aliases", "config", "params", "kind", "sections", "complete", "program", "flags", "defaultSubcommand"');
     expect(JSON.parse(e.example!)).toEqual({ commands: { run: { aliases: ['run_alias'], config: 'my_package.config.MyConfig' } } });
   });
 

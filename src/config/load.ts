@@ -600,6 +600,7 @@ const EXPECTED: Record<string, string> = {
   commands: 'an object mapping command (or config file) names to { "aliases", "config", "params", "kind" }',
   command: 'an object with the optional keys "aliases", "config", "params", "kind" and "sections"',
   sections: 'a list of heading texts, e.g. ["Command line options"]',
+  complete: 'true or false',
   kind: '"command" or "config-file"',
   aliases: 'a list of command names',
   config: 'a config class name (qualified or simple) or a list of them',

@@ -36,6 +36,12 @@ export interface CommandConfig {
    */
   sections?: string[];
   /**
+   * `true` when the sections `sections` ties list every parameter even though their heading or lead
+   * text reads as a selection ("Here is a list of common options"): missing rows are then reported.
+   * Default: such a section is read as a selection, like one found by a heading or by inference.
+   */
+  complete?: boolean;
+  /**
    * The `module:function` (or `module:object`, `bin:<name>`) that runs the command, as a console
    * script would name it (`fastapi_cli.cli:main`), for a command whose entry point is declared in
    * another package or not at all: its CLI flags (argparse, click, typer) are read from there.
@@ -310,7 +316,7 @@ export const CONFIG_KEYS = [
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
 /** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'program', 'flags', 'defaultSubcommand'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'complete', 'program', 'flags', 'defaultSubcommand'] as const satisfies ReadonlyArray<keyof CommandConfig>;
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -376,6 +382,7 @@ export const configFileSchema = z.strictObject({
         params: stringList.optional(),
         kind: z.enum(['command', 'config-file']).optional(),
         sections: stringList.optional(),
+        complete: z.boolean().optional(),
         program: z.string().regex(/^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train")').optional(),
         flags: z.array(flagDeclaration).optional(),
         defaultSubcommand: nonEmptyString.optional(),
@@ -413,6 +420,7 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
       if (entry.params) command.params = [...entry.params];
       if (entry.kind) command.kind = entry.kind;
       if (entry.sections) command.sections = [...entry.sections];
+      if (entry.complete !== undefined) command.complete = entry.complete;
       if (entry.program) command.program = entry.program;
       if (entry.flags) command.flags = entry.flags.map((f) => ({ ...f }));
       if (entry.defaultSubcommand) command.defaultSubcommand = entry.defaultSubcommand;

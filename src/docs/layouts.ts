@@ -550,7 +550,12 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
       readParenthetical(ctx, flat, paren.start, paren.end, attrs);
       rest = paren.after;
     }
-    if (text.slice(rest).trim() !== '') return undefined;
+    // A status word after the names (`` #### `accessToken` **required** ``, `` ### `--fast` _experimental_ ``)
+    // qualifies the parameter; any other text makes the heading prose.
+    const status = STATUS_RE.exec(text.slice(rest));
+    if (!status) return undefined;
+    if (status[1]?.toLowerCase() === 'required') attrs.required = true;
+    if (status[1]?.toLowerCase() === 'deprecated') attrs.deprecated = true;
     const spellings = flat.codes.filter((c) => c.end <= lead.end).map((c) => c.value.trim());
     const raw = toString(node, { includeHtml: false }).replace(/\s*\{#[^}]*\}\s*$/, '').trim();
     return { names: lead.names, raw, spellings, bare: false };
@@ -567,6 +572,9 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
   const sectionWord = KEY_SECTION_WORDS.has(bare.toLowerCase());
   return name === '' ? undefined : { names: [name], raw: bare, spellings: [bare], bare: true, ...(noted ? { noted: true } : {}), ...(sectionWord ? { sectionWord: true } : {}) };
 }
+
+/** What may follow a parameter heading's names: nothing, or one status word (`required`, `optional`, `deprecated`, `experimental`, `beta`, `advanced`), bracketed or not. */
+const STATUS_RE = /^\s*(?:[([]\s*)?(required|optional|deprecated|experimental|beta|advanced)?\s*(?:[)\]])?\s*$/i;
 
 /** Every heading of the tree with its parent and index, in document order. */
 function headingSites(tree: Root): HeadingSite[] {

@@ -4,7 +4,7 @@ import type { Code, Heading as MdHeading, Nodes, Root, Table, TableCell, TableRo
 import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { toString } from 'mdast-util-to-string';
 import type {
-  CodeBlock, DataBlock, DocFile, DocLink, DocTable, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
+  CodeBlock, DataBlock, DocFile, DocLink, DocTable, DocumentedName, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
 import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
@@ -17,6 +17,7 @@ import { fencedLineTracker } from './fences.js';
 import { inlineCodeNodes } from './inline-code.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
+import { readReferenceTable } from './reference-table.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
@@ -421,7 +422,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const historical = isHistoricalPage(file, headings[0]?.text);
   const partial = isPartialPage(file);
   const contributor = isContributorPage(file);
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
+  const parameterRows = documentedNames(tables, layouts);
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
 }
 
 /** An explicit heading id at the end of a heading: `## Export {#export}`. Group 1 the id. */
@@ -499,4 +501,18 @@ function buildBlocks(
     blocks.push({ heading, endLine, tables: inBlock, codes, headingRows: rowsIn(layouts.headingRows), listRows: rowsIn(layouts.listRows) });
   });
   return blocks;
+}
+
+/**
+ * Every parameter the page documents as a row of a layout (a reference table's row, a parameter
+ * heading, a reference list item), wherever it stands, in line order: what "documented elsewhere"
+ * looks up (`documentedElsewhere` in src/model/query.ts). Names only, with the row's line and
+ * whether it is written as a flag (`--roots`) or as a key (`roots`).
+ */
+function documentedNames(tables: readonly DocTable[], layouts: LayoutRows): DocumentedName[] {
+  const rows = [...tables.flatMap((t) => readReferenceTable(t) ?? []), ...layouts.headingRows, ...layouts.listRows];
+  return rows
+    .filter((r) => r.names.length > 0)
+    .map((r) => ({ names: r.names, line: r.location.line, flag: /^\W{0,3}-/.test(r.rawName.trim()) }))
+    .sort((a, b) => a.line - b.line);
 }

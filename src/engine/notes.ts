@@ -146,9 +146,14 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
         : reason === 'history'
           ? `is only listed in a history page (changelog, upgrade guide: ${at})`
           : `was found by its content (${at})`;
+    // A selection is read as one even under a configured heading: `complete` overrides its words.
+    const require =
+      reason === 'selection'
+        ? `Set ${key(cmd.name, 'complete')} to true${section.configured ? '' : ` and ${key(cmd.name, 'sections')} to its heading`} to require every parameter.`
+        : `Set ${key(cmd.name, 'sections')} to its heading to require every parameter.`;
     missing.push(
       `the reference of \`${cmd.name}\` ${why} and documents ${documented} of its ${parameters} parameters, ` +
-        `so it was read as a partial list and missing rows were not reported. Set ${key(cmd.name, 'sections')} to its heading to require every parameter.`,
+        `so it was read as a partial list and missing rows were not reported. ${require}`,
     );
   }
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));

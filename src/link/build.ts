@@ -162,7 +162,7 @@ export function buildModel(input: ModelInput): Model {
   // Headings the config ties to a command (`commands.black.sections: ["Command line options"]`).
   const headingCommands = Object.entries(config.commands)
     .filter(([, c]) => (c.sections ?? []).length > 0)
-    .map(([name, c]) => ({ name, matches: createHeadingMatcher(c.sections ?? []) }));
+    .map(([name, c]) => ({ name, matches: createHeadingMatcher(c.sections ?? []), ...(c.complete === true ? { complete: true } : {}) }));
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isIgnored = createParameterMatcher(config.ignoreParameters);
 
@@ -1095,13 +1095,13 @@ function sectionsOfDoc(
   commandByName: (n: string) => CommandSpec | undefined,
   isGlobalHeading: (text: string) => boolean,
   globalFile = false,
-  headingCommands: Array<{ name: string; matches: (text: string) => boolean }> = [],
+  headingCommands: Array<{ name: string; matches: (text: string) => boolean; complete?: boolean }> = [],
   referenceBlocks: Set<DataBlock> = new Set(),
   inferred: ReadonlyMap<HeadingBlock, InferredBlock> = new Map(),
   inferHelp?: (help: HelpBlock) => Inference | undefined,
 ): ReferenceSection[] {
   // Decide which blocks open sections, then give each table to the innermost such block.
-  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean; inferred?: InferredBlock }> = [];
+  const opened: Array<{ block: HeadingBlock; commands: string[]; global: boolean; configured?: boolean; complete?: boolean; inferred?: InferredBlock }> = [];
   // A loop, not Math.min(...): 100,000+ headings would overflow the argument stack.
   let minDepth = Infinity;
   for (const b of doc.blocks) minDepth = Math.min(minDepth, b.heading.depth);
@@ -1120,10 +1120,12 @@ function sectionsOfDoc(
     // section ("Project"); except the page title (`` # `push` ``, Redocly's command pages), which no parameter has.
     const codeOnly = block.heading.depth > 1 && block.heading.codes.some((c) => c.trim() === headingText);
     let configured = false;
+    let complete = false;
     if (!codeOnly) {
       for (const hc of headingCommands) {
         if (!hc.matches(headingText)) continue;
         configured = true;
+        if (hc.complete) complete = true;
         if (!names.includes(hc.name)) names.push(hc.name);
       }
     }
@@ -1135,7 +1137,7 @@ function sectionsOfDoc(
       opened.push({ block, commands: [guess.inference.command.name], global: false, configured: true, inferred: guess });
       continue;
     }
-    if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}) });
+    if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}), ...(complete ? { complete } : {}) });
   }
   // Heading blocks nest (a block ends before the next heading of its rank or higher), so the
   // sections nested in a section are covered by its direct children, found with a stack in one
@@ -1189,6 +1191,8 @@ function sectionsOfDoc(
     const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
     const rows = prefixed(rowsOf(used.flatMap(([, rows]) => rows)), o.inferred?.inference.prefix).sort((a, b) => a.location.line - b.location.line);
     const scope = leadScope(doc, o.block, rows, configFile, o.commands);
+    // `commands.<name>.complete`: the configured section lists every parameter, whatever its lead says.
+    if (o.complete) delete scope.selection;
     sections.push({
       file: doc.file,
       heading: o.block.heading,

@@ -4,7 +4,7 @@
  * over the Model, computed with the same queries the rules use.
  */
 import { suggestNames } from './compare.js';
-import { delegatedSectionFor, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -15,6 +15,12 @@ export interface CoverageRow {
   inCode: boolean;
   /** A row of the command's reference sections or of a global section documents it (for nested parameters, a row for one of its keys). */
   inReference: boolean;
+  /**
+   * True when only a row outside the command's own sections documents it: another part of one of
+   * their pages or a page they link to (`documentedElsewhere`, not a page the reference defers to).
+   * It is documented, but no evidence that a reference found by its content is complete.
+   */
+  elsewhere?: true;
   /** Number of distinct documents whose examples pass it to the command. */
   exampleDocs: number;
   /**
@@ -99,9 +105,11 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     const p = shown(cmd, param);
     if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
-    const inReference =
-      rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp)) || delegatedSectionFor(model, cmd, p) !== undefined;
-    rows.set(p, { name: p.name, inCode: true, inReference, exampleDocs: 0, explainedDocs: 0 });
+    const own = rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp));
+    const elsewhere = own ? undefined : documentedElsewhere(model, cmd, p);
+    const inReference = own || elsewhere !== undefined;
+    const onlyElsewhere = elsewhere !== undefined && elsewhere.how !== 'delegated';
+    rows.set(p, { name: p.name, inCode: true, inReference, ...(onlyElsewhere ? { elsewhere: true as const } : {}), exampleDocs: 0, explainedDocs: 0 });
   }
 
   // Reference rows of the command's own sections that name no parameter (stale rows).
@@ -174,7 +182,7 @@ export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
 
 /** Why a command's reference is read as a partial list (see {@link partialReference}). */
 export interface PartialReference {
-  /** Parameters a reference row documents, of {@link PartialReference.parameters} (as {@link coverageCounts} counts them). */
+  /** Parameters a row of the reference (or of a page it defers to) documents, of {@link PartialReference.parameters}; rows elsewhere on its page or on linked pages are not counted. */
   documented: number;
   parameters: number;
   /** The section that makes the reference partial (the first one for `inferred`). */
@@ -190,10 +198,11 @@ export interface PartialReference {
 
 /**
  * A command whose reference is not known to be complete, so that missing rows are not reported
- * (one run note says so instead), or `undefined` when some section promises every parameter: one a
- * `commands.<name>.sections` pattern ties (the user asked for every parameter there), or one that a
- * heading names and that neither declares a selection nor is history (a configured heading in a
- * history page promises nothing). Otherwise the reference is
+ * (one run note says so instead), or `undefined` when some section promises every parameter: one
+ * that a heading names or a `commands.<name>.sections` pattern ties and that neither declares a
+ * selection (a configured section's "Here is a list of common options" still does, unless the
+ * entry sets `complete`) nor is history (a configured heading in a history page promises
+ * nothing). Otherwise the reference is
  * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
  * and no inferred section stands beside them, or when every section was inferred and they
  * document fewer than half of the parameters (issue #29).
@@ -203,9 +212,12 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   if (sections.length === 0) return undefined;
   const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
-  // matched the pattern by chance: it promises nothing.
-  if (sections.some((s) => (s.configured && !s.history) || (!s.inferred && !declared(s)))) return undefined;
-  const { parameters, documented } = coverageCounts(model, cmd);
+  // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.
+  if (sections.some((s) => !s.inferred && !declared(s))) return undefined;
+  const { parameters } = coverageCounts(model, cmd);
+  // Rows outside the sections (elsewhere on their page, on a linked page) are no evidence that a
+  // reference found by its content is the whole reference.
+  const documented = cmd.paramsKnown ? commandCoverage(model, cmd).rows.filter((r) => r.inCode && r.inReference && !r.elsewhere).length : 0;
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
   }

@@ -204,40 +204,132 @@ function computeRowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
 /** A name compared across spellings: case, `-` and `_` ignored (`coverage-directory` is `coverageDirectory`). */
 const looseName = (n: string): string => n.toLowerCase().replace(/[-_]/g, '');
 
-/** Per model and command: the loose names the reference sections of its delegated documents have rows for, with the section. */
-const delegatedMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, ReferenceSection>>>();
+/** Where a parameter is documented outside its command's reference sections (see {@link documentedElsewhere}). */
+export interface DocumentedElsewhere {
+  /** The page and line of the row (table row, parameter heading, reference list item) that names it. */
+  file: string;
+  line: number;
+  /**
+   * `delegated`: a page the reference defers to ("Every one of the [Configuration](config.md)
+   * options can also be specified through the CLI"); `same-page`: another part of a page that
+   * holds one of the command's sections; `linked`: a page the section or its page's intro links to;
+   * `class-page`: the parameter's type is a config class that another command's reference
+   * documents (`files: List[FileChange]`, FileChange's keys on a page of their own).
+   */
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page';
+}
+
+/** Per model and command: the loose names documented elsewhere, with where (the first place found). */
+const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, DocumentedElsewhere>>>();
 
 /**
- * The reference section of another document that documents a parameter the command's own
- * reference defers to ({@link ReferenceSection.delegatesTo}: "Every one of the
- * [Configuration](config.md) options can also be specified through the CLI"): the first section of
- * such a document, not a history one, with a row naming the parameter or one of its spellings
- * (case, `-` and `_` ignored), else `undefined`. Only documents the run reads as references count
- * (with `reference` globs in the config, those they match).
+ * Where a parameter the command's own reference sections have no row for is documented all the
+ * same (issue #29), or `undefined`: a row of any layout (table row, parameter heading, reference
+ * list item) naming it or one of its spellings (case, `-` and `_` ignored: `--coverageDirectory`
+ * is `coverage-directory`), found
+ *
+ * - on a page the reference defers to ({@link ReferenceSection.delegatesTo}), any row, even one
+ *   of another command's section: the page said those options are the command's too; such a page
+ *   is read even when no `reference` glob matches it;
+ * - elsewhere on a page that holds one of the command's sections (`## Global config` beside the
+ *   `## General configuration options` that was inferred), or on a page the section's lead text
+ *   (its heading down to its first row), or its page's intro, links to: rows outside every command's sections (its own are matched by exact
+ *   spelling, {@link rowsFor}; others' document other commands) and outside history parts,
+ *   written as the command's own rows are (flags `--port` for a command whose rows are
+ *   flags, keys `port` otherwise): a config file's key on a linked page does not document a flag.
+ *
+ * - on the reference of another config file named after the parameter and mapped to the class
+ *   that types it (`files: List[FileChange]` and `tool.bumpversion.files` → FileChange, whose keys
+ *   have a page of their own): the parameter is that reference's subject.
+ *
+ * History sections of the command give nothing: a changelog is no reference.
  */
-export function delegatedSectionFor(model: Model, cmd: CommandSpec, param: ParamSpec): ReferenceSection | undefined {
-  let byCommand = delegatedMemo.get(model);
-  if (!byCommand) delegatedMemo.set(model, (byCommand = new WeakMap()));
+export function documentedElsewhere(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  let byCommand = elsewhereMemo.get(model);
+  if (!byCommand) elsewhereMemo.set(model, (byCommand = new WeakMap()));
   let names = byCommand.get(cmd);
-  if (!names) {
-    names = new Map();
-    const files = new Set(model.sectionsFor(cmd).flatMap((s) => s.delegatesTo ?? []));
-    if (files.size > 0) {
-      for (const section of model.sections) {
-        if (!files.has(section.file) || section.history) continue;
-        for (const row of section.rows) for (const n of row.names) if (!names.has(looseName(n))) names.set(looseName(n), section);
-      }
-    }
-    byCommand.set(cmd, names);
-  }
-  if (names.size === 0) return undefined;
+  if (!names) byCommand.set(cmd, (names = elsewhereNames(model, cmd)));
   for (const p of [param, ...twinsOf(cmd, param)]) {
     for (const sp of spellingsOf(p)) {
       const found = names.get(looseName(sp));
       if (found) return found;
     }
   }
+  return model.sectionsFor(cmd).some((s) => !s.history) ? classReference(model, cmd, param) : undefined;
+}
+
+/**
+ * The first section of another config file's reference that is this parameter's table: named
+ * after it (`tool.bumpversion.files` for `files`, its last dotted word) and mapped to the class
+ * that types it (its `typeRef` or `valueTypeRef`, or a class named as a word of its type text,
+ * `List[FileChange]`). A class that merely types the field, documented for another purpose (a
+ * shared request schema), documents nothing about this field.
+ */
+function classReference(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  if (!param.typeRef && !param.valueTypeRef && !param.type) return undefined;
+  const words = new Set(param.type?.match(/[A-Za-z_]\w*/g) ?? []);
+  const named = (n: string): boolean => looseName(n.slice(Math.max(n.lastIndexOf('.'), n.lastIndexOf(' ')) + 1)) === looseName(param.name);
+  for (const other of model.commands) {
+    if (other === cmd || other.kind !== 'config-file' || other.configClasses.length === 0 || ![other.name, ...other.aliases].some(named)) continue;
+    const types = other.configClasses.some((q) => q === param.typeRef || q === param.valueTypeRef || words.has(q.slice(q.lastIndexOf('.') + 1)));
+    if (!types) continue;
+    const section = model.sectionsFor(other).find((s) => !s.history && s.rows.length > 0);
+    if (section) return { file: section.file, line: section.heading.location.line, how: 'class-page' };
+  }
   return undefined;
+}
+
+function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedElsewhere> {
+  const names = new Map<string, DocumentedElsewhere>();
+  const own = model.sectionsFor(cmd).filter((s) => !s.history);
+  if (own.length === 0) return names;
+  const add = (ns: readonly string[], at: DocumentedElsewhere): void => {
+    for (const n of ns) if (!names.has(looseName(n))) names.set(looseName(n), at);
+  };
+  // Pages the reference defers to: every row, whoever's section holds it.
+  for (const file of new Set(own.flatMap((s) => s.delegatesTo ?? []))) {
+    for (const section of model.sections) {
+      if (section.file !== file || section.history) continue;
+      for (const row of section.rows) add(row.names, { file, line: row.location.line, how: 'delegated' });
+    }
+    const doc = model.doc(file);
+    if (doc && !doc.historical) for (const r of doc.parameterRows ?? []) add(r.names, { file, line: r.line, how: 'delegated' });
+  }
+  // The command's rows are flags (`--port`) or keys (`port`): rows found elsewhere must be written alike.
+  const ownRows = own.flatMap((s) => s.rows);
+  const flags = ownRows.filter((r) => /^\W{0,3}-/.test(r.rawName.trim())).length * 2 > ownRows.length;
+  // Rows of a page outside the sections of other commands and outside history parts.
+  const free = (doc: DocFile, how: DocumentedElsewhere['how']): void => {
+    if (doc.historical) return;
+    // The command's own sections are checked by their exact spellings (a loose match there is a
+    // misspelled row, `reference-param-unknown`), others' rows document other commands.
+    const others = model.sections.filter((s) => s.file === doc.file && !s.global);
+    for (const r of doc.parameterRows ?? []) {
+      if (r.flag !== flags || others.some((s) => r.line >= s.heading.location.line && r.line <= s.endLine)) continue;
+      add(r.names, { file: doc.file, line: r.line, how });
+    }
+  };
+  const pages = [...new Set(own.map((s) => s.file))].map((f) => model.doc(f)).filter((d): d is DocFile => d !== undefined);
+  for (const doc of pages) free(doc, 'same-page');
+  // Pages the sections' lead text (heading to first row), or their page's intro, link to. A link
+  // inside a row ("See [typescript-checker](…) for an example of a checker plugin") is about that
+  // row's parameter, not a place for the rest of the reference.
+  const linked = new Set<string>();
+  for (const doc of pages) {
+    const [first, second] = doc.headings;
+    const intro = (first?.depth === 1 ? second : first)?.location.line ?? Infinity;
+    const leads = own.filter((s) => s.file === doc.file).map((s) => [s.heading.location.line, s.rows.reduce((m, r) => Math.min(m, r.location.line), s.endLine + 1)] as const);
+    for (const l of doc.links) {
+      const line = l.location.line;
+      if (!l.targetFile || l.targetFile === doc.file) continue;
+      if (line < intro || leads.some(([from, to]) => line >= from && line < to)) linked.add(l.targetFile);
+    }
+  }
+  for (const file of linked) {
+    const doc = model.doc(file);
+    if (doc) free(doc, 'linked');
+  }
+  return names;
 }
 
 /**

@@ -435,7 +435,11 @@ export interface ReferenceSection {
    * and its rows never name stale parameters (src/docs/page-kind.ts).
    */
   history?: boolean;
-  /** A `commands.<name>.sections` pattern of the config tied the section: the user asked for every parameter there. */
+  /**
+   * A `commands.<name>.sections` pattern of the config tied the section: the config says where the
+   * reference is, not that it is complete. It requires every parameter unless its heading or lead
+   * declares a selection ({@link ReferenceSection.selection}, dropped when the entry sets `complete`).
+   */
   configured?: boolean;
   /**
    * Documents whose reference rows the section defers to: its page says the command also takes
@@ -580,6 +584,12 @@ export interface DocFile {
   paragraphs?: Paragraph[];
   links: DocLink[];
   /**
+   * Every parameter the page documents as a row of a layout (table row, parameter heading,
+   * reference list item), wherever it stands, sections or not, in line order: where "documented
+   * elsewhere" looks (`documentedElsewhere`, src/model/query.ts). Optional: filled by the docs stage.
+   */
+  parameterRows?: DocumentedName[];
+  /**
    * True when the page records history rather than describing the tool as it is: a change log,
    * release notes or a blog post (src/docs/page-kind.ts, `isHistoricalPage`).
    */
@@ -591,6 +601,13 @@ export interface DocFile {
   partial?: boolean;
   /** True when the page is a guide for the tool's own contributors (`CONTRIBUTING.md`; `isContributorPage`). */
   contributor?: boolean;
+}
+
+/** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */
+export interface DocumentedName {
+  names: string[];
+  line: number;
+  flag: boolean;
 }
 
 /** A paragraph of prose: its rendered text and its first and last line. */
