@@ -142,7 +142,8 @@ function introduces(list: readonly Token[], i: number): boolean {
 function explains(prose: string): boolean {
   const text = prose.replace(/^[\s*_]+/, '');
   const noun = GENERIC_NOUN_RE.exec(text);
-  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
+  // The noun's match takes the blanks after it: what follows starts at the next word.
+  if (noun && !/^[\s*_]*(?::|—|–|-\s|(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
   return (text.match(WORD_RE) ?? []).length >= 2;
 }
 

@@ -5,7 +5,7 @@ import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
 import { historyRanges, inRanges, isHistoryPage } from '../docs/page-kind.js';
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
-import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
+import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -1130,7 +1130,7 @@ function sectionsOfDoc(
     const global = names.length === 0 && (topLevel || isGlobalHeading(headingText));
     const guess = names.length === 0 && !global ? inferred.get(block) : undefined;
     if (guess?.inference.command) {
-      opened.push({ block, commands: [guess.inference.command.name], global: false, configured: true, inferred: guess });
+      opened.push({ block, commands: [guess.inference.command.name, ...(guess.inference.also ?? []).map((c) => c.name)], global: false, configured: true, inferred: guess });
       continue;
     }
     if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}) });
@@ -1197,7 +1197,7 @@ function sectionsOfDoc(
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
       rows,
       endLine: o.block.endLine,
-      ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
+      ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence, ...(o.inferred.inference.pageCommand ? { pageCommand: true } : {}) } } : {}),
       ...(o.configured && !o.inferred ? { configured: true } : {}),
       ...scope,
     });
@@ -1523,6 +1523,9 @@ export function inferBlocks(
     }
     return [];
   });
+  const pageRuns = new Set(invoked.map((x) => x.name));
+  const pageCommand = pageCommandOf(invoked.map((x) => x.name));
+  const pageCodes = new Set(doc.blocks.flatMap((b) => b.codes ?? []).map((c) => c.trim()));
   // Innermost blocks first: a table under "### Find unused files" is tried before the "## How to
   // use" holding every sub-command's table, and a block keeps only the rows its assigned blocks left.
   const order = doc.blocks.map((block, i) => ({ block, i })).sort((x, y) => y.block.heading.depth - x.block.heading.depth || x.i - y.i);
@@ -1546,11 +1549,18 @@ export function inferBlocks(
     const ancestors: string[] = [];
     for (let up = tree.parent.get(block); up; up = tree.parent.get(up)) ancestors.push(headingMatchText(up.heading.text));
     const runs = new Set(invoked.filter((x) => x.line > line && x.line <= block.endLine).map((x) => x.name));
-    const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs });
+    const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs, pageRuns, pageCodes, ...(pageCommand !== undefined ? { pageCommand } : {}) });
+    // A sibling with a section of its own, or mapped by the config, keeps what it was given.
+    if (inference.also) {
+      const also = inference.also.filter((c) => !headed.has(c) && !configured.has(c));
+      if (also.length > 0) inference.also = also;
+      else delete inference.also;
+    }
     // A command a heading elsewhere names (a guide's "### `tool run`") may have its full options
     // table on another page under "## Options": a block whose every row is its own parameter is
     // one more of its sections. Not when the config maps the command: the user said where.
-    const clean = inference.best !== undefined && inference.best.explained === inference.rows && inference.best.shared >= INFERENCE_THRESHOLDS.minShared;
+    // So is a block of the page's command (every example of the page runs it) whose every row is its own.
+    const clean = inference.best !== undefined && inference.best.explained === inference.rows && (inference.best.shared >= INFERENCE_THRESHOLDS.minShared || inference.pageCommand === true);
     if (inference.command && headed.has(inference.command) && !inference.prefix && (configured.has(inference.command) || !clean)) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });

@@ -192,7 +192,8 @@ export interface PartialReference {
  * A command whose reference is not known to be complete, so that missing rows are not reported
  * (one run note says so instead), or `undefined` when some section promises every parameter: one a
  * `commands.<name>.sections` pattern ties (the user asked for every parameter there), or one that a
- * heading names and that neither declares a selection nor is history (a configured heading in a
+ * heading names (or that documents the page's command: every example of its page runs it) and
+ * that neither declares a selection nor is history (a configured heading in a
  * history page promises nothing). Otherwise the reference is
  * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
  * and no inferred section stands beside them, or when every section was inferred and they
@@ -204,7 +205,7 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
   // matched the pattern by chance: it promises nothing.
-  if (sections.some((s) => (s.configured && !s.history) || (!s.inferred && !declared(s)))) return undefined;
+  if (sections.some((s) => (s.configured && !s.history) || ((!s.inferred || s.inferred.pageCommand) && !declared(s)))) return undefined;
   const { parameters, documented } = coverageCounts(model, cmd);
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
