@@ -170,6 +170,8 @@ export interface Inference {
    * reference as much as a heading naming it would be, so it promises every parameter.
    */
   pageCommand?: boolean;
+  /** The block is a bullet list explaining the flags of the example right above it: a selection of the command's flags. */
+  explainsExample?: boolean;
   /** One sentence: "12 of 14 rows are parameters of `autoforge`", or why nothing was assigned. */
   evidence: string;
 }
