@@ -36,6 +36,8 @@ describe('proseCodes', () => {
     expect(prose('Use the `--with` flag to specify packages your server needs.\n')).toEqual([['--with', true, true]]);
     expect(prose('The `retries` setting that the worker reads caps the attempts.\n')).toEqual([['retries', true, false]]);
     expect(prose('Use the `--with` flag to the end.\n')).toEqual([['--with', false, true]]);
+    // A prefix of flags' names is no flag.
+    expect(prose('To turn a flag off, use the `--no` prefix.\n')).toEqual([]);
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 

@@ -78,7 +78,10 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const name = trimDot(normalizeParamName(code));
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;
-    const explained = explains(followingProse(list, i));
+    const following = followingProse(list, i);
+    // `` the `--no` prefix ``, `` the `--with-` form ``: a part of flags' names, not a flag.
+    if (/^[\s*_]*(?:prefix|suffix)\b/i.test(following)) return;
+    const explained = explains(following);
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
