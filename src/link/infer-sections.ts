@@ -40,7 +40,7 @@ export interface ParameterSet {
   command: CommandSpec;
   /** Folded names and aliases of the command's own parameters (positionals left out). */
   own: Set<string>;
-  /** Own names plus inherited (`acceptedParams`) and project-global parameters. */
+  /** Own names plus positional arguments, inherited (`acceptedParams`) and project-global parameters. */
   explained: Set<string>;
   /** Lower-case words that name the command in a heading, title or path (its last word, its aliases' last words). */
   words: string[];
@@ -87,6 +87,8 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
       if (p.negatable) for (const n of [p.name, ...p.aliases]) if (n.replace(/^-+/, '').length > 1) own.add(`no${foldName(n)}`);
     }
     const explained = new Set(own);
+    // A positional argument documented beside the flags (`APP`) is the command's, though it never ties a block to it.
+    for (const p of command.params) if (p.positional) explained.add(foldName(p.name));
     for (const p of command.acceptedParams ?? []) for (const n of [p.name, ...p.aliases]) explained.add(foldName(n));
     for (const g of globals) explained.add(g);
     const words = [...new Set([command.name, ...command.aliases].map((n) => n.split(' ').pop()!.toLowerCase()))];
