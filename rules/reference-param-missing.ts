@@ -116,8 +116,8 @@ const rule: Rule<Options> = {
 /**
  * The hand-written reference of a command that also has pasted `--help` sections, when it
  * promises every parameter: its first section (the fullest) that is neither a `--help` copy, a
- * selection nor history, when one such section is tied by the config, named by a heading or is the
- * page's command's, or when, found by content, they document half of the parameters at least.
+ * selection nor history, when such sections (tied by the config, named by a heading, the page's
+ * command's or found by content) document half of the parameters at least.
  * Undefined when the command has no pasted `--help` or no such reference.
  */
 function writtenReference(model: Model, cmd: CommandSpec, sections: readonly ReferenceSection[], required: readonly ParamSpec[]): ReferenceSection | undefined {
@@ -125,9 +125,11 @@ function writtenReference(model: Model, cmd: CommandSpec, sections: readonly Ref
   const written = sections.filter((s) => s.layout !== 'help' && s.selection === undefined && !s.history);
   const first = written[0];
   if (!first) return undefined;
-  if (written.some((s) => s.configured || !s.inferred || s.inferred.pageCommand)) return first;
+  // However it was found, it documents half of the parameters at least: a configured heading that
+  // matched a page title by chance (`# Rslib` over an ecosystem table) is no reference of them.
   const inWritten = required.filter((p) => rowsFor(model, cmd, p).some(({ section }) => written.includes(section))).length;
-  return inWritten * 2 >= required.length ? first : undefined;
+  if (inWritten * 2 < required.length) return undefined;
+  return written.some((s) => s.configured || !s.inferred || s.inferred.pageCommand) || written.every((s) => s.inferred) ? first : undefined;
 }
 
 export default rule;

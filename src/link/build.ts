@@ -1602,26 +1602,7 @@ export function inferBlocks(
     out.push({ file: doc.file, block: inner, inference });
     covered.push([line, block.endLine]);
   }
-  adoptTopicBlocks(out, tree, configured);
   return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
-}
-
-/**
- * A reference split into topic headings ("## Socket Binding", "## Production", "## Timeouts"):
- * once some blocks of a page are assigned to a command, a block with no sub-block whose every row
- * is that command's parameter belongs to it too, however few its rows ("## Timeouts" with one
- * bullet, `--timeout-keep-alive`). Changes the decisions in `out` in place.
- */
-function adoptTopicBlocks(out: InferredBlock[], tree: BlockTree, configured: ReadonlySet<CommandSpec>): void {
-  const assigned = new Set(out.flatMap((o) => (o.inference.command && !o.inference.prefix && !o.inference.explainsExample ? [o.inference.command] : [])));
-  if (assigned.size === 0) return;
-  for (const o of out) {
-    const best = o.inference.best;
-    if (o.inference.command || !best || !assigned.has(best.command) || configured.has(best.command)) continue;
-    if ((tree.children.get(o.block) ?? []).length > 0) continue;
-    if (o.inference.rows === 0 || best.explained !== o.inference.rows || best.shared === 0) continue;
-    o.inference = { ...o.inference, command: best.command, evidence: `${best.explained} of its ${o.inference.rows} rows are parameters of \`${best.command.name}\`, whose reference the page's other blocks are` };
-  }
 }
 
 /** A flag's name as an example passes it: `--x.y=3` → `x.y`. */

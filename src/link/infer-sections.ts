@@ -82,11 +82,12 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
     for (const p of command.params) {
       if (p.positional) continue;
       for (const n of [p.name, ...p.aliases]) if (!BUILTIN_NAMES.has(n.replace(/^-+/, ''))) own.add(foldName(n));
-      // A boolean flag's negated spelling (`--no-pretty` for click's/cyclopts' `--pretty/--no-pretty`)
-      // is how tables often list a flag that is on by default.
-      if (p.negatable) for (const n of [p.name, ...p.aliases]) if (n.replace(/^-+/, '').length > 1) own.add(`no${foldName(n)}`);
     }
     const explained = new Set(own);
+    // A boolean flag's negated spelling (`--no-pretty` for click's/cyclopts' `--pretty/--no-pretty`)
+    // is how tables often list a flag that is on by default: the command's row, though no evidence
+    // that ties a block to it (that is the positive name's).
+    for (const p of command.params) if (p.negatable && !p.positional) for (const n of [p.name, ...p.aliases]) if (n.replace(/^-+/, '').length > 1) explained.add(`no${foldName(n)}`);
     // A positional argument documented beside the flags (`APP`) is the command's, though it never ties a block to it.
     for (const p of command.params) if (p.positional) explained.add(foldName(p.name));
     for (const p of command.acceptedParams ?? []) for (const n of [p.name, ...p.aliases]) explained.add(foldName(n));
