@@ -1629,14 +1629,25 @@ function explainedExample(
 }
 
 /**
- * The one program every example of a page runs, for lines of flags alone (`--x.no_flag` in a
- * block after "override it on the command line with:"): none when the page runs two programs, or
- * none at all.
+ * The one command every example of a page runs, for lines of flags alone (`--x.no_flag` in a
+ * block after "override it on the command line with:"): none when the page runs two commands (two
+ * sub-commands of one program count as two), a group of sub-commands, or none at all.
  */
 function flagLinesProgram(resolved: readonly Invocation[], byName: ReadonlyMap<string, CommandSpec>): CommandSpec | undefined {
-  const programs = new Set(resolved.filter((inv) => !inv.command.startsWith('-')).map((inv) => byName.get(inv.command)));
+  // The command each example runs, sub-command words included (`tool finetune adapter …`).
+  const commandOf = (inv: Invocation): CommandSpec | undefined => {
+    const words = [inv.command, ...inv.args.slice(0, 3).map((a) => a.text)];
+    for (let k = words.length; k >= 1; k--) {
+      const cmd = byName.get(words.slice(0, k).join(' '));
+      if (cmd) return cmd;
+    }
+    return undefined;
+  };
+  const programs = new Set(resolved.filter((inv) => !inv.command.startsWith('-')).map(commandOf));
   if (programs.size !== 1) return undefined;
   const [only] = programs;
+  // A group's flags alone could be any of its sub-commands'.
+  if (!only || [...byName.values()].some((c) => c.name.startsWith(`${only.name} `))) return undefined;
   return only;
 }
 
