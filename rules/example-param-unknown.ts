@@ -103,7 +103,7 @@ const rule: Rule<Options> = {
         used(cmd, usage.name);
         // A dotted key below a nested config class must name one of its fields.
         const segments = usage.keySegments ?? usage.key.split('.');
-        const resolved = segments.length === 1 ? undefined : resolveKey(model, cmd, segments);
+        const resolved = segments.length === 1 ? undefined : resolveKey(model, cmd, segments, { flag: usage.syntax === 'flag' });
         if (resolved?.status !== 'unknown-subkey') continue;
         const segment = segments[resolved.index] ?? '';
         const [near] = suggestNames(segment, resolved.owner.fields.flatMap((f) => [f.name, ...f.aliases]), 1);

@@ -1,7 +1,7 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
 import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
-import type { ParamSpec } from '../src/model/types.js';
+import type { CommandSpec, Model, ParamSpec, ReferenceSection } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { partialReference } from '../src/model/coverage.js';
 import { referenceRowText, definedHere } from './util.js';
@@ -45,13 +45,25 @@ const rule: Rule<Options> = {
       );
       // A nested config parameter is documented by its own row, or key by key: once a reference
       // documents some `logging.*` keys, it must document every leaf key of `logging`.
-      const missing: Array<{ key: string; param: ParamSpec }> = [];
-      for (const param of cmd.params) {
-        // Hidden flags need no row; positional arguments are described in usage lines more often
-        // than in parameter tables, so they are not required either.
-        if (param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
-        if (param.deprecated !== false && !options.includeDeprecated) continue;
-        if (rowsFor(model, cmd, param).length > 0) continue;
+      const missing: Array<{ key: string; param: ParamSpec; section?: ReferenceSection }> = [];
+      const required = cmd.params.filter(
+        (param) =>
+          // Hidden flags need no row; positional arguments are described in usage lines more often
+          // than in parameter tables, so they are not required either.
+          !(param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) &&
+          (param.deprecated === false || options.includeDeprecated),
+      );
+      // A pasted `--help` lists what the program printed: a hand-written reference beside it that
+      // promises every parameter must still have a row for each (uvicorn's settings page against
+      // the `uvicorn --help` pasted in its index page).
+      const written = writtenReference(model, cmd, sections, required);
+      for (const param of required) {
+        const rows = rowsFor(model, cmd, param);
+        if (written && rows.length > 0 && rows.every(({ section }) => section.layout === 'help')) {
+          missing.push({ key: spellingInRows(param, written.rows), param, section: written });
+          continue;
+        }
+        if (rows.length > 0) continue;
         // Documented elsewhere: on a page the reference defers to ("Every one of the Configuration
         // options can also be specified through the CLI"), in another part of its page, or on a
         // page it links to (`documentedElsewhere`).
@@ -73,9 +85,9 @@ const rule: Rule<Options> = {
       // Fixes insert rows into the primary section's table. Insertions at one place are applied
       // in report order (src/fix/apply.ts), so a sorted table gets its new rows in sorted order;
       // otherwise code order is kept.
-      const planned = missing.map((m) => ({ ...m, insertion: insertRowEdit(model, primary, cmd, m.param, m.key) }));
+      const planned = missing.map((m) => ({ ...m, insertion: insertRowEdit(model, m.section ?? primary, cmd, m.param, m.key) }));
       if (planned.some((p) => p.insertion?.sorted)) planned.sort((a, b) => (a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0));
-      for (const { key, param, insertion } of planned) {
+      for (const { key, param, insertion, section: target = primary } of planned) {
         // The row as the fix writes it: one cell per column of the table it goes into.
         const row = insertion?.row ?? referenceRowText(param, key);
         report({
@@ -89,10 +101,10 @@ const rule: Rule<Options> = {
             description: param.description ?? '',
             row,
           },
-          location: primary.heading.location,
+          location: target.heading.location,
           related: [
             { ...param.location, message: definedHere(key, param.owner) },
-            ...sections.slice(1).map((s) => ({ ...s.heading.location, message: `another \`${cmd.name}\` reference section` })),
+            ...sections.filter((s) => s !== target).map((s) => ({ ...s.heading.location, message: s.layout === 'help' ? `a pasted \`--help\` of \`${cmd.name}\`` : `another \`${cmd.name}\` reference section` })),
           ],
           suggestion: row,
           ...(insertion ? { fix: insertion.edit } : {}),
@@ -101,5 +113,24 @@ const rule: Rule<Options> = {
     }
   },
 };
+
+/**
+ * The hand-written reference of a command that also has pasted `--help` sections, when it
+ * promises every parameter: its first section (the fullest) that is neither a `--help` copy, a
+ * selection nor history, when such sections (tied by the config, named by a heading, the page's
+ * command's or found by content) document half of the parameters at least.
+ * Undefined when the command has no pasted `--help` or no such reference.
+ */
+function writtenReference(model: Model, cmd: CommandSpec, sections: readonly ReferenceSection[], required: readonly ParamSpec[]): ReferenceSection | undefined {
+  if (!sections.some((s) => s.layout === 'help')) return undefined;
+  const written = sections.filter((s) => s.layout !== 'help' && s.selection === undefined && !s.history);
+  const first = written[0];
+  if (!first) return undefined;
+  // However it was found, it documents half of the parameters at least: a configured heading that
+  // matched a page title by chance (`# Rslib` over an ecosystem table) is no reference of them.
+  const inWritten = required.filter((p) => rowsFor(model, cmd, p).some(({ section }) => written.includes(section))).length;
+  if (inWritten * 2 < required.length) return undefined;
+  return written.some((s) => s.configured || !s.inferred || s.inferred.pageCommand) || written.every((s) => s.inferred) ? first : undefined;
+}
 
 export default rule;

@@ -106,8 +106,11 @@ const rule: Rule<Options> = {
         // a short alias the code does not have is drift even when the long spelling is right.
         if (row.flagSpellings && !row.spellings && flagParams.length > 0) {
           const spellingsOf = (p: ParamSpec): string[] => [p.name, ...p.aliases, ...(p.negatable ? [p.name, ...p.aliases].map((n) => `no-${n}`) : [])];
-          const named = (long: boolean): ParamSpec[] =>
-            flagParams.filter((p) => row.flagSpellings!.some((f) => (!long || f.text.startsWith('--')) && spellingsOf(p).includes(f.name)));
+          // A section shared by sibling sub-commands holds one `--name` per command: one parameter.
+          const named = (long: boolean): ParamSpec[] => {
+            const hits = flagParams.filter((p) => row.flagSpellings!.some((f) => (!long || f.text.startsWith('--')) && spellingsOf(p).includes(f.name)));
+            return hits.filter((p, i) => hits.findIndex((q) => q.name === p.name) === i);
+          };
           // The parameter the row documents: the one its long spellings name, else the one any spelling
           // names; a row naming none, or several by its long spellings, is judged as a whole below.
           const byLong = named(true);

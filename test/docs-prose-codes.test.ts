@@ -32,6 +32,12 @@ describe('proseCodes', () => {
     expect(prose('Only `project` patterns suffixed with `!` count.\n')).toEqual([]);
     expect(prose('Sidecar files go next to the `--output` file, matching its name.\n')).toEqual([['--output', false, true]]);
     expect(prose('Edit `config.yaml` to change the defaults.\n')).toEqual([]);
+    // A definition after the noun is one, though (the noun's match takes the blank before it).
+    expect(prose('Use the `--with` flag to specify packages your server needs.\n')).toEqual([['--with', true, true]]);
+    expect(prose('The `retries` setting that the worker reads caps the attempts.\n')).toEqual([['retries', true, false]]);
+    expect(prose('Use the `--with` flag to the end.\n')).toEqual([['--with', false, true]]);
+    // A prefix of flags' names is no flag.
+    expect(prose('To turn a flag off, use the `--no` prefix.\n')).toEqual([]);
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * close to call. The end-to-end twins are fixtures/layouts/inferred-*.
  */
 import { describe, expect, it } from 'vitest';
-import { classCandidates, foldName, inferCommand, inputRank, parameterSets } from '../src/link/infer-sections.js';
+import { classCandidates, foldName, inferCommand, inputRank, pageCommandOf, parameterSets } from '../src/link/infer-sections.js';
 import type { CommandSpec, ConfigClass, ParamSpec, ReferenceRow } from '../src/model/types.js';
 
 const at = { file: 'src/x.py', line: 1, column: 1 };
@@ -109,6 +109,50 @@ describe('inferCommand', () => {
     expect(inferCommand(table, two, ctx).command).toBeUndefined();
     expect(inferCommand(table, two, { ...ctx, invoked: new Set(['rp github-release']) }).command?.name).toBe('rp github-release');
     expect(inferCommand(table, two, { heading: 'Creating a release on GitHub', file: 'docs/cli.md' }).command?.name).toBe('rp github-release');
+  });
+
+  it('matches the negated spelling of a boolean flag that has one (`--no-color` for `--color/--no-color`)', () => {
+    const check = command('kit check', [param('strict'), param('jobs'), param('color', [], { negatable: true })]);
+    const result = inferCommand([rows('--strict', '--jobs', '--no-color')], parameterSets([check]), ctx);
+    // Explained (the command's row), though not shared: the positive name is the evidence.
+    expect(result.best).toMatchObject({ shared: 2, explained: 3 });
+    // Not for a flag without the negated form.
+    const plain = command('kit check', [param('strict'), param('jobs'), param('color')]);
+    expect(inferCommand([rows('--strict', '--jobs', '--no-color')], parameterSets([plain]), ctx).best).toMatchObject({ shared: 2, explained: 2 });
+  });
+
+  it('takes two rows for the page\'s command (every example of the page runs it), and says the table promises every flag', () => {
+    const inspect = command('kit inspect', [param('format'), param('output'), param('python'), param('project')]);
+    const run = command('kit run', [param('format'), param('port'), param('host')]);
+    const sets2 = parameterSets([inspect, run]);
+    const table = [rows('--format', '--output')];
+    const onPage = inferCommand(table, sets2, { heading: 'Options', title: 'Inspecting servers', file: 'docs/cli/inspecting.md', pageCommand: 'kit inspect' });
+    expect(onPage.command?.name).toBe('kit inspect');
+    expect(onPage.pageCommand).toBe(true);
+    const elsewhere = inferCommand(table, sets2, { heading: 'Options', title: 'Inspecting servers', file: 'docs/cli/inspecting.md' });
+    expect(elsewhere.command).toBeUndefined();
+    expect(pageCommandOf(['kit inspect', 'kit inspect'])).toBe('kit inspect');
+    expect(pageCommandOf(['kit inspect'])).toBeUndefined();
+    expect(pageCommandOf(['kit inspect', 'kit run', 'kit inspect'])).toBeUndefined();
+  });
+
+  it('gives one shared table to the sibling sub-commands the page runs or names, each with an option of its own', () => {
+    const shared = [param('name'), param('region'), param('env'), param('dry-run')];
+    const docker = command('ship deploy docker', [...shared, param('registry')]);
+    const fn = command('ship deploy function', [...shared, param('memory')]);
+    const stat = command('ship deploy static', [param('name'), param('region'), param('dry-run')]);
+    const other = command('ship logs', [param('region'), param('follow'), param('name')]);
+    const sets4 = parameterSets([docker, fn, stat, other]);
+    const table = [rows('--name', '--region', '--env', '--dry-run', '--registry')];
+    const page = { heading: 'Options', file: 'docs/deploying.md', pageRuns: new Set(['ship deploy docker', 'ship deploy function']), pageCodes: new Set(['static']) };
+    const result = inferCommand(table, sets4, page);
+    expect(result.command?.name).toBe('ship deploy docker');
+    expect(result.also?.map((c) => c.name).sort()).toEqual(['ship deploy function', 'ship deploy static']);
+    // A sibling the page neither runs nor names is not given the table; `ship logs` is no sibling.
+    const fewer = inferCommand(table, sets4, { ...page, pageCodes: new Set<string>() });
+    expect(fewer.also?.map((c) => c.name)).toEqual(['ship deploy function']);
+    // Without the page naming them, the siblings tie and nothing is assigned.
+    expect(inferCommand([rows('--name', '--region', '--env', '--dry-run')], sets4, ctx).command).toBeUndefined();
   });
 
   it('counts inherited and global parameters as explained but not as shared', () => {

@@ -247,6 +247,9 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   docs: [
     '**/*.md',
     '**/*.mdx',
+    // Claude Code's project memory may live in a `.claude/` folder beside the code it describes:
+    // read like a `CLAUDE.md` there (dot folders match only patterns that name them).
+    '**/.claude/CLAUDE.md',
     '!**/tests/fixtures/**',
     '!**/test/fixtures/**',
     '!**/testdata/**',

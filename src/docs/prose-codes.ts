@@ -78,7 +78,10 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const name = trimDot(normalizeParamName(code));
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;
-    const explained = explains(followingProse(list, i));
+    const following = followingProse(list, i);
+    // `` the `--no` prefix ``, `` the `--with-` form ``: a part of flags' names, not a flag.
+    if (/^[\s*_]*(?:prefix|suffix)\b/i.test(following)) return;
+    const explained = explains(following);
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
@@ -142,7 +145,8 @@ function introduces(list: readonly Token[], i: number): boolean {
 function explains(prose: string): boolean {
   const text = prose.replace(/^[\s*_]+/, '');
   const noun = GENERIC_NOUN_RE.exec(text);
-  if (noun && !/^[\s*_]*(?::|—|–|\s-\s|\s(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
+  // The noun's match takes the blanks after it: what follows starts at the next word.
+  if (noun && !/^[\s*_]*(?::|—|–|-\s|(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
   return (text.match(WORD_RE) ?? []).length >= 2;
 }
 

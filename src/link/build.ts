@@ -5,7 +5,7 @@ import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
 import { historyRanges, inRanges, isHistoryPage } from '../docs/page-kind.js';
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
-import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
+import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
@@ -202,13 +202,14 @@ export function buildModel(input: ModelInput): Model {
     const inference = inferCommand([help.rows], commandSetsOnly, { heading: help.usage.join(' '), file });
     return inference.command && !headed.has(inference.command) ? inference : undefined;
   };
+  const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of referenceDocs) {
     // Changelogs, upgrade guides and blog posts list past releases' flags: never a reference by content.
     if (isGlobalFile(doc.file) || isHistoryPage(doc) || sets.length === 0) {
       sections.push(...explicit.get(doc)!);
       continue;
     }
-    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n), configured);
+    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n), configured, (inv) => scriptInvocation(runOf(inv), byName));
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
     // Asked here and again by sectionsOfDoc: decided once per help block.
@@ -244,12 +245,12 @@ export function buildModel(input: ModelInput): Model {
 
   const usages: Usage[] = [];
   const unknownSubcommands: UnknownSubcommand[] = [];
-  const runOf = programRunner(input.entryPoints, commands, byName);
   for (const doc of input.docs) {
     // Change logs, release notes and blog posts show the commands of their time: not examples to check.
     if (doc.historical) continue;
+    const pageProgram = flagLinesProgram(doc.invocations.map((inv) => scriptInvocation(runOf(inv), byName)), byName);
     for (const written of doc.invocations) {
-      const raw = scriptInvocation(runOf(written), byName);
+      const raw = pageProgram !== undefined && written.command.startsWith('-') ? flagLine(written, pageProgram) : scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
       for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
         if (!byName.has(inv.command)) continue;
@@ -1134,7 +1135,7 @@ function sectionsOfDoc(
     const global = names.length === 0 && (topLevel || isGlobalHeading(headingText));
     const guess = names.length === 0 && !global ? inferred.get(block) : undefined;
     if (guess?.inference.command) {
-      opened.push({ block, commands: [guess.inference.command.name], global: false, configured: true, inferred: guess });
+      opened.push({ block, commands: [guess.inference.command.name, ...(guess.inference.also ?? []).map((c) => c.name)], global: false, configured: true, inferred: guess });
       continue;
     }
     if (names.length > 0 || global) opened.push({ block, commands: names, global, ...(configured ? { configured } : {}), ...(complete ? { complete } : {}) });
@@ -1203,7 +1204,9 @@ function sectionsOfDoc(
       layout: [...used].sort((a, b) => b[1].length - a[1].length)[0]![0],
       rows,
       endLine: o.block.endLine,
-      ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence } } : {}),
+      ...(o.inferred ? { inferred: { evidence: o.inferred.inference.evidence, ...(o.inferred.inference.pageCommand ? { pageCommand: true } : {}) } } : {}),
+      // A list explaining an example's flags documents those flags, not every parameter.
+      ...(o.inferred?.inference.explainsExample ? { selection: 'the flags of the example above' } : {}),
       ...(o.configured && !o.inferred ? { configured: true } : {}),
       ...scope,
     });
@@ -1514,6 +1517,7 @@ export function inferBlocks(
   headed: ReadonlySet<CommandSpec>,
   isCommand: (name: string) => boolean = () => false,
   configured: ReadonlySet<CommandSpec> = headed,
+  resolve: (inv: Invocation) => Invocation = (inv) => inv,
 ): InferredBlock[] {
   // A history part ("### Breaking changes") is no reference: its blocks are not tried.
   const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
@@ -1521,14 +1525,18 @@ export function inferBlocks(
   const title = doc.headings.find((h) => h.depth === 1)?.text;
   const tree = blockTree(doc.blocks);
   // The commands the page's examples run, by line: `tool build --out x` in a block says whose options it lists.
-  const invoked = doc.invocations.flatMap((inv) => {
+  const invoked = doc.invocations.flatMap((written) => {
+    const inv = resolve(written);
     const words = [inv.command, ...inv.args.slice(0, 3).map((a) => a.text)];
     for (let k = words.length; k >= 1; k--) {
       const name = words.slice(0, k).join(' ');
-      if (isCommand(name)) return [{ line: inv.location.line, name }];
+      if (isCommand(name)) return [{ line: inv.location.line, name, flags: inv.args.slice(k - 1).flatMap((a) => (/^--?[A-Za-z]/.test(a.text) ? [flagName(a.text)] : [])) }];
     }
     return [];
   });
+  const pageRuns = new Set(invoked.map((x) => x.name));
+  const pageCommand = pageCommandOf(invoked.map((x) => x.name));
+  const pageCodes = new Set(doc.blocks.flatMap((b) => b.codes ?? []).map((c) => c.trim()));
   // Innermost blocks first: a table under "### Find unused files" is tried before the "## How to
   // use" holding every sub-command's table, and a block keeps only the rows its assigned blocks left.
   const order = doc.blocks.map((block, i) => ({ block, i })).sort((x, y) => y.block.heading.depth - x.block.heading.depth || x.i - y.i);
@@ -1552,11 +1560,18 @@ export function inferBlocks(
     const ancestors: string[] = [];
     for (let up = tree.parent.get(block); up; up = tree.parent.get(up)) ancestors.push(headingMatchText(up.heading.text));
     const runs = new Set(invoked.filter((x) => x.line > line && x.line <= block.endLine).map((x) => x.name));
-    const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs });
+    const inference = inferCommand(groups, sets, { heading: [headingMatchText(block.heading.text), ...ancestors].join(' / '), ...(title !== undefined ? { title } : {}), file: doc.file, layout, invoked: runs, pageRuns, pageCodes, ...(pageCommand !== undefined ? { pageCommand } : {}) });
+    // A sibling with a section of its own, or mapped by the config, keeps what it was given.
+    if (inference.also) {
+      const also = inference.also.filter((c) => !headed.has(c) && !configured.has(c));
+      if (also.length > 0) inference.also = also;
+      else delete inference.also;
+    }
     // A command a heading elsewhere names (a guide's "### `tool run`") may have its full options
     // table on another page under "## Options": a block whose every row is its own parameter is
     // one more of its sections. Not when the config maps the command: the user said where.
-    const clean = inference.best !== undefined && inference.best.explained === inference.rows && inference.best.shared >= INFERENCE_THRESHOLDS.minShared;
+    // So is a block of the page's command (every example of the page runs it) whose every row is its own.
+    const clean = inference.best !== undefined && inference.best.explained === inference.rows && (inference.best.shared >= INFERENCE_THRESHOLDS.minShared || inference.pageCommand === true);
     if (inference.command && headed.has(inference.command) && !inference.prefix && (configured.has(inference.command) || !clean)) {
       const { command: _taken, ...rest } = inference;
       out.push({ file: doc.file, block, inference: { ...rest, evidence: `${inference.evidence}, which has a reference section already` } });
@@ -1568,6 +1583,15 @@ export function inferBlocks(
       continue;
     }
     if (!inference.command) {
+      // A list right below an example that explains the flags it passes (`* --x.y: enables …`):
+      // the example's command's rows, a selection (its flags, not all of them).
+      const example = list.length > 0 && others.length === 0 ? explainedExample(list, invoked, line) : undefined;
+      const cmd = example && sets.find((x) => x.command.name === example.name || x.command.aliases.includes(example.name))?.command;
+      if (example && cmd && !configured.has(cmd)) {
+        out.push({ file: doc.file, block, inference: { command: cmd, rows: list.length, explainsExample: true, evidence: `its ${list.length} items explain the flags of the \`${example.name}\` example above them (line ${example.line})` } });
+        covered.push([line, block.endLine]);
+        continue;
+      }
       out.push({ file: doc.file, block, inference });
       continue;
     }
@@ -1585,6 +1609,57 @@ export function inferBlocks(
     covered.push([line, block.endLine]);
   }
   return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
+}
+
+/** A flag's name as an example passes it: `--x.y=3` → `x.y`. */
+function flagName(text: string): string {
+  return text.replace(/^-+/, '').split('=')[0]!;
+}
+
+/**
+ * The example a bullet list explains: the last example before the list (after the block's
+ * heading) that passes every flag the list's items name, two items at least, each written as a
+ * flag (`` * `--profiling.enable_memory_snapshot`: to enable memory profiling ``).
+ */
+function explainedExample(
+  list: readonly ReferenceRow[],
+  invoked: ReadonlyArray<{ line: number; name: string; flags: string[] }>,
+  headingLine: number,
+): { line: number; name: string } | undefined {
+  if (list.length < 2 || !list.every((r) => /^-/.test(r.rawName.replace(/^[\s`*_[(]+/, '')))) return undefined;
+  const first = Math.min(...list.map((r) => r.location.line));
+  const before = invoked.filter((x) => x.line > headingLine && x.line < first).pop();
+  if (!before) return undefined;
+  const passed = new Set(before.flags);
+  return list.every((r) => r.names.some((n) => passed.has(n))) ? before : undefined;
+}
+
+/**
+ * The one command every example of a page runs, for lines of flags alone (`--x.no_flag` in a
+ * block after "override it on the command line with:"): none when the page runs two commands (two
+ * sub-commands of one program count as two), a group of sub-commands, or none at all.
+ */
+function flagLinesProgram(resolved: readonly Invocation[], byName: ReadonlyMap<string, CommandSpec>): CommandSpec | undefined {
+  // The command each example runs, sub-command words included (`tool finetune adapter …`).
+  const commandOf = (inv: Invocation): CommandSpec | undefined => {
+    const words = [inv.command, ...inv.args.slice(0, 3).map((a) => a.text)];
+    for (let k = words.length; k >= 1; k--) {
+      const cmd = byName.get(words.slice(0, k).join(' '));
+      if (cmd) return cmd;
+    }
+    return undefined;
+  };
+  const programs = new Set(resolved.filter((inv) => !inv.command.startsWith('-')).map(commandOf));
+  if (programs.size !== 1) return undefined;
+  const [only] = programs;
+  // A group's flags alone could be any of its sub-commands'.
+  if (!only || [...byName.values()].some((c) => c.name.startsWith(`${only.name} `))) return undefined;
+  return only;
+}
+
+/** A line of flags alone, as an invocation of the page's program: the first flag is its first argument. */
+function flagLine(inv: Invocation, program: CommandSpec): Invocation {
+  return { ...inv, command: program.name, args: [{ text: inv.command, location: inv.location }, ...inv.args] };
 }
 
 /** Share of an unasked-for YAML block's keys that must carry a comment for inference to read it (see {@link commentedYamlGroups}). */

@@ -40,7 +40,7 @@ export interface ParameterSet {
   command: CommandSpec;
   /** Folded names and aliases of the command's own parameters (positionals left out). */
   own: Set<string>;
-  /** Own names plus inherited (`acceptedParams`) and project-global parameters. */
+  /** Own names plus positional arguments, inherited (`acceptedParams`) and project-global parameters. */
   explained: Set<string>;
   /** Lower-case words that name the command in a heading, title or path (its last word, its aliases' last words). */
   words: string[];
@@ -84,6 +84,12 @@ export function parameterSets(commands: readonly CommandSpec[], globalParams: Re
       for (const n of [p.name, ...p.aliases]) if (!BUILTIN_NAMES.has(n.replace(/^-+/, ''))) own.add(foldName(n));
     }
     const explained = new Set(own);
+    // A boolean flag's negated spelling (`--no-pretty` for click's/cyclopts' `--pretty/--no-pretty`)
+    // is how tables often list a flag that is on by default: the command's row, though no evidence
+    // that ties a block to it (that is the positive name's).
+    for (const p of command.params) if (p.negatable && !p.positional) for (const n of [p.name, ...p.aliases]) if (n.replace(/^-+/, '').length > 1) explained.add(`no${foldName(n)}`);
+    // A positional argument documented beside the flags (`APP`) is the command's, though it never ties a block to it.
+    for (const p of command.params) if (p.positional) explained.add(foldName(p.name));
     for (const p of command.acceptedParams ?? []) for (const n of [p.name, ...p.aliases]) explained.add(foldName(n));
     for (const g of globals) explained.add(g);
     const words = [...new Set([command.name, ...command.aliases].map((n) => n.split(' ').pop()!.toLowerCase()))];
@@ -167,6 +173,19 @@ export interface Inference {
   rival?: { command: CommandSpec; shared: number };
   /** Rows that count (built-in names such as `--help` left out). */
   rows: number;
+  /**
+   * Sibling sub-commands (`tool install cursor` beside `tool install desktop`) that the same block
+   * documents: one options table shared by the sub-commands of a group that the page runs or names
+   * in inline code, each of which it fits (see {@link sharedBySiblings}).
+   */
+  also?: CommandSpec[];
+  /**
+   * The command is the page's command (its examples run it and nothing else): the block is its
+   * reference as much as a heading naming it would be, so it promises every parameter.
+   */
+  pageCommand?: boolean;
+  /** The block is a bullet list explaining the flags of the example right above it: a selection of the command's flags. */
+  explainsExample?: boolean;
   /** One sentence: "12 of 14 rows are parameters of `autoforge`", or why nothing was assigned. */
   evidence: string;
 }
@@ -258,7 +277,19 @@ function namesWord(text: string, words: readonly string[]): boolean {
 export function inferCommand(
   groups: ReadonlyArray<readonly ReferenceRow[]>,
   sets: readonly ParameterSet[],
-  context: { heading: string; title?: string; file: string; layout?: 'list' | 'other'; invoked?: ReadonlySet<string> },
+  context: {
+    heading: string;
+    title?: string;
+    file: string;
+    layout?: 'list' | 'other';
+    /** Commands the block's own examples run. */
+    invoked?: ReadonlySet<string>;
+    /** The page's command: the one command every example of the page runs (see {@link pageCommandOf}). */
+    pageCommand?: string;
+    /** Commands the page's examples run anywhere, and the inline code spans of the page: which sub-commands the page is about. */
+    pageRuns?: ReadonlySet<string>;
+    pageCodes?: ReadonlySet<string>;
+  },
 ): Inference {
   const rows = groups.flat();
   const counted = rows.filter((r) => !r.names.every((n) => BUILTIN_NAMES.has(n)));
@@ -312,7 +343,11 @@ export function inferCommand(
   const where = [context.heading, context.title ?? '', context.file];
   const namedByContext = (s: (typeof scored)[number]): boolean => where.some((t) => namesWord(t, s.set.words));
   let chosen = first;
-  if (close.length > 0) {
+  // Sibling sub-commands the page runs or names (`tool deploy docker`, `tool deploy function`)
+  // tie on the options they share: one table documents them together (see sharedBySiblings).
+  const siblingTie = close.length > 0 && onPage(first.set.command, context) && groupOf(first.set.command.name) !== undefined && kindRank(first.set) === 0 &&
+    close.every((s) => kindRank(s.set) === 0 && groupOf(s.set.command.name) === groupOf(first.set.command.name) && onPage(s.set.command, context));
+  if (close.length > 0 && !siblingTie) {
     // The block's own examples run one of them (`release-please github-release …`), else its
     // headings, the page title or the path name one of them.
     const run = [first, ...close].filter((s) => context.invoked?.has(s.set.command.name));
@@ -330,7 +365,10 @@ export function inferCommand(
   // A sub-command of few parameters cannot show three: a block whose heading, page title or path
   // names it (`# login` in docs/commands/login.md) needs only one of its own (and most rows, below).
   // Not a program itself: its name is on every page of its docs.
-  const fewNamed = kindRank(chosen.set) === 0 && chosen.shared >= 1 && chosen.set.command.name.includes(' ') && aboutCommand(context, chosen.set.words);
+  // The page's command (every example of the page runs it: `tool inspect` on docs/cli/inspecting.md)
+  // is named by the page as plainly.
+  const ofPage = kindRank(chosen.set) === 0 && context.pageCommand === chosen.set.command.name;
+  const fewNamed = kindRank(chosen.set) === 0 && chosen.shared >= 1 && chosen.set.command.name.includes(' ') && (aboutCommand(context, chosen.set.words) || ofPage);
   if (chosen.shared < minShared && !fewNamed) {
     return { best: chosenBest, rows: total, ...rival, evidence: `only ${chosen.shared} of its ${total} rows ${chosen.shared === 1 ? 'is a parameter' : 'are parameters'} of ${cname} (at least ${minShared} needed)` };
   }
@@ -371,5 +409,62 @@ export function inferCommand(
   if (chosen.set.prefix) {
     return { command: chosen.set.command, prefix: chosen.set.prefix, best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are keys of ${cname} under \`${chosen.set.prefix.slice(0, -1)}\`` };
   }
-  return { command: chosen.set.command, best: chosenBest, rows: total, ...rival, evidence: `${chosen.explained} of its ${total} rows are parameters of ${cname}` };
+  const also = sharedBySiblings(chosen.set, scored, total, context);
+  const siblings = also.length > 0 ? { also } : {};
+  const evidence = `${chosen.explained} of its ${total} rows are parameters of ${cname}${also.length > 0 ? `, and of its siblings ${also.map((c) => `\`${c.name}\``).join(', ')} that the page runs or names` : ''}${ofPage ? ', the command every example of the page runs' : ''}`;
+  return { command: chosen.set.command, best: chosenBest, rows: total, ...rival, ...siblings, ...(ofPage ? { pageCommand: true } : {}), evidence };
+}
+
+/**
+ * The page's command: the one command that every example of the page runs, when it runs one at
+ * least twice (docs/cli/inspecting.md running `tool inspect …` in each example). A page whose
+ * examples run two commands has none.
+ *
+ * @param runs the command each example of the page runs, in document order
+ */
+export function pageCommandOf(runs: readonly string[]): string | undefined {
+  const distinct = new Set(runs);
+  return distinct.size === 1 && runs.length >= 2 ? runs[0] : undefined;
+}
+
+/** `tool install cursor` → `tool install`; undefined for a program or a top-level command (`tool run`: its siblings are the whole CLI). */
+function groupOf(name: string): string | undefined {
+  const words = name.split(' ');
+  return words.length >= 3 ? words.slice(0, -1).join(' ') : undefined;
+}
+
+/** How many parameters of a command a reference documents: neither positional nor hidden. */
+function documentable(c: CommandSpec): number {
+  return c.params.filter((p) => !p.positional && !p.hidden).length;
+}
+
+/** Whether the page runs a command in an example or names it (or its last word) in inline code. */
+function onPage(c: CommandSpec, context: { pageRuns?: ReadonlySet<string>; pageCodes?: ReadonlySet<string> }): boolean {
+  return [c.name, ...c.aliases].some((n) => context.pageRuns?.has(n) || context.pageCodes?.has(n) || context.pageCodes?.has(n.split(' ').pop()!));
+}
+
+/**
+ * Sibling sub-commands one options table documents together: `tool install desktop`, `tool install
+ * cursor` and `tool install stdio` share one "## Options" table on the page that runs them, each
+ * with a flag or two of its own ("`cursor` only"). A sibling is one more command of the block when
+ * it is a sub-command of the same group (three words or more: a top-level command's siblings are
+ * the whole CLI), the page runs it in an example or names it in inline code (`` `stdio` `` in a
+ * list of targets), at least {@link INFERENCE_THRESHOLDS}`.minShared` of the rows name its own
+ * parameters, and they are at least half of its documented parameters (a target with fewer
+ * options shares the table too, its rows being a subset). The chosen command must be run or named the same
+ * way: the page is about the group's sub-commands.
+ */
+export function sharedBySiblings(
+  chosen: ParameterSet,
+  scored: ReadonlyArray<{ set: ParameterSet; shared: number; explained: number }>,
+  total: number,
+  context: { pageRuns?: ReadonlySet<string>; pageCodes?: ReadonlySet<string> },
+): CommandSpec[] {
+  const group = groupOf(chosen.command.name);
+  if (group === undefined || kindRank(chosen) !== 0) return [];
+  if (!onPage(chosen.command, context)) return [];
+  return scored
+    .filter((s) => s.set !== chosen && kindRank(s.set) === 0 && !s.set.prefix && groupOf(s.set.command.name) === group && s.set.command !== chosen.command)
+    .filter((s) => s.shared >= INFERENCE_THRESHOLDS.minShared && s.shared * 2 >= documentable(s.set.command) && onPage(s.set.command, context))
+    .map((s) => s.set.command);
 }

@@ -199,10 +199,11 @@ export interface PartialReference {
 /**
  * A command whose reference is not known to be complete, so that missing rows are not reported
  * (one run note says so instead), or `undefined` when some section promises every parameter: one
- * that a heading names or a `commands.<name>.sections` pattern ties and that neither declares a
- * selection (a configured section's "Here is a list of common options" still does, unless the
- * entry sets `complete`) nor is history (a configured heading in a history page promises
- * nothing). Otherwise the reference is
+ * that a heading names, a `commands.<name>.sections` pattern ties, or that documents the page's
+ * command (every example of its page runs it), and that neither declares a selection (a
+ * configured section's "Here is a list of common options" still does, unless the entry sets
+ * `complete`) nor is history (a configured heading in a history page promises nothing).
+ * Otherwise the reference is
  * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
  * and no inferred section stands beside them, or when every section was inferred and they
  * document fewer than half of the parameters (issue #29).
@@ -213,7 +214,7 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
   // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.
-  if (sections.some((s) => !s.inferred && !declared(s))) return undefined;
+  if (sections.some((s) => (!s.inferred || s.inferred.pageCommand) && !declared(s))) return undefined;
   const { parameters } = coverageCounts(model, cmd);
   // Rows outside the sections (elsewhere on their page, on a linked page) are no evidence that a
   // reference found by its content is the whole reference.

@@ -462,7 +462,7 @@ function subclassed(model: Model): Set<string> {
  * (treated as open). `key` is a dotted key, or its segments when one contains a dot itself
  * (`Usage.keySegments`).
  */
-export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[]): KeyResolution {
+export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[], options: { flag?: boolean } = {}): KeyResolution {
   const segments = typeof key === 'string' ? key.split('.') : key;
   const root = findParam(cmd, segments[0] ?? '');
   if (!root) return { status: 'unknown' };
@@ -479,11 +479,27 @@ export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonl
     // `servers.<name>`: the instance name is free; the segment after it names a field.
     if (current.valueTypeRef !== undefined && ++i >= segments.length) return { status: 'open', param: current, root };
     const seg = segments[i]!;
-    const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg));
+    const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg)) ?? (options.flag ? flagSpelledField(owner.fields, seg) : undefined);
     if (!next) return { status: 'unknown-subkey', root, index: i, owner, prefix: segments.slice(0, i).join('.') };
     current = next;
   }
   return { status: 'known', param: current, root };
+}
+
+/**
+ * The nested field a dotted CLI flag's segment spells the way tyro and jsonargparse accept it:
+ * dashes for underscores (`--profiler.enable-memory-snapshot`) and, for a boolean field, its
+ * negation (`--profiler.no_enable_memory_snapshot`, `--profiler.no-enable-memory-snapshot`).
+ */
+export function flagSpelledField(fields: readonly ParamSpec[], segment: string): ParamSpec | undefined {
+  const norm = (n: string): string => n.replace(/-/g, '_');
+  const seg = norm(segment);
+  const named = (n: string): ParamSpec | undefined => fields.find((f) => [f.name, ...f.aliases].some((a) => norm(a) === n));
+  const plain = named(seg);
+  if (plain) return plain;
+  const negated = /^no_(.+)$/.exec(seg)?.[1];
+  const field = negated !== undefined ? named(negated) : undefined;
+  return field && /\bbool(?:ean)?\b/i.test(field.type ?? '') ? field : undefined;
 }
 
 /**

@@ -416,7 +416,14 @@ export interface ReferenceSection {
    * from the names the section documents (issue #29): the evidence, e.g. "12 of 14 rows are
    * parameters of `autoforge`".
    */
-  inferred?: { evidence: string };
+  inferred?: {
+    evidence: string;
+    /**
+     * The command is the page's command (every example of the page runs it): the section is its
+     * reference as plainly as a heading naming it, and promises every parameter.
+     */
+    pageCommand?: boolean;
+  };
   /**
    * The section's heading or lead text (the paragraphs between the heading and its first row)
    * says it lists a selection: the words that say so ("Notable keys", "Here is a list of common
