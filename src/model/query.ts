@@ -433,6 +433,11 @@ const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
 const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
 
+/** Whether a linked line range of a page is (or holds) one of the page's command reference sections. */
+function linksCommandSection(model: Model, file: string, range: { start: number; end: number }): boolean {
+  return sectionsOfFile(model, file).some((s) => !s.global && s.rows.length > 0 && s.heading.location.line >= range.start && s.heading.location.line <= range.end);
+}
+
 /** Whether two reference sections document the same thing: both global, or a command in common. */
 function sameReference(a: ReferenceSection, b: ReferenceSection): boolean {
   if (a.global || b.global) return a.global && b.global;
@@ -572,6 +577,9 @@ export function isExplained(
     for (const { section, row } of rows) {
       if (section.file !== target.file) continue;
       if (row.location.line >= range.start && row.location.line <= range.end && section.rows.includes(row)) return true;
+      // The page's "Global options" section applies to every command section of the page: a link
+      // to one of them (`cli.md#bootstrapping`) reaches the global rows above it too.
+      if (section.global && target.file !== file && linksCommandSection(model, target.file, range)) return true;
     }
     if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
   }
