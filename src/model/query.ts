@@ -560,8 +560,16 @@ export function isExplained(
   // explains the parameters its sibling pages document; a link to one of its pages or to the
   // folder's index page, without a fragment, is a link to the whole reference.
   const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
+  // A page of it or of a sub-folder (`cli-reference/manual/debug.md`, one page per flag) belongs to
+  // it too when it documents a CLI flag by a heading about it (`` ## `--debug` {#debug} ``), even
+  // with no table read as the command's rows.
+  const nested = (f: string): boolean => {
+    const dir = path.posix.dirname(f);
+    return param.origin === 'cli-flag' && [...rowDirs].some((d) => dir === d || dir.startsWith(`${d}/`))
+      && (model.doc(f)?.headings.some((h) => h.codes.some((c) => /^--?[A-Za-z]/.test(c.trim()))) ?? false);
+  };
   const referencePage = (f: string): boolean =>
-    rowDirs.size > 0 && rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
+    rowDirs.size > 0 && ((rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)))) || nested(f));
   if (referencePage(file)) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
