@@ -433,6 +433,11 @@ const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
 const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
 
+/** A code span naming two spellings of a flag (`--td/--tools-debug`, `-p, --port`) as its spellings; any other span as itself. */
+function codeSpellings(code: string): string[] {
+  return /^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t].*)?$/.test(code) ? code.split(/[ \t]*[/,|][ \t]*/) : [code];
+}
+
 /** Whether a linked line range of a page is (or holds) one of the page's command reference sections. */
 function linksCommandSection(model: Model, file: string, range: { start: number; end: number }): boolean {
   return sectionsOfFile(model, file).some((s) => !s.global && s.rows.length > 0 && s.heading.location.line >= range.start && s.heading.location.line <= range.end);
@@ -589,7 +594,9 @@ export function isExplained(
       // to one of them (`cli.md#bootstrapping`) reaches the global rows above it too.
       if (section.global && target.file !== file && linksCommandSection(model, target.file, range)) return true;
     }
-    if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
+    // A span with two spellings names the parameter when both are its own (`--td/--tools-debug`;
+    // `-c/--continue` of another command is not `-c/--current`).
+    if (link.fragment && range.codes.some((c) => codeSpellings(c).every((sp) => spellings.has(sp.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? sp)))) return true;
   }
   return false;
 }
