@@ -433,6 +433,21 @@ const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
 const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
 
+/**
+ * Whether a page documents flags one heading each: a heading names a flag in code, and either half
+ * its headings below the title at least do, or the page has an options table all of whose rows
+ * name flags (`` | [`--graphql-no-typename`](#graphql-no-typename) | … | ``).
+ */
+function flagPage(doc: DocFile | undefined): boolean {
+  if (!doc) return false;
+  const isFlag = (c: string): boolean => /^--?[A-Za-z]/.test(c.trim());
+  const headings = doc.headings.filter((h) => h.depth >= 2);
+  const flags = headings.filter((h) => h.codes.some(isFlag)).length;
+  if (flags === 0) return false;
+  if (flags * 2 >= headings.length) return true;
+  return doc.blocks.some((b) => b.tables.some((t) => t.rows.length > 0 && t.rows.every((r) => (r.cellCodes[0] ?? []).some(isFlag))));
+}
+
 /** A code span naming two spellings of a flag (`--td/--tools-debug`, `-p, --port`) as its spellings; any other span as itself. */
 function codeSpellings(code: string): string[] {
   return /^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t].*)?$/.test(code) ? code.split(/[ \t]*[/,|][ \t]*/) : [code];
@@ -566,12 +581,12 @@ export function isExplained(
   // folder's index page, without a fragment, is a link to the whole reference.
   const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
   // A page of it or of a sub-folder (`cli-reference/manual/debug.md`, one page per flag) belongs to
-  // it too when it documents a CLI flag by a heading about it (`` ## `--debug` {#debug} ``), even
-  // with no table read as the command's rows.
+  // it too when it is a page of flags: half its headings at least are about one
+  // (`` ## `--debug` {#debug} ``), even with no table read as the command's rows. A topic page of
+  // the folder that has one such heading among many (`reference/configuration.mdx`) is not.
   const nested = (f: string): boolean => {
     const dir = path.posix.dirname(f);
-    return param.origin === 'cli-flag' && [...rowDirs].some((d) => dir === d || dir.startsWith(`${d}/`))
-      && (model.doc(f)?.headings.some((h) => h.codes.some((c) => /^--?[A-Za-z]/.test(c.trim()))) ?? false);
+    return param.origin === 'cli-flag' && [...rowDirs].some((d) => dir === d || dir.startsWith(`${d}/`)) && flagPage(model.doc(f));
   };
   const referencePage = (f: string): boolean =>
     rowDirs.size > 0 && ((rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)))) || nested(f));
