@@ -1,7 +1,8 @@
 /** Rule: a document uses a command's parameters in examples but links to nothing that explains them. */
 import type { Rule } from '../src/model/rule.js';
 import { findParam, isExplained, relativeLink, rowsFor } from '../src/model/query.js';
-import type { CommandSpec, ParamSpec, Usage } from '../src/model/types.js';
+import type { CommandSpec, ParamSpec, ReferenceSection, Usage } from '../src/model/types.js';
+import { isAgentInstructions } from '../src/shared/paths.js';
 
 const rule: Rule = {
   meta: {
@@ -51,16 +52,18 @@ const rule: Rule = {
       const first = unexplained[0];
       if (!first) continue;
       const [, usage] = first;
-      const target = model.sectionsFor(cmd)[0] ?? rowsFor(model, cmd, first[0])[0]?.section;
+      const target = linkTarget(model.sectionsFor(cmd), rowsFor(model, cmd, first[0]).map(({ section }) => section));
       if (!target) continue;
       const names = unexplained.map(([p]) => `\`${p.name}\``);
+      // A heading's explicit id (`## Mutual exclusion {#mutual-exclusion}`) is its anchor on the docs site.
+      const anchor = target.heading.anchors?.[0] ?? target.heading.slug;
       report({
         messageId: 'unexplained',
         data: {
           params: names.join(', '),
           them: names.length === 1 ? 'it' : 'them',
           command: cmd.name,
-          link: relativeLink(file, target.file, target.heading.slug),
+          link: relativeLink(file, target.file, anchor),
           count: String(names.length),
           // The finding is "this document's examples of the command link to no reference": its
           // identity (baseline key, SARIF fingerprint) must not change when another parameter
@@ -72,19 +75,28 @@ const rule: Rule = {
           { ...target.heading.location, message: `\`${cmd.name}\` reference section` },
           ...unexplained.slice(1).map(([p, u]) => ({ ...u.location, message: `\`${p.name}\` is also used here` })),
         ],
-        suggestion: `[${cmd.name} reference](${relativeLink(file, target.file, target.heading.slug)})`,
+        suggestion: `[${cmd.name} reference](${relativeLink(file, target.file, anchor)})`,
       });
     }
   },
 };
 
-/** Instruction files for coding agents: `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, GitHub Copilot's instructions, agent skills (`skills/<name>/SKILL.md`, `skills/<name>/references/*.md`). */
-function isAgentInstructions(file: string): boolean {
-  const base = file.slice(file.lastIndexOf('/') + 1);
-  if (/^(?:agents?|claude|claude\.local|gemini)\.md$/i.test(base)) return true;
-  if (/(?:^|\/)\.github\/(?:copilot-instructions\.md|instructions\/[^/]+\.instructions\.md)$/i.test(file)) return true;
-  // Agent skills: `skills/<name>/SKILL.md` and the reference files beside it.
-  return base === 'SKILL.md' || /(?:^|\/)skills\/[^/]+\/references?\/[^/]+\.mdx?$/i.test(file);
+/**
+ * The section the suggested link points at: the fullest section that documents the first
+ * unexplained parameter (the command's own or a global options page), else the command's fullest
+ * section; a section of user documentation before an agent-instruction copy of
+ * it (`skills/<name>/references/cli-options.md`), which is not where a reader is sent.
+ *
+ * @param own the command's sections, fullest first ({@link Model.sectionsFor})
+ * @param documenting the sections holding a row for the first unexplained parameter
+ */
+function linkTarget(own: readonly ReferenceSection[], documenting: readonly ReferenceSection[]): ReferenceSection | undefined {
+  // The fullest section documenting it: a global options page's 13-row table before a tutorial's
+  // three-row overview; among equals, the command's own order (fullest reference first).
+  const rank = (s: ReferenceSection): number => (own.includes(s) ? own.indexOf(s) : own.length);
+  const holding = [...new Set(documenting)].sort((a, b) => b.rows.length - a.rows.length || rank(a) - rank(b));
+  const ranked = [...holding, ...own.filter((s) => !documenting.includes(s))];
+  return ranked.find((s) => !isAgentInstructions(s.file)) ?? ranked[0];
 }
 
 export default rule;

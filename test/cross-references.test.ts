@@ -64,6 +64,25 @@ describe('links to the published site', () => {
     expect(page.links.map((l) => l.targetFile)).toEqual(['docs/cli-reference/index.md', 'docs/cli-reference/base.md', 'docs/cli-reference/base.md', undefined, undefined, undefined]);
   });
 
+  it('leaves a locale segment out and matches the route case-insensitively when nothing matches as written (issue #29)', () => {
+    const page = {
+      links: [
+        link('README.md', 'https://tool.example.dev/docs/en/cli'), // Docusaurus 1: /docs/<locale>/<id>
+        link('README.md', 'https://tool.example.dev/docs/pt-BR/configuration#roots'),
+        link('README.md', 'https://tool.example.dev/docs/en/missing'),
+      ],
+    };
+    resolveSiteUrls([page], ['docs/CLI.md', 'docs/Configuration.md', 'docs/en/intro.md'], ['https://tool.example.dev/']);
+    expect(page.links.map((l) => l.targetFile)).toEqual(['docs/CLI.md', 'docs/Configuration.md', undefined]);
+  });
+
+  it('reads the url of a Docusaurus 1 siteConfig.js, not a nested url of a video', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'docdrift-site-'));
+    mkdirSync(path.join(root, 'website'));
+    writeFileSync(path.join(root, 'website/siteConfig.js'), "const videos = [\n  {\n    url: 'https://video.example.com/embed/x',\n  },\n];\nconst siteConfig = {\n  url: 'https://tool.example.dev',\n  baseUrl: '/',\n};\n");
+    expect(declaredSiteUrls(root)).toEqual(['https://tool.example.dev/']);
+  });
+
   it('reads the site URLs a project declares, leaving code hosts out', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'docdrift-site-'));
     mkdirSync(path.join(root, 'website'));

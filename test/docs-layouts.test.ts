@@ -186,6 +186,15 @@ describe('a heading per parameter (terraform-docs and Docusaurus shapes)', () =>
     expect(rows[0]!.location).toMatchObject({ line: 3, column: 1, endColumn: 10 });
   });
 
+  test('a flag heading with a variadic placeholder run (`--projects <path1> ... <pathN>`) names the flag (issue #29)', () => {
+    const md = [
+      '# CLI options', '', '### `--roots <dir1> ... <dirN>`', '', 'Folders to search.', '',
+      '### `--only <name1> … <nameN>`', '', 'Run only these.', '', '### `--watch`', '', 'Watch files.', '',
+    ].join('\n');
+    const rows = parseDoc('docs/cli.md', md).doc.blocks[0]!.headingRows!;
+    expect(rows.map((r) => r.names)).toEqual([['roots'], ['only'], ['watch']]);
+  });
+
   test('a heading grouping parameter headings (or holding a reference table) is not itself a row', () => {
     const md = [
       '# Config', '', '## `data`', '', 'Dataset options.', '', '### `data.repo_id`', '', 'Type: `str`', '',

@@ -61,6 +61,26 @@ describe('proseCodes', () => {
     expect(prose('`-m 3-small` specifies the model.\n')).toEqual([['-m 3-small', true, false]]);
   });
 
+  it('reads a definition after a noun naming the code: a purpose clause or a verb (issue #29)', () => {
+    // `flag` / `options` then `to <verb>` or a verb in the third person: the sentence defines the flag.
+    expect(prose('**Packages**: Use the `--with` flag to specify the packages your server needs:\n')).toEqual([['--with', true, true]]);
+    expect(prose('You can pass one or more `-q term` options to pick the first model matching those terms:\n')).toEqual([['-q term', true, false]]);
+    expect(prose('The `-y` flag skips asking for confirmation.\n')).toEqual([['-y', true, false]]);
+    expect(prose('That `--dry-run` option causes nothing to be written.\n')).toEqual([['--dry-run', true, true]]);
+    // A noun phrase that goes on is still a mention.
+    expect(prose('Write the `--out` file patterns first.\n')).toEqual([['--out', false, true]]);
+  });
+
+  it('reads a flag written with several values, alone or with its second spelling (issue #29)', () => {
+    expect(prose("Here `--files docs '**/*.md'` scans the docs folder for Markdown files.\n")).toEqual([["--files docs '**/*.md'", true, true]]);
+    expect(prose('You can pass these using `-o/--option name value` - for example, to set the speed.\n')).toEqual([
+      ['-o name value', true, false],
+      ['--option name value', true, true],
+    ]);
+    // Two flags in one span are a command line, not one flag with values.
+    expect(prose('Run with `--fast --quiet` to skip the checks.\n')).toEqual([]);
+  });
+
   it('ignores code in headings, tables and fenced blocks', () => {
     expect(prose('## `--workers` sets it\n\n| `--out` | sets the output file |\n| --- | --- |\n\n```\n`--x` does things\n```\n')).toEqual([]);
   });

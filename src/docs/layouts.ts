@@ -39,11 +39,11 @@ export const LIST_REFERENCE_SHARE = 0.6;
  * One documented spelling of a parameter, as a code span holds it: an optional Hydra/flag prefix
  * and `[no-]` marker, a name (letters, digits, `_`, `.`, `-`; no `/`; a digit first only after
  * `--`, as in `--4o`), then at most one value placeholder (`=x`, `[=X]`, ` <dir>`, ` DIR`,
- * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`), possibly variadic (` TEXT...`). `pip install foo`, `-1` and
+ * ` PROVIDER=KEY`, ` ALIAS:MODEL`, ` {a,b}`), possibly variadic (` TEXT...`, ` <path1> ... <pathN>`). `pip install foo`, `-1` and
  * `src/a.py` are not.
  */
 const PARAM_SPELLING_RE =
-  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?)?$/;
+  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?(?:[ \t]+(?:\.\.\.|…)(?:[ \t]+<[^>]+>)?)?)?$/;
 /** Names that are file names, not parameters (`README.md`, `config.yaml`). */
 const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
 

@@ -16,10 +16,17 @@ import { normalizeParamName } from './reference-table.js';
  * ` <v>`, ` VALUE`, `[=v]`. No other words: `gym env start --x` is a command line, not a name.
  */
 const TOKEN_RE = /^(?:\+\+|\+|~|--|-)?[A-Za-z_][\w-]*(?:\.(?:[\w-]+|<[\w-]+>|\*))*\.?(?:\[?=[^\s]*\]?|\s+<[^>]+>|\s+[A-Z][A-Z0-9_]*|\s+\[[^\]]+\])?$/;
-/** A flag with one value (`--threads 8`, `--format=json`, `-m 3-small`). */
-const FLAG_VALUE_RE = /^--?[A-Za-z][\w-]*[= ]\S+$/;
-/** Two spellings of one flag in one span: `-c/--content`, `-p, --port`, `--out | -o`. Group 1 the first, group 2 the rest. */
-const SPELLINGS_RE = /^(-{1,2}[A-Za-z][\w-]*)((?:\s*[/,|]\s*-{1,2}[A-Za-z][\w-]*)+)$/;
+/**
+ * A flag with its value (`--threads 8`, `--format=json`, `-m 3-small`), or with up to three value
+ * words when it takes several (`--files docs '**\/*.md'`, `--option name value`); a word starting
+ * with a dash and a letter is another flag, so `--a --b` is a command line (`--offset -1` is a value), not one flag.
+ */
+const FLAG_VALUE_RE = /^--?[A-Za-z][\w-]*[= ](?!-[A-Za-z-])\S+(?:[ \t]+(?!-[A-Za-z-])\S+){0,2}$/;
+/**
+ * Two spellings of one flag in one span: `-c/--content`, `-p, --port`, `--out | -o`, possibly
+ * followed by the value (`-o/--option name value`). Group 1 the spellings, group 2 the value part.
+ */
+const SPELLINGS_RE = /^(-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+)((?:[ \t]+(?!-[A-Za-z-])\S+){0,3})$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
 /** A file name's extension: `config.yaml`, `train.py`. */
@@ -68,7 +75,9 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   list.forEach((t, i) => {
     if (t.kind !== 'code') return;
     const written = t.node.value.trim();
-    const spellings = SPELLINGS_RE.test(written) ? written.split(/\s*[/,|]\s*/) : [written];
+    const two = SPELLINGS_RE.exec(written);
+    // Each spelling with the value written after them: `-o/--option name value` → `-o name value`, `--option name value`.
+    const spellings = two ? two[1]!.split(/[ \t]*[/,|][ \t]*/).map((sp) => sp + two[2]!) : [written];
     for (const code of spellings) read(t, i, code);
   });
   return out;
@@ -145,8 +154,10 @@ function introduces(list: readonly Token[], i: number): boolean {
 function explains(prose: string): boolean {
   const text = prose.replace(/^[\s*_]+/, '');
   const noun = GENERIC_NOUN_RE.exec(text);
-  // The noun's match takes the blanks after it: what follows starts at the next word.
-  if (noun && !/^[\s*_]*(?::|—|–|-\s|(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b)/i.test(text.slice(noun[0].length))) return false;
+  // The noun ate the blank after it (`` `--with` flag to specify… ``): the definition starts the rest.
+  // A verb in the third person after the noun defines it too (`` the `-y` flag skips asking… ``,
+  // `` that `--no-stream` option causes… ``).
+  if (noun && !/^[\s*_]*(?::|—|–|-\s|(?:that|which|is|are|sets?|controls?|lets?|makes?|to\s+(?!the\b|a\b|an\b)[a-z]+)\b|[a-z]{2,}[^su\s]s\b)/i.test(text.slice(noun[0].length))) return false;
   return (text.match(WORD_RE) ?? []).length >= 2;
 }
 

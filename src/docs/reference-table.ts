@@ -244,6 +244,9 @@ export function flagSpellingsInText(text: string, location: SourceLocation): Non
 /** A flag followed by a concrete value, not a placeholder (`--precision bf16-true`, not `--out DIR`, `--out <dir>`). */
 const SETTING_WITH_VALUE_RE = /(?:^|\s)--?[A-Za-z][\w-]*[ =](?![A-Z][A-Z0-9_]*\b|[<[{])[a-z0-9.][^\s|]*/;
 
+/** A key with its value (`format: "email"`, `type: string`): an example of a value, not a parameter name. */
+const KEY_VALUE_RE = /^[A-Za-z_][\w.-]*:[ \t]+\S/;
+
 /**
  * Interprets a table as a reference table.
  *
@@ -279,7 +282,13 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
   if (descCol < 0 && typeCol < 0 && defaultCol < 0 && table.rows.length > 0
     && table.rows.filter((r) => SETTING_WITH_VALUE_RE.test((r.cells[nameCol] ?? '').replace(/`/g, ''))).length * 2 >= table.rows.length) return undefined;
   const rows: ReferenceRow[] = [];
+  // A table of flags (`--type-mappings`, `--strict-types`, …) may close with rows naming values of
+  // the input format rather than options (`` `format: "email"` ``): a `key: value` pair there is
+  // no parameter.
+  const nameCode = (r: DocTable['rows'][number]): string => (r.cellCodes[nameCol]?.[0] ?? r.cells[nameCol] ?? '').trim();
+  const flagTable = table.rows.filter((r) => /^--?[A-Za-z]/.test(nameCode(r))).length * 2 > table.rows.length;
   for (const row of table.rows) {
+    if (flagTable && KEY_VALUE_RE.test(nameCode(row))) continue;
     let rawName = row.cells[nameCol] ?? '';
     const names = namesOf(rawName, row.cellCodes[nameCol] ?? []);
     // A row documenting only a flag (empty key cell) is named by the flag.

@@ -18,7 +18,7 @@ function read(file: string): string | undefined {
 
 /**
  * The docs-site URLs a project declares: MkDocs/Zensical `site_url` (mkdocs.yml, zensical.toml),
- * Docusaurus `url` + `baseUrl` (docusaurus.config.*), Sphinx `html_baseurl` (conf.py), package.json
+ * Docusaurus `url` + `baseUrl` (docusaurus.config.*, Docusaurus 1's siteConfig.js), Sphinx `html_baseurl` (conf.py), package.json
  * `homepage`, and the `Documentation`/`Homepage` entries of pyproject.toml's `[project.urls]`.
  * Code hosts (GitHub, PyPI, npm) are left out: they serve the repository, not the site. Looked up
  * at the root and in `docs/`, `website/`, `doc/`, `documentation/`. Never throws.
@@ -37,11 +37,12 @@ export function declaredSiteUrls(root: string): string[] {
     for (const name of ['mkdocs.yml', 'mkdocs.yaml']) add(/^site_url:\s*(\S+)/m.exec(at(name) ?? '')?.[1]);
     add(/^site_url\s*=\s*(["'][^"'\n]+["'])/m.exec(at('zensical.toml') ?? '')?.[1]);
     add(/^html_baseurl\s*=\s*(["'][^"'\n]+["'])/m.exec(at('conf.py') ?? '')?.[1]);
-    for (const name of ['docusaurus.config.js', 'docusaurus.config.ts', 'docusaurus.config.mjs']) {
+    // Docusaurus 2+ (`docusaurus.config.*`) and 1 (`siteConfig.js`).
+    for (const name of ['docusaurus.config.js', 'docusaurus.config.ts', 'docusaurus.config.mjs', 'siteConfig.js']) {
       const text = at(name);
       if (!text) continue;
-      const url = /^\s*url:\s*['"]([^'"\n]+)['"]/m.exec(text)?.[1];
-      const base = /^\s*baseUrl:\s*['"]([^'"\n]+)['"]/m.exec(text)?.[1] ?? '/';
+      const url = outermost(text, 'url');
+      const base = outermost(text, 'baseUrl') ?? '/';
       if (url) add(url.replace(/\/+$/, '') + base);
     }
   }
@@ -58,4 +59,18 @@ export function declaredSiteUrls(root: string): string[] {
   const urls = pyproject && /^\[project\.urls\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(pyproject)?.[1];
   if (urls) for (const m of urls.matchAll(/^["']?(?:documentation|docs|homepage)["']?\s*=\s*(["'][^"'\n]+["'])/gim)) add(m[1]);
   return [...out];
+}
+
+/**
+ * The string value of the least indented `key: '…'` property of a JavaScript config: the config
+ * object's own `url`, not the `url` of a video or a link nested deeper (`siteConfig.js` lists
+ * both). Undefined when there is none.
+ */
+function outermost(text: string, key: string): string | undefined {
+  let best: { indent: number; value: string } | undefined;
+  for (const m of text.matchAll(new RegExp(`^([ \\t]*)${key}:[ \\t]*['"]([^'"\\n]+)['"]`, 'gm'))) {
+    const indent = m[1]!.length;
+    if (!best || indent < best.indent) best = { indent, value: m[2]! };
+  }
+  return best?.value;
 }

@@ -7,6 +7,7 @@ import { historyRanges, inRanges, isHistoryPage } from '../docs/page-kind.js';
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
+import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
@@ -326,11 +327,13 @@ export function buildModel(input: ModelInput): Model {
   };
 
   // The first section of a command is where findings about it are reported and links point:
-  // the fullest one (most rows naming its parameters), not a partial table in a tutorial.
+  // the fullest one (most rows naming its parameters), not a partial table in a tutorial; and a
+  // page of the user documentation before an agent-instruction copy of it (`skills/x/references/`).
   for (const [cmd, list] of sectionsByCommand) {
     const names = new Set(cmd.params.flatMap((p) => [p.name, ...p.aliases]));
     const score = (sec: ReferenceSection): number => sec.rows.filter((r) => r.names.some((n) => names.has(n))).length;
-    list.sort((a, b) => score(b) - score(a) || a.file.localeCompare(b.file) || a.heading.location.line - b.heading.location.line);
+    const agent = (sec: ReferenceSection): number => (isAgentInstructions(sec.file) ? 1 : 0);
+    list.sort((a, b) => agent(a) - agent(b) || score(b) - score(a) || a.file.localeCompare(b.file) || a.heading.location.line - b.heading.location.line);
   }
 
   return {

@@ -63,7 +63,10 @@ function docTarget(from: string, name: string, known: ReadonlySet<string>, docFi
  * `siteUrls` (`https://tool.example.dev/` → `cli-reference/`, `usage.html#x`) maps to the one
  * document whose path, without extension (and `/index`, `/README`), ends with the rest of the
  * URL's path; a path that ends in `/` names its folder's index page. Read the Docs' language
- * and version prefix (`/en/stable/`) is skipped. Links already resolved are left alone.
+ * and version prefix (`/en/stable/`) is skipped, and so is a locale segment elsewhere when the
+ * route as written matches nothing (Docusaurus 1's `/docs/en/cli`); the route matches a file
+ * case-insensitively when nothing matches as written (`cli` → `docs/CLI.md`). Links already
+ * resolved are left alone.
  *
  * @param siteUrls the site URLs the project declares (mkdocs.yml `site_url`, …), see the engine
  */
@@ -107,8 +110,28 @@ function siteTarget(link: DocLink, sites: ReadonlyArray<{ host: string; path: st
   // Read the Docs serves /<language>/<version>/… (`/en/stable/usage.html`).
   if (parts.length > 2 && /^[a-z]{2}(?:[-_][a-z]{2})?$/i.test(parts[0]!) && /^(?:stable|latest|main|master|dev|v?\d[\w.-]*)$/i.test(parts[1]!)) parts = parts.slice(2);
   if (parts[parts.length - 1]?.toLowerCase() === 'index') parts = parts.slice(0, -1);
-  const route = parts.join('/');
-  if (route === '') return undefined;
-  const matches = stems.filter((s) => s.stem === route || s.stem.endsWith(`/${route}`));
-  return matches.length === 1 ? matches[0]!.file : undefined;
+  const find = (segments: readonly string[], fold: boolean): string | undefined => {
+    const route = segments.join('/');
+    if (route === '') return undefined;
+    const key = fold ? route.toLowerCase() : route;
+    const matches = stems.filter((s) => {
+      const stem = fold ? s.stem.toLowerCase() : s.stem;
+      return stem === key || stem.endsWith(`/${key}`);
+    });
+    return matches.length === 1 ? matches[0]!.file : undefined;
+  };
+  // As written; else with a locale segment left out (Docusaurus 1 serves `/docs/en/cli`); else
+  // case-insensitively (a route is the page's id, `cli` for `docs/CLI.md`).
+  const locale = parts.findIndex((p, i) => i < parts.length - 1 && LOCALE_RE.test(p));
+  const variants = [parts, ...(locale >= 0 ? [[...parts.slice(0, locale), ...parts.slice(locale + 1)]] : [])];
+  for (const fold of [false, true]) {
+    for (const v of variants) {
+      const file = find(v, fold);
+      if (file) return file;
+    }
+  }
+  return undefined;
 }
+
+/** A locale segment of a docs URL: `en`, `fr`, `pt-BR`, `zh_CN`, `zh-Hans`. */
+const LOCALE_RE = /^[a-z]{2}(?:[-_](?:[A-Z]{2}|[A-Z][a-z]{3}))?$/;

@@ -541,6 +541,31 @@ const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
 const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
 
+/**
+ * Whether a page documents flags one heading each: a heading names a flag in code, and either half
+ * its headings below the title at least do, or the page has an options table all of whose rows
+ * name flags (`` | [`--graphql-no-typename`](#graphql-no-typename) | … | ``).
+ */
+function flagPage(doc: DocFile | undefined): boolean {
+  if (!doc) return false;
+  const isFlag = (c: string): boolean => /^--?[A-Za-z]/.test(c.trim());
+  const headings = doc.headings.filter((h) => h.depth >= 2);
+  const flags = headings.filter((h) => h.codes.some(isFlag)).length;
+  if (flags === 0) return false;
+  if (flags * 2 >= headings.length) return true;
+  return doc.blocks.some((b) => b.tables.some((t) => t.rows.length > 0 && t.rows.every((r) => (r.cellCodes[0] ?? []).some(isFlag))));
+}
+
+/** A code span naming two spellings of a flag (`--td/--tools-debug`, `-p, --port`) as its spellings; any other span as itself. */
+function codeSpellings(code: string): string[] {
+  return /^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t].*)?$/.test(code) ? code.split(/[ \t]*[/,|][ \t]*/) : [code];
+}
+
+/** Whether a linked line range of a page is (or holds) one of the page's command reference sections. */
+function linksCommandSection(model: Model, file: string, range: { start: number; end: number }): boolean {
+  return sectionsOfFile(model, file).some((s) => !s.global && s.rows.length > 0 && s.heading.location.line >= range.start && s.heading.location.line <= range.end);
+}
+
 /** Whether two reference sections document the same thing: both global, or a command in common. */
 function sameReference(a: ReferenceSection, b: ReferenceSection): boolean {
   if (a.global || b.global) return a.global && b.global;
@@ -663,8 +688,16 @@ export function isExplained(
   // explains the parameters its sibling pages document; a link to one of its pages or to the
   // folder's index page, without a fragment, is a link to the whole reference.
   const rowDirs = new Set(rows.map(({ section }) => path.posix.dirname(section.file)).filter((d) => REFERENCE_DIR_RE.test(d)));
+  // A page of it or of a sub-folder (`cli-reference/manual/debug.md`, one page per flag) belongs to
+  // it too when it is a page of flags: half its headings at least are about one
+  // (`` ## `--debug` {#debug} ``), even with no table read as the command's rows. A topic page of
+  // the folder that has one such heading among many (`reference/configuration.mdx`) is not.
+  const nested = (f: string): boolean => {
+    const dir = path.posix.dirname(f);
+    return param.origin === 'cli-flag' && [...rowDirs].some((d) => dir === d || dir.startsWith(`${d}/`)) && flagPage(model.doc(f));
+  };
   const referencePage = (f: string): boolean =>
-    rowDirs.size > 0 && rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)));
+    rowDirs.size > 0 && ((rowDirs.has(path.posix.dirname(f)) && sectionsOfFile(model, f).some((s) => s.rows.length > 0 && rows.some(({ section }) => sameReference(s, section)))) || nested(f));
   if (referencePage(file)) return true;
   for (const link of doc.links) {
     if (!link.targetFile) continue;
@@ -680,8 +713,13 @@ export function isExplained(
     for (const { section, row } of rows) {
       if (section.file !== target.file) continue;
       if (row.location.line >= range.start && row.location.line <= range.end && section.rows.includes(row)) return true;
+      // The page's "Global options" section applies to every command section of the page: a link
+      // to one of them (`cli.md#bootstrapping`) reaches the global rows above it too.
+      if (section.global && target.file !== file && linksCommandSection(model, target.file, range)) return true;
     }
-    if (link.fragment && range.codes.some((c) => spellings.has(c.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? c))) return true;
+    // A span with two spellings names the parameter when both are its own (`--td/--tools-debug`;
+    // `-c/--continue` of another command is not `-c/--current`).
+    if (link.fragment && range.codes.some((c) => codeSpellings(c).every((sp) => spellings.has(sp.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? sp)))) return true;
   }
   return false;
 }

@@ -18,3 +18,19 @@ export function escapesRoot(rel: string): boolean {
 export function isNonProductPath(file: string): boolean {
   return /(?:^|\/)(?:tests?|__tests__|spec|fixtures?|examples?|e2e|testing|benchmarks?|scripts)\//.test(file);
 }
+
+/**
+ * Whether a file is an instruction file for coding agents rather than user documentation:
+ * `AGENTS.md`, `AGENT.md`, `CLAUDE.md`, `GEMINI.md`, GitHub Copilot's instructions, and agent
+ * skills (`skills/<name>/SKILL.md` and the `references/*.md` files beside it, often a generated
+ * copy of the docs).
+ *
+ * @param file project-relative POSIX path
+ */
+export function isAgentInstructions(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (/^(?:agents?|claude|claude\.local|gemini)\.md$/i.test(base)) return true;
+  if (/(?:^|\/)\.github\/(?:copilot-instructions\.md|instructions\/[^/]+\.instructions\.md)$/i.test(file)) return true;
+  // Agent skills: `skills/<name>/SKILL.md` and the reference files beside it.
+  return base === 'SKILL.md' || /(?:^|\/)skills\/[^/]+\/references?\/[^/]+\.mdx?$/i.test(file);
+}
