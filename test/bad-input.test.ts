@@ -90,6 +90,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-headings': (dir) => hostile(dir, 'many-headings.md', Array.from({ length: 25_000 }, (_, i) => `## h${i}\n`).join('')),
   'budget-setext-underlines': (dir) => hostile(dir, 'setext-underlines.md', `a\n${'=\n'.repeat(30_000)}`),
   'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n`),
+  // #33 item 1: two documents over budget in one run (a fresh worker's ids must follow on).
+  'budget-two-slow-documents': (dir) => {
+    writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\nNotes about tool.\na\n${'=\n'.repeat(30_000)}`);
+    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'*_'.repeat(50_000)}\n`);
+  },
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
