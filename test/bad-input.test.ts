@@ -95,6 +95,31 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\nNotes about tool.\na\n${'=\n'.repeat(30_000)}`);
     writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 item 2: the Python partial evaluator on values that double in a loop, and on many loops.
+  'python-eval-doubling': (dir) => {
+    const loop = (n: number): string => `for _ in [${Array(n).fill('1').join(', ')}]:`;
+    writeFileSync(path.join(dir, 'tool/strings.py'), `import argparse\ns = "ab"\n${loop(30)}\n    s = s + s\nparser = argparse.ArgumentParser()\nparser.add_argument("--x" + s)\n`);
+    writeFileSync(path.join(dir, 'tool/lists.py'), `import argparse\nl = [1, 2]\n${loop(30)}\n    l = l + l\nparser = argparse.ArgumentParser()\n`);
+    writeFileSync(path.join(dir, 'tool/split.py'), `import argparse\ns = "ab"\n${loop(27)}\n    s = s + s\nt = s.replace("a", "bb").split("b")\nu = f"{s}{s}"\nparser = argparse.ArgumentParser()\n`);
+  },
+  'python-eval-many-loops': (dir) => {
+    const functions = Array.from({ length: 200 }, (_, i) => `def f${i}():\n    p = argparse.ArgumentParser()\n    for a in L:\n        for b in L:\n            x = a\n`);
+    writeFileSync(path.join(dir, 'tool/loops.py'), `import argparse\nL = [${Array.from({ length: 512 }, (_, i) => i).join(', ')}]\n${functions.join('')}`);
+  },
+  // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
+  'python-deep-expressions': (dir) => {
+    const deep: Record<string, string> = {
+      plus: Array(2000).fill('"a"').join(' + '),
+      lists: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      calls: `${'f('.repeat(5000)}${')'.repeat(5000)}`,
+      nots: `${'not '.repeat(5000)}True`,
+      attributes: `a${'.b'.repeat(5000)}`,
+    };
+    for (const [name, expression] of Object.entries(deep)) {
+      writeFileSync(path.join(dir, `tool/deep_${name}.py`), `import argparse\nimport click\nHELP = ${expression}\nparser = argparse.ArgumentParser()\nparser.add_argument("--x", default=${expression}, help=HELP)\n`);
+    }
+    writeFileSync(path.join(dir, 'tool/deep_field.py'), `from pydantic import BaseModel, Field\n\nclass Other(BaseModel):\n    v: int = Field(default=${deep.calls}, description=${deep.plus})\n`);
+  },
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
