@@ -120,6 +120,24 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     }
     writeFileSync(path.join(dir, 'tool/deep_field.py'), `from pydantic import BaseModel, Field\n\nclass Other(BaseModel):\n    v: int = Field(default=${deep.calls}, description=${deep.plus})\n`);
   },
+  // #33 item 4: JSON Schema files nested 3,000 deep, and a definition that is an anyOf of 3,000 $refs to itself.
+  'schema-deep-nesting': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    writeFileSync(path.join(dir, 'schemas/deep.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"default": ${'['.repeat(3000)}${']'.repeat(3000)}}}}`);
+  },
+  'schema-anyof-refs': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: '#/definitions/loop' }]));
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: { loop: { anyOf: Array(3000).fill({ $ref: '#/definitions/loop' }) } }, properties };
+    writeFileSync(path.join(dir, 'schemas/anyof.json'), JSON.stringify(schema));
+  },
+  // #33 item 5: a package.json with 100,000 bins (3.3 MB), and one with 20,000 (under the size cap).
+  'package-many-bins': (dir) => {
+    const bins = (n: number): string => JSON.stringify({ name: 'tool', version: '1.0.0', bin: Object.fromEntries(Array.from({ length: n }, (_, i) => [`cmd${i}`, `bin/cmd${i}.js`])) }, null, 2);
+    writeFileSync(path.join(dir, 'package.json'), bins(100_000));
+    mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    writeFileSync(path.join(dir, 'sub/package.json'), bins(20_000));
+  },
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
