@@ -231,7 +231,10 @@ export function useColor(flags: { color: boolean; noColor: boolean }, env: NodeJ
 /**
  * Expands the positional path arguments: an existing file or directory is taken as is; an
  * argument with glob syntax (`*`, `?`, `[…]`, `{…}`) that names no file is matched with globby
- * from `cwd`. Throws a {@link UsageError} for a missing path or a glob matching nothing.
+ * from `cwd`, inside `root` only: a pattern whose fixed base is outside the root (`/` of an absolute
+ * pattern, `..` of `../**`), or whose pattern part climbs with `..`, is refused before anything is
+ * walked (#33 item 6). Throws a {@link UsageError} (exit 2, one line) for a missing path, a glob
+ * matching nothing, a glob outside the root or a directory the glob cannot read.
  */
 function expandPaths(args: readonly string[], cwd: string, root: string): string[] {
   const out: string[] = [];
@@ -240,13 +243,30 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
     // Outside the root is the more useful message, whether or not the path exists.
     if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
     else if (existsSync(abs)) out.push(abs);
-    else if (isDynamicPattern(p)) {
-      const matches = globbySync(p, { cwd, absolute: true, dot: false, onlyFiles: true, gitignore: false });
-      if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
-      out.push(...matches.map((m) => path.resolve(m)));
-    } else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
+    else if (isDynamicPattern(p)) for (const match of expandGlob(p, cwd, root)) out.push(match);
+    else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
   }
   return out;
+}
+
+/** The files glob `p` (relative to `cwd`) matches inside `root`; see {@link expandPaths}. */
+function expandGlob(p: string, cwd: string, root: string): string[] {
+  const { base, glob } = picomatch.scan(p);
+  const baseAbs = path.resolve(cwd, base);
+  if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob)) {
+    throw new UsageError(`the pattern ${p} reaches outside the project root ${root}; patterns are matched inside it (paths are resolved from the current directory, ${cwd}).`);
+  }
+  let matches: string[];
+  try {
+    // Matched from the pattern's base, so nothing above it is walked.
+    matches = globbySync(glob, { cwd: baseAbs, absolute: true, dot: false, onlyFiles: true, gitignore: false, followSymbolicLinks: false });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const where = e.path ? ` ${path.relative(cwd, e.path) || e.path}` : '';
+    throw new UsageError(`cannot match the pattern ${p}: ${e.code ?? e.message} reading${where}.`);
+  }
+  if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
+  return matches.map((m) => path.resolve(m));
 }
 
 /**

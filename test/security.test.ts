@@ -1,6 +1,6 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,47 @@ describe('docdrift never reads outside the project root', () => {
       expect(r.code, JSON.stringify(config)).toBe(2);
       expect(r.stderr).toContain('leaves the project root');
       expect(r.stdout).not.toContain('leaked');
+    }
+  });
+});
+
+describe('glob path arguments stay inside the project root (#33 item 6)', () => {
+  const runWith = (project: string, args: string[]) =>
+    spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 10_000 });
+
+  it("'/**/*.md', '../**' and '{docs,../outside}/*.md' are refused before anything is walked: exit 2, one line", () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'secret.md'), '# outside\n');
+    for (const pattern of [`${'/'}**/*.md`, '../**', '{docs,../outside}/*.md', 'docs/**/../../../outside/*.md']) {
+      const r = runWith(project, [pattern]);
+      expect(r.error, `${pattern}: a timeout means the glob walked outside`).toBeUndefined();
+      expect(r.status, `${pattern}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), pattern).toHaveLength(1);
+      expect(r.stderr).toContain('reaches outside the project root');
+    }
+  });
+
+  it('a glob inside the root still lints the files it matches', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, 'docs/extra.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const r = runWith(project, ['--format', 'json', 'docs/**/*.md']);
+    expect(r.status, r.stderr).toBe(1);
+    expect(results(r.stdout).map((m) => m.file)).toContain('docs/extra.md');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a glob over an unreadable directory is exit 2 with one line, no stack trace', () => {
+    const { project } = sandbox();
+    const locked = path.join(project, 'docs/locked');
+    mkdirSync(locked);
+    writeFileSync(path.join(locked, 'a.md'), '# a\n');
+    chmodSync(locked, 0o000);
+    try {
+      const r = runWith(project, ['docs/**/*.md']);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      chmodSync(locked, 0o755);
     }
   });
 });
