@@ -1,6 +1,6 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { escapesRoot } from './shared/paths.js';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -14,7 +14,9 @@ import { foldCopies } from './engine/copies.js';
 import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
-import { WriteError } from './engine/write.js';
+import { checkWriteTarget, WriteError } from './engine/write.js';
+import { SCHEMAS, YAML } from './engine/discover.js';
+import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
@@ -295,8 +297,9 @@ function outputFileProblem(abs: string, given: string): string | undefined {
  * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
  * used to replace the README with the report.
  */
-function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined): string | undefined {
+function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined, baselineFile: string): string | undefined {
   if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
+  if (path.resolve(baselineFile) === abs && existsSync(abs)) return 'the baseline file';
   const rel = path.relative(root, abs);
   if (rel === '' || escapesRoot(rel) || !existsSync(abs) || statSync(abs).isDirectory()) return undefined;
   const file = rel.split(path.sep).join('/');
@@ -304,7 +307,49 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   if (matches(config.docs)) return 'a document docdrift checks';
   if (matches(config.sources)) return 'a source file docdrift reads';
   if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'a packaging file docdrift reads';
+  if (picomatch(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
+  if (picomatch(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
   return undefined;
+}
+
+/**
+ * Why a report must not be written to `abs` through a link, or `undefined`: the file itself is a
+ * symbolic link (anywhere: `-o /tmp/report` planted as a link by someone else), or, inside
+ * `root`, a component of its path below the root is one (`ln -s ../victim results.sarif`, a
+ * `reports → /etc` directory link): the policy of every other write (#33 item 10).
+ */
+function linkProblem(abs: string, root: string): string | undefined {
+  try {
+    if (lstatSync(abs).isSymbolicLink()) {
+      let target = '?';
+      try {
+        target = readlinkSync(abs);
+      } catch {
+        // reported either way
+      }
+      return `${abs} is a symbolic link (to ${target}); docdrift does not write reports through links. Remove the link or name another file.`;
+    }
+  } catch {
+    // a new file
+  }
+  try {
+    checkWriteTarget(root, abs);
+  } catch (error) {
+    if (error instanceof WriteError) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), and writes `text`. */
+function writeReport(file: string, text: string, append: boolean): void {
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : fsConstants.O_TRUNC) | (fsConstants.O_NOFOLLOW ?? 0);
+  const fd = openSync(file, flags, 0o666);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Documents, as opposed to code and config files, among the paths given (see `codePaths` in {@link main}). */
@@ -400,9 +445,16 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
     if (file === undefined) continue;
-    const what = inputOverwritten(path.resolve(io.cwd, file), root, config, configFile);
+    const abs = path.resolve(io.cwd, file);
+    const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
+    const what = inputOverwritten(abs, root, config, configFile, baselineFile);
     if (what) {
       io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
+      return EXIT.error;
+    }
+    const link = linkProblem(abs, root);
+    if (link) {
+      io.stderr(`docdrift: --${flag} ${link}\n`);
       return EXIT.error;
     }
   }
@@ -545,7 +597,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const report = out && result.configProblems.length === 0 ? (out.endsWith('\n') ? out : `${out}\n`) : '';
     if (outputFile !== undefined && result.configProblems.length === 0) {
       try {
-        writeFileSync(outputFile, report, 'utf8');
+        writeReport(outputFile, report, false);
       } catch (error) {
         io.stderr(`docdrift: --output-file cannot write ${outputFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;

@@ -1,6 +1,6 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -164,5 +164,44 @@ describe('glob path arguments stay inside the project root (#33 item 6)', () => 
     } finally {
       chmodSync(locked, 0o755);
     }
+  });
+});
+
+describe('reports are never written through a link, nor over an input (#33 item 10)', () => {
+  const runWith = (project: string, args: string[]) =>
+    spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+
+  it('-o and --summary naming a symbolic link (to a file outside, to the README) are refused: exit 2, nothing written', () => {
+    const { project, outside } = sandbox();
+    const victim = path.join(outside, 'victim');
+    writeFileSync(victim, 'victim\n');
+    symlinkSync('../outside/victim', path.join(project, 'results.sarif'));
+    symlinkSync('README.md', path.join(project, 'report.txt'));
+    const readme = readFileSync(path.join(project, 'README.md'), 'utf8');
+    for (const args of [['--format', 'sarif', '-o', 'results.sarif'], ['-o', 'report.txt'], ['--summary', 'report.txt'], ['--summary', 'results.sarif']]) {
+      const r = runWith(project, args);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('symbolic link');
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('victim\n');
+    expect(readFileSync(path.join(project, 'README.md'), 'utf8')).toBe(readme);
+  });
+
+  it('-o naming the baseline, a JSON Schema or a YAML file the run reads is refused; a new file is written', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, '.docdrift-baseline.json'), JSON.stringify({ version: 1, entries: [] }));
+    mkdirSync(path.join(project, 'schemas'));
+    writeFileSync(path.join(project, 'schemas/tool.json'), '{"type": "object", "properties": {}}');
+    writeFileSync(path.join(project, 'values.yaml'), 'seed: 1\n');
+    for (const target of ['.docdrift-baseline.json', 'schemas/tool.json', 'values.yaml']) {
+      const before = readFileSync(path.join(project, target), 'utf8');
+      const r = runWith(project, ['-o', target]);
+      expect(r.status, `${target}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('the report would replace it');
+      expect(readFileSync(path.join(project, target), 'utf8')).toBe(before);
+    }
+    const r = runWith(project, ['--format', 'json', '-o', 'report.json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(project, 'report.json'), 'utf8'))).toHaveProperty('results');
   });
 });
