@@ -205,3 +205,23 @@ describe('reports are never written through a link, nor over an input (#33 item 
     expect(JSON.parse(readFileSync(path.join(project, 'report.json'), 'utf8'))).toHaveProperty('results');
   });
 });
+
+describe('a config file linked outside the project is refused, not read (#33 item 12)', () => {
+  it('docdrift.config.yaml -> a file outside: exit 2 naming the link, the file content never printed', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'passwd');
+    writeFileSync(secret, 'root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n');
+    symlinkSync(secret, path.join(project, 'docdrift.config.yaml'));
+    const r = run(project);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('symbolic link to a file outside the project');
+    expect(r.stdout + r.stderr).not.toContain('SECRET-FIRST-LINE');
+  });
+
+  it('the same file passed with --config is read (the user named it)', () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'cfg.json'), '{"rules": {}}');
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--config', path.join(outside, 'cfg.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
