@@ -418,6 +418,15 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return EXIT.error;
   }
 
+  // An empty value (an unset variable expanded) is refused, as `-o ''` is: `--config ''` was
+  // ignored silently and `--cache-location ''` wrote the cache into the root (#33 item 15).
+  for (const flag of ['config', 'cache-location', 'baseline'] as const) {
+    const given = values[flag] as string | undefined;
+    if (given !== undefined && given.trim() === '') {
+      io.stderr(`docdrift: --${flag} needs a path; got an empty value (is the variable it came from set?).\n`);
+      return EXIT.error;
+    }
+  }
   const cacheLocation = values['cache-location'] === undefined ? undefined : path.resolve(io.cwd, values['cache-location'] as string);
   if (cacheLocation !== undefined && existsSync(cacheLocation) && !statSync(cacheLocation).isDirectory()) {
     io.stderr(`docdrift: --cache-location takes a directory; ${cacheLocation} is a file.\n`);

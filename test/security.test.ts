@@ -1,6 +1,6 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -223,5 +223,28 @@ describe('a config file linked outside the project is refused, not read (#33 ite
     writeFileSync(path.join(outside, 'cfg.json'), '{"rules": {}}');
     const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--config', path.join(outside, 'cfg.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
+  });
+});
+
+describe('empty paths and a missing HOME (#33 item 15)', () => {
+  it("--config '', --cache-location '' and --baseline '' are refused (exit 2), nothing is written into the root", () => {
+    const { project } = sandbox();
+    for (const flag of ['--config', '--cache-location', '--baseline']) {
+      const r = spawnSync(process.execPath, [BIN, '--root', project, flag, ''], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, `${flag}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs a path; got an empty value`);
+    }
+    expect(readdirSync(project).filter((n) => /^(run|result)-/.test(n))).toEqual([]);
+  });
+
+  it('a HOME that does not exist is not created: the run goes without the cache', () => {
+    const { project, outside } = sandbox();
+    const home = path.join(outside, 'no-such-home');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
+    delete env.XDG_CACHE_HOME;
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--cache-location', path.join(outside, 'cache')], { cwd: project, encoding: 'utf8', env, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(home)).toBe(false);
+    expect(r.stderr).toContain('does not exist');
   });
 });
