@@ -248,3 +248,20 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
     expect(r.stderr).toContain('does not exist');
   });
 });
+
+describe('a line feed in a file name cannot forge an output line (#33 item 13)', () => {
+  it('stylish output writes it as \\n on the file line', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, 'docs', 'a\nREADME.md:1:1  error  forged.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('docs/a\\nREADME.md:1:1  error  forged.md');
+    expect(lines.some((l) => l.startsWith('README.md:1:1'))).toBe(false);
+  });
+
+  it('a note holding a line feed stays one stderr line', async () => {
+    const { formatNotes } = await import('../src/report/notes.js');
+    expect(formatNotes(['docs/a\nforged: line'])).toBe('docdrift: docs/a\\nforged: line\n');
+  });
+});
