@@ -1,6 +1,6 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { escapesRoot } from './shared/paths.js';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -14,7 +14,9 @@ import { foldCopies } from './engine/copies.js';
 import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
-import { WriteError } from './engine/write.js';
+import { checkWriteTarget, WriteError } from './engine/write.js';
+import { SCHEMAS, YAML } from './engine/discover.js';
+import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
@@ -231,7 +233,10 @@ export function useColor(flags: { color: boolean; noColor: boolean }, env: NodeJ
 /**
  * Expands the positional path arguments: an existing file or directory is taken as is; an
  * argument with glob syntax (`*`, `?`, `[…]`, `{…}`) that names no file is matched with globby
- * from `cwd`. Throws a {@link UsageError} for a missing path or a glob matching nothing.
+ * from `cwd`, inside `root` only: a pattern whose fixed base is outside the root (`/` of an absolute
+ * pattern, `..` of `../**`), or whose pattern part climbs with `..`, is refused before anything is
+ * walked (#33 item 6). Throws a {@link UsageError} (exit 2, one line) for a missing path, a glob
+ * matching nothing, a glob outside the root or a directory the glob cannot read.
  */
 function expandPaths(args: readonly string[], cwd: string, root: string): string[] {
   const out: string[] = [];
@@ -240,13 +245,30 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
     // Outside the root is the more useful message, whether or not the path exists.
     if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
     else if (existsSync(abs)) out.push(abs);
-    else if (isDynamicPattern(p)) {
-      const matches = globbySync(p, { cwd, absolute: true, dot: false, onlyFiles: true, gitignore: false });
-      if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
-      out.push(...matches.map((m) => path.resolve(m)));
-    } else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
+    else if (isDynamicPattern(p)) for (const match of expandGlob(p, cwd, root)) out.push(match);
+    else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
   }
   return out;
+}
+
+/** The files glob `p` (relative to `cwd`) matches inside `root`; see {@link expandPaths}. */
+function expandGlob(p: string, cwd: string, root: string): string[] {
+  const { base, glob } = picomatch.scan(p);
+  const baseAbs = path.resolve(cwd, base);
+  if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob)) {
+    throw new UsageError(`the pattern ${p} reaches outside the project root ${root}; patterns are matched inside it (paths are resolved from the current directory, ${cwd}).`);
+  }
+  let matches: string[];
+  try {
+    // Matched from the pattern's base, so nothing above it is walked.
+    matches = globbySync(glob, { cwd: baseAbs, absolute: true, dot: false, onlyFiles: true, gitignore: false, followSymbolicLinks: false });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const where = e.path ? ` ${path.relative(cwd, e.path) || e.path}` : '';
+    throw new UsageError(`cannot match the pattern ${p}: ${e.code ?? e.message} reading${where}.`);
+  }
+  if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
+  return matches.map((m) => path.resolve(m));
 }
 
 /**
@@ -275,8 +297,9 @@ function outputFileProblem(abs: string, given: string): string | undefined {
  * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
  * used to replace the README with the report.
  */
-function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined): string | undefined {
+function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined, baselineFile: string): string | undefined {
   if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
+  if (path.resolve(baselineFile) === abs && existsSync(abs)) return 'the baseline file';
   const rel = path.relative(root, abs);
   if (rel === '' || escapesRoot(rel) || !existsSync(abs) || statSync(abs).isDirectory()) return undefined;
   const file = rel.split(path.sep).join('/');
@@ -284,7 +307,49 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   if (matches(config.docs)) return 'a document docdrift checks';
   if (matches(config.sources)) return 'a source file docdrift reads';
   if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'a packaging file docdrift reads';
+  if (picomatch(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
+  if (picomatch(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
   return undefined;
+}
+
+/**
+ * Why a report must not be written to `abs` through a link, or `undefined`: the file itself is a
+ * symbolic link (anywhere: `-o /tmp/report` planted as a link by someone else), or, inside
+ * `root`, a component of its path below the root is one (`ln -s ../victim results.sarif`, a
+ * `reports → /etc` directory link): the policy of every other write (#33 item 10).
+ */
+function linkProblem(abs: string, root: string): string | undefined {
+  try {
+    if (lstatSync(abs).isSymbolicLink()) {
+      let target = '?';
+      try {
+        target = readlinkSync(abs);
+      } catch {
+        // reported either way
+      }
+      return `${abs} is a symbolic link (to ${target}); docdrift does not write reports through links. Remove the link or name another file.`;
+    }
+  } catch {
+    // a new file
+  }
+  try {
+    checkWriteTarget(root, abs);
+  } catch (error) {
+    if (error instanceof WriteError) return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), and writes `text`. */
+function writeReport(file: string, text: string, append: boolean): void {
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : fsConstants.O_TRUNC) | (fsConstants.O_NOFOLLOW ?? 0);
+  const fd = openSync(file, flags, 0o666);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Documents, as opposed to code and config files, among the paths given (see `codePaths` in {@link main}). */
@@ -353,6 +418,15 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return EXIT.error;
   }
 
+  // An empty value (an unset variable expanded) is refused, as `-o ''` is: `--config ''` was
+  // ignored silently and `--cache-location ''` wrote the cache into the root (#33 item 15).
+  for (const flag of ['config', 'cache-location', 'baseline'] as const) {
+    const given = values[flag] as string | undefined;
+    if (given !== undefined && given.trim() === '') {
+      io.stderr(`docdrift: --${flag} needs a path; got an empty value (is the variable it came from set?).\n`);
+      return EXIT.error;
+    }
+  }
   const cacheLocation = values['cache-location'] === undefined ? undefined : path.resolve(io.cwd, values['cache-location'] as string);
   if (cacheLocation !== undefined && existsSync(cacheLocation) && !statSync(cacheLocation).isDirectory()) {
     io.stderr(`docdrift: --cache-location takes a directory; ${cacheLocation} is a file.\n`);
@@ -380,9 +454,16 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
     if (file === undefined) continue;
-    const what = inputOverwritten(path.resolve(io.cwd, file), root, config, configFile);
+    const abs = path.resolve(io.cwd, file);
+    const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
+    const what = inputOverwritten(abs, root, config, configFile, baselineFile);
     if (what) {
       io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
+      return EXIT.error;
+    }
+    const link = linkProblem(abs, root);
+    if (link) {
+      io.stderr(`docdrift: --${flag} ${link}\n`);
       return EXIT.error;
     }
   }
@@ -525,7 +606,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const report = out && result.configProblems.length === 0 ? (out.endsWith('\n') ? out : `${out}\n`) : '';
     if (outputFile !== undefined && result.configProblems.length === 0) {
       try {
-        writeFileSync(outputFile, report, 'utf8');
+        writeReport(outputFile, report, false);
       } catch (error) {
         io.stderr(`docdrift: --output-file cannot write ${outputFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;

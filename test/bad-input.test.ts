@@ -90,6 +90,54 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-headings': (dir) => hostile(dir, 'many-headings.md', Array.from({ length: 25_000 }, (_, i) => `## h${i}\n`).join('')),
   'budget-setext-underlines': (dir) => hostile(dir, 'setext-underlines.md', `a\n${'=\n'.repeat(30_000)}`),
   'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n`),
+  // #33 item 1: two documents over budget in one run (a fresh worker's ids must follow on).
+  'budget-two-slow-documents': (dir) => {
+    writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\nNotes about tool.\na\n${'=\n'.repeat(30_000)}`);
+    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'*_'.repeat(50_000)}\n`);
+  },
+  // #33 item 2: the Python partial evaluator on values that double in a loop, and on many loops.
+  'python-eval-doubling': (dir) => {
+    const loop = (n: number): string => `for _ in [${Array(n).fill('1').join(', ')}]:`;
+    writeFileSync(path.join(dir, 'tool/strings.py'), `import argparse\ns = "ab"\n${loop(30)}\n    s = s + s\nparser = argparse.ArgumentParser()\nparser.add_argument("--x" + s)\n`);
+    writeFileSync(path.join(dir, 'tool/lists.py'), `import argparse\nl = [1, 2]\n${loop(30)}\n    l = l + l\nparser = argparse.ArgumentParser()\n`);
+    writeFileSync(path.join(dir, 'tool/split.py'), `import argparse\ns = "ab"\n${loop(27)}\n    s = s + s\nt = s.replace("a", "bb").split("b")\nu = f"{s}{s}"\nparser = argparse.ArgumentParser()\n`);
+  },
+  'python-eval-many-loops': (dir) => {
+    const functions = Array.from({ length: 200 }, (_, i) => `def f${i}():\n    p = argparse.ArgumentParser()\n    for a in L:\n        for b in L:\n            x = a\n`);
+    writeFileSync(path.join(dir, 'tool/loops.py'), `import argparse\nL = [${Array.from({ length: 512 }, (_, i) => i).join(', ')}]\n${functions.join('')}`);
+  },
+  // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
+  'python-deep-expressions': (dir) => {
+    const deep: Record<string, string> = {
+      plus: Array(2000).fill('"a"').join(' + '),
+      lists: `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      calls: `${'f('.repeat(5000)}${')'.repeat(5000)}`,
+      nots: `${'not '.repeat(5000)}True`,
+      attributes: `a${'.b'.repeat(5000)}`,
+    };
+    for (const [name, expression] of Object.entries(deep)) {
+      writeFileSync(path.join(dir, `tool/deep_${name}.py`), `import argparse\nimport click\nHELP = ${expression}\nparser = argparse.ArgumentParser()\nparser.add_argument("--x", default=${expression}, help=HELP)\n`);
+    }
+    writeFileSync(path.join(dir, 'tool/deep_field.py'), `from pydantic import BaseModel, Field\n\nclass Other(BaseModel):\n    v: int = Field(default=${deep.calls}, description=${deep.plus})\n`);
+  },
+  // #33 item 4: JSON Schema files nested 3,000 deep, and a definition that is an anyOf of 3,000 $refs to itself.
+  'schema-deep-nesting': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    writeFileSync(path.join(dir, 'schemas/deep.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"default": ${'['.repeat(3000)}${']'.repeat(3000)}}}}`);
+  },
+  'schema-anyof-refs': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: '#/definitions/loop' }]));
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: { loop: { anyOf: Array(3000).fill({ $ref: '#/definitions/loop' }) } }, properties };
+    writeFileSync(path.join(dir, 'schemas/anyof.json'), JSON.stringify(schema));
+  },
+  // #33 item 5: a package.json with 100,000 bins (3.3 MB), and one with 20,000 (under the size cap).
+  'package-many-bins': (dir) => {
+    const bins = (n: number): string => JSON.stringify({ name: 'tool', version: '1.0.0', bin: Object.fromEntries(Array.from({ length: n }, (_, i) => [`cmd${i}`, `bin/cmd${i}.js`])) }, null, 2);
+    writeFileSync(path.join(dir, 'package.json'), bins(100_000));
+    mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    writeFileSync(path.join(dir, 'sub/package.json'), bins(20_000));
+  },
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.

@@ -1,6 +1,6 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -123,5 +123,145 @@ describe('docdrift never reads outside the project root', () => {
       expect(r.stderr).toContain('leaves the project root');
       expect(r.stdout).not.toContain('leaked');
     }
+  });
+});
+
+describe('glob path arguments stay inside the project root (#33 item 6)', () => {
+  const runWith = (project: string, args: string[]) =>
+    spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 10_000 });
+
+  it("'/**/*.md', '../**' and '{docs,../outside}/*.md' are refused before anything is walked: exit 2, one line", () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'secret.md'), '# outside\n');
+    for (const pattern of [`${'/'}**/*.md`, '../**', '{docs,../outside}/*.md', 'docs/**/../../../outside/*.md']) {
+      const r = runWith(project, [pattern]);
+      expect(r.error, `${pattern}: a timeout means the glob walked outside`).toBeUndefined();
+      expect(r.status, `${pattern}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), pattern).toHaveLength(1);
+      expect(r.stderr).toContain('reaches outside the project root');
+    }
+  });
+
+  it('a glob inside the root still lints the files it matches', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, 'docs/extra.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const r = runWith(project, ['--format', 'json', 'docs/**/*.md']);
+    expect(r.status, r.stderr).toBe(1);
+    expect(results(r.stdout).map((m) => m.file)).toContain('docs/extra.md');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a glob over an unreadable directory is exit 2 with one line, no stack trace', () => {
+    const { project } = sandbox();
+    const locked = path.join(project, 'docs/locked');
+    mkdirSync(locked);
+    writeFileSync(path.join(locked, 'a.md'), '# a\n');
+    chmodSync(locked, 0o000);
+    try {
+      const r = runWith(project, ['docs/**/*.md']);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
+  });
+});
+
+describe('reports are never written through a link, nor over an input (#33 item 10)', () => {
+  const runWith = (project: string, args: string[]) =>
+    spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+
+  it('-o and --summary naming a symbolic link (to a file outside, to the README) are refused: exit 2, nothing written', () => {
+    const { project, outside } = sandbox();
+    const victim = path.join(outside, 'victim');
+    writeFileSync(victim, 'victim\n');
+    symlinkSync('../outside/victim', path.join(project, 'results.sarif'));
+    symlinkSync('README.md', path.join(project, 'report.txt'));
+    const readme = readFileSync(path.join(project, 'README.md'), 'utf8');
+    for (const args of [['--format', 'sarif', '-o', 'results.sarif'], ['-o', 'report.txt'], ['--summary', 'report.txt'], ['--summary', 'results.sarif']]) {
+      const r = runWith(project, args);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('symbolic link');
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('victim\n');
+    expect(readFileSync(path.join(project, 'README.md'), 'utf8')).toBe(readme);
+  });
+
+  it('-o naming the baseline, a JSON Schema or a YAML file the run reads is refused; a new file is written', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, '.docdrift-baseline.json'), JSON.stringify({ version: 1, entries: [] }));
+    mkdirSync(path.join(project, 'schemas'));
+    writeFileSync(path.join(project, 'schemas/tool.json'), '{"type": "object", "properties": {}}');
+    writeFileSync(path.join(project, 'values.yaml'), 'seed: 1\n');
+    for (const target of ['.docdrift-baseline.json', 'schemas/tool.json', 'values.yaml']) {
+      const before = readFileSync(path.join(project, target), 'utf8');
+      const r = runWith(project, ['-o', target]);
+      expect(r.status, `${target}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('the report would replace it');
+      expect(readFileSync(path.join(project, target), 'utf8')).toBe(before);
+    }
+    const r = runWith(project, ['--format', 'json', '-o', 'report.json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(project, 'report.json'), 'utf8'))).toHaveProperty('results');
+  });
+});
+
+describe('a config file linked outside the project is refused, not read (#33 item 12)', () => {
+  it('docdrift.config.yaml -> a file outside: exit 2 naming the link, the file content never printed', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'passwd');
+    writeFileSync(secret, 'root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n');
+    symlinkSync(secret, path.join(project, 'docdrift.config.yaml'));
+    const r = run(project);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('symbolic link to a file outside the project');
+    expect(r.stdout + r.stderr).not.toContain('SECRET-FIRST-LINE');
+  });
+
+  it('the same file passed with --config is read (the user named it)', () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'cfg.json'), '{"rules": {}}');
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--config', path.join(outside, 'cfg.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
+
+describe('empty paths and a missing HOME (#33 item 15)', () => {
+  it("--config '', --cache-location '' and --baseline '' are refused (exit 2), nothing is written into the root", () => {
+    const { project } = sandbox();
+    for (const flag of ['--config', '--cache-location', '--baseline']) {
+      const r = spawnSync(process.execPath, [BIN, '--root', project, flag, ''], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, `${flag}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs a path; got an empty value`);
+    }
+    expect(readdirSync(project).filter((n) => /^(run|result)-/.test(n))).toEqual([]);
+  });
+
+  it('a HOME that does not exist is not created: the run goes without the cache', () => {
+    const { project, outside } = sandbox();
+    const home = path.join(outside, 'no-such-home');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '1' };
+    delete env.XDG_CACHE_HOME;
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--cache-location', path.join(outside, 'cache')], { cwd: project, encoding: 'utf8', env, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(home)).toBe(false);
+    expect(r.stderr).toContain('does not exist');
+  });
+});
+
+describe('a line feed in a file name cannot forge an output line (#33 item 13)', () => {
+  it('stylish output writes it as \\n on the file line', () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, 'docs', 'a\nREADME.md:1:1  error  forged.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('docs/a\\nREADME.md:1:1  error  forged.md');
+    expect(lines.some((l) => l.startsWith('README.md:1:1'))).toBe(false);
+  });
+
+  it('a note holding a line feed stays one stderr line', async () => {
+    const { formatNotes } = await import('../src/report/notes.js');
+    expect(formatNotes(['docs/a\nforged: line'])).toBe('docdrift: docs/a\\nforged: line\n');
   });
 });

@@ -1,7 +1,7 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
@@ -371,15 +371,51 @@ function readExplicit(root: string, file: string): Source {
   return { abs, display, format, text: readSource(abs, display) };
 }
 
+/**
+ * Refuses a discovered config file (or package.json) that is a symbolic link to a regular file
+ * outside the project, before reading it: a committed `docdrift.config.yaml -> /etc/passwd`
+ * would be read and its first line echoed in the parse error (#33 item 12), as packaging links
+ * are refused. A link to a device is left to {@link readSource} (`ENOTREG`, nothing read); a file
+ * outside named with `--config` is the user's choice and is read.
+ */
+function refuseOutsideLink(root: string, abs: string, display: string): void {
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return;
+  } catch {
+    return;
+  }
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+    if (!statSync(real).isFile()) return;
+  } catch {
+    return; // a dangling link or a loop: reading it fails with its code
+  }
+  if (!escapesRoot(path.relative(realRoot, real))) return;
+  throw new ConfigError({
+    file: display,
+    key: '',
+    problem: 'the config file is a symbolic link to a file outside the project; it is not read',
+    got: `a link to ${real}`,
+    expected: 'a regular file inside the project (a file elsewhere can be passed with --config)',
+  });
+}
+
 function discover(root: string): Source | undefined {
   const found: Source[] = [];
   for (const name of CONFIG_FILES) {
     const abs = path.join(root, name);
     // Anything at a config name is read: a link to a device is an error naming it, not "no config".
-    if (exists(abs)) found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });
+    if (exists(abs)) {
+      refuseOutsideLink(root, abs, name);
+      found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });
+    }
   }
   const pkgAbs = path.join(root, 'package.json');
   if (isFile(pkgAbs)) {
+    refuseOutsideLink(root, pkgAbs, 'package.json');
     const text = readSource(pkgAbs, 'package.json');
     const pkg: Source = { abs: pkgAbs, display: 'package.json', format: 'package.json', text };
     let parsed: unknown;

@@ -201,7 +201,7 @@ export class ParserLoadError extends Error {
 interface Live {
   worker: Worker;
   port: MessagePort;
-  /** [0]: id of the last answered request; [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0. */
+  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0. */
   flag: Int32Array;
   ready: boolean;
 }
@@ -240,6 +240,10 @@ export async function createDocParser(options: { eager?: boolean; files?: number
 
   const start = (): Live => {
     const flag = new Int32Array(new SharedArrayBuffer(12));
+    // Request ids count on across workers: a fresh worker's first request is the next id, so its
+    // "last answered" starts just below it (starting at 0 would blame a stale id for the request in
+    // progress and post the real one again, forever, when two documents overrun: #33 item 1).
+    flag[0] = nextId - 1;
     const { port1, port2 } = new MessageChannel();
     const worker = new Worker(WORKER_BOOTSTRAP, {
       eval: true,

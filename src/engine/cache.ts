@@ -335,11 +335,23 @@ const MAX_CACHE_BYTES = 256 * 1024 * 1024;
  * The default file of this machine's cache signing key: `$XDG_CACHE_HOME/docdrift/cache-key`,
  * else `~/.cache/docdrift/cache-key`, i.e. in the user's cache directory, never in a project a
  * pull request controls.
+ *
+ * @throws {Error} when `$XDG_CACHE_HOME` is not set and the home directory does not exist (the
+ *   caller then runs without the cache rather than create it).
  */
 export function defaultCacheKeyFile(): string {
   const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir(), '.cache');
-  return path.join(base, 'docdrift', 'cache-key');
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'docdrift', 'cache-key');
+  const home = homedir();
+  // A `HOME` that does not exist is not created (as root, anywhere): the run goes without the cache (#33 item 15).
+  let isDir = false;
+  try {
+    isDir = statSync(home).isDirectory();
+  } catch {
+    // missing or unreadable
+  }
+  if (!isDir) throw new Error(`the home directory ${home} does not exist; no cache key is made`);
+  return path.join(home, '.cache', 'docdrift', 'cache-key');
 }
 
 /**

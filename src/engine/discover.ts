@@ -52,9 +52,9 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 /** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
 const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
-const YAML = ['**/*.yaml', '**/*.yml'];
+export const YAML = ['**/*.yaml', '**/*.yml'];
 /** JSON files named or placed as schemas: candidates for JSON Schema config types. */
-const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
+export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 
 /**
  * Globs the project. Patterns are globby/fast-glob patterns relative to `root`; `.gitignore`

@@ -460,8 +460,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
+    // Names taken, as a set (a scan of the list per bin was quadratic: 100,000 bins, #33 item 5).
+    const named = new Set(entryPoints.map((e) => e.name));
     for (const { name: bin, line, file, packageJson } of bins) {
-      if (entryPoints.some((e) => e.name === bin)) continue;
+      if (named.has(bin)) continue;
+      named.add(bin);
       const key = path.posix.join(path.posix.dirname(packageJson), file);
       if (!firstByPath.has(key)) firstByPath.set(key, bin);
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });

@@ -25,17 +25,33 @@ export interface DeclaredBin {
  * column, when some command cannot be read: the file is not valid JSON (also: nested deeper than
  * the parser's recursion), not a JSON object, its `bin` is neither a path nor an object of command
  * names to paths, a path `bin` has no `name` to call the command by, or an entry has an empty name
- * or a value that is not a path. The entries that can be read are returned all the same. Never throws.
+ * or a value that is not a path, the file is over {@link MAX_PACKAGE_JSON_CHARS} characters, or there are more than {@link MAX_BINS} commands (the first
+ * {@link MAX_BINS} are read). The entries that can be read are returned all the same. Never throws.
  */
 export function readPackageBins(pkg: { file: string; text: string }): { bins: DeclaredBin[]; problem?: InputDiagnostic } {
   const text = pkg.text.replace(/^\uFEFF/, '');
+  // Line starts, so that each entry's line is a binary search, not a scan from the top (100,000 bins took 69 s: #33 item 5).
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
   const at = (offset: number, why: string): InputDiagnostic => {
-    const before = text.slice(0, offset).split('\n');
-    const line = before.length;
-    const column = (before.at(-1) ?? '').length + 1;
+    const line = lineOf(offset);
+    const column = offset - lineStarts[line - 1]! + 1;
     return { ruleId: 'parse-error', severity: 'warn', message: `${pkg.file}:${line}:${column}: ${why}`, location: { file: pkg.file, line, column } };
   };
-  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
+  if (text.length > MAX_PACKAGE_JSON_CHARS) {
+    // Real package.json files are a few KB; a tree of a huge one costs every reader of it (#33 item 5).
+    return { bins: [], problem: at(0, `${(text.length / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_PACKAGE_JSON_CHARS / (1024 * 1024)} MB read for a package.json; its bin entries are not read`) };
+  }
   const errors: ParseError[] = [];
   let tree: JsonNode | undefined;
   try {
@@ -70,8 +86,19 @@ export function readPackageBins(pkg: { file: string; text: string }): { bins: De
       byName.delete(name);
     } else byName.set(name, { name, file: String(value.value), line: lineOf(prop.offset) });
   }
+  if (byName.size > MAX_BINS) {
+    // A generated or hostile file: every command costs the run (100,000 took 69 s and 500 MB, #33 item 5).
+    problem = at(bin.property.offset, `\`bin\` declares ${byName.size} commands; only the first ${MAX_BINS} are read`);
+    return { bins: [...byName.values()].slice(0, MAX_BINS), problem };
+  }
   return { bins: [...byName.values()], ...(problem ? { problem } : {}) };
 }
+
+/** Characters of a package.json read for its `bin` commands at most. */
+export const MAX_PACKAGE_JSON_CHARS = 1024 * 1024;
+
+/** Commands read from one package.json `bin` object at most (real packages declare a handful). */
+export const MAX_BINS = 1000;
 
 /** The last property `key` of a JSON object node, with its value (JSON.parse keeps the last of duplicate keys). */
 function lastProperty(object: JsonNode, key: string): { property: JsonNode; value: JsonNode } | undefined {

@@ -21,3 +21,12 @@ export function escapeControls(text: string): string {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/**
+ * {@link escapeControls} for text that must stay on one line (a file name in a finding's line or
+ * a stderr note): line feeds are written `\n` as well, so a file named `a\nREADME.md:1:1 error …`
+ * cannot forge a line of output (#33 item 13).
+ */
+export function escapeLine(text: string): string {
+  return escapeControls(text).replace(/\n/g, '\\n');
+}

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createColors } from 'picocolors';
 import type { DriftMessage } from '../model/rule.js';
-import { escapeControls } from './escape.js';
+import { escapeControls, escapeLine } from './escape.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
@@ -20,10 +20,10 @@ function plural(n: number, word: string): string {
 /** Project-relative `file` shown relative to `cwd` when given (as a terminal would resolve it). */
 function displayPath(file: string, options: FormatterOptions): string {
   if (!file) return '<unknown file>';
-  if (options.cwd === undefined) return escapeControls(file);
+  if (options.cwd === undefined) return escapeLine(file);
   const abs = path.resolve(options.root, file);
   const rel = path.relative(options.cwd, abs);
-  return escapeControls((rel === '' ? abs : rel).split(path.sep).join('/'));
+  return escapeLine((rel === '' ? abs : rel).split(path.sep).join('/'));
 }
 
 /**

@@ -3,7 +3,7 @@
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
 import { escapeControls } from './escape.js';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants as fsConstants, openSync } from 'node:fs';
 import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
@@ -160,8 +160,14 @@ export function formatSummary(messages: readonly DriftMessage[], model: Model, n
  * (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#adding-a-job-summary).
  * The text ends with a blank line, so whatever is appended next starts a block of its own.
  *
- * @throws the `fs` error (ENOENT for a missing directory, EACCES, EISDIR) when the file cannot be written.
+ * @throws the `fs` error (ENOENT for a missing directory, EACCES, EISDIR, ELOOP for a link) when the file cannot be written.
  */
 export function appendSummary(file: string, markdown: string): void {
-  appendFileSync(file, `${markdown.endsWith('\n') ? markdown : `${markdown}\n`}\n`, 'utf8');
+  // Never through a symbolic link as the last component (O_NOFOLLOW: ELOOP), as every other write (#33 item 10).
+  const fd = openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0), 0o666);
+  try {
+    appendFileSync(fd, `${markdown.endsWith('\n') ? markdown : `${markdown}\n`}\n`, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

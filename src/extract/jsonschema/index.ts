@@ -1,6 +1,7 @@
 /** Config types declared as JSON Schema (draft-04 to 2020-12): an object schema's `properties` are a config file's keys, as a TypeScript interface generated from it would be. */
 import { getNodeValue, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { jsonNesting } from '../../shared/json.js';
 
 /** A JSON file to read: project-relative POSIX path and its text. */
 export interface JsonSchemaSource {
@@ -16,6 +17,9 @@ export interface JsonSchemaExtraction {
 
 /** Files larger than this are not read as schemas (a generated bundle, not a config's schema). */
 const MAX_SCHEMA_BYTES = 2_000_000;
+
+/** Files nesting objects and arrays deeper than this are not read (real schemas nest a few dozen levels at most). */
+export const MAX_SCHEMA_DEPTH = 200;
 
 /**
  * Reads JSON Schema files as config types, never fetching anything (`$ref`s to other files or
@@ -46,20 +50,28 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
   const diagnostics: InputDiagnostic[] = [];
   for (const source of sources) {
     if (source.text.length > MAX_SCHEMA_BYTES) continue;
+    const namesSchema = /"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text);
+    const problem = (at: number, why: string): void => {
+      if (!namesSchema) return;
+      const line = source.text.slice(0, at).split('\n').length;
+      const column = at - source.text.lastIndexOf('\n', at - 1);
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `${source.file}:${line}:${column}: ${why}; the JSON Schema in it is not read`,
+        location: { file: source.file, line, column },
+      });
+    };
+    // The parser and the value reader recurse once per level: bound the nesting first.
+    const nesting = jsonNesting(source.text);
+    if (nesting.depth > MAX_SCHEMA_DEPTH) {
+      problem(nesting.offset, `nested more than ${MAX_SCHEMA_DEPTH} levels deep`);
+      continue;
+    }
     const errors: ParseError[] = [];
     const root = parseTree(source.text, errors, { allowTrailingComma: true, disallowComments: false });
     if (!root || root.type !== 'object') {
-      if (/"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text)) {
-        const at = errors[0]?.offset ?? 0;
-        const line = source.text.slice(0, at).split('\n').length;
-        const column = at - source.text.lastIndexOf('\n', at - 1);
-        diagnostics.push({
-          ruleId: 'parse-error',
-          severity: 'warn',
-          message: `${source.file}:${line}:${column}: not a JSON object; the JSON Schema in it is not read`,
-          location: { file: source.file, line, column },
-        });
-      }
+      problem(errors[0]?.offset ?? 0, 'not a JSON object');
       continue;
     }
     const schemaUri = stringValue(child(root, '$schema'));
@@ -75,6 +87,12 @@ class SchemaFile {
   private readonly lineStarts: number[] = [0];
   /** Definition pointer (`#/definitions/x`) → its node and name. */
   private readonly definitions = new Map<string, { node: JsonNode; name: string }>();
+  /**
+   * Type texts of definitions already computed, by definition node and depth: a definition used
+   * many times (an `anyOf` of 3,000 `$ref`s to itself, used by 100 properties) is read once per
+   * depth, not once per path to it (#33 item 4: over 300 s).
+   */
+  private readonly definitionTypes = new Map<JsonNode, Map<number, string | undefined>>();
 
   constructor(private readonly source: JsonSchemaSource) {
     for (let i = 0; i < source.text.length; i++) if (source.text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
@@ -186,7 +204,13 @@ class SchemaFile {
       const def = this.definitions.get(ref);
       if (!def) return undefined;
       // An enum or scalar definition reads as its members; an object one by its name.
-      return isObjectSchema(def.node) ? def.name : (this.typeText(def.node, depth + 1) ?? def.name);
+      if (isObjectSchema(def.node)) return def.name;
+      let byDepth = this.definitionTypes.get(def.node);
+      if (!byDepth) this.definitionTypes.set(def.node, (byDepth = new Map()));
+      if (byDepth.has(depth)) return byDepth.get(depth);
+      const text = this.typeText(def.node, depth + 1) ?? def.name;
+      byDepth.set(depth, text);
+      return text;
     }
     const en = child(schema, 'enum');
     if (en?.type === 'array') return (en.children ?? []).map((c) => this.source.text.slice(c.offset, c.offset + c.length).replace(/^"(.*)"$/, "'$1'")).join(' | ');

@@ -86,6 +86,8 @@ interface Frame {
 /** How control leaves a block whose conditions were all known: `continue`, `break`, `return`. */
 type Signal = 'continue' | 'break' | 'return' | undefined;
 
+/** How deep statements, expressions and calls are followed together before a value is unknown (#33 item 3). */
+const MAX_EVAL_DEPTH = 250;
 /** How deep calls into helper functions and lambdas are followed. */
 const MAX_CALL_DEPTH = 8;
 /** A helper called with only known values is evaluated when its body has at most this many statements. */
@@ -111,7 +113,9 @@ const CONTAINERS = new Set([
  * {@link MAX_HELPER_STATEMENTS} statements), lambdas and the records that hold them
  * (`Command(flags=(Flag(register=lambda p: p.add_argument(…)),))`), `for` loops over known
  * collections (at most `EVAL_LIMITS.loopIterations` items) and `if`s on known conditions, within
- * `EVAL_LIMITS.steps` steps per top-level run. A record whose other lambda writes one override
+ * `EVAL_LIMITS.steps` steps per file (its module code and the functions followed from it share
+ * them) and `EVAL_LIMITS.runSteps` in all; computed strings and lists are capped in length and in
+ * total size (`EVAL_LIMITS`): past a limit a value is unknown. A record whose other lambda writes one override
  * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
  * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
  *
@@ -127,7 +131,7 @@ const CONTAINERS = new Set([
 export function extractArgparse(ctx: FlagContext): FlagCommand[] {
   const state = new ArgparseState(ctx);
   for (const module of ctx.modules.values()) {
-    state.resetBudget();
+    state.useBudgetOf(module);
     state.runModule(module);
   }
   const creators: Symbol[] = [];
@@ -141,7 +145,7 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
     const key = symbolKey(symbol);
     if (followed.has(key)) return;
     followed.add(key);
-    state.resetBudget();
+    state.useBudgetOf(symbol.module);
     state.runFunction(symbol);
   };
   for (const creator of creators) follow(creator);
@@ -166,14 +170,30 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
 class ArgparseState {
   private readonly parsers = new Map<string, Parser>();
   private readonly moduleEnvs = new Map<FlagModule, Map<string, Value | undefined>>();
-  private readonly budget = new Budget();
+  /** The whole run's budget, and each file's (spending from it). */
+  private readonly runBudget = new Budget(EVAL_LIMITS.runSteps, undefined, EVAL_LIMITS.runAllocation);
+  private readonly fileBudgets = new Map<FlagModule, Budget>();
+  private budget = this.runBudget;
+  /** Current nesting of `evaluate` and `statement` (bounded by {@link MAX_EVAL_DEPTH}). */
+  private depth = 0;
   private readonly parserClasses = new Map<string, boolean>();
 
   constructor(private readonly ctx: FlagContext) {}
 
-  /** Starts a new top-level run with a fresh step budget. */
-  resetBudget(): void {
-    this.budget.reset();
+  /** Starts a top-level run (module code or a function) of `module`'s file: it spends that file's budget. */
+  useBudgetOf(module: FlagModule): void {
+    let budget = this.fileBudgets.get(module);
+    if (!budget) this.fileBudgets.set(module, (budget = new Budget(EVAL_LIMITS.steps, this.runBudget)));
+    this.budget = budget;
+  }
+
+  /** `value` when the budget can pay for its size (string characters or list items) and it is within the caps, else unknown. */
+  private sized<V extends Value>(value: V): V | undefined {
+    if (value.kind === 'const' && typeof value.value === 'string') {
+      return value.value.length <= EVAL_LIMITS.stringLength && this.budget.allocate(value.value.length) ? value : undefined;
+    }
+    if (value.kind === 'list') return value.items.length <= EVAL_LIMITS.listLength && this.budget.allocate(value.items.length) ? value : undefined;
+    return value;
   }
 
   /** argparse's parser, a drop-in (ConfigArgParse), or a repository subclass of one (`class _GymArgumentParser(argparse.ArgumentParser)`). */
@@ -272,8 +292,19 @@ class ArgparseState {
     return undefined;
   }
 
+  /** Runs one statement within {@link MAX_EVAL_DEPTH} (a deeper one is skipped: its effects are unknown). */
   private statement(frame: Frame, node: Node): Signal {
     if (!this.budget.tick()) return 'return';
+    if (this.depth >= MAX_EVAL_DEPTH) return undefined;
+    this.depth++;
+    try {
+      return this.statementNode(frame, node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statementNode(frame: Frame, node: Node): Signal {
     switch (node.type) {
       case 'expression_statement':
         for (const expr of namedChildren(node)) {
@@ -441,8 +472,22 @@ class ArgparseState {
     return undefined;
   }
 
+  /**
+   * The value of an expression, or undefined (unknown). Nesting deeper than
+   * {@link MAX_EVAL_DEPTH} (statements, expressions and calls together) is unknown, so that no
+   * expression CPython accepts (`not not … x`, `a.b.….z`, `f(f(…))`) overflows the stack (#33 item 3).
+   */
   private evaluate(frame: Frame, node: Node): Value | undefined {
-    if (!this.budget.tick()) return undefined;
+    if (!this.budget.tick() || this.depth >= MAX_EVAL_DEPTH) return undefined;
+    this.depth++;
+    try {
+      return this.evaluateNode(frame, node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private evaluateNode(frame: Frame, node: Node): Value | undefined {
     const n = unparen(node);
     switch (n.type) {
       case 'identifier':
@@ -452,8 +497,10 @@ class ArgparseState {
       case 'list':
       case 'tuple':
       case 'set':
-      case 'expression_list':
-        return { kind: 'list', items: namedChildren(n).map((item) => this.evaluate(frame, item)) };
+      case 'expression_list': {
+        const items = namedChildren(n);
+        return items.length > EVAL_LIMITS.listLength ? undefined : this.sized({ kind: 'list', items: items.map((item) => this.evaluate(frame, item)) });
+      }
       case 'string': {
         const parts = fStringParts(n);
         if (!parts) return literalConst(n);
@@ -468,8 +515,9 @@ class ArgparseState {
           if (v?.kind !== 'const') return undefined;
           origin ??= v.node;
           text += pyStr(v);
+          if (text.length > EVAL_LIMITS.stringLength) return undefined;
         }
-        return text.length > EVAL_LIMITS.stringLength ? undefined : { kind: 'const', value: text, node: origin ?? n };
+        return this.sized({ kind: 'const', value: text, node: origin ?? n });
       }
       case 'concatenated_string':
       case 'integer':
@@ -537,16 +585,37 @@ class ArgparseState {
       case 'comparison_operator':
         return this.compare(frame, n);
       case 'binary_operator': {
-        const l = n.childForFieldName('left');
-        const r = n.childForFieldName('right');
+        // `a + b + c + …` nests to the left as deep as it is long (CPython compiles 2,000 terms):
+        // its operands are read along the left spine without recursion, then added in order.
         const op = n.childForFieldName('operator')?.text;
-        const lv = l ? this.evaluate(frame, l) : undefined;
-        const rv = r ? this.evaluate(frame, r) : undefined;
-        if (op === '+' && lv?.kind === 'const' && rv?.kind === 'const' && typeof lv.value === 'string' && typeof rv.value === 'string') {
-          return { kind: 'const', value: lv.value + rv.value, node: lv.node ?? rv.node ?? n };
+        const operands: Node[] = [];
+        for (let current: Node = n; ; ) {
+          const l = current.childForFieldName('left');
+          const r = current.childForFieldName('right');
+          if (!l || !r) return undefined;
+          operands.push(r);
+          const next = unparen(l);
+          if (op === '+' && next.type === 'binary_operator' && next.childForFieldName('operator')?.text === '+') {
+            current = next;
+            continue;
+          }
+          operands.push(l);
+          break;
         }
-        if (op === '+' && lv?.kind === 'list' && rv?.kind === 'list') return { kind: 'list', items: [...lv.items, ...rv.items] };
-        return undefined;
+        operands.reverse();
+        const values = operands.map((operand) => this.evaluate(frame, operand));
+        if (op !== '+') return undefined;
+        let sum = values[0];
+        for (const value of values.slice(1)) {
+          if (sum?.kind === 'const' && value?.kind === 'const' && typeof sum.value === 'string' && typeof value.value === 'string') {
+            if (sum.value.length + value.value.length > EVAL_LIMITS.stringLength) return undefined;
+            sum = this.sized({ kind: 'const', value: sum.value + value.value, node: sum.node ?? value.node ?? n });
+          } else if (sum?.kind === 'list' && value?.kind === 'list') {
+            if (sum.items.length + value.items.length > EVAL_LIMITS.listLength) return undefined;
+            sum = this.sized({ kind: 'list', items: [...sum.items, ...value.items] });
+          } else return undefined;
+        }
+        return sum;
       }
       default:
         return undefined;
@@ -634,7 +703,10 @@ class ArgparseState {
       }
       if (target && (target.kind === 'const' || target.kind === 'dict' || target.kind === 'list')) {
         const read = this.readArgs(frame, node);
-        return read.unknown ? undefined : dataMethod(target, method, read.positional);
+        if (read.unknown) return undefined;
+        const result = dataMethod(target, method, read.positional);
+        // `dict.get` returns a value already made; every other method makes a new string or list.
+        return result && method !== 'get' ? this.sized(result) : result;
       }
     }
     if (fn.type === 'identifier') {
@@ -656,7 +728,8 @@ class ArgparseState {
           }
           return dict;
         }
-        return builtin(fn.text, read.positional);
+        const made = builtin(fn.text, read.positional);
+        return made ? this.sized(made) : undefined;
       }
     }
     if (this.isArgumentParser(frame.module, args.callee, frame.local)) return this.createRoot(frame, node, args);

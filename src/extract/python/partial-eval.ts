@@ -20,24 +20,56 @@ export interface ConstValue {
 
 /** Limits that keep the evaluator bounded on any input. */
 export const EVAL_LIMITS = {
-  /** Evaluation steps (statements + expressions) per top-level run; past it everything is unknown. */
+  /** Evaluation steps (statements + expressions) per file: its module code and every function followed from it share them; past it everything is unknown. */
   steps: 200_000,
+  /** Evaluation steps of one whole run over all files (~5 s); past it everything is unknown. */
+  runSteps: 5_000_000,
   /** Iterations of one `for` loop over a known collection; a longer collection is not unrolled. */
   loopIterations: 512,
-  /** Characters of one computed string. */
+  /** Characters of one computed string (f-string, `+`, `str` method result); a longer one is unknown. */
   stringLength: 10_000,
+  /** Items of one computed list (`+`, `split`, literal, `list(...)`); a longer one is unknown. */
+  listLength: 10_000,
+  /** Characters and list items computed per file (a memory budget: each new string or list charges its size). */
+  allocation: 2_000_000,
+  /** Characters and list items computed in one whole run. */
+  runAllocation: 20_000_000,
 } as const;
 
-/** A step counter: `tick()` is false once the budget is spent. */
+/**
+ * A budget of evaluation steps and of computed size (string characters and list items):
+ * `tick()` is false once the steps are spent, `allocate(n)` false once the size is. A budget
+ * with a `parent` (the whole run's) also spends from it, so each file has its own budget and the
+ * run a total one (#33 item 2: the step budget used to restart per function, and `+` had no size
+ * cap: 30 doublings of a string crashed the run, of a list ran V8 out of memory).
+ */
 export class Budget {
   private used = 0;
-  constructor(private readonly limit: number = EVAL_LIMITS.steps) {}
+  private allocated = 0;
+  constructor(
+    private readonly limit: number = EVAL_LIMITS.steps,
+    private readonly parent?: Budget,
+    private readonly allocationLimit: number = EVAL_LIMITS.allocation,
+  ) {}
+  /** Spends one step; false once this budget (or its parent's) is spent. */
   tick(): boolean {
     this.used++;
-    return this.used <= this.limit;
+    if (this.used > this.limit) return false;
+    return this.parent ? this.parent.tick() : true;
+  }
+  /** Charges `units` characters or list items; false once this budget (or its parent's) is spent. */
+  allocate(units: number): boolean {
+    this.allocated += units;
+    if (this.allocated > this.allocationLimit) return false;
+    return this.parent ? this.parent.allocate(units) : true;
+  }
+  /** True once no step is left (here or in the parent). */
+  get spent(): boolean {
+    return this.used >= this.limit || (this.parent?.spent ?? false);
   }
   reset(): void {
     this.used = 0;
+    this.allocated = 0;
   }
 }
 
@@ -130,7 +162,8 @@ export function constEquals(a: ConstValue, b: ConstValue): boolean {
 /**
  * The `str` methods flag helpers use on names: `replace`, `split` (with or without a separator),
  * `strip`/`lstrip`/`rstrip` without arguments, `lower`, `upper`, `removeprefix`, `removesuffix`.
- * Returns a string, a list of strings, or undefined (unknown method or arguments).
+ * Returns a string, a list of strings, or undefined (unknown method or arguments, or a result
+ * longer than `EVAL_LIMITS.stringLength` characters or `EVAL_LIMITS.listLength` items).
  */
 export function strMethod(self: string, method: string, args: Array<ConstValue | undefined>): string | string[] | undefined {
   const s = (i: number): string | undefined => (typeof args[i]?.value === 'string' ? (args[i]!.value as string) : undefined);
@@ -139,13 +172,20 @@ export function strMethod(self: string, method: string, args: Array<ConstValue |
       const from = s(0);
       const to = s(1);
       if (from === undefined || to === undefined || args.length !== 2 || from === '') return undefined;
+      // The result's length before building it: a replacement that grows it past the cap is unknown.
+      const count = countOccurrences(self, from, EVAL_LIMITS.stringLength + 1);
+      if (self.length + count * (to.length - from.length) > Math.max(self.length, EVAL_LIMITS.stringLength)) return undefined;
       return self.split(from).join(to);
     }
     case 'split': {
-      if (args.length === 0 || (args.length === 1 && args[0]?.value === null)) return self.split(/\s+/).filter((w) => w !== '');
+      if (args.length === 0 || (args.length === 1 && args[0]?.value === null)) {
+        const words = self.split(/\s+/, EVAL_LIMITS.listLength + 2).filter((w) => w !== '');
+        return words.length > EVAL_LIMITS.listLength ? undefined : words;
+      }
       const sep = s(0);
       if (sep === undefined || sep === '' || args.length !== 1) return undefined;
-      return self.split(sep);
+      const parts = self.split(sep, EVAL_LIMITS.listLength + 1);
+      return parts.length > EVAL_LIMITS.listLength ? undefined : parts;
     }
     case 'strip':
       return args.length === 0 ? self.trim() : undefined;
@@ -168,6 +208,13 @@ export function strMethod(self: string, method: string, args: Array<ConstValue |
     default:
       return undefined;
   }
+}
+
+/** Occurrences of `needle` (non-empty) in `haystack`, counted up to `max`. */
+function countOccurrences(haystack: string, needle: string, max: number): number {
+  let count = 0;
+  for (let i = haystack.indexOf(needle); i !== -1 && count < max; i = haystack.indexOf(needle, i + needle.length)) count++;
+  return count;
 }
 
 /**

@@ -330,7 +330,7 @@ function readFunction(node: Node, ranges: FunctionRange[], decorated = false): R
  */
 const MODULE_QUERY = `
 (string_content) @s
-(call function: [(identifier) (attribute)] @callee)
+(call function: [(identifier) (attribute)] @callee) @call
 (import_statement) @import
 (import_from_statement) @import
 `;
@@ -387,8 +387,17 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // which keeps the scans of a big repository small while they are all alive.
   const callees = new Map<string, string[]>();
   const records = new Map<string, RawFunction['calls'][number]>();
+  // Each call is captured just before its callee (same start): the callee's call is found among
+  // them without `node.parent`, which costs the depth of the tree (quadratic on calls nested
+  // thousands deep, #33 item 3).
+  let callsAtStart: Node[] = [];
   for (const capture of moduleQuery(root.tree.language).captures(root)) {
     const node = capture.node;
+    if (capture.name === 'call') {
+      if (callsAtStart.length > 0 && callsAtStart[0]!.startIndex !== node.startIndex) callsAtStart = [];
+      callsAtStart.push(node);
+      continue;
+    }
     if (capture.name === 's') {
       const text = node.text;
       if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
@@ -407,7 +416,8 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       const callee = calleeSegments(node, callees);
       if (!callee) continue;
       let firstArg: string[] | undefined;
-      const args = node.parent?.childForFieldName('arguments');
+      const call = callsAtStart.find((c) => c.startIndex === start && c.childForFieldName('function')?.id === node.id) ?? node.parent;
+      const args = call?.childForFieldName('arguments');
       // Each argument's type is read once (a call into wasm): the first one, the first `**x`,
       // the first positional argument. Comments are not arguments.
       let firstType: string | undefined;

@@ -90,24 +90,28 @@ export function unparen(node: Node): Node {
 
 /** `a.b.c` as `['a', 'b', 'c']`, or `undefined` when the node is not a plain name chain. */
 export function dottedName(node: Node): string[] | undefined {
-  // `unparen`, reading each node's type once: every `type` read is a call into wasm.
+  // Iterative (an attribute chain may be thousands deep); `unparen` inline, reading each node's type once: every `type` read is a call into wasm.
+  const tail: string[] = [];
   let n = node;
-  let type = n.type;
-  while (type === 'parenthesized_expression') {
-    const inner = namedChildren(n)[0];
-    if (!inner) break;
-    n = inner;
-    type = n.type;
-  }
-  if (type === 'identifier') return [n.text];
-  if (type === 'attribute') {
+  for (;;) {
+    let type = n.type;
+    while (type === 'parenthesized_expression') {
+      const inner = namedChildren(n)[0];
+      if (!inner) break;
+      n = inner;
+      type = n.type;
+    }
+    if (type === 'identifier') {
+      tail.push(n.text);
+      return tail.reverse();
+    }
+    if (type !== 'attribute') return undefined;
     const object = n.childForFieldName('object');
     const attribute = n.childForFieldName('attribute');
     if (!object || !attribute) return undefined;
-    const head = dottedName(object);
-    return head ? [...head, attribute.text] : undefined;
+    tail.push(attribute.text);
+    n = object;
   }
-  return undefined;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -199,8 +203,10 @@ export function stringValue(node: Node): string | undefined {
  * signed), strings without interpolation, `True`/`False`/`None`, `...`, and list, tuple, set and
  * dict displays made only of literals. Names, attributes, calls and operators are not literals.
  */
-export function isLiteralNode(node: Node): boolean {
+export function isLiteralNode(node: Node, depth = 0): boolean {
+  if (depth > MAX_VALUE_DEPTH) return false;
   const n = unparen(node);
+  const inner = (child: Node): boolean => isLiteralNode(child, depth + 1);
   switch (n.type) {
     case 'integer':
     case 'float':
@@ -212,7 +218,7 @@ export function isLiteralNode(node: Node): boolean {
     case 'string':
       return !n.children.some((c) => c?.type === 'interpolation');
     case 'concatenated_string':
-      return namedChildren(n).every(isLiteralNode);
+      return namedChildren(n).every(inner);
     case 'unary_operator': {
       const argument = n.childForFieldName('argument');
       const operand = argument ? unparen(argument) : undefined;
@@ -221,21 +227,28 @@ export function isLiteralNode(node: Node): boolean {
     case 'list':
     case 'tuple':
     case 'set':
-      return namedChildren(n).every(isLiteralNode);
+      return namedChildren(n).every(inner);
     case 'dictionary':
       return namedChildren(n).every((entry) => {
         if (entry.type !== 'pair') return false;
         const key = entry.childForFieldName('key');
         const value = entry.childForFieldName('value');
-        return key !== null && value !== null && isLiteralNode(key) && isLiteralNode(value);
+        return key !== null && value !== null && inner(key) && inner(value);
       });
     default:
       return false;
   }
 }
 
-/** Reads a call's arguments (`f(a, k=v, *xs, **kw)`). */
-export function readCall(node: Node): PyCall {
+/**
+ * How deep {@link readValue}, {@link readCall} and {@link isLiteralNode} follow nested values; a
+ * deeper value is read as an unknown expression (its text only), so that no nesting overflows the
+ * stack (#33 item 3).
+ */
+export const MAX_VALUE_DEPTH = 100;
+
+/** Reads a call's arguments (`f(a, k=v, *xs, **kw)`); `depth` is the nesting of the call in the value being read. */
+export function readCall(node: Node, depth = 0): PyCall {
   const fn = node.childForFieldName('function');
   const call: PyCall = { callee: fn ? dottedName(fn) : undefined, args: [], kwargs: new Map(), hasSplat: false };
   const argList = node.childForFieldName('arguments');
@@ -244,32 +257,33 @@ export function readCall(node: Node): PyCall {
     if (arg.type === 'keyword_argument') {
       const name = arg.childForFieldName('name');
       const value = arg.childForFieldName('value');
-      if (name && value) call.kwargs.set(name.text, readValue(value));
+      if (name && value) call.kwargs.set(name.text, readValue(value, depth + 1));
     } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
       call.hasSplat = true;
     } else {
-      call.args.push(readValue(arg));
+      call.args.push(readValue(arg, depth + 1));
     }
   }
   return call;
 }
 
-/** Reads an expression node into a {@link PyValue}. */
-export function readValue(node: Node): PyValue {
+/** Reads an expression node into a {@link PyValue}; nested deeper than {@link MAX_VALUE_DEPTH}, only its text. */
+export function readValue(node: Node, depth = 0): PyValue {
   const n = unparen(node);
+  if (depth > MAX_VALUE_DEPTH) return { text: node.text, literal: false, ellipsis: false };
   const value: PyValue = { text: node.text, literal: isLiteralNode(n), ellipsis: n.type === 'ellipsis' };
   const str = stringValue(n);
   if (str !== undefined) value.str = str;
   if (n.type === 'true') value.bool = true;
   else if (n.type === 'false') value.bool = false;
-  else if (n.type === 'call') value.call = readCall(n);
+  else if (n.type === 'call') value.call = readCall(n, depth);
   else if (n.type === 'identifier' || n.type === 'attribute') value.dotted = dottedName(n);
   else if (n.type === 'dictionary') {
     const pairs: Array<[PyValue, PyValue]> = [];
     for (const entry of namedChildren(n)) {
       const key = entry.type === 'pair' ? entry.childForFieldName('key') : null;
       const val = entry.type === 'pair' ? entry.childForFieldName('value') : null;
-      if (key && val) pairs.push([readValue(key), readValue(val)]);
+      if (key && val) pairs.push([readValue(key, depth + 1), readValue(val, depth + 1)]);
     }
     value.dict = pairs;
   }

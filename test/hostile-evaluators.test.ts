@@ -1,0 +1,121 @@
+/**
+ * Evaluators bounded by size, depth and total work (#33 items 2–5): hostile inputs that CPython
+ * or a JSON parser accepts give "value unknown" (or a diagnostic), never a crash or a hang, and
+ * real values around them are still read. The spawned-CLI forms are in the bad-input corpus
+ * (fixtures/bad-input/python-eval-*, python-deep-expressions, schema-*, …).
+ */
+import { describe, expect, it } from 'vitest';
+import { extractPythonFlags } from '../src/extract/python/flags.js';
+
+/** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
+async function flagNames(text: string): Promise<string[]> {
+  const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+  return commands.flatMap((c) => c.params.map((p) => p.name)).sort();
+}
+
+const loop = (n: number): string => `for _ in [${Array(n).fill('1').join(', ')}]:`;
+
+describe('Python partial evaluator: size and work budgets (#33 item 2)', () => {
+  it('gives a string doubled 30 times by `+` the value unknown, and still reads the other flags', { timeout: 10_000 }, async () => {
+    const text = `import argparse\n\ndef build():\n    s = "ab"\n    ${loop(30)}\n        s = s + s\n    p = argparse.ArgumentParser()\n    p.add_argument("--seed")\n    p.add_argument("--x" + s)\n    p.add_argument("--y" + s[:0])\n    return p\n`;
+    expect(await flagNames(text)).toEqual(['seed']);
+  });
+
+  it('does not build a string past the cap with `.replace` or a list with `.split`', { timeout: 10_000 }, async () => {
+    const text = `import argparse\n\ndef build():\n    s = "ab"\n    ${loop(13)}\n        s = s + s\n    t = s.replace("a", "${'b'.repeat(5000)}")\n    parts = s.split("a")\n    p = argparse.ArgumentParser()\n    p.add_argument("--seed")\n    p.add_argument("--" + parts[1] + "x")\n    return p\n`;
+    // s is 16,384 characters: over the cap, so neither t nor parts is known; --seed still is.
+    expect(await flagNames(text)).toEqual(['seed']);
+  });
+
+  it('shares one step budget among the functions of a file (200 functions × 512² loop steps end at once)', { timeout: 10_000 }, async () => {
+    const functions = Array.from({ length: 200 }, (_, i) => `def f${i}():\n    p = argparse.ArgumentParser()\n    for a in L:\n        for b in L:\n            x = a\n`);
+    const text = `import argparse\nL = [${Array.from({ length: 512 }, (_, i) => i).join(', ')}]\n${functions.join('')}`;
+    const started = performance.now();
+    await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(performance.now() - started).toBeLessThan(8000);
+  });
+});
+
+describe('Python partial evaluator: deep expressions (#33 item 3)', () => {
+  it('adds a left-nested `+` chain of 2,000 strings without recursion', { timeout: 10_000 }, async () => {
+    const text = `import argparse\n\ndef build():\n    p = argparse.ArgumentParser()\n    p.add_argument("--" + "na" + ${Array(2000).fill('""').join(' + ')} + "me")\n    p.add_argument("--seed")\n    return p\n`;
+    expect(await flagNames(text)).toEqual(['name', 'seed']);
+  });
+
+  for (const [kind, expression] of [
+    ['lists', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['calls', `${'f('.repeat(5000)}${')'.repeat(5000)}`],
+    ['not chains', `${'not '.repeat(5000)}True`],
+    ['attribute chains', `a${'.b'.repeat(5000)}`],
+  ] as const) {
+    it(`reads ${kind} 5,000 deep as unknown and keeps the other flags`, { timeout: 10_000 }, async () => {
+      const text = `import argparse\n\nDEEP = ${expression}\n\ndef build():\n    p = argparse.ArgumentParser()\n    p.add_argument("--seed", default=${expression}, help="Seed.")\n    if ${expression}:\n        p.add_argument("--maybe")\n    return p\n`;
+      const names = await flagNames(text);
+      expect(names).toContain('seed');
+    });
+  }
+});
+
+describe('did-you-mean over many names (#33 item 5)', () => {
+  /** The scan suggestNames did before its index: every candidate's OSA distance, the same thresholds and order. */
+  function reference(name: string, candidates: string[], max: number): string[] {
+    const norm = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/-/g, '_');
+    const osa = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      }
+      return d[a.length]![b.length]!;
+    };
+    const lev = (a: string, b: string): number => {
+      let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+      for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = cur;
+      }
+      return prev[b.length]!;
+    };
+    const target = norm(name);
+    const words = target.split('_').filter(Boolean).sort().join('_');
+    const scored = [...new Set(candidates)].flatMap((candidate) => {
+      const c = norm(candidate);
+      const threshold = Math.max(1, Math.min(3, Math.floor(Math.max(c.length, target.length) * 0.3)));
+      let d = osa(c, target);
+      if (d > 1 && c.includes('_') && c.split('_').filter(Boolean).sort().join('_') === words) d = 1;
+      return d <= threshold ? [{ candidate, d, raw: lev(candidate, name) }] : [];
+    });
+    scored.sort((a, b) => a.d - b.d || a.raw - b.raw || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+    return scored.slice(0, max).map((s) => s.candidate);
+  }
+
+  it('suggests what the scan of every candidate suggested (random names, typos, reordered words, case and dashes)', async () => {
+    const { suggestNames } = await import('../src/shared/names.js');
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const word = (): string => Array.from({ length: 1 + random(6) }, () => 'abcdeT_-'[random(8)]).join('');
+    const candidates = Array.from({ length: 300 }, () => (random(3) === 0 ? `${word()}_${word()}` : word()));
+    candidates.push('resume_from_cache', 'cache_from_resume', 'seedCount', 'seed-count', 'temperature');
+    const names = [...candidates.slice(0, 150).map((c) => (c.length > 2 ? c[1]! + c[0]! + c.slice(2) : `${c}x`)), ...Array.from({ length: 150 }, word), 'from_cache_resume', 'temprature', 'SEED_COUNT'];
+    for (const name of names) expect(suggestNames(name, candidates, 3), name).toEqual(reference(name, candidates, 3));
+  });
+
+  it('answers 3,000 misspellings against 3,000 names of one length in well under the old minutes', { timeout: 30_000 }, async () => {
+    const { suggestNames } = await import('../src/shared/names.js');
+    const word = (i: number): string => {
+      let s = '';
+      for (let k = 0, x = i * 7919 + 13; k < 8; k++, x = (x * 48271) % 2147483647) s += 'abcdefghijklmnopqrstuvwxyz'[x % 26];
+      return `${s}_${i}`;
+    };
+    const fields = Array.from({ length: 3000 }, (_, i) => word(i));
+    const started = performance.now();
+    let hits = 0;
+    for (const f of fields) if (suggestNames(f[0]! + f[2]! + f[1]! + f.slice(3), [...fields], 1).length > 0) hits++;
+    expect(hits).toBe(3000);
+    // ~1 s on an idle machine (the scan of every candidate: over a minute).
+    expect(performance.now() - started).toBeLessThan(8000);
+  });
+});
