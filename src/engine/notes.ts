@@ -102,7 +102,10 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     notes.push(`the parameters of ${one ? 'the command' : `all ${programs.length} commands`} (scripts aside) are unknown, so ${one ? 'it was' : 'they were'} not checked. ${reasons(programs)}`);
   } else {
     // Sub-commands that hand every flag to a parser built at run time: said once, not per row.
-    const unknown = programs.filter((c) => !c.paramsKnown);
+    // Programs whose parameters are unknown and that examples run: a silent pass otherwise
+    // (httpie's `http`, run throughout its docs); a bare entry point no page runs says nothing.
+    const ran = new Set([...model.docs.flatMap((d) => d.invocations.map((i) => i.command)), ...model.usages.map((u) => u.command)]);
+    const unknown = programs.filter((c) => !c.paramsKnown && (c.passesUnknownFlags || c.dynamicSubcommands || [c.name, ...c.aliases].some((n) => ran.has(n))));
     const delegating = unknown.filter((c) => c.passesUnknownFlags || c.dynamicSubcommands);
     if (delegating.length > 0 && delegating.length === unknown.length) {
       const one = delegating.length === 1;
