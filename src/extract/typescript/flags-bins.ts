@@ -16,6 +16,8 @@ export interface BinFlagCommand {
   passesUnknownFlags?: boolean;
   /** Sub-commands are also made at run time under names docdrift cannot read (see `FlagCommand.dynamicSubcommands`). */
   dynamicSubcommands?: boolean;
+  /** The sub-command run when the words name none (commander `{ isDefault: true }`). */
+  defaultSubcommand?: string;
   /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
   fieldFlags?: Record<string, string>;
 }
@@ -68,6 +70,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+        ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
       });
     }
   }

@@ -308,6 +308,8 @@ function subCommand(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExpress
   const executable = description !== undefined;
   if (executable) child.description = description;
   if (isHidden(ev, executable ? a2 : a1)) child.hidden = true;
+  // `{ isDefault: true }`: commander runs this sub-command when the words name none.
+  if ((ev.objectEntries(executable ? a2 : a1) ?? []).some((e) => e.key === 'isDefault' && ev.booleanOf(e.value) === true)) parent.defaultCommand = first[0];
   attach(parent, child);
   return { kind: 'command', node: executable ? parent : child };
 }

@@ -25,6 +25,8 @@ export interface CommandNode {
   passesUnknownFlags?: boolean;
   /** `.command(name)` was called with a name that is no known string (sub-commands made at run time from a list docdrift cannot read). */
   dynamicSubcommands?: boolean;
+  /** commander `.command('init', { isDefault: true })`: the sub-command run when none is named. */
+  defaultCommand?: string;
 }
 
 /** A new command node. */

@@ -83,6 +83,8 @@ export interface FlagCommand {
    * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
    */
   dynamicSubcommands?: boolean;
+  /** The sub-command commander runs when the words name none (`.command('init', { isDefault: true })`). */
+  defaultSubcommand?: string;
 }
 
 /** What {@link extractTypeScriptFlags} found. */
