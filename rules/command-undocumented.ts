@@ -2,6 +2,7 @@
 import type { Rule } from '../src/model/rule.js';
 import { paramSource } from '../src/model/coverage.js';
 import type { CommandSpec, Heading, HeadingBlock, Model, SourceLocation } from '../src/model/types.js';
+import { foldSpelling } from '../src/shared/names.js';
 
 type Options = Record<string, never>;
 
@@ -78,13 +79,13 @@ function explainedWhereRun(model: Model, cmd: CommandSpec, opts: readonly Comman
   for (const code of block.codes) {
     for (const token of code.split(/\s+/)) {
       const m = /^--?([A-Za-z][\w-]*)/.exec(token);
-      if (m) named.add(fold(m[1]!));
+      if (m) named.add(foldSpelling(m[1]!));
     }
   }
-  return opts.every((p) => [p.name, ...p.aliases].some((n) => named.has(fold(n.replace(/^-+/, '')))));
+  return opts.every((p) => [p.name, ...p.aliases].some((n) => named.has(foldSpelling(n.replace(/^-+/, '')))));
 }
 
-const fold = (name: string): string => name.replace(/[-_]/g, '').toLowerCase();
+
 
 /** The nearest ancestor (`tool show` for `tool show license`, then `tool`) that is a known command. */
 function parentOf(model: Model, cmd: CommandSpec): CommandSpec | undefined {

@@ -17,7 +17,7 @@ import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
-import { foldName } from '../link/infer-sections.js';
+import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
@@ -861,8 +861,8 @@ export function binEntries(packageJson: string): Record<string, { line: number; 
 /** An absolute or root-relative path as a project-relative POSIX path. */
 export { toProjectPath };
 
-/** Distinct config-class field names in inline code that make a page worth reading by content. */
-const KEY_MENTIONS = 3;
+/** Distinct config-class field names in inline code that make a page worth reading by content: as many as inference needs. */
+const KEY_MENTIONS = INFERENCE_THRESHOLDS.minShared;
 
 /**
  * True when `text` names in inline code at least {@link KEY_MENTIONS} distinct names of `keys`
@@ -894,7 +894,7 @@ export function documentableKeys(classes: Iterable<ConfigClass>): string[] {
   for (const cls of classes) {
     if (cls.kind === 'typeddict' || isNonProductPath(cls.location.file)) continue;
     const fields = cls.fields.filter((f) => !f.hidden && !f.positional);
-    if (fields.length < 3) continue;
+    if (fields.length < INFERENCE_THRESHOLDS.minShared) continue;
     for (const f of fields) out.add(f.name);
   }
   return [...out];

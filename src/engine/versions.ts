@@ -467,6 +467,7 @@ function olderPageCopies(
   if (setting === 'all') return { skip, families };
   const present = new Set(docs);
   let pkg: { major: number; from: string } | undefined | null = null;
+  const isMapped = mapped.length > 0 ? picomatch(mapped.map((g) => g.replace(/^\.\//, '')), { dot: true }) : () => false;
   for (const file of docs) {
     const m = PAGE_VERSION_RE.exec(file);
     if (!m) continue;
@@ -474,7 +475,7 @@ function olderPageCopies(
     if (!present.has(plain)) continue;
     const version = Number(m[2]);
     if (Array.isArray(setting) && setting.some((name) => sameVersion(`v${version}`, name))) continue;
-    if (mapped.length > 0 && picomatch(mapped.map((g) => g.replace(/^\.\//, '')), { dot: true })(file)) continue;
+    if (isMapped(file)) continue;
     if (pkg === null) pkg = packageMajor(root, packaging);
     // The number may version the package (a `-v3` page of a 3.x package is current) or a format
     // (settings "v1" of a 0.x package): only the package's own major keeps the numbered page.

@@ -10,6 +10,7 @@
  */
 import type { CommandSpec, ConfigClass, ReferenceRow } from '../model/types.js';
 import { isNonProductPath } from '../shared/paths.js';
+import { foldSpelling } from '../shared/names.js';
 
 /**
  * When a documented name set is assigned to a command's parameters. A block is assigned when
@@ -32,7 +33,7 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(['help', 'h', 'version', 'V',
 export function foldName(name: string): string {
   const bare = name.replace(/^[-+~]+/, '');
   const first = bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : bare;
-  return first.replace(/[-_]/g, '').toLowerCase();
+  return foldSpelling(first);
 }
 
 /** The folded names a command is known to accept, split by how strongly they tie a row to it. */

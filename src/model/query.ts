@@ -1,6 +1,7 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
 import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+import { foldSpelling } from '../shared/names.js';
 
 /** Finds the parameter a name (or alias) refers to. */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
@@ -44,8 +45,7 @@ export function spellingLike(param: ParamSpec, names: readonly string[]): string
   // A tie shows no style: the code's name stays.
   if (!top || (second && second[1] === top[1]) || nameStyle(param.name) === top[0]) return param.name;
   // Only the same words spelt otherwise (`maxConnections`/`max-connections`), never another alias (`no-reload`, `workers-n`).
-  const words = (n: string): string => n.replace(/[-_]/g, '').toLowerCase();
-  return param.aliases.find((n) => words(n) === words(param.name) && nameStyle(n) === top[0]) ?? param.name;
+  return param.aliases.find((n) => foldSpelling(n) === foldSpelling(param.name) && nameStyle(n) === top[0]) ?? param.name;
 }
 
 /**
@@ -202,7 +202,7 @@ function computeRowsFor(model: Model, cmd: CommandSpec, param: ParamSpec): Array
 }
 
 /** A name compared across spellings: case, `-` and `_` ignored (`coverage-directory` is `coverageDirectory`). */
-const looseName = (n: string): string => n.toLowerCase().replace(/[-_]/g, '');
+const looseName = foldSpelling;
 
 /** Where a parameter is documented outside its command's reference sections (see {@link documentedElsewhere}). */
 export interface DocumentedElsewhere {

@@ -6,6 +6,14 @@
 import { distance } from 'fastest-levenshtein';
 
 /**
+ * A name with case, `-` and `_` left out, so that `max_tokens`, `max-tokens` and `maxTokens` are
+ * one key (`maxtokens`). Leading dashes and dotted parts are the caller's to strip.
+ */
+export function foldSpelling(name: string): string {
+  return name.replace(/[-_]/g, '').toLowerCase();
+}
+
+/**
  * Lower-cases, splits camelCase words with `_` and maps `-` to `_`, so `Resume-From-Cache`,
  * `resumeFromCache` and `resume_from_cache` are one name (a CLI flag and the config key it sets
  * live in different namespaces: `--seed-count` and `seedCount`).
