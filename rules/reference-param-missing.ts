@@ -39,6 +39,12 @@ const rule: Rule<Options> = {
       // changelog, or one found by its content that lists under half of the parameters is not
       // known to be complete: nothing is missing (a run note says so).
       if (partialReference(model, cmd)) continue;
+      // Sections that each document one shipped config file (`configs/agent.yaml` in the heading
+      // or lead) need rows only for the keys those files set; a file docdrift could not read
+      // leaves its table a selection.
+      const scoped = sections.every((s) => s.scopedFile !== undefined);
+      if (scoped && sections.some((s) => s.scopedKeys === undefined)) continue;
+      const scopedKeys = scoped ? new Set(sections.flatMap((s) => s.scopedKeys ?? [])) : undefined;
       const inferredOnly = sections.every((s) => s.inferred);
       const documented = new Set(
         [...sections, ...globalSectionsFor(model, cmd)].flatMap((s) => s.rows.flatMap((r) => r.names)),
@@ -51,7 +57,8 @@ const rule: Rule<Options> = {
           // Hidden flags need no row; positional arguments are described in usage lines more often
           // than in parameter tables, so they are not required either.
           !(param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) &&
-          (param.deprecated === false || options.includeDeprecated),
+          (param.deprecated === false || options.includeDeprecated) &&
+          (scopedKeys === undefined || [param.name, ...param.aliases].some((n) => scopedKeys.has(n))),
       );
       // A pasted `--help` lists what the program printed: a hand-written reference beside it that
       // promises every parameter must still have a row for each (uvicorn's settings page against

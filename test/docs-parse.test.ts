@@ -224,3 +224,25 @@ describe('doc-engine containers (issue #13)', () => {
     expect(parseDoc('docs/t.md', md).doc.invocations.map((i) => [i.command, i.args.map((a) => a.text)])).toEqual([['mytool', ['--seed', '1']]]);
   });
 });
+
+describe('parameter rows of a page (documented elsewhere)', () => {
+  test('a table that maps Hydra overrides to flags documents each override key and its first segment', () => {
+    const text = [
+      '## Replacing Hydra overrides with flags',
+      '',
+      '| Legacy Hydra override | New flag |',
+      '| --- | --- |',
+      '| `+agent_name=...` | `--agent` |',
+      '| `++responses_create_params.temperature=...` | `--temperature` |',
+      '| `~wandb_project` | none |',
+      '| `plain_text` | `--plain` |',
+      '',
+    ].join('\n');
+    const rows = (parseDoc('docs/cli.md', text).doc.parameterRows ?? []).map((r) => [r.line, r.names, r.flag, r.override === true]);
+    expect(rows).toEqual([
+      [5, ['agent_name'], false, true],
+      [6, ['responses_create_params.temperature', 'responses_create_params'], false, true],
+      [7, ['wandb_project'], false, true],
+    ]);
+  });
+});

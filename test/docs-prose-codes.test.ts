@@ -41,13 +41,14 @@ describe('proseCodes', () => {
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 
-  it('marks a bare flag that a sentence introduces, but not a list, a caption ending in a colon or a flag with its value', () => {
+  it('marks a bare flag that a sentence or an example caption introduces, but not a list or a flag with its value', () => {
     const introduced = (text: string): Array<[string, boolean]> =>
       (parseDoc('docs/guide.md', text).doc.proseCodes ?? []).map((p) => [p.code, p.introduced === true]);
     expect(introduced('You can change the output directory using `--out`.\n')).toEqual([['--out', true]]);
     expect(introduced('This can also be done with the CLI option `--download` (`boolean` only).\n')).toEqual([['--download', true]]);
-    expect(introduced('Enable notifications with the `--notify` flag:\n')).toEqual([['--notify', false]]);
-    expect(introduced('You can set a custom command with `--notify-command`:\n')).toEqual([['--notify-command', false]]);
+    expect(introduced('Enable notifications with the `--notify` flag:\n')).toEqual([['--notify', true]]);
+    expect(introduced('You can set a custom command with `--notify-command`:\n')).toEqual([['--notify-command', true]]);
+    expect(introduced('Flags for the build: `--out`.\n')).toEqual([['--out', false]]);
     expect(introduced('To skip the login on a local server, pass `--auth none`.\n')).toEqual([['--auth none', false]]);
     expect(introduced('Useful flags for the build: `--out`, `--minify` and `--base`.\n')).toEqual([['--out', false], ['--minify', false], ['--base', false]]);
     expect(introduced('Use `--out`.\n')).toEqual([['--out', false]]);

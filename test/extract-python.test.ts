@@ -96,6 +96,37 @@ describe('extractPython edge cases', () => {
     expect(cls?.fields.map((f) => [f.name, f.location.column])).toEqual([['é_field', 5], ['after', 23]]);
   });
 
+  it('marks the fields under a "Deprecated"/"Legacy" comment deprecated, up to the next blank line or comment', async () => {
+    const text = [
+      'from typing import Optional',
+      'from pydantic import BaseModel',
+      'class DatasetConfig(BaseModel):',
+      '    name: str',
+      '    # Prefer this over the legacy *_identifier fields below.',
+      '    source: Optional[str] = None',
+      '    # Deprecated: kept working for backward compatibility.',
+      '    gitlab_identifier: Optional[str] = None',
+      '    huggingface_identifier: Optional[str] = None',
+      '',
+      '    license: Optional[str] = None',
+      '    # LEGACY',
+      '    old_name: str = ""',
+      '    # the new spelling',
+      '    new_name: str = ""',
+    ].join('\n');
+    const result = await extractPython([{ file: 'cfg.py', text }]);
+    const fields = result.classes[0]?.fields ?? [];
+    expect(Object.fromEntries(fields.map((f) => [f.name, f.deprecated]))).toEqual({
+      name: false,
+      source: false,
+      gitlab_identifier: 'Deprecated: kept working for backward compatibility.',
+      huggingface_identifier: 'Deprecated: kept working for backward compatibility.',
+      license: false,
+      old_name: 'LEGACY',
+      new_name: false,
+    });
+  });
+
   it('does not treat RootModel or an unimported BaseModel as config classes', async () => {
     const result = await extractPython([
       { file: 'r.py', text: 'from pydantic import RootModel\nclass R(RootModel[int]):\n    pass\nclass X(BaseModel):\n    a: int\n' },

@@ -63,6 +63,18 @@ describe('extractTypeScriptFlags edge cases', () => {
     expect(names(commands)).toEqual({ '': [], a: ['verbose'], 'a inner': ['deep'], b: ['verbose'], 'b inner': ['deep'], c: ['out', 'c-only'] });
   });
 
+  it('keeps no type for a yargs option with a coerce function (the program sees what it returns)', async () => {
+    const text = [
+      "import yargs from 'yargs';",
+      "yargs().option('extra-files', { type: 'string', coerce: (v) => v.split(',') })",
+      "  .option('labels', { type: 'string' }).coerce('labels', (v) => v.split(','))",
+      "  .option('plain', { type: 'string' }).parse();",
+    ].join('\n');
+    const { commands } = await extractTypeScriptFlags([{ file: 'cli.ts', text }]);
+    const types = Object.fromEntries((commands[0]?.params ?? []).map((p) => [p.name, p.type]));
+    expect(types).toEqual({ 'extra-files': undefined, labels: undefined, plain: 'string' });
+  });
+
   it('locates a yargs key at its definition, names one-letter keys by their long alias, ignores built-in help/version aliases', async () => {
     const text = [
       "const yargs = require('yargs/yargs');",

@@ -52,13 +52,14 @@ export function isPartialPage(file: string): boolean {
   return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
 }
 
-/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/` folder. */
+/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder. */
 const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
-const CONTRIBUTOR_DIR_RE = /(?:^|\/)contributing\//i;
+const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals)\//i;
 
 /**
  * Whether a document is a guide for the tool's own contributors (`CONTRIBUTING.md`,
- * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`) rather than
+ * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`,
+ * `development/` or `internals/`: fastmcp's `docs/development/v3-notes/` release-prep notes) rather than
  * for its users: its commands run a development build or a test, and it is not where a user
  * learns a flag.
  *

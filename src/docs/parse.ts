@@ -510,9 +510,44 @@ function buildBlocks(
  * whether it is written as a flag (`--roots`) or as a key (`roots`).
  */
 function documentedNames(tables: readonly DocTable[], layouts: LayoutRows): DocumentedName[] {
-  const rows = [...tables.flatMap((t) => readReferenceTable(t) ?? []), ...layouts.headingRows, ...layouts.listRows];
-  return rows
-    .filter((r) => r.names.length > 0)
-    .map((r) => ({ names: r.names, line: r.location.line, flag: /^\W{0,3}-/.test(r.rawName.trim()) }))
-    .sort((a, b) => a.line - b.line);
+  const overrides: DocumentedName[] = [];
+  const rows = [
+    ...tables.flatMap((t) => {
+      const read = readReferenceTable(t);
+      if (read === undefined || read.length === 0) overrides.push(...overrideRows(t));
+      return read ?? [];
+    }),
+    ...layouts.headingRows,
+    ...layouts.listRows,
+  ];
+  return [
+    ...rows.filter((r) => r.names.length > 0).map((r) => ({ names: r.names, line: r.location.line, flag: /^\W{0,3}-/.test(r.rawName.trim()) })),
+    ...overrides,
+  ].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * A Hydra override as a table cell writes it (`+agent_name=...`, `++responses_create_params.top_p=...`,
+ * `~key`): the grammar's add, force-add and delete prefixes, a dotted key, `=` unless deleting
+ * (https://hydra.cc/docs/advanced/override_grammar/basic/).
+ */
+const OVERRIDE_CELL_RE = /^(?:\+{1,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)=|~([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)(?:=|$))/;
+
+/**
+ * The Hydra overrides a table that is no reference table names in its first column (a "Legacy
+ * Hydra override → New flag" mapping): each documents its key, and a dotted key its first segment
+ * too (`++responses_create_params.top_p=...` shows how `responses_create_params` is set).
+ */
+function overrideRows(table: DocTable): DocumentedName[] {
+  const out: DocumentedName[] = [];
+  for (const row of table.rows) {
+    for (const code of row.cellCodes[0] ?? []) {
+      const m = OVERRIDE_CELL_RE.exec(code.trim());
+      const key = m?.[1] ?? m?.[2];
+      if (!key) continue;
+      const head = key.split('.')[0]!;
+      out.push({ names: head === key ? [key] : [key, head], line: row.location.line, flag: false, override: true });
+    }
+  }
+  return out;
 }

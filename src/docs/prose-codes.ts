@@ -107,10 +107,11 @@ function paramLike(t: Token): boolean {
 }
 
 /**
- * Whether the sentence around code span `i` introduces it: four prose words at least before it,
- * no other option in code in the sentence (other code, `` (`boolean` only) ``, may follow), and
- * the sentence does not end in a colon (`` …with `--notifications-command`: `` captions the
- * example that follows): `` You can change the output directory using `--out`. ``, never
+ * Whether the sentence around code span `i` introduces it: four prose words at least before it
+ * and no other option in code in the sentence (other code, `` (`boolean` only) ``, may follow):
+ * `` You can change the output directory using `--out`. ``, and a caption that leads into its
+ * example (`` To store binary content, add the `--binary` option: ``, `` Enable notifications
+ * with the `--notifications` flag: ``), which tells the reader what the flag does as well; never
  * `` use `--a`, `--b` or `--c` ``, a mere list.
  */
 function introduces(list: readonly Token[], i: number): boolean {
@@ -132,11 +133,7 @@ function introduces(list: readonly Token[], i: number): boolean {
   for (let j = i + 1; j < list.length; j++) {
     const t = list[j]!;
     if (t.kind === 'text') {
-      const stop = /[.!?:](?:\s|$)/.exec(t.value);
-      // A sentence that ends in a colon leads into the example below it: a caption, like the
-      // example's shell comment, not an explanation standing on its own.
-      if (stop?.[0].startsWith(':')) return false;
-      if (stop) break;
+      if (/[.!?:](?:\s|$)/.test(t.value)) break;
       continue;
     }
     if (paramLike(t)) return false;

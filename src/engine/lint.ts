@@ -17,6 +17,7 @@ import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
+import { scopedFileKeyReader } from './scoped-files.js';
 import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
@@ -693,6 +694,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     docFiles: files.docs,
     siteUrls: declaredSiteUrls(root),
     lazyDoc: docs.lazyDoc,
+    scopedFileKeys: scopedFileKeyReader(root, files.yaml),
     source: docs.text,
     diagnostics,
   });

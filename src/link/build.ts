@@ -76,6 +76,12 @@ export interface ModelInput {
   siteUrls?: string[];
   /** Parses, on first request, a document that is not in `docs` (a link target); undefined when there is none. */
   lazyDoc?: (file: string) => DocFile | undefined;
+  /**
+   * The keys a project config file that a section is scoped to sets (see
+   * {@link ReferenceSection.scopedKeys}): `docFile` is the page, `named` the path its heading or
+   * lead text gives. Undefined when the file cannot be found or read.
+   */
+  scopedFileKeys?: (docFile: string, named: string) => ReadonlySet<string> | undefined;
   /** The text of a document the run read, by project-relative path (see {@link Model.source}). */
   source?: (file: string) => string | undefined;
   diagnostics: InputDiagnostic[];
@@ -134,6 +140,7 @@ export function buildModel(input: ModelInput): Model {
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
   for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
   applyDeclaredFlags(commands, config, input.configSource);
+  markDescribedDeprecations(commands, input.classes);
   // `commands.<name>.defaultSubcommand`: the sub-command a group runs when none is named.
   for (const [name, entry] of Object.entries(config.commands)) {
     const cmd = entry.defaultSubcommand === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));
@@ -243,6 +250,14 @@ export function buildModel(input: ModelInput): Model {
 
   dropHistorySections(sections, commandByName);
   nameMetavarRows(sections, commandByName);
+  // A section scoped to one shipped config file (`configs/agent.yaml`): the keys that file sets.
+  if (input.scopedFileKeys) {
+    for (const s of sections) {
+      if (s.scopedFile === undefined) continue;
+      const keys = input.scopedFileKeys(s.file, s.scopedFile);
+      if (keys) s.scopedKeys = [...keys];
+    }
+  }
 
   const usages: Usage[] = [];
   const unknownSubcommands: UnknownSubcommand[] = [];
@@ -648,6 +663,27 @@ function fieldsSetByFlags(params: readonly ParamSpec[], fc: FlagCommand): Set<Pa
     if (flags.some((f) => f.dest === dest || f.name === dest)) out.add(p);
   }
   return out;
+}
+
+/**
+ * A help text or description that says the parameter is deprecated, at its start or its end
+ * (`"(deprecated) use --x"`, `"Maps coverage … DEPRECATED"`, `"Deprecated: use source"`): how
+ * yargs, argparse and click programs mark an option kept for old scripts when their framework has
+ * no `deprecated=` of its own. A mention in the middle ("replaces the deprecated --y") is not.
+ */
+const DESCRIBED_DEPRECATED_RE = /^\W{0,3}(?:deprecated|legacy)\b|\b(?:deprecated|no longer (?:used|supported))\W{0,3}$/i;
+
+/**
+ * Marks parameters whose description says they are deprecated (see {@link DESCRIBED_DEPRECATED_RE})
+ * as deprecated, with the description as the message, when nothing else marked them: commands'
+ * parameters and config classes' fields. Mutates the parameters in place.
+ */
+function markDescribedDeprecations(commands: readonly CommandSpec[], classes: readonly ConfigClass[]): void {
+  const mark = (p: ParamSpec): void => {
+    if (p.deprecated === false && p.description !== undefined && DESCRIBED_DEPRECATED_RE.test(p.description.trim())) p.deprecated = p.description.trim();
+  };
+  for (const c of commands) for (const p of c.params) mark(p);
+  for (const c of classes) for (const p of c.fields) mark(p);
 }
 
 /**

@@ -295,7 +295,12 @@ export function inferCommand(
   const rows = groups.flat();
   const counted = rows.filter((r) => !r.names.every((n) => BUILTIN_NAMES.has(n)));
   const total = counted.length;
-  const folded = counted.map((r) => r.names.map(foldName));
+  // A bare single letter (`q`, `p` in a list of watch-mode keys) names no flag: short flags are
+  // written `-q`; as evidence it would tie any list of letters to the command with those aliases.
+  const folded = counted.map((r) => {
+    const dashed = /^-/.test(r.rawName.replace(/^[\s`*_[(]+/, ''));
+    return r.names.map((n) => (!dashed && n.replace(/^[-+~]+/, '').length === 1 ? '\0' : foldName(n)));
+  });
   // How the rows spell names says what they document: `--port` rows a CLI, bare `port` rows
   // (most of them) a config file's keys or a command's config fields.
   const flagRows = counted.filter((r) => /^-/.test(r.rawName.replace(/^[\s`*_[(]+/, ''))).length;

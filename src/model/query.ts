@@ -214,9 +214,11 @@ export interface DocumentedElsewhere {
    * options can also be specified through the CLI"); `same-page`: another part of a page that
    * holds one of the command's sections; `linked`: a page the section or its page's intro links to;
    * `class-page`: the parameter's type is a config class that another command's reference
-   * documents (`files: List[FileChange]`, FileChange's keys on a page of their own).
+   * documents (`files: List[FileChange]`, FileChange's keys on a page of their own); `cli-flag`:
+   * a config-file key that is also a CLI flag of the project, documented in that command's reference;
+   * `same-folder`: a config-file key named in inline code on another page of the reference's folder.
    */
-  how: 'delegated' | 'same-page' | 'linked' | 'class-page';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder';
 }
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
@@ -240,7 +242,10 @@ const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, Docume
  *
  * - on the reference of another config file named after the parameter and mapped to the class
  *   that types it (`files: List[FileChange]` and `tool.bumpversion.files` → FileChange, whose keys
- *   have a page of their own): the parameter is that reference's subject.
+ *   have a page of their own): the parameter is that reference's subject;
+ * - for a config file's key, in the reference of a CLI command of the project that declares the
+ *   same option as a flag (`watch` documented as `--watch` on the CLI page), or in inline code on
+ *   another page of the reference's folder (`hooks.md` beside `configuration/global.md`).
  *
  * History sections of the command give nothing: a changelog is no reference.
  */
@@ -251,11 +256,84 @@ export function documentedElsewhere(model: Model, cmd: CommandSpec, param: Param
   if (!names) byCommand.set(cmd, (names = elsewhereNames(model, cmd)));
   for (const p of [param, ...twinsOf(cmd, param)]) {
     for (const sp of spellingsOf(p)) {
-      const found = names.get(looseName(sp));
+      const found = names.get(looseName(sp)) ?? (p.origin === 'config-field' ? names.get(looseName(`${OVERRIDE_KEY}${sp}`)) : undefined);
       if (found) return found;
     }
   }
-  return model.sectionsFor(cmd).some((s) => !s.history) ? classReference(model, cmd, param) : undefined;
+  if (!model.sectionsFor(cmd).some((s) => !s.history)) return undefined;
+  return classReference(model, cmd, param) ?? flagReference(model, cmd, param) ?? folderMention(model, cmd, param);
+}
+
+/** Per model: the reference folder's pages' inline-code names (see {@link folderMention}), by folder. */
+const folderNamesMemo = new WeakMap<Model, Map<string, Map<string, DocumentedElsewhere>>>();
+
+/**
+ * The reference folder a page belongs to: its nearest ancestor folder named for a reference
+ * (`docs/reference` for `docs/reference/configuration/global.md`), or undefined.
+ */
+function referenceRoot(file: string): string | undefined {
+  for (let dir = path.posix.dirname(file); dir !== '.' && dir !== '/' && dir !== ''; dir = path.posix.dirname(dir)) {
+    if (REFERENCE_DIR_RE.test(dir)) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * A config file's key that another page of the same reference folder is about: a page of
+ * `docs/reference/**` names it in inline code, alone or as it is set (`` `setup_hooks` ``,
+ * `` `allow_shell_hooks = true` ``), as a reference split by topic does (bump-my-version's
+ * `hooks.md` and `movable-version-tags.md` beside `configuration/global.md`). Only names of more
+ * than one word (`moveable_tags`, `preCommitHooks`): a one-word key in code (`files`) may be
+ * anything. Pages outside a folder named for a reference, and history pages, give nothing.
+ */
+function folderMention(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  if (cmd.kind !== 'config-file' || param.origin !== 'config-field') return undefined;
+  const names = [param.name, ...param.aliases].filter((n) => /[A-Za-z0-9][_-][A-Za-z0-9]|[a-z0-9][A-Z]/.test(n));
+  if (names.length === 0) return undefined;
+  let byRoot = folderNamesMemo.get(model);
+  if (!byRoot) folderNamesMemo.set(model, (byRoot = new Map()));
+  for (const root of new Set(model.sectionsFor(cmd).filter((s) => !s.history).map((s) => referenceRoot(s.file)))) {
+    if (root === undefined) continue;
+    let index = byRoot.get(root);
+    if (!index) {
+      byRoot.set(root, (index = new Map()));
+      for (const doc of model.docs) {
+        if (doc.historical || !doc.file.startsWith(`${root}/`)) continue;
+        for (const block of doc.blocks) {
+          for (const code of block.codes ?? []) {
+            const name = /^\s*([A-Za-z_][\w-]*)\s*(?:$|=|:\s)/.exec(code)?.[1];
+            if (name && !index.has(name)) index.set(name, { file: doc.file, line: block.heading.location.line, how: 'same-folder' });
+          }
+        }
+      }
+    }
+    for (const n of names) {
+      const found = index.get(n);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The row of a CLI flag that is this config-file key under its command-line spelling: a config
+ * class that mirrors the program's argv (Jest's `InitialOptions` holds `watch`, `json`,
+ * `outputFile`, which its CLI page documents as `--watch`, `--json`, `--outputFile`). Only a flag
+ * the project's code declares too (a CLI command's parameter of the same loose spelling), with a
+ * row in that command's own reference (not a changelog), counts: the key is the flag, documented
+ * where users of the flag look.
+ */
+function flagReference(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  if (cmd.kind !== 'config-file' || param.origin !== 'config-field') return undefined;
+  const loose = new Set([param.name, ...param.aliases].map(looseName));
+  for (const other of model.commands) {
+    if (other === cmd || other.kind === 'config-file' || !other.paramsKnown) continue;
+    const flag = other.params.find((p) => p.origin === 'cli-flag' && !p.positional && [p.name, ...p.aliases].some((n) => loose.has(looseName(n))));
+    if (!flag) continue;
+    const row = rowsFor(model, other, flag).find(({ section }) => !section.history);
+    if (row) return { file: row.section.file, line: row.row.location.line, how: 'cli-flag' };
+  }
+  return undefined;
 }
 
 /**
@@ -278,6 +356,9 @@ function classReference(model: Model, cmd: CommandSpec, param: ParamSpec): Docum
   }
   return undefined;
 }
+
+/** Prefix of the keys of {@link elsewhereNames} that a Hydra override row documents: config fields only. */
+const OVERRIDE_KEY = '\0override:';
 
 function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedElsewhere> {
   const names = new Map<string, DocumentedElsewhere>();
@@ -305,8 +386,10 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
     // misspelled row, `reference-param-unknown`), others' rows document other commands.
     const others = model.sections.filter((s) => s.file === doc.file && !s.global);
     for (const r of doc.parameterRows ?? []) {
-      if (r.flag !== flags || others.some((s) => r.line >= s.heading.location.line && r.line <= s.endLine)) continue;
-      add(r.names, { file: doc.file, line: r.line, how });
+      if (others.some((s) => r.line >= s.heading.location.line && r.line <= s.endLine)) continue;
+      // A Hydra override row documents the config field it sets, whatever the command's rows are.
+      if (r.override) add(r.names.map((n) => `${OVERRIDE_KEY}${n}`), { file: doc.file, line: r.line, how });
+      else if (r.flag === flags) add(r.names, { file: doc.file, line: r.line, how });
     }
   };
   const pages = [...new Set(own.map((s) => s.file))].map((f) => model.doc(f)).filter((d): d is DocFile => d !== undefined);

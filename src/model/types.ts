@@ -437,6 +437,12 @@ export interface ReferenceSection {
    */
   scopedFile?: string;
   /**
+   * Every key the {@link scopedFile} sets, at any depth, when docdrift found and read it: the
+   * rows need list only those (a table of one shipped file's settings). Absent when the file was
+   * not found or read: the rows are then a selection.
+   */
+  scopedKeys?: string[];
+  /**
    * A history page or part (changelog, release notes, upgrade or migration guide, blog post,
    * "Breaking changes"): kept only when its command has no other section, read as a partial list,
    * and its rows never name stale parameters (src/docs/page-kind.ts).
@@ -615,6 +621,12 @@ export interface DocumentedName {
   names: string[];
   line: number;
   flag: boolean;
+  /**
+   * Written as a Hydra override in a table that is no reference table (`++split=...` in a
+   * "Legacy Hydra override → New flag" mapping): documents a config field that examples pass as
+   * an override, never a flag.
+   */
+  override?: boolean;
 }
 
 /** A paragraph of prose: its rendered text and its first and last line. */

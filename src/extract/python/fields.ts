@@ -49,7 +49,8 @@ function toDefault(value: PyValue): DefaultValue {
  * - aliases: `alias` and `validation_alias` string literals, and the strings of `AliasChoices(…)`.
  * - deprecated: `Field(deprecated=True|"msg")`, `deprecated=deprecated("msg")`,
  *   `json_schema_extra={"deprecated": True|"msg"}`, or for `dataclasses.field`
- *   `metadata={"deprecated": True|"msg"}`.
+ *   `metadata={"deprecated": True|"msg"}`; else a comment over the field or its run of fields
+ *   that starts with "Deprecated" or "Legacy" (its text is the message).
  */
 export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawClass, field: RawField): ParamSpec | undefined {
   if (isSkipped(field)) return undefined;
@@ -102,7 +103,11 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
     ...(defaultValue ? { default: defaultValue } : {}),
     required: defaultValue === undefined,
     ...(description !== undefined ? { description } : {}),
-    deprecated: deprecation(kwargs.get('deprecated')) ?? deprecationInExtra(kwargs.get('json_schema_extra')) ?? deprecationInExtra(kwargs.get('metadata')) ?? false,
+    deprecated:
+      deprecation(kwargs.get('deprecated')) ??
+      deprecationInExtra(kwargs.get('json_schema_extra')) ??
+      deprecationInExtra(kwargs.get('metadata')) ??
+      (field.leadingComment !== undefined && DEPRECATED_COMMENT_RE.test(field.leadingComment) ? field.leadingComment : false),
     hidden: false,
     origin: 'config-field',
     owner: owner.name,
@@ -122,6 +127,13 @@ function aliasChoices(resolver: Resolver, module: ModuleInfo, value: PyValue): s
   if (!value.call || name === undefined || !ALIAS_CHOICES.has(name)) return [];
   return value.call.args.flatMap((arg) => (arg.str !== undefined ? [arg.str] : []));
 }
+
+/**
+ * A comment over a field, or over the run of fields it belongs to, that says they are deprecated
+ * (`# Deprecated: kept working for backward compatibility`, `# DEPRECATED`, `# Legacy fields, use
+ * source`): what a project writes when pydantic's `deprecated=` would warn its users.
+ */
+const DEPRECATED_COMMENT_RE = /^\W{0,3}(?:deprecated|legacy)\b/i;
 
 /** `True`/`False`, a message string, or `deprecated("msg")` (typing_extensions / warnings). */
 function deprecation(value: PyValue | undefined): boolean | string | undefined {

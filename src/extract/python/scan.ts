@@ -27,6 +27,11 @@ export interface RawField {
   value?: PyValue;
   /** The attribute docstring: a string statement right after the field, cleaned. */
   docstring?: string;
+  /**
+   * The comment lines right above the field, or above the run of fields it belongs to (no blank
+   * line between them), without their `#`: `# Deprecated: kept for old configs` over two fields.
+   */
+  leadingComment?: string;
 }
 
 /** A class definition at module level or nested in another class. */
@@ -275,10 +280,32 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   if (outer) cls.outer = outer;
   const body = node.childForFieldName('body');
   if (!body) return cls;
-  const statements = namedChildren(body);
+  // Comments kept (a field's leading comment); `namedChildren` drops them.
+  const statements = body.namedChildren.filter((c): c is Node => c !== null);
+  // The next statement that is no comment, per index (one backward pass: linear in the body).
+  const nextCode: Array<Node | undefined> = new Array(statements.length);
+  for (let i = statements.length - 2, next: Node | undefined; i >= 0; i--) {
+    const after = statements[i + 1]!;
+    if (after.type !== 'comment') next = after;
+    nextCode[i] = next;
+  }
+  const nextStatement = (i: number): Node | undefined => nextCode[i];
+  // Comment lines just read (text, last row), and the comment of the run of fields being read.
+  let pending: { text: string; end: number } | undefined;
+  let group: { text: string; end: number } | undefined;
   for (let i = 0; i < statements.length; i++) {
     const statement = statements[i] as Node;
     const type = statement.type;
+    const row = statement.startPosition.row;
+    if (type === 'comment') {
+      const text = statement.text.replace(/^#+\s?/, '').trim();
+      pending = pending && pending.end === row - 1 ? { text: `${pending.text} ${text}`.trim(), end: row } : { text, end: row };
+      continue;
+    }
+    if (pending && pending.end === row - 1) group = pending;
+    else if (!(group && group.end === row - 1)) group = undefined;
+    pending = undefined;
+    if (group) group = { text: group.text, end: statement.endPosition.row };
     if (type === 'class_definition' || type === 'decorated_definition') {
       const [def, decos] = unwrapDecorated(statement);
       if (def?.type === 'class_definition') {
@@ -288,7 +315,8 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
       }
       continue;
     }
-    const field = readField(info.file, statement, statements[i + 1], type);
+    const field = readField(info.file, statement, nextStatement(i), type);
+    if (field && group && group.text !== '') field.leadingComment = group.text;
     if (field) cls.fields.push(field);
   }
   return cls;

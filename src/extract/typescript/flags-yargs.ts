@@ -47,6 +47,9 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
     case 'alias':
       for (const [name, at, value] of keyValues(ev, a0, a1)) for (const alias of ev.stringsOf(value) ?? []) aliasKey(ev, node, name, at, alias);
       break;
+    case 'coerce':
+      for (const [name, at] of keyValues(ev, a0, a1)) setCoerced(ensure(ev, node, name, at));
+      break;
     case 'default':
     case 'defaults':
       for (const [name, at, value] of keyValues(ev, a0, a1)) if (ts.isExpression(value)) ensure(ev, node, name, at).default = ev.defaultOf(value);
@@ -130,6 +133,19 @@ function aliasKey(ev: FlagEvaluator, node: CommandNode, key: string, at: ts.Node
   } else if (!BUILT_INS.has(key) && !BUILT_INS.has(alias)) addAlias(ensure(ev, node, key, at), alias);
 }
 
+/**
+ * Options with a `coerce` function (`coerce: (v) => v.split(',')`, `.coerce('x', fn)`): the
+ * program sees what the function returns, which docdrift does not evaluate, so the declared
+ * `type` is only the raw argument's and no type is kept (a reference's `string[]` is no drift).
+ */
+const coerced = new WeakSet<ParamSpec>();
+
+/** Marks an option as coerced (see {@link coerced}): its type is unknown from now on. */
+function setCoerced(spec: ParamSpec): void {
+  coerced.add(spec);
+  delete spec.type;
+}
+
 function setType(spec: ParamSpec, change: { base?: string; array?: boolean }): void {
   const info = typeInfo.get(spec) ?? { array: false };
   if (change.base !== undefined) info.base = change.base;
@@ -137,7 +153,7 @@ function setType(spec: ParamSpec, change: { base?: string; array?: boolean }): v
   typeInfo.set(spec, info);
   const base = info.base;
   const type = info.array ? (base && base !== 'count' ? `${base}[]` : 'array') : base;
-  if (type !== undefined) spec.type = type;
+  if (type !== undefined && !coerced.has(spec)) spec.type = type;
   if (base === 'boolean' && !spec.positional) spec.negatable = true;
   else delete spec.negatable;
   if (base === 'count' && !info.array && !spec.positional) spec.counted = true;
@@ -190,6 +206,9 @@ export function defineOption(ev: FlagEvaluator, node: CommandNode, name: string,
       case 'require':
       case 'required':
         spec.required = ev.booleanOf(v) ?? ev.stringOf(v) !== undefined;
+        break;
+      case 'coerce':
+        setCoerced(spec);
         break;
       case 'hidden':
         spec.hidden = ev.booleanOf(v) ?? spec.hidden;
