@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config/load.js';
-import { existingConfigFiles, INIT_CONFIG_FILE, writeProposal } from './engine/init.js';
+import { existingConfigFiles, INIT_CONFIG_FILE, skippedText, writeProposal } from './engine/init.js';
 import { proposeConfig } from './api.js';
 import type { CliIO } from './cli.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
@@ -16,7 +16,8 @@ To lint a path named "init" rather than run this, write ./init.
 
 Options:
   --root DIR   project root (default: the current directory)
-  --force      overwrite an existing config file
+  --force      overwrite an existing docdrift.config.json (never written beside
+               another config file: docdrift reads exactly one)
   --dry-run    print the config to stdout instead of writing it
   -h, --help   show this help
 
@@ -34,7 +35,7 @@ export interface InitOptions {
    */
   root: string;
   /**
-   * Overwrite an existing config file.
+   * Overwrite an existing `docdrift.config.json` (never one beside another config file).
    * @default false
    */
   force: boolean;
@@ -84,10 +85,24 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const existing = existingConfigFiles(root);
+  // docdrift reads exactly one config file: a docdrift.config.json written beside another would
+  // make every later run exit 2 ("more than one config file"), so --force overwrites only a
+  // docdrift.config.json and never writes one beside another config (#33 item 16).
+  const others = existing.filter((f) => f !== INIT_CONFIG_FILE).map((f) => (f === 'package.json' ? 'package.json ("docdrift" key)' : f));
+  if (others.length > 0 && values.force && !values['dry-run']) {
+    io.stderr(
+      `docdrift init: ${others.join(', ')} already configure${others.length === 1 ? 's' : ''} docdrift in ${root}; nothing was written. ` +
+        `docdrift reads exactly one config file: a ${INIT_CONFIG_FILE} beside ${others.length === 1 ? 'it' : 'them'} would make every run exit 2 ("more than one config file"). ` +
+        `Remove ${others.join(', ')} and run init again, or run with --dry-run to print the proposal.\n`,
+    );
+    return 2;
+  }
   if (existing.length > 0 && !values.force && !values['dry-run']) {
     io.stderr(
       `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ` +
-        'Run with --force to overwrite it, or --dry-run to print the proposal.\n',
+        (others.length > 0
+          ? `Remove ${others.join(', ')} and run init again (docdrift reads exactly one config file), or run with --dry-run to print the proposal.\n`
+          : 'Run with --force to overwrite it, or --dry-run to print the proposal.\n'),
     );
     return 2;
   }
@@ -103,10 +118,7 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
       io.stderr(`docdrift init: wrote ${shown.startsWith('..') || path.isAbsolute(shown) ? file : shown}\n`);
     }
     for (const line of proposal.summary) io.stderr(`  command ${line}\n`);
-    const shadowed = existing.filter((f) => f !== INIT_CONFIG_FILE);
-    if (shadowed.length > 0 && !values['dry-run']) {
-      io.stderr(`docdrift init: ${INIT_CONFIG_FILE} now takes precedence over ${shadowed.join(', ')}; remove the old config.\n`);
-    }
+    if (proposal.skipped.length > 0) io.stderr(`docdrift init: ${skippedText(proposal.skipped)}\n`);
     if (proposal.review.length > 0) {
       io.stderr('Review:\n');
       for (const line of proposal.review) io.stderr(`  - ${line}\n`);

@@ -1,11 +1,11 @@
 /** `--changed-since REF` end to end: temp git repositories made from fixtures/example-python, the built CLI spawned. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../src/config/schema.js';
-import { commandSourceFiles, selectAffected } from '../src/engine/changed.js';
+import { changedFiles, commandSourceFiles, selectAffected } from '../src/engine/changed.js';
 import { lint } from '../src/api.js';
 import { CLI_BIN } from './helpers.js';
 
@@ -239,6 +239,57 @@ describe('git runs on hostile repositories (#17 items 6 and 12, #18 item 9)', { 
     edit(dir, 'vendor/sub/README.md', '+agent_name=x', '+agent_nam=x');
     const inSub = run(dir, ['--changed-since', 'HEAD']);
     expect(summary(inSub.results)).toContain('vendor/sub/README.md example-param-unknown agent_nam');
+  });
+
+  it('never runs a clean filter or fsmonitor that a submodule\'s own config defines (#33 item 11), and still sees edits inside it', async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'docdrift-subfilter-'));
+    temps.push(scratch);
+    const marker = path.join(scratch, 'RAN');
+    const hook = path.join(scratch, 'hook.sh');
+    writeFileSync(hook, `#!/bin/sh\necho "ran $*" >> '${marker}'\nexec cat\n`, { mode: 0o755 });
+    /** A repository of one doc (and `extra`), its `*.md` files under the `evil` filter attribute. */
+    const repo = (name: string, extra: (dir: string) => void = () => {}): string => {
+      const dir = path.join(scratch, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'README.md'), `# ${name}\n`);
+      writeFileSync(path.join(dir, '.gitattributes'), '*.md filter=evil\n');
+      git(dir, 'init', '-q', '-b', 'main');
+      extra(dir);
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', name);
+      return dir;
+    };
+    const add = (dir: string, from: string, at: string): void => {
+      git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', from, at);
+      git(dir, 'commit', '-q', '-m', `add ${at}`);
+    };
+    const inner = repo('inner');
+    const sub = repo('sub', (dir) => add(dir, inner, 'deep'));
+    const top = repo('top', (dir) => add(dir, sub, 'vendor/sub'));
+    git(top, '-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--recursive');
+    // The drivers live only in the submodules' own config files, where the superproject's
+    // `git config` does not see them.
+    const configs = [path.join(top, '.git/modules/vendor/sub/config'), path.join(top, '.git/modules/vendor/sub/modules/deep/config')];
+    for (const config of configs) {
+      expect(existsSync(config), config).toBe(true);
+      git(top, 'config', '-f', config, 'filter.evil.clean', hook);
+      git(top, 'config', '-f', config, 'core.fsmonitor', hook);
+    }
+    // Same content, new times: git must rehash the files (through the clean filter) to know they did not change.
+    const later = new Date(Date.now() + 5_000);
+    for (const doc of ['vendor/sub/README.md', 'vendor/sub/deep/README.md']) {
+      writeFileSync(path.join(top, doc), readFileSync(path.join(top, doc)));
+      utimesSync(path.join(top, doc), later, later);
+    }
+    expect([...(await changedFiles(top, 'HEAD'))]).toEqual([]);
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
+    // An edit two submodules down is still a change, and nothing ran to find it.
+    writeFileSync(path.join(top, 'vendor/sub/deep/README.md'), '# edited\n');
+    writeFileSync(path.join(top, 'vendor/sub/deep/NEW.md'), '# new\n');
+    expect([...(await changedFiles(top, 'HEAD'))].sort()).toEqual(
+      ['vendor/sub', 'vendor/sub/.gitattributes', 'vendor/sub/.gitmodules', 'vendor/sub/README.md', 'vendor/sub/deep', 'vendor/sub/deep/.gitattributes', 'vendor/sub/deep/NEW.md', 'vendor/sub/deep/README.md'],
+    );
+    expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
   });
 
   it('reports git\'s "dubious ownership" refusal as such, with the safe.directory fix', () => {

@@ -128,6 +128,63 @@ describe('docdrift init', { timeout: 120_000 }, () => {
     expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
   });
 
+  it('writes no command key a later run refuses: constructor, prototype and __proto__ are skipped and named (#33 item 16)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-proto-'));
+    temps.push(dir);
+    mkdirSync(path.join(dir, 'tool'));
+    const names = ['constructor', 'prototype', '__proto__', 'ok_tool'];
+    // One function per script, so each is a command of its own rather than an alias of another.
+    writeFileSync(path.join(dir, 'pyproject.toml'), `[project]\nname = "proto-tool"\nversion = "0.1.0"\n\n[project.scripts]\n${names.map((n, i) => `${n} = "tool.cli:main${i}"`).join('\n')}\n`);
+    writeFileSync(path.join(dir, 'tool/__init__.py'), '');
+    writeFileSync(
+      path.join(dir, 'tool/cli.py'),
+      `import argparse\n\n${names.map((_, i) => `\ndef main${i}():\n    parser = argparse.ArgumentParser()\n    parser.add_argument("--name${i}", help="Who to greet.")\n    parser.parse_args()\n`).join('\n')}`,
+    );
+    writeFileSync(path.join(dir, 'README.md'), '# Tool\n\n```bash\nok_tool --name3 x\n```\n');
+    const init = run(['init'], dir);
+    expect(init.stderr).not.toMatch(/not allowed/);
+    expect(init.code).toBe(0);
+    const config = written(dir);
+    expect(Object.keys(config.commands)).toEqual(['ok_tool']);
+    for (const name of ['constructor', 'prototype', '__proto__']) expect(init.stderr).toContain(`"${name}"`);
+    expect(init.stderr).toMatch(/docdrift init: skipped the commands "constructor", "prototype", "__proto__": a docdrift config file cannot hold these names as keys/);
+    // The config it wrote is one every later run accepts.
+    const later = run(['--format', 'json'], dir);
+    expect(later.stderr).not.toMatch(/Invalid docdrift config/);
+    expect(later.code).not.toBe(2);
+  });
+
+  it('init --force beside another config file refuses (exit 2, naming it) instead of making every later run exit 2 (#33 item 16)', () => {
+    const dir = copy(EXAMPLE);
+    const mine = 'rules:\n  example-param-unexplained: "off"\n';
+    writeFileSync(path.join(dir, '.docdriftrc.yaml'), mine);
+    expect(run(['--format', 'json'], dir).code).toBe(1);
+    const forced = run(['init', '--force'], dir);
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain('.docdriftrc.yaml');
+    expect(forced.stderr).toMatch(/more than one config file/);
+    expect(forced.stderr).not.toMatch(/takes precedence/);
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+    expect(readFileSync(path.join(dir, '.docdriftrc.yaml'), 'utf8')).toBe(mine);
+    // Later runs still work with the one config there is.
+    expect(run(['--format', 'json'], dir).code).toBe(1);
+    // Beside a docdrift.config.json of its own and another file (already two: every run exits 2),
+    // --force still refuses: overwriting one of the two fixes nothing.
+    writeFileSync(path.join(dir, 'docdrift.config.json'), '{}\n');
+    const both = run(['init', '--force'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('.docdriftrc.yaml');
+    expect(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')).toBe('{}\n');
+    // A package.json "docdrift" key is another config file too.
+    rmSync(path.join(dir, '.docdriftrc.yaml'));
+    rmSync(path.join(dir, 'docdrift.config.json'));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'x', docdrift: { rules: {} } }));
+    const pkg = run(['init', '--force'], dir);
+    expect(pkg.code).toBe(2);
+    expect(pkg.stderr).toContain('package.json');
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+  });
+
   it('maps a TypeScript bin to its interface and keeps the findings', () => {
     const dir = copy(TS_INTERFACE);
     const before = run(['--format', 'json'], dir);

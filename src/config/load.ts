@@ -254,8 +254,12 @@ function checkNesting(source: Source): void {
   });
 }
 
-/** Keys that name JavaScript's object machinery, never a config key, command or rule id. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Keys that name JavaScript's object machinery, never a config key, command name or rule id:
+ * refused anywhere in a config file (looked up on a plain object they reach its prototype, and
+ * the schema's records reject them). `docdrift init` leaves out a command of one of these names.
+ */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Refuses `__proto__`, `constructor` and `prototype` keys anywhere in the parsed file, with their

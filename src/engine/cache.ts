@@ -9,7 +9,7 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, writeFileAtomic } from './write.js';
 import path from 'node:path';
@@ -355,42 +355,98 @@ export function defaultCacheKeyFile(): string {
 }
 
 /**
- * This machine's cache key: 32 random bytes kept (hex) in `keyFile`, created with mode 0600 on
- * first use. Cache files are signed with it ({@link signedCacheText}), so a cache entry committed to
+ * This machine's cache key: 32 random bytes kept (hex) in `keyFile`, mode 0600, made on first
+ * use. Cache files are signed with it ({@link signedCacheText}), so a cache entry committed to
  * the repository, restored from another machine or edited by hand is never trusted.
  *
- * @throws {Error} when the key file cannot be read or created, or lies inside `root` (a key the
- *   repository could commit is no key); the caller then runs without the cache.
+ * The key is written whole or not at all: to a temporary file beside it (O_EXCL, mode 0600,
+ * fsync), then hard-linked into place, which fails when another run made its key meanwhile (that
+ * one is used), or renamed where the file system has no hard links. A zero-length key file can
+ * only be what an older docdrift left when killed between creating and filling it (nothing was
+ * ever signed with it), so it is replaced; a key file with other wrong text was put there by
+ * someone and is refused (#33 item 14).
+ *
+ * A key is secret only if nobody else can read or replace it: one owned by another user, or
+ * whose mode lets the group or others read or write it, is refused (on POSIX systems).
+ *
+ * @throws {Error} with a one-line message saying what to do, when the key file cannot be read or
+ *   created, is malformed, is owned by another user or open to others, or lies inside `root` (a
+ *   key the repository could commit is no key); the caller then runs without the cache.
  */
 export function cacheKey(keyFile: string, root: string): Buffer {
   const rel = path.relative(root, keyFile);
   if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
-  const parse = (text: string): Buffer => {
-    const hex = text.trim();
-    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`the cache key file ${keyFile} is malformed; delete it`);
-    return Buffer.from(hex, 'hex');
-  };
-  try {
-    return parse(readRegularFile(keyFile, { maxBytes: 1024 }));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const found = readKeyFile(keyFile);
+  if (found instanceof Buffer) return found;
   mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
-  let fd: number;
+  const temp = path.join(path.dirname(keyFile), `.${path.basename(keyFile)}.docdrift-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', 0o600);
   try {
-    fd = openSync(keyFile, 'wx', 0o600);
-  } catch (error) {
-    // Another run created it meanwhile: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return parse(readRegularFile(keyFile, { maxBytes: 1024 }));
-    throw error;
-  }
-  try {
-    writeSync(fd, `${key.toString('hex')}\n`);
+    try {
+      const bytes = Buffer.from(`${key.toString('hex')}\n`);
+      let written = 0;
+      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (found === 'empty') {
+      renameSync(temp, keyFile);
+      return key;
+    }
+    try {
+      linkSync(temp, keyFile);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        // Another run made its key meanwhile: use theirs.
+        const theirs = readKeyFile(keyFile);
+        if (theirs instanceof Buffer) return theirs;
+        throw new Error(`the cache key file ${keyFile} is being made by another run; this run goes without the cache`);
+      }
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS' && code !== 'EXDEV') throw error;
+      renameSync(temp, keyFile); // no hard links here
+    }
+    return key;
   } finally {
-    closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // renamed into place, or never made
+    }
   }
-  return key;
+}
+
+/**
+ * The key in `keyFile`, `'missing'` when there is none, or `'empty'` for a zero-length file
+ * (see {@link cacheKey}).
+ *
+ * @throws {Error} when the file cannot be read, is owned by another user, can be read or written
+ *   by the group or others, or holds anything but 64 hex digits
+ */
+function readKeyFile(keyFile: string): Buffer | 'missing' | 'empty' {
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFileBytes(keyFile, { maxBytes: 1024 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw new Error(`the cache key file ${keyFile} cannot be read (${readErrorText(error)})`);
+  }
+  if (process.platform !== 'win32') {
+    const st = statSync(keyFile);
+    const uid = process.geteuid?.();
+    if (uid !== undefined && st.uid !== uid) {
+      throw new Error(`the cache key file ${keyFile} is owned by another user (uid ${st.uid}); docdrift signs its cache only with a key of its own user's. Delete it (a new one is made)`);
+    }
+    if (bytes.length > 0 && (st.mode & 0o066) !== 0) {
+      throw new Error(`the cache key file ${keyFile} is readable or writable by other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}), so anyone who reads it can forge cache entries; run chmod 600 ${keyFile}, or delete it (a new one is made)`);
+    }
+  }
+  if (bytes.length === 0) return 'empty';
+  const hex = bytes.toString('utf8').trim();
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`the cache key file ${keyFile} is malformed; delete it (a new one is made)`);
+  return Buffer.from(hex, 'hex');
 }
 
 /** Length of the text `{"mac":"<64 hex digits>",` that opens a signed cache file. */

@@ -2,6 +2,8 @@
  * `--changed-since REF`: the files changed since a git ref, and the findings those changes
  * concern, either located in a changed file or made stale by a change to the code they rest on.
  */
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
 import type { CommandSpec, Model } from '../model/types.js';
 import type { DriftMessage } from '../model/rule.js';
 import { dubiousOwnershipText, GitError, runGit } from './git.js';
@@ -32,6 +34,74 @@ function splitZ(text: string): string[] {
   return text.split('\0').filter((s) => s.length > 0);
 }
 
+/** Submodules nested deeper than this are not looked into (a guard against a cycle of links). */
+const MAX_SUBMODULE_DEPTH = 16;
+
+/** The gitlinks (submodules, mode 160000) in `git ls-files --stage -z` output, as listed. */
+function gitlinks(staged: string): string[] {
+  return splitZ(staged).flatMap((entry) => (entry.startsWith('160000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
+}
+
+/** `fn` over `items`, at most four at a time (each is a git process or two), results in input order. */
+async function mapFew<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, items.length) }, worker));
+  return results;
+}
+
+/** Whether `dir` is a checked-out work tree of its own (a submodule that was initialised has a `.git` file or folder). */
+async function checkedOut(dir: string): Promise<boolean> {
+  return lstat(path.join(dir, '.git')).then(() => true, () => false);
+}
+
+/**
+ * Whether the work tree of the submodule at `dir` has edits: modified or untracked (not ignored)
+ * files, or a nested submodule whose commit moved or whose own work tree has edits — what
+ * `git diff --ignore-submodules=none` calls a modified submodule. Asked with {@link runGit} in
+ * the submodule itself, so the filter drivers and fsmonitor of the submodule's own config are
+ * disabled, rather than by a git that recurses and runs them. A submodule git cannot read counts
+ * as edited (a finding too many rather than one hidden); one not checked out as not.
+ */
+async function submoduleEdited(dir: string, depth: number): Promise<boolean> {
+  if (depth > MAX_SUBMODULE_DEPTH || !(await checkedOut(dir))) return false;
+  try {
+    const status = await runGit(dir, ['status', '--porcelain', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'], 256 * 1024 * 1024);
+    if (splitZ(status).length > 0) return true;
+    const nested = gitlinks(await runGit(dir, ['ls-files', '--stage', '-z'], 256 * 1024 * 1024));
+    return (await mapFew(nested, (m) => submoduleEdited(path.join(dir, m), depth + 1))).some(Boolean);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Every file of the submodule at `dir` (tracked, and untracked ones its `.gitignore` files do not
+ * exclude), and of the submodules nested in it, as paths under `prefix` (its path in the
+ * project). Listed with {@link runGit} in each submodule rather than `ls-files
+ * --recurse-submodules` (see {@link submoduleEdited}). A submodule git cannot read gives nothing.
+ */
+async function submoduleFiles(dir: string, prefix: string, depth: number): Promise<string[]> {
+  if (depth > MAX_SUBMODULE_DEPTH || !(await checkedOut(dir))) return [];
+  try {
+    const [listed, staged] = await Promise.all([
+      runGit(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], 256 * 1024 * 1024),
+      runGit(dir, ['ls-files', '--stage', '-z'], 256 * 1024 * 1024),
+    ]);
+    const nested = gitlinks(staged);
+    const inner = await mapFew(nested, (m) => submoduleFiles(path.join(dir, m), `${prefix}/${m}`, depth + 1));
+    return [...splitZ(listed).map((f) => `${prefix}/${f}`), ...inner.flat()];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The project files changed since `ref`, as root-relative POSIX paths:
  * - every path that differs between the working tree and the merge base of `ref` and `HEAD`
@@ -39,7 +109,10 @@ function splitZ(text: string): string[] {
  *   `REF...HEAD` plus staged and unstaged edits, deleted files included; a rename counts as its
  *   old and its new path. Merge-base semantics mean commits that landed on `REF` after the branch
  *   forked are not "changes" of the branch (https://git-scm.com/docs/git-diff, `A...B`);
- * - plus untracked files that `.gitignore` does not exclude (`git ls-files --others --exclude-standard`).
+ * - plus untracked files that `.gitignore` does not exclude (`git ls-files --others --exclude-standard`);
+ * - plus every file of a submodule whose commit moved or whose work tree has edits (nested
+ *   submodules too), each submodule asked by its own {@link runGit}, never by a git that
+ *   recurses into it with the submodule's own filters and fsmonitor enabled.
  *
  * Only paths under `root` are returned (git's `--relative`), relative to it. git runs with
  * `execFile` in `root`, never through a shell.
@@ -81,7 +154,12 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
     throw new ChangedSinceError(`--changed-since ${ref}: "${ref}" and HEAD have no common ancestor (or HEAD has no commit yet).`);
   }
   const [diff, untracked, staged] = await Promise.all([
-    git(root, ['diff', '--name-only', '--no-renames', '--relative', '--ignore-submodules=none', '-z', base, '--']),
+    // `dirty`, not `none`: with `none` git asks each submodule whether its work tree has edits by
+    // running `git status` inside it, a process that reads the submodule's own config
+    // (`.git/modules/<sub>/config`), whose filter drivers this process never listed and so never
+    // emptied. A moved submodule commit still shows (git reads the submodule's HEAD, running
+    // nothing); edits inside are found below, one `runGit` per submodule (#33 item 11).
+    git(root, ['diff', '--name-only', '--no-renames', '--relative', '--ignore-submodules=dirty', '-z', base, '--']),
     git(root, ['ls-files', '--others', '--exclude-standard', '-z']),
     git(root, ['ls-files', '--stage', '-z']),
   ]);
@@ -91,11 +169,15 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   // A submodule (a gitlink, mode 160000) shows in the diff as one path when its commit moved or
   // its work tree has edits; its own files do not. Every file of a changed submodule counts as
   // changed (docdrift cannot tell which moved without reading the submodule's history).
-  const submodules = splitZ(staged).flatMap((entry) => (entry.startsWith('160000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
+  const submodules = gitlinks(staged);
+  const unmoved = submodules.filter((m) => !changed.has(m));
+  const edited = await mapFew(unmoved, (m) => submoduleEdited(path.join(root, m), 1));
+  unmoved.forEach((m, i) => {
+    if (edited[i]) changed.add(m);
+  });
   const changedSubmodules = submodules.filter((m) => changed.has(m));
-  if (changedSubmodules.length > 0) {
-    const inside = await git(root, ['ls-files', '-z', '--recurse-submodules', '--', ...changedSubmodules]).catch(() => '');
-    for (const f of splitZ(inside)) changed.add(f);
+  for (const files of await mapFew(changedSubmodules, (m) => submoduleFiles(path.join(root, m), m, 1))) {
+    for (const f of files) changed.add(f);
   }
   return changed;
 }

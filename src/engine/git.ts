@@ -14,6 +14,12 @@
  * (`-c filter.<name>.clean= -c filter.<name>.process= -c filter.<name>.smudge=`), which git
  * treats as "no filter". `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.
  *
+ * A submodule has a config of its own (`.git/modules/<sub>/config`) whose drivers the listing
+ * above never sees, so docdrift never lets git recurse into a submodule's work tree (no
+ * `--ignore-submodules=none`, no `--recurse-submodules`): a question about a submodule is a
+ * `runGit` in the submodule's directory, which lists and empties that config's drivers
+ * (src/engine/changed.ts).
+ *
  * Source: https://git-scm.com/docs/git-config (core.fsmonitor, core.hooksPath, diff.external,
  * filter.<driver>.clean), https://git-scm.com/docs/git#Documentation/git.txt-GITOPTIONALLOCKS
  */

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { checkWriteTarget, writeFileAtomic } from './write.js';
 import path from 'node:path';
-import { CONFIG_FILES } from '../config/load.js';
+import { CONFIG_FILES, FORBIDDEN_KEYS } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
 import { headingMatchText } from '../shared/strings.js';
@@ -48,6 +48,12 @@ export interface InitProposal {
   summary: string[];
   /** Things the user must look at: commands with no config class, no reference section. */
   review: string[];
+  /**
+   * Commands left out of `commands` because their name is one a config file cannot hold as a key
+   * (`constructor`, `prototype`, `__proto__`: see `FORBIDDEN_KEYS` in src/config/load.ts); runs
+   * still find them from their declarations, as the run the proposal comes from did.
+   */
+  skipped: string[];
   /** The lint run on the default config the proposal comes from. */
   result: LintResult;
 }
@@ -103,7 +109,13 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
   const summary: string[] = [];
   const review: string[] = [];
   const commands: Record<string, StarterCommand> = {};
+  const skipped: string[] = [];
   for (const cmd of topLevelCommands(model)) {
+    // A key every later run would refuse (and `__proto__` assigned here would set a prototype, not a key).
+    if (FORBIDDEN_KEYS.has(cmd.name)) {
+      skipped.push(cmd.name);
+      continue;
+    }
     const sections = model.sectionsFor(cmd);
     const subcommands = model.commands.filter((c) => c.name.startsWith(`${cmd.name} `));
     const subSections = subcommands.flatMap((c) => model.sectionsFor(c));
@@ -147,6 +159,10 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
   }
   // Config files found because a page documents a class's fields as keys (issue #29).
   for (const cmd of model.commands.filter((c) => c.mappedBy === 'inferred')) {
+    if (FORBIDDEN_KEYS.has(cmd.name)) {
+      skipped.push(cmd.name);
+      continue;
+    }
     const sections = model.sectionsFor(cmd);
     const headings = inferredHeadings(sections);
     commands[cmd.name] = {
@@ -157,7 +173,7 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     };
     summary.push(`${cmd.name} (config file) → ${cmd.configClasses.join(', ')} [${sections.length} reference section${sections.length === 1 ? '' : 's'}: ${[...new Set(sections.map((s) => s.file))].join(', ')}]`);
   }
-  if (Object.keys(commands).length === 0) {
+  if (Object.keys(commands).length === 0 && skipped.length === 0) {
     review.push('no command found: add one under "commands", e.g. "tool": { "config": "pkg.config.ToolConfig" }.');
   }
 
@@ -167,13 +183,24 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
       'Written by `docdrift init`; review it, then commit it. Keys starting with $ are notes docdrift ignores.',
       'Each command lists the config class its parameters come from and where it is documented.',
       'Every key and its default: see the Configuration section of the docdrift README.',
+      ...(skipped.length > 0 ? [skippedText(skipped)] : []),
     ],
     sources,
     docs: [...defaults.docs],
     ...(referenceFiles.length > 0 ? { reference: referenceFiles } : {}),
     commands,
   };
-  return { config, text: `${JSON.stringify(config, null, 2)}\n`, summary, review, result };
+  return { config, text: `${JSON.stringify(config, null, 2)}\n`, summary, review, skipped, result };
+}
+
+/** The sentence naming the commands {@link proposeConfig} left out (see {@link InitProposal.skipped}). */
+export function skippedText(skipped: readonly string[]): string {
+  const names = skipped.map((n) => `"${n}"`).join(', ');
+  return skipped.length === 1
+    ? `skipped the command ${names}: a docdrift config file cannot hold this name as a key (it names JavaScript's object machinery). ` +
+        'docdrift still finds and checks the command from its declaration, without an entry here.'
+    : `skipped the commands ${names}: a docdrift config file cannot hold these names as keys (they name JavaScript's object machinery). ` +
+        'docdrift still finds and checks the commands from their declarations, without entries here.';
 }
 
 /**

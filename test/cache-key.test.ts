@@ -1,0 +1,118 @@
+/** The run cache's signing key file (src/engine/cache.ts `cacheKey`): made atomically, refused when others own or can read it (#33 item 14). */
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+
+/** When set, the next `writeSync` throws, as a process killed between creating the key file and filling it. */
+const fail = vi.hoisted(() => ({ nextWrite: false }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeSync = ((...args: Parameters<typeof fs.writeSync>) => {
+    if (fail.nextWrite) {
+      fail.nextWrite = false;
+      throw Object.assign(new Error('killed'), { code: 'EINTR' });
+    }
+    return (fs.writeSync as (...a: unknown[]) => number)(...args);
+  }) as typeof fs.writeSync;
+  return { ...fs, default: { ...fs, writeSync }, writeSync };
+});
+
+const { cacheKey } = await import('../src/engine/cache.js');
+const { main } = await import('../src/cli.js');
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+afterEach(() => {
+  fail.nextWrite = false;
+});
+
+/** A fresh directory outside any project, and a project root beside it. */
+function scratch(): { dir: string; keyFile: string; root: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-key-'));
+  temps.push(dir);
+  const root = path.join(dir, 'project');
+  mkdirSync(root);
+  return { dir, keyFile: path.join(dir, 'home', 'docdrift', 'cache-key'), root };
+}
+
+const HEX = /^[0-9a-f]{64}\n$/;
+
+describe('cacheKey (#33 item 14)', () => {
+  it('is written whole or not at all: a write that dies leaves no empty key behind, and the next run makes one', () => {
+    const { keyFile, root } = scratch();
+    fail.nextWrite = true;
+    expect(() => cacheKey(keyFile, root)).toThrow();
+    expect(existsSync(keyFile)).toBe(false);
+    // No temporary file is left beside it either.
+    expect(readdirSync(path.dirname(keyFile))).toEqual([]);
+    const key = cacheKey(keyFile, root);
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${key.toString('hex')}\n`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(cacheKey(keyFile, root).equals(key)).toBe(true);
+  });
+
+  it('an empty key (left by an older docdrift killed while making it) is made again, not called malformed', () => {
+    const { keyFile, root } = scratch();
+    mkdirSync(path.dirname(keyFile), { recursive: true });
+    writeFileSync(keyFile, '', { mode: 0o600 });
+    const key = cacheKey(keyFile, root);
+    expect(readFileSync(keyFile, 'utf8')).toMatch(HEX);
+    expect(readFileSync(keyFile, 'utf8')).toBe(`${key.toString('hex')}\n`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // A key with other text in it was put there by someone: still refused, not overwritten.
+    writeFileSync(keyFile, 'not a key\n');
+    expect(() => cacheKey(keyFile, root)).toThrow(/malformed/);
+    expect(readFileSync(keyFile, 'utf8')).toBe('not a key\n');
+  });
+
+  it('refuses a key that others can read or write: whoever reads it can sign cache entries', () => {
+    const { keyFile, root } = scratch();
+    const key = cacheKey(keyFile, root);
+    for (const mode of [0o644, 0o640, 0o604, 0o620, 0o602]) {
+      chmodSync(keyFile, mode);
+      expect(() => cacheKey(keyFile, root), mode.toString(8)).toThrow(/readable or writable by other users/);
+    }
+    chmodSync(keyFile, 0o600);
+    expect(cacheKey(keyFile, root).equals(key)).toBe(true);
+    chmodSync(keyFile, 0o400);
+    expect(cacheKey(keyFile, root).equals(key)).toBe(true);
+  });
+
+  it.runIf(process.geteuid?.() === 0)('refuses a key another user owns (run as root)', () => {
+    const { keyFile, root } = scratch();
+    cacheKey(keyFile, root);
+    chownSync(keyFile, 65534, 65534);
+    expect(() => cacheKey(keyFile, root)).toThrow(/owned by another user \(uid 65534\)/);
+  });
+
+  it('a refused key turns the cache off for the run with one line; the findings are those of --no-cache', { timeout: 60_000 }, async () => {
+    const { dir, keyFile, root } = scratch();
+    cpSync(path.resolve(import.meta.dirname, '../fixtures/example-python'), root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });
+    cacheKey(keyFile, root);
+    chmodSync(keyFile, 0o644);
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = path.join(dir, 'home');
+    const run = async (args: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(['--format', 'json', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, isTTY: false });
+      return { code, stdout, stderr };
+    };
+    try {
+      const cached = await run(['--cache-location', path.join(dir, 'cache')]);
+      const plain = await run(['--no-cache']);
+      expect(cached.code).toBe(plain.code);
+      expect(cached.stdout).toBe(plain.stdout);
+      const lines = cached.stderr.split('\n').filter((l) => /cache key/.test(l));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^docdrift: cache not used: .*readable or writable by other users.*chmod 600/);
+      expect(cached.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+  });
+});
