@@ -552,7 +552,7 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(result.files.filter((f) => f.written)).toEqual([]);
     expect(readFileSync(cli(root), 'utf8')).toBe(edited);
     // Nothing is said to be fixed above the refusal.
-    expect(describeFix(result, false).stderr).toBe('docdrift: fixed nothing; 1 file with fixes not written (below).\ndocdrift: docs/cli.md changed on disk while docdrift ran; not fixed\n');
+    expect(describeFix(result, false).stderr).toBe('docdrift: fixed nothing; 1 file not fixed (below).\ndocdrift: docs/cli.md changed on disk while docdrift ran; not fixed\n');
   });
 
   it('item 7: a page another docdrift run is writing is refused (its lock), so two runs never both apply', async () => {

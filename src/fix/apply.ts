@@ -3,13 +3,15 @@
  * fixable is left, then write each changed file atomically inside the project root, or print a
  * unified diff and write nothing.
  */
+import { createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
 import { MemoryPieceStore } from '../engine/pieces.js';
 import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
-import { cleanStaleTemps, leavesBase, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
+import { findingKey, findingKeyString } from '../engine/fingerprint.js';
+import { cleanStaleTemps, leavesBase, LockedError, lockFile, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
 
 export { writeFileAtomic, type AtomicFs } from '../engine/write.js';
 
@@ -121,7 +123,14 @@ export interface FixOptions extends Omit<LintOptions, 'overlay'> {
 interface ReadFile {
   abs: string;
   text: string;
+  /** sha256 of the file's bytes: those the lint read and computed the edits from. */
+  hash: string;
   stamp: FileStamp;
+}
+
+/** sha256 of bytes, hex. */
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Why a file is refused before anything is computed for it: read-only (its mode says so, or this user cannot write it). */
@@ -135,37 +144,53 @@ function readOnly(abs: string, file: string, mode: number): string | undefined {
   return undefined;
 }
 
-/** Reads a file's text and stamp, refusing one whose bytes would not survive a UTF-8 round trip (writing it back would change other bytes). */
-function readExact(abs: string, file: string): ReadFile {
+/**
+ * Reads a file's text and stamp, refusing one whose bytes would not survive a UTF-8 round trip
+ * (writing it back would change other bytes), and one whose bytes are not those the lint read
+ * (`linted`, the text the edits were computed from: a user edited it meanwhile, or another run
+ * fixed it; issue #33 item 7).
+ */
+function readExact(abs: string, file: string, linted: string | undefined): ReadFile {
   const fd = nodeFs.openSync(abs, 'r');
   try {
     const st = nodeFs.fstatSync(fd);
     const bytes = nodeFs.readFileSync(fd);
     const text = bytes.toString('utf8');
     if (!Buffer.from(text, 'utf8').equals(bytes)) throw new FixError(`${file} is not valid UTF-8; not fixed`);
-    return { abs, text, stamp: stampOf(st) };
+    const hash = sha256(bytes);
+    if (linted === undefined || sha256(Buffer.from(linted, 'utf8')) !== hash) throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
+    return { abs, text, hash, stamp: stampOf(st) };
   } finally {
     nodeFs.closeSync(fd);
   }
 }
 
 /**
- * Writes one fixed file: the file must still be the one read (same inode, size and mtime, same
- * text), checked on a descriptor held through the write, so the atomic write can check the stamp
- * right before and the replaced inode right after the rename (issue #18).
+ * Writes one fixed file under its lock ({@link lockFile}: another `--fix` run writing it makes
+ * this one refuse it): the file must still be the one the lint read (same inode, size and mtime,
+ * bytes of the same sha256), checked on a descriptor held through the write, so the atomic write
+ * can check the stamp right before and the replaced inode right after the rename (issues #18,
+ * #33 item 7).
  *
- * @throws {FixError} when it changed or the write was refused; the fs error when a step fails.
+ * @throws {FixError} when it changed, is locked, or the write was refused; the fs error when a step fails.
  */
 function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicFs): void {
-  let fd: number;
+  let unlock: () => void;
   try {
-    fd = nodeFs.openSync(original.abs, 'r');
-  } catch {
-    throw new FixError(`${file} changed on disk while docdrift ran (it is gone); not fixed`);
+    unlock = lockFile(original.abs);
+  } catch (error) {
+    if (error instanceof LockedError) throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed`);
+    throw error;
   }
+  let fd: number | undefined;
   try {
+    try {
+      fd = nodeFs.openSync(original.abs, 'r');
+    } catch {
+      throw new FixError(`${file} changed on disk while docdrift ran (it is gone); not fixed`);
+    }
     const st = nodeFs.fstatSync(fd);
-    if (!sameStamp(stampOf(st), original.stamp) || nodeFs.readFileSync(fd).toString('utf8') !== original.text) {
+    if (!sameStamp(stampOf(st), original.stamp) || sha256(nodeFs.readFileSync(fd)) !== original.hash) {
       throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
     }
     writeFileAtomic(original.abs, after, { fs, expect: original.stamp, held: fd });
@@ -175,7 +200,8 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
     }
     throw error;
   } finally {
-    nodeFs.closeSync(fd);
+    if (fd !== undefined) nodeFs.closeSync(fd);
+    unlock();
   }
 }
 
@@ -205,22 +231,25 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   let result = await lint({ ...lintOptions, overlay, pieces });
   let passes = 0;
   while (passes < maxPasses) {
-    const byFile = new Map<string, TextEdit[]>();
+    const byFile = new Map<string, DriftMessage[]>();
     for (const m of select ? select(result.messages, result.model) : result.messages) {
       if (!m.fix || refused.has(m.fix.file)) continue;
       const list = byFile.get(m.fix.file) ?? [];
-      list.push(m.fix);
+      list.push(m);
       byFile.set(m.fix.file, list);
     }
     let applied = 0;
-    for (const [file, edits] of byFile) {
+    // Per finding key whose fix was applied: the file, how many findings had the key, how many fixes applied.
+    const fixedKeys = new Map<string, { file: string; message: DriftMessage; before: number; applied: number }>();
+    for (const [file, fixing] of byFile) {
       let original = originals.get(file);
       if (!original) {
         try {
           const abs = resolveInsideRoot(root, file);
           const why = dryRun ? undefined : readOnly(abs, file, nodeFs.statSync(abs).mode);
           if (why) throw new FixError(why);
-          original = readExact(abs, file);
+          // The edits were computed from the text this lint read (Model.source): only those bytes are patched.
+          original = readExact(abs, file, overlay.get(file) ?? result.model.source?.(file));
           originals.set(file, original);
         } catch (error) {
           refused.add(file);
@@ -228,8 +257,16 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
           continue;
         }
       }
-      const out = applyEdits(overlay.get(file) ?? original.text, edits);
+      const out = applyEdits(overlay.get(file) ?? original.text, fixing.map((m) => m.fix!));
       if (out.applied.length === 0) continue;
+      const done = new Set(out.applied);
+      for (const m of fixing) {
+        const key = findingKeyString(m);
+        const entry = fixedKeys.get(key) ?? { file, message: m, before: 0, applied: 0 };
+        entry.before++;
+        if (done.has(m.fix!)) entry.applied++;
+        fixedKeys.set(key, entry);
+      }
       overlay.set(file, out.text);
       counts.set(file, (counts.get(file) ?? 0) + out.applied.length);
       applied += out.applied.length;
@@ -237,6 +274,25 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     if (applied === 0) break;
     passes++;
     result = await lint({ ...lintOptions, overlay, pieces });
+    // Re-linted, a fixed finding must be gone (as markdownlint re-lints its fixes): one still
+    // there means the edit does not read back as meant (a row whose name the table splits), and
+    // applying it again would add junk on every pass and every run (issue #33 item 8). Such a
+    // file is refused and keeps its text.
+    const left = new Map<string, number>();
+    for (const m of result.messages) left.set(findingKeyString(m), (left.get(findingKeyString(m)) ?? 0) + 1);
+    const unread = new Map<string, DriftMessage>();
+    for (const [key, entry] of fixedKeys) {
+      if (entry.applied > 0 && (left.get(key) ?? 0) > entry.before - entry.applied && !unread.has(entry.file)) unread.set(entry.file, entry.message);
+    }
+    if (unread.size > 0) {
+      for (const [file, m] of unread) {
+        refused.add(file);
+        overlay.delete(file);
+        counts.delete(file);
+        problems.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
+      }
+      result = await lint({ ...lintOptions, overlay, pieces });
+    }
   }
 
   const files: FixedFile[] = [];
@@ -280,7 +336,11 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
   const rest = notWritten > 0 ? `; ${plural(notWritten, 'file')} with fixes not written (below)` : '';
-  const summary = fix.files.length === 0
+  // "Nothing to fix" above a refusal would read as all clear: a refused file had fixes.
+  const refusedOnly = fix.files.length === 0 && fix.problems.length > 0 ? `; ${plural(fix.problems.length, 'file')} not fixed (below)` : '';
+  const summary = refusedOnly
+    ? `docdrift: fixed nothing${refusedOnly}.\n`
+    : fix.files.length === 0
     ? 'docdrift: nothing to fix.\n'
     : counted.length === 0
       ? `docdrift: fixed nothing${rest}.\n`
