@@ -617,6 +617,20 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
     expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
   });
+  it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {
+    const root = miniProject(fields, DOC);
+    // Two findings share a key (rule, file, subject): the first is fixed, the second has no fix and stays.
+    const sibling: Rule = {
+      meta: { id: 'test-sibling', description: 'Reports a fixable finding and an unfixable twin.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'about {{name}}' } },
+      check: ({ model, report }) => {
+        if (!model.source?.('docs/cli.md')?.startsWith('fixed\n')) report({ messageId: 'm', data: { name: 'x' }, location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file: 'docs/cli.md', start: 0, end: 0, text: 'fixed\n' } });
+        report({ messageId: 'm', data: { name: 'x' }, location: { file: 'docs/cli.md', line: 3, column: 1 } });
+      },
+    };
+    const result = await fixProject({ root, config: configOf(root), rules: [sibling] });
+    expect(result.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`fixed\n${DOC}`);
+  });
 });
 
 describe('CLI: --fix with code paths (issue #33 item 9)', () => {

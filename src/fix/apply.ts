@@ -119,6 +119,16 @@ export interface FixOptions extends Omit<LintOptions, 'overlay'> {
   select?: (messages: DriftMessage[], model: Model) => DriftMessage[];
 }
 
+/** How many messages have each {@link findingKeyString}. */
+function countKeys(messages: readonly DriftMessage[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of messages) {
+    const key = findingKeyString(m);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** A file's text as read for fixing, with the stamp it had then. */
 interface ReadFile {
   abs: string;
@@ -209,7 +219,10 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
  * Lints, applies every in-scope finding's fix, lints the edited texts again (in memory) and
  * repeats until no fix applies or {@link MAX_FIX_PASSES} passes ran; then, unless `dryRun`,
  * writes each changed file with {@link writeFileAtomic} (only when the file on disk is still
- * what was read, checked again around the rename). Only findings the lint reports (the `files`
+ * what was read, checked again around the rename). A file is fixed only when its bytes are those
+ * the lint computed the edits from (sha256, when it is first read for fixing and again before
+ * the rename, under its {@link lockFile} lock), and refused when a fixed finding is still
+ * reported after the re-lint (its edit does not read back as meant, issue #33 item 8). Only findings the lint reports (the `files`
  * scope applies) and `select` keeps are fixed. Read-only files are refused. Before writing, the
  * temporary files a killed run left beside the documents are removed.
  *
@@ -239,7 +252,9 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       byFile.set(m.fix.file, list);
     }
     let applied = 0;
-    // Per finding key whose fix was applied: the file, how many findings had the key, how many fixes applied.
+    // Per finding key whose fix was applied: the file, how many findings had the key (with a fix
+    // or not: a sibling without one stays), how many fixes applied.
+    const counted = countKeys(result.messages);
     const fixedKeys = new Map<string, { file: string; message: DriftMessage; before: number; applied: number }>();
     for (const [file, fixing] of byFile) {
       let original = originals.get(file);
@@ -262,8 +277,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       const done = new Set(out.applied);
       for (const m of fixing) {
         const key = findingKeyString(m);
-        const entry = fixedKeys.get(key) ?? { file, message: m, before: 0, applied: 0 };
-        entry.before++;
+        const entry = fixedKeys.get(key) ?? { file, message: m, before: counted.get(key) ?? 0, applied: 0 };
         if (done.has(m.fix!)) entry.applied++;
         fixedKeys.set(key, entry);
       }
@@ -278,8 +292,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     // there means the edit does not read back as meant (a row whose name the table splits), and
     // applying it again would add junk on every pass and every run (issue #33 item 8). Such a
     // file is refused and keeps its text.
-    const left = new Map<string, number>();
-    for (const m of result.messages) left.set(findingKeyString(m), (left.get(findingKeyString(m)) ?? 0) + 1);
+    const left = countKeys(result.messages);
     const unread = new Map<string, DriftMessage>();
     for (const [key, entry] of fixedKeys) {
       if (entry.applied > 0 && (left.get(key) ?? 0) > entry.before - entry.applied && !unread.has(entry.file)) unread.set(entry.file, entry.message);
