@@ -24,6 +24,8 @@ import { formatters } from './report/index.js';
 import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
+import type { DriftMessage } from './model/rule.js';
+import type { Model } from './model/types.js';
 
 /** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
@@ -521,19 +523,33 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     .filter((f) => !DOC_FILE.test(f) && statSync(f).isFile())
     .map((f) => toProjectPath(root, f));
   const widen = codePaths.length > 0;
+  const configPath = configFile && toProjectPath(root, configFile);
+  /** The findings in `paths` and those the code paths among them make stale (the whole project's findings in, those to report out). */
+  const inPaths = (messages: DriftMessage[], model: Model): DriftMessage[] => {
+    const located = new Set(scopeMessages(root, messages, files));
+    const affected = new Set(selectAffected(messages, model, new Set(codePaths), configPath));
+    return messages.filter((m) => located.has(m) || affected.has(m));
+  };
 
   try {
     const dryRun = values['fix-dry-run'] === true;
-    // --changed-since scopes the fixes as it scopes the report.
+    // --changed-since and code paths scope the fixes as they scope the report (issue #33 item 9:
+    // `--fix tool/cli.py` fixes and reports the docs the code makes stale, as the plain run reports them).
     const scope = changed;
+    const select = scope || widen
+      ? (ms: DriftMessage[], model: Model): DriftMessage[] => {
+          const kept = widen ? inPaths(ms, model) : ms;
+          return scope ? selectAffected(kept, model, scope, configPath) : kept;
+        }
+      : undefined;
     // The passes of --fix reuse the per-file cache of earlier runs, and leave theirs in it
     // (a dry run only reads it: it writes nothing).
     const fixPieces = (values.fix || dryRun) && !values['no-cache'] ? openPieceStore({ root, location: cacheLocation, version: version() }) : undefined;
     const fixed = values.fix || dryRun
       ? await fixProject({
-          root, config, files, configFile, dryRun,
+          root, config, files: widen ? [] : files, configFile, dryRun,
           ...(fixPieces ? { pieces: fixPieces.store } : {}),
-          select: scope && ((ms, model) => selectAffected(ms, model, scope, configFile && toProjectPath(root, configFile))),
+          ...(select ? { select } : {}),
         })
       : undefined;
     if (!dryRun) fixPieces?.save();
@@ -561,10 +577,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
-    if (widen && !fixed) {
-      const inPaths = new Set(scopeMessages(root, messages, files));
-      const affected = new Set(selectAffected(messages, result.model!, new Set(codePaths), configFile && toProjectPath(root, configFile)));
-      messages = messages.filter((m) => inPaths.has(m) || affected.has(m));
+    if (widen) {
+      messages = inPaths(messages, result.model!);
       suppressedCount = scopeMessages(root, result.suppressed, files).length;
     }
     if (!baseline) {

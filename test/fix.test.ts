@@ -525,3 +525,151 @@ describe('writes under faults and races (issues #17, #18)', () => {
     expect(describeFix(result, false).stderr).toContain('docdrift: removed 2 stale temporary files of an interrupted run.');
   });
 });
+
+describe('fixes apply only to the text they were computed from, read back as meant, and scope as the plain run (issue #33 items 7–9)', () => {
+  const fields = ['alpha: int = Field(default=1, description="First.")', 'zeta: int = Field(default=2, description="Last.")'];
+  const DOC = '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n';
+  const cli = (root: string) => path.join(root, 'docs/cli.md');
+  /** A rule that reports nothing: on its first run (the first lint pass, after the pages were read) it runs `edit`, a user editing the page meanwhile. */
+  const editsOnce = (edit: () => void): Rule => {
+    let done = false;
+    return {
+      meta: { id: 'test-user-edit', description: 'Edits a page while the run lints.', defaultSeverity: 'error', fixable: false, options: {}, messages: { m: 'edit' } },
+      check: () => {
+        if (done) return;
+        done = true;
+        edit();
+      },
+    };
+  };
+
+  it('item 7: a page edited after the lint read it is refused, not patched at the old offsets', async () => {
+    const root = miniProject(fields, DOC);
+    // The user adds an introduction: every offset the lint computed is now off by its length.
+    const edited = DOC.replace('# CLI\n', '# CLI\n\nAn introduction the user wrote while docdrift ran.\n');
+    const result = await fixProject({ root, config: configOf(root), rules: [...rules, editsOnce(() => writeFileSync(cli(root), edited))] });
+    expect(result.problems).toEqual(['docs/cli.md changed on disk while docdrift ran; not fixed']);
+    expect(result.files.filter((f) => f.written)).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(edited);
+    // Nothing is said to be fixed above the refusal.
+    expect(describeFix(result, false).stderr).toBe('docdrift: fixed nothing; 1 file not fixed (below).\ndocdrift: docs/cli.md changed on disk while docdrift ran; not fixed\n');
+  });
+
+  it('item 7: a page another docdrift run is writing is refused (its lock), so two runs never both apply', async () => {
+    const root = miniProject(fields, DOC);
+    // The parent process stands in for another live run holding the page's lock.
+    writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), `${process.ppid}\n`);
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual([`docs/cli.md is being fixed by another docdrift run (pid ${process.ppid}); not fixed`]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
+    // A lock whose run is gone (pid above Linux's pid_max) is taken over and removed afterwards.
+    writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), '4194305\n');
+    const again = await fixRoot(root);
+    expect(again.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
+    expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  /** A project whose parameters come from a JSON Schema with keys holding `|` and `\`. */
+  const schemaProject = (): string => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-fix-schema-'));
+    temps.push(dir);
+    fs.mkdirSync(path.join(dir, 'schema'));
+    fs.mkdirSync(path.join(dir, 'docs'));
+    const properties = {
+      concurrency: { description: 'How many workers.', type: 'integer', default: 4 },
+      'a|b': { description: 'Either a or b.', type: 'string', default: 'x' },
+      'c\\d': { description: 'A backslash key.', type: 'string', default: 'y' },
+      'e\\|f': { description: 'A backslash and a pipe.', type: 'string', default: 'z' },
+    };
+    writeFileSync(path.join(dir, 'schema/opts.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', title: 'MutantOptions', type: 'object', properties }, null, 2));
+    writeFileSync(path.join(dir, 'package.json'), '{"name":"m","version":"1.0.0"}\n');
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { 'mutant.config.json': { kind: 'config-file', config: 'MutantOptions', sections: ['Options'] } } }));
+    writeFileSync(path.join(dir, 'docs/configuration.md'), '# Configuration\n\n## Options\n\n| Name | Type | Default | Description |\n| --- | --- | --- | --- |\n| `concurrency` | integer | `4` | How many workers. |\n');
+    return dir;
+  };
+
+  it('item 8: a key holding `|` or `\\` gets one row, escaped for a GFM cell, that reads back as the key; a second --fix changes nothing', async () => {
+    const root = schemaProject();
+    const first = await fixRoot(root);
+    expect(first.problems).toEqual([]);
+    expect(first.passes).toBe(1);
+    expect(readFileSync(path.join(root, 'docs/configuration.md'), 'utf8')).toBe(
+      '# Configuration\n\n## Options\n\n| Name | Type | Default | Description |\n| --- | --- | --- | --- |\n| `concurrency` | integer | `4` | How many workers. |\n' +
+        '| `a\\|b` | string | `"x"` | Either a or b. |\n| `c\\d` | string | `"y"` | A backslash key. |\n| e\\\\\\|f | string | `"z"` | A backslash and a pipe. |\n',
+    );
+    expect(await lintRoot(root)).toEqual([]);
+    const bytes = snapshot(root);
+    const second = await fixRoot(root);
+    expect(second.files).toEqual([]);
+    expect(snapshot(root)).toEqual(bytes);
+  });
+
+  it('item 8: a fix whose result does not read back as meant (its finding is still there) is refused, and the file left as it was', async () => {
+    const root = miniProject(fields, DOC);
+    // A rule whose row never reads back: it reports the same finding whatever the text says.
+    const stubborn: Rule = {
+      meta: { id: 'test-stubborn', description: 'Reports a finding its fix does not resolve.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'add {{name}}' } },
+      check: ({ report }) => report({ messageId: 'm', data: { name: 'x|y' }, location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file: 'docs/cli.md', start: 0, end: 0, text: 'junk\n' } }),
+    };
+    const result = await fixProject({ root, config: configOf(root), rules: [stubborn] });
+    expect(result.problems).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
+    expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
+  });
+  it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {
+    const root = miniProject(fields, DOC);
+    // Two findings share a key (rule, file, subject): the first is fixed, the second has no fix and stays.
+    const sibling: Rule = {
+      meta: { id: 'test-sibling', description: 'Reports a fixable finding and an unfixable twin.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'about {{name}}' } },
+      check: ({ model, report }) => {
+        if (!model.source?.('docs/cli.md')?.startsWith('fixed\n')) report({ messageId: 'm', data: { name: 'x' }, location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file: 'docs/cli.md', start: 0, end: 0, text: 'fixed\n' } });
+        report({ messageId: 'm', data: { name: 'x' }, location: { file: 'docs/cli.md', line: 3, column: 1 } });
+      },
+    };
+    const result = await fixProject({ root, config: configOf(root), rules: [sibling] });
+    expect(result.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`fixed\n${DOC}`);
+  });
+});
+
+describe('CLI: --fix with code paths (issue #33 item 9)', () => {
+  const run = (args: string[], cwd: string) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  /** The bad-input base project after a code change: `seed` renamed `seeds`, so the reference and the README are stale. */
+  const staleProject = (): string => {
+    const root = copyProject('fixtures/bad-input/_base');
+    const file = path.join(root, 'tool/cli.py');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('seed: int', 'seeds: int'));
+    return root;
+  };
+  const results = (stdout: string) => (JSON.parse(stdout) as { results: Array<{ file: string; ruleId: string; line: number }> }).results.map((m) => `${m.file}:${m.line} ${m.ruleId}`);
+
+  it('--fix tool/cli.py fixes and reports the docs the code change made stale, as the plain run reports them', () => {
+    const root = staleProject();
+    const plain = run(['--format', 'json', '--no-cache', 'tool/cli.py'], root);
+    expect(plain.code).toBe(1);
+    expect(results(plain.stdout).some((r) => r.startsWith('docs/reference.md:'))).toBe(true);
+    const fixed = run(['--fix', '--format', 'json', '--no-cache', 'tool/cli.py'], root);
+    expect(fixed.stderr).not.toContain('nothing to fix');
+    expect(fixed.stderr).toContain('docdrift: fixed 1 problem in 1 file (1 pass).');
+    expect(readFileSync(path.join(root, 'docs/reference.md'), 'utf8')).toContain('| `seeds` | int | `0` | Random seed. |');
+    // What is left (the stale `seed` row, the README's `+seed=1`) is reported, and exits 1, as the plain run does now.
+    const after = run(['--format', 'json', '--no-cache', 'tool/cli.py'], root);
+    expect(after.code).toBe(1);
+    expect(fixed.code).toBe(1);
+    expect(results(fixed.stdout)).toEqual(results(after.stdout));
+    expect(results(fixed.stdout).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a refusal is not preceded by "nothing to fix."', () => {
+    const root = staleProject();
+    fs.chmodSync(path.join(root, 'docs/reference.md'), 0o444);
+    const r = run(['--fix', '--no-cache', 'tool/cli.py'], root);
+    expect(r.stderr).not.toContain('nothing to fix');
+    expect(r.stderr).toContain('docdrift: fixed nothing; 1 file not fixed (below).\ndocdrift: docs/reference.md is read-only (mode 0444); not fixed\n');
+    expect(r.code).toBe(2);
+  }, 120_000);
+});

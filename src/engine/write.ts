@@ -121,6 +121,9 @@ const TEMP_NAME = /^\..+\.docdrift-(\d+)-[a-z0-9]+\.tmp$/;
 /** The cache's temporary files before they went through {@link writeFileAtomic}: `run-<hash>.json.<pid>.<random>.tmp`. */
 const OLD_CACHE_TEMP = /^run-[0-9a-f]+\.json\.(\d+)\.[a-z0-9]+\.tmp$/;
 
+/** `.<name>.docdrift.lock`: the lock of {@link lockFile}; it holds the pid of the run that took it. */
+const LOCK_NAME = /^\..+\.docdrift\.lock$/;
+
 /** The temporary name for `file` in its own directory. */
 function tempName(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.docdrift-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
@@ -154,7 +157,8 @@ export function cleanStaleTemps(dir: string): string[] {
   }
   for (const name of names) {
     const m = TEMP_NAME.exec(name) ?? OLD_CACHE_TEMP.exec(name);
-    if (!m || alive(Number(m[1]))) continue;
+    const pid = m ? Number(m[1]) : LOCK_NAME.test(name) ? lockOwner(path.join(dir, name)) : undefined;
+    if (pid === undefined || alive(pid)) continue;
     try {
       const st = nodeFs.lstatSync(path.join(dir, name));
       if (!st.isFile() && !st.isSymbolicLink()) continue;
@@ -165,6 +169,75 @@ export function cleanStaleTemps(dir: string): string[] {
     }
   }
   return removed;
+}
+
+/** The pid written in a lock file, `undefined` when it cannot be read; a lock without a valid pid reads as pid 0, never alive. */
+function lockOwner(lock: string): number | undefined {
+  let text: string;
+  try {
+    text = nodeFs.readFileSync(lock, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.trim());
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
+}
+
+/** A lock {@link lockFile} could not take: another live process holds it. */
+export class LockedError extends WriteError {
+  /** The pid of the process holding the lock. */
+  readonly pid: number;
+  constructor(file: string, pid: number) {
+    super(`${file} is locked by another docdrift run (pid ${pid})`);
+    this.name = 'LockedError';
+    this.pid = pid;
+  }
+}
+
+/**
+ * Takes the exclusive lock of `file` for this process: `.<name>.docdrift.lock` beside it, made
+ * complete (a temporary file holding the pid, hard-linked to the lock name, which fails if it
+ * exists), so another process never reads a half-written lock. A lock whose process no longer
+ * runs (a killed run) is taken over. Two `--fix` runs thus never check and replace one file at
+ * the same time (issue #33 item 7). Advisory: only docdrift honours it.
+ *
+ * @param file absolute path of the file to lock (it need not exist).
+ * @returns a function that releases the lock (removes it if it is still this process's).
+ * @throws {LockedError} when a live process holds the lock; the fs error when the lock cannot be
+ *   made (EACCES on the directory…).
+ */
+export function lockFile(file: string): () => void {
+  const lock = path.join(path.dirname(file), `.${path.basename(file)}.docdrift.lock`);
+  const temp = tempName(lock);
+  nodeFs.writeFileSync(temp, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        nodeFs.linkSync(temp, lock);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const owner = lockOwner(lock);
+        if (owner === undefined) {
+          // Released meanwhile: try again (a lock that cannot be read at all fails the third time).
+          if (attempt < 2) continue;
+          throw error;
+        }
+        if (owner === process.pid || alive(owner) || attempt > 0) throw new LockedError(file, owner);
+        // A killed run's lock: taken over once.
+        try {
+          nodeFs.unlinkSync(lock);
+        } catch {
+          // removed by someone else meanwhile
+        }
+      }
+    }
+  } finally {
+    nodeFs.rmSync(temp, { force: true });
+  }
+  return () => {
+    if (lockOwner(lock) === process.pid) nodeFs.rmSync(lock, { force: true });
+  };
 }
 
 /** Options of {@link writeFileAtomic}. */

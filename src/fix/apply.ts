@@ -3,13 +3,15 @@
  * fixable is left, then write each changed file atomically inside the project root, or print a
  * unified diff and write nothing.
  */
+import { createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { lint, type LintOptions, type LintResult } from '../engine/lint.js';
 import { MemoryPieceStore } from '../engine/pieces.js';
 import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
-import { cleanStaleTemps, leavesBase, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
+import { findingKey, findingKeyString } from '../engine/fingerprint.js';
+import { cleanStaleTemps, leavesBase, LockedError, lockFile, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
 
 export { writeFileAtomic, type AtomicFs } from '../engine/write.js';
 
@@ -117,11 +119,28 @@ export interface FixOptions extends Omit<LintOptions, 'overlay'> {
   select?: (messages: DriftMessage[], model: Model) => DriftMessage[];
 }
 
+/** How many messages have each {@link findingKeyString}. */
+function countKeys(messages: readonly DriftMessage[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of messages) {
+    const key = findingKeyString(m);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** A file's text as read for fixing, with the stamp it had then. */
 interface ReadFile {
   abs: string;
   text: string;
+  /** sha256 of the file's bytes: those the lint read and computed the edits from. */
+  hash: string;
   stamp: FileStamp;
+}
+
+/** sha256 of bytes, hex. */
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Why a file is refused before anything is computed for it: read-only (its mode says so, or this user cannot write it). */
@@ -135,37 +154,53 @@ function readOnly(abs: string, file: string, mode: number): string | undefined {
   return undefined;
 }
 
-/** Reads a file's text and stamp, refusing one whose bytes would not survive a UTF-8 round trip (writing it back would change other bytes). */
-function readExact(abs: string, file: string): ReadFile {
+/**
+ * Reads a file's text and stamp, refusing one whose bytes would not survive a UTF-8 round trip
+ * (writing it back would change other bytes), and one whose bytes are not those the lint read
+ * (`linted`, the text the edits were computed from: a user edited it meanwhile, or another run
+ * fixed it; issue #33 item 7).
+ */
+function readExact(abs: string, file: string, linted: string | undefined): ReadFile {
   const fd = nodeFs.openSync(abs, 'r');
   try {
     const st = nodeFs.fstatSync(fd);
     const bytes = nodeFs.readFileSync(fd);
     const text = bytes.toString('utf8');
     if (!Buffer.from(text, 'utf8').equals(bytes)) throw new FixError(`${file} is not valid UTF-8; not fixed`);
-    return { abs, text, stamp: stampOf(st) };
+    const hash = sha256(bytes);
+    if (linted === undefined || sha256(Buffer.from(linted, 'utf8')) !== hash) throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
+    return { abs, text, hash, stamp: stampOf(st) };
   } finally {
     nodeFs.closeSync(fd);
   }
 }
 
 /**
- * Writes one fixed file: the file must still be the one read (same inode, size and mtime, same
- * text), checked on a descriptor held through the write, so the atomic write can check the stamp
- * right before and the replaced inode right after the rename (issue #18).
+ * Writes one fixed file under its lock ({@link lockFile}: another `--fix` run writing it makes
+ * this one refuse it): the file must still be the one the lint read (same inode, size and mtime,
+ * bytes of the same sha256), checked on a descriptor held through the write, so the atomic write
+ * can check the stamp right before and the replaced inode right after the rename (issues #18,
+ * #33 item 7).
  *
- * @throws {FixError} when it changed or the write was refused; the fs error when a step fails.
+ * @throws {FixError} when it changed, is locked, or the write was refused; the fs error when a step fails.
  */
 function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicFs): void {
-  let fd: number;
+  let unlock: () => void;
   try {
-    fd = nodeFs.openSync(original.abs, 'r');
-  } catch {
-    throw new FixError(`${file} changed on disk while docdrift ran (it is gone); not fixed`);
+    unlock = lockFile(original.abs);
+  } catch (error) {
+    if (error instanceof LockedError) throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed`);
+    throw error;
   }
+  let fd: number | undefined;
   try {
+    try {
+      fd = nodeFs.openSync(original.abs, 'r');
+    } catch {
+      throw new FixError(`${file} changed on disk while docdrift ran (it is gone); not fixed`);
+    }
     const st = nodeFs.fstatSync(fd);
-    if (!sameStamp(stampOf(st), original.stamp) || nodeFs.readFileSync(fd).toString('utf8') !== original.text) {
+    if (!sameStamp(stampOf(st), original.stamp) || sha256(nodeFs.readFileSync(fd)) !== original.hash) {
       throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
     }
     writeFileAtomic(original.abs, after, { fs, expect: original.stamp, held: fd });
@@ -175,7 +210,8 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
     }
     throw error;
   } finally {
-    nodeFs.closeSync(fd);
+    if (fd !== undefined) nodeFs.closeSync(fd);
+    unlock();
   }
 }
 
@@ -183,7 +219,10 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
  * Lints, applies every in-scope finding's fix, lints the edited texts again (in memory) and
  * repeats until no fix applies or {@link MAX_FIX_PASSES} passes ran; then, unless `dryRun`,
  * writes each changed file with {@link writeFileAtomic} (only when the file on disk is still
- * what was read, checked again around the rename). Only findings the lint reports (the `files`
+ * what was read, checked again around the rename). A file is fixed only when its bytes are those
+ * the lint computed the edits from (sha256, when it is first read for fixing and again before
+ * the rename, under its {@link lockFile} lock), and refused when a fixed finding is still
+ * reported after the re-lint (its edit does not read back as meant, issue #33 item 8). Only findings the lint reports (the `files`
  * scope applies) and `select` keeps are fixed. Read-only files are refused. Before writing, the
  * temporary files a killed run left beside the documents are removed.
  *
@@ -205,22 +244,27 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   let result = await lint({ ...lintOptions, overlay, pieces });
   let passes = 0;
   while (passes < maxPasses) {
-    const byFile = new Map<string, TextEdit[]>();
+    const byFile = new Map<string, DriftMessage[]>();
     for (const m of select ? select(result.messages, result.model) : result.messages) {
       if (!m.fix || refused.has(m.fix.file)) continue;
       const list = byFile.get(m.fix.file) ?? [];
-      list.push(m.fix);
+      list.push(m);
       byFile.set(m.fix.file, list);
     }
     let applied = 0;
-    for (const [file, edits] of byFile) {
+    // Per finding key whose fix was applied: the file, how many findings had the key (with a fix
+    // or not: a sibling without one stays), how many fixes applied.
+    const counted = countKeys(result.messages);
+    const fixedKeys = new Map<string, { file: string; message: DriftMessage; before: number; applied: number }>();
+    for (const [file, fixing] of byFile) {
       let original = originals.get(file);
       if (!original) {
         try {
           const abs = resolveInsideRoot(root, file);
           const why = dryRun ? undefined : readOnly(abs, file, nodeFs.statSync(abs).mode);
           if (why) throw new FixError(why);
-          original = readExact(abs, file);
+          // The edits were computed from the text this lint read (Model.source): only those bytes are patched.
+          original = readExact(abs, file, overlay.get(file) ?? result.model.source?.(file));
           originals.set(file, original);
         } catch (error) {
           refused.add(file);
@@ -228,8 +272,15 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
           continue;
         }
       }
-      const out = applyEdits(overlay.get(file) ?? original.text, edits);
+      const out = applyEdits(overlay.get(file) ?? original.text, fixing.map((m) => m.fix!));
       if (out.applied.length === 0) continue;
+      const done = new Set(out.applied);
+      for (const m of fixing) {
+        const key = findingKeyString(m);
+        const entry = fixedKeys.get(key) ?? { file, message: m, before: counted.get(key) ?? 0, applied: 0 };
+        if (done.has(m.fix!)) entry.applied++;
+        fixedKeys.set(key, entry);
+      }
       overlay.set(file, out.text);
       counts.set(file, (counts.get(file) ?? 0) + out.applied.length);
       applied += out.applied.length;
@@ -237,6 +288,24 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     if (applied === 0) break;
     passes++;
     result = await lint({ ...lintOptions, overlay, pieces });
+    // Re-linted, a fixed finding must be gone (as markdownlint re-lints its fixes): one still
+    // there means the edit does not read back as meant (a row whose name the table splits), and
+    // applying it again would add junk on every pass and every run (issue #33 item 8). Such a
+    // file is refused and keeps its text.
+    const left = countKeys(result.messages);
+    const unread = new Map<string, DriftMessage>();
+    for (const [key, entry] of fixedKeys) {
+      if (entry.applied > 0 && (left.get(key) ?? 0) > entry.before - entry.applied && !unread.has(entry.file)) unread.set(entry.file, entry.message);
+    }
+    if (unread.size > 0) {
+      for (const [file, m] of unread) {
+        refused.add(file);
+        overlay.delete(file);
+        counts.delete(file);
+        problems.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
+      }
+      result = await lint({ ...lintOptions, overlay, pieces });
+    }
   }
 
   const files: FixedFile[] = [];
@@ -280,7 +349,11 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
   const rest = notWritten > 0 ? `; ${plural(notWritten, 'file')} with fixes not written (below)` : '';
-  const summary = fix.files.length === 0
+  // "Nothing to fix" above a refusal would read as all clear: a refused file had fixes.
+  const refusedOnly = fix.files.length === 0 && fix.problems.length > 0 ? `; ${plural(fix.problems.length, 'file')} not fixed (below)` : '';
+  const summary = refusedOnly
+    ? `docdrift: fixed nothing${refusedOnly}.\n`
+    : fix.files.length === 0
     ? 'docdrift: nothing to fix.\n'
     : counted.length === 0
       ? `docdrift: fixed nothing${rest}.\n`

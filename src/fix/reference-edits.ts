@@ -11,9 +11,28 @@ import type { CommandSpec, DocTable, Model, ParamSpec, ReferenceRow, ReferenceSe
 import { blockAt, columnUsesCode, documentLineStarts, formatTableLine, sectionTable, tableRowAt, tableStyleOf, type SectionTable } from './table.js';
 import { codeSpan, eolOf, lineExtent, rangeOf } from './text.js';
 
-/** Escapes text for a GFM table cell: `|` → `\|`, line breaks folded into one space. */
-function cellText(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*[\r\n]+\s*/g, ' ').trim();
+/**
+ * Escapes plain text for a GFM table cell (https://github.github.com/gfm/#tables-extension-):
+ * `|` → `\|`, and each backslash right before a pipe doubled, since a table row reads `\\` as
+ * an escaped backslash and the pipe after it as a cell border (micromark, remark-gfm): `e\|f` is
+ * written `e\\\|f`. Line breaks are folded into one space.
+ */
+export function cellText(text: string): string {
+  return text
+    .replace(/(\\*)\|/g, (_, slashes: string) => `${slashes}${slashes}\\|`)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
+}
+
+/**
+ * `text` as a code span in a GFM table cell: {@link codeSpan} with each `|` escaped as `\|` (in a
+ * table a pipe splits the cell even inside a code span; the parser drops the backslash again).
+ * A backslash right before a pipe cannot be written inside a code span (`\\|` ends the cell),
+ * so such text is written as escaped plain text ({@link cellText}) instead.
+ */
+export function cellCode(text: string): string {
+  if (/\\\|/.test(text) || /[\r\n]/.test(text)) return cellText(text);
+  return codeSpan(text).replace(/\|/g, '\\|');
 }
 
 /** The key a table is sorted by: the name lower-cased, leading dashes dropped. */
@@ -132,7 +151,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
     }
     return mark;
   };
-  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? codeSpan(value) : cellText(value));
+  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellText(value));
   const defaultText = param.default ? formatDefault(param.default) : undefined;
   const columnCells = (col: number): string[] => table.rows.map((r) => stripCode((r.cells[col] ?? '').trim()));
   const requiredMark = (col: number): string | undefined =>
@@ -159,7 +178,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
         const desc = cellText(param.description ?? '');
         // A description that already states its default ("(default: False)") gets no second one.
         const stated = defaultFromDescription(desc, []) !== undefined;
-        const phrase = !hasDefaultCol && !stated && defaultText !== undefined ? `Default: ${codeSpan(defaultText)}.` : '';
+        const phrase = !hasDefaultCol && !stated && defaultText !== undefined ? `Default: ${cellCode(defaultText)}.` : '';
         const sentence = phrase && desc && !/[.!?:)]$/.test(desc) ? `${desc}.` : desc;
         return [sentence, phrase].filter(Boolean).join(' ');
       }
