@@ -3,9 +3,15 @@ import type { Rule } from '../src/model/rule.js';
 import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
-import { partialReference } from '../src/model/coverage.js';
+import { paramSource, partialReference } from '../src/model/coverage.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
+
+/**
+ * Most missing rows reported one by one for a config file found by content alone (no config):
+ * more, and they are one finding (see the `missingMany` message).
+ */
+const CASCADE_LIMIT = 10;
 
 interface Options {
   includeDeprecated: boolean;
@@ -27,6 +33,8 @@ const rule: Rule<Options> = {
     messages: {
       missing:
         '`{{name}}` ({{definition}}) is a parameter of `{{command}}` but has no row in its reference. Add a row: {{row}}',
+      missingMany:
+        '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}. So many at once suggests the class holds more than the keys users write (CLI options, internals): add rows for the user-facing ones, or map the file to its class in the config to get one finding per row.',
     },
   },
   check({ model, options, report }) {
@@ -88,6 +96,25 @@ const rule: Rule<Options> = {
           // In the spelling the reference's rows use (`max-connections`, not yargs' `maxConnections` key).
           missing.push({ key: spellingInRows(param, primary.rows), param });
         }
+      }
+      // A config file docdrift tied to a class by content alone, missing more rows than a
+      // maintainer leaves out by oversight: the class likely holds more than the file's keys (an
+      // argv mirror, internals). One finding names them all, instead of a cascade of errors.
+      if (cmd.kind === 'config-file' && cmd.mappedBy === 'inferred' && inferredOnly && missing.length > CASCADE_LIMIT) {
+        report({
+          messageId: 'missingMany',
+          data: {
+            command: cmd.name,
+            count: String(missing.length),
+            params: missing.map((m) => `\`${m.key}\``).join(', '),
+            source: paramSource(model, cmd) ?? 'its class',
+            // One finding per command: its identity must not change as rows are added.
+            subject: `rows of ${cmd.name}`,
+          },
+          location: primary.heading.location,
+          related: missing.slice(0, 20).map((m) => ({ ...m.param.location, message: definedHere(m.key, m.param.owner) })),
+        });
+        continue;
       }
       // Fixes insert rows into the primary section's table. Insertions at one place are applied
       // in report order (src/fix/apply.ts), so a sorted table gets its new rows in sorted order;
