@@ -1,6 +1,6 @@
 /** Rule: a parameter used in an example exists in code but has no row in its command's reference. */
 import type { Rule } from '../src/model/rule.js';
-import type { CommandSpec } from '../src/model/types.js';
+import type { CommandSpec, DocFile, ParamSpec } from '../src/model/types.js';
 import { documentedElsewhere, explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
 import { partialReference } from '../src/model/coverage.js';
 import { formatDefault } from '../src/model/compare.js';
@@ -42,6 +42,10 @@ const rule: Rule = {
       // It is documented elsewhere (a page the reference defers to or links to, another part of
       // its page), or the reference says it lists a selection (a missing row there is no evidence).
       if (documentedElsewhere(model, cmd, param) || declaredPartial(cmd)) continue;
+      // The example's own page has a row for it, written as the example writes it (a flag row for
+      // a flag): a table under a label docdrift does not take as the command's section
+      // ("**Options specific to stdio:**"); the reader finds it right there.
+      if (rowOnPage(model.doc(usage.file), param)) continue;
       // Rows for its keys (`logging.level`) document a nested parameter too.
       const spellings = [param.name, ...param.aliases];
       const documentedByKeys = [...sections, ...globalSectionsFor(model, cmd)].some((sec) =>
@@ -80,5 +84,16 @@ const rule: Rule = {
     }
   },
 };
+
+/**
+ * Whether a page documents the parameter as a row of any layout (its `parameterRows`), in one of
+ * its spellings and written as the parameter is (a flag row for a CLI flag, a key row for a
+ * config field).
+ */
+function rowOnPage(doc: DocFile | undefined, param: ParamSpec): boolean {
+  const spellings = new Set([param.name, ...param.aliases]);
+  const flag = param.origin === 'cli-flag';
+  return (doc?.parameterRows ?? []).some((r) => r.flag === flag && !r.override && r.names.some((n) => spellings.has(n)));
+}
 
 export default rule;
