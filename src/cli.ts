@@ -24,8 +24,13 @@ import { formatters } from './report/index.js';
 import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
+import type { ReportVerdict } from './report/types.js';
+import { uncheckedMessage } from './engine/verdict.js';
 
-/** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
+/**
+ * Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error,
+ * or nothing could be checked (see `runVerdict` in src/engine/verdict.ts) unless that is allowed.
+ */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 
 const HELP = `Usage: docdrift [options] [--] [paths…]
@@ -57,6 +62,11 @@ Options:
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
                        cache directory (default: node_modules/.cache/docdrift in the root, else .docdrift-cache)
+  --allow-unchecked    exit 0, not 2, when nothing could be checked (no command found, no
+                       parameters known, no document compared); also "allowUnchecked": true
+  --progress, --no-progress
+                       show or hide a status line on stderr during long runs (default: shown
+                       on a terminal after a second, never when CI is set or stderr is not a terminal)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version
@@ -64,7 +74,8 @@ Options:
 Flags that contradict each other (--fix with --fix-dry-run, --fix-dry-run with --write-baseline,
 --no-baseline with --baseline, --color with --no-color, …) are refused.
 
-Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error.
+Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error, or nothing could
+be checked (unless --allow-unchecked).
 `;
 
 /**
@@ -149,6 +160,19 @@ export interface CliOptions {
   /** The cache directory; default: `node_modules/.cache/docdrift` in the root, else `.docdrift-cache`. */
   'cache-location'?: string;
   /**
+   * Exit 0 instead of 2 when the run could check nothing: no command found, the parameters of
+   * none known, or no document compared with any (the config key `allowUnchecked` does the same).
+   * @default false
+   */
+  'allow-unchecked': boolean;
+  /** Show a status line (stage, files done / total) on stderr during the run, also when stderr is not a terminal or `CI` is set; default: on a terminal only, after about a second. */
+  progress?: boolean;
+  /**
+   * Never show the status line.
+   * @default false
+   */
+  'no-progress': boolean;
+  /**
    * Print timings, the discovered commands, and stacks of internal errors.
    * @default false
    */
@@ -185,6 +209,9 @@ export const CLI_OPTIONS = {
   cache: { type: 'boolean', default: true },
   'no-cache': { type: 'boolean', default: false },
   'cache-location': { type: 'string', valueName: 'dir' },
+  'allow-unchecked': { type: 'boolean', default: false },
+  progress: { type: 'boolean' },
+  'no-progress': { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -203,6 +230,7 @@ export const CONFLICTING_FLAGS = [
   ['color', 'no-color'],
   ['cache', 'no-cache'],
   ['no-cache', 'cache-location'],
+  ['progress', 'no-progress'],
 ] as const satisfies ReadonlyArray<readonly [keyof CliOptions, keyof CliOptions]>;
 
 /** Output streams, injectable for tests. */
@@ -593,6 +621,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       outputFile !== undefined
         ? values.color === true
         : useColor({ color: values.color === true, noColor: values['no-color'] === true }, io.env ?? process.env, io.isTTY);
+    // Whether the run checked anything, and whether checking nothing was declared expected.
+    const verdict: ReportVerdict = { ...result.verdict, allowed: result.verdict.status === 'unchecked' && (values['allow-unchecked'] === true || config.allowUnchecked) };
     const out = formatters[format as keyof typeof formatters](messages, {
       root,
       cwd: io.cwd,
@@ -600,6 +630,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       suppressedCount,
       notes: result.notes,
       commands: result.commands,
+      verdict,
       ...(format === 'sarif' ? { version: version() } : {}),
     });
     // A config problem means the run checked less than asked: exit 2 with no report (the problems follow on stderr).
@@ -617,7 +648,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.
       const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes));
+        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes, verdict));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
@@ -661,6 +692,14 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     // A cache asked for but unusable makes every run a full one: say why.
     if (result.cache.status === 'off' && result.cache.note) io.stderr(`docdrift: cache ${result.cache.note}; this run parsed every file.\n`);
     if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
+    // Nothing compared: exit 0 would read as "the docs are in sync" (issue #32 item 1).
+    if (verdict.status === 'unchecked') {
+      if (!verdict.allowed) {
+        io.stderr(`docdrift: ${uncheckedMessage(verdict, false)}\n`);
+        return EXIT.error;
+      }
+      if (!values.quiet) io.stderr(`docdrift: ${uncheckedMessage(verdict, true)}\n`);
+    }
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;
     if (errors > 0) return EXIT.problems;

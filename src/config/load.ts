@@ -646,6 +646,7 @@ const EXPECTED: Record<string, string> = {
   globalFiles: 'a list of globs of whole-page global references, e.g. ["docs/common-options.md"]',
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
   versions: '"current", "all", or a list of version names to check besides the current one, e.g. ["v1"]',
+  allowUnchecked: 'true or false (true: a run that checks nothing exits 0 instead of 2)',
   rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
   options: 'an object of rule options as the second element: [severity, { options }]',

@@ -29,6 +29,7 @@ import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-fa
 import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
 import type { DriftMessage } from '../model/rule.js';
+import type { RunVerdict } from './verdict.js';
 
 /**
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
@@ -175,8 +176,15 @@ interface StoredResult {
   suppressed: StoredMessage[];
   configProblems: string[];
   notes: string[];
+  verdict: RunVerdict;
   commands: CommandSummary[];
   stats: LintStats;
+}
+
+/** A stored {@link RunVerdict} of this build's shape (a result stored without one is of another layout). */
+function isVerdict(value: unknown): value is RunVerdict {
+  const v = value as Partial<RunVerdict> | null;
+  return typeof v === 'object' && v !== null && (v.status === 'checked' || v.status === 'unchecked') && typeof v.checkedCommands === 'number' && typeof v.uncheckedCommands === 'number';
 }
 
 /**
@@ -316,7 +324,7 @@ function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: strin
 function readResult(file: string, key: Buffer, expectedKey: string): { result?: StoredResult; note?: string } {
   const read = readSignedJson<ResultFile>(file, key, "the cache's result file", (d) => {
     const r = d.result;
-    return r !== null && typeof r === 'object' && [r.messages, r.suppressed, r.configProblems, r.notes, r.commands].every(Array.isArray);
+    return r !== null && typeof r === 'object' && [r.messages, r.suppressed, r.configProblems, r.notes, r.commands].every(Array.isArray) && isVerdict(r.verdict);
   }, false);
   if (!read.data) return { note: read.note };
   if (read.data.key !== expectedKey) return { note: "the cache's result file belongs to another run; it will be rewritten" };
@@ -811,6 +819,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       failures: [],
       configProblems: stored.configProblems,
       notes: stored.notes,
+      verdict: stored.verdict,
       commands: stored.commands,
       stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 }, typeScriptWorker: false },
       cache: { status: 'hit', file, written, hashed, ms: hashMs },
@@ -857,7 +866,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       result: {
         messages: result.messages.map(serialiseMessage),
         suppressed: result.suppressed.map(serialiseMessage),
-        configProblems: result.configProblems, notes: result.notes, commands, stats: result.stats },
+        configProblems: result.configProblems, notes: result.notes, verdict: result.verdict, commands, stats: result.stats },
     };
     try {
       prepareDirectory(root, dir);

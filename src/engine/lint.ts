@@ -32,6 +32,7 @@ import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
+import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
@@ -123,6 +124,8 @@ export interface LintResult {
    * each, without the `docdrift: ` prefix. The CLI prints them on stderr.
    */
   notes: string[];
+  /** Whether the run compared anything at all (see {@link RunVerdict}); the CLI exits 2 when it did not. */
+  verdict: RunVerdict;
   model: Model;
   stats: LintStats;
 }
@@ -181,6 +184,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       failures: ran.failures,
       configProblems,
       notes: [...runNotes(model, config, files.docs), ...versionNotes(versions.families)],
+      // Suppressed findings were compared too: a suppression silences a finding, not the check.
+      verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
       stats: {
         sources: code.sourceCount,
