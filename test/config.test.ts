@@ -63,9 +63,13 @@ describe('defaults', () => {
     expect(DEFAULT_CONFIG.sources).toEqual(DEFAULT_SOURCES);
   });
 
-  it('an empty YAML file means all defaults', () => {
+  it('an empty YAML file is an error at its path (issue #32 item 4); `{}` means all defaults', () => {
     const root = project({ 'docdrift.config.yaml': '# nothing yet\n' });
-    expect(loadConfig(root).config).toEqual(defaultConfig());
+    const e = configError(() => loadConfig(root));
+    expect(e.file).toBe('docdrift.config.yaml');
+    expect(e.message).toContain('the config file is empty');
+    const braces = project({ 'docdrift.config.yaml': '{}\n' });
+    expect(loadConfig(braces).config).toEqual(defaultConfig());
   });
 
   it('a given field replaces its default, others keep theirs', () => {
