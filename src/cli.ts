@@ -25,6 +25,7 @@ import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
 import type { ReportVerdict } from './report/types.js';
+import { createProgress, progressMode, type ProgressStream } from './report/progress.js';
 import { uncheckedMessage } from './engine/verdict.js';
 
 /**
@@ -239,8 +240,13 @@ export interface CliIO {
   stderr: (text: string) => void;
   cwd: string;
   isTTY: boolean;
-  /** Environment for `FORCE_COLOR`/`NO_COLOR`; default `process.env`. */
+  /** Environment for `FORCE_COLOR`/`NO_COLOR`/`CI`; default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The stream the status line of a long run goes to (`process.stderr` in the `docdrift` bin; see
+   * src/report/progress.ts); none: no status line.
+   */
+  progressStream?: ProgressStream;
 }
 
 /**
@@ -394,7 +400,15 @@ function version(): string {
  */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // Names and texts from the repository reach stderr in notes and --debug lines: never raw controls.
-  const io: CliIO = { ...rawIO, stderr: (text) => rawIO.stderr(escapeControls(text)) };
+  // A status line on the terminal is taken off before any other stderr text (see `progress` below).
+  let clearProgress = (): void => {};
+  const io: CliIO = {
+    ...rawIO,
+    stderr: (text) => {
+      clearProgress();
+      rawIO.stderr(escapeControls(text));
+    },
+  };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {
@@ -550,6 +564,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     .map((f) => toProjectPath(root, f));
   const widen = codePaths.length > 0;
 
+  const progress = createProgress(
+    progressMode({ progress: values.progress, noProgress: values['no-progress'] === true, quiet: values.quiet === true }, rawIO.progressStream, io.env ?? process.env),
+    rawIO.progressStream,
+  );
+  clearProgress = () => progress.clear();
   try {
     const dryRun = values['fix-dry-run'] === true;
     // --changed-since scopes the fixes as it scopes the report.
@@ -562,6 +581,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           root, config, files, configFile, dryRun,
           ...(fixPieces ? { pieces: fixPieces.store } : {}),
           select: scope && ((ms, model) => selectAffected(ms, model, scope, configFile && toProjectPath(root, configFile))),
+          onProgress: progress.update,
         })
       : undefined;
     if (!dryRun) fixPieces?.save();
@@ -578,7 +598,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           needModel: values.summary !== undefined || changed !== undefined || widen,
           location: cacheLocation,
           version: version(),
+          onProgress: progress.update,
         });
+    // The status line is erased before the report and the notes are written.
+    progress.stop();
     if (fixed) {
       if (dryRun) {
         // Loaded here: the diff package is needed by --fix-dry-run only.
@@ -709,6 +732,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
+    progress.stop();
     if (error instanceof WriteError) {
       io.stderr(`docdrift: ${error.message}\n`);
       return EXIT.error;

@@ -30,6 +30,7 @@ import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
 import type { DriftMessage } from '../model/rule.js';
 import type { RunVerdict } from './verdict.js';
+import type { ProgressListener } from './lint.js';
 
 /**
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
@@ -118,6 +119,8 @@ export interface CachedLintOptions {
    * the per-file cache is (only changed files are parsed again), and both caches are updated.
    */
   needModel?: boolean;
+  /** Told as the run moves through its stages and files (see `ProgressEvent` in lint.ts). */
+  onProgress?: ProgressListener;
   /** Absolute cache directory; default {@link defaultCacheLocation}. */
   location?: string;
   /** docdrift's version: part of the key. */
@@ -431,10 +434,12 @@ function verifySignature(text: string, key: Buffer): boolean {
  * taken by discovery moments before (its `lstat` of a regular file): they are used instead of a
  * second `stat` (a file changed since is caught by the check after the run, `unchangedSince`).
  */
-function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>): { entries: Record<string, FileEntry>; hashed: number } {
+function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>, onProgress?: ProgressListener): { entries: Record<string, FileEntry>; hashed: number } {
   const entries: Record<string, FileEntry> = {};
   let hashed = 0;
+  let done = 0;
   for (const file of files) {
+    onProgress?.({ stage: 'hash', done: ++done, total: files.length });
     const abs = path.join(root, file);
     let stat: Stats;
     try {
@@ -727,11 +732,12 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // lint.js loads the parsers and extractors (most of start-up): a cache hit never imports it.
   const load = async () => (await import('./lint.js')).lint;
 
+  options.onProgress?.({ stage: 'discover' });
   if (!options.cache) {
     const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
     const tDiscovered = performance.now();
     const lint = await load();
-    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules, onProgress: options.onProgress });
     result.stats.timings.discover = tDiscovered - t0;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', written: false, hashed: 0, ms: 0 } };
   }
@@ -782,13 +788,13 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     docParser?.close();
     // No key, no trust: run without the cache rather than read entries nobody can vouch for.
     const lint = await load();
-    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules, onProgress: options.onProgress });
     result.stats.timings.discover = tDiscovered - t0;
     const note = `not used: ${unusable ?? `no cache key (${(keyError as Error).message})`}`;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', file, written: false, hashed: 0, ms: 0, note } };
   }
   const tHash = performance.now();
-  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files, lstats);
+  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files, lstats, options.onProgress);
   const key = runKey(options, discovered, entries);
   const hashMs = readMs + performance.now() - tHash;
 
@@ -841,7 +847,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
   const pythonFacts = new Map(Object.entries(entries).flatMap(([f, e]) => (e.py ? [[f, e.py] as const] : [])));
   const readFiles = new Set<string>();
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser, readFiles });
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser, readFiles, onProgress: options.onProgress });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {
