@@ -117,7 +117,7 @@ function topLevelCommands(model: Model): CommandSpec[] {
  * Inspects the project at `root` with the default configuration (any existing config file is
  * ignored) and proposes a starter config:
  * - `sources`: the default globs for the languages present (Python, TypeScript), test code excluded;
- * - `docs`: the default globs;
+ * - `docs`: the default globs that match a document, exclusions kept (see `proposedGlobs`);
  * - `reference`: the documents holding the reference sections found, when there are any;
  * - `commands`: every console script / `bin` command with its aliases, and `config` set to the
  *   config classes discovery mapped it to. A command whose parameters come only from CLI flags,
