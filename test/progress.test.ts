@@ -103,5 +103,10 @@ describe('createProgress on a terminal', () => {
     progress.update({ stage: 'model' });
     const line = stream.out.filter((w) => !w.startsWith('\x1b')).join('');
     expect(line).toBe('docdrift: link…');
+    // A terminal that reports no width is taken to be 80 wide, not cut to nothing.
+    const unsized = { ...fakeStream(true), columns: 0 };
+    const p2 = createProgress('tty', unsized, 0, () => 0);
+    p2.update({ stage: 'docs', done: 3, total: 9 });
+    expect(unsized.out.join('')).toContain('docdrift: reading docs 3/9');
   });
 });

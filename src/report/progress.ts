@@ -97,7 +97,8 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream | unde
       const last = event.total !== undefined && event.done === event.total;
       if (t - start < delayMs || (t - lastDraw < REDRAW_MS && !last)) return;
       lastDraw = t;
-      const width = Math.max(10, (stream.columns ?? 80) - 1);
+      // A terminal that reports no width (0: a pty without a window size) is taken to be 80 wide.
+      const width = Math.max(10, (stream.columns && stream.columns > 0 ? stream.columns : 80) - 1);
       const text = progressText(event);
       erase();
       stream.write(text.length > width ? `${text.slice(0, width - 1)}…` : text);
