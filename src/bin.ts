@@ -37,4 +37,5 @@ process.exitCode = await main(process.argv.slice(2), {
   },
   cwd: process.cwd(),
   isTTY: Boolean(process.stdout.isTTY),
+  progressStream: process.stderr,
 });

@@ -26,8 +26,14 @@ import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls } from './report/escape.js';
 import type { DriftMessage } from './model/rule.js';
 import type { Model } from './model/types.js';
+import type { ReportVerdict } from './report/types.js';
+import { createProgress, progressMode, type ProgressStream } from './report/progress.js';
+import { uncheckedMessage } from './engine/verdict.js';
 
-/** Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error. */
+/**
+ * Exit codes (ESLint's convention): 0 clean, 1 problems found, 2 usage, config or internal error,
+ * or nothing could be checked (see `runVerdict` in src/engine/verdict.ts) unless that is allowed.
+ */
 export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 
 const HELP = `Usage: docdrift [options] [--] [paths…]
@@ -59,6 +65,11 @@ Options:
   --cache, --no-cache  reuse the result of an identical earlier run, keyed by file contents (default: on)
   --cache-location DIR
                        cache directory (default: node_modules/.cache/docdrift in the root, else .docdrift-cache)
+  --allow-unchecked    exit 0, not 2, when nothing could be checked (no command found, no
+                       parameters known, no document compared); also "allowUnchecked": true
+  --progress, --no-progress
+                       show or hide a status line on stderr during long runs (default: shown
+                       on a terminal after a second, never when CI is set or stderr is not a terminal)
   --debug              print timings, the discovered commands, and stacks of internal errors
   -h, --help           show this help
   -v, --version        print the version
@@ -66,7 +77,8 @@ Options:
 Flags that contradict each other (--fix with --fix-dry-run, --fix-dry-run with --write-baseline,
 --no-baseline with --baseline, --color with --no-color, …) are refused.
 
-Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error.
+Exit codes: 0 no errors, 1 problems found, 2 usage, config or internal error, or nothing could
+be checked (unless --allow-unchecked).
 `;
 
 /**
@@ -151,6 +163,19 @@ export interface CliOptions {
   /** The cache directory; default: `node_modules/.cache/docdrift` in the root, else `.docdrift-cache`. */
   'cache-location'?: string;
   /**
+   * Exit 0 instead of 2 when the run could check nothing: no command found, the parameters of
+   * none known, or no document compared with any (the config key `allowUnchecked` does the same).
+   * @default false
+   */
+  'allow-unchecked': boolean;
+  /** Show a status line (stage, files done / total) on stderr during the run, also when stderr is not a terminal or `CI` is set; default: on a terminal only, after about a second. */
+  progress?: boolean;
+  /**
+   * Never show the status line.
+   * @default false
+   */
+  'no-progress': boolean;
+  /**
    * Print timings, the discovered commands, and stacks of internal errors.
    * @default false
    */
@@ -187,6 +212,9 @@ export const CLI_OPTIONS = {
   cache: { type: 'boolean', default: true },
   'no-cache': { type: 'boolean', default: false },
   'cache-location': { type: 'string', valueName: 'dir' },
+  'allow-unchecked': { type: 'boolean', default: false },
+  progress: { type: 'boolean' },
+  'no-progress': { type: 'boolean', default: false },
   debug: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -205,6 +233,7 @@ export const CONFLICTING_FLAGS = [
   ['color', 'no-color'],
   ['cache', 'no-cache'],
   ['no-cache', 'cache-location'],
+  ['progress', 'no-progress'],
 ] as const satisfies ReadonlyArray<readonly [keyof CliOptions, keyof CliOptions]>;
 
 /** Output streams, injectable for tests. */
@@ -213,8 +242,13 @@ export interface CliIO {
   stderr: (text: string) => void;
   cwd: string;
   isTTY: boolean;
-  /** Environment for `FORCE_COLOR`/`NO_COLOR`; default `process.env`. */
+  /** Environment for `FORCE_COLOR`/`NO_COLOR`/`CI`; default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The stream the status line of a long run goes to (`process.stderr` in the `docdrift` bin; see
+   * src/report/progress.ts); none: no status line.
+   */
+  progressStream?: ProgressStream;
 }
 
 /**
@@ -368,7 +402,15 @@ function version(): string {
  */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   // Names and texts from the repository reach stderr in notes and --debug lines: never raw controls.
-  const io: CliIO = { ...rawIO, stderr: (text) => rawIO.stderr(escapeControls(text)) };
+  // A status line on the terminal is taken off before any other stderr text (see `progress` below).
+  let clearProgress = (): void => {};
+  const io: CliIO = {
+    ...rawIO,
+    stderr: (text) => {
+      clearProgress();
+      rawIO.stderr(escapeControls(text));
+    },
+  };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   let args;
   try {
@@ -531,6 +573,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return messages.filter((m) => located.has(m) || affected.has(m));
   };
 
+  const progress = createProgress(
+    progressMode({ progress: values.progress, noProgress: values['no-progress'] === true, quiet: values.quiet === true }, rawIO.progressStream, io.env ?? process.env),
+    rawIO.progressStream,
+  );
+  clearProgress = () => progress.clear();
   try {
     const dryRun = values['fix-dry-run'] === true;
     // --changed-since and code paths scope the fixes as they scope the report (issue #33 item 9:
@@ -550,6 +597,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           root, config, files: widen ? [] : files, configFile, dryRun,
           ...(fixPieces ? { pieces: fixPieces.store } : {}),
           ...(select ? { select } : {}),
+          onProgress: progress.update,
         })
       : undefined;
     if (!dryRun) fixPieces?.save();
@@ -566,7 +614,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
           needModel: values.summary !== undefined || changed !== undefined || widen,
           location: cacheLocation,
           version: version(),
+          onProgress: progress.update,
         });
+    // The status line is erased before the report and the notes are written.
+    progress.stop();
     if (fixed) {
       if (dryRun) {
         // Loaded here: the diff package is needed by --fix-dry-run only.
@@ -607,6 +658,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       outputFile !== undefined
         ? values.color === true
         : useColor({ color: values.color === true, noColor: values['no-color'] === true }, io.env ?? process.env, io.isTTY);
+    // Whether the run checked anything, and whether checking nothing was declared expected.
+    const verdict: ReportVerdict = { ...result.verdict, allowed: result.verdict.status === 'unchecked' && (values['allow-unchecked'] === true || config.allowUnchecked) };
     const out = formatters[format as keyof typeof formatters](messages, {
       root,
       cwd: io.cwd,
@@ -614,6 +667,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       suppressedCount,
       notes: result.notes,
       commands: result.commands,
+      verdict,
       ...(format === 'sarif' ? { version: version() } : {}),
     });
     // A config problem means the run checked less than asked: exit 2 with no report (the problems follow on stderr).
@@ -631,7 +685,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.
       const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes));
+        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes, verdict));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
@@ -675,6 +729,14 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     // A cache asked for but unusable makes every run a full one: say why.
     if (result.cache.status === 'off' && result.cache.note) io.stderr(`docdrift: cache ${result.cache.note}; this run parsed every file.\n`);
     if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;
+    // Nothing compared: exit 0 would read as "the docs are in sync" (issue #32 item 1).
+    if (verdict.status === 'unchecked') {
+      if (!verdict.allowed) {
+        io.stderr(`docdrift: ${uncheckedMessage(verdict, false)}\n`);
+        return EXIT.error;
+      }
+      if (!values.quiet) io.stderr(`docdrift: ${uncheckedMessage(verdict, true)}\n`);
+    }
     const errors = messages.filter((m) => m.severity === 'error').length;
     const warnings = messages.length - errors;
     if (errors > 0) return EXIT.problems;
@@ -684,6 +746,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
+    progress.stop();
     if (error instanceof WriteError) {
       io.stderr(`docdrift: ${error.message}\n`);
       return EXIT.error;

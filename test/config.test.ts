@@ -63,9 +63,13 @@ describe('defaults', () => {
     expect(DEFAULT_CONFIG.sources).toEqual(DEFAULT_SOURCES);
   });
 
-  it('an empty YAML file means all defaults', () => {
+  it('an empty YAML file is an error at its path (issue #32 item 4); `{}` means all defaults', () => {
     const root = project({ 'docdrift.config.yaml': '# nothing yet\n' });
-    expect(loadConfig(root).config).toEqual(defaultConfig());
+    const e = configError(() => loadConfig(root));
+    expect(e.file).toBe('docdrift.config.yaml');
+    expect(e.message).toContain('the config file is empty');
+    const braces = project({ 'docdrift.config.yaml': '{}\n' });
+    expect(loadConfig(braces).config).toEqual(defaultConfig());
   });
 
   it('a given field replaces its default, others keep theirs', () => {
@@ -300,7 +304,7 @@ describe('errors', () => {
         'Invalid docdrift config in docdrift.config.yaml:2:1: unknown key "source"',
         '  key:      source',
         '  got:      "source"',
-        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"',
+        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"',
         '  example:',
         '    sources:',
         '      - src/**/*.py',
@@ -454,14 +458,14 @@ describe('errors', () => {
     const e = configError(() => loadConfig(root));
     expect(e.key).toBe('sourcse');
     expect(e.got).toBe('"sourcse"');
-    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"');
     expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
   });
 
   it('unknown key with an empty default: the example shows a typical value', () => {
     const root = project({ 'docdrift.config.yaml': 'ignor: 3\n' });
     const e = configError(() => loadConfig(root));
-    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"');
     expect(e.example).toBe('ignore:\n  - examples/**');
   });
 

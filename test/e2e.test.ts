@@ -138,14 +138,16 @@ describe('docdrift on the bundled example', () => {
     expect(r.stderr).toContain('"RolloutCollectionConfig"');
   });
 
-  it('says so on stderr when no command was found, and exits 0', () => {
+  it('says so on stderr when no command was found, and exits 2 since nothing was checked (0 with --allow-unchecked)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-e2e-'));
     temps.push(dir);
     writeFileSync(path.join(dir, 'README.md'), '# Nothing here\n');
     const r = run(['--root', dir]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('no command found');
+    expect(r.stderr).toContain('nothing was checked: no command or config class was found');
+    expect(run(['--root', dir, '--allow-unchecked']).code).toBe(0);
   });
 
   it('exits 2 on an unknown option', () => {

@@ -3,6 +3,7 @@
  * small real-shaped projects, and its stderr lines, exit code and JSON report are checked.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, removeTempDirs, tempProject } from './helpers.js';
@@ -35,12 +36,16 @@ function toolProject(files: Record<string, string>): string {
 }
 
 describe('no silent passes', () => {
-  it('a project without any command says so, names the config key, and exits 0', () => {
+  it('a project without any command says so, names the config key, and exits 2 (nothing was checked)', () => {
     const root = tempProject({ 'README.md': '# notes\n\nNothing to run.\n' });
     const { code, stdout, lines } = run(root);
-    expect(code).toBe(0);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(lines).toEqual([expect.stringMatching(/^docdrift: no command found \(.*\), so nothing was checked\. Map one in docdrift\.config\.json, e\.g\. \{"commands"/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^docdrift: no command found \(.*\), so nothing was checked\. Map one in docdrift\.config\.json, e\.g\. \{"commands"/),
+      'docdrift: nothing was checked: no command or config class was found, so this run cannot say the docs are in sync (exit 2). Follow the notes above to map a command or a reference; ' +
+        'if checking nothing is expected here (docs not written yet), pass --allow-unchecked or set "allowUnchecked": true in the config.',
+    ]);
   });
 
   it('a package.json npm cannot read is a warning at its position, not "no bin" over a silent pass', () => {
@@ -68,8 +73,9 @@ describe('no silent passes', () => {
     ];
     for (const [text, message] of cases) {
       const root = tempProject({ 'package.json': text, 'src/cli.ts': 'export function main(): void {}\n', 'README.md': '# tool\n' });
+      // No command is left, so nothing was checked: exit 2, the report still printed.
       const r = run(root, '--format', 'json');
-      expect(r.code, text.slice(0, 40)).toBe(0);
+      expect(r.code, text.slice(0, 40)).toBe(2);
       const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; message: string }> }).results;
       expect(results.map((m) => m.ruleId), text.slice(0, 40)).toEqual(['parse-error']);
       expect(results[0]!.message).toMatch(message);
@@ -82,12 +88,13 @@ describe('no silent passes', () => {
   it('a command with flags and no reference section gets one line, and a last line says nothing was compared', () => {
     const root = toolProject({ 'README.md': '# tool\n\nRun it.\n' });
     const { code, lines } = run(root);
-    expect(code).toBe(0);
+    expect(code).toBe(2);
     expect(lines).toEqual([
       'docdrift: command `tool` has 2 parameters (CLI flags in tool/cli.py:6) but no reference section was found: no heading names it in inline code. ' +
         'Add a section headed `` `tool` ``, or set `commands."tool".sections` to the heading that documents it.',
       'docdrift: nothing was compared: 1 command(s) have known parameters, but no reference section documents them and no example runs them. ' +
         'Name the command in inline code in a heading of its reference, or set `commands.<name>.sections` (headings) or `reference` (documents).',
+      expect.stringMatching(/^docdrift: nothing was checked: 1 command\(s\) have known parameters, but none of the 1 document\(s\) has a reference section, an example or a flag of theirs, so .*\(exit 2\)/),
     ]);
   });
 
@@ -114,7 +121,8 @@ describe('no silent passes', () => {
       'docdrift.config.json': JSON.stringify({ reference: ['README.md', 'docs/reference/**'], commands: { tool: { sections: ['Usage', 'Options'] } } }),
     });
     const { code, lines } = run(root);
-    expect(code).toBe(0);
+    // Nothing matched, so nothing was compared.
+    expect(code).toBe(2);
     expect(lines).toContain(
       'docdrift: `commands."tool".sections`: "Usage" matched 1 heading (README.md:3), none with a table, list or heading layout docdrift reads (see docs/reference-layouts.md).',
     );
@@ -137,6 +145,77 @@ describe('no silent passes', () => {
   });
 });
 
+describe('exit status when nothing was checked (issue #32 item 1)', () => {
+  const IN_SYNC = '# tool\n\n## `tool`\n\n| Flag | Description |\n| --- | --- |\n| `--epochs` | Passes. |\n| `--output` | Where. |\n\n```bash\ntool --epochs 2\n```\n';
+
+  it('a project whose docs are in sync and were compared exits 0, its verdict "checked"', () => {
+    const root = toolProject({ 'README.md': IN_SYNC });
+    const r = run(root, '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect((JSON.parse(r.stdout) as { verdict: unknown }).verdict).toEqual({ status: 'checked', checkedCommands: 1, uncheckedCommands: 0, allowed: false });
+    const sarif = JSON.parse(run(root, '--format', 'sarif').stdout) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications?: unknown[] }> }> };
+    expect(sarif.runs[0]!.invocations).toEqual([{ executionSuccessful: true, properties: { checkedCommands: 1, uncheckedCommands: 0 } }]);
+  });
+
+  it('a project with no documents at all exits 2 and says why', () => {
+    const root = toolProject({});
+    const { code, lines } = run(root);
+    expect(code).toBe(2);
+    expect(lines.at(-1)).toMatch(/^docdrift: nothing was checked: 1 command\(s\) have known parameters, but no document was found \(see `docs` in the config\), so .*--allow-unchecked/);
+  });
+
+  it('JSON, SARIF and --summary carry the same verdict; the report is still printed', () => {
+    const root = tempProject({ 'README.md': '# notes\n' });
+    const summary = path.join(root, 'summary.md');
+    const json = run(root, '--format', 'json', '--summary', summary);
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout) as { verdict: unknown; notes: string[] };
+    expect(report.verdict).toEqual({ status: 'unchecked', checkedCommands: 0, uncheckedCommands: 0, reason: 'no command or config class was found', allowed: false });
+    expect(readFileSync(summary, 'utf8')).toContain('**Nothing was checked** (exit 2): no command or config class was found.');
+    const sarif = run(root, '--format', 'sarif');
+    expect(sarif.code).toBe(2);
+    const invocation = (JSON.parse(sarif.stdout) as { runs: Array<{ invocations: Array<Record<string, unknown>> }> }).runs[0]!.invocations[0]!;
+    expect(invocation['executionSuccessful']).toBe(false);
+    expect(invocation['toolExecutionNotifications']).toEqual([
+      { level: 'note', message: { text: report.notes[0] } },
+      { level: 'error', message: { text: 'nothing was checked: no command or config class was found.' }, descriptor: { id: 'nothing-checked' } },
+    ]);
+  });
+
+  it('--allow-unchecked and "allowUnchecked": true make it expected: exit 0, said once, the verdict marked allowed', () => {
+    const root = tempProject({ 'README.md': '# notes\n' });
+    const flag = run(root, '--allow-unchecked');
+    expect(flag.code).toBe(0);
+    expect(flag.lines.at(-1)).toBe('docdrift: nothing was checked: no command or config class was found (allowed by --allow-unchecked or "allowUnchecked": true).');
+    const configured = tempProject({ 'README.md': '# notes\n', 'docdrift.config.json': '{ "allowUnchecked": true }\n' });
+    const json = run(configured, '--format', 'json');
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as { verdict: { allowed: boolean } }).verdict.allowed).toBe(true);
+    const sarif = JSON.parse(run(configured, '--format', 'sarif').stdout) as { runs: Array<{ invocations: Array<{ executionSuccessful: boolean }> }> };
+    expect(sarif.runs[0]!.invocations[0]!.executionSuccessful).toBe(true);
+    // A wrong type is a config error naming the key.
+    const bad = tempProject({ 'README.md': '# notes\n', 'docdrift.config.json': '{ "allowUnchecked": "yes" }\n' });
+    const r = run(bad);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('allowUnchecked');
+  });
+
+  it('a finding is a check: a run that reports drift exits 1, not 2', () => {
+    const root = toolProject({ 'README.md': '# tool\n\nTrain longer with `--epoch` if the loss is still falling.\n' });
+    expect(run(root).code).toBe(1);
+  });
+
+  it('the verdict survives the run cache: a cached unchecked run exits 2 too', () => {
+    const root = tempProject({ 'README.md': '# notes\n' });
+    const once = spawnSync(process.execPath, [BIN, '--root', root], { cwd: root, encoding: 'utf8' });
+    const twice = spawnSync(process.execPath, [BIN, '--root', root, '--debug'], { cwd: root, encoding: 'utf8' });
+    expect([once.status, twice.status]).toEqual([2, 2]);
+    expect(twice.stderr).toContain('cache hit');
+    expect(twice.stderr).toContain('nothing was checked: no command or config class was found');
+  });
+});
+
 describe('hints that fit the case', () => {
   it('parameters unknown: says why and which config keys fix it, never "docdrift config"', () => {
     const root = tempProject({
@@ -146,11 +225,12 @@ describe('hints that fit the case', () => {
       'README.md': '# tool\n\n```bash\ntool --fast\n```\n',
     });
     const { code, stderr, lines } = run(root);
-    expect(code).toBe(0);
+    expect(code).toBe(2);
     expect(lines).toEqual([
       'docdrift: found 1 command(s) but the parameters of none, so nothing was checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
         '(argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
+      expect.stringMatching(/^docdrift: nothing was checked: the parameters of none of the 1 command\(s\) found are known, so .*\(exit 2\)/),
     ]);
     expect(stderr).not.toContain('docdrift config)');
   });
@@ -164,11 +244,13 @@ describe('hints that fit the case', () => {
       'README.md': '# tool\n\n```bash\ntool --fast\n```\n',
     });
     const { code, lines } = run(root);
-    expect(code).toBe(0);
+    // The helper script's flags are known, but no document runs or documents it: nothing was compared.
+    expect(code).toBe(2);
     expect(lines).toEqual([
       'docdrift: the parameters of the command (scripts aside) are unknown, so it was not checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
         '(argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
+      expect.stringMatching(/^docdrift: nothing was checked: 1 command\(s\) have known parameters, but none of the 1 document\(s\) has a reference section, an example or a flag of theirs, so .*\(exit 2\)/),
     ]);
   });
 

@@ -39,6 +39,15 @@ function parse(line: string): { command: string; props: Record<string, string>; 
 }
 
 describe('github formatter', () => {
+  it('a run that checked nothing ends with one ::error without a file, unless allowed (issue #32 item 1)', () => {
+    const verdict = { status: 'unchecked' as const, checkedCommands: 0, uncheckedCommands: 0, reason: 'no command or config class was found', allowed: false };
+    expect(formatGithub([], { root: '/p', verdict })).toBe(
+      '::error title=docdrift%3A nothing was checked::nothing was checked: no command or config class was found. See the notes in the log; pass --allow-unchecked if that is expected.\n',
+    );
+    expect(formatGithub([], { root: '/p', verdict: { ...verdict, allowed: true } })).toBe('');
+    expect(formatGithub([], { root: '/p', verdict: { ...verdict, status: 'checked' } })).toBe('');
+  });
+
   it('escapes exactly as actions/toolkit does', () => {
     expect(escapeData('50% a\r\nb:c,d')).toBe('50%25 a%0D%0Ab:c,d');
     expect(escapeProperty('50% a\r\nb:c,d')).toBe('50%25 a%0D%0Ab%3Ac%2Cd');

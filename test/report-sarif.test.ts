@@ -43,6 +43,21 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('sarif formatter', () => {
+  it('invocations: the verdict and the notes validate, unchecked or not (issue #32 item 1)', () => {
+    const unchecked = { status: 'unchecked' as const, checkedCommands: 0, uncheckedCommands: 1, reason: 'no command or config class was found', allowed: false };
+    for (const verdict of [unchecked, { ...unchecked, allowed: true }, { status: 'checked' as const, checkedCommands: 2, uncheckedCommands: 0, allowed: false }]) {
+      const log = expectValid(formatSarif(example.messages, { root: EXAMPLE, version: VERSION, verdict, notes: ['a note'] }));
+      const invocation = log.runs[0]!.invocations![0]!;
+      expect(invocation.executionSuccessful).toBe(verdict.status === 'checked' || verdict.allowed);
+      expect(invocation.toolExecutionNotifications![0]).toEqual({ level: 'note', message: { text: 'a note' } });
+      const last = invocation.toolExecutionNotifications!.at(-1)!;
+      if (verdict.status === 'unchecked') expect(last).toMatchObject({ level: verdict.allowed ? 'warning' : 'error', descriptor: { id: 'nothing-checked' } });
+      else expect(invocation.toolExecutionNotifications).toHaveLength(1);
+    }
+    // Without a verdict (the formatter called on its own) there is no invocation.
+    expect(JSON.parse(formatSarif(example.messages, { root: EXAMPLE, version: VERSION })).runs[0].invocations).toBeUndefined();
+  });
+
   it('the schema validator rejects a broken log (so passing means something)', () => {
     const log = JSON.parse(formatSarif(example.messages, { root: EXAMPLE, version: VERSION })) as Sarif.Log;
     (log.runs[0]!.results![0] as { level: string }).level = 'fatal';

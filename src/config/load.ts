@@ -1,7 +1,7 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
@@ -172,13 +172,75 @@ export function loadConfig(
 ): { config: DocdriftConfig; file?: string; warnings?: string[] } {
   const absRoot = path.resolve(root);
   const source = explicitFile !== undefined ? readExplicit(absRoot, explicitFile) : discover(absRoot);
-  if (!source) return { config: defaultConfig() };
+  // A config file under a name docdrift does not read is ignored: said, never silently (issue #32 item 4).
+  const lookalikes = explicitFile === undefined ? lookalikeConfigWarnings(absRoot) : [];
+  if (!source) return { config: defaultConfig(), ...(lookalikes.length > 0 ? { warnings: lookalikes } : {}) };
   checkNesting(source);
   const raw = parseSource(source);
   checkKeys(source, raw);
   const config = validate(source, raw, knownRuleIds);
-  const warnings = yamlTagWarnings(source);
+  const warnings = [...lookalikes, ...yamlTagWarnings(source)];
   return { config, file: source.abs, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** The supported config files, as the look-alike warning lists them. */
+const SUPPORTED_FILES_TEXT = `${CONFIG_FILES.join(', ')}, or a "docdrift" key in package.json`;
+
+/**
+ * Names of files that look like a docdrift config: `docdrift` or `.docdrift`, optionally with
+ * `rc` or `.config`/`-config`, and one extension or none (`.docdriftrc`, `docdrift.toml`,
+ * `.docdriftrc.jsonc`, `Docdrift.config.json`).
+ */
+const LOOKALIKE = /^(\.?docdrift(?:rc|[.-]config)?)(?:\.([A-Za-z0-9]+))?$/i;
+
+/** Extensions a plain `docdrift.<ext>` must have to be taken for a config (not `docdrift.py`, a module). */
+const CONFIG_LIKE_EXTENSIONS = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml', 'ini', 'cfg', 'conf']);
+
+/**
+ * Warnings for files in `root` that look like a docdrift config but are not one it reads (issue
+ * #32 item 4): a name of {@link LOOKALIKE} that is neither in {@link CONFIG_FILES} nor a refused
+ * executable config, and a `[tool.docdrift]` table in `pyproject.toml`. Each names the supported
+ * files and the name to rename it to. Directories (a package named `docdrift`) and the baseline
+ * (`.docdrift-baseline.json`) are not configs. Unreadable directories give no warning.
+ */
+export function lookalikeConfigWarnings(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root).sort();
+  } catch {
+    return [];
+  }
+  const warnings: string[] = [];
+  for (const name of names) {
+    const match = LOOKALIKE.exec(name);
+    if (!match || CONFIG_FILES.includes(name) || REFUSED_CONFIG_FILES.includes(name) || !isFile(path.join(root, name))) continue;
+    const stem = match[1]!;
+    const ext = match[2]?.toLowerCase();
+    const plain = !stem.startsWith('.') && stem.toLowerCase() === 'docdrift';
+    if (plain && (ext === undefined || !CONFIG_LIKE_EXTENSIONS.has(ext))) continue;
+    // Executable configs are refused elsewhere (and in any case never read).
+    if (ext !== undefined && /^[cm]?[jt]sx?$/.test(ext)) continue;
+    const rc = stem.startsWith('.') ? '.docdriftrc' : 'docdrift.config';
+    let format: 'json' | 'yaml';
+    if (ext === 'json' || ext === 'jsonc' || ext === 'json5') format = 'json';
+    else if (ext === 'yaml' || ext === 'yml' || ext === 'toml') format = 'yaml';
+    else format = /^\s*[{[]/.test(readSourceQuietly(path.join(root, name))) ? 'json' : 'yaml';
+    const toml = ext === 'toml' ? ' (TOML is not read: write it as YAML or JSON)' : '';
+    warnings.push(`${name} looks like a docdrift config but is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Rename it to ${rc}.${format}${toml}.`);
+  }
+  if (names.includes('pyproject.toml') && /^\s*\[tool\.docdrift(?:\.[^\]]*)?\]/m.test(readSourceQuietly(path.join(root, 'pyproject.toml')))) {
+    warnings.push(`pyproject.toml has a [tool.docdrift] table, which is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Move it to docdrift.config.yaml.`);
+  }
+  return warnings;
+}
+
+/** A file's text for a guess (its format, a table in it); `''` when it cannot be read. */
+function readSourceQuietly(abs: string): string {
+  try {
+    return readRegularFile(abs);
+  } catch {
+    return '';
+  }
 }
 
 function displayPath(root: string, abs: string): string {
@@ -522,6 +584,19 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
 }
 
+/** The error for a config file with no content: an empty file, only whitespace, or (YAML) only comments. */
+function emptyConfig(source: Source): ConfigError {
+  const json = source.format === 'json';
+  return new ConfigError({
+    file: source.display,
+    key: '',
+    problem: 'the config file is empty',
+    got: 'no config keys (an empty file, or only comments)',
+    expected: json ? 'a JSON object of config keys; `{}` to use every default' : 'a YAML mapping of config keys; `{}` to use every default',
+    example: json ? '{}' : yamlStringify({ sources: DEFAULT_CONFIG.sources.slice(0, 1), docs: DEFAULT_CONFIG.docs.slice(0, 1) }).trimEnd(),
+  });
+}
+
 /** Parses a config file; for package.json returns its `docdrift` value. */
 function parseSource(source: Source): unknown {
   if (source.format === 'yaml') {
@@ -541,9 +616,11 @@ function parseSource(source: Source): unknown {
       });
     }
     const value: unknown = doc.toJS();
-    return value === null || value === undefined ? {} : value; // an empty file means all defaults
+    // An empty file (or only comments) is a mistake more often than a wish for the defaults: `{}` says that (issue #32 item 4).
+    if (value === null || value === undefined) throw emptyConfig(source);
+    return value;
   }
-  if (source.text.trim() === '' && source.format === 'json') return {};
+  if (source.text.trim() === '' && source.format === 'json') throw emptyConfig(source);
   // docdrift.config.json may hold comments (JSONC, as tsconfig.json does); package.json may not (npm refuses them).
   const result = parseJsonText(source.text, source.format === 'json');
   if (!result.ok) {
@@ -650,6 +727,7 @@ const EXPECTED: Record<string, string> = {
   globalFiles: 'a list of globs of whole-page global references, e.g. ["docs/common-options.md"]',
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
   versions: '"current", "all", or a list of version names to check besides the current one, e.g. ["v1"]',
+  allowUnchecked: 'true or false (true: a run that checks nothing exits 0 instead of 2)',
   rules: 'an object mapping rule ids to severities, e.g. { "example-param-unknown": "error" }',
   rule: 'a severity ("off", "warn" or "error"), or [severity, { options }]',
   options: 'an object of rule options as the second element: [severity, { options }]',

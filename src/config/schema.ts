@@ -193,6 +193,14 @@ export interface DocdriftConfig {
    */
   versions: VersionsSetting;
   /**
+   * A run that checks nothing (no command found, no command's parameters known, or no document
+   * compared with any of them) is expected here: exit 0 instead of 2, as `--allow-unchecked` does.
+   * For a project whose docs are not written yet, or a shared config used where some projects
+   * have nothing to check.
+   * @defaultValue `false`
+   */
+  allowUnchecked: boolean;
+  /**
    * Rule settings by rule id: `'off' | 'warn' | 'error'` or `[severity, options]`.
    * Rules not listed run with their default severity.
    * @defaultValue `{}`
@@ -291,6 +299,7 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   globalFiles: [],
   ignoreParameters: ['_*', '**._target_', '**._partial_', '**._recursive_', '**._convert_', '**._args_'],
   versions: 'current',
+  allowUnchecked: false,
   rules: {},
 } satisfies DocdriftConfig);
 
@@ -315,6 +324,7 @@ export const CONFIG_KEYS = [
   'globalFiles',
   'ignoreParameters',
   'versions',
+  'allowUnchecked',
   'rules',
 ] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
 
@@ -397,6 +407,7 @@ export const configFileSchema = z.strictObject({
   globalFiles: stringList.optional(),
   ignoreParameters: stringList.optional(),
   versions: z.union([z.enum(['current', 'all']), z.array(nonEmptyString)]).optional(),
+  allowUnchecked: z.boolean().optional(),
   rules: z.record(nonEmptyString, ruleSetting).optional(),
 });
 
@@ -410,6 +421,10 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
     if (key === 'commands' || key === 'rules') continue;
     if (key === 'versions') {
       if (contents.versions !== undefined) config.versions = typeof contents.versions === 'string' ? contents.versions : [...contents.versions];
+      continue;
+    }
+    if (key === 'allowUnchecked') {
+      if (contents.allowUnchecked !== undefined) config.allowUnchecked = contents.allowUnchecked;
       continue;
     }
     const value = contents[key];

@@ -29,6 +29,8 @@ import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-fa
 import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
 import type { DriftMessage } from '../model/rule.js';
+import type { RunVerdict } from './verdict.js';
+import type { ProgressListener } from './lint.js';
 
 /**
  * Version of the cache file's layout. A file of another layout is a miss and is rewritten; bump
@@ -117,6 +119,8 @@ export interface CachedLintOptions {
    * the per-file cache is (only changed files are parsed again), and both caches are updated.
    */
   needModel?: boolean;
+  /** Told as the run moves through its stages and files (see `ProgressEvent` in lint.ts). */
+  onProgress?: ProgressListener;
   /** Absolute cache directory; default {@link defaultCacheLocation}. */
   location?: string;
   /** docdrift's version: part of the key. */
@@ -175,8 +179,15 @@ interface StoredResult {
   suppressed: StoredMessage[];
   configProblems: string[];
   notes: string[];
+  verdict: RunVerdict;
   commands: CommandSummary[];
   stats: LintStats;
+}
+
+/** A stored {@link RunVerdict} of this build's shape (a result stored without one is of another layout). */
+function isVerdict(value: unknown): value is RunVerdict {
+  const v = value as Partial<RunVerdict> | null;
+  return typeof v === 'object' && v !== null && (v.status === 'checked' || v.status === 'unchecked') && typeof v.checkedCommands === 'number' && typeof v.uncheckedCommands === 'number';
 }
 
 /**
@@ -316,7 +327,7 @@ function readCache(file: string, key: Buffer): { cache?: CacheFile; note?: strin
 function readResult(file: string, key: Buffer, expectedKey: string): { result?: StoredResult; note?: string } {
   const read = readSignedJson<ResultFile>(file, key, "the cache's result file", (d) => {
     const r = d.result;
-    return r !== null && typeof r === 'object' && [r.messages, r.suppressed, r.configProblems, r.notes, r.commands].every(Array.isArray);
+    return r !== null && typeof r === 'object' && [r.messages, r.suppressed, r.configProblems, r.notes, r.commands].every(Array.isArray) && isVerdict(r.verdict);
   }, false);
   if (!read.data) return { note: read.note };
   if (read.data.key !== expectedKey) return { note: "the cache's result file belongs to another run; it will be rewritten" };
@@ -479,10 +490,12 @@ function verifySignature(text: string, key: Buffer): boolean {
  * taken by discovery moments before (its `lstat` of a regular file): they are used instead of a
  * second `stat` (a file changed since is caught by the check after the run, `unchangedSince`).
  */
-function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>): { entries: Record<string, FileEntry>; hashed: number } {
+function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>, onProgress?: ProgressListener): { entries: Record<string, FileEntry>; hashed: number } {
   const entries: Record<string, FileEntry> = {};
   let hashed = 0;
+  let done = 0;
   for (const file of files) {
+    onProgress?.({ stage: 'hash', done: ++done, total: files.length });
     const abs = path.join(root, file);
     let stat: Stats;
     try {
@@ -775,11 +788,12 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // lint.js loads the parsers and extractors (most of start-up): a cache hit never imports it.
   const load = async () => (await import('./lint.js')).lint;
 
+  options.onProgress?.({ stage: 'discover' });
   if (!options.cache) {
     const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
     const tDiscovered = performance.now();
     const lint = await load();
-    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules, onProgress: options.onProgress });
     result.stats.timings.discover = tDiscovered - t0;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', written: false, hashed: 0, ms: 0 } };
   }
@@ -830,13 +844,13 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
     docParser?.close();
     // No key, no trust: run without the cache rather than read entries nobody can vouch for.
     const lint = await load();
-    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules });
+    const result = await lint({ root, config, files: options.files, configFile: options.configFile, discovered, rules: options.rules, onProgress: options.onProgress });
     result.stats.timings.discover = tDiscovered - t0;
     const note = `not used: ${unusable ?? `no cache key (${(keyError as Error).message})`}`;
     return { ...result, commands: summariseCommands(result.model), cache: { status: 'off', file, written: false, hashed: 0, ms: 0, note } };
   }
   const tHash = performance.now();
-  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files, lstats);
+  const { entries, hashed } = hashFiles(root, inputFiles(discovered), previous.cache?.files, lstats, options.onProgress);
   const key = runKey(options, discovered, entries);
   const hashMs = readMs + performance.now() - tHash;
 
@@ -867,6 +881,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       failures: [],
       configProblems: stored.configProblems,
       notes: stored.notes,
+      verdict: stored.verdict,
       commands: stored.commands,
       stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 }, typeScriptWorker: false },
       cache: { status: 'hit', file, written, hashed, ms: hashMs },
@@ -888,7 +903,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const hashes = new Map(Object.entries(entries).map(([f, e]) => [f, e.hash]));
   const pythonFacts = new Map(Object.entries(entries).flatMap(([f, e]) => (e.py ? [[f, e.py] as const] : [])));
   const readFiles = new Set<string>();
-  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser, readFiles });
+  const result = await lint({ root, config, configFile: options.configFile, discovered, rules: options.rules, pieces, hashes, pythonFacts, docParser, readFiles, onProgress: options.onProgress });
   result.stats.timings.discover = tDiscovered - t0;
   const commands = summariseCommands(result.model);
   const info: CacheInfo = {
@@ -913,7 +928,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       result: {
         messages: result.messages.map(serialiseMessage),
         suppressed: result.suppressed.map(serialiseMessage),
-        configProblems: result.configProblems, notes: result.notes, commands, stats: result.stats },
+        configProblems: result.configProblems, notes: result.notes, verdict: result.verdict, commands, stats: result.stats },
     };
     try {
       prepareDirectory(root, dir);

@@ -10,7 +10,8 @@ import { CONFIG_FILES, FORBIDDEN_KEYS } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
 import { headingMatchText } from '../shared/strings.js';
-import { discoverFiles } from './discover.js';
+import picomatch from 'picomatch';
+import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { lint, type LintOptions, type LintResult } from './lint.js';
 
 /** The file `docdrift init` writes, in the project root. First in the loader's search order. */
@@ -65,6 +66,44 @@ function globLanguage(glob: string): 'py' | 'ts' | 'any' {
   return 'any';
 }
 
+/** The language a packaging file names: `pyproject.toml`, `setup.cfg`, `setup.py` → Python; `package.json` → TypeScript/JavaScript. */
+function packagingLanguage(file: string): 'py' | 'ts' | undefined {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  if (base === 'pyproject.toml' || base === 'setup.cfg' || base === 'setup.py') return 'py';
+  if (base === 'package.json') return 'ts';
+  return undefined;
+}
+
+/**
+ * The `sources` and `docs` globs to propose (issue #32 item 4): the default source globs of the
+ * languages whose sources the project has (else of those its packaging files name; else both, with
+ * a line in `review`), and the default doc globs that match a document (the exclusions kept; all
+ * of them, with a line in `review`, when none matches).
+ */
+function proposedGlobs(files: DiscoveredFiles, review: string[]): { sources: string[]; docs: string[] } {
+  let py = files.sources.some((f) => f.endsWith('.py'));
+  let ts = files.sources.some((f) => /\.(ts|mts|cts|tsx)$/.test(f));
+  if (!py && !ts) {
+    const named = new Set(files.packaging.map(packagingLanguage));
+    py = named.has('py');
+    ts = named.has('ts');
+    if (!py && !ts) {
+      py = ts = true;
+      review.push('no Python or TypeScript source found: "sources" lists the defaults of both; keep the language of your code.');
+    }
+  }
+  const wanted = { py, ts, any: true };
+  const sources = DEFAULT_CONFIG.sources.filter((g) => wanted[globLanguage(g)]);
+  const positive = DEFAULT_CONFIG.docs.filter((g) => !g.startsWith('!'));
+  const used = positive.filter((g) => {
+    const match = picomatch(g, { dot: true });
+    return files.docs.some((f) => match(f));
+  });
+  if (used.length === 0) review.push('no document found: "docs" lists the default globs; point it at your documentation.');
+  const docs = used.length === 0 ? [...DEFAULT_CONFIG.docs] : DEFAULT_CONFIG.docs.filter((g) => g.startsWith('!') || used.includes(g));
+  return { sources, docs };
+}
+
 /** `docs/cli.mdx:23 (`ng_run`)` for a section. */
 function describeSection(section: ReferenceSection): string {
   return `${section.file}:${section.heading.location.line} ("${section.heading.text}"${section.inferred ? `, found by its content: ${section.inferred.evidence}` : ''})`;
@@ -84,7 +123,7 @@ function topLevelCommands(model: Model): CommandSpec[] {
  * Inspects the project at `root` with the default configuration (any existing config file is
  * ignored) and proposes a starter config:
  * - `sources`: the default globs for the languages present (Python, TypeScript), test code excluded;
- * - `docs`: the default globs;
+ * - `docs`: the default globs that match a document, exclusions kept (see `proposedGlobs`);
  * - `reference`: the documents holding the reference sections found, when there are any;
  * - `commands`: every console script / `bin` command with its aliases, and `config` set to the
  *   config classes discovery mapped it to. A command whose parameters come only from CLI flags,
@@ -101,13 +140,10 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
   const result = await lint({ root, config: defaults, rules });
   const files = await discoverFiles(root, defaults.sources, defaults.docs, defaults.ignore);
   const model = result.model;
-  const hasPython = files.sources.some((f) => f.endsWith('.py'));
-  const hasTs = files.sources.some((f) => /\.(ts|mts|cts|tsx)$/.test(f));
-  const wanted = { py: hasPython || !hasTs, ts: hasTs || !hasPython, any: true };
-  const sources = DEFAULT_CONFIG.sources.filter((g) => wanted[globLanguage(g)]);
-
   const summary: string[] = [];
   const review: string[] = [];
+  const { sources, docs } = proposedGlobs(files, review);
+
   const commands: Record<string, StarterCommand> = {};
   const skipped: string[] = [];
   for (const cmd of topLevelCommands(model)) {
@@ -186,7 +222,7 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
       ...(skipped.length > 0 ? [skippedText(skipped)] : []),
     ],
     sources,
-    docs: [...defaults.docs],
+    docs,
     ...(referenceFiles.length > 0 ? { reference: referenceFiles } : {}),
     commands,
   };

@@ -33,6 +33,7 @@ import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
+import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
@@ -95,7 +96,23 @@ export interface LintOptions {
    * during the run before it stores anything (src/engine/cache.ts).
    */
   readFiles?: Set<string>;
+  /** Told as the run moves through its stages and files (the CLI's status line; see {@link ProgressEvent}). */
+  onProgress?: ProgressListener;
 }
+
+/**
+ * Where a run is: its `stage` (`discover` files, `hash` their contents for the cache, `extract`
+ * code facts, parse `docs`, build the `model`, run the `rules`) and, for stages that go file by
+ * file, how many of `total` files are `done`.
+ */
+export interface ProgressEvent {
+  stage: 'discover' | 'hash' | 'extract' | 'docs' | 'model' | 'rules';
+  done?: number;
+  total?: number;
+}
+
+/** Receives {@link ProgressEvent}s; must be cheap (it is called once per file) and never throw. */
+export type ProgressListener = (event: ProgressEvent) => void;
 
 /** Figures about one run, for `--debug` and the benchmark. Times in milliseconds. */
 export interface LintStats {
@@ -124,6 +141,8 @@ export interface LintResult {
    * each, without the `docdrift: ` prefix. The CLI prints them on stderr.
    */
   notes: string[];
+  /** Whether the run compared anything at all (see {@link RunVerdict}); the CLI exits 2 when it did not. */
+  verdict: RunVerdict;
   model: Model;
   stats: LintStats;
 }
@@ -139,6 +158,8 @@ export interface LintResult {
 export async function lint(options: LintOptions): Promise<LintResult> {
   const { root, config } = options;
   const t0 = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  if (!options.discovered) progress({ stage: 'discover' });
   const discovered = options.discovered ?? (await discoverFiles(root, config.sources, config.docs, config.ignore));
   // Older versions of a versioned doc tree document old code: only the current one is checked (src/engine/versions.ts).
   const versions = selectDocVersions(root, discovered.docs, config.versions, discovered.packaging, [...config.reference, ...config.globalFiles]);
@@ -162,17 +183,20 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const peek = createReader(root, options.overlay, [], options.readFiles);
     const pages = docTexts(read, peek, options.pieces, hashes);
     prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
-    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}) };
+    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress };
+    progress({ stage: 'extract', done: 0, total: files.sources.length });
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
     );
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes));
+    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
     const t3 = performance.now();
+    progress({ stage: 'model' });
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
     const t4 = performance.now();
+    progress({ stage: 'rules' });
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
@@ -182,6 +206,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       failures: ran.failures,
       configProblems,
       notes: [...runNotes(model, config, files.docs), ...versionNotes(versions.families)],
+      // Suppressed findings were compared too: a suppression silences a finding, not the check.
+      verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
       stats: {
         sources: code.sourceCount,
@@ -343,6 +369,8 @@ export interface ExtractContext {
   hashes?: ReadonlyMap<string, string>;
   /** {@link PythonTextFacts} of the hashed `.py` files, computed from the same bytes as `hashes`. */
   pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
+  /** Told of each source file read (stage `extract`); see {@link ProgressEvent}. */
+  onProgress?: ProgressListener;
 }
 
 /**
@@ -373,7 +401,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // one Python file changed reads that one, not the hundreds whose pieces are stored. An unhashed
   // or unreadable file is read now.
   const sources: PythonSource[] = [];
+  let done = 0;
   for (const file of files.sources) {
+    context?.onProgress?.({ stage: 'extract', done: ++done, total: files.sources.length });
     if (!file.endsWith('.py')) continue;
     const hash = pieces ? context?.hashes?.get(file) : undefined;
     if (hash !== undefined && !hash.startsWith('error:')) {
@@ -565,6 +595,7 @@ export function parseDocs(
   diagnostics: InputDiagnostic[],
   docParser: DocParser,
   keyNames: readonly string[] = [],
+  onProgress?: ProgressListener,
 ): DocFacts {
   // A page is read when it names a command, or holds a global heading or a heading the config ties
   // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13), or
@@ -580,7 +611,9 @@ export function parseDocs(
   const docs: DocFile[] = [];
   const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
+  let done = 0;
   for (const file of files.docs) {
+    onProgress?.({ stage: 'docs', done: ++done, total: files.docs.length });
     const facts = pages.triage(file, mentions);
     if (facts === undefined) continue;
     const wanted = { doc: facts.mentions || isGlobalFile(file) || isReferenceFile(file), directives: facts.directives };

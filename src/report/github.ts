@@ -63,7 +63,8 @@ function annotationPath(file: string, options: FormatterOptions): string {
  * The message is the finding's text followed by its related locations, one per line
  * (`↳ file:line:col message`). Every value is escaped with {@link escapeProperty} or
  * {@link escapeData}, so hostile text in documents cannot inject workflow commands.
- * Returns `''` when there are no messages.
+ * A run that checked nothing (`options.verdict` unchecked and not allowed) ends with one more
+ * `::error` without a file saying so. Returns `''` when there is nothing to say.
  */
 export function formatGithub(messages: DriftMessage[], options: FormatterOptions): string {
   const lines = sortMessages(messages).map((m) => {
@@ -89,5 +90,10 @@ export function formatGithub(messages: DriftMessage[], options: FormatterOptions
       [m.reason, ...related].join('\n'),
     );
   });
+  // A run that checked nothing fails (exit 2): one annotation without a file says why on the run's page.
+  const verdict = options.verdict;
+  if (verdict?.status === 'unchecked' && !verdict.allowed) {
+    lines.push(workflowCommand('error', { title: 'docdrift: nothing was checked' }, `nothing was checked: ${verdict.reason ?? 'no command was compared with any document'}. See the notes in the log; pass --allow-unchecked if that is expected.`));
+  }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -1,7 +1,7 @@
 /** The `json` formatter: a stable, versioned, machine-readable report (documented in docs/json-format.md). */
 import type { DriftMessage } from '../model/rule.js';
 import { compareStrings, endOf, severityOf, sortMessages } from './sort.js';
-import type { FormatterOptions } from './types.js';
+import type { FormatterOptions, ReportVerdict } from './types.js';
 
 /** A related location in {@link JsonResult.related}. Positions are 1-based; ends are exclusive. */
 export interface JsonRelated {
@@ -59,6 +59,32 @@ export interface JsonReport {
   notes?: string[];
   /** Coverage per command, in discovery order (present when the CLI knows it). */
   commands?: JsonCommand[];
+  /**
+   * Whether the run checked anything (present when the CLI knows it): `status` `checked` or
+   * `unchecked` (nothing was compared: exit 2 unless `allowed`), the commands compared with a
+   * document and the others, and for an unchecked run the `reason`.
+   */
+  verdict?: JsonVerdict;
+}
+
+/** {@link JsonReport.verdict}; `reason` is present when `status` is `unchecked`. */
+export interface JsonVerdict {
+  status: 'checked' | 'unchecked';
+  checkedCommands: number;
+  uncheckedCommands: number;
+  reason?: string;
+  /** An unchecked run that `--allow-unchecked` or `allowUnchecked: true` made expected (exit 0). */
+  allowed: boolean;
+}
+
+function jsonVerdict(v: ReportVerdict): JsonVerdict {
+  return {
+    status: v.status,
+    checkedCommands: v.checkedCommands,
+    uncheckedCommands: v.uncheckedCommands,
+    ...(v.reason !== undefined ? { reason: v.reason } : {}),
+    allowed: v.allowed,
+  };
 }
 
 /**
@@ -139,11 +165,12 @@ export function toJsonReport(messages: readonly DriftMessage[], suppressedCount?
 
 /**
  * Formats messages as a {@link JsonReport}, pretty-printed with two-space indentation and a final
- * newline. Of the options only `suppressedCount`, `notes` and `commands` are used; paths stay project-relative.
+ * newline. Of the options only `suppressedCount`, `notes`, `commands` and `verdict` are used; paths stay project-relative.
  */
 export function formatJson(messages: DriftMessage[], options?: FormatterOptions): string {
   const report = toJsonReport(messages, options?.suppressedCount);
   if (options?.notes) report.notes = [...options.notes];
   if (options?.commands) report.commands = jsonCommands(options.commands);
+  if (options?.verdict) report.verdict = jsonVerdict(options.verdict);
   return `${JSON.stringify(report, null, 2)}\n`;
 }

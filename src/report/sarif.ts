@@ -169,6 +169,31 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
   return result;
 }
 
+/** The `descriptor.id` of the notification that says a run checked nothing. */
+export const SARIF_UNCHECKED_ID = 'nothing-checked';
+
+/**
+ * The run's `invocation` (SARIF 2.1.0 §3.20): `executionSuccessful` is false when the run checked
+ * nothing and that was not allowed (the CLI exits 2, §3.20.14); the run's notes are
+ * `toolExecutionNotifications` (§3.20.21, §3.58) of level `note`, and an unchecked verdict one of
+ * level `error` (`warning` when allowed) with descriptor id {@link SARIF_UNCHECKED_ID}.
+ */
+export function sarifInvocation(verdict: NonNullable<FormatterOptions['verdict']>, notes: readonly string[]): Sarif.Invocation {
+  const notifications: Sarif.Notification[] = notes.map((text) => ({ level: 'note', message: { text } }));
+  if (verdict.status === 'unchecked') {
+    notifications.push({
+      level: verdict.allowed ? 'warning' : 'error',
+      message: { text: `nothing was checked: ${verdict.reason ?? 'no command was compared with any document'}.` },
+      descriptor: { id: SARIF_UNCHECKED_ID },
+    });
+  }
+  return {
+    executionSuccessful: verdict.status === 'checked' || verdict.allowed,
+    ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
+    properties: { checkedCommands: verdict.checkedCommands, uncheckedCommands: verdict.uncheckedCommands },
+  };
+}
+
 /**
  * Builds a SARIF 2.1.0 log (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html) with
  * one run:
@@ -181,6 +206,7 @@ function sarifResult(m: DriftMessage, fingerprint: string, ruleIndex: Map<string
  *   `relatedLocations` (ids 0…n-1) from the message's related locations, `partialFingerprints`
  *   `{ "docdriftFinding/v1": … }` from {@link fingerprints} (line-free, so a finding keeps its
  *   identity when lines move), and `fixes` when the message carries an automatic fix;
+ * - `invocations` ({@link sarifInvocation}) when the run's verdict is given;
  * - `originalUriBaseIds` mapping `%SRCROOT%` to its directory's `file:` URI, and `columnKind`
  *   `utf16CodeUnits` (docdrift's columns, like remark's, count UTF-16 code units).
  *
@@ -215,6 +241,7 @@ export function toSarifLog(
         },
         columnKind: 'utf16CodeUnits',
         results: sorted.map((m, i) => sarifResult(m, prints[i]!, ruleIndex, prefix)),
+        ...(options.verdict ? { invocations: [sarifInvocation(options.verdict, options.notes ?? [])] } : {}),
       },
     ],
   };

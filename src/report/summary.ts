@@ -12,6 +12,7 @@ import type { DriftMessage } from '../model/rule.js';
 import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { compareStrings, severityOf } from './sort.js';
+import type { ReportVerdict } from './types.js';
 
 export { commandCoverage } from '../model/coverage.js';
 export type { CommandCoverage, CoverageRow } from '../model/coverage.js';
@@ -34,7 +35,8 @@ const NONE = '—';
 
 /**
  * The summary as an mdast tree (rendered by {@link formatSummary}):
- * - `## docdrift` and one line of totals (`11 problems (9 errors, 2 warnings)`, or no problems);
+ * - `## docdrift` and one line of totals (`11 problems (9 errors, 2 warnings)`, or no problems),
+ *   which for a run that checked nothing (`verdict`) says so instead of "No problems found.";
  * - a table of findings per rule (errors, warnings), rules without findings left out, each rule
  *   linked to its docs;
  * - per command (`### \`name\``, aliases after it): a line of counts and a table with columns
@@ -45,10 +47,15 @@ const NONE = '—';
  * `messages` are the findings reported (after `--quiet` and path filters); the coverage tables
  * are computed from the whole `model` with the same queries the rules use.
  */
-export function buildSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = []): Root {
+export function buildSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = [], verdict?: ReportVerdict): Root {
   const children: RootContent[] = [heading(2, text('docdrift'))];
   const errors = messages.filter((m) => severityOf(m) === 'error').length;
   const warnings = messages.length - errors;
+  if (verdict?.status === 'unchecked') {
+    // "No problems found" would read as "the docs are in sync" (issue #32 item 1).
+    const allowed = verdict.allowed ? ' (allowed by `--allow-unchecked` / `allowUnchecked`)' : ' (exit 2)';
+    children.push(paragraph({ type: 'strong', children: [text('Nothing was checked')] }, text(`${allowed}: ${verdict.reason ?? 'no command was compared with any document'}.`)));
+  }
   children.push(
     paragraph(
       text(
@@ -149,9 +156,9 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
  * GFM table extension, which escape names for tables (`|` → `\|`) and pick code-span fences that
  * fit names holding backticks (CommonMark §6.1, GFM §4.10).
  */
-export function formatSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = []): string {
+export function formatSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = [], verdict?: ReportVerdict): string {
   // Control characters and direction overrides from documents become visible escapes (`\x1b`).
-  return escapeControls(toMarkdown(buildSummary(messages, model, notes), { extensions: [gfmToMarkdown()] }));
+  return escapeControls(toMarkdown(buildSummary(messages, model, notes, verdict), { extensions: [gfmToMarkdown()] }));
 }
 
 /**

@@ -1,6 +1,12 @@
 /** The formatter contract shared by every reporter. */
 import type { CommandSummary } from '../engine/cache.js';
+import type { RunVerdict } from '../engine/verdict.js';
 import type { DriftMessage } from '../model/rule.js';
+
+/** The run's {@link RunVerdict} as reported: `allowed` when `--allow-unchecked` or `allowUnchecked: true` made an `unchecked` run expected (exit 0, not 2). */
+export interface ReportVerdict extends RunVerdict {
+  allowed: boolean;
+}
 
 /** Options every formatter receives. */
 export interface FormatterOptions {
@@ -18,6 +24,8 @@ export interface FormatterOptions {
   notes?: readonly string[];
   /** The run's commands with their coverage (json `commands`). */
   commands?: readonly CommandSummary[];
+  /** Whether the run checked anything (json `verdict`, SARIF `invocations`). */
+  verdict?: ReportVerdict;
 }
 
 /**
