@@ -1,7 +1,7 @@
 /** Rule: a document uses a command's parameters in examples but links to nothing that explains them. */
 import type { Rule } from '../src/model/rule.js';
 import { findParam, isExplained, relativeLink, rowsFor } from '../src/model/query.js';
-import type { CommandSpec, DocFile, Paragraph, ParamSpec, ReferenceSection, Usage } from '../src/model/types.js';
+import type { CommandSpec, ParamSpec, ReferenceSection, Usage } from '../src/model/types.js';
 import { isAgentInstructions } from '../src/shared/paths.js';
 
 const rule: Rule = {
@@ -26,7 +26,7 @@ const rule: Rule = {
   },
   check({ model, options, report }) {
     // Group usages by document and command, keeping the first usage of each parameter.
-    const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage>; all: Array<[ParamSpec, Usage]> }>();
+    const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
       // (Change logs, release notes and blog posts give no usages at all: see buildModel.)
@@ -39,25 +39,16 @@ const rule: Rule = {
       if (!param) continue;
       const key = `${usage.file}\0${cmd.name}`;
       let group = groups.get(key);
-      if (!group) groups.set(key, (group = { cmd, file: usage.file, firsts: new Map(), all: [] }));
+      if (!group) groups.set(key, (group = { cmd, file: usage.file, firsts: new Map() }));
       if (!group.firsts.has(param)) group.firsts.set(param, usage);
-      group.all.push([param, usage]);
     }
-    for (const { cmd, file, firsts, all } of groups.values()) {
-      const unread = [...firsts].filter(([param]) => {
+    for (const { cmd, file, firsts } of groups.values()) {
+      const unexplained = [...firsts].filter(([param]) => {
         const rows = rowsFor(model, cmd, param);
         // Nothing documents it anywhere: that is example-param-undocumented's finding, not ours.
         if (rows.length === 0) return false;
         return !isExplained(model, file, param, rows);
       });
-      // An example whose caption says what it does ("Or load them from a `.env` file:") and that
-      // passes one parameter the page does not explain otherwise explains that one.
-      const open = new Set(unread.map(([p]) => p));
-      const perInvocation = new Map<number, Set<ParamSpec>>();
-      for (const [p, u] of all) if (open.has(p)) perInvocation.set(u.invocation, (perInvocation.get(u.invocation) ?? new Set()).add(p));
-      const captioned = new Set<ParamSpec>();
-      for (const [p, u] of all) if (open.has(p) && perInvocation.get(u.invocation)?.size === 1 && exampleCaption(model.doc(file), u) !== undefined) captioned.add(p);
-      const unexplained = unread.filter(([p]) => !captioned.has(p));
       const first = unexplained[0];
       if (!first) continue;
       const [, usage] = first;
@@ -89,30 +80,6 @@ const rule: Rule = {
     }
   },
 };
-
-/** A lead-in that only says an example follows ("Run the following command:", "For example:"). */
-const GENERIC_CAPTION_RE = /\b(?:the following|like this|as follows|for (?:example|instance)|below|e\.g\.)|^\W*(?:run|try|usage|example|examples|output)\b/i;
-
-/**
- * The caption of an example's code block: the last sentence of the paragraph right before the
- * block (blank lines only between), when it ends with a colon, has five words at least and says
- * more than that an example follows ("To disable streaming and only return the response once it
- * has completed:", not "Run the following command:"). Undefined otherwise.
- */
-function exampleCaption(doc: DocFile | undefined, usage: Usage): string | undefined {
-  const start = usage.block.location.line;
-  let lead: Paragraph | undefined;
-  for (const p of doc?.paragraphs ?? []) {
-    if (p.endLine >= start) break;
-    lead = p;
-  }
-  if (!lead || start - lead.endLine > 2) return undefined;
-  const text = lead.text.trim();
-  if (!text.endsWith(':')) return undefined;
-  const sentence = text.split(/(?<=[.!?])\s+/).pop() ?? text;
-  if ((sentence.match(/[A-Za-z]{2,}/g) ?? []).length < 5 || GENERIC_CAPTION_RE.test(sentence)) return undefined;
-  return sentence;
-}
 
 /**
  * The section the suggested link points at: the fullest section that documents the first
