@@ -52,14 +52,15 @@ export function isPartialPage(file: string): boolean {
   return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
 }
 
-/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder. */
+/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder, `docs/dev/`. */
 const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
-const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals)\//i;
+const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals)\/|(?:^|\/)docs?\/dev\//i;
 
 /**
  * Whether a document is a guide for the tool's own contributors (`CONTRIBUTING.md`,
  * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`,
- * `development/` or `internals/`: fastmcp's `docs/development/v3-notes/` release-prep notes) rather than
+ * `development/` or `internals/`: fastmcp's `docs/development/v3-notes/` release-prep notes, and
+ * `docs/dev/`: pipenv's and pdm's contributor pages) rather than
  * for its users: its commands run a development build or a test, and it is not where a user
  * learns a flag.
  *

@@ -1558,6 +1558,10 @@ export function inferBlocks(
   configured: ReadonlySet<CommandSpec> = headed,
   resolve: (inv: Invocation) => Invocation = (inv) => inv,
 ): InferredBlock[] {
+  // A guide for the tool's own contributors (`CONTRIBUTING.md`, `docs/dev/`: an inventory of
+  // internal function parameters, a design note) documents no command for its users: no block of
+  // it is tried. A heading the config names there still ties its section.
+  if (doc.contributor) return [];
   // A history part ("### Breaking changes") is no reference: its blocks are not tried.
   const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
   const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
