@@ -107,11 +107,11 @@ const rule: Rule<Options> = {
     options: {},
     messages: {
       undocumented:
-        '`{{command}}` has {{count}} ({{source}}) and is run here, but no reference section documents it, while the reference documents {{others}}. Add a section headed `` `{{command}}` `` with a row per parameter.',
+        '`{{command}}` has {{count}} ({{source}}) and is run here, but no reference section documents it, while the reference documents {{others}}.',
       undocumentedSubcommand:
-        '`{{command}}` is a sub-command of `{{parent}}` with {{count}} ({{source}}), but no reference section documents it. Add a section headed `` `{{command}}` `` with a row per parameter.',
+        '`{{command}}` is a sub-command of `{{parent}}` with {{count}} ({{source}}), but no reference section documents it.',
       missingFromList:
-        '`{{command}}` is a sub-command of `{{parent}}` but is missing from the list of its sub-commands here ({{listed}}). Add an item: {{item}}',
+        '`{{command}}` is a sub-command of `{{parent}}` but is missing from the list of its sub-commands here ({{listed}}).',
     },
   },
   check({ model, report }) {

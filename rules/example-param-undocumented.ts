@@ -16,9 +16,9 @@ const rule: Rule = {
     options: {},
     messages: {
       undocumented:
-        '`{{name}}` is used in this `{{command}}` example but has no row in the `{{command}}` reference ({{section}}). Add a row; the code ({{definition}}) describes it as: {{description}}',
+        '`{{name}}` is used in this `{{command}}` example but has no row in the `{{command}}` reference ({{section}}).',
       undocumentedNoDescription:
-        '`{{name}}` is used in this `{{command}}` example but has no row in the `{{command}}` reference ({{section}}). Add a row; the code ({{definition}}) gives it no description, so write one there too.',
+        '`{{name}}` is used in this `{{command}}` example but has no row in the `{{command}}` reference ({{section}}), and the code ({{definition}}) gives it no description.',
     },
   },
   check({ model, report }) {

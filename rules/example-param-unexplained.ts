@@ -21,7 +21,7 @@ const rule: Rule = {
     },
     messages: {
       unexplained:
-        'This document passes {{params}} to `{{command}}` but links to nothing that explains {{them}}. Link to the reference, e.g. [{{command}} reference]({{link}}).',
+        'This document passes {{params}} to `{{command}}` but links to nothing that explains {{them}}.',
     },
   },
   check({ model, options, report }) {

@@ -55,21 +55,21 @@ const rule: Rule<Options> = {
       unknownWithSuggestion:
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Did you mean `{{suggestion}}`?',
       unknown:
-        '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Remove it, add it to the code, or list it in `globalParameters` or `ignoreParameters` if it is accepted elsewhere.',
+        '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}).',
       unknownSubkeyWithSuggestion:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
       unknownShortAlias:
-        '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}). It may be an undeclared short alias of `--{{suggestion}}`, the only parameter starting with `{{name}}`: declare it in the code, or in `commands.<name>.flags` of the docdrift config (`"-{{name}}, --{{suggestion}}"`).',
+        '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}); it may be an undeclared short alias of `--{{suggestion}}`, the only parameter starting with `{{name}}`.',
       unknownInProse:
-        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Fix the name, or list it in `globalParameters` or `ignoreParameters` if it belongs to another tool.',
+        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}).',
       unknownInProseWithSuggestion:
         '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `--{{suggestion}}`?',
       unknownSubcommandWithSuggestion:
         '`{{name}}` is not a sub-command of `{{command}}` (its sub-commands: {{subcommands}}), so the rest of this example is not checked. Did you mean `{{suggestion}}`?',
       unknownSubkey:
-        '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Remove it or add the field to {{owner}}.',
+        '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`).',
       partlyRead:
-        'docdrift knows only part of the parameters of `{{command}}` (config: {{classes}}): its examples pass {{count}} names it does not find in the code ({{names}}; {{uses}} uses on {{pages}} pages) and {{known}} that it does. They are not reported one by one, since the command most likely gets them in a way docdrift does not read (a default sub-command, options added by a helper function or decorator factory, a group merged at run time), unless the examples are out of date (a sub-command or options that were removed). Declare them in `commands.{{key}}.flags` of the docdrift config to check them, or fix the examples.',
+        'docdrift knows only part of the parameters of `{{command}}` (config: {{classes}}): its examples pass {{count}} names it does not find in the code ({{names}}; {{uses}} uses on {{pages}} pages) and {{known}} that it does, so they are reported once, here.',
     },
   },
   check({ model, options, report: emit }) {

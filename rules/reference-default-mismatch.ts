@@ -34,11 +34,11 @@ const rule: Rule = {
     options: {},
     messages: {
       mismatch:
-        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) defaults to `{{actual}}`. Change the documented default to `{{actual}}`.',
+        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) defaults to `{{actual}}`.',
       required:
-        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) makes it required (no default). Say it is required.',
+        'The `{{command}}` reference documents `{{name}}` with default `{{documented}}`, but the code ({{definition}}) makes it required (no default).',
       documentedRequired:
-        'The `{{command}}` reference says `{{name}}` is required, but the code ({{definition}}) gives it the default `{{actual}}`. Document the default, or make it required in the code.',
+        'The `{{command}}` reference says `{{name}}` is required, but the code ({{definition}}) gives it the default `{{actual}}`.',
     },
   },
   check({ model, report }) {

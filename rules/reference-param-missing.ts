@@ -32,9 +32,9 @@ const rule: Rule<Options> = {
     },
     messages: {
       missing:
-        '`{{name}}` ({{definition}}) is a parameter of `{{command}}` but has no row in its reference. Add a row: {{row}}',
+        '`{{name}}` ({{definition}}) is a parameter of `{{command}}` but has no row in its reference.',
       missingMany:
-        '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}. So many at once suggests the class holds more than the keys users write (CLI options, internals): add rows for the user-facing ones, or map the file to its class in the config to get one finding per row.',
+        '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}.',
     },
   },
   check({ model, options, report }) {

@@ -39,21 +39,21 @@ const rule: Rule<Options> = {
     },
     messages: {
       staleWithSuggestion:
-        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Did you mean `{{suggestion}}`? Rename or remove the row.',
+        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Did you mean `{{suggestion}}`?',
       staleSubkeyWithSuggestion:
         '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`). Did you mean `{{suggestion}}`?',
       staleSubkey:
-        '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`). Remove or rename the row.',
+        '`{{name}}` is documented in the `{{command}}` reference, but `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}`).',
       stale:
-        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}). Remove the row, or add it to `globalParameters` if every command accepts it.',
+        '`{{name}}` is documented in the `{{command}}` reference but is not a parameter in the code (config: {{classes}}).',
       staleFlagWithSuggestion:
         '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Did you mean `{{suggestion}}`?',
       staleFlag:
-        '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag. Fix or remove the spelling.',
+        '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag.',
       partlyRead:
-        '{{count}} names in the {{rows}} rows of this `{{command}}` reference section are no parameter docdrift finds in its code (config: {{classes}}): {{names}} (rows naming one: {{known}}). They are not reported one by one, since docdrift most likely does not read part of `{{command}}` (options added by a helper function or decorator factory, a group merged at run time) or the section documents something else (another command, a config file, the values of one option). Declare the flags in `commands.{{key}}.flags` of the docdrift config to check them, or set `commands.{{key}}.sections` to the headings that document `{{command}}`.',
+        '{{count}} names in the {{rows}} rows of this `{{command}}` reference section are no parameter docdrift finds in its code (config: {{classes}}): {{names}} (rows naming one: {{known}}), so they are reported once, here.',
       flagOfOther:
-        '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`. Fix or remove the spelling.',
+        '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`.',
     },
   },
   check({ model, options, report: emit }) {

@@ -14,7 +14,7 @@ const rule: Rule = {
     options: {},
     messages: {
       mismatch:
-        'The `{{command}}` reference documents `{{name}}` as `{{documented}}`, but the code ({{definition}}) declares it `{{actual}}`. Change the documented type to `{{actual}}`.',
+        'The `{{command}}` reference documents `{{name}}` as `{{documented}}`, but the code ({{definition}}) declares it `{{actual}}`.',
     },
   },
   check({ model, report }) {

@@ -1,7 +1,8 @@
 /**
  * Command-line parsing for `docdrift` and `docdrift init`, on commander
- * (https://github.com/tj/commander.js): unknown options are refused with commander's "Did you
- * mean …?" suggestion, `--` ends the options (every later argument is a path, even `--fix`), an
+ * (https://github.com/tj/commander.js): unknown options are refused with a "Did you mean …?"
+ * suggestion only when a real option is a likely typo of it ({@link suggestNames}: `--quite` →
+ * `--quiet`, but nothing for `--foo`, which commander's own looser measure matched with `--root`), `--` ends the options (every later argument is a path, even `--fix`), an
  * option that takes a value takes the next argument whatever it looks like (`--max-warnings -1`),
  * and pairs of flags that cannot go together are refused by name.
  *
@@ -11,6 +12,7 @@
  * that gives both is refused rather than resolved by "last one wins".
  */
 import { Command, CommanderError, Option } from 'commander';
+import { suggestNames } from './shared/names.js';
 
 /** One option: a boolean flag, or an option taking one string value. */
 export interface OptionSpec {
@@ -56,6 +58,7 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
     .allowExcessArguments(true)
     .argument('[paths...]')
     .exitOverride()
+    .showSuggestionAfterError(false)
     .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
   for (const [flag, opt] of Object.entries(spec)) {
     values[flag] = opt.default ?? (opt.type === 'boolean' ? false : undefined);
@@ -71,7 +74,12 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
   try {
     program.parse([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) throw new UsageError(error.message.replace(/^error: /, ''));
+    if (error instanceof CommanderError) {
+      const message = error.message.replace(/^error: /, '');
+      const unknown = error.code === 'commander.unknownOption' ? /'--([^'=]+)/.exec(message)?.[1] : undefined;
+      const near = unknown === undefined ? undefined : suggestNames(unknown, Object.keys(spec), 1)[0];
+      throw new UsageError(near === undefined ? message : `${message}\n(Did you mean --${near}?)`);
+    }
     throw error;
   }
   const positionals = [...program.args];

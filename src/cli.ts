@@ -53,7 +53,7 @@ Options:
                        write the report to FILE instead of stdout
   --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
-  --quiet              report errors only
+  --quiet              report errors only, and print no notes on stderr
   --changed-since REF  report only findings in files changed since the git ref REF (merge base,
                        working tree and untracked files) or made stale by changed code
   --fix                apply the rules' fixes to the docs, then report what remains
@@ -109,7 +109,7 @@ export interface CliOptions {
    */
   'max-warnings': number;
   /**
-   * Report errors only.
+   * Report errors only, and print no notes on stderr (the JSON report and `--summary` keep them).
    * @default false
    */
   quiet: boolean;
@@ -626,6 +626,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       }
       io.stderr(describeFix(fixed, dryRun).stderr);
     }
+    // Each note once per run (two passes or two sources may say the same thing), in every report.
+    const notes = [...new Set(result.notes)];
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
     if (widen) {
@@ -665,7 +667,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       cwd: io.cwd,
       color,
       suppressedCount,
-      notes: result.notes,
+      notes,
       commands: result.commands,
       verdict,
       ...(format === 'sarif' ? { version: version() } : {}),
@@ -685,7 +687,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.
       const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model!, result.notes, verdict));
+        appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;
@@ -725,7 +727,9 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
     // Saying nothing when nothing was checked would read as "all clear" (src/engine/notes.ts).
-    io.stderr(formatNotes(result.notes));
+    // --quiet silences them (JSON, SARIF and --summary keep them), except when they explain the
+    // exit 2 of a run that checked nothing.
+    if (!values.quiet || (verdict.status === 'unchecked' && !verdict.allowed)) io.stderr(formatNotes(notes));
     // A cache asked for but unusable makes every run a full one: say why.
     if (result.cache.status === 'off' && result.cache.note) io.stderr(`docdrift: cache ${result.cache.note}; this run parsed every file.\n`);
     if (result.failures.length > 0 || result.configProblems.length > 0 || (fixed?.problems.length ?? 0) > 0) return EXIT.error;

