@@ -68,7 +68,7 @@ describe('#33 part 3 sweep', () => {
   it('a directory of code as a path reports the docs it makes stale, as its glob does', () => {
     const root = tempProject({
       ...BASE,
-      'tool/cli.py': BASE['tool/cli.py'].replace('name: str', 'label: str'),
+      'tool/cli.py': (BASE['tool/cli.py'] ?? '').replace('name: str', 'label: str'),
     });
     const dir = run(root, ['--root', '.', '--no-cache', '--format', 'json', 'tool']);
     const glob = run(root, ['--root', '.', '--no-cache', '--format', 'json', 'tool/**']);
