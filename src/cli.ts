@@ -512,6 +512,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
   }
 
+  // An empty path argument (`docdrift -- "$CHANGED"` with the variable unset) is refused as the
+  // empty option values are; it reached globby, which threw a TypeError (#33 part 3, D11).
+  if (positionals.some((p) => p.trim() === '')) {
+    io.stderr('docdrift: a path argument is empty (is the variable it came from set?); name a file, a directory or a glob.\n');
+    return EXIT.error;
+  }
   let files: string[];
   try {
     files = expandPaths(positionals, io.cwd, root);
