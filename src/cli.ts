@@ -1,6 +1,6 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { escapesRoot } from './shared/paths.js';
-import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -377,11 +377,50 @@ function linkProblem(abs: string, root: string): string | undefined {
   return undefined;
 }
 
-/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), and writes `text`. */
+/**
+ * Why a report must not be written to the existing file `abs`, or `undefined`: it has more than
+ * one name (a hard link), so it may be a file the run reads under another name, which the check of
+ * names in {@link inputOverwritten} cannot see (`ln README.md report.txt; docdrift -o report.txt`
+ * replaced the README). The file's own name is checked again with every link followed, in it and
+ * in the root.
+ */
+function hardLinkProblem(abs: string, check: (real: string) => string | undefined): string | undefined {
+  let stat;
+  try {
+    stat = statSync(abs);
+  } catch {
+    return undefined; // a new file
+  }
+  if (stat.nlink > 1) return `${abs} has ${stat.nlink} names (hard links): it may be a file docdrift reads under another name, and the report would be written into it. Write the report to another file.`;
+  // Also when `abs` has no link in it but the root has (`--root link-to-project -o project/README.md`).
+  const real = realOr(abs);
+  const what = check(real);
+  return what ? `${abs} is ${real === abs ? '' : `${real}, `}${what}; the report would be written into it. Write the report to another file.` : undefined;
+}
+
+/** `p` with every link followed, or `p` itself when it cannot be resolved (a missing file). */
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Throws when the open report file `fd` has more than one name (see {@link hardLinkProblem}; checked again on the file opened). */
+function refuseHardLink(fd: number): void {
+  const links = fstatSync(fd).nlink;
+  if (links > 1) throw new Error(`the file has ${links} names (hard links); docdrift does not write reports into a file with other names`);
+}
+
+/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), nor into a file with other names, and writes `text`. */
 function writeReport(file: string, text: string, append: boolean): void {
-  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : fsConstants.O_TRUNC) | (fsConstants.O_NOFOLLOW ?? 0);
+  // Truncated after the check, not by open(O_TRUNC): a hard link to an input is left whole.
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0);
   const fd = openSync(file, flags, 0o666);
   try {
+    refuseHardLink(fd);
+    if (!append) ftruncateSync(fd, 0);
     writeSync(fd, text);
   } finally {
     closeSync(fd);
@@ -505,7 +544,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
       return EXIT.error;
     }
-    const link = linkProblem(abs, root);
+    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile)));
     if (link) {
       io.stderr(`docdrift: --${flag} ${link}\n`);
       return EXIT.error;
