@@ -15,7 +15,7 @@ import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, WriteError } from './engine/write.js';
-import { SCHEMAS, YAML } from './engine/discover.js';
+import { discoverFiles, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -42,7 +42,8 @@ const HELP = `Usage: docdrift [options] [--] [paths…]
 Checks that config classes in code, reference tables and README examples agree.
 With paths (files, directories or globs such as 'docs/**/*.md', relative to the current
 directory), only findings in them are reported; the whole project is still read. Arguments after
--- are always paths; a code or config file among them also reports the docs it makes stale.
+-- are always paths; a code or config file among them (or a directory holding some) also
+reports the docs it makes stale.
 To lint a path named "init", write ./init.
 
 Options:
@@ -609,6 +610,22 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const codePaths = files
     .filter((f) => !DOC_FILE.test(f) && statSync(f).isFile())
     .map((f) => toProjectPath(root, f));
+  // A directory stands for the files in it, as its glob `dir/**` does: `docdrift tool` reported
+  // nothing where `docdrift 'tool/**'` reported the docs the code made stale (sweep13 D10). Its
+  // code and config files are those the project's discovery finds in it (not every file below it:
+  // `docdrift .` need not walk node_modules).
+  const dirs = files.filter((f) => statSync(f).isDirectory()).map((f) => toProjectPath(root, f));
+  if (dirs.length > 0) {
+    const found = await discoverFiles(root, config.sources, config.docs, config.ignore);
+    const inDir = (f: string): boolean => dirs.some((d) => d === '' || d === '.' || f.startsWith(`${d}/`));
+    const known = new Set(codePaths);
+    for (const f of [...found.sources, ...found.packaging, ...found.yaml, ...(found.programs ?? []), ...(found.schemas ?? []), ...(configFile ? [toProjectPath(root, configFile)] : [])]) {
+      if (!DOC_FILE.test(f) && inDir(f) && !known.has(f)) {
+        known.add(f);
+        codePaths.push(f);
+      }
+    }
+  }
   const widen = codePaths.length > 0;
   const configPath = configFile && toProjectPath(root, configFile);
   /** The findings in `paths` and those the code paths among them make stale (the whole project's findings in, those to report out). */
