@@ -1,6 +1,6 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { escapesRoot } from './shared/paths.js';
-import { closeSync, constants as fsConstants, existsSync, lstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -15,7 +15,7 @@ import { scopeMessages } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, WriteError } from './engine/write.js';
-import { SCHEMAS, YAML } from './engine/discover.js';
+import { discoverFiles, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -42,7 +42,8 @@ const HELP = `Usage: docdrift [options] [--] [paths…]
 Checks that config classes in code, reference tables and README examples agree.
 With paths (files, directories or globs such as 'docs/**/*.md', relative to the current
 directory), only findings in them are reported; the whole project is still read. Arguments after
--- are always paths; a code or config file among them also reports the docs it makes stale.
+-- are always paths; a code or config file among them (or a directory holding some) also
+reports the docs it makes stale.
 To lint a path named "init", write ./init.
 
 Options:
@@ -377,11 +378,50 @@ function linkProblem(abs: string, root: string): string | undefined {
   return undefined;
 }
 
-/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), and writes `text`. */
+/**
+ * Why a report must not be written to the existing file `abs`, or `undefined`: it has more than
+ * one name (a hard link), so it may be a file the run reads under another name, which the check of
+ * names in {@link inputOverwritten} cannot see (`ln README.md report.txt; docdrift -o report.txt`
+ * replaced the README). The file's own name is checked again with every link followed, in it and
+ * in the root.
+ */
+function hardLinkProblem(abs: string, check: (real: string) => string | undefined): string | undefined {
+  let stat;
+  try {
+    stat = statSync(abs);
+  } catch {
+    return undefined; // a new file
+  }
+  if (stat.nlink > 1) return `${abs} has ${stat.nlink} names (hard links): it may be a file docdrift reads under another name, and the report would be written into it. Write the report to another file.`;
+  // Also when `abs` has no link in it but the root has (`--root link-to-project -o project/README.md`).
+  const real = realOr(abs);
+  const what = check(real);
+  return what ? `${abs} is ${real === abs ? '' : `${real}, `}${what}; the report would be written into it. Write the report to another file.` : undefined;
+}
+
+/** `p` with every link followed, or `p` itself when it cannot be resolved (a missing file). */
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Throws when the open report file `fd` has more than one name (see {@link hardLinkProblem}; checked again on the file opened). */
+function refuseHardLink(fd: number): void {
+  const links = fstatSync(fd).nlink;
+  if (links > 1) throw new Error(`the file has ${links} names (hard links); docdrift does not write reports into a file with other names`);
+}
+
+/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), nor into a file with other names, and writes `text`. */
 function writeReport(file: string, text: string, append: boolean): void {
-  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : fsConstants.O_TRUNC) | (fsConstants.O_NOFOLLOW ?? 0);
+  // Truncated after the check, not by open(O_TRUNC): a hard link to an input is left whole.
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0);
   const fd = openSync(file, flags, 0o666);
   try {
+    refuseHardLink(fd);
+    if (!append) ftruncateSync(fd, 0);
     writeSync(fd, text);
   } finally {
     closeSync(fd);
@@ -505,13 +545,19 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
       return EXIT.error;
     }
-    const link = linkProblem(abs, root);
+    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile)));
     if (link) {
       io.stderr(`docdrift: --${flag} ${link}\n`);
       return EXIT.error;
     }
   }
 
+  // An empty path argument (`docdrift -- "$CHANGED"` with the variable unset) is refused as the
+  // empty option values are; it reached globby, which threw a TypeError (#33 part 3, D11).
+  if (positionals.some((p) => p.trim() === '')) {
+    io.stderr('docdrift: a path argument is empty (is the variable it came from set?); name a file, a directory or a glob.\n');
+    return EXIT.error;
+  }
   let files: string[];
   try {
     files = expandPaths(positionals, io.cwd, root);
@@ -564,6 +610,22 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const codePaths = files
     .filter((f) => !DOC_FILE.test(f) && statSync(f).isFile())
     .map((f) => toProjectPath(root, f));
+  // A directory stands for the files in it, as its glob `dir/**` does: `docdrift tool` reported
+  // nothing where `docdrift 'tool/**'` reported the docs the code made stale (sweep13 D10). Its
+  // code and config files are those the project's discovery finds in it (not every file below it:
+  // `docdrift .` need not walk node_modules).
+  const dirs = files.filter((f) => statSync(f).isDirectory()).map((f) => toProjectPath(root, f));
+  if (dirs.length > 0) {
+    const found = await discoverFiles(root, config.sources, config.docs, config.ignore);
+    const inDir = (f: string): boolean => dirs.some((d) => d === '' || d === '.' || f.startsWith(`${d}/`));
+    const known = new Set(codePaths);
+    for (const f of [...found.sources, ...found.packaging, ...found.yaml, ...(found.programs ?? []), ...(found.schemas ?? []), ...(configFile ? [toProjectPath(root, configFile)] : [])]) {
+      if (!DOC_FILE.test(f) && inDir(f) && !known.has(f)) {
+        known.add(f);
+        codePaths.push(f);
+      }
+    }
+  }
   const widen = codePaths.length > 0;
   const configPath = configFile && toProjectPath(root, configFile);
   /** The findings in `paths` and those the code paths among them make stale (the whole project's findings in, those to report out). */

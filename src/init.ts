@@ -1,11 +1,20 @@
 /** The `docdrift init` sub-command: parses its arguments, proposes a starter config, writes or prints it. */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config/load.js';
+import { loadConfig, REFUSED_CONFIG_FILES } from './config/load.js';
 import { existingConfigFiles, INIT_CONFIG_FILE, skippedText, writeProposal } from './engine/init.js';
 import { proposeConfig } from './api.js';
 import type { CliIO } from './cli.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
+
+/** Whether `abs` is a file (through links). */
+function isFileAt(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const INIT_HELP = `Usage: docdrift init [--root DIR] [--force] [--dry-run]
 
@@ -17,11 +26,13 @@ To lint a path named "init" rather than run this, write ./init.
 Options:
   --root DIR   project root (default: the current directory)
   --force      overwrite an existing docdrift.config.json (never written beside
-               another config file: docdrift reads exactly one)
+               another config file, a JavaScript/TypeScript one included: docdrift
+               reads exactly one)
   --dry-run    print the config to stdout instead of writing it
   -h, --help   show this help
 
-Exit codes: 0 written (or printed), 2 a config exists (without --force), bad option, or error.
+Exit codes: 0 written (or printed), 2 a config exists (without --force; with it, another
+config file or a JavaScript/TypeScript one exists), bad option, or error.
 `;
 
 /**
@@ -82,6 +93,18 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch {
     io.stderr(`docdrift init: --root ${root} is not a directory.\n`);
+    return 2;
+  }
+  // A JavaScript/TypeScript config is never loaded (a plain run refuses it), but a
+  // docdrift.config.json beside it would be, leaving it silently unused: init refuses, --force
+  // or not, as it refuses beside any other config file (sweep13 D12).
+  const executable = REFUSED_CONFIG_FILES.filter((f) => isFileAt(path.join(root, f)));
+  if (executable.length > 0 && !values['dry-run']) {
+    io.stderr(
+      `docdrift init: ${executable.join(', ')} ${executable.length === 1 ? 'is a JavaScript/TypeScript config file' : 'are JavaScript/TypeScript config files'} in ${root}, which docdrift does not load (it never executes repository code); nothing was written. ` +
+        `A ${INIT_CONFIG_FILE} beside ${executable.length === 1 ? 'it' : 'them'} would be read instead and leave ${executable.length === 1 ? 'it' : 'them'} silently unused. ` +
+        `Remove ${executable.join(', ')} and run init again (then carry its settings over), or run with --dry-run to print the proposal.\n`,
+    );
     return 2;
   }
   const existing = existingConfigFiles(root);

@@ -10,9 +10,12 @@
  * call turns these off on the command line, which overrides every config file:
  * `-c core.fsmonitor=false`, `-c core.hooksPath=/dev/null`, `-c diff.external=`, and
  * `--no-ext-diff --no-textconv` for `diff`; the filter drivers the configuration defines are
- * listed first (`git config --get-regexp`, which runs nothing) and each is emptied
- * (`-c filter.<name>.clean= -c filter.<name>.process= -c filter.<name>.smudge=`), which git
- * treats as "no filter". `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.
+ * listed first (`git config --name-only -z --get-regexp`, which runs nothing) and each is emptied
+ * (`filter.<name>.clean`, `.process` and `.smudge` set to the empty string), which git treats as
+ * "no filter". These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+ * `GIT_CONFIG_VALUE_<n>`, git 2.31 and later), not with `-c`: `-c` splits its argument at the
+ * first `=`, so for a driver named `x=y` it set the key `filter.x` and left the driver running.
+ * `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.
  *
  * A submodule has a config of its own (`.git/modules/<sub>/config`) whose drivers the listing
  * above never sees, so docdrift never lets git recurse into a submodule's work tree (no
@@ -57,18 +60,32 @@ export class GitError extends Error {
 /** Filter-driver names per repository root, so the config is listed once per run. */
 const filterCache = new Map<string, string[]>();
 
-/** The environment of every git call. */
-function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
+/**
+ * The environment of every git call, with `config` (key, value pairs) added as command-line
+ * configuration after any the caller's environment already holds (`GIT_CONFIG_COUNT`).
+ */
+function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
+  if (config.length > 0) {
+    const given = env['GIT_CONFIG_COUNT'];
+    let n = given !== undefined && /^\d+$/.test(given) ? Number(given) : 0;
+    for (const [key, value] of config) {
+      env[`GIT_CONFIG_KEY_${n}`] = key;
+      env[`GIT_CONFIG_VALUE_${n}`] = value;
+      n++;
+    }
+    env['GIT_CONFIG_COUNT'] = String(n);
+  }
+  return env;
 }
 
 /** Runs git once, with {@link SAFE_GIT_CONFIG} and no shell. */
-function exec(cwd: string, args: readonly string[], maxBuffer: number): Promise<string> {
+function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv()): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
-      { cwd, encoding: 'utf8', maxBuffer, env: gitEnv() },
+      { cwd, encoding: 'utf8', maxBuffer, env },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const e = error as NodeJS.ErrnoException & { code?: string | number };
@@ -85,7 +102,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number): Promise<
  * this process reads, which it does not while it runs synchronous work, so a call started early
  * to overlap that work would not. Falls back to {@link exec} when no temporary file can be made.
  */
-function execSpooled(cwd: string, args: readonly string[], maxBuffer: number): Promise<string> {
+function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv()): Promise<string> {
   let fd: number;
   try {
     const file = path.join(tmpdir(), `docdrift-git-${process.pid}-${randomBytes(8).toString('hex')}`);
@@ -96,7 +113,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number): P
       // left behind in the temporary directory; harmless
     }
   } catch {
-    return exec(cwd, args, maxBuffer);
+    return exec(cwd, args, maxBuffer, env);
   }
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -112,7 +129,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number): P
     let stderr = '';
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env: gitEnv(), stdio: ['ignore', fd, 'pipe'] });
+      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env, stdio: ['ignore', fd, 'pipe'] });
     } catch (error) {
       finish(() => reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code)));
       return;
@@ -146,9 +163,13 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number): P
   });
 }
 
-/** Filter-driver names in `git config --get-regexp` output. */
+/**
+ * Filter-driver names in `git config --name-only -z --get-regexp` output: the keys, each ended by
+ * a NUL, `filter.<name>.<variable>`, where the name may hold dots, spaces and `=` and the variable
+ * holds none (a listing with values could not be split: `filter.a b.clean x.y z`).
+ */
 function driverNames(out: string): string[] {
-  return [...new Set(out.split('\n').flatMap((l) => /^filter\.(.+)\.[a-z]+ /i.exec(l)?.[1] ?? []))];
+  return [...new Set(out.split('\0').flatMap((key) => /^filter\.(.+)\.[^.]+$/is.exec(key)?.[1] ?? []))];
 }
 
 /**
@@ -160,13 +181,27 @@ function filterDrivers(cwd: string): string[] {
   let names = filterCache.get(cwd);
   if (!names) {
     try {
-      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
     } catch {
       names = []; // exit 1: none defined (or no repository, or no git: the real call reports it)
     }
     filterCache.set(cwd, names);
   }
   return names;
+}
+
+let configEnv: boolean | undefined;
+/** Whether this git reads `GIT_CONFIG_COUNT` (2.31 and later), asked once per run with `git --version`. */
+function configEnvSupported(): boolean {
+  if (configEnv === undefined) {
+    try {
+      const m = /(\d+)\.(\d+)/.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+      configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
+    } catch {
+      configEnv = false; // no git: the real call reports it
+    }
+  }
+  return configEnv;
 }
 
 /**
@@ -180,10 +215,25 @@ function filterDrivers(cwd: string): string[] {
  */
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
   const sub = args[0];
-  const extra = sub === 'diff' || sub === 'ls-files' || sub === 'status' ? filterDrivers(cwd).flatMap((name) => ['-c', `filter.${name}.clean=`, '-c', `filter.${name}.smudge=`, '-c', `filter.${name}.process=`]) : [];
+  // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
+  const off = sub === 'diff' || sub === 'ls-files' || sub === 'status'
+    ? filterDrivers(cwd).flatMap((name) => (['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const))
+    : [];
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
+  let env = gitEnv(off);
+  let extra: string[] = [];
+  if (off.length > 0 && !configEnvSupported()) {
+    // git before 2.31 ignores GIT_CONFIG_COUNT: `-c`, which cannot name a driver with `=`.
+    const bad = off.find(([key]) => key.includes('='));
+    if (bad) {
+      const name = bad[0].slice('filter.'.length, bad[0].lastIndexOf('.'));
+      return Promise.reject(new GitError(`the git configuration defines a filter driver named "${name}", which this git (older than 2.31) cannot be told not to run; docdrift does not run it. Upgrade git, or rename the driver.`, '', undefined));
+    }
+    extra = off.flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+    env = gitEnv();
+  }
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
-  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer);
+  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env);
 }
 
 /**

@@ -3,7 +3,7 @@
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
 import { escapeControls } from './escape.js';
-import { appendFileSync, closeSync, constants as fsConstants, openSync } from 'node:fs';
+import { appendFileSync, closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
 import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
@@ -173,6 +173,9 @@ export function appendSummary(file: string, markdown: string): void {
   // Never through a symbolic link as the last component (O_NOFOLLOW: ELOOP), as every other write (#33 item 10).
   const fd = openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0), 0o666);
   try {
+    // Nor into a file with other names: a hard link to a source the run read (sweep13 D3).
+    const links = fstatSync(fd).nlink;
+    if (links > 1) throw new Error(`the file has ${links} names (hard links); docdrift does not write reports into a file with other names`);
     appendFileSync(fd, `${markdown.endsWith('\n') ? markdown : `${markdown}\n`}\n`, 'utf8');
   } finally {
     closeSync(fd);

@@ -9,7 +9,7 @@
  * value kinds and the operations on them, so that they stay pure and testable.
  */
 import type { Node } from 'web-tree-sitter';
-import { namedChildren, stringValue, unescapePython, unparen } from './values.js';
+import { MAX_VALUE_DEPTH, namedChildren, stringValue, unescapePython, unparen } from './values.js';
 
 /** A scalar Python literal: `str`, `int`/`float`, `bool`, `None` (null). `node` = where a string came from, for locations. */
 export interface ConstValue {
@@ -73,8 +73,13 @@ export class Budget {
   }
 }
 
-/** The value of a literal node (`"x"`, `3`, `-1.5`, `True`, `None`), else undefined. */
-export function literalConst(node: Node): ConstValue | undefined {
+/**
+ * The value of a literal node (`"x"`, `3`, `-1.5`, `True`, `None`), else undefined. `depth` is the
+ * nesting of unary operators so far: a chain deeper than {@link MAX_VALUE_DEPTH} (`----…1`) is
+ * unknown, as other expressions nested that deep are (20,000 of them overflowed the stack).
+ */
+export function literalConst(node: Node, depth = 0): ConstValue | undefined {
+  if (depth > MAX_VALUE_DEPTH) return undefined;
   const n = unparen(node);
   switch (n.type) {
     case 'string':
@@ -99,7 +104,7 @@ export function literalConst(node: Node): ConstValue | undefined {
     case 'unary_operator': {
       const arg = n.childForFieldName('argument');
       const op = n.childForFieldName('operator')?.text;
-      const inner = arg ? literalConst(arg) : undefined;
+      const inner = arg ? literalConst(arg, depth + 1) : undefined;
       if (typeof inner?.value === 'number' && (op === '-' || op === '+')) return { kind: 'const', value: op === '-' ? -inner.value : inner.value };
       return undefined;
     }
