@@ -44,6 +44,28 @@ describe('#33 part 3 sweep', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a path argument whose brace groups multiply past 10,000 patterns is refused at once (D4: 52 s, 2.2 GB)', () => {
+    const root = tempProject(BASE);
+    const started = Date.now();
+    const r = run(root, ['--root', '.', '--no-cache', '--', `docs/${'{a,b}'.repeat(20)}.md`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('expands to more than 10,000 patterns');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    // A few groups still match as a glob does.
+    const ok = run(root, ['--root', '.', '--no-cache', '--', 'docs/{reference,guide}.md']);
+    expect(ok.code).toBe(0);
+  });
+
+  it('reads the first 1,000 of 40,000 [project.scripts] aliases and says so (D6: 17.7 s)', () => {
+    const scripts = Array.from({ length: 40_000 }, (_, i) => `s${i} = "tool.cli:main"\n`).join('');
+    const root = tempProject({ ...BASE, 'pyproject.toml': `${BASE['pyproject.toml']}${scripts}` });
+    const started = Date.now();
+    const r = run(root, ['--root', '.', '--no-cache']);
+    expect(r.stdout).toContain('declares 40001 console scripts; only the first 1000 are read');
+    expect(r.stdout).not.toContain('internal error');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('an empty path argument is a usage error (exit 2), not an uncaught TypeError', () => {
     const root = tempProject(BASE);
     const r = run(root, ['--root', '.', '--no-cache', '--', '']);

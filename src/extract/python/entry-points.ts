@@ -1,6 +1,7 @@
 /** Reads console-script entry points from pyproject.toml ([project.scripts], [tool.poetry.scripts]) and setup.cfg ([options.entry_points] console_scripts). */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { EntryPoint, InputDiagnostic, SourceLocation } from '../../model/types.js';
+import { MAX_BINS } from '../package-bins.js';
 
 /**
  * Reads the console scripts a Python project declares.
@@ -29,8 +30,17 @@ export function readEntryPoints(files: { file: string; text: string }[]): { entr
   const diagnostics: InputDiagnostic[] = [];
   for (const { file, text } of files) {
     const base = file.slice(file.lastIndexOf('/') + 1);
-    if (base === 'pyproject.toml') readPyproject(file, text, entryPoints, diagnostics);
-    else if (base === 'setup.cfg') readSetupCfg(file, text, entryPoints, diagnostics);
+    const read: EntryPoint[] = [];
+    if (base === 'pyproject.toml') readPyproject(file, text, read, diagnostics);
+    else if (base === 'setup.cfg') readSetupCfg(file, text, read, diagnostics);
+    // Real packages declare a handful; 40,000 aliases cost the model stage seconds each run (#33
+    // sweep D6). As for package.json `bin`, the first MAX_BINS are read and the rest said.
+    if (read.length > MAX_BINS) {
+      const first = read[MAX_BINS]!.location;
+      diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file}:${first.line}:${first.column}: declares ${read.length} console scripts; only the first ${MAX_BINS} are read`, location: first });
+      read.length = MAX_BINS;
+    }
+    for (const e of read) entryPoints.push(e);
   }
   return { entryPoints, diagnostics };
 }
@@ -83,8 +93,9 @@ function readPyproject(file: string, text: string, out: EntryPoint[], diagnostic
   const groups = isTable(project) ? project['entry-points'] : undefined;
   const consoleScripts = isTable(groups) ? groups['console_scripts'] : undefined;
   if (isTable(consoleScripts)) {
+    const declared = new Set(out.map((e) => e.name));
     for (const [name, target] of Object.entries(consoleScripts)) {
-      if (typeof target === 'string' && !out.some((e) => e.name === name)) {
+      if (typeof target === 'string' && !declared.has(name)) {
         out.push({ name, target: cleanTarget(target), location: locate(['project', 'entry-points', 'console_scripts', name]) });
       }
     }
