@@ -16,7 +16,7 @@ const LONG_FLAG_RE = /^--([A-Za-z0-9][\w.-]*)(?:=([\s\S]*))?$/;
 const SHORT_FLAG_RE = /^-([A-Za-z][\w-]*)(?:=([\s\S]*))?$/;
 
 /** An override the token is, or undefined. Bare words (`train`, `file.py`) are not overrides. */
-function asOverride(text: string): { prefix: string; key: string; value?: string } | undefined {
+export function asOverride(text: string): { prefix: string; key: string; value?: string } | undefined {
   const m = OVERRIDE_RE.exec(text);
   if (!m) return undefined;
   const prefix = m[1] ?? '';

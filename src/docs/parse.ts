@@ -18,6 +18,7 @@ import { inlineCodeNodes } from './inline-code.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
 import { isParamSpelling, readLayoutRows, type LayoutRows } from './layouts.js';
 import { readReferenceTable } from './reference-table.js';
+import { asOverride } from './arguments.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
@@ -527,13 +528,6 @@ function documentedNames(tables: readonly DocTable[], layouts: LayoutRows): Docu
 }
 
 /**
- * A Hydra override as a table cell writes it (`+agent_name=...`, `++responses_create_params.top_p=...`,
- * `~key`): the grammar's add, force-add and delete prefixes, a dotted key, `=` unless deleting
- * (https://hydra.cc/docs/advanced/override_grammar/basic/).
- */
-const OVERRIDE_CELL_RE = /^(?:\+{1,2}([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)=|~([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)(?:=|$))/;
-
-/**
  * The Hydra overrides a table that is no reference table names in its first column (a "Legacy
  * Hydra override → New flag" mapping): each documents its key, and a dotted key its first segment
  * too (`++responses_create_params.top_p=...` shows how `responses_create_params` is set).
@@ -542,10 +536,12 @@ function overrideRows(table: DocTable): DocumentedName[] {
   const out: DocumentedName[] = [];
   for (const row of table.rows) {
     for (const code of row.cellCodes[0] ?? []) {
-      const m = OVERRIDE_CELL_RE.exec(code.trim());
-      const key = m?.[1] ?? m?.[2];
-      if (!key) continue;
-      const head = key.split('.')[0]!;
+      // Hydra's grammar (`asOverride`), with the add, force-add or delete prefix: a bare `key=v`
+      // in a table may be anything (an environment variable).
+      const override = asOverride(code.trim());
+      if (!override || override.prefix === '') continue;
+      const key = override.key;
+      const head = key.split(/[./@]/)[0]!;
       out.push({ names: head === key ? [key] : [key, head], line: row.location.line, flag: false, override: true });
     }
   }

@@ -325,15 +325,40 @@ function folderMention(model: Model, cmd: CommandSpec, param: ParamSpec): Docume
  */
 function flagReference(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
   if (cmd.kind !== 'config-file' || param.origin !== 'config-field') return undefined;
-  const loose = new Set([param.name, ...param.aliases].map(looseName));
-  for (const other of model.commands) {
-    if (other === cmd || other.kind === 'config-file' || !other.paramsKnown) continue;
-    const flag = other.params.find((p) => p.origin === 'cli-flag' && !p.positional && [p.name, ...p.aliases].some((n) => loose.has(looseName(n))));
-    if (!flag) continue;
-    const row = rowsFor(model, other, flag).find(({ section }) => !section.history);
-    if (row) return { file: row.section.file, line: row.row.location.line, how: 'cli-flag' };
+  const flags = cliFlagsByName(model);
+  for (const name of new Set([param.name, ...param.aliases].map(looseName))) {
+    for (const { command, flag } of flags.get(name) ?? []) {
+      const row = rowsFor(model, command, flag).find(({ section }) => !section.history);
+      if (row) return { file: row.section.file, line: row.row.location.line, how: 'cli-flag' };
+    }
   }
   return undefined;
+}
+
+/** {@link cliFlagsByName}'s index per model. */
+const cliFlagsMemo = new WeakMap<Model, Map<string, Array<{ command: CommandSpec; flag: ParamSpec }>>>();
+
+/**
+ * The CLI flags of the model's commands (config files and commands whose parameters are unknown
+ * left out) by loose spelling (`outputfile` for `--outputFile` and `--output-file`), in command
+ * order: built once per model, so asking for every field of every config class is linear.
+ */
+function cliFlagsByName(model: Model): Map<string, Array<{ command: CommandSpec; flag: ParamSpec }>> {
+  let index = cliFlagsMemo.get(model);
+  if (index) return index;
+  cliFlagsMemo.set(model, (index = new Map()));
+  for (const command of model.commands) {
+    if (command.kind === 'config-file' || !command.paramsKnown) continue;
+    for (const flag of command.params) {
+      if (flag.origin !== 'cli-flag' || flag.positional) continue;
+      for (const n of new Set([flag.name, ...flag.aliases].map(looseName))) {
+        const list = index.get(n);
+        if (list) list.push({ command, flag });
+        else index.set(n, [{ command, flag }]);
+      }
+    }
+  }
+  return index;
 }
 
 /**
