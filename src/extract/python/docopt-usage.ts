@@ -142,7 +142,7 @@ const isWord = (t: string): boolean => !t.startsWith('-') && !isPositional(t) &&
  * `naval_fate.py ship new <name>...`; a leading `(add | rm)` gives both); its options (also inside
  * `[…]`, with `--x=<v>`, `-abc` clusters and `-o FILE` read against the `Options:` sections) and
  * its positionals are that command's. `[options]` stands for every option of the `Options:`
- * sections not named in the pattern. The program itself (`path: []`) is always present. Commands
+ * sections that no usage pattern names (docopt checks this against the whole usage section). The program itself (`path: []`) is always present. Commands
  * after a positional (`ship <name> move`) are not sub-commands here: their options go to the
  * leading words' command.
  *
@@ -173,6 +173,7 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
   };
   commandFor([]);
   const sameOption = (a: DocoptOption, b: DocoptOption): boolean => (a.long !== undefined && a.long === b.long) || (a.short !== undefined && a.short === b.short);
+  const read: Array<{ paths: string[][]; options: DocoptOption[]; positionals: DocoptPositional[]; shortcut: boolean }> = [];
   for (const pattern of patterns) {
     // Leading command words; a leading `( a | b )` of words alone gives one path per word.
     const paths: string[][] = [[]];
@@ -238,10 +239,16 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
         }
       }
     }
-    if (shortcut) for (const o of known) addOption(o);
+    read.push({ paths, options, positionals, shortcut });
+  }
+  // `[options]` stands for the section's options that no usage pattern names (docopt's
+  // `set(options) - pattern_options`, over the whole usage section).
+  const named = read.flatMap((r) => r.options);
+  const rest = known.filter((o) => !named.some((n) => sameOption(n, o)));
+  for (const { paths, options, positionals, shortcut } of read) {
     for (const path of paths) {
       const command = commandFor(path);
-      for (const o of options) if (!command.options.some((x) => sameOption(x, o))) command.options.push(o);
+      for (const o of shortcut ? [...options, ...rest] : options) if (!command.options.some((x) => sameOption(x, o))) command.options.push(o);
       for (const p of positionals) if (!command.positionals.some((x) => x.name === p.name)) command.positionals.push(p);
     }
   }
