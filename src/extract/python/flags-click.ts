@@ -79,8 +79,11 @@ export function clickCommandName(functionName: string): string {
  * whose `parse_args`/`resolve_command` inserts a literal name. A command with
  * `context_settings={"ignore_unknown_options": True}` is marked as passing unknown flags on.
  *
- * Not read: commands built with `click.Command(...)` objects, `click.CommandCollection`, lazy
- * groups, options whose declarations are not string literals, `help_option`, class-based
+ * `click.CommandCollection(sources=[…])` and repository `Group` subclasses whose
+ * `list_commands`/`get_command` merge other groups have those groups' sub-commands; when such a
+ * class computes commands otherwise (a folder, imports), the group is marked dynamic.
+ *
+ * Not read: commands built with `click.Command(...)` objects, lazy groups loaded by name, options whose declarations are not string literals, `help_option`, class-based
  * commands, where passed-on flags are parsed again. `version_option` adds click's version flag,
  * hidden (see `BUILT_IN_FLAGS.click`).
  */

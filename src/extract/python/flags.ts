@@ -72,7 +72,7 @@ const CONTAINERS = new Set([
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
  * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`, `extractDecli` for
- * decli's `cli(data)`).
+ * decli's `cli(data)`, `extractDocopt` for docopt usage texts, `extractFire` for `fire.Fire(x)`).
  *
  * @param sources Project-relative POSIX paths and texts of the Python files to read.
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
