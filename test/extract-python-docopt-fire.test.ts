@@ -69,7 +69,7 @@ describe('docopt programs', () => {
   it('says once that a usage text built at run time is not read', async () => {
     const r = await flagsOf({ 'x.py': 'from docopt import docopt\nU = "Usage: x {}".format(1)\ndocopt(U)\n' });
     expect(r.commands).toEqual([]);
-    expect(r.diagnostics).toEqual(['x.py:3: the usage text of `docopt(U)` is built at run time; docdrift does not read its flags']);
+    expect(r.diagnostics).toEqual(['x.py:3: the usage text of `docopt(…)` is built at run time; docdrift does not read its flags']);
   });
 });
 

@@ -31,8 +31,10 @@ interface UsageText {
  * Called at module level (also under `if __name__ == "__main__":`) the program's target is the
  * module; inside a top-level function, that function and its callers (`module:main`).
  *
- * Not read, said once as a warning naming the file and the call: a usage text built at run time
- * (`__doc__.format(…)`, `%`, f-strings, a name docdrift cannot follow), or a text with no (or
+ * `doc.format(…)` and `doc % …` are read as `doc` when no placeholder is in its usage or options
+ * part (`cbeams v{version}` in the title). Not read, said once as a warning naming the file and
+ * the call: a usage text built at run time (placeholders in the usage, f-strings, a name docdrift
+ * cannot follow), or a text with no (or
  * several) `usage:` sections. Options given after a command that follows a positional
  * (`ship <name> move --speed=<kn>`) count for the leading words' command (`ship`).
  */
@@ -53,7 +55,7 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
         diagnostics.push({
           ruleId: 'parse-error',
           severity: 'warn',
-          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.text.split('\n')[0]!.slice(0, 80)}\` ${usage ? 'has no single `usage:` section' : 'is built at run time'}; docdrift does not read its flags`,
+          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.childForFieldName('function')?.text ?? 'docopt'}(…)\` ${usage ? 'has no single `usage:` section' : 'is built at run time'}; docdrift does not read its flags`,
           location: locate(module, call),
         });
         continue;
@@ -116,6 +118,16 @@ function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): 
   const n = unparen(arg);
   if (depth > 4) return undefined;
   if (n.type === 'string' || n.type === 'concatenated_string') return fromString(module, n);
+  // `doc.format(version=v)` / `doc % v`: the template, when no placeholder is in its usage or
+  // options part (a version in the title changes no flag).
+  const template = n.type === 'call' && n.childForFieldName('function')?.type === 'attribute' && n.childForFieldName('function')?.childForFieldName('attribute')?.text === 'format'
+    ? n.childForFieldName('function')!.childForFieldName('object')
+    : n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '%' ? n.childForFieldName('left') : null;
+  if (template) {
+    const inner = usageText(ctx, module, template, depth + 1);
+    const at = inner ? inner.text.search(/usage:/i) : -1;
+    return inner && at >= 0 && !/\{[^}]*\}|%[(\w]/.test(inner.text.slice(at)) ? inner : undefined;
+  }
   const dotted = dottedName(n);
   if (!dotted) return undefined;
   if (dotted.length === 1 && dotted[0] === '__doc__') {

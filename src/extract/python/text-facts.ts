@@ -9,8 +9,8 @@
 const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse|decli|docopt)\b|^[ \t]*(?:import[ \t]+fire|from[ \t]+fire[ \t]+import)\b/m;
 /** Substrings of {@link FRAMEWORK_WORDS} (`argparse` covers `jsonargparse`): a text holding none of them cannot match it. */
 const FRAMEWORK_SUBSTRINGS = ['argparse', 'add_argument', 'click', 'typer', 'cyclopts', 'decli', 'docopt', 'fire'];
-/** Frameworks whose commands are plain functions, often imported from modules that never name the framework. */
-const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse)\b|^[ \t]*(?:import[ \t]+fire|from[ \t]+fire[ \t]+import)\b/m;
+/** Frameworks whose commands (or docopt usage texts) are plain functions or strings, often imported from modules that never name the framework. */
+const FUNCTION_FRAMEWORKS = /\b(cyclopts|jsonargparse|docopt)\b|^[ \t]*(?:import[ \t]+fire|from[ \t]+fire[ \t]+import)\b/m;
 /** `if __name__ == "__main__":` (either order of the comparison) at the start of a line. */
 const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*:/m;
 /**
@@ -45,7 +45,7 @@ export interface PythonTextFacts {
 export function pythonTextFacts(text: string): PythonTextFacts {
   return {
     framework: FRAMEWORK_SUBSTRINGS.some((word) => text.includes(word)) && FRAMEWORK_WORDS.test(text),
-    functionFramework: (text.includes('cyclopts') || text.includes('jsonargparse') || text.includes('fire')) && FUNCTION_FRAMEWORKS.test(text),
+    functionFramework: (text.includes('cyclopts') || text.includes('jsonargparse') || text.includes('docopt') || text.includes('fire')) && FUNCTION_FRAMEWORKS.test(text),
     mainGuard: (text.includes('__main__') && MAIN_GUARD_RE.test(text))
       || ((text.includes('parse_') || text.includes('docopt') || text.includes('Fire(')) && TOP_LEVEL_PARSE_RE.test(text)),
     imports: CONFIG_LIBRARIES.filter((lib) => text.includes(lib) && LIBRARY_IMPORT.get(lib)!.test(text)),
