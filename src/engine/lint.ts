@@ -4,7 +4,7 @@ import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
+import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_RUN_FILES, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
@@ -200,7 +200,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -469,12 +469,20 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     if (read.problem) diagnostics.push(read.problem);
     return read.bins.map((bin) => ({ ...bin, packageJson: pkg.file }));
   });
+  // `commands.<name>.program: "src/cli.ts"`: the file is read as the program of a bin of its own
+  // (`bin:config:<name>`), as if a package.json declared it.
+  const scriptPrograms = Object.entries(config.commands).flatMap(([name, c]) => (c.program !== undefined && isScriptProgram(c.program) ? [[name, c.program] as const] : []));
+  const programTargets = new Map(scriptPrograms.map(([name, program]) => [program, `bin:${CONFIG_BIN_PREFIX}${name}`]));
+  if (scriptPrograms.length > 0) {
+    packageJsons.push({ file: CONFIG_PACKAGE_JSON, text: JSON.stringify({ bin: Object.fromEntries(scriptPrograms.map(([name, program]) => [`${CONFIG_BIN_PREFIX}${name}`, program])) }) });
+  }
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
     bins.length > 0 ||
+    scriptPrograms.length > 0 ||
     Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
   let tsSourceCount = 0;
-  if ((tsFiles.length > 0 || bins.length > 0) && wantsTs) {
+  if ((tsFiles.length > 0 || bins.length > 0 || scriptPrograms.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
@@ -521,7 +529,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     flagCommands,
     launcherFlags: flags.launchers ?? [],
     entryPoints,
-    canonicalTarget: python.canonicalTarget,
+    canonicalTarget: programTargets.size === 0 ? python.canonicalTarget : (target) => programTargets.get(target) ?? python.canonicalTarget(target),
     runnableScripts: new Set(sources.filter((src) => factsOf(src).mainGuard).map((src) => src.file)),
     stringKeys: python.stringKeys,
     interpolatedKeys,
@@ -529,6 +537,56 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   };
 }
 
+
+/** The bins `commands.<name>.program` source paths become are named `config:<name>`, which no package.json bin can be. */
+const CONFIG_BIN_PREFIX = 'config:';
+/** Where those bins are declared, as the TypeScript extraction is told. */
+const CONFIG_PACKAGE_JSON = 'docdrift config';
+
+/**
+ * `commands.<name>.program` values that name nothing in the project, one problem each (the run
+ * exits 2): a source path (`src/cli.ts`) that is not among the sources or JavaScript files, a
+ * `bin:<name>` no package.json declares, a Python `module:function` whose module no source file
+ * is (`pkg/cli.py` or `pkg/cli/__init__.py`, under any folder) or a `script.py:function` whose
+ * script is not there. Reading the program itself (its parser) is the extraction's job: one that
+ * builds no parser docdrift reads is a note, not a config error.
+ */
+export function unresolvedPrograms(config: DocdriftConfig, files: DiscoveredFiles, entryPoints: readonly EntryPoint[]): string[] {
+  const problems: string[] = [];
+  const known = new Set([...files.sources, ...(files.programs ?? [])]);
+  const python = files.sources.filter((f) => f.endsWith('.py'));
+  const endsWith = (suffix: string): boolean => known.has(suffix) || python.some((f) => f.endsWith(`/${suffix}`));
+  for (const [name, entry] of Object.entries(config.commands)) {
+    const program = entry.program;
+    if (program === undefined) continue;
+    const key = `commands.${name}.program`;
+    if (isScriptProgram(program)) {
+      const file = path.posix.normalize(program.replace(/^\.\//, ''));
+      if (!known.has(file)) {
+        const near = suggestNames(file, [...known].filter((f) => /\.(?:[cm]?ts|tsx|[cm]?js)$/.test(f)), 3);
+        problems.push(`${key}: no source file "${program}" was found (a path from the project root to the TypeScript or JavaScript file that builds the program, among the files \`sources\` matches)` + (near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : '.'));
+      }
+      continue;
+    }
+    if (program.startsWith('bin:')) {
+      const bin = program.slice('bin:'.length);
+      if (!entryPoints.some((e) => e.name === bin && e.target.startsWith('bin:'))) {
+        problems.push(`${key}: no package.json declares a bin named "${bin}".`);
+      }
+      continue;
+    }
+    const [module] = program.split(':') as [string];
+    const script = module.endsWith('.py');
+    const found = script ? endsWith(module) : endsWith(`${module.split('.').join('/')}.py`) || endsWith(`${module.split('.').join('/')}/__init__.py`);
+    if (!found) {
+      problems.push(
+        `${key}: ${script ? `no script "${module}"` : `no module "${module}"`} was found among the sources, so the program "${program}" cannot be read; ` +
+          'name a module of this project (`pkg.cli:main`), or declare the flags in `flags`.',
+      );
+    }
+  }
+  return problems;
+}
 
 /** A path inside a test directory (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`). */
 const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
