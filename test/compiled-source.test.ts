@@ -38,6 +38,10 @@ describe('compiledSourceMapper', () => {
     expect(mapper.declared('bin-out/cli.js')).toBe('lib/cli.ts');
     expect(mapper.declared('dist/cli.js')).toBeUndefined();
     expect(mapper.source('dist/cli.js')).toBe('src/cli.ts');
+    // Bundler output keeps the entry's name, not its folder: the one same-named source of the package.
+    const bundled = compiledSourceMapper(new Set(['packages/cli/src/app.mts', 'packages/cli/src/util/app.ts', 'packages/cli/src/app.test.ts', 'packages/other/src/main.ts']), new Set(), reader({}));
+    expect(bundled.source('packages/cli/dist/esm/app.js')).toBe('packages/cli/src/app.mts');
+    expect(bundled.source('packages/cli/dist/esm/main.js')).toBeUndefined();
     // A map that is not listed is not read.
     expect(compiledSourceMapper(ts, new Set(['tsconfig.json']), reader(files)).declared('admin.js')).toBeUndefined();
   });

@@ -5,7 +5,7 @@
  * layouts (`dist/x.js` → `src/x.ts`, {@link findSource}). Never runs code.
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { dirname, findSource, joinPath, normalizePath, sourceCandidates } from './scan.js';
+import { dirname, findSource, joinPath, normalizePath, OUT_DIRS, sourceCandidates } from './scan.js';
 
 /** The compiler options that place output, as project-relative folders. */
 export interface OutputLayout {
@@ -100,7 +100,9 @@ function includeFolder(dir: string, pattern: string): string | undefined {
  *    against the map's folder and `sourceRoot` (https://tc39.es/ecma426/#sec-source-map-format);
  * 2. each tsconfig's `outDir` → `rootDir` (see {@link readOutputLayout}), nearest tsconfig first:
  *    `out/commands/x.js` with `outDir: "out"`, `rootDir: "lib"` → `lib/commands/x.ts`;
- * 3. {@link findSource}: the same-named source file beside it and the conventional layouts.
+ * 3. {@link findSource}: the same-named source file beside it and the conventional layouts;
+ * 4. for a file under an out dir, the one source file of the same name in the package's `src/`,
+ *    `source/` or `lib/` (a bundler's entry output: `dist/esm/app.js` from `src/app.mts`).
  *
  * @param tsFiles the TypeScript sources of the run
  * @param listed files known to exist (tsconfig files and source maps among them)
@@ -132,14 +134,45 @@ export function compiledSourceMapper(
     }
     return undefined;
   };
-  return { declared, source: (compiled) => declared(compiled) ?? findSource(compiled, tsFiles) };
+  // Source files by stem (`app` for `src/app.mts`), for bundler output that flattens folders.
+  const byStem = new Map<string, string[]>();
+  for (const file of tsFiles) {
+    if (/\.d\.[cm]?ts$/.test(file) || /\.(?:test|spec)\.[cm]?tsx?$/.test(file)) continue;
+    const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[cm]?tsx?$/, '');
+    const list = byStem.get(stem);
+    if (list) list.push(file);
+    else byStem.set(stem, [file]);
+  }
+  const outDirs = new Set([...OUT_DIRS, ...layouts.map((l) => l.outDir.split('/').pop()!)]);
+  /**
+   * A bundler's output (`dist/esm/app.js` from `src/app.mts`, tsdown/tsup/esbuild entries keep the
+   * entry's name, not its folder): the one source file of that name in the package's source
+   * folder (`src/`, `source/`, `lib/`), the shallowest when several.
+   */
+  const sameNamed = (compiled: string): string | undefined => {
+    const parts = compiled.split('/');
+    const out = parts.findIndex((p, i) => i < parts.length - 1 && outDirs.has(p));
+    if (out < 0) return undefined;
+    const pkg = parts.slice(0, out).join('/');
+    const stem = parts.at(-1)!.replace(/\.[cm]?jsx?$/, '');
+    const inPackage = (byStem.get(stem) ?? []).filter((f) => {
+      const rel = pkg === '' ? f : f.startsWith(`${pkg}/`) ? f.slice(pkg.length + 1) : undefined;
+      return rel !== undefined && /^(?:src|source|lib)\//.test(rel);
+    });
+    if (inPackage.length === 0) return undefined;
+    const depth = (f: string): number => f.split('/').length;
+    const shallowest = Math.min(...inPackage.map(depth));
+    const best = inPackage.filter((f) => depth(f) === shallowest);
+    return best.length === 1 ? best[0] : undefined;
+  };
+  return { declared, source: (compiled) => declared(compiled) ?? findSource(compiled, tsFiles) ?? sameNamed(compiled) };
 }
 
 /** What {@link compiledSourceMapper} returns. */
 export interface CompiledSourceMapper {
   /** The source a source map or a tsconfig layout names for a compiled file; undefined when neither does. */
   declared: (compiled: string) => string | undefined;
-  /** {@link declared}, else the conventional layouts ({@link findSource}). */
+  /** {@link declared}, else the conventional layouts ({@link findSource}), else a same-named source in the package's source folder. */
   source: (compiled: string) => string | undefined;
 }
 

@@ -1,7 +1,7 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
 import { readBins, type BinEntry } from './bin.js';
 import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
-import { dirname, findSource, joinPath, OUT_DIRS } from './scan.js';
+import { dirname, joinPath, OUT_DIRS } from './scan.js';
 
 /** A `bin` of some package.json with the source file that holds its program. */
 export interface BinProgram extends BinEntry {
@@ -124,7 +124,7 @@ export function findBinPrograms(
     const file = queue.shift() as string;
     for (const specifier of relativeSpecifiers(javascript.get(file) ?? '')) {
       const target = joinPath(dirname(file), specifier);
-      if (target === undefined || findSource(target, tsSet) !== undefined) continue;
+      if (target === undefined || mapper.source(target) !== undefined) continue;
       const js = javascriptFile(target, programFiles);
       if (js !== undefined) readJs(js);
     }
@@ -136,7 +136,7 @@ export function findBinPrograms(
     const targets: string[] = [];
     for (const specifier of relativeSpecifiers(text)) {
       const target = joinPath(dirname(file), specifier);
-      const found = target === undefined ? undefined : (findSource(target, tsSet) ?? javascriptFile(target, all));
+      const found = target === undefined ? undefined : (mapper.source(target) ?? javascriptFile(target, all));
       if (found !== undefined && !targets.includes(found)) targets.push(found);
     }
     imports.set(file, targets);
