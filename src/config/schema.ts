@@ -215,8 +215,11 @@ export interface DocdriftConfig {
 export type VersionsSetting = 'current' | 'all' | string[];
 
 /**
- * Directory names skipped everywhere, whatever the config says: dependency, build and tool
- * caches that never hold the project's own code or docs.
+ * Directory names skipped everywhere unless a `sources` glob names them: dependency, build and
+ * tool caches that never hold the project's own code or docs. `build` and `dist` are skipped by
+ * evidence rather than by name: discovery reads one that is a package's source (a Python
+ * subpackage, a folder under `src/`, a workspace package; see `packageSourceFiles` in
+ * src/engine/discover.ts).
  */
 export const ALWAYS_IGNORED: readonly string[] = Object.freeze([
   'node_modules',
