@@ -199,6 +199,7 @@ describe('discoverFiles', () => {
       'build/lib/mypkg/cli.py': 'copy\n',
       '.venv/lib/python3.12/site-packages/x/__init__.py': '',
       'web/dist/cli.d.ts': 'export {};\n',
+      'web/src/vendor/dist/types.d.ts': 'export {};\n',
       // TypeScript under a source root: src/commands/build/ is source, src/test/ only when imported.
       'web/src/cli.ts': "import { build } from './commands/build/index.js';\n",
       'web/src/commands/build/index.ts': 'export const build = 1;\n',

@@ -255,9 +255,10 @@ function readText(root: string, file: string): string | undefined {
  * built-in skip left out), those that are a package's source, by evidence rather than by name;
  * every such folder on a file's path must show it:
  *
- * - `build/`, `dist/`: the folder is a Python subpackage (it and its parent hold `__init__.py`:
- *   `mypkg/build/`), or lies under a source root (`src/mypkg/build/`, `src/commands/dist/`).
- *   setuptools' `build/lib/`, tsc's `dist/` and wheels in `dist/` show neither.
+ * - `build/`, `dist/`: the folder holds code (not only `.d.ts` files) and is a Python subpackage
+ *   (it and its parent hold `__init__.py`: `mypkg/build/`) or lies under a source root
+ *   (`src/mypkg/build/`, `src/commands/dist/`). setuptools' `build/lib/`, tsc's `dist/` and
+ *   wheels in `dist/` show neither.
  * - `test/`, `tests/`: the project's other sources import a module of it (Python
  *   `from mypkg.commands.test import main`, relative `from .test import run`; TypeScript
  *   `import { test } from './commands/test/index.js'`): those modules, the folder's
@@ -271,9 +272,15 @@ export function packageSourceFiles(candidates: readonly string[], known: readonl
   if (files.length === 0) return [];
   const all = new Set([...known, ...files]);
   const isPackage = (dir: string): boolean => all.has(`${dir}/__init__.py`);
+  // Folders holding code a compiler reads (not only `.d.ts` files, which tsc writes into its output).
+  const withCode = new Set<string>();
+  for (const f of files) {
+    if (/\.d\.[cm]?ts$/.test(f)) continue;
+    for (let i = f.indexOf('/'); i >= 0; i = f.indexOf('/', i + 1)) withCode.add(f.slice(0, i));
+  }
   const outputOk = (dir: string): boolean => {
     const parts = dir.split('/');
-    return parts.slice(0, -1).includes('src') || (isPackage(dir) && parts.length > 1 && isPackage(parts.slice(0, -1).join('/')));
+    return withCode.has(dir) && (parts.slice(0, -1).includes('src') || (isPackage(dir) && parts.length > 1 && isPackage(parts.slice(0, -1).join('/'))));
   };
   // Folders named like tests, each with the files a source outside it imports.
   const testDirs = new Map<string, Set<string>>();
