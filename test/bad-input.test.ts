@@ -143,6 +143,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 sweep D8: memory of one wide table, and of many link reference definitions.
+  'wide-table': (dir) => {
+    const n = 20_000;
+    hostile(dir, 'wide.md', `|${Array.from({ length: n }, (_, i) => ` c${i} |`).join('')}\n|${' --- |'.repeat(n)}\n|${Array.from({ length: n }, (_, i) => ` v${i} |`).join('')}\n`);
+  },
+  'many-definitions': (dir) => hostile(dir, 'defs.md', Array.from({ length: 20_000 }, (_, i) => `[d${i}]: https://example.com/${i}\n`).join('')),
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
