@@ -126,6 +126,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     mkdirSync(path.join(dir, 'schemas'), { recursive: true });
     writeFileSync(path.join(dir, 'schemas/deep.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"default": ${'['.repeat(3000)}${']'.repeat(3000)}}}}`);
   },
+  // #33 sweep D9: the same without `$schema` (a schema by its properties) must not be dropped silently.
+  'schema-deep-no-dollar-schema': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    writeFileSync(path.join(dir, 'schemas/deep.json'), `{"type": "object", "properties": {"a": {"default": ${'['.repeat(3000)}${']'.repeat(3000)}}}}`);
+  },
   'schema-anyof-refs': (dir) => {
     mkdirSync(path.join(dir, 'schemas'), { recursive: true });
     const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: '#/definitions/loop' }]));

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { extractJsonSchemas, MAX_SCHEMA_DEPTH } from '../src/extract/jsonschema/index.js';
 import { EXACT_WINDOW, suggestNames } from '../src/shared/names.js';
 import { CLI_BIN, removeTempDirs, tempProject } from './helpers.js';
 
@@ -101,5 +102,29 @@ describe('D5: did-you-mean stays near-linear in the number of names', () => {
     const f = fields[1234]!;
     const far = `${f.slice(0, 2)}${f[2] === 'q' ? 'r' : 'q'}${f[3] === 'q' ? 'r' : 'q'}${f[4] === 'q' ? 'r' : 'q'}${f.slice(5)}`;
     expect(suggestNames(far, fields, 1)).toEqual([f]);
+  });
+});
+
+describe('D9: a JSON Schema docdrift cannot read says why, with or without `$schema`', () => {
+  const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+  const messages = (file: string, text: string): string[] => extractJsonSchemas([{ file, text }]).diagnostics.map((d) => d.message);
+
+  it('warns about a schema nested past the limit that has properties but no `$schema`', () => {
+    const [message, ...more] = messages('schemas/deep.json', `{"type": "object", "properties": {"a": {"default": ${deep}}}}`);
+    expect(message).toMatch(new RegExp(`^schemas/deep\\.json:1:\\d+: nested more than ${MAX_SCHEMA_DEPTH} levels deep; the JSON Schema in it is not read$`));
+    expect(more).toEqual([]);
+  });
+
+  it('warns about a file named as a schema that is too deep, too large or not an object', () => {
+    expect(messages('config.schema.json', `{"a": ${deep}}`)).toHaveLength(1);
+    expect(messages('schemas/schema.json', '[1, 2')).toEqual(['schemas/schema.json:1:6: not a JSON object; the JSON Schema in it is not read']);
+    const big = `{"type": "object", "properties": {${Array.from({ length: 60_000 }, (_, i) => `"p${i}": {"type": "string", "description": "Property ${i}."}`).join(', ')}}}`;
+    expect(big.length).toBeGreaterThan(2_000_000);
+    expect(messages('schemas/big.json', big)).toEqual([`schemas/big.json:1:1: it is ${(big.length / 1e6).toFixed(1)} MB, over the 2 MB limit for a schema; the JSON Schema in it is not read`]);
+  });
+
+  it('stays silent about JSON in a schema folder that could not be a schema (no `$schema`, no properties, not named so)', () => {
+    expect(messages('schemas/data.json', `{"rows": ${deep}}`)).toEqual([]);
+    expect(messages('schemas/list.json', '[1, 2, 3]')).toEqual([]);
   });
 });
