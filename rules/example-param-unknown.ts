@@ -1,7 +1,7 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { ReportDescriptor, Rule } from '../src/model/rule.js';
-import { suggestNames } from '../src/shared/names.js';
-import { configClassNames, definedBy, nestedKeys, paramNames, resolveKey } from '../src/model/query.js';
+import { NameIndex, suggestNames } from '../src/shared/names.js';
+import { configClassNames, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
 import type { CommandSpec } from '../src/model/types.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
@@ -78,6 +78,22 @@ const rule: Rule<Options> = {
     const judged = new Map<CommandSpec, Judged[]>();
     const knownUsed = new Map<CommandSpec, Set<string>>();
     const words = new Map<CommandSpec, Set<string>>();
+    // The nested keys of each command by their last segment, indexed once (asked per unknown usage).
+    const leafIndexes = new Map<CommandSpec, { leaves: Map<string, string[]>; index: NameIndex }>();
+    const leavesOf = (cmd: CommandSpec): { leaves: Map<string, string[]>; index: NameIndex } => {
+      let found = leafIndexes.get(cmd);
+      if (!found) {
+        const leaves = new Map<string, string[]>();
+        for (const { key } of cmd.params.flatMap((p) => nestedKeys(model, p))) {
+          const last = key.split('.').pop()!;
+          const list = leaves.get(last);
+          if (list) list.push(key);
+          else leaves.set(last, [key]);
+        }
+        leafIndexes.set(cmd, (found = { leaves, index: new NameIndex(leaves.keys()) }));
+      }
+      return found;
+    };
     const hold = (cmd: CommandSpec, name: string, near: boolean, d: ReportDescriptor): void => {
       let list = judged.get(cmd);
       if (!list) judged.set(cmd, (list = []));
@@ -94,12 +110,11 @@ const rule: Rule<Options> = {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       // click/typer `ignore_unknown_options`: the command passes undeclared flags and overrides on.
-      if (cmd.passesUnknownFlags && !paramNames(cmd).includes(usage.name)) continue;
-      const names = paramNames(cmd);
+      if (cmd.passesUnknownFlags && !paramNameSet(cmd).has(usage.name)) continue;
       // A near miss, a nested key below a known parameter and the initial of exactly one parameter
       // (a likely short alias) are explained by what docdrift knows; only `unknown` is not.
       const report = (d: ReportDescriptor): void => hold(cmd, usage.name, d.messageId !== 'unknown', d);
-      if (names.includes(usage.name)) {
+      if (paramNameSet(cmd).has(usage.name)) {
         used(cmd, usage.name);
         // A dotted key below a nested config class must name one of its fields.
         const segments = usage.keySegments ?? usage.key.split('.');
@@ -144,12 +159,12 @@ const rule: Rule<Options> = {
       }
       // The nearest parameter, else the nearest nested key whose last segment is close
       // (`temperature=0.7` for `sampling.temperature`).
-      let [suggestion] = suggestNames(usage.name, [...names, ...model.globalParams], 1);
+      let [suggestion] = suggestNames(usage.name, suggestionIndex(model, cmd), 1);
       if (!suggestion && !dotted) {
-        const leaves = cmd.params.flatMap((p) => nestedKeys(model, p));
-        const [near] = suggestNames(usage.name, leaves.map((l) => l.key.split('.').pop()!), 1);
-        const matching = near === undefined ? [] : leaves.filter((l) => l.key.split('.').pop() === near);
-        if (matching.length === 1) suggestion = matching[0]!.key;
+        const { leaves, index } = leavesOf(cmd);
+        const [near] = suggestNames(usage.name, index, 1);
+        const matching = near === undefined ? [] : leaves.get(near) ?? [];
+        if (matching.length === 1) suggestion = matching[0]!;
       }
       // An open namespace is Hydra's (`servers.main.port=1` names an instance); a dotted flag
       // (`--profiling.enable_x`, tyro/draccus/jsonargparse) addresses a field of a closed config
@@ -224,17 +239,19 @@ const rule: Rule<Options> = {
     // Prose cross-references other commands (`` can be passed to `--benchmark` `` on the page of
     // `gym list benchmarks`): a flag some command of the project defines is not reported.
     let anyCommand: Set<string> | undefined;
+    const ownIndexes = new Map<CommandSpec, NameIndex>();
     for (const flag of model.proseFlags ?? []) {
       const cmd = model.commandByName(flag.command);
       if (!cmd?.paramsKnown || model.globalParams.has(flag.name)) continue;
-      const names = paramNames(cmd);
-      if (names.includes(flag.name)) {
+      if (paramNameSet(cmd).has(flag.name)) {
         used(cmd, flag.name);
         continue;
       }
       anyCommand ??= new Set(model.commands.flatMap((c) => paramNames(c)));
       if (anyCommand.has(flag.name)) continue;
-      const [suggestion] = suggestNames(flag.name, names, 1);
+      let own = ownIndexes.get(cmd);
+      if (!own) ownIndexes.set(cmd, (own = new NameIndex(paramNames(cmd))));
+      const [suggestion] = suggestNames(flag.name, own, 1);
       // Tied only by being the project's one command, a flag close to none of its parameters is
       // more likely another tool's (`--no-verify`, `--volume`) than drift.
       if (flag.scope === 'project' && !suggestion) continue;

@@ -1,6 +1,6 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
 import type { ReportDescriptor, Rule, TextEdit } from '../src/model/rule.js';
-import { suggestNames } from '../src/shared/names.js';
+import { NameIndex, suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
 import type { CommandSpec, ParamSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit, replaceSpellingEdit } from '../src/fix/reference-edits.js';
@@ -76,6 +76,25 @@ const rule: Rule<Options> = {
       const hasFields = all.some((p) => p.origin === 'config-field');
       const flagParams = all.filter((p) => p.origin === 'cli-flag' && !p.positional);
       const flagSpellings = new Set(flagParams.flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]));
+      // Indexed once per section, asked per row (#33 D5: per-row scans made 5,000 rows quadratic).
+      let flagIndex: NameIndex | undefined;
+      let knownIndex: NameIndex | undefined;
+      const spellingsOf = (p: ParamSpec): string[] => [p.name, ...p.aliases, ...(p.negatable ? [p.name, ...p.aliases].map((n) => `no-${n}`) : [])];
+      let flagsBySpelling: Map<string, number[]> | undefined;
+      /** Positions in `flagParams` of the flags spelt `name`, ascending. */
+      const flagsSpelt = (name: string): number[] => {
+        if (!flagsBySpelling) {
+          flagsBySpelling = new Map();
+          flagParams.forEach((p, i) => {
+            for (const n of new Set(spellingsOf(p))) {
+              const list = flagsBySpelling!.get(n);
+              if (list) list.push(i);
+              else flagsBySpelling!.set(n, [i]);
+            }
+          });
+        }
+        return flagsBySpelling.get(name) ?? [];
+      };
       // Findings are held until the whole section is seen: a section whose rows mostly match
       // nothing gets one summary instead (see partly-read.ts).
       const held: Judged[] = [];
@@ -91,7 +110,7 @@ const rule: Rule<Options> = {
         if (row.spellings && flagParams.length > 0) {
           for (const f of row.spellings.flags) {
             if (flagSpellings.has(f.name) || f.name === 'help' || model.globalParams.has(f.name) || model.isIgnored(f.name)) continue;
-            const [near] = suggestNames(f.name, [...flagSpellings], 1);
+            const [near] = suggestNames(f.name, (flagIndex ??= new NameIndex(flagSpellings)), 1);
             const suggestion = near === undefined ? undefined : `${near.length === 1 ? '-' : '--'}${near}`;
             report({
               messageId: suggestion ? 'staleFlagWithSuggestion' : 'staleFlag',
@@ -105,10 +124,10 @@ const rule: Rule<Options> = {
         // `` `-h`/`--host` ``: every spelling of the row names the parameter its other spellings name;
         // a short alias the code does not have is drift even when the long spelling is right.
         if (row.flagSpellings && !row.spellings && flagParams.length > 0) {
-          const spellingsOf = (p: ParamSpec): string[] => [p.name, ...p.aliases, ...(p.negatable ? [p.name, ...p.aliases].map((n) => `no-${n}`) : [])];
           // A section shared by sibling sub-commands holds one `--name` per command: one parameter.
           const named = (long: boolean): ParamSpec[] => {
-            const hits = flagParams.filter((p) => row.flagSpellings!.some((f) => (!long || f.text.startsWith('--')) && spellingsOf(p).includes(f.name)));
+            const at = new Set(row.flagSpellings!.flatMap((f) => (!long || f.text.startsWith('--') ? flagsSpelt(f.name) : [])));
+            const hits = [...at].sort((a, b) => a - b).map((i) => flagParams[i]!);
             return hits.filter((p, i) => hits.findIndex((q) => q.name === p.name) === i);
           };
           // The parameter the row documents: the one its long spellings name, else the one any spelling
@@ -122,7 +141,8 @@ const rule: Rule<Options> = {
             for (const f of row.flagSpellings) {
               // A one-letter spelling that is global (`-h`, help in argparse) still cannot be this parameter's.
               if (own.includes(f.name) || f.name === 'help' || (f.name.length > 1 && model.globalParams.has(f.name)) || model.isIgnored(f.name)) continue;
-              const other = flagParams.find((p) => spellingsOf(p).includes(f.name));
+              const first = flagsSpelt(f.name)[0];
+              const other = first === undefined ? undefined : flagParams[first];
               const base = { flag: f.text, name: shown.text, command: cmds[0]!.name };
               if (other) {
                 report({
@@ -191,7 +211,7 @@ const rule: Rule<Options> = {
           continue;
         }
         const name = row.names[0] ?? row.rawName;
-        const [suggestion] = suggestNames(name, known, 1);
+        const [suggestion] = suggestNames(name, (knownIndex ??= new NameIndex(known)), 1);
         const primary = cmds[0]!;
         const classes = configClassNames(cmds, model);
         report({

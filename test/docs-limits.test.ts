@@ -1,7 +1,7 @@
 /** Tests the document limits (src/docs/limits.ts) and that parseDoc skips, with a warning, a document over them. */
 
 import { describe, expect, test } from 'vitest';
-import { documentOverLimits, MAX_DOCUMENT_LENGTH, MAX_NESTING } from '../src/docs/limits.js';
+import { documentOverLimits, MAX_DEFINITIONS, MAX_DOCUMENT_LENGTH, MAX_NESTING, MAX_TABLE_COLUMNS } from '../src/docs/limits.js';
 import { parseDoc } from '../src/docs/parse.js';
 
 describe('documentOverLimits', () => {
@@ -17,6 +17,29 @@ describe('documentOverLimits', () => {
     expect(documentOverLimits('a\n\nb\n' + '> '.repeat(5000))?.line).toBe(4);
     expect(documentOverLimits('1. '.repeat(200))?.line).toBe(1);
     expect(documentOverLimits('x\n' + ' '.repeat(MAX_NESTING * 2 + 1) + '- deep')?.line).toBe(2);
+  });
+});
+
+describe('documentOverLimits: table columns and link reference definitions (#33 D8: 665 MB and 638 MB)', () => {
+  const table = (n: number): string => `# t\n\n|${' c |'.repeat(n)}\n|${' --- |'.repeat(n)}\n|${' v |'.repeat(n)}\n`;
+  const definitions = (n: number): string => `# t\n\n${Array.from({ length: n }, (_, i) => `[d${i}]: https://example.com/${i}\n`).join('')}`;
+
+  test('tables and definitions of real pages are within the limits', () => {
+    expect(documentOverLimits(table(MAX_TABLE_COLUMNS))).toBeUndefined();
+    expect(documentOverLimits(table(30).replace(/---/g, ':--:'))).toBeUndefined();
+    expect(documentOverLimits(definitions(MAX_DEFINITIONS))).toBeUndefined();
+    // A line of pipes and dashes that is long but not a delimiter row (prose, a rule).
+    expect(documentOverLimits(`${'-'.repeat(5000)}\n${'a | '.repeat(3000)}\n`)).toBeUndefined();
+  });
+
+  test('a table of 20,000 columns and 20,000 definitions are refused at the offending line', () => {
+    expect(documentOverLimits(table(20_000))).toEqual({ reason: 'line 4 is the delimiter row of a table of 20,000 columns, over the 1,000 limit', line: 4 });
+    expect(documentOverLimits(`| a | b |\n${'|-'.repeat(1001)}|\n`)?.line).toBe(2);
+    expect(documentOverLimits(definitions(20_000))).toEqual({
+      reason: `line ${MAX_DEFINITIONS + 3} is its link reference definition number 5,001, over the 5,000 limit`,
+      line: MAX_DEFINITIONS + 3,
+    });
+    expect(documentOverLimits(`x\n${'   [a\\]b]: <u>\n'.repeat(MAX_DEFINITIONS + 1)}`)?.line).toBe(MAX_DEFINITIONS + 2);
   });
 });
 

@@ -617,6 +617,27 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
     expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
   });
+  it('sweep note: a fix that does not read back is reported and left out; the other fixes of the same file still apply', async () => {
+    const root = miniProject(fields, DOC);
+    const stubborn: Rule = {
+      meta: { id: 'test-stubborn', description: 'Reports a finding its fix does not resolve.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'add {{name}}' } },
+      check: ({ report }) => report({ messageId: 'm', data: { name: 'x|y' }, location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file: 'docs/cli.md', start: 0, end: 0, text: 'junk\n' } }),
+    };
+    // A fixable finding in the same file whose fix does read back (gone once the text ends with its line).
+    const good: Rule = {
+      meta: { id: 'test-good', description: 'Reports a finding its fix resolves.', defaultSeverity: 'error', fixable: true, options: {}, messages: { m: 'append {{name}}' } },
+      check: ({ model, report }) => {
+        const text = model.source?.('docs/cli.md') ?? '';
+        if (!text.endsWith('appended\n')) report({ messageId: 'm', data: { name: 'z' }, location: { file: 'docs/cli.md', line: 3, column: 1 }, fix: { file: 'docs/cli.md', start: text.length, end: text.length, text: 'appended\n' } });
+      },
+    };
+    const result = await fixProject({ root, config: configOf(root), rules: [stubborn, good] });
+    expect(result.problems).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}appended\n`);
+    expect(result.files.map((f) => [f.file, f.edits, f.written])).toEqual([['docs/cli.md', 1, true]]);
+    expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
+  });
+
   it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {
     const root = miniProject(fields, DOC);
     // Two findings share a key (rule, file, subject): the first is fixed, the second has no fix and stays.

@@ -224,6 +224,20 @@ describe('a config file linked outside the project is refused, not read (#33 ite
     const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--config', path.join(outside, 'cfg.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
   });
+
+  it('--config naming a path inside the project that links out (the file or a folder on its path) is refused, not read (sweep note)', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'passwd.yaml');
+    writeFileSync(secret, 'root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n');
+    symlinkSync(secret, path.join(project, 'ci-config.yaml'));
+    symlinkSync(outside, path.join(project, 'conf'));
+    for (const config of ['ci-config.yaml', 'conf/passwd.yaml']) {
+      const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--config', config], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain('leads through a symbolic link to a file outside the project');
+      expect(r.stdout + r.stderr).not.toContain('SECRET-FIRST-LINE');
+    }
+  });
 });
 
 describe('empty paths and a missing HOME (#33 item 15)', () => {

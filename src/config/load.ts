@@ -425,6 +425,7 @@ function readExplicit(root: string, file: string): Source {
   const display = displayPath(root, abs);
   const format = formatOf(abs);
   if (format === 'refused') throw refused(display);
+  refuseLinkOut(root, abs, display);
   if (!exists(abs)) {
     throw new ConfigError({
       file: display,
@@ -442,7 +443,8 @@ function readExplicit(root: string, file: string): Source {
  * outside the project, before reading it: a committed `docdrift.config.yaml -> /etc/passwd`
  * would be read and its first line echoed in the parse error (#33 item 12), as packaging links
  * are refused. A link to a device is left to {@link readSource} (`ENOTREG`, nothing read); a file
- * outside named with `--config` is the user's choice and is read.
+ * outside named with `--config` by its own path is the user's choice and is read (a `--config`
+ * path inside the project that links out is refused: `refuseLinkOut`).
  */
 function refuseOutsideLink(root: string, abs: string, display: string): void {
   try {
@@ -466,6 +468,33 @@ function refuseOutsideLink(root: string, abs: string, display: string): void {
     problem: 'the config file is a symbolic link to a file outside the project; it is not read',
     got: `a link to ${real}`,
     expected: 'a regular file inside the project (a file elsewhere can be passed with --config)',
+  });
+}
+
+/**
+ * Refuses a `--config` path written inside the project that leads, through a symbolic link (the
+ * file or a folder on its path), to a file outside it: the link is the repository's, not the
+ * user's choice, so it is refused as a discovered config's link is ({@link refuseOutsideLink}).
+ * A path outside the project, named directly, is read.
+ */
+function refuseLinkOut(root: string, abs: string, display: string): void {
+  if (escapesRoot(path.relative(root, abs))) return;
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+    if (!statSync(real).isFile()) return;
+  } catch {
+    return; // missing, dangling or a loop: reading it fails with its code
+  }
+  if (!escapesRoot(path.relative(realRoot, real))) return;
+  throw new ConfigError({
+    file: display,
+    key: '',
+    problem: 'the config path leads through a symbolic link to a file outside the project; it is not read',
+    got: `a link to ${real}`,
+    expected: 'a regular file inside the project, or a file outside it named by its own path',
   });
 }
 

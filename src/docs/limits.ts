@@ -17,6 +17,26 @@ export const MAX_DOCUMENT_LENGTH = 1024 * 1024;
  */
 export const MAX_NESTING = 100;
 
+/**
+ * Most columns a table may have: a delimiter row (`| --- | --- |`) with more cells makes the
+ * document skipped. micromark and the table readers hold several objects per cell, so a table of
+ * 20,000 columns (460 KB) peaked at 665 MB (#33 D8); real tables have a few dozen at most.
+ */
+export const MAX_TABLE_COLUMNS = 1000;
+
+/**
+ * Most link reference definitions (`[id]: https://…`) a document may have. micromark keeps every
+ * definition's events and identifiers to the end of the document: 20,000 of them (700 KB) took
+ * 13.7 s and 638 MB (#33 D8). Long change logs have a few hundred.
+ */
+export const MAX_DEFINITIONS = 5000;
+
+/** A line that opens a link reference definition: up to three spaces, then `[label]:`. */
+const DEFINITION_RE = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
+
+/** A GFM table delimiter row: only pipes, dashes, colons and blanks, with a dash and a pipe. */
+const DELIMITER_ROW_RE = /^[ \t|:-]*$/;
+
 /** Container markers at a line start: a list bullet or ordinal followed by a blank, or `>`. */
 const CONTAINER_RE = /[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)/y;
 
@@ -33,7 +53,9 @@ function indentWidth(line: string): number {
 
 /**
  * Why a document is not parsed, or `undefined` when it is within the limits
- * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}). Linear in the text; never throws.
+ * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}, {@link MAX_TABLE_COLUMNS},
+ * {@link MAX_DEFINITIONS}). Linear in the text; never throws. Lines inside code fences are counted
+ * too (a page showing 5,000 definitions in a code block is as hostile).
  *
  * @returns a sentence for a `parse-error` warning, e.g. "it is 52.4 MB, over the 1 MB limit
  *   for one document", with the 1-based line of the offending nesting when that is the reason.
@@ -45,6 +67,7 @@ export function documentOverLimits(text: string): { reason: string; line: number
   }
   let lineNo = 0;
   let start = 0;
+  let definitions = 0;
   // Lines end at `\n`, `\r\n` or a lone `\r`, as CommonMark's: a CR-only file is many lines, not one.
   const lineEnd = /\r\n?|\n/g;
   while (start <= text.length) {
@@ -58,6 +81,15 @@ export function documentOverLimits(text: string): { reason: string; line: number
     while (CONTAINER_RE.lastIndex < line.length && CONTAINER_RE.test(line)) depth++;
     if (depth > MAX_NESTING || indentWidth(line) > MAX_NESTING * 2) {
       return { reason: `line ${lineNo} is nested more than ${MAX_NESTING} levels deep`, line: lineNo };
+    }
+    if (line.length > MAX_TABLE_COLUMNS && line.includes('-') && DELIMITER_ROW_RE.test(line)) {
+      const columns = line.replace(/^[ \t]*\|/, '').replace(/\|[ \t]*$/, '').split('|').length;
+      if (columns > MAX_TABLE_COLUMNS) {
+        return { reason: `line ${lineNo} is the delimiter row of a table of ${columns.toLocaleString('en-US')} columns, over the ${MAX_TABLE_COLUMNS.toLocaleString('en-US')} limit`, line: lineNo };
+      }
+    }
+    if (line.includes(']:') && DEFINITION_RE.test(line) && ++definitions > MAX_DEFINITIONS) {
+      return { reason: `line ${lineNo} is its link reference definition number ${definitions.toLocaleString('en-US')}, over the ${MAX_DEFINITIONS.toLocaleString('en-US')} limit`, line: lineNo };
     }
     start = found ? found.index + found[0].length : text.length + 1;
   }

@@ -5,7 +5,7 @@ import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_RUN_FILES, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
@@ -207,7 +207,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: [...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families)],
+      notes: [...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
@@ -221,6 +221,20 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   } finally {
     docParser.close();
   }
+}
+
+/**
+ * One note when documents ran over the parse budget after the run's overrun budget was spent
+ * (src/docs/bounded-parse.ts `RUN_OVERRUN_BUDGET_MS`): each has its own `parse-error` warning;
+ * the note says why the later ones had less time.
+ */
+function overrunNotes(parser: DocParser): string[] {
+  const overruns = parser.overruns?.();
+  if (!overruns || overruns.shortened === 0) return [];
+  return [
+    `${overruns.documents} documents ran over the parse budget; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, ` +
+      `the others had a shorter one, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`,
+  ];
 }
 
 /**

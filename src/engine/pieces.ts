@@ -437,6 +437,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
       if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, outcome);
       return outcome;
     },
+    ...(parser.overruns ? { overruns: () => parser.overruns!() } : {}),
     close: () => parser.close(),
   };
 }

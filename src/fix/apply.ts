@@ -221,8 +221,9 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
  * writes each changed file with {@link writeFileAtomic} (only when the file on disk is still
  * what was read, checked again around the rename). A file is fixed only when its bytes are those
  * the lint computed the edits from (sha256, when it is first read for fixing and again before
- * the rename, under its {@link lockFile} lock), and refused when a fixed finding is still
- * reported after the re-lint (its edit does not read back as meant, issue #33 item 8). Only findings the lint reports (the `files`
+ * the rename, under its {@link lockFile} lock). A fix whose finding is still reported after the
+ * re-lint (its edit does not read back as meant, issue #33 item 8) is not applied, and said so;
+ * the file's other fixes are. Only findings the lint reports (the `files`
  * scope applies) and `select` keeps are fixed. Read-only files are refused. Before writing, the
  * temporary files a killed run left beside the documents are removed.
  *
@@ -238,6 +239,8 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   const originals = new Map<string, ReadFile>();
   const counts = new Map<string, number>();
   const refused = new Set<string>();
+  /** Finding keys whose fix did not read back as meant: never applied again (the file's other fixes are). */
+  const unfixable = new Set<string>();
   const problems: string[] = [];
   // Each pass lints the whole project again: files whose text the last pass read are not parsed again.
   const pieces = lintOptions.pieces ?? new MemoryPieceStore();
@@ -246,12 +249,15 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   while (passes < maxPasses) {
     const byFile = new Map<string, DriftMessage[]>();
     for (const m of select ? select(result.messages, result.model) : result.messages) {
-      if (!m.fix || refused.has(m.fix.file)) continue;
+      if (!m.fix || refused.has(m.fix.file) || unfixable.has(findingKeyString(m))) continue;
       const list = byFile.get(m.fix.file) ?? [];
       list.push(m);
       byFile.set(m.fix.file, list);
     }
     let applied = 0;
+    // The texts and counts before this pass, to take back one file's pass when a fix misreads.
+    const overlayBefore = new Map(overlay);
+    const countsBefore = new Map(counts);
     // Per finding key whose fix was applied: the file, how many findings had the key (with a fix
     // or not: a sibling without one stays), how many fixes applied.
     const counted = countKeys(result.messages);
@@ -290,19 +296,25 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     result = await lint({ ...lintOptions, overlay, pieces });
     // Re-linted, a fixed finding must be gone (as markdownlint re-lints its fixes): one still
     // there means the edit does not read back as meant (a row whose name the table splits), and
-    // applying it again would add junk on every pass and every run (issue #33 item 8). Such a
-    // file is refused and keeps its text.
+    // applying it again would add junk on every pass and every run (issue #33 item 8). That
+    // finding is not fixed and said so; its file's pass is taken back and done again without it,
+    // so the file's other fixes still apply (#33 sweep: one such name blocked its whole file).
     const left = countKeys(result.messages);
-    const unread = new Map<string, DriftMessage>();
+    const unread = new Map<string, DriftMessage[]>();
     for (const [key, entry] of fixedKeys) {
-      if (entry.applied > 0 && (left.get(key) ?? 0) > entry.before - entry.applied && !unread.has(entry.file)) unread.set(entry.file, entry.message);
+      if (entry.applied === 0 || (left.get(key) ?? 0) <= entry.before - entry.applied) continue;
+      unfixable.add(key);
+      unread.set(entry.file, [...(unread.get(entry.file) ?? []), entry.message]);
     }
     if (unread.size > 0) {
-      for (const [file, m] of unread) {
-        refused.add(file);
-        overlay.delete(file);
-        counts.delete(file);
-        problems.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
+      for (const [file, messages] of unread) {
+        const before = overlayBefore.get(file);
+        if (before === undefined) overlay.delete(file);
+        else overlay.set(file, before);
+        const count = countsBefore.get(file);
+        if (count === undefined) counts.delete(file);
+        else counts.set(file, count);
+        for (const m of messages) problems.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
       }
       result = await lint({ ...lintOptions, overlay, pieces });
     }

@@ -15,7 +15,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
-import { findParam, flagTakesValue } from '../model/query.js';
+import { flagTakesValue, scanParam } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
@@ -782,12 +782,12 @@ function addLauncherFlags(commands: CommandSpec[], launchers: FlagCommand[]): vo
 function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
   if (!cmd) return usages;
   const shortFlag = (letter: string): ParamSpec | undefined => {
-    const p = findParam(cmd, letter);
+    const p = scanParam(cmd, letter);
     return p && p.origin === 'cli-flag' && !p.positional ? p : undefined;
   };
   const out: Usage[] = [];
   for (const u of usages) {
-    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || findParam(cmd, u.name) || !shortFlag(u.name[0]!)) {
+    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || scanParam(cmd, u.name) || !shortFlag(u.name[0]!)) {
       out.push(u);
       continue;
     }
@@ -834,7 +834,7 @@ function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined): Usa
     .filter((n) => n.length > 1);
   const spellings = [...new Set(longs)];
   return usages.map((u) => {
-    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || findParam(cmd, u.name)) return u;
+    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || scanParam(cmd, u.name)) return u;
     const matches = spellings.filter((n) => n.startsWith(u.name));
     return matches.length === 1 ? { ...u, name: matches[0]!, key: matches[0]! } : u;
   });
@@ -965,7 +965,7 @@ function isOptionOf(cmd: CommandSpec, text: string): boolean {
   const long = text.startsWith('--');
   const name = text.slice(long ? 2 : 1).split('=', 1)[0]!;
   if (name === 'help' || name === 'h' || name === '') return true;
-  return findParam(cmd, name) !== undefined || (!long && findParam(cmd, name[0]!) !== undefined);
+  return scanParam(cmd, name) !== undefined || (!long && scanParam(cmd, name[0]!) !== undefined);
 }
 
 /** Indexes of an invocation's positional words, options' values and overrides skipped, up to `--`. */
@@ -976,7 +976,7 @@ function positionalWords(inv: Invocation, cmd: CommandSpec | undefined): number[
     if (text === '--') break;
     if (text.startsWith('-') && text !== '-' && !/^-\d/.test(text)) {
       if (text.includes('=')) continue;
-      const p = cmd ? findParam(cmd, text.replace(/^-+/, '')) : undefined;
+      const p = cmd ? scanParam(cmd, text.replace(/^-+/, '')) : undefined;
       const next = inv.args[i + 1]?.text;
       // A known switch (boolean, counted) takes no value; any other option takes the next word, as
       // the argument parser guesses for an unknown one (a config field passed as a flag included).

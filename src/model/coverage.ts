@@ -4,7 +4,7 @@
  * over the Model, computed with the same queries the rules use.
  */
 import { suggestNames } from './compare.js';
-import { documentedElsewhere, findParam, globalSectionsFor, isExplained, paramNames, rowsFor, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, rowsFor, suggestionIndex, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -134,7 +134,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     } else {
       // As example-param-unknown judges by default: a dotted key close to no parameter addresses an
       // open namespace (a Hydra server instance), and a key the project reads elsewhere is no drift.
-      const near = suggestNames(usage.name, [...paramNames(cmd), ...model.globalParams], 1).length > 0;
+      const near = suggestNames(usage.name, suggestionIndex(model, cmd), 1).length > 0;
       if (!near && usage.key !== usage.name) continue;
       if (!near && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name)) continue;
       key = usage.name;

@@ -1,10 +1,24 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
 import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
-import { foldSpelling } from '../shared/names.js';
+import { foldSpelling, NameIndex } from '../shared/names.js';
 
-/** Finds the parameter a name (or alias) refers to. */
+/**
+ * Finds the parameter a name (or alias) refers to in a built model: the first parameter (of
+ * `params`, then `acceptedParams`) with that name, else the first with that alias, else for
+ * `no-x` the first negatable one spelt `x`. Looked up in an index built once per command (rules
+ * ask per usage and per row; a command does not change once the model is built). While the model
+ * is being linked, when parameters and aliases still change, use {@link scanParam}.
+ */
 export function findParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
+  const index = paramIndexOf(cmd);
+  const direct = index.byName.get(name) ?? index.byAlias.get(name);
+  if (direct || !name.startsWith('no-')) return direct;
+  return index.negatableBySpelling.get(name.slice(3));
+}
+
+/** {@link findParam} by a scan of the command's parameters, for a command still being linked. */
+export function scanParam(cmd: CommandSpec, name: string): ParamSpec | undefined {
   const all = cmd.acceptedParams ? [...cmd.params, ...cmd.acceptedParams] : cmd.params;
   const direct = all.find((p) => p.name === name) ?? all.find((p) => p.aliases.includes(name));
   if (direct || !name.startsWith('no-')) return direct;
@@ -98,6 +112,11 @@ interface ParamIndex {
   fieldsBySpelling: Map<string, ParamSpec[]>;
   /** CLI flags by `dest`. */
   flagsByDest: Map<string, ParamSpec[]>;
+  /** The first parameter with each name, and the first with each alias ({@link findParam}). */
+  byName: Map<string, ParamSpec>;
+  byAlias: Map<string, ParamSpec>;
+  /** The first negatable parameter with each name or alias (`--no-x`). */
+  negatableBySpelling: Map<string, ParamSpec>;
 }
 
 const paramIndexes = new WeakMap<CommandSpec, ParamIndex>();
@@ -111,9 +130,15 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
       if (!list) map.set(key, [p]);
       else if (list[list.length - 1] !== p) list.push(p);
     };
-    index = { own: new Set(cmd.params), position: new Map(), fieldsBySpelling: new Map(), flagsByDest: new Map() };
+    index = { own: new Set(cmd.params), position: new Map(), fieldsBySpelling: new Map(), flagsByDest: new Map(), byName: new Map(), byAlias: new Map(), negatableBySpelling: new Map() };
+    const first = (map: Map<string, ParamSpec>, key: string, p: ParamSpec): void => {
+      if (!map.has(key)) map.set(key, p);
+    };
     all.forEach((p, i) => {
       if (!index!.position.has(p)) index!.position.set(p, i);
+      first(index!.byName, p.name, p);
+      for (const a of p.aliases) first(index!.byAlias, a, p);
+      if (p.negatable) for (const n of [p.name, ...p.aliases]) first(index!.negatableBySpelling, n, p);
       if (p.origin === 'cli-flag') {
         if (p.dest !== undefined) push(index!.flagsByDest, p.dest, p);
       } else {
@@ -466,6 +491,29 @@ export function paramNames(cmd: CommandSpec): readonly string[] {
   return names;
 }
 
+const paramNameSets = new WeakMap<CommandSpec, ReadonlySet<string>>();
+
+/** {@link paramNames} as a set, for membership tests per usage or row (built once per command). */
+export function paramNameSet(cmd: CommandSpec): ReadonlySet<string> {
+  let names = paramNameSets.get(cmd);
+  if (!names) paramNameSets.set(cmd, (names = new Set(paramNames(cmd))));
+  return names;
+}
+
+const suggestionIndexes = new WeakMap<Model, WeakMap<CommandSpec, NameIndex>>();
+
+/**
+ * The names a "did you mean" for a usage of `cmd` picks from, {@link paramNames} and the model's
+ * global parameters, indexed once per command for {@link suggestNames} (asked once per unknown usage).
+ */
+export function suggestionIndex(model: Model, cmd: CommandSpec): NameIndex {
+  let byCommand = suggestionIndexes.get(model);
+  if (!byCommand) suggestionIndexes.set(model, (byCommand = new WeakMap()));
+  let index = byCommand.get(cmd);
+  if (!index) byCommand.set(cmd, (index = new NameIndex([...paramNames(cmd), ...model.globalParams])));
+  return index;
+}
+
 function spellingsOfCommand(cmd: CommandSpec): string[] {
   return [...cmd.params, ...(cmd.acceptedParams ?? [])].flatMap((p) => [
     p.name,
@@ -520,13 +568,25 @@ export function rowsInRange(section: ReferenceSection, start: number, end: numbe
 export function configClassNames(cmds: CommandSpec[], model?: Model): string {
   const simple = (q: string): string => model?.classes.get(q)?.name ?? q.split('#').pop()!.split('.').pop() ?? q;
   const classes = [...new Set(cmds.flatMap((c) => c.configClasses.map(simple)))].join(', ');
-  const flags = cmds.some((c) => c.params.some((p) => p.origin === 'cli-flag'));
+  const flags = cmds.some((c) => paramKindsOf(c).flags);
   if (classes && flags) return `${classes} or its CLI flags`;
   if (classes || flags) return classes || 'its CLI flags';
   // Parameters listed in the config (`commands.x.params`) are the only other source; a command
   // whose code declares none (a click group without options) must not point at a config file.
-  const declared = cmds.some((c) => c.params.some((p) => p.owner.startsWith('docdrift config')));
+  const declared = cmds.some((c) => paramKindsOf(c).declared);
   return declared ? 'the `params` of the docdrift config' : 'no parameter declared in code';
+}
+
+const paramKinds = new WeakMap<CommandSpec, { flags: boolean; declared: boolean }>();
+
+/** Whether a command has CLI flags, and parameters from the docdrift config: once per command (messages ask per finding). */
+function paramKindsOf(cmd: CommandSpec): { flags: boolean; declared: boolean } {
+  let kinds = paramKinds.get(cmd);
+  if (!kinds) {
+    kinds = { flags: cmd.params.some((p) => p.origin === 'cli-flag'), declared: cmd.params.some((p) => p.owner.startsWith('docdrift config')) };
+    paramKinds.set(cmd, kinds);
+  }
+  return kinds;
 }
 
 /** Related locations pointing at the config class that defines a command's parameters. */

@@ -30,36 +30,59 @@ function normaliseName(name: string): string {
  * `temprature` → `temperature` is 1). A candidate whose `_`-separated words are the same in
  * another order (`cache_resume` ↔ `resume_cache`) counts as distance 1. Only candidates within
  * `max(1, min(3, floor(length × 0.3)))` edits of the longer name qualify (short names need
- * near-exact matches, and no name is more than three typos away). Results are sorted by distance, then by raw edit distance, then alphabetically;
- * duplicates are removed; an exact match is kept (distance 0). The candidates are indexed once
- * per distinct list (normalised once, grouped by length), so asking about many names against
- * one list costs little per name; only candidates of a length within three of the name's are compared.
+ * near-exact matches, and no name is more than three typos away). Results are sorted by distance,
+ * then by raw edit distance, then alphabetically; duplicates are removed; an exact match is kept
+ * (distance 0).
+ *
+ * `candidates` is a list, or a {@link NameIndex} built once from it: a caller asking about many
+ * names against one list (every usage of a command against its parameters) builds the index once,
+ * so each question costs a filtered pass over the candidates of a length within three of the
+ * name's, not a pass over the whole list to key or normalise it. A plain list is indexed too, and
+ * the index kept for the next question about an equal list, or about the same array: an array
+ * must not be changed in place between questions (pass a new one, or a new {@link NameIndex}).
+ *
+ * Past {@link EXACT_WINDOW} candidates of a length within three of the name's (no real CLI or
+ * config has that many), only the {@link SHORTLIST} of them that share the most character pairs
+ * with the name are compared, found through an index of character pairs, so that N names asked
+ * against N candidates stay near-linear (#33 D5: 10,000 of each took a minute of rules). A
+ * typo shares most of its pairs with the name it misspells, so the hint is kept; a name far from
+ * every candidate may lose a distance-3 suggestion it would have had.
  *
  * @param max Most suggestions returned (default 3).
  */
-export function suggestNames(name: string, candidates: Iterable<string>, max = 3): string[] {
+export function suggestNames(name: string, candidates: Iterable<string> | NameIndex, max = 3): string[] {
   const target = normaliseName(name);
   const targetWords = sortedWords(target);
-  const index = candidateIndex(candidates);
+  const index = candidates instanceof NameIndex ? candidates : candidateIndex(candidates);
   const found = new Map<string, number>();
+  const targetMask = charMask(target);
+  const compare = (id: number): void => {
+    const c = index.forms[id]!;
+    // Typos are a few keystrokes; a larger distance suggests a different name, and a wrong
+    // "did you mean" costs more trust than none.
+    const threshold = Math.max(1, Math.min(MAX_EDITS, Math.floor(Math.max(c.length, target.length) * 0.3)));
+    // One edit changes at most two bits of the set of characters present: a cheap exact filter.
+    if (popcount(index.masks[id]! ^ targetMask) > 2 * threshold) return;
+    // Levenshtein ≤ 2 × OSA, so this cheap bound skips hopeless candidates.
+    const lev = distance(c, target);
+    const d = lev <= 1 ? lev : lev / 2 > threshold ? Infinity : osaDistance(c, target, threshold);
+    if (d <= threshold) found.set(c, d);
+  };
   // Only lengths within MAX_EDITS of the target can be within MAX_EDITS edits (#33 item 5: every
   // candidate, normalised again per name, took 170 s on 3,000 misspellings × 3,000 names).
-  const targetMask = charMask(target);
+  const lengths: number[][] = [];
+  let window = 0;
   for (let length = Math.max(0, target.length - MAX_EDITS); length <= target.length + MAX_EDITS; length++) {
-    const group = index.byLength.get(length) ?? [];
-    const masks = index.masks.get(length) ?? [];
-    for (let i = 0; i < group.length; i++) {
-      const c = group[i]!;
-      // Typos are a few keystrokes; a larger distance suggests a different name, and a wrong
-      // "did you mean" costs more trust than none.
-      const threshold = Math.max(1, Math.min(MAX_EDITS, Math.floor(Math.max(c.length, target.length) * 0.3)));
-      // One edit changes at most two bits of the set of characters present: a cheap exact filter.
-      if (popcount(masks[i]! ^ targetMask) > 2 * threshold) continue;
-      // Levenshtein ≤ 2 × OSA, so this cheap bound skips hopeless candidates.
-      const lev = distance(c, target);
-      const d = lev <= 1 ? lev : lev / 2 > threshold ? Infinity : osaDistance(c, target, threshold);
-      if (d <= threshold) found.set(c, d);
+    const ids = index.byLength.get(length);
+    if (ids) {
+      lengths.push(ids);
+      window += ids.length;
     }
+  }
+  if (window <= EXACT_WINDOW) {
+    for (const ids of lengths) for (const id of ids) compare(id);
+  } else {
+    for (const id of index.shortlist(target)) compare(id);
   }
   // The same `_`-separated words in another order count as distance 1.
   for (const c of index.byWords.get(targetWords) ?? []) if ((found.get(c) ?? Infinity) > 1) found.set(c, 1);
@@ -69,6 +92,13 @@ export function suggestNames(name: string, candidates: Iterable<string>, max = 3
   return scored.slice(0, Math.max(0, max)).map((s) => s.candidate);
 }
 
+/** Candidates of a length near the name's that are all compared; past it, a {@link SHORTLIST}. */
+export const EXACT_WINDOW = 2000;
+/** How many candidates sharing the most character pairs are compared past {@link EXACT_WINDOW}. */
+export const SHORTLIST = 256;
+/** Most candidate positions a {@link NameIndex.shortlist} counts, rarest pairs first. */
+const PAIR_BUDGET = 2048;
+
 /** No suggestion is more than this many edits away. */
 const MAX_EDITS = 3;
 
@@ -77,23 +107,122 @@ function sortedWords(normalised: string): string {
   return normalised.split('_').filter(Boolean).sort().join('_');
 }
 
-/** Candidates prepared for {@link suggestNames}: normalised once, grouped by length and by words. */
-interface CandidateIndex {
+/**
+ * Candidates prepared for {@link suggestNames}: normalised once, grouped by length (each form with
+ * its {@link charMask}) and by words. Build one with `new NameIndex(list)` when many names are
+ * asked about against one list; it is a snapshot (later changes to the list are not seen).
+ */
+export class NameIndex {
   /** Normalised form → the distinct candidates that have it. */
-  byNormalised: Map<string, string[]>;
-  /** Length → normalised forms of that length. */
-  byLength: Map<number, string[]>;
-  /** Length → the {@link charMask} of each form in `byLength`, in the same order. */
-  masks: Map<number, number[]>;
+  readonly byNormalised = new Map<string, string[]>();
+  /** The distinct normalised forms, in first-seen order, and the {@link charMask} of each. */
+  readonly forms: string[] = [];
+  readonly masks: number[] = [];
+  /** Length → positions in `forms` of the forms of that length, ascending. */
+  readonly byLength = new Map<number, number[]>();
   /** Sorted words → normalised forms holding `_`. */
-  byWords: Map<string, string[]>;
+  readonly byWords = new Map<string, string[]>();
+  /** Character pair → positions in `forms` holding it, ascending; built on the first shortlist. */
+  private pairs: Map<string, number[]> | undefined;
+  /** Per-form pair counts of the current shortlist (all zero between questions). */
+  private counts: Uint32Array | undefined;
+  /** The length of each form, for the shortlist's length window. */
+  private lengths: Uint32Array | undefined;
+
+  constructor(candidates: Iterable<string>) {
+    for (const candidate of new Set(candidates)) {
+      const normalised = normaliseName(candidate);
+      const same = this.byNormalised.get(normalised);
+      if (same) {
+        same.push(candidate);
+        continue;
+      }
+      this.byNormalised.set(normalised, [candidate]);
+      const id = this.forms.length;
+      this.forms.push(normalised);
+      this.masks.push(charMask(normalised));
+      const ids = this.byLength.get(normalised.length);
+      if (ids) ids.push(id);
+      else this.byLength.set(normalised.length, [id]);
+      if (normalised.includes('_')) {
+        const words = sortedWords(normalised);
+        const group = this.byWords.get(words);
+        if (group) group.push(normalised);
+        else this.byWords.set(words, [normalised]);
+      }
+    }
+  }
+
+  /**
+   * Positions of the {@link SHORTLIST} forms of a length within {@link MAX_EDITS} of `target`'s
+   * that share the most character pairs with it (the ends count as characters: `^a`, `z$`), most
+   * first, ties in first-seen order. The name's pairs are counted rarest first until
+   * {@link PAIR_BUDGET} positions are counted, so a question costs the same however many forms
+   * there are.
+   */
+  shortlist(target: string): number[] {
+    if (!this.pairs) {
+      this.pairs = new Map();
+      this.forms.forEach((form, id) => {
+        for (const pair of pairsOf(form)) {
+          const ids = this.pairs!.get(pair);
+          if (ids) ids.push(id);
+          else this.pairs!.set(pair, [id]);
+        }
+      });
+      this.counts = new Uint32Array(this.forms.length);
+      this.lengths = Uint32Array.from(this.forms, (f) => f.length);
+    }
+    const counts = this.counts!;
+    const lengths = this.lengths!;
+    const touched: number[] = [];
+    // The rarest pairs first, while the budget lasts: a question costs at most PAIR_BUDGET steps,
+    // however many candidates there are.
+    const postings = [...pairsOf(target)].flatMap((pair) => { const ids = this.pairs!.get(pair); return ids ? [ids] : []; });
+    postings.sort((a, b) => a.length - b.length);
+    let budget = PAIR_BUDGET;
+    for (const ids of postings) {
+      if (ids.length > budget) break;
+      budget -= ids.length;
+      for (const id of ids) {
+        if (Math.abs(lengths[id]! - target.length) > MAX_EDITS) continue;
+        if (counts[id] === 0) touched.push(id);
+        counts[id] = counts[id]! + 1;
+      }
+    }
+    // Most shared pairs first, by buckets of counts (a sort would cost more than the counting).
+    const byCount: number[][] = [];
+    for (const id of touched) (byCount[counts[id]!] ??= []).push(id);
+    const chosen: number[] = [];
+    for (let n = byCount.length - 1; n > 0 && chosen.length < SHORTLIST; n--) {
+      const ids = byCount[n];
+      if (!ids) continue;
+      ids.sort((a, b) => a - b);
+      for (const id of ids) if (chosen.length < SHORTLIST) chosen.push(id);
+    }
+    for (const id of touched) counts[id] = 0;
+    return chosen;
+  }
+}
+
+/** The distinct character pairs of a normalised name, its ends included (`ab` → `^a`, `ab`, `b$`). */
+function pairsOf(form: string): Set<string> {
+  const padded = `^${form}$`;
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < padded.length; i++) pairs.add(padded.slice(i, i + 2));
+  return pairs;
 }
 
 /** Indexes of recent candidate lists, by their names joined: callers ask about many names against one list. */
-const indexes = new Map<string, CandidateIndex>();
+const indexes = new Map<string, NameIndex>();
 const MAX_INDEXES = 32;
 
-function candidateIndex(candidates: Iterable<string>): CandidateIndex {
+/** Indexes of lists asked about again as the same array (with the length they had then). */
+const byArray = new WeakMap<readonly string[], { length: number; index: NameIndex }>();
+
+function candidateIndex(candidates: Iterable<string>): NameIndex {
+  const same = Array.isArray(candidates) ? byArray.get(candidates) : undefined;
+  if (same && same.length === (candidates as string[]).length) return same.index;
   const list = Array.isArray(candidates) ? (candidates as string[]) : [...candidates];
   const key = list.join('\0');
   const known = indexes.get(key);
@@ -101,28 +230,11 @@ function candidateIndex(candidates: Iterable<string>): CandidateIndex {
     // Most recently used last.
     indexes.delete(key);
     indexes.set(key, known);
+    if (Array.isArray(candidates)) byArray.set(candidates, { length: list.length, index: known });
     return known;
   }
-  const index: CandidateIndex = { byNormalised: new Map(), byLength: new Map(), masks: new Map(), byWords: new Map() };
-  const add = (map: Map<string | number, string[]>, key: string | number, value: string): void => {
-    const group = map.get(key);
-    if (group) group.push(value);
-    else map.set(key, [value]);
-  };
-  for (const candidate of new Set(list)) {
-    const normalised = normaliseName(candidate);
-    const same = index.byNormalised.get(normalised);
-    if (same) {
-      same.push(candidate);
-      continue;
-    }
-    index.byNormalised.set(normalised, [candidate]);
-    add(index.byLength as Map<string | number, string[]>, normalised.length, normalised);
-    const masks = index.masks.get(normalised.length);
-    if (masks) masks.push(charMask(normalised));
-    else index.masks.set(normalised.length, [charMask(normalised)]);
-    if (normalised.includes('_')) add(index.byWords as Map<string | number, string[]>, sortedWords(normalised), normalised);
-  }
+  const index = new NameIndex(list);
+  if (Array.isArray(candidates)) byArray.set(candidates, { length: list.length, index });
   indexes.set(key, index);
   if (indexes.size > MAX_INDEXES) indexes.delete(indexes.keys().next().value!);
   return index;

@@ -27,8 +27,11 @@ export const MAX_SCHEMA_DEPTH = 200;
  *
  * **Which files.** A JSON file is a schema when its root object has a `$schema` naming
  * json-schema.org, or `type: "object"` with `properties`. Others are skipped silently (a JSON
- * file that happens to sit in a `schema/` folder); one that does not parse gives a `parse-error`
- * warning only when it names `$schema`.
+ * file that happens to sit in a `schema/` folder). One that cannot be read (over 2 MB, nested
+ * more than {@link MAX_SCHEMA_DEPTH} levels, not a JSON object) gives a `parse-error` warning
+ * when it could have been one: it names `$schema`, its name is `schema.json` or ends in
+ * `.schema.json`, `-schema.json` or `_schema.json`, or its text has a `"properties": {` (#33 D9: a deep schema
+ * without `$schema` was dropped silently).
  *
  * **Which types.** The root schema, when it is an object with `properties`, and every entry of
  * `definitions` / `$defs` that is one. The type's `name` is its `title` (`StrykerOptions`), else
@@ -49,10 +52,11 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
   const classes: ConfigClass[] = [];
   const diagnostics: InputDiagnostic[] = [];
   for (const source of sources) {
-    if (source.text.length > MAX_SCHEMA_BYTES) continue;
-    const namesSchema = /"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text);
+    // Whether the file could be a schema, judged without parsing it (see "Which files").
+    const mayBeSchema =
+      /"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text) || /(?:^|\/|[-._])schema\.json$/i.test(source.file) || /"properties"\s*:\s*\{/.test(source.text);
     const problem = (at: number, why: string): void => {
-      if (!namesSchema) return;
+      if (!mayBeSchema) return;
       const line = source.text.slice(0, at).split('\n').length;
       const column = at - source.text.lastIndexOf('\n', at - 1);
       diagnostics.push({
@@ -62,6 +66,11 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
         location: { file: source.file, line, column },
       });
     };
+    if (source.text.length > MAX_SCHEMA_BYTES) {
+      // A generated bundle, not a config's schema, most likely.
+      problem(0, `it is ${(source.text.length / 1_000_000).toFixed(1)} MB, over the ${MAX_SCHEMA_BYTES / 1_000_000} MB limit for a schema`);
+      continue;
+    }
     // The parser and the value reader recurse once per level: bound the nesting first.
     const nesting = jsonNesting(source.text);
     if (nesting.depth > MAX_SCHEMA_DEPTH) {
