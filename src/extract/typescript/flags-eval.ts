@@ -5,7 +5,7 @@ import { applyCommander, applyCommanderOption, commanderOption } from './flags-c
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
-import { findSource, resolveSpecifier, type ModuleInfo } from './scan.js';
+import { dirname, findSource, joinPath, resolveSpecifier, type ModuleInfo } from './scan.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
@@ -18,7 +18,9 @@ type Binding =
   | { kind: 'import'; module: ModuleInfo; name: string }
   /** A `for (const x of items)` variable (or one of its destructured properties): the current item while the loop is unrolled. */
   | { kind: 'loop'; loop: ts.ForOfStatement; property?: string }
-  /** Bound to something this evaluator does not follow (a class, a loop variable, a destructured parameter). */
+  /** A class declared in the scope: `new X()` gives an instance whose members are read (or a commander command, for a subclass of `Command`). */
+  | { kind: 'class'; node: ts.ClassLikeDeclaration }
+  /** Bound to something this evaluator does not follow (a loop variable, a destructured parameter). */
   | { kind: 'opaque' };
 
 /** How many items of a literal array a `for … of` loop is unrolled over at most. */
@@ -151,6 +153,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
     if (ts.isArrayLiteralExpression(e)) return { kind: 'array', node: e };
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
+    if (ts.isClassExpression(e) || ts.isClassDeclaration(e)) return { kind: 'class', node: e };
     if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
     return undefined;
   }
@@ -174,6 +177,8 @@ export class Evaluator implements FlagEvaluator {
         return this.params.get(b.decl);
       case 'function':
         return { kind: 'function', node: b.node };
+      case 'class':
+        return { kind: 'class', node: b.node };
       case 'import':
         return this.imported(b.module, b.name, at);
       case 'loop': {
@@ -296,7 +301,7 @@ export class Evaluator implements FlagEvaluator {
       for (const statement of n.statements) {
         if (ts.isVariableStatement(statement)) addDeclarations(statement.declarationList, false);
         else if (ts.isFunctionDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'function', node: statement });
-        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'opaque' });
+        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'class', node: statement });
       }
       if (ts.isSourceFile(n)) {
         const module = this.bySourceFile.get(n);
@@ -378,8 +383,90 @@ export class Evaluator implements FlagEvaluator {
     let file = resolveSpecifier(module.file, specifier, files);
     for (const ext of ['.js', '.cjs', '.mjs', '/index.js']) file ??= resolveSpecifier(module.file, specifier + ext, files);
     const target = file === undefined ? undefined : this.resolver.modules.get(file);
-    if (!target) return undefined;
-    // `module.exports = …` wins; else `exports.x = …` assignments; else an ES module's namespace.
+    return target ? this.moduleValue(target) : undefined;
+  }
+
+  /** See {@link FlagEvaluator.commandDirModules}. */
+  commandDirModules(call: ts.CallExpression): Array<{ value: Value; name: string; at: ts.Node }> | undefined {
+    const [dirArg, optionsArg] = call.arguments;
+    const module = this.moduleOf(call);
+    const written = dirArg ? this.pathOf(dirArg, 0) : undefined;
+    if (!module || written === undefined || written.startsWith('/')) return undefined;
+    const dir = joinPath(dirname(module.file), written);
+    if (dir === undefined) return undefined;
+    let extensions = ['js'];
+    let recurse = false;
+    let unwrapDefault = false;
+    const filters: Array<{ re: RegExp; keep: boolean }> = [];
+    for (const e of (optionsArg ? this.objectEntries(optionsArg) : []) ?? []) {
+      if (e.key === 'extensions') extensions = this.stringsOf(e.value) ?? extensions;
+      else if (e.key === 'recurse') recurse = this.booleanOf(e.value) === true;
+      else if ((e.key === 'include' || e.key === 'exclude') && ts.isRegularExpressionLiteral(skipOuter(e.value as ts.Expression))) {
+        const m = /^\/(.*)\/([a-z]*)$/s.exec((skipOuter(e.value as ts.Expression) as ts.RegularExpressionLiteral).text);
+        try {
+          if (m) filters.push({ re: new RegExp(m[1] ?? '', (m[2] ?? '').replace(/[gy]/g, '')), keep: e.key === 'include' });
+        } catch {
+          // A pattern JavaScript accepts but this engine does not: no filter.
+        }
+      } else if (e.key === 'visit') {
+        // `visit: (m) => m.default` (an ES module's default export); any other visitor makes modules docdrift cannot follow.
+        const fn = this.evaluate(e.value);
+        if (fn?.kind !== 'function' || !returnsDefaultOf(fn.node)) return undefined;
+        unwrapDefault = true;
+      }
+    }
+    const out: Array<{ value: Value; name: string; at: ts.Node }> = [];
+    for (const [file, target] of [...this.resolver.modules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (!file.startsWith(`${dir}/`) || file.endsWith('.d.ts') || target === module) continue;
+      const rel = file.slice(dir.length + 1);
+      if (!recurse && rel.includes('/')) continue;
+      // yargs loads the compiled `x.js` of a TypeScript source `x.ts`.
+      const compiled = rel.replace(/\.tsx?$/, '.js').replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs');
+      const spellings = [rel, compiled];
+      if (!extensions.some((ext) => spellings.some((f) => f.endsWith(ext)))) continue;
+      if (filters.some((f) => spellings.some((x) => f.re.test(x)) !== f.keep)) continue;
+      let value = this.moduleValue(target);
+      if (value && unwrapDefault) value = this.member(value, 'default', call);
+      if (!value) continue;
+      const base = compiled.slice(compiled.lastIndexOf('/') + 1);
+      out.push({ value, name: base.replace(/\.[^.]*$/, ''), at: target.sf.statements[0] ?? target.sf });
+    }
+    return out;
+  }
+
+  /** A path written relative to the calling file: a literal, `__dirname`, `path.join`/`path.resolve(__dirname, …)`, templates and `+` of those. */
+  private pathOf(node: ts.Node, depth: number): string | undefined {
+    if (depth > 6 || !ts.isExpression(node)) return undefined;
+    const e = skipOuter(node);
+    if (ts.isIdentifier(e) && e.text === '__dirname' && !this.binding(e)) return '.';
+    const literal = this.stringOf(e);
+    if (literal !== undefined) return literal;
+    if (ts.isCallExpression(e)) {
+      const callee = skipOuter(e.expression);
+      const fn = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+      if ((fn !== 'join' && fn !== 'resolve') || e.arguments.length === 0) return undefined;
+      const parts = e.arguments.map((a) => this.pathOf(a, depth + 1));
+      return parts.every((p): p is string => p !== undefined) ? parts.join('/') : undefined;
+    }
+    if (ts.isTemplateExpression(e)) {
+      let out = e.head.text;
+      for (const span of e.templateSpans) {
+        const part = this.pathOf(span.expression, depth + 1);
+        if (part === undefined) return undefined;
+        out += part + span.literal.text;
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = this.pathOf(e.left, depth + 1);
+      const right = left === undefined ? undefined : this.pathOf(e.right, depth + 1);
+      return left === undefined || right === undefined ? undefined : left + right;
+    }
+    return undefined;
+  }
+
+  /** What `require()` of a project module gives: `module.exports = …` wins; else its `exports.x = …` assignments; else an ES module's namespace. */
+  private moduleValue(target: ModuleInfo): Value | undefined {
     let exportsAssigned = false;
     for (const s of target.sf.statements) {
       if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
@@ -447,6 +534,7 @@ export class Evaluator implements FlagEvaluator {
 
   /** The syntax node that gives a module-like value's member: a property initializer, an exported declaration. */
   memberNode(value: Value, name: string): ts.Node | undefined {
+    if (value.kind === 'instance' || value.kind === 'class') return this.classMemberNode(value.node, name, value.kind === 'class');
     if (value.kind === 'object') {
       const entries = this.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.key === name) return entries[i]?.value;
@@ -458,6 +546,7 @@ export class Evaluator implements FlagEvaluator {
       const decl = resolved.decl;
       if (decl.kind === 'variable') return decl.node.initializer;
       if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? decl.node : decl.node.initializer;
+      if (decl.kind === 'class') return decl.node;
       return undefined;
     }
     if (value.kind === 'cjs-exports') {
@@ -517,6 +606,10 @@ export class Evaluator implements FlagEvaluator {
   entries(value: Value | undefined, depth = 0): Entry[] {
     if (value?.kind !== 'object' || depth > 8) return [];
     const out: Entry[] = [];
+    if (ts.isCallExpression(value.node)) {
+      for (const arg of value.node.arguments) out.push(...this.entries(this.evaluate(arg), depth + 1));
+      return out;
+    }
     for (const p of value.node.properties) {
       if (ts.isSpreadAssignment(p)) out.push(...this.entries(this.evaluate(p.expression), depth + 1));
       else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
@@ -541,6 +634,10 @@ export class Evaluator implements FlagEvaluator {
     const first = call.arguments[0];
     if (ts.isIdentifier(callee) && callee.text === 'require' && !this.binding(callee)) {
       return first && ts.isStringLiteralLike(first) ? this.required(call, first.text) : undefined;
+    }
+    // `Object.assign({}, shared, { … })`: the entries of every argument, later ones winning; unknown when one is no known object.
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'assign' && ts.isIdentifier(callee.expression) && callee.expression.text === 'Object' && !this.binding(callee.expression)) {
+      return call.arguments.length > 0 && call.arguments.every((a) => this.evaluate(a)?.kind === 'object') ? { kind: 'object', node: call } : undefined;
     }
     let method: string | undefined;
     let receiver: ts.Expression | undefined;
@@ -606,8 +703,51 @@ export class Evaluator implements FlagEvaluator {
 
   private construct(e: ts.NewExpression): Value | undefined {
     const ctor = this.evaluate(e.expression);
+    if (ctor?.kind === 'class') return this.extendsCommand(ctor.node, 0) ? this.createCommander('Command', e) : { kind: 'instance', node: ctor.node };
     if (ctor?.kind !== 'commander' || ctor.member === undefined) return undefined;
     return this.createCommander(ctor.member, e);
+  }
+
+  /** The class a class `extends`, when it is a known value (a project class or a commander export). */
+  private baseOf(cls: ts.ClassLikeDeclaration): Value | undefined {
+    const clause = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+    const base = clause?.types[0]?.expression;
+    return base ? this.evaluate(base) : undefined;
+  }
+
+  /** Whether a class extends commander's `Command`, directly or through project classes (`class MyCommand extends Command`). */
+  private extendsCommand(cls: ts.ClassLikeDeclaration, depth: number): boolean {
+    const base = depth > 8 ? undefined : this.baseOf(cls);
+    if (base?.kind === 'commander') return base.member === 'Command';
+    return base?.kind === 'class' ? this.extendsCommand(base.node, depth + 1) : false;
+  }
+
+  /**
+   * The node that gives a class member: an instance's (or, `statics`, the class's own `static`)
+   * property initializer, the expression a getter returns, a method; for instances also a
+   * constructor's `this.name = …`; then the base class's. Undefined when none is found.
+   */
+  private classMemberNode(cls: ts.ClassLikeDeclaration, name: string, statics: boolean, depth = 0): ts.Node | undefined {
+    if (depth > 8) return undefined;
+    for (const m of cls.members) {
+      if (isStatic(m) !== statics || !m.name || propertyName(m.name as ts.PropertyName) !== name) continue;
+      if (ts.isPropertyDeclaration(m)) return m.initializer;
+      if (ts.isMethodDeclaration(m)) return m;
+      if (ts.isGetAccessorDeclaration(m) && m.body) {
+        const ret = m.body.statements.find((x): x is ts.ReturnStatement => ts.isReturnStatement(x));
+        return ret?.expression;
+      }
+    }
+    if (!statics) {
+      const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+      for (const st of ctor?.body?.statements ?? []) {
+        if (!ts.isExpressionStatement(st) || !ts.isBinaryExpression(st.expression) || st.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+        const left = skipOuter(st.expression.left);
+        if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) return st.expression.right;
+      }
+    }
+    const base = this.baseOf(cls);
+    return base?.kind === 'class' ? this.classMemberNode(base.node, name, statics, depth + 1) : undefined;
   }
 
   /** `new Command(name?)`, `createCommand(name?)`, `new Option(flags, description?)`, `new Argument(name, description?)` and the create* forms. */
@@ -809,6 +949,19 @@ function commandLike(value: Value | undefined): Value | undefined {
 function defaultExportNode(module: ModuleInfo): ts.Node | undefined {
   for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return s.expression;
   return undefined;
+}
+
+/** `(m) => m.default`, `(m) => m.default || m`, `function (m) { return m.default; }`: a visitor that takes an ES module's default export. */
+function returnsDefaultOf(fn: FunctionValueNode): boolean {
+  const param = fn.parameters[0]?.name;
+  if (!param || !ts.isIdentifier(param) || !fn.body) return false;
+  let returned: ts.Expression | undefined;
+  if (!ts.isBlock(fn.body)) returned = fn.body;
+  else if (fn.body.statements.length === 1 && ts.isReturnStatement(fn.body.statements[0]!)) returned = fn.body.statements[0].expression;
+  if (!returned) return false;
+  let e = skipOuter(returned);
+  if (ts.isBinaryExpression(e) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) e = skipOuter(e.left);
+  return ts.isPropertyAccessExpression(e) && e.name.text === 'default' && ts.isIdentifier(e.expression) && e.expression.text === param.text;
 }
 
 function isConst(decl: ts.VariableDeclaration): boolean {
