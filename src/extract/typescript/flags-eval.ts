@@ -16,8 +16,12 @@ type Binding =
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
-  /** A `for (const x of items)` variable (or one of its destructured properties): the current item while the loop is unrolled. */
-  | { kind: 'loop'; loop: ts.ForOfStatement; property?: string }
+  /**
+   * A `for (const x of items)` variable, or the item parameter of a `.forEach`/`.map`/`.filter`
+   * callback (`loop` is then the parameter), or one of its destructured properties: the current
+   * item while the loop is unrolled.
+   */
+  | { kind: 'loop'; loop: ts.Node; property?: string }
   /** A class declared in the scope: `new X()` gives an instance whose members are read (or a commander command, for a subclass of `Command`). */
   | { kind: 'class'; node: ts.ClassLikeDeclaration }
   /** Bound to something this evaluator does not follow (a loop variable, a destructured parameter). */
@@ -25,6 +29,17 @@ type Binding =
 
 /** How many items of a literal array a `for … of` loop is unrolled over at most. */
 const MAX_UNROLL = 300;
+
+/** One item of an array known statically, with the callback parameters it went through bound to what they stood for (`.map((o) => …)`: `o` → the original item). */
+interface Item {
+  expr: ts.Expression;
+  env: ReadonlyArray<readonly [ts.ParameterDeclaration, ts.Expression]>;
+}
+
+/** Array methods that change an array in a way {@link Evaluator.arrayItems} does not follow. */
+const MUTATING_METHODS = new Set(['splice', 'pop', 'shift', 'fill', 'copyWithin', 'reverse', 'sort']);
+/** Array methods whose callback gets each item as its first parameter. */
+const CALLBACK_METHODS = new Set(['forEach', 'map', 'filter', 'flatMap', 'find', 'some', 'every']);
 
 /** Calls that reorder an array without changing its items (lodash `sortBy`, `orderBy`). */
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
@@ -57,7 +72,7 @@ export class Evaluator implements FlagEvaluator {
   private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
   private readonly singletons = new Map<string, CommandNode>();
   private readonly active = new Set<ts.Node>();
-  private readonly loopItems = new Map<ts.ForOfStatement, ts.Expression>();
+  private readonly loopItems = new Map<ts.Node, ts.Expression>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
 
@@ -98,6 +113,7 @@ export class Evaluator implements FlagEvaluator {
   walk(root: ts.Node): void {
     const visit = (n: ts.Node): void => {
       if (ts.isForOfStatement(n) && !this.loopItems.has(n) && this.unroll(n)) return;
+      if (ts.isCallExpression(n) && this.unrollForEach(n)) return;
       if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluate(n);
       ts.forEachChild(n, visit);
     };
@@ -210,23 +226,105 @@ export class Evaluator implements FlagEvaluator {
     const items = this.arrayItems(loop.expression, 0);
     if (!items || items.length === 0 || items.length > MAX_UNROLL) return false;
     this.walk(loop.expression);
-    for (const item of items) {
-      this.loopItems.set(loop, item);
-      this.forget(loop.statement);
-      this.walk(loop.statement);
-    }
-    this.loopItems.delete(loop);
-    this.forget(loop.statement);
+    this.unrollBody(loop, loop.statement, items);
     return true;
   }
 
-  private arrayItems(expr: ts.Expression, depth: number): ts.Expression[] | undefined {
+  /** `OPTIONS.forEach((o) => program.option(o.flags, o.description))` over a known array: as a `for … of` loop. */
+  private unrollForEach(call: ts.CallExpression): boolean {
+    const callee = skipOuter(call.expression);
+    const fn = call.arguments[0] && skipOuter(call.arguments[0]);
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'forEach' || !fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return false;
+    const param = fn.parameters[0];
+    if (!param || this.loopItems.has(param)) return false;
+    const items = this.arrayItems(callee.expression, 0);
+    if (!items || items.length === 0 || items.length > MAX_UNROLL) return false;
+    this.walk(callee.expression);
+    this.unrollBody(param, fn.body, items);
+    return true;
+  }
+
+  /** Walks `body` once per item with `key` (a loop or a callback's parameter) bound to it, and the callbacks the item went through bound too. */
+  private unrollBody(key: ts.Node, body: ts.Node, items: readonly Item[]): void {
+    for (const item of items) {
+      this.bindItem(key, item);
+      this.forget(body);
+      this.walk(body);
+    }
+    this.unbindItem(key, items);
+    this.forget(body);
+  }
+
+  private bindItem(key: ts.Node, item: Item): void {
+    this.loopItems.set(key, item.expr);
+    for (const [param, expr] of item.env) {
+      this.loopItems.set(param, expr);
+      this.forget(param.parent);
+    }
+  }
+
+  private unbindItem(key: ts.Node, items: readonly Item[]): void {
+    this.loopItems.delete(key);
+    for (const item of items) {
+      for (const [param] of item.env) {
+        this.loopItems.delete(param);
+        this.forget(param.parent);
+      }
+    }
+  }
+
+  /**
+   * The items of an array known statically, at most {@link MAX_UNROLL} deep in calls: a literal
+   * (spreads of known arrays inlined) and what a `const X = []` declaration's `X.push(…)`/
+   * `X.unshift(…)` calls in its scope add; through variables, imports and default exports;
+   * order-only calls (`sortBy(x, …)`, `x.sort()`, `x.slice()`), `a.concat(b, c)`,
+   * `x.map((o) => …)` (each item is the callback's result, with `o` bound to the item) and
+   * `x.filter((o) => …)` whose predicate is known for every item. Undefined when any part is not
+   * known (an array also mutated otherwise, a predicate that reads run-time values).
+   */
+  private arrayItems(expr: ts.Expression, depth: number): Item[] | undefined {
     if (depth > 6) return undefined;
     const e = skipOuter(expr);
     if (ts.isCallExpression(e)) {
       const callee = skipOuter(e.expression);
       if (ts.isIdentifier(callee) && ORDER_ONLY_FUNCTIONS.has(callee.text) && e.arguments[0]) return this.arrayItems(e.arguments[0], depth + 1);
-      if (ts.isPropertyAccessExpression(callee) && ORDER_ONLY_METHODS.has(callee.name.text)) return this.arrayItems(callee.expression, depth + 1);
+      if (!ts.isPropertyAccessExpression(callee)) return undefined;
+      const method = callee.name.text;
+      if (ORDER_ONLY_METHODS.has(method)) return this.arrayItems(callee.expression, depth + 1);
+      if (method === 'concat') {
+        const out = this.arrayItems(callee.expression, depth + 1);
+        for (const arg of e.arguments) {
+          if (!out) return undefined;
+          const items = this.arrayItems(arg, depth + 1);
+          if (items) out.push(...items);
+          else if (this.evaluate(arg)?.kind === 'object') out.push({ expr: arg, env: [] });
+          else return undefined;
+        }
+        return out;
+      }
+      if (method === 'map' || method === 'filter') {
+        const fn = e.arguments[0] && skipOuter(e.arguments[0]);
+        const param = fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0] : undefined;
+        const result = fn && param ? returnedExpression(fn as ts.ArrowFunction | ts.FunctionExpression) : undefined;
+        const items = result ? this.arrayItems(callee.expression, depth + 1) : undefined;
+        if (!items || !param || !result) return undefined;
+        const out: Item[] = [];
+        for (const item of items) {
+          const env = [...item.env, [param, item.expr] as const];
+          if (method === 'map') {
+            out.push({ expr: result, env });
+            continue;
+          }
+          const next = { expr: item.expr, env: item.env };
+          this.bindItem(param, { expr: item.expr, env: item.env });
+          this.forget(param.parent);
+          const keep = this.truthOf(result, 0);
+          this.unbindItem(param, [next]);
+          if (keep === undefined) return undefined;
+          if (keep) out.push(next);
+        }
+        return out;
+      }
       return undefined;
     }
     let array: ts.ArrayLiteralExpression | undefined;
@@ -251,15 +349,54 @@ export class Evaluator implements FlagEvaluator {
       }
     }
     if (!array) return undefined;
-    const out: ts.Expression[] = [];
-    for (const el of array.elements) {
+    const out: Item[] = [];
+    const additions = this.pushes(array);
+    if (!additions) return undefined;
+    for (const el of [...additions.front, ...array.elements, ...additions.back]) {
       if (ts.isSpreadElement(el)) {
         const spread = this.arrayItems(el.expression, depth + 1);
         if (!spread) return undefined;
         out.push(...spread);
-      } else out.push(el);
+      } else if (!ts.isOmittedExpression(el)) out.push({ expr: el, env: [] });
     }
     return out;
+  }
+
+  /**
+   * What `X.push(…)` (`back`) and `X.unshift(…)` (`front`, in the order they end up) add to the
+   * array literal that initialises `const X`/`let X`, anywhere in the declaration's scope; none for
+   * a literal that initialises no variable. Undefined when `X` is changed in another way there
+   * (assigned, spliced, popped, its length set).
+   */
+  private pushes(array: ts.ArrayLiteralExpression): { front: ts.Expression[]; back: ts.Expression[] } | undefined {
+    const out = { front: [] as ts.Expression[], back: [] as ts.Expression[] };
+    const decl = array.parent;
+    if (!ts.isVariableDeclaration(decl) || decl.initializer !== array || !ts.isIdentifier(decl.name)) return out;
+    const name = decl.name.text;
+    const scope = decl.parent.parent?.parent;
+    if (!scope || !array.getSourceFile().text.includes(`${name}.`)) return out;
+    let changed = false;
+    const visit = (n: ts.Node): void => {
+      if (changed) return;
+      if (ts.isIdentifier(n) && n.text === name && n !== decl.name) {
+        const parent = n.parent;
+        const b = this.binding(n);
+        if (b?.kind === 'var' && b.decl === decl) {
+          if (ts.isPropertyAccessExpression(parent) && parent.expression === n) {
+            const method = parent.name.text;
+            const call = parent.parent;
+            if ((method === 'push' || method === 'unshift') && ts.isCallExpression(call) && call.expression === parent) {
+              const items = [...call.arguments];
+              if (method === 'push') out.back.push(...items);
+              else out.front.unshift(...items);
+            } else if (MUTATING_METHODS.has(method) || (method === 'length' && isAssigned(parent))) changed = true;
+          } else if (isAssigned(n)) changed = true;
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(scope);
+    return changed ? undefined : out;
   }
 
   /** The binding of an identifier, found by walking up its scopes (no checker). */
@@ -291,7 +428,19 @@ export class Evaluator implements FlagEvaluator {
         }
       }
     };
-    if (ts.isFunctionLike(n)) {
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && isItemCallback(n)) {
+      // `items.forEach((o) => …)`, `items.map(({ flags }) => …)`: the item parameter, bound while unrolled.
+      n.parameters.forEach((param, i) => {
+        if (i === 0 && ts.isIdentifier(param.name)) add(param.name.text, { kind: 'loop', loop: param });
+        else if (i === 0 && ts.isObjectBindingPattern(param.name)) {
+          for (const el of param.name.elements) {
+            if (!ts.isIdentifier(el.name)) continue;
+            const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
+            add(el.name.text, el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'loop', loop: param, property });
+          }
+        } else for (const name of boundNames(param.name)) add(name, { kind: 'opaque' });
+      });
+    } else if (ts.isFunctionLike(n)) {
       for (const param of n.parameters) {
         if (ts.isIdentifier(param.name)) add(param.name.text, { kind: 'param', decl: param });
         else for (const name of boundNames(param.name)) add(name, { kind: 'opaque' });
@@ -592,7 +741,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isElementAccessExpression(e) && ts.isNumericLiteral(skipOuter(e.argumentExpression))) {
       const items = this.arrayItems(e.expression, 0);
       const item = items?.[Number((skipOuter(e.argumentExpression) as ts.NumericLiteral).text)];
-      return item && !ts.isSpreadElement(item) ? this.constantLiteral(item, depth + 1) : undefined;
+      return item && item.env.length === 0 && !ts.isSpreadElement(item.expr) ? this.constantLiteral(item.expr, depth + 1) : undefined;
     }
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
       const value = this.evaluate(e.expression);
@@ -618,6 +767,17 @@ export class Evaluator implements FlagEvaluator {
       } else if (ts.isShorthandPropertyAssignment(p)) out.push({ key: p.name.text, keyNode: p.name, value: p.name });
     }
     return out;
+  }
+
+  /** Whether an object value has parts docdrift cannot read: a spread (`...getCommon()`) that is no known object. */
+  hasUnknownParts(value: Value | undefined, depth = 0): boolean {
+    if (value?.kind !== 'object' || depth > 8) return false;
+    if (ts.isCallExpression(value.node)) return value.node.arguments.some((a) => this.hasUnknownParts(this.evaluate(a), depth + 1));
+    return value.node.properties.some((p) => {
+      if (!ts.isSpreadAssignment(p)) return false;
+      const spread = this.evaluate(p.expression);
+      return spread?.kind !== 'object' || this.hasUnknownParts(spread, depth + 1);
+    });
   }
 
   /** The entries of an expression that evaluates to an object literal. */
@@ -757,7 +917,8 @@ export class Evaluator implements FlagEvaluator {
       const arg = args[0];
       const name = arg ? this.stringOf(arg) : undefined;
       const location = arg && name !== undefined ? this.location(arg) : this.location(call);
-      const node = newNode('commander', location, name === undefined ? { program: true } : { name });
+      // `new Command(name)` with a name docdrift cannot read (a subclass's `createCommand(name)`) is a program only once parsed.
+      const node = newNode('commander', location, name !== undefined ? { name } : arg === undefined ? { program: true } : {});
       return { kind: 'command', node: this.created(node) };
     }
     if (member === 'Option' || member === 'createOption' || member === 'Argument' || member === 'createArgument') {
@@ -812,6 +973,15 @@ export class Evaluator implements FlagEvaluator {
       const truth = this.truthOf(e.condition, depth + 1);
       return truth === undefined ? undefined : this.stringOf(truth ? e.whenTrue : e.whenFalse, depth + 1);
     }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      // `o.flags` of the current loop item, `OPTIONS.port` of a literal object.
+      const found = this.itemValue(e);
+      if (found) return this.stringOf(found, depth + 1);
+      if (found === null) return undefined;
+      const value = this.evaluate(e.expression);
+      const member = value?.kind === 'object' ? this.memberNode(value, e.name.text) : undefined;
+      return member ? this.stringOf(member, depth + 1) : undefined;
+    }
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
       if (b?.kind === 'loop') {
@@ -862,25 +1032,76 @@ export class Evaluator implements FlagEvaluator {
     return this.stringOf(e);
   }
 
-  /** Whether a condition holds in the current loop iteration: a property the item lacks is false, a known string is its truthiness; `undefined` when unknown. */
+  /**
+   * Whether a condition holds in the current loop iteration: a property the item lacks is false,
+   * a known string is its truthiness; `!`, `&&`, `||`, `===`/`!==` of known values and
+   * `[…].includes(x)` of known strings are followed; `undefined` when unknown.
+   */
   private truthOf(node: ts.Expression, depth: number): boolean | undefined {
+    if (depth > 8) return undefined;
     const e = skipOuter(node);
-    if (ts.isIdentifier(e)) {
-      const b = this.binding(e);
-      if (b?.kind === 'loop') {
-        const found = this.loopNode(b);
-        if (found === null) return false;
-        if (found === undefined) return undefined;
-        const bool = this.booleanOf(found);
-        if (bool !== undefined) return bool;
-        const text = this.stringOf(found, depth + 1);
-        return text === undefined ? undefined : text !== '';
+    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
+      const inner = this.truthOf(e.operand, depth + 1);
+      return inner === undefined ? undefined : !inner;
+    }
+    if (ts.isBinaryExpression(e)) {
+      const op = e.operatorToken.kind;
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken) {
+        const left = this.truthOf(e.left, depth + 1);
+        const and = op === ts.SyntaxKind.AmpersandAmpersandToken;
+        if (left === !and) return left;
+        const right = this.truthOf(e.right, depth + 1);
+        return left === undefined ? (right === !and ? right : undefined) : right;
+      }
+      const equal = op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken;
+      if (equal || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken) {
+        const [left, right] = [this.comparable(e.left, depth + 1), this.comparable(e.right, depth + 1)];
+        return left === undefined || right === undefined ? undefined : (left === right) === equal;
       }
     }
-    const bool = this.booleanOf(e);
+    if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'includes' && e.arguments.length === 1) {
+      const list = this.stringsOf(e.expression.expression);
+      const wanted = this.comparable(e.arguments[0] as ts.Expression, depth + 1);
+      return list === undefined || wanted === undefined ? undefined : list.some((x) => `s:${x}` === wanted);
+    }
+    const found = this.itemValue(e);
+    if (found === null) return false;
+    const bool = this.booleanOf(found ?? e);
     if (bool !== undefined) return bool;
-    const text = this.stringOf(e, depth + 1);
+    const text = this.stringOf(found ?? e, depth + 1);
     return text === undefined ? undefined : text !== '';
+  }
+
+  /**
+   * What a loop variable, or a property of one (`o.hidden`), stands for in the current
+   * iteration: the node, `null` when the item lacks it, `undefined` when it is no such read.
+   */
+  private itemValue(e: ts.Expression): ts.Node | null | undefined {
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      return b?.kind === 'loop' ? this.loopNode(b) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const inner = this.itemValue(skipOuter(e.expression));
+      if (!inner) return inner;
+      const value = this.evaluate(inner);
+      if (value?.kind !== 'object') return undefined;
+      return this.memberNode(value, e.name.text) ?? null;
+    }
+    return undefined;
+  }
+
+  /** A value as a comparable key (`s:text`, `b:true`, `undefined` for a property the item lacks), or `undefined` when unknown. */
+  private comparable(node: ts.Expression, depth: number): string | undefined {
+    const e = skipOuter(node);
+    if (e.kind === ts.SyntaxKind.UndefinedKeyword || (ts.isIdentifier(e) && e.text === 'undefined')) return 'undefined';
+    const found = this.itemValue(e);
+    if (found === null) return 'undefined';
+    const target = found ?? e;
+    const bool = this.booleanOf(target);
+    if (bool !== undefined) return `b:${bool}`;
+    const text = this.stringOf(target, depth);
+    return text === undefined ? undefined : `s:${text}`;
   }
 
   /** `true`/`false` literals; `undefined` for anything else. */
@@ -962,6 +1183,28 @@ function returnsDefaultOf(fn: FunctionValueNode): boolean {
   let e = skipOuter(returned);
   if (ts.isBinaryExpression(e) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) e = skipOuter(e.left);
   return ts.isPropertyAccessExpression(e) && e.name.text === 'default' && ts.isIdentifier(e.expression) && e.expression.text === param.text;
+}
+
+/** Whether a function is the callback of an array method that passes it each item (`items.forEach((o) => …)`). */
+function isItemCallback(fn: ts.ArrowFunction | ts.FunctionExpression): boolean {
+  const call = fn.parent;
+  if (!ts.isCallExpression(call) || call.arguments[0] !== fn) return false;
+  const callee = skipOuter(call.expression);
+  return ts.isPropertyAccessExpression(callee) && CALLBACK_METHODS.has(callee.name.text);
+}
+
+/** The expression a callback returns: its expression body, or the `return` of a body that is only that. */
+function returnedExpression(fn: ts.ArrowFunction | ts.FunctionExpression): ts.Expression | undefined {
+  if (!ts.isBlock(fn.body)) return fn.body;
+  const only = fn.body.statements.length === 1 ? fn.body.statements[0] : undefined;
+  return only && ts.isReturnStatement(only) ? only.expression : undefined;
+}
+
+/** Whether an expression is the target of an assignment (`x = …`, `x += …`, `x++`). */
+function isAssigned(n: ts.Expression): boolean {
+  const p = n.parent;
+  if (ts.isBinaryExpression(p) && p.left === n) return p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
 }
 
 function isConst(decl: ts.VariableDeclaration): boolean {

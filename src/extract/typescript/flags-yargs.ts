@@ -27,7 +27,10 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
     case 'positional': {
       const positional = method === 'positional';
       const object = a1 === undefined ? ev.objectEntries(a0) : undefined;
-      if (object) for (const e of object) defineOption(ev, node, e.key, e.keyNode, e.value, positional);
+      if (object) {
+        for (const e of object) defineOption(ev, node, e.key, e.keyNode, e.value, positional);
+        if (a0 && ev.hasUnknownParts(ev.evaluate(a0))) node.passesUnknownFlags = true;
+      }
       else if (a0) {
         const name = ev.stringOf(a0);
         if (name !== undefined) defineOption(ev, node, name, a0, a1, positional);
@@ -364,7 +367,10 @@ function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef):
   if (!def.builder) return;
   const builder = ev.evaluate(def.builder);
   if (builder?.kind === 'function') ev.applyFunction(builder.node, [{ kind: 'command', node: target }]);
-  else if (builder?.kind === 'object') for (const e of ev.entries(builder)) defineOption(ev, target, e.key, e.keyNode, e.value, false);
+  else if (builder?.kind === 'object') {
+    for (const e of ev.entries(builder)) defineOption(ev, target, e.key, e.keyNode, e.value, false);
+    if (ev.hasUnknownParts(builder)) target.passesUnknownFlags = true;
+  }
   // A builder docdrift cannot follow (a call's result, an object merged with unknown parts): its flags are unknown.
   else target.passesUnknownFlags = true;
 }

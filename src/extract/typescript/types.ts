@@ -168,6 +168,8 @@ export interface FlagEvaluator {
   memberNode(value: Value, name: string): ts.Node | undefined;
   entries(value: Value | undefined, depth?: number): Entry[];
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined;
+  /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
+  hasUnknownParts(value: Value | undefined): boolean;
   created(node: CommandNode): CommandNode;
   stringOf(node: ts.Node, depth?: number): string | undefined;
   stringsOf(node: ts.Node | undefined, numbers?: boolean, depth?: number): string[] | undefined;
