@@ -265,8 +265,9 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.passesUnknownFlags && cmd.location) {
     return (
-      `it declares no flag or argument of its own and accepts any flag (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
-      `so its flags come from a parser built at run time (a plugin's, a delegate program's) that docdrift does not read; set ${key('flags')} to check its reference and examples`
+      `it declares no flag or argument docdrift can read and accepts any flag or builds its options at run time (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, minimist/mri without \`unknown\`, ` +
+      `options whose names or lists are computed, at ${cmd.location.file}:${cmd.location.line}), ` +
+      `so its flags come from code docdrift does not read (a plugin's parser, a delegate program, a list built at run time); set ${key('flags')} to check its reference and examples`
     );
   }
   if (cmd.target) {
