@@ -6,7 +6,7 @@ import { dirname, joinPath } from './scan.js';
  * `.commandDir(resolve(__dirname, 'cmds'))`, `` .commandDir(`${__dirname}/cmds`) ``: the folder
  * written, relative to the calling file.
  */
-const COMMAND_DIR = /\.commandDir\(\s*(?:(?:path\.)?(?:join|resolve)\(\s*__dirname\s*,\s*|`\$\{__dirname\}\/)?(['"`]?)([^'"`$),]+)\1/g;
+const COMMAND_DIR = /\.commandDir\(\s*(?:(?:path\.)?(?:join|resolve)\(\s*__dirname\s*,\s*(['"])([^'"]+)\1|`\$\{__dirname\}\/([^`$]+)`|(['"`])([^'"`$]+)\4)/g;
 
 /**
  * The project-relative folders the `.commandDir()` calls of one file name (a superset of what
@@ -20,7 +20,7 @@ export function commandDirFolders(file: string, text: string): string[] {
   if (!text.includes('commandDir')) return [];
   const out: string[] = [];
   for (const m of text.matchAll(COMMAND_DIR)) {
-    const written = (m[2] ?? '').trim();
+    const written = (m[2] ?? m[3] ?? m[5] ?? '').trim();
     if (written === '' || written.startsWith('/')) continue;
     const dir = joinPath(dirname(file), written);
     if (dir !== undefined && !out.includes(dir)) out.push(dir);
