@@ -210,6 +210,14 @@ describe('arg, mri and minimist', () => {
       }),
     ).toEqual({ ' [any flag]': ['size', 'quiet'], '': ['extra|x:boolean'] });
   });
+
+  it('leaves the flags unknown when the whole result is handed on (pretty-quick spreads it into its options), not when it is only logged', async () => {
+    const handedOn = ["import mri from 'mri';", "const args = mri(process.argv.slice(2), { alias: { 'ignore-path': 'ignorePath' } });", 'run({ ...args, onDone() {} });'].join('\n');
+    expect(await read({ 'cli.mts': handedOn })).toEqual({ ' [any flag]': [] });
+    const logged = ["const argv = require('minimist')(process.argv.slice(2), { boolean: ['x'] });", 'console.log(JSON.stringify(argv), typeof argv.y, argv === null);'].join('\n');
+    const { commands } = await extractTypeScriptFlags([{ file: 'cli.js', text: logged }]);
+    expect(commands[0]?.params.map((p) => [p.name, p.negatable ?? false])).toEqual([['x', true], ['y', true]]);
+  });
 });
 
 describe('commandDir discovery', () => {

@@ -258,11 +258,13 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
 /**
  * `mri(argv, { alias, boolean, string, default, unknown })` and `minimist(argv, { string,
  * boolean, alias, default, unknown, '--' })`: each name in `boolean`/`string` is a flag of that
- * type (booleans negatable: both read `--no-x`), `alias` joins names (both ways), `default` adds
- * defaults (and, for mri, the type of a boolean or string default). The flag is named by its
- * longest spelling. Both accept any flag unless an `unknown` handler is given, so without one the
- * program `passesUnknownFlags`, and the properties the code reads from the result
- * (`argv.port`, `argv['dry-run']`, `const { port } = argv`) are flags too.
+ * type, `alias` joins names (both ways), `default` adds defaults (and, for mri, the type of a
+ * boolean or string default). Every flag not declared a string is negatable (both read `--no-x`
+ * as `x: false`). The flag is named by its longest spelling. Both accept any flag unless an
+ * `unknown` handler is given, so without one the program `passesUnknownFlags`, and the
+ * properties the code reads from the result (`argv.port`, `argv['dry-run']`, `const { port } =
+ * argv`) are flags too; when the whole result is handed on (spread, passed to a function,
+ * returned, assigned; logging it aside) the program has no params: its flags are unknown.
  * See https://github.com/lukeed/mri#options and https://github.com/minimistjs/minimist#methods.
  */
 function minimistProgram(ev: FlagEvaluator, call: ts.CallExpression, kind: 'mri' | 'minimist'): CommandNode {
@@ -323,8 +325,14 @@ function minimistProgram(ev: FlagEvaluator, call: ts.CallExpression, kind: 'mri'
   }
   if (!(options ?? []).some((e) => e.key === 'unknown')) {
     node.passesUnknownFlags = true;
-    for (const [name, at] of resultReads(call)) if (!find(name)) ensure(name, at);
+    const reads = resultReads(call);
+    // The whole result handed on (`fn({ ...argv })`, `run(argv)`): which flags it reads is the
+    // consumer's business, so the program's flags are unknown rather than the few declared here.
+    if (reads === 'escapes') return node;
+    for (const [name, at] of reads) if (!find(name)) ensure(name, at);
   }
+  // Both read `--no-x` as `x: false` for any flag that is not declared a string.
+  for (const spec of specs) if (spec.type !== 'string') spec.negatable = true;
   // Named by the longest spelling (`alias: { p: 'port' }` → `port`, alias `p`).
   for (const spec of specs) {
     const longest = [spec.name, ...spec.aliases].reduce((a, b) => (b.length > a.length ? b : a));
@@ -347,7 +355,7 @@ const NOT_FLAGS = new Set(['_', '--', 'hasOwnProperty', 'toString', 'valueOf', '
  * in place, `const { port } = minimist(…)`), each with where it is read. A name another variable
  * shadows in a nested scope is not told apart.
  */
-function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> {
+function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> | 'escapes' {
   const out: Array<[string, ts.Node]> = [];
   const add = (name: string | undefined, at: ts.Node): void => {
     if (name !== undefined && !NOT_FLAGS.has(name) && !out.some(([n]) => n === name)) out.push([name, at]);
@@ -370,12 +378,47 @@ function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> {
   if (!ts.isIdentifier(decl.name)) return out;
   const name = decl.name.text;
   const scope = decl.parent.parent?.parent;
+  let escapes = false;
   const visit = (n: ts.Node): void => {
     if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && !ts.isCallExpression(n.parent)) add(n.name.text, n.name);
     else if (ts.isElementAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && ts.isStringLiteralLike(n.argumentExpression)) add(n.argumentExpression.text, n.argumentExpression);
-    else if (ts.isVariableDeclaration(n) && ts.isObjectBindingPattern(n.name) && n.initializer && ts.isIdentifier(skipOuter(n.initializer)) && (skipOuter(n.initializer) as ts.Identifier).text === name) destructured(n.name);
+    else if (ts.isVariableDeclaration(n) && ts.isObjectBindingPattern(n.name) && n.initializer && ts.isIdentifier(skipOuter(n.initializer)) && (skipOuter(n.initializer) as ts.Identifier).text === name) {
+      if (n.name.elements.some((el) => el.dotDotDotToken)) escapes = true;
+      destructured(n.name);
+    } else if (ts.isIdentifier(n) && n.text === name && n !== decl.name && handsOn(n)) escapes = true;
     ts.forEachChild(n, visit);
   };
   if (scope) visit(scope);
-  return out;
+  return escapes ? 'escapes' : out;
+}
+
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+  ts.SyntaxKind.InstanceOfKeyword,
+  ts.SyntaxKind.InKeyword,
+]);
+
+/**
+ * Whether a use of the variable holding a parsed result hands the whole of it on: anything but a
+ * property read, a destructuring, a `typeof`/comparison, or an argument of `console.*()` and
+ * `JSON.stringify()` (logging reads no flag).
+ */
+function handsOn(id: ts.Identifier): boolean {
+  let e: ts.Node = id;
+  while (ts.isParenthesizedExpression(e.parent) || ts.isAsExpression(e.parent) || ts.isNonNullExpression(e.parent)) e = e.parent;
+  const p = e.parent;
+  if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === e) return false;
+  // Not the variable: a property name (`process.argv`), a key (`{ argv: 1 }`), a declaration's name.
+  if ((ts.isPropertyAccessExpression(p) && p.name === e) || ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isParameter(p) || ts.isFunctionLike(p)) && p.name === e)) return false;
+  if (ts.isVariableDeclaration(p) && (p.name === e || ts.isObjectBindingPattern(p.name))) return false;
+  if (ts.isTypeOfExpression(p) || ts.isPrefixUnaryExpression(p) || ts.isIfStatement(p)) return false;
+  if (ts.isBinaryExpression(p) && COMPARISONS.has(p.operatorToken.kind)) return false;
+  if (ts.isCallExpression(p) && p.expression !== e) {
+    const callee = p.expression.getText();
+    if (/^console\.\w+$/.test(callee) || callee === 'JSON.stringify') return false;
+  }
+  return true;
 }
