@@ -211,6 +211,17 @@ describe('arg, mri and minimist', () => {
     ).toEqual({ ' [any flag]': ['size', 'quiet'], '': ['extra|x:boolean'] });
   });
 
+  it('joins a short and a long name read as alternatives (http-server: argv.p || argv.port, !argv.s && !argv.silent), not two long ones', async () => {
+    const text = [
+      "var argv = require('minimist')(process.argv.slice(2), { alias: { tls: 'ssl' } });",
+      'var port = argv.p || argv.port, tls = argv.S || argv.tls, user = argv.user ?? argv.username;',
+      'if (!argv.s && !argv.silent) log();',
+      'if (argv.gzip || argv.brotli) compress();',
+    ].join('\n');
+    expect(await read({ 'bin/http-server': text })).toEqual({ ' [any flag]': ['tls|ssl|S', 'port|p', 'username|user', 'silent|s', 'gzip', 'brotli'] });
+    expect(await read({ 'cli.js': "main(require('minimist')(process.argv.slice(2), { boolean: ['x'] }));" })).toEqual({ ' [any flag]': [] });
+  });
+
   it('leaves the flags unknown when the whole result is handed on (pretty-quick spreads it into its options), not when it is only logged', async () => {
     const handedOn = ["import mri from 'mri';", "const args = mri(process.argv.slice(2), { alias: { 'ignore-path': 'ignorePath' } });", 'run({ ...args, onDone() {} });'].join('\n');
     expect(await read({ 'cli.mts': handedOn })).toEqual({ ' [any flag]': [] });

@@ -263,7 +263,8 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
  * as `x: false`). The flag is named by its longest spelling. Both accept any flag unless an
  * `unknown` handler is given, so without one the program `passesUnknownFlags`, and the
  * properties the code reads from the result (`argv.port`, `argv['dry-run']`, `const { port } =
- * argv`) are flags too; when the whole result is handed on (spread, passed to a function,
+ * argv`) are flags too, a short and a long name read as alternatives (`argv.p || argv.port`,
+ * `!argv.s && !argv.silent`) one flag; when the whole result is handed on (spread, passed to a function,
  * returned, assigned; logging it aside) the program has no params: its flags are unknown.
  * See https://github.com/lukeed/mri#options and https://github.com/minimistjs/minimist#methods.
  */
@@ -329,7 +330,18 @@ function minimistProgram(ev: FlagEvaluator, call: ts.CallExpression, kind: 'mri'
     // The whole result handed on (`fn({ ...argv })`, `run(argv)`): which flags it reads is the
     // consumer's business, so the program's flags are unknown rather than the few declared here.
     if (reads === 'escapes') return node;
-    for (const [name, at] of reads) if (!find(name)) ensure(name, at);
+    for (const [name, at] of reads.names) if (!find(name)) ensure(name, at);
+    // `argv.p || argv.port`: two spellings of one flag.
+    for (const [a, b] of reads.pairs) {
+      const [first, second] = [find(a), find(b)];
+      if (!first || !second || first === second) continue;
+      // The one declared (or read) first keeps its place.
+      const [x, y] = specs.indexOf(first) < specs.indexOf(second) ? [first, second] : [second, first];
+      specs.splice(specs.indexOf(y), 1);
+      for (const n of [y.name, ...y.aliases]) addAlias(x, n);
+      if (x.type === undefined && y.type !== undefined) typed(x, y.type);
+      x.default ??= y.default;
+    }
   }
   // Both read `--no-x` as `x: false` for any flag that is not declared a string.
   for (const spec of specs) if (spec.type !== 'string') spec.negatable = true;
@@ -352,11 +364,13 @@ const NOT_FLAGS = new Set(['_', '--', 'hasOwnProperty', 'toString', 'valueOf', '
 /**
  * The properties the code reads from a parser's result held in a variable, in its scope:
  * `argv.port`, `argv['dry-run']`, `const { port, p: short } = argv` (and the result destructured
- * in place, `const { port } = minimist(…)`), each with where it is read. A name another variable
+ * in place, `const { port } = minimist(…)`), each with where it is read, and the names read as
+ * alternatives (`argv.p || argv.port`, `argv.port ?? argv.p`: `pairs`, one flag). A name another variable
  * shadows in a nested scope is not told apart.
  */
-function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> | 'escapes' {
+function resultReads(call: ts.CallExpression): { names: Array<[string, ts.Node]>; pairs: Array<[string, string]> } | 'escapes' {
   const out: Array<[string, ts.Node]> = [];
+  const pairs: Array<[string, string]> = [];
   const add = (name: string | undefined, at: ts.Node): void => {
     if (name !== undefined && !NOT_FLAGS.has(name) && !out.some(([n]) => n === name)) out.push([name, at]);
   };
@@ -370,16 +384,37 @@ function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> | 'escap
   let e: ts.Node = call;
   while (ts.isParenthesizedExpression(e.parent) || ts.isAsExpression(e.parent) || ts.isAwaitExpression(e.parent)) e = e.parent;
   const decl = e.parent;
-  if (!ts.isVariableDeclaration(decl) || decl.initializer !== e) return out;
+  // A result not held in a variable is handed on (`main(minimist(argv))`), unless it is dropped.
+  if (!ts.isVariableDeclaration(decl) || decl.initializer !== e) return ts.isExpressionStatement(decl) ? { names: out, pairs } : 'escapes';
   if (ts.isObjectBindingPattern(decl.name)) {
     destructured(decl.name);
-    return out;
+    return decl.name.elements.some((el) => el.dotDotDotToken) ? 'escapes' : { names: out, pairs };
   }
-  if (!ts.isIdentifier(decl.name)) return out;
+  if (!ts.isIdentifier(decl.name)) return { names: out, pairs };
   const name = decl.name.text;
   const scope = decl.parent.parent?.parent;
   let escapes = false;
+  const readName = (x: ts.Expression): string | undefined => {
+    const e = skipOuter(x);
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === name) return e.name.text;
+    if (ts.isElementAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === name && ts.isStringLiteralLike(e.argumentExpression)) return e.argumentExpression.text;
+    return undefined;
+  };
   const visit = (n: ts.Node): void => {
+    // `argv.p || argv.port`, `argv.port ?? argv.p`, `!argv.s && !argv.silent` (also the last two of a longer chain).
+    const op = ts.isBinaryExpression(n) ? n.operatorToken.kind : undefined;
+    if (ts.isBinaryExpression(n) && (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.AmpersandAmpersandToken)) {
+      const not = op === ts.SyntaxKind.AmpersandAmpersandToken;
+      const side = (x: ts.Expression): string | undefined => {
+        const e = skipOuter(x);
+        if (!not) return readName(e);
+        return ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken ? readName(e.operand) : undefined;
+      };
+      const left = skipOuter(n.left);
+      const a = side(left) ?? (ts.isBinaryExpression(left) && left.operatorToken.kind === op ? side(left.right) : undefined);
+      const b = side(n.right);
+      if (a !== undefined && b !== undefined && spellingsOfOne(a, b)) pairs.push([a, b]);
+    }
     if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && !ts.isCallExpression(n.parent)) add(n.name.text, n.name);
     else if (ts.isElementAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && ts.isStringLiteralLike(n.argumentExpression)) add(n.argumentExpression.text, n.argumentExpression);
     else if (ts.isVariableDeclaration(n) && ts.isObjectBindingPattern(n.name) && n.initializer && ts.isIdentifier(skipOuter(n.initializer)) && (skipOuter(n.initializer) as ts.Identifier).text === name) {
@@ -389,7 +424,18 @@ function resultReads(call: ts.CallExpression): Array<[string, ts.Node]> | 'escap
     ts.forEachChild(n, visit);
   };
   if (scope) visit(scope);
-  return escapes ? 'escapes' : out;
+  return escapes ? 'escapes' : { names: out, pairs };
+}
+
+/**
+ * Whether two names read as alternatives can be two spellings of one flag: a short one-letter
+ * name and a long one (`p`/`port`), or a name and a longer one it begins (`user`/`username`).
+ * `argv.gzip || argv.brotli` reads two flags.
+ */
+function spellingsOfOne(a: string, b: string): boolean {
+  if (a === b || NOT_FLAGS.has(a) || NOT_FLAGS.has(b)) return false;
+  if ((a.length === 1) !== (b.length === 1)) return true;
+  return a.length > 1 && b.length > 1 && (a.startsWith(b) || b.startsWith(a));
 }
 
 const COMPARISONS = new Set([
