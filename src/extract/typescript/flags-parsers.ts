@@ -54,7 +54,11 @@ function parserOf(module: ModuleInfo, callee: ts.Expression, requires: ReadonlyM
   return undefined;
 }
 
-/** Top-level `const { parseArgs } = require('node:util')`, `const util = require('util')`, `const parser = require('yargs-parser')`: local name → specifier. */
+/**
+ * Top-level `const { parseArgs } = require('node:util')`, `const util = require('util')`,
+ * `const parser = require('yargs-parser')`, and names assigned a `require()` anywhere
+ * (`arg ??= require('arg')`): local name → specifier.
+ */
 function requiredNames(sf: ts.SourceFile): Map<string, string> {
   const out = new Map<string, string>();
   for (const statement of sf.statements) {
@@ -73,8 +77,20 @@ function requiredNames(sf: ts.SourceFile): Map<string, string> {
       }
     }
   }
+  // `let arg; … arg ??= require('arg')` (a parser loaded lazily, ts-node).
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && ts.isIdentifier(n.left) && LAZY_ASSIGNMENTS.has(n.operatorToken.kind)) {
+      const right = skipOuter(n.right);
+      const arg = ts.isCallExpression(right) && ts.isIdentifier(right.expression) && right.expression.text === 'require' ? right.arguments[0] : undefined;
+      if (arg && ts.isStringLiteralLike(arg) && !out.has(n.left.text)) out.set(n.left.text, arg.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  if (sf.text.includes('require(')) visit(sf);
   return out;
 }
+
+const LAZY_ASSIGNMENTS = new Set([ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 
 /**
  * Every `parseArgs({ options: {…} })` (from `node:util`) and `yargsParser(argv, { boolean: […],
@@ -212,8 +228,8 @@ const ARG_TYPES = new Map([
 /**
  * `arg({ '--port': Number, '--tag': [String], '--verbose': arg.COUNT, '-p': '--port' }, opts)`:
  * every key is a flag as typed (a key must start with `-`); a string value makes the key an alias
- * of that flag; `String`/`Number`/`Boolean` give the type (`[String]` → `string[]`), `arg.COUNT`
- * a counted flag, `arg.flag(fn)` a flag without a value (its type is the function's), any other
+ * of that flag (chains of aliases followed); `String`/`Number`/`Boolean` give the type
+ * (`[String]` → `string[]`), `arg.COUNT` a counted flag, `arg.flag(fn)` a flag without a value (its type is the function's), any other
  * handler no type. `{ permissive: true }` accepts flags it does not declare. A spec that is no
  * literal object gives a program whose flags are unknown (`passesUnknownFlags`, no params).
  * See https://github.com/vercel/arg#usage.
@@ -248,8 +264,12 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
     byKey.set(e.key, spec);
     node.params.push(spec);
   }
-  for (const [alias, target] of aliases) {
-    const spec = byKey.get(target);
+  // arg follows alias chains (`'-s': '--script-mode'`, `'--script-mode': '--scriptMode'`).
+  const aliasOf = new Map(aliases);
+  for (const [alias] of aliases) {
+    let target = aliasOf.get(alias);
+    for (let hops = 0; target !== undefined && !byKey.has(target) && hops < 8; hops++) target = aliasOf.get(target);
+    const spec = target === undefined ? undefined : byKey.get(target);
     if (spec) addAlias(spec, alias.replace(/^--?/, ''));
   }
   return node;
