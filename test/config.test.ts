@@ -312,6 +312,15 @@ describe('errors', () => {
     );
   });
 
+  it('unknown key in a command entry or a flag declaration lists every key its schema accepts (issue #30)', () => {
+    const command = configError(() => loadConfig(project({ 'docdrift.config.json': '{"commands": {"tool": {"progam": "src/cli.ts"}}}' })));
+    expect(command.expected).toBe(
+      'a known key; did you mean "program"? The allowed keys of a command: "aliases", "config", "params", "kind", "sections", "complete", "program", "flags", "defaultSubcommand"',
+    );
+    const flag = configError(() => loadConfig(project({ 'docdrift.config.json': '{"commands": {"tool": {"flags": [{"name": "--x", "alias": ["-x"]}]}}}' })));
+    expect(flag.expected).toContain('"name", "aliases", "type", "default", "description", "required", "hidden", "deprecated", "choices", "negatable", "positional", "field"');
+  });
+
   it('unknown key with no near match lists the known keys', () => {
     const root = project({ 'docdrift.config.json': '{"zzzzzz": 1}' });
     const e = configError(() => loadConfig(root));

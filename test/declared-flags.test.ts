@@ -187,6 +187,37 @@ describe('where a program comes from', () => {
     expect(after.messages.map((m) => [m.ruleId, m.line])).toEqual(expected.map((m) => [m.ruleId, m.line]));
   });
 
+  it('commands.<name>.program takes the TypeScript file that builds the program (issue #30)', async () => {
+    const dir = copy('commander/invalid');
+    // No bin: nothing tells docdrift where the program is, until the config names its source.
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'deployer', type: 'module' }));
+    const before = await lint({ root: dir, config: loadConfig(dir, undefined, ruleIds).config });
+    expect(before.model.commands).toEqual([]);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { deploy: { program: 'src/main.ts' } } }));
+    const { config, file } = loadConfig(dir, undefined, ruleIds);
+    const after = await lint({ root: dir, config, configFile: file });
+    expect(after.configProblems).toEqual([]);
+    const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'commander/invalid/expected.json'), 'utf8')) as Array<{ ruleId: string; line: number }>;
+    expect(after.messages.map((m) => [m.ruleId, m.line])).toEqual(expected.map((m) => [m.ruleId, m.line]));
+  });
+
+  it('a program naming no file, module or bin of the project is a config error naming the key (exit 2)', async () => {
+    const dir = copy('commander/valid');
+    const problems = async (program: string): Promise<string[]> => {
+      writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { deploy: { program } } }));
+      const { config, file } = loadConfig(dir, undefined, ruleIds);
+      return (await lint({ root: dir, config, configFile: file })).configProblems;
+    };
+    expect(await problems('src/mian.ts')).toEqual(['commands.deploy.program: no source file "src/mian.ts" was found (a path from the project root to the TypeScript or JavaScript file that builds the program, among the files `sources` matches); did you mean "src/main.ts"?']);
+    expect(await problems('deployer.cli:main')).toEqual([expect.stringMatching(/^commands\.deploy\.program: no module "deployer\.cli" was found among the sources/)]);
+    expect(await problems('bin:deploy')).toEqual([]);
+    expect(await problems('bin:deployer')).toEqual(['commands.deploy.program: no package.json declares a bin named "deployer".']);
+    const out: string[] = [];
+    const code = await main(['--root', dir, '--no-cache'], { stdout: (s) => out.push(s), stderr: (s) => out.push(s), cwd: dir, isTTY: false });
+    expect(code).toBe(2);
+    expect(out.join('')).toContain('commands.deploy.program: no package.json declares a bin named "deployer"');
+  });
+
   it('refuses a program that is not a module:function target', () => {
     const dir = copy('typer/valid');
     writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { evalctl: { program: 'evalctl/main.py' } } }));

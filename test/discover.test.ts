@@ -176,6 +176,64 @@ describe('discoverFiles', () => {
     expect(found.packaging).toContain('incubator/build/package.json');
   });
 
+  it('reads folders named build/, dist/, test/ that hold a package\'s source, by evidence, not by name (issue #30)', async () => {
+    const repo = path.join(scratch, 'ambiguous');
+    const files: Record<string, string> = {
+      'mypkg/__init__.py': '',
+      'mypkg/cli.py': 'from mypkg.build.options import add_build_args\nfrom .commands import test as test_command\n',
+      // A subpackage named build: read whole.
+      'mypkg/build/__init__.py': '',
+      'mypkg/build/options.py': 'def add_build_args(p): ...\n',
+      'mypkg/commands/__init__.py': 'from .test.run import add_test_args\n',
+      // A sub-command package named test: the modules the package imports are read, not its tests.
+      'mypkg/commands/test/__init__.py': '',
+      'mypkg/commands/test/run.py': 'from .shared import X\n',
+      'mypkg/commands/test/shared.py': 'X = 1\n',
+      'mypkg/commands/test/helpers.py': 'unused\n',
+      'mypkg/commands/test/test_run.py': 'a test\n',
+      // Tests inside the package that nothing imports: skipped.
+      'mypkg/tests/__init__.py': '',
+      'mypkg/tests/helpers.py': 'fixtures\n',
+      // setuptools output, a virtual environment, tsc output: skipped.
+      'build/lib/mypkg/__init__.py': '',
+      'build/lib/mypkg/cli.py': 'copy\n',
+      '.venv/lib/python3.12/site-packages/x/__init__.py': '',
+      'web/dist/cli.d.ts': 'export {};\n',
+      'web/src/vendor/dist/types.d.ts': 'export {};\n',
+      // TypeScript under a source root: src/commands/build/ is source, src/test/ only when imported.
+      'web/src/cli.ts': "import { build } from './commands/build/index.js';\n",
+      'web/src/commands/build/index.ts': 'export const build = 1;\n',
+      'web/src/test/suite.ts': 'tests\n',
+      'web/test/cli.spec.ts': 'tests\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    }
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-Af');
+    const viaGit = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    expect(viaGit.sources).toEqual([
+      'mypkg/__init__.py',
+      'mypkg/build/__init__.py',
+      'mypkg/build/options.py',
+      'mypkg/cli.py',
+      'mypkg/commands/__init__.py',
+      'mypkg/commands/test/__init__.py',
+      'mypkg/commands/test/run.py',
+      'mypkg/commands/test/shared.py',
+      'web/src/cli.ts',
+      'web/src/commands/build/index.ts',
+    ]);
+    expect(await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby')).toEqual(viaGit);
+    // The user's sources win over the built-in skips, both ways.
+    const asked = await discoverFiles(repo, ['build/lib/**/*.py'], ['**/*.md'], [], 'git');
+    expect(asked.sources).toEqual(['build/lib/mypkg/__init__.py', 'build/lib/mypkg/cli.py']);
+    expect(await discoverFiles(repo, ['build/lib/**/*.py'], ['**/*.md'], [], 'globby')).toEqual(asked);
+    const strict = await discoverFiles(repo, ['**/*.py', '!**/test/**'], ['**/*.md'], [], 'git');
+    expect(strict.sources.filter((f) => f.includes('/test/'))).toEqual([]);
+  });
+
   it('falls back to globby outside a work tree', async () => {
     const plain = path.join(scratch, 'plain');
     mkdirSync(path.join(plain, 'docs'), { recursive: true });

@@ -43,9 +43,12 @@ export interface CommandConfig {
   complete?: boolean;
   /**
    * The `module:function` (or `module:object`, `bin:<name>`) that runs the command, as a console
-   * script would name it (`fastapi_cli.cli:main`), for a command whose entry point is declared in
-   * another package or not at all: its CLI flags (argparse, click, typer) are read from there.
-   * An entry point of the same name in this project wins.
+   * script would name it (`fastapi_cli.cli:main`), or for a TypeScript or JavaScript program the
+   * path of the file that builds it (`src/cli.ts`), for a command whose entry point is declared
+   * in another package, not at all, or points at output docdrift cannot map back to its source:
+   * its CLI flags (argparse, click, typer, commander, yargs…) are read from there, and it wins
+   * over an entry point of the same name. A value naming no module, file or bin of the project is
+   * a config error.
    */
   program?: string;
   /**
@@ -212,8 +215,11 @@ export interface DocdriftConfig {
 export type VersionsSetting = 'current' | 'all' | string[];
 
 /**
- * Directory names skipped everywhere, whatever the config says: dependency, build and tool
- * caches that never hold the project's own code or docs.
+ * Directory names skipped everywhere unless a `sources` glob names them: dependency, build and
+ * tool caches that never hold the project's own code or docs. `build` and `dist` are skipped by
+ * evidence rather than by name: discovery reads one that is a package's source (a Python
+ * subpackage, a folder under `src/`, a workspace package; see `packageSourceFiles` in
+ * src/engine/discover.ts).
  */
 export const ALWAYS_IGNORED: readonly string[] = Object.freeze([
   'node_modules',
@@ -309,27 +315,16 @@ export function defaultConfig(): DocdriftConfig {
 }
 
 /**
- * The keys a config file may contain at its top level (`$schema` is accepted and ignored, for
- * editors; `$comment`, a string or list of strings, is accepted and ignored here and in each
- * `commands.<name>` entry, since JSON has no comments: `docdrift init` writes its notes there).
+ * What `commands.<name>.program` accepts: a Python `module:function` (folders may hold hyphens)
+ * or `path/script.py:function`, a `bin:<name>` of a package.json, or the path of the TypeScript or
+ * JavaScript file that builds the program (`src/cli.ts`, `bin/tool.mjs`).
  */
-export const CONFIG_KEYS = [
-  'sources',
-  'docs',
-  'ignore',
-  'reference',
-  'commands',
-  'globalParameters',
-  'globalSections',
-  'globalFiles',
-  'ignoreParameters',
-  'versions',
-  'allowUnchecked',
-  'rules',
-] as const satisfies ReadonlyArray<keyof DocdriftConfig>;
+export const PROGRAM_PATTERN = /^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$|^[\w.@/-]+\.(?:[cm]?ts|tsx|[cm]?js)$/;
 
-/** The keys of one `commands.<name>` entry. */
-export const COMMAND_KEYS = ['aliases', 'config', 'params', 'kind', 'sections', 'complete', 'program', 'flags', 'defaultSubcommand'] as const satisfies ReadonlyArray<keyof CommandConfig>;
+/** A `program` that names a TypeScript or JavaScript source file (`src/cli.ts`). */
+export function isScriptProgram(program: string): boolean {
+  return /^[\w.@/-]+\.(?:[cm]?ts|tsx|[cm]?js)$/.test(program) && !program.includes(':');
+}
 
 /** The severities, in the order messages list them. */
 export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly Severity[];
@@ -345,15 +340,8 @@ const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
 );
-/** The keys of a `commands.<name>.flags[]` object, for error messages. */
-export const FLAG_KEYS = [
-  'name', 'aliases', 'type', 'default', 'description', 'required', 'hidden', 'deprecated', 'choices', 'negatable', 'positional', 'field',
-] as const;
-
 /** `commands.<name>.flags[]`: a string shorthand or a {@link FlagDeclaration}. */
-const flagDeclaration = z.preprocess(
-  (v) => (typeof v === 'string' ? { name: v } : v),
-  z.strictObject({
+const flagObjectSchema = z.strictObject({
     name: nonEmptyString,
     aliases: stringList.optional(),
     type: nonEmptyString.optional(),
@@ -366,13 +354,27 @@ const flagDeclaration = z.preprocess(
     negatable: z.boolean().optional(),
     positional: z.boolean().optional(),
     field: nonEmptyString.optional(),
-  }),
-);
+  });
+const flagDeclaration = z.preprocess((v) => (typeof v === 'string' ? { name: v } : v), flagObjectSchema);
 const ruleSetting = z.union([
   severity,
   z.tuple([severity]),
   z.tuple([severity, z.record(z.string(), z.unknown())]),
 ]);
+
+/** One `commands.<name>` entry of a config file (strict: unknown keys are errors). */
+const commandEntrySchema = z.strictObject({
+  $comment: stringList.optional(),
+  aliases: stringList.optional(),
+  config: stringList.optional(),
+  params: stringList.optional(),
+  kind: z.enum(['command', 'config-file']).optional(),
+  sections: stringList.optional(),
+  complete: z.boolean().optional(),
+  program: z.string().regex(PROGRAM_PATTERN, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train"), a TypeScript or JavaScript source path ("src/cli.ts"), or "bin:<name>"').optional(),
+  flags: z.array(flagDeclaration).optional(),
+  defaultSubcommand: nonEmptyString.optional(),
+});
 
 /**
  * The zod schema of a config file's contents (strict: unknown keys are errors). It validates;
@@ -385,23 +387,7 @@ export const configFileSchema = z.strictObject({
   docs: nonEmptyStringList.optional(),
   ignore: stringList.optional(),
   reference: stringList.optional(),
-  commands: z
-    .record(
-      nonEmptyString,
-      z.strictObject({
-        $comment: stringList.optional(),
-        aliases: stringList.optional(),
-        config: stringList.optional(),
-        params: stringList.optional(),
-        kind: z.enum(['command', 'config-file']).optional(),
-        sections: stringList.optional(),
-        complete: z.boolean().optional(),
-        program: z.string().regex(/^[\w.-]+:[\w.]+$|^[\w./-]+\.py:[\w.]+$|^bin:.+$/, 'a "module:function" target, e.g. "pkg.cli:main" (folders may hold hyphens: "alpaca-lora.finetune:train", or a script path "alpaca-lora/finetune.py:train")').optional(),
-        flags: z.array(flagDeclaration).optional(),
-        defaultSubcommand: nonEmptyString.optional(),
-      }),
-    )
-    .optional(),
+  commands: z.record(nonEmptyString, commandEntrySchema).optional(),
   globalParameters: stringList.optional(),
   globalSections: stringList.optional(),
   globalFiles: stringList.optional(),
@@ -410,6 +396,34 @@ export const configFileSchema = z.strictObject({
   allowUnchecked: z.boolean().optional(),
   rules: z.record(nonEmptyString, ruleSetting).optional(),
 });
+
+/** The keys a strict object schema accepts, without the ones editors and notes use (`$schema`, `$comment`). */
+function schemaKeys(schema: { shape: Record<string, unknown> }): string[] {
+  return Object.keys(schema.shape).filter((k) => !k.startsWith('$'));
+}
+
+/**
+ * The keys a config file may contain at its top level, read from {@link configFileSchema} so that
+ * error messages list exactly what it accepts (`$schema` is accepted and ignored, for editors;
+ * `$comment`, a string or list of strings, is accepted and ignored here and in each
+ * `commands.<name>` entry, since JSON has no comments: `docdrift init` writes its notes there).
+ */
+export const CONFIG_KEYS = schemaKeys(configFileSchema) as ReadonlyArray<keyof DocdriftConfig>;
+
+/** The keys of one `commands.<name>` entry, read from its schema. */
+export const COMMAND_KEYS = schemaKeys(commandEntrySchema) as ReadonlyArray<keyof CommandConfig>;
+
+/** The keys of a `commands.<name>.flags[]` object, read from its schema, for error messages. */
+export const FLAG_KEYS = schemaKeys(flagObjectSchema) as ReadonlyArray<keyof FlagDeclaration>;
+
+/** The schema's keys and the config types' keys are the same (a compile error names the odd one). */
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { differ: [Exclude<A, B>, Exclude<B, A>] };
+const sameKeys: [
+  SameKeys<Exclude<keyof z.input<typeof configFileSchema>, `$${string}`>, keyof DocdriftConfig>,
+  SameKeys<Exclude<keyof z.input<typeof commandEntrySchema>, `$${string}`>, keyof CommandConfig>,
+  SameKeys<keyof z.input<typeof flagObjectSchema>, keyof FlagDeclaration>,
+] = [true, true, true];
+void sameKeys;
 
 /** What {@link configFileSchema} outputs. */
 export type ConfigFileContents = z.output<typeof configFileSchema>;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
-import { ALWAYS_IGNORED_GLOBS } from '../config/schema.js';
+import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
 
 
 /** The files of one run, project-relative POSIX paths, sorted. */
@@ -51,7 +51,8 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 
 /** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
-const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
+/** JavaScript a bin may run, and what maps compiled JavaScript to its source: tsconfig files and source maps. */
+const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '**/tsconfig*.json', '**/*.{js,mjs,cjs}.map', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 export const YAML = ['**/*.yaml', '**/*.yml'];
 /** JSON files named or placed as schemas: candidates for JSON Schema config types. */
 export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
@@ -96,19 +97,22 @@ export async function discoverFiles(
   { lstats, listing, memo }: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo } = {},
 ): Promise<DiscoveredFiles> {
   const ignored = [...ALWAYS_IGNORED_GLOBS, ...ignore];
+  // The user's `sources` wins over the built-in skips: a pattern naming `build` reads it.
+  const sourceIgnored = [...ALWAYS_IGNORED.filter((dir) => !namedBy(sources, dir)).map((dir) => `**/${dir}/**`), ...ignore];
+  const lifted = liftedSkips(sources, ignore);
   if (strategy !== 'globby' && [...sources, ...docs, ...ignore].every(isRelativePattern)) {
     const listed = await (listing?.root === root ? listing.files : gitFiles(root));
     if (listed) {
       const expandedIgnore = await expandDirectories(root, ignored);
+      const expandedSourceIgnore = sourceIgnored.length === ignored.length ? expandedIgnore : await expandDirectories(root, sourceIgnored);
       // A workspace package whose folder is named like output (`incubator/build/` with its own
       // package.json and src/) is source: inside it, only its own output folders are skipped.
       const packages = outputNamedPackages(listed);
       const inPackage = (f: string): string | undefined => packages.find((d) => f.startsWith(`${d}/`));
-      const packageIgnore = expandedIgnore.filter((g) => !OUTPUT_NAMED_GLOBS.has(g));
-      const pick = (expanded: string[]): string[] => {
-        const matches = globbyMatcher(expanded, expandedIgnore);
+      const pick = (expanded: string[], listIgnore = expandedIgnore): string[] => {
+        const matches = globbyMatcher(expanded, listIgnore);
         if (packages.length === 0) return listed.filter(matches).sort();
-        const inside = globbyMatcher(expanded, packageIgnore);
+        const inside = globbyMatcher(expanded, listIgnore.filter((g) => !OUTPUT_NAMED_GLOBS.has(g)));
         return listed
           .filter((f) => {
             const pkg = inPackage(f);
@@ -122,9 +126,9 @@ export async function discoverFiles(
       // Matching every listed file against six pattern sets is most of discovery's time (NeMo Gym's
       // 4,140 files: ~70 ms; synthetic 10x: ~300 ms): a run whose listing and patterns are the
       // same as the last one's takes the last one's lists.
-      const memoKey = memo && discoveryMemoKey(memo.salt, listed, expandedIgnore, sets);
+      const memoKey = memo && discoveryMemoKey(memo.salt, listed, [...expandedIgnore, '\0', ...expandedSourceIgnore], sets);
       let found = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
-      found ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!)])) as MatchedLists;
+      found ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!, name === 'sources' ? expandedSourceIgnore : expandedIgnore)])) as MatchedLists;
       // Copies: the caller may reorder or filter the lists it is handed.
       if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...found[name]]])) as MatchedLists };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
@@ -146,9 +150,20 @@ export async function discoverFiles(
       });
       const irregular = new Set(all.filter((_, i) => !regular[i]));
       const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
-      if (irregular.size === 0) return { ...found, ...unreadable };
+      // Files under a folder named like output or tests that holds a package's source (see
+      // liftedSkips): matched here, outside the memo, since the evidence may be in file contents.
+      const ambiguous = listed.filter((f) => AMBIGUOUS_PATH.test(f));
+      const maybe = ambiguous.length === 0 ? [] : await (async () => {
+        const [expanded, expandedLifted] = await Promise.all([expandDirectories(root, lifted.sources), expandDirectories(root, lifted.ignore)]);
+        const matches = globbyMatcher(expanded, expandedLifted);
+        const have = new Set(found.sources);
+        return ambiguous.filter((f) => !have.has(f) && matches(f) && isRegularFile(root, f, lstats));
+      })();
+      const rescued = packageSourceFiles(maybe, found.sources, (f) => readText(root, f));
+      const sourcesOut = rescued.length === 0 ? found.sources : [...found.sources, ...rescued].sort();
+      if (irregular.size === 0) return { ...found, sources: sourcesOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(found.sources), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), schemas: keep(found.schemas), ...unreadable };
+      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), schemas: keep(found.schemas), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -173,16 +188,207 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml, programs, schemas] = await Promise.all([
-    globby(sources, options),
+  const [src, doc, pkg, yaml, programs, schemas, maybe] = await Promise.all([
+    globby(sources, { ...options, ignore: sourceIgnored }),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
     globby(PROGRAMS, options),
     globby(SCHEMAS, options),
+    globby(lifted.sources, { ...options, ignore: lifted.ignore }),
   ]);
-  const found = { sources: src.sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
+  const have = new Set(src);
+  const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
+  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
+}
+
+/**
+ * Built-in skips whose folder name is ambiguous: build output (`build/`, `dist/`) or test code
+ * (`test/`, `tests/`) in most projects, a package's own source in some (`mypkg/build/`,
+ * `src/commands/test/`). Files under them are read when {@link packageSourceFiles} finds evidence.
+ */
+const AMBIGUOUS_OUTPUT: ReadonlySet<string> = new Set(['build', 'dist']);
+const AMBIGUOUS_TEST: ReadonlySet<string> = new Set(['test', 'tests']);
+const AMBIGUOUS_PATH = /(?:^|\/)(?:build|dist|tests?)\//;
+/** The default `sources` negations of test folders, lifted when a test folder holds imported source. */
+const TEST_NEGATIONS: ReadonlySet<string> = new Set(['!**/test/**', '!**/tests/**']);
+const SOURCE_EXT = /\.(?:py|ts|mts|cts|tsx)$/;
+
+/** A positive pattern names `dir` as a literal path segment (`build/**\/*.py`, `pkg/dist/*.ts`). */
+function namedBy(patterns: readonly string[], dir: string): boolean {
+  return patterns.some((p) => !p.startsWith('!') && p.split('/').includes(dir));
+}
+
+/**
+ * The `sources` patterns and the ignore globs with the ambiguous built-in skips lifted: the
+ * always-ignored `build`/`dist` folders, and the default `sources`' test-folder negations (a
+ * `sources` list the user wrote keeps its own negations: it wins).
+ */
+function liftedSkips(sources: readonly string[], ignore: readonly string[]): { sources: string[]; ignore: string[] } {
+  const defaults = JSON.stringify(sources) === JSON.stringify(DEFAULT_CONFIG.sources);
+  return {
+    sources: defaults ? sources.filter((p) => !TEST_NEGATIONS.has(p)) : [...sources],
+    ignore: [...ALWAYS_IGNORED.filter((dir) => !AMBIGUOUS_OUTPUT.has(dir)).map((dir) => `**/${dir}/**`), ...ignore],
+  };
+}
+
+function isRegularFile(root: string, file: string, lstats: Map<string, Stats> | undefined): boolean {
+  try {
+    const stat = lstats?.get(file) ?? lstatSync(path.join(root, file));
+    return stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+function readText(root: string, file: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(root, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Of `candidates` (source files under a folder named `build`, `dist`, `test` or `tests` that a
+ * built-in skip left out), those that are a package's source, by evidence rather than by name;
+ * every such folder on a file's path must show it:
+ *
+ * - `build/`, `dist/`: the folder holds code (not only `.d.ts` files) and is a Python subpackage
+ *   (it and its parent hold `__init__.py`: `mypkg/build/`) or lies under a source root
+ *   (`src/mypkg/build/`, `src/commands/dist/`). setuptools' `build/lib/`, tsc's `dist/` and
+ *   wheels in `dist/` show neither.
+ * - `test/`, `tests/`: the project's other sources import a module of it (Python
+ *   `from mypkg.commands.test import main`, relative `from .test import run`; TypeScript
+ *   `import { test } from './commands/test/index.js'`): those modules, the folder's
+ *   `__init__.py` and what they import inside the folder are read; the rest (the tests) is not.
+ *
+ * @param known the sources found without the lifted skips (they give the import evidence)
+ * @param read a file's text (`undefined` when unreadable)
+ */
+export function packageSourceFiles(candidates: readonly string[], known: readonly string[], read: (file: string) => string | undefined): string[] {
+  const files = candidates.filter((f) => SOURCE_EXT.test(f));
+  if (files.length === 0) return [];
+  const all = new Set([...known, ...files]);
+  const isPackage = (dir: string): boolean => all.has(`${dir}/__init__.py`);
+  // Folders holding code a compiler reads (not only `.d.ts` files, which tsc writes into its output).
+  const withCode = new Set<string>();
+  for (const f of files) {
+    if (/\.d\.[cm]?ts$/.test(f)) continue;
+    for (let i = f.indexOf('/'); i >= 0; i = f.indexOf('/', i + 1)) withCode.add(f.slice(0, i));
+  }
+  const outputOk = (dir: string): boolean => {
+    const parts = dir.split('/');
+    return withCode.has(dir) && (parts.slice(0, -1).includes('src') || (isPackage(dir) && parts.length > 1 && isPackage(parts.slice(0, -1).join('/'))));
+  };
+  // Folders named like tests, each with the files a source outside it imports.
+  const testDirs = new Map<string, Set<string>>();
+  const out: string[] = [];
+  for (const file of files) {
+    const parts = file.split('/');
+    let ok = true;
+    let test: string | undefined;
+    for (let i = 0; i < parts.length - 1 && ok; i++) {
+      const dir = parts.slice(0, i + 1).join('/');
+      if (AMBIGUOUS_OUTPUT.has(parts[i]!)) ok = outputOk(dir);
+      else if (AMBIGUOUS_TEST.has(parts[i]!)) test ??= dir;
+    }
+    if (!ok) continue;
+    if (test === undefined) out.push(file);
+    else if (!testDirs.has(test) && testMayBeSource(test, isPackage)) testDirs.set(test, new Set());
+  }
+  if (testDirs.size > 0) {
+    const inside = (dir: string): string[] => files.filter((f) => f.startsWith(`${dir}/`));
+    for (const [dir, wanted] of testDirs) {
+      const members = new Set(inside(dir));
+      // Importers: the known sources of the same language directly in the folder's parent and
+      // grandparent (`mypkg/commands/__init__.py`, `mypkg/cli.py`; `src/commands/index.ts`,
+      // `src/cli.ts`): a bounded read, only for folders that may be source.
+      const python = [...members].some((f) => f.endsWith('.py'));
+      const parent = path.posix.dirname(dir);
+      const scopes = new Set([parent, path.posix.dirname(parent)]);
+      const importers = known.filter((f) => (python ? f.endsWith('.py') : /\.(?:[cm]?ts|tsx)$/.test(f)) && scopes.has(path.posix.dirname(f)));
+      const queue: string[] = [];
+      const add = (f: string | undefined): void => {
+        if (f !== undefined && members.has(f) && !wanted.has(f)) {
+          wanted.add(f);
+          queue.push(f);
+        }
+      };
+      for (const importer of importers) for (const f of importedFiles(importer, read(importer) ?? '', members, isPackage)) add(f);
+      while (queue.length > 0) {
+        const f = queue.shift()!;
+        for (const g of importedFiles(f, read(f) ?? '', members, isPackage)) add(g);
+      }
+      if (wanted.size > 0 && python) add(`${dir}/__init__.py`);
+      out.push(...wanted);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * A test-named folder that may hold source: a Python subpackage (`mypkg/commands/test/` with
+ * `__init__.py` in it and its parent) or a folder under a source root (`src/commands/test/`).
+ * A top-level `tests/` is the project's tests.
+ */
+function testMayBeSource(dir: string, isPackage: (dir: string) => boolean): boolean {
+  const parts = dir.split('/');
+  if (parts.length < 2) return false;
+  return parts.slice(0, -1).includes('src') || (isPackage(dir) && isPackage(parts.slice(0, -1).join('/')));
+}
+
+/** The Python dotted module of a file through its `__init__.py` chain (`src/pkg/a/b.py` → `pkg.a.b`). */
+function pythonModule(file: string, isPackage: (dir: string) => boolean): string[] {
+  const parts = file.replace(/\.py$/, '').split('/');
+  if (parts.at(-1) === '__init__') parts.pop();
+  let start = parts.length - 1;
+  while (start > 0 && isPackage(parts.slice(0, start).join('/'))) start--;
+  return parts.slice(start);
+}
+
+const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w\s,.*]+)/gm;
+const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
+const TS_SPECIFIER = /\bfrom\s*['"](\.{1,2}\/[^'"\n]*)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|\brequire\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|^\s*import\s+['"](\.{1,2}\/[^'"\n]*)['"]/gm;
+
+/** The files of `members` that `file`'s imports name (Python absolute and relative imports, TypeScript relative specifiers); read with patterns, never run. */
+function importedFiles(file: string, text: string, members: ReadonlySet<string>, isPackage: (dir: string) => boolean): string[] {
+  const out: string[] = [];
+  if (file.endsWith('.py')) {
+    const byModule = new Map<string, string>();
+    for (const m of members) if (m.endsWith('.py')) byModule.set(pythonModule(m, isPackage).join('.'), m);
+    const own = pythonModule(file, isPackage);
+    const pkg = file.endsWith('__init__.py') ? own : own.slice(0, -1);
+    const take = (module: string): void => {
+      const f = byModule.get(module);
+      if (f !== undefined) out.push(f);
+    };
+    for (const m of text.matchAll(PY_FROM)) {
+      const dots = m[1]!.length;
+      const base = dots === 0 ? m[2]! : [...pkg.slice(0, pkg.length - (dots - 1)), ...(m[2] ? [m[2]] : [])].join('.');
+      take(base);
+      for (const name of m[3]!.split(',')) take(`${base}.${name.trim().split(/\s/)[0]}`);
+    }
+    for (const m of text.matchAll(PY_IMPORT)) for (const name of m[1]!.split(',')) {
+      const parts = name.trim().split('.');
+      for (let n = 1; n <= parts.length; n++) take(parts.slice(0, n).join('.'));
+    }
+    return out;
+  }
+  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  for (const m of text.matchAll(TS_SPECIFIER)) {
+    const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+    const target = path.posix.normalize(dir === '' ? spec : `${dir}/${spec}`);
+    const stem = target.replace(/\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/, '');
+    for (const c of [target, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.cts`, `${stem}/index.ts`, `${stem}/index.tsx`]) {
+      if (members.has(c)) {
+        out.push(c);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** Always-ignored folder names that a workspace package may also be called. */

@@ -4,7 +4,7 @@ import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { DEFAULT_CONFIG, type DocdriftConfig } from '../config/schema.js';
+import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_RUN_FILES, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
@@ -22,7 +22,9 @@ import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
-import type { ConfigClass, DocFile, InputDiagnostic, Model } from '../model/types.js';
+import type { ConfigClass, DocFile, InputDiagnostic, Model, UnreadProgram } from '../model/types.js';
+import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
+import { moduleNameForFile } from '../extract/python/module-name.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
@@ -200,12 +202,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: [...runNotes(model, config, files.docs), ...versionNotes(versions.families)],
+      notes: [...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families)],
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
@@ -348,6 +350,14 @@ export interface CodeFacts {
   interpolatedKeys: Set<string>;
   /** Python plus TypeScript sources read, for {@link LintStats}. */
   sourceCount: number;
+  /**
+   * What was met in programs whose flags and config were not read, by target (`pkg.cli:main`,
+   * `bin:tool`): the first CLI library each reaches, or a bin's file with no source. The model
+   * keeps it on the commands whose parameters stay unknown.
+   */
+  unreadPrograms: Array<[string, UnreadProgram]>;
+  /** CLI libraries used by Python scripts (`if __name__ == "__main__":`) that no command reads: said when no command is found. */
+  scriptLibraries: CliLibraryUse[];
 }
 
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
@@ -469,12 +479,21 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     if (read.problem) diagnostics.push(read.problem);
     return read.bins.map((bin) => ({ ...bin, packageJson: pkg.file }));
   });
+  // `commands.<name>.program: "src/cli.ts"`: the file is read as the program of a bin of its own
+  // (`bin:config:<name>`), as if a package.json declared it.
+  const scriptPrograms = Object.entries(config.commands).flatMap(([name, c]) => (c.program !== undefined && isScriptProgram(c.program) ? [[name, c.program] as const] : []));
+  const programTargets = new Map(scriptPrograms.map(([name, program]) => [program, `bin:${CONFIG_BIN_PREFIX}${name}`]));
+  if (scriptPrograms.length > 0) {
+    packageJsons.push({ file: CONFIG_PACKAGE_JSON, text: JSON.stringify({ bin: Object.fromEntries(scriptPrograms.map(([name, program]) => [`${CONFIG_BIN_PREFIX}${name}`, program])) }) });
+  }
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
     bins.length > 0 ||
+    scriptPrograms.length > 0 ||
     Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
   let tsSourceCount = 0;
-  if ((tsFiles.length > 0 || bins.length > 0) && wantsTs) {
+  const tsUnread: Array<[string, UnreadProgram]> = [];
+  if ((tsFiles.length > 0 || bins.length > 0 || scriptPrograms.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
       const text = read(file);
       return text === undefined ? [] : [{ file, text }];
@@ -488,6 +507,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes.push(...ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
     flagCommands.push(...ts.flagCommands);
+    tsUnread.push(...(ts.unreadPrograms ?? []));
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
@@ -501,6 +521,11 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
     }
   }
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs);
+  const runnable = sources.filter((src) => factsOf(src).mainGuard);
+  const flagFiles = new Set(flagCommands.map((f) => f.location.file));
+  // Only said when no command is found: scanned only then.
+  const scriptLibraries = entryPoints.length > 0 || Object.keys(config.commands).length > 0 ? [] : runnable.filter((src) => !flagFiles.has(src.file)).slice(0, MAX_SCRIPT_SCANS).flatMap((src) => cliLibraryUses(src.file, src.text).slice(0, 1));
   // JSON Schema files: their object schemas are config types too; a type the code declares wins.
   const schemaFiles = (files.schemas ?? []).flatMap((file) => {
     const text = read(file);
@@ -521,14 +546,144 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     flagCommands,
     launcherFlags: flags.launchers ?? [],
     entryPoints,
-    canonicalTarget: python.canonicalTarget,
-    runnableScripts: new Set(sources.filter((src) => factsOf(src).mainGuard).map((src) => src.file)),
+    canonicalTarget: programTargets.size === 0 ? python.canonicalTarget : (target) => programTargets.get(target) ?? python.canonicalTarget(target),
+    runnableScripts: new Set(runnable.map((src) => src.file)),
+    unreadPrograms: [...unreadPrograms, ...tsUnread],
+    scriptLibraries,
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
   };
 }
 
+
+/** How many Python scripts without a read parser are scanned for CLI libraries (for the note when no command is found). */
+const MAX_SCRIPT_SCANS = 50;
+/** How many import hops from an entry's module are searched for a CLI library. */
+const LIBRARY_HOPS = 2;
+
+const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+\(?([\w\s,]*)/gm;
+const PY_PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
+
+/**
+ * For each Python entry point and config `program` whose target got no flags and no config class:
+ * the first CLI library its module reaches (the module, then the project modules it imports, up
+ * to two hops, nearest first), found with {@link cliLibraryUses}. Read with patterns, never run.
+ */
+function pythonUnreadPrograms(
+  entryPoints: readonly EntryPoint[],
+  config: DocdriftConfig,
+  sources: readonly PythonSource[],
+  packageRoots: string[],
+  flagCommands: readonly FlagCommand[],
+  functionConfigs: ReadonlyMap<string, string[]>,
+): Array<[string, UnreadProgram]> {
+  const targets = [
+    ...entryPoints.map((e) => e.target),
+    ...Object.values(config.commands).flatMap((c) => (c.program !== undefined && !c.program.startsWith('bin:') && !isScriptProgram(c.program) ? [c.program] : [])),
+  ].filter((t) => !t.startsWith('bin:'));
+  const read = new Set(flagCommands.map((f) => f.target));
+  const pending = [...new Set(targets)].filter((t) => !read.has(t) && !functionConfigs.has(t.replace(/\s*\[.*\]\s*$/, '').trim()));
+  if (pending.length === 0) return [];
+  const byModule = new Map<string, PythonSource>();
+  for (const src of sources) if (!byModule.has(moduleNameForFile(src.file, packageRoots))) byModule.set(moduleNameForFile(src.file, packageRoots), src);
+  const moduleOf = (target: string): PythonSource | undefined => {
+    const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+    if (module.endsWith('.py')) return sources.find((s) => s.file === module || s.file.endsWith(`/${module}`));
+    return byModule.get(module);
+  };
+  const imports = (src: PythonSource): PythonSource[] => {
+    const own = moduleNameForFile(src.file, packageRoots).split('.');
+    const isPackage = /(^|\/)__init__\.py$/.test(src.file);
+    const out: PythonSource[] = [];
+    const add = (module: string): void => {
+      const found = byModule.get(module);
+      if (found && !out.includes(found)) out.push(found);
+    };
+    for (const m of src.text.matchAll(PY_FROM_IMPORT)) {
+      const dots = m[1]?.length ?? 0;
+      const base = dots > 0 ? own.slice(0, own.length - dots + (isPackage ? 1 : 0)) : [];
+      const module = [...base, ...(m[2] ? m[2].split('.') : [])].join('.');
+      add(module);
+      for (const raw of (m[3] ?? '').split(',')) {
+        const name = raw.trim().split(/\s+/)[0];
+        if (name) add(`${module}.${name}`);
+      }
+    }
+    for (const m of src.text.matchAll(PY_PLAIN_IMPORT)) add(m[1]!);
+    return out;
+  };
+  const out: Array<[string, UnreadProgram]> = [];
+  for (const target of pending) {
+    const start = moduleOf(target);
+    if (!start) continue;
+    const seen = new Set<PythonSource>([start]);
+    let level = [start];
+    const ordered: PythonSource[] = [start];
+    for (let hop = 0; hop < LIBRARY_HOPS; hop++) {
+      const next: PythonSource[] = [];
+      for (const src of level) for (const t of imports(src)) if (!seen.has(t)) {
+        seen.add(t);
+        next.push(t);
+        ordered.push(t);
+      }
+      level = next;
+    }
+    const use = firstCliLibraryUse(ordered);
+    if (use) out.push([target, { kind: 'library', ...use }]);
+  }
+  return out;
+}
+
+/** The bins `commands.<name>.program` source paths become are named `config:<name>`, which no package.json bin can be. */
+const CONFIG_BIN_PREFIX = 'config:';
+/** Where those bins are declared, as the TypeScript extraction is told. */
+const CONFIG_PACKAGE_JSON = 'docdrift config';
+
+/**
+ * `commands.<name>.program` values that name nothing in the project, one problem each (the run
+ * exits 2): a source path (`src/cli.ts`) that is not among the sources or JavaScript files, a
+ * `bin:<name>` no package.json declares, a Python `module:function` whose module no source file
+ * is (`pkg/cli.py` or `pkg/cli/__init__.py`, under any folder) or a `script.py:function` whose
+ * script is not there. Reading the program itself (its parser) is the extraction's job: one that
+ * builds no parser docdrift reads is a note, not a config error.
+ */
+export function unresolvedPrograms(config: DocdriftConfig, files: DiscoveredFiles, entryPoints: readonly EntryPoint[]): string[] {
+  const problems: string[] = [];
+  const known = new Set([...files.sources, ...(files.programs ?? [])]);
+  const python = files.sources.filter((f) => f.endsWith('.py'));
+  const endsWith = (suffix: string): boolean => known.has(suffix) || python.some((f) => f.endsWith(`/${suffix}`));
+  for (const [name, entry] of Object.entries(config.commands)) {
+    const program = entry.program;
+    if (program === undefined) continue;
+    const key = `commands.${name}.program`;
+    if (isScriptProgram(program)) {
+      const file = path.posix.normalize(program.replace(/^\.\//, ''));
+      if (!known.has(file)) {
+        const near = suggestNames(file, [...known].filter((f) => /\.(?:[cm]?ts|tsx|[cm]?js)$/.test(f)), 3);
+        problems.push(`${key}: no source file "${program}" was found (a path from the project root to the TypeScript or JavaScript file that builds the program, among the files \`sources\` matches)` + (near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : '.'));
+      }
+      continue;
+    }
+    if (program.startsWith('bin:')) {
+      const bin = program.slice('bin:'.length);
+      if (!entryPoints.some((e) => e.name === bin && e.target.startsWith('bin:'))) {
+        problems.push(`${key}: no package.json declares a bin named "${bin}".`);
+      }
+      continue;
+    }
+    const [module] = program.split(':') as [string];
+    const script = module.endsWith('.py');
+    const found = script ? endsWith(module) : endsWith(`${module.split('.').join('/')}.py`) || endsWith(`${module.split('.').join('/')}/__init__.py`);
+    if (!found) {
+      problems.push(
+        `${key}: ${script ? `no script "${module}"` : `no module "${module}"`} was found among the sources, so the program "${program}" cannot be read; ` +
+          'name a module of this project (`pkg.cli:main`), or declare the flags in `flags`.',
+      );
+    }
+  }
+  return problems;
+}
 
 /** A path inside a test directory (`tests/`, `test/`, `__tests__/`, `fixtures/`, `testdata/`). */
 const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
@@ -721,6 +876,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     entryPoints: code.entryPoints,
     canonicalTarget: code.canonicalTarget,
     runnableScripts: code.runnableScripts,
+    unreadPrograms: new Map(code.unreadPrograms),
     stringKeys: code.stringKeys,
     interpolatedKeys: code.interpolatedKeys,
     docs: docs.docs,

@@ -8,6 +8,7 @@ import picomatch from 'picomatch';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
+import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
 
@@ -76,13 +77,19 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
  *
  * @param docFiles project-relative paths of every discovered document.
  */
-export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonly string[]): string[] {
+export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonly string[], scriptLibraries: readonly CliLibraryUse[] = []): string[] {
   const notes: string[] = [];
   if (model.commands.length === 0) {
+    // Scripts that build a command line docdrift read nothing from: named, with what they use.
+    const shown = scriptLibraries.slice(0, 3).map((u) => `${u.file}:${u.line} \`${u.construct}\` (${u.library})`);
+    const scripts = shown.length === 0
+      ? ''
+      : ` Scripts build a command line with a library docdrift read no command or flag from: ${shown.join('; ')}${scriptLibraries.length > 3 ? `; and ${scriptLibraries.length - 3} more` : ''}; ` +
+        'declare their flags in `commands.<name>.flags`.';
     notes.push(
       'no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, ' +
         'no "commands" in the config), so nothing was checked. Map one in docdrift.config.json, e.g. ' +
-        '{"commands": {"tool": {"config": "pkg.config.ToolConfig"}}}.',
+        `{"commands": {"tool": {"config": "pkg.config.ToolConfig"}}}.${scripts}`,
     );
     return notes;
   }

@@ -6,7 +6,8 @@
  * thread ({@link startTypeScriptFacts}), in parallel with the Python extraction.
  */
 import { Worker } from 'node:worker_threads';
-import type { InputDiagnostic, ConfigClass } from '../model/types.js';
+import type { InputDiagnostic, ConfigClass, UnreadProgram } from '../model/types.js';
+import { firstCliLibraryUse } from '../extract/cli-libraries.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
 
@@ -21,6 +22,11 @@ export interface TypeScriptFacts {
   flagCommands: FlagCommand[];
   /** TypeScript and JavaScript sources read. */
   sourceCount: number;
+  /**
+   * Bins whose program gave no flags and no config type, by target (`bin:<name>`): the first CLI
+   * library their program reaches (two import hops), or their file when no source was found.
+   */
+  unreadPrograms?: Array<[string, UnreadProgram]>;
 }
 
 /** A file's text as read: `undefined` when it could not be read. */
@@ -62,6 +68,27 @@ export async function typeScriptFacts(
       if (fieldFlags) fc.fieldFlags = fieldFlags;
     }
   }
+  // Bins read to nothing: what their program imports to build its command line, or that no
+  // source was found for their file (compiled output not in the project).
+  const texts = new Map(allSources.map((s) => [s.file, s.text]));
+  const withFlags = new Set(facts.flagCommands.map((f) => f.target));
+  const withConfig = new Set(facts.binConfigs.map(([target]) => target));
+  const unread: Array<[string, UnreadProgram]> = [];
+  for (const bin of programs.bins) {
+    const target = `bin:${bin.name}`;
+    if (withFlags.has(target) || withConfig.has(target) || unread.some(([t]) => t === target)) continue;
+    if (bin.source === undefined) {
+      unread.push([target, { kind: 'no-source', file: bin.path }]);
+      continue;
+    }
+    const reached = [...reachable(programs.imports, bin.source, 2)].sort((a, b) => a[1] - b[1]).flatMap(([file]) => {
+      const text = texts.get(file);
+      return text === undefined ? [] : [{ file, text }];
+    });
+    const use = firstCliLibraryUse(reached);
+    if (use) unread.push([target, { kind: 'library', ...use }]);
+  }
+  if (unread.length > 0) facts.unreadPrograms = unread;
   return facts;
 }
 

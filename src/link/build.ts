@@ -35,6 +35,7 @@ import type {
   ReferenceRow,
   ReferenceSection,
   UnknownSubcommand,
+  UnreadProgram,
   Usage,
 } from '../model/types.js';
 
@@ -62,6 +63,8 @@ export interface ModelInput {
   entryPoints: EntryPoint[];
   /** Python files that run as scripts (`if __name__ == "__main__":`); their parsers may be commands of their own. */
   runnableScripts?: Set<string>;
+  /** What was met in programs whose parameters may be unknown, by target (see `CommandSpec.unreadProgram`). */
+  unreadPrograms?: ReadonlyMap<string, UnreadProgram>;
   /** Where a `program` target of the config is defined (follows re-exports); identity when absent. */
   canonicalTarget?: (target: string) => string;
   /** Identifier-like string literals by top-level package; see {@link Model.isReadElsewhere}. */
@@ -141,6 +144,12 @@ export function buildModel(input: ModelInput): Model {
   for (const c of commands) if (!c.script && scriptNames.has(c.name.split(' ')[0]!)) c.script = true;
   applyDeclaredFlags(commands, config, input.configSource);
   markDescribedDeprecations(commands, input.classes);
+  // What docdrift met in a program it read nothing from: said in the note on its unknown parameters.
+  for (const cmd of commands) {
+    if (cmd.paramsKnown || cmd.target === undefined || cmd.name.includes(' ')) continue;
+    const unread = input.unreadPrograms?.get(cmd.target) ?? input.unreadPrograms?.get(normaliseTarget(cmd.target));
+    if (unread) cmd.unreadProgram = unread;
+  }
   // `commands.<name>.defaultSubcommand`: the sub-command a group runs when none is named.
   for (const [name, entry] of Object.entries(config.commands)) {
     const cmd = entry.defaultSubcommand === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));

@@ -270,9 +270,24 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `so its flags come from code docdrift does not read (a plugin's parser, a delegate program, a list built at run time); set ${key('flags')} to check its reference and examples`
     );
   }
+  const unread = cmd.unreadProgram;
+  if (unread?.kind === 'library') {
+    return (
+      `its entry point \`${cmd.target}\` reaches ${unread.file}:${unread.line} \`${unread.construct}\`, which uses the CLI library ${unread.library}, ` +
+      `and docdrift read no command or flag from it (no reader for ${unread.library}, or a form its reader does not cover); ` +
+      `declare the flags in ${key('flags')}, or set ${key('program')} when the parser lives in another module or file`
+    );
+  }
+  if (unread?.kind === 'no-source') {
+    return (
+      `its bin runs \`${unread.file}\`, which is not among the project's files (compiled output) and maps to no source: ` +
+      'no source map beside it, no tsconfig `outDir` covering it, no same-named source file; ' +
+      `set ${key('program')} to the TypeScript or JavaScript file that builds the program (\`src/cli.ts\`)`
+    );
+  }
   if (cmd.target) {
     return (
-      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, yargs, commander, util.parseArgs, arg, mri, minimist) and names no config class; ` +
+      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist) and names no config class; ` +
       `set ${key('config')} (a class or a list), ${key('flags')}, or ${key('program')} when the parser lives in another module, ` +
       'or `"kind": "config-file"` when the entry documents a config file'
     );

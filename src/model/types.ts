@@ -158,6 +158,23 @@ export interface EntryPoint {
   subcommand?: string[];
 }
 
+/** Why a program's parameters could not be read (see {@link CommandSpec.unreadProgram}). */
+export type UnreadProgram =
+  | {
+      kind: 'library';
+      /** The CLI library (`docopt`, `vorpal`). */
+      library: string;
+      /** Where it is first used (project-relative file, 1-based line) and the line's text. */
+      file: string;
+      line: number;
+      construct: string;
+    }
+  | {
+      kind: 'no-source';
+      /** The file a package.json `bin` names (`dist/cli.js`), which is not in the project and maps to no source. */
+      file: string;
+    };
+
 /**
  * A command users type, with the parameters it accepts. Several entry points that name the same
  * function are one command with aliases.
@@ -193,6 +210,13 @@ export interface CommandSpec {
    * `ignore_unknown_options`): examples may pass any flag, so none is unknown.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * What docdrift met in the program of a command whose parameters are unknown: the first use of
+   * a CLI library its entry reaches (`docopt(__doc__)` at `navalfate/cli.py:16`) from which no
+   * command or flag was read, or a `bin` whose file is compiled output with no source found.
+   * Absent when the parameters are known or nothing was met.
+   */
+  unreadProgram?: UnreadProgram;
   /**
    * True when the command's sub-commands are (also) made at run time under names docdrift cannot
    * read (commander `.command(name)` in a loop over commands loaded at run time). When the command

@@ -51,6 +51,16 @@ interface Parser {
   fields: Map<string, string>;
 }
 
+/** The arguments of a call through a `functools.partial`: the bound ones, then the call's own (keywords override, as Python's `partial` does). */
+function boundArgs(bound: CallArgs, call: CallArgs): CallArgs {
+  return {
+    callee: bound.callee,
+    positional: [...bound.positional, ...call.positional],
+    keywords: new Map([...bound.keywords, ...call.keywords]),
+    hasSplat: bound.hasSplat || call.hasSplat,
+  };
+}
+
 /** A Python object the partial evaluator knows: argparse objects, data, objects of repository classes, callables. */
 type Value =
   | { kind: 'parser'; parser: Parser }
@@ -66,7 +76,12 @@ type Value =
   /** A `lambda` and the frame it closes over. */
   | { kind: 'lambda'; node: Node; closure: Frame }
   /** A top-level repository function used as a value (`register=_register_flags`, `set_defaults(func=run)`). */
-  | { kind: 'function'; symbol: Symbol };
+  | { kind: 'function'; symbol: Symbol }
+  /**
+   * `functools.partial(argparse.ArgumentParser, add_help=False, …)`: calling it makes a parser with
+   * the arguments bound here followed by the call's own (pypa/build's `make_parser()`).
+   */
+  | { kind: 'parser-factory'; args: CallArgs };
 
 type ParserValue = Extract<Value, { kind: 'parser' | 'group' | 'subparsers' }>;
 
@@ -137,7 +152,11 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
   const creators: Symbol[] = [];
   for (const module of ctx.modules.values()) {
     for (const [name, fn] of module.info.functions) {
-      if (fn.calls.some((call) => state.isArgumentParser(module, call.callee, fn.localBindings))) creators.push({ module, name });
+      // A parser made directly, or through `functools.partial(argparse.ArgumentParser, …)`.
+      const creates = (call: (typeof fn.calls)[number]): boolean =>
+        state.isArgumentParser(module, call.callee, fn.localBindings) ||
+        (ctx.external(module, call.callee, fn.localBindings) === 'functools.partial' && call.source !== undefined && /^[\w.]+$/.test(call.source) && state.isArgumentParser(module, call.source.split('.'), fn.localBindings));
+      if (fn.calls.some(creates)) creators.push({ module, name });
     }
   }
   const followed = new Set<string>();
@@ -733,6 +752,18 @@ class ArgparseState {
       }
     }
     if (this.isArgumentParser(frame.module, args.callee, frame.local)) return this.createRoot(frame, node, args);
+    if (fn.type === 'identifier') {
+      const bound = this.lookup(frame, fn.text);
+      if (bound?.kind === 'parser-factory') return this.createRoot(frame, node, boundArgs(bound.args, args));
+    }
+    if (this.ctx.external(frame.module, args.callee, frame.local) === 'functools.partial' && args.positional[0]) {
+      // `partial(argparse.ArgumentParser, …)`, or a partial of such a partial.
+      const rest = { ...args, positional: args.positional.slice(1) };
+      const inner = dottedName(args.positional[0]);
+      if (inner && this.isArgumentParser(frame.module, inner, frame.local)) return { kind: 'parser-factory', args: { ...rest, callee: inner } };
+      const base = this.evaluate(frame, args.positional[0]);
+      if (base?.kind === 'parser-factory') return { kind: 'parser-factory', args: boundArgs(base.args, rest) };
+    }
     const read = this.readArgs(frame, node);
     const resolved = args.callee ? this.ctx.resolver.resolve(frame.module.info, args.callee, frame.local) : undefined;
     if (resolved?.kind === 'class') {

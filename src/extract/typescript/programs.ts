@@ -1,7 +1,8 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
 import { readBins, type BinEntry } from './bin.js';
-import { dirname, findSource, joinPath, OUT_DIRS } from './scan.js';
 import { commandDirFolders } from './command-dirs.js';
+import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
+import { dirname, joinPath, OUT_DIRS } from './scan.js';
 
 /** A `bin` of some package.json with the source file that holds its program. */
 export interface BinProgram extends BinEntry {
@@ -47,13 +48,15 @@ function javascriptFile(target: string, files: ReadonlySet<string>): string | un
  * The program of every `bin` of every package.json (workspace packages included; paths in a
  * package resolve against its directory), never running code:
  *
+ * 0. When a source map beside the declared file (`cli.js.map`) or a tsconfig's `outDir`/`rootDir`
+ *    names its source (see `compiledSourceMapper`), that source.
  * 1. When the declared file exists outside an out dir (`bin/tool`, `bin/cli.js`, not
  *    `dist/cli.js`) and is short (≤ 40 lines), its
  *    first relative `require`/`import` that maps to a TypeScript source: it is a shim for that
  *    source (`require('../dist/index')` → `index.ts` or `src/index.ts`). What the shim loads
  *    beats a guess from the bin's own name.
- * 2. Else the declared file's TypeScript source, when compiled output maps back to one
- *    (`dist/x.js` → `src/x.ts`, see `sourceCandidates`).
+ * 2. Else the declared file's TypeScript source, when compiled output maps back to one by the
+ *    usual layouts (`dist/x.js` → `src/x.ts`, `cli.js` → `cli.ts`, see `sourceCandidates`).
  * 3. Else, when the declared file exists, the file itself is a JavaScript program, and it and
  *    the JavaScript it imports (relative specifiers, and the modules of folders a yargs
  *    `.commandDir()` names; ≤ 400 files) are read.
@@ -70,6 +73,7 @@ export function findBinPrograms(
   read: (file: string) => string | undefined,
 ): BinPrograms {
   const tsSet = new Set(tsFiles.map((s) => s.file));
+  const mapper = compiledSourceMapper(tsSet, programFiles, read);
   const bins: BinProgram[] = [];
   const javascript = new Map<string, string>();
   const queue: string[] = [];
@@ -90,14 +94,21 @@ export function findBinPrograms(
       // A declared file that exists says what it loads: its shim target beats the name guess
       // (`bin/stryker.js` importing `../dist/src/index.js` runs `src/index.ts`, not `src/stryker.ts`).
       // Compiled output itself (`dist/cli.js` committed) is not a shim of what it imports.
+      // Compiled output a source map or a tsconfig `outDir` names is mapped by what they say
+      // (`out/cli.js` with `outDir: "out"`, `rootDir: "lib"` runs `lib/cli.ts`).
+      const declared = mapper.declared(bin.path);
+      if (declared !== undefined) {
+        program.source = declared;
+        continue;
+      }
       const compiled = bin.path.split('/').some((part) => OUT_DIRS.has(part));
       const text = programFiles.has(bin.path) ? (javascript.get(bin.path) ?? read(bin.path)) : undefined;
-      const shimTarget = text !== undefined && !compiled && text.split('\n').length <= MAX_SHIM_LINES ? shimSource(bin.path, text, tsSet) : undefined;
+      const shimTarget = text !== undefined && !compiled && text.split('\n').length <= MAX_SHIM_LINES ? shimSource(bin.path, text, mapper) : undefined;
       if (shimTarget !== undefined) {
         program.source = shimTarget;
         continue;
       }
-      const ts = findSource(bin.path, tsSet);
+      const ts = mapper.source(bin.path);
       if (ts !== undefined) {
         program.source = ts;
         continue;
@@ -115,14 +126,14 @@ export function findBinPrograms(
     const file = queue.shift() as string;
     for (const specifier of relativeSpecifiers(javascript.get(file) ?? '')) {
       const target = joinPath(dirname(file), specifier);
-      if (target === undefined || findSource(target, tsSet) !== undefined) continue;
+      if (target === undefined || mapper.source(target) !== undefined) continue;
       const js = javascriptFile(target, programFiles);
       if (js !== undefined) readJs(js);
     }
     // yargs `.commandDir('cmds')` loads every module of a folder that nothing imports.
     for (const dir of commandDirFolders(file, javascript.get(file) ?? '')) {
       for (const js of [...programFiles].filter((f) => f.startsWith(`${dir}/`) && /\.[cm]?js$/.test(f)).sort()) {
-        if (findSource(js, tsSet) === undefined || findSource(js, tsSet) === js) readJs(js);
+        if (mapper.source(js) === undefined) readJs(js);
       }
     }
   }
@@ -133,7 +144,7 @@ export function findBinPrograms(
     const targets: string[] = [];
     for (const specifier of relativeSpecifiers(text)) {
       const target = joinPath(dirname(file), specifier);
-      const found = target === undefined ? undefined : (findSource(target, tsSet) ?? javascriptFile(target, all));
+      const found = target === undefined ? undefined : (mapper.source(target) ?? javascriptFile(target, all));
       if (found !== undefined && !targets.includes(found)) targets.push(found);
     }
     imports.set(file, targets);
@@ -142,10 +153,10 @@ export function findBinPrograms(
 }
 
 /** The TypeScript source a shim file loads (`require('../dist/index')`), when one of its relative specifiers maps to one. */
-function shimSource(file: string, text: string, tsFiles: ReadonlySet<string>): string | undefined {
+function shimSource(file: string, text: string, mapper: CompiledSourceMapper): string | undefined {
   for (const specifier of relativeSpecifiers(text)) {
     const target = joinPath(dirname(file), specifier);
-    const found = target === undefined ? undefined : findSource(target, tsFiles);
+    const found = target === undefined ? undefined : mapper.source(target);
     if (found !== undefined) return found;
   }
   return undefined;
