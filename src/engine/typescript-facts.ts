@@ -11,6 +11,9 @@ import { firstCliLibraryUse } from '../extract/cli-libraries.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
 
+/** A source that may define a CLI: it names yargs, commander, `parseArgs`, yargs-parser, or imports/requires arg, mri or minimist. */
+const USES_PARSER = /\b(yargs|commander|parseArgs|yargs-parser)\b|(?:from\s*|require\(\s*)['"](?:arg|mri|minimist)['"]/;
+
 /** What the TypeScript sources say. */
 export interface TypeScriptFacts {
   classes: ConfigClass[];
@@ -46,9 +49,11 @@ export async function typeScriptFacts(
   const ts = await extractTypeScript(allSources, packageJsons, binSources);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
-  // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
+  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist) of the programs the bins run.
   // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
-  const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
+  // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added.
+  const { withCommandDirs } = await import('../extract/typescript/command-dirs.js');
+  const flagFiles = withCommandDirs(new Set(allSources.filter((s) => USES_PARSER.test(s.text)).map((s) => s.file)), allSources);
   for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
   const flagSources = allSources.filter((s) => flagFiles.has(s.file));
   if (flagSources.length > 0 && programs.bins.length > 0) {

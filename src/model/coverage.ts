@@ -265,8 +265,9 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.passesUnknownFlags && cmd.location) {
     return (
-      `it declares no flag or argument of its own and accepts any flag (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, at ${cmd.location.file}:${cmd.location.line}), ` +
-      `so its flags come from a parser built at run time (a plugin's, a delegate program's) that docdrift does not read; set ${key('flags')} to check its reference and examples`
+      `it declares no flag or argument docdrift can read and accepts any flag or builds its options at run time (commander \`.allowUnknownOption()\`, click \`ignore_unknown_options\`, minimist/mri without \`unknown\`, ` +
+      `options whose names or lists are computed, at ${cmd.location.file}:${cmd.location.line}), ` +
+      `so its flags come from code docdrift does not read (a plugin's parser, a delegate program, a list built at run time); set ${key('flags')} to check its reference and examples`
     );
   }
   const unread = cmd.unreadProgram;
@@ -286,7 +287,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.target) {
     return (
-      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander) and names no config class; ` +
+      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist) and names no config class; ` +
       `set ${key('config')} (a class or a list), ${key('flags')}, or ${key('program')} when the parser lives in another module, ` +
       'or `"kind": "config-file"` when the entry documents a config file'
     );

@@ -38,6 +38,8 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
     case 'option':
     case 'requiredOption': {
       const option = commanderOption(ev, 'option', [a0, a1]);
+      // Flags that are no string docdrift can read (built at run time): the command has flags it cannot list.
+      if (!option && a0 && ev.stringOf(a0) === undefined) node.passesUnknownFlags = true;
       if (!option) break;
       defaultAndParser(ev, option, a2, a3);
       if (method === 'requiredOption') option.spec.required = true;
@@ -47,6 +49,7 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
     case 'addOption': {
       const value = a0 && ev.evaluate(a0);
       if (value?.kind === 'option' && value.option.kind === 'option') addOption(node, value.option);
+      else if (a0) node.passesUnknownFlags = true;
       break;
     }
     case 'argument': {

@@ -5,7 +5,7 @@ import { applyCommander, applyCommanderOption, commanderOption } from './flags-c
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
-import { findSource, resolveSpecifier, type ModuleInfo } from './scan.js';
+import { dirname, findSource, joinPath, resolveSpecifier, type ModuleInfo } from './scan.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
@@ -16,13 +16,30 @@ type Binding =
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
-  /** A `for (const x of items)` variable (or one of its destructured properties): the current item while the loop is unrolled. */
-  | { kind: 'loop'; loop: ts.ForOfStatement; property?: string }
-  /** Bound to something this evaluator does not follow (a class, a loop variable, a destructured parameter). */
+  /**
+   * A `for (const x of items)` variable, or the item parameter of a `.forEach`/`.map`/`.filter`
+   * callback (`loop` is then the parameter), or one of its destructured properties: the current
+   * item while the loop is unrolled.
+   */
+  | { kind: 'loop'; loop: ts.Node; property?: string }
+  /** A class declared in the scope: `new X()` gives an instance whose members are read (or a commander command, for a subclass of `Command`). */
+  | { kind: 'class'; node: ts.ClassLikeDeclaration }
+  /** Bound to something this evaluator does not follow (a loop variable, a destructured parameter). */
   | { kind: 'opaque' };
 
 /** How many items of a literal array a `for … of` loop is unrolled over at most. */
 const MAX_UNROLL = 300;
+
+/** One item of an array known statically, with the callback parameters it went through bound to what they stood for (`.map((o) => …)`: `o` → the original item). */
+interface Item {
+  expr: ts.Expression;
+  env: ReadonlyArray<readonly [ts.ParameterDeclaration, ts.Expression]>;
+}
+
+/** Array methods that change an array in a way {@link Evaluator.arrayItems} does not follow. */
+const MUTATING_METHODS = new Set(['splice', 'pop', 'shift', 'fill', 'copyWithin', 'reverse', 'sort']);
+/** Array methods whose callback gets each item as its first parameter. */
+const CALLBACK_METHODS = new Set(['forEach', 'map', 'filter', 'flatMap', 'find', 'some', 'every']);
 
 /** Calls that reorder an array without changing its items (lodash `sortBy`, `orderBy`). */
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
@@ -55,7 +72,7 @@ export class Evaluator implements FlagEvaluator {
   private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
   private readonly singletons = new Map<string, CommandNode>();
   private readonly active = new Set<ts.Node>();
-  private readonly loopItems = new Map<ts.ForOfStatement, ts.Expression>();
+  private readonly loopItems = new Map<ts.Node, ts.Expression>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
 
@@ -96,6 +113,7 @@ export class Evaluator implements FlagEvaluator {
   walk(root: ts.Node): void {
     const visit = (n: ts.Node): void => {
       if (ts.isForOfStatement(n) && !this.loopItems.has(n) && this.unroll(n)) return;
+      if (ts.isCallExpression(n) && this.unrollForEach(n)) return;
       if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluate(n);
       ts.forEachChild(n, visit);
     };
@@ -151,6 +169,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
     if (ts.isArrayLiteralExpression(e)) return { kind: 'array', node: e };
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
+    if (ts.isClassExpression(e) || ts.isClassDeclaration(e)) return { kind: 'class', node: e };
     if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
     return undefined;
   }
@@ -174,6 +193,8 @@ export class Evaluator implements FlagEvaluator {
         return this.params.get(b.decl);
       case 'function':
         return { kind: 'function', node: b.node };
+      case 'class':
+        return { kind: 'class', node: b.node };
       case 'import':
         return this.imported(b.module, b.name, at);
       case 'loop': {
@@ -205,23 +226,105 @@ export class Evaluator implements FlagEvaluator {
     const items = this.arrayItems(loop.expression, 0);
     if (!items || items.length === 0 || items.length > MAX_UNROLL) return false;
     this.walk(loop.expression);
-    for (const item of items) {
-      this.loopItems.set(loop, item);
-      this.forget(loop.statement);
-      this.walk(loop.statement);
-    }
-    this.loopItems.delete(loop);
-    this.forget(loop.statement);
+    this.unrollBody(loop, loop.statement, items);
     return true;
   }
 
-  private arrayItems(expr: ts.Expression, depth: number): ts.Expression[] | undefined {
+  /** `OPTIONS.forEach((o) => program.option(o.flags, o.description))` over a known array: as a `for … of` loop. */
+  private unrollForEach(call: ts.CallExpression): boolean {
+    const callee = skipOuter(call.expression);
+    const fn = call.arguments[0] && skipOuter(call.arguments[0]);
+    if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'forEach' || !fn || !(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return false;
+    const param = fn.parameters[0];
+    if (!param || this.loopItems.has(param)) return false;
+    const items = this.arrayItems(callee.expression, 0);
+    if (!items || items.length === 0 || items.length > MAX_UNROLL) return false;
+    this.walk(callee.expression);
+    this.unrollBody(param, fn.body, items);
+    return true;
+  }
+
+  /** Walks `body` once per item with `key` (a loop or a callback's parameter) bound to it, and the callbacks the item went through bound too. */
+  private unrollBody(key: ts.Node, body: ts.Node, items: readonly Item[]): void {
+    for (const item of items) {
+      this.bindItem(key, item);
+      this.forget(body);
+      this.walk(body);
+    }
+    this.unbindItem(key, items);
+    this.forget(body);
+  }
+
+  private bindItem(key: ts.Node, item: Item): void {
+    this.loopItems.set(key, item.expr);
+    for (const [param, expr] of item.env) {
+      this.loopItems.set(param, expr);
+      this.forget(param.parent);
+    }
+  }
+
+  private unbindItem(key: ts.Node, items: readonly Item[]): void {
+    this.loopItems.delete(key);
+    for (const item of items) {
+      for (const [param] of item.env) {
+        this.loopItems.delete(param);
+        this.forget(param.parent);
+      }
+    }
+  }
+
+  /**
+   * The items of an array known statically, at most {@link MAX_UNROLL} deep in calls: a literal
+   * (spreads of known arrays inlined) and what a `const X = []` declaration's `X.push(…)`/
+   * `X.unshift(…)` calls in its scope add; through variables, imports and default exports;
+   * order-only calls (`sortBy(x, …)`, `x.sort()`, `x.slice()`), `a.concat(b, c)`,
+   * `x.map((o) => …)` (each item is the callback's result, with `o` bound to the item) and
+   * `x.filter((o) => …)` whose predicate is known for every item. Undefined when any part is not
+   * known (an array also mutated otherwise, a predicate that reads run-time values).
+   */
+  private arrayItems(expr: ts.Expression, depth: number): Item[] | undefined {
     if (depth > 6) return undefined;
     const e = skipOuter(expr);
     if (ts.isCallExpression(e)) {
       const callee = skipOuter(e.expression);
       if (ts.isIdentifier(callee) && ORDER_ONLY_FUNCTIONS.has(callee.text) && e.arguments[0]) return this.arrayItems(e.arguments[0], depth + 1);
-      if (ts.isPropertyAccessExpression(callee) && ORDER_ONLY_METHODS.has(callee.name.text)) return this.arrayItems(callee.expression, depth + 1);
+      if (!ts.isPropertyAccessExpression(callee)) return undefined;
+      const method = callee.name.text;
+      if (ORDER_ONLY_METHODS.has(method)) return this.arrayItems(callee.expression, depth + 1);
+      if (method === 'concat') {
+        const out = this.arrayItems(callee.expression, depth + 1);
+        for (const arg of e.arguments) {
+          if (!out) return undefined;
+          const items = this.arrayItems(arg, depth + 1);
+          if (items) out.push(...items);
+          else if (this.evaluate(arg)?.kind === 'object') out.push({ expr: arg, env: [] });
+          else return undefined;
+        }
+        return out;
+      }
+      if (method === 'map' || method === 'filter') {
+        const fn = e.arguments[0] && skipOuter(e.arguments[0]);
+        const param = fn && (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) ? fn.parameters[0] : undefined;
+        const result = fn && param ? returnedExpression(fn as ts.ArrowFunction | ts.FunctionExpression) : undefined;
+        const items = result ? this.arrayItems(callee.expression, depth + 1) : undefined;
+        if (!items || !param || !result) return undefined;
+        const out: Item[] = [];
+        for (const item of items) {
+          const env = [...item.env, [param, item.expr] as const];
+          if (method === 'map') {
+            out.push({ expr: result, env });
+            continue;
+          }
+          const next = { expr: item.expr, env: item.env };
+          this.bindItem(param, { expr: item.expr, env: item.env });
+          this.forget(param.parent);
+          const keep = this.truthOf(result, 0);
+          this.unbindItem(param, [next]);
+          if (keep === undefined) return undefined;
+          if (keep) out.push(next);
+        }
+        return out;
+      }
       return undefined;
     }
     let array: ts.ArrayLiteralExpression | undefined;
@@ -246,15 +349,54 @@ export class Evaluator implements FlagEvaluator {
       }
     }
     if (!array) return undefined;
-    const out: ts.Expression[] = [];
-    for (const el of array.elements) {
+    const out: Item[] = [];
+    const additions = this.pushes(array);
+    if (!additions) return undefined;
+    for (const el of [...additions.front, ...array.elements, ...additions.back]) {
       if (ts.isSpreadElement(el)) {
         const spread = this.arrayItems(el.expression, depth + 1);
         if (!spread) return undefined;
         out.push(...spread);
-      } else out.push(el);
+      } else if (!ts.isOmittedExpression(el)) out.push({ expr: el, env: [] });
     }
     return out;
+  }
+
+  /**
+   * What `X.push(…)` (`back`) and `X.unshift(…)` (`front`, in the order they end up) add to the
+   * array literal that initialises `const X`/`let X`, anywhere in the declaration's scope; none for
+   * a literal that initialises no variable. Undefined when `X` is changed in another way there
+   * (assigned, spliced, popped, its length set).
+   */
+  private pushes(array: ts.ArrayLiteralExpression): { front: ts.Expression[]; back: ts.Expression[] } | undefined {
+    const out = { front: [] as ts.Expression[], back: [] as ts.Expression[] };
+    const decl = array.parent;
+    if (!ts.isVariableDeclaration(decl) || decl.initializer !== array || !ts.isIdentifier(decl.name)) return out;
+    const name = decl.name.text;
+    const scope = decl.parent.parent?.parent;
+    if (!scope || !array.getSourceFile().text.includes(`${name}.`)) return out;
+    let changed = false;
+    const visit = (n: ts.Node): void => {
+      if (changed) return;
+      if (ts.isIdentifier(n) && n.text === name && n !== decl.name) {
+        const parent = n.parent;
+        const b = this.binding(n);
+        if (b?.kind === 'var' && b.decl === decl) {
+          if (ts.isPropertyAccessExpression(parent) && parent.expression === n) {
+            const method = parent.name.text;
+            const call = parent.parent;
+            if ((method === 'push' || method === 'unshift') && ts.isCallExpression(call) && call.expression === parent) {
+              const items = [...call.arguments];
+              if (method === 'push') out.back.push(...items);
+              else out.front.unshift(...items);
+            } else if (MUTATING_METHODS.has(method) || (method === 'length' && isAssigned(parent))) changed = true;
+          } else if (isAssigned(n)) changed = true;
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(scope);
+    return changed ? undefined : out;
   }
 
   /** The binding of an identifier, found by walking up its scopes (no checker). */
@@ -286,7 +428,19 @@ export class Evaluator implements FlagEvaluator {
         }
       }
     };
-    if (ts.isFunctionLike(n)) {
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && isItemCallback(n)) {
+      // `items.forEach((o) => …)`, `items.map(({ flags }) => …)`: the item parameter, bound while unrolled.
+      n.parameters.forEach((param, i) => {
+        if (i === 0 && ts.isIdentifier(param.name)) add(param.name.text, { kind: 'loop', loop: param });
+        else if (i === 0 && ts.isObjectBindingPattern(param.name)) {
+          for (const el of param.name.elements) {
+            if (!ts.isIdentifier(el.name)) continue;
+            const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
+            add(el.name.text, el.dotDotDotToken || property === undefined ? { kind: 'opaque' } : { kind: 'loop', loop: param, property });
+          }
+        } else for (const name of boundNames(param.name)) add(name, { kind: 'opaque' });
+      });
+    } else if (ts.isFunctionLike(n)) {
       for (const param of n.parameters) {
         if (ts.isIdentifier(param.name)) add(param.name.text, { kind: 'param', decl: param });
         else for (const name of boundNames(param.name)) add(name, { kind: 'opaque' });
@@ -296,7 +450,7 @@ export class Evaluator implements FlagEvaluator {
       for (const statement of n.statements) {
         if (ts.isVariableStatement(statement)) addDeclarations(statement.declarationList, false);
         else if (ts.isFunctionDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'function', node: statement });
-        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'opaque' });
+        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'class', node: statement });
       }
       if (ts.isSourceFile(n)) {
         const module = this.bySourceFile.get(n);
@@ -378,8 +532,90 @@ export class Evaluator implements FlagEvaluator {
     let file = resolveSpecifier(module.file, specifier, files);
     for (const ext of ['.js', '.cjs', '.mjs', '/index.js']) file ??= resolveSpecifier(module.file, specifier + ext, files);
     const target = file === undefined ? undefined : this.resolver.modules.get(file);
-    if (!target) return undefined;
-    // `module.exports = …` wins; else `exports.x = …` assignments; else an ES module's namespace.
+    return target ? this.moduleValue(target) : undefined;
+  }
+
+  /** See {@link FlagEvaluator.commandDirModules}. */
+  commandDirModules(call: ts.CallExpression): Array<{ value: Value; name: string; at: ts.Node }> | undefined {
+    const [dirArg, optionsArg] = call.arguments;
+    const module = this.moduleOf(call);
+    const written = dirArg ? this.pathOf(dirArg, 0) : undefined;
+    if (!module || written === undefined || written.startsWith('/')) return undefined;
+    const dir = joinPath(dirname(module.file), written);
+    if (dir === undefined) return undefined;
+    let extensions = ['js'];
+    let recurse = false;
+    let unwrapDefault = false;
+    const filters: Array<{ re: RegExp; keep: boolean }> = [];
+    for (const e of (optionsArg ? this.objectEntries(optionsArg) : []) ?? []) {
+      if (e.key === 'extensions') extensions = this.stringsOf(e.value) ?? extensions;
+      else if (e.key === 'recurse') recurse = this.booleanOf(e.value) === true;
+      else if ((e.key === 'include' || e.key === 'exclude') && ts.isRegularExpressionLiteral(skipOuter(e.value as ts.Expression))) {
+        const m = /^\/(.*)\/([a-z]*)$/s.exec((skipOuter(e.value as ts.Expression) as ts.RegularExpressionLiteral).text);
+        try {
+          if (m) filters.push({ re: new RegExp(m[1] ?? '', (m[2] ?? '').replace(/[gy]/g, '')), keep: e.key === 'include' });
+        } catch {
+          // A pattern JavaScript accepts but this engine does not: no filter.
+        }
+      } else if (e.key === 'visit') {
+        // `visit: (m) => m.default` (an ES module's default export); any other visitor makes modules docdrift cannot follow.
+        const fn = this.evaluate(e.value);
+        if (fn?.kind !== 'function' || !returnsDefaultOf(fn.node)) return undefined;
+        unwrapDefault = true;
+      }
+    }
+    const out: Array<{ value: Value; name: string; at: ts.Node }> = [];
+    for (const [file, target] of [...this.resolver.modules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (!file.startsWith(`${dir}/`) || file.endsWith('.d.ts') || target === module) continue;
+      const rel = file.slice(dir.length + 1);
+      if (!recurse && rel.includes('/')) continue;
+      // yargs loads the compiled `x.js` of a TypeScript source `x.ts`.
+      const compiled = rel.replace(/\.tsx?$/, '.js').replace(/\.mts$/, '.mjs').replace(/\.cts$/, '.cjs');
+      const spellings = [rel, compiled];
+      if (!extensions.some((ext) => spellings.some((f) => f.endsWith(ext)))) continue;
+      if (filters.some((f) => spellings.some((x) => f.re.test(x)) !== f.keep)) continue;
+      let value = this.moduleValue(target);
+      if (value && unwrapDefault) value = this.member(value, 'default', call);
+      if (!value) continue;
+      const base = compiled.slice(compiled.lastIndexOf('/') + 1);
+      out.push({ value, name: base.replace(/\.[^.]*$/, ''), at: target.sf.statements[0] ?? target.sf });
+    }
+    return out;
+  }
+
+  /** A path written relative to the calling file: a literal, `__dirname`, `path.join`/`path.resolve(__dirname, …)`, templates and `+` of those. */
+  private pathOf(node: ts.Node, depth: number): string | undefined {
+    if (depth > 6 || !ts.isExpression(node)) return undefined;
+    const e = skipOuter(node);
+    if (ts.isIdentifier(e) && e.text === '__dirname' && !this.binding(e)) return '.';
+    const literal = this.stringOf(e);
+    if (literal !== undefined) return literal;
+    if (ts.isCallExpression(e)) {
+      const callee = skipOuter(e.expression);
+      const fn = ts.isPropertyAccessExpression(callee) ? callee.name.text : ts.isIdentifier(callee) ? callee.text : '';
+      if ((fn !== 'join' && fn !== 'resolve') || e.arguments.length === 0) return undefined;
+      const parts = e.arguments.map((a) => this.pathOf(a, depth + 1));
+      return parts.every((p): p is string => p !== undefined) ? parts.join('/') : undefined;
+    }
+    if (ts.isTemplateExpression(e)) {
+      let out = e.head.text;
+      for (const span of e.templateSpans) {
+        const part = this.pathOf(span.expression, depth + 1);
+        if (part === undefined) return undefined;
+        out += part + span.literal.text;
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = this.pathOf(e.left, depth + 1);
+      const right = left === undefined ? undefined : this.pathOf(e.right, depth + 1);
+      return left === undefined || right === undefined ? undefined : left + right;
+    }
+    return undefined;
+  }
+
+  /** What `require()` of a project module gives: `module.exports = …` wins; else its `exports.x = …` assignments; else an ES module's namespace. */
+  private moduleValue(target: ModuleInfo): Value | undefined {
     let exportsAssigned = false;
     for (const s of target.sf.statements) {
       if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
@@ -447,6 +683,7 @@ export class Evaluator implements FlagEvaluator {
 
   /** The syntax node that gives a module-like value's member: a property initializer, an exported declaration. */
   memberNode(value: Value, name: string): ts.Node | undefined {
+    if (value.kind === 'instance' || value.kind === 'class') return this.classMemberNode(value.node, name, value.kind === 'class');
     if (value.kind === 'object') {
       const entries = this.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.key === name) return entries[i]?.value;
@@ -458,6 +695,7 @@ export class Evaluator implements FlagEvaluator {
       const decl = resolved.decl;
       if (decl.kind === 'variable') return decl.node.initializer;
       if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? decl.node : decl.node.initializer;
+      if (decl.kind === 'class') return decl.node;
       return undefined;
     }
     if (value.kind === 'cjs-exports') {
@@ -503,7 +741,7 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isElementAccessExpression(e) && ts.isNumericLiteral(skipOuter(e.argumentExpression))) {
       const items = this.arrayItems(e.expression, 0);
       const item = items?.[Number((skipOuter(e.argumentExpression) as ts.NumericLiteral).text)];
-      return item && !ts.isSpreadElement(item) ? this.constantLiteral(item, depth + 1) : undefined;
+      return item && item.env.length === 0 && !ts.isSpreadElement(item.expr) ? this.constantLiteral(item.expr, depth + 1) : undefined;
     }
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
       const value = this.evaluate(e.expression);
@@ -517,6 +755,10 @@ export class Evaluator implements FlagEvaluator {
   entries(value: Value | undefined, depth = 0): Entry[] {
     if (value?.kind !== 'object' || depth > 8) return [];
     const out: Entry[] = [];
+    if (ts.isCallExpression(value.node)) {
+      for (const arg of value.node.arguments) out.push(...this.entries(this.evaluate(arg), depth + 1));
+      return out;
+    }
     for (const p of value.node.properties) {
       if (ts.isSpreadAssignment(p)) out.push(...this.entries(this.evaluate(p.expression), depth + 1));
       else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
@@ -525,6 +767,17 @@ export class Evaluator implements FlagEvaluator {
       } else if (ts.isShorthandPropertyAssignment(p)) out.push({ key: p.name.text, keyNode: p.name, value: p.name });
     }
     return out;
+  }
+
+  /** Whether an object value has parts docdrift cannot read: a spread (`...getCommon()`) that is no known object. */
+  hasUnknownParts(value: Value | undefined, depth = 0): boolean {
+    if (value?.kind !== 'object' || depth > 8) return false;
+    if (ts.isCallExpression(value.node)) return value.node.arguments.some((a) => this.hasUnknownParts(this.evaluate(a), depth + 1));
+    return value.node.properties.some((p) => {
+      if (!ts.isSpreadAssignment(p)) return false;
+      const spread = this.evaluate(p.expression);
+      return spread?.kind !== 'object' || this.hasUnknownParts(spread, depth + 1);
+    });
   }
 
   /** The entries of an expression that evaluates to an object literal. */
@@ -541,6 +794,10 @@ export class Evaluator implements FlagEvaluator {
     const first = call.arguments[0];
     if (ts.isIdentifier(callee) && callee.text === 'require' && !this.binding(callee)) {
       return first && ts.isStringLiteralLike(first) ? this.required(call, first.text) : undefined;
+    }
+    // `Object.assign({}, shared, { … })`: the entries of every argument, later ones winning; unknown when one is no known object.
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'assign' && ts.isIdentifier(callee.expression) && callee.expression.text === 'Object' && !this.binding(callee.expression)) {
+      return call.arguments.length > 0 && call.arguments.every((a) => this.evaluate(a)?.kind === 'object') ? { kind: 'object', node: call } : undefined;
     }
     let method: string | undefined;
     let receiver: ts.Expression | undefined;
@@ -606,8 +863,51 @@ export class Evaluator implements FlagEvaluator {
 
   private construct(e: ts.NewExpression): Value | undefined {
     const ctor = this.evaluate(e.expression);
+    if (ctor?.kind === 'class') return this.extendsCommand(ctor.node, 0) ? this.createCommander('Command', e) : { kind: 'instance', node: ctor.node };
     if (ctor?.kind !== 'commander' || ctor.member === undefined) return undefined;
     return this.createCommander(ctor.member, e);
+  }
+
+  /** The class a class `extends`, when it is a known value (a project class or a commander export). */
+  private baseOf(cls: ts.ClassLikeDeclaration): Value | undefined {
+    const clause = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword);
+    const base = clause?.types[0]?.expression;
+    return base ? this.evaluate(base) : undefined;
+  }
+
+  /** Whether a class extends commander's `Command`, directly or through project classes (`class MyCommand extends Command`). */
+  private extendsCommand(cls: ts.ClassLikeDeclaration, depth: number): boolean {
+    const base = depth > 8 ? undefined : this.baseOf(cls);
+    if (base?.kind === 'commander') return base.member === 'Command';
+    return base?.kind === 'class' ? this.extendsCommand(base.node, depth + 1) : false;
+  }
+
+  /**
+   * The node that gives a class member: an instance's (or, `statics`, the class's own `static`)
+   * property initializer, the expression a getter returns, a method; for instances also a
+   * constructor's `this.name = …`; then the base class's. Undefined when none is found.
+   */
+  private classMemberNode(cls: ts.ClassLikeDeclaration, name: string, statics: boolean, depth = 0): ts.Node | undefined {
+    if (depth > 8) return undefined;
+    for (const m of cls.members) {
+      if (isStatic(m) !== statics || !m.name || propertyName(m.name as ts.PropertyName) !== name) continue;
+      if (ts.isPropertyDeclaration(m)) return m.initializer;
+      if (ts.isMethodDeclaration(m)) return m;
+      if (ts.isGetAccessorDeclaration(m) && m.body) {
+        const ret = m.body.statements.find((x): x is ts.ReturnStatement => ts.isReturnStatement(x));
+        return ret?.expression;
+      }
+    }
+    if (!statics) {
+      const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+      for (const st of ctor?.body?.statements ?? []) {
+        if (!ts.isExpressionStatement(st) || !ts.isBinaryExpression(st.expression) || st.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+        const left = skipOuter(st.expression.left);
+        if (ts.isPropertyAccessExpression(left) && left.expression.kind === ts.SyntaxKind.ThisKeyword && left.name.text === name) return st.expression.right;
+      }
+    }
+    const base = this.baseOf(cls);
+    return base?.kind === 'class' ? this.classMemberNode(base.node, name, statics, depth + 1) : undefined;
   }
 
   /** `new Command(name?)`, `createCommand(name?)`, `new Option(flags, description?)`, `new Argument(name, description?)` and the create* forms. */
@@ -617,7 +917,8 @@ export class Evaluator implements FlagEvaluator {
       const arg = args[0];
       const name = arg ? this.stringOf(arg) : undefined;
       const location = arg && name !== undefined ? this.location(arg) : this.location(call);
-      const node = newNode('commander', location, name === undefined ? { program: true } : { name });
+      // `new Command(name)` with a name docdrift cannot read (a subclass's `createCommand(name)`) is a program only once parsed.
+      const node = newNode('commander', location, name !== undefined ? { name } : arg === undefined ? { program: true } : {});
       return { kind: 'command', node: this.created(node) };
     }
     if (member === 'Option' || member === 'createOption' || member === 'Argument' || member === 'createArgument') {
@@ -672,6 +973,15 @@ export class Evaluator implements FlagEvaluator {
       const truth = this.truthOf(e.condition, depth + 1);
       return truth === undefined ? undefined : this.stringOf(truth ? e.whenTrue : e.whenFalse, depth + 1);
     }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      // `o.flags` of the current loop item, `OPTIONS.port` of a literal object.
+      const found = this.itemValue(e);
+      if (found) return this.stringOf(found, depth + 1);
+      if (found === null) return undefined;
+      const value = this.evaluate(e.expression);
+      const member = value?.kind === 'object' ? this.memberNode(value, e.name.text) : undefined;
+      return member ? this.stringOf(member, depth + 1) : undefined;
+    }
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
       if (b?.kind === 'loop') {
@@ -722,25 +1032,76 @@ export class Evaluator implements FlagEvaluator {
     return this.stringOf(e);
   }
 
-  /** Whether a condition holds in the current loop iteration: a property the item lacks is false, a known string is its truthiness; `undefined` when unknown. */
+  /**
+   * Whether a condition holds in the current loop iteration: a property the item lacks is false,
+   * a known string is its truthiness; `!`, `&&`, `||`, `===`/`!==` of known values and
+   * `[…].includes(x)` of known strings are followed; `undefined` when unknown.
+   */
   private truthOf(node: ts.Expression, depth: number): boolean | undefined {
+    if (depth > 8) return undefined;
     const e = skipOuter(node);
-    if (ts.isIdentifier(e)) {
-      const b = this.binding(e);
-      if (b?.kind === 'loop') {
-        const found = this.loopNode(b);
-        if (found === null) return false;
-        if (found === undefined) return undefined;
-        const bool = this.booleanOf(found);
-        if (bool !== undefined) return bool;
-        const text = this.stringOf(found, depth + 1);
-        return text === undefined ? undefined : text !== '';
+    if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken) {
+      const inner = this.truthOf(e.operand, depth + 1);
+      return inner === undefined ? undefined : !inner;
+    }
+    if (ts.isBinaryExpression(e)) {
+      const op = e.operatorToken.kind;
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken || op === ts.SyntaxKind.BarBarToken) {
+        const left = this.truthOf(e.left, depth + 1);
+        const and = op === ts.SyntaxKind.AmpersandAmpersandToken;
+        if (left === !and) return left;
+        const right = this.truthOf(e.right, depth + 1);
+        return left === undefined ? (right === !and ? right : undefined) : right;
+      }
+      const equal = op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken;
+      if (equal || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken) {
+        const [left, right] = [this.comparable(e.left, depth + 1), this.comparable(e.right, depth + 1)];
+        return left === undefined || right === undefined ? undefined : (left === right) === equal;
       }
     }
-    const bool = this.booleanOf(e);
+    if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'includes' && e.arguments.length === 1) {
+      const list = this.stringsOf(e.expression.expression);
+      const wanted = this.comparable(e.arguments[0] as ts.Expression, depth + 1);
+      return list === undefined || wanted === undefined ? undefined : list.some((x) => `s:${x}` === wanted);
+    }
+    const found = this.itemValue(e);
+    if (found === null) return false;
+    const bool = this.booleanOf(found ?? e);
     if (bool !== undefined) return bool;
-    const text = this.stringOf(e, depth + 1);
+    const text = this.stringOf(found ?? e, depth + 1);
     return text === undefined ? undefined : text !== '';
+  }
+
+  /**
+   * What a loop variable, or a property of one (`o.hidden`), stands for in the current
+   * iteration: the node, `null` when the item lacks it, `undefined` when it is no such read.
+   */
+  private itemValue(e: ts.Expression): ts.Node | null | undefined {
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      return b?.kind === 'loop' ? this.loopNode(b) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const inner = this.itemValue(skipOuter(e.expression));
+      if (!inner) return inner;
+      const value = this.evaluate(inner);
+      if (value?.kind !== 'object') return undefined;
+      return this.memberNode(value, e.name.text) ?? null;
+    }
+    return undefined;
+  }
+
+  /** A value as a comparable key (`s:text`, `b:true`, `undefined` for a property the item lacks), or `undefined` when unknown. */
+  private comparable(node: ts.Expression, depth: number): string | undefined {
+    const e = skipOuter(node);
+    if (e.kind === ts.SyntaxKind.UndefinedKeyword || (ts.isIdentifier(e) && e.text === 'undefined')) return 'undefined';
+    const found = this.itemValue(e);
+    if (found === null) return 'undefined';
+    const target = found ?? e;
+    const bool = this.booleanOf(target);
+    if (bool !== undefined) return `b:${bool}`;
+    const text = this.stringOf(target, depth);
+    return text === undefined ? undefined : `s:${text}`;
   }
 
   /** `true`/`false` literals; `undefined` for anything else. */
@@ -809,6 +1170,41 @@ function commandLike(value: Value | undefined): Value | undefined {
 function defaultExportNode(module: ModuleInfo): ts.Node | undefined {
   for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return s.expression;
   return undefined;
+}
+
+/** `(m) => m.default`, `(m) => m.default || m`, `function (m) { return m.default; }`: a visitor that takes an ES module's default export. */
+function returnsDefaultOf(fn: FunctionValueNode): boolean {
+  const param = fn.parameters[0]?.name;
+  if (!param || !ts.isIdentifier(param) || !fn.body) return false;
+  let returned: ts.Expression | undefined;
+  if (!ts.isBlock(fn.body)) returned = fn.body;
+  else if (fn.body.statements.length === 1 && ts.isReturnStatement(fn.body.statements[0]!)) returned = fn.body.statements[0].expression;
+  if (!returned) return false;
+  let e = skipOuter(returned);
+  if (ts.isBinaryExpression(e) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) e = skipOuter(e.left);
+  return ts.isPropertyAccessExpression(e) && e.name.text === 'default' && ts.isIdentifier(e.expression) && e.expression.text === param.text;
+}
+
+/** Whether a function is the callback of an array method that passes it each item (`items.forEach((o) => …)`). */
+function isItemCallback(fn: ts.ArrowFunction | ts.FunctionExpression): boolean {
+  const call = fn.parent;
+  if (!ts.isCallExpression(call) || call.arguments[0] !== fn) return false;
+  const callee = skipOuter(call.expression);
+  return ts.isPropertyAccessExpression(callee) && CALLBACK_METHODS.has(callee.name.text);
+}
+
+/** The expression a callback returns: its expression body, or the `return` of a body that is only that. */
+function returnedExpression(fn: ts.ArrowFunction | ts.FunctionExpression): ts.Expression | undefined {
+  if (!ts.isBlock(fn.body)) return fn.body;
+  const only = fn.body.statements.length === 1 ? fn.body.statements[0] : undefined;
+  return only && ts.isReturnStatement(only) ? only.expression : undefined;
+}
+
+/** Whether an expression is the target of an assignment (`x = …`, `x += …`, `x++`). */
+function isAssigned(n: ts.Expression): boolean {
+  const p = n.parent;
+  if (ts.isBinaryExpression(p) && p.left === n) return p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
 }
 
 function isConst(decl: ts.VariableDeclaration): boolean {

@@ -3,7 +3,7 @@ import type { ParamSpec, SourceLocation } from '../../model/types.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser';
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist';
   /** The sub-command word; for a program, its name if any (not part of any path). */
   name?: string;
   aliases: string[];

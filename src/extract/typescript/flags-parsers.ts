@@ -1,4 +1,4 @@
-/** Programs that parse their arguments with one call of a declarative parser: Node's `util.parseArgs` and `yargs-parser`. */
+/** Programs that parse their arguments with one call of a declarative parser: Node's `util.parseArgs`, `yargs-parser`, `arg`, `mri` and `minimist`. */
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
@@ -8,6 +8,9 @@ import type { FlagEvaluator } from './types.js';
 
 const UTIL = new Set(['node:util', 'util']);
 const YARGS_PARSER = 'yargs-parser';
+/** Packages whose default export parses the command line from an options object given to one call. */
+const SPEC_PARSERS = new Set(['arg', 'mri', 'minimist']);
+type ParserKind = 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist';
 
 /** `seedCount` → `seed-count`: the other spelling yargs' camel-case expansion accepts. */
 export function kebabCase(name: string): string {
@@ -25,7 +28,7 @@ export function camelTwin(name: string): string | undefined {
 }
 
 /** Which parser a callee names in `module`: `parseArgs` imported from `node:util`, `util.parseArgs`, or the `yargs-parser` default import. */
-function parserOf(module: ModuleInfo, callee: ts.Expression, requires: ReadonlyMap<string, string>): 'parseArgs' | 'yargs-parser' | undefined {
+function parserOf(module: ModuleInfo, callee: ts.Expression, requires: ReadonlyMap<string, string>): ParserKind | undefined {
   const from = (name: string): { specifier: string; imported: string } | undefined => {
     const imported = module.imports.get(name);
     if (imported) return imported;
@@ -36,7 +39,13 @@ function parserOf(module: ModuleInfo, callee: ts.Expression, requires: ReadonlyM
     const b = from(callee.text);
     if (b && UTIL.has(b.specifier) && b.imported === 'parseArgs') return 'parseArgs';
     if (b && b.specifier === YARGS_PARSER && b.imported === 'default') return 'yargs-parser';
+    if (b && SPEC_PARSERS.has(b.specifier) && (b.imported === 'default' || b.imported === '*')) return b.specifier as ParserKind;
     return undefined;
+  }
+  // `require('minimist')(process.argv.slice(2))`.
+  if (ts.isCallExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'require') {
+    const arg = callee.arguments[0];
+    if (arg && ts.isStringLiteralLike(arg) && SPEC_PARSERS.has(arg.text)) return arg.text as ParserKind;
   }
   if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'parseArgs' && ts.isIdentifier(callee.expression)) {
     const b = from(callee.expression.text);
@@ -45,7 +54,11 @@ function parserOf(module: ModuleInfo, callee: ts.Expression, requires: ReadonlyM
   return undefined;
 }
 
-/** Top-level `const { parseArgs } = require('node:util')`, `const util = require('util')`, `const parser = require('yargs-parser')`: local name → specifier. */
+/**
+ * Top-level `const { parseArgs } = require('node:util')`, `const util = require('util')`,
+ * `const parser = require('yargs-parser')`, and names assigned a `require()` anywhere
+ * (`arg ??= require('arg')`): local name → specifier.
+ */
 function requiredNames(sf: ts.SourceFile): Map<string, string> {
   const out = new Map<string, string>();
   for (const statement of sf.statements) {
@@ -64,8 +77,20 @@ function requiredNames(sf: ts.SourceFile): Map<string, string> {
       }
     }
   }
+  // `let arg; … arg ??= require('arg')` (a parser loaded lazily, ts-node).
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && ts.isIdentifier(n.left) && LAZY_ASSIGNMENTS.has(n.operatorToken.kind)) {
+      const right = skipOuter(n.right);
+      const arg = ts.isCallExpression(right) && ts.isIdentifier(right.expression) && right.expression.text === 'require' ? right.arguments[0] : undefined;
+      if (arg && ts.isStringLiteralLike(arg) && !out.has(n.left.text)) out.set(n.left.text, arg.text);
+    }
+    ts.forEachChild(n, visit);
+  };
+  if (sf.text.includes('require(')) visit(sf);
   return out;
 }
+
+const LAZY_ASSIGNMENTS = new Set([ts.SyntaxKind.EqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken]);
 
 /**
  * Every `parseArgs({ options: {…} })` (from `node:util`) and `yargsParser(argv, { boolean: […],
@@ -82,13 +107,18 @@ function requiredNames(sf: ts.SourceFile): Map<string, string> {
  */
 export function parserPrograms(ev: FlagEvaluator, module: ModuleInfo): CommandNode[] {
   const text = module.sf.text;
-  if (!text.includes('parseArgs') && !text.includes(YARGS_PARSER)) return [];
+  if (!text.includes('parseArgs') && !text.includes(YARGS_PARSER) && ![...SPEC_PARSERS].some((p) => text.includes(`'${p}'`) || text.includes(`"${p}"`))) return [];
   const requires = requiredNames(module.sf);
   const out: CommandNode[] = [];
   const visit = (n: ts.Node): void => {
     if (ts.isCallExpression(n)) {
       const kind = parserOf(module, n.expression, requires);
-      const node = kind === 'parseArgs' ? parseArgsProgram(ev, n) : kind === 'yargs-parser' ? yargsParserProgram(ev, n) : undefined;
+      const node =
+        kind === 'parseArgs' ? parseArgsProgram(ev, n)
+        : kind === 'yargs-parser' ? yargsParserProgram(ev, n)
+        : kind === 'arg' ? argProgram(ev, n)
+        : kind === 'mri' || kind === 'minimist' ? minimistProgram(ev, n, kind)
+        : undefined;
       if (node) out.push(node);
     }
     ts.forEachChild(n, visit);
@@ -186,4 +216,275 @@ function yargsParserProgram(ev: FlagEvaluator, call: ts.CallExpression): Command
     if (twin !== undefined) addAlias(spec, twin);
   }
   return node;
+}
+
+/** `arg`'s type handlers that docdrift knows: the constructor names and what they give. */
+const ARG_TYPES = new Map([
+  ['String', 'string'],
+  ['Number', 'number'],
+  ['Boolean', 'boolean'],
+]);
+
+/**
+ * `arg({ '--port': Number, '--tag': [String], '--verbose': arg.COUNT, '-p': '--port' }, opts)`:
+ * every key is a flag as typed (a key must start with `-`); a string value makes the key an alias
+ * of that flag (chains of aliases followed); `String`/`Number`/`Boolean` give the type
+ * (`[String]` → `string[]`), `arg.COUNT` a counted flag, `arg.flag(fn)` a flag without a value (its type is the function's), any other
+ * handler no type. `{ permissive: true }` accepts flags it does not declare. A spec that is no
+ * literal object gives a program whose flags are unknown (`passesUnknownFlags`, no params).
+ * See https://github.com/vercel/arg#usage.
+ */
+function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | undefined {
+  const specNode = call.arguments[0];
+  if (!specNode) return undefined;
+  const node = program(ev, 'arg', call);
+  const entries = ev.objectEntries(specNode);
+  if (!entries || ev.hasUnknownParts(ev.evaluate(specNode))) node.passesUnknownFlags = true;
+  const options = call.arguments[1] ? ev.objectEntries(call.arguments[1]) : undefined;
+  if (options?.some((e) => e.key === 'permissive' && ev.booleanOf(e.value) === true)) node.passesUnknownFlags = true;
+  const byKey = new Map<string, ParamSpec>();
+  const aliases: Array<[string, string]> = [];
+  for (const e of entries ?? []) {
+    if (!/^-/.test(e.key)) continue; // arg throws: "argument key must start with '-'"
+    const target = ev.stringOf(e.value);
+    if (target !== undefined) {
+      aliases.push([e.key, target]);
+      continue;
+    }
+    const spec = newParam(e.key.replace(/^--?/, ''), ev.location(e.keyNode));
+    const handler = ts.isExpression(e.value) ? skipOuter(e.value) : undefined;
+    const array = handler && ts.isArrayLiteralExpression(handler) && handler.elements.length === 1 ? skipOuter(handler.elements[0] as ts.Expression) : undefined;
+    const base = (array ?? handler)?.getText();
+    const type = base !== undefined ? ARG_TYPES.get(base) : undefined;
+    if (type !== undefined) spec.type = array ? `${type}[]` : type;
+    if (handler && ts.isPropertyAccessExpression(handler) && handler.name.text === 'COUNT') {
+      spec.type = 'number';
+      spec.counted = true;
+    }
+    byKey.set(e.key, spec);
+    node.params.push(spec);
+  }
+  // arg follows alias chains (`'-s': '--script-mode'`, `'--script-mode': '--scriptMode'`).
+  const aliasOf = new Map(aliases);
+  for (const [alias] of aliases) {
+    let target = aliasOf.get(alias);
+    for (let hops = 0; target !== undefined && !byKey.has(target) && hops < 8; hops++) target = aliasOf.get(target);
+    const spec = target === undefined ? undefined : byKey.get(target);
+    if (spec) addAlias(spec, alias.replace(/^--?/, ''));
+  }
+  return node;
+}
+
+/**
+ * `mri(argv, { alias, boolean, string, default, unknown })` and `minimist(argv, { string,
+ * boolean, alias, default, unknown, '--' })`: each name in `boolean`/`string` is a flag of that
+ * type, `alias` joins names (both ways), `default` adds defaults (and, for mri, the type of a
+ * boolean or string default). Every flag not declared a string is negatable (both read `--no-x`
+ * as `x: false`). The flag is named by its longest spelling. Both accept any flag unless an
+ * `unknown` handler is given, so without one the program `passesUnknownFlags`, and the
+ * properties the code reads from the result (`argv.port`, `argv['dry-run']`, `const { port } =
+ * argv`) are flags too, a short and a long name read as alternatives (`argv.p || argv.port`,
+ * `!argv.s && !argv.silent`) one flag; when the whole result is handed on (spread, passed to a function,
+ * returned, assigned; logging it aside) the program has no params: its flags are unknown.
+ * See https://github.com/lukeed/mri#options and https://github.com/minimistjs/minimist#methods.
+ */
+function minimistProgram(ev: FlagEvaluator, call: ts.CallExpression, kind: 'mri' | 'minimist'): CommandNode {
+  const node = program(ev, kind, call);
+  const optionsNode = call.arguments[1];
+  const options = optionsNode ? ev.objectEntries(optionsNode) : [];
+  if (!options) node.passesUnknownFlags = true;
+  const specs: ParamSpec[] = [];
+  const find = (name: string): ParamSpec | undefined => specs.find((p) => p.name === name || p.aliases.includes(name));
+  const ensure = (name: string, at: ts.Node): ParamSpec => {
+    let spec = find(name);
+    if (!spec) {
+      spec = newParam(name, ev.location(at));
+      spec.dest = name;
+      specs.push(spec);
+    }
+    return spec;
+  };
+  const typed = (spec: ParamSpec, type: string): void => {
+    spec.type = type;
+    if (type === 'boolean') spec.negatable = true;
+    else delete spec.negatable;
+  };
+  for (const e of options ?? []) {
+    if (e.key !== 'boolean' && e.key !== 'string') continue;
+    const value = ev.evaluate(e.value);
+    const elements = value?.kind === 'array' ? value.node.elements : undefined;
+    (ev.stringsOf(e.value) ?? []).forEach((name, i) => typed(ensure(name, elements?.[i] ?? e.value), e.key));
+  }
+  for (const e of options ?? []) {
+    if (e.key !== 'alias') continue;
+    for (const entry of ev.objectEntries(e.value) ?? []) {
+      const names = [entry.key, ...(ev.stringsOf(entry.value) ?? [])];
+      const existing = names.map(find).filter((p): p is ParamSpec => p !== undefined);
+      const spec = existing[0] ?? ensure(entry.key, entry.keyNode);
+      for (const other of existing.slice(1)) {
+        if (other === spec) continue;
+        specs.splice(specs.indexOf(other), 1);
+        for (const n of [other.name, ...other.aliases]) addAlias(spec, n);
+        if (spec.type === undefined && other.type !== undefined) typed(spec, other.type);
+      }
+      for (const n of names) addAlias(spec, n);
+    }
+  }
+  for (const e of options ?? []) {
+    if (e.key === 'unknown') delete node.passesUnknownFlags;
+    if (e.key !== 'default') continue;
+    for (const entry of ev.objectEntries(e.value) ?? []) {
+      const spec = ensure(entry.key, entry.keyNode);
+      if (!ts.isExpression(entry.value)) continue;
+      spec.default = ev.defaultOf(entry.value);
+      const literal = skipOuter(entry.value);
+      if (kind === 'mri' && spec.type === undefined) {
+        if (literal.kind === ts.SyntaxKind.TrueKeyword || literal.kind === ts.SyntaxKind.FalseKeyword) typed(spec, 'boolean');
+        else if (ts.isStringLiteralLike(literal)) typed(spec, 'string');
+      }
+    }
+  }
+  if (!(options ?? []).some((e) => e.key === 'unknown')) {
+    node.passesUnknownFlags = true;
+    const reads = resultReads(call);
+    // The whole result handed on (`fn({ ...argv })`, `run(argv)`): which flags it reads is the
+    // consumer's business, so the program's flags are unknown rather than the few declared here.
+    if (reads === 'escapes') return node;
+    for (const [name, at] of reads.names) if (!find(name)) ensure(name, at);
+    // `argv.p || argv.port`: two spellings of one flag.
+    for (const [a, b] of reads.pairs) {
+      const [first, second] = [find(a), find(b)];
+      if (!first || !second || first === second) continue;
+      // The one declared (or read) first keeps its place.
+      const [x, y] = specs.indexOf(first) < specs.indexOf(second) ? [first, second] : [second, first];
+      specs.splice(specs.indexOf(y), 1);
+      for (const n of [y.name, ...y.aliases]) addAlias(x, n);
+      if (x.type === undefined && y.type !== undefined) typed(x, y.type);
+      x.default ??= y.default;
+    }
+  }
+  // Both read `--no-x` as `x: false` for any flag that is not declared a string.
+  for (const spec of specs) if (spec.type !== 'string') spec.negatable = true;
+  // Named by the longest spelling (`alias: { p: 'port' }` → `port`, alias `p`).
+  for (const spec of specs) {
+    const longest = [spec.name, ...spec.aliases].reduce((a, b) => (b.length > a.length ? b : a));
+    if (longest !== spec.name) {
+      spec.aliases = [spec.name, ...spec.aliases.filter((a) => a !== longest)];
+      spec.name = longest;
+      spec.dest = longest;
+    }
+  }
+  node.params.push(...specs);
+  return node;
+}
+
+/** Names that are no flag in a parsed result: positionals, the rest after `--`, and object methods. */
+const NOT_FLAGS = new Set(['_', '--', 'hasOwnProperty', 'toString', 'valueOf', 'constructor']);
+
+/**
+ * The properties the code reads from a parser's result held in a variable, in its scope:
+ * `argv.port`, `argv['dry-run']`, `const { port, p: short } = argv` (and the result destructured
+ * in place, `const { port } = minimist(…)`), each with where it is read, and the names read as
+ * alternatives (`argv.p || argv.port`, `argv.port ?? argv.p`: `pairs`, one flag). A name another variable
+ * shadows in a nested scope is not told apart.
+ */
+function resultReads(call: ts.CallExpression): { names: Array<[string, ts.Node]>; pairs: Array<[string, string]> } | 'escapes' {
+  const out: Array<[string, ts.Node]> = [];
+  const pairs: Array<[string, string]> = [];
+  const add = (name: string | undefined, at: ts.Node): void => {
+    if (name !== undefined && !NOT_FLAGS.has(name) && !out.some(([n]) => n === name)) out.push([name, at]);
+  };
+  const destructured = (pattern: ts.ObjectBindingPattern): void => {
+    for (const el of pattern.elements) {
+      if (el.dotDotDotToken) continue;
+      const key = el.propertyName ?? el.name;
+      add(ts.isIdentifier(key) || ts.isStringLiteralLike(key) ? key.text : undefined, key);
+    }
+  };
+  let e: ts.Node = call;
+  while (ts.isParenthesizedExpression(e.parent) || ts.isAsExpression(e.parent) || ts.isAwaitExpression(e.parent)) e = e.parent;
+  const decl = e.parent;
+  // A result not held in a variable is handed on (`main(minimist(argv))`), unless it is dropped.
+  if (!ts.isVariableDeclaration(decl) || decl.initializer !== e) return ts.isExpressionStatement(decl) ? { names: out, pairs } : 'escapes';
+  if (ts.isObjectBindingPattern(decl.name)) {
+    destructured(decl.name);
+    return decl.name.elements.some((el) => el.dotDotDotToken) ? 'escapes' : { names: out, pairs };
+  }
+  if (!ts.isIdentifier(decl.name)) return { names: out, pairs };
+  const name = decl.name.text;
+  const scope = decl.parent.parent?.parent;
+  let escapes = false;
+  const readName = (x: ts.Expression): string | undefined => {
+    const e = skipOuter(x);
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === name) return e.name.text;
+    if (ts.isElementAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === name && ts.isStringLiteralLike(e.argumentExpression)) return e.argumentExpression.text;
+    return undefined;
+  };
+  const visit = (n: ts.Node): void => {
+    // `argv.p || argv.port`, `argv.port ?? argv.p`, `!argv.s && !argv.silent` (also the last two of a longer chain).
+    const op = ts.isBinaryExpression(n) ? n.operatorToken.kind : undefined;
+    if (ts.isBinaryExpression(n) && (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.AmpersandAmpersandToken)) {
+      const not = op === ts.SyntaxKind.AmpersandAmpersandToken;
+      const side = (x: ts.Expression): string | undefined => {
+        const e = skipOuter(x);
+        if (!not) return readName(e);
+        return ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.ExclamationToken ? readName(e.operand) : undefined;
+      };
+      const left = skipOuter(n.left);
+      const a = side(left) ?? (ts.isBinaryExpression(left) && left.operatorToken.kind === op ? side(left.right) : undefined);
+      const b = side(n.right);
+      if (a !== undefined && b !== undefined && spellingsOfOne(a, b)) pairs.push([a, b]);
+    }
+    if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && !ts.isCallExpression(n.parent)) add(n.name.text, n.name);
+    else if (ts.isElementAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === name && ts.isStringLiteralLike(n.argumentExpression)) add(n.argumentExpression.text, n.argumentExpression);
+    else if (ts.isVariableDeclaration(n) && ts.isObjectBindingPattern(n.name) && n.initializer && ts.isIdentifier(skipOuter(n.initializer)) && (skipOuter(n.initializer) as ts.Identifier).text === name) {
+      if (n.name.elements.some((el) => el.dotDotDotToken)) escapes = true;
+      destructured(n.name);
+    } else if (ts.isIdentifier(n) && n.text === name && n !== decl.name && handsOn(n)) escapes = true;
+    ts.forEachChild(n, visit);
+  };
+  if (scope) visit(scope);
+  return escapes ? 'escapes' : { names: out, pairs };
+}
+
+/**
+ * Whether two names read as alternatives can be two spellings of one flag: a short one-letter
+ * name and a long one (`p`/`port`), or a name and a longer one it begins (`user`/`username`).
+ * `argv.gzip || argv.brotli` reads two flags.
+ */
+function spellingsOfOne(a: string, b: string): boolean {
+  if (a === b || NOT_FLAGS.has(a) || NOT_FLAGS.has(b)) return false;
+  if ((a.length === 1) !== (b.length === 1)) return true;
+  return a.length > 1 && b.length > 1 && (a.startsWith(b) || b.startsWith(a));
+}
+
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+  ts.SyntaxKind.InstanceOfKeyword,
+  ts.SyntaxKind.InKeyword,
+]);
+
+/**
+ * Whether a use of the variable holding a parsed result hands the whole of it on: anything but a
+ * property read, a destructuring, a `typeof`/comparison, or an argument of `console.*()` and
+ * `JSON.stringify()` (logging reads no flag).
+ */
+function handsOn(id: ts.Identifier): boolean {
+  let e: ts.Node = id;
+  while (ts.isParenthesizedExpression(e.parent) || ts.isAsExpression(e.parent) || ts.isNonNullExpression(e.parent)) e = e.parent;
+  const p = e.parent;
+  if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === e) return false;
+  // Not the variable: a property name (`process.argv`), a key (`{ argv: 1 }`), a declaration's name.
+  if ((ts.isPropertyAccessExpression(p) && p.name === e) || ((ts.isPropertyAssignment(p) || ts.isBindingElement(p) || ts.isParameter(p) || ts.isFunctionLike(p)) && p.name === e)) return false;
+  if (ts.isVariableDeclaration(p) && (p.name === e || ts.isObjectBindingPattern(p.name))) return false;
+  if (ts.isTypeOfExpression(p) || ts.isPrefixUnaryExpression(p) || ts.isIfStatement(p)) return false;
+  if (ts.isBinaryExpression(p) && COMPARISONS.has(p.operatorToken.kind)) return false;
+  if (ts.isCallExpression(p) && p.expression !== e) {
+    const callee = p.expression.getText();
+    if (/^console\.\w+$/.test(callee) || callee === 'JSON.stringify') return false;
+  }
+  return true;
 }

@@ -27,10 +27,15 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
     case 'positional': {
       const positional = method === 'positional';
       const object = a1 === undefined ? ev.objectEntries(a0) : undefined;
-      if (object) for (const e of object) defineOption(ev, node, e.key, e.keyNode, e.value, positional);
+      if (object) {
+        for (const e of object) defineOption(ev, node, e.key, e.keyNode, e.value, positional);
+        if (a0 && ev.hasUnknownParts(ev.evaluate(a0))) node.passesUnknownFlags = true;
+      }
       else if (a0) {
         const name = ev.stringOf(a0);
         if (name !== undefined) defineOption(ev, node, name, a0, a1, positional);
+        // An option whose name (or whole options object) is built at run time: the command has flags docdrift cannot read.
+        else if (!positional) node.passesUnknownFlags = true;
       }
       break;
     }
@@ -83,6 +88,22 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
     case 'commands':
       defineCommands(ev, node, call);
       break;
+    case 'usage':
+      // `.usage('$0 <file>', desc, builder)`: with a description it is `.command()` of the default command.
+      if (a1 !== undefined) defineCommands(ev, node, call);
+      break;
+    case 'commandDir': {
+      const modules = ev.commandDirModules(call);
+      if (!modules) {
+        node.dynamicSubcommands = true;
+        break;
+      }
+      for (const m of modules) {
+        const def = commandModule(ev, m.value, m);
+        if (def) defineCommand(ev, node, def);
+      }
+      break;
+    }
     case 'scriptName': {
       const name = a0 && ev.stringOf(a0);
       if (name !== undefined) node.name = name;
@@ -270,10 +291,14 @@ function defineCommands(ev: FlagEvaluator, parent: CommandNode, call: ts.CallExp
   }
 }
 
-/** A command module object (`{ command, aliases, describe, builder, handler }`) or namespace. */
-function commandModule(ev: FlagEvaluator, module: Value): CommandDef | undefined {
+/**
+ * A command module (`{ command, aliases, describe, builder, handler }`): an object, a namespace,
+ * CommonJS `exports.x = …`, or an instance of a class with those members or getters. A module
+ * `.commandDir()` loads without `command` is named by its file (`fallback`), as yargs does.
+ */
+function commandModule(ev: FlagEvaluator, module: Value, fallback?: { name: string; at: ts.Node }): CommandDef | undefined {
   const commandNode = ev.memberNode(module, 'command');
-  const cmds = commandNode ? commandStrings(ev, commandNode) : undefined;
+  const cmds = commandNode ? commandStrings(ev, commandNode) : fallback ? [{ text: fallback.name, at: fallback.at }] : undefined;
   if (!cmds) return undefined;
   const def: CommandDef = { cmds, aliases: ev.stringsOf(ev.memberNode(module, 'aliases')) ?? [], hidden: false };
   for (const key of ['describe', 'description', 'desc']) {
@@ -342,5 +367,10 @@ function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef):
   if (!def.builder) return;
   const builder = ev.evaluate(def.builder);
   if (builder?.kind === 'function') ev.applyFunction(builder.node, [{ kind: 'command', node: target }]);
-  else if (builder?.kind === 'object') for (const e of ev.entries(builder)) defineOption(ev, target, e.key, e.keyNode, e.value, false);
+  else if (builder?.kind === 'object') {
+    for (const e of ev.entries(builder)) defineOption(ev, target, e.key, e.keyNode, e.value, false);
+    if (ev.hasUnknownParts(builder)) target.passesUnknownFlags = true;
+  }
+  // A builder docdrift cannot follow (a call's result, an object merged with unknown parts): its flags are unknown.
+  else target.passesUnknownFlags = true;
 }

@@ -1,4 +1,4 @@
-/** CLI flags from yargs and commander definitions in TypeScript/JavaScript sources (issue #4): one FlagCommand per program and sub-command. */
+/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri and minimist definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
@@ -30,9 +30,21 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * `.command(cmd, desc, builder, handler)` with `cmd` a string (`serve [port]`: positionals
  * `<required>`/`[optional]`, `[files..]`, `<file|f>` aliases) or an array (the rest are aliases),
  * `desc` `false` hiding it, `builder` a function (its first parameter is the sub-command) or an
- * object of options; `.command(module)` with a module object or namespace import (`command`,
- * `aliases`, `describe`, `builder`); an array of modules. `$0`/`*` commands add to the parent.
- * Nested `.command()` inside builders gives longer paths.
+ * object of options (also `Object.assign({}, shared, {…})` and `{ ...shared, x: {…} }` of known
+ * objects); `.command(module)` with a command module (`command`, `aliases`, `describe`,
+ * `builder`): an object, a namespace import, CommonJS `exports.x = …`/`module.exports = {…}`
+ * through `require()`, or an instance of a project class (`.command(new ServeCommand())`:
+ * properties, getters, methods, constructor `this.command = …`, inherited ones; a class passed
+ * itself gives its `static` members); an array of modules. `.usage('$0 <x>', desc, builder)` is
+ * `.command()` of the default command. `.commandDir(dir, { extensions, recurse, include,
+ * exclude, visit })` loads every module of `dir` (a literal, `path.join(__dirname, …)`, relative
+ * to the calling file) whose name ends with an extension (default `js`; a TypeScript source
+ * counts as its compiled `.js`), regular-expression `include`/`exclude` applied, `visit: (m) =>
+ * m.default` followed; a module without `command` is named by its file, as yargs does. A folder
+ * or visitor docdrift cannot read marks the command `dynamicSubcommands`. `$0`/`*` commands add
+ * to the parent. Nested `.command()`/`.commandDir()` inside builders gives longer paths. An
+ * option whose name, or an options object or builder, docdrift cannot read (a call's result, a
+ * spread of one) marks the command `passesUnknownFlags`.
  *
  * **commander.** `.option(flags, description?, default | parser?, default?)`,
  * `.requiredOption(…)` (`required: true`), `.addOption(new Option(flags, description)…)` with
@@ -42,7 +54,8 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * sub-command and returns the parent), `.addCommand(cmd, { hidden })`, `.name()`, `.alias()`,
  * `.aliases()`, `.description()`, `.allowUnknownOption()` (`passesUnknownFlags`: a command that
  * declares nothing and accepts any flag hands its command line to a parser built at run time, and
- * its flags are unknown to the engine). `.command(name)` with a name that is no known string
+ * its flags are unknown to the engine; an `.option()`/`.addOption()` whose flags are no string
+ * docdrift can read marks it too). `.command(name)` with a name that is no known string
  * (sub-commands made in a loop over commands loaded at run time) marks the parent
  * `dynamicSubcommands`. Flags strings: the first long flag is the name (`--port <n>`
  * → `port`), others and short flags are `aliases` (`p`), the placeholder is not part of the
@@ -52,6 +65,9 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * defined). `dest` is commander's attribute name (`--shard-id` → `shardId`). Positional
  * arguments are `required` when written `<x>`; an option's `<value>` placeholder does not make
  * the option required. `.name()`/`new Command('tool')` on a program gives `programName`.
+ * `new MyCommand()` of a class that `extends Command` (through project classes too) is a
+ * commander command; `new Command(name)` with a name docdrift cannot read (a subclass's
+ * `createCommand(name)`) is a program only once `.parse()`d.
  *
  * **Helpers.** A function called with a command (`withAuth(y)`, `register(program)`) is walked
  * with its parameters bound, once per call; a function returning a command (`makeUserCommand()`)
@@ -62,24 +78,35 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * (`''` for the program); `default` is the literal/expression as written, or the literal a constant stands for (`DEFAULT_PORT`, `MODES[0]`, `DEFAULTS.host`: `Evaluator.defaultOf`); `dest` is
  * absent for positionals.
  *
- * **Loops.** `for (const { long, short } of OPTIONS) program.option(…)` over a literal array
- * (through variables, imports, default exports and order-only calls such as `sortBy(x, …)`,
- * ≤ 300 items) is unrolled: the body is walked once per item, with template flags such as
- * `` `${short ? `-${short}, ` : ''}--${long}` `` read per item.
+ * **Loops.** `for (const { long, short } of OPTIONS) program.option(…)` and
+ * `OPTIONS.forEach((o) => program.option(o.flags, o.description))` over an array known
+ * statically (≤ 300 items) are unrolled: the body is walked once per item, with template flags
+ * such as `` `${short ? `-${short}, ` : ''}--${long}` `` and item fields (`o.flags`) read per
+ * item. Known arrays: literals (spreads of known arrays inlined), a `const X = []` filled by
+ * `X.push(…)`/`X.unshift(…)` in its scope (not when it is also spliced, popped or assigned),
+ * through variables, imports and default exports, order-only calls (`sortBy(x, …)`,
+ * `x.sort()`), `a.concat(b, …)`, `x.map((o) => ({ … }))` (each item the callback's result),
+ * `x.filter((o) => …)` whose predicate is known for every item (`!`, `&&`, `||`, `===` of
+ * literal fields, `[…].includes(o.name)`).
  *
- * **util.parseArgs and yargs-parser** (`flags-parsers.ts`): `parseArgs({ options: {…} })` from
- * `node:util` and the `yargs-parser` default import called with `{ boolean, string, number,
- * array, count, alias, default }` are programs of their own (framework `parseArgs` /
- * `yargs-parser`). yargs and yargs-parser flags get their camel-case twin as an alias
- * (`seed-count` ↔ `seedCount`), as their camel-case expansion accepts both.
+ * **util.parseArgs, yargs-parser, arg, mri, minimist** (`flags-parsers.ts`): `parseArgs({
+ * options: {…} })` from `node:util`, the `yargs-parser` default import called with `{ boolean,
+ * string, number, array, count, alias, default }`, `arg({ '--port': Number, '-p': '--port' })`,
+ * `mri(argv, { alias, boolean, string, default })` and `minimist(argv, { string, boolean, alias,
+ * default })` are programs of their own (framework `parseArgs`, `yargs-parser`, `arg`, `mri`,
+ * `minimist`; see `argProgram` and `minimistProgram` there for what each key gives). yargs and
+ * yargs-parser flags get their camel-case twin as an alias (`seed-count` ↔ `seedCount`), as
+ * their camel-case expansion accepts both.
  *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
- * constants, options added in other loops or from function results, spreads of non-literal objects),
- * yargs `.commandDir()`, yargs `.usage(cmd, desc, builder)`, CommonJS command modules other than
- * `module.exports = {…}`/`exports.x = …`, commander's built-in `--help`/`--version`
- * (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`, commander subclasses,
- * and the commander global `program` imported from `'commander'` in several files (one program per
- * importing file; importing it through the project's own modules is followed).
+ * constants, lists loaded or computed at run time, `Object.entries(…)` loops, function results;
+ * the command is marked `passesUnknownFlags` instead), `.commandDir()` folders written as
+ * anything but a literal or `__dirname` path, `include`/`exclude` functions (every module is
+ * read) and other `visit` functions (`dynamicSubcommands`), commander's built-in
+ * `--help`/`--version` (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`,
+ * options a commander subclass adds in its constructor (`this.option(…)`), and the commander
+ * global `program` imported from `'commander'` in several files (one program per importing file;
+ * importing it through the project's own modules is followed).
  *
  * Never throws for bad input: a file with syntax errors gives a `parse-error` warning.
  *

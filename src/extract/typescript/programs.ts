@@ -1,5 +1,6 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
 import { readBins, type BinEntry } from './bin.js';
+import { commandDirFolders } from './command-dirs.js';
 import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
 import { dirname, joinPath, OUT_DIRS } from './scan.js';
 
@@ -57,7 +58,8 @@ function javascriptFile(target: string, files: ReadonlySet<string>): string | un
  * 2. Else the declared file's TypeScript source, when compiled output maps back to one by the
  *    usual layouts (`dist/x.js` → `src/x.ts`, `cli.js` → `cli.ts`, see `sourceCandidates`).
  * 3. Else, when the declared file exists, the file itself is a JavaScript program, and it and
- *    the JavaScript it imports (relative specifiers, ≤ 400 files) are read.
+ *    the JavaScript it imports (relative specifiers, and the modules of folders a yargs
+ *    `.commandDir()` names; ≤ 400 files) are read.
  *
  * @param packageJsons every package.json to read `bin` from (what cannot be read, `extractTypeScript` reports)
  * @param tsFiles the TypeScript sources of the run
@@ -127,6 +129,12 @@ export function findBinPrograms(
       if (target === undefined || mapper.source(target) !== undefined) continue;
       const js = javascriptFile(target, programFiles);
       if (js !== undefined) readJs(js);
+    }
+    // yargs `.commandDir('cmds')` loads every module of a folder that nothing imports.
+    for (const dir of commandDirFolders(file, javascript.get(file) ?? '')) {
+      for (const js of [...programFiles].filter((f) => f.startsWith(`${dir}/`) && /\.[cm]?js$/.test(f)).sort()) {
+        if (mapper.source(js) === undefined) readJs(js);
+      }
     }
   }
   const all = new Set([...tsSet, ...javascript.keys()]);

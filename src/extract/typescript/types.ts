@@ -64,7 +64,7 @@ export interface FlagCommand {
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser';
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist';
   /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
@@ -122,12 +122,17 @@ export type Value =
   /** The commander module (`member` undefined) or one of its exports (`Command`, `Option`, `createCommand`, …). */
   | { kind: 'commander'; key: string; member?: string; location: SourceLocation }
   | { kind: 'function'; node: FunctionValueNode }
-  | { kind: 'object'; node: ts.ObjectLiteralExpression }
+  /** An object literal, or `Object.assign(target, …sources)` (the entries of each argument in order). */
+  | { kind: 'object'; node: ts.ObjectLiteralExpression | ts.CallExpression }
   | { kind: 'array'; node: ts.ArrayLiteralExpression }
   /** A module namespace (`import * as serve from './serve.js'`). */
   | { kind: 'namespace'; module: ModuleInfo }
   /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
-  | { kind: 'cjs-exports'; module: ModuleInfo };
+  | { kind: 'cjs-exports'; module: ModuleInfo }
+  /** A class of the project (not a commander subclass): `static` members are its members. */
+  | { kind: 'class'; node: ts.ClassLikeDeclaration }
+  /** `new X()` of a project class: its instance members (properties, getters, methods, constructor `this.x = …`). */
+  | { kind: 'instance'; node: ts.ClassLikeDeclaration };
 
 /** One entry of an object literal of options: `port: {…}`, `port` (shorthand), `builder(y) {…}`. */
 export interface Entry {
@@ -163,6 +168,8 @@ export interface FlagEvaluator {
   memberNode(value: Value, name: string): ts.Node | undefined;
   entries(value: Value | undefined, depth?: number): Entry[];
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined;
+  /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
+  hasUnknownParts(value: Value | undefined): boolean;
   created(node: CommandNode): CommandNode;
   stringOf(node: ts.Node, depth?: number): string | undefined;
   stringsOf(node: ts.Node | undefined, numbers?: boolean, depth?: number): string[] | undefined;
@@ -171,4 +178,11 @@ export interface FlagEvaluator {
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation;
   /** A default as written, or the literal a constant expression stands for (`DEPLOYMENT[0]` → `"remote-first"`). */
   defaultOf(expr: ts.Expression): DefaultValue;
+  /**
+   * The command modules `.commandDir(dir, options)` loads, as yargs does: each file of `dir`
+   * (relative to the calling file; `recurse` for sub-folders) whose name ends with one of
+   * `extensions`, with its value as `require()` gives it and the command name yargs falls back on.
+   * `undefined` when the folder or options cannot be read.
+   */
+  commandDirModules(call: ts.CallExpression): Array<{ value: Value; name: string; at: ts.Node }> | undefined;
 }
