@@ -107,6 +107,21 @@ describe('click and typer programs assembled at run time', () => {
       { target: 'b:plug', path: '', params: [], dynamic: true },
     ]);
   });
+  it('reads @click.group(cls=click.CommandCollection, sources=[…]); an unknown source makes it dynamic', async () => {
+    const r = await flagsOf({
+      'server.py': 'import click\n@click.group()\ndef cli():\n    pass\n@cli.command(name="serve")\n@click.option("--port", type=int)\ndef serve(port):\n    pass\n',
+      'main.py': 'import click\nfrom server import cli as server_commands\n@click.group()\ndef sub():\n    pass\n@sub.command()\ndef user():\n    pass\n'
+        + '@click.group(name="octo", cls=click.CommandCollection, sources=[sub, server_commands])\n@click.option("--basedir")\ndef octo(basedir):\n    pass\n'
+        + '@click.group(cls=click.CommandCollection, sources=[sub, plugins_group()])\ndef other():\n    pass\n',
+    });
+    expect(r.commands.filter((c) => c.target.startsWith('main:o'))).toEqual([
+      { target: 'main:octo', path: '', params: ['basedir'] },
+      { target: 'main:octo', path: 'serve', params: ['port'] },
+      { target: 'main:octo', path: 'user', params: [] },
+      { target: 'main:other', path: '', params: [], dynamic: true },
+      { target: 'main:other', path: 'user', params: [] },
+    ]);
+  });
   it('reads a typer app built in a function and returned', async () => {
     const r = await flagsOf({
       'cli.py': 'import typer\ndef make():\n    app = typer.Typer(add_completion=False)\n    @app.command()\n    def a(k: int = 1):\n        pass\n    @app.command()\n    def b():\n        pass\n    return app\napp = make()\n',

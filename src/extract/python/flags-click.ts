@@ -51,6 +51,8 @@ interface ClickCommand {
   dynamic?: boolean;
   /** `cls=` group class whose `list_commands`/`get_command` merge other groups: those groups (resolved after reading). */
   mergedFrom?: Symbol[];
+  /** `mergedFrom` are a `CommandCollection`'s sources: one that is no group read here makes the group dynamic. */
+  strictSources?: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   for (const command of commands.values()) {
     for (const ref of command.mergedFrom ?? []) {
       const source = commands.get(symbolKey(ref));
+      if (!source && command.strictSources) command.dynamic = true;
       if (!source || source === command) continue;
       for (const child of source.children) if (!command.children.some((c) => c.name === child.name)) command.children.push(child);
     }
@@ -212,9 +215,9 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const defaultNode = args?.keywords.get('default');
   const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
   const passes = passesUnknown(args?.keywords.get('context_settings'), module);
-  const merged = isGroup && clsNode ? mergedGroups(ctx, module, clsNode) : undefined;
+  const merged = isGroup && clsNode ? collectionSources(ctx, module, clsNode, args) ?? mergedGroups(ctx, module, clsNode) : undefined;
   return {
-    ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}) } : {}),
+    ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}), ...('strict' in merged ? { strictSources: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
     symbol: { module, name },
@@ -385,6 +388,28 @@ function groupDefault(ctx: FlagContext, module: FlagModule, clsNode: Node, defau
     return undefined;
   };
   return visit(module, dottedName(clsNode), 0);
+}
+
+/**
+ * `@click.group(cls=click.CommandCollection, sources=[a, b])`: the group decorator passes
+ * `sources` on to the collection, so the group has the sub-commands of `a` and `b`, as
+ * `click.CommandCollection(sources=[…])` does (see {@link readCollections}). A source that is not a
+ * name docdrift follows to a group, or sources that are not a list/tuple literal, make it dynamic
+ * (a source named here that turns out to be no group is made dynamic when merging). Undefined when
+ * `cls` is not click's `CommandCollection`.
+ */
+function collectionSources(ctx: FlagContext, module: FlagModule, clsNode: Node, args: CallArgs | undefined): { groups: Symbol[]; dynamic: boolean; strict: true } | undefined {
+  if (!COLLECTION.has(ctx.external(module, dottedName(clsNode)) ?? '')) return undefined;
+  const sourcesNode = args?.keywords.get('sources');
+  const listed = sourcesNode && ['list', 'tuple'].includes(unparen(sourcesNode).type) ? namedChildren(unparen(sourcesNode)) : undefined;
+  const groups: Symbol[] = [];
+  let dynamic = sourcesNode !== undefined && listed === undefined;
+  for (const item of listed ?? []) {
+    const symbol = ctx.symbol(module, dottedName(unparen(item)));
+    if (symbol) groups.push(symbol);
+    else dynamic = true;
+  }
+  return { groups, dynamic, strict: true };
 }
 
 /**
