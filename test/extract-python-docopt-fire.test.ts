@@ -66,6 +66,23 @@ describe('docopt programs', () => {
     expect(r.commands.find((c) => c.target === 'nav:main' && c.path === 'ship')?.params).toEqual(['speed="10"', '<name>', '<x>', '<y>']);
     expect(r.commands.find((c) => c.target === 'tool')?.params).toEqual(['verbose|v=False', '<src>']);
   });
+  it('computes a usage text cut out of the docstring by split/join/slicing (grip), with exact positions', async () => {
+    const doc = 'grip.command\n~~~~\n\nThe CLI.\n\n\nUsage:\n  grip [options] [<path>]\n\nOptions:\n  --export  Export.\n  -b --browser  Open a tab.\n';
+    const code = [
+      'from docopt import docopt',
+      String.raw`usage = '\n\n\n'.join(__doc__.split('\n\n\n')[1:])`,
+      '',
+      'def main():',
+      "    docopt(usage.strip(), version='1')",
+    ].join('\n');
+    const r = await extractPythonFlags([{ file: 'grip/command.py', text: `"""\n${doc}"""\n${code}\n` }]);
+    const main = r.commands.find((c) => c.target === 'grip.command:main');
+    expect(main?.params.map((p) => `${p.name}@${p.location.line}`)).toEqual(['export@12', 'browser@13', 'path@9']);
+    expect(r.diagnostics).toEqual([]);
+    // A method docdrift does not compute is still said, not guessed.
+    const other = await flagsOf({ 'y.py': 'from docopt import docopt\ndocopt(__doc__.expandtabs(4))\n' });
+    expect(other.diagnostics).toEqual(['y.py:2: the usage text of `docopt(…)` is built at run time; docdrift does not read its flags']);
+  });
   it('says once that a usage text built at run time is not read', async () => {
     const r = await flagsOf({ 'x.py': 'from docopt import docopt\nU = "Usage: x {}".format(1)\ndocopt(U)\n' });
     expect(r.commands).toEqual([]);
