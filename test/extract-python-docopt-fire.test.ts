@@ -139,6 +139,19 @@ describe('click and typer programs assembled at run time', () => {
       { target: 'main:other', path: 'user', params: [] },
     ]);
   });
+  it('reads a factory registering a list of commands in a loop, and commands a module adds to its result (OPAL)', async () => {
+    const r = await flagsOf({
+      'common/commands.py': 'import typer\ndef generate_secret(size: int = typer.Option(32)):\n    pass\ndef version():\n    pass\nall_commands = [generate_secret, version]\n',
+      'common/typer_app.py': 'import typer\nfrom .commands import all_commands\ndef get_typer_app():\n    app = typer.Typer()\n    for cmd in all_commands:\n        app.command()(cmd)\n    return app\n',
+      'server/cli.py': 'import typer\nfrom common.typer_app import get_typer_app\napp = get_typer_app()\n@app.command()\ndef run(engine_type: str = typer.Option("uvicorn")):\n    pass\n',
+      'client/cli.py': 'from common.typer_app import get_typer_app\napp = get_typer_app()\n',
+    });
+    const view = (target: string) => r.commands.filter((c) => c.target === target).map((c) => `${c.path}:${c.params.join(',')}`);
+    expect(view('server.cli:app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'run:engine-type="uvicorn"', 'version:']);
+    // Each call makes its own app: the server's `run` is not the client's.
+    expect(view('client.cli:app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'version:']);
+    expect(view('common.typer_app:get_typer_app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'version:']);
+  });
   it('reads a typer app built in a function and returned', async () => {
     const r = await flagsOf({
       'cli.py': 'import typer\ndef make():\n    app = typer.Typer(add_completion=False)\n    @app.command()\n    def a(k: int = 1):\n        pass\n    @app.command()\n    def b():\n        pass\n    return app\napp = make()\n',
