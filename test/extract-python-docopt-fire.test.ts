@@ -139,6 +139,35 @@ describe('click and typer programs assembled at run time', () => {
       { target: 'main:other', path: 'user', params: [] },
     ]);
   });
+  it('reads @standard_options(): a helper whose body declares the options through a local alias of click.option', async () => {
+    const r = await flagsOf({
+      'cli.py': [
+        'import click',
+        'def hidden_option(*decls, **attrs):',
+        '    attrs["hidden"] = True',
+        '    return click.option(*decls, **attrs)',
+        'def bulk_options(options):',
+        '    def decorator(f):',
+        '        for option in options:',
+        '            option(f)',
+        '        return f',
+        '    return decorator',
+        'def standard_options(hidden=False):',
+        '    factory = click.option',
+        '    if hidden:',
+        '        factory = hidden_option',
+        '    options = [factory("--basedir", "-b", type=click.Path()), factory("--safe", is_flag=True)]',
+        '    return bulk_options(options)',
+        '@click.command()',
+        '@standard_options()',
+        '@click.option("--port", type=int)',
+        'def serve(port):',
+        '    pass',
+        '',
+      ].join('\n'),
+    });
+    expect(r.commands.find((c) => c.target === 'cli:serve')?.params).toEqual(['basedir|b', 'safe=False', 'port']);
+  });
   it('reads a factory registering a list of commands in a loop, and commands a module adds to its result (OPAL)', async () => {
     const r = await flagsOf({
       'common/commands.py': 'import typer\ndef generate_secret(size: int = typer.Option(32)):\n    pass\ndef version():\n    pass\nall_commands = [generate_secret, version]\n',

@@ -278,11 +278,22 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
   const body = entry?.def.childForFieldName('body');
   if (!symbol || !entry || !body) return [];
   const local = symbol.module.info.functions.get(symbol.name)?.localBindings;
+  // `factory = click.option` (OctoPrint's `standard_options()`, which swaps in a hidden variant
+  // when asked): calls of such a local name are calls of what it was first bound to.
+  const aliases = new Map<string, string>();
+  for (const assignment of body.descendantsOfType('assignment')) {
+    const left = assignment?.childForFieldName('left');
+    const right = assignment?.childForFieldName('right');
+    if (left?.type !== 'identifier' || !right || aliases.has(left.text)) continue;
+    const target = ctx.external(symbol.module, dottedName(unparen(right)), local);
+    if (target !== undefined && (OPTION.has(target) || ARGUMENT.has(target))) aliases.set(left.text, target);
+  }
   const out: ParamSpec[] = [];
   for (const call of body.descendantsOfType('call')) {
     if (!call) continue;
     const inner = callArgs(call);
-    const external = ctx.external(symbol.module, inner.callee, local);
+    const alias = inner.callee?.length === 1 ? aliases.get(inner.callee[0]!) : undefined;
+    const external = alias ?? ctx.external(symbol.module, inner.callee, local);
     if (external === undefined) continue;
     const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
     if (spec) out.push(spec);
@@ -321,7 +332,9 @@ const HELPER_DEPTH = 4;
  * `@common_options`). The helper's arguments are read, not the helper: each `click.option(…)` /
  * `click.argument(…)` call, a list or tuple of them (spread with `*` or not), a module-level name
  * bound to one of those, or a decorator function whose body applies options
- * ({@link factoryParams}). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
+ * ({@link factoryParams}). When the arguments give none, the helper's own body is read
+ * (`@standard_options()`, whose body lists `click.option(…)` calls and returns a decorator
+ * applying them). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
  * function of the repository.
  */
 function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bindings?: Map<string, Binding>, depth = 0): ParamSpec[] {
@@ -333,6 +346,9 @@ function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bind
   const list = node.childForFieldName('arguments');
   const out: ParamSpec[] = [];
   for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1));
+  // `@standard_options()`: a helper whose own body declares the options and returns the decorator.
+  const fn = node.childForFieldName('function');
+  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings));
   return out;
 }
 
