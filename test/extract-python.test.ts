@@ -358,4 +358,11 @@ describe('readSetupPyEntryPoints: console scripts computed from module constants
       'cbeams-z -> cbeams.cli:z @8',
     ]);
   });
+  it('reads entry_points passed through setup(**get_config()) and setup(**CONFIG)', async () => {
+    const viaFunction = "from setuptools import setup\nNAME = 'cbeams'\ndef get_config():\n    return dict(name=NAME, entry_points={'console_scripts': ['{0}={0}.__main__:main'.format(NAME)]})\ndef main():\n    setup(**get_config())\n";
+    const viaName = "from setuptools import setup\nCONFIG = {'name': 'x', 'entry_points': {'console_scripts': ['x=x.cli:main']}}\nsetup(**CONFIG)\n";
+    const a = await readSetupPyEntryPoints([{ file: 'setup.py', text: viaFunction }]);
+    const b = await readSetupPyEntryPoints([{ file: 'pkg/setup.py', text: viaName }]);
+    expect([...a.entryPoints, ...b.entryPoints].map((e) => `${e.name} -> ${e.target}`)).toEqual(['cbeams -> cbeams.__main__:main', 'x -> x.cli:main']);
+  });
 });

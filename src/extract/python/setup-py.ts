@@ -16,7 +16,8 @@ const MAX_NAME_HOPS = 4;
  * literal or `dict(console_scripts=...)` call whose `console_scripts` value is a list or tuple of
  * `"name = module:function"` strings, or one multi-line string of such lines (the INI form
  * setuptools also accepts). An entry may be computed from module-level string constants
- * (`'{0}={0}.__main__:main'.format(NAME)`, f-strings, `+`, `%`; see {@link computedString}). Any of these may be a module-level name assigned once with such a
+ * (`'{0}={0}.__main__:main'.format(NAME)`, f-strings, `+`, `%`; see {@link computedString}), and
+ * `entry_points` may come through `setup(**CONFIG)` or `setup(**get_config())` ({@link splatKeyword}). Any of these may be a module-level name assigned once with such a
  * literal (`entry_points=ENTRY_POINTS`, `"console_scripts": CONSOLE_SCRIPTS`). Values built any
  * other way (comprehensions, `+` of lists, function calls) are skipped, not guessed. The whole
  * `entry_points=` value may also be one INI string (`"[console_scripts]\nname = module:func"`):
@@ -39,7 +40,7 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
     try {
       const assigns = moduleAssigns(tree.rootNode);
       for (const call of setupCalls(tree.rootNode)) {
-        const value = keyword(call, 'entry_points');
+        const value = keyword(call, 'entry_points') ?? splatKeyword(call, 'entry_points', tree.rootNode, assigns);
         if (!value) continue;
         const followed = follow(value, assigns);
         // `entry_points="""[console_scripts]\nuvicorn=uvicorn.main:main"""`: the INI form as one
@@ -141,6 +142,40 @@ function keyword(call: Node, name: string): Node | undefined {
   if (!args) return undefined;
   for (const arg of namedChildren(args)) {
     if (arg.type === 'keyword_argument' && arg.childForFieldName('name')?.text === name) return arg.childForFieldName('value') ?? undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A keyword passed through `setup(**CONFIG)` / `setup(**get_config())` (cbeams): `CONFIG` a
+ * module-level name bound to a dict literal or `dict(...)` call, or a top-level function of the
+ * file whose last `return` gives one. Undefined otherwise.
+ */
+function splatKeyword(call: Node, name: string, root: Node, assigns: Map<string, Node>): Node | undefined {
+  const args = call.childForFieldName('arguments');
+  for (const arg of args ? namedChildren(args) : []) {
+    if (arg.type !== 'dictionary_splat') continue;
+    let value = follow(namedChildren(arg)[0] ?? arg, assigns);
+    if (value.type === 'call' && value.childForFieldName('function')?.type === 'identifier') {
+      const fnName = value.childForFieldName('function')!.text;
+      const def = namedChildren(root).map((c) => (c.type === 'decorated_definition' ? c.childForFieldName('definition') : c))
+        .find((c) => c?.type === 'function_definition' && c.childForFieldName('name')?.text === fnName);
+      if (def) {
+        const returned = def.descendantsOfType('return_statement').at(-1);
+        const expr = returned ? namedChildren(returned)[0] : undefined;
+        if (!expr) continue;
+        value = follow(expr, assigns);
+      }
+    }
+    if (value.type === 'dictionary') {
+      for (const pair of namedChildren(value)) {
+        const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
+        if (key && stringValue(follow(key, assigns)) === name) return pair.childForFieldName('value') ?? undefined;
+      }
+    } else if (value.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
+      const found = keyword(value, name);
+      if (found) return found;
+    }
   }
   return undefined;
 }
