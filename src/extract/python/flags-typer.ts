@@ -274,9 +274,12 @@ const NESTED = new WeakMap<FlagModule, Map<string, Node>>();
  * there (`def make_app(): app = typer.Typer(); @app.command() def hello(…): …; return app`): each
  * `name = typer.Typer(…)` in the body is an app whose `@name.command()`/`@name.callback()`
  * functions and `name.add_typer(sub, name=…)` calls (sub local or module-level) in the same body
- * are read. Its targets: the function (`module:make_app`), its callers, and module-level names
- * bound to its result (`app = make_app()`, `app = Factory().build()`). Returns those targets per
- * app; the apps are added to `apps`.
+ * are read, and `for cmd in COMMANDS: app.command()(cmd)` loops ({@link loopCommands}). Its
+ * targets: the function (`module:make_app`) and its callers. A module-level name bound to its
+ * result (`app = make_app()`, `app = Factory().build()`) is an app of its own, added to `apps`
+ * under that name with the factory's commands, so that the `@app.command()` its module adds
+ * below are its own (each call builds a new app). Returns the factory apps' targets; the apps
+ * are added to `apps`.
  */
 function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Naming): Map<TyperApp, string[]> {
   const targets = new Map<TyperApp, string[]>();
