@@ -66,6 +66,23 @@ describe('docopt programs', () => {
     expect(r.commands.find((c) => c.target === 'nav:main' && c.path === 'ship')?.params).toEqual(['speed="10"', '<name>', '<x>', '<y>']);
     expect(r.commands.find((c) => c.target === 'tool')?.params).toEqual(['verbose|v=False', '<src>']);
   });
+  it('computes a usage text cut out of the docstring by split/join/slicing (grip), with exact positions', async () => {
+    const doc = 'grip.command\n~~~~\n\nThe CLI.\n\n\nUsage:\n  grip [options] [<path>]\n\nOptions:\n  --export  Export.\n  -b --browser  Open a tab.\n';
+    const code = [
+      'from docopt import docopt',
+      String.raw`usage = '\n\n\n'.join(__doc__.split('\n\n\n')[1:])`,
+      '',
+      'def main():',
+      "    docopt(usage.strip(), version='1')",
+    ].join('\n');
+    const r = await extractPythonFlags([{ file: 'grip/command.py', text: `"""\n${doc}"""\n${code}\n` }]);
+    const main = r.commands.find((c) => c.target === 'grip.command:main');
+    expect(main?.params.map((p) => `${p.name}@${p.location.line}`)).toEqual(['export@12', 'browser@13', 'path@9']);
+    expect(r.diagnostics).toEqual([]);
+    // A method docdrift does not compute is still said, not guessed.
+    const other = await flagsOf({ 'y.py': 'from docopt import docopt\ndocopt(__doc__.expandtabs(4))\n' });
+    expect(other.diagnostics).toEqual(['y.py:2: the usage text of `docopt(…)` is built at run time; docdrift does not read its flags']);
+  });
   it('says once that a usage text built at run time is not read', async () => {
     const r = await flagsOf({ 'x.py': 'from docopt import docopt\nU = "Usage: x {}".format(1)\ndocopt(U)\n' });
     expect(r.commands).toEqual([]);
@@ -106,6 +123,63 @@ describe('click and typer programs assembled at run time', () => {
       { target: 'b:cli', path: 'one', params: ['x'] },
       { target: 'b:plug', path: '', params: [], dynamic: true },
     ]);
+  });
+  it('reads @click.group(cls=click.CommandCollection, sources=[…]); an unknown source makes it dynamic', async () => {
+    const r = await flagsOf({
+      'server.py': 'import click\n@click.group()\ndef cli():\n    pass\n@cli.command(name="serve")\n@click.option("--port", type=int)\ndef serve(port):\n    pass\n',
+      'main.py': 'import click\nfrom server import cli as server_commands\n@click.group()\ndef sub():\n    pass\n@sub.command()\ndef user():\n    pass\n'
+        + '@click.group(name="octo", cls=click.CommandCollection, sources=[sub, server_commands])\n@click.option("--basedir")\ndef octo(basedir):\n    pass\n'
+        + '@click.group(cls=click.CommandCollection, sources=[sub, plugins_group()])\ndef other():\n    pass\n',
+    });
+    expect(r.commands.filter((c) => c.target.startsWith('main:o'))).toEqual([
+      { target: 'main:octo', path: '', params: ['basedir'] },
+      { target: 'main:octo', path: 'serve', params: ['port'] },
+      { target: 'main:octo', path: 'user', params: [] },
+      { target: 'main:other', path: '', params: [], dynamic: true },
+      { target: 'main:other', path: 'user', params: [] },
+    ]);
+  });
+  it('reads @standard_options(): a helper whose body declares the options through a local alias of click.option', async () => {
+    const r = await flagsOf({
+      'cli.py': [
+        'import click',
+        'def hidden_option(*decls, **attrs):',
+        '    attrs["hidden"] = True',
+        '    return click.option(*decls, **attrs)',
+        'def bulk_options(options):',
+        '    def decorator(f):',
+        '        for option in options:',
+        '            option(f)',
+        '        return f',
+        '    return decorator',
+        'def standard_options(hidden=False):',
+        '    factory = click.option',
+        '    if hidden:',
+        '        factory = hidden_option',
+        '    options = [factory("--basedir", "-b", type=click.Path()), factory("--safe", is_flag=True)]',
+        '    return bulk_options(options)',
+        '@click.command()',
+        '@standard_options()',
+        '@click.option("--port", type=int)',
+        'def serve(port):',
+        '    pass',
+        '',
+      ].join('\n'),
+    });
+    expect(r.commands.find((c) => c.target === 'cli:serve')?.params).toEqual(['basedir|b', 'safe=False', 'port']);
+  });
+  it('reads a factory registering a list of commands in a loop, and commands a module adds to its result (OPAL)', async () => {
+    const r = await flagsOf({
+      'common/commands.py': 'import typer\ndef generate_secret(size: int = typer.Option(32)):\n    pass\ndef version():\n    pass\nall_commands = [generate_secret, version]\n',
+      'common/typer_app.py': 'import typer\nfrom .commands import all_commands\ndef get_typer_app():\n    app = typer.Typer()\n    for cmd in all_commands:\n        app.command()(cmd)\n    return app\n',
+      'server/cli.py': 'import typer\nfrom common.typer_app import get_typer_app\napp = get_typer_app()\n@app.command()\ndef run(engine_type: str = typer.Option("uvicorn")):\n    pass\n',
+      'client/cli.py': 'from common.typer_app import get_typer_app\napp = get_typer_app()\n',
+    });
+    const view = (target: string) => r.commands.filter((c) => c.target === target).map((c) => `${c.path}:${c.params.join(',')}`);
+    expect(view('server.cli:app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'run:engine-type="uvicorn"', 'version:']);
+    // Each call makes its own app: the server's `run` is not the client's.
+    expect(view('client.cli:app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'version:']);
+    expect(view('common.typer_app:get_typer_app')).toEqual([':install-completion,show-completion', 'generate-secret:size=32', 'version:']);
   });
   it('reads a typer app built in a function and returned', async () => {
     const r = await flagsOf({

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeGoldenCases, listFiles } from './golden.js';
 import { readEntryPoints } from '../src/extract/python/entry-points.js';
+import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
 import { extractPython, moduleNameForFile, type PythonSource } from '../src/extract/python/index.js';
 import { resolveRelativeModule } from '../src/extract/python/module-name.js';
 import { cleandoc, unescapePython } from '../src/extract/python/values.js';
@@ -330,5 +331,38 @@ describe('readEntryPoints: [project.entry-points.console_scripts]', () => {
     expect(entryPoints).toEqual([
       { name: 'files-to-prompt', target: 'files_to_prompt.cli:cli', location: { file: 'pyproject.toml', line: 5, column: 1 } },
     ]);
+  });
+});
+
+describe('readSetupPyEntryPoints: console scripts computed from module constants', () => {
+  it("reads '{0}={0}.__main__:main'.format(NAME) (cbeams), f-strings, + and %s; other expressions are skipped", async () => {
+    const text = [
+      'from setuptools import setup',
+      "NAME = 'cbeams'",
+      "MOD = NAME + '.cli'",
+      'setup(name=NAME, entry_points={"console_scripts": [',
+      "    '{0}={0}.__main__:main'.format(NAME),",
+      "    f'{NAME}-x = {MOD}:run',",
+      "    '%s-y=%s:main' % (NAME, MOD),",
+      "    '{name}-z={0}:z'.format(MOD, name=NAME),",
+      "    '{}-w={}:w'.format(NAME, unknown()),",
+      "    '%d=x:y' % (3,),",
+      ']})',
+      '',
+    ].join('\n');
+    const { entryPoints } = await readSetupPyEntryPoints([{ file: 'setup.py', text }]);
+    expect(entryPoints.map((e) => `${e.name} -> ${e.target} @${e.location.line}`)).toEqual([
+      'cbeams -> cbeams.__main__:main @5',
+      'cbeams-x -> cbeams.cli:run @6',
+      'cbeams-y -> cbeams.cli:main @7',
+      'cbeams-z -> cbeams.cli:z @8',
+    ]);
+  });
+  it('reads entry_points passed through setup(**get_config()) and setup(**CONFIG)', async () => {
+    const viaFunction = "from setuptools import setup\nNAME = 'cbeams'\ndef get_config():\n    return dict(name=NAME, entry_points={'console_scripts': ['{0}={0}.__main__:main'.format(NAME)]})\ndef main():\n    setup(**get_config())\n";
+    const viaName = "from setuptools import setup\nCONFIG = {'name': 'x', 'entry_points': {'console_scripts': ['x=x.cli:main']}}\nsetup(**CONFIG)\n";
+    const a = await readSetupPyEntryPoints([{ file: 'setup.py', text: viaFunction }]);
+    const b = await readSetupPyEntryPoints([{ file: 'pkg/setup.py', text: viaName }]);
+    expect([...a.entryPoints, ...b.entryPoints].map((e) => `${e.name} -> ${e.target}`)).toEqual(['cbeams -> cbeams.__main__:main', 'x -> x.cli:main']);
   });
 });

@@ -76,6 +76,17 @@ describe('inferCommand', () => {
     expect(result.evidence).toContain('spelled as config keys (`annotated_tag`)');
     expect(inferCommand([rows('--annotated-tag', '--gpg-sign', '--tag-format')], parameterSets([bump]), ctx).command?.name).toBe('cz bump');
   });
+  it('refuses it too when every several-word row is spelled as a key, even if most shared rows are one word (grip\'s API docs)', () => {
+    const grip = command('grip', ['user-content', 'context', 'user', 'pass', 'export', 'api-url', 'title', 'quiet', 'theme'].map((n) => param(n)));
+    const api = rows('path', 'user_content', 'context', 'username', 'password', 'render_wide', 'api_url', 'title', 'quiet', 'theme');
+    const pageCtx = { ...ctx, pageCommand: 'grip' };
+    const refused = inferCommand([api], parameterSets([grip]), pageCtx);
+    expect(refused.command).toBeUndefined();
+    expect(refused.evidence).toContain('spelled as config keys (`user_content`)');
+    // The same rows with the flags' own spelling are the CLI's.
+    const cli = rows('user-content', 'context', 'user', 'pass', 'api-url', 'title', 'quiet', 'theme');
+    expect(inferCommand([cli], parameterSets([grip]), pageCtx).command?.name).toBe('grip');
+  });
 
   it('needs most rows to be the command\'s', () => {
     const result = inferCommand([rows('--speed', '--jar', '--duration', '--colour', '--size', '--weight', '--lid')], sets, ctx);

@@ -387,7 +387,14 @@ export function inferCommand(
       const n = r.names[0] ?? '';
       return n.includes('_') && !flagNames.has(n) && flagNames.has(n.replace(/_/g, '-'));
     });
-    if (asKeys.length * 2 >= chosen.shared) {
+    // Also when every row that could show the difference (a name of several words) shows it, two
+    // at least (grip's README: the keyword arguments of its Python API `export(…)`, 2 of 7 shared
+    // rows, `user_content` and `api_url`, both spelled as keys; the rest one-word names).
+    const telling = counted.filter((r) => {
+      const kebab = (r.names[0] ?? '').replace(/_/g, '-');
+      return kebab.includes('-') && flagNames.has(kebab);
+    });
+    if (asKeys.length * 2 >= chosen.shared || (asKeys.length >= 2 && asKeys.length === telling.length)) {
       return { best: chosenBest, rows: total, ...rival, evidence: `${chosen.shared} of its ${total} rows name parameters of ${cname}, but ${asKeys.length} are spelled as config keys (\`${asKeys[0]!.names[0]}\`), not as its flags (\`--${asKeys[0]!.names[0]!.replace(/_/g, '-')}\`): a config file's settings` };
     }
   }

@@ -51,6 +51,8 @@ interface ClickCommand {
   dynamic?: boolean;
   /** `cls=` group class whose `list_commands`/`get_command` merge other groups: those groups (resolved after reading). */
   mergedFrom?: Symbol[];
+  /** `mergedFrom` are a `CommandCollection`'s sources: one that is no group read here makes the group dynamic. */
+  strictSources?: boolean;
 }
 
 /**
@@ -131,6 +133,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   for (const command of commands.values()) {
     for (const ref of command.mergedFrom ?? []) {
       const source = commands.get(symbolKey(ref));
+      if (!source && command.strictSources) command.dynamic = true;
       if (!source || source === command) continue;
       for (const child of source.children) if (!command.children.some((c) => c.name === child.name)) command.children.push(child);
     }
@@ -212,9 +215,9 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const defaultNode = args?.keywords.get('default');
   const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
   const passes = passesUnknown(args?.keywords.get('context_settings'), module);
-  const merged = isGroup && clsNode ? mergedGroups(ctx, module, clsNode) : undefined;
+  const merged = isGroup && clsNode ? collectionSources(ctx, module, clsNode, args) ?? mergedGroups(ctx, module, clsNode) : undefined;
   return {
-    ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}) } : {}),
+    ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}), ...('strict' in merged ? { strictSources: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
     symbol: { module, name },
@@ -275,11 +278,22 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
   const body = entry?.def.childForFieldName('body');
   if (!symbol || !entry || !body) return [];
   const local = symbol.module.info.functions.get(symbol.name)?.localBindings;
+  // `factory = click.option` (OctoPrint's `standard_options()`, which swaps in a hidden variant
+  // when asked): calls of such a local name are calls of what it was first bound to.
+  const aliases = new Map<string, string>();
+  for (const assignment of body.descendantsOfType('assignment')) {
+    const left = assignment?.childForFieldName('left');
+    const right = assignment?.childForFieldName('right');
+    if (left?.type !== 'identifier' || !right || aliases.has(left.text)) continue;
+    const target = ctx.external(symbol.module, dottedName(unparen(right)), local);
+    if (target !== undefined && (OPTION.has(target) || ARGUMENT.has(target))) aliases.set(left.text, target);
+  }
   const out: ParamSpec[] = [];
   for (const call of body.descendantsOfType('call')) {
     if (!call) continue;
     const inner = callArgs(call);
-    const external = ctx.external(symbol.module, inner.callee, local);
+    const alias = inner.callee?.length === 1 ? aliases.get(inner.callee[0]!) : undefined;
+    const external = alias ?? ctx.external(symbol.module, inner.callee, local);
     if (external === undefined) continue;
     const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
     if (spec) out.push(spec);
@@ -318,7 +332,9 @@ const HELPER_DEPTH = 4;
  * `@common_options`). The helper's arguments are read, not the helper: each `click.option(…)` /
  * `click.argument(…)` call, a list or tuple of them (spread with `*` or not), a module-level name
  * bound to one of those, or a decorator function whose body applies options
- * ({@link factoryParams}). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
+ * ({@link factoryParams}). When the arguments give none, the helper's own body is read
+ * (`@standard_options()`, whose body lists `click.option(…)` calls and returns a decorator
+ * applying them). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
  * function of the repository.
  */
 function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bindings?: Map<string, Binding>, depth = 0): ParamSpec[] {
@@ -330,6 +346,9 @@ function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bind
   const list = node.childForFieldName('arguments');
   const out: ParamSpec[] = [];
   for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1));
+  // `@standard_options()`: a helper whose own body declares the options and returns the decorator.
+  const fn = node.childForFieldName('function');
+  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings));
   return out;
 }
 
@@ -385,6 +404,28 @@ function groupDefault(ctx: FlagContext, module: FlagModule, clsNode: Node, defau
     return undefined;
   };
   return visit(module, dottedName(clsNode), 0);
+}
+
+/**
+ * `@click.group(cls=click.CommandCollection, sources=[a, b])`: the group decorator passes
+ * `sources` on to the collection, so the group has the sub-commands of `a` and `b`, as
+ * `click.CommandCollection(sources=[…])` does (see {@link readCollections}). A source that is not a
+ * name docdrift follows to a group, or sources that are not a list/tuple literal, make it dynamic
+ * (a source named here that turns out to be no group is made dynamic when merging). Undefined when
+ * `cls` is not click's `CommandCollection`.
+ */
+function collectionSources(ctx: FlagContext, module: FlagModule, clsNode: Node, args: CallArgs | undefined): { groups: Symbol[]; dynamic: boolean; strict: true } | undefined {
+  if (!COLLECTION.has(ctx.external(module, dottedName(clsNode)) ?? '')) return undefined;
+  const sourcesNode = args?.keywords.get('sources');
+  const listed = sourcesNode && ['list', 'tuple'].includes(unparen(sourcesNode).type) ? namedChildren(unparen(sourcesNode)) : undefined;
+  const groups: Symbol[] = [];
+  let dynamic = sourcesNode !== undefined && listed === undefined;
+  for (const item of listed ?? []) {
+    const symbol = ctx.symbol(module, dottedName(unparen(item)));
+    if (symbol) groups.push(symbol);
+    else dynamic = true;
+  }
+  return { groups, dynamic, strict: true };
 }
 
 /**

@@ -6,6 +6,7 @@ import { callArgs, enclosingFunction, flagSpec, locate, type FlagContext, type F
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { literalConst, strMethod } from './partial-eval.js';
 
 /** `docopt.docopt` (docopt 0.6 and docopt-ng, both imported as `docopt`). */
 const DOCOPT = new Set(['docopt.docopt', 'docopt_ng.docopt']);
@@ -32,7 +33,8 @@ interface UsageText {
  * module; inside a top-level function, that function and its callers (`module:main`).
  *
  * `doc.format(…)` and `doc % …` are read as `doc` when no placeholder is in its usage or options
- * part (`cbeams v{version}` in the title). Not read, said once as a warning naming the file and
+ * part (`cbeams v{version}` in the title). A text derived from a known one by `str` methods,
+ * `'sep'.join(…)` and slicing is computed (`'\n\n\n'.join(__doc__.split('\n\n\n')[1:])`, grip). Not read, said once as a warning naming the file and
  * the call: a usage text built at run time (placeholders in the usage, f-strings, a name docdrift
  * cannot follow), or a text with no (or
  * several) `usage:` sections. Options given after a command that follows a positional
@@ -116,7 +118,7 @@ function docstringNode(body: Node | null | undefined): Node | undefined {
 /** The usage text an argument of `docopt(…)` stands for, when it is known statically. */
 function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): UsageText | undefined {
   const n = unparen(arg);
-  if (depth > 4) return undefined;
+  if (depth > 16) return undefined;
   if (n.type === 'string' || n.type === 'concatenated_string') return fromString(module, n);
   // `doc.format(version=v)` / `doc % v`: the template, when no placeholder is in its usage or
   // options part (a version in the title changes no flag).
@@ -127,6 +129,10 @@ function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): 
     const inner = usageText(ctx, module, template, depth + 1);
     const at = inner ? inner.text.search(/usage:/i) : -1;
     return inner && at >= 0 && !/\{[^}]*\}|%[(\w]/.test(inner.text.slice(at)) ? inner : undefined;
+  }
+  if (n.type === 'call' || n.type === 'subscript') {
+    const value = derivedText(ctx, module, n, depth + 1);
+    return value && typeof value.value === 'string' ? placed(value.base, value.value) : undefined;
   }
   const dotted = dottedName(n);
   if (!dotted) return undefined;
@@ -143,6 +149,66 @@ function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): 
   const symbol = ctx.symbol(module, dotted);
   const right = symbol && !symbol.module.functions.has(symbol.name) ? symbol.module.assigns.get(symbol.name) : undefined;
   return symbol && right ? usageText(ctx, symbol.module, right, depth + 1) : undefined;
+}
+
+/** A text or list of texts computed from a known usage text `base` (see {@link derivedText}). */
+interface Derived {
+  value: string | string[];
+  base: UsageText;
+}
+
+/**
+ * A text derived from a known one by the `str` methods of `strMethod` (`doc.split('\n\n\n')`,
+ * `doc.strip()`, `doc.replace(a, b)`), `'sep'.join(list)`, and indexing or slicing without a step
+ * (`parts[1:]`, `parts[-1]`, `doc[10:]`), as grip builds its usage:
+ * `'\n\n\n'.join(__doc__.split('\n\n\n')[1:])`. Computed exactly, as Python would; anything
+ * else (other methods, unknown arguments) is unknown.
+ */
+function derivedText(ctx: FlagContext, module: FlagModule, node: Node, depth: number): Derived | undefined {
+  const n = unparen(node);
+  if (depth > 16) return undefined;
+  if (n.type === 'subscript') {
+    const inner = derivedText(ctx, module, n.childForFieldName('value')!, depth + 1);
+    const index = n.childForFieldName('subscript');
+    if (!inner || !index) return undefined;
+    if (index.type === 'slice') {
+      const m = /^\s*(-?\d+)?\s*:\s*(-?\d+)?\s*$/.exec(index.text);
+      if (!m) return undefined;
+      const start = m[1] === undefined ? 0 : Number(m[1]);
+      const end = m[2] === undefined ? inner.value.length : Number(m[2]);
+      return { value: inner.value.slice(start, end), base: inner.base };
+    }
+    const i = /^-?\d+$/.test(index.text.trim()) ? Number(index.text) : undefined;
+    const item = i === undefined ? undefined : inner.value.at(i);
+    return item === undefined ? undefined : { value: item, base: inner.base };
+  }
+  if (n.type === 'call') {
+    const fn = n.childForFieldName('function');
+    if (fn?.type !== 'attribute') return undefined;
+    const method = fn.childForFieldName('attribute')?.text ?? '';
+    const object = fn.childForFieldName('object')!;
+    const args = namedChildren(n.childForFieldName('arguments')!);
+    if (method === 'join' && args.length === 1) {
+      const sep = stringValue(unparen(object));
+      const list = derivedText(ctx, module, args[0]!, depth + 1);
+      return sep !== undefined && list && Array.isArray(list.value) ? { value: list.value.join(sep), base: list.base } : undefined;
+    }
+    const inner = derivedText(ctx, module, object, depth + 1);
+    if (!inner || typeof inner.value !== 'string') return undefined;
+    const consts = args.map((a) => literalConst(a));
+    const value = consts.every((c) => c !== undefined) ? strMethod(inner.value, method, consts) : undefined;
+    return value === undefined ? undefined : { value, base: inner.base };
+  }
+  const text = usageText(ctx, module, n, depth + 1);
+  return text ? { value: text.text, base: text } : undefined;
+}
+
+/** `text` placed in `base`: exact positions when it is a part of the base text, else the base text's start. */
+function placed(base: UsageText, text: string): UsageText {
+  const at = base.text.indexOf(text);
+  return at >= 0
+    ? { text, module: base.module, at: (offset, length) => base.at(at + offset, length) }
+    : { text, module: base.module, at: (_offset, length) => base.at(0, length) };
 }
 
 /**

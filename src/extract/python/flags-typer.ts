@@ -133,6 +133,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
       }
     }
     for (const statement of module.statements) {
+      if (statement.type === 'for_statement') loopCommands(ctx, module, statement, (name) => appOf(module, [name]), naming);
       for (const expr of statement.type === 'expression_statement' ? namedChildren(statement) : []) {
         const call = unparen(expr);
         if (call.type !== 'call') continue;
@@ -220,6 +221,51 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
   return out;
 }
 
+/**
+ * `for cmd in COMMANDS: app.command()(cmd)`: the functions of a list or tuple literal (here, a
+ * module constant, or one imported) registered one by one, as OPAL's `get_typer_app()` does. Only
+ * a loop whose body applies `app.command(…)` to the loop variable itself is read; each item must
+ * name a function docdrift finds, else the loop is skipped.
+ */
+function loopCommands(
+  ctx: FlagContext, module: FlagModule, loop: Node, appNamed: (name: string) => TyperApp | undefined, naming: Naming,
+  local?: Parameters<FlagContext['symbol']>[2],
+): void {
+  const variable = loop.childForFieldName('left');
+  const iterable = loop.childForFieldName('right');
+  const body = loop.childForFieldName('body');
+  if (variable?.type !== 'identifier' || !iterable || !body) return;
+  for (const call of body.descendantsOfType('call')) {
+    const inner = call?.childForFieldName('function');
+    if (!call || inner?.type !== 'call') continue;
+    const innerArgs = callArgs(inner);
+    const args = callArgs(call);
+    if (innerArgs.callee?.length !== 2 || innerArgs.callee[1] !== 'command' || args.positional[0]?.text !== variable.text) continue;
+    const app = appNamed(innerArgs.callee[0]!);
+    if (!app) continue;
+    let items: Node[] | undefined;
+    const it = unparen(iterable);
+    if (it.type === 'list' || it.type === 'tuple') items = namedChildren(it);
+    else {
+      const symbol = ctx.symbol(module, dottedName(it), local);
+      const right = symbol ? symbol.module.assigns.get(symbol.name) : undefined;
+      const literal = right ? unparen(right) : undefined;
+      if (symbol && literal && (literal.type === 'list' || literal.type === 'tuple')) {
+        const home = symbol.module;
+        const fns = namedChildren(literal).map((item) => ctx.symbol(home, dottedName(unparen(item))));
+        if (fns.every((fn) => fn && fn.module.functions.has(fn.name))) {
+          for (const fn of fns) app.commands.push({ fn: fn!, name: naming(fn!.name), location: locate(module, call) });
+        }
+        continue;
+      }
+    }
+    const fns = (items ?? []).map((item) => ctx.symbol(module, dottedName(unparen(item)), local));
+    if (items && fns.every((fn) => fn && fn.module.functions.has(fn.name))) {
+      for (const fn of fns) app.commands.push({ fn: fn!, name: naming(fn!.name), location: locate(module, call) });
+    }
+  }
+}
+
 /** Command functions defined inside a factory (`make_app.<locals>.hello`), by module: {@link signature} reads them. */
 const NESTED = new WeakMap<FlagModule, Map<string, Node>>();
 
@@ -228,9 +274,12 @@ const NESTED = new WeakMap<FlagModule, Map<string, Node>>();
  * there (`def make_app(): app = typer.Typer(); @app.command() def hello(…): …; return app`): each
  * `name = typer.Typer(…)` in the body is an app whose `@name.command()`/`@name.callback()`
  * functions and `name.add_typer(sub, name=…)` calls (sub local or module-level) in the same body
- * are read. Its targets: the function (`module:make_app`), its callers, and module-level names
- * bound to its result (`app = make_app()`, `app = Factory().build()`). Returns those targets per
- * app; the apps are added to `apps`.
+ * are read, and `for cmd in COMMANDS: app.command()(cmd)` loops ({@link loopCommands}). Its
+ * targets: the function (`module:make_app`) and its callers. A module-level name bound to its
+ * result (`app = make_app()`, `app = Factory().build()`) is an app of its own, added to `apps`
+ * under that name with the factory's commands, so that the `@app.command()` its module adds
+ * below are its own (each call builds a new app). Returns the factory apps' targets; the apps
+ * are added to `apps`.
  */
 function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Naming): Map<TyperApp, string[]> {
   const targets = new Map<TyperApp, string[]>();
@@ -295,6 +344,9 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
           }
         }
       }
+      for (const loop of body.descendantsOfType('for_statement')) {
+        if (loop) loopCommands(ctx, module, loop, (name) => own.get(name), naming, local);
+      }
       for (const call of body.descendantsOfType('call')) {
         const args = call ? callArgs(call) : undefined;
         const parent = args?.callee?.length === 2 && args.callee[1] === 'add_typer' ? own.get(args.callee[0]!) : undefined;
@@ -323,11 +375,17 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
           const hit = owner === undefined
             ? ctx.sameSymbol(ctx.symbol(other, dotted), { module, name: key })
             : callee.type === 'attribute' && callee.childForFieldName('attribute')?.text === method && new RegExp(`\\b${owner}\\b`).test(callee.text);
-          if (hit) names.push(`${other.info.module}:${variable}`);
+          if (!hit) continue;
+          // Each call makes a new app: `app = make_app()` is an app of its own, with the factory's
+          // commands and those its module adds (`@app.command()` below it, read with the others).
+          apps.set(`${other.info.module}:${variable}`, {
+            ...root, symbol: { module: other, name: variable }, commands: [...root.commands], subApps: [...root.subApps],
+          });
         }
       }
+      // Nothing else runs it (it is not a program itself), or it runs only through `app = make_app()`.
       if (names.length > 0) targets.set(root, names);
-      else root.added = true; // nothing runs it: not a program
+      else root.added = true;
     }
   }
   return targets;

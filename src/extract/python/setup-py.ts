@@ -3,6 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
 import { getPythonParser } from './parser.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { fStringParts } from './partial-eval.js';
 
 /** How many module-level names a value may go through (`ENTRY_POINTS = {"console_scripts": SCRIPTS}`). */
 const MAX_NAME_HOPS = 4;
@@ -14,7 +15,9 @@ const MAX_NAME_HOPS = 4;
  * inside `if __name__ == "__main__":` / a function) and reads its `entry_points=` keyword: a dict
  * literal or `dict(console_scripts=...)` call whose `console_scripts` value is a list or tuple of
  * `"name = module:function"` strings, or one multi-line string of such lines (the INI form
- * setuptools also accepts). Any of these may be a module-level name assigned once with such a
+ * setuptools also accepts). An entry may be computed from module-level string constants
+ * (`'{0}={0}.__main__:main'.format(NAME)`, f-strings, `+`, `%`; see {@link computedString}), and
+ * `entry_points` may come through `setup(**CONFIG)` or `setup(**get_config())` ({@link splatKeyword}). Any of these may be a module-level name assigned once with such a
  * literal (`entry_points=ENTRY_POINTS`, `"console_scripts": CONSOLE_SCRIPTS`). Values built any
  * other way (comprehensions, `+` of lists, function calls) are skipped, not guessed. The whole
  * `entry_points=` value may also be one INI string (`"[console_scripts]\nname = module:func"`):
@@ -37,7 +40,7 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
     try {
       const assigns = moduleAssigns(tree.rootNode);
       for (const call of setupCalls(tree.rootNode)) {
-        const value = keyword(call, 'entry_points');
+        const value = keyword(call, 'entry_points') ?? splatKeyword(call, 'entry_points', tree.rootNode, assigns);
         if (!value) continue;
         const followed = follow(value, assigns);
         // `entry_points="""[console_scripts]\nuvicorn=uvicorn.main:main"""`: the INI form as one
@@ -64,7 +67,7 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
         const scripts = consoleScripts(followed, assigns);
         if (!scripts) continue;
         for (const node of scriptStrings(follow(scripts, assigns), assigns)) {
-          const raw = stringValue(node);
+          const raw = computedString(node, assigns, 0);
           if (raw === undefined) continue;
           raw.split('\n').forEach((line, index) => {
             const eq = line.indexOf('=');
@@ -143,6 +146,40 @@ function keyword(call: Node, name: string): Node | undefined {
   return undefined;
 }
 
+/**
+ * A keyword passed through `setup(**CONFIG)` / `setup(**get_config())` (cbeams): `CONFIG` a
+ * module-level name bound to a dict literal or `dict(...)` call, or a top-level function of the
+ * file whose last `return` gives one. Undefined otherwise.
+ */
+function splatKeyword(call: Node, name: string, root: Node, assigns: Map<string, Node>): Node | undefined {
+  const args = call.childForFieldName('arguments');
+  for (const arg of args ? namedChildren(args) : []) {
+    if (arg.type !== 'dictionary_splat') continue;
+    let value = follow(namedChildren(arg)[0] ?? arg, assigns);
+    if (value.type === 'call' && value.childForFieldName('function')?.type === 'identifier') {
+      const fnName = value.childForFieldName('function')!.text;
+      const def = namedChildren(root).map((c) => (c.type === 'decorated_definition' ? c.childForFieldName('definition') : c))
+        .find((c) => c?.type === 'function_definition' && c.childForFieldName('name')?.text === fnName);
+      if (def) {
+        const returned = def.descendantsOfType('return_statement').at(-1);
+        const expr = returned ? namedChildren(returned)[0] : undefined;
+        if (!expr) continue;
+        value = follow(expr, assigns);
+      }
+    }
+    if (value.type === 'dictionary') {
+      for (const pair of namedChildren(value)) {
+        const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
+        if (key && stringValue(follow(key, assigns)) === name) return pair.childForFieldName('value') ?? undefined;
+      }
+    } else if (value.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
+      const found = keyword(value, name);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** The `console_scripts` value of an entry-points dict literal or `dict(...)` call. */
 function consoleScripts(value: Node, assigns: Map<string, Node>): Node | undefined {
   if (value.type === 'dictionary') {
@@ -161,11 +198,81 @@ function consoleScripts(value: Node, assigns: Map<string, Node>): Node | undefin
   return undefined;
 }
 
-/** The string literal nodes of a console-scripts list, tuple or single string. */
+/** The string nodes of a console-scripts list, tuple or single string (literal or computed: {@link computedString}). */
 function scriptStrings(value: Node, assigns: Map<string, Node>): Node[] {
-  if (stringValue(value) !== undefined) return [value];
+  if (computedString(value, assigns, 0) !== undefined) return [value];
   if (value.type !== 'list' && value.type !== 'tuple') return [];
   return namedChildren(value)
     .map((item) => follow(item, assigns))
-    .filter((item) => stringValue(item) !== undefined);
+    .filter((item) => computedString(item, assigns, 0) !== undefined);
+}
+
+/**
+ * The value of a string expression built from literals and module-level string constants, as
+ * Python computes it: a literal, a name, `'{0}={0}.__main__:main'.format(NAME)` (positional and
+ * keyword fields without conversions or format specs, `{{`/`}}`), an f-string whose fields are
+ * such expressions (`f"{NAME}={NAME}.cli:main"`), `a + b`, and `'%s=%s:main' % (NAME, NAME)`
+ * (`%s` only). Undefined for anything else (cbeams builds its console script the first way).
+ */
+function computedString(node: Node, assigns: Map<string, Node>, depth: number): string | undefined {
+  if (depth > 8) return undefined;
+  const n = follow(node, assigns);
+  const literal = stringValue(n);
+  if (literal !== undefined) return literal;
+  const parts = fStringParts(n);
+  if (parts) {
+    const values = parts.map((p) => (typeof p === 'string' ? p : computedString(p, assigns, depth + 1)));
+    return values.every((v) => v !== undefined) ? values.join('') : undefined;
+  }
+  if (n.type === 'binary_operator') {
+    const op = n.childForFieldName('operator')?.text;
+    const left = computedString(n.childForFieldName('left')!, assigns, depth + 1);
+    const rightNode = unparen(n.childForFieldName('right')!);
+    if (left === undefined) return undefined;
+    if (op === '+') {
+      const right = computedString(rightNode, assigns, depth + 1);
+      return right === undefined ? undefined : left + right;
+    }
+    if (op === '%') {
+      const items = rightNode.type === 'tuple' ? namedChildren(rightNode) : [rightNode];
+      const values = items.map((i) => computedString(i, assigns, depth + 1));
+      if (values.some((v) => v === undefined)) return undefined;
+      let i = 0;
+      let bad = false;
+      const out = left.replace(/%(%|s|[^%s]?)/g, (_m, spec: string) => {
+        if (spec === '%') return '%';
+        if (spec !== 's' || i >= values.length) bad = true;
+        return values[i++] ?? '';
+      });
+      return bad || i !== values.length ? undefined : out;
+    }
+    return undefined;
+  }
+  if (n.type === 'call') {
+    const fn = n.childForFieldName('function');
+    if (fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== 'format') return undefined;
+    const template = computedString(fn.childForFieldName('object')!, assigns, depth + 1);
+    if (template === undefined) return undefined;
+    const positional: string[] = [];
+    const named = new Map<string, string>();
+    for (const arg of namedChildren(n.childForFieldName('arguments')!)) {
+      const isKeyword = arg.type === 'keyword_argument';
+      const value = computedString(isKeyword ? arg.childForFieldName('value')! : arg, assigns, depth + 1);
+      if (value === undefined || arg.type === 'list_splat' || arg.type === 'dictionary_splat') return undefined;
+      if (isKeyword) named.set(arg.childForFieldName('name')!.text, value);
+      else positional.push(value);
+    }
+    let auto = 0;
+    let bad = false;
+    const out = template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (m, field: string | undefined) => {
+      if (m === '{{') return '{';
+      if (m === '}}') return '}';
+      const key = field ?? '';
+      const value = key === '' ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named.get(key);
+      if (value === undefined) bad = true;
+      return value ?? '';
+    });
+    return bad ? undefined : out;
+  }
+  return undefined;
 }
