@@ -112,7 +112,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       if (!call) continue;
       const args = callArgs(call);
       if (args.callee?.at(-1) !== 'add_command' || args.callee.length < 2) continue;
-      const fnName = enclosingFunction(call);
+      const fnName = enclosingFunction(call, module.root);
       const fn = fnName !== undefined ? module.functions.get(fnName) : undefined;
       if (fn && parameterNames(fn.def).includes(args.callee[0]!)) continue;
       const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
@@ -481,7 +481,7 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
     for (const call of module.root.descendantsOfType('call')) {
       if (!call) continue;
       const args = callArgs(call);
-      const fnName = enclosingFunction(call);
+      const fnName = enclosingFunction(call, module.root);
       const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
       if (!COLLECTION.has(ctx.external(module, args.callee, local) ?? '')) continue;
       const assignment = call.parent?.type === 'assignment' ? call.parent : undefined;

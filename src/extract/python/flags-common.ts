@@ -454,11 +454,38 @@ export function* callsInFunctions(ctx: FlagContext, callees: ReadonlySet<string>
   }
 }
 
+/** Per module: the byte ranges of every `def` (with its name) and every `class`, found in one walk. */
+const definitionRanges = new WeakMap<Node, { defs: Array<{ start: number; end: number; name: string | undefined }>; classes: Array<{ start: number; end: number }> }>();
+
 /**
  * The name of the top-level function a node is in (the outermost `def` around it), or undefined
  * at module level and inside a class body (a method is not a target an entry point names).
+ *
+ * With `root` (the node's module root, as every caller that looks at many nodes has), the answer
+ * comes from the byte ranges of the module's definitions, collected once per module: walking up
+ * `node.parent` costs web-tree-sitter a descent from the root per step, so calls nested 5,000 deep
+ * (`f(f(f(…)))`, bad-input `python-deep-expressions`) made the walk cubic in the depth.
  */
-export function enclosingFunction(node: Node): string | undefined {
+export function enclosingFunction(node: Node, root?: Node): string | undefined {
+  if (root) {
+    let ranges = definitionRanges.get(root);
+    if (!ranges) {
+      ranges = {
+        defs: root.descendantsOfType('function_definition').filter((d): d is Node => d !== null)
+          .map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text })),
+        classes: root.descendantsOfType('class_definition').filter((d): d is Node => d !== null)
+          .map((d) => ({ start: d.startIndex, end: d.endIndex })),
+      };
+      definitionRanges.set(root, ranges);
+    }
+    const at = node.startIndex;
+    const end = node.endIndex;
+    const inside = (r: { start: number; end: number }): boolean => r.start < at && end <= r.end;
+    if (ranges.classes.some(inside)) return undefined;
+    let outer: { start: number; name: string | undefined } | undefined;
+    for (const d of ranges.defs) if (inside(d) && (!outer || d.start < outer.start)) outer = d;
+    return outer?.name;
+  }
   let fn: Node | undefined;
   for (let n: Node | null = node.parent; n; n = n.parent) {
     if (n.type === 'function_definition') fn = n;

@@ -47,7 +47,7 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
     for (const call of module.root.descendantsOfType('call')) {
       if (!call) continue;
       const args = callArgs(call);
-      const fnName = enclosingFunction(call);
+      const fnName = enclosingFunction(call, module.root);
       const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
       if (!DOCOPT.has(ctx.external(module, args.callee, local) ?? '')) continue;
       const first = args.positional[0] ?? args.keywords.get('doc');

@@ -47,7 +47,7 @@ export function extractFire(ctx: FlagContext): FlagCommand[] {
     if (![...module.info.bindings.values()].some((b) => (b.kind === 'module' ? b.target : b.module) === 'fire' || (b.kind === 'module' && b.target.startsWith('fire.')) || (b.kind === 'symbol' && b.module.startsWith('fire.')))) continue;
     for (const call of module.root.descendantsOfType('call')) {
       if (!call) continue;
-      const fnName = enclosingFunction(call);
+      const fnName = enclosingFunction(call, module.root);
       const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
       const args = callArgs(call);
       if (!FIRE.has(ctx.external(module, args.callee, local) ?? '')) continue;
