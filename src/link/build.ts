@@ -226,7 +226,7 @@ export function buildModel(input: ModelInput): Model {
       if (!guesses.has(help)) guesses.set(help, inferHelp(help, doc.file));
       return guesses.get(help);
     };
-    const unknownHelp = (doc.helpBlocks ?? []).some((h) => h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
+    const unknownHelp = (doc.helpBlocks ?? []).some((h) => !h.unread && h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
     if (assigned.length === 0 && !unknownHelp) {
       sections.push(...explicit.get(doc)!);
       continue;
@@ -1422,6 +1422,8 @@ function helpSections(
 ): ReferenceSection[] {
   const out: ReferenceSection[] = [];
   for (const help of doc.helpBlocks ?? []) {
+    // A block docdrift could not follow documents nothing (its note says so), never half its options.
+    if (help.unread) continue;
     const line = help.location.line;
     const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
     // The usage line names the command with all its words (`llm openai models` is not `llm`'s
