@@ -376,7 +376,7 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       // In a labelled option list, a line at the options' own indent that is no option line: the
       // list is not understood, and a half-read list would report every option it hides.
       if (list.labelled && list.indent !== undefined && indent === list.indent) {
-        unread ??= { reason: `line ${lines[i]!.line} of its options list is not an option line docdrift reads`, location: { file, line: lines[i]!.line, column: lines[i]!.column + lead } };
+        unread ??= { reason: 'a line of its options list is not an option line docdrift reads', location: { file, line: lines[i]!.line, column: lines[i]!.column + lead } };
       }
       // An options-only block is nothing but option lines, their descriptions and option-list labels.
       if (optionsOnly) return undefined;
