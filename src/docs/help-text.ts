@@ -28,10 +28,11 @@ const CAPS_USAGE_RE = /^\s*USAGE\s+(\S.*)$/;
 const MAX_PREAMBLE = 12;
 /**
  * Labels of sections that list no options (`Examples`, `DESCRIPTION`, `Commands:`, `ARGUMENTS`,
- * cac's and sade's `For more info, run any command with the `--help` flag:`): a line there that
- * starts with a flag is an example or prose, never an option line.
+ * oclif's `FLAG DESCRIPTIONS` (long help of flags `FLAGS` lists), cac's and sade's `For more info,
+ * run any command with the `--help` flag:`): a line there that starts with a flag is an example,
+ * prose or a repeat, never an option line.
  */
-const NON_OPTION_LABEL_RE = /^(?:examples?|example usage|description|details|(?:available |sub-?)?commands|(?:positional )?arguments|positionals|usage|synopsis|name|notes?|see also|environment(?: variables)?|aliases|topics|version|for more info\b.*)\s*:?$/i;
+const NON_OPTION_LABEL_RE = /^(?:examples?|example usage|description|details|flag descriptions|(?:available |sub-?)?commands|(?:positional )?arguments|positionals|usage|synopsis|name|notes?|see also|environment(?: variables)?|aliases|topics|version|for more info\b.*)\s*:?$/i;
 /** Labels of option lists: `Options:`, `OPTIONS`, `FLAGS`, `GLOBAL FLAGS`, `optional arguments:`, `General Options`. */
 const OPTION_LABEL_RE = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}\s+)?(?:options|flags|optional arguments|switches)\s*:?$/i;
 /** yargs' usage line has no label: `concurrently [options] <command ...>`. */
