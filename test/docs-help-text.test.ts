@@ -181,6 +181,9 @@ describe('the real --help output of each framework (issue #30)', () => {
     // fire: `Default: 3000` on its own line under the flag.
     const [fire] = help(real('fire/serve.txt'));
     expect(fire!.rows[0]!.defaultLocation).toMatchObject({ line: 16, column: 18 });
+    // commander's choices wrapped onto a line of their own are no fire `Default:` line (cspell's README).
+    const [wrapped] = help(['Usage: cspell dictionaries [options]', '', 'Options:', '  --path-format <format>  Configure how to display the path.', '                          (choices: "hide", "short",', '                          default: Display most of the path.)', '  --color                 Force color.']);
+    expect(summary(wrapped)).toEqual({ usage: ['cspell', 'dictionaries'], rows: ['path-format', 'color'] });
   });
 
   test("meow's help as its source writes it: tab-indented, in a fenced block and in an indented block", () => {
@@ -221,6 +224,10 @@ describe('the real --help output of each framework (issue #30)', () => {
     expect(block!.usage).toEqual(['kiln', 'serve']);
     expect(block!.rows).toEqual([]);
     expect(block!.unread).toEqual({ reason: 'a line of its options list is not an option line docdrift reads', location: { file: 'docs/cli.md', line: 8, column: 3 } });
+    // A label left of the options ends the list: what follows it is another section (mocha's
+    // `Mocha Resources`, create-rslib's `Available templates:`), not an option line.
+    const [ended] = help(['Usage: kiln [dir] [options]', '', 'Options:', '', '  -d, --dir <dir>  create it there', '  --no-git         skip git', '', 'Available templates:', '  node-js, node-ts', 'Kiln Resources', '  GitHub: https://github.com/kiln/kiln']);
+    expect(summary(ended)).toEqual({ usage: ['kiln'], rows: ['dir|d', 'no-git|git'] });
   });
 
   test('not help: a description and prose around flags with no usage part, a command line before a `Usage:` line', () => {

@@ -97,12 +97,13 @@ function locate(file: string, line: CodeLine, text: string, value: string, from 
  * The documented default in an option's help text: `[default: x]` (click, yargs, typer, oclif,
  * docopt), `(default: x)` (argparse's ArgumentDefaultsHelpFormatter, commander, cac, meow),
  * `(default x)` (sade), `(Default: x)` (citty), or a continuation line that is only `Default: x`
- * (fire); quotes kept as written.
+ * with its capital (fire; commander's wrapped `(choices: …,` / `default: x)` is no such line);
+ * quotes kept as written.
  */
 function helpDefault(texts: ReadonlyArray<{ line: CodeLine; text: string }>, file: string): { value: string; location?: SourceLocation } | undefined {
   for (const [k, { line, text }] of texts.entries()) {
     const m = /\[default:\s*((?:[^[\]]|\[[^\]]*\])*?)\s*\]|\(default:?\s+((?:[^()]|\([^)]*\))*?)\s*\)/i.exec(text)
-      ?? (k > 0 ? /^\s*default:\s+(\S.*?)\s*$/i.exec(text) : null);
+      ?? (k > 0 ? /^\s*Default:\s+(\S.*?)\s*$/.exec(text) : null);
     if (!m) continue;
     const value = (m[1] ?? m[2] ?? '').trim();
     if (value === '') return undefined;
@@ -376,7 +377,9 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       current = undefined;
       // In a labelled option list, a line at the options' own indent that is no option line: the
       // list is not understood, and a half-read list would report every option it hides.
-      if (list.labelled && list.indent !== undefined && indent === list.indent) {
+      // A line left of the options (`Mocha Resources`, `Available templates:`) ends the list.
+      if (list.indent !== undefined && indent < list.indent) list = { labelled: false };
+      else if (list.labelled && list.indent !== undefined && indent === list.indent) {
         unread ??= { reason: 'a line of its options list is not an option line docdrift reads', location: { file, line: lines[i]!.line, column: lines[i]!.column + lead } };
       }
       // An options-only block is nothing but option lines, their descriptions and option-list labels.
