@@ -236,6 +236,31 @@ describe('the real --help output of each framework (issue #30)', () => {
   });
 });
 
+/** Lints a throwaway commander project `kiln` (`--port`, `--open`) whose README is `readme`. */
+async function lintKiln(readme: string[]) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'helpfmt-kiln-'));
+  try {
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'kiln', version: '1.0.0', type: 'module', bin: { kiln: 'dist/cli.js' } }));
+    writeFileSync(path.join(dir, 'src/cli.ts'), "import { Command } from 'commander';\nconst program = new Command();\nprogram.name('kiln').option('--port <n>', 'Port').option('--open', 'Open');\nprogram.parse();\n");
+    writeFileSync(path.join(dir, 'README.md'), [...readme, ''].join('\n'));
+    return await lintTwin(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('a pasted help with no usage line documents the command of its section', () => {
+  test('when one of its options at least is that command\'s: its other rows are checked', async () => {
+    const { messages } = await lintKiln(['# `kiln`', '', '```', 'Options:', '  --port <n>  Port', '  --host <h>  Host', '  --open      Open', '```']);
+    expect(messages.map((m) => [m.ruleId, m.data?.name])).toEqual([['reference-param-unknown', 'host']]);
+  });
+  test('when none is, it is another program\'s help pasted there: no finding', async () => {
+    const { messages } = await lintKiln(['# `kiln`', '', 'The `glaze` helper:', '', '```', 'Options:', '  --rootPath <p>  Root', '  --json          JSON', '```', '', 'Run `kiln --port 1 --open`.']);
+    expect(messages).toEqual([]);
+  });
+});
+
 describe('a pasted help docdrift cannot follow is said once in the run notes', () => {
   test('the note names the block, the command and the line', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'helpfmt-note-'));

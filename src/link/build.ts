@@ -1409,7 +1409,8 @@ const VERSION_NAMES: ReadonlySet<string> = new Set(['version', 'V', 'v']);
 /**
  * Sections of pasted `--help` output (layout `help`): each help block with rows documents the
  * command its usage line names (all its words: `llm prompt`; a usage naming an unknown command is
- * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included). The
+ * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included)
+ * when one of its options at least is a parameter of that command. The
  * section's heading is the enclosing heading placed at the usage line (so links to the heading
  * still find it and findings point at the block). `--version` rows are dropped unless the command
  * defines such a parameter.
@@ -1449,6 +1450,15 @@ function helpSections(
     const defines = (n: string): boolean => cmd.params.some((p) => p.name === n || p.aliases.includes(n));
     const rows = help.rows.filter((r) => !r.names.every((n) => VERSION_NAMES.has(n)) || r.names.some(defines));
     if (rows.length === 0) continue;
+    // A block with no usage line takes the command of the section around it; when not one of its
+    // options is a parameter of that command, it is another program's help pasted there (a
+    // package's README under a `Usage` heading configured for another command), not a reference
+    // whose every row is stale.
+    if (help.usage.length === 0 && cmd.paramsKnown && cmd.params.length > 0) {
+      const key = (n: string): string => n.toLowerCase().replace(/[-_]/g, '');
+      const known = new Set(cmd.params.flatMap((p) => [p.name, ...p.aliases]).map(key));
+      if (!rows.some((r) => r.names.some((n) => known.has(key(n))))) continue;
+    }
     const enclosing = doc.blocks.filter(around).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
     const heading = enclosing
       ? { ...enclosing.heading, location: help.location }
