@@ -1,11 +1,12 @@
 /**
- * Reads `--help` output pasted into a fenced block (argparse, click, typer incl. rich boxes,
- * yargs, commander) as a reference layout: the command its usage line names and one
- * ReferenceRow per option line, with exact positions.
+ * Reads `--help` output pasted into a fenced or indented code block as a reference layout: the
+ * command its usage line names and one ReferenceRow per option line, with exact positions. The
+ * formats are those the frameworks print: argparse, click, typer (rich boxes), yargs, commander,
+ * meow, cac, sade, oclif, citty, clipanion, docopt and fire (issue #30).
  */
 
 import type { Code } from 'mdast';
-import type { HelpBlock, ReferenceRow, SourceLocation } from '../model/types.js';
+import type { HelpBlock, ReferenceRow, SourceLocation, UnreadHelp } from '../model/types.js';
 import { codeLines, type CodeLine } from './code-blocks.js';
 import { flagSpellingsInText, normalizeParamName } from './reference-table.js';
 
@@ -19,6 +20,21 @@ const HELP_LANGS: ReadonlySet<string> = new Set([
 const SHELL_SCRIPT_LANGS: ReadonlySet<string> = new Set(['shell', 'sh', 'bash', 'zsh']);
 /** `usage: quill [-h] …` / `Usage: llm prompt [OPTIONS]` (argparse, click, typer, commander). */
 const USAGE_RE = /^\s*usage:\s*(.*)$/i;
+/** A usage label alone on its line, the usage below it: `Usage:` (cac), `Usage` (meow, sade, clipanion), `USAGE` (oclif), `SYNOPSIS` (fire). */
+const USAGE_HEADER_RE = /^\s*(?:usage|synopsis)\s*:?\s*$/i;
+/** citty's usage: the capital label and the usage on one line, no colon (`USAGE kiln serve [OPTIONS]`). */
+const CAPS_USAGE_RE = /^\s*USAGE\s+(\S.*)$/;
+/** At most this many non-blank lines (a version banner, a description, fire's `NAME` section) come before the usage label. */
+const MAX_PREAMBLE = 12;
+/**
+ * Labels of sections that list no options (`Examples`, `DESCRIPTION`, `Commands:`, `ARGUMENTS`,
+ * oclif's `FLAG DESCRIPTIONS` (long help of flags `FLAGS` lists), cac's and sade's `For more info,
+ * run any command with the `--help` flag:`): a line there that starts with a flag is an example,
+ * prose or a repeat, never an option line.
+ */
+const NON_OPTION_LABEL_RE = /^(?:examples?|example usage|description|details|flag descriptions|(?:available |sub-?)?commands|(?:positional )?arguments|positionals|usage|synopsis|name|notes?|see also|environment(?: variables)?|aliases|topics|version|for more info\b.*)\s*:?$/i;
+/** Labels of option lists: `Options:`, `OPTIONS`, `FLAGS`, `GLOBAL FLAGS`, `optional arguments:`, `General Options`. */
+const OPTION_LABEL_RE = /^(?:[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}\s+)?(?:options|flags|optional arguments|switches)\s*:?$/i;
 /** yargs' usage line has no label: `concurrently [options] <command ...>`. */
 const BARE_USAGE_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[a-z][\w:.-]*)*)\s+[[<]/;
 /**
@@ -35,15 +51,17 @@ const FLAG_START_RE = /^-{1,2}(?:\[no-?\])?[A-Za-z0-9?]/;
 const METAVAR_COLUMN_RE = /^(?:[A-Z][A-Z0-9_-]*(?:\s+[A-Z][A-Z0-9_-]*)?(?:\.\.\.)?|<[^>]+>(?:\.\.\.)?|\[[^\]]+\]|\{[^}]+\})$/;
 /** Built-in option lines every framework prints; they document no parameter of the program. */
 const BUILT_IN_NAMES: ReadonlySet<string> = new Set(['help', 'h', '?']);
-/** Box-drawing characters of rich (typer) panels, replaced by blanks so columns keep their places. */
-const BOX_CHARS_RE = /[│┃║]/g;
-/** A rich panel's border line (`╭─ Options ──╮`, `╰────╯`). */
-const BOX_BORDER_RE = /^\s*[╭╰┌└┏┗─━]/;
+/**
+ * Box-drawing characters, replaced by blanks so columns keep their places: the sides of rich
+ * (typer) panels, and their borders (`╭─ Options ──╮` becomes the label `Options`, `╰───╯` a blank
+ * line), as clipanion's `━━━ Usage ━━━` labels.
+ */
+const BOX_CHARS_RE = /[│┃║╭╮╰╯┌┐└┘┏┓┗┛─━]/g;
 
 /** The command words a usage text names: program path, `.py`/`.js` and interpreter prefixes dropped. */
 export function usageCommand(usage: string): string[] {
   const tokens = usage.trim().split(/\s+/);
-  while (tokens.length > 0 && /^(?:python3?|py|node|npx|uvx|pipx|-m)$/.test(tokens[0]!)) tokens.shift();
+  while (tokens.length > 0 && /^(?:[$%>]|python3?|py|node|npx|uvx|pipx|-m)$/.test(tokens[0]!)) tokens.shift();
   const words: string[] = [];
   for (const token of tokens) {
     const t = words.length === 0 ? token.replace(/^.*\//, '').replace(/\.(?:py|js|mjs|cjs|ts)$/, '') : token;
@@ -58,7 +76,10 @@ interface OptionLines {
   line: CodeLine;
   /** The line's text with box characters blanked. */
   text: string;
+  /** Columns of indent (tabs expanded). */
   indent: number;
+  /** Characters of indent, where the flag part starts in `text`. */
+  lead: number;
   more: Array<{ line: CodeLine; text: string }>;
   /** Marked required by rich's `*` before the flag. */
   required: boolean;
@@ -73,12 +94,16 @@ function locate(file: string, line: CodeLine, text: string, value: string, from 
 }
 
 /**
- * The documented default in an option's help text: `[default: x]` (click, yargs, typer), `(default: x)`
- * (argparse's ArgumentDefaultsHelpFormatter, commander), quotes kept as written.
+ * The documented default in an option's help text: `[default: x]` (click, yargs, typer, oclif,
+ * docopt), `(default: x)` (argparse's ArgumentDefaultsHelpFormatter, commander, cac, meow),
+ * `(default x)` (sade), `(Default: x)` (citty), or a continuation line that is only `Default: x`
+ * with its capital (fire; commander's wrapped `(choices: …,` / `default: x)` is no such line);
+ * quotes kept as written.
  */
 function helpDefault(texts: ReadonlyArray<{ line: CodeLine; text: string }>, file: string): { value: string; location?: SourceLocation } | undefined {
-  for (const { line, text } of texts) {
-    const m = /\[default:\s*((?:[^[\]]|\[[^\]]*\])*?)\s*\]|\(default:\s*((?:[^()]|\([^)]*\))*?)\s*\)/i.exec(text);
+  for (const [k, { line, text }] of texts.entries()) {
+    const m = /\[default:\s*((?:[^[\]]|\[[^\]]*\])*?)\s*\]|\(default:?\s+((?:[^()]|\([^)]*\))*?)\s*\)/i.exec(text)
+      ?? (k > 0 ? /^\s*Default:\s+(\S.*?)\s*$/.exec(text) : null);
     if (!m) continue;
     const value = (m[1] ?? m[2] ?? '').trim();
     if (value === '') return undefined;
@@ -113,51 +138,68 @@ function specNames(spec: string): string[] {
   return names;
 }
 
-/**
- * Reads one fenced block as pasted `--help` output, or returns `undefined` when it is not one.
- *
- * A block counts when its language is none or a text/shell one ({@link HELP_LANGS}) and it has a
- * usage line — `usage: …` / `Usage: …` among its first lines (after a `$ cmd --help` prompt
- * line), or yargs' unlabeled `cmd [options] <arg>` as its first line, in a block that is not a
- * shell script, not ending in `\`, and followed by a group label at the margin — then option lines:
- * at least one after a labelled usage line, two after an unlabeled one. An option line starts,
- * after at most 12 blanks (and rich's `│` and `*` required marker), with a flag (`-m, --max`,
- * `--ink_colour INK_COLOUR`, `-n NIB, --nib NIB`, `--shake / --no-shake`, `-p, --port <n>`,
- * `--name  -n  TEXT` in rich panels), not deeper than 6 columns past the block's first option
- * line; deeper non-flag lines continue its description. Section labels (`options:`, `General`),
- * positional arguments, sub-command lists and examples give no rows; nor do `-h, --help` lines.
- * A block with no usage line counts when it is option lines only: its first line is a flag line
- * (at the margin or indented ≤ 12), every other line an option line or a deeper continuation, two
- * options or more; it documents the command of the section around it.
- * An excerpt — a line of just `...` among the options — is not a reference (it lists some options).
- *
- * Each row: `names` from the flags (long ones first; `--no-x` also names `x`), `rawName` the flag
- * part as written, `description` the help text, `default` from `[default: x]` or `(default: x)`
- * in it (quotes kept), `location` the flag part, `defaultLocation` the value.
- */
-export function readHelpBlock(file: string, node: Code, rawLines: readonly string[]): HelpBlock | undefined {
-  const lang = node.lang?.toLowerCase();
-  if (lang && !HELP_LANGS.has(lang)) return undefined;
-  if (!/usage|--|\s-[A-Za-z]/i.test(node.value)) return undefined;
-  const lines = codeLines(node, rawLines, true);
-  if (!lines || lines.length === 0) return undefined;
-  const texts = lines.map((l) => l.text.replace(BOX_CHARS_RE, ' '));
 
-  // The usage line: among the first non-blank lines, after a `$ cmd --help` prompt.
-  let usage: string[] | undefined;
-  let usageAt = -1;
-  let labelled = false;
+/** Columns a line is indented by, a tab advancing to the next multiple of 4. */
+function indentWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) {
+    if (ch === ' ') width++;
+    else if (ch === '\t') width += 4 - (width % 4);
+    else break;
+  }
+  return width;
+}
+
+/** The first word of a usage pattern (its program), a `$ ` prompt dropped. */
+function programWord(text: string): string {
+  return text.trim().replace(/^[$%>]\s+/, '').split(/\s+/)[0] ?? '';
+}
+
+/** The command words every usage pattern shares (docopt lists one pattern per sub-command: the block documents their program). */
+function commonWords(patterns: readonly string[]): string[] {
+  const all = patterns.map((p) => usageCommand(p));
+  const first = all[0] ?? [];
+  let n = first.length;
+  for (const words of all.slice(1)) {
+    let k = 0;
+    while (k < n && k < words.length && words[k] === first[k]) k++;
+    n = k;
+  }
+  return first.slice(0, n);
+}
+
+/** Where the usage is: the command words, the lines of the usage part `[start, end)`, whether it had a label. */
+interface UsagePart {
+  words: string[];
+  start: number;
+  end: number;
+  labelled: boolean;
+}
+
+/**
+ * Finds the usage part among a block's first lines, after a `$ cmd --help` prompt, shell comments
+ * and up to {@link MAX_PREAMBLE} lines of preamble (a version banner, a description):
+ * `usage: x …` with its continuation lines (patterns that start with the same program, as docopt
+ * aligns them, count too); a label alone (`Usage:`, `Usage`, `USAGE`, `SYNOPSIS`) with its
+ * patterns below; citty's `USAGE x …`; yargs' unlabeled `x [options] <arg>` as the first line.
+ */
+function findUsage(texts: readonly string[], lang: string | undefined): { usage?: UsagePart; prompted: string[] } {
   let prompted: string[] = [];
   let seen = 0;
-  for (let i = 0; i < texts.length && seen < 4 && usageAt < 0; i++) {
+  const nextNonBlank = (from: number): number => {
+    let j = from;
+    while (j < texts.length && texts[j]!.trim() === '') j++;
+    return j;
+  };
+  for (let i = 0; i < texts.length && seen <= MAX_PREAMBLE; i++) {
     const t = texts[i]!;
-    if (t.trim() === '' || BOX_BORDER_RE.test(t)) continue;
+    if (t.trim() === '') continue;
     seen++;
     // A first line `tool --help` with no prompt is the command that printed what follows, when a
     // usage line comes next.
     const bare = seen === 1 ? BARE_HELP_PROMPT_RE.exec(t) : null;
     const next = texts.slice(i + 1).find((x) => x.trim() !== '');
-    const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && USAGE_RE.test(next) ? bare : null);
+    const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && (USAGE_RE.test(next) || USAGE_HEADER_RE.test(next)) ? bare : null);
     if (prompt) {
       prompted = usageCommand(prompt[1]!);
       continue;
@@ -167,87 +209,200 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       seen--;
       continue;
     }
-    const m = USAGE_RE.exec(t);
-    if (m) {
-      let rest = m[1]!;
-      if (rest.trim() === '') rest = texts.slice(i + 1).find((x) => x.trim() !== '') ?? '';
-      usage = usageCommand(rest);
-      usageAt = i;
-      labelled = true;
-    } else if ((seen === 1 || prompted.length > 0) && !SHELL_SCRIPT_LANGS.has(lang ?? '')) {
-      const bare = BARE_USAGE_RE.exec(t);
-      // yargs: a group label (`General`, `Options:`) at the margin follows before the first option.
-      const labelled = texts.slice(i + 1).find((x) => x.trim() !== '');
-      if (bare && !FLAG_START_RE.test(t.trim()) && !/\\\s*$/.test(t) && labelled !== undefined && /^\S/.test(labelled)) {
-        usage = usageCommand(bare[1]!);
-        usageAt = i;
+    const inline = USAGE_RE.exec(t);
+    if (inline && inline[1]!.trim() !== '') {
+      // argparse wraps the synopsis on deeper lines; docopt aligns one pattern per line under the first.
+      const patterns = [inline[1]!];
+      const program = programWord(inline[1]!);
+      let k = i + 1;
+      for (; k < texts.length; k++) {
+        const x = texts[k]!;
+        if (x.trim() === '' || !/^\s/.test(x)) break;
+        if (programWord(x) === program) patterns.push(x);
       }
-      break;
-    } else {
-      break;
+      return { usage: { words: commonWords(patterns), start: i, end: k, labelled: true }, prompted };
     }
+    if (inline || USAGE_HEADER_RE.test(t)) {
+      // The patterns below the label: one per line at the first one's indent, deeper lines continue it.
+      const first = nextNonBlank(i + 1);
+      if (first >= texts.length) return { prompted };
+      const indent = indentWidth(texts[first]!);
+      const program = programWord(texts[first]!);
+      const patterns = [texts[first]!];
+      let k = first + 1;
+      for (; k < texts.length; k++) {
+        const x = texts[k]!;
+        if (x.trim() === '') break;
+        const w = indentWidth(x);
+        if (w < indent || (w === indent && programWord(x) !== program)) break;
+        if (w === indent) patterns.push(x);
+      }
+      return { usage: { words: commonWords(patterns), start: i, end: k, labelled: true }, prompted };
+    }
+    const caps = CAPS_USAGE_RE.exec(t);
+    if (caps) return { usage: { words: usageCommand(caps[1]!), start: i, end: i + 1, labelled: true }, prompted };
+    if ((seen === 1 || prompted.length > 0) && !SHELL_SCRIPT_LANGS.has(lang ?? '')) {
+      const bareUsage = BARE_USAGE_RE.exec(t);
+      // yargs: a group label (`General`, `Options:`) at the margin follows before the first option.
+      const after = texts.slice(i + 1).find((x) => x.trim() !== '');
+      if (bareUsage && !FLAG_START_RE.test(t.trim()) && !/\\\s*$/.test(t) && after !== undefined && /^\S/.test(after)) {
+        return { usage: { words: usageCommand(bareUsage[1]!), start: i, end: i + 1, labelled: false }, prompted };
+      }
+    }
+    // Preamble (a banner, a description) goes on; a flag line or a command line means this is no help.
+    if (FLAG_START_RE.test(t.trim()) || /^\s*[$%>]\s/.test(t) || /\\\s*$/.test(t)) return { prompted };
   }
+  return { prompted };
+}
+
+/**
+ * Reads one fenced (or indented) block as pasted `--help` output, or returns `undefined` when it
+ * is not one.
+ *
+ * A block counts when its language is none or a text/shell one ({@link HELP_LANGS}) and it has a
+ * usage part ({@link findUsage}) — `usage: …`/`Usage: …` (argparse, click, typer, commander), a
+ * label alone with the patterns below (`Usage:` + `$ kiln serve [root]` in cac, `Usage` in meow,
+ * sade and clipanion, `USAGE` in oclif, `SYNOPSIS` in fire, several docopt patterns naming their
+ * common program), citty's `USAGE kiln serve [OPTIONS]`, or yargs' unlabeled `cmd [options] <arg>`
+ * as its first line in a block that is not a shell script, not ending in `\`, and followed by a
+ * group label at the margin — then option lines: at least one after a labelled usage, two after
+ * an unlabeled one. A version banner, a description or fire's `NAME` section may come first.
+ *
+ * An option line starts, after at most 12 columns of indent (a tab counting to the next multiple
+ * of 4; rich's `│` and `*` required marker blanked), with a flag (`-m, --max`, `--port, -p`,
+ * `--ink_colour INK_COLOUR`, `-n NIB, --nib NIB`, `--shake / --no-shake`, `-p, --port <n>`,
+ * `-p, --port=<value>`, `-p,--port #0`, `-h --help`, `--[no-]open`, `--name  -n  TEXT` in rich
+ * panels), not deeper than 6 columns past the block's first option line, or deeper when its flag
+ * part ends where its section's first option's does (citty right-aligns them); deeper non-flag
+ * lines continue its description. Sections whose label says they list no options (`Examples`,
+ * `DESCRIPTION`, `Commands:`, `ARGUMENTS`, …) give no rows, nor do positional arguments or
+ * `-h, --help` lines.
+ *
+ * A block with no usage line counts when it is option lines only: its first line is a flag line
+ * (at the margin or indented ≤ 12), every other line an option line or a deeper continuation, two
+ * options or more; or its first line is an option-list label (`Options:`, `options:`,
+ * `optional arguments:`, `FLAGS`) followed by option lines and other such labels, one option or
+ * more. It documents the command of the section around it.
+ *
+ * An excerpt — a line of just `...` among the options — is not a reference (it lists some options).
+ * A block docdrift recognises but cannot follow — in a labelled option list, a line at the options'
+ * own indent that is not an option line — gives no rows and says so in `unread`.
+ *
+ * Each row: `names` from the flags (long ones first; `--no-x` also names `x`), `rawName` the flag
+ * part as written, `description` the help text, `default` from `[default: x]`, `(default: x)`,
+ * `(default x)` or a `Default: x` continuation line (quotes kept), `required` from `[required]`,
+ * `(required)` or rich's `*`, `location` the flag part, `defaultLocation` the value.
+ */
+export function readHelpBlock(file: string, node: Code, rawLines: readonly string[]): HelpBlock | undefined {
+  const lang = node.lang?.toLowerCase();
+  if (lang && !HELP_LANGS.has(lang)) return undefined;
+  if (!/usage|synopsis|--|\s-[A-Za-z]/i.test(node.value)) return undefined;
+  const lines = codeLines(node, rawLines, true);
+  if (!lines || lines.length === 0) return undefined;
+  const texts = lines.map((l) => l.text.replace(BOX_CHARS_RE, ' '));
+
+  const found = findUsage(texts, lang);
+  let usage = found.usage;
   // No usage line: a block of option lines only (flag lines, descriptions indented under them),
-  // as READMEs paste the options part of `--help` under an `Options` heading.
+  // as READMEs paste the options part of `--help` under an `Options` heading; or that part with
+  // its label (`options:`, `optional arguments:`, `FLAGS`).
   let optionsOnly = false;
-  if (usageAt < 0 && prompted.length === 0) {
+  let labelledOptions = false;
+  if (!usage && found.prompted.length === 0) {
     const first = texts.findIndex((x) => x.trim() !== '');
-    if (first >= 0 && FLAG_START_RE.test(texts[first]!.trim()) && /^\s{0,12}\S/.test(texts[first]!)) {
+    if (first >= 0 && FLAG_START_RE.test(texts[first]!.trim()) && indentWidth(texts[first]!) <= 12) {
       optionsOnly = true;
-      usage = [];
-      usageAt = first - 1;
+      usage = { words: [], start: first - 1, end: first, labelled: false };
+    } else if (first >= 0 && OPTION_LABEL_RE.test(texts[first]!.trim())) {
+      optionsOnly = true;
+      labelledOptions = true;
+      usage = { words: [], start: first, end: first + 1, labelled: true };
     }
   }
-  if (usageAt < 0 && !optionsOnly) return undefined;
-  if (usage === undefined) return undefined;
-  if (usage.length === 0) usage = prompted;
+  if (!usage) return undefined;
+  const words = usage.words.length === 0 ? found.prompted : usage.words;
+  const labelled = usage.labelled;
 
   // Option lines and their continuations.
   const options: OptionLines[] = [];
   let firstIndent: number | undefined;
   let current: OptionLines | undefined;
-  for (let i = usageAt + 1; i < texts.length; i++) {
+  /** Indent of a section label whose section lists no options, while in that section. */
+  let skipping: number | undefined;
+  /** The labelled option list being read: its first option's indent and where its flag part ends. */
+  let list: { labelled: boolean; indent?: number; specEnd?: number } = { labelled: labelledOptions };
+  let unread: UnreadHelp | undefined;
+  for (let i = usage.end; i < texts.length; i++) {
     let t = texts[i]!;
-    if (t.trim() === '' || BOX_BORDER_RE.test(t)) {
+    if (t.trim() === '') {
       current = undefined;
       continue;
     }
     const starred = /^\s*\*\s/.test(t);
     t = t.replace(/^(\s*)\*(\s)/, '$1 $2'); // rich's required marker
-    const indent = /^\s*/.exec(t)![0].length;
-    const body = t.slice(indent);
-    const isOption = indent >= (optionsOnly ? 0 : 1) && indent <= 12 && FLAG_START_RE.test(body)
+    const lead = /^\s*/.exec(t)![0].length;
+    const indent = indentWidth(t);
+    const body = t.slice(lead);
+    if (skipping !== undefined) {
+      if (indent > skipping) continue;
+      skipping = undefined;
+    }
+    const flagged = FLAG_START_RE.test(body);
+    const label = flagged ? '' : body.trim();
+    if (!flagged && NON_OPTION_LABEL_RE.test(label)) {
+      skipping = indent;
+      current = undefined;
+      list = { labelled: false };
+      continue;
+    }
+    if (!flagged && OPTION_LABEL_RE.test(label)) {
+      current = undefined;
+      list = { labelled: true };
+      continue;
+    }
+    const specEnd = flagged ? indent + splitOption(body).spec.length : undefined;
+    const aligned = list.specEnd !== undefined && specEnd === list.specEnd && indent <= 40 && /\S\s{2,}\S/.test(body);
+    const isOption = flagged && (aligned || (indent >= (optionsOnly ? 0 : 1) && indent <= 12
       && (firstIndent === undefined || indent <= firstIndent + 6)
-      && !(current && indent > current.indent + 2 && indent >= 16);
+      && !(current && indent > current.indent + 2 && indent >= 16)));
     if (isOption) {
       firstIndent ??= indent;
-      current = { line: lines[i]!, text: t, indent, more: [], required: starred };
+      list.indent ??= indent;
+      list.specEnd ??= specEnd;
+      current = { line: lines[i]!, text: t, indent, lead, more: [], required: starred };
       options.push(current);
     } else if (current && indent > current.indent) {
       current.more.push({ line: lines[i]!, text: t });
     } else {
       current = undefined;
-      // An options-only block is nothing but option lines and their descriptions.
+      // In a labelled option list, a line at the options' own indent that is no option line: the
+      // list is not understood, and a half-read list would report every option it hides.
+      // A line left of the options (`Mocha Resources`, `Available templates:`) ends the list.
+      if (list.indent !== undefined && indent < list.indent) list = { labelled: false };
+      else if (list.labelled && list.indent !== undefined && indent === list.indent) {
+        unread ??= { reason: 'a line of its options list is not an option line docdrift reads', location: { file, line: lines[i]!.line, column: lines[i]!.column + lead } };
+      }
+      // An options-only block is nothing but option lines, their descriptions and option-list labels.
       if (optionsOnly) return undefined;
     }
   }
   if (options.length < (labelled ? 1 : 2)) return undefined;
   // An excerpt (`  ...` in place of the other options) documents some options, not all of them.
-  if (texts.slice(usageAt + 1).some((x) => /^\s*(?:\.\.\.|…|\[\.\.\.\])\s*$/.test(x))) return undefined;
+  if (texts.slice(usage.end).some((x) => /^\s*(?:\.\.\.|…|\[\.\.\.\])\s*$/.test(x))) return undefined;
 
   const rows: ReferenceRow[] = [];
   for (const o of options) {
     const { spec, description } = splitOption(o.text);
     const names = specNames(spec);
     if (names.length === 0 || names.every((n) => BUILT_IN_NAMES.has(n))) continue;
-    const location = locate(file, o.line, o.text, spec, o.indent) ?? { file, line: o.line.line, column: o.line.column };
+    const location = locate(file, o.line, o.text, spec, o.lead) ?? { file, line: o.line.line, column: o.line.column };
     const fullDescription = [description, ...o.more.map((m) => m.text.trim())].filter((d) => d !== '').join(' ').replace(/\s+/g, ' ').trim();
     const row: ReferenceRow = { names, rawName: spec, links: [], location };
     // `-c, --skip-type-check`: each spelling is checked against the flag the others name, as in tables.
     const written = flagSpellingsInText(spec, location);
     if (written.length >= 2) row.flagSpellings = written;
     if (fullDescription !== '') row.description = fullDescription;
-    if (/\[required\]/i.test(fullDescription) || o.required) row.required = true;
+    if (/\[required\]|\(required\)/i.test(fullDescription) || o.required) row.required = true;
     const def = helpDefault([{ line: o.line, text: o.text }, ...o.more], file);
     if (def) {
       row.default = def.value;
@@ -255,15 +410,14 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
     }
     rows.push(row);
   }
-  // argparse's usage synopsis names every optional (`[--ssh-username SSH_USERNAME]`): a flag it
-  // names that no option line lists (a line deleted by hand) is documented there all the same.
-  if (labelled) {
+  // The usage synopsis names every optional (argparse's `[--ssh-username SSH_USERNAME]`, docopt's
+  // patterns): a flag it names that no option line lists (a line deleted by hand) is documented
+  // there all the same.
+  if (labelled && !optionsOnly) {
     const listed = new Set(rows.flatMap((r) => r.names));
-    for (let i = usageAt; i < texts.length; i++) {
+    for (let i = usage.start; i < usage.end; i++) {
       const t = texts[i]!;
-      // The synopsis runs to the first blank or unindented line.
-      if (i > usageAt && (t.trim() === '' || !/^\s/.test(t))) break;
-      const from = i === usageAt ? Math.max(0, t.search(/usage:/i)) : 0;
+      const from = i === usage.start ? Math.max(0, t.search(/usage:?/i)) : 0;
       for (const m of t.slice(from).matchAll(/(?<![\w-])--[A-Za-z][\w-]*/g)) {
         const name = normalizeParamName(m[0]);
         if (listed.has(name) || BUILT_IN_NAMES.has(name) || name === 'version') continue;
@@ -273,15 +427,16 @@ export function readHelpBlock(file: string, node: Code, rawLines: readonly strin
       }
     }
   }
-  // An options-only block is located at its first option line.
-  const anchor = optionsOnly ? usageAt + 1 : usageAt;
-  const usageLine = lines[anchor]!;
-  const usageText = texts[anchor]!;
+  // An options-only block is located at its first option line, else at the usage line.
+  const usageLine = optionsOnly ? options[0]!.line : lines[usage.start]!;
+  const usageText = optionsOnly ? options[0]!.text : texts[usage.start]!;
   const start = /\S/.exec(usageText)?.index ?? 0;
-  return {
-    usage,
+  const block: HelpBlock = {
+    usage: words,
     location: { file, line: usageLine.line, column: usageLine.column + start, endLine: usageLine.line, endColumn: usageLine.column + usageText.trimEnd().length },
     endLine: node.position?.end.line ?? usageLine.line,
-    rows,
+    rows: unread ? [] : rows,
   };
+  if (unread) block.unread = unread;
+  return block;
 }

@@ -240,6 +240,16 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     }
   }
 
+  // Pasted `--help` output recognised but not followed documents nothing: said once per block.
+  const unread = model.docs.flatMap((d) => (d.helpBlocks ?? []).flatMap((h) => {
+    if (!h.unread) return [];
+    const named = h.usage.length === 0 ? undefined : model.commandByName(h.usage.join(' ')) ?? model.commandByName(h.usage[0]!);
+    if (h.usage.length > 0 && !named) return [];
+    return [`${h.location.file}:${h.location.line}: pasted \`--help\` output${named ? ` of \`${h.usage.join(' ')}\`` : ''} was not compared: ${h.unread.reason} (line ${h.unread.location.line}). Paste the output as the program prints it, or document its options in a table.`];
+  }));
+  notes.push(...unread.slice(0, 3));
+  if (unread.length > 3) notes.push(`and ${unread.length - 3} more pasted \`--help\` blocks were not compared.`);
+
   // Flags named in prose on a command's page are compared too (example-param-unknown).
   if (model.sections.length === 0 && model.usages.length === 0 && (model.proseFlags ?? []).length === 0) {
     notes.push(

@@ -235,7 +235,7 @@ export function buildModel(input: ModelInput): Model {
       if (!guesses.has(help)) guesses.set(help, inferHelp(help, doc.file));
       return guesses.get(help);
     };
-    const unknownHelp = (doc.helpBlocks ?? []).some((h) => h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
+    const unknownHelp = (doc.helpBlocks ?? []).some((h) => !h.unread && h.usage.length > 0 && !byName.has(h.usage.join(' ')) && !byName.has(h.usage[0]!) && helpGuess(h));
     if (assigned.length === 0 && !unknownHelp) {
       sections.push(...explicit.get(doc)!);
       continue;
@@ -1418,7 +1418,8 @@ const VERSION_NAMES: ReadonlySet<string> = new Set(['version', 'V', 'v']);
 /**
  * Sections of pasted `--help` output (layout `help`): each help block with rows documents the
  * command its usage line names (all its words: `llm prompt`; a usage naming an unknown command is
- * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included). The
+ * skipped), else, when the usage names none, the command of the innermost section around it (`commands.x.sections` headings included)
+ * when one of its options at least is a parameter of that command. The
  * section's heading is the enclosing heading placed at the usage line (so links to the heading
  * still find it and findings point at the block). `--version` rows are dropped unless the command
  * defines such a parameter.
@@ -1431,6 +1432,8 @@ function helpSections(
 ): ReferenceSection[] {
   const out: ReferenceSection[] = [];
   for (const help of doc.helpBlocks ?? []) {
+    // A block docdrift could not follow documents nothing (its note says so), never half its options.
+    if (help.unread) continue;
     const line = help.location.line;
     const around = (b: HeadingBlock): boolean => b.heading.location.line < line && b.endLine >= line;
     // The usage line names the command with all its words (`llm openai models` is not `llm`'s
@@ -1456,6 +1459,15 @@ function helpSections(
     const defines = (n: string): boolean => cmd.params.some((p) => p.name === n || p.aliases.includes(n));
     const rows = help.rows.filter((r) => !r.names.every((n) => VERSION_NAMES.has(n)) || r.names.some(defines));
     if (rows.length === 0) continue;
+    // A block with no usage line takes the command of the section around it; when not one of its
+    // options is a parameter of that command, it is another program's help pasted there (a
+    // package's README under a `Usage` heading configured for another command), not a reference
+    // whose every row is stale.
+    if (help.usage.length === 0 && cmd.paramsKnown && cmd.params.length > 0) {
+      const key = (n: string): string => n.toLowerCase().replace(/[-_]/g, '');
+      const known = new Set(cmd.params.flatMap((p) => [p.name, ...p.aliases]).map(key));
+      if (!rows.some((r) => r.names.some((n) => known.has(key(n))))) continue;
+    }
     const enclosing = doc.blocks.filter(around).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
     const heading = enclosing
       ? { ...enclosing.heading, location: help.location }

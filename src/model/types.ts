@@ -403,8 +403,9 @@ export interface RowSpellings {
 export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help' | 'commented-yaml';
 
 /**
- * `--help` output pasted into a fenced block (argparse, click, typer, yargs, commander): a reference
- * layout for the command its usage line names (issue #13). Filled by the docs stage.
+ * `--help` output pasted into a code block (argparse, click, typer, yargs, commander, meow, cac,
+ * sade, oclif, citty, clipanion, docopt, fire): a reference layout for the command its usage line
+ * names (issues #13, #30). Filled by the docs stage.
  */
 export interface HelpBlock {
   /** Words of the command the usage line names (`['llm', 'prompt']`), program path and `.py` dropped; may be empty. */
@@ -413,8 +414,17 @@ export interface HelpBlock {
   location: SourceLocation;
   /** Last line (inclusive) of the fenced block. */
   endLine: number;
-  /** One row per option line, `-h, --help` left out. */
+  /** One row per option line, `-h, --help` left out; none when the block is `unread`. */
   rows: ReferenceRow[];
+  /** Set when the block is help output docdrift could not follow: it then documents nothing (issue #30). */
+  unread?: UnreadHelp;
+}
+
+/** A pasted `--help` block recognised but not understood; its rows are left out, never half of them. */
+export interface UnreadHelp {
+  /** What was not understood, one phrase (`line 14 of its options list is not an option line docdrift reads`). */
+  reason: string;
+  location: SourceLocation;
 }
 
 /** The part of a document that documents one or more commands (or all of them, when global). */
