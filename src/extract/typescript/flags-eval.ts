@@ -6,7 +6,7 @@ import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { findSource, resolveSpecifier, type ModuleInfo } from './scan.js';
-import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
+import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -15,6 +15,7 @@ type Binding =
   | { kind: 'destructured'; decl: ts.VariableDeclaration; element: ts.BindingElement; property: string }
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
+  | { kind: 'class'; node: ts.ClassDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
   /** A `for (const x of items)` variable (or one of its destructured properties): the current item while the loop is unrolled. */
   | { kind: 'loop'; loop: ts.ForOfStatement; property?: string }
@@ -152,7 +153,46 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isArrayLiteralExpression(e)) return { kind: 'array', node: e };
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
     if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
+    if (ts.isClassDeclaration(e) || ts.isClassExpression(e)) return { kind: 'class', node: e };
+    if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.SuperKeyword) {
+      // `static flags = { ...super.flags, x }`: the base class's static member.
+      const cls = enclosingClass(e);
+      const base = cls ? this.baseClass(cls) : undefined;
+      return base ? this.member(base, e.name.text, e) : undefined;
+    }
     return undefined;
+  }
+
+  /** The class a class extends (`class X extends Base`), when it is one the evaluator can follow. */
+  baseClass(cls: ts.ClassLikeDeclaration): Extract<Value, { kind: 'class' }> | undefined {
+    const heritage = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const base = heritage ? this.evaluate(heritage.expression) : undefined;
+    return base?.kind === 'class' ? base : undefined;
+  }
+
+  /**
+   * The expression a value is defined by: an identifier followed to its variable's initializer
+   * (also imported), a property of a known object or a class's static member to its initializer;
+   * at most 6 steps. Anything else is returned as it is (without parentheses and type assertions).
+   */
+  definition(expr: ts.Expression, depth = 0): ts.Expression {
+    const e = skipOuter(expr);
+    if (depth > 6) return e;
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'var' && b.decl.initializer) return this.definition(b.decl.initializer, depth + 1);
+      if (b?.kind === 'import') {
+        const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+        if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable') return this.definition(resolved.decl.node.initializer, depth + 1);
+      }
+      return e;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const owner = this.evaluate(e.expression);
+      const node = owner ? this.memberNode(owner, e.name.text) : undefined;
+      if (node && ts.isExpression(node)) return this.definition(node, depth + 1);
+    }
+    return e;
   }
 
   // ── names ──────────────────────────────────────────────────────────────────
@@ -174,6 +214,8 @@ export class Evaluator implements FlagEvaluator {
         return this.params.get(b.decl);
       case 'function':
         return { kind: 'function', node: b.node };
+      case 'class':
+        return { kind: 'class', node: b.node };
       case 'import':
         return this.imported(b.module, b.name, at);
       case 'loop': {
@@ -296,7 +338,7 @@ export class Evaluator implements FlagEvaluator {
       for (const statement of n.statements) {
         if (ts.isVariableStatement(statement)) addDeclarations(statement.declarationList, false);
         else if (ts.isFunctionDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'function', node: statement });
-        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'opaque' });
+        else if (ts.isClassDeclaration(statement) && statement.name) add(statement.name.text, { kind: 'class', node: statement });
       }
       if (ts.isSourceFile(n)) {
         const module = this.bySourceFile.get(n);
@@ -361,9 +403,12 @@ export class Evaluator implements FlagEvaluator {
     return undefined;
   }
 
-  /** `export default <expression>` (an identifier is handled by the resolver). */
+  /** `export default <expression>` (an identifier is handled by the resolver), or `export default class extends …`. */
   private defaultExport(module: ModuleInfo): Value | undefined {
-    for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return this.evaluate(s.expression);
+    for (const s of module.sf.statements) {
+      if (ts.isExportAssignment(s) && !s.isExportEquals) return this.evaluate(s.expression);
+      if (ts.isClassDeclaration(s) && hasModifier(s, ts.SyntaxKind.DefaultKeyword) && hasModifier(s, ts.SyntaxKind.ExportKeyword)) return { kind: 'class', node: s };
+    }
     return undefined;
   }
 
@@ -441,6 +486,11 @@ export class Evaluator implements FlagEvaluator {
       return name === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : { ...value, member: name };
     }
     if (value.kind === 'namespace') return this.exportedValue(value.module, name, at, new Set());
+    if (value.kind === 'class') {
+      // A method is no value this evaluator follows; a static property is its initializer.
+      const node = this.memberNode(value, name);
+      return node && ts.isExpression(node) ? this.evaluate(node) : undefined;
+    }
     const node = this.memberNode(value, name);
     return node ? this.evaluate(node) : undefined;
   }
@@ -460,6 +510,7 @@ export class Evaluator implements FlagEvaluator {
       if (decl.kind === 'function') return ts.isFunctionDeclaration(decl.node) ? decl.node : decl.node.initializer;
       return undefined;
     }
+    if (value.kind === 'class') return this.staticMember(value.node, name, 0);
     if (value.kind === 'cjs-exports') {
       let found: ts.Node | undefined;
       for (const s of value.module.sf.statements) {
@@ -470,6 +521,30 @@ export class Evaluator implements FlagEvaluator {
       return found;
     }
     return undefined;
+  }
+
+  /** The initializer of a class's static property `name`, its own or (JavaScript's static inheritance) a base class's, ≤ 8 bases up. */
+  private staticMember(cls: ts.ClassLikeDeclaration, name: string, depth: number): ts.Node | undefined {
+    if (depth > 8) return undefined;
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) && isStatic(m) && propertyName(m.name) === name) return m.initializer;
+      if (ts.isGetAccessorDeclaration(m) && isStatic(m) && propertyName(m.name) === name && m.body) {
+        const ret = m.body.statements.find(ts.isReturnStatement);
+        return ret?.expression;
+      }
+    }
+    // `X.flags = {…}` after the class (JavaScript written without class fields).
+    const sf = cls.getSourceFile();
+    const className = cls.name?.text;
+    if (className !== undefined) {
+      for (const s of sf.statements) {
+        if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+        const left = skipOuter(s.expression.left);
+        if (ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.expression) && left.expression.text === className && left.name.text === name) return s.expression.right;
+      }
+    }
+    const base = this.baseClass(cls);
+    return base ? this.staticMember(base.node, name, depth + 1) : undefined;
   }
 
   /**
@@ -756,6 +831,11 @@ export class Evaluator implements FlagEvaluator {
     return this.bySourceFile.get(node.getSourceFile());
   }
 
+  moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined {
+    const module = this.moduleOf(from);
+    return module ? this.moduleFor(module, specifier) : undefined;
+  }
+
   /** The node's range (leading trivia excluded). */
   location(node: ts.Node): SourceLocation {
     const sf = node.getSourceFile();
@@ -808,6 +888,12 @@ function commandLike(value: Value | undefined): Value | undefined {
 
 function defaultExportNode(module: ModuleInfo): ts.Node | undefined {
   for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return s.expression;
+  return undefined;
+}
+
+/** The class a node is in (arrow functions and static blocks included), if any. */
+function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
   return undefined;
 }
 

@@ -91,14 +91,20 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  *
  * @param sources Files to read; paths are project-relative POSIX.
  * @param workspaces Package name → project-relative directory of each package.json of the project.
+ * @param packageJsons Every package.json of the project: an `oclif` object there makes an oclif
+ *   program (see `oclifPrograms` in `flags-oclif.ts`).
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
-export async function extractTypeScriptFlags(sources: { file: string; text: string }[], workspaces?: ReadonlyMap<string, string>): Promise<FlagExtraction> {
+export async function extractTypeScriptFlags(
+  sources: { file: string; text: string }[],
+  workspaces?: ReadonlyMap<string, string>,
+  packageJsons?: ReadonlyArray<{ file: string; text: string }>,
+): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
     implementation = undefined;
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources, workspaces);
+  return runFlagExtraction(sources, workspaces, packageJsons);
 }

@@ -64,11 +64,16 @@ export interface FlagCommand {
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser';
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'oclif' | 'clipanion' | 'citty';
   /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
   aliases?: string[];
+  /**
+   * Other whole word paths that run this command (clipanion `static paths = [['build'], ['b']]`,
+   * oclif's `deploy:app` for `deploy app` and `static aliases`); absent when none.
+   */
+  pathAliases?: string[][];
   /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
@@ -124,6 +129,8 @@ export type Value =
   | { kind: 'function'; node: FunctionValueNode }
   | { kind: 'object'; node: ts.ObjectLiteralExpression }
   | { kind: 'array'; node: ts.ArrayLiteralExpression }
+  /** A class declaration or expression (its static members are read: oclif `BaseCommand.baseFlags`). */
+  | { kind: 'class'; node: ts.ClassLikeDeclaration }
   /** A module namespace (`import * as serve from './serve.js'`). */
   | { kind: 'namespace'; module: ModuleInfo }
   /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
@@ -171,4 +178,14 @@ export interface FlagEvaluator {
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation;
   /** A default as written, or the literal a constant expression stands for (`DEPLOYMENT[0]` → `"remote-first"`). */
   defaultOf(expr: ts.Expression): DefaultValue;
+  /** The expression a value is defined by, through variables, imports, object properties and static members. */
+  definition(expr: ts.Expression): ts.Expression;
+  /** The class a class extends, when the evaluator can follow it. */
+  baseClass(cls: ts.ClassLikeDeclaration): Extract<Value, { kind: 'class' }> | undefined;
+  /** The module a node is in. */
+  moduleOf(node: ts.Node): ModuleInfo | undefined;
+  /** The module a specifier names as seen from the file of `from` (relative or a workspace package). */
+  moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined;
+  /** A member of a module-like value (an object literal's property, a namespace's export, a class's static member). */
+  member(value: Value, name: string, at: ts.Node): Value | undefined;
 }
