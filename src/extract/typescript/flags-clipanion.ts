@@ -27,7 +27,7 @@ function localName(module: ModuleInfo, name: string): string | undefined {
  * Options are the class's instance properties (a base class's first, through imports) set with
  * `Option.String/Boolean/Counter/Array(descriptor, initial?, { description, required, hidden,
  * validator })`: the descriptor's long name is the flag's name (`'-p,--port'` → `port`, alias
- * `p`), the property name its `dest`; booleans are negatable (`--no-x`); `Option.String()` with
+ * `p`), the property name its `dest`; booleans and counters are negatable (`--no-x`); `Option.String()` with
  * no descriptor, and `Option.Rest()` (variadic), are positional arguments named by the property;
  * `Option.Proxy()` makes the command pass every flag on. A `validator: t.isNumber()` gives type
  * `number`. A program whose commands cannot be listed (registration docdrift cannot follow) is
@@ -243,7 +243,8 @@ function optionSpec(ev: FlagEvaluator, kind: string, prop: string, propNode: ts.
     else if (isOption && opts === undefined) spec.default = ev.defaultOf(a);
   }
   spec.type = kind === 'Boolean' ? 'boolean' : kind === 'Counter' ? 'number' : kind === 'Array' ? 'string[]' : kind === 'Rest' ? 'string[]' : 'string';
-  if (kind === 'Boolean') spec.negatable = true;
+  // clipanion resets a boolean or a counter with `--no-x` (checked with clipanion 3.2).
+  if (kind === 'Boolean' || (kind === 'Counter' && isOption)) spec.negatable = true;
   if (kind === 'Counter') spec.counted = true;
   for (const o of opts ?? []) {
     if (o.key === 'description') spec.description = ev.stringOf(o.value);
