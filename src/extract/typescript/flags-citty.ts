@@ -148,9 +148,18 @@ function metaOf(ev: FlagEvaluator, def: ts.ObjectLiteralExpression): { name?: st
   return out;
 }
 
-function fill(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLiteralExpression, depth: number, seen: Set<ts.Node>): void {
-  if (seen.has(def) || depth > MAX_DEPTH) return;
-  seen.add(def);
+/** Reads a command definition into `node`; `ancestors` are the definitions above it (a command may appear in several places, not inside itself). */
+function fill(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLiteralExpression, depth: number, ancestors: Set<ts.Node>): void {
+  if (ancestors.has(def) || depth > MAX_DEPTH) return;
+  ancestors.add(def);
+  try {
+    fillDefinition(ev, node, def, depth, ancestors);
+  } finally {
+    ancestors.delete(def);
+  }
+}
+
+function fillDefinition(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLiteralExpression, depth: number, ancestors: Set<ts.Node>): void {
   const meta = metaOf(ev, def);
   if (meta.description !== undefined) node.description = meta.description;
   if (meta.hidden) node.hidden = true;
@@ -174,7 +183,7 @@ function fill(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLiteralExpress
     const childNode = newNode('citty', ev.location(s.keyNode), { name: s.key });
     if (!child) childNode.passesUnknownFlags = true; // a sub-command docdrift cannot read: its flags are unknown
     attach(node, childNode);
-    if (child) fill(ev, childNode, child, depth + 1, seen);
+    if (child) fill(ev, childNode, child, depth + 1, ancestors);
   }
 }
 

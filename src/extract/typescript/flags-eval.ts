@@ -146,6 +146,12 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isIdentifier(e)) return this.identifier(e);
     if (ts.isCallExpression(e)) return this.call(e);
     if (ts.isNewExpression(e)) return this.construct(e);
+    if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.SuperKeyword) {
+      // `static flags = { ...super.flags, x }`: the base class's static member.
+      const cls = enclosingClass(e);
+      const base = cls ? this.baseClass(cls) : undefined;
+      return base ? this.member(base, e.name.text, e) : undefined;
+    }
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMember(e, e.name.text);
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
@@ -154,12 +160,6 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
     if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
     if (ts.isClassDeclaration(e) || ts.isClassExpression(e)) return { kind: 'class', node: e };
-    if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.SuperKeyword) {
-      // `static flags = { ...super.flags, x }`: the base class's static member.
-      const cls = enclosingClass(e);
-      const base = cls ? this.baseClass(cls) : undefined;
-      return base ? this.member(base, e.name.text, e) : undefined;
-    }
     return undefined;
   }
 
