@@ -588,12 +588,26 @@ export class Evaluator implements FlagEvaluator {
     return undefined;
   }
 
+  /**
+   * The entries a spread adds: a known object's, a called function's returned object's, and for
+   * `...(cond ? { a } : { b })` / `...(cond && { a })` those of every branch (which one runs is
+   * not known statically: each may be given).
+   */
+  private spreadEntries(expr: ts.Expression, depth: number): Entry[] {
+    const e = skipOuter(expr);
+    if (ts.isConditionalExpression(e)) return [...this.spreadEntries(e.whenTrue, depth + 1), ...this.spreadEntries(e.whenFalse, depth + 1)];
+    if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken || e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)) {
+      return [...(e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ? [] : this.spreadEntries(e.left, depth + 1)), ...this.spreadEntries(e.right, depth + 1)];
+    }
+    return this.entries(this.evaluate(e) ?? this.returnedObject(e), depth);
+  }
+
   /** The entries of an object literal (spreads of known objects inlined, in order), or `[]` for a value that is not one. */
   entries(value: Value | undefined, depth = 0): Entry[] {
     if (value?.kind !== 'object' || depth > 8) return [];
     const out: Entry[] = [];
     for (const p of value.node.properties) {
-      if (ts.isSpreadAssignment(p)) out.push(...this.entries(this.evaluate(p.expression), depth + 1));
+      if (ts.isSpreadAssignment(p)) out.push(...this.spreadEntries(p.expression, depth + 1));
       else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
         const key = propertyName(p.name);
         if (key !== undefined) out.push({ key, keyNode: p.name, value: ts.isPropertyAssignment(p) ? p.initializer : p });
@@ -602,10 +616,26 @@ export class Evaluator implements FlagEvaluator {
     return out;
   }
 
-  /** The entries of an expression that evaluates to an object literal. */
+  /**
+   * `...branchFlag(['…'])`: the object literal a called function returns (its expression body or
+   * its first top-level `return`), read without binding the arguments; undefined for anything else.
+   */
+  private returnedObject(expr: ts.Expression): Value | undefined {
+    const e = skipOuter(expr);
+    if (!ts.isCallExpression(e)) return undefined;
+    const fn = this.evaluate(e.expression);
+    if (fn?.kind !== 'function' || !fn.node.body || this.active.has(fn.node)) return undefined;
+    const body = fn.node.body;
+    const returned = ts.isBlock(body) ? body.statements.find(ts.isReturnStatement)?.expression : body;
+    if (!returned) return undefined;
+    const value = this.evaluate(returned);
+    return value?.kind === 'object' ? value : undefined;
+  }
+
+  /** The entries of an expression that evaluates to an object literal (also one a called function returns: {@link returnedObject}). */
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined {
     if (!expr) return undefined;
-    const value = this.evaluate(expr);
+    const value = this.evaluate(expr) ?? (ts.isExpression(expr) ? this.returnedObject(expr) : undefined);
     return value?.kind === 'object' ? this.entries(value) : undefined;
   }
 

@@ -30,6 +30,8 @@ interface OclifSettings {
   identifier: string;
   /** `oclif.topics`: topic id → description. */
   topics: Map<string, string>;
+  /** `oclif.plugins` is not empty: plugins add commands docdrift does not read. */
+  plugins: boolean;
   location: SourceLocation;
 }
 
@@ -92,6 +94,7 @@ function oclifSettings(pkg: PackageJsonText): OclifSettings | undefined {
     target,
     identifier,
     topics,
+    plugins: Array.isArray(o.plugins) && o.plugins.length > 0,
     location: { file: pkg.file, line, column },
   };
 }
@@ -138,7 +141,9 @@ export function oclifCommandFolders(packageJsons: readonly PackageJsonText[]): s
  * Per class (its own static members or a base class's, through imports): `static flags` merged
  * over `static baseFlags` (spreads such as `...BaseCommand.baseFlags` followed), `static args`
  * (an object of `Args.x({…})`, or the older array of `{ name, … }`), `summary`/`description`,
- * `aliases`, `hidden`, and `enableJsonFlag` (adds `--json`). Per flag: the key is the name;
+ * `aliases`, `hidden`, and `enableJsonFlag` (adds `--json`). A package with `oclif.plugins` gets
+ * commands from them (`help`, `plugins`, `autocomplete`) that docdrift does not read: its program
+ * is marked `dynamicSubcommands`. Per flag: the key is the name;
  * `Flags.<type>({…})` (also `flags.<type>`, `Flags.option({…})()`, `Flags.custom({…})()` and
  * flags defined once in a variable or another module) gives `char` and `charAliases` (short
  * aliases), `aliases`, `summary`/`description`, `default`, `required`, `hidden`, `options`
@@ -154,6 +159,8 @@ export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, Mo
     if (!settings || settings.bin === undefined) continue;
     const root = newNode('oclif', settings.location, { name: settings.bin, program: true });
     root.parsed = true;
+    // `@oclif/plugin-help`, `-plugins`, `-autocomplete`…: commands (`help`, `plugins install`) made by packages.
+    if (settings.plugins) root.dynamicSubcommands = true;
     const classes = commandClasses(ev, modules, settings, diagnostics);
     if (!classes) continue;
     // Shortest ids first, so that a topic's own command (`deploy/index.ts`) is there before its children.
@@ -331,7 +338,8 @@ function readCommand(ev: FlagEvaluator, node: CommandNode, cls: ts.ClassLikeDecl
   const positionals: ParamSpec[] = [];
   if (args) {
     const v = ev.evaluate(args);
-    if (v?.kind === 'object') for (const e of ev.entries(v)) positionals.push(argSpec(ev, e.key, e.keyNode, e.value));
+    const entries = v?.kind === 'array' ? undefined : ev.objectEntries(args);
+    if (entries) for (const e of entries) positionals.push(argSpec(ev, e.key, e.keyNode, e.value));
     else if (v?.kind === 'array') {
       for (const el of v.node.elements) {
         const entries = ev.objectEntries(el) ?? [];
