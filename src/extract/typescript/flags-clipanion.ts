@@ -160,10 +160,25 @@ function pathsOf(ev: FlagEvaluator, cls: ts.ClassLikeDeclaration): string[][] | 
 }
 
 function addCommand(ev: FlagEvaluator, root: CommandNode, cls: ts.ClassLikeDeclaration): void {
-  const paths = pathsOf(ev, cls);
+  let paths = pathsOf(ev, cls);
   if (!paths) {
     root.dynamicSubcommands = true;
     return;
+  }
+  // `static paths = [['-v'], ['--version']]` (a command standing for a program flag): those are flags of the program.
+  const flagPaths = paths.filter((p) => p.length === 1 && (p[0] as string).startsWith('-'));
+  if (flagPaths.length > 0) {
+    const names = flagPaths.map((p) => (p[0] as string).replace(/^-+/, ''));
+    const long = names.find((n) => n.length > 1) ?? (names[0] as string);
+    if (!root.params.some((p) => p.name === long)) {
+      const spec = newParam(long, ev.location(cls.name ?? cls));
+      for (const n of names) addAlias(spec, n);
+      spec.type = 'boolean';
+      spec.hidden = true;
+      root.params.push(spec);
+    }
+    paths = paths.filter((p) => !flagPaths.includes(p));
+    if (paths.length === 0) return;
   }
   const at = ev.location(cls.name ?? cls);
   const [first, ...others] = paths as [string[], ...string[][]];
