@@ -1,4 +1,4 @@
-/** CLI flags from yargs and commander definitions in TypeScript/JavaScript sources (issue #4): one FlagCommand per program and sub-command. */
+/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, oclif, clipanion and citty definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
@@ -73,8 +73,21 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * `yargs-parser`). yargs and yargs-parser flags get their camel-case twin as an alias
  * (`seed-count` ↔ `seedCount`), as their camel-case expansion accepts both.
  *
+ * **oclif, clipanion, citty** (`flags-oclif.ts`, `flags-clipanion.ts`, `flags-citty.ts`, issue
+ * #30): oclif programs come from the `oclif` object of each package.json (command classes under
+ * `oclif.commands`, the `explicit`/`single` strategies), clipanion programs from `new Cli(…)` /
+ * `Cli.from` / `runExit` and the classes registered with them, citty programs from
+ * `runMain(defineCommand({…}))`; see each reader for the forms covered. Their sub-commands do not
+ * accept the program's flags (the engine is told through the framework). Class statics are
+ * followed through `extends` (`BaseCommand.baseFlags`, `super.flags`, inherited `static flags`).
+ *
+ * **Spreads.** `{ ...OTHER }` inlines a known object, `...helper(x)` the object literal `helper`
+ * returns (its expression body or first top-level `return`), and `...(c ? { a } : { b })` /
+ * `...(c && { a })` every branch's entries (which branch runs is not known statically).
+ *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
- * constants, options added in other loops or from function results, spreads of non-literal objects),
+ * constants, options added in other loops or from function results other than a returned literal,
+ * spreads of non-literal objects),
  * yargs `.commandDir()`, yargs `.usage(cmd, desc, builder)`, CommonJS command modules other than
  * `module.exports = {…}`/`exports.x = …`, commander's built-in `--help`/`--version`
  * (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`, commander subclasses,
