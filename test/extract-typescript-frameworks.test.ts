@@ -125,6 +125,26 @@ describe('oclif', () => {
     ]);
   });
 
+  it('says when flags are spread from an object built at run time, keeps the others, and lets the command take flags it does not know', async () => {
+    const { commands, diagnostics } = await extract(
+      {
+        'src/generator.ts': "import { Flags } from '@oclif/core';\nexport function makeFlags(p: Record<string, unknown>) { return Object.fromEntries(Object.keys(p).map((k) => [k, Flags.string()])); }",
+        'src/commands/generate.ts': [
+          "import { Command, Flags } from '@oclif/core';",
+          "import { makeFlags } from '../generator';",
+          'const PROMPTS = { author: {}, license: {} };',
+          "export default class Generate extends Command { static flags = { ...makeFlags(PROMPTS), yes: Flags.boolean({ char: 'y' }) }; async run() {} }",
+        ].join('\n'),
+      },
+      OCLIF_PKG,
+    );
+    const generate = commands.find((c) => c.path[0] === 'generate');
+    expect([generate?.params.map((p) => p.name), generate?.passesUnknownFlags]).toEqual([['yes'], true]);
+    expect(diagnostics.map((d) => [d.location.file, d.location.line, d.message])).toEqual([
+      ['src/commands/generate.ts', 4, expect.stringContaining('spreads `makeFlags(PROMPTS)`, flags made at run time that docdrift does not read')],
+    ]);
+  });
+
   it('with topicSeparator " " spells ids as words and keeps the `:` spelling and aliases as other paths', async () => {
     const { commands } = await extract(
       { 'src/commands/db/migrate.ts': "import { Command } from '@oclif/core';\nexport default class M extends Command { static aliases = ['db:up', 'mig']; async run() {} }" },

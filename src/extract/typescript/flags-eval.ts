@@ -602,6 +602,33 @@ export class Evaluator implements FlagEvaluator {
     return this.entries(this.evaluate(e) ?? this.returnedObject(e), depth);
   }
 
+  /**
+   * The spreads of an object literal (also inside the objects it spreads) whose entries are not
+   * known: `...makeFlags(PROMPTS)` over a computed object, `...require(x)`; empty when every entry is known.
+   */
+  unreadSpreads(obj: ts.ObjectLiteralExpression, depth = 0): ts.Expression[] {
+    if (depth > 8) return [];
+    const out: ts.Expression[] = [];
+    const visit = (expr: ts.Expression, d: number): void => {
+      const e = skipOuter(expr);
+      if (ts.isConditionalExpression(e)) {
+        visit(e.whenTrue, d + 1);
+        visit(e.whenFalse, d + 1);
+        return;
+      }
+      if (ts.isBinaryExpression(e) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) {
+        if (e.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken) visit(e.left, d + 1);
+        visit(e.right, d + 1);
+        return;
+      }
+      const value = this.evaluate(e) ?? this.returnedObject(e);
+      if (value?.kind === 'object') out.push(...this.unreadSpreads(value.node, d + 1));
+      else out.push(e);
+    };
+    for (const p of obj.properties) if (ts.isSpreadAssignment(p)) visit(p.expression, depth);
+    return out;
+  }
+
   /** The entries of an object literal (spreads of known objects inlined, in order), or `[]` for a value that is not one. */
   entries(value: Value | undefined, depth = 0): Entry[] {
     if (value?.kind !== 'object' || depth > 8) return [];

@@ -306,12 +306,14 @@ function readCommand(ev: FlagEvaluator, node: CommandNode, cls: ts.ClassLikeDecl
   if (text !== undefined) node.description = text.split('\n')[0];
   if (ev.booleanOf(stat('hidden')) === true) node.hidden = true;
   node.aliases = ev.stringsOf(stat('aliases')) ?? [];
-  const unread = (what: string, expr: ts.Expression): void => {
+  const unread = (what: string, expr: ts.Expression, how: 'is' | 'spreads' = 'is'): void => {
     const at = ev.location(expr);
+    const text = `\`${expr.getText().slice(0, 60)}\``;
+    const problem = how === 'is' ? `is not an object docdrift reads (${text}); those ${what === 'args' ? 'arguments' : 'flags'} are not read` : `spreads ${text}, flags made at run time that docdrift does not read; the command's other flags are read, and flags it does not know are not reported`;
     diagnostics.push({
       ruleId: 'parse-error',
       severity: 'warn',
-      message: `${at.file}:${at.line}:${at.column}: oclif \`static ${what}\` of command class ${cls.name?.text ?? '(anonymous)'} (${file}) is not an object docdrift reads (\`${expr.getText().slice(0, 60)}\`); those ${what === 'args' ? 'arguments' : 'flags'} are not read`,
+      message: `${at.file}:${at.line}:${at.column}: oclif \`static ${what}\` of command class ${cls.name?.text ?? '(anonymous)'} (${file}) ${problem}`,
       location: at,
     });
   };
@@ -326,6 +328,14 @@ function readCommand(ev: FlagEvaluator, node: CommandNode, cls: ts.ClassLikeDecl
       continue;
     }
     for (const e of entries) byName.set(e.key, flagSpec(ev, e));
+    // `...makeFlags(PROMPTS)`: flags made at run time. The command may take flags docdrift did not
+    // read, so it is not told that the others are unknown.
+    const literal = ev.evaluate(expr);
+    const unknown = literal?.kind === 'object' ? ev.unreadSpreads(literal.node) : [];
+    if (unknown.length > 0) {
+      node.passesUnknownFlags = true;
+      unread(what, unknown[0] as ts.Expression, 'spreads');
+    }
   }
   if (ev.booleanOf(stat('enableJsonFlag')) === true && !byName.has('json')) {
     const json = newParam('json', ev.location(stat('enableJsonFlag') as ts.Expression));

@@ -182,6 +182,8 @@ export interface FlagEvaluator {
   definition(expr: ts.Expression): ts.Expression;
   /** The class a class extends, when the evaluator can follow it. */
   baseClass(cls: ts.ClassLikeDeclaration): Extract<Value, { kind: 'class' }> | undefined;
+  /** Spreads of an object literal whose entries are not known (see `Evaluator.unreadSpreads`). */
+  unreadSpreads(obj: ts.ObjectLiteralExpression): ts.Expression[];
   /** The module a node is in. */
   moduleOf(node: ts.Node): ModuleInfo | undefined;
   /** The module a specifier names as seen from the file of `from` (relative or a workspace package). */
