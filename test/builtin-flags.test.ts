@@ -6,7 +6,7 @@ const at = { file: 'cli.py', line: 1, column: 1 };
 
 describe('built-in flags', () => {
   it('has one table per framework, each citing its source', () => {
-    expect(Object.keys(BUILT_IN_FLAGS).sort()).toEqual(['argparse', 'click', 'commander', 'cyclopts', 'jsonargparse', 'parseArgs', 'typer', 'yargs']);
+    expect(Object.keys(BUILT_IN_FLAGS).sort()).toEqual(['argparse', 'citty', 'click', 'clipanion', 'commander', 'cyclopts', 'jsonargparse', 'oclif', 'parseArgs', 'typer', 'yargs']);
     for (const [framework, table] of Object.entries(BUILT_IN_FLAGS)) {
       expect(table.framework).toBe(framework);
       expect(table.source).toMatch(/^https:\/\//);

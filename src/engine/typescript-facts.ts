@@ -49,17 +49,27 @@ export async function typeScriptFacts(
   const ts = await extractTypeScript(allSources, packageJsons, binSources);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
-  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist) of the programs the bins run.
+  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty) of the programs the bins run.
   // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
-  // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added.
+  // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added,
+  // as are the oclif command folders package.json files name.
   const { withCommandDirs } = await import('../extract/typescript/command-dirs.js');
-  const flagFiles = withCommandDirs(new Set(allSources.filter((s) => USES_PARSER.test(s.text)).map((s) => s.file)), allSources);
+  const { oclifCommandFolders } = await import('../extract/typescript/flags-oclif.js');
+  const oclifFolders = oclifCommandFolders(packageJsons);
+  const flagFiles = withCommandDirs(
+    new Set(
+      allSources
+        .filter((s) => USES_PARSER.test(s.text) || /\b(clipanion|citty)\b|@oclif\//.test(s.text) || oclifFolders.some((d) => s.file.startsWith(d)))
+        .map((s) => s.file),
+    ),
+    allSources,
+  );
   for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
   const flagSources = allSources.filter((s) => flagFiles.has(s.file));
   if (flagSources.length > 0 && programs.bins.length > 0) {
     const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
     const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
-    const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons));
+    const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons), packageJsons);
     diagnostics.push(...tsFlags.diagnostics);
     facts.flagCommands = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
     // Config fields the program sets from its flags travel on the program's root command.

@@ -13,7 +13,7 @@
 import type { ParamSpec, SourceLocation } from '../model/types.js';
 
 /** The CLI frameworks docdrift reads. */
-export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'jsonargparse' | 'yargs' | 'commander' | 'parseArgs';
+export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'jsonargparse' | 'yargs' | 'commander' | 'parseArgs' | 'oclif' | 'clipanion' | 'citty';
 
 /**
  * When a framework adds a flag:
@@ -104,6 +104,34 @@ export const BUILT_IN_FLAGS: Readonly<Record<Framework, BuiltInTable>> = {
     framework: 'parseArgs',
     flags: [],
     source: 'https://nodejs.org/api/util.html#utilparseargsconfig',
+  },
+  oclif: {
+    framework: 'oclif',
+    // Checked with @oclif/core 4.14: `-h` is no help flag ("Nonexistent flag: -h") unless the
+    // program adds one; `--json` comes with `static enableJsonFlag = true` and is read as a flag.
+    flags: [
+      { names: ['help'], when: 'always', description: 'Show CLI help.', switch: 'oclif.helpOptions / a command flag of the same name' },
+      { names: ['version'], when: 'root', description: 'Show CLI version.', switch: 'oclif.additionalVersionFlags' },
+    ],
+    source: 'https://oclif.io/docs/help_classes and https://oclif.io/docs/config',
+  },
+  clipanion: {
+    framework: 'clipanion',
+    // Every command answers `-h`/`--help`; `--version` needs `cli.register(Builtins.VersionCommand)`.
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Print the command usage.', switch: 'Builtins.HelpCommand' },
+      { names: ['version'], when: 'version-declared', description: 'Print the binary version.', switch: 'Builtins.VersionCommand' },
+    ],
+    source: 'https://mael.dev/clipanion/docs/builtins',
+  },
+  citty: {
+    framework: 'citty',
+    // `runMain` answers `--help`/`-h` on every command and `--version` on the program (checked with citty 0.2.2).
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Show usage.' },
+      { names: ['version'], when: 'root', description: 'Show the version (meta.version).' },
+    ],
+    source: 'https://github.com/unjs/citty#runmain',
   },
 };
 

@@ -597,7 +597,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
-      const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a])];
+      const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a]), ...(fc.pathAliases ?? []).filter((w) => w.length > 0)];
       const names = [cmd.name, ...cmd.aliases].flatMap((program) => words.map((w) => `${program} ${w.join(' ')}`));
       // A sub-command the config also names (for its aliases, params or declared flags) is one command.
       const configured = commands.find((c) => c.mappedBy === 'config' && names.includes(c.name));

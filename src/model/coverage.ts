@@ -259,7 +259,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.dynamicSubcommands && cmd.location) {
     return (
-      `it declares no flag of its own and makes sub-commands at run time (commander \`.command(name)\` with a name docdrift cannot read, under ${cmd.location.file}:${cmd.location.line}), ` +
+      `it declares no flag of its own and makes sub-commands at run time (commander \`.command(name)\` with a name docdrift cannot read, oclif \`plugins\`, under ${cmd.location.file}:${cmd.location.line}), ` +
       `so what its docs document most likely belongs to those; declare each one's flags in \`commands."${cmd.name} <sub-command>".flags\` of the docdrift config to check them`
     );
   }
@@ -287,7 +287,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.target) {
     return (
-      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist) and names no config class; ` +
+      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty) and names no config class; ` +
       `set ${key('config')} (a class or a list), ${key('flags')}, or ${key('program')} when the parser lives in another module, ` +
       'or `"kind": "config-file"` when the entry documents a config file'
     );

@@ -11,6 +11,11 @@ export interface FlagCommand {
   /** Other names of the last path word (argparse `add_parser("run", aliases=["r"])`); absent when none. */
   aliases?: string[];
   /**
+   * Other whole word paths that run this command (clipanion `static paths = [['build'], ['b']]`,
+   * oclif `deploy:app` for `deploy app`, oclif `static aliases`); absent when none.
+   */
+  pathAliases?: string[][];
+  /**
    * `module:function` or `module:object` the entry point would name for the program (the function
    * that builds the argparse parser / the click command or group / the typer app variable). The
    * same command appears once per target: a program reachable as `build_parser` and as `main`

@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ConfigClass, DefaultValue, ParamSpec } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
-import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipParens, typeText } from './syntax.js';
+import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipOuter, skipParens, typeText } from './syntax.js';
 import type { ConfigAnalysis, Owner, Shape } from './types.js';
 import { readZodObject, zodInferTarget } from './zod.js';
 
@@ -298,7 +298,8 @@ export class Analysis implements ConfigAnalysis {
   /**
    * Instance fields of a class: property declarations and constructor parameter properties, in
    * source order. Static, `private`, `protected` and `#private` members, methods, accessors and
-   * properties initialised with a function (bound methods) are skipped.
+   * properties initialised with a function (bound methods) or with a clipanion option
+   * (`Option.String(…)`: a CLI flag) are skipped.
    */
   private classMembers(module: ModuleInfo, node: ts.ClassDeclaration, owner: Owner): Map<string, ParamSpec> {
     const out = new Map<string, ParamSpec>();
@@ -309,6 +310,8 @@ export class Analysis implements ConfigAnalysis {
         if (hidden(member) || ts.isPrivateIdentifier(member.name)) continue;
         const init = member.initializer;
         if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) continue;
+        // A clipanion option (`port = Option.String('-p,--port')`) is a CLI flag the flag reader reads, not a config field.
+        if (init && isClipanionOption(module, init)) continue;
         const name = propertyName(member.name);
         if (name === undefined) continue;
         out.set(name, this.spec(module, owner, member, name, member.type, member.questionToken !== undefined, init));
@@ -514,4 +517,12 @@ function literalKeys(node: ts.TypeNode | undefined): Set<string> | undefined {
     keys.add(t.literal.text);
   }
   return keys;
+}
+
+/** `Option.String(…)`, `Option.Boolean(…)`, … with `Option` imported from `clipanion`. */
+function isClipanionOption(module: ModuleInfo, init: ts.Expression): boolean {
+  const e = skipOuter(init);
+  if (!ts.isCallExpression(e) || !ts.isPropertyAccessExpression(e.expression) || !ts.isIdentifier(e.expression.expression)) return false;
+  const binding = module.imports.get(e.expression.expression.text);
+  return binding?.specifier === 'clipanion' && binding.imported === 'Option';
 }

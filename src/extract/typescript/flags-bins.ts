@@ -10,6 +10,8 @@ export interface BinFlagCommand {
   params: ProgramFlags['params'];
   location: ProgramFlags['location'];
   aliases?: string[];
+  /** Other whole word paths that run the command (see `FlagCommand.pathAliases` of the TypeScript extraction). */
+  pathAliases?: string[][];
   /** Set on sub-commands: yargs and commander accept parent options after the sub-command words. */
   inheritsParentFlags?: boolean;
   /** commander `.allowUnknownOption()`: undeclared flags are accepted (see `FlagCommand.passesUnknownFlags`). */
@@ -67,7 +69,9 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         params: p.params,
         location: p.location,
         ...(p.aliases ? { aliases: p.aliases } : {}),
-        ...(p.path.length > 0 ? { inheritsParentFlags: true } : {}),
+        ...(p.pathAliases ? { pathAliases: p.pathAliases } : {}),
+        // oclif, clipanion and citty parse a command's own flags only.
+        ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander') ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),

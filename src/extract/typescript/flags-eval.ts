@@ -6,7 +6,7 @@ import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { dirname, findSource, joinPath, resolveSpecifier, type ModuleInfo } from './scan.js';
-import { defaultOf, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
+import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -15,6 +15,7 @@ type Binding =
   | { kind: 'destructured'; decl: ts.VariableDeclaration; element: ts.BindingElement; property: string }
   | { kind: 'param'; decl: ts.ParameterDeclaration }
   | { kind: 'function'; node: ts.FunctionDeclaration }
+  | { kind: 'class'; node: ts.ClassDeclaration }
   | { kind: 'import'; module: ModuleInfo; name: string }
   /**
    * A `for (const x of items)` variable, or the item parameter of a `.forEach`/`.map`/`.filter`
@@ -163,6 +164,12 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isIdentifier(e)) return this.identifier(e);
     if (ts.isCallExpression(e)) return this.call(e);
     if (ts.isNewExpression(e)) return this.construct(e);
+    if (ts.isPropertyAccessExpression(e) && e.expression.kind === ts.SyntaxKind.SuperKeyword) {
+      // `static flags = { ...super.flags, x }`: the base class's static member.
+      const cls = enclosingClass(e);
+      const base = cls ? this.baseClass(cls) : undefined;
+      return base ? this.member(base, e.name.text, e) : undefined;
+    }
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMember(e, e.name.text);
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
@@ -171,7 +178,40 @@ export class Evaluator implements FlagEvaluator {
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
     if (ts.isClassExpression(e) || ts.isClassDeclaration(e)) return { kind: 'class', node: e };
     if (ts.isAwaitExpression(e)) return this.evaluate(e.expression);
+    if (ts.isClassDeclaration(e) || ts.isClassExpression(e)) return { kind: 'class', node: e };
     return undefined;
+  }
+
+  /** The class a class extends (`class X extends Base`), when it is one the evaluator can follow. */
+  baseClass(cls: ts.ClassLikeDeclaration): Extract<Value, { kind: 'class' }> | undefined {
+    const heritage = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const base = heritage ? this.evaluate(heritage.expression) : undefined;
+    return base?.kind === 'class' ? base : undefined;
+  }
+
+  /**
+   * The expression a value is defined by: an identifier followed to its variable's initializer
+   * (also imported), a property of a known object or a class's static member to its initializer;
+   * at most 6 steps. Anything else is returned as it is (without parentheses and type assertions).
+   */
+  definition(expr: ts.Expression, depth = 0): ts.Expression {
+    const e = skipOuter(expr);
+    if (depth > 6) return e;
+    if (ts.isIdentifier(e)) {
+      const b = this.binding(e);
+      if (b?.kind === 'var' && b.decl.initializer) return this.definition(b.decl.initializer, depth + 1);
+      if (b?.kind === 'import') {
+        const resolved = this.resolver.resolve(b.module, [e.text], 'values');
+        if (resolved?.kind === 'declaration' && resolved.decl.kind === 'variable') return this.definition(resolved.decl.node.initializer, depth + 1);
+      }
+      return e;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const owner = this.evaluate(e.expression);
+      const node = owner ? this.memberNode(owner, e.name.text) : undefined;
+      if (node && ts.isExpression(node)) return this.definition(node, depth + 1);
+    }
+    return e;
   }
 
   // ── names ──────────────────────────────────────────────────────────────────
@@ -515,9 +555,12 @@ export class Evaluator implements FlagEvaluator {
     return undefined;
   }
 
-  /** `export default <expression>` (an identifier is handled by the resolver). */
+  /** `export default <expression>` (an identifier is handled by the resolver), or `export default class extends …`. */
   private defaultExport(module: ModuleInfo): Value | undefined {
-    for (const s of module.sf.statements) if (ts.isExportAssignment(s) && !s.isExportEquals) return this.evaluate(s.expression);
+    for (const s of module.sf.statements) {
+      if (ts.isExportAssignment(s) && !s.isExportEquals) return this.evaluate(s.expression);
+      if (ts.isClassDeclaration(s) && hasModifier(s, ts.SyntaxKind.DefaultKeyword) && hasModifier(s, ts.SyntaxKind.ExportKeyword)) return { kind: 'class', node: s };
+    }
     return undefined;
   }
 
@@ -677,13 +720,19 @@ export class Evaluator implements FlagEvaluator {
       return name === 'program' ? { kind: 'command', node: this.commanderProgram(at) } : { ...value, member: name };
     }
     if (value.kind === 'namespace') return this.exportedValue(value.module, name, at, new Set());
+    if (value.kind === 'class') {
+      // A method is no value this evaluator follows; a static property is its initializer.
+      const node = this.memberNode(value, name);
+      return node && ts.isExpression(node) ? this.evaluate(node) : undefined;
+    }
     const node = this.memberNode(value, name);
     return node ? this.evaluate(node) : undefined;
   }
 
   /** The syntax node that gives a module-like value's member: a property initializer, an exported declaration. */
   memberNode(value: Value, name: string): ts.Node | undefined {
-    if (value.kind === 'instance' || value.kind === 'class') return this.classMemberNode(value.node, name, value.kind === 'class');
+    if (value.kind === 'class') return this.staticMember(value.node, name, 0) ?? this.classMemberNode(value.node, name, true);
+    if (value.kind === 'instance') return this.classMemberNode(value.node, name, false);
     if (value.kind === 'object') {
       const entries = this.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.key === name) return entries[i]?.value;
@@ -708,6 +757,30 @@ export class Evaluator implements FlagEvaluator {
       return found;
     }
     return undefined;
+  }
+
+  /** The initializer of a class's static property `name`, its own or (JavaScript's static inheritance) a base class's, ≤ 8 bases up. */
+  private staticMember(cls: ts.ClassLikeDeclaration, name: string, depth: number): ts.Node | undefined {
+    if (depth > 8) return undefined;
+    for (const m of cls.members) {
+      if (ts.isPropertyDeclaration(m) && isStatic(m) && propertyName(m.name) === name) return m.initializer;
+      if (ts.isGetAccessorDeclaration(m) && isStatic(m) && propertyName(m.name) === name && m.body) {
+        const ret = m.body.statements.find(ts.isReturnStatement);
+        return ret?.expression;
+      }
+    }
+    // `X.flags = {…}` after the class (JavaScript written without class fields).
+    const sf = cls.getSourceFile();
+    const className = cls.name?.text;
+    if (className !== undefined) {
+      for (const s of sf.statements) {
+        if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== ts.SyntaxKind.EqualsToken) continue;
+        const left = skipOuter(s.expression.left);
+        if (ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.expression) && left.expression.text === className && left.name.text === name) return s.expression.right;
+      }
+    }
+    const base = this.baseClass(cls);
+    return base ? this.staticMember(base.node, name, depth + 1) : undefined;
   }
 
   /**
@@ -751,6 +824,49 @@ export class Evaluator implements FlagEvaluator {
     return undefined;
   }
 
+  /**
+   * The entries a spread adds: a known object's, a called function's returned object's, and for
+   * `...(cond ? { a } : { b })` / `...(cond && { a })` those of every branch (which one runs is
+   * not known statically: each may be given).
+   */
+  private spreadEntries(expr: ts.Expression, depth: number): Entry[] {
+    const e = skipOuter(expr);
+    if (ts.isConditionalExpression(e)) return [...this.spreadEntries(e.whenTrue, depth + 1), ...this.spreadEntries(e.whenFalse, depth + 1)];
+    if (ts.isBinaryExpression(e) && (e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken || e.operatorToken.kind === ts.SyntaxKind.BarBarToken || e.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken)) {
+      return [...(e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken ? [] : this.spreadEntries(e.left, depth + 1)), ...this.spreadEntries(e.right, depth + 1)];
+    }
+    return this.entries(this.evaluate(e) ?? this.returnedObject(e), depth);
+  }
+
+  /**
+   * The spreads of an object literal (also inside the objects it spreads) whose entries are not
+   * known: `...makeFlags(PROMPTS)` over a computed object, `...require(x)`; empty when every entry is known.
+   */
+  unreadSpreads(obj: ts.ObjectLiteralExpression | ts.CallExpression, depth = 0): ts.Expression[] {
+    if (depth > 8) return [];
+    const out: ts.Expression[] = [];
+    const visit = (expr: ts.Expression, d: number): void => {
+      const e = skipOuter(expr);
+      if (ts.isConditionalExpression(e)) {
+        visit(e.whenTrue, d + 1);
+        visit(e.whenFalse, d + 1);
+        return;
+      }
+      if (ts.isBinaryExpression(e) && [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(e.operatorToken.kind)) {
+        if (e.operatorToken.kind !== ts.SyntaxKind.AmpersandAmpersandToken) visit(e.left, d + 1);
+        visit(e.right, d + 1);
+        return;
+      }
+      const value = this.evaluate(e) ?? this.returnedObject(e);
+      if (value?.kind === 'object') out.push(...this.unreadSpreads(value.node, d + 1));
+      else out.push(e);
+    };
+    // `Object.assign({}, shared, {…})`: each argument is read as a spread of it.
+    if (ts.isCallExpression(obj)) for (const a of obj.arguments) visit(a, depth);
+    else for (const p of obj.properties) if (ts.isSpreadAssignment(p)) visit(p.expression, depth);
+    return out;
+  }
+
   /** The entries of an object literal (spreads of known objects inlined, in order), or `[]` for a value that is not one. */
   entries(value: Value | undefined, depth = 0): Entry[] {
     if (value?.kind !== 'object' || depth > 8) return [];
@@ -760,7 +876,7 @@ export class Evaluator implements FlagEvaluator {
       return out;
     }
     for (const p of value.node.properties) {
-      if (ts.isSpreadAssignment(p)) out.push(...this.entries(this.evaluate(p.expression), depth + 1));
+      if (ts.isSpreadAssignment(p)) out.push(...this.spreadEntries(p.expression, depth + 1));
       else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
         const key = propertyName(p.name);
         if (key !== undefined) out.push({ key, keyNode: p.name, value: ts.isPropertyAssignment(p) ? p.initializer : p });
@@ -780,10 +896,26 @@ export class Evaluator implements FlagEvaluator {
     });
   }
 
-  /** The entries of an expression that evaluates to an object literal. */
+  /**
+   * `...branchFlag(['…'])`: the object literal a called function returns (its expression body or
+   * its first top-level `return`), read without binding the arguments; undefined for anything else.
+   */
+  private returnedObject(expr: ts.Expression): Value | undefined {
+    const e = skipOuter(expr);
+    if (!ts.isCallExpression(e)) return undefined;
+    const fn = this.evaluate(e.expression);
+    if (fn?.kind !== 'function' || !fn.node.body || this.active.has(fn.node)) return undefined;
+    const body = fn.node.body;
+    const returned = ts.isBlock(body) ? body.statements.find(ts.isReturnStatement)?.expression : body;
+    if (!returned) return undefined;
+    const value = this.evaluate(returned);
+    return value?.kind === 'object' ? value : undefined;
+  }
+
+  /** The entries of an expression that evaluates to an object literal (also one a called function returns: {@link returnedObject}). */
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined {
     if (!expr) return undefined;
-    const value = this.evaluate(expr);
+    const value = this.evaluate(expr) ?? (ts.isExpression(expr) ? this.returnedObject(expr) : undefined);
     return value?.kind === 'object' ? this.entries(value) : undefined;
   }
 
@@ -1117,6 +1249,11 @@ export class Evaluator implements FlagEvaluator {
     return this.bySourceFile.get(node.getSourceFile());
   }
 
+  moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined {
+    const module = this.moduleOf(from);
+    return module ? this.moduleFor(module, specifier) : undefined;
+  }
+
   /** The node's range (leading trivia excluded). */
   location(node: ts.Node): SourceLocation {
     const sf = node.getSourceFile();
@@ -1205,6 +1342,12 @@ function isAssigned(n: ts.Expression): boolean {
   const p = n.parent;
   if (ts.isBinaryExpression(p) && p.left === n) return p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
   return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && (p.operator === ts.SyntaxKind.PlusPlusToken || p.operator === ts.SyntaxKind.MinusMinusToken);
+}
+
+/** The class a node is in (arrow functions and static blocks included), if any. */
+function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
+  return undefined;
 }
 
 function isConst(decl: ts.VariableDeclaration): boolean {

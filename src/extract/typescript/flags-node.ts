@@ -3,10 +3,12 @@ import type { ParamSpec, SourceLocation } from '../../model/types.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist';
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist' | 'oclif' | 'clipanion' | 'citty';
   /** The sub-command word; for a program, its name if any (not part of any path). */
   name?: string;
   aliases: string[];
+  /** Other whole word paths that run this command (see `FlagCommand.pathAliases`). */
+  pathAliases?: string[][];
   description?: string;
   hidden: boolean;
   parent?: CommandNode;

@@ -4,6 +4,9 @@ import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
+import { cittyPrograms } from './flags-citty.js';
+import { clipanionPrograms } from './flags-clipanion.js';
+import { oclifPrograms, type PackageJsonText } from './flags-oclif.js';
 import { camelTwin, parserPrograms } from './flags-parsers.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
@@ -31,7 +34,7 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScriptFlags} in `flags.ts`. */
-export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map()): FlagExtraction {
+export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map(), packageJsons: readonly PackageJsonText[] = []): FlagExtraction {
   const project = new Project({
     useInMemoryFileSystem: true,
     skipAddingFilesFromTsConfig: true,
@@ -66,6 +69,8 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
 
   const roots = evaluator.nodes.filter(isProgram);
   for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
+  roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics));
+  for (const module of modules.values()) roots.push(...clipanionPrograms(evaluator, module), ...cittyPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];
   for (const root of roots) emit(root, [], root.file, commands, new Set());
@@ -97,6 +102,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   };
   if (path.length === 0 && node.name !== undefined) command.programName = node.name;
   if (path.length > 0 && node.aliases.length > 0) command.aliases = [...node.aliases];
+  if (node.pathAliases && node.pathAliases.length > 0) command.pathAliases = node.pathAliases.map((p) => [...p]);
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;
   if (node.passesUnknownFlags) command.passesUnknownFlags = true;
@@ -119,8 +125,8 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
       dest = camelCase(long);
     }
   }
-  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike.
-  if (framework === 'yargs' && !spec.positional) {
+  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike, and so does citty.
+  if ((framework === 'yargs' || framework === 'citty') && !spec.positional) {
     const twin = camelTwin(name);
     if (twin !== undefined && twin !== name && !aliases.includes(twin)) aliases = [...aliases, twin];
   }
@@ -140,5 +146,6 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
   if (spec.negatable) out.negatable = true;
   if (spec.positional) out.positional = true;
   if (spec.counted) out.counted = true;
+  if (spec.variadic) out.variadic = true;
   return out;
 }

@@ -1,4 +1,4 @@
-/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri and minimist definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
+/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion and citty definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
@@ -98,6 +98,18 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * yargs-parser flags get their camel-case twin as an alias (`seed-count` ↔ `seedCount`), as
  * their camel-case expansion accepts both.
  *
+ * **oclif, clipanion, citty** (`flags-oclif.ts`, `flags-clipanion.ts`, `flags-citty.ts`, issue
+ * #30): oclif programs come from the `oclif` object of each package.json (command classes under
+ * `oclif.commands`, the `explicit`/`single` strategies), clipanion programs from `new Cli(…)` /
+ * `Cli.from` / `runExit` and the classes registered with them, citty programs from
+ * `runMain(defineCommand({…}))`; see each reader for the forms covered. Their sub-commands do not
+ * accept the program's flags (the engine is told through the framework). Class statics are
+ * followed through `extends` (`BaseCommand.baseFlags`, `super.flags`, inherited `static flags`).
+ *
+ * **Spreads.** `{ ...OTHER }` inlines a known object, `...helper(x)` the object literal `helper`
+ * returns (its expression body or first top-level `return`), and `...(c ? { a } : { b })` /
+ * `...(c && { a })` every branch's entries (which branch runs is not known statically).
+ *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
  * constants, lists loaded or computed at run time, `Object.entries(…)` loops, function results;
  * the command is marked `passesUnknownFlags` instead), `.commandDir()` folders written as
@@ -118,14 +130,20 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  *
  * @param sources Files to read; paths are project-relative POSIX.
  * @param workspaces Package name → project-relative directory of each package.json of the project.
+ * @param packageJsons Every package.json of the project: an `oclif` object there makes an oclif
+ *   program (see `oclifPrograms` in `flags-oclif.ts`).
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
-export async function extractTypeScriptFlags(sources: { file: string; text: string }[], workspaces?: ReadonlyMap<string, string>): Promise<FlagExtraction> {
+export async function extractTypeScriptFlags(
+  sources: { file: string; text: string }[],
+  workspaces?: ReadonlyMap<string, string>,
+  packageJsons?: ReadonlyArray<{ file: string; text: string }>,
+): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
     implementation = undefined;
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources, workspaces);
+  return runFlagExtraction(sources, workspaces, packageJsons);
 }

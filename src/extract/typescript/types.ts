@@ -64,11 +64,16 @@ export interface FlagCommand {
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist';
+  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist' | 'oclif' | 'clipanion' | 'citty';
   /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
   aliases?: string[];
+  /**
+   * Other whole word paths that run this command (clipanion `static paths = [['build'], ['b']]`,
+   * oclif's `deploy:app` for `deploy app` and `static aliases`); absent when none.
+   */
+  pathAliases?: string[][];
   /** The command's description (yargs `desc`, commander `.description()`/`.summary()`), when it is a string literal. */
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
@@ -125,6 +130,8 @@ export type Value =
   /** An object literal, or `Object.assign(target, …sources)` (the entries of each argument in order). */
   | { kind: 'object'; node: ts.ObjectLiteralExpression | ts.CallExpression }
   | { kind: 'array'; node: ts.ArrayLiteralExpression }
+  /** A class declaration or expression (its static members are read: oclif `BaseCommand.baseFlags`). */
+  | { kind: 'class'; node: ts.ClassLikeDeclaration }
   /** A module namespace (`import * as serve from './serve.js'`). */
   | { kind: 'namespace'; module: ModuleInfo }
   /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
@@ -185,4 +192,16 @@ export interface FlagEvaluator {
    * `undefined` when the folder or options cannot be read.
    */
   commandDirModules(call: ts.CallExpression): Array<{ value: Value; name: string; at: ts.Node }> | undefined;
+  /** The expression a value is defined by, through variables, imports, object properties and static members. */
+  definition(expr: ts.Expression): ts.Expression;
+  /** The class a class extends, when the evaluator can follow it. */
+  baseClass(cls: ts.ClassLikeDeclaration): Extract<Value, { kind: 'class' }> | undefined;
+  /** Spreads of an object literal whose entries are not known (see `Evaluator.unreadSpreads`). */
+  unreadSpreads(obj: ts.ObjectLiteralExpression | ts.CallExpression): ts.Expression[];
+  /** The module a node is in. */
+  moduleOf(node: ts.Node): ModuleInfo | undefined;
+  /** The module a specifier names as seen from the file of `from` (relative or a workspace package). */
+  moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined;
+  /** A member of a module-like value (an object literal's property, a namespace's export, a class's static member). */
+  member(value: Value, name: string, at: ts.Node): Value | undefined;
 }
