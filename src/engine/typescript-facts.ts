@@ -40,9 +40,9 @@ export async function typeScriptFacts(
   const ts = await extractTypeScript(allSources, packageJsons, binSources);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
-  // CLI flags (yargs, commander, util.parseArgs, yargs-parser) of the programs the bins run.
+  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, cac, sade, meow) of the programs the bins run.
   // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
-  const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b/.test(s.text)).map((s) => s.file));
+  const flagFiles = new Set(allSources.filter((s) => /\b(yargs|commander|parseArgs|yargs-parser)\b|['"](?:cac|sade|meow)['"]/.test(s.text)).map((s) => s.file));
   for (const file of [...flagFiles]) for (const [reached] of reachable(programs.imports, file, 2)) flagFiles.add(reached);
   const flagSources = allSources.filter((s) => flagFiles.has(s.file));
   if (flagSources.length > 0 && programs.bins.length > 0) {

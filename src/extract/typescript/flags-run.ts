@@ -9,7 +9,7 @@ import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 
 /** Files worth walking: only these can start a yargs/commander chain or add to one held in a variable. */
-const MENTIONS_CLI = /\byargs\b|\bcommander\b|\bparseArgs\b|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
+const MENTIONS_CLI = /\byargs\b|\bcommander\b|\bparseArgs\b|['"](?:cac|sade|meow)['"]|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -119,8 +119,9 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
       dest = camelCase(long);
     }
   }
-  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike.
-  if (framework === 'yargs' && !spec.positional) {
+  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike; cac camel-cases
+  // every option name it parses, and meow passes each flag's camel-case key as an alias.
+  if ((framework === 'yargs' || framework === 'cac' || framework === 'meow') && !spec.positional) {
     const twin = camelTwin(name);
     if (twin !== undefined && twin !== name && !aliases.includes(twin)) aliases = [...aliases, twin];
   }

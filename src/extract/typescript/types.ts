@@ -6,7 +6,7 @@
  */
 import type { ts } from 'ts-morph';
 import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
-import type { CommandNode } from './flags-node.js';
+import type { CommandNode, FlagFramework } from './flags-node.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
 
@@ -64,7 +64,7 @@ export interface FlagCommand {
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser';
+  framework: FlagFramework;
   /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
@@ -124,6 +124,8 @@ export type Value =
   | { kind: 'function'; node: FunctionValueNode }
   | { kind: 'object'; node: ts.ObjectLiteralExpression }
   | { kind: 'array'; node: ts.ArrayLiteralExpression }
+  /** The factory a CLI library exports (`cac`, `sade`, `meow`): calling it makes a program. */
+  | { kind: 'factory'; framework: 'cac' | 'sade' | 'meow'; location: SourceLocation }
   /** A module namespace (`import * as serve from './serve.js'`). */
   | { kind: 'namespace'; module: ModuleInfo }
   /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
