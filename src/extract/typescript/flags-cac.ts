@@ -24,10 +24,9 @@ export function cacProgram(ev: FlagEvaluator, call: ts.CallExpression | ts.NewEx
 
 /**
  * Applies a method of the cac program or of one of its commands; returns what the chain
- * continues on. `cli.command('build [root]')` returns the new command; the default command
- * (a name that is only brackets or empty, `cli.command('[...files]')`) is the program itself, so
- * its options and arguments are the program's (docdrift then also accepts them after a
- * sub-command word, which cac does not).
+ * continues on. `cli.command('build [root]')` returns the new command; the default command (a
+ * name that is only brackets or empty, `cli.command('[...files]')`) is a node of its own that
+ * {@link finishCacProgram} merges into the program.
  */
 export function applyCac(ev: FlagEvaluator, node: CommandNode, method: string, call: ts.CallExpression): Value | undefined {
   const [a0, a1, a2] = call.arguments;
@@ -41,7 +40,7 @@ export function applyCac(ev: FlagEvaluator, node: CommandNode, method: string, c
       return cacCommand(ev, node, call) ?? same;
     case 'alias': {
       const alias = a0 && ev.stringOf(a0);
-      if (alias === undefined || node.program) break; // the default command's aliases are not read
+      if (alias === undefined || node.program) break;
       // `.alias('!')` makes the command the default one.
       if (alias === '!') {
         if (node.parent && node.name !== undefined) node.parent.defaultCommand = node.name;
@@ -157,14 +156,17 @@ function cacCommand(ev: FlagEvaluator, program: CommandNode, call: ts.CallExpres
   }
   const cut = raw.search(/[<[]/);
   const name = (cut < 0 ? raw : raw.slice(0, cut)).trim();
-  let target = program;
+  let target: CommandNode;
+  const description = a1 ? ev.stringOf(a1) : undefined;
   if (name !== '') {
     const at = raw.indexOf(name);
     target = ev.created(newNode('cac', ev.tokenLocation(a0, at, name.length), { name }));
-    const description = a1 ? ev.stringOf(a1) : undefined;
-    if (description) target.description = description;
     attach(program, target);
+  } else {
+    // The default command: one per program (cac runs the first one it finds).
+    target = program.defaultNode ??= newNode('cac', ev.location(a0));
   }
+  if (description) target.description ??= description;
   for (const m of raw.matchAll(/<([^>]+)>|\[([^\]]+)\]/g)) {
     let arg = (m[1] ?? m[2] ?? '').trim();
     const variadic = arg.startsWith('...');
@@ -177,4 +179,30 @@ function cacCommand(ev: FlagEvaluator, program: CommandNode, call: ts.CallExpres
     target.params.push(spec);
   }
   return { kind: 'command', node: target };
+}
+
+/**
+ * Merges a cac program's default command into it, once every definition is read: its options
+ * and arguments become the program's (cac runs it when no sub-command is named; docdrift then
+ * also accepts them after a sub-command word, which cac does not), and its aliases
+ * (`cli.command('[root]').alias('serve').alias('dev')`) become one sub-command `serve` (alias
+ * `dev`) that takes the same arguments and, as a sub-command, the program's options: cac runs
+ * the default command under those names too. Its options stay the program's only, so that one
+ * reference section (the program's) documents them.
+ */
+export function finishCacProgram(ev: FlagEvaluator, program: CommandNode): void {
+  const d = program.defaultNode;
+  if (!d) return;
+  delete program.defaultNode;
+  program.params.push(...d.params.filter((p) => !program.params.some((q) => q.name === p.name && !!q.positional === !!p.positional)));
+  if (d.description !== undefined) program.description ??= d.description;
+  if (d.passesUnknownFlags) program.passesUnknownFlags = true;
+  const [first, ...rest] = d.aliases;
+  if (first === undefined || program.children.some((c) => c.name === first)) return;
+  const child = ev.created(newNode('cac', d.location, { name: first }));
+  child.aliases = rest;
+  child.params = d.params.filter((p) => p.positional);
+  if (d.description !== undefined) child.description = d.description;
+  if (d.passesUnknownFlags) child.passesUnknownFlags = true;
+  attach(program, child);
 }

@@ -32,6 +32,11 @@ export interface CommandNode {
    * program apply to (the last `.command()`); absent before any, when they apply to the program.
    */
   current?: CommandNode;
+  /**
+   * cac only: the default command (`cli.command('[root]')`), whose options and arguments are the
+   * program's and whose aliases are sub-command names that run it (see `finishCacProgram`).
+   */
+  defaultNode?: CommandNode;
 }
 
 /** The libraries whose definitions become command nodes (`parseArgs` is Node's `util.parseArgs`). */

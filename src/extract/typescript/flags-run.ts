@@ -2,6 +2,7 @@
 import { Project, ts } from 'ts-morph';
 import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
+import { finishCacProgram } from './flags-cac.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
 import { camelTwin, parserPrograms } from './flags-parsers.js';
@@ -65,6 +66,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
 
   const roots = evaluator.nodes.filter(isProgram);
+  for (const root of roots) if (root.framework === 'cac') finishCacProgram(evaluator, root);
   for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];
