@@ -100,7 +100,8 @@ function cacNames(rawName: string): CacName[] {
  * `.option(rawName, description?, { default, type })`: the longest spelling names the option
  * (cac's `names` sorted by length), others are aliases; `--no-x` is a negatable `x` (merged with
  * `--x`), and so is every boolean (mri reads `--no-x` for any flag); `<v>` takes a value (`string`), `[v]` an optional one (`string | boolean`), none is a
- * `boolean`; `type: [Number]` makes `number[]`, `type: [String]` `string[]`. `dest` is cac's
+ * `boolean`; `type: [Number]` makes `number[]`, `type: [String]` `string[]`, another function no
+ * known type. `dest` is cac's
  * camel-case key (`--out-dir` → `outDir`, which cac also accepts as `--outDir`). A flags string
  * docdrift cannot read makes the command accept flags it does not know (no false "unknown").
  */
@@ -130,6 +131,8 @@ function addCacOption(ev: FlagEvaluator, node: CommandNode, a0: ts.Node | undefi
       const item = v && ts.isArrayLiteralExpression(v) ? v.elements[0] : undefined;
       const text = item?.getText(item.getSourceFile());
       if (text === 'Number' || text === 'String' || text === 'Boolean') spec.type = `${text.toLowerCase()}[]`;
+      // A function of its own (`type: [convertHost]`) makes whatever it returns.
+      else delete spec.type;
     }
   }
   if (spec.type === 'string' && spec.default?.kind === 'literal' && /^-?\d/.test(spec.default.text)) spec.type = 'number';

@@ -703,6 +703,12 @@ export class Evaluator implements FlagEvaluator {
       const truth = this.truthOf(e.condition, depth + 1);
       return truth === undefined ? undefined : this.stringOf(truth ? e.whenTrue : e.whenFalse, depth + 1);
     }
+    // `o.flag` of a known object literal (a loop item `for (const o of OPTIONS)`, a constant).
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+      const value = this.evaluate(e.expression);
+      const member = value?.kind === 'object' ? this.memberNode(value, e.name.text) : undefined;
+      return member ? this.stringOf(member, depth + 1) : undefined;
+    }
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
       if (b?.kind === 'loop') {
