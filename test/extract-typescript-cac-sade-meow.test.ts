@@ -212,3 +212,16 @@ describe('meow', () => {
     expect(none[0]?.passesUnknownFlags).toBe(true);
   });
 });
+
+describe('the program a bin runs', () => {
+  it('is the JavaScript file itself when a declaration file (.d.ts) sits beside what it requires', async () => {
+    const { findBinPrograms } = await import('../src/extract/typescript/programs.js');
+    const files: Record<string, string> = {
+      'bin.js': "const sade = require('sade');\nconst { parse } = require('./parse');\nsade('uvu [dir]').option('-b, --bail').parse(process.argv);",
+      'parse/index.js': 'exports.parse = () => {};',
+    };
+    const found = findBinPrograms([{ file: 'package.json', text: '{"name":"uvu","bin":{"uvu":"bin.js"}}' }], [{ file: 'parse/index.d.ts', text: 'export function parse(): void;' }], new Set(Object.keys(files)), (f) => files[f]);
+    expect(found.bins.map((b) => [b.name, b.source])).toEqual([['uvu', 'bin.js']]);
+    expect(found.javascript.map((j) => j.file)).toEqual(['bin.js', 'parse/index.js']);
+  });
+});
