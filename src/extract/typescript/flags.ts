@@ -1,4 +1,4 @@
-/** CLI flags from yargs and commander definitions in TypeScript/JavaScript sources (issue #4): one FlagCommand per program and sub-command. */
+/** CLI flags from yargs, commander, cac, sade and meow definitions (and `util.parseArgs`/yargs-parser calls) in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
@@ -72,6 +72,12 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * array, count, alias, default }` are programs of their own (framework `parseArgs` /
  * `yargs-parser`). yargs and yargs-parser flags get their camel-case twin as an alias
  * (`seed-count` ↔ `seedCount`), as their camel-case expansion accepts both.
+ *
+ * **cac, sade and meow** (`flags-cac.ts`, `flags-sade.ts`, `flags-meow.ts`): `cac(name)`
+ * programs (global `cli.option`, `cli.command('build [root]')`, the default command merged into
+ * the program), `sade(name)` programs (options applying to the command defined last, single-command
+ * mode) and `meow(help, { flags })` calls (the help text giving descriptions, or the flags when
+ * there is no `flags` object) are programs of their own (framework `cac` / `sade` / `meow`).
  *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
  * constants, options added in other loops or from function results, spreads of non-literal objects),

@@ -49,7 +49,7 @@ export interface TypeScriptExtraction {
   diagnostics: InputDiagnostic[];
 }
 
-/** One program or sub-command whose flags a yargs or commander definition declares. */
+/** One program or sub-command whose flags a yargs, commander, cac, sade or meow definition (or a `util.parseArgs`/yargs-parser call) declares. */
 export interface FlagCommand {
   /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
   path: string[];
@@ -65,7 +65,7 @@ export interface FlagCommand {
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
   framework: FlagFramework;
-  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
+  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`, `cac('tool')`, `sade('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
   aliases?: string[];
