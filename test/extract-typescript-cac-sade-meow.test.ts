@@ -225,3 +225,15 @@ describe('the program a bin runs', () => {
     expect(found.javascript.map((j) => j.file)).toEqual(['bin.js', 'parse/index.js']);
   });
 });
+
+describe('meow help text beside flags', () => {
+  it('adds an option line the flags object does not declare (meow passes it on), unless allowUnknownFlags is false', async () => {
+    const text = (strict: string): string =>
+      `import meow from 'meow';\nconst cli = meow(\`\n  Options\n    --rainbow, -r  Include a rainbow\n    --no-sparkles  Exclude sparkles\n    --cake         Bake one\n\`, { ${strict}flags: { rainbow: { type: 'boolean', shortFlag: 'r' }, sparkles: { type: 'boolean', default: true } } });`;
+    const lenient = await read(text(''), 'a.js');
+    expect(names(lenient)).toEqual({ '': ['rainbow', 'sparkles', 'cake'] });
+    expect(param(lenient, '', 'sparkles')).toMatchObject({ description: 'Exclude sparkles', negatable: true });
+    expect(param(lenient, '', 'cake')).toMatchObject({ type: undefined, description: 'Bake one' });
+    expect(names(await read(text('allowUnknownFlags: false, '), 'b.js'))).toEqual({ '': ['rainbow', 'sparkles'] });
+  });
+});

@@ -22,8 +22,10 @@ const TYPES = new Set(['string', 'boolean', 'number']);
  * `commands: ['run', 'list']` (meow 14) gives sub-commands that take the program's flags.
  *
  * Without a `flags` object the help text is the declaration: each option line's first long
- * flag, its other spellings as aliases. With neither, or with `flags` docdrift cannot read
- * (built at run time), the program accepts flags docdrift does not know (`passesUnknownFlags`).
+ * flag, its other spellings as aliases. With `flags`, an option line naming no declared flag is a
+ * flag too (no type), unless `allowUnknownFlags: false`: meow passes undeclared flags to the
+ * program, which may read them. With neither, or with `flags` docdrift cannot read (built at run
+ * time), the program accepts flags docdrift does not know (`passesUnknownFlags`).
  */
 export function meowProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode {
   const [a0, a1] = call.arguments;
@@ -37,10 +39,11 @@ export function meowProgram(ev: FlagEvaluator, call: ts.CallExpression): Command
   const flags = flagsEntry ? ev.objectEntries(flagsEntry.value) : undefined;
   if (flagsEntry && !flags) node.passesUnknownFlags = true;
   for (const flag of flags ?? []) node.params.push(meowFlag(ev, flag));
-  if (!flagsEntry) {
-    for (const line of help) node.params.push(...helpFlag(ev, line, node.params));
-    if (node.params.length === 0) node.passesUnknownFlags = true;
-  }
+  // meow accepts flags `flags` does not declare unless `allowUnknownFlags: false`, and the program
+  // may read them (`cli.flags.foo`): an option line of its help text is then a flag too.
+  const strict = ev.booleanOf(options.find((e) => e.key === 'allowUnknownFlags')?.value) === false;
+  if (!flagsEntry || (flags && !strict)) for (const line of help) node.params.push(...helpFlag(ev, line, node.params));
+  if (!flagsEntry && node.params.length === 0) node.passesUnknownFlags = true;
   for (const spec of node.params) {
     if (spec.description !== undefined) continue;
     const line = help.find((l) => [spec.name, ...spec.aliases].some((n) => l.names.includes(n)));
@@ -134,10 +137,10 @@ function helpLines(ev: FlagEvaluator, node: ts.Node): HelpLine[] {
   return out;
 }
 
-/** A flag the help text declares (a program without a `flags` object); `--help`/`--version` are meow's own. */
+/** A flag the help text names and `flags` does not declare; `--help`/`--version` are meow's own. */
 function helpFlag(ev: FlagEvaluator, line: HelpLine, have: readonly ParamSpec[]): ParamSpec[] {
   const { name } = line.main;
-  if (name === 'help' || name === 'version' || have.some((p) => p.name === name)) return [];
+  if (name === 'help' || name === 'version' || have.some((p) => line.names.some((n) => n === p.name || p.aliases.includes(n)))) return [];
   const spec = newParam(name, ev.tokenLocation(line.literal, line.main.index, name.length));
   spec.dest = camelCase(name);
   for (const n of line.names) addAlias(spec, n);
