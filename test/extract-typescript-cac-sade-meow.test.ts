@@ -237,3 +237,14 @@ describe('meow help text beside flags', () => {
     expect(names(await read(text('allowUnknownFlags: false, '), 'b.js'))).toEqual({ '': ['rainbow', 'sparkles'] });
   });
 });
+
+describe('a sub-command the config names', () => {
+  it('stays the program\'s sub-command: it gets neither the program\'s flags nor sub-commands of its own', async () => {
+    const { lintTwin } = await import('./helpers.js');
+    const dir = new URL('../fixtures/frameworks/cac/valid', import.meta.url).pathname;
+    const { result, messages } = await lintTwin(dir, { commands: { 'bundle preview': { complete: true } } });
+    expect(messages).toEqual([]);
+    expect(result.model.commands.map((c) => c.name).sort()).toEqual(['bundle', 'bundle build', 'bundle preview', 'bundle serve']);
+    expect(result.model.commands.find((c) => c.name === 'bundle preview')?.params.map((p) => p.name)).toEqual(['files', 'strict-port']);
+  });
+});
