@@ -22,11 +22,14 @@ const rule: Rule = {
     messages: {
       unexplained:
         'This document passes {{params}} to `{{command}}` but links to nothing that explains {{them}}.',
+      unexplainedMany:
+        'This document passes {{uses}} but links to nothing that explains them.',
     },
   },
   check({ model, options, report }) {
-    // Group usages by document and command, keeping the first usage of each parameter.
-    const groups = new Map<string, { cmd: CommandSpec; file: string; firsts: Map<ParamSpec, Usage> }>();
+    // Group usages by document, then command, keeping the first usage of each parameter: one
+    // finding per document (issue #32), naming every command and parameter it leaves unexplained.
+    const documents = new Map<string, Map<CommandSpec, Map<ParamSpec, Usage>>>();
     for (const usage of model.usages) {
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
       // (Change logs, release notes and blog posts give no usages at all: see buildModel.)
@@ -37,49 +40,73 @@ const rule: Rule = {
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);
       if (!param) continue;
-      const key = `${usage.file}\0${cmd.name}`;
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = { cmd, file: usage.file, firsts: new Map() }));
-      if (!group.firsts.has(param)) group.firsts.set(param, usage);
+      let commands = documents.get(usage.file);
+      if (!commands) documents.set(usage.file, (commands = new Map()));
+      let firsts = commands.get(cmd);
+      if (!firsts) commands.set(cmd, (firsts = new Map()));
+      if (!firsts.has(param)) firsts.set(param, usage);
     }
-    for (const { cmd, file, firsts } of groups.values()) {
-      const unexplained = [...firsts].filter(([param]) => {
-        const rows = rowsFor(model, cmd, param);
-        // Nothing documents it anywhere: that is example-param-undocumented's finding, not ours.
-        if (rows.length === 0) return false;
-        return !isExplained(model, file, param, rows);
-      });
-      const first = unexplained[0];
-      if (!first) continue;
-      const [, usage] = first;
-      const target = linkTarget(model.sectionsFor(cmd), rowsFor(model, cmd, first[0]).map(({ section }) => section));
-      if (!target) continue;
-      const names = unexplained.map(([p]) => `\`${p.name}\``);
-      // A heading's explicit id (`## Mutual exclusion {#mutual-exclusion}`) is its anchor on the docs site.
-      const anchor = target.heading.anchors?.[0] ?? target.heading.slug;
+    for (const [file, commands] of documents) {
+      const groups: UnexplainedGroup[] = [];
+      for (const [cmd, firsts] of commands) {
+        const unexplained = [...firsts].filter(([param]) => {
+          const rows = rowsFor(model, cmd, param);
+          // Nothing documents it anywhere: that is example-param-undocumented's finding, not ours.
+          if (rows.length === 0) return false;
+          return !isExplained(model, file, param, rows);
+        });
+        const first = unexplained[0];
+        if (!first) continue;
+        const target = linkTarget(model.sectionsFor(cmd), rowsFor(model, cmd, first[0]).map(({ section }) => section));
+        if (!target) continue;
+        // A heading's explicit id (`## Mutual exclusion {#mutual-exclusion}`) is its anchor on the docs site.
+        const anchor = target.heading.anchors?.[0] ?? target.heading.slug;
+        groups.push({ cmd, unexplained, target, link: relativeLink(file, target.file, anchor) });
+      }
+      if (groups.length === 0) continue;
+      // The finding sits at the document's first unexplained usage; the others are related.
+      const usages = groups.flatMap((g) => g.unexplained.map(([p, u]) => ({ p, u, g })));
+      usages.sort((a, b) => a.u.location.line - b.u.location.line || a.u.location.column - b.u.location.column);
+      const at = usages[0]!;
+      groups.sort((a, b) => Number(a !== at.g) - Number(b !== at.g));
+      const quote = (params: Array<[ParamSpec, Usage]>): string => params.map(([p]) => `\`${p.name}\``).join(', ');
+      const all = groups.flatMap((g) => g.unexplained);
+      const single = groups.length === 1 ? groups[0] : undefined;
       report({
-        messageId: 'unexplained',
+        messageId: single ? 'unexplained' : 'unexplainedMany',
         data: {
-          params: names.join(', '),
-          them: names.length === 1 ? 'it' : 'them',
-          command: cmd.name,
-          link: relativeLink(file, target.file, anchor),
-          count: String(names.length),
-          // The finding is "this document's examples of the command link to no reference": its
-          // identity (baseline key, SARIF fingerprint) must not change when another parameter
-          // gains a reference row and joins `params`.
-          subject: `examples of ${cmd.name}`,
+          params: quote(all),
+          them: all.length === 1 ? 'it' : 'them',
+          command: groups[0]!.cmd.name,
+          commands: groups.map((g) => `\`${g.cmd.name}\``).join(', '),
+          uses: groups.map((g) => `${quote(g.unexplained)} to \`${g.cmd.name}\``).join('; '),
+          link: groups[0]!.link,
+          count: String(all.length),
+          // The finding is "this document's examples link to no reference": its identity
+          // (baseline key, SARIF fingerprint) must not change when another parameter gains a
+          // reference row and joins `params`, or another command's examples join the document.
+          subject: 'examples in this document',
         },
-        location: usage.location,
+        location: at.u.location,
         related: [
-          { ...target.heading.location, message: `\`${cmd.name}\` reference section` },
-          ...unexplained.slice(1).map(([p, u]) => ({ ...u.location, message: `\`${p.name}\` is also used here` })),
+          ...groups.map((g) => ({ ...g.target.heading.location, message: `\`${g.cmd.name}\` reference section` })),
+          ...usages.filter((x) => x !== at).map(({ p, u }) => ({ ...u.location, message: `\`${p.name}\` is also used here` })),
         ],
-        suggestion: `[${cmd.name} reference](${relativeLink(file, target.file, anchor)})`,
+        suggestion: groups.map((g) => `[${g.cmd.name} reference](${g.link})`).join(', '),
       });
     }
   },
 };
+
+/** One command's parameters a document uses without a link, and where the link should point. */
+interface UnexplainedGroup {
+  cmd: CommandSpec;
+  /** Each unexplained parameter with its first usage in the document, in order of first use. */
+  unexplained: Array<[ParamSpec, Usage]>;
+  target: ReferenceSection;
+  /** The relative link from the document to `target`'s heading. */
+  link: string;
+}
 
 /**
  * The section the suggested link points at: the fullest section that documents the first

@@ -27,6 +27,21 @@ export function paramsOf(finding: Finding): string[] {
   return [];
 }
 
+/**
+ * The commands of a finding that names several (`data.uses`: `` `a`, `b` to `tool x`; `c` to
+ * `tool y` ``), each with its backquoted parameters; one group or none otherwise.
+ */
+export function commandGroupsOf(finding: Finding): Array<{ command: string; params: string }> {
+  const uses = finding.data?.uses;
+  if (uses === undefined) return [];
+  const out: Array<{ command: string; params: string }> = [];
+  for (const part of uses.split('; ')) {
+    const m = /^(.*) to `([^`]+)`$/.exec(part);
+    if (m) out.push({ params: m[1]!, command: m[2]! });
+  }
+  return out;
+}
+
 const globCache = new Map<string, (s: string) => boolean>();
 function glob(pattern: string): (s: string) => boolean {
   let m = globCache.get(pattern);
@@ -56,6 +71,11 @@ export function sameCommand(expected: string, found: string | undefined): boolea
 export function matches(item: Pick<ExpectedFinding, 'ruleId' | 'file' | 'command' | 'param'>, finding: Finding, fileGlob: boolean): boolean {
   if (item.ruleId !== finding.ruleId) return false;
   if (item.file !== finding.file && !(fileGlob && glob(item.file)(finding.file))) return false;
+  // A finding about several commands (`example-param-unexplained`, one per document) matches
+  // when one of its commands, with one of that command's parameters, does.
+  const groups = commandGroupsOf(finding);
+  if (groups.length > 1) return groups.some((g) => matches(item, { ...finding, data: { command: g.command, params: g.params } }, fileGlob));
+  if (!isAny(item.command) && !sameCommand(item.command!, finding.data?.command)) return false;
   if (!isAny(item.command) && !sameCommand(item.command!, finding.data?.command)) return false;
   if (!isAny(item.param)) {
     const want = normaliseParam(item.param!);

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
+  boolOrString, callArgs, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
   stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -21,6 +21,8 @@ const ARGUMENT = qualified('argument');
 const VERSION_OPTION = qualified('version_option');
 /** click-default-group's group class: a group that runs a default sub-command when none is named. */
 const DEFAULT_GROUP = new Set(['click_default_group.DefaultGroup']);
+/** `click.CommandCollection(sources=[…])`: a group whose sub-commands are those of its source groups. */
+const COLLECTION = new Set(LIBRARIES.flatMap((lib) => [`${lib}.CommandCollection`, `${lib}.core.CommandCollection`]));
 const CHOICE = new Set(LIBRARIES.flatMap((lib) => [`${lib}.Choice`, `${lib}.types.Choice`]));
 
 /** A click command or group function. */
@@ -42,6 +44,13 @@ interface ClickCommand {
   passesUnknownFlags?: boolean;
   /** Defined inside a function (`def register(group): @group.command() …`): a command only once attached. */
   nested?: boolean;
+  /**
+   * Also has sub-commands made at run time (a `cls=` group class whose `list_commands`/
+   * `get_command` computes them, a `CommandCollection` over sources docdrift cannot follow).
+   */
+  dynamic?: boolean;
+  /** `cls=` group class whose `list_commands`/`get_command` merge other groups: those groups (resolved after reading). */
+  mergedFrom?: Symbol[];
 }
 
 /**
@@ -70,8 +79,11 @@ export function clickCommandName(functionName: string): string {
  * whose `parse_args`/`resolve_command` inserts a literal name. A command with
  * `context_settings={"ignore_unknown_options": True}` is marked as passing unknown flags on.
  *
- * Not read: commands built with `click.Command(...)` objects, `click.CommandCollection`, lazy
- * groups, options whose declarations are not string literals, `help_option`, class-based
+ * `click.CommandCollection(sources=[…])` and repository `Group` subclasses whose
+ * `list_commands`/`get_command` merge other groups have those groups' sub-commands; when such a
+ * class computes commands otherwise (a folder, imports), the group is marked dynamic.
+ *
+ * Not read: commands built with `click.Command(...)` objects, lazy groups loaded by name, options whose declarations are not string literals, `help_option`, class-based
  * commands, where passed-on flags are parsed again. `version_option` adds click's version flag,
  * hidden (see `BUILT_IN_FLAGS.click`).
  */
@@ -92,15 +104,20 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     if (command.parentRef) attach(commands.get(symbolKey(command.parentRef)), command, command.name);
   }
   for (const module of ctx.modules.values()) {
-    for (const statement of module.statements) {
-      for (const expr of statement.type === 'expression_statement' ? namedChildren(statement) : []) {
-        const call = unparen(expr);
-        if (call.type !== 'call') continue;
-        const args = callArgs(call);
-        if (args.callee?.at(-1) !== 'add_command' || args.callee.length < 2) continue;
-        const group = ctx.symbol(module, args.callee.slice(0, -1));
+    // `group.add_command(cmd[, name])` at module level, or in a function body where `group` is a
+    // module-level group (a parameter `group` is a registration: see attachRegistered).
+    for (const call of module.root.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      if (args.callee?.at(-1) !== 'add_command' || args.callee.length < 2) continue;
+      const fnName = enclosingFunction(call);
+      const fn = fnName !== undefined ? module.functions.get(fnName) : undefined;
+      if (fn && parameterNames(fn.def).includes(args.callee[0]!)) continue;
+      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
+      {
+        const group = ctx.symbol(module, args.callee.slice(0, -1), local);
         const first = args.positional[0];
-        const child = first ? ctx.symbol(module, dottedName(first)) : undefined;
+        const child = first ? ctx.symbol(module, dottedName(first), local) : undefined;
         const command = child ? commands.get(symbolKey(child)) : undefined;
         if (!group || !command) continue;
         const nameNode = args.positional[1] ?? args.keywords.get('name');
@@ -110,6 +127,14 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     }
   }
   attachRegistered(ctx, commands, attach);
+  readCollections(ctx, commands);
+  for (const command of commands.values()) {
+    for (const ref of command.mergedFrom ?? []) {
+      const source = commands.get(symbolKey(ref));
+      if (!source || source === command) continue;
+      for (const child of source.children) if (!command.children.some((c) => c.name === child.name)) command.children.push(child);
+    }
+  }
   const out: FlagCommand[] = [];
   for (const root of commands.values()) {
     if (root.nested) continue;
@@ -124,7 +149,8 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
-      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes });
+      const dynamic = command.dynamic ? { dynamicSubcommands: true } : {};
+      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic });
       for (const child of command.children) emit(child.command, [...path, child.name], new Set([...seen, command]));
     };
     emit(root, [], new Set());
@@ -186,7 +212,9 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const defaultNode = args?.keywords.get('default');
   const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
   const passes = passesUnknown(args?.keywords.get('context_settings'), module);
+  const merged = isGroup && clsNode ? mergedGroups(ctx, module, clsNode) : undefined;
   return {
+    ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
     symbol: { module, name },
@@ -357,6 +385,140 @@ function groupDefault(ctx: FlagContext, module: FlagModule, clsNode: Node, defau
     return undefined;
   };
   return visit(module, dottedName(clsNode), 0);
+}
+
+/**
+ * A repository group class (`cls=`, or the class of a `cli = MyGroup(…)` instance) that overrides
+ * `list_commands`/`get_command` (or `resolve_command`): the module-level names its bodies use that
+ * may be click groups (`group_a.list_commands(ctx) + group_b.list_commands(ctx)`), to merge once
+ * every command is read, and `dynamic` when its commands may also come from elsewhere (it does
+ * not only merge such groups: a folder listing, `importlib`, entry points). Undefined when the
+ * class overrides neither method (its base's commands are the group's own).
+ */
+function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { groups: Symbol[]; dynamic: boolean } | undefined {
+  const dotted = dottedName(clsNode);
+  const resolved = dotted ? ctx.resolver.resolve(module.info, dotted) : undefined;
+  if (resolved?.kind !== 'class') return undefined;
+  const home = ctx.modules.get(resolved.cls.module);
+  const def = home ? classNode(home, resolved.cls.name) : undefined;
+  if (!home || !def) return undefined;
+  const body = def.childForFieldName('body');
+  const groups: Symbol[] = [];
+  let overrides = false;
+  let dynamic = false;
+  for (const child of body ? namedChildren(body) : []) {
+    const method = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+    const name = method?.type === 'function_definition' ? method.childForFieldName('name')?.text : undefined;
+    if (!method || (name !== 'list_commands' && name !== 'get_command')) continue;
+    overrides = true;
+    let mergesOnly = true;
+    for (const call of method.descendantsOfType('call')) {
+      if (!call) continue;
+      const callee = callArgs(call).callee;
+      const last = callee?.at(-1);
+      if (callee && callee.length >= 2 && (last === 'list_commands' || last === 'get_command')) {
+        const symbol = ctx.symbol(home, callee.slice(0, -1));
+        if (symbol) groups.push(symbol);
+        else if (!['super', 'self', 'click', 'Group', 'MultiCommand'].includes(callee[0]!) && !/^super\(/.test(call.text)) mergesOnly = false;
+      } else if (!/^(?:sorted|set|list|super|len|isinstance|getattr|dict|tuple)$/.test(callee?.join('.') ?? '') && callee?.[0] !== 'super' && !call.text.startsWith('super(')) {
+        // Another call (`os.listdir`, `importlib.import_module`, entry points): commands made at run time.
+        mergesOnly = false;
+      }
+    }
+    if (!mergesOnly) dynamic = true;
+  }
+  return overrides ? { groups, dynamic } : undefined;
+}
+
+/**
+ * `cli = click.CommandCollection(sources=[cli1, cli2])` (module level or in a function: then the
+ * function is the program) and `cli.add_source(g)`: a group whose sub-commands are its sources'.
+ * Sources that are not repository groups (a list built at run time) make it dynamic.
+ */
+function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>): void {
+  for (const module of ctx.modules.values()) {
+    for (const call of module.root.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      const fnName = enclosingFunction(call);
+      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
+      if (!COLLECTION.has(ctx.external(module, args.callee, local) ?? '')) continue;
+      const assignment = call.parent?.type === 'assignment' ? call.parent : undefined;
+      const left = assignment?.childForFieldName('left');
+      const name = fnName ?? (left?.type === 'identifier' ? left.text : undefined);
+      if (name === undefined) continue;
+      const nameNode = args.keywords.get('name');
+      const collection: ClickCommand = {
+        symbol: { module, name },
+        name: (nameNode ? stringValue(nameNode) : undefined) ?? clickCommandName(name),
+        isGroup: true,
+        params: [],
+        location: locate(module, call),
+        children: [],
+        attached: false,
+        mergedFrom: [],
+      };
+      const sourcesNode = args.keywords.get('sources') ?? args.positional[1];
+      const listed = sourcesNode && ['list', 'tuple'].includes(unparen(sourcesNode).type) ? namedChildren(unparen(sourcesNode)) : undefined;
+      if (sourcesNode && !listed) collection.dynamic = true;
+      for (const item of listed ?? []) {
+        const symbol = ctx.symbol(module, dottedName(unparen(item)), local);
+        if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+        else collection.dynamic = true;
+      }
+      // `cli.add_source(g)` on a module-level collection.
+      if (fnName === undefined) {
+        for (const other of module.root.descendantsOfType('call')) {
+          const a = other ? callArgs(other) : undefined;
+          if (a?.callee?.length !== 2 || a.callee[0] !== name || a.callee[1] !== 'add_source' || !a.positional[0]) continue;
+          const symbol = ctx.symbol(module, dottedName(unparen(a.positional[0])));
+          if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+          else collection.dynamic = true;
+        }
+      }
+      commands.set(symbolKey(collection.symbol), collection);
+    }
+    // `cli = MyGroup(help=…)`: an instance of a repository `click.Group`/`MultiCommand` subclass.
+    for (const [name, right] of module.assigns) {
+      const call = unparen(right);
+      if (call.type !== 'call' || commands.has(`${module.info.module}:${name}`)) continue;
+      const fn = call.childForFieldName('function');
+      if (!fn || !isGroupClass(ctx, module, dottedName(fn), 0)) continue;
+      const merged = mergedGroups(ctx, module, fn);
+      const nameNode = callArgs(call).keywords.get('name');
+      commands.set(`${module.info.module}:${name}`, {
+        symbol: { module, name },
+        name: (nameNode ? stringValue(nameNode) : undefined) ?? clickCommandName(name),
+        isGroup: true,
+        params: [],
+        location: locate(module, call),
+        children: [],
+        attached: false,
+        ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}) } : {}),
+      });
+    }
+  }
+}
+
+const GROUP_CLASSES = qualified('Group', 'MultiCommand', 'CommandCollection');
+for (const lib of LIBRARIES) for (const n of ['Group', 'MultiCommand', 'CommandCollection']) GROUP_CLASSES.add(`${lib}.core.${n}`);
+
+/** True when a dotted name is a repository class derived (within a few levels) from click's `Group`/`MultiCommand`. */
+function isGroupClass(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, depth: number): boolean {
+  if (!dotted || depth > 4) return false;
+  const resolved = ctx.resolver.resolve(module.info, dotted);
+  if (resolved?.kind !== 'class') return false;
+  const home = ctx.modules.get(resolved.cls.module);
+  if (!home) return false;
+  return resolved.cls.bases.some((b) => GROUP_CLASSES.has(ctx.external(home, b.dotted) ?? '') || isGroupClass(ctx, home, b.dotted, depth + 1));
+}
+
+/** The names of a `def`'s parameters. */
+function parameterNames(def: Node): string[] {
+  const parameters = def.childForFieldName('parameters');
+  return (parameters ? namedChildren(parameters) : [])
+    .map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
+    .filter((p): p is string => p !== undefined);
 }
 
 /** A top-level `class name:` definition of a module. */

@@ -453,3 +453,16 @@ export function* callsInFunctions(ctx: FlagContext, callees: ReadonlySet<string>
     }
   }
 }
+
+/**
+ * The name of the top-level function a node is in (the outermost `def` around it), or undefined
+ * at module level and inside a class body (a method is not a target an entry point names).
+ */
+export function enclosingFunction(node: Node): string | undefined {
+  let fn: Node | undefined;
+  for (let n: Node | null = node.parent; n; n = n.parent) {
+    if (n.type === 'function_definition') fn = n;
+    if (n.type === 'class_definition') return undefined;
+  }
+  return fn?.childForFieldName('name')?.text;
+}

@@ -105,6 +105,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
       });
     }
   }
+  const factoryTargets = readFactories(ctx, apps, naming);
   const appOf = (module: FlagModule, dotted: string[] | undefined): TyperApp | undefined => {
     const symbol = ctx.symbol(module, dotted);
     return symbol ? apps.get(symbolKey(symbol)) : undefined;
@@ -184,7 +185,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
   const out: FlagCommand[] = [...runs];
   for (const app of apps.values()) {
     if (app.added) continue;
-    const targets = [symbolKey(app.symbol), ...ctx.callers(app.symbol)];
+    const targets = factoryTargets.get(app) ?? [symbolKey(app.symbol), ...ctx.callers(app.symbol)];
     const label = app.name ?? app.symbol.name;
     const push = (path: string[], params: ParamSpec[], location: SourceLocation, passes = false): void => {
       const owner = [label, ...path].join(' ');
@@ -217,6 +218,119 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     walk(app, [], new Set());
   }
   return out;
+}
+
+/** Command functions defined inside a factory (`make_app.<locals>.hello`), by module: {@link signature} reads them. */
+const NESTED = new WeakMap<FlagModule, Map<string, Node>>();
+
+/**
+ * Apps built inside a top-level function or a method of a top-level class and returned or run
+ * there (`def make_app(): app = typer.Typer(); @app.command() def hello(…): …; return app`): each
+ * `name = typer.Typer(…)` in the body is an app whose `@name.command()`/`@name.callback()`
+ * functions and `name.add_typer(sub, name=…)` calls (sub local or module-level) in the same body
+ * are read. Its targets: the function (`module:make_app`), its callers, and module-level names
+ * bound to its result (`app = make_app()`, `app = Factory().build()`). Returns those targets per
+ * app; the apps are added to `apps`.
+ */
+function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Naming): Map<TyperApp, string[]> {
+  const targets = new Map<TyperApp, string[]>();
+  for (const module of ctx.modules.values()) {
+    const defs: Array<{ def: Node; key: string; owner?: string; method: string }> = [];
+    for (const [name, { def }] of module.functions) defs.push({ def, key: name, method: name });
+    for (const child of namedChildren(module.root)) {
+      const cls = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+      if (cls?.type !== 'class_definition') continue;
+      const className = cls.childForFieldName('name')?.text ?? '';
+      for (const m of namedChildren(cls.childForFieldName('body') ?? cls)) {
+        const def = m.type === 'decorated_definition' ? m.childForFieldName('definition') : m;
+        const method = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+        if (def && method !== undefined) defs.push({ def, key: `${className}.${method}`, owner: className, method });
+      }
+    }
+    for (const { def, key, owner, method } of defs) {
+      const body = def.childForFieldName('body');
+      if (!body || !body.text.includes('Typer')) continue;
+      const local = owner === undefined ? module.info.functions.get(key)?.localBindings : undefined;
+      const own = new Map<string, TyperApp>();
+      for (const assignment of body.descendantsOfType('assignment')) {
+        const left = assignment?.childForFieldName('left');
+        const right = assignment?.childForFieldName('right');
+        if (left?.type !== 'identifier' || !right || unparen(right).type !== 'call') continue;
+        const args = callArgs(unparen(right));
+        if (!TYPER.has(ctx.external(module, args.callee, local) ?? '')) continue;
+        const nameNode = args.keywords.get('name');
+        const appName = nameNode ? stringValue(nameNode) : undefined;
+        const app: TyperApp = {
+          symbol: { module, name: `${key}.<locals>.${left.text}` },
+          ...(appName !== undefined ? { name: appName } : {}),
+          location: locate(module, unparen(right)),
+          commands: [],
+          subApps: [],
+          added: false,
+          completion: readValue(args.keywords.get('add_completion') ?? right).bool !== false,
+        };
+        own.set(left.text, app);
+        apps.set(symbolKey(app.symbol), app);
+      }
+      if (own.size === 0) continue;
+      let nested = NESTED.get(module);
+      if (!nested) NESTED.set(module, (nested = new Map()));
+      for (const d of body.descendantsOfType('decorated_definition')) {
+        const inner = d?.childForFieldName('definition');
+        const fname = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        if (!d || !inner || fname === undefined) continue;
+        for (const decorator of namedChildren(d).filter((c) => c.type === 'decorator')) {
+          const expr = unparen(namedChildren(decorator)[0] ?? decorator);
+          const args = expr.type === 'call' ? callArgs(expr) : undefined;
+          const callee = args?.callee;
+          const app = callee?.length === 2 ? own.get(callee[0]!) : undefined;
+          if (!args || !app || (callee![1] !== 'command' && callee![1] !== 'callback')) continue;
+          const fn = { module, name: `${key}.<locals>.${fname}` };
+          nested.set(fn.name, inner);
+          if (callee![1] === 'callback') app.callback = { fn, location: locate(module, decorator) };
+          else {
+            const nameNode = args.positional[0] ?? args.keywords.get('name');
+            const explicit = nameNode ? stringValue(nameNode) : undefined;
+            app.commands.push({ fn, name: explicit ?? naming(fname), location: locate(module, decorator) });
+          }
+        }
+      }
+      for (const call of body.descendantsOfType('call')) {
+        const args = call ? callArgs(call) : undefined;
+        const parent = args?.callee?.length === 2 && args.callee[1] === 'add_typer' ? own.get(args.callee[0]!) : undefined;
+        const first = args?.positional[0];
+        if (!args || !parent || !first) continue;
+        const ref = dottedName(unparen(first));
+        const symbol = ref?.length === 1 && own.has(ref[0]!) ? undefined : ctx.symbol(module, ref, local);
+        const sub = ref?.length === 1 && own.has(ref[0]!) ? own.get(ref[0]!) : symbol ? apps.get(symbolKey(symbol)) : undefined;
+        if (!sub || sub === parent) continue;
+        const nameNode = args.keywords.get('name');
+        const subName = nameNode ? stringValue(nameNode) : undefined;
+        parent.subApps.push({ app: sub, ...(subName !== undefined ? { name: subName } : {}) });
+        sub.added = true;
+      }
+      // The program: the app the body returns (else the only one), under the factory's names.
+      const returned = body.descendantsOfType('return_statement').map((r) => (r ? namedChildren(r)[0]?.text : undefined)).find((t) => t !== undefined && own.has(t));
+      const root = returned !== undefined ? own.get(returned) : own.size === 1 ? [...own.values()][0] : undefined;
+      if (!root || root.added) continue;
+      const names: string[] = owner === undefined ? [`${module.info.module}:${key}`, ...ctx.callers({ module, name: key })] : [];
+      for (const other of ctx.modules.values()) {
+        for (const [variable, right] of other.assigns) {
+          const call = unparen(right);
+          const callee = call.type === 'call' ? call.childForFieldName('function') : undefined;
+          if (!callee) continue;
+          const dotted = dottedName(callee);
+          const hit = owner === undefined
+            ? ctx.sameSymbol(ctx.symbol(other, dotted), { module, name: key })
+            : callee.type === 'attribute' && callee.childForFieldName('attribute')?.text === method && new RegExp(`\\b${owner}\\b`).test(callee.text);
+          if (hit) names.push(`${other.info.module}:${variable}`);
+        }
+      }
+      if (names.length > 0) targets.set(root, names);
+      else root.added = true; // nothing runs it: not a program
+    }
+  }
+  return targets;
 }
 
 /**
@@ -275,12 +389,13 @@ export function annotationHead(expr: Node): string[] | undefined {
 /** The parameters of a command function, as typer turns them into click parameters. */
 function signature(ctx: FlagContext, fn: Symbol, naming: Naming): ParamSpec[] {
   const module = fn.module;
-  const entry = module.functions.get(fn.name);
-  const parameters = entry?.def.childForFieldName('parameters');
+  const def = module.functions.get(fn.name)?.def ?? NESTED.get(module)?.get(fn.name);
+  const parameters = def?.childForFieldName('parameters');
   const out: ParamSpec[] = [];
   for (const param of parameters ? namedChildren(parameters) : []) {
     const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
     if (variadic || !nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
+    if (nameNode.text === 'self' && def !== module.functions.get(fn.name)?.def) continue;
     const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, naming);
     if (spec) out.push(spec);
   }

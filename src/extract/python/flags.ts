@@ -6,6 +6,8 @@ import { extractClick } from './flags-click.js';
 import { extractCyclopts } from './flags-cyclopts.js';
 import { extractJsonargparse } from './flags-jsonargparse.js';
 import { extractDecli } from './flags-decli.js';
+import { extractDocopt } from './flags-docopt.js';
+import { extractFire } from './flags-fire.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import { extractLauncherFlags } from './launcher-flags.js';
@@ -70,7 +72,7 @@ const CONTAINERS = new Set([
  * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
  * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`, `extractDecli` for
- * decli's `cli(data)`).
+ * decli's `cli(data)`, `extractDocopt` for docopt usage texts, `extractFire` for `fire.Fire(x)`).
  *
  * @param sources Project-relative POSIX paths and texts of the Python files to read.
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
@@ -109,7 +111,8 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx)]);
+    const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
+      ...extractDocopt(ctx, diagnostics), ...extractFire(ctx)]);
     const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);

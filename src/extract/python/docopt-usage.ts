@@ -1,0 +1,256 @@
+/**
+ * Parses a docopt usage text (the program's help message, which docopt reads as the declaration
+ * of its command line) into commands with their options and positional arguments, the way
+ * docopt 0.6.2 (and docopt-ng) reads it: https://github.com/docopt/docopt/blob/master/docopt.py
+ * (`parse_section`, `parse_defaults`, `Option.parse`, `formal_usage`, `parse_pattern`).
+ * Pure text in, plain data out: every element carries its offset in the text so that the caller
+ * can place it in the source file.
+ */
+
+/** One option as docopt knows it: from an `Options:` section line or from a usage pattern. */
+export interface DocoptOption {
+  /** `-s` as written, when the option has a short spelling. */
+  short?: string;
+  /** `--speed` as written, when it has a long spelling. */
+  long?: string;
+  /** 1 when the option takes a value (`--speed=<kn>`, `-o FILE`), else 0 (a switch). */
+  argcount: 0 | 1;
+  /** The `[default: x]` of an option that takes a value, as written. */
+  default?: string;
+  /** The description after the two blanks, lines joined. */
+  description?: string;
+  /** Offset of the option's first spelling in the text. */
+  offset: number;
+  /** Length of that spelling. */
+  length: number;
+}
+
+/** One positional argument (`<name>` or `NAME`) of a usage pattern. */
+export interface DocoptPositional {
+  /** The name without angle brackets (`name` for `<name>`, `FILE` for `FILE`). */
+  name: string;
+  /** Outside every `[…]`. */
+  required: boolean;
+  /** Followed by `...`: takes every remaining word. */
+  variadic: boolean;
+  offset: number;
+  length: number;
+}
+
+/** The options and positionals of the usage patterns that start with the same command words. */
+export interface DocoptCommand {
+  /** Command words after the program name (`['ship', 'new']`); `[]` for the program itself. */
+  path: string[];
+  options: DocoptOption[];
+  positionals: DocoptPositional[];
+  /** Offset of the first pattern's program name. */
+  offset: number;
+}
+
+/** What {@link parseDocopt} read. */
+export interface DocoptProgram {
+  /** The program name the usage patterns start with (`naval_fate.py`). */
+  name: string;
+  /** One per distinct leading command path, the program itself (`path: []`) first. */
+  commands: DocoptCommand[];
+  /** Every option of the `Options:` sections, in order. */
+  sectionOptions: DocoptOption[];
+}
+
+/** docopt's `parse_section`: a line naming the section and the indented lines after it. */
+function sections(name: string, doc: string): Array<{ text: string; offset: number }> {
+  const re = new RegExp(`^([^\\n]*${name}[^\\n]*\\n?(?:[ \\t].*?(?:\\n|$))*)`, 'gim');
+  const out: Array<{ text: string; offset: number }> = [];
+  for (const m of doc.matchAll(re)) {
+    const raw = m[1]!;
+    if (raw === '') continue;
+    const lead = raw.length - raw.trimStart().length;
+    out.push({ text: raw.trim(), offset: m.index + lead });
+  }
+  return out;
+}
+
+/** docopt's `Option.parse` on one option block (its first line and continuation lines). */
+function parseOption(block: string, offset: number): DocoptOption | undefined {
+  const trimmed = block.trim();
+  const start = offset + (block.length - block.trimStart().length);
+  const gap = trimmed.indexOf('  ');
+  const spec = gap < 0 ? trimmed : trimmed.slice(0, gap);
+  const description = gap < 0 ? '' : trimmed.slice(gap + 2);
+  let short: string | undefined;
+  let long: string | undefined;
+  let argcount: 0 | 1 = 0;
+  let first: { offset: number; length: number } | undefined;
+  for (const m of spec.replace(/[,=]/g, ' ').matchAll(/\S+/g)) {
+    const s = m[0];
+    if (s.startsWith('--')) long = s;
+    else if (s.startsWith('-')) short = s;
+    else argcount = 1;
+    if (s.startsWith('-')) first ??= { offset: start + m.index, length: s.length };
+  }
+  if (!first || (short === undefined && long === undefined)) return undefined;
+  const option: DocoptOption = { argcount, offset: first.offset, length: first.length };
+  if (short !== undefined) option.short = short;
+  if (long !== undefined) option.long = long;
+  const text = description.replace(/\s+/g, ' ').trim();
+  if (text !== '') option.description = text;
+  if (argcount === 1) {
+    const m = /\[default: (.*)\]/i.exec(description);
+    if (m) option.default = m[1]!;
+  }
+  return option;
+}
+
+/** docopt's `parse_defaults`: the options of every section whose first line says `options:`. */
+function sectionOptions(doc: string): DocoptOption[] {
+  const out: DocoptOption[] = [];
+  for (const section of sections('options:', doc)) {
+    const colon = section.text.indexOf(':');
+    const body = section.text.slice(colon + 1);
+    const bodyOffset = section.offset + colon + 1;
+    // Each option starts on a line whose first non-blank character is `-`.
+    const starts: number[] = [];
+    for (const m of `\n${body}`.matchAll(/\n[ \t]*-\S/g)) starts.push(m.index); // index in `\n`+body = offset in body of the `\n`'s successor − 1
+    for (let i = 0; i < starts.length; i++) {
+      const from = starts[i]!; // offset in body where the line starts
+      const to = i + 1 < starts.length ? starts[i + 1]! - 1 : body.length;
+      const option = parseOption(body.slice(from, to), bodyOffset + from);
+      if (option) out.push(option);
+    }
+  }
+  return out;
+}
+
+interface Token {
+  text: string;
+  offset: number;
+}
+
+/** Splits a usage pattern as docopt does (`[`, `]`, `(`, `)`, `|`, `...` stand alone; `<a b>` is one token). */
+function tokens(text: string, offset: number): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/\.\.\.|[[\]()|]|(?:[^\s[\]()|<.]|\.(?!\.\.)|<[^>]*>)+/g)) out.push({ text: m[0], offset: offset + m.index });
+  return out;
+}
+
+const isPositional = (t: string): boolean => (t.startsWith('<') && t.endsWith('>')) || (/[A-Z]/.test(t) && t === t.toUpperCase() && !t.startsWith('-'));
+const isWord = (t: string): boolean => !t.startsWith('-') && !isPositional(t) && !/^[[\]()|]$/.test(t) && t !== '...' && t !== 'options';
+
+/**
+ * Reads a docopt usage text. Each usage pattern (a line of the `Usage:` section starting with the
+ * program name) belongs to the command named by its leading command words (`ship new` in
+ * `naval_fate.py ship new <name>...`; a leading `(add | rm)` gives both); its options (also inside
+ * `[…]`, with `--x=<v>`, `-abc` clusters and `-o FILE` read against the `Options:` sections) and
+ * its positionals are that command's. `[options]` stands for every option of the `Options:`
+ * sections that no usage pattern names (docopt checks this against the whole usage section). The program itself (`path: []`) is always present. Commands
+ * after a positional (`ship <name> move`) are not sub-commands here: their options go to the
+ * leading words' command.
+ *
+ * @returns `undefined` when the text has no `usage:` section or more than one (docopt raises
+ *   `DocoptLanguageError` then).
+ */
+export function parseDocopt(doc: string): DocoptProgram | undefined {
+  const usages = sections('usage:', doc);
+  if (usages.length !== 1) return undefined;
+  const usage = usages[0]!;
+  const colon = usage.text.indexOf(':');
+  const all = tokens(usage.text.slice(colon + 1), usage.offset + colon + 1);
+  const program = all[0];
+  if (!program) return undefined;
+  const known = sectionOptions(doc);
+  const byName = (s: string): DocoptOption | undefined => known.find((o) => o.long === s || o.short === s);
+  const patterns: Token[][] = [];
+  for (const t of all) {
+    if (t.text === program.text) patterns.push([]);
+    else patterns.at(-1)?.push(t);
+  }
+  const commands = new Map<string, DocoptCommand>();
+  const commandFor = (path: string[]): DocoptCommand => {
+    const key = path.join(' ');
+    let command = commands.get(key);
+    if (!command) commands.set(key, (command = { path, options: [], positionals: [], offset: program.offset }));
+    return command;
+  };
+  commandFor([]);
+  const sameOption = (a: DocoptOption, b: DocoptOption): boolean => (a.long !== undefined && a.long === b.long) || (a.short !== undefined && a.short === b.short);
+  const read: Array<{ paths: string[][]; options: DocoptOption[]; positionals: DocoptPositional[]; shortcut: boolean }> = [];
+  for (const pattern of patterns) {
+    // Leading command words; a leading `( a | b )` of words alone gives one path per word.
+    const paths: string[][] = [[]];
+    let i = 0;
+    for (;;) {
+      const t = pattern[i];
+      if (t && isWord(t.text)) {
+        for (const p of paths) p.push(t.text);
+        i++;
+        continue;
+      }
+      if (t?.text === '(') {
+        const close = pattern.findIndex((x, k) => k > i && x.text === ')');
+        const inner = close > 0 ? pattern.slice(i + 1, close) : [];
+        const words = inner.filter((x) => x.text !== '|');
+        const alternating = inner.length === words.length * 2 - 1 && inner.every((x, k) => (k % 2 === 1 ? x.text === '|' : isWord(x.text)));
+        if (words.length > 0 && alternating) {
+          const expanded = paths.flatMap((p) => words.map((w) => [...p, w.text]));
+          paths.splice(0, paths.length, ...expanded);
+          i = close + 1;
+          continue;
+        }
+      }
+      break;
+    }
+    const options: DocoptOption[] = [];
+    const positionals: DocoptPositional[] = [];
+    let shortcut = false;
+    const depth: string[] = [];
+    const addOption = (option: DocoptOption): void => {
+      if (!options.some((o) => sameOption(o, option))) options.push(option);
+    };
+    for (let k = i; k < pattern.length; k++) {
+      const t = pattern[k]!;
+      if (t.text === '[' || t.text === '(') depth.push(t.text);
+      else if (t.text === ']' || t.text === ')') depth.pop();
+      else if (t.text === 'options') shortcut = true;
+      else if (t.text.startsWith('--') && t.text.length > 2) {
+        const eq = t.text.indexOf('=');
+        const long = eq < 0 ? t.text : t.text.slice(0, eq);
+        const found = byName(long);
+        const argcount: 0 | 1 = found ? found.argcount : eq < 0 ? 0 : 1;
+        addOption(found ?? { long, argcount, offset: t.offset, length: long.length });
+        if (eq < 0 && argcount === 1 && pattern[k + 1] && isPositional(pattern[k + 1]!.text)) k++; // its value
+      } else if (t.text.startsWith('-') && t.text.length > 1 && t.text !== '--') {
+        let left = t.text.slice(1);
+        let at = t.offset + 1;
+        while (left !== '') {
+          const short = `-${left[0]!}`;
+          left = left.slice(1);
+          const found = byName(short);
+          addOption(found ?? { short, argcount: 0, offset: at - 1, length: 2 });
+          at++;
+          if (found?.argcount === 1) {
+            if (left === '' && pattern[k + 1] && isPositional(pattern[k + 1]!.text)) k++;
+            left = '';
+          }
+        }
+      } else if (isPositional(t.text)) {
+        const name = t.text.startsWith('<') ? t.text.slice(1, -1) : t.text;
+        if (!positionals.some((p) => p.name === name)) {
+          positionals.push({ name, required: !depth.includes('['), variadic: pattern[k + 1]?.text === '...', offset: t.offset, length: t.text.length });
+        }
+      }
+    }
+    read.push({ paths, options, positionals, shortcut });
+  }
+  // `[options]` stands for the section's options that no usage pattern names (docopt's
+  // `set(options) - pattern_options`, over the whole usage section).
+  const named = read.flatMap((r) => r.options);
+  const rest = known.filter((o) => !named.some((n) => sameOption(n, o)));
+  for (const { paths, options, positionals, shortcut } of read) {
+    for (const path of paths) {
+      const command = commandFor(path);
+      for (const o of shortcut ? [...options, ...rest] : options) if (!command.options.some((x) => sameOption(x, o))) command.options.push(o);
+      for (const p of positionals) if (!command.positionals.some((x) => x.name === p.name)) command.positionals.push(p);
+    }
+  }
+  return { name: program.text, commands: [...commands.values()], sectionOptions: known };
+}

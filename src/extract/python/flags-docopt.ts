@@ -1,0 +1,180 @@
+/** docopt flags: `docopt(__doc__)` / `docopt(USAGE)` programs, whose usage text is the declaration of the command line. */
+import type { Node } from 'web-tree-sitter';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { parseDocopt, type DocoptOption } from './docopt-usage.js';
+import { callArgs, enclosingFunction, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
+import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
+import type { FlagCommand } from './types.js';
+import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+
+/** `docopt.docopt` (docopt 0.6 and docopt-ng, both imported as `docopt`). */
+const DOCOPT = new Set(['docopt.docopt', 'docopt_ng.docopt']);
+
+/** A usage text and how to place an offset of it in the file. */
+interface UsageText {
+  text: string;
+  module: FlagModule;
+  /** The source location of an offset in {@link text} (the string node's start when it cannot be exact). */
+  at: (offset: number, length: number) => SourceLocation;
+}
+
+/**
+ * Reads docopt programs: every `docopt(doc, …)` call (`from docopt import docopt`, `import
+ * docopt; docopt.docopt(…)`, docopt-ng) whose first argument is `__doc__` (the module docstring),
+ * `fn.__doc__` of a top-level function, a string literal, or a module-level constant holding one
+ * (here or imported). The text is parsed as docopt parses it ({@link parseDocopt}): the usage
+ * patterns give the sub-commands (their leading command words) and positional arguments, the
+ * `Options:` sections the flags with their short/long spellings, whether they take a value
+ * (`--speed=<kn>`, `-o FILE`) and their `[default: x]` (a string, as docopt returns it). `-h/--help`
+ * and `--version` are docopt's own (known for every command, not repeated).
+ *
+ * Called at module level (also under `if __name__ == "__main__":`) the program's target is the
+ * module; inside a top-level function, that function and its callers (`module:main`).
+ *
+ * `doc.format(…)` and `doc % …` are read as `doc` when no placeholder is in its usage or options
+ * part (`cbeams v{version}` in the title). Not read, said once as a warning naming the file and
+ * the call: a usage text built at run time (placeholders in the usage, f-strings, a name docdrift
+ * cannot follow), or a text with no (or
+ * several) `usage:` sections. Options given after a command that follows a positional
+ * (`ship <name> move --speed=<kn>`) count for the leading words' command (`ship`).
+ */
+export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]): FlagCommand[] {
+  const out: FlagCommand[] = [];
+  for (const module of ctx.modules.values()) {
+    if (![...module.info.bindings.values()].some((b) => (b.kind === 'module' ? b.target : b.module).startsWith('docopt'))) continue;
+    for (const call of module.root.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      const fnName = enclosingFunction(call);
+      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
+      if (!DOCOPT.has(ctx.external(module, args.callee, local) ?? '')) continue;
+      const first = args.positional[0] ?? args.keywords.get('doc');
+      const usage = first ? usageText(ctx, module, first) : undefined;
+      const program = usage ? parseDocopt(usage.text) : undefined;
+      if (!usage || !program) {
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.childForFieldName('function')?.text ?? 'docopt'}(…)\` ${usage ? 'has no single `usage:` section' : 'is built at run time'}; docdrift does not read its flags`,
+          location: locate(module, call),
+        });
+        continue;
+      }
+      const targets = fnName === undefined ? [module.info.module] : [`${module.info.module}:${fnName}`, ...ctx.callers({ module, name: fnName })];
+      const label = program.name.replace(/\.py$/, '');
+      for (const command of program.commands) {
+        const owner = [label, ...command.path].join(' ');
+        const params: ParamSpec[] = [];
+        for (const option of command.options) {
+          const spec = optionSpec(option, usage);
+          if (spec) params.push({ ...spec, owner });
+        }
+        for (const p of command.positionals) {
+          params.push({
+            ...flagSpec({
+              name: p.name, aliases: [], required: p.required, deprecated: false, hidden: false, location: usage.at(p.offset, p.length),
+              dest: p.name, positional: true, ...(p.variadic ? { variadic: true } : {}),
+            }),
+            owner,
+          });
+        }
+        const location = command.path.length === 0 ? locate(module, call) : usage.at(command.offset, program.name.length);
+        for (const target of targets) out.push({ path: command.path, target, params, location });
+      }
+    }
+  }
+  return out;
+}
+
+/** One docopt option as a flag ParamSpec; undefined for docopt's own `--help`/`--version`. */
+function optionSpec(option: DocoptOption, usage: UsageText): ParamSpec | undefined {
+  const spellings = [option.long, option.short].filter((s): s is string => s !== undefined).map((s) => s.replace(/^--?/, ''));
+  if (spellings.every((s) => UNIVERSAL_SPELLINGS.has(s))) return undefined;
+  const [name, ...aliases] = spellings as [string, ...string[]];
+  return flagSpec({
+    name,
+    aliases,
+    ...(option.argcount === 0 ? { type: 'bool', default: { kind: 'literal' as const, text: 'False' } } : {}),
+    ...(option.default !== undefined ? { default: { kind: 'literal' as const, text: JSON.stringify(option.default) } } : {}),
+    required: false,
+    ...(option.description !== undefined ? { description: option.description } : {}),
+    deprecated: false,
+    hidden: false,
+    location: usage.at(option.offset, option.length),
+    dest: option.long ?? option.short ?? name,
+  });
+}
+
+
+/** The docstring node of a module or function body: its first statement when that is a string. */
+function docstringNode(body: Node | null | undefined): Node | undefined {
+  const first = body ? namedChildren(body)[0] : undefined;
+  const expr = first?.type === 'expression_statement' ? namedChildren(first)[0] : undefined;
+  return expr && (expr.type === 'string' || expr.type === 'concatenated_string') ? expr : undefined;
+}
+
+/** The usage text an argument of `docopt(…)` stands for, when it is known statically. */
+function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): UsageText | undefined {
+  const n = unparen(arg);
+  if (depth > 4) return undefined;
+  if (n.type === 'string' || n.type === 'concatenated_string') return fromString(module, n);
+  // `doc.format(version=v)` / `doc % v`: the template, when no placeholder is in its usage or
+  // options part (a version in the title changes no flag).
+  const template = n.type === 'call' && n.childForFieldName('function')?.type === 'attribute' && n.childForFieldName('function')?.childForFieldName('attribute')?.text === 'format'
+    ? n.childForFieldName('function')!.childForFieldName('object')
+    : n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '%' ? n.childForFieldName('left') : null;
+  if (template) {
+    const inner = usageText(ctx, module, template, depth + 1);
+    const at = inner ? inner.text.search(/usage:/i) : -1;
+    return inner && at >= 0 && !/\{[^}]*\}|%[(\w]/.test(inner.text.slice(at)) ? inner : undefined;
+  }
+  const dotted = dottedName(n);
+  if (!dotted) return undefined;
+  if (dotted.length === 1 && dotted[0] === '__doc__') {
+    const doc = docstringNode(module.root);
+    return doc ? fromString(module, doc) : undefined;
+  }
+  if (dotted.length >= 2 && dotted.at(-1) === '__doc__') {
+    const fn = ctx.symbol(module, dotted.slice(0, -1));
+    const def = fn?.module.functions.get(fn.name)?.def;
+    const doc = def ? docstringNode(def.childForFieldName('body')) : undefined;
+    return doc && fn ? fromString(fn.module, doc) : undefined;
+  }
+  const symbol = ctx.symbol(module, dotted);
+  const right = symbol && !symbol.module.functions.has(symbol.name) ? symbol.module.assigns.get(symbol.name) : undefined;
+  return symbol && right ? usageText(ctx, symbol.module, right, depth + 1) : undefined;
+}
+
+/**
+ * A string literal's text, with exact positions when its source is the text itself (a plain
+ * string without escapes, or a raw string); otherwise (escapes, implicit concatenation) the
+ * decoded text, every position at the literal's start. f-strings are not read.
+ */
+function fromString(module: FlagModule, node: Node): UsageText | undefined {
+  if (node.type === 'string' && node.children.some((c) => c?.type === 'interpolation')) return undefined;
+  const whole = locate(module, node);
+  const fallback = (): SourceLocation => whole;
+  if (node.type === 'string') {
+    const raw = node.text;
+    const open = /^([rRuUbBfF]*)("""|'''|"|')/.exec(raw);
+    if (open) {
+      const start = open[0].length;
+      const content = raw.slice(start, raw.length - open[2]!.length);
+      if (!content.includes('\\') || /r/i.test(open[1]!)) {
+        return {
+          text: content,
+          module,
+          at: (offset, length) => {
+            const before = raw.slice(0, start + offset);
+            const lines = before.split('\n');
+            const line = node.startPosition.row + lines.length;
+            const column = lines.length === 1 ? node.startPosition.column + before.length + 1 : lines.at(-1)!.length + 1;
+            return { file: module.info.file, line, column, endLine: line, endColumn: column + length };
+          },
+        };
+      }
+    }
+  }
+  const text = stringValue(node);
+  return text === undefined ? undefined : { text, module, at: fallback };
+}
