@@ -6,7 +6,7 @@ const at = { file: 'cli.py', line: 1, column: 1 };
 
 describe('built-in flags', () => {
   it('has one table per framework, each citing its source', () => {
-    expect(Object.keys(BUILT_IN_FLAGS).sort()).toEqual(['argparse', 'citty', 'click', 'clipanion', 'commander', 'cyclopts', 'jsonargparse', 'oclif', 'parseArgs', 'typer', 'yargs']);
+    expect(Object.keys(BUILT_IN_FLAGS).sort()).toEqual(['argparse', 'cac', 'citty', 'click', 'clipanion', 'commander', 'cyclopts', 'jsonargparse', 'meow', 'oclif', 'parseArgs', 'sade', 'typer', 'yargs']);
     for (const [framework, table] of Object.entries(BUILT_IN_FLAGS)) {
       expect(table.framework).toBe(framework);
       expect(table.source).toMatch(/^https:\/\//);
@@ -22,6 +22,11 @@ describe('built-in flags', () => {
     // Without a declared version commander adds nothing beyond -h/--help.
     expect(builtInFlagSpecs('commander', { root: true, location: at })).toEqual([]);
     expect(builtInFlagSpecs('cyclopts', { root: true, location: at })).toEqual([]);
+    // sade's -v works without a declared version; cac's only after cli.version(); meow has no short ones.
+    expect(builtInFlagSpecs('sade', { root: true, location: at }).map((p) => p.name)).toEqual(['v']);
+    expect(builtInFlagSpecs('cac', { root: true, location: at })).toEqual([]);
+    expect(builtInFlagSpecs('cac', { root: true, version: true, location: at }).map((p) => p.name)).toEqual(['v']);
+    expect(builtInFlagSpecs('meow', { root: true, version: true, location: at })).toEqual([]);
   });
 
   it('adds root-only flags to the root command only', () => {

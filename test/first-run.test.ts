@@ -247,7 +247,7 @@ describe('hints that fit the case', () => {
     expect(code).toBe(2);
     expect(lines).toEqual([
       'docdrift: found 1 command(s) but the parameters of none, so nothing was checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
-        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
       expect.stringMatching(/^docdrift: nothing was checked: the parameters of none of the 1 command\(s\) found are known, so .*\(exit 2\)/),
     ]);
@@ -267,7 +267,7 @@ describe('hints that fit the case', () => {
     expect(code).toBe(2);
     expect(lines).toEqual([
       'docdrift: the parameters of the command (scripts aside) are unknown, so it was not checked. `tool`: its entry point `tool.cli:main` builds no CLI parser docdrift reads ' +
-        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) and names no config class; set `commands."tool".config` (a class or a list), `commands."tool".flags`, ' +
         'or `commands."tool".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
       expect.stringMatching(/^docdrift: nothing was checked: 1 command\(s\) have known parameters, but none of the 1 document\(s\) has a reference section, an example or a flag of theirs, so .*\(exit 2\)/),
     ]);
@@ -286,7 +286,7 @@ describe('hints that fit the case', () => {
     expect(code).toBe(0);
     expect(lines).toEqual([
       'docdrift: the parameters of 1 command are unknown, so its references and examples were not checked (the other commands were). `tool-dsl`: its entry point `tool.dsl:main` builds no CLI parser docdrift reads ' +
-        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty) and names no config class; set `commands."tool-dsl".config` (a class or a list), `commands."tool-dsl".flags`, ' +
+        '(argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) and names no config class; set `commands."tool-dsl".config` (a class or a list), `commands."tool-dsl".flags`, ' +
         'or `commands."tool-dsl".program` when the parser lives in another module, or `"kind": "config-file"` when the entry documents a config file.',
     ]);
   });

@@ -49,7 +49,7 @@ export async function typeScriptFacts(
   const ts = await extractTypeScript(allSources, packageJsons, binSources);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
-  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty) of the programs the bins run.
+  // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) of the programs the bins run.
   // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
   // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added,
   // as are the oclif command folders package.json files name.
@@ -59,7 +59,7 @@ export async function typeScriptFacts(
   const flagFiles = withCommandDirs(
     new Set(
       allSources
-        .filter((s) => USES_PARSER.test(s.text) || /\b(clipanion|citty)\b|@oclif\//.test(s.text) || oclifFolders.some((d) => s.file.startsWith(d)))
+        .filter((s) => USES_PARSER.test(s.text) || /\b(clipanion|citty)\b|@oclif\/|['"](?:cac|sade|meow)['"]/.test(s.text) || oclifFolders.some((d) => s.file.startsWith(d)))
         .map((s) => s.file),
     ),
     allSources,

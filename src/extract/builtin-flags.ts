@@ -13,7 +13,7 @@
 import type { ParamSpec, SourceLocation } from '../model/types.js';
 
 /** The CLI frameworks docdrift reads. */
-export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'jsonargparse' | 'yargs' | 'commander' | 'parseArgs' | 'oclif' | 'clipanion' | 'citty';
+export type Framework = 'argparse' | 'click' | 'typer' | 'cyclopts' | 'jsonargparse' | 'yargs' | 'commander' | 'parseArgs' | 'oclif' | 'clipanion' | 'citty' | 'cac' | 'sade' | 'meow';
 
 /**
  * When a framework adds a flag:
@@ -132,6 +132,32 @@ export const BUILT_IN_FLAGS: Readonly<Record<Framework, BuiltInTable>> = {
       { names: ['version'], when: 'root', description: 'Show the version (meta.version).' },
     ],
     source: 'https://github.com/unjs/citty#runmain',
+  },
+  cac: {
+    framework: 'cac',
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Display this message', switch: 'cli.help() adds it (a global option)' },
+      { names: ['version', 'v'], when: 'version-declared', description: 'Display version number', switch: 'cli.version(v, customFlags)' },
+    ],
+    // cac/src/CAC.ts: `help()` and `version(version, customFlags = '-v, --version')` add global options.
+    source: 'https://github.com/cacjs/cac#clihelpcallback and https://github.com/cacjs/cac#cliversionversion-customflags',
+  },
+  sade: {
+    framework: 'sade',
+    flags: [
+      { names: ['help', 'h'], when: 'always', description: 'Displays this message' },
+      { names: ['version', 'v'], when: 'always', description: 'Displays current version' },
+    ],
+    // sade/src/index.js: `parse()` reads argv with mri `alias: { h: 'help', v: 'version' }` before any command.
+    source: 'https://github.com/lukeed/sade#progparsearr-opts',
+  },
+  meow: {
+    framework: 'meow',
+    flags: [
+      { names: ['help'], when: 'always', description: 'Show the help text', switch: 'meow(…, { autoHelp: false })' },
+      { names: ['version'], when: 'always', description: 'Show the version', switch: 'meow(…, { autoVersion: false })' },
+    ],
+    source: 'https://github.com/sindresorhus/meow#autohelp and https://github.com/sindresorhus/meow#autoversion',
   },
 };
 

@@ -555,7 +555,9 @@ function scriptInvocation(inv: Invocation, byName: Map<string, CommandSpec>): In
  * ({@link FlagCommand.dispatch}, through `classesOf`).
  */
 function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], throughCalls: ThroughCalls, classesOf: (targets: string[]) => ConfigClass[] = () => []): void {
-  const roots = [...commands];
+  // Programs are the commands with an entry point before linking: a sub-command the config names
+  // (`commands."rslib inspect"`) gets its program's target below and is no program of its own.
+  const roots = commands.filter((c) => c.target);
   for (const cmd of roots) {
     if (!cmd.target) continue;
     let target = normaliseTarget(cmd.target);
@@ -597,6 +599,12 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
+      // yargs/commander/cac/sade: options of the program and of parent sub-commands work here too.
+      const inherited = fc.inheritsParentFlags
+        ? flagCommands
+            .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
+            .flatMap((p) => p.params.filter((param) => !param.positional))
+        : [];
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a]), ...(fc.pathAliases ?? []).filter((w) => w.length > 0)];
       const names = [cmd.name, ...cmd.aliases].flatMap((program) => words.map((w) => `${program} ${w.join(' ')}`));
       // A sub-command the config also names (for its aliases, params or declared flags) is one command.
@@ -607,6 +615,11 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         for (const n of names) if (n !== configured.name && !configured.aliases.includes(n)) configured.aliases.push(n);
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
+        if (inherited.length > 0) {
+          const have = new Set([...configured.params, ...(configured.acceptedParams ?? [])].map((p) => p.name));
+          configured.acceptedParams = [...(configured.acceptedParams ?? []), ...inherited.filter((p) => !have.has(p.name))];
+          configured.inheritsFrom ??= [cmd.name, ...fc.path.slice(0, -1)].join(' ');
+        }
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
@@ -620,12 +633,6 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         }
         continue;
       }
-      // yargs/commander: options of the program and of parent sub-commands work here too.
-      const inherited = fc.inheritsParentFlags
-        ? flagCommands
-            .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
-            .flatMap((p) => p.params.filter((param) => !param.positional))
-        : [];
       const dispatched = fc.dispatch ? classesOf(fc.dispatch) : [];
       const fields = mergeParams(dispatched, [], names[0]!).filter((f) => !fc.params.some((p) => p.name === f.name));
       commands.push({

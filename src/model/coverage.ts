@@ -287,7 +287,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.target) {
     return (
-      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty) and names no config class; ` +
+      `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) and names no config class; ` +
       `set ${key('config')} (a class or a list), ${key('flags')}, or ${key('program')} when the parser lives in another module, ` +
       'or `"kind": "config-file"` when the entry documents a config file'
     );

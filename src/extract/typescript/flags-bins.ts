@@ -71,7 +71,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.aliases ? { aliases: p.aliases } : {}),
         ...(p.pathAliases ? { pathAliases: p.pathAliases } : {}),
         // oclif, clipanion and citty parse a command's own flags only.
-        ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander') ? { inheritsParentFlags: true } : {}),
+        ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander' || p.framework === 'cac' || p.framework === 'sade') ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),

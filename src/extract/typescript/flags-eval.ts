@@ -1,7 +1,10 @@
-/** A small abstract evaluator over syntax trees: follows yargs and commander values through variables, parameters, imports and calls, applying definitions as it meets them. */
+/** A small abstract evaluator over syntax trees: follows yargs, commander, cac, sade and meow values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
 import type { DefaultValue, SourceLocation } from '../../model/types.js';
+import { applyCac, cacProgram } from './flags-cac.js';
 import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
+import { meowProgram } from './flags-meow.js';
+import { applySade, sadeProgram } from './flags-sade.js';
 import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
@@ -60,6 +63,14 @@ function defaultExpression(sf: ts.SourceFile): ts.Expression | undefined {
 const YARGS_SPECIFIER = /^yargs(?:\/yargs|\/index)?(?:\.[cm]?js)?$/;
 const COMMANDER_SPECIFIERS = new Set(['commander', '@commander-js/extra-typings']);
 const COMMANDER_MEMBERS = new Set(['Command', 'Option', 'Argument', 'createCommand', 'createOption', 'createArgument', 'program']);
+/** Packages that export one factory making a program (as default export and, for cac, as `cac`/`CAC`). */
+const FACTORIES: ReadonlyMap<string, 'cac' | 'sade' | 'meow'> = new Map([
+  ['cac', 'cac'],
+  ['sade', 'sade'],
+  ['meow', 'meow'],
+]);
+/** Named exports that are the factory itself. */
+const FACTORY_MEMBERS = new Set(['default', 'cac', 'CAC']);
 
 /**
  * Evaluates expressions lazily, memoised per node, so each definition is applied once however
@@ -725,6 +736,7 @@ export class Evaluator implements FlagEvaluator {
       const node = this.memberNode(value, name);
       return node && ts.isExpression(node) ? this.evaluate(node) : undefined;
     }
+    if (value.kind === 'factory') return FACTORY_MEMBERS.has(name) ? value : undefined;
     const node = this.memberNode(value, name);
     return node ? this.evaluate(node) : undefined;
   }
@@ -943,6 +955,7 @@ export class Evaluator implements FlagEvaluator {
     if (!fn) return undefined;
     if (fn.kind === 'yargs') return { kind: 'command', node: this.created(newNode('yargs', this.location(call), { program: true })) };
     if (fn.kind === 'commander' && fn.member !== undefined) return this.createCommander(fn.member, call);
+    if (fn.kind === 'factory') return this.createFactory(fn.framework, call);
     if (fn.kind === 'function') {
       // A helper that takes a command and adds to it (`withCommon(y)`): walk it with the arguments
       // bound. A factory (`makeUserCommand()`) gives what it returns.
@@ -976,7 +989,18 @@ export class Evaluator implements FlagEvaluator {
   private invoke(recv: Value, method: string, call: ts.CallExpression): Value | undefined {
     switch (recv.kind) {
       case 'command':
-        return recv.node.framework === 'yargs' ? applyYargs(this, recv.node, method, call) : applyCommander(this, recv.node, method, call);
+        switch (recv.node.framework) {
+          case 'yargs':
+            return applyYargs(this, recv.node, method, call);
+          case 'cac':
+            return applyCac(this, recv.node, method, call);
+          case 'sade':
+            return applySade(this, recv.node, method, call);
+          case 'meow':
+            return undefined; // `cli.showHelp()`, `cli.flags`: nothing to add
+          default:
+            return applyCommander(this, recv.node, method, call);
+        }
       case 'option':
         return applyCommanderOption(this, recv.option, method, call);
       case 'yargs':
@@ -996,6 +1020,7 @@ export class Evaluator implements FlagEvaluator {
   private construct(e: ts.NewExpression): Value | undefined {
     const ctor = this.evaluate(e.expression);
     if (ctor?.kind === 'class') return this.extendsCommand(ctor.node, 0) ? this.createCommander('Command', e) : { kind: 'instance', node: ctor.node };
+    if (ctor?.kind === 'factory' && ctor.framework === 'cac') return { kind: 'command', node: cacProgram(this, e) };
     if (ctor?.kind !== 'commander' || ctor.member === undefined) return undefined;
     return this.createCommander(ctor.member, e);
   }
@@ -1058,6 +1083,12 @@ export class Evaluator implements FlagEvaluator {
       return option ? { kind: 'option', option } : undefined;
     }
     return undefined;
+  }
+
+  /** `cac(name)`, `sade(usage, single?)`, `meow(help, options)`: the program the call makes. */
+  private createFactory(framework: 'cac' | 'sade' | 'meow', call: ts.CallExpression): Value {
+    const node = framework === 'cac' ? cacProgram(this, call) : framework === 'sade' ? sadeProgram(this, call) : meowProgram(this, call);
+    return { kind: 'command', node };
   }
 
   /** Registers a node so that programs among them can be found at the end. */
@@ -1275,7 +1306,7 @@ export class Evaluator implements FlagEvaluator {
   }
 }
 
-/** `null` when the specifier is not yargs/commander; otherwise the value its export stands for (`'program'`: the commander global program). */
+/** `null` when the specifier is relative; otherwise the value its export stands for (`'program'`: the commander global program). */
 function packageValue(specifier: string, imported: string, key: string, location: SourceLocation): Value | 'program' | undefined | null {
   if (YARGS_SPECIFIER.test(specifier)) return imported === 'default' || imported === '*' ? { kind: 'yargs', key, location } : undefined;
   if (COMMANDER_SPECIFIERS.has(specifier)) {
@@ -1283,6 +1314,8 @@ function packageValue(specifier: string, imported: string, key: string, location
     if (imported === 'program') return 'program';
     return COMMANDER_MEMBERS.has(imported) ? { kind: 'commander', key, member: imported, location } : undefined;
   }
+  const factory = FACTORIES.get(specifier);
+  if (factory !== undefined) return imported === 'default' || imported === '*' || FACTORY_MEMBERS.has(imported) ? { kind: 'factory', framework: factory, location } : undefined;
   return specifier.startsWith('.') ? null : undefined;
 }
 

@@ -1,9 +1,9 @@
-/** The mutable command tree that yargs and commander definitions are read into, before it becomes FlagCommands. */
+/** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist' | 'oclif' | 'clipanion' | 'citty';
+  framework: FlagFramework;
   /** The sub-command word; for a program, its name if any (not part of any path). */
   name?: string;
   aliases: string[];
@@ -29,7 +29,20 @@ export interface CommandNode {
   dynamicSubcommands?: boolean;
   /** commander `.command('init', { isDefault: true })`: the sub-command run when none is named. */
   defaultCommand?: string;
+  /**
+   * sade only: the command that `.option()`, `.describe()`, `.alias()` and `.action()` on the
+   * program apply to (the last `.command()`); absent before any, when they apply to the program.
+   */
+  current?: CommandNode;
+  /**
+   * cac only: the default command (`cli.command('[root]')`), whose options and arguments are the
+   * program's and whose aliases are sub-command names that run it (see `finishCacProgram`).
+   */
+  defaultNode?: CommandNode;
 }
+
+/** The libraries whose definitions become command nodes (`parseArgs` is Node's `util.parseArgs`). */
+export type FlagFramework = 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist' | 'oclif' | 'clipanion' | 'citty' | 'cac' | 'sade' | 'meow';
 
 /** A new command node. */
 export function newNode(framework: CommandNode['framework'], location: SourceLocation, init: Partial<Pick<CommandNode, 'name' | 'program' | 'singleton'>> = {}): CommandNode {

@@ -2,6 +2,7 @@
 import { Project, ts } from 'ts-morph';
 import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
+import { finishCacProgram } from './flags-cac.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
 import { cittyPrograms } from './flags-citty.js';
@@ -12,7 +13,7 @@ import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 
 /** Files worth walking: only these can start a yargs/commander chain or add to one held in a variable. */
-const MENTIONS_CLI = /\byargs\b|\bcommander\b|\bparseArgs\b|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
+const MENTIONS_CLI = /\byargs\b|\bcommander\b|\bparseArgs\b|['"](?:cac|sade|meow)['"]|\.(?:option|options|positional|command|addCommand|addOption|requiredOption|argument|addArgument)\s*\(/;
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -68,6 +69,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   for (const module of modules.values()) if (MENTIONS_CLI.test(module.sf.text)) evaluator.walk(module.sf);
 
   const roots = evaluator.nodes.filter(isProgram);
+  for (const root of roots) if (root.framework === 'cac') finishCacProgram(evaluator, root);
   for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
   roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics));
   for (const module of modules.values()) roots.push(...clipanionPrograms(evaluator, module), ...cittyPrograms(evaluator, module));
@@ -125,8 +127,9 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
       dest = camelCase(long);
     }
   }
-  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike, and so does citty.
-  if ((framework === 'yargs' || framework === 'citty') && !spec.positional) {
+  // yargs' camel-case expansion accepts `--seed-count` and `--seedCount` alike, and so does citty;
+  // cac camel-cases every option name it parses, and meow passes each flag's camel-case key as an alias.
+  if ((framework === 'yargs' || framework === 'citty' || framework === 'cac' || framework === 'meow') && !spec.positional) {
     const twin = camelTwin(name);
     if (twin !== undefined && twin !== name && !aliases.includes(twin)) aliases = [...aliases, twin];
   }

@@ -1,4 +1,4 @@
-/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion and citty definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
+/** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty, cac, sade and meow definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
@@ -109,6 +109,12 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * **Spreads.** `{ ...OTHER }` inlines a known object, `...helper(x)` the object literal `helper`
  * returns (its expression body or first top-level `return`), and `...(c ? { a } : { b })` /
  * `...(c && { a })` every branch's entries (which branch runs is not known statically).
+ *
+ * **cac, sade and meow** (`flags-cac.ts`, `flags-sade.ts`, `flags-meow.ts`): `cac(name)`
+ * programs (global `cli.option`, `cli.command('build [root]')`, the default command merged into
+ * the program), `sade(name)` programs (options applying to the command defined last, single-command
+ * mode) and `meow(help, { flags })` calls (the help text giving descriptions, or the flags when
+ * there is no `flags` object) are programs of their own (framework `cac` / `sade` / `meow`).
  *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
  * constants, lists loaded or computed at run time, `Object.entries(…)` loops, function results;

@@ -72,7 +72,9 @@ export function findBinPrograms(
   programFiles: ReadonlySet<string>,
   read: (file: string) => string | undefined,
 ): BinPrograms {
-  const tsSet = new Set(tsFiles.map((s) => s.file));
+  // A declaration file (`parse/index.d.ts` beside `parse/index.js`) runs nothing: it is never a
+  // program's source, and the JavaScript beside it is read as such.
+  const tsSet = new Set(tsFiles.map((s) => s.file).filter((f) => !f.endsWith('.d.ts')));
   const mapper = compiledSourceMapper(tsSet, programFiles, read);
   const bins: BinProgram[] = [];
   const javascript = new Map<string, string>();

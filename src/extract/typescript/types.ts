@@ -6,7 +6,7 @@
  */
 import type { ts } from 'ts-morph';
 import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
-import type { CommandNode } from './flags-node.js';
+import type { CommandNode, FlagFramework } from './flags-node.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
 
@@ -49,7 +49,7 @@ export interface TypeScriptExtraction {
   diagnostics: InputDiagnostic[];
 }
 
-/** One program or sub-command whose flags a yargs or commander definition declares. */
+/** One program or sub-command whose flags a yargs, commander, cac, sade or meow definition (or a `util.parseArgs`/yargs-parser call) declares. */
 export interface FlagCommand {
   /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
   path: string[];
@@ -64,8 +64,8 @@ export interface FlagCommand {
   /** The program's creation (`yargs(…)`, `new Command()`), or the sub-command's name in its definition. */
   location: SourceLocation;
   /** Which library defines the command (`parseArgs` is Node's `util.parseArgs`). */
-  framework: 'yargs' | 'commander' | 'parseArgs' | 'yargs-parser' | 'arg' | 'mri' | 'minimist' | 'oclif' | 'clipanion' | 'citty';
-  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`); absent for sub-commands. */
+  framework: FlagFramework;
+  /** A program's own name when the code gives one (commander `.name('tool')`/`new Command('tool')`, yargs `.scriptName('tool')`, `cac('tool')`, `sade('tool')`); absent for sub-commands. */
   programName?: string;
   /** Other names of the last path word (yargs `['serve', 's']`/`aliases`, commander `.alias('s')`); absent when none. */
   aliases?: string[];
@@ -132,6 +132,8 @@ export type Value =
   | { kind: 'array'; node: ts.ArrayLiteralExpression }
   /** A class declaration or expression (its static members are read: oclif `BaseCommand.baseFlags`). */
   | { kind: 'class'; node: ts.ClassLikeDeclaration }
+  /** The factory a CLI library exports (`cac`, `sade`, `meow`): calling it makes a program. */
+  | { kind: 'factory'; framework: 'cac' | 'sade' | 'meow'; location: SourceLocation }
   /** A module namespace (`import * as serve from './serve.js'`). */
   | { kind: 'namespace'; module: ModuleInfo }
   /** A CommonJS module's `exports.x = …` assignments (when it has no `module.exports = …`). */
