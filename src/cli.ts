@@ -52,7 +52,7 @@ Options:
   --format NAME        stylish | json | sarif | github (default: stylish)
   -o, --output-file FILE
                        write the report to FILE instead of stdout
-  --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY)
+  --summary FILE       append a Markdown summary with coverage tables to FILE (e.g. $GITHUB_STEP_SUMMARY; - for stdout)
   --max-warnings N     exit 1 when there are more than N warnings (default: -1, no limit)
   --quiet              report errors only, and print no notes on stderr
   --changed-since REF  report only findings in files changed since the git ref REF (merge base,
@@ -520,9 +520,15 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     io.stderr(`docdrift: --fix-dry-run prints a diff on stdout, which would corrupt the ${format} report; add --output-file FILE for the report.\n`);
     return EXIT.error;
   }
+  // `--summary -` prints the summary on stdout after the report (a file named `-` is never meant).
+  const summaryToStdout = values.summary === '-';
+  if (summaryToStdout && format !== 'stylish' && values['output-file'] === undefined) {
+    io.stderr(`docdrift: --summary - prints Markdown on stdout, which would corrupt the ${format} report; add --output-file FILE for the report.\n`);
+    return EXIT.error;
+  }
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
-    if (file === undefined) continue;
+    if (file === undefined || (flag === 'summary' && summaryToStdout)) continue;
     const problem = outputFileProblem(path.resolve(io.cwd, file), file);
     if (problem) {
       io.stderr(`docdrift: --${flag} ${problem}\n`);
@@ -572,7 +578,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
 
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
-    if (file === undefined) continue;
+    if (file === undefined || (flag === 'summary' && values.summary === '-')) continue;
     const abs = path.resolve(io.cwd, file);
     const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
     const what = inputOverwritten(abs, root, config, configFile, baselineFile);
@@ -784,7 +790,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.
       const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
-        appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict));
+        if (values.summary === '-') io.stdout(formatSummary(messages, result.model!, notes, verdict));
+        else appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict));
       } catch (error) {
         io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
         return EXIT.error;

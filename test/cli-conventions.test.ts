@@ -93,6 +93,19 @@ describe('usage errors exit 2 with one clear line and no stack', () => {
     expect(missing.stderr).not.toContain('EISDIR');
   });
 
+  it('--summary - prints the summary on stdout after the report, and writes no file named -', () => {
+    const cwd = tmp();
+    const r = run(['--root', EXAMPLE, '--summary', '-', '--no-cache'], { NO_COLOR: '1' }, cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('resume_from_cache');
+    expect(r.stdout.indexOf('example-param-undocumented')).toBeLessThan(r.stdout.lastIndexOf('| '));
+    expect(r.stdout).toMatch(/^#+ .*docdrift/m);
+    expect(existsSync(path.join(cwd, '-'))).toBe(false);
+    const json = run(['--root', EXAMPLE, '--summary', '-', '--format', 'json'], { NO_COLOR: '1' }, cwd);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain('would corrupt the json report');
+  });
+
   it('--fix-dry-run with a machine format needs --output-file, so the diff cannot corrupt it', () => {
     const r = run(['--root', EXAMPLE, '--fix-dry-run', '--format', 'json']);
     expect(r.code).toBe(2);
