@@ -105,8 +105,10 @@ describe('summary coverage of the bundled example', () => {
           'Parameters from pydantic class E2ERolloutCollectionConfig (nemo_gym/e2e.py:6).\n',
     );
     // The reason names the entry point and the config keys that would fix it.
-    expect(md).toContain('### `ng_run`\n\nParameters unknown, so not checked: its entry point \\`nemo_gym.cli:run\\` builds no CLI parser docdrift reads');
-    expect(md).toContain('set \\`commands."ng_run".config\\` (a class or a list), \\`commands."ng_run".flags\\`, or \\`commands."ng_run".program\\`');
+    expect(md).toContain('### `ng_run`\n\nParameters unknown, so not checked: its entry point `nemo_gym.cli:run` builds no CLI parser docdrift reads');
+    // Backquoted names in notes are inline code, not escaped backquotes.
+    expect(md).not.toContain('\\`');
+    expect(md).toContain('set `commands."ng_run".config` (a class or a list), `commands."ng_run".flags`, or `commands."ng_run".program`');
     expect(formatSummary([], example.model).startsWith('## docdrift\n\nNo problems found.\n\n### `ng_collect_rollouts`')).toBe(true);
   });
 });

@@ -20,6 +20,15 @@ export type { CommandCoverage, CoverageRow } from '../model/coverage.js';
 const text = (value: string): PhrasingContent => ({ type: 'text', value });
 /** Inline code; line breaks become spaces so a hostile name cannot break the table. */
 const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value: value.replace(/[\r\n]+/g, ' ') });
+/**
+ * A note's text, its backquoted spans (`` `commands."tool".flags` ``) as inline code, so the
+ * Markdown shows code rather than escaped backquotes; text with unbalanced backquotes stays text.
+ */
+function prose(value: string): PhrasingContent[] {
+  const parts = value.split('`');
+  if (parts.length % 2 === 0) return [text(value)];
+  return parts.flatMap((part, i) => (part === '' ? [] : [i % 2 === 1 ? code(part) : text(part)]));
+}
 const cell = (...children: PhrasingContent[]): TableCell => ({ type: 'tableCell', children });
 const row = (...cells: TableCell[]): TableRow => ({ type: 'tableRow', children: cells });
 const paragraph = (...children: PhrasingContent[]): RootContent => ({ type: 'paragraph', children });
@@ -98,7 +107,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
     for (const alias of cmd.aliases) title.push(text(' / '), code(alias));
     children.push(heading(3, ...title));
     if (!cmd.paramsKnown) {
-      children.push(paragraph(text(`Parameters unknown, so not checked: ${unknownReason(cmd)}.`)));
+      children.push(paragraph(...prose(`Parameters unknown, so not checked: ${unknownReason(cmd)}.`)));
       continue;
     }
     const { rows } = commandCoverage(model, cmd);
@@ -145,7 +154,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
       type: 'list',
       ordered: false,
       spread: false,
-      children: notes.map((n) => ({ type: 'listItem', spread: false, children: [paragraph(text(n)) as Paragraph] })),
+      children: notes.map((n) => ({ type: 'listItem', spread: false, children: [paragraph(...prose(n)) as Paragraph] })),
     });
   }
   return { type: 'root', children };
