@@ -439,6 +439,21 @@ function readExplicit(root: string, file: string): Source {
 }
 
 /**
+ * The real path of `abs` when it resolves (through symbolic links) to a regular file outside
+ * `root`'s real path; undefined when it stays inside, is no regular file, or cannot be resolved
+ * (missing, dangling or a loop: reading it then fails with its own code).
+ */
+function regularFileOutside(root: string, abs: string): string | undefined {
+  try {
+    const real = realpathSync(abs);
+    if (!statSync(real).isFile()) return undefined;
+    return escapesRoot(path.relative(realpathSync(root), real)) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Refuses a discovered config file (or package.json) that is a symbolic link to a regular file
  * outside the project, before reading it: a committed `docdrift.config.yaml -> /etc/passwd`
  * would be read and its first line echoed in the parse error (#33 item 12), as packaging links
@@ -452,16 +467,8 @@ function refuseOutsideLink(root: string, abs: string, display: string): void {
   } catch {
     return;
   }
-  let real: string;
-  let realRoot: string;
-  try {
-    real = realpathSync(abs);
-    realRoot = realpathSync(root);
-    if (!statSync(real).isFile()) return;
-  } catch {
-    return; // a dangling link or a loop: reading it fails with its code
-  }
-  if (!escapesRoot(path.relative(realRoot, real))) return;
+  const real = regularFileOutside(root, abs);
+  if (real === undefined) return;
   throw new ConfigError({
     file: display,
     key: '',
@@ -479,16 +486,8 @@ function refuseOutsideLink(root: string, abs: string, display: string): void {
  */
 function refuseLinkOut(root: string, abs: string, display: string): void {
   if (escapesRoot(path.relative(root, abs))) return;
-  let real: string;
-  let realRoot: string;
-  try {
-    real = realpathSync(abs);
-    realRoot = realpathSync(root);
-    if (!statSync(real).isFile()) return;
-  } catch {
-    return; // missing, dangling or a loop: reading it fails with its code
-  }
-  if (!escapesRoot(path.relative(realRoot, real))) return;
+  const real = regularFileOutside(root, abs);
+  if (real === undefined) return;
   throw new ConfigError({
     file: display,
     key: '',
