@@ -55,6 +55,17 @@ describe('parseDocopt', () => {
     expect(parseDocopt('Options:\n  -v  Verbose.\n')).toBeUndefined();
     expect(parseDocopt('usage: a\n\nUsage: b\n')).toBeUndefined();
   });
+  it('bounds the sub-command paths alternation groups expand to (#33 fresh sweep: 4 groups of 30 words overflowed the stack; 20 lines of (300)(300) took 2.2 GB)', () => {
+    const group = (g: number, n: number): string => `(${Array.from({ length: n }, (_, i) => `w${g}x${i}`).join(' | ')})`;
+    const crash = parseDocopt(`Usage:\n  tool ${[0, 1, 2, 3].map((g) => group(g, 30)).join(' ')} <file>\n`)!;
+    // 30 × 30 = 900 paths fit; the third group would make 27,000, so it is not read as commands.
+    expect(crash.commands.length).toBeLessThanOrEqual(1_001);
+    expect(crash.commands.length).toBeGreaterThan(30);
+    const lines = Array.from({ length: 20 }, () => `  tool ${group(0, 300)} ${group(1, 300)}`).join('\n');
+    const memory = parseDocopt(`Usage:\n${lines}\n`)!;
+    expect(memory.commands.length).toBeLessThanOrEqual(1_001);
+    expect(memory.commands.some((c) => c.path.join(' ') === 'w0x299')).toBe(true);
+  });
 });
 
 describe('docopt programs', () => {

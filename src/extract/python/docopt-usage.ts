@@ -7,6 +7,9 @@
  * can place it in the source file.
  */
 
+/** The most sub-command paths one usage line's leading `( a | b )` groups may expand to (fresh sweep, #33). */
+const MAX_COMMAND_PATHS = 1_000;
+
 /** One option as docopt knows it: from an `Options:` section line or from a usage pattern. */
 export interface DocoptOption {
   /** `-s` as written, when the option has a short spelling. */
@@ -190,9 +193,12 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
         const inner = close > 0 ? pattern.slice(i + 1, close) : [];
         const words = inner.filter((x) => x.text !== '|');
         const alternating = inner.length === words.length * 2 - 1 && inner.every((x, k) => (k % 2 === 1 ? x.text === '|' : isWord(x.text)));
-        if (words.length > 0 && alternating) {
+        // Alternation groups multiply: past MAX_COMMAND_PATHS sub-command paths per usage line
+        // (4 groups of 30 words are 810,000) the rest of the line is not read as command words.
+        if (words.length > 0 && alternating && paths.length * words.length <= MAX_COMMAND_PATHS) {
           const expanded = paths.flatMap((p) => words.map((w) => [...p, w.text]));
-          paths.splice(0, paths.length, ...expanded);
+          paths.length = 0;
+          for (const e of expanded) paths.push(e);
           i = close + 1;
           continue;
         }
