@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
+  boolOrString, callArgs, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
   stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -478,12 +478,7 @@ function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { gr
  */
 function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>): void {
   for (const module of ctx.modules.values()) {
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
-      const args = callArgs(call);
-      const fnName = enclosingFunction(call, module.root);
-      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
-      if (!COLLECTION.has(ctx.external(module, args.callee, local) ?? '')) continue;
+    for (const { call, args, fnName, local } of callsTo(ctx, module, COLLECTION)) {
       const assignment = call.parent?.type === 'assignment' ? call.parent : undefined;
       const left = assignment?.childForFieldName('left');
       const name = fnName ?? (left?.type === 'identifier' ? left.text : undefined);

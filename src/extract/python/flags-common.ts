@@ -454,6 +454,22 @@ export function* callsInFunctions(ctx: FlagContext, callees: ReadonlySet<string>
   }
 }
 
+/**
+ * Every call in `module` (module level, functions, methods) whose callee resolves to one of
+ * `callees` (external dotted names, `docopt.docopt`, `fire.Fire`), through the bindings of the
+ * top-level function it is in: `{ call, args, fnName, local }` (`local`: those bindings), `fnName` that function's name (undefined
+ * at module level and in class bodies, see {@link enclosingFunction}).
+ */
+export function* callsTo(ctx: FlagContext, module: FlagModule, callees: ReadonlySet<string>): Generator<{ call: Node; args: CallArgs; fnName: string | undefined; local: Map<string, Binding> | undefined }> {
+  for (const call of module.root.descendantsOfType('call')) {
+    if (!call) continue;
+    const args = callArgs(call);
+    const fnName = enclosingFunction(call, module.root);
+    const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
+    if (callees.has(ctx.external(module, args.callee, local) ?? '')) yield { call, args, fnName, local };
+  }
+}
+
 /** Per module: the byte ranges of every `def` (with its name) and every `class`, found in one walk. */
 const definitionRanges = new WeakMap<Node, { defs: Array<{ start: number; end: number; name: string | undefined }>; classes: Array<{ start: number; end: number }> }>();
 

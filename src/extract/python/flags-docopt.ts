@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { parseDocopt, type DocoptOption } from './docopt-usage.js';
-import { callArgs, enclosingFunction, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
+import { callsTo, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
@@ -44,12 +44,7 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
   const out: FlagCommand[] = [];
   for (const module of ctx.modules.values()) {
     if (![...module.info.bindings.values()].some((b) => (b.kind === 'module' ? b.target : b.module).startsWith('docopt'))) continue;
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
-      const args = callArgs(call);
-      const fnName = enclosingFunction(call, module.root);
-      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
-      if (!DOCOPT.has(ctx.external(module, args.callee, local) ?? '')) continue;
+    for (const { call, args, fnName } of callsTo(ctx, module, DOCOPT)) {
       const first = args.positional[0] ?? args.keywords.get('doc');
       const usage = first ? usageText(ctx, module, first) : undefined;
       const program = usage ? parseDocopt(usage.text) : undefined;

@@ -1,7 +1,7 @@
 /** Python Fire flags: `fire.Fire(component)` programs, whose commands and flags are the component's functions, methods and parameters. */
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
-import { callArgs, enclosingFunction, flagSpec, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
+import { callArgs, callsTo, flagSpec, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
 
@@ -45,12 +45,7 @@ export function extractFire(ctx: FlagContext): FlagCommand[] {
   const out: FlagCommand[] = [];
   for (const module of ctx.modules.values()) {
     if (![...module.info.bindings.values()].some((b) => (b.kind === 'module' ? b.target : b.module) === 'fire' || (b.kind === 'module' && b.target.startsWith('fire.')) || (b.kind === 'symbol' && b.module.startsWith('fire.')))) continue;
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
-      const fnName = enclosingFunction(call, module.root);
-      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
-      const args = callArgs(call);
-      if (!FIRE.has(ctx.external(module, args.callee, local) ?? '')) continue;
+    for (const { call, args, fnName } of callsTo(ctx, module, FIRE)) {
       const first = args.positional[0] ?? args.keywords.get('component');
       const location = locate(module, call);
       const commands = first ? component(ctx, module, first, [], location, 0) : wholeModule(ctx, module, location);
