@@ -785,6 +785,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         return EXIT.error;
       }
     } else if (report) io.stdout(report);
+    else if (format === 'stylish' && io.isTTY && verdict.status === 'checked' && result.configProblems.length === 0) {
+      // On a terminal an empty report reads as "did it run?": one line says what was checked.
+      // Not for pipes and files, where an empty stylish report means no findings (as ESLint's).
+      const n = result.commands.length;
+      io.stdout(`docdrift: no problems (${n} command${n === 1 ? '' : 's'} checked against ${result.stats.docs} document${result.stats.docs === 1 ? '' : 's'}).\n`);
+    }
     if (values.summary !== undefined) {
       const summaryFile = path.resolve(io.cwd, values.summary);
       // Loaded here: mdast-util-to-markdown (~50 modules) is needed by --summary only.

@@ -202,3 +202,30 @@ describe('output', () => {
     expect(r.stdout).toMatch(/✖ \d+ problems \(\d+ errors, \d+ warnings\)\n {2}3 errors and 0 warnings potentially fixable with the `--fix` option\.\n$/);
   });
 });
+
+describe('a clean run on a terminal says what it checked', () => {
+  const CLEAN = path.join(ROOT, 'fixtures/frameworks/cac/valid');
+  async function inProcess(root: string, isTTY: boolean, extra: string[] = []) {
+    const { main } = await import('../src/cli.js');
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['--root', root, '--no-cache', ...extra], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: root, isTTY, env: { NO_COLOR: '1' } });
+    return { code, stdout, stderr };
+  }
+  it('prints one line with the number of commands and documents on a terminal', async () => {
+    const r = await inProcess(CLEAN, true);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^docdrift: no problems \(4 commands checked against \d+ documents?\)\.\n$/);
+  });
+  it('prints nothing when stdout is a pipe, as ESLint does', async () => {
+    const r = await inProcess(CLEAN, false);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+  it('prints the findings, not the line, when there are some', async () => {
+    const r = await inProcess(EXAMPLE, true);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('no problems');
+    expect(r.stdout).toMatch(/✖ \d+ problems/);
+  });
+});

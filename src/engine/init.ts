@@ -218,7 +218,7 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     $comment: [
       'Written by `docdrift init`; review it, then commit it. Keys starting with $ are notes docdrift ignores.',
       'Each command lists the config class its parameters come from and where it is documented.',
-      'Every key and its default: see the Configuration section of the docdrift README.',
+      'Every key and its default: docs/configuration.md (https://github.com/docdrift/docdrift/blob/main/docs/configuration.md).',
       ...(skipped.length > 0 ? [skippedText(skipped)] : []),
     ],
     sources,
