@@ -398,6 +398,20 @@ function isAlphanumeric(ch: string): boolean {
   return (ch >= '0' && ch <= '9') || (isIdentifier(ch) && ch !== '_');
 }
 
+/**
+ * Sub-command levels a program's tree is followed to (real CLIs nest a handful): a group deeper
+ * is listed with its sub-commands marked unknown (`dynamicSubcommands`), not followed. Groups
+ * nested 5,000 deep (`g1.add_command(g0)`, `app1.add_typer(app0)` chains) overflowed the stack.
+ */
+export const MAX_SUBCOMMAND_DEPTH = 32;
+
+/**
+ * Commands listed per program at most (the program, its groups and sub-commands): a group whose
+ * sub-commands would pass it is listed with them marked unknown. Bounds the work of trees that
+ * share groups (a group added under two names at each of 32 levels has 2^32 paths).
+ */
+export const MAX_COMMANDS_PER_PROGRAM = 10_000;
+
 /** Location of a node in the module's file. */
 export function locate(module: FlagModule, node: Node): SourceLocation {
   return nodeLocation(module.info.file, node);
@@ -508,4 +522,34 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
     if (n.type === 'class_definition') return undefined;
   }
   return fn?.childForFieldName('name')?.text;
+}
+
+/**
+ * A program's command tree in pre-order (a group, then each sub-command's subtree in order), with
+ * each command's path of sub-command names. Walked with an explicit stack: a command already on
+ * the path above (a cycle) is left out; a group at {@link MAX_SUBCOMMAND_DEPTH} levels, or one
+ * whose sub-commands would take the program past {@link MAX_COMMANDS_PER_PROGRAM} commands, is
+ * given with `cut` (its sub-commands are not listed: the caller marks them unknown).
+ *
+ * @param root the program's top command
+ * @param children a command's sub-commands with the names they are invoked by, in order
+ */
+export function* subcommandTree<T>(root: T, children: (node: T) => Array<{ node: T; name: string }>): Generator<{ node: T; path: string[]; cut: boolean }> {
+  interface Entry { node: T; path: string[]; up: Entry | undefined }
+  const stack: Entry[] = [{ node: root, path: [], up: undefined }];
+  let listed = 1;
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const kids: Entry[] = [];
+    for (const { node, name } of children(entry.node)) {
+      let cycle = false;
+      for (let a: Entry | undefined = entry; a && !cycle; a = a.up) cycle = a.node === node;
+      if (!cycle) kids.push({ node, path: [...entry.path, name], up: entry });
+    }
+    const cut = kids.length > 0 && (entry.path.length >= MAX_SUBCOMMAND_DEPTH || listed + kids.length > MAX_COMMANDS_PER_PROGRAM);
+    yield { node: entry.node, path: entry.path, cut };
+    if (cut) continue;
+    listed += kids.length;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
 }
