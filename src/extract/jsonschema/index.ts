@@ -155,8 +155,9 @@ class SchemaFile {
    * object adds its properties), then its own `properties`. Fields are computed once per schema
    * node (memoised) and walked with an explicit stack, so a chain of 5,000 definitions each
    * `allOf` the next is linear work (#33 sweep: 1,000 links ran over 120 s, 5,000 overflowed the
-   * stack). Members more than {@link MAX_ALLOF_DEPTH} `allOf` levels down are not read: the type
-   * has the fields of the levels above and a warning names the definition.
+   * stack). A member whose own `allOf` chain is already {@link MAX_ALLOF_DEPTH} levels deep is
+   * not read (its fields nor those below it): the type keeps its own fields and those of its
+   * members within the limit, and a warning names the first definition cut (degrades, linearly).
    */
   private type(node: JsonNode, name: string, at: JsonNode): ConfigClass {
     const bases: string[] = [];

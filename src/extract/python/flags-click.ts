@@ -546,9 +546,12 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
       const sourcesNode = args.keywords.get('sources') ?? args.positional[1];
       const listed = sourcesNode && ['list', 'tuple'].includes(unparen(sourcesNode).type) ? namedChildren(unparen(sourcesNode)) : undefined;
       if (sourcesNode && !listed) collection.dynamic = true;
+      // A source read later (another module, a collection further down) is merged too: the
+      // merge runs once every group is known (mergeSources); one that is no group makes it dynamic.
+      collection.strictSources = true;
       for (const item of listed ?? []) {
         const symbol = ctx.symbol(module, dottedName(unparen(item)), local);
-        if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+        if (symbol) collection.mergedFrom!.push(symbol);
         else collection.dynamic = true;
       }
       // `cli.add_source(g)` on a module-level collection (the module's calls scanned once, not per collection).
@@ -565,7 +568,7 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
         }
         for (const source of addSources.get(name) ?? []) {
           const symbol = ctx.symbol(module, dottedName(unparen(source)));
-          if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+          if (symbol) collection.mergedFrom!.push(symbol);
           else collection.dynamic = true;
         }
       }
