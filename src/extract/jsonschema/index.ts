@@ -39,7 +39,9 @@ export const MAX_ALLOF_DEPTH = 32;
  * **Which types.** The root schema, when it is an object with `properties`, and every entry of
  * `definitions` / `$defs` that is one. The type's `name` is its `title` (`StrykerOptions`), else
  * the definition key, else the file name in PascalCase; `qualifiedName` is `<file>#<name>`;
- * `kind` is `json-schema`; `bases` are the `$ref`s of `allOf` members, whose fields come first.
+ * `kind` is `json-schema`; `bases` are the `$ref`s of `allOf` members, whose fields come first
+ * (each definition's fields computed once; a member whose own `allOf` chain is more than
+ * {@link MAX_ALLOF_DEPTH} levels deep is not read, with a `parse-error` warning).
  *
  * **Fields** (origin `config-field`, `owner` the type's name, `location` the property key):
  * `type` from `type` (`integer` → `number`; arrays as `T[]` from `items`; `enum` as a union of
