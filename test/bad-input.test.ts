@@ -156,6 +156,48 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'many-definitions': (dir) => hostile(dir, 'defs.md', Array.from({ length: 20_000 }, (_, i) => `[d${i}]: https://example.com/${i}\n`).join('')),
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
+  // #33 fresh sweep item 1: click CommandCollection chains (quadratic on main: 5,000 links over 120 s).
+  'python-click-collection-chain': (dir) => {
+    let s = 'import click\n\n@click.group()\ndef g0():\n    pass\n\n@g0.command()\n@click.option("--sed")\ndef run(sed):\n    pass\n\n';
+    for (let i = 1; i <= 5000; i++) s += `g${i} = click.CommandCollection(sources=[g${i - 1}])\n`;
+    writeFileSync(path.join(dir, 'tool/coll.py'), s);
+  },
+  // #33 fresh sweep, kin of item 1: sub-command trees 5,000 deep (add_command, add_typer) and argparse parents= chains.
+  'python-nested-groups': (dir) => {
+    let click = 'import click\n\n';
+    for (let i = 0; i <= 5000; i++) click += `@click.group()\ndef g${i}():\n    pass\n\n`;
+    for (let i = 1; i <= 5000; i++) click += `g${i}.add_command(g${i - 1})\n`;
+    writeFileSync(path.join(dir, 'tool/nested_click.py'), click);
+    let typer = 'import typer\n\napp0 = typer.Typer()\n\n@app0.command()\ndef run(sed: int = 0):\n    pass\n\n';
+    for (let i = 1; i <= 5000; i++) typer += `app${i} = typer.Typer()\napp${i}.add_typer(app${i - 1}, name="s${i}")\n`;
+    writeFileSync(path.join(dir, 'tool/nested_typer.py'), typer);
+    let argparse = 'import argparse\n\np0 = argparse.ArgumentParser(add_help=False)\np0.add_argument("--sed")\n';
+    for (let i = 1; i <= 5000; i++) argparse += `p${i} = argparse.ArgumentParser(parents=[p${i - 1}], add_help=False)\np${i}.add_argument("--a${i}")\n`;
+    writeFileSync(path.join(dir, 'tool/parents.py'), `${argparse}parser = argparse.ArgumentParser(prog="other", parents=[p5000])\n`);
+  },
+  // #33 fresh sweep item 8: JSON Schema allOf/$ref chains 5,000 long, and oneOf/properties $ref cycles.
+  'schema-allof-chain': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    const n = 5000;
+    const chain: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) chain[`d${i}`] = { type: 'object', properties: { [`f${i}`]: { type: 'string' } }, allOf: [{ $ref: `#/definitions/d${i + 1}` }] };
+    chain[`d${n}`] = { type: 'object', properties: { last: { type: 'integer' } } };
+    writeFileSync(path.join(dir, 'schemas/chain.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: chain, properties: { a: { $ref: '#/definitions/d0' } } }));
+    const cycle: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) cycle[`c${i}`] = { oneOf: [{ $ref: `#/definitions/c${(i + 1) % 3000}` }, { type: 'object', properties: { x: { $ref: `#/definitions/c${(i + 7) % 3000}` } } }] };
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: `#/definitions/c${i}` }]));
+    writeFileSync(path.join(dir, 'schemas/cycle.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: cycle, properties }));
+  },
+  // #33 fresh sweep item 7: manifests and site configs read by a fixed name that are FIFOs (a hang
+  // on main), or links to /dev/zero (7–8 GB on main). The command comes from setup.cfg here.
+  'manifest-fifo': (dir) => {
+    rmSync(path.join(dir, 'pyproject.toml'));
+    writeFileSync(path.join(dir, 'setup.cfg'), '[metadata]\nname = tool\nversion = 1.0.0\n\n[options.entry_points]\nconsole_scripts =\n    tool = tool.cli:main\n');
+    for (const name of ['pyproject.toml', 'package.json', 'tsconfig.json', 'mkdocs.yml', 'docs/conf.py']) spawnSync('mkfifo', [path.join(dir, name)]);
+  },
+  'manifest-dev-zero': (dir) => {
+    for (const name of ['package.json', 'setup.cfg', 'setup.py', 'tsconfig.json', 'mkdocs.yml', 'docs/conf.py']) symlinkSync('/dev/zero', path.join(dir, name));
+  },
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
   'baseline-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, '.docdrift-baseline.json')),
   'config-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, 'docdrift.config.json')),

@@ -2,7 +2,7 @@
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
+import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
@@ -224,20 +224,20 @@ export function lookalikeConfigWarnings(root: string): string[] {
     let format: 'json' | 'yaml';
     if (ext === 'json' || ext === 'jsonc' || ext === 'json5') format = 'json';
     else if (ext === 'yaml' || ext === 'yml' || ext === 'toml') format = 'yaml';
-    else format = /^\s*[{[]/.test(readSourceQuietly(path.join(root, name))) ? 'json' : 'yaml';
+    else format = /^\s*[{[]/.test(readSourceQuietly(root, name)) ? 'json' : 'yaml';
     const toml = ext === 'toml' ? ' (TOML is not read: write it as YAML or JSON)' : '';
     warnings.push(`${name} looks like a docdrift config but is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Rename it to ${rc}.${format}${toml}.`);
   }
-  if (names.includes('pyproject.toml') && /^\s*\[tool\.docdrift(?:\.[^\]]*)?\]/m.test(readSourceQuietly(path.join(root, 'pyproject.toml')))) {
+  if (names.includes('pyproject.toml') && /^\s*\[tool\.docdrift(?:\.[^\]]*)?\]/m.test(readSourceQuietly(root, 'pyproject.toml'))) {
     warnings.push(`pyproject.toml has a [tool.docdrift] table, which is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Move it to docdrift.config.yaml.`);
   }
   return warnings;
 }
 
 /** A file's text for a guess (its format, a table in it); `''` when it cannot be read. */
-function readSourceQuietly(abs: string): string {
+function readSourceQuietly(root: string, rel: string): string {
   try {
-    return readRegularFile(abs);
+    return readProjectFile(root, rel, { maxBytes: MAX_CONFIG_BYTES });
   } catch {
     return '';
   }

@@ -7,6 +7,7 @@ import { runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
 import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
+import { readProjectFile } from '../shared/read-file.js';
 
 
 /** The files of one run, project-relative POSIX paths, sorted. */
@@ -242,9 +243,10 @@ function isRegularFile(root: string, file: string, lstats: Map<string, Stats> | 
   }
 }
 
+/** A file's text as a project file ({@link readProjectFile}: regular, inside the root, capped), or undefined. */
 function readText(root: string, file: string): string | undefined {
   try {
-    return fs.readFileSync(path.join(root, file), 'utf8');
+    return readProjectFile(root, file);
   } catch {
     return undefined;
   }

@@ -3,12 +3,13 @@
  * turns what it found (commands, their config classes, their reference sections) into a starter
  * `docdrift.config.json` that reproduces the same run, with notes on what to review.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { checkWriteTarget, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import { CONFIG_FILES, FORBIDDEN_KEYS } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
+import { readProjectFile } from '../shared/read-file.js';
 import { headingMatchText } from '../shared/strings.js';
 import picomatch from 'picomatch';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
@@ -246,7 +247,7 @@ export function skippedText(skipped: readonly string[]): string {
 export function existingConfigFiles(root: string): string[] {
   const found = CONFIG_FILES.filter((f) => existsSync(path.join(root, f)));
   try {
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const pkg = JSON.parse(readProjectFile(root, 'package.json')) as Record<string, unknown>;
     if (pkg && typeof pkg === 'object' && 'docdrift' in pkg) found.push('package.json');
   } catch {
     // No package.json, or one that does not parse: it holds no config.

@@ -33,7 +33,7 @@ import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type 
 import { cachedCodeFacts } from './code-facts.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
-import { readErrorText, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
+import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
@@ -327,7 +327,7 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
     if (overlaid !== undefined) return overlaid;
     record?.add(file);
     try {
-      return readRegularFile(path.join(root, file));
+      return readProjectFile(root, file, { maxBytes: MAX_READ_BYTES });
     } catch (error) {
       diagnostics.push({
         ruleId: 'parse-error',
@@ -895,7 +895,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     interpolatedKeys: code.interpolatedKeys,
     docs: docs.docs,
     docFiles: files.docs,
-    siteUrls: declaredSiteUrls(root),
+    siteUrls: declaredSiteUrls(root, diagnostics),
     lazyDoc: docs.lazyDoc,
     scopedFileKeys: scopedFileKeyReader(root, files.yaml),
     source: docs.text,

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputDiagnostic } from '../model/types.js';
-import { readRegularFile } from '../shared/read-file.js';
+import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
 import { textKey } from './pieces.js';
 import { typeScriptFacts, type TypeScriptJob, type TypeScriptJobAnswer } from './typescript-facts.js';
 
@@ -20,7 +20,7 @@ const read = (file: string): string | undefined => {
   let text = overlay.get(file);
   if (text === undefined) {
     try {
-      text = readRegularFile(path.join(job.root, file));
+      text = readProjectFile(job.root, file, { maxBytes: MAX_READ_BYTES });
     } catch {
       text = undefined; // reported by the main thread when it reads the file again
     }

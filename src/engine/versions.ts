@@ -29,7 +29,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import picomatch from 'picomatch';
 import type { VersionsSetting } from '../config/schema.js';
-import { readRegularFile } from '../shared/read-file.js';
+import { readProjectFile } from '../shared/read-file.js';
 
 
 /** The doc engine whose folder layout a version tree follows. */
@@ -127,7 +127,7 @@ export function compareVersions(a: string, b: string): number {
 /** A file's text, or undefined when it is missing or unreadable (a versions file is a hint, never required). */
 function readText(root: string, rel: string): string | undefined {
   try {
-    return readRegularFile(path.join(root, rel), { maxBytes: 1 << 20 });
+    return readProjectFile(root, rel, { maxBytes: 1 << 20 });
   } catch {
     return undefined;
   }

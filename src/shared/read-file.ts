@@ -9,7 +9,8 @@
  * writer appears. Here the file is opened non-blocking, checked with `fstat` on the open
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 
 /** Default cap of {@link readRegularFile}: 64 MiB, far above any document, source or baseline docdrift reads. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -89,6 +90,62 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Default cap of {@link readProjectFile}: 16 MiB, far above any manifest or site config. */
+export const MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of a file the project names by a fixed name or path (`pyproject.toml`,
+ * `package.json`, `setup.cfg`, `setup.py`, `tsconfig.json`, `mkdocs.yml`, a versions file, a
+ * source file): a regular file inside `root` only, at most `maxBytes`
+ * (default {@link MAX_PROJECT_FILE_BYTES}). A symbolic link is followed while its target stays
+ * inside the project (its real path under the root's real path); a FIFO, socket or device
+ * (`package.json -> /dev/zero`: #33 sweep, 7–8 GB of memory; a FIFO `pyproject.toml`: a hang) is
+ * refused without reading it, through {@link readRegularFileBytes}.
+ *
+ * @param root absolute project root
+ * @param rel the file, relative to `root` (or absolute)
+ * @throws {ReadFileError} `EOUTSIDE` (it resolves to a file outside the project), or as
+ *   {@link readRegularFileBytes} (`ENOENT`, `ENOTREG`, `EFBIG`, `EACCES`…)
+ */
+export function readProjectFile(root: string, rel: string, options: ReadOptions = {}): string {
+  const abs = path.resolve(root, rel);
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
+  }
+  const inside = path.relative(realRoot, real);
+  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
+    throw new ReadFileError('EOUTSIDE', 'a symbolic link to a file outside the project');
+  }
+  return decodeText(readRegularFileBytes(real, { maxBytes: options.maxBytes ?? MAX_PROJECT_FILE_BYTES }));
+}
+
+/**
+ * {@link readProjectFile} for a file that may be absent: undefined when it is missing (`ENOENT`,
+ * `ENOTDIR`), or when it is refused or unreadable, then with a `parse-error` warning naming the
+ * file and why pushed to `refused` (when given).
+ */
+export function readProjectFileOrNote(
+  root: string, rel: string, refused?: Array<{ ruleId: 'parse-error'; severity: 'error' | 'warn'; message: string; location: { file: string; line: number; column: number } }>, options: ReadOptions = {},
+): string | undefined {
+  try {
+    return readProjectFile(root, rel, options);
+  } catch (error) {
+    const code = error instanceof ReadFileError ? error.code : (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    const file = path.relative(root, path.resolve(root, rel)).split(path.sep).join('/');
+    if (refused && !refused.some((d) => d.location.file === file)) {
+      refused.push({ ruleId: 'parse-error', severity: 'warn', message: `Cannot read ${file}: ${readErrorText(error)}; it is not read`, location: { file, line: 1, column: 1 } });
+    }
+    return undefined;
   }
 }
 

@@ -21,6 +21,9 @@ const MAX_SCHEMA_BYTES = 2_000_000;
 /** Files nesting objects and arrays deeper than this are not read (real schemas nest a few dozen levels at most). */
 export const MAX_SCHEMA_DEPTH = 200;
 
+/** `allOf` levels a type's fields are read through (real schemas chain a few); deeper members are not read, with a warning. */
+export const MAX_ALLOF_DEPTH = 32;
+
 /**
  * Reads JSON Schema files as config types, never fetching anything (`$ref`s to other files or
  * URLs stay unresolved).
@@ -36,7 +39,9 @@ export const MAX_SCHEMA_DEPTH = 200;
  * **Which types.** The root schema, when it is an object with `properties`, and every entry of
  * `definitions` / `$defs` that is one. The type's `name` is its `title` (`StrykerOptions`), else
  * the definition key, else the file name in PascalCase; `qualifiedName` is `<file>#<name>`;
- * `kind` is `json-schema`; `bases` are the `$ref`s of `allOf` members, whose fields come first.
+ * `kind` is `json-schema`; `bases` are the `$ref`s of `allOf` members, whose fields come first
+ * (each definition's fields computed once; a member whose own `allOf` chain is more than
+ * {@link MAX_ALLOF_DEPTH} levels deep is not read, with a `parse-error` warning).
  *
  * **Fields** (origin `config-field`, `owner` the type's name, `location` the property key):
  * `type` from `type` (`integer` → `number`; arrays as `T[]` from `items`; `enum` as a union of
@@ -55,14 +60,14 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
     // Whether the file could be a schema, judged without parsing it (see "Which files").
     const mayBeSchema =
       /"\$schema"\s*:\s*"[^"]*json-schema\.org/.test(source.text) || /(?:^|\/|[-._])schema\.json$/i.test(source.file) || /"properties"\s*:\s*\{/.test(source.text);
-    const problem = (at: number, why: string): void => {
+    const problem = (at: number, why: string, tail = '; the JSON Schema in it is not read'): void => {
       if (!mayBeSchema) return;
       const line = source.text.slice(0, at).split('\n').length;
       const column = at - source.text.lastIndexOf('\n', at - 1);
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'warn',
-        message: `${source.file}:${line}:${column}: ${why}; the JSON Schema in it is not read`,
+        message: `${source.file}:${line}:${column}: ${why}${tail}`,
         location: { file: source.file, line, column },
       });
     };
@@ -86,7 +91,13 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
     const schemaUri = stringValue(child(root, '$schema'));
     const isSchema = (schemaUri !== undefined && /json-schema\.org/.test(schemaUri)) || isObjectSchema(root);
     if (!isSchema) continue;
-    classes.push(...new SchemaFile(source).types(root));
+    const file = new SchemaFile(source);
+    classes.push(...file.types(root));
+    if (file.tooDeep) {
+      const name = file.tooDeep.parent?.children?.[0]?.value;
+      const what = typeof name === 'string' ? `definition \`${name}\`` : 'the root schema';
+      problem(file.tooDeep.offset, `${what} inherits through \`allOf\` more than ${MAX_ALLOF_DEPTH} levels deep; the fields of the deeper members are not read`, '');
+    }
   }
   return { classes, diagnostics };
 }
@@ -102,6 +113,12 @@ class SchemaFile {
    * depth, not once per path to it (#33 item 4: over 300 s).
    */
   private readonly definitionTypes = new Map<JsonNode, Map<number, string | undefined>>();
+  /** Fields and `allOf` depth per schema node, once computed (see {@link SchemaFile.type}). */
+  private readonly fieldMemo = new Map<JsonNode, { fields: ParamSpec[]; depth: number }>();
+  /** The first schema node found with `allOf` members past {@link MAX_ALLOF_DEPTH} levels. */
+  tooDeep: JsonNode | undefined;
+  private rootName = '';
+  private readonly definitionNames = new Map<JsonNode, string>();
 
   constructor(private readonly source: JsonSchemaSource) {
     for (let i = 0; i < source.text.length; i++) if (source.text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
@@ -116,11 +133,13 @@ class SchemaFile {
         const key = keyNode?.value;
         if (typeof key !== 'string' || value?.type !== 'object') continue;
         this.definitions.set(`#/${container}/${key}`, { node: value, name: stringValue(child(value, 'title')) ?? key });
+        this.definitionNames.set(value, stringValue(child(value, 'title')) ?? key);
       }
     }
     const out: ConfigClass[] = [];
     const stem = this.source.file.replace(/^.*\//, '').replace(/(?:\.schema)?\.json$/i, '');
     const rootName = stringValue(child(root, 'title')) ?? pascalCase(stem);
+    this.rootName = rootName;
     if (isObjectSchema(root) || child(root, 'allOf')) {
       const cls = this.type(root, rootName, root);
       if (cls.fields.length > 0) out.push(cls);
@@ -133,24 +152,20 @@ class SchemaFile {
     return out;
   }
 
-  private type(node: JsonNode, name: string, at: JsonNode, seen = new Set<JsonNode>()): ConfigClass {
-    const fields: ParamSpec[] = [];
+  /**
+   * A type from an object schema: the fields of its `allOf` members (a `$ref` is a base, an inline
+   * object adds its properties), then its own `properties`. Fields are computed once per schema
+   * node (memoised) and walked with an explicit stack, so a chain of 5,000 definitions each
+   * `allOf` the next is linear work (#33 sweep: 1,000 links ran over 120 s, 5,000 overflowed the
+   * stack). A member whose own `allOf` chain is already {@link MAX_ALLOF_DEPTH} levels deep is
+   * not read (its fields nor those below it): the type keeps its own fields and those of its
+   * members within the limit, and a warning names the first definition cut (degrades, linearly).
+   */
+  private type(node: JsonNode, name: string, at: JsonNode): ConfigClass {
     const bases: string[] = [];
-    seen.add(node);
-    // allOf members first: a `$ref` is a base, an inline object adds its properties.
     for (const member of child(node, 'allOf')?.children ?? []) {
       const ref = stringValue(child(member, '$ref'));
-      const target = ref === undefined ? member : this.definitions.get(ref)?.node;
       if (ref !== undefined) bases.push(this.definitions.get(ref)?.name ?? ref);
-      if (!target || seen.has(target)) continue;
-      for (const f of this.type(target, name, at, seen).fields) addField(fields, f);
-    }
-    const required = new Set((child(node, 'required')?.children ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string'));
-    for (const prop of child(node, 'properties')?.children ?? []) {
-      const [keyNode, value] = prop.children ?? [];
-      const key = keyNode?.value;
-      if (!keyNode || typeof key !== 'string' || value?.type !== 'object') continue;
-      addField(fields, this.field(key, keyNode, value, name, required.has(key)));
     }
     return {
       name,
@@ -158,9 +173,80 @@ class SchemaFile {
       module: this.source.file,
       kind: 'json-schema',
       bases,
-      fields,
+      fields: this.fieldsOf(node).fields.map((f) => (f.owner === name ? f : { ...f, owner: name })),
       location: this.location(at),
     };
+  }
+
+  /** The schema nodes of an object schema's `allOf` members that docdrift follows (local `$ref`s, inline objects). */
+  private allOfTargets(node: JsonNode): JsonNode[] {
+    const out: JsonNode[] = [];
+    for (const member of child(node, 'allOf')?.children ?? []) {
+      const ref = stringValue(child(member, '$ref'));
+      const target = ref === undefined ? member : this.definitions.get(ref)?.node;
+      if (target) out.push(target);
+    }
+    return out;
+  }
+
+  /** Fields of a schema node with its `allOf` members' first, and its `allOf` depth (see {@link type}). */
+  private fieldsOf(start: JsonNode): { fields: ParamSpec[]; depth: number } {
+    const done = this.fieldMemo.get(start);
+    if (done) return done;
+    const onStack = new Set<JsonNode>([start]);
+    const stack: Array<{ node: JsonNode; targets: JsonNode[]; next: number }> = [{ node: start, targets: this.allOfTargets(start), next: 0 }];
+    while (stack.length > 0) {
+      const top = stack.at(-1)!;
+      if (top.next < top.targets.length) {
+        const target = top.targets[top.next++]!;
+        if (!this.fieldMemo.has(target) && !onStack.has(target)) {
+          onStack.add(target);
+          stack.push({ node: target, targets: this.allOfTargets(target), next: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      onStack.delete(top.node);
+      const fields: ParamSpec[] = [];
+      const index = new Map<string, number>();
+      const add = (f: ParamSpec): void => {
+        // A later definition of a key replaces an inherited one in place.
+        const i = index.get(f.name);
+        if (i !== undefined) fields[i] = f;
+        else {
+          index.set(f.name, fields.length);
+          fields.push(f);
+        }
+      };
+      let depth = 0;
+      for (const target of top.targets) {
+        // A member in a cycle (on the stack) adds nothing, as a member already seen did before.
+        const member = this.fieldMemo.get(target);
+        if (!member) continue;
+        if (member.depth >= MAX_ALLOF_DEPTH) {
+          this.tooDeep ??= top.node;
+          depth = Math.max(depth, MAX_ALLOF_DEPTH);
+          continue;
+        }
+        depth = Math.max(depth, member.depth + 1);
+        for (const f of member.fields) add(f);
+      }
+      const required = new Set((child(top.node, 'required')?.children ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string'));
+      const owner = this.definitionName(top.node);
+      for (const prop of child(top.node, 'properties')?.children ?? []) {
+        const [keyNode, value] = prop.children ?? [];
+        const key = keyNode?.value;
+        if (!keyNode || typeof key !== 'string' || value?.type !== 'object') continue;
+        add(this.field(key, keyNode, value, owner, required.has(key)));
+      }
+      this.fieldMemo.set(top.node, { fields, depth });
+    }
+    return this.fieldMemo.get(start)!;
+  }
+
+  /** The name a schema node's own fields are owned by: its definition's name, else the file's root type name. */
+  private definitionName(node: JsonNode): string {
+    return this.definitionNames.get(node) ?? this.rootName;
   }
 
   private field(key: string, keyNode: JsonNode, schema: JsonNode, owner: string, required: boolean): ParamSpec {

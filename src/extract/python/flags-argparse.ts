@@ -41,6 +41,11 @@ interface Parser {
   prog?: string;
   /** True once the parser is passed in `parents=[…]`: a parent parser is a building block, not a command. */
   isParent: boolean;
+  /**
+   * Some arguments of its `parents=` were not copied (over {@link MAX_PARSER_PARAMS}, or the
+   * file's {@link MAX_INHERITED_PARAMS}): its flags are not all known (listed as passing unknown flags on).
+   */
+  paramsCut?: boolean;
   /** `module:function` targets the parser's `set_defaults(...)` dispatch to (see {@link FlagCommand.dispatch}). */
   dispatch: string[];
   /**
@@ -103,6 +108,10 @@ type Signal = 'continue' | 'break' | 'return' | undefined;
 
 /** How deep statements, expressions and calls are followed together before a value is unknown (#33 item 3). */
 const MAX_EVAL_DEPTH = 250;
+/** Arguments a parser takes from its `parents=` at most (real parsers have a few hundred). */
+export const MAX_PARSER_PARAMS = 2_000;
+/** Arguments copied from `parents=` over one evaluator's parsers at most (its total work). */
+export const MAX_INHERITED_PARAMS = 200_000;
 /** How deep calls into helper functions and lambdas are followed. */
 const MAX_CALL_DEPTH = 8;
 /** A helper called with only known values is evaluated when its body has at most this many statements. */
@@ -188,6 +197,8 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
 
 class ArgparseState {
   private readonly parsers = new Map<string, Parser>();
+  /** Arguments copied from `parents=` so far (bounded by {@link MAX_INHERITED_PARAMS}). */
+  private inherited = 0;
   private readonly moduleEnvs = new Map<FlagModule, Map<string, Value | undefined>>();
   /** The whole run's budget, and each file's (spending from it). */
   private readonly runBudget = new Budget(EVAL_LIMITS.runSteps, undefined, EVAL_LIMITS.runAllocation);
@@ -1072,7 +1083,17 @@ class ArgparseState {
     for (const item of parents.items) {
       if (item?.kind !== 'parser' || item.parser === parser) continue;
       item.parser.isParent = true;
-      for (const [key, spec] of item.parser.params) if (!parser.params.has(key)) parser.params.set(key, spec);
+      if (item.parser.paramsCut) parser.paramsCut = true;
+      for (const [key, spec] of item.parser.params) {
+        if (parser.params.has(key)) continue;
+        // Bounded (#33 sweep: `parents=` chains 5,000 long copied 12 million arguments, 715 MB).
+        if (parser.params.size >= MAX_PARSER_PARAMS || this.inherited >= MAX_INHERITED_PARAMS) {
+          parser.paramsCut = true;
+          break;
+        }
+        this.inherited++;
+        parser.params.set(key, spec);
+      }
     }
   }
 
@@ -1219,6 +1240,7 @@ class ArgparseState {
           location: parser.location,
           ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
+          ...(parser.paramsCut ? { passesUnknownFlags: true } : {}),
         });
       }
     }

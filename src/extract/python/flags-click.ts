@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
-  stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  stripPrefix, subcommandTree, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
@@ -130,14 +130,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   }
   attachRegistered(ctx, commands, attach);
   readCollections(ctx, commands);
-  for (const command of commands.values()) {
-    for (const ref of command.mergedFrom ?? []) {
-      const source = commands.get(symbolKey(ref));
-      if (!source && command.strictSources) command.dynamic = true;
-      if (!source || source === command) continue;
-      for (const child of source.children) if (!command.children.some((c) => c.name === child.name)) command.children.push(child);
-    }
-  }
+  mergeSources(commands);
   const out: FlagCommand[] = [];
   for (const root of commands.values()) {
     if (root.nested) continue;
@@ -145,20 +138,75 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     // (`pip-compile = "piptools.scripts.compile:cli"` beside `pip-tools compile`): it is listed
     // under its own target too, and a caller's target only when it is no group's child.
     const targets = root.attached ? [symbolKey(root.symbol)] : [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
-    const emit = (command: ClickCommand, path: string[], seen: Set<ClickCommand>): void => {
-      if (seen.has(command)) return;
+    for (const { node: command, path, cut } of subcommandTree(root, (c) => c.children.map((child) => ({ node: child.command, name: child.name })))) {
       const owner = [root.name, ...path].join(' ');
       const params = command.params.map((spec) => ({ ...spec, owner }));
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
-      const dynamic = command.dynamic ? { dynamicSubcommands: true } : {};
+      const dynamic = command.dynamic || cut ? { dynamicSubcommands: true } : {};
       for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic });
-      for (const child of command.children) emit(child.command, [...path, child.name], new Set([...seen, command]));
-    };
-    emit(root, [], new Set());
+    }
   }
   return out;
+}
+
+/** Groups merged through more `CommandCollection`/merging-class levels than this are marked dynamic (sub-commands unknown). */
+export const MAX_SOURCE_DEPTH = 50;
+
+/**
+ * Gives every merging group (a `CommandCollection`, a `cls=` group class whose `list_commands`
+ * merges other groups) the sub-commands of its sources, after the sources' own merges: a
+ * collection over a collection has the sub-commands of both, whatever order they were read in.
+ * Each group is merged once (memoised; an explicit stack, no recursion), so a chain of 5,000
+ * collections is linear work; a source in a cycle adds what it has so far. A group more than
+ * {@link MAX_SOURCE_DEPTH} merge levels above a plain group gets no sub-commands from the source
+ * past the limit and is marked dynamic (docdrift says its sub-commands are not all known).
+ */
+function mergeSources(commands: Map<string, ClickCommand>): void {
+  /** Merge levels below a group, once merged (0: merges nothing); absent: not visited; -1: on the stack. */
+  const depth = new Map<ClickCommand, number>();
+  const merge = (command: ClickCommand): void => {
+    const names = new Set(command.children.map((c) => c.name));
+    let below = 0;
+    for (const ref of command.mergedFrom ?? []) {
+      const source = commands.get(symbolKey(ref));
+      if (!source && command.strictSources) command.dynamic = true;
+      if (!source || source === command) continue;
+      const level = depth.get(source) ?? 0;
+      below = Math.max(below, level + 1);
+      if (level >= MAX_SOURCE_DEPTH) {
+        command.dynamic = true;
+        continue;
+      }
+      if (source.dynamic) command.dynamic = true;
+      for (const child of source.children) {
+        if (names.has(child.name)) continue;
+        names.add(child.name);
+        command.children.push(child);
+      }
+    }
+    depth.set(command, below);
+  };
+  for (const start of commands.values()) {
+    if (depth.has(start) || !start.mergedFrom?.length) continue;
+    const stack: Array<{ command: ClickCommand; next: number }> = [{ command: start, next: 0 }];
+    depth.set(start, -1);
+    while (stack.length > 0) {
+      const top = stack.at(-1)!;
+      const refs = top.command.mergedFrom ?? [];
+      if (top.next < refs.length) {
+        const source = commands.get(symbolKey(refs[top.next++]!));
+        if (source && !depth.has(source) && source.mergedFrom?.length) {
+          depth.set(source, -1);
+          stack.push({ command: source, next: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      merge(top.command);
+    }
+  }
 }
 
 /**
@@ -478,6 +526,7 @@ function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { gr
  */
 function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>): void {
   for (const module of ctx.modules.values()) {
+    let addSources: Map<string, Node[]> | undefined;
     for (const { call, args, fnName, local } of callsTo(ctx, module, COLLECTION)) {
       const assignment = call.parent?.type === 'assignment' ? call.parent : undefined;
       const left = assignment?.childForFieldName('left');
@@ -497,18 +546,29 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
       const sourcesNode = args.keywords.get('sources') ?? args.positional[1];
       const listed = sourcesNode && ['list', 'tuple'].includes(unparen(sourcesNode).type) ? namedChildren(unparen(sourcesNode)) : undefined;
       if (sourcesNode && !listed) collection.dynamic = true;
+      // A source read later (another module, a collection further down) is merged too: the
+      // merge runs once every group is known (mergeSources); one that is no group makes it dynamic.
+      collection.strictSources = true;
       for (const item of listed ?? []) {
         const symbol = ctx.symbol(module, dottedName(unparen(item)), local);
-        if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+        if (symbol) collection.mergedFrom!.push(symbol);
         else collection.dynamic = true;
       }
-      // `cli.add_source(g)` on a module-level collection.
+      // `cli.add_source(g)` on a module-level collection (the module's calls scanned once, not per collection).
       if (fnName === undefined) {
-        for (const other of module.root.descendantsOfType('call')) {
-          const a = other ? callArgs(other) : undefined;
-          if (a?.callee?.length !== 2 || a.callee[0] !== name || a.callee[1] !== 'add_source' || !a.positional[0]) continue;
-          const symbol = ctx.symbol(module, dottedName(unparen(a.positional[0])));
-          if (symbol && commands.has(symbolKey(symbol))) collection.mergedFrom!.push(symbol);
+        if (!addSources) {
+          addSources = new Map();
+          for (const other of module.root.descendantsOfType('call')) {
+            const a = other ? callArgs(other) : undefined;
+            if (a?.callee?.length !== 2 || a.callee[1] !== 'add_source' || !a.positional[0]) continue;
+            const list = addSources.get(a.callee[0]!) ?? [];
+            list.push(a.positional[0]);
+            addSources.set(a.callee[0]!, list);
+          }
+        }
+        for (const source of addSources.get(name) ?? []) {
+          const symbol = ctx.symbol(module, dottedName(unparen(source)));
+          if (symbol) collection.mergedFrom!.push(symbol);
           else collection.dynamic = true;
         }
       }

@@ -398,6 +398,20 @@ function isAlphanumeric(ch: string): boolean {
   return (ch >= '0' && ch <= '9') || (isIdentifier(ch) && ch !== '_');
 }
 
+/**
+ * Sub-command levels a program's tree is followed to (real CLIs nest a handful): a group deeper
+ * is listed with its sub-commands marked unknown (`dynamicSubcommands`), not followed. Groups
+ * nested 5,000 deep (`g1.add_command(g0)`, `app1.add_typer(app0)` chains) overflowed the stack.
+ */
+export const MAX_SUBCOMMAND_DEPTH = 32;
+
+/**
+ * Commands listed per program at most (the program, its groups and sub-commands): a group whose
+ * sub-commands would pass it is listed with them marked unknown. Bounds the work of trees that
+ * share groups (a group added under two names at each of 32 levels has 2^32 paths).
+ */
+export const MAX_COMMANDS_PER_PROGRAM = 10_000;
+
 /** Location of a node in the module's file. */
 export function locate(module: FlagModule, node: Node): SourceLocation {
   return nodeLocation(module.info.file, node);
@@ -486,21 +500,35 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
   if (root) {
     let ranges = definitionRanges.get(root);
     if (!ranges) {
+      // Only the outermost ranges of each kind (a nested one lies inside them): disjoint and in
+      // document order, so one binary search answers (a scan per node was quadratic: 5,000
+      // functions and 5,000 calls in one module, bad-input `python-nested-groups`).
       ranges = {
-        defs: root.descendantsOfType('function_definition').filter((d): d is Node => d !== null)
-          .map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text })),
-        classes: root.descendantsOfType('class_definition').filter((d): d is Node => d !== null)
-          .map((d) => ({ start: d.startIndex, end: d.endIndex })),
+        defs: outermost(root.descendantsOfType('function_definition').filter((d): d is Node => d !== null)
+          .map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text }))),
+        classes: outermost(root.descendantsOfType('class_definition').filter((d): d is Node => d !== null)
+          .map((d) => ({ start: d.startIndex, end: d.endIndex }))),
       };
       definitionRanges.set(root, ranges);
     }
     const at = node.startIndex;
     const end = node.endIndex;
-    const inside = (r: { start: number; end: number }): boolean => r.start < at && end <= r.end;
-    if (ranges.classes.some(inside)) return undefined;
-    let outer: { start: number; name: string | undefined } | undefined;
-    for (const d of ranges.defs) if (inside(d) && (!outer || d.start < outer.start)) outer = d;
-    return outer?.name;
+    const containing = <R extends { start: number; end: number }>(list: R[]): R | undefined => {
+      let lo = 0;
+      let hi = list.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]!.start < at) {
+          found = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      const r = found >= 0 ? list[found] : undefined;
+      return r && end <= r.end ? r : undefined;
+    };
+    if (containing(ranges.classes)) return undefined;
+    return containing(ranges.defs)?.name;
   }
   let fn: Node | undefined;
   for (let n: Node | null = node.parent; n; n = n.parent) {
@@ -508,4 +536,41 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
     if (n.type === 'class_definition') return undefined;
   }
   return fn?.childForFieldName('name')?.text;
+}
+
+/** Of ranges in document order (a range's nested ones after it), those inside no other. */
+function outermost<R extends { start: number; end: number }>(ranges: R[]): R[] {
+  const out: R[] = [];
+  for (const r of ranges) if (out.length === 0 || r.start >= out.at(-1)!.end) out.push(r);
+  return out;
+}
+
+/**
+ * A program's command tree in pre-order (a group, then each sub-command's subtree in order), with
+ * each command's path of sub-command names. Walked with an explicit stack: a command already on
+ * the path above (a cycle) is left out; a group at {@link MAX_SUBCOMMAND_DEPTH} levels, or one
+ * whose sub-commands would take the program past {@link MAX_COMMANDS_PER_PROGRAM} commands, is
+ * given with `cut` (its sub-commands are not listed: the caller marks them unknown).
+ *
+ * @param root the program's top command
+ * @param children a command's sub-commands with the names they are invoked by, in order
+ */
+export function* subcommandTree<T>(root: T, children: (node: T) => Array<{ node: T; name: string }>): Generator<{ node: T; path: string[]; cut: boolean }> {
+  interface Entry { node: T; path: string[]; up: Entry | undefined }
+  const stack: Entry[] = [{ node: root, path: [], up: undefined }];
+  let listed = 1;
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const kids: Entry[] = [];
+    for (const { node, name } of children(entry.node)) {
+      let cycle = false;
+      for (let a: Entry | undefined = entry; a && !cycle; a = a.up) cycle = a.node === node;
+      if (!cycle) kids.push({ node, path: [...entry.path, name], up: entry });
+    }
+    const cut = kids.length > 0 && (entry.path.length >= MAX_SUBCOMMAND_DEPTH || listed + kids.length > MAX_COMMANDS_PER_PROGRAM);
+    yield { node: entry.node, path: entry.path, cut };
+    if (cut) continue;
+    listed += kids.length;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
 }

@@ -2,8 +2,8 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isSequenceAnnotation, isTrue, locate, parseClickDecls, passesUnknown, spellings, symbolKey, toDefault,
-  type FlagContext, type FlagModule, type Symbol,
+  boolOrString, callArgs, clickOptionNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, parseClickDecls, passesUnknown, spellings,
+  subcommandTree, symbolKey, toDefault, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
@@ -200,23 +200,59 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
       push([], [...signature(ctx, only.fn, naming), ...builtIns], only.location, only.passes);
       continue;
     }
-    const walk = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
-      if (seen.has(group)) return;
-      const inner = new Set([...seen, group]);
-      const own = group.callback ? signature(ctx, group.callback.fn, naming) : [];
-      push(path, path.length === 0 ? [...own, ...builtIns] : own, group.callback?.location ?? group.location);
-      emitMembers(group, path, inner);
-    };
-    const emitMembers = (group: TyperApp, path: string[], seen: Set<TyperApp>): void => {
-      for (const command of group.commands) push([...path, command.name], signature(ctx, command.fn, naming), command.location, command.passes);
-      for (const sub of group.subApps) {
-        if (seen.has(sub.app)) continue;
-        const name = sub.name ?? sub.app.name ?? (sub.app.callback ? naming(sub.app.callback.fn.name) : undefined);
-        if (name === undefined) emitMembers(sub.app, path, new Set([...seen, sub.app]));
-        else walk(sub.app, [...path, name], seen);
+    // A group is listed with its callback's parameters; its commands are leaves.
+    for (const { node, path, cut } of subcommandTree<TyperNode>({ app }, (n) => (n.app ? typerMembers(n.app, naming) : []))) {
+      if (node.command) {
+        push(path, signature(ctx, node.command.fn, naming), node.command.location, node.command.passes);
+        continue;
       }
-    };
-    walk(app, [], new Set());
+      const group = node.app!;
+      const own = group.callback ? signature(ctx, group.callback.fn, naming) : [];
+      const params = path.length === 0 ? [...own, ...builtIns] : own;
+      const location = group.callback?.location ?? group.location;
+      if (!cut) push(path, params, location);
+      else for (const target of targets) out.push({ path, target, params: params.map((spec) => ({ ...spec, owner: [label, ...path].join(' ') })), location, dynamicSubcommands: true });
+    }
+  }
+  return out;
+}
+
+/** A node of a typer program's tree: a group (an app) or a command (a leaf). */
+interface TyperNode {
+  app?: TyperApp;
+  command?: TyperApp['commands'][number];
+}
+
+/** One wrapper per app, so that the tree walk sees a sub-app met again as the same node (a cycle). */
+const appNodes = new WeakMap<TyperApp, TyperNode>();
+
+/**
+ * An app's members as typer lists them: its commands, then its sub-apps; a sub-app with no name
+ * at all has its members merged in its place (followed with an explicit stack, each app once,
+ * at most {@link MAX_COMMANDS_PER_PROGRAM} members).
+ */
+function typerMembers(app: TyperApp, naming: Naming): Array<{ node: TyperNode; name: string }> {
+  const out: Array<{ node: TyperNode; name: string }> = [];
+  const merged = new Set<TyperApp>([app]);
+  const stack: Array<{ group: TyperApp; next: number }> = [{ group: app, next: 0 }];
+  for (const command of app.commands) out.push({ node: { command }, name: command.name });
+  while (stack.length > 0 && out.length < MAX_COMMANDS_PER_PROGRAM) {
+    const top = stack.at(-1)!;
+    const sub = top.group.subApps[top.next++];
+    if (!sub) {
+      stack.pop();
+      continue;
+    }
+    const name = sub.name ?? sub.app.name ?? (sub.app.callback ? naming(sub.app.callback.fn.name) : undefined);
+    if (name !== undefined) {
+      let node = appNodes.get(sub.app);
+      if (!node) appNodes.set(sub.app, (node = { app: sub.app }));
+      out.push({ node, name });
+    } else if (!merged.has(sub.app)) {
+      merged.add(sub.app);
+      for (const command of sub.app.commands) out.push({ node: { command }, name: command.name });
+      stack.push({ group: sub.app, next: 0 });
+    }
   }
   return out;
 }
