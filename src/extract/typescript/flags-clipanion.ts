@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { propertyName, skipOuter } from './syntax.js';
+import { propertyName, skipOuter, walkTree } from './syntax.js';
 import type { Entry, FlagEvaluator, Value } from './types.js';
 
 const CLIPANION = 'clipanion';
@@ -84,9 +84,8 @@ export function clipanionPrograms(ev: FlagEvaluator, module: ModuleInfo): Comman
         if (!commands || register(node, commands) === 0) node.dynamicSubcommands = true;
       }
     }
-    ts.forEachChild(n, visit);
   };
-  visit(module.sf);
+  walkTree(module.sf, visit);
   for (const { node, registered } of byVariable.values()) if (registered === 0) node.dynamicSubcommands = true;
   return out;
 }

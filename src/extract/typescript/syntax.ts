@@ -166,3 +166,26 @@ function stripCode(text: string): string {
   const inline = /^(`+)([\s\S]*)\1$/.exec(text);
   return inline ? (inline[2] ?? '').trim() : text;
 }
+
+/**
+ * Visits `root` and every node under it in source order (pre-order: a node, then its children
+ * as `ts.forEachChild` lists them), as a recursive `forEachChild` walk would, but with an
+ * explicit stack: no recursion, so a chain of 10,000 `.option()` calls (20,000 nested nodes)
+ * cannot overflow the call stack. `visit` returns `false` to skip a node's children, `'stop'` to
+ * end the walk; anything else descends. Never throws of its own.
+ */
+export function walkTree(root: ts.Node, visit: (node: ts.Node) => boolean | 'stop' | void): void {
+  const stack: ts.Node[] = [root];
+  const children: ts.Node[] = [];
+  while (stack.length > 0) {
+    const node = stack.pop() as ts.Node;
+    const verdict = visit(node);
+    if (verdict === 'stop') return;
+    if (verdict === false) continue;
+    children.length = 0;
+    ts.forEachChild(node, (child) => {
+      children.push(child);
+    });
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as ts.Node);
+  }
+}
