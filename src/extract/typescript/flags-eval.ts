@@ -9,7 +9,7 @@ import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { dirname, findSource, joinPath, resolveSpecifier, type ModuleInfo } from './scan.js';
-import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter, walkTree } from './syntax.js';
+import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -90,6 +90,8 @@ export class Evaluator implements FlagEvaluator {
   private readonly busy = new Set<ts.Node>();
   /** How many `evaluate` calls are under way (see {@link MAX_EVAL_DEPTH}). */
   private depth = 0;
+  /** Call-chain links `evaluateChain` has evaluated (forgotten with the memo). */
+  private readonly chained = new Set<ts.Node>();
   private readonly params = new Map<ts.ParameterDeclaration, Value>();
   private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
   private readonly singletons = new Map<string, CommandNode>();
@@ -149,7 +151,12 @@ export class Evaluator implements FlagEvaluator {
   private evaluateChain(expr: ts.Expression): Value | undefined {
     const links: ts.Expression[] = [];
     for (let e: ts.Expression = skipOuter(expr); links.length < MAX_CHAIN; ) {
-      if (ts.isCallExpression(e) || ts.isNewExpression(e)) links.push(e);
+      if (ts.isCallExpression(e) || ts.isNewExpression(e)) {
+        // A link an outer call's pre-pass already evaluated ends this one: linear over a chain.
+        if (this.chained.has(e)) break;
+        this.chained.add(e);
+        links.push(e);
+      }
       if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isAwaitExpression(e)) e = skipOuter(e.expression);
       else break;
     }
@@ -177,6 +184,7 @@ export class Evaluator implements FlagEvaluator {
   private forget(n: ts.Node): void {
     walkTree(n, (c) => {
       this.memo.delete(c);
+      this.chained.delete(c);
     });
   }
 
@@ -453,7 +461,7 @@ export class Evaluator implements FlagEvaluator {
     if (!ts.isVariableDeclaration(decl) || decl.initializer !== array || !ts.isIdentifier(decl.name)) return out;
     const name = decl.name.text;
     const scope = decl.parent.parent?.parent;
-    if (!scope || !array.getSourceFile().text.includes(`${name}.`)) return out;
+    if (!scope || !sourceFileOf(array).text.includes(`${name}.`)) return out;
     let changed = false;
     const visit = (n: ts.Node): 'stop' | undefined => {
       if (changed) return 'stop';
@@ -810,7 +818,7 @@ export class Evaluator implements FlagEvaluator {
       }
     }
     // `X.flags = {…}` after the class (JavaScript written without class fields).
-    const sf = cls.getSourceFile();
+    const sf = sourceFileOf(cls);
     const className = cls.name?.text;
     if (className !== undefined) {
       for (const s of sf.statements) {
@@ -830,10 +838,10 @@ export class Evaluator implements FlagEvaluator {
    * stays the expression as written.
    */
   defaultOf(expr: ts.Expression): DefaultValue {
-    const written = defaultOf(expr, expr.getSourceFile());
+    const written = defaultOf(expr, sourceFileOf(expr));
     if (written.kind === 'literal') return written;
     const literal = this.constantLiteral(expr, 0);
-    return literal ? { kind: 'literal', text: literal.getText(literal.getSourceFile()) } : written;
+    return literal ? { kind: 'literal', text: literal.getText(sourceFileOf(literal)) } : written;
   }
 
   private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
@@ -1311,7 +1319,7 @@ export class Evaluator implements FlagEvaluator {
   // ── positions ──────────────────────────────────────────────────────────────
 
   moduleOf(node: ts.Node): ModuleInfo | undefined {
-    return this.bySourceFile.get(node.getSourceFile());
+    return this.bySourceFile.get(sourceFileOf(node));
   }
 
   moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined {
@@ -1321,7 +1329,7 @@ export class Evaluator implements FlagEvaluator {
 
   /** The node's range (leading trivia excluded). */
   location(node: ts.Node): SourceLocation {
-    const sf = node.getSourceFile();
+    const sf = sourceFileOf(node);
     return locationOf(this.bySourceFile.get(sf)?.file ?? sf.fileName.replace(/^\//, ''), sf, node);
   }
 
@@ -1330,7 +1338,7 @@ export class Evaluator implements FlagEvaluator {
    * is written without escapes (else the whole literal).
    */
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation {
-    const sf = literal.getSourceFile();
+    const sf = sourceFileOf(literal);
     const whole = this.location(literal);
     if (!ts.isStringLiteralLike(literal) || literal.getText(sf).slice(1, -1) !== literal.text) return whole;
     const start = literal.getStart(sf) + 1 + index;

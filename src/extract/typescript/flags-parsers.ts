@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { skipOuter, walkTree } from './syntax.js';
+import { skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
 
 const UTIL = new Set(['node:util', 'util']);
@@ -480,7 +480,7 @@ function handsOn(id: ts.Identifier): boolean {
   if (ts.isTypeOfExpression(p) || ts.isPrefixUnaryExpression(p) || ts.isIfStatement(p)) return false;
   if (ts.isBinaryExpression(p) && COMPARISONS.has(p.operatorToken.kind)) return false;
   if (ts.isCallExpression(p) && p.expression !== e) {
-    const callee = p.expression.getText();
+    const callee = p.expression.getText(sourceFileOf(p.expression));
     if (/^console\.\w+$/.test(callee) || callee === 'JSON.stringify') return false;
   }
   return true;
