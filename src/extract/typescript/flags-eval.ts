@@ -1,6 +1,6 @@
 /** A small abstract evaluator over syntax trees: follows yargs, commander, cac, sade and meow values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
-import type { DefaultValue, SourceLocation } from '../../model/types.js';
+import type { DefaultValue, InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { applyCac, cacProgram } from './flags-cac.js';
 import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
 import { meowProgram } from './flags-meow.js';
@@ -99,6 +99,8 @@ export class Evaluator implements FlagEvaluator {
   private readonly loopItems = new Map<ts.Node, ts.Expression>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
+  /** Warnings from {@link warn}: definitions over a limit. */
+  readonly diagnostics: InputDiagnostic[] = [];
 
   constructor(
     private readonly resolver: Resolver,
@@ -1328,6 +1330,11 @@ export class Evaluator implements FlagEvaluator {
   }
 
   /** The node's range (leading trivia excluded). */
+  warn(node: ts.Node, message: string): void {
+    const at = this.location(node);
+    this.diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${at.file}:${at.line}:${at.column}: ${message}`, location: { file: at.file, line: at.line, column: at.column } });
+  }
+
   location(node: ts.Node): SourceLocation {
     const sf = sourceFileOf(node);
     return locationOf(this.bySourceFile.get(sf)?.file ?? sf.fileName.replace(/^\//, ''), sf, node);

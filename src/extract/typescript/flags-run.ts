@@ -76,6 +76,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];
   for (const root of roots) emit(root, [], root.file, commands, new Set());
+  diagnostics.push(...evaluator.diagnostics);
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
   return { commands, diagnostics };
 }

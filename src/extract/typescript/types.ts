@@ -206,4 +206,10 @@ export interface FlagEvaluator {
   moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined;
   /** A member of a module-like value (an object literal's property, a namespace's export, a class's static member). */
   member(value: Value, name: string, at: ts.Node): Value | undefined;
+  /**
+   * Records a `parse-error` warning at `node` (`<file>:<line>:<column>: <message>`): a definition
+   * over one of the readers' limits, read in part or not at all. Reported with the run's other
+   * TypeScript diagnostics.
+   */
+  warn(node: ts.Node, message: string): void;
 }
