@@ -88,4 +88,10 @@ describe('#33 sweep: TypeScript CLI readers under hostile input', () => {
     // main took 20 s of CPU (parents looked up per sub-command over every command, twice); now ~4 s.
     expect(r.cpuMs, 'CPU ms').toBeLessThan(10_000);
   });
+
+  it("yargs: the note for a `.commandDir()` folder it cannot read names that construct, not commander's", { timeout: 120_000 }, () => {
+    const r = run(project(`import yargs from 'yargs';\nyargs(process.argv.slice(2)).commandDir('/').parse();\n`));
+    expect(r.stderr).toContain('yargs `.commandDir()` with a folder docdrift cannot read');
+    expect(r.stderr).not.toContain('commander `.command(name)`');
+  });
 });

@@ -619,6 +619,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
+        if (fc.dynamicSubcommandsBy !== undefined) cmd.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
@@ -654,6 +655,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
+        if (fc.dynamicSubcommandsBy !== undefined) configured.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
@@ -682,6 +684,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+        ...(fc.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: fc.dynamicSubcommandsBy } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });
     }

@@ -154,7 +154,10 @@ function cacCommand(ev: FlagEvaluator, program: CommandNode, call: ts.CallExpres
   const [a0, a1] = call.arguments;
   const raw = a0 ? ev.stringOf(a0) : undefined;
   if (!a0 || raw === undefined) {
-    if (a0) program.dynamicSubcommands = true;
+    if (a0) {
+      program.dynamicSubcommands = true;
+      program.dynamicSubcommandsBy = 'cac `.command(name)` with a name docdrift cannot read';
+    }
     return undefined;
   }
   const cut = raw.search(/[<[]/);

@@ -175,6 +175,7 @@ function fillDefinition(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLite
   }
   if (!subEntries) {
     node.dynamicSubcommands = true;
+    node.dynamicSubcommandsBy = 'citty `subCommands` docdrift cannot read';
     return;
   }
   for (const s of subEntries) {

@@ -82,7 +82,10 @@ function positional(ev: FlagEvaluator, node: CommandNode, literal: ts.Node, toke
 function sadeCommand(ev: FlagEvaluator, program: CommandNode, a0: ts.Node | undefined, a1: ts.Node | undefined, a2: ts.Node | undefined): void {
   const usage = a0 ? ev.stringOf(a0) : undefined;
   if (!a0 || usage === undefined) {
-    if (a0) program.dynamicSubcommands = true;
+    if (a0) {
+      program.dynamicSubcommands = true;
+      program.dynamicSubcommandsBy = 'sade `.command(name)` with a name docdrift cannot read';
+    }
     delete program.current;
     return;
   }

@@ -88,6 +88,11 @@ export interface FlagCommand {
    * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
    */
   dynamicSubcommands?: boolean;
+  /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
   /** The sub-command commander runs when the words name none (`.command('init', { isDefault: true })`). */
   defaultSubcommand?: string;
 }
