@@ -59,7 +59,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'warn',
-        message: `${source.file}: the TypeScript parser failed (${error instanceof Error ? error.message : String(error)})`,
+        message: `${source.file}: the TypeScript parser failed (${error instanceof RangeError ? 'nested too deeply for it: ' : ''}${error instanceof Error ? error.message : String(error)}); the file is not read`,
         location: { file: source.file, line: 1, column: 1 },
       });
     }
