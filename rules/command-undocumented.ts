@@ -129,21 +129,64 @@ const rule: Rule<Options> = {
     const documentedNames = model.commands.filter((c) => c.kind !== 'config-file' && model.sectionsFor(c).some((s) => !s.inferred)).map((c) => c.name);
     if (documentedNames.length === 0) return;
     const runs = firstRuns(model);
+    // Parents and sub-command lists are worked out once per command and per parent: asked per
+    // candidate over every command, they made 10,000 sub-commands take 100 million look-ups.
+    const parents = new Map<CommandSpec, CommandSpec | undefined>();
+    const parentOfCmd = (c: CommandSpec): CommandSpec | undefined => {
+      if (!parents.has(c)) parents.set(c, parentOf(model, c));
+      return parents.get(c);
+    };
+    let children: Map<CommandSpec, CommandSpec[]> | undefined;
+    const childrenOf = (p: CommandSpec): CommandSpec[] => {
+      if (!children) {
+        children = new Map();
+        for (const c of model.commands) {
+          const of = parentOfCmd(c);
+          if (!of) continue;
+          const list = children.get(of);
+          if (list) list.push(c);
+          else children.set(of, [c]);
+        }
+      }
+      return children.get(p) ?? [];
+    };
+    type Blocks = ReturnType<typeof headingBlocks>;
+    const listingCache = new Map<CommandSpec, Array<{ block: Blocks[number]; listed: CommandSpec[] }>>();
+    /** Each block of the parent's sections with the sub-commands its inline codes name (`name` or `name …`), in command order. */
+    const listingsOf = (p: CommandSpec, blocks: Blocks): Array<{ block: Blocks[number]; listed: CommandSpec[] }> => {
+      const known = listingCache.get(p);
+      if (known) return known;
+      const kids = childrenOf(p);
+      const byName = new Map(kids.map((c) => [c.name, c]));
+      const out = blocks.map((b) => {
+        const hit = new Set<CommandSpec>();
+        for (const code of b.block.codes ?? []) {
+          const words = code.trim().split(' ');
+          // `code.trim() === s.name || code.trim().startsWith(`${s.name} `)`: every prefix of whole words.
+          for (let n = 1; n <= Math.min(words.length, 64); n++) {
+            const c = byName.get(words.slice(0, n).join(' '));
+            if (c) hit.add(c);
+          }
+        }
+        return { block: b, listed: kids.filter((c) => hit.has(c)) };
+      });
+      listingCache.set(p, out);
+      return out;
+    };
     for (const cmd of candidates) {
       if (isDocumented.get(cmd)) continue;
       const n = options(cmd).length;
       const count = `${n} parameter${n === 1 ? '' : 's'}`;
       const source = paramSource(model, cmd) ?? '';
       const defined = cmd.location ? [{ ...cmd.location, message: `\`${cmd.name}\` is declared here` }] : [];
-      const parent = parentOf(model, cmd);
+      const parent = parentOfCmd(cmd);
       const parentBlocks = parent && isDocumented.get(parent) ? headingBlocks(model, parent) : [];
       // A parent section that lists some of its sub-commands in inline code must list them all.
-      const siblings = parent ? model.commands.filter((c) => c !== cmd && parentOf(model, c) === parent) : [];
-      const listing = parentBlocks.find(({ block }) =>
-        (block.codes ?? []).some((code) => siblings.some((s) => code.trim() === s.name || code.trim().startsWith(`${s.name} `))),
-      );
-      if (parent && listing) {
-        const listed = siblings.filter((s) => (listing.block.codes ?? []).some((code) => code.trim() === s.name || code.trim().startsWith(`${s.name} `)));
+      const listings = parent && parentBlocks.length > 0 ? listingsOf(parent, parentBlocks) : [];
+      const found = listings.find((l) => l.listed.some((s) => s !== cmd));
+      const listing = found?.block;
+      if (parent && listing && found) {
+        const listed = found.listed.filter((s) => s !== cmd);
         report({
           messageId: 'missingFromList',
           data: {

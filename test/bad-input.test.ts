@@ -212,6 +212,41 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #18 item 4: one TypeScript file nested 20,000 levels must not drop the project's other config types.
   'ts-deep-expression': (dir) =>
     writeFileSync(path.join(dir, 'src/deep.ts'), `export const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\nexport const y = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`),
+  // #33 sweep of the TypeScript readers: long call chains, long sade paths, many and deep commands, many flag keys.
+  'ts-option-chains': (dir) => {
+    const links = (call: (i: number) => string): string => Array.from({ length: 4000 }, (_, i) => call(i)).join('\n');
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram${links((i) => `.option('--o${i} <v>', 'opt ${i}')`)};\nprogram.parse();\n`);
+    writeFileSync(path.join(dir, 'src/yargs.ts'), `import yargs from 'yargs';\nyargs(process.argv.slice(2))${links((i) => `.option('o${i}', { type: 'string' })`)}.parse();\n`);
+    writeFileSync(path.join(dir, 'src/sade.ts'), `import sade from 'sade';\nconst prog = sade('other');\nprog${links((i) => `.option('--o${i}', 'opt ${i}')`)};\nprog.parse(process.argv);\n`);
+    writeFileSync(path.join(dir, 'src/cac.ts'), `import { cac } from 'cac';\nconst cli = cac('third');\ncli${links((i) => `.option('--o${i} <v>', 'opt ${i}')`)};\ncli.parse();\n`);
+  },
+  'ts-sade-long-path': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import sade from 'sade';\nconst prog = sade('tsapp');\nprog.command('${words}').option('--x', 'x');\nprog.parse(process.argv);\n`);
+  },
+  'ts-cac-many-commands': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const commands = Array.from({ length: 10_000 }, (_, i) => `cli.command('c${i}', 'cmd ${i}').option('--o${i}', 'o');`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { cac } from 'cac';\nconst cli = cac('tsapp');\ncli.option('--g', 'global');\n${commands}\ncli.parse();\n`);
+  },
+  'ts-nested-commands': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const chain = Array.from({ length: 2000 }, (_, i) => `.command('c${i}')`).join('');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram${chain}.option('--x', 'x');\nprogram.parse();\n`);
+    let command = `defineCommand({ meta: { name: 'leaf' }, args: { x: { type: 'string' } } })`;
+    for (let i = 0; i < 2000; i++) command = `defineCommand({ meta: { name: 'c${i}' }, subCommands: { c${i}: ${command} } })`;
+    writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(${command});\n`);
+  },
+  'ts-many-flag-keys': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const keys = (line: (i: number) => string): string => Array.from({ length: 10_000 }, (_, i) => line(i)).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import meow from 'meow';\nconst cli = meow('help', { importMeta: import.meta, flags: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
+    writeFileSync(path.join(dir, 'src/oclif.ts'), `import { Command, Flags } from '@oclif/core';\nexport default class Run extends Command {\n  static flags = {\n${keys((i) => `    f${i}: Flags.string({ description: 'f' }),`)}\n  };\n  async run() {}\n}\n`);
+    writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'other' }, args: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} }));\n`);
+    writeFileSync(path.join(dir, 'src/node.ts'), `import { parseArgs } from 'node:util';\nparseArgs({ options: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');

@@ -558,6 +558,29 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
   // Programs are the commands with an entry point before linking: a sub-command the config names
   // (`commands."rslib inspect"`) gets its program's target below and is no program of its own.
   const roots = commands.filter((c) => c.target);
+  // Indexes built once (searching every list per sub-command made 10,000 sub-commands quadratic):
+  // the commands the config maps, by name (the first in order wins, as a search would find it) …
+  const byConfigName = new Map<string, { command: CommandSpec; index: number }>();
+  commands.forEach((c, index) => {
+    if (c.mappedBy === 'config' && !byConfigName.has(c.name)) byConfigName.set(c.name, { command: c, index });
+  });
+  // … and the flag commands of a target by their path.
+  const byPath = new Map<string, Map<string, Array<{ fc: FlagCommand; index: number }>>>();
+  const pathIndex = (target: string): Map<string, Array<{ fc: FlagCommand; index: number }>> => {
+    let index = byPath.get(target);
+    if (!index) {
+      index = new Map();
+      byPath.set(target, index);
+      for (const [i, f] of flagCommands.entries()) {
+        if (f.target !== target) continue;
+        const key = f.path.join('\0');
+        const list = index.get(key);
+        if (list) list.push({ fc: f, index: i });
+        else index.set(key, [{ fc: f, index: i }]);
+      }
+    }
+    return index;
+  };
   for (const cmd of roots) {
     if (!cmd.target) continue;
     let target = normaliseTarget(cmd.target);
@@ -596,19 +619,28 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
+        if (fc.dynamicSubcommandsBy !== undefined) cmd.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
       }
       // yargs/commander/cac/sade: options of the program and of parent sub-commands work here too.
-      const inherited = fc.inheritsParentFlags
-        ? flagCommands
-            .filter((p) => p.target === target && p.path.length < fc.path.length && p.path.every((w, i) => fc.path[i] === w))
-            .flatMap((p) => p.params.filter((param) => !param.positional))
-        : [];
+      // Every flag command of the target whose path is a proper prefix of this one, in list order.
+      const ancestors: Array<{ fc: FlagCommand; index: number }> = [];
+      if (fc.inheritsParentFlags) {
+        const index = pathIndex(target);
+        for (let n = 0; n < fc.path.length; n++) ancestors.push(...(index.get(fc.path.slice(0, n).join('\0')) ?? []));
+        ancestors.sort((a, b) => a.index - b.index);
+      }
+      const inherited = ancestors.flatMap((a) => a.fc.params.filter((param) => !param.positional));
       const words = [fc.path, ...(fc.aliases ?? []).map((a) => [...fc.path.slice(0, -1), a]), ...(fc.pathAliases ?? []).filter((w) => w.length > 0)];
       const names = [cmd.name, ...cmd.aliases].flatMap((program) => words.map((w) => `${program} ${w.join(' ')}`));
       // A sub-command the config also names (for its aliases, params or declared flags) is one command.
-      const configured = commands.find((c) => c.mappedBy === 'config' && names.includes(c.name));
+      let configuredAt: { command: CommandSpec; index: number } | undefined;
+      for (const n of names) {
+        const hit = byConfigName.get(n);
+        if (hit && (!configuredAt || hit.index < configuredAt.index)) configuredAt = hit;
+      }
+      const configured = configuredAt?.command;
       if (configured) {
         const known = new Set(configured.params.map((p) => p.name));
         configured.params.push(...fc.params.filter((p) => !known.has(p.name)));
@@ -623,6 +655,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
+        if (fc.dynamicSubcommandsBy !== undefined) configured.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
@@ -651,6 +684,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+        ...(fc.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: fc.dynamicSubcommandsBy } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });
     }

@@ -225,6 +225,11 @@ export interface CommandSpec {
    */
   dynamicSubcommands?: boolean;
   /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
+  /**
    * True when the command's parser accepts an unambiguous prefix of a long option (argparse's
    * `allow_abbrev`, on by default: `--param` runs as `--params` when no other long option starts
    * with `param`). Examples writing such a prefix name that option.

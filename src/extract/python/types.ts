@@ -63,6 +63,11 @@ export interface FlagCommand {
    */
   dynamicSubcommands?: boolean;
   /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
+  /**
    * True when the parser accepts an unambiguous prefix of a long option (argparse `allow_abbrev`,
    * True unless the `ArgumentParser(...)`/`add_parser(...)` call says otherwise).
    */

@@ -6,7 +6,7 @@ import type { Analysis } from './analysis.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo } from './scan.js';
 import { dirname, findSource, joinPath } from './scan.js';
-import { dottedName, hasModifier } from './syntax.js';
+import { dottedName, hasModifier, walkTree } from './syntax.js';
 import { schemaConfig, ZOD_PARSE_METHODS } from './zod.js';
 
 /** Names of the entry functions whose parameter annotations name the command's config. */
@@ -187,9 +187,8 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
         if (config && config.fields.length > 0) add(2, config);
       }
     }
-    ts.forEachChild(node, visit);
   };
-  visit(module.sf);
+  walkTree(module.sf, visit);
 }
 
 /** Callees that return a program's parsed arguments: Node's `parseArgs`, minimist-style parsers, commander `.opts()`. */
@@ -255,12 +254,13 @@ function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => bool
   };
   const mentions = (expr: ts.Expression): boolean => {
     let found = false;
-    const walk = (n: ts.Node): void => {
-      if (found) return;
-      if (ts.isExpression(n) && isDerived(n)) found = true;
-      else ts.forEachChild(n, walk);
-    };
-    walk(expr);
+    walkTree(expr, (n) => {
+      if (ts.isExpression(n) && isDerived(n)) {
+        found = true;
+        return 'stop';
+      }
+      return undefined;
+    });
     return found;
   };
   const bind = (name: ts.BindingName): void => {
@@ -280,9 +280,8 @@ function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => bool
         } else if (!takesArgv) bind(p.name);
       }
     }
-    ts.forEachChild(n, collect);
   };
-  collect(module.sf);
+  walkTree(module.sf, collect);
   // Derived values can chain (`const parsed = parseArgs(…); const values = parsed.values`): to a fixpoint.
   for (let changed = true; changed; ) {
     changed = false;

@@ -55,7 +55,7 @@ export function runExtraction(
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'warn',
-        message: `${source.file}: the TypeScript parser failed (${error instanceof Error ? error.message : String(error)})`,
+        message: `${source.file}: the TypeScript parser failed (${error instanceof RangeError ? 'nested too deeply for it: ' : ''}${error instanceof Error ? error.message : String(error)}); the file is not read`,
         location: { file: source.file, line: 1, column: 1 },
       });
     }

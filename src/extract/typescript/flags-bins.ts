@@ -18,6 +18,11 @@ export interface BinFlagCommand {
   passesUnknownFlags?: boolean;
   /** Sub-commands are also made at run time under names docdrift cannot read (see `FlagCommand.dynamicSubcommands`). */
   dynamicSubcommands?: boolean;
+  /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
   /** The sub-command run when the words name none (commander `{ isDefault: true }`). */
   defaultSubcommand?: string;
   /** On a program: its config type's fields set from one flag each, field → the flag's `dest` (see `binFieldFlags` of the TypeScript extraction). */
@@ -74,6 +79,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander' || p.framework === 'cac' || p.framework === 'sade') ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+        ...(p.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: p.dynamicSubcommandsBy } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
       });
     }

@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
-import { skipOuter } from './syntax.js';
+import { skipOuter, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator, Value } from './types.js';
 
 /** Methods whose result is no command (the parsed argv, help text, a promise). */
@@ -129,7 +129,7 @@ function addCacOption(ev: FlagEvaluator, node: CommandNode, a0: ts.Node | undefi
     else if (e.key === 'type') {
       const v = ts.isExpression(e.value) ? skipOuter(e.value) : undefined;
       const item = v && ts.isArrayLiteralExpression(v) ? v.elements[0] : undefined;
-      const text = item?.getText(item.getSourceFile());
+      const text = item ? item.getText(sourceFileOf(item)) : undefined;
       if (text === 'Number' || text === 'String' || text === 'Boolean') spec.type = `${text.toLowerCase()}[]`;
       // A function of its own (`type: [convertHost]`) makes whatever it returns.
       else delete spec.type;
@@ -154,7 +154,10 @@ function cacCommand(ev: FlagEvaluator, program: CommandNode, call: ts.CallExpres
   const [a0, a1] = call.arguments;
   const raw = a0 ? ev.stringOf(a0) : undefined;
   if (!a0 || raw === undefined) {
-    if (a0) program.dynamicSubcommands = true;
+    if (a0) {
+      program.dynamicSubcommands = true;
+      program.dynamicSubcommandsBy = 'cac `.command(name)` with a name docdrift cannot read';
+    }
     return undefined;
   }
   const cut = raw.search(/[<[]/);

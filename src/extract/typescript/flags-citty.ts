@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { skipOuter } from './syntax.js';
+import { skipOuter, walkTree } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
 
 const CITTY = 'citty';
@@ -53,9 +53,8 @@ export function cittyPrograms(ev: FlagEvaluator, module: ModuleInfo): CommandNod
         out.push(root);
       }
     }
-    ts.forEachChild(n, visit);
   };
-  visit(module.sf);
+  walkTree(module.sf, visit);
   return out;
 }
 
@@ -176,6 +175,7 @@ function fillDefinition(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLite
   }
   if (!subEntries) {
     node.dynamicSubcommands = true;
+    node.dynamicSubcommandsBy = 'citty `subCommands` docdrift cannot read';
     return;
   }
   for (const s of subEntries) {

@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { propertyName, skipOuter } from './syntax.js';
+import { propertyName, skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, Value } from './types.js';
 
 const CLIPANION = 'clipanion';
@@ -84,9 +84,8 @@ export function clipanionPrograms(ev: FlagEvaluator, module: ModuleInfo): Comman
         if (!commands || register(node, commands) === 0) node.dynamicSubcommands = true;
       }
     }
-    ts.forEachChild(n, visit);
   };
-  visit(module.sf);
+  walkTree(module.sf, visit);
   for (const { node, registered } of byVariable.values()) if (registered === 0) node.dynamicSubcommands = true;
   return out;
 }
@@ -108,7 +107,7 @@ function loopArray(expr: ts.Node): ts.Expression | undefined {
 function classesOf(ev: FlagEvaluator, expr: ts.Node, depth = 0): ts.ClassLikeDeclaration[] {
   if (depth > 6 || !ts.isExpression(expr)) return [];
   const e = skipOuter(expr);
-  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'values' && e.expression.expression.getText() === 'Object' && e.arguments[0]) {
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'values' && e.expression.expression.getText(sourceFileOf(e.expression.expression)) === 'Object' && e.arguments[0]) {
     const v = ev.evaluate(e.arguments[0]);
     if (v?.kind === 'namespace') {
       const names = [...v.module.exports.keys(), ...v.module.reexports.keys()];
@@ -265,7 +264,7 @@ function optionSpec(ev: FlagEvaluator, kind: string, prop: string, propNode: ts.
     if (o.key === 'description') spec.description = ev.stringOf(o.value);
     else if (o.key === 'required') spec.required = ev.booleanOf(o.value) === true;
     else if (o.key === 'hidden') spec.hidden = ev.booleanOf(o.value) === true;
-    else if (o.key === 'validator' && /\bisNumber\b/.test(o.value.getText())) spec.type = kind === 'Array' ? 'number[]' : 'number';
+    else if (o.key === 'validator' && /\bisNumber\b/.test(o.value.getText(sourceFileOf(o.value)))) spec.type = kind === 'Array' ? 'number[]' : 'number';
   }
   return spec;
 }

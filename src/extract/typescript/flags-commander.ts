@@ -4,7 +4,7 @@ import type { ParamSpec } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
-import { skipOuter } from './syntax.js';
+import { skipOuter, sourceFileOf } from './syntax.js';
 
 /** Methods that return something other than the command (getters, promises, help text). */
 const NOT_CHAINABLE = new Set([
@@ -262,14 +262,14 @@ function defaultAndParser(ev: FlagEvaluator, option: OptionValue, a2: ts.Node | 
 function isParser(ev: FlagEvaluator, node: ts.Node): boolean {
   if (ev.evaluate(node)?.kind === 'function') return true;
   const e = ts.isExpression(node) ? skipOuter(node) : node;
-  const text = e.getText(e.getSourceFile());
+  const text = e.getText(sourceFileOf(e));
   return PARSER_TYPES.has(text) || ((ts.isIdentifier(e) || ts.isPropertyAccessExpression(e)) && /(?:^|\.)parse[A-Z]?/.test(text));
 }
 
 /** A custom parser changes the value's type: known ones give `number`/`string`, others leave it unknown. */
 function setParser(ev: FlagEvaluator, option: OptionValue, parser: ts.Node): void {
   const e = ts.isExpression(parser) ? skipOuter(parser) : parser;
-  const parsed = PARSER_TYPES.get(e.getText(e.getSourceFile()));
+  const parsed = PARSER_TYPES.get(e.getText(sourceFileOf(e)));
   if (parsed !== undefined) option.spec.type = baseType(option, parsed);
   else delete option.spec.type;
   void ev;

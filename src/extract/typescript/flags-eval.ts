@@ -1,6 +1,6 @@
 /** A small abstract evaluator over syntax trees: follows yargs, commander, cac, sade and meow values through variables, parameters, imports and calls, applying definitions as it meets them. */
 import { ts } from 'ts-morph';
-import type { DefaultValue, SourceLocation } from '../../model/types.js';
+import type { DefaultValue, InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { applyCac, cacProgram } from './flags-cac.js';
 import { applyCommander, applyCommanderOption, commanderOption } from './flags-commander.js';
 import { meowProgram } from './flags-meow.js';
@@ -9,7 +9,7 @@ import { newNode, type CommandNode } from './flags-node.js';
 import { applyYargs } from './flags-yargs.js';
 import type { Resolver } from './resolve.js';
 import { dirname, findSource, joinPath, resolveSpecifier, type ModuleInfo } from './scan.js';
-import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter } from './syntax.js';
+import { defaultOf, hasModifier, isLiteral, locationOf, propertyName, skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, FunctionValueNode, OptionValue, Value } from './types.js';
 
 /** What a name is bound to in its scope. */
@@ -71,6 +71,14 @@ const FACTORIES: ReadonlyMap<string, 'cac' | 'sade' | 'meow'> = new Map([
 ]);
 /** Named exports that are the factory itself. */
 const FACTORY_MEMBERS = new Set(['default', 'cac', 'CAC']);
+/**
+ * How many evaluations may nest (an expression whose value needs another's, and so on): deeper
+ * values are unknown. Each level costs several stack frames; a call chain is evaluated link by
+ * link from its innermost receiver (see `evaluateChain`), so its length does not count.
+ */
+export const MAX_EVAL_DEPTH = 400;
+/** How many links of one call chain `evaluateChain` evaluates innermost first (a bound on the pre-pass; more links nest). */
+const MAX_CHAIN = 100_000;
 
 /**
  * Evaluates expressions lazily, memoised per node, so each definition is applied once however
@@ -80,6 +88,10 @@ const FACTORY_MEMBERS = new Set(['default', 'cac', 'CAC']);
 export class Evaluator implements FlagEvaluator {
   private readonly memo = new Map<ts.Node, Value>();
   private readonly busy = new Set<ts.Node>();
+  /** How many `evaluate` calls are under way (see {@link MAX_EVAL_DEPTH}). */
+  private depth = 0;
+  /** Call-chain links `evaluateChain` has evaluated (forgotten with the memo). */
+  private readonly chained = new Set<ts.Node>();
   private readonly params = new Map<ts.ParameterDeclaration, Value>();
   private readonly scopes = new Map<ts.Node, Map<string, Binding>>();
   private readonly singletons = new Map<string, CommandNode>();
@@ -87,6 +99,8 @@ export class Evaluator implements FlagEvaluator {
   private readonly loopItems = new Map<ts.Node, ts.Expression>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
+  /** Warnings from {@link warn}: definitions over a limit. */
+  readonly diagnostics: InputDiagnostic[] = [];
 
   constructor(
     private readonly resolver: Resolver,
@@ -123,13 +137,33 @@ export class Evaluator implements FlagEvaluator {
 
   /** Evaluates every call and `new` under `root` (and `.argv` reads), in source order. */
   walk(root: ts.Node): void {
-    const visit = (n: ts.Node): void => {
-      if (ts.isForOfStatement(n) && !this.loopItems.has(n) && this.unroll(n)) return;
-      if (ts.isCallExpression(n) && this.unrollForEach(n)) return;
-      if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluate(n);
-      ts.forEachChild(n, visit);
-    };
-    visit(root);
+    walkTree(root, (n) => {
+      if (ts.isForOfStatement(n) && !this.loopItems.has(n) && this.unroll(n)) return false;
+      if (ts.isCallExpression(n) && this.unrollForEach(n)) return false;
+      if (ts.isCallExpression(n) || ts.isNewExpression(n) || (ts.isPropertyAccessExpression(n) && n.name.text === 'argv')) this.evaluateChain(n);
+      return undefined;
+    });
+  }
+
+  /**
+   * Evaluates `expr` after the receivers of its call chain, innermost first
+   * (`program.option(…).option(…)…`): each link then finds its receiver's value memoised, so a
+   * chain of 10,000 calls costs 10,000 shallow evaluations, not one 10,000-deep recursion.
+   */
+  private evaluateChain(expr: ts.Expression): Value | undefined {
+    const links: ts.Expression[] = [];
+    for (let e: ts.Expression = skipOuter(expr); links.length < MAX_CHAIN; ) {
+      if (ts.isCallExpression(e) || ts.isNewExpression(e)) {
+        // A link an outer call's pre-pass already evaluated ends this one: linear over a chain.
+        if (this.chained.has(e)) break;
+        this.chained.add(e);
+        links.push(e);
+      }
+      if (ts.isCallExpression(e) || ts.isNewExpression(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e) || ts.isAwaitExpression(e)) e = skipOuter(e.expression);
+      else break;
+    }
+    for (let i = links.length - 1; i > 0; i--) if (!this.memo.has(skipOuter(links[i] as ts.Expression))) this.evaluate(links[i] as ts.Expression);
+    return this.evaluate(expr);
   }
 
   /** Walks a function's body with its parameters bound to `args` (a builder, a helper that adds options). */
@@ -150,8 +184,10 @@ export class Evaluator implements FlagEvaluator {
   }
 
   private forget(n: ts.Node): void {
-    this.memo.delete(n);
-    ts.forEachChild(n, (c) => this.forget(c));
+    walkTree(n, (c) => {
+      this.memo.delete(c);
+      this.chained.delete(c);
+    });
   }
 
   /** The value of an expression (or of a function/method declaration), `undefined` when unknown. */
@@ -159,12 +195,14 @@ export class Evaluator implements FlagEvaluator {
     const e = ts.isExpression(node) ? skipOuter(node) : node;
     const known = this.memo.get(e);
     if (known) return known;
-    if (this.busy.has(e)) return undefined;
+    if (this.busy.has(e) || this.depth >= MAX_EVAL_DEPTH) return undefined;
     this.busy.add(e);
+    this.depth++;
     let value: Value | undefined;
     try {
       value = this.compute(e);
     } finally {
+      this.depth--;
       this.busy.delete(e);
     }
     if (value) this.memo.set(e, value);
@@ -425,10 +463,10 @@ export class Evaluator implements FlagEvaluator {
     if (!ts.isVariableDeclaration(decl) || decl.initializer !== array || !ts.isIdentifier(decl.name)) return out;
     const name = decl.name.text;
     const scope = decl.parent.parent?.parent;
-    if (!scope || !array.getSourceFile().text.includes(`${name}.`)) return out;
+    if (!scope || !sourceFileOf(array).text.includes(`${name}.`)) return out;
     let changed = false;
-    const visit = (n: ts.Node): void => {
-      if (changed) return;
+    const visit = (n: ts.Node): 'stop' | undefined => {
+      if (changed) return 'stop';
       if (ts.isIdentifier(n) && n.text === name && n !== decl.name) {
         const parent = n.parent;
         const b = this.binding(n);
@@ -444,9 +482,9 @@ export class Evaluator implements FlagEvaluator {
           } else if (isAssigned(n)) changed = true;
         }
       }
-      ts.forEachChild(n, visit);
+      return undefined;
     };
-    visit(scope);
+    walkTree(scope, visit);
     return changed ? undefined : out;
   }
 
@@ -782,7 +820,7 @@ export class Evaluator implements FlagEvaluator {
       }
     }
     // `X.flags = {…}` after the class (JavaScript written without class fields).
-    const sf = cls.getSourceFile();
+    const sf = sourceFileOf(cls);
     const className = cls.name?.text;
     if (className !== undefined) {
       for (const s of sf.statements) {
@@ -802,10 +840,10 @@ export class Evaluator implements FlagEvaluator {
    * stays the expression as written.
    */
   defaultOf(expr: ts.Expression): DefaultValue {
-    const written = defaultOf(expr, expr.getSourceFile());
+    const written = defaultOf(expr, sourceFileOf(expr));
     if (written.kind === 'literal') return written;
     const literal = this.constantLiteral(expr, 0);
-    return literal ? { kind: 'literal', text: literal.getText(literal.getSourceFile()) } : written;
+    return literal ? { kind: 'literal', text: literal.getText(sourceFileOf(literal)) } : written;
   }
 
   private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
@@ -972,14 +1010,20 @@ export class Evaluator implements FlagEvaluator {
     if (!fn.body || this.active.has(fn)) return undefined;
     if (!ts.isBlock(fn.body)) return commandLike(this.evaluate(fn.body));
     let found: Value | undefined;
-    const visit = (n: ts.Node): void => {
-      if (found || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
-      if (ts.isReturnStatement(n) && n.expression) found = commandLike(this.evaluate(n.expression));
-      else ts.forEachChild(n, visit);
+    const body = fn.body;
+    const visit = (n: ts.Node): boolean | 'stop' => {
+      if (found) return 'stop';
+      if (n === body) return true;
+      if (ts.isFunctionLike(n) || ts.isClassLike(n)) return false;
+      if (ts.isReturnStatement(n) && n.expression) {
+        found = commandLike(this.evaluate(n.expression));
+        return false;
+      }
+      return true;
     };
     this.active.add(fn);
     try {
-      ts.forEachChild(fn.body, visit);
+      walkTree(body, visit);
     } finally {
       this.active.delete(fn);
     }
@@ -1277,7 +1321,7 @@ export class Evaluator implements FlagEvaluator {
   // ── positions ──────────────────────────────────────────────────────────────
 
   moduleOf(node: ts.Node): ModuleInfo | undefined {
-    return this.bySourceFile.get(node.getSourceFile());
+    return this.bySourceFile.get(sourceFileOf(node));
   }
 
   moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined {
@@ -1286,8 +1330,13 @@ export class Evaluator implements FlagEvaluator {
   }
 
   /** The node's range (leading trivia excluded). */
+  warn(node: ts.Node, message: string): void {
+    const at = this.location(node);
+    this.diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${at.file}:${at.line}:${at.column}: ${message}`, location: { file: at.file, line: at.line, column: at.column } });
+  }
+
   location(node: ts.Node): SourceLocation {
-    const sf = node.getSourceFile();
+    const sf = sourceFileOf(node);
     return locationOf(this.bySourceFile.get(sf)?.file ?? sf.fileName.replace(/^\//, ''), sf, node);
   }
 
@@ -1296,7 +1345,7 @@ export class Evaluator implements FlagEvaluator {
    * is written without escapes (else the whole literal).
    */
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation {
-    const sf = literal.getSourceFile();
+    const sf = sourceFileOf(literal);
     const whole = this.location(literal);
     if (!ts.isStringLiteralLike(literal) || literal.getText(sf).slice(1, -1) !== literal.text) return whole;
     const start = literal.getStart(sf) + 1 + index;

@@ -27,6 +27,11 @@ export interface CommandNode {
   passesUnknownFlags?: boolean;
   /** `.command(name)` was called with a name that is no known string (sub-commands made at run time from a list docdrift cannot read). */
   dynamicSubcommands?: boolean;
+  /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
   /** commander `.command('init', { isDefault: true })`: the sub-command run when none is named. */
   defaultCommand?: string;
   /**

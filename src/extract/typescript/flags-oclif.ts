@@ -4,7 +4,7 @@ import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/typ
 import { readPackageBins } from '../package-bins.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import { dirname, joinPath, OUT_DIRS, type ModuleInfo } from './scan.js';
-import { skipOuter } from './syntax.js';
+import { skipOuter, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, Value } from './types.js';
 
 /** A package.json as the readers get it. */
@@ -242,7 +242,7 @@ function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleIn
   }
   for (const e of entries) {
     const value = ts.isExpression(e.value) ? ev.evaluate(e.value) : undefined;
-    if (value?.kind === 'class') out.push({ id: e.key, cls: value.node, file: value.node.getSourceFile().fileName.replace(/^\//, '') });
+    if (value?.kind === 'class') out.push({ id: e.key, cls: value.node, file: sourceFileOf(value.node).fileName.replace(/^\//, '') });
   }
   return out;
 }
@@ -308,7 +308,7 @@ function readCommand(ev: FlagEvaluator, node: CommandNode, cls: ts.ClassLikeDecl
   node.aliases = ev.stringsOf(stat('aliases')) ?? [];
   const unread = (what: string, expr: ts.Expression, how: 'is' | 'spreads' = 'is'): void => {
     const at = ev.location(expr);
-    const text = `\`${expr.getText().slice(0, 60)}\``;
+    const text = `\`${expr.getText(sourceFileOf(expr)).slice(0, 60)}\``;
     const problem = how === 'is' ? `is not an object docdrift reads (${text}); those ${what === 'args' ? 'arguments' : 'flags'} are not read` : `spreads ${text}, flags made at run time that docdrift does not read; the command's other flags are read, and flags it does not know are not reported`;
     diagnostics.push({
       ruleId: 'parse-error',

@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { ModuleInfo } from './scan.js';
-import { skipOuter } from './syntax.js';
+import { skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
 
 const UTIL = new Set(['node:util', 'util']);
@@ -84,9 +84,8 @@ function requiredNames(sf: ts.SourceFile): Map<string, string> {
       const arg = ts.isCallExpression(right) && ts.isIdentifier(right.expression) && right.expression.text === 'require' ? right.arguments[0] : undefined;
       if (arg && ts.isStringLiteralLike(arg) && !out.has(n.left.text)) out.set(n.left.text, arg.text);
     }
-    ts.forEachChild(n, visit);
   };
-  if (sf.text.includes('require(')) visit(sf);
+  if (sf.text.includes('require(')) walkTree(sf, visit);
   return out;
 }
 
@@ -121,9 +120,8 @@ export function parserPrograms(ev: FlagEvaluator, module: ModuleInfo): CommandNo
         : undefined;
       if (node) out.push(node);
     }
-    ts.forEachChild(n, visit);
   };
-  visit(module.sf);
+  walkTree(module.sf, visit);
   return out;
 }
 
@@ -441,9 +439,8 @@ function resultReads(call: ts.CallExpression): { names: Array<[string, ts.Node]>
       if (n.name.elements.some((el) => el.dotDotDotToken)) escapes = true;
       destructured(n.name);
     } else if (ts.isIdentifier(n) && n.text === name && n !== decl.name && handsOn(n)) escapes = true;
-    ts.forEachChild(n, visit);
   };
-  if (scope) visit(scope);
+  if (scope) walkTree(scope, visit);
   return escapes ? 'escapes' : { names: out, pairs };
 }
 
@@ -483,7 +480,7 @@ function handsOn(id: ts.Identifier): boolean {
   if (ts.isTypeOfExpression(p) || ts.isPrefixUnaryExpression(p) || ts.isIfStatement(p)) return false;
   if (ts.isBinaryExpression(p) && COMPARISONS.has(p.operatorToken.kind)) return false;
   if (ts.isCallExpression(p) && p.expression !== e) {
-    const callee = p.expression.getText();
+    const callee = p.expression.getText(sourceFileOf(p.expression));
     if (/^console\.\w+$/.test(callee) || callee === 'JSON.stringify') return false;
   }
   return true;

@@ -59,7 +59,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'warn',
-        message: `${source.file}: the TypeScript parser failed (${error instanceof Error ? error.message : String(error)})`,
+        message: `${source.file}: the TypeScript parser failed (${error instanceof RangeError ? 'nested too deeply for it: ' : ''}${error instanceof Error ? error.message : String(error)}); the file is not read`,
         location: { file: source.file, line: 1, column: 1 },
       });
     }
@@ -75,7 +75,8 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   for (const module of modules.values()) roots.push(...clipanionPrograms(evaluator, module), ...cittyPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];
-  for (const root of roots) emit(root, [], root.file, commands, new Set());
+  for (const root of roots) emit(root, [], root.file, commands, new Set(), diagnostics);
+  diagnostics.push(...evaluator.diagnostics);
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
   return { commands, diagnostics };
 }
@@ -91,9 +92,26 @@ function isProgram(node: CommandNode): boolean {
   return node.singleton && (node.params.length > 0 || node.children.length > 0);
 }
 
-function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[], seen: Set<CommandNode>): void {
+/**
+ * How many sub-command words deep a command tree is read (`tool a b c` is 3 deep). Real trees are
+ * a few levels; 2,000 nested `.command()` calls would make 2,000 commands whose names hold up to
+ * 2,000 words each (quadratic text, and every later step per command per word).
+ */
+export const MAX_COMMAND_DEPTH = 32;
+
+function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[], seen: Set<CommandNode>, diagnostics: InputDiagnostic[]): void {
   if (seen.has(node)) return;
   seen.add(node);
+  if (path.length > MAX_COMMAND_DEPTH) {
+    const at = node.location;
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${at.file}:${at.line}:${at.column}: sub-commands nested more than ${MAX_COMMAND_DEPTH} deep (\`${path.slice(0, 3).join(' ')} …\`): the deeper ones are not read`,
+      location: { file: at.file, line: at.line, column: at.column },
+    });
+    return;
+  }
   const owner = path.join(' ');
   const command: FlagCommand = {
     path,
@@ -109,9 +127,10 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (node.hidden) command.hidden = true;
   if (node.passesUnknownFlags) command.passesUnknownFlags = true;
   if (node.dynamicSubcommands) command.dynamicSubcommands = true;
+  if (node.dynamicSubcommands && node.dynamicSubcommandsBy !== undefined) command.dynamicSubcommandsBy = node.dynamicSubcommandsBy;
   if (node.defaultCommand !== undefined && node.children.some((c) => c.name === node.defaultCommand)) command.defaultSubcommand = node.defaultCommand;
   out.push(command);
-  for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen);
+  for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen, diagnostics);
 }
 
 /** A copy of the spec in the model's key order, with its owner; a yargs one-letter key takes its long alias as name. */

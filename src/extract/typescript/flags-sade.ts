@@ -8,6 +8,12 @@ import { builtInFlagSpecs } from '../builtin-flags.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { FlagEvaluator, Value } from './types.js';
 
+/**
+ * How many words a command path may have (`'remote add <name>'` has 2); a longer one is no
+ * command a user types, and reading it would make a sub-command per word.
+ */
+export const MAX_SADE_PATH_WORDS = 16;
+
 /** Methods whose result is no program (the handler's result, printed help). */
 const NOT_CHAINABLE = new Set(['parse', 'help', '_version']);
 
@@ -76,13 +82,22 @@ function positional(ev: FlagEvaluator, node: CommandNode, literal: ts.Node, toke
 function sadeCommand(ev: FlagEvaluator, program: CommandNode, a0: ts.Node | undefined, a1: ts.Node | undefined, a2: ts.Node | undefined): void {
   const usage = a0 ? ev.stringOf(a0) : undefined;
   if (!a0 || usage === undefined) {
-    if (a0) program.dynamicSubcommands = true;
+    if (a0) {
+      program.dynamicSubcommands = true;
+      program.dynamicSubcommandsBy = 'sade `.command(name)` with a name docdrift cannot read';
+    }
     delete program.current;
     return;
   }
   const tokens = [...usage.matchAll(/\S+/g)];
   const words = tokens.filter((t) => !/^[<[]/.test(t[0]));
   if (words.length === 0) return;
+  if (words.length > MAX_SADE_PATH_WORDS) {
+    ev.warn(a0, `sade \`.command()\` names a path of ${words.length} words, over the limit of ${MAX_SADE_PATH_WORDS}: the command and its options are not read`);
+    // Its `.option()`, `.describe()` and `.alias()` calls go to a command of no program.
+    program.current = newNode('sade', ev.location(a0), { name: words[0]?.[0] ?? '' });
+    return;
+  }
   let parent = program;
   for (const w of words.slice(0, -1)) {
     let next = parent.children.find((c) => c.name === w[0]);

@@ -96,6 +96,7 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
       const modules = ev.commandDirModules(call);
       if (!modules) {
         node.dynamicSubcommands = true;
+        node.dynamicSubcommandsBy = 'yargs `.commandDir()` with a folder docdrift cannot read';
         break;
       }
       for (const m of modules) {

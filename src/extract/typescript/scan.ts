@@ -1,6 +1,6 @@
 /** Reads one parsed TypeScript file into what name resolution needs: its imports, exports and top-level declarations. */
 import { ts } from 'ts-morph';
-import { hasModifier } from './syntax.js';
+import { hasModifier, walkTree } from './syntax.js';
 
 /** Where an imported or re-exported name comes from. */
 export interface ImportBinding {
@@ -138,9 +138,8 @@ export function scanModule(file: string, sf: ts.SourceFile): ModuleInfo {
       const arg = node.arguments[0];
       if (arg && ts.isStringLiteralLike(arg)) addDependency(arg.text);
     }
-    ts.forEachChild(node, visit);
   };
-  if (sf.text.includes('import(')) visit(sf);
+  if (sf.text.includes('import(')) walkTree(sf, visit);
   return info;
 }
 

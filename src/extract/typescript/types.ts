@@ -88,6 +88,11 @@ export interface FlagCommand {
    * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
    */
   dynamicSubcommands?: boolean;
+  /**
+   * The construct that makes those sub-commands, as the notes name it (`yargs \`.commandDir()\`
+   * with a folder docdrift cannot read`); absent: the generic list (commander `.command(name)`, …).
+   */
+  dynamicSubcommandsBy?: string;
   /** The sub-command commander runs when the words name none (`.command('init', { isDefault: true })`). */
   defaultSubcommand?: string;
 }
@@ -206,4 +211,10 @@ export interface FlagEvaluator {
   moduleAt(from: ts.Node, specifier: string): ModuleInfo | undefined;
   /** A member of a module-like value (an object literal's property, a namespace's export, a class's static member). */
   member(value: Value, name: string, at: ts.Node): Value | undefined;
+  /**
+   * Records a `parse-error` warning at `node` (`<file>:<line>:<column>: <message>`): a definition
+   * over one of the readers' limits, read in part or not at all. Reported with the run's other
+   * TypeScript diagnostics.
+   */
+  warn(node: ts.Node, message: string): void;
 }
