@@ -195,7 +195,7 @@ describe('matching a finding to an expected or judged item', () => {
     expect(scoreEntry({ expected: [], judged: [] }, findings.slice(4)).unjudged).toEqual([findings[4]]);
   });
 
-  it('scores reads: a command by its name, an alias or a script path, with known parameters; names after normalisation', () => {
+  it('scores reads: a command by its name, an alias or a script path, with known parameters; names after normalisation; extra names apart', () => {
     const cmd = (name: string, parameterNames: string[] | undefined, over: Record<string, unknown> = {}) => ({
       name,
       aliases: [],
@@ -204,7 +204,7 @@ describe('matching a finding to an expected or judged item', () => {
       ...(parameterNames ? { parameterNames } : {}),
       ...over,
     });
-    const commands = [cmd('vite', ['base', 'config']), cmd('vite dev', ['port'], { aliases: ['vite serve'] }), cmd('vite build', undefined), cmd('tools/train.py', ['epochs'])];
+    const commands = [cmd('vite', ['base', 'config', 'root']), cmd('vite dev', ['port'], { aliases: ['vite serve'] }), cmd('vite build', undefined), cmd('tools/train.py', ['epochs'])];
     const reads = { vite: ['--base', 'config', 'mode'], 'vite serve': ['port'], 'vite build': ['out-dir'], 'train.py': ['epochs'], 'vite preview': ['port', 'open'] };
     expect(scoreReads(reads, commands)).toEqual({
       expected: 8,
@@ -216,6 +216,7 @@ describe('matching a finding to an expected or judged item', () => {
         { command: 'vite preview', params: ['port', 'open'] },
       ],
       commandsMissing: ['vite build', 'vite preview'],
+      extra: [{ command: 'vite', params: ['root'] }],
     });
     // A failed run (no report) reads nothing.
     expect(scoreReads({ vite: ['base'] }, undefined)).toMatchObject({ expected: 1, read: 0, commandsMissing: ['vite'] });
@@ -234,7 +235,7 @@ describe('matching a finding to an expected or judged item', () => {
         configured: s({ expected: 1, found: 0, judgedTrue: 2, judgedFalse: 3 }),
         zeroConfig: s({ expected: 1, found: 1 }),
         failedRuns: 0,
-        reads: { expected: 10, read: 7, commands: 3, missed: [], commandsMissing: ['x'] },
+        reads: { expected: 10, read: 7, commands: 3, missed: [], commandsMissing: ['x'], extra: [] },
       },
     ];
     const t = totals(entries);
@@ -371,7 +372,7 @@ describe('fetch and run on a tiny local project', () => {
     expect(a.zeroConfigRun).toBe(a.configuredRun);
     expect(report.totals).toMatchObject({ recall: 1 / 2, zeroConfigRecall: 1 / 2, afterClean: 1, precision: 1 / 3, failedRuns: 0, extraction: 5 / 7 });
     expect(b.zeroConfigRun.commands?.map((c) => [c.name, c.parameterNames])).toEqual([['tool', ['count', 'level', 'mode', 'name', 'size']]]);
-    expect(b.reads).toEqual({ expected: 7, read: 5, commands: 2, missed: [{ command: 'tool', params: ['verbose'] }, { command: 'tool serve', params: ['port'] }], commandsMissing: ['tool serve'] });
+    expect(b.reads).toEqual({ expected: 7, read: 5, commands: 2, missed: [{ command: 'tool', params: ['verbose'] }, { command: 'tool serve', params: ['port'] }], commandsMissing: ['tool serve'], extra: [] });
     expect(a.reads).toBeUndefined();
     expect(git(path.join(snapshots, 'tool-before'), 'status', '--porcelain', '-uall')).toBe('');
 

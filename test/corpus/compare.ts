@@ -157,6 +157,11 @@ export interface ReadsScore {
   missed: Array<{ command: string; params: string[] }>;
   /** Commands of `reads` the run did not report, or reported with unknown parameters: all their names are missed. */
   commandsMissing: string[];
+  /**
+   * Per command of `reads` found: the names the run extracted that `reads` does not list (a field
+   * of a config type merged into a CLI, a spelling other than the one written). Printed, not counted.
+   */
+  extra: Array<{ command: string; params: string[] }>;
 }
 
 /**
@@ -166,7 +171,7 @@ export interface ReadsScore {
  * @param commands The report's `commands`; undefined (a failed run) = none.
  */
 export function scoreReads(reads: Readonly<Record<string, readonly string[]>>, commands: readonly JsonCommand[] | undefined): ReadsScore {
-  const score: ReadsScore = { expected: 0, read: 0, commands: 0, missed: [], commandsMissing: [] };
+  const score: ReadsScore = { expected: 0, read: 0, commands: 0, missed: [], commandsMissing: [], extra: [] };
   for (const [command, params] of Object.entries(reads)) {
     score.commands++;
     score.expected += params.length;
@@ -176,6 +181,9 @@ export function scoreReads(reads: Readonly<Record<string, readonly string[]>>, c
     const missed = params.filter((p) => !names.has(normaliseParam(p)));
     score.read += params.length - missed.length;
     if (missed.length > 0) score.missed.push({ command, params: missed });
+    const listed = new Set(params.map(normaliseParam));
+    const extra = (found?.parameterNames ?? []).filter((n) => !listed.has(normaliseParam(n)));
+    if (extra.length > 0) score.extra.push({ command, params: extra });
   }
   return score;
 }

@@ -267,6 +267,10 @@ export function formatReport(report: CorpusReport): string {
     if (o.reads) {
       for (const c of o.reads.commandsMissing) details.push(`  command missing (zero-config): ${c} (not reported, or its parameters unknown)`);
       for (const m of o.reads.missed) if (!o.reads.commandsMissing.includes(m.command)) details.push(`  not read (zero-config): ${m.command}: ${m.params.join(', ')}`);
+      for (const x of o.reads.extra) {
+        const shown = x.params.length > 12 ? `${x.params.slice(0, 12).join(', ')}, … (${x.params.length})` : x.params.join(', ');
+        details.push(`  also read (zero-config, not in reads): ${x.command}: ${shown}`);
+      }
     }
     for (const n of o.notes) details.push(`  note: ${n}`);
     if (details.length > 0) lines.push(`${o.id}:`, ...details);
