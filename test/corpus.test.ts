@@ -248,10 +248,12 @@ describe('matching a finding to an expected or judged item', () => {
     expect(t.counts).toMatchObject({ readsExpected: 10, readsRead: 7, readsCommands: 3, readsCommandsMissing: 1 });
     expect(totals([]).recall).toBeNull();
     expect(totals([]).extraction).toBeNull();
-    // Extraction is guarded like the other ratios once the baseline has it (an older baseline does not).
+    // Extraction is guarded once the baseline has it (an older baseline does not).
     const withExtraction = { entries: [], totals: { recall: 0.6, precision: 0.6, afterClean: 0.5, zeroConfigRecall: 0.4, extraction: 0.71, failedRuns: 1 } };
     expect(regressions(t, withExtraction)).toEqual(['extraction: 70.0% < baseline 71.0%']);
-    expect(regressions(t, { ...withExtraction, totals: { ...withExtraction.totals, extraction: 0.704 } })).toEqual([]);
+    // No tolerance for extraction: one name fewer is a regression.
+    expect(regressions(t, { ...withExtraction, totals: { ...withExtraction.totals, extraction: 0.704 } })).toEqual(['extraction: 70.0% < baseline 70.4%']);
+    expect(regressions(t, { ...withExtraction, totals: { ...withExtraction.totals, extraction: 0.7 } })).toEqual([]);
     const baseline = { entries: [], totals: { recall: 0.604, precision: 0.606, afterClean: null, zeroConfigRecall: 0.4, failedRuns: 1 } };
     expect(regressions(t, baseline)).toEqual(['precision: 60.0% < baseline 60.6%']);
     expect(regressions(totals([]), { entries: [], totals: { ...baseline.totals, failedRuns: 0 } })).toEqual([

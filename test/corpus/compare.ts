@@ -318,7 +318,14 @@ export const GUARDED = ['recall', 'precision', 'afterClean', 'zeroConfigRecall',
 export const TOLERANCE = 0.005;
 
 /**
- * Regressions of `current` against `baseline`: a guarded ratio more than {@link TOLERANCE} below
+ * The tolerance per guarded ratio: {@link TOLERANCE}, but none for `extraction` (a parameter
+ * docdrift read yesterday and not today is a regression, and 0.5 points of ~500 names would let
+ * two or three slip).
+ */
+export const TOLERANCES: Record<(typeof GUARDED)[number], number> = { recall: TOLERANCE, precision: TOLERANCE, afterClean: TOLERANCE, zeroConfigRecall: TOLERANCE, extraction: 0 };
+
+/**
+ * Regressions of `current` against `baseline`: a guarded ratio more than its {@link TOLERANCES} below
  * the baseline's, or a ratio the baseline has that is now null, or more failed runs.
  * @returns One line per regression; empty when none.
  */
@@ -329,7 +336,7 @@ export function regressions(current: Totals, baseline: Baseline): string[] {
     const now = current[key];
     if (was === null || was === undefined) continue;
     if (now === null) out.push(`${key}: no longer measurable (baseline ${pct(was)})`);
-    else if (now < was - TOLERANCE - 1e-12) out.push(`${key}: ${pct(now)} < baseline ${pct(was)}`);
+    else if (now < was - TOLERANCES[key] - 1e-12) out.push(`${key}: ${pct(now)} < baseline ${pct(was)}`);
   }
   if (current.failedRuns > (baseline.totals.failedRuns ?? 0)) out.push(`failed runs: ${current.failedRuns} > baseline ${baseline.totals.failedRuns ?? 0}`);
   return out;
