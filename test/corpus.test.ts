@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type EntryScore, matches, normaliseParam, sameCommand, paramsOf, regressions, type ScoredEntry, scoreEntry, totals } from './corpus/compare.js';
+import { type EntryScore, matches, normaliseParam, sameCommand, paramsOf, regressions, type ScoredEntry, scoreEntry, scoreReads, totals } from './corpus/compare.js';
 import { fetchSnapshots } from './corpus/fetch.js';
 import { formatReport, runCorpus, runDocdrift } from './corpus/run.js';
 import { type CorpusEntry, CorpusError, checkEntries, loadEntries, parseEntry } from './corpus/schema.js';
@@ -86,6 +86,7 @@ describe('corpus entry schema', () => {
       precision({ id: 'bad-config', config: { comands: {} } }),
       precision({ id: 'extra-key', verdcit: 'x' }),
       precision({ id: 'Not_Kebab' }),
+      precision({ id: 'empty-reads', reads: { tool: [] } }),
     ]);
     const problems = problemsOf(dir).map((p) => path.relative(dir, p));
     expect(problems).toEqual(
@@ -97,6 +98,7 @@ describe('corpus entry schema', () => {
         expect.stringMatching(/^bad-config\.json: config: .*comands/),
         expect.stringMatching(/^extra-key\.json: \(top level\): .*verdcit/),
         expect.stringMatching(/^Not_Kebab\.json: id: a kebab-case id/),
+        expect.stringMatching(/^empty-reads\.json: reads\.tool: /),
       ]),
     );
   });
@@ -193,6 +195,33 @@ describe('matching a finding to an expected or judged item', () => {
     expect(scoreEntry({ expected: [], judged: [] }, findings.slice(4)).unjudged).toEqual([findings[4]]);
   });
 
+  it('scores reads: a command by its name, an alias or a script path, with known parameters; names after normalisation; extra names apart', () => {
+    const cmd = (name: string, parameterNames: string[] | undefined, over: Record<string, unknown> = {}) => ({
+      name,
+      aliases: [],
+      paramsKnown: parameterNames !== undefined,
+      sections: 0,
+      ...(parameterNames ? { parameterNames } : {}),
+      ...over,
+    });
+    const commands = [cmd('vite', ['base', 'config', 'root']), cmd('vite dev', ['port'], { aliases: ['vite serve'] }), cmd('vite build', undefined), cmd('tools/train.py', ['epochs'])];
+    const reads = { vite: ['--base', 'config', 'mode'], 'vite serve': ['port'], 'vite build': ['out-dir'], 'train.py': ['epochs'], 'vite preview': ['port', 'open'] };
+    expect(scoreReads(reads, commands)).toEqual({
+      expected: 8,
+      read: 4,
+      commands: 5,
+      missed: [
+        { command: 'vite', params: ['mode'] },
+        { command: 'vite build', params: ['out-dir'] },
+        { command: 'vite preview', params: ['port', 'open'] },
+      ],
+      commandsMissing: ['vite build', 'vite preview'],
+      extra: [{ command: 'vite', params: ['root'] }],
+    });
+    // A failed run (no report) reads nothing.
+    expect(scoreReads({ vite: ['base'] }, undefined)).toMatchObject({ expected: 1, read: 0, commandsMissing: ['vite'] });
+  });
+
   it('sums the totals as test/corpus/README.md defines them, and guards them with a 0.5-point tolerance', () => {
     const s = (o: Partial<EntryScore>): EntryScore => ({ expected: 0, found: 0, missed: [], judgedTrue: 0, judgedFalse: 0, falsePositives: [], unjudged: [], leftovers: [], verdicts: [], ...o });
     const f = { ruleId: 'r', file: 'f', line: 1, data: {} };
@@ -200,7 +229,14 @@ describe('matching a finding to an expected or judged item', () => {
       { id: 'b', kind: 'before', configured: s({ expected: 4, found: 3 }), zeroConfig: s({ expected: 4, found: 1 }), failedRuns: 0 },
       { id: 'a', kind: 'after', configured: s({ expected: 1, found: 1, leftovers: [{ ruleId: 'r', file: 'f', why: 'w' }], unjudged: [f] }), zeroConfig: s({}), failedRuns: 0 },
       { id: 'a2', kind: 'after', configured: s({}), zeroConfig: s({}), failedRuns: 1 },
-      { id: 'p', kind: 'precision', configured: s({ expected: 1, found: 0, judgedTrue: 2, judgedFalse: 3 }), zeroConfig: s({ expected: 1, found: 1 }), failedRuns: 0 },
+      {
+        id: 'p',
+        kind: 'precision',
+        configured: s({ expected: 1, found: 0, judgedTrue: 2, judgedFalse: 3 }),
+        zeroConfig: s({ expected: 1, found: 1 }),
+        failedRuns: 0,
+        reads: { expected: 10, read: 7, commands: 3, missed: [], commandsMissing: ['x'], extra: [] },
+      },
     ];
     const t = totals(entries);
     expect(t.recall).toBe(3 / 5); // after entries' own expected are not in recall
@@ -208,7 +244,16 @@ describe('matching a finding to an expected or judged item', () => {
     expect(t.precision).toBe((4 + 2) / (4 + 2 + 3 + 1)); // found in every kind + judged true
     expect(t.afterClean).toBe(1 / 2);
     expect(t.failedRuns).toBe(1);
+    expect(t.extraction).toBe(7 / 10);
+    expect(t.counts).toMatchObject({ readsExpected: 10, readsRead: 7, readsCommands: 3, readsCommandsMissing: 1 });
     expect(totals([]).recall).toBeNull();
+    expect(totals([]).extraction).toBeNull();
+    // Extraction is guarded once the baseline has it (an older baseline does not).
+    const withExtraction = { entries: [], totals: { recall: 0.6, precision: 0.6, afterClean: 0.5, zeroConfigRecall: 0.4, extraction: 0.71, failedRuns: 1 } };
+    expect(regressions(t, withExtraction)).toEqual(['extraction: 70.0% < baseline 71.0%']);
+    // No tolerance for extraction: one name fewer is a regression.
+    expect(regressions(t, { ...withExtraction, totals: { ...withExtraction.totals, extraction: 0.704 } })).toEqual(['extraction: 70.0% < baseline 70.4%']);
+    expect(regressions(t, { ...withExtraction, totals: { ...withExtraction.totals, extraction: 0.7 } })).toEqual([]);
     const baseline = { entries: [], totals: { recall: 0.604, precision: 0.606, afterClean: null, zeroConfigRecall: 0.4, failedRuns: 1 } };
     expect(regressions(t, baseline)).toEqual(['precision: 60.0% < baseline 60.6%']);
     expect(regressions(totals([]), { entries: [], totals: { ...baseline.totals, failedRuns: 0 } })).toEqual([
@@ -282,6 +327,9 @@ describe('fetch and run on a tiny local project', () => {
           { ruleId: 'reference-param-unknown', file: 'README.md', command: 'tool', param: '--colour', why: 'the table row stayed' },
         ],
         judged: [{ ruleId: 'example-param-unknown', file: 'docs/**', param: 'verbose', verdict: 'false', cause: 'test: pretend alias' }],
+        // Checked on the zero-config run: five flags are read, `verbose` is not in the code and
+        // `tool serve` does not exist (test only: real entries list what the code declares).
+        reads: { tool: ['--name', 'count', 'size', 'mode', 'level', 'verbose'], 'tool serve': ['port'] },
       },
       { ...base, id: 'tool-after', kind: 'after', pair: 'tool-before', commit: after, config: null, expected: [], judged: [] },
       { ...base, id: 'gone', kind: 'precision', fixedBy: undefined, repo: 'nobody/gone', commit: C1, config: null, expected: [], judged: [] },
@@ -324,15 +372,21 @@ describe('fetch and run on a tiny local project', () => {
     expect(a.configured).toMatchObject({ expected: 0, found: 0, leftovers: [] });
     expect(a.configured!.unjudged.map((u) => u.data.name)).toEqual(['verbose', 'debug']);
     expect(a.zeroConfigRun).toBe(a.configuredRun);
-    expect(report.totals).toMatchObject({ recall: 1 / 2, zeroConfigRecall: 1 / 2, afterClean: 1, precision: 1 / 3, failedRuns: 0 });
+    expect(report.totals).toMatchObject({ recall: 1 / 2, zeroConfigRecall: 1 / 2, afterClean: 1, precision: 1 / 3, failedRuns: 0, extraction: 5 / 7 });
+    expect(b.zeroConfigRun.commands?.map((c) => [c.name, c.parameterNames])).toEqual([['tool', ['count', 'level', 'mode', 'name', 'size']]]);
+    expect(b.reads).toEqual({ expected: 7, read: 5, commands: 2, missed: [{ command: 'tool', params: ['verbose'] }, { command: 'tool serve', params: ['port'] }], commandsMissing: ['tool serve'], extra: [] });
+    expect(a.reads).toBeUndefined();
     expect(git(path.join(snapshots, 'tool-before'), 'status', '--porcelain', '-uall')).toBe('');
 
     const printed = formatReport(report);
-    expect(printed).toMatch(/^tool-before\s+before\s+yes\s+1\/2\s+0\s+0\s+0\s+-\s+1\/2/m);
+    expect(printed).toMatch(/^tool-before\s+before\s+yes\s+1\/2\s+0\s+0\s+0\s+-\s+1\/2\s+0\/1\/1\s+5\/7\s/m);
     expect(printed).toMatch(/^tool-after\s+after\s+no\s+0\/0\s+0\s+0\s+2\s+0\s+0\/0/m);
     expect(printed).toContain('missed: reference-param-unknown README.md (command tool, param --colour)');
     expect(printed).toContain('no snapshot, skipped (1): gone');
     expect(printed).toMatch(/recall\s+50\.0%/);
+    expect(printed).toContain('  not read (zero-config): tool: verbose');
+    expect(printed).toContain('  command missing (zero-config): tool serve (not reported, or its parameters unknown)');
+    expect(printed).toContain('extraction         71.4%  (5/7 expected parameters read zero-config, 1 of 2 commands missing, entries with "reads")');
   });
 
   it('counts a run that hangs or prints no JSON as failed, not as a hang', async () => {

@@ -159,7 +159,7 @@ describe('no silent passes', () => {
     expect(report.version).toBe(1);
     expect(report.notes).toEqual(lines.map((l) => l.replace(/^docdrift: /, '')));
     expect(report.commands).toEqual([
-      { name: 'tool', aliases: [], paramsKnown: true, sections: 1, source: 'CLI flags in tool/cli.py:6', parameters: 2, documented: 1, used: 2, explained: 1 },
+      { name: 'tool', aliases: [], paramsKnown: true, sections: 1, source: 'CLI flags in tool/cli.py:6', parameters: 2, documented: 1, used: 2, explained: 1, parameterNames: ['epochs', 'output'] },
     ]);
   });
 });

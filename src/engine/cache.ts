@@ -17,7 +17,7 @@ import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
 import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
 import type { DocdriftConfig } from '../config/schema.js';
-import { coverageCounts, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
+import { coverageCounts, parameterNames, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { discoveredInputs, discoverFiles, MATCHED_LIST_NAMES, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
 import { cachedDocParser, FilePieceStore, piecesFile } from './pieces.js';
@@ -65,6 +65,8 @@ export interface CommandSummary {
   unknownReason?: string;
   /** Coverage of its parameters (see `coverageCounts`); absent when the parameters are unknown. */
   coverage?: CoverageCounts;
+  /** The names counted in `coverage.parameters`, sorted (see `parameterNames`); absent when the parameters are unknown. */
+  parameterNames?: string[];
 }
 
 /** How the cache served one run. */
@@ -694,7 +696,7 @@ export function summariseCommands(model: Model): CommandSummary[] {
     params: cmd.params.length,
     sections: model.sectionsFor(cmd).length,
     ...(cmd.paramsKnown
-      ? { source: paramSource(model, cmd)!, coverage: coverageCounts(model, cmd) }
+      ? { source: paramSource(model, cmd)!, coverage: coverageCounts(model, cmd), parameterNames: parameterNames(model, cmd) }
       : { unknownReason: unknownReason(cmd)! }),
   }));
 }

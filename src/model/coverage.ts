@@ -3,6 +3,7 @@
  * used): what `--summary`, the JSON report's `commands` and the first-run notes say. Pure queries
  * over the Model, computed with the same queries the rules use.
  */
+import { compareStrings } from '../shared/strings.js';
 import { suggestNames } from './compare.js';
 import { documentedElsewhere, findParam, globalSectionsFor, isExplained, rowsFor, suggestionIndex, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
@@ -178,6 +179,18 @@ export function coverageCounts(model: Model, cmd: CommandSpec): CoverageCounts {
     used: used.length,
     explained: used.filter((r) => r.explainedDocs === r.exampleDocs).length,
   };
+}
+
+/**
+ * The names of the parameters {@link coverageCounts} counts in `parameters` (hidden, positional,
+ * global and ignored ones left out), each the canonical name the rules use (a flag's long name
+ * without dashes, `out-dir`; a config field's name), sorted by code point, no duplicates. Empty
+ * for a command whose parameters are unknown. The JSON report's `commands[].parameterNames`.
+ */
+export function parameterNames(model: Model, cmd: CommandSpec): string[] {
+  if (!cmd.paramsKnown) return [];
+  const names = new Set(commandCoverage(model, cmd).rows.filter((r) => r.inCode).map((r) => r.name));
+  return [...names].sort(compareStrings);
 }
 
 /** Why a command's reference is read as a partial list (see {@link partialReference}). */

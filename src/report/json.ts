@@ -91,7 +91,8 @@ function jsonVerdict(v: ReportVerdict): JsonVerdict {
  * One command in {@link JsonReport.commands}. `parameters`, `documented`, `used`, `explained` are
  * present when `paramsKnown` is true: parameters in code (hidden, positional, global and ignored
  * ones left out), of those documented by a reference row, used in examples, and explained in
- * every document that uses them. `unknownReason` is present when `paramsKnown` is false.
+ * every document that uses them; `parameterNames` are the canonical names of the `parameters`
+ * counted, sorted by code point. `unknownReason` is present when `paramsKnown` is false.
  */
 export interface JsonCommand {
   name: string;
@@ -106,6 +107,8 @@ export interface JsonCommand {
   documented?: number;
   used?: number;
   explained?: number;
+  /** The names counted in `parameters` (a flag's long name without dashes), sorted; present when `paramsKnown` is true. */
+  parameterNames?: string[];
 }
 
 function jsonCommands(commands: NonNullable<FormatterOptions['commands']>): JsonCommand[] {
@@ -117,6 +120,7 @@ function jsonCommands(commands: NonNullable<FormatterOptions['commands']>): Json
     ...(c.source !== undefined ? { source: c.source } : {}),
     ...(c.unknownReason !== undefined ? { unknownReason: c.unknownReason } : {}),
     ...(c.coverage ?? {}),
+    ...(c.parameterNames !== undefined ? { parameterNames: [...c.parameterNames] } : {}),
   }));
 }
 

@@ -3,7 +3,7 @@
  * expectations (test/corpus/README.md, "Matching" and "Metrics"). No I/O.
  */
 import picomatch from 'picomatch';
-import type { JsonResult } from '../../src/report/json.js';
+import type { JsonCommand, JsonResult } from '../../src/report/json.js';
 import type { CorpusEntry, ExpectedFinding, JudgedFinding } from './schema.js';
 
 /** The finding fields matching reads (a {@link JsonResult} has them all). */
@@ -145,6 +145,49 @@ export function scoreEntry(entry: Pick<CorpusEntry, 'expected' | 'judged'>, find
   return score;
 }
 
+/** How much of an entry's `reads` one run extracted. */
+export interface ReadsScore {
+  /** Parameter names listed in `reads`, over all its commands. */
+  expected: number;
+  /** Of those, the names the run extracted (in `parameterNames` of the command). */
+  read: number;
+  /** Commands listed in `reads`. */
+  commands: number;
+  /** Per command with a miss: the names the run did not extract, in the entry's order. */
+  missed: Array<{ command: string; params: string[] }>;
+  /** Commands of `reads` the run did not report, or reported with unknown parameters: all their names are missed. */
+  commandsMissing: string[];
+  /**
+   * Per command of `reads` found: the names the run extracted that `reads` does not list (a field
+   * of a config type merged into a CLI, a spelling other than the one written). Printed, not counted.
+   */
+  extra: Array<{ command: string; params: string[] }>;
+}
+
+/**
+ * Compares an entry's `reads` (command → parameter names) with a run's JSON `commands`. A command
+ * is found by its name or an alias ({@link sameCommand}) among those with `paramsKnown`; a name is
+ * read when it equals one of the command's `parameterNames` after {@link normaliseParam}.
+ * @param commands The report's `commands`; undefined (a failed run) = none.
+ */
+export function scoreReads(reads: Readonly<Record<string, readonly string[]>>, commands: readonly JsonCommand[] | undefined): ReadsScore {
+  const score: ReadsScore = { expected: 0, read: 0, commands: 0, missed: [], commandsMissing: [], extra: [] };
+  for (const [command, params] of Object.entries(reads)) {
+    score.commands++;
+    score.expected += params.length;
+    const found = (commands ?? []).find((c) => c.paramsKnown && [c.name, ...c.aliases].some((n) => sameCommand(command, n)));
+    if (!found) score.commandsMissing.push(command);
+    const names = new Set((found?.parameterNames ?? []).map(normaliseParam));
+    const missed = params.filter((p) => !names.has(normaliseParam(p)));
+    score.read += params.length - missed.length;
+    if (missed.length > 0) score.missed.push({ command, params: missed });
+    const listed = new Set(params.map(normaliseParam));
+    const extra = (found?.parameterNames ?? []).filter((n) => !listed.has(normaliseParam(n)));
+    if (extra.length > 0) score.extra.push({ command, params: extra });
+  }
+  return score;
+}
+
 /** What the totals are computed from: one entry's kind and its two runs' scores (undefined = not run). */
 export interface ScoredEntry {
   id: string;
@@ -156,6 +199,8 @@ export interface ScoredEntry {
   zeroConfig?: EntryScore;
   /** Runs that failed (timeout, crash, unreadable output): their findings count as none. */
   failedRuns: number;
+  /** The zero-config run against the entry's `reads`; absent when the entry has none. */
+  reads?: ReadsScore;
 }
 
 /** Corpus totals; a ratio is null when its denominator is 0. Ratios are in [0, 1]. */
@@ -171,6 +216,8 @@ export interface Totals {
   zeroConfigRecall: number | null;
   /** {@link precision} of the zero-config runs (printed; not guarded by the baseline). */
   zeroConfigPrecision: number | null;
+  /** Σ names read / Σ names expected over the entries with `reads`, zero-config runs ({@link scoreReads}). */
+  extraction: number | null;
   counts: {
     expected: number;
     found: number;
@@ -189,6 +236,11 @@ export interface Totals {
     zeroConfigTrue: number;
     zeroConfigFalse: number;
     zeroConfigUnjudged: number;
+    /** Over the entries with `reads`: names listed, names read, commands listed, commands missing. */
+    readsExpected: number;
+    readsRead: number;
+    readsCommands: number;
+    readsCommandsMissing: number;
   };
   failedRuns: number;
 }
@@ -197,7 +249,7 @@ const ratio = (n: number, d: number): number | null => (d === 0 ? null : n / d);
 
 /** Sums entries' scores into {@link Totals} (definitions on each field and in test/corpus/README.md). */
 export function totals(entries: readonly ScoredEntry[]): Totals {
-  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, afterDetected: 0, afterCleanDetected: 0, zeroConfigFound: 0, zeroConfigExpected: 0, zeroConfigTrue: 0, zeroConfigFalse: 0, zeroConfigUnjudged: 0 };
+  const c = { expected: 0, found: 0, judgedTrue: 0, judgedFalse: 0, unjudged: 0, afterEntries: 0, afterClean: 0, afterDetected: 0, afterCleanDetected: 0, zeroConfigFound: 0, zeroConfigExpected: 0, zeroConfigTrue: 0, zeroConfigFalse: 0, zeroConfigUnjudged: 0, readsExpected: 0, readsRead: 0, readsCommands: 0, readsCommandsMissing: 0 };
   let failedRuns = 0;
   for (const e of entries) {
     failedRuns += e.failedRuns;
@@ -230,6 +282,12 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
       c.zeroConfigFalse += e.zeroConfig.judgedFalse;
       c.zeroConfigUnjudged += e.zeroConfig.unjudged.length;
     }
+    if (e.reads) {
+      c.readsExpected += e.reads.expected;
+      c.readsRead += e.reads.read;
+      c.readsCommands += e.reads.commands;
+      c.readsCommandsMissing += e.reads.commandsMissing.length;
+    }
   }
   // Precision's true positives: expected items found in every kind (an "after" entry's own expected too).
   const foundAll = entries.reduce((n, e) => n + (e.configured?.found ?? 0), 0);
@@ -241,6 +299,7 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
     afterClean: ratio(c.afterClean, c.afterEntries),
     zeroConfigRecall: ratio(c.zeroConfigFound, c.zeroConfigExpected),
     zeroConfigPrecision: ratio(c.zeroConfigTrue, c.zeroConfigTrue + c.zeroConfigFalse + c.zeroConfigUnjudged),
+    extraction: ratio(c.readsRead, c.readsExpected),
     counts: c,
     failedRuns,
   };
@@ -249,17 +308,24 @@ export function totals(entries: readonly ScoredEntry[]): Totals {
 /** The committed baseline: the totals of the last deliberate `--update`, and the entries they cover. */
 export interface Baseline {
   entries: string[];
-  totals: Pick<Totals, 'recall' | 'precision' | 'afterClean' | 'zeroConfigRecall' | 'failedRuns'>;
+  totals: Pick<Totals, 'recall' | 'precision' | 'afterClean' | 'zeroConfigRecall' | 'failedRuns'> & Partial<Pick<Totals, 'extraction'>>;
 }
 
 /** The ratios a baseline guards. */
-export const GUARDED = ['recall', 'precision', 'afterClean', 'zeroConfigRecall'] as const;
+export const GUARDED = ['recall', 'precision', 'afterClean', 'zeroConfigRecall', 'extraction'] as const;
 
 /** How far (in ratio units) a total may fall below the baseline: 0.5 percentage points. */
 export const TOLERANCE = 0.005;
 
 /**
- * Regressions of `current` against `baseline`: a guarded ratio more than {@link TOLERANCE} below
+ * The tolerance per guarded ratio: {@link TOLERANCE}, but none for `extraction` (a parameter
+ * docdrift read yesterday and not today is a regression, and 0.5 points of ~500 names would let
+ * two or three slip).
+ */
+export const TOLERANCES: Record<(typeof GUARDED)[number], number> = { recall: TOLERANCE, precision: TOLERANCE, afterClean: TOLERANCE, zeroConfigRecall: TOLERANCE, extraction: 0 };
+
+/**
+ * Regressions of `current` against `baseline`: a guarded ratio more than its {@link TOLERANCES} below
  * the baseline's, or a ratio the baseline has that is now null, or more failed runs.
  * @returns One line per regression; empty when none.
  */
@@ -270,7 +336,7 @@ export function regressions(current: Totals, baseline: Baseline): string[] {
     const now = current[key];
     if (was === null || was === undefined) continue;
     if (now === null) out.push(`${key}: no longer measurable (baseline ${pct(was)})`);
-    else if (now < was - TOLERANCE - 1e-12) out.push(`${key}: ${pct(now)} < baseline ${pct(was)}`);
+    else if (now < was - TOLERANCES[key] - 1e-12) out.push(`${key}: ${pct(now)} < baseline ${pct(was)}`);
   }
   if (current.failedRuns > (baseline.totals.failedRuns ?? 0)) out.push(`failed runs: ${current.failedRuns} > baseline ${baseline.totals.failedRuns ?? 0}`);
   return out;

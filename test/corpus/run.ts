@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONFIG_FILES } from '../../src/config/load.js';
-import type { JsonReport, JsonResult } from '../../src/report/json.js';
-import { type Baseline, type EntryScore, GUARDED, pct, regressions, type ScoredEntry, scoreEntry, type Totals, totals } from './compare.js';
+import type { JsonCommand, JsonReport, JsonResult } from '../../src/report/json.js';
+import { type Baseline, type EntryScore, GUARDED, pct, regressions, type ScoredEntry, scoreEntry, scoreReads, type Totals, totals } from './compare.js';
 import { type CorpusEntry, CorpusError, loadEntries } from './schema.js';
 
 const HELP = `Usage: npm run corpus -- --snapshots DIR [--only ID]… [--update] [--json FILE]
@@ -46,6 +46,8 @@ export function packageRoot(): string {
 export interface RunOutcome {
   /** The findings; empty when the run failed. */
   results: JsonResult[];
+  /** The report's `commands` (with `parameterNames`); absent when the run failed or the report has none. */
+  commands?: JsonCommand[];
   /** Wall time in ms. */
   ms: number;
   exitCode: number | null;
@@ -99,7 +101,7 @@ export async function runDocdrift(bin: string, root: string, config: object | nu
           const why = stderr.split('\n').find((l) => l.trim()) ?? 'no output';
           return resolve({ results: [], ms, exitCode: code, failure: `exit ${code}, no JSON report: ${why.slice(0, 200)}`, stderr });
         }
-        resolve({ results: report.results, ms, exitCode: code, stderr });
+        resolve({ results: report.results, ...(Array.isArray(report.commands) ? { commands: report.commands } : {}), ms, exitCode: code, stderr });
       });
     });
   } finally {
@@ -198,6 +200,7 @@ export async function runCorpus(options: RunCorpusOptions): Promise<CorpusReport
       configured: score(configuredRun),
       zeroConfig: score(zeroConfigRun),
       failedRuns,
+      ...(entry.reads ? { reads: scoreReads(entry.reads, zeroConfigRun.commands) } : {}),
       notes,
     });
   }
@@ -223,7 +226,7 @@ function table(rows: string[][]): string {
 /** The printed report: a row per entry, the details a judge needs (misses, false positives, unjudged findings, leftovers, failures), and the totals. */
 export function formatReport(report: CorpusReport): string {
   const lines: string[] = [];
-  const rows = [['entry', 'kind', 'cfg', 'found/exp', 'true', 'false', 'unjudged', 'leftovers', '0-cfg found', '0-cfg t/f/u', 'time s']];
+  const rows = [['entry', 'kind', 'cfg', 'found/exp', 'true', 'false', 'unjudged', 'leftovers', '0-cfg found', '0-cfg t/f/u', '0-cfg reads', 'time s']];
   for (const o of report.outcomes) {
     const s = o.configured!;
     const z = o.zeroConfig!;
@@ -239,6 +242,7 @@ export function formatReport(report: CorpusReport): string {
       o.kind === 'after' ? String(s.leftovers.length) : '-',
       `${z.found}/${z.expected}${o.entry.config ? fail(o.zeroConfigRun) : ''}`,
       `${z.judgedTrue}/${z.judgedFalse}/${z.unjudged.length}`,
+      o.reads ? `${o.reads.read}/${o.reads.expected}` : '-',
       ((o.configuredRun.ms + (o.entry.config ? o.zeroConfigRun.ms : 0)) / 1000).toFixed(1),
     ]);
   }
@@ -260,6 +264,14 @@ export function formatReport(report: CorpusReport): string {
       for (const u of z.unjudged) if (!seen.has(describe(u))) details.push(`  unjudged (zero-config): ${describe(u)}: ${(u.message ?? '').split('\n')[0]!.slice(0, 160)}`);
     }
     for (const l of s.leftovers) details.push(`  leftover: ${l.ruleId} ${l.file}${where(l)}`);
+    if (o.reads) {
+      for (const c of o.reads.commandsMissing) details.push(`  command missing (zero-config): ${c} (not reported, or its parameters unknown)`);
+      for (const m of o.reads.missed) if (!o.reads.commandsMissing.includes(m.command)) details.push(`  not read (zero-config): ${m.command}: ${m.params.join(', ')}`);
+      for (const x of o.reads.extra) {
+        const shown = x.params.length > 12 ? `${x.params.slice(0, 12).join(', ')}, … (${x.params.length})` : x.params.join(', ');
+        details.push(`  also read (zero-config, not in reads): ${x.command}: ${shown}`);
+      }
+    }
     for (const n of o.notes) details.push(`  note: ${n}`);
     if (details.length > 0) lines.push(`${o.id}:`, ...details);
   }
@@ -275,6 +287,7 @@ export function formatReport(report: CorpusReport): string {
     `  of pairs whose before run found something: ${c.afterCleanDetected}/${c.afterDetected}`,
     `zero-config recall ${pct(t.zeroConfigRecall).padStart(5)}  (${c.zeroConfigFound}/${c.zeroConfigExpected} with no config)`,
     `zero-config precision ${pct(t.zeroConfigPrecision).padStart(2)}  (${c.zeroConfigTrue} true; ${c.zeroConfigFalse} judged false + ${c.zeroConfigUnjudged} unjudged; not guarded)`,
+    `extraction        ${pct(t.extraction).padStart(6)}  (${c.readsRead}/${c.readsExpected} expected parameters read zero-config, ${c.readsCommandsMissing} of ${c.readsCommands} commands missing, entries with "reads")`,
   );
   return lines.join('\n');
 }
@@ -353,7 +366,7 @@ export async function main(argv: string[]): Promise<number> {
   const ran = report.outcomes.map((o) => o.id).sort();
   if (values.update) {
     const t = report.totals;
-    const baseline: Baseline = { entries: ran, totals: { recall: t.recall, precision: t.precision, afterClean: t.afterClean, zeroConfigRecall: t.zeroConfigRecall, failedRuns: t.failedRuns } };
+    const baseline: Baseline = { entries: ran, totals: { recall: t.recall, precision: t.precision, afterClean: t.afterClean, zeroConfigRecall: t.zeroConfigRecall, extraction: t.extraction, failedRuns: t.failedRuns } };
     writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
     process.stdout.write(`\nbaseline written: ${path.relative(process.cwd(), baselineFile)}${report.missing.length > 0 ? ` (WITHOUT the ${report.missing.length} entries that have no snapshot)` : ''}\n`);
     return 0;

@@ -57,6 +57,11 @@ export const corpusEntrySchema = z
     expected: z.array(expectedFindingSchema),
     judged: z.array(judgedFindingSchema),
     notes: z.string().optional(),
+    /**
+     * What docdrift must extract zero-config, written by hand from the code at `commit`: command
+     * name (as docdrift names it) → the canonical names of its parameters (`out-dir`, no dashes).
+     */
+    reads: z.record(nonEmpty, z.array(nonEmpty).min(1)).optional(),
   })
   .superRefine((e, ctx) => {
     if (e.kind === 'precision') {
