@@ -69,11 +69,16 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       if (value?.kind === 'option' && value.option.kind === 'argument') node.params.push(value.option.spec);
       break;
     }
-    case 'command':
-      return subCommand(ev, node, call) ?? same;
+    case 'command': {
+      const made = subCommand(ev, node, call);
+      // A subclass overriding `createCommand` builds its children with its own constructor.
+      if (made?.kind === 'command' && made.node !== node && node.subclass) ev.applySubclass(made.node, node.subclass, []);
+      return made ?? same;
+    }
     case 'createCommand': {
       const name = a0 && ev.stringOf(a0);
       const child = ev.created(newNode('commander', ev.location(a0 && name !== undefined ? a0 : call), name ? { name } : { program: true }));
+      if (node.subclass) ev.applySubclass(child, node.subclass, []);
       return { kind: 'command', node: child };
     }
     case 'addCommand': {

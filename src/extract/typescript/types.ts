@@ -180,6 +180,8 @@ export interface FlagEvaluator {
   /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
   hasUnknownParts(value: Value | undefined): boolean;
   created(node: CommandNode): CommandNode;
+  /** Applies what a commander subclass's constructors add to `this` to `node` (see `Evaluator.applySubclass`). */
+  applySubclass(node: CommandNode, cls: ts.ClassLikeDeclaration, args: readonly ts.Expression[]): void;
   stringOf(node: ts.Node, depth?: number): string | undefined;
   stringsOf(node: ts.Node | undefined, numbers?: boolean, depth?: number): string[] | undefined;
   booleanOf(node: ts.Node | undefined): boolean | undefined;
