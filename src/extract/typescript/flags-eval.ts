@@ -881,10 +881,28 @@ export class Evaluator implements FlagEvaluator {
    * stays the expression as written.
    */
   defaultOf(expr: ts.Expression): DefaultValue {
+    const chosen = this.knownBranch(expr);
+    if (chosen !== expr) return this.defaultOf(chosen);
     const written = defaultOf(expr, expr.getSourceFile());
     if (written.kind === 'literal') return written;
     const literal = this.constantLiteral(expr, 0);
     return literal ? { kind: 'literal', text: literal.getText(literal.getSourceFile()) } : written;
+  }
+
+  /**
+   * The branch a conditional takes when its condition is known (`'default' in o ? o.default :
+   * undefined` in an unrolled loop), followed through nested conditionals; else `expr` itself.
+   */
+  knownBranch(expr: ts.Expression): ts.Expression {
+    let e = expr;
+    for (let i = 0; i < 6; i++) {
+      const inner = skipOuter(e);
+      if (!ts.isConditionalExpression(inner)) break;
+      const truth = this.truthOf(inner.condition, 0);
+      if (truth === undefined) break;
+      e = truth ? inner.whenTrue : inner.whenFalse;
+    }
+    return e;
   }
 
   private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
@@ -893,6 +911,10 @@ export class Evaluator implements FlagEvaluator {
     if (isLiteral(e)) return e;
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
+      if (b?.kind === 'loop') {
+        const node = this.loopNode(b);
+        return node && ts.isExpression(node) ? this.constantLiteral(node, depth + 1) : undefined;
+      }
       if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.constantLiteral(b.decl.initializer, depth + 1);
       if (b?.kind === 'import') {
         const resolved = this.resolver.resolve(b.module, [e.text], 'values');
@@ -1110,7 +1132,7 @@ export class Evaluator implements FlagEvaluator {
    * with what each constructor (base classes first) adds to `this` (`this.option('--a')`,
    * `this.addOption(…)`, `this.command('sub')`), its parameters bound to the `new`'s arguments.
    * A class that overrides `createCommand` makes `.command('x')` return an instance of it: its
-   * sub-commands are built by the same constructors (see {@link applySubclass}).
+   * sub-commands are built by that method (see {@link subclassChild}).
    */
   private constructCommand(cls: ts.ClassLikeDeclaration, e: ts.NewExpression): Value | undefined {
     const value = this.createCommander('Command', e);
@@ -1125,6 +1147,37 @@ export class Evaluator implements FlagEvaluator {
     }
     this.applySubclass(value.node, cls, e.arguments ?? ts.factory.createNodeArray());
     return value;
+  }
+
+  /**
+   * A `.command('x')` child of an instance of a commander subclass that overrides
+   * `createCommand(name)`: commander builds the child with that method, so its body is walked
+   * (`this` bound to the parent) and what the command it returns was given (its constructor's
+   * options, options added before `return`) is given to `child` too, ahead of the child's own.
+   */
+  subclassChild(parent: CommandNode, child: CommandNode): void {
+    const cls = parent.subclass;
+    const chain: ts.ClassLikeDeclaration[] = [];
+    for (let c: ts.ClassLikeDeclaration | undefined = cls; c && chain.length < 8 && !chain.includes(c); ) {
+      chain.push(c);
+      const base = this.baseOf(c);
+      c = base?.kind === 'class' ? base.node : undefined;
+    }
+    const method = createCommandOverride(chain);
+    if (!method || this.active.has(method)) return;
+    const owner = method.parent as ts.ClassLikeDeclaration;
+    this.thisBindings.set(owner, { kind: 'command', node: parent });
+    let made: Value | undefined;
+    try {
+      this.applyFunction(method, []);
+      made = this.returned(method);
+    } finally {
+      this.thisBindings.delete(owner);
+      if (method.body) this.forget(method.body);
+    }
+    if (made?.kind !== 'command' || made.node === parent || made.node === child) return;
+    child.params.unshift(...made.node.params.filter((p) => !child.params.some((q) => q.name === p.name)));
+    if (made.node.subclass) child.subclass = made.node.subclass;
   }
 
   /** The literal name a constructor passes to `super(…)`, in this class or the nearest base that passes one. */
@@ -1148,7 +1201,7 @@ export class Evaluator implements FlagEvaluator {
    * bound to `node`; the derived class's parameters bound to `args`. Records `cls` on the node
    * when it (or a base) overrides `createCommand`, so that its `.command(…)` children get the same.
    */
-  applySubclass(node: CommandNode, cls: ts.ClassLikeDeclaration, args: readonly ts.Expression[]): void {
+  private applySubclass(node: CommandNode, cls: ts.ClassLikeDeclaration, args: readonly ts.Expression[]): void {
     const chain: ts.ClassLikeDeclaration[] = [];
     for (let c: ts.ClassLikeDeclaration | undefined = cls; c && chain.length < 8 && !chain.includes(c); ) {
       chain.unshift(c);
@@ -1174,7 +1227,7 @@ export class Evaluator implements FlagEvaluator {
         this.forget(ctor.body);
       }
     }
-    if (chain.some((c) => c.members.some((m) => ts.isMethodDeclaration(m) && m.name !== undefined && propertyName(m.name) === 'createCommand'))) node.subclass = cls;
+    if (createCommandOverride(chain) !== undefined) node.subclass = cls;
   }
 
   /** The class a class `extends`, when it is a known value (a project class or a commander export). */
@@ -1368,6 +1421,13 @@ export class Evaluator implements FlagEvaluator {
         const right = this.truthOf(e.right, depth + 1);
         return left === undefined ? (right === !and ? right : undefined) : right;
       }
+      if (op === ts.SyntaxKind.InKeyword) {
+        // `'short' in o`: whether a known object has the key (spreads known too).
+        const key = this.stringOf(e.left, depth + 1);
+        const value = key === undefined ? undefined : this.evaluate(e.right);
+        if (key === undefined || value?.kind !== 'object' || this.hasUnknownParts(value)) return undefined;
+        return this.entries(value).some((entry) => entry.key === key);
+      }
       const equal = op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken;
       if (equal || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken) {
         const [left, right] = [this.comparable(e.left, depth + 1), this.comparable(e.right, depth + 1)];
@@ -1530,6 +1590,15 @@ function isAssigned(n: ts.Expression): boolean {
 }
 
 /** The class a node is in (arrow functions and static blocks included), if any. */
+/** The `createCommand` method the nearest class of `chain` (derived first) declares with a body. */
+function createCommandOverride(chain: readonly ts.ClassLikeDeclaration[]): ts.MethodDeclaration | undefined {
+  for (const c of chain) {
+    const m = c.members.find((x): x is ts.MethodDeclaration => ts.isMethodDeclaration(x) && x.body !== undefined && propertyName(x.name) === 'createCommand' && !isStatic(x));
+    if (m) return m;
+  }
+  return undefined;
+}
+
 function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
   return undefined;
