@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
+import { readPackageBins } from '../extract/package-bins.js';
 import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
 import { readProjectFile } from '../shared/read-file.js';
 
@@ -162,9 +163,12 @@ export async function discoverFiles(
       })();
       const rescued = packageSourceFiles(maybe, found.sources, (f) => readText(root, f));
       const sourcesOut = rescued.length === 0 ? found.sources : [...found.sources, ...rescued].sort();
-      if (irregular.size === 0) return { ...found, sources: sourcesOut, ...unreadable };
+      const listedSet = new Set(listed);
+      const bins = declaredBinFiles(found.packaging, found.programs, ignored, (f) => listedSet.has(f) && !irregular.has(f) && isRegularFile(root, f, lstats), (f) => readText(root, f));
+      const programsOut = bins.length === 0 ? found.programs : [...found.programs, ...bins].sort();
+      if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(found.programs), schemas: keep(found.schemas), ...unreadable };
+      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -200,7 +204,8 @@ export async function discoverFiles(
   ]);
   const have = new Set(src);
   const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
-  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: programs.sort(), schemas: schemas.sort() };
+  const bins = declaredBinFiles(pkg, programs, ignored, (f) => isRegularFile(root, f, undefined), (f) => readText(root, f));
+  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 
@@ -241,6 +246,40 @@ function isRegularFile(root: string, file: string, lstats: Map<string, Stats> | 
   } catch {
     return false;
   }
+}
+
+/**
+ * Files a package.json `bin` names that the program patterns miss (an extensionless script at a
+ * package's root: ezmesure-admin's `"bin": {"ezmesure-admin": "ezmesure-admin"}`): what a bin
+ * runs is known from the package.json, not from its file name, so each one that exists as a
+ * regular file, stays inside the project and is not under an ignored folder (`dist/`,
+ * `node_modules/`, the user's `ignore`) is a program. Its content decides how it is read (a
+ * `node` shebang or JavaScript text; a shell script is followed or noted: extract/typescript/programs.ts).
+ *
+ * @param packaging the packaging files found (only `package.json` files are read)
+ * @param programs the programs already found (not listed twice)
+ * @param ignored globs of what is never read
+ * @param exists whether a project-relative path is a regular file of the listing
+ * @param read a file's text
+ */
+export function declaredBinFiles(packaging: readonly string[], programs: readonly string[], ignored: readonly string[], exists: (file: string) => boolean, read: (file: string) => string | undefined): string[] {
+  const have = new Set(programs);
+  const isIgnored = picomatch([...ignored], { dot: true });
+  const out: string[] = [];
+  for (const file of packaging) {
+    if (!(file === 'package.json' || file.endsWith('/package.json'))) continue;
+    const text = read(file);
+    if (text === undefined) continue;
+    const dir = path.posix.dirname(file);
+    for (const bin of readPackageBins({ file, text }).bins) {
+      const target = path.posix.normalize(path.posix.join(dir === '.' ? '' : dir, bin.file));
+      if (target.startsWith('../') || target === '..' || path.posix.isAbsolute(target) || have.has(target)) continue;
+      if (isIgnored(target) || !exists(target)) continue;
+      have.add(target);
+      out.push(target);
+    }
+  }
+  return out;
 }
 
 /** A file's text as a project file ({@link readProjectFile}: regular, inside the root, capped), or undefined. */

@@ -87,6 +87,10 @@ export async function typeScriptFacts(
   for (const bin of programs.bins) {
     const target = `bin:${bin.name}`;
     if (withFlags.has(target) || withConfig.has(target) || unread.some(([t]) => t === target)) continue;
+    if (bin.unread !== undefined) {
+      unread.push([target, { kind: 'not-javascript', ...bin.unread }]);
+      continue;
+    }
     if (bin.source === undefined) {
       unread.push([target, { kind: 'no-source', file: bin.path }]);
       continue;

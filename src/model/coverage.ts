@@ -298,6 +298,14 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `set ${key('program')} to the TypeScript or JavaScript file that builds the program (\`src/cli.ts\`)`
     );
   }
+  if (unread?.kind === 'not-javascript') {
+    const shell = unread.construct !== undefined;
+    return (
+      `its bin runs \`${unread.file}\`, a ${unread.interpreter} script, which docdrift does not parse` +
+      (shell ? ` (its command at line ${unread.line}, \`${unread.construct}\`, runs no JavaScript file named literally: \`node path/to/cli.js\`)` : '') +
+      `; set ${key('program')} to the TypeScript or JavaScript file that builds the program, or ${key('flags')}`
+    );
+  }
   if (cmd.target) {
     return (
       `its entry point \`${cmd.target}\` builds no CLI parser docdrift reads (argparse, click, typer, cyclopts, jsonargparse, decli, docopt, fire, yargs, commander, util.parseArgs, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) and names no config class; ` +

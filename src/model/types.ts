@@ -173,6 +173,16 @@ export type UnreadProgram =
       kind: 'no-source';
       /** The file a package.json `bin` names (`dist/cli.js`), which is not in the project and maps to no source. */
       file: string;
+    }
+  | {
+      kind: 'not-javascript';
+      /** The file a package.json `bin` names (`bin/create.sh`): a script of another language, not parsed. */
+      file: string;
+      /** Its interpreter, from the shebang or the extension (`sh`, `bash`, `python3`). */
+      interpreter: string;
+      /** For a shell script, the first command line met (1-based line) and its text: no literal JavaScript file follows its `node`, or it runs no `node`. */
+      line?: number;
+      construct?: string;
     };
 
 /**

@@ -24,6 +24,12 @@ function localName(module: ModuleInfo, name: string): string | undefined {
  * `[Command.Default]` or none: the program itself) places it in the tree; `static usage =
  * Command.Usage({ description })` describes it.
  *
+ * clipanion 2 is read too: options are properties decorated `@Command.String('-p,--port', {
+ * description })` (also `Boolean`, `Counter`, `Array`, `Rest`, `Proxy`; `@Command.String()` and
+ * `@Command.String({ required: false })` are positional arguments), the property's initializer
+ * being the default, and paths are the `@Command.Path('remote', 'add')` decorators of a method
+ * (the bottom one, applied first, is the main path; `@Command.Path()` the default command).
+ *
  * Options are the class's instance properties (a base class's first, through imports) set with
  * `Option.String/Boolean/Counter/Array(descriptor, initial?, { description, required, hidden,
  * validator })`: the descriptor's long name is the flag's name (`'-p,--port'` → `port`, alias
@@ -139,10 +145,57 @@ function nodeAt(root: CommandNode, path: string[], at: CommandNode['location']):
   return node;
 }
 
-/** The paths of a class's `static paths` (its own or inherited); `[[]]` when it has none (the default command). */
+/** clipanion 2's property decorators (`@Command.String(…)`) and the one naming a path (`@Command.Path(…)` on `execute`). */
+const OPTION_DECORATORS = new Set(['String', 'Boolean', 'Counter', 'Array', 'Rest', 'Proxy']);
+
+/** The call of a `@<commandName>.<kind>(…)` decorator of `member` whose kind is in `kinds`, if it has one. */
+function decoratorCall(member: ts.ClassElement, commandName: string, kinds: ReadonlySet<string>): { kind: string; call: ts.CallExpression } | undefined {
+  for (const d of ts.canHaveDecorators(member) ? (ts.getDecorators(member) ?? []) : []) {
+    const call = d.expression;
+    if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression)) continue;
+    const recv = call.expression.expression;
+    if (ts.isIdentifier(recv) && recv.text === commandName && kinds.has(call.expression.name.text)) return { kind: call.expression.name.text, call };
+  }
+  return undefined;
+}
+
+/**
+ * clipanion 2's paths: each `@Command.Path('remote', 'add')` decorator of a method (`execute`),
+ * its own class's or a base's; `@Command.Path()` is the default command. Undefined when there is
+ * none; a path word that is no known string makes the paths unknown (`null`).
+ */
+function decoratedPaths(ev: FlagEvaluator, cls: ts.ClassLikeDeclaration, depth = 0): string[][] | null | undefined {
+  if (depth > 8) return undefined;
+  const module = ev.moduleOf(cls);
+  const commandName = module ? (localName(module, 'Command') ?? 'Command') : 'Command';
+  const out: string[][] = [];
+  for (const m of cls.members) {
+    if (!ts.isMethodDeclaration(m)) continue;
+    // Decorators apply bottom-up, and clipanion takes the first path attached as the main one
+    // (checked with clipanion 2.6: `@Command.Path('serve') @Command.Path('s')` prints `site s`).
+    for (const d of [...(ts.canHaveDecorators(m) ? (ts.getDecorators(m) ?? []) : [])].reverse()) {
+      const call = d.expression;
+      if (!ts.isCallExpression(call) || !ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'Path') continue;
+      const recv = call.expression.expression;
+      if (!ts.isIdentifier(recv) || recv.text !== commandName) continue;
+      const words = call.arguments.map((a) => ev.stringOf(a));
+      if (words.some((w) => w === undefined)) return null;
+      out.push(words as string[]);
+    }
+  }
+  if (out.length > 0) return out;
+  const base = ev.baseClass(cls);
+  return base ? decoratedPaths(ev, base.node, depth + 1) : undefined;
+}
+
+/** The paths of a class's `static paths` (its own or inherited), else of its `@Command.Path(…)` decorators (clipanion 2); `[[]]` when it has none (the default command). */
 function pathsOf(ev: FlagEvaluator, cls: ts.ClassLikeDeclaration): string[][] | undefined {
   const node = ev.memberNode({ kind: 'class', node: cls }, 'paths');
-  if (!node) return [[]];
+  if (!node) {
+    const decorated = decoratedPaths(ev, cls);
+    if (decorated === null) return undefined;
+    return decorated ?? [[]];
+  }
   const v = ev.evaluate(node);
   if (v?.kind !== 'array') return undefined;
   const out: string[][] = [];
@@ -210,8 +263,26 @@ function optionsOf(ev: FlagEvaluator, cls: ts.ClassLikeDeclaration, depth: numbe
   const out = base ? optionsOf(ev, base.node, depth + 1) : [];
   const module = ev.moduleOf(cls);
   const optionName = module ? (localName(module, 'Option') ?? 'Option') : 'Option';
+  const commandName = module ? (localName(module, 'Command') ?? 'Command') : 'Command';
   for (const m of cls.members) {
-    if (!ts.isPropertyDeclaration(m) || !m.initializer || ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)) continue;
+    if (!ts.isPropertyDeclaration(m) || ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)) continue;
+    // clipanion 2: `@Command.String('-p,--port', { description }) port = '8080';`, the initializer the default.
+    const decorated = decoratorCall(m, commandName, OPTION_DECORATORS);
+    if (decorated) {
+      const prop = propertyName(m.name);
+      if (prop === undefined) continue;
+      if (decorated.kind === 'Proxy') {
+        out.push('proxy');
+        continue;
+      }
+      const spec = optionSpec(ev, decorated.kind, prop, m.name, decorated.call.arguments);
+      if (!spec.positional && spec.default === undefined && m.initializer) spec.default = ev.defaultOf(m.initializer);
+      const i = out.findIndex((o) => o !== 'proxy' && (o.dest ?? o.name) === (spec.dest ?? spec.name));
+      if (i >= 0) out[i] = spec;
+      else out.push(spec);
+      continue;
+    }
+    if (!m.initializer) continue;
     const init = skipOuter(m.initializer);
     if (!ts.isCallExpression(init) || !ts.isPropertyAccessExpression(init.expression)) continue;
     const recv = init.expression.expression;

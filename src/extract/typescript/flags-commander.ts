@@ -69,11 +69,16 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
       if (value?.kind === 'option' && value.option.kind === 'argument') node.params.push(value.option.spec);
       break;
     }
-    case 'command':
-      return subCommand(ev, node, call) ?? same;
+    case 'command': {
+      const made = subCommand(ev, node, call);
+      // A subclass overriding `createCommand` builds its children with its own constructor.
+      if (made?.kind === 'command' && made.node !== node && node.subclass) ev.subclassChild(node, made.node);
+      return made ?? same;
+    }
     case 'createCommand': {
       const name = a0 && ev.stringOf(a0);
       const child = ev.created(newNode('commander', ev.location(a0 && name !== undefined ? a0 : call), name ? { name } : { program: true }));
+      if (node.subclass) ev.subclassChild(node, child);
       return { kind: 'command', node: child };
     }
     case 'addCommand': {
@@ -256,7 +261,10 @@ function defaultAndParser(ev: FlagEvaluator, option: OptionValue, a2: ts.Node | 
     setParser(ev, option, a2);
     value = a3;
   }
-  if (value && ts.isExpression(value)) option.spec.default = ev.defaultOf(value);
+  // `cond ? o.default : undefined` taking its `undefined` branch: no default.
+  const chosen = value && ts.isExpression(value) ? ev.knownBranch(value) : undefined;
+  const bare = chosen && skipOuter(chosen);
+  if (chosen && !(bare && ts.isIdentifier(bare) && bare.text === 'undefined')) option.spec.default = ev.defaultOf(chosen);
 }
 
 function isParser(ev: FlagEvaluator, node: ts.Node): boolean {

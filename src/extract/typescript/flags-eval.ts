@@ -25,7 +25,7 @@ type Binding =
    * callback (`loop` is then the parameter), or one of its destructured properties: the current
    * item while the loop is unrolled.
    */
-  | { kind: 'loop'; loop: ts.Node; property?: string }
+  | { kind: 'loop'; loop: ts.Node; property?: string; index?: number }
   /** A class declared in the scope: `new X()` gives an instance whose members are read (or a commander command, for a subclass of `Command`). */
   | { kind: 'class'; node: ts.ClassLikeDeclaration }
   /** Bound to something this evaluator does not follow (a loop variable, a destructured parameter). */
@@ -44,6 +44,9 @@ interface Item {
 const MUTATING_METHODS = new Set(['splice', 'pop', 'shift', 'fill', 'copyWithin', 'reverse', 'sort']);
 /** Array methods whose callback gets each item as its first parameter. */
 const CALLBACK_METHODS = new Set(['forEach', 'map', 'filter', 'flatMap', 'find', 'some', 'every']);
+
+/** `Object.entries`/`keys`/`values`: arrays over an object's entries. */
+const OBJECT_ITERATORS = new Set(['entries', 'keys', 'values']);
 
 /** Calls that reorder an array without changing its items (lodash `sortBy`, `orderBy`). */
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
@@ -97,6 +100,10 @@ export class Evaluator implements FlagEvaluator {
   private readonly singletons = new Map<string, CommandNode>();
   private readonly active = new Set<ts.Node>();
   private readonly loopItems = new Map<ts.Node, ts.Expression>();
+  /** Nodes made for what the source implies (`Object.entries` pairs and keys), by source node and tag. */
+  private readonly syntheticNodes = new Map<ts.Node, Map<string, ts.Node>>();
+  /** `this` of the commander subclass constructors being walked ({@link applySubclass}). */
+  private readonly thisBindings = new Map<ts.ClassLikeDeclaration, Value>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
   /** Warnings from {@link warn}: definitions over a limit. */
@@ -219,9 +226,24 @@ export class Evaluator implements FlagEvaluator {
       const base = cls ? this.baseClass(cls) : undefined;
       return base ? this.member(base, e.name.text, e) : undefined;
     }
-    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) return this.classMember(e, e.name.text);
+    if (e.kind === ts.SyntaxKind.ThisKeyword) {
+      // `this` inside a commander subclass's constructor being applied (`this.option('--a')`).
+      const cls = enclosingClass(e);
+      return cls ? this.thisBindings.get(cls) : undefined;
+    }
+    if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name) && e.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      const cls = enclosingClass(e);
+      const bound = cls ? this.thisBindings.get(cls) : undefined;
+      if (bound) return undefined;
+      return this.classMember(e, e.name.text);
+    }
     if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) return this.property(e.expression, e.name.text);
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return this.property(e.expression, e.argumentExpression.text);
+    if (ts.isElementAccessExpression(e)) {
+      // `options[key]` with `key` a loop's known key (`Object.keys(options).forEach((key) => …)`).
+      const key = this.stringOf(e.argumentExpression);
+      return key === undefined ? undefined : this.property(e.expression, key);
+    }
     if (ts.isObjectLiteralExpression(e)) return { kind: 'object', node: e };
     if (ts.isArrayLiteralExpression(e)) return { kind: 'array', node: e };
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isFunctionDeclaration(e) || ts.isMethodDeclaration(e)) return { kind: 'function', node: e };
@@ -299,6 +321,13 @@ export class Evaluator implements FlagEvaluator {
   private loopNode(b: Extract<Binding, { kind: 'loop' }>): ts.Node | null | undefined {
     const item = this.loopItems.get(b.loop);
     if (!item) return undefined;
+    if (b.index !== undefined) {
+      // `for (const [key, value] of Object.entries(o))`: an element of the item.
+      const value = this.evaluate(item);
+      if (value?.kind !== 'array') return undefined;
+      const el = value.node.elements[b.index];
+      return el === undefined || ts.isSpreadElement(el) || ts.isOmittedExpression(el) ? undefined : el;
+    }
     if (b.property === undefined) return item;
     const value = this.evaluate(item);
     if (value?.kind !== 'object') return undefined;
@@ -378,6 +407,9 @@ export class Evaluator implements FlagEvaluator {
       const callee = skipOuter(e.expression);
       if (ts.isIdentifier(callee) && ORDER_ONLY_FUNCTIONS.has(callee.text) && e.arguments[0]) return this.arrayItems(e.arguments[0], depth + 1);
       if (!ts.isPropertyAccessExpression(callee)) return undefined;
+      if (ts.isIdentifier(callee.expression) && callee.expression.text === 'Object' && !this.binding(callee.expression) && OBJECT_ITERATORS.has(callee.name.text)) {
+        return this.objectItems(callee.name.text as 'entries' | 'keys' | 'values', e.arguments[0]);
+      }
       const method = callee.name.text;
       if (ORDER_ONLY_METHODS.has(method)) return this.arrayItems(callee.expression, depth + 1);
       if (method === 'concat') {
@@ -452,6 +484,45 @@ export class Evaluator implements FlagEvaluator {
   }
 
   /**
+   * The items of `Object.entries(obj)` (`[key, value]` pairs), `Object.keys(obj)` or
+   * `Object.values(obj)` over an object known statically (a literal, through variables, imports,
+   * spreads and `Object.assign`), in its entries' order. Keys are string literals placed at the
+   * key in the source (so locations point there). Undefined when the object, or a spread in it, is
+   * not known.
+   */
+  private objectItems(method: 'entries' | 'keys' | 'values', arg: ts.Expression | undefined): Item[] | undefined {
+    if (!arg) return undefined;
+    const value = this.evaluate(arg);
+    if (value?.kind !== 'object' || this.hasUnknownParts(value)) return undefined;
+    const out: Item[] = [];
+    for (const entry of this.entries(value)) {
+      if (!ts.isExpression(entry.value) && method !== 'keys') continue;
+      const key = this.keyLiteral(entry);
+      if (method === 'keys') out.push({ expr: key, env: [] });
+      else if (method === 'values') out.push({ expr: entry.value as ts.Expression, env: [] });
+      else out.push({ expr: this.synthetic(entry.keyNode, `${entry.key}\0pair`, () => ts.factory.createArrayLiteralExpression([key, entry.value as ts.Expression])), env: [] });
+    }
+    return out;
+  }
+
+  /** A string literal for an entry's key, placed at the key in the source. */
+  private keyLiteral(entry: Entry): ts.StringLiteral {
+    return this.synthetic(entry.keyNode, `${entry.key}\0key`, () => ts.factory.createStringLiteral(entry.key));
+  }
+
+  /** A node made once per source node and tag, given the source node's range and parent so that locations and scopes resolve as for it. */
+  private synthetic<T extends ts.Node>(at: ts.Node, tag: string, make: () => T): T {
+    let byTag = this.syntheticNodes.get(at);
+    if (!byTag) this.syntheticNodes.set(at, (byTag = new Map()));
+    const known = byTag.get(tag);
+    if (known) return known as T;
+    const node = ts.setTextRange(make(), at);
+    (node as { parent: ts.Node }).parent = at.parent;
+    byTag.set(tag, node);
+    return node;
+  }
+
+  /**
    * What `X.push(…)` (`back`) and `X.unshift(…)` (`front`, in the order they end up) add to the
    * array literal that initialises `const X`/`let X`, anywhere in the declaration's scope; none for
    * a literal that initialises no variable. Undefined when `X` is changed in another way there
@@ -521,7 +592,11 @@ export class Evaluator implements FlagEvaluator {
       // `items.forEach((o) => …)`, `items.map(({ flags }) => …)`: the item parameter, bound while unrolled.
       n.parameters.forEach((param, i) => {
         if (i === 0 && ts.isIdentifier(param.name)) add(param.name.text, { kind: 'loop', loop: param });
-        else if (i === 0 && ts.isObjectBindingPattern(param.name)) {
+        else if (i === 0 && ts.isArrayBindingPattern(param.name)) {
+          param.name.elements.forEach((el, index) => {
+            if (ts.isBindingElement(el) && ts.isIdentifier(el.name)) add(el.name.text, el.dotDotDotToken ? { kind: 'opaque' } : { kind: 'loop', loop: param, index });
+          });
+        } else if (i === 0 && ts.isObjectBindingPattern(param.name)) {
           for (const el of param.name.elements) {
             if (!ts.isIdentifier(el.name)) continue;
             const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
@@ -548,7 +623,11 @@ export class Evaluator implements FlagEvaluator {
     } else if (ts.isForOfStatement(n) && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.length === 1) {
       const name = (n.initializer.declarations[0] as ts.VariableDeclaration).name;
       if (ts.isIdentifier(name)) add(name.text, { kind: 'loop', loop: n });
-      else if (ts.isObjectBindingPattern(name)) {
+      else if (ts.isArrayBindingPattern(name)) {
+        name.elements.forEach((el, index) => {
+          if (ts.isBindingElement(el) && ts.isIdentifier(el.name)) add(el.name.text, el.dotDotDotToken ? { kind: 'opaque' } : { kind: 'loop', loop: n, index });
+        });
+      } else if (ts.isObjectBindingPattern(name)) {
         for (const el of name.elements) {
           if (!ts.isIdentifier(el.name)) continue;
           const property = el.propertyName ? propertyName(el.propertyName) : el.name.text;
@@ -840,10 +919,28 @@ export class Evaluator implements FlagEvaluator {
    * stays the expression as written.
    */
   defaultOf(expr: ts.Expression): DefaultValue {
+    const chosen = this.knownBranch(expr);
+    if (chosen !== expr) return this.defaultOf(chosen);
     const written = defaultOf(expr, sourceFileOf(expr));
     if (written.kind === 'literal') return written;
     const literal = this.constantLiteral(expr, 0);
     return literal ? { kind: 'literal', text: literal.getText(sourceFileOf(literal)) } : written;
+  }
+
+  /**
+   * The branch a conditional takes when its condition is known (`'default' in o ? o.default :
+   * undefined` in an unrolled loop), followed through nested conditionals; else `expr` itself.
+   */
+  knownBranch(expr: ts.Expression): ts.Expression {
+    let e = expr;
+    for (let i = 0; i < 6; i++) {
+      const inner = skipOuter(e);
+      if (!ts.isConditionalExpression(inner)) break;
+      const truth = this.truthOf(inner.condition, 0);
+      if (truth === undefined) break;
+      e = truth ? inner.whenTrue : inner.whenFalse;
+    }
+    return e;
   }
 
   private constantLiteral(expr: ts.Expression, depth: number): ts.Expression | undefined {
@@ -852,6 +949,10 @@ export class Evaluator implements FlagEvaluator {
     if (isLiteral(e)) return e;
     if (ts.isIdentifier(e)) {
       const b = this.binding(e);
+      if (b?.kind === 'loop') {
+        const node = this.loopNode(b);
+        return node && ts.isExpression(node) ? this.constantLiteral(node, depth + 1) : undefined;
+      }
       if (b?.kind === 'var' && b.decl.initializer && isConst(b.decl)) return this.constantLiteral(b.decl.initializer, depth + 1);
       if (b?.kind === 'import') {
         const resolved = this.resolver.resolve(b.module, [e.text], 'values');
@@ -1063,10 +1164,114 @@ export class Evaluator implements FlagEvaluator {
 
   private construct(e: ts.NewExpression): Value | undefined {
     const ctor = this.evaluate(e.expression);
-    if (ctor?.kind === 'class') return this.extendsCommand(ctor.node, 0) ? this.createCommander('Command', e) : { kind: 'instance', node: ctor.node };
+    if (ctor?.kind === 'class') return this.extendsCommand(ctor.node, 0) ? this.constructCommand(ctor.node, e) : { kind: 'instance', node: ctor.node };
     if (ctor?.kind === 'factory' && ctor.framework === 'cac') return { kind: 'command', node: cacProgram(this, e) };
     if (ctor?.kind !== 'commander' || ctor.member === undefined) return undefined;
     return this.createCommander(ctor.member, e);
+  }
+
+  /**
+   * `new MyCommand(…)` of a project class extending commander's `Command`: a command named by the
+   * `new`'s first argument or, without one, by the literal its constructor passes to `super('x')`,
+   * with what each constructor (base classes first) adds to `this` (`this.option('--a')`,
+   * `this.addOption(…)`, `this.command('sub')`), its parameters bound to the `new`'s arguments.
+   * A class that overrides `createCommand` makes `.command('x')` return an instance of it: its
+   * sub-commands are built by that method (see {@link subclassChild}).
+   */
+  private constructCommand(cls: ts.ClassLikeDeclaration, e: ts.NewExpression): Value | undefined {
+    const value = this.createCommander('Command', e);
+    if (value?.kind !== 'command') return value;
+    if ((e.arguments ?? []).length === 0) {
+      const named = this.superName(cls, 0);
+      if (named !== undefined) {
+        value.node.name = named.name;
+        value.node.program = false;
+        value.node.location = this.location(named.at);
+      }
+    }
+    this.applySubclass(value.node, cls, e.arguments ?? ts.factory.createNodeArray());
+    return value;
+  }
+
+  /**
+   * A `.command('x')` child of an instance of a commander subclass that overrides
+   * `createCommand(name)`: commander builds the child with that method, so its body is walked
+   * (`this` bound to the parent) and what the command it returns was given (its constructor's
+   * options, options added before `return`) is given to `child` too, ahead of the child's own.
+   */
+  subclassChild(parent: CommandNode, child: CommandNode): void {
+    const cls = parent.subclass;
+    const chain: ts.ClassLikeDeclaration[] = [];
+    for (let c: ts.ClassLikeDeclaration | undefined = cls; c && chain.length < 8 && !chain.includes(c); ) {
+      chain.push(c);
+      const base = this.baseOf(c);
+      c = base?.kind === 'class' ? base.node : undefined;
+    }
+    const method = createCommandOverride(chain);
+    if (!method || this.active.has(method)) return;
+    const owner = method.parent as ts.ClassLikeDeclaration;
+    this.thisBindings.set(owner, { kind: 'command', node: parent });
+    let made: Value | undefined;
+    try {
+      this.applyFunction(method, []);
+      made = this.returned(method);
+    } finally {
+      this.thisBindings.delete(owner);
+      if (method.body) this.forget(method.body);
+    }
+    if (made?.kind !== 'command' || made.node === parent || made.node === child) return;
+    child.params.unshift(...made.node.params.filter((p) => !child.params.some((q) => q.name === p.name)));
+    if (made.node.subclass) child.subclass = made.node.subclass;
+  }
+
+  /** The literal name a constructor passes to `super(…)`, in this class or the nearest base that passes one. */
+  private superName(cls: ts.ClassLikeDeclaration, depth: number): { name: string; at: ts.Node } | undefined {
+    if (depth > 8) return undefined;
+    const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+    for (const st of ctor?.body?.statements ?? []) {
+      const call = ts.isExpressionStatement(st) ? skipOuter(st.expression) : undefined;
+      if (call && ts.isCallExpression(call) && call.expression.kind === ts.SyntaxKind.SuperKeyword) {
+        const arg = call.arguments[0];
+        const name = arg ? this.stringOf(arg) : undefined;
+        return name !== undefined && arg ? { name, at: arg } : undefined;
+      }
+    }
+    const base = this.baseOf(cls);
+    return base?.kind === 'class' ? this.superName(base.node, depth + 1) : undefined;
+  }
+
+  /**
+   * Walks the constructors of `cls` and of its project base classes (base first) with `this`
+   * bound to `node`; the derived class's parameters bound to `args`. Records `cls` on the node
+   * when it (or a base) overrides `createCommand`, so that its `.command(…)` children get the same.
+   */
+  private applySubclass(node: CommandNode, cls: ts.ClassLikeDeclaration, args: readonly ts.Expression[]): void {
+    const chain: ts.ClassLikeDeclaration[] = [];
+    for (let c: ts.ClassLikeDeclaration | undefined = cls; c && chain.length < 8 && !chain.includes(c); ) {
+      chain.unshift(c);
+      const base = this.baseOf(c);
+      c = base?.kind === 'class' ? base.node : undefined;
+    }
+    for (const c of chain) {
+      const ctor = c.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && m.body !== undefined);
+      if (!ctor?.body || this.active.has(ctor)) continue;
+      this.thisBindings.set(c, { kind: 'command', node });
+      this.active.add(ctor);
+      try {
+        if (c === cls) ctor.parameters.forEach((param, i) => {
+          const arg = args[i] && this.evaluate(args[i]);
+          if (arg) this.params.set(param, arg);
+          else this.params.delete(param);
+        });
+        this.forget(ctor.body);
+        this.walk(ctor.body);
+      } finally {
+        this.active.delete(ctor);
+        this.thisBindings.delete(c);
+        this.forget(ctor.body);
+      }
+    }
+    if (createCommandOverride(chain) !== undefined) node.subclass = cls;
   }
 
   /** The class a class `extends`, when it is a known value (a project class or a commander export). */
@@ -1260,6 +1465,13 @@ export class Evaluator implements FlagEvaluator {
         const right = this.truthOf(e.right, depth + 1);
         return left === undefined ? (right === !and ? right : undefined) : right;
       }
+      if (op === ts.SyntaxKind.InKeyword) {
+        // `'short' in o`: whether a known object has the key (spreads known too).
+        const key = this.stringOf(e.left, depth + 1);
+        const value = key === undefined ? undefined : this.evaluate(e.right);
+        if (key === undefined || value?.kind !== 'object' || this.hasUnknownParts(value)) return undefined;
+        return this.entries(value).some((entry) => entry.key === key);
+      }
       const equal = op === ts.SyntaxKind.EqualsEqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsToken;
       if (equal || op === ts.SyntaxKind.ExclamationEqualsEqualsToken || op === ts.SyntaxKind.ExclamationEqualsToken) {
         const [left, right] = [this.comparable(e.left, depth + 1), this.comparable(e.right, depth + 1)];
@@ -1427,6 +1639,15 @@ function isAssigned(n: ts.Expression): boolean {
 }
 
 /** The class a node is in (arrow functions and static blocks included), if any. */
+/** The `createCommand` method the nearest class of `chain` (derived first) declares with a body. */
+function createCommandOverride(chain: readonly ts.ClassLikeDeclaration[]): ts.MethodDeclaration | undefined {
+  for (const c of chain) {
+    const m = c.members.find((x): x is ts.MethodDeclaration => ts.isMethodDeclaration(x) && x.body !== undefined && propertyName(x.name) === 'createCommand' && !isStatic(x));
+    if (m) return m;
+  }
+  return undefined;
+}
+
 function enclosingClass(node: ts.Node): ts.ClassLikeDeclaration | undefined {
   for (let n: ts.Node | undefined = node.parent; n; n = n.parent) if (ts.isClassLike(n)) return n;
   return undefined;

@@ -1,4 +1,5 @@
 /** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
+import type { ts } from 'ts-morph';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
@@ -44,6 +45,12 @@ export interface CommandNode {
    * program's and whose aliases are sub-command names that run it (see `finishCacProgram`).
    */
   defaultNode?: CommandNode;
+  /**
+   * commander only: the project subclass of `Command` this node is an instance of, when it
+   * overrides `createCommand` (commander then builds each `.command('x')` child with it, so the
+   * children get what its constructor adds).
+   */
+  subclass?: ts.ClassLikeDeclaration;
 }
 
 /** The libraries whose definitions become command nodes (`parseArgs` is Node's `util.parseArgs`). */

@@ -30,8 +30,10 @@ interface OclifSettings {
   identifier: string;
   /** `oclif.topics`: topic id → description. */
   topics: Map<string, string>;
-  /** `oclif.plugins` is not empty: plugins add commands docdrift does not read. */
-  plugins: boolean;
+  /** `oclif.plugins`: package names whose commands the program gets (those that are workspace packages are read). */
+  plugins: string[];
+  /** The package's `name`, by which another package's `oclif.plugins` names it. */
+  name?: string;
   location: SourceLocation;
 }
 
@@ -94,7 +96,8 @@ function oclifSettings(pkg: PackageJsonText): OclifSettings | undefined {
     target,
     identifier,
     topics,
-    plugins: Array.isArray(o.plugins) && o.plugins.length > 0,
+    plugins: Array.isArray(o.plugins) ? o.plugins.filter((p): p is string => typeof p === 'string') : [],
+    ...(typeof json.name === 'string' ? { name: json.name } : {}),
     location: { file: pkg.file, line, column },
   };
 }
@@ -141,9 +144,10 @@ export function oclifCommandFolders(packageJsons: readonly PackageJsonText[]): s
  * Per class (its own static members or a base class's, through imports): `static flags` merged
  * over `static baseFlags` (spreads such as `...BaseCommand.baseFlags` followed), `static args`
  * (an object of `Args.x({…})`, or the older array of `{ name, … }`), `summary`/`description`,
- * `aliases`, `hidden`, and `enableJsonFlag` (adds `--json`). A package with `oclif.plugins` gets
- * commands from them (`help`, `plugins`, `autocomplete`) that docdrift does not read: its program
- * is marked `dynamicSubcommands`. Per flag: the key is the name;
+ * `aliases`, `hidden`, and `enableJsonFlag` (adds `--json`). A plugin of `oclif.plugins` that is
+ * a workspace package (a package.json of the run named so, with its own `oclif.commands`) adds its
+ * commands to the program; any other plugin (`@oclif/plugin-help`, from npm) gives commands that
+ * docdrift does not read: the program is then marked `dynamicSubcommands` (one note). Per flag: the key is the name;
  * `Flags.<type>({…})` (also `flags.<type>`, `Flags.option({…})()`, `Flags.custom({…})()` and
  * flags defined once in a variable or another module) gives `char` and `charAliases` (short
  * aliases), `aliases`, `summary`/`description`, `default`, `required`, `hidden`, `options`
@@ -154,15 +158,26 @@ export function oclifCommandFolders(packageJsons: readonly PackageJsonText[]): s
  */
 export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, packageJsons: readonly PackageJsonText[], diagnostics: InputDiagnostic[]): CommandNode[] {
   const out: CommandNode[] = [];
-  for (const pkg of packageJsons) {
+  const all = packageJsons.flatMap((pkg) => {
     const settings = oclifSettings(pkg);
-    if (!settings || settings.bin === undefined) continue;
+    return settings ? [settings] : [];
+  });
+  const byName = new Map(all.filter((s) => s.name !== undefined).map((s) => [s.name as string, s]));
+  for (const settings of all) {
+    if (settings.bin === undefined) continue;
     const root = newNode('oclif', settings.location, { name: settings.bin, program: true });
     root.parsed = true;
-    // `@oclif/plugin-help`, `-plugins`, `-autocomplete`…: commands (`help`, `plugins install`) made by packages.
-    if (settings.plugins) root.dynamicSubcommands = true;
-    const classes = commandClasses(ev, modules, settings, diagnostics);
+    let classes = commandClasses(ev, modules, settings, diagnostics);
     if (!classes) continue;
+    // A plugin that is a workspace package of the repository (its own package.json with an `oclif`
+    // object) adds its commands; others (`@oclif/plugin-help`, `-plugins`, `-autocomplete`, from
+    // npm) make commands docdrift does not read.
+    for (const plugin of settings.plugins) {
+      const local = byName.get(plugin);
+      const pluginClasses = local && local !== settings ? commandClasses(ev, modules, local, diagnostics) : undefined;
+      if (pluginClasses) classes = [...classes, ...pluginClasses.filter((c) => !classes!.some((k) => k.id === c.id))];
+      else root.dynamicSubcommands = true;
+    }
     // Shortest ids first, so that a topic's own command (`deploy/index.ts`) is there before its children.
     classes.sort((a, b) => a.id.split(':').length - b.id.split(':').length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const byId = new Map<string, CommandNode>([['', root]]);

@@ -66,8 +66,11 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * arguments are `required` when written `<x>`; an option's `<value>` placeholder does not make
  * the option required. `.name()`/`new Command('tool')` on a program gives `programName`.
  * `new MyCommand()` of a class that `extends Command` (through project classes too) is a
- * commander command; `new Command(name)` with a name docdrift cannot read (a subclass's
- * `createCommand(name)`) is a program only once `.parse()`d.
+ * commander command, named by the `new`'s argument or the literal its constructor passes to
+ * `super('x')`, with what its constructors (base first) add to `this` (`this.option(…)`); a
+ * class overriding `createCommand(name)` builds each `.command('x')` child with that method (its
+ * body walked, the options of the command it returns given to the child). `new Command(name)`
+ * with a name docdrift cannot read is a program only once `.parse()`d.
  *
  * **Helpers.** A function called with a command (`withAuth(y)`, `register(program)`) is walked
  * with its parameters bound, once per call; a function returning a command (`makeUserCommand()`)
@@ -87,7 +90,9 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * through variables, imports and default exports, order-only calls (`sortBy(x, …)`,
  * `x.sort()`), `a.concat(b, …)`, `x.map((o) => ({ … }))` (each item the callback's result),
  * `x.filter((o) => …)` whose predicate is known for every item (`!`, `&&`, `||`, `===` of
- * literal fields, `[…].includes(o.name)`).
+ * literal fields, `[…].includes(o.name)`, `'key' in o`), and `Object.entries/keys/values(obj)`
+ * of a known object (`[key, value]` items, keys as string literals placed at the key, `obj[key]`
+ * read back).
  *
  * **util.parseArgs, yargs-parser, arg, mri, minimist** (`flags-parsers.ts`): `parseArgs({
  * options: {…} })` from `node:util`, the `yargs-parser` default import called with `{ boolean,
@@ -117,12 +122,13 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * there is no `flags` object) are programs of their own (framework `cac` / `sade` / `meow`).
  *
  * **Not read.** Options built dynamically (names or flags that are not string literals or
- * constants, lists loaded or computed at run time, `Object.entries(…)` loops, function results;
+ * constants, lists loaded or computed at run time, `Object.entries(…)` of an object not known
+ * statically, objects built by `.reduce(…)`, function results;
  * the command is marked `passesUnknownFlags` instead), `.commandDir()` folders written as
  * anything but a literal or `__dirname` path, `include`/`exclude` functions (every module is
  * read) and other `visit` functions (`dynamicSubcommands`), commander's built-in
  * `--help`/`--version` (`.version()`, `.helpOption()`) and yargs' built-in `--help`/`--version`,
- * options a commander subclass adds in its constructor (`this.option(…)`), and the commander
+ * options a commander subclass adds in methods other than its constructor and `createCommand`, and the commander
  * global `program` imported from `'commander'` in several files (one program per importing file;
  * importing it through the project's own modules is followed).
  *

@@ -1,5 +1,6 @@
 /** Finds the program each package.json `bin` runs, across workspace packages: TypeScript source behind compiled output, through extensionless shims, or plain JavaScript. */
 import { readBins, type BinEntry } from './bin.js';
+import { binFileKind, builtFrom, buildSteps, shellTarget } from './bin-files.js';
 import { commandDirFolders } from './command-dirs.js';
 import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
 import { dirname, joinPath, OUT_DIRS } from './scan.js';
@@ -10,6 +11,12 @@ export interface BinProgram extends BinEntry {
   packageJson: string;
   /** The source file the program starts in (TypeScript behind compiled output, else the JavaScript itself); absent when none is found. */
   source?: string;
+  /**
+   * Set when the bin's file is not JavaScript (a shell script whose command runs no literal
+   * JavaScript file, another interpreter's script): the file, its interpreter and, for a shell
+   * script, the first command line it met. Nothing of it is parsed.
+   */
+  unread?: { file: string; interpreter: string; line?: number; construct?: string };
 }
 
 /** What {@link findBinPrograms} found. */
@@ -89,39 +96,98 @@ export function findBinPrograms(
     }
     return text;
   };
+  const addJs = (file: string, text: string): void => {
+    if (!javascript.has(file)) {
+      javascript.set(file, text);
+      queue.push(file);
+    }
+  };
+  // JavaScript sources by stem, outside out dirs, for bundled output built from JavaScript
+  // (`dist/ncc/cli.js` from `src/cli.js`).
+  const jsByStem = new Map<string, string[]>();
+  for (const file of programFiles) {
+    if (!/\.[cm]?js$/.test(file) || file.split('/').some((part) => OUT_DIRS.has(part))) continue;
+    const stem = file.slice(file.lastIndexOf('/') + 1).replace(/\.[cm]?js$/, '');
+    const list = jsByStem.get(stem);
+    if (list) list.push(file);
+    else jsByStem.set(stem, [file]);
+  }
   for (const pkg of packageJsons) {
+    const steps = buildSteps(pkg);
     for (const bin of readBins(pkg)) {
       const program: BinProgram = { ...bin, packageJson: pkg.file };
       bins.push(program);
-      // A declared file that exists says what it loads: its shim target beats the name guess
-      // (`bin/stryker.js` importing `../dist/src/index.js` runs `src/index.ts`, not `src/stryker.ts`).
-      // Compiled output itself (`dist/cli.js` committed) is not a shim of what it imports.
-      // Compiled output a source map or a tsconfig `outDir` names is mapped by what they say
-      // (`out/cli.js` with `outDir: "out"`, `rootDir: "lib"` runs `lib/cli.ts`).
-      const declared = mapper.declared(bin.path);
-      if (declared !== undefined) {
-        program.source = declared;
-        continue;
-      }
-      const compiled = bin.path.split('/').some((part) => OUT_DIRS.has(part));
-      const text = programFiles.has(bin.path) ? (javascript.get(bin.path) ?? read(bin.path)) : undefined;
-      const shimTarget = text !== undefined && !compiled && text.split('\n').length <= MAX_SHIM_LINES ? shimSource(bin.path, text, mapper) : undefined;
-      if (shimTarget !== undefined) {
-        program.source = shimTarget;
-        continue;
-      }
-      const ts = mapper.source(bin.path);
-      if (ts !== undefined) {
-        program.source = ts;
-        continue;
-      }
-      if (text === undefined) continue;
-      program.source = bin.path;
-      if (!javascript.has(bin.path)) {
-        javascript.set(bin.path, text);
-        queue.push(bin.path);
-      }
+      resolveProgram(program, bin.path, dirname(pkg.file), steps, 0);
     }
+  }
+
+  /**
+   * Sets `program.source` (or `program.unread`) for the file `path` it runs; a shell script's
+   * JavaScript target is resolved the same way (`depth` 1).
+   */
+  function resolveProgram(program: BinProgram, path: string, packageDir: string, steps: ReturnType<typeof buildSteps>, depth: number): void {
+    // A declared file that exists says what it loads: its shim target beats the name guess
+    // (`bin/stryker.js` importing `../dist/src/index.js` runs `src/index.ts`, not `src/stryker.ts`).
+    // Compiled output itself (`dist/cli.js` committed) is not a shim of what it imports.
+    // Compiled output a source map or a tsconfig `outDir` names is mapped by what they say
+    // (`out/cli.js` with `outDir: "out"`, `rootDir: "lib"` runs `lib/cli.ts`), and so is output
+    // a package.json build script names (`esbuild src/cli.ts --outfile=dist/cli.js`).
+    const declared = mapper.declared(path);
+    if (declared !== undefined) {
+      program.source = declared;
+      return;
+    }
+    const built = builtFrom(path, steps);
+    if (built !== undefined && (tsSet.has(built) || programFiles.has(built))) {
+      program.source = mapper.source(built) ?? built;
+      if (!tsSet.has(program.source)) {
+        const text = read(program.source);
+        if (text !== undefined) addJs(program.source, text);
+      }
+      return;
+    }
+    const compiled = path.split('/').some((part) => OUT_DIRS.has(part));
+    const text = programFiles.has(path) ? (javascript.get(path) ?? read(path)) : undefined;
+    // What the file is, by its content: a `node` shebang makes an extensionless file a program,
+    // a shell script is followed to the JavaScript it runs or noted.
+    const kind = text === undefined ? undefined : binFileKind(path, text);
+    if (text !== undefined && kind !== undefined && kind.kind !== 'javascript') {
+      if (kind.kind === 'shell' && depth === 0) {
+        const exists = (f: string): boolean => programFiles.has(f) || tsSet.has(f) || mapper.source(f) !== undefined;
+        const followed = shellTarget(path, text, packageDir, exists);
+        if (followed.target !== undefined) {
+          resolveProgram(program, followed.target, packageDir, steps, depth + 1);
+          if (program.source !== undefined) return;
+        }
+        program.unread = { file: path, interpreter: kind.interpreter, ...(followed.line !== undefined ? { line: followed.lineNumber ?? 1, construct: followed.line.slice(0, 120) } : {}) };
+        return;
+      }
+      program.unread = { file: path, interpreter: kind.interpreter };
+      return;
+    }
+    const shimTarget = text !== undefined && !compiled && text.split('\n').length <= MAX_SHIM_LINES ? shimSource(path, text, mapper) : undefined;
+    if (shimTarget !== undefined) {
+      program.source = shimTarget;
+      return;
+    }
+    const ts = mapper.source(path);
+    if (ts !== undefined) {
+      program.source = ts;
+      return;
+    }
+    if (text === undefined) {
+      // Bundled output not in the project (`dist/ncc/cli.js`, built from `src/cli.js`): the one
+      // JavaScript file of that name in the package's source folder.
+      const js = compiled ? sameNamedJavaScript(path, jsByStem) : undefined;
+      const jsText = js === undefined ? undefined : read(js);
+      if (js !== undefined && jsText !== undefined) {
+        program.source = js;
+        addJs(js, jsText);
+      }
+      return;
+    }
+    program.source = path;
+    addJs(path, text);
   }
   // The JavaScript the programs import (a TypeScript source wins over compiled output).
   while (queue.length > 0) {
@@ -152,6 +218,28 @@ export function findBinPrograms(
     imports.set(file, targets);
   }
   return { bins, javascript: [...javascript].map(([file, text]) => ({ file, text })), imports };
+}
+
+/**
+ * The one JavaScript file named like bundled output (`dist/ncc/cli.js` → `cli`) in its package's
+ * source folder (`src/`, `source/`, `lib/` not being output there), the shallowest; undefined
+ * when none or several tie.
+ */
+function sameNamedJavaScript(compiled: string, byStem: ReadonlyMap<string, string[]>): string | undefined {
+  const parts = compiled.split('/');
+  const out = parts.findIndex((p, i) => i < parts.length - 1 && OUT_DIRS.has(p));
+  if (out < 0) return undefined;
+  const pkg = parts.slice(0, out).join('/');
+  const stem = parts.at(-1)!.replace(/\.[cm]?jsx?$/, '');
+  const inPackage = (byStem.get(stem) ?? []).filter((f) => {
+    const rel = pkg === '' ? f : f.startsWith(`${pkg}/`) ? f.slice(pkg.length + 1) : undefined;
+    return rel !== undefined && /^(?:src|source)\//.test(rel);
+  });
+  if (inPackage.length === 0) return undefined;
+  const depth = (f: string): number => f.split('/').length;
+  const shallowest = Math.min(...inPackage.map(depth));
+  const best = inPackage.filter((f) => depth(f) === shallowest);
+  return best.length === 1 ? best[0] : undefined;
 }
 
 /** The TypeScript source a shim file loads (`require('../dist/index')`), when one of its relative specifiers maps to one. */

@@ -185,6 +185,8 @@ export interface FlagEvaluator {
   /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
   hasUnknownParts(value: Value | undefined): boolean;
   created(node: CommandNode): CommandNode;
+  /** Gives a `.command('x')` child what its parent's `createCommand` override builds (see `Evaluator.subclassChild`). */
+  subclassChild(parent: CommandNode, child: CommandNode): void;
   stringOf(node: ts.Node, depth?: number): string | undefined;
   stringsOf(node: ts.Node | undefined, numbers?: boolean, depth?: number): string[] | undefined;
   booleanOf(node: ts.Node | undefined): boolean | undefined;
@@ -192,6 +194,8 @@ export interface FlagEvaluator {
   tokenLocation(literal: ts.Node, index: number, length: number): SourceLocation;
   /** A default as written, or the literal a constant expression stands for (`DEPLOYMENT[0]` → `"remote-first"`). */
   defaultOf(expr: ts.Expression): DefaultValue;
+  /** The branch a conditional takes when its condition is known; else the expression itself. */
+  knownBranch(expr: ts.Expression): ts.Expression;
   /**
    * The command modules `.commandDir(dir, options)` loads, as yargs does: each file of `dir`
    * (relative to the calling file; `recurse` for sub-folders) whose name ends with one of
