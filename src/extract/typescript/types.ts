@@ -43,6 +43,13 @@ export interface TypeScriptExtraction {
    */
   binFieldFlags: Map<string, Record<string, string>>;
   /**
+   * package.json bin names whose config type (in {@link binConfigs}) is only a value the program
+   * builds from its parsed input (`const c: InlineConfig = { root, base: options.base }`,
+   * `new Server(opts)`), never the parsed input itself: an API's type the program fills on the
+   * way. When a CLI framework declares the program's flags, they replace it.
+   */
+  binConfigsBuilt: Set<string>;
+  /**
    * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
    * rest of the file is still read) and one for a package.json that is not JSON.
    */
