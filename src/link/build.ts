@@ -625,6 +625,8 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
+        if (fc.hidden) configured.hidden = true;
+        if (fc.deprecated) configured.deprecated = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -653,6 +655,8 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
+        ...(fc.hidden ? { hidden: true } : {}),
+        ...(fc.deprecated ? { deprecated: true } : {}),
       });
     }
   }

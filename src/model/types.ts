@@ -182,6 +182,10 @@ export type UnreadProgram =
 export interface CommandSpec {
   /** Primary name: the first script declared for the function, or the configured name. */
   name: string;
+  /** A sub-command hidden from its program's help (see `FlagCommand.hidden`): it needs no reference. */
+  hidden?: boolean;
+  /** A sub-command its code marks deprecated (see `FlagCommand.deprecated`): it needs no reference. */
+  deprecated?: boolean;
   /** Other names that run the same command (`nemo_gym_collect_rollouts`). */
   aliases: string[];
   /** `module:function` the command runs, when known. */

@@ -75,6 +75,8 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
+        ...(p.hidden ? { hidden: true } : {}),
+        ...(p.deprecated ? { deprecated: true } : {}),
       });
     }
   }

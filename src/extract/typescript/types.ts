@@ -85,6 +85,8 @@ export interface FlagCommand {
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
   hidden?: boolean;
+  /** True for a command its code marks deprecated (oclif `static state = 'deprecated'`); absent otherwise. */
+  deprecated?: boolean;
   /**
    * True when the command accepts flags it does not declare (commander `.allowUnknownOption()`),
    * typically to pass them on to a parser of its own built at run time; absent otherwise.
