@@ -725,6 +725,11 @@ export interface ProseCode {
    * only when true.
    */
   introduced?: boolean;
+  /**
+   * The text of its sentence before it, code spans kept in backticks (`` For Node.js 20+, use the
+   * Node.js ``): which program the sentence is about. Set only for flags, when not empty.
+   */
+  before?: string;
   /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
   prefix: string;
   location: SourceLocation;
