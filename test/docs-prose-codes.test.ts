@@ -41,6 +41,7 @@ describe('proseCodes', () => {
     // CSS custom units and properties are spelled like flags.
     expect(prose('To add a custom `--foo` unit to the length category, list it.\n')).toEqual([]);
     expect(prose('Set the `--brand-color` variable in your theme.\n')).toEqual([]);
+    expect(prose('Any boolean option can be negated with `--no-`, e.g. `--no-peer`.\n')).toEqual([['--no-peer', false, true]]);
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 

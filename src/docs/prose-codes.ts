@@ -104,6 +104,8 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;
     const following = followingProse(list, i);
+    // A name ending in a dash (`--no-`, `--with-`) is the start of flags' names, not a flag.
+    if (/^-[\w-]*-$/.test(code)) return;
     // `` the `--no` prefix ``, `` the `--with-` form ``: a part of flags' names, not a flag;
     // `` a custom `--foo` unit ``, `` the `--brand-color` variable ``: a CSS custom property or unit.
     if (/^[\s*_]*(?:prefix|suffix|units?|(?:custom\s+)?propert(?:y|ies)|variables?)\b/i.test(following)) return;
