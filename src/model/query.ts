@@ -292,16 +292,20 @@ export function documentedElsewhere(model: Model, cmd: CommandSpec, param: Param
 
 /**
  * A config field holding a nested group (`server?: ServerOptions`) whose keys are documented as
- * dotted rows (`## server.host`, `| server.port |`) on a page in the folder of one of the
+ * dotted rows (`## server.host`, `| server.port |`) on another page in the folder of one of the
  * command's sections, as a reference split by group does (vite's `docs/config/shared-options.md`
  * beside `server-options.md`, `preview-options.md`, `worker-options.md`). History pages give nothing.
  */
 function groupPage(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
   if (param.origin !== 'config-field' || (param.typeRef === undefined && param.valueTypeRef === undefined)) return undefined;
   const prefixes = [param.name, ...param.aliases].map((n) => `${looseName(n)}.`);
-  const folders = new Set(model.sectionsFor(cmd).filter((s) => !s.history).map((s) => path.posix.dirname(s.file)));
+  const own = model.sectionsFor(cmd).filter((s) => !s.history);
+  const folders = new Set(own.map((s) => path.posix.dirname(s.file)));
+  // The pages of the command's own sections are checked leaf by leaf (`optim.betas` missing
+  // beside `optim.lr` is drift): only the other pages of their folder count.
+  const ownPages = new Set(own.map((s) => s.file));
   for (const doc of model.docs) {
-    if (doc.historical || !folders.has(path.posix.dirname(doc.file))) continue;
+    if (doc.historical || ownPages.has(doc.file) || !folders.has(path.posix.dirname(doc.file))) continue;
     for (const r of doc.parameterRows ?? []) {
       if (r.names.some((n) => prefixes.some((pre) => looseName(n).startsWith(pre)))) return { file: doc.file, line: r.line, how: 'group-page' };
     }
