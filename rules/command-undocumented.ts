@@ -37,6 +37,8 @@ function documented(model: Model, cmd: CommandSpec): boolean {
 function firstRuns(model: Model): Map<CommandSpec, SourceLocation> {
   const out = new Map<CommandSpec, SourceLocation>();
   for (const doc of model.docs) {
+    // A change log's or blog post's runs are of their release (`$ pnpm dlx create-vite` in 2.0.0's notes).
+    if (doc.historical) continue;
     for (const inv of doc.invocations) {
       let name = inv.command;
       let cmd = model.commandByName(name);
@@ -51,7 +53,9 @@ function firstRuns(model: Model): Map<CommandSpec, SourceLocation> {
       if (!out.has(cmd)) out.set(cmd, inv.location);
     }
   }
+  const historical = new Set(model.docs.filter((d) => d.historical).map((d) => d.file));
   for (const usage of model.usages) {
+    if (historical.has(usage.location.file)) continue;
     const cmd = model.commandByName(usage.command);
     if (cmd && !out.has(cmd)) out.set(cmd, usage.location);
   }
@@ -118,7 +122,8 @@ const rule: Rule<Options> = {
     // Options count, positional arguments do not: a usage line in prose documents those.
     const options = (cmd: CommandSpec) => cmd.params.filter((p) => !p.hidden && !p.positional);
     // Scripts run as `python path.py` are repository helpers: their examples are checked, a reference is not expected.
-    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && !cmd.script && cmd.kind !== 'config-file' && options(cmd).length > 0);
+    // A sub-command hidden from help or marked deprecated is not one users are meant to learn.
+    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && !cmd.script && cmd.kind !== 'config-file' && !cmd.hidden && !cmd.deprecated && options(cmd).length > 0);
     if (candidates.length === 0) return;
     const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
     // Without a reference section (a table, list or parameter headings) for some command, the
@@ -140,7 +145,9 @@ const rule: Rule<Options> = {
     const childrenOf = (p: CommandSpec): CommandSpec[] => {
       if (!children) {
         children = new Map();
+        // Hidden and deprecated sub-commands are not ones a listing must name.
         for (const c of model.commands) {
+          if (c.hidden || c.deprecated) continue;
           const of = parentOfCmd(c);
           if (!of) continue;
           const list = children.get(of);

@@ -105,6 +105,18 @@ describe('isHistoricalPage', () => {
     expect(isHistoricalPage('docs/history.md')).toBe(true);
     expect(isHistoricalPage('docs/whats-new.md', 'Release notes')).toBe(true);
   });
+  it('takes a page named like a change log as one only when its headings read like one', () => {
+    // Version or date headings, at any depth of the path.
+    expect(isHistoricalPage('packages/create-vite/CHANGELOG.md', '6.5.0 (2025-05-12)', ['6.5.0 (2025-05-12)', 'Features'])).toBe(true);
+    expect(isHistoricalPage('packages/a/CHANGELOG.md', 'create-vite@6.5.0', ['create-vite@6.5.0', 'Minor Changes'])).toBe(true);
+    expect(isHistoricalPage('CHANGELOG.md', 'Changelog', ['Changelog', 'v2.0.0', '[1.9.1](https://x/compare)'])).toBe(true);
+    expect(isHistoricalPage('NEWS.md', 'Unreleased', ['Unreleased'])).toBe(true);
+    expect(isHistoricalPage('docs/changelog.md', 'Releases of May', ['Releases of May', 'March 8, 2024'])).toBe(true);
+    expect(isHistoricalPage('CHANGELOG.md', undefined, [])).toBe(true);
+    // oclif's generated page for a `changelog` command is a command page.
+    expect(isHistoricalPage('documentation/commands/changelog.md', 'rdme changelog', ['rdme changelog', 'rdme changelog upload PATH'])).toBe(false);
+    expect(isHistoricalPage('docs/commands/news.md', 'tool news', ['tool news', 'Options'])).toBe(false);
+  });
 });
 
 describe('isPartialPage', () => {

@@ -38,6 +38,10 @@ describe('proseCodes', () => {
     expect(prose('Use the `--with` flag to the end.\n')).toEqual([['--with', false, true]]);
     // A prefix of flags' names is no flag.
     expect(prose('To turn a flag off, use the `--no` prefix.\n')).toEqual([]);
+    // CSS custom units and properties are spelled like flags.
+    expect(prose('To add a custom `--foo` unit to the length category, list it.\n')).toEqual([]);
+    expect(prose('Set the `--brand-color` variable in your theme.\n')).toEqual([]);
+    expect(prose('Any boolean option can be negated with `--no-`, e.g. `--no-peer`.\n')).toEqual([['--no-peer', false, true]]);
     expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
   });
 
@@ -84,5 +88,15 @@ describe('proseCodes', () => {
 
   it('ignores code in headings, tables and fenced blocks', () => {
     expect(prose('## `--workers` sets it\n\n| `--out` | sets the output file |\n| --- | --- |\n\n```\n`--x` does things\n```\n')).toEqual([]);
+  });
+});
+
+describe('proseCodes before', () => {
+  it('keeps the text of the sentence before a flag, code spans in backticks', () => {
+    const { doc } = parseDoc('docs/guide.md', 'Install it first. For Node.js 20+, use the Node.js [`--disable-warning`](https://nodejs.org) option.\n\n`--out` sets the folder.\n');
+    expect((doc.proseCodes ?? []).map((p) => [p.code, p.before])).toEqual([
+      ['--disable-warning', 'For Node.js 20+, use the Node.js'],
+      ['--out', undefined],
+    ]);
   });
 });

@@ -39,7 +39,7 @@ describe('sourceCandidates', () => {
 
 describe('extractTypeScript edge cases', () => {
   it('returns nothing for no input and never throws on garbage', async () => {
-    expect(await extractTypeScript([])).toEqual({ classes: [], binConfigs: new Map(), binFieldFlags: new Map(), diagnostics: [] });
+    expect(await extractTypeScript([])).toEqual({ classes: [], binConfigs: new Map(), binFieldFlags: new Map(), binConfigsBuilt: new Set(), diagnostics: [] });
     const result = await extractTypeScript([{ file: 'a.ts', text: '\u0000\u0001 interface { ]]] class' }], { file: 'package.json', text: '{"bin": ' });
     expect(result.classes).toEqual([]);
     expect(result.diagnostics.map((d) => [d.location.file, d.severity, d.ruleId])).toEqual([

@@ -19,8 +19,9 @@ const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//
 
 /**
  * Whether a document records history rather than describing the tool as it is now: a change log
- * or release notes (`CHANGELOG.md`, `docs/changelog.md`, `release-notes.md`, or a page titled
- * "Changelog"), or a blog post (a page under `_posts/` or `blog/`, or a file named by its date,
+ * or release notes (`CHANGELOG.md`, `docs/changelog.md`, `release-notes.md` at any depth — when
+ * `headings` are given, only if the page reads like one, see {@link recordsReleases} — or a page
+ * titled "Changelog"), or a blog post (a page under `_posts/` or `blog/`, or a file named by its date,
  * `2024-03-08-claude-3.md`). Such pages are frozen once published: nobody adds reference links
  * to a release post, and the flags they show may be the flags of their time.
  *
@@ -28,11 +29,34 @@ const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//
  *
  * @param file project-relative POSIX path
  * @param title the page's first heading or front-matter title, if known
+ * @param headings the texts of the page's headings, in order, when known
  */
-export function isHistoricalPage(file: string, title?: string): boolean {
+export function isHistoricalPage(file: string, title?: string, headings?: readonly string[]): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  if (HISTORY_BASE_RE.test(base) || DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
+  if (DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
+  if (HISTORY_BASE_RE.test(base)) return headings === undefined || recordsReleases(title, headings);
   return title !== undefined && HISTORY_TITLE_RE.test(title.trim());
+}
+
+/**
+ * A heading naming a release: a version (`1.2.3`, `v2.0.0-beta.1`, `[1.2.3](…)`, `Version 2.1`,
+ * `create-vite@6.5.0`), `Unreleased`, or a date (`2024-03-08`, `March 8, 2024`).
+ */
+const RELEASE_HEADING_RE =
+  /^\[?(?:v|version\s+|release\s+|[\w@/.-]+@)?\d+\.\d+[\w.+-]*\]?(?:\s|$|[(:—–-])|^\[?unreleased\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
+
+/**
+ * Whether a page named like a change log (`CHANGELOG.md`, `changelog.md`, `news.md`) reads like
+ * one: its title says so ("Changelog", "Release notes"), a heading names a release (a version or
+ * a date, {@link RELEASE_HEADING_RE}), or it has no headings at all (a bare list of changes). A
+ * page of that name whose headings are something else — oclif's generated
+ * `docs/commands/changelog.md` for a `changelog` command (`` ## `rdme changelog upload PATH` ``)
+ * — is a page like any other.
+ */
+function recordsReleases(title: string | undefined, headings: readonly string[]): boolean {
+  if (headings.length === 0) return true;
+  if (title !== undefined && (HISTORY_TITLE_RE.test(title.trim()) || isHistoryHeading(title))) return true;
+  return headings.some((h) => RELEASE_HEADING_RE.test(h.trim()));
 }
 
 /** Folders of fragments that other pages include: Jekyll `_includes/`, `_partials/`, `partials/`, Mintlify `snippets/`. */
@@ -94,7 +118,7 @@ export function isHistoryHeading(text: string): boolean {
 export function isHistoryPage(doc: Pick<DocFile, 'file' | 'headings'>): boolean {
   if (GUIDE_FILE_RE.test(doc.file)) return true;
   const title = doc.headings.find((h) => h.depth === 1);
-  if (isHistoricalPage(doc.file, title?.text)) return true;
+  if (isHistoricalPage(doc.file, title?.text, doc.headings.map((h) => h.text))) return true;
   return title !== undefined && isHistoryHeading(title.text);
 }
 

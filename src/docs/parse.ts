@@ -420,7 +420,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  const historical = isHistoricalPage(file, headings[0]?.text);
+  const historical = isHistoricalPage(file, headings[0]?.text, headings.map((h) => h.text));
   const partial = isPartialPage(file);
   const contributor = isContributorPage(file);
   const parameterRows = documentedNames(tables, layouts);

@@ -63,6 +63,22 @@ function followingProse(list: readonly Token[], i: number): string {
 }
 
 /**
+ * The text of token `i`'s sentence before it, code spans in backticks, at most 300 characters:
+ * from the end of the previous sentence (`.`, `!`, `?` followed by a blank) on.
+ */
+function precedingSentence(list: readonly Token[], i: number): string {
+  let text = '';
+  for (let j = 0; j < i; j++) {
+    const t = list[j]!;
+    text += t.kind === 'code' ? `\`${t.node.value}\`` : t.value;
+  }
+  const ends = [...text.matchAll(/[.!?]\s/g)];
+  const last = ends[ends.length - 1];
+  const sentence = last ? text.slice((last.index ?? 0) + last[0].length) : text;
+  return sentence.slice(-300).trim();
+}
+
+/**
  * The parameter-like code spans of one paragraph, in order: those followed by two prose words
  * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them. A span holding
  * two spellings of a flag (`-c/--content`, `-p, --port`) gives one entry per spelling.
@@ -88,15 +104,19 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;
     const following = followingProse(list, i);
-    // `` the `--no` prefix ``, `` the `--with-` form ``: a part of flags' names, not a flag.
-    if (/^[\s*_]*(?:prefix|suffix)\b/i.test(following)) return;
+    // A name ending in a dash (`--no-`, `--with-`) is the start of flags' names, not a flag.
+    if (/^-[\w-]*-$/.test(code)) return;
+    // `` the `--no` prefix ``, `` the `--with-` form ``: a part of flags' names, not a flag;
+    // `` a custom `--foo` unit ``, `` the `--brand-color` variable ``: a CSS custom property or unit.
+    if (/^[\s*_]*(?:prefix|suffix|units?|(?:custom\s+)?propert(?:y|ies)|variables?)\b/i.test(following)) return;
     const explained = explains(following);
     const flag = FLAG_RE.test(code);
     if (!explained && !flag) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
     // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
     const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
-    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), location: locationOf(file, t.node) });
+    const before = flag ? precedingSentence(list, i) : '';
+    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), ...(before !== '' ? { before } : {}), location: locationOf(file, t.node) });
   }
 }
 

@@ -473,6 +473,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   const classes = [...python.classes];
   const functionConfigs = new Map(python.functionConfigs);
   const functionSecondaryConfigs = python.functionSecondaryConfigs;
+  // Classes a program only reaches on the way (Python: by following calls; TypeScript: a value
+  // a bin builds from its parsed input): the flags its CLI framework declares replace them.
+  const functionConfigsThroughCalls = new Set(python.functionConfigsThroughCalls);
   // A console script naming a module that only re-exports the app reaches the app.
   // Scripts sharing one dispatcher that switches on `sys.argv[0]` run the function it picks.
   const entryPoints = entry.entryPoints.map((e) => {
@@ -520,6 +523,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     tsSourceCount = ts.sourceCount;
     classes.push(...ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
+    for (const bin of ts.binConfigsBuilt ?? []) functionConfigsThroughCalls.add(bin);
     flagCommands.push(...ts.flagCommands);
     tsUnread.push(...(ts.unreadPrograms ?? []));
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
@@ -556,7 +560,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     classes,
     functionConfigs,
     functionSecondaryConfigs,
-    functionConfigsThroughCalls: python.functionConfigsThroughCalls,
+    functionConfigsThroughCalls,
     flagCommands,
     launcherFlags: flags.launchers ?? [],
     entryPoints,

@@ -19,6 +19,8 @@ export interface TypeScriptFacts {
   classes: ConfigClass[];
   /** `bin:<name>` → qualified names of the config types it uses. */
   binConfigs: Array<[string, string[]]>;
+  /** Targets (`bin:<name>`) of {@link binConfigs} whose types the program only builds from its parsed input (see `TypeScriptExtraction.binConfigsBuilt`). */
+  binConfigsBuilt?: string[];
   flagCommands: FlagCommand[];
   /** TypeScript and JavaScript sources read. */
   sourceCount: number;
@@ -49,6 +51,7 @@ export async function typeScriptFacts(
   const ts = await extractTypeScript(allSources, packageJsons, binSources);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
+  if (ts.binConfigsBuilt.size > 0) facts.binConfigsBuilt = [...ts.binConfigsBuilt].map((bin) => `bin:${bin}`);
   // CLI flags (yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty, cac, sade, meow) of the programs the bins run.
   // Files that use a parser, and the files they import (options objects defined elsewhere), two hops.
   // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added,

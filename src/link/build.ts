@@ -24,6 +24,7 @@ import type {
   ConfigClass,
   DataBlock,
   DocFile,
+  Heading,
   EntryPoint,
   HeadingBlock,
   HelpBlock,
@@ -657,6 +658,8 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (fc.dynamicSubcommandsBy !== undefined) configured.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
+        if (fc.hidden) configured.hidden = true;
+        if (fc.deprecated) configured.deprecated = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
           const dispatched = classesOf(fc.dispatch);
           const owned = new Set(configured.params.map((p) => p.name));
@@ -686,6 +689,8 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(fc.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: fc.dynamicSubcommandsBy } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
+        ...(fc.hidden ? { hidden: true } : {}),
+        ...(fc.deprecated ? { deprecated: true } : {}),
       });
     }
   }
@@ -1277,6 +1282,11 @@ function sectionsOfDoc(
     const used = others.length > 0 ? others : layouts.filter(([, rows]) => rows.length > 0);
     const first = used[0];
     if (!first) continue;
+    // A page titled with the program's name (`` # `uvu` ``) may document its JavaScript API: rows
+    // under function signatures (`### uvu.suite<T>(name: string, context?: T)` then `#### name`)
+    // are that function's parameters. A heading naming the command is no evidence of a CLI
+    // reference; a row spelled as a flag, or a section without such signatures, is.
+    if (!o.configured && !o.inferred && !o.global && o.commands.length > 0 && isApiSection(doc, o.block, used.flatMap(([, rows]) => rows))) continue;
     // In a config file's reference, "All fields under `login`" scopes the rows below it to `login.*`.
     const rowsOf = (rows: ReferenceRow[]): ReferenceRow[] => (configFile ? scopeRowKeys(doc.blocks, o.block, rows) : rows);
     const rows = prefixed(rowsOf(used.flatMap(([, rows]) => rows)), o.inferred?.inference.prefix).sort((a, b) => a.location.line - b.location.line);
@@ -1306,6 +1316,31 @@ function sectionsOfDoc(
   const ranges = page ? [] : historyRanges(doc.blocks);
   for (const section of sections) if (page || inRanges(ranges, section.heading.location.line)) section.history = true;
   return sections;
+}
+
+/** A heading that is a function or method signature: `uvu.suite<T>(name: string, context?: T)`, `suite.run()`, `` `test(name, fn)` ``. */
+const SIGNATURE_HEADING_RE = /^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:<[^>]*>)?\s*\([^)]*\)(?:\s*(?::|=>)\s*.*)?`?$/;
+
+/**
+ * Whether a section that a heading naming a command opened is a JavaScript/Python API reference
+ * rather than the command's: no row is spelled as a flag (`--bail`, `-b`), and every row sits
+ * under a heading that is a function signature (`### uvu.test(name: string, callback: function)`
+ * then `#### name`), so the rows are that function's parameters.
+ */
+function isApiSection(doc: DocFile, block: HeadingBlock, rows: readonly ReferenceRow[]): boolean {
+  if (rows.length === 0 || rows.some((r) => /^\s*`?-/.test(r.rawName))) return false;
+  const inner = doc.headings.filter((h) => h.location.line > block.heading.location.line && h.location.line <= block.endLine);
+  return rows.every((row) => {
+    // The nearest heading above the row of a lower rank (the row's own heading excluded).
+    const own = inner.find((h) => h.location.line === row.location.line);
+    const depth = own?.depth ?? Infinity;
+    let parent: Heading | undefined;
+    for (const h of inner) {
+      if (h.location.line >= row.location.line) break;
+      if (h.depth < depth) parent = h;
+    }
+    return parent !== undefined && SIGNATURE_HEADING_RE.test(headingMatchText(parent.text).trim());
+  });
 }
 
 /**

@@ -4,9 +4,13 @@
  * innermost reference section around the sentence names one command, or every command section of
  * the page names the same one, or the project has a single command. Only flag-shaped code spans
  * (`--x`) count, never bare words; names the page's reference documents (a list item
- * `` - `--x`: … ``, its nested example) are left to the reference rules.
+ * `` - `--x`: … ``, its nested example) are left to the reference rules. A flag is another
+ * program's when its sentence names that program last before it (`` the Node.js `--disable-warning` ``),
+ * or when its sentence names no program and its section (heading and paragraphs above it) names
+ * another program but never the command (giget's "Git Clone Provider": `` sparse checkout with
+ * `--filter=blob:none` `` after "the local `git` command").
  */
-import type { CommandSpec, DocFile, ProseFlag, ReferenceSection } from '../model/types.js';
+import type { CommandSpec, DocFile, ProseCode, ProseFlag, ReferenceSection } from '../model/types.js';
 
 import { isHistoryPage } from '../docs/page-kind.js';
 
@@ -41,6 +45,7 @@ export function proseFlags(
     const page = one(own);
     for (const code of codes) {
       if (rowNames.has(code.name) || isIgnored(code.name)) continue;
+      if (aboutOtherProgram(doc, code, commands)) continue;
       const line = code.location.line;
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
       const inSection = around ? one([around]) : undefined;
@@ -52,4 +57,56 @@ export function proseFlags(
     }
   }
   return out;
+}
+
+/**
+ * Programs other than the project's that prose names, written so that an English word cannot be
+ * taken for one: proper names and lower-case tool names that are no English words. Inside a code
+ * span (`` `node` ``, `` `make build` ``) the span's first word counts, from {@link CODE_PROGRAMS} too.
+ */
+const TEXT_PROGRAM_RE = /(?<![\w.-])(?:git(?:-[a-z]+)?|Git|Mercurial|hg|Node\.?js|NodeJS|nodejs|npm|npx|pnpm|Yarn|Docker|docker|Podman|podman|pip|pipx|pip3|Python|python3?|cargo|Cargo|rustc|curl|cURL|wget|kubectl|Kubernetes|Terraform|terraform|Deno|deno|Bun|Homebrew|brew|conda|Conda|Maven|mvn|Gradle|gradle|OpenSSL|openssl|ssh|rsync|ffmpeg|FFmpeg|Mocha|mocha|Jest|ESLint|eslint|Prettier|webpack|Webpack|Babel|pytest|Pytest|mypy|Ruff|ruff|tox|Tox)(?![\w-])/g;
+/** First words of a code span that name a program (`` `git clone` ``, `` `node` ``, `` `uv pip` ``). */
+const CODE_PROGRAMS = new Set(['git', 'node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'bunx', 'deno', 'docker', 'podman', 'pip', 'pip3', 'pipx', 'python', 'python3', 'uv', 'uvx', 'conda', 'cargo', 'rustc', 'go', 'curl', 'wget', 'kubectl', 'helm', 'terraform', 'make', 'gh', 'brew', 'mvn', 'gradle', 'java', 'ssh', 'rsync', 'tsc', 'ffmpeg', 'openssl', 'hg', 'mocha', 'jest', 'eslint', 'prettier', 'webpack', 'babel', 'pytest', 'mypy', 'ruff', 'tox']);
+
+/**
+ * The programs a text names, in order of appearance: `ours` for the command's program names,
+ * else the other program's name.
+ */
+function programsIn(text: string, ours: ReadonlySet<string>): Array<{ ours: boolean; at: number }> {
+  const found: Array<{ ours: boolean; at: number }> = [];
+  for (const m of text.matchAll(/`([^`]*)`/g)) {
+    const first = (m[1] ?? '').trim().replace(/^\$\s+/, '').split(/[\s:]/)[0] ?? '';
+    if (ours.has(first)) found.push({ ours: true, at: m.index ?? 0 });
+    else if (CODE_PROGRAMS.has(first)) found.push({ ours: false, at: m.index ?? 0 });
+  }
+  const plain = text.replace(/`[^`]*`/g, (s) => ' '.repeat(s.length));
+  for (const m of plain.matchAll(TEXT_PROGRAM_RE)) if (!ours.has(m[0])) found.push({ ours: false, at: m.index ?? 0 });
+  for (const name of ours) {
+    const re = new RegExp(`(?<![\\w.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'gi');
+    for (const m of plain.matchAll(re)) found.push({ ours: true, at: m.index ?? 0 });
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Whether a flag named in prose belongs to another program (see the module comment): the last
+ * program its sentence names before it is not the project's; or its sentence names none and its
+ * section names another program but none of the project's.
+ */
+function aboutOtherProgram(doc: DocFile, code: ProseCode, commands: readonly CommandSpec[]): boolean {
+  const ours = new Set(commands.flatMap((c) => [c.name, ...c.aliases]).map((n) => n.split(' ')[0]!).filter((n) => n !== ''));
+  const inSentence = programsIn(code.before ?? '', ours);
+  const last = inSentence[inSentence.length - 1];
+  if (last) return !last.ours;
+  const line = code.location.line;
+  // The section: from the nearest heading above the flag.
+  let heading: DocFile['headings'][number] | undefined;
+  for (const h of doc.headings) {
+    if (h.location.line > line) break;
+    heading = h;
+  }
+  const from = heading?.location.line ?? 0;
+  const texts = [heading?.text ?? '', ...(doc.paragraphs ?? []).filter((p) => p.line > from && p.line <= line).map((p) => p.text)];
+  const named = texts.flatMap((t) => programsIn(t, ours));
+  return named.length > 0 && named.every((p) => !p.ours);
 }

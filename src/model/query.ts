@@ -241,9 +241,10 @@ export interface DocumentedElsewhere {
    * `class-page`: the parameter's type is a config class that another command's reference
    * documents (`files: List[FileChange]`, FileChange's keys on a page of their own); `cli-flag`:
    * a config-file key that is also a CLI flag of the project, documented in that command's reference;
-   * `same-folder`: a config-file key named in inline code on another page of the reference's folder.
+   * `same-folder`: a config-file key named in inline code on another page of the reference's folder;
+   * `group-page`: a nested group (`server`) whose keys (`server.host`) are rows of a page beside the reference.
    */
-  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page';
 }
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
@@ -286,7 +287,30 @@ export function documentedElsewhere(model: Model, cmd: CommandSpec, param: Param
     }
   }
   if (!model.sectionsFor(cmd).some((s) => !s.history)) return undefined;
-  return classReference(model, cmd, param) ?? flagReference(model, cmd, param) ?? folderMention(model, cmd, param);
+  return classReference(model, cmd, param) ?? flagReference(model, cmd, param) ?? folderMention(model, cmd, param) ?? groupPage(model, cmd, param);
+}
+
+/**
+ * A config field holding a nested group (`server?: ServerOptions`) whose keys are documented as
+ * dotted rows (`## server.host`, `| server.port |`) on another page in the folder of one of the
+ * command's sections, as a reference split by group does (vite's `docs/config/shared-options.md`
+ * beside `server-options.md`, `preview-options.md`, `worker-options.md`). History pages give nothing.
+ */
+function groupPage(model: Model, cmd: CommandSpec, param: ParamSpec): DocumentedElsewhere | undefined {
+  if (param.origin !== 'config-field' || (param.typeRef === undefined && param.valueTypeRef === undefined)) return undefined;
+  const prefixes = [param.name, ...param.aliases].map((n) => `${looseName(n)}.`);
+  const own = model.sectionsFor(cmd).filter((s) => !s.history);
+  const folders = new Set(own.map((s) => path.posix.dirname(s.file)));
+  // The pages of the command's own sections are checked leaf by leaf (`optim.betas` missing
+  // beside `optim.lr` is drift): only the other pages of their folder count.
+  const ownPages = new Set(own.map((s) => s.file));
+  for (const doc of model.docs) {
+    if (doc.historical || ownPages.has(doc.file) || !folders.has(path.posix.dirname(doc.file))) continue;
+    for (const r of doc.parameterRows ?? []) {
+      if (r.names.some((n) => prefixes.some((pre) => looseName(n).startsWith(pre)))) return { file: doc.file, line: r.line, how: 'group-page' };
+    }
+  }
+  return undefined;
 }
 
 /** Per model: the reference folder's pages' inline-code names (see {@link folderMention}), by folder. */

@@ -192,6 +192,10 @@ export type UnreadProgram =
 export interface CommandSpec {
   /** Primary name: the first script declared for the function, or the configured name. */
   name: string;
+  /** A sub-command hidden from its program's help (see `FlagCommand.hidden`): it needs no reference. */
+  hidden?: boolean;
+  /** A sub-command its code marks deprecated (see `FlagCommand.deprecated`): it needs no reference. */
+  deprecated?: boolean;
   /** Other names that run the same command (`nemo_gym_collect_rollouts`). */
   aliases: string[];
   /** `module:function` the command runs, when known. */
@@ -736,6 +740,11 @@ export interface ProseCode {
    * only when true.
    */
   introduced?: boolean;
+  /**
+   * The text of its sentence before it, code spans kept in backticks (`` For Node.js 20+, use the
+   * Node.js ``): which program the sentence is about. Set only for flags, when not empty.
+   */
+  before?: string;
   /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
   prefix: string;
   location: SourceLocation;

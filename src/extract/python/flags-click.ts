@@ -44,6 +44,10 @@ interface ClickCommand {
   passesUnknownFlags?: boolean;
   /** Defined inside a function (`def register(group): @group.command() …`): a command only once attached. */
   nested?: boolean;
+  /** `hidden=True`: left out of the group's help. */
+  hidden?: boolean;
+  /** `deprecated=True` (or a message): marked deprecated in help. */
+  deprecated?: boolean;
   /**
    * Also has sub-commands made at run time (a `cls=` group class whose `list_commands`/
    * `get_command` computes them, a `CommandCollection` over sources docdrift cannot follow).
@@ -145,7 +149,8 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
       const dynamic = command.dynamic || cut ? { dynamicSubcommands: true } : {};
-      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic });
+      const shown = { ...(command.hidden && path.length > 0 ? { hidden: true } : {}), ...(command.deprecated && path.length > 0 ? { deprecated: true } : {}) };
+      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic, ...shown });
     }
   }
   return out;
@@ -256,6 +261,11 @@ function readCommand(
   return command;
 }
 
+/** click's `deprecated=`: `True` or a message string (click ≥ 8.2). */
+function isDeprecated(node: Node | undefined): boolean {
+  return node !== undefined && (isTrue(node) || node.type === 'string');
+}
+
 function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorator: Node, args: CallArgs | undefined, isGroup: boolean): ClickCommand {
   const nameNode = args?.positional[0] ?? args?.keywords.get('name');
   const explicit = nameNode ? stringValue(nameNode) : undefined;
@@ -268,6 +278,8 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
     ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}), ...('strict' in merged ? { strictSources: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
+    ...(isTrue(args?.keywords.get('hidden')) ? { hidden: true } : {}),
+    ...(isDeprecated(args?.keywords.get('deprecated')) ? { deprecated: true } : {}),
     symbol: { module, name },
     name: explicit ?? clickCommandName(name),
     isGroup,

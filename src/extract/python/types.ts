@@ -78,4 +78,12 @@ export interface FlagCommand {
    * `target` is then the bare module name.
    */
   launcher?: boolean;
+  /**
+   * True for a sub-command hidden from its program's help (oclif `static hidden = true`, commander
+   * `.command(name, { hidden: true })`, yargs `desc: false`, citty `meta.hidden`): it needs no
+   * reference. Absent otherwise.
+   */
+  hidden?: boolean;
+  /** True for a sub-command its code marks deprecated (oclif `static state = 'deprecated'`): it needs no reference. */
+  deprecated?: boolean;
 }

@@ -60,6 +60,11 @@ type Rank = 0 | 1 | 2;
  *    inherited by another candidate are dropped (`opts.server` typed `ServerOptions`, a `Base`
  *    the options extend). One type left is the answer; several make the bin ambiguous and it
  *    gets no entry (the user maps it in the docdrift config).
+ *
+ * `evidence`, when given, gets `built: true` when the answer is only a value the program builds
+ * from its parsed input (an object literal, `new X(…)`), never the parsed input itself: such a
+ * type is what the program hands to an API on the way, so the engine lets the flags a CLI
+ * framework declares replace it (see `addFlagCommands` in link/build.ts).
  */
 export function binConfig(
   analysis: Analysis,
@@ -67,6 +72,7 @@ export function binConfig(
   modules: ReadonlyMap<string, ModuleInfo>,
   bin: BinEntry,
   fieldFlags?: Map<string, string>,
+  evidence?: { built: boolean },
 ): string[] | undefined {
   const start = bin.source ?? findSource(bin.path, new Set(modules.keys()));
   const first = start === undefined ? undefined : modules.get(start);
@@ -76,13 +82,15 @@ export function binConfig(
   for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const found: Array<Map<string, ConfigClass>> = [new Map(), new Map(), new Map()];
     const joins = new Map<string, Map<string, string>>();
-    for (const module of level) collectEvidence(analysis, module, depth === 0, found, joins);
+    const direct = new Set<string>();
+    for (const module of level) collectEvidence(analysis, module, depth === 0, found, joins, direct);
     const strongest = found.find((m) => m.size > 0);
     if (strongest) {
       const answer = dropContained([...strongest.values()], analysis);
       if (answer.length !== 1) return undefined;
       const only = answer[0] as ConfigClass;
       for (const [field, attribute] of joins.get(only.qualifiedName) ?? []) fieldFlags?.set(field, attribute);
+      if (evidence) evidence.built = !direct.has(only.qualifiedName);
       return [only.qualifiedName];
     }
     const next: ModuleInfo[] = [];
@@ -128,19 +136,33 @@ function isEntryFunction(module: ModuleInfo, name: string, node: ts.Node, own: b
   return hasModifier(node, ts.SyntaxKind.ExportKeyword) || [...module.exports.values()].includes(name);
 }
 
-function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, found: Array<Map<string, ConfigClass>>, joins: Map<string, Map<string, string>>): void {
-  const add = (rank: Rank, config: ConfigClass | undefined): void => {
-    if (config) found[rank]?.set(config.qualifiedName, config);
+/**
+ * Adds a module's evidence to `found` (by rank). `direct` gets the qualified names of the types
+ * that hold the parsed input itself (an entry function's parameter, `const o: T = parsed`,
+ * `parsed as T`, `Schema.parse(parsed)`), as opposed to a value built from it.
+ */
+function collectEvidence(
+  analysis: Analysis,
+  module: ModuleInfo,
+  own: boolean,
+  found: Array<Map<string, ConfigClass>>,
+  joins: Map<string, Map<string, string>>,
+  direct: Set<string>,
+): void {
+  const add = (rank: Rank, config: ConfigClass | undefined, isDirect: boolean): void => {
+    if (!config) return;
+    found[rank]?.set(config.qualifiedName, config);
+    if (isDirect) direct.add(config.qualifiedName);
   };
-  const fromType = (rank: Rank, type: ts.TypeNode | undefined): void => {
+  const fromType = (rank: Rank, type: ts.TypeNode | undefined, isDirect: boolean): void => {
     if (type && type.kind !== ts.SyntaxKind.TypeReference && !ts.isUnionTypeNode(type) && !ts.isParenthesizedTypeNode(type)) return;
-    if (type) add(rank, analysis.targetOfType(module, type));
+    if (type) add(rank, analysis.targetOfType(module, type), isDirect);
   };
   const fromParameters = (parameters: ts.NodeArray<ts.ParameterDeclaration>): void => {
     // `main(argv: string[], io: CliIO)` parses its own arguments: its other parameters are
     // dependencies (streams, cwd), not the options.
     if (parameters.some(isArgv)) return;
-    for (const p of parameters) fromType(0, p.type);
+    for (const p of parameters) fromType(0, p.type, true);
   };
   for (const statement of module.sf.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name && isEntryFunction(module, statement.name.text, statement, own)) {
@@ -158,7 +180,7 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
   const visit = (node: ts.Node): void => {
     if (ts.isVariableDeclaration(node) && node.type) {
       if (node.initializer && parsed.holds(node.initializer)) {
-        fromType(1, node.type);
+        fromType(1, node.type, parsed.is(node.initializer));
         // `const config: Config = { …DEFAULTS, skipTypeCheck: !args.typeCheck }`: each field set
         // from one parsed value is that flag's internal name.
         const config = node.type.kind === ts.SyntaxKind.TypeReference ? analysis.targetOfType(module, node.type) : undefined;
@@ -174,17 +196,17 @@ function collectEvidence(analysis: Analysis, module: ModuleInfo, own: boolean, f
         }
       }
     } else if ((ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isTypeAssertionExpression(node)) && !isConstType(node.type)) {
-      if (parsed.holds(node.expression)) fromType(1, node.type);
+      if (parsed.holds(node.expression)) fromType(1, node.type, parsed.is(node.expression));
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ZOD_PARSE_METHODS.has(node.expression.name.text)) {
       const dotted = dottedName(node.expression.expression);
       const arg = node.arguments[0];
-      if (dotted && arg && parsed.holds(arg)) add(1, schemaConfig(analysis, module, dotted));
+      if (dotted && arg && parsed.holds(arg)) add(1, schemaConfig(analysis, module, dotted), parsed.is(arg));
     } else if (ts.isNewExpression(node) && (node.arguments ?? []).some((a) => parsed.holds(a))) {
       const dotted = dottedName(node.expression);
       const resolved = dotted ? analysis.resolver.resolve(module, dotted, 'values') : undefined;
       if (resolved?.kind === 'declaration' && resolved.decl.kind === 'class') {
         const config = analysis.configOf(resolved.module, resolved.decl);
-        if (config && config.fields.length > 0) add(2, config);
+        if (config && config.fields.length > 0) add(2, config, false);
       }
     }
   };
@@ -206,9 +228,14 @@ const HANDLER_METHODS = new Set(['command', 'action']);
  * `.argv`, the `yargs-parser` default import) or with a value derived from one, parameters of
  * the entry functions (`main`/`run`/`cli`) and of handlers (`.command(…, (argv) => …)`,
  * `.action((opts) => …)`). {@link holds} says whether an expression *is* that input, or an
- * object literal built from it — not merely a call that receives a piece of it.
+ * object literal built from it — not merely a call that receives a piece of it; `is` only the
+ * former (the input or a value derived from it by access, `await`, `!`, `as`).
  */
-function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => boolean; attributeOf: (expr: ts.Expression) => string | undefined } {
+function parsedInput(module: ModuleInfo): {
+  holds: (expr: ts.Expression) => boolean;
+  is: (expr: ts.Expression) => boolean;
+  attributeOf: (expr: ts.Expression) => string | undefined;
+} {
   const names = new Set<string>();
   /** Parameters holding the raw arguments (`argv: string[]`). */
   const raw = new Set<string>();
@@ -309,7 +336,7 @@ function parsedInput(module: ModuleInfo): { holds: (expr: ts.Expression) => bool
     if (ts.isElementAccessExpression(e) && ts.isStringLiteralLike(e.argumentExpression)) return isDerived(e.expression) ? e.argumentExpression.text : undefined;
     return undefined;
   };
-  return { holds, attributeOf };
+  return { holds, is: isDerived, attributeOf };
 }
 
 /** Calls that convert a parsed value without changing which flag it is (`Number(values.port)`). */

@@ -72,14 +72,17 @@ export function runExtraction(
   }
   const binConfigs = new Map<string, string[]>();
   const binFieldFlags = new Map<string, Record<string, string>>();
+  const binConfigsBuilt = new Set<string>();
   const packageJsons = packageJson === undefined ? [] : 'file' in packageJson ? [packageJson] : packageJson;
   for (const pkg of packageJsons) {
     for (const bin of readBins(pkg, diagnostics)) {
       const source = binSources?.get(bin.path);
       const fieldFlags = new Map<string, string>();
-      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source }, fieldFlags);
+      const evidence = { built: false };
+      const configs = binConfig(analysis, resolver, modules, source === undefined ? bin : { ...bin, source }, fieldFlags, evidence);
       if (configs && !binConfigs.has(bin.name)) {
         binConfigs.set(bin.name, configs);
+        if (evidence.built) binConfigsBuilt.add(bin.name);
         if (fieldFlags.size > 0) binFieldFlags.set(bin.name, Object.fromEntries(fieldFlags));
       }
     }
@@ -92,7 +95,7 @@ export function runExtraction(
   for (let i = classes.length - 1; i >= 0; i--) if (isDeclarationFile((classes[i] as ConfigClass).module) && !reached.has((classes[i] as ConfigClass).qualifiedName)) classes.splice(i, 1);
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.kind, b.kind));
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line);
-  return { classes, binConfigs, binFieldFlags, diagnostics };
+  return { classes, binConfigs, binFieldFlags, binConfigsBuilt, diagnostics };
 }
 
 /** `x.d.ts`, `x.d.mts`, `x.d.cts`. */

@@ -81,6 +81,8 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(p.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: p.dynamicSubcommandsBy } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
+        ...(p.hidden ? { hidden: true } : {}),
+        ...(p.deprecated ? { deprecated: true } : {}),
       });
     }
   }

@@ -12,6 +12,8 @@ export interface CommandNode {
   pathAliases?: string[][];
   description?: string;
   hidden: boolean;
+  /** oclif `static state = 'deprecated'`. */
+  deprecated?: boolean;
   parent?: CommandNode;
   children: CommandNode[];
   params: ParamSpec[];

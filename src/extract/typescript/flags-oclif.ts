@@ -320,6 +320,8 @@ function readCommand(ev: FlagEvaluator, node: CommandNode, cls: ts.ClassLikeDecl
   const text = (summary && ev.stringOf(summary)) ?? (description && ev.stringOf(description));
   if (text !== undefined) node.description = text.split('\n')[0];
   if (ev.booleanOf(stat('hidden')) === true) node.hidden = true;
+  const state = stat('state');
+  if (state && ev.stringOf(state) === 'deprecated') node.deprecated = true;
   node.aliases = ev.stringsOf(stat('aliases')) ?? [];
   const unread = (what: string, expr: ts.Expression, how: 'is' | 'spreads' = 'is'): void => {
     const at = ev.location(expr);

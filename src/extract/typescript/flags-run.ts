@@ -125,6 +125,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (node.pathAliases && node.pathAliases.length > 0) command.pathAliases = node.pathAliases.map((p) => [...p]);
   if (node.description !== undefined) command.description = node.description;
   if (node.hidden) command.hidden = true;
+  if (node.deprecated) command.deprecated = true;
   if (node.passesUnknownFlags) command.passesUnknownFlags = true;
   if (node.dynamicSubcommands) command.dynamicSubcommands = true;
   if (node.dynamicSubcommands && node.dynamicSubcommandsBy !== undefined) command.dynamicSubcommandsBy = node.dynamicSubcommandsBy;

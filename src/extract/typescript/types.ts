@@ -43,6 +43,13 @@ export interface TypeScriptExtraction {
    */
   binFieldFlags: Map<string, Record<string, string>>;
   /**
+   * package.json bin names whose config type (in {@link binConfigs}) is only a value the program
+   * builds from its parsed input (`const c: InlineConfig = { root, base: options.base }`,
+   * `new Server(opts)`), never the parsed input itself: an API's type the program fills on the
+   * way. When a CLI framework declares the program's flags, they replace it.
+   */
+  binConfigsBuilt: Set<string>;
+  /**
    * `parse-error` warnings: one per source with syntax errors (at the parser's first error; the
    * rest of the file is still read) and one for a package.json that is not JSON.
    */
@@ -78,6 +85,8 @@ export interface FlagCommand {
   description?: string;
   /** True for a sub-command hidden from help (yargs `desc: false`, commander `{ hidden: true }`); absent otherwise. */
   hidden?: boolean;
+  /** True for a command its code marks deprecated (oclif `static state = 'deprecated'`); absent otherwise. */
+  deprecated?: boolean;
   /**
    * True when the command accepts flags it does not declare (commander `.allowUnknownOption()`),
    * typically to pass them on to a parser of its own built at run time; absent otherwise.
