@@ -595,6 +595,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         cmd.paramsKnown = !delegates || cmd.params.length > 0;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
+        if (fc.unreadFlags) cmd.unreadFlags ??= fc.unreadFlags;
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
         continue;
@@ -622,6 +623,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         }
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
+        if (fc.unreadFlags) configured.unreadFlags ??= fc.unreadFlags;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
@@ -650,6 +652,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(fc.unreadFlags ? { unreadFlags: fc.unreadFlags } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
       });

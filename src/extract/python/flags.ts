@@ -8,6 +8,7 @@ import { extractJsonargparse } from './flags-jsonargparse.js';
 import { extractDecli } from './flags-decli.js';
 import { extractDocopt } from './flags-docopt.js';
 import { extractFire } from './flags-fire.js';
+import { markRuntimeOptions } from './runtime-options.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import { extractLauncherFlags } from './launcher-flags.js';
@@ -113,6 +114,7 @@ export async function extractPythonFlags(
     const ctx = new FlagContext(modules, new Resolver(infos));
     const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
       ...extractDocopt(ctx, diagnostics), ...extractFire(ctx)]);
+    markRuntimeOptions(ctx, commands);
     const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);
