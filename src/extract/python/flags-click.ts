@@ -173,6 +173,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
         found.attached = true;
         if (found.unreadFlags) command.unreadFlags ??= found.unreadFlags;
         if (found.passesUnknownFlags) command.passesUnknownFlags = true;
+        if (found.dynamic) command.dynamic = true;
       }
     }
   }

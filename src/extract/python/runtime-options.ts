@@ -28,8 +28,8 @@ interface Body {
 }
 
 /**
- * Marks each program (a command with `path: []`) whose entry function (for a program object,
- * `app = typer.Typer()`, the module's functions that pass it to a call) reaches, through calls
+ * Marks each program (a command with `path: []`) whose entry function, or a function of its
+ * module that passes the program to a call (`config.cli(typer_app=app)`), reaches, through calls
  * of the repository's functions and methods (`self.m()`, `instance.m()` on a module-level
  * instance of a repository class, `Base` classes included; on a receiver it cannot follow, the
  * methods of that name of at most {@link MAX_NAMESAKES} classes it read), a construct that makes
@@ -106,9 +106,9 @@ function reach(ctx: FlagContext, target: string, sites: Map<number, UnreadFlags>
   const entry = module.functions.get(name);
   const queue: Body[] = [];
   if (entry) queue.push({ module, def: entry.def });
-  else if (module.assigns.has(name)) {
-    // The program is an object (`app = typer.Typer()`): the module's functions that hand it to
-    // another call (`config.cli(typer_app=app)`, which wraps it in a group of its own) run it.
+  if (entry || module.assigns.has(name)) {
+    // The module's functions that hand the program to another call (`config.cli(typer_app=app)`,
+    // `settings.cli(main)()`, which wrap it in a group of their own) run it too.
     for (const fn of module.functions.values()) {
       const passes = fn.def.descendantsOfType('argument_list').some((list) => list !== null && namedChildren(list).some((arg) => {
         const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
