@@ -116,6 +116,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       if (command) commands.set(symbolKey(command.symbol), command);
     }
   }
+  readObjects(ctx, commands);
   const attach = (group: ClickCommand | undefined, command: ClickCommand, name: string): void => {
     if (!group || !group.isGroup || group === command) return;
     group.children.push({ command, name });
@@ -149,7 +150,6 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   }
   attachRegistered(ctx, commands, attach);
   readCollections(ctx, commands);
-  readObjects(ctx, commands);
   for (const command of commands.values()) {
     for (const child of command.objectChildren ?? []) {
       const symbol = ctx.symbol(child.module, dottedName(unparen(child.node)));
