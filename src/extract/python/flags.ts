@@ -69,8 +69,9 @@ const CONTAINERS = new Set([
  *
  * Limits (what is not read, never guessed): flags or sub-command names whose values the
  * evaluator cannot compute (read from files, the environment, unknown calls); parsers built in class methods or
- * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
- * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
+ * nested functions; parser/command/app subclasses; click objects built inside functions; typer
+ * Enum choices. Options made at run time are not read but said (`markRuntimeOptions`,
+ * `FlagCommand.unreadFlags`). See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
  * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`, `extractDecli` for
  * decli's `cli(data)`, `extractDocopt` for docopt usage texts, `extractFire` for `fire.Fire(x)`).
