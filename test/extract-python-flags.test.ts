@@ -356,3 +356,53 @@ describe('a command that takes flags docdrift does not know (#30)', () => {
     ]);
   });
 });
+
+describe('argparse flags spelled at run time (#30)', () => {
+  it('marks the parser (and the parsers it is a parent of) with the first add_argument it cannot spell', async () => {
+    const text = [
+      'import argparse',
+      'from tool.registry import load_settings',
+      'def build_parser():',
+      '    common = argparse.ArgumentParser(add_help=False)',
+      '    for name, default in load_settings().items():',
+      '        common.add_argument(f"--{name}", default=default)',
+      '    parser = argparse.ArgumentParser(prog="tool", parents=[common])',
+      '    parser.add_argument("--config", default="a.toml")',
+      '    sub = parser.add_subparsers()',
+      '    run = sub.add_parser("run")',
+      '    run.add_argument("--fast", action="store_true")',
+      '    for flag in ["--slow", "--safe"]:',
+      '        run.add_argument(flag, action="store_true")',
+      '    return parser',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const root = commands.find((c) => c.target === 'tool.cli:build_parser' && c.path.length === 0)!;
+    expect(root).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { line: 6 }, construct: 'common.add_argument(f"--{name}", default=default)' } });
+    expect(root.params.map((p) => p.name)).toEqual(['config']);
+    // Computed from a known list: read, nothing said.
+    const run = commands.find((c) => c.target === 'tool.cli:build_parser' && c.path.join(' ') === 'run')!;
+    expect(run.params.map((p) => p.name)).toEqual(['fast', 'slow', 'safe']);
+    expect(run.unreadFlags).toBeUndefined();
+  });
+
+  it('marks a program whose entry sets a callback\'s __signature__ (a signature built from data)', async () => {
+    const text = [
+      'import inspect, typer',
+      'app = typer.Typer()',
+      'def make_callback(fields):',
+      '    def callback(**kwargs): pass',
+      '    callback.__signature__ = inspect.Signature([inspect.Parameter(f, inspect.Parameter.KEYWORD_ONLY) for f in fields])',
+      '    return callback',
+      '@app.command()',
+      'def run(fast: bool = False): pass',
+      'def main():',
+      '    app.callback()(make_callback(load_fields()))',
+      '    app()',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const root = commands.find((c) => c.target === 'tool.cli:app' && c.path.length === 0)!;
+    expect(root.unreadFlags).toMatchObject({ location: { line: 5 }, construct: expect.stringMatching(/^callback\.__signature__ = inspect\.Signature/) });
+  });
+});

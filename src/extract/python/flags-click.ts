@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
-  stripPrefix, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  stripPrefix, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
@@ -267,11 +267,6 @@ function readCommand(
   return command;
 }
 
-/** A construct adding options docdrift cannot read, at `node`: its text on one line, shortened. */
-export function unreadAt(module: FlagModule, node: Node): UnreadFlags {
-  const text = node.text.replace(/^@/, '').replace(/\s+/g, ' ').trim();
-  return { location: locate(module, node), construct: text.length > 80 ? `${text.slice(0, 77)}...` : text };
-}
 
 function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorator: Node, args: CallArgs | undefined, isGroup: boolean): ClickCommand {
   const nameNode = args?.positional[0] ?? args?.keywords.get('name');

@@ -6,7 +6,7 @@
  * flags docdrift does not know, with the place and the construct, instead of staying silent.
  */
 import type { Node } from 'web-tree-sitter';
-import { callArgs, locate, spellings, type FlagContext, type FlagModule } from './flags-common.js';
+import { callArgs, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
 import { dottedName, namedChildren, unparen } from './values.js';
 
@@ -29,7 +29,7 @@ interface Body {
 
 /**
  * Marks each program (a command with `path: []`) whose entry function, or a function of its
- * module that passes the program to a call (`config.cli(typer_app=app)`), reaches, through calls
+ * module that uses the program (`config.cli(typer_app=app)`), reaches, through calls
  * of the repository's functions and methods (`self.m()`, `instance.m()` on a module-level
  * instance of a repository class, `Base` classes included; on a receiver it cannot follow, the
  * methods of that name of at most {@link MAX_NAMESAKES} classes it read), a construct that makes
@@ -78,10 +78,7 @@ export function markRuntimeOptions(ctx: FlagContext, commands: FlagCommand[]): v
   }
 }
 
-function site(module: FlagModule, node: Node): UnreadFlags {
-  const text = node.text.replace(/\s+/g, ' ').trim();
-  return { location: locate(module, node), construct: text.length > 80 ? `${text.slice(0, 77)}...` : text };
-}
+const site = unreadAt;
 
 function inDecorator(node: Node): boolean {
   for (let n: Node | null = node.parent; n; n = n.parent) {
@@ -107,14 +104,12 @@ function reach(ctx: FlagContext, target: string, sites: Map<number, UnreadFlags>
   const queue: Body[] = [];
   if (entry) queue.push({ module, def: entry.def });
   if (entry || module.assigns.has(name)) {
-    // The module's functions that hand the program to another call (`config.cli(typer_app=app)`,
-    // `settings.cli(main)()`, which wrap it in a group of their own) run it too.
-    for (const fn of module.functions.values()) {
-      const passes = fn.def.descendantsOfType('argument_list').some((list) => list !== null && namedChildren(list).some((arg) => {
-        const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
-        return value?.type === 'identifier' && value.text === name;
-      }));
-      if (passes) queue.push({ module, def: fn.def });
+    // The module's functions that use the program (`config.cli(typer_app=app)`, `settings.cli(main)()`,
+    // `app.callback()(make_callback())`: they may wrap it or add to it before it runs) run it too.
+    for (const [fnName, fn] of module.functions) {
+      if (fnName === name) continue;
+      const uses = fn.def.childForFieldName('body')?.descendantsOfType('identifier').some((id) => id?.text === name);
+      if (uses) queue.push({ module, def: fn.def });
     }
   }
   const seen = new Set<number>();
