@@ -427,7 +427,12 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
       unknown();
       continue;
     }
-    if (local?.has(dottedName(unparen(over))?.[0] ?? '')) {
+    const head = dottedName(unparen(over))?.[0] ?? '';
+    // A local list or tuple literal (`decorators = (click.option(…), …)`): its calls were read above.
+    const localLiteral = body.descendantsOfType('assignment').some((a) => a?.childForFieldName('left')?.text === head
+      && ['list', 'tuple'].includes(unparen(a.childForFieldName('right') ?? a).type));
+    if (localLiteral) continue;
+    if (local?.has(head)) {
       unknown();
       continue;
     }
