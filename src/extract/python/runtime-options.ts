@@ -48,10 +48,11 @@ export function markRuntimeOptions(ctx: FlagContext, commands: FlagCommand[]): v
   const sites = new Map<number, UnreadFlags>();
   for (const module of ctx.modules.values()) {
     for (const call of module.root.descendantsOfType('call')) {
-      if (!call || inDecorator(call)) continue;
+      if (!call) continue;
       const args = callArgs(call);
       const external = ctx.external(module, args.callee);
-      if (external === undefined || !FACTORIES.has(external)) continue;
+      // The cheap test first: walking up from a node is a descent from the root per step.
+      if (external === undefined || !FACTORIES.has(external) || inDecorator(call)) continue;
       const first = args.positional[0] ? unparen(args.positional[0]) : undefined;
       const listed = first && ['list', 'tuple'].includes(first.type) ? namedChildren(first) : args.positional;
       if (listed.length > 0 && spellings(listed)) continue;
