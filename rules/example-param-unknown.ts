@@ -110,10 +110,15 @@ const rule: Rule<Options> = {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       // click/typer `ignore_unknown_options`: the command passes undeclared flags and overrides on.
-      if (cmd.passesUnknownFlags && !paramNameSet(cmd).has(usage.name)) continue;
+      // Options made at run time (`unreadFlags`, said in a note): only near misses of the flags
+      // docdrift read are drift there; a command handing flags on to another program passes any.
+      if (cmd.passesUnknownFlags && !cmd.unreadFlags && !paramNameSet(cmd).has(usage.name)) continue;
       // A near miss, a nested key below a known parameter and the initial of exactly one parameter
       // (a likely short alias) are explained by what docdrift knows; only `unknown` is not.
-      const report = (d: ReportDescriptor): void => hold(cmd, usage.name, d.messageId !== 'unknown', d);
+      const report = (d: ReportDescriptor): void => {
+        if (cmd.unreadFlags && d.messageId === 'unknown') return;
+        hold(cmd, usage.name, d.messageId !== 'unknown', d);
+      };
       if (paramNameSet(cmd).has(usage.name)) {
         used(cmd, usage.name);
         // A dotted key below a nested config class must name one of its fields.

@@ -214,3 +214,195 @@ describe('extractPythonFlags edge cases', () => {
     expect(await paths({ 'r.py': text })).toEqual(['r:one : x', 'r:two : y']);
   });
 });
+
+describe('click objects, lazy groups and options made at run time (#30)', () => {
+  const flags = (cmd: { params: Array<{ name: string; aliases: string[]; default?: { text?: string } }> }): string[] =>
+    cmd.params.map((p) => `${p.name}${p.aliases.length > 0 ? `/${p.aliases.join('/')}` : ''}${p.default?.text !== undefined ? `=${p.default.text}` : ''}`);
+
+  it('reads click.Command/click.Group objects, their params lists and params.append', async () => {
+    const text = [
+      'import click',
+      'def serve(port): pass',
+      'serve_cmd = click.Command("serve", params=[click.Option(["--port", "-p"], default=8080, type=int), click.Argument(["root"])], callback=serve)',
+      'other = click.Command("other", callback=serve)',
+      'cli = click.Group("tool", commands={"serve": serve_cmd, "run": other})',
+      'cli.params.append(click.Option(["--verbose", "-v"], is_flag=True))',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'pkg/cli.py', text }]);
+    const tool = commands.filter((c) => c.target === 'pkg.cli:cli');
+    expect(tool.map((c) => [c.path.join(' '), flags(c)])).toEqual([
+      ['', ['verbose/v=False']],
+      ['run', []],
+      ['serve', ['port/p=8080', 'root']],
+    ]);
+    expect(tool.some((c) => c.unreadFlags || c.passesUnknownFlags)).toBe(false);
+  });
+
+  it('resolves a lazy group\'s import paths (dictionary and whole-group forms) to the project\'s commands', async () => {
+    const lazy = [
+      'import importlib, click',
+      'class LazyGroup(click.Group):',
+      '    def __init__(self, *a, lazy_subcommands=None, import_name=None, **k):',
+      '        super().__init__(*a, **k)',
+      '        self.lazy = lazy_subcommands or {}',
+      '    def get_command(self, ctx, name):',
+      '        return self._load(name)',
+      '    def _load(self, name):',
+      '        mod, attr = self.lazy[name].rsplit(".", 1)',
+      '        return getattr(importlib.import_module(mod), attr)',
+      '',
+    ].join('\n');
+    const cli = [
+      'import click',
+      'from pkg.lazy import LazyGroup',
+      '@click.group(cls=LazyGroup, lazy_subcommands={"db": "pkg.db.db_cli", "gone": "pkg.missing.cmd"})',
+      'def main(): pass',
+      '@main.group(name="tools", cls=LazyGroup, import_name="pkg.db:db_cli")',
+      'def tools(): pass',
+      '',
+    ].join('\n');
+    const db = 'import click\n@click.group()\n@click.option("--dsn")\ndef db_cli(): pass\n@db_cli.command()\n@click.option("--force", is_flag=True)\ndef migrate(force): pass\n';
+    const { commands } = await extractPythonFlags([
+      { file: 'pkg/lazy.py', text: lazy }, { file: 'pkg/cli.py', text: cli }, { file: 'pkg/db.py', text: db },
+    ]);
+    const main = commands.filter((c) => c.target === 'pkg.cli:main');
+    expect(main.map((c) => [c.path.join(' '), flags(c), c.dynamicSubcommands ?? false])).toEqual([
+      // "gone" names a module the project does not have: the group may have commands docdrift did not read.
+      ['', [], true],
+      ['db', ['dsn'], false],
+      ['db migrate', ['force=False'], false],
+      ['tools', ['dsn'], false],
+      ['tools migrate', ['force=False'], false],
+    ]);
+  });
+
+  it('marks a command whose options are made at run time, naming the construct, and nothing else', async () => {
+    const text = [
+      'import click',
+      'NAMES = load_names()',
+      'def make_options():',
+      '    return [click.Option([f"--{n}"]) for n in NAMES]',
+      '@click.group()',
+      '@click.option("--config")',
+      'def main(config): pass',
+      '@main.command()',
+      '@click.option(*NAMES)',
+      'def star(**kw): pass',
+      '@main.command()',
+      '@click.option("--plain")',
+      'def plain(plain): pass',
+      'extended = click.Command("extended", params=make_options())',
+      'main.add_command(extended)',
+      'plain.params.extend(make_options())',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'pkg/cli.py', text }]);
+    const of = (path: string) => commands.find((c) => c.target === 'pkg.cli:main' && c.path.join(' ') === path)!;
+    expect(of('').unreadFlags).toBeUndefined();
+    expect(of('star').unreadFlags).toMatchObject({ location: { file: 'pkg/cli.py', line: 9 }, construct: 'click.option(*NAMES)' });
+    expect(of('extended').unreadFlags).toMatchObject({ location: { line: 14 }, construct: 'make_options()' });
+    expect(of('plain')).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { line: 16 }, construct: 'make_options()' } });
+    expect(flags(of('plain'))).toEqual(['plain']);
+  });
+
+  it('follows the entry through methods of a config object to options it applies in a loop (OPAL\'s Confi)', async () => {
+    const confi = [
+      'import click',
+      'class Confi:',
+      '    def cli(self, typer_app=None):',
+      '        return self.get_cli(typer_app)()',
+      '    def get_cli(self, app):',
+      '        return create_click_cli(self.entries, app)',
+      'def create_click_cli(entries, callback):',
+      '    cli = callback',
+      '    for key, entry in entries.items():',
+      '        cli = click.option(*entry.keys, **entry.kwargs)(cli)',
+      '    return click.group()(cli)',
+      '',
+    ].join('\n');
+    const cli = [
+      'import typer',
+      'from pkg.confi import Confi',
+      'from pkg.config import server_config',
+      'app = typer.Typer()',
+      '@app.command()',
+      'def run(workers: int = 1): pass',
+      'def cli():',
+      '    server_config.cli(typer_app=app)',
+      '',
+    ].join('\n');
+    // pkg/config.py (`server_config = ServerConfig()`) names no CLI library: the flag pass does not read it.
+    const { commands } = await extractPythonFlags([{ file: 'pkg/confi.py', text: confi }, { file: 'pkg/cli.py', text: cli }]);
+    const root = commands.find((c) => c.target === 'pkg.cli:app' && c.path.length === 0)!;
+    expect(root).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { file: 'pkg/confi.py', line: 10 }, construct: 'click.option(*entry.keys, **entry.kwargs)' } });
+    expect(commands.find((c) => c.target === 'pkg.cli:app' && c.path.join(' ') === 'run')?.unreadFlags).toBeUndefined();
+    // The same program without the hand-off: nothing is said.
+    const alone = await extractPythonFlags([{ file: 'pkg/confi.py', text: confi }, { file: 'pkg/cli.py', text: cli.replace('server_config.cli(typer_app=app)', 'app()') }]);
+    expect(alone.commands.some((c) => c.unreadFlags)).toBe(false);
+  });
+});
+
+describe('a command that takes flags docdrift does not know (#30)', () => {
+  it('is said once per construct in the notes, and its unread flags are not reported', async () => {
+    const { lintTwin } = await import('./helpers.js');
+    const dir = fileURLToPath(new URL('../fixtures/frameworks/click-runtime-options/valid/', import.meta.url));
+    const { result, messages } = await lintTwin(dir);
+    expect(messages).toEqual([]);
+    const said = result.notes.filter((n) => n.includes('takes flags docdrift does not know'));
+    expect(said).toEqual([
+      expect.stringMatching(/^`forge` takes flags docdrift does not know: options made at run time by `click\.option\(f"--\{key.*\(forge\/settings\.py:16\)/),
+      expect.stringMatching(/^`forge build` takes .*`make_options\(\["trace", "profile"\]\)` \(forge\/common\.py:9\)/),
+    ]);
+  });
+});
+
+describe('argparse flags spelled at run time (#30)', () => {
+  it('marks the parser (and the parsers it is a parent of) with the first add_argument it cannot spell', async () => {
+    const text = [
+      'import argparse',
+      'from tool.registry import load_settings',
+      'def build_parser():',
+      '    common = argparse.ArgumentParser(add_help=False)',
+      '    for name, default in load_settings().items():',
+      '        common.add_argument(f"--{name}", default=default)',
+      '    parser = argparse.ArgumentParser(prog="tool", parents=[common])',
+      '    parser.add_argument("--config", default="a.toml")',
+      '    sub = parser.add_subparsers()',
+      '    run = sub.add_parser("run")',
+      '    run.add_argument("--fast", action="store_true")',
+      '    for flag in ["--slow", "--safe"]:',
+      '        run.add_argument(flag, action="store_true")',
+      '    return parser',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const root = commands.find((c) => c.target === 'tool.cli:build_parser' && c.path.length === 0)!;
+    expect(root).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { line: 6 }, construct: 'common.add_argument(f"--{name}", default=default)' } });
+    expect(root.params.map((p) => p.name)).toEqual(['config']);
+    // Computed from a known list: read, nothing said.
+    const run = commands.find((c) => c.target === 'tool.cli:build_parser' && c.path.join(' ') === 'run')!;
+    expect(run.params.map((p) => p.name)).toEqual(['fast', 'slow', 'safe']);
+    expect(run.unreadFlags).toBeUndefined();
+  });
+
+  it('marks a program whose entry sets a callback\'s __signature__ (a signature built from data)', async () => {
+    const text = [
+      'import inspect, typer',
+      'app = typer.Typer()',
+      'def make_callback(fields):',
+      '    def callback(**kwargs): pass',
+      '    callback.__signature__ = inspect.Signature([inspect.Parameter(f, inspect.Parameter.KEYWORD_ONLY) for f in fields])',
+      '    return callback',
+      '@app.command()',
+      'def run(fast: bool = False): pass',
+      'def main():',
+      '    app.callback()(make_callback(load_fields()))',
+      '    app()',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const root = commands.find((c) => c.target === 'tool.cli:app' && c.path.length === 0)!;
+    expect(root.unreadFlags).toMatchObject({ location: { line: 5 }, construct: expect.stringMatching(/^callback\.__signature__ = inspect\.Signature/) });
+  });
+});

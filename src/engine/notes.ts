@@ -125,6 +125,25 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     }
   }
 
+  // Commands whose options are partly made at run time (a config library turning its entries
+  // into options, `click.option(*names)`): one note per construct, naming it and its place.
+  const bySite = new Map<string, { site: NonNullable<CommandSpec['unreadFlags']>; names: string[] }>();
+  for (const cmd of known) {
+    if (!cmd.unreadFlags) continue;
+    const at = `${cmd.unreadFlags.location.file}:${cmd.unreadFlags.location.line}`;
+    const entry = bySite.get(at) ?? { site: cmd.unreadFlags, names: [] };
+    entry.names.push(cmd.name);
+    bySite.set(at, entry);
+  }
+  for (const [at, { site, names }] of bySite) {
+    const shown = names.slice(0, 3).map((n) => `\`${n}\``).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
+    notes.push(
+      `${shown} ${names.length === 1 ? 'takes' : 'take'} flags docdrift does not know: options made at run time by \`${site.construct}\` (${at}), ` +
+        `so flags ${names.length === 1 ? 'its' : 'their'} docs pass or list that docdrift did not read are not reported; ` +
+        `declare them in \`commands.${JSON.stringify(names[0])}.flags\` of the docdrift config to check them.`,
+    );
+  }
+
   const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];

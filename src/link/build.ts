@@ -590,9 +590,14 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
     if (!target.startsWith('bin:') && !flagCommands.some((f) => f.target === target)) {
       // `program: "finetune:train"` names the function under `@app.command()`, not the app: the
       // module's one program, when it has exactly one, is what runs.
+      // A click command attached to a group is listed as a program of its own too (an entry point
+      // may name it): it is that group's sub-command here, not a second program of the module.
       const module = target.split(':')[0];
-      const roots = [...new Set(flagCommands.filter((f) => f.path.length === 0 && f.target.split(':')[0] === module).map((f) => `${f.location.file}:${f.location.line}`))];
-      const only = roots.length === 1 ? flagCommands.find((f) => f.path.length === 0 && f.target.split(':')[0] === module) : undefined;
+      const at = (f: FlagCommand): string => `${f.location.file}:${f.location.line}`;
+      const attached = new Set(flagCommands.filter((f) => f.path.length > 0).map(at));
+      const own = flagCommands.filter((f) => f.path.length === 0 && f.target.split(':')[0] === module && !attached.has(at(f)));
+      const roots = [...new Set(own.map(at))];
+      const only = roots.length === 1 ? own[0] : undefined;
       if (only) target = only.target;
     }
     for (const fc of flagCommands.filter((f) => f.target === target)) {
@@ -619,6 +624,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         cmd.paramsKnown = !delegates || cmd.params.length > 0;
         if (fc.defaultSubcommand !== undefined) cmd.defaultSubcommand ??= `${cmd.name} ${fc.defaultSubcommand}`;
         if (fc.passesUnknownFlags) cmd.passesUnknownFlags = true;
+        if (fc.unreadFlags) cmd.unreadFlags ??= fc.unreadFlags;
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
         if (fc.dynamicSubcommandsBy !== undefined) cmd.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
@@ -655,6 +661,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         }
         configured.paramsKnown = !delegates || configured.params.length > 0;
         if (fc.passesUnknownFlags) configured.passesUnknownFlags = true;
+        if (fc.unreadFlags) configured.unreadFlags ??= fc.unreadFlags;
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (fc.dynamicSubcommandsBy !== undefined) configured.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
@@ -686,6 +693,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         location: fc.location,
         ...(fc.defaultSubcommand !== undefined ? { defaultSubcommand: `${names[0]!} ${fc.defaultSubcommand}` } : {}),
         ...(fc.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(fc.unreadFlags ? { unreadFlags: fc.unreadFlags } : {}),
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(fc.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: fc.dynamicSubcommandsBy } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),

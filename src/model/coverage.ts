@@ -272,7 +272,7 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   }
   if (cmd.dynamicSubcommands && cmd.location) {
     return (
-      `it declares no flag of its own and makes sub-commands at run time (${cmd.dynamicSubcommandsBy ?? 'commander `.command(name)` with a name docdrift cannot read, oclif `plugins`'}, under ${cmd.location.file}:${cmd.location.line}), ` +
+      `it declares no flag of its own and makes sub-commands at run time (${cmd.dynamicSubcommandsBy ?? 'commander `.command(name)` with a name docdrift cannot read, oclif `plugins`, a click group class that computes its commands'}, under ${cmd.location.file}:${cmd.location.line}), ` +
       `so what its docs document most likely belongs to those; declare each one's flags in \`commands."${cmd.name} <sub-command>".flags\` of the docdrift config to check them`
     );
   }

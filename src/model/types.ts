@@ -225,6 +225,12 @@ export interface CommandSpec {
    */
   passesUnknownFlags?: boolean;
   /**
+   * Where the command gets options docdrift cannot read, with the construct as written
+   * (`click.option(*keys, **option_kwargs)` applied in a loop over a config object's entries):
+   * the command takes flags docdrift does not know, said once in a note. Absent when none.
+   */
+  unreadFlags?: { location: SourceLocation; construct: string };
+  /**
    * What docdrift met in the program of a command whose parameters are unknown: the first use of
    * a CLI library its entry reaches (`docopt(__doc__)` at `navalfate/cli.py:16`) from which no
    * command or flag was read, or a `bin` whose file is compiled output with no source found.

@@ -2,13 +2,13 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault,
+  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
   type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
 } from './flags-common.js';
 import {
   Budget, EVAL_LIMITS, constEquals, constTruthy, fStringParts, literalConst, overrideKey, pyStr, strMethod, stringNodes, type ConstValue,
 } from './partial-eval.js';
-import type { FlagCommand } from './types.js';
+import type { FlagCommand, UnreadFlags } from './types.js';
 import type { Binding, RawClass } from './scan.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
@@ -54,6 +54,8 @@ interface Parser {
    * the same key (`--config` and `--benchmark` both appending to `config_paths` own neither).
    */
   fields: Map<string, string>;
+  /** The first `add_argument` whose names docdrift could not compute (see {@link FlagCommand.unreadFlags}). */
+  unread?: UnreadFlags;
 }
 
 /** The arguments of a call through a `functools.partial`: the bound ones, then the call's own (keywords override, as Python's `partial` does). */
@@ -143,8 +145,8 @@ const CONTAINERS = new Set([
  * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
  * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
  *
- * Not read: flags whose spellings the evaluator cannot compute,
- * parsers built in class methods or nested functions, parser subclasses, `parents=` lists that
+ * Not read: flags whose spellings the evaluator cannot compute (the parser, and those it is a
+ * parent of, are marked with the first such `add_argument`: `unreadFlags`), parsers built in class methods or nested functions, parser subclasses, `parents=` lists that
  * are not literal lists of known parsers, `**kwargs` passed to `add_argument` (the flag is kept,
  * its unknown keywords are not), methods called on parsers stored in containers or attributes
  * (`self.parser`, `parsers["run"]`). `-h/--help` (argparse's own) is not listed. A positional with
@@ -1084,6 +1086,7 @@ class ArgparseState {
       if (item?.kind !== 'parser' || item.parser === parser) continue;
       item.parser.isParent = true;
       if (item.parser.paramsCut) parser.paramsCut = true;
+      if (item.parser.unread) parser.unread ??= item.parser.unread;
       for (const [key, spec] of item.parser.params) {
         if (parser.params.has(key)) continue;
         // Bounded (#33 sweep: `parents=` chains 5,000 long copied 12 million arguments, 715 MB).
@@ -1119,7 +1122,12 @@ class ArgparseState {
 
   private addArgument(frame: Frame, node: Node, parser: Parser, args: CallArgs): void {
     const spelled = this.spellingsOf(frame, node, args);
-    if (!spelled || spelled.names.length === 0) return; // spelled at run time
+    if (!spelled || spelled.names.length === 0) {
+      // Spelled at run time (`add_argument(f"--{name}")` over settings loaded when run,
+      // `add_argument(*names())`): the parser takes flags docdrift does not know.
+      parser.unread ??= unreadAt(frame.module, node);
+      return;
+    }
     const names = spelled.names;
     const key = `${frame.module.info.file}:${node.startIndex}${spelled.computed ? `:${names.map((n) => n.text).join(' ')}` : ''}`;
     if (parser.params.has(key)) return;
@@ -1240,7 +1248,8 @@ class ArgparseState {
           location: parser.location,
           ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
-          ...(parser.paramsCut ? { passesUnknownFlags: true } : {}),
+          ...(parser.paramsCut || parser.unread ? { passesUnknownFlags: true } : {}),
+          ...(parser.unread ? { unreadFlags: parser.unread } : {}),
         });
       }
     }

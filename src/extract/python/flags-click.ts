@@ -3,11 +3,11 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
-  stripPrefix, subcommandTree, symbolKey, toDefault, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
-import type { FlagCommand } from './types.js';
+import type { FlagCommand, UnreadFlags } from './types.js';
 import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
 /** Libraries read as click: click itself and rich-click, a drop-in wrapper. */
@@ -57,6 +57,17 @@ interface ClickCommand {
   mergedFrom?: Symbol[];
   /** `mergedFrom` are a `CommandCollection`'s sources: one that is no group read here makes the group dynamic. */
   strictSources?: boolean;
+  /**
+   * Commands a lazy group imports by name at run time (a repository group class given
+   * `lazy_subcommands={"serve": "pkg.mod.serve_cmd"}` or `import_name="pkg.mod:cli"`): a
+   * `name` is a sub-command, a reference without one stands for the whole group (its
+   * sub-commands and options). Resolved once every module has been read.
+   */
+  lazyRefs?: Array<{ name?: string; ref: string; node: Node; module: FlagModule }>;
+  /** `commands=` of a `click.Group(...)` object: its sub-commands, resolved once every command is read. */
+  objectChildren?: Array<{ name?: string; node: Node; module: FlagModule }>;
+  /** The first construct that adds options docdrift cannot read (see {@link FlagCommand.unreadFlags}). */
+  unreadFlags?: UnreadFlags;
 }
 
 /**
@@ -89,8 +100,16 @@ export function clickCommandName(functionName: string): string {
  * `list_commands`/`get_command` merge other groups have those groups' sub-commands; when such a
  * class computes commands otherwise (a folder, imports), the group is marked dynamic.
  *
- * Not read: commands built with `click.Command(...)` objects, lazy groups loaded by name, options whose declarations are not string literals, `help_option`, class-based
- * commands, where passed-on flags are parsed again. `version_option` adds click's version flag,
+ * Commands built by calling click's classes (`click.Command("serve", params=[click.Option([…])])`,
+ * `click.Group(commands={…})`, `cmd.params.append(…)`: {@link readObjects}) are read, and so are
+ * lazy groups: a repository group class given import paths (`lazy_subcommands={"serve":
+ * "pkg.mod.serve_cmd"}`, `import_name="pkg.cli:cli"`) has the commands those paths name.
+ * Options whose declarations docdrift cannot read (`click.option(*names)`, a decorator loop over
+ * a list built at run time, `params=make_params()`) mark the command `unreadFlags` (it takes
+ * flags docdrift does not know), with the place and the construct.
+ *
+ * Not read: `help_option`, class-based commands (a `Command` subclass overriding `get_params`),
+ * where passed-on flags are parsed again. `version_option` adds click's version flag,
  * hidden (see `BUILT_IN_FLAGS.click`).
  */
 export function extractClick(ctx: FlagContext): FlagCommand[] {
@@ -101,6 +120,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       if (command) commands.set(symbolKey(command.symbol), command);
     }
   }
+  readObjects(ctx, commands);
   const attach = (group: ClickCommand | undefined, command: ClickCommand, name: string): void => {
     if (!group || !group.isGroup || group === command) return;
     group.children.push({ command, name });
@@ -134,6 +154,33 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   }
   attachRegistered(ctx, commands, attach);
   readCollections(ctx, commands);
+  for (const command of commands.values()) {
+    for (const child of command.objectChildren ?? []) {
+      const symbol = ctx.symbol(child.module, dottedName(unparen(child.node)));
+      const found = symbol ? commands.get(symbolKey(symbol)) : undefined;
+      if (found) attach(command, found, child.name ?? found.name);
+      else command.dynamic = true;
+    }
+    // The group class's `get_command` imports these by name: that is the run-time part the class
+    // adds (it made the group dynamic when its methods were read); one not found here keeps it so.
+    if (command.lazyRefs) command.dynamic = false;
+    for (const lazy of command.lazyRefs ?? []) {
+      const symbol = importPathSymbol(ctx, lazy.ref);
+      const found = symbol ? commands.get(symbolKey(symbol)) : undefined;
+      if (!found) command.dynamic = true;
+      else if (lazy.name !== undefined) attach(command, found, lazy.name);
+      else {
+        // The group stands for the one it imports: its sub-commands and options are that group's.
+        (command.mergedFrom ??= []).push(symbol!);
+        const have = new Set(command.params.map((p) => p.name));
+        command.params.push(...found.params.filter((p) => !have.has(p.name)));
+        found.attached = true;
+        if (found.unreadFlags) command.unreadFlags ??= found.unreadFlags;
+        if (found.passesUnknownFlags) command.passesUnknownFlags = true;
+        if (found.dynamic) command.dynamic = true;
+      }
+    }
+  }
   mergeSources(commands);
   const out: FlagCommand[] = [];
   for (const root of commands.values()) {
@@ -149,8 +196,9 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
       const dynamic = command.dynamic || cut ? { dynamicSubcommands: true } : {};
+      const unread = command.unreadFlags ? { unreadFlags: command.unreadFlags } : {};
       const shown = { ...(command.hidden && path.length > 0 ? { hidden: true } : {}), ...(command.deprecated && path.length > 0 ? { deprecated: true } : {}) };
-      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic, ...shown });
+      for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic, ...unread, ...shown });
     }
   }
   return out;
@@ -224,6 +272,7 @@ function readCommand(
 ): (ClickCommand & { localParent?: string }) | undefined {
   let command: (ClickCommand & { localParent?: string }) | undefined;
   const params: ParamSpec[] = [];
+  let unread: UnreadFlags | undefined;
   for (const decorator of decorators) {
     const expr = unparen(namedChildren(decorator)[0] ?? decorator);
     const args = expr.type === 'call' ? callArgs(expr) : undefined;
@@ -243,7 +292,7 @@ function readCommand(
     if (!command && external === undefined && (last === 'command' || last === 'group') && callee.length > 1) {
       const parent = ctx.symbol(module, callee.slice(0, -1));
       // A typer app's `@app.command()` is typer's; only functions can be click groups.
-      if (parent && parent.module.functions.has(parent.name)) {
+      if (parent && (parent.module.functions.has(parent.name) || isGroupObject(ctx, parent))) {
         command = newCommand(ctx, module, name, decorator, args, last === 'group');
         command.parentRef = parent;
         continue;
@@ -255,9 +304,19 @@ function readCommand(
     }
     const param = readParam(ctx, module, expr, args, external, bindings);
     if (param) params.push(param);
-    else if (external === undefined) params.push(...(args ? helperCallParams(ctx, module, expr, bindings) : bundledParams(ctx, module, expr, bindings, 0)));
+    else if (args && external !== undefined && (OPTION.has(external) || ARGUMENT.has(external))) unread ??= unreadAt(module, decorator);
+    else if (external === undefined) {
+      const found = args ? helperCallParams(ctx, module, expr, bindings, 0, (u) => (unread ??= u)) : bundledParams(ctx, module, expr, bindings, 0, (u) => (unread ??= u));
+      params.push(...found);
+    }
   }
-  if (command) command.params = params;
+  if (command) {
+    command.params = params;
+    if (unread) {
+      command.unreadFlags = unread;
+      command.passesUnknownFlags = true;
+    }
+  }
   return command;
 }
 
@@ -274,7 +333,9 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
   const passes = passesUnknown(args?.keywords.get('context_settings'), module);
   const merged = isGroup && clsNode ? collectionSources(ctx, module, clsNode, args) ?? mergedGroups(ctx, module, clsNode) : undefined;
+  const lazy = isGroup && clsNode && args && ctx.external(module, dottedName(clsNode)) === undefined ? lazyReferences(module, args) : [];
   return {
+    ...(lazy.length > 0 ? { lazyRefs: lazy } : {}),
     ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}), ...('strict' in merged ? { strictSources: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
@@ -288,6 +349,51 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
     children: [],
     attached: false,
   };
+}
+
+/** `pkg.mod.attr` or `pkg.mod:attr`: how lazy groups name the object they import. */
+const IMPORT_PATH = /^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?::[A-Za-z_]\w*|\.[A-Za-z_]\w*)$/;
+
+/**
+ * The objects a repository group class is told to import by name (click's "lazily loading
+ * subcommands" recipe): keyword arguments whose value is an import path string
+ * (`import_name="pkg.cli.plugins:cli"`, the whole group) or a dictionary of sub-command name →
+ * import path (`lazy_subcommands={"serve": "pkg.serve.cli"}`). Other keywords are ignored.
+ */
+function lazyReferences(module: FlagModule, args: CallArgs): NonNullable<ClickCommand['lazyRefs']> {
+  const out: NonNullable<ClickCommand['lazyRefs']> = [];
+  for (const [key, value] of args.keywords) {
+    if (['name', 'cls', 'help', 'short_help', 'epilog', 'default', 'context_settings'].includes(key)) continue;
+    const node = unparen(value);
+    const single = stringValue(node);
+    if (single !== undefined) {
+      if (IMPORT_PATH.test(single)) out.push({ ref: single, node, module });
+      continue;
+    }
+    if (node.type !== 'dictionary') continue;
+    for (const pair of namedChildren(node)) {
+      if (pair.type !== 'pair') continue;
+      const name = stringValue(pair.childForFieldName('key') ?? pair);
+      const ref = stringValue(pair.childForFieldName('value') ?? pair);
+      if (name !== undefined && ref !== undefined && IMPORT_PATH.test(ref)) out.push({ name, ref, node: pair, module });
+    }
+  }
+  return out;
+}
+
+/** The repository object an import path names (`pkg.mod:attr`, or `pkg.mod.attr` with the longest module prefix read). */
+function importPathSymbol(ctx: FlagContext, ref: string): Symbol | undefined {
+  const colon = ref.indexOf(':');
+  if (colon >= 0) {
+    const module = ctx.modules.get(ref.slice(0, colon));
+    return module ? ctx.symbol(module, ref.slice(colon + 1).split('.')) : undefined;
+  }
+  const parts = ref.split('.');
+  for (let i = parts.length - 1; i > 0; i--) {
+    const module = ctx.modules.get(parts.slice(0, i).join('.'));
+    if (module) return ctx.symbol(module, parts.slice(i));
+  }
+  return undefined;
 }
 
 /**
@@ -331,7 +437,7 @@ function readParam(
  * its body declares, read from the `click.option`/`click.argument` calls in it (one level, not
  * run). Nothing for other decorators.
  */
-function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>): ParamSpec[] {
+function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>, onUnread?: (u: UnreadFlags) => void): ParamSpec[] {
   if (expr.type !== 'identifier' && expr.type !== 'attribute') return [];
   const symbol = ctx.symbol(module, dottedName(expr), bindings);
   const entry = symbol ? symbol.module.functions.get(symbol.name) : undefined;
@@ -357,6 +463,7 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
     if (external === undefined) continue;
     const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
     if (spec) out.push(spec);
+    else if (OPTION.has(external) || ARGUMENT.has(external)) onUnread?.(unreadAt(symbol.module, call));
   }
   // `for opt in reversed(OPTIONS): fn = opt(fn)` over a module-level list of `click.option(…)`
   // calls (or of variables holding them), here or imported.
@@ -367,11 +474,33 @@ function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, binding
       if (wrap.callee?.length !== 1 || !['reversed', 'list', 'tuple'].includes(wrap.callee[0]!) || wrap.positional.length !== 1) break;
       over = wrap.positional[0];
     }
-    if (!over || (unparen(over).type !== 'identifier' && unparen(over).type !== 'attribute')) continue;
-    if (local?.has(dottedName(unparen(over))?.[0] ?? '')) continue;
+    // `fn = opt(fn)` in the loop body: the loop applies what it iterates over as decorators; over
+    // anything but a module-level list docdrift reads, those options are unknown.
+    const variable = loop?.childForFieldName('left')?.text;
+    const applies = variable !== undefined && (loop?.childForFieldName('body')?.descendantsOfType('call') ?? [])
+      .some((c) => c?.childForFieldName('function')?.text === variable);
+    const unknown = (): void => {
+      if (applies && loop) onUnread?.(unreadAt(symbol.module, loop.childForFieldName('right') ?? loop));
+    };
+    if (!over || (unparen(over).type !== 'identifier' && unparen(over).type !== 'attribute')) {
+      unknown();
+      continue;
+    }
+    const head = dottedName(unparen(over))?.[0] ?? '';
+    // A local list or tuple literal (`decorators = (click.option(…), …)`): its calls were read above.
+    const localLiteral = body.descendantsOfType('assignment').some((a) => a?.childForFieldName('left')?.text === head
+      && ['list', 'tuple'].includes(unparen(a.childForFieldName('right') ?? a).type));
+    if (localLiteral) continue;
+    if (local?.has(head)) {
+      unknown();
+      continue;
+    }
     const listSymbol = ctx.symbol(symbol.module, dottedName(unparen(over)));
     const list = listSymbol ? listSymbol.module.assigns.get(listSymbol.name) : undefined;
-    if (!listSymbol || !list || !['list', 'tuple'].includes(unparen(list).type)) continue;
+    if (!listSymbol || !list || !['list', 'tuple'].includes(unparen(list).type)) {
+      unknown();
+      continue;
+    }
     for (const item of namedChildren(unparen(list))) {
       const element = unparen(item);
       const args = element.type === 'call' ? callArgs(element) : undefined;
@@ -397,7 +526,7 @@ const HELPER_DEPTH = 4;
  * applying them). Bounded by {@link HELPER_DEPTH}; nothing for a callee that is not a
  * function of the repository.
  */
-function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bindings?: Map<string, Binding>, depth = 0): ParamSpec[] {
+function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bindings?: Map<string, Binding>, depth = 0, onUnread?: (u: UnreadFlags) => void): ParamSpec[] {
   if (depth > HELPER_DEPTH || unparen(call).type !== 'call') return [];
   const node = unparen(call);
   const callee = callArgs(node).callee;
@@ -405,35 +534,38 @@ function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bind
   if (!helper || !helper.module.functions.has(helper.name)) return [];
   const list = node.childForFieldName('arguments');
   const out: ParamSpec[] = [];
-  for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1));
+  for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1, onUnread));
   // `@standard_options()`: a helper whose own body declares the options and returns the decorator.
   const fn = node.childForFieldName('function');
-  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings));
+  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings, onUnread));
   return out;
 }
 
 /** The options one argument of a bundling helper stands for (see {@link helperCallParams}). */
-function bundledParams(ctx: FlagContext, module: FlagModule, arg: Node, bindings: Map<string, Binding> | undefined, depth: number): ParamSpec[] {
+function bundledParams(
+  ctx: FlagContext, module: FlagModule, arg: Node, bindings: Map<string, Binding> | undefined, depth: number, onUnread?: (u: UnreadFlags) => void,
+): ParamSpec[] {
   if (depth > HELPER_DEPTH) return [];
   let node = unparen(arg);
   if (node.type === 'list_splat' || node.type === 'parenthesized_list_splat') node = unparen(namedChildren(node)[0] ?? node);
   if (node.type === 'keyword_argument') return [];
-  if (node.type === 'list' || node.type === 'tuple') return namedChildren(node).flatMap((item) => bundledParams(ctx, module, item, bindings, depth + 1));
+  if (node.type === 'list' || node.type === 'tuple') return namedChildren(node).flatMap((item) => bundledParams(ctx, module, item, bindings, depth + 1, onUnread));
   if (node.type === 'call') {
     const args = callArgs(node);
     const external = ctx.external(module, args.callee, bindings);
     if (external !== undefined) {
       const spec = OPTION.has(external) ? readOption(ctx, module, args) : ARGUMENT.has(external) ? readArgument(ctx, module, args) : undefined;
+      if (!spec && (OPTION.has(external) || ARGUMENT.has(external))) onUnread?.(unreadAt(module, node));
       return spec ? [spec] : [];
     }
-    return helperCallParams(ctx, module, node, bindings, depth);
+    return helperCallParams(ctx, module, node, bindings, depth, onUnread);
   }
   if (node.type !== 'identifier' && node.type !== 'attribute') return [];
   const symbol = ctx.symbol(module, dottedName(node), bindings);
   if (!symbol) return [];
-  if (symbol.module.functions.has(symbol.name)) return factoryParams(ctx, module, node, bindings);
+  if (symbol.module.functions.has(symbol.name)) return factoryParams(ctx, module, node, bindings, onUnread);
   const value = symbol.module.assigns.get(symbol.name);
-  return value ? bundledParams(ctx, symbol.module, value, undefined, depth + 1) : [];
+  return value ? bundledParams(ctx, symbol.module, value, undefined, depth + 1, onUnread) : [];
 }
 
 /**
@@ -594,7 +726,9 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
       if (!fn || !isGroupClass(ctx, module, dottedName(fn), 0)) continue;
       const merged = mergedGroups(ctx, module, fn);
       const nameNode = callArgs(call).keywords.get('name');
+      const lazy = lazyReferences(module, callArgs(call));
       commands.set(`${module.info.module}:${name}`, {
+        ...(lazy.length > 0 ? { lazyRefs: lazy } : {}),
         symbol: { module, name },
         name: (nameNode ? stringValue(nameNode) : undefined) ?? clickCommandName(name),
         isGroup: true,
@@ -608,8 +742,134 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
   }
 }
 
+const objectClasses = (...names: string[]): Set<string> => new Set(LIBRARIES.flatMap((lib) => names.flatMap((n) => [`${lib}.${n}`, `${lib}.core.${n}`])));
+/** click's classes called directly: `click.Command(...)`, `click.Group(...)`, and their parameters. */
+const COMMAND_OBJECT = objectClasses('Command');
+const GROUP_OBJECT = objectClasses('Group', 'MultiCommand');
+const OPTION_OBJECT = objectClasses('Option');
+const ARGUMENT_OBJECT = objectClasses('Argument');
+
+/**
+ * Commands built by calling click's classes (module level): `cmd = click.Command("serve",
+ * params=[click.Option(["--port", "-p"], default=8080)], callback=serve)` and `cli =
+ * click.Group("tool", commands={"serve": cmd})` (or `commands=[cmd]`); and parameters added to
+ * any command read here with `cmd.params.append(click.Option([...]))` / `.extend([...])` /
+ * `.insert(i, ...)`. A parameter whose declarations are not a literal list of strings, or a
+ * `params` value that is not a literal list, is unknown: the command is marked
+ * (`unreadFlags`), never guessed at.
+ */
+function readObjects(ctx: FlagContext, commands: Map<string, ClickCommand>): void {
+  const parameter = (module: FlagModule, item: Node): ParamSpec | undefined => {
+    const node = unparen(item);
+    if (node.type !== 'call') return undefined;
+    const args = callArgs(node);
+    const external = ctx.external(module, args.callee);
+    const decls = args.positional[0] ? unparen(args.positional[0]) : args.keywords.get('param_decls');
+    if (external === undefined || !decls || !['list', 'tuple'].includes(unparen(decls).type)) return undefined;
+    const spelled = { ...args, positional: namedChildren(unparen(decls)) };
+    if (OPTION_OBJECT.has(external)) return readOption(ctx, module, spelled);
+    if (ARGUMENT_OBJECT.has(external)) return readArgument(ctx, module, spelled);
+    return undefined;
+  };
+  const addParams = (command: ClickCommand, module: FlagModule, list: Node): void => {
+    const node = unparen(list);
+    const items = ['list', 'tuple'].includes(node.type) ? namedChildren(node) : undefined;
+    if (!items) {
+      command.unreadFlags ??= unreadAt(module, list);
+      command.passesUnknownFlags = true;
+      return;
+    }
+    for (const item of items) {
+      const spec = parameter(module, item);
+      if (spec) command.params.push(spec);
+      else {
+        command.unreadFlags ??= unreadAt(module, item);
+        command.passesUnknownFlags = true;
+      }
+    }
+  };
+  for (const module of ctx.modules.values()) {
+    for (const [name, right] of module.assigns) {
+      const call = unparen(right);
+      const key = `${module.info.module}:${name}`;
+      if (call.type !== 'call' || commands.has(key)) continue;
+      const args = callArgs(call);
+      const external = ctx.external(module, args.callee);
+      const isGroup = external !== undefined && GROUP_OBJECT.has(external);
+      if (external === undefined || (!isGroup && !COMMAND_OBJECT.has(external))) continue;
+      const nameNode = args.positional[0] ?? args.keywords.get('name');
+      const command: ClickCommand = {
+        symbol: { module, name },
+        name: (nameNode ? stringValue(nameNode) : undefined) ?? clickCommandName(name),
+        isGroup,
+        params: [],
+        location: locate(module, call),
+        children: [],
+        attached: false,
+      };
+      const params = args.keywords.get('params');
+      if (params) addParams(command, module, params);
+      if (args.hasSplat) {
+        command.unreadFlags ??= unreadAt(module, call);
+        command.passesUnknownFlags = true;
+      }
+      if (passesUnknown(args.keywords.get('context_settings'), module)) command.passesUnknownFlags = true;
+      const children = isGroup ? args.keywords.get('commands') : undefined;
+      if (children) {
+        const node = unparen(children);
+        if (node.type === 'dictionary') {
+          command.objectChildren = namedChildren(node).filter((p) => p.type === 'pair').map((p) => {
+            const label = stringValue(p.childForFieldName('key') ?? p);
+            return { ...(label !== undefined ? { name: label } : {}), node: p.childForFieldName('value') ?? p, module };
+          });
+        } else if (node.type === 'list' || node.type === 'tuple') {
+          command.objectChildren = namedChildren(node).map((item) => ({ node: item, module }));
+        } else command.dynamic = true;
+      }
+      commands.set(key, command);
+    }
+  }
+  // `cmd.params.append(click.Option([...]))` on a command read here (module level or in a function).
+  for (const module of ctx.modules.values()) {
+    for (const call of module.root.descendantsOfType('call')) {
+      if (!call) continue;
+      const args = callArgs(call);
+      const callee = args.callee;
+      if (!callee || callee.length < 3 || callee.at(-2) !== 'params' || !['append', 'extend', 'insert'].includes(callee.at(-1)!)) continue;
+      const fnName = enclosingFunction(call, module.root);
+      const local = fnName !== undefined ? module.info.functions.get(fnName)?.localBindings : undefined;
+      const symbol = ctx.symbol(module, callee.slice(0, -2), local);
+      const command = symbol ? commands.get(symbolKey(symbol)) : undefined;
+      if (!command) continue;
+      const method = callee.at(-1)!;
+      const value = method === 'insert' ? args.positional[1] : args.positional[0];
+      if (!value) continue;
+      if (method === 'extend') addParams(command, module, value);
+      else {
+        const spec = parameter(module, value);
+        if (spec) command.params.push(spec);
+        else {
+          command.unreadFlags ??= unreadAt(module, call);
+          command.passesUnknownFlags = true;
+        }
+      }
+    }
+  }
+}
+
 const GROUP_CLASSES = qualified('Group', 'MultiCommand', 'CommandCollection');
 for (const lib of LIBRARIES) for (const n of ['Group', 'MultiCommand', 'CommandCollection']) GROUP_CLASSES.add(`${lib}.core.${n}`);
+
+/** True when a module-level name holds a click group object: `click.Group(…)`, `click.CommandCollection(…)` or an instance of a repository group class. */
+function isGroupObject(ctx: FlagContext, symbol: Symbol): boolean {
+  const right = symbol.module.assigns.get(symbol.name);
+  const call = right ? unparen(right) : undefined;
+  if (call?.type !== 'call') return false;
+  const dotted = dottedName(call.childForFieldName('function') ?? call);
+  const external = ctx.external(symbol.module, dotted);
+  if (external !== undefined) return GROUP_OBJECT.has(external) || COLLECTION.has(external);
+  return isGroupClass(ctx, symbol.module, dotted, 0);
+}
 
 /** True when a dotted name is a repository class derived (within a few levels) from click's `Group`/`MultiCommand`. */
 function isGroupClass(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, depth: number): boolean {

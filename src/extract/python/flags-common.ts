@@ -193,6 +193,12 @@ function bindingName(binding: Binding, rest: string[]): string {
   return rest.length === 0 ? base : `${base}.${rest.join('.')}`;
 }
 
+/** A construct adding options docdrift cannot read, at `node`: its text on one line (no leading `@`), shortened to 80 characters. */
+export function unreadAt(module: FlagModule, node: Node): { location: SourceLocation; construct: string } {
+  const text = node.text.replace(/^@/, '').replace(/\s+/g, ' ').trim();
+  return { location: locate(module, node), construct: text.length > 80 ? `${text.slice(0, 77)}...` : text };
+}
+
 /** `module:name`. */
 export function symbolKey(symbol: Symbol): string {
   return `${symbol.module.info.module}:${symbol.name}`;

@@ -8,6 +8,7 @@ import { extractJsonargparse } from './flags-jsonargparse.js';
 import { extractDecli } from './flags-decli.js';
 import { extractDocopt } from './flags-docopt.js';
 import { extractFire } from './flags-fire.js';
+import { markRuntimeOptions } from './runtime-options.js';
 import { FlagContext, type FlagModule } from './flags-common.js';
 import { extractTyper } from './flags-typer.js';
 import { extractLauncherFlags } from './launcher-flags.js';
@@ -68,8 +69,9 @@ const CONTAINERS = new Set([
  *
  * Limits (what is not read, never guessed): flags or sub-command names whose values the
  * evaluator cannot compute (read from files, the environment, unknown calls); parsers built in class methods or
- * nested functions; parser/command/app subclasses; click `Command` objects built by hand and lazy
- * groups; typer Enum choices. See `extractArgparse`, `extractClick` and `extractTyper` for each
+ * nested functions; parser/command/app subclasses; click objects built inside functions; typer
+ * Enum choices. Options made at run time are not read but said (`markRuntimeOptions`,
+ * `FlagCommand.unreadFlags`). See `extractArgparse`, `extractClick` and `extractTyper` for each
  * library's details
  * (and `extractCyclopts`, `extractJsonargparse` for jsonargparse's `CLI(func)`, `extractDecli` for
  * decli's `cli(data)`, `extractDocopt` for docopt usage texts, `extractFire` for `fire.Fire(x)`).
@@ -113,6 +115,7 @@ export async function extractPythonFlags(
     const ctx = new FlagContext(modules, new Resolver(infos));
     const commands = unambiguous([...extractArgparse(ctx), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
       ...extractDocopt(ctx, diagnostics), ...extractFire(ctx)]);
+    markRuntimeOptions(ctx, commands);
     const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
       || compare(a.location.file, b.location.file) || a.location.line - b.location.line);

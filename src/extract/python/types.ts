@@ -4,6 +4,13 @@
  */
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 
+/** A construct that adds options to a command at run time, as docdrift met it. */
+export interface UnreadFlags {
+  location: SourceLocation;
+  /** The construct as written, shortened to one line (`click.option(*keys, **option_kwargs)`). */
+  construct: string;
+}
+
 /** One command of a program (the program itself or a sub-command), with the flags it accepts. */
 export interface FlagCommand {
   /** Sub-command words after the program: [] for the program itself, ['eval', 'run'] for `tool eval run`. */
@@ -50,6 +57,13 @@ export interface FlagCommand {
    * `context_settings={"ignore_unknown_options": True}`): an unknown flag in an example is not drift.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * Where the command gets options docdrift cannot read (implies `passesUnknownFlags`): an
+   * option whose declarations are computed (`click.option(*keys)(cli)` in a loop over a config
+   * object's entries, `cmd.params.extend(make_options())`, a signature set at run time). Reported
+   * once, as a note naming the place and the construct. Absent when every option was read.
+   */
+  unreadFlags?: UnreadFlags;
   /**
    * On a program (`path: []`): the fields of its config classes it sets from one parsed flag each,
    * field → the flag's `dest` (TypeScript `const config: Config = { skipTypeCheck: !args.typeCheck }`).
