@@ -70,6 +70,9 @@ function dataBlockOf(file: string, node: Code): DataBlock | undefined {
   };
 }
 
+/** Pygments names of plain text, which Sphinx pages give blocks of commands and output alike. */
+const PLAIN_LANGS: ReadonlySet<string> = new Set(['none', 'text', 'default', 'txt', 'plain']);
+
 /** True when a Markdown code node is fenced (its first line opens with ``` or ~~~), not indented. */
 function isFenced(node: Code, rawLines: readonly string[]): boolean {
   const pos = node.position;
@@ -380,8 +383,10 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         // reStructuredText code directive (`.. code-block:: sh`) is read as a fenced block is.
         const rstForm = (code.data as RstCodeData | undefined)?.rst;
         const unfenced = rstForm !== undefined || !isFenced(code, rawLines);
-        const examples = rstForm === 'directive' || !unfenced || looksLikeCommandLines(code.value);
-        const read = examples ? readCodeBlock(file, code, rawLines, invocations.length, unfenced) : undefined;
+        // A reStructuredText block of plain text (`.. code-block:: none`, `text`) is gated the same way.
+        const plain = rstForm === 'directive' && code.lang !== null && code.lang !== undefined && PLAIN_LANGS.has(code.lang.toLowerCase());
+        const examples = (rstForm === 'directive' && !plain) || !unfenced || looksLikeCommandLines(code.value);
+        const read = examples ? readCodeBlock(file, plain ? { ...code, lang: null } : code, rawLines, invocations.length, unfenced) : undefined;
         if (read) {
           codeBlocks.push(read.block);
           invocations.push(...read.invocations);

@@ -35,7 +35,9 @@
  *   paragraph of the definition: the reference-list layout of src/docs/layouts.ts;
  * - `.. program:: name` → a heading holding `name` as inline code, one level below the current
  *   section, so the options after it form the program's reference section;
- * - admonitions and containers (`note`, `versionadded`, `tab`, `only`, …) → their body in place.
+ * - admonitions, containers (`note`, `versionadded`, `tab`, `only`, …), Sphinx object
+ *   descriptions (`py:function`, `describe`) and unknown directives → their body in place, except
+ *   the directives whose content is no reStructuredText (`raw`, `math`, `toctree`, `auto*`, …).
  *
  * Not read: substitutions, footnotes and citations, comments, quoted literal blocks, doctest
  * blocks (skipped), `include`/`literalinclude`/`automodule`/`click`/`argparse` directives (their
@@ -84,12 +86,17 @@ const EXPLICIT_RE = /^\.\.(?: |$)/;
 const DIRECTIVE_RE = /^\.\. +([A-Za-z0-9][\w.:+-]*?) ?::(?: +(.*?))?\s*$/;
 /** A hyperlink target: `.. _name: url` or `.. _name:`. */
 const TARGET_RE = /^\.\. +_((?:`[^`]+`)|(?:[^:\\]|\\.)+):(?: +(\S.*?))?\s*$/;
-/** Directives whose content is reStructuredText to read in place (admonitions, tabs, containers). */
-const CONTAINER_DIRECTIVES: ReadonlySet<string> = new Set([
-  'note', 'warning', 'tip', 'important', 'hint', 'caution', 'attention', 'danger', 'error', 'seealso', 'admonition', 'todo',
-  'versionadded', 'versionchanged', 'deprecated', 'versionremoved', 'container', 'topic', 'sidebar', 'only', 'tab', 'tabs',
-  'group-tab', 'code-tab', 'tab-set', 'tab-item', 'dropdown', 'card', 'grid', 'grid-item', 'grid-item-card', 'rst-class',
-  'cssclass', 'class', 'compound', 'epigraph', 'highlights', 'pull-quote', 'ifconfig', 'details', 'hlist', 'centered',
+/**
+ * Directives whose content is no reStructuredText to read: raw text, math, diagrams, file names,
+ * test code, or text generated at build time from other files (`automodule`, `click`,
+ * `argparse`, `program-output`). Any other directive's content is read in place.
+ */
+const OPAQUE_DIRECTIVES: ReadonlySet<string> = new Set([
+  'raw', 'math', 'graphviz', 'graph', 'digraph', 'mermaid', 'plantuml', 'uml', 'toctree', 'literalinclude', 'include', 'image',
+  'figure', 'testcode', 'testoutput', 'testsetup', 'testcleanup', 'doctest', 'ipython', 'jupyter-execute', 'click', 'argparse',
+  'typer', 'program-output', 'command-output', 'runblock', 'jinja', 'contents', 'sectnum', 'header', 'footer', 'meta',
+  'replace', 'unicode', 'date', 'index', 'glossary', 'productionlist', 'tabularcolumns', 'default-role', 'role', 'parsed-literal',
+  'code-block', 'code', 'sourcecode', 'prompt', 'highlight', 'table',
 ]);
 /** Directives whose content is code. */
 const CODE_DIRECTIVES: ReadonlySet<string> = new Set(['code-block', 'code', 'sourcecode', 'prompt']);
@@ -239,6 +246,15 @@ function readBlocks(r: Reader, view: readonly Ln[], depth: number, top: boolean)
     }
     if (EXPLICIT_RE.test(t)) {
       const read = readExplicit(r, view, k, depth);
+      // Consecutive `.. option::` directives are one reference list, as Sphinx renders them.
+      const prev = out[out.length - 1];
+      const first = read.nodes[0];
+      if (read.nodes.length === 1 && first?.type === 'list' && OPTION_LISTS.has(first) && prev?.type === 'list' && OPTION_LISTS.has(prev)) {
+        prev.children.push(...first.children);
+        prev.position = { start: prev.position!.start, end: first.position!.end };
+        k = read.next;
+        continue;
+      }
       out.push(...read.nodes);
       k = read.next;
       continue;
@@ -464,10 +480,10 @@ function readExplicit(r: Reader, view: readonly Ln[], k: number, depth: number):
     const node = csvTable(r, line, content, options);
     return { nodes: node ? [node] : [], next };
   }
-  if (CONTAINER_DIRECTIVES.has(name)) {
-    return { nodes: readBlocks(r, content, depth + 1, false), next };
-  }
-  return { nodes: [], next };
+  if (OPAQUE_DIRECTIVES.has(name) || /^auto/.test(name)) return { nodes: [], next };
+  // Admonitions, containers, Sphinx object descriptions (`.. py:function::`, `.. describe::`)
+  // and directives docdrift does not know: their content is reStructuredText, read in place.
+  return { nodes: readBlocks(r, content, depth + 1, false), next };
 }
 
 /** An `.. option:: -p, --port <port>` directive as a reference list of one item. */
@@ -483,8 +499,13 @@ function optionDirective(r: Reader, line: Ln, argument: string, content: readonl
     if (children.length > 0) children.push(textNode(r, ', ', line.i, argAt + at - 2));
     children.push({ type: 'inlineCode', value: part.trim(), position: { start: r.pt(line.i, argAt + at), end: r.pt(line.i, argAt + at + part.trim().length) } });
   }
-  return definitionItemList(r, [{ term: children, termStart: r.pt(line.i, line.col), termEnd: r.pt(line.i, argAt + argument.length), body: content }], depth, false);
+  const list = definitionItemList(r, [{ term: children, termStart: r.pt(line.i, line.col), termEnd: r.pt(line.i, argAt + argument.length), body: content }], depth, false);
+  OPTION_LISTS.add(list);
+  return list;
 }
+
+/** The lists made from `.. option::` directives (merged when consecutive). */
+const OPTION_LISTS = new WeakSet<List>();
 
 /** A text node of `value` at line index `i`, column `col`. */
 function textNode(r: Reader, value: string, i: number, col: number): Text {
