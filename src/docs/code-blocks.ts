@@ -22,7 +22,7 @@ const MAX_COMMAND_BLOCK_LINES = 60;
 /** A command line: `VAR=1` prefixes, a program word starting with a lower-case letter, `_`, `.`, `/` or `~`, then arguments. */
 const COMMAND_LINE_RE = /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z_.\/~][\w.\/@+~-]*(?:\s+\S.*)?$/;
 /** The marks of code, data or output rather than a command line. */
-const NOT_COMMAND_RE = /^(?:def|class|import|from|return|if|elif|else|for|while|with|try|except|async|await|print|var|let|const|function|export|public|private|package|fn|func)\b|[:{(\[,;=]\s*$|^[\w.-]+\s*(?:=|:)(?:\s|$)|^[<{\["']|>>>|=>|==|\S {2,}\S/;
+const NOT_COMMAND_RE = /^(?:def|class|import|from|return|if|elif|else|for|while|with|try|except|async|await|print|var|let|const|function|public|private|package|fn|func)\b|[:{(\[,;=]\s*$|^[\w.-]+\s*(?:=|:)(?:\s|$)|^[<{\["']|>>>|=>|==|\S {2,}\S/;
 
 /**
  * True when the content of an indented block (Markdown's indented code, a reStructuredText `::`
