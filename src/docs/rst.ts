@@ -118,6 +118,15 @@ class Reader {
 
   constructor(text: string) {
     this.lines = text.split(/\r\n|\r|\n/);
+    this.first = new Int32Array(this.lines.length);
+    this.trimmed = new Int32Array(this.lines.length);
+    this.lines.forEach((line, i) => {
+      const m = /\S/.exec(line);
+      this.first[i] = m ? m.index : -1;
+      let e = line.length;
+      while (e > 0 && /\s/.test(line[e - 1]!)) e--;
+      this.trimmed[i] = e;
+    });
     // Named targets first, so references before their target resolve (`name_` is a link only to a known target).
     for (const line of this.lines) {
       const m = TARGET_RE.exec(line.trim());
@@ -138,6 +147,28 @@ class Reader {
     return { line: i + 1, column: col + 1, offset: (this.starts[i] ?? 0) + col };
   }
 
+  /** Per line: the column of its first non-blank character (-1 for a blank line), and its length without trailing blanks; computed once. */
+  readonly first: Int32Array;
+  readonly trimmed: Int32Array;
+
+  /** Blanks from a body line's column to its first other character (a tab counts as one). */
+  indent(l: Ln): number {
+    const f = this.first[l.i]!;
+    if (f >= l.col) return f - l.col;
+    const line = this.lines[l.i]!;
+    let c = l.col;
+    while (c < line.length && (line[c] === ' ' || line[c] === '\t')) c++;
+    return c - l.col;
+  }
+
+  /** True when a body line holds only blanks from its column. */
+  blank(l: Ln): boolean {
+    const f = this.first[l.i]!;
+    if (f < 0) return true;
+    if (f >= l.col) return false;
+    return this.trimmed[l.i]! <= l.col;
+  }
+
   /** The text of a body line from its column. */
   text(l: Ln): string {
     return this.lines[l.i]!.slice(l.col);
@@ -145,7 +176,7 @@ class Reader {
 
   /** The end point of a body line. */
   endOf(l: Ln): Pt {
-    return this.pt(l.i, this.lines[l.i]!.replace(/\s+$/, '').length);
+    return this.pt(l.i, this.trimmed[l.i]!);
   }
 }
 
@@ -178,9 +209,9 @@ function indentedAfter(r: Reader, view: readonly Ln[], k: number): { body: Ln[];
   let j = k + 1;
   let lastNonBlank = k;
   while (j < view.length) {
-    const t = r.text(view[j]!);
-    if (!isBlank(t) && indentOf(t) === 0) break;
-    if (!isBlank(t)) lastNonBlank = j;
+    const blank = r.blank(view[j]!);
+    if (!blank && r.indent(view[j]!) === 0) break;
+    if (!blank) lastNonBlank = j;
     j++;
   }
   const lines = view.slice(k + 1, lastNonBlank + 1);
@@ -190,12 +221,9 @@ function indentedAfter(r: Reader, view: readonly Ln[], k: number): { body: Ln[];
 /** Lines moved right by their least indentation (blank lines kept). */
 function dedent(r: Reader, lines: readonly Ln[]): Ln[] {
   let min = Infinity;
-  for (const l of lines) {
-    const t = r.text(l);
-    if (!isBlank(t)) min = Math.min(min, indentOf(t));
-  }
+  for (const l of lines) if (!r.blank(l)) min = Math.min(min, r.indent(l));
   if (min === Infinity) min = 0;
-  return lines.map((l) => ({ i: l.i, col: isBlank(r.text(l)) ? l.col : l.col + min }));
+  return lines.map((l) => ({ i: l.i, col: r.blank(l) ? l.col : l.col + min }));
 }
 
 /** Reads the blocks of one body. `top` is the document level, where section titles may stand. */
@@ -210,25 +238,25 @@ function readBlocks(r: Reader, view: readonly Ln[], depth: number, top: boolean)
   let k = 0;
   while (k < view.length) {
     const l = view[k]!;
-    const t = r.text(l);
-    if (isBlank(t)) {
+    if (r.blank(l)) {
       k++;
       continue;
     }
     const wantLiteral = literalNext;
     literalNext = false;
-    if (indentOf(t) > 0) {
+    if (r.indent(l) > 0) {
       // An indented block: a literal block after `::`, else a block quote.
       let j = k;
-      while (j < view.length && (isBlank(r.text(view[j]!)) || indentOf(r.text(view[j]!)) > 0)) j++;
+      while (j < view.length && (r.blank(view[j]!) || r.indent(view[j]!) > 0)) j++;
       let end = j;
-      while (end > k && isBlank(r.text(view[end - 1]!))) end--;
+      while (end > k && r.blank(view[end - 1]!)) end--;
       const lines = dedent(r, view.slice(k, end));
       if (wantLiteral) out.push(codeNode(r, lines, r.highlight, 'literal'));
       else out.push({ type: 'blockquote', children: readBlocks(r, lines, depth + 1, false) as never, position: { start: r.pt(lines[0]!.i, lines[0]!.col), end: r.endOf(lines[lines.length - 1]!) } });
       k = j;
       continue;
     }
+    const t = r.text(l);
     const next = view[k + 1];
     const nextText = next ? r.text(next) : undefined;
     // Section titles (document level only).
@@ -295,7 +323,7 @@ function readBlocks(r: Reader, view: readonly Ln[], depth: number, top: boolean)
       continue;
     }
     if (t.startsWith('>>>')) {
-      while (k < view.length && !isBlank(r.text(view[k]!))) k++;
+      while (k < view.length && !r.blank(view[k]!)) k++;
       continue;
     }
     // A definition list item: one line, then an indented definition right below it.
@@ -307,11 +335,7 @@ function readBlocks(r: Reader, view: readonly Ln[], depth: number, top: boolean)
     }
     // A paragraph: lines up to a blank or indented line.
     let j = k + 1;
-    while (j < view.length) {
-      const u = r.text(view[j]!);
-      if (isBlank(u) || indentOf(u) > 0) break;
-      j++;
-    }
+    while (j < view.length && !r.blank(view[j]!) && r.indent(view[j]!) === 0) j++;
     const lines = view.slice(k, j);
     const lastText = r.text(lines[lines.length - 1]!).trimEnd();
     if (lastText.endsWith('::')) {
@@ -610,7 +634,7 @@ function readItems(r: Reader, view: readonly Ln[], k: number, depth: number, kin
     j = next;
     // Items are separated by blank lines (or none, for definition, field and option lists).
     let b = j;
-    while (b < view.length && isBlank(r.text(view[b]!))) b++;
+    while (b < view.length && r.blank(view[b]!)) b++;
     if (b >= view.length) break;
     j = b;
   }
