@@ -166,6 +166,18 @@ describe('options', () => {
     ]);
   });
 
+  test('Sphinx placeholders in lower case are read as placeholders: -b buildername, -D setting=value', () => {
+    const { doc } = parseDoc('docs/man.rst', [
+      'Options', '=======', '', '.. program:: sphinx-build', '',
+      '.. option:: -b buildername, --builder buildername', '', '   Selects a builder.', '',
+      '.. option:: -D setting=value', '', '   Override a setting.', '',
+      '.. option:: -j N, --jobs N', '', '   Jobs.', '',
+    ].join('\n'));
+    expect(doc.blocks[1]!.listRows!.map((r) => [r.names, r.rawName])).toEqual([
+      [['b', 'builder'], '-b <buildername>, --builder <buildername>'], [['D'], '-D <setting=value>'], [['j', 'jobs'], '-j N, --jobs N'],
+    ]);
+  });
+
   test('a docutils option list and a definition list of code terms are reference lists', () => {
     const { doc } = parseDoc('docs/o.rst', [
       'Options', '=======', '',

@@ -521,7 +521,7 @@ function optionDirective(r: Reader, line: Ln, argument: string, content: readonl
     const at = argument.indexOf(part, from);
     from = at + part.length;
     if (children.length > 0) children.push(textNode(r, ', ', line.i, argAt + at - 2));
-    children.push({ type: 'inlineCode', value: part.trim(), position: { start: r.pt(line.i, argAt + at), end: r.pt(line.i, argAt + at + part.trim().length) } });
+    children.push({ type: 'inlineCode', value: optionSpelling(part), position: { start: r.pt(line.i, argAt + at), end: r.pt(line.i, argAt + at + part.trim().length) } });
   }
   const list = definitionItemList(r, [{ term: children, termStart: r.pt(line.i, line.col), termEnd: r.pt(line.i, argAt + argument.length), body: content }], depth, false);
   OPTION_LISTS.add(list);
@@ -530,6 +530,18 @@ function optionDirective(r: Reader, line: Ln, argument: string, content: readonl
 
 /** The lists made from `.. option::` directives (merged when consecutive). */
 const OPTION_LISTS = new WeakSet<List>();
+
+/**
+ * One option spelling as the code span of a reference item: a placeholder written as a bare
+ * lower-case word (`-b buildername`, `-D setting=value`, Sphinx's style) is written `<…>`
+ * (`-b <buildername>`), the form the reference readers take for a value placeholder; flags,
+ * `<x>`, `[x]`, `{a,b}` and upper-case placeholders (`-j N`) stay as written.
+ */
+export function optionSpelling(part: string): string {
+  const m = /^(\S+) (?!<|\[|\{)(\S+)$/.exec(part.trim());
+  if (!m || /^[A-Z][A-Z0-9_-]*$/.test(m[2]!)) return part.trim();
+  return `${m[1]} <${m[2]}>`;
+}
 
 /** A text node of `value` at line index `i`, column `col`. */
 function textNode(r: Reader, value: string, i: number, col: number): Text {
@@ -622,7 +634,7 @@ function readItems(r: Reader, view: readonly Ln[], k: number, depth: number, kin
         const at = spec.indexOf(part, from);
         from = at + part.length;
         if (term.length > 0) term.push(textNode(r, ', ', l.i, l.col + at - 2));
-        term.push({ type: 'inlineCode', value: part, position: { start: r.pt(l.i, l.col + at), end: r.pt(l.i, l.col + at + part.length) } });
+        term.push({ type: 'inlineCode', value: optionSpelling(part), position: { start: r.pt(l.i, l.col + at), end: r.pt(l.i, l.col + at + part.length) } });
       }
       const descAt = m[2] !== undefined ? t.indexOf(m[2], spec.length) : -1;
       const body = descAt >= 0 ? [{ i: l.i, col: l.col + descAt }, ...after] : after;
