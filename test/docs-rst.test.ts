@@ -166,15 +166,23 @@ describe('options', () => {
     ]);
   });
 
-  test('Sphinx placeholders in lower case are read as placeholders: -b buildername, -D setting=value', () => {
+  test('Sphinx signatures: lower-case placeholders (-b buildername), several long options (-h, --help, --version), short forms in parentheses', () => {
     const { doc } = parseDoc('docs/man.rst', [
       'Options', '=======', '', '.. program:: sphinx-build', '',
       '.. option:: -b buildername, --builder buildername', '', '   Selects a builder.', '',
       '.. option:: -D setting=value', '', '   Override a setting.', '',
       '.. option:: -j N, --jobs N', '', '   Jobs.', '',
+      '.. option:: -h, --help, --version', '', '   Help or version.', '',
+      '.. option:: --use-make-mode (-m), --no-use-make-mode (-M)', '', '   Make mode.', '',
     ].join('\n'));
-    expect(doc.blocks[1]!.listRows!.map((r) => [r.names, r.rawName])).toEqual([
-      [['b', 'builder'], '-b <buildername>, --builder <buildername>'], [['D'], '-D <setting=value>'], [['j', 'jobs'], '-j N, --jobs N'],
+    expect(doc.blocks[1]!.listRows!.map((r) => [r.names, r.rawName, r.description, `${r.location.line}:${r.location.column}`])).toEqual([
+      [['b', 'builder'], '-b <buildername>, --builder <buildername>', 'Selects a builder.', '6:1'],
+      [['D'], '-D <setting=value>', 'Override a setting.', '10:1'],
+      [['j', 'jobs'], '-j N, --jobs N', 'Jobs.', '14:1'],
+      [['h', 'help'], '-h, --help', 'Help or version.', '18:1'],
+      [['version'], '--version', 'Help or version.', '18:25'],
+      [['use-make-mode', 'm'], '--use-make-mode, -m', 'Make mode.', '22:1'],
+      [['no-use-make-mode', 'M'], '--no-use-make-mode, -M', 'Make mode.', '22:35'],
     ]);
   });
 

@@ -514,16 +514,48 @@ function readExplicit(r: Reader, view: readonly Ln[], k: number, depth: number):
 function optionDirective(r: Reader, line: Ln, argument: string, content: readonly Ln[], depth: number): List {
   const t = r.text(line);
   const argAt = line.col + t.indexOf(argument, t.indexOf('::') + 2);
-  const children: PhrasingContent[] = [];
-  // Sphinx splits the signature at `, ` into the option's spellings.
+  // Sphinx splits the signature at `, ` into the option's spellings; `--use-make-mode (-m)`
+  // names its short form in parentheses.
+  const spellings: Array<{ value: string; col: number; length: number }> = [];
   let from = 0;
   for (const part of argument.split(', ')) {
     const at = argument.indexOf(part, from);
     from = at + part.length;
-    if (children.length > 0) children.push(textNode(r, ', ', line.i, argAt + at - 2));
-    children.push({ type: 'inlineCode', value: optionSpelling(part), position: { start: r.pt(line.i, argAt + at), end: r.pt(line.i, argAt + at + part.trim().length) } });
+    const paren = /^(\S+) \((-[A-Za-z0-9])\)$/.exec(part.trim());
+    if (paren) {
+      spellings.push({ value: paren[1]!, col: argAt + at, length: paren[1]!.length });
+      spellings.push({ value: paren[2]!, col: argAt + at + part.indexOf(paren[2]!), length: paren[2]!.length });
+    } else {
+      spellings.push({ value: optionSpelling(part), col: argAt + at, length: part.trim().length });
+    }
   }
-  const list = definitionItemList(r, [{ term: children, termStart: r.pt(line.i, line.col), termEnd: r.pt(line.i, argAt + argument.length), body: content }], depth, false);
+  // Several long options in one signature (`-h, --help, --version`, `--use-make-mode (-m),
+  // --no-use-make-mode (-M)`) are several options sharing a description: a new one starts at
+  // each long option after the first, with the short ones that follow it.
+  const groups: Array<typeof spellings> = [];
+  for (const sp of spellings) {
+    const current = groups[groups.length - 1];
+    if (!current || (sp.value.startsWith('--') && current.some((c) => c.value.startsWith('--')))) groups.push([sp]);
+    else current.push(sp);
+  }
+  const termOf = (group: typeof spellings): PhrasingContent[] => {
+    const term: PhrasingContent[] = [];
+    for (const sp of group) {
+      if (term.length > 0) term.push(textNode(r, ', ', line.i, Math.max(argAt, sp.col - 2)));
+      term.push({ type: 'inlineCode', value: sp.value, position: { start: r.pt(line.i, sp.col), end: r.pt(line.i, sp.col + sp.length) } });
+    }
+    return term;
+  };
+  const list = definitionItemList(r, [{ term: termOf(groups[0]!), termStart: r.pt(line.i, line.col), termEnd: r.pt(line.i, argAt + argument.length), body: content }], depth, false);
+  // The other options get the same description (the first paragraph), not the body's blocks again.
+  const firstPara = list.children[0]!.children[0] as Paragraph;
+  const shared = firstPara.children.slice(termOf(groups[0]!).length);
+  for (const group of groups.slice(1)) {
+    const term = termOf(group);
+    const start = term[0]!.position!.start as Pt;
+    const para: Paragraph = { type: 'paragraph', children: [...term, ...(structuredClone(shared) as PhrasingContent[])], position: { start, end: firstPara.position!.end } };
+    list.children.push({ type: 'listItem', spread: false, children: [para], position: { start, end: firstPara.position!.end } });
+  }
   OPTION_LISTS.add(list);
   return list;
 }
