@@ -91,6 +91,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-headings': (dir) => hostile(dir, 'many-headings.md', Array.from({ length: 25_000 }, (_, i) => `## h${i}\n`).join('')),
   'budget-setext-underlines': (dir) => hostile(dir, 'setext-underlines.md', `a\n${'=\n'.repeat(30_000)}`),
   'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n`),
+  // #30: reStructuredText read by docdrift's own reader: indentation nested 1,400 levels (a list,
+  // definitions, block quotes), unclosed inline markup, a grid table 1,500 columns wide.
+  'budget-rst-hostile': (dir) => {
+    hostile(dir, 'deep.rst', Array.from({ length: 1400 }, (_, i) => `${' '.repeat(i)}- x`).join('\n'));
+    hostile(dir, 'defs.rst', Array.from({ length: 1400 }, (_, i) => `${' '.repeat(i)}x`).join('\n'));
+    hostile(dir, 'inline.rst', `${'``a *b `c :r:`d '.repeat(40_000)}\n`);
+    hostile(dir, 'wide.rst', `+${'-+'.repeat(1500)}\n${`|${' |'.repeat(1500)}\n`.repeat(100)}+${'-+'.repeat(1500)}\n`);
+  },
   // #33 item 1: two documents over budget in one run (a fresh worker's ids must follow on).
   'budget-two-slow-documents': (dir) => {
     writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\nNotes about tool.\na\n${'=\n'.repeat(30_000)}`);

@@ -38,6 +38,7 @@ describe('defaults', () => {
     expect(config.docs).toEqual([
       '**/*.md',
       '**/*.mdx',
+      '**/*.rst',
       '**/.claude/CLAUDE.md',
       '!**/tests/fixtures/**',
       '!**/test/fixtures/**',

@@ -234,8 +234,13 @@ describe('which blocks are read, and where they sit', () => {
     expect(parsed.codeBlocks[0]!.location).toEqual({ file: 'a.md', line: 1, column: 1, endLine: 3, endColumn: 4 });
   });
 
-  test('an indented code block (no fence) is not read', () => {
-    expect(invocations(['Text:', '', '    tool +a=1', ''])).toEqual([]);
+  test('an indented code block (no fence) is read when its lines look like command lines; code, data and output are not', () => {
+    expect(invocations(['Text:', '', '    tool +a=1', ''])).toEqual([['tool', '3:5', '+a=1@3:10']]);
+    expect(invocations(['Run:', '', '    $ tool serve --port 80', '    serving on :80', ''])).toEqual([['tool', '3:7', 'serve@3:12', '--port@3:18', '80@3:25']]);
+    expect(invocations(['Code:', '', '    import tool', '    tool.run(port=1)', ''])).toEqual([]);
+    expect(invocations(['Data:', '', '    port: 80', '    host: x', ''])).toEqual([]);
+    expect(invocations(['Help:', '', '    Usage: tool [OPTIONS]', '      --port INTEGER  The port.', ''])).toEqual([]);
+    expect(invocations(['Log:', '', '    2018-02-16 18:20:31 - tool - DEBUG', ''])).toEqual([]);
   });
 
   test('a fence inside a list item: columns include the indentation', () => {

@@ -135,6 +135,21 @@ describe('click and typer programs assembled at run time', () => {
       { target: 'b:plug', path: '', params: [], dynamic: true },
     ]);
   });
+  it('a sub-group whose cls delegates to another object (OctoPrint\'s LazyGroup: self._impl.get_command) is dynamic; super() and click.Group calls are not', async () => {
+    const r = await flagsOf({
+      'common.py': 'import click\nfrom importlib import import_module\nclass LazyGroup(click.Group):\n    def __init__(self, import_name, **kw):\n        self._import_name = import_name\n        click.Group.__init__(self, **kw)\n'
+        + '    @property\n    def _impl(self):\n        m, n = self._import_name.split(":", 1)\n        return getattr(import_module(m), n)\n'
+        + '    def get_command(self, ctx, name):\n        return self._impl.get_command(ctx, name)\n    def list_commands(self, ctx):\n        return self._impl.list_commands(ctx)\n'
+        + 'class Sorted(click.Group):\n    def list_commands(self, ctx):\n        return sorted(click.Group.list_commands(self, ctx))\n    def get_command(self, ctx, name):\n        return super().get_command(ctx, name)\n',
+      'cli.py': 'import click\nfrom common import LazyGroup, Sorted\n@click.group()\ndef main():\n    pass\n'
+        + '@main.group(name="plugins", cls=LazyGroup, import_name="pkg.plugins:cli")\ndef plugins():\n    pass\n'
+        + '@main.group(name="tidy", cls=Sorted)\ndef tidy():\n    pass\n',
+    });
+    expect(r.commands.filter((c) => c.target === 'cli:main' && c.path !== '')).toEqual([
+      { target: 'cli:main', path: 'plugins', params: [], dynamic: true },
+      { target: 'cli:main', path: 'tidy', params: [] },
+    ]);
+  });
   it('reads @click.group(cls=click.CommandCollection, sources=[…]); an unknown source makes it dynamic', async () => {
     const r = await flagsOf({
       'server.py': 'import click\n@click.group()\ndef cli():\n    pass\n@cli.command(name="serve")\n@click.option("--port", type=int)\ndef serve(port):\n    pass\n',

@@ -171,6 +171,48 @@ describe('suppression comments in Markdown', () => {
   });
 });
 
+describe('suppression comments in reStructuredText', () => {
+  it('`.. docdrift-disable` / `.. docdrift-enable` comment lines suppress the findings between them; a `..` line in a literal block is text', async () => {
+    const dir = project({
+      'docs/cli.rst': [
+        'CLI reference', '=============', '',
+        '``tool``', '--------', '',
+        '=============  ====  =======  =====================',
+        'Parameter      Type  Default  Description',
+        '=============  ====  =======  =====================',
+        '``name``       str            Run name.',
+        '``epochs``     int   ``10``   Passes over the data.',
+        '``resume``     bool  ``no``   Continue.',
+        '``gone``       int            Removed.',
+        '=============  ====  =======  =====================',
+        '',
+        'Run it::',
+        '',
+        '    .. not a comment here: literal text',
+        '',
+        '.. docdrift-disable example-param-unknown -- a planned key',
+        '',
+        '::',
+        '',
+        '    tool +name=a +planned=1',
+        '',
+        '.. docdrift-enable example-param-unknown',
+        '',
+        '::',
+        '',
+        '    tool +planned=2',
+        '',
+      ].join('\n'),
+    });
+    const { reported, suppressed } = await run(dir);
+    expect(reported).toEqual([
+      ['docs/cli.rst', 13, 'reference-param-unknown', 'stale', 'gone'],
+      ['docs/cli.rst', 30, 'example-param-unknown', 'unknown', 'planned'],
+    ]);
+    expect(suppressed).toEqual([['docs/cli.rst', 24, 'example-param-unknown', 'unknown', 'planned']]);
+  });
+});
+
 describe('suppression comments in MDX', () => {
   const REFERENCE_MDX = [
     '# CLI reference',

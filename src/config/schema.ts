@@ -121,12 +121,12 @@ export interface DocdriftConfig {
    */
   sources: string[];
   /**
-   * Globs of the Markdown/MDX documents to check; `!` excludes. Frozen copies of older releases'
+   * Globs of the Markdown/MDX and reStructuredText documents to check; `!` excludes. Frozen copies of older releases'
    * docs (Docusaurus `versioned_docs/`, Fern `versions/v1.2/`, Redocly `docs/@v1/`) are matched
    * here and then left out by {@link DocdriftConfig.versions}. The defaults leave out test
    * inputs (`tests/fixtures/`, `test/fixtures/`, `testdata/`, `__fixtures__/`), which are data for
    * the project's tests, often deliberately odd and large (a 4 MB chat transcript).
-   * @defaultValue `['**\/*.md', '**\/*.mdx', '!**\/tests/fixtures/**', '!**\/test/fixtures/**', '!**\/testdata/**', '!**\/__fixtures__/**']`
+   * @defaultValue `['**\/*.md', '**\/*.mdx', '**\/*.rst', '!**\/tests/fixtures/**', '!**\/test/fixtures/**', '!**\/testdata/**', '!**\/__fixtures__/**']`
    */
   docs: string[];
   /**
@@ -261,6 +261,8 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   docs: [
     '**/*.md',
     '**/*.mdx',
+    // reStructuredText (Sphinx) pages and READMEs, read by src/docs/rst.ts.
+    '**/*.rst',
     // Claude Code's project memory may live in a `.claude/` folder beside the code it describes:
     // read like a `CLAUDE.md` there (dot folders match only patterns that name them).
     '**/.claude/CLAUDE.md',

@@ -180,7 +180,7 @@ const COMPILED = import.meta.url.endsWith('.js');
 
 /** The overrun diagnostic. */
 function overrun(file: string, text: string, reason: string): ParseOutcome {
-  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
+  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : /\.(?:rst|rest)$/i.test(file) ? 'rst' : 'md';
   return {
     doc: { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
     diagnostics: [

@@ -17,6 +17,41 @@ export function isShellLang(lang: string | null | undefined): boolean {
   return lang === null || lang === undefined || lang === '' || SHELL_LANGS.has(lang.toLowerCase());
 }
 
+/** Most lines an indented block may have to be read as command lines ({@link looksLikeCommandLines}). */
+const MAX_COMMAND_BLOCK_LINES = 60;
+/** A command line: `VAR=1` prefixes, a program word starting with a lower-case letter, `_`, `.`, `/` or `~`, then arguments. */
+const COMMAND_LINE_RE = /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*[a-z_.\/~][\w.\/@+~-]*(?:\s+\S.*)?$/;
+/** The marks of code, data or output rather than a command line. */
+const NOT_COMMAND_RE = /^(?:def|class|import|from|return|if|elif|else|for|while|with|try|except|async|await|print|var|let|const|function|public|private|package|fn|func)\b|[:{(\[,;=]\s*$|^[\w.-]+\s*(?:=|:)(?:\s|$)|^[<{\["']|>>>|=>|==|\S {2,}\S/;
+
+/**
+ * True when the content of an indented block (Markdown's indented code, a reStructuredText `::`
+ * literal block), which says no language, looks like command lines, so it is read as examples:
+ * its first line that is neither blank nor a `#` comment has a `$`/`%` prompt (a session: only
+ * prompt lines are commands), or, in a block of at most {@link MAX_COMMAND_BLOCK_LINES} lines,
+ * every such line is a command (a program word that starts lower-case, `./x` or `~/x`, then
+ * arguments; `\` continuation lines belong to the line above) and at least one has an argument.
+ * Code (`def`, `import`, `x = 1`, a line ending in `:` or `{`), data (`key: value`, `{`, `[`),
+ * REPL sessions (`>>>`) and output in aligned columns are not.
+ */
+export function looksLikeCommandLines(value: string): boolean {
+  const lines = value.split(/\r?\n/);
+  const code = lines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  if (code.length === 0) return false;
+  if (/^(?:\([^()\s]*\)\s+)?(?:[\w.-]+@[\w.-]+(?::\S*?)?\s*)?[$%](?: |$)/.test(code[0]!)) return true;
+  if (lines.length > MAX_COMMAND_BLOCK_LINES) return false;
+  let argument = false;
+  let continued = false;
+  for (const line of code) {
+    const wasContinued = continued;
+    continued = /\\$/.test(line);
+    if (wasContinued) continue;
+    if (!COMMAND_LINE_RE.test(line) || NOT_COMMAND_RE.test(line)) return false;
+    if (/\s/.test(line.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*/, ''))) argument = true;
+  }
+  return argument;
+}
+
 /** One line of code content and where its first character sits in the file. */
 export interface CodeLine {
   line: number;
@@ -322,17 +357,20 @@ function wordLocation(file: string, src: ShellSource, w: ShellWord): SourceLocat
 /**
  * Reads one fenced code node: returns its {@link CodeBlock} and the invocations in it, numbered
  * from `firstIndex`. Returns `undefined` when the node is not a fenced block of a shell-like (or
- * absent) language. `rawLines` are the document's lines (split on `\r?\n`). Never throws on odd
- * shell syntax; unreadable parts yield no invocation.
+ * absent) language. `rawLines` are the document's lines (split on `\r?\n`). With `unfenced`, an
+ * indented block (Markdown's indented code, a reStructuredText literal block or code directive,
+ * whose node starts at its first content line) is read too. Never throws on odd shell syntax;
+ * unreadable parts yield no invocation.
  */
 export function readCodeBlock(
   file: string,
   node: Code,
   rawLines: readonly string[],
   firstIndex: number,
+  unfenced = false,
 ): { block: CodeBlock; invocations: Invocation[] } | undefined {
   if (!isShellLang(node.lang) || !node.position) return undefined;
-  const lines = codeLines(node, rawLines);
+  const lines = codeLines(node, rawLines, unfenced);
   if (!lines) return undefined;
   const location: SourceLocation = {
     file,

@@ -86,6 +86,7 @@ function readBody(file: string, body: string, bodyStart: Point, start: Point, en
  * @returns the directives; `[]` when the document cannot be parsed at all. Never throws.
  */
 export function readDirectives(file: string, text: string): SuppressionDirective[] {
+  if (/\.(?:rst|rest)$/i.test(file)) return readRstDirectives(file, text);
   let tree: Root | undefined;
   if (/\.mdx$/i.test(file)) {
     try {
@@ -185,5 +186,23 @@ export function htmlComments(value: string, state: HtmlScanState): Array<{ index
     if (tag[1] === '' && RAW_TEXT.has(name) && !selfClosing) state.rawText = name;
     i = j + 1;
   }
+  return out;
+}
+
+/**
+ * The suppression comments of a reStructuredText document: a one-line comment
+ * `.. docdrift-disable-next-line example-param-unknown -- reason` (also `disable-line`,
+ * `disable`, `enable`), at any indentation; its range is the comment line.
+ */
+function readRstDirectives(file: string, text: string): SuppressionDirective[] {
+  const out: SuppressionDirective[] = [];
+  text.split(/\r\n|\r|\n/).forEach((line, i) => {
+    const m = /^(\s*\.\.\s+)(docdrift-\S[\s\S]*)$/.exec(line);
+    if (!m) return;
+    const start = { line: i + 1, column: m[1]!.length - m[1]!.trimStart().length + 1 };
+    const end = { line: i + 1, column: line.length + 1 };
+    const directive = readBody(file, m[2]!, { line: i + 1, column: m[1]!.length + 1 }, start, end);
+    if (directive) out.push(directive);
+  });
   return out;
 }

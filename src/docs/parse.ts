@@ -7,7 +7,8 @@ import type {
   CodeBlock, DataBlock, DocFile, DocLink, DocTable, DocumentedName, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
   TableRow,
 } from '../model/types.js';
-import { isShellLang, readCodeBlock, readCodeLines } from './code-blocks.js';
+import { isShellLang, looksLikeCommandLines, readCodeBlock, readCodeLines } from './code-blocks.js';
+import { rstToMdast, type RstCodeData } from './rst.js';
 import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
 import { readHelpBlock } from './help-text.js';
 import { readProseCodes } from './prose-codes.js';
@@ -27,6 +28,11 @@ import { markdownProcessor, mdxProcessor } from './markdown.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 
 
+
+/** The kind of document a file name says: `.mdx`, `.rst`/`.rest` (reStructuredText), else Markdown. */
+export function docKind(file: string): DocFile['kind'] {
+  return /\.mdx$/i.test(file) ? 'mdx' : /\.(?:rst|rest)$/i.test(file) ? 'rst' : 'md';
+}
 
 function emptyDoc(file: string, kind: DocFile['kind']): DocFile {
   return { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] };
@@ -57,10 +63,22 @@ function dataBlockOf(file: string, node: Code): DataBlock | undefined {
     lang,
     ...(node.meta ? { meta: node.meta } : {}),
     value: node.value,
-    contentLine: node.position.start.line + 1,
+    // A fenced block's content starts below its fence; a reStructuredText block's node starts at its content.
+    contentLine: node.position.start.line + ((node.data as RstCodeData | undefined)?.rst ? 0 : 1),
     contentIndent: node.position.start.column - 1,
     location: locationOf(file, node),
   };
+}
+
+/** Pygments names of plain text, which Sphinx pages give blocks of commands and output alike. */
+const PLAIN_LANGS: ReadonlySet<string> = new Set(['none', 'text', 'default', 'txt', 'plain']);
+
+/** True when a Markdown code node is fenced (its first line opens with ``` or ~~~), not indented. */
+function isFenced(node: Code, rawLines: readonly string[]): boolean {
+  const pos = node.position;
+  if (!pos) return false;
+  const open = rawLines[pos.start.line - 1]?.slice(pos.start.column - 1) ?? '';
+  return open.startsWith('```') || open.startsWith('~~~');
 }
 
 /** Reads the message, line and column of an error thrown by a micromark/unified parser. */
@@ -117,7 +135,7 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  */
 export function parseDoc(file: string, sourceText: string, options: { segments?: readonly MarkdownSegment[] | null } = {}): { doc: DocFile; diagnostics: InputDiagnostic[]; segments?: MarkdownSegment[] } {
   let text = sourceText;
-  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : 'md';
+  const kind = docKind(file);
   const diagnostics: InputDiagnostic[] = [];
   const over = documentOverLimits(text);
   if (over) {
@@ -128,6 +146,19 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
       location: { file, line: over.line, column: 1 },
     });
     return { doc: emptyDoc(file, kind), diagnostics };
+  }
+  if (kind === 'rst') {
+    try {
+      return { doc: describe(file, kind, text, rstToMdast(text)), diagnostics };
+    } catch (error) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'error',
+        message: `Could not read the reStructuredText document: ${error instanceof Error ? error.message : String(error)}`,
+        location: { file, line: 1, column: 1 },
+      });
+      return { doc: emptyDoc(file, kind), diagnostics };
+    }
   }
   text = openDirectiveContainers(openIndentedContainers(text));
   let tree: Root | undefined;
@@ -306,6 +337,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         const anchors = [...labels.filter((l) => l.line < line && l.line >= line - 2).map((l) => l.name)];
         const explicit = HEADING_ID_RE.exec(headingText);
         if (explicit) anchors.push(explicit[1]!);
+        // reStructuredText `.. _label:` targets above a title (src/docs/rst.ts).
+        anchors.push(...((h.data as { anchors?: string[] } | undefined)?.anchors ?? []));
         labels.length = 0;
         headings.push({
           depth: h.depth,
@@ -345,7 +378,15 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         }
         const help = readHelpBlock(file, code, rawLines);
         if (help) helpBlocks.push(help);
-        const read = readCodeBlock(file, code, rawLines, invocations.length);
+        // An indented block (Markdown's indented code, a reStructuredText `::` literal block) has
+        // no language: it is read as examples only when its lines look like command lines. A
+        // reStructuredText code directive (`.. code-block:: sh`) is read as a fenced block is.
+        const rstForm = (code.data as RstCodeData | undefined)?.rst;
+        const unfenced = rstForm !== undefined || !isFenced(code, rawLines);
+        // A reStructuredText block of plain text (`.. code-block:: none`, `text`) is gated the same way.
+        const plain = rstForm === 'directive' && code.lang !== null && code.lang !== undefined && PLAIN_LANGS.has(code.lang.toLowerCase());
+        const examples = (rstForm === 'directive' && !plain) || !unfenced || looksLikeCommandLines(code.value);
+        const read = examples ? readCodeBlock(file, plain ? { ...code, lang: null } : code, rawLines, invocations.length, unfenced) : undefined;
         if (read) {
           codeBlocks.push(read.block);
           invocations.push(...read.invocations);

@@ -41,7 +41,7 @@ export const SEGMENTED_MIN_LENGTH = 32 * 1024;
 
 /** True when the document `file` with text `text` is parsed in segments: Markdown (not MDX, whose JSX blocks span headings) of {@link SEGMENTED_MIN_LENGTH} or more. */
 export function segmentable(file: string, text: string): boolean {
-  return text.length >= SEGMENTED_MIN_LENGTH && !/\.mdx$/i.test(file);
+  return text.length >= SEGMENTED_MIN_LENGTH && !/\.(?:mdx|rst|rest)$/i.test(file);
 }
 
 /** One stored segment of a document's tree, in document order (a segment starts where the one before it ends). Plain data (kept in the per-file cache). */

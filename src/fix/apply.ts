@@ -143,6 +143,18 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** A reStructuredText document: its fixes are refused (see {@link rstRefusal}). */
+const RST_FILE_RE = /\.rst$/i;
+
+/**
+ * Why a reStructuredText document is not fixed: the edits are computed for Markdown (a table
+ * row `| `--x` | … |`, a code span `` `x` ``), which would damage a `.rst` file. Its findings
+ * are still reported; the file is left as it is.
+ */
+function rstRefusal(file: string): string {
+  return `${file} is reStructuredText, which --fix does not edit (its fixes are written for Markdown); not fixed, change it by hand`;
+}
+
 /** Why a file is refused before anything is computed for it: read-only (its mode says so, or this user cannot write it). */
 function readOnly(abs: string, file: string, mode: number): string | undefined {
   if ((mode & 0o222) === 0) return `${file} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); not fixed`;
@@ -266,6 +278,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       let original = originals.get(file);
       if (!original) {
         try {
+          if (RST_FILE_RE.test(file)) throw new FixError(rstRefusal(file));
           const abs = resolveInsideRoot(root, file);
           const why = dryRun ? undefined : readOnly(abs, file, nodeFs.statSync(abs).mode);
           if (why) throw new FixError(why);

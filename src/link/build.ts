@@ -1571,7 +1571,7 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
   const known = new Set(docFiles);
   const byStem = new Map<string, string[]>();
   for (const file of docFiles) {
-    const stem = file.replace(/\.mdx?$/i, '').replace(/\/(index|README)$/i, '');
+    const stem = file.replace(/\.(?:mdx?|rst)$/i, '').replace(/\/(index|README)$/i, '');
     for (const key of [stem, ...suffixes(stem)]) {
       const list = byStem.get(key) ?? [];
       list.push(file);

@@ -48,14 +48,14 @@ export function resolveCrossReferences(docs: ReadonlyArray<Pick<DocFile, 'file' 
 
 /** The document a `{doc}` role names: `usage` or `../usage` beside the page, `/plugins/index` from the docs root. */
 function docTarget(from: string, name: string, known: ReadonlySet<string>, docFiles: readonly string[]): string | undefined {
-  const bare = name.replace(/\.mdx?$/i, '');
+  const bare = name.replace(/\.(?:mdx?|rst)$/i, '');
   if (bare.startsWith('/')) {
     const tail = bare.slice(1);
-    const matches = docFiles.filter((f) => f.replace(/\.mdx?$/i, '') === tail || f.replace(/\.mdx?$/i, '').endsWith(`/${tail}`));
+    const matches = docFiles.filter((f) => f.replace(/\.(?:mdx?|rst)$/i, '') === tail || f.replace(/\.(?:mdx?|rst)$/i, '').endsWith(`/${tail}`));
     return matches.length === 1 ? matches[0] : undefined;
   }
   const base = posix.normalize(posix.join(posix.dirname(from), bare));
-  return [`${base}.md`, `${base}.mdx`].find((f) => known.has(f));
+  return [`${base}.md`, `${base}.mdx`, `${base}.rst`].find((f) => known.has(f));
 }
 
 /**
@@ -80,7 +80,7 @@ export function resolveSiteUrls(docs: ReadonlyArray<Pick<DocFile, 'links'>>, doc
     }
   });
   if (sites.length === 0) return;
-  const stems = docFiles.map((f) => ({ file: f, stem: f.replace(/\.mdx?$/i, '').replace(/(?:^|\/)(?:index|README)$/i, '') }));
+  const stems = docFiles.map((f) => ({ file: f, stem: f.replace(/\.(?:mdx?|rst)$/i, '').replace(/(?:^|\/)(?:index|README)$/i, '') }));
   for (const doc of docs) {
     for (const link of doc.links) {
       if (link.targetFile || !/^https?:\/\//i.test(link.url)) continue;

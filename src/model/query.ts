@@ -731,7 +731,7 @@ export function rowParam(model: Model, cmd: CommandSpec, row: ReferenceRow): { k
 const REFERENCE_DIR_RE = /(?:^|\/)(?:[\w-]*[-_])?(?:reference|references|ref|cli|commands|options|api)$/i;
 
 /** A folder's index page: `index.md`, `README.md`, `_index.md` (Hugo). */
-const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.mdx?$/i;
+const INDEX_PAGE_RE = /(?:^|\/)(?:_?index|readme)\.(?:mdx?|rst)$/i;
 
 /**
  * Whether a page documents flags one heading each: a heading names a flag in code, and either half

@@ -635,7 +635,8 @@ export interface DocLink {
 /** Everything docdrift read from one Markdown/MDX document. */
 export interface DocFile {
   file: string;
-  kind: 'md' | 'mdx';
+  /** Markdown, MDX or reStructuredText (read by src/docs/rst.ts). */
+  kind: 'md' | 'mdx' | 'rst';
   headings: Heading[];
   blocks: HeadingBlock[];
   codeBlocks: CodeBlock[];

@@ -4,7 +4,7 @@
  * mirror when there is one, else from a blobless clone of GitHub kept in `DIR/.clones/`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -122,6 +122,12 @@ export function exportSnapshot(gitDir: string, commit: string, dest: string): { 
       if (!r.ok) return { why: `export failed: ${r.err.split('\n').slice(-2).join(' ')}`, skipped };
     }
     r = git(['init', '--quiet'], { cwd: partial });
+    // The files are the commit's bytes as stored: no `.gitattributes` conversion applies when they
+    // are added again (Sphinx's `working-tree-encoding=iso-8859-1` test file fails to re-encode).
+    if (r.ok) {
+      mkdirSync(path.join(partial, '.git', 'info'), { recursive: true });
+      writeFileSync(path.join(partial, '.git', 'info', 'attributes'), '* -text -working-tree-encoding -filter -ident\n');
+    }
     if (r.ok) r = git(['add', '--all', '--force'], { cwd: partial });
     if (r.ok) r = git(['-c', 'user.name=corpus', '-c', 'user.email=corpus@localhost', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '--no-verify', '-m', `snapshot of ${commit}`], { cwd: partial });
     if (!r.ok) return { why: `git init/commit failed: ${r.err.split('\n').pop()}`, skipped };

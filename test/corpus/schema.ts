@@ -50,7 +50,7 @@ export const corpusEntrySchema = z
     fixedBy: z.url().optional(),
     language: z.enum(['python', 'typescript', 'javascript']),
     frameworks: z.array(nonEmpty),
-    docs: z.enum(['github-markdown', 'mkdocs-material', 'docusaurus', 'fern', 'sphinx-myst', 'vitepress', 'jekyll', 'other']),
+    docs: z.enum(['github-markdown', 'mkdocs-material', 'docusaurus', 'fern', 'sphinx-myst', 'sphinx-rst', 'vitepress', 'jekyll', 'other']),
     tags: z.array(nonEmpty).optional(),
     /** null = zero-config; else the docdrift.config.json contents. */
     config: configFileSchema.nullable(),

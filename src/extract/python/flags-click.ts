@@ -628,6 +628,11 @@ function collectionSources(ctx: FlagContext, module: FlagModule, clsNode: Node, 
  * not only merge such groups: a folder listing, `importlib`, entry points). Undefined when the
  * class overrides neither method (its base's commands are the group's own).
  */
+/** What calls a group class's base `list_commands`/`get_command`: the group itself or click's classes. */
+const CLICK_BASE_CALLERS: ReadonlySet<string> = new Set([
+  'self', 'super', 'click', 'Group', 'MultiCommand', 'click.Group', 'click.MultiCommand', 'click.CommandCollection', 'CommandCollection',
+]);
+
 function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { groups: Symbol[]; dynamic: boolean } | undefined {
   const dotted = dottedName(clsNode);
   const resolved = dotted ? ctx.resolver.resolve(module.info, dotted) : undefined;
@@ -652,7 +657,10 @@ function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { gr
       if (callee && callee.length >= 2 && (last === 'list_commands' || last === 'get_command')) {
         const symbol = ctx.symbol(home, callee.slice(0, -1));
         if (symbol) groups.push(symbol);
-        else if (!['super', 'self', 'click', 'Group', 'MultiCommand'].includes(callee[0]!) && !/^super\(/.test(call.text)) mergesOnly = false;
+        // The base class's own method (`super().get_command`, `self.list_commands`, `click.Group.get_command`)
+        // lists the group's own commands; another object's (`self._impl.get_command`, a group imported at
+        // run time, OctoPrint's LazyGroup) lists commands made at run time.
+        else if (!CLICK_BASE_CALLERS.has(callee.slice(0, -1).join('.')) && !/^super\(/.test(call.text)) mergesOnly = false;
       } else if (!/^(?:sorted|set|list|super|len|isinstance|getattr|dict|tuple)$/.test(callee?.join('.') ?? '') && callee?.[0] !== 'super' && !call.text.startsWith('super(')) {
         // Another call (`os.listdir`, `importlib.import_module`, entry points): commands made at run time.
         mergesOnly = false;
