@@ -387,6 +387,17 @@ describe('fetch and run on a tiny local project', () => {
     expect(printed).toContain('  not read (zero-config): tool: verbose');
     expect(printed).toContain('  command missing (zero-config): tool serve (not reported, or its parameters unknown)');
     expect(printed).toContain('extraction         71.4%  (5/7 expected parameters read zero-config, 1 of 2 commands missing, entries with "reads")');
+
+    // --rescore: the saved runs are scored against judgements written after the run; docdrift
+    // is not run again (the bin does not exist), and the newly judged `debug` counts as judged.
+    const saved = new Map(report.outcomes.map((o) => [o.id, { configuredRun: o.configuredRun, zeroConfigRun: o.zeroConfigRun }]));
+    const judgedLater = entries.map((e) => (e.id === 'tool-before' ? { ...e, judged: [...e.judged, { ruleId: 'example-param-unknown', file: 'docs/**', param: 'debug', verdict: 'true' as const, cause: 'test: judged after the run' }] } : e));
+    const rescored = await runCorpus({ entries: judgedLater, snapshots, bin: path.join(snapshots, 'no-such-bin.js'), timeoutMs: 1_000, saved });
+    const rb = rescored.outcomes.find((o) => o.id === 'tool-before')!;
+    expect(rb.failedRuns).toBe(0);
+    expect(rb.zeroConfig).toMatchObject({ found: 1, judgedFalse: 1, judgedTrue: 1, unjudged: [] });
+    expect(rb.notes).toContain('runs taken from the --rescore report, not run again');
+    expect(rescored.totals.extraction).toBe(report.totals.extraction);
   });
 
   it('counts a run that hangs or prints no JSON as failed, not as a hang', async () => {

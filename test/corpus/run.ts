@@ -27,6 +27,9 @@ totals with test/corpus/baseline.json (exit 1 when one fell by more than 0.5 poi
   --json FILE      also write the full report as JSON
   --repos DIR      entries folder (default test/corpus/repos)
   --timeout S      seconds per docdrift run before it is killed and counted failed (default 300)
+  --rescore FILE   take each entry's docdrift runs from FILE (a --json report of an earlier run
+                   of the same build) instead of running docdrift, and score them against the
+                   entries' current judgements; entries FILE lacks are run as usual
   -h, --help       this help
 `;
 
@@ -137,6 +140,11 @@ export interface RunCorpusOptions {
   timeoutMs: number;
   /** Progress lines (to stderr in the CLI). */
   log?: (line: string) => void;
+  /**
+   * Runs saved by an earlier `--json` report, by entry id (`--rescore`): used instead of running
+   * docdrift, so judgements written after a run are scored without a second run of the same build.
+   */
+  saved?: Map<string, { configuredRun: RunOutcome; zeroConfigRun: RunOutcome }>;
 }
 
 function ownConfig(root: string): string | undefined {
@@ -177,9 +185,11 @@ export async function runCorpus(options: RunCorpusOptions): Promise<CorpusReport
     const own = ownConfig(root);
     if (own) notes.push(`the snapshot has its own docdrift config (${own}); both runs pass --config, so it was not read`);
     const before = gitStatus(root);
-    options.log?.(`${entry.id}: running docdrift${entry.config ? ' (config, then zero-config)' : ' (zero-config)'}…`);
-    const zeroConfigRun = await runDocdrift(options.bin, root, null, options.timeoutMs);
-    const configuredRun = entry.config ? await runDocdrift(options.bin, root, entry.config, options.timeoutMs) : zeroConfigRun;
+    const saved = options.saved?.get(entry.id);
+    if (saved) notes.push('runs taken from the --rescore report, not run again');
+    else options.log?.(`${entry.id}: running docdrift${entry.config ? ' (config, then zero-config)' : ' (zero-config)'}…`);
+    const zeroConfigRun = saved ? saved.zeroConfigRun : await runDocdrift(options.bin, root, null, options.timeoutMs);
+    const configuredRun = saved ? (entry.config ? saved.configuredRun : zeroConfigRun) : entry.config ? await runDocdrift(options.bin, root, entry.config, options.timeoutMs) : zeroConfigRun;
     const after = gitStatus(root);
     if (before !== undefined && after !== undefined && after !== before) notes.push(`the run changed the snapshot (git status: ${after.split('\n').slice(0, 3).join('; ')})`);
     for (const [label, run] of [['', configuredRun], [' (zero-config)', zeroConfigRun]] as const) {
@@ -310,6 +320,7 @@ export async function main(argv: string[]): Promise<number> {
         json: { type: 'string' },
         repos: { type: 'string' },
         timeout: { type: 'string' },
+        rescore: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -349,9 +360,20 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
   const bin = path.join(pkg, 'dist/src/bin.js');
+  let saved: RunCorpusOptions['saved'];
+  if (values.rescore !== undefined) {
+    try {
+      const data = JSON.parse(readFileSync(values.rescore, 'utf8')) as { entries?: Array<{ id: string; configuredRun: RunOutcome; zeroConfigRun: RunOutcome }> };
+      if (!Array.isArray(data.entries)) throw new Error('it has no "entries" array');
+      saved = new Map(data.entries.map((e) => [e.id, { configuredRun: e.configuredRun, zeroConfigRun: e.zeroConfigRun }]));
+    } catch (error) {
+      process.stderr.write(`corpus: --rescore ${values.rescore}: not a --json report of npm run corpus (${(error as Error).message}).\n`);
+      return 2;
+    }
+  }
   let report: CorpusReport;
   try {
-    report = await runCorpus({ entries, snapshots: path.resolve(values.snapshots), only, bin, timeoutMs: timeoutS * 1000, log: (l) => process.stderr.write(`${l}\n`) });
+    report = await runCorpus({ entries, snapshots: path.resolve(values.snapshots), only, bin, timeoutMs: timeoutS * 1000, log: (l) => process.stderr.write(`${l}\n`), ...(saved ? { saved } : {}) });
   } catch (error) {
     process.stderr.write(`corpus: ${(error as Error).message}\n`);
     return 2;
