@@ -357,6 +357,33 @@ describe('a command that takes flags docdrift does not know (#30)', () => {
   });
 });
 
+describe('argparse REMAINDER positionals', () => {
+  it('marks a parser whose positional takes argparse.REMAINDER as passing the rest on (twine dispatches to registered commands)', async () => {
+    const text = [
+      'import argparse',
+      'from importlib import metadata',
+      'def dispatch(argv):',
+      '    registered = metadata.entry_points(group="tool.commands")',
+      '    parser = argparse.ArgumentParser(prog="tool")',
+      '    parser.add_argument("--no-color", action="store_true")',
+      '    parser.add_argument("command", choices=registered.names)',
+      '    parser.add_argument("args", help=argparse.SUPPRESS, nargs=argparse.REMAINDER)',
+      '    return parser.parse_args(argv)',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const root = commands.find((c) => c.target === 'tool.cli:dispatch' && c.path.length === 0)!;
+    expect(root.passesUnknownFlags).toBe(true);
+    expect(root.params.filter((p) => !p.positional).map((p) => p.name)).toEqual(['no-color']);
+  });
+
+  it('does not mark a parser whose positional only takes nargs="*" (argparse still parses flags between its words)', async () => {
+    const text = ['import argparse', 'def main():', '    p = argparse.ArgumentParser(prog="t")', '    p.add_argument("files", nargs="*")', '    p.add_argument("--fast", action="store_true")', '    return p.parse_args()', ''].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 't/cli.py', text }]);
+    expect(commands.find((c) => c.target === 't.cli:main')!.passesUnknownFlags).toBeUndefined();
+  });
+});
+
 describe('argparse flags spelled at run time (#30)', () => {
   it('marks the parser (and the parsers it is a parent of) with the first add_argument it cannot spell', async () => {
     const text = [

@@ -46,6 +46,12 @@ interface Parser {
    * file's {@link MAX_INHERITED_PARAMS}): its flags are not all known (listed as passing unknown flags on).
    */
   paramsCut?: boolean;
+  /**
+   * A positional takes `nargs=argparse.REMAINDER`: every word after it, flags included, is handed
+   * on (twine's `command` + `args` dispatch to registered sub-commands), so flags written after
+   * it in an example are not this parser's (listed as passing unknown flags on).
+   */
+  passesRest?: boolean;
   /** `module:function` targets the parser's `set_defaults(...)` dispatch to (see {@link FlagCommand.dispatch}). */
   dispatch: string[];
   /**
@@ -1179,6 +1185,8 @@ class ArgparseState {
       const remainder = nargsNode !== undefined && externalOf(nargsNode) === REMAINDER;
       const optionalCount = nargs === '?' || nargs === '*' || remainder;
       const variadic = nargs === '*' || nargs === '+' || remainder;
+      // argparse stops parsing at a REMAINDER positional: what follows is another program's.
+      if (remainder) parser.passesRest = true;
       // argparse shows a positional by its `metavar` (`NAME`), so docs name it that way too.
       const metavar = kwString('metavar');
       spec = flagSpec({
@@ -1248,7 +1256,7 @@ class ArgparseState {
           location: parser.location,
           ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
-          ...(parser.paramsCut || parser.unread ? { passesUnknownFlags: true } : {}),
+          ...(parser.paramsCut || parser.unread || parser.passesRest ? { passesUnknownFlags: true } : {}),
           ...(parser.unread ? { unreadFlags: parser.unread } : {}),
         });
       }
