@@ -87,7 +87,10 @@ export function clickCommandName(functionName: string): string {
  * `g.add_command(f[, name])` attach them to groups, possibly in other modules. Options declared as
  * module-level variables (`verbose = click.option(...)`, then `@verbose`) are read too, and so are
  * decorator factories (`@shared` whose body applies `click.option(…)` calls, or loops over a
- * module-level list of them: `for opt in reversed(OPTIONS): fn = opt(fn)`).
+ * module-level list of them: `for opt in reversed(OPTIONS): fn = opt(fn)`). A factory called with
+ * literal arguments (`@standard_options(hidden=True)`) is read with its parameters bound, following
+ * the branches whose conditions are then known ({@link factoryParams}); project wrappers of
+ * `click.option` make options, hidden when the wrapper hides them ({@link optionWrapper}).
  *
  * Commands registered by a function that receives the group (`def register(cli): @cli.command()
  * …` or `cli.add_command(x)`) join every group the function is called with (`register(main)`,
