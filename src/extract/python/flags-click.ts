@@ -579,7 +579,7 @@ function factoryParams(
   // `factory = click.option` (OctoPrint's `standard_options()`, which swaps in a hidden variant
   // when asked: `if hidden: factory = hidden_option`): calls of such a local name are calls of
   // the maker it is bound to.
-  const aliases = new Map<string, ParamMaker | undefined>();
+  const aliases = new Map<string, ParamMaker>();
   for (const assignment of body.descendantsOfType('assignment')) {
     const left = assignment?.childForFieldName('left');
     const right = assignment?.childForFieldName('right');
@@ -590,18 +590,19 @@ function factoryParams(
     if (value.type === 'conditional_expression') {
       const [yes, cond, no] = namedChildren(value);
       const known = cond ? knownCondition(cond, env) : undefined;
-      if (known === undefined && aliases.has(left.text)) continue;
+      if (known === undefined) continue;
       value = unparen((known === false ? no : yes) ?? value);
     }
     const maker = value.type === 'identifier' || value.type === 'attribute' ? paramMaker(ctx, symbol.module, dottedName(value), local) : undefined;
-    if (maker || aliases.has(left.text)) aliases.set(left.text, maker);
+    // A later binding to something else (`factory = functools.partial(click.option, …)`) keeps the maker.
+    if (maker) aliases.set(left.text, maker);
   }
   const out: ParamSpec[] = [];
   for (const call of body.descendantsOfType('call')) {
     if (!call || branchReach(call, body, env) === 'never') continue;
     const inner = callArgs(call);
     const head = inner.callee?.length === 1 ? inner.callee[0]! : undefined;
-    const maker = head !== undefined && aliases.has(head) ? aliases.get(head) : paramMaker(ctx, symbol.module, inner.callee, local);
+    const maker = (head !== undefined ? aliases.get(head) : undefined) ?? paramMaker(ctx, symbol.module, inner.callee, local);
     if (!maker) continue;
     const spec = readMade(ctx, symbol.module, maker, inner);
     if (spec) out.push(spec);
