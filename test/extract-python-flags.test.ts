@@ -376,10 +376,21 @@ describe('decorator factories called with arguments, and wrappers that hide opti
     '            f = o(f)',
     '        return f',
     '    return decorator',
+    'def ternary(hidden=False):',
+    '    factory = hidden_option if hidden else click.option',
+    '    return factory("--tern")',
+    'def levels(level="user"):',
+    '    if level == "user":',
+    '        factory = click.option',
+    '    elif level == "dev":',
+    '        factory = quiet',
+    '    else:',
+    '        factory = internal',
+    '    return factory("--lvl")',
     '',
   ].join('\n');
   const read = async (decorators: string[]): Promise<Array<[string, boolean]>> => {
-    const cli = ['import click', 'from pkg.options import hidden_option, internal, plain, quiet, secret, standard', '@click.command()', ...decorators, 'def main(**kw): pass', ''].join('\n');
+    const cli = ['import click', 'from pkg.options import hidden_option, internal, levels, plain, quiet, secret, standard, ternary', '@click.command()', ...decorators, 'def main(**kw): pass', ''].join('\n');
     const { commands } = await extractPythonFlags([{ file: 'pkg/options.py', text: options }, { file: 'pkg/cli.py', text: cli }]);
     const main = commands.find((c) => c.target === 'pkg.cli:main');
     return (main?.params ?? []).map((p) => [p.name, p.hidden]);
@@ -390,6 +401,12 @@ describe('decorator factories called with arguments, and wrappers that hide opti
     expect(await read(['@standard(hidden=True)'])).toEqual([['basedir', true], ['verbose', true]]);
     expect(await read(['@standard(True)'])).toEqual([['basedir', true], ['verbose', true]]);
     expect(await read(['@standard(hidden=False, extra="x")'])).toEqual([['basedir', false], ['verbose', false], ['extra', false]]);
+  });
+
+  it('follows elif/else chains and conditional expressions on known values', async () => {
+    expect(await read(['@ternary()', '@levels()'])).toEqual([['tern', false], ['lvl', false]]);
+    expect(await read(['@ternary(hidden=True)', '@levels("dev")'])).toEqual([['tern', true], ['lvl', true]]);
+    expect(await read(['@levels(level="ops")'])).toEqual([['lvl', true]]);
   });
 
   it('keeps the first binding when the condition is not known', async () => {
