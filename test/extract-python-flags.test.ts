@@ -343,6 +343,82 @@ describe('click objects, lazy groups and options made at run time (#30)', () => 
   });
 });
 
+describe('decorator factories called with arguments, and wrappers that hide options (#30)', () => {
+  const options = [
+    'import click',
+    'class HiddenOption(click.Option):',
+    '    def get_help_record(self, ctx):',
+    '        pass',
+    'def hidden_option(*param_decls, **attrs):',
+    '    def decorator(f):',
+    '        click.decorators._param_memo(f, HiddenOption(param_decls, **attrs))',
+    '        return f',
+    '    return decorator',
+    'def quiet(*decls, **attrs):',
+    '    attrs["hidden"] = True',
+    '    return click.option(*decls, **attrs)',
+    'def secret(*decls, **kw):',
+    '    kw.setdefault("hidden", True)',
+    '    return click.option(*decls, **kw)',
+    'def internal(*decls, **kw):',
+    '    return click.option(*decls, hidden=True, **kw)',
+    'def plain(*decls, **kw):',
+    '    return click.option(*decls, **kw)',
+    'def standard(hidden=False, extra=None):',
+    '    factory = click.option',
+    '    if hidden:',
+    '        factory = hidden_option',
+    '    opts = [factory("--basedir", "-b"), factory("--verbose", "-v", count=True)]',
+    '    if extra is not None:',
+    '        opts.append(click.option("--extra"))',
+    '    def decorator(f):',
+    '        for o in reversed(opts):',
+    '            f = o(f)',
+    '        return f',
+    '    return decorator',
+    'def ternary(hidden=False):',
+    '    factory = hidden_option if hidden else click.option',
+    '    return factory("--tern")',
+    'def levels(level="user"):',
+    '    if level == "user":',
+    '        factory = click.option',
+    '    elif level == "dev":',
+    '        factory = quiet',
+    '    else:',
+    '        factory = internal',
+    '    return factory("--lvl")',
+    '',
+  ].join('\n');
+  const read = async (decorators: string[]): Promise<Array<[string, boolean]>> => {
+    const cli = ['import click', 'from pkg.options import hidden_option, internal, levels, plain, quiet, secret, standard, ternary', '@click.command()', ...decorators, 'def main(**kw): pass', ''].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'pkg/options.py', text: options }, { file: 'pkg/cli.py', text: cli }]);
+    const main = commands.find((c) => c.target === 'pkg.cli:main');
+    return (main?.params ?? []).map((p) => [p.name, p.hidden]);
+  };
+
+  it('binds defaults, keywords and positionals, so a known `if` picks the option maker', async () => {
+    expect(await read(['@standard()'])).toEqual([['basedir', false], ['verbose', false]]);
+    expect(await read(['@standard(hidden=True)'])).toEqual([['basedir', true], ['verbose', true]]);
+    expect(await read(['@standard(True)'])).toEqual([['basedir', true], ['verbose', true]]);
+    expect(await read(['@standard(hidden=False, extra="x")'])).toEqual([['basedir', false], ['verbose', false], ['extra', false]]);
+  });
+
+  it('follows elif/else chains and conditional expressions on known values', async () => {
+    expect(await read(['@ternary()', '@levels()'])).toEqual([['tern', false], ['lvl', false]]);
+    expect(await read(['@ternary(hidden=True)', '@levels("dev")'])).toEqual([['tern', true], ['lvl', true]]);
+    expect(await read(['@levels(level="ops")'])).toEqual([['lvl', true]]);
+  });
+
+  it('keeps the first binding when the condition is not known', async () => {
+    expect(await read(['@standard(hidden=HIDE)'])).toEqual([['basedir', false], ['verbose', false]]);
+  });
+
+  it('reads project wrappers of click.option, hidden when they hide', async () => {
+    const got = await read(['@quiet("--trace", is_flag=True)', '@secret("--token")', '@internal("--dump")', '@plain("--name")', '@hidden_option("--raw")']);
+    expect(got).toEqual([['trace', true], ['token', true], ['dump', true], ['name', false], ['raw', true]]);
+  });
+});
+
 describe('a command that takes flags docdrift does not know (#30)', () => {
   it('is said once per construct in the notes, and its unread flags are not reported', async () => {
     const { lintTwin } = await import('./helpers.js');

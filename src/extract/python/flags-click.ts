@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
+  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
   stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -87,7 +87,10 @@ export function clickCommandName(functionName: string): string {
  * `g.add_command(f[, name])` attach them to groups, possibly in other modules. Options declared as
  * module-level variables (`verbose = click.option(...)`, then `@verbose`) are read too, and so are
  * decorator factories (`@shared` whose body applies `click.option(…)` calls, or loops over a
- * module-level list of them: `for opt in reversed(OPTIONS): fn = opt(fn)`).
+ * module-level list of them: `for opt in reversed(OPTIONS): fn = opt(fn)`). A factory called with
+ * literal arguments (`@standard_options(hidden=True)`) is read with its parameters bound, following
+ * the branches whose conditions are then known ({@link factoryParams}); project wrappers of
+ * `click.option` make options, hidden when the wrapper hides them ({@link optionWrapper}).
  *
  * Commands registered by a function that receives the group (`def register(cli): @cli.command()
  * …` or `cli.add_command(x)`) join every group the function is called with (`register(main)`,
@@ -431,39 +434,179 @@ function readParam(
   return undefined;
 }
 
+/** What a callee used like `click.option(…)` makes: an option or an argument, hidden from help or not. */
+interface ParamMaker {
+  kind: 'option' | 'argument';
+  hidden: boolean;
+}
+
+/**
+ * The maker a dotted callee stands for: click's `option`/`argument`, or a repository wrapper of
+ * `click.option` ({@link optionWrapper}). Undefined for anything else.
+ */
+function paramMaker(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>): ParamMaker | undefined {
+  const external = ctx.external(module, dotted, local);
+  if (external !== undefined) return OPTION.has(external) ? { kind: 'option', hidden: false } : ARGUMENT.has(external) ? { kind: 'argument', hidden: false } : undefined;
+  const symbol = ctx.symbol(module, dotted, local);
+  return symbol ? optionWrapper(ctx, symbol) : undefined;
+}
+
+/** Reads one option or argument with a maker, hidden when the maker hides it. */
+function readMade(ctx: FlagContext, module: FlagModule, maker: ParamMaker, args: CallArgs): ParamSpec | undefined {
+  const spec = maker.kind === 'option' ? readOption(ctx, module, args) : readArgument(ctx, module, args);
+  return spec && maker.hidden ? { ...spec, hidden: true } : spec;
+}
+
+/**
+ * A repository function that wraps click's option decorator, passing its declarations and
+ * keywords on: `def opt(*decls, **attrs)` whose body calls `click.option(*decls, …, **attrs)`,
+ * or builds a `click.Option` (or a repository subclass of it) from `decls` (OctoPrint's
+ * `hidden_option`: `_param_memo(f, HiddenOption(param_decls, **attrs))`). Hidden when it passes
+ * `hidden=True`, sets `attrs["hidden"] = True` or `attrs.setdefault("hidden", True)`, or builds a
+ * subclass whose `get_help_record` returns nothing (click leaves such an option out of --help).
+ * Undefined for any other function (one that declares fixed options is a factory, read by
+ * {@link factoryParams}).
+ */
+function optionWrapper(ctx: FlagContext, symbol: Symbol): ParamMaker | undefined {
+  const def = symbol.module.functions.get(symbol.name)?.def;
+  const body = def?.childForFieldName('body');
+  const parameters = def?.childForFieldName('parameters');
+  if (!def || !body || !parameters) return undefined;
+  let decls: string | undefined;
+  let attrs: string | undefined;
+  for (const param of namedChildren(parameters)) {
+    if (param.type === 'list_splat_pattern') decls = namedChildren(param)[0]?.text;
+    if (param.type === 'dictionary_splat_pattern') attrs = namedChildren(param)[0]?.text;
+  }
+  if (decls === undefined) return undefined;
+  const local = symbol.module.info.functions.get(symbol.name)?.localBindings;
+  let made: ParamMaker | undefined;
+  for (const call of body.descendantsOfType('call')) {
+    if (!call) continue;
+    const args = callArgs(call);
+    const list = call.childForFieldName('arguments');
+    const passesDecls = (list ? namedChildren(list) : []).some((a) => a.text === decls || a.text === `*${decls}`);
+    if (!passesDecls) continue;
+    const external = ctx.external(symbol.module, args.callee, local);
+    if (external !== undefined && (OPTION.has(external) || OPTION_OBJECT.has(external))) {
+      made = { kind: 'option', hidden: isTrue(args.keywords.get('hidden')) };
+      break;
+    }
+    const optionClass = external === undefined ? optionSubclass(ctx, symbol.module, args.callee, local) : undefined;
+    if (optionClass) {
+      made = { kind: 'option', hidden: optionClass.hidesHelp || isTrue(args.keywords.get('hidden')) };
+      break;
+    }
+  }
+  if (!made) return undefined;
+  if (!made.hidden && attrs !== undefined && setsHidden(body, attrs)) made.hidden = true;
+  return made;
+}
+
+/** `attrs["hidden"] = True` or `attrs.setdefault("hidden", True)` in a function body. */
+function setsHidden(body: Node, attrs: string): boolean {
+  for (const assignment of body.descendantsOfType('assignment')) {
+    const left = assignment?.childForFieldName('left');
+    const right = assignment?.childForFieldName('right');
+    if (left?.type !== 'subscript' || !right || !isTrue(right)) continue;
+    const key = left.childForFieldName('subscript');
+    if (left.childForFieldName('value')?.text === attrs && key && stringValue(key) === 'hidden') return true;
+  }
+  for (const call of body.descendantsOfType('call')) {
+    const args = call ? callArgs(call) : undefined;
+    if (args?.callee?.length === 2 && args.callee[0] === attrs && args.callee[1] === 'setdefault'
+      && args.positional.length === 2 && stringValue(args.positional[0]!) === 'hidden' && isTrue(args.positional[1])) return true;
+  }
+  return false;
+}
+
+/**
+ * A repository class derived (within a few levels) from click's `Option`; `hidesHelp` when one
+ * of them defines `get_help_record` with a body that returns nothing (`pass`, `return`,
+ * `return None`), which leaves the option out of --help.
+ */
+function optionSubclass(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>, depth = 0): { hidesHelp: boolean } | undefined {
+  if (!dotted || depth > 4) return undefined;
+  const resolved = ctx.resolver.resolve(module.info, dotted, depth === 0 ? local : undefined);
+  if (resolved?.kind !== 'class') return undefined;
+  const home = ctx.modules.get(resolved.cls.module);
+  const classDef = home ? classNode(home, resolved.cls.name) : undefined;
+  if (!home || !classDef) return undefined;
+  const own = hidesHelpRecord(classDef);
+  for (const base of resolved.cls.bases) {
+    const external = ctx.external(home, base.dotted);
+    if (external !== undefined && OPTION_OBJECT.has(external)) return { hidesHelp: own };
+    const inherited = optionSubclass(ctx, home, base.dotted, undefined, depth + 1);
+    if (inherited) return { hidesHelp: own || inherited.hidesHelp };
+  }
+  return undefined;
+}
+
+/** A class body defining `get_help_record` whose body returns nothing. */
+function hidesHelpRecord(classDef: Node): boolean {
+  const body = classDef.childForFieldName('body');
+  for (const child of body ? namedChildren(body) : []) {
+    const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
+    if (def?.type !== 'function_definition' || def.childForFieldName('name')?.text !== 'get_help_record') continue;
+    const statements = namedChildren(def.childForFieldName('body') ?? def).filter((s) => !(s.type === 'expression_statement' && namedChildren(s)[0]?.type === 'string'));
+    return statements.every((s) => s.type === 'pass_statement' || (s.type === 'return_statement' && (namedChildren(s).length === 0 || namedChildren(s)[0]?.type === 'none')));
+  }
+  return false;
+}
+
 /**
  * A decorator factory (`@shared_options` where `def shared_options(fn): fn = click.option(…)(fn);
  * return fn`, or a tuple of `click.option(…)` applied in a loop): the options and arguments
  * its body declares, read from the `click.option`/`click.argument` calls in it (one level, not
- * run). Nothing for other decorators.
+ * run). Called with arguments (`@standard_options(hidden=True)`), its parameters are bound to
+ * their literal values (defaults, positionals, keywords; {@link bindParameters}) while its body
+ * is read: a branch whose condition is known not taken (`if hidden: factory = hidden_option`)
+ * is skipped, and a local name assigned a maker (`factory = click.option`, or a repository
+ * wrapper that hides options, {@link optionWrapper}) makes what the last assignment that runs
+ * gives it; under a condition that is not known, what it was first bound to. Nothing for other
+ * decorators.
  */
-function factoryParams(ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>, onUnread?: (u: UnreadFlags) => void): ParamSpec[] {
+function factoryParams(
+  ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>, onUnread?: (u: UnreadFlags) => void, called?: CallArgs,
+): ParamSpec[] {
   if (expr.type !== 'identifier' && expr.type !== 'attribute') return [];
   const symbol = ctx.symbol(module, dottedName(expr), bindings);
   const entry = symbol ? symbol.module.functions.get(symbol.name) : undefined;
   const body = entry?.def.childForFieldName('body');
   if (!symbol || !entry || !body) return [];
   const local = symbol.module.info.functions.get(symbol.name)?.localBindings;
+  const env = bindParameters(entry.def, called);
   // `factory = click.option` (OctoPrint's `standard_options()`, which swaps in a hidden variant
-  // when asked): calls of such a local name are calls of what it was first bound to.
-  const aliases = new Map<string, string>();
+  // when asked: `if hidden: factory = hidden_option`): calls of such a local name are calls of
+  // the maker it is bound to.
+  const aliases = new Map<string, ParamMaker>();
   for (const assignment of body.descendantsOfType('assignment')) {
     const left = assignment?.childForFieldName('left');
     const right = assignment?.childForFieldName('right');
-    if (left?.type !== 'identifier' || !right || aliases.has(left.text)) continue;
-    const target = ctx.external(symbol.module, dottedName(unparen(right)), local);
-    if (target !== undefined && (OPTION.has(target) || ARGUMENT.has(target))) aliases.set(left.text, target);
+    if (left?.type !== 'identifier' || !right) continue;
+    const reach = branchReach(assignment!, body, env);
+    if (reach === 'never' || (aliases.has(left.text) && reach === 'maybe')) continue;
+    let value = unparen(right);
+    if (value.type === 'conditional_expression') {
+      const [yes, cond, no] = namedChildren(value);
+      const known = cond ? knownCondition(cond, env) : undefined;
+      if (known === undefined) continue;
+      value = unparen((known === false ? no : yes) ?? value);
+    }
+    const maker = value.type === 'identifier' || value.type === 'attribute' ? paramMaker(ctx, symbol.module, dottedName(value), local) : undefined;
+    // A later binding to something else (`factory = functools.partial(click.option, …)`) keeps the maker.
+    if (maker) aliases.set(left.text, maker);
   }
   const out: ParamSpec[] = [];
   for (const call of body.descendantsOfType('call')) {
-    if (!call) continue;
+    if (!call || branchReach(call, body, env) === 'never') continue;
     const inner = callArgs(call);
-    const alias = inner.callee?.length === 1 ? aliases.get(inner.callee[0]!) : undefined;
-    const external = alias ?? ctx.external(symbol.module, inner.callee, local);
-    if (external === undefined) continue;
-    const spec = OPTION.has(external) ? readOption(ctx, symbol.module, inner) : ARGUMENT.has(external) ? readArgument(ctx, symbol.module, inner) : undefined;
+    const head = inner.callee?.length === 1 ? inner.callee[0]! : undefined;
+    const maker = (head !== undefined ? aliases.get(head) : undefined) ?? paramMaker(ctx, symbol.module, inner.callee, local);
+    if (!maker) continue;
+    const spec = readMade(ctx, symbol.module, maker, inner);
     if (spec) out.push(spec);
-    else if (OPTION.has(external) || ARGUMENT.has(external)) onUnread?.(unreadAt(symbol.module, call));
+    else onUnread?.(unreadAt(symbol.module, call));
   }
   // `for opt in reversed(OPTIONS): fn = opt(fn)` over a module-level list of `click.option(…)`
   // calls (or of variables holding them), here or imported.
@@ -537,7 +680,15 @@ function helperCallParams(ctx: FlagContext, module: FlagModule, call: Node, bind
   for (const arg of list ? namedChildren(list) : []) out.push(...bundledParams(ctx, module, arg, bindings, depth + 1, onUnread));
   // `@standard_options()`: a helper whose own body declares the options and returns the decorator.
   const fn = node.childForFieldName('function');
-  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings, onUnread));
+  // `@hidden_option("--debug")`: a repository wrapper of `click.option` is that option.
+  const wrapper = optionWrapper(ctx, helper);
+  if (wrapper) {
+    const spec = readMade(ctx, module, wrapper, callArgs(node));
+    if (spec) return [spec];
+    onUnread?.(unreadAt(module, node));
+    return [];
+  }
+  if (out.length === 0 && fn) out.push(...factoryParams(ctx, module, fn, bindings, onUnread, callArgs(node)));
   return out;
 }
 

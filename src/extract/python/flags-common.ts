@@ -3,7 +3,8 @@ import type { Node } from 'web-tree-sitter';
 import type { DefaultValue, ParamSpec, SourceLocation } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen, type PyValue } from './values.js';
+import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
+import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
 
 /** One parsed module as the flag extractors see it: the scan result plus the nodes they walk. */
 export interface FlagModule {
@@ -579,4 +580,120 @@ export function* subcommandTree<T>(root: T, children: (node: T) => Array<{ node:
     listed += kids.length;
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
   }
+}
+
+/**
+ * The values a call gives the parameters of the `def` it calls, as far as they are literals:
+ * each parameter's default (`hidden=False`), then the call's positional arguments in order and
+ * its keywords (`standard_options(hidden=True)`). A parameter whose value is not a literal maps
+ * to undefined; a call that spreads `*args`/`**kwargs` makes every parameter unknown. `call`
+ * undefined (a bare decorator `@factory`): the defaults only. Python's binding rules
+ * (https://docs.python.org/3/reference/expressions.html#calls), without evaluating anything.
+ */
+export function bindParameters(def: Node, call: CallArgs | undefined): Map<string, ConstValue | undefined> {
+  const env = new Map<string, ConstValue | undefined>();
+  const list = def.childForFieldName('parameters');
+  const names: string[] = [];
+  let positionalOpen = true;
+  for (const param of list ? namedChildren(list) : []) {
+    const parts = parameterParts(param);
+    if (parts.variadic || param.type === 'keyword_separator') positionalOpen = false;
+    if (!parts.name || parts.name.type !== 'identifier' || parts.variadic) continue;
+    env.set(parts.name.text, parts.value ? literalConst(parts.value) : undefined);
+    if (positionalOpen) names.push(parts.name.text);
+  }
+  if (!call) return env;
+  if (call.hasSplat) {
+    for (const key of env.keys()) env.set(key, undefined);
+    return env;
+  }
+  call.positional.forEach((arg, i) => {
+    const name = names[i];
+    if (name !== undefined) env.set(name, literalConst(arg));
+  });
+  for (const [key, value] of call.keywords) if (env.has(key)) env.set(key, literalConst(value));
+  return env;
+}
+
+/**
+ * The truth of an `if` condition under known parameter values: a bound name, `not x`, a literal,
+ * `x is None` / `x is not None`, `x == literal` / `x != literal`, `a and b`, `a or b`. Undefined
+ * when any part is not known.
+ */
+export function knownCondition(node: Node, env: ReadonlyMap<string, ConstValue | undefined>, depth = 0): boolean | undefined {
+  if (depth > 16) return undefined;
+  const n = unparen(node);
+  const value = (x: Node): ConstValue | undefined => {
+    const u = unparen(x);
+    return u.type === 'identifier' ? env.get(u.text) : literalConst(u);
+  };
+  if (n.type === 'not_operator') {
+    const arg = n.childForFieldName('argument');
+    const inner = arg ? knownCondition(arg, env, depth + 1) : undefined;
+    return inner === undefined ? undefined : !inner;
+  }
+  if (n.type === 'boolean_operator') {
+    const left = n.childForFieldName('left');
+    const right = n.childForFieldName('right');
+    const a = left ? knownCondition(left, env, depth + 1) : undefined;
+    const b = right ? knownCondition(right, env, depth + 1) : undefined;
+    const op = n.childForFieldName('operator')?.text;
+    if (op === 'and') return a === false || b === false ? false : a === true && b === true ? true : undefined;
+    if (op === 'or') return a === true || b === true ? true : a === false && b === false ? false : undefined;
+    return undefined;
+  }
+  if (n.type === 'comparison_operator') {
+    const operands = namedChildren(n);
+    const ops = n.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+    if (operands.length !== 2) return undefined;
+    const a = value(operands[0]!);
+    const b = value(operands[1]!);
+    if (!a || !b) return undefined;
+    const op = ops.join(' ');
+    if (op === 'is') return a.value === null && b.value === null ? true : a.value === null || b.value === null ? false : undefined;
+    if (op === 'is not') return a.value === null && b.value === null ? false : a.value === null || b.value === null ? true : undefined;
+    if (op === '==') return constEquals(a, b);
+    if (op === '!=') return !constEquals(a, b);
+    return undefined;
+  }
+  const v = value(n);
+  return v ? constTruthy(v) : undefined;
+}
+
+/**
+ * Whether `node` (inside `root`, a function body) runs under known parameter values: `'never'`
+ * when an enclosing `if`/`elif`/`else` branch (or a conditional expression's side) is not taken,
+ * `'always'` when every enclosing condition is known and taken, `'maybe'` when one is unknown.
+ */
+export function branchReach(node: Node, root: Node, env: ReadonlyMap<string, ConstValue | undefined>): 'never' | 'always' | 'maybe' {
+  let reach: 'always' | 'maybe' = 'always';
+  let child = node;
+  for (let p = node.parent; p && p.id !== root.id; child = p, p = p.parent) {
+    if (p.type === 'if_statement' && p.childForFieldName('condition')?.id !== child.id) {
+      const branches: Array<{ cond?: Node; node: Node }> = [];
+      const consequence = p.childForFieldName('consequence');
+      const condition = p.childForFieldName('condition');
+      if (consequence && condition) branches.push({ cond: condition, node: consequence });
+      for (const alt of p.childrenForFieldName('alternative')) {
+        if (!alt) continue;
+        branches.push({ cond: alt.type === 'elif_clause' ? alt.childForFieldName('condition') ?? undefined : undefined, node: alt });
+      }
+      const index = branches.findIndex((b) => b.node.id === child.id);
+      if (index < 0) continue;
+      for (let i = 0; i <= index; i++) {
+        const cond = branches[i]!.cond;
+        const known = cond ? knownCondition(cond, env) : undefined;
+        if (i < index && known === true) return 'never';
+        if (i === index && cond && known === false) return 'never';
+        if (known === undefined && (i < index || cond)) reach = 'maybe';
+      }
+    } else if (p.type === 'conditional_expression') {
+      const [yes, cond, no] = namedChildren(p);
+      if (!cond || child.id === cond.id) continue;
+      const known = knownCondition(cond, env);
+      if (known === undefined) reach = 'maybe';
+      else if ((child.id === yes?.id) !== known) return 'never';
+    }
+  }
+  return reach;
 }
