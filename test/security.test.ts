@@ -1,5 +1,5 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -185,6 +185,19 @@ describe('reports are never written through a link, nor over an input (#33 item 
     }
     expect(readFileSync(victim, 'utf8')).toBe('victim\n');
     expect(readFileSync(path.join(project, 'README.md'), 'utf8')).toBe(readme);
+  });
+
+  it('-o and --summary naming a FIFO (in the project, absolute) or a device are refused at once: exit 2 naming option and path (sweep15 D11)', () => {
+    const { project, outside } = sandbox();
+    execFileSync('mkfifo', [path.join(project, 'out.json'), path.join(project, 'sum.txt'), path.join(outside, 'fifo')]);
+    for (const [flag, file] of [['-o', 'out.json'], ['--summary', 'sum.txt'], ['-o', path.join(outside, 'fifo')], ['--summary', path.join(outside, 'fifo')], ['-o', '/dev/null']]) {
+      // Blocked forever in open() before: the 30 s timeout killed it (status null).
+      const r = runWith(project, ['--format', 'json', flag, file]);
+      const option = flag === '-o' ? '--output-file' : '--summary';
+      expect(r.status, `${flag} ${file}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`docdrift: ${option} takes a regular file; ${path.resolve(project, file)} is a ${file === '/dev/null' ? 'character device' : 'FIFO (named pipe)'}`);
+    }
   });
 
   it('-o naming the baseline, a JSON Schema or a YAML file the run reads is refused; a new file is written', () => {
