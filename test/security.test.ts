@@ -253,6 +253,35 @@ describe('a config file linked outside the project is refused, not read (#33 ite
   });
 });
 
+describe('a baseline file linked outside the project is refused, not read (sweep15 D8)', () => {
+  it('.docdrift-baseline.json or --baseline inside the project -> a file outside: exit 2 naming the path, content never printed', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'passwd');
+    writeFileSync(secret, 'root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n');
+    symlinkSync(secret, path.join(project, '.docdrift-baseline.json'));
+    symlinkSync(secret, path.join(project, 'ci-baseline.json'));
+    symlinkSync(outside, path.join(project, 'conf'));
+    execFileSync('mkfifo', [path.join(project, 'fifo-baseline.json')]);
+    for (const [args, shown] of [[[], '.docdrift-baseline.json'], [['--baseline', 'ci-baseline.json'], 'ci-baseline.json'], [['--baseline', 'conf/passwd'], 'conf/passwd']] as const) {
+      const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`cannot read the baseline ${shown}: EOUTSIDE (a symbolic link to a file outside the project); it is not read.`);
+      expect(r.stdout + r.stderr).not.toContain('root:x');
+    }
+    // A FIFO inside the project: refused without waiting for a writer.
+    const fifo = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--baseline', 'fifo-baseline.json'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(fifo.status, fifo.stderr).toBe(2);
+    expect(fifo.stderr).toContain('cannot read the baseline fifo-baseline.json: ENOTREG (not a regular file (a FIFO))');
+  });
+
+  it('a baseline outside the project named by its own path with --baseline is read (the user named it)', () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'baseline.json'), JSON.stringify({ version: 1, entries: [] }));
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--baseline', path.join(outside, 'baseline.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
+
 describe('empty paths and a missing HOME (#33 item 15)', () => {
   it("--config '', --cache-location '' and --baseline '' are refused (exit 2), nothing is written into the root", () => {
     const { project } = sandbox();
