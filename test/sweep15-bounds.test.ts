@@ -11,6 +11,7 @@ import { MAX_SUBCOMMAND_DEPTH } from '../src/extract/python/flags-common.js';
 import { MAX_SOURCE_DEPTH } from '../src/extract/python/flags-click.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { compareDefault } from '../src/model/compare.js';
+import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
 import { readProjectFile, ReadFileError } from '../src/shared/read-file.js';
 import { CLI_BIN, removeTempDirs, tempProject } from './helpers.js';
 
@@ -258,5 +259,33 @@ describe('defaults nested thousands deep are not comparable, never a crash (fres
       expect(r.status, r.stderr).toBe(0);
       expect((JSON.parse(r.stdout) as { results: unknown[] }).results).toEqual([]);
     }
+  });
+});
+
+describe('setup.py values nested thousands deep (fresh sweep D6b)', () => {
+  it('entry_points with a key nested 5,000 deep: console_scripts still read, no stack overflow (main: "Maximum call stack size exceeded" at 3,000)', async () => {
+    const deep = `${'{"a": '.repeat(5000)}1${'}'.repeat(5000)}`;
+    const text = `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main"], "x": ${deep}}, extras=${'['.repeat(5000)}${']'.repeat(5000)})\n`;
+    const r = await readSetupPyEntryPoints([{ file: 'setup.py', text }]);
+    expect(r.entryPoints.map((e) => `${e.name}=${e.target}`)).toEqual(['tool=tool.cli:main']);
+    // A console_scripts value nested 5,000 deep is a form the reader does not cover: skipped, not a crash.
+    const nested = `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ${'['.repeat(5000)}"tool=tool.cli:main"${']'.repeat(5000)}})\n`;
+    expect((await readSetupPyEntryPoints([{ file: 'setup.py', text: nested }])).entryPoints).toEqual([]);
+  });
+
+  it('setup() calls are still found in source order, in a function and under if __name__, not in a class', async () => {
+    const text = [
+      'from setuptools import setup',
+      'class Fake:',
+      '    def setup(self):',
+      '        setup(entry_points={"console_scripts": ["fake=x:y"]})',
+      'def build():',
+      '    setup(entry_points={"console_scripts": ["first=tool.a:main"]})',
+      'if __name__ == "__main__":',
+      '    setup(entry_points={"console_scripts": ["second=tool.b:main"]})',
+      '',
+    ].join('\n');
+    const r = await readSetupPyEntryPoints([{ file: 'setup.py', text }]);
+    expect(r.entryPoints.map((e) => e.name)).toEqual(['first', 'second']);
   });
 });
