@@ -190,7 +190,7 @@ describe('reports are never written through a link, nor over an input (#33 item 
   it('-o and --summary naming a FIFO (in the project, absolute) or a device are refused at once: exit 2 naming option and path (sweep15 D11)', () => {
     const { project, outside } = sandbox();
     execFileSync('mkfifo', [path.join(project, 'out.json'), path.join(project, 'sum.txt'), path.join(outside, 'fifo')]);
-    for (const [flag, file] of [['-o', 'out.json'], ['--summary', 'sum.txt'], ['-o', path.join(outside, 'fifo')], ['--summary', path.join(outside, 'fifo')], ['-o', '/dev/null']]) {
+    for (const [flag, file] of [['-o', 'out.json'], ['--summary', 'sum.txt'], ['-o', path.join(outside, 'fifo')], ['--summary', path.join(outside, 'fifo')], ['-o', '/dev/null']] as const) {
       // Blocked forever in open() before: the 30 s timeout killed it (status null).
       const r = runWith(project, ['--format', 'json', flag, file]);
       const option = flag === '-o' ? '--output-file' : '--summary';
