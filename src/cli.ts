@@ -350,7 +350,10 @@ function expandGlob(p: string, cwd: string, root: string): string[] {
 function outputFileProblem(abs: string, given: string): string | undefined {
   if (given.trim() === '') return 'needs a file path; got an empty value (is the variable it came from set?).';
   try {
-    if (statSync(abs).isDirectory()) return `takes a file; ${abs} is a directory.`;
+    const stat = statSync(abs);
+    if (stat.isDirectory()) return `takes a file; ${abs} is a directory.`;
+    // A FIFO blocked the run forever in open() (sweep15 D11); a device or socket is no report file either.
+    if (!stat.isFile()) return `takes a regular file; ${abs} is ${nonRegularKind(stat)}. Name a regular file.`;
   } catch {
     // A new file: its directory must exist.
     const dir = path.dirname(abs);
@@ -361,6 +364,16 @@ function outputFileProblem(abs: string, given: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** What a non-regular file is, for a message: "a FIFO (named pipe)", "a character device", .... */
+function nonRegularKind(stat: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isSymbolicLink(): boolean }): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
 }
 
 /**
@@ -452,9 +465,11 @@ function refuseHardLink(fd: number): void {
 /** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), nor into a file with other names, and writes `text`. */
 function writeReport(file: string, text: string, append: boolean): void {
   // Truncated after the check, not by open(O_TRUNC): a hard link to an input is left whole.
-  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0);
+  // O_NONBLOCK: a FIFO put there after the check fails to open (ENXIO) instead of blocking the run.
+  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
   const fd = openSync(file, flags, 0o666);
   try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a regular file; docdrift writes reports into regular files only');
     refuseHardLink(fd);
     if (!append) ftruncateSync(fd, 0);
     writeSync(fd, text);

@@ -1,5 +1,5 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -187,6 +187,19 @@ describe('reports are never written through a link, nor over an input (#33 item 
     expect(readFileSync(path.join(project, 'README.md'), 'utf8')).toBe(readme);
   });
 
+  it('-o and --summary naming a FIFO (in the project, absolute) or a device are refused at once: exit 2 naming option and path (sweep15 D11)', () => {
+    const { project, outside } = sandbox();
+    execFileSync('mkfifo', [path.join(project, 'out.json'), path.join(project, 'sum.txt'), path.join(outside, 'fifo')]);
+    for (const [flag, file] of [['-o', 'out.json'], ['--summary', 'sum.txt'], ['-o', path.join(outside, 'fifo')], ['--summary', path.join(outside, 'fifo')], ['-o', '/dev/null']] as const) {
+      // Blocked forever in open() before: the 30 s timeout killed it (status null).
+      const r = runWith(project, ['--format', 'json', flag, file]);
+      const option = flag === '-o' ? '--output-file' : '--summary';
+      expect(r.status, `${flag} ${file}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`docdrift: ${option} takes a regular file; ${path.resolve(project, file)} is a ${file === '/dev/null' ? 'character device' : 'FIFO (named pipe)'}`);
+    }
+  });
+
   it('-o naming the baseline, a JSON Schema or a YAML file the run reads is refused; a new file is written', () => {
     const { project } = sandbox();
     writeFileSync(path.join(project, '.docdrift-baseline.json'), JSON.stringify({ version: 1, entries: [] }));
@@ -237,6 +250,35 @@ describe('a config file linked outside the project is refused, not read (#33 ite
       expect(r.stderr).toContain('leads through a symbolic link to a file outside the project');
       expect(r.stdout + r.stderr).not.toContain('SECRET-FIRST-LINE');
     }
+  });
+});
+
+describe('a baseline file linked outside the project is refused, not read (sweep15 D8)', () => {
+  it('.docdrift-baseline.json or --baseline inside the project -> a file outside: exit 2 naming the path, content never printed', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'passwd');
+    writeFileSync(secret, 'root:x:0:0:SECRET-FIRST-LINE:/root:/bin/bash\n');
+    symlinkSync(secret, path.join(project, '.docdrift-baseline.json'));
+    symlinkSync(secret, path.join(project, 'ci-baseline.json'));
+    symlinkSync(outside, path.join(project, 'conf'));
+    execFileSync('mkfifo', [path.join(project, 'fifo-baseline.json')]);
+    for (const [args, shown] of [[[], '.docdrift-baseline.json'], [['--baseline', 'ci-baseline.json'], 'ci-baseline.json'], [['--baseline', 'conf/passwd'], 'conf/passwd']] as const) {
+      const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`cannot read the baseline ${shown}: EOUTSIDE (a symbolic link to a file outside the project); it is not read.`);
+      expect(r.stdout + r.stderr).not.toContain('root:x');
+    }
+    // A FIFO inside the project: refused without waiting for a writer.
+    const fifo = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--baseline', 'fifo-baseline.json'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(fifo.status, fifo.stderr).toBe(2);
+    expect(fifo.stderr).toContain('cannot read the baseline fifo-baseline.json: ENOTREG (not a regular file (a FIFO))');
+  });
+
+  it('a baseline outside the project named by its own path with --baseline is read (the user named it)', () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'baseline.json'), JSON.stringify({ version: 1, entries: [] }));
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache', '--baseline', path.join(outside, 'baseline.json')], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
   });
 });
 

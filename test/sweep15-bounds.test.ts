@@ -10,6 +10,8 @@ import { extractJsonSchemas, MAX_ALLOF_DEPTH } from '../src/extract/jsonschema/i
 import { MAX_SUBCOMMAND_DEPTH } from '../src/extract/python/flags-common.js';
 import { MAX_SOURCE_DEPTH } from '../src/extract/python/flags-click.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
+import { compareDefault } from '../src/model/compare.js';
+import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
 import { readProjectFile, ReadFileError } from '../src/shared/read-file.js';
 import { CLI_BIN, removeTempDirs, tempProject } from './helpers.js';
 
@@ -217,5 +219,73 @@ describe('files read by a fixed name are regular files inside the project (#33 s
     expect(r.error).toBeUndefined();
     expect(r.status, r.stderr).toBe(0);
     expect(messages(r.stdout)).toContain('Cannot read package.json: EOUTSIDE (a symbolic link to a file outside the project); it is not read');
+  });
+});
+
+describe('defaults nested thousands deep are not comparable, never a crash (fresh sweep D3)', () => {
+  const deep = (open: string, close: string, n: number): string => open.repeat(n) + close.repeat(n);
+  const code = (text: string) => ({ kind: 'expression' as const, text });
+
+  it('compareDefault answers unknown for a code or documented default nested past the limit (main: RangeError)', () => {
+    for (const text of [deep('[', ']', 3000), deep('f(', ')', 3000), deep('(', ')', 3000), `${'{1: '.repeat(3000)}1${'}'.repeat(3000)}`, deep('(', ',)', 3000), Array(5000).fill('2').join(' ** '), `${'-'.repeat(5000)}1`]) {
+      expect(compareDefault(code(text), '`0`'), text.slice(0, 20)).toBe('unknown');
+    }
+    // The documented side as well.
+    expect(compareDefault(code('[]'), `\`${deep('[', ']', 3000)}\``)).toBe('unknown');
+    expect(compareDefault(code('0'), `\`${'"\''.repeat(2000)}0${'\'"'.repeat(2000)}\``)).toBe('unknown');
+    // Shallow nesting still compares by meaning.
+    expect(compareDefault(code(deep('[', ']', 50)), `\`${deep('[', ']', 50)}\``)).toBe('same');
+    expect(compareDefault(code('[[1]]'), '`[[2]]`')).toBe('different');
+  });
+
+  const run = (root: string) => spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+  const REFERENCE = (cmd: string, flag: string) => `# Reference\n\n### \`${cmd}\`\n\n| Option | Default | Description |\n| --- | --- | --- |\n| \`${flag}\` | \`0\` | Seed. |\n`;
+
+  it('argparse defaults 3,000 deep (list, dict() calls) and a commander default 1,500 deep (3,000: the TS parser gives its own warning): exit 0, no finding (main: internal error, exit 2)', { timeout: 120_000 }, () => {
+    const py = tempProject({
+      'pyproject.toml': '[project]\nname = "tool"\nversion = "1.0.0"\n\n[project.scripts]\ntool = "tool.cli:main"\n',
+      'tool/__init__.py': '',
+      'tool/cli.py': `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--seed", default=${deep('[', ']', 3000)})\n    p.add_argument("--depth", default=${deep('dict(', ')', 3000)})\n    p.parse_args()\n`,
+      'docs/reference.md': `${REFERENCE('tool', '--seed')}| \`--depth\` | \`0\` | Depth. |\n`,
+    });
+    const ts = tempProject({
+      'package.json': '{"name": "tsapp", "type": "module", "bin": {"tsapp": "dist/cli.js"}, "dependencies": {"commander": "^12.0.0"}}',
+      'src/cli.ts': `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram.option('--x <v>', 'x', ${deep('[', ']', 1500)});\nprogram.parse();\n`,
+      'docs/reference.md': REFERENCE('tsapp', '--x'),
+    });
+    for (const root of [py, ts]) {
+      const r = run(root);
+      expect(r.stderr).not.toMatch(/internal error|Maximum call stack/);
+      expect(r.status, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { results: unknown[] }).results).toEqual([]);
+    }
+  });
+});
+
+describe('setup.py values nested thousands deep (fresh sweep D6b)', () => {
+  it('entry_points with a key nested 5,000 deep: console_scripts still read, no stack overflow (main: "Maximum call stack size exceeded" at 3,000)', async () => {
+    const deep = `${'{"a": '.repeat(5000)}1${'}'.repeat(5000)}`;
+    const text = `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main"], "x": ${deep}}, extras=${'['.repeat(5000)}${']'.repeat(5000)})\n`;
+    const r = await readSetupPyEntryPoints([{ file: 'setup.py', text }]);
+    expect(r.entryPoints.map((e) => `${e.name}=${e.target}`)).toEqual(['tool=tool.cli:main']);
+    // A console_scripts value nested 5,000 deep is a form the reader does not cover: skipped, not a crash.
+    const nested = `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ${'['.repeat(5000)}"tool=tool.cli:main"${']'.repeat(5000)}})\n`;
+    expect((await readSetupPyEntryPoints([{ file: 'setup.py', text: nested }])).entryPoints).toEqual([]);
+  });
+
+  it('setup() calls are still found in source order, in a function and under if __name__, not in a class', async () => {
+    const text = [
+      'from setuptools import setup',
+      'class Fake:',
+      '    def setup(self):',
+      '        setup(entry_points={"console_scripts": ["fake=x:y"]})',
+      'def build():',
+      '    setup(entry_points={"console_scripts": ["first=tool.a:main"]})',
+      'if __name__ == "__main__":',
+      '    setup(entry_points={"console_scripts": ["second=tool.b:main"]})',
+      '',
+    ].join('\n');
+    const r = await readSetupPyEntryPoints([{ file: 'setup.py', text }]);
+    expect(r.entryPoints.map((e) => e.name)).toEqual(['first', 'second']);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { writeFileSync } from 'node:fs';
-import { readErrorText, readRegularFile, stripBom } from '../shared/read-file.js';
+import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -279,12 +279,16 @@ export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   let text: string;
   try {
     // A regular file of at most 64 MB (a committed link to /dev/zero must not hang the run), BOM stripped.
-    text = stripBom(readRegularFile(file));
+    // A path inside the project must stay inside it with every link followed, as the config's
+    // (`.docdrift-baseline.json -> /etc/passwd` was read and its first line echoed in the JSON
+    // error: sweep15 D8); a file outside named by its own path with --baseline is the user's choice.
+    text = stripBom(escapesRoot(rel) ? readRegularFile(file) : readProjectFile(request.root, file, { maxBytes: MAX_READ_BYTES }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
     throw new BaselineError(
-      `cannot read the baseline ${shown}: ${readErrorText(error)}.` + (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
+      `cannot read the baseline ${shown}: ${readErrorText(error)}${code === 'EOUTSIDE' ? '; it is not read' : ''}.` +
+        (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
     );
   }
   return { request, file, shown, inScope, entries: parseBaseline(text, shown) };

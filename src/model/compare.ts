@@ -23,6 +23,17 @@ type Value =
 
 const NULL: Value = { t: 'null' };
 
+/**
+ * Deepest nesting of a default docdrift evaluates (brackets, calls, unary signs, `**` chains), on
+ * either side. Real defaults nest a few levels; a default nested 1,500 deep overflowed the stack
+ * of the recursive readers below ("internal error in rule reference-default-mismatch": sweep15
+ * D3). A deeper value is not comparable: {@link compareDefault} answers `unknown`.
+ */
+const MAX_VALUE_DEPTH = 100;
+
+/** Thrown by the readers below past {@link MAX_VALUE_DEPTH}; caught by {@link compareDefault}. */
+class TooDeep extends Error {}
+
 /** A canonical string for a value (dict keys and set items are matched by it). */
 function canonical(v: Value): string {
   switch (v.t) {
@@ -178,6 +189,8 @@ function parseNumber(text: string): Value | undefined {
 
 class PyParser {
   private i = 0;
+  /** Nesting of {@link unary}, through which every nested expression passes. */
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
 
   /** Parses the whole token list as one expression. */
@@ -230,6 +243,16 @@ class PyParser {
   }
 
   private unary(): Value | undefined {
+    if (this.depth >= MAX_VALUE_DEPTH) throw new TooDeep();
+    this.depth++;
+    try {
+      return this.signed();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private signed(): Value | undefined {
     if (this.eat('-')) {
       const v = this.unary();
       if (v?.t !== 'num') return undefined;
@@ -458,7 +481,11 @@ function arith(op: string, a: Value, b: Value): Value | undefined {
   }
 }
 
-/** Evaluates a Python literal expression; undefined when it is not one docdrift understands. */
+/**
+ * Evaluates a Python literal expression; undefined when it is not one docdrift understands.
+ *
+ * @throws {TooDeep} when it nests deeper than {@link MAX_VALUE_DEPTH}.
+ */
 function evalPython(text: string): Value | undefined {
   const tokens = tokenize(text);
   if (!tokens || tokens.length === 0) return undefined;
@@ -590,12 +617,13 @@ function unquote(text: string): { inner: string; quoted: boolean } {
  * Python literals). Unquoted words become `bare` strings; the result is never undefined for a
  * non-empty text.
  */
-function docValue(text: string, formatted: boolean): Value {
+function docValue(text: string, formatted: boolean, depth = 0): Value {
+  if (depth >= MAX_VALUE_DEPTH) throw new TooDeep();
   const t = text.trim();
   const { inner, quoted } = unquote(t);
   if (quoted) {
     // Quotes are ignored: "None" is None, "5" is 5, "abc" is abc.
-    const v = docValue(inner, true);
+    const v = docValue(inner, true, depth + 1);
     return v.t === 'str' ? { t: 'str', v: inner, raw: inner } : v;
   }
   const kw = keyword(t, formatted);
@@ -625,17 +653,17 @@ function docValue(text: string, formatted: boolean): Value {
               entries: pairs.map((p) => {
                 const key = p![0]!;
                 const value = p!.slice(1).join(':');
-                return [docValue(key, true), docValue(value, true)];
+                return [docValue(key, true, depth + 1), docValue(value, true, depth + 1)];
               }),
             };
           }
           if (pairs.every((p) => p && p.length === 1)) {
-            return { t: 'list', items: parts.map((p) => docValue(p, true)), set: true };
+            return { t: 'list', items: parts.map((p) => docValue(p, true, depth + 1)), set: true };
           }
         } else if (container[1] === '[' || parts.length !== 1 || /,\s*$/.test(body)) {
-          return { t: 'list', items: parts.map((p) => docValue(p, true)) };
+          return { t: 'list', items: parts.map((p) => docValue(p, true, depth + 1)) };
         } else {
-          return docValue(body, formatted); // (x) is x
+          return docValue(body, formatted, depth + 1); // (x) is x
         }
       }
     }
@@ -781,6 +809,16 @@ function compareSequences(a: Value[], b: Value[]): Comparison {
  *   trailing remark in parentheses are tolerated).
  */
 export function compareDefault(code: DefaultValue | undefined, documented: string): Comparison {
+  try {
+    return compareDefaultValues(code, documented);
+  } catch (error) {
+    if (error instanceof TooDeep) return 'unknown'; // nested too deep to compare: not comparable, no finding
+    throw error;
+  }
+}
+
+/** {@link compareDefault}, throwing {@link TooDeep} for a value nested too deep. */
+function compareDefaultValues(code: DefaultValue | undefined, documented: string): Comparison {
   if (!code) return 'unknown';
   const cleaned = cleanDocumented(documented);
   if (!cleaned || cleaned.text === '') return 'unknown';

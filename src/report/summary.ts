@@ -176,12 +176,15 @@ export function formatSummary(messages: readonly DriftMessage[], model: Model, n
  * (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#adding-a-job-summary).
  * The text ends with a blank line, so whatever is appended next starts a block of its own.
  *
- * @throws the `fs` error (ENOENT for a missing directory, EACCES, EISDIR, ELOOP for a link) when the file cannot be written.
+ * @throws the `fs` error (ENOENT for a missing directory, EACCES, EISDIR, ELOOP for a link, ENXIO for a FIFO
+ * nobody reads) when the file cannot be written, or an Error for a file that is not regular.
  */
 export function appendSummary(file: string, markdown: string): void {
   // Never through a symbolic link as the last component (O_NOFOLLOW: ELOOP), as every other write (#33 item 10).
-  const fd = openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0), 0o666);
+  // O_NONBLOCK: a FIFO fails to open (ENXIO) instead of blocking the run forever (sweep15 D11).
+  const fd = openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0), 0o666);
   try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a regular file; docdrift writes summaries into regular files only');
     // Nor into a file with other names: a hard link to a source the run read (sweep13 D3).
     const links = fstatSync(fd).nlink;
     if (links > 1) throw new Error(`the file has ${links} names (hard links); docdrift does not write reports into a file with other names`);
