@@ -8,6 +8,7 @@ import { globby } from 'globby';
 import picomatch from 'picomatch';
 import { readPackageBins } from '../extract/package-bins.js';
 import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
+import { escapesRoot } from '../shared/paths.js';
 import { readProjectFile } from '../shared/read-file.js';
 
 
@@ -273,7 +274,7 @@ export function declaredBinFiles(packaging: readonly string[], programs: readonl
     const dir = path.posix.dirname(file);
     for (const bin of readPackageBins({ file, text }).bins) {
       const target = path.posix.normalize(path.posix.join(dir === '.' ? '' : dir, bin.file));
-      if (target.startsWith('../') || target === '..' || path.posix.isAbsolute(target) || have.has(target)) continue;
+      if (escapesRoot(target) || have.has(target)) continue;
       if (isIgnored(target) || !exists(target)) continue;
       have.add(target);
       out.push(target);

@@ -11,6 +11,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { escapesRoot } from './paths.js';
 
 /** Default cap of {@link readRegularFile}: 64 MiB, far above any document, source or baseline docdrift reads. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -121,8 +122,7 @@ export function readProjectFile(root: string, rel: string, options: ReadOptions 
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     throw new ReadFileError(code, code);
   }
-  const inside = path.relative(realRoot, real);
-  if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
+  if (escapesRoot(path.relative(realRoot, real))) {
     throw new ReadFileError('EOUTSIDE', 'a symbolic link to a file outside the project');
   }
   return decodeText(readRegularFileBytes(real, { maxBytes: options.maxBytes ?? MAX_PROJECT_FILE_BYTES }));
