@@ -22,7 +22,7 @@ import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
-import type { ConfigClass, DocFile, InputDiagnostic, Model, UnreadProgram } from '../model/types.js';
+import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
 import { suggestNames } from '../shared/names.js';
@@ -372,6 +372,8 @@ export interface CodeFacts {
   unreadPrograms: Array<[string, UnreadProgram]>;
   /** CLI libraries used by Python scripts (`if __name__ == "__main__":`) that no command reads: said when no command is found. */
   scriptLibraries: CliLibraryUse[];
+  /** Environment variables the Python and TypeScript/JavaScript sources read (issue #31), both languages merged. */
+  env: EnvExtraction;
 }
 
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
@@ -571,6 +573,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
+    // Issue #31: filled by the Python (`python.env`) and TypeScript env extractors.
+    env: { vars: [], dynamic: [] },
   };
 }
 

@@ -19,8 +19,52 @@ export interface SourceLocation {
   endColumn?: number;
 }
 
-/** Where a parameter definition comes from. Issue #4 adds `cli-flag`. */
-export type ParamOrigin = 'config-field' | 'cli-flag';
+/**
+ * Where a parameter definition comes from. Issue #4 adds `cli-flag`; issue #31 adds `env-var`, an
+ * environment variable the code reads (its `name` is the variable's name as users set it).
+ */
+export type ParamOrigin = 'config-field' | 'cli-flag' | 'env-var';
+
+/**
+ * The name of the pseudo-command whose parameters are the project's environment variables
+ * (issue #31). Its reference sections are env tables and `.env.example` files; its usages are
+ * `VAR=value cmd`, `export VAR=…`, `docker run -e VAR=…` and YAML `environment:`/`env:` maps.
+ */
+export const ENVIRONMENT_COMMAND = 'environment';
+
+/**
+ * How code reads an environment variable (issue #31), on a `ParamSpec` of origin `env-var`:
+ * - `settings`: a pydantic-settings `BaseSettings` field (env prefix + field name, or an alias);
+ * - `read`: a direct read (`os.environ[...]`, `os.getenv`, `process.env.X`, `import.meta.env.X`);
+ * - `schema`: a declared env schema (t3-env/`createEnv`, `envalid`, a zod schema parsing `process.env`);
+ * - `flag`: a CLI flag's env fallback (click/typer `envvar=`, commander `Option.env()`, oclif `env:`).
+ */
+export type EnvSource = 'settings' | 'read' | 'schema' | 'flag';
+
+/**
+ * Reads of the environment whose variable name the code computes (`os.environ[prefix + key]`,
+ * `process.env[name]`, `os.getenv(f"{P}_X")`): variables documented with this `prefix` (`''` when
+ * nothing is known) may be read there, so they are never called unknown.
+ */
+export interface DynamicEnvRead {
+  /** The literal start of the computed name (`APP_` of `` `APP_${k}` ``), `''` if none. */
+  prefix: string;
+  location: SourceLocation;
+  /** The source text of the read, for notes (`os.environ[prefix + key]`). */
+  construct: string;
+}
+
+/** Environment variables one language's extraction found (issue #31). */
+export interface EnvExtraction {
+  /**
+   * One `ParamSpec` per read site or settings field, origin `env-var`, `name` = the variable,
+   * `owner` = the settings class's qualified name or the reading file's module/path, `dest` = the
+   * settings field path (`db.host`) when there is one, `location` = the name token. The linker
+   * merges them by name; it decides which count (test files, well-known variables).
+   */
+  vars: ParamSpec[];
+  dynamic: DynamicEnvRead[];
+}
 
 /**
  * A default value as the code writes it.
@@ -107,6 +151,20 @@ export interface ParamSpec {
    * as `city=London` in an example are its values, not parameters.
    */
   variadic?: boolean;
+  /**
+   * Environment variables this flag or config field is also read from (issue #31): click/typer
+   * `envvar=` (a name or a list), click `auto_envvar_prefix` (`PREFIX_FLAG_NAME`), cyclopts `env_var`,
+   * commander `Option.env('X')`, oclif `env: 'X'`, yargs `.env('PREFIX')`. Each is checked in the
+   * table that documents env vars, the flag in the flag table.
+   */
+  envVars?: string[];
+  /** Origin `env-var`: how the code reads the variable. */
+  envSource?: EnvSource;
+  /**
+   * Origin `env-var`: the variable is matched ignoring case (pydantic-settings' default
+   * `case_sensitive=False`); absent or false: exact (`os.environ`, `process.env`).
+   */
+  envCaseInsensitive?: boolean;
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
@@ -287,7 +345,7 @@ export interface CommandSpec {
    * `config.yaml`) whose root is a config class: its examples are YAML/JSON/TOML code blocks and
    * its reference sections are headed by the file name. Absent means a command users type.
    */
-  kind?: 'command' | 'config-file';
+  kind?: 'command' | 'config-file' | 'environment';
 }
 
 /** A heading in a document, with the anchor GitHub would give it. */
@@ -425,7 +483,7 @@ export interface RowSpellings {
  * - `commented-yaml`: a YAML block with a comment per key (`port: 8080  # what it does`) in a
  *   config file's reference section or a configured `sections` heading, one row per key (issue #13).
  */
-export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help' | 'commented-yaml';
+export type ReferenceLayout = 'table' | 'headings' | 'list' | 'help' | 'commented-yaml' | 'env-file';
 
 /**
  * `--help` output pasted into a code block (argparse, click, typer, yargs, commander, meow, cac,
@@ -537,7 +595,14 @@ export type ArgumentSyntax =
   /** CLI flag: `--name`, `--name=v`, `--name v`, `-x`. */
   | 'flag'
   /** A key of a configuration file example (YAML, JSON, TOML), at any depth, as a dotted path. */
-  | 'config-key';
+  | 'config-key'
+  /**
+   * An environment variable set for a command (issue #31): `VAR=v cmd`, `export VAR=v`,
+   * `env VAR=v`, `docker run -e VAR=v`/`--env VAR=v`, a YAML `environment:`/`env:` map entry, a
+   * `.env` code block line. The usage's `command` is {@link ENVIRONMENT_COMMAND}, `name` = `key` =
+   * the variable, `prefix` `''`.
+   */
+  | 'env';
 
 /** One parameter passed in one example. */
 export interface Usage {
