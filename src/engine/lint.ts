@@ -579,7 +579,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     sourceCount: sources.length + tsSourceCount,
     // Issue #31: filled by the Python (`python.env`) and TypeScript env extractors.
     env: { vars: [], dynamic: [] },
-    envWords: codeEnvWords(sources, tsFiles, read),
+    envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
   };
 }
 
@@ -587,11 +587,15 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
 /** Largest source file scanned for upper-case words (a bundle or generated file says nothing about env vars). */
 const MAX_ENV_WORD_SCAN = 1_000_000;
 
-/** Upper-case words with an underscore in the Python and TypeScript/JavaScript sources (see `collectEnvWords`), sorted. */
-function codeEnvWords(sources: readonly PythonSource[], tsFiles: readonly string[], read: ReadFile): string[] {
+/**
+ * Upper-case words with an underscore in the Python and TypeScript/JavaScript sources and the
+ * project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
+ * `collectEnvWords`; sorted.
+ */
+function codeEnvWords(sources: readonly PythonSource[], otherFiles: readonly string[], read: ReadFile): string[] {
   const words = new Set<string>();
   for (const src of sources) if (src.text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(src.text, words);
-  for (const file of tsFiles) {
+  for (const file of otherFiles) {
     const text = read(file);
     if (text !== undefined && text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(text, words);
   }
