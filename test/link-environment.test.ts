@@ -179,3 +179,19 @@ describe('environment pseudo-command', () => {
     expect(envNameStatus('CI', cmd, [], () => false)).toBe('excluded');
   });
 });
+
+describe('env config', () => {
+  it('env.sections names headings that document env vars; env.check false turns it off', () => {
+    const text = '## Settings\n\n| Name | Description |\n|---|---|\n| `APP_PORT` | port |\n| `APP_OLD` | gone |\n';
+    const env: EnvExtraction = { vars: [envVar('APP_PORT', 'app.py', 1), envVar('APP_HOST', 'app.py', 2)], dynamic: [] };
+    const build = (envConfig: { check: boolean; sections: string[] }) =>
+      buildModel({ root: '/x', config: { ...defaultConfig(), env: envConfig }, classes: [], functionConfigs: new Map(), entryPoints: [], stringKeys: new Map(), docs: [parseDoc('README.md', text).doc], diagnostics: [], env });
+    // By content alone: `WORD_WORD` names one of which the code reads.
+    expect(build({ check: true, sections: [] }).sections.map((s) => s.commands)).toEqual([[ENVIRONMENT_COMMAND]]);
+    const named = build({ check: true, sections: ['Settings'] });
+    expect(named.sections[0]!.inferred?.evidence).toMatch(/heading/);
+    const off = build({ check: false, sections: [] });
+    expect(off.commandByName(ENVIRONMENT_COMMAND)).toBeUndefined();
+    expect(off.sections.every((s) => !s.commands.includes(ENVIRONMENT_COMMAND))).toBe(true);
+  });
+});

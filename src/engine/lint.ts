@@ -195,7 +195,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
     // Env var names the code reads make a page worth parsing too (issue #31).
-    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...envMentionNames(code.env)].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
     const t3 = performance.now();
     progress({ stage: 'model' });
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
@@ -805,7 +805,7 @@ export function parseDocs(
   // that names no command: reference inference by content, issue #29).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    [...sectionPatterns(config), ...ENV_HEADING_PATTERNS],
+    [...sectionPatterns(config), ...(config.env.check ? [...ENV_HEADING_PATTERNS, ...config.env.sections] : [])],
     keyNames,
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;

@@ -199,16 +199,19 @@ export function buildModel(input: ModelInput): Model {
   const referenceBlocks = new Set<DataBlock>();
   // Issue #31: env tables, lists and headings become sections of the `environment` pseudo-command,
   // and the command sections are read from what is left (no flag is demanded in an env table).
-  const env: EnvExtraction = input.env ?? { vars: [], dynamic: [] };
+  // `env.check: false` in the config turns all of it off.
+  const checkEnv = config.env?.check !== false;
+  const env: EnvExtraction = (checkEnv ? input.env : undefined) ?? { vars: [], dynamic: [] };
   const envNames = new Set(env.vars.map((v) => foldSpelling(v.name)));
   const envSections: ReferenceSection[] = [];
+  const isEnvSectionHeading = createHeadingMatcher(config.env?.sections ?? []);
   const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file)).map((doc) => {
-    if (doc.historical || isHistoryPage(doc)) return doc;
-    const split = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)));
+    if (!checkEnv || doc.historical || isHistoryPage(doc)) return doc;
+    const split = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)), isEnvSectionHeading);
     envSections.push(...split.sections);
     return split.rest;
   });
-  for (const f of input.envFiles ?? []) if (f.rows.length > 0) envSections.push(envFileSection(f.file, f.rows, f.lines ?? f.rows.length));
+  if (checkEnv) for (const f of input.envFiles ?? []) if (f.rows.length > 0) envSections.push(envFileSection(f.file, f.rows, f.lines ?? f.rows.length));
   const explicit = new Map<DocFile, ReferenceSection[]>();
   for (const doc of referenceDocs) {
     explicit.set(doc, sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
@@ -282,13 +285,13 @@ export function buildModel(input: ModelInput): Model {
   dropHistorySections(sections, commandByName);
   nameMetavarRows(sections, commandByName);
   // The env column of a flag table documents the variables its flags are also read from.
-  for (const s of [...sections]) {
+  for (const s of checkEnv ? [...sections] : []) {
     if (s.global || s.history) continue;
     const column = envColumnSection(s);
     if (column) envSections.push(column);
   }
-  const envUsages = input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? [])));
-  const envCommand = byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env, envSections.length > 0 || envUsages.length > 0);
+  const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
+  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env, envSections.length > 0 || envUsages.length > 0);
   if (envCommand) {
     commands.push(envCommand);
     byName.set(ENVIRONMENT_COMMAND, envCommand);

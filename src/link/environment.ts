@@ -170,13 +170,13 @@ export interface EnvSplit {
 /**
  * Finds a document's env sections and removes their rows from what the command sections are
  * read from. A heading block gives an env section when its heading (or a parent's) says
- * "Environment variables" and its tables, lists or parameter headings are mostly upper-case
+ * "Environment variables" (or matches the config's `env.sections`, `configured`) and its tables, lists or parameter headings are mostly upper-case
  * names, or, under any heading, when a table's names are env-shaped (see {@link envShaped}).
  * The sections are marked `inferred` (found by content): a reference listing under half of the
  * variables the code reads is a selection, and missing ones are not reported
  * (`partialReference`).
  */
-export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boolean): EnvSplit {
+export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boolean, configured: (headingText: string) => boolean = () => false): EnvSplit {
   // A block's tables and rows include its nested blocks': each belongs to the innermost block
   // holding it (blocks come in document order, a nested block after its parent).
   const tableOwner = new Map<number, HeadingBlock>();
@@ -192,7 +192,8 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
   const stack: HeadingBlock[] = [];
   for (const block of doc.blocks) {
     while (stack.length > 0 && !(block.heading.location.line > stack[stack.length - 1]!.heading.location.line && block.endLine <= stack[stack.length - 1]!.endLine)) stack.pop();
-    const underEnv = isEnvHeading(block.heading.text) || stack.some((b) => isEnvHeading(b.heading.text));
+    const says = (b: HeadingBlock): boolean => isEnvHeading(b.heading.text) || configured(b.heading.text);
+    const underEnv = says(block) || stack.some(says);
     stack.push(block);
     const taken: EnvRows[] = [];
     for (const table of block.tables) {
