@@ -32,8 +32,8 @@ const WELL_KNOWN = new Set([
   'JEST_WORKER_ID', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'TS_NODE_PROJECT', 'BABEL_ENV', 'VERCEL', 'NETLIFY', 'SUDO_USER', 'SUDO_UID',
   'PREFIX', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL',
 ]);
-/** Prefixes of well-known families (`GITHUB_SHA`, `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`). */
-const WELL_KNOWN_PREFIX = /^(?:GITHUB_|RUNNER_|npm_|LC_|XDG_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
+/** Well-known families: GitHub Actions' runner variables (`GITHUB_SHA`, not `GITHUB_TOKEN`, which projects document as theirs), `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`. */
+const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
 
 /** Whether a variable is one every program may read (see {@link WELL_KNOWN}). */
 export function isWellKnownEnv(name: string): boolean {
