@@ -217,6 +217,17 @@ export function scanEnvReads(info: ModuleInfo, root: Node): RawEnvRead[] {
     if (capture.name === 'import') bindImport(info, capture.node, bindings, true);
     else ids.push(capture.node);
   }
+  // `from os import getenv as ge`: the local names of the environment, searched too.
+  const renamed = [...bindings].filter(([local, b]) => b.kind === 'symbol' && b.module === 'os' && (b.name === 'environ' || b.name === 'getenv') && local !== b.name).map(([local]) => local);
+  if (renamed.length > 0 && renamed.every((n) => /^[A-Za-z_]\w*$/.test(n))) {
+    const extra = new Query(language, `((identifier) @id (#any-of? @id ${renamed.map((n) => `"${n}"`).join(' ')}))`);
+    try {
+      ids.push(...extra.captures(root).map((c) => c.node));
+    } finally {
+      extra.delete();
+    }
+    ids.sort((x, y) => x.startIndex - y.startIndex);
+  }
   const ctx: ScanContext = { constants: info.constants, bindings };
   const reads: RawEnvRead[] = [];
   for (const id of ids) {

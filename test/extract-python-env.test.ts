@@ -1,0 +1,333 @@
+/** Environment variables in Python code (issue #31): pydantic-settings fields, os.environ/os.getenv reads, click/typer envvar ties. */
+import { describe, expect, it } from 'vitest';
+import { extractPython, type PythonSource } from '../src/extract/python/index.js';
+import type { EnvExtraction, ParamSpec } from '../src/model/types.js';
+
+function py(file: string, text: string): PythonSource {
+  return { file, text: text.replace(/^\n/, '') };
+}
+
+async function envOf(...sources: PythonSource[]): Promise<EnvExtraction> {
+  return (await extractPython(sources)).env;
+}
+
+/** name → the spec's interesting keys, for compact assertions. */
+function byName(env: EnvExtraction): Record<string, Partial<ParamSpec>> {
+  const out: Record<string, Partial<ParamSpec>> = {};
+  for (const v of env.vars) {
+    const { location, deprecated: _d, hidden: _h, origin: _o, ...rest } = v;
+    out[v.name] = { ...rest, location: { file: location.file, line: location.line, column: location.column } };
+  }
+  return out;
+}
+
+describe('pydantic-settings classes', () => {
+  it('reads env_prefix + field name, case-insensitive by default, with type, default, description and required', async () => {
+    const env = await envOf(
+      py(
+        'app/settings.py',
+        `
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="QDRANT_", env_file=".env")
+
+    url: str = "http://localhost:6333"
+    """Where the Qdrant server listens."""
+    api_key: str | None = None
+    search_limit: int = Field(default=10, description="How many hits a search returns.")
+    collection: str
+    tags: list[str] = Field(default_factory=list)
+    timeout: float = 2 * 5
+`,
+      ),
+    );
+    const vars = byName(env);
+    expect(Object.keys(vars)).toEqual(['QDRANT_URL', 'QDRANT_API_KEY', 'QDRANT_SEARCH_LIMIT', 'QDRANT_COLLECTION', 'QDRANT_TAGS', 'QDRANT_TIMEOUT']);
+    expect(vars['QDRANT_URL']).toEqual({
+      name: 'QDRANT_URL',
+      aliases: [],
+      type: 'str',
+      default: { kind: 'literal', text: '"http://localhost:6333"' },
+      required: false,
+      description: 'Where the Qdrant server listens.',
+      owner: 'app.settings.Settings',
+      location: { file: 'app/settings.py', line: 8, column: 5 },
+      dest: 'url',
+      envSource: 'settings',
+      envCaseInsensitive: true,
+    });
+    expect(vars['QDRANT_SEARCH_LIMIT']).toMatchObject({ type: 'int', default: { kind: 'literal', text: '10' }, description: 'How many hits a search returns.' });
+    expect(vars['QDRANT_COLLECTION']).toMatchObject({ required: true });
+    expect(vars['QDRANT_COLLECTION']?.default).toBeUndefined();
+    expect(vars['QDRANT_TAGS']?.default).toEqual({ kind: 'factory', text: 'list' });
+    expect(vars['QDRANT_TIMEOUT']?.default).toEqual({ kind: 'expression', text: '2 * 5' });
+    expect(env.dynamic).toEqual([]);
+  });
+
+  it('uses validation_alias / alias / AliasChoices without the prefix, and the v1 Field(env=…)', async () => {
+    const env = await envOf(
+      py(
+        'svc/config.py',
+        `
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="svc_")
+
+    auth_key: str = Field(validation_alias="my_auth_key")
+    api_key: str = Field("k", alias="MY_API_KEY")
+    redis_dsn: str = Field("redis://", validation_alias=AliasChoices("SERVICE_REDIS_DSN", "REDIS_URL"))
+    both: str = Field("x", alias="IGNORED_ALIAS", validation_alias="WINS")
+    plain: int = 1
+`,
+      ),
+      py(
+        'svc/legacy.py',
+        `
+from pydantic import BaseSettings, Field
+
+
+class Legacy(BaseSettings):
+    token: str = Field(..., env="LEGACY_TOKEN")
+    hosts: list[str] = Field([], env=["LEGACY_HOSTS", "HOSTS"])
+
+    class Config:
+        env_prefix = "LEGACY_"
+        case_sensitive = True
+
+    level: str = "info"
+`,
+      ),
+    );
+    const vars = byName(env);
+    expect(vars['my_auth_key']).toMatchObject({ aliases: [], dest: 'auth_key', required: true, envCaseInsensitive: true });
+    expect(vars['MY_API_KEY']).toMatchObject({ dest: 'api_key' });
+    expect(vars['SERVICE_REDIS_DSN']).toMatchObject({ aliases: ['REDIS_URL'], dest: 'redis_dsn' });
+    expect(vars['WINS']).toMatchObject({ dest: 'both' });
+    expect(vars['SVC_PLAIN']).toMatchObject({ dest: 'plain', owner: 'svc.config.Settings' });
+    expect(vars['LEGACY_TOKEN']).toMatchObject({ dest: 'token', required: true, owner: 'svc.legacy.Legacy' });
+    expect(vars['LEGACY_TOKEN']?.envCaseInsensitive).toBeUndefined();
+    expect(vars['LEGACY_HOSTS']).toMatchObject({ aliases: ['HOSTS'] });
+    // case_sensitive=True keeps the field name's case after the prefix.
+    expect(vars['LEGACY_level']).toMatchObject({ dest: 'level' });
+    expect(Object.keys(vars)).not.toContain('IGNORED_ALIAS');
+  });
+
+  it('follows project bases, class keyword config and populate_by_name, and constants as the prefix', async () => {
+    const env = await envOf(
+      py('core/consts.py', 'APP_PREFIX = "APP_"\n'),
+      py(
+        'core/base.py',
+        `
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from core.consts import APP_PREFIX
+
+
+class AppSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=APP_PREFIX, populate_by_name=True)
+
+    debug: bool = False
+`,
+      ),
+      py(
+        'core/web.py',
+        `
+from pydantic import Field
+from core.base import AppSettings
+
+
+class WebSettings(AppSettings):
+    port: int = Field(8000, alias="PORT")
+
+
+class Other(AppSettings, env_prefix="OTHER_"):
+    name: str = "x"
+`,
+      ),
+    );
+    const web = env.vars.filter((v) => v.owner === 'core.web.WebSettings').map((v) => [v.name, v.aliases]);
+    expect(web).toEqual([['APP_DEBUG', []], ['PORT', ['APP_PORT']]]);
+    const other = env.vars.filter((v) => v.owner === 'core.web.Other').map((v) => v.name);
+    expect(other).toEqual(['OTHER_DEBUG', 'OTHER_NAME']);
+    expect(env.vars.filter((v) => v.owner === 'core.base.AppSettings').map((v) => v.name)).toEqual(['APP_DEBUG']);
+  });
+
+  it('spells nested models with env_nested_delimiter (and the whole model as JSON)', async () => {
+    const env = await envOf(
+      py(
+        'app/settings.py',
+        `
+from typing import Optional
+from pydantic import BaseModel
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Pool(BaseModel):
+    size: int = 5
+
+
+class Database(BaseModel):
+    host: str = "localhost"
+    port: int
+    pool: Pool = Pool()
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="APP_", env_nested_delimiter="__")
+
+    db: Optional[Database] = None
+
+
+class NoDelimiter(BaseSettings):
+    db: Database
+`,
+      ),
+    );
+    const settings = env.vars.filter((v) => v.owner === 'app.settings.Settings').map((v) => [v.name, v.dest, v.required]);
+    expect(settings).toEqual([
+      ['APP_DB', 'db', false],
+      ['APP_DB__HOST', 'db.host', false],
+      ['APP_DB__PORT', 'db.port', false],
+      ['APP_DB__POOL', 'db.pool', false],
+      ['APP_DB__POOL__SIZE', 'db.pool.size', false],
+    ]);
+    expect(env.vars.filter((v) => v.owner === 'app.settings.NoDelimiter').map((v) => [v.name, v.required])).toEqual([['DB', true]]);
+    // Plain BaseModel classes are not read from the environment.
+    expect(env.vars.some((v) => v.owner === 'app.settings.Database')).toBe(false);
+  });
+});
+
+describe('direct reads', () => {
+  it('reads os.environ[...] / .get / .setdefault / in, os.getenv, imported environ/getenv, with defaults', async () => {
+    const env = await envOf(
+      py(
+        'tool/config.py',
+        `
+import os
+from os import environ, getenv as ge
+
+DEBUG = os.environ.get("TOOL_DEBUG", "0") == "1"
+TOKEN = os.environ["TOOL_TOKEN"]
+HOME_DIR = os.getenv("TOOL_HOME", default="~/.tool")
+WORKERS = int(os.getenv("TOOL_WORKERS", "5"))
+RATE = float(environ.get("TOOL_RATE") or 0.5)
+REGION = ge("TOOL_REGION")
+
+
+def setup():
+    os.environ.setdefault("TOOL_CACHE", "/tmp/cache")
+    if "TOOL_TRACE" in os.environ:
+        pass
+    if "TOOL_QUIET" not in environ:
+        pass
+    os.environ["TOOL_WRITTEN"] = "1"
+    del os.environ["TOOL_DELETED"]
+    env = dict(os.environ)
+    return env
+`,
+      ),
+    );
+    const vars = byName(env);
+    expect(Object.keys(vars)).toEqual(['TOOL_DEBUG', 'TOOL_TOKEN', 'TOOL_HOME', 'TOOL_WORKERS', 'TOOL_RATE', 'TOOL_REGION', 'TOOL_CACHE', 'TOOL_TRACE', 'TOOL_QUIET']);
+    expect(vars['TOOL_DEBUG']).toEqual({
+      name: 'TOOL_DEBUG',
+      aliases: [],
+      default: { kind: 'literal', text: '"0"' },
+      required: false,
+      owner: 'tool.config',
+      location: { file: 'tool/config.py', line: 4, column: 24 },
+      envSource: 'read',
+    });
+    expect(vars['TOOL_TOKEN']).toMatchObject({ required: true, location: { line: 5, column: 22 } });
+    expect(vars['TOOL_HOME']?.default).toEqual({ kind: 'literal', text: '"~/.tool"' });
+    expect(vars['TOOL_WORKERS']).toMatchObject({ type: 'int', default: { kind: 'literal', text: '"5"' } });
+    expect(vars['TOOL_RATE']).toMatchObject({ type: 'float', default: { kind: 'literal', text: '0.5' } });
+    expect(vars['TOOL_REGION']).toMatchObject({ required: false });
+    expect(vars['TOOL_CACHE']?.default).toEqual({ kind: 'literal', text: '"/tmp/cache"' });
+    expect(vars['TOOL_TRACE']).toMatchObject({ required: false });
+    expect(env.dynamic).toEqual([]);
+  });
+
+  it('resolves names given by constants (same module, class attributes, other modules) and reports computed names as dynamic', async () => {
+    const env = await envOf(
+      py('pkg/__init__.py', ''),
+      py('pkg/names.py', 'TOKEN_VAR = "PKG_TOKEN"\n\nclass Env:\n    HOST = "PKG_HOST"\n'),
+      py(
+        'pkg/main.py',
+        `
+import os
+from pkg import names
+from pkg.names import TOKEN_VAR, Env
+
+ENV_VAR = "PKG_LEVEL"
+PREFIX = "PKG_"
+
+
+class Keys:
+    PORT = "PKG_PORT"
+
+
+def load(key, name):
+    a = os.getenv(ENV_VAR, "info")
+    b = os.getenv(TOKEN_VAR)
+    c = os.environ.get(names.TOKEN_VAR)
+    d = os.environ[Keys.PORT]
+    e = os.getenv(Env.HOST)
+    f = os.getenv(PREFIX + "MODE")
+    g = os.getenv(f"{PREFIX}COLOR")
+    h = os.environ[PREFIX + key.upper()]
+    i = os.getenv(f"PKG_{key}_URL")
+    j = os.environ.get(name)
+    k = os.getenv("PKG_%s" % key)
+    return a, b, c, d, e, f, g, h, i, j, k
+`,
+      ),
+    );
+    expect(env.vars.map((v) => v.name)).toEqual(['PKG_LEVEL', 'PKG_TOKEN', 'PKG_TOKEN', 'PKG_PORT', 'PKG_HOST', 'PKG_MODE', 'PKG_COLOR']);
+    expect(env.vars[0]).toMatchObject({ default: { kind: 'literal', text: '"info"' }, owner: 'pkg.main', location: { file: 'pkg/main.py', line: 14, column: 19 } });
+    expect(env.dynamic.map((d) => [d.prefix, d.construct])).toEqual([
+      ['PKG_', 'os.environ[PREFIX + key.upper()]'],
+      ['PKG_', 'os.getenv(f"PKG_{key}_URL")'],
+      ['', 'os.environ.get(name)'],
+      ['PKG_', 'os.getenv("PKG_%s" % key)'],
+    ]);
+    expect(env.dynamic[0]?.location).toMatchObject({ file: 'pkg/main.py', line: 21, column: 20 });
+  });
+
+  it('ignores names that are not the os module’s environment', async () => {
+    const env = await envOf(
+      py(
+        'x.py',
+        `
+import config as os
+from mylib import getenv
+
+environ = {}
+a = environ.get("NOT_ENV")
+b = getenv("NOT_ENV_EITHER")
+c = os.environ["NOPE"]
+`,
+      ),
+    );
+    expect(env).toEqual({ vars: [], dynamic: [] });
+  });
+
+  it('reads `os` bound inside a function and aliased imports', async () => {
+    const env = await envOf(
+      py(
+        'y.py',
+        `
+def main():
+    import os as _os
+    return _os.environ.get("Y_FLAG")
+`,
+      ),
+    );
+    expect(env.vars.map((v) => v.name)).toEqual(['Y_FLAG']);
+  });
+});
