@@ -243,7 +243,7 @@ def setup():
       location: { file: 'tool/config.py', line: 4, column: 24 },
       envSource: 'read',
     });
-    expect(vars['TOOL_TOKEN']).toMatchObject({ required: true, location: { line: 5, column: 22 } });
+    expect(vars['TOOL_TOKEN']).toMatchObject({ required: true, location: { line: 5, column: 20 } });
     expect(vars['TOOL_HOME']?.default).toEqual({ kind: 'literal', text: '"~/.tool"' });
     expect(vars['TOOL_WORKERS']).toMatchObject({ type: 'int', default: { kind: 'literal', text: '"5"' } });
     expect(vars['TOOL_RATE']).toMatchObject({ type: 'float', default: { kind: 'literal', text: '0.5' } });
