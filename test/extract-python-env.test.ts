@@ -331,3 +331,97 @@ def main():
     expect(env.vars.map((v) => v.name)).toEqual(['Y_FLAG']);
   });
 });
+
+describe('CLI flags tied to environment variables', () => {
+  it('reads click envvar= (a name, a list, a constant) and auto_envvar_prefix, per sub-command', async () => {
+    const { extractPythonFlags } = await import('../src/extract/python/flags.js');
+    const { flagEnvVars } = await import('../src/extract/python/env.js');
+    const cli = py(
+      'tool/cli.py',
+      `
+import click
+
+TOKEN_VAR = "TOOL_TOKEN"
+
+
+@click.group(context_settings=dict(auto_envvar_prefix="tool"))
+@click.option("--config", "-c", envvar=["TOOL_CONFIG", "TOOLRC"], help="Config file.")
+def cli(config):
+    pass
+
+
+@cli.command("sync-all")
+@click.option("--dry-run", is_flag=True)
+@click.option("--token", envvar=TOKEN_VAR)
+@click.argument("path")
+def sync(dry_run, token, path):
+    pass
+
+
+@click.command()
+@click.option("--port", type=int, default=8000)
+def serve(port):
+    pass
+
+
+if __name__ == "__main__":
+    serve(auto_envvar_prefix="SRV")
+`,
+    );
+    const { commands } = await extractPythonFlags([cli]);
+    const envOfFlags = (path: string[], target: string) =>
+      Object.fromEntries(commands.find((c) => c.path.join(' ') === path.join(' ') && c.target === target)!.params.map((p) => [p.name, p.envVars]));
+    expect(envOfFlags([], 'tool.cli:cli')).toEqual({ config: ['TOOL_CONFIG', 'TOOLRC'] });
+    expect(envOfFlags(['sync-all'], 'tool.cli:cli')).toEqual({ 'dry-run': ['TOOL_SYNC_ALL_DRY_RUN'], token: ['TOOL_TOKEN', 'TOOL_SYNC_ALL_TOKEN'], path: undefined });
+    expect(envOfFlags([], 'tool.cli:serve')).toEqual({ port: ['SRV_PORT'] });
+    const env = flagEnvVars(commands.filter((c) => c.target === 'tool.cli:cli' || c.target === 'tool.cli:serve'));
+    expect(env.map((v) => [v.name, v.aliases, v.dest, v.owner])).toEqual([
+      ['TOOL_CONFIG', ['TOOLRC'], 'config', 'tool.cli:cli'],
+      ['TOOL_SYNC_ALL_DRY_RUN', [], 'dry-run', 'tool.cli:cli'],
+      ['TOOL_TOKEN', ['TOOL_SYNC_ALL_TOKEN'], 'token', 'tool.cli:cli'],
+      ['SRV_PORT', [], 'port', 'tool.cli:serve'],
+    ]);
+    expect(env[3]).toMatchObject({ origin: 'env-var', envSource: 'flag', type: 'int', default: { kind: 'literal', text: '8000' }, required: false, location: { file: 'tool/cli.py', line: 21 } });
+  });
+
+  it('reads typer Option(envvar=…) and cyclopts Parameter(env_var=…)', async () => {
+    const { extractPythonFlags } = await import('../src/extract/python/flags.js');
+    const typerCli = py(
+      'app/main.py',
+      `
+from typing import Annotated
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def run(
+    name: Annotated[str, typer.Option(envvar="APP_NAME", help="Who.")] = "world",
+    level: int = typer.Option(1, "--level", envvar=["APP_LEVEL", "LEVEL"]),
+    quiet: bool = False,
+):
+    pass
+`,
+    );
+    const cycloptsCli = py(
+      'cy/main.py',
+      `
+from typing import Annotated
+from cyclopts import App, Parameter
+
+app = App()
+
+
+@app.default
+def main(url: Annotated[str, Parameter(env_var="CY_URL")] = "http://x", *, retries: Annotated[int, Parameter(env_var=("CY_RETRIES",))] = 3):
+    pass
+`,
+    );
+    const { commands } = await extractPythonFlags([typerCli, cycloptsCli]);
+    const typerParams = commands.find((c) => c.target === 'app.main:app')!.params;
+    expect(Object.fromEntries(typerParams.filter((p) => p.envVars).map((p) => [p.name, p.envVars]))).toEqual({ name: ['APP_NAME'], level: ['APP_LEVEL', 'LEVEL'] });
+    const cyParams = commands.find((c) => c.target === 'cy.main:app')!.params;
+    expect(Object.fromEntries(cyParams.filter((p) => p.envVars).map((p) => [p.name, p.envVars]))).toEqual({ url: ['CY_URL'], retries: ['CY_RETRIES'] });
+  });
+});
