@@ -1,5 +1,9 @@
 /** Environment variables in Python code (issue #31): pydantic-settings fields, os.environ/os.getenv reads, click/typer envvar ties. */
-import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempProject } from './helpers.js';
 import { extractPython, type PythonSource } from '../src/extract/python/index.js';
 import type { EnvExtraction, ParamSpec } from '../src/model/types.js';
 
@@ -423,5 +427,49 @@ def main(url: Annotated[str, Parameter(env_var="CY_URL")] = "http://x", *, retri
     expect(Object.fromEntries(typerParams.filter((p) => p.envVars).map((p) => [p.name, p.envVars]))).toEqual({ name: ['APP_NAME'], level: ['APP_LEVEL', 'LEVEL'] });
     const cyParams = commands.find((c) => c.target === 'cy.main:app')!.params;
     expect(Object.fromEntries(cyParams.filter((p) => p.envVars).map((p) => [p.name, p.envVars]))).toEqual({ url: ['CY_URL'], retries: ['CY_RETRIES'] });
+  });
+});
+
+describe('the per-file cache', () => {
+  afterAll(removeTempDirs);
+
+  it('gives the same env facts from stored pieces as without a store, also after one file changed', async () => {
+    const root = tempProject({
+      'pyproject.toml': '[project]\nname = "tool"\n[project.scripts]\ntool = "tool.cli:cli"\n',
+      'tool/__init__.py': '',
+      'tool/names.py': 'TOKEN_VAR = "TOOL_TOKEN"\n',
+      'tool/settings.py': 'from pydantic_settings import BaseSettings, SettingsConfigDict\n\nclass Settings(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n    port: int = 8000\n',
+      'tool/run.py': 'import os\nfrom tool.names import TOKEN_VAR\n\ndef token():\n    return os.getenv(TOKEN_VAR), os.environ[f"TOOL_{token}"]\n',
+      'tool/cli.py': 'import click\n\n@click.command()\n@click.option("--level", envvar="TOOL_LEVEL")\ndef cli(level):\n    pass\n',
+    });
+    const { discoverFiles } = await import('../src/engine/discover.js');
+    const { extractCode } = await import('../src/engine/lint.js');
+    const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { DEFAULT_CONFIG } = await import('../src/config/schema.js');
+    const files = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, DEFAULT_CONFIG.ignore);
+    const pieces = new MemoryPieceStore();
+    const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+    const run = async (store: InstanceType<typeof MemoryPieceStore> | undefined) => {
+      const hashes = new Map<string, string>();
+      for (const file of [...files.sources, ...files.packaging]) hashes.set(file, createHash('sha1').update(readFileSync(path.join(root, file))).digest('hex'));
+      const facts = await extractCode(files, DEFAULT_CONFIG, read, [], store, { root, overlay: undefined, peek: read, hashes });
+      return JSON.parse(JSON.stringify(facts.env)) as EnvExtraction;
+    };
+    const uncached = await run(undefined);
+    expect(uncached.vars.map((v) => [v.name, v.envSource])).toEqual([
+      ['TOOL_TOKEN', 'read'],
+      ['TOOL_PORT', 'settings'],
+      ['TOOL_LEVEL', 'flag'],
+    ]);
+    expect(uncached.dynamic.map((d) => d.prefix)).toEqual(['TOOL_']);
+    expect(await run(pieces)).toEqual(uncached);
+    const hitsBefore = pieces.hits;
+    expect(await run(pieces)).toEqual(uncached);
+    expect(pieces.hits).toBeGreaterThan(hitsBefore);
+    // A changed constant in another module is seen although the reading file's scan is reused.
+    writeFileSync(path.join(root, 'tool/names.py'), 'TOKEN_VAR = "TOOL_SECRET"\n');
+    const changed = await run(undefined);
+    expect(changed.vars[0]?.name).toBe('TOOL_SECRET');
+    expect(await run(pieces)).toEqual(changed);
   });
 });
