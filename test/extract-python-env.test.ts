@@ -303,6 +303,55 @@ def load(key, name):
     expect(env.dynamic[0]?.location).toMatchObject({ file: 'pkg/main.py', line: 21, column: 20 });
   });
 
+  it('reads helpers whose parameter names the variable at their call sites, in any module', async () => {
+    const env = await envOf(
+      py(
+        'svc/env.py',
+        `
+import os
+
+
+def env_int(name: str, default: int) -> int:
+    try:
+        return int(os.getenv(name, default))
+    except (TypeError, ValueError):
+        return default
+
+
+def env_flag(name):
+    return os.environ.get(name, "0") == "1"
+
+
+def unused_helper(key):
+    return os.environ[key]
+
+
+PORT = env_int("SVC_PORT", 8000)
+`,
+      ),
+      py(
+        'svc/main.py',
+        `
+from svc.env import env_flag, env_int
+from svc import env
+
+WORKERS = env_int("SVC_WORKERS", default=4)
+DEBUG = env_flag("SVC_DEBUG")
+TRACE = env.env_flag(name="SVC_TRACE")
+print("NOT_A_READ")
+`,
+      ),
+    );
+    expect(env.vars.map((v) => [v.name, v.type, v.default?.text, v.owner, v.location.line])).toEqual([
+      ['SVC_PORT', 'int', '8000', 'svc.env', 19],
+      ['SVC_WORKERS', 'int', '4', 'svc.main', 4],
+      ['SVC_DEBUG', undefined, '"0"', 'svc.main', 5],
+      ['SVC_TRACE', undefined, '"0"', 'svc.main', 6],
+    ]);
+    // The helper nobody calls with a literal name stays a computed read.
+    expect(env.dynamic.map((d) => d.construct)).toEqual(['os.environ[key]']);
+  });
+
   it('ignores names that are not the os module’s environment', async () => {
     const env = await envOf(
       py(

@@ -28,7 +28,7 @@ import { fStringParts } from './partial-eval.js';
 import type { Resolver } from './resolve.js';
 import { bindImport, nodeLocation, type Binding, type ModuleInfo, type RawClass, type RawField } from './scan.js';
 import type { FlagCommand } from './types.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen, type PyValue } from './values.js';
+import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
 
 /** The pydantic-settings options read from a settings class (see `RawClass.settingsConfig`). */
 export const SETTINGS_CONFIG_KEYS: ReadonlySet<string> = new Set(['env_prefix', 'case_sensitive', 'env_nested_delimiter', 'populate_by_name']);
@@ -52,6 +52,83 @@ export interface RawEnvRead {
   location: SourceLocation;
   /** Source text of the read (at most 160 characters). */
   construct: string;
+  /**
+   * The name is a parameter of the module-level function the read is in (`def env_int(name,
+   * default): return int(os.getenv(name, default))`): calls of that function with a literal name
+   * are the reads ({@link RawEnvCall}); `defaultIndex`/`defaultParam`: the parameter passed on as
+   * the default. The read itself is dynamic only when no such call is found.
+   */
+  helper?: { fn: string; keyIndex: number; keyParam: string; defaultIndex?: number; defaultParam?: string };
+}
+
+/** An argument of a {@link RawEnvCall}. */
+export interface RawEnvArgument {
+  str?: string;
+  text: string;
+  literal: boolean;
+  location?: SourceLocation;
+}
+
+/** A call passing an env-like string, kept per file until helpers are known (see `ModuleInfo.envCalls`). */
+export interface RawEnvCall {
+  callee: string[];
+  /** Positional arguments, up to the first splat. */
+  args: RawEnvArgument[];
+  kwargs: Array<[string, RawEnvArgument]>;
+}
+
+/** A string that may be an environment variable's name passed to a helper: upper case, digits and `_`. */
+export const ENV_NAME_ARGUMENT = /^[A-Z][A-Z0-9_]{1,80}$/;
+
+function envArgument(file: string, node: Node): RawEnvArgument {
+  const value = readValue(node);
+  const text = value.text.length > 160 ? `${value.text.slice(0, 157)}...` : value.text;
+  return { ...(value.str !== undefined ? { str: value.str, location: nodeLocation(file, unparen(node)) } : {}), text, literal: value.literal };
+}
+
+/**
+ * The call a string content node is a direct argument of (`f("APP_PORT", 8)`, `f(name="APP_PORT")`),
+ * when its callee is a plain name chain; `seen` holds the calls already recorded (by start index).
+ */
+export function envHelperCall(file: string, content: Node, seen: Set<number>): RawEnvCall | undefined {
+  const string = content.parent;
+  let arg = string?.type === 'string' ? string : undefined;
+  if (arg?.parent?.type === 'keyword_argument') arg = arg.parent;
+  const list = arg?.parent;
+  const call = list?.type === 'argument_list' ? list.parent : undefined;
+  if (!call || call.type !== 'call' || seen.has(call.startIndex)) return undefined;
+  const callee = dottedName(call.childForFieldName('function') ?? call);
+  if (!callee) return undefined;
+  seen.add(call.startIndex);
+  const args: RawEnvArgument[] = [];
+  const kwargs: Array<[string, RawEnvArgument]> = [];
+  let splat = false;
+  for (const item of namedChildren(list!)) {
+    if (item.type === 'list_splat' || item.type === 'dictionary_splat') splat = true;
+    else if (item.type === 'keyword_argument') {
+      const key = item.childForFieldName('name')?.text;
+      const value = item.childForFieldName('value');
+      if (key !== undefined && value) kwargs.push([key, envArgument(file, value)]);
+    } else if (!splat && args.length < 8) args.push(envArgument(file, item));
+  }
+  return { callee, args, kwargs };
+}
+
+/** The module-level function a node is directly in (not a method, nor a nested function or lambda), with its parameter names in order. */
+function enclosingModuleFunction(node: Node): { name: string; params: string[] } | undefined {
+  let def: Node | null = node.parent;
+  while (def && def.type !== 'function_definition') {
+    if (def.type === 'lambda' || def.type === 'class_definition' || def.type === 'module') return undefined;
+    def = def.parent;
+  }
+  if (!def) return undefined;
+  const up = def.parent?.type === 'decorated_definition' ? def.parent.parent : def.parent;
+  if (up?.type !== 'module') return undefined;
+  const name = def.childForFieldName('name')?.text;
+  const parameters = def.childForFieldName('parameters');
+  if (name === undefined || !parameters) return undefined;
+  const params = namedChildren(parameters).map((p) => parameterParts(p).name?.text ?? '');
+  return { name, params };
 }
 
 /** Wrappers whose name is kept as the read's type. */
@@ -242,6 +319,14 @@ export function scanEnvReads(info: ModuleInfo, root: Node): RawEnvRead[] {
     if (!read) continue;
     const value = evalName(read.key, ctx);
     const outer = wrapping(read.expr);
+    const keyNode = unparen(read.key);
+    const fn = 'prefix' in value && value.prefix === '' && keyNode.type === 'identifier' ? enclosingModuleFunction(read.expr) : undefined;
+    const keyIndex = fn ? fn.params.indexOf(keyNode.text) : -1;
+    const defaultNode = read.defaultNode ? unparen(read.defaultNode) : undefined;
+    const defaultIndex = fn && defaultNode?.type === 'identifier' ? fn.params.indexOf(defaultNode.text) : -1;
+    const helper = fn && keyIndex >= 0
+      ? { fn: fn.name, keyIndex, keyParam: keyNode.text, ...(defaultIndex >= 0 ? { defaultIndex, defaultParam: defaultNode!.text } : {}) }
+      : undefined;
     const defaultValue = read.default ?? outer.default;
     const text = read.expr.text;
     reads.push({
@@ -251,6 +336,7 @@ export function scanEnvReads(info: ModuleInfo, root: Node): RawEnvRead[] {
       required: read.required,
       location: nodeLocation(info.file, read.key),
       construct: text.length > 160 ? `${text.slice(0, 157)}...` : text,
+      ...(helper ? { helper } : {}),
     });
   }
   return reads;
@@ -261,6 +347,8 @@ interface ReadSite {
   expr: Node;
   key: Node;
   default?: DefaultValue;
+  /** The default's expression, when the read passes one. */
+  defaultNode?: Node;
   required: boolean;
 }
 
@@ -283,7 +371,7 @@ function environRead(chain: Node, _ctx: ScanContext): ReadSite | undefined {
     const { positional } = callArguments(call);
     const key = positional[0];
     if (!key) return undefined;
-    return { expr: call, key, ...(positional[1] ? { default: toDefault(positional[1]) } : {}), required: false };
+    return { expr: call, key, ...(positional[1] ? { default: toDefault(positional[1]), defaultNode: positional[1] } : {}), required: false };
   }
   if (parent.type === 'comparison_operator') {
     const operands = namedChildren(parent);
@@ -303,7 +391,7 @@ function getenvRead(chain: Node): ReadSite | undefined {
   const key = positional[0] ?? keywords.get('key');
   if (!key) return undefined;
   const def = positional[1] ?? keywords.get('default');
-  return { expr: call, key, ...(def ? { default: toDefault(def) } : {}), required: false };
+  return { expr: call, key, ...(def ? { default: toDefault(def), defaultNode: def } : {}), required: false };
 }
 
 /** `os.getenv("X") or "d"` (default `"d"`) and `int(…)` around the read (type `int`). */
@@ -496,8 +584,46 @@ function envSpec(base: ParamSpec, fields: { name: string; aliases: string[]; own
 export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], candidates: ReadonlyMap<string, SettingsCandidate>): EnvExtraction {
   const vars: ParamSpec[] = [];
   const dynamic: DynamicEnvRead[] = [];
+  // Helpers (`def env_int(name, default)` reading `os.getenv(name, default)`), by `module:function`.
+  const helpers = new Map<string, RawEnvRead & { helper: NonNullable<RawEnvRead['helper']> }>();
+  for (const info of infos) {
+    for (const read of info.envReads ?? []) if (read.helper && host.modules.get(info.module) === info) helpers.set(`${info.module}:${read.helper.fn}`, { ...read, helper: read.helper });
+  }
+  const usedHelpers = new Set<string>();
+  const helperReads: ParamSpec[] = [];
+  if (helpers.size > 0) {
+    for (const info of infos) {
+      for (const call of info.envCalls ?? []) {
+        const resolved = host.resolver.resolve(info, call.callee);
+        if (resolved?.kind !== 'function') continue;
+        const key = `${resolved.module.module}:${resolved.fn.name}`;
+        const helper = helpers.get(key);
+        if (!helper) continue;
+        const { keyIndex, keyParam, defaultIndex, defaultParam } = helper.helper;
+        const arg = call.args[keyIndex] ?? call.kwargs.find(([k]) => k === keyParam)?.[1];
+        if (arg?.str === undefined || !arg.location) continue;
+        usedHelpers.add(key);
+        const def = (defaultIndex !== undefined ? call.args[defaultIndex] : undefined) ?? call.kwargs.find(([k]) => k === defaultParam)?.[1];
+        helperReads.push({
+          name: arg.str,
+          aliases: [],
+          ...(helper.type !== undefined ? { type: helper.type } : {}),
+          // The call's argument for the default parameter, else a default the helper writes itself (`os.environ.get(name, "0")`).
+          ...(def ? { default: { kind: def.literal ? 'literal' : 'expression', text: def.text } } : defaultIndex === undefined && helper.default ? { default: helper.default } : {}),
+          required: helper.required && !def,
+          deprecated: false,
+          hidden: false,
+          origin: 'env-var',
+          owner: info.module,
+          location: arg.location,
+          envSource: 'read',
+        });
+      }
+    }
+  }
   for (const info of infos) {
     for (const read of info.envReads ?? []) {
+      if (read.helper && usedHelpers.has(`${info.module}:${read.helper.fn}`)) continue;
       const name = read.name ?? (read.ref !== undefined ? constantValue(host.modules, read.ref) : undefined);
       if (name === undefined) {
         dynamic.push({ prefix: read.prefix ?? '', location: read.location, construct: read.construct });
@@ -518,6 +644,7 @@ export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], cand
       });
     }
   }
+  vars.push(...helperReads);
   for (const { cls, fields, kind } of candidates.values()) {
     if (kind !== 'pydantic' || !isSettings(host, cls)) continue;
     const options = settingsOptions(host, cls);

@@ -4,7 +4,7 @@ import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { resolveRelativeModule } from './module-name.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
-import { mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvRead } from './env.js';
+import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env.js';
 
 /** What a name bound by an import refers to. */
 export type Binding =
@@ -106,6 +106,11 @@ export interface ModuleInfo {
   constants: Map<string, string>;
   /** Environment reads of the file (issue #31), see `scanEnvReads` in env.ts; absent when none. */
   envReads?: RawEnvRead[];
+  /**
+   * Calls passing a string that looks like an environment variable's name (`env_int("APP_PORT", 8)`),
+   * in case the callee is a helper that reads the variable its parameter names; absent when none.
+   */
+  envCalls?: RawEnvCall[];
   diagnostic?: InputDiagnostic;
 }
 
@@ -482,6 +487,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // which keeps the scans of a big repository small while they are all alive.
   const callees = new Map<string, string[]>();
   const records = new Map<string, RawFunction['calls'][number]>();
+  const envCallsSeen = new Set<number>();
   // Each call is captured just before its callee (same start): the callee's call is found among
   // them without `node.parent`, which costs the depth of the tree (quadratic on calls nested
   // thousands deep, #33 item 3).
@@ -496,6 +502,11 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
     if (capture.name === 's') {
       const text = node.text;
       if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
+      // `env_int("APP_PORT", 8000)`: a call that may go to a helper reading the environment.
+      if (ENV_NAME_ARGUMENT.test(text)) {
+        const call = envHelperCall(info.file, node, envCallsSeen);
+        if (call) (info.envCalls ??= []).push(call);
+      }
       continue;
     }
     const start = node.startIndex;
