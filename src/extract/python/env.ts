@@ -22,7 +22,6 @@
  *   `envvar=` names the variable(s) of an option; see flags-click.ts for `auto_envvar_prefix`.
  */
 import type { Node } from 'web-tree-sitter';
-import { Query, type Language } from 'web-tree-sitter';
 import type { DefaultValue, DynamicEnvRead, EnvExtraction, ParamSpec, SourceLocation } from '../../model/types.js';
 import { fStringParts } from './partial-eval.js';
 import type { Resolver } from './resolve.js';
@@ -140,12 +139,6 @@ export function mentionsEnv(root: Node): boolean {
   return text.includes('environ') || text.includes('getenv');
 }
 
-const ENV_QUERY = `
-((identifier) @id (#any-of? @id "environ" "getenv"))
-(import_statement) @import
-(import_from_statement) @import
-`;
-const queries = new WeakMap<Language, Query>();
 
 /** How a name expression evaluates: a known name, a constant of another module, or a computed name's literal start. */
 type NameEval = { name: string } | { ref: string } | { prefix: string };
@@ -282,28 +275,21 @@ function callArguments(call: Node): { positional: Node[]; keywords: Map<string, 
  * `info.constants` and `info.bindings` must be filled (the module-level walk runs first).
  */
 export function scanEnvReads(info: ModuleInfo, root: Node): RawEnvRead[] {
-  const language = root.tree.language;
-  let query = queries.get(language);
-  if (!query) {
-    query = new Query(language, ENV_QUERY);
-    queries.set(language, query);
-  }
+  const text = root.text;
   const bindings = new Map(info.bindings);
-  const ids: Node[] = [];
-  for (const capture of query.captures(root)) {
-    if (capture.name === 'import') bindImport(info, capture.node, bindings, true);
-    else ids.push(capture.node);
+  for (const fn of info.functions.values()) for (const [name, binding] of fn.localBindings) if (!bindings.has(name)) bindings.set(name, binding);
+  // Imports in methods and nested blocks (`from os import environ` in a method), rare: walked only then.
+  if (/\bfrom\s+os\s+import\b|\bimport\s+os\s+as\b/.test(text)) {
+    for (const node of root.descendantsOfType(['import_statement', 'import_from_statement'])) if (node) bindImport(info, node, bindings, true);
   }
   // `from os import getenv as ge`: the local names of the environment, searched too.
-  const renamed = [...bindings].filter(([local, b]) => b.kind === 'symbol' && b.module === 'os' && (b.name === 'environ' || b.name === 'getenv') && local !== b.name).map(([local]) => local);
-  if (renamed.length > 0 && renamed.every((n) => /^[A-Za-z_]\w*$/.test(n))) {
-    const extra = new Query(language, `((identifier) @id (#any-of? @id ${renamed.map((n) => `"${n}"`).join(' ')}))`);
-    try {
-      ids.push(...extra.captures(root).map((c) => c.node));
-    } finally {
-      extra.delete();
-    }
-    ids.sort((x, y) => x.startIndex - y.startIndex);
+  const names = new Set(['environ', 'getenv']);
+  for (const [local, b] of bindings) if (b.kind === 'symbol' && b.module === 'os' && (b.name === 'environ' || b.name === 'getenv') && /^[A-Za-z_]\w*$/.test(local)) names.add(local);
+  // The identifiers, found in the text (a query with a text predicate marshals every identifier of the file).
+  const ids: Node[] = [];
+  for (const match of text.matchAll(new RegExp(`\\b(?:${[...names].join('|')})\\b`, 'g'))) {
+    const node = root.descendantForIndex(match.index, match.index + match[0].length);
+    if (node?.type === 'identifier' && node.startIndex === match.index && node.endIndex === match.index + match[0].length) ids.push(node);
   }
   const ctx: ScanContext = { constants: info.constants, bindings };
   const reads: RawEnvRead[] = [];

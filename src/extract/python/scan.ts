@@ -694,11 +694,11 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
   const root = tree.rootNode;
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
+  readFunctionBodies(info, root, ranges);
   if (mentionsEnv(root)) {
     const reads = scanEnvReads(info, root);
     if (reads.length > 0) info.envReads = reads;
   }
-  readFunctionBodies(info, root, ranges);
   readArgvDispatchers(root, ranges);
   const collect = (classes: Iterable<RawClass>): void => {
     for (const cls of classes) {
