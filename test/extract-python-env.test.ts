@@ -352,6 +352,44 @@ print("NOT_A_READ")
     expect(env.dynamic.map((d) => d.construct)).toEqual(['os.environ[key]']);
   });
 
+  it('reads local variables holding names: literal assignments, conditional values, loops over literal tuples', async () => {
+    const env = await envOf(
+      py(
+        'job/run.py',
+        `
+import os
+
+
+def masters(n, task_id, passthrough):
+    for i in range(n):
+        env_var = f"SLURM_MASTER_NODE_HET_GROUP_{i}"
+        os.environ[env_var]
+    cache_env = "OW_CACHE" if task_id.startswith("ow-") else "OSWORLD_CACHE"
+    root = os.environ.get(cache_env, "")
+    for key in ("HF_HOME", "HF_HUB_OFFLINE"):
+        if os.environ.get(key):
+            pass
+    flags = {k: os.getenv(k) for k in ["JOB_A", "JOB_B"]}
+    for var in passthrough:
+        os.environ.get(var)
+    return root, flags
+`,
+      ),
+    );
+    expect(env.vars.map((v) => [v.name, v.location.line])).toEqual([
+      ['OW_CACHE', 9],
+      ['OSWORLD_CACHE', 9],
+      ['HF_HOME', 11],
+      ['HF_HUB_OFFLINE', 11],
+      ['JOB_A', 13],
+      ['JOB_B', 13],
+    ]);
+    expect(env.dynamic.map((d) => [d.prefix, d.construct])).toEqual([
+      ['SLURM_MASTER_NODE_HET_GROUP_', 'os.environ[env_var]'],
+      ['', 'os.environ.get(var)'],
+    ]);
+  });
+
   it('ignores names that are not the os module’s environment', async () => {
     const env = await envOf(
       py(

@@ -315,17 +315,74 @@ export function scanEnvReads(info: ModuleInfo, root: Node): RawEnvRead[] {
       : undefined;
     const defaultValue = read.default ?? outer.default;
     const text = read.expr.text;
-    reads.push({
-      ...value,
-      ...(defaultValue ? { default: defaultValue } : {}),
-      ...(outer.type !== undefined ? { type: outer.type } : {}),
-      required: read.required,
-      location: nodeLocation(info.file, read.key),
-      construct: text.length > 160 ? `${text.slice(0, 157)}...` : text,
-      ...(helper ? { helper } : {}),
-    });
+    // A local variable (`env_var = f"SLURM_HOST_{i}"`, `for key in ("HF_HOME", "HF_TOKEN")`): its values.
+    const values = !helper && 'prefix' in value && value.prefix === '' && keyNode.type === 'identifier' ? localValues(keyNode, ctx) : undefined;
+    for (const each of values ?? [value]) {
+      reads.push({
+        ...each,
+        ...(defaultValue ? { default: defaultValue } : {}),
+        ...(outer.type !== undefined ? { type: outer.type } : {}),
+        required: read.required,
+        location: nodeLocation(info.file, read.key),
+        construct: text.length > 160 ? `${text.slice(0, 157)}...` : text,
+        ...(helper ? { helper } : {}),
+      });
+    }
   }
   return reads;
+}
+
+/** How many assignments of one local name are read before giving up. */
+const MAX_LOCAL_ASSIGNMENTS = 16;
+
+/**
+ * The values a local name can hold where it is read, from its assignments in the enclosing
+ * function (or the module, outside any function): `x = "A"`, `x = "A" if c else "B"`,
+ * `x = f"P_{i}"` (a prefix), and `for x in ("A", "B")` over a literal list, tuple or set (also in
+ * a comprehension). Undefined when the name is assigned anything else (a call, a parameter's
+ * value, a loop over a run-time collection) or not at all. Distinct values, in source order.
+ */
+function localValues(id: Node, ctx: ScanContext): NameEval[] | undefined {
+  let scope: Node | null = id.parent;
+  while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = scope.parent;
+  if (!scope) return undefined;
+  if (scope.type === 'function_definition') {
+    const parameters = scope.childForFieldName('parameters');
+    if (parameters && namedChildren(parameters).some((p) => parameterParts(p).name?.text === id.text)) return undefined;
+  }
+  const out: NameEval[] = [];
+  const add = (value: NameEval): void => {
+    const key = JSON.stringify(value);
+    if (!out.some((o) => JSON.stringify(o) === key)) out.push(value);
+  };
+  const addExpr = (node: Node, depth = 0): boolean => {
+    const n = unparen(node);
+    if (n.type === 'conditional_expression' && depth < 4) {
+      const [then, , otherwise] = namedChildren(n);
+      return !!then && !!otherwise && addExpr(then, depth + 1) && addExpr(otherwise, depth + 1);
+    }
+    const value = evalName(n, ctx);
+    if ('ref' in value || ('prefix' in value && value.prefix === '')) return false;
+    add(value);
+    return true;
+  };
+  let seen = 0;
+  for (const node of scope.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause'])) {
+    if (!node) continue;
+    const left = node.childForFieldName('left');
+    if (left?.type !== 'identifier' || left.text !== id.text) continue;
+    if (++seen > MAX_LOCAL_ASSIGNMENTS || node.type === 'augmented_assignment') return undefined;
+    const right = node.childForFieldName('right');
+    if (!right) return undefined;
+    if (node.type === 'assignment') {
+      if (!addExpr(right)) return undefined;
+      continue;
+    }
+    const items = unparen(right);
+    if (items.type !== 'list' && items.type !== 'tuple' && items.type !== 'set') return undefined;
+    for (const item of namedChildren(items)) if (!addExpr(item)) return undefined;
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 interface ReadSite {
