@@ -364,7 +364,9 @@ def masters(n, task_id, passthrough):
     for i in range(n):
         env_var = f"SLURM_MASTER_NODE_HET_GROUP_{i}"
         os.environ[env_var]
-    cache_env = "OW_CACHE" if task_id.startswith("ow-") else "OSWORLD_CACHE"
+    cache_env: str | None = None
+    if task_id:
+        cache_env = "OW_CACHE" if task_id.startswith("ow-") else "OSWORLD_CACHE"
     root = os.environ.get(cache_env, "")
     for key in ("HF_HOME", "HF_HUB_OFFLINE"):
         if os.environ.get(key):
@@ -377,12 +379,12 @@ def masters(n, task_id, passthrough):
       ),
     );
     expect(env.vars.map((v) => [v.name, v.location.line])).toEqual([
-      ['OW_CACHE', 9],
-      ['OSWORLD_CACHE', 9],
-      ['HF_HOME', 11],
-      ['HF_HUB_OFFLINE', 11],
-      ['JOB_A', 13],
-      ['JOB_B', 13],
+      ['OW_CACHE', 11],
+      ['OSWORLD_CACHE', 11],
+      ['HF_HOME', 13],
+      ['HF_HUB_OFFLINE', 13],
+      ['JOB_A', 15],
+      ['JOB_B', 15],
     ]);
     expect(env.dynamic.map((d) => [d.prefix, d.construct])).toEqual([
       ['SLURM_MASTER_NODE_HET_GROUP_', 'os.environ[env_var]'],

@@ -338,7 +338,7 @@ const MAX_LOCAL_ASSIGNMENTS = 16;
 /**
  * The values a local name can hold where it is read, from its assignments in the enclosing
  * function (or the module, outside any function): `x = "A"`, `x = "A" if c else "B"`,
- * `x = f"P_{i}"` (a prefix), and `for x in ("A", "B")` over a literal list, tuple or set (also in
+ * `x = f"P_{i}"` (a prefix), `x = None` (no name), and `for x in ("A", "B")` over a literal list, tuple or set (also in
  * a comprehension). Undefined when the name is assigned anything else (a call, a parameter's
  * value, a loop over a run-time collection) or not at all. Distinct values, in source order.
  */
@@ -361,6 +361,7 @@ function localValues(id: Node, ctx: ScanContext): NameEval[] | undefined {
       const [then, , otherwise] = namedChildren(n);
       return !!then && !!otherwise && addExpr(then, depth + 1) && addExpr(otherwise, depth + 1);
     }
+    if (n.type === 'none') return true; // `x: Optional[str] = None` before the branches that name it
     const value = evalName(n, ctx);
     if ('ref' in value || ('prefix' in value && value.prefix === '')) return false;
     add(value);
