@@ -26,6 +26,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
+import { flagEnvVars, mergeEnv } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
@@ -577,8 +578,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
-    // Issue #31: filled by the Python (`python.env`) and TypeScript env extractors.
-    env: { vars: [], dynamic: [] },
+    // Issue #31: filled by the Python (`python.env`, flags' `envvar=`) and TypeScript env extractors.
+    env: mergeEnv(python.env, { vars: flagEnvVars(flags.commands), dynamic: [] }),
     envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
   };
 }
