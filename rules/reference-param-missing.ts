@@ -33,6 +33,8 @@ const rule: Rule<Options> = {
     messages: {
       missing:
         '`{{name}}` ({{definition}}) is a parameter of `{{command}}` but has no row in its reference.',
+      missingEnv:
+        'Environment variable `{{name}}` is read by the code ({{definition}}) but has no row in the env reference.',
       missingMany:
         '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}.',
     },
@@ -125,7 +127,7 @@ const rule: Rule<Options> = {
         // The row as the fix writes it: one cell per column of the table it goes into.
         const row = insertion?.row ?? referenceRowText(param, key);
         report({
-          messageId: 'missing',
+          messageId: cmd.kind === 'environment' ? 'missingEnv' : 'missing',
           data: {
             name: key,
             command: cmd.name,
