@@ -195,3 +195,16 @@ describe('env config', () => {
     expect(off.sections.every((s) => !s.commands.includes(ENVIRONMENT_COMMAND))).toBe(true);
   });
 });
+
+describe('example env files', () => {
+  it('an env file listing most variables must list each one documented elsewhere', () => {
+    const row = (name: string, line: number): ReferenceRow => ({ names: [name], rawName: name, links: [], location: { file: '.env.example', line, column: 1 } });
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `APP_PORT` |\n| `APP_HOST` |\n| `APP_DB_URL` |\n';
+    const vars = [envVar('APP_PORT', 'app.py', 1), envVar('APP_HOST', 'app.py', 2), envVar('APP_DB_URL', 'app.py', 3)];
+    const { messages } = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [{ file: '.env.example', rows: [row('APP_PORT', 1), row('APP_HOST', 2)] }] });
+    expect(messages.map((m) => [m.ruleId, m.messageId, m.data?.name, m.file])).toEqual([['reference-param-missing', 'missingEnvFile', 'APP_DB_URL', '.env.example']]);
+    // One listing under half of them is a selection (the required ones, say): nothing to add.
+    const short = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [{ file: '.env.example', rows: [row('APP_PORT', 1)] }] });
+    expect(short.messages).toEqual([]);
+  });
+});
