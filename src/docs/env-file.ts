@@ -71,7 +71,7 @@ export function scanEnvLines(source: string): EnvScan {
     text = text.slice(0, MAX_ENV_FILE_CHARS);
     const cut = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
     text = text.slice(0, Math.max(cut, 0));
-    stoppedAt = countLines(text);
+    stoppedAt = text === '' ? 0 : countLines(text) + 1;
   }
   const rows = text.split(/\r\n|\r|\n/, MAX_ENV_FILE_LINES + 1);
   if (rows.length > MAX_ENV_FILE_LINES) {

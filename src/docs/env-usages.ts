@@ -247,7 +247,7 @@ export function isWindowsShellLang(lang: string | null | undefined): boolean {
 
 /** `PS C:\> ` and `C:\dir> ` prompts. */
 const WIN_PROMPT = String.raw`(?:PS\s[^>\n]*>\s*|[A-Za-z]:\\[^>\n]*>\s*)?`;
-const PS_ENV_RE = new RegExp(String.raw`^(\s*${WIN_PROMPT})\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*;?\s*$`, 'i');
+const PS_ENV_RE = new RegExp(String.raw`^(\s*${WIN_PROMPT})\$env:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*("[^"]*"|'[^']*'|[^;\s]*)`, 'i');
 const SET_RE = new RegExp(String.raw`^(\s*${WIN_PROMPT})(?:@?set|setx)\s+("?)([A-Za-z_][A-Za-z0-9_]*)(=|\s+)(.*?)\s*$`, 'i');
 
 /**
