@@ -3,7 +3,11 @@
 import { describe, expect, test } from 'vitest';
 import { parseDoc } from '../src/docs/parse.js';
 import { MAX_ENV_FILE_LINES, parseEnvFile } from '../src/docs/env-file.js';
-import { ENVIRONMENT_COMMAND } from '../src/model/types.js';
+import { ENVIRONMENT_COMMAND, type InputDiagnostic } from '../src/model/types.js';
+import { parseDocs } from '../src/engine/lint.js';
+import { docTexts } from '../src/engine/doc-texts.js';
+import { DEFAULT_CONFIG } from '../src/config/schema.js';
+import type { DocParser } from '../src/docs/bounded-parse.js';
 
 /** Parses `lines` as README.md; its env usages as `NAME=value@line:col-endCol` (`NAME@…` without value). */
 function env(lines: string[], file = 'README.md'): string[] {
@@ -336,5 +340,31 @@ describe('.env.example files as a reference (parseEnvFile)', () => {
   test('one very long line and binary-looking text never throw', () => {
     expect(() => parseEnvFile('.env.example', `A=${'x'.repeat(2_000_000)}`)).not.toThrow();
     expect(parseEnvFile('.env.example', '\u0000\u0001=\n=\n==\n').rows).toEqual([]);
+  });
+});
+
+describe('the docs stage hands the example env files to the engine (DocFacts.envFiles)', () => {
+  test('each readable env file with its rows, in discovery order; an unreadable one is left out; over-limit warnings reach the diagnostics', () => {
+    const texts: Record<string, string> = {
+      '.env.example': '# The URL\nQDRANT_URL=http://localhost:6333\n# QDRANT_SEARCH_LIMIT=10\n',
+      'deploy/env.template': 'REGION=eu\n',
+      'big/.env.sample': 'A=1\n'.repeat(MAX_ENV_FILE_LINES + 10),
+    };
+    const read = (file: string): string | undefined => texts[file];
+    const diagnostics: InputDiagnostic[] = [];
+    const files = { sources: [], docs: [], packaging: [], yaml: [], envFiles: ['.env.example', 'big/.env.sample', 'deploy/env.template', 'gone/.env.example'] };
+    const facts = parseDocs(files, DEFAULT_CONFIG, [], docTexts(read, read, undefined, undefined), diagnostics, {} as DocParser);
+    expect(facts.envFiles.map((f) => [f.file, f.rows.length])).toEqual([
+      ['.env.example', 2],
+      ['big/.env.sample', MAX_ENV_FILE_LINES],
+      ['deploy/env.template', 1],
+    ]);
+    expect(facts.envFiles[0]!.rows.map((r) => [r.names[0], r.default, r.description])).toEqual([
+      ['QDRANT_URL', 'http://localhost:6333', 'The URL'],
+      ['QDRANT_SEARCH_LIMIT', '10', undefined],
+    ]);
+    expect(diagnostics.map((d) => `${d.location.file}:${d.location.line} ${d.severity}`)).toEqual([`big/.env.sample:${MAX_ENV_FILE_LINES + 1} warn`]);
+    // Their text is available for fixes, like a document's.
+    expect(facts.text('deploy/env.template')).toBe('REGION=eu\n');
   });
 });
