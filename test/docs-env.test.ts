@@ -85,6 +85,24 @@ describe('env usages in shell examples', () => {
     ]);
   });
 
+  test('-e/--env NAME=v of any program (claude mcp add), and a docker run after `--`; -e without NAME=v only for docker', () => {
+    expect(env([
+      '```shell',
+      'claude mcp add code-search \\',
+      '-e QDRANT_URL="http://localhost:6333" \\',
+      '--env=COLLECTION_NAME=code \\',
+      '-- uvx mcp-server-qdrant',
+      'claude mcp add qdrant -- docker run -i --rm -e QDRANT_API_KEY mcp-server-qdrant',
+      'pip install -e . && tox -e PY311 && sed -e "s/A_B=1/C=2/" f && make -e CFLAGS=-O2',
+      '```',
+    ])).toEqual([
+      'QDRANT_URL=http://localhost:6333@3:4-14',
+      'COLLECTION_NAME=code@4:7-22',
+      'QDRANT_API_KEY@6:48-62',
+      'CFLAGS=-O2@7:72-78',
+    ]);
+  });
+
   test('fish set -x, csh setenv, and `set X=v` pasted in a shell block', () => {
     expect(env([
       '```sh',

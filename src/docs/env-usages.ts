@@ -62,12 +62,16 @@ function nameLocation(file: string, src: ShellSource, w: ShellWord, name: string
  * - assignments before the program, after wrappers included (`FOO=1 BAR=2 cmd`, `env -i FOO=1 cmd`,
  *   `sudo FOO=1 cmd`), not a wrapper option's value (`sudo -u X=1`);
  * - `docker`/`podman` `run`/`create`/`exec`/`compose run|exec` options `-e VAR=v`, `-e VAR`,
- *   `--env VAR=v`, `--env=VAR=v` (`--env-file` and other options' values skipped);
+ *   `--env VAR=v`, `--env=VAR=v` (`--env-file` and other options' values skipped), also after a
+ *   `--` (`claude mcp add x -- docker run -e VAR img`);
+ * - any other program's `-e VAR=v`, `--env VAR=v`, `--env=VAR=v` (with a value only):
+ *   `claude mcp add x -e VAR=v -- uvx server`, `make -e VAR=v`, `kubectl run --env=VAR=v`;
  * - the program `export` (`export A=1 B`), `declare -x`/`typeset -x`, csh `setenv VAR v`, fish
  *   `set -x|-gx|-Ux|--export VAR v…`, and `set VAR=v` (the Windows `cmd` form pasted in a shell block).
  *
  * A command without a program (`FOO=1` alone, a shell variable) gives none. Arguments after the
- * program (`cmd key=v`, `cmd --flag=v`, Hydra overrides) are never env usages; heredoc bodies and
+ * program (`cmd key=v`, `cmd --flag=v`, Hydra overrides) are never env usages, but for the
+ * `-e`/`--env` options above; heredoc bodies and
  * quoted strings are single words or skipped by the tokeniser. Names must pass {@link isEnvVarName}.
  * `raw` is the word as the shell passes it (quotes removed, as for flags), `value` the text after
  * the first `=` (absent for `-e VAR`, `export VAR`), `location` the variable name.
@@ -136,6 +140,26 @@ export function shellEnvUsages(file: string, src: ShellSource, words: readonly S
   if (!head) return out;
   const base = head.text.slice(head.text.lastIndexOf('/') + 1);
   const args = words.slice(program + 1);
+  if (!isDocker(base)) {
+    // Any program's `-e NAME=v` / `--env NAME=v` / `--env=NAME=v` (`claude mcp add x -e KEY=v -- cmd`,
+    // `make -e`, `kubectl run --env`): the value names a variable set for what it runs. Without a
+    // value (`-e NAME`) only docker's is read. After `--`, a `docker run …` is read as docker.
+    for (let k = program + 1; k < words.length; k++) {
+      const t = words[k]!.text;
+      if ((t === '-e' || t === '--env') && words[k + 1]) {
+        const v = words[k + 1]!;
+        const m = ASSIGNMENT_RE.exec(v.text);
+        if (m) add(v, m[1]!, m[2]!);
+        k++;
+      } else if (t.startsWith('--env=')) {
+        const m = ASSIGNMENT_RE.exec(t.slice('--env='.length));
+        if (m) add(words[k]!, m[1]!, m[2]!, words[k]!.raw.indexOf('=') + 1);
+      } else if (t === '--' && words[k + 1] && isDocker(words[k + 1]!.text)) {
+        dockerOptions(k + 2, words.length);
+        break;
+      }
+    }
+  }
   switch (base) {
     case 'docker': case 'podman':
       dockerOptions(program + 1, words.length);
