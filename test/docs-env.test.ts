@@ -323,6 +323,22 @@ describe('.env.example files as a reference (parseEnvFile)', () => {
     expect(rows[1]!.defaultLocation).toMatchObject({ line: 7, column: 24, endColumn: 33 });
   });
 
+  test('banner and section-title comments are not descriptions', () => {
+    const { rows } = parseEnvFile('.env.example', [
+      '# ============================================',
+      '# World Monitor — Environment Variables',
+      '# ============================================',
+      'FIRST=1',
+      '# ------ Telegram OSINT (Railway relay) ------',
+      '# Telegram MTProto keys (free): https://my.telegram.org/apps',
+      'TELEGRAM_API_ID=',
+    ].join('\n'));
+    expect(rows.map((r) => [r.names[0], r.description])).toEqual([
+      ['FIRST', undefined],
+      ['TELEGRAM_API_ID', 'Telegram MTProto keys (free): https://my.telegram.org/apps'],
+    ]);
+  });
+
   test('CRLF line ends and a byte-order mark', () => {
     const { rows } = parseEnvFile('env.template', '\uFEFF# The port\r\nPORT=8080\r\nHOST="0.0.0.0"\r\n');
     expect(rows.map((r) => [r.names[0], r.default, r.description, r.location.line, r.location.column])).toEqual([

@@ -49,6 +49,8 @@ const COMMENTED_RE = /^([ \t]*#+[ \t]*)(?:export[ \t]+)?([A-Z_][A-Z0-9_]*)=/;
 /** `export KEY` alone (no value): declares the variable. */
 const EXPORT_ONLY_RE = /^([ \t]*)export[ \t]+([A-Za-z_]\w*)[ \t]*(?:#.*)?$/;
 const COMMENT_RE = /^[ \t]*#/;
+/** A comment that starts or ends with a rule of `-`, `=`, `*`, `#`, `~` or `_` (three or more). */
+const BANNER_RE = /^[-=*#~_]{3,}|[-=*#~_]{3,}$/;
 
 /**
  * Scans env-file text line by line, following the parsing rules of the `dotenv` npm package
@@ -95,7 +97,10 @@ export function scanEnvLines(source: string): EnvScan {
         out.push({ key: exported[2]!, quoted: false, commented: false, line: i, column: keyColumnOf(row, exported[1]!.length, exported[2]!), ...describe(comments) });
         comments = [];
       } else if (COMMENT_RE.test(row)) {
-        comments.push(row.replace(/^[ \t]*#+[ \t]?/, '').trim());
+        const comment = row.replace(/^[ \t]*#+[ \t]?/, '').trim();
+        // A banner or section title (`# ------ Database ------`, `# =====`) describes a group, not the next key.
+        if (BANNER_RE.test(comment)) comments = [];
+        else comments.push(comment);
       } else comments = [];
       continue;
     }
@@ -192,7 +197,8 @@ function closingQuote(rows: readonly string[], line: number, column: number, quo
  *
  * Each row: `names` `[KEY]`, `rawName` the key as written, `default` the value when not empty
  * (quotes removed), `defaultLocation` the value as written, `description` the comment lines right
- * above the line (no blank line between), else the `# …` after the value, and `location` the key.
+ * above the line (no blank line between; banner lines such as `# ------ Database ------` and the
+ * lines above them left out), else the `# …` after the value, and `location` the key.
  * A key listed twice gives two rows (describing the file, not judging it).
  *
  * @param file project-relative POSIX path, used in every location.
