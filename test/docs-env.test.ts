@@ -103,6 +103,13 @@ describe('env usages in shell examples', () => {
     ]);
   });
 
+  test('cross-env assignments (the npm wrapper), up to its command', () => {
+    expect(env(['```sh', 'npx cross-env NODE_ENV=production API_URL=https://x webpack --mode=production MODE=y', '```'])).toEqual([
+      'NODE_ENV=production@2:15-23',
+      'API_URL=https://x@2:35-42',
+    ]);
+  });
+
   test('fish set -x, csh setenv, and `set X=v` pasted in a shell block', () => {
     expect(env([
       '```sh',
@@ -261,6 +268,13 @@ describe('env usages in YAML and JSON blocks', () => {
       'GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}@10:11-23',
       'REDIS_HOST=redis@16:17-27',
       'SECRET_KEY@18:17-27',
+    ]);
+  });
+
+  test('a devcontainer.json containerEnv / remoteEnv', () => {
+    expect(env(['```jsonc', '{ "containerEnv": { "HF_HOME": "/cache" }, "remoteEnv": { "PATH": "${containerEnv:PATH}:/x" } }', '```'])).toEqual([
+      'HF_HOME=/cache@2:22-29',
+      'PATH=${containerEnv:PATH}:/x@2:60-64',
     ]);
   });
 

@@ -66,6 +66,7 @@ function nameLocation(file: string, src: ShellSource, w: ShellWord, name: string
  *   `--` (`claude mcp add x -- docker run -e VAR img`);
  * - any other program's `-e VAR=v`, `--env VAR=v`, `--env=VAR=v` (with a value only):
  *   `claude mcp add x -e VAR=v -- uvx server`, `make -e VAR=v`, `kubectl run --env=VAR=v`;
+ * - the assignments after `cross-env`/`cross-env-shell` (`cross-env NODE_ENV=production webpack`);
  * - the program `export` (`export A=1 B`), `declare -x`/`typeset -x`, csh `setenv VAR v`, fish
  *   `set -x|-gx|-Ux|--export VAR v…`, and `set VAR=v` (the Windows `cmd` form pasted in a shell block).
  *
@@ -163,6 +164,14 @@ export function shellEnvUsages(file: string, src: ShellSource, words: readonly S
   switch (base) {
     case 'docker': case 'podman':
       dockerOptions(program + 1, words.length);
+      break;
+    case 'cross-env': case 'cross-env-shell':
+      // `cross-env NODE_ENV=production webpack`: the npm wrapper's leading assignments.
+      for (const a of args) {
+        const m = ASSIGNMENT_RE.exec(a.text);
+        if (!m) break;
+        add(a, m[1]!, m[2]!);
+      }
       break;
     case 'export': case 'declare': case 'typeset': {
       const options = args.filter((a) => a.text.startsWith('-')).map((a) => a.text);
@@ -321,10 +330,11 @@ export function windowsEnvUsages(file: string, content: BlockContent, lang: stri
 }
 
 /** Keys whose map or list value is a set of environment variables, at any depth of a YAML/JSON block. */
-const ENV_KEYS: ReadonlySet<string> = new Set(['env', 'environment']);
+const ENV_KEYS: ReadonlySet<string> = new Set(['env', 'environment', 'containerenv', 'remoteenv']);
 
 /**
- * The variables a YAML or JSON block sets under an `environment:` or `env:` key at any depth:
+ * The variables a YAML or JSON block sets under an `environment:` or `env:` key at any depth (and
+ * a devcontainer.json's `containerEnv`/`remoteEnv`; keys matched ignoring case):
  * a map (docker compose `environment: {KEY: v}`, GitHub Actions `env:`, an MCP server's `"env": {…}`),
  * a list of `KEY=value` / `KEY` strings (compose), or a list of `{name: KEY, value: v}` maps
  * (Kubernetes container `env:`; `valueFrom` gives no value), in every document of a multi-document block. A scalar under such a key
@@ -333,7 +343,7 @@ const ENV_KEYS: ReadonlySet<string> = new Set(['env', 'environment']);
  * written; `location` the name. TOML blocks are not read. Never throws.
  */
 export function dataBlockEnvUsages(block: DataBlock, invocation: number): Usage[] {
-  if (block.lang === 'toml' || !/\benv(?:ironment)?\b/i.test(block.value)) return [];
+  if (block.lang === 'toml' || !/env/i.test(block.value)) return [];
   try {
     return yamlEnvUsages(block, invocation);
   } catch {
