@@ -9,6 +9,7 @@ import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, type DocParser
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
+import { parseEnvFile } from '../docs/env-file.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
@@ -761,8 +762,13 @@ export interface DocFacts {
   text: (file: string) => string | undefined;
   /** `docdrift-disable…` comments in any document. */
   directives: SuppressionDirective[];
-  /** `.env.example`-style files read as env references (issue #31). */
-  envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
+  /**
+   * The example env files of the project (`.env.example`, `env.template`…; `DiscoveredFiles.envFiles`),
+   * each with its rows (src/docs/env-file.ts `parseEnvFile`): a reference of the project's
+   * environment variables (layout `env-file`, issue #31). A file that cannot be read is left out
+   * (the reader reports it).
+   */
+  envFiles: Array<{ file: string; rows: ReferenceRow[] }>;
 }
 
 /** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
@@ -837,9 +843,18 @@ export function parseDocs(
     diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     return parsed.doc;
   };
-  // Only the run's documents have a text here (a finding located in code or config has none).
-  const documents = new Set(files.docs);
-  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives };
+  // Example env files: small, read and parsed on every run (their content hashes key the run cache).
+  const envFiles: DocFacts['envFiles'] = [];
+  for (const file of files.envFiles ?? []) {
+    const text = pages.text(file);
+    if (text === undefined) continue;
+    const parsed = parseEnvFile(file, text);
+    diagnostics.push(...parsed.diagnostics);
+    envFiles.push({ file, rows: parsed.rows });
+  }
+  // Only the run's documents and env files have a text here (a finding located in code or config has none).
+  const documents = new Set([...files.docs, ...(files.envFiles ?? [])]);
+  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives, envFiles };
 }
 
 /**
