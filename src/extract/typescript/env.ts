@@ -4,31 +4,10 @@
  */
 import { ts } from 'ts-morph';
 import type { DefaultValue, DynamicEnvRead, EnvExtraction, ParamSpec } from '../../model/types.js';
-import type { FlagCommand } from '../python/types.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter, walkTree } from './syntax.js';
 import { KEYWORD_TYPES, zodDefault } from './zod.js';
-
-/**
- * True when a file's text may read the environment in a way {@link extractFileEnv} reads: it names
- * `process.env`, `import.meta.env`, `Deno.env`, `Bun.env`, t3-env's `createEnv` or envalid's
- * `cleanEnv`, or imports `env` from `process`/`node:process`. Files without any of these are not
- * parsed (their extraction is empty).
- */
-export const MAY_READ_ENV = /process\.env|process\s*\.\s*env\b|import\.meta\.env|Deno\.env|Bun\.env|\bcreateEnv\b|\bcleanEnv\b|['"](?:node:)?process['"]/;
-
-/** An empty extraction. */
-export function noEnv(): EnvExtraction {
-  return { vars: [], dynamic: [] };
-}
-
-/**
- * Two extractions as one: `a`'s variables and dynamic reads, then `b`'s (the Python and the
- * TypeScript/JavaScript extraction of one project). Nothing is deduplicated: each entry is one read
- * site, and the linker merges them by name.
- */
-export function mergeEnv(a: EnvExtraction, b: EnvExtraction): EnvExtraction {
-  return { vars: [...a.vars, ...b.vars], dynamic: [...a.dynamic, ...b.dynamic] };
-}
+import { MAY_READ_ENV } from './env-filter.js';
+import { mergeEnv, noEnv } from '../env-merge.js';
 
 /** Wrappers whose result is a number (`Number(process.env.PORT ?? 3000)`): the read's `type`. */
 const NUMBER_WRAPPERS = new Set(['Number', 'parseInt', 'parseFloat', 'Number.parseInt', 'Number.parseFloat']);
@@ -313,10 +292,11 @@ function readCreateEnv(state: FileState, call: ts.CallExpression): void {
   const options = objectLiteral(state, call.arguments[0]);
   if (!options) return;
   for (const prop of options.properties) {
-    if (!ts.isPropertyAssignment(prop)) continue;
-    const key = propertyName(prop.name);
-    if (key === undefined || !T3_GROUPS.has(key)) continue;
-    const group = objectLiteral(state, prop.initializer);
+    // `server: {…}`, `server: serverVars`, and the shorthand `{ server }`.
+    const value = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+    const key = value && prop.name ? propertyName(prop.name) : undefined;
+    if (!value || key === undefined || !T3_GROUPS.has(key)) continue;
+    const group = objectLiteral(state, value);
     if (group) readZodShape(state, group);
   }
 }
@@ -505,40 +485,6 @@ export function extractFileEnv(file: string, text: string): EnvExtraction {
   };
   walkTree(sf, (node) => void visit(true)(node));
   walkTree(sf, (node) => void visit(false)(node));
-  return out;
-}
-
-/**
- * The environment variables each CLI flag of these commands falls back to (`ParamSpec.envVars`,
- * set by the commander, oclif and yargs readers), as env-var specs: `envSource: 'flag'`, `dest` =
- * the flag's name, `owner` = the command (`bin:tool serve`), `location` = the flag's, and its
- * type, default, description, choices, deprecation and hidden state (a flag's default is the
- * variable's too: the variable only replaces it).
- */
-export function flagEnvVars(commands: readonly FlagCommand[]): ParamSpec[] {
-  const out: ParamSpec[] = [];
-  for (const command of commands) {
-    for (const flag of command.params) {
-      for (const name of flag.envVars ?? []) {
-        out.push({
-          name,
-          aliases: [],
-          ...(flag.type !== undefined ? { type: flag.type } : {}),
-          ...(flag.default !== undefined ? { default: { ...flag.default } } : {}),
-          required: false,
-          ...(flag.description !== undefined ? { description: flag.description } : {}),
-          deprecated: flag.deprecated,
-          hidden: flag.hidden,
-          origin: 'env-var',
-          owner: [command.target, ...command.path].join(' '),
-          location: { ...flag.location },
-          dest: flag.name,
-          ...(flag.choices ? { choices: [...flag.choices] } : {}),
-          envSource: 'flag',
-        });
-      }
-    }
-  }
   return out;
 }
 
