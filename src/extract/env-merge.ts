@@ -4,7 +4,6 @@
  * Free of any parser, so the engine can import it without loading one.
  */
 import type { EnvExtraction, ParamSpec } from '../model/types.js';
-import type { FlagCommand } from './python/types.js';
 
 /** An empty extraction. */
 export function noEnv(): EnvExtraction {
@@ -21,14 +20,14 @@ export function mergeEnv(a: EnvExtraction, b: EnvExtraction): EnvExtraction {
 }
 
 /**
- * The environment variables each CLI flag of these commands falls back to (`ParamSpec.envVars`:
+ * The environment variables each CLI flag of these commands (`FlagCommand`s) falls back to (`ParamSpec.envVars`:
  * commander `Option.env('X')`, oclif `env: 'X'`, yargs `.env(prefix)`), one env-var spec each:
  * `envSource: 'flag'`, `dest` = the flag's name, `owner` = the command (`bin:tool serve`: target
  * and sub-command words), `location` = the flag's, and the flag's type, default, description,
  * choices, deprecation and hidden state (the variable stands in for the flag, whose default
  * applies when neither is given). Never required: the flag may be given instead.
  */
-export function flagEnvVars(commands: readonly FlagCommand[]): ParamSpec[] {
+export function flagEnvVars(commands: ReadonlyArray<{ target: string; path: readonly string[]; params: readonly ParamSpec[] }>): ParamSpec[] {
   const out: ParamSpec[] = [];
   for (const command of commands) {
     for (const flag of command.params) {
