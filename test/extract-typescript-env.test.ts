@@ -109,10 +109,14 @@ describe('direct reads', () => {
     const out = extractFileEnv('src/settings.ts', text);
     expect(out.vars).toEqual([]);
     expect(out.dynamic.map((d) => [d.prefix, d.construct, d.location.line])).toEqual([
-      ['', 'process.env[name]', 2],
       ['PLUGIN_', 'process.env[`PLUGIN_${id.toUpperCase()}_TOKEN`]', 4],
       ['FEATURE_', "process.env['FEATURE_' + f]", 5],
-      ['', 'Deno.env.get(k)', 6],
+    ]);
+    // Exported functions whose parameter is the name: helpers other files may call with a literal
+    // (the engine keeps their reads dynamic when no call names the variable).
+    expect(out.helpers?.map((h) => [h.exported, h.param, h.dynamic.prefix, h.dynamic.construct, h.dynamic.location.line])).toEqual([
+      [['setting'], 0, '', 'process.env[name]', 2],
+      [['deno'], 0, '', 'Deno.env.get(k)', 6],
     ]);
   });
 
@@ -120,6 +124,48 @@ describe('direct reads', () => {
     expect(extractFileEnv('a.ts', 'export const x = 1;\n')).toEqual({ vars: [], dynamic: [] });
     const broken = extractFileEnv('b.js', 'const x = process.env.GOOD;\nfunction ( {{{ process.env.AFTER_ERROR');
     expect(broken.vars.map((v) => v.name)).toContain('GOOD');
+  });
+});
+
+describe('env helpers', () => {
+  it('reads the calls of a helper whose parameter is the name it reads, with the fallback argument as default', () => {
+    const text = [
+      'function getEnv(name: string, fallback?: string): string {',
+      '  const value = process.env[name] ?? fallback;',
+      '  if (value === undefined) throw new Error(`${name} is not set`);',
+      '  return value;',
+      '}',
+      'const required = (key: string) => {',
+      '  const v = process.env[key];',
+      '  if (!v) throw new Error(key);',
+      '  return v;',
+      '};',
+      "export const apiUrl = getEnv('API_URL', 'http://localhost:8080');",
+      "export const token = required('API_TOKEN');",
+      'export const odd = (k: string) => getEnv(k);',
+    ].join('\n');
+    const out = extractFileEnv('src/config.ts', text);
+    expect(out.vars.map((v) => [v.name, v.default?.text, v.location.line, v.location.column])).toEqual([
+      ['API_URL', "'http://localhost:8080'", 11, 31],
+      ['API_TOKEN', undefined, 12, 32],
+    ]);
+    // `getEnv` is also called with a computed name: its read stays dynamic; `required` is not.
+    expect(out.dynamic.map((d) => d.construct)).toEqual(['process.env[name]']);
+    expect(out.helpers).toBeUndefined();
+  });
+
+  it('keeps exported helpers and calls of imported functions for the engine', () => {
+    const helper = extractFileEnv('src/utils/env.js', 'export default (name, defaultValue) => (name in process.env ? process.env[name] === "true" : defaultValue);\n');
+    expect(helper.vars).toEqual([]);
+    expect(helper.dynamic).toEqual([]);
+    expect(helper.helpers?.map((h) => [h.exported, h.param, h.defaultParam])).toEqual([[['default'], 0, 1]]);
+    const caller = extractFileEnv('src/config.js', "import getEnvBoolean from './utils/env.js';\nconst { log } = require('./log');\nexport const colour = getEnvBoolean('LOG_COLOUR', true);\nlog('NOT_A_HELPER');\n");
+    expect(caller.calls?.map((c) => [c.specifier, c.imported, c.args.map((a) => a.name)])).toEqual([
+      ['./utils/env.js', 'default', ['LOG_COLOUR', undefined]],
+      ['./log', 'log', ['NOT_A_HELPER']],
+    ]);
+    expect(caller.calls?.[0]?.args[1]).toEqual({ default: { kind: 'literal', text: 'true' } });
+    expect(caller.calls?.[0]?.args[0]).toMatchObject({ name: 'LOG_COLOUR', location: { file: 'src/config.js', line: 3, column: 38 } });
   });
 });
 
@@ -328,6 +374,9 @@ describe('the engine reads env vars of projects without bins, and the per-file c
       'src/util.ts': 'export const id = (x: number) => x;\n',
       'src/types.d.ts': 'declare const IGNORED: string; process.env.IN_DECLARATION;\n',
       'web/app.jsx': 'export const App = () => <p>{import.meta.env.VITE_TITLE}</p>;\n',
+      'src/env-helper.ts': 'export function envFlag(name: string, fallback = false): boolean {\n  const v = process.env[name];\n  return v === undefined ? fallback : v === "1";\n}\n',
+      'src/features.ts': "import { envFlag } from './env-helper.js';\nexport const beta = envFlag('BETA_FEATURES', true);\n",
+      'src/dynamic.ts': "import { envFlag } from './env-helper';\nexport const any = (n: string) => envFlag(n, process.env.CI === 'true');\n",
       'node_modules/lib/index.js': 'process.env.FROM_DEPENDENCY;\n',
       'README.md': '# server\n',
     };
@@ -357,16 +406,20 @@ describe('the engine reads env vars of projects without bins, and the per-file c
     const cold = await run();
     expect(cold.env.vars.map((v) => [v.name, v.location.file, v.default?.text])).toEqual([
       ['DATABASE_URL', 'src/db.ts', "'postgres://localhost/app'"],
+      ['CI', 'src/dynamic.ts', undefined],
       ['PORT', 'src/index.js', '3000'],
       ['VITE_TITLE', 'web/app.jsx', undefined],
+      ['BETA_FEATURES', 'src/features.ts', 'true'],
     ]);
-    expect(cold.readScripts).toEqual(['src/db.ts', 'src/index.js', 'src/util.ts', 'web/app.jsx']);
+    // `envFlag(n, …)` in src/dynamic.ts computes the name: the helper's read is dynamic.
+    expect(cold.env.dynamic.map((d) => [d.location.file, d.construct])).toEqual([['src/env-helper.ts', 'process.env[name]']]);
+    expect(cold.readScripts).toEqual(['src/db.ts', 'src/dynamic.ts', 'src/env-helper.ts', 'src/features.ts', 'src/index.js', 'src/util.ts', 'web/app.jsx']);
     expect((await run()).readScripts).toEqual([]);
     appendFileSync(path.join(root, 'src/util.ts'), 'export const flag = process.env.FEATURE_FLAG;\n');
     const warm = await run();
     expect(warm.readScripts).toEqual(['src/util.ts']);
     const fresh = await extractCode(discovered, config, (file) => readFileSync(path.join(root, file), 'utf8'), [], undefined);
     expect(warm.env).toEqual(fresh.env);
-    expect(fresh.env.vars.map((v) => v.name)).toEqual(['DATABASE_URL', 'PORT', 'FEATURE_FLAG', 'VITE_TITLE']);
+    expect(fresh.env.vars.map((v) => v.name)).toEqual(['DATABASE_URL', 'CI', 'PORT', 'FEATURE_FLAG', 'VITE_TITLE', 'BETA_FEATURES']);
   });
 });

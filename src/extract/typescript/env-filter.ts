@@ -6,9 +6,19 @@
 /**
  * True when a file's text may read the environment in a way `extractFileEnv` (env.ts) reads: it
  * names `process.env`, `import.meta.env`, `Deno.env`, `Bun.env`, t3-env's `createEnv` or envalid's
- * `cleanEnv`, or imports from `process`/`node:process` (`import { env } from 'node:process'`).
+ * `cleanEnv`/`customCleanEnv`, imports from `process`/`node:process` (`import { env } from
+ * 'node:process'`) or destructures `process` (`const { env } = process`).
  */
-export const MAY_READ_ENV = /process\s*\.\s*env\b|import\.meta\.env|Deno\.env|Bun\.env|\bcreateEnv\b|\bcleanEnv\b|['"](?:node:)?process['"]/;
+export const MAY_READ_ENV = /process\s*\.\s*env\b|import\.meta\.env|Deno\.env|Bun\.env|\bcreateEnv\b|\b(?:custom)?[cC]leanEnv\b|['"](?:node:)?process['"]|\}\s*=\s*(?:globalThis\.)?process\b/;
+
+/**
+ * True when a file that does not read the environment itself may call an env helper of another
+ * module (`getEnv('LOG_LEVEL')`): it imports or requires a relative module and passes a string
+ * literal shaped like a variable name (upper case, three characters or more) to a call.
+ */
+export function mayCallEnvHelper(text: string): boolean {
+  return /(?:from\s*|require\(\s*)['"]\./.test(text) && /[(,]\s*['"`][A-Z][A-Z0-9_]{2,}['"`]\s*[,)]/.test(text);
+}
 
 /** TypeScript and JavaScript sources by extension; declaration files (`.d.ts`) are not code. */
 const SOURCE = /\.(?:[cm]?[jt]s|[jt]sx)$/;

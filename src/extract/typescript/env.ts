@@ -6,7 +6,7 @@ import { ts } from 'ts-morph';
 import type { DefaultValue, DynamicEnvRead, EnvExtraction, ParamSpec } from '../../model/types.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter, walkTree } from './syntax.js';
 import { KEYWORD_TYPES, zodDefault } from './zod.js';
-import { MAY_READ_ENV } from './env-filter.js';
+import { mayCallEnvHelper, MAY_READ_ENV } from './env-filter.js';
 import { mergeEnv, noEnv } from '../env-merge.js';
 
 /** Wrappers whose result is a number (`Number(process.env.PORT ?? 3000)`): the read's `type`. */
@@ -134,6 +134,49 @@ function literalPrefix(e: ts.Expression): string {
   return '';
 }
 
+/**
+ * A function whose parameter names the variable it reads (`const getEnv = (name, fallback) =>
+ * process.env[name] ?? fallback`), as another file may import it: its calls with a literal name
+ * are reads of that name (resolved across files by the engine, src/engine/typescript-env.ts).
+ */
+export interface EnvHelper {
+  /** The names other modules import it by (`default`, `getEnv`). */
+  exported: string[];
+  /** The parameter holding the variable's name. */
+  param: number;
+  /** The parameter holding the fallback, when there is one. */
+  defaultParam?: number;
+  /** The helper's own read, a dynamic read unless every call names its variable with a literal. */
+  dynamic: DynamicEnvRead;
+  /** Calls in its own file that name the variable with a literal (absent: none). */
+  literalCalls?: number;
+}
+
+/** A call of a function imported from a relative module (in a file that is parsed): it may be an env helper's. */
+export interface EnvHelperCall {
+  /** The import's module specifier as written (`./utils/env.js`). */
+  specifier: string;
+  /** The imported name (`default` for a default import or a plain `require`). */
+  imported: string;
+  /** Per argument: the literal name and its location (when it is one), and the argument as a default. */
+  args: Array<{ name?: string; location?: ParamSpec['location']; default?: DefaultValue }>;
+}
+
+/** One file's extraction: its reads and dynamic reads, and what cross-file helper resolution needs. */
+export interface FileEnv extends EnvExtraction {
+  /** Exported env helpers this file defines. */
+  helpers?: EnvHelper[];
+  /** Calls of imported functions that may be env helpers. */
+  calls?: EnvHelperCall[];
+}
+
+/** A helper found in the walk: the parameter index, the fallback's, and its dynamic read. */
+interface LocalHelper {
+  param: number;
+  defaultParam?: number;
+  dynamic: DynamicEnvRead;
+}
+
 /** Per-file state of one extraction. */
 interface FileState {
   file: string;
@@ -144,6 +187,10 @@ interface FileState {
   constants: Map<string, string>;
   /** `const X = <expr>` anywhere in the file: schema objects defined apart from their use. */
   values: Map<string, ts.Expression>;
+  /** Local names imported from relative modules: `{ specifier, imported }`. */
+  imports: Map<string, { specifier: string; imported: string }>;
+  /** Functions whose parameter is the name of the variable they read, by local name. */
+  helpers: Map<string, LocalHelper>;
   out: EnvExtraction;
 }
 
@@ -197,13 +244,156 @@ function addRead(state: FileState, name: string, location: ParamSpec['location']
 }
 
 function addDynamic(state: FileState, key: ts.Expression, read: ts.Node): void {
-  if (readContext(read, state.sf).write) return;
+  const context = readContext(read, state.sf);
+  if (context.write) return;
   const text = read.getText(state.sf).replace(/\s+/g, ' ');
-  state.out.dynamic.push({
+  const dynamic: DynamicEnvRead = {
     prefix: literalPrefix(key),
     location: locationOf(state.file, state.sf, key),
     construct: text.length > MAX_CONSTRUCT ? `${text.slice(0, MAX_CONSTRUCT - 1)}…` : text,
-  } satisfies DynamicEnvRead);
+  };
+  // `(name, fallback) => process.env[name] ?? fallback`: a helper whose calls name the variable.
+  const k = skipOuter(key);
+  const fn = ts.isIdentifier(k) ? enclosingParameterOwner(k) : undefined;
+  const name = fn && functionName(fn, state.sf);
+  if (fn && ts.isIdentifier(k) && name !== undefined && !state.helpers.has(name)) {
+    const params = fn.parameters.map((p) => (ts.isIdentifier(p.name) ? p.name.text : undefined));
+    const param = params.indexOf(k.text);
+    const fallback = context.default ? params.indexOf(context.default.text) : -1;
+    const named = params.findIndex((p, i) => i > param && p !== undefined && /default|fallback|^def$/i.test(p));
+    const defaultParam = fallback >= 0 ? fallback : named >= 0 ? named : undefined;
+    state.helpers.set(name, { param, ...(defaultParam !== undefined ? { defaultParam } : {}), dynamic });
+    return;
+  }
+  state.out.dynamic.push(dynamic);
+}
+
+/** The function whose parameter `id` names, if it is one (the nearest enclosing function only). */
+function enclosingParameterOwner(id: ts.Identifier): ts.FunctionDeclaration | ts.FunctionExpression | ts.ArrowFunction | undefined {
+  for (let n: ts.Node | undefined = id.parent; n; n = n.parent) {
+    if (ts.isFunctionDeclaration(n) || ts.isFunctionExpression(n) || ts.isArrowFunction(n)) {
+      return n.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === id.text) ? n : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The local name given to an anonymous default export. */
+const DEFAULT_EXPORT = '*default*';
+
+/** The local name a function is called by: its declaration's or its variable's; {@link DEFAULT_EXPORT} for `export default (…) => …` and `module.exports = …`. */
+function functionName(fn: ts.FunctionDeclaration | ts.FunctionExpression | ts.ArrowFunction, sf: ts.SourceFile): string | undefined {
+  if (ts.isFunctionDeclaration(fn)) return fn.name?.text ?? DEFAULT_EXPORT;
+  const { parent } = outer(fn);
+  if (!parent) return undefined;
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (ts.isExportAssignment(parent)) return DEFAULT_EXPORT;
+  if (ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.left.getText(sf) === 'module.exports') return DEFAULT_EXPORT;
+  return undefined;
+}
+
+/** Local name → the names it is exported by (`export function`, `export const`, `export default x`, `export { a as b }`, `module.exports = x`, `exports.b = a`, `module.exports = { a }`). */
+function exportedNames(sf: ts.SourceFile): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (local: string, exported: string): void => {
+    const list = out.get(local) ?? [];
+    if (!list.includes(exported)) list.push(exported);
+    out.set(local, list);
+  };
+  add(DEFAULT_EXPORT, 'default');
+  for (const st of sf.statements) {
+    const mods = ts.canHaveModifiers(st) ? ts.getModifiers(st) : undefined;
+    const exported = mods?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+    const isDefault = mods?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword) ?? false;
+    if (ts.isFunctionDeclaration(st) && st.name && exported) add(st.name.text, isDefault ? 'default' : st.name.text);
+    if (ts.isVariableStatement(st) && exported) for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name.text, d.name.text);
+    if (ts.isExportAssignment(st) && ts.isIdentifier(skipOuter(st.expression))) add((skipOuter(st.expression) as ts.Identifier).text, 'default');
+    if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+      for (const el of st.exportClause.elements) add((el.propertyName ?? el.name).text, el.name.text);
+    }
+    if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const left = st.expression.left.getText(sf);
+      const right = skipOuter(st.expression.right);
+      const property = /^(?:module\.)?exports\.([\w$]+)$/.exec(left)?.[1];
+      if (ts.isIdentifier(right) && left === 'module.exports') add(right.text, 'default');
+      if (ts.isIdentifier(right) && property !== undefined) add(right.text, property);
+      if (left === 'module.exports' && ts.isObjectLiteralExpression(right)) {
+        for (const p of right.properties) {
+          if (ts.isShorthandPropertyAssignment(p)) add(p.name.text, p.name.text);
+          else if (ts.isPropertyAssignment(p) && ts.isIdentifier(skipOuter(p.initializer))) {
+            const key = propertyName(p.name);
+            if (key !== undefined) add((skipOuter(p.initializer) as ts.Identifier).text, key);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** What a variable name passed to a helper looks like (`'LOG_LEVEL'`, not a sentence). */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A call's arguments as helper-call arguments: literal names (with their locations) and defaults. */
+function callArgs(state: FileState, call: ts.CallExpression): EnvHelperCall['args'] {
+  return call.arguments.map((a) => {
+    const e = skipOuter(a);
+    const literal = ts.isStringLiteralLike(e) && ENV_NAME.test(e.text) ? { name: e.text, location: textLocation(state, e) } : {};
+    // An argument that may be a fallback: kept when short (a literal, a name), not a whole callback.
+    const text = a.getText(state.sf);
+    return { ...literal, ...(text.length <= MAX_CONSTRUCT ? { default: defaultOf(a, state.sf) } : {}) };
+  });
+}
+
+/**
+ * Calls of this file's helpers become reads (`getEnv('LOG_LEVEL', 'info')`: `LOG_LEVEL`, default
+ * `'info'`); calls of functions imported from relative modules are kept for the engine. A
+ * helper's own read stays dynamic when it is called with a computed name, or, when no module can
+ * call it (not exported), when no call names its variable.
+ */
+function resolveHelperCalls(state: FileState, out: FileEnv): void {
+  const calls: EnvHelperCall[] = [];
+  const counts = new Map<string, { literal: number; other: number }>();
+  walkTree(state.sf, (node) => {
+    if (!ts.isCallExpression(node) || !ts.isIdentifier(skipOuter(node.expression))) return;
+    const callee = (skipOuter(node.expression) as ts.Identifier).text;
+    const helper = state.helpers.get(callee);
+    if (helper) {
+      const count = counts.get(callee) ?? { literal: 0, other: 0 };
+      counts.set(callee, count);
+      const args = callArgs(state, node);
+      const arg = args[helper.param];
+      if (arg?.name === undefined || arg.location === undefined) {
+        count.other++;
+        return;
+      }
+      count.literal++;
+      const fallback = helper.defaultParam !== undefined ? args[helper.defaultParam]?.default : undefined;
+      out.vars.push(envParam(state, arg.name, arg.location, 'read', fallback ? { default: fallback } : {}));
+      return;
+    }
+    const imported = state.imports.get(callee);
+    if (imported && node.arguments.length > 0) calls.push({ ...imported, args: callArgs(state, node) });
+  });
+  const exports = exportedNames(state.sf);
+  const helpers: EnvHelper[] = [];
+  for (const [local, helper] of state.helpers) {
+    const exported = local === DEFAULT_EXPORT || exports.has(local) ? (exports.get(local) ?? []) : [];
+    const count = counts.get(local);
+    if (exported.length > 0) {
+      // Other modules may call it: the engine decides whether its read stays dynamic.
+      helpers.push({
+        exported,
+        param: helper.param,
+        ...(helper.defaultParam !== undefined ? { defaultParam: helper.defaultParam } : {}),
+        dynamic: helper.dynamic,
+        ...(count && count.literal > 0 ? { literalCalls: count.literal } : {}),
+      });
+      if (count && count.other > 0) out.dynamic.push(helper.dynamic);
+    } else if (!count || count.other > 0 || count.literal === 0) out.dynamic.push(helper.dynamic);
+  }
+  if (helpers.length > 0) out.helpers = helpers;
+  if (calls.length > 0) out.calls = calls;
 }
 
 /** A computed key: a string literal, or a file constant naming one. */
@@ -366,6 +556,26 @@ function collectBindings(state: FileState): void {
         }
       }
     }
+    // `import getEnv from './env.js'`, `const { getEnv } = require('./env')`: candidates for env helpers.
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text.startsWith('.')) {
+      const specifier = node.moduleSpecifier.text;
+      const clause = node.importClause;
+      if (clause?.name) state.imports.set(clause.name.text, { specifier, imported: 'default' });
+      const named = clause?.namedBindings;
+      if (named && ts.isNamedImports(named)) for (const el of named.elements) state.imports.set(el.name.text, { specifier, imported: (el.propertyName ?? el.name).text });
+    }
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      const init = skipOuter(node.initializer);
+      const first = ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' ? init.arguments[0] : undefined;
+      const specifier = first && ts.isStringLiteralLike(first) && first.text.startsWith('.') ? first.text : undefined;
+      if (specifier !== undefined && ts.isIdentifier(node.name)) state.imports.set(node.name.text, { specifier, imported: 'default' });
+      if (specifier !== undefined && ts.isObjectBindingPattern(node.name)) {
+        for (const el of node.name.elements) {
+          const key = el.propertyName ? propertyName(el.propertyName) : ts.isIdentifier(el.name) ? el.name.text : undefined;
+          if (!el.dotDotDotToken && ts.isIdentifier(el.name) && key !== undefined) state.imports.set(el.name.text, { specifier, imported: key });
+        }
+      }
+    }
     // `import { env } from 'node:process'`
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && /^(?:node:)?process$/.test(node.moduleSpecifier.text)) {
       const named = node.importClause?.namedBindings;
@@ -420,11 +630,11 @@ function collectBindings(state: FileState): void {
  * @param file project-relative POSIX path (`owner` and locations)
  * @param text the file's text
  */
-export function extractFileEnv(file: string, text: string): EnvExtraction {
-  const out = noEnv();
-  if (!MAY_READ_ENV.test(text)) return out;
+export function extractFileEnv(file: string, text: string): FileEnv {
+  const out: FileEnv = noEnv();
+  if (!MAY_READ_ENV.test(text) && !mayCallEnvHelper(text)) return out;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file));
-  const state: FileState = { file, sf, aliases: new Set(), constants: new Map(), values: new Map(), out };
+  const state: FileState = { file, sf, aliases: new Set(), constants: new Map(), values: new Map(), imports: new Map(), helpers: new Map(), out };
   collectBindings(state);
   // Reads first marked (so `A ?? process.env.B` knows B is a read), then visited in source order.
   const visit = (mark: boolean) => (node: ts.Node): void => {
@@ -463,7 +673,7 @@ export function extractFileEnv(file: string, text: string): EnvExtraction {
       const name = calleeName(node.expression);
       const last = name?.split('.').pop();
       if (last === 'createEnv') readCreateEnv(state, node);
-      else if (last === 'cleanEnv' || last === 'cleanEnvironment') readCleanEnv(state, node);
+      else if (last === 'cleanEnv' || last === 'customCleanEnv') readCleanEnv(state, node);
       else if (ts.isPropertyAccessExpression(skipOuter(node.expression)) && ZOD_PARSES.has((skipOuter(node.expression) as ts.PropertyAccessExpression).name.text) && node.arguments[0] && isEnvObject(state, node.arguments[0])) {
         for (const shape of zodObjectShapes(state, (skipOuter(node.expression) as ts.PropertyAccessExpression).expression)) readZodShape(state, shape);
       }
@@ -485,6 +695,7 @@ export function extractFileEnv(file: string, text: string): EnvExtraction {
   };
   walkTree(sf, (node) => void visit(true)(node));
   walkTree(sf, (node) => void visit(false)(node));
+  resolveHelperCalls(state, out);
   return out;
 }
 
