@@ -27,13 +27,16 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
-import { flagEnvVars, mergeEnv } from '../extract/python/env.js';
+import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
+import { typeScriptEnv } from './typescript-env.js';
+import { envSourceFiles } from '../extract/typescript/env-filter.js';
+import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
@@ -517,6 +520,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     scriptPrograms.length > 0 ||
     Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
   let tsSourceCount = 0;
+  // Flag commands of the TypeScript programs: their flags' env fallbacks are env vars too (issue #31).
+  const tsFlagEnv: FlagCommand[] = [];
   const tsUnread: Array<[string, UnreadProgram]> = [];
   if ((tsFiles.length > 0 || bins.length > 0 || scriptPrograms.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
@@ -533,6 +538,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
     for (const bin of ts.binConfigsBuilt ?? []) functionConfigsThroughCalls.add(bin);
     flagCommands.push(...ts.flagCommands);
+    tsFlagEnv.push(...ts.flagCommands);
     tsUnread.push(...(ts.unreadPrograms ?? []));
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
@@ -563,6 +569,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const declared = new Set(classes.map((c) => c.name));
     classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
   }
+  // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
+  const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
   return {
     globalParameters: effectiveGlobalParameters(config.globalParameters, sources, factsOf),
     classes,
@@ -579,8 +587,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
-    // Issue #31: filled by the Python (`python.env`, flags' `envvar=`) and TypeScript env extractors.
-    env: mergeEnv(python.env, { vars: flagEnvVars(flags.commands), dynamic: [] }),
+    // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
+    env: mergeEnv(python.env, { vars: pythonFlagEnvVars(flags.commands), dynamic: [] }, { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic }),
     envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
   };
 }
