@@ -589,7 +589,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     sourceCount: sources.length + tsSourceCount,
     // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
     env: mergeEnv(python.env, { vars: pythonFlagEnvVars(flags.commands), dynamic: [] }, { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic }),
-    envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
+    envWords: codeEnvWords(sources, tsEnv.words, files.yaml, read),
   };
 }
 
@@ -598,12 +598,12 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
 const MAX_ENV_WORD_SCAN = 1_000_000;
 
 /**
- * Upper-case words with an underscore in the Python and TypeScript/JavaScript sources and the
- * project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
+ * Upper-case words with an underscore in the Python sources, the TypeScript/JavaScript sources
+ * (`scriptWords`, gathered by the per-file env pass) and the project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
  * `collectEnvWords`; sorted.
  */
-function codeEnvWords(sources: readonly PythonSource[], otherFiles: readonly string[], read: ReadFile): string[] {
-  const words = new Set<string>();
+function codeEnvWords(sources: readonly PythonSource[], scriptWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
+  const words = new Set<string>(scriptWords);
   for (const src of sources) if (src.text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(src.text, words);
   for (const file of otherFiles) {
     const text = read(file);

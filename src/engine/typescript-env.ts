@@ -12,9 +12,13 @@ import type { EnvExtraction, ParamSpec } from '../model/types.js';
 import type { EnvHelper, FileEnv } from '../extract/typescript/env.js';
 import { isGeneratedScript, mayCallEnvHelper, MAY_READ_ENV } from '../extract/typescript/env-filter.js';
 import { pieceKey, type PieceStore } from './pieces.js';
+import { collectEnvWords } from '../link/environment.js';
 
 /** A file's text as read: `undefined` when it could not be read (reported by the reader). */
 type Read = (file: string) => string | undefined;
+
+/** Largest file scanned for env words (a bundle says nothing about the project's variables). */
+const MAX_WORD_SCAN = 1_000_000;
 
 /** The kind of the per-file pieces (see `CODE_PIECE_KINDS` in pieces.ts). */
 export const TS_ENV_PIECE = 'ts-env';
@@ -33,9 +37,16 @@ async function fileEnv(file: string, read: Read, pieces: PieceStore | undefined,
   const again = key === undefined || key === hashKey ? undefined : pieces?.get<FileEnv>(key);
   if (again) return again;
   let result: FileEnv = { vars: [], dynamic: [] };
-  if ((MAY_READ_ENV.test(text) || mayCallEnvHelper(text)) && !isGeneratedScript(file, text)) {
+  const generated = isGeneratedScript(file, text);
+  if ((MAY_READ_ENV.test(text) || mayCallEnvHelper(text)) && !generated) {
     reader ??= import('../extract/typescript/env.js');
     result = (await reader).extractFileEnv(file, text);
+  }
+  // The words a documented variable may be mentioned by (not in a bundle or generated file).
+  if (!generated && text.length <= MAX_WORD_SCAN) {
+    const words = new Set<string>();
+    collectEnvWords(text, words);
+    if (words.size > 0) result = { ...result, words: [...words] };
   }
   if (key !== undefined) pieces?.set(key, result);
   return result;
@@ -61,16 +72,19 @@ function resolveImport(from: string, specifier: string, known: ReadonlyMap<strin
  * @param hashes content hashes of the files as the run cache computed them: a file whose piece is
  *   stored under its hash is not read
  */
-export async function typeScriptEnv(files: readonly string[], read: Read, pieces?: PieceStore, hashes?: ReadonlyMap<string, string>): Promise<EnvExtraction> {
-  const out: EnvExtraction = { vars: [], dynamic: [] };
+export async function typeScriptEnv(files: readonly string[], read: Read, pieces?: PieceStore, hashes?: ReadonlyMap<string, string>): Promise<EnvExtraction & { words: string[] }> {
+  const out: EnvExtraction & { words: string[] } = { vars: [], dynamic: [], words: [] };
   const facts = new Map<string, FileEnv>();
+  const words = new Set<string>();
   for (const file of files) {
     const result = await fileEnv(file, read, pieces, hashes);
     if (!result) continue;
     facts.set(file, result);
-    out.vars.push(...result.vars);
-    out.dynamic.push(...result.dynamic);
+    for (const v of result.vars) out.vars.push(v);
+    for (const d of result.dynamic) out.dynamic.push(d);
+    for (const w of result.words ?? []) words.add(w);
   }
+  out.words = [...words];
   // Calls of helpers other modules export: reads of the variables they name.
   const used = new Map<EnvHelper, { literal: number; other: number }>();
   const helperReads: ParamSpec[] = [];

@@ -168,6 +168,8 @@ export interface FileEnv extends EnvExtraction {
   helpers?: EnvHelper[];
   /** Calls of imported functions that may be env helpers. */
   calls?: EnvHelperCall[];
+  /** Upper-case words with an underscore in the file's text (`collectEnvWords`, src/link/environment.ts), filled by the engine. */
+  words?: string[];
 }
 
 /** A helper found in the walk: the parameter index, the fallback's, and its dynamic read. */
