@@ -123,7 +123,7 @@ const rule: Rule<Options> = {
     const options = (cmd: CommandSpec) => cmd.params.filter((p) => !p.hidden && !p.positional);
     // Scripts run as `python path.py` are repository helpers: their examples are checked, a reference is not expected.
     // A sub-command hidden from help or marked deprecated is not one users are meant to learn.
-    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && !cmd.script && cmd.kind !== 'config-file' && !cmd.hidden && !cmd.deprecated && options(cmd).length > 0);
+    const candidates = model.commands.filter((cmd) => cmd.paramsKnown && !cmd.script && cmd.kind !== 'config-file' && cmd.kind !== 'environment' && !cmd.hidden && !cmd.deprecated && options(cmd).length > 0);
     if (candidates.length === 0) return;
     const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
     // Without a reference section (a table, list or parameter headings) for some command, the
@@ -131,7 +131,7 @@ const rule: Rule<Options> = {
     // that merely names the program ("What is `pipx`?") is no reference.
     // A section found only by its content (issue #29) is no sign of such a reference: a tutorial's
     // options table does not make every other sub-command undocumented.
-    const documentedNames = model.commands.filter((c) => c.kind !== 'config-file' && model.sectionsFor(c).some((s) => !s.inferred)).map((c) => c.name);
+    const documentedNames = model.commands.filter((c) => c.kind !== 'config-file' && c.kind !== 'environment' && model.sectionsFor(c).some((s) => !s.inferred)).map((c) => c.name);
     if (documentedNames.length === 0) return;
     const runs = firstRuns(model);
     // Parents and sub-command lists are worked out once per command and per parent: asked per

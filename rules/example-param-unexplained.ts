@@ -36,6 +36,8 @@ const rule: Rule = {
       // Fragments other pages include have their links there; contributor guides run dev builds.
       const doc = model.doc(usage.file);
       if (doc?.partial || doc?.contributor) continue;
+      // Env vars (issue #31) are judged against the env reference only, not for links to it.
+      if (usage.syntax === 'env') continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);

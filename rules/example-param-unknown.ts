@@ -56,6 +56,10 @@ const rule: Rule<Options> = {
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}). Did you mean `{{suggestion}}`?',
       unknown:
         '`{{name}}` is not a parameter of `{{command}}` (config: {{classes}}).',
+      unknownEnvWithSuggestion:
+        'The example sets environment variable `{{name}}`, which the code never reads. Did you mean `{{suggestion}}`?',
+      unknownEnv:
+        'The example sets environment variable `{{name}}`, which the code never reads.',
       unknownSubkeyWithSuggestion:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
       unknownShortAlias:
@@ -165,6 +169,21 @@ const rule: Rule<Options> = {
       // The nearest parameter, else the nearest nested key whose last segment is close
       // (`temperature=0.7` for `sampling.temperature`).
       let [suggestion] = suggestNames(usage.name, suggestionIndex(model, cmd), 1);
+      // Issue #31: an env var set in an example and read nowhere is drift only in the project's
+      // namespace or as a near miss (`QDRANT_SEARCH_LIM`); `CUDA_VISIBLE_DEVICES=0 tool` sets
+      // another program's variable, and one the code mentions may be read in a way docdrift missed.
+      if (usage.syntax === 'env') {
+        const status = model.envNameStatus?.(usage.name) ?? 'excluded';
+        if (status === 'excluded' || (status === 'foreign' && !suggestion)) continue;
+        report({
+          messageId: suggestion ? 'unknownEnvWithSuggestion' : 'unknownEnv',
+          data: { name: usage.name, key: usage.key, command: cmd.name, ...(suggestion ? { suggestion } : {}) },
+          location: usage.location,
+          related: definedBy(model, cmd),
+          suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
+        });
+        continue;
+      }
       if (!suggestion && !dotted) {
         const { leaves, index } = leavesOf(cmd);
         const [near] = suggestNames(usage.name, index, 1);

@@ -5,6 +5,7 @@ import type { CommandSpec, Model, ParamSpec, ReferenceSection } from '../src/mod
 import { formatDefault } from '../src/model/compare.js';
 import { paramSource, partialReference } from '../src/model/coverage.js';
 import { referenceRowText, definedHere } from './util.js';
+import { foldSpelling } from '../src/shared/names.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
 
 /**
@@ -33,6 +34,10 @@ const rule: Rule<Options> = {
     messages: {
       missing:
         '`{{name}}` ({{definition}}) is a parameter of `{{command}}` but has no row in its reference.',
+      missingEnv:
+        'Environment variable `{{name}}` is read by the code ({{definition}}) but has no row in the env reference.',
+      missingEnvFile:
+        'Environment variable `{{name}}` is read by the code ({{definition}}) and documented elsewhere, but `{{file}}` does not list it.',
       missingMany:
         '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}.',
     },
@@ -71,6 +76,9 @@ const rule: Rule<Options> = {
       // A pasted `--help` lists what the program printed: a hand-written reference beside it that
       // promises every parameter must still have a row for each (uvicorn's settings page against
       // the `uvicorn --help` pasted in its index page).
+      // An example env file (`.env.example`) is what users copy to set up: one that lists most
+      // variables must list every one, wherever else they are documented.
+      if (cmd.kind === 'environment') reportEnvFileGaps(model, cmd, sections, required, report);
       const written = writtenReference(model, cmd, sections, required);
       for (const param of required) {
         const rows = rowsFor(model, cmd, param);
@@ -125,7 +133,7 @@ const rule: Rule<Options> = {
         // The row as the fix writes it: one cell per column of the table it goes into.
         const row = insertion?.row ?? referenceRowText(param, key);
         report({
-          messageId: 'missing',
+          messageId: cmd.kind === 'environment' ? 'missingEnv' : 'missing',
           data: {
             name: key,
             command: cmd.name,
@@ -147,6 +155,29 @@ const rule: Rule<Options> = {
     }
   },
 };
+
+/**
+ * For each `.env.example`-style section that lists at least half of the variables the code reads
+ * (`required`), the variables it lacks that another env reference documents (one not documented
+ * anywhere is reported once, at the primary section, by the main check).
+ */
+function reportEnvFileGaps(model: Model, cmd: CommandSpec, sections: readonly ReferenceSection[], required: readonly ParamSpec[], report: Parameters<Rule<Options>['check']>[0]['report']): void {
+  for (const file of sections.filter((s) => s.layout === 'env-file')) {
+    const listed = new Set(file.rows.flatMap((r) => r.names.map((n) => foldSpelling(n))));
+    const lacks = required.filter((p) => ![p.name, ...p.aliases].some((n) => listed.has(foldSpelling(n))));
+    if ((required.length - lacks.length) * 2 < required.length) continue;
+    for (const param of lacks) {
+      if (rowsFor(model, cmd, param).length === 0) continue;
+      report({
+        messageId: 'missingEnvFile',
+        data: { name: param.name, command: cmd.name, definition: where(param.location), file: file.file },
+        location: file.heading.location,
+        related: [{ ...param.location, message: definedHere(param.name, param.owner) }],
+        suggestion: `${param.name}=`,
+      });
+    }
+  }
+}
 
 /**
  * The hand-written reference of a command that also has pasted `--help` sections, when it

@@ -12,6 +12,9 @@ interface Options {
   summarizeBelowKnownShare: number;
 }
 
+/** What "the code never reads it" covers, in env messages. */
+const ENV_SOURCES = 'no `os.environ`/`os.getenv`/pydantic-settings field, no `process.env`/`import.meta.env` read';
+
 const rule: Rule<Options> = {
   meta: {
     id: 'reference-param-unknown',
@@ -52,6 +55,10 @@ const rule: Rule<Options> = {
         '`{{flag}}` is documented as the CLI flag of `{{name}}` in the `{{command}}` reference, but `{{command}}` has no such flag.',
       partlyRead:
         '{{count}} names in the {{rows}} rows of this `{{command}}` reference section are no parameter docdrift finds in its code (config: {{classes}}): {{names}} (rows naming one: {{known}}), so they are reported once, here.',
+      staleEnvWithSuggestion:
+        '`{{name}}` is documented as an environment variable, but the code never reads it ({{source}}). Did you mean `{{suggestion}}`?',
+      staleEnv:
+        '`{{name}}` is documented as an environment variable, but the code never reads it ({{source}}).',
       flagOfOther:
         '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`.',
     },
@@ -70,6 +77,7 @@ const rule: Rule<Options> = {
       // Judge only when every command the section documents has known parameters.
       if (cmds.length === 0 || cmds.some((c) => !c.paramsKnown)) continue;
       const known = new Set(cmds.flatMap(paramNames));
+      const isEnv = cmds.some((c) => c.kind === 'environment');
       const all = cmds.flatMap((c) => [...c.params, ...(c.acceptedParams ?? [])]);
       // A row with a key column and a CLI-flag column names one setting in two namespaces: the key
       // is judged as a config key when the code has config fields, each flag against the program's flags.
@@ -183,6 +191,15 @@ const rule: Rule<Options> = {
           knownRows++;
           continue;
         }
+        // Issue #31: a documented env var the code does not read is judged only in the project's own
+        // namespace (not `OPENAI_API_KEY`, which an SDK reads), and never when the code mentions it.
+        if (isEnv) {
+          const status = model.envNameStatus?.(row.names[0] ?? row.rawName) ?? 'excluded';
+          if (status === 'excluded' || (status === 'foreign' && suggestNames(row.names[0] ?? row.rawName, (knownIndex ??= new NameIndex(known)), 1).length === 0)) {
+            knownRows++;
+            continue;
+          }
+        }
         // A row whose docs say the parameter is gone is a tombstone kept on purpose (`### `x` (DEPRECATED)`
         // + "no longer needed, you can remove it", "Removed in v4"): the code dropping the name is what it announces.
         if (row.removed) {
@@ -219,8 +236,8 @@ const rule: Rule<Options> = {
         const primary = cmds[0]!;
         const classes = configClassNames(cmds, model);
         report({
-          messageId: suggestion ? 'staleWithSuggestion' : 'stale',
-          data: { name, command: primary.name, classes, ...(suggestion ? { suggestion } : {}) },
+          messageId: isEnv ? (suggestion ? 'staleEnvWithSuggestion' : 'staleEnv') : suggestion ? 'staleWithSuggestion' : 'stale',
+          data: { name, command: primary.name, classes, ...(isEnv ? { source: ENV_SOURCES } : {}), ...(suggestion ? { suggestion } : {}) },
           location: row.location,
           related: definedBy(model, primary),
           suggestion,

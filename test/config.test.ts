@@ -305,7 +305,7 @@ describe('errors', () => {
         'Invalid docdrift config in docdrift.config.yaml:2:1: unknown key "source"',
         '  key:      source',
         '  got:      "source"',
-        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"',
+        '  expected: a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "env", "ignoreParameters", "versions", "allowUnchecked", "rules"',
         '  example:',
         '    sources:',
         '      - src/**/*.py',
@@ -468,14 +468,14 @@ describe('errors', () => {
     const e = configError(() => loadConfig(root));
     expect(e.key).toBe('sourcse');
     expect(e.got).toBe('"sourcse"');
-    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "sources"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "env", "ignoreParameters", "versions", "allowUnchecked", "rules"');
     expect(JSON.parse(e.example!)).toEqual({ sources: DEFAULT_CONFIG.sources });
   });
 
   it('unknown key with an empty default: the example shows a typical value', () => {
     const root = project({ 'docdrift.config.yaml': 'ignor: 3\n' });
     const e = configError(() => loadConfig(root));
-    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "ignoreParameters", "versions", "allowUnchecked", "rules"');
+    expect(e.expected).toBe('a known key; did you mean "ignore"? The allowed keys: "sources", "docs", "ignore", "reference", "commands", "globalParameters", "globalSections", "globalFiles", "env", "ignoreParameters", "versions", "allowUnchecked", "rules"');
     expect(e.example).toBe('ignore:\n  - examples/**');
   });
 

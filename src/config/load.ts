@@ -753,6 +753,8 @@ const EXPECTED: Record<string, string> = {
   globalParameters: 'a list of parameter names, e.g. ["config_paths", "hydra"]',
   globalSections: 'a list of heading texts (case-insensitive, * and ? allowed), e.g. ["Common options"]',
   globalFiles: 'a list of globs of whole-page global references, e.g. ["docs/common-options.md"]',
+  env: 'an object with the optional keys "check" (true or false) and "sections" (heading texts), e.g. { "sections": ["Configuration"] }',
+  check: 'true or false',
   ignoreParameters: 'a list of dotted key patterns, e.g. ["_*", "*_server"]',
   versions: '"current", "all", or a list of version names to check besides the current one, e.g. ["v1"]',
   allowUnchecked: 'true or false (true: a run that checks nothing exits 0 instead of 2)',

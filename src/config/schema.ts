@@ -105,6 +105,12 @@ export interface FlagDeclaration {
   field?: string;
 }
 
+/** The `env` key of the config: see {@link DocdriftConfig.env}. */
+export interface EnvConfig {
+  check: boolean;
+  sections: string[];
+}
+
 /**
  * The validated, defaulted configuration. Every field has a default; a value given in a config
  * file replaces the default entirely (arrays are not merged: list the defaults you want to keep).
@@ -172,6 +178,14 @@ export interface DocdriftConfig {
    * @defaultValue `[]`
    */
   globalFiles: string[];
+  /**
+   * Environment variables (issue #31, docs/environment-variables.md): `check: false` turns the
+   * env checks off (no `environment` pseudo-command); `sections` are heading texts (as
+   * {@link DocdriftConfig.globalSections}) whose tables, lists and parameter headings document env
+   * vars, besides the headings docdrift recognises ("Environment variables", "Env vars").
+   * @defaultValue `{ check: true, sections: [] }`
+   */
+  env: EnvConfig;
   /**
    * Parameter key patterns never reported. Patterns are matched against the dotted key
    * (`responses_create_params.temperature`) segment by segment: `*` matches within one segment,
@@ -305,6 +319,7 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   ],
   globalSections: ['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments'],
   globalFiles: [],
+  env: { check: true, sections: [] },
   ignoreParameters: ['_*', '**._target_', '**._partial_', '**._recursive_', '**._convert_', '**._args_'],
   versions: 'current',
   allowUnchecked: false,
@@ -393,6 +408,7 @@ export const configFileSchema = z.strictObject({
   globalParameters: stringList.optional(),
   globalSections: stringList.optional(),
   globalFiles: stringList.optional(),
+  env: z.strictObject({ check: z.boolean().optional(), sections: stringList.optional() }).optional(),
   ignoreParameters: stringList.optional(),
   versions: z.union([z.enum(['current', 'all']), z.array(nonEmptyString)]).optional(),
   allowUnchecked: z.boolean().optional(),
@@ -441,6 +457,11 @@ export function normaliseConfig(contents: ConfigFileContents): DocdriftConfig {
     }
     if (key === 'allowUnchecked') {
       if (contents.allowUnchecked !== undefined) config.allowUnchecked = contents.allowUnchecked;
+      continue;
+    }
+    if (key === 'env') {
+      if (contents.env?.check !== undefined) config.env.check = contents.env.check;
+      if (contents.env?.sections !== undefined) config.env.sections = [...contents.env.sections];
       continue;
     }
     const value = contents[key];

@@ -117,7 +117,7 @@ function inferredHeadings(sections: readonly ReferenceSection[]): string[] {
 
 /** Commands users type at the top level: sub-commands (`tool eval run`) are found again from the flags. */
 function topLevelCommands(model: Model): CommandSpec[] {
-  return model.commands.filter((c) => c.kind !== 'config-file' && !c.name.includes(' '));
+  return model.commands.filter((c) => c.kind !== 'config-file' && c.kind !== 'environment' && !c.name.includes(' '));
 }
 
 /**

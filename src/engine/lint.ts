@@ -18,6 +18,7 @@ import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
+import { collectEnvWords, ENV_HEADING_PATTERNS, envMentionNames } from '../link/environment.js';
 import { scopedFileKeyReader } from './scoped-files.js';
 import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
@@ -26,6 +27,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
+import { flagEnvVars, mergeEnv } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
@@ -194,7 +196,8 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
-    const docs = parseDocs(files, config, [...code.entryPoints, ...scriptNames.map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
+    // Env var names the code reads make a page worth parsing too (issue #31).
+    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
     const t3 = performance.now();
     progress({ stage: 'model' });
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
@@ -375,6 +378,8 @@ export interface CodeFacts {
   scriptLibraries: CliLibraryUse[];
   /** Environment variables the Python and TypeScript/JavaScript sources read (issue #31), both languages merged. */
   env: EnvExtraction;
+  /** Upper-case words with an underscore in the code's text (see `collectEnvWords`): a documented variable mentioned there is not called unknown. */
+  envWords: string[];
 }
 
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
@@ -574,11 +579,30 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
-    // Issue #31: filled by the Python (`python.env`) and TypeScript env extractors.
-    env: { vars: [], dynamic: [] },
+    // Issue #31: filled by the Python (`python.env`, flags' `envvar=`) and TypeScript env extractors.
+    env: mergeEnv(python.env, { vars: flagEnvVars(flags.commands), dynamic: [] }),
+    envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
   };
 }
 
+
+/** Largest source file scanned for upper-case words (a bundle or generated file says nothing about env vars). */
+const MAX_ENV_WORD_SCAN = 1_000_000;
+
+/**
+ * Upper-case words with an underscore in the Python and TypeScript/JavaScript sources and the
+ * project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
+ * `collectEnvWords`; sorted.
+ */
+function codeEnvWords(sources: readonly PythonSource[], otherFiles: readonly string[], read: ReadFile): string[] {
+  const words = new Set<string>();
+  for (const src of sources) if (src.text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(src.text, words);
+  for (const file of otherFiles) {
+    const text = read(file);
+    if (text !== undefined && text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(text, words);
+  }
+  return [...words].sort();
+}
 
 /** How many Python scripts without a read parser are scanned for CLI libraries (for the note when no command is found). */
 const MAX_SCRIPT_SCANS = 50;
@@ -740,11 +764,11 @@ export interface DocFacts {
   directives: SuppressionDirective[];
   /**
    * The example env files of the project (`.env.example`, `env.template`…; `DiscoveredFiles.envFiles`),
-   * each with its rows (src/docs/env-file.ts `parseEnvFile`): a reference of the project's
-   * environment variables (layout `env-file`, issue #31). A file that cannot be read is left out
-   * (the reader reports it).
+   * each with its rows (src/docs/env-file.ts `parseEnvFile`) and its number of lines: a reference
+   * of the project's environment variables (layout `env-file`, issue #31). A file that cannot be
+   * read is left out (the reader reports it). Optional so that hand-built facts may leave it out.
    */
-  envFiles: Array<{ file: string; rows: ReferenceRow[] }>;
+  envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
 }
 
 /** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
@@ -788,7 +812,7 @@ export function parseDocs(
   // that names no command: reference inference by content, issue #29).
   const mentions = mentionMatcher(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
-    sectionPatterns(config),
+    [...sectionPatterns(config), ...(config.env.check ? [...ENV_HEADING_PATTERNS, ...config.env.sections] : [])],
     keyNames,
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
@@ -820,13 +844,13 @@ export function parseDocs(
     return parsed.doc;
   };
   // Example env files: small, read and parsed on every run (their content hashes key the run cache).
-  const envFiles: DocFacts['envFiles'] = [];
+  const envFiles: NonNullable<DocFacts['envFiles']> = [];
   for (const file of files.envFiles ?? []) {
     const text = pages.text(file);
     if (text === undefined) continue;
     const parsed = parseEnvFile(file, text);
     diagnostics.push(...parsed.diagnostics);
-    envFiles.push({ file, rows: parsed.rows });
+    envFiles.push({ file, rows: parsed.rows, lines: text === '' ? 0 : text.replace(/(?:\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/).length });
   }
   // Only the run's documents and env files have a text here (a finding located in code or config has none).
   const documents = new Set([...files.docs, ...(files.envFiles ?? [])]);
@@ -925,6 +949,9 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     scopedFileKeys: scopedFileKeyReader(root, files.yaml),
     source: docs.text,
     diagnostics,
+    env: code.env,
+    envWords: new Set(code.envWords),
+    ...(docs.envFiles ? { envFiles: docs.envFiles } : {}),
   });
 }
 

@@ -70,6 +70,30 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
 }
 
 /**
+ * What a run says about environment variables (issue #31): variables documented while the code
+ * docdrift reads reads none (not checked), or variables read with no env reference at all.
+ */
+function environmentNotes(model: Model, env: CommandSpec): string[] {
+  const sections = model.sectionsFor(env);
+  const documented = new Set(sections.flatMap((s) => s.rows.flatMap((r) => r.names)));
+  if (!env.paramsKnown) {
+    if (documented.size === 0 && !model.usages.some((u) => u.command === env.name)) return [];
+    const files = [...new Set(sections.map((s) => s.file))].slice(0, 3);
+    return [
+      `environment variables are documented${files.length > 0 ? ` (${files.join(', ')})` : ' or set in examples'} but docdrift found no variable read by the code it reads ` +
+        '(Python `os.environ`/`os.getenv`/pydantic-settings, JavaScript/TypeScript `process.env`/`import.meta.env`), so they were not checked.',
+    ];
+  }
+  if (sections.length > 0) return [];
+  const read = env.params.filter((p) => !p.hidden);
+  const shown = read.slice(0, 5).map((p) => `\`${p.name}\` (${p.location.file}:${p.location.line})`).join(', ');
+  return [
+    `${read.length} environment variable${read.length === 1 ? ' is' : 's are'} read by the code (${shown}${read.length > 5 ? `, and ${read.length - 5} more` : ''}) ` +
+      'but no env reference was found (a table or list under an "Environment variables" heading, or a `.env.example` file), so they were not checked.',
+  ];
+}
+
+/**
  * The notes of one run, in this order: nothing to check at all (no command; no command with known
  * parameters); per command with known parameters and no reference section (at most
  * {@link MAX_COMMAND_NOTES}); per command whose `commands.*.config` drops classes discovery found; per `commands.*.sections` pattern and per `reference` glob that
@@ -79,7 +103,15 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
  */
 export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonly string[], scriptLibraries: readonly CliLibraryUse[] = []): string[] {
   const notes: string[] = [];
+  // Issue #31: the env vars' pseudo-command is said apart, in its own words.
+  const environment = model.commands.find((c) => c.kind === 'environment');
+  if (environment) notes.push(...environmentNotes(model, environment));
+  model = environment ? { ...model, commands: model.commands.filter((c) => c !== environment) } : model;
   if (model.commands.length === 0) {
+    if (environment?.paramsKnown) {
+      notes.push('no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, no "commands" in the config): only environment variables were checked.');
+      return notes;
+    }
     // Scripts that build a command line docdrift read nothing from: named, with what they use.
     const shown = scriptLibraries.slice(0, 3).map((u) => `${u.file}:${u.line} \`${u.construct}\` (${u.library})`);
     const scripts = shown.length === 0

@@ -135,6 +135,8 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   if (!found) return undefined;
   const { table, rows, text, starts } = found;
   const roles = columnRoles(table.header);
+  // An env var (issue #31) documented in a flag table's env column gets no row of its own there.
+  if (cmd.kind === 'environment' && (roles.includes('env') || roles.includes('flag'))) return undefined;
   const hasDefaultCol = roles.includes('default');
   const hasNameAndFlag = roles.includes('name') && roles.includes('flag');
   const isFlag = param.origin === 'cli-flag' && !param.positional;

@@ -9,6 +9,8 @@ import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSe
 import { headingMatchText } from '../shared/strings.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
+import { envColumnSection, envFileSection, environmentCommand, envNameStatus, splitEnvSections } from './environment.js';
+import { foldSpelling } from '../shared/names.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
@@ -24,6 +26,7 @@ import type {
   ConfigClass,
   DataBlock,
   DocFile,
+  EnvExtraction,
   Heading,
   EntryPoint,
   HeadingBlock,
@@ -39,6 +42,7 @@ import type {
   UnreadProgram,
   Usage,
 } from '../model/types.js';
+import { ENVIRONMENT_COMMAND } from '../model/types.js';
 
 /** Everything the join needs; all paths project-relative. */
 export interface ModelInput {
@@ -89,6 +93,12 @@ export interface ModelInput {
   /** The text of a document the run read, by project-relative path (see {@link Model.source}). */
   source?: (file: string) => string | undefined;
   diagnostics: InputDiagnostic[];
+  /** Environment variables the code reads (issue #31; `CodeFacts.env`). */
+  env?: EnvExtraction;
+  /** Upper-case words of the code's text (`QDRANT_URL`): a variable mentioned there is never called unknown. */
+  envWords?: ReadonlySet<string>;
+  /** `.env.example`-style files parsed as env references (`parseEnvFile`, src/docs/env-file.ts). */
+  envFiles?: ReadonlyArray<{ file: string; rows: ReferenceRow[]; lines?: number }>;
 }
 
 /**
@@ -187,7 +197,21 @@ export function buildModel(input: ModelInput): Model {
   const sections: ReferenceSection[] = [];
   // Commented YAML blocks read as reference rows: not examples of their config file as well.
   const referenceBlocks = new Set<DataBlock>();
-  const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file));
+  // Issue #31: env tables, lists and headings become sections of the `environment` pseudo-command,
+  // and the command sections are read from what is left (no flag is demanded in an env table).
+  // `env.check: false` in the config turns all of it off.
+  const checkEnv = config.env?.check !== false;
+  const env: EnvExtraction = (checkEnv ? input.env : undefined) ?? { vars: [], dynamic: [] };
+  const envNames = new Set(env.vars.map((v) => foldSpelling(v.name)));
+  const envSections: ReferenceSection[] = [];
+  const isEnvSectionHeading = createHeadingMatcher(config.env?.sections ?? []);
+  const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file)).map((doc) => {
+    if (!checkEnv || doc.historical || isHistoryPage(doc)) return doc;
+    const split = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)), isEnvSectionHeading);
+    envSections.push(...split.sections);
+    return split.rest;
+  });
+  if (checkEnv) for (const f of input.envFiles ?? []) if (f.rows.length > 0) envSections.push(envFileSection(f.file, f.rows, f.lines ?? f.rows.length));
   const explicit = new Map<DocFile, ReferenceSection[]>();
   for (const doc of referenceDocs) {
     explicit.set(doc, sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
@@ -260,6 +284,20 @@ export function buildModel(input: ModelInput): Model {
 
   dropHistorySections(sections, commandByName);
   nameMetavarRows(sections, commandByName);
+  // The env column of a flag table documents the variables its flags are also read from.
+  for (const s of checkEnv ? [...sections] : []) {
+    if (s.global || s.history) continue;
+    const column = envColumnSection(s);
+    if (column) envSections.push(column);
+  }
+  const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
+  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env, envSections.length > 0 || envUsages.length > 0);
+  if (envCommand) {
+    commands.push(envCommand);
+    byName.set(ENVIRONMENT_COMMAND, envCommand);
+    sections.push(...envSections);
+  }
+  const envWords = input.envWords ?? new Set<string>();
   // A section scoped to one shipped config file (`configs/agent.yaml`): the keys that file sets.
   if (input.scopedFileKeys) {
     for (const s of sections) {
@@ -288,6 +326,7 @@ export function buildModel(input: ModelInput): Model {
       }
     }
   }
+  if (envCommand) for (const u of envUsages) if (!isIgnored(u.key)) usages.push(u);
   // A config file found by inference has no file name users were told to write: its YAML/JSON
   // blocks may be any layer of a composed config, so they are not checked as its examples.
   const configFiles = commands.filter((c) => c.kind === 'config-file' && c.mappedBy !== 'inferred');
@@ -370,6 +409,7 @@ export function buildModel(input: ModelInput): Model {
     usages,
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
+    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n)) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

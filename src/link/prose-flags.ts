@@ -26,7 +26,7 @@ export function proseFlags(
   commandByName: (name: string) => CommandSpec | undefined,
   isIgnored: (name: string) => boolean,
 ): ProseFlag[] {
-  const runnable = commands.filter((c) => c.paramsKnown && !c.script && c.kind !== 'config-file');
+  const runnable = commands.filter((c) => c.paramsKnown && !c.script && c.kind !== 'config-file' && c.kind !== 'environment');
   const only = runnable.length === 1 ? runnable[0] : undefined;
   const out: ProseFlag[] = [];
   for (const doc of docs) {
@@ -51,7 +51,7 @@ export function proseFlags(
       const inSection = around ? one([around]) : undefined;
       const cmd = inSection ?? page ?? (own.length === 0 ? only : undefined);
       // Flags in prose are CLI flags: never a config file's keys.
-      if (!cmd?.paramsKnown || cmd.kind === 'config-file') continue;
+      if (!cmd?.paramsKnown || cmd.kind === 'config-file' || cmd.kind === 'environment') continue;
       const scope = inSection ? 'section' : page ? 'page' : 'project';
       out.push({ file: doc.file, command: cmd.name, name: code.name, raw: code.code, scope, location: code.location });
     }

@@ -397,7 +397,7 @@ function cliFlagsByName(model: Model): Map<string, Array<{ command: CommandSpec;
   if (index) return index;
   cliFlagsMemo.set(model, (index = new Map()));
   for (const command of model.commands) {
-    if (command.kind === 'config-file' || !command.paramsKnown) continue;
+    if (command.kind === 'config-file' || command.kind === 'environment' || !command.paramsKnown) continue;
     for (const flag of command.params) {
       if (flag.origin !== 'cli-flag' || flag.positional) continue;
       for (const n of new Set([flag.name, ...flag.aliases].map(looseName))) {

@@ -54,6 +54,9 @@ export interface DynamicEnvRead {
   construct: string;
 }
 
+/** See {@link Model.envNameStatus}. */
+export type EnvNameStatus = 'own' | 'foreign' | 'excluded';
+
 /** Environment variables one language's extraction found (issue #31). */
 export interface EnvExtraction {
   /**
@@ -876,6 +879,15 @@ export interface Model {
    * keys to the app (`--policy_base_url` → `+policy_base_url=`).
    */
   isReadElsewhere(command: CommandSpec, name: string): boolean;
+  /**
+   * Issue #31: how far an environment variable the code does not read may be called unknown
+   * (documented or set in an example): `excluded` for a well-known variable (`HOME`, `CI`,
+   * `GITHUB_*`), one a computed read may produce, or one the code's text mentions; `own` when it is
+   * in the project's namespace (shares its first word with a variable the code reads); `foreign`
+   * otherwise (another program's, `OPENAI_API_KEY`): drift only as a near miss of a read variable.
+   * Absent: no env vars are judged.
+   */
+  envNameStatus?(name: string): EnvNameStatus;
   /** Returns the command a name or alias refers to. */
   commandByName(name: string): CommandSpec | undefined;
   /** Reference sections documenting the command (global sections excluded). */

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
+  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
   stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -68,6 +68,12 @@ interface ClickCommand {
   objectChildren?: Array<{ name?: string; node: Node; module: FlagModule }>;
   /** The first construct that adds options docdrift cannot read (see {@link FlagCommand.unreadFlags}). */
   unreadFlags?: UnreadFlags;
+  /**
+   * click's `auto_envvar_prefix`, from `context_settings={"auto_envvar_prefix": "P"}` (or
+   * `dict(auto_envvar_prefix="P")`) or a call running the command (`cli(auto_envvar_prefix="P")`,
+   * `cli.main(auto_envvar_prefix="P")`).
+   */
+  autoEnvPrefix?: string;
 }
 
 /**
@@ -138,6 +144,15 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     for (const call of module.root.descendantsOfType('call')) {
       if (!call) continue;
       const args = callArgs(call);
+      const autoPrefix = args.keywords.get('auto_envvar_prefix');
+      if (autoPrefix && args.callee) {
+        // `cli(auto_envvar_prefix="P")` / `cli.main(auto_envvar_prefix="P")`: the program run with it.
+        const prefix = stringValue(autoPrefix) ?? (unparen(autoPrefix).type === 'identifier' ? module.info.constants.get(unparen(autoPrefix).text) : undefined);
+        const runs = args.callee.at(-1) === 'main' && args.callee.length > 1 ? args.callee.slice(0, -1) : args.callee;
+        const symbol = prefix === undefined ? undefined : ctx.symbol(module, runs);
+        const command = symbol ? commands.get(symbolKey(symbol)) : undefined;
+        if (command && prefix !== undefined) command.autoEnvPrefix ??= prefix;
+      }
       if (args.callee?.at(-1) !== 'add_command' || args.callee.length < 2) continue;
       const fnName = enclosingFunction(call, module.root);
       const fn = fnName !== undefined ? module.functions.get(fnName) : undefined;
@@ -192,9 +207,13 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     // (`pip-compile = "piptools.scripts.compile:cli"` beside `pip-tools compile`): it is listed
     // under its own target too, and a caller's target only when it is no group's child.
     const targets = root.attached ? [symbolKey(root.symbol)] : [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
+    const autoPrefixes = new Map<string, string | undefined>();
     for (const { node: command, path, cut } of subcommandTree(root, (c) => c.children.map((child) => ({ node: child.command, name: child.name })))) {
       const owner = [root.name, ...path].join(' ');
-      const params = command.params.map((spec) => ({ ...spec, owner }));
+      const parentPrefix = path.length === 0 ? undefined : autoPrefixes.get(path.slice(0, -1).join(' '));
+      const autoPrefix = autoEnvPrefixAt(command.autoEnvPrefix, parentPrefix, path.at(-1));
+      autoPrefixes.set(path.join(' '), autoPrefix);
+      const params = command.params.map((spec) => withAutoEnvVar({ ...spec, owner }, autoPrefix));
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
@@ -205,6 +224,30 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
     }
   }
   return out;
+}
+
+/**
+ * click's `auto_envvar_prefix` of a command's context (click, "Values from Environment Variables",
+ * https://click.palletsprojects.com/en/stable/options/#values-from-environment-variables): its own
+ * setting, else the parent's prefix + `_` + its name upper-cased (`-` → `_`); upper-cased, as click
+ * does since 7.0. Undefined when neither is set.
+ */
+function autoEnvPrefixAt(own: string | undefined, parent: string | undefined, word: string | undefined): string | undefined {
+  if (own !== undefined) return own.toUpperCase();
+  if (parent === undefined || word === undefined) return undefined;
+  return `${parent}_${word.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/**
+ * An option with its automatic variable `PREFIX_NAME` (click's parameter name upper-cased) after
+ * any explicit `envvar=` ones (click tries the explicit one first). Arguments and the built-in
+ * `--help`/`--version` flags get none.
+ */
+function withAutoEnvVar(spec: ParamSpec, prefix: string | undefined): ParamSpec {
+  if (prefix === undefined || spec.positional || spec.dest === undefined || spec.name === 'help' || spec.name === 'version') return spec;
+  const name = `${prefix}_${spec.dest.toUpperCase()}`;
+  const envVars = spec.envVars ?? [];
+  return envVars.includes(name) ? spec : { ...spec, envVars: [...envVars, name] };
 }
 
 /** Groups merged through more `CommandCollection`/merging-class levels than this are marked dynamic (sub-commands unknown). */
@@ -335,6 +378,7 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
   const defaultNode = args?.keywords.get('default');
   const defaultCommand = isGroup && clsNode ? groupDefault(ctx, module, clsNode, defaultNode) : undefined;
   const passes = passesUnknown(args?.keywords.get('context_settings'), module);
+  const autoEnvPrefix = contextSetting(args?.keywords.get('context_settings'), module, 'auto_envvar_prefix');
   const merged = isGroup && clsNode ? collectionSources(ctx, module, clsNode, args) ?? mergedGroups(ctx, module, clsNode) : undefined;
   const lazy = isGroup && clsNode && args && ctx.external(module, dottedName(clsNode)) === undefined ? lazyReferences(module, args) : [];
   return {
@@ -342,6 +386,7 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
     ...(merged ? { mergedFrom: merged.groups, ...(merged.dynamic ? { dynamic: true } : {}), ...('strict' in merged ? { strictSources: true } : {}) } : {}),
     ...(defaultCommand !== undefined ? { defaultCommand } : {}),
     ...(passes ? { passesUnknownFlags: true } : {}),
+    ...(autoEnvPrefix !== undefined ? { autoEnvPrefix } : {}),
     ...(isTrue(args?.keywords.get('hidden')) ? { hidden: true } : {}),
     ...(isDeprecated(args?.keywords.get('deprecated')) ? { deprecated: true } : {}),
     symbol: { module, name },
@@ -352,6 +397,26 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
     children: [],
     attached: false,
   };
+}
+
+/** A string entry of `context_settings=dict(key="v")` / `{"key": "v"}` (also through a module-level name of the same module). */
+function contextSetting(node: Node | undefined, module: FlagModule, key: string, depth = 0): string | undefined {
+  if (!node || depth > 2) return undefined;
+  const n = unparen(node);
+  if (n.type === 'identifier') return contextSetting(module.assigns.get(n.text), module, key, depth + 1);
+  if (n.type === 'call') {
+    const args = callArgs(n);
+    const value = args.callee?.join('.') === 'dict' ? args.keywords.get(key) : undefined;
+    return value ? stringValue(value) : undefined;
+  }
+  if (n.type === 'dictionary') {
+    for (const pair of namedChildren(n)) {
+      const k = pair.type === 'pair' ? pair.childForFieldName('key') : null;
+      const v = pair.type === 'pair' ? pair.childForFieldName('value') : null;
+      if (k && v && stringValue(k) === key) return stringValue(v);
+    }
+  }
+  return undefined;
 }
 
 /** `pkg.mod.attr` or `pkg.mod:attr`: how lazy groups name the object they import. */
@@ -1214,6 +1279,7 @@ function readOption(ctx: FlagContext, module: FlagModule, args: CallArgs): Param
     ...(choices ? { choices } : {}),
     negatable: names.negatable,
     counted: count,
+    envVars: envVarNames(kw('envvar'), module),
   });
 }
 
@@ -1246,5 +1312,6 @@ function readArgument(ctx: FlagContext, module: FlagModule, args: CallArgs): Par
     ...(choices ? { choices } : {}),
     positional: true,
     ...(variadic ? { variadic: true } : {}),
+    envVars: envVarNames(kw('envvar'), module),
   });
 }

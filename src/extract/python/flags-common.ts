@@ -291,6 +291,8 @@ export interface FlagFields {
   counted?: boolean;
   /** A positional argument that takes every remaining word (see {@link ParamSpec.variadic}). */
   variadic?: boolean;
+  /** Environment variables the flag is also read from (click/typer `envvar=`, cyclopts `env_var=`). */
+  envVars?: string[];
 }
 
 /** A `cli-flag` ParamSpec with keys in the model's order; `owner` is set when the command is emitted. */
@@ -313,7 +315,25 @@ export function flagSpec(fields: FlagFields): ParamSpec {
     ...(fields.positional ? { positional: true } : {}),
     ...(fields.counted ? { counted: true } : {}),
     ...(fields.variadic ? { variadic: true } : {}),
+    ...(fields.envVars && fields.envVars.length > 0 ? { envVars: fields.envVars } : {}),
   };
+}
+
+/**
+ * The environment variable names of an `envvar=`/`env_var=` argument: a string, a list or tuple
+ * of strings, or a module-level string constant of the same module (`envvar=TOKEN_VAR`). Names
+ * that cannot be read are left out (an empty list when none can).
+ */
+export function envVarNames(node: Node | undefined, module: FlagModule): string[] {
+  if (!node) return [];
+  const n = unparen(node);
+  const one = (item: Node): string | undefined => {
+    const inner = unparen(item);
+    return stringValue(inner) ?? (inner.type === 'identifier' ? module.info.constants.get(inner.text) : undefined);
+  };
+  if (n.type === 'list' || n.type === 'tuple') return namedChildren(n).flatMap((item) => one(item) ?? []);
+  const single = one(n);
+  return single === undefined ? [] : [single];
 }
 
 /** `True`/`False` or a message string (`deprecated="use --y"`); undefined otherwise. */

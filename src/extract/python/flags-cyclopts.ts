@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import {
-  boolOrString, callArgs, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
+  boolOrString, callArgs, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
   type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { annotationHead, literalChoices, typeArguments } from './flags-typer.js';
@@ -379,6 +379,7 @@ function readParameter(
     hidden: show !== undefined && readValue(show).bool === false,
     dest: pyName,
     ...(choices ? { choices } : {}),
+    envVars: envVarNames(kw('env_var'), module),
   };
   const nameArg = parameter ? (kw('name') ?? parameter.positional[0]) : undefined;
   // Positional-or-keyword: cyclopts takes it both ways; it is read as a positional argument

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, parseClickDecls, passesUnknown, spellings,
+  boolOrString, callArgs, clickOptionNames, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, parseClickDecls, passesUnknown, spellings,
   subcommandTree, symbolKey, toDefault, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -550,6 +550,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
     ...(description !== undefined ? { description } : {}),
     deprecated: boolOrString(kw('deprecated')) ?? false,
     hidden: isTrue(kw('hidden')),
+    envVars: envVarNames(kw('envvar'), module),
   };
   const counted = isTrue(kw('count'));
   if (kind === 'argument') {

@@ -1,7 +1,8 @@
 /** Python extraction: pydantic models and dataclasses (fields resolved across modules) and which config classes each top-level function builds. */
 import type { Tree } from 'web-tree-sitter';
-import type { ConfigClass, InputDiagnostic, ParamSpec } from '../../model/types.js';
+import type { ConfigClass, EnvExtraction, InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { NameOp } from './argv-dispatch.js';
+import { pythonEnv, type SettingsCandidate } from './env.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
@@ -93,6 +94,12 @@ export interface PythonExtraction {
    * Only branches whose callee resolves to a repository function.
    */
   argvDispatch: Map<string, DispatchRoute[]>;
+  /**
+   * Environment variables the sources read (issue #31): direct `os.environ`/`os.getenv` reads and
+   * pydantic-settings fields (see `pythonEnv` in env.ts). CLI flags' env fallbacks are not here:
+   * they come with the flags (`flagEnvVars`).
+   */
+  env: EnvExtraction;
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -279,12 +286,15 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
 
   const analysis = new Analysis(new Resolver(modules), modules);
   const classes: ConfigClass[] = [];
+  const candidates = new Map<string, SettingsCandidate>();
   for (const info of infos) {
     for (const cls of info.allClasses) {
       const configClass = analysis.configClass(info, cls);
       if (configClass) classes.push(configClass);
+      if (configClass && !candidates.has(cls.qualifiedName)) candidates.set(cls.qualifiedName, { cls, fields: configClass.fields, kind: configClass.kind });
     }
   }
+  const env = pythonEnv(analysis, infos, candidates);
   // TypedDicts named by a field's type (reading one may name more; the set grows as it is walked).
   for (const cls of analysis.typedDicts) {
     const info = modules.get(cls.module);
@@ -321,7 +331,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
     }
   }
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch };
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env };
 }
 
 /**
@@ -403,11 +413,12 @@ class Analysis {
   readonly typedDicts = new Set<RawClass>();
 
   constructor(
-    private readonly resolver: Resolver,
-    private readonly modules: Map<string, ModuleInfo>,
+    readonly resolver: Resolver,
+    readonly modules: Map<string, ModuleInfo>,
   ) {}
 
-  private moduleOf(cls: RawClass): ModuleInfo | undefined {
+  /** The module that declares a repository class. */
+  moduleOf(cls: RawClass): ModuleInfo | undefined {
     return this.modules.get(cls.module);
   }
 
@@ -503,7 +514,7 @@ class Analysis {
   }
 
   /** C3 linearisation (https://docs.python.org/3/howto/mro.html); falls back to a left-to-right depth-first walk when the hierarchy is inconsistent. */
-  private mro(cls: RawClass): MroEntry[] {
+  mro(cls: RawClass): MroEntry[] {
     const known = this.mroMemo.get(cls);
     if (known) return known;
     this.mroMemo.set(cls, [cls]); // cycle guard

@@ -4,6 +4,7 @@ import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { resolveRelativeModule } from './module-name.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env.js';
 
 /** What a name bound by an import refers to. */
 export type Binding =
@@ -49,6 +50,13 @@ export interface RawClass {
   nested: Map<string, RawClass>;
   /** The enclosing class, for a nested class (its bases are looked up there first). */
   outer?: RawClass;
+  /**
+   * pydantic-settings options the class sets (issue #31), by key (`env_prefix`, `case_sensitive`,
+   * `env_nested_delimiter`): from class keyword arguments, `model_config = SettingsConfigDict(…)`
+   * (or `ConfigDict(…)`, a dict display) and a v1 `class Config:` body, later ones winning.
+   * Absent when it sets none.
+   */
+  settingsConfig?: Map<string, PyValue>;
 }
 
 /** A function defined at module level (possibly decorated, sync or async). */
@@ -90,6 +98,19 @@ export interface ModuleInfo {
   functions: Map<string, RawFunction>;
   /** Identifier-like string literals (`"policy_base_url"`): keys the code may read from a config dict. */
   stringKeys: Set<string>;
+  /**
+   * Module-level string constants (`ENV_VAR = "APP_TOKEN"`, `ENV_VAR: Final = "X"`) and the string
+   * attributes of module-level classes (`Env.TOKEN`), the first assignment of each name: names
+   * that environment reads use (issue #31). Strings of at most 200 characters.
+   */
+  constants: Map<string, string>;
+  /** Environment reads of the file (issue #31), see `scanEnvReads` in env.ts; absent when none. */
+  envReads?: RawEnvRead[];
+  /**
+   * Calls passing a string that looks like an environment variable's name (`env_int("APP_PORT", 8)`),
+   * in case the callee is a helper that reads the variable its parameter names; absent when none.
+   */
+  envCalls?: RawEnvCall[];
   diagnostic?: InputDiagnostic;
 }
 
@@ -105,7 +126,7 @@ export function nodeLocation(file: string, node: Node): SourceLocation {
 }
 
 /** Adds the bindings an import statement makes to `into`. */
-function bindImport(info: Pick<ModuleInfo, 'module' | 'isPackage' | 'starImports'>, node: Node, into: Map<string, Binding>, keepExisting: boolean): void {
+export function bindImport(info: Pick<ModuleInfo, 'module' | 'isPackage' | 'starImports'>, node: Node, into: Map<string, Binding>, keepExisting: boolean): void {
   const set = (name: string, binding: Binding): void => {
     if (!(keepExisting && into.has(name))) into.set(name, binding);
   };
@@ -257,10 +278,18 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   if (!nameNode) return undefined;
   const qualifiedName = `${prefix}${nameNode.text}`;
   const bases: RawClass['bases'] = [];
+  const settings = new Map<string, PyValue>();
   const superclasses = node.childForFieldName('superclasses');
   if (superclasses) {
     for (const arg of namedChildren(superclasses)) {
-      if (arg.type === 'keyword_argument' || arg.type === 'list_splat' || arg.type === 'dictionary_splat') continue;
+      if (arg.type === 'keyword_argument') {
+        // `class Settings(BaseSettings, env_prefix="APP_")`: pydantic v2 class keyword config.
+        const key = arg.childForFieldName('name')?.text;
+        const value = arg.childForFieldName('value');
+        if (key !== undefined && value && SETTINGS_CONFIG_KEYS.has(key)) settings.set(key, readValue(value));
+        continue;
+      }
+      if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') continue;
       let target = unparen(arg);
       if (target.type === 'subscript') target = target.childForFieldName('value') ?? target; // Generic[T], Base[int]
       const dotted = dottedName(target);
@@ -279,6 +308,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   };
   if (outer) cls.outer = outer;
   const body = node.childForFieldName('body');
+  if (settings.size > 0) cls.settingsConfig = settings;
   if (!body) return cls;
   // Comments kept (a field's leading comment); `namedChildren` drops them.
   const statements = body.namedChildren.filter((c): c is Node => c !== null);
@@ -312,14 +342,56 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
         const nested = readClass(info, def, decos, `${qualifiedName}.`, cls);
         // A name defined twice (e.g. in both branches of an `if`): the first definition wins.
         if (nested && !cls.nested.has(nested.name)) cls.nested.set(nested.name, nested);
+        // pydantic v1 `class Config: env_prefix = "APP_"` (pydantic-settings still reads it).
+        if (nested?.name === 'Config') for (const [key, value] of plainClassAssignments(def, SETTINGS_CONFIG_KEYS)) settings.set(key, value);
       }
       continue;
     }
+    const modelConfig = modelConfigEntries(statement);
+    if (modelConfig) for (const [key, value] of modelConfig) settings.set(key, value);
     const field = readField(info.file, statement, nextStatement(i), type);
     if (field && group && group.text !== '') field.leadingComment = group.text;
     if (field) cls.fields.push(field);
   }
+  if (settings.size > 0) cls.settingsConfig = settings;
   return cls;
+}
+
+/** The single assignment of an expression statement (`x = v`, `x: T = v`), or undefined. */
+function assignmentOf(statement: Node): Node | undefined {
+  if (statement.type !== 'expression_statement') return undefined;
+  const parts = namedChildren(statement);
+  return parts.length === 1 && parts[0]?.type === 'assignment' ? parts[0] : undefined;
+}
+
+/**
+ * `model_config = SettingsConfigDict(env_prefix="APP_")` (any call: `ConfigDict`, `dict`) or
+ * `model_config = {"env_prefix": "APP_"}`, annotated or not: its entries whose key is in
+ * {@link SETTINGS_CONFIG_KEYS}. Undefined for any other statement.
+ */
+function modelConfigEntries(statement: Node): Array<[string, PyValue]> | undefined {
+  const assignment = assignmentOf(statement);
+  if (assignment?.childForFieldName('left')?.text !== 'model_config') return undefined;
+  const right = assignment.childForFieldName('right');
+  if (!right) return undefined;
+  const value = readValue(right);
+  const out: Array<[string, PyValue]> = [];
+  if (value.call) for (const [key, v] of value.call.kwargs) if (SETTINGS_CONFIG_KEYS.has(key)) out.push([key, v]);
+  for (const [key, v] of value.dict ?? []) if (key.str !== undefined && SETTINGS_CONFIG_KEYS.has(key.str)) out.push([key.str, v]);
+  return out;
+}
+
+/** `name = value` statements (annotated or not) directly in a class body whose name is in `keys`. */
+function plainClassAssignments(def: Node, keys: ReadonlySet<string>): Array<[string, PyValue]> {
+  const out: Array<[string, PyValue]> = [];
+  const body = def.childForFieldName('body');
+  for (const statement of body ? namedChildren(body) : []) {
+    const assignment = assignmentOf(statement);
+    const left = assignment?.childForFieldName('left');
+    const right = assignment?.childForFieldName('right');
+    if (left?.type === 'identifier' && right && keys.has(left.text)) out.push([left.text, readValue(right)]);
+  }
+  return out;
 }
 
 function unwrapDecorated(node: Node): [Node | undefined, Node[]] {
@@ -415,6 +487,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // which keeps the scans of a big repository small while they are all alive.
   const callees = new Map<string, string[]>();
   const records = new Map<string, RawFunction['calls'][number]>();
+  const envCallsSeen = new Set<number>();
   // Each call is captured just before its callee (same start): the callee's call is found among
   // them without `node.parent`, which costs the depth of the tree (quadratic on calls nested
   // thousands deep, #33 item 3).
@@ -429,6 +502,11 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
     if (capture.name === 's') {
       const text = node.text;
       if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
+      // `env_int("APP_PORT", 8000)`: a call that may go to a helper reading the environment.
+      if (ENV_NAME_ARGUMENT.test(text)) {
+        const call = envHelperCall(info.file, node, envCallsSeen);
+        if (call) (info.envCalls ??= []).push(call);
+      }
       continue;
     }
     const start = node.startIndex;
@@ -513,6 +591,12 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
         if (inExcept && defined !== undefined && info.bindings.has(defined)) break;
         if (def?.type === 'class_definition') {
           const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
+          // `class Env: TOKEN = "APP_TOKEN"`: names read as `Env.TOKEN`.
+          const body = cls ? def.childForFieldName('body') : null;
+          for (const statement of body ? namedChildren(body) : []) {
+            const assignment = assignmentOf(statement);
+            if (assignment) recordConstant(info.constants, `${cls!.name}.`, assignment);
+          }
           if (cls && !info.classes.has(cls.name)) info.classes.set(cls.name, cls);
         } else if (def?.type === 'function_definition') {
           const fn = readFunction(def, ranges, decorators.length > 0);
@@ -522,6 +606,7 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
       }
       case 'expression_statement': {
         const assignment = namedChildren(child)[0];
+        if (assignment?.type === 'assignment') recordConstant(info.constants, '', assignment);
         if (assignment?.type !== 'assignment' || assignment.childForFieldName('type')) break;
         const left = assignment.childForFieldName('left');
         const right = assignment.childForFieldName('right');
@@ -535,6 +620,17 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
         }
     }
   }
+}
+
+/** Records `NAME = "text"` (annotated or not) under `prefix + NAME` unless the name is known already. */
+function recordConstant(constants: Map<string, string>, prefix: string, assignment: Node): void {
+  const left = assignment.childForFieldName('left');
+  const right = assignment.childForFieldName('right');
+  if (left?.type !== 'identifier' || (right?.type !== 'string' && right?.type !== 'concatenated_string')) return;
+  const key = `${prefix}${left.text}`;
+  if (constants.has(key) || right.endIndex - right.startIndex > 210) return;
+  const value = stringValue(right);
+  if (value !== undefined && value.length <= 200) constants.set(key, value);
 }
 
 /** Fills {@link RawFunction.argvDispatch} of the functions whose body reads `sys.argv[0]`. */
@@ -593,11 +689,16 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
     allClasses: [],
     functions: new Map(),
     stringKeys: new Set(),
+    constants: new Map(),
   };
   const root = tree.rootNode;
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
   readFunctionBodies(info, root, ranges);
+  if (mentionsEnv(root)) {
+    const reads = scanEnvReads(info, root);
+    if (reads.length > 0) info.envReads = reads;
+  }
   readArgvDispatchers(root, ranges);
   const collect = (classes: Iterable<RawClass>): void => {
     for (const cls of classes) {

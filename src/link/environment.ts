@@ -1,0 +1,329 @@
+/**
+ * Environment variables as parameters (issue #31): the `environment` pseudo-command built from
+ * what the code reads, and the reference sections that document env vars (env tables, lists and
+ * parameter headings, `.env.example` files, the env column of a flag table).
+ *
+ * The pseudo-command ({@link ENVIRONMENT_COMMAND}, `kind: 'environment'`) lets the ordinary rules
+ * judge env vars as they judge flags: a variable read by code and absent from every env section
+ * (`reference-param-missing`), a documented one read nowhere (`reference-param-unknown`), one set in
+ * an example and read nowhere (`example-param-unknown`), a documented default that differs from the
+ * code's (`reference-default-mismatch`). A CLI flag is never demanded in an env section nor an env
+ * var in a flag table: env sections hold only env rows, and env vars are parameters of this
+ * command only.
+ */
+import { ENVIRONMENT_COMMAND, type CommandSpec, type DocFile, type DocTable, type DynamicEnvRead, type EnvExtraction, type EnvNameStatus, type EnvSource, type HeadingBlock, type ParamSpec, type ReferenceLayout, type ReferenceRow, type ReferenceSection } from '../model/types.js';
+import { foldSpelling } from '../shared/names.js';
+import { headingMatchText } from '../shared/strings.js';
+import { columnRoles, readReferenceTable } from '../docs/reference-table.js';
+
+/**
+ * Variables every program may read from its environment and no project documents as its own
+ * (the shell's, the OS's, CI providers', Node's and Python's): read by code, they are never
+ * demanded in an env reference; documented, they are not judged.
+ */
+const WELL_KNOWN = new Set([
+  'HOME', 'PATH', 'PWD', 'OLDPWD', 'USER', 'USERNAME', 'LOGNAME', 'SHELL', 'TERM', 'TERM_PROGRAM', 'LANG', 'LANGUAGE', 'TZ',
+  'TMPDIR', 'TEMP', 'TMP', 'HOSTNAME', 'EDITOR', 'VISUAL', 'PAGER', 'BROWSER', 'DISPLAY', 'WAYLAND_DISPLAY', 'SHLVL', 'PS1',
+  'CI', 'CONTINUOUS_INTEGRATION', 'BUILD_NUMBER', 'TRAVIS', 'APPVEYOR', 'CIRCLECI', 'GITLAB_CI', 'BUILDKITE', 'TF_BUILD', 'JENKINS_URL',
+  'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'NODE_DEBUG', 'INIT_CWD', 'DEBUG', 'VERBOSE', 'NO_COLOR', 'FORCE_COLOR', 'COLORTERM', 'COLUMNS', 'LINES',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy',
+  'PYTHONPATH', 'PYTHONHASHSEED', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYTHONDONTWRITEBYTECODE', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'CONDA_DEFAULT_ENV',
+  'JAVA_HOME', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'PROGRAMFILES', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR', 'PATHEXT', 'OS',
+  'JEST_WORKER_ID', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'TS_NODE_PROJECT', 'BABEL_ENV', 'VERCEL', 'NETLIFY', 'SUDO_USER', 'SUDO_UID',
+  'PREFIX', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL',
+]);
+/** Well-known families: GitHub Actions' runner variables (`GITHUB_SHA`, not `GITHUB_TOKEN`, which projects document as theirs), `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`. */
+const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
+
+/** Whether a variable is one every program may read (see {@link WELL_KNOWN}). */
+export function isWellKnownEnv(name: string): boolean {
+  return WELL_KNOWN.has(name) || WELL_KNOWN_PREFIX.test(name);
+}
+
+/**
+ * Files whose reads are the project's tooling, not what its users set: tests, fixtures, examples,
+ * benchmarks, build scripts and bundler/test-runner configs (`vite.config.ts`, `conftest.py`).
+ */
+const TOOLING_FILE = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|e2e|fixtures?|examples?|benchmarks?|bench|scripts|tools|\.github|docs?|cypress|playwright)\/|(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|setup\.py|noxfile\.py|[^/]*\.(?:test|spec|stories)\.[cm]?[jt]sx?|[^/]*\.config\.[cm]?[jt]s|Gruntfile\.js|gulpfile\.js)$/;
+
+/** Whether reads in `file` (project-relative) are tooling (see {@link TOOLING_FILE}). */
+export function isToolingFile(file: string): boolean {
+  return TOOLING_FILE.test(file);
+}
+
+/** Order in which a variable's read sites give its type, default and description: a declaration beats a bare read. */
+const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2, read: 3 };
+
+/**
+ * The `environment` pseudo-command: one parameter per variable the code reads, its read sites
+ * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
+ * it). A variable every program reads ({@link isWellKnownEnv}) or read only in tooling files
+ * ({@link isToolingFile}) is `hidden`: known, never demanded. Its parameters are known when the
+ * code reads at least one variable a user sets; undefined when the code reads none and no
+ * document has an env section (nothing to say).
+ *
+ * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
+ */
+export function environmentCommand(env: EnvExtraction, hasEnvDocs: boolean): CommandSpec | undefined {
+  const byName = new Map<string, ParamSpec[]>();
+  for (const v of env.vars) {
+    const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    const list = byName.get(name);
+    if (list) list.push(v);
+    else byName.set(name, [v]);
+  }
+  const params: ParamSpec[] = [];
+  for (const [name, sites] of byName) {
+    const ranked = [...sites].sort((a, b) => SOURCE_RANK[a.envSource ?? 'read'] - SOURCE_RANK[b.envSource ?? 'read']);
+    const first = ranked[0]!;
+    const withDefault = ranked.find((s) => s.default !== undefined);
+    const withType = ranked.find((s) => s.type !== undefined);
+    const withDescription = ranked.find((s) => s.description !== undefined);
+    const aliases = [...new Set(sites.flatMap((s) => s.aliases))].filter((a) => a !== name);
+    const userFacing = sites.some((s) => !isToolingFile(s.location.file));
+    // `dest` (the settings field or flag a variable fills) means "the flag that sets this field"
+    // to the rules: an env var is a parameter of its own here.
+    const { dest: _field, ...rest } = first;
+    params.push({
+      ...rest,
+      name,
+      aliases,
+      ...(withType?.type !== undefined ? { type: withType.type } : {}),
+      ...(withDefault?.default !== undefined ? { default: withDefault.default } : {}),
+      ...(withDescription?.description !== undefined ? { description: withDescription.description } : {}),
+      required: sites.every((s) => s.required) && withDefault === undefined,
+      hidden: isWellKnownEnv(name) || !userFacing || sites.every((s) => s.hidden),
+      origin: 'env-var',
+    });
+  }
+  if (params.length === 0 && !hasEnvDocs) return undefined;
+  return {
+    name: ENVIRONMENT_COMMAND,
+    aliases: [],
+    configClasses: [],
+    params,
+    mappedBy: 'inferred',
+    paramsKnown: params.some((p) => !p.hidden),
+    kind: 'environment',
+  };
+}
+
+/** A variable's name as a row writes it: `$QDRANT_URL`, `QDRANT_URL=…`, `${QDRANT_URL}` → `QDRANT_URL`. */
+export function envRowName(text: string): string {
+  return text.trim().replace(/^export\s+/, '').replace(/^\$\{?/, '').replace(/\}$/, '').replace(/[=:].*$/s, '').trim();
+}
+
+/** A name shaped like an environment variable with a word separator: `QDRANT_URL`, `NEXT_PUBLIC_API`. */
+const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+/** A one-word upper-case name (`PORT`, `DEBUG`): an env var only where the heading says so or the code reads it. */
+const ENV_WORD = /^[A-Z][A-Z0-9]+$/;
+/** A heading that says its rows are environment variables ("Environment variables", "Env vars", "`.env`", "Environment"). */
+const ENV_HEADING = /\benv(?:ironment)?[\s_-]*var(?:iable)?s?\b|\benv\s+vars?\b|(?:^|\s)`?\.env\b|^\s*environment\s*$|\benvironment\s+(?:config(?:uration)?|settings|options)\b|\bconfigur\w+\s+(?:via|through|with|by|using)\s+(?:the\s+)?environment\b/i;
+
+/** Whether a heading's text says its section lists environment variables. */
+export function isEnvHeading(text: string): boolean {
+  return ENV_HEADING.test(headingMatchText(text));
+}
+
+/** Rows of one layout in one block, and what was taken from the block for the env section. */
+interface EnvRows {
+  layout: ReferenceLayout;
+  rows: ReferenceRow[];
+}
+
+/**
+ * Whether rows name environment variables: under a heading that says so, at least half of them
+ * are upper-case names; elsewhere two thirds at least are `WORD_WORD` names and one of them is a
+ * variable the code reads (or the column is headed as one: "Variable", "Env"), so that a table of
+ * constants or error codes is not taken for an env reference.
+ */
+function envShaped(rows: readonly ReferenceRow[], underEnvHeading: boolean, readByCode: (name: string) => boolean, header?: readonly string[]): boolean {
+  if (rows.length === 0) return false;
+  const names = rows.map((r) => envRowName(r.names[0] ?? r.rawName));
+  if (underEnvHeading) {
+    const shaped = names.filter((n) => ENV_NAME.test(n) || ENV_WORD.test(n)).length;
+    return shaped * 2 >= names.length && shaped > 0;
+  }
+  const shaped = names.filter((n) => ENV_NAME.test(n)).length;
+  if (shaped * 3 < names.length * 2) return false;
+  const headed = header !== undefined && /\b(?:env|environment|variable|var)\b/i.test(header[0] ?? '');
+  return headed || names.some(readByCode);
+}
+
+/** Env rows named as users set them (`$X`, `X=…` → `X`), one name each. */
+function asEnvRows(rows: readonly ReferenceRow[]): ReferenceRow[] {
+  return rows.map((r) => {
+    const name = envRowName(r.names[0] ?? r.rawName);
+    return { ...r, names: [name] };
+  });
+}
+
+/** What {@link splitEnvSections} returns for one document. */
+export interface EnvSplit {
+  /** The document without the tables and rows taken for env sections: what the other sections are read from. */
+  rest: DocFile;
+  /** The env sections found in it (commands `[environment]`). */
+  sections: ReferenceSection[];
+}
+
+/**
+ * Finds a document's env sections and removes their rows from what the command sections are
+ * read from. A heading block gives an env section when its heading (or a parent's) says
+ * "Environment variables" (or matches the config's `env.sections`, `configured`) and its tables, lists or parameter headings are mostly upper-case
+ * names, or, under any heading, when a table's names are env-shaped (see {@link envShaped}).
+ * The sections are marked `inferred` (found by content): a reference listing under half of the
+ * variables the code reads is a selection, and missing ones are not reported
+ * (`partialReference`).
+ */
+export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boolean, configured: (headingText: string) => boolean = () => false): EnvSplit {
+  // A block's tables and rows include its nested blocks': each belongs to the innermost block
+  // holding it (blocks come in document order, a nested block after its parent).
+  const tableOwner = new Map<number, HeadingBlock>();
+  const listOwner = new Map<number, HeadingBlock>();
+  const headingOwner = new Map<number, HeadingBlock>();
+  for (const block of doc.blocks) {
+    for (const t of block.tables) tableOwner.set(t.location.line, block);
+    for (const r of block.listRows ?? []) listOwner.set(r.location.line, block);
+    for (const r of block.headingRows ?? []) headingOwner.set(r.location.line, block);
+  }
+  const sections: ReferenceSection[] = [];
+  const takenLines = new Set<number>();
+  const stack: HeadingBlock[] = [];
+  for (const block of doc.blocks) {
+    while (stack.length > 0 && !(block.heading.location.line > stack[stack.length - 1]!.heading.location.line && block.endLine <= stack[stack.length - 1]!.endLine)) stack.pop();
+    const says = (b: HeadingBlock): boolean => isEnvHeading(b.heading.text) || configured(b.heading.text);
+    const underEnv = says(block) || stack.some(says);
+    stack.push(block);
+    const taken: EnvRows[] = [];
+    for (const table of block.tables) {
+      if (tableOwner.get(table.location.line) !== block) continue;
+      const rows = readEnvTable(table);
+      if (rows && rows.length > 0 && envShaped(rows, underEnv, readByCode, table.header)) {
+        taken.push({ layout: 'table', rows });
+        takenLines.add(table.location.line);
+      }
+    }
+    for (const [layout, all, owner] of [['list', block.listRows, listOwner], ['headings', block.headingRows, headingOwner]] as const) {
+      const own = (all ?? []).filter((r) => owner.get(r.location.line) === block);
+      if (own.length > 0 && underEnv && envShaped(own, true, readByCode)) {
+        taken.push({ layout, rows: own });
+        for (const r of own) takenLines.add(r.location.line);
+      }
+    }
+    if (taken.length === 0) continue;
+    sections.push({
+      file: doc.file,
+      heading: block.heading,
+      commands: [ENVIRONMENT_COMMAND],
+      global: false,
+      layout: [...taken].sort((a, b) => b.rows.length - a.rows.length)[0]!.layout,
+      rows: asEnvRows(taken.flatMap((t) => t.rows)).sort((a, b) => a.location.line - b.location.line),
+      endLine: block.endLine,
+      inferred: { evidence: underEnv ? 'its heading says it lists environment variables' : 'its rows name environment variables the code reads' },
+    });
+  }
+  if (takenLines.size === 0) return { rest: doc, sections };
+  const blocks = doc.blocks.map((block) => {
+    const rest: HeadingBlock = { ...block, tables: block.tables.filter((t) => !takenLines.has(t.location.line)) };
+    if (block.listRows) rest.listRows = block.listRows.filter((r) => !takenLines.has(r.location.line));
+    if (block.headingRows) rest.headingRows = block.headingRows.filter((r) => !takenLines.has(r.location.line));
+    return rest;
+  });
+  return { rest: { ...doc, blocks }, sections };
+}
+
+/**
+ * A table's rows for an env section: as a reference table reads them, or, when its only name-like
+ * column is an env one (`| Variable | Description |`, `| Environment variable | Default |`) and
+ * it has no flag column, with that column read as the name.
+ */
+function readEnvTable(table: DocTable): ReferenceRow[] | undefined {
+  const rows = readReferenceTable(table);
+  if (rows) return rows;
+  const roles = columnRoles(table.header);
+  const envCol = roles.indexOf('env');
+  if (envCol < 0 || roles.includes('flag')) return undefined;
+  return readReferenceTable({ ...table, header: table.header.map((h, i) => (i === envCol ? 'Name' : h)) });
+}
+
+/**
+ * The env section of a flag table's env column (`| --port | PORT | … |`): each row's variables,
+ * with the row's position, so that a variable a flag is also read from counts as documented.
+ * Undefined when no row of `section` has an env cell.
+ */
+export function envColumnSection(section: ReferenceSection): ReferenceSection | undefined {
+  const rows: ReferenceRow[] = [];
+  for (const row of section.rows) {
+    if (!row.env) continue;
+    for (const name of row.env.match(/\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?/g) ?? []) {
+      const clean = envRowName(name);
+      if (!ENV_NAME.test(clean) && !ENV_WORD.test(clean)) continue;
+      rows.push({ names: [clean], rawName: clean, links: [], location: row.location, ...(row.description !== undefined ? { description: row.description } : {}) });
+    }
+  }
+  if (rows.length === 0) return undefined;
+  return { ...section, commands: [ENVIRONMENT_COMMAND], global: false, rows, inferred: { evidence: 'the env column of a flag table' } };
+}
+
+/**
+ * The section of a `.env.example`-style file (rows from `parseEnvFile`, src/docs/env-file.ts).
+ * Its values are samples (`DATABASE_URL=postgres://user:pass@localhost/db`), not defaults: rows
+ * keep no `default`.
+ */
+export function envFileSection(file: string, rows: readonly ReferenceRow[], lines: number): ReferenceSection {
+  const heading = { depth: 1 as const, text: file, codes: [], slug: '', location: { file, line: 1, column: 1 } };
+  return {
+    file,
+    heading,
+    commands: [ENVIRONMENT_COMMAND],
+    global: false,
+    layout: 'env-file',
+    rows: rows.map((r) => {
+      const { default: _sample, defaultLocation: _at, ...rest } = r;
+      return { ...rest, names: [envRowName(r.names[0] ?? r.rawName)] };
+    }),
+    endLine: Math.max(lines, 1),
+    inferred: { evidence: 'an example env file' },
+  };
+}
+
+/**
+ * How far a documented or example variable that the code does not read can be called unknown
+ * (see `Model.envNameStatus`): `own` in the project's namespace (it shares its first word with a
+ * variable the code reads, `QDRANT_SEARCH_LIM` beside `QDRANT_URL`); `foreign` for a variable
+ * some other program may read (`OPENAI_API_KEY` passed to an SDK, `CUDA_VISIBLE_DEVICES`), drift
+ * only as a near miss; `excluded` for a well-known one, one a computed read may produce
+ * (`os.environ[PREFIX + key]`), or one the code mentions anywhere (`mentioned`: a word of its text).
+ */
+export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean): EnvNameStatus {
+  if (isWellKnownEnv(name) || mentioned(name)) return 'excluded';
+  if (dynamic.some((d) => d.prefix === '' || name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix)))) return 'excluded';
+  const first = name.split('_')[0]!;
+  if (first.length < 2 || first === name) return 'foreign';
+  return cmd.params.some((p) => !p.hidden && p.name !== name && p.name.split('_')[0] === first) ? 'own' : 'foreign';
+}
+
+/**
+ * Heading patterns (`createHeadingMatcher` syntax) that make a page worth parsing for its env
+ * section even when it names no command: "Environment variables", "Env vars", "`.env`".
+ */
+export const ENV_HEADING_PATTERNS: readonly string[] = ['*environment variable*', '*env var*', '*env variable*', 'environment', '*.env*', '*environment config*', '*environment settings*'];
+
+/**
+ * Names of variables the code reads that make a page mentioning one worth parsing: multi-word
+ * (`QDRANT_URL`), not well-known, read outside tooling files. Sorted, distinct.
+ */
+export function envMentionNames(env: EnvExtraction): string[] {
+  const out = new Set<string>();
+  for (const v of env.vars) {
+    const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+    if (name.includes('_') && name.length >= 4 && !isWellKnownEnv(name) && !isToolingFile(v.location.file)) out.add(name);
+  }
+  return [...out].sort();
+}
+
+/** Upper-case words with an underscore in a source text (`QDRANT_URL`, `"APP_PORT"`), added to `into`. */
+export function collectEnvWords(text: string, into: Set<string>): void {
+  for (const m of text.matchAll(/(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g)) into.add(m[0]);
+}

@@ -1,0 +1,210 @@
+/**
+ * Issue #31: the `environment` pseudo-command joined from env facts and env sections, judged by
+ * the ordinary rules. Env facts are written here as an extractor gives them, so the join and the
+ * rules are tested apart from the extractors (test/extract-*-env.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../src/link/build.js';
+import { parseDoc } from '../src/docs/parse.js';
+import { defaultConfig } from '../src/config/index.js';
+import { runRules } from '../src/engine/run-rules.js';
+import { rules } from '../rules/index.js';
+import { runNotes } from '../src/engine/notes.js';
+import { ENVIRONMENT_COMMAND, type DefaultValue, type EnvExtraction, type ParamSpec, type ReferenceRow, type Usage } from '../src/model/types.js';
+import { envNameStatus, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
+
+/** An env-var read as the extractors describe it. */
+function envVar(name: string, file: string, line: number, extra: Partial<ParamSpec> = {}): ParamSpec {
+  return { name, aliases: [], required: false, deprecated: false, hidden: false, origin: 'env-var', owner: file, location: { file, line, column: 1 }, envSource: 'read', ...extra };
+}
+
+function lit(text: string): DefaultValue {
+  return { kind: 'literal', text };
+}
+
+interface Project {
+  docs: Record<string, string>;
+  env: EnvExtraction;
+  envWords?: string[];
+  envFiles?: Array<{ file: string; rows: ReferenceRow[] }>;
+  envUsages?: Record<string, Usage[]>;
+}
+
+function run(p: Project) {
+  const docs = Object.entries(p.docs).map(([file, text]) => {
+    const doc = parseDoc(file, text).doc;
+    const usages = p.envUsages?.[file];
+    return usages ? { ...doc, envUsages: usages } : doc;
+  });
+  const model = buildModel({
+    root: '/x',
+    config: defaultConfig(),
+    classes: [],
+    functionConfigs: new Map(),
+    entryPoints: [],
+    stringKeys: new Map(),
+    docs,
+    diagnostics: [],
+    env: p.env,
+    envWords: new Set(p.envWords ?? []),
+    ...(p.envFiles ? { envFiles: p.envFiles } : {}),
+  });
+  const configured = rules.map((rule) => ({ rule, severity: rule.meta.defaultSeverity, options: Object.fromEntries(Object.entries(rule.meta.options ?? {}).map(([k, o]) => [k, o.default])) }));
+  const { messages, failures } = runRules(model, configured);
+  expect(failures).toEqual([]);
+  return { model, messages, notes: runNotes(model, defaultConfig(), Object.keys(p.docs)) };
+}
+
+const README = `# qdrant-mcp
+
+## Environment Variables
+
+| Name | Description | Default |
+|------|-------------|---------|
+| \`QDRANT_URL\` | URL of the Qdrant server | None |
+| \`QDRANT_API_KEY\` | API key | None |
+| \`QDRANT_SEARCH_LIM\` | Results per search | 10 |
+| \`COLLECTION_NAME\` | Default collection | None |
+| \`OPENAI_API_KEY\` | Passed to the embedding SDK | None |
+| \`HOME\` | Where the cache lives | |
+`;
+
+const code: EnvExtraction = {
+  vars: [
+    envVar('QDRANT_URL', 'src/settings.py', 10, { envSource: 'settings' }),
+    envVar('QDRANT_API_KEY', 'src/settings.py', 11, { envSource: 'settings' }),
+    envVar('QDRANT_SEARCH_LIMIT', 'src/settings.py', 12, { envSource: 'settings', default: lit('10') }),
+    envVar('COLLECTION_NAME', 'src/settings.py', 13, { envSource: 'settings' }),
+    envVar('QDRANT_LOCAL_PATH', 'src/settings.py', 14, { envSource: 'settings' }),
+    envVar('RUN_SLOW', 'tests/test_server.py', 3),
+    envVar('HOME', 'src/cache.py', 3),
+  ],
+  dynamic: [],
+};
+
+describe('environment pseudo-command', () => {
+  it('reports a variable read by code and missing from the env table, and a documented one read nowhere, with did-you-mean', () => {
+    const { model, messages } = run({ docs: { 'README.md': README }, env: code });
+    const env = model.commandByName(ENVIRONMENT_COMMAND)!;
+    expect(env.kind).toBe('environment');
+    expect(env.paramsKnown).toBe(true);
+    expect(model.sectionsFor(env).map((s) => [s.file, s.heading.text, s.rows.length])).toEqual([['README.md', 'Environment Variables', 6]]);
+    const found = messages.map((m) => [m.ruleId, m.data?.name ?? m.data?.param, m.line]);
+    expect(found).toContainEqual(['reference-param-missing', 'QDRANT_SEARCH_LIMIT', 3]);
+    expect(found).toContainEqual(['reference-param-missing', 'QDRANT_LOCAL_PATH', 3]);
+    const stale = messages.filter((m) => m.ruleId === 'reference-param-unknown');
+    expect(stale.map((m) => [m.data?.name, m.data?.suggestion])).toEqual([['QDRANT_SEARCH_LIM', 'QDRANT_SEARCH_LIMIT']]);
+    expect(stale[0]!.message).toMatch(/documented as an environment variable, but the code never reads it/);
+    // Test-only and well-known variables are never demanded; a foreign SDK's variable is not judged.
+    expect(found.map((f) => f[1])).not.toContain('RUN_SLOW');
+    expect(found.map((f) => f[1])).not.toContain('HOME');
+    expect(found.map((f) => f[1])).not.toContain('OPENAI_API_KEY');
+  });
+
+  it('never demands a CLI flag in an env table nor takes the env table for the command reference', () => {
+    const doc = parseDoc('README.md', README).doc;
+    const split = splitEnvSections(doc, (n) => n === 'QDRANT_URL');
+    expect(split.sections).toHaveLength(1);
+    expect(split.rest.blocks.flatMap((b) => b.tables)).toEqual([]);
+  });
+
+  it('reads a table of env names by content under a heading that does not say so, only when the code reads one of them', () => {
+    const text = '# Setup\n\n| Variable | Meaning |\n|---|---|\n| `APP_PORT` | port |\n| `APP_HOST` | host |\n';
+    const doc = parseDoc('README.md', text).doc;
+    expect(splitEnvSections(doc, (n) => n === 'APP_PORT').sections).toHaveLength(1);
+    // A table of error codes the code does not read as variables stays where it was.
+    const codes = '# Errors\n\n| Code | Meaning |\n|---|---|\n| `E_NOT_FOUND` | gone |\n| `E_DENIED` | no |\n';
+    expect(splitEnvSections(parseDoc('README.md', codes).doc, () => false).sections).toHaveLength(0);
+  });
+
+  it('compares a documented default with the code default', () => {
+    const text = '## Environment variables\n\n| Name | Default |\n|---|---|\n| `APP_PORT` | `8000` |\n| `APP_HOST` | `0.0.0.0` |\n';
+    const { messages } = run({
+      docs: { 'README.md': text },
+      env: { vars: [envVar('APP_PORT', 'app/config.py', 4, { default: lit('"8080"') }), envVar('APP_HOST', 'app/config.py', 5, { default: lit('"0.0.0.0"') })], dynamic: [] },
+    });
+    expect(messages.map((m) => [m.ruleId, m.data?.name ?? m.data?.param])).toEqual([['reference-default-mismatch', 'APP_PORT']]);
+  });
+
+  it('judges env vars set in examples: near misses and own-namespace names, not other programs\' variables', () => {
+    const file = 'README.md';
+    const block = { file, lang: 'sh', location: { file, line: 5, column: 1 } };
+    const usage = (name: string, line: number): Usage => ({ file, command: ENVIRONMENT_COMMAND, invocation: line, raw: `${name}=1`, name, key: name, syntax: 'env', prefix: '', value: '1', location: { file, line, column: 1 }, block });
+    const { messages } = run({
+      docs: { [file]: README },
+      env: code,
+      envUsages: { [file]: [usage('QDRANT_URL', 6), usage('QDRANT_SEARCH_LIMT', 7), usage('QDRANT_TIMEOUT', 8), usage('CUDA_VISIBLE_DEVICES', 9), usage('HOME', 10)] },
+    });
+    const unknown = messages.filter((m) => m.ruleId === 'example-param-unknown').map((m) => [m.data?.name, m.data?.suggestion ?? null]);
+    expect(unknown).toEqual([['QDRANT_SEARCH_LIMT', 'QDRANT_SEARCH_LIMIT'], ['QDRANT_TIMEOUT', null]]);
+  });
+
+  it('reads a .env.example as a reference whose values are samples, not defaults', () => {
+    const rows: ReferenceRow[] = [
+      { names: ['APP_PORT'], rawName: 'APP_PORT', default: '9999', links: [], location: { file: '.env.example', line: 2, column: 1 } },
+    ];
+    const { messages, model } = run({ docs: {}, env: { vars: [envVar('APP_PORT', 'app.py', 1, { default: lit('"8080"') }), envVar('APP_HOST', 'app.py', 2)], dynamic: [] }, envFiles: [{ file: '.env.example', rows }] });
+    expect(model.sectionsFor(model.commandByName(ENVIRONMENT_COMMAND)!)[0]!.layout).toBe('env-file');
+    expect(messages.map((m) => [m.ruleId, m.data?.name ?? m.data?.param, m.file])).toEqual([['reference-param-missing', 'APP_HOST', '.env.example']]);
+  });
+
+  it('does not call a documented variable unknown when the code mentions it or reads a computed name', () => {
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `APP_PORT` |\n| `APP_LEGACY` |\n| `APP_X_TOKEN` |\n';
+    const vars = [envVar('APP_PORT', 'app.py', 1)];
+    const mentioned = run({ docs: { 'README.md': text }, env: { vars, dynamic: [{ prefix: 'APP_X_', location: { file: 'app.py', line: 3, column: 1 }, construct: 'os.environ["APP_X_" + k]' }] }, envWords: ['APP_LEGACY'] });
+    expect(mentioned.messages.filter((m) => m.ruleId === 'reference-param-unknown')).toEqual([]);
+    const plain = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] } });
+    expect(plain.messages.filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data?.name)).toEqual(['APP_LEGACY', 'APP_X_TOKEN']);
+  });
+
+  it('says once when env vars are read but no env reference exists, and when documented vars cannot be checked', () => {
+    const none = run({ docs: { 'README.md': '# tool\n\nNothing here.\n' }, env: code });
+    expect(none.messages).toEqual([]);
+    expect(none.notes.join('\n')).toMatch(/5 environment variables are read by the code .*no env reference was found/);
+    const unread = run({ docs: { 'README.md': README }, env: { vars: [], dynamic: [] } });
+    expect(unread.messages).toEqual([]);
+    expect(unread.notes.join('\n')).toMatch(/environment variables are documented \(README.md\) but docdrift found no variable read/);
+  });
+
+  it('classifies well-known variables, tooling files and name ownership', () => {
+    expect(isWellKnownEnv('GITHUB_SHA')).toBe(true);
+    expect(isWellKnownEnv('QDRANT_URL')).toBe(false);
+    expect(isToolingFile('tests/test_x.py')).toBe(true);
+    expect(isToolingFile('src/app/vite.config.ts')).toBe(true);
+    expect(isToolingFile('src/settings.py')).toBe(false);
+    const cmd = run({ docs: { 'README.md': README }, env: code }).model.commandByName(ENVIRONMENT_COMMAND)!;
+    expect(envNameStatus('QDRANT_NEW', cmd, [], () => false)).toBe('own');
+    expect(envNameStatus('OPENAI_API_KEY', cmd, [], () => false)).toBe('foreign');
+    expect(envNameStatus('QDRANT_NEW', cmd, [], (n) => n === 'QDRANT_NEW')).toBe('excluded');
+    expect(envNameStatus('CI', cmd, [], () => false)).toBe('excluded');
+  });
+});
+
+describe('env config', () => {
+  it('env.sections names headings that document env vars; env.check false turns it off', () => {
+    const text = '## Settings\n\n| Name | Description |\n|---|---|\n| `APP_PORT` | port |\n| `APP_OLD` | gone |\n';
+    const env: EnvExtraction = { vars: [envVar('APP_PORT', 'app.py', 1), envVar('APP_HOST', 'app.py', 2)], dynamic: [] };
+    const build = (envConfig: { check: boolean; sections: string[] }) =>
+      buildModel({ root: '/x', config: { ...defaultConfig(), env: envConfig }, classes: [], functionConfigs: new Map(), entryPoints: [], stringKeys: new Map(), docs: [parseDoc('README.md', text).doc], diagnostics: [], env });
+    // By content alone: `WORD_WORD` names one of which the code reads.
+    expect(build({ check: true, sections: [] }).sections.map((s) => s.commands)).toEqual([[ENVIRONMENT_COMMAND]]);
+    const named = build({ check: true, sections: ['Settings'] });
+    expect(named.sections[0]!.inferred?.evidence).toMatch(/heading/);
+    const off = build({ check: false, sections: [] });
+    expect(off.commandByName(ENVIRONMENT_COMMAND)).toBeUndefined();
+    expect(off.sections.every((s) => !s.commands.includes(ENVIRONMENT_COMMAND))).toBe(true);
+  });
+});
+
+describe('example env files', () => {
+  it('an env file listing most variables must list each one documented elsewhere', () => {
+    const row = (name: string, line: number): ReferenceRow => ({ names: [name], rawName: name, links: [], location: { file: '.env.example', line, column: 1 } });
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `APP_PORT` |\n| `APP_HOST` |\n| `APP_DB_URL` |\n';
+    const vars = [envVar('APP_PORT', 'app.py', 1), envVar('APP_HOST', 'app.py', 2), envVar('APP_DB_URL', 'app.py', 3)];
+    const { messages } = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [{ file: '.env.example', rows: [row('APP_PORT', 1), row('APP_HOST', 2)] }] });
+    expect(messages.map((m) => [m.ruleId, m.messageId, m.data?.name, m.file])).toEqual([['reference-param-missing', 'missingEnvFile', 'APP_DB_URL', '.env.example']]);
+    // One listing under half of them is a selection (the required ones, say): nothing to add.
+    const short = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [{ file: '.env.example', rows: [row('APP_PORT', 1)] }] });
+    expect(short.messages).toEqual([]);
+  });
+});
