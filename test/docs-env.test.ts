@@ -402,12 +402,12 @@ describe('the docs stage hands the example env files to the engine (DocFacts.env
     const diagnostics: InputDiagnostic[] = [];
     const files = { sources: [], docs: [], packaging: [], yaml: [], envFiles: ['.env.example', 'big/.env.sample', 'deploy/env.template', 'gone/.env.example'] };
     const facts = parseDocs(files, DEFAULT_CONFIG, [], docTexts(read, read, undefined, undefined), diagnostics, {} as DocParser);
-    expect(facts.envFiles.map((f) => [f.file, f.rows.length])).toEqual([
+    expect(facts.envFiles!.map((f) => [f.file, f.rows.length])).toEqual([
       ['.env.example', 2],
       ['big/.env.sample', MAX_ENV_FILE_LINES],
       ['deploy/env.template', 1],
     ]);
-    expect(facts.envFiles[0]!.rows.map((r) => [r.names[0], r.default, r.description])).toEqual([
+    expect(facts.envFiles![0]!.rows.map((r) => [r.names[0], r.default, r.description])).toEqual([
       ['QDRANT_URL', 'http://localhost:6333', 'The URL'],
       ['QDRANT_SEARCH_LIMIT', '10', undefined],
     ]);

@@ -772,11 +772,11 @@ export interface DocFacts {
   directives: SuppressionDirective[];
   /**
    * The example env files of the project (`.env.example`, `env.template`…; `DiscoveredFiles.envFiles`),
-   * each with its rows (src/docs/env-file.ts `parseEnvFile`): a reference of the project's
-   * environment variables (layout `env-file`, issue #31). A file that cannot be read is left out
-   * (the reader reports it).
+   * each with its rows (src/docs/env-file.ts `parseEnvFile`) and its number of lines: a reference
+   * of the project's environment variables (layout `env-file`, issue #31). A file that cannot be
+   * read is left out (the reader reports it). Optional so that hand-built facts may leave it out.
    */
-  envFiles: Array<{ file: string; rows: ReferenceRow[] }>;
+  envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
 }
 
 /** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
@@ -852,13 +852,13 @@ export function parseDocs(
     return parsed.doc;
   };
   // Example env files: small, read and parsed on every run (their content hashes key the run cache).
-  const envFiles: DocFacts['envFiles'] = [];
+  const envFiles: NonNullable<DocFacts['envFiles']> = [];
   for (const file of files.envFiles ?? []) {
     const text = pages.text(file);
     if (text === undefined) continue;
     const parsed = parseEnvFile(file, text);
     diagnostics.push(...parsed.diagnostics);
-    envFiles.push({ file, rows: parsed.rows });
+    envFiles.push({ file, rows: parsed.rows, lines: text === '' ? 0 : text.replace(/(?:\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/).length });
   }
   // Only the run's documents and env files have a text here (a finding located in code or config has none).
   const documents = new Set([...files.docs, ...(files.envFiles ?? [])]);
