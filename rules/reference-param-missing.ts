@@ -51,7 +51,10 @@ const rule: Rule<Options> = {
       // A reference that says it lists a selection ("Here is a list of common options"), a
       // changelog, or one found by its content that lists under half of the parameters is not
       // known to be complete: nothing is missing (a run note says so).
-      if (partialReference(model, cmd)) continue;
+      // Env vars (issue #31): a reference that misses one or two of the variables a small program
+      // reads is no selection; it missed them.
+      const partial = partialReference(model, cmd);
+      if (partial && !(cmd.kind === 'environment' && partial.reason === 'inferred' && partial.parameters - partial.documented <= 2)) continue;
       // Sections that each document one shipped config file (`configs/agent.yaml` in the heading
       // or lead) need rows only for the keys those files set; a file docdrift could not read
       // leaves its table a selection.
@@ -131,6 +134,8 @@ const rule: Rule<Options> = {
       const planned = missing.map((m) => ({ ...m, insertion: insertion(m.section ?? primary, m.param, m.key) }));
       if (planned.some((p) => p.insertion?.sorted)) planned.sort((a, b) => (a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0));
       for (const { key, param, insertion, section: target = primary } of planned) {
+        // An env file of one workspace package (`apps/web/.env.example`) lists that package's variables.
+        if (outsideEnvFile(target, param)) continue;
         // The row as the fix writes it: one cell per column of the table it goes into.
         const row = insertion?.row ?? referenceRowText(param, key);
         report({
@@ -158,6 +163,17 @@ const rule: Rule<Options> = {
 };
 
 /**
+ * Whether `param` (an env var, where it is first read) is read outside the folder of an example
+ * env file kept in a sub-folder (`apps/web/.env.example`): a monorepo's package lists the variables
+ * of its own code. Env files at the root cover the whole project.
+ */
+function outsideEnvFile(section: ReferenceSection, param: ParamSpec): boolean {
+  if (section.layout !== 'env-file') return false;
+  const dir = section.file.includes('/') ? section.file.slice(0, section.file.lastIndexOf('/')) : '';
+  return dir !== '' && !param.location.file.startsWith(`${dir}/`);
+}
+
+/**
  * For each `.env.example`-style section that lists at least half of the variables the code reads
  * (`required`), the variables it lacks that another env reference documents (one not documented
  * anywhere is reported once, at the primary section, by the main check).
@@ -168,7 +184,7 @@ function reportEnvFileGaps(model: Model, cmd: CommandSpec, sections: readonly Re
     const lacks = required.filter((p) => ![p.name, ...p.aliases].some((n) => listed.has(foldSpelling(n))));
     if ((required.length - lacks.length) * 2 < required.length) continue;
     for (const param of lacks) {
-      if (rowsFor(model, cmd, param).length === 0) continue;
+      if (rowsFor(model, cmd, param).length === 0 || outsideEnvFile(file, param)) continue;
       const fix = insertEnvLineEdit(model, file, param);
       report({
         messageId: 'missingEnvFile',

@@ -70,7 +70,7 @@ const rule: Rule<Options> = {
     };
     for (const section of model.sections) {
       // A changelog or upgrade guide names removed flags on purpose (`--preset` was removed).
-      if (section.global || section.history) continue;
+      if (section.global || section.history || section.mentionsOnly) continue;
       const cmds = [...new Set(section.commands.map((n) => model.commandByName(n)))].filter(
         (c): c is CommandSpec => c !== undefined,
       );

@@ -11,7 +11,7 @@ import { runRules } from '../src/engine/run-rules.js';
 import { rules } from '../rules/index.js';
 import { runNotes } from '../src/engine/notes.js';
 import { ENVIRONMENT_COMMAND, type DefaultValue, type EnvExtraction, type ParamSpec, type ReferenceRow, type Usage } from '../src/model/types.js';
-import { envNameStatus, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
+import { envColumnSection, envNameStatus, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
 
 /** An env-var read as the extractors describe it. */
 function envVar(name: string, file: string, line: number, extra: Partial<ParamSpec> = {}): ParamSpec {
@@ -163,7 +163,7 @@ describe('environment pseudo-command', () => {
     expect(none.notes.join('\n')).toMatch(/5 environment variables are read by the code .*no env reference was found/);
     const unread = run({ docs: { 'README.md': README }, env: { vars: [], dynamic: [] } });
     expect(unread.messages).toEqual([]);
-    expect(unread.notes.join('\n')).toMatch(/environment variables are documented \(README.md\) but docdrift found no variable read/);
+    expect(unread.notes.join('\n')).toMatch(/environment variables are documented or set in examples \(README.md\) but docdrift found no variable read/);
   });
 
   it('classifies well-known variables, tooling files and name ownership', () => {
@@ -206,5 +206,43 @@ describe('example env files', () => {
     // One listing under half of them is a selection (the required ones, say): nothing to add.
     const short = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [{ file: '.env.example', rows: [row('APP_PORT', 1)] }] });
     expect(short.messages).toEqual([]);
+  });
+});
+
+describe('real-shaped env references', () => {
+  it('a list naming variables in prose under an env heading documents them; the one or two read and missing are reported', () => {
+    // corepack's README: one bullet with no separator after the name; the code reads two others.
+    const text = '# corepack\n\n## Environment Variables\n\n- `COREPACK_ROOT` has no functional impact on Corepack itself.\n';
+    const vars = [envVar('COREPACK_HOME', 'sources/folderUtils.ts', 6), envVar('COREPACK_ENABLE_NETWORK', 'sources/httpUtils.ts', 6)];
+    const { messages, model } = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] } });
+    expect(model.sectionsFor(model.commandByName(ENVIRONMENT_COMMAND)!).map((s) => [s.mentionsOnly, s.rows.map((r) => r.names[0])])).toEqual([[true, ['COREPACK_ROOT']]]);
+    expect(messages.map((m) => [m.ruleId, m.data?.name])).toEqual([['reference-param-missing', 'COREPACK_HOME'], ['reference-param-missing', 'COREPACK_ENABLE_NETWORK']]);
+  });
+
+  it('a flag row naming its variable in a parenthesis documents the variable', () => {
+    const split = envColumnSection({
+      file: 'README.md', heading: { depth: 3, text: 'CLI Options', codes: [], slug: 'cli-options', location: { file: 'README.md', line: 120, column: 1 } },
+      commands: ['ts-node'], global: false, layout: 'list', endLine: 140,
+      rows: [
+        { names: ['no-cache'], rawName: '`--no-cache`', description: 'Disable the local TypeScript Node cache (`TS_NODE_CACHE`, default: `true`)', links: [], location: { file: 'README.md', line: 134, column: 1 } },
+        { names: ['project'], rawName: '`--project`', description: 'Path to a tsconfig (see the docs)', links: [], location: { file: 'README.md', line: 135, column: 1 } },
+      ],
+    });
+    expect(split?.rows.map((r) => r.names)).toEqual([['TS_NODE_CACHE']]);
+  });
+
+  it('a computed read with no literal start does not stop a documented variable being called unknown; one with a start does', () => {
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `APP_PORT` |\n| `APP_GONE` |\n';
+    const vars = [envVar('APP_PORT', 'app.ts', 1)];
+    const at = { file: 'src/settings.ts', line: 136, column: 1 };
+    expect(run({ docs: { 'README.md': text }, env: { vars, dynamic: [{ prefix: '', location: at, construct: 'process.env[varName]' }] } }).messages.map((m) => m.data?.name)).toEqual(['APP_GONE']);
+    expect(run({ docs: { 'README.md': text }, env: { vars, dynamic: [{ prefix: 'APP_', location: at, construct: 'process.env[`APP_${k}`]' }] } }).messages).toEqual([]);
+  });
+
+  it('an env file in a workspace package lists only the variables its package reads', () => {
+    const row = (name: string, line: number): ReferenceRow => ({ names: [name], rawName: name, links: [], location: { file: 'apps/web/.env.example', line, column: 1 } });
+    const vars = [envVar('WEB_API_URL', 'apps/web/src/env.ts', 3), envVar('WEB_TOKEN', 'apps/web/src/env.ts', 4), envVar('MARKETING_DSN', 'apps/marketing/src/env.ts', 3)];
+    const { messages } = run({ docs: {}, env: { vars, dynamic: [] }, envFiles: [{ file: 'apps/web/.env.example', rows: [row('WEB_API_URL', 1)] }] });
+    expect(messages.map((m) => m.data?.name)).toEqual(['WEB_TOKEN']);
   });
 });

@@ -17,7 +17,7 @@ export const HEADER_SYNONYMS: Readonly<Record<ColumnRole, readonly string[]>> = 
   description: ['description', 'meaning', 'details', 'notes', 'help'],
   env: [
     'env', 'env var', 'env vars', 'environment variable', 'environment variables', 'environment', 'env variable',
-    'variable', 'envvar',
+    'variable', 'variables', 'variable name', 'envvar',
   ],
   flag: [
     'cli flag', 'cli flags', 'cli', 'command-line flag', 'command-line flags', 'command line flag', 'cli option',

@@ -76,15 +76,7 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
 function environmentNotes(model: Model, env: CommandSpec): string[] {
   const sections = model.sectionsFor(env);
   const documented = new Set(sections.flatMap((s) => s.rows.flatMap((r) => r.names)));
-  if (!env.paramsKnown) {
-    if (documented.size === 0 && !model.usages.some((u) => u.command === env.name)) return [];
-    const files = [...new Set(sections.map((s) => s.file))].slice(0, 3);
-    return [
-      `environment variables are documented${files.length > 0 ? ` (${files.join(', ')})` : ' or set in examples'} but docdrift found no variable read by the code it reads ` +
-        '(Python `os.environ`/`os.getenv`/pydantic-settings, JavaScript/TypeScript `process.env`/`import.meta.env`), so they were not checked.',
-    ];
-  }
-  if (sections.length > 0) return [];
+  if (sections.length > 0 || documented.size > 0) return [];
   const read = env.params.filter((p) => !p.hidden);
   const shown = read.slice(0, 5).map((p) => `\`${p.name}\` (${p.location.file}:${p.location.line})`).join(', ');
   return [
@@ -106,6 +98,13 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   // Issue #31: the env vars' pseudo-command is said apart, in its own words.
   const environment = model.commands.find((c) => c.kind === 'environment');
   if (environment) notes.push(...environmentNotes(model, environment));
+  else if (model.envUnchecked?.length) {
+    const files = model.envUnchecked;
+    notes.push(
+      `environment variables are documented or set in examples (${files.slice(0, 3).join(', ')}${files.length > 3 ? `, and ${files.length - 3} more` : ''}) but docdrift found no variable read by the code it reads ` +
+        '(Python `os.environ`/`os.getenv`/pydantic-settings, JavaScript/TypeScript `process.env`/`import.meta.env`), so they were not checked.',
+    );
+  }
   model = environment ? { ...model, commands: model.commands.filter((c) => c !== environment) } : model;
   if (model.commands.length === 0) {
     if (environment?.paramsKnown) {

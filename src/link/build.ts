@@ -291,7 +291,9 @@ export function buildModel(input: ModelInput): Model {
     if (column) envSections.push(column);
   }
   const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
-  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env, envSections.length > 0 || envUsages.length > 0);
+  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env);
+  // Env vars documented or set in examples while the code reads none a user sets: said in a note.
+  const envUnchecked = envCommand || !checkEnv ? [] : [...new Set([...envSections.map((s) => s.file), ...envUsages.map((u) => u.file)])].sort();
   if (envCommand) {
     commands.push(envCommand);
     byName.set(ENVIRONMENT_COMMAND, envCommand);
@@ -409,6 +411,7 @@ export function buildModel(input: ModelInput): Model {
     usages,
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
+    ...(envUnchecked.length > 0 ? { envUnchecked } : {}),
     ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n)) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],

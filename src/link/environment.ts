@@ -30,10 +30,10 @@ const WELL_KNOWN = new Set([
   'PYTHONPATH', 'PYTHONHASHSEED', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYTHONDONTWRITEBYTECODE', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'CONDA_DEFAULT_ENV',
   'JAVA_HOME', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'PROGRAMFILES', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR', 'PATHEXT', 'OS',
   'JEST_WORKER_ID', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'TS_NODE_PROJECT', 'BABEL_ENV', 'VERCEL', 'NETLIFY', 'SUDO_USER', 'SUDO_UID',
-  'PREFIX', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL',
+  'PREFIX', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL', 'NEXT_RUNTIME', 'NEXT_PHASE', 'NETLIFY_DEV', 'CF_PAGES', 'RENDER', 'DYNO', 'K_SERVICE',
 ]);
 /** Well-known families: GitHub Actions' runner variables (`GITHUB_SHA`, not `GITHUB_TOKEN`, which projects document as theirs), `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`. */
-const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
+const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|VERCEL_|AWS_LAMBDA_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
 
 /** Whether a variable is one every program may read (see {@link WELL_KNOWN}). */
 export function isWellKnownEnv(name: string): boolean {
@@ -58,13 +58,12 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
  * The `environment` pseudo-command: one parameter per variable the code reads, its read sites
  * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
  * it). A variable every program reads ({@link isWellKnownEnv}) or read only in tooling files
- * ({@link isToolingFile}) is `hidden`: known, never demanded. Its parameters are known when the
- * code reads at least one variable a user sets; undefined when the code reads none and no
- * document has an env section (nothing to say).
+ * ({@link isToolingFile}) is `hidden`: known, never demanded. Undefined when the code reads no
+ * variable a user sets (`Model.envUnchecked` then names the documents that document some).
  *
  * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
  */
-export function environmentCommand(env: EnvExtraction, hasEnvDocs: boolean): CommandSpec | undefined {
+export function environmentCommand(env: EnvExtraction): CommandSpec | undefined {
   const byName = new Map<string, ParamSpec[]>();
   for (const v of env.vars) {
     const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
@@ -97,14 +96,15 @@ export function environmentCommand(env: EnvExtraction, hasEnvDocs: boolean): Com
       origin: 'env-var',
     });
   }
-  if (params.length === 0 && !hasEnvDocs) return undefined;
+  // No variable a user sets: no command (what the docs document then is said in a note).
+  if (!params.some((p) => !p.hidden)) return undefined;
   return {
     name: ENVIRONMENT_COMMAND,
     aliases: [],
     configClasses: [],
     params,
     mappedBy: 'inferred',
-    paramsKnown: params.some((p) => !p.hidden),
+    paramsKnown: true,
     kind: 'environment',
   };
 }
@@ -223,6 +223,26 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
       inferred: { evidence: underEnv ? 'its heading says it lists environment variables' : 'its rows name environment variables the code reads' },
     });
   }
+  // Under a heading that says "Environment variables" with no table, list or heading rows docdrift
+  // reads (`` - `COREPACK_ROOT` has no functional impact… ``, prose): the variables named in
+  // inline code there are documented, and judged only for being missing.
+  for (const block of doc.blocks) {
+    if (!(isEnvHeading(block.heading.text) || configured(block.heading.text))) continue;
+    if (sections.some((s) => s.heading.location.line >= block.heading.location.line && s.heading.location.line <= block.endLine)) continue;
+    const names = [...new Set((block.codes ?? []).map(envRowName).filter((n) => ENV_NAME.test(n) || (ENV_WORD.test(n) && readByCode(n))))];
+    if (names.length === 0) continue;
+    sections.push({
+      file: doc.file,
+      heading: block.heading,
+      commands: [ENVIRONMENT_COMMAND],
+      global: false,
+      layout: 'list',
+      rows: names.map((n) => ({ names: [n], rawName: n, links: [], location: block.heading.location })),
+      endLine: block.endLine,
+      inferred: { evidence: 'its heading says it lists environment variables, named in inline code' },
+      mentionsOnly: true,
+    });
+  }
   if (takenLines.size === 0) return { rest: doc, sections };
   const blocks = doc.blocks.map((block) => {
     const rest: HeadingBlock = { ...block, tables: block.tables.filter((t) => !takenLines.has(t.location.line)) };
@@ -248,15 +268,19 @@ function readEnvTable(table: DocTable): ReferenceRow[] | undefined {
 }
 
 /**
- * The env section of a flag table's env column (`| --port | PORT | … |`): each row's variables,
+ * The env section of a flag table's env column (`| --port | PORT | … |`), or of flag rows naming
+ * their variable in a parenthesis (`` `--no-cache` … (`TS_NODE_CACHE`) ``): each row's variables,
  * with the row's position, so that a variable a flag is also read from counts as documented.
  * Undefined when no row of `section` has an env cell.
  */
 export function envColumnSection(section: ReferenceSection): ReferenceSection | undefined {
   const rows: ReferenceRow[] = [];
   for (const row of section.rows) {
-    if (!row.env) continue;
-    for (const name of row.env.match(/\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?/g) ?? []) {
+    // `` * `--no-cache` Disable the cache (`TS_NODE_CACHE`, default: `true`) ``: a flag row naming
+    // its variable in a parenthesis, as a list writes an env column.
+    const named = row.env ?? (/^\s*`?-/.test(row.rawName) ? /\(\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`?\s*[,;)]/.exec(row.description ?? '')?.[1] : undefined);
+    if (!named) continue;
+    for (const name of named.match(/\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?/g) ?? []) {
       const clean = envRowName(name);
       if (!ENV_NAME.test(clean) && !ENV_WORD.test(clean)) continue;
       rows.push({ names: [clean], rawName: clean, links: [], location: row.location, ...(row.description !== undefined ? { description: row.description } : {}) });
@@ -298,7 +322,11 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
  */
 export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean): EnvNameStatus {
   if (isWellKnownEnv(name) || mentioned(name)) return 'excluded';
-  if (dynamic.some((d) => d.prefix === '' || name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix)))) return 'excluded';
+  // A computed name with a literal start (`os.environ["APP_" + key]`) may be any variable so
+  // spelled. One with none (`process.env[varName]`, an env substitution in config values) is
+  // not taken to read a documented variable: a name the code holds anywhere (`{ port: 'APP_PORT' }`)
+  // is already `mentioned`, and one it holds nowhere could only come from its users' input.
+  if (dynamic.some((d) => d.prefix !== '' && (name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix))))) return 'excluded';
   const first = name.split('_')[0]!;
   if (first.length < 2 || first === name) return 'foreign';
   return cmd.params.some((p) => !p.hidden && p.name !== name && p.name.split('_')[0] === first) ? 'own' : 'foreign';

@@ -536,6 +536,11 @@ export interface ReferenceSection {
    * from the names the section documents (issue #29): the evidence, e.g. "12 of 14 rows are
    * parameters of `autoforge`".
    */
+  /**
+   * Issue #31: the rows are names an env section mentions in inline code (no table, list or
+   * heading per variable): they document those variables but are not judged themselves.
+   */
+  mentionsOnly?: boolean;
   inferred?: {
     evidence: string;
     /**
@@ -888,6 +893,11 @@ export interface Model {
    * Absent: no env vars are judged.
    */
   envNameStatus?(name: string): EnvNameStatus;
+  /**
+   * Issue #31: documents that document environment variables or set them in examples while the
+   * code docdrift reads reads none a user sets (no `environment` command): said in a run note.
+   */
+  envUnchecked?: string[];
   /** Returns the command a name or alias refers to. */
   commandByName(name: string): CommandSpec | undefined;
   /** Reference sections documenting the command (global sections excluded). */
