@@ -59,8 +59,8 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
  * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
  * it). A variable every program reads ({@link isWellKnownEnv}) or read only in tooling files
  * ({@link isToolingFile}) is `hidden`: known, never demanded. Its parameters are known when the
- * code reads at least one variable a user sets; undefined when the code reads none and no
- * document has an env section (nothing to say).
+ * code reads at least one variable a user sets; undefined when the code reads none (or only hidden
+ * ones) and no document has an env section (nothing to say).
  *
  * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
  */
@@ -97,7 +97,8 @@ export function environmentCommand(env: EnvExtraction, hasEnvDocs: boolean): Com
       origin: 'env-var',
     });
   }
-  if (params.length === 0 && !hasEnvDocs) return undefined;
+  // Only hidden variables (a hidden flag's `envvar=`, runner variables) and no env section: nothing to say.
+  if (params.every((p) => p.hidden) && !hasEnvDocs) return undefined;
   return {
     name: ENVIRONMENT_COMMAND,
     aliases: [],
