@@ -6,7 +6,7 @@ import { formatDefault } from '../src/model/compare.js';
 import { paramSource, partialReference } from '../src/model/coverage.js';
 import { referenceRowText, definedHere } from './util.js';
 import { foldSpelling } from '../src/shared/names.js';
-import { insertRowEdit } from '../src/fix/reference-edits.js';
+import { insertEnvLineEdit, insertRowEdit } from '../src/fix/reference-edits.js';
 
 /**
  * Most missing rows reported one by one for a config file found by content alone (no config):
@@ -127,7 +127,8 @@ const rule: Rule<Options> = {
       // Fixes insert rows into the primary section's table. Insertions at one place are applied
       // in report order (src/fix/apply.ts), so a sorted table gets its new rows in sorted order;
       // otherwise code order is kept.
-      const planned = missing.map((m) => ({ ...m, insertion: insertRowEdit(model, m.section ?? primary, cmd, m.param, m.key) }));
+      const insertion = (section: ReferenceSection, param: ParamSpec, key: string) => (section.layout === 'env-file' ? insertEnvLineEdit(model, section, param) : insertRowEdit(model, section, cmd, param, key));
+      const planned = missing.map((m) => ({ ...m, insertion: insertion(m.section ?? primary, m.param, m.key) }));
       if (planned.some((p) => p.insertion?.sorted)) planned.sort((a, b) => (a.key.toLowerCase() < b.key.toLowerCase() ? -1 : a.key.toLowerCase() > b.key.toLowerCase() ? 1 : 0));
       for (const { key, param, insertion, section: target = primary } of planned) {
         // The row as the fix writes it: one cell per column of the table it goes into.
@@ -168,12 +169,14 @@ function reportEnvFileGaps(model: Model, cmd: CommandSpec, sections: readonly Re
     if ((required.length - lacks.length) * 2 < required.length) continue;
     for (const param of lacks) {
       if (rowsFor(model, cmd, param).length === 0) continue;
+      const fix = insertEnvLineEdit(model, file, param);
       report({
         messageId: 'missingEnvFile',
         data: { name: param.name, command: cmd.name, definition: where(param.location), file: file.file },
         location: file.heading.location,
         related: [{ ...param.location, message: definedHere(param.name, param.owner) }],
         suggestion: `${param.name}=`,
+        ...(fix ? { fix: fix.edit } : {}),
       });
     }
   }

@@ -118,6 +118,23 @@ describe('the run cache', () => {
     expect(ids(after)).toContain('benchmarks/gpqa/README.md:9 example-param-unknown num_rapeat');
   });
 
+  it('recomputes when an example env file (.env.example) is added or changes, not when the real .env does (issue #31)', async () => {
+    const p = project();
+    const envExample = path.join(p.root, '.env.example');
+    writeFileSync(envExample, '# The server URL\nQDRANT_URL=http://localhost:6333\n');
+    expect((await warm(p)).status).toBe('miss');
+    expect((await warm(p)).status).toBe('hit');
+    writeFileSync(envExample, '# The server URL\nQDRANT_URL=http://localhost:6333\nQDRANT_SEARCH_LIMIT=10\n');
+    await expectRecomputed(p);
+    writeFileSync(path.join(p.root, 'services.env.sample'), 'X=1\n'); // not an env-file name: not an input
+    expect((await warm(p)).status).toBe('hit');
+    mkdirSync(path.join(p.root, 'deploy'), { recursive: true });
+    writeFileSync(path.join(p.root, 'deploy/env.template'), 'REGION=eu\n');
+    await expectRecomputed(p);
+    writeFileSync(path.join(p.root, '.env'), 'QDRANT_URL=secret\n');
+    expect((await warm(p)).status).toBe('hit');
+  });
+
   it('recomputes when one Python file changes', async () => {
     const p = project();
     await warm(p);

@@ -46,6 +46,15 @@ function makeRepo(name: string): string {
     'sub/setup.cfg': '[metadata]\n',
     'package.json': '{}\n',
     'deleted.md': 'deleted from the work tree after the commit\n',
+    '.env.example': 'API_KEY=\n',
+    '.env': 'API_KEY=secret\n',
+    'services/api/.env.sample': 'PORT=8080\n',
+    'deploy/env.template': 'REGION=eu\n',
+    'web/example.env': 'VITE_URL=x\n',
+    'ignored/.env.example': 'IGNORED=1\n',
+    'node_modules/pkg/.env.example': 'VENDORED=1\n',
+    'pkg/tests/.env.example': 'TEST_ONLY=1\n',
+    '.devcontainer/.env.example': 'DOT_DIR=1\n',
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -71,6 +80,16 @@ function untracking<T extends object>(found: T): T {
 
 describe('discoverFiles', () => {
   const root = makeRepo('repo');
+
+  it('lists example env files (never .env; not in ignored, vendored, test or dot folders), the same with git as with globby', async () => {
+    const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    const viaGlobby = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby');
+    const expected = ['.env.example', 'deploy/env.template', 'services/api/.env.sample', 'web/example.env'];
+    expect(viaGit.envFiles).toEqual(expected);
+    expect(viaGlobby.envFiles).toEqual(expected);
+    // A user `ignore` glob applies to them too.
+    expect((await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, ['services/**'], 'git')).envFiles).toEqual(['.env.example', 'deploy/env.template', 'web/example.env']);
+  });
 
   it('lists the same files with git as with globby, for the default patterns, except tracked files a .gitignore matches', async () => {
     const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');

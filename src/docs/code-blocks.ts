@@ -1,8 +1,9 @@
 /** Finds command invocations (program word + argument tokens with exact file positions) in shell-like fenced code blocks. */
 
 import type { Code } from 'mdast';
-import type { CodeBlock, Invocation, SourceLocation } from '../model/types.js';
+import type { CodeBlock, Invocation, SourceLocation, Usage } from '../model/types.js';
 import { tokenizeShell, type ShellSource, type ShellWord } from './shell.js';
+import { shellEnvUsages } from './env-usages.js';
 
 /** Info-string languages (lower-cased) whose fenced blocks are read as shell; an absent/empty language counts too. */
 export const SHELL_LANGS: ReadonlySet<string> = new Set([
@@ -355,8 +356,9 @@ function wordLocation(file: string, src: ShellSource, w: ShellWord): SourceLocat
 }
 
 /**
- * Reads one fenced code node: returns its {@link CodeBlock} and the invocations in it, numbered
- * from `firstIndex`. Returns `undefined` when the node is not a fenced block of a shell-like (or
+ * Reads one fenced code node: returns its {@link CodeBlock}, the invocations in it, numbered
+ * from `firstIndex`, and the environment variables they set (`shellEnvUsages`, src/docs/env-usages.ts).
+ * Returns `undefined` when the node is not a fenced block of a shell-like (or
  * absent) language. `rawLines` are the document's lines (split on `\r?\n`). With `unfenced`, an
  * indented block (Markdown's indented code, a reStructuredText literal block or code directive,
  * whose node starts at its first content line) is read too. Never throws on odd shell syntax;
@@ -368,7 +370,7 @@ export function readCodeBlock(
   rawLines: readonly string[],
   firstIndex: number,
   unfenced = false,
-): { block: CodeBlock; invocations: Invocation[] } | undefined {
+): { block: CodeBlock; invocations: Invocation[]; envUsages: Usage[] } | undefined {
   if (!isShellLang(node.lang) || !node.position) return undefined;
   const lines = codeLines(node, rawLines, unfenced);
   if (!lines) return undefined;
@@ -396,15 +398,16 @@ export function readCodeLines(
   lang: string | undefined,
   location: SourceLocation,
   firstIndex: number,
-): { block: CodeBlock; invocations: Invocation[] } {
+): { block: CodeBlock; invocations: Invocation[]; envUsages: Usage[] } {
   const block: CodeBlock = { file, ...(lang ? { lang } : {}), location };
   const invocations: Invocation[] = [];
+  const envUsages: Usage[] = [];
   const src = shellSource(lines, lang);
   let commands;
   try {
     commands = tokenizeShell(src);
   } catch {
-    return { block, invocations };
+    return { block, invocations, envUsages };
   }
   for (const cmd of commands) {
     const { index: p, fromPackage, via } = programWord(cmd.words);
@@ -413,6 +416,7 @@ export function readCodeLines(
     // `npx docdrift@1.2.0`, `uvx ruff@0.6`: the version pins the package, the command is the name.
     const command = fromPackage ? program.text.replace(/(.)@[^@/]*$/, '$1') : program.text;
     if (command === '') continue;
+    envUsages.push(...shellEnvUsages(file, src, cmd.words, p, firstIndex + invocations.length, block));
     invocations.push({
       file,
       command,
@@ -423,5 +427,5 @@ export function readCodeLines(
       ...(via ? { via } : {}),
     });
   }
-  return { block, invocations };
+  return { block, invocations, envUsages };
 }

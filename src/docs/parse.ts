@@ -5,9 +5,10 @@ import type { MdxJsxFlowElement, MdxJsxTextElement } from 'mdast-util-mdx-jsx';
 import { toString } from 'mdast-util-to-string';
 import type {
   CodeBlock, DataBlock, DocFile, DocLink, DocTable, DocumentedName, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
-  TableRow,
+  TableRow, Usage,
 } from '../model/types.js';
 import { isShellLang, looksLikeCommandLines, readCodeBlock, readCodeLines } from './code-blocks.js';
+import { dataBlockEnvUsages, ENV_BLOCK_INVOCATION_BASE, envBlockUsages, isEnvFileBlock, isWindowsShellLang, windowsEnvUsages, type BlockContent } from './env-usages.js';
 import { rstToMdast, type RstCodeData } from './rst.js';
 import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
 import { readHelpBlock } from './help-text.js';
@@ -70,6 +71,17 @@ function dataBlockOf(file: string, node: Code): DataBlock | undefined {
   };
 }
 
+/** A code node's content with the file position of its first content line (as {@link dataBlockOf} computes it) and its {@link CodeBlock}. */
+function blockContent(file: string, node: Code): BlockContent | undefined {
+  if (!node.position) return undefined;
+  return {
+    value: node.value,
+    contentLine: node.position.start.line + ((node.data as RstCodeData | undefined)?.rst ? 0 : 1),
+    contentIndent: node.position.start.column - 1,
+    block: { file, ...(node.lang ? { lang: node.lang } : {}), location: locationOf(file, node) },
+  };
+}
+
 /** Pygments names of plain text, which Sphinx pages give blocks of commands and output alike. */
 const PLAIN_LANGS: ReadonlySet<string> = new Set(['none', 'text', 'default', 'txt', 'plain']);
 
@@ -113,6 +125,8 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  *   nested sub-headings and JSX elements included.
  * - `codeBlocks`/`invocations`: fenced blocks of language bash, sh, shell, console, zsh,
  *   shell-session or none, and the commands in them (see `readCodeBlock`).
+ * - `envUsages`: environment variables the examples set (src/docs/env-usages.ts): shell
+ *   assignments, `.env` blocks, PowerShell/batch `$env:X =`/`set X=`, YAML/JSON `env:` maps.
  * - `links`: every `[text](url)` link and every reference link (`[text][id]`, url from its
  *   definition), and MDX `<a href="…">`/`<Link href="…">` with a literal href, in document order.
  *
@@ -263,6 +277,9 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   // The last paragraph seen: its text and last line, for a data block's introducing sentence.
   let lastParagraph: { text: string; endLine: number } | undefined;
   const invocations: Invocation[] = [];
+  // Environment variables examples set (issue #31); blocks that are no shell invocation are numbered from ENV_BLOCK_INVOCATION_BASE.
+  const envUsages: Usage[] = [];
+  let envBlocks = 0;
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
   const codeSpans: Array<{ line: number; text: string }> = [];
@@ -320,6 +337,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           const read = readCodeLines(file, pre.lines, pre.lang, pre.location, invocations.length);
           codeBlocks.push(read.block);
           invocations.push(...read.invocations);
+          envUsages.push(...read.envUsages);
         }
       }
       re.lastIndex = htmlEnd;
@@ -366,7 +384,16 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
           if (table) tables.push(table);
           return;
         }
+        // A `.env` block (```dotenv, ```bash title=".env"): its `KEY=value` lines are read as a
+        // file's, not as shell (a bare `KEY=v` line sets nothing in a shell).
+        const envFile = isEnvFileBlock(code.lang, code.meta);
+        if (envFile || isWindowsShellLang(code.lang)) {
+          const content = blockContent(file, code);
+          const index = ENV_BLOCK_INVOCATION_BASE + envBlocks++;
+          if (content) envUsages.push(...(envFile ? envBlockUsages(file, content, index) : windowsEnvUsages(file, content, code.lang!, index)));
+        }
         const data = dataBlockOf(file, code);
+        if (data && !envFile) envUsages.push(...dataBlockEnvUsages(data, ENV_BLOCK_INVOCATION_BASE + envBlocks++));
         if (data && lastParagraph && code.position) {
           const between = rawLines.slice(lastParagraph.endLine, code.position.start.line - 1);
           const lead = lastParagraph.text.trim().split(/(?<=[.!?])\s+/).pop() ?? '';
@@ -390,6 +417,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         if (read) {
           codeBlocks.push(read.block);
           invocations.push(...read.invocations);
+          if (!envFile) envUsages.push(...read.envUsages);
         }
         return;
       }
@@ -465,7 +493,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const partial = isPartialPage(file);
   const contributor = isContributorPage(file);
   const parameterRows = documentedNames(tables, layouts);
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, ...(envUsages.length > 0 ? { envUsages } : {}), dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
 }
 
 /** An explicit heading id at the end of a heading: `## Export {#export}`. Group 1 the id. */

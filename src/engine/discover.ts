@@ -37,15 +37,21 @@ export interface DiscoveredFiles {
    * or `schemas/` folders, outside test folders). Optional, as {@link programs} is.
    */
   schemas?: string[];
+  /**
+   * Example env files that list the project's environment variables (`.env.example`,
+   * `.env.sample`, `env.template`…; see {@link ENV_FILES}), read as a reference (issue #31). The
+   * real `.env` is never listed. Optional, as {@link programs} is.
+   */
+  envFiles?: string[];
 }
 
 /**
  * Every discovered file a run reads, deduplicated and sorted (code-unit order): the inputs the
  * run cache hashes (src/engine/cache.ts). With `documents: false`, the code inputs only (every
- * list but `docs`), which key the cached extraction (src/engine/code-facts.ts).
+ * list but `docs` and `envFiles`), which key the cached extraction (src/engine/code-facts.ts).
  */
 export function discoveredInputs(files: DiscoveredFiles, options: { documents: boolean }): string[] {
-  const lists = [files.sources, ...(options.documents ? [files.docs] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? []];
+  const lists = [files.sources, ...(options.documents ? [files.docs, files.envFiles ?? []] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? []];
   return [...new Set(lists.flat())].sort();
 }
 
@@ -54,9 +60,19 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'globby';
 
 /** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
-/** JavaScript a bin may run, and what maps compiled JavaScript to its source: tsconfig files and source maps. */
-const PROGRAMS = ['**/*.{js,mjs,cjs}', '**/bin/*', '**/tsconfig*.json', '**/*.{js,mjs,cjs}.map', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
+/** JavaScript a bin may run (and `.jsx`, read for the env vars it reads, issue #31), and what maps compiled JavaScript to its source: tsconfig files and source maps. */
+const PROGRAMS = ['**/*.{js,mjs,cjs,jsx}', '**/bin/*', '**/tsconfig*.json', '**/*.{js,mjs,cjs}.map', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 export const YAML = ['**/*.yaml', '**/*.yml'];
+/**
+ * Example env files, anywhere outside test folders (issue #31): the names projects give the file
+ * that lists their environment variables for users to copy to `.env`. Never `.env` itself (it
+ * holds secrets and is the user's, not the docs'). Dot folders (`.devcontainer/`) are not walked,
+ * as for every list.
+ */
+export const ENV_FILES = [
+  '**/{.env.example,.env.sample,.env.template,.env.dist,.env.defaults,env.example,example.env,.env.local.example,env.template,env.sample}',
+  '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**',
+];
 /** JSON files named or placed as schemas: candidates for JSON Schema config types. */
 export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 
@@ -125,7 +141,7 @@ export async function discoverFiles(
           .sort();
       };
       // In the order of MATCHED_LIST_NAMES.
-      const sets = await Promise.all([sources, docs, PACKAGING, YAML, PROGRAMS, SCHEMAS].map((patterns) => expandDirectories(root, patterns)));
+      const sets = await Promise.all([sources, docs, PACKAGING, YAML, PROGRAMS, SCHEMAS, ENV_FILES].map((patterns) => expandDirectories(root, patterns)));
       // Matching every listed file against six pattern sets is most of discovery's time (NeMo Gym's
       // 4,140 files: ~70 ms; synthetic 10x: ~300 ms): a run whose listing and patterns are the
       // same as the last one's takes the last one's lists.
@@ -169,7 +185,7 @@ export async function discoverFiles(
       const programsOut = bins.length === 0 ? found.programs : [...found.programs, ...bins].sort();
       if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), ...unreadable };
+      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -194,19 +210,20 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml, programs, schemas, maybe] = await Promise.all([
+  const [src, doc, pkg, yaml, programs, schemas, envFiles, maybe] = await Promise.all([
     globby(sources, { ...options, ignore: sourceIgnored }),
     globby(docs, options),
     globby(PACKAGING, options),
     globby(YAML, options),
     globby(PROGRAMS, options),
     globby(SCHEMAS, options),
+    globby(ENV_FILES, options),
     globby(lifted.sources, { ...options, ignore: lifted.ignore }),
   ]);
   const have = new Set(src);
   const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
   const bins = declaredBinFiles(pkg, programs, ignored, (f) => isRegularFile(root, f, undefined), (f) => readText(root, f));
-  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort() };
+  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort(), envFiles: envFiles.sort() };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 
@@ -501,7 +518,7 @@ function git(root: string, args: string[], spool = false): Promise<string> {
 }
 
 /** The names of the lists {@link discoverFiles} matches from a git listing, in matching order. */
-export const MATCHED_LIST_NAMES = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas'] as const;
+export const MATCHED_LIST_NAMES = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas', 'envFiles'] as const;
 
 /** The lists {@link discoverFiles} matched from a git listing (before dropping files that are not regular). */
 export type MatchedLists = Record<(typeof MATCHED_LIST_NAMES)[number], string[]>;

@@ -9,6 +9,7 @@ import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, type DocParser
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
+import { parseEnvFile } from '../docs/env-file.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
@@ -26,13 +27,16 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
-import { flagEnvVars, mergeEnv } from '../extract/python/env.js';
+import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
+import { typeScriptEnv } from './typescript-env.js';
+import { envSourceFiles } from '../extract/typescript/env-filter.js';
+import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
@@ -516,6 +520,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     scriptPrograms.length > 0 ||
     Object.values(config.commands).some((c) => [c.config ?? []].flat().some((n) => !pythonNames.has(n)));
   let tsSourceCount = 0;
+  // Flag commands of the TypeScript programs: their flags' env fallbacks are env vars too (issue #31).
+  const tsFlagEnv: FlagCommand[] = [];
   const tsUnread: Array<[string, UnreadProgram]> = [];
   if ((tsFiles.length > 0 || bins.length > 0 || scriptPrograms.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
@@ -532,6 +538,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
     for (const bin of ts.binConfigsBuilt ?? []) functionConfigsThroughCalls.add(bin);
     flagCommands.push(...ts.flagCommands);
+    tsFlagEnv.push(...ts.flagCommands);
     tsUnread.push(...(ts.unreadPrograms ?? []));
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
@@ -562,6 +569,8 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const declared = new Set(classes.map((c) => c.name));
     classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
   }
+  // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
+  const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
   return {
     globalParameters: effectiveGlobalParameters(config.globalParameters, sources, factsOf),
     classes,
@@ -578,9 +587,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
-    // Issue #31: filled by the Python (`python.env`, flags' `envvar=`) and TypeScript env extractors.
-    env: mergeEnv(python.env, { vars: flagEnvVars(flags.commands), dynamic: [] }),
-    envWords: codeEnvWords(sources, [...tsFiles, ...(files.programs ?? []).filter((f) => /\.[cm]?js$/.test(f)), ...files.yaml], read),
+    // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
+    env: mergeEnv(python.env, { vars: pythonFlagEnvVars(flags.commands), dynamic: [] }, { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic }),
+    envWords: codeEnvWords(sources, tsEnv.words, files.yaml, read),
   };
 }
 
@@ -589,12 +598,12 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
 const MAX_ENV_WORD_SCAN = 1_000_000;
 
 /**
- * Upper-case words with an underscore in the Python and TypeScript/JavaScript sources and the
- * project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
+ * Upper-case words with an underscore in the Python sources, the TypeScript/JavaScript sources
+ * (`scriptWords`, gathered by the per-file env pass) and the project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
  * `collectEnvWords`; sorted.
  */
-function codeEnvWords(sources: readonly PythonSource[], otherFiles: readonly string[], read: ReadFile): string[] {
-  const words = new Set<string>();
+function codeEnvWords(sources: readonly PythonSource[], scriptWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
+  const words = new Set<string>(scriptWords);
   for (const src of sources) if (src.text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(src.text, words);
   for (const file of otherFiles) {
     const text = read(file);
@@ -761,7 +770,12 @@ export interface DocFacts {
   text: (file: string) => string | undefined;
   /** `docdrift-disable…` comments in any document. */
   directives: SuppressionDirective[];
-  /** `.env.example`-style files read as env references (issue #31). */
+  /**
+   * The example env files of the project (`.env.example`, `env.template`…; `DiscoveredFiles.envFiles`),
+   * each with its rows (src/docs/env-file.ts `parseEnvFile`) and its number of lines: a reference
+   * of the project's environment variables (layout `env-file`, issue #31). A file that cannot be
+   * read is left out (the reader reports it). Optional so that hand-built facts may leave it out.
+   */
   envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
 }
 
@@ -837,9 +851,18 @@ export function parseDocs(
     diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     return parsed.doc;
   };
-  // Only the run's documents have a text here (a finding located in code or config has none).
-  const documents = new Set(files.docs);
-  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives };
+  // Example env files: small, read and parsed on every run (their content hashes key the run cache).
+  const envFiles: NonNullable<DocFacts['envFiles']> = [];
+  for (const file of files.envFiles ?? []) {
+    const text = pages.text(file);
+    if (text === undefined) continue;
+    const parsed = parseEnvFile(file, text);
+    diagnostics.push(...parsed.diagnostics);
+    envFiles.push({ file, rows: parsed.rows, lines: text === '' ? 0 : text.replace(/(?:\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/).length });
+  }
+  // Only the run's documents and env files have a text here (a finding located in code or config has none).
+  const documents = new Set([...files.docs, ...(files.envFiles ?? [])]);
+  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives, envFiles };
 }
 
 /**

@@ -78,7 +78,7 @@ export function textKey(text: string | undefined): string | null {
 }
 
 /** The kinds of piece the whole-extraction piece (src/engine/code-facts.ts) is built from. */
-export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts'];
+export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts', 'ts-env'];
 
 /**
  * The families of files the store is split into, by kind of piece: the whole extraction (`code`),

@@ -311,3 +311,27 @@ export function removeRowEdit(model: Model, section: ReferenceSection, row: Refe
   }
   return { file: section.file, start: ext.start, end: ext.next, text: '' };
 }
+
+/**
+ * The edit that adds a missing variable to an example env file (`.env.example`, layout
+ * `env-file`, issue #31): a `# description` line when the code has a description, then
+ * `NAME=value`, appended at the end of the file in its own line endings (a final line ending is
+ * added first when the file has none). The value is the code's default when it is a plain literal
+ * (a string without blanks, quotes or `#`, a number, a boolean), else empty: a sample value is the
+ * maintainer's choice. Dotenv syntax: https://github.com/motdotla/dotenv#what-rules-does-the-parsing-engine-follow
+ *
+ * @returns `undefined` when the file's text is not known to the model.
+ */
+export function insertEnvLineEdit(model: Model, section: ReferenceSection, param: ParamSpec): RowInsertion | undefined {
+  const text = model.source?.(section.file);
+  if (text === undefined) return undefined;
+  const eol = eolOf(text);
+  const raw = param.default?.kind === 'literal' ? formatDefault(param.default) : '';
+  const unquoted = /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
+  const value = /^[\w.:/@+-]*$/.test(unquoted) && !/^(None|null|undefined)$/.test(unquoted) ? unquoted : '';
+  const description = (param.description ?? '').replace(/\s+/g, ' ').trim();
+  const line = `${param.name}=${value}`;
+  const lines = [...(description ? [`# ${description}`] : []), line];
+  const lead = text.length > 0 && !/[\r\n]$/.test(text) ? eol : '';
+  return { edit: { file: section.file, start: text.length, end: text.length, text: `${lead}${lines.join(eol)}${eol}` }, sorted: false, row: line };
+}

@@ -709,6 +709,20 @@ export interface DocFile {
   blocks: HeadingBlock[];
   codeBlocks: CodeBlock[];
   invocations: Invocation[];
+  /**
+   * Environment variables the page's examples set (issue #31), in document order: usages of syntax
+   * `env` on {@link ENVIRONMENT_COMMAND}, `name` = `key` = the variable, `prefix` `''`, `value` the
+   * value after quote removal (absent for `docker run -e VAR`, `export VAR`, a YAML `- VAR` item),
+   * `location` the variable's name, `block` its code block. Read from shell blocks (`VAR=v cmd`,
+   * `env VAR=v cmd`, `export VAR=v`, `docker run -e|--env VAR[=v]`, fish `set -x`, csh `setenv`),
+   * `.env` blocks (` ```dotenv `, ` ```bash title=".env" `), PowerShell `$env:VAR = v` and batch
+   * `set VAR=v` blocks, and YAML/JSON blocks' `environment:`/`env:` maps and lists at any depth
+   * (src/docs/env-usages.ts). Only upper-case identifier-like names (`isEnvVarName`). `invocation`
+   * is the shell invocation's index, or one number per block from 200,000 (`ENV_BLOCK_INVOCATION_BASE`)
+   * for blocks that are no shell invocation. Inline code in prose (`` `FOO=1` ``) is not read.
+   * Optional: absent when there are none.
+   */
+  envUsages?: Usage[];
   /** YAML/JSON/TOML fenced blocks: candidate config-file examples. Optional: filled by the docs stage. */
   dataBlocks?: DataBlock[];
   /** Fenced blocks of pasted `--help` output, in document order. Optional: filled by the docs stage. */
@@ -723,8 +737,6 @@ export interface DocFile {
    * ("Here is a list of common options", src/docs/lead.ts). Optional: filled by the docs stage.
    */
   paragraphs?: Paragraph[];
-  /** Environment variables set in the document's examples (issue #31; Usage syntax `env`). */
-  envUsages?: Usage[];
   links: DocLink[];
   /**
    * Every parameter the page documents as a row of a layout (table row, parameter heading,

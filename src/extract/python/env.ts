@@ -312,7 +312,4 @@ export function flagEnvVars(commands: readonly FlagCommand[]): ParamSpec[] {
   return out;
 }
 
-/** Both languages' extractions as one (either may be absent). */
-export function mergeEnv(...parts: Array<EnvExtraction | undefined>): EnvExtraction {
-  return { vars: parts.flatMap((p) => p?.vars ?? []), dynamic: parts.flatMap((p) => p?.dynamic ?? []) };
-}
+

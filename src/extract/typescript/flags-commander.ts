@@ -168,6 +168,14 @@ export function applyCommanderOption(ev: FlagEvaluator, option: OptionValue, met
     case 'argParser':
       if (a0) setParser(ev, option, a0);
       break;
+    case 'env': {
+      // `new Option('-p, --port <n>').env('PORT')`: the option's value is read from `PORT` when the
+      // command line does not give it (commander's README, "Environment variables and defaults";
+      // examples/options-env.js). One name per option: a second `.env()` replaces the first.
+      const name = a0 && ev.stringOf(a0);
+      if (name !== undefined && name !== '') spec.envVars = [name];
+      break;
+    }
     default:
       break;
   }

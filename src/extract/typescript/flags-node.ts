@@ -53,6 +53,12 @@ export interface CommandNode {
    * children get what its constructor adds).
    */
   subclass?: ts.ClassLikeDeclaration;
+  /**
+   * yargs only: `.env('PREFIX')` (the prefix), `.env()` (`''`: every variable), `.env(false)`
+   * (`false`: turned off again). yargs keeps it when it resets the instance for a sub-command's
+   * builder, so it holds for the sub-commands too (see `yargsEnvName` in flags-yargs.ts).
+   */
+  envPrefix?: string | false;
 }
 
 /** The libraries whose definitions become command nodes (`parseArgs` is Node's `util.parseArgs`). */

@@ -456,6 +456,13 @@ function flagSpec(ev: FlagEvaluator, entry: Entry): ParamSpec {
         }
         break;
       }
+      case 'env': {
+        // `Flags.string({ env: 'MY_X' })`: oclif reads the flag from `MY_X` when it is not given
+        // (oclif docs, "Flags": `env` — "default to value of environment variable").
+        const name = ev.stringOf(v);
+        if (name !== undefined && name !== '') spec.envVars = [name];
+        break;
+      }
       case 'type':
         // `@oclif/command` v1 custom flags: `type: 'boolean'`.
         if (ev.stringOf(v) === 'boolean') type = 'boolean';

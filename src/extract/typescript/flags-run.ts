@@ -3,6 +3,7 @@ import { Project, ts } from 'ts-morph';
 import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
 import { finishCacProgram } from './flags-cac.js';
+import { yargsEnvName } from './flags-yargs.js';
 import { Evaluator } from './flags-eval.js';
 import { camelCase, type CommandNode } from './flags-node.js';
 import { cittyPrograms } from './flags-citty.js';
@@ -99,7 +100,7 @@ function isProgram(node: CommandNode): boolean {
  */
 export const MAX_COMMAND_DEPTH = 32;
 
-function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[], seen: Set<CommandNode>, diagnostics: InputDiagnostic[]): void {
+function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[], seen: Set<CommandNode>, diagnostics: InputDiagnostic[], inheritedEnvPrefix?: string | false): void {
   if (seen.has(node)) return;
   seen.add(node);
   if (path.length > MAX_COMMAND_DEPTH) {
@@ -113,10 +114,12 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
     return;
   }
   const owner = path.join(' ');
+  // yargs `.env(prefix)` on this command or an ancestor: every option is also read from the environment.
+  const envPrefix = node.envPrefix ?? inheritedEnvPrefix;
   const command: FlagCommand = {
     path,
     file,
-    params: node.params.map((p) => finishParam(p, owner, node.framework)),
+    params: node.params.map((p) => finishParam(p, owner, node.framework, typeof envPrefix === 'string' ? envPrefix : undefined)),
     location: node.location,
     framework: node.framework,
   };
@@ -131,11 +134,11 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (node.dynamicSubcommands && node.dynamicSubcommandsBy !== undefined) command.dynamicSubcommandsBy = node.dynamicSubcommandsBy;
   if (node.defaultCommand !== undefined && node.children.some((c) => c.name === node.defaultCommand)) command.defaultSubcommand = node.defaultCommand;
   out.push(command);
-  for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen, diagnostics);
+  for (const child of node.children) if (child.name !== undefined) emit(child, [...path, child.name], file, out, seen, diagnostics, envPrefix);
 }
 
 /** A copy of the spec in the model's key order, with its owner; a yargs one-letter key takes its long alias as name. */
-function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['framework']): ParamSpec {
+function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['framework'], envPrefix?: string): ParamSpec {
   let name = spec.name;
   let aliases = [...spec.aliases];
   let dest = spec.dest;
@@ -170,5 +173,8 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
   if (spec.positional) out.positional = true;
   if (spec.counted) out.counted = true;
   if (spec.variadic) out.variadic = true;
+  // commander `.env('X')`, oclif `env: 'X'`; yargs `.env(prefix)` gives every option one (positionals are options too in yargs-parser, but no one sets them so).
+  if (spec.envVars) out.envVars = [...spec.envVars];
+  else if (envPrefix !== undefined && framework === 'yargs' && !spec.positional) out.envVars = [yargsEnvName(envPrefix, name)];
   return out;
 }

@@ -105,6 +105,19 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
       }
       break;
     }
+    case 'env': {
+      // `.env('MY_APP')`: every option is also read from `MY_APP_<NAME>`; `.env()` from `<NAME>`;
+      // `.env(false)` turns it off (yargs docs, `.env([prefix])`). A prefix docdrift cannot read
+      // leaves the options without env names rather than guessing.
+      if (a0 === undefined) node.envPrefix = '';
+      else if (ev.booleanOf(a0) === false) node.envPrefix = false;
+      else if (ev.booleanOf(a0) === true) node.envPrefix = '';
+      else {
+        const prefix = ev.stringOf(a0);
+        if (prefix !== undefined) node.envPrefix = prefix;
+      }
+      break;
+    }
     case 'scriptName': {
       const name = a0 && ev.stringOf(a0);
       if (name !== undefined) node.name = name;
@@ -374,4 +387,22 @@ function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef):
   }
   // A builder docdrift cannot follow (a call's result, an object merged with unknown parts): its flags are unknown.
   else target.passesUnknownFlags = true;
+}
+
+/**
+ * The environment variable yargs reads an option from under `.env(prefix)`: yargs-parser takes
+ * each variable starting with `prefix` + `_` (any variable when the prefix is `''`), drops the
+ * prefix, splits nested keys at `__` and camel-cases each part (`MY_APP_LOG_LEVEL` → `logLevel`,
+ * which the option `log-level` answers to as well). So the name is the prefix, `_`, and the
+ * option's name with camel humps and `-` turned into `_`, `.` into `__`, upper-cased
+ * (`log-level` and `logLevel` → `MY_APP_LOG_LEVEL`). https://yargs.js.org/docs/#api-reference-envprefix
+ */
+export function yargsEnvName(prefix: string, option: string): string {
+  const base = option
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split('.')
+    .map((part) => part.replace(/-/g, '_'))
+    .join('__')
+    .toUpperCase();
+  return prefix === '' ? base : `${prefix}_${base}`;
 }

@@ -14,8 +14,8 @@ const SAME_KEYS = new Set([
 ]);
 /** Schema methods that change an object schema's keys; a field schema ending in one of them is an object. */
 const OBJECT_METHODS = new Set(['extend', 'safeExtend', 'merge', 'pick', 'omit', 'partial', 'deepPartial', 'required', 'strict', 'strip', 'passthrough', 'catchall']);
-/** Factories whose schema type is a keyword. */
-const KEYWORD_TYPES: Record<string, string> = {
+/** Factories whose schema type is a keyword (also read by the env-schema reader, env.ts). */
+export const KEYWORD_TYPES: Record<string, string> = {
   string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', symbol: 'symbol', date: 'Date',
   undefined: 'undefined', null: 'null', void: 'void', never: 'never', nan: 'number', int: 'number', int32: 'number',
   float32: 'number', float64: 'number', email: 'string', url: 'string', uuid: 'string', guid: 'string', stringbool: 'boolean',
@@ -406,7 +406,7 @@ function applyMethod(analysis: ConfigAnalysis, module: ModuleInfo, inner: ZodInf
 }
 
 /** `.default(x)`: a literal or expression; `() => literal` is that literal (zod calls the function for each parse); another function is a factory. */
-function zodDefault(arg: ts.Expression, sf: ts.SourceFile): DefaultValue {
+export function zodDefault(arg: ts.Expression, sf: ts.SourceFile): DefaultValue {
   const e = skipOuter(arg);
   if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) {
     const body = lazyBody(e);
