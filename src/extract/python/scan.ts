@@ -2,16 +2,11 @@
 import { Query, type Language, type Node, type Tree } from 'web-tree-sitter';
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
-import { resolveRelativeModule } from './module-name.js';
+import { bindImport, nodeLocation, type Binding } from './bindings.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
-import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env.js';
+import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env-scan.js';
 
-/** What a name bound by an import refers to. */
-export type Binding =
-  /** `import a.b as c` binds `c` to module `a.b`; `import a.b` binds `a` to module `a`. */
-  | { kind: 'module'; target: string }
-  /** `from m import x as y` binds `y` to attribute `x` of module `m` (which may be a submodule). */
-  | { kind: 'symbol'; module: string; name: string };
+export { bindImport, nodeLocation, type Binding } from './bindings.js';
 
 /** An annotated class attribute, before anyone decides whether the class is a config class. */
 export interface RawField {
@@ -114,63 +109,6 @@ export interface ModuleInfo {
   diagnostic?: InputDiagnostic;
 }
 
-/** Location of a node in `file` (1-based; tree-sitter columns for JS strings are UTF-16 units). */
-export function nodeLocation(file: string, node: Node): SourceLocation {
-  return {
-    file,
-    line: node.startPosition.row + 1,
-    column: node.startPosition.column + 1,
-    endLine: node.endPosition.row + 1,
-    endColumn: node.endPosition.column + 1,
-  };
-}
-
-/** Adds the bindings an import statement makes to `into`. */
-export function bindImport(info: Pick<ModuleInfo, 'module' | 'isPackage' | 'starImports'>, node: Node, into: Map<string, Binding>, keepExisting: boolean): void {
-  const set = (name: string, binding: Binding): void => {
-    if (!(keepExisting && into.has(name))) into.set(name, binding);
-  };
-  if (node.type === 'import_statement') {
-    for (const item of node.childrenForFieldName('name')) {
-      if (!item) continue;
-      if (item.type === 'aliased_import') {
-        const name = item.childForFieldName('name');
-        const alias = item.childForFieldName('alias');
-        if (name && alias) set(alias.text, { kind: 'module', target: name.text });
-      } else if (item.type === 'dotted_name') {
-        const first = item.text.split('.')[0] ?? '';
-        if (first !== '') set(first, { kind: 'module', target: first });
-      }
-    }
-    return;
-  }
-  // import_from_statement
-  const moduleNode = node.childForFieldName('module_name');
-  if (!moduleNode) return;
-  let level = 0;
-  let name = moduleNode.text;
-  if (moduleNode.type === 'relative_import') {
-    const prefix = namedChildren(moduleNode).find((c) => c.type === 'import_prefix');
-    level = prefix ? prefix.text.length : 0;
-    name = namedChildren(moduleNode).find((c) => c.type === 'dotted_name')?.text ?? '';
-  }
-  const from = resolveRelativeModule(info.module, info.isPackage, level, name);
-  if (from === undefined) return;
-  if (namedChildren(node).some((c) => c.type === 'wildcard_import')) {
-    if (!info.starImports.includes(from)) info.starImports.push(from);
-    return;
-  }
-  for (const item of node.childrenForFieldName('name')) {
-    if (!item) continue;
-    if (item.type === 'aliased_import') {
-      const orig = item.childForFieldName('name');
-      const alias = item.childForFieldName('alias');
-      if (orig && alias) set(alias.text, { kind: 'symbol', module: from, name: orig.text });
-    } else if (item.type === 'dotted_name') {
-      set(item.text, { kind: 'symbol', module: from, name: item.text });
-    }
-  }
-}
 
 /** The dotted head of an annotation expression (`typing.ClassVar` in `typing.ClassVar[int]`). */
 function annotationHead(expr: Node): string[] | undefined {
