@@ -85,7 +85,7 @@ describe('extractPython edge cases', () => {
 
   it('handles empty input, star imports and UTF-16 columns', async () => {
     const { canonicalTarget, ...empty } = await extractPython([]);
-    expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), functionConfigsThroughCalls: new Set(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map(), env: { vars: [], dynamic: [] } });
+    expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), functionConfigsThroughCalls: new Set(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map(), env: { vars: [], dynamic: [] }, envWords: [] });
     expect(canonicalTarget('pkg.cli:main')).toBe('pkg.cli:main');
     const result = await extractPython([
       { file: 'm.py', text: 'from pydantic import *\nclass Ünï(BaseModel):\n    """é"""\n    é_field: int = 1; after: int = 2\n' },

@@ -340,3 +340,17 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
   }
   return rows;
 }
+
+/**
+ * A table's rows for an env section (issue #31): as {@link readReferenceTable} reads them, or,
+ * when its only name-like column is an env one (`| Variable | Description |`, `| Environment
+ * variable | Default |`) and it has no flag column, with that column read as the name.
+ */
+export function readEnvTable(table: DocTable): ReferenceRow[] | undefined {
+  const rows = readReferenceTable(table);
+  if (rows) return rows;
+  const roles = columnRoles(table.header);
+  const envCol = roles.indexOf('env');
+  if (envCol < 0 || roles.includes('flag')) return undefined;
+  return readReferenceTable({ ...table, header: table.header.map((h, i) => (i === envCol ? 'Name' : h)) });
+}

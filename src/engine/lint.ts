@@ -18,7 +18,8 @@ import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { buildModel } from '../link/build.js';
-import { collectEnvWords, ENV_HEADING_PATTERNS, envMentionNames } from '../link/environment.js';
+import { ENV_HEADING_PATTERNS, envMentionNames } from '../link/environment.js';
+import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../shared/env-words.js';
 import { scopedFileKeyReader } from './scoped-files.js';
 import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
@@ -589,22 +590,18 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     sourceCount: sources.length + tsSourceCount,
     // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
     env: mergeEnv(python.env, { vars: pythonFlagEnvVars(flags.commands), dynamic: [] }, { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic }),
-    envWords: codeEnvWords(sources, tsEnv.words, files.yaml, read),
+    envWords: codeEnvWords([...python.envWords, ...tsEnv.words], files.yaml, read),
   };
 }
 
-
-/** Largest source file scanned for upper-case words (a bundle or generated file says nothing about env vars). */
-const MAX_ENV_WORD_SCAN = 1_000_000;
 
 /**
  * Upper-case words with an underscore in the Python sources, the TypeScript/JavaScript sources
  * (`scriptWords`, gathered by the per-file env pass) and the project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
  * `collectEnvWords`; sorted.
  */
-function codeEnvWords(sources: readonly PythonSource[], scriptWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
-  const words = new Set<string>(scriptWords);
-  for (const src of sources) if (src.text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(src.text, words);
+function codeEnvWords(sourceWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
+  const words = new Set<string>(sourceWords);
   for (const file of otherFiles) {
     const text = read(file);
     if (text !== undefined && text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(text, words);

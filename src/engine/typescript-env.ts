@@ -12,13 +12,10 @@ import type { EnvExtraction, ParamSpec } from '../model/types.js';
 import type { EnvHelper, FileEnv } from '../extract/typescript/env.js';
 import { isGeneratedScript, mayCallEnvHelper, MAY_READ_ENV } from '../extract/typescript/env-filter.js';
 import { pieceKey, type PieceStore } from './pieces.js';
-import { collectEnvWords } from '../link/environment.js';
+import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../shared/env-words.js';
 
 /** A file's text as read: `undefined` when it could not be read (reported by the reader). */
 type Read = (file: string) => string | undefined;
-
-/** Largest file scanned for env words (a bundle says nothing about the project's variables). */
-const MAX_WORD_SCAN = 1_000_000;
 
 /** The kind of the per-file pieces (see `CODE_PIECE_KINDS` in pieces.ts). */
 export const TS_ENV_PIECE = 'ts-env';
@@ -43,7 +40,7 @@ async function fileEnv(file: string, read: Read, pieces: PieceStore | undefined,
     result = (await reader).extractFileEnv(file, text);
   }
   // The words a documented variable may be mentioned by (not in a bundle or generated file).
-  if (!generated && text.length <= MAX_WORD_SCAN) {
+  if (!generated && text.length <= MAX_ENV_WORD_SCAN) {
     const words = new Set<string>();
     collectEnvWords(text, words);
     if (words.size > 0) result = { ...result, words: [...words] };

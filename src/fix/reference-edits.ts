@@ -134,9 +134,12 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const found = sectionTable(model, section);
   if (!found) return undefined;
   const { table, rows, text, starts } = found;
-  const roles = columnRoles(table.header);
-  // An env var (issue #31) documented in a flag table's env column gets no row of its own there.
-  if (cmd.kind === 'environment' && (roles.includes('env') || roles.includes('flag'))) return undefined;
+  // An env table whose name column is headed as an env one (`| Variable | … |`, issue #31).
+  const headed = columnRoles(table.header);
+  const envNamed = cmd.kind === 'environment' && !headed.includes('name') && !headed.includes('flag');
+  const roles = envNamed ? headed.map((r) => (r === 'env' ? 'name' : r)) : headed;
+  // An env var documented in a flag table's env column gets no row of its own there.
+  if (cmd.kind === 'environment' && !envNamed && (roles.includes('env') || roles.includes('flag'))) return undefined;
   const hasDefaultCol = roles.includes('default');
   const hasNameAndFlag = roles.includes('name') && roles.includes('flag');
   const isFlag = param.origin === 'cli-flag' && !param.positional;

@@ -3,7 +3,7 @@
  * read its source layout (indent, outer pipes, padding, aligned columns) and write a row in it.
  * Tables follow GFM 0.29 §4.10 (https://github.github.com/gfm/#tables-extension-).
  */
-import { readReferenceTable } from '../docs/reference-table.js';
+import { readEnvTable } from '../docs/reference-table.js';
 import type { DocFile, DocTable, Model, ReferenceRow, ReferenceSection, TableRow } from '../model/types.js';
 import { lineExtent, lineStarts } from './text.js';
 
@@ -128,7 +128,7 @@ const tableFacts = new WeakMap<DocTable, TableFacts>();
 
 function factsOf(table: DocTable): TableFacts {
   let facts = tableFacts.get(table);
-  if (!facts) tableFacts.set(table, (facts = { rows: readReferenceTable(table), codeColumns: new Map() }));
+  if (!facts) tableFacts.set(table, (facts = { rows: readEnvTable(table), codeColumns: new Map() }));
   return facts;
 }
 
@@ -172,7 +172,7 @@ export function blockAt(model: Model, file: string, line: number): DocFile['bloc
   return byLine.get(line);
 }
 
-/** The table read as reference rows ({@link readReferenceTable}), once per table. */
+/** The table read as reference rows (`readEnvTable`: `readReferenceTable`, or an env-only table with its env column as the name), once per table. */
 export function referenceRowsOf(table: DocTable): ReferenceRow[] | undefined {
   return factsOf(table).rows;
 }

@@ -14,7 +14,7 @@
 import { ENVIRONMENT_COMMAND, type CommandSpec, type DocFile, type DocTable, type DynamicEnvRead, type EnvExtraction, type EnvNameStatus, type EnvSource, type HeadingBlock, type ParamSpec, type ReferenceLayout, type ReferenceRow, type ReferenceSection } from '../model/types.js';
 import { foldSpelling } from '../shared/names.js';
 import { headingMatchText } from '../shared/strings.js';
-import { columnRoles, readReferenceTable } from '../docs/reference-table.js';
+import { readEnvTable } from '../docs/reference-table.js';
 
 /**
  * Variables every program may read from its environment and no project documents as its own
@@ -253,19 +253,6 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
   return { rest: { ...doc, blocks }, sections };
 }
 
-/**
- * A table's rows for an env section: as a reference table reads them, or, when its only name-like
- * column is an env one (`| Variable | Description |`, `| Environment variable | Default |`) and
- * it has no flag column, with that column read as the name.
- */
-function readEnvTable(table: DocTable): ReferenceRow[] | undefined {
-  const rows = readReferenceTable(table);
-  if (rows) return rows;
-  const roles = columnRoles(table.header);
-  const envCol = roles.indexOf('env');
-  if (envCol < 0 || roles.includes('flag')) return undefined;
-  return readReferenceTable({ ...table, header: table.header.map((h, i) => (i === envCol ? 'Name' : h)) });
-}
 
 /**
  * The env section of a flag table's env column (`| --port | PORT | … |`), or of flag rows naming
@@ -351,7 +338,3 @@ export function envMentionNames(env: EnvExtraction): string[] {
   return [...out].sort();
 }
 
-/** Upper-case words with an underscore in a source text (`QDRANT_URL`, `"APP_PORT"`), added to `into`. */
-export function collectEnvWords(text: string, into: Set<string>): void {
-  for (const m of text.matchAll(/(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g)) into.add(m[0]);
-}

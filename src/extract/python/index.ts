@@ -100,6 +100,8 @@ export interface PythonExtraction {
    * they come with the flags (`flagEnvVars`).
    */
   env: EnvExtraction;
+  /** Upper-case words with an underscore in the sources' texts (`ModuleInfo.envWords`), distinct (issue #31). */
+  envWords: string[];
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -331,7 +333,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
     }
   }
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env };
+  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env, envWords: [...new Set(infos.flatMap((i) => i.envWords ?? []))] };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env-scan.js';
 
 export { bindImport, nodeLocation, type Binding } from './bindings.js';
@@ -106,6 +107,8 @@ export interface ModuleInfo {
    * in case the callee is a helper that reads the variable its parameter names; absent when none.
    */
   envCalls?: RawEnvCall[];
+  /** Upper-case words with an underscore in the file's text (`collectEnvWords`): names a documented variable may be mentioned by (issue #31); absent when none. */
+  envWords?: string[];
   diagnostic?: InputDiagnostic;
 }
 
@@ -636,6 +639,11 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
   if (mentionsEnv(root)) {
     const reads = scanEnvReads(info, root);
     if (reads.length > 0) info.envReads = reads;
+  }
+  if (root.text.length <= MAX_ENV_WORD_SCAN) {
+    const words = new Set<string>();
+    collectEnvWords(root.text, words);
+    if (words.size > 0) info.envWords = [...words];
   }
   readArgvDispatchers(root, ranges);
   const collect = (classes: Iterable<RawClass>): void => {
