@@ -117,6 +117,9 @@ describe('default phrases', () => {
     ['Default value: [].', ['[]'], '[]'],
     ['Used by default, when set.', [], undefined],
     ['No phrase here.', [], undefined],
+    // "is:" with or without a blank: the colon is no part of the value.
+    ['Set the default QA model; the default is:gpt-5.', ['gpt-5'], 'gpt-5'],
+    ['The default is: https://api.openai.com/v1/chat/completions', [], 'https://api.openai.com/v1/chat/completions'],
   ])('%j → %j', (text, codes, value) => {
     expect(defaultFromDescription(text, codes)).toBe(value);
   });

@@ -164,7 +164,7 @@ export function saysRemoved(description: string | undefined, marked: { deprecate
 /** Cell texts (lower-cased) meaning "nothing documented": no default, no env var, no description. */
 export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/a']);
 /** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
-const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b|\bto\b)\s*/i;
+const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b\s*:?|\bto\b)\s*/i;
 
 /**
  * Finds a documented default in a description: the value after a default phrase. When an inline
