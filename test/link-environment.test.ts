@@ -246,3 +246,12 @@ describe('real-shaped env references', () => {
     expect(messages.map((m) => m.data?.name)).toEqual(['WEB_TOKEN']);
   });
 });
+
+describe('env rows as real pages write them', () => {
+  it('a list item naming two variables documents both; "Required for email" beside a default is no "required"', () => {
+    const text = '## Environment variables\n\n- `APP_USER` and `APP_PASSWORD` to set a Basic authentication.\n- `APP_PORT`: the port.\n\n## Email\n\n| Variables | Default | Description |\n|---|---|---|\n| APP_SMTP_PORT | 587 | Required For email |\n';
+    const vars = [envVar('APP_USER', 'a.ts', 1), envVar('APP_PASSWORD', 'a.ts', 2), envVar('APP_PORT', 'a.ts', 3), envVar('APP_SMTP_PORT', 'a.py', 4, { default: lit('"587"') })];
+    const { messages } = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] } });
+    expect(messages.map((m) => [m.ruleId, m.data?.name])).toEqual([]);
+  });
+});

@@ -316,7 +316,9 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     if (description) out.description = description;
     const defaultCell = defaultCol >= 0 ? row.cells[defaultCol]?.trim() ?? '' : '';
     const defaultCodes = defaultCol >= 0 ? row.cellCodes[defaultCol] ?? [] : [];
-    if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description))) out.required = true;
+    // "Required for email" leading a description whose row gives a default (`587`) is a condition, not "required".
+    const givesDefault = defaultCell !== '' && !NO_VALUE.has(defaultCell.toLowerCase());
+    if (REQUIRED_RE.test(defaultCell) || (description !== undefined && REQUIRED_LEAD_RE.test(description) && !givesDefault)) out.required = true;
     if (saysRemoved(description)) out.removed = true;
     if (REQUIRED_RE.test(defaultCell)) {
       // "Required" in the Default column: no default, and the row says so.

@@ -151,13 +151,25 @@ function envShaped(rows: readonly ReferenceRow[], underEnvHeading: boolean, read
   return headed || names.some(readByCode);
 }
 
-/** Env rows named as users set them (`$X`, `X=…` → `X`), one name each. */
+/**
+ * Env rows named as users set them (`$X`, `X=…` → `X`). A row whose text goes on naming more
+ * variables (`` - `NPM_USERNAME` and `NPM_PASSWORD` to set a Basic … ``) documents each.
+ */
 function asEnvRows(rows: readonly ReferenceRow[]): ReferenceRow[] {
   return rows.map((r) => {
     const name = envRowName(r.names[0] ?? r.rawName);
-    return { ...r, names: [name] };
+    const more: string[] = [];
+    let rest = r.description ?? '';
+    for (let m = ENV_FOLLOWERS.exec(rest); m && more.length < 8; m = ENV_FOLLOWERS.exec(rest)) {
+      more.push(m[1]!);
+      rest = rest.slice(m[0].length);
+    }
+    return { ...r, names: [name, ...more.filter((n) => n !== name)] };
   });
 }
+
+/** `and `B``, `, `C``, `/ `D`` at the start of a row's text: more variables the row names. */
+const ENV_FOLLOWERS = /^\s*(?:and|or|,|\/)\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`?/;
 
 /** What {@link splitEnvSections} returns for one document. */
 export interface EnvSplit {
