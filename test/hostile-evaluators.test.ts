@@ -36,6 +36,53 @@ describe('Python partial evaluator: size and work budgets (#33 item 2)', () => {
   });
 });
 
+describe('Python partial evaluator: loops run an unknown number of times (#33 sweep D2)', () => {
+  /** Flags and the unread construct of `tool/cli.py`'s one program. */
+  async function program(text: string): Promise<{ names: string[]; unread?: string }> {
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(commands).toHaveLength(1);
+    const c = commands[0]!;
+    return { names: c.params.map((p) => p.name).sort(), ...(c.unreadFlags ? { unread: c.unreadFlags.construct } : {}) };
+  }
+  const main = (lines: string[]): string =>
+    `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed")\n${lines.map((l) => `    ${l}\n`).join('')}    parser.parse_args()\n`;
+
+  it('gives a value carried through `while True:` the value unknown, not that of one pass', async () => {
+    const text = `import argparse\ns = "a"\nwhile True:\n    s = s + s\n${main(['parser.add_argument("--x" + s)'])}`;
+    expect(await program(text)).toEqual({ names: ['seed'], unread: 'parser.add_argument("--x" + s)' });
+  });
+
+  it('counts nothing through a `while` on an unknown condition (a counter, an augmented assignment, a walrus)', async () => {
+    const body = [
+      'i = 0', 'n = ""', 'while i < len(sys.argv):', '    i = i + 1', '    n += "a"', '    if (w := i) > 2:', '        break',
+      'parser.add_argument(f"--v{i}")', 'parser.add_argument("--n" + n)', 'parser.add_argument(f"--w{w}")',
+    ];
+    const { names, unread } = await program(`import argparse, sys\n${main(body)}`);
+    expect(names).toEqual(['seed']);
+    expect(unread).toBe('parser.add_argument(f"--v{i}")');
+  });
+
+  it('keeps names a `while False:` body would assign, and runs its `else:`', async () => {
+    const text = `import argparse\nt = "b"\nwhile False:\n    t = "c"\nelse:\n    u = "d"\n${main(['parser.add_argument("--t" + t)', 'parser.add_argument("--u" + u)'])}`;
+    expect(await program(text)).toEqual({ names: ['seed', 'tb', 'ud'] });
+  });
+
+  it('reads the flags of a `for` over an unknown collection once, but not values carried between its passes', async () => {
+    const body = [
+      'acc = "a"', 'last = "z"', 'for name in load_names():', '    acc = acc + name', '    last = "--fixed"', '    parser.add_argument(last)',
+      'parser.add_argument("--a" + acc)', 'parser.add_argument(last + "x")',
+    ];
+    const { names, unread } = await program(`import argparse\n${main(body)}`);
+    expect(names).toEqual(['fixed', 'seed']);
+    expect(unread).toBe('parser.add_argument("--a" + acc)');
+  });
+
+  it('still unrolls a `for` over a known list', async () => {
+    const body = ['acc = ""', 'for part in ["a", "b", "c"]:', '    acc = acc + part', 'parser.add_argument("--" + acc)'];
+    expect(await program(`import argparse\n${main(body)}`)).toEqual({ names: ['abc', 'seed'] });
+  });
+});
+
 describe('Python partial evaluator: deep expressions (#33 item 3)', () => {
   it('adds a left-nested `+` chain of 2,000 strings without recursion', { timeout: 10_000 }, async () => {
     const text = `import argparse\n\ndef build():\n    p = argparse.ArgumentParser()\n    p.add_argument("--" + "na" + ${Array(2000).fill('""').join(' + ')} + "me")\n    p.add_argument("--seed")\n    return p\n`;

@@ -372,6 +372,8 @@ class ArgparseState {
         break;
       case 'for_statement':
         return this.forStatement(frame, node);
+      case 'while_statement':
+        return this.whileStatement(frame, node);
       case 'if_statement':
         return this.ifStatement(frame, node);
       default:
@@ -406,10 +408,39 @@ class ArgparseState {
       return undefined;
     }
     if (left) for (const name of boundNames(left)) frame.env.set(name, undefined);
+    this.unknownTrips(frame, node);
+    return undefined;
+  }
+
+  /**
+   * `while`: when its condition is known false the body never runs (only `else:` does); otherwise
+   * its trip count is unknown ({@link unknownTrips}), even for `while True:` (a loop left by
+   * `break`, or never: `while True: s = s + s` must not give `s` the value of one pass).
+   */
+  private whileStatement(frame: Frame, node: Node): Signal {
+    const condition = node.childForFieldName('condition');
+    if (condition && truthy(this.evaluate(frame, condition)) === false) {
+      const otherwise = node.childForFieldName('alternative')?.childForFieldName('body');
+      return otherwise ? this.block(frame, otherwise) : undefined;
+    }
+    this.unknownTrips(frame, node);
+    return undefined;
+  }
+
+  /**
+   * A loop run an unknown number of times (`while`, `for` over an unknown or too long
+   * collection): every name its body assigns is unknown before the one pass that reads its
+   * calls (a value carried from one iteration to the next, `s = s + s`, is never taken from
+   * one pass) and again after it (zero or many passes may have run). Signals of that pass are
+   * dropped: its `break` or `return` may not happen.
+   */
+  private unknownTrips(frame: Frame, node: Node): void {
+    const names = assignedNames(node);
+    for (const name of names) frame.env.set(name, undefined);
     for (const child of namedChildren(node)) {
       if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
     }
-    return undefined;
+    for (const name of names) frame.env.set(name, undefined);
   }
 
   /** `if`/`elif`/`else`: when every condition up to the taken branch is known, only that branch runs; otherwise all do. */
@@ -1308,6 +1339,49 @@ function boundNames(target: Node): string[] {
     default:
       return [];
   }
+}
+
+/**
+ * The names a loop's statements bind in its frame: assignment and `for` targets, augmented
+ * assignments, walrus names, `with … as` and `except … as` targets, and nested `def`/`class`
+ * names, at any depth except inside nested functions, classes and lambdas (their own scopes).
+ * Walked with an explicit stack, so a deep body cannot overflow.
+ */
+function assignedNames(loop: Node): string[] {
+  const names = new Set<string>();
+  const stack: Node[] = namedChildren(loop).filter((c) => c.type === 'block' || c.type === 'else_clause');
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    switch (node.type) {
+      case 'function_definition':
+      case 'class_definition': {
+        const name = node.childForFieldName('name');
+        if (name) names.add(name.text);
+        continue;
+      }
+      case 'lambda':
+        continue;
+      case 'assignment':
+      case 'augmented_assignment':
+      case 'for_statement': {
+        const left = node.childForFieldName('left');
+        if (left) for (const name of left.type === 'identifier' ? [left.text] : boundNames(left)) names.add(name);
+        break;
+      }
+      case 'named_expression': {
+        const name = node.childForFieldName('name');
+        if (name) names.add(name.text);
+        break;
+      }
+      case 'as_pattern_target':
+        for (const name of namedChildren(node).flatMap(boundNames)) names.add(name);
+        break;
+      default:
+        break;
+    }
+    for (const child of namedChildren(node)) stack.push(child);
+  }
+  return [...names];
 }
 
 /** Builtins the evaluator computes on known values (unless the module defines the name). */
