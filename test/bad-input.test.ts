@@ -115,6 +115,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const functions = Array.from({ length: 200 }, (_, i) => `def f${i}():\n    p = argparse.ArgumentParser()\n    for a in L:\n        for b in L:\n            x = a\n`);
     writeFileSync(path.join(dir, 'tool/loops.py'), `import argparse\nL = [${Array.from({ length: 512 }, (_, i) => i).join(', ')}]\n${functions.join('')}`);
   },
+  // #33 fresh sweep D1: a module-level loop that spends the file's budget before main() builds its parser.
+  'python-eval-budget-literal': (dir) => {
+    const L = `[${Array.from({ length: 512 }, (_, i) => i).join(', ')}]`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nn = 0\nfor a in ${L}:\n    for b in ${L}:\n        for c in ${L}:\n            n = n + 1\n\n\n` +
+      `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed", default=0, help="Random seed.")\n` +
+      `    parser.add_argument("--name", default="run", help="Name of the run.")\n    parser.parse_args()\n`);
+  },
   // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {

@@ -83,6 +83,36 @@ describe('Python partial evaluator: loops run an unknown number of times (#33 sw
   });
 });
 
+describe('Python partial evaluator: a spent budget degrades values, not literal flags (#33 sweep D1)', () => {
+  const L = `[${Array.from({ length: 512 }, (_, i) => i).join(', ')}]`;
+
+  it('still reads main()\'s literal flags after a module-level loop spends the file\'s budget, and says where it ran out', { timeout: 20_000 }, async () => {
+    const text = `import argparse\nn = 0\nfor a in ${L}:\n    for b in ${L}:\n        for c in ${L}:\n            n = n + 1\n` +
+      `def add_common(p):\n    p.add_argument("--verbose")\n` +
+      `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed", default=0)\n    parser.add_argument("--name", default="run")\n` +
+      `    add_common(parser)\n    parser.add_argument(f"--n{n}")\n    parser.parse_args()\n`;
+    const started = performance.now();
+    const { commands, diagnostics } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(commands.map((c) => c.params.map((p) => p.name).sort())).toEqual([['name', 'seed', 'verbose']]);
+    expect(commands[0]!.unreadFlags?.construct).toBe('parser.add_argument(f"--n{n}")');
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'tool/cli.py', line: 3, column: 1 } });
+    expect(diagnostics[0]!.message).toContain('budget of tool/cli.py (200,000 steps) ran out');
+    expect(diagnostics[0]!.message).not.toMatch(/no reader/);
+  });
+
+  it('reads the flags added after a loop in the same function that spends the budget', { timeout: 20_000 }, async () => {
+    const text = `import argparse\nL = ${L}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n    k = "a"\n    for a in L:\n        for b in L:\n            k = a\n` +
+      `    parser.add_argument("--seed")\n    for c in ["x", "y"]:\n        parser.add_argument("--" + c)\n    parser.add_argument("--k" + k)\n    parser.parse_args()\n`;
+    const { commands, diagnostics } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    // A small loop after the budget ran out is still unrolled; what the big one computed is unknown.
+    expect(commands.map((c) => c.params.map((p) => p.name).sort())).toEqual([['seed', 'x', 'y']]);
+    expect(commands[0]!.unreadFlags?.construct).toBe('parser.add_argument("--k" + k)');
+    expect(diagnostics.map((d) => d.location.line)).toEqual([6]);
+  });
+});
+
 describe('Python partial evaluator: deep expressions (#33 item 3)', () => {
   it('adds a left-nested `+` chain of 2,000 strings without recursion', { timeout: 10_000 }, async () => {
     const text = `import argparse\n\ndef build():\n    p = argparse.ArgumentParser()\n    p.add_argument("--" + "na" + ${Array(2000).fill('""').join(' + ')} + "me")\n    p.add_argument("--seed")\n    return p\n`;
