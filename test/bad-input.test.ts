@@ -236,6 +236,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/sade.ts'), `import sade from 'sade';\nconst prog = sade('other');\nprog${links((i) => `.option('--o${i}', 'opt ${i}')`)};\nprog.parse(process.argv);\n`);
     writeFileSync(path.join(dir, 'src/cac.ts'), `import { cac } from 'cac';\nconst cli = cac('third');\ncli${links((i) => `.option('--o${i} <v>', 'opt ${i}')`)};\ncli.parse();\n`);
   },
+  // #33 fresh sweep D7: an options object built by 40 chained spreads, every flag documented.
+  'ts-spread-chains': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const n = 40;
+    const objects = Array.from({ length: n }, (_, i) => `const o${i + 1} = { ...o${i}, k${i}: { type: 'string', describe: 'd' } };`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import yargs from 'yargs';\nconst o0 = { seed: { type: 'string', describe: 'd' } };\n${objects}\nyargs(process.argv.slice(2)).scriptName('tsapp').options(o${n}).parse();\n`);
+    const rows = ['seed', ...Array.from({ length: n }, (_, i) => `k${i}`)].map((k) => `| \`--${k}\` | d |`).join('\n');
+    writeFileSync(path.join(dir, 'docs/reference.md'), `${readFileSync(path.join(dir, 'docs/reference.md'), 'utf8')}\n### \`tsapp\`\n\n| Option | Description |\n| --- | --- |\n${rows}\n`);
+  },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
+import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
 
 /** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
 async function flagNames(text: string): Promise<string[]> {
@@ -194,5 +195,50 @@ describe('did-you-mean over many names (#33 item 5)', () => {
     expect(hits).toBe(3000);
     // ~1 s on an idle machine (the scan of every candidate: over a minute).
     expect(performance.now() - started).toBeLessThan(8000);
+  });
+});
+
+describe('TypeScript flags objects built by chains of spreads (#33 sweep D7)', () => {
+  /** `const o0 = { seed }; const o1 = { ...o0, k0 }; …` then `use(o<n>)`; with `twice`, each object spreads the previous one twice. */
+  const chain = (n: number, use: (last: string) => string, twice = false): string =>
+    `const o0 = { seed: { type: 'string' } };\n${Array.from({ length: n }, (_, i) => `const o${i + 1} = { ...o${i}, ${twice ? `...o${i}, ` : ''}k${i}: { type: 'string' } };`).join('\n')}\n${use(`o${n}`)}\n`;
+  const yargs = (last: string): string => `import yargs from 'yargs';\nyargs(process.argv.slice(2)).scriptName('tsapp').options(${last}).parse();`;
+  async function read(text: string) {
+    const { commands } = await extractTypeScriptFlags([{ file: 'src/cli.ts', text }]);
+    expect(commands).toHaveLength(1);
+    return commands[0]!;
+  }
+
+  it('reads every key of an options object spread 20 levels deep', async () => {
+    const c = await read(chain(20, yargs));
+    expect(c.params.map((p) => p.name).sort()).toEqual(['seed', ...Array.from({ length: 20 }, (_, i) => `k${i}`)].sort());
+    expect(c.unreadFlags).toBeUndefined();
+    expect(c.passesUnknownFlags).toBeUndefined();
+  });
+
+  it('makes the command partly known, naming the spread where 32 levels cut the read of a 40-level chain', async () => {
+    const c = await read(chain(40, yargs));
+    expect(c.params).toHaveLength(33); // the object read and 32 levels of spreads below it
+    expect(c.passesUnknownFlags).toBe(true);
+    expect(c.unreadFlags).toMatchObject({ construct: '...o7', cut: '32 levels of spreads', location: { file: 'src/cli.ts', line: 9 } });
+  });
+
+  it('reads objects that spread the previous one twice, 60 levels, in bounded time (not 2^60 entries)', async () => {
+    const started = performance.now();
+    const c = await read(chain(60, yargs, true));
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(c.params).toHaveLength(33); // the object read and 32 levels of spreads below it
+    expect(c.unreadFlags?.cut).toBeDefined();
+  });
+
+  it('marks meow, citty and parseArgs flags objects cut by the limit the same way', async () => {
+    for (const use of [
+      (last: string) => `import meow from 'meow';\nconst cli = meow('help', { importMeta: import.meta, flags: ${last} });`,
+      (last: string) => `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'tsapp' }, args: ${last} }));`,
+      (last: string) => `import { parseArgs } from 'node:util';\nparseArgs({ options: ${last} });`,
+    ]) {
+      const c = await read(chain(40, use));
+      expect(c.unreadFlags?.construct, use('X')).toBe('...o7');
+    }
   });
 });

@@ -287,7 +287,15 @@ export interface CommandSpec {
    * (`click.option(*keys, **option_kwargs)` applied in a loop over a config object's entries):
    * the command takes flags docdrift does not know, said once in a note. Absent when none.
    */
-  unreadFlags?: { location: SourceLocation; construct: string };
+  unreadFlags?: {
+    location: SourceLocation;
+    construct: string;
+    /**
+     * Set when a reading limit, not a run-time construct, hid the flags (`32 levels of
+     * spreads`): any name may be among them, near misses of the read ones included.
+     */
+    cut?: string;
+  };
   /**
    * What docdrift met in the program of a command whose parameters are unknown: the first use of
    * a CLI library its entry reaches (`docopt(__doc__)` at `navalfate/cli.py:16`) from which no

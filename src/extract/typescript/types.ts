@@ -5,7 +5,7 @@
  * implements {@link FlagEvaluator} for the yargs and commander readers.
  */
 import type { ts } from 'ts-morph';
-import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
+import type { CommandSpec, ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
 import type { CommandNode, FlagFramework } from './flags-node.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
@@ -92,6 +92,12 @@ export interface FlagCommand {
    * typically to pass them on to a parser of its own built at run time; absent otherwise.
    */
   passesUnknownFlags?: boolean;
+  /**
+   * Where docdrift stopped reading the command's flags at a limit (a flags object built by
+   * spreads nested more than `MAX_SPREAD_DEPTH` levels deep): the command is partly known, said
+   * once in a note naming the place; absent when every flag was read (implies `passesUnknownFlags`).
+   */
+  unreadFlags?: NonNullable<CommandSpec['unreadFlags']>;
   /**
    * True when the command also gets sub-commands whose names are no string docdrift can read
    * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
@@ -193,6 +199,8 @@ export interface FlagEvaluator {
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined;
   /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
   hasUnknownParts(value: Value | undefined): boolean;
+  /** Marks a command whose flags object has parts not read (see `Evaluator.markUnreadParts`). */
+  markUnreadParts(node: CommandNode, value: Value | undefined): void;
   created(node: CommandNode): CommandNode;
   /** Gives a `.command('x')` child what its parent's `createCommand` override builds (see `Evaluator.subclassChild`). */
   subclassChild(parent: CommandNode, child: CommandNode): void;
