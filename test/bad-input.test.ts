@@ -245,6 +245,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const rows = ['seed', ...Array.from({ length: n }, (_, i) => `k${i}`)].map((k) => `| \`--${k}\` | d |`).join('\n');
     writeFileSync(path.join(dir, 'docs/reference.md'), `${readFileSync(path.join(dir, 'docs/reference.md'), 'utf8')}\n### \`tsapp\`\n\n| Option | Description |\n| --- | --- |\n${rows}\n`);
   },
+  // #33 fresh sweep D13: an `extends` chain 5,000 interfaces long (quadratic fields on main).
+  'ts-interface-chain': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const n = 5000;
+    const chain = Array.from({ length: n - 1 }, (_, i) => `export interface I${i + 1} extends I${i} { k${i + 1}?: string }`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `export interface I0 { seed: number }\n${chain}\nexport interface Config extends I${n - 1} {}\n`);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { tsapp: { config: 'src/cli.ts#Config' } } }));
+  },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
+import { extractTypeScript } from '../src/extract/typescript/index.js';
 
 /** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
 async function flagNames(text: string): Promise<string[]> {
@@ -240,5 +241,40 @@ describe('TypeScript flags objects built by chains of spreads (#33 sweep D7)', (
       const c = await read(chain(40, use));
       expect(c.unreadFlags?.construct, use('X')).toBe('...o7');
     }
+  });
+});
+
+describe('TypeScript `extends` chains (#33 sweep D13)', () => {
+  /** Interfaces I0…I(n-1), each extending the one before and adding a key, then `Config extends I(n-1)`; `reversed` declares them far end first. */
+  const chain = (n: number, reversed = false): string => {
+    const lines = [`export interface I0 { seed: number }`, ...Array.from({ length: n - 1 }, (_, i) => `export interface I${i + 1} extends I${i} { k${i + 1}?: string }`)];
+    return `${(reversed ? lines.reverse() : lines).join('\n')}\nexport interface Config extends I${n - 1} {}\n`;
+  };
+
+  it('reads every inherited field of a chain 40 deep, with no note', async () => {
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(40) }]);
+    const config = classes.find((c) => c.name === 'Config')!;
+    expect(config.fields).toHaveLength(40);
+    expect(config.unreadFields).toBeUndefined();
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('bounds a chain 5,000 deep: 64 levels of inherited fields per type, one warning, the type partly known', { timeout: 60_000 }, async () => {
+    const started = performance.now();
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(5000) }]);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    // n²/2 = 12.5 million inherited fields on main; now at most 65 per type.
+    expect(Math.max(...classes.map((c) => c.fields.length))).toBeLessThanOrEqual(65);
+    expect(classes.find((c) => c.name === 'I64')?.fields).toHaveLength(65);
+    expect(classes.find((c) => c.name === 'Config')?.unreadFields).toMatchObject({ cut: '64 levels of bases' });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'src/config.ts', line: 66 } });
+    expect(diagnostics[0]!.message).toContain('`I65 extends I64` is past 64 levels of bases');
+  });
+
+  it('does not recurse 5,000 deep when the chain is declared from its far end', { timeout: 60_000 }, async () => {
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(5000, true) }]);
+    expect(classes.find((c) => c.name === 'Config')?.unreadFields).toBeDefined();
+    expect(diagnostics).toHaveLength(1);
   });
 });

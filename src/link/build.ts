@@ -139,6 +139,13 @@ export function buildModel(input: ModelInput): Model {
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
   addLauncherFlags(commands, input.launcherFlags ?? []);
   addSubclassFields(commands, input.classes);
+  // A config type whose inherited fields a reading limit cut: its command is partly known.
+  for (const cmd of commands) {
+    for (const name of cmd.configClasses) {
+      const cut = classes.get(name)?.unreadFields;
+      if (cut && !cmd.unreadFlags) cmd.unreadFlags = cut;
+    }
+  }
   addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));

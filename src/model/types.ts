@@ -193,6 +193,12 @@ export interface ConfigClass {
   fields: ParamSpec[];
   /** The class name token. */
   location: SourceLocation;
+  /**
+   * Where a reading limit cut the fields it inherits (a TypeScript `extends` chain deeper than
+   * `MAX_BASE_DEPTH`), in `CommandSpec.unreadFlags`' shape: a command using it is partly known.
+   * Absent when every inherited field was read.
+   */
+  unreadFields?: { location: SourceLocation; construct: string; cut: string };
 }
 
 /** A console script declared by the project (`[project.scripts]`, `console_scripts`). */

@@ -132,6 +132,10 @@ export interface Owner {
 export interface Shape {
   fields: Map<string, ParamSpec>;
   bases: string[];
+  /** Levels of named bases its fields come through (0: none; see `MAX_BASE_DEPTH`). */
+  depth?: number;
+  /** Where a level limit cut its inherited fields (see `ConfigClass.unreadFields`). */
+  cut?: NonNullable<ConfigClass['unreadFields']>;
 }
 
 /** Function-like nodes whose body can be walked with bound parameters. */
