@@ -122,6 +122,18 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed", default=0, help="Random seed.")\n` +
       `    parser.add_argument("--name", default="run", help="Name of the run.")\n    parser.parse_args()\n`);
   },
+  // #33 fresh sweep D4: argparse sub-parsers nested 2,000 deep (35 s on main: every name's prefixes rebuilt).
+  'python-subparser-nest': (dir) => {
+    let s = 'import argparse\n\n\ndef main():\n    p0 = argparse.ArgumentParser(prog="tool")\n    p0.add_argument("--seed", default=0, help="Random seed.")\n    p0.add_argument("--name", default="run", help="Name of the run.")\n';
+    for (let i = 1; i < 2000; i++) s += `    s${i} = p${i - 1}.add_subparsers()\n    p${i} = s${i}.add_parser("c${i}")\n`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `${s}    p0.parse_args()\n`);
+  },
+  // #33 fresh sweep D6: setup.py listing 100,000 console scripts of one function (48 s on main).
+  'python-setup-many-scripts': (dir) => {
+    rmSync(path.join(dir, 'pyproject.toml'));
+    const scripts = Array.from({ length: 100_000 }, (_, i) => `"t${i}=tool.cli:main"`).join(', ');
+    writeFileSync(path.join(dir, 'setup.py'), `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main", ${scripts}]})\n`);
+  },
   // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {

@@ -173,10 +173,12 @@ export function buildModel(input: ModelInput): Model {
   const implied = new Set<string>();
   // Every name that has sub-commands (`tool`, `tool eval` of `tool eval run`), declared or implied.
   const groups = new Set<string>();
+  // From the longest prefix down, stopping at one already met (its own prefixes were added then):
+  // each prefix is built once, so sub-commands nested 2,000 deep are not cubic (#33 sweep D4).
   for (const name of byName.keys()) {
-    const words = name.split(' ');
-    for (let n = 1; n < words.length; n++) {
-      const prefix = words.slice(0, n).join(' ');
+    for (let end = name.lastIndexOf(' '); end > 0; end = name.lastIndexOf(' ', end - 1)) {
+      const prefix = name.slice(0, end);
+      if (groups.has(prefix)) break;
       groups.add(prefix);
       if (!byName.has(prefix)) implied.add(prefix);
     }
