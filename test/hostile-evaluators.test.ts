@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
 import { extractTypeScript } from '../src/extract/typescript/index.js';
+import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
 
 /** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
 async function flagNames(text: string): Promise<string[]> {
@@ -276,5 +277,17 @@ describe('TypeScript `extends` chains (#33 sweep D13)', () => {
     const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(5000, true) }]);
     expect(classes.find((c) => c.name === 'Config')?.unreadFields).toBeDefined();
     expect(diagnostics).toHaveLength(1);
+  });
+});
+
+describe('setup.py with many console scripts (#33 sweep D6)', () => {
+  it('reads the first 1,000 of 1,500 and says so, as pyproject.toml and setup.cfg do', async () => {
+    const scripts = Array.from({ length: 1500 }, (_, i) => `"t${i}=tool.cli:main"`).join(',\n    ');
+    const { entryPoints, diagnostics } = await readSetupPyEntryPoints([{ file: 'setup.py', text: `from setuptools import setup\nsetup(entry_points={"console_scripts": [\n    ${scripts}]})\n` }]);
+    expect(entryPoints).toHaveLength(1000);
+    expect(entryPoints.at(-1)?.name).toBe('t999');
+    expect(diagnostics).toEqual([
+      { ruleId: 'parse-error', severity: 'warn', message: 'setup.py:1003:5: declares 1500 console scripts; only the first 1000 are read', location: { file: 'setup.py', line: 1003, column: 5 } },
+    ]);
   });
 });

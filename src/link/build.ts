@@ -1140,10 +1140,17 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   }
 
   const byTarget = new Map<string, EntryPoint[]>();
+  // Names per target in a set: 100,000 console scripts naming one function were quadratic (#33 sweep D6).
+  const namesOf = new Map<string, Set<string>>();
   for (const ep of input.entryPoints) {
     if (claimed.has(ep.name) || ep.subcommand) continue; // a sub-command's other name: see addSubcommandScripts
     const list = byTarget.get(ep.target) ?? [];
-    if (!list.some((e) => e.name === ep.name)) list.push(ep);
+    let names = namesOf.get(ep.target);
+    if (!names) namesOf.set(ep.target, (names = new Set()));
+    if (!names.has(ep.name)) {
+      names.add(ep.name);
+      list.push(ep);
+    }
     byTarget.set(ep.target, list);
   }
   for (const [target, eps] of byTarget) {
