@@ -9,6 +9,8 @@ import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
 import { extractTypeScript } from '../src/extract/typescript/index.js';
 import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
+import { typeScriptFacts } from '../src/engine/typescript-facts.js';
+import type { InputDiagnostic } from '../src/model/types.js';
 
 /** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
 async function flagNames(text: string): Promise<string[]> {
@@ -288,6 +290,18 @@ describe('setup.py with many console scripts (#33 sweep D6)', () => {
     expect(entryPoints.at(-1)?.name).toBe('t999');
     expect(diagnostics).toEqual([
       { ruleId: 'parse-error', severity: 'warn', message: 'setup.py:1003:5: declares 1500 console scripts; only the first 1000 are read', location: { file: 'setup.py', line: 1003, column: 5 } },
+    ]);
+  });
+});
+
+describe('a TypeScript program file nested past the parser (#33 sweep item 6)', () => {
+  it('is one parse-error warning, not one per extractor that reads it', { timeout: 30_000 }, async () => {
+    const text = `import yargs from 'yargs';\nyargs(process.argv.slice(2)).option('x', { type: 'string' }).parse();\nexport const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n`;
+    const diagnostics: InputDiagnostic[] = [];
+    const packageJson = { file: 'package.json', text: JSON.stringify({ name: 'tsapp', bin: { tsapp: 'dist/cli.js' } }) };
+    await typeScriptFacts([{ file: 'src/cli.ts', text }], [packageJson], [], () => undefined, diagnostics);
+    expect(diagnostics.map((d) => `${d.location.file}:${d.location.line} ${d.message}`)).toEqual([
+      'src/cli.ts:1 src/cli.ts: the TypeScript parser failed (nested too deeply for it: Maximum call stack size exceeded); the file is not read',
     ]);
   });
 });
