@@ -120,7 +120,7 @@ const rule: Rule<Options> = {
       // A near miss, a nested key below a known parameter and the initial of exactly one parameter
       // (a likely short alias) are explained by what docdrift knows; only `unknown` is not.
       const report = (d: ReportDescriptor): void => {
-        if (cmd.unreadFlags && d.messageId === 'unknown') return;
+        if (cmd.unreadFlags && (d.messageId === 'unknown' || cmd.unreadFlags.cut !== undefined)) return;
         hold(cmd, usage.name, d.messageId !== 'unknown', d);
       };
       if (paramNameSet(cmd).has(usage.name)) {

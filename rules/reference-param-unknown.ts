@@ -107,6 +107,8 @@ const rule: Rule<Options> = {
       // nothing gets one summary instead (see partly-read.ts).
       const held: Judged[] = [];
       const runtimeOptions = cmds.some((c) => c.unreadFlags !== undefined);
+      // A reading limit cut the flags (`unreadFlags.cut`): any row may name one of those not read.
+      const cutFlags = cmds.some((c) => c.unreadFlags?.cut !== undefined);
       let knownRows = 0;
       let row: ReferenceRow;
       const words = new Set([...known, ...flagSpellings].flatMap(wordsOf));
@@ -115,7 +117,7 @@ const rule: Rule<Options> = {
         const near = (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
         // A command whose options are partly made at run time (`unreadFlags`, said in a note) may
         // have a row's name among those: only near misses of the names docdrift read are drift.
-        if (!near && runtimeOptions) return;
+        if ((!near && runtimeOptions) || cutFlags) return;
         held.push({ name, near, descriptor: d });
       };
       for (row of section.rows) {

@@ -115,6 +115,25 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const functions = Array.from({ length: 200 }, (_, i) => `def f${i}():\n    p = argparse.ArgumentParser()\n    for a in L:\n        for b in L:\n            x = a\n`);
     writeFileSync(path.join(dir, 'tool/loops.py'), `import argparse\nL = [${Array.from({ length: 512 }, (_, i) => i).join(', ')}]\n${functions.join('')}`);
   },
+  // #33 fresh sweep D1: a module-level loop that spends the file's budget before main() builds its parser.
+  'python-eval-budget-literal': (dir) => {
+    const L = `[${Array.from({ length: 512 }, (_, i) => i).join(', ')}]`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nn = 0\nfor a in ${L}:\n    for b in ${L}:\n        for c in ${L}:\n            n = n + 1\n\n\n` +
+      `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed", default=0, help="Random seed.")\n` +
+      `    parser.add_argument("--name", default="run", help="Name of the run.")\n    parser.parse_args()\n`);
+  },
+  // #33 fresh sweep D4: argparse sub-parsers nested 2,000 deep (35 s on main: every name's prefixes rebuilt).
+  'python-subparser-nest': (dir) => {
+    let s = 'import argparse\n\n\ndef main():\n    p0 = argparse.ArgumentParser(prog="tool")\n    p0.add_argument("--seed", default=0, help="Random seed.")\n    p0.add_argument("--name", default="run", help="Name of the run.")\n';
+    for (let i = 1; i < 2000; i++) s += `    s${i} = p${i - 1}.add_subparsers()\n    p${i} = s${i}.add_parser("c${i}")\n`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `${s}    p0.parse_args()\n`);
+  },
+  // #33 fresh sweep D6: setup.py listing 100,000 console scripts of one function (48 s on main).
+  'python-setup-many-scripts': (dir) => {
+    rmSync(path.join(dir, 'pyproject.toml'));
+    const scripts = Array.from({ length: 100_000 }, (_, i) => `"t${i}=tool.cli:main"`).join(', ');
+    writeFileSync(path.join(dir, 'setup.py'), `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main", ${scripts}]})\n`);
+  },
   // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
@@ -228,6 +247,23 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/yargs.ts'), `import yargs from 'yargs';\nyargs(process.argv.slice(2))${links((i) => `.option('o${i}', { type: 'string' })`)}.parse();\n`);
     writeFileSync(path.join(dir, 'src/sade.ts'), `import sade from 'sade';\nconst prog = sade('other');\nprog${links((i) => `.option('--o${i}', 'opt ${i}')`)};\nprog.parse(process.argv);\n`);
     writeFileSync(path.join(dir, 'src/cac.ts'), `import { cac } from 'cac';\nconst cli = cac('third');\ncli${links((i) => `.option('--o${i} <v>', 'opt ${i}')`)};\ncli.parse();\n`);
+  },
+  // #33 fresh sweep D7: an options object built by 40 chained spreads, every flag documented.
+  'ts-spread-chains': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const n = 40;
+    const objects = Array.from({ length: n }, (_, i) => `const o${i + 1} = { ...o${i}, k${i}: { type: 'string', describe: 'd' } };`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import yargs from 'yargs';\nconst o0 = { seed: { type: 'string', describe: 'd' } };\n${objects}\nyargs(process.argv.slice(2)).scriptName('tsapp').options(o${n}).parse();\n`);
+    const rows = ['seed', ...Array.from({ length: n }, (_, i) => `k${i}`)].map((k) => `| \`--${k}\` | d |`).join('\n');
+    writeFileSync(path.join(dir, 'docs/reference.md'), `${readFileSync(path.join(dir, 'docs/reference.md'), 'utf8')}\n### \`tsapp\`\n\n| Option | Description |\n| --- | --- |\n${rows}\n`);
+  },
+  // #33 fresh sweep D13: an `extends` chain 5,000 interfaces long (quadratic fields on main).
+  'ts-interface-chain': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const n = 5000;
+    const chain = Array.from({ length: n - 1 }, (_, i) => `export interface I${i + 1} extends I${i} { k${i + 1}?: string }`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `export interface I0 { seed: number }\n${chain}\nexport interface Config extends I${n - 1} {}\n`);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { tsapp: { config: 'src/cli.ts#Config' } } }));
   },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });

@@ -6,6 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
+import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
+import { extractTypeScript } from '../src/extract/typescript/index.js';
+import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
+import { typeScriptFacts } from '../src/engine/typescript-facts.js';
+import type { InputDiagnostic } from '../src/model/types.js';
 
 /** Flag names of the program `tool` read from `tool/cli.py` holding `text`. */
 async function flagNames(text: string): Promise<string[]> {
@@ -33,6 +38,83 @@ describe('Python partial evaluator: size and work budgets (#33 item 2)', () => {
     const started = performance.now();
     await extractPythonFlags([{ file: 'tool/cli.py', text }]);
     expect(performance.now() - started).toBeLessThan(8000);
+  });
+});
+
+describe('Python partial evaluator: loops run an unknown number of times (#33 sweep D2)', () => {
+  /** Flags and the unread construct of `tool/cli.py`'s one program. */
+  async function program(text: string): Promise<{ names: string[]; unread?: string }> {
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(commands).toHaveLength(1);
+    const c = commands[0]!;
+    return { names: c.params.map((p) => p.name).sort(), ...(c.unreadFlags ? { unread: c.unreadFlags.construct } : {}) };
+  }
+  const main = (lines: string[]): string =>
+    `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed")\n${lines.map((l) => `    ${l}\n`).join('')}    parser.parse_args()\n`;
+
+  it('gives a value carried through `while True:` the value unknown, not that of one pass', async () => {
+    const text = `import argparse\ns = "a"\nwhile True:\n    s = s + s\n${main(['parser.add_argument("--x" + s)'])}`;
+    expect(await program(text)).toEqual({ names: ['seed'], unread: 'parser.add_argument("--x" + s)' });
+  });
+
+  it('counts nothing through a `while` on an unknown condition (a counter, an augmented assignment, a walrus)', async () => {
+    const body = [
+      'i = 0', 'n = ""', 'while i < len(sys.argv):', '    i = i + 1', '    n += "a"', '    if (w := i) > 2:', '        break',
+      'parser.add_argument(f"--v{i}")', 'parser.add_argument("--n" + n)', 'parser.add_argument(f"--w{w}")',
+    ];
+    const { names, unread } = await program(`import argparse, sys\n${main(body)}`);
+    expect(names).toEqual(['seed']);
+    expect(unread).toBe('parser.add_argument(f"--v{i}")');
+  });
+
+  it('keeps names a `while False:` body would assign, and runs its `else:`', async () => {
+    const text = `import argparse\nt = "b"\nwhile False:\n    t = "c"\nelse:\n    u = "d"\n${main(['parser.add_argument("--t" + t)', 'parser.add_argument("--u" + u)'])}`;
+    expect(await program(text)).toEqual({ names: ['seed', 'tb', 'ud'] });
+  });
+
+  it('reads the flags of a `for` over an unknown collection once, but not values carried between its passes', async () => {
+    const body = [
+      'acc = "a"', 'last = "z"', 'for name in load_names():', '    acc = acc + name', '    last = "--fixed"', '    parser.add_argument(last)',
+      'parser.add_argument("--a" + acc)', 'parser.add_argument(last + "x")',
+    ];
+    const { names, unread } = await program(`import argparse\n${main(body)}`);
+    expect(names).toEqual(['fixed', 'seed']);
+    expect(unread).toBe('parser.add_argument("--a" + acc)');
+  });
+
+  it('still unrolls a `for` over a known list', async () => {
+    const body = ['acc = ""', 'for part in ["a", "b", "c"]:', '    acc = acc + part', 'parser.add_argument("--" + acc)'];
+    expect(await program(`import argparse\n${main(body)}`)).toEqual({ names: ['abc', 'seed'] });
+  });
+});
+
+describe('Python partial evaluator: a spent budget degrades values, not literal flags (#33 sweep D1)', () => {
+  const L = `[${Array.from({ length: 512 }, (_, i) => i).join(', ')}]`;
+
+  it('still reads main()\'s literal flags after a module-level loop spends the file\'s budget, and says where it ran out', { timeout: 20_000 }, async () => {
+    const text = `import argparse\nn = 0\nfor a in ${L}:\n    for b in ${L}:\n        for c in ${L}:\n            n = n + 1\n` +
+      `def add_common(p):\n    p.add_argument("--verbose")\n` +
+      `def main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed", default=0)\n    parser.add_argument("--name", default="run")\n` +
+      `    add_common(parser)\n    parser.add_argument(f"--n{n}")\n    parser.parse_args()\n`;
+    const started = performance.now();
+    const { commands, diagnostics } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(commands.map((c) => c.params.map((p) => p.name).sort())).toEqual([['name', 'seed', 'verbose']]);
+    expect(commands[0]!.unreadFlags?.construct).toBe('parser.add_argument(f"--n{n}")');
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'tool/cli.py', line: 3, column: 1 } });
+    expect(diagnostics[0]!.message).toContain('budget of tool/cli.py (200,000 steps) ran out');
+    expect(diagnostics[0]!.message).not.toMatch(/no reader/);
+  });
+
+  it('reads the flags added after a loop in the same function that spends the budget', { timeout: 20_000 }, async () => {
+    const text = `import argparse\nL = ${L}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n    k = "a"\n    for a in L:\n        for b in L:\n            k = a\n` +
+      `    parser.add_argument("--seed")\n    for c in ["x", "y"]:\n        parser.add_argument("--" + c)\n    parser.add_argument("--k" + k)\n    parser.parse_args()\n`;
+    const { commands, diagnostics } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    // A small loop after the budget ran out is still unrolled; what the big one computed is unknown.
+    expect(commands.map((c) => c.params.map((p) => p.name).sort())).toEqual([['seed', 'x', 'y']]);
+    expect(commands[0]!.unreadFlags?.construct).toBe('parser.add_argument("--k" + k)');
+    expect(diagnostics.map((d) => d.location.line)).toEqual([6]);
   });
 });
 
@@ -117,5 +199,109 @@ describe('did-you-mean over many names (#33 item 5)', () => {
     expect(hits).toBe(3000);
     // ~1 s on an idle machine (the scan of every candidate: over a minute).
     expect(performance.now() - started).toBeLessThan(8000);
+  });
+});
+
+describe('TypeScript flags objects built by chains of spreads (#33 sweep D7)', () => {
+  /** `const o0 = { seed }; const o1 = { ...o0, k0 }; …` then `use(o<n>)`; with `twice`, each object spreads the previous one twice. */
+  const chain = (n: number, use: (last: string) => string, twice = false): string =>
+    `const o0 = { seed: { type: 'string' } };\n${Array.from({ length: n }, (_, i) => `const o${i + 1} = { ...o${i}, ${twice ? `...o${i}, ` : ''}k${i}: { type: 'string' } };`).join('\n')}\n${use(`o${n}`)}\n`;
+  const yargs = (last: string): string => `import yargs from 'yargs';\nyargs(process.argv.slice(2)).scriptName('tsapp').options(${last}).parse();`;
+  async function read(text: string) {
+    const { commands } = await extractTypeScriptFlags([{ file: 'src/cli.ts', text }]);
+    expect(commands).toHaveLength(1);
+    return commands[0]!;
+  }
+
+  it('reads every key of an options object spread 20 levels deep', async () => {
+    const c = await read(chain(20, yargs));
+    expect(c.params.map((p) => p.name).sort()).toEqual(['seed', ...Array.from({ length: 20 }, (_, i) => `k${i}`)].sort());
+    expect(c.unreadFlags).toBeUndefined();
+    expect(c.passesUnknownFlags).toBeUndefined();
+  });
+
+  it('makes the command partly known, naming the spread where 32 levels cut the read of a 40-level chain', async () => {
+    const c = await read(chain(40, yargs));
+    expect(c.params).toHaveLength(33); // the object read and 32 levels of spreads below it
+    expect(c.passesUnknownFlags).toBe(true);
+    expect(c.unreadFlags).toMatchObject({ construct: '...o7', cut: '32 levels of spreads', location: { file: 'src/cli.ts', line: 9 } });
+  });
+
+  it('reads objects that spread the previous one twice, 60 levels, in bounded time (not 2^60 entries)', async () => {
+    const started = performance.now();
+    const c = await read(chain(60, yargs, true));
+    expect(performance.now() - started).toBeLessThan(8000);
+    expect(c.params).toHaveLength(33); // the object read and 32 levels of spreads below it
+    expect(c.unreadFlags?.cut).toBeDefined();
+  });
+
+  it('marks meow, citty and parseArgs flags objects cut by the limit the same way', async () => {
+    for (const use of [
+      (last: string) => `import meow from 'meow';\nconst cli = meow('help', { importMeta: import.meta, flags: ${last} });`,
+      (last: string) => `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'tsapp' }, args: ${last} }));`,
+      (last: string) => `import { parseArgs } from 'node:util';\nparseArgs({ options: ${last} });`,
+    ]) {
+      const c = await read(chain(40, use));
+      expect(c.unreadFlags?.construct, use('X')).toBe('...o7');
+    }
+  });
+});
+
+describe('TypeScript `extends` chains (#33 sweep D13)', () => {
+  /** Interfaces I0…I(n-1), each extending the one before and adding a key, then `Config extends I(n-1)`; `reversed` declares them far end first. */
+  const chain = (n: number, reversed = false): string => {
+    const lines = [`export interface I0 { seed: number }`, ...Array.from({ length: n - 1 }, (_, i) => `export interface I${i + 1} extends I${i} { k${i + 1}?: string }`)];
+    return `${(reversed ? lines.reverse() : lines).join('\n')}\nexport interface Config extends I${n - 1} {}\n`;
+  };
+
+  it('reads every inherited field of a chain 40 deep, with no note', async () => {
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(40) }]);
+    const config = classes.find((c) => c.name === 'Config')!;
+    expect(config.fields).toHaveLength(40);
+    expect(config.unreadFields).toBeUndefined();
+    expect(diagnostics).toEqual([]);
+  });
+
+  it('bounds a chain 5,000 deep: 64 levels of inherited fields per type, one warning, the type partly known', { timeout: 60_000 }, async () => {
+    const started = performance.now();
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(5000) }]);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    // n²/2 = 12.5 million inherited fields on main; now at most 65 per type.
+    expect(Math.max(...classes.map((c) => c.fields.length))).toBeLessThanOrEqual(65);
+    expect(classes.find((c) => c.name === 'I64')?.fields).toHaveLength(65);
+    expect(classes.find((c) => c.name === 'Config')?.unreadFields).toMatchObject({ cut: '64 levels of bases' });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'src/config.ts', line: 66 } });
+    expect(diagnostics[0]!.message).toContain('`I65 extends I64` is past 64 levels of bases');
+  });
+
+  it('does not recurse 5,000 deep when the chain is declared from its far end', { timeout: 60_000 }, async () => {
+    const { classes, diagnostics } = await extractTypeScript([{ file: 'src/config.ts', text: chain(5000, true) }]);
+    expect(classes.find((c) => c.name === 'Config')?.unreadFields).toBeDefined();
+    expect(diagnostics).toHaveLength(1);
+  });
+});
+
+describe('setup.py with many console scripts (#33 sweep D6)', () => {
+  it('reads the first 1,000 of 1,500 and says so, as pyproject.toml and setup.cfg do', async () => {
+    const scripts = Array.from({ length: 1500 }, (_, i) => `"t${i}=tool.cli:main"`).join(',\n    ');
+    const { entryPoints, diagnostics } = await readSetupPyEntryPoints([{ file: 'setup.py', text: `from setuptools import setup\nsetup(entry_points={"console_scripts": [\n    ${scripts}]})\n` }]);
+    expect(entryPoints).toHaveLength(1000);
+    expect(entryPoints.at(-1)?.name).toBe('t999');
+    expect(diagnostics).toEqual([
+      { ruleId: 'parse-error', severity: 'warn', message: 'setup.py:1003:5: declares 1500 console scripts; only the first 1000 are read', location: { file: 'setup.py', line: 1003, column: 5 } },
+    ]);
+  });
+});
+
+describe('a TypeScript program file nested past the parser (#33 sweep item 6)', () => {
+  it('is one parse-error warning, not one per extractor that reads it', { timeout: 30_000 }, async () => {
+    const text = `import yargs from 'yargs';\nyargs(process.argv.slice(2)).option('x', { type: 'string' }).parse();\nexport const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n`;
+    const diagnostics: InputDiagnostic[] = [];
+    const packageJson = { file: 'package.json', text: JSON.stringify({ name: 'tsapp', bin: { tsapp: 'dist/cli.js' } }) };
+    await typeScriptFacts([{ file: 'src/cli.ts', text }], [packageJson], [], () => undefined, diagnostics);
+    expect(diagnostics.map((d) => `${d.location.file}:${d.location.line} ${d.message}`)).toEqual([
+      'src/cli.ts:1 src/cli.ts: the TypeScript parser failed (nested too deeply for it: Maximum call stack size exceeded); the file is not read',
+    ]);
   });
 });

@@ -316,6 +316,17 @@ describe('a line feed in a file name cannot forge an output line (#33 item 13)',
     expect(lines.some((l) => l.startsWith('README.md:1:1'))).toBe(false);
   });
 
+  it('writes U+2028 and U+2029 in a file name as \\u2028 and \\u2029, in findings and in notes', async () => {
+    const { project } = sandbox();
+    writeFileSync(path.join(project, 'docs', 'a\u2028README.md:1:1 error\u2029forged.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const r = spawnSync(process.execPath, [BIN, '--root', project, '--no-cache'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).not.toMatch(/[\u2028\u2029]/);
+    expect(r.stdout.split('\n')).toContain('docs/a\\u2028README.md:1:1 error\\u2029forged.md');
+    const { formatNotes } = await import('../src/report/notes.js');
+    expect(formatNotes(['docs/a\u2028forged: line'])).toBe('docdrift: docs/a\\u2028forged: line\n');
+  });
+
   it('a note holding a line feed stays one stderr line', async () => {
     const { formatNotes } = await import('../src/report/notes.js');
     expect(formatNotes(['docs/a\nforged: line'])).toBe('docdrift: docs/a\\nforged: line\n');

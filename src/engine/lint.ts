@@ -431,6 +431,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   diagnostics.push(...entry.diagnostics);
   const setupPy = await readSetupPyEntryPoints(packaging.filter((f) => f.file === 'setup.py' || f.file.endsWith('/setup.py')));
   entry.entryPoints.push(...setupPy.entryPoints);
+  diagnostics.push(...setupPy.diagnostics);
 
   // A Python file hashed by the run cache is read only when its text is needed: its stored scan
   // (keyed by the hash) and its text facts (recorded when it was hashed) spare it, so a run in which

@@ -169,7 +169,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   for (const [at, { site, names }] of bySite) {
     const shown = names.slice(0, 3).map((n) => `\`${n}\``).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
     notes.push(
-      `${shown} ${names.length === 1 ? 'takes' : 'take'} flags docdrift does not know: options made at run time by \`${site.construct}\` (${at}), ` +
+      `${shown} ${names.length === 1 ? 'takes' : 'take'} flags docdrift does not know: ` +
+        (site.cut !== undefined ? `options in \`${site.construct}\` (${at}), past the ${site.cut} docdrift reads, ` : `options made at run time by \`${site.construct}\` (${at}), `) +
         `so flags ${names.length === 1 ? 'its' : 'their'} docs pass or list that docdrift did not read are not reported; ` +
         `declare them in \`commands.${JSON.stringify(names[0])}.flags\` of the docdrift config to check them.`,
     );

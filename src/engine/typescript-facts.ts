@@ -34,6 +34,11 @@ export interface TypeScriptFacts {
 /** A file's text as read: `undefined` when it could not be read. */
 type Read = (file: string) => string | undefined;
 
+/** What makes two diagnostics the same warning: rule, place and text. */
+function diagnosticKey(d: InputDiagnostic): string {
+  return `${d.ruleId}\0${d.location.file}\0${d.location.line}\0${d.location.column}\0${d.message}`;
+}
+
 /** Extracts the TypeScript facts; problems go to `diagnostics` (reads that fail, through `read`). */
 export async function typeScriptFacts(
   tsSources: Array<{ file: string; text: string }>,
@@ -73,7 +78,10 @@ export async function typeScriptFacts(
     const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
     const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
     const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons), packageJsons);
-    diagnostics.push(...tsFlags.diagnostics);
+    // Both extractors parse a program's files: a file they both fail on (nested past what the
+    // parser takes, a syntax error) is said once, not twice.
+    const said = new Set(ts.diagnostics.map(diagnosticKey));
+    diagnostics.push(...tsFlags.diagnostics.filter((d) => !said.has(diagnosticKey(d))));
     facts.flagCommands = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
     // Config fields the program sets from its flags travel on the program's root command.
     for (const fc of facts.flagCommands) {

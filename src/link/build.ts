@@ -149,6 +149,13 @@ export function buildModel(input: ModelInput): Model {
   ].map(resolveClass).filter((c): c is ConfigClass => c !== undefined));
   addLauncherFlags(commands, input.launcherFlags ?? []);
   addSubclassFields(commands, input.classes);
+  // A config type whose inherited fields a reading limit cut: its command is partly known.
+  for (const cmd of commands) {
+    for (const name of cmd.configClasses) {
+      const cut = classes.get(name)?.unreadFields;
+      if (cut && !cmd.unreadFlags) cmd.unreadFlags = cut;
+    }
+  }
   addSubcommandScripts(commands, input.entryPoints);
   // Sub-commands of a script (`tools/release.py prepare`) are script commands too.
   const scriptNames = new Set(commands.filter((c) => c.script).map((c) => c.name));
@@ -176,10 +183,12 @@ export function buildModel(input: ModelInput): Model {
   const implied = new Set<string>();
   // Every name that has sub-commands (`tool`, `tool eval` of `tool eval run`), declared or implied.
   const groups = new Set<string>();
+  // From the longest prefix down, stopping at one already met (its own prefixes were added then):
+  // each prefix is built once, so sub-commands nested 2,000 deep are not cubic (#33 sweep D4).
   for (const name of byName.keys()) {
-    const words = name.split(' ');
-    for (let n = 1; n < words.length; n++) {
-      const prefix = words.slice(0, n).join(' ');
+    for (let end = name.lastIndexOf(' '); end > 0; end = name.lastIndexOf(' ', end - 1)) {
+      const prefix = name.slice(0, end);
+      if (groups.has(prefix)) break;
       groups.add(prefix);
       if (!byName.has(prefix)) implied.add(prefix);
     }
@@ -1174,10 +1183,17 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   }
 
   const byTarget = new Map<string, EntryPoint[]>();
+  // Names per target in a set: 100,000 console scripts naming one function were quadratic (#33 sweep D6).
+  const namesOf = new Map<string, Set<string>>();
   for (const ep of input.entryPoints) {
     if (claimed.has(ep.name) || ep.subcommand) continue; // a sub-command's other name: see addSubcommandScripts
     const list = byTarget.get(ep.target) ?? [];
-    if (!list.some((e) => e.name === ep.name)) list.push(ep);
+    let names = namesOf.get(ep.target);
+    if (!names) namesOf.set(ep.target, (names = new Set()));
+    if (!names.has(ep.name)) {
+      names.add(ep.name);
+      list.push(ep);
+    }
     byTarget.set(ep.target, list);
   }
   for (const [target, eps] of byTarget) {

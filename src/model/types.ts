@@ -196,6 +196,12 @@ export interface ConfigClass {
   fields: ParamSpec[];
   /** The class name token. */
   location: SourceLocation;
+  /**
+   * Where a reading limit cut the fields it inherits (a TypeScript `extends` chain deeper than
+   * `MAX_BASE_DEPTH`), in `CommandSpec.unreadFlags`' shape: a command using it is partly known.
+   * Absent when every inherited field was read.
+   */
+  unreadFields?: { location: SourceLocation; construct: string; cut: string };
 }
 
 /** A console script declared by the project (`[project.scripts]`, `console_scripts`). */
@@ -290,7 +296,15 @@ export interface CommandSpec {
    * (`click.option(*keys, **option_kwargs)` applied in a loop over a config object's entries):
    * the command takes flags docdrift does not know, said once in a note. Absent when none.
    */
-  unreadFlags?: { location: SourceLocation; construct: string };
+  unreadFlags?: {
+    location: SourceLocation;
+    construct: string;
+    /**
+     * Set when a reading limit, not a run-time construct, hid the flags (`32 levels of
+     * spreads`): any name may be among them, near misses of the read ones included.
+     */
+    cut?: string;
+  };
   /**
    * What docdrift met in the program of a command whose parameters are unknown: the first use of
    * a CLI library its entry reaches (`docopt(__doc__)` at `navalfate/cli.py:16`) from which no

@@ -5,9 +5,11 @@
  * name, a heading, a file name) must never deliver raw to a terminal or a CI log: C0 controls
  * but tab and line feed, DEL, C1 controls (U+0080–U+009F: in 8-bit terminals `U+009B` is a CSI),
  * and the bidirectional overrides and isolates that reorder what a reader sees ("Trojan Source",
- * CVE-2021-42574): U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069.
+ * CVE-2021-42574): U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069; and the Unicode line
+ * and paragraph separators U+2028, U+2029, which editors, browsers and log viewers break lines
+ * at (a file name holding one could forge a line there as a line feed can).
  */
-const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
 
 /**
  * `text` with every unsafe character ({@link UNSAFE}) written as a visible escape: `\x1b` for a

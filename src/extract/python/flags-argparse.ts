@@ -1,6 +1,6 @@
 /** argparse flags: follows parsers, argument groups, parents and sub-parsers through the statements of module-level code and top-level functions (and the helpers they pass parsers to), without running Python. */
 import type { Node } from 'web-tree-sitter';
-import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
   type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
@@ -120,6 +120,8 @@ const MAX_EVAL_DEPTH = 250;
 export const MAX_PARSER_PARAMS = 2_000;
 /** Arguments copied from `parents=` over one evaluator's parsers at most (its total work). */
 export const MAX_INHERITED_PARAMS = 200_000;
+/** The most a loop over known items may cost (items × syntax nodes of its body) to be unrolled once its file's budget is spent. */
+const MAX_LITERAL_LOOP_COST = 10_000;
 /** How deep calls into helper functions and lambdas are followed. */
 const MAX_CALL_DEPTH = 8;
 /** A helper called with only known values is evaluated when its body has at most this many statements. */
@@ -147,7 +149,11 @@ const CONTAINERS = new Set([
  * collections (at most `EVAL_LIMITS.loopIterations` items) and `if`s on known conditions, within
  * `EVAL_LIMITS.steps` steps per file (its module code and the functions followed from it share
  * them) and `EVAL_LIMITS.runSteps` in all; computed strings and lists are capped in length and in
- * total size (`EVAL_LIMITS`): past a limit a value is unknown. A record whose other lambda writes one override
+ * total size (`EVAL_LIMITS`): past a limit a value is unknown. When a file's steps run out, the
+ * rest of it is read literally under a second budget of the same size (loops not unrolled, unless
+ * small, helpers with known values not evaluated), so flags written as literals are still read;
+ * `diagnostics` gets a `parse-error` warning naming where it ran out. A `while`, or a `for` over
+ * an unknown collection, runs its body once with every name it assigns unknown. A record whose other lambda writes one override
  * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
  * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
  *
@@ -160,7 +166,7 @@ const CONTAINERS = new Set([
  * though argparse marks `*` positionals required internally). Targets: see
  * {@link FlagCommand.target}; a parser passed as `parents=[…]` is a building block, not a command.
  */
-export function extractArgparse(ctx: FlagContext): FlagCommand[] {
+export function extractArgparse(ctx: FlagContext, diagnostics: InputDiagnostic[] = []): FlagCommand[] {
   const state = new ArgparseState(ctx);
   for (const module of ctx.modules.values()) {
     state.useBudgetOf(module);
@@ -200,7 +206,16 @@ export function extractArgparse(ctx: FlagContext): FlagCommand[] {
       if (module) follow({ module, name });
     }
   }
+  diagnostics.push(...state.budgetNotes());
   return state.commands();
+}
+
+/** Where a file's evaluation budget ran out: the file and node being run (the outermost loop it cut, else the statement or expression). */
+interface SpentAt {
+  file: string;
+  node: Node;
+  /** True when the whole run's budget, not only the file's, was spent. */
+  run: boolean;
 }
 
 class ArgparseState {
@@ -212,6 +227,22 @@ class ArgparseState {
   private readonly runBudget = new Budget(EVAL_LIMITS.runSteps, undefined, EVAL_LIMITS.runAllocation);
   private readonly fileBudgets = new Map<FlagModule, Budget>();
   private budget = this.runBudget;
+  /**
+   * Once a file's budget is spent, its code is still read, literally: loops are not unrolled
+   * (names they assign are unknown), helpers called with known values only are not evaluated,
+   * so the walk is linear in the code's size. That reading spends these budgets, the file's
+   * and the run's, so that it is bounded too.
+   */
+  private readonly literalRunBudget = new Budget(EVAL_LIMITS.runSteps, undefined, EVAL_LIMITS.runAllocation);
+  private readonly literalBudgets = new Map<FlagModule, Budget>();
+  /** The file whose budget is being spent, and whether it is read literally (its budget ran out). */
+  private budgetModule?: FlagModule;
+  private literal = false;
+  /** True while a loop is unrolled in a literal reading (one at a time, never nested). */
+  private literalLoop = false;
+  /** Files whose budget ran out, and where; and those whose literal reading ran out too. */
+  private readonly spentAt = new Map<FlagModule, SpentAt>();
+  private readonly literalSpentAt = new Map<FlagModule, SpentAt>();
   /** Current nesting of `evaluate` and `statement` (bounded by {@link MAX_EVAL_DEPTH}). */
   private depth = 0;
   private readonly parserClasses = new Map<string, boolean>();
@@ -220,9 +251,61 @@ class ArgparseState {
 
   /** Starts a top-level run (module code or a function) of `module`'s file: it spends that file's budget. */
   useBudgetOf(module: FlagModule): void {
+    this.budgetModule = module;
+    this.literal = this.spentAt.has(module);
+    if (this.literal) {
+      this.budget = this.literalBudgets.get(module)!;
+      return;
+    }
     let budget = this.fileBudgets.get(module);
     if (!budget) this.fileBudgets.set(module, (budget = new Budget(EVAL_LIMITS.steps, this.runBudget)));
     this.budget = budget;
+  }
+
+  /**
+   * Spends one step of the current file's budget. When it runs out, the file is read literally
+   * from here on (see {@link literalBudgets}) and the place is kept for the note; false only once
+   * the literal reading's budget is spent too.
+   */
+  private tick(frame: Frame, node: Node): boolean {
+    if (this.budget.tick()) return true;
+    const module = this.budgetModule;
+    if (!module) return false;
+    if (this.literal) {
+      if (!this.literalSpentAt.has(module)) this.literalSpentAt.set(module, { file: frame.module.info.file, node, run: this.literalRunBudget.spent });
+      return false;
+    }
+    this.spentAt.set(module, { file: frame.module.info.file, node, run: this.runBudget.spent });
+    this.literal = true;
+    const literal = new Budget(EVAL_LIMITS.steps, this.literalRunBudget);
+    this.literalBudgets.set(module, literal);
+    this.budget = literal;
+    return this.budget.tick();
+  }
+
+  /**
+   * One `parse-error` warning per file whose evaluation budget ran out (#33 sweep D1): where,
+   * which budget, and what became unknown; and one more when its literal reading ran out too.
+   */
+  budgetNotes(): InputDiagnostic[] {
+    const notes: InputDiagnostic[] = [];
+    const note = (at: SpentAt, message: string): void => {
+      const line = at.node.startPosition.row + 1;
+      const column = at.node.startPosition.column + 1;
+      notes.push({ ruleId: 'parse-error', severity: 'warn', message: `${at.file}:${line}:${column}: ${message}`, location: { file: at.file, line, column } });
+    };
+    const runSpent = [...this.spentAt.values()].filter((at) => at.run).length;
+    let runNoted = false;
+    for (const [module, at] of this.spentAt) {
+      if (at.run && runNoted) continue; // once the run's budget is spent, every later file is read literally: one note
+      runNoted ||= at.run;
+      const others = at.run && runSpent > 1 ? ` (and the ${runSpent - 1} files evaluated after it are read the same way)` : '';
+      const budget = at.run ? `the run's argparse evaluation budget (${EVAL_LIMITS.runSteps.toLocaleString('en-US')} steps)` : `the argparse evaluation budget of ${module.info.file} (${EVAL_LIMITS.steps.toLocaleString('en-US')} steps)`;
+      note(at, `${budget} ran out evaluating the code here: the values it computes are unknown, and the rest of the file's argparse code is read without unrolling loops or evaluating helpers (flags written as literals are still read)${others}`);
+      const cut = this.literalSpentAt.get(module);
+      if (cut) note(cut, `reading ${module.info.file}'s argparse code without evaluating it spent its budget too: flags added from here on are not read`);
+    }
+    return notes;
   }
 
   /** `value` when the budget can pay for its size (string characters or list items) and it is within the caps, else unknown. */
@@ -332,7 +415,7 @@ class ArgparseState {
 
   /** Runs one statement within {@link MAX_EVAL_DEPTH} (a deeper one is skipped: its effects are unknown). */
   private statement(frame: Frame, node: Node): Signal {
-    if (!this.budget.tick()) return 'return';
+    if (!this.tick(frame, node)) return 'return';
     if (this.depth >= MAX_EVAL_DEPTH) return undefined;
     this.depth++;
     try {
@@ -372,6 +455,8 @@ class ArgparseState {
         break;
       case 'for_statement':
         return this.forStatement(frame, node);
+      case 'while_statement':
+        return this.whileStatement(frame, node);
       case 'if_statement':
         return this.ifStatement(frame, node);
       default:
@@ -396,20 +481,75 @@ class ArgparseState {
     const body = node.childForFieldName('body');
     const iterable = right ? this.evaluate(frame, right) : undefined;
     const items = iterable ? iterate(iterable) : undefined;
-    if (items && left && body && items.length <= EVAL_LIMITS.loopIterations) {
+    if (items && left && body && items.length <= EVAL_LIMITS.loopIterations && !this.literal) {
       for (const item of items) {
         this.bind(frame, left, item);
         const signal = this.block(frame, body);
+        if (this.literal) {
+          // The file's budget ran out in this loop: it stops here, as if its trip count were unknown.
+          for (const name of [...boundNames(left), ...assignedNames(node)]) frame.env.set(name, undefined);
+          const at = this.spentAt.get(this.budgetModule!);
+          if (at) Object.assign(at, { file: frame.module.info.file, node });
+          return undefined;
+        }
         if (signal === 'break') break;
         if (signal === 'return') return signal;
       }
       return undefined;
     }
+    if (items && left && body && this.literal && !this.literalLoop) {
+      // Read literally (the budget ran out): a small loop over known items, not inside another
+      // such loop, is still unrolled while it costs at most a tenth of what is left.
+      const cost = items.length * body.descendantCount;
+      if (cost <= MAX_LITERAL_LOOP_COST && cost * 10 <= this.budget.remaining) {
+        this.literalLoop = true;
+        try {
+          for (const item of items) {
+            this.bind(frame, left, item);
+            const signal = this.block(frame, body);
+            if (signal === 'break') break;
+            if (signal === 'return') return signal;
+          }
+        } finally {
+          this.literalLoop = false;
+        }
+        return undefined;
+      }
+    }
     if (left) for (const name of boundNames(left)) frame.env.set(name, undefined);
+    this.unknownTrips(frame, node);
+    return undefined;
+  }
+
+  /**
+   * `while`: when its condition is known false the body never runs (only `else:` does); otherwise
+   * its trip count is unknown ({@link unknownTrips}), even for `while True:` (a loop left by
+   * `break`, or never: `while True: s = s + s` must not give `s` the value of one pass).
+   */
+  private whileStatement(frame: Frame, node: Node): Signal {
+    const condition = node.childForFieldName('condition');
+    if (condition && truthy(this.evaluate(frame, condition)) === false) {
+      const otherwise = node.childForFieldName('alternative')?.childForFieldName('body');
+      return otherwise ? this.block(frame, otherwise) : undefined;
+    }
+    this.unknownTrips(frame, node);
+    return undefined;
+  }
+
+  /**
+   * A loop run an unknown number of times (`while`, `for` over an unknown or too long
+   * collection): every name its body assigns is unknown before the one pass that reads its
+   * calls (a value carried from one iteration to the next, `s = s + s`, is never taken from
+   * one pass) and again after it (zero or many passes may have run). Signals of that pass are
+   * dropped: its `break` or `return` may not happen.
+   */
+  private unknownTrips(frame: Frame, node: Node): void {
+    const names = assignedNames(node);
+    for (const name of names) frame.env.set(name, undefined);
     for (const child of namedChildren(node)) {
       if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
     }
-    return undefined;
+    for (const name of names) frame.env.set(name, undefined);
   }
 
   /** `if`/`elif`/`else`: when every condition up to the taken branch is known, only that branch runs; otherwise all do. */
@@ -516,7 +656,7 @@ class ArgparseState {
    * expression CPython accepts (`not not … x`, `a.b.….z`, `f(f(…))`) overflows the stack (#33 item 3).
    */
   private evaluate(frame: Frame, node: Node): Value | undefined {
-    if (!this.budget.tick() || this.depth >= MAX_EVAL_DEPTH) return undefined;
+    if (this.depth >= MAX_EVAL_DEPTH || !this.tick(frame, node)) return undefined;
     this.depth++;
     try {
       return this.evaluateNode(frame, node);
@@ -804,7 +944,7 @@ class ArgparseState {
     const createsParsers = raw?.calls.some((c) => this.isArgumentParser(symbol.module, c.callee, raw.localBindings)
       || this.returnsParser(symbol, c.callee, raw.localBindings)) ?? false;
     // A helper called with known values only (`_value_flag("resume", "resume_from_cache", …)`).
-    const literalHelper = !read.unknown && values.length > 0 && values.every((v) => v !== undefined) && this.isSmall(symbol);
+    const literalHelper = !this.literal && !read.unknown && values.length > 0 && values.every((v) => v !== undefined) && this.isSmall(symbol);
     if (!passesObject && !createsParsers && !literalHelper) return undefined;
     return this.runFunction(symbol, read.positional, read.kwargs, frame.stack);
   }
@@ -1308,6 +1448,49 @@ function boundNames(target: Node): string[] {
     default:
       return [];
   }
+}
+
+/**
+ * The names a loop's statements bind in its frame: assignment and `for` targets, augmented
+ * assignments, walrus names, `with … as` and `except … as` targets, and nested `def`/`class`
+ * names, at any depth except inside nested functions, classes and lambdas (their own scopes).
+ * Walked with an explicit stack, so a deep body cannot overflow.
+ */
+function assignedNames(loop: Node): string[] {
+  const names = new Set<string>();
+  const stack: Node[] = namedChildren(loop).filter((c) => c.type === 'block' || c.type === 'else_clause');
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    switch (node.type) {
+      case 'function_definition':
+      case 'class_definition': {
+        const name = node.childForFieldName('name');
+        if (name) names.add(name.text);
+        continue;
+      }
+      case 'lambda':
+        continue;
+      case 'assignment':
+      case 'augmented_assignment':
+      case 'for_statement': {
+        const left = node.childForFieldName('left');
+        if (left) for (const name of left.type === 'identifier' ? [left.text] : boundNames(left)) names.add(name);
+        break;
+      }
+      case 'named_expression': {
+        const name = node.childForFieldName('name');
+        if (name) names.add(name.text);
+        break;
+      }
+      case 'as_pattern_target':
+        for (const name of namedChildren(node).flatMap(boundNames)) names.add(name);
+        break;
+      default:
+        break;
+    }
+    for (const child of namedChildren(node)) stack.push(child);
+  }
+  return [...names];
 }
 
 /** Builtins the evaluator computes on known values (unless the module defines the name). */

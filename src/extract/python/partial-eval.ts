@@ -63,6 +63,11 @@ export class Budget {
     if (this.allocated > this.allocationLimit) return false;
     return this.parent ? this.parent.allocate(units) : true;
   }
+  /** Steps left here and in the parent (the fewer). */
+  get remaining(): number {
+    const own = Math.max(0, this.limit - this.used);
+    return this.parent ? Math.min(own, this.parent.remaining) : own;
+  }
   /** True once no step is left (here or in the parent). */
   get spent(): boolean {
     return this.used >= this.limit || (this.parent?.spent ?? false);

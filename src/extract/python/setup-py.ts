@@ -4,6 +4,7 @@ import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
 import { getPythonParser } from './parser.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { fStringParts } from './partial-eval.js';
+import { MAX_BINS } from '../package-bins.js';
 
 /** How many module-level names a value may go through (`ENTRY_POINTS = {"console_scripts": SCRIPTS}`). */
 const MAX_NAME_HOPS = 4;
@@ -32,11 +33,13 @@ const MAX_NAME_HOPS = 4;
  */
 export async function readSetupPyEntryPoints(files: { file: string; text: string }[]): Promise<{ entryPoints: EntryPoint[]; diagnostics: InputDiagnostic[] }> {
   const entryPoints: EntryPoint[] = [];
-  if (files.length === 0) return { entryPoints, diagnostics: [] };
+  const diagnostics: InputDiagnostic[] = [];
+  if (files.length === 0) return { entryPoints, diagnostics };
   const parser = await getPythonParser();
   for (const { file, text } of files) {
     const tree = parser.parse(text);
     if (!tree) continue;
+    const before = entryPoints.length;
     try {
       const assigns = moduleAssigns(tree.rootNode);
       for (const call of setupCalls(tree.rootNode)) {
@@ -84,8 +87,15 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
     } finally {
       tree.delete();
     }
+    // As for pyproject.toml, setup.cfg and package.json `bin`: the first MAX_BINS are read, the rest said (#33 sweep D6).
+    const read = entryPoints.length - before;
+    if (read > MAX_BINS) {
+      const first = entryPoints[before + MAX_BINS]!.location;
+      diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file}:${first.line}:${first.column}: declares ${read} console scripts; only the first ${MAX_BINS} are read`, location: first });
+      entryPoints.length = before + MAX_BINS;
+    }
   }
-  return { entryPoints, diagnostics: [] };
+  return { entryPoints, diagnostics };
 }
 
 function cleanTarget(target: string): string {
@@ -131,6 +141,9 @@ function setupCalls(root: Node): Node[] {
       const name = fn ? dottedName(fn) : undefined;
       if (name && name[name.length - 1] === 'setup' && name.length <= 3) out.push(node);
     }
+    // A string holds no `setup()` call: its parts are not walked (100,000 console-script strings
+    // are 400,000 nodes otherwise).
+    if (node.type === 'string' || node.type === 'concatenated_string') continue;
     // Children pushed last first, so they are visited in source order.
     const children = namedChildren(node);
     for (let k = children.length - 1; k >= 0; k--) if (children[k]!.type !== 'class_definition') stack.push(children[k]!);

@@ -9,6 +9,12 @@ export interface UnreadFlags {
   location: SourceLocation;
   /** The construct as written, shortened to one line (`click.option(*keys, **option_kwargs)`). */
   construct: string;
+  /**
+   * Set when the construct is no run-time option maker but code docdrift stopped reading at a
+   * limit (`32 levels of spreads`), as the note says it: any flag may be among
+   * those not read, so near misses of the flags read are not reported either.
+   */
+  cut?: string;
 }
 
 /** One command of a program (the program itself or a sub-command), with the flags it accepts. */

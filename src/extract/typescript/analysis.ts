@@ -1,6 +1,6 @@
 /** Builds ConfigClasses from interfaces, classes, object type aliases and zod schemas, resolving bases and nested config types across files. */
 import { ts } from 'ts-morph';
-import type { ConfigClass, DefaultValue, ParamSpec } from '../../model/types.js';
+import type { ConfigClass, DefaultValue, InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
 import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipOuter, skipParens, typeText } from './syntax.js';
@@ -15,6 +15,17 @@ const KEY_PRESERVING = new Set(['Partial', 'Required', 'Readonly', 'NonNullable'
 const DEEP_UTILITIES = new Set(['DeepPartial', 'DeepReadonly', 'DeepRequired']);
 /** `Record` key types that mean "any key". */
 const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword, ts.SyntaxKind.UnknownKeyword]);
+
+/**
+ * How many levels of named bases (`interface I2 extends I1`, `class B extends A`, `A & B`) a
+ * config type's inherited fields are read through. Each type holds its inherited fields, so a
+ * chain of n types holds n²/2 of them: 5,000 took 18 s and 2.5 GB (#33 sweep D13). Past the
+ * limit a type gets its own fields and those of the nearer levels only, with `unreadFields` and
+ * one warning per file.
+ */
+export const MAX_BASE_DEPTH = 64;
+/** How many config types may be being built inside one another (a chain read from its far end) before a base is left unread. */
+const MAX_BUILD_NESTING = 500;
 
 /** Qualified name in the model's TypeScript form: `<file>#<TypeName>`. */
 export function qualify(file: string, name: string): string {
@@ -33,6 +44,13 @@ function mergeInto(into: Map<string, ParamSpec>, from: Iterable<ParamSpec>): voi
 export class Analysis implements ConfigAnalysis {
   private readonly memo = new Map<Declaration, ConfigClass | null>();
   private readonly inProgress = new Set<Declaration>();
+  /** By qualified name: levels of named bases a built type's fields come through, and where a limit cut them. */
+  private readonly depths = new Map<string, number>();
+  private readonly cuts = new Map<string, NonNullable<ConfigClass['unreadFields']>>();
+  /** How many times {@link MAX_BUILD_NESTING} left a base unread. */
+  private nestingCuts = 0;
+  /** Per file: the first type whose inherited fields a limit cut, and how many were. */
+  private readonly cutNotes = new Map<string, { cut: NonNullable<ConfigClass['unreadFields']>; types: number }>();
   /** Nested object types without a name of their own (`a: { … }`, `a: z.object({…})`), by qualified name. */
   readonly synthetic = new Map<string, ConfigClass>();
 
@@ -59,6 +77,12 @@ export class Analysis implements ConfigAnalysis {
     const known = this.memo.get(decl);
     if (known !== undefined) return known;
     if (this.inProgress.has(decl)) return null;
+    // Built from the far end of a long chain: left unread here (not memoised; read on its own
+    // later), and the type that asked is cut (see addBase).
+    if (this.inProgress.size >= MAX_BUILD_NESTING) {
+      this.nestingCuts++;
+      return null;
+    }
     this.inProgress.add(decl);
     let result: ConfigClass | null = null;
     try {
@@ -140,6 +164,13 @@ export class Analysis implements ConfigAnalysis {
       }
     }
     if (!shape) return null;
+    this.depths.set(owner.qualifiedName, shape.depth ?? 0);
+    if (shape.cut) {
+      this.cuts.set(owner.qualifiedName, shape.cut);
+      const note = this.cutNotes.get(shape.cut.location.file);
+      if (note) note.types++;
+      else this.cutNotes.set(shape.cut.location.file, { cut: shape.cut, types: 1 });
+    }
     return {
       name: decl.name,
       qualifiedName: owner.qualifiedName,
@@ -148,15 +179,41 @@ export class Analysis implements ConfigAnalysis {
       bases: shape.bases,
       fields: [...shape.fields.values()],
       location: locationOf(module.file, module.sf, nameNode),
+      ...(shape.cut ? { unreadFields: shape.cut } : {}),
     };
+  }
+
+  /** One `parse-error` warning per file where {@link MAX_BASE_DEPTH} cut inherited fields. */
+  baseDepthNotes(): InputDiagnostic[] {
+    return [...this.cutNotes.values()].map(({ cut, types }) => ({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${cut.location.file}:${cut.location.line}:${cut.location.column}: \`${cut.construct}\` is past ${cut.cut}: the fields it inherits from farther bases are not read (${types} type${types === 1 ? '' : 's'} so cut); commands using them are partly known`,
+      location: { file: cut.location.file, line: cut.location.line, column: cut.location.column },
+    }));
   }
 
   /** Adds the fields of an `extends` entry (or intersection member) to `shape`, recording it as a base. */
   private addBase(module: ModuleInfo, base: ts.ExpressionWithTypeArguments | ts.TypeNode, owner: Owner, shape: Shape): void {
+    const nestingCuts = this.nestingCuts;
     const found = this.shapeOfType(module, base, owner);
+    if (!found && this.nestingCuts > nestingCuts) {
+      shape.bases.push(base.getText(module.sf));
+      shape.cut ??= { location: locationOf(module.file, module.sf, base), construct: `${owner.name} extends ${base.getText(module.sf).slice(0, 60)}`, cut: `${MAX_BUILD_NESTING} bases read inside one another` };
+      return;
+    }
     if (found) {
-      mergeInto(shape.fields, found.fields.values());
+      // Levels of named bases the fields come through: one more than the deepest named base's.
+      const level = Math.max(found.depth ?? 0, ...found.bases.map((b) => (this.depths.has(b) ? (this.depths.get(b) as number) + 1 : 0)));
       shape.bases.push(...found.bases);
+      if (level > MAX_BASE_DEPTH) {
+        // Its fields are not merged: this type starts a new count (own fields, then nearer levels).
+        shape.cut ??= { location: locationOf(module.file, module.sf, base), construct: `${owner.name} extends ${base.getText(module.sf).slice(0, 60)}`, cut: `${MAX_BASE_DEPTH} levels of bases` };
+        return;
+      }
+      mergeInto(shape.fields, found.fields.values());
+      shape.depth = Math.max(shape.depth ?? 0, level);
+      shape.cut ??= found.cut ?? found.bases.map((b) => this.cuts.get(b)).find((c) => c !== undefined);
     } else {
       shape.bases.push(base.getText(module.sf));
     }

@@ -87,6 +87,7 @@ export function runExtraction(
       }
     }
   }
+  diagnostics.push(...analysis.baseDepthNotes());
   // Synthetic nested types are registered while fields are read, so collect them last.
   for (const synthetic of analysis.synthetic.values()) if (synthetic.fields.length > 0) classes.push(synthetic);
   // A declaration file (`types/shared.d.ts`) describes code that lives elsewhere: its types are

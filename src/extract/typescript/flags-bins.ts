@@ -16,6 +16,8 @@ export interface BinFlagCommand {
   inheritsParentFlags?: boolean;
   /** commander `.allowUnknownOption()`: undeclared flags are accepted (see `FlagCommand.passesUnknownFlags`). */
   passesUnknownFlags?: boolean;
+  /** Where a reading limit cut the command's flags (see `FlagCommand.unreadFlags` of the TypeScript extraction). */
+  unreadFlags?: ProgramFlags['unreadFlags'];
   /** Sub-commands are also made at run time under names docdrift cannot read (see `FlagCommand.dynamicSubcommands`). */
   dynamicSubcommands?: boolean;
   /**
@@ -78,6 +80,7 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
         // oclif, clipanion and citty parse a command's own flags only.
         ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander' || p.framework === 'cac' || p.framework === 'sade') ? { inheritsParentFlags: true } : {}),
         ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+        ...(p.unreadFlags ? { unreadFlags: p.unreadFlags } : {}),
         ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(p.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: p.dynamicSubcommandsBy } : {}),
         ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),

@@ -164,7 +164,10 @@ function fillDefinition(ev: FlagEvaluator, node: CommandNode, def: ts.ObjectLite
   if (meta.hidden) node.hidden = true;
   const entries = ev.objectEntries(def) ?? [];
   const args = entries.find((e) => e.key === 'args');
-  if (args) for (const a of ev.objectEntries(args.value) ?? []) node.params.push(argSpec(ev, a.key, a.keyNode, a.value));
+  if (args) {
+    for (const a of ev.objectEntries(args.value) ?? []) node.params.push(argSpec(ev, a.key, a.keyNode, a.value));
+    ev.markUnreadParts(node, ev.evaluate(args.value));
+  }
   const subs = entries.find((e) => e.key === 'subCommands');
   if (!subs) return;
   let subEntries = ev.objectEntries(subs.value);

@@ -80,6 +80,15 @@ const FACTORY_MEMBERS = new Set(['default', 'cac', 'CAC']);
  * link from its innermost receiver (see `evaluateChain`), so its length does not count.
  */
 export const MAX_EVAL_DEPTH = 400;
+/**
+ * How many levels of spreads an object's entries are read through (`{ ...o19, k19 }` where `o19`
+ * spreads `o18`, …; also `Object.assign` arguments and conditional spreads). A deeper object is
+ * cut: its entries are not read, and {@link Evaluator.spreadCut} names where, so that the command
+ * is partly known (`CommandNode.unreadFlags`) instead of missing flags silently (#33 sweep D7).
+ * Each object is read once per level (memoised per read), so objects that spread one another
+ * twice (`{ ...a, ...a }` chains) cost the number of objects times this, not 2^levels.
+ */
+export const MAX_SPREAD_DEPTH = 32;
 /** How many links of one call chain `evaluateChain` evaluates innermost first (a bound on the pre-pass; more links nest). */
 const MAX_CHAIN = 100_000;
 
@@ -106,6 +115,9 @@ export class Evaluator implements FlagEvaluator {
   private readonly thisBindings = new Map<ts.ClassLikeDeclaration, Value>();
   /** Every command node created, in creation order. */
   readonly nodes: CommandNode[] = [];
+  /** During one outermost {@link entries} / {@link hasUnknownParts} read: results by object node and level. */
+  private entriesMemo?: Map<ts.Node, Map<number, Entry[]>>;
+  private unknownMemo?: Map<ts.Node, Map<number, boolean>>;
   /** Warnings from {@link warn}: definitions over a limit. */
   readonly diagnostics: InputDiagnostic[] = [];
 
@@ -994,7 +1006,7 @@ export class Evaluator implements FlagEvaluator {
    * known: `...makeFlags(PROMPTS)` over a computed object, `...require(x)`; empty when every entry is known.
    */
   unreadSpreads(obj: ts.ObjectLiteralExpression | ts.CallExpression, depth = 0): ts.Expression[] {
-    if (depth > 8) return [];
+    if (depth > MAX_SPREAD_DEPTH) return [obj]; // cut: its entries are not read
     const out: ts.Expression[] = [];
     const visit = (expr: ts.Expression, d: number): void => {
       const e = skipOuter(expr);
@@ -1020,31 +1032,112 @@ export class Evaluator implements FlagEvaluator {
 
   /** The entries of an object literal (spreads of known objects inlined, in order), or `[]` for a value that is not one. */
   entries(value: Value | undefined, depth = 0): Entry[] {
-    if (value?.kind !== 'object' || depth > 8) return [];
-    const out: Entry[] = [];
-    if (ts.isCallExpression(value.node)) {
-      for (const arg of value.node.arguments) out.push(...this.entries(this.evaluate(arg), depth + 1));
+    if (value?.kind !== 'object' || depth > MAX_SPREAD_DEPTH) return [];
+    const outermost = this.entriesMemo === undefined;
+    const memo = (this.entriesMemo ??= new Map());
+    try {
+      const known = memo.get(value.node)?.get(depth);
+      if (known) return known;
+      const out = this.ownEntries(value, depth);
+      let byDepth = memo.get(value.node);
+      if (!byDepth) memo.set(value.node, (byDepth = new Map()));
+      byDepth.set(depth, out);
       return out;
+    } finally {
+      if (outermost) this.entriesMemo = undefined;
+    }
+  }
+
+  /**
+   * The entries of one object, spreads inlined. A key met again keeps its first place and takes
+   * the later entry, as a JavaScript object does (`{ ...a, x: 1 }`), so objects that spread one
+   * another twice give each key once, not 2^levels entries.
+   */
+  private ownEntries(value: Extract<Value, { kind: 'object' }>, depth: number): Entry[] {
+    const byKey = new Map<string, Entry>();
+    const add = (entries: Entry[]): void => {
+      for (const e of entries) byKey.set(e.key, e);
+    };
+    if (ts.isCallExpression(value.node)) {
+      for (const arg of value.node.arguments) add(this.entries(this.evaluate(arg), depth + 1));
+      return [...byKey.values()];
     }
     for (const p of value.node.properties) {
-      if (ts.isSpreadAssignment(p)) out.push(...this.spreadEntries(p.expression, depth + 1));
+      if (ts.isSpreadAssignment(p)) add(this.spreadEntries(p.expression, depth + 1));
       else if (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p)) {
         const key = propertyName(p.name);
-        if (key !== undefined) out.push({ key, keyNode: p.name, value: ts.isPropertyAssignment(p) ? p.initializer : p });
-      } else if (ts.isShorthandPropertyAssignment(p)) out.push({ key: p.name.text, keyNode: p.name, value: p.name });
+        if (key !== undefined) add([{ key, keyNode: p.name, value: ts.isPropertyAssignment(p) ? p.initializer : p }]);
+      } else if (ts.isShorthandPropertyAssignment(p)) add([{ key: p.name.text, keyNode: p.name, value: p.name }]);
     }
-    return out;
+    return [...byKey.values()];
   }
 
   /** Whether an object value has parts docdrift cannot read: a spread (`...getCommon()`) that is no known object. */
   hasUnknownParts(value: Value | undefined, depth = 0): boolean {
-    if (value?.kind !== 'object' || depth > 8) return false;
-    if (ts.isCallExpression(value.node)) return value.node.arguments.some((a) => this.hasUnknownParts(this.evaluate(a), depth + 1));
-    return value.node.properties.some((p) => {
-      if (!ts.isSpreadAssignment(p)) return false;
-      const spread = this.evaluate(p.expression);
-      return spread?.kind !== 'object' || this.hasUnknownParts(spread, depth + 1);
-    });
+    if (value?.kind !== 'object') return false;
+    if (depth > MAX_SPREAD_DEPTH) return true; // cut: its entries are not read
+    const outermost = this.unknownMemo === undefined;
+    const memo = (this.unknownMemo ??= new Map());
+    try {
+      const known = memo.get(value.node)?.get(depth);
+      if (known !== undefined) return known;
+      const node = value.node;
+      const result = ts.isCallExpression(node)
+        ? node.arguments.some((a) => this.hasUnknownParts(this.evaluate(a), depth + 1))
+        : node.properties.some((p) => {
+            if (!ts.isSpreadAssignment(p)) return false;
+            const spread = this.evaluate(p.expression);
+            return spread?.kind !== 'object' || this.hasUnknownParts(spread, depth + 1);
+          });
+      let byDepth = memo.get(node);
+      if (!byDepth) memo.set(node, (byDepth = new Map()));
+      byDepth.set(depth, result);
+      return result;
+    } finally {
+      if (outermost) this.unknownMemo = undefined;
+    }
+  }
+
+  /**
+   * The first spread (or `Object.assign` argument) past {@link MAX_SPREAD_DEPTH} levels of an
+   * object, whose entries are therefore not read; undefined when no level limit cuts it.
+   */
+  spreadCut(value: Value | undefined): ts.Expression | undefined {
+    const seen = new Set<string>();
+    const visit = (v: Value | undefined, depth: number): ts.Expression | undefined => {
+      if (v?.kind !== 'object') return undefined;
+      const key = `${depth}:${v.node.pos}:${v.node.end}:${sourceFileOf(v.node).fileName}`;
+      if (seen.has(key)) return undefined;
+      seen.add(key);
+      const parts = ts.isCallExpression(v.node) ? [...v.node.arguments] : v.node.properties.filter(ts.isSpreadAssignment).map((p) => p.expression);
+      for (const part of parts) {
+        const inner = this.evaluate(part);
+        if (inner?.kind !== 'object') continue;
+        if (depth + 1 > MAX_SPREAD_DEPTH) return part;
+        const cut = visit(inner, depth + 1);
+        if (cut) return cut;
+      }
+      return undefined;
+    };
+    return visit(value, 0);
+  }
+
+  /**
+   * Marks `node` for a flags object `value` whose entries were not all read: it takes flags
+   * docdrift does not know (`passesUnknownFlags`), and when a level limit cut the read
+   * ({@link spreadCut}) it is partly known, said once in a note (`unreadFlags` with `cut`).
+   */
+  markUnreadParts(node: CommandNode, value: Value | undefined): void {
+    if (!this.hasUnknownParts(value)) return;
+    node.passesUnknownFlags = true;
+    const cut = this.spreadCut(value);
+    if (!cut || node.unreadFlags) return;
+    const text = cut.getText(sourceFileOf(cut)).replace(/\s+/g, ' ');
+    node.unreadFlags = {
+      location: this.location(cut),
+      construct: `...${text.length > 60 ? `${text.slice(0, 57)}...` : text}`,
+      cut: `${MAX_SPREAD_DEPTH} levels of spreads`,
+    };
   }
 
   /**

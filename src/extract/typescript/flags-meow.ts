@@ -38,6 +38,7 @@ export function meowProgram(ev: FlagEvaluator, call: ts.CallExpression): Command
   const flagsEntry = options.find((e) => e.key === 'flags');
   const flags = flagsEntry ? ev.objectEntries(flagsEntry.value) : undefined;
   if (flagsEntry && !flags) node.passesUnknownFlags = true;
+  else if (flagsEntry) ev.markUnreadParts(node, ev.evaluate(flagsEntry.value));
   for (const flag of flags ?? []) node.params.push(meowFlag(ev, flag));
   // meow accepts flags `flags` does not declare unless `allowUnknownFlags: false`, and the program
   // may read them (`cli.flags.foo`): an option line of its help text is then a flag too.

@@ -1,6 +1,6 @@
 /** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
 import type { ts } from 'ts-morph';
-import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import type { CommandSpec, ParamSpec, SourceLocation } from '../../model/types.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
@@ -28,6 +28,8 @@ export interface CommandNode {
   parsed: boolean;
   /** commander `.allowUnknownOption()`: flags the command does not declare are accepted (and passed on). */
   passesUnknownFlags?: boolean;
+  /** Where a reading limit cut the command's flags (see `FlagCommand.unreadFlags`); absent when none did. */
+  unreadFlags?: NonNullable<CommandSpec['unreadFlags']>;
   /** `.command(name)` was called with a name that is no known string (sub-commands made at run time from a list docdrift cannot read). */
   dynamicSubcommands?: boolean;
   /**

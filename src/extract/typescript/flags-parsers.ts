@@ -145,6 +145,7 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
   const literal = ts.isExpression(optionsEntry.value) && ts.isObjectLiteralExpression(skipOuter(optionsEntry.value));
   if (!options || (options.length === 0 && !literal)) return undefined;
   const node = program(ev, 'parseArgs', call);
+  ev.markUnreadParts(node, ev.evaluate(optionsEntry.value));
   for (const option of options) {
     const spec = newParam(option.key, ev.location(option.keyNode));
     spec.dest = option.key;
@@ -237,7 +238,8 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
   if (!specNode) return undefined;
   const node = program(ev, 'arg', call);
   const entries = ev.objectEntries(specNode);
-  if (!entries || ev.hasUnknownParts(ev.evaluate(specNode))) node.passesUnknownFlags = true;
+  if (!entries) node.passesUnknownFlags = true;
+  else ev.markUnreadParts(node, ev.evaluate(specNode));
   const options = call.arguments[1] ? ev.objectEntries(call.arguments[1]) : undefined;
   if (options?.some((e) => e.key === 'permissive' && ev.booleanOf(e.value) === true)) node.passesUnknownFlags = true;
   const byKey = new Map<string, ParamSpec>();

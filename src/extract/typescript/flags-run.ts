@@ -130,6 +130,7 @@ function emit(node: CommandNode, path: string[], file: string, out: FlagCommand[
   if (node.hidden) command.hidden = true;
   if (node.deprecated) command.deprecated = true;
   if (node.passesUnknownFlags) command.passesUnknownFlags = true;
+  if (node.unreadFlags) command.unreadFlags = node.unreadFlags;
   if (node.dynamicSubcommands) command.dynamicSubcommands = true;
   if (node.dynamicSubcommands && node.dynamicSubcommandsBy !== undefined) command.dynamicSubcommandsBy = node.dynamicSubcommandsBy;
   if (node.defaultCommand !== undefined && node.children.some((c) => c.name === node.defaultCommand)) command.defaultSubcommand = node.defaultCommand;

@@ -29,7 +29,7 @@ export function applyYargs(ev: FlagEvaluator, node: CommandNode, method: string,
       const object = a1 === undefined ? ev.objectEntries(a0) : undefined;
       if (object) {
         for (const e of object) defineOption(ev, node, e.key, e.keyNode, e.value, positional);
-        if (a0 && ev.hasUnknownParts(ev.evaluate(a0))) node.passesUnknownFlags = true;
+        if (a0) ev.markUnreadParts(node, ev.evaluate(a0));
       }
       else if (a0) {
         const name = ev.stringOf(a0);
@@ -383,7 +383,7 @@ function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef):
   if (builder?.kind === 'function') ev.applyFunction(builder.node, [{ kind: 'command', node: target }]);
   else if (builder?.kind === 'object') {
     for (const e of ev.entries(builder)) defineOption(ev, target, e.key, e.keyNode, e.value, false);
-    if (ev.hasUnknownParts(builder)) target.passesUnknownFlags = true;
+    ev.markUnreadParts(target, builder);
   }
   // A builder docdrift cannot follow (a call's result, an object merged with unknown parts): its flags are unknown.
   else target.passesUnknownFlags = true;

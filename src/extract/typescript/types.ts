@@ -5,7 +5,7 @@
  * implements {@link FlagEvaluator} for the yargs and commander readers.
  */
 import type { ts } from 'ts-morph';
-import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
+import type { CommandSpec, ConfigClass, InputDiagnostic, ParamSpec, SourceLocation, DefaultValue } from '../../model/types.js';
 import type { CommandNode, FlagFramework } from './flags-node.js';
 import type { Resolver } from './resolve.js';
 import type { Declaration, ModuleInfo } from './scan.js';
@@ -93,6 +93,12 @@ export interface FlagCommand {
    */
   passesUnknownFlags?: boolean;
   /**
+   * Where docdrift stopped reading the command's flags at a limit (a flags object built by
+   * spreads nested more than `MAX_SPREAD_DEPTH` levels deep): the command is partly known, said
+   * once in a note naming the place; absent when every flag was read (implies `passesUnknownFlags`).
+   */
+  unreadFlags?: NonNullable<CommandSpec['unreadFlags']>;
+  /**
    * True when the command also gets sub-commands whose names are no string docdrift can read
    * (commander `.command(name)` in a loop over commands loaded at run time); absent otherwise.
    */
@@ -126,6 +132,10 @@ export interface Owner {
 export interface Shape {
   fields: Map<string, ParamSpec>;
   bases: string[];
+  /** Levels of named bases its fields come through (0: none; see `MAX_BASE_DEPTH`). */
+  depth?: number;
+  /** Where a level limit cut its inherited fields (see `ConfigClass.unreadFields`). */
+  cut?: NonNullable<ConfigClass['unreadFields']>;
 }
 
 /** Function-like nodes whose body can be walked with bound parameters. */
@@ -193,6 +203,8 @@ export interface FlagEvaluator {
   objectEntries(expr: ts.Node | undefined): Entry[] | undefined;
   /** Whether an object value has parts docdrift cannot read: a spread that is no known object. */
   hasUnknownParts(value: Value | undefined): boolean;
+  /** Marks a command whose flags object has parts not read (see `Evaluator.markUnreadParts`). */
+  markUnreadParts(node: CommandNode, value: Value | undefined): void;
   created(node: CommandNode): CommandNode;
   /** Gives a `.command('x')` child what its parent's `createCommand` override builds (see `Evaluator.subclassChild`). */
   subclassChild(parent: CommandNode, child: CommandNode): void;
