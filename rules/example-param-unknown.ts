@@ -103,7 +103,8 @@ const rule: Rule<Options> = {
       if (!list) judged.set(cmd, (list = []));
       let own = words.get(cmd);
       if (!own) words.set(cmd, (own = new Set(paramNames(cmd).flatMap(wordsOf))));
-      list.push({ name, near: near || sharesWord(name, own), descriptor: d });
+      // An env var shares its project's first word with every other one: only a did-you-mean makes it near.
+      list.push({ name, near: near || (d.messageId !== 'unknownEnv' && sharesWord(name, own)), descriptor: d });
     };
     const used = (cmd: CommandSpec, name: string): void => {
       let set = knownUsed.get(cmd);
@@ -121,7 +122,7 @@ const rule: Rule<Options> = {
       // (a likely short alias) are explained by what docdrift knows; only `unknown` is not.
       const report = (d: ReportDescriptor): void => {
         if (cmd.unreadFlags && (d.messageId === 'unknown' || cmd.unreadFlags.cut !== undefined)) return;
-        hold(cmd, usage.name, d.messageId !== 'unknown', d);
+        hold(cmd, usage.name, d.messageId !== 'unknown' && d.messageId !== 'unknownEnv', d);
       };
       if (paramNameSet(cmd).has(usage.name)) {
         used(cmd, usage.name);

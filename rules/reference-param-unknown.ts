@@ -114,7 +114,8 @@ const rule: Rule<Options> = {
       const words = new Set([...known, ...flagSpellings].flatMap(wordsOf));
       const report = (d: ReportDescriptor): void => {
         const name = d.messageId.startsWith('staleFlag') ? (d.data?.flag ?? '') : (row.names[0] ?? row.rawName);
-        const near = (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
+        // An env var shares its project's first word with every other one: only a did-you-mean makes it near.
+        const near = d.messageId === 'staleEnv' ? false : (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
         // A command whose options are partly made at run time (`unreadFlags`, said in a note) may
         // have a row's name among those: only near misses of the names docdrift read are drift.
         if ((!near && runtimeOptions) || cutFlags) return;

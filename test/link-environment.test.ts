@@ -255,3 +255,22 @@ describe('env rows as real pages write them', () => {
     expect(messages.map((m) => [m.ruleId, m.data?.name])).toEqual([]);
   });
 });
+
+describe('env cascades', () => {
+  it('variables a framework derives from flags (prefix + flag name) are not called unknown', () => {
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `AIDER_MODEL` |\n| `AIDER_DARK_MODE` |\n| `AIDER_HOME_DIR` |\n';
+    const cmd = run({ docs: {}, env: { vars: [envVar('AIDER_HOME_DIR', 'aider/main.py', 1)], dynamic: [] } }).model.commandByName(ENVIRONMENT_COMMAND)!;
+    const flags = new Set(['model', 'darkmode']);
+    expect(envNameStatus('AIDER_DARK_MODE', cmd, [], () => false, (f) => flags.has(f))).toBe('excluded');
+    expect(envNameStatus('AIDER_MODEL', cmd, [], () => false, (f) => flags.has(f))).toBe('excluded');
+    expect(envNameStatus('AIDER_GONE', cmd, [], () => false, (f) => flags.has(f))).toBe('own');
+    void text;
+  });
+
+  it('a section whose documented variables mostly match nothing read is one summary, not a finding per row', () => {
+    const rows = ['APP_A', 'APP_B', 'APP_C', 'APP_D', 'APP_E'].map((n) => `| \`${n}\` |`).join('\n');
+    const text = `## Environment variables\n\n| Name |\n|---|\n| \`APP_PORT\` |\n${rows}\n`;
+    const { messages } = run({ docs: { 'README.md': text }, env: { vars: [envVar('APP_PORT', 'app.py', 1)], dynamic: [] } });
+    expect(messages.map((m) => [m.ruleId, m.messageId])).toEqual([['reference-param-unknown', 'partlyRead']]);
+  });
+});

@@ -309,6 +309,10 @@ export function buildModel(input: ModelInput): Model {
     sections.push(...envSections);
   }
   const envWords = input.envWords ?? new Set<string>();
+  // Folded names of every command's flags and fields, built on first use (see envNameStatus).
+  let flagNameSet: Set<string> | undefined;
+  const flagNames = (): Set<string> =>
+    (flagNameSet ??= new Set(commands.filter((c) => c.kind !== 'environment').flatMap((c) => c.params.flatMap((p) => [p.name, ...p.aliases].filter((n) => n.length > 2).map((n) => foldSpelling(n))))));
   // A section scoped to one shipped config file (`configs/agent.yaml`): the keys that file sets.
   if (input.scopedFileKeys) {
     for (const s of sections) {
@@ -421,7 +425,7 @@ export function buildModel(input: ModelInput): Model {
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
     ...(envUnchecked.length > 0 ? { envUnchecked } : {}),
-    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n)) } : {}),
+    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded)) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

@@ -316,11 +316,18 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
  * (see `Model.envNameStatus`): `own` in the project's namespace (it shares its first word with a
  * variable the code reads, `QDRANT_SEARCH_LIM` beside `QDRANT_URL`); `foreign` for a variable
  * some other program may read (`OPENAI_API_KEY` passed to an SDK, `CUDA_VISIBLE_DEVICES`), drift
- * only as a near miss; `excluded` for a well-known one, one a computed read may produce
+ * only as a near miss; `excluded` for a well-known one, one named after a CLI flag or config
+ * field of a command behind a prefix of one or two words (`flagNamed`, given folded names:
+ * `AIDER_DARK_MODE` for `--dark-mode`), one a computed read may produce
  * (`os.environ[PREFIX + key]`), or one the code mentions anywhere (`mentioned`: a word of its text).
  */
-export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean): EnvNameStatus {
+export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false): EnvNameStatus {
   if (isWellKnownEnv(name) || mentioned(name)) return 'excluded';
+  // `AIDER_DARK_MODE` beside a `--dark-mode` flag: a framework derives the flag's variable
+  // (configargparse `auto_env_var_prefix`, click `auto_envvar_prefix`, yargs `.env()`), whether or
+  // not docdrift read the prefix.
+  const parts = name.split('_');
+  for (let i = 1; i < Math.min(parts.length, 3); i++) if (flagNamed(foldSpelling(parts.slice(i).join('_')))) return 'excluded';
   // A computed name with a literal start (`os.environ["APP_" + key]`) may be any variable so
   // spelled. One with none (`process.env[varName]`, an env substitution in config values) is
   // not taken to read a documented variable: a name the code holds anywhere (`{ port: 'APP_PORT' }`)
