@@ -26,9 +26,14 @@ const rule: Rule = {
     const partial = new Map<CommandSpec, boolean>();
     // Only a reference that says so (a selection, a changelog) is partial here: one inferred and
     // short may still be the command's whole reference, and its examples' flags are worth a row.
+    // Env vars (issue #31): an env reference is found by its content, and one listing under half
+    // of the variables the code reads is a selection too (as for a missing row).
     const declaredPartial = (cmd: CommandSpec): boolean => {
       let p = partial.get(cmd);
-      if (p === undefined) partial.set(cmd, (p = ['selection', 'history'].includes(partialReference(model, cmd)?.reason ?? '')));
+      if (p === undefined) {
+        const reason = partialReference(model, cmd)?.reason;
+        partial.set(cmd, (p = reason === 'selection' || reason === 'history' || (cmd.kind === 'environment' && reason !== undefined)));
+      }
       return p;
     };
     for (const usage of model.usages) {
@@ -36,6 +41,8 @@ const rule: Rule = {
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);
       if (!param || param.hidden) continue;
+      // A contributor guide sets the variables of the project's own tooling (`KEEP_OUTPUT=true npm run test:e2e`).
+      if (usage.syntax === 'env' && (model.doc(usage.file)?.contributor || model.doc(usage.file)?.partial)) continue;
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary || rowsFor(model, cmd, param).length > 0) continue;
