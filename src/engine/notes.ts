@@ -70,13 +70,11 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
 }
 
 /**
- * What a run says about environment variables (issue #31): variables documented while the code
- * docdrift reads reads none (not checked), or variables read with no env reference at all.
+ * What a run says about the variables the code reads when no env reference was found (issue #31);
+ * documented variables the code does not read at all are said from `Model.envUnchecked`.
  */
 function environmentNotes(model: Model, env: CommandSpec): string[] {
-  const sections = model.sectionsFor(env);
-  const documented = new Set(sections.flatMap((s) => s.rows.flatMap((r) => r.names)));
-  if (sections.length > 0 || documented.size > 0) return [];
+  if (model.sectionsFor(env).length > 0) return [];
   const read = env.params.filter((p) => !p.hidden);
   const shown = read.slice(0, 5).map((p) => `\`${p.name}\` (${p.location.file}:${p.location.line})`).join(', ');
   return [

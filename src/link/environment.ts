@@ -51,6 +51,11 @@ export function isToolingFile(file: string): boolean {
   return TOOLING_FILE.test(file);
 }
 
+/** A variable as users set it: a case-insensitive pydantic-settings name upper-case (`qdrant_url` → `QDRANT_URL`). */
+function userSpelling(v: ParamSpec): string {
+  return v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+}
+
 /** Order in which a variable's read sites give its type, default and description: a declaration beats a bare read. */
 const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2, read: 3 };
 
@@ -66,7 +71,7 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
 export function environmentCommand(env: EnvExtraction): CommandSpec | undefined {
   const byName = new Map<string, ParamSpec[]>();
   for (const v of env.vars) {
-    const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+    const name = userSpelling(v);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
     const list = byName.get(name);
     if (list) list.push(v);
@@ -351,7 +356,7 @@ export const ENV_HEADING_PATTERNS: readonly string[] = ['*environment variable*'
 export function envMentionNames(env: EnvExtraction): string[] {
   const out = new Set<string>();
   for (const v of env.vars) {
-    const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+    const name = userSpelling(v);
     if (name.includes('_') && name.length >= 4 && !isWellKnownEnv(name) && !isToolingFile(v.location.file)) out.add(name);
   }
   return [...out].sort();
