@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractJsonSchemas, MAX_ALLOF_DEPTH } from '../src/extract/jsonschema/index.js';
-import { MAX_SUBCOMMAND_DEPTH } from '../src/extract/python/flags-common.js';
+import { MAX_ATTACHED_PROGRAM_COMMANDS, MAX_SUBCOMMAND_DEPTH } from '../src/extract/python/flags-common.js';
 import { MAX_SOURCE_DEPTH } from '../src/extract/python/flags-click.js';
 import { extractPythonFlags } from '../src/extract/python/flags.js';
 import { compareDefault } from '../src/model/compare.js';
@@ -74,6 +74,15 @@ describe('sub-command trees nested 5,000 deep (#33 sweep, new reproductions)', (
     expect(top.at(-1)!.path).toHaveLength(MAX_SUBCOMMAND_DEPTH);
     expect(top.at(-1)!.dynamicSubcommands).toBe(true);
     expect(top.slice(0, -1).every((c) => !c.dynamicSubcommands)).toBe(true);
+    // Each nested group is a program of its own too (an entry point may name it), within one
+    // budget for all of them: 5,000 trees of 33 commands were 165,000 commands (+100 MB).
+    expect(r!.commands.length).toBeLessThanOrEqual(MAX_SUBCOMMAND_DEPTH + 1 + MAX_ATTACHED_PROGRAM_COMMANDS + 5000);
+    const near = r!.commands.filter((c) => c.target === 'addc:g3');
+    expect(near.map((c) => c.path.length)).toEqual([0, 1, 2, 3]);
+    expect(near.some((c) => c.dynamicSubcommands)).toBe(false);
+    const past = r!.commands.filter((c) => c.target === 'addc:g4999');
+    expect(past).toHaveLength(1);
+    expect(past[0]!.dynamicSubcommands).toBe(true);
     expect(ms).toBeLessThan(30_000);
   });
 

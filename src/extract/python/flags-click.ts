@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
-  stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  MAX_ATTACHED_PROGRAM_COMMANDS, MAX_COMMANDS_PER_PROGRAM, stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
@@ -201,18 +201,24 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
   }
   mergeSources(commands);
   const out: FlagCommand[] = [];
+  let attachedListed = 0;
   for (const root of commands.values()) {
     if (root.nested) continue;
     // A command attached to a group is also a program of its own when an entry point names it
     // (`pip-compile = "piptools.scripts.compile:cli"` beside `pip-tools compile`): it is listed
     // under its own target too, and a caller's target only when it is no group's child.
     const targets = root.attached ? [symbolKey(root.symbol)] : [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
-    const autoPrefixes = new Map<string, string | undefined>();
-    for (const { node: command, path, cut } of subcommandTree(root, (c) => c.children.map((child) => ({ node: child.command, name: child.name })))) {
-      const owner = [root.name, ...path].join(' ');
-      const parentPrefix = path.length === 0 ? undefined : autoPrefixes.get(path.slice(0, -1).join(' '));
+    // The auto prefix of each level of the current path: the tree comes in pre-order, so a
+    // command's parent is the latest command one level up (no per-path keys: trees can list
+    // 10,000 commands for each of thousands of roots).
+    const autoPrefixes: Array<string | undefined> = [];
+    const limit = root.attached ? Math.max(1, MAX_ATTACHED_PROGRAM_COMMANDS - attachedListed) : MAX_COMMANDS_PER_PROGRAM;
+    for (const { node: command, path, cut } of subcommandTree(root, (c) => c.children.map((child) => ({ node: child.command, name: child.name })), limit)) {
+      if (root.attached) attachedListed++;
+      const owner = path.length === 0 ? root.name : `${root.name} ${path.join(' ')}`;
+      const parentPrefix = path.length === 0 ? undefined : autoPrefixes[path.length - 1];
       const autoPrefix = autoEnvPrefixAt(command.autoEnvPrefix, parentPrefix, path.at(-1));
-      autoPrefixes.set(path.join(' '), autoPrefix);
+      autoPrefixes[path.length] = autoPrefix;
       const params = command.params.map((spec) => withAutoEnvVar({ ...spec, owner }, autoPrefix));
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};

@@ -439,6 +439,15 @@ export const MAX_SUBCOMMAND_DEPTH = 32;
  */
 export const MAX_COMMANDS_PER_PROGRAM = 10_000;
 
+/**
+ * How many commands the programs of groups that are also some group's sub-command list, all
+ * together, in one extraction. Each such group is listed as a program of its own too (an entry
+ * point may name it), so a chain of 5,000 nested groups listed 5,000 trees of 32 levels (165,000
+ * commands, 400 MB); past this budget such a group is listed alone, its sub-commands marked
+ * unknown. Projects have tens of nested groups, far under it.
+ */
+export const MAX_ATTACHED_PROGRAM_COMMANDS = 10_000;
+
 /** Location of a node in the module's file. */
 export function locate(module: FlagModule, node: Node): SourceLocation {
   return nodeLocation(module.info.file, node);
@@ -581,8 +590,13 @@ function outermost<R extends { start: number; end: number }>(ranges: R[]): R[] {
  *
  * @param root the program's top command
  * @param children a command's sub-commands with the names they are invoked by, in order
+ * @param limit the most commands to list (default {@link MAX_COMMANDS_PER_PROGRAM}; at least the root is)
  */
-export function* subcommandTree<T>(root: T, children: (node: T) => Array<{ node: T; name: string }>): Generator<{ node: T; path: string[]; cut: boolean }> {
+export function* subcommandTree<T>(
+  root: T,
+  children: (node: T) => Array<{ node: T; name: string }>,
+  limit = MAX_COMMANDS_PER_PROGRAM,
+): Generator<{ node: T; path: string[]; cut: boolean }> {
   interface Entry { node: T; path: string[]; up: Entry | undefined }
   const stack: Entry[] = [{ node: root, path: [], up: undefined }];
   let listed = 1;
@@ -594,7 +608,7 @@ export function* subcommandTree<T>(root: T, children: (node: T) => Array<{ node:
       for (let a: Entry | undefined = entry; a && !cycle; a = a.up) cycle = a.node === node;
       if (!cycle) kids.push({ node, path: [...entry.path, name], up: entry });
     }
-    const cut = kids.length > 0 && (entry.path.length >= MAX_SUBCOMMAND_DEPTH || listed + kids.length > MAX_COMMANDS_PER_PROGRAM);
+    const cut = kids.length > 0 && (entry.path.length >= MAX_SUBCOMMAND_DEPTH || listed + kids.length > limit);
     yield { node: entry.node, path: entry.path, cut };
     if (cut) continue;
     listed += kids.length;
