@@ -11,7 +11,7 @@ import { runRules } from '../src/engine/run-rules.js';
 import { rules } from '../rules/index.js';
 import { runNotes } from '../src/engine/notes.js';
 import { ENVIRONMENT_COMMAND, type DefaultValue, type EnvExtraction, type ParamSpec, type ReferenceRow, type Usage } from '../src/model/types.js';
-import { envColumnSection, envNameStatus, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
+import { envColumnSection, envNameStatus, environmentCommand, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
 
 /** An env-var read as the extractors describe it. */
 function envVar(name: string, file: string, line: number, extra: Partial<ParamSpec> = {}): ParamSpec {
@@ -272,5 +272,17 @@ describe('env cascades', () => {
     const text = `## Environment variables\n\n| Name |\n|---|\n| \`APP_PORT\` |\n${rows}\n`;
     const { messages } = run({ docs: { 'README.md': text }, env: { vars: [envVar('APP_PORT', 'app.py', 1)], dynamic: [] } });
     expect(messages.map((m) => [m.ruleId, m.messageId])).toEqual([['reference-param-unknown', 'partlyRead']]);
+  });
+});
+
+describe('variables the project supplies itself (EnvExtraction.internal)', () => {
+  it('are known (hidden), never demanded; the others still are', () => {
+    const at = { file: 'app/settings.py', line: 3, column: 5 };
+    const spec = (name: string) => ({ name, aliases: [], required: false, deprecated: false, hidden: false, origin: 'env-var' as const, owner: 'app.settings', location: at, envSource: 'read' as const });
+    const cmd = environmentCommand({ vars: [spec('APP_SECRET'), spec('APP_URL')], dynamic: [], internal: [{ name: 'APP_SECRET', location: at, reason: 'written by the code' }] });
+    expect(cmd!.params.find((p) => p.name === 'APP_SECRET')!.hidden).toBe(true);
+    expect(cmd!.params.find((p) => p.name === 'APP_URL')!.hidden).toBe(false);
+    // Only internal ones: no variable a user sets, no command.
+    expect(environmentCommand({ vars: [spec('APP_SECRET')], dynamic: [], internal: [{ name: 'APP_SECRET', location: at, reason: 'set by the container image' }] })).toBeUndefined();
   });
 });

@@ -16,7 +16,8 @@ export function noEnv(): EnvExtraction {
  * linker merges them by name.
  */
 export function mergeEnv(...parts: Array<EnvExtraction | undefined>): EnvExtraction {
-  return { vars: parts.flatMap((p) => p?.vars ?? []), dynamic: parts.flatMap((p) => p?.dynamic ?? []) };
+  const internal = parts.flatMap((p) => p?.internal ?? []);
+  return { vars: parts.flatMap((p) => p?.vars ?? []), dynamic: parts.flatMap((p) => p?.dynamic ?? []), ...(internal.length > 0 ? { internal } : {}) };
 }
 
 /**

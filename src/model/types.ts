@@ -67,6 +67,23 @@ export interface EnvExtraction {
    */
   vars: ParamSpec[];
   dynamic: DynamicEnvRead[];
+  /**
+   * Variables the project supplies itself, so users do not set them: written by its own code
+   * (`os.environ["X"] = …`, `process.env.X = …`), set by its container image (`ENV X=…` in a
+   * Dockerfile), passed to a settings class by the code that builds it (`Settings(SECRET=…)`), or a
+   * settings field whose type no text can fill. Known, never demanded in the docs; still checked
+   * where documented. Absent when none.
+   */
+  internal?: InternalEnvVar[];
+}
+
+/** A variable the project supplies itself (see {@link EnvExtraction.internal}). */
+export interface InternalEnvVar {
+  name: string;
+  /** Where the project supplies it (the write, the `ENV` line, the constructor call, the field). */
+  location: SourceLocation;
+  /** Why, for notes and `--explain`: `written by the code`, `set by the container image`… */
+  reason: string;
 }
 
 /**
