@@ -2,7 +2,7 @@
 import type { ReportDescriptor, Rule } from '../src/model/rule.js';
 import { NameIndex, suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
-import type { CommandSpec } from '../src/model/types.js';
+import { ENVIRONMENT_COMMAND, type CommandSpec } from '../src/model/types.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
 interface Options {
@@ -35,7 +35,7 @@ const rule: Rule<Options> = {
       checkProse: {
         type: 'boolean',
         description:
-          'Also check CLI flags named in prose inline code (`` Pass `--vault_password_env_var`. ``) on a page that belongs to one command (its reference section, or a single-command project). Reported with their own messageIds, `unknownInProse` and `unknownInProseWithSuggestion`.',
+          'Also check CLI flags named in prose inline code (`` Pass `--vault_password_env_var`. ``) on a page that belongs to one command (its reference section, or a single-command project), and environment variables a sentence names as such (`` the `APP_MODE` environment variable ``). Reported with their own messageIds, `unknownInProse`/`unknownInProseWithSuggestion` and `unknownEnvInProse`/`unknownEnvInProseWithSuggestion`.',
         default: true,
       },
       summarizeAtUnknown: {
@@ -60,6 +60,10 @@ const rule: Rule<Options> = {
         'The example sets environment variable `{{name}}`, which the code never reads. Did you mean `{{suggestion}}`?',
       unknownEnv:
         'The example sets environment variable `{{name}}`, which the code never reads.',
+      unknownEnvInProseWithSuggestion:
+        'Environment variable `{{name}}` is named in prose, but the code never reads it. Did you mean `{{suggestion}}`?',
+      unknownEnvInProse:
+        'Environment variable `{{name}}` is named in prose, but the code never reads it.',
       unknownSubkeyWithSuggestion:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
       unknownShortAlias:
@@ -104,7 +108,7 @@ const rule: Rule<Options> = {
       let own = words.get(cmd);
       if (!own) words.set(cmd, (own = new Set(paramNames(cmd).flatMap(wordsOf))));
       // An env var shares its project's first word with every other one: only a did-you-mean makes it near.
-      list.push({ name, near: near || (d.messageId !== 'unknownEnv' && sharesWord(name, own)), descriptor: d });
+      list.push({ name, near: near || (d.messageId !== 'unknownEnv' && d.messageId !== 'unknownEnvInProse' && sharesWord(name, own)), descriptor: d });
     };
     const used = (cmd: CommandSpec, name: string): void => {
       let set = knownUsed.get(cmd);
@@ -288,6 +292,39 @@ const rule: Rule<Options> = {
         suggestion: suggestion ? flag.raw.replace(flag.name, suggestion) : undefined,
       });
     }
+    checkProseEnv();
+    }
+
+    // Issue #31: an environment variable named in prose (`` the `QUAMASH_QTIMPL` environment
+    // variable ``) that the code never reads, judged as one an example sets (`envNameStatus`). A
+    // name an env row of the same page documents is left to that row's finding.
+    function checkProseEnv(): void {
+      const envCmd = model.commandByName(ENVIRONMENT_COMMAND);
+      if (!envCmd?.paramsKnown || !model.envNameStatus) return;
+      const known = paramNameSet(envCmd);
+      let index: NameIndex | undefined;
+      for (const doc of model.docs) {
+        if (doc.historical) continue;
+        const mentions = (doc.proseCodes ?? []).filter((p) => p.envName !== undefined && !known.has(p.envName));
+        if (mentions.length === 0) continue;
+        const rows = new Set(model.sectionsFor(envCmd).filter((s) => s.file === doc.file).flatMap((s) => s.rows.flatMap((r) => r.names)));
+        for (const mention of mentions) {
+          const name = mention.envName!;
+          if (rows.has(name) || model.isIgnored(name)) continue;
+          const status = model.envNameStatus(name);
+          if (status === 'excluded') continue;
+          index ??= new NameIndex(paramNames(envCmd));
+          const [suggestion] = suggestNames(name, index, 1);
+          if (status === 'foreign' && !suggestion) continue;
+          hold(envCmd, name, suggestion !== undefined, {
+            messageId: suggestion ? 'unknownEnvInProseWithSuggestion' : 'unknownEnvInProse',
+            data: { name, ...(suggestion ? { suggestion } : {}) },
+            location: mention.location,
+            related: definedBy(model, envCmd),
+            suggestion: suggestion ? mention.code.replace(name, suggestion) : undefined,
+          });
+        }
+      }
     }
   },
 };

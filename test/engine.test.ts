@@ -26,6 +26,19 @@ describe('mentionMatcher', () => {
     expect(mentions('# Guide\n\nCommon options are below.')).toBe(false);
   });
 
+  it('with env checking, reads a page whose prose names an environment variable as such (issue #31), either way round', () => {
+    const env = mentionMatcher(['tool'], [], [], true);
+    expect(env.test('* Force the Qt binding with ``QUQMASH_QTIMPL`` environment variable.')).toBe(true);
+    expect(env.test('Set the env var `$APP_CACHE_DIR` before starting.')).toBe(true);
+    expect(env.test('The `APP_CACHE_DIR=/tmp` environment variable')).toBe(true);
+    // Not a variable by its sentence, a one-word name, or the words in another sentence.
+    expect(env.test('The constant `MAX_RETRY_COUNT` sets retries.')).toBe(false);
+    expect(env.test('The `PORT` environment variable.')).toBe(false);
+    expect(env.test('See `APP_CACHE_DIR`. Other environment variables are below.')).toBe(false);
+    expect(mentionMatcher(['tool'], []).test('Set the env var `$APP_CACHE_DIR`.')).toBe(false);
+    expect(env.key).not.toBe(mentionMatcher(['tool'], []).key);
+  });
+
   it('has a key that differs exactly when the accepted texts may differ', () => {
     // The per-file cache keeps each page's answer under the key (src/engine/doc-texts.ts).
     expect(mentionMatcher(['b', 'a', 'a', ''], ['X']).key).toBe(mentionMatcher(['a', 'b'], ['X']).key);

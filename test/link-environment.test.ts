@@ -286,3 +286,38 @@ describe('variables the project supplies itself (EnvExtraction.internal)', () =>
     expect(environmentCommand({ vars: [spec('APP_SECRET')], dynamic: [], internal: [{ name: 'APP_SECRET', location: at, reason: 'set by the container image' }] })).toBeUndefined();
   });
 });
+
+describe('environment variables named in prose (example-param-unknown, unknownEnvInProse)', () => {
+  const env: EnvExtraction = { vars: [envVar('QUAMASH_QTIMPL', 'quamash/__init__.py', 24), envVar('QUAMASH_DEBUG', 'quamash/__init__.py', 30)], dynamic: [] };
+  const proseFindings = (text: string, extra: Partial<Project> = {}) =>
+    run({ docs: { 'README.md': text }, env, ...extra }).messages.filter((m) => m.messageId?.startsWith('unknownEnvInProse'));
+
+  it('reports a misspelt variable a sentence names as an environment variable, with the read one as did-you-mean', () => {
+    const found = proseFindings('# quamash\n\n## Changes\n\n* Force which Qt implementation to use with the `QUQMASH_QTIMPL` environment variable.\n');
+    expect(found.map((m) => [m.messageId, m.line, m.column, m.suggestion])).toEqual([['unknownEnvInProseWithSuggestion', 5, 49, 'QUAMASH_QTIMPL']]);
+    expect(found[0]!.reason).toBe('Environment variable `QUQMASH_QTIMPL` is named in prose, but the code never reads it. Did you mean `QUAMASH_QTIMPL`?');
+  });
+
+  it('reads `$NAME`, the env words before the name, and the project namespace without a did-you-mean', () => {
+    const found = proseFindings('# quamash\n\nSet the environment variable `$QUAMASH_TRACE_ALL_EVENTS` to trace. Use `QUAMASH_QTIMPL` to pick Qt.\n');
+    expect(found.map((m) => [m.messageId, m.data?.name])).toEqual([['unknownEnvInProse', 'QUAMASH_TRACE_ALL_EVENTS']]);
+  });
+
+  it('says nothing of read, well-known, foreign or unrelated names, nor of a name the sentence does not call a variable', () => {
+    expect(proseFindings([
+      '# quamash',
+      '',
+      'The `QUAMASH_QTIMPL` environment variable picks the Qt binding; `HOME` and the `CUDA_VISIBLE_DEVICES` environment variable are not ours.',
+      '',
+      'The constant `MAX_RETRY_COUNT` sets retries.',
+      '',
+    ].join('\n'))).toEqual([]);
+  });
+
+  it('leaves a name an env row of the same page documents to the row finding', () => {
+    const page = '# quamash\n\n## Environment variables\n\n| Name | Description |\n|---|---|\n| `QUAMASH_QTIMPL` | Qt binding |\n| `QUAMASH_TRACE` | Trace events |\n\nSet the `QUAMASH_TRACE` environment variable to trace.\n';
+    const { messages } = run({ docs: { 'README.md': page }, env });
+    expect(messages.filter((m) => m.messageId?.startsWith('unknownEnvInProse'))).toEqual([]);
+    expect(messages.some((m) => m.ruleId === 'reference-param-unknown' && m.data?.name === 'QUAMASH_TRACE')).toBe(true);
+  });
+});

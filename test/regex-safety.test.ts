@@ -66,6 +66,8 @@ describe('document text under pathological 100k-character inputs', () => {
     ['normalizeParamName: a long run of trailing punctuation', () => normalizeParamName(`a${','.repeat(N)}\u0000,`)],
     ['defaultFromDescription: a value of dots', () => defaultFromDescription(`Default: ${'.'.repeat(N)}\u0000.`, [])],
     ['mentionMatcher: a heading line of # characters', () => mentionMatcher(['tool'], []).test(`# #${'#'.repeat(N)}\u0000`)],
+    ['mentionMatcher: env prose, many backticked names without the words', () => mentionMatcher([], [], [], true).test(`\`A_B\` ${'x'.repeat(50)} `.repeat(N / 60))],
+    ['mentionMatcher: env prose, env words then many names', () => mentionMatcher([], [], [], true).test(`env var ${'`A_B '.repeat(N / 5)}`)],
     ['mentionMatcher: many heading lines', () => mentionMatcher([], []).test(`# a${' \t#'.repeat(N / 3)}x\n`.repeat(3))],
   ])('%s', (_name, fn) => {
     expect(timed(fn)).toBeLessThan(BOUND_MS);

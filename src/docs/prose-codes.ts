@@ -99,8 +99,9 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   return out;
 
   function read(t: Extract<Token, { kind: 'code' }>, i: number, code: string): void {
-    if (!TOKEN_RE.test(code) && !FLAG_VALUE_RE.test(code)) return;
-    const name = trimDot(normalizeParamName(code));
+    const tokenLike = TOKEN_RE.test(code) || FLAG_VALUE_RE.test(code);
+    if (!tokenLike && !ENV_SPAN_RE.test(code)) return;
+    const name = trimDot(normalizeParamName(tokenLike ? code : ENV_SPAN_RE.exec(code)![1]!));
     // A file name (`config.yaml`) is not the `config` parameter.
     if (name === '' || FILE_RE.test(name)) return;
     const following = followingProse(list, i);
@@ -111,13 +112,31 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     if (/^[\s*_]*(?:prefix|suffix|units?|(?:custom\s+)?propert(?:y|ies)|variables?)\b/i.test(following)) return;
     const explained = explains(following);
     const flag = FLAG_RE.test(code);
-    if (!explained && !flag) return;
+    const envName = flag ? undefined : envMention(code, following, precedingSentence(list, i));
+    if ((!explained && !flag && envName === undefined) || (!tokenLike && envName === undefined)) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
     // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
     const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
     const before = flag ? precedingSentence(list, i) : '';
-    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), ...(before !== '' ? { before } : {}), location: locationOf(file, t.node) });
+    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), ...(before !== '' ? { before } : {}), ...(envName !== undefined ? { envName } : {}), location: locationOf(file, t.node) });
   }
+}
+
+/** An environment variable's name as prose writes it: `QDRANT_URL`, `$QDRANT_URL`, `${QDRANT_URL}`, `QDRANT_URL=1`. */
+const ENV_SPAN_RE = /^(?:\$\{?)?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?(?:=\S*)?$/;
+/** Words that say a name is an environment variable: "environment variable(s)", "env var", "envvar". */
+const ENV_WORDS_RE = /\benv(?:ironment)?[\s_-]*var(?:iable)?s?\b|\benvvars?\b/i;
+
+/**
+ * The variable a code span names when its sentence says it is an environment variable (issue
+ * #31): `` use the `QUAMASH_QTIMPL` environment variable ``, `` set the env var `$APP_HOME` ``.
+ * Multi-word upper-case names only (`APP_HOME`, not `PORT`), whose sentence names environment
+ * variables before or after the span.
+ */
+function envMention(code: string, following: string, before: string): string | undefined {
+  const m = ENV_SPAN_RE.exec(code);
+  if (!m) return undefined;
+  return ENV_WORDS_RE.test(following) || ENV_WORDS_RE.test(before) ? m[1]! : undefined;
 }
 
 /** Whether a code span names an option: a dash-prefixed token (`--out`, `-p`, `--format=json`). */

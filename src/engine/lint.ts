@@ -820,6 +820,7 @@ export function parseDocs(
     [...entryPoints.map((e) => e.name), ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])],
     [...sectionPatterns(config), ...(config.env.check ? [...ENV_HEADING_PATTERNS, ...config.env.sections] : [])],
     keyNames,
+    config.env.check,
   );
   const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
@@ -1076,16 +1077,17 @@ export function effectiveGlobalParameters<S extends { text: string }>(
  * longer identifier), or hold an ATX heading that one of `headingPatterns` (`globalSections`-style,
  * see `createHeadingMatcher`) accepts?
  */
-export function mentionMatcher(names: string[], headingPatterns: readonly string[], keyNames: readonly string[] = []): MentionMatcher {
+export function mentionMatcher(names: string[], headingPatterns: readonly string[], keyNames: readonly string[] = [], envProse = false): MentionMatcher {
   const unique = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   const escaped = unique.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
   const isGlobalHeading = createHeadingMatcher(headingPatterns);
   const keys = new Set(keyNames.map(foldName).filter((k) => k.length > 0));
   return {
-    key: JSON.stringify([unique, headingPatterns, ...(keys.size > 0 ? [[...keys].sort()] : [])]),
+    key: JSON.stringify([unique, headingPatterns, ...(keys.size > 0 ? [[...keys].sort()] : []), ...(envProse ? ['env-prose'] : [])]),
     test(text) {
       if (word?.test(text)) return true;
+      if (envProse && ENV_PROSE_RE.test(text)) return true;
       if (keys.size > 0 && namesKeys(text, keys)) return true;
       // `(.*)` then a trim, not `(.+?)[ \t#]*$`: that retried every split of a long `#` run.
       for (const match of text.matchAll(/^ {0,3}#{1,6}[ \t]+(.*)$/gm)) {
@@ -1123,6 +1125,14 @@ export function binEntries(packageJson: string): Record<string, { line: number; 
 
 /** An absolute or root-relative path as a project-relative POSIX path. */
 export { toProjectPath };
+
+/**
+ * A sentence naming an environment variable in inline code as such, either way round (`` the
+ * `APP_MODE` environment variable ``, `` set the env var `$APP_MODE` ``, reStructuredText's double
+ * backticks too): a page worth reading
+ * for the variables its prose names (issue #31), even when it names no command.
+ */
+const ENV_PROSE_RE = /`\$?\{?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?(?:=[^`\s]*)?``?[^.!?\n`]{0,60}\b[Ee]nv(?:ironment)?[\s_-]*[Vv]ar|\b[Ee]nv(?:ironment)?[\s_-]*[Vv]ar(?:iable)?s?\b[^.!?\n`]{0,60}``?\$?\{?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+/;
 
 /** Distinct config-class field names in inline code that make a page worth reading by content: as many as inference needs. */
 const KEY_MENTIONS = INFERENCE_THRESHOLDS.minShared;

@@ -79,7 +79,7 @@ function environmentNotes(model: Model, env: CommandSpec): string[] {
   const shown = read.slice(0, 5).map((p) => `\`${p.name}\` (${p.location.file}:${p.location.line})`).join(', ');
   return [
     `${read.length} environment variable${read.length === 1 ? ' is' : 's are'} read by the code (${shown}${read.length > 5 ? `, and ${read.length - 5} more` : ''}) ` +
-      'but no env reference was found (a table or list under an "Environment variables" heading, or a `.env.example` file), so they were not checked.',
+      'but no env reference was found (a table or list under an "Environment variables" heading, or a `.env.example` file), so whether they are documented was not checked.',
   ];
 }
 

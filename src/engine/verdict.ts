@@ -7,7 +7,7 @@
  */
 import { globalSectionsFor } from '../model/query.js';
 import type { DriftMessage } from '../model/rule.js';
-import type { CommandSpec, Model } from '../model/types.js';
+import { ENVIRONMENT_COMMAND, type CommandSpec, type Model } from '../model/types.js';
 
 /**
  * Whether a run checked anything. `checked` counts the commands (config files included) with
@@ -45,6 +45,8 @@ export function runVerdict(model: Model, messages: readonly DriftMessage[], docC
   for (const doc of model.docs) for (const inv of doc.invocations) ran.add(inv.command);
   for (const usage of model.usages) ran.add(usage.command);
   for (const flag of model.proseFlags ?? []) ran.add(flag.command);
+  // Environment variables a sentence names as such were compared with those the code reads (issue #31).
+  if (model.docs.some((doc) => !doc.historical && doc.proseCodes?.some((p) => p.envName !== undefined))) ran.add(ENVIRONMENT_COMMAND);
   const known = model.commands.filter((c) => c.paramsKnown);
   const compared = known.filter(
     (cmd) => model.sectionsFor(cmd).length > 0 || globalSectionsFor(model, cmd).length > 0 || namesOf(cmd).some((n) => ran.has(n)),

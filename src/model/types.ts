@@ -872,6 +872,11 @@ export interface ProseCode {
   before?: string;
   /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
   prefix: string;
+  /**
+   * The environment variable the span names, when its sentence says it is one (`` the
+   * `QUAMASH_QTIMPL` environment variable ``; issue #31): the name without `$`, `${…}` or a value.
+   */
+  envName?: string;
   location: SourceLocation;
 }
 
