@@ -262,3 +262,43 @@ describe('docdrift init writes only inside the project (issue #17)', { timeout: 
     expect(lstatSync(path.join(dir, 'docdrift.config.json')).isSymbolicLink()).toBe(true);
   });
 });
+
+describe('docdrift init and environment variables (issue #31)', { timeout: 120_000 }, () => {
+  /** A service whose pydantic-settings variables a "Configuration" table documents (found by content), one row stale. */
+  function envProject(table: boolean): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-env-'));
+    temps.push(dir);
+    mkdirSync(path.join(dir, 'svc'));
+    writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "svc"\nversion = "1.0"\ndependencies = ["pydantic-settings"]\n');
+    writeFileSync(path.join(dir, 'svc/__init__.py'), '');
+    writeFileSync(
+      path.join(dir, 'svc/settings.py'),
+      'from pydantic_settings import BaseSettings, SettingsConfigDict\n\n\nclass Settings(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="SVC_")\n\n    url: str = "http://localhost"\n    token: str = ""\n    timeout: int = 30\n',
+    );
+    const rows = '| Variable | Description |\n|---|---|\n| `SVC_URL` | Server URL |\n| `SVC_TOKEN` | API token |\n| `SVC_TIMEOUT` | Seconds |\n| `SVC_RETRIES` | Retries |\n';
+    writeFileSync(path.join(dir, 'README.md'), `# svc\n\nA service.\n\n## Configuration\n\n${table ? rows : 'Set variables as you like.\n'}`);
+    return dir;
+  }
+
+  it('names the headings of env references found by their content in env.sections, and the run with it finds the same', () => {
+    const dir = envProject(true);
+    const before = run(['--format', 'json'], dir);
+    const init = run(['init'], dir);
+    expect(init.code).toBe(0);
+    expect(init.stderr).toContain('environment → 3 environment variables read by the code [1 env reference section: README.md]');
+    const config = JSON.parse(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')) as Written & { env?: { sections: string[] } };
+    expect(config.env).toEqual({ sections: ['Configuration'] });
+    expect(config.$comment.some((c) => c.startsWith('environment: 3 environment variables read by the code, documented in README.md:5 ("Configuration"'))).toBe(true);
+    expect(loadConfig(dir, undefined, ruleIds).config.env.sections).toEqual(['Configuration']);
+    const after = run(['--format', 'json'], dir);
+    const ids = (out: string) => (JSON.parse(out) as { results: Array<{ ruleId: string; message: string }> }).results.map((r) => `${r.ruleId} ${r.message}`);
+    expect(ids(after.stdout)).toEqual(ids(before.stdout));
+    expect(ids(after.stdout).some((m) => m.includes('SVC_RETRIES'))).toBe(true);
+  });
+
+  it('asks for an env reference when the code reads variables no document lists', () => {
+    const init = run(['init'], envProject(false));
+    expect(init.code).toBe(0);
+    expect(init.stderr).toMatch(/Review:[\s\S]*- environment: 3 environment variables read by the code, but no env reference was found/);
+  });
+});

@@ -321,3 +321,56 @@ describe('environment variables named in prose (example-param-unknown, unknownEn
     expect(messages.some((m) => m.ruleId === 'reference-param-unknown' && m.data?.name === 'QUAMASH_TRACE')).toBe(true);
   });
 });
+
+describe('env references found by content in headings and lists (a page of options that does not say "environment")', () => {
+  const env: EnvExtraction = {
+    vars: ['LD_DB_HOST', 'LD_DB_PORT', 'LD_CONTEXT_PATH', 'LD_PREVIEW_MAX_SIZE', 'OIDC_RP_CLIENT_ID', 'OIDC_RP_SCOPES'].map((n, i) =>
+      envVar(n, 'bookmarks/settings/base.py', 10 + i, n === 'OIDC_RP_SCOPES' ? { default: lit('"openid email profile"') } : {})),
+    dynamic: [],
+  };
+  const page = [
+    '# Options',
+    '',
+    '## List of options',
+    '',
+    '### `LD_DB_HOST`',
+    '',
+    'Values: `String` | Default = `localhost`',
+    '',
+    '### `LD_DB_PORT`',
+    '',
+    'The port.',
+    '',
+    '### `LD_CONTEXT_PATH`',
+    '',
+    'A path prefix.',
+    '',
+    '### `LD_OLD_CACHE_DIR`',
+    '',
+    'Removed long ago.',
+    '',
+    '### `LD_ENABLE_OIDC`',
+    '',
+    'Enables OIDC. Configure:',
+    '',
+    '- `OIDC_RP_CLIENT_ID` - The client ID.',
+    '- `OIDC_RP_SCOPES` - Scopes asked for. Default is `oidc email profile`.',
+    '',
+  ].join('\n');
+
+  it('takes per-variable headings and bullet lists of read variables as the env reference: missing and stale variables', () => {
+    const { messages } = run({ docs: { 'docs/options.md': page }, env });
+    const found = messages.map((m) => `${m.ruleId}:${m.messageId}:${m.data?.name ?? ''}`).sort();
+    expect(found).toContain('reference-param-missing:missingEnv:LD_PREVIEW_MAX_SIZE');
+    expect(found).toContain('reference-param-unknown:staleEnv:LD_OLD_CACHE_DIR');
+    expect(found.some((f) => f.endsWith('OIDC_RP_SCOPES'))).toBe(false);
+    expect(found.filter((f) => /LD_DB_HOST|LD_DB_PORT|LD_CONTEXT_PATH|OIDC_RP_CLIENT_ID/.test(f))).toEqual([]);
+  });
+
+  it('not a list of constants: upper-case names the code does not read as variables', () => {
+    const constants = '# API\n\n## Error codes\n\n- `ERR_NOT_FOUND` - not found\n- `ERR_TIMEOUT` - timed out\n- `ERR_DENIED` - denied\n';
+    const { model, messages } = run({ docs: { 'docs/api.md': constants }, env });
+    expect(model.sections.filter((s) => s.commands.includes(ENVIRONMENT_COMMAND))).toEqual([]);
+    expect(messages.filter((m) => m.ruleId === 'reference-param-unknown')).toEqual([]);
+  });
+});

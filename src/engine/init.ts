@@ -39,6 +39,8 @@ export interface StarterConfig {
   /** Present when reference sections were found: the documents that hold them. */
   reference?: string[];
   commands: Record<string, StarterCommand>;
+  /** Present when env references were found by their content: their headings (issue #31). */
+  env?: { sections: string[] };
 }
 
 /** What {@link proposeConfig} found, for the summary the CLI prints. */
@@ -210,7 +212,8 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     };
     summary.push(`${cmd.name} (config file) → ${cmd.configClasses.join(', ')} [${sections.length} reference section${sections.length === 1 ? '' : 's'}: ${[...new Set(sections.map((s) => s.file))].join(', ')}]`);
   }
-  if (Object.keys(commands).length === 0 && skipped.length === 0) {
+  const env = proposedEnv(model, summary, review);
+  if (Object.keys(commands).length === 0 && skipped.length === 0 && !env) {
     review.push('no command found: add one under "commands", e.g. "tool": { "config": "pkg.config.ToolConfig" }.');
   }
 
@@ -226,8 +229,37 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     docs,
     ...(referenceFiles.length > 0 ? { reference: referenceFiles } : {}),
     commands,
+    ...(env?.sections ? { env: { sections: env.sections } } : {}),
   };
+  if (env) config.$comment.push(env.comment);
   return { config, text: `${JSON.stringify(config, null, 2)}\n`, summary, review, skipped, result };
+}
+
+/**
+ * The environment variables' part of the proposal (issue #31): a `$comment` line saying how many
+ * variables the code reads and where they are documented, and `env.sections` = the headings of the
+ * env references found by their content (an env column, a table of read names under a heading
+ * that does not say "environment"), made explicit as `commands.*.sections` are. Adds a summary
+ * line, and a review line when no env reference was found. Undefined when the code reads no
+ * variable users set.
+ */
+function proposedEnv(model: Model, summary: string[], review: string[]): { sections?: string[]; comment: string } | undefined {
+  const envCmd = model.commands.find((c) => c.kind === 'environment');
+  if (!envCmd) return undefined;
+  const read = envCmd.params.filter((p) => !p.hidden).length;
+  const sections = model.sectionsFor(envCmd);
+  const files = [...new Set(sections.map((s) => s.file))];
+  const variables = `${read} environment variable${read === 1 ? '' : 's'} read by the code`;
+  summary.push(`environment → ${variables} [${sections.length} env reference section${sections.length === 1 ? '' : 's'}${files.length > 0 ? `: ${files.join(', ')}` : ''}]`);
+  if (sections.length === 0) {
+    review.push(`environment: ${variables}, but no env reference was found; document them under an "Environment variables" heading or in a .env.example file, or set "env": { "check": false }.`);
+    return { comment: `environment: ${variables}; no env reference found (see "Environment variables" in docs/environment-variables.md).` };
+  }
+  const headings = inferredHeadings(sections.filter((s) => s.layout !== 'env-file'));
+  return {
+    ...(headings.length > 0 ? { sections: headings } : {}),
+    comment: `environment: ${variables}, documented in ${sections.map(describeSection).join(', ')}${headings.length > 0 ? '; "env.sections" names the headings found by their content' : ''}.`,
+  };
 }
 
 /** The sentence naming the commands {@link proposeConfig} left out (see {@link InitProposal.skipped}). */

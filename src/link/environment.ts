@@ -159,6 +159,22 @@ function envShaped(rows: readonly ReferenceRow[], underEnvHeading: boolean, read
 }
 
 /**
+ * Whether list items or parameter headings under a heading that does not say "environment" name
+ * environment variables (`### \`LD_DB_HOST\`` per variable under "List of options", `` - `OIDC_RP_SCOPES` -
+ * … `` bullets): two of them at least, two thirds `WORD_WORD` names, and at least two and half of
+ * those read by the code. Stricter than a table (one read name), since lists and headings of
+ * upper-case names are as often constants, error codes or enum members.
+ */
+function envRowsShaped(rows: readonly ReferenceRow[], readByCode: (name: string) => boolean): boolean {
+  if (rows.length < 2) return false;
+  const names = rows.map((r) => envRowName(r.names[0] ?? r.rawName));
+  const shaped = names.filter((n) => ENV_NAME.test(n));
+  if (shaped.length * 3 < names.length * 2) return false;
+  const read = shaped.filter(readByCode).length;
+  return read >= 2 && read * 2 >= shaped.length;
+}
+
+/**
  * Env rows named as users set them (`$X`, `X=…` → `X`). A row whose text goes on naming more
  * variables (`` - `NPM_USERNAME` and `NPM_PASSWORD` to set a Basic … ``) documents each.
  */
@@ -190,7 +206,8 @@ export interface EnvSplit {
  * Finds a document's env sections and removes their rows from what the command sections are
  * read from. A heading block gives an env section when its heading (or a parent's) says
  * "Environment variables" (or matches the config's `env.sections`, `configured`) and its tables, lists or parameter headings are mostly upper-case
- * names, or, under any heading, when a table's names are env-shaped (see {@link envShaped}).
+ * names, or, under any heading, when a table's names are env-shaped (see {@link envShaped}) or its
+ * list items or parameter headings are mostly variables the code reads ({@link envRowsShaped}).
  * The sections are marked `inferred` (found by content): a reference listing under half of the
  * variables the code reads is a selection, and missing ones are not reported
  * (`partialReference`).
@@ -225,7 +242,7 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
     }
     for (const [layout, all, owner] of [['list', block.listRows, listOwner], ['headings', block.headingRows, headingOwner]] as const) {
       const own = (all ?? []).filter((r) => owner.get(r.location.line) === block);
-      if (own.length > 0 && underEnv && envShaped(own, true, readByCode)) {
+      if (own.length > 0 && (underEnv ? envShaped(own, true, readByCode) : envRowsShaped(own, readByCode))) {
         taken.push({ layout, rows: own });
         for (const r of own) takenLines.add(r.location.line);
       }
