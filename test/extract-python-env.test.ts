@@ -352,6 +352,47 @@ print("NOT_A_READ")
     expect(env.dynamic.map((d) => d.construct)).toEqual(['os.environ[key]']);
   });
 
+  it('reads helpers that add literal text to the name they are given (healthchecks envsecret: NAME_FILE, then NAME)', async () => {
+    const env = await envOf(
+      py(
+        'hc/settings.py',
+        `
+import os
+
+
+def envsecret(s, default=None):
+    if secret_path := os.getenv(s + "_FILE"):
+        with open(secret_path) as f:
+            return f.read()
+    return os.getenv(s, default)
+
+
+def app_var(key, default=None):
+    return os.environ.get(f"APP_{key}", default)
+
+
+def legacy(key):
+    return os.getenv("OLD_" + key)
+
+
+SECRET_KEY = envsecret("SECRET_KEY", "---")
+TWILIO_AUTH = envsecret("TWILIO_AUTH")
+MODE = app_var("MODE", "dev")
+LEGACY = legacy("PATH_LIST")
+`,
+      ),
+    );
+    expect(env.vars.map((v) => [v.name, v.default?.text, v.location.line]).sort()).toEqual([
+      ['APP_MODE', '"dev"', 21],
+      ['OLD_PATH_LIST', undefined, 22],
+      ['SECRET_KEY', '"---"', 19],
+      ['SECRET_KEY_FILE', undefined, 19],
+      ['TWILIO_AUTH', undefined, 20],
+      ['TWILIO_AUTH_FILE', undefined, 20],
+    ]);
+    expect(env.dynamic).toEqual([]);
+  });
+
   it('reads local variables holding names: literal assignments, conditional values, loops over literal tuples', async () => {
     const env = await envOf(
       py(

@@ -46,7 +46,7 @@ export interface RawEnvRead {
    * are the reads ({@link RawEnvCall}); `defaultIndex`/`defaultParam`: the parameter passed on as
    * the default. The read itself is dynamic only when no such call is found.
    */
-  helper?: { fn: string; keyIndex: number; keyParam: string; defaultIndex?: number; defaultParam?: string };
+  helper?: { fn: string; keyIndex: number; keyParam: string; defaultIndex?: number; defaultParam?: string; before?: string; after?: string };
 }
 
 /** An argument of a {@link RawEnvCall}. */
@@ -295,12 +295,20 @@ export function scanEnvReads(info: EnvScanModule, root: Node): RawEnvRead[] {
     const value = evalName(read.key, ctx);
     const outer = wrapping(read.expr);
     const keyNode = unparen(read.key);
-    const fn = 'prefix' in value && value.prefix === '' && keyNode.type === 'identifier' ? enclosingModuleFunction(read.expr) : undefined;
-    const keyIndex = fn ? fn.params.indexOf(keyNode.text) : -1;
+    // The key is a parameter, or a parameter with literal text around it (`os.getenv(name + "_FILE")`,
+    // `os.environ[f"APP_{name}"]`): the helper reads the variable its callers name, so affixed.
+    const computed = 'prefix' in value ? value.prefix : undefined;
+    const param = computed !== undefined ? paramKey(keyNode) : undefined;
+    const fn = param && computed === param.before ? enclosingModuleFunction(read.expr) : undefined;
+    const keyIndex = fn && param ? fn.params.indexOf(param.name) : -1;
     const defaultNode = read.defaultNode ? unparen(read.defaultNode) : undefined;
     const defaultIndex = fn && defaultNode?.type === 'identifier' ? fn.params.indexOf(defaultNode.text) : -1;
-    const helper = fn && keyIndex >= 0
-      ? { fn: fn.name, keyIndex, keyParam: keyNode.text, ...(defaultIndex >= 0 ? { defaultIndex, defaultParam: defaultNode!.text } : {}) }
+    const helper = fn && param && keyIndex >= 0
+      ? {
+          fn: fn.name, keyIndex, keyParam: param.name,
+          ...(defaultIndex >= 0 ? { defaultIndex, defaultParam: defaultNode!.text } : {}),
+          ...(param.before !== '' ? { before: param.before } : {}), ...(param.after !== '' ? { after: param.after } : {}),
+        }
       : undefined;
     const defaultValue = read.default ?? outer.default;
     const text = read.expr.text;
@@ -319,6 +327,33 @@ export function scanEnvReads(info: EnvScanModule, root: Node): RawEnvRead[] {
     }
   }
   return reads;
+}
+
+/**
+ * A read's key made of one identifier (a parameter of the enclosing function, checked by the
+ * caller) with literal text before or after it: `name`, `name + "_FILE"`, `"APP_" + name`,
+ * `f"{name}_FILE"`, `f"APP_{name}"`. Undefined for any other key.
+ */
+function paramKey(key: Node): { name: string; before: string; after: string } | undefined {
+  const n = unparen(key);
+  if (n.type === 'identifier') return { name: n.text, before: '', after: '' };
+  if (n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '+') {
+    const left = unparen(n.childForFieldName('left')!);
+    const right = unparen(n.childForFieldName('right')!);
+    const leftText = left.type === 'identifier' ? undefined : stringValue(left);
+    const rightText = right.type === 'identifier' ? undefined : stringValue(right);
+    if (left.type === 'identifier' && rightText !== undefined) return { name: left.text, before: '', after: rightText };
+    if (right.type === 'identifier' && leftText !== undefined) return { name: right.text, before: leftText, after: '' };
+    return undefined;
+  }
+  if (n.type === 'string') {
+    const parts = fStringParts(n);
+    const ids = parts?.filter((p): p is Node => typeof p !== 'string') ?? [];
+    if (!parts || ids.length !== 1 || ids[0]!.type !== 'identifier') return undefined;
+    const at = parts.indexOf(ids[0]!);
+    return { name: ids[0]!.text, before: parts.slice(0, at).join(''), after: parts.slice(at + 1).join('') };
+  }
+  return undefined;
 }
 
 /** How many assignments of one local name are read before giving up. */

@@ -202,9 +202,16 @@ export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], cand
   const vars: ParamSpec[] = [];
   const dynamic: DynamicEnvRead[] = [];
   // Helpers (`def env_int(name, default)` reading `os.getenv(name, default)`), by `module:function`.
-  const helpers = new Map<string, RawEnvRead & { helper: NonNullable<RawEnvRead['helper']> }>();
+  // A helper may read several variables from its name (`os.getenv(s + "_FILE")`, then `os.getenv(s)`).
+  const helpers = new Map<string, Array<RawEnvRead & { helper: NonNullable<RawEnvRead['helper']> }>>();
   for (const info of infos) {
-    for (const read of info.envReads ?? []) if (read.helper && host.modules.get(info.module) === info) helpers.set(`${info.module}:${read.helper.fn}`, { ...read, helper: read.helper });
+    for (const read of info.envReads ?? []) {
+      if (!read.helper || host.modules.get(info.module) !== info) continue;
+      const key = `${info.module}:${read.helper.fn}`;
+      const list = helpers.get(key);
+      if (list) list.push({ ...read, helper: read.helper });
+      else helpers.set(key, [{ ...read, helper: read.helper }]);
+    }
   }
   const usedHelpers = new Set<string>();
   const helperReads: ParamSpec[] = [];
@@ -214,27 +221,27 @@ export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], cand
         const resolved = host.resolver.resolve(info, call.callee);
         if (resolved?.kind !== 'function') continue;
         const key = `${resolved.module.module}:${resolved.fn.name}`;
-        const helper = helpers.get(key);
-        if (!helper) continue;
-        const { keyIndex, keyParam, defaultIndex, defaultParam } = helper.helper;
-        const arg = call.args[keyIndex] ?? call.kwargs.find(([k]) => k === keyParam)?.[1];
-        if (arg?.str === undefined || !arg.location) continue;
-        usedHelpers.add(key);
-        const def = (defaultIndex !== undefined ? call.args[defaultIndex] : undefined) ?? call.kwargs.find(([k]) => k === defaultParam)?.[1];
-        helperReads.push({
-          name: arg.str,
-          aliases: [],
-          ...(helper.type !== undefined ? { type: helper.type } : {}),
-          // The call's argument for the default parameter, else a default the helper writes itself (`os.environ.get(name, "0")`).
-          ...(def ? { default: { kind: def.literal ? 'literal' : 'expression', text: def.text } } : defaultIndex === undefined && helper.default ? { default: helper.default } : {}),
-          required: helper.required && !def,
-          deprecated: false,
-          hidden: false,
-          origin: 'env-var',
-          owner: info.module,
-          location: arg.location,
-          envSource: 'read',
-        });
+        for (const helper of helpers.get(key) ?? []) {
+          const { keyIndex, keyParam, defaultIndex, defaultParam, before = '', after = '' } = helper.helper;
+          const arg = call.args[keyIndex] ?? call.kwargs.find(([k]) => k === keyParam)?.[1];
+          if (arg?.str === undefined || !arg.location) continue;
+          usedHelpers.add(key);
+          const def = (defaultIndex !== undefined ? call.args[defaultIndex] : undefined) ?? call.kwargs.find(([k]) => k === defaultParam)?.[1];
+          helperReads.push({
+            name: before + arg.str + after,
+            aliases: [],
+            ...(helper.type !== undefined ? { type: helper.type } : {}),
+            // The call's argument for the default parameter, else a default the helper writes itself (`os.environ.get(name, "0")`).
+            ...(def ? { default: { kind: def.literal ? 'literal' : 'expression', text: def.text } } : defaultIndex === undefined && helper.default ? { default: helper.default } : {}),
+            required: helper.required && !def,
+            deprecated: false,
+            hidden: false,
+            origin: 'env-var',
+            owner: info.module,
+            location: arg.location,
+            envSource: 'read',
+          });
+        }
       }
     }
   }
