@@ -308,9 +308,12 @@ const rule: Rule<Options> = {
         const mentions = (doc.proseCodes ?? []).filter((p) => p.envName !== undefined && !known.has(p.envName));
         if (mentions.length === 0) continue;
         const rows = new Set(model.sectionsFor(envCmd).filter((s) => s.file === doc.file).flatMap((s) => s.rows.flatMap((r) => r.names)));
+        // Once per page and name: the first sentence that names it.
+        const seen = new Set<string>();
         for (const mention of mentions) {
           const name = mention.envName!;
-          if (rows.has(name) || model.isIgnored(name)) continue;
+          if (rows.has(name) || seen.has(name) || model.isIgnored(name)) continue;
+          seen.add(name);
           const status = model.envNameStatus(name);
           if (status === 'excluded') continue;
           index ??= new NameIndex(paramNames(envCmd));
@@ -318,7 +321,7 @@ const rule: Rule<Options> = {
           if (status === 'foreign' && !suggestion) continue;
           hold(envCmd, name, suggestion !== undefined, {
             messageId: suggestion ? 'unknownEnvInProseWithSuggestion' : 'unknownEnvInProse',
-            data: { name, ...(suggestion ? { suggestion } : {}) },
+            data: { name, command: envCmd.name, ...(suggestion ? { suggestion } : {}) },
             location: mention.location,
             related: definedBy(model, envCmd),
             suggestion: suggestion ? mention.code.replace(name, suggestion) : undefined,

@@ -102,6 +102,11 @@ describe('isHistoricalPage', () => {
     for (const f of ['README.md', 'docs/guides/migrate-to-v2.md', 'docs/upgrading.md', 'docs/changes-to-config.md', 'docs/cli.md']) {
       expect(isHistoricalPage(f), f).toBe(false);
     }
+    // Towncrier fragments, a page per release, notes of a major version, reStructuredText change logs.
+    for (const f of ['changelog.d/1946.removal.md', 'newsfragments/12.feature.rst', 'doc/changes/2.0.rst', 'docs/releases/v1.4.0.md', 'docs/development/v3-notes/v3-features.mdx', 'CHANGES.rst']) {
+      expect(isHistoricalPage(f), f).toBe(true);
+    }
+    for (const f of ['doc/changes/index.rst', 'docs/releases/how-we-release.md', 'docs/notes/v3.md', 'docs/usage/2.0-migration.rst']) expect(isHistoricalPage(f), f).toBe(false);
     expect(isHistoricalPage('docs/history.md')).toBe(true);
     expect(isHistoricalPage('docs/whats-new.md', 'Release notes')).toBe(true);
   });

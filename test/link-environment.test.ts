@@ -299,7 +299,7 @@ describe('environment variables named in prose (example-param-unknown, unknownEn
   });
 
   it('reads `$NAME`, the env words before the name, and the project namespace without a did-you-mean', () => {
-    const found = proseFindings('# quamash\n\nSet the environment variable `$QUAMASH_TRACE_ALL_EVENTS` to trace. Use `QUAMASH_QTIMPL` to pick Qt.\n');
+    const found = proseFindings('# quamash\n\nSet the environment variable `$QUAMASH_TRACE_ALL_EVENTS` to trace. Use `QUAMASH_QTIMPL` to pick Qt.\n\nWith the `QUAMASH_TRACE_ALL_EVENTS` env var set, every event is logged.\n');
     expect(found.map((m) => [m.messageId, m.data?.name])).toEqual([['unknownEnvInProse', 'QUAMASH_TRACE_ALL_EVENTS']]);
   });
 

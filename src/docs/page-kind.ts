@@ -9,13 +9,22 @@
 import type { DocFile, Heading } from '../model/types.js';
 
 /** Base names of change logs and release notes (`CHANGELOG.md`, `HISTORY.md`, `release-notes.mdx`, `NEWS.md`). */
-const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases?)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.mdx?$/i;
+const HISTORY_BASE_RE = /^(?:change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases?)(?:[-_.](?:v?\d[\w.-]*|old|archive))?\.(?:mdx?|rst|txt)$/i;
 /** Titles of such pages (`Changelog`, `Release notes`, `Release history`). */
 const HISTORY_TITLE_RE = /^(?:change ?log|changes|history|release (?:notes|history)|releases|news)$/i;
 /** A dated post's file name, as Jekyll, Hugo and Docusaurus blogs write it (`2024-03-08-claude-3.md`). */
 const DATED_RE = /^\d{4}-\d{2}-\d{2}[-_]/;
-/** Folders of blog posts and release notes: Jekyll's `_posts/`, `blog/` (Docusaurus, Starlight, Hugo), `release-notes/`, `changelog/`. */
-const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//i;
+/**
+ * Folders of blog posts and release notes: Jekyll's `_posts/`, `blog/` (Docusaurus, Starlight,
+ * Hugo), `release-notes/`, `changelog/`, towncrier's news fragments (`changelog.d/`,
+ * `newsfragments/`), and notes of one major version (`v3-notes/`).
+ */
+const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog|changelog\.d|changes\.d|news\.d|newsfragments|v\d+[-_]notes)\//i;
+/**
+ * A page per release in a folder of them (Sphinx's `doc/changes/2.0.rst`, `releases/v1.4.md`,
+ * `whatsnew/3.1.rst`): its file name is the version.
+ */
+const RELEASE_PAGE_RE = /(?:^|\/)(?:changes|changelog|releases?|release[-_]notes|news|history|whatsnew|whats[-_]new)\/v?\d+(?:\.\d+)+[\w.-]*\.(?:mdx?|rst|txt)$/i;
 
 /**
  * Whether a document records history rather than describing the tool as it is now: a change log
@@ -33,7 +42,7 @@ const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog)\//
  */
 export function isHistoricalPage(file: string, title?: string, headings?: readonly string[]): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  if (DATED_RE.test(base) || BLOG_DIR_RE.test(file)) return true;
+  if (DATED_RE.test(base) || BLOG_DIR_RE.test(file) || RELEASE_PAGE_RE.test(file)) return true;
   if (HISTORY_BASE_RE.test(base)) return headings === undefined || recordsReleases(title, headings);
   return title !== undefined && HISTORY_TITLE_RE.test(title.trim());
 }
