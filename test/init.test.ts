@@ -286,6 +286,8 @@ describe('docdrift init and environment variables (issue #31)', { timeout: 120_0
     const init = run(['init'], dir);
     expect(init.code).toBe(0);
     expect(init.stderr).toContain('environment → 3 environment variables read by the code [1 env reference section: README.md]');
+    // The env pseudo-command is no config file: a `commands.environment` entry made the next run check nothing.
+    expect(init.stderr).not.toContain("(config file)");
     const config = JSON.parse(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')) as Written & { env?: { sections: string[] } };
     expect(config.env).toEqual({ sections: ['Configuration'] });
     expect(config.$comment.some((c) => c.startsWith('environment: 3 environment variables read by the code, documented in README.md:5 ("Configuration"'))).toBe(true);

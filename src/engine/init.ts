@@ -197,7 +197,9 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     summary[summary.length - 1] += ` [${sections.length} reference section${sections.length === 1 ? '' : 's'}${sections.length > 0 ? `: ${[...new Set(sections.map((s) => s.file))].join(', ')}` : ''}]`;
   }
   // Config files found because a page documents a class's fields as keys (issue #29).
-  for (const cmd of model.commands.filter((c) => c.mappedBy === 'inferred')) {
+  // Not the `environment` pseudo-command (also inferred): it has an `env` entry of its own (a
+  // `commands.environment` config-file entry made every later run check nothing).
+  for (const cmd of model.commands.filter((c) => c.mappedBy === 'inferred' && c.kind !== 'environment')) {
     if (FORBIDDEN_KEYS.has(cmd.name)) {
       skipped.push(cmd.name);
       continue;
