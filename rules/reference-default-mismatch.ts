@@ -75,7 +75,9 @@ const rule: Rule = {
           const found = rowParam(model, cmd, row);
           if (!found) continue;
           const { key, param } = found;
-          const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, row.default);
+          // A default written as one code span is a value even with spaces (`` `openid email profile` ``).
+          const documented = row.defaultCode && !row.default.includes('`') ? `\`${row.default}\`` : row.default;
+          const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, documented);
           const required = param.default === undefined;
           if (verdict !== 'different' && !(required && param.required && isConcreteValue(row.default) && !defaultsElsewhere)) break;
           // A required parameter has no value to write; saying so is left to the author.

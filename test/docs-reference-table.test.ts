@@ -108,6 +108,25 @@ describe('types, descriptions, defaults', () => {
   });
 });
 
+describe('defaults written as code', () => {
+  test('a default cell or phrase that is one code span is marked defaultCode; plain text and code among words are not', () => {
+    const r = readReferenceTable(table([
+      '| Key | Default | Description |',
+      '| --- | --- | --- |',
+      '| `scopes` | `openid email profile` | Scopes. |',
+      '| `mode` | openid email | Mode. |',
+      '| `level` | `info` (or `debug`) | Level. |',
+      '| `retries` | - | Retries. Default: `3 times`. |',
+    ]))!;
+    expect(r.map((row) => [row.default, row.defaultCode ?? false])).toEqual([
+      ['openid email profile', true],
+      ['openid email', false],
+      ['info', false],
+      ['3 times', true],
+    ]);
+  });
+});
+
 describe('default phrases', () => {
   test.each([
     ['Skip finished tasks. Default: False.', ['False'], 'False'],

@@ -144,6 +144,8 @@ type ValueMode = 'code-first' | 'whole' | 'text';
 interface Located {
   value: string;
   location?: SourceLocation;
+  /** The value is one inline code span's text. */
+  code?: boolean;
 }
 
 /**
@@ -393,7 +395,7 @@ function defaultFromProse(ctx: LayoutContext, flat: Flat, start: number, end: nu
   const phrase = /\bdefault/i.exec(text);
   const from = start + (phrase?.index ?? 0);
   const code = codes.find((c) => c.start >= from && c.value === value);
-  if (code) return { value, location: code.location };
+  if (code) return { value, location: code.location, code: true };
   const at = flat.text.indexOf(value, from);
   return { value, location: (at >= 0 ? locateText(ctx.file, flat, at, value, ctx.rawLines) : undefined) ?? flat.location };
 }
@@ -492,6 +494,7 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
   if (def) {
     row.default = def.value;
     if (def.location) row.defaultLocation = def.location;
+    if (def.code) row.defaultCode = true;
   }
   if (attrs.env) row.env = attrs.env.value;
   if (attrs.required) row.required = true;

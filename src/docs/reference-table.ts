@@ -325,6 +325,7 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     } else if (!NO_VALUE.has(defaultCell.toLowerCase())) {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
+      if (defaultCodes.length === 1 && defaultCodes[0]!.trim() === defaultCell) out.defaultCode = true;
       const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];
       if (loc) out.defaultLocation = loc;
     } else if (description) {
@@ -334,6 +335,7 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
         // Point at the code span holding the value when there is one ("Default: `False`").
         const codes = row.cellCodes[descCol] ?? [];
         const at = codes.lastIndexOf(fromText);
+        if (at >= 0) out.defaultCode = true;
         const loc = (at >= 0 ? row.cellCodeLocations?.[descCol]?.[at] : undefined) ?? row.cellLocations[descCol];
         if (loc) out.defaultLocation = loc;
       }

@@ -467,6 +467,11 @@ export interface ReferenceRow {
   default?: string;
   /** Where the documented default text is (for messages and fixes). */
   defaultLocation?: SourceLocation;
+  /**
+   * The documented default is written as one inline code span (`` `openid email profile` ``): a
+   * value as written, compared even when it has spaces (bare words with spaces are prose).
+   */
+  defaultCode?: boolean;
   description?: string;
   /** Environment variable documented for the parameter (an "Env"/"Environment variable" column). */
   env?: string;
