@@ -21,6 +21,14 @@ describe('heading anchors', () => {
   });
 });
 
+describe('attribute lists after headings (Python-Markdown, MkDocs)', () => {
+  it('reads `{: #id }` and `{ #id .class }` as anchors, and the heading as a parameter heading', () => {
+    const { doc } = parseDoc('templates/docs/config.md', ['# Configuration', '', 'Settings come from environment variables.', '', '## `SITE_ROOT` {: #SITE_ROOT }', '', 'Default: `http://localhost:8000`', '', '## `SITE_NAME` { #site-name .setting }', '', 'Default: `Mychecks`', ''].join('\n'));
+    expect(doc.headings.map((h) => h.anchors)).toEqual([undefined, ['SITE_ROOT'], ['site-name']]);
+    expect(doc.blocks[0]!.headingRows!.map((r) => [r.names, r.default])).toEqual([[['SITE_ROOT'], 'http://localhost:8000'], [['SITE_NAME'], 'Mychecks']]);
+  });
+});
+
 describe('cross-reference roles', () => {
   it('reads MyST and Sphinx roles as links and resolves them by label and document name', () => {
     const { doc: guide } = parseDoc(

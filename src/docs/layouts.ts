@@ -536,6 +536,9 @@ interface ParamHeading {
   line: number;
 }
 
+/** A heading's trailing anchor or attribute list: `{#id}`, Python-Markdown/MkDocs `{: #id }`, `{ #id .class }`. */
+const HEADING_ATTRS_RE = /\s*\{:?[ \t]*[#.][^{}\n]*\}\s*$/;
+
 /**
  * The names of a parameter heading: one or more code spans (aliases) optionally followed by a
  * parenthesised note and a `{#id}` anchor, or one bare identifier/flag token (optionally followed
@@ -543,7 +546,7 @@ interface ParamHeading {
  */
 function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): { names: string[]; raw: string; spellings: string[]; bare: boolean; noted?: boolean; sectionWord?: boolean } | undefined {
   const flat = flatten(ctx.file, node);
-  const anchor = /\{#[^}]*\}\s*$/.exec(flat.text);
+  const anchor = HEADING_ATTRS_RE.exec(flat.text);
   const text = anchor ? flat.text.slice(0, anchor.index).trimEnd() : flat.text;
   const lead = leadingNames(flat, 0);
   if (lead) {
@@ -560,7 +563,7 @@ function headingNames(ctx: LayoutContext, node: MdHeading, attrs: Attributes): {
     if (status[1]?.toLowerCase() === 'required') attrs.required = true;
     if (status[1]?.toLowerCase() === 'deprecated') attrs.deprecated = true;
     const spellings = flat.codes.filter((c) => c.end <= lead.end).map((c) => c.value.trim());
-    const raw = toString(node, { includeHtml: false }).replace(/\s*\{#[^}]*\}\s*$/, '').trim();
+    const raw = toString(node, { includeHtml: false }).replace(HEADING_ATTRS_RE, '').trim();
     return { names: lead.names, raw, spellings, bare: false };
   }
   // `### allow_shell_hooks (compatibility opt-in)`: a bare name with a note that is not read as

@@ -496,8 +496,11 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, ...(envUsages.length > 0 ? { envUsages } : {}), dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
 }
 
-/** An explicit heading id at the end of a heading: `## Export {#export}`. Group 1 the id. */
-const HEADING_ID_RE = /\{#([\w:.-]+)\}\s*$/;
+/**
+ * An explicit heading id at the end of a heading: `## Export {#export}`, and Python-Markdown /
+ * MkDocs attribute lists (`{: #export }`, `{ #export .class }`). Group 1 the id.
+ */
+const HEADING_ID_RE = /\{:?[ \t]*#([\w:.-]+)(?:[ \t]+[^{}\n]*)?[ \t]*\}\s*$/;
 /** A MyST target line: `(help-prompt)=`. Group 1 the label. */
 const MYST_LABEL_RE = /^\(([^()\s]+)\)=$/;
 /** Text ending in a cross-reference role: MyST `{ref}`/`{doc}`, Sphinx `:ref:`/`:doc:` (`:std:ref:`). */
