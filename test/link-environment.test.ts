@@ -168,6 +168,8 @@ describe('environment pseudo-command', () => {
 
   it('classifies well-known variables, tooling files and name ownership', () => {
     expect(isWellKnownEnv('GITHUB_SHA')).toBe(true);
+    expect(isWellKnownEnv('DJANGO_SETTINGS_MODULE')).toBe(true);
+    expect(isWellKnownEnv('DJANGO_SECRET_KEY')).toBe(false);
     expect(isWellKnownEnv('QDRANT_URL')).toBe(false);
     expect(isToolingFile('tests/test_x.py')).toBe(true);
     expect(isToolingFile('src/app/vite.config.ts')).toBe(true);
