@@ -9,6 +9,9 @@ import { replaceDefaultEdit } from '../src/fix/reference-edits.js';
 /** Code defaults that mean "no value": a parameter defaulting to one of these may well be required in practice. */
 const NO_DEFAULT_RE = /^(?:None|null|undefined|\.\.\.|Ellipsis|MISSING|\?\?\?|""|'')$/;
 
+/** A documented default saying nothing is set: `None`, `null`, "unset", "not set", "empty". */
+const UNSET_RE = /^`?(?:none|null|nil|unset|not set|empty|\(empty\)|"")`?\.?$/i;
+
 /** A documented default that is a value, not prose: a number, a boolean, or a quoted string. */
 function isConcreteValue(documented: string): boolean {
   const t = documented.trim().replace(/^`|`$/g, '');
@@ -75,6 +78,9 @@ const rule: Rule = {
           const found = rowParam(model, cmd, row);
           if (!found) continue;
           const { key, param } = found;
+          // An environment variable is text: "None" documented for a variable read with `""` as its
+          // default (`os.getenv("X", "")`) says the same, nothing set.
+          if (cmd.kind === 'environment' && param.default && /^(?:""|'')$/.test(param.default.text.trim()) && UNSET_RE.test(row.default.trim())) break;
           // A default written as one code span is a value even with spaces (`` `openid email profile` ``).
           const documented = row.defaultCode && !row.default.includes('`') ? `\`${row.default}\`` : row.default;
           const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, documented);

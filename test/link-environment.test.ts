@@ -377,3 +377,42 @@ describe('env references found by content in headings and lists (a page of optio
     expect(messages.filter((m) => m.ruleId === 'reference-param-unknown')).toEqual([]);
   });
 });
+
+describe('linkding-shaped option pages (issue #31)', () => {
+  const env: EnvExtraction = {
+    vars: [
+      envVar('LD_ENABLE_OIDC', 'bookmarks/settings/base.py', 203),
+      envVar('OIDC_RP_CLIENT_ID', 'bookmarks/settings/base.py', 215),
+      envVar('OIDC_RP_CLIENT_SECRET', 'bookmarks/settings/base.py', 216),
+      envVar('LD_CONTEXT_PATH', 'bookmarks/settings/base.py', 110, { default: lit('""') }),
+      envVar('LD_SINGLEFILE_TIMEOUT_SEC', 'bookmarks/settings/base.py', 340, { default: lit('120'), type: 'float' }),
+    ],
+    dynamic: [],
+  };
+  const page = [
+    '# Options',
+    '',
+    '## List of options',
+    '',
+    '### `LD_CONTEXT_PATH`',
+    '',
+    'Values: `String` | Default = None',
+    '',
+    '### `LD_SINGLEFILE_TIMEOUT_SEC`',
+    '',
+    'Values: `Float` | Default =  60.0',
+    '',
+    '### `LD_ENABLE_OIDC`',
+    '',
+    'Enables OIDC. Configure:',
+    '',
+    '- `OIDC_RP_CLIENT_ID` - The client ID.',
+    '- `OIDC_RP_CLIENT_SECRET` - The client secret.',
+    '',
+  ].join('\n');
+
+  it('documents the variable a section heading names over its list; "None" is the empty-string default; a wrong number is drift', () => {
+    const { messages } = run({ docs: { 'docs/options.md': page }, env });
+    expect(messages.map((m) => `${m.ruleId}:${m.data?.name ?? ''}:${m.data?.documented ?? ''}`)).toEqual(['reference-default-mismatch:LD_SINGLEFILE_TIMEOUT_SEC:60.0']);
+  });
+});

@@ -250,13 +250,19 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
       }
     }
     if (taken.length === 0) continue;
+    // `### \`LD_ENABLE_OIDC\`` over a list of the variables it turns on: the heading's variable is
+    // documented too (the heading is this section's, not a row of its parent's headings).
+    const headingName = block.heading.codes.length === 1 ? envRowName(block.heading.codes[0]!) : undefined;
+    const headingRow: ReferenceRow[] = headingName !== undefined && ENV_NAME.test(headingName) && !taken.some((t) => t.rows.some((r) => envRowName(r.names[0] ?? r.rawName) === headingName))
+      ? [{ names: [headingName], rawName: block.heading.codes[0]!, links: [], location: block.heading.location }]
+      : [];
     sections.push({
       file: doc.file,
       heading: block.heading,
       commands: [ENVIRONMENT_COMMAND],
       global: false,
       layout: [...taken].sort((a, b) => b.rows.length - a.rows.length)[0]!.layout,
-      rows: asEnvRows(taken.flatMap((t) => t.rows)).sort((a, b) => a.location.line - b.location.line),
+      rows: asEnvRows([...headingRow, ...taken.flatMap((t) => t.rows)]).sort((a, b) => a.location.line - b.location.line),
       endLine: block.endLine,
       inferred: { evidence: underEnv ? 'its heading says it lists environment variables' : 'its rows name environment variables the code reads' },
     });
