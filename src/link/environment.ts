@@ -63,14 +63,16 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
  * The `environment` pseudo-command: one parameter per variable the code reads, its read sites
  * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
  * it). A variable every program reads ({@link isWellKnownEnv}), read only in tooling files
- * ({@link isToolingFile}) or one the project supplies itself (`env.internal`) is `hidden`: known,
+ * ({@link isToolingFile}) or one the project supplies itself (`env.internal`, outside tooling files) is `hidden`: known,
  * never demanded. Undefined when the code reads no
  * variable a user sets (`Model.envUnchecked` then names the documents that document some).
  *
  * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
  */
 export function environmentCommand(env: EnvExtraction): CommandSpec | undefined {
-  const internal = new Set((env.internal ?? []).map((v) => v.name));
+  // A test or example that writes a variable (`os.environ["X"] = …` in conftest.py) or an
+  // example's image supplies nothing to the project's users.
+  const internal = new Set((env.internal ?? []).filter((v) => !isToolingFile(v.location.file)).map((v) => v.name));
   const byName = new Map<string, ParamSpec[]>();
   for (const v of env.vars) {
     const name = userSpelling(v);
