@@ -203,10 +203,12 @@ export async function discoverFiles(
       // 4,140 files: ~70 ms; synthetic 10x: ~300 ms): a run whose listing and patterns are the
       // same as the last one's takes the last one's lists.
       const memoKey = memo && discoveryMemoKey(memo.salt, listed, [...expandedIgnore, '\0', ...expandedSourceIgnore], sets);
-      let found = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
-      found ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!, name === 'sources' ? expandedSourceIgnore : expandedIgnore)])) as MatchedLists;
+      let matched = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
+      matched ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!, name === 'sources' ? expandedSourceIgnore : expandedIgnore)])) as MatchedLists;
       // Copies: the caller may reorder or filter the lists it is handed.
-      if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...found[name]]])) as MatchedLists };
+      if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...matched[name]]])) as MatchedLists };
+      // Shebangs are file contents: read outside the memo (an irregular file is dropped below).
+      const found: MatchedLists = { ...matched, scripts: shellScripts(matched.scripts, (f) => readHead(root, f)) };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -240,11 +242,9 @@ export async function discoverFiles(
       const listedSet = new Set(listed);
       const bins = declaredBinFiles(found.packaging, found.programs, ignored, (f) => listedSet.has(f) && !irregular.has(f) && isRegularFile(root, f, lstats), (f) => readText(root, f));
       const programsOut = bins.length === 0 ? found.programs : [...found.programs, ...bins].sort();
-      // Shebangs are file contents: read outside the memo, of regular files only.
-      const scriptsOut = shellScripts(found.scripts.filter((f) => !irregular.has(f)), (f) => readHead(root, f));
-      if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, scripts: scriptsOut, ...unreadable };
+      if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), scripts: scriptsOut, ...unreadable };
+      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), scripts: keep(found.scripts), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
