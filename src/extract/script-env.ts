@@ -73,7 +73,7 @@ export const MAX_SCRIPT_BYTES = 1_000_000;
 const SHELL_EXPANSION = /\$\{#?([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 /** `X=…`, `export X=…`, `export X Y`, `local X=`, `readonly X=`, `declare -x X=` at the start of a command. */
 const SHELL_ASSIGNMENT = /(?:^|[;&|(]|\bthen|\bdo|\belse)[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)\+?=/gm;
-const SHELL_EXPORT = /(?:^|[;&|(])[ \t]*export[ \t]+((?:-\w+[ \t]+)?[A-Za-z_][A-Za-z0-9_ \t]*)(?:$|[;&|#])/gm;
+const SHELL_EXPORT = /(?:^|[;&|(])[ \t]*export[ \t]+([^\n;&|#]*)/gm;
 
 /** The names a shell script reads (expansions) and sets or exports. */
 export function shellEnvWords(text: string): string[] {
@@ -83,7 +83,8 @@ export function shellEnvWords(text: string): string[] {
   };
   for (const m of text.matchAll(SHELL_EXPANSION)) add(m[1] ?? m[2]);
   for (const m of text.matchAll(SHELL_ASSIGNMENT)) add(m[1]);
-  for (const m of text.matchAll(SHELL_EXPORT)) for (const name of m[1]!.split(/[ \t]+/)) if (!name.startsWith('-')) add(name);
+  // `export A B=1`: every word's name (a quoted value's words are no names: `export X="a b"`).
+  for (const m of text.matchAll(SHELL_EXPORT)) for (const word of m[1]!.split(/[ \t]+/)) if (/^[A-Za-z_][A-Za-z0-9_]*(?:=|$)/.test(word)) add(word.split('=')[0]);
   return [...words];
 }
 
