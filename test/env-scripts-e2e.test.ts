@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
+import type { DriftMessage } from '../src/model/rule.js';
 import { removeTempDirs, tempProject } from './helpers.js';
 
 const scratch: string[] = [];
@@ -46,8 +47,8 @@ const PROJECT: Record<string, string> = {
   ].join('\n'),
 };
 
-const envFindings = (messages: ReadonlyArray<{ ruleId: string; messageId?: string; data?: Record<string, unknown> }>) =>
-  messages.filter((m) => m.ruleId.startsWith('reference-param')).map((m) => `${m.ruleId}/${m.messageId} ${String(m.data?.['name'])}`);
+const envFindings = (messages: readonly DriftMessage[]) =>
+  messages.filter((m) => m.ruleId?.startsWith('reference-param')).map((m) => `${m.ruleId}/${m.messageId} ${String(m.data?.['name'])}`);
 
 describe('env vars read by scripts and set by the image', () => {
   it('no finding with them; without the Dockerfile the variable it set is missing', async () => {

@@ -300,4 +300,17 @@ describe('variables the project supplies itself (EnvExtraction.internal)', () =>
     });
     expect(cmd!.params.map((p) => [p.name, p.hidden])).toEqual([['APP_TOKEN', false], ['APP_MODE', false], ['APP_URL', true]]);
   });
+
+  it('a supplied variable, hidden, still marks the project\'s namespace: a documented sibling read nowhere is reported', () => {
+    const env: EnvExtraction = {
+      vars: [envVar('CLI_VERSION', 'src/version.ts', 3), envVar('GEMINI_API_KEY', 'src/auth.ts', 5)],
+      dynamic: [],
+      internal: [{ name: 'CLI_VERSION', location: { file: 'Dockerfile', line: 6, column: 5 }, reason: 'set by the container image' }],
+    };
+    const docs = { 'README.md': '# gemini\n\n## Environment variables\n\n- **`GEMINI_API_KEY`**: the key.\n- **`CLI_TITLE`**: a custom title.\n' };
+    const stale = (p: Project) => run(p).messages.filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data?.['name']);
+    expect(stale({ docs, env })).toEqual(['CLI_TITLE']);
+    // Without the supplied variable, CLI_ is no namespace of the code: CLI_TITLE may be another program's.
+    expect(stale({ docs, env: { vars: [env.vars[1]!], dynamic: [] } })).toEqual([]);
+  });
 });
