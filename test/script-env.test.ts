@@ -8,6 +8,7 @@ describe('scriptKind', () => {
     expect(scriptKind('docker/Dockerfile.prod')).toBe('dockerfile');
     expect(scriptKind('docker/api.Dockerfile')).toBe('dockerfile');
     expect(scriptKind('Containerfile')).toBe('dockerfile');
+    expect(scriptKind('Dockerfile.dockerignore')).toBeUndefined();
     expect(scriptKind('Makefile')).toBe('makefile');
     expect(scriptKind('GNUmakefile')).toBe('makefile');
     expect(scriptKind('make/rules.mk')).toBe('makefile');

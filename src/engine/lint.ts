@@ -383,7 +383,11 @@ export interface CodeFacts {
   scriptLibraries: CliLibraryUse[];
   /** Environment variables the Python and TypeScript/JavaScript sources read (issue #31), both languages merged. */
   env: EnvExtraction;
-  /** Upper-case words with an underscore in the code's text (see `collectEnvWords`): a documented variable mentioned there is not called unknown. */
+  /**
+   * Upper-case words with an underscore in the code's text (see `collectEnvWords`), and the
+   * upper-case names the project's scripts, Dockerfiles, Makefiles and justfiles read, set or
+   * declare (`scriptEnv`): a documented variable mentioned there is not called unknown.
+   */
   envWords: string[];
 }
 
@@ -623,9 +627,11 @@ function scriptsEnv(files: readonly string[], read: ReadFile): { words: string[]
 }
 
 /**
- * Upper-case words with an underscore in the Python sources, the TypeScript/JavaScript sources
- * (`scriptWords`, gathered by the per-file env pass) and the project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
- * `collectEnvWords`; sorted.
+ * The words a documented variable may be mentioned by, sorted: `sourceWords` (upper-case words
+ * with an underscore of the Python and TypeScript/JavaScript sources, gathered by the per-file
+ * passes, and the names the project's scripts use, see {@link scriptsEnv}) and the upper-case
+ * words with an underscore of the project's YAML files (compose `environment:`, workflow `env:`,
+ * Helm values), see `collectEnvWords`.
  */
 function codeEnvWords(sourceWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
   const words = new Set<string>(sourceWords);

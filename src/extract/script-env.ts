@@ -44,6 +44,7 @@ export function isShellShebang(head: string): boolean {
  */
 export function scriptKind(file: string, head?: string): ScriptKind | undefined {
   const base = file.slice(file.lastIndexOf('/') + 1);
+  if (base.endsWith('.dockerignore')) return undefined;
   if (/^(?:Dockerfile|Containerfile)(?:\..+)?$/.test(base) || /\.(?:Dockerfile|Containerfile|dockerfile)$/.test(base)) return 'dockerfile';
   if (/^(?:GNUmakefile|[Mm]akefile)$/.test(base) || base.endsWith('.mk')) return 'makefile';
   if (/^\.?[Jj]ustfile$/.test(base) || base.endsWith('.just')) return 'justfile';
