@@ -675,7 +675,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const found = await discoverFiles(root, config.sources, config.docs, config.ignore);
     const inDir = (f: string): boolean => dirs.some((d) => d === '' || d === '.' || f.startsWith(`${d}/`));
     const known = new Set(codePaths);
-    for (const f of [...found.sources, ...found.packaging, ...found.yaml, ...(found.programs ?? []), ...(found.schemas ?? []), ...(found.envFiles ?? []), ...(configFile ? [toProjectPath(root, configFile)] : [])]) {
+    for (const f of [...found.sources, ...found.packaging, ...found.yaml, ...(found.programs ?? []), ...(found.schemas ?? []), ...(found.envFiles ?? []), ...(found.scripts ?? []), ...(configFile ? [toProjectPath(root, configFile)] : [])]) {
       if (!DOC_FILE.test(f) && inDir(f) && !known.has(f)) {
         known.add(f);
         codePaths.push(f);

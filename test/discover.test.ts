@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { discoverFiles, startGitListing, type DiscoveryMemo } from '../src/engine/discover.js';
+import { discoverFiles, MAX_SHEBANG_CANDIDATES, shellScripts, startGitListing, type DiscoveryMemo } from '../src/engine/discover.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-discover-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -55,6 +55,20 @@ function makeRepo(name: string): string {
     'node_modules/pkg/.env.example': 'VENDORED=1\n',
     'pkg/tests/.env.example': 'TEST_ONLY=1\n',
     '.devcontainer/.env.example': 'DOT_DIR=1\n',
+    'bin/run.sh': 'echo "$APP_CACHE_DIR"\n',
+    'wrapper': '#!/usr/bin/env bash\nexec tool "${TOOL_BIN:-tool}"\n',
+    'scripts/release': '#!/bin/sh -e\necho "$VERSION"\n',
+    'scripts/gen': '#!/usr/bin/env python3\nprint(1)\n',
+    'deploy/entrypoint': '#!/bin/sh\nnot a candidate folder\n',
+    'LICENSE': 'MIT\n',
+    'Dockerfile': 'FROM python:3\nENV APP_MODE=prod\n',
+    'docker/Dockerfile.prod': 'FROM python:3\n',
+    'docker/api.Dockerfile': 'FROM python:3\n',
+    'Makefile': 'test:\n\t$(PYTHON) -m pytest\n',
+    'make/rules.mk': 'X ?= 1\n',
+    'justfile': 'run:\n  echo $APP_MODE\n',
+    'fixtures/other.sh': 'echo $FOREIGN\n',
+    'node_modules/pkg/install.sh': 'echo $VENDORED\n',
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -89,6 +103,26 @@ describe('discoverFiles', () => {
     expect(viaGlobby.envFiles).toEqual(expected);
     // A user `ignore` glob applies to them too.
     expect((await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, ['services/**'], 'git')).envFiles).toEqual(['.env.example', 'deploy/env.template', 'web/example.env']);
+  });
+
+  it('lists shell scripts, Dockerfiles, Makefiles and justfiles; extensionless files only with a shell shebang and in candidate folders; the same with git as with globby', async () => {
+    const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+    const viaGlobby = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby');
+    const expected = ['Dockerfile', 'Makefile', 'bin/run.sh', 'docker/Dockerfile.prod', 'docker/api.Dockerfile', 'justfile', 'make/rules.mk', 'scripts/release', 'wrapper'];
+    expect(viaGit.scripts).toEqual(expected);
+    expect(viaGlobby.scripts).toEqual(expected);
+    expect((await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, ['docker/**'], 'globby')).scripts).toEqual(expected.filter((f) => !f.startsWith('docker/')));
+  });
+
+  it('opens at most MAX_SHEBANG_CANDIDATES extensionless files, reading their first bytes only', () => {
+    const candidates = Array.from({ length: MAX_SHEBANG_CANDIDATES + 10 }, (_, i) => `bin/tool${String(i).padStart(4, '0')}`);
+    const opened: string[] = [];
+    const found = shellScripts(['Makefile', ...candidates, 'x.sh', 'README'], (f) => {
+      opened.push(f);
+      return '#!/bin/bash\n';
+    });
+    expect(opened).toHaveLength(MAX_SHEBANG_CANDIDATES);
+    expect(found).toEqual(['Makefile', ...candidates.slice(0, MAX_SHEBANG_CANDIDATES), 'x.sh']);
   });
 
   it('lists the same files with git as with globby, for the default patterns, except tracked files a .gitignore matches', async () => {

@@ -466,6 +466,54 @@ def main():
   });
 });
 
+describe('writes: variables the code supplies itself (internal)', () => {
+  it('takes os.environ[K] = v, os.environ.update(...), os.putenv; not setdefault, del, pop, += nor computed names', async () => {
+    const env = await envOf(
+      py(
+        'app/__main__.py',
+        `
+import os
+from os import environ, putenv
+
+SQLITE_VAR = "APP_SQLITE_FILE"
+
+
+def main(options):
+    os.environ["APP_DEBUG"] = str(options.debug)
+    os.environ[SQLITE_VAR] = options.db
+    environ.update(APP_MAX_POLLS="10", APP_URL_PREFIX=options.prefix)
+    os.environ.update({"APP_SECRET_KEY": "k"})
+    os.environ.update(dict(APP_WORKERS="2"))
+    putenv("APP_PUT", "1")
+    a = os.environ["APP_CHAINED"] = "x"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "app.settings")
+    del os.environ["APP_DELETED"]
+    os.environ.pop("APP_POPPED", None)
+    os.environ["PATH"] += ":/opt"
+    os.environ[f"APP_{options.name}"] = "computed"
+    return a
+`,
+      ),
+    );
+    expect((env.internal ?? []).map((v) => [v.name, v.location.line, v.location.column, v.reason])).toEqual([
+      ['APP_DEBUG', 8, 16, 'written by the code (app/__main__.py:8)'],
+      ['APP_SQLITE_FILE', 9, 16, 'written by the code (app/__main__.py:9)'],
+      ['APP_MAX_POLLS', 10, 20, 'written by the code (app/__main__.py:10)'],
+      ['APP_URL_PREFIX', 10, 40, 'written by the code (app/__main__.py:10)'],
+      ['APP_SECRET_KEY', 11, 24, 'written by the code (app/__main__.py:11)'],
+      ['APP_WORKERS', 12, 28, 'written by the code (app/__main__.py:12)'],
+      ['APP_PUT', 13, 12, 'written by the code (app/__main__.py:13)'],
+      ['APP_CHAINED', 14, 20, 'written by the code (app/__main__.py:14)'],
+    ]);
+    // setdefault stays a read with a default (users may still set the variable); writes (and `+=`) are no reads.
+    expect(env.vars.map((v) => v.name)).toEqual(['DJANGO_SETTINGS_MODULE']);
+  });
+
+  it('gives no internal list when nothing is written', async () => {
+    expect((await envOf(py('a.py', 'import os\nX = os.getenv("APP_X")\n'))).internal).toBeUndefined();
+  });
+});
+
 describe('CLI flags tied to environment variables', () => {
   it('reads click envvar= (a name, a list, a constant) and auto_envvar_prefix, per sub-command', async () => {
     const { extractPythonFlags } = await import('../src/extract/python/flags.js');

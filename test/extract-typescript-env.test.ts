@@ -127,6 +127,30 @@ describe('direct reads', () => {
   });
 });
 
+describe('writes: variables the code supplies itself (internal)', () => {
+  it('takes process.env.X = v, process.env["X"] = v, aliases and Object.assign(process.env, {...}); not ??=, delete or computed keys', () => {
+    const text = [
+      "process.env.APP_MODE = 'cli';",
+      "process.env['APP_HOME'] = '/opt/app';",
+      'const env = process.env;',
+      "env.APP_ALIAS = '1';",
+      "Object.assign(process.env, { APP_A: '1', 'APP_B': '2', ...other });",
+      "process.env.APP_DEFAULT ??= 'on';",
+      'delete process.env.APP_GONE;',
+      "process.env[`APP_${k}`] = 'x';",
+    ].join('\n');
+    const out = extractFileEnv('src/cli.ts', text);
+    expect((out.internal ?? []).map((v) => [v.name, v.location.line, v.location.column, v.reason])).toEqual([
+      ['APP_MODE', 1, 13, 'written by the code (src/cli.ts:1)'],
+      ['APP_HOME', 2, 14, 'written by the code (src/cli.ts:2)'],
+      ['APP_ALIAS', 4, 5, 'written by the code (src/cli.ts:4)'],
+      ['APP_A', 5, 30, 'written by the code (src/cli.ts:5)'],
+      ['APP_B', 5, 43, 'written by the code (src/cli.ts:5)'],
+    ]);
+    expect(out.vars.map((v) => v.name)).toEqual(['APP_DEFAULT']);
+  });
+});
+
 describe('env helpers', () => {
   it('reads the calls of a helper whose parameter is the name it reads, with the fallback argument as default', () => {
     const text = [

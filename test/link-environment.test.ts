@@ -287,6 +287,34 @@ describe('variables the project supplies itself (EnvExtraction.internal)', () =>
     // Only internal ones: no variable a user sets, no command.
     expect(environmentCommand({ vars: [spec('APP_SECRET')], dynamic: [], internal: [{ name: 'APP_SECRET', location: at, reason: 'set by the container image' }] })).toBeUndefined();
   });
+
+  it('a write in a test, fixture or example (or an example\'s image) supplies nothing to users', () => {
+    const at = { file: 'app/settings.py', line: 3, column: 5 };
+    const spec = (name: string) => ({ name, aliases: [], required: false, deprecated: false, hidden: false, origin: 'env-var' as const, owner: 'app.settings', location: at, envSource: 'read' as const });
+    const cmd = environmentCommand({
+      vars: [spec('APP_TOKEN'), spec('APP_MODE'), spec('APP_URL')],
+      dynamic: [],
+      internal: [
+        { name: 'APP_TOKEN', location: { file: 'tests/conftest.py', line: 4, column: 16 }, reason: 'written by the code (tests/conftest.py:4)' },
+        { name: 'APP_MODE', location: { file: 'examples/docker/Dockerfile', line: 2, column: 5 }, reason: 'set by the container image' },
+        { name: 'APP_URL', location: { file: 'docker/Dockerfile', line: 2, column: 5 }, reason: 'set by the container image' },
+      ],
+    });
+    expect(cmd!.params.map((p) => [p.name, p.hidden])).toEqual([['APP_TOKEN', false], ['APP_MODE', false], ['APP_URL', true]]);
+  });
+
+  it('a supplied variable, hidden, still marks the project\'s namespace: a documented sibling read nowhere is reported', () => {
+    const env: EnvExtraction = {
+      vars: [envVar('CLI_VERSION', 'src/version.ts', 3), envVar('GEMINI_API_KEY', 'src/auth.ts', 5)],
+      dynamic: [],
+      internal: [{ name: 'CLI_VERSION', location: { file: 'Dockerfile', line: 6, column: 5 }, reason: 'set by the container image' }],
+    };
+    const docs = { 'README.md': '# gemini\n\n## Environment variables\n\n- **`GEMINI_API_KEY`**: the key.\n- **`CLI_TITLE`**: a custom title.\n' };
+    const stale = (p: Project) => run(p).messages.filter((m) => m.ruleId === 'reference-param-unknown').map((m) => m.data?.['name']);
+    expect(stale({ docs, env })).toEqual(['CLI_TITLE']);
+    // Without the supplied variable, CLI_ is no namespace of the code: CLI_TITLE may be another program's.
+    expect(stale({ docs, env: { vars: [env.vars[1]!], dynamic: [] } })).toEqual([]);
+  });
 });
 
 describe('environment variables named in prose (example-param-unknown, unknownEnvInProse)', () => {

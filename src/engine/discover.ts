@@ -9,7 +9,8 @@ import picomatch from 'picomatch';
 import { readPackageBins } from '../extract/package-bins.js';
 import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
 import { escapesRoot } from '../shared/paths.js';
-import { readProjectFile } from '../shared/read-file.js';
+import { readFileHead, readProjectFile } from '../shared/read-file.js';
+import { isShellShebang, scriptKind } from '../extract/script-env.js';
 
 
 /** The files of one run, project-relative POSIX paths, sorted. */
@@ -43,6 +44,13 @@ export interface DiscoveredFiles {
    * real `.env` is never listed. Optional, as {@link programs} is.
    */
   envFiles?: string[];
+  /**
+   * The project's shell scripts, Dockerfiles, Makefiles and justfiles (see {@link SCRIPTS}), read
+   * for the environment variables they read and the ones a container image sets (issue #31).
+   * Extensionless files are listed only when their first line is a shell shebang. Optional, as
+   * {@link programs} is.
+   */
+  scripts?: string[];
 }
 
 /**
@@ -51,7 +59,7 @@ export interface DiscoveredFiles {
  * list but `docs` and `envFiles`), which key the cached extraction (src/engine/code-facts.ts).
  */
 export function discoveredInputs(files: DiscoveredFiles, options: { documents: boolean }): string[] {
-  const lists = [files.sources, ...(options.documents ? [files.docs, files.envFiles ?? []] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? []];
+  const lists = [files.sources, ...(options.documents ? [files.docs, files.envFiles ?? []] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? [], files.scripts ?? []];
   return [...new Set(lists.flat())].sort();
 }
 
@@ -73,6 +81,55 @@ export const ENV_FILES = [
   '**/{.env.example,.env.sample,.env.template,.env.dist,.env.defaults,env.example,example.env,.env.local.example,env.template,env.sample}',
   '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**',
 ];
+/**
+ * Scripts that may read or set the project's environment variables (issue #31): shell scripts by
+ * extension, Dockerfiles/Containerfiles, Makefiles and justfiles by name, and the extensionless
+ * files at the top level and in `bin/`, `scripts/`, `script/`, `tools/`, `docker/` and `hack/`
+ * folders, which are candidates for a shell script by shebang ({@link shellScripts}). Test
+ * fixtures (other projects' files) are not read.
+ */
+export const SCRIPTS = [
+  '**/*.{sh,bash,zsh,ksh}',
+  '**/{Dockerfile,Containerfile,Dockerfile.*,Containerfile.*,*.Dockerfile,*.Containerfile,*.dockerfile}',
+  '**/{Makefile,makefile,GNUmakefile,*.mk}',
+  '**/{justfile,Justfile,.justfile,*.just}',
+  '*',
+  '**/{bin,scripts,script,tools,docker,hack}/*',
+  '!**/{fixtures,__fixtures__,testdata,test-fixtures}/**',
+];
+
+/** How many extensionless candidates {@link shellScripts} opens (in path order): a bound on discovery's reads. */
+export const MAX_SHEBANG_CANDIDATES = 256;
+
+/**
+ * Of the files {@link SCRIPTS} matched, those that are scripts: every file of a known name or
+ * extension (`scriptKind`, src/extract/script-env.ts), and extensionless files whose first line is
+ * a shell shebang (`#!/bin/sh`, `#!/usr/bin/env bash`…), reading the first 128 bytes of at most
+ * {@link MAX_SHEBANG_CANDIDATES} of them. Other files (`LICENSE`, `CHANGELOG.md`) are dropped.
+ *
+ * @param head the first bytes of a file as text, undefined when it cannot be read
+ */
+export function shellScripts(matched: readonly string[], head: (file: string) => string | undefined): string[] {
+  let opened = 0;
+  return matched.filter((file) => {
+    if (scriptKind(file) !== undefined) return true;
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    if (base.includes('.') || opened >= MAX_SHEBANG_CANDIDATES) return false;
+    opened++;
+    const text = head(file);
+    return text !== undefined && isShellShebang(text);
+  });
+}
+
+/** The first 128 bytes of a listed file (discovery lists no symbolic link), as text; undefined when it is no regular file or cannot be read. */
+function readHead(root: string, file: string): string | undefined {
+  try {
+    return readFileHead(path.join(root, file), 128);
+  } catch {
+    return undefined;
+  }
+}
+
 /** JSON files named or placed as schemas: candidates for JSON Schema config types. */
 export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 
@@ -141,15 +198,17 @@ export async function discoverFiles(
           .sort();
       };
       // In the order of MATCHED_LIST_NAMES.
-      const sets = await Promise.all([sources, docs, PACKAGING, YAML, PROGRAMS, SCHEMAS, ENV_FILES].map((patterns) => expandDirectories(root, patterns)));
+      const sets = await Promise.all([sources, docs, PACKAGING, YAML, PROGRAMS, SCHEMAS, ENV_FILES, SCRIPTS].map((patterns) => expandDirectories(root, patterns)));
       // Matching every listed file against six pattern sets is most of discovery's time (NeMo Gym's
       // 4,140 files: ~70 ms; synthetic 10x: ~300 ms): a run whose listing and patterns are the
       // same as the last one's takes the last one's lists.
       const memoKey = memo && discoveryMemoKey(memo.salt, listed, [...expandedIgnore, '\0', ...expandedSourceIgnore], sets);
-      let found = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
-      found ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!, name === 'sources' ? expandedSourceIgnore : expandedIgnore)])) as MatchedLists;
+      let matched = memo?.previous?.key === memoKey ? memo?.previous?.found : undefined;
+      matched ??= Object.fromEntries(MATCHED_LIST_NAMES.map((name, i) => [name, pick(sets[i]!, name === 'sources' ? expandedSourceIgnore : expandedIgnore)])) as MatchedLists;
       // Copies: the caller may reorder or filter the lists it is handed.
-      if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...found[name]]])) as MatchedLists };
+      if (memo && memoKey) memo.next = { key: memoKey, found: Object.fromEntries(MATCHED_LIST_NAMES.map((name) => [name, [...matched[name]]])) as MatchedLists };
+      // Shebangs are file contents: read outside the memo (an irregular file is dropped below).
+      const found: MatchedLists = { ...matched, scripts: shellScripts(matched.scripts, (f) => readHead(root, f)) };
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
@@ -185,7 +244,7 @@ export async function discoverFiles(
       const programsOut = bins.length === 0 ? found.programs : [...found.programs, ...bins].sort();
       if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), ...unreadable };
+      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), scripts: keep(found.scripts), ...unreadable };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }
@@ -210,7 +269,7 @@ export async function discoverFiles(
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
     fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
   };
-  const [src, doc, pkg, yaml, programs, schemas, envFiles, maybe] = await Promise.all([
+  const [src, doc, pkg, yaml, programs, schemas, envFiles, scripts, maybe] = await Promise.all([
     globby(sources, { ...options, ignore: sourceIgnored }),
     globby(docs, options),
     globby(PACKAGING, options),
@@ -218,12 +277,13 @@ export async function discoverFiles(
     globby(PROGRAMS, options),
     globby(SCHEMAS, options),
     globby(ENV_FILES, options),
+    globby(SCRIPTS, options),
     globby(lifted.sources, { ...options, ignore: lifted.ignore }),
   ]);
   const have = new Set(src);
   const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
   const bins = declaredBinFiles(pkg, programs, ignored, (f) => isRegularFile(root, f, undefined), (f) => readText(root, f));
-  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort(), envFiles: envFiles.sort() };
+  const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort(), envFiles: envFiles.sort(), scripts: shellScripts(scripts.sort(), (f) => readHead(root, f)) };
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
 }
 
@@ -518,7 +578,7 @@ function git(root: string, args: string[], spool = false): Promise<string> {
 }
 
 /** The names of the lists {@link discoverFiles} matches from a git listing, in matching order. */
-export const MATCHED_LIST_NAMES = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas', 'envFiles'] as const;
+export const MATCHED_LIST_NAMES = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas', 'envFiles', 'scripts'] as const;
 
 /** The lists {@link discoverFiles} matched from a git listing (before dropping files that are not regular). */
 export type MatchedLists = Record<(typeof MATCHED_LIST_NAMES)[number], string[]>;

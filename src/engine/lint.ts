@@ -25,7 +25,7 @@ import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
-import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
+import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, InternalEnvVar, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
@@ -38,6 +38,7 @@ import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
 import { envSourceFiles } from '../extract/typescript/env-filter.js';
 import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
+import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
@@ -382,7 +383,11 @@ export interface CodeFacts {
   scriptLibraries: CliLibraryUse[];
   /** Environment variables the Python and TypeScript/JavaScript sources read (issue #31), both languages merged. */
   env: EnvExtraction;
-  /** Upper-case words with an underscore in the code's text (see `collectEnvWords`): a documented variable mentioned there is not called unknown. */
+  /**
+   * Upper-case words with an underscore in the code's text (see `collectEnvWords`), and the
+   * upper-case names the project's scripts, Dockerfiles, Makefiles and justfiles read, set or
+   * declare (`scriptEnv`): a documented variable mentioned there is not called unknown.
+   */
   envWords: string[];
 }
 
@@ -573,6 +578,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   }
   // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
   const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
+  const scripts = scriptsEnv(files.scripts ?? [], read);
   return {
     globalParameters: effectiveGlobalParameters(config.globalParameters, sources, factsOf),
     classes,
@@ -590,16 +596,42 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     interpolatedKeys,
     sourceCount: sources.length + tsSourceCount,
     // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
-    env: mergeEnv(python.env, { vars: pythonFlagEnvVars(flags.commands), dynamic: [] }, { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic }),
-    envWords: codeEnvWords([...python.envWords, ...tsEnv.words], files.yaml, read),
+    // Then what the project's scripts say: names they read (words) and what its image sets (internal).
+    env: mergeEnv(
+      python.env,
+      { vars: pythonFlagEnvVars(flags.commands), dynamic: [] },
+      { vars: [...tsEnv.vars, ...flagEnvVars(tsFlagEnv)], dynamic: tsEnv.dynamic, ...(tsEnv.internal ? { internal: tsEnv.internal } : {}) },
+      { vars: [], dynamic: [], ...(scripts.internal.length > 0 ? { internal: scripts.internal } : {}) },
+    ),
+    envWords: codeEnvWords([...python.envWords, ...tsEnv.words, ...scripts.words], files.yaml, read),
   };
 }
 
 
 /**
- * Upper-case words with an underscore in the Python sources, the TypeScript/JavaScript sources
- * (`scriptWords`, gathered by the per-file env pass) and the project's YAML files (compose `environment:`, workflow `env:`, Helm values), see
- * `collectEnvWords`; sorted.
+ * What the project's shell scripts, Dockerfiles, Makefiles and justfiles say about the
+ * environment (`scriptEnv`, src/extract/script-env.ts), in file order: the names they read, set or
+ * declare, and the variables a Dockerfile's `ENV` sets in the project's image.
+ */
+function scriptsEnv(files: readonly string[], read: ReadFile): { words: string[]; internal: InternalEnvVar[] } {
+  const words = new Set<string>();
+  const internal: InternalEnvVar[] = [];
+  for (const file of files) {
+    const text = read(file);
+    if (text === undefined) continue;
+    const found = scriptEnv(file, text);
+    for (const w of found.words) words.add(w);
+    internal.push(...found.internal);
+  }
+  return { words: [...words], internal };
+}
+
+/**
+ * The words a documented variable may be mentioned by, sorted: `sourceWords` (upper-case words
+ * with an underscore of the Python and TypeScript/JavaScript sources, gathered by the per-file
+ * passes, and the names the project's scripts use, see {@link scriptsEnv}) and the upper-case
+ * words with an underscore of the project's YAML files (compose `environment:`, workflow `env:`,
+ * Helm values), see `collectEnvWords`.
  */
 function codeEnvWords(sourceWords: readonly string[], otherFiles: readonly string[], read: ReadFile): string[] {
   const words = new Set<string>(sourceWords);

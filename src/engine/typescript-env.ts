@@ -79,6 +79,7 @@ export async function typeScriptEnv(files: readonly string[], read: Read, pieces
     facts.set(file, result);
     for (const v of result.vars) out.vars.push(v);
     for (const d of result.dynamic) out.dynamic.push(d);
+    if (result.internal) (out.internal ??= []).push(...result.internal);
     for (const w of result.words ?? []) words.add(w);
   }
   out.words = [...words];

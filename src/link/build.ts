@@ -9,7 +9,7 @@ import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSe
 import { headingMatchText } from '../shared/strings.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
-import { envColumnSection, envFileSection, environmentCommand, envNameStatus, splitEnvSections } from './environment.js';
+import { envColumnSection, envFileSection, environmentCommand, envNameStatus, splitEnvSections, suppliedEnvNames } from './environment.js';
 import { foldSpelling } from '../shared/names.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
@@ -301,6 +301,8 @@ export function buildModel(input: ModelInput): Model {
   }
   const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
   const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env);
+  // Variables the project supplies itself: hidden, yet they mark its namespace (envNameStatus).
+  const supplied = suppliedEnvNames(env);
   // Env vars documented or set in examples while the code reads none a user sets: said in a note.
   const envUnchecked = envCommand || !checkEnv ? [] : [...new Set([...envSections.map((s) => s.file), ...envUsages.map((u) => u.file)])].sort();
   if (envCommand) {
@@ -425,7 +427,7 @@ export function buildModel(input: ModelInput): Model {
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
     ...(envUnchecked.length > 0 ? { envUnchecked } : {}),
-    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded)) } : {}),
+    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded), supplied) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

@@ -53,6 +53,16 @@ export function isToolingFile(file: string): boolean {
   return TOOLING_FILE.test(file);
 }
 
+/**
+ * The names of the variables the project supplies itself (`env.internal`): written by its code or
+ * set by its image. A test or example that writes a variable (`os.environ["X"] = …` in
+ * conftest.py) or an example's image supplies nothing to the project's users: tooling files
+ * ({@link isToolingFile}) do not count.
+ */
+export function suppliedEnvNames(env: EnvExtraction): Set<string> {
+  return new Set((env.internal ?? []).filter((v) => !isToolingFile(v.location.file)).map((v) => v.name));
+}
+
 /** A variable as users set it: a case-insensitive pydantic-settings name upper-case (`qdrant_url` → `QDRANT_URL`). */
 function userSpelling(v: ParamSpec): string {
   return v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
@@ -65,14 +75,14 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
  * The `environment` pseudo-command: one parameter per variable the code reads, its read sites
  * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
  * it). A variable every program reads ({@link isWellKnownEnv}), read only in tooling files
- * ({@link isToolingFile}) or one the project supplies itself (`env.internal`) is `hidden`: known,
+ * ({@link isToolingFile}) or one the project supplies itself (`env.internal`, outside tooling files) is `hidden`: known,
  * never demanded. Undefined when the code reads no
  * variable a user sets (`Model.envUnchecked` then names the documents that document some).
  *
  * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
  */
 export function environmentCommand(env: EnvExtraction): CommandSpec | undefined {
-  const internal = new Set((env.internal ?? []).map((v) => v.name));
+  const internal = suppliedEnvNames(env);
   const byName = new Map<string, ParamSpec[]>();
   for (const v of env.vars) {
     const name = userSpelling(v);
@@ -352,8 +362,10 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
  * field of a command behind a prefix of one or two words (`flagNamed`, given folded names:
  * `AIDER_DARK_MODE` for `--dark-mode`), one a computed read may produce
  * (`os.environ[PREFIX + key]`), or one the code mentions anywhere (`mentioned`: a word of its text).
+ * `supplied` ({@link suppliedEnvNames}): variables the project supplies itself, whose hidden
+ * parameters still show its namespace.
  */
-export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false): EnvNameStatus {
+export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set()): EnvNameStatus {
   if (isWellKnownEnv(name) || mentioned(name)) return 'excluded';
   // `AIDER_DARK_MODE` beside a `--dark-mode` flag: a framework derives the flag's variable
   // (configargparse `auto_env_var_prefix`, click `auto_envvar_prefix`, yargs `.env()`), whether or
@@ -367,7 +379,10 @@ export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly 
   if (dynamic.some((d) => d.prefix !== '' && (name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix))))) return 'excluded';
   const first = name.split('_')[0]!;
   if (first.length < 2 || first === name) return 'foreign';
-  return cmd.params.some((p) => !p.hidden && p.name !== name && p.name.split('_')[0] === first) ? 'own' : 'foreign';
+  // A variable the project supplies itself (`CLI_VERSION` set by its image) is hidden, yet it marks
+  // the project's namespace as well as one its users set (`CLI_TITLE` beside it is its own).
+  const evidence = (p: ParamSpec): boolean => !p.hidden || (supplied.has(p.name) && !isWellKnownEnv(p.name));
+  return cmd.params.some((p) => evidence(p) && p.name !== name && p.name.split('_')[0] === first) ? 'own' : 'foreign';
 }
 
 /**

@@ -94,6 +94,42 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
   }
 }
 
+/**
+ * The first `bytes` bytes of a regular file (fewer when it is shorter), decoded as
+ * {@link decodeText} does: enough to see a shebang. A FIFO, socket or device is refused without
+ * reading it, as {@link readRegularFileBytes} does; a symbolic link is followed.
+ *
+ * @param file absolute path
+ * @throws {ReadFileError} `ENOTREG`/`EISDIR`, or the `open`/`read` error's code
+ */
+export function readFileHead(file: string, bytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', 'not a regular file');
+    const buffer = Buffer.allocUnsafe(bytes);
+    let filled = 0;
+    while (filled < bytes) {
+      const n = readSync(fd, buffer, filled, bytes - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    return decodeText(buffer.subarray(0, filled));
+  } catch (error) {
+    if (error instanceof ReadFileError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Default cap of {@link readProjectFile}: 16 MiB, far above any manifest or site config. */
 export const MAX_PROJECT_FILE_BYTES = 16 * 1024 * 1024;
 

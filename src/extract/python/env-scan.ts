@@ -49,6 +49,17 @@ export interface RawEnvRead {
   helper?: { fn: string; keyIndex: number; keyParam: string; defaultIndex?: number; defaultParam?: string; before?: string; after?: string };
 }
 
+/**
+ * A variable the module writes into its own environment (`os.environ["X"] = v`,
+ * `os.environ.update(X=v)`, `os.putenv("X", v)`), its name known in the file (a string, an
+ * f-string or `+` of module constants, a module constant). Plain data, stored with the scan.
+ */
+export interface RawEnvWrite {
+  name: string;
+  /** The name token. */
+  location: SourceLocation;
+}
+
 /** An argument of a {@link RawEnvCall}. */
 export interface RawEnvArgument {
   str?: string;
@@ -125,7 +136,7 @@ const WRAPPERS = new Set(['int', 'float', 'bool', 'str']);
 /** True when the module's text can contain an environment read (a cheap test before {@link scanEnvReads}). */
 export function mentionsEnv(root: Node): boolean {
   const text = root.text;
-  return text.includes('environ') || text.includes('getenv');
+  return text.includes('environ') || text.includes('getenv') || text.includes('putenv');
 }
 
 
@@ -261,9 +272,12 @@ function callArguments(call: Node): { positional: Node[]; keywords: Map<string, 
  * A read wrapped in `int(…)`/`float(…)`/`bool(…)`/`str(…)` gets that type, and `… or d` the default `d`.
  * Passing the whole environment on (`dict(os.environ)`, `os.environ.copy()`) reads no variable.
  *
+ * With `writes`, the variables the module writes are appended to it ({@link RawEnvWrite}; see
+ * `writtenKeys` for the forms).
+ *
  * `info.constants` and `info.bindings` must be filled (the module-level walk runs first).
  */
-export function scanEnvReads(info: EnvScanModule, root: Node): RawEnvRead[] {
+export function scanEnvReads(info: EnvScanModule, root: Node, writes?: RawEnvWrite[]): RawEnvRead[] {
   const text = root.text;
   const bindings = new Map(info.bindings);
   for (const fn of info.functions.values()) for (const [name, binding] of fn.localBindings) if (!bindings.has(name)) bindings.set(name, binding);
@@ -272,8 +286,8 @@ export function scanEnvReads(info: EnvScanModule, root: Node): RawEnvRead[] {
     for (const node of root.descendantsOfType(['import_statement', 'import_from_statement'])) if (node) bindImport(info, node, bindings, true);
   }
   // `from os import getenv as ge`: the local names of the environment, searched too.
-  const names = new Set(['environ', 'getenv']);
-  for (const [local, b] of bindings) if (b.kind === 'symbol' && b.module === 'os' && (b.name === 'environ' || b.name === 'getenv') && /^[A-Za-z_]\w*$/.test(local)) names.add(local);
+  const names = new Set(['environ', 'getenv', 'putenv']);
+  for (const [local, b] of bindings) if (b.kind === 'symbol' && b.module === 'os' && (b.name === 'environ' || b.name === 'getenv' || b.name === 'putenv') && /^[A-Za-z_]\w*$/.test(local)) names.add(local);
   // The identifiers, found in the text (a query with a text predicate marshals every identifier of the file).
   const ids: Node[] = [];
   for (const match of text.matchAll(new RegExp(`\\b(?:${[...names].join('|')})\\b`, 'g'))) {
@@ -290,6 +304,12 @@ export function scanEnvReads(info: EnvScanModule, root: Node): RawEnvRead[] {
     else if (parent?.type === 'attribute' && !sameNode(parent.childForFieldName('object'), id)) continue;
     const dotted = dottedName(chain);
     const qualified = dotted ? qualify(dotted, bindings) : undefined;
+    if (writes && (qualified === 'os.environ' || qualified === 'os.putenv')) {
+      for (const key of writtenKeys(chain, qualified)) {
+        const value = key.keyword !== undefined ? { name: key.keyword } : evalName(key.node, ctx);
+        if ('name' in value) writes.push({ name: value.name, location: nodeLocation(info.file, key.node) });
+      }
+    }
     const read = qualified === 'os.environ' ? environRead(chain, ctx) : qualified === 'os.getenv' ? getenvRead(chain) : undefined;
     if (!read) continue;
     const value = evalName(read.key, ctx);
@@ -450,6 +470,53 @@ function environRead(chain: Node, _ctx: ScanContext): ReadSite | undefined {
     return { expr: parent, key, required: false };
   }
   return undefined;
+}
+
+/**
+ * The name expressions `os.environ`/`os.putenv` (the `chain`) is written with: `os.environ[K] = v`
+ * (also one of several targets, `a = os.environ[K] = v`), `os.environ.update(K=v, …)`,
+ * `os.environ.update({K: v, …})` and `update(dict(K=v))` (the keywords' names are the variables,
+ * as strings), `os.putenv(K, v)`. Not writes: `os.environ.setdefault(K, d)` (a default: users may
+ * still set it), `del os.environ[K]`, `os.environ.pop(K)`, `os.environ[K] += v`.
+ */
+function writtenKeys(chain: Node, qualified: string): Array<{ node: Node; keyword?: string }> {
+  const parent = chain.parent;
+  if (!parent) return [];
+  if (qualified === 'os.putenv') {
+    if (parent.type !== 'call' || !sameNode(parent.childForFieldName('function'), chain)) return [];
+    const key = callArguments(parent).positional[0];
+    return key ? [{ node: key }] : [];
+  }
+  if (parent.type === 'subscript' && sameNode(parent.childForFieldName('value'), chain)) {
+    const key = parent.childForFieldName('subscript');
+    // `a = os.environ[K] = v` nests as `a = (os.environ[K] = v)`: the subscript is a left side too.
+    const up = parent.parent;
+    return key && up?.type === 'assignment' && sameNode(up.childForFieldName('left'), parent) ? [{ node: key }] : [];
+  }
+  if (parent.type === 'attribute' && sameNode(parent.childForFieldName('object'), chain) && parent.childForFieldName('attribute')?.text === 'update') {
+    const call = parent.parent;
+    if (call?.type !== 'call' || !sameNode(call.childForFieldName('function'), parent)) return [];
+    const keys: Array<{ node: Node; keyword?: string }> = [];
+    const keywordNames = (list: Node | null): void => {
+      for (const arg of list ? namedChildren(list) : []) {
+        const name = arg.type === 'keyword_argument' ? arg.childForFieldName('name') : null;
+        if (name) keys.push({ node: name, keyword: name.text });
+      }
+    };
+    keywordNames(call.childForFieldName('arguments'));
+    const positional = callArguments(call).positional[0];
+    const first = positional ? unparen(positional) : undefined;
+    if (first?.type === 'dictionary') {
+      for (const pair of namedChildren(first)) {
+        const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
+        if (key) keys.push({ node: key });
+      }
+    } else if (first?.type === 'call' && first.childForFieldName('function')?.text === 'dict') {
+      keywordNames(first.childForFieldName('arguments'));
+    }
+    return keys;
+  }
+  return [];
 }
 
 function getenvRead(chain: Node): ReadSite | undefined {

@@ -296,7 +296,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (configClass && !candidates.has(cls.qualifiedName)) candidates.set(cls.qualifiedName, { cls, fields: configClass.fields, kind: configClass.kind });
     }
   }
-  const env = pythonEnv(analysis, infos, candidates);
+  const env = withWrites(pythonEnv(analysis, infos, candidates), infos);
   // TypedDicts named by a field's type (reading one may name more; the set grows as it is walked).
   for (const cls of analysis.typedDicts) {
     const info = modules.get(cls.module);
@@ -797,4 +797,15 @@ class Analysis {
 function withOverride(spec: ParamSpec, previous: ParamSpec | undefined): ParamSpec {
   if (previous === undefined || previous.owner === spec.owner) return spec;
   return { ...spec, overrides: previous.overrides ?? previous.owner };
+}
+
+/**
+ * `env` with the variables the modules write into their own environment (`ModuleInfo.envWrites`:
+ * `os.environ["X"] = v`, `os.environ.update(X=v)`, `os.putenv("X", v)`) added to `internal`,
+ * reason `written by the code (file:line)`, in file order. The linker decides which count (a
+ * test's write does not).
+ */
+function withWrites(env: EnvExtraction, infos: readonly ModuleInfo[]): EnvExtraction {
+  const written = infos.flatMap((info) => (info.envWrites ?? []).map((w) => ({ name: w.name, location: w.location, reason: `written by the code (${w.location.file}:${w.location.line})` })));
+  return written.length === 0 ? env : { ...env, internal: [...(env.internal ?? []), ...written] };
 }

@@ -5,7 +5,7 @@ import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../../shared/env-words.js';
-import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead } from './env-scan.js';
+import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
 
 export { bindImport, nodeLocation, type Binding } from './bindings.js';
 
@@ -102,6 +102,8 @@ export interface ModuleInfo {
   constants: Map<string, string>;
   /** Environment reads of the file (issue #31), see `scanEnvReads` in env.ts; absent when none. */
   envReads?: RawEnvRead[];
+  /** Variables the module writes into its environment (`os.environ["X"] = v`…; `scanEnvReads`); absent when none. */
+  envWrites?: RawEnvWrite[];
   /**
    * Calls passing a string that looks like an environment variable's name (`env_int("APP_PORT", 8)`),
    * in case the callee is a helper that reads the variable its parameter names; absent when none.
@@ -637,8 +639,10 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
   visitModuleLevel(info, root, false, ranges);
   readFunctionBodies(info, root, ranges);
   if (mentionsEnv(root)) {
-    const reads = scanEnvReads(info, root);
+    const writes: RawEnvWrite[] = [];
+    const reads = scanEnvReads(info, root, writes);
     if (reads.length > 0) info.envReads = reads;
+    if (writes.length > 0) info.envWrites = writes;
   }
   if (root.text.length <= MAX_ENV_WORD_SCAN) {
     const words = new Set<string>();

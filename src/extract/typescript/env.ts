@@ -65,14 +65,17 @@ function isFallback(op: ts.SyntaxKind): boolean {
   return op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken;
 }
 
-/** What surrounds a read: a default after `??`/`||` (through a fallback chain and wrappers), a number wrapper, or a write. */
-function readContext(read: ts.Node, sf: ts.SourceFile): { write: boolean; default?: DefaultValue; type?: string } {
+/**
+ * What surrounds a read: a default after `??`/`||` (through a fallback chain and wrappers), a
+ * number wrapper, or a write (`assigned` for `process.env.X = v`, not for `delete process.env.X`).
+ */
+function readContext(read: ts.Node, sf: ts.SourceFile): { write: boolean; assigned?: boolean; default?: DefaultValue; type?: string } {
   const first = outer(read);
   const p0 = first.parent;
   if (p0 && ts.isDeleteExpression(p0)) return { write: true };
   if (p0 && ts.isBinaryExpression(p0) && p0.left === first.child) {
     const op = p0.operatorToken.kind;
-    if (op === ts.SyntaxKind.EqualsToken) return { write: true };
+    if (op === ts.SyntaxKind.EqualsToken) return { write: true, assigned: true };
     // `process.env.X ??= 'd'` sets a default the rest of the program sees.
     if (op === ts.SyntaxKind.QuestionQuestionEqualsToken || op === ts.SyntaxKind.BarBarEqualsToken) return { write: false, default: defaultOf(p0.right, sf) };
   }
@@ -241,8 +244,22 @@ function envParam(state: FileState, name: string, location: ParamSpec['location'
 
 function addRead(state: FileState, name: string, location: ParamSpec['location'], readNode: ts.Node): void {
   const context = readContext(readNode, state.sf);
+  // `process.env.X = v`: the program sets X for itself and what it starts (issue #31: internal).
+  if (context.assigned) (state.out.internal ??= []).push({ name, location, reason: `written by the code (${location.file}:${location.line})` });
   if (context.write) return;
   state.out.vars.push(envParam(state, name, location, 'read', { ...(context.default ? { default: context.default } : {}), ...(context.type !== undefined ? { type: context.type } : {}) }));
+}
+
+/** `Object.assign(process.env, { X: v, 'Y': w })`: each literal key is a variable the code writes. */
+function addAssigned(state: FileState, object: ts.Expression): void {
+  if (!ts.isObjectLiteralExpression(object)) return;
+  for (const prop of object.properties) {
+    if (!ts.isPropertyAssignment(prop) && !ts.isShorthandPropertyAssignment(prop)) continue;
+    const key = prop.name;
+    if (!ts.isIdentifier(key) && !ts.isStringLiteralLike(key)) continue;
+    const location = ts.isStringLiteralLike(key) ? textLocation(state, key) : locationOf(state.file, state.sf, key);
+    (state.out.internal ??= []).push({ name: key.text, location, reason: `written by the code (${location.file}:${location.line})` });
+  }
 }
 
 function addDynamic(state: FileState, key: ts.Expression, read: ts.Node): void {
@@ -611,6 +628,11 @@ function collectBindings(state: FileState): void {
  * `parseInt`, `parseFloat` or unary `+`. `required` is true without a default. Writes
  * (`process.env.X = …`) and `delete process.env.X` are not reads.
  *
+ * **Writes** (`internal`, reason `written by the code (file:line)`): `process.env.X = v`,
+ * `process.env['X'] = v` (and through the aliases above), `Object.assign(process.env, { X: v })`:
+ * variables the program sets for itself and the processes it starts. Not writes: `??=`/`||=`
+ * (a default: users still set the variable), `delete`, a computed key.
+ *
  * **Dynamic reads:** `process.env[name]`, `` process.env[`APP_${k}`] ``, `process.env['APP_' + k]`,
  * `Deno.env.get(name)`: one {@link DynamicEnvRead} with the literal prefix (`''` if none).
  *
@@ -674,6 +696,10 @@ export function extractFileEnv(file: string, text: string): FileEnv {
       if (mark) return;
       const name = calleeName(node.expression);
       const last = name?.split('.').pop();
+      if (name === 'Object.assign' && node.arguments[0] && isEnvObject(state, node.arguments[0])) {
+        for (const arg of node.arguments.slice(1)) addAssigned(state, skipOuter(arg));
+        return;
+      }
       if (last === 'createEnv') readCreateEnv(state, node);
       else if (last === 'cleanEnv' || last === 'customCleanEnv') readCleanEnv(state, node);
       else if (ts.isPropertyAccessExpression(skipOuter(node.expression)) && ZOD_PARSES.has((skipOuter(node.expression) as ts.PropertyAccessExpression).name.text) && node.arguments[0] && isEnvObject(state, node.arguments[0])) {
@@ -714,6 +740,7 @@ export function extractTypeScriptEnv(sources: ReadonlyArray<{ file: string; text
     const one = extractFileEnv(s.file, s.text);
     for (const v of one.vars) out.vars.push(v);
     for (const d of one.dynamic) out.dynamic.push(d);
+    if (one.internal) (out.internal ??= []).push(...one.internal);
   }
   return out;
 }
