@@ -104,7 +104,10 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
 
   for (const param of cmd.params) {
     const p = shown(cmd, param);
-    if (p.hidden || p.positional || excluded(model, p.name) || rows.has(p)) continue;
+    if (p.positional || excluded(model, p.name) || rows.has(p)) continue;
+    // A hidden environment variable (well-known, or supplied by the project) that a reference
+    // documents is a parameter in code and in the docs all the same; undocumented, it is not counted.
+    if (p.hidden && !(cmd.kind === 'environment' && rowsFor(model, cmd, p).length > 0)) continue;
     const spellings = [p.name, ...p.aliases, ...twinsOf(cmd, p).flatMap((t) => [t.name, ...t.aliases])];
     const own = rowsFor(model, cmd, p).length > 0 || spellings.some((sp) => rowPrefixes.has(sp));
     const elsewhere = own ? undefined : documentedElsewhere(model, cmd, p);
