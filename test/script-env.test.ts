@@ -116,3 +116,14 @@ describe('scriptEnv', () => {
     expect(scriptEnv('run.sh', 'echo $SMALL_VAR')).toEqual({ words: ['SMALL_VAR'], internal: [] });
   });
 });
+
+describe('server configs (uwsgi, supervisord, systemd, Procfile)', () => {
+  it('are scripts whose upper-case names with an underscore are mentions', async () => {
+    const { scriptKind, scriptEnv } = await import('../src/extract/script-env.js');
+    expect(['uwsgi.ini', 'deploy/supervisord.conf', 'ops/app.service', 'Procfile'].map((f) => scriptKind(f))).toEqual(['server-config', 'server-config', 'server-config', 'server-config']);
+    const uwsgi = '[uwsgi]\nmodule = app.wsgi\nif-env = LD_REQUEST_TIMEOUT\nhttp-timeout = %(_)\nendif =\nif-env = LD_DISABLE_REQUEST_LOGS=true\ndisable-logging = true\n';
+    expect(scriptEnv('uwsgi.ini', uwsgi).words.sort()).toEqual(['LD_DISABLE_REQUEST_LOGS', 'LD_REQUEST_TIMEOUT']);
+    expect(scriptEnv('supervisord.conf', 'command=app --home %(ENV_APP_HOME)s\n').words.sort()).toEqual(['APP_HOME', 'ENV_APP_HOME']);
+    expect(scriptEnv('uwsgi.ini', uwsgi).internal).toEqual([]);
+  });
+});

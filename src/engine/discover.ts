@@ -45,7 +45,7 @@ export interface DiscoveredFiles {
    */
   envFiles?: string[];
   /**
-   * The project's shell scripts, Dockerfiles, Makefiles and justfiles (see {@link SCRIPTS}), read
+   * The project's shell scripts, Dockerfiles, Makefiles, justfiles and server configs (`*.ini`, `*.conf`, `*.service`, `Procfile`) (see {@link SCRIPTS}), read
    * for the environment variables they read and the ones a container image sets (issue #31).
    * Extensionless files are listed only when their first line is a shell shebang. Optional, as
    * {@link programs} is.
@@ -83,7 +83,7 @@ export const ENV_FILES = [
 ];
 /**
  * Scripts that may read or set the project's environment variables (issue #31): shell scripts by
- * extension, Dockerfiles/Containerfiles, Makefiles and justfiles by name, and the extensionless
+ * extension, Dockerfiles/Containerfiles, Makefiles, justfiles and server configs (`uwsgi.ini`, `supervisord.conf`) by name, and the extensionless
  * files at the top level and in `bin/`, `scripts/`, `script/`, `tools/`, `docker/` and `hack/`
  * folders, which are candidates for a shell script by shebang ({@link shellScripts}). Test
  * fixtures (other projects' files) are not read.
@@ -93,6 +93,7 @@ export const SCRIPTS = [
   '**/{Dockerfile,Containerfile,Dockerfile.*,Containerfile.*,*.Dockerfile,*.Containerfile,*.dockerfile}',
   '**/{Makefile,makefile,GNUmakefile,*.mk}',
   '**/{justfile,Justfile,.justfile,*.just}',
+  '**/{*.ini,*.conf,*.service,Procfile}',
   '*',
   '**/{bin,scripts,script,tools,docker,hack}/*',
   '!**/{fixtures,__fixtures__,testdata,test-fixtures}/**',

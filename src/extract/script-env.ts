@@ -19,16 +19,19 @@
  * - justfile (`justfile`, `Justfile`, `.justfile`, `*.just`): `env_var('X')`,
  *   `env_var_or_default('X', d)`, `env('X')`, `env('X', d)`, and `$X`/`${X}` in recipe lines.
  *
+ * - server configs (`*.ini`, `*.conf`, `*.service`, `Procfile`: uwsgi, supervisord, systemd,
+ *   Heroku): every upper-case name with an underscore ({@link serverConfigEnvWords}).
+ *
  * Only upper-case names are taken (`[A-Z_][A-Z0-9_]*` with a letter): lower-case shell and make
  * variables are the script's locals. Not read: what a script reads through another program
  * (`printenv X`, `env | grep X`), indirect expansion (`${!name}`), `.env` files a script sources,
- * systemd units (`Environment=`). Compose files' `environment:` come through the YAML files.
+ * systemd units' `Environment=` as supplied variables. Compose files' `environment:` come through the YAML files.
  * Nothing is executed; each file is read as text.
  */
 import type { InternalEnvVar } from '../model/types.js';
 
 /** How a script file is read; undefined for a file that is none of them. */
-export type ScriptKind = 'shell' | 'dockerfile' | 'makefile' | 'justfile';
+export type ScriptKind = 'shell' | 'dockerfile' | 'makefile' | 'justfile' | 'server-config';
 
 /** A shebang that runs a POSIX-like shell: `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/bin/bash -e`, `#!/usr/bin/env -S zsh -f`. */
 const SHELL_SHEBANG = /^#![ \t]*(?:\/\S*\/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:sh|bash|zsh|dash|ksh|ash|mksh)(?:[ \t]|$)/;
@@ -49,6 +52,7 @@ export function scriptKind(file: string, head?: string): ScriptKind | undefined 
   if (/^(?:GNUmakefile|[Mm]akefile)$/.test(base) || base.endsWith('.mk')) return 'makefile';
   if (/^\.?[Jj]ustfile$/.test(base) || base.endsWith('.just')) return 'justfile';
   if (/\.(?:sh|bash|zsh|ksh)$/.test(base)) return 'shell';
+  if (/\.(?:ini|conf|service)$/.test(base) || base === 'Procfile') return 'server-config';
   if (!base.includes('.') && head !== undefined && isShellShebang(head)) return 'shell';
   return undefined;
 }
@@ -75,6 +79,21 @@ const SHELL_EXPANSION = /\$\{#?([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]
 /** `X=…`, `export X=…`, `export X Y`, `local X=`, `readonly X=`, `declare -x X=` at the start of a command. */
 const SHELL_ASSIGNMENT = /(?:^|[;&|(]|\bthen|\bdo|\belse)[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)\+?=/gm;
 const SHELL_EXPORT = /(?:^|[;&|(])[ \t]*export[ \t]+([^\n;&|#]*)/gm;
+
+/**
+ * The upper-case names with an underscore in a server's or service manager's config (uwsgi's
+ * `if-env = LD_REQUEST_TIMEOUT` and `$(APP_PORT)`, supervisord's `%(ENV_APP_HOME)s`, systemd
+ * `Environment=APP_MODE=prod`, a Procfile's `$WEB_CONCURRENCY`): which of them are variables
+ * cannot be told from the many formats, so every such word counts as a mention.
+ */
+export function serverConfigEnvWords(text: string): string[] {
+  const words = new Set<string>();
+  for (const m of text.matchAll(/(?<![A-Za-z0-9_])(?:ENV_)?([A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])(?![A-Za-z0-9_])/g)) {
+    words.add(m[0]);
+    if (m[0] !== m[1]) words.add(m[1]!);
+  }
+  return [...words];
+}
 
 /** The names a shell script reads (expansions) and sets or exports. */
 export function shellEnvWords(text: string): string[] {
@@ -244,6 +263,8 @@ export function scriptEnv(file: string, text: string): ScriptEnv {
       return { words: justfileEnvWords(text), internal: [] };
     case 'shell':
       return { words: shellEnvWords(text), internal: [] };
+    case 'server-config':
+      return { words: serverConfigEnvWords(text), internal: [] };
     default:
       return { words: [], internal: [] };
   }
