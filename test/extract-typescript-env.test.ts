@@ -234,6 +234,29 @@ describe('env schemas', () => {
     expect(out.vars.filter((v) => v.envSource === 'read').map((v) => v.name)).toEqual(['DATABASE_URL', 'NEXT_PUBLIC_APP_URL']);
   });
 
+  it('zod 4 .prefault() and .catch() are defaults; a schema made by a project function is opaque, never required (karakeep)', () => {
+    const text = [
+      "import { z } from 'zod';",
+      'const stringBool = (defaultValue: string) => z.string().prefault(defaultValue).transform((s) => s === "true");',
+      'const allEnv = z.object({',
+      "  WORKERS_HOST: z.string().prefault('127.0.0.1'),",
+      '  CRAWLER_TIMEOUT: z.coerce.number().catch(60),',
+      '  SEMANTIC_SEARCH_ENABLED: stringBool("true"),',
+      '  OCR_USE_LLM: stringBool("false").optional(),',
+      '  REDIS_URL: z.string(),',
+      '});',
+      'export const serverConfig = allEnv.parse(process.env);',
+    ].join('\n');
+    const schema = extractFileEnv('packages/shared/config.ts', text).vars.filter((v) => v.envSource === 'schema');
+    expect(schema.map((v) => [v.name, v.default?.text, v.required])).toEqual([
+      ['WORKERS_HOST', "'127.0.0.1'", false],
+      ['CRAWLER_TIMEOUT', '60', false],
+      ['SEMANTIC_SEARCH_ENABLED', undefined, false],
+      ['OCR_USE_LLM', undefined, false],
+      ['REDIS_URL', undefined, true],
+    ]);
+  });
+
   it('follows createEnv groups kept in file constants', () => {
     const text = [
       "import { createEnv } from '@t3-oss/env-core';",

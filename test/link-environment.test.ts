@@ -172,6 +172,8 @@ describe('environment pseudo-command', () => {
     expect(isWellKnownEnv('DJANGO_SECRET_KEY')).toBe(false);
     expect(isWellKnownEnv('QDRANT_URL')).toBe(false);
     expect(isToolingFile('tests/test_x.py')).toBe(true);
+    expect(isToolingFile('packages/e2e_tests/setup/startContainers.ts')).toBe(true);
+    expect(isToolingFile('integration-tests/run.py')).toBe(true);
     expect(isToolingFile('src/app/vite.config.ts')).toBe(true);
     expect(isToolingFile('src/settings.py')).toBe(false);
     const cmd = run({ docs: { 'README.md': README }, env: code }).model.commandByName(ENVIRONMENT_COMMAND)!;

@@ -31,8 +31,8 @@ const WELL_KNOWN = new Set([
   'JAVA_HOME', 'APPDATA', 'LOCALAPPDATA', 'USERPROFILE', 'PROGRAMFILES', 'SYSTEMROOT', 'SYSTEMDRIVE', 'COMSPEC', 'WINDIR', 'PATHEXT', 'OS',
   'JEST_WORKER_ID', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'TS_NODE_PROJECT', 'BABEL_ENV', 'VERCEL', 'NETLIFY', 'SUDO_USER', 'SUDO_UID',
   'PREFIX', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL', 'NEXT_RUNTIME', 'NEXT_PHASE', 'NETLIFY_DEV', 'CF_PAGES', 'RENDER', 'DYNO', 'K_SERVICE',
-  // Web frameworks' own: Django's settings module and async guard, Flask's app and debug switches.
-  'DJANGO_SETTINGS_MODULE', 'DJANGO_ALLOW_ASYNC_UNSAFE', 'FLASK_APP', 'FLASK_ENV', 'FLASK_DEBUG', 'FLASK_RUN_PORT', 'FLASK_RUN_HOST', 'PYTHONWARNINGS',
+  // Frameworks' own: Expo's platform, Django's settings module and async guard, Flask's app and debug switches.
+  'EXPO_OS', 'DJANGO_SETTINGS_MODULE', 'DJANGO_ALLOW_ASYNC_UNSAFE', 'FLASK_APP', 'FLASK_ENV', 'FLASK_DEBUG', 'FLASK_RUN_PORT', 'FLASK_RUN_HOST', 'PYTHONWARNINGS',
 ]);
 /** Well-known families: GitHub Actions' runner variables (`GITHUB_SHA`, not `GITHUB_TOKEN`, which projects document as theirs), `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`. */
 const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|VERCEL_|AWS_LAMBDA_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
@@ -46,7 +46,7 @@ export function isWellKnownEnv(name: string): boolean {
  * Files whose reads are the project's tooling, not what its users set: tests, fixtures, examples,
  * benchmarks, build scripts and bundler/test-runner configs (`vite.config.ts`, `conftest.py`).
  */
-const TOOLING_FILE = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|e2e|fixtures?|examples?|benchmarks?|bench|scripts|tools|\.github|docs?|cypress|playwright)\/|(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|setup\.py|noxfile\.py|[^/]*\.(?:test|spec|stories)\.[cm]?[jt]sx?|[^/]*\.config\.[cm]?[jt]s|Gruntfile\.js|gulpfile\.js)$/;
+const TOOLING_FILE = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|e2e|e2e[-_]tests?|integration[-_]tests?|fixtures?|examples?|benchmarks?|bench|scripts|tools|\.github|docs?|cypress|playwright)\/|(?:^|\/)(?:test_[^/]*\.py|[^/]*_test\.py|conftest\.py|setup\.py|noxfile\.py|[^/]*\.(?:test|spec|stories)\.[cm]?[jt]sx?|[^/]*\.config\.[cm]?[jt]s|Gruntfile\.js|gulpfile\.js)$/;
 
 /** Whether reads in `file` (project-relative) are tooling (see {@link TOOLING_FILE}). */
 export function isToolingFile(file: string): boolean {

@@ -435,8 +435,13 @@ function objectLiteral(state: FileState, expr: ts.Expression | undefined, depth 
   return undefined;
 }
 
-/** What a zod field schema says (`z.string().url().optional().default('x').describe('…')`), read without the rest of the project. */
-function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: string; optional: boolean; default?: DefaultValue; description?: string; choices?: string[] } {
+/**
+ * What a zod field schema says (`z.string().url().optional().default('x').describe('…')`), read
+ * without the rest of the project. `.prefault(x)` (zod 4) and `.catch(x)` give a default too. A
+ * schema built by a call of the project's own function (`stringBool("true")`, whose body may add
+ * `.prefault(defaultValue)`) is `opaque`: its default and whether it is required are unknown.
+ */
+function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: string; optional: boolean; default?: DefaultValue; description?: string; choices?: string[]; opaque?: boolean } {
   const e = skipOuter(expr);
   if (depth > 40) return { optional: false };
   // A schema kept in a file constant (`const port = z.coerce.number()`).
@@ -444,7 +449,7 @@ function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: st
   if (value) return zodField(state, value, depth + 1);
   if (!ts.isCallExpression(e)) return { optional: false };
   const callee = skipOuter(e.expression);
-  if (!ts.isPropertyAccessExpression(callee)) return { optional: false, type: e.getText(state.sf).replace(/\s+/g, ' ') };
+  if (!ts.isPropertyAccessExpression(callee)) return { optional: false, opaque: true, type: e.getText(state.sf).replace(/\s+/g, ' ') };
   const method = callee.name.text;
   const base = skipOuter(callee.expression);
   // The factory: `z.string()`, `z.coerce.number()`, `z.enum([...])` (`z` being no file constant).
@@ -467,6 +472,8 @@ function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: st
     case 'nullish':
       return { ...inner, optional: true };
     case 'default':
+    case 'prefault':
+    case 'catch':
       return a0 ? { ...inner, default: zodDefault(a0, state.sf) } : inner;
     case 'describe':
       return a0 && ts.isStringLiteralLike(skipOuter(a0)) ? { ...inner, description: (skipOuter(a0) as ts.StringLiteralLike).text } : inner;
@@ -488,7 +495,7 @@ function readZodShape(state: FileState, shape: ts.ObjectLiteralExpression): void
       envParam(state, name, location, 'schema', {
         ...(info.type !== undefined ? { type: info.type } : {}),
         ...(info.default ? { default: info.default } : {}),
-        required: !info.optional && info.default === undefined,
+        required: !info.optional && !info.opaque && info.default === undefined,
         ...(info.description !== undefined ? { description: info.description } : {}),
         ...(info.choices ? { choices: info.choices } : {}),
       }),
