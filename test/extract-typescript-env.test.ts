@@ -240,6 +240,7 @@ describe('env schemas', () => {
       'const stringBool = (defaultValue: string) => z.string().prefault(defaultValue).transform((s) => s === "true");',
       'const allEnv = z.object({',
       "  WORKERS_HOST: z.string().prefault('127.0.0.1'),",
+      '  CRAWLER_YTDLP_ARGS: z.string().prefault("").transform((s) => s.split(",")),',
       '  CRAWLER_TIMEOUT: z.coerce.number().catch(60),',
       '  SEMANTIC_SEARCH_ENABLED: stringBool("true"),',
       '  OCR_USE_LLM: stringBool("false").optional(),',
@@ -250,6 +251,8 @@ describe('env schemas', () => {
     const schema = extractFileEnv('packages/shared/config.ts', text).vars.filter((v) => v.envSource === 'schema');
     expect(schema.map((v) => [v.name, v.default?.text, v.required])).toEqual([
       ['WORKERS_HOST', "'127.0.0.1'", false],
+      // The input default, transformed: documented as the output (`[]`), so not the value.
+      ['CRAWLER_YTDLP_ARGS', undefined, false],
       ['CRAWLER_TIMEOUT', '60', false],
       ['SEMANTIC_SEARCH_ENABLED', undefined, false],
       ['OCR_USE_LLM', undefined, false],

@@ -441,7 +441,7 @@ function objectLiteral(state: FileState, expr: ts.Expression | undefined, depth 
  * schema built by a call of the project's own function (`stringBool("true")`, whose body may add
  * `.prefault(defaultValue)`) is `opaque`: its default and whether it is required are unknown.
  */
-function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: string; optional: boolean; default?: DefaultValue; description?: string; choices?: string[]; opaque?: boolean } {
+function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: string; optional: boolean; default?: DefaultValue; description?: string; choices?: string[]; opaque?: boolean; prefault?: boolean } {
   const e = skipOuter(expr);
   if (depth > 40) return { optional: false };
   // A schema kept in a file constant (`const port = z.coerce.number()`).
@@ -472,9 +472,19 @@ function zodField(state: FileState, expr: ts.Expression, depth = 0): { type?: st
     case 'nullish':
       return { ...inner, optional: true };
     case 'default':
-    case 'prefault':
     case 'catch':
       return a0 ? { ...inner, default: zodDefault(a0, state.sf) } : inner;
+    case 'prefault':
+      // The input before parsing: a later `.transform(…)` makes the value something else.
+      return a0 ? { ...inner, default: zodDefault(a0, state.sf), prefault: true } : inner;
+    case 'transform':
+    case 'pipe': {
+      // `z.string().prefault("").transform((s) => s.split(","))`: documented as `[]`, the output;
+      // the input default is no longer the value, and the field is still not required.
+      if (!inner.prefault) return inner;
+      const { default: _input, prefault: _p, ...rest } = inner;
+      return { ...rest, opaque: true };
+    }
     case 'describe':
       return a0 && ts.isStringLiteralLike(skipOuter(a0)) ? { ...inner, description: (skipOuter(a0) as ts.StringLiteralLike).text } : inner;
     default:
