@@ -25,9 +25,18 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { SourceLocation } from '../../model/types.js';
 import { nodeLocation } from './bindings.js';
-import type { SettingsHost } from './env.js';
+import type { Resolver } from './resolve.js';
 import type { ModuleInfo, RawClass, RawField } from './scan.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+
+/** What this module needs of the class analysis (env.ts's `SettingsHost` has it). */
+export interface ClassHost {
+  resolver: Resolver;
+  /** The class's MRO: repository classes, and external bases by qualified name. */
+  mro(cls: RawClass): Array<RawClass | string>;
+  /** The module that declares a repository class. */
+  moduleOf(cls: RawClass): ModuleInfo | undefined;
+}
 
 /** A file of test code: its constructions of a settings class (with test values) do not count. */
 const TEST_FILE = /(?:^|\/)(?:tests?|__tests__|testing)\/|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.pyi?$/;
@@ -212,7 +221,7 @@ function escapeRegExp(text: string): string {
  * @param parser the Python parser; each tree is deleted after use
  * @returns sites by the class's qualified name
  */
-export function constructionSites(host: SettingsHost, followed: readonly FollowedClass[], infos: readonly ModuleInfo[], textOf: (file: string) => string | undefined, parser: Parser): Map<string, ConstructionSites> {
+export function constructionSites(host: ClassHost, followed: readonly FollowedClass[], infos: readonly ModuleInfo[], textOf: (file: string) => string | undefined, parser: Parser): Map<string, ConstructionSites> {
   const sites = new Map<string, ConstructionSites>();
   const byFile = new Map<string, { info: ModuleInfo; classes: FollowedClass[]; bodies: RawClass[] }>();
   const texts = new Map<string, string>();
@@ -374,7 +383,7 @@ export function unionMembers(annotation: string, depth = 0): string[][] | undefi
 }
 
 /** Whether pydantic cannot build an instance of project class `cls` from text (see the file's docstring). */
-function isOpaqueClass(host: SettingsHost, cls: RawClass): boolean {
+function isOpaqueClass(host: ClassHost, cls: RawClass): boolean {
   for (const entry of host.mro(cls)) {
     if (typeof entry === 'string') {
       if (!PLAIN_BASES.has(entry)) return false;
@@ -395,7 +404,7 @@ function isOpaqueClass(host: SettingsHost, cls: RawClass): boolean {
  * @param settings the settings class (its MRO's validators count)
  * @param owner the class declaring the field, in `module` (names resolve there, nested classes first)
  */
-export function opaqueFieldType(host: SettingsHost, settings: RawClass, owner: RawClass, module: ModuleInfo, field: RawField): string | undefined {
+export function opaqueFieldType(host: ClassHost, settings: RawClass, owner: RawClass, module: ModuleInfo, field: RawField): string | undefined {
   for (const entry of host.mro(settings)) {
     if (typeof entry !== 'string' && (entry.validators ?? []).some((v) => v === '*' || v === field.name)) return undefined;
   }

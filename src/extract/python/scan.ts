@@ -572,6 +572,9 @@ function noteKwargCallee(callee: Node, callsAtStart: Node[], into: Set<string>):
   const call = callsAtStart.find((c) => c.startIndex === callee.startIndex && c.childForFieldName('function')?.id === callee.id) ?? callee.parent;
   const args = call?.childForFieldName('arguments');
   if (args?.type !== 'argument_list') return;
+  // Most such calls pass positional arguments only (`ValueError("…")`): their text says so.
+  const argsText = args.text;
+  if (!argsText.includes('=') && !argsText.includes('**')) return;
   for (const arg of args.namedChildren) {
     if (arg?.type === 'keyword_argument' || arg?.type === 'dictionary_splat') {
       into.add(name);
