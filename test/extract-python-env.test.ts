@@ -764,6 +764,33 @@ def build() -> "Settings":
     expect(env.internal?.[0]?.reason).toContain('(app/settings.py:12 and 1 more)');
   });
 
+  it('reads the keys of a local dict splatted into the construction (mealie 2025: `**secret_settings`)', async () => {
+    const settings = (build: string) => `
+from pydantic_settings import BaseSettings
+
+
+class AppSettings(BaseSettings):
+    SECRET: str
+    SESSION_SECRET: str
+    TOKEN_TIME: int = 48
+
+
+def app_settings_constructor(data_dir: str) -> AppSettings:
+${build}
+`;
+    const cases: Array<[string, string[] | undefined]> = [
+      ['    secret_settings = {"SECRET": "a", "SESSION_SECRET": "b"}\n    return AppSettings(_env_file=".env", **secret_settings)', ['SECRET', 'SESSION_SECRET']],
+      ['    secret_settings = dict(SECRET="a")\n    secret_settings["SESSION_SECRET"] = "b"\n    return AppSettings(**secret_settings)', ['SECRET', 'SESSION_SECRET']],
+      ['    secret_settings = {"SECRET": "a", "SESSION_SECRET": "b"}\n    secret_settings.pop("SECRET")\n    return AppSettings(**secret_settings)', undefined],
+      ['    secret_settings = {"SECRET": "a"}\n    if data_dir:\n        secret_settings = {}\n    return AppSettings(**secret_settings)', undefined],
+      ['    return AppSettings(**load_secrets(data_dir))', undefined],
+    ];
+    for (const [build, internal] of cases) {
+      const env = await envOf(py('app/settings.py', settings(build)));
+      expect(env.internal?.map((v) => v.name), build).toEqual(internal);
+    }
+  });
+
   it('keeps a field a user setting when one construction does not pass it, or the class is built where docdrift cannot see', async () => {
     const settings = `
 from pydantic_settings import BaseSettings

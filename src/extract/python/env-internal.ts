@@ -119,7 +119,7 @@ export function classesToFollow(classes: readonly RawClass[], infos: readonly Mo
   return out;
 }
 
-/** The keyword names a call passes: `k=…`, `**{"K": …}` string keys, `**dict(K=…)`. */
+/** The keyword names a call passes: `k=…`, and the keys of each `**mapping` ({@link mappingKeys}). */
 function callKeywords(call: Node): string[] {
   const args = call.childForFieldName('arguments');
   if (args?.type !== 'argument_list') return [];
@@ -130,20 +130,72 @@ function callKeywords(call: Node): string[] {
       if (name !== undefined) out.push(name);
       continue;
     }
-    if (arg.type !== 'dictionary_splat') continue;
-    const inner = namedChildren(arg)[0];
-    const value = inner ? unparen(inner) : undefined;
-    if (value?.type === 'dictionary') {
-      for (const pair of namedChildren(value)) {
-        const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
-        const text = key ? stringValue(key) : undefined;
-        if (text !== undefined) out.push(text);
-      }
-    } else if (value?.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
-      out.push(...callKeywords(value));
-    }
+    const inner = arg.type === 'dictionary_splat' ? namedChildren(arg)[0] : undefined;
+    if (inner) out.push(...mappingKeys(inner, true));
   }
   return out;
+}
+
+/**
+ * The keys a mapping surely holds: the string keys of a dict display (`{"SECRET": …}`), the
+ * keywords of `dict(SECRET=…)` (and of a dict display as its argument), and, for a local name
+ * (`**secret_settings`), the keys of its one assignment in the enclosing function (or module) plus
+ * those set by `name["K"] = …` there. Any other use of the name (passed on, `.pop`, `del`) may
+ * remove keys: none are then known. Empty for anything else.
+ */
+function mappingKeys(node: Node, followName: boolean): string[] {
+  const value = unparen(node);
+  const out: string[] = [];
+  if (value.type === 'dictionary') {
+    for (const pair of namedChildren(value)) {
+      const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
+      const text = key ? stringValue(key) : undefined;
+      if (text !== undefined) out.push(text);
+    }
+  } else if (value.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
+    const args = value.childForFieldName('arguments');
+    for (const arg of args?.type === 'argument_list' ? namedChildren(args) : []) {
+      if (arg.type === 'keyword_argument') out.push(arg.childForFieldName('name')?.text ?? '');
+      else if (arg.type === 'dictionary') out.push(...mappingKeys(arg, false));
+    }
+  } else if (value.type === 'identifier' && followName) {
+    out.push(...localDictKeys(value));
+  }
+  return out.filter((k) => k !== '');
+}
+
+/** See {@link mappingKeys}: the keys of local name `use` where it is splatted. */
+function localDictKeys(use: Node): string[] {
+  let scope: Node | null = use.parent;
+  while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = scope.parent;
+  if (!scope) return [];
+  const name = use.text;
+  const keys: string[] = [];
+  let definitions = 0;
+  const text = scope.text;
+  for (const m of text.matchAll(new RegExp(`\\b${escapeRegExp(name)}\\b`, 'g'))) {
+    const at = scope.startIndex + m.index;
+    const node = scope.descendantForIndex(at, at + name.length);
+    if (node?.type !== 'identifier' || node.text !== name || node.id === use.id) continue;
+    const parent = node.parent;
+    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === node.id) {
+      const right = parent.childForFieldName('right');
+      definitions++;
+      if (!right) return [];
+      keys.push(...mappingKeys(right, false));
+      continue;
+    }
+    const target = parent?.type === 'subscript' && parent.childForFieldName('value')?.id === node.id ? parent : undefined;
+    const store = target?.parent;
+    const key = target?.childForFieldName('subscript');
+    if (store?.type === 'assignment' && store.childForFieldName('left')?.id === target!.id && key && stringValue(key) !== undefined) {
+      keys.push(stringValue(key)!);
+      continue;
+    }
+    if (parent?.type === 'function_definition' && parent.childForFieldName('name')?.id === node.id) continue; // `def name(…)` elsewhere
+    return []; // read or changed some other way
+  }
+  return definitions === 1 ? keys : [];
 }
 
 /** Node types an annotation's name sits in below its `type` node (`Optional[C]`, `C | None`, `list[C]`). */
