@@ -8,8 +8,9 @@
  *   settings, then environment variables, the dotenv file, the secrets directory, defaults;
  *   pydantic v1's `BaseSettings._build_values` merges them in the same order). A field that every
  *   construction of its class in the project's non-test code passes by keyword
- *   (`AppSettings(SECRET=…)`, `AppSettings(**{"SECRET": …})`, `AppSettings(**dict(SECRET=…))`) is
- *   never read from the environment. {@link constructionSites} finds those constructions.
+ *   (`AppSettings(SECRET=…)`, `AppSettings(**{"SECRET": …})`, `AppSettings(**dict(SECRET=…))`, a
+ *   local dict assigned once and splatted: `AppSettings(**secret_settings)`) is never read from
+ *   the environment. {@link constructionSites} finds those constructions.
  * - **A type no text can give.** A field whose annotation names only classes of the project that
  *   pydantic cannot build from a string (no pydantic model, Enum, dataclass, TypedDict, `str`… in
  *   their bases; no custom validation hook): an arbitrary type, checked with `isinstance`, which the
