@@ -811,6 +811,7 @@ def build():
       ['model_validate', 'from app.settings import Settings\n\ns = Settings.model_validate({})\n'],
       ['an import inside a function', 'def make():\n    from app.settings import Settings\n    return Settings()\n'],
       ['the class handed on', 'from app import settings\n\nfactory = settings.Settings\n'],
+      ['the class named in a string', 'import importlib\n\ncls = getattr(importlib.import_module("app.settings"), "Settings")\n'],
     ];
     for (const [what, other] of cases) {
       const env = await envOf(py('app/settings.py', settings), py('app/other.py', other));
@@ -823,6 +824,8 @@ def build():
       py('tests/test_settings.py', 'from app.settings import Settings\n\ndef test_it():\n    assert Settings(secret="t")\n'),
       py('app/cli/settings.py', 'class Settings:\n    pass\n\ns = Settings()\n'),
       py('app/cli/main.py', 'from app.cli.settings import Settings\n\nSettings()\n'),
+      py('app/__init__.py', 'from app.settings import Settings\n\n__all__ = ["Settings"]\n'),
+      py('app/use.py', 'import typing\n\nif typing.TYPE_CHECKING:\n    from app.settings import Settings\n\n\ndef port(s: "Settings", t: typing.Optional["Settings"] = None) -> int:\n    assert isinstance(s, Settings) and type(t) is not Settings\n    return s.port\n'),
     );
     expect(env.internal?.map((v) => v.name)).toEqual(['SECRET']);
   });

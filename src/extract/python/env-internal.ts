@@ -245,6 +245,22 @@ function opaque(file: string, node: Node): Use {
   return { kind: 'opaque', construct: text.length > 80 ? `${text.slice(0, 77)}...` : text, location: nodeLocation(file, node) };
 }
 
+/**
+ * Whether a string names the class for code that imports it by name (`getattr(module,
+ * "AppSettings")`, `"pkg.settings:AppSettings"`): the whole string is the name or ends with `.name`
+ * or `:name`, outside an annotation (`"AppSettings"`) and an `__all__` list.
+ */
+function namedInString(content: Node, name: string): boolean {
+  const text = content.text;
+  if (text !== name && !text.endsWith(`.${name}`) && !text.endsWith(`:${name}`)) return false;
+  const string = content.parent;
+  if (!string || inAnnotation(string)) return false;
+  for (let n: Node | null = string.parent, depth = 0; n && depth < 4; n = n.parent, depth++) {
+    if ((n.type === 'assignment' || n.type === 'augmented_assignment') && n.childForFieldName('left')?.text === '__all__') return false;
+  }
+  return true;
+}
+
 /** Index in `text` of a 1-based line and column. */
 function indexOf(text: string, line: number, column: number): number {
   let index = 0;
@@ -317,23 +333,27 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
     }
     return sites;
   }
+  /** Marks the followed classes `affected` selects as not followed, for `construct` at `location`. */
+  const giveUp = (affected: (item: FollowedClass) => boolean, construct: string, location: SourceLocation): void => {
+    for (const item of followed) if (affected(item)) sites.get(item.cls.qualifiedName)!.opaque ??= { construct, location };
+  };
   for (const [file, { info, classes, bodies }] of byFile) {
     const text = texts.get(file) ?? textOf(file);
-    if (text === undefined) continue;
-    const tree = parser.parse(text);
-    if (!tree) continue;
+    const tree = text === undefined ? null : parser.parse(text);
+    if (text === undefined || !tree) {
+      giveUp((item) => classes.includes(item) || bodies.some((b) => host.mro(item.cls).includes(b)), `${file} could not be read again`, { file, line: 1, column: 1 });
+      continue;
+    }
     try {
       const root = tree.rootNode;
       for (const body of bodies) {
         const at = indexOf(text, body.location.line, body.location.column);
         const def = at < 0 ? undefined : root.descendantForIndex(at, at + body.name.length)?.parent;
         const block = def?.type === 'class_definition' ? def.childForFieldName('body') : undefined;
-        if (!block || !SELF_CONSTRUCTION.test(block.text)) continue;
         // The body's class and every followed class deriving from it.
-        for (const item of followed) {
-          const s = sites.get(item.cls.qualifiedName)!;
-          if (!s.opaque && host.mro(item.cls).includes(body)) s.opaque = { construct: `${body.name} builds its own class in its body (\`cls(…)\`)`, location: body.location };
-        }
+        const derived = (item: FollowedClass): boolean => host.mro(item.cls).includes(body);
+        if (!block) giveUp(derived, `the body of ${body.name} was not found again`, body.location);
+        else if (SELF_CONSTRUCTION.test(block.text)) giveUp(derived, `${body.name} builds its own class in its body (\`cls(…)\`)`, body.location);
       }
       for (const item of classes) {
         const state = sites.get(item.cls.qualifiedName)!;
@@ -344,6 +364,10 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
         const pattern = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'g');
         for (const m of text.matchAll(pattern)) {
           const node = root.descendantForIndex(m.index, m.index + m[0].length);
+          if (node?.type === 'string_content' && namedInString(node, m[0])) {
+            state.opaque = { construct: `"${node.text}" (the class named in a string)`, location: nodeLocation(file, node) };
+            break;
+          }
           if (node?.type !== 'identifier' || node.text !== m[0]) continue; // in a string or a comment
           const parent = node.parent;
           const expr = parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === node.id ? parent : node;
