@@ -608,6 +608,340 @@ def main(url: Annotated[str, Parameter(env_var="CY_URL")] = "http://x", *, retri
   });
 });
 
+/** The mealie shapes (mealie/core/settings/settings.py at 1b3cf7d): the settings class, its provider type, its one constructor. */
+const MEALIE_SETTINGS = `
+from pathlib import Path
+
+from pydantic import BaseSettings, validator
+
+from .db_providers import AbstractDBProvider, db_provider_factory
+
+
+def determine_secrets(data_dir: Path, production: bool) -> str:
+    return "shh-secret-test-key"
+
+
+class AppSettings(BaseSettings):
+    PRODUCTION: bool
+    BASE_URL: str = "http://localhost:8080"
+    SECRET: str
+    DB_ENGINE: str = "sqlite"
+    DB_PROVIDER: AbstractDBProvider | None = None
+
+    @validator("BASE_URL")
+    def remove_trailing_slash(cls, v: str) -> str:
+        return v.rstrip("/")
+
+    @property
+    def SMTP_ENABLE(self) -> bool:
+        return AppSettings.validate_smtp(self.BASE_URL)
+
+    @staticmethod
+    def validate_smtp(host: str | None) -> bool:
+        return host is not None
+
+    class Config:
+        arbitrary_types_allowed = True
+
+
+def app_settings_constructor(data_dir: Path, production: bool, env_file: Path, env_encoding="utf-8") -> AppSettings:
+    app_settings = AppSettings(
+        _env_file=env_file,  # type: ignore
+        _env_file_encoding=env_encoding,  # type: ignore
+        **{"SECRET": determine_secrets(data_dir, production)},
+    )
+    app_settings.DB_PROVIDER = db_provider_factory(app_settings.DB_ENGINE or "sqlite", data_dir)
+    return app_settings
+`;
+
+const MEALIE_PROVIDERS = `
+from abc import ABC, abstractmethod
+from pathlib import Path
+
+
+class AbstractDBProvider(ABC):
+    @property
+    @abstractmethod
+    def db_url(self) -> str: ...
+
+
+class SQLiteProvider(AbstractDBProvider):
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+
+    @property
+    def db_url(self) -> str:
+        return f"sqlite:///{self.data_dir}/mealie.db"
+
+
+def db_provider_factory(provider_name: str, data_dir: Path) -> AbstractDBProvider:
+    return SQLiteProvider(data_dir)
+`;
+
+const MEALIE_CONFIG = `
+from functools import lru_cache
+
+from mealie.core.settings import app_settings_constructor
+
+from .settings import AppSettings
+
+
+@lru_cache
+def get_app_settings() -> AppSettings:
+    return app_settings_constructor(env_file=".env", production=True, data_dir="/app/data")
+`;
+
+const MEALIE_CONTROLLER = `
+from mealie.core.settings.settings import AppSettings
+
+
+class BaseController:
+    _settings: AppSettings | None
+
+    @property
+    def settings(self) -> AppSettings:
+        if not self._settings:
+            raise ValueError("no settings")
+        return self._settings
+`;
+
+function mealie(...more: PythonSource[]): PythonSource[] {
+  return [
+    py('mealie/__init__.py', ''),
+    py('mealie/core/__init__.py', ''),
+    py('mealie/core/settings/__init__.py', 'from .settings import *\n'),
+    py('mealie/core/settings/settings.py', MEALIE_SETTINGS),
+    py('mealie/core/settings/db_providers.py', MEALIE_PROVIDERS),
+    py('mealie/core/config.py', MEALIE_CONFIG),
+    py('mealie/routes/base.py', MEALIE_CONTROLLER),
+    ...more,
+  ];
+}
+
+describe('settings fields users cannot set (internal)', () => {
+  it('reads a field passed at the only construction and a field typed by a project class no text gives (mealie)', async () => {
+    const env = await envOf(...mealie(py('tests/conftest.py', 'from mealie.core.settings.settings import AppSettings\n\nsettings = AppSettings(PRODUCTION=False)\n')));
+    expect(env.vars.map((v) => v.name)).toEqual(['PRODUCTION', 'BASE_URL', 'SECRET', 'DB_ENGINE', 'DB_PROVIDER']);
+    expect(env.internal).toEqual([
+      {
+        name: 'SECRET',
+        location: { file: 'mealie/core/settings/settings.py', line: 36, column: 20, endLine: 40, endColumn: 6 },
+        reason: 'passed by keyword at every construction of AppSettings (mealie/core/settings/settings.py:36), which pydantic-settings prefers to the environment',
+      },
+      {
+        name: 'DB_PROVIDER',
+        location: { file: 'mealie/core/settings/settings.py', line: 17, column: 5, endLine: 17, endColumn: 16 },
+        reason: 'its type, AbstractDBProvider, is not read from text',
+      },
+    ]);
+  });
+
+  it('reads k=…, **dict(K=…) and import aliases at every construction, case-insensitively, with validation_alias', async () => {
+    const env = await envOf(
+      py(
+        'app/settings.py',
+        `
+from pydantic import Field
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    token: str = Field(validation_alias="APP_TOKEN")
+    region: str = "eu"
+    port: int = 8000
+
+
+def build() -> "Settings":
+    return Settings(app_token="x", **dict(REGION="us"))
+`,
+      ),
+      py('app/worker.py', 'from app.settings import Settings as S\n\n\ndef make():\n    return S(APP_TOKEN="y", region="us", _env_file=None)\n'),
+    );
+    expect(env.internal?.map((v) => [v.name, v.reason.replace(/ \(.*\)/, '')])).toEqual([
+      ['APP_TOKEN', 'passed by keyword at every construction of Settings, which pydantic-settings prefers to the environment'],
+      ['REGION', 'passed by keyword at every construction of Settings, which pydantic-settings prefers to the environment'],
+    ]);
+    expect(env.internal?.[0]?.reason).toContain('(app/settings.py:12 and 1 more)');
+  });
+
+  it('reads the keys of a local dict splatted into the construction (mealie 2025: `**secret_settings`)', async () => {
+    const settings = (build: string) => `
+from pydantic_settings import BaseSettings
+
+
+class AppSettings(BaseSettings):
+    SECRET: str
+    SESSION_SECRET: str
+    TOKEN_TIME: int = 48
+
+
+def app_settings_constructor(data_dir: str) -> AppSettings:
+${build}
+`;
+    const cases: Array<[string, string[] | undefined]> = [
+      ['    secret_settings = {"SECRET": "a", "SESSION_SECRET": "b"}\n    return AppSettings(_env_file=".env", **secret_settings)', ['SECRET', 'SESSION_SECRET']],
+      ['    secret_settings = dict(SECRET="a")\n    secret_settings["SESSION_SECRET"] = "b"\n    return AppSettings(**secret_settings)', ['SECRET', 'SESSION_SECRET']],
+      ['    secret_settings = {"SECRET": "a", "SESSION_SECRET": "b"}\n    secret_settings.pop("SECRET")\n    return AppSettings(**secret_settings)', undefined],
+      ['    secret_settings = {"SECRET": "a"}\n    if data_dir:\n        secret_settings = {}\n    return AppSettings(**secret_settings)', undefined],
+      ['    return AppSettings(**load_secrets(data_dir))', undefined],
+    ];
+    for (const [build, internal] of cases) {
+      const env = await envOf(py('app/settings.py', settings(build)));
+      expect(env.internal?.map((v) => v.name), build).toEqual(internal);
+    }
+  });
+
+  it('keeps a field a user setting when one construction does not pass it, or the class is built where docdrift cannot see', async () => {
+    const settings = `
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    secret: str
+    port: int = 8000
+
+
+def build():
+    return Settings(secret="x")
+`;
+    const cases: Array<[string, string]> = [
+      ['a second construction without the keyword', 'from app.settings import Settings\n\nsettings = Settings()\n'],
+      ['a cached factory', 'from functools import lru_cache\nfrom app.settings import Settings\n\n@lru_cache\ndef get_settings():\n    return Settings()\n'],
+      ['a dependency', 'from fastapi import Depends\nfrom app.settings import Settings\n\ndef route(s=Depends(Settings)):\n    return s\n'],
+      ['model_validate', 'from app.settings import Settings\n\ns = Settings.model_validate({})\n'],
+      ['an import inside a function', 'def make():\n    from app.settings import Settings\n    return Settings()\n'],
+      ['the class handed on', 'from app import settings\n\nfactory = settings.Settings\n'],
+      ['the class named in a string', 'import importlib\n\ncls = getattr(importlib.import_module("app.settings"), "Settings")\n'],
+    ];
+    for (const [what, other] of cases) {
+      const env = await envOf(py('app/settings.py', settings), py('app/other.py', other));
+      expect(env.internal, what).toBeUndefined();
+      expect(env.vars.map((v) => v.name), what).toEqual(['SECRET', 'PORT']);
+    }
+    // Constructions in tests do not count; an unrelated class of the same name is not a construction.
+    const env = await envOf(
+      py('app/settings.py', settings),
+      py('tests/test_settings.py', 'from app.settings import Settings\n\ndef test_it():\n    assert Settings(secret="t")\n'),
+      py('app/cli/settings.py', 'class Settings:\n    pass\n\ns = Settings()\n'),
+      py('app/cli/main.py', 'from app.cli.settings import Settings\n\nSettings()\n'),
+      py('app/__init__.py', 'from app.settings import Settings\n\n__all__ = ["Settings"]\n'),
+      py('app/use.py', 'import typing\n\nif typing.TYPE_CHECKING:\n    from app.settings import Settings\n\n\ndef port(s: "Settings", t: typing.Optional["Settings"] = None) -> int:\n    assert isinstance(s, Settings) and type(t) is not Settings\n    return s.port\n'),
+    );
+    expect(env.internal?.map((v) => v.name)).toEqual(['SECRET']);
+  });
+
+  it('keeps a passed field a user setting when the class reorders its sources, defines __init__ or builds itself', async () => {
+    const bodies = [
+      '    @classmethod\n    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):\n        return env_settings, init_settings\n',
+      '    def __init__(self, **values):\n        super().__init__(**values)\n',
+      '    @classmethod\n    def load(cls):\n        return cls()\n',
+      '    class Config:\n        @classmethod\n        def customise_sources(cls, init_settings, env_settings, file_secret_settings):\n            return env_settings, init_settings\n',
+    ];
+    for (const body of ['', ...bodies]) {
+      const env = await envOf(
+        py('app/settings.py', `from pydantic_settings import BaseSettings\n\n\nclass Settings(BaseSettings):\n    secret: str\n\n${body}\n\ndef build():\n    return Settings(secret="x")\n`),
+      );
+      expect(env.internal?.map((v) => v.name), body).toEqual(body === '' ? ['SECRET'] : undefined);
+    }
+  });
+
+  it('keeps a variable a user setting when it is also read directly or by another class', async () => {
+    const env = await envOf(
+      ...mealie(
+        py('mealie/app.py', 'import os\n\nsecret = os.getenv("SECRET")\n'),
+        py('mealie/services/db.py', 'from pydantic_settings import BaseSettings\n\nclass DbSettings(BaseSettings):\n    DB_PROVIDER: str = "sqlite"\n\nDB = DbSettings()\n'),
+      ),
+    );
+    expect(env.internal).toBeUndefined();
+  });
+
+  it('judges only project classes pydantic cannot build from text', async () => {
+    const env = await envOf(
+      py(
+        'app/types.py',
+        `
+import dataclasses
+from abc import ABC
+from enum import Enum
+from typing import TypedDict
+
+from pydantic import BaseModel
+
+
+class Provider(ABC):
+    pass
+
+
+class Sqlite(Provider):
+    pass
+
+
+class Nested(BaseModel):
+    host: str = "localhost"
+
+
+class Mode(Enum):
+    FAST = "fast"
+
+
+@dataclasses.dataclass
+class Point:
+    x: int = 0
+
+
+class Limits(TypedDict):
+    cpu: int
+
+
+class Color:
+    @classmethod
+    def __get_validators__(cls):
+        yield str
+`,
+      ),
+      py(
+        'app/settings.py',
+        `
+from pathlib import Path
+from typing import Annotated, Optional, Union
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings
+from somewhere import Engine
+
+from app.types import Color, Limits, Mode, Nested, Point, Provider, Sqlite
+
+
+class Settings(BaseSettings, arbitrary_types_allowed=True):
+    provider: Optional[Provider] = None
+    engine_provider: "Union[Provider, Sqlite, None]" = None
+    annotated_provider: Annotated[Provider | None, Field(description="set by the app")] = None
+    nested: Nested = Nested()
+    mode: Mode = Mode.FAST
+    point: Point = Point()
+    limits: Optional[Limits] = None
+    color: Color | None = None
+    engine: Engine | None = None
+    data_dir: Optional[Path] = None
+    providers: list[Provider] = []
+    mixed: Provider | str | None = None
+    parsed: Provider | None = None
+
+    @field_validator("parsed", mode="before")
+    @classmethod
+    def parse(cls, value):
+        return value
+`,
+      ),
+    );
+    expect(env.internal?.map((v) => [v.name, v.reason])).toEqual([
+      ['PROVIDER', 'its type, Provider, is not read from text'],
+      ['ENGINE_PROVIDER', 'its type, Provider | Sqlite, is not read from text'],
+      ['ANNOTATED_PROVIDER', 'its type, Provider, is not read from text'],
+    ]);
+  });
+});
+
 describe('the per-file cache', () => {
   afterAll(removeTempDirs);
 

@@ -21,7 +21,8 @@
  *   (https://click.palletsprojects.com/en/stable/options/#values-from-environment-variables):
  *   `envvar=` names the variable(s) of an option; see flags-click.ts for `auto_envvar_prefix`.
  */
-import type { DynamicEnvRead, EnvExtraction, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { DynamicEnvRead, EnvExtraction, InternalEnvVar, ParamSpec, SourceLocation } from '../../model/types.js';
+import { opaqueFieldType, type ConstructionCall, type ConstructionSites } from './env-internal.js';
 import type { RawEnvRead } from './env-scan.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo, RawClass, RawField } from './scan.js';
@@ -105,8 +106,8 @@ function stringsOf(host: SettingsHost, module: ModuleInfo, value: PyValue | unde
   return out;
 }
 
-/** The env names a field gives outright: `validation_alias`, else `alias`, else v1 `env=`. Undefined when none. */
-function explicitNames(host: SettingsHost, module: ModuleInfo, field: RawField): string[] | undefined {
+/** The keyword arguments of a field's pydantic `Field(…)` calls (its value, `Annotated` metadata). */
+function fieldKwargs(host: SettingsHost, module: ModuleInfo, field: RawField): Map<string, PyValue> {
   const kwargs = new Map<string, PyValue>();
   const calls = [...field.annotatedCalls, ...(field.value?.call ? [field.value.call] : [])];
   for (const call of calls) {
@@ -114,6 +115,25 @@ function explicitNames(host: SettingsHost, module: ModuleInfo, field: RawField):
     if (resolved?.kind !== 'external' || !PYDANTIC_FIELD.has(resolved.qualifiedName)) continue;
     for (const [key, value] of call.kwargs) kwargs.set(key, value);
   }
+  return kwargs;
+}
+
+/**
+ * The keywords that pass a field to the class's initialiser, as pydantic-settings'
+ * `InitSettingsSource` matches them: its `validation_alias` (else `alias`) names, and the field
+ * name when it has none or with `populate_by_name`; lower-case unless `case_sensitive`.
+ */
+function initNames(host: SettingsHost, module: ModuleInfo, field: RawField, options: SettingsOptions): Set<string> {
+  const kwargs = fieldKwargs(host, module, field);
+  const aliases = stringsOf(host, module, kwargs.get('validation_alias'));
+  const names = aliases.length > 0 ? aliases : stringsOf(host, module, kwargs.get('alias'));
+  if (names.length === 0 || options.populateByName) names.push(field.name);
+  return new Set(names.map((n) => (options.caseSensitive ? n : n.toLowerCase())));
+}
+
+/** The env names a field gives outright: `validation_alias`, else `alias`, else v1 `env=`. Undefined when none. */
+function explicitNames(host: SettingsHost, module: ModuleInfo, field: RawField): string[] | undefined {
+  const kwargs = fieldKwargs(host, module, field);
   for (const key of ['validation_alias', 'alias', 'env']) {
     const names = stringsOf(host, module, kwargs.get(key));
     if (names.length > 0) return names;
@@ -151,18 +171,19 @@ function settingsOptions(host: SettingsHost, cls: RawClass): SettingsOptions {
   };
 }
 
-/** The raw field `name` as the MRO resolves it (the most derived class declaring it) and its module. */
-function rawField(host: SettingsHost, cls: RawClass, name: string): { field: RawField; module: ModuleInfo } | undefined {
+/** The raw field `name` as the MRO resolves it (the most derived class declaring it, `owner`) and its module. */
+function rawField(host: SettingsHost, cls: RawClass, name: string): { field: RawField; module: ModuleInfo; owner: RawClass } | undefined {
   for (const entry of host.mro(cls)) {
     if (typeof entry === 'string') continue;
     const field = entry.fields.find((f) => f.name === name);
     const module = host.moduleOf(entry);
-    if (field && module) return { field, module };
+    if (field && module) return { field, module, owner: entry };
   }
   return undefined;
 }
 
-function isSettings(host: SettingsHost, cls: RawClass): boolean {
+/** Whether a class is a pydantic-settings class: its MRO reaches `BaseSettings` (through project bases too). */
+export function isSettings(host: SettingsHost, cls: RawClass): boolean {
   return host.mro(cls).some((entry) => typeof entry === 'string' && SETTINGS_BASES.has(entry));
 }
 
@@ -187,6 +208,24 @@ function envSpec(base: ParamSpec, fields: { name: string; aliases: string[]; own
 }
 
 /**
+ * Why users cannot set a settings field through the environment (see env-internal.ts), or
+ * undefined: passed by keyword at every construction in `calls` (none: not judged), or typed only
+ * by project classes no text can give.
+ */
+function internalField(host: SettingsHost, cls: RawClass, raw: { field: RawField; module: ModuleInfo; owner: RawClass }, options: SettingsOptions, calls: readonly ConstructionCall[]): Omit<InternalEnvVar, 'name'> | undefined {
+  if (calls.length > 0) {
+    const keys = initNames(host, raw.module, raw.field, options);
+    if (calls.every((call) => call.keywords.some((k) => keys.has(options.caseSensitive ? k : k.toLowerCase())))) {
+      const first = calls[0]!.location;
+      const where = `${first.file}:${first.line}${calls.length > 1 ? ` and ${calls.length - 1} more` : ''}`;
+      return { location: first, reason: `passed by keyword at every construction of ${cls.name} (${where}), which pydantic-settings prefers to the environment` };
+    }
+  }
+  const type = opaqueFieldType(host, cls, raw.owner, raw.module, raw.field);
+  return type === undefined ? undefined : { location: raw.field.location, reason: `its type, ${type}, is not read from text` };
+}
+
+/**
  * The environment variables of the whole project: every direct read of every scanned module (names
  * given by other modules' constants resolved here; unresolved or computed names become dynamic
  * reads with their literal prefix), then every field of every pydantic-settings class (see the
@@ -195,11 +234,18 @@ function envSpec(base: ParamSpec, fields: { name: string; aliases: string[]; own
  * bases too. Fields whose env names pydantic computes from something unread (an `AliasPath`, a
  * computed alias) get the prefix + field name.
  *
+ * `internal` names the variables of settings fields users cannot or do not set (env-internal.ts):
+ * a field passed by keyword at every construction of its class (`sites`), or typed only by project
+ * classes no text can give. A variable is internal only when every read of it is such a field
+ * (a direct `os.getenv` of the same name, or another class reading it, keeps it a user setting).
+ *
  * @param infos scanned modules, each once (shadowed duplicates left out)
  * @param candidates pydantic classes with their resolved fields (`ConfigClass.fields`), by qualified name
+ * @param sites how the project builds some settings classes (`constructionSites`), by qualified name
  */
-export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], candidates: ReadonlyMap<string, SettingsCandidate>): EnvExtraction {
+export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], candidates: ReadonlyMap<string, SettingsCandidate>, sites?: ReadonlyMap<string, ConstructionSites>): EnvExtraction {
   const vars: ParamSpec[] = [];
+  const judged = new Map<ParamSpec, Omit<InternalEnvVar, 'name'>>();
   const dynamic: DynamicEnvRead[] = [];
   // Helpers (`def env_int(name, default)` reading `os.getenv(name, default)`), by `module:function`.
   // A helper may read several variables from its name (`os.getenv(s + "_FILE")`, then `os.getenv(s)`).
@@ -273,13 +319,18 @@ export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], cand
     if (kind !== 'pydantic' || !isSettings(host, cls)) continue;
     const options = settingsOptions(host, cls);
     const spell = (name: string): string => (options.caseSensitive ? name : name.toUpperCase());
+    const built = sites?.get(cls.qualifiedName);
+    const calls = built && !built.opaque ? built.calls : [];
     for (const spec of fields) {
       const raw = rawField(host, cls, spec.name);
       const explicit = raw ? explicitNames(host, raw.module, raw.field) : undefined;
       const derived = spell(options.prefix + spec.name);
       const names = explicit ? [...explicit, ...(options.populateByName && !explicit.includes(derived) ? [derived] : [])] : [derived];
       const common = { owner: cls.qualifiedName, source: 'settings' as const, caseInsensitive: !options.caseSensitive };
-      vars.push(envSpec(spec, { ...common, name: names[0]!, aliases: names.slice(1), dest: spec.name, location: spec.location }));
+      const entry = envSpec(spec, { ...common, name: names[0]!, aliases: names.slice(1), dest: spec.name, location: spec.location });
+      vars.push(entry);
+      const why = raw ? internalField(host, cls, raw, options, calls) : undefined;
+      if (why) judged.set(entry, why);
       if (options.delimiter !== undefined && spec.typeRef !== undefined) {
         nested(spec.typeRef, names[0]!, spec.name, spec.required, new Set([cls.qualifiedName]));
       }
@@ -297,7 +348,20 @@ export function pythonEnv(host: SettingsHost, infos: readonly ModuleInfo[], cand
       }
     }
   }
-  return { vars, dynamic };
+  // A variable is internal when every read of it is (names as users set them: see `envCaseInsensitive`).
+  const byName = new Map<string, ParamSpec[]>();
+  for (const v of vars) {
+    const name = v.envCaseInsensitive ? v.name.toUpperCase() : v.name;
+    const list = byName.get(name);
+    if (list) list.push(v);
+    else byName.set(name, [v]);
+  }
+  const internal: InternalEnvVar[] = [];
+  for (const [name, reads] of byName) {
+    const why = judged.get(reads[0]!);
+    if (why && reads.every((v) => judged.has(v))) internal.push({ name, ...why });
+  }
+  return { vars, dynamic, ...(internal.length > 0 ? { internal } : {}) };
 }
 
 /**

@@ -2,7 +2,8 @@
 import type { Tree } from 'web-tree-sitter';
 import type { ConfigClass, EnvExtraction, InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { NameOp } from './argv-dispatch.js';
-import { pythonEnv, type SettingsCandidate } from './env.js';
+import { isSettings, pythonEnv, type SettingsCandidate } from './env.js';
+import { classesToFollow, constructionSites } from './env-internal.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser } from './parser.js';
@@ -296,7 +297,23 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (configClass && !candidates.has(cls.qualifiedName)) candidates.set(cls.qualifiedName, { cls, fields: configClass.fields, kind: configClass.kind });
     }
   }
-  const env = withWrites(pythonEnv(analysis, infos, candidates), infos);
+  // Settings classes some code builds with keyword values: how the project builds them (issue #31).
+  const settings = [...candidates.values()].filter((c) => c.kind === 'pydantic' && isSettings(analysis, c.cls)).map((c) => c.cls);
+  const followed = settings.length > 0 ? classesToFollow(settings, infos) : [];
+  let sites: ReturnType<typeof constructionSites> | undefined;
+  if (followed.length > 0) {
+    parser ??= await getPythonParser();
+    const byFile = new Map(ordered.map((s) => [s.file, s]));
+    const textOf = (file: string): string | undefined => {
+      try {
+        return byFile.get(file)?.text;
+      } catch {
+        return undefined; // a file that can no longer be read: its uses are unknown, see below
+      }
+    };
+    sites = constructionSites(analysis, followed, infos, textOf, parser);
+  }
+  const env = withWrites(pythonEnv(analysis, infos, candidates, sites), infos);
   // TypedDicts named by a field's type (reading one may name more; the set grows as it is walked).
   for (const cls of analysis.typedDicts) {
     const info = modules.get(cls.module);

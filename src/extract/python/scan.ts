@@ -53,6 +53,19 @@ export interface RawClass {
    * Absent when it sets none.
    */
   settingsConfig?: Map<string, PyValue>;
+  /**
+   * Methods of the body that change how pydantic builds or validates the class (issue #31): dunder
+   * methods (`__init__`, `__new__`, `__get_validators__`, `__get_pydantic_core_schema__`) and
+   * `settings_customise_sources`/`customise_sources` (the order of pydantic-settings sources).
+   * Absent when none.
+   */
+  methods?: string[];
+  /**
+   * Fields that a validator method of the body names (`@validator("url", pre=True)`,
+   * `@field_validator("url")`), and `*` for `"*"` or a model-wide one (`@model_validator`,
+   * `@root_validator`): such a validator may turn any input into the field's value. Absent when none.
+   */
+  validators?: string[];
 }
 
 /** A function defined at module level (possibly decorated, sync or async). */
@@ -109,6 +122,12 @@ export interface ModuleInfo {
    * in case the callee is a helper that reads the variable its parameter names; absent when none.
    */
   envCalls?: RawEnvCall[];
+  /**
+   * Last names of the callees of calls that pass keyword arguments (`AppSettings(_env_file=…,
+   * **{"SECRET": …})`), when the name starts upper-case as class names do, anywhere in the file:
+   * the classes the file may build with init values (issue #31, see env-internal.ts). Absent when none.
+   */
+  kwargCallees?: string[];
   /** Upper-case words with an underscore in the file's text (`collectEnvWords`): names a documented variable may be mentioned by (issue #31); absent when none. */
   envWords?: string[];
   diagnostic?: InputDiagnostic;
@@ -279,6 +298,13 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     else if (!(group && group.end === row - 1)) group = undefined;
     pending = undefined;
     if (group) group = { text: group.text, end: statement.endPosition.row };
+    if (type === 'function_definition' || type === 'decorated_definition') {
+      const [def, decos] = unwrapDecorated(statement);
+      if (def?.type === 'function_definition') {
+        readMethod(cls, def, decos);
+        continue;
+      }
+    }
     if (type === 'class_definition' || type === 'decorated_definition') {
       const [def, decos] = unwrapDecorated(statement);
       if (def?.type === 'class_definition') {
@@ -298,6 +324,24 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   }
   if (settings.size > 0) cls.settingsConfig = settings;
   return cls;
+}
+
+/** Method names recorded in {@link RawClass.methods}: dunders and the pydantic-settings source hooks. */
+const NOTED_METHOD = /^(?:__\w+__|settings_customise_sources|customise_sources|_settings_build_values)$/;
+/** Decorators of pydantic validators: per field (named by string arguments) and model-wide. */
+const FIELD_VALIDATORS = new Set(['validator', 'field_validator']);
+const MODEL_VALIDATORS = new Set(['root_validator', 'model_validator']);
+
+/** Records a method of a class body in {@link RawClass.methods} and {@link RawClass.validators}. */
+function readMethod(cls: RawClass, def: Node, decorators: Node[]): void {
+  const name = def.childForFieldName('name')?.text;
+  if (name !== undefined && NOTED_METHOD.test(name)) (cls.methods ??= []).push(name);
+  for (const decorator of decorators) {
+    const value = readValue(namedChildren(decorator)[0] ?? decorator);
+    const last = (value.call?.callee ?? value.dotted)?.at(-1);
+    if (last !== undefined && MODEL_VALIDATORS.has(last)) (cls.validators ??= []).push('*');
+    else if (last !== undefined && FIELD_VALIDATORS.has(last)) for (const arg of value.call?.args ?? []) (cls.validators ??= []).push(arg.str ?? '*');
+  }
 }
 
 /** The single assignment of an expression statement (`x = v`, `x: T = v`), or undefined. */
@@ -435,6 +479,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   // them without `node.parent`, which costs the depth of the tree (quadratic on calls nested
   // thousands deep, #33 item 3).
   let callsAtStart: Node[] = [];
+  const kwargCallees = new Set<string>();
   for (const capture of moduleQuery(root.tree.language).captures(root)) {
     const node = capture.node;
     if (capture.name === 'call') {
@@ -452,6 +497,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       }
       continue;
     }
+    if (capture.name === 'callee') noteKwargCallee(node, callsAtStart, kwargCallees);
     const start = node.startIndex;
     const end = node.endIndex;
     while (first < spans.length && spans[first]!.end <= start) first++;
@@ -507,6 +553,32 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
         records.set(key, record);
       }
       fn.calls.push(record);
+    }
+  }
+  if (kwargCallees.size > 0) info.kwargCallees = [...kwargCallees];
+}
+
+/**
+ * Adds to `into` the last name of `callee` when it starts upper-case and its call passes a keyword
+ * argument or a dict splat (`**{…}`, `**dict(…)`): see {@link ModuleInfo.kwargCallees}.
+ */
+function noteKwargCallee(callee: Node, callsAtStart: Node[], into: Set<string>): void {
+  const text = callee.text;
+  const dot = text.lastIndexOf('.');
+  const head = text.charCodeAt(dot + 1);
+  if (head < 65 || head > 90) return;
+  const name = text.slice(dot + 1).trim();
+  if (into.has(name)) return;
+  const call = callsAtStart.find((c) => c.startIndex === callee.startIndex && c.childForFieldName('function')?.id === callee.id) ?? callee.parent;
+  const args = call?.childForFieldName('arguments');
+  if (args?.type !== 'argument_list') return;
+  // Most such calls pass positional arguments only (`ValueError("…")`): their text says so.
+  const argsText = args.text;
+  if (!argsText.includes('=') && !argsText.includes('**')) return;
+  for (const arg of args.namedChildren) {
+    if (arg?.type === 'keyword_argument' || arg?.type === 'dictionary_splat') {
+      into.add(name);
+      return;
     }
   }
 }
