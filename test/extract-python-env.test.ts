@@ -736,6 +736,16 @@ describe('settings fields users cannot set (internal)', () => {
     ]);
   });
 
+  it('a field typed by a settings class of its own is internal: that class reads its own variables (mealie theme: Theme)', async () => {
+    const env = await envOf(
+      py('app/__init__.py', ''),
+      py('app/themes.py', 'from pydantic_settings import BaseSettings, SettingsConfigDict\n\n\nclass Theme(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="theme_")\n    light_primary: str = "#E58325"\n'),
+      py('app/settings.py', 'from pydantic import BaseModel\nfrom pydantic_settings import BaseSettings\n\nfrom app.themes import Theme\n\n\nclass Db(BaseModel):\n    host: str = "x"\n\n\nclass AppSettings(BaseSettings):\n    theme: Theme = Theme()\n    db: Db = Db()\n    base_url: str = "http://localhost"\n'),
+    );
+    expect(env.internal?.map((v) => [v.name, v.reason])).toEqual([['THEME', 'its type, Theme, is a settings class that reads its own variables']]);
+    expect(env.vars.map((v) => v.name)).toEqual(expect.arrayContaining(['THEME_LIGHT_PRIMARY', 'THEME', 'DB', 'BASE_URL']));
+  });
+
   it('reads k=…, **dict(K=…) and import aliases at every construction, case-insensitively, with validation_alias', async () => {
     const env = await envOf(
       py(

@@ -22,7 +22,7 @@
  *   `envvar=` names the variable(s) of an option; see flags-click.ts for `auto_envvar_prefix`.
  */
 import type { DynamicEnvRead, EnvExtraction, InternalEnvVar, ParamSpec, SourceLocation } from '../../model/types.js';
-import { opaqueFieldType, type ConstructionCall, type ConstructionSites } from './env-internal.js';
+import { opaqueFieldType, unionMembers, type ConstructionCall, type ConstructionSites } from './env-internal.js';
 import type { RawEnvRead } from './env-scan.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo, RawClass, RawField } from './scan.js';
@@ -222,7 +222,18 @@ function internalField(host: SettingsHost, cls: RawClass, raw: { field: RawField
     }
   }
   const type = opaqueFieldType(host, cls, raw.owner, raw.module, raw.field);
-  return type === undefined ? undefined : { location: raw.field.location, reason: `its type, ${type}, is not read from text` };
+  if (type !== undefined) return { location: raw.field.location, reason: `its type, ${type}, is not read from text` };
+  // `theme: Theme = Theme()` where `Theme` is a settings class of its own (mealie): it reads its
+  // own variables (`THEME_LIGHT_PRIMARY`…), documented as such; the one JSON variable of the whole
+  // field (`THEME`) is not what users set.
+  const members = unionMembers(raw.field.annotation);
+  if (members && members.length > 0) {
+    const classes = members.map((dotted) => host.resolver.resolve(raw.module, dotted, undefined, raw.owner));
+    if (classes.every((c) => c?.kind === 'class' && c.cls !== cls && isSettings(host, c.cls))) {
+      return { location: raw.field.location, reason: `its type, ${members.map((m) => m.join('.')).join(' | ')}, is a settings class that reads its own variables` };
+    }
+  }
+  return undefined;
 }
 
 /**
