@@ -9,7 +9,7 @@
  * writer appears. Here the file is opened non-blocking, checked with `fstat` on the open
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
 
@@ -36,6 +36,26 @@ export interface ReadOptions {
   maxBytes?: number;
 }
 
+/** Opens `file` for reading; a FIFO does not block (O_NONBLOCK has no effect on regular files). */
+function openFile(file: string): number {
+  try {
+    return openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
+  }
+}
+
+/** The open file's stat; throws `EISDIR`/`ENOTREG` for anything but a regular file, naming what it is. */
+function regularStat(fd: number): Stats {
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) {
+    const what = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
+    throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', `not a regular file (${what})`);
+  }
+  return stat;
+}
+
 /**
  * The bytes of a regular file, at most `maxBytes` of them. A symbolic link is followed (the
  * target must be a regular file); anything else is refused without reading it.
@@ -47,20 +67,9 @@ export interface ReadOptions {
  */
 export function readRegularFileBytes(file: string, options: ReadOptions = {}): Buffer {
   const max = options.maxBytes ?? MAX_READ_BYTES;
-  let fd: number;
+  const fd = openFile(file);
   try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it has no effect on regular files.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new ReadFileError(code, code);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      const what = stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
-      throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', `not a regular file (${what})`);
-    }
+    const stat = regularStat(fd);
     if (stat.size > max) throw new ReadFileError('EFBIG', `${formatBytes(stat.size)}, over the ${formatBytes(max)} limit`);
     // One buffer of the stated size plus a byte (to see the end, or growth) is filled first, so a
     // large file (the per-file cache: tens of MB) is not read in pieces and then copied again;
@@ -103,16 +112,9 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
  * @throws {ReadFileError} `ENOTREG`/`EISDIR`, or the `open`/`read` error's code
  */
 export function readFileHead(file: string, bytes: number): string {
-  let fd: number;
+  const fd = openFile(file);
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new ReadFileError(code, code);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ReadFileError(stat.isDirectory() ? 'EISDIR' : 'ENOTREG', 'not a regular file');
+    regularStat(fd);
     const buffer = Buffer.allocUnsafe(bytes);
     let filled = 0;
     while (filled < bytes) {
