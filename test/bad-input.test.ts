@@ -291,12 +291,26 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'other' }, args: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} }));\n`);
     writeFileSync(path.join(dir, 'src/node.ts'), `import { parseArgs } from 'node:util';\nparseArgs({ options: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
   },
+  // #33 fresh sweep D9: one Markdown page under 1 MB, read within 512 MB (micromark held its
+  // events for the whole page: 635-684 MB on main). A table of 30,000 rows, 10,000 sections with
+  // a table each; then pages it cannot read (100,000 reference links: parsed whole; rows of 5,000 cells).
+  'doc-memory-table-rows': (dir) => memoryPage(dir, `### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n${Array.from({ length: 30_000 }, (_, i) => `| \`p${i}\` | d |\n`).join('')}`),
+  'doc-memory-sections': (dir) => memoryPage(dir, '### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | d |\n\n'.repeat(10_000)),
+  'doc-memory-refused': (dir) => {
+    memoryPage(dir, `# a\n\n${'[x][y]'.repeat(100_000)}\n\n[y]: http://e\n`, 'refs.md');
+    memoryPage(dir, `# a\n\n| a | b |\n| - | - |\n${`${'|'.repeat(5000)}\n`.repeat(150)}`, 'pipes.md');
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');
     chmodSync(file, 0o000);
   },
 };
+
+/** Writes docs/<name> (a.md): `body`, then a shell block running `tool` with a misspelled parameter. */
+function memoryPage(dir: string, body: string, name = 'a.md'): void {
+  writeFileSync(path.join(dir, 'docs', name), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+}
 
 /** Writes docs/<name>: a sentence naming `tool` (so the document is parsed), then `body`. */
 function hostile(dir: string, name: string, body: string): void {

@@ -119,10 +119,14 @@ export function strictDocTimeBudgetMs(length: number): number {
 }
 
 /**
- * Heap limit of the worker (V8 old generation), in MiB. A real 1 MiB page needs a few hundred;
- * the hostile inputs above grow past 2 GB. Shared by all documents the worker parses in turn.
+ * Heap limit of the worker (V8 old generation), in MiB. Long pages are parsed in pieces
+ * (`parseInPieces`, src/docs/segments.ts), so a real page needs far less: a 500 KB table of
+ * 30,000 rows peaks under 128 MB, 10,000 sections under 96 MB. A page parsed whole (one with
+ * link reference definitions) that needs more is skipped with a warning; with 512 MB, the run of
+ * one such page peaked at 667 MB resident (#33 D9), over the 512 MB the bad-input corpus allows
+ * (the main thread and the young generations come on top). Shared by all documents in turn.
  */
-export const WORKER_HEAP_MB = 512;
+export const WORKER_HEAP_MB = 192;
 
 /**
  * Young-generation sizes of the worker's heap, in MiB, and the run size that picks between them
