@@ -175,6 +175,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
+  'budget-twenty-slow-documents': (dir) => {
+    for (let i = 0; i < 20; i++) {
+      const body = i % 2 ? `# a\nline\n${'=\n'.repeat(30_000)}` : `# b\n${'*_'.repeat(50_000)}`;
+      writeFileSync(path.join(dir, `docs/s${i}.md`), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    }
+  },
   // #33 sweep D8: memory of one wide table, and of many link reference definitions.
   'wide-table': (dir) => {
     const n = 20_000;

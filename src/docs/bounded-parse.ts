@@ -78,11 +78,11 @@ export interface DocParser {
   /** True when {@link cached} would answer (nothing is decoded). */
   isCached?(file: string, what: ParseWhat): boolean;
   /**
-   * How many documents ran over their budget so far, and how many of them after the run's
-   * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget). Optional: a parser without
-   * a budget has no overruns.
+   * How many documents ran over their budget so far, how many of them after the run's
+   * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
+   * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
    */
-  overruns?(): { documents: number; shortened: number };
+  overruns?(): { documents: number; shortened: number; skipped: number };
   /** Stops the worker (idempotent). */
   close(): void;
 }
@@ -107,6 +107,19 @@ export function docTimeBudgetMs(length: number): number {
  * (#33 D7: ten pages of `*_` took 145 s on a loaded machine).
  */
 export const RUN_OVERRUN_BUDGET_MS = 6000;
+
+/**
+ * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
+ * once at least {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: every document not parsed yet is then
+ * skipped, unparsed, with a `parse-error` warning naming this limit (#33 D10: with the shorter
+ * budget alone, 20 such pages still took 22 s, N pages about 1 s each). Two documents of about
+ * 100 KB over their budget (4 s each) and one over the shorter budget reach it; a run of real
+ * pages, where a document over budget is rare (a page near the 1 MiB limit), never does.
+ */
+export const RUN_OVERRUN_LIMIT_MS = 8000;
+
+/** Documents that must have run over their budget before {@link RUN_OVERRUN_LIMIT_MS} stops parsing (one large slow page alone never does). */
+export const RUN_OVERRUN_LIMIT_DOCUMENTS = 3;
 
 /**
  * The budget per document once the run's {@link RUN_OVERRUN_BUDGET_MS} is spent: 0.5 s plus 4 s
@@ -266,7 +279,18 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** Prefetched requests by {@link requestKey}, so `parse` collects them instead of posting again. */
   const prefetched = new Map<string, { id: number; text: string }>();
   /** The budgets of the documents that ran over, summed, and how many did (after the run's budget was spent: `shortened`). */
-  const overran = { ms: 0, documents: 0, shortened: 0 };
+  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0 };
+  /** True once documents over budget have cost the run {@link RUN_OVERRUN_LIMIT_MS}: nothing more is parsed. */
+  const limitReached = (): boolean => overran.ms >= RUN_OVERRUN_LIMIT_MS && overran.documents >= RUN_OVERRUN_LIMIT_DOCUMENTS;
+  /** The outcome of a document not parsed because of {@link limitReached}. */
+  const skipped = (file: string, text: string): ParseOutcome => {
+    overran.skipped++;
+    return overrun(
+      file,
+      text,
+      `it was not parsed: ${overran.documents} documents over the parse budget had already cost the run ${(overran.ms / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time, over the limit of ${RUN_OVERRUN_LIMIT_MS / 1000} s per run`,
+    );
+  };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
   const budgetOf = (length: number): { ms: number; strict: boolean } =>
     overran.ms >= RUN_OVERRUN_BUDGET_MS ? { ms: strictDocTimeBudgetMs(length), strict: true } : { ms: docTimeBudgetMs(length), strict: false };
@@ -411,6 +435,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
 
   return {
     prefetch(file, text, what) {
+      if (limitReached()) return;
       const key = requestKey(file, what);
       if (!prefetched.has(key)) prefetched.set(key, { id: post(file, text, what), text });
     },
@@ -418,10 +443,22 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const key = requestKey(file, what);
       const early = prefetched.get(key);
       prefetched.delete(key);
+      if (limitReached()) {
+        // An answer that already came (a prefetched page parsed meanwhile) is used; nothing more is waited for.
+        if (live) drain(live);
+        // Nothing more is posted or waited for: a worker still busy (on a prefetched page) is stopped.
+        if (outstanding.size > 0) stop();
+        const ready = early !== undefined && early.text === text ? answers.get(early.id) : undefined;
+        if (ready) {
+          answers.delete(early!.id);
+          return ready;
+        }
+        return skipped(file, text);
+      }
       const id = early !== undefined && early.text === text && (outstanding.has(early.id) || answers.has(early.id)) ? early.id : post(file, text, what);
       return collect(id, file, text, what);
     },
-    overruns: () => ({ documents: overran.documents, shortened: overran.shortened }),
+    overruns: () => ({ documents: overran.documents, shortened: overran.shortened, skipped: overran.skipped }),
     close: stop,
   };
 }
