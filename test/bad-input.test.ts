@@ -175,6 +175,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000 usage lines of 50 options (19 s).
+  'python-fire-docopt-scale': (dir) => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `"c${i}": f`).join(', ');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);
+    const options = Array.from({ length: 50 }, (_, j) => `[--o${j}]`).join(' ');
+    const lines = Array.from({ length: 5000 }, (_, i) => `  other c${i} ${options}\n`).join('');
+    writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
+  },
   // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
   'budget-twenty-slow-documents': (dir) => {
     for (let i = 0; i < 20; i++) {
