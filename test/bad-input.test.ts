@@ -175,6 +175,21 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000 usage lines of 50 options (19 s).
+  'python-fire-docopt-scale': (dir) => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `"c${i}": f`).join(', ');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);
+    const options = Array.from({ length: 50 }, (_, j) => `[--o${j}]`).join(' ');
+    const lines = Array.from({ length: 5000 }, (_, i) => `  other c${i} ${options}\n`).join('');
+    writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
+  },
+  // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
+  'budget-twenty-slow-documents': (dir) => {
+    for (let i = 0; i < 20; i++) {
+      const body = i % 2 ? `# a\nline\n${'=\n'.repeat(30_000)}` : `# b\n${'*_'.repeat(50_000)}`;
+      writeFileSync(path.join(dir, `docs/s${i}.md`), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    }
+  },
   // #33 sweep D8: memory of one wide table, and of many link reference definitions.
   'wide-table': (dir) => {
     const n = 20_000;
@@ -291,12 +306,26 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'other' }, args: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} }));\n`);
     writeFileSync(path.join(dir, 'src/node.ts'), `import { parseArgs } from 'node:util';\nparseArgs({ options: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
   },
+  // #33 fresh sweep D9: one Markdown page under 1 MB, read within 512 MB (micromark held its
+  // events for the whole page: 635-684 MB on main). A table of 30,000 rows, 10,000 sections with
+  // a table each; then pages it cannot read (100,000 reference links: parsed whole; rows of 5,000 cells).
+  'doc-memory-table-rows': (dir) => memoryPage(dir, `### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n${Array.from({ length: 30_000 }, (_, i) => `| \`p${i}\` | d |\n`).join('')}`),
+  'doc-memory-sections': (dir) => memoryPage(dir, '### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | d |\n\n'.repeat(10_000)),
+  'doc-memory-refused': (dir) => {
+    memoryPage(dir, `# a\n\n${'[x][y]'.repeat(100_000)}\n\n[y]: http://e\n`, 'refs.md');
+    memoryPage(dir, `# a\n\n| a | b |\n| - | - |\n${`${'|'.repeat(5000)}\n`.repeat(150)}`, 'pipes.md');
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');
     chmodSync(file, 0o000);
   },
 };
+
+/** Writes docs/<name> (a.md): `body`, then a shell block running `tool` with a misspelled parameter. */
+function memoryPage(dir: string, body: string, name = 'a.md'): void {
+  writeFileSync(path.join(dir, 'docs', name), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+}
 
 /** Writes docs/<name>: a sentence naming `tool` (so the document is parsed), then `body`. */
 function hostile(dir: string, name: string, body: string): void {

@@ -35,6 +35,10 @@ describe('documentOverLimits: table columns and link reference definitions (#33 
   test('a table of 20,000 columns and 20,000 definitions are refused at the offending line', () => {
     expect(documentOverLimits(table(20_000))).toEqual({ reason: 'line 4 is the delimiter row of a table of 20,000 columns, over the 1,000 limit', line: 4 });
     expect(documentOverLimits(`| a | b |\n${'|-'.repeat(1001)}|\n`)?.line).toBe(2);
+    // #33 D9: rows of 5,000 cells under a two-column header (684 MB); escaped pipes are text.
+    expect(documentOverLimits(`| a | b |\n| - | - |\n${'|'.repeat(5000)}\n`)).toEqual({ reason: 'line 3 is a table row of 4,999 cells, over the 1,000 limit', line: 3 });
+    expect(documentOverLimits(`| a | b |\n| - | - |\n| ${'x | '.repeat(MAX_TABLE_COLUMNS)}\n`)).toBeUndefined();
+    expect(documentOverLimits(`| a | b |\n| - | - |\n| ${'x \\| '.repeat(3000)} |\n`)).toBeUndefined();
     expect(documentOverLimits(definitions(20_000))).toEqual({
       reason: `line ${MAX_DEFINITIONS + 3} is its link reference definition number 5,001, over the 5,000 limit`,
       line: MAX_DEFINITIONS + 3,

@@ -121,6 +121,37 @@ describe('fire programs', () => {
       'a [] n=1', 'b [] ', 'b [down] y=2', 'b [up] x', 'c [] ', 'c [hello] name|n="w"',
     ]);
   });
+  it('reads a Fire({...}) dict up to 1,000 keys: past them a warning names the file and the cap, the other sub-commands are unknown (#33 fresh sweep D5: 50,000 keys took 725 MB)', async () => {
+    const keys = (n: number): string => Array.from({ length: n }, (_, i) => `"c${i}": f`).join(', ');
+    const r = await extractPythonFlags([{ file: 'tool/cli.py', text: `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys(50_000)}})\n` }]);
+    const mine = r.commands.filter((c) => c.target === 'tool.cli:main');
+    expect(mine).toHaveLength(1001);
+    expect(mine.find((c) => c.path.length === 0)).toMatchObject({ dynamicSubcommands: true });
+    expect(mine.find((c) => c.path.join(' ') === 'c999')?.params.map((p) => p.name)).toEqual(['seed']);
+    expect(mine.some((c) => c.path[0] === 'c1000')).toBe(false);
+    expect(r.diagnostics.map((d) => [d.severity, d.location.file, d.message])).toEqual([
+      ['warn', 'tool/cli.py', 'tool/cli.py:5: the `Fire({…})` dict has 50,000 keys; only the first 1,000 are read as sub-commands, the others are unknown'],
+    ]);
+    // At the cap: every key read, no warning.
+    const at = await flagsOf({ 'x.py': `import fire\ndef f(seed=0):\n    pass\nfire.Fire({${keys(1000)}})\n` });
+    expect(at.commands).toHaveLength(1001);
+    expect(at.diagnostics).toEqual([]);
+    expect(at.commands.some((c) => c.dynamic)).toBe(false);
+  });
+  it('places the options of 5,000 docopt usage lines in linear time, and reads their first 1,000 commands with a warning (#33 fresh sweep D5: 19 s, 378 MB)', async () => {
+    const options = Array.from({ length: 50 }, (_, j) => `[--o${j}]`).join(' ');
+    const lines = Array.from({ length: 5000 }, (_, i) => `  tool c${i} ${options}\n`).join('');
+    const started = performance.now();
+    const r = await extractPythonFlags([{ file: 'tool/cli.py', text: `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n` }]);
+    const last = r.commands.find((c) => c.path.join(' ') === 'c998');
+    const column = `  tool c998 ${options}`.indexOf('--o49') + 1;
+    expect(last?.params.find((p) => p.name === 'o49')?.location).toMatchObject({ line: 1000, column });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(r.commands.some((c) => c.path[0] === 'c1000')).toBe(false);
+    expect(r.commands.filter((c) => c.path.length > 0)).toHaveLength(999);
+    expect(r.commands.find((c) => c.path.length === 0)).toMatchObject({ dynamicSubcommands: true });
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['tool/cli.py:5005: the usage text of `docopt(…)` gives 5,001 commands; only the first 1,000 are read, the others are unknown']);
+  }, 60_000);
 });
 
 describe('click and typer programs assembled at run time', () => {

@@ -108,6 +108,18 @@ describe('cac', () => {
     const b = await read("import { CAC } from 'cac';\nconst cli = new CAC('y');\ncli.option('--b', 'B');\ncli.parse();", 'b.ts');
     expect([names(a), a[0]?.programName, names(b), b[0]?.programName]).toEqual([{ '': ['a'] }, 'x', { '': ['b'] }, 'y']);
   });
+  it('reads 10,000 sub-commands of a program at most: past them a warning names the call and the cap, and the others are unknown (#33 fresh sweep: 50,000 took 507 MB)', async () => {
+    const calls = Array.from({ length: 10_050 }, (_, i) => `cli.command('c${i}', 'x').option('--o${i}', 'o');`).join('\n');
+    const result = await extractTypeScriptFlags([{ file: 'cli.ts', text: `import { cac } from 'cac';\nconst cli = cac('big');\ncli.option('--g', 'global');\n${calls}\ncli.parse();\n` }]);
+    const program = result.commands.find((c) => c.path.length === 0);
+    expect(program).toMatchObject({ dynamicSubcommands: true, dynamicSubcommandsBy: 'a cac program of more than 10,000 `.command()` calls' });
+    expect(result.commands.filter((c) => c.path.length > 0)).toHaveLength(10_000);
+    expect(result.commands.find((c) => c.path.join(' ') === 'c9999')?.params.map((p) => p.name)).toEqual(['o9999']);
+    expect(result.commands.some((c) => c.path[0] === 'c10000')).toBe(false);
+    // The options of the commands past the cap go to no command (not to the program).
+    expect(program?.params.map((p) => p.name)).toEqual(['g']);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(['cli.ts:10004:13: cac program `big` defines more than 10,000 sub-commands; only the first 10,000 are read, the others are unknown']);
+  }, 120_000);
 });
 
 describe('sade', () => {

@@ -9,7 +9,7 @@ import type { Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { markdownProcessor } from '../src/docs/markdown.js';
 import { parseDoc } from '../src/docs/parse.js';
-import { parseSegmented, SEGMENTED_MIN_LENGTH, type MarkdownSegment } from '../src/docs/segments.js';
+import { parseInPieces, parseSegmented, SEGMENTED_MIN_LENGTH, type MarkdownSegment } from '../src/docs/segments.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const parse = (text: string): Root => markdownProcessor.parse(text);
@@ -208,6 +208,81 @@ describe('parseSegmented', () => {
     const edited = `${page}\nMore.\n`;
     const result = parseSegmented(edited, parse, broken);
     expect(json(result.tree)).toBe(json(parse(edited)));
+  });
+});
+
+/** A page of long tables (rows at column 1 with `|`), with tables in a list, a quote and a fence, and headings between. */
+function tablePage(tables: number, rows: number): string {
+  const out = ['# Reference\n\nIntro.\n\n'];
+  for (let t = 0; t < tables; t++) {
+    out.push(`## Table ${t}\n\n| Parameter | Type | Default | Description |\n| :-- | --- | --: | --- |\n`);
+    for (let r = 0; r < rows; r++) out.push(`| \`p${t}_${r}\` | int | \`${r}\` | Row ${r} with *emphasis*, a \\| pipe and www.example.com. |\n`);
+    if (t % 4 === 1) out.push('| extra | cells | than | the | header |\n|\n');
+    out.push(t % 3 === 0 ? '\n' : t % 3 === 1 ? '- a list\n  | a | b |\n  | - | - |\n  | 1 | 2 |\n\n' : '```md\n| a | b |\n| - | - |\n| 1 | 2 |\n# not a heading\n```\n\n');
+    if (t % 5 === 4) out.push('> | a | b |\n> | - | - |\n> | 1 | 2 |\n\n<div>\n| x |\n| y |\n</div>\n\n');
+  }
+  return out.join('');
+}
+
+describe('parseInPieces (#33 D9: micromark holds its events for the whole text)', () => {
+  const pieces = (text: string, pieceLength = 64): Root => parseInPieces(text, parse, { pieceLength, minLength: 0 });
+
+  it('gives the whole parse for every Markdown page of this repository, cut into short pieces', () => {
+    const files = [...markdownFiles(path.join(REPO, 'fixtures')), ...markdownFiles(path.join(REPO, 'docs')), path.join(REPO, 'README.md')];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(json(pieces(text)), file).toBe(json(parse(text)));
+    }
+  });
+
+  it('gives the whole parse for long tables cut between rows, and after random edits', () => {
+    const failures: string[] = [];
+    for (const [p, page] of [tablePage(12, 30), longPage(30), tablePage(3, 5).replace(/\n/g, '\r\n')].entries()) {
+      expect(json(pieces(page)), `page ${p}`).toBe(json(parse(page)));
+      const next = random(p + 7);
+      let text = page;
+      for (let e = 0; e < 25; e++) {
+        text = edit(text, next);
+        if (json(pieces(text, 48)) !== json(parse(text))) {
+          failures.push(`page ${p}, edit ${e}`);
+          break;
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+
+  it('parses no piece much longer than the piece length in a 150 KB table or a page of many sections', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `| \`extra_${i}\` | int | \`${i}\` | Stale row ${i}. |\n`).join('');
+    const sections = Array.from({ length: 2000 }, () => '### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | d |\n\n').join('');
+    for (const text of [`# Reference\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${rows}`, sections]) {
+      let longest = 0;
+      let calls = 0;
+      const tree = parseInPieces(text, (t) => {
+        calls++;
+        longest = Math.max(longest, t.length);
+        return parse(t);
+      });
+      expect(longest).toBeLessThan(40 * 1024);
+      expect(calls).toBeGreaterThan(3);
+      expect(json(tree)).toBe(json(parse(text)));
+    }
+  }, 120_000);
+
+  it('parses a text with definitions, or a cut it cannot show safe, whole', () => {
+    const lengths: number[] = [];
+    const spy = (t: string): Root => {
+      lengths.push(t.length);
+      return parse(t);
+    };
+    const page = tablePage(2, 40);
+    parseInPieces(`${page}\n[x]: https://example.com\n`, spy, { pieceLength: 64, minLength: 0 });
+    expect(lengths).toEqual([page.length + 26]);
+    lengths.length = 0;
+    // An unclosed fence takes in every heading after it: the first check fails, the text is parsed whole.
+    const fenced = `# a\n\n\`\`\`\n${'# b\n\ntext\n\n'.repeat(40)}`;
+    expect(json(parseInPieces(fenced, spy, { pieceLength: 32, minLength: 0 }))).toBe(json(parse(fenced)));
+    expect(lengths.at(-1)).toBe(fenced.length);
   });
 });
 

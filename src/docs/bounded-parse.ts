@@ -78,11 +78,11 @@ export interface DocParser {
   /** True when {@link cached} would answer (nothing is decoded). */
   isCached?(file: string, what: ParseWhat): boolean;
   /**
-   * How many documents ran over their budget so far, and how many of them after the run's
-   * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget). Optional: a parser without
-   * a budget has no overruns.
+   * How many documents ran over their budget so far, how many of them after the run's
+   * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
+   * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
    */
-  overruns?(): { documents: number; shortened: number };
+  overruns?(): { documents: number; shortened: number; skipped: number };
   /** Stops the worker (idempotent). */
   close(): void;
 }
@@ -109,6 +109,19 @@ export function docTimeBudgetMs(length: number): number {
 export const RUN_OVERRUN_BUDGET_MS = 6000;
 
 /**
+ * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
+ * once at least {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: every document not parsed yet is then
+ * skipped, unparsed, with a `parse-error` warning naming this limit (#33 D10: with the shorter
+ * budget alone, 20 such pages still took 22 s, N pages about 1 s each). Two documents of about
+ * 100 KB over their budget (4 s each) and one over the shorter budget reach it; a run of real
+ * pages, where a document over budget is rare (a page near the 1 MiB limit), never does.
+ */
+export const RUN_OVERRUN_LIMIT_MS = 8000;
+
+/** Documents that must have run over their budget before {@link RUN_OVERRUN_LIMIT_MS} stops parsing (one large slow page alone never does). */
+export const RUN_OVERRUN_LIMIT_DOCUMENTS = 3;
+
+/**
  * The budget per document once the run's {@link RUN_OVERRUN_BUDGET_MS} is spent: 0.5 s plus 4 s
  * per MiB (about 0.9 s for 100 KB, 4.5 s for the largest document read). Real pages of that size
  * parse in a fraction of it; a long reference table near 1 MiB may not, and is then skipped with
@@ -119,10 +132,14 @@ export function strictDocTimeBudgetMs(length: number): number {
 }
 
 /**
- * Heap limit of the worker (V8 old generation), in MiB. A real 1 MiB page needs a few hundred;
- * the hostile inputs above grow past 2 GB. Shared by all documents the worker parses in turn.
+ * Heap limit of the worker (V8 old generation), in MiB. Long pages are parsed in pieces
+ * (`parseInPieces`, src/docs/segments.ts), so a real page needs far less: a 500 KB table of
+ * 30,000 rows peaks under 128 MB, 10,000 sections under 96 MB. A page parsed whole (one with
+ * link reference definitions) that needs more is skipped with a warning; with 512 MB, the run of
+ * one such page peaked at 667 MB resident (#33 D9), over the 512 MB the bad-input corpus allows
+ * (the main thread and the young generations come on top). Shared by all documents in turn.
  */
-export const WORKER_HEAP_MB = 512;
+export const WORKER_HEAP_MB = 192;
 
 /**
  * Young-generation sizes of the worker's heap, in MiB, and the run size that picks between them
@@ -262,7 +279,18 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** Prefetched requests by {@link requestKey}, so `parse` collects them instead of posting again. */
   const prefetched = new Map<string, { id: number; text: string }>();
   /** The budgets of the documents that ran over, summed, and how many did (after the run's budget was spent: `shortened`). */
-  const overran = { ms: 0, documents: 0, shortened: 0 };
+  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0 };
+  /** True once documents over budget have cost the run {@link RUN_OVERRUN_LIMIT_MS}: nothing more is parsed. */
+  const limitReached = (): boolean => overran.ms >= RUN_OVERRUN_LIMIT_MS && overran.documents >= RUN_OVERRUN_LIMIT_DOCUMENTS;
+  /** The outcome of a document not parsed because of {@link limitReached}. */
+  const skipped = (file: string, text: string): ParseOutcome => {
+    overran.skipped++;
+    return overrun(
+      file,
+      text,
+      `it was not parsed: ${overran.documents} documents over the parse budget had already cost the run ${(overran.ms / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time, over the limit of ${RUN_OVERRUN_LIMIT_MS / 1000} s per run`,
+    );
+  };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
   const budgetOf = (length: number): { ms: number; strict: boolean } =>
     overran.ms >= RUN_OVERRUN_BUDGET_MS ? { ms: strictDocTimeBudgetMs(length), strict: true } : { ms: docTimeBudgetMs(length), strict: false };
@@ -407,6 +435,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
 
   return {
     prefetch(file, text, what) {
+      if (limitReached()) return;
       const key = requestKey(file, what);
       if (!prefetched.has(key)) prefetched.set(key, { id: post(file, text, what), text });
     },
@@ -414,10 +443,22 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const key = requestKey(file, what);
       const early = prefetched.get(key);
       prefetched.delete(key);
+      if (limitReached()) {
+        // An answer that already came (a prefetched page parsed meanwhile) is used; nothing more is waited for.
+        if (live) drain(live);
+        // Nothing more is posted or waited for: a worker still busy (on a prefetched page) is stopped.
+        if (outstanding.size > 0) stop();
+        const ready = early !== undefined && early.text === text ? answers.get(early.id) : undefined;
+        if (ready) {
+          answers.delete(early!.id);
+          return ready;
+        }
+        return skipped(file, text);
+      }
       const id = early !== undefined && early.text === text && (outstanding.has(early.id) || answers.has(early.id)) ? early.id : post(file, text, what);
       return collect(id, file, text, what);
     },
-    overruns: () => ({ documents: overran.documents, shortened: overran.shortened }),
+    overruns: () => ({ documents: overran.documents, shortened: overran.shortened, skipped: overran.skipped }),
     close: stop,
   };
 }

@@ -2,7 +2,7 @@
 
 import type { Nodes, Root } from 'mdast';
 // The same processors as src/docs/parse.ts, so a comment is found exactly where the reader sees nodes.
-import { markdownProcessor, mdxProcessor } from './markdown.js';
+import { mdxProcessor, parseMarkdown } from './markdown.js';
 import type { Point } from './position.js';
 
 /**
@@ -96,7 +96,7 @@ export function readDirectives(file: string, text: string): SuppressionDirective
     }
   }
   try {
-    tree ??= markdownProcessor.parse(text);
+    tree ??= parseMarkdown(text);
   } catch {
     return [];
   }

@@ -18,9 +18,11 @@ export const MAX_DOCUMENT_LENGTH = 1024 * 1024;
 export const MAX_NESTING = 100;
 
 /**
- * Most columns a table may have: a delimiter row (`| --- | --- |`) with more cells makes the
- * document skipped. micromark and the table readers hold several objects per cell, so a table of
- * 20,000 columns (460 KB) peaked at 665 MB (#33 D8); real tables have a few dozen at most.
+ * Most columns a table may have: a delimiter row (`| --- | --- |`) with more cells, or a line
+ * starting with `|` (a row) of more cells, makes the document skipped. micromark and the table
+ * readers hold several objects per cell, so a table of 20,000 columns (460 KB) peaked at 665 MB
+ * (#33 D8), and 150 rows of 5,000 cells under a two-column header at 684 MB (#33 D9: the cells a
+ * row has beyond its header's are kept); real tables have a few dozen at most.
  */
 export const MAX_TABLE_COLUMNS = 1000;
 
@@ -36,6 +38,20 @@ const DEFINITION_RE = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
 
 /** A GFM table delimiter row: only pipes, dashes, colons and blanks, with a dash and a pipe. */
 const DELIMITER_ROW_RE = /^[ \t|:-]*$/;
+
+/** A line that is a table row starting with a pipe (up to three spaces before it). */
+const PIPE_ROW_RE = /^ {0,3}\|/;
+
+/** Cells of a table row line: its unescaped pipes, less the leading and trailing one. */
+function rowCells(line: string): number {
+  let pipes = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 92) i++; // a backslash escapes the next character (`\|` is text in a cell)
+    else if (c === 124) pipes++;
+  }
+  return line.trimEnd().endsWith('|') ? pipes - 1 : pipes;
+}
 
 /** Container markers at a line start: a list bullet or ordinal followed by a blank, or `>`. */
 const CONTAINER_RE = /[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|>[ \t]?)/y;
@@ -54,7 +70,7 @@ function indentWidth(line: string): number {
 /**
  * Why a document is not parsed, or `undefined` when it is within the limits
  * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}, {@link MAX_TABLE_COLUMNS},
- * {@link MAX_DEFINITIONS}). Linear in the text; never throws. Lines inside code fences are counted
+ * {@link MAX_DEFINITIONS}; a row starting with `|` of more than {@link MAX_TABLE_COLUMNS} cells). Linear in the text; never throws. Lines inside code fences are counted
  * too (a page showing 5,000 definitions in a code block is as hostile).
  *
  * @returns a sentence for a `parse-error` warning, e.g. "it is 52.4 MB, over the 1 MB limit
@@ -68,6 +84,8 @@ export function documentOverLimits(text: string): { reason: string; line: number
   let lineNo = 0;
   let start = 0;
   let definitions = 0;
+  /** A table's delimiter row was seen: from then on a long `|` line may be one of its rows (a header row is counted on its delimiter row). */
+  let delimiterSeen = false;
   // Lines end at `\n`, `\r\n` or a lone `\r`, as CommonMark's: a CR-only file is many lines, not one.
   const lineEnd = /\r\n?|\n/g;
   while (start <= text.length) {
@@ -88,6 +106,13 @@ export function documentOverLimits(text: string): { reason: string; line: number
         return { reason: `line ${lineNo} is the delimiter row of a table of ${columns.toLocaleString('en-US')} columns, over the ${MAX_TABLE_COLUMNS.toLocaleString('en-US')} limit`, line: lineNo };
       }
     }
+    if (delimiterSeen && line.length > MAX_TABLE_COLUMNS && PIPE_ROW_RE.test(line)) {
+      const cells = rowCells(line);
+      if (cells > MAX_TABLE_COLUMNS) {
+        return { reason: `line ${lineNo} is a table row of ${cells.toLocaleString('en-US')} cells, over the ${MAX_TABLE_COLUMNS.toLocaleString('en-US')} limit`, line: lineNo };
+      }
+    }
+    if (!delimiterSeen && line.includes('-') && line.includes('|') && DELIMITER_ROW_RE.test(line)) delimiterSeen = true;
     if (line.includes(']:') && DEFINITION_RE.test(line) && ++definitions > MAX_DEFINITIONS) {
       return { reason: `line ${lineNo} is its link reference definition number ${definitions.toLocaleString('en-US')}, over the ${MAX_DEFINITIONS.toLocaleString('en-US')} limit`, line: lineNo };
     }

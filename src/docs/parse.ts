@@ -25,7 +25,7 @@ import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
-import { markdownProcessor, mdxProcessor } from './markdown.js';
+import { markdownProcessor, mdxProcessor, parseMarkdown } from './markdown.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 
 
@@ -192,11 +192,11 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   let segments: MarkdownSegment[] | undefined;
   try {
     if (options.segments !== undefined && segmentable(file, text)) {
-      const parsed = parseSegmented(text, (t) => markdownProcessor.parse(t), options.segments);
+      const parsed = parseSegmented(text, parseMarkdown, options.segments);
       tree = parsed.tree;
       segments = parsed.segments;
     }
-    tree ??= markdownProcessor.parse(text);
+    tree ??= parseMarkdown(text);
   } catch (error) {
     const { message, line, column } = errorPoint(error);
     diagnostics.push({

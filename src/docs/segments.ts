@@ -33,7 +33,8 @@
  */
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
-import type { Root, RootContent } from 'mdast';
+import type { Root, RootContent, Table } from 'mdast';
+import { fencedLineTracker } from './fences.js';
 import { lineIndexAt } from './position.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
@@ -298,4 +299,122 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     at += segment.length;
   }
   return { tree: rootOf(nodes, text, starts), segments, reused: i + (stored.length - j) };
+}
+
+/** Documents at least this long (UTF-16 code units) are parsed in pieces by {@link parseInPieces}. */
+export const PIECED_MIN_LENGTH = 96 * 1024;
+
+/** Length a piece of {@link parseInPieces} grows to before it is cut at the next cut line. */
+export const PIECE_LENGTH = 32 * 1024;
+
+/** A GFM table row line at column 1 (a cut inside a table is made only between two such lines). */
+const PIPE_ROW = /^\|/;
+
+/** A place where {@link parseInPieces} may cut: before a top-level ATX heading, or between two rows of a top-level table. */
+interface PieceCut {
+  offset: number;
+  kind: 'heading' | 'row';
+}
+
+/** Candidate cuts of `text` (line starts `starts`): lines outside fences that start an ATX heading, or a `|` row after two `|` rows. */
+function pieceCuts(text: string, starts: number[]): PieceCut[] {
+  const out: PieceCut[] = [];
+  const fenced = fencedLineTracker();
+  /** How many `|` rows end just before this line (a cut needs two: the header is never cut from its delimiter row). */
+  let rowsBefore = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const from = starts[i]!;
+    const to = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    const line = text.slice(from, to).replace(/\r?\n$|\r$/, '');
+    const inFence = fenced(line);
+    const row = !inFence && PIPE_ROW.test(line);
+    if (i > 0 && !inFence) {
+      if (ATX_LINE.test(line)) out.push({ offset: from, kind: 'heading' });
+      else if (row && rowsBefore >= 2) out.push({ offset: from, kind: 'row' });
+    }
+    rowsBefore = row ? rowsBefore + 1 : 0;
+  }
+  return out;
+}
+
+/** The text of the two lines starting at `offset` (a table's header and delimiter rows), line endings included. */
+function twoLines(text: string, offset: number): string {
+  const first = lineFrom(text, offset);
+  return first + lineFrom(text, offset + first.length);
+}
+
+/**
+ * Parses a long Markdown text in pieces of about {@link PIECE_LENGTH}, so that micromark's
+ * events, which it holds for the whole text until it builds the tree (about 700 MB for 500 KB
+ * of table rows, #33 D9), exist for one piece at a time; the tree put together equals
+ * `parse(text)`, node for node and position for position.
+ *
+ * A piece ends before a top-level ATX heading at column 1 (the segments' cut: the heading closes
+ * everything open, see the module comment) or between two rows of a top-level table that start
+ * with `|` at column 1. A table cut is parsed with the table's header and delimiter rows before
+ * the piece (the table goes on there: a row is read from its own line and the header's columns
+ * only), and its rows are appended to the table of the piece before. Each cut is checked on the
+ * trees: before it, the last top-level node is no code or HTML block (which would have taken in a
+ * heading line) and, at a row cut, is a table ending on the line before; after it, the first node
+ * is the heading, or the table whose first body row starts the piece. A check that fails, a text
+ * holding `]:` (definitions are read document-wide) or front matter left open parses the whole
+ * text at once.
+ *
+ * @param options.pieceLength piece length (tests use short pieces to make many cuts).
+ * @throws what `parse` throws.
+ */
+export function parseInPieces(text: string, parse: (text: string) => Root, options: { pieceLength?: number; minLength?: number } = {}): Root {
+  const pieceLength = options.pieceLength ?? PIECE_LENGTH;
+  if (text.length < (options.minLength ?? PIECED_MIN_LENGTH) || text.includes(']:')) return parse(text);
+  const starts = lineStarts(text);
+  const cuts = pieceCuts(text, starts).filter((c) => c.offset > 0);
+  if (cuts.length === 0) return parse(text);
+  const nodes: RootContent[] = [];
+  let from = 0;
+  let k = 0;
+  /** The table the piece starting at `from` continues (a row cut), with its header and delimiter rows. */
+  let carry: { table: Table; prefix: string } | undefined;
+  while (from < text.length) {
+    while (k < cuts.length && cuts[k]!.offset < from + pieceLength) k++;
+    const cut = k < cuts.length ? cuts[k]! : undefined;
+    const to = cut ? cut.offset : text.length;
+    const prefix = carry?.prefix ?? '';
+    const tree = parse(prefix + text.slice(from, to));
+    if (from === 0 && !frontMatterClosed(text, tree)) return parse(text);
+    const kids = tree.children;
+    if (from > 0) {
+      const first = kids[0];
+      if (carry) {
+        const rows = first?.type === 'table' ? first.children : [];
+        if (first?.position?.start.offset !== 0 || rows.length < 2 || rows[1]!.position?.start.offset !== prefix.length) return parse(text);
+      } else if (first?.type !== 'heading' || first.position?.start.offset !== 0) {
+        return parse(text);
+      }
+    }
+    // Positions relative to prefix + piece: make them absolute (a piece starts at a line start).
+    const prefixLines = prefix === '' ? 0 : lineStarts(prefix).length - 1;
+    shift(kids as Positioned[], lineAt(starts, from) - 1 - prefixLines, from - prefix.length);
+    let own = kids;
+    if (carry) {
+      const continued = kids[0] as Table;
+      carry.table.children.push(...continued.children.slice(1));
+      carry.table.position!.end = continued.position!.end;
+      own = kids.slice(1);
+    }
+    nodes.push(...own);
+    carry = undefined;
+    if (cut) {
+      const last = nodes.at(-1);
+      if (!last || last.type === 'code' || last.type === 'html') return parse(text);
+      if (cut.kind === 'row') {
+        const end = last.position?.end.offset;
+        if (last.type !== 'table' || end === undefined || end < cut.offset - 2 || end > cut.offset || /[^\r\n]/.test(text.slice(end, cut.offset))) return parse(text);
+        const tableStart = starts[lineAt(starts, last.position!.start.offset!) - 1]!;
+        carry = { table: last, prefix: twoLines(text, tableStart) };
+      }
+    }
+    from = to;
+    k++;
+  }
+  return rootOf(nodes, text, starts);
 }

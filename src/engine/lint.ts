@@ -5,7 +5,7 @@ import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
@@ -234,15 +234,17 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 
 /**
  * One note when documents ran over the parse budget after the run's overrun budget was spent
- * (src/docs/bounded-parse.ts `RUN_OVERRUN_BUDGET_MS`): each has its own `parse-error` warning;
- * the note says why the later ones had less time.
+ * (src/docs/bounded-parse.ts `RUN_OVERRUN_BUDGET_MS`), or were not parsed past its limit
+ * (`RUN_OVERRUN_LIMIT_MS`): each has its own `parse-error` warning; the note says why the
+ * later ones had less time or none.
  */
 function overrunNotes(parser: DocParser): string[] {
   const overruns = parser.overruns?.();
-  if (!overruns || overruns.shortened === 0) return [];
+  if (!overruns || (overruns.shortened === 0 && overruns.skipped === 0)) return [];
+  const shorter = overruns.shortened > 0 ? `; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, the others had a shorter one` : '';
+  const skipped = overruns.skipped > 0 ? `; once they had cost ${RUN_OVERRUN_LIMIT_MS / 1000} s, the run's limit, ${overruns.skipped} more ${overruns.skipped === 1 ? 'was' : 'were'} not parsed at all` : '';
   return [
-    `${overruns.documents} documents ran over the parse budget; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, ` +
-      `the others had a shorter one, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`,
+    `${overruns.documents} documents ran over the parse budget${shorter}${skipped}, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`,
   ];
 }
 

@@ -35,8 +35,11 @@ export function flagTakesValue(p: ParamSpec): boolean {
   return p.origin === 'cli-flag' && !p.positional && !p.negatable && !p.counted && !/^(bool|boolean)$/i.test(p.type ?? '');
 }
 
+/** A naming style of a multi-word name (see {@link nameStyle}). */
+type NameStyle = 'kebab' | 'snake' | 'camel';
+
 /** The naming style of a multi-word name: `kebab` (`max-tokens`), `snake` (`max_tokens`), `camel` (`maxTokens`); undefined for one word. */
-function nameStyle(name: string): 'kebab' | 'snake' | 'camel' | undefined {
+function nameStyle(name: string): NameStyle | undefined {
   if (/[A-Za-z0-9]-[A-Za-z0-9]/.test(name)) return 'kebab';
   if (/[A-Za-z0-9]_[A-Za-z0-9]/.test(name)) return 'snake';
   return /[a-z0-9][A-Z]/.test(name) ? 'camel' : undefined;
@@ -50,27 +53,48 @@ function nameStyle(name: string): 'kebab' | 'snake' | 'camel' | undefined {
  * parameter's name when the names show no style (none, or a tie), or no declared spelling has it.
  */
 export function spellingLike(param: ParamSpec, names: readonly string[]): string {
-  const counts = new Map<string, number>();
+  return spellingInStyle(param, majorityStyle(names));
+}
+
+/** The naming style most of `names` have; undefined when none has one, or two styles tie. */
+function majorityStyle(names: readonly string[]): NameStyle | undefined {
+  const counts = new Map<NameStyle, number>();
   for (const n of names) {
     const style = nameStyle(n);
     if (style) counts.set(style, (counts.get(style) ?? 0) + 1);
   }
   const [top, second] = [...counts].sort((a, b) => b[1] - a[1]);
   // A tie shows no style: the code's name stays.
-  if (!top || (second && second[1] === top[1]) || nameStyle(param.name) === top[0]) return param.name;
-  // Only the same words spelt otherwise (`maxConnections`/`max-connections`), never another alias (`no-reload`, `workers-n`).
-  return param.aliases.find((n) => foldSpelling(n) === foldSpelling(param.name) && nameStyle(n) === top[0]) ?? param.name;
+  return !top || (second && second[1] === top[1]) ? undefined : top[0];
 }
+
+/** The spelling of `param` in naming style `style` (see {@link spellingLike}); its name when no style, or none declared in it. */
+function spellingInStyle(param: ParamSpec, style: NameStyle | undefined): string {
+  if (!style || nameStyle(param.name) === style) return param.name;
+  // Only the same words spelt otherwise (`maxConnections`/`max-connections`), never another alias (`no-reload`, `workers-n`).
+  return param.aliases.find((n) => foldSpelling(n) === foldSpelling(param.name) && nameStyle(n) === style) ?? param.name;
+}
+
+/** The majority style of a rows list, by whether only flag-like rows vote (computed once per list: #33 D12, 3,000 parameters × 3,000 rows). */
+const rowStyles = new WeakMap<readonly ReferenceRow[], { flag?: NameStyle | null; all?: NameStyle | null }>();
 
 /**
  * {@link spellingLike} for a parameter documented in `rows`: a CLI flag (not positional) takes the
  * style of the rows written as flags (`--max-execution-time`), not that of positional arguments
- * (`pushId`) or config keys beside them.
+ * (`pushId`) or config keys beside them. The vote is counted once per `rows` array (which must
+ * not change between calls).
  */
 export function spellingInRows(param: ParamSpec, rows: readonly ReferenceRow[]): string {
   const flag = param.origin === 'cli-flag' && !param.positional;
-  const voters = flag ? rows.filter((r) => /^[`*_\s]*-/.test(r.rawName)) : rows;
-  return spellingLike(param, voters.flatMap((r) => r.names));
+  let styles = rowStyles.get(rows);
+  if (!styles) rowStyles.set(rows, (styles = {}));
+  const key = flag ? 'flag' : 'all';
+  let style = styles[key];
+  if (style === undefined) {
+    const voters = flag ? rows.filter((r) => /^[`*_\s]*-/.test(r.rawName)) : rows;
+    style = styles[key] = majorityStyle(voters.flatMap((r) => r.names)) ?? null;
+  }
+  return spellingInStyle(param, style ?? undefined);
 }
 
 /** True when a reference row documents the parameter (by its name or any alias; dotted row names by first segment). */

@@ -51,11 +51,45 @@ function normaliseName(name: string): string {
  * @param max Most suggestions returned (default 3).
  */
 export function suggestNames(name: string, candidates: Iterable<string> | NameIndex, max = 3): string[] {
+  if (max <= 0) return [];
+  const index = candidates instanceof NameIndex ? candidates : candidateIndex(candidates);
+  const memoKey = `${max}\0${name}`;
+  const memo = index.answers.get(memoKey);
+  if (memo) return [...memo];
+  const answer = nearest(name, index, max);
+  if (index.answers.size >= MAX_ANSWERS) index.answers.clear();
+  index.answers.set(memoKey, answer);
+  return [...answer];
+}
+
+/** Answers kept per {@link NameIndex} (the same name is asked about by several rules and the coverage count). */
+const MAX_ANSWERS = 50_000;
+
+/** {@link suggestNames} without its memo (`max` ≥ 1). */
+function nearest(name: string, index: NameIndex, max: number): string[] {
   const target = normaliseName(name);
   const targetWords = sortedWords(target);
-  const index = candidates instanceof NameIndex ? candidates : candidateIndex(candidates);
   const found = new Map<string, number>();
   const targetMask = charMask(target);
+  // The `max` smallest distances found so far, a candidate per entry (a form of several
+  // candidates, `max-tokens` and `max_tokens`, fills several): a candidate whose distance is
+  // surely above the last of them cannot be among the answers, so its distance is not computed
+  // (#33 D12: OSA over 3,000 misspellings × 256 shortlisted names took most of 14 s).
+  const best: number[] = [];
+  /** The target's neighbouring pairs of two different characters, reversed (`ab` → `ba`). */
+  const reversed = new Set<string>();
+  for (let i = 0; i + 1 < target.length; i++) if (target[i] !== target[i + 1]) reversed.add(target[i + 1]! + target[i]!);
+  const keep = (c: string, d: number): void => {
+    found.set(c, d);
+    for (let k = index.byNormalised.get(c)!.length; k > 0; k--) {
+      let at = best.length;
+      while (at > 0 && best[at - 1]! > d) at--;
+      if (at < max) {
+        best.splice(at, 0, d);
+        if (best.length > max) best.pop();
+      }
+    }
+  };
   const compare = (id: number): void => {
     const c = index.forms[id]!;
     // Typos are a few keystrokes; a larger distance suggests a different name, and a wrong
@@ -65,8 +99,13 @@ export function suggestNames(name: string, candidates: Iterable<string> | NameIn
     if (popcount(index.masks[id]! ^ targetMask) > 2 * threshold) return;
     // Levenshtein ≤ 2 × OSA, so this cheap bound skips hopeless candidates.
     const lev = distance(c, target);
-    const d = lev <= 1 ? lev : lev / 2 > threshold ? Infinity : osaDistance(c, target, threshold);
-    if (d <= threshold) found.set(c, d);
+    const bound = best.length < max ? threshold : Math.min(threshold, best[max - 1]!);
+    if (Math.ceil(lev / 2) > bound) return;
+    // OSA is Levenshtein up to 1; at 2 it is 1 only for one swap of neighbours.
+    // Past `bound` the distance does not matter: the row-wise DP stops as soon as it is over.
+    // Below Levenshtein only through a swap: some neighbours `xy` of one name are `yx` in the other.
+    const d = lev <= 1 ? lev : lev === 2 ? (adjacentSwap(c, target) ? 1 : 2) : !swappable(c, reversed) ? lev : osaDistance(c, target, bound);
+    if (d <= bound) keep(c, d);
   };
   // Only lengths within MAX_EDITS of the target can be within MAX_EDITS edits (#33 item 5: every
   // candidate, normalised again per name, took 170 s on 3,000 misspellings × 3,000 names).
@@ -85,7 +124,7 @@ export function suggestNames(name: string, candidates: Iterable<string> | NameIn
     for (const id of index.shortlist(target)) compare(id);
   }
   // The same `_`-separated words in another order count as distance 1.
-  for (const c of index.byWords.get(targetWords) ?? []) if ((found.get(c) ?? Infinity) > 1) found.set(c, 1);
+  for (const c of index.byWords.get(targetWords) ?? []) if ((found.get(c) ?? Infinity) > 1) keep(c, 1);
   const scored: Array<{ candidate: string; d: number; raw: number }> = [];
   for (const [c, d] of found) for (const candidate of index.byNormalised.get(c) ?? []) scored.push({ candidate, d, raw: distance(candidate, name) });
   scored.sort((a, b) => a.d - b.d || a.raw - b.raw || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
@@ -122,6 +161,8 @@ export class NameIndex {
   readonly byLength = new Map<number, number[]>();
   /** Sorted words → normalised forms holding `_`. */
   readonly byWords = new Map<string, string[]>();
+  /** Answers of {@link suggestNames} by max and name (the index is a snapshot, so they stay right). */
+  readonly answers = new Map<string, string[]>();
   /** Character pair → positions in `forms` holding it, ascending; built on the first shortlist. */
   private pairs: Map<string, number[]> | undefined;
   /** Per-form pair counts of the current shortlist (all zero between questions). */
@@ -247,6 +288,21 @@ function charMask(s: string): number {
   return mask;
 }
 
+/** True when some neighbouring pair of `form` is in `reversed` (a swap could shorten its distance to the target). */
+function swappable(form: string, reversed: ReadonlySet<string>): boolean {
+  if (reversed.size === 0) return false;
+  for (let i = 0; i + 1 < form.length; i++) if (reversed.has(form[i]! + form[i + 1]!)) return true;
+  return false;
+}
+
+/** True when `a` and `b` differ only by two neighbouring characters swapped (`ab` ↔ `ba`). */
+function adjacentSwap(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 /** Bits set in a 32-bit number. */
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
@@ -254,36 +310,50 @@ function popcount(x: number): number {
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
+/** Work counters, read by tests: how many OSA distances {@link suggestNames} computed (the costly step). */
+export const nameStats = { osaDistances: 0 };
+
 /** Three reusable DP rows for {@link osaDistance}. */
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
  * Optimal string alignment distance (Levenshtein plus adjacent transpositions), or `limit + 1`
- * as soon as every entry of a row is over `limit` (no later row can come back under it).
+ * when it is over `limit`. Only the band of cells within `limit` of the diagonal is computed (a
+ * cell off it is over the limit), and the walk stops as soon as every cell of a row is over it
+ * (no later row can come back under it).
  */
 function osaDistance(a: string, b: string, limit: number): number {
+  nameStats.osaDistances++;
   const m = a.length;
   const n = b.length;
-  if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  const over = limit + 1;
+  if (Math.abs(m - n) > limit) return over;
+  if (rows[0]!.length <= n + 1) rows = [new Int32Array(n + 2), new Int32Array(n + 2), new Int32Array(n + 2)];
   let prev2 = rows[0]!;
   let prev = rows[1]!;
   let cur = rows[2]!;
-  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let j = 0; j <= n; j++) prev[j] = j <= limit ? j : over;
   for (let i = 1; i <= m; i++) {
-    cur[0] = i;
-    let least = i;
-    for (let j = 1; j <= n; j++) {
+    const lo = Math.max(1, i - limit);
+    const hi = Math.min(n, i + limit);
+    cur[0] = i <= limit ? i : over;
+    // The cell left of the band and the one right of it (read by the next row) count as over.
+    cur[lo - 1] = lo - 1 === 0 ? cur[0]! : over;
+    if (hi < n) cur[hi + 1] = over;
+    let least = over;
+    for (let j = lo; j <= hi; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
       if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, prev2[j - 2]! + 1);
+      if (d > over) d = over;
       cur[j] = d;
       if (d < least) least = d;
     }
-    if (least > limit) return limit + 1;
+    if (least > limit) return over;
     const spare = prev2;
     prev2 = prev;
     prev = cur;
     cur = spare;
   }
-  return prev[n]!;
+  return Math.min(prev[n]!, over);
 }

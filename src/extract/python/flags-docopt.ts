@@ -11,6 +11,14 @@ import { literalConst, strMethod } from './partial-eval.js';
 /** `docopt.docopt` (docopt 0.6 and docopt-ng, both imported as `docopt`). */
 const DOCOPT = new Set(['docopt.docopt', 'docopt_ng.docopt']);
 
+/**
+ * Commands (distinct leading command paths) of one docopt program read at most (#33 fresh sweep
+ * D5: 5,000 usage lines of 50 options each held 250,000 parameters, 378 MB). Past it the
+ * program's own command has its other sub-commands unknown, and a warning names the file and the
+ * cap. Real programs have a few dozen.
+ */
+export const MAX_DOCOPT_COMMANDS = 1000;
+
 /** A usage text and how to place an offset of it in the file. */
 interface UsageText {
   text: string;
@@ -59,7 +67,16 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
       }
       const targets = fnName === undefined ? [module.info.module] : [`${module.info.module}:${fnName}`, ...ctx.callers({ module, name: fnName })];
       const label = program.name.replace(/\.py$/, '');
-      for (const command of program.commands) {
+      const cut = program.commands.length > MAX_DOCOPT_COMMANDS;
+      if (cut) {
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.childForFieldName('function')?.text ?? 'docopt'}(…)\` gives ${program.commands.length.toLocaleString('en-US')} commands; only the first ${MAX_DOCOPT_COMMANDS.toLocaleString('en-US')} are read, the others are unknown`,
+          location: locate(module, call),
+        });
+      }
+      for (const command of cut ? program.commands.slice(0, MAX_DOCOPT_COMMANDS) : program.commands) {
         const owner = [label, ...command.path].join(' ');
         const params: ParamSpec[] = [];
         for (const option of command.options) {
@@ -76,7 +93,8 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
           });
         }
         const location = command.path.length === 0 ? locate(module, call) : usage.at(command.offset, program.name.length);
-        for (const target of targets) out.push({ path: command.path, target, params, location });
+        const unknown = cut && command.path.length === 0 ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a docopt usage text of more than ${MAX_DOCOPT_COMMANDS.toLocaleString('en-US')} commands` } : {};
+        for (const target of targets) out.push({ path: command.path, target, params, location, ...unknown });
       }
     }
   }
@@ -102,6 +120,18 @@ function optionSpec(option: DocoptOption, usage: UsageText): ParamSpec | undefin
   });
 }
 
+
+/** Index of the line holding `offset`, given the ascending offsets where lines start (the first 0). */
+function lineIndexAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 /** The docstring node of a module or function body: its first statement when that is a string. */
 function docstringNode(body: Node | null | undefined): Node | undefined {
@@ -222,14 +252,21 @@ function fromString(module: FlagModule, node: Node): UsageText | undefined {
       const start = open[0].length;
       const content = raw.slice(start, raw.length - open[2]!.length);
       if (!content.includes('\\') || /r/i.test(open[1]!)) {
+        // Offsets of the literal's line starts, found once: a position is a binary search, not a
+        // scan of the text before it (5,000 usage lines of 50 options each took 19 s: #33 D5).
+        let starts: number[] | undefined;
         return {
           text: content,
           module,
           at: (offset, length) => {
-            const before = raw.slice(0, start + offset);
-            const lines = before.split('\n');
-            const line = node.startPosition.row + lines.length;
-            const column = lines.length === 1 ? node.startPosition.column + before.length + 1 : lines.at(-1)!.length + 1;
+            if (!starts) {
+              starts = [0];
+              for (let i = raw.indexOf('\n'); i >= 0; i = raw.indexOf('\n', i + 1)) starts.push(i + 1);
+            }
+            const at = start + offset;
+            const index = lineIndexAt(starts, at);
+            const line = node.startPosition.row + index + 1;
+            const column = index === 0 ? node.startPosition.column + at + 1 : at - starts[index]! + 1;
             return { file: module.info.file, line, column, endLine: line, endColumn: column + length };
           },
         };

@@ -1,6 +1,6 @@
 /** Python Fire flags: `fire.Fire(component)` programs, whose commands and flags are the component's functions, methods and parameters. */
 import type { Node } from 'web-tree-sitter';
-import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { callArgs, callsTo, flagSpec, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
@@ -10,6 +10,13 @@ const FIRE = new Set(['fire.Fire', 'fire.core.Fire']);
 /** How many nested levels (dict in dict, class attribute groups, base classes) are followed. */
 const MAX_DEPTH = 4;
 
+/**
+ * Keys of one dict component read at most (#33 fresh sweep D5: `Fire({…})` of 50,000 keys took
+ * 725 MB, 100,000 keys 1.3 GB). Past it the dict's command is listed with its sub-commands marked
+ * unknown, and a warning names the file and the cap. Real programs list a handful.
+ */
+export const MAX_FIRE_DICT_KEYS = 1000;
+
 /** One command the component gives: its words after the program, its parameters, where it is. */
 interface FireCommand {
   path: string[];
@@ -17,6 +24,8 @@ interface FireCommand {
   params: ParamSpec[];
   location: SourceLocation;
   passesUnknownFlags?: boolean;
+  /** More sub-commands than were read ({@link MAX_FIRE_DICT_KEYS}). */
+  dynamicSubcommands?: boolean;
 }
 
 /**
@@ -36,19 +45,23 @@ interface FireCommand {
  *   class or nested dict;
  * - nothing (`Fire()`): the public top-level functions and classes of the calling module.
  *
+ * A dict of more than {@link MAX_FIRE_DICT_KEYS} keys is read up to it: a warning in
+ * `diagnostics` names the file and the cap, and the dict's command has its other sub-commands
+ * unknown (`dynamicSubcommands`).
+ *
  * Not read: components built at run time (a name bound in a function, a call result other than a
  * class instance), properties and attributes (Fire shows them as values), functions and classes a
  * module imports (reached by `Fire()` too), `*args`, and the flags after Fire's `--` separator
  * (`-- --interactive`), which are Fire's own.
  */
-export function extractFire(ctx: FlagContext): FlagCommand[] {
+export function extractFire(ctx: FlagContext, diagnostics: InputDiagnostic[] = []): FlagCommand[] {
   const out: FlagCommand[] = [];
   for (const module of ctx.modules.values()) {
     if (![...module.info.bindings.values()].some((b) => (b.kind === 'module' ? b.target : b.module) === 'fire' || (b.kind === 'module' && b.target.startsWith('fire.')) || (b.kind === 'symbol' && b.module.startsWith('fire.')))) continue;
     for (const { call, args, fnName } of callsTo(ctx, module, FIRE)) {
       const first = args.positional[0] ?? args.keywords.get('component');
       const location = locate(module, call);
-      const commands = first ? component(ctx, module, first, [], location, 0) : wholeModule(ctx, module, location);
+      const commands = first ? component(ctx, module, first, [], location, 0, diagnostics) : wholeModule(ctx, module, location);
       if (!commands) continue;
       const targets = fnName === undefined ? [module.info.module] : [`${module.info.module}:${fnName}`, ...ctx.callers({ module, name: fnName })];
       const label = targets[0]!.split(/[.:]/).at(-1)!;
@@ -61,6 +74,7 @@ export function extractFire(ctx: FlagContext): FlagCommand[] {
             path: command.path, target, params, location: command.location,
             ...(command.aliases?.length ? { aliases: command.aliases } : {}),
             ...(command.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+            ...(command.dynamicSubcommands ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a \`Fire({…})\` dict of more than ${MAX_FIRE_DICT_KEYS.toLocaleString('en-US')} keys` } : {}),
           });
         }
       }
@@ -70,17 +84,29 @@ export function extractFire(ctx: FlagContext): FlagCommand[] {
 }
 
 /** The commands a component expression gives under `path`; undefined when it is not read. */
-function component(ctx: FlagContext, module: FlagModule, node: Node, path: string[], location: SourceLocation, depth: number): FireCommand[] | undefined {
+function component(ctx: FlagContext, module: FlagModule, node: Node, path: string[], location: SourceLocation, depth: number, diagnostics: InputDiagnostic[]): FireCommand[] | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const n = unparen(node);
   if (n.type === 'dictionary') {
     const out: FireCommand[] = [{ path, params: [], location }];
+    let keys = 0;
     for (const pair of namedChildren(n)) {
+      if (pair.type === 'pair' && ++keys > MAX_FIRE_DICT_KEYS) {
+        out[0]!.dynamicSubcommands = true;
+        const total = namedChildren(n).filter((c) => c.type === 'pair').length;
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${module.info.file}:${n.startPosition.row + 1}: the \`Fire({…})\` dict has ${total.toLocaleString('en-US')} keys; only the first ${MAX_FIRE_DICT_KEYS.toLocaleString('en-US')} are read as sub-commands, the others are unknown`,
+          location: locate(module, n),
+        });
+        break;
+      }
       const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
       const value = pair.type === 'pair' ? pair.childForFieldName('value') : null;
       const word = key ? stringValue(key) : undefined;
       if (word === undefined || !value) continue;
-      const inner = component(ctx, module, value, [...path, word], locate(module, key!), depth + 1);
+      const inner = component(ctx, module, value, [...path, word], locate(module, key!), depth + 1, diagnostics);
       if (inner) out.push(...inner);
     }
     return out;
@@ -109,7 +135,7 @@ function component(ctx: FlagContext, module: FlagModule, node: Node, path: strin
     return [{ path, params: sig.params, location: locate(symbol.module, fn.def.childForFieldName('name') ?? fn.def), ...(sig.kwargs ? { passesUnknownFlags: true } : {}) }];
   }
   const right = symbol.module.assigns.get(symbol.name);
-  return right ? component(ctx, symbol.module, right, path, location, depth + 1) : undefined;
+  return right ? component(ctx, symbol.module, right, path, location, depth + 1, diagnostics) : undefined;
 }
 
 /** `Fire()`: the module's public top-level functions and classes as sub-commands. */

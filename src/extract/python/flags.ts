@@ -114,7 +114,7 @@ export async function extractPythonFlags(
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
     const commands = unambiguous([...extractArgparse(ctx, diagnostics), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
-      ...extractDocopt(ctx, diagnostics), ...extractFire(ctx)]);
+      ...extractDocopt(ctx, diagnostics), ...extractFire(ctx, diagnostics)]);
     markRuntimeOptions(ctx, commands);
     const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));
     commands.sort((a, b) => compare(a.target, b.target) || comparePaths(a.path, b.path)
