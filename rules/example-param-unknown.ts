@@ -1,6 +1,6 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { ReportDescriptor, Rule } from '../src/model/rule.js';
-import { NameIndex, suggestNames } from '../src/shared/names.js';
+import { abbreviatedName, NameIndex, suggestNames } from '../src/shared/names.js';
 import { configClassNames, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
 import { ENVIRONMENT_COMMAND, type CommandSpec } from '../src/model/types.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
@@ -178,6 +178,8 @@ const rule: Rule<Options> = {
       // namespace or as a near miss (`QDRANT_SEARCH_LIM`); `CUDA_VISIBLE_DEVICES=0 tool` sets
       // another program's variable, and one the code mentions may be read in a way docdrift missed.
       if (usage.syntax === 'env') {
+        // A word cut short or spelled out (`GITHUB_REPOSITORY` for the `GITHUB_REPO` the code reads).
+        suggestion ??= abbreviatedName(usage.name, paramNames(cmd));
         const status = model.envNameStatus?.(usage.name) ?? 'excluded';
         if (status === 'excluded' || (status === 'foreign' && !suggestion)) continue;
         report({
@@ -317,7 +319,7 @@ const rule: Rule<Options> = {
           const status = model.envNameStatus(name);
           if (status === 'excluded') continue;
           index ??= new NameIndex(paramNames(envCmd));
-          const [suggestion] = suggestNames(name, index, 1);
+          const suggestion = suggestNames(name, index, 1)[0] ?? abbreviatedName(name, paramNames(envCmd));
           if (status === 'foreign' && !suggestion) continue;
           hold(envCmd, name, suggestion !== undefined, {
             messageId: suggestion ? 'unknownEnvInProseWithSuggestion' : 'unknownEnvInProse',

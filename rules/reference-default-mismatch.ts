@@ -9,8 +9,8 @@ import { replaceDefaultEdit } from '../src/fix/reference-edits.js';
 /** Code defaults that mean "no value": a parameter defaulting to one of these may well be required in practice. */
 const NO_DEFAULT_RE = /^(?:None|null|undefined|\.\.\.|Ellipsis|MISSING|\?\?\?|""|'')$/;
 
-/** A documented default saying nothing is set: `None`, `null`, "unset", "not set", "empty". */
-const UNSET_RE = /^`?(?:none|null|nil|unset|not set|empty|\(empty\)|"")`?\.?$/i;
+/** A documented default saying nothing is set: `None`, `null`, "unset", "not set", "empty", `_(unset)_`. */
+const UNSET_RE = /^[`_*(]*(?:none|null|nil|unset|not set|empty|"")[`_*)]*\.?$/i;
 
 /** A documented default that is a value, not prose: a number, a boolean, or a quoted string. */
 function isConcreteValue(documented: string): boolean {
@@ -80,7 +80,8 @@ const rule: Rule = {
           const { key, param } = found;
           // An environment variable is text: "None" documented for a variable read with `""` as its
           // default (`os.getenv("X", "")`) says the same, nothing set.
-          if (cmd.kind === 'environment' && param.default && /^(?:""|'')$/.test(param.default.text.trim()) && UNSET_RE.test(row.default.trim())) break;
+          // Nor is "unset" for a switch whose fallback is off (`strtobool(os.getenv("X", "0"))`, pipx).
+          if (cmd.kind === 'environment' && param.default && /^(?:""|''|["']?(?:0|false|no|off)["']?)$/i.test(param.default.text.trim()) && UNSET_RE.test(row.default.trim())) break;
           // A default written as one code span is a value even with spaces (`` `openid email profile` ``).
           const documented = row.defaultCode && !row.default.includes('`') ? `\`${row.default}\`` : row.default;
           const verdict = objectVersusScalar(param.default, row.default) || outsideChoices(param, row.default) ? 'different' : compareDefault(param.default, documented);

@@ -13,7 +13,7 @@ interface Options {
 }
 
 /** What "the code never reads it" covers, in env messages. */
-const ENV_SOURCES = 'no `os.environ`/`os.getenv`/pydantic-settings field, no `process.env`/`import.meta.env` read';
+const ENV_SOURCES = 'no `os.environ`/`os.getenv`/pydantic-settings field, no `process.env`/`import.meta.env` read, no mention in a script, Dockerfile or Makefile';
 
 const rule: Rule<Options> = {
   meta: {

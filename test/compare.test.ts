@@ -305,3 +305,19 @@ describe('suggestNames', () => {
     expect(suggestNames('top-p', ['top_k', 'top_p', 'TOP_P'])).toEqual(['top_p', 'TOP_P', 'top_k'].slice(0, 3));
   });
 });
+
+describe('abbreviatedName (issue #31: env names with a word cut short)', () => {
+  it('matches a word cut short or spelled out, word by word, only when one candidate does', async () => {
+    const { abbreviatedName } = await import('../src/shared/names.js');
+    expect(abbreviatedName('GITHUB_REPOSITORY', ['GITHUB_REPO', 'GITHUB_SECRET'])).toBe('GITHUB_REPO');
+    expect(abbreviatedName('DB_CONN_TIMEOUT', ['DB_CONNECTION_TIMEOUT'])).toBe('DB_CONNECTION_TIMEOUT');
+    // Two letters are no abbreviation; a different word count or an equal name is no match.
+    expect(abbreviatedName('APP_DI', ['APP_DIRECTORY'])).toBeUndefined();
+    expect(abbreviatedName('APP_REPO', ['APP_REPOSITORY_URL'])).toBeUndefined();
+    expect(abbreviatedName('APP_REPO', ['APP_REPO'])).toBeUndefined();
+    // Ambiguous: two candidates spell it out.
+    expect(abbreviatedName('APP_REPO', ['APP_REPOSITORY', 'APP_REPORT'])).toBeUndefined();
+    // A word that differs otherwise is no match.
+    expect(abbreviatedName('GITHUB_REPOSITORY', ['GITLAB_REPO'])).toBeUndefined();
+  });
+});

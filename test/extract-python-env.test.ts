@@ -512,6 +512,39 @@ def main(options):
   it('gives no internal list when nothing is written', async () => {
     expect((await envOf(py('a.py', 'import os\nX = os.getenv("APP_X")\n'))).internal).toBeUndefined();
   });
+
+  it('takes keys set to a constant in a copy of the environment for a child (fastmcp, MinerU), not values passed on', async () => {
+    const env = await envOf(
+      py(
+        'app/spawn.py',
+        `
+import os
+
+
+def child(root, extra):
+    env = os.environ.copy()
+    env["APP_NO_ACCESS_LOG"] = "1"
+    env["APP_ROOT"] = str(root)
+    return env
+
+
+def uv_env(extra):
+    a = dict(os.environ.items()) | extra | {"APP_UV_SPAWNED": "1", "APP_PASSED": extra["x"]}
+    b = os.environ | {"APP_PIPED": True}
+    c = {**os.environ, "APP_SPLAT": 2, "APP_FROM_USER": extra["y"]}
+    other = {}
+    other["APP_NOT_A_COPY"] = "1"
+    return a, b, c, other
+`,
+      ),
+    );
+    expect((env.internal ?? []).map((v) => [v.name, v.location.line])).toEqual([
+      ['APP_NO_ACCESS_LOG', 6],
+      ['APP_UV_SPAWNED', 12],
+      ['APP_PIPED', 13],
+      ['APP_SPLAT', 14],
+    ]);
+  });
 });
 
 describe('CLI flags tied to environment variables', () => {

@@ -149,6 +149,20 @@ describe('writes: variables the code supplies itself (internal)', () => {
     ]);
     expect(out.vars.map((v) => v.name)).toEqual(['APP_DEFAULT']);
   });
+
+  it('takes keys set to a constant in a copy of process.env for a child, not values passed on', () => {
+    const text = [
+      "spawn('x', [], { env: { ...process.env, APP_SPAWNED: '1', APP_PORT: port, APP_ON: true } });",
+      "const env = Object.assign({}, process.env, { APP_CHILD: `1`, APP_ROOT: root });",
+      "const plain = { APP_NOT_A_COPY: '1' };",
+    ].join('\n');
+    const out = extractFileEnv('src/spawn.ts', text);
+    expect((out.internal ?? []).map((v) => [v.name, v.location.line])).toEqual([
+      ['APP_SPAWNED', 1],
+      ['APP_ON', 1],
+      ['APP_CHILD', 2],
+    ]);
+  });
 });
 
 describe('env helpers', () => {

@@ -85,15 +85,16 @@ export function isPartialPage(file: string): boolean {
   return /^_(?!index\.)[^/]*\.mdx?$/i.test(base);
 }
 
-/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder, `docs/dev/`. */
+/** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder, `docs/dev/`, a page inside the test suite (`test/integration/README.md`). */
 const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
-const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals)\/|(?:^|\/)docs?\/dev\//i;
+const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals|tests?|__tests__|integration[-_]tests?)\/|(?:^|\/)docs?\/dev\//i;
 
 /**
  * Whether a document is a guide for the tool's own contributors (`CONTRIBUTING.md`,
  * `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, pages under `contributing/`,
  * `development/` or `internals/`: fastmcp's `docs/development/v3-notes/` release-prep notes, and
- * `docs/dev/`: pipenv's and pdm's contributor pages) rather than
+ * `docs/dev/`: pipenv's and pdm's contributor pages; a page inside a `test/` or `tests/`
+ * folder: mocha's `test/integration/README.md` on its test helpers) rather than
  * for its users: its commands run a development build or a test, and it is not where a user
  * learns a flag.
  *
@@ -111,7 +112,7 @@ const GUIDE_FILE_RE = /(?:^|\/)(?:upgrad(?:e|es|ing)|migrat(?:e|ion|ing))(?:[-_]
 
 /** A page title or heading that opens a history part ("Upgrade Guides", "Migrating from v1", "Breaking changes", "Release notes"). */
 const HISTORY_HEADING_RE =
-  /^(?:upgrade\s+guides?|upgrading(?:\s+(?:guide|from|to)\b.*)?|migration\s+guides?|migrating\s+(?:from|to)\b.*|migration\s+(?:from|to)\b.*|breaking\s+changes?|change\s*log|changes|release\s+notes|what'?s\s+new(?:\s+in\b.*)?|history|news)\s*$/i;
+  /^(?:upgrade\s+guides?|upgrading(?:\s+(?:guide|from|to)\b.*)?|migration\s+guides?|migrating\s+(?:from|to)\b.*|migration\s+(?:from|to)\b.*|breaking\s+changes?|change\s*log|changes|release\s+notes|what['’]?s\s+new(?:\s+in\b.*)?|history|news)\s*$/i;
 
 /** Whether a heading's text opens a history part of a page ("Breaking changes", "Changelog", "Upgrade guide"). */
 export function isHistoryHeading(text: string): boolean {

@@ -23,7 +23,7 @@ import { readReferenceTable } from './reference-table.js';
 import { asOverride } from './arguments.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
-import { isContributorPage, isHistoricalPage, isPartialPage } from './page-kind.js';
+import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor, parseMarkdown } from './markdown.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
@@ -489,11 +489,28 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
 
   const fileLastLine = lastLine(text);
   const layouts = readLayoutRows(tree, { file, rawLines, links, tables, invocations, lastLine: fileLastLine });
-  const historical = isHistoricalPage(file, headings[0]?.text, headings.map((h) => h.text));
+  // A page titled only in its frontmatter (Docusaurus `title: What's new in OPAL`) is named by it.
+  const frontTitle = headings.some((h) => h.depth === 1) ? undefined : frontmatterTitle(tree);
+  const historical =
+    isHistoricalPage(file, headings[0]?.text, headings.map((h) => h.text)) || (frontTitle !== undefined && isHistoryHeading(frontTitle));
   const partial = isPartialPage(file);
   const contributor = isContributorPage(file);
   const parameterRows = documentedNames(tables, layouts);
   return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, ...(envUsages.length > 0 ? { envUsages } : {}), dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
+}
+
+/**
+ * The `title:` of a document's YAML frontmatter (Docusaurus, Starlight, Mintlify, Jekyll), quotes
+ * removed; undefined when there is none. Read by a line match, not a YAML parse: only a plain
+ * one-line scalar is taken.
+ */
+function frontmatterTitle(tree: Root): string | undefined {
+  const first = tree.children[0];
+  if (first?.type !== 'yaml') return undefined;
+  const m = /^title:[ \t]*(.+?)[ \t]*$/m.exec(first.value);
+  if (!m) return undefined;
+  const value = m[1]!.replace(/^(['"])(.*)\1$/, '$2').trim();
+  return value === '' ? undefined : value;
 }
 
 /**

@@ -3,13 +3,13 @@ import { resolveCrossReferences, resolveSiteUrls } from './cross-references.js';
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
-import { historyRanges, inRanges, isHistoryPage } from '../docs/page-kind.js';
+import { historyRanges, inRanges, isContributorPage, isHistoryPage } from '../docs/page-kind.js';
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
-import { envColumnSection, envFileSection, environmentCommand, envNameStatus, splitEnvSections, suppliedEnvNames } from './environment.js';
+import { envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
 import { foldSpelling } from '../shared/names.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
@@ -215,7 +215,9 @@ export function buildModel(input: ModelInput): Model {
   const envSections: ReferenceSection[] = [];
   const isEnvSectionHeading = createHeadingMatcher(config.env?.sections ?? []);
   const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file)).map((doc) => {
-    if (!checkEnv || doc.historical || isHistoryPage(doc)) return doc;
+    // A contributor's page (`CONTRIBUTING.md`, `test/integration/README.md`) documents the
+    // variables of the project's tooling, not the env reference its users read.
+    if (!checkEnv || doc.historical || isHistoryPage(doc) || isContributorPage(doc.file)) return doc;
     const split = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)), isEnvSectionHeading);
     envSections.push(...split.sections);
     return split.rest;
@@ -300,7 +302,10 @@ export function buildModel(input: ModelInput): Model {
     if (column) envSections.push(column);
   }
   const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
-  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : environmentCommand(env);
+  // Upper-case words of the project's command names (`gemini`, `GITHUB` of `github-release`): a
+  // vendor's namespace that is also the project's name is the project's own (envNameStatus).
+  const projectWords = new Set(commands.filter((c) => c.kind !== 'environment').flatMap((c) => c.name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) => w.length > 1)));
+  const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : quietEnvParams(environmentCommand(env), envSections, projectWords);
   // Variables the project supplies itself: hidden, yet they mark its namespace (envNameStatus).
   const supplied = suppliedEnvNames(env);
   // Env vars documented or set in examples while the code reads none a user sets: said in a note.
@@ -311,10 +316,12 @@ export function buildModel(input: ModelInput): Model {
     sections.push(...envSections);
   }
   const envWords = input.envWords ?? new Set<string>();
-  // Folded names of every command's flags and fields, built on first use (see envNameStatus).
+  // Folded names of every command's flags and fields, built on first use (see envNameStatus): a
+  // primary name of any length (aider's `--4o` gives `AIDER_4O`), aliases of three letters or more
+  // (a short `-v` would match any one-letter tail).
   let flagNameSet: Set<string> | undefined;
   const flagNames = (): Set<string> =>
-    (flagNameSet ??= new Set(commands.filter((c) => c.kind !== 'environment').flatMap((c) => c.params.flatMap((p) => [p.name, ...p.aliases].filter((n) => n.length > 2).map((n) => foldSpelling(n))))));
+    (flagNameSet ??= new Set(commands.filter((c) => c.kind !== 'environment').flatMap((c) => c.params.flatMap((p) => [p.name, ...p.aliases.filter((n) => n.length > 2)].map((n) => foldSpelling(n))))));
   // A section scoped to one shipped config file (`configs/agent.yaml`): the keys that file sets.
   if (input.scopedFileKeys) {
     for (const s of sections) {
@@ -427,7 +434,7 @@ export function buildModel(input: ModelInput): Model {
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
     ...(envUnchecked.length > 0 ? { envUnchecked } : {}),
-    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded), supplied) } : {}),
+    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded), supplied, projectWords) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

@@ -37,6 +37,40 @@ const WELL_KNOWN = new Set([
 /** Well-known families: GitHub Actions' runner variables (`GITHUB_SHA`, not `GITHUB_TOKEN`, which projects document as theirs), `npm_config_cache`, `LC_ALL`, `XDG_CONFIG_HOME`, `PYTEST_CURRENT_TEST`. */
 const WELL_KNOWN_PREFIX = /^(?:GITHUB_(?:ACTIONS?|ACTION_\w+|SHA|REF|REF_NAME|REF_TYPE|HEAD_REF|BASE_REF|WORKSPACE|EVENT_\w+|RUN_\w+|ACTOR|TRIGGERING_ACTOR|OUTPUT|ENV|PATH|STEP_SUMMARY|STATE|SERVER_URL|API_URL|GRAPHQL_URL|REPOSITORY|REPOSITORY_\w+|JOB|WORKFLOW\w*|RETENTION_DAYS)$|RUNNER_|npm_|LC_|XDG_|VERCEL_|AWS_LAMBDA_|PYTEST_|VSCODE_|TERM_|SSH_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_|COV_CORE_|COVERAGE_|TOX_|NOX_)/;
 
+/**
+ * Variables a CI runner sets (`GITHUB_REPOSITORY`, `RUNNER_OS`, `CI_COMMIT_SHA`): code may read
+ * them unasked, but an example that sets one most likely meant a variable of the project's own
+ * (nuts' README exports `GITHUB_REPOSITORY` where the code reads `GITHUB_REPO`).
+ */
+const CI_RUNNER_RE = /^(?:GITHUB_|RUNNER_|CODEBUILD_|BITBUCKET_|CIRCLE_|TRAVIS_|GITLAB_|CI_)/;
+
+/**
+ * First words of variables that belong to another program or service: cloud SDKs, model
+ * providers and ML runtimes, package managers, CI hosts, observability agents. A project that
+ * reads `VLLM_USE_V1` or `AWS_PROFILE` passes on or peeks at that program's setting; it does not
+ * make `VLLM_` or `AWS_` its own namespace, and its env reference need not carry that program's
+ * variables (see {@link vendorNamespace}). Databases and caches (`POSTGRES_`, `REDIS_`) are not
+ * here: projects configure them as settings of their own.
+ */
+const VENDOR_NAMESPACES = new Set([
+  'AWS', 'AZURE', 'GOOGLE', 'GCP', 'GCLOUD', 'GCS', 'FIREBASE', 'CLOUDFLARE', 'DIGITALOCEAN', 'HEROKU',
+  'OPENAI', 'ANTHROPIC', 'MISTRAL', 'COHERE', 'GROQ', 'DEEPSEEK', 'OPENROUTER', 'OLLAMA', 'TOGETHER', 'REPLICATE',
+  'HF', 'HUGGINGFACE', 'TRANSFORMERS', 'TOKENIZERS', 'VLLM', 'CUDA', 'NVIDIA', 'NCCL', 'TORCH', 'PYTORCH', 'OMP', 'MKL',
+  'TF', 'XLA', 'JAX', 'KERAS', 'ONNX', 'GRADIO', 'STREAMLIT', 'WANDB', 'MLFLOW', 'LANGCHAIN', 'LANGSMITH',
+  'UV', 'PIP', 'POETRY', 'CONDA', 'NPM', 'YARN', 'PNPM', 'DOCKER', 'KUBERNETES', 'KUBECONFIG', 'HELM',
+  'GITHUB', 'GITLAB', 'BITBUCKET', 'SLACK', 'SENTRY', 'OTEL', 'DD', 'DATADOG',
+]);
+
+/**
+ * Whether a variable's first word names another program's namespace ({@link VENDOR_NAMESPACES}),
+ * unless it is a word of the project's own names (`projectWords`, upper-case: `GITHUB` for a
+ * project whose command is `github-release`).
+ */
+export function vendorNamespace(name: string, projectWords: ReadonlySet<string> = new Set()): boolean {
+  const first = name.split('_')[0]!.toUpperCase();
+  return first !== name.toUpperCase() && VENDOR_NAMESPACES.has(first) && !projectWords.has(first);
+}
+
 /** Whether a variable is one every program may read (see {@link WELL_KNOWN}). */
 export function isWellKnownEnv(name: string): boolean {
   return WELL_KNOWN.has(name) || WELL_KNOWN_PREFIX.test(name);
@@ -353,6 +387,30 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
   };
 }
 
+/** A developer's debug switch: a variable with the word `DEBUG` or `TRACE` (`TS_NODE_DEBUG`, `MINERU_SEAL_OCR_DEBUG_DIR`). */
+export function isDebugSwitch(name: string): boolean {
+  return name.toUpperCase().split('_').some((w) => w === 'DEBUG' || w === 'TRACE');
+}
+
+/**
+ * The `environment` command with the variables no env reference is expected to carry made
+ * `hidden` (known, checked where documented, never demanded): a developer's debug switch
+ * ({@link isDebugSwitch}: ts-node's `TS_NODE_DEBUG` gates a logger for its maintainers), and another
+ * program's variable the code peeks at ({@link vendorNamespace}: MinerU reads vLLM's `VLLM_USE_V1`
+ * and Gradio's `GRADIO_ALLOWED_PATHS`) when no env section documents a variable of that namespace.
+ * A reference that documents `GITHUB_TOKEN` still owes a row to `GITHUB_REPO`.
+ *
+ * @param projectWords upper-case words of the project's command names (see {@link vendorNamespace})
+ */
+export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly ReferenceSection[], projectWords: ReadonlySet<string>): CommandSpec | undefined {
+  if (!cmd) return undefined;
+  const documented = new Set(sections.flatMap((s) => s.rows.flatMap((r) => r.names)).map((n) => n.split('_')[0]!.toUpperCase()));
+  const params = cmd.params.map((p) =>
+    !p.hidden && (isDebugSwitch(p.name) || (vendorNamespace(p.name, projectWords) && !documented.has(p.name.split('_')[0]!.toUpperCase()))) ? { ...p, hidden: true } : p,
+  );
+  return params.some((p) => !p.hidden) ? { ...cmd, params } : undefined;
+}
+
 /**
  * How far a documented or example variable that the code does not read can be called unknown
  * (see `Model.envNameStatus`): `own` in the project's namespace (it shares its first word with a
@@ -364,9 +422,15 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
  * (`os.environ[PREFIX + key]`), or one the code mentions anywhere (`mentioned`: a word of its text).
  * `supplied` ({@link suppliedEnvNames}): variables the project supplies itself, whose hidden
  * parameters still show its namespace.
+  * A CI runner's variable (`GITHUB_REPOSITORY`) is `foreign`, not `excluded`: an example that sets
+ * one is checked as a near miss. A first word of another program's namespace ({@link vendorNamespace}:
+ * `VLLM_`, `AWS_`) is never `own` unless `projectWords` (upper-case words of the project's command
+ * names) holds it.
  */
-export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set()): EnvNameStatus {
-  if (isWellKnownEnv(name) || mentioned(name)) return 'excluded';
+export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set(), projectWords: ReadonlySet<string> = new Set()): EnvNameStatus {
+  if (mentioned(name)) return 'excluded';
+  // A CI runner's variable that a document sets is a near miss at most (`GITHUB_REPOSITORY` for `GITHUB_REPO`).
+  if (isWellKnownEnv(name)) return CI_RUNNER_RE.test(name) ? 'foreign' : 'excluded';
   // `AIDER_DARK_MODE` beside a `--dark-mode` flag: a framework derives the flag's variable
   // (configargparse `auto_env_var_prefix`, click `auto_envvar_prefix`, yargs `.env()`), whether or
   // not docdrift read the prefix.
@@ -378,7 +442,7 @@ export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly 
   // is already `mentioned`, and one it holds nowhere could only come from its users' input.
   if (dynamic.some((d) => d.prefix !== '' && (name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix))))) return 'excluded';
   const first = name.split('_')[0]!;
-  if (first.length < 2 || first === name) return 'foreign';
+  if (first.length < 2 || first === name || vendorNamespace(name, projectWords)) return 'foreign';
   // A variable the project supplies itself (`CLI_VERSION` set by its image) is hidden, yet it marks
   // the project's namespace as well as one its users set (`CLI_TITLE` beside it is its own).
   const evidence = (p: ParamSpec): boolean => !p.hidden || (supplied.has(p.name) && !isWellKnownEnv(p.name));

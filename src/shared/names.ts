@@ -62,6 +62,36 @@ export function suggestNames(name: string, candidates: Iterable<string> | NameIn
   return [...answer];
 }
 
+/**
+ * The one candidate that spells `name` with some of its words cut short, or the other way round:
+ * `GITHUB_REPO` for `GITHUB_REPOSITORY`, `DB_CONN_TIMEOUT` for `DB_CONNECTION_TIMEOUT`. Words are
+ * split at `_`, `-` and `.`, compared without case; each pair must be equal or one a prefix of at
+ * least 3 letters of the other, with at least one pair unequal. Undefined when none or several
+ * candidates match. Edit distance misses these (6 letters apart in 17).
+ */
+export function abbreviatedName(name: string, candidates: Iterable<string>): string | undefined {
+  const words = name.toLowerCase().split(/[-_.]+/).filter(Boolean);
+  let found: string | undefined;
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase().split(/[-_.]+/).filter(Boolean);
+    if (other.length !== words.length || candidate === name) continue;
+    let cut = false;
+    let same = true;
+    for (let i = 0; i < words.length && same; i++) {
+      const a = words[i]!;
+      const b = other[i]!;
+      if (a === b) continue;
+      const [short, long] = a.length < b.length ? [a, b] : [b, a];
+      if (short.length >= 3 && long.startsWith(short)) cut = true;
+      else same = false;
+    }
+    if (!same || !cut) continue;
+    if (found !== undefined && found !== candidate) return undefined;
+    found = candidate;
+  }
+  return found;
+}
+
 /** Answers kept per {@link NameIndex} (the same name is asked about by several rules and the coverage count). */
 const MAX_ANSWERS = 50_000;
 

@@ -51,7 +51,8 @@ export interface RawEnvRead {
 
 /**
  * A variable the module writes into its own environment (`os.environ["X"] = v`,
- * `os.environ.update(X=v)`, `os.putenv("X", v)`), its name known in the file (a string, an
+ * `os.environ.update(X=v)`, `os.putenv("X", v)`) or sets to a constant in a copy of it built for a
+ * child process (`{**os.environ, "X": "1"}`, `env = os.environ.copy(); env["X"] = "1"`), its name known in the file (a string, an
  * f-string or `+` of module constants, a module constant). Plain data, stored with the scan.
  */
 export interface RawEnvWrite {
@@ -305,7 +306,8 @@ export function scanEnvReads(info: EnvScanModule, root: Node, writes?: RawEnvWri
     const dotted = dottedName(chain);
     const qualified = dotted ? qualify(dotted, bindings) : undefined;
     if (writes && (qualified === 'os.environ' || qualified === 'os.putenv')) {
-      for (const key of writtenKeys(chain, qualified)) {
+      const keys = [...writtenKeys(chain, qualified), ...(qualified === 'os.environ' ? childEnvKeys(chain) : [])];
+      for (const key of keys) {
         const value = key.keyword !== undefined ? { name: key.keyword } : evalName(key.node, ctx);
         if ('name' in value) writes.push({ name: value.name, location: nodeLocation(info.file, key.node) });
       }
@@ -517,6 +519,75 @@ function writtenKeys(chain: Node, qualified: string): Array<{ node: Node; keywor
     return keys;
   }
   return [];
+}
+
+/** A literal a program sets a switch to: a plain string (no f-string field), a number, `True`/`False`. */
+function isConstantValue(node: Node | null): boolean {
+  const value = node ? unparen(node) : undefined;
+  if (!value) return false;
+  if (value.type === 'string') return !namedChildren(value).some((c) => c.type === 'interpolation');
+  return value.type === 'integer' || value.type === 'float' || value.type === 'true' || value.type === 'false';
+}
+
+/** The keys of a dict display whose values are constants (`{"X": "1", **rest}` gives `"X"`). */
+function constantPairs(dict: Node): Array<{ node: Node }> {
+  const keys: Array<{ node: Node }> = [];
+  for (const pair of namedChildren(dict)) {
+    if (pair.type !== 'pair' || !isConstantValue(pair.childForFieldName('value'))) continue;
+    const key = pair.childForFieldName('key');
+    if (key) keys.push({ node: key });
+  }
+  return keys;
+}
+
+/**
+ * The variables the code sets to a constant in an environment it builds from its own for a
+ * process it starts: `{**os.environ, "X": "1"}`, `os.environ | {"X": "1"}` (fastmcp's
+ * `FASTMCP_UV_SPAWNED`), and `env = os.environ.copy()` (or `dict(os.environ)`) followed by
+ * `env["X"] = "1"` in the same function (MinerU's `MINERU_API_DISABLE_ACCESS_LOG`). A constant
+ * marks a signal between the program and its child; a value passed on (`env["APP_ROOT"] =
+ * str(root)`) may be a user's setting handed down, so it is not taken.
+ */
+function childEnvKeys(chain: Node): Array<{ node: Node; keyword?: string }> {
+  const keys: Array<{ node: Node; keyword?: string }> = [];
+  let expr = chain;
+  const up = (): Node | null => {
+    let p = expr.parent;
+    while (p?.type === 'parenthesized_expression') p = p.parent;
+    return p;
+  };
+  // `{**os.environ, "X": "1"}`
+  let parent = up();
+  if (parent?.type === 'dictionary_splat' && parent.parent?.type === 'dictionary') {
+    keys.push(...constantPairs(parent.parent));
+    expr = parent.parent;
+  }
+  // `os.environ.copy()`, `os.environ.items()`, then `dict(…)` around it.
+  parent = up();
+  if (parent?.type === 'attribute' && /^(?:copy|items)$/.test(parent.childForFieldName('attribute')?.text ?? '') && parent.parent?.type === 'call') expr = parent.parent;
+  parent = up();
+  if (parent?.type === 'argument_list' && parent.parent?.type === 'call' && parent.parent.childForFieldName('function')?.text === 'dict') expr = parent.parent;
+  // `… | {"X": "1"} | …`
+  for (parent = up(); parent?.type === 'binary_operator' && parent.childForFieldName('operator')?.text === '|'; parent = up()) {
+    for (const side of [parent.childForFieldName('left'), parent.childForFieldName('right')]) {
+      const operand = side ? unparen(side) : undefined;
+      if (operand?.type === 'dictionary') keys.push(...constantPairs(operand));
+    }
+    expr = parent;
+  }
+  // `env = <that>` then `env["X"] = "1"` in the same function (or module).
+  parent = up();
+  const target = parent?.type === 'assignment' && sameNode(parent.childForFieldName('right'), expr) ? parent.childForFieldName('left') : null;
+  if (target?.type !== 'identifier' || expr === chain) return keys;
+  let scope: Node | null = parent;
+  while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = scope.parent;
+  for (const assignment of scope ? scope.descendantsOfType('assignment') : []) {
+    const left = assignment?.childForFieldName('left');
+    if (left?.type !== 'subscript' || left.childForFieldName('value')?.text !== target.text || !isConstantValue(assignment!.childForFieldName('right'))) continue;
+    const key = left.childForFieldName('subscript');
+    if (key) keys.push({ node: key });
+  }
+  return keys;
 }
 
 function getenvRead(chain: Node): ReadSite | undefined {

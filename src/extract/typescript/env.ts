@@ -250,11 +250,23 @@ function addRead(state: FileState, name: string, location: ParamSpec['location']
   state.out.vars.push(envParam(state, name, location, 'read', { ...(context.default ? { default: context.default } : {}), ...(context.type !== undefined ? { type: context.type } : {}) }));
 }
 
-/** `Object.assign(process.env, { X: v, 'Y': w })`: each literal key is a variable the code writes. */
-function addAssigned(state: FileState, object: ts.Expression): void {
+/** A literal a program sets a switch to: a string without substitutions, a number, `true`/`false`. */
+function isConstantValue(node: ts.Expression): boolean {
+  const value = skipOuter(node);
+  return ts.isStringLiteral(value) || ts.isNoSubstitutionTemplateLiteral(value) || ts.isNumericLiteral(value) || value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword;
+}
+
+/**
+ * `Object.assign(process.env, { X: v, 'Y': w })`: each literal key is a variable the code writes.
+ * With `constantsOnly` (an environment built for a child process, `{ ...process.env, X: '1' }`),
+ * only keys set to a constant: a signal between the program and its child, where a value passed
+ * on (`APP_ROOT: root`) may be a user's setting handed down.
+ */
+function addAssigned(state: FileState, object: ts.Expression, constantsOnly = false): void {
   if (!ts.isObjectLiteralExpression(object)) return;
   for (const prop of object.properties) {
     if (!ts.isPropertyAssignment(prop) && !ts.isShorthandPropertyAssignment(prop)) continue;
+    if (constantsOnly && !(ts.isPropertyAssignment(prop) && isConstantValue(prop.initializer))) continue;
     const key = prop.name;
     if (!ts.isIdentifier(key) && !ts.isStringLiteralLike(key)) continue;
     const location = ts.isStringLiteralLike(key) ? textLocation(state, key) : locationOf(state.file, state.sf, key);
@@ -647,7 +659,9 @@ function collectBindings(state: FileState): void {
  *
  * **Writes** (`internal`, reason `written by the code (file:line)`): `process.env.X = v`,
  * `process.env['X'] = v` (and through the aliases above), `Object.assign(process.env, { X: v })`:
- * variables the program sets for itself and the processes it starts. Not writes: `??=`/`||=`
+ * variables the program sets for itself and the processes it starts; in an environment copied for
+ * a child (`{ ...process.env, X: '1' }`, `Object.assign({}, process.env, { X: '1' })`) the keys
+ * set to a constant. Not writes: `??=`/`||=`
  * (a default: users still set the variable), `delete`, a computed key.
  *
  * **Dynamic reads:** `process.env[name]`, `` process.env[`APP_${k}`] ``, `process.env['APP_' + k]`,
@@ -697,6 +711,8 @@ export function extractFileEnv(file: string, text: string): FileEnv {
       else addDynamic(state, node.argumentExpression, node);
       return;
     }
+    // `{ ...process.env, X: '1' }`: an environment built for a process the code starts.
+    if (!mark && ts.isSpreadAssignment(node) && ts.isObjectLiteralExpression(node.parent) && isEnvObject(state, skipOuter(node.expression))) addAssigned(state, node.parent, true);
     if (ts.isCallExpression(node)) {
       if (isDenoGet(node)) {
         const a0 = node.arguments[0];
@@ -717,6 +733,9 @@ export function extractFileEnv(file: string, text: string): FileEnv {
         for (const arg of node.arguments.slice(1)) addAssigned(state, skipOuter(arg));
         return;
       }
+      // `Object.assign({}, process.env, { X: '1' })`: a copy for a child process.
+      const envAt = name === 'Object.assign' ? node.arguments.findIndex((a) => isEnvObject(state, skipOuter(a))) : -1;
+      if (envAt > 0) for (const arg of node.arguments.slice(envAt + 1)) addAssigned(state, skipOuter(arg), true);
       if (last === 'createEnv') readCreateEnv(state, node);
       else if (last === 'cleanEnv' || last === 'customCleanEnv') readCleanEnv(state, node);
       else if (ts.isPropertyAccessExpression(skipOuter(node.expression)) && ZOD_PARSES.has((skipOuter(node.expression) as ts.PropertyAccessExpression).name.text) && node.arguments[0] && isEnvObject(state, node.arguments[0])) {
