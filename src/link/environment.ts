@@ -387,14 +387,21 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
   };
 }
 
-/** A developer's debug switch: a variable with the word `DEBUG` or `TRACE` (`TS_NODE_DEBUG`, `MINERU_SEAL_OCR_DEBUG_DIR`). */
+/** Words that mark a developer's switch: debugging, tracing, a test mode, the project's own demo instance. */
+const DEVELOPER_WORDS = new Set(['DEBUG', 'TRACE', 'TEST', 'TESTS', 'TESTING', 'DEMO']);
+
+/**
+ * A developer's switch: a variable with the word `DEBUG`, `TRACE`, `TEST`, `TESTING` or `DEMO`
+ * (`TS_NODE_DEBUG`, `MINERU_SEAL_OCR_DEBUG_DIR`, `GEMINI_CLI_INTEGRATION_TEST`, mealie's `IS_DEMO`
+ * for its public demo).
+ */
 export function isDebugSwitch(name: string): boolean {
-  return name.toUpperCase().split('_').some((w) => w === 'DEBUG' || w === 'TRACE');
+  return name.toUpperCase().split('_').some((w) => DEVELOPER_WORDS.has(w));
 }
 
 /**
  * The `environment` command with the variables no env reference is expected to carry made
- * `hidden` (known, checked where documented, never demanded): a developer's debug switch
+ * `hidden` (known, checked where documented, never demanded): a developer's switch
  * ({@link isDebugSwitch}: ts-node's `TS_NODE_DEBUG` gates a logger for its maintainers), and another
  * program's variable the code peeks at ({@link vendorNamespace}: MinerU reads vLLM's `VLLM_USE_V1`
  * and Gradio's `GRADIO_ALLOWED_PATHS`) when no env section documents a variable of that namespace.
