@@ -52,10 +52,9 @@ const rule: Rule<Options> = {
       // changelog, or one found by its content that lists under half of the parameters is not
       // known to be complete: nothing is missing (a run note says so).
       // Env vars (issue #31): a reference that misses one or two of the variables a small program
-      // reads is no selection; it missed them. One that documents a single variable (a tutorial's
-      // "Default connectivity via environment variable") is about that variable, not a list.
+      // reads is no selection; it missed them.
       const partial = partialReference(model, cmd);
-      if (partial && !(cmd.kind === 'environment' && partial.reason === 'inferred' && partial.parameters - partial.documented <= 2 && partial.documented >= 2)) continue;
+      if (partial && !(cmd.kind === 'environment' && partial.reason === 'inferred' && partial.parameters - partial.documented <= 2)) continue;
       // Sections that each document one shipped config file (`configs/agent.yaml` in the heading
       // or lead) need rows only for the keys those files set; a file docdrift could not read
       // leaves its table a selection.

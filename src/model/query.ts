@@ -266,9 +266,11 @@ export interface DocumentedElsewhere {
    * documents (`files: List[FileChange]`, FileChange's keys on a page of their own); `cli-flag`:
    * a config-file key that is also a CLI flag of the project, documented in that command's reference;
    * `same-folder`: a config-file key named in inline code on another page of the reference's folder;
-   * `group-page`: a nested group (`server`) whose keys (`server.host`) are rows of a page beside the reference.
+   * `group-page`: a nested group (`server`) whose keys (`server.host`) are rows of a page beside the reference;
+   * `env-prose`: an environment variable a sentence of a user's page names as one (`` you can use
+   * the `BUILD_SANDBOX` environment variable … to build the image ``, issue #31).
    */
-  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page' | 'env-prose';
 }
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
@@ -509,6 +511,15 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
   for (const file of linked) {
     const doc = model.doc(file);
     if (doc) free(doc, 'linked');
+  }
+  // Env vars: a sentence that names one as an environment variable on a user's page (not a
+  // history or contributor page) explains it, as a row would (gemini-cli's `BUILD_SANDBOX` and
+  // `GOOGLE_GENAI_USE_VERTEXAI=true`, set and explained in prose beside the env list).
+  if (cmd.kind === 'environment') {
+    for (const doc of model.docs) {
+      if (doc.historical || doc.contributor || doc.partial) continue;
+      for (const code of doc.proseCodes ?? []) if (code.envName) add([code.envName], { file: doc.file, line: code.location.line, how: 'env-prose' });
+    }
   }
   return names;
 }
