@@ -40,7 +40,7 @@ const rule: Rule = {
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);
-      if (!param || param.hidden) continue;
+      if (!param || param.hidden || param.undemanded) continue;
       // A contributor guide sets the variables of the project's own tooling (`KEEP_OUTPUT=true npm run test:e2e`).
       if (usage.syntax === 'env' && (model.doc(usage.file)?.contributor || model.doc(usage.file)?.partial)) continue;
       const sections = model.sectionsFor(cmd);

@@ -72,7 +72,7 @@ const rule: Rule<Options> = {
         (param) =>
           // Hidden flags need no row; positional arguments are described in usage lines more often
           // than in parameter tables, so they are not required either.
-          !(param.hidden || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) &&
+          !(param.hidden || param.undemanded || param.positional || model.globalParams.has(param.name) || model.isIgnored(param.name)) &&
           (param.deprecated === false || options.includeDeprecated) &&
           (scopedKeys === undefined || [param.name, ...param.aliases].some((n) => scopedKeys.has(n))),
       );

@@ -400,8 +400,8 @@ export function isDebugSwitch(name: string): boolean {
 }
 
 /**
- * The `environment` command with the variables no env reference is expected to carry made
- * `hidden` (known, checked where documented, never demanded): a developer's switch
+ * The `environment` command with the variables no env reference is expected to carry marked
+ * `undemanded` (known, counted, checked where documented, never demanded): a developer's switch
  * ({@link isDebugSwitch}: ts-node's `TS_NODE_DEBUG` gates a logger for its maintainers), and another
  * program's variable the code peeks at ({@link vendorNamespace}: MinerU reads vLLM's `VLLM_USE_V1`
  * and Gradio's `GRADIO_ALLOWED_PATHS`) when no env section documents a variable of that namespace.
@@ -412,10 +412,15 @@ export function isDebugSwitch(name: string): boolean {
 export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly ReferenceSection[], projectWords: ReadonlySet<string>): CommandSpec | undefined {
   if (!cmd) return undefined;
   const documented = new Set(sections.flatMap((s) => s.rows.flatMap((r) => r.names)).map((n) => n.split('_')[0]!.toUpperCase()));
-  const params = cmd.params.map((p) =>
-    !p.hidden && (isDebugSwitch(p.name) || (vendorNamespace(p.name, projectWords) && !documented.has(p.name.split('_')[0]!.toUpperCase()))) ? { ...p, hidden: true } : p,
-  );
-  return params.some((p) => !p.hidden) ? { ...cmd, params } : undefined;
+  // With no env section at all nothing is demanded: the run note lists what the code reads.
+  if (sections.length === 0) return cmd;
+  const params = cmd.params.map((p): ParamSpec => {
+    if (p.hidden) return p;
+    if (isDebugSwitch(p.name)) return { ...p, undemanded: 'developer' };
+    if (vendorNamespace(p.name, projectWords) && !documented.has(p.name.split('_')[0]!.toUpperCase())) return { ...p, undemanded: 'vendor' };
+    return p;
+  });
+  return { ...cmd, params };
 }
 
 /**

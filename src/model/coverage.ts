@@ -231,10 +231,14 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
   // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.
   if (sections.some((s) => (!s.inferred || s.inferred.pageCommand) && !declared(s))) return undefined;
-  const { parameters } = coverageCounts(model, cmd);
+  // Env vars no reference owes a row (`undemanded`: debug switches, other programs' variables)
+  // that none documents are no measure of how complete the reference is.
+  const undemanded = new Set(cmd.params.filter((p) => p.undemanded).map((p) => p.name));
+  const coverage = cmd.paramsKnown ? commandCoverage(model, cmd).rows : [];
+  const parameters = coverage.filter((r) => r.inCode && !(undemanded.has(r.name) && !r.inReference)).length;
   // Rows outside the sections (elsewhere on their page, on a linked page) are no evidence that a
   // reference found by its content is the whole reference.
-  const documented = cmd.paramsKnown ? commandCoverage(model, cmd).rows.filter((r) => r.inCode && r.inReference && !r.elsewhere).length : 0;
+  const documented = coverage.filter((r) => r.inCode && r.inReference && !r.elsewhere).length;
   if (sections.some((s) => !declared(s))) {
     return documented * 2 < parameters ? { documented, parameters, section: sections[0]!, reason: 'inferred' } : undefined;
   }

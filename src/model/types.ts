@@ -185,6 +185,13 @@ export interface ParamSpec {
    * `case_sensitive=False`); absent or false: exact (`os.environ`, `process.env`).
    */
   envCaseInsensitive?: boolean;
+  /**
+   * Origin `env-var`: known, counted and checked where documented, but no env reference owes it a
+   * row, nor an example a link (issue #31): `developer` for a developer's switch (`TS_NODE_DEBUG`),
+   * `vendor` for another program's variable the code peeks at (`VLLM_USE_V1`) while no env row
+   * documents a variable of that namespace. Set by the link stage (`quietEnvParams`).
+   */
+  undemanded?: 'developer' | 'vendor';
 }
 
 /** A configuration class found in source: a pydantic model or a dataclass. */
