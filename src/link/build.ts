@@ -302,9 +302,9 @@ export function buildModel(input: ModelInput): Model {
     if (column) envSections.push(column);
   }
   const envUsages = checkEnv ? input.docs.flatMap((doc) => (doc.historical ? [] : (doc.envUsages ?? []))) : [];
-  // Upper-case words of the project's command names (`gemini`, `GITHUB` of `github-release`): a
-  // vendor's namespace that is also the project's name is the project's own (envNameStatus).
-  const projectWords = new Set(commands.filter((c) => c.kind !== 'environment').flatMap((c) => c.name.toUpperCase().split(/[^A-Z0-9]+/).filter((w) => w.length > 1)));
+  // The first word of each command name, upper-case (`GEMINI`, `GITHUB` of `github-release`; not
+  // `VLLM` of `mineru-vllm-server`): a vendor's namespace that is the project's name is its own.
+  const projectWords = new Set(commands.filter((c) => c.kind !== 'environment').map((c) => c.name.toUpperCase().split(/[^A-Z0-9]+/).find((w) => w.length > 1)).filter((w): w is string => w !== undefined));
   const envCommand = !checkEnv || byName.has(ENVIRONMENT_COMMAND) ? undefined : quietEnvParams(environmentCommand(env), envSections, projectWords);
   // Variables the project supplies itself: hidden, yet they mark its namespace (envNameStatus).
   const supplied = suppliedEnvNames(env);

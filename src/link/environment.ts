@@ -63,8 +63,9 @@ const VENDOR_NAMESPACES = new Set([
 
 /**
  * Whether a variable's first word names another program's namespace ({@link VENDOR_NAMESPACES}),
- * unless it is a word of the project's own names (`projectWords`, upper-case: `GITHUB` for a
- * project whose command is `github-release`).
+ * unless it is the project's own name (`projectWords`, the upper-case first word of each command
+ * name: `GITHUB` for a project whose command is `github-release`; MinerU's `mineru-vllm-server`
+ * does not make `VLLM_` its own).
  */
 export function vendorNamespace(name: string, projectWords: ReadonlySet<string> = new Set()): boolean {
   const first = name.split('_')[0]!.toUpperCase();
@@ -436,8 +437,8 @@ export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly 
  * parameters still show its namespace.
   * A CI runner's variable (`GITHUB_REPOSITORY`) is `foreign`, not `excluded`: an example that sets
  * one is checked as a near miss. A first word of another program's namespace ({@link vendorNamespace}:
- * `VLLM_`, `AWS_`) is never `own` unless `projectWords` (upper-case words of the project's command
- * names) holds it.
+ * `VLLM_`, `AWS_`) is never `own` unless `projectWords` (the upper-case first word of each command
+ * name) holds it.
  */
 export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set(), projectWords: ReadonlySet<string> = new Set()): EnvNameStatus {
   if (mentioned(name)) return 'excluded';
