@@ -14,17 +14,4 @@ export function locationOf(file: string, node: Positioned): SourceLocation {
   return { file, line: p.start.line, column: p.start.column, endLine: p.end.line, endColumn: p.end.column };
 }
 
-/**
- * Index of the line holding `offset`, given the offsets where lines start (ascending, first 0):
- * the last start at or before `offset`, by binary search. 0-based; add 1 for a line number.
- */
-export function lineIndexAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+export { lineIndexAt } from '../shared/strings.js';

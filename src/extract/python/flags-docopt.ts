@@ -7,6 +7,7 @@ import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { literalConst, strMethod } from './partial-eval.js';
+import { lineIndexAt } from '../../shared/strings.js';
 
 /** `docopt.docopt` (docopt 0.6 and docopt-ng, both imported as `docopt`). */
 const DOCOPT = new Set(['docopt.docopt', 'docopt_ng.docopt']);
@@ -118,19 +119,6 @@ function optionSpec(option: DocoptOption, usage: UsageText): ParamSpec | undefin
     location: usage.at(option.offset, option.length),
     dest: option.long ?? option.short ?? name,
   });
-}
-
-
-/** Index of the line holding `offset`, given the ascending offsets where lines start (the first 0). */
-function lineIndexAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The docstring node of a module or function body: its first statement when that is a string. */
