@@ -11,7 +11,9 @@ import { runRules } from '../src/engine/run-rules.js';
 import { rules } from '../rules/index.js';
 import { runNotes } from '../src/engine/notes.js';
 import { ENVIRONMENT_COMMAND, type DefaultValue, type EnvExtraction, type ParamSpec, type ReferenceRow, type Usage } from '../src/model/types.js';
-import { envColumnSection, envNameStatus, environmentCommand, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
+import { dependencyEnvPrefixes, envColumnSection, envNameStatus, environmentCommand, isEnvListHeading, isPrivateEnvName, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
+import { collectEnvWords, mentionedEnvName } from '../src/shared/env-words.js';
+import { readDependencies } from '../src/extract/dependencies.js';
 
 /** An env-var read as the extractors describe it. */
 function envVar(name: string, file: string, line: number, extra: Partial<ParamSpec> = {}): ParamSpec {
@@ -444,5 +446,79 @@ describe('linkding-shaped option pages (issue #31)', () => {
   it('documents the variable a section heading names over its list; "None" is the empty-string default; a wrong number is drift', () => {
     const { messages } = run({ docs: { 'docs/options.md': page }, env });
     expect(messages.map((m) => `${m.ruleId}:${m.data?.name ?? ''}:${m.data?.documented ?? ''}`)).toEqual(['reference-default-mismatch:LD_SINGLEFILE_TIMEOUT_SEC:60.0']);
+  });
+});
+
+describe('env namespaces and headings as real projects write them (issue #31, session 19)', () => {
+  it('a literal env prefix joined with a key the code names makes the variable mentioned (opal Confi(prefix="OPAL_"))', () => {
+    const words = new Set<string>();
+    collectEnvWords('confi = Confi(prefix="OPAL_")\nBUNDLE_IGNORE = confi.list(\n    "BUNDLE_IGNORE", [])\n', words);
+    collectEnvWords("const env = cleanEnv(process.env, { envPrefix: 'VITE_' });", words);
+    expect([...words].sort()).toEqual(['BUNDLE_IGNORE', 'OPAL_', 'VITE_']);
+    const prefixes = [...words].filter((w) => w.endsWith('_'));
+    expect(mentionedEnvName('OPAL_BUNDLE_IGNORE', words, prefixes)).toBe(true);
+    expect(mentionedEnvName('OPAL_POLICY_REPO_URL', words, prefixes)).toBe(false);
+    // A prefix alone is no variable.
+    expect(mentionedEnvName('OPAL_', words, prefixes)).toBe(false);
+    // A literal ending in `_` that no `prefix` names is not a prefix.
+    const plain = new Set<string>();
+    collectEnvWords('SEP = "APP_"\n', plain);
+    expect([...plain]).toEqual([]);
+  });
+
+  it('a singular "environment variable" how-to heading is no list of variables; plural and other env headings are', () => {
+    expect(isEnvListHeading('Default connectivity via environment variable')).toBe(false);
+    expect(isEnvListHeading('2) Declaring the broadcast uri environment variable')).toBe(false);
+    expect(isEnvListHeading('Environment variables')).toBe(true);
+    expect(isEnvListHeading('Client Environment Variables')).toBe(true);
+    expect(isEnvListHeading('Environment')).toBe(true);
+    expect(isEnvListHeading('`.env` file')).toBe(true);
+    expect(isEnvListHeading('Installation')).toBe(false);
+  });
+
+  it('names private by convention: a double underscore after the first word, or a leading underscore; nested settings names are not', () => {
+    expect(isPrivateEnvName('PIPX__DOC_DEFAULT_PYTHON')).toBe(true);
+    expect(isPrivateEnvName('_PIPX_COMPLETE')).toBe(true);
+    expect(isPrivateEnvName('PIPX_HOME')).toBe(false);
+    expect(isPrivateEnvName('APP_DB__HOST')).toBe(false);
+  });
+
+  it('a private name read by a bare access is undemanded; one a settings class derives is still owed a row', () => {
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `PIPX_HOME` |\n';
+    const env: EnvExtraction = {
+      vars: [envVar('PIPX_HOME', 'src/pipx/paths.py', 3), envVar('PIPX__DOC_DEFAULT_PYTHON', 'src/pipx/main.py', 126), envVar('APP__NESTED', 'src/pipx/settings.py', 9, { envSource: 'settings' })],
+      dynamic: [],
+    };
+    const { messages } = run({ docs: { 'README.md': text }, env });
+    expect(messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name)).toEqual(['APP__NESTED']);
+  });
+
+  it('sibling packages the project depends on give env namespaces; local, one-word and other projects\' packages do not', () => {
+    const deps = readDependencies([
+      { file: 'pyproject.toml', text: '[project]\nname = "mineru"\ndependencies = ["mineru-vl-utils>=1.0.5,<2", "requests", "mineru-common"]\n[project.optional-dependencies]\nvllm = ["vllm>=0.10"]\n' },
+      { file: 'packages/core/pyproject.toml', text: '[project]\nname = "mineru-core-engine"\n' },
+      { file: 'web/package.json', text: '{"name":"@mineru/web","dependencies":{"@mineru/sdk-extra":"1.0.0","mineru-core-engine":"*"},"devDependencies":{"mineru-test-kit":"1"}}' },
+      { file: 'broken/pyproject.toml', text: '[project\n' },
+    ]);
+    expect(deps.dependencies).toEqual(['@mineru/sdk-extra', 'mineru-common', 'mineru-core-engine', 'mineru-vl-utils', 'requests', 'vllm']);
+    expect(deps.local).toEqual(['@mineru/web', 'mineru', 'mineru-core-engine']);
+    // `mineru-common` is one word once its kind word is dropped (the whole project's namespace);
+    // `mineru-core-engine` is held in the repository; `vllm` is not the project's.
+    expect(dependencyEnvPrefixes(deps, new Set(['MINERU']))).toEqual(['MINERU_SDK_EXTRA_', 'MINERU_VL_']);
+    expect(dependencyEnvPrefixes(deps, new Set(['OTHER']))).toEqual([]);
+  });
+
+  it('a documented variable in a sibling package\'s namespace is foreign, not stale', () => {
+    const cmd = run({ docs: {}, env: { vars: [envVar('MINERU_MODEL_SOURCE', 'mineru/utils.py', 1)], dynamic: [] } }).model.commandByName(ENVIRONMENT_COMMAND)!;
+    expect(envNameStatus('MINERU_VL_API_KEY', cmd, [], () => false, () => false, new Set(), new Set(['MINERU']), ['MINERU_VL_'])).toBe('foreign');
+    expect(envNameStatus('MINERU_GONE_SETTING', cmd, [], () => false, () => false, new Set(), new Set(['MINERU']), ['MINERU_VL_'])).toBe('own');
+  });
+
+  it('an env table of other programs\' variables (a proxy tutorial) owes the project no row; one naming a project variable does', () => {
+    const env: EnvExtraction = { vars: [envVar('OPAL_MASTER_TOKEN', 'opal/cli.py', 35), envVar('OPAL_OFFLINE', 'opal/cli.py', 36)], dynamic: [] };
+    const proxy = '### Client Environment Variables\n\n| Variable | Description |\n|---|---|\n| `HTTP_PROXY` | Proxy |\n| `WS_PROXY` | WebSocket proxy |\n';
+    expect(run({ docs: { 'docs/proxy.md': proxy }, env }).messages.filter((m) => m.ruleId === 'reference-param-missing')).toEqual([]);
+    const own = `${proxy}| \`OPAL_OFFLINE\` | Start offline |\n`;
+    expect(run({ docs: { 'docs/proxy.md': own }, env }).messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name)).toEqual(['OPAL_MASTER_TOKEN']);
   });
 });

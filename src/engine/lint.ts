@@ -11,6 +11,7 @@ import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
+import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
 import { extractPython, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
@@ -391,6 +392,8 @@ export interface CodeFacts {
    * declare (`scriptEnv`): a documented variable mentioned there is not called unknown.
    */
   envWords: string[];
+  /** The packages the project depends on and those it holds (`readDependencies`): sibling packages' env namespaces. */
+  dependencies: PackageDependencies;
 }
 
 type ExtractedPython = Awaited<ReturnType<typeof extractPython>>;
@@ -606,6 +609,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       { vars: [], dynamic: [], ...(scripts.internal.length > 0 ? { internal: scripts.internal } : {}) },
     ),
     envWords: codeEnvWords([...python.envWords, ...tsEnv.words, ...scripts.words], files.yaml, read),
+    dependencies: readDependencies([...packaging.filter((f) => f.file === 'pyproject.toml' || f.file.endsWith('/pyproject.toml')), ...packageJsons]),
   };
 }
 
@@ -992,6 +996,7 @@ export function linkModel({ root, config, configFile, files, code, docs, diagnos
     diagnostics,
     env: code.env,
     envWords: new Set(code.envWords),
+    dependencies: code.dependencies,
     ...(docs.envFiles ? { envFiles: docs.envFiles } : {}),
   });
 }

@@ -9,7 +9,8 @@ import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSe
 import { headingMatchText } from '../shared/strings.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
-import { envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
+import { dependencyEnvPrefixes, envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
+import { mentionedEnvName } from '../shared/env-words.js';
 import { foldSpelling } from '../shared/names.js';
 import picomatch from 'picomatch';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
@@ -97,8 +98,25 @@ export interface ModelInput {
   env?: EnvExtraction;
   /** Upper-case words of the code's text (`QDRANT_URL`): a variable mentioned there is never called unknown. */
   envWords?: ReadonlySet<string>;
+  /** The packages the project depends on and holds (`readDependencies`, src/extract/dependencies.ts): sibling packages' env namespaces. */
+  dependencies?: { dependencies: readonly string[]; local: readonly string[] };
   /** `.env.example`-style files parsed as env references (`parseEnvFile`, src/docs/env-file.ts). */
   envFiles?: ReadonlyArray<{ file: string; rows: ReferenceRow[]; lines?: number }>;
+}
+
+/**
+ * Whether an env section documents one of the project's variables: an env file, or a row naming
+ * a variable the code reads (well-known ones too: a `PORT` table is the app's) or one in the
+ * project's namespace (`envNameStatus` `own`, or its first word a command's). A tutorial's table
+ * of the proxy variables its HTTP libraries read (`HTTP_PROXY`, `WS_PROXY`), none read by the
+ * project, documents other programs': it is no env reference of the project's and owes it no row.
+ */
+function documentsOwnEnv(section: ReferenceSection, cmd: CommandSpec, dynamic: EnvExtraction['dynamic'], supplied: ReadonlySet<string>, projectWords: ReadonlySet<string>): boolean {
+  if (section.layout === 'env-file') return true;
+  const read = new Set(cmd.params.map((p) => p.name));
+  return section.rows.some((r) =>
+    r.names.some((n) => read.has(n) || projectWords.has(n.split('_')[0]!.toUpperCase()) || envNameStatus(n, cmd, dynamic, () => false, undefined, supplied, projectWords) === 'own'),
+  );
 }
 
 /**
@@ -313,9 +331,11 @@ export function buildModel(input: ModelInput): Model {
   if (envCommand) {
     commands.push(envCommand);
     byName.set(ENVIRONMENT_COMMAND, envCommand);
-    sections.push(...envSections);
+    sections.push(...envSections.filter((s) => documentsOwnEnv(s, envCommand, env.dynamic, supplied, projectWords)));
   }
   const envWords = input.envWords ?? new Set<string>();
+  const envPrefixWords = [...envWords].filter((w) => w.endsWith('_'));
+  const dependencyPrefixes = dependencyEnvPrefixes(input.dependencies, projectWords);
   // Folded names of every command's flags and fields, built on first use (see envNameStatus): a
   // primary name of any length (aider's `--4o` gives `AIDER_4O`), aliases of three letters or more
   // (a short `-v` would match any one-letter tail).
@@ -434,7 +454,7 @@ export function buildModel(input: ModelInput): Model {
     globalParams: new Set(config.globalParameters),
     isReadElsewhere: (cmd, name) => readElsewhere(cmd).has(name),
     ...(envUnchecked.length > 0 ? { envUnchecked } : {}),
-    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => envWords.has(n), (folded) => flagNames().has(folded), supplied, projectWords) } : {}),
+    ...(envCommand ? { envNameStatus: (name: string) => envNameStatus(name, envCommand, env.dynamic, (n) => mentionedEnvName(n, envWords, envPrefixWords), (folded) => flagNames().has(folded), supplied, projectWords, dependencyPrefixes) } : {}),
     commandByName,
     sectionsFor: (cmd) => sectionsByCommand.get(cmd) ?? [],
     globalSections: sections.filter((s) => s.global),

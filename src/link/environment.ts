@@ -180,6 +180,23 @@ export function isEnvHeading(text: string): boolean {
   return ENV_HEADING.test(headingMatchText(text));
 }
 
+/** "environment variable" in the singular, which a heading over one variable's how-to says. */
+const SINGULAR_ENV_VARIABLE = /\benv(?:ironment)?[\s_-]*var(?:iable)?\b(?!s)/i;
+/** The same words in the plural. */
+const PLURAL_ENV_VARIABLES = /\benv(?:ironment)?[\s_-]*var(?:iable)?s\b/i;
+
+/**
+ * Whether a heading says its section lists environment variables ({@link isEnvHeading}) other
+ * than by the singular "environment variable" alone: "Environment variables", "`.env`" and
+ * "Environment" do; "Default connectivity via environment variable" does not.
+ */
+export function isEnvListHeading(text: string): boolean {
+  if (!isEnvHeading(text)) return false;
+  const t = headingMatchText(text);
+  if (!SINGULAR_ENV_VARIABLE.test(t) || PLURAL_ENV_VARIABLES.test(t)) return true;
+  return ENV_HEADING.test(t.replace(SINGULAR_ENV_VARIABLE, ' '));
+}
+
 /** Rows of one layout in one block, and what was taken from the block for the env section. */
 interface EnvRows {
   layout: ReferenceLayout;
@@ -316,7 +333,10 @@ export function splitEnvSections(doc: DocFile, readByCode: (name: string) => boo
   // reads (`` - `COREPACK_ROOT` has no functional impact… ``, prose): the variables named in
   // inline code there are documented, and judged only for being missing.
   for (const block of doc.blocks) {
-    if (!(isEnvHeading(block.heading.text) || configured(block.heading.text))) continue;
+    // A how-to heading naming one variable ("Default connectivity via environment variable",
+    // "Declaring the broadcast uri environment variable") says how to set it, not that the
+    // section lists the variables: its names are documented by their sentences (`env-prose`).
+    if (!(isEnvListHeading(block.heading.text) || configured(block.heading.text))) continue;
     if (sections.some((s) => s.heading.location.line >= block.heading.location.line && s.heading.location.line <= block.endLine)) continue;
     const names = [...new Set((block.codes ?? []).map(envRowName).filter((n) => ENV_NAME.test(n) || (ENV_WORD.test(n) && readByCode(n))))];
     if (names.length === 0) continue;
@@ -388,6 +408,43 @@ export function envFileSection(file: string, rows: readonly ReferenceRow[], line
   };
 }
 
+/** Last words of a package name that say what kind of package it is, not whose: `mineru-vl-utils` → `MINERU_VL`. */
+const PACKAGE_KIND_WORDS = new Set(['UTILS', 'UTIL', 'SDK', 'CLIENT', 'CORE', 'COMMON', 'LIB', 'LIBS', 'PY', 'PYTHON', 'JS', 'TS', 'NODE', 'TOOLS', 'PLUGIN', 'EXTRAS']);
+
+/**
+ * The env namespaces (`MINERU_VL_`) of the sibling packages a project depends on: a dependency
+ * not held in the repository (`local` names are skipped) whose name starts with a word of the
+ * project's command names (`projectWords`) and has a second word once its kind words are dropped
+ * (`mineru-vl-utils` → `MINERU_VL_`, `@karakeep/sdk-extra` → `KARAKEEP_SDK_EXTRA_`). Such a package
+ * is the project's own code shipped apart: a documented variable in its namespace is read there,
+ * out of docdrift's sight. A one-word namespace (`opal-common` → `OPAL`) would be the whole
+ * project's, so none is given for it.
+ */
+export function dependencyEnvPrefixes(deps: { dependencies: readonly string[]; local: readonly string[] } | undefined, projectWords: ReadonlySet<string>): string[] {
+  if (!deps) return [];
+  const fold = (n: string): string => n.toLowerCase().replace(/[._-]+/g, '-');
+  const local = new Set(deps.local.map(fold));
+  const out = new Set<string>();
+  for (const dep of deps.dependencies) {
+    if (local.has(fold(dep))) continue;
+    const words = dep.toUpperCase().split(/[^A-Z0-9]+/).filter((w) => w !== '');
+    while (words.length > 1 && PACKAGE_KIND_WORDS.has(words[words.length - 1]!)) words.pop();
+    if (words.length < 2 || !projectWords.has(words[0]!)) continue;
+    out.add(`${words.join('_')}_`);
+  }
+  return [...out].sort();
+}
+
+/**
+ * A private variable by naming convention: a double underscore after the first word
+ * (`PIPX__DOC_DEFAULT_PYTHON`, which pipx's man-page script sets) or a leading underscore
+ * (`_PIPX_COMPLETE`). Read by a bare `os.environ`/`process.env` access only: a settings class's
+ * nested names (`APP_DB__HOST`, pydantic's `env_nested_delimiter`) are users' settings.
+ */
+export function isPrivateEnvName(name: string): boolean {
+  return /^_|^[A-Za-z0-9]+__/.test(name);
+}
+
 /** Words that mark a developer's switch: debugging, tracing, a test mode, the project's own demo instance. */
 const DEVELOPER_WORDS = new Set(['DEBUG', 'TRACE', 'TEST', 'TESTS', 'TESTING', 'DEMO']);
 
@@ -406,7 +463,8 @@ export function isDebugSwitch(name: string): boolean {
  * ({@link isDebugSwitch}: ts-node's `TS_NODE_DEBUG` gates a logger for its maintainers), and another
  * program's variable the code peeks at ({@link vendorNamespace}: MinerU reads vLLM's `VLLM_USE_V1`
  * and Gradio's `GRADIO_ALLOWED_PATHS`) when no env section documents a variable of that namespace.
- * A reference that documents `GITHUB_TOKEN` still owes a row to `GITHUB_REPO`.
+ * A reference that documents `GITHUB_TOKEN` still owes a row to `GITHUB_REPO`. A private name
+ * ({@link isPrivateEnvName}) read by a bare access is a developer's too.
  *
  * @param projectWords upper-case words of the project's command names (see {@link vendorNamespace})
  */
@@ -417,7 +475,7 @@ export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly 
   if (sections.length === 0) return cmd;
   const params = cmd.params.map((p): ParamSpec => {
     if (p.hidden) return p;
-    if (isDebugSwitch(p.name)) return { ...p, undemanded: 'developer' };
+    if (isDebugSwitch(p.name) || (isPrivateEnvName(p.name) && (p.envSource ?? 'read') === 'read')) return { ...p, undemanded: 'developer' };
     if (vendorNamespace(p.name, projectWords) && !documented.has(p.name.split('_')[0]!.toUpperCase())) return { ...p, undemanded: 'vendor' };
     return p;
   });
@@ -438,9 +496,10 @@ export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly 
   * A CI runner's variable (`GITHUB_REPOSITORY`) is `foreign`, not `excluded`: an example that sets
  * one is checked as a near miss. A first word of another program's namespace ({@link vendorNamespace}:
  * `VLLM_`, `AWS_`) is never `own` unless `projectWords` (the upper-case first word of each command
- * name) holds it.
+ * name) holds it. `dependencyPrefixes` ({@link dependencyEnvPrefixes}): namespaces of sibling packages
+ * the project depends on, whose variables are `foreign`.
  */
-export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set(), projectWords: ReadonlySet<string> = new Set()): EnvNameStatus {
+export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly DynamicEnvRead[], mentioned: (name: string) => boolean, flagNamed: (folded: string) => boolean = () => false, supplied: ReadonlySet<string> = new Set(), projectWords: ReadonlySet<string> = new Set(), dependencyPrefixes: readonly string[] = []): EnvNameStatus {
   if (mentioned(name)) return 'excluded';
   // A CI runner's variable that a document sets is a near miss at most (`GITHUB_REPOSITORY` for `GITHUB_REPO`).
   if (isWellKnownEnv(name)) return CI_RUNNER_RE.test(name) ? 'foreign' : 'excluded';
@@ -456,6 +515,8 @@ export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly 
   if (dynamic.some((d) => d.prefix !== '' && (name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix))))) return 'excluded';
   const first = name.split('_')[0]!;
   if (first.length < 2 || first === name || vendorNamespace(name, projectWords)) return 'foreign';
+  // `MINERU_VL_API_KEY` beside a dependency on `mineru-vl-utils`: the sibling package reads it.
+  if (dependencyPrefixes.some((p) => name.startsWith(p))) return 'foreign';
   // A variable the project supplies itself (`CLI_VERSION` set by its image) is hidden, yet it marks
   // the project's namespace as well as one its users set (`CLI_TITLE` beside it is its own).
   const evidence = (p: ParamSpec): boolean => !p.hidden || (supplied.has(p.name) && !isWellKnownEnv(p.name));
