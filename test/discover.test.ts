@@ -59,7 +59,12 @@ function makeRepo(name: string): string {
     'wrapper': '#!/usr/bin/env bash\nexec tool "${TOOL_BIN:-tool}"\n',
     'scripts/release': '#!/bin/sh -e\necho "$VERSION"\n',
     'scripts/gen': '#!/usr/bin/env python3\nprint(1)\n',
-    'deploy/entrypoint': '#!/bin/sh\nnot a candidate folder\n',
+    // A container's entrypoint and a process supervisor's service scripts are candidates by name,
+    // in any folder (s6-overlay's `run` through its `with-contenv` wrapper); a Python one is no shell script.
+    'deploy/entrypoint': '#!/bin/sh\nexec "$@"\n',
+    'docker/rootfs/etc/s6-overlay/s6-rc.d/svc-flower/run': '#!/command/with-contenv /usr/bin/bash\n# shellcheck shell=bash\n',
+    'docker/rootfs/etc/s6-overlay/s6-rc.d/svc-py/run': '#!/usr/bin/env python3\n',
+    'deploy/notes': '#!/bin/sh\nnot a candidate folder\n',
     'LICENSE': 'MIT\n',
     'Dockerfile': 'FROM python:3\nENV APP_MODE=prod\n',
     'docker/Dockerfile.prod': 'FROM python:3\n',
@@ -108,7 +113,7 @@ describe('discoverFiles', () => {
   it('lists shell scripts, Dockerfiles, Makefiles and justfiles; extensionless files only with a shell shebang and in candidate folders; the same with git as with globby', async () => {
     const viaGit = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
     const viaGlobby = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby');
-    const expected = ['Dockerfile', 'Makefile', 'bin/run.sh', 'docker/Dockerfile.prod', 'docker/api.Dockerfile', 'justfile', 'make/rules.mk', 'scripts/release', 'wrapper'];
+    const expected = ['Dockerfile', 'Makefile', 'bin/run.sh', 'deploy/entrypoint', 'docker/Dockerfile.prod', 'docker/api.Dockerfile', 'docker/rootfs/etc/s6-overlay/s6-rc.d/svc-flower/run', 'justfile', 'make/rules.mk', 'scripts/release', 'wrapper'];
     expect(viaGit.scripts).toEqual(expected);
     expect(viaGlobby.scripts).toEqual(expected);
     expect((await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, ['docker/**'], 'globby')).scripts).toEqual(expected.filter((f) => !f.startsWith('docker/')));

@@ -529,6 +529,8 @@ describe('parameter spellings', () => {
     ['--set-env ENV_VAR_NAME=value', true], ['--alias ALIAS:MODEL', true], ['--x a:b', false],
     // click's variadic metavars.
     ['--grain TEXT...', true], ['-o <TEXT TEXT>...', true],
+    // paperless-ngx's env headings: a placeholder of words after `=`; a value with blanks is still prose.
+    ['PAPERLESS_CONSUMER_TAG_BARCODE_MAPPING=<json dict>', true], ['APP_X=<bool>', true], ['x=1 2', false],
   ])('isParamSpelling(%j) → %s', (spelling, ok) => {
     expect(isParamSpelling(spelling)).toBe(ok);
   });

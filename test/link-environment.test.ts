@@ -49,6 +49,7 @@ function run(p: Project) {
     diagnostics: [],
     env: p.env,
     envWords: new Set(p.envWords ?? []),
+    source: (file: string) => p.docs[file],
     ...(p.envFiles ? { envFiles: p.envFiles } : {}),
   });
   const configured = rules.map((rule) => ({ rule, severity: rule.meta.defaultSeverity, options: Object.fromEntries(Object.entries(rule.meta.options ?? {}).map(([k, o]) => [k, o.default])) }));
@@ -520,5 +521,24 @@ describe('env namespaces and headings as real projects write them (issue #31, se
     expect(run({ docs: { 'docs/proxy.md': proxy }, env }).messages.filter((m) => m.ruleId === 'reference-param-missing')).toEqual([]);
     const own = `${proxy}| \`OPAL_OFFLINE\` | Start offline |\n`;
     expect(run({ docs: { 'docs/proxy.md': own }, env }).messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name)).toEqual(['OPAL_MASTER_TOKEN']);
+  });
+});
+
+describe('a former name the env reference gives (paperless-ngx PAPERLESS_TRASH_DIR)', () => {
+  const env: EnvExtraction = {
+    vars: [envVar('PAPERLESS_EMPTY_TRASH_DIR', 'src/settings.py', 81), envVar('PAPERLESS_TRASH_DIR', 'src/settings.py', 82), envVar('PAPERLESS_MEDIA_ROOT', 'src/settings.py', 90)],
+    dynamic: [],
+  };
+  const page = (note: string) =>
+    `# Configuration\n\n## Paths\n\n#### [\`PAPERLESS_EMPTY_TRASH_DIR=<path>\`](#trash) {#trash}\n\n: Where deleted files go.\n\n    ${note}\n\n#### [\`PAPERLESS_MEDIA_ROOT=<path>\`](#media) {#media}\n\n: Where documents are kept.\n`;
+  const missing = (note: string) => run({ docs: { 'docs/configuration.md': page(note) }, env }).messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name);
+
+  it('is explained there: no row is owed', () => {
+    expect(missing('This setting was previously named PAPERLESS_TRASH_DIR.')).toEqual([]);
+    expect(missing('Renamed from `PAPERLESS_TRASH_DIR` in 2.0.')).toEqual([]);
+  });
+
+  it('a variable the page names otherwise is still owed its row', () => {
+    expect(missing('Use it with PAPERLESS_TRASH_DIR set too.')).toEqual(['PAPERLESS_TRASH_DIR']);
   });
 });

@@ -23,10 +23,10 @@ describe('scriptKind', () => {
   });
 
   it('takes sh, bash, zsh, dash and ksh shebangs, direct or through env, with arguments', () => {
-    for (const line of ['#!/bin/sh', '#!/bin/bash -e', '#! /usr/bin/env bash', '#!/usr/bin/env -S zsh -f', '#!/bin/dash', '#!/usr/bin/ksh', '#!/usr/bin/env sh']) {
+    for (const line of ['#!/bin/sh', '#!/bin/bash -e', '#! /usr/bin/env bash', '#!/usr/bin/env -S zsh -f', '#!/bin/dash', '#!/usr/bin/ksh', '#!/usr/bin/env sh', '#!/command/with-contenv /usr/bin/bash', '#!/usr/bin/with-contenv bash']) {
       expect(isShellShebang(`${line}\necho\n`), line).toBe(true);
     }
-    for (const line of ['#!/usr/bin/env node', '#!/usr/bin/python3', '#!/usr/bin/env shellcheck', '# not a shebang', '#!/bin/bashful']) {
+    for (const line of ['#!/usr/bin/env node', '#!/usr/bin/python3', '#!/usr/bin/env shellcheck', '# not a shebang', '#!/bin/bashful', '#!/command/with-contenv /usr/bin/python3']) {
       expect(isShellShebang(`${line}\n`), line).toBe(false);
     }
   });

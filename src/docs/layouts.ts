@@ -43,7 +43,7 @@ export const LIST_REFERENCE_SHARE = 0.6;
  * `src/a.py` are not.
  */
 const PARAM_SPELLING_RE =
-  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?(?:[ \t]+(?:\.\.\.|…)(?:[ \t]+<[^>]+>)?)?)?$/;
+  /^(?:(?:\+\+|\+|~|-)?(?:\[no-?\])?[A-Za-z_]|--(?:\[no-?\])?[A-Za-z0-9])[\w.-]*(?:\[[^\]]*\])?(?:=<[^<>\n]{1,40}>|=\S*|\s+(?:<[^>]+>|[A-Z][A-Z0-9_-]*(?:[=:][\w<>-]+)?|\[[^\]]+\]|\{[^}]+\})(?:\.\.\.|…)?(?:[ \t]+(?:\.\.\.|…)(?:[ \t]+<[^>]+>)?)?)?$/;
 /** Names that are file names, not parameters (`README.md`, `config.yaml`). */
 const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
 
@@ -52,6 +52,7 @@ const NOT_NAMES_RE = /^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v
 
 /**
  * True when a code span's text is one parameter spelling (`epochs`, `--log-level <lvl>`, `+limit=5`,
+ * `APP_MAP=<json dict>` with a placeholder of words,
  * `log.level`), not a command line, a path or a file name.
  */
 export function isParamSpelling(text: string): boolean {

@@ -85,7 +85,8 @@ export const ENV_FILES = [
  * Scripts that may read or set the project's environment variables (issue #31): shell scripts by
  * extension, Dockerfiles/Containerfiles, Makefiles, justfiles and server configs (`uwsgi.ini`, `supervisord.conf`) by name, and the extensionless
  * files at the top level and in `bin/`, `scripts/`, `script/`, `tools/`, `docker/` and `hack/`
- * folders, which are candidates for a shell script by shebang ({@link shellScripts}). Test
+ * folders, and process supervisors' service scripts (s6-overlay, runit: `run`, `finish`, files under
+ * `s6-rc.d/`, `cont-init.d/`, `services.d/`), which are candidates for a shell script by shebang ({@link shellScripts}). Test
  * fixtures (other projects' files) are not read.
  */
 export const SCRIPTS = [
@@ -96,6 +97,11 @@ export const SCRIPTS = [
   '**/{*.ini,*.conf,*.service,Procfile}',
   '*',
   '**/{bin,scripts,script,tools,docker,hack}/*',
+  // Service scripts of process supervisors in container images (s6-overlay's
+  // `s6-rc.d/svc-flower/run`, runit and daemontools `run`/`finish`, `cont-init.d/*`): shell
+  // scripts by shebang that read the variables the image's users set.
+  '**/{run,finish,up,entrypoint,docker-entrypoint}',
+  '**/{s6-rc.d,cont-init.d,cont-finish.d,services.d,sv}/**/*',
   '!**/{fixtures,__fixtures__,testdata,test-fixtures}/**',
 ];
 

@@ -33,12 +33,19 @@ import type { InternalEnvVar } from '../model/types.js';
 /** How a script file is read; undefined for a file that is none of them. */
 export type ScriptKind = 'shell' | 'dockerfile' | 'makefile' | 'justfile' | 'server-config';
 
-/** A shebang that runs a POSIX-like shell: `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/bin/bash -e`, `#!/usr/bin/env -S zsh -f`. */
-const SHELL_SHEBANG = /^#![ \t]*(?:\/\S*\/)?(?:env[ \t]+(?:-\S+[ \t]+)*)?(?:sh|bash|zsh|dash|ksh|ash|mksh)(?:[ \t]|$)/;
+/** A POSIX-like shell named by a shebang word: `sh`, `/usr/bin/bash`, `zsh`. */
+const SHELL_WORD = /^(?:\S*\/)?(?:sh|bash|zsh|dash|ksh|ash|mksh)$/;
 
-/** Whether a file's first line is a shell shebang ({@link SHELL_SHEBANG}). */
+/**
+ * Whether a file's first line is a shebang that runs a POSIX-like shell, directly or through a
+ * wrapper that runs the shell named after it: `#!/bin/sh`, `#!/usr/bin/env bash`, `#!/bin/bash -e`,
+ * `#!/usr/bin/env -S zsh -f`, s6-overlay's `#!/command/with-contenv /usr/bin/bash` and
+ * `#!/usr/bin/with-contenv bash` (the `run` files of its services).
+ */
 export function isShellShebang(head: string): boolean {
-  return SHELL_SHEBANG.test(head.slice(0, head.indexOf('\n') >= 0 ? head.indexOf('\n') : head.length));
+  const line = head.slice(0, head.indexOf('\n') >= 0 ? head.indexOf('\n') : head.length);
+  if (!line.startsWith('#!')) return false;
+  return line.slice(2, 300).trim().split(/[ \t]+/).slice(0, 4).some((w) => SHELL_WORD.test(w));
 }
 
 /**

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
+import { lineIndexAt } from '../shared/strings.js';
 
 /**
  * Finds the parameter a name (or alias) refers to in a built model: the first parameter (of
@@ -268,10 +269,21 @@ export interface DocumentedElsewhere {
    * `same-folder`: a config-file key named in inline code on another page of the reference's folder;
    * `group-page`: a nested group (`server`) whose keys (`server.host`) are rows of a page beside the reference;
    * `env-prose`: an environment variable a sentence of a user's page names as one (`` you can use
-   * the `BUILD_SANDBOX` environment variable … to build the image ``, issue #31).
+   * the `BUILD_SANDBOX` environment variable … to build the image ``, issue #31);
+   * `former-name`: a variable a page of the env reference names as another's former name
+   * (`previously named PAPERLESS_TRASH_DIR`, `renamed from APP_X`, `formerly APP_X`).
    */
-  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page' | 'env-prose';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page' | 'env-prose' | 'former-name';
 }
+
+/**
+ * A former name of an environment variable as a reference says it: `previously named X`,
+ * `formerly (called|known as) X`, `renamed from X`, `replaces the deprecated X`, the name in
+ * inline code or not.
+ */
+const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:named|called|known\s+as)?|[Rr]enamed\s+from|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+/** Largest reference page scanned for former names. */
+const MAX_FORMER_NAME_SCAN = 2_000_000;
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
 const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, DocumentedElsewhere>>>();
@@ -519,6 +531,17 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
     for (const doc of model.docs) {
       if (doc.historical || doc.contributor || doc.partial) continue;
       for (const code of doc.proseCodes ?? []) if (code.envName) add([code.envName], { file: doc.file, line: code.location.line, how: 'env-prose' });
+    }
+    // A former name the env reference gives for a variable ("This setting was previously named
+    // PAPERLESS_TRASH_DIR."): the deprecated spelling the code still reads is explained there.
+    for (const file of new Set(own.map((s) => s.file))) {
+      const text = model.source?.(file);
+      if (text === undefined || text.length > MAX_FORMER_NAME_SCAN) continue;
+      let starts: number[] | undefined;
+      for (const m of text.matchAll(FORMER_ENV_NAME)) {
+        starts ??= [0, ...[...text.matchAll(/\n/g)].map((n) => n.index + 1)];
+        add([m[1]!], { file, line: lineIndexAt(starts, m.index) + 1, how: 'former-name' });
+      }
     }
   }
   return names;
