@@ -12,7 +12,7 @@ import { rules } from '../rules/index.js';
 import { runNotes } from '../src/engine/notes.js';
 import { ENVIRONMENT_COMMAND, type DefaultValue, type EnvExtraction, type ParamSpec, type ReferenceRow, type Usage } from '../src/model/types.js';
 import { dependencyEnvPrefixes, envColumnSection, envNameStatus, environmentCommand, isEnvListHeading, isPrivateEnvName, isToolingFile, isWellKnownEnv, splitEnvSections } from '../src/link/environment.js';
-import { collectEnvWords, mentionedEnvName } from '../src/shared/env-words.js';
+import { collectEnvWords, mentionedEnvName, obsoleteEnvNames } from '../src/shared/env-words.js';
 import { readDependencies } from '../src/extract/dependencies.js';
 
 /** An env-var read as the extractors describe it. */
@@ -540,5 +540,23 @@ describe('a former name the env reference gives (paperless-ngx PAPERLESS_TRASH_D
 
   it('a variable the page names otherwise is still owed its row', () => {
     expect(missing('Use it with PAPERLESS_TRASH_DIR set too.')).toEqual(['PAPERLESS_TRASH_DIR']);
+  });
+});
+
+describe('a variable read only to warn that it is obsolete (paperless-ngx PAPERLESS_OCR_SKIP_ARCHIVE_FILE)', () => {
+  it('is found in messages of Python and TypeScript sources', () => {
+    const py = 'if os.environ.get("PAPERLESS_OCR_SKIP_ARCHIVE_FILE"):\n    warnings.append(Warning(\n        "PAPERLESS_OCR_SKIP_ARCHIVE_FILE is set but has no effect. "\n    ))\n';
+    expect(obsoleteEnvNames(py)).toEqual(['PAPERLESS_OCR_SKIP_ARCHIVE_FILE']);
+    expect(obsoleteEnvNames("if (process.env.APP_OLD) console.warn(`APP_OLD is deprecated, use APP_NEW`);")).toEqual(['APP_OLD']);
+    // A message about another thing, or a name outside a string, is not one.
+    expect(obsoleteEnvNames('x = os.getenv("APP_MODE")  # the old mode has no effect\nlog("APP_MODE set to", mode)\n')).toEqual([]);
+  });
+
+  it('is deprecated: no reference owes it a row', () => {
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `PAPERLESS_DATA_DIR` |\n';
+    const vars = [envVar('PAPERLESS_DATA_DIR', 'src/settings.py', 1), envVar('PAPERLESS_OCR_SKIP_ARCHIVE_FILE', 'src/checks.py', 317)];
+    const missing = (obsolete?: string[]) => run({ docs: { 'README.md': text }, env: { vars, dynamic: [], ...(obsolete ? { obsolete } : {}) } }).messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name);
+    expect(missing()).toEqual(['PAPERLESS_OCR_SKIP_ARCHIVE_FILE']);
+    expect(missing(['PAPERLESS_OCR_SKIP_ARCHIVE_FILE'])).toEqual([]);
   });
 });

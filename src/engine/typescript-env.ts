@@ -12,7 +12,7 @@ import type { EnvExtraction, ParamSpec } from '../model/types.js';
 import type { EnvHelper, FileEnv } from '../extract/typescript/env.js';
 import { isGeneratedScript, mayCallEnvHelper, MAY_READ_ENV } from '../extract/typescript/env-filter.js';
 import { pieceKey, type PieceStore } from './pieces.js';
-import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../shared/env-words.js';
+import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../shared/env-words.js';
 
 /** A file's text as read: `undefined` when it could not be read (reported by the reader). */
 type Read = (file: string) => string | undefined;
@@ -44,6 +44,8 @@ async function fileEnv(file: string, read: Read, pieces: PieceStore | undefined,
     const words = new Set<string>();
     collectEnvWords(text, words);
     if (words.size > 0) result = { ...result, words: [...words] };
+    const obsolete = words.size > 0 ? obsoleteEnvNames(text) : [];
+    if (obsolete.length > 0) result = { ...result, obsolete };
   }
   if (key !== undefined) pieces?.set(key, result);
   return result;
@@ -80,6 +82,7 @@ export async function typeScriptEnv(files: readonly string[], read: Read, pieces
     for (const v of result.vars) out.vars.push(v);
     for (const d of result.dynamic) out.dynamic.push(d);
     if (result.internal) (out.internal ??= []).push(...result.internal);
+    if (result.obsolete) out.obsolete = [...new Set([...(out.obsolete ?? []), ...result.obsolete])];
     for (const w of result.words ?? []) words.add(w);
   }
   out.words = [...words];

@@ -17,7 +17,8 @@ export function noEnv(): EnvExtraction {
  */
 export function mergeEnv(...parts: Array<EnvExtraction | undefined>): EnvExtraction {
   const internal = parts.flatMap((p) => p?.internal ?? []);
-  return { vars: parts.flatMap((p) => p?.vars ?? []), dynamic: parts.flatMap((p) => p?.dynamic ?? []), ...(internal.length > 0 ? { internal } : {}) };
+  const obsolete = [...new Set(parts.flatMap((p) => p?.obsolete ?? []))];
+  return { vars: parts.flatMap((p) => p?.vars ?? []), dynamic: parts.flatMap((p) => p?.dynamic ?? []), ...(internal.length > 0 ? { internal } : {}), ...(obsolete.length > 0 ? { obsolete } : {}) };
 }
 
 /**

@@ -111,13 +111,15 @@ const SOURCE_RANK: Record<EnvSource, number> = { settings: 0, schema: 1, flag: 2
  * merged by name (a case-insensitive pydantic-settings variable is named upper-case, as users set
  * it). A variable every program reads ({@link isWellKnownEnv}), read only in tooling files
  * ({@link isToolingFile}) or one the project supplies itself (`env.internal`, outside tooling files) is `hidden`: known,
- * never demanded. Undefined when the code reads no
+ * never demanded. A variable the code names in a message saying it is obsolete (`env.obsolete`) is
+ * `deprecated`. Undefined when the code reads no
  * variable a user sets (`Model.envUnchecked` then names the documents that document some).
  *
  * Shapes: `env.vars` are `ParamSpec`s of origin `env-var` (src/model/types.ts, `EnvExtraction`).
  */
 export function environmentCommand(env: EnvExtraction): CommandSpec | undefined {
   const internal = suppliedEnvNames(env);
+  const obsolete = new Set(env.obsolete ?? []);
   const byName = new Map<string, ParamSpec[]>();
   for (const v of env.vars) {
     const name = userSpelling(v);
@@ -148,6 +150,8 @@ export function environmentCommand(env: EnvExtraction): CommandSpec | undefined 
       required: sites.every((s) => s.required) && withDefault === undefined,
       hidden: isWellKnownEnv(name) || !userFacing || internal.has(name) || sites.every((s) => s.hidden),
       origin: 'env-var',
+      // Read only to warn that it is obsolete: a removed setting, which no reference owes a row.
+      ...(obsolete.has(name) ? { deprecated: true } : {}),
     });
   }
   // No variable a user sets: no command (what the docs document then is said in a note).

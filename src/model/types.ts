@@ -75,6 +75,12 @@ export interface EnvExtraction {
    * where documented. Absent when none.
    */
   internal?: InternalEnvVar[];
+  /**
+   * Variables the code names in a message saying they are obsolete (`"PAPERLESS_OCR_SKIP_ARCHIVE_FILE
+   * is set but has no effect"`, `` `APP_X is deprecated, use APP_Y` ``): read only to warn, so
+   * deprecated, never demanded (see `obsoleteEnvNames`, src/shared/env-words.ts). Absent when none.
+   */
+  obsolete?: string[];
 }
 
 /** A variable the project supplies itself (see {@link EnvExtraction.internal}). */

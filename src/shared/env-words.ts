@@ -32,5 +32,21 @@ export function mentionedEnvName(name: string, words: ReadonlySet<string>, prefi
   return false;
 }
 
+/**
+ * A message naming a variable as obsolete, in one string literal: the name, then within 60
+ * characters on its line "has no effect", "is deprecated", "is no longer used/supported/read",
+ * "was/has been removed", "is obsolete" or "is ignored".
+ */
+const OBSOLETE_ENV_MESSAGE = /["'`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b[^"'`\n]{0,60}?\b(?:has no effect|is deprecated|is no longer (?:used|supported|read)|(?:was|has been) removed|is obsolete|is ignored)\b/g;
+
+/**
+ * The variables a source text names in a message saying they are obsolete, for
+ * `EnvExtraction.obsolete`: paperless-ngx's checks.py reads `PAPERLESS_OCR_SKIP_ARCHIVE_FILE` only
+ * to warn `"PAPERLESS_OCR_SKIP_ARCHIVE_FILE is set but has no effect. Use …"`. Linear in the text.
+ */
+export function obsoleteEnvNames(text: string): string[] {
+  return [...new Set([...text.matchAll(OBSOLETE_ENV_MESSAGE)].map((m) => m[1]!))];
+}
+
 /** Largest text scanned for env words: a bundle or generated file says nothing about a project's variables. */
 export const MAX_ENV_WORD_SCAN = 1_000_000;

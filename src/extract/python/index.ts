@@ -824,5 +824,7 @@ function withOverride(spec: ParamSpec, previous: ParamSpec | undefined): ParamSp
  */
 function withWrites(env: EnvExtraction, infos: readonly ModuleInfo[]): EnvExtraction {
   const written = infos.flatMap((info) => (info.envWrites ?? []).map((w) => ({ name: w.name, location: w.location, reason: `written by the code (${w.location.file}:${w.location.line})` })));
-  return written.length === 0 ? env : { ...env, internal: [...(env.internal ?? []), ...written] };
+  const obsolete = [...new Set(infos.flatMap((info) => info.envObsolete ?? []))];
+  const out = obsolete.length === 0 ? env : { ...env, obsolete: [...new Set([...(env.obsolete ?? []), ...obsolete])] };
+  return written.length === 0 ? out : { ...out, internal: [...(out.internal ?? []), ...written] };
 }

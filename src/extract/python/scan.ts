@@ -4,7 +4,7 @@ import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
 import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
-import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../../shared/env-words.js';
+import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
 
 export { bindImport, nodeLocation, type Binding } from './bindings.js';
@@ -130,6 +130,8 @@ export interface ModuleInfo {
   kwargCallees?: string[];
   /** Upper-case words with an underscore in the file's text (`collectEnvWords`): names a documented variable may be mentioned by (issue #31); absent when none. */
   envWords?: string[];
+  /** Variables the file names in a message saying they are obsolete (`obsoleteEnvNames`); absent when none. */
+  envObsolete?: string[];
   diagnostic?: InputDiagnostic;
 }
 
@@ -720,6 +722,8 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
     const words = new Set<string>();
     collectEnvWords(root.text, words);
     if (words.size > 0) info.envWords = [...words];
+    const obsolete = words.size > 0 ? obsoleteEnvNames(root.text) : [];
+    if (obsolete.length > 0) info.envObsolete = obsolete;
   }
   readArgvDispatchers(root, ranges);
   const collect = (classes: Iterable<RawClass>): void => {
