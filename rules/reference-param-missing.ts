@@ -174,6 +174,21 @@ function outsideEnvFile(section: ReferenceSection, param: ParamSpec): boolean {
 }
 
 /**
+ * Whether another example env file, in a sub-folder of `file`'s that holds the code reading `param`
+ * (`apps/mobile/.env.sample` for `apps/mobile/store/auth.ts`), is that code's own: the nearest env
+ * file lists a package's variables, the root one need not repeat them.
+ */
+function ownedByDeeperEnvFile(sections: readonly ReferenceSection[], file: ReferenceSection, param: ParamSpec): boolean {
+  const dirOf = (f: string): string => (f.includes('/') ? f.slice(0, f.lastIndexOf('/') + 1) : '');
+  const own = dirOf(file.file);
+  return sections.some((s) => {
+    if (s.layout !== 'env-file' || s === file) return false;
+    const dir = dirOf(s.file);
+    return dir.length > own.length && dir.startsWith(own) && param.location.file.startsWith(dir);
+  });
+}
+
+/**
  * For each `.env.example`-style section that lists at least half of the variables the code reads
  * (`required`), the variables it lacks that another env reference documents (one not documented
  * anywhere is reported once, at the primary section, by the main check).
@@ -184,7 +199,7 @@ function reportEnvFileGaps(model: Model, cmd: CommandSpec, sections: readonly Re
     const lacks = required.filter((p) => ![p.name, ...p.aliases].some((n) => listed.has(foldSpelling(n))));
     if ((required.length - lacks.length) * 2 < required.length) continue;
     for (const param of lacks) {
-      if (rowsFor(model, cmd, param).length === 0 || outsideEnvFile(file, param)) continue;
+      if (rowsFor(model, cmd, param).length === 0 || outsideEnvFile(file, param) || ownedByDeeperEnvFile(sections, file, param)) continue;
       const fix = insertEnvLineEdit(model, file, param);
       report({
         messageId: 'missingEnvFile',

@@ -120,6 +120,23 @@ describe('direct reads', () => {
     ]);
   });
 
+  it('keeps the literal end of a computed name and the file\'s upper-case literals that may start it (linkwarden genericOidc)', () => {
+    const text = [
+      'const genericOidc = (opts: { envPrefix: string }) => ({',
+      '  clientId: process.env[`${opts.envPrefix}_CLIENT_ID`],',
+      "  secret: process.env[opts.envPrefix + '_CLIENT_SECRET'],",
+      '  other: process.env[`${opts.envPrefix}${opts.tail}`],',
+      '});',
+      'export const providers = [genericOidc({ envPrefix: "OIDC" }), genericOidc({ envPrefix: \'SYNOLOGY\' })];',
+    ].join('\n');
+    const out = extractFileEnv('apps/web/lib/auth.ts', text);
+    expect(out.dynamic.map((d) => [d.prefix, d.suffix, d.heads])).toEqual([
+      ['', '_CLIENT_ID', ['OIDC', 'SYNOLOGY']],
+      ['', '_CLIENT_SECRET', ['OIDC', 'SYNOLOGY']],
+      ['', undefined, undefined],
+    ]);
+  });
+
   it('parses nothing in a file that never mentions the environment, and survives broken syntax', () => {
     expect(extractFileEnv('a.ts', 'export const x = 1;\n')).toEqual({ vars: [], dynamic: [] });
     const broken = extractFileEnv('b.js', 'const x = process.env.GOOD;\nfunction ( {{{ process.env.AFTER_ERROR');

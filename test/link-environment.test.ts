@@ -560,3 +560,32 @@ describe('a variable read only to warn that it is obsolete (paperless-ngx PAPERL
     expect(missing(['PAPERLESS_OCR_SKIP_ARCHIVE_FILE'])).toEqual([]);
   });
 });
+
+describe('computed names with a literal end (linkwarden `${opts.envPrefix}_CLIENT_ID`)', () => {
+  it('a documented variable a computed read may produce from a head its file holds is not unknown; another is', () => {
+    const cmd = run({ docs: {}, env: { vars: [envVar('OIDC_SCOPES', 'auth.ts', 9)], dynamic: [] } }).model.commandByName(ENVIRONMENT_COMMAND)!;
+    const dynamic = [{ prefix: '', suffix: '_CLIENT_ID', heads: ['OIDC', 'SYNOLOGY'], location: { file: 'auth.ts', line: 2, column: 1 }, construct: 'process.env[`${opts.envPrefix}_CLIENT_ID`]' }];
+    expect(envNameStatus('OIDC_CLIENT_ID', cmd, dynamic, () => false)).toBe('excluded');
+    expect(envNameStatus('SYNOLOGY_CLIENT_ID', cmd, dynamic, () => false)).toBe('excluded');
+    // `FORTYTWO` is no literal of the file: the code reads FORTY_TWO_CLIENT_ID, the docs drifted.
+    expect(envNameStatus('OIDC_CLIENT_SECRET', cmd, dynamic, () => false)).toBe('own');
+    expect(envNameStatus('FORTYTWO_CLIENT_ID', cmd, dynamic, () => false)).toBe('foreign');
+  });
+});
+
+describe('env files of a monorepo\'s packages', () => {
+  it('the root env file need not list a variable read in a package that has its own env file', () => {
+    const row = (file: string, name: string, line: number): ReferenceRow => ({ names: [name], rawName: name, links: [], location: { file, line, column: 1 } });
+    const vars = [envVar('APP_PORT', 'apps/web/app.ts', 1), envVar('APP_HOST', 'apps/web/app.ts', 2), envVar('APP_DB_URL', 'apps/web/app.ts', 3), envVar('EXPO_PUBLIC_SHOW_LOGS', 'apps/mobile/store/auth.ts', 339)];
+    const text = '## Environment variables\n\n| Name |\n|---|\n| `EXPO_PUBLIC_SHOW_LOGS` |\n';
+    const envFiles = [
+      { file: '.env.sample', rows: [row('.env.sample', 'APP_PORT', 1), row('.env.sample', 'APP_HOST', 2), row('.env.sample', 'APP_DB_URL', 3)] },
+      { file: 'apps/mobile/.env.sample', rows: [row('apps/mobile/.env.sample', 'EXPO_PUBLIC_SHOW_LOGS', 1)] },
+    ];
+    const { messages } = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles });
+    expect(messages.filter((m) => m.messageId === 'missingEnvFile')).toEqual([]);
+    // Without the package's own file, the root one owes it a line.
+    const rootOnly = run({ docs: { 'README.md': text }, env: { vars, dynamic: [] }, envFiles: [envFiles[0]!] });
+    expect(rootOnly.messages.filter((m) => m.messageId === 'missingEnvFile').map((m) => m.data?.name)).toEqual(['EXPO_PUBLIC_SHOW_LOGS']);
+  });
+});

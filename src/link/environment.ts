@@ -59,6 +59,9 @@ const VENDOR_NAMESPACES = new Set([
   'TF', 'XLA', 'JAX', 'KERAS', 'ONNX', 'GRADIO', 'STREAMLIT', 'WANDB', 'MLFLOW', 'LANGCHAIN', 'LANGSMITH',
   'UV', 'PIP', 'POETRY', 'CONDA', 'NPM', 'YARN', 'PNPM', 'DOCKER', 'KUBERNETES', 'KUBECONFIG', 'HELM',
   'GITHUB', 'GITLAB', 'BITBUCKET', 'SLACK', 'SENTRY', 'OTEL', 'DD', 'DATADOG',
+  // Payment, messaging and analytics services a hosted edition uses (linkwarden's and karakeep's
+  // `STRIPE_SECRET_KEY`): undemanded while the reference documents none of their variables.
+  'STRIPE', 'PADDLE', 'TWILIO', 'SENDGRID', 'MAILGUN', 'POSTHOG', 'MIXPANEL', 'RECAPTCHA', 'TURNSTILE',
 ]);
 
 /**
@@ -494,7 +497,8 @@ export function quietEnvParams(cmd: CommandSpec | undefined, sections: readonly 
  * only as a near miss; `excluded` for a well-known one, one named after a CLI flag or config
  * field of a command behind a prefix of one or two words (`flagNamed`, given folded names:
  * `AIDER_DARK_MODE` for `--dark-mode`), one a computed read may produce
- * (`os.environ[PREFIX + key]`), or one the code mentions anywhere (`mentioned`: a word of its text).
+ * (`os.environ[PREFIX + key]`; `` process.env[`${p}_CLIENT_ID`] `` for a head the reading file holds
+ * as a string, `"OIDC"`), or one the code mentions anywhere (`mentioned`: a word of its text).
  * `supplied` ({@link suppliedEnvNames}): variables the project supplies itself, whose hidden
  * parameters still show its namespace.
   * A CI runner's variable (`GITHUB_REPOSITORY`) is `foreign`, not `excluded`: an example that sets
@@ -517,6 +521,8 @@ export function envNameStatus(name: string, cmd: CommandSpec, dynamic: readonly 
   // not taken to read a documented variable: a name the code holds anywhere (`{ port: 'APP_PORT' }`)
   // is already `mentioned`, and one it holds nowhere could only come from its users' input.
   if (dynamic.some((d) => d.prefix !== '' && (name.startsWith(d.prefix) || foldSpelling(name).startsWith(foldSpelling(d.prefix))))) return 'excluded';
+  // `` process.env[`${opts.envPrefix}_CLIENT_ID`] `` in a file holding `envPrefix: "OIDC"`: `OIDC_CLIENT_ID`.
+  if (dynamic.some((d) => d.suffix !== undefined && name.length > d.suffix.length && name.endsWith(d.suffix) && (d.heads ?? []).includes(name.slice(0, -d.suffix.length)))) return 'excluded';
   const first = name.split('_')[0]!;
   if (first.length < 2 || first === name || vendorNamespace(name, projectWords)) return 'foreign';
   // `MINERU_VL_API_KEY` beside a dependency on `mineru-vl-utils`: the sibling package reads it.

@@ -49,6 +49,13 @@ export type EnvSource = 'settings' | 'read' | 'schema' | 'flag';
 export interface DynamicEnvRead {
   /** The literal start of the computed name (`APP_` of `` `APP_${k}` ``), `''` if none. */
   prefix: string;
+  /**
+   * The literal end of the computed name (`_CLIENT_ID` of `` `${opts.envPrefix}_CLIENT_ID` ``), with
+   * the upper-case string literals of the reading file that may start it (`heads`: linkwarden's
+   * `envPrefix: "OIDC"` gives `OIDC_CLIENT_ID`). Absent when the name ends in no literal.
+   */
+  suffix?: string;
+  heads?: string[];
   location: SourceLocation;
   /** The source text of the read, for notes (`os.environ[prefix + key]`). */
   construct: string;

@@ -126,6 +126,31 @@ function isEnvReadExpression(e: ts.Expression): boolean {
 }
 
 /** The literal start of a computed name (`` `APP_${k}` `` → `APP_`, `'APP_' + k` → `APP_`), `''` when none. */
+/** The literal end of a computed name: `_ID` of `` `${p}_ID` `` or of `p + '_ID'`; `''` if none. */
+function literalSuffix(e: ts.Expression): string {
+  const x = skipOuter(e);
+  if (ts.isTemplateExpression(x)) return x.templateSpans[x.templateSpans.length - 1]?.literal.text ?? '';
+  if (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const right = skipOuter(x.right);
+    return ts.isStringLiteralLike(right) ? right.text : '';
+  }
+  return '';
+}
+
+/** Most upper-case literals kept per file as the heads of computed names. */
+const MAX_NAME_HEADS = 500;
+
+/** The file's upper-case string literals (`"OIDC"`, `'SYNOLOGY'`), distinct, at most {@link MAX_NAME_HEADS}: what may start a computed name. */
+function nameHeads(state: FileState): string[] {
+  if (state.heads) return state.heads;
+  const heads = new Set<string>();
+  for (const m of state.sf.text.matchAll(/["'`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)["'`]/g)) {
+    heads.add(m[1]!);
+    if (heads.size >= MAX_NAME_HEADS) break;
+  }
+  return (state.heads = [...heads]);
+}
+
 function literalPrefix(e: ts.Expression): string {
   const x = skipOuter(e);
   if (ts.isTemplateExpression(x)) return x.head.text;
@@ -197,6 +222,8 @@ interface FileState {
   /** Functions whose parameter is the name of the variable they read, by local name. */
   helpers: Map<string, LocalHelper>;
   out: EnvExtraction;
+  /** The file's upper-case string literals, computed on first use ({@link nameHeads}). */
+  heads?: string[];
 }
 
 /** True for an expression that is an env object: `process.env`, `import.meta.env`, `Bun.env`, an alias. */
@@ -278,8 +305,13 @@ function addDynamic(state: FileState, key: ts.Expression, read: ts.Node): void {
   const context = readContext(read, state.sf);
   if (context.write) return;
   const text = read.getText(state.sf).replace(/\s+/g, ' ');
+  const prefix = literalPrefix(key);
+  // `` `${opts.envPrefix}_CLIENT_ID` ``: a name ending in a literal of a separator and a word.
+  const suffix = prefix === '' ? literalSuffix(key) : '';
+  const ends = /^_[A-Z0-9]+(?:_[A-Z0-9]+)*$/.test(suffix);
   const dynamic: DynamicEnvRead = {
-    prefix: literalPrefix(key),
+    prefix,
+    ...(ends ? { suffix, heads: nameHeads(state) } : {}),
     location: locationOf(state.file, state.sf, key),
     construct: text.length > MAX_CONSTRUCT ? `${text.slice(0, MAX_CONSTRUCT - 1)}…` : text,
   };
