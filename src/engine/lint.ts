@@ -50,6 +50,7 @@ import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
 import { scopeMessages, toProjectPath } from './scope.js';
 import type { DriftMessage, Rule, Severity } from '../model/rule.js';
+import { distinctClasses } from '../model/query.js';
 
 /** What to lint. */
 export interface LintOptions {
@@ -1047,14 +1048,19 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
 export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigClass[]): string[] {
   const problems: string[] = [];
   const qualified = new Set(classes.map((c) => c.qualifiedName));
-  const simple = new Map<string, number>();
-  for (const c of classes) simple.set(c.name, (simple.get(c.name) ?? 0) + 1);
+  const bySimple = new Map<string, ConfigClass[]>();
+  for (const c of classes) {
+    const list = bySimple.get(c.name);
+    if (list) list.push(c);
+    else bySimple.set(c.name, [c]);
+  }
+  const simple = new Map([...bySimple].map(([name, list]) => [name, distinctClasses(list).length]));
   for (const [command, entry] of Object.entries(config.commands)) {
     const names = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
     for (const name of names) {
       if (qualified.has(name) || simple.get(name) === 1) continue;
       if ((simple.get(name) ?? 0) > 1) {
-        const options = classes.filter((c) => c.name === name).map((c) => c.qualifiedName);
+        const options = distinctClasses(bySimple.get(name) ?? []).map((c) => c.qualifiedName);
         problems.push(`commands.${command}.config: "${name}" names several classes (${options.join(', ')}); use the qualified name.`);
         continue;
       }
