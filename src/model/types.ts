@@ -272,6 +272,11 @@ export type UnreadProgram =
       file: string;
     }
   | {
+      kind: 'outside';
+      /** The project-relative module file (`tool/cli.py`) or a folder on its path: a symbolic link to a place outside the project, which docdrift does not read. */
+      file: string;
+    }
+  | {
       kind: 'not-javascript';
       /** The file a package.json `bin` names (`bin/create.sh`): a script of another language, not parsed. */
       file: string;
