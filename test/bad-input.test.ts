@@ -243,6 +243,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
   'baseline-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, '.docdrift-baseline.json')),
   'config-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, 'docdrift.config.json')),
+  // #33 s18 sweep (weak diagnostics): the entry module is a link out of the project; a schema the config names is refused for its depth.
+  'entry-link-outside': (dir) => {
+    rmSync(path.join(dir, 'tool/cli.py'));
+    symlinkSync('/dev/null', path.join(dir, 'tool/cli.py'));
+  },
+  'schema-refused-named-in-config': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    const open = '{"a": {"type": "object", "properties": '.repeat(3000);
+    writeFileSync(path.join(dir, 'schemas/s.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "title": "S", "type": "object", "properties": ${open}{}${'}}'.repeat(3000)}}`);
+  },
   'cache-dev-zero': (dir) => {
     mkdirSync(path.join(dir, '.docdrift-cache'));
     symlinkSync('/dev/zero', path.join(dir, '.docdrift-cache', `run-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.json`));

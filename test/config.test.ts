@@ -279,6 +279,19 @@ describe('errors', () => {
     expect(e.message).toContain('not valid YAML');
   });
 
+  it('a YAML alias bomb is a config error naming the file, not a bare "Excessive alias count" (#33 sweep)', () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (const [i, name] of ['b', 'c', 'd', 'e', 'f', 'g', 'h'].entries()) {
+      const prev = 'abcdefg'[i]!;
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const root = project({ 'docdrift.config.yaml': `${levels.join('\n')}\ndocs: *h\n` });
+    const e = configError(() => loadConfig(root));
+    expect(e.file).toBe('docdrift.config.yaml');
+    expect(e.message).toMatch(/^Invalid docdrift config in docdrift\.config\.yaml: the YAML file was refused while its aliases were expanded/);
+    expect(e.got).toMatch(/alias/i);
+  });
+
   it('duplicate YAML keys are a parse error', () => {
     const root = project({ 'docdrift.config.yaml': 'sources: [a]\nsources: [b]\n' });
     const e = configError(() => loadConfig(root));

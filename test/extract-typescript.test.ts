@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { describeGoldenCases, listFiles } from './golden.js';
 import { extractTypeScript, type TypeScriptSource } from '../src/extract/typescript/index.js';
 import { sourceCandidates } from '../src/extract/typescript/scan.js';
+import { unresolvedConfigClasses } from '../src/engine/lint.js';
+import { normaliseConfig } from '../src/config/schema.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/typescript/', import.meta.url));
 const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js)$/;
@@ -150,5 +152,50 @@ describe('extractTypeScript edge cases', () => {
     expect(result.classes.length).toBe(900);
     expect(result.classes.find((c) => c.name === 'Options42')?.fields.length).toBe(20);
     expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe('aliases of config types (#33 sweep D11)', () => {
+  const fieldsOf = (classes: Array<{ qualifiedName: string; fields: Array<{ name: string }> }>, q: string): string[] | undefined => classes.find((c) => c.qualifiedName === q)?.fields.map((f) => f.name);
+
+  it('reads `type Config = T0` (an alias naming another alias) as a config type with T0\'s fields', async () => {
+    const { classes } = await extractTypeScript([{ file: 'src/cli.ts', text: 'export type T0 = { seed: number };\nexport type Config = T0;\n' }]);
+    expect(fieldsOf(classes, 'src/cli.ts#Config')).toEqual(['seed']);
+    expect(classes.find((c) => c.qualifiedName === 'src/cli.ts#Config')).toMatchObject({ kind: 'type-alias', aliasOf: 'src/cli.ts#T0', bases: ['src/cli.ts#T0'] });
+  });
+
+  it('follows chains of aliases, imported aliases, wrappers of them and intersections that end in one', async () => {
+    const { classes } = await extractTypeScript([
+      { file: 'src/base.ts', text: 'export interface Base { seed: number; name?: string }\nexport type B1 = Base;\n' },
+      { file: 'src/cli.ts', text: "import type { B1 } from './base';\nimport * as base from './base';\ntype B2 = B1;\ntype B3 = B2;\nexport type Config = B3;\nexport type Q = base.B1;\nexport type RO = Readonly<B3>;\nexport type P = Partial<Config>;\nexport type I = B3 & { extra: boolean };\n" },
+    ]);
+    for (const q of ['src/cli.ts#Config', 'src/cli.ts#Q', 'src/cli.ts#RO', 'src/cli.ts#P']) expect(fieldsOf(classes, q), q).toEqual(['seed', 'name']);
+    expect(fieldsOf(classes, 'src/cli.ts#I')).toEqual(['seed', 'name', 'extra']);
+    // Every alias stands for the type at the end of the chain.
+    expect(classes.find((c) => c.qualifiedName === 'src/cli.ts#Config')?.aliasOf).toBe('src/base.ts#Base');
+    expect(classes.find((c) => c.qualifiedName === 'src/cli.ts#P')?.fields.every((f) => !f.required)).toBe(true);
+  });
+
+  it('ends alias cycles and very long chains without hanging or overflowing', async () => {
+    const cycle = await extractTypeScript([{ file: 'a.ts', text: 'export type A = B;\nexport type B = C;\nexport type C = A;\n' }]);
+    expect(cycle.classes).toEqual([]);
+    const long = Array.from({ length: 3000 }, (_, i) => `export type T${i + 1} = T${i};`).reverse().join('\n');
+    const started = performance.now();
+    const chain = await extractTypeScript([{ file: 'c.ts', text: `${long}\nexport type T0 = { seed: number };\n` }]);
+    expect(performance.now() - started).toBeLessThan(8000);
+    // Read from its near end (declared after the type it names) each alias is found.
+    const forward = Array.from({ length: 3000 }, (_, i) => `export type T${i + 1} = T${i};`).join('\n');
+    const near = await extractTypeScript([{ file: 'd.ts', text: `export type T0 = { seed: number };\n${forward}\n` }]);
+    expect(fieldsOf(near.classes, 'd.ts#T3000')).toEqual(['seed']);
+    expect(chain.classes.find((c) => c.qualifiedName === 'c.ts#T0')?.fields.map((f) => f.name)).toEqual(['seed']);
+  });
+
+  it('lets a config entry name the alias, and a re-export under the same name is not a second candidate', async () => {
+    const { classes } = await extractTypeScript([
+      { file: 'src/types.ts', text: 'export interface Config { seed: number }\n' },
+      { file: 'src/cli.ts', text: "import type { Config as C } from './types';\nexport type Config = C;\nexport type T0 = { a: string };\nexport type Settings = T0;\n" },
+    ]);
+    const config = normaliseConfig({ commands: { a: { config: ['src/cli.ts#Settings'] }, b: { config: ['Config'] }, c: { config: ['src/cli.ts#Config'] } } } as Parameters<typeof normaliseConfig>[0]);
+    expect(unresolvedConfigClasses(config, classes)).toEqual([]);
   });
 });

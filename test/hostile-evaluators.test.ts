@@ -329,3 +329,46 @@ describe('a TypeScript program file nested past the parser (#33 sweep item 6)', 
     ]);
   });
 });
+
+describe('Python partial evaluator: module lists and dicts mutated by calls (#33 sweep D10)', () => {
+  /** Flags and the unread construct of `tool/cli.py`'s one program, `main()` adding `--x` + `suffix` after `prelude` at module level. */
+  async function program(prelude: string, suffix = 'str(V)'): Promise<{ names: string[]; unread?: string }> {
+    const text = `import argparse\n${prelude}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed")\n    parser.add_argument("--x" + ${suffix})\n    parser.parse_args()\n`;
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(commands).toHaveLength(1);
+    const c = commands[0]!;
+    return { names: c.params.map((p) => p.name).sort(), ...(c.unreadFlags ? { unread: c.unreadFlags.construct } : {}) };
+  }
+  const unknown = { names: ['seed'], unread: 'parser.add_argument("--x" + str(V))' };
+
+  it('does not read a module list appended to by a called function as unchanged (CPython: --x1)', async () => {
+    expect(await program('G = []\ndef f():\n    G.append(1)\nf()\nV = len(G)')).toEqual(unknown);
+  });
+
+  it('treats every kind of mutation in a called function the same: extend, insert, [k]=, update, del, global +=, through another function', async () => {
+    for (const body of ['G.extend([1])', 'G.insert(0, 1)', 'G[0] = 2', 'G.pop()', 'del G[0]', 'global G\n    G += [1]', 'global G\n    G = [1, 2]', 'g()']) {
+      const prelude = `G = [1]\ndef g():\n    G.append(3)\ndef f():\n    ${body}\nf()\nV = len(G)`;
+      expect(await program(prelude), body).toEqual(unknown);
+    }
+    expect(await program('D = {"a": 1}\ndef f():\n    D.update(b=2)\nf()\nV = len(D)')).toEqual(unknown);
+    expect(await program('D = {"a": 1}\ndef f():\n    D["b"] = 2\nf()\nV = len(D)')).toEqual(unknown);
+  });
+
+  it('follows a list passed to a function it runs, and treats a dict passed to one it does not run as unknown after the call', async () => {
+    expect(await program('G = []\ndef f(xs):\n    xs.append(1)\nf(G)\nV = len(G)')).toEqual({ names: ['seed', 'x1'] });
+    expect(await program('D = {}\ndef f(d):\n    d["k"] = 1\nf(D)\nV = len(D)')).toEqual({ names: ['seed', 'x1'] });
+    // With an unknown argument the helper is not run: what it does to `D` is unknown.
+    expect(await program('D = {}\ndef f(d, other):\n    d["k"] = other\nf(D, load())\nV = len(D)')).toEqual(unknown);
+  });
+
+  it('follows mutations it can run: append, extend and insert in straight-line code, a list aliased by another name', async () => {
+    expect(await program('G = []\nH = G\nG.append("a")\nG.extend(["b", "c"])\nG.insert(0, "z")\nV = "".join(H) if False else H[0] + H[1] + str(len(H))')).toEqual({ names: ['seed', 'xza4'] });
+    // A function that only reads the list, or rebinds a local of the same name, changes nothing.
+    expect(await program('G = [1]\ndef f():\n    G = []\n    G.append(2)\n    return len(G)\nf()\nV = len(G)')).toEqual({ names: ['seed', 'x1'] });
+  });
+
+  it('makes a list appended to in a loop of unknown trips or an unknown branch unknown, not one pass\'s value', async () => {
+    expect(await program('import sys\nG = []\nfor a in sys.argv:\n    G.append(a)\nV = len(G)')).toEqual(unknown);
+    expect(await program('import sys\nG = []\nif sys.argv:\n    G.append(1)\nV = len(G)')).toEqual(unknown);
+  });
+});

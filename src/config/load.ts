@@ -643,7 +643,20 @@ function parseSource(source: Source): unknown {
         example: yamlStringify({ sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
       });
     }
-    const value: unknown = doc.toJS();
+    let value: unknown;
+    try {
+      value = doc.toJS();
+    } catch (error) {
+      // The yaml package refuses to expand an alias bomb (`b: [*a, *a, …]` nested, "billion laughs").
+      throw new ConfigError({
+        file: source.display,
+        key: '',
+        problem: 'the YAML file was refused while its aliases were expanded',
+        got: (error as Error).message.split('\n')[0]!,
+        expected: 'a YAML mapping of config keys whose aliases (`*name`) expand to a few values, not to a resource-exhaustion amount',
+        example: yamlStringify({ sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
+      });
+    }
     // An empty file (or only comments) is a mistake more often than a wish for the defaults: `{}` says that (issue #32 item 4).
     if (value === null || value === undefined) throw emptyConfig(source);
     return value;

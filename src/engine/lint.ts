@@ -3,6 +3,7 @@ import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import path from 'node:path';
+import { realpathSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
@@ -51,6 +52,7 @@ import { applySuppressions } from './suppress.js';
 import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
 import { scopeMessages, toProjectPath } from './scope.js';
 import type { DriftMessage, Rule, Severity } from '../model/rule.js';
+import { distinctClasses } from '../model/query.js';
 
 /** What to lint. */
 export interface LintOptions {
@@ -212,7 +214,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -565,7 +567,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
     }
   }
-  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs);
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
   const flagFiles = new Set(flagCommands.map((f) => f.location.file));
   // Only said when no command is found: scanned only then.
@@ -668,6 +670,7 @@ function pythonUnreadPrograms(
   packageRoots: string[],
   flagCommands: readonly FlagCommand[],
   functionConfigs: ReadonlyMap<string, string[]>,
+  root?: string,
 ): Array<[string, UnreadProgram]> {
   const targets = [
     ...entryPoints.map((e) => e.target),
@@ -707,7 +710,12 @@ function pythonUnreadPrograms(
   const out: Array<[string, UnreadProgram]> = [];
   for (const target of pending) {
     const start = moduleOf(target);
-    if (!start) continue;
+    if (!start) {
+      // Discovery lists no symbolic link: an entry module linked out of the project is no source (#33 sweep).
+      const outside = root === undefined ? undefined : moduleLinkedOutside(root, target, packageRoots);
+      if (outside !== undefined) out.push([target, { kind: 'outside', file: outside }]);
+      continue;
+    }
     const seen = new Set<PythonSource>([start]);
     let level = [start];
     const ordered: PythonSource[] = [start];
@@ -724,6 +732,36 @@ function pythonUnreadPrograms(
     if (use) out.push([target, { kind: 'library', ...use }]);
   }
   return out;
+}
+
+/**
+ * The project-relative path of a Python target's module file (`tool/cli.py`, `tool/cli/__init__.py`,
+ * under the project or a package root) when it, or a folder on its path, is a symbolic link that
+ * resolves outside `root`; undefined otherwise (absent, inside, unreadable). Nothing is read.
+ */
+function moduleLinkedOutside(root: string, target: string, packageRoots: readonly string[]): string | undefined {
+  const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+  if (module === '') return undefined;
+  const rel = module.endsWith('.py') ? [module] : [`${module.split('.').join('/')}.py`, `${module.split('.').join('/')}/__init__.py`];
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return undefined;
+  }
+  for (const prefix of ['', ...packageRoots]) {
+    for (const file of rel) {
+      const candidate = prefix === '' ? file : `${prefix}/${file}`;
+      if (escapesRoot(candidate)) continue;
+      try {
+        const real = realpathSync(path.join(root, candidate));
+        if (escapesRoot(path.relative(realRoot, real))) return candidate;
+      } catch {
+        // absent or unreadable: not this candidate
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The bins `commands.<name>.program` source paths become are named `config:<name>`, which no package.json bin can be. */
@@ -1047,20 +1085,36 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
 
 /**
  * Names in `commands.<name>.config` that match no config class found in the sources, each as a
- * sentence naming the key and the nearest class names.
+ * sentence naming the key and the nearest class names; or, when the name's file
+ * (`schemas/s.json` of `schemas/s.json#S`) has a `parse-error` among `diagnostics` (refused for
+ * its depth or size, a syntax error), naming that file and why it was not read.
  */
-export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigClass[]): string[] {
+export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigClass[], diagnostics: readonly InputDiagnostic[] = []): string[] {
   const problems: string[] = [];
   const qualified = new Set(classes.map((c) => c.qualifiedName));
-  const simple = new Map<string, number>();
-  for (const c of classes) simple.set(c.name, (simple.get(c.name) ?? 0) + 1);
+  const bySimple = new Map<string, ConfigClass[]>();
+  for (const c of classes) {
+    const list = bySimple.get(c.name);
+    if (list) list.push(c);
+    else bySimple.set(c.name, [c]);
+  }
+  const simple = new Map([...bySimple].map(([name, list]) => [name, distinctClasses(list).length]));
   for (const [command, entry] of Object.entries(config.commands)) {
     const names = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
     for (const name of names) {
       if (qualified.has(name) || simple.get(name) === 1) continue;
       if ((simple.get(name) ?? 0) > 1) {
-        const options = classes.filter((c) => c.name === name).map((c) => c.qualifiedName);
+        const options = distinctClasses(bySimple.get(name) ?? []).map((c) => c.qualifiedName);
         problems.push(`commands.${command}.config: "${name}" names several classes (${options.join(', ')}); use the qualified name.`);
+        continue;
+      }
+      // `schemas/s.json#S` in a file docdrift refused or could not parse (too deep, too large, a
+      // syntax error): that is why, not a misspelt name.
+      const hash = name.lastIndexOf('#');
+      const unread = hash > 0 ? diagnostics.find((d) => d.ruleId === 'parse-error' && d.location.file === name.slice(0, hash)) : undefined;
+      if (unread) {
+        const how = /\bis not read\b/.test(unread.message) ? 'was refused' : 'could not be read in full';
+        problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${how} (${unread.message.replace(/\.$/, '')}). Fix the file, or name a type docdrift can read.`);
         continue;
       }
       const near = suggestNames(name, [...qualified, ...simple.keys()], 3);

@@ -18,7 +18,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable, trimTrailing } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
-import { flagTakesValue, scanParam } from '../model/query.js';
+import { distinctClasses, flagTakesValue, scanParam } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
@@ -155,8 +155,8 @@ export function buildModel(input: ModelInput): Model {
   const resolveClass = (name: string): ConfigClass | undefined => {
     const exact = classes.get(name);
     if (exact) return exact;
-    const simple = bySimpleName.get(name);
-    return simple && simple.length === 1 ? simple[0] : undefined;
+    const simple = distinctClasses(bySimpleName.get(name) ?? []);
+    return simple.length === 1 ? simple[0] : undefined;
   };
 
   const throughCalls: ThroughCalls = new Map();

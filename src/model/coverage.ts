@@ -305,6 +305,12 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `set ${key('program')} to the TypeScript or JavaScript file that builds the program (\`src/cli.ts\`)`
     );
   }
+  if (unread?.kind === 'outside') {
+    return (
+      `its entry point \`${cmd.target}\` is in ${unread.file}, which a symbolic link resolves to a file outside the project (EOUTSIDE): docdrift does not read it; ` +
+      `make it a file of the project, or set ${key('program')} to a module inside it`
+    );
+  }
   if (unread?.kind === 'not-javascript') {
     const shell = unread.construct !== undefined;
     return (

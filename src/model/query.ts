@@ -973,3 +973,13 @@ export function isExplained(
   }
   return false;
 }
+
+/**
+ * The classes among `candidates` (those sharing one simple name) that are not aliases of another
+ * candidate: `type Config = Base.Config` re-exported under the same name is that class, not a
+ * second one to choose from (see `ConfigClass.aliasOf`). Order is kept.
+ */
+export function distinctClasses(candidates: readonly ConfigClass[]): ConfigClass[] {
+  const names = new Set(candidates.map((c) => c.qualifiedName));
+  return candidates.filter((c) => c.aliasOf === undefined || !names.has(c.aliasOf));
+}

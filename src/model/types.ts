@@ -239,6 +239,12 @@ export interface ConfigClass {
    * Absent when every inherited field was read.
    */
   unreadFields?: { location: SourceLocation; construct: string; cut: string };
+  /**
+   * For a TypeScript alias that only names another config type (`type Config = Base`, also through
+   * a chain of such aliases or an import): the qualified name of the type it stands for, whose
+   * fields it lists. A name that matches both is that type (the alias is not a second candidate).
+   */
+  aliasOf?: string;
 }
 
 /** A console script declared by the project (`[project.scripts]`, `console_scripts`). */
@@ -276,6 +282,11 @@ export type UnreadProgram =
   | {
       kind: 'no-source';
       /** The file a package.json `bin` names (`dist/cli.js`), which is not in the project and maps to no source. */
+      file: string;
+    }
+  | {
+      kind: 'outside';
+      /** The project-relative module file (`tool/cli.py`) or a folder on its path: a symbolic link to a place outside the project, which docdrift does not read. */
       file: string;
     }
   | {

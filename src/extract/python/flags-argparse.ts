@@ -153,7 +153,11 @@ const CONTAINERS = new Set([
  * rest of it is read literally under a second budget of the same size (loops not unrolled, unless
  * small, helpers with known values not evaluated), so flags written as literals are still read;
  * `diagnostics` gets a `parse-error` warning naming where it ran out. A `while`, or a `for` over
- * an unknown collection, runs its body once with every name it assigns unknown. A record whose other lambda writes one override
+ * an unknown collection, runs its body once with every name it assigns unknown. A list or dict
+ * changed by `append`/`extend`/`insert`/`update`/`[k] = …` where that certainly runs is changed
+ * here too; changed any other way (another method, `del`, `+=`, in a branch or loop that may not
+ * run, by a repository function that is called but not run: read from its body, and from those it
+ * calls) it is unknown from then on, never a stale value (#33 sweep D10). A record whose other lambda writes one override
  * `"+key=…"` maps its flag onto the config field `key` (`dest`); `set_defaults(...)` gives the
  * `module:function` targets a sub-command dispatches to ({@link FlagCommand.dispatch}).
  *
@@ -246,6 +250,17 @@ class ArgparseState {
   /** Current nesting of `evaluate` and `statement` (bounded by {@link MAX_EVAL_DEPTH}). */
   private depth = 0;
   private readonly parserClasses = new Map<string, boolean>();
+  /**
+   * Lists and dicts mutated in a way the evaluator does not follow (a method it does not model,
+   * `del x[k]`, `x += …`, a repository function that mutates them and is not run): their value is
+   * unknown from then on, wherever they are read from (#33 sweep D10: `G = []`, `def f():
+   * G.append(1)`, `f()` made `len(G)` read 0, CPython 1).
+   */
+  private readonly poisoned = new WeakSet<object>();
+  /** > 0 while a block runs that may run zero or several times (a branch on an unknown condition, a loop of unknown trips). */
+  private uncertain = 0;
+  /** What each repository function's body may do to module-level names ({@link effectsOf}), by `module:name`. */
+  private readonly effects = new Map<string, Effects>();
 
   constructor(private readonly ctx: FlagContext) {}
 
@@ -350,7 +365,16 @@ class ArgparseState {
     const env = new Map<string, Value | undefined>();
     this.moduleEnvs.set(module, env);
     const frame: Frame = { module, env, returns: [], stack: [] };
-    for (const statement of module.statements) this.statement(frame, statement);
+    for (const statement of module.statements) {
+      // Module-level `if`/`try` bodies are read as straight-line code; a mutation there may not happen.
+      const maybe = mayNotRun(statement, module.root);
+      if (maybe) this.uncertain++;
+      try {
+        this.statement(frame, statement);
+      } finally {
+        if (maybe) this.uncertain--;
+      }
+    }
   }
 
   runFunction(symbol: Symbol, args: Array<Value | undefined> = [], kwargs = new Map<string, Value | undefined>(), stack: string[] = []): Value | undefined {
@@ -369,7 +393,178 @@ class ArgparseState {
     };
     const body = entry.def.childForFieldName('body');
     if (body) this.block(frame, body);
+    // A name declared `global` and bound here was bound in this frame: the module's is unknown now.
+    const moduleEnv = this.moduleEnvs.get(symbol.module);
+    for (const name of globalNames(entry.def)) if (frame.env.has(name) && moduleEnv?.has(name)) moduleEnv.set(name, undefined);
     return frame.returns.find((v) => v !== undefined);
+  }
+
+  /** False when {@link runFunction} would refuse `symbol` (recursion, or {@link MAX_CALL_DEPTH}). */
+  private canRun(symbol: Symbol, stack: string[]): boolean {
+    return symbol.module.functions.has(symbol.name) && !stack.includes(symbolKey(symbol)) && stack.length < MAX_CALL_DEPTH;
+  }
+
+  /** Marks a list or dict as changed in a way not followed (see {@link poisoned}); other values are left alone. */
+  private poison(value: Value | undefined): void {
+    if (value?.kind === 'list' || value?.kind === 'dict') this.poisoned.add(value);
+  }
+
+  /** The container a subscript or attribute target writes into (`d` of `d["a"]["b"]`, of `d.x`), if known. */
+  private receiverValue(frame: Frame, target: Node): Value | undefined {
+    const n = unparen(target);
+    const inner = n.type === 'subscript' ? n.childForFieldName('value') : n.type === 'attribute' ? n.childForFieldName('object') : null;
+    if (!inner) return undefined;
+    // `d["a"]["b"] = 1` changes `d["a"]`, which `d` holds: both are changed.
+    const outer = unparen(inner).type === 'subscript' || unparen(inner).type === 'attribute' ? this.receiverValue(frame, inner) : undefined;
+    this.poison(outer);
+    return this.evaluate(frame, inner);
+  }
+
+  /**
+   * A method that may change a known list or dict: `append`, `extend`, `insert` (lists) and
+   * `update` (dicts) are applied when the call certainly runs once with known arguments and the
+   * result stays within the size caps; any other method, or those in a branch or loop that may run
+   * zero or several times, makes the container unknown.
+   */
+  private mutate(target: Extract<Value, { kind: 'list' | 'dict' }>, method: string, read: { positional: Array<Value | undefined>; kwargs: Map<string, Value | undefined>; unknown: boolean }): void {
+    const args = read.positional;
+    const certain = this.uncertain === 0 && !read.unknown && !this.literal;
+    if (certain && target.kind === 'list' && read.kwargs.size === 0) {
+      if (method === 'append' && args.length === 1 && target.items.length < EVAL_LIMITS.listLength && this.budget.allocate(1)) {
+        target.items.push(args[0]);
+        return;
+      }
+      const more = args[0];
+      if (method === 'extend' && args.length === 1 && more?.kind === 'list' && more.items.length + target.items.length <= EVAL_LIMITS.listLength && this.budget.allocate(more.items.length)) {
+        target.items.push(...more.items);
+        return;
+      }
+      const at = args[0];
+      if (method === 'insert' && args.length === 2 && at?.kind === 'const' && typeof at.value === 'number' && Number.isInteger(at.value)
+        && target.items.length < EVAL_LIMITS.listLength && this.budget.allocate(1)) {
+        const n = target.items.length;
+        const index = at.value < 0 ? Math.max(0, n + at.value) : Math.min(n, at.value);
+        target.items.splice(index, 0, args[1]);
+        return;
+      }
+    }
+    if (certain && target.kind === 'dict' && method === 'update' && args.length <= 1) {
+      const from = args[0];
+      if (args.length === 0 || from?.kind === 'dict') {
+        for (const [k, key] of from?.kind === 'dict' ? from.keys : []) {
+          target.keys.set(k, key);
+          target.values.set(k, from!.kind === 'dict' ? from!.values.get(k) : undefined);
+        }
+        for (const [name, value] of read.kwargs) {
+          const key: ConstValue = { kind: 'const', value: name };
+          target.keys.set(dictKey(key), key);
+          target.values.set(dictKey(key), value);
+        }
+        return;
+      }
+    }
+    this.poison(target);
+  }
+
+  /**
+   * What a repository function's body may do to module-level names, read from its syntax (not
+   * run): lists and dicts it may mutate (`G.append(…)`, `G[k] = …`, `del G[k]`, through the
+   * repository functions it calls, up to {@link MAX_CALL_DEPTH} deep), names it rebinds (`global
+   * G`), and whether it may mutate an object passed to it. Memoised; a cycle adds nothing.
+   */
+  private effectsOf(symbol: Symbol, depth = 0): Effects {
+    const key = symbolKey(symbol);
+    const known = this.effects.get(key);
+    if (known) return known;
+    const effects: Effects = { mutated: [], rebound: [], mutatesParams: false };
+    this.effects.set(key, effects); // a cycle sees what is found so far
+    const def = symbol.module.functions.get(symbol.name)?.def;
+    if (!def || depth >= MAX_CALL_DEPTH) return effects;
+    const module = symbol.module;
+    const local = module.info.functions.get(symbol.name)?.localBindings;
+    const globals = new Set(globalNames(def));
+    const params = new Set(parameterNames(def));
+    const locals = new Set([...assignedNames(def), ...params].filter((n) => !globals.has(n)));
+    const seen = new Set<string>();
+    const add = (list: Symbol[], s: Symbol | undefined): void => {
+      if (s && !seen.has(`${list === effects.mutated ? 'm' : 'r'}:${symbolKey(s)}`)) {
+        seen.add(`${list === effects.mutated ? 'm' : 'r'}:${symbolKey(s)}`);
+        list.push(s);
+      }
+    };
+    /** The module-level name a receiver (`G`, `G["a"]`, `mod.G.x`) designates, or that it mutates a parameter. */
+    const mutates = (receiver: Node): void => {
+      const chain = receiverChain(receiver);
+      if (!chain) return;
+      const head = chain[0]!;
+      if (params.has(head) && !globals.has(head)) effects.mutatesParams = true;
+      if (locals.has(head)) return;
+      add(effects.mutated, this.ctx.symbol(module, chain, local) ?? this.ctx.symbol(module, [head], local));
+    };
+    const body = def.childForFieldName('body');
+    const stack: Node[] = body ? [body] : [];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      switch (node.type) {
+        case 'call': {
+          const fn = node.childForFieldName('function');
+          const dotted = fn ? dottedName(fn) : undefined;
+          const callee = dotted ? this.ctx.symbol(module, dotted, local) : undefined;
+          if (callee && callee.module.functions.has(callee.name)) {
+            const inner = this.effectsOf(callee, depth + 1);
+            for (const s of inner.mutated) add(effects.mutated, s);
+            for (const s of inner.rebound) add(effects.rebound, s);
+            const list = node.childForFieldName('arguments');
+            if (inner.mutatesParams && list) {
+              for (const arg of namedChildren(list)) {
+                const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg.type.endsWith('splat') ? namedChildren(arg)[0] : arg;
+                if (value) mutates(value);
+              }
+            }
+          } else if (fn?.type === 'attribute') {
+            const method = fn.childForFieldName('attribute')?.text ?? '';
+            const object = fn.childForFieldName('object');
+            if (object && !PURE_DATA_METHODS.has(method)) mutates(object);
+          }
+          break;
+        }
+        case 'assignment':
+        case 'augmented_assignment': {
+          const left = node.childForFieldName('left');
+          const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
+          for (const target of targets) {
+            if (target.type === 'identifier') {
+              if (globals.has(target.text)) {
+                add(effects.rebound, this.ctx.symbol(module, [target.text], local));
+                if (node.type === 'augmented_assignment') add(effects.mutated, this.ctx.symbol(module, [target.text], local));
+              }
+            } else if (target.type === 'subscript' || target.type === 'attribute') mutates(target);
+          }
+          break;
+        }
+        case 'delete_statement':
+          for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) {
+            if (target.type === 'identifier') {
+              if (globals.has(target.text)) add(effects.rebound, this.ctx.symbol(module, [target.text], local));
+            } else mutates(target);
+          }
+          break;
+        default:
+          break;
+      }
+      for (const child of namedChildren(node)) stack.push(child);
+    }
+    return effects;
+  }
+
+  /** Applies a function's {@link Effects} when it is called but not run: what it may mutate or rebind is unknown from here on. */
+  private applyEffects(effects: Effects, args: Array<Value | undefined>): void {
+    for (const s of effects.mutated) this.poison(this.moduleEnvs.get(s.module)?.get(s.name));
+    for (const s of effects.rebound) {
+      const env = this.moduleEnvs.get(s.module);
+      if (env?.has(s.name)) env.set(s.name, undefined);
+    }
+    if (effects.mutatesParams) for (const arg of args) this.poison(arg);
   }
 
   /**
@@ -434,7 +629,11 @@ class ArgparseState {
             const right = expr.childForFieldName('right');
             if (right) this.evaluate(frame, right);
             const left = expr.childForFieldName('left');
-            if (left?.type === 'identifier') frame.env.set(left.text, undefined);
+            // `xs += […]` extends a list in place (every name bound to it sees the change); `d[k] += 1` mutates `d`.
+            if (left?.type === 'identifier') {
+              this.poison(this.evaluate(frame, left));
+              frame.env.set(left.text, undefined);
+            } else if (left) this.poison(this.receiverValue(frame, left));
           } else this.evaluate(frame, expr);
         }
         return undefined;
@@ -443,6 +642,13 @@ class ArgparseState {
         frame.returns.push(value ? this.evaluate(frame, value) : undefined);
         return 'return';
       }
+      case 'delete_statement':
+        // `del xs[0]`, `del d[k]`: the container changes in a way not followed; `del x` unbinds `x`.
+        for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) {
+          if (target.type === 'identifier') frame.env.set(target.text, undefined);
+          else this.poison(this.receiverValue(frame, target));
+        }
+        return undefined;
       case 'continue_statement':
         return 'continue';
       case 'break_statement':
@@ -546,8 +752,13 @@ class ArgparseState {
   private unknownTrips(frame: Frame, node: Node): void {
     const names = assignedNames(node);
     for (const name of names) frame.env.set(name, undefined);
-    for (const child of namedChildren(node)) {
-      if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
+    this.uncertain++;
+    try {
+      for (const child of namedChildren(node)) {
+        if (child.type === 'block' || CONTAINERS.has(child.type)) this.block(frame, child);
+      }
+    } finally {
+      this.uncertain--;
     }
     for (const name of names) frame.env.set(name, undefined);
   }
@@ -578,7 +789,12 @@ class ArgparseState {
       if (truth) return this.block(frame, branch.body);
     }
     if (known) return undefined;
-    for (const branch of branches) this.block(frame, branch.body); // unknown condition: every branch, no signals
+    this.uncertain++;
+    try {
+      for (const branch of branches) this.block(frame, branch.body); // unknown condition: every branch, no signals
+    } finally {
+      this.uncertain--;
+    }
     return undefined;
   }
 
@@ -617,7 +833,7 @@ class ArgparseState {
       if (container?.kind === 'dict' && key?.kind === 'const') {
         container.keys.set(dictKey(key), key);
         container.values.set(dictKey(key), value);
-      }
+      } else this.poison(container); // `xs[i] = …`, `d[unknown] = …`: not followed
     } else if (left) {
       // `a, b = …` unpacks a known sequence; `vars(parser)["x"] = …` and `parser.x = …` rebind nothing.
       this.bind(frame, left, value);
@@ -659,7 +875,8 @@ class ArgparseState {
     if (this.depth >= MAX_EVAL_DEPTH || !this.tick(frame, node)) return undefined;
     this.depth++;
     try {
-      return this.evaluateNode(frame, node);
+      const value = this.evaluateNode(frame, node);
+      return value !== undefined && this.poisoned.has(value) ? undefined : value;
     } finally {
       this.depth--;
     }
@@ -879,6 +1096,10 @@ class ArgparseState {
         if (member?.kind === 'lambda' || member?.kind === 'function') return this.invokeMember(frame, node, target, member);
         return undefined;
       }
+      if (target && (target.kind === 'dict' || target.kind === 'list') && !PURE_DATA_METHODS.has(method)) {
+        this.mutate(target, method, this.readArgs(frame, node));
+        return undefined;
+      }
       if (target && (target.kind === 'const' || target.kind === 'dict' || target.kind === 'list')) {
         const read = this.readArgs(frame, node);
         if (read.unknown) return undefined;
@@ -945,7 +1166,11 @@ class ArgparseState {
       || this.returnsParser(symbol, c.callee, raw.localBindings)) ?? false;
     // A helper called with known values only (`_value_flag("resume", "resume_from_cache", …)`).
     const literalHelper = !this.literal && !read.unknown && values.length > 0 && values.every((v) => v !== undefined) && this.isSmall(symbol);
-    if (!passesObject && !createsParsers && !literalHelper) return undefined;
+    if ((!passesObject && !createsParsers && !literalHelper) || !this.canRun(symbol, frame.stack)) {
+      // Not run: what its body may do to module-level lists and dicts (and to those passed to it) is unknown.
+      this.applyEffects(this.effectsOf(symbol), values);
+      return undefined;
+    }
     return this.runFunction(symbol, read.positional, read.kwargs, frame.stack);
   }
 
@@ -1493,6 +1718,68 @@ function assignedNames(loop: Node): string[] {
   return [...names];
 }
 
+/** Methods of a list or dict that change nothing (any other may: the container is then unknown, or the change applied). */
+const PURE_DATA_METHODS = new Set(['get', 'items', 'keys', 'values', 'copy', 'index', 'count', '__contains__', '__len__', '__getitem__']);
+
+/** What a function's body may do to module-level names (see `ArgparseState.effectsOf`). */
+interface Effects {
+  /** Module-level names whose list or dict it may mutate. */
+  mutated: Symbol[];
+  /** Module-level names it declares `global` and binds or deletes. */
+  rebound: Symbol[];
+  /** True when it may mutate an object passed to it (a method or subscript write on a parameter). */
+  mutatesParams: boolean;
+}
+
+/** True when a module-level statement sits in an `if`/`elif`/`else` branch or an `except` clause (read as straight-line code, it may not run). */
+function mayNotRun(statement: Node, root: Node): boolean {
+  for (let n = statement.parent; n && n.id !== root.id; n = n.parent) {
+    if (n.type === 'if_statement' || n.type === 'else_clause' || n.type === 'except_clause' || n.type === 'except_group_clause') return true;
+  }
+  return false;
+}
+
+/** Names a function declares `global` (in its own body, not nested functions'). */
+function globalNames(def: Node): string[] {
+  const names: string[] = [];
+  const body = def.childForFieldName('body');
+  const stack: Node[] = body ? [body] : [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'function_definition' || node.type === 'class_definition' || node.type === 'lambda') continue;
+    if (node.type === 'global_statement') {
+      for (const name of namedChildren(node)) if (name.type === 'identifier') names.push(name.text);
+      continue;
+    }
+    for (const child of namedChildren(node)) stack.push(child);
+  }
+  return names;
+}
+
+/** A function's parameter names (`a`, `b=1`, `c: int`, `*args`, `**kw`). */
+function parameterNames(def: Node): string[] {
+  const parameters = def.childForFieldName('parameters');
+  const names: string[] = [];
+  for (const param of parameters ? namedChildren(parameters) : []) {
+    const name = param.type === 'identifier' ? param : param.childForFieldName('name') ?? namedChildren(param)[0];
+    if (name?.type === 'identifier') names.push(name.text);
+  }
+  return names;
+}
+
+/** The name chain a written-to receiver starts from: `G` of `G["a"][0]`, `mod.G` of `mod.G.items`… (undefined for a call's result). */
+function receiverChain(node: Node): string[] | undefined {
+  let n = unparen(node);
+  for (let i = 0; i < 1000; i++) {
+    const dotted = dottedName(n);
+    if (dotted) return dotted;
+    const inner = n.type === 'subscript' ? n.childForFieldName('value') : n.type === 'attribute' ? n.childForFieldName('object') : null;
+    if (!inner) return undefined;
+    n = unparen(inner);
+  }
+  return undefined;
+}
+
 /** Builtins the evaluator computes on known values (unless the module defines the name). */
 const BUILTINS = new Set(['len', 'list', 'tuple', 'sorted', 'str', 'dict']);
 
@@ -1508,7 +1795,7 @@ function builtin(name: string, args: Array<Value | undefined>): Value | undefine
     case 'list':
     case 'tuple': {
       const items = iterate(a);
-      return items ? { kind: 'list', items } : undefined;
+      return items ? { kind: 'list', items: [...items] } : undefined; // a new list: mutating it leaves `a` alone
     }
     case 'sorted': {
       const items = iterate(a);

@@ -26,6 +26,8 @@ const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword
 export const MAX_BASE_DEPTH = 64;
 /** How many config types may be being built inside one another (a chain read from its far end) before a base is left unread. */
 const MAX_BUILD_NESTING = 500;
+/** How many plain aliases (`type A = B`) one type reference is followed through to the config type it names. */
+const MAX_ALIAS_CHAIN = 64;
 
 /** Qualified name in the model's TypeScript form: `<file>#<TypeName>`. */
 export function qualify(file: string, name: string): string {
@@ -125,6 +127,7 @@ export class Analysis implements ConfigAnalysis {
     const owner: Owner = { name: decl.name, qualifiedName: qualify(module.file, decl.name), kind, module };
     let shape: Shape | undefined;
     let nameNode: ts.Node;
+    let aliasOf: string | undefined;
     switch (decl.kind) {
       case 'interface': {
         shape = { fields: new Map(), bases: [] };
@@ -152,7 +155,17 @@ export class Analysis implements ConfigAnalysis {
           ts.isIntersectionTypeNode(type) ||
           (ts.isTypeReferenceNode(type) && this.isUtility(module, type) && type.typeArguments !== undefined) ||
           (ts.isTypeReferenceNode(type) && this.wrapsInline(module, type));
-        if (!objectLike) return null;
+        if (!objectLike) {
+          // `type Config = Base` (also through more aliases and imports): the type it names, under
+          // this name too, so that a config entry may name the alias (#33 sweep D11).
+          const target = ts.isTypeReferenceNode(type) ? this.configTarget(module, type) : undefined;
+          // `type Options = z.infer<typeof Options>` names its own schema: that one is the config type.
+          if (!target || target.fields.length === 0 || target.qualifiedName === owner.qualifiedName) return null;
+          aliasOf = target.qualifiedName;
+          shape = { fields: new Map(target.fields.map((f) => [f.name, f])), bases: [target.qualifiedName], depth: this.depths.get(target.qualifiedName) ?? 0, ...(target.unreadFields ? { cut: target.unreadFields } : {}) };
+          nameNode = decl.node.name;
+          break;
+        }
         shape = this.shapeOfType(module, type, owner);
         nameNode = decl.node.name;
         break;
@@ -180,6 +193,7 @@ export class Analysis implements ConfigAnalysis {
       fields: [...shape.fields.values()],
       location: locationOf(module.file, module.sf, nameNode),
       ...(shape.cut ? { unreadFields: shape.cut } : {}),
+      ...(aliasOf !== undefined ? { aliasOf } : {}),
     };
   }
 
@@ -306,7 +320,8 @@ export class Analysis implements ConfigAnalysis {
    * `z.output`, `z.TypeOf`). `undefined` when it names no config type with fields.
    */
   configTarget(module: ModuleInfo, ref: ts.TypeReferenceNode | ts.ExpressionWithTypeArguments, seen = new Set<ts.Node>()): ConfigClass | undefined {
-    if (seen.has(ref)) return undefined;
+    // A chain of aliases is followed at most MAX_ALIAS_CHAIN names deep (a cycle stops at once).
+    if (seen.has(ref) || seen.size >= MAX_ALIAS_CHAIN) return undefined;
     seen.add(ref);
     const zodTarget = ts.isTypeReferenceNode(ref) ? zodInferTarget(this, module, ref) : undefined;
     if (zodTarget) return zodTarget;
@@ -314,7 +329,9 @@ export class Analysis implements ConfigAnalysis {
     const resolved = name ? this.resolver.resolve(module, name, 'types') : undefined;
     if (resolved?.kind !== 'declaration') return undefined;
     const config = this.configOrPending(resolved.module, resolved.decl);
-    if (config) return config.fields.length > 0 || this.inProgress.has(resolved.decl) ? config : undefined;
+    // An alias of a config type stands for that type wherever it is used (its fields' owner).
+    const target = config?.aliasOf !== undefined ? (this.byQualifiedName(config.aliasOf) ?? config) : config;
+    if (target) return target.fields.length > 0 || this.inProgress.has(resolved.decl) ? target : undefined;
     if (resolved.decl.kind === 'type-alias') {
       const aliased = skipParens(resolved.decl.node.type);
       if (ts.isTypeReferenceNode(aliased)) return this.configTarget(resolved.module, aliased, seen);
