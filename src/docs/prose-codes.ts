@@ -118,7 +118,9 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
     const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
     const before = flag ? precedingSentence(list, i) : '';
-    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), ...(before !== '' ? { before } : {}), ...(envName !== undefined ? { envName } : {}), location: locationOf(file, t.node) });
+    // `` The `--x` flag was introduced in Node.js ``: the words after "flag" may name its program.
+    const after = flag && /^\s*(?:flag|option|switch)\b/i.test(following) ? following.slice(0, 300) : '';
+    out.push({ code, name, explained, flag, prefix, ...(introduced ? { introduced } : {}), ...(before !== '' ? { before } : {}), ...(after !== '' ? { after } : {}), ...(envName !== undefined ? { envName } : {}), location: locationOf(file, t.node) });
   }
 }
 

@@ -5,7 +5,8 @@
  * the page names the same one, or the project has a single command. Only flag-shaped code spans
  * (`--x`) count, never bare words; names the page's reference documents (a list item
  * `` - `--x`: … ``, its nested example) are left to the reference rules. A flag is another
- * program's when its sentence names that program last before it (`` the Node.js `--disable-warning` ``),
+ * program's when its sentence names that program last before it (`` the Node.js `--disable-warning` ``)
+ * or, naming it a flag, only after it (`` The `--experimental-strip-types` flag was introduced in Node.js ``),
  * or when its sentence names no program and its section (heading and paragraphs above it) names
  * another program but never the command (giget's "Git Clone Provider": `` sparse checkout with
  * `--filter=blob:none` `` after "the local `git` command").
@@ -98,6 +99,10 @@ function aboutOtherProgram(doc: DocFile, code: ProseCode, commands: readonly Com
   const inSentence = programsIn(code.before ?? '', ours);
   const last = inSentence[inSentence.length - 1];
   if (last) return !last.ours;
+  // `` The `--experimental-strip-types` flag was introduced in Node.js v22.6.0 ``: the flag's
+  // sentence goes on to name the program it belongs to, and not the command.
+  const named = programsIn(code.after ?? '', ours);
+  if (named.length > 0) return named.every((p) => !p.ours);
   const line = code.location.line;
   // The section: from the nearest heading above the flag.
   let heading: DocFile['headings'][number] | undefined;
@@ -107,6 +112,6 @@ function aboutOtherProgram(doc: DocFile, code: ProseCode, commands: readonly Com
   }
   const from = heading?.location.line ?? 0;
   const texts = [heading?.text ?? '', ...(doc.paragraphs ?? []).filter((p) => p.line > from && p.line <= line).map((p) => p.text)];
-  const named = texts.flatMap((t) => programsIn(t, ours));
-  return named.length > 0 && named.every((p) => !p.ours);
+  const sectionNamed = texts.flatMap((t) => programsIn(t, ours));
+  return sectionNamed.length > 0 && sectionNamed.every((p) => !p.ours);
 }

@@ -906,6 +906,12 @@ export interface ProseCode {
    * Node.js ``): which program the sentence is about. Set only for flags, when not empty.
    */
   before?: string;
+  /**
+   * For a flag named as one (`` The `--experimental-strip-types` flag was introduced in Node.js
+   * v22.6.0 ``): the rest of its sentence after `flag`/`option`, which may name the program it
+   * belongs to. Set only then.
+   */
+  after?: string;
   /** The prefix as written: `--`, `-`, `+`, `++`, `~`, or `''` for a bare name. */
   prefix: string;
   /**
