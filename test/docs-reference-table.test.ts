@@ -139,6 +139,11 @@ describe('default phrases', () => {
     // "is:" with or without a blank: the colon is no part of the value.
     ['Set the default QA model; the default is:gpt-5.', ['gpt-5'], 'gpt-5'],
     ['The default is: https://api.openai.com/v1/chat/completions', [], 'https://api.openai.com/v1/chat/completions'],
+    // ctcache's env table: "(default `x`)" with no colon, when the code span fills the parenthesis.
+    ['namespace to store objects in Redis (default /ctcache)', ['/ctcache'], '/ctcache'],
+    ['Socket connect timeout, seconds, parsed as float [default 0.1]', ['0.1'], '0.1'],
+    ['Uses the (default profile) unless set.', [], undefined],
+    ['(default /a when b)', ['/a'], undefined],
   ])('%j → %j', (text, codes, value) => {
     expect(defaultFromDescription(text, codes)).toBe(value);
   });

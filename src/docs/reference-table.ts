@@ -166,15 +166,27 @@ export const NO_VALUE: ReadonlySet<string> = new Set(['', '-', '—', '–', 'n/
 /** "Default: x", "Defaults to x", "default value is x", "(default: x)", "default = x". */
 const DEFAULT_PHRASE_RE = /\bdefault(?:s| value)?\s*(?::|=|\bis\b\s*:?|\bto\b)\s*/i;
 
+/** "(default `x`)", "[default `x`]": the word right after an opening bracket, then a blank. */
+const BARE_DEFAULT_RE = /[([]\s*default\s+/i;
+
 /**
- * Finds a documented default in a description: the value after a default phrase. When an inline
+ * Finds a documented default in a description: the value after a default phrase (or, with no
+ * colon, `(default `x`)` when a code span of the cell is the whole parenthesis). When an inline
  * code span of the cell starts right there, its text is the value (so `1.0` or `a b` stay whole);
  * else a quoted value (`[default: "project"]` → `"project"`), else the next word, trailing
  * `.`/`,`/`)`/`]`/`;` removed (`(default: 4)` → `4`).
  */
 export function defaultFromDescription(text: string, codes: readonly string[]): string | undefined {
   const m = DEFAULT_PHRASE_RE.exec(text);
-  if (!m) return undefined;
+  if (!m) {
+    // `(default `/ctcache`)`, `[default `0.1`]`: a parenthesised "default" and a code span, no colon.
+    const bare = BARE_DEFAULT_RE.exec(text);
+    if (!bare) return undefined;
+    const rest = text.slice(bare.index + bare[0].length);
+    let best: string | undefined;
+    for (const c of codes) if (c !== '' && rest.startsWith(c) && /^\s*[)\]]/.test(rest.slice(c.length)) && (best === undefined || c.length > best.length)) best = c;
+    return best;
+  }
   const rest = text.slice(m.index + m[0].length);
   let best: string | undefined;
   for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
