@@ -270,10 +270,12 @@ export interface DocumentedElsewhere {
    * `group-page`: a nested group (`server`) whose keys (`server.host`) are rows of a page beside the reference;
    * `env-prose`: an environment variable a sentence of a user's page names as one (`` you can use
    * the `BUILD_SANDBOX` environment variable … to build the image ``, issue #31);
+   * `env-comment`: an environment variable an example line sets with a comment saying what it does
+   * (`export SANDBOX_SET_UID_GID=true   # Force host UID/GID`);
    * `former-name`: a variable a page of the env reference names as another's former name
    * (`previously named PAPERLESS_TRASH_DIR`, `renamed from APP_X`, `formerly APP_X`).
    */
-  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page' | 'env-prose' | 'former-name';
+  how: 'delegated' | 'same-page' | 'linked' | 'class-page' | 'cli-flag' | 'same-folder' | 'group-page' | 'env-prose' | 'former-name' | 'env-comment';
 }
 
 /**
@@ -282,6 +284,8 @@ export interface DocumentedElsewhere {
  * inline code or not.
  */
 const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:named|called|known\s+as)?|[Rr]enamed\s+from|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+/** After an assignment, a shell or YAML comment of two words at least: `X=true   # Force host UID/GID`. */
+const EXPLAINING_COMMENT = /=\S*\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/][^\n]*$/;
 /** Largest reference page scanned for former names. */
 const MAX_FORMER_NAME_SCAN = 2_000_000;
 
@@ -531,6 +535,19 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
     for (const doc of model.docs) {
       if (doc.historical || doc.contributor || doc.partial) continue;
       for (const code of doc.proseCodes ?? []) if (code.envName) add([code.envName], { file: doc.file, line: code.location.line, how: 'env-prose' });
+      // `export SANDBOX_SET_UID_GID=true   # Force host UID/GID`: an example line that says what
+      // setting the variable does, in a comment of two words at least, explains it.
+      const usages = doc.envUsages ?? [];
+      if (usages.length === 0) continue;
+      const text = model.source?.(doc.file);
+      if (text === undefined || text.length > MAX_FORMER_NAME_SCAN) continue;
+      let lines: string[] | undefined;
+      for (const u of usages) {
+        lines ??= text.split('\n');
+        const line = lines[u.location.line - 1] ?? '';
+        const at = line.indexOf(u.name);
+        if (at >= 0 && EXPLAINING_COMMENT.test(line.slice(at))) add([u.name], { file: doc.file, line: u.location.line, how: 'env-comment' });
+      }
     }
     // A former name the env reference gives for a variable ("This setting was previously named
     // PAPERLESS_TRASH_DIR."): the deprecated spelling the code still reads is explained there.
