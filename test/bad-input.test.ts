@@ -243,6 +243,10 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #17 item 7: a committed cache entry, baseline or config that is a device or a huge file.
   'baseline-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, '.docdrift-baseline.json')),
   'config-dev-zero': (dir) => symlinkSync('/dev/zero', path.join(dir, 'docdrift.config.json')),
+  // #33 fresh sweep defect 6: baselines of 50,000 entries (6 MB: 778 MB of memory before) and of
+  // 34,000 (4 MB, under the cap: 567 MB before, every entry stale).
+  'baseline-huge': (dir) => writeBaseline(dir, 50_000),
+  'baseline-many-entries': (dir) => writeBaseline(dir, 34_000),
   'cache-dev-zero': (dir) => {
     mkdirSync(path.join(dir, '.docdrift-cache'));
     symlinkSync('/dev/zero', path.join(dir, '.docdrift-cache', `run-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.json`));
@@ -321,6 +325,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     chmodSync(file, 0o000);
   },
 };
+
+/** Writes .docdrift-baseline.json with `n` entries that match no finding (each one stale). */
+function writeBaseline(dir: string, n: number): void {
+  const entries = Array.from({ length: n }, (_, i) => ({ file: `README${i}.md`, ruleId: 'example-param-undocumented', command: 'tool', subject: `s${i}`, count: 1 }));
+  writeFileSync(path.join(dir, '.docdrift-baseline.json'), JSON.stringify({ version: 1, entries }));
+}
 
 /** Writes docs/<name> (a.md): `body`, then a shell block running `tool` with a misspelled parameter. */
 function memoryPage(dir: string, body: string, name = 'a.md'): void {
