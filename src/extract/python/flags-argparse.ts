@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
+  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, MAX_MODULE_COMMANDS, moduleCommandsCut, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
   type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
 } from './flags-common.js';
 import {
@@ -62,6 +62,8 @@ interface Parser {
   fields: Map<string, string>;
   /** The first `add_argument` whose names docdrift could not compute (see {@link FlagCommand.unreadFlags}). */
   unread?: UnreadFlags;
+  /** Some of its `add_parser` calls were not read (its file passed {@link MAX_MODULE_COMMANDS}): its sub-commands are not all known. */
+  subcommandsCut?: boolean;
 }
 
 /** The arguments of a call through a `functools.partial`: the bound ones, then the call's own (keywords override, as Python's `partial` does). */
@@ -206,7 +208,7 @@ export function extractArgparse(ctx: FlagContext, diagnostics: InputDiagnostic[]
       if (module) follow({ module, name });
     }
   }
-  diagnostics.push(...state.budgetNotes());
+  diagnostics.push(...state.budgetNotes(), ...state.cutNotes());
   return state.commands();
 }
 
@@ -246,6 +248,14 @@ class ArgparseState {
   /** Current nesting of `evaluate` and `statement` (bounded by {@link MAX_EVAL_DEPTH}). */
   private depth = 0;
   private readonly parserClasses = new Map<string, boolean>();
+  /** Sub-parsers made per file (bounded by {@link MAX_MODULE_COMMANDS}), and the warning of each file past it. */
+  private readonly subParsersMade = new Map<FlagModule, number>();
+  private readonly cutModules = new Map<FlagModule, InputDiagnostic>();
+
+  /** One `parse-error` warning per file whose sub-parsers passed {@link MAX_MODULE_COMMANDS}. */
+  cutNotes(): InputDiagnostic[] {
+    return [...this.cutModules.values()];
+  }
 
   constructor(private readonly ctx: FlagContext) {}
 
@@ -1198,6 +1208,15 @@ class ArgparseState {
     const key = `${parent.key}>${frame.module.info.file}:${node.startIndex}${computed ? `:${name}` : ''}`;
     let parser = this.parsers.get(key);
     if (!parser) {
+      // Sub-parsers per file are bounded: past the cap the parent's other sub-commands are unknown.
+      const file = frame.module;
+      const made = this.subParsersMade.get(file) ?? 0;
+      if (made >= MAX_MODULE_COMMANDS) {
+        parent.subcommandsCut = true;
+        if (!this.cutModules.has(file)) this.cutModules.set(file, moduleCommandsCut(file, node, 'argparse'));
+        return undefined;
+      }
+      this.subParsersMade.set(file, made + 1);
       const aliasesNode = args.keywords.get('aliases');
       let aliases = readChoices(aliasesNode);
       if (!aliases && aliasesNode) aliases = constStrings(this.evaluate(frame, aliasesNode));
@@ -1398,6 +1417,7 @@ class ArgparseState {
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
           ...(parser.paramsCut || parser.unread || parser.passesRest ? { passesUnknownFlags: true } : {}),
           ...(parser.unread ? { unreadFlags: parser.unread } : {}),
+          ...(parser.subcommandsCut ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a module of more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} argparse sub-commands` } : {}),
         });
       }
     }
