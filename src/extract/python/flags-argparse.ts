@@ -686,6 +686,8 @@ class ArgparseState {
       case 'tuple':
       case 'set':
       case 'expression_list': {
+        // Counted before any child is read (a 100,000-item literal: #33 fresh sweep defect 8).
+        if (n.namedChildCount > EVAL_LIMITS.listLength) return undefined;
         const items = namedChildren(n);
         return items.length > EVAL_LIMITS.listLength ? undefined : this.sized({ kind: 'list', items: items.map((item) => this.evaluate(frame, item)) });
       }
@@ -716,6 +718,7 @@ class ArgparseState {
       case 'unary_operator':
         return literalConst(n);
       case 'dictionary': {
+        if (n.namedChildCount > EVAL_LIMITS.listLength) return undefined;
         const dict: Value = { kind: 'dict', keys: new Map(), values: new Map() };
         for (const pair of namedChildren(n)) {
           if (pair.type !== 'pair') return undefined; // `**other`: not all keys known
