@@ -205,6 +205,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nHELP = ${list}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n` +
       `    parser.add_argument("--seed", default=${list}, help=HELP)\n    parser.add_argument("--name", default="run")\n    parser.parse_args()\n`);
   },
+  // #33 fresh sweep defect 9: an oclif CLI of 2,000 command files with 50 flags each (3.6 MB of TypeScript: 916 MB before).
+  'ts-oclif-many-files': (dir) => {
+    mkdirSync(path.join(dir, 'src/commands'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tsapp', bin: { tsapp: 'bin/run.js' }, oclif: { bin: 'tsapp', commands: './dist/commands' } }));
+    const flags = Array.from({ length: 50 }, (_, j) => `    f${j}: Flags.string({ description: 'f', default: '${j}' }),`).join('\n');
+    for (let i = 0; i < 2000; i++) {
+      writeFileSync(path.join(dir, `src/commands/c${i}.ts`), `import { Command, Flags } from '@oclif/core';\nexport default class C${i} extends Command {\n  static flags = {\n${flags}\n  };\n  async run() {}\n}\n`);
+    }
+  },
   // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
   'budget-twenty-slow-documents': (dir) => {
     for (let i = 0; i < 20; i++) {

@@ -116,6 +116,13 @@ function sourcePaths(path: string, dir: string): string[] {
 }
 
 /**
+ * Command files read per oclif commands folder (in path order): past it one warning names the
+ * folder and the cap, and the program's other commands are unknown. 2,000 command files of 50
+ * flags each took 916 MB (#33 fresh sweep defect 9); the cap of Python modules' commands.
+ */
+export const MAX_OCLIF_COMMANDS = 1000;
+
+/**
  * Folder prefixes (`src/commands/`, `dist/commands/`) where the oclif packages among
  * `packageJsons` keep their command files, and the files their `explicit`/`single` targets may be:
  * the sources to read for oclif programs, whatever they import.
@@ -167,16 +174,21 @@ export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, Mo
     if (settings.bin === undefined) continue;
     const root = newNode('oclif', settings.location, { name: settings.bin, program: true });
     root.parsed = true;
-    let classes = commandClasses(ev, modules, settings, diagnostics);
+    const cut = new Set<OclifSettings>();
+    let classes = commandClasses(ev, modules, settings, diagnostics, cut);
     if (!classes) continue;
     // A plugin that is a workspace package of the repository (its own package.json with an `oclif`
     // object) adds its commands; others (`@oclif/plugin-help`, `-plugins`, `-autocomplete`, from
     // npm) make commands docdrift does not read.
     for (const plugin of settings.plugins) {
       const local = byName.get(plugin);
-      const pluginClasses = local && local !== settings ? commandClasses(ev, modules, local, diagnostics) : undefined;
+      const pluginClasses = local && local !== settings ? commandClasses(ev, modules, local, diagnostics, cut) : undefined;
       if (pluginClasses) classes = [...classes, ...pluginClasses.filter((c) => !classes!.some((k) => k.id === c.id))];
       else root.dynamicSubcommands = true;
+    }
+    if (cut.size > 0) {
+      root.dynamicSubcommands = true;
+      root.dynamicSubcommandsBy = `an oclif commands folder of more than ${MAX_OCLIF_COMMANDS.toLocaleString('en-US')} command files`;
     }
     // Shortest ids first, so that a topic's own command (`deploy/index.ts`) is there before its children.
     classes.sort((a, b) => a.id.split(':').length - b.id.split(':').length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -215,7 +227,7 @@ export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, Mo
 }
 
 /** The command classes of one oclif package with their ids; undefined (with a warning) when none can be found. */
-function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, s: OclifSettings, diagnostics: InputDiagnostic[]): Array<{ id: string; cls: ts.ClassLikeDeclaration; file: string }> | undefined {
+function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, s: OclifSettings, diagnostics: InputDiagnostic[], cut?: Set<OclifSettings>): Array<{ id: string; cls: ts.ClassLikeDeclaration; file: string }> | undefined {
   const warn = (message: string): void => {
     diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${s.packageJson}:${s.location.line}: ${message}`, location: s.location });
   };
@@ -229,6 +241,12 @@ function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleIn
     }
     for (const file of files.sort()) {
       if (!file.startsWith(`${folder}/`) || !SOURCE_FILE.test(file) || NOT_COMMAND_FILE.test(file)) continue;
+      if (out.length >= MAX_OCLIF_COMMANDS) {
+        const total = files.filter((f) => f.startsWith(`${folder}/`) && SOURCE_FILE.test(f) && !NOT_COMMAND_FILE.test(f)).length;
+        warn(`oclif commands folder \`${folder}\` holds ${total.toLocaleString('en-US')} command files; only the first ${MAX_OCLIF_COMMANDS.toLocaleString('en-US')} commands are read, the others are unknown`);
+        cut?.add(s);
+        break;
+      }
       const module = modules.get(file) as ModuleInfo;
       const cls = commandClassOf(ev, module);
       if (!cls) continue;

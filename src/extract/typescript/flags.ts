@@ -1,5 +1,6 @@
 /** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty, cac, sade and meow definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
+import type { ParsedFiles } from './syntax.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
 
@@ -150,6 +151,7 @@ export async function extractTypeScriptFlags(
   sources: { file: string; text: string }[],
   workspaces?: ReadonlyMap<string, string>,
   packageJsons?: ReadonlyArray<{ file: string; text: string }>,
+  parsed?: ParsedFiles,
 ): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
@@ -157,5 +159,5 @@ export async function extractTypeScriptFlags(
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources, workspaces, packageJsons);
+  return runFlagExtraction(sources, workspaces, packageJsons, parsed);
 }

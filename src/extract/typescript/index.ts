@@ -1,5 +1,6 @@
 /** TypeScript extraction: config types (interfaces, classes, object type aliases, zod object schemas) with their fields, and which config type each package.json bin uses. */
 import type { TypeScriptExtraction, TypeScriptSource } from './types.js';
+import type { ParsedFiles } from './syntax.js';
 
 export type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 
@@ -67,6 +68,7 @@ export async function extractTypeScript(
   sources: TypeScriptSource[],
   packageJson?: { file: string; text: string } | ReadonlyArray<{ file: string; text: string }>,
   binSources?: ReadonlyMap<string, string>,
+  parsed?: ParsedFiles,
 ): Promise<TypeScriptExtraction> {
   // ts-morph costs ~0.45 s to import: load it on first use, so runs without TypeScript skip it.
   implementation ??= import('./extract.js').catch((error: unknown) => {
@@ -74,5 +76,5 @@ export async function extractTypeScript(
     throw error;
   });
   const { runExtraction } = await implementation;
-  return runExtraction(sources, packageJson, binSources);
+  return runExtraction(sources, packageJson, binSources, parsed);
 }
