@@ -37,7 +37,7 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScriptFlags} in `flags.ts`. */
-export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map(), packageJsons: readonly PackageJsonText[] = [], parsed?: ParsedFiles): FlagExtraction {
+export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map(), packageJsons: readonly PackageJsonText[] = [], parsed?: ParsedFiles, oclifTotals?: ReadonlyMap<string, number>): FlagExtraction {
   const diagnostics: InputDiagnostic[] = [];
   const modules = new Map<string, ModuleInfo>();
   const bySourceFile = new Map<ts.SourceFile, ModuleInfo>();
@@ -66,7 +66,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   const roots = evaluator.nodes.filter(isProgram);
   for (const root of roots) if (root.framework === 'cac') finishCacProgram(evaluator, root);
   for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
-  roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics));
+  roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics, oclifTotals));
   for (const module of modules.values()) roots.push(...clipanionPrograms(evaluator, module), ...cittyPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];

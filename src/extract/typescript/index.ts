@@ -62,6 +62,7 @@ let implementation: Promise<typeof import('./extract.js')> | undefined;
  * @param packageJson The package.json file(s) whose `bin` entries to map (paths relative to each one's directory; workspace packages too).
  * @param binSources Declared bin path (project-relative) → the source file its program starts in, when found outside the
  *   sources' own mapping (a shim's target, a JavaScript program; see `findBinPrograms`).
+ * @param parsed syntax trees of this run, shared with the CLI-flag extractor (each file parsed once)
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
 export async function extractTypeScript(
