@@ -482,7 +482,8 @@ function* chunkedCaptures(query: Query, root: Node): Generator<QueryCapture> {
     i++;
     while (i < count && end - start < CAPTURE_CHUNK) end = root.child(i++)!.endIndex;
     // A node touching a cut (a comment right after a statement) could be given to both runs: each keeps its own.
-    for (const capture of query.captures(root, { startIndex: start, endIndex: end })) {
+    // The query's range is in bytes of the UTF-16 text web-tree-sitter parses: two per code unit of `startIndex`.
+    for (const capture of query.captures(root, { startIndex: start * 2, endIndex: end * 2 })) {
       if (capture.node.startIndex >= start && capture.node.startIndex < end) yield capture;
     }
   }
