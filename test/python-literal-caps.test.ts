@@ -41,3 +41,21 @@ describe('Python literal caps', () => {
     long.done();
   });
 });
+
+describe('the module scan reads a large module in runs of statements', () => {
+  it('finds every function\'s calls and every string key past the first 64 KB, with non-ASCII text before them', async () => {
+    const { scanModule } = await import('../src/extract/python/scan.js');
+    const parser = await getPythonParser();
+    const filler = Array.from({ length: 6000 }, (_, i) => `v${i} = "é😀 ${'x'.repeat(20)}"  # ü\n`).join('');
+    const functions = Array.from({ length: 50 }, (_, i) => `def f${i}(cfg):\n    Config${i}.model_validate(cfg)\n    return cfg.get("key_${i}")\n`).join('');
+    const text = `${filler}${functions}`;
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024);
+    const tree = parser.parse(text)!;
+    const info = scanModule('m.py', 'm', tree);
+    for (let i = 0; i < 50; i++) {
+      expect(info.functions.get(`f${i}`)!.calls.map((c) => c.callee.join('.'))).toEqual([`Config${i}.model_validate`, 'cfg.get']);
+      expect(info.stringKeys.has(`key_${i}`)).toBe(true);
+    }
+    tree.delete();
+  });
+});
