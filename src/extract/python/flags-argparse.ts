@@ -113,6 +113,9 @@ interface Frame {
   stack: string[];
 }
 
+/** argparse parser methods whose arguments matter only when the parser is known. */
+const PARSER_METHODS: ReadonlySet<string> = new Set(['add_argument', 'add_argument_group', 'add_mutually_exclusive_group', 'set_defaults', 'add_subparsers', 'add_parser']);
+
 /** How control leaves a block whose conditions were all known: `continue`, `break`, `return`. */
 type Signal = 'continue' | 'break' | 'return' | undefined;
 
@@ -643,6 +646,14 @@ class ArgparseState {
     return left?.type === 'identifier' ? frame.env.get(left.text) : undefined;
   }
 
+  /** True when `name` is a variable of the frame (or its closures) whose value is unknown. */
+  private unknownLocal(frame: Frame, name: string): boolean {
+    for (let f: Frame | undefined = frame; f; f = f.parent) {
+      if (f.env.has(name)) return f.env.get(name) === undefined;
+    }
+    return false;
+  }
+
   private lookup(frame: Frame, name: string): Value | undefined {
     for (let f: Frame | undefined = frame; f; f = f.parent) {
       if (f.env.has(name)) return f.env.get(name);
@@ -887,6 +898,9 @@ class ArgparseState {
       const method = fn.childForFieldName('attribute')?.text ?? '';
       const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
       if (target && isParserValue(target)) return this.method(frame, node, target, method, args);
+      // A parser method on a local whose value is unknown (a sub-parser past the module's cap,
+      // #33 fresh sweep defect 7): its arguments add nothing, so they are not evaluated.
+      if (!target && PARSER_METHODS.has(method) && objectNode?.type === 'identifier' && this.unknownLocal(frame, objectNode.text)) return undefined;
       if (target?.kind === 'object') {
         const member = target.fields.get(method);
         if (member?.kind === 'lambda' || member?.kind === 'function') return this.invokeMember(frame, node, target, member);
