@@ -183,6 +183,37 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const lines = Array.from({ length: 5000 }, (_, i) => `  other c${i} ${options}\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
   },
+  // #33 fresh sweep defect 7: click sub-commands of 10 options each (5,000 of them, 2.4 MB: 650 MB
+  // before, 468 MB after; 3,000 here, to keep a margin on a loaded machine), and a typer app of
+  // 1,500 commands; argparse sub-parsers of 10 arguments (5,000: 570 MB before, 463 MB after).
+  'python-click-many-commands': (dir) => {
+    const options = Array.from({ length: 10 }, (_, j) => `@click.option("--o${j}", default=${j}, help="h")\n`).join('');
+    const commands = Array.from({ length: 3000 }, (_, i) => `@main.command()\n${options}def c${i}(**kw):\n    pass\n`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import click\n@click.group()\ndef main():\n    pass\n${commands}`);
+    const typer = Array.from({ length: 1500 }, (_, i) => `@app.command()\ndef t${i}(seed: int = 0):\n    pass\n`).join('');
+    writeFileSync(path.join(dir, 'tool/other.py'), `import typer\napp = typer.Typer()\n${typer}`);
+  },
+  'python-argparse-many-commands': (dir) => {
+    const commands = Array.from({ length: 3000 }, (_, i) =>
+      `    q = s.add_parser("c${i}")\n${Array.from({ length: 10 }, (_, j) => `    q.add_argument("--o${j}", default=${j}, help="h")\n`).join('')}`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    s = p.add_subparsers()\n${commands}    p.parse_args()\n`);
+  },
+  // #33 fresh sweep defect 8: a 1 MB entry module whose flag default and help constant are
+  // 100,000-element list literals (605 MB before).
+  'python-big-literal': (dir) => {
+    const list = `[${Array(100_000).fill('"a"').join(', ')}]`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nHELP = ${list}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n` +
+      `    parser.add_argument("--seed", default=${list}, help=HELP)\n    parser.add_argument("--name", default="run")\n    parser.parse_args()\n`);
+  },
+  // #33 fresh sweep defect 9: an oclif CLI of 2,000 command files with 50 flags each (3.6 MB of TypeScript: 916 MB before).
+  'ts-oclif-many-files': (dir) => {
+    mkdirSync(path.join(dir, 'src/commands'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tsapp', bin: { tsapp: 'bin/run.js' }, oclif: { bin: 'tsapp', commands: './dist/commands' } }));
+    const flags = Array.from({ length: 50 }, (_, j) => `    f${j}: Flags.string({ description: 'f', default: '${j}' }),`).join('\n');
+    for (let i = 0; i < 2000; i++) {
+      writeFileSync(path.join(dir, `src/commands/c${i}.ts`), `import { Command, Flags } from '@oclif/core';\nexport default class C${i} extends Command {\n  static flags = {\n${flags}\n  };\n  async run() {}\n}\n`);
+    }
+  },
   // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
   'budget-twenty-slow-documents': (dir) => {
     for (let i = 0; i < 20; i++) {
@@ -253,6 +284,10 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const open = '{"a": {"type": "object", "properties": '.repeat(3000);
     writeFileSync(path.join(dir, 'schemas/s.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "title": "S", "type": "object", "properties": ${open}{}${'}}'.repeat(3000)}}`);
   },
+  // #33 fresh sweep defect 6: baselines of 50,000 entries (6 MB: 778 MB of memory before) and of
+  // 34,000 (4 MB, under the cap: 567 MB before, every entry stale).
+  'baseline-huge': (dir) => writeBaseline(dir, 50_000),
+  'baseline-many-entries': (dir) => writeBaseline(dir, 34_000),
   'cache-dev-zero': (dir) => {
     mkdirSync(path.join(dir, '.docdrift-cache'));
     symlinkSync('/dev/zero', path.join(dir, '.docdrift-cache', `run-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.json`));
@@ -331,6 +366,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     chmodSync(file, 0o000);
   },
 };
+
+/** Writes .docdrift-baseline.json with `n` entries that match no finding (each one stale). */
+function writeBaseline(dir: string, n: number): void {
+  const entries = Array.from({ length: n }, (_, i) => ({ file: `README${i}.md`, ruleId: 'example-param-undocumented', command: 'tool', subject: `s${i}`, count: 1 }));
+  writeFileSync(path.join(dir, '.docdrift-baseline.json'), JSON.stringify({ version: 1, entries }));
+}
 
 /** Writes docs/<name> (a.md): `body`, then a shell block running `tool` with a misspelled parameter. */
 function memoryPage(dir: string, body: string, name = 'a.md'): void {

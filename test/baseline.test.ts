@@ -8,7 +8,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BaselineError, finishBaseline, loadBaseline, parseBaseline, serializeBaseline } from '../src/engine/baseline.js';
+import { BaselineError, finishBaseline, loadBaseline, MAX_BASELINE_BYTES, parseBaseline, serializeBaseline } from '../src/engine/baseline.js';
+import type { DriftMessage } from '../src/model/rule.js';
 import type { AtomicFs } from '../src/engine/write.js';
 import { CLI_BIN } from './helpers.js';
 
@@ -289,5 +290,19 @@ describe('writing the baseline safely (issue #17)', () => {
     expect(() => finishBaseline([], loaded, full)).toThrow(new BaselineError(`cannot write the baseline ${BASELINE}: ENOSPC.`));
     expect(readFileSync(path.join(dir, BASELINE), 'utf8')).toBe(old);
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  // #33 fresh sweep defect 6: baselines are read up to 4 MB, so none larger is written.
+  it('refuses to write a baseline over the 4 MB read limit (the old file stays), and rewrites an oversized one whole', () => {
+    const dir = copyExample();
+    const big = `${serializeBaseline([])}${' '.repeat(MAX_BASELINE_BYTES)}`;
+    writeFileSync(path.join(dir, BASELINE), big);
+    expect(() => loadBaseline({ root: dir, cwd: dir, write: false, paths: [], staleSeverity: 'warn' })).toThrow(/cannot read the baseline \.docdrift-baseline\.json: EFBIG \(4\.0 MB, over the 4\.0 MB limit\)/);
+    // Written whole, the oversized file need not be read.
+    const loaded = loadBaseline({ root: dir, cwd: dir, write: true, paths: [], staleSeverity: 'warn' });
+    const messages = Array.from({ length: 40_000 }, (_, i) => ({ ruleId: 'example-param-unknown', file: 'README.md', reason: 'r', data: { command: 'tool', name: `parameter_${i}` } }) as unknown as DriftMessage);
+    expect(() => finishBaseline(messages, loaded)).toThrow(/cannot write the baseline \.docdrift-baseline\.json: its 40,000 entries take 4\.\d MB, over the 4 MB limit/);
+    expect(readFileSync(path.join(dir, BASELINE), 'utf8')).toBe(big);
+    expect(finishBaseline(messages.slice(0, 100), loaded).notice).toContain('wrote 100 baseline entries');
   });
 });

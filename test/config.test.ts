@@ -693,6 +693,28 @@ describe('globs that leave the project root', () => {
     expect(error.message).toContain('leaves the project root');
   });
 
+  // #33 fresh sweep defect 5: fast-glob expands braces into one pattern each (2^30: a V8 heap abort).
+  it.each([
+    ['docs', { docs: [`docs/${'{a,b}'.repeat(30)}.md`] }, 'docs[0]', 'expands to more than 1,000 patterns'],
+    ['ignore', { ignore: ['x/**', `${'{1..10}'.repeat(4)}/**`] }, 'ignore[1]', 'expands to more than 1,000 patterns'],
+    ['sources', { sources: ['**/*.py', `**/{${Array.from({ length: 1001 }, (_, i) => `m${i}`).join(',')}}.py`] }, 'sources[1]', 'expands to more than 1,000 patterns'],
+    ['all globs together', { sources: Array(20).fill(`**/${'{a,b}'.repeat(9)}.py`) }, 'sources[19]', 'past 10,000 patterns in all'],
+  ])('a glob whose brace groups multiply past the cap is refused before globbing (%s)', (_name, config, key, text) => {
+    const root = project({ 'docdrift.config.json': JSON.stringify(config) });
+    const started = Date.now();
+    const error = configError(() => loadConfig(root));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(error.key).toBe(key);
+    expect(error.message).toContain(text);
+    expect(error.message).toContain('docdrift.config.json');
+  });
+
+  it('globs with a few brace groups, escaped braces or a lone {x} are fine', () => {
+    const globs = ['**/*.{md,mdx}', `docs/${'{a,b}'.repeat(9)}.md`, `docs/${'\\{a,b\\}'.repeat(30)}.md`, `docs/${'{a}'.repeat(30)}.md`];
+    const root = project({ 'docdrift.config.json': JSON.stringify({ docs: globs }) });
+    expect(loadConfig(root).config.docs).toEqual(globs);
+  });
+
   it('globs with ".." inside a name, or "**", are fine', () => {
     const root = project({ 'docdrift.config.json': JSON.stringify({ sources: ['src/**/*.py', 'a..b/*.py'], docs: ['docs/**/x..md'] }) });
     expect(loadConfig(root).config.sources).toEqual(['src/**/*.py', 'a..b/*.py']);

@@ -1,6 +1,7 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
+import { checkGlobExpansion, MAX_BRACE_ALTERNATIVES, MAX_EXPANDED_PATTERNS } from '../shared/globs.js';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
@@ -909,6 +910,24 @@ function validate(source: Source, raw: unknown, knownRuleIds?: string[]): Docdri
         [key, i],
       );
     });
+  }
+  // Brace groups multiply before globby walks (fast-glob expands them into one pattern each):
+  // `{a,b}` thirty times in a 170-byte config aborted V8 out of heap (#33 fresh sweep defect 5).
+  const globs = GLOB_KEYS.flatMap((key) => (result.data[key] ?? []).map((pattern, i) => ({ key, i, pattern })));
+  const tooMany = checkGlobExpansion(globs.map((g) => g.pattern));
+  if (tooMany) {
+    const { key, i, pattern } = globs[tooMany.index]!;
+    const shown = pattern.length > 80 ? `${pattern.slice(0, 77)}…` : pattern;
+    throw fail(
+      {
+        problem: `a glob in "${key}" ${tooMany.problem}`,
+        got: JSON.stringify(shown),
+        expected: `globs whose brace groups expand to at most ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns each and ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} in all`,
+        example: renderExample(source, { [key]: [key === 'sources' ? '**/*.{py,ts}' : key === 'ignore' ? 'examples/**' : 'docs/**/*.{md,mdx}'] }),
+        note: 'a wildcard (`*`, `**`) matches what many alternatives list, without multiplying them.',
+      },
+      [key, i],
+    );
   }
   return normaliseConfig(result.data);
 }

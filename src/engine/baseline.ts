@@ -4,9 +4,9 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { writeFileSync } from 'node:fs';
-import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
+import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 import { compareStrings } from '../shared/strings.js';
 import { baselineEntryStale } from './engine-rules.js';
@@ -58,7 +58,15 @@ const entrySchema = z.strictObject({
   subject: z.string(),
   count: z.int().min(1),
 });
-const baselineSchema = z.strictObject({ version: z.literal(BASELINE_VERSION), entries: z.array(entrySchema) });
+/** The file's outer shape; each entry is checked on its own with {@link entrySchema} (no second copy of the whole list). */
+const baselineShell = z.strictObject({ version: z.literal(BASELINE_VERSION), entries: z.array(z.unknown()) });
+
+/**
+ * Largest baseline file read: 4 MiB, as the config (about 30,000 entries). A 50,000-entry
+ * baseline (6 MB) took 778 MB of memory and a 200,000-entry one 17.6 s and 2.8 GB before the
+ * cap (#33 fresh sweep defect 6); a project with that much known drift has no use for a baseline.
+ */
+export const MAX_BASELINE_BYTES = 4 * 1024 * 1024;
 
 /** `entries[3].count` from a zod issue path. */
 function keyPath(parts: ReadonlyArray<PropertyKey>): string {
@@ -94,28 +102,39 @@ export function parseBaseline(text: string, displayPath: string): LocatedEntry[]
     }
     throw new BaselineError(`${displayPath}${where}: the baseline is not valid JSON (${message}). Fix it, or delete it and run \`docdrift --write-baseline\`.`);
   }
-  const parsed = baselineSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new BaselineError(
-      `${displayPath}: ${keyPath(issue.path)}: ${issue.message}. A baseline is ` +
+  const fail = (path: ReadonlyArray<PropertyKey>, message: string): BaselineError =>
+    new BaselineError(
+      `${displayPath}: ${keyPath(path)}: ${message}. A baseline is ` +
         `{"version": ${BASELINE_VERSION}, "entries": [{"file": "README.md", "ruleId": "example-param-undocumented", "command": "tool", "subject": "resume", "count": 1}]} ` +
         '(docs/baseline.md); rewrite it with `docdrift --write-baseline`.',
     );
+  const shell = baselineShell.safeParse(raw);
+  if (!shell.success) {
+    const issue = shell.error.issues[0]!;
+    throw fail(issue.path, issue.message);
   }
-  // Lines of the entries, for stale-entry reports: JSON is YAML 1.2, so the yaml parser gives ranges.
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
-  const entriesNode = isMap(doc.contents) ? doc.contents.get('entries', true) : undefined;
-  const items = isSeq(entriesNode) ? entriesNode.items : [];
+  // Lines of the entries, for stale-entry reports, from one streaming pass of jsonc-parser (the
+  // yaml CST of a 6 MB baseline was most of its 778 MB): the first line of each object at
+  // `entries[i]`, in file order. A key given twice (`entries` twice) is read as JSON.parse reads it, the last.
+  const lines: number[] = [];
+  visit(text, {
+    onObjectBegin: (_offset, _length, startLine, _startCharacter, pathSupplier) => {
+      const at = pathSupplier();
+      if (at.length === 2 && at[0] === 'entries' && typeof at[1] === 'number') lines[at[1]] = startLine + 1;
+    },
+  });
   const merged = new Map<string, LocatedEntry>();
-  parsed.data.entries.forEach((e, i) => {
-    const range = (items[i] as { range?: [number, number, number] } | undefined)?.range;
-    const line = range ? lines.linePos(range[0]).line : 1;
+  shell.data.entries.forEach((item, i) => {
+    const parsed = entrySchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw fail(['entries', i, ...issue.path], issue.message);
+    }
+    const e = parsed.data;
     const key = [e.ruleId, e.file, e.command, e.subject].join('|');
     const seen = merged.get(key);
     if (seen) seen.count += e.count;
-    else merged.set(key, { ...e, line });
+    else merged.set(key, { ...e, line: lines[i] ?? 1 });
   });
   return [...merged.values()];
 }
@@ -267,7 +286,7 @@ export interface LoadedBaseline {
  * `--baseline` (resolved from `cwd`; it must exist unless writing), or `.docdrift-baseline.json`
  * in the root when it exists.
  *
- * @throws {BaselineError} when the file cannot be read or is malformed.
+ * @throws {BaselineError} when the file cannot be read (over {@link MAX_BASELINE_BYTES}: `EFBIG`, unless it is about to be rewritten whole) or is malformed.
  */
 export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
@@ -278,17 +297,20 @@ export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   if (request.write) refuseLinkedTarget(request.root, file);
   let text: string;
   try {
-    // A regular file of at most 64 MB (a committed link to /dev/zero must not hang the run), BOM stripped.
+    // A regular file of at most 4 MB (a committed link to /dev/zero must not hang the run), BOM stripped.
     // A path inside the project must stay inside it with every link followed, as the config's
     // (`.docdrift-baseline.json -> /etc/passwd` was read and its first line echoed in the JSON
     // error: sweep15 D8); a file outside named by its own path with --baseline is the user's choice.
-    text = stripBom(escapesRoot(rel) ? readRegularFile(file) : readProjectFile(request.root, file, { maxBytes: MAX_READ_BYTES }));
+    text = stripBom(escapesRoot(rel) ? readRegularFile(file, { maxBytes: MAX_BASELINE_BYTES }) : readProjectFile(request.root, file, { maxBytes: MAX_BASELINE_BYTES }));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
+    // Rewritten whole, an oversized baseline need not be read (with paths, its other entries would be kept: it must).
+    if (code === 'EFBIG' && request.write && request.paths.length === 0) return { request, file, shown, inScope };
     throw new BaselineError(
       `cannot read the baseline ${shown}: ${readErrorText(error)}${code === 'EOUTSIDE' ? '; it is not read' : ''}.` +
-        (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : ''),
+        (code === 'ENOENT' ? ' Create it with `docdrift --write-baseline`.' : '') +
+        (code === 'EFBIG' ? ' A baseline that large hides more drift than it should: fix some of it, or turn off the rules that report most of it.' : ''),
     );
   }
   return { request, file, shown, inScope, entries: parseBaseline(text, shown) };
@@ -323,7 +345,7 @@ export interface BaselineRun extends BaselineOutcome {
  * truncated one; a symlink or non-regular file at the path inside the root is refused.
  *
  * @param fs file-system calls of the atomic write (tests inject failures).
- * @throws {BaselineError} when the file cannot be written.
+ * @throws {BaselineError} when the file cannot be written, or would be over {@link MAX_BASELINE_BYTES} (the old file is kept).
  */
 export function finishBaseline(messages: readonly DriftMessage[], loaded: LoadedBaseline, fs?: AtomicFs): BaselineRun {
   const { request, file, shown, inScope } = loaded;
@@ -334,8 +356,16 @@ export function finishBaseline(messages: readonly DriftMessage[], loaded: Loaded
   const others = request.paths.length > 0 ? (loaded.entries ?? []).filter((e) => !inScope(e.file)) : [];
   const entries = [...others.map(({ line: _line, ...e }) => e), ...buildBaseline(messages)];
   refuseLinkedTarget(request.root, file);
+  const text = serializeBaseline(entries);
+  // A baseline the next run could not read is not written (the old file stays).
+  if (Buffer.byteLength(text) > MAX_BASELINE_BYTES) {
+    throw new BaselineError(
+      `cannot write the baseline ${shown}: its ${entries.length.toLocaleString('en-US')} entries take ${(Buffer.byteLength(text) / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_BASELINE_BYTES / (1024 * 1024)} MB limit for a baseline. ` +
+        'A baseline that large hides more drift than it should: fix some of it, or turn off the rules that report most of it.',
+    );
+  }
   try {
-    writeFileAtomic(file, serializeBaseline(entries), { fs });
+    writeFileAtomic(file, text, { fs });
   } catch (error) {
     throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }

@@ -10,6 +10,7 @@ import type { InputDiagnostic, ConfigClass, UnreadProgram } from '../model/types
 import { firstCliLibraryUse } from '../extract/cli-libraries.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
+import type { ParsedFiles } from '../extract/typescript/syntax.js';
 
 /** A source that may define a CLI: it names yargs, commander, `parseArgs`, yargs-parser, or imports/requires arg, mri or minimist. */
 const USES_PARSER = /\b(yargs|commander|parseArgs|yargs-parser)\b|(?:from\s*|require\(\s*)['"](?:arg|mri|minimist)['"]/;
@@ -50,10 +51,15 @@ export async function typeScriptFacts(
   // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
   const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
   const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read);
-  const allSources = [...tsSources, ...programs.javascript];
+  // Command files of an oclif folder past its cap are not parsed at all (#33 fresh sweep defect 9).
+  const { oclifCommandFolders, trimOclifFolders } = await import('../extract/typescript/flags-oclif.js');
+  const oclifTotals = new Map<string, number>();
+  const allSources = trimOclifFolders([...tsSources, ...programs.javascript], oclifCommandFolders(packageJsons), oclifTotals);
   const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
   const { extractTypeScript } = await import('../extract/typescript/index.js');
-  const ts = await extractTypeScript(allSources, packageJsons, binSources);
+  // Each file is parsed once for both extractors (config types here, CLI flags below).
+  const parsed: ParsedFiles = new Map();
+  const ts = await extractTypeScript(allSources, packageJsons, binSources, parsed);
   diagnostics.push(...ts.diagnostics);
   const facts: TypeScriptFacts = { classes: ts.classes, binConfigs: [...ts.binConfigs].map(([bin, configs]) => [`bin:${bin}`, configs]), flagCommands: [], sourceCount: allSources.length };
   if (ts.binConfigsBuilt.size > 0) facts.binConfigsBuilt = [...ts.binConfigsBuilt].map((bin) => `bin:${bin}`);
@@ -62,7 +68,6 @@ export async function typeScriptFacts(
   // The command modules a yargs `.commandDir()` loads are imported by nobody: their folders are added,
   // as are the oclif command folders package.json files name.
   const { withCommandDirs } = await import('../extract/typescript/command-dirs.js');
-  const { oclifCommandFolders } = await import('../extract/typescript/flags-oclif.js');
   const oclifFolders = oclifCommandFolders(packageJsons);
   const flagFiles = withCommandDirs(
     new Set(
@@ -77,7 +82,7 @@ export async function typeScriptFacts(
   if (flagSources.length > 0 && programs.bins.length > 0) {
     const { extractTypeScriptFlags } = await import('../extract/typescript/flags.js');
     const { binFlagCommands } = await import('../extract/typescript/flags-bins.js');
-    const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons), packageJsons);
+    const tsFlags = await extractTypeScriptFlags(flagSources, workspacePackages(packageJsons), packageJsons, parsed, oclifTotals);
     // Both extractors parse a program's files: a file they both fail on (nested past what the
     // parser takes, a syntax error) is said once, not twice.
     const said = new Set(ts.diagnostics.map(diagnosticKey));

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
+  boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, MAX_MODULE_COMMANDS, moduleCommandsCut, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
   type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
 } from './flags-common.js';
 import {
@@ -62,6 +62,8 @@ interface Parser {
   fields: Map<string, string>;
   /** The first `add_argument` whose names docdrift could not compute (see {@link FlagCommand.unreadFlags}). */
   unread?: UnreadFlags;
+  /** Some of its `add_parser` calls were not read (its file passed {@link MAX_MODULE_COMMANDS}): its sub-commands are not all known. */
+  subcommandsCut?: boolean;
 }
 
 /** The arguments of a call through a `functools.partial`: the bound ones, then the call's own (keywords override, as Python's `partial` does). */
@@ -110,6 +112,9 @@ interface Frame {
   /** Functions on the call stack, to stop recursion. */
   stack: string[];
 }
+
+/** argparse parser methods whose arguments matter only when the parser is known. */
+const PARSER_METHODS: ReadonlySet<string> = new Set(['add_argument', 'add_argument_group', 'add_mutually_exclusive_group', 'set_defaults', 'add_subparsers', 'add_parser']);
 
 /** How control leaves a block whose conditions were all known: `continue`, `break`, `return`. */
 type Signal = 'continue' | 'break' | 'return' | undefined;
@@ -210,7 +215,7 @@ export function extractArgparse(ctx: FlagContext, diagnostics: InputDiagnostic[]
       if (module) follow({ module, name });
     }
   }
-  diagnostics.push(...state.budgetNotes());
+  diagnostics.push(...state.budgetNotes(), ...state.cutNotes());
   return state.commands();
 }
 
@@ -261,6 +266,14 @@ class ArgparseState {
   private uncertain = 0;
   /** What each repository function's body may do to module-level names ({@link effectsOf}), by `module:name`. */
   private readonly effects = new Map<string, Effects>();
+  /** Sub-parsers made per file (bounded by {@link MAX_MODULE_COMMANDS}), and the warning of each file past it. */
+  private readonly subParsersMade = new Map<FlagModule, number>();
+  private readonly cutModules = new Map<FlagModule, InputDiagnostic>();
+
+  /** One `parse-error` warning per file whose sub-parsers passed {@link MAX_MODULE_COMMANDS}. */
+  cutNotes(): InputDiagnostic[] {
+    return [...this.cutModules.values()];
+  }
 
   constructor(private readonly ctx: FlagContext) {}
 
@@ -849,6 +862,14 @@ class ArgparseState {
     return left?.type === 'identifier' ? frame.env.get(left.text) : undefined;
   }
 
+  /** True when `name` is a variable of the frame (or its closures) whose value is unknown. */
+  private unknownLocal(frame: Frame, name: string): boolean {
+    for (let f: Frame | undefined = frame; f; f = f.parent) {
+      if (f.env.has(name)) return f.env.get(name) === undefined;
+    }
+    return false;
+  }
+
   private lookup(frame: Frame, name: string): Value | undefined {
     for (let f: Frame | undefined = frame; f; f = f.parent) {
       if (f.env.has(name)) return f.env.get(name);
@@ -893,6 +914,8 @@ class ArgparseState {
       case 'tuple':
       case 'set':
       case 'expression_list': {
+        // Counted before any child is read (a 100,000-item literal: #33 fresh sweep defect 8).
+        if (n.namedChildCount > EVAL_LIMITS.listLength) return undefined;
         const items = namedChildren(n);
         return items.length > EVAL_LIMITS.listLength ? undefined : this.sized({ kind: 'list', items: items.map((item) => this.evaluate(frame, item)) });
       }
@@ -923,6 +946,7 @@ class ArgparseState {
       case 'unary_operator':
         return literalConst(n);
       case 'dictionary': {
+        if (n.namedChildCount > EVAL_LIMITS.listLength) return undefined;
         const dict: Value = { kind: 'dict', keys: new Map(), values: new Map() };
         for (const pair of namedChildren(n)) {
           if (pair.type !== 'pair') return undefined; // `**other`: not all keys known
@@ -1091,6 +1115,9 @@ class ArgparseState {
       const method = fn.childForFieldName('attribute')?.text ?? '';
       const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
       if (target && isParserValue(target)) return this.method(frame, node, target, method, args);
+      // A parser method on a local whose value is unknown (a sub-parser past the module's cap,
+      // #33 fresh sweep defect 7): its arguments add nothing, so they are not evaluated.
+      if (!target && PARSER_METHODS.has(method) && objectNode?.type === 'identifier' && this.unknownLocal(frame, objectNode.text)) return undefined;
       if (target?.kind === 'object') {
         const member = target.fields.get(method);
         if (member?.kind === 'lambda' || member?.kind === 'function') return this.invokeMember(frame, node, target, member);
@@ -1423,6 +1450,15 @@ class ArgparseState {
     const key = `${parent.key}>${frame.module.info.file}:${node.startIndex}${computed ? `:${name}` : ''}`;
     let parser = this.parsers.get(key);
     if (!parser) {
+      // Sub-parsers per file are bounded: past the cap the parent's other sub-commands are unknown.
+      const file = frame.module;
+      const made = this.subParsersMade.get(file) ?? 0;
+      if (made >= MAX_MODULE_COMMANDS) {
+        parent.subcommandsCut = true;
+        if (!this.cutModules.has(file)) this.cutModules.set(file, moduleCommandsCut(file, node, 'argparse'));
+        return undefined;
+      }
+      this.subParsersMade.set(file, made + 1);
       const aliasesNode = args.keywords.get('aliases');
       let aliases = readChoices(aliasesNode);
       if (!aliases && aliasesNode) aliases = constStrings(this.evaluate(frame, aliasesNode));
@@ -1623,6 +1659,7 @@ class ArgparseState {
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
           ...(parser.paramsCut || parser.unread || parser.passesRest ? { passesUnknownFlags: true } : {}),
           ...(parser.unread ? { unreadFlags: parser.unread } : {}),
+          ...(parser.subcommandsCut ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a module of more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} argparse sub-commands` } : {}),
         });
       }
     }

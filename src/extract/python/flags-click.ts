@@ -1,9 +1,9 @@
 /** click flags: `@click.command()`/`@click.group()` functions, their `@click.option`/`@click.argument` decorators, and sub-commands attached with `@group.command()` or `group.add_command(…)`. */
 import type { Node } from 'web-tree-sitter';
-import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
   bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
-  MAX_ATTACHED_PROGRAM_COMMANDS, MAX_COMMANDS_PER_PROGRAM, stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
+  MAX_ATTACHED_PROGRAM_COMMANDS, MAX_COMMANDS_PER_PROGRAM, MAX_MODULE_COMMANDS, moduleCommandsCut, stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
@@ -53,6 +53,8 @@ interface ClickCommand {
    * `get_command` computes them, a `CommandCollection` over sources docdrift cannot follow).
    */
   dynamic?: boolean;
+  /** Its module has more than {@link MAX_MODULE_COMMANDS} commands, the others not read: it may have sub-commands among them. */
+  cut?: boolean;
   /** `cls=` group class whose `list_commands`/`get_command` merge other groups: those groups (resolved after reading). */
   mergedFrom?: Symbol[];
   /** `mergedFrom` are a `CommandCollection`'s sources: one that is no group read here makes the group dynamic. */
@@ -117,16 +119,30 @@ export function clickCommandName(functionName: string): string {
  * a list built at run time, `params=make_params()`) mark the command `unreadFlags` (it takes
  * flags docdrift does not know), with the place and the construct.
  *
+ * A module's first {@link MAX_MODULE_COMMANDS} commands are read: past them a `parse-error` warning
+ * in `diagnostics` names the file and the cap, and the module's groups are marked as having
+ * sub-commands docdrift does not know.
+ *
  * Not read: `help_option`, class-based commands (a `Command` subclass overriding `get_params`),
  * where passed-on flags are parsed again. `version_option` adds click's version flag,
  * hidden (see `BUILT_IN_FLAGS.click`).
  */
-export function extractClick(ctx: FlagContext): FlagCommand[] {
+export function extractClick(ctx: FlagContext, diagnostics: InputDiagnostic[] = []): FlagCommand[] {
   const commands = new Map<string, ClickCommand>();
   for (const module of ctx.modules.values()) {
+    const read: ClickCommand[] = [];
     for (const [name, { def, decorators }] of module.functions) {
+      if (decorators.length === 0) continue;
       const command = readCommand(ctx, module, name, def, decorators);
-      if (command) commands.set(symbolKey(command.symbol), command);
+      if (!command) continue;
+      if (read.length >= MAX_MODULE_COMMANDS) {
+        // The rest of the module is not read: its groups may have sub-commands among them.
+        diagnostics.push(moduleCommandsCut(module, decorators[0]!, 'click'));
+        for (const c of read) if (c.isGroup) c.dynamic = c.cut = true;
+        break;
+      }
+      read.push(command);
+      commands.set(symbolKey(command.symbol), command);
     }
   }
   readObjects(ctx, commands);
@@ -223,7 +239,7 @@ export function extractClick(ctx: FlagContext): FlagCommand[] {
       const defaults = command.defaultCommand !== undefined && command.children.some((c) => c.name === command.defaultCommand)
         ? { defaultSubcommand: command.defaultCommand } : {};
       const passes = command.passesUnknownFlags ? { passesUnknownFlags: true } : {};
-      const dynamic = command.dynamic || cut ? { dynamicSubcommands: true } : {};
+      const dynamic = command.dynamic || cut ? { dynamicSubcommands: true, ...(command.cut ? { dynamicSubcommandsBy: `a module of more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} click commands` } : {}) } : {};
       const unread = command.unreadFlags ? { unreadFlags: command.unreadFlags } : {};
       const shown = { ...(command.hidden && path.length > 0 ? { hidden: true } : {}), ...(command.deprecated && path.length > 0 ? { deprecated: true } : {}) };
       for (const target of targets) out.push({ path, target, params, location: command.location, ...defaults, ...passes, ...dynamic, ...unread, ...shown });

@@ -1,6 +1,6 @@
 /** Shared ground for the CLI flag extractors: parsed modules with their tree nodes, name resolution to module-level objects, call arguments as nodes, flag spellings. */
 import type { Node } from 'web-tree-sitter';
-import type { DefaultValue, ParamSpec, SourceLocation } from '../../model/types.js';
+import type { DefaultValue, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
 import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
@@ -438,6 +438,26 @@ export const MAX_SUBCOMMAND_DEPTH = 32;
  * share groups (a group added under two names at each of 32 levels has 2^32 paths).
  */
 export const MAX_COMMANDS_PER_PROGRAM = 10_000;
+
+/**
+ * Commands read per module and framework (click's and typer's decorated functions, argparse's
+ * `add_parser` calls): past it the module's other commands are not read, one `parse-error`
+ * warning names the file and the cap, and its groups (parsers) are marked as having sub-commands
+ * docdrift does not know. The cap of `Fire({…})` dicts and docopt usage texts, applied here: 5,000
+ * click or argparse sub-commands of 10 options (a 2.4 MB module) took 650 and 570 MB
+ * (#33 fresh sweep defect 7). Real CLIs define tens to a few hundred.
+ */
+export const MAX_MODULE_COMMANDS = 1000;
+
+/** The warning of a module cut at {@link MAX_MODULE_COMMANDS} commands of `framework` (`click`), at `node` (the first command not read). */
+export function moduleCommandsCut(module: FlagModule, node: Node, framework: string): InputDiagnostic {
+  return {
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `${module.info.file}:${node.startPosition.row + 1}: the module defines more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} ${framework} commands; only the first ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} are read, the others are unknown`,
+    location: locate(module, node),
+  };
+}
 
 /**
  * How many commands the programs of groups that are also some group's sub-command list, all

@@ -1,8 +1,8 @@
 /** typer flags: `typer.Typer()` apps, their `@app.command()`/`@app.callback()` functions, `app.add_typer(…)` sub-apps and `typer.run(f)`, with parameters read from function signatures. */
 import type { Node } from 'web-tree-sitter';
-import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  boolOrString, callArgs, clickOptionNames, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, parseClickDecls, passesUnknown, spellings,
+  boolOrString, callArgs, clickOptionNames, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, MAX_MODULE_COMMANDS, moduleCommandsCut, parseClickDecls, passesUnknown, spellings,
   subcommandTree, symbolKey, toDefault, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -30,6 +30,8 @@ interface TyperApp {
   added: boolean;
   /** False for `Typer(add_completion=False)`: no `--install-completion`/`--show-completion`. */
   completion: boolean;
+  /** Some of its `@app.command()` functions were not read (their module passed {@link MAX_MODULE_COMMANDS}): its commands are not all known. */
+  cut?: boolean;
 }
 
 /** How typer turns a Python name into a command or option name. */
@@ -79,10 +81,14 @@ export function typerCommandName(functionName: string): string {
  * when it has no default, else an option `--param-name`. Bool options without explicit
  * declarations are negatable (`--x/--no-x`). `Literal[…]` annotations give choices.
  *
+ * A module's first {@link MAX_MODULE_COMMANDS} `@app.command()` functions are read: past them a
+ * `parse-error` warning in `diagnostics` names the file and the cap, and the app is listed with
+ * sub-commands docdrift does not know.
+ *
  * Not read: `add_typer`/`command` calls inside functions, Enum choices, `typer.Typer` subclasses,
  * apps not bound to a module-level variable, declarations that are not string literals.
  */
-export function extractTyper(ctx: FlagContext): FlagCommand[] {
+export function extractTyper(ctx: FlagContext, diagnostics: InputDiagnostic[] = []): FlagCommand[] {
   const naming = patchedNaming(ctx) ?? typerCommandName;
   const apps = new Map<string, TyperApp>();
   for (const module of ctx.modules.values()) {
@@ -112,6 +118,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
   };
   const runs: FlagCommand[] = [];
   for (const module of ctx.modules.values()) {
+    let read = 0;
     for (const [name, { decorators }] of module.functions) {
       for (const decorator of decorators) {
         const expr = unparen(namedChildren(decorator)[0] ?? decorator);
@@ -125,6 +132,13 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
         if (method === 'callback') {
           app.callback = { fn, location: locate(module, decorator) };
         } else {
+          // Commands per module are bounded: past the cap, the app's other commands are unknown.
+          if (read >= MAX_MODULE_COMMANDS) {
+            if (!app.cut) diagnostics.push(moduleCommandsCut(module, decorator, 'typer'));
+            app.cut = true;
+            continue;
+          }
+          read++;
           const nameNode = args.positional[0] ?? args.keywords.get('name');
           const explicit = nameNode ? stringValue(nameNode) : undefined;
           const passes = passesUnknown(args.keywords.get('context_settings'), module);
@@ -188,12 +202,13 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
     if (app.added) continue;
     const targets = factoryTargets.get(app) ?? [symbolKey(app.symbol), ...ctx.callers(app.symbol)];
     const label = app.name ?? app.symbol.name;
-    const push = (path: string[], params: ParamSpec[], location: SourceLocation, passes = false): void => {
+    const push = (path: string[], params: ParamSpec[], location: SourceLocation, passes = false, cut = false): void => {
       const owner = [label, ...path].join(' ');
       const owned = params.map((spec) => ({ ...spec, owner }));
-      for (const target of targets) out.push({ path, target, params: owned, location, ...(passes ? { passesUnknownFlags: true } : {}) });
+      const unknown = cut ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a module of more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} typer commands` } : {};
+      for (const target of targets) out.push({ path, target, params: owned, location, ...(passes ? { passesUnknownFlags: true } : {}), ...unknown });
     };
-    const single = app.commands.length === 1 && !app.callback && app.subApps.length === 0;
+    const single = app.commands.length === 1 && !app.callback && app.subApps.length === 0 && !app.cut;
     const only = app.commands[0];
     const builtIns = app.completion ? completionFlags(app.location) : [];
     if (single && only) {
@@ -210,7 +225,7 @@ export function extractTyper(ctx: FlagContext): FlagCommand[] {
       const own = group.callback ? signature(ctx, group.callback.fn, naming) : [];
       const params = path.length === 0 ? [...own, ...builtIns] : own;
       const location = group.callback?.location ?? group.location;
-      if (!cut) push(path, params, location);
+      if (!cut) push(path, params, location, false, group.cut);
       else for (const target of targets) out.push({ path, target, params: params.map((spec) => ({ ...spec, owner: [label, ...path].join(' ') })), location, dynamicSubcommands: true });
     }
   }

@@ -113,7 +113,7 @@ export async function extractPythonFlags(
       modules.set(module, readModule(info, tree.rootNode));
     }
     const ctx = new FlagContext(modules, new Resolver(infos));
-    const commands = unambiguous([...extractArgparse(ctx, diagnostics), ...extractClick(ctx), ...extractTyper(ctx), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
+    const commands = unambiguous([...extractArgparse(ctx, diagnostics), ...extractClick(ctx, diagnostics), ...extractTyper(ctx, diagnostics), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
       ...extractDocopt(ctx, diagnostics), ...extractFire(ctx, diagnostics)]);
     markRuntimeOptions(ctx, commands);
     const launchers = extractLauncherFlags(modules).sort((a, b) => compare(a.target, b.target));

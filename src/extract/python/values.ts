@@ -187,6 +187,8 @@ export function stringValue(node: Node): string | undefined {
   const type = n.type;
   if (type === 'string') return decodeStringNode(n);
   if (type === 'concatenated_string') {
+    // 100,000 implicitly concatenated pieces were each decoded, then joined (#33 fresh sweep defect 8).
+    if (n.namedChildCount > MAX_CONCATENATED_PARTS) return undefined;
     let out = '';
     for (const part of namedChildren(n)) {
       const value = part.type === 'string' ? decodeStringNode(part) : undefined;
@@ -199,6 +201,26 @@ export function stringValue(node: Node): string | undefined {
 }
 
 /**
+ * Most pieces of an implicit string concatenation (`"a" "b"`) read: a longer one's value is
+ * unknown. Real code joins a few lines of a help text or usage.
+ */
+export const MAX_CONCATENATED_PARTS = 1000;
+
+/**
+ * Most source characters of one expression {@link readValue} and {@link isLiteralNode} read
+ * into: a larger one (a 100,000-element list literal as a default, 1 MB) is an expression whose
+ * value is unknown, its text cut to its first 80 characters and `…`, so that no extractor or
+ * rule walks, copies or tokenizes it (595 MB before: #33 fresh sweep defect 8). A single string
+ * literal is not cut here (a docopt usage text may be long: {@link stringValue} reads it).
+ */
+export const MAX_LITERAL_CHARS = 64 * 1024;
+
+/** True when `node`'s source is over {@link MAX_LITERAL_CHARS} characters. */
+export function isOversized(node: Node): boolean {
+  return node.endIndex - node.startIndex > MAX_LITERAL_CHARS;
+}
+
+/**
  * True for a literal whose meaning can be compared with documentation: numbers (optionally
  * signed), strings without interpolation, `True`/`False`/`None`, `...`, and list, tuple, set and
  * dict displays made only of literals. Names, attributes, calls and operators are not literals.
@@ -206,6 +228,7 @@ export function stringValue(node: Node): string | undefined {
 export function isLiteralNode(node: Node, depth = 0): boolean {
   if (depth > MAX_VALUE_DEPTH) return false;
   const n = unparen(node);
+  if (n.type !== 'string' && isOversized(n)) return false;
   const inner = (child: Node): boolean => isLiteralNode(child, depth + 1);
   switch (n.type) {
     case 'integer':
@@ -271,6 +294,7 @@ export function readCall(node: Node, depth = 0): PyCall {
 export function readValue(node: Node, depth = 0): PyValue {
   const n = unparen(node);
   if (depth > MAX_VALUE_DEPTH) return { text: node.text, literal: false, ellipsis: false };
+  if (n.type !== 'string' && isOversized(n)) return { text: `${node.text.slice(0, 80)}…`, literal: false, ellipsis: false };
   const value: PyValue = { text: node.text, literal: isLiteralNode(n), ellipsis: n.type === 'ellipsis' };
   const str = stringValue(n);
   if (str !== undefined) value.str = str;

@@ -1,5 +1,6 @@
 /** The TypeScript extraction pipeline: parse every file once with ts-morph (in memory, no checker), scan, analyse, map bins. */
-import { Project, ts } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { parseSourceFile, type ParsedFiles } from './syntax.js';
 import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
 import { Analysis } from './analysis.js';
 import { binConfig, readBins } from './bin.js';
@@ -34,20 +35,14 @@ export function runExtraction(
   sources: TypeScriptSource[],
   packageJson?: { file: string; text: string } | ReadonlyArray<{ file: string; text: string }>,
   binSources?: ReadonlyMap<string, string>,
+  parsed?: ParsedFiles,
 ): TypeScriptExtraction {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true, noResolve: true, allowJs: true, target: ts.ScriptTarget.Latest },
-  });
   const diagnostics: InputDiagnostic[] = [];
   const modules = new Map<string, ModuleInfo>();
   for (const source of sources) {
     if (modules.has(source.file)) continue; // the first copy of a path wins
     try {
-      const sf = project.createSourceFile(`/${source.file}`, source.text, { overwrite: true }).compilerNode;
+      const sf = parseSourceFile(source.file, source.text, parsed);
       const diagnostic = parseDiagnostic(source.file, sf);
       if (diagnostic) diagnostics.push(diagnostic);
       modules.set(source.file, scanModule(source.file, sf));

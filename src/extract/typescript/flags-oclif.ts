@@ -116,6 +116,33 @@ function sourcePaths(path: string, dir: string): string[] {
 }
 
 /**
+ * Command files read per oclif commands folder (in path order): past it one warning names the
+ * folder and the cap, and the program's other commands are unknown. 2,000 command files of 50
+ * flags each took 916 MB (#33 fresh sweep defect 9); the cap of Python modules' commands.
+ */
+export const MAX_OCLIF_COMMANDS = 1000;
+
+/**
+ * `sources` without the command files of an oclif commands folder past its first
+ * {@link MAX_OCLIF_COMMANDS} + 1 (in path order): files no extractor will read as commands are
+ * not parsed at all (a syntax tree costs ~80 bytes per source byte; 2,000 command files' trees
+ * were 285 MB), while one more than the cap is kept so that the cap's warning is given. `totals`
+ * gets each trimmed folder's real count of command files, for that warning.
+ *
+ * @param folders the prefixes of {@link oclifCommandFolders} (only those ending in `/` are folders)
+ */
+export function trimOclifFolders<S extends { file: string }>(sources: readonly S[], folders: readonly string[], totals: Map<string, number>): S[] {
+  const drop = new Set<string>();
+  for (const prefix of new Set(folders.filter((f) => f.endsWith('/')))) {
+    const files = sources.map((s) => s.file).filter((f) => f.startsWith(prefix) && SOURCE_FILE.test(f) && !NOT_COMMAND_FILE.test(f)).sort();
+    if (files.length <= MAX_OCLIF_COMMANDS + 1) continue;
+    totals.set(prefix.slice(0, -1), files.length);
+    for (const f of files.slice(MAX_OCLIF_COMMANDS + 1)) drop.add(f);
+  }
+  return drop.size === 0 ? [...sources] : sources.filter((s) => !drop.has(s.file));
+}
+
+/**
  * Folder prefixes (`src/commands/`, `dist/commands/`) where the oclif packages among
  * `packageJsons` keep their command files, and the files their `explicit`/`single` targets may be:
  * the sources to read for oclif programs, whatever they import.
@@ -154,9 +181,11 @@ export function oclifCommandFolders(packageJsons: readonly PackageJsonText[]): s
  * (choices), `multiple` (`string[]`), `allowNo` (negatable), `deprecated`.
  *
  * What cannot be read (a `static flags` that is not an object, a folder with no sources) is one
- * warning in `diagnostics`, naming the file and the construct.
+ * warning in `diagnostics`, naming the file and the construct. A commands folder is read up to
+ * {@link MAX_OCLIF_COMMANDS} command files (`totals`: the real counts of folders whose sources
+ * were trimmed before parsing, by {@link trimOclifFolders}).
  */
-export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, packageJsons: readonly PackageJsonText[], diagnostics: InputDiagnostic[]): CommandNode[] {
+export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, packageJsons: readonly PackageJsonText[], diagnostics: InputDiagnostic[], totals?: ReadonlyMap<string, number>): CommandNode[] {
   const out: CommandNode[] = [];
   const all = packageJsons.flatMap((pkg) => {
     const settings = oclifSettings(pkg);
@@ -167,16 +196,21 @@ export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, Mo
     if (settings.bin === undefined) continue;
     const root = newNode('oclif', settings.location, { name: settings.bin, program: true });
     root.parsed = true;
-    let classes = commandClasses(ev, modules, settings, diagnostics);
+    const cut = new Set<OclifSettings>();
+    let classes = commandClasses(ev, modules, settings, diagnostics, cut, totals);
     if (!classes) continue;
     // A plugin that is a workspace package of the repository (its own package.json with an `oclif`
     // object) adds its commands; others (`@oclif/plugin-help`, `-plugins`, `-autocomplete`, from
     // npm) make commands docdrift does not read.
     for (const plugin of settings.plugins) {
       const local = byName.get(plugin);
-      const pluginClasses = local && local !== settings ? commandClasses(ev, modules, local, diagnostics) : undefined;
+      const pluginClasses = local && local !== settings ? commandClasses(ev, modules, local, diagnostics, cut, totals) : undefined;
       if (pluginClasses) classes = [...classes, ...pluginClasses.filter((c) => !classes!.some((k) => k.id === c.id))];
       else root.dynamicSubcommands = true;
+    }
+    if (cut.size > 0) {
+      root.dynamicSubcommands = true;
+      root.dynamicSubcommandsBy = `an oclif commands folder of more than ${MAX_OCLIF_COMMANDS.toLocaleString('en-US')} command files`;
     }
     // Shortest ids first, so that a topic's own command (`deploy/index.ts`) is there before its children.
     classes.sort((a, b) => a.id.split(':').length - b.id.split(':').length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -215,7 +249,7 @@ export function oclifPrograms(ev: FlagEvaluator, modules: ReadonlyMap<string, Mo
 }
 
 /** The command classes of one oclif package with their ids; undefined (with a warning) when none can be found. */
-function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, s: OclifSettings, diagnostics: InputDiagnostic[]): Array<{ id: string; cls: ts.ClassLikeDeclaration; file: string }> | undefined {
+function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleInfo>, s: OclifSettings, diagnostics: InputDiagnostic[], cut?: Set<OclifSettings>, totals?: ReadonlyMap<string, number>): Array<{ id: string; cls: ts.ClassLikeDeclaration; file: string }> | undefined {
   const warn = (message: string): void => {
     diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${s.packageJson}:${s.location.line}: ${message}`, location: s.location });
   };
@@ -229,6 +263,12 @@ function commandClasses(ev: FlagEvaluator, modules: ReadonlyMap<string, ModuleIn
     }
     for (const file of files.sort()) {
       if (!file.startsWith(`${folder}/`) || !SOURCE_FILE.test(file) || NOT_COMMAND_FILE.test(file)) continue;
+      if (out.length >= MAX_OCLIF_COMMANDS) {
+        const total = totals?.get(folder) ?? files.filter((f) => f.startsWith(`${folder}/`) && SOURCE_FILE.test(f) && !NOT_COMMAND_FILE.test(f)).length;
+        warn(`oclif commands folder \`${folder}\` holds ${total.toLocaleString('en-US')} command files; only the first ${MAX_OCLIF_COMMANDS.toLocaleString('en-US')} commands are read, the others are unknown`);
+        cut?.add(s);
+        break;
+      }
       const module = modules.get(file) as ModuleInfo;
       const cls = commandClassOf(ev, module);
       if (!cls) continue;

@@ -1,5 +1,6 @@
 /** The flag extraction pipeline: parse every file once with ts-morph (in memory, no checker), evaluate yargs/commander definitions, emit FlagCommands. */
-import { Project, ts } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { parseSourceFile, type ParsedFiles } from './syntax.js';
 import type { InputDiagnostic, ParamSpec } from '../../model/types.js';
 import type { FlagCommand, FlagExtraction } from './types.js';
 import { finishCacProgram } from './flags-cac.js';
@@ -36,21 +37,14 @@ function parseDiagnostic(file: string, sf: ts.SourceFile): InputDiagnostic | und
 }
 
 /** See {@link extractTypeScriptFlags} in `flags.ts`. */
-export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map(), packageJsons: readonly PackageJsonText[] = []): FlagExtraction {
-  const project = new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: { noLib: true, noResolve: true, allowJs: true, target: ts.ScriptTarget.Latest },
-  });
+export function runFlagExtraction(sources: { file: string; text: string }[], workspaces: ReadonlyMap<string, string> = new Map(), packageJsons: readonly PackageJsonText[] = [], parsed?: ParsedFiles, oclifTotals?: ReadonlyMap<string, number>): FlagExtraction {
   const diagnostics: InputDiagnostic[] = [];
   const modules = new Map<string, ModuleInfo>();
   const bySourceFile = new Map<ts.SourceFile, ModuleInfo>();
   for (const source of sources) {
     if (modules.has(source.file)) continue; // the first copy of a path wins
     try {
-      const sf = project.createSourceFile(`/${source.file}`, source.text, { overwrite: true }).compilerNode;
+      const sf = parseSourceFile(source.file, source.text, parsed);
       const diagnostic = parseDiagnostic(source.file, sf);
       if (diagnostic) diagnostics.push(diagnostic);
       const module = scanModule(source.file, sf);
@@ -72,7 +66,7 @@ export function runFlagExtraction(sources: { file: string; text: string }[], wor
   const roots = evaluator.nodes.filter(isProgram);
   for (const root of roots) if (root.framework === 'cac') finishCacProgram(evaluator, root);
   for (const module of modules.values()) roots.push(...parserPrograms(evaluator, module));
-  roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics));
+  roots.push(...oclifPrograms(evaluator, modules, packageJsons, diagnostics, oclifTotals));
   for (const module of modules.values()) roots.push(...clipanionPrograms(evaluator, module), ...cittyPrograms(evaluator, module));
   roots.sort((a, b) => compare(a.location.file, b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column);
   const commands: FlagCommand[] = [];

@@ -1,5 +1,6 @@
 /** CLI flags from yargs, commander, util.parseArgs, yargs-parser, arg, mri, minimist, oclif, clipanion, citty, cac, sade and meow definitions in TypeScript/JavaScript sources (issues #4, #30): one FlagCommand per program and sub-command. */
 import type { FlagExtraction } from './types.js';
+import type { ParsedFiles } from './syntax.js';
 
 export type { FlagCommand, FlagExtraction } from './types.js';
 
@@ -144,12 +145,17 @@ let implementation: Promise<typeof import('./flags-run.js')> | undefined;
  * @param workspaces Package name → project-relative directory of each package.json of the project.
  * @param packageJsons Every package.json of the project: an `oclif` object there makes an oclif
  *   program (see `oclifPrograms` in `flags-oclif.ts`).
+ * @param parsed syntax trees of this run, shared with the config-type extractor (each file parsed once)
+ * @param oclifTotals the real number of command files of each oclif folder (`src/commands`) whose
+ *   sources were trimmed to the cap before parsing (`trimOclifFolders`), for the cap's warning
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
 export async function extractTypeScriptFlags(
   sources: { file: string; text: string }[],
   workspaces?: ReadonlyMap<string, string>,
   packageJsons?: ReadonlyArray<{ file: string; text: string }>,
+  parsed?: ParsedFiles,
+  oclifTotals?: ReadonlyMap<string, number>,
 ): Promise<FlagExtraction> {
   // ts-morph is slow to import: load it on first use, as extractTypeScript does.
   implementation ??= import('./flags-run.js').catch((error: unknown) => {
@@ -157,5 +163,5 @@ export async function extractTypeScriptFlags(
     throw error;
   });
   const { runFlagExtraction } = await implementation;
-  return runFlagExtraction(sources, workspaces, packageJsons);
+  return runFlagExtraction(sources, workspaces, packageJsons, parsed, oclifTotals);
 }

@@ -1,5 +1,6 @@
 /** TypeScript extraction: config types (interfaces, classes, object type aliases, zod object schemas) with their fields, and which config type each package.json bin uses. */
 import type { TypeScriptExtraction, TypeScriptSource } from './types.js';
+import type { ParsedFiles } from './syntax.js';
 
 export type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 
@@ -61,12 +62,14 @@ let implementation: Promise<typeof import('./extract.js')> | undefined;
  * @param packageJson The package.json file(s) whose `bin` entries to map (paths relative to each one's directory; workspace packages too).
  * @param binSources Declared bin path (project-relative) → the source file its program starts in, when found outside the
  *   sources' own mapping (a shim's target, a JavaScript program; see `findBinPrograms`).
+ * @param parsed syntax trees of this run, shared with the CLI-flag extractor (each file parsed once)
  * @throws Error (rejected promise) only when ts-morph itself cannot be loaded.
  */
 export async function extractTypeScript(
   sources: TypeScriptSource[],
   packageJson?: { file: string; text: string } | ReadonlyArray<{ file: string; text: string }>,
   binSources?: ReadonlyMap<string, string>,
+  parsed?: ParsedFiles,
 ): Promise<TypeScriptExtraction> {
   // ts-morph costs ~0.45 s to import: load it on first use, so runs without TypeScript skip it.
   implementation ??= import('./extract.js').catch((error: unknown) => {
@@ -74,5 +77,5 @@ export async function extractTypeScript(
     throw error;
   });
   const { runExtraction } = await implementation;
-  return runExtraction(sources, packageJson, binSources);
+  return runExtraction(sources, packageJson, binSources, parsed);
 }
