@@ -9,6 +9,9 @@
  * long-lived worker thread with a V8 heap limit (`resourceLimits`), and the main thread waits for
  * each answer with a deadline ({@link docTimeBudgetMs}). A document that runs over is a
  * `parse-error` warning naming it; the worker is terminated and a fresh one parses the rest.
+ * The run as a whole is bounded too: by the time documents over their budget may cost it
+ * ({@link RUN_OVERRUN_LIMIT_MS}), by a parse budget for all documents ({@link runParseBudgetMs}),
+ * and by the text of large documents it reads ({@link RUN_LARGE_DOCUMENTS_LENGTH}).
  *
  * Why one worker and a synchronous wait: a worker per document costs its start-up (loading
  * remark, ~0.2 s) per document; one worker costs it once, and starts while the main thread
@@ -122,10 +125,12 @@ export function docTimeBudgetMs(length: number): number {
 /**
  * The run-wide parse budget, in milliseconds of the document worker's CPU time: 4 s plus 8 s
  * per MiB of the documents parsed so far (UTF-16 code units, the document in progress
- * included). Real Markdown parses at 1-4 s per MiB, so a run of real pages, however many, stays
- * within it; pages that each stay under their own budget but parse at 20 times that rate (24 KB
- * of `*_`, 2 s each: #33 D1, 30 pages took 74 s) spend it after two or three, and every document
- * not parsed by then is skipped with a `parse-error` warning that says so.
+ * included; documents over their own budget are left out, time and text, as the overrun limits
+ * below bound them). Real Markdown parses at 1-4 s per MiB, so a run of real pages, however
+ * many, stays within it; pages that each stay under their own budget but parse at 20 times that
+ * rate (24 KB of `*_`, 2 s each: #33 fresh sweep D1, 30 pages took 74 s) spend it after a few:
+ * the page in progress is stopped, and every document not parsed by then is skipped, each with a
+ * `parse-error` warning that says so. Not applied where the worker's CPU time cannot be read.
  */
 export function runParseBudgetMs(parsedLength: number): number {
   return RUN_PARSE_BASE_MS + Math.ceil((RUN_PARSE_MS_PER_MIB * parsedLength) / (1024 * 1024));
@@ -380,10 +385,10 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     let admitted = large.get(file);
     // A document over the limits (src/docs/limits.ts: size, nesting, columns, definitions) is
     // refused by the parser at once, with its own reason: it neither uses nor meets this limit.
-    if (admitted === undefined && documentOverLimits(text) !== undefined) admitted = true;
     if (admitted === undefined) {
-      admitted = run.largeLength + text.length <= RUN_LARGE_DOCUMENTS_LENGTH;
-      if (admitted) run.largeLength += text.length;
+      const overLimits = documentOverLimits(text) !== undefined;
+      admitted = overLimits || run.largeLength + text.length <= RUN_LARGE_DOCUMENTS_LENGTH;
+      if (admitted && !overLimits) run.largeLength += text.length;
       large.set(file, admitted);
     }
     return !admitted;
