@@ -175,6 +175,26 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
   },
+  // #33 fresh sweep (s18) D1: thirty pages each within its own parse budget but slow for its size (12 KB of `*_`, ~0.7 s each).
+  'budget-many-underbudget-documents': (dir) => {
+    for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${'*_'.repeat(6000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+  },
+  // #33 fresh sweep (s18) D2: one 965 KB page of 32 slow pieces (13.3 s before its warning), and a table of 999 columns (890 KB, 11.6-17.2 s).
+  'budget-one-page-slow-pieces': (dir) => {
+    const pieces = Array.from({ length: 32 }, (_, i) => `# s${i}\n\n${'*_'.repeat(15_000)}\n\n`).join('');
+    writeFileSync(path.join(dir, 'docs/a.md'), `${pieces}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+  },
+  'budget-table-999-columns': (dir) => {
+    const table = `### \`tool\`\n\n|${' c |'.repeat(999)}\n|${'-|'.repeat(999)}\n${`|${'x|'.repeat(999)}\n`.repeat(440)}`;
+    writeFileSync(path.join(dir, 'docs/a.md'), `${table}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+  },
+  // #33 fresh sweep (s18) D4: five ordinary 500 KB reference tables of 30,000 rows (25-31 s, 693-726 MB before).
+  'budget-many-large-documents': (dir) => {
+    for (let k = 0; k < 5; k++) {
+      const rows = Array.from({ length: 30_000 }, (_, i) => `| \`p${k}_${i}\` | d |\n`).join('');
+      writeFileSync(path.join(dir, `docs/t${k}.md`), `### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n${rows}`);
+    }
+  },
   // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000 usage lines of 50 options (19 s).
   'python-fire-docopt-scale': (dir) => {
     const keys = Array.from({ length: 100_000 }, (_, i) => `"c${i}": f`).join(', ');

@@ -9,6 +9,9 @@
  * long-lived worker thread with a V8 heap limit (`resourceLimits`), and the main thread waits for
  * each answer with a deadline ({@link docTimeBudgetMs}). A document that runs over is a
  * `parse-error` warning naming it; the worker is terminated and a fresh one parses the rest.
+ * The run as a whole is bounded too: by the time documents over their budget may cost it
+ * ({@link RUN_OVERRUN_LIMIT_MS}), by a parse budget for all documents ({@link runParseBudgetMs}),
+ * and by the text of large documents it reads ({@link RUN_LARGE_DOCUMENTS_LENGTH}).
  *
  * Why one worker and a synchronous wait: a worker per document costs its start-up (loading
  * remark, ~0.2 s) per document; one worker costs it once, and starts while the main thread
@@ -23,6 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
+import { documentOverLimits } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
 import type { MarkdownSegment } from './segments.js';
 
@@ -49,6 +53,22 @@ export interface ParseResponse {
   segments?: MarkdownSegment[];
   /** A message when the readers threw (a bug): the document counts as unreadable. */
   error?: string;
+}
+
+/** What the run-wide limits of {@link createDocParser} cost so far (see {@link DocParser.overruns}). */
+export interface ParseOverruns {
+  /** Documents that ran over their own budget. */
+  documents: number;
+  /** Of those, how many ran with the shorter budget (after {@link RUN_OVERRUN_BUDGET_MS} was spent). */
+  shortened: number;
+  /** Documents not parsed because overruns had cost {@link RUN_OVERRUN_LIMIT_MS}. */
+  skipped: number;
+  /** Documents stopped or not parsed because the run-wide parse budget ({@link runParseBudgetMs}) was spent. */
+  runBudgetSkipped: number;
+  /** Large documents not parsed because {@link RUN_LARGE_DOCUMENTS_LENGTH} was reached. */
+  largeSkipped: number;
+  /** CPU time the worker spent parsing, in milliseconds (0 where it cannot be read). */
+  parseMs: number;
 }
 
 /** What {@link DocParser.parse} returns: the DocFile when asked for, diagnostics and directives. */
@@ -82,41 +102,83 @@ export interface DocParser {
    * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
    * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
    */
-  overruns?(): { documents: number; shortened: number; skipped: number };
+  overruns?(): ParseOverruns;
   /** Stops the worker (idempotent). */
   close(): void;
 }
 
 /**
- * CPU-time budget for one document, in milliseconds: 3 s plus 10 s per MiB of text (UTF-16
- * code units), so at most 13 s for the largest document read (1 MiB, src/docs/limits.ts). Real
- * pages take well under 1 s of CPU per 100 KB (a 500 KB reference table of 10,000 rows: 4.4 s,
- * measured with a load average of 16 on 2 cores, where it took 15 s of wall-clock time); the
- * hostile inputs this guards against need minutes. CPU time, read from
- * `/proc/self/task/<tid>/stat` for the worker's thread, does not grow with the machine's load;
- * where `/proc` is missing, {@link WALL_FACTOR} times the budget in wall-clock time applies.
+ * CPU-time budget for one document, in milliseconds: 2 s plus 4 s per MiB of text (UTF-16
+ * code units), so at most 6 s for the largest document read (1 MiB, src/docs/limits.ts), which
+ * keeps one page and the run around it under 10 s of CPU (#33 D2: with 3 s + 10 s/MiB, a 965 KB
+ * page of slow pieces cost 13.3 s before its warning). Real pages take well under 1 s of CPU per
+ * 100 KB (a 500 KB reference table of 30,000 rows: 2.5-3.5 s on a loaded 2-core machine; a
+ * site of prose, links and code spans about 3.5 s per MiB); the hostile inputs this guards
+ * against need minutes. CPU time, read from `/proc/self/task/<tid>/stat` for the worker's
+ * thread, does not grow with the machine's load; where `/proc` is missing,
+ * {@link WALL_FACTOR} times the budget in wall-clock time applies.
  */
 export function docTimeBudgetMs(length: number): number {
-  return 3000 + Math.ceil((10_000 * length) / (1024 * 1024));
+  return 2000 + Math.ceil((4000 * length) / (1024 * 1024));
 }
 
 /**
- * CPU time, in milliseconds, that documents running over their budget may cost one run: once
- * their budgets add up to this (two documents of about 100 KB: 4 s each), every later document has the
- * shorter {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead of 4 s
- * (#33 D7: ten pages of `*_` took 145 s on a loaded machine).
+ * The run-wide parse budget, in milliseconds of the document worker's CPU time: 4 s plus 8 s
+ * per MiB of the documents parsed so far (UTF-16 code units, the document in progress
+ * included; documents over their own budget are left out, time and text, as the overrun limits
+ * below bound them). Real Markdown parses at 1-4 s per MiB, so a run of real pages, however
+ * many, stays within it; pages that each stay under their own budget but parse at 20 times that
+ * rate (24 KB of `*_`, 2 s each: #33 fresh sweep D1, 30 pages took 74 s) spend it after a few:
+ * the page in progress is stopped, and every document not parsed by then is skipped, each with a
+ * `parse-error` warning that says so. Not applied where the worker's CPU time cannot be read.
  */
-export const RUN_OVERRUN_BUDGET_MS = 6000;
+export function runParseBudgetMs(parsedLength: number): number {
+  return RUN_PARSE_BASE_MS + Math.ceil((RUN_PARSE_MS_PER_MIB * parsedLength) / (1024 * 1024));
+}
+
+/** The fixed part of {@link runParseBudgetMs}, in milliseconds. */
+export const RUN_PARSE_BASE_MS = 4000;
+
+/** The part of {@link runParseBudgetMs} per MiB of documents parsed, in milliseconds. */
+export const RUN_PARSE_MS_PER_MIB = 8000;
+
+/**
+ * Documents of at least this length (UTF-16 code units) are "large": their lengths count
+ * toward {@link RUN_LARGE_DOCUMENTS_LENGTH}.
+ */
+export const LARGE_DOCUMENT_LENGTH = 128 * 1024;
+
+/**
+ * Most text of large documents ({@link LARGE_DOCUMENT_LENGTH} or more) one run parses, in UTF-16
+ * code units: 1 Mi, one page at the size limit or a few of 200-300 KB. Each parses within its
+ * budget, but the parse, model, rules and findings of many of them do not fit 10 s and 512 MB
+ * (#33 fresh sweep D4: five 500 KB reference tables of 30,000 rows, 25-31 s and 693-726 MB; two
+ * of them still took 11-12 s of CPU on a loaded 2-core machine). A large document that would go
+ * over it is skipped with a `parse-error` warning naming the limit, decided in the order the run
+ * meets them; smaller documents are still parsed.
+ */
+export const RUN_LARGE_DOCUMENTS_LENGTH = 1024 * 1024;
+
+/**
+ * CPU time, in milliseconds, that documents running over their budget may cost one run: once
+ * their budgets add up to this (two documents of about 100 KB: 2.4 s each), every later document
+ * has the shorter {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead
+ * of 2.4 s (#33 D7: ten pages of `*_` took 145 s on a loaded machine; 6 s until the fresh sweep's
+ * 10 s bound for a whole run, #33 fresh sweep D1).
+ */
+export const RUN_OVERRUN_BUDGET_MS = 4000;
 
 /**
  * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
  * once at least {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: every document not parsed yet is then
  * skipped, unparsed, with a `parse-error` warning naming this limit (#33 D10: with the shorter
  * budget alone, 20 such pages still took 22 s, N pages about 1 s each). Two documents of about
- * 100 KB over their budget (4 s each) and one over the shorter budget reach it; a run of real
- * pages, where a document over budget is rare (a page near the 1 MiB limit), never does.
+ * 100 KB over their budget (2.4 s each) and one over the shorter budget reach it; a run of real
+ * pages, where a document over budget is rare (a page near the 1 MiB limit), never does. Was 8 s
+ * until the fresh sweep's 10 s bound for a whole run (#33 fresh sweep D1). Documents within their
+ * budget that are slow for their size are bounded by {@link runParseBudgetMs} instead.
  */
-export const RUN_OVERRUN_LIMIT_MS = 8000;
+export const RUN_OVERRUN_LIMIT_MS = 5000;
 
 /** Documents that must have run over their budget before {@link RUN_OVERRUN_LIMIT_MS} stops parsing (one large slow page alone never does). */
 export const RUN_OVERRUN_LIMIT_DOCUMENTS = 3;
@@ -242,9 +304,11 @@ export class ParserLoadError extends Error {
 interface Live {
   worker: Worker;
   port: MessagePort;
-  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0. */
+  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0; [3]: its thread's CPU time in ms once loaded. */
   flag: Int32Array;
   ready: boolean;
+  /** The worker thread's CPU time last read, in ms (kept for when the thread is gone). */
+  lastCpu?: number;
 }
 
 /**
@@ -279,16 +343,63 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** Prefetched requests by {@link requestKey}, so `parse` collects them instead of posting again. */
   const prefetched = new Map<string, { id: number; text: string }>();
   /** The budgets of the documents that ran over, summed, and how many did (after the run's budget was spent: `shortened`). */
-  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0 };
-  /** True once documents over budget have cost the run {@link RUN_OVERRUN_LIMIT_MS}: nothing more is parsed. */
-  const limitReached = (): boolean => overran.ms >= RUN_OVERRUN_LIMIT_MS && overran.documents >= RUN_OVERRUN_LIMIT_DOCUMENTS;
+  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0, runBudgetSkipped: 0, largeSkipped: 0 };
+  /** The run-wide parse budget ({@link runParseBudgetMs}): CPU spent by workers already stopped, text parsed, and whether it is spent. */
+  const run = { stoppedMs: 0, parsedLength: 0, spent: false, spentMs: 0, spentAtLength: 0, largeLength: 0 };
+  /** Large documents admitted (true) or refused (false) under {@link RUN_LARGE_DOCUMENTS_LENGTH}, decided once per file. */
+  const large = new Map<string, boolean>();
+  /** CPU time the worker `current` has spent parsing (since it loaded), in ms; undefined where it cannot be read. */
+  const workerMs = (current: Live): number | undefined => {
+    const tid = Atomics.load(current.flag, 2);
+    if (tid <= 0) return undefined;
+    const cpu = threadCpuMs(tid) ?? current.lastCpu;
+    if (cpu === undefined) return undefined;
+    current.lastCpu = cpu;
+    return Math.max(0, cpu - Atomics.load(current.flag, 3));
+  };
+  /** True once documents over budget have cost the run {@link RUN_OVERRUN_LIMIT_MS}, or the run-wide parse budget is spent: nothing more is parsed. */
+  const limitReached = (): boolean => run.spent || (overran.ms >= RUN_OVERRUN_LIMIT_MS && overran.documents >= RUN_OVERRUN_LIMIT_DOCUMENTS);
+  const seconds = (ms: number): string => (ms / 1000).toFixed(1).replace(/\.0$/, '');
+  /** The reason the run-wide parse budget gives for a document it stops or skips. */
+  const runBudgetReason = (spentMs: number, parsedLength: number): string =>
+    `the run's parse budget was spent (parsing documents had cost ${seconds(spentMs)} s of CPU time; the budget is ${RUN_PARSE_BASE_MS / 1000} s plus ${RUN_PARSE_MS_PER_MIB / 1000} s per MiB of documents parsed, here ${seconds(runParseBudgetMs(parsedLength))} s)`;
   /** The outcome of a document not parsed because of {@link limitReached}. */
   const skipped = (file: string, text: string): ParseOutcome => {
+    if (run.spent) {
+      overran.runBudgetSkipped++;
+      return overrun(file, text, `it was not parsed: ${runBudgetReason(run.spentMs, run.spentAtLength)}`);
+    }
     overran.skipped++;
     return overrun(
       file,
       text,
-      `it was not parsed: ${overran.documents} documents over the parse budget had already cost the run ${(overran.ms / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time, over the limit of ${RUN_OVERRUN_LIMIT_MS / 1000} s per run`,
+      `it was not parsed: ${overran.documents} documents over the parse budget had already cost the run ${seconds(overran.ms)} s of CPU time, over the limit of ${RUN_OVERRUN_LIMIT_MS / 1000} s per run`,
+    );
+  };
+  /**
+   * Whether a document to parse is refused by {@link RUN_LARGE_DOCUMENTS_LENGTH}; decided once per
+   * file (its first prefetch or parse), in that order.
+   */
+  const refusedLarge = (file: string, text: string, what: ParseWhat): boolean => {
+    if (!what.doc || text.length < LARGE_DOCUMENT_LENGTH) return false;
+    let admitted = large.get(file);
+    // A document over the limits (src/docs/limits.ts: size, nesting, columns, definitions) is
+    // refused by the parser at once, with its own reason: it neither uses nor meets this limit.
+    if (admitted === undefined) {
+      const overLimits = documentOverLimits(text) !== undefined;
+      admitted = overLimits || run.largeLength + text.length <= RUN_LARGE_DOCUMENTS_LENGTH;
+      if (admitted && !overLimits) run.largeLength += text.length;
+      large.set(file, admitted);
+    }
+    return !admitted;
+  };
+  /** The outcome of a large document refused by {@link refusedLarge}. */
+  const largeSkipped = (file: string, text: string): ParseOutcome => {
+    overran.largeSkipped++;
+    return overrun(
+      file,
+      text,
+      `it was not parsed: the run had already parsed ${(run.largeLength / 1024).toFixed(0)} KB of documents of ${LARGE_DOCUMENT_LENGTH / 1024} KB or more, and one run reads at most ${RUN_LARGE_DOCUMENTS_LENGTH / 1024} KB of such documents`,
     );
   };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
@@ -296,7 +407,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     overran.ms >= RUN_OVERRUN_BUDGET_MS ? { ms: strictDocTimeBudgetMs(length), strict: true } : { ms: docTimeBudgetMs(length), strict: false };
 
   const start = (): Live => {
-    const flag = new Int32Array(new SharedArrayBuffer(12));
+    const flag = new Int32Array(new SharedArrayBuffer(16));
     // Request ids count on across workers: a fresh worker's first request is the next id, so its
     // "last answered" starts just below it (starting at 0 would blame a stale id for the request in
     // progress and post the real one again, forever, when two documents overrun: #33 item 1).
@@ -319,6 +430,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** Stops the worker; requests it had not answered are forgotten (a later `parse` posts them to a fresh one). */
   const stop = (): void => {
     if (!live) return;
+    // What it spent counts on for the run-wide budget.
+    run.stoppedMs += workerMs(live) ?? 0;
     void live.worker.terminate().catch(() => {});
     live.port.close();
     live = undefined;
@@ -338,6 +451,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const request = outstanding.get(message.id);
       if (!request) continue;
       outstanding.delete(message.id);
+      run.parsedLength += request.text.length;
       const { id: _id, error, ...outcome } = message;
       answers.set(message.id, error !== undefined ? overrun(request.file, request.text, `the parser failed (${error})`) : outcome);
     }
@@ -412,6 +526,23 @@ export async function createDocParser(options: { eager?: boolean; files?: number
             culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `${over}, ${per}`) };
             break;
           }
+          // The run-wide budget: what every worker spent against the text parsed so far, the
+          // answered documents not collected yet and the one in progress included. Documents
+          // over their own budget are left out, time and text: the overrun limits above bound
+          // them, and one such page must not stop the run's other documents.
+          const spent = cpu !== undefined ? Math.max(0, run.stoppedMs + (workerMs(current) ?? 0) - overran.ms) : undefined;
+          if (spent !== undefined) {
+            let parsedLength = run.parsedLength;
+            for (const [pending, r] of outstanding) if (pending <= inProgress) parsedLength += r.text.length;
+            if (spent > runParseBudgetMs(parsedLength)) {
+              run.spent = true;
+              run.spentMs = spent;
+              run.spentAtLength = parsedLength;
+              culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `it was stopped: ${runBudgetReason(spent, parsedLength)}`) };
+              overran.runBudgetSkipped++;
+              break;
+            }
+          }
         }
         Atomics.wait(current.flag, 0, answered, 200);
         answered = Atomics.load(current.flag, 0);
@@ -420,6 +551,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       if (culprit) {
         stop();
         answers.set(culprit.id, culprit.outcome);
+        // The run-wide budget is spent: `id`, unless it was the culprit or already answered, is not parsed.
+        if (run.spent && !answers.has(id)) return skipped(file, text);
         continue;
       }
       if (!answers.has(id)) {
@@ -435,7 +568,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
 
   return {
     prefetch(file, text, what) {
-      if (limitReached()) return;
+      if (limitReached() || refusedLarge(file, text, what)) return;
       const key = requestKey(file, what);
       if (!prefetched.has(key)) prefetched.set(key, { id: post(file, text, what), text });
     },
@@ -443,6 +576,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const key = requestKey(file, what);
       const early = prefetched.get(key);
       prefetched.delete(key);
+      if (refusedLarge(file, text, what)) return largeSkipped(file, text);
       if (limitReached()) {
         // An answer that already came (a prefetched page parsed meanwhile) is used; nothing more is waited for.
         if (live) drain(live);
@@ -458,7 +592,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const id = early !== undefined && early.text === text && (outstanding.has(early.id) || answers.has(early.id)) ? early.id : post(file, text, what);
       return collect(id, file, text, what);
     },
-    overruns: () => ({ documents: overran.documents, shortened: overran.shortened, skipped: overran.skipped }),
+    overruns: () => ({ ...overran, parseMs: run.stoppedMs + (live ? (workerMs(live) ?? 0) : 0) }),
     close: stop,
   };
 }

@@ -6,6 +6,7 @@ import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from
 import {
   splitAliases, saysRemoved, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
+import { countWithin, lowerBound, sortedNumbers } from '../shared/ranges.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
 /** What {@link readLayoutRows} needs besides the tree: the file, its raw lines and what parseDoc already read. */
@@ -505,11 +506,29 @@ function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLi
 
 /** The links of the document between two points (inclusive start, exclusive end). */
 function linksBetween(links: readonly DocLink[], start: Point, end: Point): DocLink[] {
-  const before = (a: Point, b: Point): boolean => a.line < b.line || (a.line === b.line && a.column < b.column);
-  return links.filter((l) => {
-    const p = { line: l.location.line, column: l.location.column };
-    return !before(p, start) && before(p, end);
-  });
+  const index = linkIndexOf(links);
+  const from = lowerBound(index.keys, pointKey(start.line, start.column));
+  const to = lowerBound(index.keys, pointKey(end.line, end.column));
+  if (to <= from) return [];
+  // In the document's own order of links, as a filter over them would give.
+  return index.order.slice(from, to).sort((a, b) => a - b).map((i) => links[i]!);
+}
+
+/** A point as one number that orders as (line, column) does (columns stay under 2^21: documents are at most 1 Mi characters). */
+const pointKey = (line: number, column: number): number => line * 2 ** 21 + column;
+
+/** The links of a document sorted by position, as keys and the links' indexes, once per links array. */
+const linkIndexes = new WeakMap<readonly DocLink[], { keys: number[]; order: number[] }>();
+
+/** See {@link linkIndexes}: a section-per-link scan was quadratic on pages of 10,000 sections (#33 D3). */
+function linkIndexOf(links: readonly DocLink[]): { keys: number[]; order: number[] } {
+  let index = linkIndexes.get(links);
+  if (!index) {
+    const order = links.map((_, i) => i).sort((a, b) => pointKey(links[a]!.location.line, links[a]!.location.column) - pointKey(links[b]!.location.line, links[b]!.location.column) || a - b);
+    index = { keys: order.map((i) => pointKey(links[i]!.location.line, links[i]!.location.column)), order };
+    linkIndexes.set(links, index);
+  }
+  return index;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,13 +646,17 @@ function nestedNames(sites: readonly HeadingSite[], params: readonly ParamHeadin
   /** `sure`: prefixed through typed parents only; `full`: through every parameter parent. */
   const named = new Map<ParamHeading, { sure: string; full: string }>();
   const out = new Map<ParamHeading, string[]>();
-  sites.forEach((site, i) => {
+  // The headings above the current one of strictly lower rank each, nearest last: its top is the
+  // nearest enclosing heading (a scan back per heading was quadratic on 14,000 sections, #33 D3).
+  const enclosing: HeadingSite[] = [];
+  sites.forEach((site) => {
+    while (enclosing.length > 0 && enclosing[enclosing.length - 1]!.node.depth >= site.node.depth) enclosing.pop();
+    const above = enclosing[enclosing.length - 1];
+    enclosing.push(site);
     const p = bySite.get(site.node);
     if (!p) return;
     const written = p.names[0]!;
-    let j = i - 1;
-    while (j >= 0 && sites[j]!.node.depth >= site.node.depth) j--;
-    const parent = j >= 0 ? bySite.get(sites[j]!.node) : undefined;
+    const parent = above ? bySite.get(above.node) : undefined;
     const up = parent && named.get(parent);
     const nested = up !== undefined
       && !parent!.spellings.some((s) => isFlagSpelling(s) || commands.has(s))
@@ -796,18 +819,30 @@ export function readLayoutRows(tree: Root, ctx: LayoutContext): LayoutRows {
   };
   walk(tree);
 
-  const referenceTableLines = ctx.tables.filter((t) => readReferenceTable(t) !== undefined).map((t) => t.location.line);
+  // Sorted lines, so each parameter heading asks "is there one in my block?" in O(log n): a scan
+  // per heading was quadratic (14,000 sections of 1 MB: 2.3 s, #33 D3).
+  const referenceTableLines = sortedNumbers(ctx.tables.filter((t) => readReferenceTable(t) !== undefined).map((t) => t.location.line));
+  const listRowLines = sortedNumbers(listRowsOut.map((r) => r.location.line));
+  // Option headings under an option heading (a rank slip) are its siblings, not its keys.
+  const flagLed = (q: ParamHeading): boolean => q.spellings.length > 0 && q.spellings.every(isFlagSpelling);
+  const paramLines = sortedNumbers(params.map((q) => q.line));
+  const keyParamLines = sortedNumbers(params.filter((q) => !flagLed(q)).map((q) => q.line));
+  /** Lines of the invocations of each command name. */
+  const invokedAt = new Map<string, number[]>();
+  for (const inv of ctx.invocations) {
+    const lines = invokedAt.get(inv.command);
+    if (lines) lines.push(inv.location.line);
+    else invokedAt.set(inv.command, [inv.location.line]);
+  }
+  for (const [command, lines] of invokedAt) invokedAt.set(command, sortedNumbers(lines));
   const rowNames = nestedNames(sites, params, ctx.invocations);
   const headingRows: ReferenceRow[] = [];
   for (const p of params) {
-    const inBlock = (line: number): boolean => line > p.line && line <= p.blockEnd;
-    // Option headings under an option heading (a rank slip) are its siblings, not its keys.
-    const flagLed = (q: ParamHeading): boolean => q.spellings.length > 0 && q.spellings.every(isFlagSpelling);
-    const groups = params.some((q) => q !== p && inBlock(q.line) && !(flagLed(p) && flagLed(q)))
-      || referenceTableLines.some(inBlock) || listRowsOut.some((r) => inBlock(r.location.line));
+    const inBlock = (lines: readonly number[]): boolean => countWithin(lines, p.line, p.blockEnd) > 0;
+    const groups = inBlock(flagLed(p) ? keyParamLines : paramLines) || inBlock(referenceTableLines) || inBlock(listRowLines);
     // A group is a row too when its heading or body states its own type or default (`` ## `snapshot` (object) ``).
     if (groups && p.attrs.type === undefined && p.attrs.default === undefined) continue;
-    const runsIt = ctx.invocations.some((inv) => inBlock(inv.location.line) && p.spellings.includes(inv.command));
+    const runsIt = p.spellings.some((s) => inBlock(invokedAt.get(s) ?? []));
     if (runsIt) continue;
     const start = p.site.node.position?.start ?? { line: p.line, column: 1 };
     const links = linksBetween(ctx.links, start, p.bodyEnd);

@@ -3,7 +3,7 @@
  * at a time, and answers on the port it was given, then wakes the waiting main thread through
  * the shared flag. Runs only the pure parsers (remark and docdrift's readers); no file access.
  */
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { readDirectives } from './directives.js';
 import { parseDoc } from './parse.js';
@@ -15,6 +15,14 @@ try {
   Atomics.store(flag, 2, Number(readlinkSync('/proc/thread-self').split('/').pop()) || 0);
 } catch {
   // no /proc: the main thread falls back to a wall-clock deadline
+}
+// This thread's CPU time now, loaded (ms; utime + stime, fields 14 and 15 of its stat, at 100 ticks a second): the run-wide parse budget counts from here.
+try {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  Atomics.store(flag, 3, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 || 0);
+} catch {
+  // no /proc: no run-wide budget
 }
 // Loaded: from now on the main thread counts each document's budget.
 Atomics.store(flag, 1, 1);

@@ -304,8 +304,14 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
 /** Documents at least this long (UTF-16 code units) are parsed in pieces by {@link parseInPieces}. */
 export const PIECED_MIN_LENGTH = 96 * 1024;
 
-/** Length a piece of {@link parseInPieces} grows to before it is cut at the next cut line. */
-export const PIECE_LENGTH = 32 * 1024;
+/**
+ * Length a piece of {@link parseInPieces} grows to before it is cut at the next cut line. 8 KB
+ * rather than 32 KB: micromark's cost per piece grows faster than its length (its event arrays
+ * are spliced and resolved per piece, and a larger piece keeps more alive across scavenges), so
+ * a 546 KB reference table of 30,000 rows took about 1 s less CPU in 8 KB pieces (one-page run:
+ * 6.1-6.9 -> 5.0-5.1 s user; 4 KB: 5.2-5.4 s, 16 KB: 6.3-6.5 s; #33 fresh sweep D4).
+ */
+export const PIECE_LENGTH = 8 * 1024;
 
 /** A GFM table row line at column 1 (a cut inside a table is made only between two such lines). */
 const PIPE_ROW = /^\|/;

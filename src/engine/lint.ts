@@ -6,7 +6,7 @@ import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_RUN_FILES, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing } from '../docs/reference-table.js';
 import type { SuppressionDirective } from '../docs/directives.js';
@@ -238,17 +238,32 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 /**
  * One note when documents ran over the parse budget after the run's overrun budget was spent
  * (src/docs/bounded-parse.ts `RUN_OVERRUN_BUDGET_MS`), or were not parsed past its limit
- * (`RUN_OVERRUN_LIMIT_MS`): each has its own `parse-error` warning; the note says why the
- * later ones had less time or none.
+ * (`RUN_OVERRUN_LIMIT_MS`), or past the run-wide parse budget (`runParseBudgetMs`) or the run's
+ * limit on large documents (`RUN_LARGE_DOCUMENTS_LENGTH`): each document has its own
+ * `parse-error` warning; the note says why, once.
  */
 function overrunNotes(parser: DocParser): string[] {
   const overruns = parser.overruns?.();
-  if (!overruns || (overruns.shortened === 0 && overruns.skipped === 0)) return [];
-  const shorter = overruns.shortened > 0 ? `; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, the others had a shorter one` : '';
-  const skipped = overruns.skipped > 0 ? `; once they had cost ${RUN_OVERRUN_LIMIT_MS / 1000} s, the run's limit, ${overruns.skipped} more ${overruns.skipped === 1 ? 'was' : 'were'} not parsed at all` : '';
-  return [
-    `${overruns.documents} documents ran over the parse budget${shorter}${skipped}, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`,
-  ];
+  if (!overruns) return [];
+  const notes: string[] = [];
+  if (overruns.shortened > 0 || overruns.skipped > 0) {
+    const shorter = overruns.shortened > 0 ? `; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, the others had a shorter one` : '';
+    const skipped = overruns.skipped > 0 ? `; once they had cost ${RUN_OVERRUN_LIMIT_MS / 1000} s, the run's limit, ${overruns.skipped} more ${overruns.skipped === 1 ? 'was' : 'were'} not parsed at all` : '';
+    notes.push(`${overruns.documents} documents ran over the parse budget${shorter}${skipped}, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`);
+  }
+  if (overruns.runBudgetSkipped > 0) {
+    const n = overruns.runBudgetSkipped;
+    notes.push(
+      `parsing documents spent the run's budget (${RUN_PARSE_BASE_MS / 1000} s of CPU time plus ${RUN_PARSE_MS_PER_MIB / 1000} s per MiB parsed), so ${n} ${n === 1 ? 'document was' : 'documents were'} not read (see their parse-error warnings; exclude slow files with "ignore").`,
+    );
+  }
+  if (overruns.largeSkipped > 0) {
+    const n = overruns.largeSkipped;
+    notes.push(
+      `${n} large ${n === 1 ? 'document was' : 'documents were'} not read: one run reads at most ${RUN_LARGE_DOCUMENTS_LENGTH / 1024} KB of documents of ${LARGE_DOCUMENT_LENGTH / 1024} KB or more (see their parse-error warnings; split such pages or exclude them with "ignore").`,
+    );
+  }
+  return notes;
 }
 
 /**

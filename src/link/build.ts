@@ -7,6 +7,7 @@ import { historyRanges, inRanges, isContributorPage, isHistoryPage } from '../do
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
+import { lowerBound } from '../shared/ranges.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
 import { dependencyEnvPrefixes, envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
@@ -1421,6 +1422,43 @@ function sectionsOfDoc(
 /** A heading that is a function or method signature: `uvu.suite<T>(name: string, context?: T)`, `suite.run()`, `` `test(name, fn)` ``. */
 const SIGNATURE_HEADING_RE = /^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:<[^>]*>)?\s*\([^)]*\)(?:\s*(?::|=>)\s*.*)?`?$/;
 
+/** A document's heading lines, ascending, and whether its headings are in line order, once per headings array. */
+const headingLineIndexes = new WeakMap<readonly Heading[], { lines: number[]; ordered: boolean }>();
+
+/**
+ * The headings of `doc` on lines `(after, upTo]`, in the document's order. A filter over every
+ * heading per section was quadratic: 14,000 sections of one page cost 1.6 s (#33 D3).
+ */
+function headingsWithin(doc: DocFile, after: number, upTo: number): Heading[] {
+  let index = headingLineIndexes.get(doc.headings);
+  if (!index) {
+    const lines = doc.headings.map((h) => h.location.line);
+    index = { lines, ordered: lines.every((line, i) => i === 0 || lines[i - 1]! <= line) };
+    headingLineIndexes.set(doc.headings, index);
+  }
+  if (!index.ordered) return doc.headings.filter((h) => h.location.line > after && h.location.line <= upTo);
+  return doc.headings.slice(lowerBound(index.lines, after + 1), lowerBound(index.lines, upTo + 1));
+}
+
+/**
+ * A membership test for the union of closed line ranges `[a, b]`, O(log n) per line: a scan of
+ * every range per block was quadratic on pages of 14,000 sections (#33 D3).
+ */
+function coveredBy(ranges: ReadonlyArray<readonly [number, number]>): (line: number) => boolean {
+  // Merged, sorted, disjoint ranges: starts ascending, each end before the next start.
+  const merged: Array<[number, number]> = [];
+  for (const [a, b] of [...ranges].filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0])) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  const starts = merged.map(([a]) => a);
+  return (line) => {
+    const i = lowerBound(starts, line + 1) - 1;
+    return i >= 0 && line <= merged[i]![1];
+  };
+}
+
 /**
  * Whether a section that a heading naming a command opened is a JavaScript/Python API reference
  * rather than the command's: no row is spelled as a flag (`--bail`, `-b`), and every row sits
@@ -1429,7 +1467,7 @@ const SIGNATURE_HEADING_RE = /^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]
  */
 function isApiSection(doc: DocFile, block: HeadingBlock, rows: readonly ReferenceRow[]): boolean {
   if (rows.length === 0 || rows.some((r) => /^\s*`?-/.test(r.rawName))) return false;
-  const inner = doc.headings.filter((h) => h.location.line > block.heading.location.line && h.location.line <= block.endLine);
+  const inner = headingsWithin(doc, block.heading.location.line, block.endLine);
   return rows.every((row) => {
     // The nearest heading above the row of a lower rank (the row's own heading excluded).
     const own = inner.find((h) => h.location.line === row.location.line);
@@ -1761,7 +1799,7 @@ export function inferBlocks(
   if (doc.contributor) return [];
   // A history part ("### Breaking changes") is no reference: its blocks are not tried.
   const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
-  const inCovered = (line: number): boolean => covered.some(([a, b]) => line >= a && line <= b);
+  const inCovered = coveredBy(covered);
   const title = doc.headings.find((h) => h.depth === 1)?.text;
   const tree = blockTree(doc.blocks);
   // The commands the page's examples run, by line: `tool build --out x` in a block says whose options it lists.
