@@ -3,7 +3,7 @@ import type { Root, RootContent } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { readLayoutRows } from '../src/docs/layouts.js';
 import { parseMarkdown } from '../src/docs/markdown.js';
-import { countWithin, lowerBound } from '../src/shared/ranges.js';
+import { countWithin, LineRanges, lowerBound } from '../src/shared/ranges.js';
 
 /** CPU time (user + system) `run` takes, in milliseconds. */
 function cpuMs(run: () => void): number {
@@ -23,6 +23,32 @@ describe('sorted line ranges', () => {
     expect(countWithin(lines, 10, 20)).toBe(0);
     expect(countWithin(lines, 7, 7)).toBe(0);
     expect(countWithin([], 0, 100)).toBe(0);
+  });
+
+  it('tests membership in a union of ranges that grows between tests (inferBlocks covers each block it assigns)', () => {
+    const covered = new LineRanges([[10, 20], [30, 40], [5, 8]]);
+    expect([4, 5, 8, 9, 10, 20, 21, 35, 41].map((l) => covered.has(l))).toEqual([false, true, true, false, true, true, false, true, false]);
+    // A range added after the first tests is seen by the next ones (a snapshot index missed it:
+    // giget, rnx-kit and ezmesure read blocks under an assigned one as references of their own).
+    covered.add(21, 29);
+    expect([21, 25, 29, 41].map((l) => covered.has(l))).toEqual([true, true, true, false]);
+    covered.add(1, 100);
+    expect([1, 50, 100, 101].map((l) => covered.has(l))).toEqual([true, true, true, false]);
+    covered.add(200, 199);
+    expect(covered.has(199)).toBe(false);
+    // Against a plain scan over random ranges.
+    const ranges: Array<[number, number]> = [];
+    const set = new LineRanges([]);
+    let seed = 7;
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let i = 0; i < 300; i++) {
+      const a = rand(1000);
+      const b = a + rand(30);
+      ranges.push([a, b]);
+      set.add(a, b);
+      const line = rand(1100);
+      expect(set.has(line)).toBe(ranges.some(([x, y]) => line >= x && line <= y));
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { historyRanges, inRanges, isContributorPage, isHistoryPage } from '../do
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
 import { headingMatchText } from '../shared/strings.js';
-import { lowerBound } from '../shared/ranges.js';
+import { LineRanges, lowerBound } from '../shared/ranges.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
 import { dependencyEnvPrefixes, envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
@@ -1441,25 +1441,6 @@ function headingsWithin(doc: DocFile, after: number, upTo: number): Heading[] {
 }
 
 /**
- * A membership test for the union of closed line ranges `[a, b]`, O(log n) per line: a scan of
- * every range per block was quadratic on pages of 14,000 sections (#33 D3).
- */
-function coveredBy(ranges: ReadonlyArray<readonly [number, number]>): (line: number) => boolean {
-  // Merged, sorted, disjoint ranges: starts ascending, each end before the next start.
-  const merged: Array<[number, number]> = [];
-  for (const [a, b] of [...ranges].filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0])) {
-    const last = merged[merged.length - 1];
-    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
-    else merged.push([a, b]);
-  }
-  const starts = merged.map(([a]) => a);
-  return (line) => {
-    const i = lowerBound(starts, line + 1) - 1;
-    return i >= 0 && line <= merged[i]![1];
-  };
-}
-
-/**
  * Whether a section that a heading naming a command opened is a JavaScript/Python API reference
  * rather than the command's: no row is spelled as a flag (`--bail`, `-b`), and every row sits
  * under a heading that is a function signature (`### uvu.test(name: string, callback: function)`
@@ -1798,8 +1779,8 @@ export function inferBlocks(
   // it is tried. A heading the config names there still ties its section.
   if (doc.contributor) return [];
   // A history part ("### Breaking changes") is no reference: its blocks are not tried.
-  const covered: Array<[number, number]> = [...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)];
-  const inCovered = coveredBy(covered);
+  const covered = new LineRanges([...explicit.map((s): [number, number] => [s.heading.location.line, s.endLine]), ...historyRanges(doc.blocks)]);
+  const inCovered = (line: number): boolean => covered.has(line);
   const title = doc.headings.find((h) => h.depth === 1)?.text;
   const tree = blockTree(doc.blocks);
   // The commands the page's examples run, by line: `tool build --out x` in a block says whose options it lists.
@@ -1867,7 +1848,7 @@ export function inferBlocks(
       const cmd = example && sets.find((x) => x.command.name === example.name || x.command.aliases.includes(example.name))?.command;
       if (example && cmd && !configured.has(cmd)) {
         out.push({ file: doc.file, block, inference: { command: cmd, rows: list.length, explainsExample: true, evidence: `its ${list.length} items explain the flags of the \`${example.name}\` example above them (line ${example.line})` } });
-        covered.push([line, block.endLine]);
+        covered.add(line, block.endLine);
         continue;
       }
       out.push({ file: doc.file, block, inference });
@@ -1884,7 +1865,7 @@ export function inferBlocks(
       inner = down;
     }
     out.push({ file: doc.file, block: inner, inference });
-    covered.push([line, block.endLine]);
+    covered.add(line, block.endLine);
   }
   return out.sort((a, b) => a.block.heading.location.line - b.block.heading.location.line);
 }
