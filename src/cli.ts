@@ -281,7 +281,11 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
   // 52 s and 2.2 GB before, #33 sweep D4): refused before anything is expanded, one glob and all together.
   const globs = args.filter((p) => isDynamicPattern(p));
   const tooMany = checkGlobExpansion(globs);
-  if (tooMany) throw new UsageError(`the pattern ${globs[tooMany.index]!} ${tooMany.problem}; write fewer brace groups or a wildcard.`);
+  if (tooMany) {
+    const pattern = globs[tooMany.index]!;
+    const shown = pattern.length > 80 ? `${pattern.slice(0, 77)}…` : pattern;
+    throw new UsageError(`the pattern ${shown} ${tooMany.problem}; ${tooMany.kind === 'braces' ? 'write fewer brace groups or a wildcard' : 'write a shorter pattern with fewer wildcards per segment'}.`);
+  }
   const out: string[] = [];
   for (const p of args) {
     const abs = path.resolve(cwd, p);

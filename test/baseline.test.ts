@@ -306,3 +306,11 @@ describe('writing the baseline safely (issue #17)', () => {
     expect(finishBaseline(messages.slice(0, 100), loaded).notice).toContain('wrote 100 baseline entries');
   });
 });
+
+describe('a baseline nested too deep (#33 sweep s19)', () => {
+  it('is refused with its position before a recursive parse overflows the stack', () => {
+    const deep = `{"version":1,"entries":[${'['.repeat(10_000)}${']'.repeat(10_000)}]}`;
+    expect(() => parseBaseline(deep, '.docdrift-baseline.json')).toThrow(BaselineError);
+    expect(() => parseBaseline(deep, '.docdrift-baseline.json')).toThrow(/\.docdrift-baseline\.json:1:\d+: the baseline nests objects or lists 10002 levels deep/);
+  });
+});

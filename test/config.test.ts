@@ -715,6 +715,26 @@ describe('globs that leave the project root', () => {
     expect(loadConfig(root).config.docs).toEqual(globs);
   });
 
+  // #33 sweep s19: `*a*a*a*a*a*a*a*a*b.md` backtracked past 40 s on one 60-character name; a
+  // 70,000-character glob was picomatch's "Input length … exceeds maximum" naming no key.
+  it.each([
+    ['docs', { docs: [`docs/${'*a'.repeat(8)}*b.md`] }, 'docs[0]', '9 `*` wildcards in one path segment'],
+    ['sources', { sources: ['**/*.py', `tool/${'*a'.repeat(9)}*b.py`] }, 'sources[1]', '`*` wildcards in one path segment'],
+    ['ignore', { ignore: [`docs/${'a'.repeat(70_000)}.md`] }, 'ignore[0]', 'is longer than 4,096 characters'],
+  ])('a glob whose matching could run away is refused before globbing (%s)', (_name, config, key, text) => {
+    const root = project({ 'docdrift.config.json': JSON.stringify(config) });
+    const error = configError(() => loadConfig(root));
+    expect(error.key).toBe(key);
+    expect(error.message).toContain(text);
+    expect(error.message).toContain('docdrift.config.json');
+  });
+
+  it('globs with up to three wildcards per segment and any number of "**" segments are fine', () => {
+    const globs = ['**/*-*-*.md', 'docs/**/**/*.test.*', '**/*'];
+    const root = project({ 'docdrift.config.json': JSON.stringify({ docs: globs }) });
+    expect(loadConfig(root).config.docs).toEqual(globs);
+  });
+
   it('globs with ".." inside a name, or "**", are fine', () => {
     const root = project({ 'docdrift.config.json': JSON.stringify({ sources: ['src/**/*.py', 'a..b/*.py'], docs: ['docs/**/x..md'] }) });
     expect(loadConfig(root).config.sources).toEqual(['src/**/*.py', 'a..b/*.py']);

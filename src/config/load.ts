@@ -1,7 +1,7 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
-import { checkGlobExpansion, MAX_BRACE_ALTERNATIVES, MAX_EXPANDED_PATTERNS } from '../shared/globs.js';
+import { checkGlobExpansion, MAX_BRACE_ALTERNATIVES, MAX_EXPANDED_PATTERNS, MAX_GLOB_LENGTH, MAX_SEGMENT_WILDCARDS } from '../shared/globs.js';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
@@ -922,9 +922,11 @@ function validate(source: Source, raw: unknown, knownRuleIds?: string[]): Docdri
       {
         problem: `a glob in "${key}" ${tooMany.problem}`,
         got: JSON.stringify(shown),
-        expected: `globs whose brace groups expand to at most ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns each and ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} in all`,
+        expected: tooMany.kind === 'braces'
+          ? `globs whose brace groups expand to at most ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns each and ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} in all`
+          : `globs of at most ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters, with at most ${MAX_SEGMENT_WILDCARDS} \`*\` wildcards in one path segment`,
         example: renderExample(source, { [key]: [key === 'sources' ? '**/*.{py,ts}' : key === 'ignore' ? 'examples/**' : 'docs/**/*.{md,mdx}'] }),
-        note: 'a wildcard (`*`, `**`) matches what many alternatives list, without multiplying them.',
+        note: tooMany.kind === 'braces' ? 'a wildcard (`*`, `**`) matches what many alternatives list, without multiplying them.' : 'a `**` segment matches any depth of folders; a segment needs few wildcards.',
       },
       [key, i],
     );

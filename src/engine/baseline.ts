@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { visit } from 'jsonc-parser';
+import { jsonNesting } from '../shared/json.js';
 import { z } from 'zod';
 import { compareStrings } from '../shared/strings.js';
 import { baselineEntryStale } from './engine-rules.js';
@@ -44,6 +45,9 @@ export interface Baseline {
 }
 
 /** A baseline file that cannot be read or is not a baseline: the CLI prints it and exits 2. */
+/** Deepest nesting of a baseline file that is parsed (a valid one has 3 levels). */
+const MAX_BASELINE_DEPTH = 32;
+
 export class BaselineError extends Error {
   constructor(message: string) {
     super(message);
@@ -89,6 +93,13 @@ export interface LocatedEntry extends BaselineEntry {
  *   shape, the key (`entries[2].count`), what is wrong and the expected shape.
  */
 export function parseBaseline(text: string, displayPath: string): LocatedEntry[] {
+  // A baseline nests 3 levels (`{"entries": [{…}]}`): a deeper one is refused before a recursive
+  // parse overflows the stack (10,000 `[` was a stack trace and exit 1, #33 sweep s19).
+  const nesting = jsonNesting(text);
+  if (nesting.depth > MAX_BASELINE_DEPTH) {
+    const before = text.slice(0, nesting.offset).split('\n');
+    throw new BaselineError(`${displayPath}:${before.length}:${(before.at(-1)?.length ?? 0) + 1}: the baseline nests objects or lists ${nesting.depth} levels deep (a baseline has 3; at most ${MAX_BASELINE_DEPTH} are read). Fix it, or delete it and run \`docdrift --write-baseline\`.`);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);

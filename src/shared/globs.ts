@@ -50,16 +50,44 @@ function rangeValue(end: string): number {
   return /^-?\d+$/.test(end) ? Number(end) : end.charCodeAt(0);
 }
 
+/**
+ * Longest glob accepted: picomatch refuses patterns over 65,536 characters with an error naming
+ * no key (#33 sweep s19); a real glob is a line.
+ */
+export const MAX_GLOB_LENGTH = 4096;
+
+/**
+ * Most `*` wildcards in one path segment (`*test*` is 2; a segment that is `**` is none). The
+ * matcher's regular expression backtracks over each: `docs/*a*a*a*a*a*a*a*a*b.md` against one
+ * file named with 60 `a`s ran past 40 s (#33 sweep s19); with 3, a 255-character name costs at
+ * most about 255³ steps.
+ */
+export const MAX_SEGMENT_WILDCARDS = 3;
+
+/** The most `*` runs in one `/`-separated segment of `pattern`, a bare `**` segment not counted. Linear. */
+export function maxSegmentWildcards(pattern: string): number {
+  let most = 0;
+  for (const segment of pattern.split('/')) {
+    if (segment === '**' || segment === '!**') continue;
+    const runs = segment.match(/\*+/g)?.length ?? 0;
+    if (runs > most) most = runs;
+  }
+  return most;
+}
+
 /** Why a list of globs is refused by {@link checkGlobExpansion}: which pattern, and a sentence. */
 export interface GlobExpansionProblem {
   /** Index of the pattern at fault in the list checked. */
   index: number;
+  /** Which bound it breaks: its length, the wildcards of one segment, or its brace expansion. */
+  kind: 'length' | 'wildcards' | 'braces';
   /** `expands to more than 1,000 patterns by its brace groups` (no subject, no full stop). */
   problem: string;
 }
 
 /**
- * Checks globs before they reach globby: each expands (by braces) to at most
+ * Checks globs before they reach globby: each is at most {@link MAX_GLOB_LENGTH} characters with
+ * at most {@link MAX_SEGMENT_WILDCARDS} `*` runs per path segment, expands (by braces) to at most
  * {@link MAX_BRACE_ALTERNATIVES} patterns, and all of them together to at most
  * {@link MAX_EXPANDED_PATTERNS}.
  *
@@ -70,9 +98,12 @@ export function checkGlobExpansion(patterns: readonly string[]): GlobExpansionPr
   let sum = 0;
   for (const [index, pattern] of patterns.entries()) {
     const n = braceAlternatives(pattern);
-    if (n > MAX_BRACE_ALTERNATIVES) return { index, problem: `expands to more than ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns by its brace groups` };
+    if (n > MAX_BRACE_ALTERNATIVES) return { index, kind: 'braces', problem: `expands to more than ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns by its brace groups` };
+    if (pattern.length > MAX_GLOB_LENGTH) return { index, kind: 'length', problem: `is longer than ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters` };
+    const stars = maxSegmentWildcards(pattern);
+    if (stars > MAX_SEGMENT_WILDCARDS) return { index, kind: 'wildcards', problem: `has ${stars} \`*\` wildcards in one path segment (at most ${MAX_SEGMENT_WILDCARDS}): the glob matcher tries such a segment in time that grows with the file name's length to that power` };
     sum += n;
-    if (sum > MAX_EXPANDED_PATTERNS) return { index, problem: `brings the globs' expansions (by brace groups, one pattern per glob without them) past ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} patterns in all` };
+    if (sum > MAX_EXPANDED_PATTERNS) return { index, kind: 'braces', problem: `brings the globs' expansions (by brace groups, one pattern per glob without them) past ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} patterns in all` };
   }
   return undefined;
 }

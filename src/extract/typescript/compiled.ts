@@ -5,6 +5,10 @@
  * layouts (`dist/x.js` → `src/x.ts`, {@link findSource}). Never runs code.
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { jsonNesting } from '../../shared/json.js';
+
+/** Deepest tsconfig or source map nesting read: real ones nest a few levels. */
+const MAX_JSON_DEPTH = 64;
 import { dirname, findSource, joinPath, normalizePath, OUT_DIRS, sourceCandidates } from './scan.js';
 
 /** The compiler options that place output, as project-relative folders. */
@@ -51,7 +55,9 @@ export function readOutputLayout(file: string, read: (file: string) => string | 
     if (seen.has(current) || depth > MAX_EXTENDS) return;
     seen.add(current);
     const text = read(current);
-    if (text === undefined) return;
+    // A tsconfig nests a few levels: a deeper one is not followed (jsonc-parser recurses per level;
+    // 200,000 `[` overflowed the stack, #33 sweep s19).
+    if (text === undefined || jsonNesting(text).depth > MAX_JSON_DEPTH) return;
     const errors: ParseError[] = [];
     const raw = parseJsonc(text, errors, { allowTrailingComma: true }) as RawTsconfig | undefined;
     if (!raw || typeof raw !== 'object') return;
@@ -182,7 +188,7 @@ function sourceMapSource(compiled: string, tsFiles: ReadonlySet<string>, listed:
   for (const mapFile of candidates) {
     if (!listed.has(mapFile)) continue;
     const text = read(mapFile);
-    if (text === undefined) continue;
+    if (text === undefined || jsonNesting(text).depth > MAX_JSON_DEPTH) continue;
     let map: { sources?: unknown; sourceRoot?: unknown };
     try {
       map = JSON.parse(text) as typeof map;
