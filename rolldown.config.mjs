@@ -1,6 +1,7 @@
 // Bundles the `docdrift` bin (issue #15: start-up cost). `tsc` first compiles src/ and rules/ to
 // dist/ (tests, the API and the bench use dist/src); this config then bundles the compiled CLI
-// into dist/cli/: `docdrift.js` (the `bin` of package.json), `parse-worker.js` (the document
+// into dist/cli/: `docdrift.js` (the `bin` of package.json), `index.js` (the Node.js API, package.json
+// `exports`), `parse-worker.js` (the document
 // worker, which src/docs/bounded-parse.ts starts as `./parse-worker.js` next to itself),
 // `typescript-worker.js` (started the same way by src/engine/typescript-facts.ts) and the
 // chunks they share or load lazily (`import()` at a call site becomes a chunk loaded on demand).
@@ -63,6 +64,8 @@ function requireTsMorph() {
 export default defineConfig({
   input: {
     docdrift: 'dist/src/bin.js',
+    // The Node.js API (package.json `exports`; its types: scripts/bundle.mjs writes index.d.ts).
+    index: 'dist/src/index.js',
     'parse-worker': 'dist/src/docs/parse-worker.js',
     'typescript-worker': 'dist/src/engine/typescript-worker.js',
   },

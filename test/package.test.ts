@@ -55,6 +55,8 @@ function installed(project: string): string[] {
 
 describe('npm pack → npm install → npx docdrift', () => {
   let tarball = '';
+  /** The empty project the tarball was installed into (by the second test). */
+  let project = '';
   let files: string[] = [];
   beforeAll(() => {
     expect(existsSync(path.join(ROOT, 'dist/src/bin.js')), 'build first (npm run build)').toBe(true);
@@ -90,7 +92,7 @@ describe('npm pack → npm install → npx docdrift', () => {
 
   it('installed as a dev dependency of an empty project: its runtime dependencies only, newest in range, no install-script warning; `npx docdrift` lints like the checkout does', () => {
     expect(reference.status).toBe(1);
-    const project = tmp('docdrift-consumer-');
+    project = tmp('docdrift-consumer-');
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
     // --prefer-online: the registry's newest versions within the ranges, not a cached listing.
     // The default log level, so that npm's warnings (install scripts not allowed) are seen.
@@ -124,6 +126,53 @@ describe('npm pack → npm install → npx docdrift', () => {
     // The rule pages the links name are in the package too.
     expect(existsSync(path.join(project, 'node_modules/docdrift/rules/example-param-unknown.md'))).toBe(true);
   }, 300_000);
+
+  it('is importable by name from ESM and from CommonJS (the Node.js API), with type declarations', () => {
+    expect(project, 'the install test ran').not.toBe('');
+    // ESM: import; CommonJS: require of the ES module (Node >= 20.19).
+    writeFileSync(
+      path.join(project, 'esm.mjs'),
+      "import { lint, formatters, version } from 'docdrift';\n" +
+        "const r = await lint({ root: 'example', cache: false });\n" +
+        "console.log(JSON.stringify({ version, exitCode: r.exitCode, results: r.report.results.length, stylish: formatters.stylish(r.report, { root: 'example' }).length > 0 }));\n",
+    );
+    writeFileSync(
+      path.join(project, 'cjs.cjs'),
+      "const { lint, loadConfig, ruleIds } = require('docdrift');\n" +
+        "lint({ root: 'example', cache: false }).then((r) => console.log(JSON.stringify({ exitCode: r.exitCode, results: r.report.results.length, rules: ruleIds.length > 0, config: typeof loadConfig('example').config })));\n",
+    );
+    const expected = findings(reference.stdout).length;
+    for (const file of ['esm.mjs', 'cjs.cjs']) {
+      const r = spawnSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
+      expect(r.status, `${file}: ${r.stderr}`).toBe(0);
+      const out = JSON.parse(r.stdout) as { exitCode: number; results: number };
+      expect(out, file).toMatchObject({ exitCode: 1, results: expected });
+    }
+    // The declarations type-check a consumer (strict, nodenext resolution through `exports`,
+    // the package's own .d.ts checked too: skipLibCheck false).
+    writeFileSync(
+      path.join(project, 'check.mts'),
+      [
+        "import { lint, fix, formatters, loadConfig, DocdriftError, type JsonReport, type LintResult } from 'docdrift';",
+        "const result: LintResult = await lint({ root: 'example', files: ['example/README.md'], cache: false });",
+        'const report: JsonReport = result.report;',
+        'const errors: number = report.summary.errors;',
+        "const text: string = formatters.sarif(report, { root: 'example' });",
+        "const fixed = await fix({ root: 'example', dryRun: true });",
+        "const diff: string | undefined = fixed.diff;",
+        "const docs: string[] = loadConfig('example').config.docs;",
+        'const code: number = new DocdriftError("x", 2).exitCode;',
+        'export { errors, text, diff, docs, code };',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.mts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+  }, 120_000);
 });
 
 describe('the GitHub Action: install.sh packs the checkout and installs the tarball, run.sh runs its bin', () => {
