@@ -18,8 +18,9 @@
 // lands in a chunk of its own that only TypeScript/JavaScript projects load. Kept external, it
 // and its dependencies made 11 of the 13 packages and 14 of the 26 MB an install of docdrift
 // took; inlined, the install is 2 packages and 22 MB. Its cost: the 12 MB chunk is an ES module,
-// which Node 20 loads ~0.1 s of CPU slower than `require` of ts-morph's CommonJS files (the
-// compile cache the bin enables on Node 22+ takes that back).
+// which Node 20 loads ~0.1 s of CPU slower than `require` of ts-morph's CommonJS files; on Node
+// 22+ the compile cache the bin enables (src/shared/compile-cache.ts) skips compiling it on later
+// runs, which saves more than that (docs/caching.md).
 import { defineConfig } from 'rolldown';
 
 export default defineConfig({
