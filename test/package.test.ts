@@ -90,6 +90,16 @@ describe('npm pack → npm install → npx docdrift', () => {
     expect(ruleDocs.length).toBeGreaterThanOrEqual(8);
   });
 
+  it('passes publint and arethetypeswrong (release checks of package.json, exports and types)', () => {
+    const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
+    const publint = spawnSync(bin('publint'), ['--strict', tarball], { encoding: 'utf8' });
+    expect(publint.status, publint.stdout + publint.stderr).toBe(0);
+    // cjs-resolves-to-esm: `require('docdrift')` loads the ES module, which Node does from 20.19
+    // on (engines); the test below requires it from CommonJS.
+    const attw = spawnSync(bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'ascii'], { encoding: 'utf8' });
+    expect(attw.status, attw.stdout + attw.stderr).toBe(0);
+  }, 120_000);
+
   it('installed as a dev dependency of an empty project: its runtime dependencies only, newest in range, no install-script warning; `npx docdrift` lints like the checkout does', () => {
     expect(reference.status).toBe(1);
     project = tmp('docdrift-consumer-');
