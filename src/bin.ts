@@ -1,41 +1,10 @@
 #!/usr/bin/env node
-/** Executable entry of the `docdrift` bin: runs the CLI on process arguments and sets the exit code. */
-// First: V8 flags for a short run, set before the rest of docdrift loads.
-import './shared/v8-tiering.js';
-import { writeSync } from 'node:fs';
-import { main } from './cli.js';
-
 /**
- * A report that cannot be written (stdout closed by `| head`: EPIPE; a full disk: ENOSPC) ends
- * the run with exit code 2 and one line on stderr, never an unhandled-error stack.
+ * Executable entry of the `docdrift` bin: turns on Node's compile cache where Node has one
+ * (src/shared/compile-cache.ts), then loads and runs the CLI (src/run-bin.ts). The cache must be
+ * on before those modules load, hence the dynamic import.
  */
-function writeFailed(error: NodeJS.ErrnoException): never {
-  try {
-    writeSync(2, `docdrift: cannot write the report to standard output (${error.code ?? error.message}).\n`);
-  } catch {
-    // stderr is gone too: the exit code is all that is left
-  }
-  process.exit(2);
-}
-process.stdout.on('error', writeFailed);
-process.stderr.on('error', () => process.exit(2));
+import { enableCompileCache } from './shared/compile-cache.js';
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: (text) => {
-    try {
-      process.stdout.write(text);
-    } catch (error) {
-      writeFailed(error as NodeJS.ErrnoException);
-    }
-  },
-  stderr: (text) => {
-    try {
-      process.stderr.write(text);
-    } catch {
-      process.exit(2);
-    }
-  },
-  cwd: process.cwd(),
-  isTTY: Boolean(process.stdout.isTTY),
-  progressStream: process.stderr,
-});
+enableCompileCache();
+await import('./run-bin.js');

@@ -107,17 +107,18 @@ describe('action.yml', () => {
     for (const [, id] of JSON.stringify(steps).matchAll(/steps\.([a-z-]+)\.outputs/g)) expect(ids).toContain(id);
   });
 
-  it('installs production dependencies only, on Node 24, with a cached npm from the action directory', () => {
+  it('on Node 24 with a cached npm, installs the packed package (install.sh) and runs its bin', () => {
     const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setup?.with?.['node-version']).toBe(24);
     expect(steps.find((s) => s.uses?.startsWith('actions/cache@'))?.with?.path).toBe('~/.npm');
-    const install = steps.find((s) => s.run?.includes('"$GITHUB_ACTION_PATH"') && s.run.includes('npm ci'))!;
-    expect(install.run).toContain('npm ci --omit=dev --ignore-scripts');
-    // The build must not need a development dependency: scripts/emit.mjs compiles with ts-morph's TypeScript.
-    expect(install.run).toContain('node scripts/emit.mjs');
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(Object.keys(pkg.dependencies)).toContain('ts-morph');
-    expect(readFileSync(path.join(ROOT, 'scripts/emit.mjs'), 'utf8')).toContain("from 'ts-morph'");
+    const install = steps.find((s) => s.id === 'install')!;
+    expect(install.run).toBe('bash "$GITHUB_ACTION_PATH/.github/action/install.sh"');
+    // install.sh packs the checkout and installs the tarball: the bundle npm users get
+    // (test/package.test.ts runs it for real).
+    const installSh = readFileSync(path.join(ROOT, '.github/action/install.sh'), 'utf8');
+    expect(installSh).toContain('npm pack --ignore-scripts');
+    expect(installSh).toContain('node_modules/docdrift/dist/cli/docdrift.js');
+    expect(runStep.env?.DOCDRIFT_BIN).toBe('${{ steps.install.outputs.bin }}');
     expect(runStep.run).toBe('bash "$GITHUB_ACTION_PATH/.github/action/run.sh"');
   });
 });

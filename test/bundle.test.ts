@@ -114,6 +114,7 @@ describe('TypeScript facts in a worker thread', () => {
     cpSync(path.join(ROOT, 'dist', 'cli'), path.join(pkg, 'dist', 'cli'), { recursive: true });
     cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+    symlinkSync(path.join(ROOT, 'grammars'), path.join(pkg, 'grammars'));
     rmSync(path.join(pkg, 'dist', 'cli', 'typescript-worker.js'));
     const args = ['--root', root, '--format', 'json', '--no-cache', '--debug'];
     const broken = run(path.join(pkg, 'dist', 'cli', 'docdrift.js'), args);
@@ -141,11 +142,12 @@ describe('TypeScript facts in a worker thread', () => {
 
 describe('a broken install', () => {
   it('without the document worker module exits 2 naming the problem, instead of waiting for the worker', () => {
-    // A copy of the package whose dist/cli lost parse-worker.js (the dependencies are linked).
+    // A copy of the package whose dist/cli lost parse-worker.js (the dependencies and the grammar are linked).
     const pkg = tempDir('docdrift-broken-install-');
     cpSync(path.join(ROOT, 'dist', 'cli'), path.join(pkg, 'dist', 'cli'), { recursive: true });
     cpSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+    symlinkSync(path.join(ROOT, 'grammars'), path.join(pkg, 'grammars'));
     rmSync(path.join(pkg, 'dist', 'cli', 'parse-worker.js'));
     const r = spawnSync(process.execPath, [path.join(pkg, 'dist', 'cli', 'docdrift.js'), '--root', EXAMPLE, '--no-cache'], {
       cwd: ROOT,

@@ -1,8 +1,8 @@
 /**
  * The pre-commit hook (.pre-commit-hooks.yaml) with the real `pre-commit` program: installs this
  * checkout as a hook repository into a scratch git repository and commits to it
- * (test/pre-commit/commit-hook.sh). pre-commit clones the snapshot, runs `npm install` (the
- * `prepare` script builds dist/), `npm pack` and `npm install -g`, which takes minutes on a busy
+ * (test/pre-commit/commit-hook.sh). pre-commit clones the snapshot, runs `npm install`, `npm pack`
+ * (the `prepack` script builds dist/) and `npm install -g`, which takes minutes on a busy
  * machine. Without `pre-commit` on PATH the test fails in CI (CI=true) and is skipped elsewhere,
  * saying why; DOCDRIFT_SKIP_PRE_COMMIT=1 skips it outside CI too.
  */
@@ -48,8 +48,11 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(Object.keys(pkg.bin)).toContain(hook.entry);
     // File names come after `--`, so a staged file named `--fix` is a path.
     expect(hook.args).toEqual(['--']);
-    // npm install from git (and pre-commit's npm install + npm pack) must produce dist/.
-    expect(pkg.scripts.prepare).toBe(pkg.scripts.build);
+    // npm pack (pre-commit's npm install + npm pack, and npm's install of a git dependency) must
+    // build dist/: `prepack`, not `prepare`, which npm lists as an install script in every project
+    // that installs the tarball.
+    expect(pkg.scripts.prepack).toBe(pkg.scripts.build);
+    expect(pkg.scripts.prepare).toBeUndefined();
   });
 
   it('selects the files docdrift reads and nothing else', () => {

@@ -12,6 +12,7 @@
 #   INPUT_CHANGED_ONLY   true | false: --changed-since DOCDRIFT_BASE_SHA when that is set
 #   INPUT_SUMMARY        true | false: --summary "$GITHUB_STEP_SUMMARY" when that is set
 #   DOCDRIFT_BASE_SHA    the pull request's base commit (github.event.pull_request.base.sha)
+#   DOCDRIFT_BIN         the docdrift bin to run (install.sh's output); default: dist/cli/docdrift.js here
 #   GITHUB_OUTPUT        file receiving exit-code, errors, warnings (workflow commands spec:
 #                        https://docs.github.com/en/actions/using-workflows/workflow-commands-for-github-actions#setting-an-output-parameter)
 #   DOCDRIFT_ACTION_DRY_RUN=1  print each docdrift command line (one argument per line) instead of running it
@@ -20,11 +21,9 @@
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# The compiled modules, not the bundle that package.json `bin` names (dist/cli/docdrift.js): the
-# action installs production dependencies only and builds with scripts/emit.mjs, and the bundler
-# (rolldown) is a development dependency. One run per job: the ~0.2 s start-up the bundle saves
-# does not matter here.
-bin="$here/../../dist/src/bin.js"
+# The bundle that package.json `bin` names, as install.sh installed it from the packed tarball
+# (DOCDRIFT_BIN, its step output); without it, this checkout's own build (tests run it so).
+bin="${DOCDRIFT_BIN:-$here/../../dist/cli/docdrift.js}"
 
 input_error() {
   echo "::error title=docdrift action::input \`$1\` must be $2; got \"$3\"."

@@ -9,10 +9,13 @@
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputDiagnostic } from '../model/types.js';
+import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
 import { textKey } from './pieces.js';
 import { typeScriptFacts, type TypeScriptJob, type TypeScriptJobAnswer } from './typescript-facts.js';
 
+// Before typeScriptFacts imports the TypeScript extractors (and TypeScript's compiler).
+enableCompileCacheInWorker();
 const job = workerData as TypeScriptJob;
 const overlay = new Map(job.overlay);
 const reads: Array<[string, string | null]> = [];

@@ -5,6 +5,7 @@
  * one-line change in `package.json` (`repository`).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** The fields of docdrift's `package.json` this module reads. */
 interface PackageJson {
@@ -15,15 +16,16 @@ interface PackageJson {
 }
 
 /**
- * Finds docdrift's `package.json`: two levels above `src/shared/` when run from source (tests), three above
- * `dist/src/shared/` when built or installed. Throws when neither exists (a broken install).
+ * Finds docdrift's `package.json`: two levels above `src/shared/` when run from source (tests) and
+ * above `dist/cli/` (the bundle, as installed), three above `dist/src/shared/` when built. Throws
+ * when neither exists (a broken install).
  */
-function readOwnPackageJson(): PackageJson {
+function readOwnPackageJson(): { pkg: PackageJson; dir: string } {
   for (const rel of ['../../package.json', '../../../package.json']) {
     const url = new URL(rel, import.meta.url);
     try {
       const pkg = JSON.parse(readFileSync(url, 'utf8')) as PackageJson;
-      if (pkg.name === 'docdrift') return pkg;
+      if (pkg.name === 'docdrift') return { pkg, dir: fileURLToPath(new URL('.', url)) };
     } catch {
       // not this level
     }
@@ -47,7 +49,10 @@ export function repositoryWebUrl(repository: PackageJson['repository']): string 
   return url;
 }
 
-const pkg = readOwnPackageJson();
+const { pkg, dir } = readOwnPackageJson();
+
+/** The folder holding docdrift's `package.json` (absolute, with a trailing separator): the checkout, or `node_modules/docdrift/` when installed. */
+export const PACKAGE_ROOT: string = dir;
 
 /** docdrift's version (`package.json` `version`), e.g. `0.1.0`. */
 export const VERSION: string = pkg.version;
