@@ -177,20 +177,18 @@ const BARE_DEFAULT_RE = /[([]\s*default\s+/i;
  * `.`/`,`/`)`/`]`/`;` removed (`(default: 4)` → `4`).
  */
 export function defaultFromDescription(text: string, codes: readonly string[]): string | undefined {
-  const m = DEFAULT_PHRASE_RE.exec(text);
-  if (!m) {
-    // `(default `/ctcache`)`, `[default `0.1`]`: a parenthesised "default" and a code span, no colon.
-    const bare = BARE_DEFAULT_RE.exec(text);
-    if (!bare) return undefined;
-    const rest = text.slice(bare.index + bare[0].length);
-    let best: string | undefined;
-    for (const c of codes) if (c !== '' && rest.startsWith(c) && /^\s*[)\]]/.test(rest.slice(c.length)) && (best === undefined || c.length > best.length)) best = c;
-    return best;
-  }
+  // `(default `/ctcache`)`, `[default `0.1`]`: a bracketed "default" and a code span, no colon,
+  // taken only when the code span fills the bracket.
+  const phrase = DEFAULT_PHRASE_RE.exec(text);
+  const m = phrase ?? BARE_DEFAULT_RE.exec(text);
+  if (!m) return undefined;
+  const bare = phrase === null;
   const rest = text.slice(m.index + m[0].length);
   let best: string | undefined;
-  for (const c of codes) if (c !== '' && rest.startsWith(c) && (best === undefined || c.length > best.length)) best = c;
-  if (best !== undefined) return best;
+  for (const c of codes) {
+    if (c !== '' && rest.startsWith(c) && (!bare || /^\s*[)\]]/.test(rest.slice(c.length))) && (best === undefined || c.length > best.length)) best = c;
+  }
+  if (best !== undefined || bare) return best;
   // A quoted value is whole, quotes kept: `[default: "project"]`, `(default: 'a b')`.
   const quoted = /^(["'])[^"'\n]*\1/.exec(rest);
   if (quoted) return quoted[0];

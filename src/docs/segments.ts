@@ -36,6 +36,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { Root, RootContent, Table } from 'mdast';
 import { fencedLineTracker } from './fences.js';
 import { lineIndexAt } from './position.js';
+import { lineStarts } from '../shared/strings.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
 export const SEGMENTED_MIN_LENGTH = 32 * 1024;
@@ -77,14 +78,6 @@ const ATX_LINE = /^#{1,6}(?=[ \t\r\n]|$)/;
 
 function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');
-}
-
-/** Offsets where each line starts (CommonMark line endings: `\r\n`, `\r`, `\n`). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  const re = /\r\n|\r|\n/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index + m[0].length);
-  return starts;
 }
 
 /** 1-based line of `offset` given {@link lineStarts}. */

@@ -9,6 +9,7 @@
  */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { InputDiagnostic } from '../model/types.js';
+import { lineIndexAt, lineStarts } from '../shared/strings.js';
 
 /** One `bin` command as declared. */
 export interface DeclaredBin {
@@ -31,21 +32,11 @@ export interface DeclaredBin {
 export function readPackageBins(pkg: { file: string; text: string }): { bins: DeclaredBin[]; problem?: InputDiagnostic } {
   const text = pkg.text.replace(/^\uFEFF/, '');
   // Line starts, so that each entry's line is a binary search, not a scan from the top (100,000 bins took 69 s: #33 item 5).
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const starts = lineStarts(text);
+  const lineOf = (offset: number): number => lineIndexAt(starts, offset) + 1;
   const at = (offset: number, why: string): InputDiagnostic => {
     const line = lineOf(offset);
-    const column = offset - lineStarts[line - 1]! + 1;
+    const column = offset - starts[line - 1]! + 1;
     return { ruleId: 'parse-error', severity: 'warn', message: `${pkg.file}:${line}:${column}: ${why}`, location: { file: pkg.file, line, column } };
   };
   if (text.length > MAX_PACKAGE_JSON_CHARS) {

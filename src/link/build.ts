@@ -111,10 +111,10 @@ export interface ModelInput {
  * project's namespace (`envNameStatus` `own`, or its first word a command's). A tutorial's table
  * of the proxy variables its HTTP libraries read (`HTTP_PROXY`, `WS_PROXY`), none read by the
  * project, documents other programs': it is no env reference of the project's and owes it no row.
+ * `read`: the names of `cmd`'s parameters.
  */
-function documentsOwnEnv(section: ReferenceSection, cmd: CommandSpec, dynamic: EnvExtraction['dynamic'], supplied: ReadonlySet<string>, projectWords: ReadonlySet<string>): boolean {
+function documentsOwnEnv(section: ReferenceSection, cmd: CommandSpec, read: ReadonlySet<string>, dynamic: EnvExtraction['dynamic'], supplied: ReadonlySet<string>, projectWords: ReadonlySet<string>): boolean {
   if (section.layout === 'env-file') return true;
-  const read = new Set(cmd.params.map((p) => p.name));
   return section.rows.some((r) =>
     r.names.some((n) => read.has(n) || projectWords.has(n.split('_')[0]!.toUpperCase()) || envNameStatus(n, cmd, dynamic, () => false, undefined, supplied, projectWords) === 'own'),
   );
@@ -332,7 +332,8 @@ export function buildModel(input: ModelInput): Model {
   if (envCommand) {
     commands.push(envCommand);
     byName.set(ENVIRONMENT_COMMAND, envCommand);
-    sections.push(...envSections.filter((s) => documentsOwnEnv(s, envCommand, env.dynamic, supplied, projectWords)));
+    const read = new Set(envCommand.params.map((p) => p.name));
+    sections.push(...envSections.filter((s) => documentsOwnEnv(s, envCommand, read, env.dynamic, supplied, projectWords)));
   }
   const envWords = input.envWords ?? new Set<string>();
   const envPrefixWords = [...envWords].filter((w) => w.endsWith('_'));

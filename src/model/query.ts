@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
-import { lineIndexAt } from '../shared/strings.js';
+import { lineIndexAt, lineStarts } from '../shared/strings.js';
 
 /**
  * Finds the parameter a name (or alias) refers to in a built model: the first parameter (of
@@ -286,8 +286,8 @@ export interface DocumentedElsewhere {
 const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:named|called|known\s+as)?|[Rr]enamed\s+from|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
 /** After an assignment, a shell or YAML comment of two words at least: `X=true   # Force host UID/GID`. */
 const EXPLAINING_COMMENT = /=\S*\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/][^\n]*$/;
-/** Largest reference page scanned for former names. */
-const MAX_FORMER_NAME_SCAN = 2_000_000;
+/** Largest page scanned for former names and explaining comments. */
+const MAX_SOURCE_SCAN = 2_000_000;
 
 /** Per model and command: the loose names documented elsewhere, with where (the first place found). */
 const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, DocumentedElsewhere>>>();
@@ -540,7 +540,7 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
       const usages = doc.envUsages ?? [];
       if (usages.length === 0) continue;
       const text = model.source?.(doc.file);
-      if (text === undefined || text.length > MAX_FORMER_NAME_SCAN) continue;
+      if (text === undefined || text.length > MAX_SOURCE_SCAN) continue;
       let lines: string[] | undefined;
       for (const u of usages) {
         lines ??= text.split('\n');
@@ -553,10 +553,10 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
     // PAPERLESS_TRASH_DIR."): the deprecated spelling the code still reads is explained there.
     for (const file of new Set(own.map((s) => s.file))) {
       const text = model.source?.(file);
-      if (text === undefined || text.length > MAX_FORMER_NAME_SCAN) continue;
+      if (text === undefined || text.length > MAX_SOURCE_SCAN) continue;
       let starts: number[] | undefined;
       for (const m of text.matchAll(FORMER_ENV_NAME)) {
-        starts ??= [0, ...[...text.matchAll(/\n/g)].map((n) => n.index + 1)];
+        starts ??= lineStarts(text);
         add([m[1]!], { file, line: lineIndexAt(starts, m.index) + 1, how: 'former-name' });
       }
     }

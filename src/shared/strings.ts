@@ -35,3 +35,19 @@ export function lineIndexAt(starts: readonly number[], offset: number): number {
   }
   return lo;
 }
+
+/**
+ * Offsets (UTF-16 code units) where each line of `text` starts; index 0 is line 1. Lines end at
+ * `\r\n`, `\r` or `\n`, as in CommonMark (https://spec.commonmark.org/0.31.2/#line-ending).
+ */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (c === 10 /* \n */) starts.push(i + 1);
+  }
+  return starts;
+}
