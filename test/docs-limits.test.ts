@@ -1,7 +1,7 @@
 /** Tests the document limits (src/docs/limits.ts) and that parseDoc skips, with a warning, a document over them. */
 
 import { describe, expect, test } from 'vitest';
-import { documentOverLimits, MAX_DEFINITIONS, MAX_DOCUMENT_LENGTH, MAX_NESTING, MAX_TABLE_COLUMNS } from '../src/docs/limits.js';
+import { documentOverLimits, MAX_DEFINITIONS, MAX_DOCUMENT_LENGTH, MAX_NESTING, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../src/docs/limits.js';
 import { parseDoc } from '../src/docs/parse.js';
 
 describe('documentOverLimits', () => {
@@ -44,6 +44,24 @@ describe('documentOverLimits: table columns and link reference definitions (#33 
       line: MAX_DEFINITIONS + 3,
     });
     expect(documentOverLimits(`x\n${'   [a\\]b]: <u>\n'.repeat(MAX_DEFINITIONS + 1)}`)?.line).toBe(MAX_DEFINITIONS + 2);
+  });
+});
+
+describe('documentOverLimits: table cells in one document (#33 fresh sweep D2: 999 columns, 11.6-17.2 s)', () => {
+  const rows = (n: number, cells: number): string => Array.from({ length: n }, () => `|${'x|'.repeat(cells)}\n`).join('');
+
+  test('the longest real reference tables are within it: 30,000 rows of 2 cells, 10,000 sections of a table each', () => {
+    expect(documentOverLimits(`| a | b |\n| - | - |\n${rows(30_000, 2)}`)).toBeUndefined();
+    expect(documentOverLimits('### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | d |\n\n'.repeat(10_000))).toBeUndefined();
+  });
+
+  test('440 rows of 999 one-letter cells are refused at the row that passes the limit, counted over every table', () => {
+    const header = `|${' c |'.repeat(999)}\n|${'-|'.repeat(999)}\n`;
+    const over = Math.floor(MAX_TABLE_CELLS / 999) + 1;
+    expect(documentOverLimits(header + rows(440, 999))).toEqual({ reason: 'line 203 takes its tables over 200,000 cells, the limit for one document', line: 2 + over });
+    // Split into two tables, the same cells still pass it.
+    const half = header + rows(220, 999);
+    expect(documentOverLimits(`${half}\ntext\n\n${half}`)?.reason).toContain('over 200,000 cells');
   });
 });
 

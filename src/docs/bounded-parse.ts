@@ -108,26 +108,56 @@ export interface DocParser {
 }
 
 /**
- * CPU-time budget for one document, in milliseconds: 2 s plus 4 s per MiB of text (UTF-16
- * code units), so at most 6 s for the largest document read (1 MiB, src/docs/limits.ts), which
- * keeps one page and the run around it under 10 s of CPU (#33 D2: with 3 s + 10 s/MiB, a 965 KB
- * page of slow pieces cost 13.3 s before its warning). Real pages take well under 1 s of CPU per
- * 100 KB (a 500 KB reference table of 30,000 rows: 2.5-3.5 s on a loaded 2-core machine; a
- * site of prose, links and code spans about 3.5 s per MiB); the hostile inputs this guards
- * against need minutes. CPU time, read from `/proc/self/task/<tid>/stat` for the worker's
- * thread, does not grow with the machine's load; where `/proc` is missing,
- * {@link WALL_FACTOR} times the budget in wall-clock time applies.
+ * CPU-time budget for one piece of work inside a document, in milliseconds: 1 s plus 24 ms per
+ * KiB of the piece's text (UTF-16 code units). A piece is what the parser reports through
+ * src/docs/progress.ts: a piece of about 8 KB of a long Markdown page (`parseInPieces`), a
+ * shorter page or an MDX or reStructuredText page whole, or docdrift's readers over the finished
+ * tree. Real pieces cost 4-8 ms per KiB on an idle 2-core machine (prose 3.7, a table of
+ * 30,000 rows 7.9, a table of 999 columns 14.6; measured with `parseDoc`), so an 8 KB piece has
+ * ten times its cost and more; the hostile inputs grow faster than their length inside one piece
+ * that cannot be cut (30 KB of `*_`: 5 s, 60 KB: 35 s; 30 KB of setext underlines: 11 s), so
+ * they are stopped within about 1-2 s. The fixed second covers a cold start (the worker's first
+ * document runs before its code is optimised).
  */
-export function docTimeBudgetMs(length: number): number {
-  return 2000 + Math.ceil((4000 * length) / (1024 * 1024));
+export function pieceTimeBudgetMs(length: number): number {
+  return 1000 + Math.ceil((24 * length) / 1024);
 }
 
 /**
- * The run-wide parse budget, in milliseconds of the document worker's CPU time: 4 s plus 8 s
+ * CPU-time budget for one document, in milliseconds: 2 s plus 16 s per MiB of text (UTF-16
+ * code units), so at most 18 s for the largest document read (1 MiB, src/docs/limits.ts).
+ * Superlinear pieces are stopped by {@link pieceTimeBudgetMs} long before, and a page of many
+ * slow pieces, each under its own budget, by {@link DOC_MAX_MS_PER_KIB}; this bounds the rest.
+ * Real pages parse at 4-10 s of CPU per MiB on an idle 2-core machine, readers included (a
+ * 487 KB reference table of 30,000 rows: 4.6 s; 700 KB of 10,000 sections each with a table:
+ * 4.8 s), and a loaded machine slows them further: with 2 s + 4 s per MiB, the 487 KB table ran
+ * over on an idle machine and the 700 KB page in CI (#33, session 19). CPU time, read from `/proc/self/task/<tid>/stat` for the worker's thread, grows
+ * less with the machine's load than wall-clock time; where `/proc` is missing,
+ * {@link WALL_FACTOR} times the budget in wall-clock time applies.
+ */
+export function docTimeBudgetMs(length: number): number {
+  return 2000 + Math.ceil((16_000 * length) / (1024 * 1024));
+}
+
+/**
+ * Most CPU time a document may cost per KiB of the text its parser has reached (the pieces
+ * started so far, src/docs/progress.ts), in milliseconds, once it has cost
+ * {@link DOC_RATE_GRACE_MS}: 40, five times a real table's cost on an idle 2-core machine (7.9;
+ * prose 3.7) and twice it on a loaded one. A page of many pieces that are each slow but under
+ * their own budget (8 KB of `*_`: about 60 ms per KB) is stopped after about 2 s instead of its
+ * whole {@link docTimeBudgetMs}.
+ */
+export const DOC_MAX_MS_PER_KIB = 40;
+
+/** CPU time, in milliseconds, a document may cost before {@link DOC_MAX_MS_PER_KIB} applies (a short page's cold start). */
+export const DOC_RATE_GRACE_MS = 2000;
+
+/**
+ * The run-wide parse budget, in milliseconds of the document worker's CPU time: 4 s plus 12 s
  * per MiB of the documents parsed so far (UTF-16 code units, the document in progress
  * included; documents over their own budget are left out, time and text, as the overrun limits
- * below bound them). Real Markdown parses at 1-4 s per MiB, so a run of real pages, however
- * many, stays within it; pages that each stay under their own budget but parse at 20 times that
+ * below bound them). Real Markdown parses at 4-10 s per MiB (see {@link docTimeBudgetMs}), so a
+ * run of real pages, however many, stays within it; pages that each stay under their own budget but parse at 20 times that
  * rate (24 KB of `*_`, 2 s each: #33 fresh sweep D1, 30 pages took 74 s) spend it after a few:
  * the page in progress is stopped, and every document not parsed by then is skipped, each with a
  * `parse-error` warning that says so. Not applied where the worker's CPU time cannot be read.
@@ -140,7 +170,7 @@ export function runParseBudgetMs(parsedLength: number): number {
 export const RUN_PARSE_BASE_MS = 4000;
 
 /** The part of {@link runParseBudgetMs} per MiB of documents parsed, in milliseconds. */
-export const RUN_PARSE_MS_PER_MIB = 8000;
+export const RUN_PARSE_MS_PER_MIB = 12_000;
 
 /**
  * Documents of at least this length (UTF-16 code units) are "large": their lengths count
@@ -304,7 +334,7 @@ export class ParserLoadError extends Error {
 interface Live {
   worker: Worker;
   port: MessagePort;
-  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0; [3]: its thread's CPU time in ms once loaded. */
+  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0; [3]: its thread's CPU time in ms once loaded; [4]: how many pieces of work it has started (src/docs/progress.ts); [5]: the length of the last one; [6]: the lengths of the pieces of the document in progress, summed. */
   flag: Int32Array;
   ready: boolean;
   /** The worker thread's CPU time last read, in ms (kept for when the thread is gone). */
@@ -407,7 +437,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     overran.ms >= RUN_OVERRUN_BUDGET_MS ? { ms: strictDocTimeBudgetMs(length), strict: true } : { ms: docTimeBudgetMs(length), strict: false };
 
   const start = (): Live => {
-    const flag = new Int32Array(new SharedArrayBuffer(16));
+    const flag = new Int32Array(new SharedArrayBuffer(28));
     // Request ids count on across workers: a fresh worker's first request is the next id, so its
     // "last answered" starts just below it (starting at 0 would blame a stale id for the request in
     // progress and post the real one again, forever, when two documents overrun: #33 item 1).
@@ -492,9 +522,14 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       // The budget of the document in progress: reset whenever the worker moves on to the next one.
       let answered = Atomics.load(current.flag, 0);
       let progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, wall: Date.now() };
+      // The piece of work in progress (src/docs/progress.ts): its count when first seen and the CPU time then.
+      let piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu };
       let culprit: { id: number; outcome: ParseOutcome } | undefined;
       while (answered < id) {
-        if (answered !== progress.answered) progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, wall: Date.now() };
+        if (answered !== progress.answered) {
+          progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, wall: Date.now() };
+          piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu };
+        }
         const inProgress = answered + 1;
         const request = outstanding.get(inProgress);
         const length = request?.text.length ?? text.length;
@@ -504,8 +539,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
           ? `the shorter budget per document once documents over budget have cost the run ${RUN_OVERRUN_BUDGET_MS / 1000} s`
           : 'the budget per document';
         const victim = request ?? { file, text };
-        const charge = (): void => {
-          overran.ms += budget;
+        const charge = (ms = budget): void => {
+          overran.ms += ms;
           overran.documents++;
           if (strict) overran.shortened++;
         };
@@ -525,6 +560,35 @@ export async function createDocParser(options: { eager?: boolean; files?: number
             charge();
             culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `${over}, ${per}`) };
             break;
+          }
+          if (cpu !== undefined && cpu - progress.cpu > DOC_RATE_GRACE_MS) {
+            const reached = Atomics.load(current.flag, 6);
+            if (reached > 0 && cpu - progress.cpu > (DOC_MAX_MS_PER_KIB * reached) / 1024) {
+              charge(cpu - progress.cpu);
+              culprit = {
+                id: inProgress,
+                outcome: overrun(victim.file, victim.text, `parsing its first ${(reached / 1024).toFixed(0)} KB took ${seconds(cpu - progress.cpu)} s of CPU time, over ${DOC_MAX_MS_PER_KIB} ms per KB, the most a document may cost`),
+              };
+              break;
+            }
+          }
+          if (cpu !== undefined) {
+            const seq = Atomics.load(current.flag, 4);
+            if (seq !== piece.seq) piece = { seq, cpu };
+            else {
+              const pieceLength = Atomics.load(current.flag, 5);
+              const pieceBudget = pieceTimeBudgetMs(pieceLength);
+              if (piece.cpu !== undefined && cpu - piece.cpu > pieceBudget) {
+                // Charged what the document cost so far, not its whole budget.
+                charge(Math.min(budget, cpu - progress.cpu));
+                const part = pieceLength < length ? `one part of it (${(pieceLength / 1024).toFixed(0)} KB)` : 'it';
+                culprit = {
+                  id: inProgress,
+                  outcome: overrun(victim.file, victim.text, `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`),
+                };
+                break;
+              }
+            }
           }
           // The run-wide budget: what every worker spent against the text parsed so far, the
           // answered documents not collected yet and the one in progress included. Documents

@@ -27,6 +27,17 @@ export const MAX_NESTING = 100;
 export const MAX_TABLE_COLUMNS = 1000;
 
 /**
+ * Most table cells a document may have, counted on the rows that start with `|` (up to three
+ * spaces before it) after a delimiter row. micromark's cost per cell is about the same however
+ * the cells are laid out, so a page of tiny cells is slow for its size: 440 rows of 999 one-letter
+ * cells (890 KB, 440,000 cells) took 11.6-17.2 s of CPU, about twice a 487 KB reference table of
+ * 30,000 rows (60,000 cells, 4.6 s) per KB (#33 fresh sweep D2). A count of cells is the same on
+ * every machine, where a time budget is not. The longest real reference tables have a few
+ * thousand rows of a few columns.
+ */
+export const MAX_TABLE_CELLS = 200_000;
+
+/**
  * Most link reference definitions (`[id]: https://…`) a document may have. micromark keeps every
  * definition's events and identifiers to the end of the document: 20,000 of them (700 KB) took
  * 13.7 s and 638 MB (#33 D8). Long change logs have a few hundred.
@@ -70,7 +81,8 @@ function indentWidth(line: string): number {
 /**
  * Why a document is not parsed, or `undefined` when it is within the limits
  * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}, {@link MAX_TABLE_COLUMNS},
- * {@link MAX_DEFINITIONS}; a row starting with `|` of more than {@link MAX_TABLE_COLUMNS} cells). Linear in the text; never throws. Lines inside code fences are counted
+ * {@link MAX_DEFINITIONS}; a row starting with `|` of more than {@link MAX_TABLE_COLUMNS} cells,
+ * or more than {@link MAX_TABLE_CELLS} such cells in all). Linear in the text; never throws. Lines inside code fences are counted
  * too (a page showing 5,000 definitions in a code block is as hostile).
  *
  * @returns a sentence for a `parse-error` warning, e.g. "it is 52.4 MB, over the 1 MB limit
@@ -84,6 +96,7 @@ export function documentOverLimits(text: string): { reason: string; line: number
   let lineNo = 0;
   let start = 0;
   let definitions = 0;
+  let cellsSeen = 0;
   /** A table's delimiter row was seen: from then on a long `|` line may be one of its rows (a header row is counted on its delimiter row). */
   let delimiterSeen = false;
   // Lines end at `\n`, `\r\n` or a lone `\r`, as CommonMark's: a CR-only file is many lines, not one.
@@ -106,10 +119,14 @@ export function documentOverLimits(text: string): { reason: string; line: number
         return { reason: `line ${lineNo} is the delimiter row of a table of ${columns.toLocaleString('en-US')} columns, over the ${MAX_TABLE_COLUMNS.toLocaleString('en-US')} limit`, line: lineNo };
       }
     }
-    if (delimiterSeen && line.length > MAX_TABLE_COLUMNS && PIPE_ROW_RE.test(line)) {
+    if (delimiterSeen && PIPE_ROW_RE.test(line)) {
       const cells = rowCells(line);
       if (cells > MAX_TABLE_COLUMNS) {
         return { reason: `line ${lineNo} is a table row of ${cells.toLocaleString('en-US')} cells, over the ${MAX_TABLE_COLUMNS.toLocaleString('en-US')} limit`, line: lineNo };
+      }
+      cellsSeen += cells;
+      if (cellsSeen > MAX_TABLE_CELLS) {
+        return { reason: `line ${lineNo} takes its tables over ${MAX_TABLE_CELLS.toLocaleString('en-US')} cells, the limit for one document`, line: lineNo };
       }
     }
     if (!delimiterSeen && line.includes('-') && line.includes('|') && DELIMITER_ROW_RE.test(line)) delimiterSeen = true;

@@ -10,6 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
+import { pieceStarted } from './progress.js';
 import { parseInPieces } from './segments.js';
 
 /** The part of an mdast-util-from-markdown extension this module reads and replaces. */
@@ -76,5 +77,8 @@ export const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['
  * @throws what the processor throws.
  */
 export function parseMarkdown(text: string): Root {
-  return parseInPieces(text, (t) => markdownProcessor.parse(t));
+  return parseInPieces(text, (t) => {
+    pieceStarted(t.length);
+    return markdownProcessor.parse(t);
+  });
 }

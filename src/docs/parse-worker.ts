@@ -7,6 +7,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { readDirectives } from './directives.js';
 import { parseDoc } from './parse.js';
+import { setPieceObserver } from './progress.js';
 import type { ParseRequest, ParseResponse } from './bounded-parse.js';
 
 const { port, flag } = workerData as { port: MessagePort; flag: Int32Array };
@@ -24,12 +25,25 @@ try {
 } catch {
   // no /proc: no run-wide budget
 }
+// Each piece of work the parser starts (src/docs/progress.ts): [5] its length, [6] the lengths of
+// the document's pieces so far, then [4] counts on, so the main thread holds the piece's own
+// budget from the moment it sees the count change, and the document's cost per KB.
+setPieceObserver((length) => {
+  Atomics.store(flag, 5, length);
+  Atomics.add(flag, 6, length);
+  Atomics.add(flag, 4, 1);
+});
 // Loaded: from now on the main thread counts each document's budget.
 Atomics.store(flag, 1, 1);
 Atomics.notify(flag, 1);
 
 parentPort!.on('message', (request: ParseRequest) => {
   let response: ParseResponse;
+  // Until the parser reports a smaller piece, the whole document is the piece in progress (not
+  // counted in [6]: nothing of it is parsed yet).
+  Atomics.store(flag, 6, 0);
+  Atomics.store(flag, 5, request.text.length);
+  Atomics.add(flag, 4, 1);
   try {
     const parsed = request.doc ? parseDoc(request.file, request.text, request.segments !== undefined ? { segments: request.segments } : {}) : undefined;
     const directives = request.directives ? readDirectives(request.file, request.text) : [];

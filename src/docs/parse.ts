@@ -26,6 +26,7 @@ import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 import { markdownProcessor, mdxProcessor, parseMarkdown } from './markdown.js';
+import { pieceStarted } from './progress.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 
 
@@ -163,6 +164,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   }
   if (kind === 'rst') {
     try {
+      pieceStarted(text.length);
       return { doc: describe(file, kind, text, rstToMdast(text)), diagnostics };
     } catch (error) {
       diagnostics.push({
@@ -178,6 +180,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
+      pieceStarted(text.length);
       tree = mdxProcessor.parse(blankHeadingComments(text));
     } catch (error) {
       const { message, line, column } = errorPoint(error);
@@ -208,6 +211,8 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
     return { doc: emptyDoc(file, kind), diagnostics };
   }
   try {
+    // The readers over the finished tree are one more piece of work, over the whole text.
+    pieceStarted(text.length);
     return { doc: describe(file, kind, text, tree), diagnostics, ...(segments ? { segments } : {}) };
   } catch (error) {
     diagnostics.push({
