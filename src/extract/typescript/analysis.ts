@@ -6,6 +6,7 @@ import type { Declaration, ModuleInfo } from './scan.js';
 import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipOuter, skipParens, typeText } from './syntax.js';
 import type { ConfigAnalysis, Owner, Shape } from './types.js';
 import { readZodObject, zodInferTarget } from './zod.js';
+import type { AliasChecker } from './checked.js';
 
 /** Mapping types whose instances accept any key (`Record<string, T>` only with an open key type). */
 const OPEN_TYPE_NAMES = new Set(['Map', 'ReadonlyMap', 'Dict', 'Dictionary', 'Mapping', 'StringMap', 'JsonObject', 'JSONObject', 'AnyObject', 'PlainObject', 'UnknownRecord', 'Object']);
@@ -56,7 +57,11 @@ export class Analysis implements ConfigAnalysis {
   /** Nested object types without a name of their own (`a: { … }`, `a: z.object({…})`), by qualified name. */
   readonly synthetic = new Map<string, ConfigClass>();
 
-  constructor(readonly resolver: Resolver) {}
+  /** @param checker reads the aliases whose form the syntax does not give ({@link checkable}); without one they are read as before. */
+  constructor(
+    readonly resolver: Resolver,
+    private readonly checker?: AliasChecker,
+  ) {}
 
   /** The config type with this qualified name (`file#Name`, or a synthetic `file#Parent.field`), if it has been or can be built. */
   byQualifiedName(qualifiedName: string): ConfigClass | undefined {
@@ -150,6 +155,15 @@ export class Analysis implements ConfigAnalysis {
       }
       case 'type-alias': {
         const type = skipParens(decl.node.type);
+        // A form only the type checker expands (a generic alias applied, a mapped type, `typeof`, …).
+        if (this.checker && decl.node.typeParameters === undefined && this.checkable(module, type)) {
+          const checked = this.checkedShape(module, decl.node, owner);
+          if (checked) {
+            shape = checked;
+            nameNode = decl.node.name;
+            break;
+          }
+        }
         const objectLike =
           ts.isTypeLiteralNode(type) ||
           ts.isIntersectionTypeNode(type) ||
@@ -195,6 +209,54 @@ export class Analysis implements ConfigAnalysis {
       ...(shape.cut ? { unreadFields: shape.cut } : {}),
       ...(aliasOf !== undefined ? { aliasOf } : {}),
     };
+  }
+
+  /**
+   * True when an alias's type is a form the syntactic reader does not expand but the type checker
+   * does (src/extract/typescript/checked.ts): a mapped type, `typeof x`, a conditional or indexed
+   * access type, `Record<K, V>` with keys that are not `string` (those are an open map), or a
+   * generic type alias of this project applied to type arguments (`Wrap<Base>`, `Id<Base>`).
+   */
+  private checkable(module: ModuleInfo, type: ts.TypeNode): boolean {
+    if (ts.isMappedTypeNode(type) || ts.isTypeQueryNode(type) || ts.isConditionalTypeNode(type) || ts.isIndexedAccessTypeNode(type)) return true;
+    if (!ts.isTypeReferenceNode(type) || !type.typeArguments?.length) return false;
+    const name = dottedName(type.typeName);
+    if (!name) return false;
+    if (name.length === 1 && name[0] === 'Record' && !module.types.has('Record') && !module.imports.has('Record')) {
+      const key = skipParens(type.typeArguments[0]!);
+      return !OPEN_KEYS.has(key.kind) && key.kind !== ts.SyntaxKind.NumberKeyword && key.kind !== ts.SyntaxKind.SymbolKeyword;
+    }
+    const resolved = this.resolver.resolve(module, name, 'types');
+    return resolved?.kind === 'declaration' && resolved.decl.kind === 'type-alias' && resolved.decl.node.typeParameters !== undefined;
+  }
+
+  /** The shape of alias `node` as the type checker gives it, or `undefined` when it gives none (see {@link AliasChecker.properties}). */
+  private checkedShape(module: ModuleInfo, node: ts.TypeAliasDeclaration, owner: Owner): Shape | undefined {
+    const properties = this.checker?.properties(module.file, node.name.text);
+    if (!properties) return undefined;
+    const fields = new Map<string, ParamSpec>();
+    for (const p of properties) {
+      const declared = p.declaration;
+      const doc = declared ? readDoc(declared.node.parent) : { hidden: false as const };
+      const defaultValue: DefaultValue | undefined = doc.defaultText !== undefined ? { kind: 'literal', text: doc.defaultText } : undefined;
+      fields.set(p.name, {
+        name: p.name,
+        aliases: [],
+        type: p.type,
+        ...(defaultValue ? { default: defaultValue } : {}),
+        required: !p.optional && defaultValue === undefined,
+        ...(doc.summary !== undefined ? { description: doc.summary } : {}),
+        deprecated: doc.deprecated ?? false,
+        hidden: doc.hidden,
+        origin: 'config-field',
+        owner: owner.name,
+        // Declared in a project file: there; else (a key a mapped type or Record makes) the alias's name.
+        location: declared ? locationOf(declared.file, declared.sf, declared.node) : locationOf(module.file, module.sf, node.name),
+        // Nested types are not followed through the checker: an object-typed property takes any sub-key.
+        ...(p.objectType ? { openNamespace: true } : {}),
+      });
+    }
+    return { fields, bases: [] };
   }
 
   /** One `parse-error` warning per file where {@link MAX_BASE_DEPTH} cut inherited fields. */

@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 import { parseSourceFile, type ParsedFiles } from './syntax.js';
 import type { ConfigClass, InputDiagnostic } from '../../model/types.js';
 import { Analysis } from './analysis.js';
+import { AliasChecker } from './checked.js';
 import { binConfig, readBins } from './bin.js';
 import type { TypeScriptExtraction, TypeScriptSource } from './types.js';
 import { Resolver } from './resolve.js';
@@ -57,7 +58,7 @@ export function runExtraction(
   }
 
   const resolver = new Resolver(modules);
-  const analysis = new Analysis(resolver);
+  const analysis = new Analysis(resolver, new AliasChecker(modules));
   const classes: ConfigClass[] = [];
   for (const module of modules.values()) {
     for (const decl of module.declarations) {
