@@ -372,3 +372,37 @@ describe('Python partial evaluator: module lists and dicts mutated by calls (#33
     expect(await program('import sys\nG = []\nif sys.argv:\n    G.append(1)\nV = len(G)')).toEqual(unknown);
   });
 });
+
+describe('Python partial evaluator: module lists changed out of order (#33 fresh sweep s19 item 4)', () => {
+  /** As in the D10 cases above: the flag names of `main()` adding `--x` + str(V) after `prelude`. */
+  async function program(prelude: string): Promise<{ names: string[]; unread?: string }> {
+    const text = `import argparse\n${prelude}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n    parser.add_argument("--seed")\n    parser.add_argument("--x" + str(V))\n    parser.parse_args()\n`;
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const c = commands[0]!;
+    return { names: c.params.map((p) => p.name).sort(), ...(c.unreadFlags ? { unread: c.unreadFlags.construct } : {}) };
+  }
+  const unknown = { names: ['seed'], unread: 'parser.add_argument("--x" + str(V))' };
+
+  // Each prelude is one the fresh sweep ran through CPython (its flag in the comment): docdrift read `--x0` for all of them.
+  const cases: Array<[string, string]> = [
+    ['a decorator (--x1)', 'G = []\ndef reg(f):\n    G.append(f.__name__)\n    return f\n@reg\ndef a():\n    pass\nV = len(G)'],
+    ['a class body (--x2)', 'G = []\nclass C:\n    G.append(1)\n    G.append(2)\nV = len(G)'],
+    ['a method called on an instance (--x1)', 'G = []\nclass R:\n    def add(self):\n        G.append(1)\nR().add()\nV = len(G)'],
+    ['a lambda run by map (--x5)', 'G = []\nlist(map(lambda x: G.append(x), range(5)))\nV = len(G)'],
+    ['a comprehension (--x6)', 'G = []\n[G.append(i) for i in range(6)]\nV = len(G)'],
+    ['exec (--x1)', "G = []\nexec('G.append(1)')\nV = len(G)"],
+    ['a bound method handed to map (--x3)', 'G = []\nlist(map(G.append, range(3)))\nV = len(G)'],
+    ['a repository function passed as a callback (--x4)', 'G = []\ndef f(x):\n    G.append(x)\nlist(map(f, range(4)))\nV = len(G)'],
+  ];
+  for (const [what, prelude] of cases) {
+    it(`treats a list changed by ${what} as unknown, never as unchanged`, async () => {
+      expect(await program(prelude)).toEqual(unknown);
+    });
+  }
+
+  it('still reads what it follows in order, and a method\'s own local list of the same name', async () => {
+    expect(await program('G = []\nG.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x1'] });
+    expect(await program('G = []\nclass C:\n    def m(self):\n        G = []\n        G.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x0'] });
+    expect(await program('G = []\ndef f():\n    G.append(1)\nf()\nH = [len(x) for x in ["ab"]]\nV = len(G)')).toEqual(unknown);
+  });
+});

@@ -378,6 +378,7 @@ class ArgparseState {
     const env = new Map<string, Value | undefined>();
     this.moduleEnvs.set(module, env);
     const frame: Frame = { module, env, returns: [], stack: [] };
+    const escaping = this.escapingMutations(module);
     for (const statement of module.statements) {
       // Module-level `if`/`try` bodies are read as straight-line code; a mutation there may not happen.
       const maybe = mayNotRun(statement, module.root);
@@ -387,7 +388,98 @@ class ArgparseState {
       } finally {
         if (maybe) this.uncertain--;
       }
+      // What the module may change out of order is unknown as soon as it is bound.
+      if (escaping.all) for (const value of env.values()) this.poison(value);
+      else for (const name of escaping.names) this.poison(env.get(name));
     }
+  }
+
+  /**
+   * Module-level names whose list or dict this module may change where the evaluator does not
+   * follow it in order (#33 fresh sweep s19 item 4: CPython made `--x1`…`--x6`, docdrift read
+   * `len(G)` as 0): inside a class body or its methods (run when the class is defined, or
+   * whenever a method is called), a lambda or a comprehension (run by whatever calls them:
+   * `map`, `list`), a repository function used as a decorator or passed as a value (called at
+   * definition time, or by whoever receives it), or a bound method handed on (`map(G.append, …)`).
+   * `all` when the module calls `exec` or `eval`: code in a string may change anything.
+   * Read from the syntax, in one walk of the module; names a function binds locally are its own.
+   */
+  private escapingMutations(module: FlagModule): { names: Set<string>; all: boolean } {
+    const names = new Set<string>();
+    let all = false;
+    /** Functions of the module whose body's mutations escape: used as decorators or as values. */
+    const escapingFunctions = new Set<string>();
+    const stack: Array<{ node: Node; deferred: boolean; locals: ReadonlySet<string> }> = [{ node: module.root, deferred: false, locals: new Set() }];
+    const mutates = (receiver: Node | null, locals: ReadonlySet<string>): void => {
+      const head = receiver ? receiverChain(receiver)?.[0] : undefined;
+      if (head !== undefined && !locals.has(head)) names.add(head);
+    };
+    while (stack.length > 0) {
+      const { node, deferred, locals } = stack.pop()!;
+      let childDeferred = deferred;
+      let childLocals = locals;
+      switch (node.type) {
+        case 'class_definition':
+        case 'lambda':
+        case 'list_comprehension':
+        case 'set_comprehension':
+        case 'dictionary_comprehension':
+        case 'generator_expression':
+          childDeferred = true;
+          break;
+        case 'function_definition': {
+          const globals = new Set(globalNames(node));
+          childLocals = new Set([...assignedNames(node), ...parameterNames(node)].filter((n) => !globals.has(n)));
+          break;
+        }
+        case 'decorator': {
+          const expression = namedChildren(node)[0];
+          const target = expression?.type === 'call' ? expression.childForFieldName('function') : expression;
+          if (target?.type === 'identifier') escapingFunctions.add(target.text);
+          break;
+        }
+        case 'call': {
+          const fn = node.childForFieldName('function');
+          if (fn?.type === 'identifier' && (fn.text === 'exec' || fn.text === 'eval')) all = true;
+          if (deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(fn.childForFieldName('attribute')?.text ?? '')) mutates(fn.childForFieldName('object'), locals);
+          // A repository function passed as an argument (`map(f, …)`, `atexit.register(f)`) is called by the receiver.
+          const list = node.childForFieldName('arguments');
+          for (const arg of list ? namedChildren(list) : []) {
+            const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
+            if (value?.type === 'identifier' && module.functions.has(value.text) && !locals.has(value.text)) escapingFunctions.add(value.text);
+          }
+          break;
+        }
+        case 'attribute': {
+          // A bound mutating method handed on, not called here (`map(G.append, xs)`).
+          const parent = node.parent;
+          const called = parent?.type === 'call' && parent.childForFieldName('function')?.id === node.id;
+          const method = node.childForFieldName('attribute')?.text ?? '';
+          if (!called && parent?.type !== 'attribute' && MUTATING_METHODS.has(method)) mutates(node.childForFieldName('object'), locals);
+          break;
+        }
+        case 'assignment':
+        case 'augmented_assignment': {
+          if (!deferred) break;
+          const left = node.childForFieldName('left');
+          const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
+          for (const target of targets) if (target.type === 'subscript' || target.type === 'attribute' || node.type === 'augmented_assignment') mutates(target, locals);
+          break;
+        }
+        case 'delete_statement':
+          if (deferred) for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) if (target.type !== 'identifier') mutates(target, locals);
+          break;
+        default:
+          break;
+      }
+      for (const child of namedChildren(node)) stack.push({ node: child, deferred: childDeferred, locals: childLocals });
+    }
+    // A function called out of order (a decorator, a callback) may change what its body, and the functions it calls, change.
+    for (const name of escapingFunctions) {
+      if (!module.functions.has(name)) continue;
+      for (const s of this.effectsOf({ module, name }).mutated) if (s.module === module) names.add(s.name);
+    }
+    return { names, all };
   }
 
   runFunction(symbol: Symbol, args: Array<Value | undefined> = [], kwargs = new Map<string, Value | undefined>(), stack: string[] = []): Value | undefined {
@@ -1757,6 +1849,9 @@ function assignedNames(loop: Node): string[] {
 
 /** Methods of a list or dict that change nothing (any other may: the container is then unknown, or the change applied). */
 const PURE_DATA_METHODS = new Set(['get', 'items', 'keys', 'values', 'copy', 'index', 'count', '__contains__', '__len__', '__getitem__']);
+
+/** Methods of `list`, `dict` and `set` that change the container: handed on unbound (`map(G.append, xs)`), its contents are unknown. */
+const MUTATING_METHODS = new Set(['append', 'extend', 'insert', 'remove', 'pop', 'clear', 'sort', 'reverse', 'update', 'setdefault', 'popitem', 'add', 'discard', '__setitem__', '__delitem__', '__iadd__']);
 
 /** What a function's body may do to module-level names (see `ArgparseState.effectsOf`). */
 interface Effects {
