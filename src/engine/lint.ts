@@ -43,7 +43,7 @@ import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
-import { MAX_READ_BYTES, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
+import { MAX_READ_BYTES, ReadFileError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
@@ -214,7 +214,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file)), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -1099,12 +1099,43 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
 }
 
 /**
+ * Why the file of a config name (`tool/cli.py` of `tool/cli.py#ToolConfig`) gave no class, when
+ * the file says so by itself: it does not exist, it is a symbolic link out of the project (not
+ * read, src/shared/read-file.ts), it cannot be read, or a `.json` file is not valid JSON (the
+ * parser's message). `undefined` when it is readable (then the name is what is wrong). Never throws.
+ */
+export function configFileProblem(root: string, file: string): string | undefined {
+  let text: string;
+  try {
+    text = readProjectFile(root, file);
+  } catch (error) {
+    const code = error instanceof ReadFileError ? error.code : (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'does not exist';
+    if (code === 'EOUTSIDE') return 'is a symbolic link to a file outside the project, which docdrift does not read (EOUTSIDE)';
+    return `cannot be read (${readErrorText(error)})`;
+  }
+  if (/\.json$/i.test(file)) {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return `is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Names in `commands.<name>.config` that match no config class found in the sources, each as a
  * sentence naming the key and the nearest class names; or, when the name's file
  * (`schemas/s.json` of `schemas/s.json#S`) has a `parse-error` among `diagnostics` (refused for
  * its depth or size, a syntax error), naming that file and why it was not read.
  */
-export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigClass[], diagnostics: readonly InputDiagnostic[] = []): string[] {
+export function unresolvedConfigClasses(
+  config: DocdriftConfig,
+  classes: ConfigClass[],
+  diagnostics: readonly InputDiagnostic[] = [],
+  fileProblem: (file: string) => string | undefined = () => undefined,
+): string[] {
   const problems: string[] = [];
   const qualified = new Set(classes.map((c) => c.qualifiedName));
   const bySimple = new Map<string, ConfigClass[]>();
@@ -1130,6 +1161,12 @@ export function unresolvedConfigClasses(config: DocdriftConfig, classes: ConfigC
       if (unread) {
         const how = /\bis not read\b/.test(unread.message) ? 'was refused' : 'could not be read in full';
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${how} (${unread.message.replace(/\.$/, '')}). Fix the file, or name a type docdrift can read.`);
+        continue;
+      }
+      // The file itself: missing, a link out of the project, not valid JSON (#33 fresh sweep s19: each said only "not found").
+      const why = hash > 0 ? fileProblem(name.slice(0, hash)) : undefined;
+      if (why) {
+        problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${why}. Fix the file or the name.`);
         continue;
       }
       const near = suggestNames(name, [...qualified, ...simple.keys()], 3);
