@@ -402,77 +402,115 @@ class ArgparseState {
    * `map`, `list`), a repository function used as a decorator or passed as a value (called at
    * definition time, or by whoever receives it), or a bound method handed on (`map(G.append, …)`).
    * `all` when the module calls `exec` or `eval`: code in a string may change anything.
-   * Read from the syntax, in one walk of the module; names a function binds locally are its own.
+   * Read from the syntax, in one walk of the module, and only when the module binds a list, dict
+   * or set at module level (a module of 3,000 sub-parsers has none: no walk, no memory); names a
+   * function binds locally are its own.
    */
   private escapingMutations(module: FlagModule): { names: Set<string>; all: boolean } {
     const names = new Set<string>();
-    let all = false;
+    const text = module.root.text;
+    let all = /\b(?:exec|eval)\s*\(/.test(text);
+    const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(rhs.childForFieldName('function')?.text ?? '')));
+    if (all || containers.length === 0) return { names, all };
+    // Nor when none of them is ever changed in place anywhere in the text (`G.append`, `G[k] =`, `G +=`).
+    const changed = (name: string): boolean => new RegExp(`(?<![\\w.])${name.replace(/[^\w]/g, '')}\\s*(?:\\.\\s*[A-Za-z_]|\\[|[-+|&^*]=)`).test(text);
+    if (!containers.some(([name]) => changed(name))) return { names, all };
     /** Functions of the module whose body's mutations escape: used as decorators or as values. */
     const escapingFunctions = new Set<string>();
-    const stack: Array<{ node: Node; deferred: boolean; locals: ReadonlySet<string> }> = [{ node: module.root, deferred: false, locals: new Set() }];
-    const mutates = (receiver: Node | null, locals: ReadonlySet<string>): void => {
-      const head = receiver ? receiverChain(receiver)?.[0] : undefined;
-      if (head !== undefined && !locals.has(head)) names.add(head);
+    const functionNames = [...module.functions.keys()];
+    // Calls and assignments outside a deferred context matter only when their text hands on a
+    // mutating method or names a module function: others are skipped without making a Node.
+    const handsOn = new RegExp(`\\.\\s*(?:${[...MUTATING_METHODS].join('|')})\\b${functionNames.length > 0 && functionNames.length <= 500 ? `|\\b(?:${functionNames.join('|')})\\b` : functionNames.length > 500 ? '|\\w' : ''}`);
+    /** A scope: whether code in it runs out of order, and (lazily) the names its function binds locally. */
+    interface Scope { depth: number; deferred: boolean; fn?: Node; locals?: ReadonlySet<string>; outer?: Scope }
+    const localsOf = (scope: Scope): ReadonlySet<string> => {
+      if (scope.locals) return scope.locals;
+      if (!scope.fn) return (scope.locals = scope.outer ? localsOf(scope.outer) : new Set());
+      const globals = new Set(globalNames(scope.fn));
+      return (scope.locals = new Set([...assignedNames(scope.fn), ...parameterNames(scope.fn)].filter((n) => !globals.has(n))));
     };
-    while (stack.length > 0) {
-      const { node, deferred, locals } = stack.pop()!;
-      let childDeferred = deferred;
-      let childLocals = locals;
-      switch (node.type) {
-        case 'class_definition':
-        case 'lambda':
-        case 'list_comprehension':
-        case 'set_comprehension':
-        case 'dictionary_comprehension':
-        case 'generator_expression':
-          childDeferred = true;
-          break;
-        case 'function_definition': {
-          const globals = new Set(globalNames(node));
-          childLocals = new Set([...assignedNames(node), ...parameterNames(node)].filter((n) => !globals.has(n)));
-          break;
-        }
-        case 'decorator': {
-          const expression = namedChildren(node)[0];
-          const target = expression?.type === 'call' ? expression.childForFieldName('function') : expression;
-          if (target?.type === 'identifier') escapingFunctions.add(target.text);
-          break;
-        }
-        case 'call': {
-          const fn = node.childForFieldName('function');
-          if (fn?.type === 'identifier' && (fn.text === 'exec' || fn.text === 'eval')) all = true;
-          if (deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(fn.childForFieldName('attribute')?.text ?? '')) mutates(fn.childForFieldName('object'), locals);
-          // A repository function passed as an argument (`map(f, …)`, `atexit.register(f)`) is called by the receiver.
-          const list = node.childForFieldName('arguments');
-          for (const arg of list ? namedChildren(list) : []) {
-            const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
-            if (value?.type === 'identifier' && module.functions.has(value.text) && !locals.has(value.text)) escapingFunctions.add(value.text);
+    const mutates = (receiver: Node | null, scope: Scope): void => {
+      const head = receiver ? receiverChain(receiver)?.[0] : undefined;
+      if (head !== undefined && !localsOf(scope).has(head)) names.add(head);
+    };
+    const scopes: Scope[] = [{ depth: -1, deferred: false, locals: new Set() }];
+    const cursor = module.root.walk();
+    let depth = 0;
+    try {
+      for (;;) {
+        const scope = scopes[scopes.length - 1]!;
+        const type = cursor.nodeType;
+        switch (type) {
+          case 'class_definition':
+          case 'lambda':
+          case 'list_comprehension':
+          case 'set_comprehension':
+          case 'dictionary_comprehension':
+          case 'generator_expression':
+            scopes.push({ depth, deferred: true, outer: scope });
+            break;
+          case 'function_definition':
+            scopes.push({ depth, deferred: scope.deferred, fn: cursor.currentNode });
+            break;
+          case 'decorator': {
+            const expression = namedChildren(cursor.currentNode)[0];
+            const target = expression?.type === 'call' ? expression.childForFieldName('function') : expression;
+            if (target?.type === 'identifier') escapingFunctions.add(target.text);
+            break;
           }
-          break;
+          case 'call': {
+            if (!scope.deferred && !handsOn.test(cursor.nodeText)) break;
+            const node = cursor.currentNode;
+            const fn = node.childForFieldName('function');
+            if (scope.deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(fn.childForFieldName('attribute')?.text ?? '')) mutates(fn.childForFieldName('object'), scope);
+            const list = node.childForFieldName('arguments');
+            for (const arg of list ? namedChildren(list) : []) {
+              const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
+              // A repository function passed as an argument (`map(f, …)`, `atexit.register(f)`) is called by the receiver.
+              if (value?.type === 'identifier' && module.functions.has(value.text) && !localsOf(scope).has(value.text)) escapingFunctions.add(value.text);
+              // A bound mutating method handed on (`map(G.append, xs)`).
+              if (value?.type === 'attribute' && MUTATING_METHODS.has(value.childForFieldName('attribute')?.text ?? '')) mutates(value.childForFieldName('object'), scope);
+            }
+            break;
+          }
+          case 'assignment':
+          case 'augmented_assignment': {
+            if (!scope.deferred && !handsOn.test(cursor.nodeText)) break;
+            const node = cursor.currentNode;
+            // A bound mutating method kept under another name (`add = G.append`).
+            const right = node.childForFieldName('right');
+            if (right?.type === 'attribute' && MUTATING_METHODS.has(right.childForFieldName('attribute')?.text ?? '')) mutates(right.childForFieldName('object'), scope);
+            if (!scope.deferred) break;
+            const left = node.childForFieldName('left');
+            const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
+            for (const target of targets) if (target.type === 'subscript' || target.type === 'attribute' || type === 'augmented_assignment') mutates(target, scope);
+            break;
+          }
+          case 'delete_statement':
+            if (scope.deferred) for (const target of namedChildren(cursor.currentNode).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) if (target.type !== 'identifier') mutates(target, scope);
+            break;
+          default:
+            break;
         }
-        case 'attribute': {
-          // A bound mutating method handed on, not called here (`map(G.append, xs)`).
-          const parent = node.parent;
-          const called = parent?.type === 'call' && parent.childForFieldName('function')?.id === node.id;
-          const method = node.childForFieldName('attribute')?.text ?? '';
-          if (!called && parent?.type !== 'attribute' && MUTATING_METHODS.has(method)) mutates(node.childForFieldName('object'), locals);
-          break;
+        if (cursor.gotoFirstChild()) {
+          depth++;
+          continue;
         }
-        case 'assignment':
-        case 'augmented_assignment': {
-          if (!deferred) break;
-          const left = node.childForFieldName('left');
-          const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
-          for (const target of targets) if (target.type === 'subscript' || target.type === 'attribute' || node.type === 'augmented_assignment') mutates(target, locals);
-          break;
+        let moved = false;
+        for (;;) {
+          // Leaving a node: the scopes it opened end.
+          while (scopes.length > 1 && scopes[scopes.length - 1]!.depth >= depth) scopes.pop();
+          if (cursor.gotoNextSibling()) {
+            moved = true;
+            break;
+          }
+          if (!cursor.gotoParent()) break;
+          depth--;
         }
-        case 'delete_statement':
-          if (deferred) for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) if (target.type !== 'identifier') mutates(target, locals);
-          break;
-        default:
-          break;
+        if (!moved) break;
       }
-      for (const child of namedChildren(node)) stack.push({ node: child, deferred: childDeferred, locals: childLocals });
+    } finally {
+      cursor.delete();
     }
     // A function called out of order (a decorator, a callback) may change what its body, and the functions it calls, change.
     for (const name of escapingFunctions) {
@@ -1849,6 +1887,10 @@ function assignedNames(loop: Node): string[] {
 
 /** Methods of a list or dict that change nothing (any other may: the container is then unknown, or the change applied). */
 const PURE_DATA_METHODS = new Set(['get', 'items', 'keys', 'values', 'copy', 'index', 'count', '__contains__', '__len__', '__getitem__']);
+
+/** Module-level right-hand sides that make a list, dict or set (see `escapingMutations`). */
+const CONTAINER_EXPRESSIONS = new Set(['list', 'dictionary', 'set', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension']);
+const CONTAINER_CALLS = new Set(['list', 'dict', 'set', 'defaultdict', 'OrderedDict', 'collections.defaultdict', 'collections.OrderedDict', 'Counter', 'deque']);
 
 /** Methods of `list`, `dict` and `set` that change the container: handed on unbound (`map(G.append, xs)`), its contents are unknown. */
 const MUTATING_METHODS = new Set(['append', 'extend', 'insert', 'remove', 'pop', 'clear', 'sort', 'reverse', 'update', 'setdefault', 'popitem', 'add', 'discard', '__setitem__', '__delitem__', '__iadd__']);
