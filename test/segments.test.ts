@@ -304,8 +304,11 @@ describe('parseDoc in segments', () => {
     }
   }, 120_000);
 
-  it('parses a short page or an MDX page whole (no segments)', () => {
-    expect(parseDoc('a.md', '# A\n\ntext\n', { segments: null }).segments).toBeUndefined();
+  it('parses an MDX page whole (no segments); a short page in segments when the caller asks (--fix does), with the same DocFile', () => {
     expect(parseDoc('a.mdx', longPage(200), { segments: null }).segments).toBeUndefined();
+    const short = '# A\n\ntext\n\n## B\n\n| a | b |\n| - | - |\n| 1 | 2 |\n';
+    const segmented = parseDoc('a.md', short, { segments: null });
+    expect(segmented.segments).toHaveLength(2);
+    expect(segmented.doc).toEqual(parseDoc('a.md', short).doc);
   });
 });

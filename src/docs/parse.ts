@@ -194,7 +194,8 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   }
   let segments: MarkdownSegment[] | undefined;
   try {
-    if (options.segments !== undefined && segmentable(file, text)) {
+    // The caller (src/engine/pieces.ts) decided the page is long enough to be worth segments.
+    if (options.segments !== undefined && segmentable(file, text, 0)) {
       const parsed = parseSegmented(text, parseMarkdown, options.segments);
       tree = parsed.tree;
       segments = parsed.segments;

@@ -41,9 +41,13 @@ import { lineStarts } from '../shared/strings.js';
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
 export const SEGMENTED_MIN_LENGTH = 32 * 1024;
 
-/** True when the document `file` with text `text` is parsed in segments: Markdown (not MDX, whose JSX blocks span headings) of {@link SEGMENTED_MIN_LENGTH} or more. */
-export function segmentable(file: string, text: string): boolean {
-  return text.length >= SEGMENTED_MIN_LENGTH && !/\.(?:mdx|rst|rest)$/i.test(file);
+/**
+ * True when the document `file` with text `text` is parsed in segments: Markdown (not MDX, whose
+ * JSX blocks span headings) of `minLength` (default {@link SEGMENTED_MIN_LENGTH}) or more. `--fix`
+ * segments every page (0): its re-lint after the edits then parses only the edited sections.
+ */
+export function segmentable(file: string, text: string, minLength = SEGMENTED_MIN_LENGTH): boolean {
+  return text.length >= minLength && !/\.(?:mdx|rst|rest)$/i.test(file);
 }
 
 /** One stored segment of a document's tree, in document order (a segment starts where the one before it ends). Plain data (kept in the per-file cache). */

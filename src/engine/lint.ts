@@ -89,6 +89,12 @@ export interface LintOptions {
    */
   pieces?: PieceStore;
   /**
+   * Pages at least this long (UTF-16 code units) are parsed in segments and their segments kept
+   * in `pieces` (default 32 Ki, src/docs/segments.ts). `--fix` sets 0: its re-lint after the
+   * edits parses only the edited sections of each page.
+   */
+  segmentMinLength?: number;
+  /**
    * Content hashes of the discovered files by project-relative path, as the run cache computed
    * them (src/engine/cache.ts): with `pieces`, they key the whole extraction as one piece
    * (src/engine/code-facts.ts), so a run in which only documents changed reads no code. Ignored
@@ -183,7 +189,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined);
+  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined, options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {});
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));

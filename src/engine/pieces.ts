@@ -390,7 +390,7 @@ export function piecesFile(dir: string, root: string): string {
  * overlay of edited texts); a file that changes during the run is caught by the run cache, which
  * then stores nothing.
  */
-export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>): DocParser {
+export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>, options: { segmentMinLength?: number } = {}): DocParser {
   if (store === undefined) return parser;
   const flags = (what: { doc: boolean; directives: boolean }) => `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
   // The key of a file on disk whose content hash is known; found without its text.
@@ -402,7 +402,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     hashKeyOf(file, what) ?? pieceKey('doc', file, flags(what), ...contentParts({ text }));
   // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
   const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
-    what.doc && segmentable(file, text) ? pieceKey('doc-segments', file) : undefined;
+    what.doc && segmentable(file, text, options.segmentMinLength) ? pieceKey('doc-segments', file) : undefined;
   const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
     key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
   return {

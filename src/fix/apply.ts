@@ -256,6 +256,8 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   const problems: string[] = [];
   // Each pass lints the whole project again: files whose text the last pass read are not parsed again.
   const pieces = lintOptions.pieces ?? new MemoryPieceStore();
+  // Every page in segments, so that a pass's re-lint parses only the sections it edited.
+  lintOptions.segmentMinLength ??= 0;
   let result = await lint({ ...lintOptions, overlay, pieces });
   let passes = 0;
   while (passes < maxPasses) {
