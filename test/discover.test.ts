@@ -152,6 +152,20 @@ describe('discoverFiles', () => {
     expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
   });
 
+  it('lists the same files walking the tree once (no git) as with globby, for default and custom patterns and from a subdirectory (#35 item 1)', async () => {
+    for (const [sources, docs, ignore] of [
+      [DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, []],
+      [['pkg/**/*.py', '!**/new_*.py'], ['**/*.md', '.github/**/*.md', '!docs/**/kept.md'], ['**/guide.*']],
+      [['pkg'], ['docs', '!**/sub'], ['ignored/**']],
+    ] as const) {
+      const walked = await discoverFiles(root, [...sources], [...docs], [...ignore], 'walk');
+      expect(walked).toEqual(await discoverFiles(root, [...sources], [...docs], [...ignore], 'globby'));
+    }
+    const sub = path.join(root, 'docs');
+    // The parent folder's .gitignore applies below it, as git reads it.
+    expect(await discoverFiles(sub, ['**/*.py'], ['**/*.md'], [], 'walk')).toEqual(await discoverFiles(sub, ['**/*.py'], ['**/*.md'], [], 'globby'));
+  });
+
   it('hands back the lstat of every file it found through git, and takes a listing started earlier only for its own root', async () => {
     const lstats = new Map<string, Stats>();
     const other = startGitListing(path.join(root, 'docs'));
