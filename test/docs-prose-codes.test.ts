@@ -58,6 +58,23 @@ describe('proseCodes', () => {
     expect(introduced('Use `--out`.\n')).toEqual([['--out', false]]);
   });
 
+  it('marks spans a sentence names as options: short ones, lists of them, one with a value placeholder (llm corpus entry)', () => {
+    const introduced = (text: string): Array<[string, boolean]> =>
+      (parseDoc('docs/guide.md', text).doc.proseCodes ?? []).map((p) => [p.code, p.introduced === true]);
+    expect(introduced('You can pass in binary data using the `-i` and `--binary` options:\n')).toEqual([['-i', true], ['--binary', true]]);
+    expect(introduced('The easiest way to create a template is using the `--save template_name` option.\n')).toEqual([['--save template_name', true]]);
+    // A list with no noun after it, or no words before it, is not an introduction.
+    expect(introduced('Useful flags for the build: `--out`, `--minify` and `--base`.\n')).toEqual([['--out', false], ['--minify', false], ['--base', false]]);
+    expect(introduced('`-i` options.\n')).toEqual([]);
+  });
+
+  it('reads a command line ending in its one flag, followed by what it does, as explaining that flag (llm corpus entry)', () => {
+    expect(prose('Use `llm fragments --aliases` to see a full list of fragments that have aliases:\n')).toEqual([['--aliases', true, false]]);
+    // A command line with a value, or with nothing said after it, is not.
+    expect(prose('Run `gym env start --workers 2` to start the servers.\n')).toEqual([]);
+    expect(prose('Then `llm fragments --aliases`.\n')).toEqual([]);
+  });
+
   it('reads two spellings of a flag in one span, and a short flag with its value', () => {
     expect(prose('`-c/--content` sets the text to embed.\n')).toEqual([
       ['-c', true, false],

@@ -27,6 +27,8 @@ const FLAG_VALUE_RE = /^--?[A-Za-z][\w-]*[= ](?!-[A-Za-z-])\S+(?:[ \t]+(?!-[A-Za
  * followed by the value (`-o/--option name value`). Group 1 the spellings, group 2 the value part.
  */
 const SPELLINGS_RE = /^(-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+)((?:[ \t]+(?!-[A-Za-z-])\S+){0,3})$/;
+/** A command line of lower-case words (a program and its sub-commands) ending in one flag: `llm fragments --aliases`. Group 1 the flag. */
+const COMMAND_FLAG_RE = /^[a-z][\w.-]*(?:[ \t]+[a-z][\w-]*){0,3}[ \t]+(--?[A-Za-z][\w-]*)$/;
 /** Two leading dashes and a name: a long CLI flag, never a bare word. */
 const FLAG_RE = /^--[A-Za-z][\w-]*(?:[=\s[]|$)/;
 /** A file name's extension: `config.yaml`, `train.py`. */
@@ -99,6 +101,16 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
   return out;
 
   function read(t: Extract<Token, { kind: 'code' }>, i: number, code: string): void {
+    // `` Use `llm fragments --aliases` to see a full list… ``: a command line ending in its one
+    // flag, followed by what it does, explains that flag (not a usage: the command is written out).
+    const line = COMMAND_FLAG_RE.exec(code);
+    if (line) {
+      if (explains(followingProse(list, i))) {
+        const flagName = line[1]!;
+        out.push({ code: flagName, name: normalizeParamName(flagName), explained: true, flag: false, prefix: /^--?/.exec(flagName)![0], location: locationOf(file, t.node) });
+      }
+      return;
+    }
     const tokenLike = TOKEN_RE.test(code) || FLAG_VALUE_RE.test(code);
     if (!tokenLike && !ENV_SPAN_RE.test(code)) return;
     const name = trimDot(normalizeParamName(tokenLike ? code : ENV_SPAN_RE.exec(code)![1]!));
@@ -113,10 +125,13 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const explained = explains(following);
     const flag = FLAG_RE.test(code);
     const envName = flag ? undefined : envMention(code, following, precedingSentence(list, i));
-    if ((!explained && !flag && envName === undefined) || (!tokenLike && envName === undefined)) return;
+    // `` using the `--save template_name` option ``, `` using the `-i` and `--binary` options ``:
+    // the sentence names the spans as options, short ones and those with a value placeholder too.
+    const named = /^-{1,2}[A-Za-z]/.test(code) && namedAsOptions(list, i);
+    if ((!explained && !flag && !named && envName === undefined) || (!tokenLike && envName === undefined)) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
-    // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example.
-    const introduced = flag && !/[\s=]/.test(code) && introduces(list, i);
+    // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example, unless the sentence calls it an option.
+    const introduced = named || (flag && !/[\s=]/.test(code) && introduces(list, i));
     const before = flag ? precedingSentence(list, i) : '';
     // `` The `--x` flag was introduced in Node.js ``: the words after "flag" may name its program.
     const after = flag && /^\s*(?:flag|option|switch)\b/i.test(following) ? following.slice(0, 300) : '';
@@ -142,6 +157,38 @@ function envMention(code: string, following: string, before: string): string | u
 }
 
 /** Whether a code span names an option: a dash-prefixed token (`--out`, `-p`, `--format=json`). */
+/**
+ * Whether the sentence names code span `i` as an option or flag: the span, possibly in a list of
+ * flag spans joined by commas, "and" or "or", is followed by "option(s)", "flag(s)" or
+ * "switch(es)", and two prose words at least come before the list in its sentence
+ * (`` using the `-i` and `--binary` options ``, `` is using the `--save name` option ``).
+ */
+function namedAsOptions(list: readonly Token[], i: number): boolean {
+  let j = i + 1;
+  for (; j < list.length; j++) {
+    const t = list[j]!;
+    if (t.kind === 'code') {
+      if (!paramLike(t)) return false;
+      continue;
+    }
+    if (/^\s*(?:,|,?\s*(?:and|or))?\s*$/i.test(t.value)) continue;
+    if (!/^\s*(?:options?|flags?|switch(?:es)?)\b/i.test(t.value)) return false;
+    break;
+  }
+  if (j >= list.length) return false;
+  let k = i - 1;
+  while (k >= 0 && (list[k]!.kind === 'code' ? paramLike(list[k]!) : /^\s*(?:,|,?\s*(?:and|or))?\s*$/i.test((list[k] as { value: string }).value))) k--;
+  let before = '';
+  for (; k >= 0; k--) {
+    const t = list[k]!;
+    if (t.kind === 'code') break;
+    const stop = [...t.value.matchAll(/[.!?:]\s/g)].pop();
+    before = (stop ? t.value.slice(stop.index + 2) : t.value) + before;
+    if (stop) break;
+  }
+  return (before.match(WORD_RE) ?? []).length >= 2;
+}
+
 function paramLike(t: Token): boolean {
   const code = t.kind === 'code' ? t.node.value.trim() : '';
   return /^-/.test(code) && (TOKEN_RE.test(code) || FLAG_VALUE_RE.test(code));
