@@ -215,14 +215,15 @@ export class Analysis implements ConfigAnalysis {
    * True when an alias's type is a form the syntactic reader does not expand but the type checker
    * does (src/extract/typescript/checked.ts): a mapped type, `typeof x`, a conditional or indexed
    * access type, `Record<K, V>` with keys that are not `string` (those are an open map), or a
-   * generic type alias of this project applied to type arguments (`Wrap<Base>`, `Id<Base>`).
+   * generic type alias of this project, applied to type arguments (`Wrap<Base>`, `Id<Base>`) or
+   * to its defaults (`Deep`).
    */
   private checkable(module: ModuleInfo, type: ts.TypeNode): boolean {
     if (ts.isMappedTypeNode(type) || ts.isTypeQueryNode(type) || ts.isConditionalTypeNode(type) || ts.isIndexedAccessTypeNode(type)) return true;
-    if (!ts.isTypeReferenceNode(type) || !type.typeArguments?.length) return false;
+    if (!ts.isTypeReferenceNode(type)) return false;
     const name = dottedName(type.typeName);
     if (!name) return false;
-    if (name.length === 1 && name[0] === 'Record' && !module.types.has('Record') && !module.imports.has('Record')) {
+    if (name.length === 1 && name[0] === 'Record' && !module.types.has('Record') && !module.imports.has('Record') && type.typeArguments?.length === 2) {
       const key = skipParens(type.typeArguments[0]!);
       return !OPEN_KEYS.has(key.kind) && key.kind !== ts.SyntaxKind.NumberKeyword && key.kind !== ts.SyntaxKind.SymbolKeyword;
     }
