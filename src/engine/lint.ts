@@ -94,6 +94,8 @@ export interface LintOptions {
    * edits parses only the edited sections of each page.
    */
   segmentMinLength?: number;
+  /** Most bytes of segment trees kept for the pages parsed in segments (none: no limit); `--fix` sets 16 MiB. */
+  segmentBudgetBytes?: number;
   /**
    * Content hashes of the discovered files by project-relative path, as the run cache computed
    * them (src/engine/cache.ts): with `pieces`, they key the whole extraction as one piece
@@ -189,7 +191,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined, options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {});
+  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));

@@ -26,7 +26,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { DocParser, ParseOutcome, ParseWhat } from '../docs/bounded-parse.js';
-import { segmentable, type MarkdownSegment } from '../docs/segments.js';
+import { SEGMENTED_MIN_LENGTH, segmentable, type MarkdownSegment } from '../docs/segments.js';
 import type { PythonSource, ScanCache } from '../extract/python/index.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
 import { readRegularFileBytes } from '../shared/read-file.js';
@@ -390,7 +390,9 @@ export function piecesFile(dir: string, root: string): string {
  * overlay of edited texts); a file that changes during the run is caught by the run cache, which
  * then stores nothing.
  */
-export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>, options: { segmentMinLength?: number } = {}): DocParser {
+export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>, options: { segmentMinLength?: number; segmentBudgetBytes?: number } = {}): DocParser {
+  /** Bytes of segment trees stored by this parser, against `options.segmentBudgetBytes`. */
+  let segmentBytes = 0;
   if (store === undefined) return parser;
   const flags = (what: { doc: boolean; directives: boolean }) => `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
   // The key of a file on disk whose content hash is known; found without its text.
@@ -402,7 +404,9 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     hashKeyOf(file, what) ?? pieceKey('doc', file, flags(what), ...contentParts({ text }));
   // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
   const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
-    what.doc && segmentable(file, text, options.segmentMinLength) ? pieceKey('doc-segments', file) : undefined;
+    what.doc && segmentable(file, text, options.segmentMinLength) && (options.segmentBudgetBytes === undefined || segmentBytes < options.segmentBudgetBytes || text.length >= SEGMENTED_MIN_LENGTH)
+      ? pieceKey('doc-segments', file)
+      : undefined;
   const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
     key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
   return {
@@ -432,7 +436,16 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
         return hit;
       }
       const { segments: parsedSegments, ...outcome } = parser.parse(file, text, withSegments(what, segments));
-      if (segments !== undefined && parsedSegments !== undefined) store.set(segments, parsedSegments);
+      if (segments !== undefined && parsedSegments !== undefined) {
+        // The budget is for the pages segmented only because `segmentMinLength` asked (short ones):
+        // past it, such a page keeps no segments and its next parse is whole (memory stays bounded).
+        const extra = options.segmentBudgetBytes !== undefined && text.length < SEGMENTED_MIN_LENGTH;
+        const bytes = extra ? parsedSegments.reduce((n, s) => n + s.tree.byteLength, 0) : 0;
+        if (!extra || segmentBytes + bytes <= options.segmentBudgetBytes!) {
+          segmentBytes += bytes;
+          store.set(segments, parsedSegments);
+        }
+      }
       // An overrun depends on the machine's load, not on the text: never stored.
       if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, outcome);
       return outcome;
