@@ -53,15 +53,17 @@ describe('documentOverLimits: table cells in one document (#33 fresh sweep D2: 9
   test('the longest real reference tables are within it: 30,000 rows of 2 cells, 10,000 sections of a table each', () => {
     expect(documentOverLimits(`| a | b |\n| - | - |\n${rows(30_000, 2)}`)).toBeUndefined();
     expect(documentOverLimits('### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | d |\n\n'.repeat(10_000))).toBeUndefined();
+    // A support matrix of 10,000 rows and 25 columns (#33 fresh sweep s20 D2: refused at 200,000 cells).
+    expect(documentOverLimits(`|${' h |'.repeat(25)}\n|${'-|'.repeat(25)}\n${rows(10_000, 25)}`)).toBeUndefined();
   });
 
   test('440 rows of 999 one-letter cells are refused at the row that passes the limit, counted over every table', () => {
     const header = `|${' c |'.repeat(999)}\n|${'-|'.repeat(999)}\n`;
     const over = Math.floor(MAX_TABLE_CELLS / 999) + 1;
-    expect(documentOverLimits(header + rows(440, 999))).toEqual({ reason: 'line 203 takes its tables over 200,000 cells, the limit for one document', line: 2 + over });
+    expect(documentOverLimits(header + rows(440, 999))).toEqual({ reason: `line ${2 + over} takes its tables over 400,000 cells, the limit for one document`, line: 2 + over });
     // Split into two tables, the same cells still pass it.
     const half = header + rows(220, 999);
-    expect(documentOverLimits(`${half}\ntext\n\n${half}`)?.reason).toContain('over 200,000 cells');
+    expect(documentOverLimits(`${half}\ntext\n\n${half}`)?.reason).toContain('over 400,000 cells');
   });
 });
 

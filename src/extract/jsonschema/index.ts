@@ -1,5 +1,5 @@
 /** Config types declared as JSON Schema (draft-04 to 2020-12): an object schema's `properties` are a config file's keys, as a TypeScript interface generated from it would be. */
-import { getNodeValue, parseTree, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { getNodeValue, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { jsonNesting } from '../../shared/json.js';
 
@@ -86,6 +86,13 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
     const root = parseTree(source.text, errors, { allowTrailingComma: true, disallowComments: false });
     if (!root || root.type !== 'object') {
       problem(errors[0]?.offset ?? 0, 'not a JSON object');
+      continue;
+    }
+    // A syntax error (comments and trailing commas are allowed): the parser's recovery would give
+    // a half-read schema, and findings against the properties it lost (#33 fresh sweep s20 D10).
+    const syntax = errors[0];
+    if (syntax) {
+      problem(syntax.offset, `not valid JSON (${printParseErrorCode(syntax.error)})`);
       continue;
     }
     const schemaUri = stringValue(child(root, '$schema'));
