@@ -15,6 +15,8 @@ const KEY_PRESERVING = new Set(['Partial', 'Required', 'Readonly', 'NonNullable'
 /** Conventional deep utility types, read through even when declared in the project (as mapped types). */
 const DEEP_UTILITIES = new Set(['DeepPartial', 'DeepReadonly', 'DeepRequired']);
 /** `Record` key types that mean "any key". */
+/** Standard library utility types whose result the syntax cannot give: the checker computes them. */
+const COMPUTED_UTILITIES = new Set(['ReturnType', 'InstanceType', 'Awaited', 'Parameters', 'ConstructorParameters', 'Extract', 'Exclude']);
 const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword, ts.SyntaxKind.UnknownKeyword]);
 
 /**
@@ -156,7 +158,7 @@ export class Analysis implements ConfigAnalysis {
       case 'type-alias': {
         const type = skipParens(decl.node.type);
         // A form only the type checker expands (a generic alias applied, a mapped type, `typeof`, …).
-        if (this.checker && decl.node.typeParameters === undefined && this.checkable(module, type)) {
+        if (this.checker && decl.node.typeParameters === undefined && this.containsCheckable(module, type)) {
           const checked = this.checkedShape(module, decl.node, owner);
           if (checked) {
             shape = checked;
@@ -223,12 +225,41 @@ export class Analysis implements ConfigAnalysis {
     if (!ts.isTypeReferenceNode(type)) return false;
     const name = dottedName(type.typeName);
     if (!name) return false;
+    // Standard library types computed from another (`ReturnType<typeof make>`), not shadowed.
+    if (name.length === 1 && COMPUTED_UTILITIES.has(name[0]!) && !module.types.has(name[0]!) && !module.imports.has(name[0]!)) return true;
     if (name.length === 1 && name[0] === 'Record' && !module.types.has('Record') && !module.imports.has('Record') && type.typeArguments?.length === 2) {
       const key = skipParens(type.typeArguments[0]!);
       return !OPEN_KEYS.has(key.kind) && key.kind !== ts.SyntaxKind.NumberKeyword && key.kind !== ts.SyntaxKind.SymbolKeyword;
     }
     const resolved = this.resolver.resolve(module, name, 'types');
     return resolved?.kind === 'declaration' && resolved.decl.kind === 'type-alias' && resolved.decl.node.typeParameters !== undefined;
+  }
+
+  /**
+   * True when {@link checkable} holds for `type` or any type inside it (`Partial<Wrap<Base>>`,
+   * `Readonly<typeof defaults> & { … }`, `Pick<Record<Level, number>, 'low'>`): the syntax gives a
+   * wrong or no shape for the whole alias then, so the checker reads all of it (#33 fresh sweep s20
+   * D5). A `typeof` inside a package generic's arguments (zod's `z.infer<typeof S>`) is not one:
+   * the checker, which does not read packages, would learn nothing from it.
+   */
+  private containsCheckable(module: ModuleInfo, type: ts.TypeNode): boolean {
+    let found = false;
+    const visit = (node: ts.Node, inPackageGeneric: boolean): void => {
+      if (found) return;
+      if (ts.isTypeNode(node) && !(inPackageGeneric && ts.isTypeQueryNode(node)) && this.checkable(module, node)) {
+        found = true;
+        return;
+      }
+      let inner = inPackageGeneric;
+      if (ts.isTypeReferenceNode(node)) {
+        const head = dottedName(node.typeName)?.[0];
+        const binding = head !== undefined ? module.imports.get(head) : undefined;
+        if (binding !== undefined && !binding.specifier.startsWith('.') && !binding.specifier.startsWith('/')) inner = true;
+      }
+      ts.forEachChild(node, (child) => visit(child, inner));
+    };
+    visit(type, false);
+    return found;
   }
 
   /** The shape of alias `node` as the type checker gives it, or `undefined` when it gives none (see {@link AliasChecker.properties}). */
