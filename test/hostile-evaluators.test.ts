@@ -393,6 +393,15 @@ describe('Python partial evaluator: module lists changed out of order (#33 fresh
     ['exec (--x1)', "G = []\nexec('G.append(1)')\nV = len(G)"],
     ['a bound method handed to map (--x3)', 'G = []\nlist(map(G.append, range(3)))\nV = len(G)'],
     ['a repository function passed as a callback (--x4)', 'G = []\ndef f(x):\n    G.append(x)\nlist(map(f, range(4)))\nV = len(G)'],
+    // #33 fresh sweep s20 D6-D8: handed to a call that keeps or changes it, a default argument, the module as an object.
+    ['an unbound list method (--x4)', 'G = ["a"]\nlist.append(G, "b")\nlist.extend(G, ["c", "d"])\nV = len(G)'],
+    ['operator.iadd (--x3)', 'import operator\nG = ["a"]\noperator.iadd(G, ["b", "c"])\nV = len(G)'],
+    ['functools.partial (--x2)', 'import functools\nG = ["a"]\nadd = functools.partial(list.append, G)\nadd(1)\nV = len(G)'],
+    ['an instance that keeps it (--x3)', 'G = ["a"]\nclass Reg:\n    def __init__(self, target):\n        self.t = target\n    def add(self, x):\n        self.t.append(x)\nr = Reg(G)\nr.add(1)\nr.add(2)\nV = len(G)'],
+    ['a default argument (--x3)', 'G = ["a"]\ndef reg(x, acc=G):\n    acc.append(x)\nreg(1)\nreg(2)\nV = len(G)'],
+    ['globals() (--x3)', 'G = ["a"]\nglobals()["G"] = ["a", "b", "c"]\nV = len(G)'],
+    ['setattr on sys.modules (--x3)', 'import sys\nG = ["a"]\nsetattr(sys.modules[__name__], "G", ["a", "b", "c"])\nV = len(G)'],
+    ['the module importing itself (--x2)', 'G = ["a"]\nimport tool.cli as me\nme.G.append("b")\nV = len(G)'],
   ];
   for (const [what, prelude] of cases) {
     it(`treats a list changed by ${what} as unknown, never as unchanged`, async () => {
@@ -402,6 +411,8 @@ describe('Python partial evaluator: module lists changed out of order (#33 fresh
 
   it('still reads what it follows in order, and a method\'s own local list of the same name', async () => {
     expect(await program('G = []\nG.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x1'] });
+    // Read by a call that only reads it: still known.
+    expect(await program('G = ["a", "b"]\nprint(len(G), sorted(G))\nV = len(G)')).toEqual({ names: ['seed', 'x2'] });
     expect(await program('G = []\nclass C:\n    def m(self):\n        G = []\n        G.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x0'] });
     expect(await program('G = []\ndef f():\n    G.append(1)\nf()\nH = [len(x) for x in ["ab"]]\nV = len(G)')).toEqual(unknown);
   });

@@ -409,17 +409,27 @@ class ArgparseState {
   private escapingMutations(module: FlagModule): { names: Set<string>; all: boolean } {
     const names = new Set<string>();
     const text = module.root.text;
-    let all = /\b(?:exec|eval)\s*\(/.test(text);
+    // Code in a string, or the module reached as an object (`globals()["G"] = …`,
+    // `setattr(sys.modules[__name__], …)`, the module importing itself): anything may change.
+    const stem = /([A-Za-z_]\w*)\.pyi?$/.exec(module.info.file)?.[1];
+    const selfImport = stem !== undefined && stem !== '__init__' && new RegExp(`^\\s*(?:import\\s+(?:[\\w.]+\\.)?${stem}\\b|from\\s+[\\w.]+\\s+import\\s+(?:.*,\\s*)?${stem}\\b)`, 'm').test(text);
+    let all = /\b(?:exec|eval)\s*\(|\bglobals\s*\(\s*\)|\bvars\s*\(\s*\)|\bsys\.modules\b|\bsetattr\s*\(/.test(text) || selfImport;
     const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(rhs.childForFieldName('function')?.text ?? '')));
     if (all || containers.length === 0) return { names, all };
     // Nor when none of them is ever changed in place anywhere in the text (`G.append`, `G[k] =`, `G +=`).
-    const changed = (name: string): boolean => new RegExp(`(?<![\\w.])${name.replace(/[^\w]/g, '')}\\s*(?:\\.\\s*[A-Za-z_]|\\[|[-+|&^*]=)`).test(text);
+    // Or handed to a call or kept as a default (`list.append(G, x)`, `Reg(G)`, `def f(acc=G)`).
+    const changed = (name: string): boolean => {
+      const n = name.replace(/[^\w]/g, '');
+      return new RegExp(`(?<![\\w.])${n}\\s*(?:\\.\\s*[A-Za-z_]|\\[|[-+|&^*]=)|[(,=]\\s*${n}\\s*[,)]`).test(text);
+    };
+    const containerNames = new Set(containers.map(([name]) => name));
     if (!containers.some(([name]) => changed(name))) return { names, all };
     /** Functions of the module whose body's mutations escape: used as decorators or as values. */
     const escapingFunctions = new Set<string>();
     const functionNames = [...module.functions.keys()];
     // Calls and assignments outside a deferred context matter only when their text hands on a
     // mutating method or names a module function: others are skipped without making a Node.
+    const handsOnContainer = new RegExp(`[(,]\\s*(?:${[...containerNames].map((n) => n.replace(/[^\w]/g, '')).join('|')})\\s*[,)]`);
     const handsOn = new RegExp(`\\.\\s*(?:${[...MUTATING_METHODS].join('|')})\\b${functionNames.length > 0 && functionNames.length <= 500 ? `|\\b(?:${functionNames.join('|')})\\b` : functionNames.length > 500 ? '|\\w' : ''}`);
     /** A scope: whether code in it runs out of order, and (lazily) the names its function binds locally. */
     interface Scope { depth: number; deferred: boolean; fn?: Node; locals?: ReadonlySet<string>; outer?: Scope }
@@ -441,6 +451,13 @@ class ArgparseState {
         const scope = scopes[scopes.length - 1]!;
         const type = cursor.nodeType;
         switch (type) {
+          case 'default_parameter':
+          case 'typed_default_parameter': {
+            // `def reg(x, acc=G)`: every call without `acc` changes G through it.
+            const value = cursor.currentNode.childForFieldName('value');
+            if (value?.type === 'identifier' && containerNames.has(value.text)) names.add(value.text);
+            break;
+          }
           case 'class_definition':
           case 'lambda':
           case 'list_comprehension':
@@ -459,9 +476,20 @@ class ArgparseState {
             break;
           }
           case 'call': {
-            if (!scope.deferred && !handsOn.test(cursor.nodeText)) break;
+            if (!scope.deferred && !handsOn.test(cursor.nodeText) && !handsOnContainer.test(cursor.nodeText)) break;
             const node = cursor.currentNode;
             const fn = node.childForFieldName('function');
+            // A container passed to a call that may keep or change it: an unbound method
+            // (`list.append(G, x)`), `operator`'s in-place functions, `functools.partial`, or a
+            // class (`Reg(G)`: the instance may hold it). Reading calls (`len(G)`) are not.
+            const callee = fn?.text ?? '';
+            if (/^(?:list|dict|set|operator|functools)\.|^(?:partial|setattr|iadd|setitem|delitem)$|^[A-Z]\w*$|\.[A-Z]\w*$/.test(callee)) {
+              const args = node.childForFieldName('arguments');
+              for (const arg of args ? namedChildren(args) : []) {
+                const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
+                if (value?.type === 'identifier' && containerNames.has(value.text)) mutates(value, scope);
+              }
+            }
             if (scope.deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(fn.childForFieldName('attribute')?.text ?? '')) mutates(fn.childForFieldName('object'), scope);
             const list = node.childForFieldName('arguments');
             for (const arg of list ? namedChildren(list) : []) {
