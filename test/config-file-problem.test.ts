@@ -24,16 +24,23 @@ describe('configFileProblem', () => {
     expect(configFileProblem(root, 'schemas/broken.json')).toMatch(/^is not valid JSON \(.+\)$/);
     expect(configFileProblem(root, 'schemas/good.json')).toBeUndefined();
     expect(configFileProblem(root, 'tool/cli.py')).toBeUndefined();
+    // A path out of the project is that, not a link (#33 fresh sweep s20 D11).
+    expect(configFileProblem(root, '../outside.py')).toBe('is outside the project, which docdrift does not read');
+    // A readable file the run does not read: left out by a pattern, `ignore` or a built-in skip.
+    expect(configFileProblem(root, 'tool/cli.py', new Set(['tool/other.py']))).toMatch(/^is not among the sources docdrift reads/);
+    expect(configFileProblem(root, 'schemas/good.json', new Set())).toMatch(/^is not read as a JSON Schema/);
+    expect(configFileProblem(root, 'tool/cli.py', new Set(['tool/cli.py']))).toBeUndefined();
   });
 });
 
 describe('unresolvedConfigClasses with the file\'s own problem', () => {
-  it('says why the file gave no class, and keeps the did-you-mean for a readable file', () => {
+  it('says why the file gave no class: a link out, invalid JSON, a file that declares none', () => {
     const config = normaliseConfig({ commands: { tool: { config: ['tool/linked.py#ToolConfig', 'schemas/broken.json#S', 'tool/cli.py#ToolConfig'] } } });
     const problems = unresolvedConfigClasses(config, [], [], (file) => configFileProblem(root, file));
     expect(problems).toHaveLength(3);
     expect(problems[0]).toContain('"tool/linked.py#ToolConfig" was found: tool/linked.py is a symbolic link to a file outside the project');
     expect(problems[1]).toContain('"schemas/broken.json#S" was found: schemas/broken.json is not valid JSON');
-    expect(problems[2]).toContain('"tool/cli.py#ToolConfig" was found in the sources');
+    // Readable, but no config type in it at all (no classes were found in tool/cli.py here).
+    expect(problems[2]).toContain('"tool/cli.py#ToolConfig" was found: tool/cli.py declares none docdrift reads');
   });
 });

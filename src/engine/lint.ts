@@ -222,7 +222,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file)), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])]))), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -1108,11 +1108,14 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
 
 /**
  * Why the file of a config name (`tool/cli.py` of `tool/cli.py#ToolConfig`) gave no class, when
- * the file says so by itself: it does not exist, it is a symbolic link out of the project (not
- * read, src/shared/read-file.ts), it cannot be read, or a `.json` file is not valid JSON (the
- * parser's message). `undefined` when it is readable (then the name is what is wrong). Never throws.
+ * the file says so by itself: it is outside the project (`../x.py`), it does not exist, it is a
+ * symbolic link out of the project (not read, src/shared/read-file.ts), it cannot be read, a
+ * `.json` file is not valid JSON (the parser's message), or it is not among `listed` (the run's
+ * sources and schema candidates: a pattern, `ignore` or a built-in skip left it out).
+ * `undefined` when it is readable and listed (then the name is what is wrong). Never throws.
  */
-export function configFileProblem(root: string, file: string): string | undefined {
+export function configFileProblem(root: string, file: string, listed?: ReadonlySet<string>): string | undefined {
+  if (path.isAbsolute(file) || escapesRoot(path.posix.normalize(file))) return 'is outside the project, which docdrift does not read';
   let text: string;
   try {
     text = readProjectFile(root, file);
@@ -1128,6 +1131,12 @@ export function configFileProblem(root: string, file: string): string | undefine
     } catch (error) {
       return `is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
     }
+  }
+  // Readable, but not one of the run's files: a pattern, `ignore` or a built-in skip left it out.
+  if (listed && !listed.has(file)) {
+    return /\.json$/i.test(file)
+      ? 'is not read as a JSON Schema (it is not under a `schema(s)` folder or named `*schema.json`, or `ignore` or a built-in skip such as tests/ excludes it)'
+      : 'is not among the sources docdrift reads (no `sources` pattern matches it, or `ignore` or a built-in skip such as tests/ or build/ excludes it)';
   }
   return undefined;
 }
@@ -1176,6 +1185,21 @@ export function unresolvedConfigClasses(
       if (why) {
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${why}. Fix the file or the name.`);
         continue;
+      }
+      // A file read that declares no config type at all (valid JSON that is no schema; a module of functions).
+      if (hash > 0 && !classes.some((c) => c.module === name.slice(0, hash))) {
+        problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} declares none docdrift reads (a pydantic model or dataclass; an interface, class, type alias or zod schema; a JSON Schema object with \`properties\`). Fix the file or the name.`);
+        continue;
+      }
+      // A dotted Python name (`pkg.mod.Class`) whose module is not in the project.
+      const dot = hash < 0 && !name.includes('/') ? name.lastIndexOf('.') : -1;
+      if (dot > 0) {
+        const modulePath = name.slice(0, dot).split('.').join('/');
+        const candidates = [`${modulePath}.py`, `${modulePath}/__init__.py`, `src/${modulePath}.py`, `src/${modulePath}/__init__.py`];
+        if (candidates.every((c) => fileProblem(c) === 'does not exist')) {
+          problems.push(`commands.${command}.config: no config class or type named "${name}" was found: the module \`${name.slice(0, dot)}\` is not in the project (no ${candidates.slice(0, 2).join(' or ')}). Fix the name.`);
+          continue;
+        }
       }
       const near = suggestNames(name, [...qualified, ...simple.keys()], 3);
       problems.push(
