@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFileProblem, unresolvedConfigClasses } from '../src/engine/lint.js';
 import { normaliseConfig } from '../src/config/schema.js';
+import type { ConfigClass } from '../src/model/types.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'docdrift-config-file-'));
 const root = path.join(base, 'project');
@@ -42,5 +43,9 @@ describe('unresolvedConfigClasses with the file\'s own problem', () => {
     expect(problems[1]).toContain('"schemas/broken.json#S" was found: schemas/broken.json is not valid JSON');
     // Readable, but no config type in it at all (no classes were found in tool/cli.py here).
     expect(problems[2]).toContain('"tool/cli.py#ToolConfig" was found: tool/cli.py declares none docdrift reads');
+    // A file that declares classes (a Python module: dotted module name, file in the location): the name is what is wrong.
+    const other = { name: 'Other', qualifiedName: 'tool.cli.Other', module: 'tool.cli', kind: 'pydantic', bases: [], fields: [], location: { file: 'tool/cli.py', line: 1, column: 1 } } as unknown as ConfigClass;
+    const typo = unresolvedConfigClasses(normaliseConfig({ commands: { tool: { config: 'tool/cli.py#ToolConfg' } } }), [other], [], (file) => configFileProblem(root, file));
+    expect(typo[0]).toContain('was found in the sources');
   });
 });

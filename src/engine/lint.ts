@@ -1187,7 +1187,7 @@ export function unresolvedConfigClasses(
         continue;
       }
       // A file read that declares no config type at all (valid JSON that is no schema; a module of functions).
-      if (hash > 0 && !classes.some((c) => c.module === name.slice(0, hash))) {
+      if (hash > 0 && !classes.some((c) => c.module === name.slice(0, hash) || c.location.file === name.slice(0, hash))) {
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} declares none docdrift reads (a pydantic model or dataclass; an interface, class, type alias or zod schema; a JSON Schema object with \`properties\`). Fix the file or the name.`);
         continue;
       }
