@@ -45,7 +45,7 @@ describe('unresolvedConfigClasses with the file\'s own problem', () => {
     expect(problems[2]).toContain('"tool/cli.py#ToolConfig" was found: tool/cli.py declares none docdrift reads');
     // A file that declares classes (a Python module: dotted module name, file in the location): the name is what is wrong.
     const other = { name: 'Other', qualifiedName: 'tool.cli.Other', module: 'tool.cli', kind: 'pydantic', bases: [], fields: [], location: { file: 'tool/cli.py', line: 1, column: 1 } } as unknown as ConfigClass;
-    const typo = unresolvedConfigClasses(normaliseConfig({ commands: { tool: { config: 'tool/cli.py#ToolConfg' } } }), [other], [], (file) => configFileProblem(root, file));
+    const typo = unresolvedConfigClasses(normaliseConfig({ commands: { tool: { config: ['tool/cli.py#ToolConfg'] } } }), [other], [], (file) => configFileProblem(root, file));
     expect(typo[0]).toContain('was found in the sources');
   });
 });
