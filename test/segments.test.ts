@@ -269,15 +269,32 @@ describe('parseInPieces (#33 D9: micromark holds its events for the whole text)'
     }
   }, 120_000);
 
-  it('parses a text with definitions, or a cut it cannot show safe, whole', () => {
+  it('parses a page with one-line definitions in pieces, each with the definitions after it, and gives the whole parse (#33 fresh sweep s20 D3)', () => {
+    const lengths: number[] = [];
+    const spy = (t: string): Root => {
+      lengths.push(t.length);
+      return parse(t);
+    };
+    // References in many pieces, to definitions at the end and in the middle.
+    const page = `${tablePage(2, 40).replace(/Stale/g, 'See [the guide][g] and [x]')}\n[g]: https://example.com/guide "Guide"\n\n# Later\n\nMore [x] text.\n\n[x]: <https://example.com/x>\n`;
+    expect(json(parseInPieces(page, spy, { pieceLength: 64, minLength: 0 }))).toBe(json(parse(page)));
+    expect(lengths.length).toBeGreaterThan(3);
+    expect(Math.max(...lengths)).toBeLessThan(page.length);
+  });
+
+  it('parses a text with definitions it cannot take line by line, or a cut it cannot show safe, whole', () => {
     const lengths: number[] = [];
     const spy = (t: string): Root => {
       lengths.push(t.length);
       return parse(t);
     };
     const page = tablePage(2, 40);
-    parseInPieces(`${page}\n[x]: https://example.com\n`, spy, { pieceLength: 64, minLength: 0 });
-    expect(lengths).toEqual([page.length + 26]);
+    // A definition in a block quote, and one whose destination is on the next line.
+    for (const tail of ['\n> [x]: https://example.com\n', '\n[x]:\n  https://example.com\n']) {
+      const text = `${page}${tail}`;
+      expect(json(parseInPieces(text, spy, { pieceLength: 64, minLength: 0 }))).toBe(json(parse(text)));
+      expect(lengths.at(-1)).toBe(text.length);
+    }
     lengths.length = 0;
     // An unclosed fence takes in every heading after it: the first check fails, the text is parsed whole.
     const fenced = `# a\n\n\`\`\`\n${'# b\n\ntext\n\n'.repeat(40)}`;

@@ -21,7 +21,8 @@
  *   of what follows; the following segments are reused only when that line is a top-level heading
  *   at column 1 there (so the region left nothing open that would take it in).
  * - Inline content is read per block, except references to link and footnote definitions, which
- *   may sit anywhere in the document: a text holding `]:` is always parsed whole.
+ *   may sit anywhere in the document: a text holding `]:` is always parsed whole (segments;
+ *   `parseInPieces` appends a page's one-line definitions to each piece instead).
  * - Front matter is read only at offset 0, and closes at the first `---`/`+++` line however far
  *   down: a text starting so is cut only when its front matter is closed, and a region after
  *   offset 0 that starts with `---`, `+++` or a byte order mark is parsed with the whole text.
@@ -360,7 +361,9 @@ function twoLines(text: string, offset: number): string {
  * trees: before it, the last top-level node is no code or HTML block (which would have taken in a
  * heading line) and, at a row cut, is a table ending on the line before; after it, the first node
  * is the heading, or the table whose first body row starts the piece. A check that fails, a text
- * holding `]:` (definitions are read document-wide) or front matter left open parses the whole
+ * holding `]:` that is not a one-line top-level definition (definitions are read document-wide:
+ * one-line ones are appended to each piece and dropped from its tree, #33 fresh sweep s20 D3)
+ * or front matter left open parses the whole
  * text at once.
  *
  * @param options.pieceLength piece length (tests use short pieces to make many cuts).
@@ -368,10 +371,16 @@ function twoLines(text: string, offset: number): string {
  */
 export function parseInPieces(text: string, parse: (text: string) => Root, options: { pieceLength?: number; minLength?: number } = {}): Root {
   const pieceLength = options.pieceLength ?? PIECE_LENGTH;
-  if (text.length < (options.minLength ?? PIECED_MIN_LENGTH) || text.includes(']:')) return parse(text);
+  if (text.length < (options.minLength ?? PIECED_MIN_LENGTH)) return parse(text);
   const starts = lineStarts(text);
+  // Link reference definitions apply document-wide: each piece is parsed with the page's
+  // definitions after it (dropped from its tree), so its references resolve as in a whole parse.
+  const definitions = text.includes(']:') ? pageDefinitions(text, starts, parse) : '';
+  if (definitions === undefined) return parse(text);
   const cuts = pieceCuts(text, starts).filter((c) => c.offset > 0);
   if (cuts.length === 0) return parse(text);
+  /** Identifiers of the definitions found at their own place in the pieces: must be all of them. */
+  const placed = new Set<string>();
   const nodes: RootContent[] = [];
   let from = 0;
   let k = 0;
@@ -382,8 +391,16 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
     const cut = k < cuts.length ? cuts[k]! : undefined;
     const to = cut ? cut.offset : text.length;
     const prefix = carry?.prefix ?? '';
-    const tree = parse(prefix + text.slice(from, to));
+    const pieceText = prefix + text.slice(from, to);
+    const tree = parse(definitions === '' ? pieceText : `${pieceText}\n\n${definitions}`);
     if (from === 0 && !frontMatterClosed(text, tree)) return parse(text);
+    if (definitions !== '') {
+      // What the appended definitions gave is dropped; anything else after the piece is a surprise.
+      const beyond = tree.children.filter((n) => (n.position?.start.offset ?? 0) >= pieceText.length);
+      if (beyond.some((n) => n.type !== 'definition')) return parse(text);
+      tree.children = tree.children.slice(0, tree.children.length - beyond.length);
+      for (const n of tree.children) if (n.type === 'definition') placed.add(n.identifier);
+    }
     const kids = tree.children;
     if (from > 0) {
       const first = kids[0];
@@ -419,5 +436,34 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
     from = to;
     k++;
   }
+  if (definitions !== '' && placed.size !== definitions.split('\n').length) return parse(text);
   return rootOf(nodes, text, starts);
 }
+
+/**
+ * The link reference definitions of a page as lines to append to each piece, or `undefined` when
+ * they cannot be taken line by line (then the page is parsed whole): every line holding `]:`
+ * outside fenced code must be a one-line top-level definition (`[id]: https://… "title"`), and
+ * each must parse, alone, as one distinct definition. At most {@link MAX_APPENDED_DEFINITIONS}.
+ */
+function pageDefinitions(text: string, starts: readonly number[], parse: (text: string) => Root): string | undefined {
+  const fenced = fencedLineTracker();
+  const lines: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const line = text.slice(starts[i]!, i + 1 < starts.length ? starts[i + 1]! : text.length).replace(/\r?\n$|\r$/, '');
+    if (fenced(line) || !line.includes(']:')) continue;
+    if (!ONE_LINE_DEFINITION.test(line) || lines.length >= MAX_APPENDED_DEFINITIONS) return undefined;
+    lines.push(line.trim());
+  }
+  if (lines.length === 0) return '';
+  const block = lines.join('\n');
+  const kids = parse(block).children;
+  if (kids.length !== lines.length || kids.some((n) => n.type !== 'definition')) return undefined;
+  if (new Set(kids.map((n) => (n as { identifier: string }).identifier)).size !== lines.length) return undefined;
+  return block;
+}
+
+/** A one-line top-level link reference definition: `[label]: destination`, an optional title. */
+const ONE_LINE_DEFINITION = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*\S/;
+/** Most definitions appended to each piece (beyond, the page is parsed whole). */
+const MAX_APPENDED_DEFINITIONS = 200;
