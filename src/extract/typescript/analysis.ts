@@ -15,8 +15,6 @@ const KEY_PRESERVING = new Set(['Partial', 'Required', 'Readonly', 'NonNullable'
 /** Conventional deep utility types, read through even when declared in the project (as mapped types). */
 const DEEP_UTILITIES = new Set(['DeepPartial', 'DeepReadonly', 'DeepRequired']);
 /** `Record` key types that mean "any key". */
-/** Standard library utility types whose result the syntax cannot give: the checker computes them. */
-const COMPUTED_UTILITIES = new Set(['ReturnType', 'InstanceType', 'Awaited', 'Parameters', 'ConstructorParameters', 'Extract', 'Exclude']);
 const OPEN_KEYS = new Set([ts.SyntaxKind.StringKeyword, ts.SyntaxKind.AnyKeyword, ts.SyntaxKind.UnknownKeyword]);
 
 /**
@@ -221,12 +219,19 @@ export class Analysis implements ConfigAnalysis {
    * to its defaults (`Deep`).
    */
   private checkable(module: ModuleInfo, type: ts.TypeNode): boolean {
-    if (ts.isMappedTypeNode(type) || ts.isTypeQueryNode(type) || ts.isConditionalTypeNode(type) || ts.isIndexedAccessTypeNode(type)) return true;
+    if (ts.isMappedTypeNode(type) || ts.isConditionalTypeNode(type) || ts.isIndexedAccessTypeNode(type)) return true;
+    // `typeof defaults` of an object literal (`const defaults = { … }`): the options' own shape. Not
+    // `typeof createOptions` (a function: what it returns is a program's inner state, knip's
+    // `Awaited<ReturnType<typeof createOptions>>`), nor an import.
+    if (ts.isTypeQueryNode(type)) {
+      if (!ts.isIdentifier(type.exprName)) return false;
+      const decl = module.values.get(type.exprName.text);
+      const init = decl?.kind === 'variable' ? decl.node.initializer : undefined;
+      return init !== undefined && ts.isObjectLiteralExpression(skipOuter(init));
+    }
     if (!ts.isTypeReferenceNode(type)) return false;
     const name = dottedName(type.typeName);
     if (!name) return false;
-    // Standard library types computed from another (`ReturnType<typeof make>`), not shadowed.
-    if (name.length === 1 && COMPUTED_UTILITIES.has(name[0]!) && !module.types.has(name[0]!) && !module.imports.has(name[0]!)) return true;
     if (name.length === 1 && name[0] === 'Record' && !module.types.has('Record') && !module.imports.has('Record') && type.typeArguments?.length === 2) {
       const key = skipParens(type.typeArguments[0]!);
       return !OPEN_KEYS.has(key.kind) && key.kind !== ts.SyntaxKind.NumberKeyword && key.kind !== ts.SyntaxKind.SymbolKeyword;
@@ -250,13 +255,18 @@ export class Analysis implements ConfigAnalysis {
         found = true;
         return;
       }
-      let inner = inPackageGeneric;
-      if (ts.isTypeReferenceNode(node)) {
+      // Only the positions that make the alias's own shape: intersection and union members,
+      // parentheses, type operators and type arguments; not a property's value type inside a type
+      // literal (`bundleOutput?: OutputOptions["bundleOutput"]` is read as it is written, and the
+      // alias keeps its named bases: rnx-kit's `BundleConfig = BundleParameters & {…}`).
+      if (ts.isIntersectionTypeNode(node) || ts.isUnionTypeNode(node)) for (const t of node.types) visit(t, inPackageGeneric);
+      else if (ts.isParenthesizedTypeNode(node) || ts.isTypeOperatorNode(node)) visit(node.type, inPackageGeneric);
+      else if (ts.isTypeReferenceNode(node)) {
         const head = dottedName(node.typeName)?.[0];
         const binding = head !== undefined ? module.imports.get(head) : undefined;
-        if (binding !== undefined && !binding.specifier.startsWith('.') && !binding.specifier.startsWith('/')) inner = true;
+        const fromPackage = binding !== undefined && !binding.specifier.startsWith('.') && !binding.specifier.startsWith('/');
+        for (const t of node.typeArguments ?? []) visit(t, inPackageGeneric || fromPackage);
       }
-      ts.forEachChild(node, (child) => visit(child, inner));
     };
     visit(type, false);
     return found;
