@@ -346,7 +346,7 @@ class ArgparseState {
   }
 
   /** argparse's parser, a drop-in (ConfigArgParse), or a repository subclass of one (`class _GymArgumentParser(argparse.ArgumentParser)`). */
-  isArgumentParser(module: FlagModule, callee: string[] | undefined, local?: Map<string, Binding>): boolean {
+  isArgumentParser(module: FlagModule, callee: readonly string[] | undefined, local?: Map<string, Binding>): boolean {
     const name = this.ctx.external(module, callee, local);
     if (name !== undefined) return ARGUMENT_PARSER.has(name);
     if (!callee) return false;
@@ -1944,6 +1944,8 @@ function mayNotRun(statement: Node, root: Node): boolean {
 /** Names a function declares `global` (in its own body, not nested functions'). */
 function globalNames(def: Node): string[] {
   const names: string[] = [];
+  // The walk marshals every node of the body from the wasm tree: a body without the word needs none.
+  if (!/\bglobal\b/.test(def.text)) return names;
   const body = def.childForFieldName('body');
   const stack: Node[] = body ? [body] : [];
   while (stack.length > 0) {

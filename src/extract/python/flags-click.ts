@@ -531,7 +531,7 @@ interface ParamMaker {
  * The maker a dotted callee stands for: click's `option`/`argument`, or a repository wrapper of
  * `click.option` ({@link optionWrapper}). Undefined for anything else.
  */
-function paramMaker(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>): ParamMaker | undefined {
+function paramMaker(ctx: FlagContext, module: FlagModule, dotted: readonly string[] | undefined, local?: Map<string, Binding>): ParamMaker | undefined {
   const external = ctx.external(module, dotted, local);
   if (external !== undefined) return OPTION.has(external) ? { kind: 'option', hidden: false } : ARGUMENT.has(external) ? { kind: 'argument', hidden: false } : undefined;
   const symbol = ctx.symbol(module, dotted, local);
@@ -612,7 +612,7 @@ function setsHidden(body: Node, attrs: string): boolean {
  * of them defines `get_help_record` with a body that returns nothing (`pass`, `return`,
  * `return None`), which leaves the option out of --help.
  */
-function optionSubclass(ctx: FlagContext, module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>, depth = 0): { hidesHelp: boolean } | undefined {
+function optionSubclass(ctx: FlagContext, module: FlagModule, dotted: readonly string[] | undefined, local?: Map<string, Binding>, depth = 0): { hidesHelp: boolean } | undefined {
   if (!dotted || depth > 4) return undefined;
   const resolved = ctx.resolver.resolve(module.info, dotted, depth === 0 ? local : undefined);
   if (resolved?.kind !== 'class') return undefined;

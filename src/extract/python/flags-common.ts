@@ -1,5 +1,5 @@
 /** Shared ground for the CLI flag extractors: parsed modules with their tree nodes, name resolution to module-level objects, call arguments as nodes, flag spellings. */
-import type { Node } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { DefaultValue, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
@@ -25,20 +25,40 @@ export interface Symbol {
   name: string;
 }
 
-/** Call arguments as nodes, so both their values and their positions can be read. */
+/**
+ * Call arguments as nodes, so both their values and their positions can be read. Shared between
+ * the extractors ({@link callArgs} reads each call once per tree): never changed in place.
+ */
 export interface CallArgs {
   /** Dotted callee, when the callee is a plain name chain. */
-  callee?: string[];
-  positional: Node[];
-  keywords: Map<string, Node>;
+  readonly callee?: readonly string[];
+  readonly positional: readonly Node[];
+  readonly keywords: ReadonlyMap<string, Node>;
   /** True when the call passes `*args` or `**kwargs`. */
-  hasSplat: boolean;
+  readonly hasSplat: boolean;
 }
 
-/** Reads a `call` node's arguments without evaluating them. */
+/**
+ * The calls read by {@link callArgs}, per syntax tree and node id: each of the framework readers
+ * (argparse, click, typer, jsonargparse, decli, the launchers, run-time options) walks a module's
+ * calls, so a module of 30,000 calls had each one's arguments marshalled from the wasm tree seven
+ * times (#33: a 1.5 MB argparse module, 10 s of extraction, half of it re-reading the same calls).
+ * Dropped with the tree.
+ */
+const callArgsMemo = new WeakMap<Tree, Map<number, CallArgs>>();
+
+/** Reads a `call` node's arguments without evaluating them (once per node of a tree: the result is shared). */
 export function callArgs(call: Node): CallArgs {
+  let memo = callArgsMemo.get(call.tree);
+  if (!memo) callArgsMemo.set(call.tree, (memo = new Map()));
+  let out = memo.get(call.id);
+  if (!out) memo.set(call.id, (out = readCallArgs(call)));
+  return out;
+}
+
+function readCallArgs(call: Node): CallArgs {
   const fn = call.childForFieldName('function');
-  const out: CallArgs = { callee: fn ? dottedName(fn) : undefined, positional: [], keywords: new Map(), hasSplat: false };
+  const out = { callee: fn ? dottedName(fn) : undefined, positional: [] as Node[], keywords: new Map<string, Node>(), hasSplat: false };
   const list = call.childForFieldName('arguments');
   if (!list || list.type !== 'argument_list') return out;
   for (const arg of namedChildren(list)) {
@@ -63,7 +83,7 @@ export class FlagContext {
   ) {}
 
   /** The qualified name of an external object a dotted name designates (`argparse.ArgumentParser`), through imports and aliases. */
-  external(module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>): string | undefined {
+  external(module: FlagModule, dotted: readonly string[] | undefined, local?: Map<string, Binding>): string | undefined {
     if (!dotted) return undefined;
     const resolved = this.resolver.resolve(module.info, dotted, local);
     return resolved?.kind === 'external' ? resolved.qualifiedName : undefined;
@@ -74,7 +94,7 @@ export class FlagContext {
    * a module-level variable, here or in another module through imports (`from .cli import app`,
    * `import pkg.cli as c; c.app`) and re-exports. Undefined for anything else.
    */
-  symbol(module: FlagModule, dotted: string[] | undefined, local?: Map<string, Binding>, depth = 0): Symbol | undefined {
+  symbol(module: FlagModule, dotted: readonly string[] | undefined, local?: Map<string, Binding>, depth = 0): Symbol | undefined {
     if (!dotted || dotted.length === 0 || depth > 16) return undefined;
     const [head, ...rest] = dotted as [string, ...string[]];
     const localBinding = local?.get(head);
@@ -239,7 +259,7 @@ export interface Spelling {
 }
 
 /** Every positional argument as a string literal, or undefined when one is not (a flag built at run time). */
-export function spellings(nodes: Node[]): Spelling[] | undefined {
+export function spellings(nodes: readonly Node[]): Spelling[] | undefined {
   const out: Spelling[] = [];
   for (const node of nodes) {
     const text = stringValue(node);

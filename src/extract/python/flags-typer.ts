@@ -541,7 +541,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
   if (!info && valueNode) info = infoOf(valueNode, false);
   const kw = (key: string): Node | undefined => info?.call.keywords.get(key);
   // The default: the parameter's own for Annotated (or no typer call); the call's first argument otherwise.
-  let decls: Node[] = [];
+  let decls: readonly Node[] = [];
   let defaultNode: Node | undefined;
   if (info && !info.annotated) {
     defaultNode = info.call.positional[0] ?? kw('default');

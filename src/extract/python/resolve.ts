@@ -36,7 +36,7 @@ export class Resolver {
    * `local` holds bindings that shadow module-level ones (imports inside a function body);
    * `scope` is the class whose body the name appears in (for bases of nested classes).
    */
-  resolve(module: ModuleInfo, segments: string[], local?: Map<string, Binding>, scope?: RawClass, depth = 0): Resolved | undefined {
+  resolve(module: ModuleInfo, segments: readonly string[], local?: Map<string, Binding>, scope?: RawClass, depth = 0): Resolved | undefined {
     if (depth > MAX_DEPTH || segments.length === 0) return undefined;
     const [head, ...rest] = segments as [string, ...string[]];
     const localBinding = local?.get(head);
