@@ -90,7 +90,7 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-unclosed-jsx': (dir) => hostile(dir, 'unclosed-jsx.mdx', `<div>\n${'<a b="c">\n'.repeat(100_000)}`),
   'budget-many-headings': (dir) => hostile(dir, 'many-headings.md', Array.from({ length: 25_000 }, (_, i) => `## h${i}\n`).join('')),
   'budget-setext-underlines': (dir) => hostile(dir, 'setext-underlines.md', `a\n${'=\n'.repeat(30_000)}`),
-  'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n`),
+  'budget-star-underscore': (dir) => hostile(dir, 'star-underscore.md', `${'*_'.repeat(50_000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`),
   // #30: reStructuredText read by docdrift's own reader: indentation nested 1,400 levels (a list,
   // definitions, block quotes), unclosed inline markup, a grid table 1,500 columns wide.
   'budget-rst-hostile': (dir) => {
@@ -102,7 +102,7 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 item 1: two documents over budget in one run (a fresh worker's ids must follow on).
   'budget-two-slow-documents': (dir) => {
     writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\nNotes about tool.\na\n${'=\n'.repeat(30_000)}`);
-    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'*_'.repeat(50_000)}\n`);
+    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${slowLists(100_000)}`);
   },
   // #33 item 2: the Python partial evaluator on values that double in a loop, and on many loops.
   'python-eval-doubling': (dir) => {
@@ -173,15 +173,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
   // #33 sweep D7: documents over the budget one after another (the run's overrun budget).
   'budget-many-slow-documents': (dir) => {
-    for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${'*_'.repeat(50_000)}\n`);
+    for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${slowLists(100_000)}`);
   },
-  // #33 fresh sweep (s18) D1: thirty pages each within its own parse budget but slow for its size (12 KB of `*_`, ~0.7 s each).
+  // #33 fresh sweep (s18) D1: thirty pages each within its own parse budget but slow for its size (10 KB of nested lists, ~0.75 s each).
   'budget-many-underbudget-documents': (dir) => {
-    for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${'*_'.repeat(6000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${slowLists(10_000)}\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },
   // #33 fresh sweep (s18) D2: one 965 KB page of 32 slow pieces (13.3 s before its warning), and a table of 999 columns (890 KB, 11.6-17.2 s).
   'budget-one-page-slow-pieces': (dir) => {
-    const pieces = Array.from({ length: 32 }, (_, i) => `# s${i}\n\n${'*_'.repeat(15_000)}\n\n`).join('');
+    const pieces = Array.from({ length: 32 }, (_, i) => `# s${i}\n\n${slowLists(30_000)}\n`).join('');
     writeFileSync(path.join(dir, 'docs/a.md'), `${pieces}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },
   'budget-table-999-columns': (dir) => {
@@ -237,7 +237,7 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 fresh sweep D10: twenty slow documents (22 s of CPU with the shorter budget per document alone).
   'budget-twenty-slow-documents': (dir) => {
     for (let i = 0; i < 20; i++) {
-      const body = i % 2 ? `# a\nline\n${'=\n'.repeat(30_000)}` : `# b\n${'*_'.repeat(50_000)}`;
+      const body = i % 2 ? `# a\nline\n${'=\n'.repeat(30_000)}` : `# b\n${slowLists(100_000)}`;
       writeFileSync(path.join(dir, `docs/s${i}.md`), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
     }
   },
@@ -386,6 +386,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     chmodSync(file, 0o000);
   },
 };
+
+/**
+ * About `length` characters of Markdown that is slow for its size and linear to write: lines of
+ * lists nested ten deep (`- - - … x`), ~70 ms of CPU per KB in a 3 KB page and more than linear
+ * in one block (100 KB: over 30 s). Budget cases used `*_` until pages too dense in emphasis
+ * markers were parsed with emphasis off (src/docs/emphasis.ts), which makes `*_` cost 3 ms/KB.
+ */
+function slowLists(length: number): string {
+  return '- - - - - - - - - - x\n'.repeat(Math.ceil(length / 22));
+}
 
 /** Writes .docdrift-baseline.json with `n` entries that match no finding (each one stale). */
 function writeBaseline(dir: string, n: number): void {

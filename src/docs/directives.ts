@@ -2,7 +2,8 @@
 
 import type { Nodes, Root } from 'mdast';
 // The same processors as src/docs/parse.ts, so a comment is found exactly where the reader sees nodes.
-import { mdxProcessor, parseMarkdown } from './markdown.js';
+import { denseEmphasisLine } from './emphasis.js';
+import { parseMarkdown, parseMarkdownText } from './markdown.js';
 import type { Point } from './position.js';
 
 /**
@@ -88,15 +89,17 @@ function readBody(file: string, body: string, bodyStart: Point, start: Point, en
 export function readDirectives(file: string, text: string): SuppressionDirective[] {
   if (/\.(?:rst|rest)$/i.test(file)) return readRstDirectives(file, text);
   let tree: Root | undefined;
+  // As the page parser does (src/docs/parse.ts): emphasis off on a page too dense in its markers.
+  const emphasisOff = denseEmphasisLine(text) !== undefined;
   if (/\.mdx$/i.test(file)) {
     try {
-      tree = mdxProcessor.parse(text);
+      tree = parseMarkdownText(text, true, { emphasisOff });
     } catch {
       tree = undefined;
     }
   }
   try {
-    tree ??= parseMarkdown(text);
+    tree ??= parseMarkdown(text, { emphasisOff });
   } catch {
     return [];
   }

@@ -10,6 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
+import { EMPHASIS_OFF } from './emphasis.js';
 import { pieceStarted } from './progress.js';
 import { parseInPieces } from './segments.js';
 
@@ -64,11 +65,37 @@ function guardAutolinkLiterals(this: Processor): void {
   data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map((e) => (Array.isArray(e) ? e.map(guard) : guard(e)));
 }
 
+/** A unified plugin, last: turns off emphasis and strikethrough ({@link EMPHASIS_OFF}, src/docs/emphasis.ts). */
+function emphasisOff(this: Processor): void {
+  const data = this.data() as { micromarkExtensions?: unknown[] };
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), EMPHASIS_OFF];
+}
+
 // Built once: freezing compiles the micromark extensions, the costly part of a processor.
 /** Markdown (`.md` and every extension but `.mdx`): CommonMark + GFM + YAML/TOML frontmatter. */
 export const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(guardAutolinkLiterals).freeze();
 /** MDX: the Markdown processor's plugins plus remark-mdx. */
 export const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).use(guardAutolinkLiterals).freeze();
+/** {@link markdownProcessor} with emphasis and strikethrough off: for text too dense in their markers (src/docs/emphasis.ts). */
+const markdownEmphasisOffProcessor = markdownProcessor().use(emphasisOff).freeze();
+/** {@link mdxProcessor} with emphasis and strikethrough off. */
+const mdxEmphasisOffProcessor = mdxProcessor().use(emphasisOff).freeze();
+
+/** Options of {@link parseMarkdown} and {@link parseMarkdownText}. */
+export interface MarkdownParseOptions {
+  /** Parse with emphasis and strikethrough off: the page is too dense in their markers (`denseEmphasisLine`, src/docs/emphasis.ts). */
+  emphasisOff?: boolean;
+}
+
+/**
+ * Parses one text as Markdown, or MDX, with the processor `options` pick.
+ *
+ * @throws what the processor throws.
+ */
+export function parseMarkdownText(text: string, mdx = false, options: MarkdownParseOptions = {}): Root {
+  if (options.emphasisOff) return (mdx ? mdxEmphasisOffProcessor : markdownEmphasisOffProcessor).parse(text);
+  return (mdx ? mdxProcessor : markdownProcessor).parse(text);
+}
 
 /**
  * Parses a Markdown (not MDX) text with {@link markdownProcessor}; a long text in pieces, which
@@ -76,9 +103,9 @@ export const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['
  *
  * @throws what the processor throws.
  */
-export function parseMarkdown(text: string): Root {
+export function parseMarkdown(text: string, options: MarkdownParseOptions = {}): Root {
   return parseInPieces(text, (t) => {
     pieceStarted(t.length);
-    return markdownProcessor.parse(t);
+    return parseMarkdownText(t, false, options);
   });
 }

@@ -25,7 +25,8 @@ import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } from './page-kind.js';
 import { locationOf, type Point, type Positioned } from './position.js';
-import { markdownProcessor, mdxProcessor, parseMarkdown } from './markdown.js';
+import { denseEmphasisLine, EMPHASIS_WINDOW, emphasisRunLimit } from './emphasis.js';
+import { markdownProcessor, parseMarkdown, parseMarkdownText } from './markdown.js';
 import { pieceStarted } from './progress.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 
@@ -177,11 +178,23 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
     }
   }
   text = openDirectiveContainers(openIndentedContainers(text));
+  // Text too dense in emphasis markers is parsed with emphasis off (src/docs/emphasis.ts): the
+  // whole page, in every parse, so its tree never depends on how it was cut.
+  const denseAt = denseEmphasisLine(text);
+  const emphasisOff = denseAt !== undefined;
+  if (emphasisOff) {
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Emphasis not read: this page has more than ${emphasisRunLimit(EMPHASIS_WINDOW).toLocaleString('en-US')} runs of \`*\`, \`_\` or \`~\` in 8 KB from here, each costing the Markdown parser about 0.1 ms; it was read with emphasis and strikethrough off (their markers kept as text), the rest as always`,
+      location: { file, line: denseAt, column: 1 },
+    });
+  }
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
       pieceStarted(text.length);
-      tree = mdxProcessor.parse(blankHeadingComments(text));
+      tree = parseMarkdownText(blankHeadingComments(text), true, { emphasisOff });
     } catch (error) {
       const { message, line, column } = errorPoint(error);
       diagnostics.push({
@@ -195,12 +208,12 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   let segments: MarkdownSegment[] | undefined;
   try {
     // The caller (src/engine/pieces.ts) decided the page is long enough to be worth segments.
-    if (options.segments !== undefined && segmentable(file, text, 0)) {
+    if (options.segments !== undefined && !emphasisOff && segmentable(file, text, 0)) {
       const parsed = parseSegmented(text, parseMarkdown, options.segments);
       tree = parsed.tree;
       segments = parsed.segments;
     }
-    tree ??= parseMarkdown(text);
+    tree ??= parseMarkdown(text, { emphasisOff });
   } catch (error) {
     const { message, line, column } = errorPoint(error);
     diagnostics.push({

@@ -37,6 +37,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { Root, RootContent, Table } from 'mdast';
 import { fencedLineTracker } from './fences.js';
 import { lineIndexAt } from './position.js';
+import { pieceStarted } from './progress.js';
 import { lineStarts } from '../shared/strings.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
@@ -215,6 +216,10 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     // Front matter that is not closed makes the first `---` a thematic break only until some
     // later line closes it: such a text is not cut.
     if (!frontMatterClosed(text, tree)) return { tree, reused: 0 };
+    // Cutting the tree into segments (hashing each) is a piece of work of its own, over the whole
+    // text: counted in the last parsed piece, it made a 7 KB piece of a 487 KB table cost 1.1 s of
+    // CPU, near its budget of 1.2 s (#33 doc-memory-table-rows, skipped on a loaded machine).
+    pieceStarted(text.length);
     const { segments, nodes } = cut(text, tree.children, cutPoints(text, tree), 0, starts);
     tree.children = nodes;
     return { tree, segments, reused: 0 };
@@ -282,6 +287,7 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     at += stored[k]!.length;
   }
   if (middle.length > 0) {
+    pieceStarted(middle.length); // the cut, as in whole()
     const points = cutPoints(middle, { type: 'root', children: middleNodes });
     const fresh = cut(middle, middleNodes, points, from, starts);
     nodes.push(...fresh.nodes);
