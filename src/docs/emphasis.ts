@@ -14,6 +14,8 @@
  * else (tables, code, links, headings) is read as always. The page gets one warning.
  */
 
+import { lineIndexAt, lineStarts } from '../shared/strings.js';
+
 /** Runs of emphasis markers allowed in a text before emphasis is not read: this many, plus {@link EMPHASIS_RUNS_PER_KIB} per KiB. */
 export const EMPHASIS_RUNS_BASE = 200;
 /** Runs of emphasis markers allowed per KiB of text (1,000 in an 8 KB piece, 7× the most seen on a real page). */
@@ -70,11 +72,7 @@ export const EMPHASIS_WINDOW = 8192;
 export function denseEmphasisLine(text: string): number | undefined {
   for (let from = 0; from < text.length; from += EMPHASIS_WINDOW / 2) {
     const to = Math.min(text.length, from + EMPHASIS_WINDOW);
-    if (emphasisRuns(text, from, to) > emphasisRunLimit(to - from)) {
-      let line = 1;
-      for (let k = text.indexOf('\n'); k !== -1 && k < from; k = text.indexOf('\n', k + 1)) line++;
-      return line;
-    }
+    if (emphasisRuns(text, from, to) > emphasisRunLimit(to - from)) return lineIndexAt(lineStarts(text), from) + 1;
     if (to === text.length) break;
   }
   return undefined;

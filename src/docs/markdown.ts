@@ -9,7 +9,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
-import { unified, type Processor } from 'unified';
+import { unified, type Preset, type Processor } from 'unified';
 import { EMPHASIS_OFF } from './emphasis.js';
 import { pieceStarted } from './progress.js';
 import { parseInPieces } from './segments.js';
@@ -71,15 +71,24 @@ function emphasisOff(this: Processor): void {
   data.micromarkExtensions = [...(data.micromarkExtensions ?? []), EMPHASIS_OFF];
 }
 
+/**
+ * The document processor: CommonMark + GFM + YAML/TOML frontmatter, with remark-mdx for MDX and,
+ * for text too dense in emphasis markers, emphasis and strikethrough off. Built from the plugins,
+ * not by copying a frozen processor: a copy keeps the original's data and runs its plugins again,
+ * which doubled every micromark and mdast extension.
+ */
+function buildProcessor(mdx: boolean, withoutEmphasis: boolean): Processor<Root> {
+  const plugins = [[remarkFrontmatter, ['yaml', 'toml']], [remarkGfm], ...(mdx ? [[remarkMdx]] : []), [guardAutolinkLiterals], ...(withoutEmphasis ? [[emphasisOff]] : [])];
+  return unified().use(remarkParse).use({ plugins } as Preset).freeze() as unknown as Processor<Root>;
+}
+
 // Built once: freezing compiles the micromark extensions, the costly part of a processor.
 /** Markdown (`.md` and every extension but `.mdx`): CommonMark + GFM + YAML/TOML frontmatter. */
-export const markdownProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(guardAutolinkLiterals).freeze();
+export const markdownProcessor = buildProcessor(false, false);
 /** MDX: the Markdown processor's plugins plus remark-mdx. */
-export const mdxProcessor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkGfm).use(remarkMdx).use(guardAutolinkLiterals).freeze();
-/** {@link markdownProcessor} with emphasis and strikethrough off: for text too dense in their markers (src/docs/emphasis.ts). */
-const markdownEmphasisOffProcessor = markdownProcessor().use(emphasisOff).freeze();
-/** {@link mdxProcessor} with emphasis and strikethrough off. */
-const mdxEmphasisOffProcessor = mdxProcessor().use(emphasisOff).freeze();
+export const mdxProcessor = buildProcessor(true, false);
+/** The processors with emphasis off, built when a page first needs one (most runs never do). */
+const emphasisOffProcessors: { md?: Processor<Root>; mdx?: Processor<Root> } = {};
 
 /** Options of {@link parseMarkdown} and {@link parseMarkdownText}. */
 export interface MarkdownParseOptions {
@@ -93,7 +102,7 @@ export interface MarkdownParseOptions {
  * @throws what the processor throws.
  */
 export function parseMarkdownText(text: string, mdx = false, options: MarkdownParseOptions = {}): Root {
-  if (options.emphasisOff) return (mdx ? mdxEmphasisOffProcessor : markdownEmphasisOffProcessor).parse(text);
+  if (options.emphasisOff) return (emphasisOffProcessors[mdx ? 'mdx' : 'md'] ??= buildProcessor(mdx, true)).parse(text);
   return (mdx ? mdxProcessor : markdownProcessor).parse(text);
 }
 

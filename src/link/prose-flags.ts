@@ -78,11 +78,11 @@ function programsIn(text: string, ours: OurPrograms): Array<{ ours: boolean; at:
   const found: Array<{ ours: boolean; at: number }> = [];
   for (const m of text.matchAll(/`([^`]*)`/g)) {
     const first = (m[1] ?? '').trim().replace(/^\$\s+/, '').split(/[\s:]/)[0] ?? '';
-    if (ours.has(first)) found.push({ ours: true, at: m.index ?? 0 });
+    if (ours.names.has(first)) found.push({ ours: true, at: m.index ?? 0 });
     else if (CODE_PROGRAMS.has(first)) found.push({ ours: false, at: m.index ?? 0 });
   }
   const plain = text.replace(/`[^`]*`/g, (s) => ' '.repeat(s.length));
-  for (const m of plain.matchAll(TEXT_PROGRAM_RE)) if (!ours.has(m[0])) found.push({ ours: false, at: m.index ?? 0 });
+  for (const m of plain.matchAll(TEXT_PROGRAM_RE)) if (!ours.names.has(m[0])) found.push({ ours: false, at: m.index ?? 0 });
   if (ours.re) for (const m of plain.matchAll(ours.re)) found.push({ ours: true, at: m.index ?? 0 });
   return found.sort((a, b) => a.at - b.at);
 }
@@ -92,7 +92,8 @@ function programsIn(text: string, ours: OurPrograms): Array<{ ours: boolean; at:
  * (longest first). Built once per {@link proseFlags} call: a pattern per name and text cost 2.4 s
  * of a NeMo Gym run (hundreds of commands × thousands of prose flags' texts).
  */
-interface OurPrograms extends ReadonlySet<string> {
+interface OurPrograms {
+  readonly names: ReadonlySet<string>;
   readonly re: RegExp | undefined;
 }
 
@@ -100,7 +101,7 @@ function ourPrograms(commands: readonly CommandSpec[]): OurPrograms {
   const names = new Set(commands.flatMap((c) => [c.name, ...c.aliases]).map((n) => n.split(' ')[0]!).filter((n) => n !== ''));
   const alternatives = [...names].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const re = alternatives.length > 0 ? new RegExp(`(?<![\\w.-])(?:${alternatives.join('|')})(?![\\w-])`, 'gi') : undefined;
-  return Object.assign(names, { re });
+  return { names, re };
 }
 
 /**
