@@ -30,6 +30,7 @@ export default defineConfig({
     index: 'dist/src/index.js',
     'parse-worker': 'dist/src/docs/parse-worker.js',
     'typescript-worker': 'dist/src/engine/typescript-worker.js',
+    'python-worker': 'dist/src/engine/python-worker.js',
   },
   platform: 'node',
   external: [

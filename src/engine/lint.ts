@@ -34,6 +34,7 @@ import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
+import { startPythonFlags, wantsPythonWorker } from './python-flags.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
@@ -119,6 +120,13 @@ export interface LintOptions {
   readFiles?: Set<string>;
   /** Told as the run moves through its stages and files (the CLI's status line; see {@link ProgressEvent}). */
   onProgress?: ProgressListener;
+  /**
+   * Where the Python CLI flags are extracted: in a worker thread on the second core
+   * (`startPythonFlags`, src/engine/python-flags.ts) or on the main thread. `'auto'` (default):
+   * in a worker when the machine has two cores and the flag files are large enough to repay it.
+   * The findings are the same either way; `'always'`/`'never'` are for tests and benchmarks.
+   */
+  pythonWorker?: 'auto' | 'always' | 'never';
 }
 
 /**
@@ -142,6 +150,8 @@ export interface LintStats {
   timings: Record<'discover' | 'extract' | 'docs' | 'model' | 'rules', number>;
   /** The TypeScript facts were computed in a worker thread, in parallel with the Python extraction (see {@link ExtractContext}). */
   typeScriptWorker: boolean;
+  /** The Python CLI flags (and their files' scans) were extracted in a worker thread ({@link LintOptions.pythonWorker}). */
+  pythonWorker: boolean;
 }
 
 /** The outcome of one run. */
@@ -204,7 +214,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const peek = createReader(root, options.overlay, [], options.readFiles);
     const pages = docTexts(read, peek, options.pieces, hashes);
     prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
-    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress };
+    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
     progress({ stage: 'extract', done: 0, total: files.sources.length });
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
@@ -236,6 +246,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         docs: docs.docs.length,
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
         typeScriptWorker: context.typeScript?.used ?? false,
+        pythonWorker: context.pythonWorkerUsed ?? false,
       },
     };
   } finally {
@@ -442,6 +453,10 @@ export interface ExtractContext {
   pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
   /** Told of each source file read (stage `extract`); see {@link ProgressEvent}. */
   onProgress?: ProgressListener;
+  /** {@link LintOptions.pythonWorker}. */
+  pythonWorker?: 'auto' | 'always' | 'never';
+  /** Set by {@link extractCode}: the Python flags came from the worker thread. */
+  pythonWorkerUsed?: boolean;
 }
 
 /**
@@ -506,9 +521,22 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // Flags resolve across the files that may define them: stored as one piece for all of them.
   const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
   const storedFlags = flagsPiece === undefined ? undefined : pieces?.get<Awaited<ReturnType<typeof extractPythonFlags>>>(flagsPiece);
-  const python = await extractPython(sources, { retain: storedFlags ? undefined : mayDefineFlags, packageRoots, scans: scanCacheOf(pieces) });
+  // Flags not stored are extracted on the second core when that repays a worker (it sends the
+  // flag files' scans first, so each file is parsed once); otherwise from the trees kept here.
+  const flagChars = storedFlags || !context ? 0 : flagSources.reduce((n, s) => n + s.text.length, 0);
+  const pending = flagChars > 0 && wantsPythonWorker(context?.pythonWorker ?? 'auto', flagChars)
+    ? startPythonFlags({ sources: flagSources.map((s) => ({ file: s.file, text: s.text })), packageRoots })
+    : undefined;
+  const python = await extractPython(sources, {
+    retain: storedFlags || pending ? undefined : mayDefineFlags,
+    packageRoots,
+    scans: scanCacheOf(pieces),
+    ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
+  });
   diagnostics.push(...python.diagnostics);
-  const flags = storedFlags ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
+  const fromWorker = await pending?.flags;
+  if (fromWorker && context) context.pythonWorkerUsed = true;
+  const flags = storedFlags ?? fromWorker ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
   if (!storedFlags && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));

@@ -43,6 +43,13 @@ export interface ExtractPythonFlagsOptions {
    * trees and deletes them when it returns, also those of files not among `sources`.
    */
   parsed?: ParsedPythonModule[];
+  /**
+   * Told once, after every source is parsed and before any flag is read, of the scan of each
+   * source this call parsed itself (path, module name, scan; in parsing order; a file the parser
+   * returned no tree for is absent): the Python worker thread (src/engine/python-worker.ts) hands
+   * them to `extractPython` on the main thread, which then need not parse those files again.
+   */
+  onScanned?: (scans: Array<[file: string, module: string, info: ModuleInfo]>) => void;
 }
 
 const CONTAINERS = new Set([
@@ -90,6 +97,7 @@ export async function extractPythonFlags(
   const parsed = new Map((options.parsed ?? []).map((p) => [p.file, p]));
   const modules = new Map<string, FlagModule>();
   const infos = new Map<string, ModuleInfo>();
+  const scanned: Array<[string, string, ModuleInfo]> = [];
   try {
     const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
     for (const source of ordered) {
@@ -107,11 +115,13 @@ export async function extractPythonFlags(
       }
       if (!earlier) trees.push(tree);
       const info = earlier?.module === module ? earlier.info : scanModule(source.file, module, tree);
+      if (!earlier) scanned.push([source.file, module, info]);
       if (info.diagnostic) diagnostics.push(info.diagnostic);
       if (modules.has(module)) continue; // a .py beats its .pyi stub; otherwise the first file wins
       infos.set(module, info);
       modules.set(module, readModule(info, tree.rootNode));
     }
+    options.onScanned?.(scanned);
     const ctx = new FlagContext(modules, new Resolver(infos));
     const commands = unambiguous([...extractArgparse(ctx, diagnostics), ...extractClick(ctx, diagnostics), ...extractTyper(ctx, diagnostics), ...extractCyclopts(ctx), ...extractJsonargparse(ctx), ...extractDecli(ctx),
       ...extractDocopt(ctx, diagnostics), ...extractFire(ctx, diagnostics)]);

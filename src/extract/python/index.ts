@@ -132,6 +132,14 @@ export interface ExtractPythonOptions {
    * `retain` keeps its tree); every file scanned is offered to it. Default: none.
    */
   scans?: ScanCache;
+  /**
+   * Files another thread is parsing and scanning (the Python worker, src/engine/python-worker.ts):
+   * their scans are awaited from `scans` (path → [module name, scan]) after every other file is
+   * read, instead of being computed here; a file missing from it (or the whole map `undefined`:
+   * the thread failed) is scanned here. Files kept by `retain` or found in the scan cache are not
+   * awaited. The result is the same either way.
+   */
+  deferred?: { files: ReadonlySet<string>; scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined> };
 }
 
 /** A store of {@link ModuleInfo} scans by file text and module name (see {@link ExtractPythonOptions.scans}). */
@@ -250,33 +258,27 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   const retained: ParsedPythonModule[] = [];
   // A `.py` beats a `.pyi` stub of the same module; otherwise the first file wins.
   const ordered = [...sources].sort((a, b) => Number(a.file.endsWith('.pyi')) - Number(b.file.endsWith('.pyi')));
-  for (const source of ordered) {
-    const module = moduleNameForFile(source.file, packageRoots);
-    const retain = options.retain?.(source) ?? false;
-    const cached = retain ? undefined : options.scans?.get(source, module);
-    if (cached) {
-      infos.push(cached);
-      if (!modules.has(module)) modules.set(module, cached);
-      if (cached.diagnostic) diagnostics.push(cached.diagnostic);
-      continue;
-    }
+  // Each source's scan, in order: computed here, taken from the scan cache, or (a file another
+  // thread is scanning: `options.deferred`) filled in once that thread's scans arrive.
+  const slots: Array<{ source: PythonSource; module: string; info?: ModuleInfo; problem?: InputDiagnostic }> = [];
+  const deferred: Array<(typeof slots)[number]> = [];
+  const scanHere = async (slot: (typeof slots)[number], retain: boolean): Promise<void> => {
+    const { source, module } = slot;
     parser ??= await getPythonParser();
     const tree = parser.parse(source.text);
     if (!tree) {
-      diagnostics.push({
+      slot.problem = {
         ruleId: 'parse-error',
         severity: 'error',
         message: `${source.file}: the Python parser returned no tree`,
         location: { file: source.file, line: 1, column: 1 },
-      });
-      continue;
+      };
+      return;
     }
     let keep = false;
     try {
       const info = scanModule(source.file, module, tree);
-      infos.push(info);
-      if (!modules.has(module)) modules.set(module, info);
-      if (info.diagnostic) diagnostics.push(info.diagnostic);
+      slot.info = info;
       options.scans?.set(source, module, info);
       if (retain) {
         retained.push({ file: source.file, module, tree, info });
@@ -285,6 +287,34 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     } finally {
       if (!keep) tree.delete(); // trees live in wasm memory; free each one as soon as it is read
     }
+  };
+  for (const source of ordered) {
+    const slot: (typeof slots)[number] = { source, module: moduleNameForFile(source.file, packageRoots) };
+    slots.push(slot);
+    const retain = options.retain?.(source) ?? false;
+    const cached = retain ? undefined : options.scans?.get(source, slot.module);
+    if (cached) slot.info = cached;
+    else if (!retain && options.deferred?.files.has(source.file)) deferred.push(slot);
+    else await scanHere(slot, retain);
+  }
+  if (deferred.length > 0) {
+    // The other thread's scan of a file under the same module name is the one this thread would
+    // compute (same text, same scanner); a file it could not scan is scanned here.
+    const scans = await options.deferred!.scans;
+    for (const slot of deferred) {
+      const theirs = scans?.get(slot.source.file);
+      if (theirs && theirs[0] === slot.module) {
+        slot.info = theirs[1];
+        options.scans?.set(slot.source, slot.module, theirs[1]);
+      } else await scanHere(slot, false);
+    }
+  }
+  for (const { module, info, problem } of slots) {
+    if (problem) diagnostics.push(problem);
+    if (!info) continue;
+    infos.push(info);
+    if (!modules.has(module)) modules.set(module, info);
+    if (info.diagnostic) diagnostics.push(info.diagnostic);
   }
 
   const analysis = new Analysis(new Resolver(modules), modules);

@@ -1,0 +1,90 @@
+/**
+ * The Python CLI-flag extraction on the second core: `extractPythonFlags` (argparse, click, typer,
+ * cyclopts, jsonargparse, decli, docopt, fire; resolved across the files that may define flags)
+ * runs in a worker thread (src/engine/python-worker.ts) while the main thread parses and scans
+ * the other Python files and analyses config classes. The worker parses and scans the flag files
+ * itself and sends those scans first, so the main thread reads each file once in all; then it
+ * sends the flags. Both are what the main thread would compute: the flags are a function of the
+ * flag files' texts and the package roots (the key of their cache piece, `flagsKey`), and a scan
+ * of the text a file has. When the worker cannot start or fails, the main thread computes both.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { PythonFlagExtraction } from '../extract/python/flags.js';
+import type { ModuleInfo } from '../extract/python/scan.js';
+
+/** The worker's input (structured-cloned): the flag files' texts, and the import roots naming their modules. */
+export interface PythonFlagsJob {
+  sources: Array<{ file: string; text: string }>;
+  packageRoots: string[];
+}
+
+/**
+ * The worker's messages, in order: `scans` once (path, module name, scan of each flag file it
+ * parsed), then `flags`; or `error` at any point (a bug or a grammar that would not load: the
+ * main thread then computes what it has not received).
+ */
+export type PythonFlagsMessage =
+  | { kind: 'scans'; scans: Array<[file: string, module: string, info: ModuleInfo]> }
+  | { kind: 'flags'; flags: PythonFlagExtraction }
+  | { kind: 'error'; error: string };
+
+/** A flag extraction running in a worker thread ({@link startPythonFlags}). Neither promise rejects. */
+export interface PendingPythonFlags {
+  /** Path → [module name, scan] of the flag files; `undefined` when the worker failed first. */
+  scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>;
+  /** The flags; `undefined` when the worker failed (then the caller extracts them in-thread). */
+  flags: Promise<PythonFlagExtraction | undefined>;
+}
+
+/**
+ * Least total text of the flag files (UTF-16 code units) for which a worker thread is started: a
+ * worker costs ~0.15-0.3 s of CPU to load docdrift's bundle and the Python grammar, more than
+ * extracting the flags of a few hundred KB of Python on the main thread.
+ */
+export const PYTHON_WORKER_MIN_CHARS = 512 * 1024;
+
+/** `true` when this module is the compiled JavaScript, next to which python-worker.js exists. */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * Whether a run should extract Python flags in a worker: `'always'` and `'never'` decide
+ * (tests compare both), `'auto'` when the machine has a second core and the flag files hold at
+ * least {@link PYTHON_WORKER_MIN_CHARS} of text. Never when running from TypeScript source.
+ */
+export function wantsPythonWorker(mode: 'auto' | 'always' | 'never', totalChars: number, cores = availableParallelism()): boolean {
+  if (!COMPILED || mode === 'never') return false;
+  return mode === 'always' || (cores >= 2 && totalChars >= PYTHON_WORKER_MIN_CHARS);
+}
+
+/**
+ * Starts the flag extraction of `job` in a worker thread. Returns `undefined` when no compiled
+ * worker exists (running from TypeScript source, as vitest does) or it cannot start: the caller
+ * computes in-thread. The worker ends on its own once it has answered.
+ */
+export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | undefined {
+  if (!COMPILED) return undefined;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./python-worker.js', import.meta.url), { workerData: job });
+  } catch {
+    return undefined;
+  }
+  let giveScans!: (scans: ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined) => void;
+  let giveFlags!: (flags: PythonFlagExtraction | undefined) => void;
+  const scans = new Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>((resolve) => (giveScans = resolve));
+  const flags = new Promise<PythonFlagExtraction | undefined>((resolve) => (giveFlags = resolve));
+  // A promise already settled ignores later calls: whatever ends the worker first settles both.
+  const fail = (): void => {
+    giveScans(undefined);
+    giveFlags(undefined);
+  };
+  worker.on('message', (message: PythonFlagsMessage) => {
+    if (message.kind === 'scans') giveScans(new Map(message.scans.map(([file, module, info]) => [file, [module, info] as const])));
+    else if (message.kind === 'flags') giveFlags(message.flags);
+    else fail();
+  });
+  worker.once('error', fail);
+  worker.once('exit', fail);
+  return { scans, flags };
+}

@@ -1,0 +1,19 @@
+/**
+ * The worker thread of {@link startPythonFlags} (src/engine/python-flags.ts): extracts the CLI
+ * flags of the Python files it is given, posting the scans of those files as soon as they are
+ * parsed (a `scans` message) and then the flags (`flags`), or `error` when the extraction throws.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
+import type { PythonFlagsJob, PythonFlagsMessage } from './python-flags.js';
+
+enableCompileCacheInWorker();
+const job = workerData as PythonFlagsJob;
+const post = (message: PythonFlagsMessage): void => parentPort!.postMessage(message);
+try {
+  const { extractPythonFlags } = await import('../extract/python/flags.js');
+  const flags = await extractPythonFlags(job.sources, { packageRoots: job.packageRoots, onScanned: (scans) => post({ kind: 'scans', scans }) });
+  post({ kind: 'flags', flags });
+} catch (error) {
+  post({ kind: 'error', error: error instanceof Error ? error.message : String(error) });
+}
