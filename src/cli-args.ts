@@ -13,6 +13,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { suggestNames } from './shared/names.js';
+import { escapeLine } from './shared/escape.js';
 
 /** One option: a boolean flag, or an option taking one string value. */
 export interface OptionSpec {
@@ -78,7 +79,9 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
       const message = error.message.replace(/^error: /, '');
       const unknown = error.code === 'commander.unknownOption' ? /'--([^'=]+)/.exec(message)?.[1] : undefined;
       const near = unknown === undefined ? undefined : suggestNames(unknown, Object.keys(spec), 1)[0];
-      throw new UsageError(near === undefined ? message : `${message}\n(Did you mean --${near}?)`);
+      // Commander's message quotes the argument as given: a line feed in it is written `\n`.
+      const said = escapeLine(message);
+      throw new UsageError(near === undefined ? said : `${said}\n(Did you mean --${near}?)`);
     }
     throw error;
   }

@@ -4,6 +4,7 @@ import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSy
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
+import braces from 'braces';
 import { checkGlobExpansion } from './shared/globs.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { VERSION } from './shared/package-info.js';
@@ -24,7 +25,7 @@ import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/en
 import { formatters } from './report/index.js';
 import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
-import { escapeControls } from './report/escape.js';
+import { escapeControls, escapeLine } from './shared/escape.js';
 import type { DriftMessage } from './model/rule.js';
 import type { Model } from './model/types.js';
 import type { ReportVerdict } from './report/types.js';
@@ -298,24 +299,41 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
   return out;
 }
 
-/** The files glob `p` (relative to `cwd`) matches inside `root`; see {@link expandPaths}. */
+/**
+ * The files glob `p` (relative to `cwd`) matches inside `root`; see {@link expandPaths}. Brace
+ * groups are expanded first (`braces`, the expander micromatch and fast-glob use) and each
+ * alternative is checked as a pattern of its own, so `{/usr,docs}/**` or `{/,docs/}**` is refused
+ * before anything is walked (the fixed base of the whole pattern is `.`: it walked `/usr`, s22
+ * sweep D6). The number of alternatives is bounded by `checkGlobExpansion` before this is called.
+ */
 function expandGlob(p: string, cwd: string, root: string): string[] {
-  const { base, glob } = picomatch.scan(p);
-  const baseAbs = path.resolve(cwd, base);
-  if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob)) {
-    throw new UsageError(`the pattern ${p} reaches outside the project root ${root}; patterns are matched inside it (paths are resolved from the current directory, ${cwd}).`);
+  const alternatives = braces.expand(p);
+  const scanned = alternatives.map((alternative) => ({ alternative, ...picomatch.scan(alternative) }));
+  for (const { base, glob } of scanned) {
+    const baseAbs = path.resolve(cwd, base);
+    if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob) || path.isAbsolute(glob)) {
+      throw new UsageError(`the pattern ${p} reaches outside the project root ${root}; patterns are matched inside it (paths are resolved from the current directory, ${cwd}).`);
+    }
   }
-  let matches: string[];
-  try {
-    // Matched from the pattern's base, so nothing above it is walked.
-    matches = globbySync(glob, { cwd: baseAbs, absolute: true, dot: false, onlyFiles: true, gitignore: false, followSymbolicLinks: false });
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    const where = e.path ? ` ${path.relative(cwd, e.path) || e.path}` : '';
-    throw new UsageError(`cannot match the pattern ${p}: ${e.code ?? e.message} reading${where}.`);
+  const matches = new Set<string>();
+  for (const { alternative, base, glob } of scanned) {
+    const baseAbs = path.resolve(cwd, base);
+    // A literal alternative (`{README.md,docs/*.md}`) names a file or nothing.
+    if (!isDynamicPattern(alternative)) {
+      if (existsSync(baseAbs) && statSync(baseAbs).isFile()) matches.add(baseAbs);
+      continue;
+    }
+    try {
+      // Matched from the pattern's base, so nothing above it is walked.
+      for (const m of globbySync(glob, { cwd: baseAbs, absolute: true, dot: false, onlyFiles: true, gitignore: false, followSymbolicLinks: false })) matches.add(path.resolve(m));
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const where = e.path ? ` ${path.relative(cwd, e.path) || e.path}` : '';
+      throw new UsageError(`cannot match the pattern ${p}: ${e.code ?? e.message} reading${where}.`);
+    }
   }
-  if (matches.length === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
-  return matches.map((m) => path.resolve(m));
+  if (matches.size === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
+  return [...matches];
 }
 
 /**
@@ -497,12 +515,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const format = values.format as string;
   // Own keys only: `toString`, `__proto__` and `constructor` are not formats.
   if (!Object.hasOwn(formatters, format)) {
-    io.stderr(`docdrift: --format must be one of ${Object.keys(formatters).join(', ')}; got "${format}".\n`);
+    io.stderr(`docdrift: --format must be one of ${Object.keys(formatters).join(', ')}; got "${escapeLine(format)}".\n`);
     return EXIT.error;
   }
   const maxWarningsText = values['max-warnings'] as string;
   if (!/^-?\d+$/.test(maxWarningsText) || !Number.isSafeInteger(Number(maxWarningsText))) {
-    io.stderr(`docdrift: --max-warnings takes a whole number (-1 for no limit); got "${maxWarningsText}".\n`);
+    io.stderr(`docdrift: --max-warnings takes a whole number (-1 for no limit); got "${escapeLine(maxWarningsText)}".\n`);
     return EXIT.error;
   }
   const maxWarnings = Number(maxWarningsText);
@@ -521,15 +539,21 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     if (file === undefined || (flag === 'summary' && summaryToStdout)) continue;
     const problem = outputFileProblem(path.resolve(io.cwd, file), file);
     if (problem) {
-      io.stderr(`docdrift: --${flag} ${problem}\n`);
+      io.stderr(`docdrift: --${flag} ${escapeLine(problem)}\n`);
       return EXIT.error;
     }
+  }
+  // `--root ''` (an unset variable expanded) is refused like the other empty paths below: taken as
+  // the current directory it linted whatever that was (all of /tmp, run from there; s22 sweep D10).
+  if (typeof values.root === 'string' && values.root.trim() === '') {
+    io.stderr(`docdrift: --root needs a directory; got an empty value (is the variable it came from set?).\n`);
+    return EXIT.error;
   }
   const root = path.resolve(io.cwd, (values.root as string | undefined) ?? '.');
   try {
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch {
-    io.stderr(`docdrift: --root ${root} is not a directory.\n`);
+    io.stderr(`docdrift: --root ${escapeLine(root)} is not a directory.\n`);
     return EXIT.error;
   }
 
@@ -544,7 +568,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   }
   const cacheLocation = values['cache-location'] === undefined ? undefined : path.resolve(io.cwd, values['cache-location'] as string);
   if (cacheLocation !== undefined && existsSync(cacheLocation) && !statSync(cacheLocation).isDirectory()) {
-    io.stderr(`docdrift: --cache-location takes a directory; ${cacheLocation} is a file.\n`);
+    io.stderr(`docdrift: --cache-location takes a directory; ${escapeLine(cacheLocation)} is a file.\n`);
     return EXIT.error;
   }
 
@@ -573,12 +597,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
     const what = inputOverwritten(abs, root, config, configFile, baselineFile);
     if (what) {
-      io.stderr(`docdrift: --${flag} ${file} is ${what}; the report would replace it. Write the report to another file.\n`);
+      io.stderr(`docdrift: --${flag} ${escapeLine(file)} is ${escapeLine(what)}; the report would replace it. Write the report to another file.\n`);
       return EXIT.error;
     }
     const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile)));
     if (link) {
-      io.stderr(`docdrift: --${flag} ${link}\n`);
+      io.stderr(`docdrift: --${flag} ${escapeLine(link)}\n`);
       return EXIT.error;
     }
   }
@@ -594,13 +618,13 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     files = expandPaths(positionals, io.cwd, root);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`docdrift: ${error.message}\n`);
+    io.stderr(`docdrift: ${escapeLine(error.message)}\n`);
     return EXIT.error;
   }
   for (const abs of files) {
     const rel = path.relative(root, abs);
     if (escapesRoot(rel)) {
-      io.stderr(`docdrift: ${path.relative(io.cwd, abs) || abs} is outside the project root ${root}; paths are resolved from the current directory.
+      io.stderr(`docdrift: ${escapeLine(path.relative(io.cwd, abs) || abs)} is outside the project root ${escapeLine(root)}; paths are resolved from the current directory.
 `);
       return EXIT.error;
     }
@@ -612,7 +636,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       changed = await changedFiles(root, values['changed-since'] as string);
     } catch (error) {
       const text = error instanceof ChangedSinceError ? error.message : `--changed-since: ${(error as Error).message}`;
-      io.stderr(`docdrift: ${text}\n`);
+      io.stderr(`docdrift: ${escapeLine(text)}\n`);
       return EXIT.error;
     }
   }
@@ -631,7 +655,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       });
     } catch (error) {
       if (!(error instanceof BaselineError)) throw error;
-      io.stderr(`docdrift: ${error.message}\n`);
+      io.stderr(`docdrift: ${escapeLine(error.message)}\n`);
       return EXIT.error;
     }
   }
@@ -771,7 +795,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       try {
         writeReport(outputFile, report, false);
       } catch (error) {
-        io.stderr(`docdrift: --output-file cannot write ${outputFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+        io.stderr(`docdrift: --output-file cannot write ${escapeLine(outputFile)}: ${escapeLine((error as NodeJS.ErrnoException).code ?? (error as Error).message)}.\n`);
         return EXIT.error;
       }
     } else if (report) io.stdout(report);
@@ -789,7 +813,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         if (values.summary === '-') io.stdout(formatSummary(messages, result.model!, notes, verdict));
         else appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict));
       } catch (error) {
-        io.stderr(`docdrift: --summary cannot write ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.\n`);
+        io.stderr(`docdrift: --summary cannot write ${escapeLine(summaryFile)}: ${escapeLine((error as NodeJS.ErrnoException).code ?? (error as Error).message)}.\n`);
         return EXIT.error;
       }
     }

@@ -624,7 +624,10 @@ describe('fixes apply only to the text they were computed from, read back as mea
       check: ({ report }) => report({ messageId: 'm', data: { name: 'x|y' }, location: { file: 'docs/cli.md', line: 1, column: 1 }, fix: { file: 'docs/cli.md', start: 0, end: 0, text: 'junk\n' } }),
     };
     const result = await fixProject({ root, config: configOf(root), rules: [stubborn] });
-    expect(result.problems).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    expect(result.unapplied).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    // Not a refused write: the exit code is the findings' (s22 sweep D8), and fixes are counted as fixes.
+    expect(result.problems).toEqual([]);
+    expect(describeFix(result, false).stderr.split('\n')[0]).toBe('docdrift: fixed nothing; 1 fix not applied (below).');
     expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
     expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
   });
@@ -643,7 +646,8 @@ describe('fixes apply only to the text they were computed from, read back as mea
       },
     };
     const result = await fixProject({ root, config: configOf(root), rules: [stubborn, good] });
-    expect(result.problems).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    expect(result.unapplied).toEqual(['docs/cli.md: the fix of test-stubborn `x|y` does not read back as meant (re-linted, the finding is still there); not fixed']);
+    expect(describeFix(result, false).stderr.split('\n')[0]).toBe('docdrift: fixed 1 problem in 1 file (2 passes); 1 fix not applied (below).');
     expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}appended\n`);
     expect(result.files.map((f) => [f.file, f.edits, f.written])).toEqual([['docs/cli.md', 1, true]]);
     expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);

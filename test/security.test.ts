@@ -293,6 +293,16 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
     expect(readdirSync(project).filter((n) => /^(run|result)-/.test(n))).toEqual([]);
   });
 
+  it("--root '' and --root= are refused (exit 2), not taken as the current directory (s22 sweep D10)", () => {
+    const { project } = sandbox();
+    for (const args of [['--root', ''], ['--root=']]) {
+      const r = spawnSync(process.execPath, [BIN, ...args, '--no-cache'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('--root needs a directory; got an empty value');
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('a HOME that does not exist is not created: the run goes without the cache', () => {
     const { project, outside } = sandbox();
     const home = path.join(outside, 'no-such-home');

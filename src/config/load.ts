@@ -498,6 +498,30 @@ function refuseLinkOut(root: string, abs: string, display: string): void {
   });
 }
 
+/**
+ * Refuses a config file found in the root that has more than one name (hard links): it may be a
+ * file outside the project (`ln /etc/passwd docdrift.config.yaml`), whose first line an error
+ * would echo (s22 sweep D9), as `-o` refuses to write into such a file. Git stores no hard links;
+ * a config named with `--config` is read, since the user chose it.
+ */
+function refuseHardLink(abs: string, name: string): void {
+  let links: number;
+  try {
+    links = statSync(abs).nlink;
+  } catch {
+    return; // reading it reports why
+  }
+  if (links > 1) {
+    throw new ConfigError({
+      file: name,
+      key: '',
+      problem: `the config file has ${links} names (hard links), so it may be a file outside the project; it is not read`,
+      got: `a file with ${links} names`,
+      expected: 'a config file with one name (copy it rather than link it), or a file named with --config',
+    });
+  }
+}
+
 function discover(root: string): Source | undefined {
   const found: Source[] = [];
   for (const name of CONFIG_FILES) {
@@ -505,6 +529,7 @@ function discover(root: string): Source | undefined {
     // Anything at a config name is read: a link to a device is an error naming it, not "no config".
     if (exists(abs)) {
       refuseOutsideLink(root, abs, name);
+      refuseHardLink(abs, name);
       found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });
     }
   }

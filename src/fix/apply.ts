@@ -12,6 +12,7 @@ import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
 import { findingKey, findingKeyString } from '../engine/fingerprint.js';
 import { cleanStaleTemps, leavesBase, LockedError, lockFile, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
+import { escapeLine } from '../shared/escape.js';
 
 export { writeFileAtomic, type AtomicFs } from '../engine/write.js';
 
@@ -99,8 +100,14 @@ export interface FixResult {
   files: FixedFile[];
   /** Lint passes that applied edits (at most {@link MAX_FIX_PASSES}). */
   passes: number;
-  /** Files that could not be fixed or written, each as a sentence naming the file. */
+  /** Files that could not be fixed or written, each as a sentence naming the file (the CLI exits 2). */
   problems: string[];
+  /**
+   * Fixes not applied because their edit does not read back as meant (the re-lint still reports
+   * the finding), each as a sentence naming the file and the finding. Their findings remain in
+   * `result`, so the exit code is that of the findings, as after any fix (s22 sweep D8).
+   */
+  unapplied: string[];
   /** Stale temporary files of a killed run that were removed, project-relative. */
   cleaned: string[];
 }
@@ -254,6 +261,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
   /** Finding keys whose fix did not read back as meant: never applied again (the file's other fixes are). */
   const unfixable = new Set<string>();
   const problems: string[] = [];
+  const unapplied: string[] = [];
   // Each pass lints the whole project again: files whose text the last pass read are not parsed again.
   const pieces = lintOptions.pieces ?? new MemoryPieceStore();
   // Every page in segments, so that a pass's re-lint parses only the sections it edited; at most
@@ -332,7 +340,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
         const count = countsBefore.get(file);
         if (count === undefined) counts.delete(file);
         else counts.set(file, count);
-        for (const m of messages) problems.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
+        for (const m of messages) unapplied.push(`${file}: the fix of ${m.ruleId} \`${findingKey(m).subject}\` does not read back as meant (re-linted, the finding is still there); not fixed`);
       }
       result = await lint({ ...lintOptions, overlay, pieces });
     }
@@ -363,7 +371,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       result = await lint({ ...lintOptions, overlay: onDisk, pieces });
     }
   }
-  return { result, files, passes, problems, cleaned };
+  return { result, files, passes, problems, unapplied, cleaned };
 }
 
 /**
@@ -376,11 +384,17 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
   const counted = dryRun ? fix.files : fix.files.filter((f) => f.written);
   const notWritten = dryRun ? 0 : fix.files.length - counted.length;
   const edits = counted.reduce((n, f) => n + f.edits, 0);
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : /[sx]$/.test(word) ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
-  const rest = notWritten > 0 ? `; ${plural(notWritten, 'file')} with fixes not written (below)` : '';
-  // "Nothing to fix" above a refusal would read as all clear: a refused file had fixes.
-  const refusedOnly = fix.files.length === 0 && fix.problems.length > 0 ? `; ${plural(fix.problems.length, 'file')} not fixed (below)` : '';
+  const rest = notWritten > 0 || fix.unapplied.length > 0
+    ? `; ${[notWritten > 0 ? `${plural(notWritten, 'file')} with fixes not written` : '', fix.unapplied.length > 0 ? `${plural(fix.unapplied.length, 'fix')} not applied` : ''].filter(Boolean).join(', ')} (below)`
+    : '';
+  // "Nothing to fix" above a refusal would read as all clear: a refused file had fixes. Refused
+  // files are counted as files, fixes that do not read back as fixes (several may be in one file).
+  const notApplied = fix.unapplied.length > 0 ? `${plural(fix.unapplied.length, 'fix')} not applied (below)` : '';
+  const refusedOnly = fix.files.length === 0 && fix.problems.length + fix.unapplied.length > 0
+    ? `; ${[fix.problems.length > 0 ? `${plural(fix.problems.length, 'file')} not fixed` : '', notApplied].filter(Boolean).join(', ')}${notApplied ? '' : ' (below)'}`
+    : '';
   const summary = refusedOnly
     ? `docdrift: fixed nothing${refusedOnly}.\n`
     : fix.files.length === 0
@@ -389,6 +403,8 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
       ? `docdrift: fixed nothing${rest}.\n`
       : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(counted.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}${rest}.\n`;
   const cleaned = fix.cleaned.length > 0 ? `docdrift: removed ${plural(fix.cleaned.length, 'stale temporary file')} of an interrupted run.\n` : '';
-  const problems = fix.problems.map((p) => `docdrift: ${p}\n`).join('');
+  // Each problem is one line: a file name or parameter name holding a line feed is written `\n`
+  // (it forged whole lines on stderr, s22 sweep D7), as stylish output writes it.
+  const problems = [...fix.problems, ...fix.unapplied].map((p) => `docdrift: ${escapeLine(p)}\n`).join('');
   return { stderr: cleaned + summary + problems };
 }

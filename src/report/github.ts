@@ -1,7 +1,7 @@
 /** The `github` formatter: GitHub Actions workflow commands, one `::error`/`::warning` annotation per finding. */
 import path from 'node:path';
 import type { DriftMessage } from '../model/rule.js';
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../shared/escape.js';
 import { endOf, severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createColors } from 'picocolors';
 import type { DriftMessage } from '../model/rule.js';
-import { escapeControls, escapeLine } from './escape.js';
+import { escapeControls, escapeLine } from '../shared/escape.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 

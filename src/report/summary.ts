@@ -2,7 +2,7 @@
  * The `--summary FILE` report: a Markdown overview of one run (totals, findings per rule, and per
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
-import { escapeControls } from './escape.js';
+import { escapeControls } from '../shared/escape.js';
 import { appendFileSync, closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
 import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';

@@ -1,0 +1,101 @@
+/**
+ * The s22 fresh sweep of issue #33 (a tester who had not seen the fixes): each defect it found
+ * that is fixed, as the spawned CLI on a project built from fixtures/bad-input/_base.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN } from './helpers.js';
+
+const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function sandbox(): { project: string; outside: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-s22-'));
+  temps.push(dir);
+  const project = path.join(dir, 'project');
+  const outside = path.join(dir, 'outside');
+  cpSync(BASE, project, { recursive: true });
+  mkdirSync(outside);
+  return { project, outside };
+}
+
+function run(project: string, args: string[]) {
+  return spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+}
+
+describe('s22 sweep D6: a brace alternative of a glob path argument is checked like a pattern of its own', () => {
+  it.each([['{/usr,docs}/**/*.h'], ['{/,docs/}**'], ['{/etc,docs}/shadow'], ['{../outside,docs}/*.md']])('%s is refused before anything is walked', (pattern) => {
+    const { project } = sandbox();
+    const r = run(project, [pattern]);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`the pattern ${pattern} reaches outside the project root`);
+    expect(r.stderr).not.toMatch(/\/usr\/|shadow is|\bat /);
+  });
+
+  it('alternatives inside the root are all matched, literal ones too', () => {
+    const { project } = sandbox();
+    const r = run(project, ['--format', 'json', '{README.md,docs/*.md}']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).results).toEqual([]);
+    expect(run(project, ['{nothing,docs/none}/*.md']).stderr).toContain('no files match the pattern {nothing,docs/none}/*.md');
+  });
+});
+
+describe('s22 sweep D7: a line feed in a file name cannot forge a line on stderr', () => {
+  it('in the --fix refusal report', () => {
+    const { project } = sandbox();
+    // The reference page's name holds a line feed, and the page is read-only.
+    const forged = 'docdrift: fixed 9 problems in 9 files (1 pass).';
+    const name = `docs/r\n${forged}\nx.md`;
+    // A field the reference lacks: --fix would add its row.
+    writeFileSync(path.join(project, 'tool/cli.py'), readFileSync(path.join(project, 'tool/cli.py'), 'utf8').replace('\n\n\ndef main', '\n    extra: int = Field(default=3, description="Extra.")\n\n\ndef main'));
+    renameSync(path.join(project, 'docs/reference.md'), path.join(project, name));
+    chmodSync(path.join(project, name), 0o444);
+    const r = run(project, ['--fix']);
+    expect(r.stderr.split('\n')).not.toContain(forged);
+    expect(r.stderr).toContain('docs/r\\ndocdrift: fixed 9 problems');
+  });
+
+  it('in a message that echoes an argument', () => {
+    const { project } = sandbox();
+    const r = run(project, ['--format', `x\n${'docdrift: all clear'}`]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n')).not.toContain('docdrift: all clear');
+  });
+});
+
+describe('s22 sweep D8: a fix that does not read back leaves findings, not a refused write', () => {
+  it('exits 1 as the plain run does, and counts fixes as fixes', () => {
+    const { project } = sandbox();
+    mkdirSync(path.join(project, 'schemas'));
+    const properties = Object.fromEntries(['seed', 'name', 'w x', '<q>'].map((k) => [k, { type: 'string', description: 'd' }]));
+    writeFileSync(path.join(project, 'schemas/s.json'), JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', title: 'S', type: 'object', properties }));
+    writeFileSync(path.join(project, 'docdrift.config.json'), JSON.stringify({ commands: { tool: { config: 'schemas/s.json#S' } } }));
+    expect(run(project, []).status).toBe(1);
+    const fixed = run(project, ['--fix']);
+    expect(fixed.status, fixed.stderr).toBe(1);
+    expect(fixed.stderr).toContain('2 fixes not applied (below)');
+    expect(fixed.stderr).not.toContain('files not fixed');
+  });
+});
+
+describe('s22 sweep D9: a discovered config file with another name (a hard link) is not read', () => {
+  it('exit 2 naming the link count, without the file\'s content', () => {
+    const { project, outside } = sandbox();
+    const secret = path.join(outside, 'secret');
+    writeFileSync(secret, 'root:x:0:0:root:/root:/bin/bash\n');
+    linkSync(secret, path.join(project, 'docdrift.config.yaml'));
+    const r = run(project, []);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('the config file has 2 names (hard links)');
+    expect(r.stderr).not.toContain('root:x');
+    // Named with --config, the user chose it: read (and refused here only for its content).
+    expect(run(project, ['--config', 'docdrift.config.yaml']).stderr).not.toContain('hard links');
+  });
+});
