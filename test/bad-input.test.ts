@@ -135,6 +135,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'setup.py'), `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main", ${scripts}]})\n`);
   },
   // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
+  // s22 sweep D2: tree-sitter-python's scanner is quadratic in a run of comment lines (5,000: 42 s).
+  // A 10,000-line commented-out block above the config class, which gains a field the reference lacks.
+  'python-comment-run': (dir) => {
+    const block = Array.from({ length: 10_000 }, (_, i) => `# ${i}: ${'x'.repeat(72)}\n`).join('');
+    const cli = readFileSync(path.join(dir, 'tool/cli.py'), 'utf8').replace('class ToolConfig(BaseModel):\n', `${block}class ToolConfig(BaseModel):\n    extra: int = Field(default=3, description="Extra.")\n`);
+    writeFileSync(path.join(dir, 'tool/cli.py'), cli);
+  },
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
       plus: Array(2000).fill('"a"').join(' + '),

@@ -24,6 +24,7 @@
  * (`settings_customise_sources`), an imported type docdrift does not define.
  */
 import type { Node, Parser } from 'web-tree-sitter';
+import { parsePython } from './parser.js';
 import type { SourceLocation } from '../../model/types.js';
 import { nodeLocation } from './bindings.js';
 import type { Resolver } from './resolve.js';
@@ -339,7 +340,7 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
   };
   for (const [file, { info, classes, bodies }] of byFile) {
     const text = texts.get(file) ?? textOf(file);
-    const tree = text === undefined ? null : parser.parse(text);
+    const tree = text === undefined ? null : parsePython(parser, text);
     if (text === undefined || !tree) {
       giveUp((item) => classes.includes(item) || bodies.some((b) => host.mro(item.cls).includes(b)), `${file} could not be read again`, { file, line: 1, column: 1 });
       continue;

@@ -14,7 +14,7 @@ import { extractTyper } from './flags-typer.js';
 import { extractLauncherFlags } from './launcher-flags.js';
 import type { ParsedPythonModule } from './index.js';
 import { moduleNameForFile } from './module-name.js';
-import { getPythonParser } from './parser.js';
+import { getPythonParser, parsePython } from './parser.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 import type { FlagCommand } from './types.js';
@@ -103,7 +103,7 @@ export async function extractPythonFlags(
     for (const source of ordered) {
       const module = moduleNameForFile(source.file, packageRoots);
       const earlier = parsed.get(source.file);
-      const tree = earlier?.tree ?? parser.parse(source.text);
+      const tree = earlier?.tree ?? parsePython(parser, source.text);
       if (!tree) {
         diagnostics.push({
           ruleId: 'parse-error',

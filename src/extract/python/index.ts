@@ -6,7 +6,7 @@ import { isSettings, pythonEnv, type SettingsCandidate } from './env.js';
 import { classesToFollow, constructionSites } from './env-internal.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
-import { getPythonParser } from './parser.js';
+import { getPythonParser, parsePython } from './parser.js';
 import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
@@ -265,7 +265,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   const scanHere = async (slot: (typeof slots)[number], retain: boolean): Promise<void> => {
     const { source, module } = slot;
     parser ??= await getPythonParser();
-    const tree = parser.parse(source.text);
+    const tree = parsePython(parser, source.text);
     if (!tree) {
       slot.problem = {
         ruleId: 'parse-error',

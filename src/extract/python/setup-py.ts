@@ -1,7 +1,7 @@
 /** Reads console scripts from `setup.py` statically: the `entry_points` argument of a `setup(...)` call, never by running the file. */
 import type { Node } from 'web-tree-sitter';
 import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
-import { getPythonParser } from './parser.js';
+import { getPythonParser, parsePython } from './parser.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { fStringParts } from './partial-eval.js';
 import { MAX_BINS } from '../package-bins.js';
@@ -37,7 +37,7 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
   if (files.length === 0) return { entryPoints, diagnostics };
   const parser = await getPythonParser();
   for (const { file, text } of files) {
-    const tree = parser.parse(text);
+    const tree = parsePython(parser, text);
     if (!tree) continue;
     const before = entryPoints.length;
     try {
