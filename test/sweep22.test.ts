@@ -99,3 +99,27 @@ describe('s22 sweep D9: a discovered config file with another name (a hard link)
     expect(run(project, ['--config', 'docdrift.config.yaml']).stderr).not.toContain('hard links');
   });
 });
+
+describe('s22 sweep D4: did-you-mean work is bounded for long names of one length and alphabet', () => {
+  it('a bag-distance filter skips names far apart; a real typo of a long name is still suggested', async () => {
+    const { suggestNames, NameIndex, nameStats } = await import('../src/shared/names.js');
+    let seed = 7;
+    const random = (n: number): string => Array.from({ length: n }, () => 'abcdefghij'[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % 10]).join('');
+    const names = Array.from({ length: 500 }, () => random(120));
+    const index = new NameIndex(names);
+    const typo = `${names[42]!.slice(0, 60)}${names[42]![61]}${names[42]![60]}${names[42]!.slice(62)}`;
+    const before = nameStats.osaDistances;
+    expect(suggestNames(typo, index, 1)).toEqual([names[42]]);
+    // 500 candidates of one length and alphabet: the mask filter passes them all, the bag filter not.
+    expect(index.work).toBeLessThan(500 * 120 * 120 / 10);
+    expect(nameStats.osaDistances - before).toBeLessThan(10);
+  });
+
+  it('an index whose work budget is spent gives no suggestion rather than a partial one', async () => {
+    const { suggestNames, NameIndex, MAX_INDEX_WORK } = await import('../src/shared/names.js');
+    const index = new NameIndex(['resume_from_cache', 'seed']);
+    expect(suggestNames('resume_from_cahce', index)).toEqual(['resume_from_cache']);
+    index.work = MAX_INDEX_WORK + 1;
+    expect(suggestNames('sead', index)).toEqual([]);
+  });
+});
