@@ -26,7 +26,7 @@ function sandbox(): { project: string; outside: string } {
 }
 
 function run(project: string, args: string[]) {
-  return spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+  return spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 describe('s22 sweep D6: a brace alternative of a glob path argument is checked like a pattern of its own', () => {
@@ -122,4 +122,18 @@ describe('s22 sweep D4: did-you-mean work is bounded for long names of one lengt
     index.work = MAX_INDEX_WORK + 1;
     expect(suggestNames('sead', index)).toEqual([]);
   });
+});
+
+describe('s22 sweep D5: many package.json bins cost linear work', () => {
+  it('30 package.json files of 1,000 bins each: every bin is a command, each said once', () => {
+    const { project } = sandbox();
+    for (let p = 0; p < 30; p++) {
+      mkdirSync(path.join(project, `pk/p${p}`), { recursive: true });
+      writeFileSync(path.join(project, `pk/p${p}/package.json`), JSON.stringify({ name: `p${p}`, version: '1.0.0', bin: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`c${p}_${i}`, `b${i}.js`])) }));
+    }
+    const r = run(project, ['--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { commands: Array<{ name: string }> };
+    expect(report.commands.filter((c) => /^c\d+_\d+$/.test(c.name)).length).toBe(30_000);
+  }, 120_000);
 });
