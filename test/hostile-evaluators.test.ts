@@ -103,7 +103,7 @@ describe('Python partial evaluator: a spent budget degrades values, not literal 
     expect(commands[0]!.unreadFlags?.construct).toBe('parser.add_argument(f"--n{n}")');
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'tool/cli.py', line: 3, column: 1 } });
-    expect(diagnostics[0]!.message).toContain('budget of tool/cli.py (200,000 steps) ran out');
+    expect(diagnostics[0]!.message).toContain('budget of tool/cli.py (200,000 steps, 2,000,000 characters or items computed) ran out');
     expect(diagnostics[0]!.message).not.toMatch(/no reader/);
   });
 

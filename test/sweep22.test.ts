@@ -137,3 +137,20 @@ describe('s22 sweep D5: many package.json bins cost linear work', () => {
     expect(report.commands.filter((c) => /^c\d+_\d+$/.test(c.name)).length).toBe(30_000);
   }, 120_000);
 });
+
+describe('s22 sweep D1: the argparse evaluator charges the work a step does', () => {
+  it('str methods on a long string spend the size budget even when their result is over the cap', async () => {
+    const { extractPythonFlags } = await import('../src/extract/python/flags.js');
+    const L = `[${Array.from({ length: 512 }, (_, i) => i).join(', ')}]`;
+    // 262,144 replacements of an 8 KB string, each result (16 KB) over the 10,000-character cap: 8 s before.
+    const text = `import argparse\ns = "a"\nfor _ in [1,1,1,1,1,1,1,1,1,1,1,1,1]:\n    s = s + s\nfor a in ${L}:\n    for b in ${L}:\n        t = s.replace("a", "bc")\n` +
+      `parser = argparse.ArgumentParser(prog="tool")\nparser.add_argument("--seed")\nparser.parse_args()\n`;
+    const { commands, diagnostics } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    expect(commands.map((c) => c.params.map((p) => p.name))).toEqual([['seed']]);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]!.message).toContain('budget of tool/cli.py (200,000 steps, 2,000,000 characters or items computed) ran out');
+    // The size budget, not the steps, ended it: ~250 replacements of 8 KB, far fewer than 200,000 steps.
+    expect(diagnostics[0]!.location.line).toBe(5);
+  });
+
+});

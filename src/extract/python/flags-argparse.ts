@@ -328,7 +328,10 @@ class ArgparseState {
       if (at.run && runNoted) continue; // once the run's budget is spent, every later file is read literally: one note
       runNoted ||= at.run;
       const others = at.run && runSpent > 1 ? ` (and the ${runSpent - 1} files evaluated after it are read the same way)` : '';
-      const budget = at.run ? `the run's argparse evaluation budget (${EVAL_LIMITS.runSteps.toLocaleString('en-US')} steps)` : `the argparse evaluation budget of ${module.info.file} (${EVAL_LIMITS.steps.toLocaleString('en-US')} steps)`;
+      const n = (x: number): string => x.toLocaleString('en-US');
+      const budget = at.run
+        ? `the run's argparse evaluation budget (${n(EVAL_LIMITS.runSteps)} steps, ${n(EVAL_LIMITS.runAllocation)} characters or items computed)`
+        : `the argparse evaluation budget of ${module.info.file} (${n(EVAL_LIMITS.steps)} steps, ${n(EVAL_LIMITS.allocation)} characters or items computed)`;
       note(at, `${budget} ran out evaluating the code here: the values it computes are unknown, and the rest of the file's argparse code is read without unrolling loops or evaluating helpers (flags written as literals are still read)${others}`);
       const cut = this.literalSpentAt.get(module);
       if (cut) note(cut, `reading ${module.info.file}'s argparse code without evaluating it spent its budget too: flags added from here on are not read`);
@@ -339,9 +342,10 @@ class ArgparseState {
   /** `value` when the budget can pay for its size (string characters or list items) and it is within the caps, else unknown. */
   private sized<V extends Value>(value: V): V | undefined {
     if (value.kind === 'const' && typeof value.value === 'string') {
-      return value.value.length <= EVAL_LIMITS.stringLength && this.budget.allocate(value.value.length) ? value : undefined;
+      // Charged even when over the cap: the string was built.
+      return this.budget.allocate(value.value.length) && value.value.length <= EVAL_LIMITS.stringLength ? value : undefined;
     }
-    if (value.kind === 'list') return value.items.length <= EVAL_LIMITS.listLength && this.budget.allocate(value.items.length) ? value : undefined;
+    if (value.kind === 'list') return this.budget.allocate(value.items.length) && value.items.length <= EVAL_LIMITS.listLength ? value : undefined;
     return value;
   }
 
@@ -1288,6 +1292,10 @@ class ArgparseState {
       if (target && (target.kind === 'const' || target.kind === 'dict' || target.kind === 'list')) {
         const read = this.readArgs(frame, node);
         if (read.unknown) return undefined;
+        // A `str` method reads its whole string, whatever it returns: that work is charged to the
+        // size budget (262,144 `s.replace` calls on an 8 KB string, each over the result cap, cost
+        // 8 s of a file's steps at no charge: s22 sweep D1).
+        if (target.kind === 'const' && typeof target.value === 'string' && !this.budget.allocate(target.value.length)) return undefined;
         const result = dataMethod(target, method, read.positional);
         // `dict.get` returns a value already made; every other method makes a new string or list.
         return result && method !== 'get' ? this.sized(result) : result;
