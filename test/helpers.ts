@@ -48,6 +48,20 @@ export function copyToTemp(source: string, prefix?: string): string {
   return dir;
 }
 
+/**
+ * A temporary folder holding `project/`, a copy of `source` (absolute, e.g. the bad-input base
+ * project), and an empty `outside/` beside it: for tests of what docdrift must not read or write
+ * outside the project. Removed by {@link removeTempDirs}.
+ */
+export function projectBesideOutside(source: string, prefix?: string): { project: string; outside: string } {
+  const dir = tempDir(prefix);
+  const project = path.join(dir, 'project');
+  const outside = path.join(dir, 'outside');
+  cpSync(source, project, { recursive: true });
+  mkdirSync(outside);
+  return { project, outside };
+}
+
 /** Removes every directory made by this module's functions so far. */
 export function removeTempDirs(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,9 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_BIN } from './helpers.js';
+import { CLI_BIN, projectBesideOutside, removeTempDirs } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = CLI_BIN;
@@ -17,21 +16,10 @@ interface JsonResult {
   message: string;
 }
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** A sandbox dir holding `project/` (a copy of the clean base project) and `outside/` next to it. */
-function sandbox(): { project: string; outside: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-sec-'));
-  temps.push(dir);
-  const project = path.join(dir, 'project');
-  const outside = path.join(dir, 'outside');
-  cpSync(BASE, project, { recursive: true });
-  mkdirSync(outside);
-  return { project, outside };
-}
+const sandbox = (): { project: string; outside: string } => projectBesideOutside(BASE, 'docdrift-sec-');
 
 function run(project: string) {
   const r = spawnSync(process.execPath, [BIN, '--root', project, '--format', 'json'], {

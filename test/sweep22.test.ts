@@ -3,27 +3,15 @@
  * that is fixed, as the spawned CLI on a project built from fixtures/bad-input/_base.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_BIN } from './helpers.js';
+import { CLI_BIN, projectBesideOutside, removeTempDirs } from './helpers.js';
 
 const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
-const temps: string[] = [];
-afterAll(() => {
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
-function sandbox(): { project: string; outside: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-s22-'));
-  temps.push(dir);
-  const project = path.join(dir, 'project');
-  const outside = path.join(dir, 'outside');
-  cpSync(BASE, project, { recursive: true });
-  mkdirSync(outside);
-  return { project, outside };
-}
+const sandbox = (): { project: string; outside: string } => projectBesideOutside(BASE, 'docdrift-s22-');
 
 function run(project: string, args: string[]) {
   return spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: project, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
