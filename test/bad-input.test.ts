@@ -128,10 +128,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let i = 1; i < 2000; i++) s += `    s${i} = p${i - 1}.add_subparsers()\n    p${i} = s${i}.add_parser("c${i}")\n`;
     writeFileSync(path.join(dir, 'tool/cli.py'), `${s}    p0.parse_args()\n`);
   },
-  // #33 fresh sweep D6: setup.py listing 100,000 console scripts of one function (48 s on main).
+  // #33 fresh sweep D6: setup.py listing 100,000 console scripts of one function (48 s on main);
+  // 40,000 here (0.9 MB), under the 1 MB limit for one Python source (s23: a larger one is not read).
   'python-setup-many-scripts': (dir) => {
     rmSync(path.join(dir, 'pyproject.toml'));
-    const scripts = Array.from({ length: 100_000 }, (_, i) => `"t${i}=tool.cli:main"`).join(', ');
+    const scripts = Array.from({ length: 40_000 }, (_, i) => `"t${i}=tool.cli:main"`).join(', ');
     writeFileSync(path.join(dir, 'setup.py'), `from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["tool=tool.cli:main", ${scripts}]})\n`);
   },
   // #33 item 3: expressions nested thousands deep in modules that import a CLI framework.
@@ -141,6 +142,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const block = Array.from({ length: 10_000 }, (_, i) => `# ${i}: ${'x'.repeat(72)}\n`).join('');
     const cli = readFileSync(path.join(dir, 'tool/cli.py'), 'utf8').replace('class ToolConfig(BaseModel):\n', `${block}class ToolConfig(BaseModel):\n    extra: int = Field(default=3, description="Extra.")\n`);
     writeFileSync(path.join(dir, 'tool/cli.py'), cli);
+  },
+  // s22 sweep D3: Python modules whose cost no construct cap bounds (a 2 MB implicit concatenation of
+  // 500,000 literals: 10 s and 650 MB; a 4 MB int list: 44 s, 1 GB). One source is bounded by size
+  // and by tokens, the large sources of a run by a token budget; a module of data is skipped quietly.
+  'python-large-modules': (dir) => {
+    writeFileSync(path.join(dir, 'tool/big_concat.py'), `import argparse\nHELP = ${Array(500_000).fill('"a"').join(' ')}\n`);
+    writeFileSync(path.join(dir, 'tool/int_list.py'), `import os\nX = [${Array.from({ length: 300_000 }, (_, i) => i % 10).join(', ')}]\n`);
+    writeFileSync(path.join(dir, 'tool/table.py'), `TABLE = {${Array.from({ length: 100_000 }, (_, i) => `"k${i}": ${i}`).join(', ')}}\n`);
+    for (const name of ['gen_a', 'gen_b', 'gen_c']) writeFileSync(path.join(dir, `tool/${name}.py`), `class Gen:\n    pass\n\nX = ${Array(90_000).fill('"a"').join(' ')}\n`);
   },
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
@@ -202,33 +212,38 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       writeFileSync(path.join(dir, `docs/t${k}.md`), `### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n${rows}`);
     }
   },
-  // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000 usage lines of 50 options (19 s).
+  // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000
+  // usage lines of 50 options (19 s); 20,000 keys and 1,200 lines here, under the size limits of one
+  // Python source (s23: larger modules are not parsed at all, see python-large-modules).
   'python-fire-docopt-scale': (dir) => {
-    const keys = Array.from({ length: 100_000 }, (_, i) => `"c${i}": f`).join(', ');
+    const keys = Array.from({ length: 20_000 }, (_, i) => `"c${i}": f`).join(', ');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);
     const options = Array.from({ length: 50 }, (_, j) => `[--o${j}]`).join(' ');
-    const lines = Array.from({ length: 5000 }, (_, i) => `  other c${i} ${options}\n`).join('');
+    const lines = Array.from({ length: 1200 }, (_, i) => `  other c${i} ${options}\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
   },
   // #33 fresh sweep defect 7: click sub-commands of 10 options each (5,000 of them, 2.4 MB: 650 MB
-  // before, 468 MB after; 3,000 here, to keep a margin on a loaded machine), and a typer app of
-  // 1,500 commands; argparse sub-parsers of 10 arguments (5,000: 570 MB before, 463 MB after).
+  // before, 468 MB after), and a typer app of 1,500 commands; argparse sub-parsers of 10 arguments
+  // (5,000: 570 MB before, 463 MB after). Since s23 a module over 1 MB or 120,000 tokens is not
+  // parsed at all (python-large-modules); here 1,200 commands of 4 options, still over the cap of
+  // 1,000 commands per module.
   'python-click-many-commands': (dir) => {
-    const options = Array.from({ length: 10 }, (_, j) => `@click.option("--o${j}", default=${j}, help="h")\n`).join('');
-    const commands = Array.from({ length: 3000 }, (_, i) => `@main.command()\n${options}def c${i}(**kw):\n    pass\n`).join('');
+    const options = Array.from({ length: 4 }, (_, j) => `@click.option("--o${j}", default=${j}, help="h")\n`).join('');
+    const commands = Array.from({ length: 1200 }, (_, i) => `@main.command()\n${options}def c${i}(**kw):\n    pass\n`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import click\n@click.group()\ndef main():\n    pass\n${commands}`);
     const typer = Array.from({ length: 1500 }, (_, i) => `@app.command()\ndef t${i}(seed: int = 0):\n    pass\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `import typer\napp = typer.Typer()\n${typer}`);
   },
   'python-argparse-many-commands': (dir) => {
-    const commands = Array.from({ length: 3000 }, (_, i) =>
-      `    q = s.add_parser("c${i}")\n${Array.from({ length: 10 }, (_, j) => `    q.add_argument("--o${j}", default=${j}, help="h")\n`).join('')}`).join('');
+    const commands = Array.from({ length: 1200 }, (_, i) =>
+      `    q = s.add_parser("c${i}")\n${Array.from({ length: 4 }, (_, j) => `    q.add_argument("--o${j}", default=${j}, help="h")\n`).join('')}`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    s = p.add_subparsers()\n${commands}    p.parse_args()\n`);
   },
   // #33 fresh sweep defect 8: a 1 MB entry module whose flag default and help constant are
-  // 100,000-element list literals (605 MB before).
+  // 100,000-element list literals (605 MB before); 25,000 here (250 KB: a larger module is not
+  // parsed since s23), still over the 64 KB read for one value.
   'python-big-literal': (dir) => {
-    const list = `[${Array(100_000).fill('"a"').join(', ')}]`;
+    const list = `[${Array(25_000).fill('"a"').join(', ')}]`;
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\nHELP = ${list}\ndef main():\n    parser = argparse.ArgumentParser(prog="tool")\n` +
       `    parser.add_argument("--seed", default=${list}, help=HELP)\n    parser.add_argument("--name", default="run")\n    parser.parse_args()\n`);
   },
@@ -262,18 +277,20 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let i = 1; i <= 5000; i++) s += `g${i} = click.CommandCollection(sources=[g${i - 1}])\n`;
     writeFileSync(path.join(dir, 'tool/coll.py'), s);
   },
-  // #33 fresh sweep, kin of item 1: sub-command trees 5,000 deep (add_command, add_typer) and argparse parents= chains.
+  // #33 fresh sweep, kin of item 1: sub-command trees 5,000 deep (add_command, add_typer) and
+  // argparse parents= chains; 2,500 deep here, so that each module stays under 256 KB (the three
+  // 5,000-deep modules together are over the run's budget for large Python sources since s23).
   'python-nested-groups': (dir) => {
     let click = 'import click\n\n';
-    for (let i = 0; i <= 5000; i++) click += `@click.group()\ndef g${i}():\n    pass\n\n`;
-    for (let i = 1; i <= 5000; i++) click += `g${i}.add_command(g${i - 1})\n`;
+    for (let i = 0; i <= 2500; i++) click += `@click.group()\ndef g${i}():\n    pass\n\n`;
+    for (let i = 1; i <= 2500; i++) click += `g${i}.add_command(g${i - 1})\n`;
     writeFileSync(path.join(dir, 'tool/nested_click.py'), click);
     let typer = 'import typer\n\napp0 = typer.Typer()\n\n@app0.command()\ndef run(sed: int = 0):\n    pass\n\n';
-    for (let i = 1; i <= 5000; i++) typer += `app${i} = typer.Typer()\napp${i}.add_typer(app${i - 1}, name="s${i}")\n`;
+    for (let i = 1; i <= 2500; i++) typer += `app${i} = typer.Typer()\napp${i}.add_typer(app${i - 1}, name="s${i}")\n`;
     writeFileSync(path.join(dir, 'tool/nested_typer.py'), typer);
     let argparse = 'import argparse\n\np0 = argparse.ArgumentParser(add_help=False)\np0.add_argument("--sed")\n';
-    for (let i = 1; i <= 5000; i++) argparse += `p${i} = argparse.ArgumentParser(parents=[p${i - 1}], add_help=False)\np${i}.add_argument("--a${i}")\n`;
-    writeFileSync(path.join(dir, 'tool/parents.py'), `${argparse}parser = argparse.ArgumentParser(prog="other", parents=[p5000])\n`);
+    for (let i = 1; i <= 2500; i++) argparse += `p${i} = argparse.ArgumentParser(parents=[p${i - 1}], add_help=False)\np${i}.add_argument("--a${i}")\n`;
+    writeFileSync(path.join(dir, 'tool/parents.py'), `${argparse}parser = argparse.ArgumentParser(prog="other", parents=[p2500])\n`);
   },
   // #33 fresh sweep item 8: JSON Schema allOf/$ref chains 5,000 long, and oneOf/properties $ref cycles.
   'schema-allof-chain': (dir) => {

@@ -35,7 +35,7 @@ import { suggestNames } from '../shared/names.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker } from './python-flags.js';
-import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
+import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
@@ -325,7 +325,8 @@ function isTextFacts(value: unknown): value is PythonTextFacts {
   const v = value as Partial<PythonTextFacts> | null;
   return (
     typeof v === 'object' && v !== null && typeof v.framework === 'boolean' && typeof v.functionFramework === 'boolean' &&
-    typeof v.mainGuard === 'boolean' && Array.isArray(v.imports) && v.imports.every((i) => typeof i === 'string')
+    typeof v.mainGuard === 'boolean' && Array.isArray(v.imports) && v.imports.every((i) => typeof i === 'string') &&
+    typeof v.chars === 'number' && typeof v.dataOnly === 'boolean' && typeof v.tokens === 'number'
   );
 }
 
@@ -487,20 +488,48 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   // (keyed by the hash) and its text facts (recorded when it was hashed) spare it, so a run in which
   // one Python file changed reads that one, not the hundreds whose pieces are stored. An unhashed
   // or unreadable file is read now.
-  const sources: PythonSource[] = [];
+  const discovered: PythonSource[] = [];
   let done = 0;
   for (const file of files.sources) {
     context?.onProgress?.({ stage: 'extract', done: ++done, total: files.sources.length });
     if (!file.endsWith('.py')) continue;
     const hash = pieces ? context?.hashes?.get(file) : undefined;
     if (hash !== undefined && !hash.startsWith('error:')) {
-      sources.push(lazySource(file, hash, read));
+      discovered.push(lazySource(file, hash, read));
       continue;
     }
     const text = read(file);
-    if (text !== undefined) sources.push({ file, text });
+    if (text !== undefined) discovered.push({ file, text });
   }
   const factsOf = textFactsOf(context?.hashes ? context.pythonFacts : undefined);
+  // A source too large to parse in bounded time and memory is not read (its facts say so without
+  // its text): one warning, except for a module of data, which can define nothing docdrift reads.
+  // Sources that may define CLI flags get the run's budget for large sources first, test files last.
+  const limits = pythonSourcesOverLimits(discovered, factsOf, (source) => (factsOf(source).framework ? 0 : TEST_DIR_RE.test(source.file) ? 2 : 1));
+  const refused = new Map<string, string>();
+  for (const [source, reason] of limits.refused) {
+    refused.set(source.file, reason);
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read: ${reason}, which the Python parser cannot handle in bounded time and memory; its config classes, CLI flags and environment variables are unknown`,
+      location: { file: source.file, line: 1, column: 1 },
+    });
+  }
+  if (limits.overBudget.length > 0) {
+    // One warning for all of them: a project of many large generated modules is one fact, not a cascade.
+    const reason = `the Python sources over ${LARGE_PYTHON_SOURCE_CHARS / 1024} KB of this run hold more than ${MAX_PYTHON_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
+    for (const source of limits.overBudget) refused.set(source.file, reason);
+    const [first, ...others] = limits.overBudget.map((s) => s.file);
+    const more = others.length === 0 ? '' : ` (nor ${others.length === 1 ? others[0] : `${others.length} other large sources: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}`})`;
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read${more}: ${reason}; their config classes, CLI flags and environment variables are unknown`,
+      location: { file: first!, line: 1, column: 1 },
+    });
+  }
+  const sources = discovered.filter((source) => !limits.quiet.has(source) && !refused.has(source.file));
   const interpolatedKeys = new Set<string>();
   for (const file of files.yaml) {
     const text = read(file);
@@ -618,7 +647,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
     }
   }
-  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root);
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
   const flagFiles = new Set(flagCommands.map((f) => f.location.file));
   // Only said when no command is found: scanned only then.
@@ -652,7 +681,7 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     scriptLibraries,
     stringKeys: python.stringKeys,
     interpolatedKeys,
-    sourceCount: sources.length + tsSourceCount,
+    sourceCount: discovered.length + tsSourceCount,
     // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
     // Then what the project's scripts say: names they read (words) and what its image sets (internal).
     env: mergeEnv(
@@ -722,6 +751,7 @@ function pythonUnreadPrograms(
   flagCommands: readonly FlagCommand[],
   functionConfigs: ReadonlyMap<string, string[]>,
   root?: string,
+  refused: ReadonlyMap<string, string> = new Map(),
 ): Array<[string, UnreadProgram]> {
   const targets = [
     ...entryPoints.map((e) => e.target),
@@ -761,6 +791,11 @@ function pythonUnreadPrograms(
   const out: Array<[string, UnreadProgram]> = [];
   for (const target of pending) {
     const start = moduleOf(target);
+    const tooLarge = start ? undefined : refusedModule(target, refused, packageRoots);
+    if (tooLarge) {
+      out.push([target, { kind: 'too-large', file: tooLarge[0], reason: tooLarge[1] }]);
+      continue;
+    }
     if (!start) {
       // Discovery lists no symbolic link: an entry module linked out of the project is no source (#33 sweep).
       const outside = root === undefined ? undefined : moduleLinkedOutside(root, target, packageRoots);
@@ -783,6 +818,16 @@ function pythonUnreadPrograms(
     if (use) out.push([target, { kind: 'library', ...use }]);
   }
   return out;
+}
+
+/** The refused source (file, reason) holding a Python target's module (`tool.cli:main`, `tool/cli.py`), if one does. */
+function refusedModule(target: string, refused: ReadonlyMap<string, string>, packageRoots: string[]): [string, string] | undefined {
+  if (refused.size === 0) return undefined;
+  const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+  for (const [file, reason] of refused) {
+    if (module.endsWith('.py') ? file === module || file.endsWith(`/${module}`) : moduleNameForFile(file, packageRoots) === module) return [file, reason];
+  }
+  return undefined;
 }
 
 /**

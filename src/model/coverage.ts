@@ -311,6 +311,12 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `make it a file of the project, or set ${key('program')} to a module inside it`
     );
   }
+  if (unread?.kind === 'too-large') {
+    return (
+      `its entry point \`${cmd.target}\` is in ${unread.file}, which docdrift did not read: ${unread.reason}; ` +
+      `move the parser to a smaller module and set ${key('program')} to it, or declare the flags in ${key('flags')}`
+    );
+  }
   if (unread?.kind === 'not-javascript') {
     const shell = unread.construct !== undefined;
     return (

@@ -290,6 +290,13 @@ export type UnreadProgram =
       file: string;
     }
   | {
+      kind: 'too-large';
+      /** The project-relative module file (`tool/cli.py`), not parsed for its size. */
+      file: string;
+      /** Why, as a clause: "it is 1.9 MB, over the 1 MB limit for one Python source". */
+      reason: string;
+    }
+  | {
       kind: 'not-javascript';
       /** The file a package.json `bin` names (`bin/create.sh`): a script of another language, not parsed. */
       file: string;

@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
 import { getPythonParser, parsePython } from './parser.js';
+import { pythonSourceOverOwnLimits, pythonTextFacts } from './text-facts.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { fStringParts } from './partial-eval.js';
 import { MAX_BINS } from '../package-bins.js';
@@ -37,6 +38,12 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
   if (files.length === 0) return { entryPoints, diagnostics };
   const parser = await getPythonParser();
   for (const { file, text } of files) {
+    // Bounded as every Python source is (a setup.py of 100,000 literal console scripts is 2.4 MB).
+    const over = pythonSourceOverOwnLimits(pythonTextFacts(text));
+    if (over !== undefined) {
+      diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read: ${over}, which the Python parser cannot handle in bounded time and memory; its console scripts are unknown`, location: { file, line: 1, column: 1 } });
+      continue;
+    }
     const tree = parsePython(parser, text);
     if (!tree) continue;
     const before = entryPoints.length;

@@ -36,7 +36,20 @@ export interface PythonTextFacts {
   mainGuard: boolean;
   /** The {@link CONFIG_LIBRARIES} an `import`/`from` line at a line start names, in that order. */
   imports: string[];
+  /** The text's length in UTF-16 code units (what {@link pythonSourcesOverLimits} bounds). */
+  chars: number;
+  /**
+   * No line imports, defines (`class`, `def`, `async def`) or decorates anything and no word names
+   * the environment (`environ`, `getenv`): a module of data, such as a generated table or a
+   * benchmark input, from which docdrift can only read constants.
+   */
+  dataOnly: boolean;
+  /** About how many tokens the text holds, counted only above {@link LARGE_PYTHON_SOURCE_CHARS} (0 below). */
+  tokens: number;
 }
+
+/** A line that imports, defines or decorates something, or a read of the environment (see {@link PythonTextFacts.dataOnly}). */
+const DEFINES_RE = /^[ \t]*(?:import|from|class|def|async[ \t]+def|@)\b|\b(?:environ|getenv)\b/m;
 
 /**
  * Scans one file's text. Each regular expression runs only when a plain substring search finds
@@ -49,5 +62,103 @@ export function pythonTextFacts(text: string): PythonTextFacts {
     mainGuard: (text.includes('__main__') && MAIN_GUARD_RE.test(text))
       || ((text.includes('parse_') || text.includes('docopt') || text.includes('Fire(')) && TOP_LEVEL_PARSE_RE.test(text)),
     imports: CONFIG_LIBRARIES.filter((lib) => text.includes(lib) && LIBRARY_IMPORT.get(lib)!.test(text)),
+    chars: text.length,
+    dataOnly: !DEFINES_RE.test(text),
+    tokens: text.length > LARGE_PYTHON_SOURCE_CHARS ? countTokens(text) : 0,
   };
+}
+
+/**
+ * The most characters of one Python source that are parsed: the same limit as one Markdown
+ * document. No Python module that defines a CLI or a config class comes near it.
+ */
+export const MAX_PYTHON_SOURCE_CHARS = 1024 * 1024;
+/**
+ * Above this many characters a source's tokens are counted ({@link PythonTextFacts.tokens}) and
+ * bounded, and a module of data ({@link PythonTextFacts.dataOnly}) is not parsed at all: nothing in
+ * it but constants.
+ */
+export const LARGE_PYTHON_SOURCE_CHARS = 256 * 1024;
+/**
+ * The most tokens of one large source that are parsed. Cost follows tokens, not bytes: a syntax
+ * node costs ~2.5 us and ~0.4 KB of memory between tree-sitter and the walks over it, so 250,000
+ * string literals in one 1 MB implicit concatenation took 4.5 s and 450 MB, while a real 432 KB
+ * module (datamodel-code-generator's `parser/jsonschema.py`, ~60,000 tokens) takes 0.3 s.
+ */
+export const MAX_PYTHON_SOURCE_TOKENS = 120_000;
+/** The most tokens of all large sources of one run that are parsed: at worst (dense literals) about 4 s and 400 MB. */
+export const MAX_PYTHON_RUN_TOKENS = 200_000;
+
+/** One token of {@link PythonTextFacts.tokens}: a comment, a string (triple-quoted ones across lines), a word or number, or another visible character. */
+const TOKEN_RE = /#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\w+|[^\s\w]/g;
+
+/** Counts {@link TOKEN_RE} matches: about one per tree-sitter leaf. */
+function countTokens(text: string): number {
+  let n = 0;
+  TOKEN_RE.lastIndex = 0;
+  while (TOKEN_RE.exec(text) !== null) n++;
+  return n;
+}
+
+/**
+ * Why one Python source is too large to parse by itself: over {@link MAX_PYTHON_SOURCE_CHARS} or
+ * {@link MAX_PYTHON_SOURCE_TOKENS}. A clause such as "it is 1.9 MB, over the 1 MB limit for one
+ * Python source", or `undefined` within both limits.
+ */
+export function pythonSourceOverOwnLimits(facts: Pick<PythonTextFacts, 'chars' | 'tokens'>): string | undefined {
+  if (facts.chars > MAX_PYTHON_SOURCE_CHARS) {
+    return `it is ${(facts.chars / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_PYTHON_SOURCE_CHARS / (1024 * 1024)} MB limit for one Python source`;
+  }
+  if (facts.tokens > MAX_PYTHON_SOURCE_TOKENS) {
+    return `it holds about ${facts.tokens.toLocaleString('en-US')} tokens, over the limit of ${MAX_PYTHON_SOURCE_TOKENS.toLocaleString('en-US')} for one Python source`;
+  }
+  return undefined;
+}
+
+/** What {@link pythonSourcesOverLimits} decided for the sources it refused (the others are parsed). */
+export interface PythonSourceRefusals<S> {
+  /** Modules of data over {@link LARGE_PYTHON_SOURCE_CHARS}: not parsed, and not worth a warning (they define nothing docdrift reads). */
+  quiet: Set<S>;
+  /** Sources over a limit of their own, each with a clause such as "it is 1.9 MB, over the 1 MB limit for one Python source". */
+  refused: Map<S, string>;
+  /** Sources within their own limits that the run budget ({@link MAX_PYTHON_RUN_TOKENS}) left unread, in the given order. */
+  overBudget: S[];
+}
+
+/**
+ * Decides which Python sources are too large to parse, from their {@link PythonTextFacts} alone
+ * (their texts are not needed). Bounds one source by {@link MAX_PYTHON_SOURCE_CHARS} and
+ * {@link MAX_PYTHON_SOURCE_TOKENS}, and the large sources of a run together by
+ * {@link MAX_PYTHON_RUN_TOKENS}, so that a run never parses more than a few seconds of Python. The
+ * budget goes first to the sources `priority` ranks lowest (files that may define CLI flags before
+ * test files, say), then in the given order; the result does not depend on timing.
+ *
+ * @param sources the run's Python sources, in a fixed order (discovery's).
+ * @param priority a rank per source, lower first (default: all equal).
+ */
+export function pythonSourcesOverLimits<S>(
+  sources: readonly S[],
+  factsOf: (source: S) => Pick<PythonTextFacts, 'chars' | 'dataOnly' | 'tokens'>,
+  priority: (source: S) => number = () => 0,
+): PythonSourceRefusals<S> {
+  const out: PythonSourceRefusals<S> = { quiet: new Set(), refused: new Map(), overBudget: [] };
+  const large: S[] = [];
+  for (const source of sources) {
+    const facts = factsOf(source);
+    if (facts.chars <= LARGE_PYTHON_SOURCE_CHARS) continue;
+    const reason = facts.dataOnly ? undefined : pythonSourceOverOwnLimits(facts);
+    if (facts.dataOnly) out.quiet.add(source);
+    else if (reason !== undefined) out.refused.set(source, reason);
+    else large.push(source);
+  }
+  const ranked = large.map((source, i) => ({ source, i, rank: priority(source) })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  let spent = 0;
+  const overBudget = new Set<S>();
+  for (const { source } of ranked) {
+    const tokens = factsOf(source).tokens;
+    if (spent + tokens > MAX_PYTHON_RUN_TOKENS) overBudget.add(source);
+    else spent += tokens;
+  }
+  out.overBudget = large.filter((source) => overBudget.has(source));
+  return out;
 }
