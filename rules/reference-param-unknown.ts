@@ -114,11 +114,15 @@ const rule: Rule<Options> = {
       const words = new Set([...known, ...flagSpellings].flatMap(wordsOf));
       const report = (d: ReportDescriptor): void => {
         const name = d.messageId.startsWith('staleFlag') ? (d.data?.flag ?? '') : (row.names[0] ?? row.rawName);
+        // A did-you-mean (or a flag of another command) ties the row to a name docdrift read.
+        const suggested = d.messageId !== 'stale' && d.messageId !== 'staleFlag' && d.messageId !== 'staleEnv';
         // An env var shares its project's first word with every other one: only a did-you-mean makes it near.
-        const near = d.messageId === 'staleEnv' ? false : (d.messageId !== 'stale' && d.messageId !== 'staleFlag') || sharesWord(name, words);
+        const near = suggested || (d.messageId !== 'staleEnv' && sharesWord(name, words));
         // A command whose options are partly made at run time (`unreadFlags`, said in a note) may
-        // have a row's name among those: only near misses of the names docdrift read are drift.
-        if ((!near && runtimeOptions) || cutFlags) return;
+        // have a row's name among those: only a near miss of a name docdrift read is drift. A shared
+        // word is not one there: sqlite-utils' `insert` documents `--empty-null`, one of the options
+        // its decorators add at run time, beside the `--not-null` docdrift read.
+        if ((!suggested && runtimeOptions) || cutFlags) return;
         held.push({ name, near, descriptor: d });
       };
       for (row of section.rows) {

@@ -509,3 +509,62 @@ describe('argparse flags spelled at run time (#30)', () => {
     expect(root.unreadFlags).toMatchObject({ location: { line: 5 }, construct: expect.stringMatching(/^callback\.__signature__ = inspect\.Signature/) });
   });
 });
+
+describe('click decorator loops over tuples, `+` and decorator functions (sqlite-utils)', () => {
+  const text = [
+    'import click',
+    'from plugins import plugin_options',
+    '_import_options = (',
+    '    click.option("--csv", is_flag=True),',
+    '    click.option("--empty-null", is_flag=True),',
+    ')',
+    'def load_extension_option(fn):',
+    '    return click.option("--load-extension", multiple=True)(fn)',
+    'def output_options(fn):',
+    '    for decorator in reversed((click.option("--nl", is_flag=True), click.option("--arrays", is_flag=True))):',
+    '        fn = decorator(fn)',
+    '    return fn',
+    'def insert_upsert_options(*, require_pk=False):',
+    '    def inner(fn):',
+    '        for decorator in reversed(',
+    '            (click.argument("path"), click.option("--pk", multiple=True, required=require_pk))',
+    '            + _import_options',
+    '            + (click.option("--not-null", multiple=True), load_extension_option)',
+    '        ):',
+    '            fn = decorator(fn)',
+    '        return fn',
+    '    return inner',
+    'def plugin_loop(fn):',
+    '    for decorator in plugin_options() + _import_options:',
+    '        fn = decorator(fn)',
+    '    return fn',
+    '@click.group()',
+    'def cli(): pass',
+    '@cli.command()',
+    '@output_options',
+    'def query(**kw): pass',
+    '@cli.command()',
+    '@insert_upsert_options()',
+    'def insert(**kw): pass',
+    '@cli.command()',
+    '@plugin_loop',
+    'def load(**kw): pass',
+    '',
+  ].join('\n');
+
+  it('reads the options of a tuple literal, of `+` operands and of a decorator function named in the tuple', async () => {
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const of = (name: string) => commands.find((c) => c.path.join(' ') === name)!;
+    expect(of('query').params.map((p) => p.name).sort()).toEqual(['arrays', 'nl']);
+    expect(of('query').unreadFlags).toBeUndefined();
+    expect(of('insert').params.map((p) => p.name).sort()).toEqual(['csv', 'empty-null', 'load-extension', 'not-null', 'path', 'pk']);
+    expect(of('insert').unreadFlags).toBeUndefined();
+  });
+
+  it('an operand docdrift cannot read (a call) leaves the command with options made at run time, the others read', async () => {
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const load = commands.find((c) => c.path.join(' ') === 'load')!;
+    expect(load.params.map((p) => p.name).sort()).toEqual(['csv', 'empty-null']);
+    expect(load.unreadFlags).toMatchObject({ location: { file: 'tool/cli.py', line: 24 } });
+  });
+});

@@ -654,9 +654,9 @@ function hidesHelpRecord(classDef: Node): boolean {
  * decorators.
  */
 function factoryParams(
-  ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>, onUnread?: (u: UnreadFlags) => void, called?: CallArgs,
+  ctx: FlagContext, module: FlagModule, expr: Node, bindings?: Map<string, Binding>, onUnread?: (u: UnreadFlags) => void, called?: CallArgs, depth = 0,
 ): ParamSpec[] {
-  if (expr.type !== 'identifier' && expr.type !== 'attribute') return [];
+  if (depth > FACTORY_DEPTH || (expr.type !== 'identifier' && expr.type !== 'attribute')) return [];
   const symbol = ctx.symbol(module, dottedName(expr), bindings);
   const entry = symbol ? symbol.module.functions.get(symbol.name) : undefined;
   const body = entry?.def.childForFieldName('body');
@@ -685,6 +685,14 @@ function factoryParams(
     if (maker) aliases.set(left.text, maker);
   }
   const out: ParamSpec[] = [];
+  /** A name among the decorators a loop applies: `verbose` (`verbose = click.option(…)`) or a decorator function (`load_extension_option`). */
+  const namedDecorator = (where: FlagModule, name: Node): ParamSpec[] => {
+    const spec = readParam(ctx, where, name, undefined, undefined);
+    if (spec) return [spec];
+    const made = factoryParams(ctx, where, name, undefined, onUnread, undefined, depth + 1);
+    if (made.length === 0 && (name.type === 'identifier' || name.type === 'attribute')) onUnread?.(unreadAt(where, name));
+    return made;
+  };
   for (const call of body.descendantsOfType('call')) {
     if (!call || branchReach(call, body, env) === 'never') continue;
     const inner = callArgs(call);
@@ -696,7 +704,8 @@ function factoryParams(
     else onUnread?.(unreadAt(symbol.module, call));
   }
   // `for opt in reversed(OPTIONS): fn = opt(fn)` over a module-level list of `click.option(…)`
-  // calls (or of variables holding them), here or imported.
+  // calls (or of variables holding them), here or imported, over a tuple literal of them, or over
+  // a `+` of those.
   for (const loop of body.descendantsOfType('for_statement')) {
     let over = loop?.childForFieldName('right');
     while (over && unparen(over).type === 'call') {
@@ -712,34 +721,68 @@ function factoryParams(
     const unknown = (): void => {
       if (applies && loop) onUnread?.(unreadAt(symbol.module, loop.childForFieldName('right') ?? loop));
     };
-    if (!over || (unparen(over).type !== 'identifier' && unparen(over).type !== 'attribute')) {
+    if (!over) {
       unknown();
       continue;
     }
-    const head = dottedName(unparen(over))?.[0] ?? '';
-    // A local list or tuple literal (`decorators = (click.option(…), …)`): its calls were read above.
-    const localLiteral = body.descendantsOfType('assignment').some((a) => a?.childForFieldName('left')?.text === head
-      && ['list', 'tuple'].includes(unparen(a.childForFieldName('right') ?? a).type));
-    if (localLiteral) continue;
-    if (local?.has(head)) {
+    // sqlite-utils: `reversed((click.argument("path"), click.option("--pk"), …) + _import_options + (…))`:
+    // a `+` of tuple or list literals (whose calls were read above) and module-level names.
+    const operands: Node[] = [];
+    const pending: Node[] = [unparen(over)];
+    while (pending.length > 0 && operands.length <= MAX_LOOP_OPERANDS) {
+      const node = pending.pop()!;
+      if (node.type === 'binary_operator' && node.childForFieldName('operator')?.text === '+') {
+        const [left, right] = [node.childForFieldName('left'), node.childForFieldName('right')];
+        if (right) pending.push(unparen(right));
+        if (left) pending.push(unparen(left));
+      } else operands.push(node);
+    }
+    if (pending.length > 0) {
       unknown();
       continue;
     }
-    const listSymbol = ctx.symbol(symbol.module, dottedName(unparen(over)));
-    const list = listSymbol ? listSymbol.module.assigns.get(listSymbol.name) : undefined;
-    if (!listSymbol || !list || !['list', 'tuple'].includes(unparen(list).type)) {
-      unknown();
-      continue;
-    }
-    for (const item of namedChildren(unparen(list))) {
-      const element = unparen(item);
-      const args = element.type === 'call' ? callArgs(element) : undefined;
-      const spec = readParam(ctx, listSymbol.module, element, args, args ? ctx.external(listSymbol.module, args.callee) : undefined);
-      if (spec) out.push(spec);
+    for (const operand of operands) {
+      if (operand.type === 'tuple' || operand.type === 'list') {
+        // Its calls were read above; a name in it is an option variable or a decorator function.
+        for (const item of namedChildren(operand)) if (unparen(item).type !== 'call') out.push(...namedDecorator(symbol.module, unparen(item)));
+        continue;
+      }
+      if (operand.type !== 'identifier' && operand.type !== 'attribute') {
+        unknown();
+        continue;
+      }
+      const head = dottedName(operand)?.[0] ?? '';
+      // A local list or tuple literal (`decorators = (click.option(…), …)`): its calls were read above.
+      const localLiteral = body.descendantsOfType('assignment').some((a) => a?.childForFieldName('left')?.text === head
+        && ['list', 'tuple'].includes(unparen(a.childForFieldName('right') ?? a).type));
+      if (localLiteral) continue;
+      if (local?.has(head)) {
+        unknown();
+        continue;
+      }
+      const listSymbol = ctx.symbol(symbol.module, dottedName(operand));
+      const list = listSymbol ? listSymbol.module.assigns.get(listSymbol.name) : undefined;
+      if (!listSymbol || !list || !['list', 'tuple'].includes(unparen(list).type)) {
+        unknown();
+        continue;
+      }
+      for (const item of namedChildren(unparen(list))) {
+        const element = unparen(item);
+        const args = element.type === 'call' ? callArgs(element) : undefined;
+        const spec = readParam(ctx, listSymbol.module, element, args, args ? ctx.external(listSymbol.module, args.callee) : undefined);
+        if (spec) out.push(spec);
+        else if (!args) out.push(...namedDecorator(listSymbol.module, element));
+      }
     }
   }
   return out;
 }
+
+/** How many decorator functions deep {@link factoryParams} follows names in the lists a loop applies. */
+const FACTORY_DEPTH = 3;
+
+/** The most `+` operands of a decorator loop's iterable that are read (more: its options are unknown). */
+const MAX_LOOP_OPERANDS = 64;
 
 /** How deep {@link helperCallParams} follows names and nested lists: a bound, never a walk of the program. */
 const HELPER_DEPTH = 4;
