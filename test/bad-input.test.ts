@@ -188,6 +188,18 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     mkdirSync(path.join(dir, 'sub'), { recursive: true });
     writeFileSync(path.join(dir, 'sub/package.json'), bins(20_000));
   },
+  // s23 sweep D3/D4: 1,000 commands per manifest, in 130 package.json and 150 pyproject.toml files
+  // (130,000 bins crashed the run: a spread of them overflowed the stack; 150,000 scripts took 20 s).
+  'package-many-manifests': (dir) => {
+    for (let p = 0; p < 130; p++) {
+      mkdirSync(path.join(dir, `pk/p${p}`), { recursive: true });
+      writeFileSync(path.join(dir, `pk/p${p}/package.json`), JSON.stringify({ name: `p${p}`, version: '1.0.0', bin: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`c${p}_${i}`, `b/${i}.js`])) }));
+    }
+    for (let p = 0; p < 150; p++) {
+      mkdirSync(path.join(dir, `py/p${p}`), { recursive: true });
+      writeFileSync(path.join(dir, `py/p${p}/pyproject.toml`), `[project]\nname = "p${p}"\nversion = "1"\n\n[project.scripts]\n${Array.from({ length: 1000 }, (_, i) => `s${p}_${i} = "tool.cli:main"\n`).join('')}`);
+    }
+  },
   // #33 sweep D7: documents over the budget one after another (the run's overrun budget).
   'budget-many-slow-documents': (dir) => {
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/slow${i}.md`), `# tool\n\nNotes about tool.\n\n${slowLists(100_000)}`);

@@ -2,6 +2,8 @@
 import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
+import { pushAll } from '../shared/arrays.js';
+import { withinRunCommandBound } from './manifest-budget.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import picomatch from 'picomatch';
@@ -467,7 +469,11 @@ export interface ExtractContext {
  * are computed in a worker thread while the Python sources are parsed, and Python files the run
  * cache hashed are read only when a piece is missing (same result either way).
  */
-export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, context?: ExtractContext): Promise<CodeFacts> {
+export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, context?: ExtractContext): Promise<CodeFacts> {
+  // Manifests past the run's bound on declared commands are not read at all (one warning).
+  const bounded = withinRunCommandBound(found.packaging, context?.peek ?? read);
+  if (bounded.problem) diagnostics.push(bounded.problem);
+  const files: DiscoveredFiles = bounded.problem ? { ...found, packaging: bounded.packaging } : found;
   // Declaration files (`types/shared.d.ts`) are read too: a config type may extend an interface
   // declared there; their own types are listed only when another type reaches them (extract.ts).
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f));
@@ -479,10 +485,10 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     return text === undefined ? [] : [{ file, text }];
   });
   const entry = readEntryPoints(packaging.filter((f) => !f.file.endsWith('setup.py')));
-  diagnostics.push(...entry.diagnostics);
+  pushAll(diagnostics, entry.diagnostics);
   const setupPy = await readSetupPyEntryPoints(packaging.filter((f) => f.file === 'setup.py' || f.file.endsWith('/setup.py')));
-  entry.entryPoints.push(...setupPy.entryPoints);
-  diagnostics.push(...setupPy.diagnostics);
+  pushAll(entry.entryPoints, setupPy.entryPoints);
+  pushAll(diagnostics, setupPy.diagnostics);
 
   // A Python file hashed by the run cache is read only when its text is needed: its stored scan
   // (keyed by the hash) and its text facts (recorded when it was hashed) spare it, so a run in which
@@ -562,14 +568,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     scans: scanCacheOf(pieces),
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
   });
-  diagnostics.push(...python.diagnostics);
+  pushAll(diagnostics, python.diagnostics);
   const fromWorker = await pending?.flags;
   if (fromWorker && context) context.pythonWorkerUsed = true;
   const flags = storedFlags ?? fromWorker ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
   if (!storedFlags && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
-  diagnostics.push(...flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
+  pushAll(diagnostics, flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
   const flagCommands: FlagCommand[] = [...flags.commands];
 
   // TypeScript: read only when something can use it (ts-morph costs ~0.5 s to load): the root
@@ -626,14 +632,14 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
     const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs);
     // The TypeScript extractor reports an unreadable package.json as the bins above did: once is enough.
     const reported = new Set(diagnostics.slice(0, before).map((d) => `${d.ruleId}:${d.location.file}:${d.message}`));
-    diagnostics.push(...diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));
+    pushAll(diagnostics, diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));
     tsSourceCount = ts.sourceCount;
-    classes.push(...ts.classes);
+    pushAll(classes, ts.classes);
     for (const [bin, configs] of ts.binConfigs) functionConfigs.set(bin, configs);
     for (const bin of ts.binConfigsBuilt ?? []) functionConfigsThroughCalls.add(bin);
-    flagCommands.push(...ts.flagCommands);
-    tsFlagEnv.push(...ts.flagCommands);
-    tsUnread.push(...(ts.unreadPrograms ?? []));
+    pushAll(flagCommands, ts.flagCommands);
+    pushAll(tsFlagEnv, ts.flagCommands);
+    pushAll(tsUnread, ts.unreadPrograms ?? []);
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
@@ -659,9 +665,9 @@ export async function extractCode(files: DiscoveredFiles, config: DocdriftConfig
   });
   if (schemaFiles.length > 0) {
     const schemas = extractJsonSchemas(schemaFiles);
-    diagnostics.push(...schemas.diagnostics);
+    pushAll(diagnostics, schemas.diagnostics);
     const declared = new Set(classes.map((c) => c.name));
-    classes.push(...schemas.classes.filter((c) => !declared.has(c.name)));
+    pushAll(classes, schemas.classes.filter((c) => !declared.has(c.name)));
   }
   // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
   const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
@@ -709,7 +715,7 @@ function scriptsEnv(files: readonly string[], read: ReadFile): { words: string[]
     if (text === undefined) continue;
     const found = scriptEnv(file, text);
     for (const w of found.words) words.add(w);
-    internal.push(...found.internal);
+    pushAll(internal, found.internal);
   }
   return { words: [...words], internal };
 }
@@ -1009,9 +1015,9 @@ export function parseDocs(
     if (!wanted.doc && !wanted.directives) continue;
     const parsed = parsePage(docParser, pages, file, wanted);
     if (parsed === undefined) continue;
-    directives.push(...parsed.directives);
+    pushAll(directives, parsed.directives);
     if (parsed.doc) docs.push(parsed.doc);
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
   }
   pages.save();
   const lazyDoc = (file: string): DocFile | undefined => {
@@ -1019,7 +1025,7 @@ export function parseDocs(
     const parsed = parsePage(docParser, pages, file, { doc: true, directives: false });
     if (parsed === undefined) return undefined;
     // An overrun is reported once, where the link points at the skipped page.
-    diagnostics.push(...parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
+    pushAll(diagnostics, parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     return parsed.doc;
   };
   // Example env files: small, read and parsed on every run (their content hashes key the run cache).
@@ -1028,7 +1034,7 @@ export function parseDocs(
     const text = pages.text(file);
     if (text === undefined) continue;
     const parsed = parseEnvFile(file, text);
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
     envFiles.push({ file, rows: parsed.rows, lines: text === '' ? 0 : text.replace(/(?:\r\n|\r|\n)$/, '').split(/\r\n|\r|\n/).length });
   }
   // Only the run's documents and env files have a text here (a finding located in code or config has none).
