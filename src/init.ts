@@ -88,6 +88,12 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     io.stdout(INIT_HELP);
     return 0;
   }
+  // `--root ''` (an unset variable expanded) is refused as the lint command refuses it: taken as
+  // the current directory it wrote a config there (s23 sweep D8).
+  if (typeof values.root === 'string' && values.root.trim() === '') {
+    io.stderr('docdrift init: --root needs a directory; got an empty value (is the variable it came from set?).\n');
+    return 2;
+  }
   const root = path.resolve(io.cwd, values.root ?? '.');
   try {
     if (!statSync(root).isDirectory()) throw new Error('not a directory');

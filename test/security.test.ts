@@ -1,6 +1,6 @@
 /** Security: the built CLI never executes repository code or JS configs, and never reads outside the project root (symlinks, ../ links, ../ globs). */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, projectBesideOutside, removeTempDirs } from './helpers.js';
@@ -288,6 +288,36 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain('--root needs a directory; got an empty value');
       expect(r.stdout).toBe('');
+    }
+  });
+
+  it('a baseline or JSON Schema hard-linked to a file outside: the JSON error says where, and quotes none of it (s23 sweep D6)', () => {
+    const { project, outside } = sandbox();
+    writeFileSync(path.join(outside, 'secret'), 'TOPSECRET-hunter2 line\n');
+    linkSync(path.join(outside, 'secret'), path.join(project, '.docdrift-baseline.json'));
+    let r = spawnSync(process.execPath, [BIN, '--no-cache'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('.docdrift-baseline.json:1:1: the baseline is not valid JSON (an unexpected character)');
+    expect(r.stderr + r.stdout).not.toContain('TOPSECRET');
+    rmSync(path.join(project, '.docdrift-baseline.json'));
+    mkdirSync(path.join(project, 'schemas'));
+    linkSync(path.join(outside, 'secret'), path.join(project, 'schemas/s.json'));
+    writeFileSync(path.join(project, 'docdrift.config.json'), '{"commands": {"tool": {"config": "schemas/s.json#S"}}}');
+    r = spawnSync(process.execPath, [BIN, '--no-cache'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('schemas/s.json is not valid JSON (line 1, column 1: an unexpected character)');
+    expect(r.stderr + r.stdout).not.toContain('TOPSECRET');
+  });
+
+  it("init --root '' and --root= are refused too, and write nothing (s23 sweep D8)", () => {
+    const { project } = sandbox();
+    const sub = path.join(project, 'sub');
+    mkdirSync(sub);
+    for (const args of [['--root', ''], ['--root=']]) {
+      const r = spawnSync(process.execPath, [BIN, 'init', ...args], { cwd: sub, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('docdrift init: --root needs a directory; got an empty value');
+      expect(readdirSync(sub)).toEqual([]);
     }
   });
 

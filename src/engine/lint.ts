@@ -4,6 +4,7 @@ import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll } from '../shared/arrays.js';
 import { withinRunCommandBound } from './manifest-budget.js';
+import { parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import picomatch from 'picomatch';
@@ -1205,10 +1206,12 @@ export function configFileProblem(root: string, file: string, listed?: ReadonlyS
     return `cannot be read (${readErrorText(error)})`;
   }
   if (/\.json$/i.test(file)) {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      return `is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+    // Where and why, quoting none of the text (a schema hard-linked to a file outside the project
+    // had its first characters echoed by V8's message: s23 sweep D6).
+    const syntax = parseJsonText(text, false);
+    if (!syntax.ok) {
+      const before = text.slice(0, syntax.offset).split('\n');
+      return `is not valid JSON (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}: ${syntax.problem})`;
     }
   }
   // Readable, but not one of the run's files: a pattern, `ignore` or a built-in skip left it out.
