@@ -292,7 +292,12 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
     const abs = path.resolve(cwd, p);
     // Outside the root is the more useful message, whether or not the path exists.
     if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
-    else if (existsSync(abs)) out.push(abs);
+    else if (existsSync(abs)) {
+      // `docs/ol/o.md` where `docs/ol` links outside: discovery skips such files, so the run
+      // passed having read nothing (s23 sweep D5).
+      if (linksOutside(root, abs)) throw new UsageError(`${p} is reached through a symbolic link to a place outside the project root ${root}; docdrift does not read it.`);
+      out.push(abs);
+    }
     else if (isDynamicPattern(p)) for (const match of expandGlob(p, cwd, root)) out.push(match);
     else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
   }
@@ -311,7 +316,9 @@ function expandGlob(p: string, cwd: string, root: string): string[] {
   const scanned = alternatives.map((alternative) => ({ alternative, ...picomatch.scan(alternative) }));
   for (const { base, glob } of scanned) {
     const baseAbs = path.resolve(cwd, base);
-    if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob) || path.isAbsolute(glob)) {
+    // A base through a link out of the root (`docs/rootlink/usr/**` where `docs/rootlink -> /`)
+    // is refused too: globby would walk /usr (s23 sweep D5).
+    if (escapesRoot(path.relative(root, baseAbs)) || /(?:^|[/{,])\.\.(?:$|[/},])/.test(glob) || path.isAbsolute(glob) || linksOutside(root, baseAbs)) {
       throw new UsageError(`the pattern ${p} reaches outside the project root ${root}; patterns are matched inside it (paths are resolved from the current directory, ${cwd}).`);
     }
   }
@@ -334,6 +341,27 @@ function expandGlob(p: string, cwd: string, root: string): string[] {
   }
   if (matches.size === 0) throw new UsageError(`no files match the pattern ${p} (paths are resolved from the current directory, ${cwd}).`);
   return [...matches];
+}
+
+/**
+ * Whether `abs` (inside `root` as written) resolves outside it through a symbolic link: the real
+ * path of its deepest existing ancestor (itself when it exists) is compared with the root's. A
+ * path that cannot be resolved at all is not judged here (reading it reports why).
+ */
+function linksOutside(root: string, abs: string): boolean {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return false;
+  }
+  for (let at = abs; ; at = path.dirname(at)) {
+    try {
+      return escapesRoot(path.relative(realRoot, realpathSync(at)));
+    } catch {
+      if (path.dirname(at) === at) return false;
+    }
+  }
 }
 
 /**

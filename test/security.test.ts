@@ -309,6 +309,22 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
     expect(r.stderr + r.stdout).not.toContain('TOPSECRET');
   });
 
+  it('a path or glob argument through an in-project link out of the root is refused, not walked nor passed silently (s23 sweep D5)', () => {
+    const { project, outside } = sandbox();
+    mkdirSync(path.join(outside, 'deep/er'), { recursive: true });
+    writeFileSync(path.join(outside, 'o.md'), '# o\n\n```bash\ntool +sed=1\n```\n');
+    writeFileSync(path.join(outside, 'deep/er/x.md'), '# x\n');
+    symlinkSync(outside, path.join(project, 'docs/ol'));
+    for (const arg of ['docs/ol/o.md', 'docs/ol', 'docs/ol/**/*.md', 'docs/ol/deep/*/x.md']) {
+      for (const fix of [[], ['--fix']]) {
+        const r = spawnSync(process.execPath, [BIN, '--no-cache', ...fix, '--', arg], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+        expect(r.status, `${arg} ${fix.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/is reached through a symbolic link to a place outside the project root|reaches outside the project root/);
+        expect(r.stdout).not.toContain('nothing to fix');
+      }
+    }
+  });
+
   it("init --root '' and --root= are refused too, and write nothing (s23 sweep D8)", () => {
     const { project } = sandbox();
     const sub = path.join(project, 'sub');
