@@ -407,6 +407,19 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'other' }, args: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} }));\n`);
     writeFileSync(path.join(dir, 'src/node.ts'), `import { parseArgs } from 'node:util';\nparseArgs({ options: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
   },
+  // #33 sweep 23 D7: 3,000 pages sharing one finding (folding copies compared every pair of files:
+  // 18-54 s), and 300 mirrored copies of a page, folded into one finding.
+  'copies-many-pages': (dir) => {
+    const page = '# t\n\n```bash\ntool +seed=1\n```\n';
+    for (let i = 0; i < 10; i++) {
+      mkdirSync(path.join(dir, `docs/d${i}`), { recursive: true });
+      for (let j = 0; j < 300; j++) writeFileSync(path.join(dir, `docs/d${i}/f${j}.md`), page);
+    }
+    for (let i = 0; i < 300; i++) {
+      mkdirSync(path.join(dir, `docs/mirror${i}/run`), { recursive: true });
+      writeFileSync(path.join(dir, `docs/mirror${i}/run/usage.md`), page);
+    }
+  },
   // #33 fresh sweep D9: one Markdown page under 1 MB, read within 512 MB (micromark held its
   // events for the whole page: 635-684 MB on main). A table of 30,000 rows, 10,000 sections with
   // a table each; then pages it cannot read (100,000 reference links: parsed whole; rows of 5,000 cells).

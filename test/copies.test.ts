@@ -3,8 +3,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_BIN } from './helpers.js';
-import { areCopies, copyPath, foldCopies } from '../src/engine/copies.js';
+import { areCopies, copyKey, copyPath, foldCopies } from '../src/engine/copies.js';
 import { createMessage } from '../src/engine/run-rules.js';
+import { compareStrings } from '../src/shared/strings.js';
 import type { DriftMessage, Rule } from '../src/model/rule.js';
 
 const rule: Pick<Rule, 'meta'> = {
@@ -84,6 +85,85 @@ describe('foldCopies', () => {
   it('keeps the same finding in the READMEs of different folders', () => {
     const ms = [finding('README.md', 5), finding('benchmarks/gpqa/README.md', 10), finding('benchmarks/aime24/README.md', 10)];
     expect(foldCopies(ms)).toHaveLength(3);
+  });
+});
+
+/**
+ * The pairwise folding foldCopies did before it grouped files by copy key (#33 sweep 23, D7):
+ * every file of a group compared with every other one. Kept here to check the grouping is the same.
+ */
+function foldPairwise(messages: readonly DriftMessage[]): Array<[string, number, string[]]> {
+  const groups = new Map<string, Map<string, DriftMessage[]>>();
+  for (const m of messages) {
+    const key = JSON.stringify([m.ruleId, m.data.name, m.data.command]);
+    let files = groups.get(key);
+    if (!files) groups.set(key, (files = new Map()));
+    let list = files.get(m.file as string);
+    if (!list) files.set(m.file as string, (list = []));
+    list.push(m);
+  }
+  const first = (a: string, b: string) => copyPath(a).markers - copyPath(b).markers || a.split('/').length - b.split('/').length || compareStrings(a, b);
+  const pos = (a: DriftMessage, b: DriftMessage) => (a.line ?? 0) - (b.line ?? 0);
+  const dropped = new Set<DriftMessage>();
+  const related = new Map<DriftMessage, string[]>();
+  for (const files of groups.values()) {
+    const names = [...files.keys()].sort(first);
+    const joined = new Set<string>();
+    for (const original of names) {
+      if (joined.has(original)) continue;
+      const copies = names.filter((f) => f !== original && !joined.has(f) && areCopies(original, f));
+      for (const f of copies) joined.add(f);
+      [...files.get(original)!].sort(pos).forEach((m, i) => {
+        const folded = copies.map((f) => [...files.get(f)!].sort(pos)[i]).filter((t) => t !== undefined);
+        for (const t of folded) dropped.add(t);
+        if (folded.length > 0) related.set(m, folded.map((t) => `${t.file as string}:${t.line}`));
+      });
+    }
+  }
+  return messages.filter((m) => !dropped.has(m)).map((m) => [m.file as string, m.line!, related.get(m) ?? []]);
+}
+
+describe('foldCopies on many files', () => {
+  const shape = (ms: DriftMessage[]) => ms.map((m): [string, number, string[]] => [m.file as string, m.line!, m.related.map((r) => `${r.file}:${r.line}`)]);
+
+  it('joins the same copies as comparing every pair of files', () => {
+    // Translations, versions, Docusaurus trees, suffixed READMEs, mirrored and generic folders.
+    const folders = ['docs', 'docs/zh', 'docs/ja', 'docs/zh-CN', 'docs/v1.2', 'website/docs', 'website/versioned_docs/version-2.x',
+      'website/i18n/ja/docusaurus-plugin-content-docs/current', 'i18n/fr', '.claude/skills/deploy', '.agents/skills/deploy',
+      'skills/deploy', 'a/docs', 'b/docs', 'a/guide', 'b/Guide', 'pkg/a', 'pkg/b', 'versions', ''];
+    const pages = ['cli.md', 'SKILL.md', 'README.md', 'README.zh-CN.md', 'README_ja.md', 'usage.mdx', 'index.ja.mdx', 'index.mdx'];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const ms: DriftMessage[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const folder = folders[random(folders.length)]!;
+      const file = `${folder ? `${folder}/` : ''}${pages[random(pages.length)]!}`;
+      ms.push(finding(file, 1 + random(40), ['warmup', 'seed', 'limit'][random(3)]!));
+    }
+    const expected = foldPairwise(ms);
+    // Some 290 findings take in copies of theirs.
+    expect(expected.filter((e) => e[2].length > 0).length).toBeGreaterThan(200);
+    expect(shape(foldCopies(ms))).toEqual(expected);
+  });
+
+  it('keys copies as areCopies joins them', () => {
+    const files = ['docs/cli.md', 'docs/zh/cli.md', 'a/docs/cli.md', '.claude/skills/deploy/SKILL.md', 'x/Skills/deploy/SKILL.md', 'README.md', 'README_ja.md', 'a/README.md'];
+    for (const a of files) for (const b of files) expect(areCopies(a, b)).toBe(a !== b && copyKey(copyPath(a).segments) === copyKey(copyPath(b).segments));
+  });
+
+  it('is linear in the number of files: 20,000 pages in 100 folders, and 5,000 mirrored copies', () => {
+    // Before, every pair of files was compared (with regexes): 1,800 such pages took 7 s in a run.
+    const ms: DriftMessage[] = [];
+    for (let i = 0; i < 100; i++) for (let j = 0; j < 200; j++) ms.push(finding(`docs/d${i}/f${j}.md`, 4));
+    for (let i = 0; i < 5000; i++) ms.push(finding(`p${i}/skills/run/SKILL.md`, 9));
+    const start = performance.now();
+    const out = foldCopies(ms);
+    expect(performance.now() - start).toBeLessThan(3000);
+    expect(out).toHaveLength(20_001);
+    const skill = out[20_000]!;
+    expect(skill.file).toBe('p0/skills/run/SKILL.md');
+    expect(skill.related).toHaveLength(4999);
+    expect(skill.related[0]!.file).toBe('p1/skills/run/SKILL.md');
   });
 });
 

@@ -77,13 +77,20 @@ const GENERIC_FOLDERS = new Set(['docs', 'doc', 'documentation', 'src', 'example
  * require the same findings (see {@link foldCopies}): a path alone never makes a copy.
  */
 export function areCopies(a: string, b: string): boolean {
-  if (a === b) return false;
-  const pa = copyPath(a).segments;
-  const pb = copyPath(b).segments;
-  if (pa.join('/') === pb.join('/')) return true;
-  if (pa.length < 2 || pb.length < 2 || pa[pa.length - 1] !== pb[pb.length - 1]) return false;
-  const folder = pa[pa.length - 2]!;
-  return folder === pb[pb.length - 2] && !GENERIC_FOLDERS.has(folder.toLowerCase());
+  return a !== b && copyKey(copyPath(a).segments) === copyKey(copyPath(b).segments);
+}
+
+/**
+ * The key of the copies a document belongs to: two different documents are copies
+ * ({@link areCopies}) exactly when their keys are equal. A path that ends with a folder that is
+ * not generic and a file is keyed by those two (mirrored folders; paths that are the same once
+ * the copy folders are left out end the same too); any other path by all its segments. Joined
+ * with `/`, which no segment holds, so different segments never make the same key.
+ */
+export function copyKey(segments: readonly string[]): string {
+  const folder = segments.length >= 2 ? segments[segments.length - 2]! : undefined;
+  if (folder !== undefined && !GENERIC_FOLDERS.has(folder.toLowerCase())) return `tail:${folder}/${segments[segments.length - 1]!}`;
+  return `path:${segments.join('/')}`;
 }
 
 /** What makes two findings the same drift: rule, message and its data (command, parameter, suggestion…), not the position. */
@@ -94,9 +101,25 @@ function findingKey(m: DriftMessage): string {
   return JSON.stringify([m.ruleId, m.messageId, m.severity, data]);
 }
 
+/** A document's place among its copies, worked out once per file. */
+interface CopyInfo {
+  key: string;
+  markers: number;
+  depth: number;
+}
+
+function copyInfo(file: string): CopyInfo {
+  const { segments, markers } = copyPath(file);
+  return { key: copyKey(segments), markers, depth: file.split('/').length };
+}
+
 /** The original of a set of copies: fewest copy folders, then the shortest path, then by name. */
-function originalFirst(a: string, b: string): number {
-  return copyPath(a).markers - copyPath(b).markers || a.split('/').length - b.split('/').length || compareStrings(a, b);
+function originalFirst(info: ReadonlyMap<string, CopyInfo>): (a: string, b: string) => number {
+  return (a, b) => {
+    const ia = info.get(a)!;
+    const ib = info.get(b)!;
+    return ia.markers - ib.markers || ia.depth - ib.depth || compareStrings(a, b);
+  };
 }
 
 const byPosition = (a: DriftMessage, b: DriftMessage): number => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0);
@@ -121,20 +144,34 @@ export function foldCopies(messages: readonly DriftMessage[]): DriftMessage[] {
   }
   const dropped = new Set<DriftMessage>();
   const extended = new Map<DriftMessage, DriftMessage>();
+  // Each file's copy key is worked out once, and the files of a group are joined by key: being
+  // copies is an equivalence ({@link copyKey}), so the first file of a key (in original-first
+  // order) is the original and the others its copies, in that order. Comparing every pair of
+  // files was quadratic: 3,000 pages sharing one finding took 20 s and more (#33 sweep 23, D7).
+  const info = new Map<string, CopyInfo>();
   for (const files of groups.values()) {
     if (files.size < 2) continue;
-    const names = [...files.keys()].sort(originalFirst);
-    const joined = new Set<string>();
-    for (const original of names) {
-      if (joined.has(original)) continue;
-      const copies = names.filter((f) => f !== original && !joined.has(f) && areCopies(original, f));
-      if (copies.length === 0) continue;
-      for (const f of copies) joined.add(f);
+    for (const f of files.keys()) if (!info.has(f)) info.set(f, copyInfo(f));
+  }
+  const order = originalFirst(info);
+  for (const files of groups.values()) {
+    if (files.size < 2) continue;
+    const byKey = new Map<string, string[]>();
+    for (const f of [...files.keys()].sort(order)) {
+      const key = info.get(f)!.key;
+      const same = byKey.get(key);
+      if (same) same.push(f);
+      else byKey.set(key, [f]);
+    }
+    for (const [original, ...copies] of byKey.values()) {
+      if (original === undefined || copies.length === 0) continue;
       const own = [...files.get(original)!].sort(byPosition);
+      // Each copy's findings sorted once, not once per finding of the original.
+      const twins = copies.map((f) => [...files.get(f)!].sort(byPosition));
       own.forEach((m, i) => {
         const folded: DriftMessage[] = [];
-        for (const f of copies) {
-          const twin = [...files.get(f)!].sort(byPosition)[i];
+        for (const list of twins) {
+          const twin = list[i];
           if (twin) folded.push(twin);
         }
         if (folded.length === 0) return;
