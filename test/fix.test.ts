@@ -709,3 +709,36 @@ describe('CLI: --fix with code paths (issue #33 item 9)', () => {
     expect(r.code).toBe(2);
   }, 120_000);
 });
+
+describe('--fix writes bounded cells (s23 sweep D9)', () => {
+  it('a type or default too long for a cell leaves it empty, a long description is cut at a word; the page is still read', async () => {
+    const root = copyProject('fixtures/bad-input/_base');
+    const union = `Union[${Array.from({ length: 8000 }, (_, i) => `Literal["v${i}"]`).join(', ')}]`;
+    const list = `[${Array.from({ length: 100 }, (_, i) => `"item${i}"`).join(', ')}]`;
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+    writeFileSync(path.join(root, 'tool/cli.py'), [
+      'from typing import *',
+      'from pydantic import BaseModel, Field',
+      '',
+      'class ToolConfig(BaseModel):',
+      '    seed: int = Field(default=0, description="Random seed.")',
+      '    name: str = Field(default="run", description="Name of the run.")',
+      `    extra: ${union} = None`,
+      `    names: List[str] = Field(default=${list}, description="${words}")`,
+      '',
+      'def main(cfg: dict) -> None:',
+      '    ToolConfig.model_validate(cfg)',
+      '',
+    ].join('\n'));
+    await fixRoot(root);
+    const page = readFileSync(path.join(root, 'docs/reference.md'), 'utf8');
+    const rows = page.split('\n').filter((l) => l.startsWith('| `'));
+    expect(rows.find((r) => r.startsWith('| `extra`'))).toBe('| `extra` |  | `None` |  |');
+    const names = rows.find((r) => r.startsWith('| `names`'))!;
+    expect(names.startsWith('| `names` | List[str] |  | word0 word1 ')).toBe(true);
+    expect(names.length).toBeLessThan(1100);
+    expect(names.endsWith(' … |')).toBe(true);
+    // The page is read again, all rows known.
+    expect((await lintRoot(root)).filter((m) => m.ruleId === 'reference-param-missing' || m.ruleId === 'parse-error')).toEqual([]);
+  });
+});

@@ -62,6 +62,11 @@ interface InsertionFacts {
 
 const insertionFacts = new WeakMap<DocTable, InsertionFacts>();
 
+/** The longest type or default `--fix` writes into a new row's cell; a longer one leaves the cell empty. */
+export const MAX_FIX_VALUE_CHARS = 200;
+/** The longest description `--fix` writes into a new row; a longer one is cut at a word, with "…". */
+export const MAX_FIX_DESCRIPTION_CHARS = 1000;
+
 function insertionFactsOf(table: DocTable, rows: readonly ReferenceRow[]): InsertionFacts {
   let facts = insertionFacts.get(table);
   if (!facts) {
@@ -157,7 +162,13 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
     return mark;
   };
   const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellText(value));
-  const defaultText = param.default ? formatDefault(param.default) : undefined;
+  // A type or default longer than a table cell can show (a `Union` of 8,000 `Literal`s wrote a
+  // 142,921-character row, and the page then ran over its parse budget on every run: s23 sweep D9)
+  // is left for the maintainer to write: the cell stays empty, the row is still added.
+  const fits = (value: string | undefined): string | undefined => (value !== undefined && value.length <= MAX_FIX_VALUE_CHARS ? value : undefined);
+  const typeText = fits(param.type);
+  const fullDefault = param.default ? formatDefault(param.default) : undefined;
+  const defaultText = fits(fullDefault);
   const columnCells = (col: number): string[] => table.rows.map((r) => stripCode((r.cells[col] ?? '').trim()));
   const requiredMark = (col: number): string | undefined =>
     table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => /^[*_]*required[*_]*$/i.test(stripCode(c)));
@@ -175,12 +186,14 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
       case 'flag':
         return hasNameAndFlag && isFlag ? asCode(col, spelled) : '';
       case 'type':
-        return asCode(col, param.type ?? '');
+        return asCode(col, typeText ?? '');
       case 'default':
+        if (fullDefault !== undefined && defaultText === undefined) return ''; // has one, too long to write
         if (defaultText === undefined) return (param.required && requiredMark(col)) || noneMark(col);
         return asCode(col, defaultCellValue(defaultText, columnCells(col)));
       case 'description': {
-        const desc = cellText(param.description ?? '');
+        const full = param.description ?? '';
+        const desc = cellText(full.length <= MAX_FIX_DESCRIPTION_CHARS ? full : `${full.slice(0, MAX_FIX_DESCRIPTION_CHARS).replace(/\s+\S*$/, '')} …`);
         // A description that already states its default ("(default: False)") gets no second one.
         const stated = defaultFromDescription(desc, []) !== undefined;
         const phrase = !hasDefaultCol && !stated && defaultText !== undefined ? `Default: ${cellCode(defaultText)}.` : '';
