@@ -547,7 +547,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return EXIT.error;
   }
   const maxWarningsText = values['max-warnings'] as string;
-  if (!/^-?\d+$/.test(maxWarningsText) || !Number.isSafeInteger(Number(maxWarningsText))) {
+  // ESLint's meaning: a count, or -1 for no limit; -2 is no number of warnings (s23 sweep O3).
+  if (!/^-?\d+$/.test(maxWarningsText) || !Number.isSafeInteger(Number(maxWarningsText)) || Number(maxWarningsText) < -1) {
     io.stderr(`docdrift: --max-warnings takes a whole number (-1 for no limit); got "${escapeLine(maxWarningsText)}".\n`);
     return EXIT.error;
   }

@@ -229,3 +229,14 @@ describe('a clean run on a terminal says what it checked', () => {
     expect(r.stdout).toMatch(/✖ \d+ problems/);
   });
 });
+
+describe('odd option values say what is wrong (s23 sweep O3)', () => {
+  it('--max-warnings below -1 is refused; --baseline=. names the path it could not read', () => {
+    const r = run(['--root', EXAMPLE, '--no-cache', '--max-warnings=-2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--max-warnings takes a whole number (-1 for no limit); got "-2"');
+    const b = run(['--root', EXAMPLE, '--no-cache', '--baseline=.'], { NO_COLOR: '1' }, EXAMPLE);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('cannot read the baseline .:');
+  });
+});

@@ -302,7 +302,7 @@ export interface LoadedBaseline {
 export function loadBaseline(request: BaselineRequest): LoadedBaseline {
   const file = request.file === undefined ? path.join(request.root, DEFAULT_BASELINE_FILE) : path.resolve(request.cwd, request.file);
   const rel = path.relative(request.root, file);
-  const shown = (escapesRoot(rel) ? file : rel).split(path.sep).join('/');
+  const shown = (escapesRoot(rel) ? file : rel || '.').split(path.sep).join('/'); // `--baseline=.` named nothing (s23 sweep O3)
   const inScope = (f: string): boolean =>
     request.paths.length === 0 || request.paths.some((w) => w === '' || f === w || f.startsWith(`${w}/`));
   if (request.write) refuseLinkedTarget(request.root, file);

@@ -363,7 +363,7 @@ export function defaultCacheKeyFile(): string {
   } catch {
     // missing or unreadable
   }
-  if (!isDir) throw new Error(`the home directory ${home} does not exist; no cache key is made`);
+  if (!isDir) throw new Error(home === '' ? 'the home directory is not set (HOME is empty); no cache key is made' : `the home directory ${home} does not exist; no cache key is made`);
   return path.join(home, '.cache', 'docdrift', 'cache-key');
 }
 
