@@ -282,6 +282,8 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
   'many-definitions': (dir) => hostile(dir, 'defs.md', Array.from({ length: 20_000 }, (_, i) => `[d${i}]: https://example.com/${i}\n`).join('')),
   'budget-hash-lines': (dir) => hostile(dir, 'hash-lines.md', '#a\n'.repeat(120_000)),
+  // #33 sweep s23 D1: 52,000 ESM import lines (914 KB) in one MDX block, ~15 s of acorn and Markdown before.
+  'budget-mdx-esm-imports': (dir) => hostile(dir, 'esm-imports.mdx', `${'import a from "b"\n'.repeat(52_000)}\n\`\`\`bash\ntool +sed=2\n\`\`\`\n`),
   'budget-cr-deep-list': (dir) => writeFileSync(path.join(dir, 'docs/cr-deep-list.md'), `Notes about tool.\r\r${'- '.repeat(5000)}x\r`),
   // #33 fresh sweep item 1: click CommandCollection chains (quadratic on main: 5,000 links over 120 s).
   'python-click-collection-chain': (dir) => {

@@ -1,7 +1,7 @@
 /** Tests the document limits (src/docs/limits.ts) and that parseDoc skips, with a warning, a document over them. */
 
 import { describe, expect, test } from 'vitest';
-import { documentOverLimits, MAX_DEFINITIONS, MAX_DOCUMENT_LENGTH, MAX_NESTING, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../src/docs/limits.js';
+import { documentOverLimits, MAX_DEFINITIONS, MAX_DOCUMENT_LENGTH, MAX_MDX_ESM_BLOCKS, MAX_MDX_ESM_LENGTH, MAX_NESTING, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../src/docs/limits.js';
 import { parseDoc } from '../src/docs/parse.js';
 
 describe('documentOverLimits', () => {
@@ -81,5 +81,41 @@ describe('parseDoc over the limits', () => {
         location: { file: 'a.md', line: 3, column: 1 },
       },
     ]);
+  });
+});
+
+describe('documentOverLimits: MDX ESM (#33 sweep s23 D1: 914 KB of import lines, ~15 s)', () => {
+  const imports = (n: number, blank = ''): string => Array.from({ length: n }, (_, i) => `import C${i} from "./c${i}.js"\n${blank}`).join('');
+
+  test('a real page’s imports and exports, and import lines in a code block, are within the limits', () => {
+    const page = `import { Tabs, Tab } from '@site/components';\nexport const meta = { title: 'x' };\n\n# Title\n\n<Tabs>\n<Tab>\n\nText.\n\n</Tab>\n</Tabs>\n`;
+    expect(documentOverLimits(page, true)).toBeUndefined();
+    expect(documentOverLimits(`# t\n\n${imports(MAX_MDX_ESM_BLOCKS, '\n')}`, true)).toBeUndefined();
+    // Code blocks showing imports are not ESM, however many.
+    expect(documentOverLimits(`# t\n\n${'```js\nimport x from "y";\n```\n\n'.repeat(MAX_MDX_ESM_BLOCKS * 2)}`, true)).toBeUndefined();
+    expect(documentOverLimits(`# t\n\n~~~~\n${imports(5000)}~~~~\n`, true)).toBeUndefined();
+    // Markdown pages are not bounded by it: `import` lines are prose there.
+    expect(documentOverLimits(`# t\n\n${imports(5000)}`)).toBeUndefined();
+  });
+
+  test('too much ESM text, or too many blocks, is refused at the line that goes over', () => {
+    const text = `# T\n\n${'import a from "b"\n'.repeat(52_000)}`;
+    const over = documentOverLimits(text, true);
+    expect(over?.reason).toMatch(/its ESM \(`import`\/`export` blocks\) goes over 32 KB at line \d+, the limit for one MDX page/);
+    expect(over!.line).toBe(3 + Math.floor(MAX_MDX_ESM_LENGTH / 'import a from "b"\n'.length));
+    expect(documentOverLimits(`# t\n\n${imports(MAX_MDX_ESM_BLOCKS + 1, '\n')}`, true)).toEqual({
+      reason: `line ${3 + 2 * MAX_MDX_ESM_BLOCKS} starts its ESM block (\`import\`/\`export\`) number ${MAX_MDX_ESM_BLOCKS + 1}, over the ${MAX_MDX_ESM_BLOCKS} limit for one MDX page`,
+      line: 3 + 2 * MAX_MDX_ESM_BLOCKS,
+    });
+    // An unclosed fence runs to the end; a closed one does not hide the imports after it.
+    expect(documentOverLimits(`# t\n\n\`\`\`\ncode\n\`\`\`\n\n${imports(MAX_MDX_ESM_BLOCKS + 1, '\n')}`, true)?.reason).toMatch(/ESM block/);
+  });
+
+  test('parseDoc skips such an MDX page at once with a parse-error warning', () => {
+    const started = process.hrtime.bigint();
+    const { doc, diagnostics } = parseDoc('docs/x.mdx', `# T\n\n${'import a from "b"\n'.repeat(52_000)}\n\n\`\`\`bash\ntool +sed=2\n\`\`\`\n`);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000);
+    expect(doc.codeBlocks).toEqual([]);
+    expect(diagnostics).toEqual([expect.objectContaining({ ruleId: 'parse-error', severity: 'warn', message: expect.stringMatching(/^Not read: its ESM .* goes over 32 KB/) })]);
   });
 });

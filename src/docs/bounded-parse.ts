@@ -416,7 +416,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     // A document over the limits (src/docs/limits.ts: size, nesting, columns, definitions) is
     // refused by the parser at once, with its own reason: it neither uses nor meets this limit.
     if (admitted === undefined) {
-      const overLimits = documentOverLimits(text) !== undefined;
+      const overLimits = documentOverLimits(text, /\.mdx$/i.test(file)) !== undefined;
       admitted = overLimits || run.largeLength + text.length <= RUN_LARGE_DOCUMENTS_LENGTH;
       if (admitted && !overLimits) run.largeLength += text.length;
       large.set(file, admitted);

@@ -45,6 +45,82 @@ export const MAX_TABLE_CELLS = 400_000;
  */
 export const MAX_DEFINITIONS = 5000;
 
+/**
+ * Most text an MDX page's ESM blocks may hold, in UTF-16 code units (the `import`/`export` lines
+ * at column 0 and the lines after each up to the next blank line; {@link mdxEsmOverLimits}).
+ * remark-mdx parses every block with acorn, whose scope checks cost time quadratic in the names
+ * one block declares, and gives each block a prefix declaring every name imported before it, so
+ * the cost also grows with blocks × names: one 914 KB block of `import a from "b"` lines took
+ * 14.8 s of CPU before the run's parse budget stopped it (#33 sweep s23 D1), 52,000 distinct
+ * imports 213 s, 4,000 one-line blocks separated by blank lines (90 KB) 48 s, and 175 blocks
+ * of 50 names (76 KB) 6.5 s. At both limits (50 blocks of 90 names, 31 KB) the parse takes
+ * about 1.2 s, one 32 KB block 0.8 s. Real pages import a few components: at most 426
+ * characters of ESM, in 2 blocks, in the 2,399 `.mdx` files of the corpus.
+ */
+export const MAX_MDX_ESM_LENGTH = 32 * 1024;
+
+/**
+ * Most ESM blocks (an `import`/`export` line at column 0 and the lines after it up to a blank
+ * line) an MDX page may have: each block is parsed with every name imported before it declared
+ * again (see {@link MAX_MDX_ESM_LENGTH}): 1,000 one-line blocks took 2.6-3.9 s of CPU, 175
+ * blocks of 50 names 6.5 s. The corpus's `.mdx` files have at most 2.
+ */
+export const MAX_MDX_ESM_BLOCKS = 50;
+
+/** A line that starts an MDX ESM block: `import` or `export` at column 0, then a blank. */
+const ESM_START_RE = /^(?:import|export)[ \t]/;
+
+/** A line that opens a fenced code block at the top level: up to three spaces, then three or more backticks or tildes. */
+const FENCE_OPEN_RE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** A line that closes a fenced code block: up to three spaces, the fence, blanks only. */
+const FENCE_CLOSE_RE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+
+/**
+ * Why an MDX page's ESM is over {@link MAX_MDX_ESM_LENGTH} or {@link MAX_MDX_ESM_BLOCKS}, or
+ * `undefined`. A block starts at an `import`/`export` line at column 0 outside a top-level fenced
+ * code block and runs to the next blank line (as in micromark-extension-mdxjs-esm, which also
+ * needs a blank line or the page's start before it; counting every such line errs toward
+ * counting more). Linear in the text; never throws.
+ *
+ * @returns a reason and the 1-based line of the block that goes over.
+ */
+export function mdxEsmOverLimits(text: string): { reason: string; line: number } | undefined {
+  let lineNo = 0;
+  let fence: string | undefined;
+  let inEsm = false;
+  let esmLength = 0;
+  let blocks = 0;
+  for (const line of text.split(/\r\n?|\n/)) {
+    lineNo++;
+    const blank = line.trim() === '';
+    if (inEsm) {
+      if (blank) inEsm = false;
+      else esmLength += line.length + 1;
+    } else if (fence !== undefined) {
+      const close = FENCE_CLOSE_RE.exec(line);
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = undefined;
+      continue;
+    } else if (ESM_START_RE.test(line)) {
+      inEsm = true;
+      esmLength += line.length + 1;
+      if (++blocks > MAX_MDX_ESM_BLOCKS) {
+        return { reason: `line ${lineNo} starts its ESM block (\`import\`/\`export\`) number ${blocks.toLocaleString('en-US')}, over the ${MAX_MDX_ESM_BLOCKS.toLocaleString('en-US')} limit for one MDX page`, line: lineNo };
+      }
+    } else {
+      const open = FENCE_OPEN_RE.exec(line);
+      // A backtick fence's info string has no backtick; such a line is no fence.
+      if (open && !(open[1]![0] === '`' && line.slice(open[0].length).includes('`'))) fence = open[1];
+      continue;
+    }
+    if (esmLength > MAX_MDX_ESM_LENGTH) {
+      const kb = Math.round(MAX_MDX_ESM_LENGTH / 1024);
+      return { reason: `its ESM (\`import\`/\`export\` blocks) goes over ${kb} KB at line ${lineNo}, the limit for one MDX page`, line: lineNo };
+    }
+  }
+  return undefined;
+}
+
 /** A line that opens a link reference definition: up to three spaces, then `[label]:`. */
 const DEFINITION_RE = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:/;
 
@@ -83,16 +159,22 @@ function indentWidth(line: string): number {
  * Why a document is not parsed, or `undefined` when it is within the limits
  * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}, {@link MAX_TABLE_COLUMNS},
  * {@link MAX_DEFINITIONS}; a row starting with `|` of more than {@link MAX_TABLE_COLUMNS} cells,
- * or more than {@link MAX_TABLE_CELLS} such cells in all). Linear in the text; never throws. Lines inside code fences are counted
+ * or more than {@link MAX_TABLE_CELLS} such cells in all; for an MDX page, `mdx`, its ESM blocks,
+ * {@link mdxEsmOverLimits}). Linear in the text; never throws. Lines inside code fences are counted
  * too (a page showing 5,000 definitions in a code block is as hostile).
  *
+ * @param mdx the document is an MDX page: its ESM blocks are bounded too.
  * @returns a sentence for a `parse-error` warning, e.g. "it is 52.4 MB, over the 1 MB limit
  *   for one document", with the 1-based line of the offending nesting when that is the reason.
  */
-export function documentOverLimits(text: string): { reason: string; line: number } | undefined {
+export function documentOverLimits(text: string, mdx = false): { reason: string; line: number } | undefined {
   if (text.length > MAX_DOCUMENT_LENGTH) {
     const mb = (text.length / (1024 * 1024)).toFixed(1);
     return { reason: `it is ${mb} MB, over the ${MAX_DOCUMENT_LENGTH / (1024 * 1024)} MB limit for one document`, line: 1 };
+  }
+  if (mdx) {
+    const esm = mdxEsmOverLimits(text);
+    if (esm) return esm;
   }
   let lineNo = 0;
   let start = 0;

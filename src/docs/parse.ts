@@ -153,7 +153,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   let text = sourceText;
   const kind = docKind(file);
   const diagnostics: InputDiagnostic[] = [];
-  const over = documentOverLimits(text);
+  const over = documentOverLimits(text, kind === 'mdx');
   if (over) {
     diagnostics.push({
       ruleId: 'parse-error',
