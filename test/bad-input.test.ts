@@ -383,6 +383,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/cli.ts'), `export interface I0 { seed: number }\n${chain}\nexport interface Config extends I${n - 1} {}\n`);
     writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { tsapp: { config: 'src/cli.ts#Config' } } }));
   },
+  // #33 sweep s23 D2: conditional types nested in `true` branches, 18 and 5,000 deep (the checker's time was exponential in the depth).
+  'ts-conditional-nesting': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    mkdirSync(path.join(dir, 'docs'), { recursive: true });
+    const nested = (name: string, n: number): string => `export type ${name} = ${'string extends string ? '.repeat(n)}string${' : never'.repeat(n)};\n`;
+    writeFileSync(path.join(dir, 'src/types.ts'), nested('T', 18) + nested('Deep', 5000));
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram.option('--port <n>', 'Port.');\nprogram.parse();\n`);
+    writeFileSync(path.join(dir, 'docs/tsapp.md'), '# tsapp\n\n### `tsapp`\n\n| Option | Description |\n| --- | --- |\n| `--port` | Port. |\n');
+  },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');

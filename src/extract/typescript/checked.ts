@@ -17,12 +17,71 @@
  * Cost: the first alias loads and binds the standard library (about 0.75 s on a 2-core machine);
  * each further alias costs milliseconds. At most {@link MAX_CHECKED_ALIASES} aliases per run are
  * read so; past that, or when the checker fails, an alias is read as before.
+ *
+ * Conditional types nested in one another's `true` branches cost the checker time exponential in
+ * the depth (TypeScript's `getConditionalFlowTypeOfType` and the intersections it builds, once per
+ * enclosing level: `string extends string ? string extends string ? … : never : never` 14 deep
+ * took 3 s, 18 deep 75 s; #33 sweep s23 D2). The checker's copy of each file has every conditional
+ * type past {@link MAX_CONDITIONAL_NESTING} such levels replaced by `any` ({@link capConditionalNesting}),
+ * and one `parse-error` warning per file says so ({@link AliasChecker.notes}).
  */
 import { Project, ts } from 'ts-morph';
+import type { InputDiagnostic } from '../../model/types.js';
 import type { ModuleInfo } from './scan.js';
 
 /** Most aliases one run reads with the checker. */
 export const MAX_CHECKED_ALIASES = 200;
+
+/** Most conditional types the checker reads nested in one another's `true` branches; deeper ones are `any` to it. */
+export const MAX_CONDITIONAL_NESTING = 8;
+
+/** A file's text as the type checker is given it (see {@link capConditionalNesting}). */
+export interface CappedText {
+  /** The text, of the same length and lines as the original. */
+  text: string;
+  /** How many conditional types were replaced by `any` (outermost ones only). */
+  cuts: number;
+  /** 1-based line and column of the first one replaced, when any. */
+  first?: { line: number; column: number };
+}
+
+/**
+ * The text of `sf` with every conditional type that sits inside the `true` branches of `max`
+ * enclosing conditional types replaced by `any`, padded with spaces (line breaks kept) so that
+ * every other position is unchanged. One pass over the tree with an explicit stack: no recursion,
+ * so any nesting depth is safe. A file without the word `extends` is returned as it is.
+ */
+export function capConditionalNesting(sf: ts.SourceFile, max: number = MAX_CONDITIONAL_NESTING): CappedText {
+  const text = sf.text;
+  if (!text.includes('extends')) return { text, cuts: 0 };
+  const spans: Array<[number, number]> = [];
+  const stack: Array<[ts.Node, number]> = [[sf, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [ts.Node, number];
+    if (ts.isConditionalTypeNode(node)) {
+      if (depth >= max) {
+        spans.push([node.getStart(sf), node.end]);
+        continue;
+      }
+      stack.push([node.checkType, depth], [node.extendsType, depth], [node.trueType, depth + 1], [node.falseType, depth]);
+      continue;
+    }
+    ts.forEachChild(node, (child) => {
+      stack.push([child, depth]);
+    });
+  }
+  if (spans.length === 0) return { text, cuts: 0 };
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(at, start) + 'any' + text.slice(start + 3, end).replace(/[^\r\n]/g, ' ');
+    at = end;
+  }
+  out += text.slice(at);
+  const { line, character } = sf.getLineAndCharacterOfPosition((spans[0] as [number, number])[0]);
+  return { text: out, cuts: spans.length, first: { line: line + 1, column: character + 1 } };
+}
 
 /** One property of a checked alias's type. */
 export interface CheckedProperty {
@@ -43,6 +102,7 @@ export class AliasChecker {
   private project: Project | undefined;
   private broken = false;
   private used = 0;
+  private readonly capped: Array<{ file: string; cuts: number; first: { line: number; column: number } }> = [];
 
   /** @param modules the run's scanned modules by project-relative POSIX path (their texts are what the checker reads). */
   constructor(private readonly modules: ReadonlyMap<string, ModuleInfo>) {}
@@ -110,8 +170,25 @@ export class AliasChecker {
       },
     });
     const fs = project.getFileSystem();
-    for (const [file, module] of this.modules) fs.writeFileSync(`/${file}`, module.sf.text);
+    for (const [file, module] of this.modules) {
+      const capped = capConditionalNesting(module.sf);
+      if (capped.first) this.capped.push({ file, cuts: capped.cuts, first: capped.first });
+      fs.writeFileSync(`/${file}`, capped.text);
+    }
     this.project = project;
     return project;
+  }
+
+  /**
+   * One `parse-error` warning per file whose conditional types were cut for the checker
+   * ({@link capConditionalNesting}); none when the checker was not used.
+   */
+  notes(): InputDiagnostic[] {
+    return this.capped.map(({ file, cuts, first }) => ({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${file}:${first.line}:${first.column}: a conditional type inside the \`true\` branches of ${MAX_CONDITIONAL_NESTING} others: the type checker reads it as \`any\` (${cuts} type${cuts === 1 ? '' : 's'} so cut); config types using them are partly known`,
+      location: { file, line: first.line, column: first.column },
+    }));
   }
 }

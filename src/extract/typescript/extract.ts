@@ -58,7 +58,8 @@ export function runExtraction(
   }
 
   const resolver = new Resolver(modules);
-  const analysis = new Analysis(resolver, new AliasChecker(modules));
+  const checker = new AliasChecker(modules);
+  const analysis = new Analysis(resolver, checker);
   const classes: ConfigClass[] = [];
   for (const module of modules.values()) {
     for (const decl of module.declarations) {
@@ -83,7 +84,7 @@ export function runExtraction(
       }
     }
   }
-  diagnostics.push(...analysis.baseDepthNotes());
+  diagnostics.push(...analysis.baseDepthNotes(), ...checker.notes());
   // Synthetic nested types are registered while fields are read, so collect them last.
   for (const synthetic of analysis.synthetic.values()) if (synthetic.fields.length > 0) classes.push(synthetic);
   // A declaration file (`types/shared.d.ts`) describes code that lives elsewhere: its types are
