@@ -632,7 +632,8 @@ function jsonNodeValue(node: JsonNode): unknown {
   }
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
+/** The 1-based line and column of a character offset in `text` (clamped to the text). */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lines = before.split('\n');
   return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };

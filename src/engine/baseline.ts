@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { visit } from 'jsonc-parser';
-import { parseJsonText } from '../config/load.js';
+import { lineColumn, parseJsonText } from '../config/load.js';
 import { jsonNesting } from '../shared/json.js';
 import { z } from 'zod';
 import { compareStrings } from '../shared/strings.js';
@@ -108,10 +108,8 @@ export function parseBaseline(text: string, displayPath: string): LocatedEntry[]
     // Where and why from jsonc-parser, quoting none of the text: V8's message quotes its first
     // characters, and a baseline hard-linked to a file outside the project echoed them (s23 sweep D6).
     const syntax = parseJsonText(text, false);
-    const offset = syntax.ok ? 0 : syntax.offset;
-    const before = text.slice(0, offset).split('\n');
-    const where = `:${before.length}:${(before.at(-1)?.length ?? 0) + 1}`;
-    throw new BaselineError(`${displayPath}${where}: the baseline is not valid JSON (${syntax.ok ? 'a value JSON does not allow' : syntax.problem}). Fix it, or delete it and run \`docdrift --write-baseline\`.`);
+    const { line, column } = lineColumn(text, syntax.ok ? 0 : syntax.offset);
+    throw new BaselineError(`${displayPath}:${line}:${column}: the baseline is not valid JSON (${syntax.ok ? 'a value JSON does not allow' : syntax.problem}). Fix it, or delete it and run \`docdrift --write-baseline\`.`);
   }
   const fail = (path: ReadonlyArray<PropertyKey>, message: string): BaselineError =>
     new BaselineError(

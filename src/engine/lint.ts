@@ -3,8 +3,8 @@ import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll } from '../shared/arrays.js';
-import { withinRunCommandBound } from './manifest-budget.js';
-import { parseJsonText } from '../config/load.js';
+import { alsoNotRead, withinRunCommandBound } from './manifest-budget.js';
+import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import picomatch from 'picomatch';
@@ -528,7 +528,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     const reason = `the Python sources over ${LARGE_PYTHON_SOURCE_CHARS / 1024} KB of this run hold more than ${MAX_PYTHON_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
     for (const source of limits.overBudget) refused.set(source.file, reason);
     const [first, ...others] = limits.overBudget.map((s) => s.file);
-    const more = others.length === 0 ? '' : ` (nor ${others.length === 1 ? others[0] : `${others.length} other large sources: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}`})`;
+    const more = alsoNotRead(others, 'large sources');
     diagnostics.push({
       ruleId: 'parse-error',
       severity: 'warn',
@@ -1210,8 +1210,8 @@ export function configFileProblem(root: string, file: string, listed?: ReadonlyS
     // had its first characters echoed by V8's message: s23 sweep D6).
     const syntax = parseJsonText(text, false);
     if (!syntax.ok) {
-      const before = text.slice(0, syntax.offset).split('\n');
-      return `is not valid JSON (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}: ${syntax.problem})`;
+      const { line, column } = lineColumn(text, syntax.offset);
+      return `is not valid JSON (line ${line}, column ${column}: ${syntax.problem})`;
     }
   }
   // Readable, but not one of the run's files: a pattern, `ignore` or a built-in skip left it out.

@@ -11,6 +11,16 @@ import type { InputDiagnostic } from '../model/types.js';
  */
 export const MAX_RUN_COMMANDS = MAX_BINS;
 
+/**
+ * The clause naming the other files one "Not read" warning stands for: `''` for none, ` (nor a.py)`
+ * for one, ` (nor 12 other <noun>: a.py, b.py, c.py, …)` for more (the first three named).
+ */
+export function alsoNotRead(others: readonly string[], noun: string): string {
+  if (others.length === 0) return '';
+  if (others.length === 1) return ` (nor ${others[0]})`;
+  return ` (nor ${others.length.toLocaleString('en-US')} other ${noun}: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})`;
+}
+
 /** A manifest that can declare commands: `package.json`, `pyproject.toml` or `setup.cfg`, at any depth. */
 function declaresCommands(file: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
@@ -44,7 +54,7 @@ export function withinRunCommandBound(packaging: readonly string[], read: (file:
   if (dropped.length === 0) return { packaging: [...packaging] };
   const left = new Set(dropped.map((d) => d.file));
   const [first, ...others] = dropped;
-  const more = others.length === 0 ? '' : others.length === 1 ? ` (nor ${others[0]!.file})` : ` (nor ${others.length.toLocaleString('en-US')} other manifests: ${others.slice(0, 3).map((d) => d.file).join(', ')}${others.length > 3 ? ', …' : ''})`;
+  const more = alsoNotRead(others.map((d) => d.file), 'manifests');
   const declared = dropped.reduce((n, d) => n + d.commands, 0);
   return {
     packaging: packaging.filter((f) => !left.has(f)),

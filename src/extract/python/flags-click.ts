@@ -768,10 +768,13 @@ function factoryParams(
       }
       for (const item of namedChildren(unparen(list))) {
         const element = unparen(item);
-        const args = element.type === 'call' ? callArgs(element) : undefined;
-        const spec = readParam(ctx, listSymbol.module, element, args, args ? ctx.external(listSymbol.module, args.callee) : undefined);
+        if (element.type !== 'call') {
+          out.push(...namedDecorator(listSymbol.module, element));
+          continue;
+        }
+        const args = callArgs(element);
+        const spec = readParam(ctx, listSymbol.module, element, args, ctx.external(listSymbol.module, args.callee));
         if (spec) out.push(spec);
-        else if (!args) out.push(...namedDecorator(listSymbol.module, element));
       }
     }
   }

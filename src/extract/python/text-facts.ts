@@ -41,7 +41,8 @@ export interface PythonTextFacts {
   /**
    * No line imports, defines (`class`, `def`, `async def`) or decorates anything and no word names
    * the environment (`environ`, `getenv`): a module of data, such as a generated table or a
-   * benchmark input, from which docdrift can only read constants.
+   * benchmark input, from which docdrift can only read constants. Judged only above
+   * {@link LARGE_PYTHON_SOURCE_CHARS} (false below).
    */
   dataOnly: boolean;
   /** About how many tokens the text holds, counted only above {@link LARGE_PYTHON_SOURCE_CHARS} (0 below). */
@@ -63,7 +64,8 @@ export function pythonTextFacts(text: string): PythonTextFacts {
       || ((text.includes('parse_') || text.includes('docopt') || text.includes('Fire(')) && TOP_LEVEL_PARSE_RE.test(text)),
     imports: CONFIG_LIBRARIES.filter((lib) => text.includes(lib) && LIBRARY_IMPORT.get(lib)!.test(text)),
     chars: text.length,
-    dataOnly: !DEFINES_RE.test(text),
+    // Both matter only to the limits of large sources: not scanned for the others (most files).
+    dataOnly: text.length > LARGE_PYTHON_SOURCE_CHARS && !DEFINES_RE.test(text),
     tokens: text.length > LARGE_PYTHON_SOURCE_CHARS ? countTokens(text) : 0,
   };
 }
