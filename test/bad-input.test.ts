@@ -208,6 +208,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-underbudget-documents': (dir) => {
     for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${slowLists(10_000)}\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },
+  // #33 s23 sweep O1: slow pages whose paths sort before the reference's spent the run's parse
+  // bounds first, so the reference (a few hundred bytes) was skipped and the run exited 0.
+  'budget-slow-pages-before-reference': (dir) => {
+    for (let i = 0; i < 8; i++) writeFileSync(path.join(dir, `docs/a${i}.md`), `# tool\n\nNotes about tool.\n\n${slowLists(60_000)}`);
+    const reference = readFileSync(path.join(dir, 'docs/reference.md'), 'utf8');
+    writeFileSync(path.join(dir, 'docs/reference.md'), `${reference.trimEnd()}\n| \`stale_param\` | int | \`1\` | Removed from the code. |\n`);
+  },
   // #33 fresh sweep (s18) D2: one 965 KB page of 32 slow pieces (13.3 s before its warning), and a table of 999 columns (890 KB, 11.6-17.2 s).
   'budget-one-page-slow-pieces': (dir) => {
     const pieces = Array.from({ length: 32 }, (_, i) => `# s${i}\n\n${slowLists(30_000)}\n`).join('');

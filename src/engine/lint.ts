@@ -4,6 +4,7 @@ import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll } from '../shared/arrays.js';
 import { alsoNotRead, withinRunCommandBound } from './manifest-budget.js';
+import { parseOrder } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -1011,6 +1012,7 @@ export function parseDocs(
   const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
   let done = 0;
+  const wantedOf = new Map<string, ParseWhat>();
   for (const file of files.docs) {
     onProgress?.({ stage: 'docs', done: ++done, total: files.docs.length });
     const facts = pages.triage(file, mentions);
@@ -1018,7 +1020,19 @@ export function parseDocs(
     const wanted = { doc: facts.mentions || isGlobalFile(file) || isReferenceFile(file), directives: facts.directives };
     if (!wanted.doc) unparsed.add(file);
     if (!wanted.doc && !wanted.directives) continue;
-    const parsed = parsePage(docParser, pages, file, wanted);
+    wantedOf.set(file, wanted);
+  }
+  // Pages to parse (not stored) are parsed likely references and short pages first, as
+  // prefetchDocs sends them, so the run's parse bounds cut the slow tail (parse-order.ts); the
+  // outcomes are then taken in path order, so output does not depend on it.
+  const outcomes = new Map<string, ParseOutcome | undefined>();
+  const fresh = [...wantedOf].filter(([file, what]) => !docParser.isCached?.(file, what)).map(([file]) => file);
+  for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
+    outcomes.set(file, parsePage(docParser, pages, file, wantedOf.get(file)!));
+  }
+  for (const [file, wanted] of wantedOf) {
+    const parsed = outcomes.has(file) ? outcomes.get(file) : parsePage(docParser, pages, file, wanted);
+    outcomes.delete(file);
     if (parsed === undefined) continue;
     pushAll(directives, parsed.directives);
     if (parsed.doc) docs.push(parsed.doc);
@@ -1076,19 +1090,23 @@ export function prefetchDocs(
   const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
   const surely = new Set<string>();
   const skipped = new Set<string>();
+  const toParse = new Map<string, ParseWhat>();
   for (const file of files.docs) {
     const facts = pages.triage(file, mentions, true);
     if (facts === undefined) continue;
     if (facts.mentions || isGlobalFile(file) || isReferenceFile(file)) {
       const what = { doc: true, directives: facts.directives };
       surely.add(file);
-      if (docParser.isCached?.(file, what)) continue;
-      const text = pages.text(file, true);
-      if (text !== undefined) docParser.prefetch(file, text, what);
+      if (!docParser.isCached?.(file, what)) toParse.set(file, what);
     } else if (!facts.directives) {
       // A page with suppression comments is asked for twice by parseDocs' lazy parse: not guessed.
       skipped.add(file);
     }
+  }
+  // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
+  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
+    const text = pages.text(file, true);
+    if (text !== undefined) docParser.prefetch(file, text, toParse.get(file)!);
   }
   // Then the pages those link to, which rules will likely ask for (src/engine/link-prefetch.ts),
   // as `parseDocs`' lazy parse asks.

@@ -215,10 +215,22 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
         `so it was read as a partial list and missing rows were not reported. ${require}`,
     );
   }
+  // A reference in a document that was not read (over a parse budget or limit) is not "missing":
+  // the notes above say what was seen, this one what was not (#33, s23 sweep O1).
+  const referenceSet = new Set(referenceDocs);
+  const notRead = [...new Set(model.diagnostics.filter((d) => d.ruleId === 'parse-error' && d.message.startsWith('Not read:') && referenceSet.has(d.location.file)).map((d) => d.location.file))];
+  const unseen: string[] = [];
+  if (missing.length > 0 && notRead.length > 0) {
+    unseen.push(
+      `${notRead.length === 1 ? '1 document was' : `${notRead.length} documents were`} not read (${notRead.slice(0, 3).join(', ')}${notRead.length > 3 ? `, and ${notRead.length - 3} more` : ''}: see ${notRead.length === 1 ? 'its' : 'their'} parse-error warning${notRead.length === 1 ? '' : 's'}), ` +
+        'so a reference section there was not seen; fix or exclude the slow or oversized pages so that the reference is read.',
+    );
+  }
   notes.push(...missing.slice(0, MAX_COMMAND_NOTES));
   if (missing.length > MAX_COMMAND_NOTES) {
     notes.push(`and ${missing.length - MAX_COMMAND_NOTES} more commands without a reference section (see --summary or the "commands" of --format json).`);
   }
+  notes.push(...unseen);
 
   // Examples whose check ended at a word naming no sub-command of a group (a plugin's, a
   // framework's built-in, or a removed one): said once, with the first few, so it is no silent pass.

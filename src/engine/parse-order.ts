@@ -1,0 +1,42 @@
+/**
+ * The order in which a run parses its documents.
+ *
+ * Parsing is bounded per run (src/docs/bounded-parse.ts: the overrun limit, the run-wide parse
+ * budget, the limit on large documents), and those bounds are spent in the order documents are
+ * parsed. Parsed in path order, eight slow pages named `a*.md` spent them before
+ * `docs/reference.md` (a few hundred bytes) was reached: the reference was skipped, every
+ * parameter read as undocumented was not reported, and the run exited 0 (#33, s23 sweep O1).
+ * So the pages most likely to hold the reference go first, and the cheap ones before the costly
+ * ones: what a budget cuts is then the slow tail, not the page the run exists to check.
+ */
+
+/**
+ * How likely a page is to hold a reference section, from its text alone (no parse): a GFM table
+ * delimiter row (`| --- | --- |`, `--- | ---`), a reStructuredText table (`.. list-table::`,
+ * `.. csv-table::`, a grid table border `+---+`, a simple table rule `=== ===`) or a Markdown
+ * definition of an option at a line start (`` `--flag` ``, `- ``--flag`` `). One regular
+ * expression, anchored at line starts, linear in the text.
+ */
+const REFERENCE_LIKE = /^[ \t]*(?:\|?[ \t]*:?-+:?[ \t]*\||\.\. (?:list|csv)-table::|\+-{3,}\+|={3,}[ \t]+={3,}|(?:[-*+][ \t]+)?`{1,2}--?[A-Za-z])/m;
+
+/** True when `text` looks like it may hold a reference table or list ({@link REFERENCE_LIKE}). */
+export function looksLikeReference(text: string): boolean {
+  return REFERENCE_LIKE.test(text);
+}
+
+/**
+ * `files` in the order to parse them: first those `isReference` accepts (the config's
+ * `reference` and `globalFiles` patterns), then pages whose text looks like a reference
+ * ({@link looksLikeReference}), then the rest; shorter texts first within each group, path order
+ * among equals (the sort is stable). A file whose text is `undefined` (unreadable) keeps its
+ * group's end. Returns a new array; `files` is not changed.
+ */
+export function parseOrder(files: readonly string[], textOf: (file: string) => string | undefined, isReference: (file: string) => boolean): string[] {
+  const keyed = files.map((file, index) => {
+    const text = textOf(file);
+    const group = isReference(file) ? 0 : text !== undefined && looksLikeReference(text) ? 1 : 2;
+    return { file, index, group, length: text?.length ?? Number.MAX_SAFE_INTEGER };
+  });
+  keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);
+  return keyed.map((k) => k.file);
+}

@@ -1,0 +1,94 @@
+/**
+ * The order a run parses its documents in (src/engine/parse-order.ts) and the note when a
+ * reference was not read (src/engine/notes.ts): #33, s23 sweep O1. The spawned-CLI case with the
+ * budgets is `budget-slow-pages-before-reference` in the bad-input corpus.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { looksLikeReference, parseOrder } from '../src/engine/parse-order.js';
+import { lint } from '../src/index.js';
+import { removeTempDirs, tempDir } from './helpers.js';
+
+const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
+
+afterAll(removeTempDirs);
+
+describe('looksLikeReference', () => {
+  it.each([
+    ['a GFM table', '# t\n\n| Flag | Meaning |\n| --- | --- |\n| `--a` | b |\n'],
+    ['a table without outer pipes', 'Flag | Meaning\n:--- | ---:\nx | y\n'],
+    ['an option list item', '## Options\n\n- `--seed` (int): the seed.\n'],
+    ['an option at a line start', '``--seed``\n   The seed.\n'],
+    ['an RST list-table', 'Options\n=======\n\n.. list-table::\n   :header-rows: 1\n'],
+    ['an RST grid table', '+------+------+\n| a    | b    |\n+------+------+\n'],
+    ['an RST simple table', '=====  =====\nflag   help\n=====  =====\n'],
+  ])('accepts %s', (_, text) => {
+    expect(looksLikeReference(text)).toBe(true);
+  });
+
+  it.each([
+    ['prose', '# Guide\n\nRun the tool with a seed, then look at the output.\n'],
+    ['a setext heading', 'Title\n=====\n\nText.\n'],
+    ['nested lists', '- - - - - x\n'.repeat(50)],
+    ['front matter', '---\ntitle: a\n---\n\n# A\n'],
+    ['a flag inside a sentence', 'Pass `--seed` to fix the seed.\n'],
+  ])('refuses %s', (_, text) => {
+    expect(looksLikeReference(text)).toBe(false);
+  });
+
+  it('is linear on a page of a million characters without a line that matches', () => {
+    const text = `${'| | | | | | | | | |'.repeat(50_000)}\n`;
+    const started = performance.now();
+    expect(looksLikeReference(text)).toBe(false);
+    // Not a speed target, a guard against backtracking: a catastrophic pattern takes minutes here.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('parseOrder', () => {
+  const texts: Record<string, string> = {
+    'docs/a-slow.md': `# tool\n\n${'- - - - - x\n'.repeat(5000)}`,
+    'docs/b-guide.md': '# Guide\n\nRun `tool`.\n',
+    'docs/c-reference.md': '### `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `seed` | Seed. |\n'.repeat(20),
+    'docs/d-options.md': '## Options\n\n- `--seed`: the seed.\n',
+    'docs/e-configured.md': `# Tool\n\n${'Long prose. '.repeat(10_000)}`,
+  };
+  const textOf = (file: string): string | undefined => texts[file];
+
+  it('puts configured references first, then pages that look like references, then the rest; shorter first in each group', () => {
+    const order = parseOrder(Object.keys(texts), textOf, (file) => file === 'docs/e-configured.md');
+    expect(order).toEqual(['docs/e-configured.md', 'docs/d-options.md', 'docs/c-reference.md', 'docs/b-guide.md', 'docs/a-slow.md']);
+  });
+
+  it('keeps path order among pages of one group and length, puts unreadable pages last in their group, and does not change its input', () => {
+    const files = ['docs/z.md', 'docs/y.md', 'docs/gone.md', 'docs/x.md'];
+    const same: Record<string, string> = { 'docs/z.md': 'abc', 'docs/y.md': 'abc', 'docs/x.md': 'ab' };
+    expect(parseOrder(files, (f) => same[f], () => false)).toEqual(['docs/x.md', 'docs/z.md', 'docs/y.md', 'docs/gone.md']);
+    expect(files).toEqual(['docs/z.md', 'docs/y.md', 'docs/gone.md', 'docs/x.md']);
+  });
+});
+
+describe('a reference that was not read', () => {
+  it('is said in a note, not only as "no reference section was found"', async () => {
+    const root = tempDir('docdrift-unread-reference-');
+    cpSync(BASE, root, { recursive: true });
+    // Over the 1 MiB size limit (src/docs/limits.ts): a parse-error warning "Not read: …".
+    const reference = readFileSync(path.join(root, 'docs/reference.md'), 'utf8');
+    writeFileSync(path.join(root, 'docs/reference.md'), `${reference}\n${'Notes about the tool and its parameters. '.repeat(30_000)}\n`);
+    const result = await lint({ root, cache: false });
+    const warnings = result.report.results.filter((r) => r.ruleId === 'parse-error' && r.file === 'docs/reference.md');
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^Not read: /)]);
+    const stderr = result.log.join('\n');
+    expect(stderr).toContain('no reference section was found');
+    expect(stderr).toContain('1 document was not read (docs/reference.md: see its parse-error warning), so a reference section there was not seen');
+  });
+
+  it('is not said when the reference was read', async () => {
+    const root = tempDir('docdrift-read-reference-');
+    cpSync(BASE, root, { recursive: true });
+    const result = await lint({ root, cache: false });
+    expect(result.log.join('\n')).not.toContain('was not read');
+    expect(result.log.join('\n')).not.toContain('were not read');
+  });
+});
