@@ -13,7 +13,7 @@ import { openPieceStore, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { toProjectPath } from './engine/lint.js';
 import { foldCopies } from './engine/copies.js';
-import { scopeMessages } from './engine/scope.js';
+import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, WriteError } from './engine/write.js';
@@ -774,6 +774,19 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     }
     // Each note once per run (two passes or two sources may say the same thing), in every report.
     const notes = [...new Set(result.notes)];
+    // A path argument that names no file the run read can have no finding: said once, so a run
+    // given only such paths is no silent pass (#33, s23 sweep O6), as ESLint warns of an ignored file.
+    if (files.length > 0) {
+      const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
+      const unread = unreadPaths(root, files, result.inputs, [...(configFile ? [configFile] : []), baselineFile]);
+      if (unread.length > 0) {
+        const shown = unread.slice(0, 5).join(', ') + (unread.length > 5 ? `, and ${unread.length - 5} more` : '');
+        notes.push(
+          `nothing was checked for ${unread.length === files.length ? (files.length === 1 ? 'the path given' : `the ${files.length} paths given`) : `${unread.length} of the ${files.length} paths given`} (${shown}): ` +
+            `${unread.length === 1 ? 'it names' : 'they name'} no document, source or packaging file docdrift reads (see "docs", "sources" and "ignore" in the config).`,
+        );
+      }
+    }
     let messages = result.messages;
     let suppressedCount = result.suppressed.length;
     if (widen) {

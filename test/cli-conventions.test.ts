@@ -121,6 +121,26 @@ describe('paths', () => {
     expect(r.stderr).toMatch(/no such file or directory: --fix|--fix is outside the project root/);
   });
 
+  it('a path that names no file the run reads is said in a note, not passed silently (#33 s23 sweep O6)', () => {
+    const dir = tmp();
+    cpSync(path.join(ROOT, 'fixtures/bad-input/_base'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docs/-o'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    writeFileSync(path.join(dir, 'notes.txt'), 'tool +sed=1\n');
+    const only = run(['--no-cache', '--format', 'json', '--', 'docs/-o'], { NO_COLOR: '1' }, dir);
+    expect(only.code).toBe(0);
+    expect((JSON.parse(only.stdout) as { notes: string[] }).notes).toContain(
+      'nothing was checked for the path given (docs/-o): it names no document, source or packaging file docdrift reads (see "docs", "sources" and "ignore" in the config).',
+    );
+    const mixed = run(['--no-cache', 'docs/reference.md', 'notes.txt', 'pyproject.toml', 'tool'], { NO_COLOR: '1' }, dir);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).toContain('nothing was checked for 1 of the 4 paths given (notes.txt): it names no document');
+    // Files and directories the run reads, the config file and the baseline get no such note.
+    writeFileSync(path.join(dir, 'docdrift.config.json'), '{}\n');
+    const read = run(['--no-cache', 'docs', 'tool/cli.py', 'docdrift.config.json', '.'], { NO_COLOR: '1' }, dir);
+    expect(read.code).toBe(0);
+    expect(read.stderr).not.toContain('nothing was checked');
+  });
+
   it('a glob selects the files it matches; a glob matching nothing is an error', () => {
     const all = JSON.parse(run(['--root', EXAMPLE, '--format', 'json']).stdout) as { results: Array<{ file: string }> };
     const r = run(['--root', EXAMPLE, '--format', 'json', 'fixtures/example-python/benchmarks/*/README.md']);

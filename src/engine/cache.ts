@@ -885,6 +885,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       notes: stored.notes,
       verdict: stored.verdict,
       commands: stored.commands,
+      inputs: inputFiles(discovered),
       stats: { ...stored.stats, timings: { discover: tDiscovered - t0, extract: 0, docs: 0, model: 0, rules: 0 }, typeScriptWorker: false, pythonWorker: false },
       cache: { status: 'hit', file, written, hashed, ms: hashMs },
     };

@@ -36,7 +36,7 @@ import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extra
 import { moduleNameForFile } from '../extract/python/module-name.js';
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
-import { discoverFiles, type DiscoveredFiles } from './discover.js';
+import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
@@ -179,6 +179,8 @@ export interface LintResult {
   /** Whether the run compared anything at all (see {@link RunVerdict}); the CLI exits 2 when it did not. */
   verdict: RunVerdict;
   model: Model;
+  /** Every file the run discovered as input (documents, sources, packaging, YAML, schemas, env files, programs), project-relative, sorted. */
+  inputs: string[];
   stats: LintStats;
 }
 
@@ -249,6 +251,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
+      inputs: discoveredInputs(files, { documents: true }),
       stats: {
         sources: code.sourceCount,
         docs: docs.docs.length,
