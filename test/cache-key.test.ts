@@ -88,6 +88,29 @@ describe('cacheKey (#33 item 14)', () => {
     expect(() => cacheKey(keyFile, root)).toThrow(/owned by another user \(uid 65534\)/);
   });
 
+  it('refuses to make a key in a directory every user may write (not sticky); a sticky or group-writable one is used (#33 s23 sweep O5)', () => {
+    const { keyFile, root } = scratch();
+    const dir = path.dirname(keyFile);
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    expect(() => cacheKey(keyFile, root)).toThrow(/writable by every user \(mode 0777\) and not sticky/);
+    expect(existsSync(keyFile)).toBe(false);
+    chmodSync(dir, 0o1777);
+    const key = cacheKey(keyFile, root);
+    rmSync(keyFile);
+    chmodSync(dir, 0o770);
+    expect(cacheKey(keyFile, root).equals(key)).toBe(false);
+  });
+
+  it.runIf(process.geteuid?.() === 0)('refuses to make a key in a directory another user owns (run as root)', () => {
+    const { keyFile, root } = scratch();
+    const dir = path.dirname(keyFile);
+    mkdirSync(dir, { recursive: true });
+    chownSync(dir, 65534, 65534);
+    expect(() => cacheKey(keyFile, root)).toThrow(/cache key directory .* is owned by another user \(uid 65534, mode \d{4}\)/);
+    expect(existsSync(keyFile)).toBe(false);
+  });
+
   it('a refused key turns the cache off for the run with one line; the findings are those of --no-cache', { timeout: 60_000 }, async () => {
     const { dir, keyFile, root } = scratch();
     cpSync(path.resolve(import.meta.dirname, '../fixtures/example-python'), root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });

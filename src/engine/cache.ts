@@ -392,6 +392,7 @@ export function cacheKey(keyFile: string, root: string): Buffer {
   const found = readKeyFile(keyFile);
   if (found instanceof Buffer) return found;
   mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+  keyDirectoryProblem(path.dirname(keyFile));
   const key = randomBytes(32);
   const temp = path.join(path.dirname(keyFile), `.${path.basename(keyFile)}.docdrift-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', 0o600);
@@ -428,6 +429,29 @@ export function cacheKey(keyFile: string, root: string): Buffer {
     } catch {
       // renamed into place, or never made
     }
+  }
+}
+
+/**
+ * Refuses to make a key in a directory another user controls: one owned by another user (root
+ * aside), or one every user may write unless its sticky bit keeps them from replacing files they
+ * do not own (`/tmp`); a group-writable directory is allowed (user private groups). There another user could swap the key file between its checks
+ * and its use (#33, s23 sweep O5); OpenSSH refuses such directories for its keys (`StrictModes`).
+ * POSIX only.
+ *
+ * @throws {Error} naming the directory, its owner and mode
+ */
+function keyDirectoryProblem(dir: string): void {
+  if (process.platform === 'win32') return;
+  const uid = process.geteuid?.();
+  if (uid === undefined) return;
+  const st = statSync(dir);
+  const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+  if (st.uid !== uid && st.uid !== 0) {
+    throw new Error(`the cache key directory ${dir} is owned by another user (uid ${st.uid}, mode ${mode}), who could replace its key; set XDG_CACHE_HOME to a directory of your own`);
+  }
+  if ((st.mode & 0o002) !== 0 && (st.mode & 0o1000) === 0) {
+    throw new Error(`the cache key directory ${dir} is writable by every user (mode ${mode}) and not sticky, so its key could be replaced; run chmod 700 ${dir}`);
   }
 }
 
