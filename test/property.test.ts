@@ -9,6 +9,7 @@ import { namesOf, normalizeParamName, readReferenceTable, defaultFromDescription
 import { tokenizeShell, type ShellSource } from '../src/docs/shell.js';
 import { createHeadingSlugger, findHeadingBySlug, slugOf } from '../src/docs/slug.js';
 import { compareDefault } from '../src/model/compare.js';
+import { cellValue } from '../src/fix/reference-edits.js';
 import { compareType, normaliseType } from '../src/model/type-compare.js';
 import type { CodeBlock, DocFile, DocTable, Invocation, SourceLocation } from '../src/model/types.js';
 
@@ -213,6 +214,24 @@ describe('table reader (src/docs/reference-table.ts)', () => {
         namesOf(s, []);
         namesOf(s, [s]);
         defaultFromDescription(s, [s]);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('cells --fix writes (src/fix/reference-edits.ts)', () => {
+  // Types and defaults as code gives them: words, brackets, quotes, every ASCII punctuation mark.
+  const value = fc
+    .array(fc.oneof(fc.constantFrom(...'abcXYZ019 _-*`\\|[]()<>&#;!~"\'.,:/@{}=+?$%^'.split('')), fc.constantFrom('Optional[int]', 'Literal["a"]', 'e\\f', '&amp;', '<div>', '](x)', '_x_', '**b**', 'http://e.com', 'www.e.com', 'a@b.co')), { minLength: 1, maxLength: 12 })
+    .map((parts) => parts.join('').trim())
+    .filter((v) => v !== '');
+  test('a type or default written into a table cell reads back as the same text (#33 s24 sweep D10)', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        const text = `# t\n\n| Parameter | Type |\n| --- | --- |\n| \`p\` | ${cellValue(v)} |\n`;
+        const table = parseDoc('a.md', text).doc.blocks.flatMap((b) => b.tables)[0];
+        expect(table?.rows[0]?.cells[1], JSON.stringify({ v, cell: cellValue(v) })).toBe(v);
       }),
       RUNS,
     );

@@ -31,8 +31,43 @@ export function cellText(text: string): string {
  * so such text is written as escaped plain text ({@link cellText}) instead.
  */
 export function cellCode(text: string): string {
-  if (/\\\|/.test(text) || /[\r\n]/.test(text)) return cellText(text);
+  if (/\\\|/.test(text) || /[\r\n]/.test(text)) return cellLiteral(text);
   return codeSpan(text).replace(/\|/g, '\\|');
+}
+
+/**
+ * What may start Markdown syntax inside a table cell's inline content, so that a value holding
+ * it may not read back as itself (CommonMark https://spec.commonmark.org/0.31.2/, GFM): a
+ * backslash (an escape before punctuation), a backtick (a code span), `*` or `~` (emphasis,
+ * GFM strikethrough), `_` at a word's edge (intraword `_` is never emphasis), `](` or `][` (an
+ * inline or full reference link), `<` before a letter, `/`, `!` or `?` (an autolink or raw
+ * HTML), `&` before a name or `#` (an entity), `://`, `www.` or `@` (GFM autolink literals, which
+ * take a backslash or pipe after them into the link). `Optional[int]` and `dict[str, int]` are plain.
+ */
+const INLINE_SYNTAX = /[\\`*~]|(?:^|[^\p{L}\p{N}])_|_(?:$|[^\p{L}\p{N}])|\]\(|\]\[|<[A-Za-z/!?]|&(?:[A-Za-z][A-Za-z0-9]*;|#)|:\/\/|www\.|@/iu;
+
+/**
+ * A value (a type, a default) for a GFM table cell so that it reads back as the same text: as
+ * plain text ({@link cellText}) when it holds no Markdown syntax, else as a code span
+ * ({@link cellCode}), whose content is literal. Was plain text always: `Literal["a", "e\\f"]`
+ * read back as `e\f` (a backslash escape), and the next run reported the row `--fix` wrote as
+ * a type mismatch (#33 s24 sweep D10).
+ */
+export function cellValue(text: string): string {
+  return INLINE_SYNTAX.test(text) ? cellCode(text) : cellText(text);
+}
+
+/**
+ * `text` as literal plain text in a GFM table cell, for what a code span cannot hold (a
+ * backslash right before a pipe, a line break): every ASCII punctuation character is
+ * backslash-escaped (CommonMark 2.4: any may be; escaping `:` `.` `@` also keeps GFM autolink
+ * literals from forming), `|` included, and line breaks are folded into one space.
+ */
+export function cellLiteral(text: string): string {
+  return text
+    .replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
 }
 
 /** The key a table is sorted by: the name lower-cased, leading dashes dropped. */
@@ -161,7 +196,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
     }
     return mark;
   };
-  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellText(value));
+  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellValue(value));
   // A type or default longer than a table cell can show (a `Union` of 8,000 `Literal`s wrote a
   // 142,921-character row, and the page then ran over its parse budget on every run: s23 sweep D9)
   // is left for the maintainer to write: the cell stays empty, the row is still added.
