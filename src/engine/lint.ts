@@ -156,6 +156,8 @@ export interface LintStats {
   typeScriptWorker: boolean;
   /** The Python CLI flags (and their files' scans) were extracted in a worker thread ({@link LintOptions.pythonWorker}). */
   pythonWorker: boolean;
+  /** CPU time the document worker spent parsing, in milliseconds (what the run's parse budget counts); absent where it cannot be read. */
+  parseCpuMs?: number;
 }
 
 /** The outcome of one run. */
@@ -258,6 +260,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
         typeScriptWorker: context.typeScript?.used ?? false,
         pythonWorker: context.pythonWorkerUsed ?? false,
+        ...(docParser.overruns ? { parseCpuMs: docParser.overruns().parseMs } : {}),
       },
     };
   } finally {
