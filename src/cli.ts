@@ -870,12 +870,15 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       );
       const c = result.cache;
       if (c.status !== 'off') {
-        io.stderr(`docdrift: cache ${c.status} (${c.file}; ${c.hashed} files hashed in ${c.ms.toFixed(0)} ms${c.pieces ? `; per-file cache ${c.pieces.hits} reused, ${c.pieces.misses} computed${c.pieces.note ? ` (${c.pieces.note})` : ''}` : ''}${c.written ? ', written' : ''}${c.note ? `; ${c.note}` : ''})\n`);
+        io.stderr(`${escapeLine(`docdrift: cache ${c.status} (${c.file}; ${c.hashed} files hashed in ${c.ms.toFixed(0)} ms${c.pieces ? `; per-file cache ${c.pieces.hits} reused, ${c.pieces.misses} computed${c.pieces.note ? ` (${c.pieces.note})` : ''}` : ''}${c.written ? ', written' : ''}${c.note ? `; ${c.note}` : ''})`)}\n`);
       }
       for (const cmd of result.commands) {
+        // Names come from the project (a console-script key may hold a line feed): one line each (s24 sweep D14).
         io.stderr(
-          `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || (cmd.paramsKnown ? '(CLI flags)' : '(parameters unknown)')}` +
-            ` [${cmd.params} params${cmd.coverage && cmd.coverage.parameters !== cmd.params ? ` (${cmd.coverage.parameters} to document: positional, hidden and ignored ones and second spellings are not)` : ''}, ${cmd.sections} reference sections]\n`,
+          `${escapeLine(
+            `  command ${[cmd.name, ...cmd.aliases].join(' / ')} → ${cmd.configClasses.join(', ') || (cmd.paramsKnown ? '(CLI flags)' : '(parameters unknown)')}` +
+              ` [${cmd.params} params${cmd.coverage && cmd.coverage.parameters !== cmd.params ? ` (${cmd.coverage.parameters} to document: positional, hidden and ignored ones and second spellings are not)` : ''}, ${cmd.sections} reference sections]`,
+          )}\n`,
         );
       }
     }
@@ -883,16 +886,16 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       // Reference inference (issue #29): what each candidate block was matched to, and why not.
       const considered = (result.model.inferences ?? []).filter((i) => i.command !== undefined || (i.shared ?? 0) > 0);
       for (const i of considered.slice(0, 50)) {
-        io.stderr(`  inferred ${i.file}:${i.line} "${i.heading}" → ${i.command ?? '(not assigned)'}: ${i.evidence}\n`);
+        io.stderr(`${escapeLine(`  inferred ${i.file}:${i.line} "${i.heading}" → ${i.command ?? '(not assigned)'}: ${i.evidence}`)}\n`);
       }
       if (considered.length > 50) io.stderr(`  … and ${considered.length - 50} more blocks considered by reference inference\n`);
     }
     for (const failure of result.failures) {
       const err = failure.error as Error;
-      io.stderr(`docdrift: internal error in rule ${failure.ruleId}: ${err?.message ?? String(err)}\n`);
+      io.stderr(`docdrift: internal error in rule ${failure.ruleId}: ${escapeLine(err?.message ?? String(err))}\n`);
       if (values.debug && err?.stack) io.stderr(`${err.stack}\n`);
     }
-    for (const problem of result.configProblems) io.stderr(`docdrift: ${problem}\n`);
+    for (const problem of result.configProblems) io.stderr(`docdrift: ${escapeLine(problem)}\n`);
     // Saying nothing when nothing was checked would read as "all clear" (src/engine/notes.ts).
     // --quiet silences them (JSON, SARIF and --summary keep them), except when they explain the
     // exit 2 of a run that checked nothing.
