@@ -405,7 +405,8 @@ function nonRegularKind(stat: { isFIFO(): boolean; isCharacterDevice(): boolean;
  */
 function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined, baselineFile: string): string | undefined {
   if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
-  if (path.resolve(baselineFile) === abs && existsSync(abs)) return 'the baseline file';
+  // Even before one exists: a report written there is read as the baseline by every later run (s24 sweep D11).
+  if (path.resolve(baselineFile) === abs) return existsSync(abs) ? 'the baseline file' : 'the path of the baseline file, which later runs would read';
   const rel = path.relative(root, abs);
   if (rel === '' || escapesRoot(rel) || !existsSync(abs) || statSync(abs).isDirectory()) return undefined;
   const file = rel.split(path.sep).join('/');
@@ -531,7 +532,9 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     io.stderr(`docdrift: ${error.message}\nRun \`docdrift --help\` for the options.\n`);
     return EXIT.error;
   }
-  const { values, positionals } = args;
+  const { positionals } = args;
+  // `-o -` is stdout, as `--summary -` is (it wrote a file named `-`: s24 sweep D16).
+  const values = args.values['output-file'] === '-' ? { ...args.values, 'output-file': undefined } : args.values;
   if (values.help) {
     io.stdout(HELP);
     return EXIT.ok;

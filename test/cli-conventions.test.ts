@@ -141,6 +141,21 @@ describe('paths', () => {
     expect(read.stderr).not.toContain('nothing was checked');
   });
 
+  it('-o - writes the report on stdout; -o onto the baseline path is refused even before a baseline exists (s24 sweep D16, D11)', () => {
+    const dir = tmp();
+    cpSync(path.join(ROOT, 'fixtures/bad-input/_base'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docs/reference.md'), readFileSync(path.join(dir, 'docs/reference.md'), 'utf8').replace('`0`', '`5`'));
+    const dash = run(['--no-cache', '--format', 'json', '-o', '-'], { NO_COLOR: '1' }, dir);
+    expect(dash.code).toBe(1);
+    expect((JSON.parse(dash.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(existsSync(path.join(dir, '-'))).toBe(false);
+    const onBaseline = run(['--no-cache', '-o', '.docdrift-baseline.json'], { NO_COLOR: '1' }, dir);
+    expect(onBaseline.code).toBe(2);
+    expect(onBaseline.stderr).toContain('the path of the baseline file, which later runs would read');
+    expect(existsSync(path.join(dir, '.docdrift-baseline.json'))).toBe(false);
+    expect(run(['--no-cache'], { NO_COLOR: '1' }, dir).code).toBe(1);
+  });
+
   it('a glob selects the files it matches; a glob matching nothing is an error', () => {
     const all = JSON.parse(run(['--root', EXAMPLE, '--format', 'json']).stdout) as { results: Array<{ file: string }> };
     const r = run(['--root', EXAMPLE, '--format', 'json', 'fixtures/example-python/benchmarks/*/README.md']);
