@@ -3,7 +3,7 @@
  * line-free identity and count, so that only new drift is reported. Format: docs/baseline.md.
  */
 import { escapesRoot } from '../shared/paths.js';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { visit } from 'jsonc-parser';
@@ -311,7 +311,15 @@ export function loadBaseline(request: BaselineRequest): LoadedBaseline {
     // (`.docdrift-baseline.json -> /etc/passwd` was read and its first line echoed in the JSON
     // error: sweep15 D8); a file outside named by its own path with --baseline is the user's choice.
     text = stripBom(escapesRoot(rel) ? readRegularFile(file, { maxBytes: MAX_BASELINE_BYTES }) : readProjectFile(request.root, file, { maxBytes: MAX_BASELINE_BYTES }));
+    // The baseline found in the root with more than one name (hard links) may be a file outside
+    // the project, whose keys an error would echo: refused as the config file is (s24 sweep D12).
+    // Git stores no hard links; one named with --baseline is the user's choice.
+    if (request.file === undefined) {
+      const links = statSync(file).nlink;
+      if (links > 1) throw new BaselineError(`the baseline ${shown} has ${links} names (hard links), so it may be a file outside the project; it is not read. Copy it rather than link it, or name it with --baseline.`);
+    }
   } catch (error) {
+    if (error instanceof BaselineError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && (request.write || request.file === undefined)) return { request, file, shown, inScope };
     // Rewritten whole, an oversized baseline need not be read (with paths, its other entries would be kept: it must).
