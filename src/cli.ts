@@ -17,7 +17,7 @@ import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, WriteError } from './engine/write.js';
-import { discoverFiles, SCHEMAS, YAML } from './engine/discover.js';
+import { DiscoveryLimitError, discoverFiles, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -926,6 +926,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     progress.stop();
     if (error instanceof WriteError) {
       io.stderr(`docdrift: ${error.message}\n`);
+      return EXIT.error;
+    }
+    if (error instanceof DiscoveryLimitError) {
+      io.stderr(`docdrift: ${escapeLine(error.message)}\n`);
       return EXIT.error;
     }
     if (error instanceof ParserLoadError) {

@@ -208,6 +208,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-underbudget-documents': (dir) => {
     for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${slowLists(10_000)}\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },
+  // #33 s24 sweep D8: 15,000 tiny pages of a table each that name the command (30 s: each page
+  // costs a few ms to parse, however short).
+  'many-tiny-pages': (dir) => {
+    const page = '# tool\n\n`tool +seed=1`\n\n| Parameter | Description |\n|---|---|\n| `seed` | s |\n| `name` | n |\n| `nme` | n |\n';
+    for (let j = 0; j < 100; j++) {
+      mkdirSync(path.join(dir, `docs/d${j}`), { recursive: true });
+      for (let i = 0; i < 150; i++) writeFileSync(path.join(dir, `docs/d${j}/n${i}.md`), page);
+    }
+  },
   // #33 s23 sweep O1: slow pages whose paths sort before the reference's spent the run's parse
   // bounds first, so the reference (a few hundred bytes) was skipped and the run exited 0.
   'budget-slow-pages-before-reference': (dir) => {

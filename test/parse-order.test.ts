@@ -56,9 +56,17 @@ describe('parseOrder', () => {
   };
   const textOf = (file: string): string | undefined => texts[file];
 
-  it('puts configured references first, then pages that look like references, then the rest; shorter first in each group', () => {
+  it('puts configured references first, then reference-like pages under a heading in inline code, then other reference-like pages, then the rest; shorter first in each group', () => {
     const order = parseOrder(Object.keys(texts), textOf, (file) => file === 'docs/e-configured.md');
-    expect(order).toEqual(['docs/e-configured.md', 'docs/d-options.md', 'docs/c-reference.md', 'docs/b-guide.md', 'docs/a-slow.md']);
+    expect(order).toEqual(['docs/e-configured.md', 'docs/c-reference.md', 'docs/d-options.md', 'docs/b-guide.md', 'docs/a-slow.md']);
+  });
+
+  it('puts a reference headed `tool` before many shorter pages of tables under plain headings (#33 s24 sweep D8)', () => {
+    const tiny: Record<string, string> = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`docs/d/n${i}.md`, '# tool\n\n| Parameter | Description |\n|---|---|\n| `seed` | s |\n']));
+    tiny['docs/reference.md'] = '# Reference\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n';
+    tiny['docs/rst.rst'] = 'Reference\n=========\n\n``tool``\n--------\n\n.. list-table::\n';
+    const order = parseOrder(Object.keys(tiny), (f) => tiny[f], () => false);
+    expect(order.slice(0, 2)).toEqual(['docs/rst.rst', 'docs/reference.md']);
   });
 
   it('keeps path order among pages of one group and length, puts unreadable pages last in their group, and does not change its input', () => {

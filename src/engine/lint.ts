@@ -967,6 +967,15 @@ export interface DocFacts {
   envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
 }
 
+/**
+ * Most documents one run parses (those that name a command, or match `reference` or
+ * `globalFiles`): 2,000, several times the most a real project in the corpus parses (NeMo Gym:
+ * 361 of 792). Each costs a few milliseconds however short it is, so 15,000 pages of a table each
+ * took 30 s (#33 s24 sweep D8). Pages past it, in parse order (src/engine/parse-order.ts), are not
+ * parsed, with one `parse-error` warning for all.
+ */
+export const MAX_PARSED_DOCUMENTS = 2000;
+
 /** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
 function sectionPatterns(config: DocdriftConfig): string[] {
   return [...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])];
@@ -1032,6 +1041,22 @@ export function parseDocs(
   // prefetchDocs sends them, so the run's parse bounds cut the slow tail (parse-order.ts); the
   // outcomes are then taken in path order, so output does not depend on it.
   const outcomes = new Map<string, ParseOutcome | undefined>();
+  // Past MAX_PARSED_DOCUMENTS, the first in parse order are read (cached or not, so that a cached
+  // run reads the same pages); the others get one warning, on the first of them.
+  if (wantedOf.size > MAX_PARSED_DOCUMENTS) {
+    const order = parseOrder([...wantedOf.keys()], (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f));
+    const left = order.slice(MAX_PARSED_DOCUMENTS).sort();
+    for (const file of left) {
+      wantedOf.delete(file);
+      unparsed.add(file);
+    }
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read${alsoNotRead(left.slice(1), 'documents')}: one run parses at most ${MAX_PARSED_DOCUMENTS.toLocaleString('en-US')} documents that name a command, and ${(wantedOf.size + left.length).toLocaleString('en-US')} do (likely references and short pages first); exclude generated or copied pages with "ignore"`,
+      location: { file: left[0]!, line: 1, column: 1 },
+    });
+  }
   const fresh = [...wantedOf].filter(([file, what]) => !docParser.isCached?.(file, what)).map(([file]) => file);
   for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
     outcomes.set(file, parsePage(docParser, pages, file, wantedOf.get(file)!));
@@ -1110,7 +1135,7 @@ export function prefetchDocs(
     }
   }
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
-  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
+  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f)).slice(0, MAX_PARSED_DOCUMENTS)) {
     const text = pages.text(file, true);
     if (text !== undefined) docParser.prefetch(file, text, toParse.get(file)!);
   }

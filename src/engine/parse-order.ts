@@ -19,6 +19,9 @@
  */
 const REFERENCE_LIKE = /^[ \t]*(?:\|?[ \t]*:?-+:?[ \t]*\||\.\. (?:list|csv)-table::|\+-{3,}\+|={3,}[ \t]+={3,}|(?:[-*+][ \t]+)?`{1,2}--?[A-Za-z])/m;
 
+/** A Markdown heading holding inline code (`` ### `tool` ``, `` ## `--seed` ``), as reference sections are headed; or an RST title over a line of `=`, `-` or `~` that holds inline code. */
+const CODE_HEADING = /^(?:#{1,6}[ \t][^\n]*`[^`\n]+`|[^\n]*``[^`\n]+``[^\n]*\n[=~-]{3,}[ \t]*$)/m;
+
 /** True when `text` looks like it may hold a reference table or list ({@link REFERENCE_LIKE}). */
 export function looksLikeReference(text: string): boolean {
   return REFERENCE_LIKE.test(text);
@@ -27,14 +30,17 @@ export function looksLikeReference(text: string): boolean {
 /**
  * `files` in the order to parse them: first those `isReference` accepts (the config's
  * `reference` and `globalFiles` patterns), then pages whose text looks like a reference
- * ({@link looksLikeReference}), then the rest; shorter texts first within each group, path order
+ * ({@link looksLikeReference}) under a heading holding inline code (`` ### `tool` ``: how
+ * reference sections are headed), then the other pages that look like one, then the rest;
+ * shorter texts first within each group, path order
  * among equals (the sort is stable). A file whose text is `undefined` (unreadable) keeps its
  * group's end. Returns a new array; `files` is not changed.
  */
 export function parseOrder(files: readonly string[], textOf: (file: string) => string | undefined, isReference: (file: string) => boolean): string[] {
   const keyed = files.map((file, index) => {
     const text = textOf(file);
-    const group = isReference(file) ? 0 : text !== undefined && looksLikeReference(text) ? 1 : 2;
+    const like = text !== undefined && looksLikeReference(text);
+    const group = isReference(file) ? 0 : like && CODE_HEADING.test(text) ? 1 : like ? 2 : 3;
     return { file, index, group, length: text?.length ?? Number.MAX_SAFE_INTEGER };
   });
   keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);
