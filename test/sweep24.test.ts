@@ -5,7 +5,7 @@
  * in test/property.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { linkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, projectBesideOutside, removeTempDirs } from './helpers.js';
@@ -44,5 +44,19 @@ describe('s24 sweep D14: --debug cannot be made to print a forged line', () => {
     expect(r.stderr).not.toMatch(/^::error::FORGED/m);
     expect(r.stderr).not.toContain('\u001b');
     expect(r.stderr).toMatch(/command .*\\n::error::FORGED/);
+  });
+});
+
+describe('s24 sweep D15: a root far larger than any project is refused with exit 2, not walked and read for minutes', () => {
+  it('more than 15,000 source files: one line naming the count and what to do', () => {
+    const { project } = sandbox();
+    for (let d = 0; d < 31; d++) {
+      mkdirSync(path.join(project, `lib/p${d}`), { recursive: true });
+      for (let i = 0; i < 500; i++) writeFileSync(path.join(project, `lib/p${d}/m${i}.py`), 'X = 1\n');
+    }
+    const r = run(project, []);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/the root .* holds 15,50\d source files, over the 15,000 one run reads; is it the project you meant\?/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

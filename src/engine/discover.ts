@@ -175,6 +175,7 @@ export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json
  * @param memo the lists an earlier run matched from its git listing (see {@link DiscoveryMemo}):
  *   reused when the listing, the expanded patterns and `memo.salt` are the same; this run's are
  *   left in `memo.next`
+ * @throws {DiscoveryLimitError} past {@link MAX_WALK_ENTRIES} entries to walk or {@link MAX_SOURCE_FILES} source files
  */
 export async function discoverFiles(
   root: string,
@@ -182,7 +183,28 @@ export async function discoverFiles(
   docs: string[],
   ignore: string[],
   strategy: DiscoveryStrategy = 'auto',
-  { lstats, listing, memo }: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo } = {},
+  options: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo } = {},
+): Promise<DiscoveredFiles> {
+  const found = await listFiles(root, sources, docs, ignore, strategy, options);
+  if (found.sources.length > MAX_SOURCE_FILES) throw new DiscoveryLimitError(root, `${found.sources.length.toLocaleString('en-US')} source files, over the ${MAX_SOURCE_FILES.toLocaleString('en-US')} one run reads`);
+  return found;
+}
+
+/**
+ * Most source files one run reads: 15,000, five times the most a project in the corpus has
+ * (datamodel-code-generator: ~2,900) and twice issue #15's synthetic large project (8,010). A
+ * tree of 21,000 Python files (`--root /usr`) took 205 s and 1.9 GB (#33 s24 sweep D15).
+ */
+export const MAX_SOURCE_FILES = 15_000;
+
+/** {@link discoverFiles} without its bound on source files. */
+async function listFiles(
+  root: string,
+  sources: string[],
+  docs: string[],
+  ignore: string[],
+  strategy: DiscoveryStrategy,
+  { lstats, listing, memo }: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo },
 ): Promise<DiscoveredFiles> {
   const ignored = [...ALWAYS_IGNORED_GLOBS, ...ignore];
   // The user's `sources` wins over the built-in skips: a pattern naming `build` reads it.
@@ -319,12 +341,13 @@ export async function discoverFiles(
  */
 export const MAX_WALK_ENTRIES = 300_000;
 
-/** Thrown when a root holds more than {@link MAX_WALK_ENTRIES} entries to walk: the CLI exits 2 with its message. */
+/** Thrown when a root holds more than {@link MAX_WALK_ENTRIES} entries to walk, or more than {@link MAX_SOURCE_FILES} sources: the CLI exits 2 with its message. */
 export class DiscoveryLimitError extends Error {
-  constructor(root: string) {
+  /** `what`: what the root holds past a limit (default: past {@link MAX_WALK_ENTRIES} entries to walk). */
+  constructor(root: string, what = `more than ${MAX_WALK_ENTRIES.toLocaleString('en-US')} files and folders to walk (not ignored)`) {
     super(
-      `the root ${root} holds more than ${MAX_WALK_ENTRIES.toLocaleString('en-US')} files and folders to walk (not ignored); is it the project you meant? ` +
-        'Name the project folder with --root, or exclude large folders with "ignore" (`data/**`) or a .gitignore.',
+      `the root ${root} holds ${what}; is it the project you meant? ` +
+        'Name the project folder with --root, narrow "sources", or exclude large folders with "ignore" (`data/**`) or a .gitignore.',
     );
     this.name = 'DiscoveryLimitError';
   }
