@@ -229,7 +229,7 @@ export function lookalikeConfigWarnings(root: string): string[] {
     const toml = ext === 'toml' ? ' (TOML is not read: write it as YAML or JSON)' : '';
     warnings.push(`${name} looks like a docdrift config but is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Rename it to ${rc}.${format}${toml}.`);
   }
-  if (names.includes('pyproject.toml') && /^\s*\[tool\.docdrift(?:\.[^\]]*)?\]/m.test(readSourceQuietly(root, 'pyproject.toml'))) {
+  if (names.includes('pyproject.toml') && /^[ \t]*\[tool\.docdrift(?:\.[^\]]*)?\]/m.test(readSourceQuietly(root, 'pyproject.toml'))) {
     warnings.push(`pyproject.toml has a [tool.docdrift] table, which is not read: the supported files are ${SUPPORTED_FILES_TEXT}. Move it to docdrift.config.yaml.`);
   }
   return warnings;

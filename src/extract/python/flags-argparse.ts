@@ -415,8 +415,11 @@ class ArgparseState {
     const text = module.root.text;
     // Code in a string, or the module reached as an object (`globals()["G"] = …`,
     // `setattr(sys.modules[__name__], …)`, the module importing itself): anything may change.
+    // `^[ \t]*`, not `^\s*`: from every line start `\s*` ran over all the blank lines below, so a
+    // module whose long comment runs are blanked (flattenCommentRuns) cost O(lines²): 10,000
+    // lines, 35 s (the python-comment-run bad-input case).
     const stem = /([A-Za-z_]\w*)\.pyi?$/.exec(module.info.file)?.[1];
-    const selfImport = stem !== undefined && stem !== '__init__' && new RegExp(`^\\s*(?:import\\s+(?:[\\w.]+\\.)?${stem}\\b|from\\s+[\\w.]+\\s+import\\s+(?:.*,\\s*)?${stem}\\b)`, 'm').test(text);
+    const selfImport = stem !== undefined && stem !== '__init__' && new RegExp(`^[ \\t]*(?:import\\s+(?:[\\w.]+\\.)?${stem}\\b|from\\s+[\\w.]+\\s+import\\s+(?:.*,\\s*)?${stem}\\b)`, 'm').test(text);
     let all = /\b(?:exec|eval)\s*\(|\bglobals\s*\(\s*\)|\bvars\s*\(\s*\)|\bsys\.modules\b|\bsetattr\s*\(/.test(text) || selfImport;
     const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(rhs.childForFieldName('function')?.text ?? '')));
     if (all || containers.length === 0) return { names, all };

@@ -21,7 +21,7 @@ const MAIN_GUARD_RE = /^if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\
 const TOP_LEVEL_PARSE_RE = /^(?:[A-Za-z_][\w, ]*=[ \t]*)?[A-Za-z_][\w.]*(?:\.parse_(?:known_)?args|docopt|Fire)\(/m;
 /** The libraries whose import changes which global parameters apply (see `effectiveGlobalParameters` in src/engine/lint.ts). */
 const CONFIG_LIBRARIES = ['hydra', 'omegaconf', 'draccus'] as const;
-const LIBRARY_IMPORT = new Map(CONFIG_LIBRARIES.map((lib) => [lib, new RegExp(`^\\s*(?:from|import)\\s+${lib}\\b`, 'm')]));
+const LIBRARY_IMPORT = new Map(CONFIG_LIBRARIES.map((lib) => [lib, new RegExp(`^[ \\t]*(?:from|import)\\s+${lib}\\b`, 'm')]));
 
 /** What {@link pythonTextFacts} found in one file's text. Plain data (stored in the per-file cache). */
 export interface PythonTextFacts {
