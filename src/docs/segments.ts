@@ -38,6 +38,7 @@ import type { Root, RootContent, Table } from 'mdast';
 import { fencedLineTracker } from './fences.js';
 import { lineIndexAt } from './position.js';
 import { pieceStarted } from './progress.js';
+import { simpleTableRows } from './table-rows.js';
 import { lineStarts } from '../shared/strings.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
@@ -372,11 +373,22 @@ function twoLines(text: string, offset: number): string {
  * or front matter left open parses the whole
  * text at once.
  *
+ * Table-row fast path (issues #33, #35): a piece that continues a table is first read line by
+ * line by `simpleTableRows` (src/docs/table-rows.ts), which builds the nodes of simple rows
+ * (plain text and code spans between `|`s) as micromark would, without it. At the first line that
+ * is not a simple row, the rest of the piece goes to `parse` after the header and delimiter rows
+ * as above; when that line does not go on with the table (a blank line, a heading, another
+ * block), the parse gives the header row alone, which is dropped, and the table ends with the
+ * rows built. A 500 KB table of 30,000 such rows then costs one parsed piece, not sixty.
+ *
  * @param options.pieceLength piece length (tests use short pieces to make many cuts).
+ * @param options.fastRows use the table-row fast path (default {@link fastTableRows}`.enabled`,
+ *   true; tests turn it off to compare the trees).
  * @throws what `parse` throws.
  */
-export function parseInPieces(text: string, parse: (text: string) => Root, options: { pieceLength?: number; minLength?: number } = {}): Root {
+export function parseInPieces(text: string, parse: (text: string) => Root, options: { pieceLength?: number; minLength?: number; fastRows?: boolean } = {}): Root {
   const pieceLength = options.pieceLength ?? PIECE_LENGTH;
+  const fastRows = options.fastRows ?? fastTableRows.enabled;
   if (text.length < (options.minLength ?? PIECED_MIN_LENGTH)) return parse(text);
   const starts = lineStarts(text);
   // Link reference definitions apply document-wide: each piece is parsed with the page's
@@ -396,6 +408,26 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
     while (k < cuts.length && cuts[k]!.offset < from + pieceLength) k++;
     const cut = k < cuts.length ? cuts[k]! : undefined;
     const to = cut ? cut.offset : text.length;
+    /** Rows of the carried table built by the fast path in this piece (then the table may end before the rest of the piece). */
+    let fast = 0;
+    if (carry && fastRows) {
+      // A piece of work of its own for the parse budgets (src/docs/progress.ts), as a parsed piece is.
+      pieceStarted(to - from);
+      const read = simpleTableRows(text, from, to, starts, lineAt(starts, from) - 1);
+      fast = read.rows.length;
+      if (fast > 0) {
+        carry.table.children.push(...read.rows);
+        carry.table.position!.end = { ...read.rows.at(-1)!.position!.end };
+        from = read.next;
+      }
+    }
+    if (from === to) {
+      // Every line of the piece was a simple row: no parse. A row cut keeps the table carried on;
+      // a heading cut ends it (the heading line closes it, as in a whole parse).
+      if (cut?.kind !== 'row') carry = undefined;
+      k++;
+      continue;
+    }
     const prefix = carry?.prefix ?? '';
     const pieceText = prefix + text.slice(from, to);
     const tree = parse(definitions === '' ? pieceText : `${pieceText}\n\n${definitions}`);
@@ -412,7 +444,13 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
       const first = kids[0];
       if (carry) {
         const rows = first?.type === 'table' ? first.children : [];
-        if (first?.position?.start.offset !== 0 || rows.length < 2 || rows[1]!.position?.start.offset !== prefix.length) return parse(text);
+        if (fast > 0 && rows.length === 1 && first!.position?.start.offset === 0 && (first!.position.end.offset ?? Infinity) < prefix.length) {
+          // The line after the fast rows does not go on with the table (a blank line, another
+          // block): it ended with them. The rest of the piece parsed after the header alone reads
+          // as after the whole table (a row is read from its own line and the header only).
+          kids.shift();
+          carry = undefined;
+        } else if (first?.position?.start.offset !== 0 || rows.length < 2 || rows[1]!.position?.start.offset !== prefix.length) return parse(text);
       } else if (first?.type !== 'heading' || first.position?.start.offset !== 0) {
         return parse(text);
       }
@@ -445,6 +483,13 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
   if (definitions !== '' && placed.size !== definitions.split('\n').length) return parse(text);
   return rootOf(nodes, text, starts);
 }
+
+/**
+ * The switch of the table-row fast path of {@link parseInPieces} (`simpleTableRows`,
+ * src/docs/table-rows.ts): on unless a test turns it off to compare its trees with the real
+ * parser's. `parseInPieces`' `fastRows` option overrides it for one call.
+ */
+export const fastTableRows = { enabled: true };
 
 /**
  * The link reference definitions of a page as lines to append to each piece, or `undefined` when
