@@ -125,7 +125,7 @@ export function pieceTimeBudgetMs(length: number): number {
 
 /**
  * CPU-time budget for one document, in milliseconds: 2 s plus 16 s per MiB of text (UTF-16
- * code units), so at most 18 s for the largest document read (1 MiB, src/docs/limits.ts).
+ * code units), at most {@link DOC_MAX_MS} (6 s; 18 s for the largest document read before).
  * Superlinear pieces are stopped by {@link pieceTimeBudgetMs} long before, and a page of many
  * slow pieces, each under its own budget, by {@link DOC_MAX_MS_PER_KIB}; this bounds the rest.
  * Real pages parse at 4-10 s of CPU per MiB on an idle 2-core machine, readers included (a
@@ -136,8 +136,19 @@ export function pieceTimeBudgetMs(length: number): number {
  * {@link WALL_FACTOR} times the budget in wall-clock time applies.
  */
 export function docTimeBudgetMs(length: number): number {
-  return 2000 + Math.ceil((16_000 * length) / (1024 * 1024));
+  return Math.min(DOC_MAX_MS, 2000 + Math.ceil((16_000 * length) / (1024 * 1024)));
 }
+
+/**
+ * Most CPU time one document may cost, in milliseconds, whatever its length: 6 s. Without it a
+ * page near the 1 MiB size limit had up to 18 s (2 s plus 16 s per MiB), and one such page
+ * parsing at a real table's rate or a little slower (a 977 KB table of 100,000 rows, 792 KB of
+ * setext headings, 977 KB of nested list markers) ran 16-32 s (#33 s24 sweep D1-D4), over the
+ * 10 s a run may take. Real pages parse at 4-10 s of CPU per MiB, so a page over about 600 KB
+ * that is all table may now be skipped with its `parse-error` warning; prose and code of 1 MiB
+ * still parse (3.7 s per MiB).
+ */
+export const DOC_MAX_MS = 6000;
 
 /**
  * Most CPU time a document may cost per KiB of the text its parser has reached (the pieces
@@ -191,12 +202,13 @@ export const RUN_LARGE_DOCUMENTS_LENGTH = 1024 * 1024;
 
 /**
  * CPU time, in milliseconds, that documents running over their budget may cost one run: once
- * their budgets add up to this (two documents of about 100 KB: 2.4 s each), every later document
+ * their budgets add up to this (one document of about 100 KB: 3.5 s), every later document
  * has the shorter {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead
- * of 2.4 s (#33 D7: ten pages of `*_` took 145 s on a loaded machine; 6 s until the fresh sweep's
- * 10 s bound for a whole run, #33 fresh sweep D1).
+ * of 3.5 s (#33 D7: ten pages of `*_` took 145 s on a loaded machine; 6 s until the fresh sweep's
+ * 10 s bound for a whole run, #33 fresh sweep D1; 4 s until thirty 98 KB pages of nested lists
+ * took 12-18 s, two of them at the full budget, s24 sweep D5).
  */
-export const RUN_OVERRUN_BUDGET_MS = 4000;
+export const RUN_OVERRUN_BUDGET_MS = 2500;
 
 /**
  * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
@@ -537,7 +549,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         const over = `parsing it took more than ${(budget / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time`;
         const per = strict
           ? `the shorter budget per document once documents over budget have cost the run ${RUN_OVERRUN_BUDGET_MS / 1000} s`
-          : 'the budget per document';
+          : `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`;
         const victim = request ?? { file, text };
         const charge = (ms = budget): void => {
           overran.ms += ms;
@@ -552,7 +564,11 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         if (progress.cpu !== undefined) {
           const cpu = threadCpuMs(tid);
           if (cpu === undefined && Atomics.load(current.flag, 0) === answered) {
-            // The thread is gone without an answer: V8 stopped it at the heap limit.
+            // The thread is gone without an answer: V8 stopped it at the heap limit. What it
+            // spent is charged as an overrun, so the run-wide budget leaves it out like the
+            // others' (s24 sweep D1: a 977 KB table died of memory after 4.5 s, and the run's
+            // budget, spent by it, then skipped the README).
+            charge(Math.max(0, (current.lastCpu ?? progress.cpu) - progress.cpu));
             culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `parsing it needed more than ${WORKER_HEAP_MB} MB of memory, the budget per document`) };
             break;
           }
