@@ -1,6 +1,7 @@
 /** Scoping a run's messages to the paths given on the command line. */
 import path from 'node:path';
 import type { DriftMessage } from '../model/rule.js';
+import { lowerBound } from '../shared/ranges.js';
 
 /** An absolute or root-relative path as a project-relative POSIX path (`''` for the root itself). */
 export function toProjectPath(root: string, file: string): string {
@@ -35,14 +36,8 @@ export function unreadPaths(root: string, paths: readonly string[], inputs: read
     if (dir === '') return sorted.length > 0;
     const prefix = `${dir}/`;
     // The first input at or after `prefix` in sort order starts with it if any does.
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+    const at = lowerBound(sorted, prefix);
+    return at < sorted.length && sorted[at]!.startsWith(prefix);
   };
   const out = new Set<string>();
   for (const abs of paths) {

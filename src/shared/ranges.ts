@@ -1,10 +1,10 @@
 /** Range queries over sorted line numbers, so per-section checks stay O(log n) instead of scanning every heading or row (#33 D3). */
 
 /**
- * Index of the first element of `sorted` (ascending numbers) that is `>= value`; `sorted.length`
- * when none is. O(log n); never throws.
+ * Index of the first element of `sorted` (ascending numbers, or strings in code-unit order) that
+ * is `>= value`; `sorted.length` when none is. O(log n); never throws.
  */
-export function lowerBound(sorted: readonly number[], value: number): number {
+export function lowerBound<T extends number | string>(sorted: readonly T[], value: T): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
