@@ -291,11 +291,16 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
     }
   });
 
-  it('a baseline or JSON Schema hard-linked to a file outside: the JSON error says where, and quotes none of it (s23 sweep D6)', () => {
+  it('a baseline or JSON Schema hard-linked to a file outside: refused (the baseline, s24 sweep D12) or a JSON error that says where and quotes none of it (s23 sweep D6)', () => {
     const { project, outside } = sandbox();
     writeFileSync(path.join(outside, 'secret'), 'TOPSECRET-hunter2 line\n');
     linkSync(path.join(outside, 'secret'), path.join(project, '.docdrift-baseline.json'));
     let r = spawnSync(process.execPath, [BIN, '--no-cache'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('the baseline .docdrift-baseline.json has 2 names (hard links)');
+    expect(r.stderr + r.stdout).not.toContain('TOPSECRET');
+    // Named with --baseline it is read: the JSON error quotes none of it.
+    r = spawnSync(process.execPath, [BIN, '--no-cache', '--baseline', '.docdrift-baseline.json'], { cwd: project, encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('.docdrift-baseline.json:1:1: the baseline is not valid JSON (an unexpected character)');
     expect(r.stderr + r.stdout).not.toContain('TOPSECRET');
