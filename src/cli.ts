@@ -622,11 +622,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     return EXIT.error;
   }
 
+  // The baseline in effect: reports may not overwrite it, and a path argument naming it is read.
+  const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
     if (file === undefined || (flag === 'summary' && values.summary === '-')) continue;
     const abs = path.resolve(io.cwd, file);
-    const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
     const what = inputOverwritten(abs, root, config, configFile, baselineFile);
     if (what) {
       io.stderr(`docdrift: --${flag} ${escapeLine(file)} is ${escapeLine(what)}; the report would replace it. Write the report to another file.\n`);
@@ -780,7 +781,6 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     // A path argument that names no file the run read can have no finding: said once, so a run
     // given only such paths is no silent pass (#33, s23 sweep O6), as ESLint warns of an ignored file.
     if (files.length > 0) {
-      const baselineFile = values.baseline === undefined ? path.join(root, DEFAULT_BASELINE_FILE) : path.resolve(io.cwd, values.baseline as string);
       const unread = unreadPaths(root, files, result.inputs, [...(configFile ? [configFile] : []), baselineFile]);
       if (unread.length > 0) {
         const shown = unread.slice(0, 5).join(', ') + (unread.length > 5 ? `, and ${unread.length - 5} more` : '');
