@@ -3,7 +3,8 @@
 // dist/cli/: `docdrift.js` (the `bin` of package.json), `index.js` (the Node.js API, package.json
 // `exports`), `parse-worker.js` (the document worker, which src/docs/bounded-parse.ts starts as
 // `./parse-worker.js` next to itself),
-// `typescript-worker.js` (started the same way by src/engine/typescript-facts.ts) and the
+// `typescript-worker.js` (started the same way by src/engine/typescript-facts.ts), `python-worker.js`
+// (src/engine/python-flags.ts), `checker-worker.js` (the type checker's, src/extract/typescript/checked.ts) and the
 // chunks they share or load lazily (`import()` at a call site becomes a chunk loaded on demand).
 // Loading one bundle costs a fraction of resolving and linking ~300 separate ESM files.
 //
@@ -31,6 +32,7 @@ export default defineConfig({
     'parse-worker': 'dist/src/docs/parse-worker.js',
     'typescript-worker': 'dist/src/engine/typescript-worker.js',
     'python-worker': 'dist/src/engine/python-worker.js',
+    'checker-worker': 'dist/src/extract/typescript/checker-worker.js',
   },
   platform: 'node',
   external: [

@@ -408,6 +408,21 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram.option('--port <n>', 'Port.');\nprogram.parse();\n`);
     writeFileSync(path.join(dir, 'docs/tsapp.md'), '# tsapp\n\n### `tsapp`\n\n| Option | Description |\n| --- | --- |\n| `--port` | Port. |\n');
   },
+  // #33 sweep s24 D6/D7 kind (session 25): types that make the type checker slow or memory-hungry.
+  'ts-checker-permutations': (dir) => {
+    tsCheckerProject(dir, "type Perm<U, T = U> = [U] extends [never] ? [] : T extends T ? [T, ...Perm<Exclude<U, T>>] : never;\ntype P = Perm<'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i'>;\nexport type Config = { [K in P[number] as `${K}x`]: P };\n");
+  },
+  'ts-checker-recursive-tuples': (dir) => {
+    tsCheckerProject(dir, 'type Tup<N extends number, A extends unknown[] = []> = A["length"] extends N ? A : Tup<N, [...A, A["length"]]>;\ntype Keys = `k${Tup<999>[number]}`;\nexport type Config = { [P in Keys]: Tup<999> };\n');
+  },
+  'ts-checker-huge-union': (dir) => {
+    const letters = 'abcdefghi'.split('').map((c) => `\`${c}\${D}\${D}\${D}\${D}\``).join(' | ');
+    tsCheckerProject(dir, `type D = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';\ntype K = ${letters};\nexport type Config = { [P in K]?: string };\n`);
+  },
+  'ts-checker-many-aliases': (dir) => {
+    const aliases = Array.from({ length: 300 }, (_, i) => `type D${i} = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9'; export type C${i} = { [P in \`\${D${i}}\${D${i}}\${D${i}}\` | \`x\${D${i}}\${D${i}}\${D${i}}\`]?: string };`);
+    tsCheckerProject(dir, aliases.join('\n') + '\n');
+  },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');
@@ -567,3 +582,12 @@ describe('bad-input corpus', () => {
     });
   }
 });
+
+/** A commander project (`tsapp --port`, documented) whose src/types.ts holds `types`: the type checker's hostile cases. */
+function tsCheckerProject(dir: string, types: string): void {
+  mkdirSync(path.join(dir, 'src'), { recursive: true });
+  mkdirSync(path.join(dir, 'docs'), { recursive: true });
+  writeFileSync(path.join(dir, 'src/types.ts'), types);
+  writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nprogram.option('--port <n>', 'Port.');\nprogram.parse();\n`);
+  writeFileSync(path.join(dir, 'docs/tsapp.md'), '# tsapp\n\n### `tsapp`\n\n| Option | Description |\n| --- | --- |\n| `--port` | Port. |\n');
+}

@@ -1,7 +1,8 @@
 /** The type checker's reading of alias types (src/extract/typescript/checked.ts): bounded on conditional types nested in `true` branches (#33 sweep s23 D2). */
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
-import { capConditionalNesting, MAX_CONDITIONAL_NESTING } from '../src/extract/typescript/checked.js';
+import { capConditionalNesting, MAX_CONDITIONAL_NESTING, nameNodeAt } from '../src/extract/typescript/checked.js';
+import { MAX_CHECKED_PROPERTIES } from '../src/extract/typescript/checker-core.js';
 import { extractTypeScript } from '../src/extract/typescript/index.js';
 
 /** `export type <name> = string extends string ? …(n times) <inner> : never…`. */
@@ -62,3 +63,38 @@ describe('extractTypeScript on deeply nested conditional type aliases', () => {
     expect(result.diagnostics[0]?.message).toContain('(1 type so cut)');
   });
 });
+
+describe('nameNodeAt', () => {
+  it('finds the name node of a span the checker thread sent, and nothing for a span no name has', () => {
+    const text = 'export interface A {\n  /** The seed. */\n  seed: number;\n  "max-warnings"?: string;\n}\n';
+    const sf = parse(text);
+    const seed = nameNodeAt(sf, text.indexOf('seed:'), text.indexOf('seed:') + 4);
+    expect(seed && ts.isIdentifier(seed) ? seed.text : undefined).toBe('seed');
+    // The property's JSDoc is reached from the node's parent, as the extractor reads it.
+    expect(seed?.parent && ts.isPropertySignature(seed.parent)).toBe(true);
+    const quoted = nameNodeAt(sf, text.indexOf('"max'), text.indexOf('"max') + '"max-warnings"'.length);
+    expect(quoted && ts.isStringLiteral(quoted) ? quoted.text : undefined).toBe('max-warnings');
+    expect(nameNodeAt(sf, text.indexOf('number'), text.indexOf('number') + 3)).toBeUndefined();
+    expect(nameNodeAt(sf, text.length + 5, text.length + 9)).toBeUndefined();
+  });
+});
+
+// #33 sweep s24 D6 kind: a mapped type over a large template-literal union made every key a parameter.
+describe('extractTypeScript on an alias with more properties than a config type may have', () => {
+  it('reads it by its syntax with one warning, and still reads a small mapped type with the checker', async () => {
+    const digits = "type D = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';\n";
+    const text = digits + 'export type Wide = { [P in `k${D}${D}${D}${D}`]?: string };\nexport type Small = { [P in `p${D}`]: number };\n';
+    const result = await extractTypeScript([{ file: 'src/types.ts', text }]);
+    expect(result.classes.find((c) => c.name === 'Wide')).toBeUndefined();
+    expect(result.classes.find((c) => c.name === 'Small')?.fields.map((f) => f.name)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9']);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        location: { file: 'src/types.ts', line: 2, column: 13 },
+        message: expect.stringContaining(`type \`Wide\` has 10000 properties as the type checker reads it, more than the ${MAX_CHECKED_PROPERTIES}`),
+      }),
+    ]);
+  });
+});
+

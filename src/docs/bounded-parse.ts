@@ -23,9 +23,9 @@
  * are parsed in the calling thread, without a budget (the built CLI, which the bad-input corpus
  * runs, always has one).
  */
-import { readFileSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
+import { threadCpuMs } from '../shared/thread-cpu.js';
 import { documentOverLimits } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
 import type { MarkdownSegment } from './segments.js';
@@ -274,24 +274,6 @@ export function workerYoungGenerationMb(files: number | undefined): number {
  * rather than busy, and is the only deadline where the thread's CPU time cannot be read.
  */
 export const WALL_FACTOR = 6;
-
-/** Clock ticks per second of `/proc` CPU times (`sysconf(_SC_CLK_TCK)`, 100 on Linux). */
-const CLOCK_TICKS = 100;
-
-/**
- * CPU time (user + system) of thread `tid` of this process, in milliseconds; undefined when it
- * cannot be read (no `/proc`, or the thread has ended).
- */
-function threadCpuMs(tid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // Fields after the command name in parentheses: state is field 3; utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
 
 /** How long the main thread waits for a fresh worker to load the parsers before its first document's budget starts. */
 const WORKER_START_MS = 60_000;

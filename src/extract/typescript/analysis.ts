@@ -274,7 +274,8 @@ export class Analysis implements ConfigAnalysis {
 
   /** The shape of alias `node` as the type checker gives it, or `undefined` when it gives none (see {@link AliasChecker.properties}). */
   private checkedShape(module: ModuleInfo, node: ts.TypeAliasDeclaration, owner: Owner): Shape | undefined {
-    const properties = this.checker?.properties(module.file, node.name.text);
+    const start = module.sf.getLineAndCharacterOfPosition(node.name.getStart(module.sf));
+    const properties = this.checker?.properties(module.file, node.name.text, { line: start.line + 1, column: start.character + 1 });
     if (!properties) return undefined;
     const fields = new Map<string, ParamSpec>();
     for (const p of properties) {

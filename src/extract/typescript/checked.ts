@@ -24,9 +24,24 @@
  * took 3 s, 18 deep 75 s; #33 sweep s23 D2). The checker's copy of each file has every conditional
  * type past {@link MAX_CONDITIONAL_NESTING} such levels replaced by `any` ({@link capConditionalNesting}),
  * and one `parse-error` warning per file says so ({@link AliasChecker.notes}).
+ *
+ * Other types make the checker build unions of millions of members or recurse until it runs out
+ * of memory (the permutations of 9 string literals: 107 s and 4.4 GB, then V8 aborted the process;
+ * #33 sweep s24 D6/D7), and no scan of the text can tell them all. So the checker runs in a worker
+ * thread of its own (checker-worker.ts) with a V8 heap limit ({@link CHECKER_HEAP_MB}), and the
+ * thread that reads the aliases waits for each answer synchronously (`Atomics.wait`, then
+ * `receiveMessageOnPort`, as the document parser does), under a budget of CPU time for the whole
+ * run ({@link CHECKER_BUDGET_MS}, its start-up included). An alias that runs past the budget or the
+ * heap limit ends the worker: it and every later alias are read by their syntax, and one
+ * `parse-error` warning at that alias says so. Where no compiled worker exists (running from
+ * TypeScript source, as vitest does) the checker runs in the calling thread, and the budget is
+ * checked only between aliases.
  */
-import { Project, ts } from 'ts-morph';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { ts } from 'ts-morph';
 import type { InputDiagnostic } from '../../model/types.js';
+import { threadCpuMs } from '../../shared/thread-cpu.js';
+import { checkerProject, MAX_CHECKED_PROPERTIES, readAliasProperties, type WireAnswer } from './checker-core.js';
 import type { ModuleInfo } from './scan.js';
 
 /** Most aliases one run reads with the checker. */
@@ -83,6 +98,28 @@ export function capConditionalNesting(sf: ts.SourceFile, max: number = MAX_CONDI
   return { text: out, cuts: spans.length, first: { line: line + 1, column: character + 1 } };
 }
 
+/** CPU time, in milliseconds, the type checker may cost one run: its start-up (~0.5 s), TypeScript's standard library (~0.75 s) and every alias it reads (16 aliases of vite's sources: 1.5 s in all). */
+export const CHECKER_BUDGET_MS = 4000;
+
+/** The checker worker's V8 old-space limit in MB (real projects' aliases need a few tens). */
+export const CHECKER_HEAP_MB = 128;
+
+/** The wall-clock deadline is this many times the CPU budget: it stops a worker that is starved rather than busy, and is the only one where the thread's CPU time cannot be read. */
+const WALL_FACTOR = 6;
+
+/** A request to the checker worker: the properties of alias `name` in `file`. */
+export interface CheckerRequest {
+  id: number;
+  file: string;
+  name: string;
+}
+
+/** The checker worker's answer to request `id`: the checker's answer, or the message of what it threw. */
+export type CheckerResponse = { id: number; answer: WireAnswer } | { id: number; error: string };
+
+/** `true` when this module is the compiled JavaScript, next to which checker-worker.js exists. */
+const COMPILED = import.meta.url.endsWith('.js');
+
 /** One property of a checked alias's type. */
 export interface CheckedProperty {
   /** The property's name as TypeScript gives it (after key remapping). */
@@ -93,102 +130,232 @@ export interface CheckedProperty {
   type: string;
   /** True when its type is an object type (not a primitive, literal, array, tuple or function): sub-keys are open. */
   objectType: boolean;
-  /** Where the property is declared, when in a project file: its name node in the checker's own parse of that file. */
+  /** Where the property is declared, when in a project file: its name node in that file's syntax tree (the extractors' own parse). */
   declaration?: { file: string; sf: ts.SourceFile; node: ts.Node };
+}
+
+/** Where an alias is declared, 1-based. */
+export interface AliasPosition {
+  line: number;
+  column: number;
+}
+
+/** The live checker worker. */
+interface Live {
+  worker: Worker;
+  port: MessagePort;
+  /** [0] last answered request id, [1] the worker's thread id, [2] 1 loaded / -1 failed. */
+  flag: Int32Array;
+  /** When it was started (ms since the epoch): the wall-clock deadline counts from here. */
+  started: number;
+}
+
+/** Why the checker stopped reading aliases, and at which one. */
+interface Stop {
+  reason: 'time' | 'memory';
+  file: string;
+  name: string;
+  at: AliasPosition;
+  /** Aliases that needed the checker after it stopped (read by their syntax). */
+  later: number;
 }
 
 /** Reads alias types with the checker; see the module comment. One per extraction run. */
 export class AliasChecker {
-  private project: Project | undefined;
+  private live: Live | undefined;
+  /** In-thread checker (no compiled worker). */
+  private local: ReturnType<typeof checkerProject> | undefined;
   private broken = false;
   private used = 0;
+  private nextId = 1;
+  /** CPU time the in-thread checker has cost (ms), where there is no worker. */
+  private localMs = 0;
+  private stop: Stop | undefined;
+  private readonly tooMany: Array<{ file: string; name: string; at: AliasPosition; count: number }> = [];
   private readonly capped: Array<{ file: string; cuts: number; first: { line: number; column: number } }> = [];
 
   /** @param modules the run's scanned modules by project-relative POSIX path (their texts are what the checker reads). */
   constructor(private readonly modules: ReadonlyMap<string, ModuleInfo>) {}
 
   /**
-   * The properties of type alias `name` declared in `file`, or `undefined` when the checker is
-   * not used (over {@link MAX_CHECKED_ALIASES}, or it failed) or the type has no properties (a
-   * primitive, a union of unrelated shapes, a type from a package). Never throws.
+   * The properties of type alias `name` declared in `file` at `at`, or `undefined` when the
+   * checker is not used (over {@link MAX_CHECKED_ALIASES}, past its budget, or it failed) or the
+   * type has no properties (a primitive, a union of unrelated shapes, a type from a package), or
+   * more than {@link MAX_CHECKED_PROPERTIES}. Never throws.
    */
-  properties(file: string, name: string): CheckedProperty[] | undefined {
-    if (this.broken || this.used >= MAX_CHECKED_ALIASES) return undefined;
-    this.used++;
-    try {
-      const project = this.load();
-      const path = `/${file}`;
-      const sf = project.getSourceFile(path) ?? project.addSourceFileAtPathIfExists(path);
-      if (!sf) return undefined;
-      project.resolveSourceFileDependencies();
-      const alias = sf.getTypeAlias(name);
-      if (!alias) return undefined;
-      const type = alias.getType();
-      if (type.isAny() || type.isUnknown() || !type.isObject() && !type.isIntersection()) return undefined;
-      const out: CheckedProperty[] = [];
-      for (const symbol of type.getProperties()) {
-        const propertyType = symbol.getTypeAtLocation(alias);
-        const nonNullable = propertyType.getNonNullableType();
-        const objectType = nonNullable.isObject() && !nonNullable.isArray() && !nonNullable.isTuple() && nonNullable.getCallSignatures().length === 0;
-        const declared = symbol.getDeclarations()[0];
-        const declFile = declared?.getSourceFile();
-        const declPath = declFile?.getFilePath().slice(1);
-        const nameNode = declared && ts.isPropertySignature(declared.compilerNode) || declared && ts.isPropertyDeclaration(declared.compilerNode) || declared && ts.isPropertyAssignment(declared.compilerNode) || declared && ts.isShorthandPropertyAssignment(declared.compilerNode)
-          ? (declared.compilerNode as ts.NamedDeclaration).name
-          : undefined;
-        out.push({
-          name: symbol.getName(),
-          optional: symbol.hasFlags(ts.SymbolFlags.Optional),
-          // `seed?: number` prints as `number | undefined`: the `?` already says it may be left out.
-          type: (symbol.hasFlags(ts.SymbolFlags.Optional) ? nonNullable : propertyType).getText(alias, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope),
-          objectType,
-          ...(nameNode && declFile && declPath !== undefined && this.modules.has(declPath) ? { declaration: { file: declPath, sf: declFile.compilerNode, node: nameNode } } : {}),
-        });
-      }
-      return out.length > 0 ? out : undefined;
-    } catch {
-      this.broken = true;
+  properties(file: string, name: string, at: AliasPosition): CheckedProperty[] | undefined {
+    if (this.stop) {
+      this.stop.later++;
       return undefined;
     }
+    if (this.broken || this.used >= MAX_CHECKED_ALIASES) return undefined;
+    this.used++;
+    const answer = COMPILED ? this.ask(file, name, at) : this.askHere(file, name, at);
+    if (!answer) return undefined;
+    if ('tooMany' in answer) {
+      this.tooMany.push({ file, name, at, count: answer.tooMany });
+      return undefined;
+    }
+    if (!answer.properties) return undefined;
+    return answer.properties.map((p) => {
+      const module = p.declaration ? this.modules.get(p.declaration.file) : undefined;
+      const node = module && p.declaration ? nameNodeAt(module.sf, p.declaration.start, p.declaration.end) : undefined;
+      return {
+        name: p.name,
+        optional: p.optional,
+        type: p.type,
+        objectType: p.objectType,
+        ...(module && node && p.declaration ? { declaration: { file: p.declaration.file, sf: module.sf, node } } : {}),
+      };
+    });
   }
 
-  /** The in-memory project: every scanned module's text under `/<path>`, read only when an alias's file imports it. */
-  private load(): Project {
-    if (this.project) return this.project;
-    const project = new Project({
-      useInMemoryFileSystem: true,
-      skipAddingFilesFromTsConfig: true,
-      compilerOptions: {
-        strict: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        allowJs: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-    });
-    const fs = project.getFileSystem();
+  /** The capped texts of every scanned module, as the checker reads them (see {@link capConditionalNesting}); notes the cuts. */
+  private texts(): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
     for (const [file, module] of this.modules) {
       const capped = capConditionalNesting(module.sf);
       if (capped.first) this.capped.push({ file, cuts: capped.cuts, first: capped.first });
-      fs.writeFileSync(`/${file}`, capped.text);
+      out.push([file, capped.text]);
     }
-    this.project = project;
-    return project;
+    return out;
+  }
+
+  /** Asks the checker worker, waiting for its answer under the run's budget; `undefined` when it stopped or failed. */
+  private ask(file: string, name: string, at: AliasPosition): WireAnswer | undefined {
+    let live = this.live;
+    if (!live) {
+      try {
+        const flag = new Int32Array(new SharedArrayBuffer(12));
+        const { port1, port2 } = new MessageChannel();
+        const worker = new Worker(new URL('./checker-worker.js', import.meta.url), {
+          workerData: { port: port2, flag, texts: this.texts() },
+          transferList: [port2],
+          resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
+          stdout: false,
+          stderr: false,
+        });
+        worker.unref();
+        port1.unref();
+        // A worker that dies (out of memory) is noticed by its missing answer and ended thread.
+        worker.on('error', () => {});
+        live = this.live = { worker, port: port1, flag, started: Date.now() };
+      } catch {
+        this.broken = true;
+        return undefined;
+      }
+    }
+    const id = this.nextId++;
+    live.port.postMessage({ id, file, name } satisfies CheckerRequest);
+    const wallLimit = live.started + CHECKER_BUDGET_MS * WALL_FACTOR;
+    for (;;) {
+      for (let m = receiveMessageOnPort(live.port); m; m = receiveMessageOnPort(live.port)) {
+        const response = m.message as CheckerResponse;
+        if (response.id !== id) continue;
+        if ('error' in response) {
+          this.end();
+          this.broken = true;
+          return undefined;
+        }
+        return response.answer;
+      }
+      if (Atomics.load(live.flag, 2) === -1) {
+        this.end();
+        this.broken = true;
+        return undefined;
+      }
+      const tid = Atomics.load(live.flag, 1);
+      const cpu = tid > 0 ? threadCpuMs(tid) : undefined;
+      if (tid > 0 && cpu === undefined && Atomics.load(live.flag, 0) < id) {
+        // The thread is gone without an answer: V8 stopped it at the heap limit.
+        return this.halt('memory', file, name, at);
+      }
+      if ((cpu !== undefined && cpu > CHECKER_BUDGET_MS) || Date.now() > wallLimit) return this.halt('time', file, name, at);
+      Atomics.wait(live.flag, 0, Atomics.load(live.flag, 0), 20);
+    }
+  }
+
+  /** The checker in this thread (no compiled worker): the budget is checked between aliases only. */
+  private askHere(file: string, name: string, at: AliasPosition): WireAnswer | undefined {
+    if (this.localMs > CHECKER_BUDGET_MS) return this.halt('time', file, name, at);
+    const before = process.cpuUsage();
+    try {
+      this.local ??= checkerProject(this.texts());
+      return readAliasProperties(this.local, file, name);
+    } catch {
+      this.broken = true;
+      return undefined;
+    } finally {
+      const spent = process.cpuUsage(before);
+      this.localMs += (spent.user + spent.system) / 1000;
+    }
+  }
+
+  /** Ends the worker and stops reading aliases with the checker, noting why at this alias. */
+  private halt(reason: Stop['reason'], file: string, name: string, at: AliasPosition): undefined {
+    this.end();
+    this.stop = { reason, file, name, at, later: 0 };
+    return undefined;
+  }
+
+  /** Ends the checker worker, if any (it holds the checker's memory until then). */
+  end(): void {
+    if (!this.live) return;
+    void this.live.worker.terminate().catch(() => {});
+    this.live.port.close();
+    this.live = undefined;
   }
 
   /**
    * One `parse-error` warning per file whose conditional types were cut for the checker
-   * ({@link capConditionalNesting}); none when the checker was not used.
+   * ({@link capConditionalNesting}), one per alias with too many properties, and one at the alias
+   * where the checker stopped for time or memory; none when the checker was not used. Ends the
+   * checker worker (the aliases are all read when the notes are asked for).
    */
   notes(): InputDiagnostic[] {
-    return this.capped.map(({ file, cuts, first }) => ({
+    this.end();
+    const out: InputDiagnostic[] = this.capped.map(({ file, cuts, first }) => ({
       ruleId: 'parse-error',
       severity: 'warn',
       message: `${file}:${first.line}:${first.column}: a conditional type inside the \`true\` branches of ${MAX_CONDITIONAL_NESTING} others: the type checker reads it as \`any\` (${cuts} type${cuts === 1 ? '' : 's'} so cut); config types using them are partly known`,
       location: { file, line: first.line, column: first.column },
     }));
+    for (const { file, name, at, count } of this.tooMany) {
+      out.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `${file}:${at.line}:${at.column}: type \`${name}\` has ${count} properties as the type checker reads it, more than the ${MAX_CHECKED_PROPERTIES} a config type may have: it is read by its syntax (its parameters may be partly known)`,
+        location: { file, line: at.line, column: at.column },
+      });
+    }
+    if (this.stop) {
+      const { reason, file, name, at, later } = this.stop;
+      const why = reason === 'time' ? `took the type checker past the ${CHECKER_BUDGET_MS / 1000} s of CPU time it may cost a run` : `needed more than the ${CHECKER_HEAP_MB} MB of memory the type checker may use`;
+      const rest = later > 0 ? ` and the ${later} later type${later === 1 ? '' : 's'} that needed the checker are read by their syntax` : ' is read by its syntax';
+      out.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `${file}:${at.line}:${at.column}: reading type \`${name}\` ${why}: it${rest} (parameters may be partly known)`,
+        location: { file, line: at.line, column: at.column },
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * The name node spanning exactly `start`..`end` (offsets, the start without leading trivia) in
+ * `sf`, found by descending through the nodes that contain the span; `undefined` when none does.
+ */
+export function nameNodeAt(sf: ts.SourceFile, start: number, end: number): ts.Node | undefined {
+  let node: ts.Node = sf;
+  for (;;) {
+    let next: ts.Node | undefined;
+    ts.forEachChild(node, (child) => {
+      if (next === undefined && child.pos <= start && end <= child.end) next = child;
+    });
+    if (next === undefined) return undefined;
+    if (next.end === end && next.getStart(sf) === start && (ts.isIdentifier(next) || ts.isStringLiteral(next) || ts.isNumericLiteral(next) || ts.isComputedPropertyName(next) || ts.isPrivateIdentifier(next) || ts.isNoSubstitutionTemplateLiteral(next))) return next;
+    node = next;
   }
 }
