@@ -496,6 +496,25 @@ describe('writes under faults and races (issues #17, #18)', () => {
     expect(statSync(cli(root)).mode & 0o7777).toBe(0o444);
   });
 
+  // s24 sweep D13: the atomic write renames a new file over the name, so a hard-linked document
+  // would silently split from its other name (which may be outside the project).
+  it('refuses a document with another name (a hard link), leaving both names with the same text', async () => {
+    const root = miniProject(fields, DOC);
+    const outside = path.join(mkdtempSync(path.join(tmpdir(), 'docdrift-hardlink-')), 'cli.md');
+    fs.linkSync(cli(root), outside);
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual(['docs/cli.md has 2 names (hard links): --fix writes a new file under this name only, which would leave the others with the old text; not fixed. Replace the link with a copy, or fix it by hand']);
+    expect(result.files.filter((f) => f.written)).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
+    expect(statSync(cli(root)).ino).toBe(statSync(outside).ino);
+    // A copy in its place is fixed.
+    fs.unlinkSync(cli(root));
+    fs.copyFileSync(outside, cli(root));
+    expect((await fixRoot(root)).problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(FIXED);
+    expect(readFileSync(outside, 'utf8')).toBe(DOC);
+  });
+
   it('an edit that lands right before the rename is kept, and the file is reported, not fixed', async () => {
     const root = miniProject(fields, DOC);
     const result = await fixProject({ root, config: configOf(root), fs: racing('fsyncSync', () => fs.appendFileSync(cli(root), 'user edit\n')) });

@@ -162,8 +162,16 @@ function rstRefusal(file: string): string {
   return `${file} is reStructuredText, which --fix does not edit (its fixes are written for Markdown); not fixed, change it by hand`;
 }
 
-/** Why a file is refused before anything is computed for it: read-only (its mode says so, or this user cannot write it). */
-function readOnly(abs: string, file: string, mode: number): string | undefined {
+/**
+ * Why a file is refused before anything is computed for it: read-only (its mode says so, or this
+ * user cannot write it), or it has more than one name (hard links). The atomic write renames a
+ * new file over the name, so a fix would reach this name only and leave every other one (which
+ * may be outside the project) with the old text: a silent split, refused instead, as the default
+ * baseline with hard links is (s24 sweep D13). Git stores no hard links: a checkout never has one.
+ */
+function refusal(abs: string, file: string, st: nodeFs.Stats): string | undefined {
+  const mode = st.mode;
+  if (st.nlink > 1) return `${file} has ${st.nlink} names (hard links): --fix writes a new file under this name only, which would leave the others with the old text; not fixed. Replace the link with a copy, or fix it by hand`;
   if ((mode & 0o222) === 0) return `${file} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); not fixed`;
   try {
     nodeFs.accessSync(abs, nodeFs.constants.W_OK);
@@ -293,7 +301,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
         try {
           if (RST_FILE_RE.test(file)) throw new FixError(rstRefusal(file));
           const abs = resolveInsideRoot(root, file);
-          const why = dryRun ? undefined : readOnly(abs, file, nodeFs.statSync(abs).mode);
+          const why = dryRun ? undefined : refusal(abs, file, nodeFs.statSync(abs));
           if (why) throw new FixError(why);
           // The edits were computed from the text this lint read (Model.source): only those bytes are patched.
           original = readExact(abs, file, overlay.get(file) ?? result.model.source?.(file));
