@@ -222,6 +222,8 @@ describe('files read by a fixed name are regular files inside the project (#33 s
     // The only entry point was in it: no command found (exit 2); the warning says why.
     expect(r.status).toBe(2);
     expect(r.stdout + r.stderr).toContain('Cannot read pyproject.toml: ENOTREG (not a regular file (a FIFO))');
+    // The note does not claim there is no [project.scripts]: the file was not read (s24 sweep note).
+    expect(r.stderr).toContain('no "commands" in the config; a packaging file was not read (pyproject.toml: see the warnings above)), so nothing was checked');
   });
 
   it('package.json linked to /dev/zero: refused with a warning, the run checks the rest (main: GBs of memory)', { timeout: 90_000 }, () => {
