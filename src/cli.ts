@@ -292,16 +292,31 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
     const abs = path.resolve(cwd, p);
     // Outside the root is the more useful message, whether or not the path exists.
     if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
-    else if (existsSync(abs)) {
+    else if (statCode(abs) === undefined) {
       // `docs/ol/o.md` where `docs/ol` links outside: discovery skips such files, so the run
       // passed having read nothing (s23 sweep D5).
       if (linksOutside(root, abs)) throw new UsageError(`${p} is reached through a symbolic link to a place outside the project root ${root}; docdrift does not read it.`);
       out.push(abs);
     }
     else if (isDynamicPattern(p)) for (const match of expandGlob(p, cwd, root)) out.push(match);
-    else throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
+    else {
+      const code = statCode(abs);
+      // A folder on the way this user may not search (EACCES) is not a missing file (s24 sweep note).
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
+      throw new UsageError(`cannot read ${p}: ${code}${code === 'EACCES' ? ' (permission denied, on it or on a folder above it)' : ''}.`);
+    }
   }
   return out;
+}
+
+/** The error code of `stat` on `abs` (`ENOENT`, `EACCES`, …), `undefined` when it exists (links followed). */
+function statCode(abs: string): string | undefined {
+  try {
+    statSync(abs);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'ENOENT';
+  }
 }
 
 /**

@@ -83,6 +83,33 @@ describe('an unreadable directory (#17 item 11)', { timeout: 120_000 }, () => {
   });
 });
 
+describe('an unreadable docs/ folder (s24 sweep notes)', { timeout: 120_000 }, () => {
+  it('is one parse-error, not one per site config probed in it; a path argument under it is not "missing"', () => {
+    const dir = copy(BASE);
+    chmodSync(dir, 0o755);
+    chmodSync(path.join(dir, 'docs'), 0o000);
+    try {
+      const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+      const once = (extra: string[]) => {
+        const [cmd, ...pre] = asUser.length > 0 ? asUser : [process.execPath];
+        const args = [...(asUser.length > 0 ? [...pre, process.execPath] : pre), BIN, '--root', dir, '--no-cache', '--format', 'json', ...extra];
+        return spawnSync(cmd!, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      };
+      const r = once([]);
+      expect(r.status, r.stderr).toBe(1);
+      const results = (JSON.parse(r.stdout) as { results: Array<{ file: string; ruleId: string; message: string }> }).results;
+      // Before: eight more warnings, "Cannot read docs/mkdocs.yml: EACCES" and the like, for files that did not exist.
+      expect(results.map((m) => `${m.file}: ${m.message}`)).toEqual(['docs: Cannot read the directory docs: EACCES; the files in it were not checked']);
+      const named = once(['docs/reference.md']);
+      expect(named.status).toBe(2);
+      // Before: "no such file or directory: docs/reference.md".
+      expect(named.stderr).toBe('docdrift: cannot read docs/reference.md: EACCES (permission denied, on it or on a folder above it).\n');
+    } finally {
+      chmodSync(path.join(dir, 'docs'), 0o755);
+    }
+  });
+});
+
 describe('encodings (#18 item 6)', { timeout: 120_000 }, () => {
   it('a UTF-16 reference page (with BOM) is decoded and checked', () => {
     const dir = copy(BASE);

@@ -9,7 +9,7 @@
  * writer appears. Here the file is opened non-blocking, checked with `fstat` on the open
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
 
@@ -179,11 +179,25 @@ export function readProjectFileOrNote(
   } catch (error) {
     const code = error instanceof ReadFileError ? error.code : (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    // EACCES on a path whose folder this user may not search: whether the file exists is unknown,
+    // and the folder is reported where it is listed (`unreadableDirectory`). Probing eight site
+    // configs in an unreadable docs/ gave eight warnings for files that did not exist (s24 sweep note).
+    if (code === 'EACCES' && !exists(path.resolve(root, rel))) return undefined;
     const file = path.relative(root, path.resolve(root, rel)).split(path.sep).join('/');
     if (refused && !refused.some((d) => d.location.file === file)) {
       refused.push({ ruleId: 'parse-error', severity: 'warn', message: `Cannot read ${file}: ${readErrorText(error)}; it is not read`, location: { file, line: 1, column: 1 } });
     }
     return undefined;
+  }
+}
+
+/** True when `lstat` finds `abs` (false when it or a folder above it cannot be searched). */
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
   }
 }
 
