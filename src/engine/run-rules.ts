@@ -2,6 +2,7 @@
 import { VFileMessage } from 'vfile-message';
 import type { Model } from '../model/types.js';
 import { ruleDocsUrl } from './rule-docs.js';
+import { isRestructuredText } from '../shared/paths.js';
 import type { DriftMessage, ReportDescriptor, Rule, Severity } from '../model/rule.js';
 
 /** A rule with the severity and options the config gives it. */
@@ -48,7 +49,9 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     severity: effective,
     related: d.related ?? [],
     suggestion: d.suggestion,
-    fix: d.fix,
+    // --fix refuses .rst documents: a fix there would only be counted as "potentially fixable"
+    // by every run, --fix runs included (s24 sweep note).
+    fix: d.fix && !isRestructuredText(d.fix.file) ? d.fix : undefined,
   }) as DriftMessage;
 }
 

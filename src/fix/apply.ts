@@ -13,6 +13,7 @@ import type { Model } from '../model/types.js';
 import { findingKey, findingKeyString } from '../engine/fingerprint.js';
 import { cleanStaleTemps, leavesBase, LockedError, lockFile, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
 import { escapeLine } from '../shared/escape.js';
+import { isRestructuredText } from '../shared/paths.js';
 
 export { writeFileAtomic, type AtomicFs } from '../engine/write.js';
 
@@ -150,8 +151,6 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** A reStructuredText document: its fixes are refused (see {@link rstRefusal}). */
-const RST_FILE_RE = /\.rst$/i;
 
 /**
  * Why a reStructuredText document is not fixed: the edits are computed for Markdown (a table
@@ -299,7 +298,8 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
       let original = originals.get(file);
       if (!original) {
         try {
-          if (RST_FILE_RE.test(file)) throw new FixError(rstRefusal(file));
+          // Rules attach no fix to .rst documents (createMessage); a fix made by hand is refused still.
+          if (isRestructuredText(file)) throw new FixError(rstRefusal(file));
           const abs = resolveInsideRoot(root, file);
           const why = dryRun ? undefined : refusal(abs, file, nodeFs.statSync(abs));
           if (why) throw new FixError(why);

@@ -34,3 +34,11 @@ export function isAgentInstructions(file: string): boolean {
   // Agent skills: `skills/<name>/SKILL.md` and the reference files beside it.
   return base === 'SKILL.md' || /(?:^|\/)skills\/[^/]+\/references?\/[^/]+\.mdx?$/i.test(file);
 }
+
+/**
+ * True for a reStructuredText document (`.rst`): `--fix` never edits one (its edits are written
+ * for Markdown), so findings there carry no fix and are not counted as fixable.
+ */
+export function isRestructuredText(file: string): boolean {
+  return /\.rst$/i.test(file);
+}
