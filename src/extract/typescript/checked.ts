@@ -31,7 +31,8 @@
  * thread of its own (checker-worker.ts) with a V8 heap limit ({@link CHECKER_HEAP_MB}), and the
  * thread that reads the aliases waits for each answer synchronously (`Atomics.wait`, then
  * `receiveMessageOnPort`, as the document parser does), under a budget of CPU time for the whole
- * run ({@link CHECKER_BUDGET_MS}, its start-up included). An alias that runs past the budget or the
+ * run ({@link CHECKER_BUDGET_MS}, its start-up included) and of properties read
+ * ({@link MAX_RUN_CHECKED_PROPERTIES}). An alias that runs past the budget or the
  * heap limit ends the worker: it and every later alias are read by their syntax, and one
  * `parse-error` warning at that alias says so. Where no compiled worker exists (running from
  * TypeScript source, as vitest does) the checker runs in the calling thread, and the budget is
@@ -101,8 +102,19 @@ export function capConditionalNesting(sf: ts.SourceFile, max: number = MAX_CONDI
 /** CPU time, in milliseconds, the type checker may cost one run: its start-up (~0.5 s), TypeScript's standard library (~0.75 s) and every alias it reads (16 aliases of vite's sources: 1.5 s in all). */
 export const CHECKER_BUDGET_MS = 4000;
 
-/** The checker worker's V8 old-space limit in MB (real projects' aliases need a few tens). */
-export const CHECKER_HEAP_MB = 128;
+/**
+ * The checker worker's V8 old-space limit in MB. An alias whose type names a function's return
+ * type (`ReturnType<typeof f>`) has the checker bind every file the function's module imports:
+ * docdrift's own `EntryPoint` alias (src/engine/lint.ts, about 300 files) needs more than 128.
+ */
+export const CHECKER_HEAP_MB = 192;
+
+/**
+ * Most properties the checker reads in one run, over all aliases (each alias's properties cost
+ * it types and memory): past it, later aliases are read by their syntax. 300 mapped types of
+ * 2,000 keys each grew the checker's heap by about 1 MB per alias.
+ */
+export const MAX_RUN_CHECKED_PROPERTIES = 20_000;
 
 /** The wall-clock deadline is this many times the CPU budget: it stops a worker that is starved rather than busy, and is the only one where the thread's CPU time cannot be read. */
 const WALL_FACTOR = 6;
@@ -152,7 +164,7 @@ interface Live {
 
 /** Why the checker stopped reading aliases, and at which one. */
 interface Stop {
-  reason: 'time' | 'memory';
+  reason: 'time' | 'memory' | 'properties';
   file: string;
   name: string;
   at: AliasPosition;
@@ -167,6 +179,8 @@ export class AliasChecker {
   private local: ReturnType<typeof checkerProject> | undefined;
   private broken = false;
   private used = 0;
+  /** Properties the checker has given so far (tooMany answers included), against {@link MAX_RUN_CHECKED_PROPERTIES}. */
+  private propertiesRead = 0;
   private nextId = 1;
   /** CPU time the in-thread checker has cost (ms), where there is no worker. */
   private localMs = 0;
@@ -189,9 +203,11 @@ export class AliasChecker {
       return undefined;
     }
     if (this.broken || this.used >= MAX_CHECKED_ALIASES) return undefined;
+    if (this.propertiesRead >= MAX_RUN_CHECKED_PROPERTIES) return this.halt('properties', file, name, at);
     this.used++;
     const answer = COMPILED ? this.ask(file, name, at) : this.askHere(file, name, at);
     if (!answer) return undefined;
+    this.propertiesRead += 'tooMany' in answer ? answer.tooMany : answer.properties?.length ?? 0;
     if ('tooMany' in answer) {
       this.tooMany.push({ file, name, at, count: answer.tooMany });
       return undefined;
@@ -231,7 +247,7 @@ export class AliasChecker {
         const worker = new Worker(new URL('./checker-worker.js', import.meta.url), {
           workerData: { port: port2, flag, texts: this.texts() },
           transferList: [port2],
-          resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
+          resourceLimits: { maxOldGenerationSizeMb: CHECKER_HEAP_MB, maxYoungGenerationSizeMb: 8, stackSizeMb: 8 },
           stdout: false,
           stderr: false,
         });
@@ -330,7 +346,10 @@ export class AliasChecker {
     }
     if (this.stop) {
       const { reason, file, name, at, later } = this.stop;
-      const why = reason === 'time' ? `took the type checker past the ${CHECKER_BUDGET_MS / 1000} s of CPU time it may cost a run` : `needed more than the ${CHECKER_HEAP_MB} MB of memory the type checker may use`;
+      const why =
+        reason === 'time' ? `took the type checker past the ${CHECKER_BUDGET_MS / 1000} s of CPU time it may cost a run`
+        : reason === 'memory' ? `needed more than the ${CHECKER_HEAP_MB} MB of memory the type checker may use`
+        : `comes after the type checker has read ${MAX_RUN_CHECKED_PROPERTIES} properties, the most it reads in a run`;
       const rest = later > 0 ? ` and the ${later} later type${later === 1 ? '' : 's'} that needed the checker are read by their syntax` : ' is read by its syntax';
       out.push({
         ruleId: 'parse-error',
