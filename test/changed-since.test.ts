@@ -217,6 +217,24 @@ describe('git runs on hostile repositories (#17 items 6 and 12, #18 item 9)', { 
     expect(existsSync(marker) ? readFileSync(marker, 'utf8') : '').toBe('');
   });
 
+  // s25 sweep D1: a filter listing over 1 MB failed, was read as "no drivers", and `git diff` ran the clean filter.
+  it('never runs a clean filter when the configuration defines too many drivers to disable: exit 2 naming why', () => {
+    const dir = exampleRepo();
+    const marker = path.join(dir, '..', `${path.basename(dir)}-ran-many`);
+    temps.push(marker);
+    git(dir, 'config', 'filter.evil.clean', `touch '${marker}'; cat`);
+    writeFileSync(path.join(dir, '.gitattributes'), '*.md filter=evil\n');
+    // 300 more drivers with 4,000-character names: a 1.2 MB listing, and an environment too large to disable them all.
+    const pad = path.join(dir, '.git', 'pad');
+    writeFileSync(pad, Array.from({ length: 300 }, (_, i) => `[filter "${'p'.repeat(4000)}${String(i).padStart(4, '0')}"]\n\tclean = cat\n`).join(''));
+    git(dir, 'config', 'include.path', 'pad');
+    edit(dir, 'benchmarks/gpqa/README.md', '+num_repeat=4', '+num_repeats=4');
+    const r = run(dir, ['--no-cache', '--changed-since', 'main']);
+    expect(existsSync(marker)).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('filter drivers, too many to tell git not to run them');
+  });
+
   it('--changed-since sees a changed file whose name holds a backslash, and changes inside a submodule', () => {
     const dir = exampleRepo();
     const odd = 'docs\\odd.md';

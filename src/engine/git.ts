@@ -181,9 +181,16 @@ function filterDrivers(cwd: string): string[] {
   let names = filterCache.get(cwd);
   if (!names) {
     try {
-      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
-    } catch {
-      names = []; // exit 1: none defined (or no repository, or no git: the real call reports it)
+      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+    } catch (error) {
+      const { status, code } = error as { status?: number | null; code?: string };
+      // Exit 1: none defined; 128: no repository; no git: the real call reports those two. Any other
+      // failure (a listing over the buffer, a signal) fails closed: read as "none", it let `git diff`
+      // run the repository's clean filter (s25 sweep D1: a 1.2 MB listing).
+      if (!(status === 1 || status === 128 || code === 'ENOENT')) {
+        throw new GitError(`cannot list the filter drivers the git configuration defines (${code ?? (status === null ? 'killed' : `exit ${status}`)}), so docdrift cannot tell git not to run them; it does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', code ?? status ?? undefined);
+      }
+      names = [];
     }
     filterCache.set(cwd, names);
   }
@@ -216,9 +223,12 @@ function configEnvSupported(): boolean {
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
   const sub = args[0];
   // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
-  const off = sub === 'diff' || sub === 'ls-files' || sub === 'status'
-    ? filterDrivers(cwd).flatMap((name) => (['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const))
-    : [];
+  let off: Array<readonly [string, string]> = [];
+  try {
+    if (sub === 'diff' || sub === 'ls-files' || sub === 'status') off = filterDrivers(cwd).flatMap((name) => (['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const));
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
   let env = gitEnv(off);
   let extra: string[] = [];
@@ -233,7 +243,13 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
     env = gitEnv();
   }
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
-  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env);
+  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env).catch((error: unknown) => {
+    // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
+    if ((error as { code?: unknown }).code === 'E2BIG' && off.length > 0) {
+      throw new GitError(`the git configuration defines ${off.length / 3} filter drivers, too many to tell git not to run them (the environment is over the system's limit); docdrift does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', 'E2BIG');
+    }
+    throw error;
+  });
 }
 
 /**
