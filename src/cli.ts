@@ -8,7 +8,7 @@ import braces from 'braces';
 import { checkGlobExpansion } from './shared/globs.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { VERSION } from './shared/package-info.js';
-import { ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
+import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
 import { openPieceStore, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { toProjectPath } from './engine/lint.js';
@@ -413,7 +413,8 @@ function nonRegularKind(stat: { isFIFO(): boolean; isCharacterDevice(): boolean;
 }
 
 /**
- * What a report written to `abs` would destroy, or `undefined`: the configuration file, or an
+ * What a report written to `abs` would destroy, or `undefined`: the configuration file, the
+ * baseline, a configuration or packaging file name in `root` even before it exists, or an
  * existing file inside `root` that the run reads (a document or source the config's globs match,
  * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
  * used to replace the README with the report.
@@ -423,8 +424,17 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   // Even before one exists: a report written there is read as the baseline by every later run (s24 sweep D11).
   if (path.resolve(baselineFile) === abs) return existsSync(abs) ? 'the baseline file' : 'the path of the baseline file, which later runs would read';
   const rel = path.relative(root, abs);
-  if (rel === '' || escapesRoot(rel) || !existsSync(abs) || statSync(abs).isDirectory()) return undefined;
+  if (rel === '' || escapesRoot(rel)) return undefined;
   const file = rel.split(path.sep).join('/');
+  // Names later runs read by name, whether or not the file exists yet: a report written there
+  // becomes docdrift's config or a manifest (s25 sweep D2: `-o docdrift.config.json`, then every
+  // run exits 2 on its keys).
+  if (!existsSync(abs)) {
+    if (CONFIG_FILES.includes(file)) return 'the path of a configuration file, which later runs would read';
+    if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'the path of a packaging file, which later runs would read';
+    return undefined;
+  }
+  if (statSync(abs).isDirectory()) return undefined;
   const matches = (globs: string[]) => picomatch(globs.filter((g) => !g.startsWith('!')), { dot: true })(file);
   if (matches(config.docs)) return 'a document docdrift checks';
   if (matches(config.sources)) return 'a source file docdrift reads';

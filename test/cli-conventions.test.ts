@@ -154,6 +154,17 @@ describe('paths', () => {
     expect(onBaseline.stderr).toContain('the path of the baseline file, which later runs would read');
     expect(existsSync(path.join(dir, '.docdrift-baseline.json'))).toBe(false);
     expect(run(['--no-cache'], { NO_COLOR: '1' }, dir).code).toBe(1);
+    // So are the names later runs read as the config or a manifest (s25 sweep D2: the report became
+    // docdrift.config.json, and every later run exited 2 on its keys).
+    for (const [file, what] of [['docdrift.config.json', 'configuration'], ['.docdriftrc.yml', 'configuration'], ['package.json', 'packaging'], ['tool/pyproject.toml', 'packaging']] as const) {
+      const r = run(['--no-cache', '--format', 'json', '-o', file], { NO_COLOR: '1' }, dir);
+      expect(r.code, file).toBe(2);
+      expect(r.stderr).toContain(`is the path of a ${what} file, which later runs would read`);
+      expect(existsSync(path.join(dir, file))).toBe(false);
+    }
+    // Another name in the same place is fine.
+    expect(run(['--no-cache', '--format', 'json', '-o', 'docdrift-report.json'], { NO_COLOR: '1' }, dir).code).toBe(1);
+    expect(run(['--no-cache'], { NO_COLOR: '1' }, dir).code).toBe(1);
   });
 
   it('a glob selects the files it matches; a glob matching nothing is an error', () => {
