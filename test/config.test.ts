@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempProject } from './helpers.js';
 import { ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
-import { createHeadingMatcher, createParameterMatcher } from '../src/config/patterns.js';
+import { createHeadingMatcher, createParameterMatcher, wildcardMatch } from '../src/config/patterns.js';
 import { DEFAULT_CONFIG, defaultConfig, type DocdriftConfig } from '../src/config/schema.js';
 import type { RuleMeta } from '../src/model/rule.js';
 
@@ -678,6 +678,30 @@ describe('pattern helpers', () => {
     expect(m('Shared I/O options')).toBe(true);
     expect(m('Common options for x')).toBe(false);
   });
+
+  // s25 sweep D4: compiled to a regular expression with `.*` per `*`, this pattern backtracked past 120 s.
+  it('createHeadingMatcher: many `*`s against a long heading answer at once', () => {
+    const m = createHeadingMatcher(['*a*a*a*a*a*a*a*a*a*a*a*a*c']);
+    const started = performance.now();
+    expect(m(`${'a'.repeat(60)}b`)).toBe(false);
+    expect(m(`${'a'.repeat(60)}c`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('wildcardMatch agrees with the regular expression it replaced on 3,000 random patterns and texts', () => {
+    let seed = 42;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pick = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const pattern = pick('ab*?.', next(7));
+      const text = pick('ab.', next(9));
+      const regex = new RegExp(`^${[...pattern].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
+      expect(wildcardMatch(pattern, text), `${pattern} ~ ${text}`).toBe(regex.test(text));
+    }
+  });
 });
 
 describe('globs that leave the project root', () => {
@@ -718,8 +742,12 @@ describe('globs that leave the project root', () => {
   // #33 sweep s19: `*a*a*a*a*a*a*a*a*b.md` backtracked past 40 s on one 60-character name; a
   // 70,000-character glob was picomatch's "Input length … exceeds maximum" naming no key.
   it.each([
-    ['docs', { docs: [`docs/${'*a'.repeat(8)}*b.md`] }, 'docs[0]', '9 `*` wildcards in one path segment'],
-    ['sources', { sources: ['**/*.py', `tool/${'*a'.repeat(9)}*b.py`] }, 'sources[1]', '`*` wildcards in one path segment'],
+    ['docs', { docs: [`docs/${'*a'.repeat(8)}*b.md`] }, 'docs[0]', '9 repeating wildcards (`*` runs and extglob groups) in one path segment'],
+    ['sources', { sources: ['**/*.py', `tool/${'*a'.repeat(9)}*b.py`] }, 'sources[1]', 'repeating wildcards (`*` runs and extglob groups) in one path segment'],
+    // s25 sweep D3: nested extglobs compile to nested quantifiers (27 s to over 30 s on a 31-`a` name).
+    ['reference', { reference: ['docs/+(+(a))c.md'] }, 'reference[0]', 'has an extglob group inside another'],
+    ['ignoreParameters', { ignoreParameters: ['_*', '+(+(a))c'] }, 'ignoreParameters[1]', 'has an extglob group inside another'],
+    ['globalFiles', { globalFiles: ['docs/+(a)*(b)@(c)?(d).md'] }, 'globalFiles[0]', '4 repeating wildcards'],
     ['ignore', { ignore: [`docs/${'a'.repeat(70_000)}.md`] }, 'ignore[0]', 'is longer than 4,096 characters'],
   ])('a glob whose matching could run away is refused before globbing (%s)', (_name, config, key, text) => {
     const root = project({ 'docdrift.config.json': JSON.stringify(config) });
@@ -727,6 +755,12 @@ describe('globs that leave the project root', () => {
     expect(error.key).toBe(key);
     expect(error.message).toContain(text);
     expect(error.message).toContain('docdrift.config.json');
+  });
+
+  it('one level of extglob groups, and parentheses inside one, are fine', () => {
+    const globs = ['docs/@(cli|api).md', 'docs/+(a|b)-*.md', 'docs/!(draft)*.md', 'docs/@(a|(b|c)).md'];
+    const root = project({ 'docdrift.config.json': JSON.stringify({ docs: globs, ignoreParameters: ['*_server.@(host|port)'] }) });
+    expect(loadConfig(root).config.docs).toEqual(globs);
   });
 
   it('globs with up to three wildcards per segment and any number of "**" segments are fine', () => {

@@ -33,15 +33,37 @@ export function createParameterMatcher(patterns: readonly string[]): (key: strin
  * `*` matches any run of characters (slashes included), `?` one character.
  */
 export function createHeadingMatcher(patterns: readonly string[]): (text: string) => boolean {
-  const normalise = (s: string) => headingMatchText(s).replace(/\s*:$/, '');
-  const regexes = patterns.map((pattern) => {
-    const source = [...normalise(pattern)]
-      .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('');
-    return new RegExp(`^${source}$`, 'i');
-  });
+  const normalise = (s: string) => headingMatchText(s).replace(/\s*:$/, '').toLowerCase();
+  const compiled = patterns.map(normalise);
   return (text: string): boolean => {
     const t = normalise(text);
-    return regexes.some((re) => re.test(t));
+    return compiled.some((pattern) => wildcardMatch(pattern, t));
   };
+}
+
+/**
+ * Whether `text` matches `pattern` in full, `*` matching any run of characters and `?` one (UTF-16
+ * code units). The greedy scan with one backtrack point: at most pattern × text steps. A regular
+ * expression with `.*` per `*` backtracks to the power of the number of `*`s:
+ * `*a*a*a*a*a*a*a*a*a*a*a*a*c` against a 61-character heading ran past 120 s (s25 sweep D4).
+ */
+export function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === '?' || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++mark;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === '*') p++;
+  return p === pattern.length;
 }

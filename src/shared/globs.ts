@@ -64,15 +64,59 @@ export const MAX_GLOB_LENGTH = 4096;
  */
 export const MAX_SEGMENT_WILDCARDS = 3;
 
-/** The most `*` runs in one `/`-separated segment of `pattern`, a bare `**` segment not counted. Linear. */
+/**
+ * The most repeating wildcards in one `/`-separated segment of `pattern`: each run of `*` and each
+ * extglob group (`*(…)`, `+(…)`, `?(…)`, `@(…)`, `!(…)`: picomatch compiles `+(a)` to `(?:a)+`)
+ * counts one, a bare `**` segment none. Linear.
+ */
 export function maxSegmentWildcards(pattern: string): number {
+  return scanWildcards(pattern).most;
+}
+
+/**
+ * True when an extglob group sits inside another (`+(+(a))`): picomatch compiles it to nested
+ * quantifiers (`(?:(?:a)+)+`), which backtrack exponentially on a name that almost matches (a
+ * 40-byte config key hung the run past 30 s, s25 sweep D3). Linear.
+ */
+export function hasNestedExtglob(pattern: string): boolean {
+  return scanWildcards(pattern).nested;
+}
+
+/** One pass over a glob: see {@link maxSegmentWildcards} and {@link hasNestedExtglob}. */
+function scanWildcards(pattern: string): { most: number; nested: boolean } {
   let most = 0;
+  let nested = false;
   for (const segment of pattern.split('/')) {
     if (segment === '**' || segment === '!**') continue;
-    const runs = segment.match(/\*+/g)?.length ?? 0;
-    if (runs > most) most = runs;
+    let count = 0;
+    // Open parentheses, each true when it opened an extglob group.
+    const open: boolean[] = [];
+    let extglobs = 0;
+    for (let i = 0; i < segment.length; i++) {
+      const c = segment[i]!;
+      if (c === '\\') {
+        i++;
+        continue;
+      }
+      if ('*+?@!'.includes(c) && segment[i + 1] === '(') {
+        count++;
+        if (extglobs > 0) nested = true;
+        open.push(true);
+        extglobs++;
+        i++;
+        continue;
+      }
+      if (c === '*') {
+        count++;
+        while (segment[i + 1] === '*') i++;
+        continue;
+      }
+      if (c === '(') open.push(false);
+      else if (c === ')' && open.length > 0 && open.pop()) extglobs--;
+    }
+    if (count > most) most = count;
   }
-  return most;
+  return { most, nested };
 }
 
 /** Why a list of globs is refused by {@link checkGlobExpansion}: which pattern, and a sentence. */
@@ -100,8 +144,9 @@ export function checkGlobExpansion(patterns: readonly string[]): GlobExpansionPr
     const n = braceAlternatives(pattern);
     if (n > MAX_BRACE_ALTERNATIVES) return { index, kind: 'braces', problem: `expands to more than ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')} patterns by its brace groups` };
     if (pattern.length > MAX_GLOB_LENGTH) return { index, kind: 'length', problem: `is longer than ${MAX_GLOB_LENGTH.toLocaleString('en-US')} characters` };
-    const stars = maxSegmentWildcards(pattern);
-    if (stars > MAX_SEGMENT_WILDCARDS) return { index, kind: 'wildcards', problem: `has ${stars} \`*\` wildcards in one path segment (at most ${MAX_SEGMENT_WILDCARDS}): the glob matcher tries such a segment in time that grows with the file name's length to that power` };
+    const { most: stars, nested } = scanWildcards(pattern);
+    if (nested) return { index, kind: 'wildcards', problem: 'has an extglob group inside another (such as `+(+(a))`): the glob matcher tries it in time that grows exponentially with the name\'s length' };
+    if (stars > MAX_SEGMENT_WILDCARDS) return { index, kind: 'wildcards', problem: `has ${stars} repeating wildcards (\`*\` runs and extglob groups) in one path segment (at most ${MAX_SEGMENT_WILDCARDS}): the glob matcher tries such a segment in time that grows with the file name's length to that power` };
     sum += n;
     if (sum > MAX_EXPANDED_PATTERNS) return { index, kind: 'braces', problem: `brings the globs' expansions (by brace groups, one pattern per glob without them) past ${MAX_EXPANDED_PATTERNS.toLocaleString('en-US')} patterns in all` };
   }
