@@ -99,6 +99,18 @@ describe('yargs command modules', () => {
     expect(await read(files)).toEqual({ '': [], alpha: [], 'alpha x': [], x: ['deep:number'] });
   });
 
+  // s25 sweep D5: the project's include pattern ran on JavaScript's backtracking engine (50 s for this name).
+  it('runs an include pattern in linear time: a nested quantifier against a long almost-matching name', async () => {
+    const started = performance.now();
+    const files = {
+      'src/cli.ts': "import yargs from 'yargs';\nyargs(process.argv.slice(2)).commandDir('cmds', { extensions: ['ts'], include: /^(a+)+$|ok\\.ts$/i }).parse();",
+      [`src/cmds/${'a'.repeat(30)}!.ts`]: "export const command = 'skipped';",
+      'src/cmds/OK.ts': "export const command = 'kept';",
+    };
+    expect(await read(files)).toEqual({ '': [], kept: [] });
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it('says so when a .commandDir() cannot be read (a computed folder, a visitor that transforms modules), and when a builder cannot be followed', async () => {
     expect(
       await read({
