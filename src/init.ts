@@ -6,6 +6,7 @@ import { existingConfigFiles, INIT_CONFIG_FILE, skippedText, writeProposal } fro
 import { proposeConfig } from './api.js';
 import type { CliIO } from './cli.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
+import { escapeLine } from './shared/escape.js';
 
 /** Whether `abs` is a file (through links). */
 function isFileAt(abs: string): boolean {
@@ -76,12 +77,17 @@ export const INIT_OPTIONS = {
  * `--force`, or a failure to write. Never throws.
  */
 export async function runInit(argv: string[], io: CliIO): Promise<number> {
+  // Each stderr line is written whole, its control characters and line feeds escaped: a file or
+  // folder named `x\n::error file=README.md::…` must not forge a line, as it cannot in a lint run
+  // (s25 sweep D7: the proposal's summary and review named such a reference page).
+  const err = (line: string): void => io.stderr(`${escapeLine(line)}\n`);
   let values;
   try {
     ({ values } = parseCommandLine('docdrift init', argv, INIT_OPTIONS, { allowPositionals: false }));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr(`docdrift init: ${(error as Error).message}\nRun \`docdrift init --help\` for the options.\n`);
+    err(`docdrift init: ${(error as Error).message}`);
+    err('Run `docdrift init --help` for the options.');
     return 2;
   }
   if (values.help) {
@@ -91,14 +97,14 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
   // `--root ''` (an unset variable expanded) is refused as the lint command refuses it: taken as
   // the current directory it wrote a config there (s23 sweep D8).
   if (typeof values.root === 'string' && values.root.trim() === '') {
-    io.stderr('docdrift init: --root needs a directory; got an empty value (is the variable it came from set?).\n');
+    err('docdrift init: --root needs a directory; got an empty value (is the variable it came from set?).');
     return 2;
   }
   const root = path.resolve(io.cwd, values.root ?? '.');
   try {
     if (!statSync(root).isDirectory()) throw new Error('not a directory');
   } catch {
-    io.stderr(`docdrift init: --root ${root} is not a directory.\n`);
+    err(`docdrift init: --root ${root} is not a directory.`);
     return 2;
   }
   // A JavaScript/TypeScript config is never loaded (a plain run refuses it), but a
@@ -106,10 +112,10 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
   // or not, as it refuses beside any other config file (sweep13 D12).
   const executable = REFUSED_CONFIG_FILES.filter((f) => isFileAt(path.join(root, f)));
   if (executable.length > 0 && !values['dry-run']) {
-    io.stderr(
+    err(
       `docdrift init: ${executable.join(', ')} ${executable.length === 1 ? 'is a JavaScript/TypeScript config file' : 'are JavaScript/TypeScript config files'} in ${root}, which docdrift does not load (it never executes repository code); nothing was written. ` +
         `A ${INIT_CONFIG_FILE} beside ${executable.length === 1 ? 'it' : 'them'} would be read instead and leave ${executable.length === 1 ? 'it' : 'them'} silently unused. ` +
-        `Remove ${executable.join(', ')} and run init again (then carry its settings over), or run with --dry-run to print the proposal.\n`,
+        `Remove ${executable.join(', ')} and run init again (then carry its settings over), or run with --dry-run to print the proposal.`
     );
     return 2;
   }
@@ -119,19 +125,19 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
   // docdrift.config.json and never writes one beside another config (#33 item 16).
   const others = existing.filter((f) => f !== INIT_CONFIG_FILE).map((f) => (f === 'package.json' ? 'package.json ("docdrift" key)' : f));
   if (others.length > 0 && values.force && !values['dry-run']) {
-    io.stderr(
+    err(
       `docdrift init: ${others.join(', ')} already configure${others.length === 1 ? 's' : ''} docdrift in ${root}; nothing was written. ` +
         `docdrift reads exactly one config file: a ${INIT_CONFIG_FILE} beside ${others.length === 1 ? 'it' : 'them'} would make every run exit 2 ("more than one config file"). ` +
-        `Remove ${others.join(', ')} and run init again, or run with --dry-run to print the proposal.\n`,
+        `Remove ${others.join(', ')} and run init again, or run with --dry-run to print the proposal.`
     );
     return 2;
   }
   if (existing.length > 0 && !values.force && !values['dry-run']) {
-    io.stderr(
+    err(
       `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ` +
         (others.length > 0
           ? `Remove ${others.join(', ')} and run init again (docdrift reads exactly one config file), or run with --dry-run to print the proposal.\n`
-          : 'Run with --force to overwrite it, or --dry-run to print the proposal.\n'),
+          : 'Run with --force to overwrite it, or --dry-run to print the proposal.\n')
     );
     return 2;
   }
@@ -144,18 +150,18 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
       const file = writeProposal(root, proposal);
       loadConfig(root, file);
       const shown = path.relative(io.cwd, file);
-      io.stderr(`docdrift init: wrote ${shown.startsWith('..') || path.isAbsolute(shown) ? file : shown}\n`);
+      err(`docdrift init: wrote ${shown.startsWith('..') || path.isAbsolute(shown) ? file : shown}`);
     }
-    for (const line of proposal.summary) io.stderr(`  command ${line}\n`);
-    if (proposal.skipped.length > 0) io.stderr(`docdrift init: ${skippedText(proposal.skipped)}\n`);
+    for (const line of proposal.summary) err(`  command ${line}`);
+    if (proposal.skipped.length > 0) err(`docdrift init: ${skippedText(proposal.skipped)}`);
     if (proposal.review.length > 0) {
-      io.stderr('Review:\n');
-      for (const line of proposal.review) io.stderr(`  - ${line}\n`);
+      err('Review:');
+      for (const line of proposal.review) err(`  - ${line}`);
     }
-    io.stderr('Then run `docdrift` to lint with it.\n');
+    err('Then run `docdrift` to lint with it.');
     return 0;
   } catch (error) {
-    io.stderr(`docdrift init: ${(error as Error)?.message ?? String(error)}\n`);
+    err(`docdrift init: ${(error as Error)?.message ?? String(error)}`);
     return 2;
   }
 }

@@ -1,6 +1,7 @@
 /** Finds, parses and validates docdrift's JSON/YAML config file; never executes repository code. */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { escapesRoot } from '../shared/paths.js';
+import { escapeLine } from '../shared/escape.js';
 import { checkGlobExpansion, MAX_BRACE_ALTERNATIVES, MAX_EXPANDED_PATTERNS, MAX_GLOB_LENGTH, MAX_SEGMENT_WILDCARDS } from '../shared/globs.js';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
@@ -109,12 +110,15 @@ export class ConfigError extends Error {
 }
 
 function renderConfigError(d: ConfigErrorDetails): string {
+  // Every line is escaped whole: the file's name as given (`--config`), a key or a value may hold
+  // a line feed, which must not forge a line of output (s25 sweep D7: `--config 'a\n::error::…'`).
   const where = d.line !== undefined ? `${d.file}:${d.line}:${d.column ?? 1}` : d.file;
   const lines = [`Invalid docdrift config in ${where}: ${redactValue(d.problem, 200)}`];
   if (d.key) lines.push(`  key:      ${redactValue(d.key, 120)}`);
   lines.push(`  got:      ${redactValue(d.got)}`);
   lines.push(`  expected: ${d.expected}`);
   if (d.note) lines.push(`  note:     ${d.note}`);
+  for (let i = 0; i < lines.length; i++) lines[i] = escapeLine(lines[i]!);
   if (d.example) {
     lines.push('  example:');
     for (const line of d.example.replace(/\n$/, '').split('\n')) lines.push(`    ${line}`);

@@ -391,7 +391,7 @@ export function cacheKey(keyFile: string, root: string): Buffer {
   if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
   const found = readKeyFile(keyFile);
   if (found instanceof Buffer) return found;
-  mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+  makeDirectories(path.dirname(keyFile), 0o700);
   keyDirectoryProblem(path.dirname(keyFile));
   const key = randomBytes(32);
   const temp = path.join(path.dirname(keyFile), `.${path.basename(keyFile)}.docdrift-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
@@ -725,9 +725,43 @@ export function summariseCommands(model: Model): CommandSummary[] {
   }));
 }
 
+/**
+ * `mkdir -p`: creates `dir` and the missing folders above it, one `mkdir` each, from the deepest
+ * existing one down. Node 20's `mkdirSync(dir, { recursive: true })` never returns for a folder
+ * under `/proc` (it retries ENOENT forever: `HOME=/proc` hung every run, s25 sweep D8); here each
+ * level is tried once and any error is thrown, so the caller runs without the cache.
+ *
+ * @param mode the mode of each folder created (before the umask)
+ * @throws the `mkdir` error of the first level that could not be made (EACCES, ENOENT, ENOTDIR, …)
+ */
+export function makeDirectories(dir: string, mode = 0o777): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (;;) {
+    try {
+      if (!statSync(at).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), { code: 'ENOTDIR' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const parent = path.dirname(at);
+      missing.push(at);
+      if (parent === at) break;
+      at = parent;
+    }
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder, { mode });
+    } catch (error) {
+      // Made meanwhile by another run: fine.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+    }
+  }
+}
+
 /** Creates the cache directory; a `.docdrift-cache` directory also gets its `.gitignore` and `CACHEDIR.TAG`. */
 function prepareDirectory(root: string, dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirectories(dir);
   cleanStaleTemps(dir);
   if (path.basename(dir) !== '.docdrift-cache') return;
   const gitignore = path.join(dir, '.gitignore');
