@@ -6,7 +6,7 @@
  * test/config.test.ts, D5 in test/extract-typescript-flag-modules.test.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,3 +72,23 @@ describe('s25 sweep D8: a cache folder under /proc is an error, not a hang', () 
     }
   });
 });
+
+describe('s25 sweep D11: a document whose name is not UTF-8 is named, not dropped', () => {
+  it('is a parse-error naming it (walked and git-listed), and the run fails instead of passing', () => {
+    const { project } = projectBesideOutside(BASE, 'docdrift-s25-');
+    const page = readFileSync(path.join(project, 'docs/reference.md'));
+    unlinkSync(path.join(project, 'docs/reference.md'));
+    // `docs/ref<0xFF>.md`: Node reads the name as `docs/ref\uFFFD.md`, which no file has.
+    writeFileSync(Buffer.concat([Buffer.from(`${project}/docs/ref`), Buffer.from([0xff]), Buffer.from('.md')]), page);
+    for (const git of [false, true]) {
+      if (git) for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'x']]) spawnSync('git', args, { cwd: project });
+      const r = run(project, ['--no-cache', '--format', 'json']);
+      expect(r.status, r.stderr).toBe(1);
+      const results = (JSON.parse(r.stdout) as { results: Array<{ file: string; ruleId: string; message: string }> }).results;
+      expect(results.filter((m) => m.ruleId === 'parse-error')).toEqual([
+        expect.objectContaining({ file: 'docs/ref\uFFFD.md', message: expect.stringContaining('its name is not valid UTF-8') }),
+      ]);
+    }
+  });
+});
+

@@ -29,6 +29,11 @@ export interface DiscoveredFiles {
    */
   unreadable?: string[];
   /**
+   * Files left out because their names are not valid UTF-8 (Node cannot open them by the name it
+   * reads): each is a `parse-error` of the run. Absent when there are none.
+   */
+  undecodable?: string[];
+  /**
    * JavaScript files and extensionless files in `bin/` folders: candidates for what a `bin` runs
    * (a shim, or a plain JavaScript program). Only those a bin reaches are read. Optional so that
    * callers building the lists by hand may leave it out.
@@ -185,9 +190,39 @@ export async function discoverFiles(
   strategy: DiscoveryStrategy = 'auto',
   options: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo } = {},
 ): Promise<DiscoveredFiles> {
-  const found = await listFiles(root, sources, docs, ignore, strategy, options);
+  const found = withoutUndecodable(root, await listFiles(root, sources, docs, ignore, strategy, options));
   if (found.sources.length > MAX_SOURCE_FILES) throw new DiscoveryLimitError(root, `${found.sources.length.toLocaleString('en-US')} source files, over the ${MAX_SOURCE_FILES.toLocaleString('en-US')} one run reads`);
   return found;
+}
+
+/** The lists of {@link DiscoveredFiles} that hold file paths. */
+const PATH_LISTS = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas', 'envFiles', 'scripts'] as const;
+
+/**
+ * `found` without the files whose names are not valid UTF-8, listed in `undecodable` instead.
+ * Node reads names as UTF-8: `docs/ref<0xFF>.md` is listed as `docs/ref\uFFFD.md`, a name no file
+ * has, so reading it fails as a missing file and the document was dropped without a word (s25
+ * sweep D11). Only a name holding U+FFFD is checked (one `lstat`).
+ */
+function withoutUndecodable(root: string, found: DiscoveredFiles): DiscoveredFiles {
+  const bad = new Set<string>();
+  for (const name of PATH_LISTS) {
+    for (const file of found[name] ?? []) {
+      if (!file.includes('\uFFFD') || bad.has(file)) continue;
+      try {
+        lstatSync(path.join(root, file));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') bad.add(file);
+      }
+    }
+  }
+  if (bad.size === 0) return found;
+  const out: DiscoveredFiles = { ...found, undecodable: [...new Set([...(found.undecodable ?? []), ...bad])].sort() };
+  for (const name of PATH_LISTS) {
+    const list = found[name];
+    if (list) (out as unknown as Record<string, string[]>)[name] = list.filter((f) => !bad.has(f));
+  }
+  return out;
 }
 
 /**
@@ -255,6 +290,7 @@ async function listFiles(
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
+      const undecodable = new Set<string>();
       // Synchronous lstat: a few microseconds each, where a promise per file costs 4x as much in all
       // (NeMo Gym's 2,400 files: 11 ms against 45 ms).
       const regular = all.map((f) => {
@@ -266,12 +302,14 @@ async function listFiles(
         } catch (error) {
           // A file git lists but that cannot be reached: its directory cannot be entered.
           if ((error as NodeJS.ErrnoException).code === 'EACCES') denied.add(path.posix.dirname(f));
+          // A name that is not UTF-8, read with U+FFFD: no file has it (see withoutUndecodable).
+          else if ((error as NodeJS.ErrnoException).code === 'ENOENT' && f.includes('\uFFFD')) undecodable.add(f);
           return false;
         }
       });
       const irregular = new Set(all.filter((_, i) => !regular[i]));
       for (const dir of walkDenied) denied.add(dir);
-      const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
+      const unreadable = { ...(denied.size > 0 ? { unreadable: [...denied].sort() } : {}), ...(undecodable.size > 0 ? { undecodable: [...undecodable].sort() } : {}) };
       // Files under a folder named like output or tests that holds a package's source (see
       // liftedSkips): matched here, outside the memo, since the evidence may be in file contents.
       const ambiguous = listed.filter((f) => AMBIGUOUS_PATH.test(f));

@@ -213,6 +213,14 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
+    for (const file of files.undecodable ?? []) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'error',
+        message: `Cannot read ${file}: its name is not valid UTF-8 (shown with U+FFFD), and docdrift reads file names as UTF-8; the file is not checked. Rename it`,
+        location: { file, line: 1, column: 1 },
+      });
+    }
     // The worker parses the documents that surely name a command while the code is extracted.
     // Linked pages are guessed on a cold run only: later runs find them in the per-file cache, and a
     // page guessed in vain would be parsed again on every run (only pages asked for are stored).
