@@ -757,6 +757,20 @@ describe('globs that leave the project root', () => {
     expect(error.message).toContain('docdrift.config.json');
   });
 
+  // s25 sweep D10: 300,000 ignoreParameters ran V8 out of memory (a native abort); a 2 MB YAML list
+  // of a million items cost 17 s and 1.86 GB before the 10,000-pattern check could refuse it.
+  it.each([
+    ['ignoreParameters', 'docdrift.config.json', JSON.stringify({ ignoreParameters: Array.from({ length: 1001 }, (_, i) => `p${i}.*`) }), '"ignoreParameters" has 1,001 items, more than the 1,000 a config list may have'],
+    ['globalSections', 'docdrift.config.json', JSON.stringify({ globalSections: Array.from({ length: 5000 }, (_, i) => `s${i}`) }), '"globalSections" has 5,000 items'],
+    ['a 300 KB YAML list', 'docdrift.config.yaml', `docs: [${Array(150_000).fill('a').join(',')}]\n`, 'the config file cannot be read (EFBIG'],
+  ])('a config list too long to be real is refused before it costs time or memory (%s)', (_name, file, text, message) => {
+    const root = project({ [file]: text });
+    const started = performance.now();
+    const error = configError(() => loadConfig(root));
+    expect(error.message).toContain(message);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('one level of extglob groups, and parentheses inside one, are fine', () => {
     const globs = ['docs/@(cli|api).md', 'docs/+(a|b)-*.md', 'docs/!(draft)*.md', 'docs/@(a|(b|c)).md'];
     const root = project({ 'docdrift.config.json': JSON.stringify({ docs: globs, ignoreParameters: ['*_server.@(host|port)'] }) });

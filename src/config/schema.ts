@@ -351,8 +351,16 @@ const NUMERIC_SEVERITY: Record<number, Severity> = { 0: 'off', 1: 'warn', 2: 'er
 
 const nonEmptyString = z.string().min(1);
 /** A list of strings; one string is accepted for a one-element list. */
-const stringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmptyString));
-const nonEmptyStringList = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(nonEmptyString).min(1));
+/** Most items of one list in the config (`docs`, `ignoreParameters`, `globalSections`, …): 300,000 `ignoreParameters` patterns ran V8 out of memory (s25 sweep D10). */
+export const MAX_CONFIG_LIST_ITEMS = 1000;
+/** A list of strings (a lone string is a list of one), at most {@link MAX_CONFIG_LIST_ITEMS} long: the length is checked before the items. */
+const boundedList = (item: z.ZodType<string>, min = 0) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? [v] : v),
+    z.custom<unknown[]>((v) => !Array.isArray(v) || v.length <= MAX_CONFIG_LIST_ITEMS, { message: `at most ${MAX_CONFIG_LIST_ITEMS} items` }).pipe(z.array(item).min(min)),
+  );
+const stringList = boundedList(nonEmptyString);
+const nonEmptyStringList = boundedList(nonEmptyString, 1);
 const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
