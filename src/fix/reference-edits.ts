@@ -91,6 +91,14 @@ interface InsertionFacts {
   /** The rows' sort keys, in table order (non-decreasing when `sorted`). */
   keys: string[];
   noneMarks: Map<number, string>;
+  /** Per column: its cells' texts without an enclosing code span (see {@link defaultCellValue}). */
+  columns: Map<number, string[]>;
+  /** Per column: the cell that marks a required parameter (`required`, `**Required**`), when one does. */
+  requiredMarks: Map<number, string | undefined>;
+  /** Per column: the table's own yes/no words of a `Required` column. */
+  requiredWords: Map<number, { yes: string | undefined; no: string | undefined }>;
+  /** True when every row writes its name as a flag (`--port`). */
+  flagRows?: boolean;
   /** Per command: the row each parameter goes after (that of the nearest preceding parameter with a row). */
   anchors: WeakMap<CommandSpec, Map<ParamSpec, ReferenceRow | undefined>>;
 }
@@ -105,7 +113,7 @@ export const MAX_FIX_DESCRIPTION_CHARS = 1000;
 function insertionFactsOf(table: DocTable, rows: readonly ReferenceRow[]): InsertionFacts {
   let facts = insertionFacts.get(table);
   if (!facts) {
-    facts = { sorted: isSortedByName(rows), keys: rows.map((r) => sortKey(r.names[0] ?? '')), noneMarks: new Map(), anchors: new WeakMap() };
+    facts = { sorted: isSortedByName(rows), keys: rows.map((r) => sortKey(r.names[0] ?? '')), noneMarks: new Map(), columns: new Map(), requiredMarks: new Map(), requiredWords: new Map(), anchors: new WeakMap() };
     insertionFacts.set(table, facts);
   }
   return facts;
@@ -185,9 +193,12 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const isFlag = param.origin === 'cli-flag' && !param.positional;
   // A config field documented in a table that writes every parameter as a flag (`--port`: the
   // fields are passed on the command line) gets a row in that spelling too.
-  const flagTable = !isFlag && rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
-  const spelled = isFlag || flagTable ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  // What the table's rows say is computed once per table, not once per row added: 14,000 rows
+  // added to a table of 14,000 took 12-15 s of rules (s25 sweep D9).
   const facts = insertionFactsOf(table, rows);
+  facts.flagRows ??= rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
+  const flagTable = !isFlag && facts.flagRows;
+  const spelled = isFlag || flagTable ? `${key.length === 1 ? '-' : '--'}${key}` : key;
   const noneMark = (col: number): string => {
     let mark = facts.noneMarks.get(col);
     if (mark === undefined) {
@@ -204,13 +215,23 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const typeText = fits(param.type);
   const fullDefault = param.default ? formatDefault(param.default) : undefined;
   const defaultText = fits(fullDefault);
-  const columnCells = (col: number): string[] => table.rows.map((r) => stripCode((r.cells[col] ?? '').trim()));
-  const requiredMark = (col: number): string | undefined =>
-    table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => /^[*_]*required[*_]*$/i.test(stripCode(c)));
+  const columnCells = (col: number): string[] => {
+    let cells = facts.columns.get(col);
+    if (!cells) facts.columns.set(col, (cells = table.rows.map((r) => stripCode((r.cells[col] ?? '').trim()))));
+    return cells;
+  };
+  const requiredMark = (col: number): string | undefined => {
+    if (!facts.requiredMarks.has(col)) facts.requiredMarks.set(col, table.rows.map((r) => (r.cells[col] ?? '').trim()).find((c) => /^[*_]*required[*_]*$/i.test(stripCode(c))));
+    return facts.requiredMarks.get(col);
+  };
   const requiredWord = (col: number, required: boolean): string => {
-    const words = columnCells(col);
-    const yes = words.find((w) => /^(yes|true|required|✓|✔|✅|x)$/i.test(w));
-    const no = words.find((w) => /^(no|false|optional|-|—|✗|❌)$/i.test(w));
+    let words = facts.requiredWords.get(col);
+    if (!words) {
+      const cells = columnCells(col);
+      words = { yes: cells.find((w) => /^(yes|true|required|✓|✔|✅|x)$/i.test(w)), no: cells.find((w) => /^(no|false|optional|-|—|✗|❌)$/i.test(w)) };
+      facts.requiredWords.set(col, words);
+    }
+    const { yes, no } = words;
     return required ? (yes ?? 'yes') : (no ?? (yes ? '' : 'no'));
   };
   const cells = table.header.map((header, col) => {
@@ -279,12 +300,20 @@ function stripCode(cell: string): string {
 export function defaultCellValue(value: string, column: readonly string[]): string {
   const literal = /^(["'])((?:(?!\1)[^\\])*)\1$/.exec(value);
   if (!literal) return value;
-  const written = column.filter((c) => c !== '' && !NO_VALUE.has(c.toLowerCase()));
-  const quoted = written.some((c) => /^(["']).*\1$/.test(c));
-  const nonString = /^(?:[-+]?(?:\d[\d_]*\.?\d*(?:e[-+]?\d+)?|\.\d+|0x[\da-f]+|inf|nan)|true|false|none|null|undefined|\[.*\]|\{.*\}|\(.*\))$/i;
-  const bare = written.some((c) => !nonString.test(c) && !/^(["']).*\1$/.test(c) && !/^[*_]*required[*_]*$/i.test(c));
-  return bare && !quoted ? literal[2]! : value;
+  let unquoted = unquotedColumns.get(column);
+  if (unquoted === undefined) {
+    const written = column.filter((c) => c !== '' && !NO_VALUE.has(c.toLowerCase()));
+    const quoted = written.some((c) => /^(["']).*\1$/.test(c));
+    const nonString = /^(?:[-+]?(?:\d[\d_]*\.?\d*(?:e[-+]?\d+)?|\.\d+|0x[\da-f]+|inf|nan)|true|false|none|null|undefined|\[.*\]|\{.*\}|\(.*\))$/i;
+    const bare = written.some((c) => !nonString.test(c) && !/^(["']).*\1$/.test(c) && !/^[*_]*required[*_]*$/i.test(c));
+    unquoted = bare && !quoted;
+    unquotedColumns.set(column, unquoted);
+  }
+  return unquoted ? literal[2]! : value;
 }
+
+/** Per column array (the cached one of {@link InsertionFacts}): whether its strings are written without quotes. */
+const unquotedColumns = new WeakMap<readonly string[], boolean>();
 
 /**
  * The edit that replaces a documented default with the code's (`actual`, as `formatDefault`

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:quadratic`: the inputs of issue #18 item 3 that once took quadratic time or
  * memory in docdrift's own code — `--fix` removing N stale rows (`fixRemove`) and adding N
- * missing rows, N section headings in one page (`sectionsOfDoc`), and an N-class inheritance
+ * missing rows, N missing rows beside N unknown ones (each row's fix), N section headings in one page (`sectionsOfDoc`), and an N-class inheritance
  * chain — timed at each size, with peak RSS. `--before BIN` also times another build (e.g. main's
  * `dist/src/bin.js`) on the same inputs, so the figures print side by side. Doubling N should
  * double the time of a linear path (the ratio column), not quadruple it.
@@ -65,6 +65,16 @@ const cases: Case[] = [
     make: (root, n) => {
       const fields = Array.from({ length: n }, (_, i) => `    f_${i}: int = Field(default=${i}, description="Field ${i}.")\n`).join('');
       pythonProject(root, `class ToolConfig(BaseModel):\n${fields}`, 'ToolConfig', `# CLI\n\n### \`tool\`\n\n${TABLE_HEAD}| \`f_0\` | int | Field 0. Default: \`0\`. |\n`);
+    },
+  },
+  {
+    // s25 sweep D9: every missing row's fix scanned the whole table (12-15 s of rules for 14,000).
+    name: 'N missing rows beside N unknown rows (plain run)',
+    args: ['--no-cache'],
+    make: (root, n) => {
+      const fields = Array.from({ length: n }, (_, i) => `    field_${i}_x: int = Field(default=0, description="F.")\n`).join('');
+      const rows = Array.from({ length: n }, (_, i) => `| \`x_${i}_dleif\` | int | \`0\` | F. |\n`).join('');
+      pythonProject(root, `class ToolConfig(BaseModel):\n${fields}`, 'ToolConfig', `# CLI\n\n### \`tool\`\n\n| Name | Type | Default | Description |\n|---|---|---|---|\n${rows}`);
     },
   },
   {
