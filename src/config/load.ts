@@ -4,7 +4,7 @@ import { escapesRoot } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
 import { checkGlobExpansion, MAX_BRACE_ALTERNATIVES, MAX_EXPANDED_PATTERNS, MAX_GLOB_LENGTH, MAX_SEGMENT_WILDCARDS } from '../shared/globs.js';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
+import { pathExists, readErrorText, readProjectFile, readRegularFile, stripBom } from '../shared/read-file.js';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, stringify as yamlStringify } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
@@ -263,15 +263,6 @@ function isFile(abs: string): boolean {
   }
 }
 
-/** Something (a file, a link, a device) exists at `abs`. */
-function exists(abs: string): boolean {
-  try {
-    lstatSync(abs);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Deepest nesting of objects and lists accepted in a config file (real ones nest four or five). */
 export const MAX_CONFIG_DEPTH = 64;
@@ -440,7 +431,7 @@ function readExplicit(root: string, file: string): Source {
   const format = formatOf(abs);
   if (format === 'refused') throw refused(display);
   refuseLinkOut(root, abs, display);
-  if (!exists(abs)) {
+  if (!pathExists(abs)) {
     throw new ConfigError({
       file: display,
       key: '',
@@ -540,7 +531,7 @@ function discover(root: string): Source | undefined {
   for (const name of CONFIG_FILES) {
     const abs = path.join(root, name);
     // Anything at a config name is read: a link to a device is an error naming it, not "no config".
-    if (exists(abs)) {
+    if (pathExists(abs)) {
       refuseOutsideLink(root, abs, name);
       refuseHardLink(abs, name);
       found.push({ abs, display: name, format: formatOf(abs) as Format, text: readSource(abs, name) });

@@ -182,7 +182,7 @@ export function readProjectFileOrNote(
     // EACCES on a path whose folder this user may not search: whether the file exists is unknown,
     // and the folder is reported where it is listed (`unreadableDirectory`). Probing eight site
     // configs in an unreadable docs/ gave eight warnings for files that did not exist (s24 sweep note).
-    if (code === 'EACCES' && !exists(path.resolve(root, rel))) return undefined;
+    if (code === 'EACCES' && !pathExists(path.resolve(root, rel))) return undefined;
     const file = path.relative(root, path.resolve(root, rel)).split(path.sep).join('/');
     if (refused && !refused.some((d) => d.location.file === file)) {
       refused.push({ ruleId: 'parse-error', severity: 'warn', message: `Cannot read ${file}: ${readErrorText(error)}; it is not read`, location: { file, line: 1, column: 1 } });
@@ -191,8 +191,8 @@ export function readProjectFileOrNote(
   }
 }
 
-/** True when `lstat` finds `abs` (false when it or a folder above it cannot be searched). */
-function exists(abs: string): boolean {
+/** True when `lstat` finds something (a file, a link, a device) at `abs`: false when nothing is there, or it or a folder above it cannot be searched. */
+export function pathExists(abs: string): boolean {
   try {
     lstatSync(abs);
     return true;
