@@ -763,6 +763,7 @@ describe('globs that leave the project root', () => {
     ['ignoreParameters', 'docdrift.config.json', JSON.stringify({ ignoreParameters: Array.from({ length: 1001 }, (_, i) => `p${i}.*`) }), '"ignoreParameters" has 1,001 items, more than the 1,000 a config list may have'],
     ['globalSections', 'docdrift.config.json', JSON.stringify({ globalSections: Array.from({ length: 5000 }, (_, i) => `s${i}`) }), '"globalSections" has 5,000 items'],
     ['a 300 KB YAML list', 'docdrift.config.yaml', `docs: [${Array(150_000).fill('a').join(',')}]\n`, 'the config file cannot be read (EFBIG'],
+    ['a 300 KB docdrift key of package.json', 'package.json', JSON.stringify({ name: 'x', docdrift: { docs: Array(100_000).fill('a') } }), 'the "docdrift" key holds 391 KB of JSON'],
   ])('a config list too long to be real is refused before it costs time or memory (%s)', (_name, file, text, message) => {
     const root = project({ [file]: text });
     const started = performance.now();

@@ -375,8 +375,8 @@ function yamlTagWarnings(source: Source): string[] {
  */
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-/** Largest package.json read for its `docdrift` key: 1 MiB, as for its `bin` entries. */
-const MAX_PACKAGE_JSON_BYTES = 1024 * 1024;
+/** Largest package.json read for its `docdrift` key: 4 MiB (the key itself may hold at most {@link MAX_CONFIG_BYTES} of JSON). */
+const MAX_PACKAGE_JSON_BYTES = 4 * 1024 * 1024;
 
 /**
  * A config file's text: a regular file (a committed link to `/dev/zero` or a FIFO must not hang
@@ -394,7 +394,7 @@ function readSource(abs: string, display: string): string {
       key: '',
       problem: `the config file cannot be read (${readErrorText(error)})`,
       got: display,
-      expected: packageJson ? 'a regular package.json of at most 1 MB' : 'a regular JSON or YAML file of at most 256 KB',
+      expected: packageJson ? 'a regular package.json of at most 4 MB' : 'a regular JSON or YAML file of at most 256 KB',
     });
   }
 }
@@ -549,7 +549,14 @@ function discover(root: string): Source | undefined {
     } catch {
       parseable = false;
     }
-    if (parseable && isPlainObject(parsed) && Object.hasOwn(parsed, 'docdrift')) found.push(pkg);
+    if (parseable && isPlainObject(parsed) && Object.hasOwn(parsed, 'docdrift')) {
+      // The key is the config: bounded as a config file is (s25 sweep D10).
+      const size = JSON.stringify(parsed['docdrift'])?.length ?? 0;
+      if (size > MAX_CONFIG_BYTES) {
+        throw new ConfigError({ file: 'package.json', key: 'docdrift', problem: `the "docdrift" key holds ${(size / 1024).toFixed(0)} KB of JSON, more than a config may`, got: `${(size / 1024).toFixed(0)} KB`, expected: 'a config of at most 256 KB' });
+      }
+      found.push(pkg);
+    }
     // A broken package.json only matters when it may be the config: report it then.
     else if (!parseable && found.length === 0 && text.includes('"docdrift"')) parseSource(pkg);
   }
