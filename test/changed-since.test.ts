@@ -74,6 +74,11 @@ describe('--changed-since', { timeout: 120_000 }, () => {
     const { code, results } = run(dir, ['--changed-since', 'main']);
     expect(results).toEqual([]);
     expect(code).toBe(0);
+    // A commit named by its message (s25 sweep O3: read as "example^{commit}", "not a commit").
+    const byMessage = run(dir, ['--changed-since', ':/example']);
+    expect(byMessage.stderr).not.toContain('is not a commit');
+    expect(byMessage.code).toBe(0);
+    expect(run(dir, ['--changed-since', ':/no such message']).stderr).toContain('is not a commit');
   });
 
   it('a docs-only change reports only the findings in that doc', () => {

@@ -134,7 +134,10 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   }
   let commit: string;
   try {
-    commit = (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+    // Named first, then peeled to a commit: `${ref}^{commit}` would turn a commit named by its
+    // message (`:/fix typo`) into a search for "fix typo^{commit}" (s25 sweep O3).
+    const object = (await git(root, ['rev-parse', '--verify', '--quiet', ref])).trim();
+    commit = object ? (await git(root, ['rev-parse', '--verify', '--quiet', `${object}^{commit}`])).trim() : '';
   } catch {
     commit = '';
   }
