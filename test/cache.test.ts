@@ -729,7 +729,7 @@ describe('a cache a pull request controls (#17 item 5)', () => {
 });
 
 describe('the cache writes only inside the project (issues #17, #18)', () => {
-  it('refuses a committed .docdrift-cache symlink that leads out of the project (exit 2, naming it) and writes nothing there', async () => {
+  it('never follows a committed .docdrift-cache symlink that leads out of the project: the run goes on without the cache, naming it, and writes nothing there', async () => {
     const p = project();
     const outside = mkdtempSync(path.join(tmpdir(), 'docdrift-outside-'));
     temps.push(outside);
@@ -737,8 +737,9 @@ describe('the cache writes only inside the project (issues #17, #18)', () => {
     symlinkSync(outside, path.join(p.root, '.docdrift-cache'));
     expect(defaultCacheLocation(p.root)).toBe(path.join(p.root, '.docdrift-cache'));
     const r = await cli(p.root, ['--format', 'json']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('.docdrift-cache is a symlink');
+    // Exit 2 before s25 (sweep O1): one committed link failed every run of everyone.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('docdrift: cache not used: .docdrift-cache is a symlink');
     expect(readdirSync(outside)).toEqual(['.gitignore']);
     expect(readFileSync(path.join(outside, '.gitignore'), 'utf8')).toBe('precious\n');
     expect(lstatSync(path.join(p.root, '.docdrift-cache')).isSymbolicLink()).toBe(true);

@@ -11,7 +11,7 @@ import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, writeFileAtomic } from './write.js';
+import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
@@ -835,12 +835,13 @@ export function openPieceStore(options: { root: string; location?: string; keyFi
  * whose rules threw is not stored. `files` scoping is applied after the cache, so runs on
  * different paths share one entry.
  *
- * The cache directory and file are written only as regular files inside the root: a symlink on
- * the way (a committed `.docdrift-cache` link) is refused before anything is read or written.
- * Temporary files a killed run left in the directory are removed.
+ * The cache directory and file are written only as regular files inside the root: with a symlink
+ * on the way (a committed `.docdrift-cache` link) nothing is read or written there, and the run
+ * goes on without the cache (`cache.status` `off`, with a note). Temporary files a killed run
+ * left in the directory are removed.
  *
- * @throws {WriteError} when the cache path inside the root holds a symlink or non-regular file;
- *   otherwise only what {@link lint} throws (programming errors)
+ * @throws {WriteError} when a cache file turns into a link or non-regular file while the run
+ *   writes it; otherwise only what {@link lint} throws (programming errors)
  */
 export async function lintWithCache(options: CachedLintOptions): Promise<CachedLintResult> {
   const { root, config } = options;
@@ -862,15 +863,17 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   const listing = startGitListing(root);
   const dir = options.location ?? defaultCacheLocation(root);
   const file = path.join(dir, `run-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.json`);
-  // A committed `.docdrift-cache` symlink (or one on the way to it) is refused, not followed. A
-  // cache path that cannot even be checked (a directory the user may not read: EACCES) is not
-  // used: the run goes on without the cache, as without a key, and says so.
+  // A committed `.docdrift-cache` symlink (or one on the way to it, or a cache file that is one)
+  // is never followed, and a cache path that cannot even be checked (a directory the user may not
+  // read: EACCES) is not used: the run goes on without the cache, as without a key, and says so.
+  // A link used to be exit 2, so one committed link failed every run of everyone (s25 sweep O1).
   let unusable: string | undefined;
   try {
     checkWriteTarget(root, file);
   } catch (error) {
-    if (!(error instanceof UncheckablePathError)) throw error;
-    unusable = `the cache directory ${dir} cannot be read (${error.code})`;
+    if (error instanceof UncheckablePathError) unusable = `the cache directory ${dir} cannot be read (${error.code})`;
+    else if (error instanceof WriteError) unusable = error.message.replace(/; nothing was written\.$/, ' (nothing is read from it or written to it)');
+    else throw error;
   }
   const tRead = performance.now();
   let signingKey: Buffer | undefined;
