@@ -1,5 +1,5 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
-import { escapesRoot } from './shared/paths.js';
+import { escapesRoot, isPackagingFile } from './shared/paths.js';
 import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { globbySync, isDynamicPattern } from 'globby';
@@ -290,9 +290,10 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
   const out: string[] = [];
   for (const p of args) {
     const abs = path.resolve(cwd, p);
+    let code: string | undefined;
     // Outside the root is the more useful message, whether or not the path exists.
     if (!isDynamicPattern(p) && escapesRoot(path.relative(root, abs))) out.push(abs);
-    else if (statCode(abs) === undefined) {
+    else if ((code = statCode(abs)) === undefined) {
       // `docs/ol/o.md` where `docs/ol` links outside: discovery skips such files, so the run
       // passed having read nothing (s23 sweep D5).
       if (linksOutside(root, abs)) throw new UsageError(`${p} is reached through a symbolic link to a place outside the project root ${root}; docdrift does not read it.`);
@@ -300,7 +301,6 @@ function expandPaths(args: readonly string[], cwd: string, root: string): string
     }
     else if (isDynamicPattern(p)) for (const match of expandGlob(p, cwd, root)) out.push(match);
     else {
-      const code = statCode(abs);
       // A folder on the way this user may not search (EACCES) is not a missing file (s24 sweep note).
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`no such file or directory: ${p} (paths are resolved from the current directory, ${cwd}).`);
       throw new UsageError(`cannot read ${p}: ${code}${code === 'EACCES' ? ' (permission denied, on it or on a folder above it)' : ''}.`);
@@ -431,14 +431,14 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   // run exits 2 on its keys).
   if (!existsSync(abs)) {
     if (CONFIG_FILES.includes(file)) return 'the path of a configuration file, which later runs would read';
-    if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'the path of a packaging file, which later runs would read';
+    if (isPackagingFile(file)) return 'the path of a packaging file, which later runs would read';
     return undefined;
   }
   if (statSync(abs).isDirectory()) return undefined;
   const matches = (globs: string[]) => picomatch(globs.filter((g) => !g.startsWith('!')), { dot: true })(file);
   if (matches(config.docs)) return 'a document docdrift checks';
   if (matches(config.sources)) return 'a source file docdrift reads';
-  if (/(^|\/)(pyproject\.toml|setup\.cfg|setup\.py|package\.json)$/.test(file)) return 'a packaging file docdrift reads';
+  if (isPackagingFile(file)) return 'a packaging file docdrift reads';
   if (picomatch(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
   if (picomatch(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
   return undefined;

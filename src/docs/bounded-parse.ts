@@ -25,7 +25,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
-import { threadCpuMs } from '../shared/thread-cpu.js';
+import { threadCpuMs, WALL_FACTOR } from '../shared/thread-cpu.js';
 import { documentOverLimits } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
 import type { MarkdownSegment } from './segments.js';
@@ -268,12 +268,6 @@ export const LARGE_RUN_FILES = 4000;
 export function workerYoungGenerationMb(files: number | undefined): number {
   return files !== undefined && files < LARGE_RUN_FILES ? YOUNG_GENERATION_MB.large : YOUNG_GENERATION_MB.small;
 }
-
-/**
- * The wall-clock deadline is this many times the CPU budget: it stops a worker that is starved
- * rather than busy, and is the only deadline where the thread's CPU time cannot be read.
- */
-export const WALL_FACTOR = 6;
 
 /** How long the main thread waits for a fresh worker to load the parsers before its first document's budget starts. */
 const WORKER_START_MS = 60_000;

@@ -217,7 +217,7 @@ function withoutUndecodable(root: string, found: DiscoveredFiles): DiscoveredFil
     }
   }
   if (bad.size === 0) return found;
-  const out: DiscoveredFiles = { ...found, undecodable: [...new Set([...(found.undecodable ?? []), ...bad])].sort() };
+  const out: DiscoveredFiles = { ...found, undecodable: [...bad].sort() };
   for (const name of PATH_LISTS) {
     const list = found[name];
     if (list) (out as unknown as Record<string, string[]>)[name] = list.filter((f) => !bad.has(f));
@@ -290,7 +290,6 @@ async function listFiles(
       // Deleted tracked files, symbolic links and gitlinks are not regular files: globby skips them.
       const all = [...new Set(Object.values(found).flat())];
       const denied = new Set<string>();
-      const undecodable = new Set<string>();
       // Synchronous lstat: a few microseconds each, where a promise per file costs 4x as much in all
       // (NeMo Gym's 2,400 files: 11 ms against 45 ms).
       const regular = all.map((f) => {
@@ -302,14 +301,14 @@ async function listFiles(
         } catch (error) {
           // A file git lists but that cannot be reached: its directory cannot be entered.
           if ((error as NodeJS.ErrnoException).code === 'EACCES') denied.add(path.posix.dirname(f));
-          // A name that is not UTF-8, read with U+FFFD: no file has it (see withoutUndecodable).
-          else if ((error as NodeJS.ErrnoException).code === 'ENOENT' && f.includes('\uFFFD')) undecodable.add(f);
+          // A name that is not UTF-8, read with U+FFFD, which no file has: kept, for withoutUndecodable to report.
+          else if ((error as NodeJS.ErrnoException).code === 'ENOENT' && f.includes('\uFFFD')) return true;
           return false;
         }
       });
       const irregular = new Set(all.filter((_, i) => !regular[i]));
       for (const dir of walkDenied) denied.add(dir);
-      const unreadable = { ...(denied.size > 0 ? { unreadable: [...denied].sort() } : {}), ...(undecodable.size > 0 ? { undecodable: [...undecodable].sort() } : {}) };
+      const unreadable = denied.size > 0 ? { unreadable: [...denied].sort() } : {};
       // Files under a folder named like output or tests that holds a package's source (see
       // liftedSkips): matched here, outside the memo, since the evidence may be in file contents.
       const ambiguous = listed.filter((f) => AMBIGUOUS_PATH.test(f));

@@ -11,10 +11,8 @@ import { coverageCounts, paramSource, partialReference, unknownReason } from '..
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
+import { isPackagingFile } from '../shared/paths.js';
 
-
-/** The packaging files commands are declared in: package.json, pyproject.toml, setup.cfg, setup.py. */
-const PACKAGING_FILE_RE = /(^|\/)(package\.json|pyproject\.toml|setup\.cfg|setup\.py)$/;
 /** Most "no reference section" notes printed one by one; the rest are counted in one more line. */
 export const MAX_COMMAND_NOTES = 10;
 
@@ -110,7 +108,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   if (model.commands.length === 0) {
     // A packaging file that could not be read may hold the command (a package.json over its size
     // cap, invalid JSON or TOML): "no bin in package.json" alone would be false (s24 sweep note).
-    const unread = [...new Set(model.diagnostics.filter((d) => d.ruleId === 'parse-error' && PACKAGING_FILE_RE.test(d.location.file)).map((d) => d.location.file))].sort();
+    const unread = [...new Set(model.diagnostics.filter((d) => d.ruleId === 'parse-error' && isPackagingFile(d.location.file)).map((d) => d.location.file))].sort();
     const unreadText = unread.length === 0 ? '' : `; ${unread.length === 1 ? 'a packaging file was' : `${unread.length} packaging files were`} not read (${unread.slice(0, 3).join(', ')}${unread.length > 3 ? ', …' : ''}: see the warnings above)`;
     if (environment?.paramsKnown) {
       notes.push(`no command found (no [project.scripts] in pyproject.toml, no console_scripts in setup.cfg, no "bin" in package.json, no "commands" in the config${unreadText}): only environment variables were checked.`);

@@ -42,3 +42,8 @@ export function isAgentInstructions(file: string): boolean {
 export function isRestructuredText(file: string): boolean {
   return /\.rst$/i.test(file);
 }
+
+/** True for a packaging file commands are declared in, at any depth: `package.json`, `pyproject.toml`, `setup.cfg`, `setup.py`. */
+export function isPackagingFile(file: string): boolean {
+  return /(^|\/)(package\.json|pyproject\.toml|setup\.cfg|setup\.py)$/.test(file);
+}

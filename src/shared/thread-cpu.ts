@@ -36,3 +36,9 @@ export function currentThreadId(): number {
     return 0;
   }
 }
+
+/**
+ * A wall-clock deadline is this many times a CPU budget: it stops a worker thread that is starved
+ * rather than busy, and is the only deadline where the thread's CPU time cannot be read.
+ */
+export const WALL_FACTOR = 6;

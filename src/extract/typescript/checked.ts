@@ -41,7 +41,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ts } from 'ts-morph';
 import type { InputDiagnostic } from '../../model/types.js';
-import { threadCpuMs } from '../../shared/thread-cpu.js';
+import { threadCpuMs, WALL_FACTOR } from '../../shared/thread-cpu.js';
 import { checkerProject, MAX_CHECKED_PROPERTIES, readAliasProperties, type WireAnswer } from './checker-core.js';
 import type { ModuleInfo } from './scan.js';
 
@@ -115,9 +115,6 @@ export const CHECKER_HEAP_MB = 192;
  * 2,000 keys each grew the checker's heap by about 1 MB per alias.
  */
 export const MAX_RUN_CHECKED_PROPERTIES = 20_000;
-
-/** The wall-clock deadline is this many times the CPU budget: it stops a worker that is starved rather than busy, and is the only one where the thread's CPU time cannot be read. */
-const WALL_FACTOR = 6;
 
 /** A request to the checker worker: the properties of alias `name` in `file`. */
 export interface CheckerRequest {
