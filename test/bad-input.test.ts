@@ -208,6 +208,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'budget-many-underbudget-documents': (dir) => {
     for (let i = 0; i < 30; i++) writeFileSync(path.join(dir, `docs/s${i}.md`), `# b\n${slowLists(10_000)}\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },
+  // #33 s25 sweep D6: three 303 KB pages of 10,000 small tables each (micromark: 7-10 s of CPU; built directly now).
+  'budget-many-small-tables': (dir) => {
+    const tables = '| a | b |\n| - | - |\n| c | d |\n\n'.repeat(10_000);
+    for (let i = 1; i <= 3; i++) writeFileSync(path.join(dir, `docs/t${i}.md`), `# x\n\n${tables}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+  },
   // #33 s24 sweep D8: 15,000 tiny pages of a table each that name the command (30 s: each page
   // costs a few ms to parse, however short).
   'many-tiny-pages': (dir) => {

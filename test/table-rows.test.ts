@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { markdownProcessor } from '../src/docs/markdown.js';
 import { parseDoc } from '../src/docs/parse.js';
 import { fastTableRows, parseInPieces } from '../src/docs/segments.js';
-import { simpleTableRows } from '../src/docs/table-rows.js';
+import { parseWithSimpleTables, simpleTableRows, simpleTables } from '../src/docs/table-rows.js';
 import { lineStarts } from '../src/shared/strings.js';
 
 const parse = (text: string): Root => markdownProcessor.parse(text);
@@ -183,5 +183,82 @@ describe('table-row fast path (parseInPieces)', () => {
     expect(json(rows)).toBe(json(real));
     (rows[1]!.children[0]!.children[0] as { value: string }).value = ' q ';
     expect(json(rows)).not.toBe(json(real));
+  });
+});
+
+/** What may come before a table: top-level blocks it follows, and containers and code that may take its lines in (the check must then fall back). */
+const BEFORE = [
+  '', 'Para.\n\n', 'Para right before.\n', '- item\n\n', '- item\n', '1. one\n\n   more\n\n', '> quote\n\n', '> quote\n', '    code\n\n', '```\n',
+  '```md\n\n', '~~~\n\n', '<pre>\n\n', '<!--\n\n', '<div>\n\n', '<script>\n\n', '---\ntitle: x\n---\n\n', '---\n\n', '[^1]: note\n\n', '# H\n',
+  '[x]: https://example.com\n\n', '<details>\n', '* a\n  * b\n\n',
+];
+/** What may come after it: blank lines, blocks, and continuations of what came before (closing fences and HTML, indented list content). */
+const AFTER_WHOLE = ['', '\n', '\nText.\n', '\n```\n', '\n~~~\n', '\n</pre>\n', '\n-->\n', '\n</div>\n', '\n</script>\n', '\n   continued item\n', '\n    indented\n', '\n- next\n', '\n> more\n', 'lazy\n', '| more | row |\n', '\n---\n', '\n</details>\n'];
+
+/** A page of tables, each after a random context and before another. */
+function tablePage(next: () => number, badRate: number): string {
+  const out: string[] = [];
+  const tables = 1 + Math.floor(next() * 6);
+  for (let t = 0; t < tables; t++) {
+    out.push(pick(next, BEFORE));
+    const cols = 1 + Math.floor(next() * 4);
+    const aligns = ['---', ':--', '--:', ':-:', '-', ' - ', '  :---:  '];
+    out.push(next() < 0.05 ? `| ${cols} |\n` : `| ${Array.from({ length: cols }, (_, c) => pick(next, SIMPLE) || `H${c}`).join(' | ')} |\n`);
+    out.push(`|${Array.from({ length: cols }, () => pick(next, aligns)).join('|')}|\n`);
+    const rows = Math.floor(next() * 6);
+    for (let r = 0; r < rows; r++) out.push(`${row(next, cols, badRate)}\n`);
+    out.push(pick(next, AFTER_WHOLE));
+  }
+  const text = out.join('');
+  return next() < 0.15 ? text.replace(/\n/g, '\r\n') : next() < 0.05 ? text.replace(/\n$/, '') : text;
+}
+
+describe('whole-table fast path (parseWithSimpleTables)', () => {
+  it('gives the tree of the real parser for tables after and before every kind of block, container, code and HTML, and builds most of them itself', () => {
+    const failures: string[] = [];
+    let built = 0;
+    let fellBack = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const next = random(seed);
+      const text = tablePage(next, seed % 2 === 0 ? 0 : 0.05);
+      const texts: string[] = [];
+      const fast = json(
+        parseWithSimpleTables(text, (t) => {
+          texts.push(t);
+          return parse(t);
+        }),
+      );
+      if (fast !== json(parse(text))) failures.push(`seed ${seed}: ${JSON.stringify(text)}`);
+      if (texts.length === 2) fellBack++;
+      else if (texts[0] !== text) built++;
+    }
+    expect(failures.slice(0, 5)).toEqual([]);
+    // Both ways were taken many times: tables built, and tables inside something else left to the parser.
+    expect(built).toBeGreaterThan(1000);
+    expect(fellBack).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('builds a page of 2,000 small tables without handing a table to the parser', () => {
+    const text = `# x\n\n${'| a | b |\n| - | :-: |\n| `c` | d |\n\n'.repeat(2000)}`;
+    const texts: string[] = [];
+    const tree = parseWithSimpleTables(text, (t) => {
+      texts.push(t);
+      return parse(t);
+    });
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).not.toContain('|');
+    expect(tree.children.filter((n) => n.type === 'table')).toHaveLength(2000);
+    expect(json(tree)).toBe(json(parse(text)));
+  });
+
+  it('leaves tables in fenced code to the parser, and finds none without a blank line before or after, or with a header of another width', () => {
+    const find = (text: string): number => simpleTables(text, lineStarts(text)).length;
+    expect(find('| a |\n|---|\n| b |\n')).toBe(1);
+    expect(find('```\n| a |\n|---|\n```\n')).toBe(0);
+    expect(find('Para.\n| a |\n|---|\n')).toBe(0);
+    expect(find('| a |\n|---|\nlazy\n')).toBe(0);
+    expect(find('| a | b |\n|---|\n')).toBe(0);
+    expect(find('| a |\n|---|---|\n')).toBe(0);
+    expect(find('| *a* |\n|---|\n')).toBe(0);
   });
 });

@@ -12,7 +12,8 @@ import remarkParse from 'remark-parse';
 import { unified, type Preset, type Processor } from 'unified';
 import { EMPHASIS_OFF } from './emphasis.js';
 import { pieceStarted } from './progress.js';
-import { parseInPieces } from './segments.js';
+import { fastTableRows, parseInPieces } from './segments.js';
+import { parseWithSimpleTables } from './table-rows.js';
 
 /** The part of an mdast-util-from-markdown extension this module reads and replaces. */
 interface MdastExtension {
@@ -108,13 +109,17 @@ export function parseMarkdownText(text: string, mdx = false, options: MarkdownPa
 
 /**
  * Parses a Markdown (not MDX) text with {@link markdownProcessor}; a long text in pieces, which
- * gives the same tree with a fraction of the memory (`parseInPieces` in src/docs/segments.ts).
+ * gives the same tree with a fraction of the memory (`parseInPieces` in src/docs/segments.ts), and
+ * each piece with its simple whole tables built without micromark, which gives the same tree in a
+ * fraction of the time (`parseWithSimpleTables` in src/docs/table-rows.ts; off with the table-row
+ * fast path's switch, `fastTableRows`).
  *
  * @throws what the processor throws.
  */
 export function parseMarkdown(text: string, options: MarkdownParseOptions = {}): Root {
+  const parse = (t: string): Root => parseMarkdownText(t, false, options);
   return parseInPieces(text, (t) => {
     pieceStarted(t.length);
-    return parseMarkdownText(t, false, options);
+    return fastTableRows.enabled ? parseWithSimpleTables(t, parse) : parse(t);
   });
 }

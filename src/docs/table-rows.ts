@@ -27,7 +27,9 @@
  *   GFM autolink literal can start; an `_` only between two ASCII letters or digits (intraword,
  *   it can neither open nor close emphasis).
  */
-import type { InlineCode, PhrasingContent, TableCell, TableRow, Text } from 'mdast';
+import type { AlignType, InlineCode, PhrasingContent, Root, RootContent, Table, TableCell, TableRow, Text } from 'mdast';
+import { fencedLineTracker } from './fences.js';
+import { lineStarts } from '../shared/strings.js';
 
 /** Characters that may start an inline construct other than a code span, or a character micromark rewrites (tab, NUL, controls) or that escapes (`\`). */
 const NOT_SIMPLE_LINE = /[\u0000-\u001f\u007f\\]/;
@@ -155,4 +157,143 @@ export function simpleTableRows(text: string, from: number, to: number, starts: 
     i++;
   }
   return { rows, next: at };
+}
+
+/** A GFM delimiter row in the simple form: `|` at column 1, cells of optional spaces, an optional colon, hyphens, an optional colon and optional spaces, each closed by `|`, nothing after the last. */
+const DELIMITER_ROW = /^\|(?: *:?-+:? *\|)+$/;
+/** A blank line (CommonMark: spaces and tabs only). */
+const BLANK_LINE = /^[ \t]*$/;
+
+/** The alignment of one delimiter cell, as mdast-util-gfm-table writes it. */
+function alignOf(cell: string): AlignType {
+  const c = cell.trim();
+  const left = c.startsWith(':');
+  const right = c.endsWith(':');
+  return left && right ? 'center' : left ? 'left' : right ? 'right' : null;
+}
+
+/** One whole table {@link simpleTables} built: its node and the text it spans. */
+export interface SimpleTable {
+  /** Offset of its header row's first character. */
+  from: number;
+  /** Offset just after its last row (line ending excluded). */
+  to: number;
+  /** The `table` node, positions absolute in the text. */
+  node: Table;
+}
+
+/**
+ * Finds the whole GFM tables of `text` that can be built without micromark (issues #33, #35: a
+ * page of 10,000 small tables cost ~2.3 s of CPU per 300 KB in micromark, s25 sweep D6): a blank
+ * line or the start of the text, a header row and a body row per line that are simple rows (see
+ * the module comment), a delimiter row of as many cells as the header in the form
+ * {@link DELIMITER_ROW}, and then a blank line or the end of the text. Lines inside fenced code
+ * (`fencedLineTracker`) are never read as a table.
+ *
+ * Where such lines sit in the block structure is not decided here: a table found may lie inside
+ * an HTML block that a blank line does not close, or be read differently for a reason this scan
+ * does not see. {@link parseWithSimpleTables} checks that on the real parser's tree.
+ *
+ * @param starts the line start offsets of `text` (`lineStarts`, src/shared/strings.ts).
+ * @returns the tables, in text order, each as remark-parse + remark-gfm build it at the top level
+ *   of a document (positions: line 1-based, column 1-based in UTF-16 code units, offset 0-based).
+ *   Never throws.
+ */
+export function simpleTables(text: string, starts: readonly number[]): SimpleTable[] {
+  const out: SimpleTable[] = [];
+  const fenced = fencedLineTracker();
+  const lineEnd = (i: number): number => {
+    let end = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    if (end > starts[i]! && text.charCodeAt(end - 1) === 10) end--;
+    if (end > starts[i]! && text.charCodeAt(end - 1) === 13) end--;
+    return end;
+  };
+  const lineText = (i: number): string => text.slice(starts[i]!, lineEnd(i));
+  let previousBlank = true;
+  for (let i = 0; i < starts.length; i++) {
+    const line = lineText(i);
+    if (fenced(line)) {
+      previousBlank = false;
+      continue;
+    }
+    const blankBefore = previousBlank;
+    previousBlank = BLANK_LINE.test(line);
+    if (!blankBefore || text.charCodeAt(starts[i]!) !== 124 /* | */ || i + 1 >= starts.length) continue;
+    const delimiter = lineText(i + 1);
+    if (!DELIMITER_ROW.test(delimiter)) continue;
+    const header = simpleRow(text, starts[i]!, lineEnd(i), i + 1);
+    const delimiterCells = delimiter.slice(1, -1).split('|');
+    if (!header || header.children.length !== delimiterCells.length) continue;
+    const rows: TableRow[] = [header];
+    let j = i + 2;
+    let ended = false;
+    for (; j < starts.length; j++) {
+      const rowText = lineText(j);
+      if (BLANK_LINE.test(rowText)) {
+        ended = true;
+        break;
+      }
+      const row = simpleRow(text, starts[j]!, lineEnd(j), j + 1);
+      if (!row) break;
+      rows.push(row);
+    }
+    if (!ended && j < starts.length) continue;
+    const last = j - 1;
+    const to = lineEnd(last);
+    const node: Table = {
+      type: 'table',
+      align: delimiterCells.map(alignOf),
+      children: rows,
+      position: { start: point(i + 1, starts[i]!, starts[i]!), end: point(last + 1, starts[last]!, to) },
+    };
+    out.push({ from: starts[i]!, to, node });
+    // Every line of the table is read: none opens a fence (each starts with `|`).
+    for (let k = i + 1; k <= last; k++) fenced(lineText(k));
+    i = last;
+    previousBlank = false;
+  }
+  return out;
+}
+
+/**
+ * Parses a Markdown text with `parse`, building its simple whole tables ({@link simpleTables})
+ * directly instead (issues #33, #35). The text is parsed with each such table's characters
+ * replaced by spaces (line endings kept, so every offset, line and column stays), which makes
+ * its lines blank; the tables are then put among the tree's top-level nodes. A table is taken
+ * only when no node of that tree overlaps its lines: then nothing before it was still open
+ * across them (fenced code, an HTML block, a list item or indented code that blank lines do not
+ * close, front matter), so the real parser read the table at the top level, as built, and the
+ * blank lines closed what the table's first line closes. When a table fails that check, the
+ * whole original text is parsed instead. The tree is the one `parse(text)` gives, node for node
+ * and position for position (test/table-rows.test.ts compares them on random documents).
+ *
+ * Markdown only: MDX reads `{` and `<` in cells as expressions and JSX.
+ *
+ * @throws what `parse` throws.
+ */
+export function parseWithSimpleTables(text: string, parse: (text: string) => Root): Root {
+  if (!text.includes('|')) return parse(text);
+  const tables = simpleTables(text, lineStarts(text));
+  if (tables.length === 0) return parse(text);
+  const parts: string[] = [];
+  let at = 0;
+  for (const t of tables) {
+    parts.push(text.slice(at, t.from), text.slice(t.from, t.to).replace(/[^\r\n]/g, ' '));
+    at = t.to;
+  }
+  parts.push(text.slice(at));
+  const tree = parse(parts.join(''));
+  const children: RootContent[] = [];
+  let k = 0;
+  for (const node of tree.children) {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return parse(text);
+    while (k < tables.length && tables[k]!.to <= start) children.push(tables[k++]!.node);
+    if (k < tables.length && tables[k]!.from < end) return parse(text);
+    children.push(node);
+  }
+  while (k < tables.length) children.push(tables[k++]!.node);
+  tree.children = children;
+  return tree;
 }
