@@ -43,7 +43,8 @@ export class UsageError extends Error {}
  * `allowPositionals: false`, any positional argument is refused.
  *
  * @throws {UsageError} on an unknown option (with a suggestion when one is close), a missing
- *   option value, a refused pair, or an unexpected positional argument.
+ *   option value, a file or directory value spelled exactly as one of the options (`--cache-location
+ *   --no-cache`), a refused pair, or an unexpected positional argument.
  */
 export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
   name: string,
@@ -88,6 +89,17 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
   const positionals = [...program.args];
   if (options.allowPositionals === false && positionals.length > 0) {
     throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  }
+  // A path value spelled as one of these options is a forgotten value (`--cache-location --no-cache`
+  // made a folder named `--no-cache`): refused, as a value-less option is (s25 sweep O7).
+  const spellings = new Set(Object.entries(spec).flatMap(([flag, opt]) => [`--${flag}`, ...(opt.short ? [`-${opt.short}`] : [])]));
+  for (const flag of given) {
+    const opt = spec[flag]!;
+    const value = values[flag];
+    if (opt.type === 'string' && (opt.valueName === 'file' || opt.valueName === 'dir') && typeof value === 'string' && spellings.has(value)) {
+      const what = opt.valueName === 'dir' ? 'directory' : 'file';
+      throw new UsageError(`--${flag} needs a ${what}, but got the option ${value} (for a ${what} of that name, write ./${value}).`);
+    }
   }
   for (const [a, b] of options.conflicts ?? []) {
     if (given.has(a) && given.has(b)) throw new UsageError(`--${a} cannot be combined with --${b}.`);

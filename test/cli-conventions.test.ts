@@ -58,6 +58,23 @@ describe('usage errors exit 2 with one clear line and no stack', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    ['--cache-location', '--no-cache', 'directory'],
+    ['-o', '--fix', 'file'],
+    ['--summary', '-h', 'file'],
+    ['--baseline', '--write-baseline', 'file'],
+    ['--config', '--quiet', 'file'],
+  ])('%s %s takes a forgotten value for an option and creates nothing (s25 sweep O7)', (flag, value, what) => {
+    const dir = tmp();
+    const r = run(['--root', EXAMPLE, flag, value], { NO_COLOR: '1' }, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`needs a ${what}, but got the option ${value} (for a ${what} of that name, write ./${value})`);
+    expect(existsSync(path.join(dir, value))).toBe(false);
+    // The way around it names a file of that name, and is taken.
+    const named = run(['--root', EXAMPLE, '--cache-location', `./${value}`], { NO_COLOR: '1' }, dir);
+    expect(named.stderr).not.toContain('but got the option');
+  });
+
   it('--fix-dry-run --write-baseline writes no baseline', () => {
     const dir = tmp();
     const file = path.join(dir, 'baseline.json');
