@@ -9,7 +9,7 @@ import { namesOf, normalizeParamName, readReferenceTable, defaultFromDescription
 import { tokenizeShell, type ShellSource } from '../src/docs/shell.js';
 import { createHeadingSlugger, findHeadingBySlug, slugOf } from '../src/docs/slug.js';
 import { compareDefault } from '../src/model/compare.js';
-import { cellValue } from '../src/fix/reference-edits.js';
+import { cellText, cellValue } from '../src/fix/reference-edits.js';
 import { compareType, normaliseType } from '../src/model/type-compare.js';
 import type { CodeBlock, DocFile, DocTable, Invocation, SourceLocation } from '../src/model/types.js';
 
@@ -232,6 +232,21 @@ describe('cells --fix writes (src/fix/reference-edits.ts)', () => {
         const text = `# t\n\n| Parameter | Type |\n| --- | --- |\n| \`p\` | ${cellValue(v)} |\n`;
         const table = parseDoc('a.md', text).doc.blocks.flatMap((b) => b.tables)[0];
         expect(table?.rows[0]?.cells[1], JSON.stringify({ v, cell: cellValue(v) })).toBe(v);
+      }),
+      RUNS,
+    );
+  });
+  test('a description written into a table cell has no raw HTML tag or directional control in the source, and renders its own text (s25 sweep O5)', () => {
+    const words = fc.array(fc.constantFrom('see', ' ', '<path>', '<script>x</script>', '<!-- c -->', '</b>', '<?x?>', 'a < b', '<3', '\u202e', '\u2066', 'abc\u202d', 'List<int>', 'e|f', 'x'), { minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(words, (parts) => {
+        const v = parts.join('').replace(/\s+/g, ' ').trim();
+        fc.pre(v !== '');
+        const cell = cellText(v);
+        expect(cell).not.toMatch(/<[A-Za-z/!?]|[\u202a-\u202e\u2066-\u2069]/);
+        const text = `# t\n\n| Parameter | Description |\n| --- | --- |\n| \`p\` | ${cell} |\n`;
+        const table = parseDoc('a.md', text).doc.blocks.flatMap((b) => b.tables)[0];
+        expect(table?.rows[0]?.cells[1], JSON.stringify({ v, cell })).toBe(v);
       }),
       RUNS,
     );

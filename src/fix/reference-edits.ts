@@ -12,14 +12,28 @@ import { blockAt, columnUsesCode, documentLineStarts, formatTableLine, sectionTa
 import { codeSpan, eolOf, lineExtent, rangeOf } from './text.js';
 
 /**
+ * Unicode's explicit directional embeddings, overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069): in a file's source they reorder what a reviewer sees (CVE-2021-42574, "Trojan
+ * Source"; GitHub warns on them in diffs).
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * Escapes plain text for a GFM table cell (https://github.github.com/gfm/#tables-extension-):
  * `|` → `\|`, and each backslash right before a pipe doubled, since a table row reads `\\` as
  * an escaped backslash and the pipe after it as a cell border (micromark, remark-gfm): `e\|f` is
- * written `e\\\|f`. Line breaks are folded into one space.
+ * written `e\\\|f`. Line breaks are folded into one space. Text from code is not HTML: a `<`
+ * that would open a tag, a comment or an autolink (`<path>`, `<script>`, `<!--`) is written
+ * `&lt;`, so the cell shows it rather than the page running or hiding it, and a directional
+ * control ({@link BIDI_CONTROLS}) as its numeric character reference (`&#x202E;`), which renders
+ * as the character but cannot reorder the Markdown source (s25 sweep O5). Both read back as the
+ * text itself.
  */
 export function cellText(text: string): string {
   return text
     .replace(/(\\*)\|/g, (_, slashes: string) => `${slashes}${slashes}\\|`)
+    .replace(/<(?=[A-Za-z/!?])/g, '&lt;')
+    .replace(BIDI_CONTROLS, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`)
     .replace(/\s*[\r\n]+\s*/g, ' ')
     .trim();
 }
