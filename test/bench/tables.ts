@@ -1,8 +1,9 @@
 /**
  * `npm run bench:tables`: the parse cost of large reference tables (issues #33, #35) with the
- * table-row fast path of `parseInPieces` (src/docs/table-rows.ts) on and off, in one process:
- * `parseDoc` (what the document worker runs per page) on a page holding one table of 30,000 rows
- * (~500 KB), on twenty pages of one 125 KB table each, and on the Markdown pages of a synthetic
+ * table fast paths (src/docs/table-rows.ts: rows of `parseInPieces`, whole simple tables) on and
+ * off, in one process: `parseDoc` (what the document worker runs per page) on a page holding one
+ * table of 30,000 rows (~500 KB), on three pages of 10,000 small tables, on twenty pages of one
+ * 125 KB table each, and on the Markdown pages of a synthetic
  * NeMo-Gym-sized repository (test/bench/generate.ts), which should not change. Prints the median
  * wall and CPU time of each (CPU: `process.cpuUsage`, user + system, all threads: GC included) and
  * whether the DocFiles are identical both ways.
@@ -41,6 +42,10 @@ function rowsFor(bytes: number, from: number): number {
 
 const cases: Case[] = [
   { name: 'one 30,000-row table (500 KB)', pages: () => [['docs/a.md', tablePage(30_000)]] },
+  {
+    name: 'three pages of 10,000 small tables (303 KB each; whole-table fast path)',
+    pages: () => Array.from({ length: 3 }, (_, p) => [`docs/s${p}.md`, `# x\n\n${'| a | b |\n| - | - |\n| `c` | d |\n\n'.repeat(10_000)}`] as [string, string]),
+  },
   { name: 'twenty 125 KB tables (one per page)', pages: () => Array.from({ length: 20 }, (_, p) => [`docs/t${p}.md`, tablePage(rowsFor(125 * 1024, p * 100_000), p * 100_000)] as [string, string]) },
   {
     name: 'NeMo-Gym-like pages (scale 1)',
