@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { looksLikeReference, parseOrder } from '../src/engine/parse-order.js';
+import { hasCodeHeading, looksLikeReference, parseOrder } from '../src/engine/parse-order.js';
 import { lint } from '../src/index.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
@@ -42,6 +42,35 @@ describe('looksLikeReference', () => {
     const started = performance.now();
     expect(looksLikeReference(text)).toBe(false);
     // Not a speed target, a guard against backtracking: a catastrophic pattern takes minutes here.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('hasCodeHeading', () => {
+  it.each([
+    ['an ATX heading with a code span', '# Ref\n\n### `tool`\n', true],
+    ['a heading naming a flag', '## `--seed` option\n', true],
+    ['an RST title with an inline literal', 'Ref\n===\n\n``tool``\n--------\n', true],
+    ['an RST title with CRLF line ends', '``tool``\r\n~~~~~~~~\r\n', true],
+    ['a heading without code', '# Tool\n\nRun `tool`.\n', false],
+    ['an inline literal not over an underline', '``tool`` runs.\n\nText\n', false],
+    ['an empty code span', '# a `` b\n', false],
+  ])('%s', (_, text, expected) => {
+    expect(hasCodeHeading(text)).toBe(expected);
+  });
+});
+
+describe('the scans are linear in a long line (s26 sweep D7)', () => {
+  // Not speed targets, guards against backtracking: the patterns they replaced took 29 s (a line
+  // of 150,000 blanks) and about 17 s (a line of 25,000 inline literals without an underline).
+  it.each([
+    ['leading blanks', () => looksLikeReference(`# t\n${' '.repeat(150_000)}k: 1\n`), false],
+    ['leading tabs before a pipe', () => looksLikeReference(`${'\t'.repeat(150_000)}|x\n`), false],
+    ['inline literals', () => hasCodeHeading(`${'``a`` '.repeat(25_000)}\nx\n`), false],
+    ['backticks in a heading', () => hasCodeHeading(`# ${'`'.repeat(150_000)}\n`), false],
+  ])('%s', (_, scan, expected) => {
+    const started = performance.now();
+    expect(scan()).toBe(expected);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });

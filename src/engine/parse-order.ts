@@ -9,18 +9,45 @@
  * So the pages most likely to hold the reference go first, and the cheap ones before the costly
  * ones: what a budget cuts is then the slow tail, not the page the run exists to check.
  */
+import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
 
 /**
  * How likely a page is to hold a reference section, from its text alone (no parse): a GFM table
  * delimiter row (`| --- | --- |`, `--- | ---`), a reStructuredText table (`.. list-table::`,
  * `.. csv-table::`, a grid table border `+---+`, a simple table rule `=== ===`) or a Markdown
  * definition of an option at a line start (`` `--flag` ``, `- ``--flag`` `). One regular
- * expression, anchored at line starts, linear in the text.
+ * expression, anchored at line starts, linear in the text: after the leading blanks, every
+ * alternative starts with a character that is not a blank, so giving a blank back fails at once
+ * (`\|?[ \t]*` after `^[ \t]*` rescanned them, quadratic in a line's leading blanks: one line of
+ * 150,000 spaces took 29 s, s26 sweep D7).
  */
-const REFERENCE_LIKE = /^[ \t]*(?:\|?[ \t]*:?-+:?[ \t]*\||\.\. (?:list|csv)-table::|\+-{3,}\+|={3,}[ \t]+={3,}|(?:[-*+][ \t]+)?`{1,2}--?[A-Za-z])/m;
+const REFERENCE_LIKE = /^[ \t]*(?:(?:\|[ \t]*)?:?-+:?[ \t]*\||\.\. (?:list|csv)-table::|\+-{3,}\+|={3,}[ \t]+={3,}|(?:[-*+][ \t]+)?`{1,2}--?[A-Za-z])/m;
 
-/** A Markdown heading holding inline code (`` ### `tool` ``, `` ## `--seed` ``), as reference sections are headed; or an RST title over a line of `=`, `-` or `~` that holds inline code. */
-const CODE_HEADING = /^(?:#{1,6}[ \t][^\n]*`[^`\n]+`|[^\n]*``[^`\n]+``[^\n]*\n[=~-]{3,}[ \t]*$)/m;
+/** A Markdown ATX heading line's start. */
+const ATX_START = /^#{1,6}[ \t]/;
+/** Inline code in a line: a backtick, at least one other character, a backtick (linear: each run of non-backticks is read once). */
+const INLINE_CODE = /`[^`]+`/;
+/** RST inline literal in a line: two backticks, text, two backticks. */
+const RST_LITERAL = /``[^`]+``/;
+/** An RST title underline of `=`, `-` or `~`. */
+const RST_UNDERLINE = /^[=~-]{3,}[ \t]*$/;
+
+/**
+ * True when `text` has a heading holding inline code (`` ### `tool` ``, `` ## `--seed` ``), as
+ * reference sections are headed: a Markdown ATX heading with a code span, or an RST title holding
+ * an inline literal over a line of `=`, `-` or `~`. Line by line, linear in the text (the one
+ * regular expression it replaced backtracked over each line's backtick pairs, quadratic in a
+ * long line of them).
+ */
+export function hasCodeHeading(text: string): boolean {
+  let previous = '';
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (ATX_START.test(line) && INLINE_CODE.test(line)) return true;
+    if (previous !== '' && RST_UNDERLINE.test(line) && RST_LITERAL.test(previous)) return true;
+    previous = line;
+  }
+  return false;
+}
 
 /** True when `text` looks like it may hold a reference table or list ({@link REFERENCE_LIKE}). */
 export function looksLikeReference(text: string): boolean {
@@ -34,13 +61,15 @@ export function looksLikeReference(text: string): boolean {
  * reference sections are headed), then the other pages that look like one, then the rest;
  * shorter texts first within each group, path order
  * among equals (the sort is stable). A file whose text is `undefined` (unreadable) keeps its
- * group's end. Returns a new array; `files` is not changed.
+ * group's end, and one over the parser's length limit (`MAX_DOCUMENT_LENGTH`, which is not
+ * parsed) is not scanned. Returns a new array; `files` is not changed.
  */
 export function parseOrder(files: readonly string[], textOf: (file: string) => string | undefined, isReference: (file: string) => boolean): string[] {
   const keyed = files.map((file, index) => {
     const text = textOf(file);
-    const like = text !== undefined && looksLikeReference(text);
-    const group = isReference(file) ? 0 : like && CODE_HEADING.test(text) ? 1 : like ? 2 : 3;
+    const scanned = text !== undefined && text.length <= MAX_DOCUMENT_LENGTH;
+    const like = scanned && looksLikeReference(text);
+    const group = isReference(file) ? 0 : like && hasCodeHeading(text) ? 1 : like ? 2 : 3;
     return { file, index, group, length: text?.length ?? Number.MAX_SAFE_INTEGER };
   });
   keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);
