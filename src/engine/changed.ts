@@ -25,6 +25,13 @@ async function git(cwd: string, args: string[]): Promise<string> {
     if (!(error instanceof GitError)) throw error;
     if (error.code === 'ENOENT') throw new ChangedSinceError('--changed-since needs git, and no `git` program was found on PATH.');
     if (error.dubiousOwnership) throw new ChangedSinceError(`--changed-since: ${dubiousOwnershipText(error, cwd)}`);
+    if (/promisor remote|lazy fetching disabled/i.test(error.stderr)) {
+      // A partial clone lacks objects the diff needs; git would fetch them, running transport
+      // commands from the repository's configuration, which docdrift never does (s26 sweep D1).
+      throw new ChangedSinceError(
+        '--changed-since needs git objects this partial clone has not fetched, and docdrift never fetches (a fetch can run commands from the repository\'s git configuration). Fetch the history first (`git fetch --unshallow --refetch`), or check out without a filter (actions/checkout: `fetch-depth: 0` and no `filter`).',
+      );
+    }
     throw new ChangedSinceError(error.message);
   }
 }

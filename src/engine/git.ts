@@ -39,6 +39,14 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   '-c', 'diff.external=',
   '-c', 'core.pager=cat',
   '-c', 'core.untrackedCache=false',
+  // No transport: in a partial clone git fetches missing objects from the promisor remote on
+  // demand, which runs `core.sshCommand`, `remote.*.uploadpack` or a credential helper from the
+  // repository's config (s26 sweep D1). Each protocol is named, since a repository's
+  // `protocol.<name>.allow` overrides the default; `GIT_NO_LAZY_FETCH` (git 2.44+) is set too.
+  '-c', 'protocol.allow=never',
+  ...['file', 'git', 'ssh', 'http', 'https', 'ext', 'fd'].flatMap((name) => ['-c', `protocol.${name}.allow=never`]),
+  '-c', 'core.sshCommand=false',
+  '-c', 'credential.helper=',
 ];
 
 /** A failed git call: `stderr` is git's message (trimmed), `code` the spawn error code (`ENOENT`: no git) or exit status. */
@@ -65,7 +73,7 @@ const filterCache = new Map<string, string[]>();
  * configuration after any the caller's environment already holds (`GIT_CONFIG_COUNT`).
  */
 function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' };
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_NO_LAZY_FETCH: '1' };
   if (config.length > 0) {
     const given = env['GIT_CONFIG_COUNT'];
     let n = given !== undefined && /^\d+$/.test(given) ? Number(given) : 0;
