@@ -1,5 +1,5 @@
 /** `--fix` (issue #5): edits of the fixable rules, the multi-pass applier, atomic writes, the dry-run diff and the CLI flags. */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -591,6 +591,21 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(again.problems).toEqual([]);
     expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
     expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  it.each([
+    ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock])],
+    ['a link to /dev/zero', (lock: string) => symlinkSync('/dev/zero', lock)],
+    ['a file without a pid', (lock: string) => writeFileSync(lock, 'junk\n')],
+    ['a file too long for a pid', (lock: string) => writeFileSync(lock, `${process.ppid}\n${'x'.repeat(100)}`)],
+  ])('a lock name holding %s is no lock: it is taken over at once, never read (s26 sweep D2: a FIFO hung the run, /dev/zero grew it to 9 GB)', async (_, make) => {
+    const root = miniProject(fields, DOC);
+    make(path.join(root, 'docs/.cli.md.docdrift.lock'));
+    // Another page's lock name in the folder is looked at when stale temporaries are cleaned.
+    make(path.join(root, 'docs/.other.md.docdrift.lock'));
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
   });
 
   /** A project whose parameters come from a JSON Schema with keys holding `|` and `\`. */

@@ -132,6 +132,8 @@ function tempName(file: string): string {
 /** True when process `pid` is running on this machine (EPERM: it runs under another user). */
 function alive(pid: number): boolean {
   if (pid === process.pid) return true;
+  // kill(0, 0) signals this process's own group, and succeeds: a lock of pid 0 (none written) is dead.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -171,13 +173,35 @@ export function cleanStaleTemps(dir: string): string[] {
   return removed;
 }
 
-/** The pid written in a lock file, `undefined` when it cannot be read; a lock without a valid pid reads as pid 0, never alive. */
+/** Largest lock file read, in bytes: docdrift writes a pid and a line feed. */
+const MAX_LOCK_BYTES = 64;
+
+/**
+ * The pid written in a lock file, `undefined` when it is gone or cannot be opened; a lock without
+ * a valid pid reads as pid 0, never alive. Opened without following a symbolic link and without
+ * blocking on a FIFO, and read only when it is a regular file of at most {@link MAX_LOCK_BYTES}:
+ * anything else at a lock's name is not a lock docdrift wrote, and reads as pid 0 (a committed
+ * `.x.docdrift.lock` link to /dev/zero grew the run to 9 GB, a FIFO hung it: s26 sweep D2).
+ */
 function lockOwner(lock: string): number | undefined {
+  let fd: number;
+  try {
+    fd = nodeFs.openSync(lock, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 0 : undefined;
+  }
   let text: string;
   try {
-    text = nodeFs.readFileSync(lock, 'utf8');
+    const stat = nodeFs.fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return 0;
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
+    const n = nodeFs.readSync(fd, buffer, 0, buffer.length, 0);
+    if (n > MAX_LOCK_BYTES) return 0;
+    text = buffer.toString('utf8', 0, n);
   } catch {
     return undefined;
+  } finally {
+    nodeFs.closeSync(fd);
   }
   const pid = Number(text.trim());
   return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
