@@ -327,6 +327,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let i = 1; i <= 2500; i++) argparse += `p${i} = argparse.ArgumentParser(parents=[p${i - 1}], add_help=False)\np${i}.add_argument("--a${i}")\n`;
     writeFileSync(path.join(dir, 'tool/parents.py'), `${argparse}parser = argparse.ArgumentParser(prog="other", parents=[p2500])\n`);
   },
+  // #33 s26 sweep D5: cyclopts sub-apps chained 3,500 deep (the recursive walk overflowed the stack).
+  'python-cyclopts-deep-apps': (dir) => {
+    let cyclopts = 'from cyclopts import App\n\napp = App(name="deep")\na0 = app\n';
+    for (let i = 1; i <= 3500; i++) cyclopts += `a${i} = App(name="c${i}")\na${i - 1}.command(a${i})\n`;
+    writeFileSync(path.join(dir, 'tool/deep_cyclopts.py'), `${cyclopts}\n@a3500.default\ndef run(sed: int = 0) -> None:\n    pass\n`);
+  },
   // #33 fresh sweep item 8: JSON Schema allOf/$ref chains 5,000 long, and oneOf/properties $ref cycles.
   'schema-allof-chain': (dir) => {
     mkdirSync(path.join(dir, 'schemas'), { recursive: true });

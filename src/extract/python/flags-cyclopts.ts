@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import {
-  boolOrString, callArgs, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
+  boolOrString, callArgs, MAX_COMMANDS_PER_PROGRAM, MAX_SUBCOMMAND_DEPTH, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
   type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { annotationHead, literalChoices, typeArguments } from './flags-typer.js';
@@ -226,25 +226,53 @@ export function extractCyclopts(ctx: FlagContext): FlagCommand[] {
     if (root.added || !root.symbol) continue;
     const targets = [symbolKey(root.symbol), ...ctx.callers(root.symbol)];
     const label = root.name ?? root.symbol.name;
-    const push = (path: string[], aliases: string[], params: ParamSpec[], location: SourceLocation): void => {
+    const push = (path: string[], aliases: string[], params: ParamSpec[], location: SourceLocation, cut = false): void => {
       const owner = [label, ...path].join(' ');
       const owned = params.map((spec) => ({ ...spec, owner }));
-      for (const target of targets) out.push({ path, target, params: owned, location, ...(aliases.length > 0 ? { aliases } : {}) });
+      const dynamic = cut ? { dynamicSubcommands: true, dynamicSubcommandsBy: `cyclopts sub-apps nested more than ${MAX_SUBCOMMAND_DEPTH} deep or more than ${MAX_COMMANDS_PER_PROGRAM.toLocaleString('en-US')} commands` } : {};
+      for (const target of targets) out.push({ path, target, params: owned, location, ...(aliases.length > 0 ? { aliases } : {}), ...dynamic });
     };
-    const walk = (app: CycloptsApp, path: string[], aliases: string[], seen: Set<CycloptsApp>): void => {
-      if (seen.has(app)) return;
-      const inner = new Set([...seen, app]);
-      const own = app.defaultFn ? signature(ctx, app.defaultFn.fn, app.noNegatives) : [];
-      push(path, aliases, [...own, ...builtIns(app, app.defaultFn?.location ?? app.location)], app.defaultFn?.location ?? app.location);
-      for (const command of app.commands) {
-        push([...path, command.name], command.aliases, [...signature(ctx, command.fn, app.noNegatives), ...builtIns(app, command.location)], command.location);
-      }
-      for (const sub of app.subApps) {
+    // Depth first, with an explicit stack, to MAX_SUBCOMMAND_DEPTH levels and MAX_COMMANDS_PER_PROGRAM
+    // commands, as click and typer trees are: a chain of 3,500 sub-apps overflowed the stack
+    // of the recursive walk, and 2,000 took 2.2 s copying the apps above each (s26 sweep D5).
+    // `ancestors` is the chain of apps above one (a sub-app cycle is not followed).
+    interface Visit {
+      app: CycloptsApp;
+      path: string[];
+      aliases: string[];
+      ancestors: Ancestors | undefined;
+    }
+    interface Ancestors {
+      app: CycloptsApp;
+      up: Ancestors | undefined;
+    }
+    const inChain = (app: CycloptsApp, chain: Ancestors | undefined): boolean => {
+      for (let a = chain; a; a = a.up) if (a.app === app) return true;
+      return false;
+    };
+    let listed = 0;
+    const stack: Visit[] = [{ app: root, path: [], aliases: [], ancestors: undefined }];
+    while (stack.length > 0) {
+      const { app, path, aliases, ancestors } = stack.pop()!;
+      if (inChain(app, ancestors)) continue;
+      const subs = app.subApps.flatMap((sub) => {
         const name = sub.name ?? sub.app.name;
-        if (name !== undefined) walk(sub.app, [...path, name], sub.aliases, inner);
+        return name === undefined ? [] : [{ sub, name }];
+      });
+      const cut = (subs.length > 0 && path.length >= MAX_SUBCOMMAND_DEPTH) || listed + 1 + app.commands.length + subs.length > MAX_COMMANDS_PER_PROGRAM;
+      const own = app.defaultFn ? signature(ctx, app.defaultFn.fn, app.noNegatives) : [];
+      push(path, aliases, [...own, ...builtIns(app, app.defaultFn?.location ?? app.location)], app.defaultFn?.location ?? app.location, cut);
+      listed++;
+      for (const command of app.commands) {
+        if (listed >= MAX_COMMANDS_PER_PROGRAM) break;
+        push([...path, command.name], command.aliases, [...signature(ctx, command.fn, app.noNegatives), ...builtIns(app, command.location)], command.location);
+        listed++;
       }
-    };
-    walk(root, [], [], new Set());
+      if (cut) continue;
+      const chain = { app, up: ancestors };
+      // Pushed in reverse, so sub-apps are listed in source order, each before the next one's tree.
+      for (let i = subs.length - 1; i >= 0; i--) stack.push({ app: subs[i]!.sub.app, path: [...path, subs[i]!.name], aliases: subs[i]!.sub.aliases, ancestors: chain });
+    }
   }
   return out;
 }
