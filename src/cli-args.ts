@@ -96,9 +96,13 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
   for (const flag of given) {
     const opt = spec[flag]!;
     const value = values[flag];
-    if (opt.type === 'string' && (opt.valueName === 'file' || opt.valueName === 'dir') && typeof value === 'string' && spellings.has(value)) {
-      const what = opt.valueName === 'dir' ? 'directory' : 'file';
-      throw new UsageError(`--${flag} needs a ${what}, but got the option ${value} (for a ${what} of that name, write ./${value}).`);
+    if (opt.type !== 'string' || (opt.valueName !== 'file' && opt.valueName !== 'dir') || typeof value !== 'string') continue;
+    const what = opt.valueName === 'dir' ? 'directory' : 'file';
+    if (spellings.has(value)) throw new UsageError(`--${flag} needs a ${what}, but got the option ${value} (for a ${what} of that name, write ./${value}).`);
+    // `-o=report.txt` gives the short option the value `=report.txt` (s26 sweep O1: a file named `=`).
+    if (value.startsWith('=')) {
+      const shown = escapeLine(value);
+      throw new UsageError(`--${flag} got ${shown}: a short option takes its value as the next argument (${opt.short ? `-${opt.short} ${escapeLine(value.slice(1)) || what.toUpperCase()}` : `--${flag} ${what.toUpperCase()}`}, or --${flag}=${escapeLine(value.slice(1)) || what.toUpperCase()}); for a ${what} whose name starts with =, write ./${shown}.`);
     }
   }
   for (const [a, b] of options.conflicts ?? []) {

@@ -3,7 +3,7 @@
  * spawned as a user runs it, and exit codes, stdout and stderr are checked.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,16 @@ describe('usage errors exit 2 with one clear line and no stack', () => {
     // The way around it names a file of that name, and is taken.
     const named = run(['--root', EXAMPLE, '--cache-location', `./${value}`], { NO_COLOR: '1' }, dir);
     expect(named.stderr).not.toContain('but got the option');
+  });
+
+  it('-o=FILE (a short option with =) is refused, naming the spellings that work (s26 sweep O1: a file named = was written)', () => {
+    const dir = tmp();
+    for (const arg of ['-o=', '-o=report.txt']) {
+      const r = run(['--root', EXAMPLE, arg], { NO_COLOR: '1' }, dir);
+      expect(r.code, arg).toBe(2);
+      expect(r.stderr, arg).toContain('a short option takes its value as the next argument');
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('--fix-dry-run --write-baseline writes no baseline', () => {

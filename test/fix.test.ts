@@ -296,6 +296,22 @@ describe('dry run and safety', () => {
     expect(result.result.messages.filter((m) => m.ruleId === 'reference-param-missing')).toEqual([]);
   });
 
+  it('--fix-dry-run escapes what the document holds for the terminal, and keeps CRLF line ends (s26 sweep O2)', () => {
+    const before = '# t\x1b]0;TITLE\x07\n\nfake\rline \u202e x\n| a |\n';
+    const after = `${before}| b |\n`;
+    const file = 'docs/a\n::error file=README.md::forged.md';
+    const diff = unifiedDiff([{ file, before, after } as never]);
+    expect(diff).not.toMatch(/[\x1b\x07\r\u202e]/);
+    expect(diff).toContain('\\x1b]0;TITLE\\x07');
+    expect(diff).toContain('fake\\x0dline \\u202e x');
+    expect(diff.split('\n').filter((l) => l.startsWith('::error'))).toEqual([]);
+    // The header keeps the name on its line (the diff package quotes a name holding a backslash).
+    expect(diff.split('\n')[0]).toMatch(/^--- "?a\/docs\/a\\+n::error file=README\.md::forged\.md"?$/);
+    const crlf = unifiedDiff([{ file: 'docs/c.md', before: '# t\r\n\r\n| a |\r\n', after: '# t\r\n\r\n| a |\r\n| b |\r\n' } as never]);
+    expect(crlf).toContain('+| b |\r\n');
+    expect(crlf).not.toContain('\\x0d');
+  });
+
   it('leaves the original intact and no temporary file when the rename fails', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-atomic-'));
     temps.push(dir);
