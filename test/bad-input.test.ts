@@ -152,6 +152,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'tool/table.py'), `TABLE = {${Array.from({ length: 100_000 }, (_, i) => `"k${i}": ${i}`).join(', ')}}\n`);
     for (const name of ['gen_a', 'gen_b', 'gen_c']) writeFileSync(path.join(dir, `tool/${name}.py`), `class Gen:\n    pass\n\nX = ${Array(90_000).fill('"a"').join(' ')}\n`);
   },
+  // #33 sweep s26 D6: `class C{i}(C{i-1})` 5,000 deep before the config class (quadratic inherited fields on main).
+  'python-inheritance-chain': (dir) => {
+    const file = path.join(dir, 'tool/cli.py');
+    const [imports, ...rest] = readFileSync(file, 'utf8').split('\n');
+    const chain = Array.from({ length: 5000 }, (_, i) => `class C${i}(${i === 0 ? 'BaseModel' : `C${i - 1}`}):\n    f${i}: int = ${i}\n`).join('\n');
+    writeFileSync(file, `${imports}\n\n\n${chain}\n${rest.join('\n')}`);
+  },
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
       plus: Array(2000).fill('"a"').join(' + '),

@@ -323,6 +323,69 @@ describe('inherited fields along single-base chains (issue #18: computed once pe
   });
 });
 
+describe('inherited fields through at most MAX_BASE_DEPTH levels of bases (#33 sweep s26 D6: a 5,000-class chain was quadratic)', () => {
+  it('keeps every inherited field of a usual hierarchy a few levels deep, across modules, with no warning', async () => {
+    const base = [
+      'from dataclasses import dataclass', 'from pydantic import BaseModel, Field', '',
+      'class Base(BaseModel):', '    seed: int = Field(default=0, description="Random seed.")', '',
+      'class Logging(BaseModel):', '    log_level: str = "info"', '',
+      '@dataclass', 'class DBase:', '    host: str = "localhost"', '',
+    ].join('\n');
+    const mid = [
+      'from .base import Base, Logging, DBase', 'from dataclasses import dataclass', '',
+      'class Server(Base, Logging):', '    port: int = 8080', '',
+      '@dataclass', 'class DMid(DBase):', '    port: int = 1', '',
+    ].join('\n');
+    const top = [
+      'from .mid import Server, DMid', 'from dataclasses import dataclass', '',
+      'class App(Server):', '    name: str = "app"', '    seed: int = 1', '',
+      '@dataclass', 'class DTop(DMid):', '    name: str = "x"', '',
+    ].join('\n');
+    const { classes, diagnostics } = await extractPython([
+      { file: 'pkg/__init__.py', text: '' },
+      { file: 'pkg/base.py', text: base },
+      { file: 'pkg/mid.py', text: mid },
+      { file: 'pkg/top.py', text: top },
+    ]);
+    expect(diagnostics).toEqual([]);
+    expect(classes.filter((c) => c.unreadFields !== undefined)).toEqual([]);
+    const fields = Object.fromEntries(classes.map((c) => [c.name, c.fields.map((f) => `${f.name}=${f.default?.text}${f.overrides ? ` (over ${f.overrides})` : ''}`)]));
+    expect(fields).toEqual({
+      Base: ['seed=0'],
+      Logging: ['log_level="info"'],
+      DBase: ['host="localhost"'],
+      Server: ['log_level="info"', 'seed=0', 'port=8080'],
+      DMid: ['host="localhost"', 'port=1'],
+      App: ['log_level="info"', 'seed=1 (over Base)', 'port=8080', 'name="app"'],
+      DTop: ['host="localhost"', 'port=1', 'name="x"'],
+    });
+  });
+
+  it('reads a chain through 64 levels; past them a class keeps its own and the nearer fields, with one warning per file', async () => {
+    const lines = ['from pydantic import BaseModel', '', 'class M(BaseModel):', '    m: int = 0', '', 'class C0(BaseModel):', '    f0: int = 0', ''];
+    for (let i = 1; i <= 70; i++) lines.push(`class C${i}(C${i - 1}):`, `    f${i}: int = ${i}`, '');
+    // The same depth through an MRO merge (two bases), not the single-base walk.
+    lines.push('class D0(BaseModel):', '    d0: int = 0', '');
+    for (let i = 1; i <= 70; i++) lines.push(`class D${i}(D${i - 1}, M):`, `    d${i}: int = ${i}`, '');
+    const { classes, diagnostics } = await extractPython([{ file: 'chain.py', text: lines.join('\n') }]);
+    const byName = new Map(classes.map((c) => [c.name, c]));
+    const names = (name: string): string[] => byName.get(name)!.fields.map((f) => f.name);
+    expect(names('C64')).toEqual(Array.from({ length: 65 }, (_, i) => `f${i}`));
+    expect(byName.get('C64')!.unreadFields).toBeUndefined();
+    expect(names('C65')).toEqual(['f65']);
+    expect(names('C70')).toEqual(['f65', 'f66', 'f67', 'f68', 'f69', 'f70']);
+    expect(byName.get('C70')!.unreadFields).toMatchObject({ location: { file: 'chain.py', line: 201, column: 7 }, construct: 'class C65(C64)', cut: '64 levels of bases' });
+    expect(names('D64')).toEqual(['m', ...Array.from({ length: 65 }, (_, i) => `d${i}`)]);
+    expect(names('D65')).toEqual(['m', 'd65']);
+    expect(names('D70')).toEqual(['m', 'd65', 'd66', 'd67', 'd68', 'd69', 'd70']);
+    expect(byName.get('D70')!.unreadFields?.construct).toBe('class D65(D64)'); // the base past the limit
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'chain.py', line: 201, column: 7 } });
+    expect(diagnostics[0]!.message).toContain('`class C65(C64)` is past 64 levels of bases');
+    expect(diagnostics[0]!.message).toContain('(2 classes so cut)');
+  });
+});
+
 describe('readEntryPoints: [project.entry-points.console_scripts]', () => {
   it('reads the entry-point group form of console scripts, as setuptools does (simonw/files-to-prompt)', () => {
     const text = '[project]\nname = "files-to-prompt"\n\n[project.entry-points.console_scripts]\nfiles-to-prompt = "files_to_prompt.cli:cli"\n';

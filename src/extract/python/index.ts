@@ -350,6 +350,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     if (info) classes.push(analysis.typedDictClass(info, cls));
   }
   classes.sort((a, b) => compare(a.qualifiedName, b.qualifiedName) || compare(a.location.file, b.location.file));
+  diagnostics.push(...analysis.baseDepthNotes());
   diagnostics.sort((a, b) => compare(a.location.file, b.location.file));
   const stringKeys = new Map<string, Set<string>>();
   for (const info of infos) {
@@ -446,6 +447,18 @@ function compare(a: string, b: string): number {
 
 type MroEntry = RawClass | string;
 
+/**
+ * How many levels of repository bases (`class B(A)`) a class's inherited fields, and its MRO, are
+ * read through, as for TypeScript's `extends` (`MAX_BASE_DEPTH` there). Each config class holds
+ * its inherited fields and the model makes a candidate of each, so a chain of n classes held
+ * n²/2 of them: 5,000 took 18.6 s and 2.5 GB (#33 sweep s26 D6). Past the limit a class gets its
+ * own fields and those of the nearer levels only, with `unreadFields` and one warning per file.
+ */
+export const MAX_BASE_DEPTH = 64;
+
+/** Where {@link MAX_BASE_DEPTH} cut a class's inherited fields. */
+type Cut = NonNullable<ConfigClass['unreadFields']>;
+
 /** Class-level facts computed on demand and memoised, so each class is analysed once. */
 class Analysis {
   private readonly kindMemo = new Map<RawClass, 'pydantic' | 'dataclass' | null>();
@@ -454,6 +467,14 @@ class Analysis {
   private readonly mroMemo = new Map<RawClass, MroEntry[]>();
   private readonly specMemo = new Map<RawField, ParamSpec | undefined>();
   private readonly typedDictMemo = new Map<RawClass, boolean>();
+  /** Levels of repository bases a class's fields come through (0: none), counted anew past {@link MAX_BASE_DEPTH}. */
+  private readonly levelMemo = new Map<RawClass, number>();
+  /** Per class: the repository bases {@link MAX_BASE_DEPTH} leaves unread (absent: none). */
+  private readonly cutBasesMemo = new Map<RawClass, ReadonlySet<RawClass>>();
+  /** Per class: the first cut of its own or of a base it reads (absent: none). */
+  private readonly cutMemo = new Map<RawClass, Cut>();
+  /** Per file: the first class whose inherited fields {@link MAX_BASE_DEPTH} cut, and how many were. */
+  private readonly cutNotes = new Map<string, { cut: Cut; classes: number }>();
   /**
    * `TypedDict` classes that a config field's type names (`typeRef`/`valueTypeRef`), in order of
    * first reference; grows while fields are read, so iterating it also visits TypedDicts that
@@ -549,6 +570,7 @@ class Analysis {
       bases: this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls.qualifiedName : (cls.bases[i]?.text ?? ''))),
       fields: [...fields.values()],
       location: cls.location,
+      ...this.unreadOf(cls),
     };
   }
 
@@ -562,12 +584,98 @@ class Analysis {
     return kind;
   }
 
-  /** C3 linearisation (https://docs.python.org/3/howto/mro.html); falls back to a left-to-right depth-first walk when the hierarchy is inconsistent. */
+  /**
+   * Computes {@link levelMemo}, {@link cutBasesMemo} and {@link cutMemo} for `cls` and its
+   * ancestors, with an explicit stack (a chain thousands of classes long does not recurse). A
+   * base on a cycle counts for nothing here; the MRO's own guard decides about it.
+   */
+  private level(cls: RawClass): number {
+    const known = this.levelMemo.get(cls);
+    if (known !== undefined) return known;
+    const stack = [cls];
+    const open = new Set<RawClass>();
+    while (stack.length > 0) {
+      const cur = stack[stack.length - 1]!;
+      if (this.levelMemo.has(cur)) {
+        stack.pop();
+        continue;
+      }
+      const bases = this.bases(cur);
+      if (!open.has(cur)) {
+        open.add(cur);
+        const pending = bases.flatMap((b) => (b?.kind === 'class' && !this.levelMemo.has(b.cls) && !open.has(b.cls) ? [b.cls] : []));
+        if (pending.length > 0) {
+          stack.push(...pending);
+          continue;
+        }
+      }
+      stack.pop();
+      let level = 0;
+      let cutBases: Set<RawClass> | undefined;
+      let cut: Cut | undefined;
+      bases.forEach((b, i) => {
+        const below = b?.kind === 'class' ? this.levelMemo.get(b.cls) : undefined;
+        if (b?.kind !== 'class' || below === undefined) return;
+        if (below + 1 > MAX_BASE_DEPTH) {
+          (cutBases ??= new Set()).add(b.cls);
+          cut ??= { location: cur.location, construct: `class ${cur.name}(${(cur.bases[i]?.text ?? b.cls.name).slice(0, 60)})`, cut: `${MAX_BASE_DEPTH} levels of bases` };
+          return;
+        }
+        level = Math.max(level, below + 1);
+      });
+      if (cutBases) {
+        this.cutBasesMemo.set(cur, cutBases);
+        const note = this.cutNotes.get(cur.location.file);
+        if (note) note.classes++;
+        else this.cutNotes.set(cur.location.file, { cut: cut!, classes: 1 });
+      }
+      cut ??= bases.map((b) => (b?.kind === 'class' && !cutBases?.has(b.cls) ? this.cutMemo.get(b.cls) : undefined)).find((c) => c !== undefined);
+      if (cut) this.cutMemo.set(cur, cut);
+      this.levelMemo.set(cur, level);
+    }
+    return this.levelMemo.get(cls) ?? 0;
+  }
+
+  /** `{ unreadFields }` when {@link MAX_BASE_DEPTH} cut what `cls` inherits (through its own bases or farther up), else nothing: the key stays absent. */
+  private unreadOf(cls: RawClass): Pick<ConfigClass, 'unreadFields'> {
+    this.level(cls);
+    const cut = this.cutMemo.get(cls);
+    return cut ? { unreadFields: cut } : {};
+  }
+
+  /** One `parse-error` warning per file where {@link MAX_BASE_DEPTH} cut inherited fields. */
+  baseDepthNotes(): InputDiagnostic[] {
+    return [...this.cutNotes.values()].map(({ cut, classes }) => ({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${cut.location.file}:${cut.location.line}:${cut.location.column}: \`${cut.construct}\` is past ${cut.cut}: the fields it inherits from farther bases are not read (${classes} class${classes === 1 ? '' : 'es'} so cut); commands using them are partly known`,
+      location: { file: cut.location.file, line: cut.location.line, column: cut.location.column },
+    }));
+  }
+
+  /**
+   * The direct bases of `cls` as MRO entries: a repository class, an external base's qualified
+   * name, or the text as written; a base past {@link MAX_BASE_DEPTH} is its text too (a leaf whose
+   * fields and bases are not read).
+   */
+  private baseEntries(cls: RawClass): MroEntry[] {
+    this.level(cls);
+    const cut = this.cutBasesMemo.get(cls);
+    return this.bases(cls).map((b, i) =>
+      b?.kind === 'class' && !cut?.has(b.cls) ? b.cls : b?.kind === 'external' ? b.qualifiedName : (cls.bases[i]?.text ?? '?'),
+    );
+  }
+
+  /**
+   * C3 linearisation (https://docs.python.org/3/howto/mro.html); falls back to a left-to-right
+   * depth-first walk when the hierarchy is inconsistent. Bases past {@link MAX_BASE_DEPTH} levels
+   * are leaves (see {@link baseEntries}).
+   */
   mro(cls: RawClass): MroEntry[] {
     const known = this.mroMemo.get(cls);
     if (known) return known;
     this.mroMemo.set(cls, [cls]); // cycle guard
-    const direct: MroEntry[] = this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls : b?.kind === 'external' ? b.qualifiedName : (cls.bases[i]?.text ?? '?')));
+    const direct = this.baseEntries(cls);
     const sequences = [...direct.map((b) => (typeof b === 'string' ? [b] : this.mro(b))), direct].map((s) => [...s]);
     const result: MroEntry[] = [cls];
     let consistent = true;
@@ -598,9 +706,7 @@ class Analysis {
     const visit = (entry: MroEntry): void => {
       if (out.includes(entry)) return;
       out.push(entry);
-      if (typeof entry !== 'string') {
-        this.bases(entry).forEach((b, i) => visit(b?.kind === 'class' ? b.cls : b?.kind === 'external' ? b.qualifiedName : (entry.bases[i]?.text ?? '?')));
-      }
+      if (typeof entry !== 'string') this.baseEntries(entry).forEach(visit);
     };
     visit(cls);
     return out;
@@ -686,12 +792,12 @@ class Analysis {
         start = known;
         break;
       }
-      const bases = this.bases(cur);
+      const bases = this.baseEntries(cur);
       if (seen.has(cur) || bases.length > 1 || !this.moduleOf(cur)) return undefined;
       seen.add(cur);
       chain.push(cur);
       const base = bases[0];
-      cur = base?.kind === 'class' ? base.cls : undefined;
+      cur = base !== undefined && typeof base !== 'string' ? base : undefined; // a leaf past the depth limit ends the chain
     }
     let fields = start ?? new Map<string, ParamSpec>();
     for (let i = chain.length - 1; i >= 0; i--) {
@@ -722,6 +828,7 @@ class Analysis {
       bases,
       fields: [...fields.values()],
       location: cls.location,
+      ...this.unreadOf(cls),
     };
   }
 
