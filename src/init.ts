@@ -1,9 +1,11 @@
 /** The `docdrift init` sub-command: parses its arguments, proposes a starter config, writes or prints it. */
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, REFUSED_CONFIG_FILES } from './config/load.js';
-import { existingConfigFiles, INIT_CONFIG_FILE, skippedText, writeProposal } from './engine/init.js';
+import { loadConfig, MAX_CONFIG_BYTES, REFUSED_CONFIG_FILES } from './config/load.js';
+import { pathExists, readRegularFile } from './shared/read-file.js';
+import { existingConfigFiles, INIT_CONFIG_FILE, ProposalError, skippedText, writeProposal } from './engine/init.js';
 import { proposeConfig } from './api.js';
+import { writeFileAtomic } from './engine/write.js';
 import type { CliIO } from './cli.js';
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { escapeLine } from './shared/escape.js';
@@ -141,14 +143,16 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     );
     return 2;
   }
+  const previous = values['dry-run'] ? { existed: false } : previousConfig(root);
   try {
+    // The proposal was fitted to the limits of a run and loaded with its loader before anything is
+    // written (s26 sweep D3), so --dry-run and a write report the same outcome.
     const proposal = await proposeConfig(root);
-    // The proposal must load back: a failure here is a bug in init, not in the project.
     if (values['dry-run']) {
       io.stdout(proposal.text);
     } else {
       const file = writeProposal(root, proposal);
-      loadConfig(root, file);
+      restoreUnlessLoads(root, file, previous);
       const shown = path.relative(io.cwd, file);
       err(`docdrift init: wrote ${shown.startsWith('..') || path.isAbsolute(shown) ? file : shown}`);
     }
@@ -161,7 +165,39 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     err('Then run `docdrift` to lint with it.');
     return 0;
   } catch (error) {
-    err(`docdrift init: ${(error as Error)?.message ?? String(error)}`);
+    if (error instanceof ProposalError) {
+      err(`docdrift init: ${error.lines[0]}`);
+      for (const line of error.lines.slice(1)) err(line);
+    } else err(`docdrift init: ${(error as Error)?.message ?? String(error)}`);
     return 2;
+  }
+}
+
+/**
+ * The config init may overwrite (`--force`): `text` when it is a regular file it can read (never
+ * a FIFO or a device: see `readRegularFile`), `existed` when anything is at its path.
+ */
+function previousConfig(root: string): { existed: boolean; text?: string } {
+  const file = path.join(root, INIT_CONFIG_FILE);
+  if (!pathExists(file)) return { existed: false };
+  try {
+    return { existed: true, text: readRegularFile(file, { maxBytes: MAX_CONFIG_BYTES * 16 }) };
+  } catch {
+    return { existed: true };
+  }
+}
+
+/**
+ * Loads the written config as a run would; when it does not load, puts back what was there (or
+ * removes the file when there was none) and rethrows: init never leaves a config every later run
+ * refuses. (The text was loaded before the write: this guards against what the write changed.)
+ */
+function restoreUnlessLoads(root: string, file: string, previous: { existed: boolean; text?: string }): void {
+  try {
+    loadConfig(root, file);
+  } catch (error) {
+    if (!previous.existed) rmSync(file, { force: true });
+    else if (previous.text !== undefined) writeFileAtomic(file, previous.text);
+    throw error;
   }
 }

@@ -1,10 +1,11 @@
 /** `docdrift init` end to end: the built CLI on copies of the bundled Python example and TypeScript fixtures. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/load.js';
+import { loadConfig, loadConfigText } from '../src/config/load.js';
+import { fitProposal, ProposalError, type StarterConfig } from '../src/engine/init.js';
 import { ruleIds } from '../src/api.js';
 import { CLI_BIN } from './helpers.js';
 
@@ -302,5 +303,103 @@ describe('docdrift init and environment variables (issue #31)', { timeout: 120_0
     const init = run(['init'], envProject(false));
     expect(init.code).toBe(0);
     expect(init.stderr).toMatch(/Review:[\s\S]*- environment: 3 environment variables read by the code, but no env reference was found/);
+  });
+});
+
+/** A project of `n` console scripts, each a distinct function validating one pydantic class (s26 sweep D3). */
+function manyScripts(n: number, name: (i: number) => string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-many-'));
+  temps.push(dir);
+  mkdirSync(path.join(dir, 'tool'));
+  mkdirSync(path.join(dir, 'docs'));
+  writeFileSync(path.join(dir, 'tool/__init__.py'), '');
+  const fns = Array.from({ length: n }, (_, i) => `\ndef f${i}(cfg: dict) -> None:\n    ToolConfig.model_validate(cfg)\n`).join('');
+  writeFileSync(path.join(dir, 'tool/cli.py'), `from pydantic import BaseModel\n\n\nclass ToolConfig(BaseModel):\n    seed: int = 0\n${fns}`);
+  const scripts = Array.from({ length: n }, (_, i) => `${name(i)} = "tool.cli:f${i}"`).join('\n');
+  writeFileSync(path.join(dir, 'pyproject.toml'), `[project]\nname = "tool"\nversion = "1"\n\n[project.scripts]\n${scripts}\n`);
+  writeFileSync(path.join(dir, 'docs/reference.md'), '# Reference\n\n## `tool`\n\n| Parameter | Default |\n|---|---|\n| `seed` | `0` |\n');
+  return dir;
+}
+
+describe('docdrift init: a proposal within the limits every run enforces (s26 sweep D3)', { timeout: 120_000 }, () => {
+  it('leaves out the per-command notes when they would take the file over 256 KB; --dry-run prints the text written; --force replaces a config only with one that loads', () => {
+    const dir = manyScripts(990, (i) => `command-number-${i}-with-a-longish-name`);
+    const dry = run(['init', '--dry-run'], dir);
+    expect(dry.code).toBe(0);
+    expect(Buffer.byteLength(dry.stdout)).toBeLessThanOrEqual(256 * 1024);
+    const mine = '{ "rules": { "example-param-unexplained": "off" } }\n';
+    writeFileSync(path.join(dir, 'docdrift.config.json'), mine);
+    const forced = run(['init', '--force'], dir);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('The notes ("$comment") of each command were left out');
+    expect(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')).toBe(dry.stdout);
+    const config = written(dir);
+    expect(Object.keys(config.commands)).toHaveLength(990);
+    expect(config.commands['command-number-7-with-a-longish-name']).toEqual({ config: ['tool.cli.ToolConfig'] });
+    expect(loadConfig(dir, undefined, ruleIds).config.commands['command-number-989-with-a-longish-name']!.config).toEqual(['tool.cli.ToolConfig']);
+    const after = run([], dir);
+    expect(after.stderr).not.toContain('Invalid docdrift config');
+  });
+
+  it('caps the entries with one line saying how many commands were left out and how to add one', () => {
+    // 1,000 console scripts (as many as are read) whose names alone take the entries over 256 KB.
+    const dir = manyScripts(1000, (i) => `command-${i}-${'x'.repeat(240)}`);
+    const init = run(['init'], dir);
+    expect(init.code).toBe(0);
+    expect(statSync(path.join(dir, 'docdrift.config.json')).size).toBeLessThanOrEqual(256 * 1024);
+    const config = written(dir);
+    const kept = Object.keys(config.commands).length;
+    expect(kept).toBeGreaterThan(500);
+    expect(kept).toBeLessThan(1000);
+    const line = config.$comment.at(-1)!;
+    expect(line).toContain(`${(1000 - kept).toLocaleString('en-US')} of the 1,000 commands found were left out of "commands"`);
+    expect(line).toContain('"commands": { "<name>": { "config": ["pkg.module.Class"] } }');
+    expect(init.stderr).toContain('commands found were left out of "commands"');
+    expect(loadConfig(dir, undefined, ruleIds).file).toBe(path.join(dir, 'docdrift.config.json'));
+  });
+});
+
+describe('fitProposal', () => {
+  const base = (commands: StarterConfig['commands'], extra: Partial<StarterConfig> = {}): StarterConfig => ({
+    $comment: ['Written by `docdrift init`.'],
+    sources: ['**/*.py'],
+    docs: ['**/*.md'],
+    commands,
+    ...extra,
+  });
+  const entries = (n: number, comment: string) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`cmd-${i}`, { $comment: comment, config: ['tool.cli.ToolConfig'] }]));
+
+  it('returns the text unchanged when it fits', () => {
+    const config = base(entries(3, 'A note.'));
+    const review: string[] = [];
+    expect(fitProposal(config, review)).toBe(`${JSON.stringify(base(entries(3, 'A note.')), null, 2)}\n`);
+    expect(review).toEqual([]);
+  });
+
+  it('cuts the notes short when that is enough, and says so', () => {
+    const config = base(entries(800, `Parameters: the fields of tool.cli.ToolConfig. ${'Documented in docs/a-long-page-name.md:12 ("x"). '.repeat(6)}`));
+    const review: string[] = [];
+    const text = fitProposal(config, review);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(256 * 1024);
+    expect(config.commands['cmd-0']!.$comment).toMatch(/^Parameters: the fields of tool\.cli\.ToolConfig\. .*…$/);
+    expect(config.commands['cmd-0']!.$comment!.length).toBeLessThanOrEqual(160);
+    expect(review).toEqual([expect.stringContaining('The notes ("$comment") of each command were cut short')]);
+    expect(loadConfigText(text, 'docdrift.config.json').commands['cmd-799']!.config).toEqual(['tool.cli.ToolConfig']);
+  });
+
+  it('leaves out a list over the 1,000 items a config list may hold', () => {
+    const config = base(entries(1, 'A note.'), { reference: Array.from({ length: 1001 }, (_, i) => `docs/p${i}.md`) });
+    const review: string[] = [];
+    const text = fitProposal(config, review);
+    expect(config.reference).toBeUndefined();
+    expect(review).toEqual([expect.stringContaining('"reference" left out: reference sections were found in 1,001 documents')]);
+    expect(loadConfigText(text, 'docdrift.config.json').reference).toEqual([]);
+  });
+
+  it('refuses, writing nothing, when even a config without commands is over the limit', () => {
+    const config = base(entries(1, 'A note.'), { reference: Array.from({ length: 900 }, (_, i) => `docs/${'d'.repeat(300)}/p${i}.md`) });
+    expect(() => fitProposal(config, [])).toThrow(ProposalError);
+    expect(() => fitProposal(config, [])).toThrow(/over the 256 KB a config file may be even without any "commands" entry/);
   });
 });

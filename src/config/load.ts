@@ -181,12 +181,41 @@ export function loadConfig(
   // A config file under a name docdrift does not read is ignored: said, never silently (issue #32 item 4).
   const lookalikes = explicitFile === undefined ? lookalikeConfigWarnings(absRoot) : [];
   if (!source) return { config: defaultConfig(), ...(lookalikes.length > 0 ? { warnings: lookalikes } : {}) };
+  const config = configOf(source, knownRuleIds);
+  const warnings = [...lookalikes, ...yamlTagWarnings(source)];
+  return { config, file: source.abs, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** The checks every config source goes through once read, in order: nesting, parse, keys, schema. */
+function configOf(source: Source, knownRuleIds?: string[]): DocdriftConfig {
   checkNesting(source);
   const raw = parseSource(source);
   checkKeys(source, raw);
-  const config = validate(source, raw, knownRuleIds);
-  const warnings = [...lookalikes, ...yamlTagWarnings(source)];
-  return { config, file: source.abs, ...(warnings.length > 0 ? { warnings } : {}) };
+  return validate(source, raw, knownRuleIds);
+}
+
+/**
+ * Loads the text of a JSON config file that is not written yet, as {@link loadConfig} would load
+ * it from `root`/`display`: the same size limit ({@link MAX_CONFIG_BYTES}), nesting bound, parser,
+ * key checks and schema (list caps included). `docdrift init` checks its proposal with it before
+ * writing anything (s26 sweep D3: a 377 KB proposal was written, then refused by every run).
+ *
+ * @param text the file's text
+ * @param display the file's name in error messages (`docdrift.config.json`)
+ * @throws {ConfigError} as {@link loadConfig} does for a file of this text
+ */
+export function loadConfigText(text: string, display: string, knownRuleIds?: string[]): DocdriftConfig {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_CONFIG_BYTES) {
+    throw new ConfigError({
+      file: display,
+      key: '',
+      problem: `the config file cannot be read (${(bytes / 1024).toFixed(0)} KB, over the 256 KB limit)`,
+      got: `${bytes.toLocaleString('en-US')} bytes`,
+      expected: 'a regular JSON or YAML file of at most 256 KB',
+    });
+  }
+  return configOf({ abs: display, display, format: 'json', text }, knownRuleIds);
 }
 
 /** The supported config files, as the look-alike warning lists them. */
@@ -373,7 +402,7 @@ function yamlTagWarnings(source: Source): string[] {
  * readers build a node per list item before the schema can refuse a list: a 2 MB YAML list of a
  * million items took 17 s and 1.86 GB (s25 sweep D10); 256 KB of YAML parses in about 1 s.
  */
-const MAX_CONFIG_BYTES = 256 * 1024;
+export const MAX_CONFIG_BYTES = 256 * 1024;
 
 /** Largest package.json read for its `docdrift` key: 4 MiB (the key itself may hold at most {@link MAX_CONFIG_BYTES} of JSON). */
 const MAX_PACKAGE_JSON_BYTES = 4 * 1024 * 1024;

@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { checkWriteTarget, writeFileAtomic } from './write.js';
 import path from 'node:path';
-import { CONFIG_FILES, FORBIDDEN_KEYS } from '../config/load.js';
-import { DEFAULT_CONFIG, defaultConfig } from '../config/schema.js';
+import { CONFIG_FILES, ConfigError, FORBIDDEN_KEYS, loadConfigText, MAX_CONFIG_BYTES } from '../config/load.js';
+import { DEFAULT_CONFIG, defaultConfig, MAX_CONFIG_LIST_ITEMS } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
 import { readProjectFile } from '../shared/read-file.js';
 import { headingMatchText } from '../shared/strings.js';
@@ -20,8 +20,11 @@ export const INIT_CONFIG_FILE = 'docdrift.config.json';
 
 /** One `commands.<name>` entry of the starter config, as written to JSON. */
 export interface StarterCommand {
-  /** Why the entry looks as it does and what to check; the loader accepts and ignores it. */
-  $comment: string;
+  /**
+   * Why the entry looks as it does and what to check; the loader accepts and ignores it. Cut short,
+   * or left out, when the whole proposal would be over the size a config may be (see `fitProposal`).
+   */
+  $comment?: string;
   aliases?: string[];
   /** Qualified config class names (`pkg.mod.Class`, `src/options.ts#Options`), when one was found. */
   config?: string[];
@@ -234,7 +237,142 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     ...(env?.sections ? { env: { sections: env.sections } } : {}),
   };
   if (env) config.$comment.push(env.comment);
-  return { config, text: `${JSON.stringify(config, null, 2)}\n`, summary, review, skipped, result };
+  const text = fitProposal(config, review);
+  return { config, text, summary, review, skipped, result };
+}
+
+/** The config as file text: 2-space JSON, trailing newline. */
+function configText(config: StarterConfig): string {
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/** Whether `text` is within the size every run accepts for a config file. */
+function fitsSize(text: string): boolean {
+  return Buffer.byteLength(text, 'utf8') <= MAX_CONFIG_BYTES;
+}
+
+/** Longest per-command `$comment` kept when the full notes make the proposal too large: its first characters, then "…". */
+const SHORT_COMMENT = 160;
+
+/** `text` cut to at most `max` characters, at a space when one is near, ending with "…". */
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The size limit, as the notes about it say it. */
+const SIZE_LIMIT_TEXT = `the ${MAX_CONFIG_BYTES / 1024} KB a config file may be`;
+
+/** An error of {@link proposeConfig} saying why the proposal cannot be written: one line each. */
+export class ProposalError extends Error {
+  /** The lines to print, each escaped by the caller. */
+  readonly lines: string[];
+
+  constructor(lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ProposalError';
+    this.lines = lines;
+  }
+}
+
+/**
+ * Makes `config` a config every run loads, and returns its text (s26 sweep D3: 990 console scripts
+ * gave a 377 KB proposal, over the 256 KB limit, that init wrote and every later run refused):
+ * - a list over the {@link MAX_CONFIG_LIST_ITEMS} a config list may hold (`reference`, a command's
+ *   `aliases`, `config` or `sections`, `env.sections`) is left out, as every one of them is what
+ *   the run on the defaults found by itself; a line in `review` says so;
+ * - over {@link MAX_CONFIG_BYTES}, the per-command `$comment`s are cut short, then left out;
+ * - still over, the entries that only carry a note go first, then the last ones, until the file
+ *   fits; one `$comment` line (and one in `review`) says how many commands were left out and how
+ *   to add one (runs still find them from their declarations, as the run on the defaults did).
+ * The text is then loaded with the loader of a run ({@link loadConfigText}).
+ *
+ * @throws {ProposalError} when no proposal fits, or the text does not load back (nothing is written then)
+ */
+export function fitProposal(config: StarterConfig, review: string[]): string {
+  const tooLong = (list: readonly unknown[] | undefined): boolean => (list?.length ?? 0) > MAX_CONFIG_LIST_ITEMS;
+  const cap = `more than the ${MAX_CONFIG_LIST_ITEMS.toLocaleString('en-US')} a config list may hold`;
+  if (tooLong(config.reference)) {
+    review.push(`"reference" left out: reference sections were found in ${config.reference!.length.toLocaleString('en-US')} documents, ${cap}; without it every document may hold one, as in the run this proposal comes from.`);
+    delete config.reference;
+  }
+  if (config.env?.sections && tooLong(config.env.sections)) {
+    review.push(`"env.sections" left out: ${config.env.sections.length.toLocaleString('en-US')} headings, ${cap}; docdrift finds them by their content, as in the run this proposal comes from.`);
+    delete config.env;
+  }
+  for (const [name, entry] of Object.entries(config.commands)) {
+    for (const key of ['aliases', 'config', 'sections'] as const) {
+      if (!tooLong(entry[key])) continue;
+      review.push(`${name}: "${key}" left out: ${entry[key]!.length.toLocaleString('en-US')} items, ${cap}; docdrift finds them from the code and the docs, as in the run this proposal comes from.`);
+      delete entry[key];
+    }
+  }
+
+  let text = configText(config);
+  if (!fitsSize(text)) {
+    const full = Buffer.byteLength(text, 'utf8');
+    const entries = Object.values(config.commands);
+    for (const entry of entries) if (entry.$comment !== undefined) entry.$comment = shorten(entry.$comment, SHORT_COMMENT);
+    text = configText(config);
+    let what = 'cut short';
+    if (!fitsSize(text)) {
+      for (const entry of entries) delete entry.$comment;
+      what = 'left out';
+      text = configText(config);
+    }
+    const line = `The notes ("$comment") of each command were ${what}: with them this file was ${Math.ceil(full / 1024)} KB, over ${SIZE_LIMIT_TEXT}.`;
+    config.$comment.push(line);
+    review.push(line);
+    text = configText(config);
+  }
+  if (!fitsSize(text)) {
+    // Entries that only carry a note change nothing a run does: they go first, then the last ones.
+    const names = Object.keys(config.commands);
+    const all = config.commands;
+    const settles = (n: string): boolean => Object.keys(all[n]!).some((k) => k !== '$comment');
+    const order = [...names.filter(settles), ...names.filter((n) => !settles(n))];
+    const comments = config.$comment;
+    const withFirst = (k: number): StarterConfig => {
+      const kept = new Set(order.slice(0, k));
+      const left = order.slice(k);
+      const shown = left.slice(0, 5).map((n) => `"${shorten(n, 60)}"`).join(', ') + (left.length > 5 ? ', …' : '');
+      const line =
+        `${left.length.toLocaleString('en-US')} of the ${names.length.toLocaleString('en-US')} commands found were left out of "commands" to keep this file under ${SIZE_LIMIT_TEXT} (${shown}); ` +
+        'docdrift still finds and checks them from their declarations. To set one\'s config, add an entry: "commands": { "<name>": { "config": ["pkg.module.Class"] } }.';
+      return { ...config, $comment: [...comments, line], commands: Object.fromEntries(names.filter((n) => kept.has(n)).map((n) => [n, all[n]!])) };
+    };
+    // The largest number of entries that fits (the size grows with it): a binary search.
+    let lo = 0;
+    let hi = order.length - 1;
+    if (!fitsSize(configText(withFirst(0)))) {
+      throw new ProposalError([
+        `the proposed ${INIT_CONFIG_FILE} is over ${SIZE_LIMIT_TEXT} even without any "commands" entry or note (${Math.ceil(Buffer.byteLength(configText(withFirst(0)), 'utf8') / 1024)} KB); nothing was written.`,
+        `Write a short ${INIT_CONFIG_FILE} by hand (docs/configuration.md lists every key), e.g. { "sources": ${JSON.stringify(config.sources)} }.`,
+      ]);
+    }
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fitsSize(configText(withFirst(mid)))) lo = mid;
+      else hi = mid - 1;
+    }
+    const fitted = withFirst(lo);
+    config.$comment = fitted.$comment;
+    config.commands = fitted.commands;
+    review.push(config.$comment.at(-1)!);
+    text = configText(config);
+  }
+  try {
+    loadConfigText(text, INIT_CONFIG_FILE);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ProposalError([
+      `the proposed ${INIT_CONFIG_FILE} does not load back, so nothing was written (a bug in docdrift init: please report it). The loader said:`,
+      ...error.message.split('\n'),
+    ]);
+  }
+  return text;
 }
 
 /**
