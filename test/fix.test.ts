@@ -696,6 +696,37 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(result.result.messages.map((m) => m.ruleId)).toEqual(['test-stubborn']);
   });
 
+  it('s26 sweep D4: a default holding Markdown syntax replaced in a plain-text Default cell is written as a code span, reads back, and a second run is clean', async () => {
+    const values = ['<b>', '*a*', '_x_', '[a](b)'];
+    const names = ['lt', 'star', 'under', 'link'];
+    const doc = `# CLI\n\n### \`tool\`\n\n| Name | Default | Description |\n|---|---|---|\n${names.map((n) => `| \`${n}\` | zz | ${n}. |`).join('\n')}\n`;
+    const root = miniProject(
+      names.map((n, i) => `${n}: str = Field(default=${JSON.stringify(values[i])}, description="${n}.")`),
+      doc,
+    );
+    // Each finding is offered a fix (counted "potentially fixable"), and --fix applies every one.
+    const before = await lintRoot(root);
+    expect(before.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined])).toEqual(names.map((n) => ['reference-default-mismatch', n, true]));
+    const first = await fixRoot(root);
+    expect(first.unapplied).toEqual([]);
+    expect(first.problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(
+      `# CLI\n\n### \`tool\`\n\n| Name | Default | Description |\n|---|---|---|\n${names.map((n, i) => `| \`${n}\` | \`${JSON.stringify(values[i])}\` | ${n}. |`).join('\n')}\n`,
+    );
+    expect(await lintRoot(root)).toEqual([]);
+    const bytes = snapshot(root);
+    const second = await fixRoot(root);
+    expect(second.files).toEqual([]);
+    expect(snapshot(root)).toEqual(bytes);
+  });
+
+  it('s26 sweep D4: a plain default without Markdown syntax is still written plain, inside the cell\'s emphasis', async () => {
+    const root = miniProject(['mode: str = Field(default="fast", description="Mode.")'], '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `mode` | **slow** | Mode. |\n');
+    await fixRoot(root);
+    expect(readFileSync(cli(root), 'utf8')).toContain('| `mode` | **"fast"** | Mode. |');
+    expect(await lintRoot(root)).toEqual([]);
+  });
+
   it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {
     const root = miniProject(fields, DOC);
     // Two findings share a key (rule, file, subject): the first is fixed, the second has no fix and stays.

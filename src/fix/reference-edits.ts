@@ -333,7 +333,8 @@ const unquotedColumns = new WeakMap<readonly string[], boolean>();
  * The edit that replaces a documented default with the code's (`actual`, as `formatDefault`
  * writes it), keeping its formatting: inside a code span only the span's content changes (a
  * longer fence when the value holds backticks); in plain text the documented value is replaced
- * where it stands (`**False**` → `**True**`).
+ * where it stands (`**False**` → `**True**`), as {@link cellValue} writes it: a code span when it
+ * holds Markdown syntax (`zz` → `` `"<b>"` ``), so that it reads back as the value.
  *
  * @returns `undefined` when the location has no end, spans lines, or does not contain the
  *   documented value, or the new value cannot sit in a table cell (`|`, line breaks).
@@ -356,7 +357,11 @@ export function replaceDefaultEdit(model: Model, location: SourceLocation, docum
   }
   const at = written.indexOf(documented);
   if (at < 0 || documented === '') return undefined;
-  return { file: location.file, start: start + at, end: start + at + documented.length, text: actual };
+  // In plain text a value holding Markdown syntax would not read back as itself (`"<b>"` is inline
+  // HTML, `"*a*"` emphasis): it is written as a code span, whose content is literal, as new rows
+  // are ({@link cellValue}). Written raw, the re-lint refused the fix on every --fix while the
+  // summary counted it as fixable (s26 sweep D4).
+  return { file: location.file, start: start + at, end: start + at + documented.length, text: cellValue(actual) };
 }
 
 /**
