@@ -36,7 +36,9 @@ function copyRepo(): string {
   return dir;
 }
 
-describe('docdrift on its own documentation', () => {
+// Each test lints the whole repository in this process (~5-15 s alone); a loaded machine running
+// the suite in parallel took over 30 s (s26), so these have a longer timeout than vitest's default.
+describe('docdrift on its own documentation', { timeout: 120_000 }, () => {
   it('passes: docs/cli.md and docs/configuration.md document every CLI option and config key, with the right defaults', () => {
     const { code, results } = lint(ROOT);
     expect(results.filter((r) => r.ruleId !== 'example-param-unexplained')).toEqual([]);
