@@ -253,6 +253,26 @@ describe('cells --fix writes (src/fix/reference-edits.ts)', () => {
   });
 });
 
+describe('cells --fix writes into MDX tables (src/fix/reference-edits.ts, s26b sweep D3)', () => {
+  test('a description or value with braces written into an .mdx table compiles and reads back as the same text', () => {
+    const words = fc.array(fc.constantFrom('see', ' ', '{', '}', '{a}', '{1+1}', 'x{', '}y', '<b>', 'a|b', 'e\\f', '`c`', 'w'), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(words, (parts) => {
+        const v = parts.join('').replace(/\s+/g, ' ').trim();
+        fc.pre(v !== '' && !v.includes('`'));
+        for (const cell of [cellText(v, true), cellValue(v, true)]) {
+          const text = `# t\n\n| Parameter | Description |\n| --- | --- |\n| \`p\` | ${cell} |\n`;
+          const parsed = parseDoc('a.mdx', text);
+          expect(parsed.diagnostics, JSON.stringify({ v, cell })).toEqual([]);
+          const table = parsed.doc.blocks.flatMap((b) => b.tables)[0];
+          expect(table?.rows[0]?.cells[1], JSON.stringify({ v, cell })).toBe(v);
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('default and type comparison (src/model/compare.ts, src/model/type-compare.ts)', () => {
   /** Python literals as extractors read them. */
   const pyLiteral: fc.Arbitrary<string> = fc.letrec<{ v: string }>((tie) => ({

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { parseDoc } from '../src/docs/parse.js';
 import { defaultFromDescription, namesOf, normalizeParamName } from '../src/docs/reference-table.js';
 import { mentionMatcher } from '../src/engine/lint.js';
+import { dataBlockKeys } from '../src/docs/config-keys.js';
+import { parseEnvFile } from '../src/docs/env-file.js';
+import { relativeSpecifiers } from '../src/extract/typescript/programs.js';
+import { headingMatchText } from '../src/shared/strings.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -69,6 +73,12 @@ describe('document text under pathological 100k-character inputs', () => {
     ['mentionMatcher: env prose, many backticked names without the words', () => mentionMatcher([], [], [], true).test(`\`A_B\` ${'x'.repeat(50)} `.repeat(N / 60))],
     ['mentionMatcher: env prose, env words then many names', () => mentionMatcher([], [], [], true).test(`env var ${'`A_B '.repeat(N / 5)}`)],
     ['mentionMatcher: many heading lines', () => mentionMatcher([], []).test(`# a${' \t#'.repeat(N / 3)}x\n`.repeat(3))],
+    // s26b sweep D6-D10: `\s` crossing lines after `^`, or two blank quantifiers around an optional part, on text no parse budget bounds.
+    ['relativeSpecifiers: a program followed by blank lines', () => relativeSpecifiers(`import { a } from './a.js';${'\n'.repeat(N)}x`)],
+    ['headingMatchText: a heading of blanks with no id', () => headingMatchText(`x${' '.repeat(N)}y`)],
+    ['headingMatchText: many braces before an id', () => headingMatchText(`${'{ '.repeat(N / 4)}{#a}`)],
+    ['parseEnvFile: a comment of dashes', () => parseEnvFile('.env.example', `# a${'-'.repeat(N)}x\nA=1\n`)],
+    ['dataBlockKeys: a TOML header without its bracket', () => dataBlockKeys({ file: 'a.md', lang: 'toml', value: `[${' '.repeat(N)}x\n`, contentLine: 1, contentIndent: 0 } as never)],
   ])('%s', (_name, fn) => {
     expect(timed(fn)).toBeLessThan(BOUND_MS);
   });
@@ -87,6 +97,35 @@ describe('document text under pathological 100k-character inputs', () => {
       '',
     ].join('\n');
     expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
+  });
+});
+
+describe('the linear rewrites read what the patterns they replaced read (s26b sweep D8, D10)', () => {
+  /** Every string of up to `n` characters drawn from `alphabet`, shortest first. */
+  function* strings(alphabet: string, n: number): Generator<string> {
+    let level = [''];
+    for (let len = 0; len <= n; len++) {
+      yield* level;
+      level = level.flatMap((s) => [...alphabet].map((c) => s + c));
+    }
+  }
+  it('headingMatchText strips a trailing heading id as /\\s*\\{:?\\s*#[^}]*\\}\\s*$/ did', () => {
+    const old = (t: string): string => t.replace(/\s*\{:?\s*#[^}]*\}\s*$/, '').replace(/\s+/g, ' ').trim();
+    const differ: string[] = [];
+    for (const t of strings('a{}#: ', 7)) if (headingMatchText(t) !== old(t)) differ.push(JSON.stringify(t));
+    expect(differ).toEqual([]);
+  });
+  it('a TOML table header is read as /^\\s*\\[\\[?\\s*([^\\]]+?)\\s*\\]\\]?\\s*(#.*)?$/ read it', () => {
+    const TABLE = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+    const differ: string[] = [];
+    for (const header of strings('a[] #', 7)) {
+      const m = TABLE.exec(header);
+      // Headers whose name a dotted-key split would change are left out (no `.` or quote in the alphabet).
+      const expected = m ? `${m[1]!.trim()}.k` : 'k';
+      const got = dataBlockKeys({ file: 'a.md', lang: 'toml', value: `${header}\nk = 1`, contentLine: 1, contentIndent: 0 } as never).map((k) => k.key);
+      if (got.at(-1) !== expected) differ.push(`${JSON.stringify(header)}: ${JSON.stringify(got)} vs ${expected}`);
+    }
+    expect(differ).toEqual([]);
   });
 });
 

@@ -50,7 +50,7 @@ const COMMENTED_RE = /^([ \t]*#+[ \t]*)(?:export[ \t]+)?([A-Z_][A-Z0-9_]*)=/;
 const EXPORT_ONLY_RE = /^([ \t]*)export[ \t]+([A-Za-z_]\w*)[ \t]*(?:#.*)?$/;
 const COMMENT_RE = /^[ \t]*#/;
 /** A comment that starts or ends with a rule of `-`, `=`, `*`, `#`, `~` or `_` (three or more). */
-const BANNER_RE = /^[-=*#~_]{3,}|[-=*#~_]{3,}$/;
+const BANNER_RE = /^[-=*#~_]{3}|[-=*#~_]{3}$/;
 
 /**
  * Scans env-file text line by line, following the parsing rules of the `dotenv` npm package

@@ -665,9 +665,9 @@ function pythonModule(file: string, isPackage: (dir: string) => boolean): string
   return parts.slice(start);
 }
 
-const PY_FROM = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w\s,.*]+)/gm;
+const PY_FROM = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w\s,.*]+)/gm;
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
-const TS_SPECIFIER = /\bfrom\s*['"](\.{1,2}\/[^'"\n]*)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|\brequire\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|^\s*import\s+['"](\.{1,2}\/[^'"\n]*)['"]/gm;
+const TS_SPECIFIER = /\bfrom\s*['"](\.{1,2}\/[^'"\n]*)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|\brequire\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|^[ \t]*import\s+['"](\.{1,2}\/[^'"\n]*)['"]/gm;
 
 /** The files of `members` that `file`'s imports name (Python absolute and relative imports, TypeScript relative specifiers); read with patterns, never run. */
 function importedFiles(file: string, text: string, members: ReadonlySet<string>, isPackage: (dir: string) => boolean): string[] {

@@ -761,7 +761,7 @@ const MAX_SCRIPT_SCANS = 50;
 /** How many import hops from an entry's module are searched for a CLI library. */
 const LIBRARY_HOPS = 2;
 
-const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+\(?([\w\s,]*)/gm;
+const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+\(?([\w\s,]*)/gm;
 const PY_PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
 
 /**

@@ -169,7 +169,7 @@ function namedCurrent(root: string, engine: VersionedEngine, family: string): { 
         const nav = /\.ya?ml$/.test(first.path) ? readText(root, join(fernDir, path.posix.normalize(first.path))) : undefined;
         if (nav !== undefined) {
           const counts = new Map<string, number>();
-          for (const m of nav.matchAll(/^\s*-?\s*(?:path|folder)\s*:\s*["']?\.\/([^/"'\s]+)\//gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+          for (const m of nav.matchAll(/^[ \t]*(?:-[ \t]*)?(?:path|folder)[ \t]*:[ \t]*["']?\.\/([^/"'\s]+)\//gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
           const top = [...counts].sort((a, b) => b[1] - a[1])[0];
           if (top) return { version: top[0], from };
         }

@@ -27,10 +27,13 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
  * `&lt;`, so the cell shows it rather than the page running or hiding it, and a directional
  * control ({@link BIDI_CONTROLS}) as its numeric character reference (`&#x202E;`), which renders
  * as the character but cannot reorder the Markdown source (s25 sweep O5). Both read back as the
- * text itself.
+ * text itself. In MDX (`mdx`), `{` and `}` are escaped too (`\{`): there they open and close a
+ * JavaScript expression, so an unbalanced one broke the page's build and a balanced one ran as
+ * code (s26b sweep D3).
  */
-export function cellText(text: string): string {
-  return text
+export function cellText(text: string, mdx = false): string {
+  const escaped = mdx ? text.replace(/[{}]/g, (c) => `\\${c}`) : text;
+  return escaped
     .replace(/(\\*)\|/g, (_, slashes: string) => `${slashes}${slashes}\\|`)
     .replace(/<(?=[A-Za-z/!?])/g, '&lt;')
     .replace(BIDI_CONTROLS, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`)
@@ -67,8 +70,8 @@ const INLINE_SYNTAX = /[\\`*~]|(?:^|[^\p{L}\p{N}])_|_(?:$|[^\p{L}\p{N}])|\]\(|\]
  * read back as `e\f` (a backslash escape), and the next run reported the row `--fix` wrote as
  * a type mismatch (#33 s24 sweep D10).
  */
-export function cellValue(text: string): string {
-  return INLINE_SYNTAX.test(text) ? cellCode(text) : cellText(text);
+export function cellValue(text: string, mdx = false): string {
+  return INLINE_SYNTAX.test(text) || (mdx && /[{}]/.test(text)) ? cellCode(text) : cellText(text, mdx);
 }
 
 /**
@@ -221,7 +224,9 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
     }
     return mark;
   };
-  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellValue(value));
+  // MDX reads `{…}` as a JavaScript expression: values and descriptions are written so it reads them as text.
+  const mdx = /\.mdx$/i.test(section.file);
+  const asCode = (col: number, value: string): string => (value !== '' && columnUsesCode(table, col) ? cellCode(value) : cellValue(value, mdx));
   // A type or default longer than a table cell can show (a `Union` of 8,000 `Literal`s wrote a
   // 142,921-character row, and the page then ran over its parse budget on every run: s23 sweep D9)
   // is left for the maintainer to write: the cell stays empty, the row is still added.
@@ -263,7 +268,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
         return asCode(col, defaultCellValue(defaultText, columnCells(col)));
       case 'description': {
         const full = param.description ?? '';
-        const desc = cellText(full.length <= MAX_FIX_DESCRIPTION_CHARS ? full : `${full.slice(0, MAX_FIX_DESCRIPTION_CHARS).replace(/\s+\S*$/, '')} …`);
+        const desc = cellText(full.length <= MAX_FIX_DESCRIPTION_CHARS ? full : `${full.slice(0, MAX_FIX_DESCRIPTION_CHARS).replace(/\s+\S*$/, '')} …`, mdx);
         // A description that already states its default ("(default: False)") gets no second one.
         const stated = defaultFromDescription(desc, []) !== undefined;
         const phrase = !hasDefaultCol && !stated && defaultText !== undefined ? `Default: ${cellCode(defaultText)}.` : '';
@@ -361,7 +366,7 @@ export function replaceDefaultEdit(model: Model, location: SourceLocation, docum
   // HTML, `"*a*"` emphasis): it is written as a code span, whose content is literal, as new rows
   // are ({@link cellValue}). Written raw, the re-lint refused the fix on every --fix while the
   // summary counted it as fixable (s26 sweep D4).
-  return { file: location.file, start: start + at, end: start + at + documented.length, text: cellValue(actual) };
+  return { file: location.file, start: start + at, end: start + at + documented.length, text: cellValue(actual, /\.mdx$/i.test(location.file)) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PythonSource } from './index.js';
 import { moduleNameForFile } from './module-name.js';
 import { pythonTextFacts, type PythonTextFacts } from './text-facts.js';
 
-const FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+([^\n#]*)/gm;
+const FROM_IMPORT = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+([^\n#]*)/gm;
 const PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
 
 /**

@@ -33,7 +33,7 @@ const MAX_JS_FILES = 400;
 /** A shim is a short file: it only requires the compiled program. */
 const MAX_SHIM_LINES = 40;
 
-const SPECIFIER = /\bfrom\s*['"]([^'"\n]+)['"]|\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)|^\s*import\s+['"]([^'"\n]+)['"]/gm;
+const SPECIFIER = /\bfrom\s*['"]([^'"\n]+)['"]|\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)|^[ \t]*import\s+['"]([^'"\n]+)['"]/gm;
 
 /** Relative module specifiers a file's text names (static and dynamic imports, re-exports, `require`), in order; read with a pattern, never run. */
 export function relativeSpecifiers(text: string): string[] {
