@@ -98,6 +98,33 @@ function untracking<T extends object>(found: T): T {
 }
 
 describe('discoverFiles', () => {
+  it('names the documents a pattern matched but that are not read: a link outside the project or to an unlisted file (s26b sweep O1: dropped without a word)', async () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'docdrift-notread-'));
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'docdrift-outside-'));
+    try {
+      mkdirSync(path.join(repo, 'docs'));
+      mkdirSync(path.join(repo, 'data'));
+      writeFileSync(path.join(outside, 'ref.md'), '# ref\n');
+      writeFileSync(path.join(repo, 'docs/real.md'), '# real\n');
+      writeFileSync(path.join(repo, 'data/notes.txt'), 'x\n');
+      symlinkSync(path.join(outside, 'ref.md'), path.join(repo, 'docs/reference.md'));
+      symlinkSync('real.md', path.join(repo, 'docs/alias.md'));
+      symlinkSync('../data/notes.txt', path.join(repo, 'docs/notes.md'));
+      git(repo, 'init', '-q');
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-qm', 'x');
+      const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+      expect(found.docs).toEqual(['docs/real.md']);
+      expect(found.notRead).toEqual([
+        { file: 'docs/notes.md', why: 'it is a symbolic link (to data/notes.txt), and docdrift follows no links; add data/notes.txt to the `docs` patterns to check it' },
+        { file: 'docs/reference.md', why: 'it is a symbolic link to a file outside the project, which docdrift does not read' },
+      ]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   const root = makeRepo('repo');
 
   it('lists example env files (never .env; not in ignored, vendored, test or dot folders), the same with git as with globby', async () => {

@@ -34,6 +34,13 @@ export interface DiscoveredFiles {
    */
   undecodable?: string[];
   /**
+   * Documents and env files a pattern matched that are not read because they are no regular
+   * file docdrift may read: a symbolic link whose target is outside the project or is no document
+   * the run reads itself, a FIFO, socket or device. Each is a `parse-error` warning of the run
+   * (they were dropped without a word: s26b sweep O1). Absent when there are none.
+   */
+  notRead?: Array<{ file: string; why: string }>;
+  /**
    * JavaScript files and extensionless files in `bin/` folders: candidates for what a `bin` runs
    * (a shim, or a plain JavaScript program). Only those a bin reaches are read. Optional so that
    * callers building the lists by hand may leave it out.
@@ -195,6 +202,40 @@ export async function discoverFiles(
   return found;
 }
 
+/**
+ * Why each of `files` (documents and env files a pattern matched, left out as no regular file) is
+ * not read, for the ones whose content the run does not read by another name: a symbolic link to
+ * a file outside the project or to one no pattern lists (`read`), a FIFO, socket or device. A
+ * deleted file (git still lists it) and a link to a listed document are left out. Never throws.
+ */
+function notReadFiles(root: string, files: readonly string[], read: ReadonlySet<string>): Array<{ file: string; why: string }> {
+  const out: Array<{ file: string; why: string }> = [];
+  let realRoot: string | undefined;
+  for (const file of files) {
+    let stat: Stats;
+    try {
+      stat = lstatSync(path.join(root, file));
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) {
+      let target: string;
+      try {
+        realRoot ??= fs.realpathSync(root);
+        target = path.relative(realRoot, fs.realpathSync(path.join(root, file))).split(path.sep).join('/');
+      } catch {
+        out.push({ file, why: 'it is a symbolic link whose target does not exist or cannot be reached' });
+        continue;
+      }
+      if (target === '' || target.startsWith('../') || target === '..' || path.isAbsolute(target)) out.push({ file, why: 'it is a symbolic link to a file outside the project, which docdrift does not read' });
+      else if (!read.has(target)) out.push({ file, why: `it is a symbolic link (to ${target}), and docdrift follows no links; add ${target} to the \`docs\` patterns to check it` });
+    } else if (!stat.isFile() && !stat.isDirectory()) {
+      out.push({ file, why: `it is not a regular file (${stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device'})` });
+    }
+  }
+  return out;
+}
+
 /** The lists of {@link DiscoveredFiles} that hold file paths. */
 const PATH_LISTS = ['sources', 'docs', 'packaging', 'yaml', 'programs', 'schemas', 'envFiles', 'scripts'] as const;
 
@@ -327,7 +368,9 @@ async function listFiles(
       const programsOut = bins.length === 0 ? found.programs : [...found.programs, ...bins].sort();
       if (irregular.size === 0) return { ...found, sources: sourcesOut, programs: programsOut, ...unreadable };
       const keep = (list: string[]): string[] => list.filter((f) => !irregular.has(f));
-      return { sources: keep(sourcesOut), docs: keep(found.docs), packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), scripts: keep(found.scripts), ...unreadable };
+      const docsKept = keep(found.docs);
+      const notRead = notReadFiles(root, [...found.docs, ...found.envFiles].filter((f) => irregular.has(f)), new Set([...docsKept, ...keep(found.envFiles)]));
+      return { sources: keep(sourcesOut), docs: docsKept, packaging: keep(found.packaging), yaml: keep(found.yaml), programs: keep(programsOut), schemas: keep(found.schemas), envFiles: keep(found.envFiles), scripts: keep(found.scripts), ...unreadable, ...(notRead.length > 0 ? { notRead } : {}) };
     }
     if (strategy === 'git') throw new Error(`discoverFiles: git cannot list the files of ${root}`);
   }

@@ -213,6 +213,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
+    for (const { file, why } of files.notRead ?? []) {
+      diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file} is not read: ${why}`, location: { file, line: 1, column: 1 } });
+    }
     for (const file of files.undecodable ?? []) {
       diagnostics.push({
         ruleId: 'parse-error',
