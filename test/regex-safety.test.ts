@@ -10,6 +10,7 @@ import { mentionMatcher } from '../src/engine/lint.js';
 import { dataBlockKeys } from '../src/docs/config-keys.js';
 import { parseEnvFile } from '../src/docs/env-file.js';
 import { relativeSpecifiers } from '../src/extract/typescript/programs.js';
+import { namesBase } from '../src/link/build.js';
 import { headingMatchText } from '../src/shared/strings.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -78,6 +79,9 @@ describe('document text under pathological 100k-character inputs', () => {
     ['headingMatchText: a heading of blanks with no id', () => headingMatchText(`x${' '.repeat(N)}y`)],
     ['headingMatchText: many braces before an id', () => headingMatchText(`${'{ '.repeat(N / 4)}{#a}`)],
     ['parseEnvFile: a comment of dashes', () => parseEnvFile('.env.example', `# a${'-'.repeat(N)}x\nA=1\n`)],
+    ['namesBase: `extends` then a blank run', () => namesBase(`extends${' '.repeat(N)}x \`A\``, '`A`')],
+    ['parseDoc: an RST directive argument with a blank run', () => parseDoc('a.rst', `.. note:: x${' '.repeat(N)}y\n`)],
+    ['parseDoc: a pasted --help default with a blank run and no bracket', () => parseDoc('a.md', `\`\`\`\nusage: tool [-h]\n\noptions:\n  --seed SEED  seed [default:${' '.repeat(N / 2)}x (default: ${' '.repeat(N / 2)}x\n  Default: x${' '.repeat(N / 2)}y\n\`\`\`\n`)],
     ['dataBlockKeys: a TOML header without its bracket', () => dataBlockKeys({ file: 'a.md', lang: 'toml', value: `[${' '.repeat(N)}x\n`, contentLine: 1, contentIndent: 0 } as never)],
   ])('%s', (_name, fn) => {
     expect(timed(fn)).toBeLessThan(BOUND_MS);

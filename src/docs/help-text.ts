@@ -102,8 +102,10 @@ function locate(file: string, line: CodeLine, text: string, value: string, from 
  */
 function helpDefault(texts: ReadonlyArray<{ line: CodeLine; text: string }>, file: string): { value: string; location?: SourceLocation } | undefined {
   for (const [k, { line, text }] of texts.entries()) {
-    const m = /\[default:\s*((?:[^[\]]|\[[^\]]*\])*?)\s*\]|\(default:?\s+((?:[^()]|\([^)]*\))*?)\s*\)/i.exec(text)
-      ?? (k > 0 ? /^\s*Default:\s+(\S.*?)\s*$/.exec(text) : null);
+    // Greedy groups, trimmed below, and a line without trailing blanks: the lazy `(…)*?\s*\]` and
+    // `(\S.*?)\s*$` rescanned a blank run from each of its positions (s26b sweep O2).
+    const m = /\[default:((?:[^[\]]|\[[^\]]*\])*)\]|\(default:?(?=\s)((?:[^()]|\([^)]*\))*)\)/i.exec(text)
+      ?? (k > 0 ? /^\s*Default:\s+(\S.*)$/.exec(text.trimEnd()) : null);
     if (!m) continue;
     const value = (m[1] ?? m[2] ?? '').trim();
     if (value === '') return undefined;

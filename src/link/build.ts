@@ -2041,5 +2041,6 @@ function prefixed(rows: ReferenceRow[], prefix: string | undefined): ReferenceRo
  */
 export function namesBase(text: string, code: string): boolean {
   const at = text.indexOf(code);
-  return at > 0 && /\b(?:inherits(?:\s+from)?|extends|based\s+on|derived\s+from)\s*[:(]?\s*$/i.test(text.slice(0, at));
+  // On the text without trailing blanks: `[:(]?\s*$` after `\s*` rescanned a blank run (s26b sweep O2).
+  return at > 0 && /\b(?:inherits(?:\s+from)?|extends|based\s+on|derived\s+from)\s*[:(]?$/i.test(text.slice(0, at).trimEnd());
 }
