@@ -262,6 +262,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const lines = Array.from({ length: 1200 }, (_, i) => `  other c${i} ${options}\n`).join('');
     writeFileSync(path.join(dir, 'tool/other.py'), `"""Usage:\n${lines}"""\nfrom docopt import docopt\ndef main():\n    docopt(__doc__)\n`);
   },
+  // s26 sweep 2 D1: a docopt usage line of 150,000 `<` with no `>` (150 KB, one string token) was
+  // tokenised in quadratic time (19 s CPU).
+  'python-docopt-unclosed-angle': (dir) => {
+    const doc = `Usage:\n  tool ${'<'.repeat(150_000)}\n\nOptions:\n  --seed=<s>  Seed [default: 0].\n`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `"""${doc}"""\nfrom docopt import docopt\n\n\ndef main():\n    docopt(__doc__)\n`);
+  },
   // #33 fresh sweep defect 7: click sub-commands of 10 options each (5,000 of them, 2.4 MB: 650 MB
   // before, 468 MB after), and a typer app of 1,500 commands; argparse sub-parsers of 10 arguments
   // (5,000: 570 MB before, 463 MB after). Since s23 a module over 1 MB or 120,000 tokens is not
