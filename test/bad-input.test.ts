@@ -268,6 +268,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const doc = `Usage:\n  tool ${'<'.repeat(150_000)}\n\nOptions:\n  --seed=<s>  Seed [default: 0].\n`;
     writeFileSync(path.join(dir, 'tool/cli.py'), `"""${doc}"""\nfrom docopt import docopt\n\n\ndef main():\n    docopt(__doc__)\n`);
   },
+  // s26 sweep 2 D2: a docopt program of 32,000 options (714 KB), each named in the usage line and
+  // listed under `Options:`, was read with linear scans per option (27 s CPU).
+  'python-docopt-many-options': (dir) => {
+    const names = Array.from({ length: 32_000 }, (_, i) => `--o${i}`);
+    const doc = `Usage:\n  tool ${names.join(' ')}\n\nOptions:\n${names.map((n) => `  ${n}  x\n`).join('')}`;
+    writeFileSync(path.join(dir, 'tool/cli.py'), `"""${doc}"""\nfrom docopt import docopt\n\n\ndef main():\n    docopt(__doc__)\n`);
+  },
   // #33 fresh sweep defect 7: click sub-commands of 10 options each (5,000 of them, 2.4 MB: 650 MB
   // before, 468 MB after), and a typer app of 1,500 commands; argparse sub-parsers of 10 arguments
   // (5,000: 570 MB before, 463 MB after). Since s23 a module over 1 MB or 120,000 tokens is not

@@ -10,6 +10,14 @@
 /** The most sub-command paths one usage line's leading `( a | b )` groups may expand to (fresh sweep, #33). */
 const MAX_COMMAND_PATHS = 1_000;
 
+/**
+ * The most distinct options one docopt program is read with (its `Options:` sections' options,
+ * then the other options its usage patterns name). Past it the others are not read and
+ * {@link DocoptProgram.optionsCut} says how many (s26 sweep 2 D2: 32,000 options). Real programs
+ * have a few dozen.
+ */
+export const MAX_DOCOPT_OPTIONS = 2_000;
+
 /** One option as docopt knows it: from an `Options:` section line or from a usage pattern. */
 export interface DocoptOption {
   /** `-s` as written, when the option has a short spelling. */
@@ -56,8 +64,27 @@ export interface DocoptProgram {
   name: string;
   /** One per distinct leading command path, the program itself (`path: []`) first. */
   commands: DocoptCommand[];
-  /** Every option of the `Options:` sections, in order. */
+  /** Every option of the `Options:` sections, in order (the first {@link MAX_DOCOPT_OPTIONS}). */
   sectionOptions: DocoptOption[];
+  /** The options not read past {@link MAX_DOCOPT_OPTIONS} (absent when every option was read). */
+  optionsCut?: number;
+}
+
+/** Options deduplicated as docopt compares them: by long spelling, or else by short spelling. */
+class OptionSet {
+  readonly list: DocoptOption[] = [];
+  private readonly longs = new Set<string>();
+  private readonly shorts = new Set<string>();
+  has(o: DocoptOption): boolean {
+    return (o.long !== undefined && this.longs.has(o.long)) || (o.short !== undefined && this.shorts.has(o.short));
+  }
+  /** Adds `o` unless an option of the same long or short spelling is in the set already. */
+  add(o: DocoptOption): void {
+    if (this.has(o)) return;
+    this.list.push(o);
+    if (o.long !== undefined) this.longs.add(o.long);
+    if (o.short !== undefined) this.shorts.add(o.short);
+  }
 }
 
 /** docopt's `parse_section`: a line naming the section and the indented lines after it. */
@@ -199,8 +226,34 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
   const all = tokens(usage.text.slice(colon + 1), usage.offset + colon + 1);
   const program = all[0];
   if (!program) return undefined;
-  const known = sectionOptions(doc);
-  const byName = (s: string): DocoptOption | undefined => known.find((o) => o.long === s || o.short === s);
+  const declared = sectionOptions(doc);
+  const known = declared.length > MAX_DOCOPT_OPTIONS ? declared.slice(0, MAX_DOCOPT_OPTIONS) : declared;
+  // The options not read, one key each (their long spelling, else their short one).
+  const dropped = new Set<string>();
+  const droppedKey = new Map<string, string>();
+  for (const o of declared.slice(known.length)) {
+    const key = o.long ?? o.short!;
+    dropped.add(key);
+    for (const s of [o.long, o.short]) if (s !== undefined && !droppedKey.has(s)) droppedKey.set(s, key);
+  }
+  // Each spelling to the first section option that has it (docopt's `[o for o in options if …]`).
+  const bySpelling = new Map<string, DocoptOption>();
+  for (const o of known) {
+    if (o.long !== undefined && !bySpelling.has(o.long)) bySpelling.set(o.long, o);
+    if (o.short !== undefined && !bySpelling.has(o.short)) bySpelling.set(o.short, o);
+  }
+  const byName = (s: string): DocoptOption | undefined => bySpelling.get(s);
+  // Spellings of the options the usage names that no section declares, counted against the cap.
+  const undeclared = new Set<string>();
+  const admits = (spelling: string): boolean => {
+    if (undeclared.has(spelling)) return true;
+    if (known.length + undeclared.size >= MAX_DOCOPT_OPTIONS) {
+      dropped.add(droppedKey.get(spelling) ?? spelling);
+      return false;
+    }
+    undeclared.add(spelling);
+    return true;
+  };
   const patterns: Token[][] = [];
   for (const t of all) {
     if (t.text === program.text) patterns.push([]);
@@ -214,7 +267,6 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
     return command;
   };
   commandFor([]);
-  const sameOption = (a: DocoptOption, b: DocoptOption): boolean => (a.long !== undefined && a.long === b.long) || (a.short !== undefined && a.short === b.short);
   const read: Array<{ paths: string[][]; options: DocoptOption[]; positionals: DocoptPositional[]; shortcut: boolean }> = [];
   for (const pattern of patterns) {
     // Leading command words; a leading `( a | b )` of words alone gives one path per word.
@@ -228,7 +280,9 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
         continue;
       }
       if (t?.text === '(') {
-        const close = pattern.findIndex((x, k) => k > i && x.text === ')');
+        let close = i + 1;
+        while (close < pattern.length && pattern[close]!.text !== ')') close++;
+        if (close === pattern.length) close = -1;
         const inner = close > 0 ? pattern.slice(i + 1, close) : [];
         const words = inner.filter((x) => x.text !== '|');
         const alternating = inner.length === words.length * 2 - 1 && inner.every((x, k) => (k % 2 === 1 ? x.text === '|' : isWord(x.text)));
@@ -244,24 +298,29 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
       }
       break;
     }
-    const options: DocoptOption[] = [];
+    const options = new OptionSet();
     const positionals: DocoptPositional[] = [];
+    const positionalNames = new Set<string>();
     let shortcut = false;
     const depth: string[] = [];
-    const addOption = (option: DocoptOption): void => {
-      if (!options.some((o) => sameOption(o, option))) options.push(option);
-    };
+    let optional = 0; // the `[` in `depth`
+    const addOption = (option: DocoptOption): void => options.add(option);
     for (let k = i; k < pattern.length; k++) {
       const t = pattern[k]!;
-      if (t.text === '[' || t.text === '(') depth.push(t.text);
-      else if (t.text === ']' || t.text === ')') depth.pop();
+      if (t.text === '[' || t.text === '(') {
+        depth.push(t.text);
+        if (t.text === '[') optional++;
+      } else if (t.text === ']' || t.text === ')') {
+        if (depth.pop() === '[') optional--;
+      }
       else if (t.text === 'options') shortcut = true;
       else if (t.text.startsWith('--') && t.text.length > 2) {
         const eq = t.text.indexOf('=');
         const long = eq < 0 ? t.text : t.text.slice(0, eq);
         const found = byName(long);
         const argcount: 0 | 1 = found ? found.argcount : eq < 0 ? 0 : 1;
-        addOption(found ?? { long, argcount, offset: t.offset, length: long.length });
+        if (found) addOption(found);
+        else if (admits(long)) addOption({ long, argcount, offset: t.offset, length: long.length });
         if (eq < 0 && argcount === 1 && pattern[k + 1] && isPositional(pattern[k + 1]!.text)) k++; // its value
       } else if (t.text.startsWith('-') && t.text.length > 1 && t.text !== '--') {
         let left = t.text.slice(1);
@@ -270,7 +329,8 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
           const short = `-${left[0]!}`;
           left = left.slice(1);
           const found = byName(short);
-          addOption(found ?? { short, argcount: 0, offset: at - 1, length: 2 });
+          if (found) addOption(found);
+          else if (admits(short)) addOption({ short, argcount: 0, offset: at - 1, length: 2 });
           at++;
           if (found?.argcount === 1) {
             if (left === '' && pattern[k + 1] && isPositional(pattern[k + 1]!.text)) k++;
@@ -279,23 +339,44 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
         }
       } else if (isPositional(t.text)) {
         const name = t.text.startsWith('<') ? t.text.slice(1, -1) : t.text;
-        if (!positionals.some((p) => p.name === name)) {
-          positionals.push({ name, required: !depth.includes('['), variadic: pattern[k + 1]?.text === '...', offset: t.offset, length: t.text.length });
+        if (!positionalNames.has(name)) {
+          positionalNames.add(name);
+          positionals.push({ name, required: optional === 0, variadic: pattern[k + 1]?.text === '...', offset: t.offset, length: t.text.length });
         }
       }
     }
-    read.push({ paths, options, positionals, shortcut });
+    read.push({ paths, options: options.list, positionals, shortcut });
   }
   // `[options]` stands for the section's options that no usage pattern names (docopt's
   // `set(options) - pattern_options`, over the whole usage section).
-  const named = read.flatMap((r) => r.options);
-  const rest = known.filter((o) => !named.some((n) => sameOption(n, o)));
+  const namedLongs = new Set<string>();
+  const namedShorts = new Set<string>();
+  for (const r of read) {
+    for (const o of r.options) {
+      if (o.long !== undefined) namedLongs.add(o.long);
+      if (o.short !== undefined) namedShorts.add(o.short);
+    }
+  }
+  const rest = known.filter((o) => !((o.long !== undefined && namedLongs.has(o.long)) || (o.short !== undefined && namedShorts.has(o.short))));
+  // Each command's options and positional names, indexed as they are merged.
+  const merged = new Map<DocoptCommand, { options: OptionSet; positionals: Set<string> }>();
   for (const { paths, options, positionals, shortcut } of read) {
     for (const path of paths) {
       const command = commandFor(path);
-      for (const o of shortcut ? [...options, ...rest] : options) if (!command.options.some((x) => sameOption(x, o))) command.options.push(o);
-      for (const p of positionals) if (!command.positionals.some((x) => x.name === p.name)) command.positionals.push(p);
+      let index = merged.get(command);
+      if (!index) merged.set(command, (index = { options: new OptionSet(), positionals: new Set() }));
+      for (const o of shortcut ? [...options, ...rest] : options) {
+        if (index.options.has(o)) continue;
+        index.options.add(o);
+        command.options.push(o);
+      }
+      for (const p of positionals) {
+        if (index.positionals.has(p.name)) continue;
+        index.positionals.add(p.name);
+        command.positionals.push(p);
+      }
     }
   }
-  return { name: program.text, commands: [...commands.values()], sectionOptions: known };
+  const optionsCut = dropped.size;
+  return { name: program.text, commands: [...commands.values()], sectionOptions: known, ...(optionsCut > 0 ? { optionsCut } : {}) };
 }

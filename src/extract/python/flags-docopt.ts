@@ -1,7 +1,7 @@
 /** docopt flags: `docopt(__doc__)` / `docopt(USAGE)` programs, whose usage text is the declaration of the command line. */
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
-import { parseDocopt, type DocoptOption } from './docopt-usage.js';
+import { MAX_DOCOPT_OPTIONS, parseDocopt, type DocoptOption } from './docopt-usage.js';
 import { callsTo, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
@@ -77,6 +77,16 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
           location: locate(module, call),
         });
       }
+      if (program.optionsCut !== undefined) {
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.childForFieldName('function')?.text ?? 'docopt'}(…)\` declares more than ${MAX_DOCOPT_OPTIONS.toLocaleString('en-US')} options; only the first ${MAX_DOCOPT_OPTIONS.toLocaleString('en-US')} are read, the other ${program.optionsCut.toLocaleString('en-US')} are unknown`,
+          location: locate(module, call),
+        });
+      }
+      // Past the option cap any flag may be one not read: unknown flags are no drift then.
+      const unread = program.optionsCut !== undefined ? { passesUnknownFlags: true } : {};
       for (const command of cut ? program.commands.slice(0, MAX_DOCOPT_COMMANDS) : program.commands) {
         const owner = [label, ...command.path].join(' ');
         const params: ParamSpec[] = [];
@@ -95,7 +105,7 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
         }
         const location = command.path.length === 0 ? locate(module, call) : usage.at(command.offset, program.name.length);
         const unknown = cut && command.path.length === 0 ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a docopt usage text of more than ${MAX_DOCOPT_COMMANDS.toLocaleString('en-US')} commands` } : {};
-        for (const target of targets) out.push({ path: command.path, target, params, location, ...unknown });
+        for (const target of targets) out.push({ path: command.path, target, params, location, ...unknown, ...unread });
       }
     }
   }
