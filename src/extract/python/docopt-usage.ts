@@ -18,6 +18,15 @@ const MAX_COMMAND_PATHS = 1_000;
  */
 export const MAX_DOCOPT_OPTIONS = 2_000;
 
+/**
+ * Most options `[options]` adds to the commands of one program, all together: each command whose
+ * pattern holds `[options]` gets every `Options:` entry no pattern names, so 1,000 commands of
+ * 2,000 options made 2,000,000 (18.9 s, 1.5 GB). A command that would pass it gets its named
+ * options only and {@link DocoptCommand.restOmitted}; real programs add a few dozen options to a
+ * few dozen commands.
+ */
+export const MAX_DOCOPT_SHORTCUT_OPTIONS = 50_000;
+
 /** One option as docopt knows it: from an `Options:` section line or from a usage pattern. */
 export interface DocoptOption {
   /** `-s` as written, when the option has a short spelling. */
@@ -56,6 +65,8 @@ export interface DocoptCommand {
   positionals: DocoptPositional[];
   /** Offset of the first pattern's program name. */
   offset: number;
+  /** True when its `[options]` was not expanded ({@link MAX_DOCOPT_SHORTCUT_OPTIONS}): options it accepts are unknown. */
+  restOmitted?: boolean;
 }
 
 /** What {@link parseDocopt} read. */
@@ -359,13 +370,22 @@ export function parseDocopt(doc: string): DocoptProgram | undefined {
   }
   const rest = known.filter((o) => !((o.long !== undefined && namedLongs.has(o.long)) || (o.short !== undefined && namedShorts.has(o.short))));
   // Each command's options and positional names, indexed as they are merged.
-  const merged = new Map<DocoptCommand, { options: OptionSet; positionals: Set<string> }>();
+  const merged = new Map<DocoptCommand, { options: OptionSet; positionals: Set<string>; rest?: boolean }>();
+  let shortcutBudget = MAX_DOCOPT_SHORTCUT_OPTIONS;
   for (const { paths, options, positionals, shortcut } of read) {
     for (const path of paths) {
       const command = commandFor(path);
       let index = merged.get(command);
       if (!index) merged.set(command, (index = { options: new OptionSet(), positionals: new Set() }));
-      for (const o of shortcut ? [...options, ...rest] : options) {
+      let expand = shortcut && !index.rest;
+      if (expand && rest.length > shortcutBudget) {
+        expand = false;
+        command.restOmitted = true;
+      } else if (expand) {
+        shortcutBudget -= rest.length;
+        index.rest = true;
+      }
+      for (const o of expand ? [...options, ...rest] : options) {
         if (index.options.has(o)) continue;
         index.options.add(o);
         command.options.push(o);

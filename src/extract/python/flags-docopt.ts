@@ -1,7 +1,7 @@
 /** docopt flags: `docopt(__doc__)` / `docopt(USAGE)` programs, whose usage text is the declaration of the command line. */
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
-import { MAX_DOCOPT_OPTIONS, parseDocopt, type DocoptOption } from './docopt-usage.js';
+import { MAX_DOCOPT_OPTIONS, MAX_DOCOPT_SHORTCUT_OPTIONS, parseDocopt, type DocoptOption } from './docopt-usage.js';
 import { callsTo, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
@@ -85,6 +85,15 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
           location: locate(module, call),
         });
       }
+      const omitted = program.commands.filter((c) => c.restOmitted).length;
+      if (omitted > 0) {
+        diagnostics.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message: `${module.info.file}:${call.startPosition.row + 1}: the usage text of \`${call.childForFieldName('function')?.text ?? 'docopt'}(…)\` adds its options to more commands through \`[options]\` than docdrift expands (${MAX_DOCOPT_SHORTCUT_OPTIONS.toLocaleString('en-US')} options in all); the \`[options]\` of ${omitted.toLocaleString('en-US')} commands are unknown`,
+          location: locate(module, call),
+        });
+      }
       // Past the option cap any flag may be one not read: unknown flags are no drift then.
       const unread = program.optionsCut !== undefined ? { passesUnknownFlags: true } : {};
       for (const command of cut ? program.commands.slice(0, MAX_DOCOPT_COMMANDS) : program.commands) {
@@ -105,7 +114,8 @@ export function extractDocopt(ctx: FlagContext, diagnostics: InputDiagnostic[]):
         }
         const location = command.path.length === 0 ? locate(module, call) : usage.at(command.offset, program.name.length);
         const unknown = cut && command.path.length === 0 ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a docopt usage text of more than ${MAX_DOCOPT_COMMANDS.toLocaleString('en-US')} commands` } : {};
-        for (const target of targets) out.push({ path: command.path, target, params, location, ...unknown, ...unread });
+        const restUnread = command.restOmitted ? { passesUnknownFlags: true } : {};
+        for (const target of targets) out.push({ path: command.path, target, params, location, ...unknown, ...unread, ...restUnread });
       }
     }
   }
