@@ -471,6 +471,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const commands = Array.from({ length: 10_000 }, (_, i) => `cli.command('c${i}', 'cmd ${i}').option('--o${i}', 'o');`).join('\n');
     writeFileSync(path.join(dir, 'src/cli.ts'), `import { cac } from 'cac';\nconst cli = cac('tsapp');\ncli.option('--g', 'global');\n${commands}\ncli.parse();\n`);
   },
+  // s26 sweep2 D5: a cac command string of 150,000 unclosed `<`, and one of 40,000 positionals.
+  'ts-cac-brackets': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const usage = Array.from({ length: 40_000 }, (_, i) => `<a${i}>`).join(' ');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { cac } from 'cac';\nconst cli = cac('tsapp');\ncli.command('build ${'<'.repeat(150_000)}', 'Build').option('--seed <n>', 'Seed');\ncli.command('run ${usage}', 'Run');\ncli.parse();\n`);
+  },
   'ts-nested-commands': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const chain = Array.from({ length: 2000 }, (_, i) => `.command('c${i}')`).join('');
