@@ -471,6 +471,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const commands = Array.from({ length: 10_000 }, (_, i) => `cli.command('c${i}', 'cmd ${i}').option('--o${i}', 'o');`).join('\n');
     writeFileSync(path.join(dir, 'src/cli.ts'), `import { cac } from 'cac';\nconst cli = cac('tsapp');\ncli.option('--g', 'global');\n${commands}\ncli.parse();\n`);
   },
+  // s26 sweep2 D4: three nested loops over 300 items declared 300³ commander (and yargs) options.
+  'ts-nested-loops': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const items = `[${Array.from({ length: 300 }, (_, i) => `'a${i}'`).join(', ')}]`;
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command('tsapp');\nconst A = ${items};\nfor (const a of A) for (const b of A) for (const c of A) program.option(\`--x-\${a}-\${b}-\${c}\`, 'd');\nprogram.parse();\n`);
+    writeFileSync(path.join(dir, 'src/y.ts'), `import yargs from 'yargs';\nlet y = yargs(process.argv.slice(2)).scriptName('other');\nconst A = ${items};\nA.forEach((a) => A.forEach((b) => A.forEach((c) => { y = y.option(a + b + c, { type: 'string' }); })));\ny.parse();\n`);
+  },
   // s26 sweep2 D5: a cac command string of 150,000 unclosed `<`, and one of 40,000 positionals.
   'ts-cac-brackets': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });

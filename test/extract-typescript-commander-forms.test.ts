@@ -94,3 +94,29 @@ describe('option tables from Object.entries / keys / values', () => {
     expect(commands[0]?.passesUnknownFlags).toBe(true);
   });
 });
+
+describe('nested loops', () => {
+  it('unroll at most 10,000 iterations per file, then the commands are partly known with one warning (s26 sweep D4: 300³ options never finished)', async () => {
+    const items = `[${Array.from({ length: 300 }, (_, i) => `'a${i}'`).join(', ')}]`;
+    const started = performance.now();
+    const { commands, diagnostics } = await extractTypeScriptFlags([
+      { file: 'src/cli.ts', text: `import { Command } from 'commander';\nconst program = new Command('tsapp');\nconst A = ${items};\nfor (const a of A) for (const b of A) for (const c of A) program.option(\`--x-\${a}-\${b}-\${c}\`, 'd');\nprogram.parse();\n` },
+      { file: 'src/y.ts', text: `import yargs from 'yargs';\nlet y = yargs(process.argv.slice(2)).scriptName('other');\nconst A = ${items};\nA.forEach((a) => A.forEach((b) => A.forEach((c) => { y = y.option(a + b + c, { type: 'string' }); })));\ny.parse();\n` },
+      { file: 'src/small.ts', text: `import { Command } from 'commander';\nconst program = new Command('small');\nconst B = [${Array.from({ length: 50 }, (_, i) => `'b${i}'`).join(', ')}];\nfor (const a of B) for (const b of B) program.option(\`--y-\${a}-\${b}\`, 'd');\nprogram.parse();\n` },
+    ]);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const byFile = (file: string): FlagCommand | undefined => commands.find((c) => c.file === file && c.path.length === 0);
+    for (const file of ['src/cli.ts', 'src/y.ts']) {
+      const command = byFile(file);
+      expect(command?.params.length).toBeGreaterThan(9000);
+      expect(command?.params.length).toBeLessThanOrEqual(10_000);
+      expect(command?.unreadFlags?.cut).toBe(`10,000 unrolled loop iterations in ${file}`);
+      const warnings = diagnostics.filter((d) => d.ruleId === 'parse-error' && d.location.file === file);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.message).toContain('more than 10,000 iterations');
+    }
+    // 50 × 50 is read whole.
+    expect(byFile('src/small.ts')?.params).toHaveLength(2500);
+    expect(byFile('src/small.ts')?.unreadFlags).toBeUndefined();
+  });
+});

@@ -34,6 +34,15 @@ type Binding =
 
 /** How many items of a literal array a `for … of` loop is unrolled over at most. */
 const MAX_UNROLL = 300;
+/**
+ * How many loop iterations (`for … of` bodies and `.forEach` callbacks walked once per item) are
+ * unrolled per file, nested loops and the functions they call included. Loops nest, so
+ * {@link MAX_UNROLL} alone allowed 300³ = 27,000,000 commander options from a 2.5 KB file (s26
+ * sweep D4). Past it the rest of the iterations are not read: the loop's body is walked once with
+ * the item unknown, and the commands the loops defined flags on are partly known (`unreadFlags`).
+ * The same number as the Python side's `MAX_COMMANDS_PER_PROGRAM`.
+ */
+export const MAX_UNROLLED_ITERATIONS = 10_000;
 
 /** One item of an array known statically, with the callback parameters it went through bound to what they stood for (`.map((o) => …)`: `o` → the original item). */
 interface Item {
@@ -123,6 +132,12 @@ export class Evaluator implements FlagEvaluator {
   readonly diagnostics: InputDiagnostic[] = [];
   /** {@link writtenAsIs} by literal. */
   private readonly asIsMemo = new WeakMap<ts.Node, boolean>();
+  /** Loop iterations unrolled per file (see {@link MAX_UNROLLED_ITERATIONS}). */
+  private readonly unrolled = new Map<ts.SourceFile, number>();
+  /** Files whose loops {@link MAX_UNROLLED_ITERATIONS} cut (warned once each). */
+  private readonly unrollCut = new Set<ts.SourceFile>();
+  /** While a loop is unrolled: the commands a method was called on (marked partly known if a loop is cut). */
+  private touched?: Set<CommandNode>;
 
   constructor(
     private readonly resolver: Resolver,
@@ -379,13 +394,49 @@ export class Evaluator implements FlagEvaluator {
 
   /** Walks `body` once per item with `key` (a loop or a callback's parameter) bound to it, and the callbacks the item went through bound too. */
   private unrollBody(key: ts.Node, body: ts.Node, items: readonly Item[]): void {
-    for (const item of items) {
-      this.bindItem(key, item);
+    const outermost = this.touched === undefined;
+    if (outermost) this.touched = new Set();
+    try {
+      const sf = sourceFileOf(key);
+      let cut = false;
+      for (const item of items) {
+        const spent = this.unrolled.get(sf) ?? 0;
+        if (spent >= MAX_UNROLLED_ITERATIONS) {
+          cut = true;
+          break;
+        }
+        this.unrolled.set(sf, spent + 1);
+        this.bindItem(key, item);
+        this.forget(body);
+        this.walk(body);
+      }
+      this.unbindItem(key, items);
       this.forget(body);
-      this.walk(body);
+      if (cut) this.cutLoop(key, body);
+    } finally {
+      if (outermost) this.touched = undefined;
     }
-    this.unbindItem(key, items);
+  }
+
+  /**
+   * A loop {@link MAX_UNROLLED_ITERATIONS} stopped: its body is walked once with the item unknown
+   * (as for a loop over an array docdrift cannot read), the commands the loops being unrolled
+   * defined anything on are partly known, and the file gets one warning.
+   */
+  private cutLoop(key: ts.Node, body: ts.Node): void {
+    this.walk(body);
     this.forget(body);
+    const loop = ts.isParameter(key) ? key.parent.parent : key;
+    const sf = sourceFileOf(loop);
+    const at = this.location(loop);
+    if (this.touched && this.touched.size > 0) {
+      const text = sf.text.slice(loop.getStart(sf), Math.min(loop.end, loop.getStart(sf) + 200)).replace(/\s+/g, ' ');
+      const construct = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+      for (const node of this.touched) node.unreadFlags ??= { location: at, construct, cut: `${MAX_UNROLLED_ITERATIONS.toLocaleString('en-US')} unrolled loop iterations in ${at.file}` };
+    }
+    if (this.unrollCut.has(sf)) return;
+    this.unrollCut.add(sf);
+    this.warn(loop, `loops here unroll to more than ${MAX_UNROLLED_ITERATIONS.toLocaleString('en-US')} iterations in this file (nested loops multiply): the rest are not read, and the commands they define flags on are partly known`);
   }
 
   private bindItem(key: ts.Node, item: Item): void {
@@ -1230,6 +1281,7 @@ export class Evaluator implements FlagEvaluator {
   private invoke(recv: Value, method: string, call: ts.CallExpression): Value | undefined {
     switch (recv.kind) {
       case 'command':
+        this.touched?.add(recv.node);
         switch (recv.node.framework) {
           case 'yargs':
             return applyYargs(this, recv.node, method, call);
@@ -1245,17 +1297,23 @@ export class Evaluator implements FlagEvaluator {
       case 'option':
         return applyCommanderOption(this, recv.option, method, call);
       case 'yargs':
-        return applyYargs(this, this.yargsSingleton(recv), method, call);
+        return applyYargs(this, this.touch(this.yargsSingleton(recv)), method, call);
       case 'commander':
         if (recv.member === undefined) {
           if (method.startsWith('create') && COMMANDER_MEMBERS.has(method)) return this.createCommander(method, call);
           // commander < 7: the module itself is the global program.
-          return applyCommander(this, this.commanderProgram(call), method, call);
+          return applyCommander(this, this.touch(this.commanderProgram(call)), method, call);
         }
         return undefined;
       default:
         return undefined;
     }
+  }
+
+  /** Notes a command a method is called on while a loop is unrolled (see {@link touched}). */
+  private touch(node: CommandNode): CommandNode {
+    this.touched?.add(node);
+    return node;
   }
 
   private construct(e: ts.NewExpression): Value | undefined {
