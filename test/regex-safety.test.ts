@@ -11,6 +11,13 @@ import { dataBlockKeys } from '../src/docs/config-keys.js';
 import { parseEnvFile } from '../src/docs/env-file.js';
 import { relativeSpecifiers } from '../src/extract/typescript/programs.js';
 import { namesBase } from '../src/link/build.js';
+import { declaredDefault } from '../src/link/declared-flags.js';
+import { defaultCellValue } from '../src/fix/reference-edits.js';
+import { cycloptsName } from '../src/extract/python/flags-cyclopts.js';
+import { collectEnvWords } from '../src/shared/env-words.js';
+import { trimEndChars } from '../src/shared/strings.js';
+import { selectionCue } from '../src/docs/lead.js';
+import { cliLibraryUses } from '../src/extract/cli-libraries.js';
 import { headingMatchText } from '../src/shared/strings.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -82,6 +89,15 @@ describe('document text under pathological 100k-character inputs', () => {
     ['namesBase: `extends` then a blank run', () => namesBase(`extends${' '.repeat(N)}x \`A\``, '`A`')],
     ['parseDoc: an RST directive argument with a blank run', () => parseDoc('a.rst', `.. note:: x${' '.repeat(N)}y\n`)],
     ['parseDoc: a pasted --help default with a blank run and no bracket', () => parseDoc('a.md', `\`\`\`\nusage: tool [-h]\n\noptions:\n  --seed SEED  seed [default:${' '.repeat(N / 2)}x (default: ${' '.repeat(N / 2)}x\n  Default: x${' '.repeat(N / 2)}y\n\`\`\`\n`)],
+    // s26c sweep D1-D6: names, defaults and URLs are not short when a file says otherwise.
+    ['collectEnvWords: a word of `prefix` repeated', () => collectEnvWords(`x: ${'prefix'.repeat(N / 6)}\n`, new Set())],
+    ['declaredDefault: a digit run with a bare exponent', () => declaredDefault(`0${'1'.repeat(N)}E`)],
+    ['defaultCellValue: a digit run with a bare exponent', () => defaultCellValue(`0${'1'.repeat(N)}e`, ['`1`', '"a"'])],
+    ['trimEndChars: a slash run not at the end', () => trimEndChars(`${'/'.repeat(N)}x/`, '/')],
+    ['cycloptsName: a run of capitals', () => cycloptsName(`${'A'.repeat(N)}_x`)],
+    ['selectionCue: a lead of "including" without a period', () => selectionCue('Options', 'including '.repeat(N / 10))],
+    ['cliLibraryUses: an import line of no-break spaces', () => cliLibraryUses('a.py', `import\u00a0type${'\u00a0'.repeat(N / 20)}x\n`)],
+    ['cliLibraryUses: a long import line', () => cliLibraryUses('a.ts', `import ${' '.repeat(N)}x\n`)],
     ['dataBlockKeys: a TOML header without its bracket', () => dataBlockKeys({ file: 'a.md', lang: 'toml', value: `[${' '.repeat(N)}x\n`, contentLine: 1, contentIndent: 0 } as never)],
   ])('%s', (_name, fn) => {
     expect(timed(fn)).toBeLessThan(BOUND_MS);
@@ -117,6 +133,21 @@ describe('the linear rewrites read what the patterns they replaced read (s26b sw
     const old = (t: string): string => t.replace(/\s*\{:?\s*#[^}]*\}\s*$/, '').replace(/\s+/g, ' ').trim();
     const differ: string[] = [];
     for (const t of strings('a{}#: ', 7)) if (headingMatchText(t) !== old(t)) differ.push(JSON.stringify(t));
+    expect(differ).toEqual([]);
+  });
+  it('cycloptsName splits words as the three patterns of cyclopts did', () => {
+    const old = (id: string): string =>
+      id.replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').replace(/([a-z])([A-Z])/g, '$1_$2').replace(/([0-9])([A-Z])/g, '$1_$2').toLowerCase().replaceAll('_', '-').replace(/^-+|-+$/g, '');
+    const differ: string[] = [];
+    for (const id of strings('AaB1_-', 7)) if (cycloptsName(id) !== old(id)) differ.push(JSON.stringify(id));
+    expect(differ).toEqual([]);
+  });
+  it('trimEndChars removes what /[…]+$/ removed', () => {
+    const differ: string[] = [];
+    for (const t of strings('/.a ', 7)) {
+      if (trimEndChars(t, '/') !== t.replace(/\/+$/, '')) differ.push(JSON.stringify(t));
+      if (trimEndChars(t, '. ') !== t.replace(/[. ]+$/, '')) differ.push(JSON.stringify(t));
+    }
     expect(differ).toEqual([]);
   });
   it('a TOML table header is read as /^\\s*\\[\\[?\\s*([^\\]]+?)\\s*\\]\\]?\\s*(#.*)?$/ read it', () => {

@@ -80,7 +80,8 @@ function read(block: DataBlock): ReferenceRow[] | undefined {
       if (description !== '') row.description = description;
       // `# … (type: int, default: 8)` above `lora_r: 32`: the comment states the default, so the
       // value is an example (jsonargparse's and similar generated configs write them this way).
-      const stated = /\bdefault\s*[:=]\s*([^,;)\s][^,;)]*?)\s*(?:[,;)]|$)/i.exec(description);
+      // A greedy value (trimmed below): the lazy `[^,;)]*?\s*` rescanned blank runs (s26c sweep D10).
+      const stated = /\bdefault\s*[:=]\s*([^,;)\s][^,;)]*)(?:[,;)]|$)/i.exec(description);
       if (stated) {
         row.default = stated[1]!.trim();
       } else if (valueOnLine && value?.range && (isScalar(value) || flowEmpty)) {

@@ -91,8 +91,11 @@ export const CLI_LIBRARIES: readonly CliLibrary[] = [
 
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/;
 const PY_FROM = /^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([\w\s,]+)/;
-const JS_IMPORT = /^\s*import\s+(?:type\s+)?(.*?)\s*from\s*['"]([^'"]+)['"]/;
-const JS_REQUIRE = /^\s*(?:const|let|var)\s+(.+?)\s*=\s*(?:await\s+import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/;
+// The clause starts at a non-blank (`(.*?)` right after `\s+` split a blank run three ways: cubic, s26c sweep D11).
+const JS_IMPORT = /^\s*import\s+(?:type\s+)?(\S.*?)\s*from\s*['"]([^'"]+)['"]/;
+const JS_REQUIRE = /^\s*(?:const|let|var)\s+(\S.*?)\s*=\s*(?:await\s+import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/;
+/** Longest line read as an import statement, in UTF-16 code units (s26c sweep D11). */
+const MAX_IMPORT_LINE = 2000;
 const JS_BARE = /^\s*import\s*['"]([^'"]+)['"]/;
 
 function pythonLibrary(module: string): CliLibrary | undefined {
@@ -131,6 +134,8 @@ export function cliLibraryUses(file: string, text: string): CliLibraryUse[] {
   const lines = text.split('\n');
   const found = new Map<string, { importLine: number; names: string[] }>();
   lines.forEach((raw, i) => {
+    // An import statement is a short line; the patterns below are quadratic in a long blank run.
+    if (raw.length > MAX_IMPORT_LINE) return;
     if (python) {
       const from = PY_FROM.exec(raw);
       if (from) {
@@ -168,7 +173,7 @@ export function cliLibraryUses(file: string, text: string): CliLibraryUse[] {
       for (let i = importLine + 1; i < lines.length; i++) {
         const t = lines[i]!.trim();
         if (t.startsWith('#') || t.startsWith('//') || t.startsWith('*') || t.startsWith('/*')) continue;
-        if (PY_IMPORT.test(lines[i]!) || PY_FROM.test(lines[i]!) || JS_IMPORT.test(lines[i]!)) continue;
+        if (lines[i]!.length <= MAX_IMPORT_LINE && (PY_IMPORT.test(lines[i]!) || PY_FROM.test(lines[i]!) || JS_IMPORT.test(lines[i]!))) continue;
         if (pattern.test(lines[i]!)) {
           line = i;
           break;

@@ -323,7 +323,7 @@ export function defaultCellValue(value: string, column: readonly string[]): stri
   if (unquoted === undefined) {
     const written = column.filter((c) => c !== '' && !NO_VALUE.has(c.toLowerCase()));
     const quoted = written.some((c) => /^(["']).*\1$/.test(c));
-    const nonString = /^(?:[-+]?(?:\d[\d_]*\.?\d*(?:e[-+]?\d+)?|\.\d+|0x[\da-f]+|inf|nan)|true|false|none|null|undefined|\[.*\]|\{.*\}|\(.*\))$/i;
+    const nonString = /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+|0x[\da-f]+|inf|nan)|true|false|none|null|undefined|\[.*\]|\{.*\}|\(.*\))$/i;
     const bare = written.some((c) => !nonString.test(c) && !/^(["']).*\1$/.test(c) && !/^[*_]*required[*_]*$/i.test(c));
     unquoted = bare && !quoted;
     unquotedColumns.set(column, unquoted);

@@ -6,6 +6,7 @@
 import { readEnvTable } from '../docs/reference-table.js';
 import type { DocFile, DocTable, Model, ReferenceRow, ReferenceSection, TableRow } from '../model/types.js';
 import { lineExtent, lineStarts } from './text.js';
+import { trimEndChars, trimStartChars } from '../shared/strings.js';
 
 /** The source layout of one table, read from its lines. */
 export interface TableStyle {
@@ -45,7 +46,7 @@ const CONTAINER_PREFIX = /^(?:[ \t]*>)*[ \t]*/;
 /** Splits one table line into its container prefix and its cell segments between unescaped pipes (GFM: pipes inside code spans split cells too). */
 export function splitTableLine(line: string): { indent: string; leadingPipe: boolean; trailingPipe: boolean; segments: string[] } {
   const indent = CONTAINER_PREFIX.exec(line)![0];
-  const body = line.slice(indent.length).replace(/[ \t]+$/, '');
+  const body = trimEndChars(line.slice(indent.length), ' \t');
   const segments: string[] = [];
   let current = '';
   for (let i = 0; i < body.length; i++) {
@@ -84,13 +85,14 @@ export function tableStyle(text: string, starts: readonly number[], table: DocTa
   // The header line may carry a list marker (`- | a |`); the lines after it show the container.
   const prefix = split[1]?.indent ?? body.indent;
   if (split.slice(1).some((sp) => sp.indent !== prefix)) return undefined;
-  const spaces = (re: RegExp) => body.segments.map((seg) => (seg.trim() === '' ? (seg.length > 0 ? 1 : 0) : Math.min(1, re.exec(seg)![0].length)));
+  // Blanks counted by index: `/ *$/` rescanned a run of spaces not at the end from each position.
+  const spaces = (count: (seg: string) => number) => body.segments.map((seg) => (seg.trim() === '' ? (seg.length > 0 ? 1 : 0) : Math.min(1, count(seg))));
   const style: TableStyle = {
     indent: prefix,
     leadingPipe: body.leadingPipe,
     trailingPipe: body.trailingPipe,
-    lead: spaces(/^ */),
-    trail: spaces(/ *$/),
+    lead: spaces((seg) => seg.length - trimStartChars(seg, ' ').length),
+    trail: spaces((seg) => seg.length - trimEndChars(seg, ' ').length),
   };
   // Without a closing pipe the last column is ragged even in an aligned table.
   const compared = (segs: string[]): string[] => (body.trailingPipe ? segs : segs.slice(0, -1));

@@ -62,7 +62,7 @@ export function declaredDefault(value: FlagDeclaration['default']): DefaultValue
   if (typeof value === 'number' || typeof value === 'boolean') return { kind: 'literal', text: String(value) };
   const t = value.trim();
   const literal =
-    /^[-+]?(\d[\d_]*\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|0[xX][\da-fA-F]+)$/.test(t) ||
+    /^[-+]?(\d[\d_]*(?:\.\d*)?([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|0[xX][\da-fA-F]+)$/.test(t) ||
     /^(["']).*\1$/s.test(t) ||
     /^(true|false|True|False|None|null|undefined)$/.test(t) ||
     /^[[{(].*[\]})]$/s.test(t);

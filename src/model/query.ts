@@ -283,9 +283,11 @@ export interface DocumentedElsewhere {
  * `formerly (called|known as) X`, `renamed from X`, `replaces the deprecated X`, the name in
  * inline code or not.
  */
-const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:named|called|known\s+as)?|[Rr]enamed\s+from|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)\s*`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:(?:named|called|known\s+as)\s*)?|[Rr]enamed\s+from\s*|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
 /** After an assignment, a shell or YAML comment of two words at least: `X=true   # Force host UID/GID`. */
 const EXPLAINING_COMMENT = /=\S*\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/][^\n]*$/;
+/** Longest line {@link EXPLAINING_COMMENT} is tested on, in UTF-16 code units. */
+const MAX_ENV_COMMENT_LINE = 2000;
 /** Largest page scanned for former names and explaining comments. */
 const MAX_SOURCE_SCAN = 2_000_000;
 
@@ -545,6 +547,9 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
       for (const u of usages) {
         lines ??= text.split('\n');
         const line = lines[u.location.line - 1] ?? '';
+        // A line that sets a variable and explains it is short; the pattern is quadratic in a long
+        // run of `=` (a 150,000-character line: 23 s, s26c sweep D7).
+        if (line.length > MAX_ENV_COMMENT_LINE) continue;
         const at = line.indexOf(u.name);
         if (at >= 0 && EXPLAINING_COMMENT.test(line.slice(at))) add([u.name], { file: doc.file, line: u.location.line, how: 'env-comment' });
       }

@@ -15,7 +15,7 @@ export function collectEnvWords(text: string, into: Set<string>): void {
  * trailing underscore, which no variable name has), so that a documented `OPAL_BUNDLE_IGNORE`
  * counts as mentioned when the code names `BUNDLE_IGNORE` (see {@link mentionedEnvName}).
  */
-const ENV_PREFIX_LITERAL = /[Pp][Rr][Ee][Ff][Ii][Xx]\w*["']?\s*[=:(,]\s*["']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["']/g;
+const ENV_PREFIX_LITERAL = /[Pp][Rr][Ee][Ff][Ii][Xx]\w{0,64}["']?\s*[=:(,]\s*["']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["']/g;
 
 /**
  * Whether the code mentions a variable, given its env words ({@link collectEnvWords}): by its

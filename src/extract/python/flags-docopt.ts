@@ -161,7 +161,7 @@ function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): 
   if (template) {
     const inner = usageText(ctx, module, template, depth + 1);
     const at = inner ? inner.text.search(/usage:/i) : -1;
-    return inner && at >= 0 && !/\{[^}]*\}|%[(\w]/.test(inner.text.slice(at)) ? inner : undefined;
+    return inner && at >= 0 && !/\{[^{}]*\}|%[(\w]/.test(inner.text.slice(at)) ? inner : undefined;
   }
   if (n.type === 'call' || n.type === 'subscript') {
     const value = derivedText(ctx, module, n, depth + 1);
