@@ -101,8 +101,8 @@ export function parseCommandLine<Spec extends Record<string, OptionSpec>>(
     if (spellings.has(value)) throw new UsageError(`--${flag} needs a ${what}, but got the option ${value} (for a ${what} of that name, write ./${value}).`);
     // `-o=report.txt` gives the short option the value `=report.txt` (s26 sweep O1: a file named `=`).
     if (value.startsWith('=')) {
-      const shown = escapeLine(value);
-      throw new UsageError(`--${flag} got ${shown}: a short option takes its value as the next argument (${opt.short ? `-${opt.short} ${escapeLine(value.slice(1)) || what.toUpperCase()}` : `--${flag} ${what.toUpperCase()}`}, or --${flag}=${escapeLine(value.slice(1)) || what.toUpperCase()}); for a ${what} whose name starts with =, write ./${shown}.`);
+      const name = escapeLine(value.slice(1)) || what.toUpperCase();
+      throw new UsageError(`--${flag} got ${escapeLine(value)}: a short option takes its value as the next argument (${opt.short ? `-${opt.short}` : `--${flag}`} ${name}, or --${flag}=${name}); for a ${what} whose name starts with =, write ./${escapeLine(value)}.`);
     }
   }
   for (const [a, b] of options.conflicts ?? []) {

@@ -15,7 +15,7 @@ import { declaredDefault } from '../src/link/declared-flags.js';
 import { defaultCellValue } from '../src/fix/reference-edits.js';
 import { cycloptsName } from '../src/extract/python/flags-cyclopts.js';
 import { collectEnvWords } from '../src/shared/env-words.js';
-import { trimEndChars } from '../src/shared/strings.js';
+import { trimTrailing } from '../src/shared/strings.js';
 import { selectionCue } from '../src/docs/lead.js';
 import { cliLibraryUses } from '../src/extract/cli-libraries.js';
 import { headingMatchText } from '../src/shared/strings.js';
@@ -93,7 +93,7 @@ describe('document text under pathological 100k-character inputs', () => {
     ['collectEnvWords: a word of `prefix` repeated', () => collectEnvWords(`x: ${'prefix'.repeat(N / 6)}\n`, new Set())],
     ['declaredDefault: a digit run with a bare exponent', () => declaredDefault(`0${'1'.repeat(N)}E`)],
     ['defaultCellValue: a digit run with a bare exponent', () => defaultCellValue(`0${'1'.repeat(N)}e`, ['`1`', '"a"'])],
-    ['trimEndChars: a slash run not at the end', () => trimEndChars(`${'/'.repeat(N)}x/`, '/')],
+    ['trimTrailing: a slash run not at the end', () => trimTrailing(`${'/'.repeat(N)}x/`, '/')],
     ['cycloptsName: a run of capitals', () => cycloptsName(`${'A'.repeat(N)}_x`)],
     ['selectionCue: a lead of "including" without a period', () => selectionCue('Options', 'including '.repeat(N / 10))],
     ['cliLibraryUses: an import line of no-break spaces', () => cliLibraryUses('a.py', `import\u00a0type${'\u00a0'.repeat(N / 20)}x\n`)],
@@ -142,11 +142,11 @@ describe('the linear rewrites read what the patterns they replaced read (s26b sw
     for (const id of strings('AaB1_-', 7)) if (cycloptsName(id) !== old(id)) differ.push(JSON.stringify(id));
     expect(differ).toEqual([]);
   });
-  it('trimEndChars removes what /[…]+$/ removed', () => {
+  it('trimTrailing removes what /[…]+$/ removed', () => {
     const differ: string[] = [];
     for (const t of strings('/.a ', 7)) {
-      if (trimEndChars(t, '/') !== t.replace(/\/+$/, '')) differ.push(JSON.stringify(t));
-      if (trimEndChars(t, '. ') !== t.replace(/[. ]+$/, '')) differ.push(JSON.stringify(t));
+      if (trimTrailing(t, '/') !== t.replace(/\/+$/, '')) differ.push(JSON.stringify(t));
+      if (trimTrailing(t, '. ') !== t.replace(/[. ]+$/, '')) differ.push(JSON.stringify(t));
     }
     expect(differ).toEqual([]);
   });

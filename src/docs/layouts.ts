@@ -4,9 +4,10 @@ import type { Code, Heading as MdHeading, List, ListItem, Nodes, Parent, Root, T
 import { toString } from 'mdast-util-to-string';
 import type { DocLink, DocTable, Invocation, ReferenceRow, SourceLocation } from '../model/types.js';
 import {
-  splitAliases, saysRemoved, flagSpellingsInText, trimTrailing, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
+  splitAliases, saysRemoved, flagSpellingsInText, columnRole, defaultFromDescription, namesOf, NO_VALUE, normalizeParamName, readReferenceTable,
 } from './reference-table.js';
 import { countWithin, lowerBound, sortedNumbers } from '../shared/ranges.js';
+import { trimTrailing } from '../shared/strings.js';
 import { locationOf, type Point, type Positioned } from './position.js';
 
 /** What {@link readLayoutRows} needs besides the tree: the file, its raw lines and what parseDoc already read. */

@@ -9,7 +9,7 @@ import type { Nodes, Paragraph } from 'mdast';
 import type { ProseCode } from '../model/types.js';
 import { locationOf } from './position.js';
 import { normalizeParamName } from './reference-table.js';
-import { trimEndChars } from '../shared/strings.js';
+import { trimTrailing } from '../shared/strings.js';
 
 /**
  * One parameter-like token: an optional prefix (`--`, `-`, `+`, `++`, `~`), a name (dots for
@@ -249,5 +249,5 @@ function explains(prose: string): boolean {
 
 /** `responses_create_params.` (a `<field>` placeholder cut off) → `responses_create_params`. */
 function trimDot(name: string): string {
-  return trimEndChars(name, '.');
+  return trimTrailing(name, '.');
 }

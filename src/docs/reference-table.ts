@@ -1,6 +1,7 @@
 /** Interprets a GFM table as a parameter reference table: column roles from header synonyms, names, types, defaults. */
 
 import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
+import { trimTrailing } from '../shared/strings.js';
 
 /**
  * Header synonyms (lower-case) for each column role. A header is matched after trimming,
@@ -92,16 +93,6 @@ export function splitAliases(text: string): string[] {
   if (!/[<[{]/.test(text)) return text.split(ALIAS_SEPARATOR_RE);
   const masked = text.replace(/<[^<>\n]*>|\[[^[\]\n]*\]|\{[^{}\n]*\}/g, (group) => group.replace(/[,/| \t]/g, (c) => MASKS[c]!));
   return masked.split(ALIAS_SEPARATOR_RE).map((piece) => piece.replace(/[\u{F0000}-\u{F0004}]/gu, (c) => UNMASK.get(c)!));
-}
-
-/**
- * `text` without trailing characters from `chars` (`trimTrailing('a.,', '.,')` → `a`). Linear,
- * unlike `/[.,]+$/`, which a regex engine retries from every position of a long run.
- */
-export function trimTrailing(text: string, chars: string): string {
-  let end = text.length;
-  while (end > 0 && chars.includes(text[end - 1]!)) end--;
-  return text.slice(0, end);
 }
 
 /**

@@ -121,6 +121,14 @@ function simpleRow(text: string, from: number, end: number, line: number): Table
   return { type: 'tableRow', children: cells, position: { start: point(line, from, from), end: point(line, from, end) } };
 }
 
+/** The end of line `i` of `text` (line starts `starts`), its line ending (`\n`, `\r\n`) excluded. */
+function lineEndAt(text: string, starts: readonly number[], i: number): number {
+  let end = i + 1 < starts.length ? starts[i + 1]! : text.length;
+  if (end > starts[i]! && text.charCodeAt(end - 1) === 10) end--;
+  if (end > starts[i]! && text.charCodeAt(end - 1) === 13) end--;
+  return end;
+}
+
 /** What {@link simpleTableRows} read. */
 export interface SimpleRows {
   /** The rows built, in order (positions absolute in the text). */
@@ -147,10 +155,7 @@ export function simpleTableRows(text: string, from: number, to: number, starts: 
   let at = from;
   while (at < to) {
     const nextStart = i + 1 < starts.length ? starts[i + 1]! : text.length;
-    let end = nextStart;
-    if (end > at && text.charCodeAt(end - 1) === 10) end--;
-    if (end > at && text.charCodeAt(end - 1) === 13) end--;
-    const row = simpleRow(text, at, end, i + 1);
+    const row = simpleRow(text, at, lineEndAt(text, starts, i), i + 1);
     if (!row) break;
     rows.push(row);
     at = nextStart;
@@ -202,12 +207,7 @@ export interface SimpleTable {
 export function simpleTables(text: string, starts: readonly number[]): SimpleTable[] {
   const out: SimpleTable[] = [];
   const fenced = fencedLineTracker();
-  const lineEnd = (i: number): number => {
-    let end = i + 1 < starts.length ? starts[i + 1]! : text.length;
-    if (end > starts[i]! && text.charCodeAt(end - 1) === 10) end--;
-    if (end > starts[i]! && text.charCodeAt(end - 1) === 13) end--;
-    return end;
-  };
+  const lineEnd = (i: number): number => lineEndAt(text, starts, i);
   const lineText = (i: number): string => text.slice(starts[i]!, lineEnd(i));
   let previousBlank = true;
   for (let i = 0; i < starts.length; i++) {

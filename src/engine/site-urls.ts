@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { InputDiagnostic } from '../model/types.js';
 import { readProjectFileOrNote } from '../shared/read-file.js';
-import { trimEndChars } from '../shared/strings.js';
+import { trimTrailing } from '../shared/strings.js';
 
 /** Folders where a docs site's config usually lives, besides the root. */
 const SITE_DIRS = ['', 'docs', 'website', 'doc', 'documentation'];
@@ -43,7 +43,7 @@ export function declaredSiteUrls(root: string, refused?: InputDiagnostic[]): str
       if (!text) continue;
       const url = outermost(text, 'url');
       const base = outermost(text, 'baseUrl') ?? '/';
-      if (url) add(trimEndChars(url, '/') + base);
+      if (url) add(trimTrailing(url, '/') + base);
     }
   }
   const pkg = read('package.json');

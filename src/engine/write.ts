@@ -6,6 +6,7 @@
  */
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile, ReadFileError } from '../shared/read-file.js';
 
 /** The file-system calls {@link writeFileAtomic} makes; tests inject failures and races. */
 export type AtomicFs = Pick<
@@ -177,31 +178,22 @@ export function cleanStaleTemps(dir: string): string[] {
 const MAX_LOCK_BYTES = 64;
 
 /**
- * The pid written in a lock file, `undefined` when it is gone or cannot be opened; a lock without
- * a valid pid reads as pid 0, never alive. Opened without following a symbolic link and without
- * blocking on a FIFO, and read only when it is a regular file of at most {@link MAX_LOCK_BYTES}:
- * anything else at a lock's name is not a lock docdrift wrote, and reads as pid 0 (a committed
- * `.x.docdrift.lock` link to /dev/zero grew the run to 9 GB, a FIFO hung it: s26 sweep D2).
+ * The pid written in a lock file, `undefined` when it is gone or cannot be read; anything at a
+ * lock's name that is not a regular file of at most {@link MAX_LOCK_BYTES} (a FIFO, a link to
+ * /dev/zero, a large file) is no lock docdrift wrote and reads as pid 0, never alive. Read with
+ * `readRegularFile` (src/shared/read-file.ts), which opens without blocking on a FIFO and reads
+ * no more than the cap (a committed `.x.docdrift.lock` link to /dev/zero grew the run to 9 GB, a
+ * FIFO hung it: s26 sweep D2).
  */
 function lockOwner(lock: string): number | undefined {
-  let fd: number;
-  try {
-    fd = nodeFs.openSync(lock, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NOFOLLOW | nodeFs.constants.O_NONBLOCK);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 0 : undefined;
-  }
   let text: string;
   try {
-    const stat = nodeFs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return 0;
-    const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
-    const n = nodeFs.readSync(fd, buffer, 0, buffer.length, 0);
-    if (n > MAX_LOCK_BYTES) return 0;
-    text = buffer.toString('utf8', 0, n);
-  } catch {
-    return undefined;
-  } finally {
-    nodeFs.closeSync(fd);
+    text = readRegularFile(lock, { maxBytes: MAX_LOCK_BYTES });
+  } catch (error) {
+    const code = error instanceof ReadFileError ? error.code : undefined;
+    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EISDIR' || code === 'ELOOP') return 0;
+    // Gone, or a link whose target is gone (which is no lock either).
+    return code === 'ENOENT' && nodeFs.lstatSync(lock, { throwIfNoEntry: false }) !== undefined ? 0 : undefined;
   }
   const pid = Number(text.trim());
   return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;

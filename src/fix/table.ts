@@ -6,7 +6,7 @@
 import { readEnvTable } from '../docs/reference-table.js';
 import type { DocFile, DocTable, Model, ReferenceRow, ReferenceSection, TableRow } from '../model/types.js';
 import { lineExtent, lineStarts } from './text.js';
-import { trimEndChars, trimStartChars } from '../shared/strings.js';
+import { trimTrailing, trimLeading } from '../shared/strings.js';
 
 /** The source layout of one table, read from its lines. */
 export interface TableStyle {
@@ -46,7 +46,7 @@ const CONTAINER_PREFIX = /^(?:[ \t]*>)*[ \t]*/;
 /** Splits one table line into its container prefix and its cell segments between unescaped pipes (GFM: pipes inside code spans split cells too). */
 export function splitTableLine(line: string): { indent: string; leadingPipe: boolean; trailingPipe: boolean; segments: string[] } {
   const indent = CONTAINER_PREFIX.exec(line)![0];
-  const body = trimEndChars(line.slice(indent.length), ' \t');
+  const body = trimTrailing(line.slice(indent.length), ' \t');
   const segments: string[] = [];
   let current = '';
   for (let i = 0; i < body.length; i++) {
@@ -91,8 +91,8 @@ export function tableStyle(text: string, starts: readonly number[], table: DocTa
     indent: prefix,
     leadingPipe: body.leadingPipe,
     trailingPipe: body.trailingPipe,
-    lead: spaces((seg) => seg.length - trimStartChars(seg, ' ').length),
-    trail: spaces((seg) => seg.length - trimEndChars(seg, ' ').length),
+    lead: spaces((seg) => seg.length - trimLeading(seg, ' ').length),
+    trail: spaces((seg) => seg.length - trimTrailing(seg, ' ').length),
   };
   // Without a closing pipe the last column is ragged even in an aligned table.
   const compared = (segs: string[]): string[] => (body.trailingPipe ? segs : segs.slice(0, -1));

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import type { DocFile, DocLink } from '../model/types.js';
-import { trimEndChars } from '../shared/strings.js';
+import { trimTrailing } from '../shared/strings.js';
 
 /**
  * Resolves cross-reference roles in place: a `ref` link to the one document whose heading has
@@ -75,7 +75,7 @@ export function resolveSiteUrls(docs: ReadonlyArray<Pick<DocFile, 'links'>>, doc
   const sites = siteUrls.flatMap((u) => {
     try {
       const url = new URL(u);
-      return [{ host: url.host.toLowerCase(), path: trimEndChars(url.pathname, '/') }];
+      return [{ host: url.host.toLowerCase(), path: trimTrailing(url.pathname, '/') }];
     } catch {
       return [];
     }

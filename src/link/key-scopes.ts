@@ -4,7 +4,7 @@
  * parameter headings below it `login.*` (`timeout` documents `login.timeout`).
  */
 import type { HeadingBlock, ReferenceRow } from '../model/types.js';
-import { trimEndChars } from '../shared/strings.js';
+import { trimTrailing } from '../shared/strings.js';
 
 /** "fields under `login`", "keys of `login`", "options in `server.tls`", "settings for `login`". */
 const SCOPE_RE = /\b(?:fields|keys|options|settings|properties|parameters|entries)\s+(?:under|in|of|for|inside)\s+(\S+)/i;
@@ -13,7 +13,7 @@ const SCOPE_RE = /\b(?:fields|keys|options|settings|properties|parameters|entrie
 export function headingKeyScope(block: HeadingBlock): string | undefined {
   const m = SCOPE_RE.exec(block.heading.text);
   if (!m) return undefined;
-  const word = trimEndChars(m[1]!, '.,:;)');
+  const word = trimTrailing(m[1]!, '.,:;)');
   return block.heading.codes.map((c) => c.trim()).find((c) => c === word && /^[\w-]+(?:\.[\w-]+)*$/.test(c));
 }
 

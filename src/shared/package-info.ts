@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { trimEndChars } from './strings.js';
+import { trimTrailing } from './strings.js';
 
 /** The fields of docdrift's `package.json` this module reads. */
 interface PackageJson {
@@ -46,7 +46,7 @@ export function repositoryWebUrl(repository: PackageJson['repository']): string 
   const shorthand = /^(?:github:)?([\w.-]+\/[\w.-]+)$/.exec(raw);
   if (shorthand) return `https://github.com/${shorthand[1]!.replace(/\.git$/, '')}`;
   let url = raw.replace(/^git\+/, '').replace(/\.git$/, '');
-  url = trimEndChars(url, '/');
+  url = trimTrailing(url, '/');
   url = url.replace(/^(?:ssh:\/\/)?git@github\.com[:/]/, 'https://github.com/').replace(/^git:\/\//, 'https://');
   return url;
 }

@@ -10,7 +10,7 @@ import { annotationHead, literalChoices, typeArguments } from './flags-typer.js'
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
 import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
-import { trimEndChars, trimStartChars } from '../../shared/strings.js';
+import { trimTrailing, trimLeading } from '../../shared/strings.js';
 
 const APP = new Set(['cyclopts.App', 'cyclopts.core.App']);
 const PARAMETER = new Set(['cyclopts.Parameter', 'cyclopts.parameter.Parameter']);
@@ -60,7 +60,7 @@ export function cycloptsName(identifier: string): string {
     .replace(/([a-z])([A-Z])/g, '$1_$2')
     .replace(/([0-9])([A-Z])/g, '$1_$2')
     .toLowerCase();
-  return trimStartChars(trimEndChars(snake.replaceAll('_', '-'), '-'), '-');
+  return trimLeading(trimTrailing(snake.replaceAll('_', '-'), '-'), '-');
 }
 
 /**
