@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
-import { markdownProcessor } from '../src/docs/markdown.js';
+import { markdownProcessor, parseMarkdown } from '../src/docs/markdown.js';
 import { parseDoc } from '../src/docs/parse.js';
 import { parseInPieces, parseSegmented, SEGMENTED_MIN_LENGTH, type MarkdownSegment } from '../src/docs/segments.js';
 
@@ -146,6 +146,31 @@ describe('parseSegmented', () => {
     const third = parseSegmented(edited, parse, first.segments);
     expect(json(third.tree)).toBe(json(parse(edited)));
     expect(third.reused).toBe(n - 1);
+  });
+
+  it('stores no tree for a segment whose table the fast path built (cheaper to build again than to read back), and parses it with the changed region', () => {
+    // parseMarkdown builds simple tables without micromark (src/docs/table-rows.ts); a 546 KB
+    // table of 30,000 rows took 71-163 ms to build and 270-380 ms to deserialise (18 MB).
+    const rows = Array.from({ length: 300 }, (_, i) => `| \`p_${i}\` | d |\n`).join('');
+    const page = `${longPage(12)}\n## Big\n\n| Parameter | Description |\n| --- | --- |\n${rows}\n## After\n\nA *slow* | table |\n\n| a | b |\n| --- | --- |\n| *emphasis* | x |\n`;
+    const first = parseSegmented(page, parseMarkdown, null);
+    expect(json(first.tree)).toBe(json(parse(page)));
+    const segments = first.segments!;
+    const treeless = segments.filter((s) => s.tree === undefined);
+    // Every section of longPage has a one-row simple table too: each such segment is rebuilt.
+    expect(treeless.length).toBe(13);
+    // The table with emphasis went through micromark: its segment is stored.
+    expect(segments.at(-1)!.tree).toBeDefined();
+    const edited = page.replace('A *slow*', 'A *quick*');
+    const again = parseSegmented(edited, parseMarkdown, segments);
+    expect(json(again.tree)).toBe(json(parse(edited)));
+    // Reused: the front-matter segment before the first treeless one; nothing after the big table
+    // but the edited segment itself would be, and the suffix scan stops at the edit.
+    expect(again.reused).toBeGreaterThanOrEqual(1);
+    expect(again.reused).toBeLessThan(segments.length - treeless.length);
+    // Without the fast path (micromark for every table) every segment keeps its tree.
+    const whole = parseSegmented(page, parse, null);
+    expect(whole.segments!.every((s) => s.tree !== undefined)).toBe(true);
   });
 
   it('parses the whole text when front matter loses its closing fence (a later `---` may close it)', () => {

@@ -38,7 +38,7 @@ import type { Root, RootContent, Table } from 'mdast';
 import { fencedLineTracker } from './fences.js';
 import { lineIndexAt } from './position.js';
 import { pieceStarted } from './progress.js';
-import { simpleTableRows } from './table-rows.js';
+import { builtByFastPath, markFastBuilt, simpleTableRows } from './table-rows.js';
 import { lineStarts } from '../shared/strings.js';
 
 /** Documents at least this long (UTF-16 code units) are parsed in segments; shorter ones whole (they parse in a few ms). */
@@ -61,8 +61,14 @@ export interface MarkdownSegment {
   hash: string;
   /** True when a line after it may continue its last block (see `openAtEnd`): it is then reused only before an ATX heading. */
   open: boolean;
-  /** V8-serialised array of the segment's top-level mdast nodes, positions relative to the segment (line 1, offset 0). */
-  tree: Uint8Array;
+  /**
+   * V8-serialised array of the segment's top-level mdast nodes, positions relative to the segment
+   * (line 1, offset 0). Absent for a segment that is rebuilt on every parse: one holding a table
+   * built by the fast path of src/docs/table-rows.ts, which is cheaper to build again than to
+   * store and read back (`builtByFastPath`). Such a segment is never reused: the parse takes it
+   * as changed.
+   */
+  tree?: Uint8Array;
 }
 
 /** What {@link parseSegmented} gives. */
@@ -173,7 +179,9 @@ function cut(text: string, nodes: RootContent[], points: number[], base: number,
     const fromLine = lineAt(starts, base + from) - baseLine + 1;
     shift(own as Positioned[], -(fromLine - 1), -from);
     const piece = text.slice(from, to);
-    segments.push({ length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own), tree: serialize(own) });
+    const segment: MarkdownSegment = { length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own) };
+    if (!own.some(builtByFastPath)) segment.tree = serialize(own);
+    segments.push(segment);
     shift(own as Positioned[], lineAt(starts, base + from) - 1, base + from);
     out.push(...own);
   }
@@ -188,6 +196,7 @@ function rootOf(children: RootContent[], text: string, starts: number[]): Root {
 
 /** Stored nodes of `segment`, moved to start at `start`; undefined when they do not deserialise. */
 function reuse(segment: MarkdownSegment, start: number, starts: number[]): RootContent[] | undefined {
+  if (!segment.tree) return undefined;
   let nodes: unknown;
   try {
     nodes = deserialize(segment.tree);
@@ -235,6 +244,8 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     const segment = stored[i]!;
     const end = from + segment.length;
     if (end > text.length || (i === stored.length - 1 && end !== text.length)) break;
+    // A segment rebuilt on every parse (no stored tree) is parsed with the changed region.
+    if (!segment.tree) break;
     if (sha1(text.slice(from, end)) !== segment.hash) break;
     from = end;
     i++;
@@ -253,6 +264,7 @@ export function parseSegmented(text: string, parse: (text: string) => Root, stor
     const segment = stored[j - 1]!;
     const at = to - segment.length;
     if (at < from || (at > 0 && !/[\r\n]/.test(text.charAt(at - 1))) || !ATX_LINE.test(text.slice(at, at + 7))) break;
+    if (!segment.tree) break;
     if (sha1(text.slice(at, to)) !== segment.hash) break;
     to = at;
     j--;
@@ -416,6 +428,7 @@ export function parseInPieces(text: string, parse: (text: string) => Root, optio
       const read = simpleTableRows(text, from, to, starts, lineAt(starts, from) - 1);
       fast = read.rows.length;
       if (fast > 0) {
+        markFastBuilt(carry.table);
         carry.table.children.push(...read.rows);
         carry.table.position!.end = { ...read.rows.at(-1)!.position!.end };
         from = read.next;

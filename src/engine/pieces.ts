@@ -440,7 +440,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
         // The budget is for the pages segmented only because `segmentMinLength` asked (short ones):
         // past it, such a page keeps no segments and its next parse is whole (memory stays bounded).
         const extra = options.segmentBudgetBytes !== undefined && text.length < SEGMENTED_MIN_LENGTH;
-        const bytes = extra ? parsedSegments.reduce((n, s) => n + s.tree.byteLength, 0) : 0;
+        const bytes = extra ? parsedSegments.reduce((n, s) => n + (s.tree?.byteLength ?? 0), 0) : 0;
         if (!extra || segmentBytes + bytes <= options.segmentBudgetBytes!) {
           segmentBytes += bytes;
           store.set(segments, parsedSegments);
