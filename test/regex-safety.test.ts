@@ -165,11 +165,14 @@ describe('the linear rewrites read what the patterns they replaced read (s26b sw
 });
 
 /**
- * The full recheck audit of every regex literal: slow (minutes on a shared machine), so opt-in
- * with `REGEX_AUDIT=1 RECHECK_BACKEND=pure npx vitest run test/regex-safety.test.ts`. The
- * patterns in KNOWN_POLYNOMIAL are super-linear by recheck's analysis but only run on short,
- * bounded text (a config value, an entry-point string, one Markdown cell or code line); they are
- * listed so a new one fails the audit.
+ * The full recheck audit of every regex literal of src/ and rules/ (issue #33: four adversarial
+ * sweeps turned 30 regexes recheck had flagged into 20-60 s hangs, on the main thread, outside the
+ * parse budgets). It runs in every test run: about 2 minutes with recheck's native backend
+ * (`recheck-linux-x64`, installed by `npm ci` on Linux x64); `RECHECK_BACKEND=pure` works
+ * anywhere but takes ~8 minutes; `REGEX_AUDIT=0` skips it for a quick local run. A regex recheck
+ * flags must be made linear, or run only on text its call site bounds: the patterns in
+ * KNOWN_POLYNOMIAL are super-linear by recheck's analysis but only run on short, bounded text,
+ * each with the bound that makes it safe; a new flagged regex fails the audit.
  */
 const KNOWN_POLYNOMIAL: ReadonlySet<string> = new Set([
   '/ in JSON at position \\d+.*$/', // a JSON.parse error message
@@ -188,7 +191,7 @@ const KNOWN_POLYNOMIAL: ReadonlySet<string> = new Set([
   '/^(`+)([\\s\\S]*)\\1$/', // a template literal in TypeScript source
 ]);
 
-describe.runIf(process.env.REGEX_AUDIT === '1')('recheck audit of every regex literal (REGEX_AUDIT=1)', () => {
+describe.skipIf(process.env.REGEX_AUDIT === '0')('recheck audit of every regex literal (REGEX_AUDIT=0 skips it)', () => {
   it('finds the regexes of the code base', () => {
     expect(regexes.length).toBeGreaterThan(50);
     expect(regexes.some((r) => r.where.startsWith('src/docs/reference-table.ts'))).toBe(true);
