@@ -120,3 +120,21 @@ describe('nested loops', () => {
     expect(byFile('src/small.ts')?.unreadFlags).toBeUndefined();
   });
 });
+
+describe('loops over a slice of an option table', () => {
+  const table = "const OPTIONS = [{ flags: '--alpha' }, { flags: '--beta' }, { flags: '--gamma' }, { flags: '--delta' }];";
+  const cli = (loop: string): string => ["import { Command } from 'commander';", table, 'const program = new Command();', `for (const o of ${loop}) program.option(o.flags);`, 'program.parse();'].join('\n');
+
+  it('reads the items `slice` keeps (number literals, negative ones too), not the whole table', async () => {
+    expect(names(await read(cli('OPTIONS.slice(0, 2)')))).toEqual({ '': ['alpha', 'beta'] });
+    expect(names(await read(cli('OPTIONS.slice(-1)')))).toEqual({ '': ['delta'] });
+    expect(names(await read(cli('OPTIONS.slice(1, -1)')))).toEqual({ '': ['beta', 'gamma'] });
+    expect(names(await read(cli('OPTIONS.slice()')))).toEqual({ '': ['alpha', 'beta', 'gamma', 'delta'] });
+  });
+
+  it('leaves the flags unknown when a bound is not a literal (it was read as the whole table)', async () => {
+    const commands = await read(cli('OPTIONS.slice(0, process.argv.length)'));
+    expect(names(commands)).toEqual({ '': [] });
+    expect(commands[0]!.passesUnknownFlags).toBe(true);
+  });
+});

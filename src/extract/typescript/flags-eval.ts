@@ -62,6 +62,14 @@ const OBJECT_ITERATORS = new Set(['entries', 'keys', 'values']);
 const ORDER_ONLY_FUNCTIONS = new Set(['sortBy', 'orderBy']);
 const ORDER_ONLY_METHODS = new Set(['sort', 'slice', 'toSorted', 'reverse']);
 
+/** A `slice` bound written as a number literal (`3`, `-2`, `(1)`), or undefined. */
+function sliceBound(arg: ts.Expression): number | undefined {
+  const e = skipOuter(arg);
+  if (ts.isNumericLiteral(e)) return Number(e.text);
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(skipOuter(e.operand))) return -Number((skipOuter(e.operand) as ts.NumericLiteral).text);
+  return undefined;
+}
+
 /** Whether a class member is `static`. */
 function isStatic(m: ts.ClassElement): boolean {
   return ts.getModifiers(m as ts.HasModifiers)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword) ?? false;
@@ -477,6 +485,12 @@ export class Evaluator implements FlagEvaluator {
         return this.objectItems(callee.name.text as 'entries' | 'keys' | 'values', e.arguments[0]);
       }
       const method = callee.name.text;
+      if (method === 'slice' && e.arguments.length > 0) {
+        // `x.slice(0, 50)`: those items only (was read as all of `x`); bounds that are not number literals: unknown.
+        const bounds = e.arguments.map(sliceBound);
+        if (e.arguments.length > 2 || bounds.some((b) => b === undefined)) return undefined;
+        return this.arrayItems(callee.expression, depth + 1)?.slice(bounds[0], bounds[1]);
+      }
       if (ORDER_ONLY_METHODS.has(method)) return this.arrayItems(callee.expression, depth + 1);
       if (method === 'concat') {
         const out = this.arrayItems(callee.expression, depth + 1);
