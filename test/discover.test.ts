@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
 import { discoverFiles, MAX_SHEBANG_CANDIDATES, shellScripts, startGitListing, type DiscoveryMemo } from '../src/engine/discover.js';
@@ -113,12 +114,18 @@ describe('discoverFiles', () => {
       git(repo, 'init', '-q');
       git(repo, 'add', '-A');
       git(repo, 'commit', '-qm', 'x');
-      const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
-      expect(found.docs).toEqual(['docs/real.md']);
-      expect(found.notRead).toEqual([
+      const expected = [
         { file: 'docs/notes.md', why: 'it is a symbolic link (to data/notes.txt), and docdrift follows no links; add data/notes.txt to the `docs` patterns to check it' },
         { file: 'docs/reference.md', why: 'it is a symbolic link to a file outside the project, which docdrift does not read' },
-      ]);
+      ];
+      const found = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git');
+      expect(found.docs).toEqual(['docs/real.md']);
+      expect(found.notRead).toEqual(expected);
+      // The directory walk (no git) named none of them (s26 note): the same, and a FIFO git cannot list.
+      spawnSync('mkfifo', [path.join(repo, 'docs/pipe.md')]);
+      const walked = await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'walk');
+      expect(walked.docs).toEqual(['docs/real.md']);
+      expect(walked.notRead).toEqual([expected[0], { file: 'docs/pipe.md', why: 'it is not a regular file (a FIFO)' }, expected[1]]);
     } finally {
       rmSync(repo, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });

@@ -435,8 +435,9 @@ export class DiscoveryLimitError extends Error {
 
 /**
  * Every file under `root` for {@link discoverFiles} to match, in one directory walk: dot files
- * included (patterns that name a dot folder match them later), symbolic links neither listed nor
- * followed, and not entered: the built-in skips that no pattern names and that hold no package
+ * included (patterns that name a dot folder match them later), symbolic links and other entries
+ * that are no regular file listed (for the caller to drop, naming the documents among them) but
+ * never followed nor entered, and not entered: the built-in skips that no pattern names and that hold no package
  * source (`node_modules`, `.venv`, `__pycache__`, …; not `build`, `dist` or test folders, see
  * {@link liftedSkips}), the user's folder ignores (`data/**`), and folders a `.gitignore` ignores.
  * Each `.gitignore` applies to its own folder and below, the deeper one deciding, as git reads
@@ -518,7 +519,10 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
       if (entry.isDirectory()) {
         if (skippedNames.has(entry.name) || folderSkipped(child) || gitIgnored(child, true)) continue;
         visit(child);
-      } else if (entry.isFile() && !gitIgnored(child, false)) {
+      } else if (!gitIgnored(child, false)) {
+        // Symbolic links, FIFOs, sockets and devices too (not followed, not read): the caller
+        // drops them as not regular, and says why of a document or env file a pattern matched,
+        // as for git's listing (they were left out silently, s26 note).
         out.push(child);
       }
     }
