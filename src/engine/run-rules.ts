@@ -24,6 +24,26 @@ export function interpolate(template: string, data: Record<string, string>): str
 }
 
 /**
+ * The longest a value (a name, a default, a cell) is shown in a message, in UTF-16 code units;
+ * past it the message shows its first 1,000 and `…`. Real values reach a few hundred (a list of
+ * parameters a command takes: 487 on NeMo Gym); a name is never near that long in a real project;
+ * a hostile one (a 150,000-character command name) was printed whole in every finding (s26
+ * sweep3 O2: 600 KB of stylish output for 5 findings). The message's `data` keeps the whole
+ * value, so a finding's identity (baseline, fingerprints) does not change.
+ */
+export const MAX_SHOWN_VALUE_LENGTH = 2000;
+
+/** The longest a related location's message is shown, in UTF-16 code units (see {@link MAX_SHOWN_VALUE_LENGTH}). */
+export const MAX_SHOWN_RELATED_LENGTH = 3000;
+
+/** `text`, or its first `keep` code units and `…` when it is longer than `max` (a surrogate pair is not split). */
+function shown(text: string, max = MAX_SHOWN_VALUE_LENGTH, keep = 1000): string {
+  if (text.length <= max) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(keep - 1)) ? keep - 1 : keep;
+  return `${text.slice(0, cut)}…`;
+}
+
+/**
  * Builds one DriftMessage (a VFileMessage with docdrift's fields) from a rule's report. Only the
  * rule's `meta` is read, so the engine's own reports (unused suppressions, stale baseline
  * entries) use it too.
@@ -38,7 +58,7 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     loc.endLine !== undefined && loc.endColumn !== undefined
       ? { start: { line: loc.line, column: loc.column }, end: { line: loc.endLine, column: loc.endColumn } }
       : { line: loc.line, column: loc.column };
-  const message = new VFileMessage(interpolate(template, data), { place, ruleId: rule.meta.id, source: 'docdrift' });
+  const message = new VFileMessage(interpolate(template, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, shown(String(v))]))), { place, ruleId: rule.meta.id, source: 'docdrift' });
   const effective = d.severity === 'warn' ? 'warn' : severity;
   return Object.assign(message, {
     file: loc.file,
@@ -47,7 +67,7 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     messageId: d.messageId,
     data,
     severity: effective,
-    related: d.related ?? [],
+    related: (d.related ?? []).map((r) => (r.message.length > MAX_SHOWN_RELATED_LENGTH ? { ...r, message: shown(r.message, MAX_SHOWN_RELATED_LENGTH, MAX_SHOWN_RELATED_LENGTH - 1000) } : r)),
     suggestion: d.suggestion,
     // --fix refuses .rst documents: a fix there would only be counted as "potentially fixable"
     // by every run, --fix runs included (s24 sweep note).
