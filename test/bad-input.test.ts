@@ -252,6 +252,30 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       writeFileSync(path.join(dir, `docs/t${k}.md`), `### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n${rows}`);
     }
   },
+  // #33 s27 sweep D1: a Default cell of 1,500 backticks then 6,000 letters (7.5 KB): the code-span
+  // regex that read documented defaults was cubic in it (over 60 s in the rules phase).
+  'rules-default-cell-backticks': (dir) => {
+    writeFileSync(
+      path.join(dir, 'docs/reference.md'),
+      `# Reference\n\n### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| \`seed\` | int | ${'`'.repeat(1500)}${'a'.repeat(6000)} | Random seed. |\n| \`name\` | str | \`"run"\` | Name of the run. |\n`,
+    );
+  },
+  // #33 s27 sweep D2: a console-script target with 60,000 blanks before its last character (a
+  // 61 KB pyproject.toml): stripping extras with /\s*\[.*\]\s*$/ was quadratic (26 s of model).
+  'entry-point-blank-run': (dir) => {
+    writeFileSync(path.join(dir, 'pyproject.toml'), `[project]\nname = "tool"\nversion = "1.0.0"\n\n[project.scripts]\ntool = "tool.cli:main${' '.repeat(60_000)}x"\n`);
+  },
+  // #33 s27 sweep D3: a commander flag `--a` + 180,000 dashes: its camel-case name was found with a
+  // regex quadratic in a dash run.
+  'ts-flag-dash-run': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{ "name": "packgen", "version": "1.0.0", "type": "module", "bin": { "packgen": "dist/cli.js" } }\n');
+    writeFileSync(
+      path.join(dir, 'src/cli.ts'),
+      `import { Command } from 'commander';\nconst program = new Command().name('packgen');\nprogram.option('--minify', 'Minify the output').option('--a${'-'.repeat(180_000)}', 'odd');\nawait program.parseAsync(process.argv);\n`,
+    );
+    writeFileSync(path.join(dir, 'docs/packgen.md'), '# packgen\n\n## `packgen`\n\n| Option | Description |\n| --- | --- |\n| `--minify` | Minify the output |\n\n```sh\npackgen --minify --bogus\n```\n');
+  },
   // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000
   // usage lines of 50 options (19 s); 20,000 keys and 1,200 lines here, under the size limits of one
   // Python source (s23: larger modules are not parsed at all, see python-large-modules).

@@ -175,20 +175,15 @@ describe('the linear rewrites read what the patterns they replaced read (s26b sw
  * each with the bound that makes it safe; a new flagged regex fails the audit.
  */
 const KNOWN_POLYNOMIAL: ReadonlySet<string> = new Set([
-  '/ in JSON at position \\d+.*$/', // a JSON.parse error message
-  '/\\s*:$/', // a heading pattern from the config
-  '/^\\s*\\[\\[?\\s*([^\\]]+?)\\s*\\]\\]?\\s*(#.*)?$/', // one TOML line of a code block
-  '/^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v?\\d+(?:\\.\\d+)*(?:[-.][\\w.]+)?)$/i', // one inline code span
-  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*/', // anchored, repetition bounded by 40
-  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*$/', // anchored, repetition bounded by 40
-  '/\\{#[^}]*\\}\\s*$/', // quadratic only in the number of `{#` in one heading
-  '/[ \\t]*(?:(?:[-*+]|\\d{1,9}[.)])[ \\t]+|>[ \\t]?)/y', // sticky: tried at one position only
-  '/\\s*\\[.*\\]\\s*$/', // an entry-point target from pyproject.toml
-  '/(`+)([\\s\\S]*?[^`])\\1(?!`)/g', // one documented default cell
-  '/(?:,\\s*optional|\\s*\\(\\s*optional\\s*\\))\\s*$/i', // one documented type cell
-  '/\\s*\\n\\s*/g', // a message in the stylish reporter
-  '/-+([^-])/g', // a flag name in TypeScript source
-  '/^(`+)([\\s\\S]*)\\1$/', // a template literal in TypeScript source
+  // Anchored at the text's start (no m flag): one start; the lazy repetition is bounded by 40, so at most 40 x the blank run.
+  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*:\\s*/',
+  '/^\\s*([A-Za-z][A-Za-z -]{0,40}?)\\s*$/',
+  // Sticky: tried at one position only, linear there.
+  '/[ \\t]*(?:(?:[-*+]|\\d{1,9}[.)])[ \\t]+|>[ \\t]?)/y',
+  // One documented type cell, of at most 2,000 characters (normaliseType's MAX_LENGTH, checked first): ~4 M steps at worst.
+  '/(?:,\\s*optional|\\s*\\(\\s*optional\\s*\\))\\s*$/i',
+  // Allow-listed after the s27 audit (merged from /work/notes/s27/allow-*.txt), each with its bound:
+  // ALLOW-LIST-S27
 ]);
 
 describe.skipIf(process.env.REGEX_AUDIT === '0')('recheck audit of every regex literal (REGEX_AUDIT=0 skips it)', () => {

@@ -33,7 +33,12 @@ export function createParameterMatcher(patterns: readonly string[]): (key: strin
  * `*` matches any run of characters (slashes included), `?` one character.
  */
 export function createHeadingMatcher(patterns: readonly string[]): (text: string) => boolean {
-  const normalise = (s: string) => headingMatchText(s).replace(/\s*:$/, '').toLowerCase();
+  // A trailing colon and the blanks before it (what /\s*:$/ removed, in quadratic time on a
+  // heading with a long blank run, #33 s27).
+  const normalise = (s: string) => {
+    const t = headingMatchText(s);
+    return (t.endsWith(':') ? t.slice(0, -1).trimEnd() : t).toLowerCase();
+  };
   const compiled = patterns.map(normalise);
   return (text: string): boolean => {
     const t = normalise(text);

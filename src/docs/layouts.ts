@@ -50,7 +50,10 @@ const PARAM_SPELLING_RE =
 const FILE_NAME_RE = /\.(?:md|mdx|rst|txt|py|pyi|ts|tsx|js|mjs|cjs|json|jsonl|ya?ml|toml|cfg|ini|sh|html|css|lock|rs|go|java|cpp|c|h)$/i;
 
 /** Literals and versions, which lists of values and changelogs start items and headings with (`null`, `true`, `v1.2.0`); `--yes` stays a flag. */
-const NOT_NAMES_RE = /^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v?\d+(?:\.\d+)*(?:[-.][\w.]+)?)$/i;
+// Versions as `v?\d+(?:\.\d+)*(?:[-.][\w.]+)?` read them, written so that no two pieces can
+// take the same characters (that form was quadratic in a run of `.1`, #33 s27): digit groups then
+// a `.` tail of word characters and dots, or digit groups then a `-` tail.
+export const NOT_NAMES_RE = /^(?:null|nil|none|true|false|undefined|nan|yes|no|on|off|v?\d+(?:\.[\w.]+|(?:\.\d+)*-[\w.]+)?)$/i;
 
 /**
  * True when a code span's text is one parameter spelling (`epochs`, `--log-level <lvl>`, `+limit=5`,

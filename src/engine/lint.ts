@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
-import { trimTrailing } from '../shared/strings.js';
+import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
@@ -614,7 +614,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // Scripts sharing one dispatcher that switches on `sys.argv[0]` run the function it picks.
   const entryPoints = entry.entryPoints.map((e) => {
     const canonical = python.canonicalTarget(e.target);
-    const route = routeFor(python.argvDispatch.get(canonical.replace(/\s*\[.*\]\s*$/, '').trim()) ?? [], e.name);
+    const route = routeFor(python.argvDispatch.get(withoutExtras(canonical).trim()) ?? [], e.name);
     if (route) return { ...e, target: route.target, ...(route.words ? { subcommand: route.words } : {}) };
     return canonical === e.target ? e : { ...e, target: canonical };
   });
@@ -787,12 +787,12 @@ function pythonUnreadPrograms(
     ...Object.values(config.commands).flatMap((c) => (c.program !== undefined && !c.program.startsWith('bin:') && !isScriptProgram(c.program) ? [c.program] : [])),
   ].filter((t) => !t.startsWith('bin:'));
   const read = new Set(flagCommands.map((f) => f.target));
-  const pending = [...new Set(targets)].filter((t) => !read.has(t) && !functionConfigs.has(t.replace(/\s*\[.*\]\s*$/, '').trim()));
+  const pending = [...new Set(targets)].filter((t) => !read.has(t) && !functionConfigs.has(withoutExtras(t).trim()));
   if (pending.length === 0) return [];
   const byModule = new Map<string, PythonSource>();
   for (const src of sources) if (!byModule.has(moduleNameForFile(src.file, packageRoots))) byModule.set(moduleNameForFile(src.file, packageRoots), src);
   const moduleOf = (target: string): PythonSource | undefined => {
-    const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+    const module = withoutExtras(target).split(':')[0]!.trim();
     if (module.endsWith('.py')) return sources.find((s) => s.file === module || s.file.endsWith(`/${module}`));
     return byModule.get(module);
   };
@@ -852,7 +852,7 @@ function pythonUnreadPrograms(
 /** The refused source (file, reason) holding a Python target's module (`tool.cli:main`, `tool/cli.py`), if one does. */
 function refusedModule(target: string, refused: ReadonlyMap<string, string>, packageRoots: string[]): [string, string] | undefined {
   if (refused.size === 0) return undefined;
-  const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+  const module = withoutExtras(target).split(':')[0]!.trim();
   for (const [file, reason] of refused) {
     if (module.endsWith('.py') ? file === module || file.endsWith(`/${module}`) : moduleNameForFile(file, packageRoots) === module) return [file, reason];
   }
@@ -865,7 +865,7 @@ function refusedModule(target: string, refused: ReadonlyMap<string, string>, pac
  * resolves outside `root`; undefined otherwise (absent, inside, unreadable). Nothing is read.
  */
 function moduleLinkedOutside(root: string, target: string, packageRoots: readonly string[]): string | undefined {
-  const module = target.replace(/\s*\[.*\]\s*$/, '').split(':')[0]!.trim();
+  const module = withoutExtras(target).split(':')[0]!.trim();
   if (module === '') return undefined;
   const rel = module.endsWith('.py') ? [module] : [`${module.split('.').join('/')}.py`, `${module.split('.').join('/')}/__init__.py`];
   let realRoot: string;

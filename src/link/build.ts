@@ -6,7 +6,7 @@ import { proseFlags } from './prose-flags.js';
 import { historyRanges, inRanges, isContributorPage, isHistoryPage } from '../docs/page-kind.js';
 import { delegatedDocs, leadText, scopedConfigFile, selectionCue } from '../docs/lead.js';
 import { classCandidates, inferCommand, INFERENCE_THRESHOLDS, isSubset, nestedSets, pageCommandOf, parameterSets, type Inference, type ParameterSet } from './infer-sections.js';
-import { headingMatchText, trimTrailing } from '../shared/strings.js';
+import { headingMatchText, trimTrailing, withoutExtras } from '../shared/strings.js';
 import { LineRanges, lowerBound } from '../shared/ranges.js';
 import { isAgentInstructions } from '../shared/paths.js';
 import { headingCodeCommand } from './heading-command.js';
@@ -1265,7 +1265,7 @@ function findParamIn(cmd: CommandSpec, name: string): boolean {
 
 /** `pkg.mod:func [extra]` → `pkg.mod:func` (entry points may carry extras in brackets). */
 function normaliseTarget(target: string): string {
-  return target.replace(/\s*\[.*\]\s*$/, '').trim();
+  return withoutExtras(target).trim();
 }
 
 function mergeParams(classes: ConfigClass[], extra: string[], command: string): ParamSpec[] {

@@ -1,5 +1,6 @@
 /** Compares code defaults with documented defaults by meaning, formats defaults for messages, and suggests near names. */
 import type { DefaultValue } from './types.js';
+import { codeSpans } from '../shared/code-spans.js';
 
 /** Result of {@link compareDefault}. `unknown` is always a safe answer: rules stay silent on it. */
 export type Comparison = 'same' | 'different' | 'unknown';
@@ -682,20 +683,20 @@ function cleanDocumented(documented: string): { text: string; formatted: boolean
     if (!m) break;
     t = m[2]!.trim();
   }
-  const spans = [...t.matchAll(/(`+)([\s\S]*?[^`])\1(?!`)/g)];
+  const spans = codeSpans(t);
   if (spans.length > 1) return undefined; // "`a` or `b`": a choice, not a value
   if (spans.length === 1) {
     const span = spans[0]!;
     const before = t.slice(0, span.index).trim();
     const after = t
-      .slice(span.index! + span[0].length)
+      .slice(span.index + span.length)
       .trim()
       .replace(/^[.,;]\s*/, '')
       .replace(/^(?:\([^)]*\)|[—–-]\s.*)$/, '')
       .replace(/[.,;]$/, '')
       .trim();
     if (before !== '' || after !== '') return undefined; // "same as `model`"
-    return { text: span[2]!.trim(), formatted: true };
+    return { text: span.content.trim(), formatted: true };
   }
   // Plain text: drop a trailing remark in parentheses ("None (disabled)") and a final period.
   const remark = /^(.*\S)\s+\([^()]*\)\.?$/.exec(t);

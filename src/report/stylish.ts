@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createColors } from 'picocolors';
 import type { DriftMessage } from '../model/rule.js';
 import { escapeControls, escapeLine } from '../shared/escape.js';
+import { joinLines } from '../shared/strings.js';
 import { severityOf, sortMessages } from './sort.js';
 import type { FormatterOptions } from './types.js';
 
@@ -37,7 +38,7 @@ export const MAX_ALIGNED_MESSAGE = 80;
  * characters and direction overrides escaped (`\x1b`), so a document cannot drive the terminal.
  */
 function oneLine(text: string): string {
-  return escapeControls(text.replace(/\s*\n\s*/g, ' ').trim());
+  return escapeControls(joinLines(text).trim());
 }
 
 /**

@@ -91,3 +91,27 @@ export function trimLeading(text: string, chars: string): string {
   while (start < text.length && chars.includes(text.charAt(start))) start++;
   return start === 0 ? text : text.slice(start);
 }
+
+/**
+ * `text` with every run of whitespace that holds a line break made one space: what
+ * replacing every match of the global regex `\s*\n\s*` by a space gives, in linear time (that
+ * regex is quadratic in a run of blanks without a line break: a 100 KB string literal of spaces,
+ * #33 s27).
+ */
+export function joinLines(text: string): string {
+  return text.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+}
+
+/**
+ * An entry-point target without its extras (`pkg.cli:main [cli, extra]` → `pkg.cli:main`): what
+ * replacing the regex `\s*\[.*\]\s*$` by nothing gives, in linear time (it was quadratic in a
+ * blank run of the target, a pyproject value, #33 s27 sweep D2). The extras are the last line's
+ * first `[` to a final `]`, with the blanks before them.
+ */
+export function withoutExtras(target: string): string {
+  const end = target.trimEnd();
+  if (!end.endsWith(']')) return target;
+  const lineStart = Math.max(end.lastIndexOf('\n'), end.lastIndexOf('\r'), end.lastIndexOf('\u2028'), end.lastIndexOf('\u2029')) + 1;
+  const open = end.indexOf('[', lineStart);
+  return open < 0 ? target : end.slice(0, open).trimEnd();
+}

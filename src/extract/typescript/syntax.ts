@@ -1,6 +1,7 @@
 /** Small helpers over TypeScript syntax nodes: positions, names, modifiers, literal checks and JSDoc. */
 import { ts } from 'ts-morph';
 import type { DefaultValue, SourceLocation } from '../../model/types.js';
+import { joinLines } from '../../shared/strings.js';
 
 /**
  * The range of `node` (leading trivia excluded) as a 1-based, end-exclusive {@link SourceLocation}.
@@ -33,7 +34,7 @@ export function typeText(node: ts.TypeNode, sf: ts.SourceFile): string | undefin
   if (text === '') return undefined;
   if (!text.includes('\n')) return text;
   printer ??= ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
-  return printer.printNode(ts.EmitHint.Unspecified, node, sf).replace(/\s*\n\s*/g, ' ');
+  return joinLines(printer.printNode(ts.EmitHint.Unspecified, node, sf));
 }
 
 /** Unwraps parenthesised types. */
@@ -156,15 +157,24 @@ export function readDoc(node: ts.Node): DocInfo {
 
 function paragraph(text: string | undefined): string | undefined {
   const first = text?.trim().split(/\n\s*\n/, 1)[0]?.trim();
-  return first ? first.replace(/\s*\n\s*/g, ' ') : undefined;
+  return first ? joinLines(first) : undefined;
+}
+
+/** How many backticks `text` has in a row from `from`, stepping by `step` (1 or -1). */
+function runLength(text: string, from: number, step: 1 | -1): number {
+  let n = 0;
+  for (let i = from; i >= 0 && i < text.length && text.charCodeAt(i) === 96; i += step) n++;
+  return n;
 }
 
 /** `` `8080` `` → `8080`; a fenced block → its body. */
-function stripCode(text: string): string {
+export function stripCode(text: string): string {
   const fence = /^```[^\n]*\n([\s\S]*?)\n?```$/.exec(text);
   if (fence) return (fence[1] ?? '').trim();
-  const inline = /^(`+)([\s\S]*)\1$/.exec(text);
-  return inline ? (inline[2] ?? '').trim() : text;
+  // What /^(`+)([\s\S]*)\1$/ matched (quadratic in a backtick run, #33 s27): the longest run
+  // both ends have, up to half the text.
+  const k = Math.min(runLength(text, 0, 1), runLength(text, text.length - 1, -1), Math.floor(text.length / 2));
+  return k > 0 ? text.slice(k, text.length - k).trim() : text;
 }
 
 /**
