@@ -688,6 +688,15 @@ describe('pattern helpers', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
+  it('wildcardMatch costs about pattern plus text: 40 patterns of 2,000 characters over 20 headings of 3,000 (minutes before, #33 s27 sweep D4)', () => {
+    const headings = Array.from({ length: 20 }, () => 'a'.repeat(3000));
+    const patterns = Array.from({ length: 40 }, (_, i) => `*${'a'.repeat(2000)}b${i}`);
+    const started = performance.now();
+    for (const h of headings) for (const p of patterns) expect(wildcardMatch(p, h)).toBe(false);
+    expect(wildcardMatch(`*${'a'.repeat(2000)}*`, 'a'.repeat(3000))).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('wildcardMatch agrees with the regular expression it replaced on 3,000 random patterns and texts', () => {
     let seed = 42;
     const next = (n: number): number => {
@@ -695,9 +704,9 @@ describe('pattern helpers', () => {
       return seed % n;
     };
     const pick = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
-    for (let i = 0; i < 3000; i++) {
-      const pattern = pick('ab*?.', next(7));
-      const text = pick('ab.', next(9));
+    for (let i = 0; i < 20000; i++) {
+      const pattern = pick('ab*?.', next(9));
+      const text = pick('ab.', next(11));
       const regex = new RegExp(`^${[...pattern].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
       expect(wildcardMatch(pattern, text), `${pattern} ~ ${text}`).toBe(regex.test(text));
     }
