@@ -205,12 +205,15 @@ function filterDrivers(cwd: string): string[] {
   return names;
 }
 
+/** The first `major.minor` of `git --version`; it starts where no digit precedes it, else every digit of a long run began a scan of the run (s27 recheck list). */
+export const GIT_VERSION = /(?<!\d)(\d+)\.(\d+)/;
+
 let configEnv: boolean | undefined;
 /** Whether this git reads `GIT_CONFIG_COUNT` (2.31 and later), asked once per run with `git --version`. */
 function configEnvSupported(): boolean {
   if (configEnv === undefined) {
     try {
-      const m = /(\d+)\.(\d+)/.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
       configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
     } catch {
       configEnv = false; // no git: the real call reports it

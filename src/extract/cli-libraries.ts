@@ -106,15 +106,28 @@ function npmLibrary(specifier: string): CliLibrary | undefined {
   return CLI_LIBRARIES.find((l) => l.npm?.some((p) => specifier === p || specifier.startsWith(`${p}/`)));
 }
 
+/**
+ * The first `{…}` of a clause, as `/\{[^}]*\}/` finds it: the first `{` with a `}` after it (a
+ * later `{` has none if the first has none), found by index, not by a pattern that scanned to the
+ * end from every `{` (s27 recheck list).
+ */
+export function firstBraces(clause: string): { open: number; close: number } | undefined {
+  const open = clause.indexOf('{');
+  const close = open < 0 ? -1 : clause.indexOf('}', open + 1);
+  return close < 0 ? undefined : { open, close };
+}
+
 /** Names a JavaScript import clause binds (`x`, `{ a, b as c }`, `* as ns`, `x, { y }`). */
 function jsBindings(clause: string): string[] {
   const out: string[] = [];
-  const braces = /\{([^}]*)\}/.exec(clause);
-  if (braces) for (const part of braces[1]!.split(',')) {
+  const braces = firstBraces(clause);
+  // The clause is part of one import line, at most MAX_IMPORT_LINE (2,000) characters: the
+  // blank-run splits below are quadratic only in that.
+  if (braces) for (const part of clause.slice(braces.open + 1, braces.close).split(',')) {
     const name = part.trim().split(/\s+as\s+|\s*:\s*/).at(-1)?.trim();
     if (name && /^[A-Za-z_$][\w$]*$/.test(name)) out.push(name);
   }
-  const rest = clause.replace(/\{[^}]*\}/, '').replace(/\*\s+as\s+/, '');
+  const rest = (braces ? clause.slice(0, braces.open) + clause.slice(braces.close + 1) : clause).replace(/\*\s+as\s+/, '');
   for (const part of rest.split(',')) {
     const name = part.trim();
     if (/^[A-Za-z_$][\w$]*$/.test(name) && name !== 'type') out.push(name);

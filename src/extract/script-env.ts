@@ -83,8 +83,13 @@ export const MAX_SCRIPT_BYTES = 1_000_000;
 
 /** `$X` and `${X…}` (also `${#X}`, `${X:-d}`, `${X%%.*}`); `$$X` in a Makefile recipe is the same read. */
 const SHELL_EXPANSION = /\$\{#?([A-Za-z_][A-Za-z0-9_]*)|\$([A-Za-z_][A-Za-z0-9_]*)/g;
-/** `X=…`, `export X=…`, `export X Y`, `local X=`, `readonly X=`, `declare -x X=` at the start of a command. */
-const SHELL_ASSIGNMENT = /(?:^|[;&|(]|\bthen|\bdo|\belse)[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)\+?=/gm;
+/**
+ * `X=…`, `export X=…`, `export X Y`, `local X=`, `readonly X=`, `declare -x X=` at the start of a
+ * command. `then`/`do`/`else` right after a `-` start nothing: inside `declare`'s options
+ * (`-dodeclare -dodeclare …`) each began a match that read every option after it, quadratic (s27
+ * recheck list); `-do X=` is an argument, no assignment.
+ */
+export const SHELL_ASSIGNMENT = /(?:^|[;&|(]|(?<!-)\b(?:then|do|else))[ \t]*(?:(?:export|readonly|local|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)\+?=/gm;
 const SHELL_EXPORT = /(?:^|[;&|(])[ \t]*export[ \t]+([^\n;&|#]*)/gm;
 
 /**
@@ -207,7 +212,9 @@ export function dockerEnvPairs(args: string): Array<{ name: string; value: strin
   const legacy = /^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+/.exec(text);
   if (legacy && !/^[A-Za-z_][A-Za-z0-9_.-]*=/.test(text)) return [{ name: legacy[1]!, value: text.slice(legacy[0].length).trim(), offset: lead }];
   const out: Array<{ name: string; value: string; offset: number }> = [];
-  const pair = /([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)/gy;
+  // Sticky, so tried at `at` only, after blanks or a value's end: `(?<![\w.-])` changes nothing
+  // there, and keeps the pattern linear wherever it is tried (s27 recheck list).
+  const pair = /(?<![\w.-])([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)/gy;
   let at = 0;
   while (at < text.length) {
     while (at < text.length && /\s/.test(text[at]!)) at++;

@@ -136,10 +136,33 @@ function parseOption(block: string, offset: number): DocoptOption | undefined {
   const text = description.replace(/\s+/g, ' ').trim();
   if (text !== '') option.description = text;
   if (argcount === 1) {
-    const m = /\[default: (.*)\]/i.exec(description);
-    if (m) option.default = m[1]!;
+    const value = docoptDefault(description);
+    if (value !== undefined) option.default = value;
   }
   return option;
+}
+
+const DEFAULT_MARK = /\[default: /gi;
+const LINE_END = /[\n\r\u2028\u2029]/g;
+
+/**
+ * What docopt's `\[default: (.*)\]` (case-insensitive) captures: from the first `[default: `
+ * with a `]` later on its line, up to the last `]` of that line. Found by index: the pattern
+ * scanned to the line's end from every `[default: ` of a line without `]`, quadratic (s27 recheck
+ * list). A line ends where `.` stops: `\n`, `\r`, U+2028, U+2029.
+ */
+export function docoptDefault(description: string): string | undefined {
+  DEFAULT_MARK.lastIndex = 0;
+  for (let m = DEFAULT_MARK.exec(description); m !== null; m = DEFAULT_MARK.exec(description)) {
+    const from = m.index + m[0].length;
+    LINE_END.lastIndex = from;
+    const end = LINE_END.exec(description)?.index ?? description.length;
+    const close = description.lastIndexOf(']', end - 1);
+    if (close >= from) return description.slice(from, close);
+    // No `]` on the rest of this line: no later `[default: ` of the line has one either.
+    DEFAULT_MARK.lastIndex = end;
+  }
+  return undefined;
 }
 
 /** docopt's `parse_defaults`: the options of every section whose first line says `options:`. */

@@ -418,7 +418,7 @@ class ArgparseState {
     // `^[ \t]*`, not `^\s*`: from every line start `\s*` ran over all the blank lines below, so a
     // module whose long comment runs are blanked (flattenCommentRuns) cost O(lines²): 10,000
     // lines, 35 s (the python-comment-run bad-input case).
-    const stem = /([A-Za-z_]\w*)\.pyi?$/.exec(module.info.file)?.[1];
+    const stem = pythonFileStem(module.info.file);
     const selfImport = stem !== undefined && stem !== '__init__' && new RegExp(`^[ \\t]*(?:import\\s+(?:[\\w.]+\\.)?${stem}\\b|from\\s+[\\w.]+\\s+import\\s+(?:.*,\\s*)?${stem}\\b)`, 'm').test(text);
     let all = /\b(?:exec|eval)\s*\(|\bglobals\s*\(\s*\)|\bvars\s*\(\s*\)|\bsys\.modules\b|\bsetattr\s*\(/.test(text) || selfImport;
     const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(rhs.childForFieldName('function')?.text ?? '')));
@@ -2110,4 +2110,18 @@ function constStrings(value: Value | undefined): string[] | undefined {
 function allowsAbbrev(args: CallArgs): boolean {
   const node = args.keywords.get('allow_abbrev');
   return node === undefined || isTrue(node);
+}
+
+/**
+ * What `/([A-Za-z_]\w*)\.pyi?$/` captures in a file path: the word characters before a final
+ * `.py`/`.pyi`, from the first letter or `_` among them. Scanned back from the end: the pattern
+ * tried every position of a long word (s27 recheck list).
+ */
+export function pythonFileStem(file: string): string | undefined {
+  const end = file.endsWith('.py') ? file.length - 3 : file.endsWith('.pyi') ? file.length - 4 : -1;
+  if (end < 0) return undefined;
+  let start = end;
+  while (start > 0 && /\w/.test(file[start - 1]!)) start--;
+  while (start < end && !/[A-Za-z_]/.test(file[start]!)) start++;
+  return start < end ? file.slice(start, end) : undefined;
 }

@@ -197,6 +197,13 @@ interface Derived {
  * `'\n\n\n'.join(__doc__.split('\n\n\n')[1:])`. Computed exactly, as Python would; anything
  * else (other methods, unknown arguments) is unknown.
  */
+/**
+ * A slice without a step (`[1:]`, `[:-1]`, `[a:b]`), blanks around the bounds: each bound takes the
+ * blanks after it, so no two blank runs meet (`\s*(-?\d+)?\s*:` split a blank run every way,
+ * s27 recheck list).
+ */
+export const SLICE = /^\s*(?:(-?\d+)\s*)?:\s*(?:(-?\d+)\s*)?$/;
+
 function derivedText(ctx: FlagContext, module: FlagModule, node: Node, depth: number): Derived | undefined {
   const n = unparen(node);
   if (depth > 16) return undefined;
@@ -205,7 +212,7 @@ function derivedText(ctx: FlagContext, module: FlagModule, node: Node, depth: nu
     const index = n.childForFieldName('subscript');
     if (!inner || !index) return undefined;
     if (index.type === 'slice') {
-      const m = /^\s*(-?\d+)?\s*:\s*(-?\d+)?\s*$/.exec(index.text);
+      const m = SLICE.exec(index.text);
       if (!m) return undefined;
       const start = m[1] === undefined ? 0 : Number(m[1]);
       const end = m[2] === undefined ? inner.value.length : Number(m[2]);

@@ -1,4 +1,5 @@
 /** Maps project-relative Python file paths to dotted module names and resolves relative imports. */
+import { trimTrailing } from '../../shared/strings.js';
 
 /**
  * Returns the dotted module name of a Python file.
@@ -18,7 +19,8 @@ export function moduleNameForFile(file: string, packageRoots: string[] = ['src']
   let path = file.replace(/\\/g, '/').replace(/^\.\//, '');
   let bestRoot = '';
   for (const raw of packageRoots) {
-    const root = raw.replace(/\\/g, '/').replace(/^\.\/?/, '').replace(/\/+$/, '');
+    // Trailing slashes trimmed by index: `/\/+$/` tried every slash of a long run (s27 recheck list).
+    const root = trimTrailing(raw.replace(/\\/g, '/').replace(/^\.\/?/, ''), '/');
     if (root !== '' && path.startsWith(`${root}/`) && root.length > bestRoot.length) bestRoot = root;
   }
   if (bestRoot !== '') path = path.slice(bestRoot.length + 1);

@@ -35,6 +35,18 @@ export function shebangInterpreter(text: string): string | undefined {
 }
 
 /**
+ * `name` without a trailing version (`python3.11` → `python`), as `name.replace(/\d+(?:\.\d+)*$/, '')`:
+ * digits and single dots back from the end, starting and ending at a digit. Scanned back from
+ * the end: the pattern tried every digit of a long run (s27 recheck list).
+ */
+export function withoutVersion(name: string): string {
+  const digit = (i: number): boolean => i >= 0 && i < name.length && name.charCodeAt(i) >= 48 && name.charCodeAt(i) <= 57;
+  let start = name.length;
+  while (digit(start - 1) || (name[start - 1] === '.' && digit(start) && digit(start - 2))) start--;
+  return name.slice(0, start);
+}
+
+/**
  * The kind of a bin's file (see {@link BinFileKind}), from its shebang first and its extension
  * next: a `node` shebang makes an extensionless file JavaScript (ezmesure-admin's root
  * `ezmesure-admin`), a `#!/bin/sh` one or a `.sh` name a shell script (rdme's `bin/create.sh`).
@@ -42,7 +54,7 @@ export function shebangInterpreter(text: string): string | undefined {
 export function binFileKind(file: string, text: string): BinFileKind {
   const interpreter = shebangInterpreter(text);
   if (interpreter !== undefined) {
-    const name = interpreter.replace(/\d+(?:\.\d+)*$/, '');
+    const name = withoutVersion(interpreter);
     if (JS_INTERPRETERS.has(interpreter) || JS_INTERPRETERS.has(name)) return { kind: 'javascript' };
     if (SHELLS.has(name)) return { kind: 'shell', interpreter };
     return { kind: 'other', interpreter };

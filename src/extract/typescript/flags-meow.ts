@@ -113,6 +113,9 @@ interface HelpLine {
  */
 const OPTION_LINE = /^([ \t]*)(-{1,2}[A-Za-z0-9][\w.-]*(?:[= ]?(?:<[^>\n]*>|\[[^\]\n]*\]))?(?:,?[ \t]+-{1,2}[A-Za-z0-9][\w.-]*(?:[= ]?(?:<[^>\n]*>|\[[^\]\n]*\]))?)*)(?: {2,}|\t+)(\S.*)$/;
 
+/** Longest help-text line read as an option line, in UTF-16 code units (s27 recheck list). */
+const MAX_OPTION_LINE = 2000;
+
 /** The option lines of a help text given as a string or a template (substitutions that are no known string read as nothing). */
 function helpLines(ev: FlagEvaluator, node: ts.Node): HelpLine[] {
   const literal = ts.isExpression(node) ? skipOuter(node) : node;
@@ -121,7 +124,9 @@ function helpLines(ev: FlagEvaluator, node: ts.Node): HelpLine[] {
   const out: HelpLine[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
-    const m = OPTION_LINE.exec(line);
+    // OPTION_LINE is quadratic in a long run of flags; an option line of a help text is short
+    // (at most MAX_OPTION_LINE characters: 2,000 cost under 5 ms at worst).
+    const m = line.length > MAX_OPTION_LINE ? null : OPTION_LINE.exec(line);
     if (m) {
       const column = (m[1] ?? '').length;
       const flags = [...(m[2] ?? '').matchAll(/-{1,2}([A-Za-z0-9][\w.-]*)/g)];
