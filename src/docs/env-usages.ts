@@ -191,7 +191,7 @@ export function shellEnvUsages(file: string, src: ShellSource, words: readonly S
       let exported = false;
       while (k < args.length && args[k]!.text.startsWith('-')) {
         const o = args[k]!.text;
-        if (o === '--export' || /^-[a-zA-Z]*x[a-zA-Z]*$/.test(o)) exported = true;
+        if (o === '--export' || isExportOption(o)) exported = true;
         k++;
       }
       const name = args[k];
@@ -419,4 +419,13 @@ function yamlEnvUsages(block: DataBlock, invocation: number): Usage[] {
   };
   for (const d of docs) visit(d.contents, 0);
   return out;
+}
+
+/**
+ * A fish `set` option that exports (`-x`, `-gx`, `-Ux`): letters only, one of them `x`. A test and
+ * an `includes`, not `/^-[a-zA-Z]*x[a-zA-Z]*$/`, whose two letter runs around the `x` backtracked
+ * quadratically on `-xxx…x` and a stray character (s27).
+ */
+export function isExportOption(o: string): boolean {
+  return /^-[a-zA-Z]+$/.test(o) && o.includes('x');
 }

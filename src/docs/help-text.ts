@@ -19,9 +19,9 @@ const HELP_LANGS: ReadonlySet<string> = new Set([
 /** Languages of shell scripts: a yargs-style unlabeled usage line there is a command with continuation lines. */
 const SHELL_SCRIPT_LANGS: ReadonlySet<string> = new Set(['shell', 'sh', 'bash', 'zsh']);
 /** `usage: quill [-h] …` / `Usage: llm prompt [OPTIONS]` (argparse, click, typer, commander). */
-const USAGE_RE = /^\s*usage:\s*(.*)$/i;
+export const USAGE_RE = /^\s*usage:\s*(\S.*|)$/i; // `(\S.*|)`, not `(.*)`: the blank run is `\s*`'s alone (linear; s27)
 /** A usage label alone on its line, the usage below it: `Usage:` (cac), `Usage` (meow, sade, clipanion), `USAGE` (oclif), `SYNOPSIS` (fire). */
-const USAGE_HEADER_RE = /^\s*(?:usage|synopsis)\s*:?\s*$/i;
+export const USAGE_HEADER_RE = /^\s*(?:usage|synopsis)\s*(?::\s*)?$/i; // one blank run on each side of the colon (linear; s27)
 /** citty's usage: the capital label and the usage on one line, no colon (`USAGE kiln serve [OPTIONS]`). */
 const CAPS_USAGE_RE = /^\s*USAGE\s+(\S.*)$/;
 /** At most this many non-blank lines (a version banner, a description, fire's `NAME` section) come before the usage label. */
@@ -43,6 +43,13 @@ const BARE_USAGE_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[a-z][\w:.-]*)*)\s+[[<]/;
  * transcript's command.
  */
 const HELP_PROMPT_RE = /^\s*(?:\([^)\s]*\)\s*)?(?:\[[^\]]*\]\s*[$#%>]|[\w.-]+@[\w.-]+(?::\S*)?\s*[$#%>]|[$%>])\s+(.+?)\s+(?:--help|-h|help)\s*$/;
+/**
+ * Characters of the longest line {@link HELP_PROMPT_RE} is tried on. Its blank runs around the
+ * command backtrack cubically (a 2,000-character line of tabs took 2.8 s, 300 characters up to
+ * 24 ms, 200 characters ~3 ms; s27); a prompt line asking for help is a prompt and a command of
+ * a few words, far shorter than this.
+ */
+const MAX_HELP_PROMPT_LINE = 200;
 /** The same command line pasted without a prompt (`mytool serve --help`), as the first line of a block. */
 const BARE_HELP_PROMPT_RE = /^\s*([A-Za-z][\w.@/-]*(?:\s+[A-Za-z][\w.:-]*){0,3})\s+(?:--help|-h)\s*$/;
 /** A flag token at the start of an option line (`-m`, `--max-processes`, `--[no-]color`, `-?`). */
@@ -102,6 +109,9 @@ function locate(file: string, line: CodeLine, text: string, value: string, from 
  */
 function helpDefault(texts: ReadonlyArray<{ line: CodeLine; text: string }>, file: string): { value: string; location?: SourceLocation } | undefined {
   for (const [k, { line, text }] of texts.entries()) {
+    // A bracket without its closing one makes the pattern below rescan the rest of the line from
+    // each `[default:` (quadratic: 2.6 s on 100 KB, s27); no option line of a help text is this long.
+    if (text.length > MAX_HELP_OPTION_LINE) continue;
     // Greedy groups, trimmed below, and a line without trailing blanks: the lazy `(…)*?\s*\]` and
     // `(\S.*?)\s*$` rescanned a blank run from each of its positions (s26b sweep O2).
     const m = /\[default:((?:[^[\]]|\[[^\]]*\])*)\]|\(default:?(?=\s)((?:[^()]|\([^)]*\))*)\)/i.exec(text)
@@ -114,6 +124,9 @@ function helpDefault(texts: ReadonlyArray<{ line: CodeLine; text: string }>, fil
   }
   return undefined;
 }
+
+/** Characters of the longest option or continuation line {@link helpDefault} reads a default from. */
+const MAX_HELP_OPTION_LINE = 2000;
 
 /** Splits an option line into its flag part and its description (after the first run of 2+ blanks that is not a placeholder column). */
 function splitOption(text: string): { spec: string; description: string } {
@@ -201,7 +214,7 @@ function findUsage(texts: readonly string[], lang: string | undefined): { usage?
     // usage line comes next.
     const bare = seen === 1 ? BARE_HELP_PROMPT_RE.exec(t) : null;
     const next = texts.slice(i + 1).find((x) => x.trim() !== '');
-    const prompt = HELP_PROMPT_RE.exec(t) ?? (bare && next !== undefined && (USAGE_RE.test(next) || USAGE_HEADER_RE.test(next)) ? bare : null);
+    const prompt = (t.length <= MAX_HELP_PROMPT_LINE ? HELP_PROMPT_RE.exec(t) : null) ?? (bare && next !== undefined && (USAGE_RE.test(next) || USAGE_HEADER_RE.test(next)) ? bare : null);
     if (prompt) {
       prompted = usageCommand(prompt[1]!);
       continue;

@@ -99,6 +99,20 @@ export function scopedConfigFile(heading: string, lead: string): string | undefi
 const DELEGATION_RE =
   /\b(?:every(?:\s+one\s+of)?|all(?:\s+of)?|any(?:\s+of)?|each(?:\s+of)?)\b[^.]{0,80}?\b(?:options?|settings?|keys?|fields?|properties)\b[^.]{0,40}?\bcan\s+(?:also\s+)?be\s+(?:specified|passed|set|given|used|provided|overridden)\b[^.]{0,30}?\b(?:through|via|on|from|as|with|in|using)\s+(?:the\s+)?(?:cli|command[ -]line|command[ -]line\s+(?:flags?|options?|arguments?)|flags?|options)\b/i;
 
+/** Characters of the longest sentence {@link delegates} tests: a delegation sentence is one line of prose. */
+const MAX_DELEGATION_SENTENCE = 2000;
+
+/**
+ * Whether `text` holds a delegation sentence ({@link DELEGATION_RE}), tested on each run of text
+ * between periods (no match of the pattern holds a `.`, and a `.` is no word character, so this
+ * finds what testing the whole text found) up to {@link MAX_DELEGATION_SENTENCE} characters: the
+ * pattern's bounded gaps try up to 80 × 40 × 30 ends from each `all`/`any`/`each` (42 ms on
+ * 100 KB of `all key can be set `, s27), so a paragraph of any length is not given to it whole.
+ */
+export function delegates(text: string): boolean {
+  return text.split('.').some((s) => s.length <= MAX_DELEGATION_SENTENCE && DELEGATION_RE.test(s));
+}
+
 /**
  * The documents a page defers to for options it does not list itself: the link targets inside a
  * delegation sentence (see {@link DELEGATION_RE}) of the page's intro (before its first heading,
@@ -111,7 +125,7 @@ export function delegatedDocs(doc: Pick<DocFile, 'file' | 'links' | 'paragraphs'
   const firstHeading = (first?.depth === 1 ? second : first)?.location.line ?? Infinity;
   const out = new Set<string>();
   for (const p of [...paragraphsBetween(doc, 0, firstHeading), ...paragraphsBetween(doc, from, to)]) {
-    if (!DELEGATION_RE.test(p.text)) continue;
+    if (!delegates(p.text)) continue;
     for (const l of linksIn(doc.links, p)) if (l.targetFile && l.targetFile !== doc.file) out.add(l.targetFile);
   }
   return [...out];

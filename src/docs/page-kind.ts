@@ -22,9 +22,10 @@ const DATED_RE = /^\d{4}-\d{2}-\d{2}[-_]/;
 const BLOG_DIR_RE = /(?:^|\/)(?:_posts|blog|blogs|release[-_]notes|changelog|changelog\.d|changes\.d|news\.d|newsfragments|v\d+[-_]notes)\//i;
 /**
  * A page per release in a folder of them (Sphinx's `doc/changes/2.0.rst`, `releases/v1.4.md`,
- * `whatsnew/3.1.rst`): its file name is the version.
+ * `whatsnew/3.1.rst`): its file name is the version. `\d+\.\d[\w.-]*` is `\d+(?:\.\d+)+[\w.-]*` with
+ * its overlapping runs merged (that one backtracked quadratically on a long digit run, s27).
  */
-const RELEASE_PAGE_RE = /(?:^|\/)(?:changes|changelog|releases?|release[-_]notes|news|history|whatsnew|whats[-_]new)\/v?\d+(?:\.\d+)+[\w.-]*\.(?:mdx?|rst|txt)$/i;
+export const RELEASE_PAGE_RE = /(?:^|\/)(?:changes|changelog|releases?|release[-_]notes|news|history|whatsnew|whats[-_]new)\/v?\d+\.\d[\w.-]*\.(?:mdx?|rst|txt)$/i;
 
 /**
  * Whether a document records history rather than describing the tool as it is now: a change log
@@ -49,10 +50,12 @@ export function isHistoricalPage(file: string, title?: string, headings?: readon
 
 /**
  * A heading naming a release: a version (`1.2.3`, `v2.0.0-beta.1`, `[1.2.3](…)`, `Version 2.1`,
- * `create-vite@6.5.0`), `Unreleased`, or a date (`2024-03-08`, `March 8, 2024`).
+ * `create-vite@6.5.0`), `Unreleased`, or a date (`2024-03-08`, `March 8, 2024`). A test only:
+ * `\d+\.\d[\w.+]*` accepts what `\d+\.\d+[\w.+-]*` did (a `-` in the version ends it as the
+ * `[(:—–-]` after it), without runs that overlap (quadratic on `0.0` and 100,000 digits, s27).
  */
-const RELEASE_HEADING_RE =
-  /^\[?(?:v|version\s+|release\s+|[\w@/.-]+@)?\d+\.\d+[\w.+-]*\]?(?:\s|$|[(:—–-])|^\[?unreleased\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
+export const RELEASE_HEADING_RE =
+  /^\[?(?:v|version\s+|release\s+|[\w@/.-]+@)?\d+\.\d[\w.+]*\]?(?:\s|$|[(:—–-])|^\[?unreleased\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
 
 /**
  * Whether a page named like a change log (`CHANGELOG.md`, `changelog.md`, `news.md`) reads like
@@ -87,6 +90,11 @@ export function isPartialPage(file: string): boolean {
 
 /** Guides for the tool's own contributors: `CONTRIBUTING.md`, `docs/contributing.md`, `DEVELOPMENT.md`, `HACKING.md`, a `contributing/`, `development/` or `internals/` folder, `docs/dev/`, a page inside the test suite (`test/integration/README.md`). */
 const CONTRIBUTOR_BASE_RE = /^(?:(?:[\w-]*[-_])?contributing(?:[-_][\w-]*)?|contribute|contributors|development|hacking)\.mdx?$/i;
+/**
+ * Characters of the longest file name {@link CONTRIBUTOR_BASE_RE} is tried on: file systems allow
+ * 255 bytes. Its `[\w-]*` runs around `contributing` backtrack quadratically in the name's length.
+ */
+const MAX_FILE_NAME = 255;
 const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals|tests?|__tests__|integration[-_]tests?)\/|(?:^|\/)docs?\/dev\//i;
 
 /**
@@ -102,7 +110,7 @@ const CONTRIBUTOR_DIR_RE = /(?:^|\/)(?:contributing|development|internals|tests?
  */
 export function isContributorPage(file: string): boolean {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  return CONTRIBUTOR_BASE_RE.test(base) || CONTRIBUTOR_DIR_RE.test(file);
+  return (base.length <= MAX_FILE_NAME && CONTRIBUTOR_BASE_RE.test(base)) || CONTRIBUTOR_DIR_RE.test(file);
 }
 
 

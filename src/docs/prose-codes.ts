@@ -9,7 +9,7 @@ import type { Nodes, Paragraph } from 'mdast';
 import type { ProseCode } from '../model/types.js';
 import { locationOf } from './position.js';
 import { normalizeParamName } from './reference-table.js';
-import { trimTrailing } from '../shared/strings.js';
+import { trimLeading, trimTrailing } from '../shared/strings.js';
 
 /**
  * One parameter-like token: an optional prefix (`--`, `-`, `+`, `++`, `~`), a name (dots for
@@ -82,6 +82,24 @@ function precedingSentence(list: readonly Token[], i: number): string {
 }
 
 /**
+ * `text` split at each `/`, `,` or `|`, the blanks around each separator dropped: what
+ * a split at the pattern `[ \t]*[/,|][ \t]*` gave, without retrying a blank run from each of its positions
+ * (quadratic, s27).
+ */
+export function splitSpellings(text: string): string[] {
+  const parts = text.split(/[/,|]/);
+  return parts.map((p, k) => {
+    const start = k > 0 ? trimLeading(p, ' \t') : p;
+    return k < parts.length - 1 ? trimTrailing(start, ' \t') : start;
+  });
+}
+
+/** Prose that only joins two code spans: blank, `,`, `and`, `or`, `, and` (as `/^\s*(?:,|,?\s*(?:and|or))?\s*$/i`, whose blank runs side by side were quadratic, s27). */
+export function isJoiner(text: string): boolean {
+  return /^(?:,|,?\s*(?:and|or))?$/i.test(text.trim());
+}
+
+/**
  * The parameter-like code spans of one paragraph, in order: those followed by two prose words
  * at least (`explained`), and flag-shaped ones (`flag`) whatever follows them. A span holding
  * two spellings of a flag (`-c/--content`, `-p, --port`) gives one entry per spelling.
@@ -96,7 +114,7 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     const written = t.node.value.trim();
     const two = SPELLINGS_RE.exec(written);
     // Each spelling with the value written after them: `-o/--option name value` → `-o name value`, `--option name value`.
-    const spellings = two ? two[1]!.split(/[ \t]*[/,|][ \t]*/).map((sp) => sp + two[2]!) : [written];
+    const spellings = two ? splitSpellings(two[1]!).map((sp) => sp + two[2]!) : [written];
     for (const code of spellings) read(t, i, code);
   });
   return out;
@@ -172,13 +190,13 @@ function namedAsOptions(list: readonly Token[], i: number): boolean {
       if (!paramLike(t)) return false;
       continue;
     }
-    if (/^\s*(?:,|,?\s*(?:and|or))?\s*$/i.test(t.value)) continue;
+    if (isJoiner(t.value)) continue;
     if (!/^\s*(?:options?|flags?|switch(?:es)?)\b/i.test(t.value)) return false;
     break;
   }
   if (j >= list.length) return false;
   let k = i - 1;
-  while (k >= 0 && (list[k]!.kind === 'code' ? paramLike(list[k]!) : /^\s*(?:,|,?\s*(?:and|or))?\s*$/i.test((list[k] as { value: string }).value))) k--;
+  while (k >= 0 && (list[k]!.kind === 'code' ? paramLike(list[k]!) : isJoiner((list[k] as { value: string }).value))) k--;
   let before = '';
   for (; k >= 0; k--) {
     const t = list[k]!;

@@ -85,9 +85,10 @@ const EXPLICIT_RE = /^\.\.(?: |$)/;
 /**
  * A directive: `.. name:: argument`. Group 1 the name, group 2 the argument. Tested on a line
  * without trailing blanks, so the argument runs to the end (`(.*?)\s*$` rescanned blank runs from
- * each position: quadratic, s26b sweep O2).
+ * each position: quadratic, s26b sweep O2). `(?! )` after ` +`: the blanks before the argument
+ * are ` +`'s alone (a blank run then a line separator was quadratic, s27).
  */
-const DIRECTIVE_RE = /^\.\. +([A-Za-z0-9][\w.:+-]*?) ?::(?: +(.*))?$/;
+export const DIRECTIVE_RE = /^\.\. +([A-Za-z0-9][\w.:+-]*?) ?::(?: +(?! )(.*))?$/;
 /** A hyperlink target: `.. _name: url` or `.. _name:`; tested on a line without trailing blanks, as {@link DIRECTIVE_RE}. */
 const TARGET_RE = /^\.\. +_((?:`[^`]+`)|(?:[^:\\]|\\.)+):(?: +(\S.*))?$/;
 /**
@@ -1005,9 +1006,9 @@ function inline(r: Reader, lines: readonly Ln[], cut?: number): PhrasingContent[
       if (!role && /^__?/.test(after)) {
         // A hyperlink reference: `text <url>`_ or `text`_.
         const underscores = after.startsWith('__') ? 2 : 1;
-        const m = /^([\s\S]*?)\s*<([^<>]+)>$/.exec(body);
-        const label = m ? m[1]! : body;
-        const known = m ? m[2] : r.targets.get(label.replace(/\s+/g, ' ').toLowerCase());
+        const m = linkTarget(body);
+        const label = m ? m.label : body;
+        const known = m ? m.url : r.targets.get(label.replace(/\s+/g, ' ').toLowerCase());
         if (known === undefined) {
           // `Title`_ to a section or a target docdrift does not know: the label as text.
           out.push({ type: 'text', value: label, position: { start: pointAt(open + 1), end: pointAt(open + 1 + label.length) } });
@@ -1071,4 +1072,18 @@ function inline(r: Reader, lines: readonly Ln[], cut?: number): PhrasingContent[
   }
   pushText(text.length);
   return out;
+}
+
+/**
+ * The label and target of a hyperlink reference's text, `label <url>`, as
+ * `/^([\s\S]*?)\s*<([^<>]+)>$/` read them: the `<` is the last one, the label what is before it
+ * without its trailing blanks. That pattern retried its `\s*` from each position of a blank run
+ * (quadratic, s27).
+ */
+export function linkTarget(body: string): { label: string; url: string } | undefined {
+  if (!body.endsWith('>')) return undefined;
+  const open = body.lastIndexOf('<');
+  const url = body.slice(open + 1, -1);
+  if (open < 0 || url === '' || url.includes('>')) return undefined;
+  return { label: body.slice(0, open).trimEnd(), url };
 }
