@@ -1420,8 +1420,30 @@ function sectionsOfDoc(
   return sections;
 }
 
-/** A heading that is a function or method signature: `uvu.suite<T>(name: string, context?: T)`, `suite.run()`, `` `test(name, fn)` ``. */
-const SIGNATURE_HEADING_RE = /^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:<[^>]*>)?\s*\([^)]*\)(?:\s*(?::|=>)\s*.*)?`?$/;
+/** A signature heading up to its closing parenthesis: `` `new a.b<T> (x, y) ``; anchored, and each piece's end is forced by the next. */
+const SIGNATURE_HEAD_RE = /^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:<[^>]*>)?\s*\([^)]*\)/;
+/** What may follow a signature's parameters before its return type: `: T`, `=> T`. */
+const SIGNATURE_RETURN_RE = /^\s*(?::|=>)/;
+/** A line terminator: what `.` does not match. */
+const LINE_TERMINATOR_RE = /[\n\r\u2028\u2029]/;
+
+/**
+ * Whether a heading is a function or method signature: `uvu.suite<T>(name: string, context?: T)`,
+ * `suite.run()`, `` `test(name, fn)` ``, as
+ * `/^`?(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:<[^>]*>)?\s*\([^)]*\)(?:\s*(?::|=>)\s*.*)?`?$/`
+ * read it, in linear time: that pattern's `\s*.*` after the `:` rescanned a run of blanks from
+ * each of its positions when a line break followed (100,000 tabs: 19 s). After the parameters
+ * comes nothing, a backtick, or `:`/`=>` and text whose only line breaks lie in its leading
+ * whitespace.
+ */
+export function isSignatureHeading(text: string): boolean {
+  const head = SIGNATURE_HEAD_RE.exec(text);
+  if (!head) return false;
+  const rest = text.slice(head[0].length);
+  if (rest === '' || rest === '`') return true;
+  const ret = SIGNATURE_RETURN_RE.exec(rest);
+  return ret !== null && !LINE_TERMINATOR_RE.test(rest.slice(ret[0].length).trimStart());
+}
 
 /** A document's heading lines, ascending, and whether its headings are in line order, once per headings array. */
 const headingLineIndexes = new WeakMap<readonly Heading[], { lines: number[]; ordered: boolean }>();
@@ -1459,7 +1481,7 @@ function isApiSection(doc: DocFile, block: HeadingBlock, rows: readonly Referenc
       if (h.location.line >= row.location.line) break;
       if (h.depth < depth) parent = h;
     }
-    return parent !== undefined && SIGNATURE_HEADING_RE.test(headingMatchText(parent.text).trim());
+    return parent !== undefined && isSignatureHeading(headingMatchText(parent.text).trim());
   });
 }
 

@@ -284,9 +284,32 @@ export interface DocumentedElsewhere {
  * inline code or not.
  */
 const FORMER_ENV_NAME = /\b(?:(?:[Pp]reviously|[Ff]ormerly|[Oo]riginally)\s+(?:(?:named|called|known\s+as)\s*)?|[Rr]enamed\s+from\s*|[Rr]eplaces\s+(?:the\s+)?(?:deprecated\s+)?)`?\$?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
-/** After an assignment, a shell or YAML comment of two words at least: `X=true   # Force host UID/GID`. */
-const EXPLAINING_COMMENT = /=\S*\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/][^\n]*$/;
-/** Longest line {@link EXPLAINING_COMMENT} is tested on, in UTF-16 code units. */
+/** What follows an assignment's value in {@link explainingComment}: blanks, `#`, a word, blanks, the next word's start (sticky; each piece's end is forced by the next). */
+const EXPLAINING_COMMENT_TAIL = /\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/]/y;
+/** A run of non-blank characters (sticky). */
+const NON_BLANK_RUN = /\S*/y;
+
+/**
+ * Whether, after an assignment, a shell or YAML comment of two words at least follows:
+ * `X=true   # Force host UID/GID`, as `/=\S*\s+#\s*[A-Za-z][\w'-]*\s+[A-Za-z/][^\n]*$/.test(text)`
+ * read it, in linear time: that pattern started over at each `=` of a run (150,000 of them: 23 s,
+ * s26c sweep D7; 2,000: 16 ms per line). Every `=` of one run of non-blank characters has the
+ * same rest (`\S*` must reach the run's end for `\s+` to follow), so one test per run; the
+ * tail's end is unique, and `[^\n]*$` holds when no line feed comes after it.
+ */
+export function explainingComment(text: string): boolean {
+  const lastLineFeed = text.lastIndexOf('\n');
+  for (let eq = text.indexOf('='); eq !== -1; ) {
+    NON_BLANK_RUN.lastIndex = eq;
+    NON_BLANK_RUN.test(text);
+    const runEnd = NON_BLANK_RUN.lastIndex;
+    EXPLAINING_COMMENT_TAIL.lastIndex = runEnd;
+    if (EXPLAINING_COMMENT_TAIL.test(text) && EXPLAINING_COMMENT_TAIL.lastIndex > lastLineFeed) return true;
+    eq = text.indexOf('=', runEnd);
+  }
+  return false;
+}
+/** Longest line {@link explainingComment} is tested on, in UTF-16 code units. */
 const MAX_ENV_COMMENT_LINE = 2000;
 /** Largest page scanned for former names and explaining comments. */
 const MAX_SOURCE_SCAN = 2_000_000;
@@ -547,11 +570,11 @@ function elsewhereNames(model: Model, cmd: CommandSpec): Map<string, DocumentedE
       for (const u of usages) {
         lines ??= text.split('\n');
         const line = lines[u.location.line - 1] ?? '';
-        // A line that sets a variable and explains it is short; the pattern is quadratic in a long
-        // run of `=` (a 150,000-character line: 23 s, s26c sweep D7).
+        // A line that sets a variable and explains it is short (the pattern this test replaced was
+        // quadratic in a long run of `=`: a 150,000-character line, 23 s, s26c sweep D7).
         if (line.length > MAX_ENV_COMMENT_LINE) continue;
         const at = line.indexOf(u.name);
-        if (at >= 0 && EXPLAINING_COMMENT.test(line.slice(at))) add([u.name], { file: doc.file, line: u.location.line, how: 'env-comment' });
+        if (at >= 0 && explainingComment(line.slice(at))) add([u.name], { file: doc.file, line: u.location.line, how: 'env-comment' });
       }
     }
     // A former name the env reference gives for a variable ("This setting was previously named
@@ -828,9 +851,44 @@ function flagPage(doc: DocFile | undefined): boolean {
   return doc.blocks.some((b) => b.tables.some((t) => t.rows.length > 0 && t.rows.every((r) => (r.cellCodes[0] ?? []).some(isFlag))));
 }
 
-/** A code span naming two spellings of a flag (`--td/--tools-debug`, `-p, --port`) as its spellings; any other span as itself. */
-function codeSpellings(code: string): string[] {
-  return /^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t].*)?$/.test(code) ? code.split(/[ \t]*[/,|][ \t]*/) : [code];
+/** Two spellings of a flag or more (`--td/--tools-debug`, `-p, --port`), then the end or a blank; anchored, and no piece can take what the next one starts with. */
+const FLAG_SPELLINGS_RE = /^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t]|$)/;
+
+/**
+ * A code span naming two spellings of a flag (`--td/--tools-debug`, `-p, --port`) as its
+ * spellings; any other span as itself. The test is
+ * `/^-{1,2}[A-Za-z][\w-]*(?:[ \t]*[/,|][ \t]*-{1,2}[A-Za-z][\w-]*)+(?:[ \t].*)?$/` in linear
+ * time: its `.*` failed at a line break and was retried after every spelling (a 100,000-character
+ * span: 2.6 s). A span with a line break cannot match it (no piece but `.` reads one, and `.`
+ * cannot), and without one `.*$` always holds. The split is {@link splitSpellings}.
+ */
+export function codeSpellings(code: string): string[] {
+  return !/[\n\r\u2028\u2029]/.test(code) && FLAG_SPELLINGS_RE.test(code) ? splitSpellings(code) : [code];
+}
+
+/**
+ * `text` split at each match of the pattern `[ \t]*[/,|][ \t]*`, as `String.split` with it did, in
+ * linear time: that pattern rescanned a run of blanks no
+ * separator follows from each of its positions (100,000 blanks: 23 s). Each separator takes the blanks before it back to
+ * the previous separator's end and the blanks after it.
+ */
+export function splitSpellings(text: string): string[] {
+  const parts: string[] = [];
+  const blank = (i: number): boolean => text[i] === ' ' || text[i] === '\t';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== '/' && c !== ',' && c !== '|') continue;
+    let start = i;
+    while (start > from && blank(start - 1)) start--;
+    let end = i + 1;
+    while (end < text.length && blank(end)) end++;
+    parts.push(text.slice(from, start));
+    from = end;
+    i = end - 1;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 /** Whether a linked line range of a page is (or holds) one of the page's command reference sections. */

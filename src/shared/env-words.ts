@@ -6,7 +6,7 @@
  */
 export function collectEnvWords(text: string, into: Set<string>): void {
   for (const m of text.matchAll(/(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9](?![A-Za-z0-9_])/g)) into.add(m[0]);
-  for (const m of text.matchAll(ENV_PREFIX_LITERAL)) into.add(m[1]!);
+  for (const word of envPrefixLiterals(text)) into.add(word);
 }
 
 /**
@@ -15,7 +15,47 @@ export function collectEnvWords(text: string, into: Set<string>): void {
  * trailing underscore, which no variable name has), so that a documented `OPAL_BUNDLE_IGNORE`
  * counts as mentioned when the code names `BUNDLE_IGNORE` (see {@link mentionedEnvName}).
  */
-const ENV_PREFIX_LITERAL = /[Pp][Rr][Ee][Ff][Ii][Xx]\w{0,64}["']?\s*[=:(,]\s*["']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["']/g;
+const PREFIX_WORD = /[Pp][Rr][Ee][Ff][Ii][Xx]/g;
+/** A run of word characters (sticky). */
+const WORD_RUN = /\w*/y;
+/** What follows the word holding `prefix`: `="OPAL_"`, `: 'APP_'`, `("APP_"` (sticky; each piece's end is forced by the next). */
+const PREFIX_VALUE = /["']?\s*[=:(,]\s*["']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["']/y;
+/** Most word characters after `prefix` (`Prefix` of `envPrefix`, `_PREFIX` of `ENV_PREFIX`, up to the `=`). */
+const MAX_PREFIX_TAIL = 64;
+
+/**
+ * The literal env prefixes of a text (see above), as
+ * `text.matchAll(/[Pp][Rr][Ee][Ff][Ii][Xx]\w{0,64}["']?\s*[=:(,]\s*["']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["']/g)`
+ * finds them (the captured words, leftmost first, matches not overlapping), without that
+ * pattern's rescanning: each `prefix` of a long word read up to 65 word characters and backed off
+ * over them (1 MB of `PreFix0`: 170 ms; recheck flags it as polynomial). `\w{0,64}` must reach
+ * the end of the word (what follows it is no word character), so every `prefix` of one word has
+ * the same rest: the word's end is found once and its value tested once.
+ */
+export function envPrefixLiterals(text: string): string[] {
+  const out: string[] = [];
+  let wordEnd = -1;
+  let value: RegExpExecArray | null = null;
+  PREFIX_WORD.lastIndex = 0;
+  for (let m = PREFIX_WORD.exec(text); m !== null; m = PREFIX_WORD.exec(text)) {
+    const after = m.index + m[0].length;
+    if (m.index >= wordEnd) {
+      // A new word: `prefix` starts one, or a word that no earlier `prefix` was part of.
+      WORD_RUN.lastIndex = after;
+      WORD_RUN.test(text);
+      wordEnd = WORD_RUN.lastIndex;
+      PREFIX_VALUE.lastIndex = wordEnd;
+      value = PREFIX_VALUE.exec(text);
+    }
+    if (value === null || wordEnd - after > MAX_PREFIX_TAIL) {
+      PREFIX_WORD.lastIndex = m.index + 1;
+      continue;
+    }
+    out.push(value[1]!);
+    PREFIX_WORD.lastIndex = value.index + value[0].length;
+  }
+  return out;
+}
 
 /**
  * Whether the code mentions a variable, given its env words ({@link collectEnvWords}): by its
