@@ -1,10 +1,11 @@
 /** Small helpers shared by rules: text for suggested reference rows. Pure functions. */
 import { formatDefault } from '../src/model/compare.js';
 import type { ParamSpec } from '../src/model/types.js';
+import { joinLines } from '../src/shared/strings.js';
 
 /** Escapes text for a GFM table cell (pipes and line breaks). */
 export function tableCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return joinLines(text.replace(/\|/g, '\\|')).trim();
 }
 
 /**

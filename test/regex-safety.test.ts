@@ -182,8 +182,22 @@ const KNOWN_POLYNOMIAL: ReadonlySet<string> = new Set([
   '/[ \\t]*(?:(?:[-*+]|\\d{1,9}[.)])[ \\t]+|>[ \\t]?)/y',
   // One documented type cell, of at most 2,000 characters (normaliseType's MAX_LENGTH, checked first): ~4 M steps at worst.
   '/(?:,\\s*optional|\\s*\\(\\s*optional\\s*\\))\\s*$/i',
-  // Allow-listed after the s27 audit (merged from /work/notes/s27/allow-*.txt), each with its bound:
-  // ALLOW-LIST-S27
+  // s27 audit: each runs on one line or one name of a line, whose length the code caps.
+  '/^\\s*import\\s+(?:type\\s+)?(\\S.*?)\\s*from\\s*[\'"]([^\'"]+)[\'"]/', // cli-libraries JS_IMPORT: one source line, <= 2,000 chars (MAX_IMPORT_LINE skip in cliLibraryUses); 19 ms at the cap
+  '/^\\s*(?:const|let|var)\\s+(\\S.*?)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*[\'"]([^\'"]+)[\'"]\\s*\\)/', // cli-libraries JS_REQUIRE: one source line, <= 2,000 chars (MAX_IMPORT_LINE skip in cliLibraryUses); 7 ms at the cap
+  '/\\s+as\\s+|\\s*:\\s*/', // cli-libraries jsBindings: one name of an import clause of one line, <= 2,000 chars (MAX_IMPORT_LINE); 7 ms at the cap
+  '/\\s+as\\s+/', // cli-libraries: one name of a Python import line, <= 2,000 chars (MAX_IMPORT_LINE); 3 ms at the cap
+  '/^([ \\t]*)(-{1,2}[A-Za-z0-9][\\w.-]*(?:[= ]?(?:<[^>\\n]*>|\\[[^\\]\\n]*\\]))?(?:,?[ \\t]+-{1,2}[A-Za-z0-9][\\w.-]*(?:[= ]?(?:<[^>\\n]*>|\\[[^\\]\\n]*\\]))?)*)(?: {2,}|\\t+)(\\S.*)$/', // flags-meow OPTION_LINE: one line of a meow help text, <= 2,000 chars (MAX_OPTION_LINE skip in helpLines, added s27); ~1 ms at the cap
+  // s27 audit, documents: each on one line, sentence or name whose length the code caps, or bounded by the pattern itself.
+  '/^\\s*(?:\\([^)\\s]*\\)\\s*)?(?:\\[[^\\]]*\\]\\s*[$#%>]|[\\w.-]+@[\\w.-]+(?::\\S*)?\\s*[$#%>]|[$%>])\\s+(.+?)\\s+(?:--help|-h|help)\\s*$/', // HELP_PROMPT_RE, one line of a code block among the first 12 non-blank ones, <= 200 chars (MAX_HELP_PROMPT_LINE cap in findUsage; cubic: ~3 ms worst at 200)
+  '/\\[default:((?:[^[\\]]|\\[[^\\]]*\\])*)\\]|\\(default:?(?=\\s)((?:[^()]|\\([^)]*\\))*)\\)/i', // helpDefault, one option or continuation line of a pasted --help, <= 2,000 chars (MAX_HELP_OPTION_LINE cap; quadratic: < 1 ms at 2,000)
+  '/\\bamong\\s+(?:others|them)\\b|\\bincluding\\b[^.]*:\\s*$/i', // LEAD_RES in selectionCue, on boundedText(lead) <= 4,001 chars (CUE_TEXT_END cap; quadratic: <= 5.4 ms worst at 4,000)
+  '/\\b(?:every(?:\\s+one\\s+of)?|all(?:\\s+of)?|any(?:\\s+of)?|each(?:\\s+of)?)\\b[^.]{0,80}?\\b(?:options?|settings?|keys?|fields?|properties)\\b[^.]{0,40}?\\bcan\\s+(?:also\\s+)?be\\s+(?:specified|passed|set|given|used|provided|overridden)\\b[^.]{0,30}?\\b(?:through|via|on|from|as|with|in|using)\\s+(?:the\\s+)?(?:cli|command[ -]line|command[ -]line\\s+(?:flags?|options?|arguments?)|flags?|options)\\b/i', // DELEGATION_RE, one '.'-free sentence of a paragraph, <= 2,000 chars (MAX_DELEGATION_SENTENCE cap in delegates; bounded gaps: ~1 ms per 2,000-char sentence)
+  '/(?<![\\w:]):{1,2}[A-Za-z][\\w-]*(?:\\[[^\\]\\n]{0,500}\\])?(\\{[^{}\\n]{0,500}\\})/g', // TEXT_DIRECTIVE_ATTRS_RE, one document line; each attempt reads <= 1,003 chars ({0,500} bounds in the pattern), so linear in the line: 68 ms at 100 KB, 150 ms worst measured
+  '/^(?:(?:[\\w-]*[-_])?contributing(?:[-_][\\w-]*)?|contribute|contributors|development|hacking)\\.mdx?$/i', // CONTRIBUTOR_BASE_RE, one file name, <= 255 chars (MAX_FILE_NAME cap in isContributorPage; < 0.3 ms at 255)
+  // Sticky, tried once at the end of each run of non-blank characters holding `=` (explainingComment) or each word (envPrefixLiterals): the positions do not overlap, so linear in the text (recheck reads them without the y flag).
+  '/\\s+#\\s*[A-Za-z][\\w\'-]*\\s+[A-Za-z/]/y',
+  '/["\']?\\s*[=:(,]\\s*["\']([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_)["\']/y',
 ]);
 
 describe.skipIf(process.env.REGEX_AUDIT === '0')('recheck audit of every regex literal (REGEX_AUDIT=0 skips it)', () => {
