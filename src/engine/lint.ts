@@ -951,10 +951,16 @@ const TEST_DIR_RE = /(^|\/)(tests?|__tests__|fixtures|testdata|test_data)\//;
 export function pythonPackageRoots(packagingFiles: string[], sources: PythonSource[]): string[] {
   const files = new Set(sources.map((s) => s.file));
   const roots = files.has('src/__init__.py') ? [] : ['src'];
+  // A set beside the list: `roots.includes` per folder cost roots × folders (s27 sweep D13).
+  const seen = new Set(roots);
   for (const file of packagingFiles) {
     const dir = path.posix.dirname(file);
     if (dir === '.' || files.has(`${dir}/__init__.py`)) continue;
-    for (const root of [dir, `${dir}/src`]) if (!roots.includes(root)) roots.push(root);
+    for (const root of [dir, `${dir}/src`]) {
+      if (seen.has(root)) continue;
+      seen.add(root);
+      roots.push(root);
+    }
   }
   return roots;
 }

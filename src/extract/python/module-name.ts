@@ -16,18 +16,53 @@ import { trimTrailing } from '../../shared/strings.js';
  * @returns The dotted module name (`pkg.mod`); `''` for a root-level `__init__.py`.
  */
 export function moduleNameForFile(file: string, packageRoots: string[] = ['src']): string {
+  const index = rootIndexOf(packageRoots);
+  const known = index.names.get(file);
+  if (known !== undefined) return known;
   let path = file.replace(/\\/g, '/').replace(/^\.\//, '');
-  let bestRoot = '';
-  for (const raw of packageRoots) {
-    // Trailing slashes trimmed by index: `/\/+$/` tried every slash of a long run (s27 recheck list).
-    const root = trimTrailing(raw.replace(/\\/g, '/').replace(/^\.\/?/, ''), '/');
-    if (root !== '' && path.startsWith(`${root}/`) && root.length > bestRoot.length) bestRoot = root;
+  // The longest root `r` with `path.startsWith(`${r}/`)` is the longest prefix of `path` that ends
+  // just before one of its slashes and is a root: tried from the last slash back, O(depth) lookups
+  // rather than one per root (5,000 packages of a monorepo: 16 s, s27 sweep D13).
+  for (let i = path.lastIndexOf('/'); i > 0; i = path.lastIndexOf('/', i - 1)) {
+    if (index.roots.has(path.slice(0, i))) {
+      path = path.slice(i + 1);
+      break;
+    }
   }
-  if (bestRoot !== '') path = path.slice(bestRoot.length + 1);
   path = path.replace(/\.pyi?$/, '');
   const parts = path.split('/').filter((p) => p !== '');
   if (parts[parts.length - 1] === '__init__') parts.pop();
-  return parts.join('.');
+  const name = parts.join('.');
+  index.names.set(file, name);
+  return name;
+}
+
+/** The normalised package roots of one `packageRoots` array, and the module names already answered for it. */
+interface RootIndex {
+  /** Each root with backslashes as slashes, without a leading `./` and trailing slashes; never `''`. */
+  roots: ReadonlySet<string>;
+  /** File (as given) → module name. */
+  names: Map<string, string>;
+}
+
+/**
+ * Indexes by array identity: the callers pass the same array for every file of a run, and no one
+ * changes it once made (a changed array would keep its first answers).
+ */
+const rootIndexes = new WeakMap<readonly string[], RootIndex>();
+
+function rootIndexOf(packageRoots: readonly string[]): RootIndex {
+  let index = rootIndexes.get(packageRoots);
+  if (index) return index;
+  const roots = new Set<string>();
+  for (const raw of packageRoots) {
+    // Trailing slashes trimmed by index: `/\/+$/` tried every slash of a long run (s27 recheck list).
+    const root = trimTrailing(raw.replace(/\\/g, '/').replace(/^\.\/?/, ''), '/');
+    if (root !== '') roots.add(root);
+  }
+  index = { roots, names: new Map() };
+  rootIndexes.set(packageRoots, index);
+  return index;
 }
 
 /**
