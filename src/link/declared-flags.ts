@@ -5,6 +5,7 @@
  */
 import type { DocdriftConfig, FlagDeclaration } from '../config/schema.js';
 import { suggestNames } from '../shared/names.js';
+import { lineIndexAt } from '../shared/strings.js';
 import type { CommandSpec, DefaultValue, ParamSpec, SourceLocation } from '../model/types.js';
 
 /** The config file the declarations come from: its project-relative (or absolute) path and text, to point findings at the entry. */
@@ -69,16 +70,88 @@ export function declaredDefault(value: FlagDeclaration['default']): DefaultValue
   return { kind: 'literal', text: literal ? t : JSON.stringify(value) };
 }
 
-/** Where `needle` (a JSON/YAML string value) first appears in the config text, else its first line. */
-function locate(source: ConfigSource | undefined, needle: string, after = 0): { location: SourceLocation; offset: number } {
+/**
+ * Offsets where the lines of `text` start, counting `\n` only (as `locate` always has: a lone `\r`
+ * ends no line here, unlike {@link lineStarts} of shared/strings).
+ */
+function newlineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** A config source, its line starts and its k-gram positions, each computed once when first needed. */
+interface Located {
+  source: ConfigSource;
+  starts?: number[];
+  /** Searches so far; the k-gram index is built past {@link SCANS_BEFORE_INDEX}. */
+  searches: number;
+  /** Length k (1 to {@link GRAM}) → each k-character string of the text → its positions, ascending. */
+  grams: Map<number, Map<string, number[]>>;
+}
+
+/** Longest prefix of a needle the positions are indexed by. */
+const GRAM = 6;
+/** Plain `indexOf` searches before the positions are indexed (small configs never pay for it). */
+const SCANS_BEFORE_INDEX = 64;
+/** Positions of one prefix tried before falling back to `indexOf` from there. */
+const GRAM_TRIES = 256;
+
+/**
+ * `located.source.text.indexOf(needle, after)`, the same answer: every flag of an entry is searched
+ * from the entry's start, so a config of many flags rescanned its tail once per flag (26,000 flags:
+ * 6 s, s27 sweep D9). Past a few searches, the text's positions are indexed by their first
+ * min(needle length, {@link GRAM}) characters; a needle's first occurrence at or after `after` is
+ * the first indexed position there that starts with it.
+ */
+function indexOfFrom(located: Located, needle: string, after: number): number {
+  const text = located.source.text;
+  if (needle === '' || ++located.searches <= SCANS_BEFORE_INDEX) return text.indexOf(needle, after);
+  const k = Math.min(needle.length, GRAM);
+  let byGram = located.grams.get(k);
+  if (!byGram) {
+    byGram = new Map();
+    for (let i = 0; i + k <= text.length; i++) {
+      const gram = text.slice(i, i + k);
+      const list = byGram.get(gram);
+      if (list) list.push(i);
+      else byGram.set(gram, [i]);
+    }
+    located.grams.set(k, byGram);
+  }
+  const list = byGram.get(needle.slice(0, k));
+  if (!list) return -1;
+  let lo = 0;
+  let hi = list.length;
+  const from = Math.max(0, after);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < from) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo, tries = 0; i < list.length; i++, tries++) {
+    if (tries === GRAM_TRIES) return text.indexOf(needle, list[i]);
+    if (text.startsWith(needle, list[i])) return list[i]!;
+  }
+  return -1;
+}
+
+/**
+ * Where `needle` (a JSON/YAML string value) first appears in the config text, else its first line.
+ * The line is found by binary search in the line starts: counting the lines before each flag cost
+ * flags × config (26,000 declared flags: 29 s, s27 sweep D9).
+ */
+function locate(located: Located | undefined, needle: string, after = 0): { location: SourceLocation; offset: number } {
+  const source = located?.source;
   const file = source?.file ?? 'docdrift.config.json';
-  if (!source) return { location: { file, line: 1, column: 1 }, offset: 0 };
-  let at = source.text.indexOf(needle, after);
-  if (at < 0) at = source.text.indexOf(needle);
+  if (!located || !source) return { location: { file, line: 1, column: 1 }, offset: 0 };
+  let at = indexOfFrom(located, needle, after);
+  if (at < 0) at = indexOfFrom(located, needle, 0);
   if (at < 0) return { location: { file, line: 1, column: 1 }, offset: after };
-  const before = source.text.slice(0, at);
-  const line = before.split('\n').length;
-  const column = at - (before.lastIndexOf('\n') + 1) + 1;
+  const starts = (located.starts ??= newlineStarts(source.text));
+  const index = lineIndexAt(starts, at);
+  const line = index + 1;
+  const column = at - starts[index]! + 1;
   return { location: { file, line, column, endLine: line, endColumn: column + needle.length }, offset: at + needle.length };
 }
 
@@ -107,25 +180,39 @@ function amend(param: ParamSpec, decl: FlagDeclaration, spellings: FlagSpellings
  * when it splits examples at sub-command words.
  */
 export function applyDeclaredFlags(commands: CommandSpec[], config: DocdriftConfig, source?: ConfigSource): void {
+  const located: Located | undefined = source ? { source, searches: 0, grams: new Map() } : undefined;
+  // Lookups by name instead of a linear `find` per flag (flags × params, s27 sweep D9); each keeps
+  // the first match in list order, as `find` did.
+  let commandByName: Map<string, CommandSpec> | undefined;
+  const commandNamed = (name: string): CommandSpec | undefined => {
+    if (!commandByName) {
+      commandByName = new Map();
+      for (const c of commands) for (const n of [c.name, ...c.aliases]) if (!commandByName.has(n)) commandByName.set(n, c);
+    }
+    return commandByName.get(name);
+  };
+  // By parameter list: two commands may share one.
+  const indexes = new Map<ParamSpec[], ParamIndex>();
   let cursor = 0;
   for (const [name, entry] of Object.entries(config.commands)) {
     if (!entry.flags || entry.flags.length === 0) continue;
-    const cmd = commands.find((c) => c.name === name || c.aliases.includes(name));
+    const cmd = commandNamed(name);
     if (!cmd) continue;
+    let index = indexes.get(cmd.params);
+    if (!index) indexes.set(cmd.params, (index = paramIndex(cmd.params)));
     const owner = source ? source.file.split('/').pop()! : 'config';
-    const entryAt = locate(source, JSON.stringify(name), cursor);
+    const entryAt = locate(located, JSON.stringify(name), cursor);
     cursor = entryAt.offset;
     for (const decl of entry.flags) {
       const spellings = parseFlagSpellings(decl.name, decl.aliases ?? []);
       const names = [spellings.name, ...spellings.aliases];
-      const existing = cmd.params.find(
-        (p) => p.origin === 'cli-flag' && names.some((n) => p.name === n || p.aliases.includes(n)),
-      );
+      const existing = index.flag(names);
       if (existing) {
         amend(existing, decl, spellings);
+        index.noteFlag(existing);
         continue;
       }
-      const at = locate(source, decl.name, cursor);
+      const at = locate(located, decl.name, cursor);
       const param: ParamSpec = {
         name: spellings.name,
         aliases: [],
@@ -139,16 +226,63 @@ export function applyDeclaredFlags(commands: CommandSpec[], config: DocdriftConf
       amend(param, decl, spellings);
       if (decl.positional) param.required = decl.required ?? true;
       // A flag that sets a config field says what the field says, unless declared otherwise.
-      const field = decl.field === undefined ? undefined : cmd.params.find((p) => p.origin !== 'cli-flag' && p.name === decl.field);
+      const field = decl.field === undefined ? undefined : index.field(decl.field);
       if (field) {
         param.type ??= field.type;
         param.description ??= field.description;
         if (param.default === undefined && field.default !== undefined) param.default = field.default;
       }
       cmd.params.push(param);
+      index.noteFlag(param);
     }
     cmd.paramsKnown = true;
   }
+}
+
+/**
+ * A command's parameters by name, kept in step as declarations amend and add flags (only through
+ * `noteFlag`): `flag(names)` is the first `cli-flag` parameter, in list order, whose name or an
+ * alias is one of `names`; `field(name)` the first other parameter named `name`.
+ */
+interface ParamIndex {
+  flag(names: readonly string[]): ParamSpec | undefined;
+  field(name: string): ParamSpec | undefined;
+  /** Records `param` (already in the list, or about to be pushed last) under its name and aliases. */
+  noteFlag(param: ParamSpec): void;
+}
+
+function paramIndex(params: readonly ParamSpec[]): ParamIndex {
+  /** Spelling → the first `cli-flag` parameter, in list order, that has it. */
+  const flags = new Map<string, ParamSpec>();
+  const position = new Map<ParamSpec, number>();
+  const fields = new Map<string, ParamSpec>();
+  const noteFlag = (param: ParamSpec): void => {
+    let at = position.get(param);
+    if (at === undefined) position.set(param, (at = position.size));
+    for (const n of [param.name, ...param.aliases]) {
+      const known = flags.get(n);
+      if (known === undefined || at < position.get(known)!) flags.set(n, param);
+    }
+  };
+  for (const p of params) {
+    if (p.origin === 'cli-flag') noteFlag(p);
+    else {
+      position.set(p, position.size);
+      if (!fields.has(p.name)) fields.set(p.name, p);
+    }
+  }
+  return {
+    flag(names) {
+      let best: ParamSpec | undefined;
+      for (const n of names) {
+        const found = flags.get(n);
+        if (found && (!best || position.get(found)! < position.get(best)!)) best = found;
+      }
+      return best;
+    },
+    field: (name) => fields.get(name),
+    noteFlag,
+  };
 }
 
 /**
