@@ -2,6 +2,7 @@
 import { getNodeValue, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { ConfigClass, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { jsonNesting } from '../../shared/json.js';
+import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
 
 /** A JSON file to read: project-relative POSIX path and its text. */
 export interface JsonSchemaSource {
@@ -56,6 +57,8 @@ export const MAX_ALLOF_DEPTH = 32;
 export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSchemaExtraction {
   const classes: ConfigClass[] = [];
   const diagnostics: InputDiagnostic[] = [];
+  // One budget for the run's inherited fields, across files ({@link MAX_INHERITED_FIELDS}; #33 sweep s27 D10).
+  const budget = new InheritedBudget();
   for (const source of sources) {
     // Whether the file could be a schema, judged without parsing it (see "Which files").
     const mayBeSchema =
@@ -98,7 +101,7 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
     const schemaUri = stringValue(child(root, '$schema'));
     const isSchema = (schemaUri !== undefined && /json-schema\.org/.test(schemaUri)) || isObjectSchema(root);
     if (!isSchema) continue;
-    const file = new SchemaFile(source);
+    const file = new SchemaFile(source, budget);
     classes.push(...file.types(root));
     if (file.tooDeep) {
       const name = file.tooDeep.parent?.children?.[0]?.value;
@@ -106,7 +109,15 @@ export function extractJsonSchemas(sources: readonly JsonSchemaSource[]): JsonSc
       problem(file.tooDeep.offset, `${what} inherits through \`allOf\` more than ${MAX_ALLOF_DEPTH} levels deep; the fields of the deeper members are not read`, '');
     }
   }
+  diagnostics.push(...budget.diagnostics('type'));
   return { classes, diagnostics };
+}
+
+/** A schema node's fields, its `allOf` depth, and where the inherited-fields budget cut them (its own or a member's). */
+interface Fields {
+  fields: ParamSpec[];
+  depth: number;
+  cut?: NonNullable<ConfigClass['unreadFields']>;
 }
 
 /** One schema file's types. */
@@ -121,13 +132,16 @@ class SchemaFile {
    */
   private readonly definitionTypes = new Map<JsonNode, Map<number, string | undefined>>();
   /** Fields and `allOf` depth per schema node, once computed (see {@link SchemaFile.type}). */
-  private readonly fieldMemo = new Map<JsonNode, { fields: ParamSpec[]; depth: number }>();
+  private readonly fieldMemo = new Map<JsonNode, Fields>();
   /** The first schema node found with `allOf` members past {@link MAX_ALLOF_DEPTH} levels. */
   tooDeep: JsonNode | undefined;
   private rootName = '';
   private readonly definitionNames = new Map<JsonNode, string>();
 
-  constructor(private readonly source: JsonSchemaSource) {
+  constructor(
+    private readonly source: JsonSchemaSource,
+    private readonly budget: InheritedBudget,
+  ) {
     for (let i = 0; i < source.text.length; i++) if (source.text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
   }
 
@@ -174,14 +188,16 @@ class SchemaFile {
       const ref = stringValue(child(member, '$ref'));
       if (ref !== undefined) bases.push(this.definitions.get(ref)?.name ?? ref);
     }
+    const { fields, cut } = this.fieldsOf(node);
     return {
       name,
       qualifiedName: `${this.source.file}#${name}`,
       module: this.source.file,
       kind: 'json-schema',
       bases,
-      fields: this.fieldsOf(node).fields.map((f) => (f.owner === name ? f : { ...f, owner: name })),
+      fields: fields.map((f) => (f.owner === name ? f : { ...f, owner: name })),
       location: this.location(at),
+      ...(cut ? { unreadFields: cut } : {}),
     };
   }
 
@@ -197,7 +213,7 @@ class SchemaFile {
   }
 
   /** Fields of a schema node with its `allOf` members' first, and its `allOf` depth (see {@link type}). */
-  private fieldsOf(start: JsonNode): { fields: ParamSpec[]; depth: number } {
+  private fieldsOf(start: JsonNode): Fields {
     const done = this.fieldMemo.get(start);
     if (done) return done;
     const onStack = new Set<JsonNode>([start]);
@@ -226,6 +242,9 @@ class SchemaFile {
         }
       };
       let depth = 0;
+      // What the members within the depth limit give, counted against the run's budget of
+      // inherited fields: past it the node keeps its own fields only (a member's cut carries on).
+      const members: Fields[] = [];
       for (const target of top.targets) {
         // A member in a cycle (on the stack) adds nothing, as a member already seen did before.
         const member = this.fieldMemo.get(target);
@@ -236,7 +255,16 @@ class SchemaFile {
           continue;
         }
         depth = Math.max(depth, member.depth + 1);
-        for (const f of member.fields) add(f);
+        members.push(member);
+      }
+      let cut: Fields['cut'];
+      if (this.budget.take(members.reduce((n, m) => n + m.fields.length, 0))) {
+        for (const member of members) for (const f of member.fields) add(f);
+        cut = members.find((m) => m.cut)?.cut;
+      } else {
+        const allOf = child(top.node, 'allOf');
+        const refs = (allOf?.children ?? []).map((m) => stringValue(child(m, '$ref')) ?? '{…}').join(', ');
+        cut = this.budget.cut(this.location(allOf?.parent?.children?.[0] ?? top.node), `${this.definitionName(top.node)}: allOf [${refs.slice(0, 60)}]`);
       }
       const required = new Set((child(top.node, 'required')?.children ?? []).map((c) => c.value).filter((v): v is string => typeof v === 'string'));
       const owner = this.definitionName(top.node);
@@ -246,7 +274,7 @@ class SchemaFile {
         if (!keyNode || typeof key !== 'string' || value?.type !== 'object') continue;
         add(this.field(key, keyNode, value, owner, required.has(key)));
       }
-      this.fieldMemo.set(top.node, { fields, depth });
+      this.fieldMemo.set(top.node, { fields, depth, ...(cut ? { cut } : {}) });
     }
     return this.fieldMemo.get(start)!;
   }

@@ -10,6 +10,7 @@ import { getPythonParser, parsePython } from './parser.js';
 import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
+import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
 
 export { moduleNameForFile } from './module-name.js';
 
@@ -475,6 +476,10 @@ class Analysis {
   private readonly cutMemo = new Map<RawClass, Cut>();
   /** Per file: the first class whose inherited fields {@link MAX_BASE_DEPTH} cut, and how many were. */
   private readonly cutNotes = new Map<string, { cut: Cut; classes: number }>();
+  /** The inherited fields this run's classes hold, bounded by {@link MAX_INHERITED_FIELDS} (a fan of classes over one large base, #33 sweep s27 D11). */
+  private readonly budget = new InheritedBudget();
+  /** Per class: the cut {@link budget} made (absent: none). */
+  private readonly budgetCuts = new Map<RawClass, Cut>();
   /**
    * `TypedDict` classes that a config field's type names (`typeRef`/`valueTypeRef`), in order of
    * first reference; grows while fields are read, so iterating it also visits TypedDicts that
@@ -561,7 +566,7 @@ class Analysis {
    */
   typedDictClass(module: ModuleInfo, cls: RawClass): ConfigClass {
     // Every TypedDict base contributes keys, as every repository class does for a pydantic model.
-    const fields = this.chainFields(cls, 'pydantic') ?? this.mroFields(module, cls, 'pydantic');
+    const fields = this.fieldsWithin(module, cls, 'pydantic');
     return {
       name: cls.name,
       qualifiedName: cls.qualifiedName,
@@ -639,12 +644,52 @@ class Analysis {
   /** `{ unreadFields }` when {@link MAX_BASE_DEPTH} cut what `cls` inherits (through its own bases or farther up), else nothing: the key stays absent. */
   private unreadOf(cls: RawClass): Pick<ConfigClass, 'unreadFields'> {
     this.level(cls);
-    const cut = this.cutMemo.get(cls);
+    const cut = this.cutMemo.get(cls) ?? this.budgetCuts.get(cls);
     return cut ? { unreadFields: cut } : {};
+  }
+
+  /**
+   * The fields of `cls` (see {@link chainFields}, {@link mroFields}) when what it inherits fits in
+   * the run's {@link MAX_INHERITED_FIELDS} budget, else its own fields only, with the cut recorded
+   * (see {@link unreadOf}). What it inherits is bounded from above first, by the raw fields of its
+   * repository ancestors (those the depth limit leaves readable), so a class past the budget
+   * never has its inherited fields gathered.
+   */
+  private fieldsWithin(module: ModuleInfo, cls: RawClass, kind: 'pydantic' | 'dataclass'): Map<string, ParamSpec> {
+    if (this.budget.take(this.inheritedBound(cls, kind))) return this.chainFields(cls, kind) ?? this.mroFields(module, cls, kind);
+    const own = new Map<string, ParamSpec>();
+    if (kind !== 'dataclass' || this.kind(cls) === 'dataclass') {
+      for (const field of cls.fields) {
+        const spec = this.spec(this.moduleOf(cls) ?? module, cls, field);
+        if (spec) own.set(spec.name, withOverride(spec, own.get(spec.name)));
+      }
+    }
+    this.budgetCuts.set(cls, this.budget.cut(cls.location, `class ${cls.name}(${cls.bases.map((b) => b.text).join(', ').slice(0, 60)})`));
+    return own;
+  }
+
+  /** How many fields the repository ancestors of `cls` that its fields are read from declare (each counted once): a bound on what it inherits. */
+  private inheritedBound(cls: RawClass, kind: 'pydantic' | 'dataclass'): number {
+    const seen = new Set<RawClass>([cls]);
+    const stack = [cls];
+    let total = 0;
+    while (stack.length > 0) {
+      for (const base of this.baseEntries(stack.pop()!)) {
+        if (typeof base === 'string' || seen.has(base)) continue;
+        seen.add(base);
+        stack.push(base);
+        if (kind !== 'dataclass' || this.kind(base) === 'dataclass') total += base.fields.length;
+      }
+    }
+    return total;
   }
 
   /** One `parse-error` warning per file where {@link MAX_BASE_DEPTH} cut inherited fields. */
   baseDepthNotes(): InputDiagnostic[] {
+    return [...this.depthNotes(), ...this.budget.diagnostics('class')];
+  }
+
+  private depthNotes(): InputDiagnostic[] {
     return [...this.cutNotes.values()].map(({ cut, classes }) => ({
       ruleId: 'parse-error',
       severity: 'warn',
@@ -811,14 +856,14 @@ class Analysis {
       }
       memo.set(entry, fields);
     }
-    return new Map(fields);
+    return fields; // read only by the callers: the memoised map itself
   }
 
   /** The {@link ConfigClass} for `cls`, or `undefined` when it is not a config class. */
   configClass(module: ModuleInfo, cls: RawClass): ConfigClass | undefined {
     const kind = this.kind(cls);
     if (kind === null) return undefined;
-    const fields = this.chainFields(cls, kind) ?? this.mroFields(module, cls, kind);
+    const fields = this.fieldsWithin(module, cls, kind);
     const bases = this.bases(cls).map((b, i) => (b?.kind === 'class' ? b.cls.qualifiedName : (cls.bases[i]?.text ?? '')));
     return {
       name: cls.name,

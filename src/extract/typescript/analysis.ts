@@ -6,6 +6,7 @@ import type { Declaration, ModuleInfo } from './scan.js';
 import { defaultOf, dottedName, hasModifier, locationOf, propertyName, readDoc, skipOuter, skipParens, typeText } from './syntax.js';
 import type { ConfigAnalysis, Owner, Shape } from './types.js';
 import { readZodObject, zodInferTarget } from './zod.js';
+import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
 import type { AliasChecker } from './checked.js';
 
 /** Mapping types whose instances accept any key (`Record<string, T>` only with an open key type). */
@@ -54,6 +55,8 @@ export class Analysis implements ConfigAnalysis {
   private nestingCuts = 0;
   /** Per file: the first type whose inherited fields a limit cut, and how many were. */
   private readonly cutNotes = new Map<string, { cut: NonNullable<ConfigClass['unreadFields']>; types: number }>();
+  /** The inherited fields this run's types hold, bounded by {@link MAX_INHERITED_FIELDS} (a fan of types over one large base, #33 sweep s27 D14). */
+  private readonly budget = new InheritedBudget();
   /** Nested object types without a name of their own (`a: { … }`, `a: z.object({…})`), by qualified name. */
   readonly synthetic = new Map<string, ConfigClass>();
 
@@ -176,6 +179,12 @@ export class Analysis implements ConfigAnalysis {
           // `type Options = z.infer<typeof Options>` names its own schema: that one is the config type.
           if (!target || target.fields.length === 0 || target.qualifiedName === owner.qualifiedName) return null;
           aliasOf = target.qualifiedName;
+          // Past the run's budget of inherited fields it lists none: a use of it reads the type it names (aliasOf).
+          if (!this.budget.take(target.fields.length)) {
+            shape = { fields: new Map(), bases: [target.qualifiedName], cut: this.budget.cut(locationOf(module.file, module.sf, type), `type ${owner.name} = ${type.getText(module.sf).slice(0, 60)}`) };
+            nameNode = decl.node.name;
+            break;
+          }
           shape = { fields: new Map(target.fields.map((f) => [f.name, f])), bases: [target.qualifiedName], depth: this.depths.get(target.qualifiedName) ?? 0, ...(target.unreadFields ? { cut: target.unreadFields } : {}) };
           nameNode = decl.node.name;
           break;
@@ -194,6 +203,9 @@ export class Analysis implements ConfigAnalysis {
     this.depths.set(owner.qualifiedName, shape.depth ?? 0);
     if (shape.cut) {
       this.cuts.set(owner.qualifiedName, shape.cut);
+    }
+    // A budget cut is counted where it is made (InheritedBudget.cut); a depth cut here.
+    if (shape.cut && !this.budget.isBudgetCut(shape.cut)) {
       const note = this.cutNotes.get(shape.cut.location.file);
       if (note) note.types++;
       else this.cutNotes.set(shape.cut.location.file, { cut: shape.cut, types: 1 });
@@ -304,6 +316,10 @@ export class Analysis implements ConfigAnalysis {
 
   /** One `parse-error` warning per file where {@link MAX_BASE_DEPTH} cut inherited fields. */
   baseDepthNotes(): InputDiagnostic[] {
+    return [...this.depthNotes(), ...this.budget.diagnostics('type')];
+  }
+
+  private depthNotes(): InputDiagnostic[] {
     return [...this.cutNotes.values()].map(({ cut, types }) => ({
       ruleId: 'parse-error',
       severity: 'warn',
@@ -328,6 +344,11 @@ export class Analysis implements ConfigAnalysis {
       if (level > MAX_BASE_DEPTH) {
         // Its fields are not merged: this type starts a new count (own fields, then nearer levels).
         shape.cut ??= { location: locationOf(module.file, module.sf, base), construct: `${owner.name} extends ${base.getText(module.sf).slice(0, 60)}`, cut: `${MAX_BASE_DEPTH} levels of bases` };
+        return;
+      }
+      // Past the run's budget of inherited fields its fields are not merged either (own fields only).
+      if (!this.budget.take(found.fields.size)) {
+        shape.cut ??= this.budget.cut(locationOf(module.file, module.sf, base), `${owner.name} extends ${base.getText(module.sf).slice(0, 60)}`);
         return;
       }
       mergeInto(shape.fields, found.fields.values());

@@ -64,7 +64,8 @@ export function runExtraction(
   for (const module of modules.values()) {
     for (const decl of module.declarations) {
       const config = analysis.configOf(module, decl);
-      if (config && config.fields.length > 0) classes.push(config);
+      // An alias listing no fields is one the inherited-fields budget cut (aliases of field-less types are not config types): kept, partly known.
+      if (config && (config.fields.length > 0 || config.aliasOf !== undefined)) classes.push(config);
     }
   }
   const binConfigs = new Map<string, string[]>();
