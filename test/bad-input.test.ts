@@ -159,6 +159,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const chain = Array.from({ length: 5000 }, (_, i) => `class C${i}(${i === 0 ? 'BaseModel' : `C${i - 1}`}):\n    f${i}: int = ${i}\n`).join('\n');
     writeFileSync(file, `${imports}\n\n\n${chain}\n${rest.join('\n')}`);
   },
+  // #33 sweep s27 D11: 3,000 pydantic classes each subclassing one 3,000-field class (n x m inherited fields on main); the config class too.
+  'python-inheritance-fan': (dir) => {
+    const file = path.join(dir, 'tool/cli.py');
+    const [imports, ...rest] = readFileSync(file, 'utf8').split('\n');
+    const big = `class Big(BaseModel):\n${Array.from({ length: 3000 }, (_, i) => `    p${i}: int = 0\n`).join('')}`;
+    const fan = Array.from({ length: 3000 }, (_, i) => `class D${i}(Big):\n    x: int = 0\n`).join('\n');
+    writeFileSync(file, `${imports}\n\n\n${big}\n\n${fan}\n${rest.join('\n').replace('class ToolConfig(BaseModel):', 'class ToolConfig(Big):')}`);
+  },
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
       plus: Array(2000).fill('"a"').join(' + '),
@@ -452,6 +460,22 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/cli.ts'), `import yargs from 'yargs';\nconst o0 = { seed: { type: 'string', describe: 'd' } };\n${objects}\nyargs(process.argv.slice(2)).scriptName('tsapp').options(o${n}).parse();\n`);
     const rows = ['seed', ...Array.from({ length: n }, (_, i) => `k${i}`)].map((k) => `| \`--${k}\` | d |`).join('\n');
     writeFileSync(path.join(dir, 'docs/reference.md'), `${readFileSync(path.join(dir, 'docs/reference.md'), 'utf8')}\n### \`tsapp\`\n\n| Option | Description |\n| --- | --- |\n${rows}\n`);
+  },
+  // #33 sweep s27 D14: 3,000 interfaces each extending one 3,000-field interface, in a module the commander CLI imports a type from.
+  'ts-interface-fan': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const big = `export interface Big {\n${Array.from({ length: 3000 }, (_, i) => `  p${i}?: number;\n`).join('')}}\n`;
+    writeFileSync(path.join(dir, 'src/config.ts'), big + Array.from({ length: 3000 }, (_, i) => `export interface D${i} extends Big { x?: number }\n`).join(''));
+    writeFileSync(
+      path.join(dir, 'src/cli.ts'),
+      "import { Command } from 'commander';\nimport type { D1 } from './config.js';\nconst program = new Command().name('packgen');\nprogram.option('--minify', 'Minify the output');\nawait program.parseAsync(process.argv);\nexport const c: D1 = {};\n",
+    );
+  },
+  // #33 sweep s27 D10: 3,000 `$defs` each `allOf` one 3,000-property definition (n x m inherited fields on main).
+  'schema-allof-fan': (dir) => {
+    const defs: Record<string, unknown> = { Big: { type: 'object', properties: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: 'string' }])) } };
+    for (let i = 0; i < 3000; i++) defs[`D${i}`] = { type: 'object', allOf: [{ $ref: '#/$defs/Big' }], properties: { x: { type: 'string' } } };
+    writeFileSync(path.join(dir, 'config.schema.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, $defs: defs }));
   },
   // #33 fresh sweep D13: an `extends` chain 5,000 interfaces long (quadratic fields on main).
   'ts-interface-chain': (dir) => {
