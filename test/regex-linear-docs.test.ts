@@ -14,16 +14,11 @@ import { isContributorPage, RELEASE_HEADING_RE, RELEASE_PAGE_RE } from '../src/d
 import { headingId, parseDoc, yamlTitle } from '../src/docs/parse.js';
 import { isJoiner, splitSpellings } from '../src/docs/prose-codes.js';
 import { DIRECTIVE_RE, linkTarget } from '../src/docs/rst.js';
+import { elapsedMs } from './helpers.js';
 
 const N = 100_000;
 /** Generous: the linear code takes a few ms; the patterns replaced took seconds to minutes. */
 const BOUND_MS = 2000;
-
-function timed(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
 
 /** A seeded generator of random strings from `alphabet` (`pieces` may hold several characters), up to `max` pieces long. */
 function randomStrings(alphabet: readonly string[], count: number, max: number, seed = 27): string[] {
@@ -199,7 +194,7 @@ describe('hostile inputs at ~100-200 KB finish fast (s27, docs group)', () => {
     ['myst: text directive attributes, brackets never closed', () => openDirectiveContainers(`${':a['.repeat(N / 3)}{\n`)],
     ['page-kind: isContributorPage on a long file name (255-char cap)', () => isContributorPage(`0${'-CONTRIBUTING-'.repeat(N / 14)}L`)],
   ])('%s', (_name, fn) => {
-    expect(timed(fn)).toBeLessThan(BOUND_MS);
+    expect(elapsedMs(fn)).toBeLessThan(BOUND_MS);
   });
 
   it('page-kind: the 255-character cap keeps CONTRIBUTING.md names', () => {
@@ -215,7 +210,7 @@ describe('hostile inputs at ~100-200 KB finish fast (s27, docs group)', () => {
     const option = `  --seed SEED  seed ${'([DEFAULT:[A'.repeat(N / 12)}`;
     const doc = `\`\`\`\n${prompt}\nusage: tool [-h] [--seed SEED]\n\noptions:\n${option}\n  --name NAME  a name [default: x]\n\`\`\`\n`;
     // ~0.5 s for the whole 200 KB document on an idle machine; parseDoc does much else with it.
-    expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
+    expect(elapsedMs(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
   });
 
   it('help-text: a prompt line at the 200-character cap of HELP_PROMPT_RE', () => {
@@ -223,11 +218,11 @@ describe('hostile inputs at ~100-200 KB finish fast (s27, docs group)', () => {
     const prompt = `$${'\t'.repeat(197)}x\u2028`;
     expect(prompt.length).toBeLessThanOrEqual(200);
     const doc = `\`\`\`\n${prompt}\nusage: tool [-h]\n\`\`\`\n`;
-    expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS);
+    expect(elapsedMs(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS);
   });
 
   it('env-usages: a fish `set` with a long option in a document runs fast', () => {
     const doc = `\`\`\`fish\nset -${'x'.repeat(N)}\u0000 A 1\nset -gx TOOL_HOME /opt\n\`\`\`\n`;
-    expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS);
+    expect(elapsedMs(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS);
   });
 });

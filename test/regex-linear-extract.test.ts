@@ -17,32 +17,15 @@ import { SLICE } from '../src/extract/python/flags-docopt.js';
 import { moduleNameForFile } from '../src/extract/python/module-name.js';
 import { binFileKind, withoutVersion } from '../src/extract/typescript/bin-files.js';
 import { extractTypeScriptFlags } from '../src/extract/typescript/flags.js';
+import { seededRandom, elapsedMs } from './helpers.js';
 
 /** Generous: linear work on 100 KB takes milliseconds; the old patterns took 2-40 s or more. */
 const FAST_MS = 2000;
 const N = 100_000;
 
-function ms(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
-/** A deterministic generator (mulberry32), so a parity failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` random strings of up to `maxPieces` pieces drawn from `pieces`. */
 function randomStrings(pieces: readonly string[], count: number, maxPieces = 24, seed = 27): string[] {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const n = Math.floor(next() * (maxPieces + 1));
@@ -79,7 +62,7 @@ describe('src/engine/discover.ts PY_FROM (a): the module after the dots starts a
   it('reads a long `from ....` line in linear time', () => {
     const attack = `from\t${'.'.repeat(N / 2)}${'f'.repeat(N / 2)}\tifrommport\trom\t\t\u0000`;
     // Measured: old 34,700 ms, new < 5 ms.
-    expect(ms(() => [...attack.matchAll(PY_FROM)])).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => [...attack.matchAll(PY_FROM)])).toBeLessThan(FAST_MS);
   });
 });
 
@@ -94,7 +77,7 @@ describe('src/engine/git.ts GIT_VERSION (a): a version starts where no digit pre
 
   it('reads a long run of digits in linear time', () => {
     // Measured: old 31,300 ms, new < 5 ms.
-    expect(ms(() => GIT_VERSION.exec(`${'0'.repeat(N)}0\u00000.0`))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => GIT_VERSION.exec(`${'0'.repeat(N)}0\u00000.0`))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -110,7 +93,7 @@ describe('src/engine/link-prefetch.ts LINK_URL_RE (a): a reference label stops a
 
   it('reads a long run of `[\\r` in linear time', () => {
     // Measured: old 116 ms (200 steps a character), new < 10 ms.
-    expect(ms(() => [...'[\r'.repeat(N / 2).matchAll(LINK_URL_RE)])).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => [...'[\r'.repeat(N / 2).matchAll(LINK_URL_RE)])).toBeLessThan(FAST_MS);
   });
 });
 
@@ -127,7 +110,7 @@ describe('src/extract/cli-libraries.ts', () => {
 
   it('firstBraces reads a long run of `{` in linear time', () => {
     // Measured: old /\{([^}]*)\}/ 32,600 ms, new < 5 ms.
-    expect(ms(() => firstBraces('{'.repeat(N)))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => firstBraces('{'.repeat(N)))).toBeLessThan(FAST_MS);
   });
 
   it('the import patterns (b) run on lines of at most 2,000 characters: 100 KB hostile lines are skipped fast', () => {
@@ -137,8 +120,8 @@ describe('src/extract/cli-libraries.ts', () => {
       `import { ${'\t'.repeat(N)}\t } from 'commander'`,
       `import { a${'\t'.repeat(N)}\tas\t } from 'commander'`,
     ];
-    for (const line of lines) expect(ms(() => cliLibraryUses('cli.ts', line))).toBeLessThan(FAST_MS);
-    expect(ms(() => cliLibraryUses('cli.py', `import ${'\t'.repeat(N)}\ts\tas\t`))).toBeLessThan(FAST_MS);
+    for (const line of lines) expect(elapsedMs(() => cliLibraryUses('cli.ts', line))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => cliLibraryUses('cli.py', `import ${'\t'.repeat(N)}\ts\tas\t`))).toBeLessThan(FAST_MS);
   });
 
   it('the import patterns at the 2,000-character cap cost under 50 ms', () => {
@@ -153,7 +136,7 @@ describe('src/extract/cli-libraries.ts', () => {
     ];
     for (const run of cases) {
       run();
-      expect(Math.min(ms(run), ms(run), ms(run))).toBeLessThan(50);
+      expect(Math.min(elapsedMs(run), elapsedMs(run), elapsedMs(run))).toBeLessThan(50);
     }
   });
 });
@@ -178,7 +161,7 @@ describe('src/extract/script-env.ts', () => {
   it('SHELL_ASSIGNMENT reads a long run of `declare` options in linear time', () => {
     const attack = `+${'dodeclare\t-'.repeat(N / 12)}&s=`;
     // Measured: old 2,290 ms (quadratic: ~230 s at the 1 MB script cap), new < 10 ms.
-    expect(ms(() => shellEnvWords(attack))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => shellEnvWords(attack))).toBeLessThan(FAST_MS);
   });
 
   /** dockerEnvPairs as it was, with the old pair pattern. */
@@ -212,9 +195,9 @@ describe('src/extract/script-env.ts', () => {
     const attack = `${'A'.repeat(N)}\t"A=`;
     const pair = /(?<![\w.-])([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|'[^']*'|(?:[^\s\\]|\\.)*)/g;
     // Measured: old pattern unanchored 41,600 ms, new < 5 ms; dockerEnvPairs (sticky) was fast before too.
-    expect(ms(() => pair.exec(attack))).toBeLessThan(FAST_MS);
-    expect(ms(() => dockerEnvPairs(attack))).toBeLessThan(FAST_MS);
-    expect(ms(() => dockerEnvPairs('A="\\" '.repeat(N / 6)))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => pair.exec(attack))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => dockerEnvPairs(attack))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => dockerEnvPairs('A="\\" '.repeat(N / 6)))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -227,7 +210,7 @@ describe('src/extract/python/docopt-usage.ts docoptDefault (a): by index, as /\\
 
   it('reads a long line of `[default: ` in linear time', () => {
     // Measured: old 2,200 ms, new < 10 ms.
-    expect(ms(() => docoptDefault(`${'[DEFAULT: '.repeat(N / 10)}\n[DEFAULT: ]`))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => docoptDefault(`${'[DEFAULT: '.repeat(N / 10)}\n[DEFAULT: ]`))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -242,7 +225,7 @@ describe('src/extract/python/flags-argparse.ts pythonFileStem (a): scanned back 
 
   it('reads a long word in linear time', () => {
     // Measured: old 16,100 ms, new < 10 ms.
-    expect(ms(() => pythonFileStem(`${'p'.repeat(N)}\u0000A.py`))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => pythonFileStem(`${'p'.repeat(N)}\u0000A.py`))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -256,7 +239,7 @@ describe('src/extract/python/flags-docopt.ts SLICE (a): each bound takes the bla
 
   it('reads long blank runs in linear time', () => {
     // Measured: old > 60,000 ms (killed), new < 5 ms.
-    expect(ms(() => SLICE.exec(`${'\t'.repeat(N / 2)}:${'\t'.repeat(N / 2)}-0:`))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => SLICE.exec(`${'\t'.repeat(N / 2)}:${'\t'.repeat(N / 2)}-0:`))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -269,7 +252,7 @@ describe('src/extract/python/module-name.ts (a): a package root\'s trailing slas
 
   it('reads a long run of slashes in linear time', () => {
     // Measured: old 20,400 ms, new < 5 ms.
-    expect(ms(() => moduleNameForFile('src/a.py', [`${'/'.repeat(N)}\u0000/`]))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => moduleNameForFile('src/a.py', [`${'/'.repeat(N)}\u0000/`]))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -281,7 +264,7 @@ describe('src/extract/typescript/bin-files.ts withoutVersion (a): scanned back f
 
   it('reads a long run of digits in linear time', () => {
     // Measured: old 34,600 ms, new < 5 ms.
-    expect(ms(() => binFileKind('bin/x', `#!/usr/bin/${'0'.repeat(N)}\u00000\n`))).toBeLessThan(FAST_MS);
+    expect(elapsedMs(() => binFileKind('bin/x', `#!/usr/bin/${'0'.repeat(N)}\u00000\n`))).toBeLessThan(FAST_MS);
   });
 });
 
@@ -302,6 +285,6 @@ describe('src/extract/typescript/flags-meow.ts OPTION_LINE (b): help lines over 
     expect(line.length).toBe(2000);
     const run = (): unknown => OPTION_LINE.exec(line);
     run();
-    expect(Math.min(ms(run), ms(run), ms(run))).toBeLessThan(50);
+    expect(Math.min(elapsedMs(run), elapsedMs(run), elapsedMs(run))).toBeLessThan(50);
   });
 });

@@ -12,22 +12,11 @@ import { cellText, escapePipes, foldLineBreaks, stripCode, withoutLastWord } fro
 import { isSignatureHeading } from '../src/link/build.js';
 import { codeSpellings, explainingComment, splitSpellings } from '../src/model/query.js';
 import { collectEnvWords, envPrefixLiterals } from '../src/shared/env-words.js';
-
-/** A small seeded PRNG (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './helpers.js';
 
 /** `count` random strings of up to `maxLength` pieces drawn from `alphabet` (pieces may be several characters). */
 function randomStrings(alphabet: readonly string[], count: number, maxLength: number, seed = 27): string[] {
-  const next = rng(seed);
+  const next = seededRandom(seed);
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const length = Math.floor(next() * (maxLength + 1));

@@ -19,6 +19,7 @@ import { trimTrailing } from '../src/shared/strings.js';
 import { selectionCue } from '../src/docs/lead.js';
 import { cliLibraryUses } from '../src/extract/cli-libraries.js';
 import { headingMatchText } from '../src/shared/strings.js';
+import { elapsedMs } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -65,12 +66,6 @@ const regexes = findRegexes();
 const BOUND_MS = 1500;
 const N = 100_000;
 
-function timed(fn: () => unknown): number {
-  const start = performance.now();
-  fn();
-  return performance.now() - start;
-}
-
 describe('document text under pathological 100k-character inputs', () => {
   it.each([
     ['namesOf: a long run of blanks before separators (ALIAS_SEPARATOR_RE)', () => namesOf(`a${'\t'.repeat(N)}\t|,`, [])],
@@ -100,7 +95,7 @@ describe('document text under pathological 100k-character inputs', () => {
     ['cliLibraryUses: a long import line', () => cliLibraryUses('a.ts', `import ${' '.repeat(N)}x\n`)],
     ['dataBlockKeys: a TOML header without its bracket', () => dataBlockKeys({ file: 'a.md', lang: 'toml', value: `[${' '.repeat(N)}x\n`, contentLine: 1, contentIndent: 0 } as never)],
   ])('%s', (_name, fn) => {
-    expect(timed(fn)).toBeLessThan(BOUND_MS);
+    expect(elapsedMs(fn)).toBeLessThan(BOUND_MS);
   });
 
   it('parseDoc: heading-per-parameter layout with long blank runs after the default and in the anchor', () => {
@@ -116,7 +111,7 @@ describe('document text under pathological 100k-character inputs', () => {
       `Default: ${'x,'.repeat(N / 8)}${'.'.repeat(N / 8)};`,
       '',
     ].join('\n');
-    expect(timed(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
+    expect(elapsedMs(() => parseDoc('a.md', doc))).toBeLessThan(BOUND_MS * 4);
   });
 });
 

@@ -11,18 +11,8 @@ import { applyDeclaredFlags, declaredDefault, parseFlagSpellings, type ConfigSou
 import { moduleNameForFile } from '../src/extract/python/module-name.js';
 import { pythonPackageRoots } from '../src/engine/lint.js';
 import { trimTrailing } from '../src/shared/strings.js';
+import { seededRandom } from './helpers.js';
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 // ---------------------------------------------------------------------------------------------
@@ -129,7 +119,7 @@ function decl(r: () => number): FlagDeclaration {
 
 /** Commands (some sharing a parameter list), a config of declared flags, and its text in one of several layouts. */
 function d9Case(seed: number): { commands: CommandSpec[]; config: DocdriftConfig; source: ConfigSource | undefined } {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const names = ['tool', 'tool serve', 'run', 'r', 'train', 'eval'];
   const commands: CommandSpec[] = [];
   for (let i = 0; i < 1 + Math.floor(r() * 4); i++) {
@@ -164,7 +154,7 @@ describe('D9: declared flags, compared with the quadratic reference', () => {
 
   it('gives the same locations for many flags (past the point where positions are indexed)', () => {
     for (let seed = 1; seed <= 20; seed++) {
-      const r = rng(seed);
+      const r = seededRandom(seed);
       const flags: FlagDeclaration[] = Array.from({ length: 300 }, (_, i) => ({
         name: pick(r, [`--f${i}`, `--flag-number-${i % 37}`, `-${String.fromCharCode(97 + (i % 26))}`, `--f${i % 10}`, `--x${i}y`]),
       }));
@@ -226,7 +216,7 @@ function oldPythonPackageRoots(packagingFiles: string[], sources: Array<{ file: 
 const SEGMENTS = ['src', 'libs', 'cli', 'pkg', 'a', 'b', 'tool', 'x.y', ''];
 
 function d13Case(seed: number): { files: string[]; roots: string[]; packaging: string[] } {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const dir = (): string => Array.from({ length: Math.floor(r() * 4) }, () => pick(r, SEGMENTS)).join('/');
   const files = Array.from({ length: 40 }, () => {
     const d = dir();
