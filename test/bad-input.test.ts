@@ -284,6 +284,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     );
     writeFileSync(path.join(dir, 'docs/packgen.md'), '# packgen\n\n## `packgen`\n\n| Option | Description |\n| --- | --- |\n| `--minify` | Minify the output |\n\n```sh\npackgen --minify --bogus\n```\n');
   },
+  // #33 s27 sweep2 D3: 2,000 config-file commands and a page of 10,000 YAML blocks with an info
+  // string: one RegExp was compiled per command name per block (model 16 s, 19.8 s CPU).
+  'config-file-names-by-block': (dir) => {
+    const commands: Record<string, unknown> = { tool: { config: 'tool.cli.ToolConfig' } };
+    for (let i = 0; i < 2000; i++) commands[`c${i}.yaml`] = { kind: 'config-file', config: 'tool.cli.ToolConfig' };
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands }));
+    writeFileSync(path.join(dir, 'docs/blocks.md'), `# Blocks\n\nUse \`tool\` and c1.yaml.\n\n${'```yaml x\nseed: 1\n```\n\n'.repeat(10_000)}`);
+  },
   // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000
   // usage lines of 50 options (19 s); 20,000 keys and 1,200 lines here, under the size limits of one
   // Python source (s23: larger modules are not parsed at all, see python-large-modules).
