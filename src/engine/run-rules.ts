@@ -3,6 +3,7 @@ import { VFileMessage } from 'vfile-message';
 import type { Model } from '../model/types.js';
 import { ruleDocsUrl } from './rule-docs.js';
 import { isRestructuredText } from '../shared/paths.js';
+import { headOf } from '../shared/strings.js';
 import type { DriftMessage, ReportDescriptor, Rule, Severity } from '../model/rule.js';
 
 /** A rule with the severity and options the config gives it. */
@@ -38,9 +39,7 @@ export const MAX_SHOWN_RELATED_LENGTH = 3000;
 
 /** `text`, or its first `keep` code units and `…` when it is longer than `max` (a surrogate pair is not split). */
 function shown(text: string, max = MAX_SHOWN_VALUE_LENGTH, keep = 1000): string {
-  if (text.length <= max) return text;
-  const cut = /[\uD800-\uDBFF]/.test(text.charAt(keep - 1)) ? keep - 1 : keep;
-  return `${text.slice(0, cut)}…`;
+  return text.length <= max ? text : `${headOf(text, keep)}…`;
 }
 
 /**

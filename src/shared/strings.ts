@@ -115,3 +115,13 @@ export function withoutExtras(target: string): string {
   const open = end.indexOf('[', lineStart);
   return open < 0 ? target : end.slice(0, open).trimEnd();
 }
+
+/** The first `n` UTF-16 code units of `text`, one fewer when the n-th is the first half of a surrogate pair (a pair is never split). */
+export function headOf(text: string, n: number): string {
+  return text.slice(0, /[\uD800-\uDBFF]/.test(text.charAt(n - 1)) ? n - 1 : n);
+}
+
+/** `text` from offset `from`, one further when it starts on the second half of a surrogate pair (a pair is never split). */
+export function tailFrom(text: string, from: number): string {
+  return text.slice(/[\uDC00-\uDFFF]/.test(text.charAt(from)) ? from + 1 : from);
+}
