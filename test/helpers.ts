@@ -105,20 +105,7 @@ export function expectGolden(dir: string, messages: unknown[]): void {
   expect(messages).toEqual(expected);
 }
 
-/**
- * A deterministic pseudo-random sequence in [0, 1) (mulberry32), so a failing generated case is
- * reproducible from its seed.
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from './random.js';
 
 /** Wall-clock milliseconds `fn()` takes (for generous bounds on hostile inputs only). */
 export function elapsedMs(fn: () => unknown): number {

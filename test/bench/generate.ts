@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from '../random.js';
 
 /** How big a synthetic repository is and how it is drawn. */
 export interface GenerateOptions {
@@ -34,20 +35,6 @@ export interface GeneratedRepo {
   committed: boolean;
 }
 
-/**
- * mulberry32, a 32-bit seeded generator (public domain, Tommy Ettinger): enough for drawing
- * file shapes reproducibly; not for anything that needs statistical quality.
- */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'agent', 'policy', 'model', 'dataset', 'rollout', 'reward', 'judge', 'server', 'prompt', 'sample',
@@ -107,7 +94,7 @@ interface Command {
 export function generateRepo(root: string, options: GenerateOptions): GeneratedRepo {
   const { scale } = options;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new Error(`generateRepo: scale must be a positive number, got ${scale}`);
-  const random = rng(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
   const docs: string[] = [];
