@@ -727,6 +727,42 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(await lintRoot(root)).toEqual([]);
   });
 
+  it('s27 sweep2 D4: a missing flag whose name the reference reader would not take whole gets no fix (not counted fixable), and --fix says nothing to fix', async () => {
+    const root = miniProject([], '# CLI\n\n### `tool`\n\n| Parameter | Default | Description |\n| --- | --- | --- |\n| `--seed` | `0` | Random seed. |\n');
+    writeFileSync(
+      path.join(root, 'pkg/main.py'),
+      [
+        'import argparse',
+        '',
+        '',
+        'def main():',
+        '    p = argparse.ArgumentParser(prog="tool")',
+        '    p.add_argument("--seed", type=int, default=0, help="Random seed.")',
+        '    p.add_argument("--g<i>", default="x", help="Angle brackets in the name.")',
+        '    p.add_argument("--h{x}", default="y", help="Braces in the name.")',
+        '    p.add_argument("--n\\ta", default="z", help="A tab in the name.")',
+        '    p.add_argument("--plain-one", default="w", help="An ordinary flag.")',
+        '    p.parse_args()',
+        '',
+      ].join('\n'),
+    );
+    const before = await lintRoot(root);
+    // The odd names are still reported, with the row as a suggestion; only the ordinary flag's row is a fix.
+    expect(before.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined])).toEqual([
+      ['reference-param-missing', 'g<i>', false],
+      ['reference-param-missing', 'h{x}', false],
+      ['reference-param-missing', 'n\ta', false],
+      ['reference-param-missing', 'plain-one', true],
+    ]);
+    const first = await fixRoot(root);
+    expect(first.unapplied).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toContain('| `--plain-one` | `"w"` | An ordinary flag. |');
+    const second = await fixRoot(root);
+    expect(second.files).toEqual([]);
+    expect(second.unapplied).toEqual([]);
+    expect((await lintRoot(root)).every((m) => m.fix === undefined)).toBe(true);
+  });
+
   it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {
     const root = miniProject(fields, DOC);
     // Two findings share a key (rule, file, subject): the first is fixed, the second has no fix and stays.

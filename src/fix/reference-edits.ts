@@ -4,7 +4,7 @@
  * functions of the model (the document text comes from `Model.source`); `undefined` means "no
  * safe fix", and the finding is then reported without one.
  */
-import { columnRoles, defaultFromDescription, NO_VALUE } from '../docs/reference-table.js';
+import { columnRoles, defaultFromDescription, namesOf, NO_VALUE } from '../docs/reference-table.js';
 import type { TextEdit } from '../model/rule.js';
 import { formatDefault } from '../model/compare.js';
 import type { CommandSpec, DocTable, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
@@ -240,6 +240,11 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   facts.flagRows ??= rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
   const flagTable = !isFlag && facts.flagRows;
   const spelled = isFlag || flagTable ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+  // A name the reference reader would not take whole (`--g<i>` reads as flag `--g` with a
+  // placeholder, `--n<TAB>a` as `--n`, `a,b` as two aliases) gets no row: --fix would refuse it on
+  // every run (its re-lint still reports the finding) while each lint counted it as fixable
+  // (s27 sweep2 D4). The finding stays, with the row as a suggestion for the maintainer.
+  if (namesOf(spelled, [spelled])[0] !== key) return undefined;
   const noneMark = (col: number): string => {
     let mark = facts.noneMarks.get(col);
     if (mark === undefined) {
