@@ -594,8 +594,25 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   pushAll(diagnostics, python.diagnostics);
   const fromWorker = await pending?.flags;
   if (fromWorker && context) context.pythonWorkerUsed = true;
-  const flags = storedFlags ?? fromWorker ?? (await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
-  if (!storedFlags && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
+  // A worker past its CPU budget is not followed by the same extraction in-thread (unbounded):
+  // the flags of its files are unknown, said once, and their programs' parameters are unknown
+  // (no finding about flags docdrift did not read).
+  const expired = fromWorker || storedFlags ? undefined : pending?.expired;
+  const flagsUnread = new Map<string, string>();
+  if (expired !== undefined) {
+    const reason = `extracting the CLI flags of ${flagSources.length === 1 ? 'this file' : `these ${flagSources.length} files`} (${(flagChars / 1024).toFixed(0)} KB) took more than ${(expired / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+    for (const source of flagSources) flagsUnread.set(source.file, reason);
+    const [first, ...others] = flagSources.map((s) => s.file);
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `CLI flags not read${alsoNotRead(others, 'files that may define flags')}: ${reason}; the flags of the commands defined there are unknown and not checked. Declare them in \`commands.<name>.flags\` of the docdrift config, or exclude a large generated module from \`sources\``,
+      location: { file: first!, line: 1, column: 1 },
+    });
+  }
+  const flags = storedFlags ?? fromWorker ?? (expired !== undefined ? { commands: [], diagnostics: [] } : await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
+  // An expiry depends on the machine's load, not on the texts: never stored.
+  if (!storedFlags && expired === undefined && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
   pushAll(diagnostics, flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
@@ -676,7 +693,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
       entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
     }
   }
-  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused);
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
   const flagFiles = new Set(flagCommands.map((f) => f.location.file));
   // Only said when no command is found: scanned only then.
@@ -781,6 +798,7 @@ function pythonUnreadPrograms(
   functionConfigs: ReadonlyMap<string, string[]>,
   root?: string,
   refused: ReadonlyMap<string, string> = new Map(),
+  flagsUnread: ReadonlyMap<string, string> = new Map(),
 ): Array<[string, UnreadProgram]> {
   const targets = [
     ...entryPoints.map((e) => e.target),
@@ -842,6 +860,12 @@ function pythonUnreadPrograms(
         ordered.push(t);
       }
       level = next;
+    }
+    // A program reaching a file whose flags ran past the flags worker's budget: that is why.
+    const unreadFile = flagsUnread.size > 0 ? ordered.find((src) => flagsUnread.has(src.file)) : undefined;
+    if (unreadFile) {
+      out.push([target, { kind: 'over-budget', file: unreadFile.file, reason: flagsUnread.get(unreadFile.file)! }]);
+      continue;
     }
     const use = firstCliLibraryUse(ordered);
     if (use) out.push([target, { kind: 'library', ...use }]);

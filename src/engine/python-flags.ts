@@ -7,16 +7,25 @@
  * sends the flags. Both are what the main thread would compute: the flags are a function of the
  * flag files' texts and the package roots (the key of their cache piece, `flagsKey`), and a scan
  * of the text a file has. When the worker cannot start or fails, the main thread computes both.
+ * The worker runs under a CPU budget ({@link pythonFlagsBudgetMs}): past it the worker is ended
+ * and the flags are NOT computed again in-thread (that would run the same unbounded work with no
+ * bound): the run goes on with the flags of those files unknown ({@link PendingPythonFlags.expired}).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PythonFlagExtraction } from '../extract/python/flags.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
+import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 
 /** The worker's input (structured-cloned): the flag files' texts, and the import roots naming their modules. */
 export interface PythonFlagsJob {
   sources: Array<{ file: string; text: string }>;
   packageRoots: string[];
+}
+
+/** What the worker is given: the job, and where it stores its Linux thread id for the CPU budget (`tid[0]`). */
+export interface PythonWorkerData extends PythonFlagsJob {
+  tid: Int32Array;
 }
 
 /**
@@ -33,8 +42,35 @@ export type PythonFlagsMessage =
 export interface PendingPythonFlags {
   /** Path → [module name, scan] of the flag files; `undefined` when the worker failed first. */
   scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>;
-  /** The flags; `undefined` when the worker failed (then the caller extracts them in-thread). */
+  /** The flags; `undefined` when the worker failed (then the caller extracts them in-thread) or ran out of budget ({@link expired}). */
   flags: Promise<PythonFlagExtraction | undefined>;
+  /**
+   * Set (to the budget, in ms of CPU time) when the worker was ended for running past its budget,
+   * before `flags` settles: the caller must then not extract in-thread but take the flags of the
+   * job's files as unknown.
+   */
+  expired?: number;
+}
+
+/**
+ * CPU time the worker may cost before any text, in ms: loading docdrift's bundle and the Python
+ * grammar (~0.3 s), with room for a machine whose other thread competes for the same core.
+ */
+export const PYTHON_WORKER_BUDGET_BASE_MS = 3000;
+
+/**
+ * CPU time the worker may cost per MiB of flag-file text, in ms. Measured (worker CPU, start-up
+ * included): a 586 KB argparse module of 1,100 sub-parsers and 6,600 options (near the
+ * 120,000-token cap for one source) 1.14 s, about 2 s per MiB, against a budget of 5.2 s; every
+ * worker run of the bad-input corpus stays under 30% of its budget. Base and rate are
+ * kept low so that a run stays within #33's 10 s: a module that runs past them does work that
+ * grows faster than its text (s27 sweep2 D1: 737 KB, 16.2 s of CPU -> stopped at 5.9 s, flags unknown).
+ */
+export const PYTHON_WORKER_BUDGET_MS_PER_MIB = 4000;
+
+/** The worker's CPU budget for flag files of `chars` code units in all, in ms (see {@link workerBudgetMs}). */
+export function pythonFlagsBudgetMs(chars: number): number {
+  return workerBudgetMs(chars, PYTHON_WORKER_BUDGET_BASE_MS, PYTHON_WORKER_BUDGET_MS_PER_MIB);
 }
 
 /**
@@ -75,8 +111,9 @@ export function wantsPythonWorker(mode: 'auto' | 'always' | 'never', totalChars:
 export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | undefined {
   if (!COMPILED) return undefined;
   let worker: Worker;
+  const tid = new Int32Array(new SharedArrayBuffer(4));
   try {
-    worker = new Worker(new URL('./python-worker.js', import.meta.url), { workerData: job, resourceLimits: { maxOldGenerationSizeMb: PYTHON_WORKER_HEAP_MB } });
+    worker = new Worker(new URL('./python-worker.js', import.meta.url), { workerData: { ...job, tid } satisfies PythonWorkerData, resourceLimits: { maxOldGenerationSizeMb: PYTHON_WORKER_HEAP_MB } });
   } catch {
     return undefined;
   }
@@ -85,16 +122,24 @@ export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | unde
   const scans = new Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>((resolve) => (giveScans = resolve));
   const flags = new Promise<PythonFlagExtraction | undefined>((resolve) => (giveFlags = resolve));
   // A promise already settled ignores later calls: whatever ends the worker first settles both.
+  const pending: PendingPythonFlags = { scans, flags };
+  const budget = pythonFlagsBudgetMs(job.sources.reduce((n, s) => n + s.text.length, 0));
+  const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
+    pending.expired = budget;
+  });
   const fail = (): void => {
+    stopWatch();
     giveScans(undefined);
     giveFlags(undefined);
   };
   worker.on('message', (message: PythonFlagsMessage) => {
     if (message.kind === 'scans') giveScans(new Map(message.scans.map(([file, module, info]) => [file, [module, info] as const])));
-    else if (message.kind === 'flags') giveFlags(message.flags);
-    else fail();
+    else if (message.kind === 'flags') {
+      stopWatch();
+      giveFlags(message.flags);
+    } else fail();
   });
   worker.once('error', fail);
   worker.once('exit', fail);
-  return { scans, flags };
+  return pending;
 }

@@ -5,10 +5,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
-import type { PythonFlagsJob, PythonFlagsMessage } from './python-flags.js';
+import { publishThreadId } from '../shared/thread-cpu.js';
+import type { PythonFlagsMessage, PythonWorkerData } from './python-flags.js';
 
+const job = workerData as PythonWorkerData;
+// First: the main thread counts this thread's CPU time against its budget from here.
+publishThreadId(job.tid);
 enableCompileCacheInWorker();
-const job = workerData as PythonFlagsJob;
 const post = (message: PythonFlagsMessage): void => parentPort!.postMessage(message);
 try {
   const { extractPythonFlags } = await import('../extract/python/flags.js');

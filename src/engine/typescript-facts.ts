@@ -3,11 +3,17 @@
  * `bin`s run, their config types and CLI flags. Behind the per-file cache as one piece, since
  * ts-morph resolves across files and costs ~0.5 s to load: a run whose TypeScript inputs are
  * unchanged neither loads nor runs it. A run that must compute it starts it early in a worker
- * thread ({@link startTypeScriptFacts}), in parallel with the Python extraction.
+ * thread ({@link startTypeScriptFacts}), in parallel with the Python extraction. The worker runs
+ * under a CPU budget ({@link typeScriptFactsBudgetMs}): past it the worker is ended and the facts
+ * are NOT computed again in-thread (the same unbounded work): the run goes on with them unknown,
+ * one warning says so, and every bin's parameters are unknown ({@link overBudgetFacts}).
  */
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { InputDiagnostic, ConfigClass, UnreadProgram } from '../model/types.js';
 import { firstCliLibraryUse } from '../extract/cli-libraries.js';
+import { readPackageBins } from '../extract/package-bins.js';
+import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
 import type { ParsedFiles } from '../extract/typescript/syntax.js';
@@ -140,6 +146,33 @@ export interface TypeScriptJob {
   programFiles: string[];
 }
 
+/** What the worker is given: the job, and where it stores its Linux thread id for the CPU budget (`tid[0]`). */
+export interface TypeScriptWorkerData extends TypeScriptJob {
+  tid: Int32Array;
+}
+
+/**
+ * CPU time the worker may cost before any text, in ms: loading docdrift's bundle and ts-morph
+ * (~0.5 s) and reading the compiled JavaScript bins run, with room for a machine whose other
+ * thread competes for the same core. (The type checker runs in a worker of its own under its
+ * own budget; waiting for it costs this thread no CPU.)
+ */
+export const TYPESCRIPT_WORKER_BUDGET_BASE_MS = 3000;
+
+/**
+ * CPU time the worker may cost per MiB of TypeScript sources and package.json text, in ms.
+ * Measured (worker CPU, start-up included): the costliest worker run of the bad-input corpus (either
+ * worker) 1.37 s for 0.52 MiB of input, against a budget of 5.1 s; the others under 0.7 s. Kept low so that a run stays within
+ * #33's 10 s: a source that runs past it does work that grows faster than its text (s27 sweep2
+ * D6: 989 KB of commander aliases, 16.4 s of CPU -> stopped at 6.9 s, the bin's flags unknown).
+ */
+export const TYPESCRIPT_WORKER_BUDGET_MS_PER_MIB = 4000;
+
+/** The worker's CPU budget for inputs of `chars` code units in all, in ms (see {@link workerBudgetMs}). */
+export function typeScriptFactsBudgetMs(chars: number): number {
+  return workerBudgetMs(chars, TYPESCRIPT_WORKER_BUDGET_BASE_MS, TYPESCRIPT_WORKER_BUDGET_MS_PER_MIB);
+}
+
 /**
  * The worker's answer: the facts, the extractors' own diagnostics, and every other file it read,
  * in order, with its text's key (`null`: unreadable), so that the main thread can read them again
@@ -156,6 +189,8 @@ export interface PendingTypeScriptFacts {
   answer: Promise<TypeScriptJobAnswer | undefined>;
   /** Set when the run used the worker's answer (false while pending, and after a fallback to in-thread). */
   used: boolean;
+  /** Set (to the budget, in ms of CPU time) when the worker was ended for running past it, before `answer` settles (to `undefined`). */
+  expired?: number;
 }
 
 /** Identifies the inputs of a TypeScript extraction: the key of its stored piece. */
@@ -177,18 +212,62 @@ const COMPILED = import.meta.url.endsWith('.js');
 export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts | undefined {
   if (!COMPILED) return undefined;
   let worker: Worker;
+  const tid = new Int32Array(new SharedArrayBuffer(4));
   try {
-    worker = new Worker(new URL('./typescript-worker.js', import.meta.url), { workerData: job });
+    worker = new Worker(new URL('./typescript-worker.js', import.meta.url), { workerData: { ...job, tid } satisfies TypeScriptWorkerData });
   } catch {
     return undefined;
   }
-  const answer = new Promise<TypeScriptJobAnswer | undefined>((resolve) => {
-    worker.once('message', (message: TypeScriptJobAnswer) => resolve(message));
-    // A worker that cannot load or dies answers nothing: the caller computes in-thread.
-    worker.once('error', () => resolve(undefined));
-    worker.once('exit', () => resolve(undefined));
+  const budget = typeScriptFactsBudgetMs([...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0));
+  const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer: Promise.resolve(undefined), used: false };
+  const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
+    pending.expired = budget;
   });
-  return { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer, used: false };
+  pending.answer = new Promise<TypeScriptJobAnswer | undefined>((resolve) => {
+    const end = (message: TypeScriptJobAnswer | undefined): void => {
+      stopWatch();
+      resolve(message);
+    };
+    worker.once('message', (message: TypeScriptJobAnswer) => end(message));
+    // A worker that cannot load or dies answers nothing: the caller computes in-thread (unless
+    // it was ended for its budget: `expired`).
+    worker.once('error', () => end(undefined));
+    worker.once('exit', () => end(undefined));
+  });
+  return pending;
+}
+
+/**
+ * The facts of a run whose worker ran past its CPU budget `budgetMs`: no config types and no
+ * flags, every bin of `packageJsons` an unread program (`over-budget`, at its file), so that its
+ * parameters are unknown rather than all missing. Pushes one `parse-error` warning to `diagnostics`.
+ */
+export function overBudgetFacts(
+  tsSources: ReadonlyArray<{ file: string; text: string }>,
+  packageJsons: ReadonlyArray<{ file: string; text: string }>,
+  budgetMs: number,
+  diagnostics: InputDiagnostic[],
+): TypeScriptFacts {
+  const chars = [...tsSources, ...packageJsons].reduce((n, s) => n + s.text.length, 0);
+  const reason = `extracting the config types and CLI flags of the ${tsSources.length} TypeScript source${tsSources.length === 1 ? '' : 's'} and ${packageJsons.length} package.json file${packageJsons.length === 1 ? '' : 's'} (${(chars / 1024).toFixed(0)} KB) took more than ${(budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+  const unread: Array<[string, UnreadProgram]> = [];
+  const seen = new Set<string>();
+  for (const pkg of packageJsons) {
+    for (const bin of readPackageBins(pkg).bins) {
+      const target = `bin:${bin.name}`;
+      if (seen.has(target)) continue;
+      seen.add(target);
+      unread.push([target, { kind: 'over-budget', file: path.posix.join(path.posix.dirname(pkg.file), bin.file), reason }]);
+    }
+  }
+  const at = tsSources[0]?.file ?? packageJsons[0]?.file ?? 'package.json';
+  diagnostics.push({
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `TypeScript not read: ${reason}; the flags and config types of the ${unread.length} bin${unread.length === 1 ? '' : 's'} are unknown and not checked. Declare the flags in \`commands.<name>.flags\` of the docdrift config, or exclude large generated sources from \`sources\``,
+    location: { file: at, line: 1, column: 1 },
+  });
+  return { classes: [], binConfigs: [], flagCommands: [], sourceCount: tsSources.length, ...(unread.length > 0 ? { unreadPrograms: unread } : {}) };
 }
 
 /**
@@ -205,22 +284,24 @@ async function factsFor(
   own: InputDiagnostic[],
   pending: PendingTypeScriptFacts | undefined,
   forgetReads?: () => void,
-): Promise<TypeScriptFacts> {
+): Promise<{ facts: TypeScriptFacts; store: boolean }> {
   if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles)) {
     const answer = await pending.answer;
+    // Past its budget: not computed again in-thread, and not stored (it depends on the machine's load).
+    if (!answer && pending.expired !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, pending.expired, own), store: false };
     if (answer && !('error' in answer)) {
       const before = diagnostics.length;
       if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {
         own.push(...answer.diagnostics);
         pending.used = true;
-        return answer.facts;
+        return { facts: answer.facts, store: true };
       }
       // A file changed while the worker ran: compute again, reporting (and recording) its reads once.
       diagnostics.length = before;
       forgetReads?.();
     }
   }
-  return typeScriptFacts(tsSources, packageJsons, programFiles, read, own);
+  return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own), store: true };
 }
 
 /** The stored piece: the facts, the diagnostics they came with, and the other files read on the way (with their texts' keys). */
@@ -247,7 +328,7 @@ export async function cachedTypeScriptFacts(
 ): Promise<TypeScriptFacts> {
   if (!pieces) {
     const own: InputDiagnostic[] = [];
-    const facts = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending);
+    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending);
     diagnostics.push(...own);
     return facts;
   }
@@ -273,12 +354,12 @@ export async function cachedTypeScriptFacts(
     return text;
   };
   const own: InputDiagnostic[] = [];
-  const facts = await factsFor(tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
+  const { facts, store } = await factsFor(tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
     reads.length = 0;
   });
   // Read errors went to `diagnostics` (through `read`); the extractors' own ones follow them, as before.
   diagnostics.push(...own);
-  pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);
+  if (store) pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);
   return facts;
 }
 

@@ -11,12 +11,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { InputDiagnostic } from '../model/types.js';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
+import { publishThreadId } from '../shared/thread-cpu.js';
 import { textKey } from './pieces.js';
-import { typeScriptFacts, type TypeScriptJob, type TypeScriptJobAnswer } from './typescript-facts.js';
+import { typeScriptFacts, type TypeScriptJobAnswer, type TypeScriptWorkerData } from './typescript-facts.js';
 
+const job = workerData as TypeScriptWorkerData;
+// First: the main thread counts this thread's CPU time against its budget from here.
+publishThreadId(job.tid);
 // Before typeScriptFacts imports the TypeScript extractors (and TypeScript's compiler).
 enableCompileCacheInWorker();
-const job = workerData as TypeScriptJob;
 const overlay = new Map(job.overlay);
 const reads: Array<[string, string | null]> = [];
 const read = (file: string): string | undefined => {

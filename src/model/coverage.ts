@@ -317,6 +317,12 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `move the parser to a smaller module and set ${key('program')} to it, or declare the flags in ${key('flags')}`
     );
   }
+  if (unread?.kind === 'over-budget') {
+    return (
+      `its entry point \`${cmd.target}\` reaches ${unread.file}, whose CLI flags docdrift did not finish reading: ${unread.reason}; ` +
+      `declare the flags in ${key('flags')}, or move the parser out of the large module and set ${key('program')} to it`
+    );
+  }
   if (unread?.kind === 'not-javascript') {
     const shell = unread.construct !== undefined;
     return (

@@ -297,6 +297,13 @@ export type UnreadProgram =
       reason: string;
     }
   | {
+      kind: 'over-budget';
+      /** The project-relative file (`tool/cli.py`, `src/cli.ts`) whose flags the extraction did not finish reading. */
+      file: string;
+      /** Why, as a clause: "extracting the CLI flags of this file (737 KB) took more than 9.8 s of CPU time, …". */
+      reason: string;
+    }
+  | {
       kind: 'not-javascript';
       /** The file a package.json `bin` names (`bin/create.sh`): a script of another language, not parsed. */
       file: string;

@@ -42,3 +42,47 @@ export function currentThreadId(): number {
  * rather than busy, and is the only deadline where the thread's CPU time cannot be read.
  */
 export const WALL_FACTOR = 6;
+
+/** How often {@link watchWorkerCpu} reads a worker thread's CPU time, in milliseconds. */
+const WATCH_POLL_MS = 50;
+
+/**
+ * Watches a worker thread against a CPU budget while the calling thread goes on asynchronously
+ * (the Python flags worker, the TypeScript facts worker): every 50 ms it reads the CPU time of
+ * the thread whose Linux id the worker stored in `tid[0]` (see {@link publishThreadId}; 0 until
+ * then), and once that is over `budgetMs`, or {@link WALL_FACTOR} × `budgetMs` of wall-clock time
+ * has passed since the call (the only deadline without `/proc`), it calls `onExpiry` (before the
+ * worker's `exit` event, so listeners can tell a budget stop from a crash) and terminates the
+ * worker. The timer does not keep the process alive. Returns a function that stops watching
+ * (call it when the worker has answered or ended).
+ */
+export function watchWorkerCpu(worker: { terminate(): Promise<number> }, tid: Int32Array, budgetMs: number, onExpiry: () => void): () => void {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const id = Atomics.load(tid, 0);
+    const cpu = id > 0 ? threadCpuMs(id) : undefined;
+    if ((cpu !== undefined && cpu > budgetMs) || Date.now() > started + budgetMs * WALL_FACTOR) {
+      clearInterval(timer);
+      onExpiry();
+      void worker.terminate().catch(() => {});
+    }
+  }, WATCH_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Called first in a worker thread that {@link watchWorkerCpu} watches: stores its Linux thread id in `tid[0]`. */
+export function publishThreadId(tid: Int32Array): void {
+  Atomics.store(tid, 0, currentThreadId());
+}
+
+/**
+ * The CPU budget a worker of the extraction stage gets for `chars` code units of input text:
+ * `baseMs` plus `perMibMs` per MiB; the environment variable `DOCDRIFT_TEST_WORKER_BUDGET_MS`
+ * (tests only: a tiny budget that any work exceeds) replaces it when it is a positive number.
+ */
+export function workerBudgetMs(chars: number, baseMs: number, perMibMs: number): number {
+  const forced = Number(process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS);
+  if (Number.isFinite(forced) && forced > 0) return forced;
+  return Math.round(baseMs + (perMibMs * chars) / (1024 * 1024));
+}

@@ -1,0 +1,109 @@
+/**
+ * The CPU budgets of the extraction workers (src/engine/python-flags.ts, src/engine/typescript-facts.ts):
+ * a worker past its budget is ended, nothing is computed again in-thread, and the run goes on with
+ * those facts unknown: one warning, the programs' parameters unknown, no finding about the flags
+ * docdrift did not read. Runs the built CLI (`npm run build` first) with a budget of 1 ms
+ * (`DOCDRIFT_TEST_WORKER_BUDGET_MS`), which any worker exceeds.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { workerBudgetMs } from '../src/shared/thread-cpu.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'dist/cli/docdrift.js');
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+interface JsonFinding {
+  ruleId: string;
+  severity: string;
+  file: string;
+  message: string;
+}
+
+/** Runs the CLI on `dir` with the given worker budget (ms; `undefined`: the real one); exit code, findings, stderr, seconds. */
+function run(dir: string, budgetMs: number | undefined): { status: number | null; findings: JsonFinding[]; stderr: string; seconds: number } {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.DOCDRIFT_TEST_WORKER_BUDGET_MS;
+  if (budgetMs !== undefined) env.DOCDRIFT_TEST_WORKER_BUDGET_MS = String(budgetMs);
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [BIN, '--root', dir, '--format', 'json', '--no-cache'], { encoding: 'utf8', env, timeout: 60_000 });
+  const seconds = (performance.now() - t) / 1000;
+  const findings = (JSON.parse(r.stdout) as { results: JsonFinding[] }).results;
+  return { status: r.status, findings, stderr: r.stderr, seconds };
+}
+
+function project(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-worker-budget-'));
+  temps.push(dir);
+  return dir;
+}
+
+describe('workerBudgetMs', () => {
+  it('is the base plus the rate per MiB, or the test override', () => {
+    const saved = process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS;
+    try {
+      delete process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS;
+      expect(workerBudgetMs(0, 3000, 4000)).toBe(3000);
+      expect(workerBudgetMs(512 * 1024, 3000, 4000)).toBe(5000);
+      process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS = 'nonsense';
+      expect(workerBudgetMs(0, 3000, 4000)).toBe(3000);
+      process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS = '7';
+      expect(workerBudgetMs(1024 * 1024, 3000, 4000)).toBe(7);
+    } finally {
+      if (saved === undefined) delete process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS;
+      else process.env.DOCDRIFT_TEST_WORKER_BUDGET_MS = saved;
+    }
+  });
+});
+
+describe('extraction workers past their CPU budget', () => {
+  // The Python flags worker is started for 512 KB of flag files on two cores (`wantsPythonWorker` 'auto').
+  it.skipIf(availableParallelism() < 2)('Python flags: one warning, the command unknown, no finding about its documented flags', { timeout: 120_000 }, () => {
+    const dir = project();
+    cpSync(path.join(ROOT, 'fixtures/bad-input/_base'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docdrift.config.json'), '{ "allowUnchecked": true }\n');
+    // 600 KB of comments make the worker worth starting; `--seed` exists, `--gone` is documented but not in the code.
+    const padding = `# ${'x'.repeat(200)}\n`.repeat(3000);
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n${padding}\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--seed", type=int, default=0)\n    p.parse_args()\n`);
+    writeFileSync(path.join(dir, 'docs/usage.md'), '# Usage\n\n```bash\ntool --seed 1 --gone\n```\n');
+    const known = run(dir, undefined);
+    // Control: within the budget the flags are read and `--gone` is a finding.
+    expect(known.findings.some((f) => f.message.includes('`gone`')), JSON.stringify(known.findings)).toBe(true);
+    const r = run(dir, 1);
+    expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(r.status).toBe(0);
+    const notes = r.findings.filter((f) => f.message.includes('CLI flags not read'));
+    expect(notes, JSON.stringify(r.findings)).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', file: 'tool/cli.py' });
+    expect(notes[0]!.message).toContain('s of CPU time, the budget for that much text');
+    expect(r.findings.filter((f) => ['`gone`', '`seed`', '`name`'].some((n) => f.message.includes(n)))).toEqual([]);
+    expect(r.stderr).toContain('whose CLI flags docdrift did not finish reading');
+    expect(r.seconds).toBeLessThan(30);
+  });
+
+  it('TypeScript facts: one warning, the bin unknown, no finding about its documented flags', { timeout: 120_000 }, () => {
+    const dir = project();
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'docdrift.config.json'), '{ "allowUnchecked": true }\n');
+    writeFileSync(path.join(dir, 'package.json'), '{ "name": "packgen", "version": "1.0.0", "type": "module", "bin": { "packgen": "dist/cli.js" } }\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), "import { Command } from 'commander';\nconst program = new Command().name('packgen');\nprogram.command('run').option('--minify', 'Minify the output');\nawait program.parseAsync(process.argv);\n");
+    writeFileSync(path.join(dir, 'README.md'), '# packgen\n\n## `packgen run`\n\n| Option | Description |\n| --- | --- |\n| `--minify` | Minify the output |\n| `--gone` | Not in the code |\n\n```sh\npackgen run --minify --gone\n```\n');
+    const known = run(dir, undefined);
+    expect(known.findings.some((f) => f.message.includes('`gone`')), JSON.stringify(known.findings)).toBe(true);
+    const r = run(dir, 1);
+    expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(r.status).toBe(0);
+    const notes = r.findings.filter((f) => f.message.includes('TypeScript not read'));
+    expect(notes, JSON.stringify(r.findings)).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', file: 'src/cli.ts' });
+    expect(r.findings.filter((f) => ['`gone`', '`minify`'].some((n) => f.message.includes(n)))).toEqual([]);
+    expect(r.stderr).toContain('whose CLI flags docdrift did not finish reading');
+    expect(r.seconds).toBeLessThan(30);
+  });
+});
