@@ -167,6 +167,38 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const fan = Array.from({ length: 3000 }, (_, i) => `class D${i}(Big):\n    x: int = 0\n`).join('\n');
     writeFileSync(file, `${imports}\n\n\n${big}\n\n${fan}\n${rest.join('\n').replace('class ToolConfig(BaseModel):', 'class ToolConfig(Big):')}`);
   },
+  // #33 sweep s27 D1: an argparse module with 20,000 module-level lists, none changed, and 500 KB of comments (one regex per list over the module on main: 16 s CPU).
+  'python-argparse-many-containers': (dir) => {
+    const lists = Array.from({ length: 20_000 }, (_, i) => `c${i} = []`).join('\n');
+    const comments = Array(2500).fill(`# ${'x'.repeat(200)}`).join('\n');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\n${lists}\n${comments}\n\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--seed", type=int, default=0)\n    p.add_argument("--name", default="run")\n    p.parse_args()\n`);
+  },
+  // #33 sweep s27 D2: a local dict given 1,800 keys by `d["kI"] = 1`, splatted into 1,800 settings constructions (N x N tree look-ups on main: 22 s CPU).
+  'python-settings-splat-many': (dir) => {
+    const stores = Array.from({ length: 1800 }, (_, i) => `d["k${i}"] = 1`).join('\n');
+    writeFileSync(path.join(dir, 'tool/settings.py'), `from pydantic_settings import BaseSettings\n\nclass AppSettings(BaseSettings):\n    seed: int = 0\n\nd = {"seed": 1}\n${stores}\n${Array(1800).fill('AppSettings(**d)').join('\n')}\n`);
+  },
+  // #33 sweep s27 O1: 6,000 settings classes each built once, named in six 540 KB modules of comments (two regexes per class and file on main).
+  'python-settings-many-classes': (dir) => {
+    const n = 6000;
+    const classes = Array.from({ length: n }, (_, i) => `class S${i}(BaseSettings):\n    a${i}: int = 0\n`).join('\n');
+    const calls = Array.from({ length: n }, (_, i) => `S${i}(a${i}=1)`).join('\n');
+    writeFileSync(path.join(dir, 'tool/settings.py'), `from pydantic_settings import BaseSettings\n\n${classes}\n${calls}\n`);
+    const notes = `from tool.settings import S0\n# ${Array.from({ length: n }, (_, i) => `S${i}`).join(' ')}\n${Array(2500).fill(`# ${'x'.repeat(200)}`).join('\n')}\nX = 1\n`;
+    for (let k = 0; k < 6; k++) writeFileSync(path.join(dir, `tool/notes${k}.py`), notes);
+  },
+  // #33 sweep s27 O1: 600 typer factory functions and 600 factory methods, and 12,000 module-level calls of them (every factory looked at every assignment on main).
+  'python-typer-factory-assigns': (dir) => {
+    const n = 600;
+    const body = (indent: string) => [`${indent}app = typer.Typer()`, '', `${indent}@app.command()`, `${indent}def hello(x: int = 0):`, `${indent}    pass`, '', `${indent}return app`, ''].join('\n');
+    const functions = Array.from({ length: n }, (_, i) => `def mk${i}():\n${body('    ')}`).join('\n');
+    const methods = Array.from({ length: n }, (_, i) => `class F${i}:\n    def build(self):\n${body('        ')}`).join('\n');
+    writeFileSync(path.join(dir, 'tool/apps.py'), `import typer\n\n${functions}\n${methods}\n`);
+    const calls = Array.from({ length: 12_000 }, (_, j) => (j % 2 === 0 ? `x${j} = mk${(j / 2) % n}()` : `x${j} = F${((j - 1) / 2) % n}().build()`)).join('\n');
+    writeFileSync(path.join(dir, 'tool/data.py'), `import typer\nfrom tool.apps import *\n\n${calls}\n`);
+    const cli = path.join(dir, 'tool/cli.py');
+    writeFileSync(cli, `from tool import apps, data\n${readFileSync(cli, 'utf8')}`);
+  },
   'python-deep-expressions': (dir) => {
     const deep: Record<string, string> = {
       plus: Array(2000).fill('"a"').join(' + '),

@@ -122,7 +122,7 @@ export function classesToFollow(classes: readonly RawClass[], infos: readonly Mo
 }
 
 /** The keyword names a call passes: `k=…`, and the keys of each `**mapping` ({@link mappingKeys}). */
-function callKeywords(call: Node): string[] {
+function callKeywords(call: Node, cache: LocalDictCache): string[] {
   const args = call.childForFieldName('arguments');
   if (args?.type !== 'argument_list') return [];
   const out: string[] = [];
@@ -133,7 +133,7 @@ function callKeywords(call: Node): string[] {
       continue;
     }
     const inner = arg.type === 'dictionary_splat' ? namedChildren(arg)[0] : undefined;
-    if (inner) out.push(...mappingKeys(inner, true));
+    if (inner) out.push(...mappingKeys(inner, cache));
   }
   return out;
 }
@@ -145,7 +145,7 @@ function callKeywords(call: Node): string[] {
  * those set by `name["K"] = …` there. Any other use of the name (passed on, `.pop`, `del`) may
  * remove keys: none are then known. Empty for anything else.
  */
-function mappingKeys(node: Node, followName: boolean): string[] {
+function mappingKeys(node: Node, cache: LocalDictCache | undefined): string[] {
   const value = unparen(node);
   const out: string[] = [];
   if (value.type === 'dictionary') {
@@ -158,46 +158,86 @@ function mappingKeys(node: Node, followName: boolean): string[] {
     const args = value.childForFieldName('arguments');
     for (const arg of args?.type === 'argument_list' ? namedChildren(args) : []) {
       if (arg.type === 'keyword_argument') out.push(arg.childForFieldName('name')?.text ?? '');
-      else if (arg.type === 'dictionary') out.push(...mappingKeys(arg, false));
+      else if (arg.type === 'dictionary') out.push(...mappingKeys(arg, undefined));
     }
-  } else if (value.type === 'identifier' && followName) {
-    out.push(...localDictKeys(value));
+  } else if (value.type === 'identifier' && cache) {
+    out.push(...localDictKeys(value, cache));
   }
   return out.filter((k) => k !== '');
 }
 
+/**
+ * The uses of one local name in one scope, read once ({@link localDictKeys}): the keys its
+ * assignments and `name["K"] = …` stores give, in source order; how many assignments; whether
+ * one cannot be read; and the ids of its other uses (splatted, passed on, changed).
+ */
+interface NameUses {
+  keys: string[];
+  definitions: number;
+  unreadable: boolean;
+  others: Set<number>;
+}
+
+/**
+ * Per parsed file: a scope's uses of each local name, by scope node id then name. One scan of the
+ * scope per name instead of one per construction (s27 sweep2 D2: 1,800 stores of `d["kI"]` and
+ * 1,800 `AppSettings(**d)`, 56 KB: 22.4 s -> 0.7 s CPU for the run).
+ */
+export type LocalDictCache = Map<number, Map<string, NameUses>>;
+
+/** The occurrences of a name in a scope read at most (a scope naming it more often: keys unknown). */
+const MAX_NAME_USES = 5000;
+
 /** See {@link mappingKeys}: the keys of local name `use` where it is splatted. */
-function localDictKeys(use: Node): string[] {
+function localDictKeys(use: Node, cache: LocalDictCache): string[] {
   let scope: Node | null = use.parent;
   while (scope && scope.type !== 'function_definition' && scope.type !== 'module') scope = scope.parent;
   if (!scope) return [];
   const name = use.text;
-  const keys: string[] = [];
-  let definitions = 0;
+  let byName = cache.get(scope.id);
+  if (!byName) cache.set(scope.id, (byName = new Map()));
+  let uses = byName.get(name);
+  if (!uses) byName.set(name, (uses = nameUses(scope, name)));
+  // Any use besides this one, or a definition that cannot be read, may remove keys.
+  if (uses.unreadable || uses.others.size > (uses.others.has(use.id) ? 1 : 0)) return [];
+  return uses.definitions === 1 ? uses.keys : [];
+}
+
+/** The uses of `name` in `scope` ({@link NameUses}); past {@link MAX_NAME_USES} occurrences, unreadable. */
+function nameUses(scope: Node, name: string): NameUses {
+  const uses: NameUses = { keys: [], definitions: 0, unreadable: false, others: new Set() };
   const text = scope.text;
+  let seen = 0;
   for (const m of text.matchAll(new RegExp(`\\b${escapeRegExp(name)}\\b`, 'g'))) {
+    if (++seen > MAX_NAME_USES) {
+      uses.unreadable = true;
+      break;
+    }
     const at = scope.startIndex + m.index;
     const node = scope.descendantForIndex(at, at + name.length);
-    if (node?.type !== 'identifier' || node.text !== name || node.id === use.id) continue;
+    if (node?.type !== 'identifier' || node.text !== name) continue;
     const parent = node.parent;
     if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === node.id) {
       const right = parent.childForFieldName('right');
-      definitions++;
-      if (!right) return [];
-      keys.push(...mappingKeys(right, false));
+      uses.definitions++;
+      if (!right) {
+        uses.unreadable = true;
+        break;
+      }
+      uses.keys.push(...mappingKeys(right, undefined));
       continue;
     }
     const target = parent?.type === 'subscript' && parent.childForFieldName('value')?.id === node.id ? parent : undefined;
     const store = target?.parent;
     const key = target?.childForFieldName('subscript');
     if (store?.type === 'assignment' && store.childForFieldName('left')?.id === target!.id && key && stringValue(key) !== undefined) {
-      keys.push(stringValue(key)!);
+      uses.keys.push(stringValue(key)!);
       continue;
     }
     if (parent?.type === 'function_definition' && parent.childForFieldName('name')?.id === node.id) continue; // `def name(…)` elsewhere
-    return []; // read or changed some other way
+    uses.others.add(node.id); // read or changed some other way
   }
-  return definitions === 1 ? keys : [];
+  return uses;
 }
 
 /** Node types an annotation's name sits in below its `type` node (`Optional[C]`, `C | None`, `list[C]`). */
@@ -217,8 +257,8 @@ const TYPE_CHECKS = new Set(['isinstance', 'issubclass']);
 
 type Use = { kind: 'call'; call: ConstructionCall } | { kind: 'harmless' } | { kind: 'opaque'; construct: string; location: SourceLocation };
 
-/** What a use of the class (`expr`: the name, or `module.Name`) does with it. */
-function classify(file: string, expr: Node): Use {
+/** What a use of the class (`expr`: the name, or `module.Name`) does with it; `cache` is its file's ({@link LocalDictCache}). */
+function classify(file: string, expr: Node, cache: LocalDictCache): Use {
   const parent = expr.parent;
   if (!parent) return { kind: 'harmless' };
   const type = parent.type;
@@ -226,7 +266,7 @@ function classify(file: string, expr: Node): Use {
   if (type === 'class_definition') return { kind: 'harmless' }; // its name
   if (type === 'argument_list' && parent.parent?.type === 'class_definition') return { kind: 'harmless' }; // a base
   if (type === 'call' && parent.childForFieldName('function')?.id === expr.id) {
-    return { kind: 'call', call: { keywords: callKeywords(parent), location: nodeLocation(file, parent) } };
+    return { kind: 'call', call: { keywords: callKeywords(parent, cache), location: nodeLocation(file, parent) } };
   }
   if (type === 'attribute' && parent.childForFieldName('object')?.id === expr.id) {
     const attribute = parent.childForFieldName('attribute')?.text ?? '';
@@ -262,19 +302,111 @@ function namedInString(content: Node, name: string): boolean {
   return true;
 }
 
-/** Index in `text` of a 1-based line and column. */
-function indexOf(text: string, line: number, column: number): number {
-  let index = 0;
-  for (let l = 1; l < line; l++) {
-    const next = text.indexOf('\n', index);
-    if (next < 0) return -1;
-    index = next + 1;
-  }
-  return index + column - 1;
+/**
+ * Offsets in `text` where each line starts (line 1 at 0), so that a 1-based line and column is
+ * `starts[line - 1] + column - 1`: one pass per file, where walking the lines from the top for
+ * each class body cost bodies x text (s27 sweep2 O1: 6,000 settings classes, 875 KB: 0.8 s).
+ */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The alias `\s+as\s+([A-Za-z_]\w*)` gives at `at`, after a name (`import AppSettings as S`):
+ * read by hand, as a regex with leading `\s+` is flagged by the regex audit.
+ */
+function aliasAt(text: string, at: number): string | undefined {
+  const space = (i: number): boolean => i < text.length && /\s/.test(text[i]!);
+  let i = at;
+  while (space(i)) i++;
+  if (i === at || !text.startsWith('as', i)) return undefined;
+  let j = i + 2;
+  while (space(j)) j++;
+  if (j === i + 2 || !/[A-Za-z_]/.test(text[j] ?? '')) return undefined;
+  let k = j + 1;
+  while (k < text.length && /\w/.test(text[k]!)) k++;
+  return text.slice(j, k);
+}
+/** A name the word index can hold: ASCII word characters only (`\b` is ASCII in a regex without `u`). */
+const ASCII_WORD = /^\w+$/;
+
+/**
+ * Where each of `words` stands in `text` as a whole word (a maximal run of ASCII `\w`, as
+ * `\bword\b` finds it for a word of `\w` characters): start offsets, ascending. One pass over
+ * the text whatever the number of words.
+ *
+ * @param text any text
+ * @param words words of ASCII word characters (others are never found)
+ * @returns offsets by word, for the words found
+ */
+export function wordPositions(text: string, words: ReadonlySet<string>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (words.size === 0) return out;
+  const word = /\w+/g;
+  for (let m = word.exec(text); m; m = word.exec(text)) {
+    if (!words.has(m[0])) continue;
+    const list = out.get(m[0]);
+    if (list) list.push(m.index);
+    else out.set(m[0], [m.index]);
+  }
+  return out;
+}
+
+/**
+ * For the followed classes named in one file's `text`: each class's occurrences there (its local
+ * names, and the aliases `NAME as ALIAS` gives them), as whole words, in text order. Two passes
+ * over the text for all the classes ({@link wordPositions}) instead of two regexes per class
+ * (s27 sweep2 O1: files x classes x text; 6,000 classes named in six 540 KB files: over 10 s -> 2.3 s
+ * for the run, the bad-input case python-settings-many-classes); a class with a name that is
+ * not ASCII word characters is read by its own regexes, as before.
+ */
+function classOccurrences(text: string, classes: readonly FollowedClass[]): (item: FollowedClass) => Array<{ index: number; name: string }> {
+  const plain = (names: Iterable<string>): boolean => [...names].every((n) => ASCII_WORD.test(n));
+  const wanted = new Set<string>();
+  for (const item of classes) if (plain(item.names)) for (const name of item.names) wanted.add(name);
+  const index = wordPositions(text, wanted);
+  const aliasesOf = new Map<FollowedClass, string[]>();
+  const missing = new Set<string>();
+  for (const item of classes) {
+    if (!plain(item.names)) continue;
+    const names = [...item.names];
+    const known = new Set(names);
+    // `from pkg.settings import AppSettings as S` inside a function binds `S` there.
+    const at: Array<{ index: number; alias: string }> = [];
+    for (const name of item.names) {
+      for (const start of index.get(name) ?? []) {
+        const alias = aliasAt(text, start + name.length);
+        if (alias !== undefined) at.push({ index: start, alias });
+      }
+    }
+    at.sort((a, b) => a.index - b.index);
+    for (const { alias } of at) {
+      if (known.has(alias)) continue;
+      known.add(alias);
+      names.push(alias);
+      if (!wanted.has(alias)) missing.add(alias);
+    }
+    aliasesOf.set(item, names);
+  }
+  for (const [name, list] of wordPositions(text, missing)) index.set(name, list);
+  return (item) => {
+    const names = aliasesOf.get(item);
+    if (!names) {
+      // Not ASCII words: the regexes `\b…\b` read them as before.
+      const own = [...item.names];
+      for (const m of text.matchAll(new RegExp(`\\b(?:${own.map(escapeRegExp).join('|')})\\s+as\\s+([A-Za-z_]\\w*)`, 'g'))) if (!own.includes(m[1]!)) own.push(m[1]!);
+      return [...text.matchAll(new RegExp(`\\b(?:${own.map(escapeRegExp).join('|')})\\b`, 'g'))].map((m) => ({ index: m.index, name: m[0] }));
+    }
+    const out: Array<{ index: number; name: string }> = [];
+    for (const name of names) for (const start of index.get(name) ?? []) out.push({ index: start, name });
+    return out.sort((a, b) => a.index - b.index);
+  };
 }
 
 /**
@@ -293,11 +425,11 @@ function escapeRegExp(text: string): string {
  */
 export function constructionSites(host: ClassHost, followed: readonly FollowedClass[], infos: readonly ModuleInfo[], textOf: (file: string) => string | undefined, parser: Parser): Map<string, ConstructionSites> {
   const sites = new Map<string, ConstructionSites>();
-  const byFile = new Map<string, { info: ModuleInfo; classes: FollowedClass[]; bodies: RawClass[] }>();
+  const byFile = new Map<string, { info: ModuleInfo; classes: FollowedClass[]; bodies: Set<RawClass> }>();
   const texts = new Map<string, string>();
   const entry = (info: ModuleInfo) => {
     let item = byFile.get(info.file);
-    if (!item) byFile.set(info.file, (item = { info, classes: [], bodies: [] }));
+    if (!item) byFile.set(info.file, (item = { info, classes: [], bodies: new Set() }));
     return item;
   };
   for (const item of followed) {
@@ -309,9 +441,11 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
       const hook = (base.methods ?? []).find((m) => SOURCE_HOOKS.has(m)) ?? base.nested.get('Config')?.methods?.find((m) => m === 'customise_sources');
       if (hook !== undefined && !state.opaque) state.opaque = { construct: `${base.name} defines \`${hook}\``, location: base.location };
       const module = host.moduleOf(base);
-      if (module) entry(module).bodies.push(base);
+      // Each body once, however many followed classes derive from it.
+      if (module) entry(module).bodies.add(base);
     }
   }
+  const followedWords = new Set(followed.flatMap((item) => [...item.names].filter((name) => ASCII_WORD.test(name))));
   for (const info of infos) {
     if (isTestFile(info.file)) continue;
     const text = textOf(info.file);
@@ -320,8 +454,11 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
       for (const item of followed) sites.get(item.cls.qualifiedName)!.opaque ??= { construct: `${info.file} could not be read again`, location: { file: info.file, line: 1, column: 1 } };
       continue;
     }
+    // Whole words, in one pass over the text for all the classes (the occurrences read below are
+    // whole words): a substring search per class and file cost files x classes x text.
+    const words = wordPositions(text, followedWords);
     for (const item of followed) {
-      if ([...item.names].some((name) => text.includes(name))) {
+      if ([...item.names].some((name) => (ASCII_WORD.test(name) ? words.has(name) : text.includes(name)))) {
         entry(info).classes.push(item);
         texts.set(info.file, text);
       }
@@ -342,13 +479,15 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
     const text = texts.get(file) ?? textOf(file);
     const tree = text === undefined ? null : parsePython(parser, text);
     if (text === undefined || !tree) {
-      giveUp((item) => classes.includes(item) || bodies.some((b) => host.mro(item.cls).includes(b)), `${file} could not be read again`, { file, line: 1, column: 1 });
+      giveUp((item) => classes.includes(item) || [...bodies].some((b) => host.mro(item.cls).includes(b)), `${file} could not be read again`, { file, line: 1, column: 1 });
       continue;
     }
     try {
       const root = tree.rootNode;
+      const localDicts: LocalDictCache = new Map();
+      const starts = lineStarts(text);
       for (const body of bodies) {
-        const at = indexOf(text, body.location.line, body.location.column);
+        const at = body.location.line - 1 < starts.length ? starts[body.location.line - 1]! + body.location.column - 1 : -1;
         const def = at < 0 ? undefined : root.descendantForIndex(at, at + body.name.length)?.parent;
         const block = def?.type === 'class_definition' ? def.childForFieldName('body') : undefined;
         // The body's class and every followed class deriving from it.
@@ -356,26 +495,23 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
         if (!block) giveUp(derived, `the body of ${body.name} was not found again`, body.location);
         else if (SELF_CONSTRUCTION.test(block.text)) giveUp(derived, `${body.name} builds its own class in its body (\`cls(…)\`)`, body.location);
       }
+      const occurrences = classOccurrences(text, classes);
       for (const item of classes) {
         const state = sites.get(item.cls.qualifiedName)!;
         if (state.opaque) continue;
-        const names = [...item.names];
-        // `from pkg.settings import AppSettings as S` inside a function binds `S` there.
-        for (const m of text.matchAll(new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\s+as\\s+([A-Za-z_]\\w*)`, 'g'))) if (!names.includes(m[1]!)) names.push(m[1]!);
-        const pattern = new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})\\b`, 'g');
-        for (const m of text.matchAll(pattern)) {
-          const node = root.descendantForIndex(m.index, m.index + m[0].length);
-          if (node?.type === 'string_content' && namedInString(node, m[0])) {
+        for (const m of occurrences(item)) {
+          const node = root.descendantForIndex(m.index, m.index + m.name.length);
+          if (node?.type === 'string_content' && namedInString(node, m.name)) {
             state.opaque = { construct: `"${node.text}" (the class named in a string)`, location: nodeLocation(file, node) };
             break;
           }
-          if (node?.type !== 'identifier' || node.text !== m[0]) continue; // in a string or a comment
+          if (node?.type !== 'identifier' || node.text !== m.name) continue; // in a string or a comment
           const parent = node.parent;
           const expr = parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === node.id ? parent : node;
           const dotted = dottedName(expr);
           const resolved = dotted ? host.resolver.resolve(info, dotted) : undefined;
           if (resolved && !(resolved.kind === 'class' && resolved.cls === item.cls)) continue; // another thing of that name
-          const use = classify(file, expr);
+          const use = classify(file, expr, localDicts);
           if (use.kind === 'call') state.calls.push(use.call);
           else if (use.kind === 'opaque') {
             state.opaque = { construct: use.construct, location: use.location };
