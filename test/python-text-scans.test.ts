@@ -107,6 +107,15 @@ ${rest}`;
     expect(await internal(settings(other))).toBeUndefined();
   });
 
+  it('follows re-imports of an alias through modules (classesToFollow: one list of symbol bindings)', async () => {
+    const env = (await extractPython([
+      { file: 'app/settings.py', text: settings('') },
+      { file: 'app/b.py', text: 'from app.settings import AppSettings as A\n' },
+      { file: 'app/c.py', text: 'from app.b import A as B\n\n\ndef build():\n    return B(SECRET="a")\n' },
+    ])).env;
+    expect(env.internal?.map((v) => v.name)).toEqual(['SECRET']);
+  });
+
   it('an alias imported in a function is followed (`AppSettings as S`)', async () => {
     const text = settings('def build():\n    from app.settings import AppSettings as S\n    return S(SECRET="a")\n');
     expect(await internal(text)).toEqual(['SECRET']);

@@ -100,19 +100,26 @@ export function classesToFollow(classes: readonly RawClass[], infos: readonly Mo
   const called = new Set(product.flatMap((info) => info.kwargCallees ?? []));
   if (called.size === 0) return [];
   const out: FollowedClass[] = [];
+  // The symbol bindings of every module and function, [local, imported name], in the order the
+  // rounds below visit them; listed once, not per class and round (classes x bindings: 3,000
+  // settings classes and 20,000 `from … import … as …`, extract 2.8 s -> 0.9 s).
+  const aliases: Array<[string, string]> = [];
+  for (const info of infos) {
+    for (const bindings of [info.bindings, ...[...info.functions.values()].map((fn) => fn.localBindings)]) {
+      for (const [local, binding] of bindings) if (binding.kind === 'symbol') aliases.push([local, binding.name]);
+    }
+  }
+  const imported = new Set(aliases.map(([, name]) => name));
   for (const cls of classes) {
     const names = new Set([cls.name]);
     for (let round = 0, grew = true; grew && round < 6; round++) {
       grew = false;
-      for (const info of infos) {
-        const scopes = [info.bindings, ...[...info.functions.values()].map((fn) => fn.localBindings)];
-        for (const bindings of scopes) {
-          for (const [local, binding] of bindings) {
-            if (binding.kind === 'symbol' && names.has(binding.name) && !names.has(local)) {
-              names.add(local);
-              grew = true;
-            }
-          }
+      // No binding imports any of the names: this round, and so every later one, adds nothing.
+      if (![...names].some((name) => imported.has(name))) break;
+      for (const [local, name] of aliases) {
+        if (names.has(name) && !names.has(local)) {
+          names.add(local);
+          grew = true;
         }
       }
     }
