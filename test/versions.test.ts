@@ -173,6 +173,24 @@ describe('plain version folders (docs/v1, docs/3.x): Mintlify config and package
     expect(selectDocVersions(root, ['src/api/v1/README.md', 'src/api/v2/README.md']).docs).toEqual(['src/api/v1/README.md', 'src/api/v2/README.md']);
   });
 
+  it('Mintlify mint.json: listed versions match folders by bare name (`2` is `v2`, `version-1` is `1`); unlisted folders are checked', () => {
+    const root = project({ 'docs/mint.json': JSON.stringify({ versions: ['v3', '2', 'V1', 'w9'] }) });
+    const docs = ['docs/v3/a.md', 'docs/v2/a.md', 'docs/version-1/a.md', 'docs/v4/a.md', 'docs/index.md'];
+    const chosen = selectDocVersions(root, docs);
+    expect(chosen.docs).toEqual(['docs/v3/a.md', 'docs/v4/a.md', 'docs/index.md']);
+    expect(chosen.families[0]).toMatchObject({ current: 'docs/v3', currentFrom: 'docs/mint.json `versions`', skipped: [{ dir: 'docs/v2', docs: 1 }, { dir: 'docs/version-1', docs: 1 }] });
+    // The current version is never skipped, even when listed again among the others.
+    const again = project({ 'docs/mint.json': JSON.stringify({ versions: ['v3', 'v2', '3'] }) });
+    expect(selectDocVersions(again, ['docs/v3/a.md', 'docs/v2/a.md']).docs).toEqual(['docs/v3/a.md']);
+  });
+
+  it('a page outside the version folders, at any depth below the docs folder, counts as unversioned', () => {
+    const root = project({ 'pyproject.toml': '[project]\nname = "x"\ndynamic = ["version"]\n' });
+    // A lone version folder beside unversioned pages is checked; without them the highest is kept.
+    expect(selectDocVersions(root, ['docs/guide/deep/x.md', 'docs/v1/a.md', 'docs/v2/a.md'], 'current', ['pyproject.toml']).docs).toEqual(['docs/guide/deep/x.md', 'docs/v1/a.md', 'docs/v2/a.md']);
+    expect(selectDocVersions(root, ['site/x.md', 'docs/v1/a.md', 'docs/v2/a.md'], 'current', ['pyproject.toml']).docs).toEqual(['site/x.md', 'docs/v2/a.md']);
+  });
+
   it('one predicate names a version folder for version selection and copy folding', () => {
     for (const seg of ['v2', '6.x', 'version-1.2', '@v1', '1.2.0']) expect(isVersionFolder(seg)).toBe(true);
     for (const seg of ['cli', 'v', 'vitest', '2024', 'zh']) expect(isVersionFolder(seg)).toBe(false);

@@ -205,6 +205,44 @@ function namedCurrent(root: string, engine: VersionedEngine, family: string): { 
   return undefined;
 }
 
+/** A JSON file that exists but does not parse. */
+const UNPARSABLE = Symbol('unparsable');
+
+/**
+ * Reads and parses a project JSON file (project-relative path) at most once per version
+ * selection: `{ value }`, {@link UNPARSABLE}, or undefined when missing or unreadable. Every
+ * docs folder with version folders looks for `docs.json`/`mint.json` in its own folder and each
+ * one above it, and a `docs.json` version may `$ref` another file: without the memo, a 1 MiB
+ * config was parsed once per family (and per `$ref`).
+ */
+type JsonFiles = (root: string, rel: string) => { value: unknown } | typeof UNPARSABLE | undefined;
+
+function jsonFiles(): JsonFiles {
+  const seen = new Map<string, { value: unknown } | typeof UNPARSABLE | undefined>();
+  return (root, rel) => {
+    if (seen.has(rel)) return seen.get(rel);
+    const text = readText(root, rel);
+    let out: { value: unknown } | typeof UNPARSABLE | undefined;
+    if (text !== undefined) {
+      try {
+        out = { value: JSON.parse(text) as unknown };
+      } catch {
+        out = UNPARSABLE;
+      }
+    }
+    seen.set(rel, out);
+    return out;
+  };
+}
+
+/**
+ * The Mintlify versions read from `docs.json`: the first ones only. A site lists a handful; the
+ * pages of each version are walked once per docs folder, so a hostile list of many thousands
+ * would cost O(folders x pages). A version past the cap is not known as an older one: its folder
+ * is checked. (`mint.json` lists bare names, looked up in a Set: it needs no cap.)
+ */
+const MAX_MINTLIFY_VERSIONS = 500;
+
 /** Every page path string in a Mintlify navigation value (`pages` arrays nested in groups, tabs, dropdowns). */
 function mintlifyPages(value: unknown, out: string[] = [], depth = 0): string[] {
   if (depth > 12) return out;
@@ -233,33 +271,28 @@ function pagesFolder(pages: readonly string[]): string {
  * the current version ('' when its pages are not in a version folder), the folders of the
  * others with their version names, and the file read. Undefined without such a config.
  */
-function mintlifyVersions(root: string, family: string): { current: string; others: Map<string, string>; from: string } | undefined {
+function mintlifyVersions(root: string, family: string, json: JsonFiles): { current: string; others: Map<string, string>; from: string } | undefined {
   const parts = family.split('/');
   for (let n = parts.length; n >= 0; n--) {
     const dir = parts.slice(0, n).join('/');
     const rel = (name: string): string => (dir === '' ? name : `${dir}/${name}`);
     // Pages are named relative to the config's folder; the family must be that folder or below it.
     const prefix = family.slice(dir.length).replace(/^\//, '');
-    const docsJson = readText(root, rel('docs.json'));
+    const docsJson = json(root, rel('docs.json'));
     if (docsJson !== undefined) {
-      let data: unknown;
-      try {
-        data = JSON.parse(docsJson);
-      } catch {
-        return undefined;
-      }
+      if (docsJson === UNPARSABLE) return undefined;
+      const data = docsJson.value;
       const versions = (data as { navigation?: { versions?: unknown } } | null)?.navigation?.versions;
       if (!Array.isArray(versions) || versions.length < 2) return undefined;
-      const entries = versions.map((v) => {
+      // Only the first versions count (see MAX_MINTLIFY_VERSIONS).
+      const entries = versions.slice(0, MAX_MINTLIFY_VERSIONS).map((v) => {
         let entry = v as Record<string, unknown>;
         const ref = typeof entry?.$ref === 'string' ? path.posix.normalize(rel(path.posix.normalize(entry.$ref))) : undefined;
         // A $ref stays inside the project (`../../x.json` is not followed).
         if (ref !== undefined && !ref.startsWith('../') && !path.posix.isAbsolute(ref)) {
-          try {
-            entry = { ...(JSON.parse(readText(root, ref) ?? 'null') as Record<string, unknown>), ...entry };
-          } catch {
-            // an unreadable $ref: its pages are unknown
-          }
+          const target = json(root, ref);
+          // an unreadable or unparsable $ref: its pages are unknown
+          if (target !== undefined && target !== UNPARSABLE && target.value !== null && typeof target.value === 'object') entry = { ...(target.value as Record<string, unknown>), ...entry };
         }
         const folder = pagesFolder(mintlifyPages(entry).map((p) => (prefix !== '' && p.startsWith(`${prefix}/`) ? p.slice(prefix.length + 1) : p)));
         return { folder, name: typeof entry?.version === 'string' ? entry.version : folder, isDefault: entry?.default === true };
@@ -268,14 +301,10 @@ function mintlifyVersions(root: string, family: string): { current: string; othe
       const others = new Map(entries.filter((e) => e !== current && e.folder !== '').map((e) => [e.folder, e.name] as [string, string]));
       return { current: current.folder, others, from: `${rel('docs.json')} \`navigation.versions\`` };
     }
-    const mintJson = readText(root, rel('mint.json'));
+    const mintJson = json(root, rel('mint.json'));
     if (mintJson !== undefined) {
-      let data: { versions?: unknown } | null;
-      try {
-        data = JSON.parse(mintJson) as { versions?: unknown } | null;
-      } catch {
-        return undefined;
-      }
+      if (mintJson === UNPARSABLE) return undefined;
+      const data = mintJson.value as { versions?: unknown } | null;
       const names = Array.isArray(data?.versions) ? data.versions.filter((v): v is string => typeof v === 'string') : [];
       if (names.length < 2) return undefined;
       // mint.json lists version names, newest (default) first; a version folder is named after its version.
@@ -325,10 +354,14 @@ function packageMajor(root: string, packaging: readonly string[]): { major: numb
   return pick.sort((a, b) => b.major - a.major)[0];
 }
 
+/** A version without its prefixes, lowercased (`@v2` → `2`, `version-1.2` → `1.2`, `V3.x` → `3.x`): two names are the same version when their bare forms are equal. */
+function bareVersion(s: string): string {
+  return s.replace(/^(@|version-)/i, '').replace(/^v(?=\d)/i, '').toLowerCase();
+}
+
 /** Whether a version folder and a version name are the same version (`v2` and `2`, `version-1.2` and `v1.2`). */
 function sameVersion(folder: string, name: string): boolean {
-  const bare = (s: string): string => s.replace(/^(@|version-)/i, '').replace(/^v(?=\d)/i, '').toLowerCase();
-  return bare(folder) === bare(name);
+  return bareVersion(folder) === bareVersion(name);
 }
 
 /**
@@ -336,11 +369,20 @@ function sameVersion(folder: string, name: string): boolean {
  * release, and what is checked instead: the Mintlify config's word first, then the package
  * version, then (only when no page sits outside the version folders) the highest folder.
  */
-function olderFolders(root: string, family: string, members: ReadonlyArray<[string, Tree]>, unversioned: boolean, packaging: readonly string[]): { older: Set<string>; current: string; from: string } {
+function olderFolders(root: string, family: string, members: ReadonlyArray<[string, Tree]>, unversioned: boolean, packaging: readonly string[], json: JsonFiles): { older: Set<string>; current: string; from: string } {
   const older = new Set<string>();
-  const mint = mintlifyVersions(root, family);
+  const mint = mintlifyVersions(root, family, json);
   if (mint) {
-    for (const [dir, tree] of members) if ([...mint.others.keys()].some((k) => sameVersion(tree.folder, k)) && !sameVersion(tree.folder, mint.current)) older.add(dir);
+    // Each version's bare name once, then one lookup per folder: O(folders + versions). Comparing
+    // every folder with every version (a copy of the key list and two bare() a pair) took 18 s
+    // (s27 sweep2 D5: 589 KB mint.json of 60,001 versions, 2,000 folders: 18.2 s CPU -> 0.4 s).
+    const others = new Set<string>();
+    for (const k of mint.others.keys()) others.add(bareVersion(k));
+    const current = bareVersion(mint.current);
+    for (const [dir, tree] of members) {
+      const folder = bareVersion(tree.folder);
+      if (others.has(folder) && folder !== current) older.add(dir);
+    }
     return { older, current: mint.current === '' ? family : join(family, mint.current), from: mint.from };
   }
   const pkg = packageMajor(root, packaging);
@@ -398,15 +440,30 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
   const byFamily = new Map<string, Array<[string, Tree]>>();
   for (const [dir, { tree }] of trees) {
     const key = `${tree.engine}\0${tree.family}`;
-    byFamily.set(key, [...(byFamily.get(key) ?? []), [dir, tree]]);
+    // Appended in place: copying the list for each tree was O(trees^2) for one big family.
+    const list = byFamily.get(key);
+    if (list) list.push([dir, tree]);
+    else byFamily.set(key, [[dir, tree]]);
+  }
+  // Folders holding a page outside every version tree, at any depth: one pass over the documents
+  // instead of one per family (O(families x docs)).
+  const unversionedDirs = new Set<string>();
+  for (const f of docs) {
+    if (treeOfFile.has(f)) continue;
+    for (let i = f.lastIndexOf('/'); i > 0; i = f.lastIndexOf('/', i - 1)) {
+      const dir = f.slice(0, i);
+      if (unversionedDirs.has(dir)) break;
+      unversionedDirs.add(dir);
+    }
   }
   const skip = new Set<string>();
   const families: VersionFamily[] = [];
+  const json = jsonFiles();
   for (const members of byFamily.values()) {
     const { engine, family } = members[0]![1];
     if (engine === 'folder') {
-      const unversioned = docs.some((f) => f.startsWith(`${family}/`) && !treeOfFile.has(f));
-      const chosen = olderFolders(root, family, members, unversioned, packaging);
+      const unversioned = unversionedDirs.has(family);
+      const chosen = olderFolders(root, family, members, unversioned, packaging, json);
       const skipped: VersionFamily['skipped'] = [];
       for (const [dir, tree] of members) {
         if (!chosen.older.has(dir) || setting === 'all' || (Array.isArray(setting) && named(tree, setting)) || isMapped(dir)) continue;
