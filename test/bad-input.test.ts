@@ -615,6 +615,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'src/citty.ts'), `import { defineCommand, runMain } from 'citty';\nrunMain(defineCommand({ meta: { name: 'other' }, args: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} }));\n`);
     writeFileSync(path.join(dir, 'src/node.ts'), `import { parseArgs } from 'node:util';\nparseArgs({ options: {\n${keys((i) => `  f${i}: { type: 'string' },`)}\n} });\n`);
   },
+  // #33 s27 sweep2 D6: one commander command with 110,000 `.aliases([...])` (989 KB): each alias
+  // was deduplicated with `includes`, O(aliases^2): 16.4 s CPU in the TypeScript facts worker.
+  'ts-many-aliases': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    const aliases = Array.from({ length: 110_000 }, (_, i) => `'a${i}'`).join(',');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command().name('packgen');\nprogram.command('run').aliases([${aliases}]).option('--minify', 'Minify the output');\nawait program.parseAsync(process.argv);\n`);
+    writeFileSync(path.join(dir, 'README.md'), '# packgen\n\n```sh\npackgen run --minify\npackgen a109999 --minify\npackgen a109999 --minfy\n```\n');
+  },
   // #33 sweep 23 D7: 1,500 pages sharing one finding (folding copies compared every pair of files:
   // 9.8 s for 1,800 pages, 18-54 s for 3,000), and 300 mirrored copies of a page, folded into one
   // finding (1,800 pages in all: under the 2,000 documents one run parses).

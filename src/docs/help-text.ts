@@ -9,6 +9,7 @@ import type { Code } from 'mdast';
 import type { HelpBlock, ReferenceRow, SourceLocation, UnreadHelp } from '../model/types.js';
 import { codeLines, type CodeLine } from './code-blocks.js';
 import { flagSpellingsInText, normalizeParamName } from './reference-table.js';
+import { pushUnique } from '../shared/arrays.js';
 
 /** Info-string languages (lower-cased) a pasted `--help` block is written with; none counts too. */
 const HELP_LANGS: ReadonlySet<string> = new Set([
@@ -143,7 +144,7 @@ function specNames(spec: string): string[] {
   const short = flags.filter((f) => !f.startsWith('--'));
   const names: string[] = [];
   const add = (n: string): void => {
-    if (n !== '' && !names.includes(n)) names.push(n);
+    if (n !== '') pushUnique(names, n);
   };
   for (const f of [...long, ...short]) add(normalizeParamName(f));
   for (const f of long) {

@@ -9,6 +9,7 @@ import {
 import { countWithin, lowerBound, sortedNumbers } from '../shared/ranges.js';
 import { trimTrailing } from '../shared/strings.js';
 import { locationOf, type Point, type Positioned } from './position.js';
+import { pushUnique } from '../shared/arrays.js';
 
 /** What {@link readLayoutRows} needs besides the tree: the file, its raw lines and what parseDoc already read. */
 export interface LayoutContext {
@@ -269,7 +270,7 @@ function setAttribute(
     return;
   }
   if (role === 'flag') {
-    for (const n of flagNames()) if (!attrs.flags.includes(n)) attrs.flags.push(n);
+    for (const n of flagNames()) pushUnique(attrs.flags, n);
     return;
   }
   if (role === 'description') {
@@ -488,7 +489,7 @@ function readParenthetical(ctx: LayoutContext, flat: Flat, start: number, end: n
 /** Builds a row from names and attributes. */
 function toRow(names: string[], rawName: string, attrs: Attributes, links: DocLink[], location: SourceLocation, ctx: LayoutContext): ReferenceRow {
   const all = [...names];
-  for (const f of attrs.flags) if (!all.includes(f)) all.push(f);
+  for (const f of attrs.flags) pushUnique(all, f);
   const row: ReferenceRow = { names: all, rawName, links, location };
   const written = flagSpellingsInText(rawName, location);
   if (written.length >= 2) row.flagSpellings = written;

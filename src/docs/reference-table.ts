@@ -2,6 +2,7 @@
 
 import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
 import { trimTrailing } from '../shared/strings.js';
+import { pushUnique } from '../shared/arrays.js';
 
 /**
  * Header synonyms (lower-case) for each column role. A header is matched after trimming,
@@ -124,7 +125,7 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
   const names: string[] = [];
   for (const p of pieces) {
     const n = normalizeParamName(p);
-    if (n !== '' && !names.includes(n)) names.push(n);
+    if (n !== '') pushUnique(names, n);
   }
   return names;
 }
@@ -296,7 +297,7 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
     if (rawName.trim() === '' && flagCol >= 0) rawName = row.cells[flagCol] ?? '';
     const keys = [...names];
     if (flagCol >= 0) {
-      for (const n of namesOf(row.cells[flagCol] ?? '', row.cellCodes[flagCol] ?? [])) if (!names.includes(n)) names.push(n);
+      for (const n of namesOf(row.cells[flagCol] ?? '', row.cellCodes[flagCol] ?? [])) pushUnique(names, n);
     }
     if (names.length === 0) continue;
     const out: ReferenceRow = { names, rawName, links: row.links, location: row.location };

@@ -2,7 +2,7 @@
 import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
-import { pushAll } from '../shared/arrays.js';
+import { pushAll, pushUnique } from '../shared/arrays.js';
 import { alsoNotRead, withinRunCommandBound } from './manifest-budget.js';
 import { parseOrder } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
@@ -820,7 +820,7 @@ function pythonUnreadPrograms(
     const out: PythonSource[] = [];
     const add = (module: string): void => {
       const found = byModule.get(module);
-      if (found && !out.includes(found)) out.push(found);
+      if (found) pushUnique(out, found);
     };
     for (const m of src.text.matchAll(PY_FROM_IMPORT)) {
       const dots = m[1]?.length ?? 0;

@@ -45,6 +45,7 @@ import type {
   Usage,
 } from '../model/types.js';
 import { ENVIRONMENT_COMMAND } from '../model/types.js';
+import { pushUnique } from '../shared/arrays.js';
 
 /** Everything the join needs; all paths project-relative. */
 export interface ModelInput {
@@ -754,7 +755,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
       if (configured) {
         const known = new Set(configured.params.map((p) => p.name));
         configured.params.push(...fc.params.filter((p) => !known.has(p.name)));
-        for (const n of names) if (n !== configured.name && !configured.aliases.includes(n)) configured.aliases.push(n);
+        for (const n of names) if (n !== configured.name) pushUnique(configured.aliases, n);
         configured.target ??= cmd.target;
         configured.location ??= fc.location;
         if (inherited.length > 0) {
@@ -1325,7 +1326,7 @@ function sectionsOfDoc(
       if (namesBase(block.heading.text, code)) continue;
       // `slidev build [entry]` → `slidev build`, `gym eval run --no-serve` → `gym eval run`.
       const name = headingCodeCommand(code, (n) => commandByName(n) !== undefined);
-      if (name && !names.includes(name)) names.push(name);
+      if (name) pushUnique(names, name);
     }
     // `{#build}` ids and `<!-- … -->` comments are no part of the heading's words.
     const headingText = headingMatchText(block.heading.text);
@@ -1339,7 +1340,7 @@ function sectionsOfDoc(
         if (!hc.matches(headingText)) continue;
         configured = true;
         if (hc.complete) complete = true;
-        if (!names.includes(hc.name)) names.push(hc.name);
+        pushUnique(names, hc.name);
       }
     }
     // In a global file, the top-level blocks (which cover the whole page) are global sections.
@@ -1641,7 +1642,7 @@ function nameMetavarRows(sections: readonly ReferenceSection[], commandByName: (
       const metavar = row.names[0] ?? '';
       if (!/^[A-Z][A-Z0-9_]*$/.test(metavar)) continue;
       const p = positionals.find((q) => q.name.toUpperCase().replace(/-/g, '_') === metavar);
-      if (p && !row.names.includes(p.name)) row.names.push(p.name);
+      if (p) pushUnique(row.names, p.name);
     }
   }
 }

@@ -7,6 +7,7 @@ import type { DocdriftConfig, FlagDeclaration } from '../config/schema.js';
 import { suggestNames } from '../shared/names.js';
 import { lineIndexAt } from '../shared/strings.js';
 import type { CommandSpec, DefaultValue, ParamSpec, SourceLocation } from '../model/types.js';
+import { pushUnique } from '../shared/arrays.js';
 
 /** The config file the declarations come from: its project-relative (or absolute) path and text, to point findings at the entry. */
 export interface ConfigSource {
@@ -43,7 +44,7 @@ export function parseFlagSpellings(raw: string, extraAliases: string[] = []): Fl
       spellings.push(part);
     }
   }
-  for (const a of extraAliases) if (!spellings.includes(a)) spellings.push(a);
+  for (const a of extraAliases) pushUnique(spellings, a);
   const bare = (s: string): string => s.replace(/^-+/, '');
   const long = spellings.find((s) => s.startsWith('--')) ?? spellings.find((s) => s.startsWith('-')) ?? spellings[0] ?? raw.trim();
   const name = bare(long);
@@ -157,7 +158,7 @@ function locate(located: Located | undefined, needle: string, after = 0): { loca
 
 /** Amends `param` with the keys `decl` gives (the code keeps the rest). */
 function amend(param: ParamSpec, decl: FlagDeclaration, spellings: FlagSpellings): void {
-  for (const a of spellings.aliases) if (a !== param.name && !param.aliases.includes(a)) param.aliases.push(a);
+  for (const a of spellings.aliases) if (a !== param.name) pushUnique(param.aliases, a);
   if (decl.type !== undefined) param.type = decl.type;
   const def = declaredDefault(decl.default);
   if (def) param.default = def;

@@ -3,6 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { SourceLocation } from '../../model/types.js';
 import { resolveRelativeModule } from './module-name.js';
 import { namedChildren } from './values.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** What a name bound by an import refers to. */
 export type Binding =
@@ -63,7 +64,7 @@ export function bindImport(info: ImportingModule, node: Node, into: Map<string, 
   const from = resolveRelativeModule(info.module, info.isPackage, level, name);
   if (from === undefined) return;
   if (namedChildren(node).some((c) => c.type === 'wildcard_import')) {
-    if (!info.starImports.includes(from)) info.starImports.push(from);
+    pushUnique(info.starImports, from);
     return;
   }
   for (const item of node.childrenForFieldName('name')) {

@@ -3,6 +3,7 @@ import type { DefaultValue, ParamSpec } from '../../model/types.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo, RawClass, RawField } from './scan.js';
 import type { PyCall, PyValue } from './values.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Qualified names of the field-specifier functions whose arguments are read. */
 const PYDANTIC_FIELD = new Set(['pydantic.Field', 'pydantic.fields.Field', 'pydantic.v1.Field', 'pydantic.v1.fields.Field']);
@@ -91,7 +92,7 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
     const value = kwargs.get(key);
     if (!value) continue;
     const names = value.str !== undefined ? [value.str] : aliasChoices(resolver, module, value);
-    for (const alias of names) if (alias !== field.name && !aliases.includes(alias)) aliases.push(alias);
+    for (const alias of names) if (alias !== field.name) pushUnique(aliases, alias);
   }
   const description = kwargs.get('description')?.str ?? metadataDescription(kwargs.get('metadata')) ?? field.docstring;
 

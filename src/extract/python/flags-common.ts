@@ -5,6 +5,7 @@ import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
 import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
 import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** One parsed module as the flag extractors see it: the scan result plus the nodes they walk. */
 export interface FlagModule {
@@ -135,7 +136,7 @@ export class FlagContext {
             const calleeKey = symbolKey(callee);
             if (calleeKey === callerKey) continue;
             const list = index.get(calleeKey) ?? [];
-            if (!list.includes(callerKey)) list.push(callerKey);
+            pushUnique(list, callerKey);
             index.set(calleeKey, list);
           }
         }
@@ -414,7 +415,7 @@ export function clickOptionNames(parsed: { opts: Spelling[]; secondary: Spelling
   const name = clickSplit(primary.text)[1];
   const aliases: string[] = [];
   const add = (spelling: string): void => {
-    if (spelling !== name && spelling !== '' && !aliases.includes(spelling)) aliases.push(spelling);
+    if (spelling !== name && spelling !== '') pushUnique(aliases, spelling);
   };
   for (const opt of parsed.opts) if (opt !== primary) add(clickSplit(opt.text)[1]);
   let negatable = false;

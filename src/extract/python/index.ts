@@ -11,6 +11,7 @@ import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
 import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 export { moduleNameForFile } from './module-name.js';
 
@@ -904,7 +905,7 @@ class Analysis {
         const others: string[] = [];
         const calls: string[] = [];
         const add = (list: string[], item: string): void => {
-          if (!list.includes(item)) list.push(item);
+          pushUnique(list, item);
         };
         const resolve = (dotted: string[]): Resolved | undefined => this.resolver.resolve(info, dotted, fn.localBindings);
         const annotated: string[] = [];
@@ -966,7 +967,7 @@ class Analysis {
       memo.set(memoKey, []);
       const out: string[] = [];
       for (const callee of callees.get(key) ?? []) {
-        for (const qn of follow(callee, depth + 1)) if (!out.includes(qn)) out.push(qn);
+        for (const qn of follow(callee, depth + 1)) pushUnique(out, qn);
       }
       // Through calls, only an unambiguous answer counts: a dispatcher that reaches several
       // config classes (one per sub-command) is not a command with all of their parameters.

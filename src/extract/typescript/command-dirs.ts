@@ -1,5 +1,6 @@
 /** Which files a yargs `.commandDir()` may load, found by text before any parsing (so discovery hands them to the flag reader). */
 import { dirname, joinPath } from './scan.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /**
  * `.commandDir('cmds')`, `.commandDir(path.join(__dirname, 'cmds'))`,
@@ -23,7 +24,7 @@ export function commandDirFolders(file: string, text: string): string[] {
     const written = (m[2] ?? m[3] ?? m[5] ?? '').trim();
     if (written === '' || written.startsWith('/')) continue;
     const dir = joinPath(dirname(file), written);
-    if (dir !== undefined && !out.includes(dir)) out.push(dir);
+    if (dir !== undefined) pushUnique(out, dir);
   }
   return out;
 }

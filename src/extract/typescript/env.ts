@@ -8,6 +8,7 @@ import { defaultOf, isLiteral, locationOf, propertyName, skipOuter, walkTree } f
 import { KEYWORD_TYPES, zodDefault } from './zod.js';
 import { mayCallEnvHelper, MAY_READ_ENV } from './env-filter.js';
 import { noEnv } from '../env-merge.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Wrappers whose result is a number (`Number(process.env.PORT ?? 3000)`): the read's `type`. */
 const NUMBER_WRAPPERS = new Set(['Number', 'parseInt', 'parseFloat', 'Number.parseInt', 'Number.parseFloat']);
@@ -360,7 +361,7 @@ function exportedNames(sf: ts.SourceFile): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (local: string, exported: string): void => {
     const list = out.get(local) ?? [];
-    if (!list.includes(exported)) list.push(exported);
+    pushUnique(list, exported);
     out.set(local, list);
   };
   add(DEFAULT_EXPORT, 'default');

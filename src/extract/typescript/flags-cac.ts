@@ -8,6 +8,7 @@ import { builtInFlagSpecs } from '../builtin-flags.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import { skipOuter, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator, Value } from './types.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Methods whose result is no command (the parsed argv, help text, a promise). */
 /**
@@ -51,7 +52,7 @@ export function applyCac(ev: FlagEvaluator, node: CommandNode, method: string, c
       // `.alias('!')` makes the command the default one.
       if (alias === '!') {
         if (node.parent && node.name !== undefined) node.parent.defaultCommand = node.name;
-      } else if (!node.aliases.includes(alias)) node.aliases.push(alias);
+      } else pushUnique(node.aliases, alias);
       break;
     }
     case 'version': {

@@ -5,6 +5,7 @@ import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
 import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
 import { skipOuter, sourceFileOf } from './syntax.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Methods that return something other than the command (getters, promises, help text). */
 const NOT_CHAINABLE = new Set([
@@ -89,7 +90,7 @@ export function applyCommander(ev: FlagEvaluator, node: CommandNode, method: str
     case 'alias':
     case 'aliases': {
       if (!a0) return undefined; // the getter form
-      for (const alias of ev.stringsOf(a0) ?? []) if (!node.aliases.includes(alias)) node.aliases.push(alias);
+      for (const alias of ev.stringsOf(a0) ?? []) pushUnique(node.aliases, alias);
       break;
     }
     case 'name': {

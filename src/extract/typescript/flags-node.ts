@@ -1,6 +1,7 @@
 /** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
 import type { ts } from 'ts-morph';
 import type { CommandSpec, ParamSpec, SourceLocation } from '../../model/types.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
@@ -96,7 +97,7 @@ export function findParam(node: CommandNode, name: string): ParamSpec | undefine
 
 /** Adds `alias` to the spec's aliases unless it is its name or already there. */
 export function addAlias(spec: ParamSpec, alias: string): void {
-  if (alias !== spec.name && !spec.aliases.includes(alias)) spec.aliases.push(alias);
+  if (alias !== spec.name) pushUnique(spec.aliases, alias);
 }
 
 /**

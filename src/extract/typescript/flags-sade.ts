@@ -7,6 +7,7 @@ import { ts } from 'ts-morph';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
 import type { FlagEvaluator, Value } from './types.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /**
  * How many words a command path may have (`'remote add <name>'` has 2); a longer one is no
@@ -51,7 +52,7 @@ export function applySade(ev: FlagEvaluator, program: CommandNode, method: strin
       break;
     }
     case 'alias':
-      for (const arg of call.arguments) for (const alias of ev.stringsOf(arg) ?? []) if (target !== program && !target.aliases.includes(alias)) target.aliases.push(alias);
+      for (const arg of call.arguments) for (const alias of ev.stringsOf(arg) ?? []) if (target !== program) pushUnique(target.aliases, alias);
       break;
     case 'parse':
       program.parsed = true;
@@ -114,7 +115,7 @@ function sadeCommand(ev: FlagEvaluator, program: CommandNode, a0: ts.Node | unde
   const description = a1 ? ev.stringOf(a1) : undefined;
   if (description) child.description = description;
   for (const e of ev.objectEntries(a2) ?? []) {
-    if (e.key === 'alias') for (const alias of ev.stringsOf(e.value) ?? []) if (!child.aliases.includes(alias)) child.aliases.push(alias);
+    if (e.key === 'alias') for (const alias of ev.stringsOf(e.value) ?? []) pushUnique(child.aliases, alias);
     if (e.key === 'default' && ev.booleanOf(e.value) === true && words.length === 1) program.defaultCommand = last[0];
   }
   program.current = child;

@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import type { FlagEvaluator, Value } from './types.js';
 import { addAlias, attach, camelCase, findParam, newNode, newParam, type CommandNode } from './flags-node.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Built-in keys that `.alias('h', 'help')` and the like refer to without defining an option. */
 const BUILT_INS = new Set(['help', 'version']);
@@ -357,7 +358,7 @@ function defineCommand(ev: FlagEvaluator, parent: CommandNode, def: CommandDef):
     const existing = parent.children.find((c) => c.name === word[0]);
     target = existing ?? ev.created(newNode('yargs', ev.tokenLocation(first.at, word.index, word[0].length), { name: word[0] }));
     if (!existing) attach(parent, target);
-    for (const alias of otherNames) if (!target.aliases.includes(alias)) target.aliases.push(alias);
+    for (const alias of otherNames) pushUnique(target.aliases, alias);
     if (def.description !== undefined) target.description = def.description;
     if (def.hidden) target.hidden = true;
   }

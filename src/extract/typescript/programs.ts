@@ -4,6 +4,7 @@ import { binFileKind, builtFrom, buildSteps, shellTarget } from './bin-files.js'
 import { commandDirFolders } from './command-dirs.js';
 import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
 import { dirname, joinPath, OUT_DIRS } from './scan.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** A `bin` of some package.json with the source file that holds its program. */
 export interface BinProgram extends BinEntry {
@@ -213,7 +214,7 @@ export function findBinPrograms(
     for (const specifier of relativeSpecifiers(text)) {
       const target = joinPath(dirname(file), specifier);
       const found = target === undefined ? undefined : (mapper.source(target) ?? javascriptFile(target, all));
-      if (found !== undefined && !targets.includes(found)) targets.push(found);
+      if (found !== undefined) pushUnique(targets, found);
     }
     imports.set(file, targets);
   }

@@ -1,6 +1,7 @@
 /** Reads one parsed TypeScript file into what name resolution needs: its imports, exports and top-level declarations. */
 import { ts } from 'ts-morph';
 import { hasModifier, walkTree } from './syntax.js';
+import { pushUnique } from '../../shared/arrays.js';
 
 /** Where an imported or re-exported name comes from. */
 export interface ImportBinding {
@@ -56,7 +57,7 @@ export function scanModule(file: string, sf: ts.SourceFile): ModuleInfo {
     declarations: [],
   };
   const addDependency = (specifier: string): void => {
-    if (!info.dependencies.includes(specifier)) info.dependencies.push(specifier);
+    pushUnique(info.dependencies, specifier);
   };
   const exportIf = (node: ts.Node, name: string): void => {
     if (!hasModifier(node, ts.SyntaxKind.ExportKeyword)) return;
@@ -65,7 +66,7 @@ export function scanModule(file: string, sf: ts.SourceFile): ModuleInfo {
   const declare = (space: Map<string, Declaration>, decl: Declaration): void => {
     if (space.has(decl.name)) return; // first declaration wins (a redeclaration is a compile error anyway)
     space.set(decl.name, decl);
-    if (!info.declarations.includes(decl)) info.declarations.push(decl);
+    pushUnique(info.declarations, decl);
   };
 
   for (const statement of sf.statements) {
@@ -185,7 +186,7 @@ export function sourceCandidates(path: string): string[] {
     const stem = base.replace(/\.(?:[cm]?jsx?|[cm]?tsx?)$/, '');
     const ext = /\.([cm])?js$/.exec(base)?.[1];
     const preferred = ext === 'm' ? ['.mts'] : ext === 'c' ? ['.cts'] : [];
-    for (const e of [...preferred, ...TS_EXTENSIONS]) if (!out.includes(stem + e)) out.push(stem + e);
+    for (const e of [...preferred, ...TS_EXTENSIONS]) pushUnique(out, stem + e);
     if (stem === base) for (const e of TS_EXTENSIONS) out.push(`${base}/index${e}`);
   };
   add(path);
