@@ -4,7 +4,7 @@
  * close to call. The end-to-end twins are fixtures/layouts/inferred-*.
  */
 import { describe, expect, it } from 'vitest';
-import { classCandidates, foldName, inferCommand, inputRank, pageCommandOf, parameterSets } from '../src/link/infer-sections.js';
+import { classCandidates, foldName, inferCommand, inputRank, namesWord, pageCommandOf, parameterSets, wordTester } from '../src/link/infer-sections.js';
 import type { CommandSpec, ConfigClass, ParamSpec, ReferenceRow } from '../src/model/types.js';
 
 const at = { file: 'src/x.py', line: 1, column: 1 };
@@ -248,5 +248,51 @@ describe('classCandidates and config-file inference', () => {
     const wide = cls('AllMixerOptions', 'src/all.ts', ['speed', 'duration', 'jarSize', 'pulse', 'timeoutMs', 'colour', 'lid']);
     const sets = parameterSets(classCandidates([wide, options], new Set()));
     expect(inferCommand([rows('speed', 'duration', 'jarSize', 'pulse')], sets, ctx).command?.name).toBe('MixerOptions');
+  });
+});
+
+describe('wordTester and namesWord (a word test without one RegExp per word, s27 sweep2 O1)', () => {
+  /** The old test, compiled per word: the reference for parity. */
+  const oldHas = (text: string) => (w: string): boolean => new RegExp(`(?<![\\w-])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text.toLowerCase());
+
+  it('agrees with the per-word regex on real-shaped headings, titles and paths', () => {
+    const texts = ['Creating a release on GitHub', '`tool deploy docker` options', 'docs/cli/github-release.md', 'Options / `tool login`', 'CLI — run (v2.x)', 'İstanbul run_fast', '', 'a--b', 'x.y/z', 'Run-all RUN'];
+    const words = ['release', 'github-release', 'github_release', 'run', 'run_fast', 'docker', 'tool deploy', 'cli', 'login', 'md', 'x.y', 'y', '', '-', 'a', 'b', 'a--b', 'v2.x', 'istanbul', 'run-all', 'all'];
+    for (const text of texts) {
+      const has = wordTester(text);
+      const old = oldHas(text);
+      for (const w of words) expect([text, w, has(w)]).toEqual([text, w, old(w)]);
+      for (const w of words) expect([text, w, namesWord(has, [w])]).toEqual([text, w, [w].some((x) => old(x) || (/[-_]/.test(x) && x.split(/[-_]+/).every((p) => p.length > 0 && old(p))))]);
+    }
+  });
+
+  it('agrees with the per-word regex on random texts and words', () => {
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const alphabet = 'abAB1_- ./éÉ`';
+    const str = (max: number): string => Array.from({ length: next(max + 1) }, () => alphabet[next(alphabet.length)]).join('');
+    for (let t = 0; t < 400; t++) {
+      const text = str(24);
+      const has = wordTester(text);
+      const old = oldHas(text);
+      const lower = text.toLowerCase();
+      for (let k = 0; k < 12; k++) {
+        // Half the words are cut from the text itself, so that many do occur.
+        const start = next(lower.length + 1);
+        const w = k % 2 === 0 ? lower.slice(start, start + next(6)) : str(4).toLowerCase();
+        expect([text, w, has(w)]).toEqual([text, w, old(w)]);
+      }
+    }
+  });
+
+  it('tests 110,000 alias words against a heading quickly', () => {
+    const words = Array.from({ length: 110_000 }, (_, i) => `a${i}`);
+    const t = performance.now();
+    expect(namesWord(wordTester('The `a109999` command'), words)).toBe(true);
+    expect(namesWord(wordTester('Nothing here'), words)).toBe(false);
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 });
