@@ -1,6 +1,7 @@
 /** pushUnique / pushAllUnique (src/shared/arrays.ts): the same list as `if (!list.includes(x)) list.push(x)`, in linear time (s27 sweep2 D6). */
 import { describe, expect, it } from 'vitest';
 import { pushAllUnique, pushUnique } from '../src/shared/arrays.js';
+import { seededRandom } from './random.js';
 
 /** The old deduplication, for parity. */
 function byIncludes<T>(list: T[], items: readonly T[]): T[] {
@@ -8,18 +9,9 @@ function byIncludes<T>(list: T[], items: readonly T[]): T[] {
   return list;
 }
 
-/** A small seeded generator, so a failure repeats. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 describe('pushUnique', () => {
   it('keeps the first occurrence of each item, in order, like includes + push, short and long lists', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (const [n, range] of [[10, 5], [40, 30], [500, 200], [5000, 100_000]] as const) {
       const items = Array.from({ length: n }, () => `a${Math.floor(next() * range)}`);
       const start = ['a1', 'a1', 'x'];

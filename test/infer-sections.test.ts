@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classCandidates, foldName, inferCommand, inputRank, namesWord, pageCommandOf, parameterSets, wordTester } from '../src/link/infer-sections.js';
+import { seededRandom } from './random.js';
 import type { CommandSpec, ConfigClass, ParamSpec, ReferenceRow } from '../src/model/types.js';
 
 const at = { file: 'src/x.py', line: 1, column: 1 };
@@ -267,11 +268,8 @@ describe('wordTester and namesWord (a word test without one RegExp per word, s27
   });
 
   it('agrees with the per-word regex on random texts and words', () => {
-    let seed = 12345;
-    const next = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
+    const random = seededRandom(12345);
+    const next = (n: number): number => Math.floor(random() * n);
     const alphabet = 'abAB1_- ./éÉ`';
     const str = (max: number): string => Array.from({ length: next(max + 1) }, () => alphabet[next(alphabet.length)]).join('');
     for (let t = 0; t < 400; t++) {
