@@ -338,22 +338,6 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000
   // usage lines of 50 options (19 s); 20,000 keys and 1,200 lines here, under the size limits of one
   // Python source (s23: larger modules are not parsed at all, see python-large-modules).
-  // s27 sweep2 D1 (scaled up): 26,000 module-level lists in an argparse module (745 KB, under the 120,000-token cap); the flag
-  // worker's extraction grew as lists x module size (D1's 737 KB: 16.2 s CPU). The worker now has
-  // a CPU budget (3 s + 4 s per MiB): past it, the flags are unknown, with a warning.
-  'python-flags-worker-budget': (dir) => {
-    const lists = Array.from({ length: 26_000 }, (_, i) => `c${i} = []\n`).join('');
-    const padding = `# ${'x'.repeat(200)}\n`.repeat(2500);
-    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\n${lists}${padding}\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--seed", type=int, default=0)\n    p.parse_args()\n`);
-  },
-  // s27 sweep2 D6: one commander command with 110,000 aliases (989 KB): deduplicated with
-  // `includes`, O(aliases^2) in the TypeScript facts worker (16.4 s CPU). The worker now has a CPU
-  // budget (3 s + 4 s per MiB): past it, the bin's flags are unknown, with a warning.
-  'ts-facts-worker-budget': (dir) => {
-    mkdirSync(path.join(dir, 'src'), { recursive: true });
-    const aliases = Array.from({ length: 110_000 }, (_, i) => `'a${i}'`).join(',');
-    writeFileSync(path.join(dir, 'src/cli.ts'), `import { Command } from 'commander';\nconst program = new Command().name('packgen');\nprogram.command('run').aliases([${aliases}]).option('--minify', 'Minify the output');\nawait program.parseAsync(process.argv);\n`);
-  },
   'python-fire-docopt-scale': (dir) => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `"c${i}": f`).join(', ');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);
