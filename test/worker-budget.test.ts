@@ -106,4 +106,22 @@ describe('extraction workers past their CPU budget', () => {
     expect(r.stderr).toContain('whose CLI flags docdrift did not finish reading');
     expect(r.seconds).toBeLessThan(30);
   });
+
+  it('TypeScript facts: a config type the config names in a source that was not read is unknown, not "declares none" (no exit-2 config problem)', { timeout: 120_000 }, () => {
+    const dir = project();
+    cpSync(path.join(ROOT, 'fixtures/rules/reference-param-missing/valid/ts-interface-jsdoc'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ allowUnchecked: true, commands: { tool: { config: 'src/options.ts#ToolOptions' } } }));
+    const known = run(dir, undefined);
+    expect(known.status, known.stderr).toBe(0);
+    const r = run(dir, 1);
+    expect(r.stderr).not.toContain('declares none docdrift reads');
+    expect(r.stderr).not.toContain('no config class or type named');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.findings.filter((f) => f.message.includes('TypeScript not read'))).toHaveLength(1);
+    // A bare name is not called misspelt either.
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ allowUnchecked: true, commands: { tool: { config: 'ToolOptions' } } }));
+    const bare = run(dir, 1);
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(bare.stderr).not.toContain('no config class or type named');
+  });
 });

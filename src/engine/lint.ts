@@ -255,7 +255,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])]))), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -438,6 +438,11 @@ export interface CodeFacts {
   interpolatedKeys: Set<string>;
   /** Python plus TypeScript sources read, for {@link LintStats}. */
   sourceCount: number;
+  /**
+   * Set when the TypeScript extraction ran past its worker's CPU budget: no TypeScript type was
+   * read, so a config name that may be one is unknown, not misspelt ({@link unresolvedConfigClasses}).
+   */
+  typeScriptUnread?: true;
   /**
    * What was met in programs whose flags and config were not read, by target (`pkg.cli:main`,
    * `bin:tool`): the first CLI library each reaches, or a bin's file with no source. The model
@@ -663,6 +668,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // Flag commands of the TypeScript programs: their flags' env fallbacks are env vars too (issue #31).
   const tsFlagEnv: FlagCommand[] = [];
   const tsUnread: Array<[string, UnreadProgram]> = [];
+  let typeScriptUnread = false;
   if ((tsFiles.length > 0 || bins.length > 0 || scriptPrograms.length > 0) && wantsTs) {
     const tsSources = tsFiles.flatMap((file) => {
       const text = read(file);
@@ -680,6 +686,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     pushAll(flagCommands, ts.flagCommands);
     pushAll(tsFlagEnv, ts.flagCommands);
     pushAll(tsUnread, ts.unreadPrograms ?? []);
+    if (ts.overBudget) typeScriptUnread = true;
     // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
     // console scripts naming the same function are: they share the first bin's target.
     const firstByPath = new Map<string, string>();
@@ -728,6 +735,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     stringKeys: python.stringKeys,
     interpolatedKeys,
     sourceCount: discovered.length + tsSourceCount,
+    ...(typeScriptUnread ? { typeScriptUnread: true as const } : {}),
     // Issue #31: the Python reads and flags' `envvar=`, then the TypeScript/JavaScript reads and flags' env fallbacks.
     // Then what the project's scripts say: names they read (words) and what its image sets (internal).
     env: mergeEnv(
@@ -1321,13 +1329,18 @@ export function configFileProblem(root: string, file: string, listed?: ReadonlyS
  * Names in `commands.<name>.config` that match no config class found in the sources, each as a
  * sentence naming the key and the nearest class names; or, when the name's file
  * (`schemas/s.json` of `schemas/s.json#S`) has a `parse-error` among `diagnostics` (refused for
- * its depth or size, a syntax error), naming that file and why it was not read.
+ * its depth or size, a syntax error), naming that file and why it was not read. With
+ * `typeScriptUnread` (the TypeScript extraction ran past its CPU budget, and a warning said so),
+ * a name that may be a TypeScript type (`src/options.ts#Options`, or a bare name) is not a
+ * problem: its command's parameters are unknown, as its bin's are, and the run says that instead
+ * of calling a type that was never read misspelt.
  */
 export function unresolvedConfigClasses(
   config: DocdriftConfig,
   classes: ConfigClass[],
   diagnostics: readonly InputDiagnostic[] = [],
   fileProblem: (file: string) => string | undefined = () => undefined,
+  typeScriptUnread = false,
 ): string[] {
   const problems: string[] = [];
   const qualified = new Set(classes.map((c) => c.qualifiedName));
@@ -1362,6 +1375,8 @@ export function unresolvedConfigClasses(
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${why}. Fix the file or the name.`);
         continue;
       }
+      // A TypeScript file whose types were not read (the extraction ran past its budget).
+      if (typeScriptUnread && hash > 0 && /\.[cm]?[jt]sx?$/i.test(name.slice(0, hash))) continue;
       // A file read that declares no config type at all (valid JSON that is no schema; a module of functions).
       if (hash > 0 && !classes.some((c) => c.module === name.slice(0, hash) || c.location.file === name.slice(0, hash))) {
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} declares none docdrift reads (a pydantic model or dataclass; an interface, class, type alias or zod schema; a JSON Schema object with \`properties\`). Fix the file or the name.`);
@@ -1377,6 +1392,8 @@ export function unresolvedConfigClasses(
           continue;
         }
       }
+      // A bare name may be one of the TypeScript types that were not read.
+      if (typeScriptUnread && hash < 0 && dot < 0) continue;
       const near = suggestNames(name, [...qualified, ...simple.keys()], 3);
       problems.push(
         `commands.${command}.config: no config class or type named "${name}" was found in the sources (a Python pydantic model or dataclass, or a TypeScript interface, class, type alias or zod schema written "path/file.ts#Name")` +

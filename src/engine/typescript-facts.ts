@@ -36,6 +36,8 @@ export interface TypeScriptFacts {
    * library their program reaches (two import hops), or their file when no source was found.
    */
   unreadPrograms?: Array<[string, UnreadProgram]>;
+  /** Set when the extraction ran past its worker's CPU budget ({@link overBudgetFacts}): no type or flag of the sources was read. */
+  overBudget?: true;
 }
 
 /** A file's text as read: `undefined` when it could not be read. */
@@ -267,7 +269,7 @@ export function overBudgetFacts(
     message: `TypeScript not read: ${reason}; the flags and config types of the ${unread.length} bin${unread.length === 1 ? '' : 's'} are unknown and not checked. Declare the flags in \`commands.<name>.flags\` of the docdrift config, or exclude large generated sources from \`sources\``,
     location: { file: at, line: 1, column: 1 },
   });
-  return { classes: [], binConfigs: [], flagCommands: [], sourceCount: tsSources.length, ...(unread.length > 0 ? { unreadPrograms: unread } : {}) };
+  return { classes: [], binConfigs: [], flagCommands: [], sourceCount: tsSources.length, overBudget: true, ...(unread.length > 0 ? { unreadPrograms: unread } : {}) };
 }
 
 /**
