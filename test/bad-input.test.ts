@@ -338,6 +338,24 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 fresh sweep D5: fire.Fire({...}) of 100,000 keys (1.3 GB on main) and docopt with 5,000
   // usage lines of 50 options (19 s); 20,000 keys and 1,200 lines here, under the size limits of one
   // Python source (s23: larger modules are not parsed at all, see python-large-modules).
+  // s28 sweep D3: decli `*S` splices three deep, 40 x 40 x 40 x 40 argument specs from a 2 KB module (35 s CPU, 1.6 GB, then a
+  // stack overflow on the main thread, where flag files under 512 KB were read with no budget): now in the flags worker, bounded.
+  'python-decli-splice-fan': (dir) => {
+    const list = (name: string, items: string[]) => `${name} = [${items.join(', ')}]\n`;
+    const s1 = list('S1', Array.from({ length: 40 }, (_, i) => `{"name": "--o${i}", "default": 0}`));
+    const splices = list('S2', Array(40).fill('*S1')) + list('S3', Array(40).fill('*S2'));
+    writeFileSync(path.join(dir, 'tool/cli.py'), `from decli import cli\n\n${s1}${splices}data = {"prog": "tool", "arguments": [${Array(40).fill('*S3').join(', ')}]}\n\ndef main():\n    parser = cli(data)\n    parser.parse_args()\n`);
+  },
+  // s28 sweep D5: the same splices with 4 KB help texts, padded to 620 KB: the flags worker dies at its heap limit (or
+  // runs past its budget first), and the main thread used to extract the same flags again, unbounded (a 4.3 GB abort).
+  'python-flags-worker-heap': (dir) => {
+    const help = 'x'.repeat(4000);
+    const list = (name: string, items: string[]) => `${name} = [${items.join(', ')}]\n`;
+    const s1 = list('S1', Array.from({ length: 20 }, (_, i) => `{"name": "--o${i}", "default": 0, "help": "${help}"}`));
+    const splices = list('S2', Array(20).fill('*S1')) + list('S3', Array(20).fill('*S2'));
+    const pad = Array.from({ length: 7600 }, (_, i) => `# padding line ${String(i).padStart(6, '0')} ${'.'.repeat(48)}\n`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `${pad}from decli import cli\n\n${s1}${splices}data = {"prog": "tool", "arguments": [${Array(20).fill('*S3').join(', ')}]}\n\ndef main():\n    parser = cli(data)\n    parser.parse_args()\n`);
+  },
   'python-fire-docopt-scale': (dir) => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `"c${i}": f`).join(', ');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);

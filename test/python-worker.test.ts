@@ -37,13 +37,14 @@ function plain(value: unknown, seen = new Set<unknown>()): unknown {
 }
 
 describe('Python flags in a worker thread', () => {
-  it('is started for large flag files on two cores, or when asked', async () => {
-    const { wantsPythonWorker, PYTHON_WORKER_MIN_CHARS } = await compiled<Flags>('engine/python-flags.js');
-    expect(wantsPythonWorker('auto', PYTHON_WORKER_MIN_CHARS, 2)).toBe(true);
-    expect(wantsPythonWorker('auto', PYTHON_WORKER_MIN_CHARS - 1, 2)).toBe(false);
-    expect(wantsPythonWorker('auto', PYTHON_WORKER_MIN_CHARS * 10, 1)).toBe(false);
+  it('is started for any flag file, on any number of cores (its CPU budget bounds the extraction), unless told not to', async () => {
+    const { wantsPythonWorker } = await compiled<Flags>('engine/python-flags.js');
+    expect(wantsPythonWorker('auto', 512 * 1024, 2)).toBe(true);
+    expect(wantsPythonWorker('auto', 1, 2)).toBe(true);
+    expect(wantsPythonWorker('auto', 1, 1)).toBe(true);
+    expect(wantsPythonWorker('auto', 0, 2)).toBe(false);
     expect(wantsPythonWorker('always', 1, 1)).toBe(true);
-    expect(wantsPythonWorker('never', PYTHON_WORKER_MIN_CHARS * 10, 8)).toBe(false);
+    expect(wantsPythonWorker('never', 512 * 1024 * 10, 8)).toBe(false);
   });
 
   it('gives the same findings, notes and model as the main thread on every Python fixture project', async () => {

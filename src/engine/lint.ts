@@ -38,7 +38,7 @@ import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
-import { startPythonFlags, wantsPythonWorker } from './python-flags.js';
+import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
@@ -602,10 +602,11 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // A worker past its CPU budget is not followed by the same extraction in-thread (unbounded):
   // the flags of its files are unknown, said once, and their programs' parameters are unknown
   // (no finding about flags docdrift did not read).
-  const expired = fromWorker || storedFlags ? undefined : pending?.expired;
+  // Nor is one that V8 ended at its heap limit, or whose extraction threw (s28 sweep D5).
+  const stopped = fromWorker || storedFlags ? undefined : pending?.stopped;
   const flagsUnread = new Map<string, string>();
-  if (expired !== undefined) {
-    const reason = `extracting the CLI flags of ${flagSources.length === 1 ? 'this file' : `these ${flagSources.length} files`} (${(flagChars / 1024).toFixed(0)} KB) took more than ${(expired / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+  if (stopped !== undefined) {
+    const reason = `extracting the CLI flags of ${flagSources.length === 1 ? 'this file' : `these ${flagSources.length} files`} (${(flagChars / 1024).toFixed(0)} KB) ${workerStopText(stopped)}`;
     for (const source of flagSources) flagsUnread.set(source.file, reason);
     const [first, ...others] = flagSources.map((s) => s.file);
     diagnostics.push({
@@ -615,9 +616,9 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
       location: { file: first!, line: 1, column: 1 },
     });
   }
-  const flags = storedFlags ?? fromWorker ?? (expired !== undefined ? { commands: [], diagnostics: [] } : await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
+  const flags = storedFlags ?? fromWorker ?? (stopped !== undefined ? { commands: [], diagnostics: [] } : await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
   // An expiry depends on the machine's load, not on the texts: never stored.
-  if (!storedFlags && expired === undefined && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
+  if (!storedFlags && stopped === undefined && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
   pushAll(diagnostics, flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));

@@ -9,7 +9,8 @@
  * of the text a file has. When the worker cannot start or fails, the main thread computes both.
  * The worker runs under a CPU budget ({@link pythonFlagsBudgetMs}): past it the worker is ended
  * and the flags are NOT computed again in-thread (that would run the same unbounded work with no
- * bound): the run goes on with the flags of those files unknown ({@link PendingPythonFlags.expired}).
+ * bound): the run goes on with the flags of those files unknown ({@link PendingPythonFlags.stopped}); so
+ * does a worker that V8 ended at its heap limit, or whose extraction threw.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -42,14 +43,27 @@ export type PythonFlagsMessage =
 export interface PendingPythonFlags {
   /** Path → [module name, scan] of the flag files; `undefined` when the worker failed first. */
   scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>;
-  /** The flags; `undefined` when the worker failed (then the caller extracts them in-thread) or ran out of budget ({@link expired}). */
+  /** The flags; `undefined` when the worker failed (then the caller extracts them in-thread) or was stopped ({@link stopped}). */
   flags: Promise<PythonFlagExtraction | undefined>;
   /**
-   * Set (to the budget, in ms of CPU time) when the worker was ended for running past its budget,
-   * before `flags` settles: the caller must then not extract in-thread but take the flags of the
-   * job's files as unknown.
+   * Set, before `flags` settles, when the worker started running and then gave no flags: ended
+   * for running past its CPU budget, ended by V8 at its heap limit ({@link PYTHON_WORKER_HEAP_MB}),
+   * or its extraction threw. The caller must then not extract in-thread (the same work, with no
+   * bound: s28 sweep D5, a heap death recomputed on the main thread ran to a 4.3 GB abort) but take
+   * the flags of the job's files as unknown. A worker that failed before it ran (it could not
+   * start) leaves this unset: the caller computes in-thread.
    */
-  expired?: number;
+  stopped?: PythonWorkerStop;
+}
+
+/** Why a started flags worker gave no flags ({@link PendingPythonFlags.stopped}). */
+export type PythonWorkerStop = { kind: 'budget'; budgetMs: number } | { kind: 'heap'; heapMb: number } | { kind: 'error'; message: string };
+
+/** The clause (after "extracting the CLI flags of these files (N KB)") saying why a started worker gave no flags. */
+export function workerStopText(stop: PythonWorkerStop): string {
+  if (stop.kind === 'budget') return `took more than ${(stop.budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+  if (stop.kind === 'heap') return `needed more than the ${stop.heapMb} MB of memory it is given`;
+  return `failed (${stop.message.length > 200 ? `${stop.message.slice(0, 200)}…` : stop.message})`;
 }
 
 /**
@@ -74,19 +88,25 @@ export function pythonFlagsBudgetMs(chars: number): number {
 }
 
 /**
- * Least total text of the flag files (UTF-16 code units) for which a worker thread is started: a
- * worker costs ~0.15-0.3 s of CPU to load docdrift's bundle and the Python grammar, more than
- * extracting the flags of a few hundred KB of Python on the main thread.
+ * Least total text of the flag files (UTF-16 code units) for which a worker thread is started by
+ * `'auto'`: any. Up to s27 it was 512 KB (a worker costs ~0.1-0.2 s of CPU to load docdrift's
+ * bundle and the Python grammar), so smaller flag files were read on the main thread with no CPU
+ * budget, and seven valid modules of 2-220 KB there cost 13-35 s of CPU or gigabytes (s28 sweep:
+ * fire, decli, click, typer, jsonargparse fan-outs). In the worker, the budget and the heap limit
+ * bound every one of them. Measured (medians of 7 runs, --no-cache, a loaded 2-core machine): the
+ * bundled example 0.66 -> 0.76 s CPU; aider 3.79 -> 3.97 s; litgpt 2.10 -> 2.30 s, wall 4.25 ->
+ * 3.45 s (the worker runs beside the main thread); datamodel-code-generator 8.02 -> 8.06 s.
  */
-export const PYTHON_WORKER_MIN_CHARS = 512 * 1024;
+export const PYTHON_WORKER_MIN_CHARS = 1;
 
 /**
  * The worker's V8 old-space limit in MB. Flag extraction makes much short-lived garbage (a
  * 2.5 MB argparse module of 5,000 sub-parsers: 186 MB of heap used at the end, 12 MB live) and V8
  * grows a heap lazily, so without a limit that module's run peaked at 640-660 MB; with 256 MB,
  * 531 MB (the 3,000-sub-parser bad-input case: 493 → 417 MB), at the same speed. A worker that
- * reaches the limit is ended by Node and the main thread extracts the flags instead (the same
- * result, later): 160 MB was too little for the 5,000-sub-parser module.
+ * reaches the limit is ended by Node, and the flags of its files are unknown, with one warning
+ * (recomputing them on the main thread, with no limit, ran to a 4.3 GB abort: s28 sweep D5): 160 MB
+ * was too little for the 5,000-sub-parser module.
  */
 export const PYTHON_WORKER_HEAP_MB = 256;
 
@@ -95,12 +115,14 @@ const COMPILED = import.meta.url.endsWith('.js');
 
 /**
  * Whether a run should extract Python flags in a worker: `'always'` and `'never'` decide
- * (tests compare both), `'auto'` when the machine has a second core and the flag files hold at
- * least {@link PYTHON_WORKER_MIN_CHARS} of text. Never when running from TypeScript source.
+ * (tests compare both), `'auto'` when the flag files hold at least {@link PYTHON_WORKER_MIN_CHARS}
+ * of text, whatever the number of cores (`cores` is kept for callers; it no longer decides). Never
+ * when running from TypeScript source.
  */
-export function wantsPythonWorker(mode: 'auto' | 'always' | 'never', totalChars: number, cores = availableParallelism()): boolean {
+export function wantsPythonWorker(mode: 'auto' | 'always' | 'never', totalChars: number, _cores = availableParallelism()): boolean {
   if (!COMPILED || mode === 'never') return false;
-  return mode === 'always' || (cores >= 2 && totalChars >= PYTHON_WORKER_MIN_CHARS);
+  // On one core too: the budget, not the second core, is what the worker is for now.
+  return mode === 'always' || totalChars >= PYTHON_WORKER_MIN_CHARS;
 }
 
 /**
@@ -125,10 +147,15 @@ export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | unde
   const pending: PendingPythonFlags = { scans, flags };
   const budget = pythonFlagsBudgetMs(job.sources.reduce((n, s) => n + s.text.length, 0));
   const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
-    pending.expired = budget;
+    pending.stopped ??= { kind: 'budget', budgetMs: budget };
   });
-  const fail = (): void => {
+  // Whether the worker began running code: a failure after that is the extraction's, and is not
+  // run again in-thread; one before (the thread could not start) is computed in-thread.
+  let online = false;
+  worker.once('online', () => (online = true));
+  const fail = (stop?: PythonWorkerStop): void => {
     stopWatch();
+    if (online && stop) pending.stopped ??= stop;
     giveScans(undefined);
     giveFlags(undefined);
   };
@@ -137,9 +164,11 @@ export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | unde
     else if (message.kind === 'flags') {
       stopWatch();
       giveFlags(message.flags);
-    } else fail();
+    } else fail({ kind: 'error', message: message.error });
   });
-  worker.once('error', fail);
-  worker.once('exit', fail);
+  worker.once('error', (error: Error & { code?: string }) =>
+    fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'heap', heapMb: PYTHON_WORKER_HEAP_MB } : { kind: 'error', message: error.message }),
+  );
+  worker.once('exit', () => fail({ kind: 'error', message: 'the worker thread ended without an answer' }));
   return pending;
 }
