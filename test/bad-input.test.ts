@@ -512,6 +512,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #18 item 4: one TypeScript file nested 20,000 levels must not drop the project's other config types.
   'ts-deep-expression': (dir) =>
     writeFileSync(path.join(dir, 'src/deep.ts'), `export const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\nexport const y = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`),
+  // s28 sweep D7: the env-variable scan (main thread) parses a file that reads process.env; nested past the parser's recursion.
+  'ts-env-deep-expression': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    writeFileSync(path.join(dir, 'src/deep.ts'), `export const a = process.env.TOOL_A;\nexport const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n`);
+  },
   // #33 sweep of the TypeScript readers: long call chains, long sade paths, many and deep commands, many flag keys.
   'ts-option-chains': (dir) => {
     const links = (call: (i: number) => string): string => Array.from({ length: 4000 }, (_, i) => call(i)).join('\n');

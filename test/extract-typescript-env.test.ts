@@ -504,3 +504,31 @@ describe('the engine reads env vars of projects without bins, and the per-file c
     expect(fresh.env.vars.map((v) => v.name)).toEqual(['DATABASE_URL', 'CI', 'PORT', 'FEATURE_FLAG', 'VITE_TITLE', 'BETA_FEATURES']);
   });
 });
+
+describe('a file nested past what the parser takes (s28 sweep D7)', () => {
+  // 20,000 nested parentheses overflow the recursive TypeScript parser: a RangeError that ended
+  // the run as an internal error, since this scan runs on the main thread.
+  const deep = `export const a = process.env.TOOL_A;\nexport const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\n`;
+
+  it('gives no reads and one parse-error warning naming the file, instead of throwing', () => {
+    const out = extractFileEnv('src/deep.ts', deep);
+    expect(out.vars).toEqual([]);
+    expect(out.diagnostics).toHaveLength(1);
+    expect(out.diagnostics?.[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'src/deep.ts', line: 1, column: 1 } });
+    expect(out.diagnostics?.[0]?.message).toMatch(/^src\/deep\.ts: the TypeScript parser failed \(nested too deeply for it: Maximum call stack size exceeded\)/);
+    // A file of ordinary depth says nothing.
+    expect(extractFileEnv('src/ok.ts', 'export const a = process.env.TOOL_A;\n').diagnostics).toBeUndefined();
+  });
+
+  it('typeScriptEnv reads the other files and returns the warning, from the per-file cache too', async () => {
+    const { typeScriptEnv } = await import('../src/engine/typescript-env.js');
+    const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const texts = new Map([['src/deep.ts', deep], ['src/ok.ts', 'export const b = process.env.TOOL_B;\n']]);
+    const pieces = new MemoryPieceStore();
+    for (let run = 0; run < 2; run++) {
+      const out = await typeScriptEnv([...texts.keys()], (file) => texts.get(file), pieces);
+      expect(out.vars.map((v) => v.name)).toEqual(['TOOL_B']);
+      expect(out.diagnostics.map((d) => [d.ruleId, d.location.file])).toEqual([['parse-error', 'src/deep.ts']]);
+    }
+  });
+});

@@ -8,7 +8,7 @@
  * other files are resolved after, from the pieces, so the result equals a run without the cache.
  */
 import path from 'node:path';
-import type { EnvExtraction, ParamSpec } from '../model/types.js';
+import type { EnvExtraction, InputDiagnostic, ParamSpec } from '../model/types.js';
 import type { EnvHelper, FileEnv } from '../extract/typescript/env.js';
 import { isGeneratedScript, mayCallEnvHelper, MAY_READ_ENV } from '../extract/typescript/env-filter.js';
 import { pieceKey, type PieceStore } from './pieces.js';
@@ -70,9 +70,12 @@ function resolveImport(from: string, specifier: string, known: ReadonlyMap<strin
  * @param pieces the per-file cache, if any
  * @param hashes content hashes of the files as the run cache computed them: a file whose piece is
  *   stored under its hash is not read
+ * @returns the reads, the words, and `diagnostics`: a `parse-error` warning per file the parser
+ *   could not take (nested too deeply), in file order, stored with the file's piece so that a
+ *   cached run says it too; never throws for such a file
  */
-export async function typeScriptEnv(files: readonly string[], read: Read, pieces?: PieceStore, hashes?: ReadonlyMap<string, string>): Promise<EnvExtraction & { words: string[] }> {
-  const out: EnvExtraction & { words: string[] } = { vars: [], dynamic: [], words: [] };
+export async function typeScriptEnv(files: readonly string[], read: Read, pieces?: PieceStore, hashes?: ReadonlyMap<string, string>): Promise<EnvExtraction & { words: string[]; diagnostics: InputDiagnostic[] }> {
+  const out: EnvExtraction & { words: string[]; diagnostics: InputDiagnostic[] } = { vars: [], dynamic: [], words: [], diagnostics: [] };
   const facts = new Map<string, FileEnv>();
   const words = new Set<string>();
   for (const file of files) {
@@ -84,6 +87,7 @@ export async function typeScriptEnv(files: readonly string[], read: Read, pieces
     if (result.internal) (out.internal ??= []).push(...result.internal);
     if (result.obsolete) out.obsolete = [...new Set([...(out.obsolete ?? []), ...result.obsolete])];
     for (const w of result.words ?? []) words.add(w);
+    for (const d of result.diagnostics ?? []) out.diagnostics.push(d);
   }
   out.words = [...words];
   // Calls of helpers other modules export: reads of the variables they name.

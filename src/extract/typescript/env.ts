@@ -3,7 +3,7 @@
  * syntax tree per file (`ts.createSourceFile`: no program, no type checker, no other file).
  */
 import { ts } from 'ts-morph';
-import type { DefaultValue, DynamicEnvRead, EnvExtraction, ParamSpec } from '../../model/types.js';
+import type { DefaultValue, DynamicEnvRead, EnvExtraction, InputDiagnostic, ParamSpec } from '../../model/types.js';
 import { defaultOf, isLiteral, locationOf, propertyName, skipOuter, walkTree } from './syntax.js';
 import { KEYWORD_TYPES, zodDefault } from './zod.js';
 import { mayCallEnvHelper, MAY_READ_ENV } from './env-filter.js';
@@ -199,6 +199,8 @@ export interface FileEnv extends EnvExtraction {
   calls?: EnvHelperCall[];
   /** Upper-case words with an underscore in the file's text (`collectEnvWords`, src/link/environment.ts), filled by the engine. */
   words?: string[];
+  /** Why the file was not read (a `parse-error` warning: nested past what the parser takes); absent when it was. */
+  diagnostics?: InputDiagnostic[];
 }
 
 /** A helper found in the walk: the parameter index, the fallback's, and its dynamic read. */
@@ -715,12 +717,38 @@ function collectBindings(state: FileState): void {
  * as `env-var` (`get('X').required()`), and `process.env` passed whole to a function. A file the
  * parser cannot make sense of is read as far as it parses (the parser recovers).
  *
+ * A file the parser or the walk cannot take (an expression nested so deeply that the recursive
+ * parser overflows the call stack, a `RangeError`) gives no reads and one `parse-error` warning
+ * naming the file in `diagnostics`, as the other TypeScript extractors say it (extract.ts): the
+ * scan runs on the main thread, where the error ended the whole run as an internal error
+ * (s28 sweep D7: 40 KB, parentheses nested 20,000 deep: exit 2 -> a warning, exit 0).
+ *
  * @param file project-relative POSIX path (`owner` and locations)
  * @param text the file's text
  */
 export function extractFileEnv(file: string, text: string): FileEnv {
+  if (!MAY_READ_ENV.test(text) && !mayCallEnvHelper(text)) return noEnv();
+  try {
+    return scanFileEnv(file, text);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { ...noEnv(), diagnostics: [tooDeepDiagnostic(file, error)] };
+  }
+}
+
+/** The `parse-error` warning for a file the parser gave up on with `error` (see {@link extractFileEnv}). */
+function tooDeepDiagnostic(file: string, error: RangeError): InputDiagnostic {
+  return {
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `${file}: the TypeScript parser failed (nested too deeply for it: ${error.message}); its environment variables are not read`,
+    location: { file, line: 1, column: 1 },
+  };
+}
+
+/** {@link extractFileEnv} of a file that may read the environment; throws what the parser throws. */
+function scanFileEnv(file: string, text: string): FileEnv {
   const out: FileEnv = noEnv();
-  if (!MAY_READ_ENV.test(text) && !mayCallEnvHelper(text)) return out;
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file));
   const state: FileState = { file, sf, aliases: new Set(), constants: new Map(), values: new Map(), imports: new Map(), helpers: new Map(), out };
   collectBindings(state);
