@@ -512,6 +512,9 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #18 item 4: one TypeScript file nested 20,000 levels must not drop the project's other config types.
   'ts-deep-expression': (dir) =>
     writeFileSync(path.join(dir, 'src/deep.ts'), `export const x = ${'('.repeat(20_000)}1${')'.repeat(20_000)};\nexport const y = ${'['.repeat(20_000)}${']'.repeat(20_000)};\n`),
+  // s28 sweep D10: a batch `set` line whose value holds a long blank run, then an example with a typo.
+  'budget-bat-set-blank-run': (dir) =>
+    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bat\nset TOOL_A=${' '.repeat(100_000)}x\n\`\`\`\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`),
   // s28 sweep D7: the env-variable scan (main thread) parses a file that reads process.env; nested past the parser's recursion.
   'ts-env-deep-expression': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
