@@ -719,6 +719,8 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   }
   // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
   const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
+  // A file the env scan's parser could not take (nested too deeply, s28 sweep D7) is a parse-error warning.
+  pushAll(diagnostics, tsEnv.diagnostics);
   const scripts = scriptsEnv(files.scripts ?? [], read);
   return {
     globalParameters: effectiveGlobalParameters(config.globalParameters, sources, factsOf),
