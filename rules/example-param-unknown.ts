@@ -92,7 +92,10 @@ const rule: Rule<Options> = {
       let found = leafIndexes.get(cmd);
       if (!found) {
         const leaves = new Map<string, string[]>();
-        for (const { key } of cmd.params.flatMap((p) => nestedKeys(model, p))) {
+        // Past the nested-key budget (a warning says so) only the keys listed are indexed: a
+        // suggestion is then made from part of the tree, never a finding about a key below it,
+        // which `resolveKey` checks segment by segment.
+        for (const { key } of cmd.params.flatMap((p) => nestedKeys(model, p).keys)) {
           const last = key.split('.').pop()!;
           const list = leaves.get(last);
           if (list) list.push(key);

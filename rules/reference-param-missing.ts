@@ -14,6 +14,13 @@ import { insertEnvLineEdit, insertRowEdit } from '../src/fix/reference-edits.js'
  */
 const CASCADE_LIMIT = 10;
 
+/** Whether `documented` names a dotted key below `name` (`m.a.b` below `m`). */
+function documentsBelow(documented: ReadonlySet<string>, name: string): boolean {
+  const prefix = `${name}.`;
+  for (const d of documented) if (d.startsWith(prefix)) return true;
+  return false;
+}
+
 interface Options {
   includeDeprecated: boolean;
 }
@@ -97,10 +104,14 @@ const rule: Rule<Options> = {
         // A field set by a flag (`--resume` → `resume_from_cache`) is one parameter: the flag,
         // which users type, carries the finding.
         if (param.origin !== 'cli-flag' && twinsOf(cmd, param).length > 0) continue;
-        const leaves = nestedKeys(model, param).filter(({ param: leaf }) => !leaf.hidden && (leaf.deprecated === false || options.includeDeprecated));
+        const nested = nestedKeys(model, param);
+        const leaves = nested.keys.filter(({ param: leaf }) => !leaf.hidden && (leaf.deprecated === false || options.includeDeprecated));
         // A reference found only by its content documents the keys it shows: one nested row
         // (`judge.max_output_tokens`) there is no promise to document every leaf of that model.
         if (inferredOnly && leaves.some(({ key }) => documented.has(key))) continue;
+        // Keys past the nested-key budget are unknown (a warning says so): a parameter with a
+        // documented key below it is partly documented, not a cascade of the listed leaves.
+        if (nested.cut && documentsBelow(documented, param.name)) continue;
         if (leaves.some(({ key }) => documented.has(key))) {
           for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);
         } else {

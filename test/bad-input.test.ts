@@ -160,6 +160,18 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(file, `${imports}\n\n\n${chain}\n${rest.join('\n')}`);
   },
   // #33 sweep s27 D11: 3,000 pydantic classes each subclassing one 3,000-field class (n x m inherited fields on main); the config class too.
+  // #33 s28 sweep D9: pydantic models nested 9 deep, 7 fields each (7^9 = 40 M dotted keys), typing 13 fields of `ToolConfig`; the reference documents one leaf (on main: over 60 s into a V8 heap abort).
+  'python-nested-keys-product': (dir) => {
+    const file = path.join(dir, 'tool/cli.py');
+    const k = 7;
+    const levels = Array.from({ length: 9 }, (_, i) => 8 - i).map((i) => `class M${i}(BaseModel):\n${Array.from({ length: k }, (_, j) => `    f${j}: M${i + 1} = M${i + 1}()\n`).join('')}`);
+    const models = [`class M9(BaseModel):\n${Array.from({ length: k }, (_, j) => `    x${j}: int = 0\n`).join('')}`, ...levels].join('\n\n');
+    const fields = ['m', ...Array.from({ length: 12 }, (_, i) => `n${i}`)].map((f) => `    ${f}: M0 = M0()\n`).join('');
+    const source = readFileSync(file, 'utf8').replace('\n\nclass ToolConfig(BaseModel):\n', `\n\n${models}\n\n\nclass ToolConfig(BaseModel):\n${fields}`);
+    writeFileSync(file, source);
+    const reference = path.join(dir, 'docs/reference.md');
+    writeFileSync(reference, `${readFileSync(reference, 'utf8').trimEnd()}\n| \`m${'.f0'.repeat(9)}\` | M9 | \`M9()\` | A leaf. |\n`);
+  },
   'python-inheritance-fan': (dir) => {
     const file = path.join(dir, 'tool/cli.py');
     const [imports, ...rest] = readFileSync(file, 'utf8').split('\n');

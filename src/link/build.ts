@@ -19,7 +19,7 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
-import { distinctClasses, flagTakesValue, scanParam } from '../model/query.js';
+import { distinctClasses, flagTakesValue, nestedKeyDiagnostics, scanParam } from '../model/query.js';
 import { configKeyUsages } from '../docs/config-keys.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
@@ -454,7 +454,7 @@ export function buildModel(input: ModelInput): Model {
     list.sort((a, b) => agent(a) - agent(b) || score(b) - score(a) || a.file.localeCompare(b.file) || a.heading.location.line - b.heading.location.line);
   }
 
-  return {
+  const model: Model = {
     root: input.root,
     commands,
     classes,
@@ -489,6 +489,10 @@ export function buildModel(input: ModelInput): Model {
     diagnostics: input.diagnostics,
     ...(input.source ? { source: input.source } : {}),
   };
+  // Listed now, in command order, so that the nested-key budget is spent the same way in every
+  // run and its warning is among the input problems before the rules run (#33 s28 sweep D9).
+  for (const d of nestedKeyDiagnostics(model)) input.diagnostics.push(d);
+  return model;
 }
 
 /** The names (and aliases) of config-file commands, and each one's pattern as a word of a text, per command list. */

@@ -1,6 +1,6 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
-import type { CommandSpec, ConfigClass, DocFile, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+import type { CommandSpec, ConfigClass, DocFile, InputDiagnostic, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
 import { lineIndexAt, lineStarts } from '../shared/strings.js';
 
@@ -798,18 +798,117 @@ export function flagSpelledField(fields: readonly ParamSpec[], segment: string):
 }
 
 /**
- * The dotted keys a nested parameter contributes (`logging.level`, `logging.rotate.max_bytes`),
- * leaves only, each with its ParamSpec. Empty for a parameter without `typeRef`.
+ * How many dotted keys {@link nestedKeys} lists for one parameter. Nested config classes of k
+ * fields per level, 9 levels deep, spell k^9 keys: a 1.5 KB module of 6 fields x 9 levels made
+ * 10 M keys (19 s CPU, 2.3 GB), 12 x 10 levels (2.8 KB) ran 100 s into a 4.7 GB heap abort (#33
+ * s28 sweep D9; after: 0.7 s CPU and 118 MB for the whole run). No parameter of the fixtures and
+ * tests lists more than 20 keys, real Hydra and pydantic trees hundreds to a few thousand; 50,000
+ * keeps those whole and costs about 26 ms and 6 MB per parameter.
  */
-export function nestedKeys(model: Model, param: ParamSpec, prefix = param.name, depth = 0, seen = new Set<string>()): Array<{ key: string; param: ParamSpec }> {
-  if (!param.typeRef || depth > 8 || seen.has(param.typeRef)) return [];
-  const cls = model.classes.get(param.typeRef);
-  if (!cls) return [];
-  const inner = new Set(seen).add(param.typeRef);
-  return cls.fields.flatMap((f) => {
-    const key = `${prefix}.${f.name}`;
-    const below = nestedKeys(model, f, key, depth + 1, inner);
-    return below.length > 0 ? below : [{ key, param: f }];
+export const MAX_NESTED_KEYS = 50_000;
+
+/**
+ * How many dotted keys {@link nestedKeys} lists in one run, summed over the distinct
+ * (class, parameter name) pairs it is asked about: n parameters of one deep class would otherwise
+ * cost n x {@link MAX_NESTED_KEYS}. Ten full lists: about 0.3 s and 60 MB.
+ */
+export const MAX_NESTED_KEYS_PER_RUN = 500_000;
+
+/** What {@link nestedKeys} lists for one parameter. */
+export interface NestedKeys {
+  /** The leaf keys, in field order, with their fields; at most {@link MAX_NESTED_KEYS}. */
+  keys: ReadonlyArray<{ key: string; param: ParamSpec }>;
+  /**
+   * Set when a budget cut the list: the class whose fields were being listed (`owner`, the type of
+   * `prefix`) and the budget's wording. The keys listed before the cut are kept; the rest are
+   * unknown, so the parameter is partly known.
+   */
+  cut?: { owner: ConfigClass; prefix: string; budget: string };
+}
+
+/** Per model: the lists {@link nestedKeys} made, by class and parameter name, and the keys they hold in all. */
+const nestedKeysMemo = new WeakMap<Model, { used: number; lists: Map<string, NestedKeys> }>();
+
+/**
+ * The dotted keys a nested parameter contributes (`logging.level`, `logging.rotate.max_bytes`),
+ * leaves only, each with its ParamSpec, down to 9 levels; a class met again on its own path is a
+ * leaf. Empty for a parameter without `typeRef`. Bounded by {@link MAX_NESTED_KEYS} per
+ * parameter and {@link MAX_NESTED_KEYS_PER_RUN} per model (see `cut`); memoised per model, class
+ * and name, so the rules asking about the same parameter pay once.
+ */
+export function nestedKeys(model: Model, param: ParamSpec): NestedKeys {
+  if (!param.typeRef || !model.classes.has(param.typeRef)) return { keys: [] };
+  let memo = nestedKeysMemo.get(model);
+  if (!memo) nestedKeysMemo.set(model, (memo = { used: 0, lists: new Map() }));
+  const id = `${param.typeRef}\u0000${param.name}`;
+  const known = memo.lists.get(id);
+  if (known) return known;
+  const left = MAX_NESTED_KEYS_PER_RUN - memo.used;
+  const limit = Math.min(MAX_NESTED_KEYS, left);
+  const budget = limit === MAX_NESTED_KEYS ? `the budget of ${MAX_NESTED_KEYS.toLocaleString('en-US')} nested keys per parameter` : `the budget of ${MAX_NESTED_KEYS_PER_RUN.toLocaleString('en-US')} nested keys per run`;
+  const keys: Array<{ key: string; param: ParamSpec }> = [];
+  // The run's budget spent: the parameter's own class is where it cut.
+  const state: { cut?: NestedKeys['cut'] } = limit > 0 ? {} : { cut: { owner: model.classes.get(param.typeRef)!, prefix: param.name, budget } };
+  if (limit > 0) walkNestedKeys(model, param, param.name, 0, new Set(), keys, limit, budget, state);
+  const found: NestedKeys = state.cut ? { keys, cut: state.cut } : { keys };
+  memo.used += keys.length;
+  memo.lists.set(id, found);
+  return found;
+}
+
+/**
+ * Appends the leaf keys below `param` (its class's fields as `prefix.field`) to `out`, stopping
+ * at `limit` keys; `path` holds the classes on the way down (a class met again is a leaf, as is
+ * a field past depth 8). True when the limit cut the walk (then `state.cut` says where).
+ */
+function walkNestedKeys(model: Model, param: ParamSpec, prefix: string, depth: number, path: Set<string>, out: Array<{ key: string; param: ParamSpec }>, limit: number, budget: string, state: { cut?: NestedKeys['cut'] }): boolean {
+  const ref = param.typeRef;
+  if (!ref || depth > 8 || path.has(ref)) return false;
+  const cls = model.classes.get(ref);
+  if (!cls) return false;
+  path.add(ref);
+  try {
+    for (const f of cls.fields) {
+      const key = `${prefix}.${f.name}`;
+      const before = out.length;
+      if (walkNestedKeys(model, f, key, depth + 1, path, out, limit, budget, state)) return true;
+      if (out.length > before) continue;
+      if (out.length >= limit) {
+        state.cut = { owner: cls, prefix, budget };
+        return true;
+      }
+      out.push({ key, param: f });
+    }
+    return false;
+  } finally {
+    path.delete(ref);
+  }
+}
+
+/**
+ * One `parse-error` warning per file holding a class where {@link nestedKeys} was cut, for the
+ * parameters of `commands` (asked in command and parameter order, so the per-run budget is spent
+ * the same way in every run). Called by the link stage, before the rules ask.
+ */
+export function nestedKeyDiagnostics(model: Model): InputDiagnostic[] {
+  const notes = new Map<string, { cut: NonNullable<NestedKeys['cut']>; count: number }>();
+  for (const cmd of model.commands) {
+    for (const p of cmd.params) {
+      const { cut } = nestedKeys(model, p);
+      if (!cut) continue;
+      const note = notes.get(cut.owner.location.file);
+      if (note) note.count++;
+      else notes.set(cut.owner.location.file, { cut, count: 1 });
+    }
+  }
+  return [...notes.values()].map(({ cut, count }) => {
+    const loc = cut.owner.location;
+    return {
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${loc.file}:${loc.line}:${loc.column}: \`${cut.owner.name.slice(0, 80)}\` (the type of \`${cut.prefix.slice(0, 80)}\`) is past ${cut.budget}: its keys and those after it are not listed (${count} parameter${count === 1 ? '' : 's'} so cut); commands using them are partly known`,
+      location: { file: loc.file, line: loc.line, column: loc.column },
+    };
   });
 }
 
