@@ -368,6 +368,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const pad = Array.from({ length: 7600 }, (_, i) => `# padding line ${String(i).padStart(6, '0')} ${'.'.repeat(48)}\n`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `${pad}from decli import cli\n\n${s1}${splices}data = {"prog": "tool", "arguments": [${Array(20).fill('*S3').join(', ')}]}\n\ndef main():\n    parser = cli(data)\n    parser.parse_args()\n`);
   },
+  // s28 (found fixing sweep D9): classes M0..M3 of 300 fields, each field of Mi typed Mi+1, under one config field: the
+  // zero-config section inference built a name set per nested path (300³ sets of 300 names: 51 s, 4.5 GB with nestedKeys).
+  'python-nested-sets-product': (dir) => {
+    const k = 300;
+    const classes = [`class M3(BaseModel):\n${Array.from({ length: k }, (_, i) => `    f${i}: int = 0\n`).join('')}`];
+    for (const level of [2, 1, 0]) classes.push(`class M${level}(BaseModel):\n${Array.from({ length: k }, (_, i) => `    f${i}: M${level + 1} = M${level + 1}()\n`).join('')}`);
+    const cli = path.join(dir, 'tool/cli.py');
+    const text = readFileSync(cli, 'utf8');
+    writeFileSync(cli, text.replace('\n\nclass ToolConfig(BaseModel):', `\n\n${classes.join('\n')}\n\nclass ToolConfig(BaseModel):\n    m: M0 = M0()`));
+  },
   'python-fire-docopt-scale': (dir) => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `"c${i}": f`).join(', ');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import fire\ndef f(seed=0):\n    pass\ndef main():\n    fire.Fire({${keys}})\n`);

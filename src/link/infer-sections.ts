@@ -53,25 +53,50 @@ export interface ParameterSet {
 }
 
 /**
+ * Most nested-class sets one command gets, and the run: a class typing many fields of a class
+ * that types many fields (k fields per level, three levels) gave k³ sets of k names (classes of
+ * 300 fields: 13.5 s of model and 2 GB, s28 sweep). Real projects have a few dozen; past the cap
+ * the deeper classes are not matched to a section by content (the sets only help inference).
+ */
+export const MAX_NESTED_SETS_PER_COMMAND = 500;
+/** See {@link MAX_NESTED_SETS_PER_COMMAND}. */
+export const MAX_NESTED_SETS = 5_000;
+
+/**
  * The sets of the nested config classes of the commands' parameters (`plan: PlanConfig` gives
- * `PlanConfig`'s fields with prefix `plan.`), down to three levels; each names its command.
+ * `PlanConfig`'s fields with prefix `plan.`), down to three levels; each names its command. At
+ * most {@link MAX_NESTED_SETS_PER_COMMAND} per command and {@link MAX_NESTED_SETS} in all, in walk
+ * order; a class's name set is built once and shared by its sets (never changed after).
  */
 export function nestedSets(commands: readonly CommandSpec[], classes: ReadonlyMap<string, ConfigClass>): ParameterSet[] {
   const out: ParameterSet[] = [];
+  const names = new Map<string, Set<string>>();
+  const namesOf = (cls: ConfigClass): Set<string> => {
+    let own = names.get(cls.qualifiedName);
+    if (!own) names.set(cls.qualifiedName, (own = new Set(cls.fields.filter((f) => !f.hidden).flatMap((f) => [f.name, ...f.aliases]).map(foldName))));
+    return own;
+  };
+  let room = 0;
   const walk = (command: CommandSpec, params: readonly import('../model/types.js').ParamSpec[], prefix: string, depth: number, seen: Set<string>): void => {
     if (depth > 3) return;
     for (const p of params) {
+      if (room <= 0) return;
       const cls = p.typeRef ? classes.get(p.typeRef) : undefined;
       if (!cls || seen.has(cls.qualifiedName)) continue;
       const key = `${prefix}${p.name}.`;
-      const own = new Set(cls.fields.filter((f) => !f.hidden).flatMap((f) => [f.name, ...f.aliases]).map(foldName));
+      const own = namesOf(cls);
       if (own.size >= INFERENCE_THRESHOLDS.minShared) {
-        out.push({ command, own, explained: new Set(own), words: [p.name.toLowerCase(), cls.name.toLowerCase()], prefix: key });
+        out.push({ command, own, explained: own, words: [p.name.toLowerCase(), cls.name.toLowerCase()], prefix: key });
+        room--;
       }
       walk(command, cls.fields, key, depth + 1, new Set(seen).add(cls.qualifiedName));
     }
   };
-  for (const c of commands) if (c.paramsKnown) walk(c, c.params, '', 1, new Set());
+  for (const c of commands) {
+    if (!c.paramsKnown || out.length >= MAX_NESTED_SETS) continue;
+    room = Math.min(MAX_NESTED_SETS_PER_COMMAND, MAX_NESTED_SETS - out.length);
+    walk(c, c.params, '', 1, new Set());
+  }
   return out;
 }
 
