@@ -8,6 +8,7 @@
  * are NOT computed again in-thread (the same unbounded work): the run goes on with them unknown,
  * one warning says so, and every bin's parameters are unknown ({@link overBudgetFacts}).
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { InputDiagnostic, ConfigClass, UnreadProgram } from '../model/types.js';
@@ -203,6 +204,19 @@ export function typeScriptInputsKey(tsSources: Array<{ file: string; text: strin
 /** `true` when this module is the compiled JavaScript, next to which typescript-worker.js exists. */
 const COMPILED = import.meta.url.endsWith('.js');
 
+/** Total size in bytes of the project-relative `files` under `root` (those that cannot be read count 0). */
+function programBytes(root: string, files: readonly string[]): number {
+  let total = 0;
+  for (const file of files) {
+    try {
+      total += statSync(path.join(root, file)).size;
+    } catch {
+      // missing or unreadable: the worker reports it
+    }
+  }
+  return total;
+}
+
 /**
  * Starts {@link typeScriptFacts} in a worker thread (src/engine/typescript-worker.ts), so that
  * loading ts-morph (~0.25 s) and extracting run while the main thread parses Python: on two
@@ -220,7 +234,10 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
   } catch {
     return undefined;
   }
-  const budget = typeScriptFactsBudgetMs([...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0));
+  // The JavaScript programs the bins run are parsed too (a bundled 4.8 MB bin/cli.js is most of
+  // the work): their sizes count, or such a project got the 3 s base and a false "not read"
+  // (s28 sweep2 D4).
+  const budget = typeScriptFactsBudgetMs([...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0) + programBytes(job.root, job.programFiles));
   const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer: Promise.resolve(undefined), used: false };
   const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
     pending.expired = budget;
