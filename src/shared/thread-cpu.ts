@@ -43,6 +43,9 @@ export function currentThreadId(): number {
  */
 export const WALL_FACTOR = 6;
 
+/** How many times longer than the plain wall-clock deadline {@link watchWorkerCpu} waits when it can read the thread's CPU time. */
+const HANG_FACTOR = 5;
+
 /** How often {@link watchWorkerCpu} reads a worker thread's CPU time, in milliseconds. */
 const WATCH_POLL_MS = 50;
 
@@ -51,7 +54,7 @@ const WATCH_POLL_MS = 50;
  * (the Python flags worker, the TypeScript facts worker): every 50 ms it reads the CPU time of
  * the thread whose Linux id the worker stored in `tid[0]` (see {@link publishThreadId}; 0 until
  * then), and once that is over `budgetMs`, or {@link WALL_FACTOR} × `budgetMs` of wall-clock time
- * has passed since the call (the only deadline without `/proc`), it calls `onExpiry` (before the
+ * has passed since the call (the only deadline without `/proc`; {@link HANG_FACTOR} times that where the CPU time is read), it calls `onExpiry` (before the
  * worker's `exit` event, so listeners can tell a budget stop from a crash) and terminates the
  * worker. The timer does not keep the process alive. Returns a function that stops watching
  * (call it when the worker has answered or ended).
@@ -61,7 +64,12 @@ export function watchWorkerCpu(worker: { terminate(): Promise<number> }, tid: In
   const timer = setInterval(() => {
     const id = Atomics.load(tid, 0);
     const cpu = id > 0 ? threadCpuMs(id) : undefined;
-    if ((cpu !== undefined && cpu > budgetMs) || Date.now() > started + budgetMs * WALL_FACTOR) {
+    // Where the thread's CPU time is read, wall-clock time only guards against a thread that
+    // hangs without computing ({@link HANG_FACTOR} x the wall deadline): on a loaded machine (a
+    // niced run beside a CI job) a worker waiting for its core passed 6 x the budget in wall time
+    // with 1.5 s of CPU, and a project was reported "not read" (s28 corpus run).
+    const wallLimit = budgetMs * WALL_FACTOR * (cpu === undefined ? 1 : HANG_FACTOR);
+    if ((cpu !== undefined && cpu > budgetMs) || Date.now() > started + wallLimit) {
       clearInterval(timer);
       onExpiry();
       void worker.terminate().catch(() => {});
