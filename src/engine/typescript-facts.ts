@@ -194,6 +194,8 @@ export interface PendingTypeScriptFacts {
   used: boolean;
   /** Set (to the budget, in ms of CPU time) when the worker was ended for running past it, before `answer` settles (to `undefined`). */
   expired?: number;
+  /** The input the budget was sized for, in bytes or code units: sources, package.json files and the JavaScript programs the bins run. */
+  inputSize: number;
 }
 
 /** Identifies the inputs of a TypeScript extraction: the key of its stored piece. */
@@ -237,8 +239,9 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
   // The JavaScript programs the bins run are parsed too (a bundled 4.8 MB bin/cli.js is most of
   // the work): their sizes count, or such a project got the 3 s base and a false "not read"
   // (s28 sweep2 D4).
-  const budget = typeScriptFactsBudgetMs([...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0) + programBytes(job.root, job.programFiles));
-  const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer: Promise.resolve(undefined), used: false };
+  const inputSize = [...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0) + programBytes(job.root, job.programFiles);
+  const budget = typeScriptFactsBudgetMs(inputSize);
+  const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer: Promise.resolve(undefined), used: false, inputSize };
   const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
     pending.expired = budget;
   });
@@ -266,9 +269,10 @@ export function overBudgetFacts(
   packageJsons: ReadonlyArray<{ file: string; text: string }>,
   budgetMs: number,
   diagnostics: InputDiagnostic[],
+  inputSize = [...tsSources, ...packageJsons].reduce((n, s) => n + s.text.length, 0),
 ): TypeScriptFacts {
-  const chars = [...tsSources, ...packageJsons].reduce((n, s) => n + s.text.length, 0);
-  const reason = `extracting the config types and CLI flags of the ${tsSources.length} TypeScript source${tsSources.length === 1 ? '' : 's'} and ${packageJsons.length} package.json file${packageJsons.length === 1 ? '' : 's'} (${(chars / 1024).toFixed(0)} KB) took more than ${(budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+  // The size counts the JavaScript programs the bins run too: a plain-JS bin was said to be "0 KB" (s28 sweep2 D4).
+  const reason = `extracting the config types and CLI flags of the ${tsSources.length} TypeScript source${tsSources.length === 1 ? '' : 's'}, ${packageJsons.length} package.json file${packageJsons.length === 1 ? '' : 's'} and the programs the bins run (${(inputSize / 1024).toFixed(0)} KB) took more than ${(budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
   const unread: Array<[string, UnreadProgram]> = [];
   const seen = new Set<string>();
   for (const pkg of packageJsons) {
@@ -307,7 +311,7 @@ async function factsFor(
   if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles)) {
     const answer = await pending.answer;
     // Past its budget: not computed again in-thread, and not stored (it depends on the machine's load).
-    if (!answer && pending.expired !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, pending.expired, own), store: false };
+    if (!answer && pending.expired !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, pending.expired, own, pending.inputSize), store: false };
     if (answer && !('error' in answer)) {
       const before = diagnostics.length;
       if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {
