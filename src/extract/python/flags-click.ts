@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, parseClickDecls, passesUnknown, readChoices, spellings,
+  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, moduleCalls, parseClickDecls, passesUnknown, readChoices, spellings,
   MAX_ATTACHED_PROGRAM_COMMANDS, MAX_COMMANDS_PER_PROGRAM, MAX_MODULE_COMMANDS, moduleCommandsCut, stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -157,8 +157,7 @@ export function extractClick(ctx: FlagContext, diagnostics: InputDiagnostic[] = 
   for (const module of ctx.modules.values()) {
     // `group.add_command(cmd[, name])` at module level, or in a function body where `group` is a
     // module-level group (a parameter `group` is a registration: see attachRegistered).
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
+    for (const call of moduleCalls(module.root)) {
       const args = callArgs(call);
       const autoPrefix = args.keywords.get('auto_envvar_prefix');
       if (autoPrefix && args.callee) {
@@ -994,8 +993,8 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
       if (fnName === undefined) {
         if (!addSources) {
           addSources = new Map();
-          for (const other of module.root.descendantsOfType('call')) {
-            const a = other ? callArgs(other) : undefined;
+          for (const other of moduleCalls(module.root)) {
+            const a = callArgs(other);
             if (a?.callee?.length !== 2 || a.callee[1] !== 'add_source' || !a.positional[0]) continue;
             const list = addSources.get(a.callee[0]!) ?? [];
             list.push(a.positional[0]);
@@ -1123,8 +1122,7 @@ function readObjects(ctx: FlagContext, commands: Map<string, ClickCommand>): voi
   }
   // `cmd.params.append(click.Option([...]))` on a command read here (module level or in a function).
   for (const module of ctx.modules.values()) {
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
+    for (const call of moduleCalls(module.root)) {
       const args = callArgs(call);
       const callee = args.callee;
       if (!callee || callee.length < 3 || callee.at(-2) !== 'params' || !['append', 'extend', 'insert'].includes(callee.at(-1)!)) continue;
@@ -1285,8 +1283,7 @@ function attachRegistered(
   }
   if (registrations.length === 0) return;
   for (const module of ctx.modules.values()) {
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
+    for (const call of moduleCalls(module.root)) {
       const args = callArgs(call);
       const callee = args.callee;
       if (!callee) continue;

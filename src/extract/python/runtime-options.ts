@@ -6,7 +6,7 @@
  * flags docdrift does not know, with the place and the construct, instead of staying silent.
  */
 import type { Node } from 'web-tree-sitter';
-import { callArgs, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
+import { callArgs, moduleCalls, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
 import { dottedName, namedChildren, unparen } from './values.js';
 
@@ -47,8 +47,7 @@ interface Body {
 export function markRuntimeOptions(ctx: FlagContext, commands: FlagCommand[]): void {
   const sites = new Map<number, UnreadFlags>();
   for (const module of ctx.modules.values()) {
-    for (const call of module.root.descendantsOfType('call')) {
-      if (!call) continue;
+    for (const call of moduleCalls(module.root)) {
       const args = callArgs(call);
       const external = ctx.external(module, args.callee);
       // The cheap test first: walking up from a node is a descent from the root per step.
