@@ -60,6 +60,17 @@ export async function typeScriptFacts(
   // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
   const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
   const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read);
+  // JavaScript program files past the size caps were not read (s28 sweep2 D4): one warning each,
+  // and the bins that reach one have unknown flags (below).
+  for (const { file, reason } of programs.tooLarge) {
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read: ${reason}, which docdrift does not parse within its memory bound; the CLI flags and config types of the bins that run it are unknown. Declare them in \`commands.<name>.flags\` of the docdrift config`,
+      location: { file, line: 1, column: 1 },
+    });
+  }
+  const tooLarge = new Map(programs.tooLarge.map(({ file, reason }) => [file, reason]));
   // Command files of an oclif folder past its cap are not parsed at all (#33 fresh sweep defect 9).
   const { oclifCommandFolders, trimOclifFolders } = await import('../extract/typescript/flags-oclif.js');
   const oclifTotals = new Map<string, number>();
@@ -116,6 +127,20 @@ export async function typeScriptFacts(
     unreadTargets.add(entry[0]);
     unread.push(entry);
   };
+  // A bin whose program reaches a file not read for its size has unknown flags, even where the
+  // files read gave some: its flags come partly from text docdrift did not read.
+  const cut = new Set<string>();
+  if (tooLarge.size > 0) {
+    for (const bin of programs.bins) {
+      const target = `bin:${bin.name}`;
+      if (bin.source === undefined || unreadTargets.has(target)) continue;
+      const refused = [...reachable(programs.imports, bin.source, 2)].sort((a, b) => a[1] - b[1]).find(([file]) => tooLarge.has(file));
+      if (refused === undefined) continue;
+      cut.add(target);
+      say([target, { kind: 'too-large', file: refused[0], reason: tooLarge.get(refused[0])! }]);
+    }
+    facts.flagCommands = facts.flagCommands.filter((fc) => !cut.has(fc.target));
+  }
   for (const bin of programs.bins) {
     const target = `bin:${bin.name}`;
     if (withFlags.has(target) || withConfig.has(target) || unreadTargets.has(target)) continue;
@@ -194,6 +219,12 @@ export interface PendingTypeScriptFacts {
   used: boolean;
   /** Set (to the budget, in ms of CPU time) when the worker was ended for running past it, before `answer` settles (to `undefined`). */
   expired?: number;
+  /**
+   * Set (to {@link TYPESCRIPT_WORKER_HEAP_MB}) when V8 ended the worker at its heap limit, before
+   * `answer` settles (to `undefined`): like {@link expired}, the facts are then unknown, never
+   * computed again in-thread (the same work with no limit).
+   */
+  heapDeath?: number;
   /** The input the budget was sized for, in bytes or code units: sources, package.json files and the JavaScript programs the bins run. */
   inputSize: number;
 }
@@ -202,6 +233,16 @@ export interface PendingTypeScriptFacts {
 export function typeScriptInputsKey(tsSources: Array<{ file: string; text: string }>, packageJsons: Array<{ file: string; text: string }>, programFiles: string[]): string {
   return pieceKey('ts', JSON.stringify(programFiles), ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
 }
+
+/**
+ * The worker's V8 old-space limit in MB (as the Python flags worker's, `PYTHON_WORKER_HEAP_MB`).
+ * ts-morph's syntax trees take ~110 MB of heap per MB of JavaScript parsed, and V8 grows a heap
+ * lazily: with no limit a 4.8 MB bin/cli.js peaked at 559 MB RSS (s28 sweep2 D4). A worker that
+ * reaches the limit is ended by Node, and every bin's flags and config types are unknown, with one
+ * warning ({@link overBudgetFacts}); nothing is recomputed on the main thread. Measured peaks of
+ * the real projects stay well under it (see the commit introducing it).
+ */
+export const TYPESCRIPT_WORKER_HEAP_MB = 320;
 
 /** `true` when this module is the compiled JavaScript, next to which typescript-worker.js exists. */
 const COMPILED = import.meta.url.endsWith('.js');
@@ -232,7 +273,10 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
   let worker: Worker;
   const tid = new Int32Array(new SharedArrayBuffer(4));
   try {
-    worker = new Worker(new URL('./typescript-worker.js', import.meta.url), { workerData: { ...job, tid } satisfies TypeScriptWorkerData });
+    worker = new Worker(new URL('./typescript-worker.js', import.meta.url), {
+      workerData: { ...job, tid } satisfies TypeScriptWorkerData,
+      resourceLimits: { maxOldGenerationSizeMb: TYPESCRIPT_WORKER_HEAP_MB },
+    });
   } catch {
     return undefined;
   }
@@ -252,27 +296,36 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
     };
     worker.once('message', (message: TypeScriptJobAnswer) => end(message));
     // A worker that cannot load or dies answers nothing: the caller computes in-thread (unless
-    // it was ended for its budget: `expired`).
-    worker.once('error', () => end(undefined));
+    // it was ended for its budget, `expired`, or at its heap limit, `heapDeath`).
+    worker.once('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') pending.heapDeath = TYPESCRIPT_WORKER_HEAP_MB;
+      end(undefined);
+    });
     worker.once('exit', () => end(undefined));
   });
   return pending;
 }
 
+/** Why a started TypeScript worker gave no facts: past its CPU budget (ms), or ended by V8 at its heap limit (MB). */
+export type TypeScriptWorkerStop = { kind: 'budget'; budgetMs: number } | { kind: 'heap'; heapMb: number };
+
 /**
- * The facts of a run whose worker ran past its CPU budget `budgetMs`: no config types and no
- * flags, every bin of `packageJsons` an unread program (`over-budget`, at its file), so that its
- * parameters are unknown rather than all missing. Pushes one `parse-error` warning to `diagnostics`.
+ * The facts of a run whose worker ran past its CPU budget (`stop` a number of ms, or
+ * `{ kind: 'budget' }`) or was ended at its heap limit (`{ kind: 'heap' }`): no config types and
+ * no flags, every bin of `packageJsons` an unread program (`over-budget`, at its file), so that
+ * its parameters are unknown rather than all missing. Pushes one `parse-error` warning to `diagnostics`.
  */
 export function overBudgetFacts(
   tsSources: ReadonlyArray<{ file: string; text: string }>,
   packageJsons: ReadonlyArray<{ file: string; text: string }>,
-  budgetMs: number,
+  stop: number | TypeScriptWorkerStop,
   diagnostics: InputDiagnostic[],
   inputSize = [...tsSources, ...packageJsons].reduce((n, s) => n + s.text.length, 0),
 ): TypeScriptFacts {
+  const why = typeof stop === 'number' ? { kind: 'budget' as const, budgetMs: stop } : stop;
+  const clause = why.kind === 'budget' ? `took more than ${(why.budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text` : `needed more than the ${why.heapMb} MB of memory it is given`;
   // The size counts the JavaScript programs the bins run too: a plain-JS bin was said to be "0 KB" (s28 sweep2 D4).
-  const reason = `extracting the config types and CLI flags of the ${tsSources.length} TypeScript source${tsSources.length === 1 ? '' : 's'}, ${packageJsons.length} package.json file${packageJsons.length === 1 ? '' : 's'} and the programs the bins run (${(inputSize / 1024).toFixed(0)} KB) took more than ${(budgetMs / 1000).toFixed(1)} s of CPU time, the budget for that much text`;
+  const reason = `extracting the config types and CLI flags of the ${tsSources.length} TypeScript source${tsSources.length === 1 ? '' : 's'}, ${packageJsons.length} package.json file${packageJsons.length === 1 ? '' : 's'} and the programs the bins run (${(inputSize / 1024).toFixed(0)} KB) ${clause}`;
   const unread: Array<[string, UnreadProgram]> = [];
   const seen = new Set<string>();
   for (const pkg of packageJsons) {
@@ -312,6 +365,8 @@ async function factsFor(
     const answer = await pending.answer;
     // Past its budget: not computed again in-thread, and not stored (it depends on the machine's load).
     if (!answer && pending.expired !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, pending.expired, own, pending.inputSize), store: false };
+    // Ended at its heap limit: not recomputed in-thread either (the same work with no limit: s28 sweep2 D4).
+    if (!answer && pending.heapDeath !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, { kind: 'heap', heapMb: pending.heapDeath }, own, pending.inputSize), store: false };
     if (answer && !('error' in answer)) {
       const before = diagnostics.length;
       if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {

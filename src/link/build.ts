@@ -188,6 +188,21 @@ export function buildModel(input: ModelInput): Model {
     const unread = input.unreadPrograms?.get(cmd.target) ?? input.unreadPrograms?.get(normaliseTarget(cmd.target));
     if (unread) cmd.unreadProgram = unread;
   }
+  // A sub-command of a program docdrift stopped reading (its flags worker past its budget or heap
+  // limit, a file too large) takes part of its parameters from that program (flags, overrides):
+  // what the config declares is not all of them, so they are unknown too. Left known, a flags
+  // worker stopped on NeMo Gym made 60 README examples of `gym eval run` example-param-unknown.
+  const cutShort = new Map(commands.flatMap((c) => (c.unreadProgram?.kind === 'over-budget' || c.unreadProgram?.kind === 'too-large' ? [[c.name, c] as const] : [])));
+  if (cutShort.size > 0) {
+    for (const cmd of commands) {
+      const parent = cmd.name.includes(' ') ? cutShort.get(cmd.name.split(' ')[0]!) : undefined;
+      if (parent === undefined || !cmd.paramsKnown) continue;
+      cmd.paramsKnown = false;
+      cmd.unreadProgram = parent.unreadProgram;
+      // The note names the program's entry point (a declared sub-command has none of its own).
+      if (cmd.target === undefined && parent.target !== undefined) cmd.target = parent.target;
+    }
+  }
   // `commands.<name>.defaultSubcommand`: the sub-command a group runs when none is named.
   for (const [name, entry] of Object.entries(config.commands)) {
     const cmd = entry.defaultSubcommand === undefined ? undefined : commands.find((c) => c.name === name || c.aliases.includes(name));

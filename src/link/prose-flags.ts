@@ -28,7 +28,12 @@ export function proseFlags(
   isIgnored: (name: string) => boolean,
 ): ProseFlag[] {
   const runnable = commands.filter((c) => c.paramsKnown && !c.script && c.kind !== 'config-file' && c.kind !== 'environment');
-  const only = runnable.length === 1 ? runnable[0] : undefined;
+  // A command whose program docdrift stopped reading (a worker past its budget or heap limit, a
+  // file too large) is still a command of the project: the one known command left is then no
+  // "single command", and a page's flags are not blamed on it (a flags worker stopped on NeMo Gym
+  // blamed 8 of `gym`'s prose flags on `nemo_gym_reinstall`).
+  const cutShort = commands.some((c) => !c.paramsKnown && (c.unreadProgram?.kind === 'over-budget' || c.unreadProgram?.kind === 'too-large'));
+  const only = runnable.length === 1 && !cutShort ? runnable[0] : undefined;
   const out: ProseFlag[] = [];
   const ours = ourPrograms(commands);
   for (const doc of docs) {

@@ -20,14 +20,42 @@ export interface BinProgram extends BinEntry {
   unread?: { file: string; interpreter: string; line?: number; construct?: string };
 }
 
+/** A JavaScript file of a bin's program not read for its size ({@link MAX_JS_FILE_BYTES}, {@link MAX_JS_TOTAL_BYTES}). */
+export interface TooLargeProgramFile {
+  /** Project-relative path. */
+  file: string;
+  /** Why, as a clause: "it is 4,761 KB, over the 1,024 KB limit for one JavaScript program file". */
+  reason: string;
+}
+
 /** What {@link findBinPrograms} found. */
 export interface BinPrograms {
   bins: BinProgram[];
   /** JavaScript files the bins' programs consist of (the entry file and the JavaScript it imports), read for extraction. */
   javascript: Array<{ file: string; text: string }>;
-  /** Relative-import graph over the TypeScript sources and {@link javascript}: file → files it imports, in order. */
+  /** Relative-import graph over the TypeScript sources, {@link javascript} and {@link tooLarge}: file → files it imports, in order. */
   imports: Map<string, string[]>;
+  /** JavaScript files a program runs or imports that were not read for their size, in the order met. */
+  tooLarge: TooLargeProgramFile[];
 }
+
+/**
+ * Largest JavaScript program file parsed, in bytes: 3 MiB. ts-morph's syntax trees take ~110 MB
+ * of heap per MB of JavaScript, so a 4.8 MB bundled bin/cli.js took the run to 559 MB peak RSS
+ * (s28 sweep2 D4); refused before parsing, 207 MB (and, with no cap, the worker's heap limit
+ * ended it at 467 MB after 8 s of CPU). A 3.0 MB one is read: 484 -> 431 MB with the heap limit.
+ * The largest program file of the 128 real projects of the corpus is 40 KB (nemoclaw's
+ * bin/lib/onboard.js).
+ */
+export const MAX_JS_FILE_BYTES = 3 * 1024 * 1024;
+
+/**
+ * Most JavaScript program text parsed in one run, in bytes: 4 MiB (40 packages with a 120 KB
+ * bin/cli.js each took 570 MB, s28 sweep2 D4). The largest total of the corpus's real projects is
+ * 358 KB (mocha's 58 files). Between this and what fits the worker's heap, the heap limit ends the
+ * worker (one warning, flags unknown).
+ */
+export const MAX_JS_TOTAL_BYTES = 4 * 1024 * 1024;
 
 /** How many JavaScript files one run reads at most for bins' programs (c8 has ~20; a bundled CLI is one). */
 const MAX_JS_FILES = 400;
@@ -87,18 +115,36 @@ export function findBinPrograms(
   const bins: BinProgram[] = [];
   const javascript = new Map<string, string>();
   const queue: string[] = [];
+  // Files past the size caps are kept out before anything parses them (s28 sweep2 D4).
+  const tooLarge = new Map<string, string>();
+  let totalBytes = 0;
+  const admit = (file: string, text: string): boolean => {
+    if (tooLarge.has(file)) return false;
+    const bytes = Buffer.byteLength(text);
+    const kb = (n: number): string => `${Math.ceil(n / 1024).toLocaleString('en-US')} KB`;
+    let reason: string | undefined;
+    if (bytes > MAX_JS_FILE_BYTES) reason = `it is ${kb(bytes)}, over the ${kb(MAX_JS_FILE_BYTES)} limit for one JavaScript program file`;
+    else if (totalBytes + bytes > MAX_JS_TOTAL_BYTES) reason = `it is ${kb(bytes)}, and with it the JavaScript programs of this run would pass the ${kb(MAX_JS_TOTAL_BYTES)} limit for all of them`;
+    if (reason !== undefined) {
+      tooLarge.set(file, reason);
+      return false;
+    }
+    totalBytes += bytes;
+    return true;
+  };
   const readJs = (file: string): string | undefined => {
     if (javascript.has(file)) return javascript.get(file);
-    if (javascript.size >= MAX_JS_FILES) return undefined;
+    if (javascript.size >= MAX_JS_FILES || tooLarge.has(file)) return undefined;
     const text = read(file);
-    if (text !== undefined) {
+    if (text !== undefined && admit(file, text)) {
       javascript.set(file, text);
       queue.push(file);
+      return text;
     }
-    return text;
+    return undefined;
   };
   const addJs = (file: string, text: string): void => {
-    if (!javascript.has(file)) {
+    if (!javascript.has(file) && admit(file, text)) {
       javascript.set(file, text);
       queue.push(file);
     }
@@ -206,7 +252,8 @@ export function findBinPrograms(
       }
     }
   }
-  const all = new Set([...tsSet, ...javascript.keys()]);
+  // Files not read for their size stay in the graph: a program reaching one has unknown flags.
+  const all = new Set([...tsSet, ...javascript.keys(), ...tooLarge.keys()]);
   const imports = new Map<string, string[]>();
   const texts = [...tsFiles, ...[...javascript].map(([file, text]) => ({ file, text }))];
   for (const { file, text } of texts) {
@@ -218,7 +265,7 @@ export function findBinPrograms(
     }
     imports.set(file, targets);
   }
-  return { bins, javascript: [...javascript].map(([file, text]) => ({ file, text })), imports };
+  return { bins, javascript: [...javascript].map(([file, text]) => ({ file, text })), imports, tooLarge: [...tooLarge].map(([file, reason]) => ({ file, reason })) };
 }
 
 /**
