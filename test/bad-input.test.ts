@@ -172,6 +172,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const reference = path.join(dir, 'docs/reference.md');
     writeFileSync(reference, `${readFileSync(reference, 'utf8').trimEnd()}\n| \`m${'.f0'.repeat(9)}\` | M9 | \`M9()\` | A leaf. |\n`);
   },
+  // #33 s28 sweep2 D4: a 4.8 MB plain-JavaScript bin (559 MB peak RSS in the TypeScript facts worker).
+  'ts-large-js-bin': (dir) => {
+    const parts = ['"use strict";', 'const { Command } = require("commander");'];
+    for (let i = 0; i < 40_000; i++) parts.push(`function helper${i}(a, b) { if (a > ${i}) { return b.map((x) => x + ${i}).filter(Boolean); } return [a, b, "s${i}"]; }`);
+    parts.push('const program = new Command("tsapp");', 'program.option("--port <n>", "Port.", "80");', 'program.option("--host <h>", "Host.", "x");', 'program.parse();');
+    mkdirSync(path.join(dir, 'bin'), { recursive: true });
+    writeFileSync(path.join(dir, 'bin/cli.js'), `${parts.join('\n')}\n`);
+  },
   'python-inheritance-fan': (dir) => {
     const file = path.join(dir, 'tool/cli.py');
     const [imports, ...rest] = readFileSync(file, 'utf8').split('\n');
