@@ -87,6 +87,69 @@ describe('extraction workers past their CPU budget', () => {
     expect(r.seconds).toBeLessThan(30);
   });
 
+  // Shape (1) of NeMo Gym (8 of `gym`'s prose flags blamed on `nemo_gym_reinstall`): `tool`'s
+  // parameters come from a pydantic config class (read in-thread, like BaseNeMoGymCLIConfig behind
+  // `nemo_gym_reinstall`'s dispatch target), `other`'s from argparse in the flags worker. With the
+  // worker stopped, `tool` was the one known command left and a project-scope prose flag (README:
+  // no reference section, names a command so it is read) close to one of its fields (`--seeds` ~
+  // `seed`: project scope needs a suggestion) was blamed on it.
+  it.skipIf(availableParallelism() < 2)('Python flags: a prose flag of the unread program is not blamed on the one command still known', { timeout: 120_000 }, () => {
+    const dir = project();
+    cpSync(path.join(ROOT, 'fixtures/bad-input/_base'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'docdrift.config.json'), '{ "allowUnchecked": true }\n');
+    writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "tool"\nversion = "1.0.0"\n\n[project.scripts]\ntool = "tool.cli:main"\nother = "tool.other:main"\n');
+    // 600 KB of comments make the worker worth starting.
+    const padding = `# ${'x'.repeat(200)}\n`.repeat(3000);
+    writeFileSync(path.join(dir, 'tool/other.py'), `import argparse\n${padding}\ndef main():\n    p = argparse.ArgumentParser(prog="other")\n    p.add_argument("--seeds", type=int, default=1)\n    p.parse_args()\n`);
+    writeFileSync(path.join(dir, 'README.md'), '# tool\n\n```bash\ntool +seed=1 +name=demo\n```\n\nSee the [reference](docs/reference.md#tool).\n\nPass `--seeds` to repeat the run with several seeds.\n');
+    // Controls: a stale prose flag in a reference section of each command.
+    writeFileSync(
+      path.join(dir, 'docs/reference.md'),
+      '# Reference\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n| `name` | str | `"run"` | Name of the run. |\n\nSet `--sead` to fix the seed of a run.\n',
+    );
+    writeFileSync(path.join(dir, 'docs/other.md'), '# other\n\n### `other`\n\n| Option | Description |\n| --- | --- |\n| `--seeds` | How many seeds to run. |\n\nPass `--gone` to keep the old runs.\n');
+    const brief = (fs: JsonFinding[]) => fs.filter((f) => f.ruleId === 'example-param-unknown').map((f) => `${f.file}: ${f.message}`).sort();
+    const sead = 'docs/reference.md: `--sead` is named in prose on a page of `tool` but is not one of its parameters (config: ToolConfig). Did you mean `--seed`?';
+    const known = run(dir, undefined);
+    expect(known.status, known.stderr).toBe(1);
+    // Within the budget `--seeds` is `other`'s flag (no finding); each section's stale flag is one.
+    expect(brief(known.findings)).toEqual(['docs/other.md: `--gone` is named in prose on a page of `other` but is not one of its parameters (config: its CLI flags).', sead]);
+    const r = run(dir, 1);
+    expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(r.findings.filter((f) => f.message.includes('CLI flags not read')), JSON.stringify(r.findings)).toHaveLength(1);
+    // Was also "README.md: `--seeds` is named in prose on a page of `tool` ... Did you mean `--seed`?".
+    expect(brief(r.findings)).toEqual([sead]);
+  });
+
+  // Shape (2) of NeMo Gym (61 README examples of `gym eval run` example-param-unknown): the config
+  // declares some flags of `other run`, a sub-command of a program whose flags the worker did not
+  // finish reading; the declared flags are not all of them, so its parameters are unknown.
+  it.skipIf(availableParallelism() < 2)('Python flags: a declared sub-command of the unread program has unknown parameters, not just the declared ones', { timeout: 120_000 }, () => {
+    const dir = project();
+    mkdirSync(path.join(dir, 'other'));
+    writeFileSync(path.join(dir, 'other/__init__.py'), '');
+    const padding = `# ${'x'.repeat(200)}\n`.repeat(3000);
+    writeFileSync(
+      path.join(dir, 'other/cli.py'),
+      `import argparse\n${padding}\ndef main():\n    p = argparse.ArgumentParser(prog="other")\n    sub = p.add_subparsers(dest="command")\n    run = sub.add_parser("run")\n    run.add_argument("--limit", type=int, default=0)\n    run.add_argument("--seeds", type=int, default=1)\n    p.parse_args()\n`,
+    );
+    writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "other"\nversion = "1.0.0"\n\n[project.scripts]\nother = "other.cli:main"\n');
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ allowUnchecked: true, commands: { 'other run': { flags: ['--limit <n>'] } } }));
+    writeFileSync(path.join(dir, 'README.md'), '# other\n\n```bash\nother run --limit 3 --seeds 2\n```\n\n```bash\nother run --limit 3 --gone\n```\n');
+    const unknown = (fs: JsonFinding[]) => fs.filter((f) => f.ruleId === 'example-param-unknown').map((f) => f.message);
+    const known = run(dir, undefined);
+    expect(known.status, known.stderr).toBe(1);
+    // Control: within the budget `--seeds` is read from the code and `--gone` is a finding.
+    expect(unknown(known.findings)).toEqual(['`gone` is not a parameter of `other run` (config: its CLI flags).']);
+    const r = run(dir, 1);
+    expect(r.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+    expect(r.findings.filter((f) => f.message.includes('CLI flags not read')), JSON.stringify(r.findings)).toHaveLength(1);
+    // Was `seeds` and `gone` (`other run` known with the declared `--limit` only).
+    expect(unknown(r.findings)).toEqual([]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('whose CLI flags docdrift did not finish reading');
+  });
+
   it('TypeScript facts: one warning, the bin unknown, no finding about its documented flags', { timeout: 120_000 }, () => {
     const dir = project();
     mkdirSync(path.join(dir, 'src'));
