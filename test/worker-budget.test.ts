@@ -148,6 +148,9 @@ describe('extraction workers past their CPU budget', () => {
     expect(unknown(r.findings)).toEqual([]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('whose CLI flags docdrift did not finish reading');
+    // The advice does not ask for the flags the config already declares.
+    expect(r.stderr).toContain('the flags `commands."other run".flags` declares amend those of the code, so they are not all of its flags');
+    expect(r.stderr).not.toContain('declare the flags in `commands."other run".flags`');
   });
 
   it('TypeScript facts: one warning, the bin unknown, no finding about its documented flags', { timeout: 120_000 }, () => {

@@ -198,7 +198,8 @@ export function buildModel(input: ModelInput): Model {
       const parent = cmd.name.includes(' ') ? cutShort.get(cmd.name.split(' ')[0]!) : undefined;
       if (parent === undefined || !cmd.paramsKnown) continue;
       cmd.paramsKnown = false;
-      cmd.unreadProgram = parent.unreadProgram;
+      // Known until now with the program unread: what it has is what the config declares.
+      cmd.unreadProgram = parent.unreadProgram?.kind === 'over-budget' && cmd.params.length > 0 ? { ...parent.unreadProgram, declaredFlagsAmend: true } : parent.unreadProgram;
       // The note names the program's entry point (a declared sub-command has none of its own).
       if (cmd.target === undefined && parent.target !== undefined) cmd.target = parent.target;
     }

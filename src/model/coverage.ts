@@ -318,6 +318,15 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
     );
   }
   if (unread?.kind === 'over-budget') {
+    // A sub-command the config declares flags for, of a program whose flags were not read
+    // (src/link/build.ts): its declared flags amend the code's, so they are not all of its flags,
+    // and "declare the flags" would repeat what the config already says.
+    if (unread.declaredFlagsAmend) {
+      return (
+        `its entry point \`${cmd.target}\` reaches ${unread.file}, whose CLI flags docdrift did not finish reading: ${unread.reason}; ` +
+        `the flags ${key('flags')} declares amend those of the code, so they are not all of its flags; move the parser out of the large module and set ${key('program')} to it, or exclude a large generated module from \`sources\``
+      );
+    }
     return (
       `its entry point \`${cmd.target}\` reaches ${unread.file}, whose CLI flags docdrift did not finish reading: ${unread.reason}; ` +
       `declare the flags in ${key('flags')}, or move the parser out of the large module and set ${key('program')} to it`

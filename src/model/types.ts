@@ -302,6 +302,12 @@ export type UnreadProgram =
       file: string;
       /** Why, as a clause: "extracting the CLI flags of this file (737 KB) took more than 9.8 s of CPU time, …". */
       reason: string;
+      /**
+       * Set on a sub-command whose flags the config declares (`commands."gym run".flags`), of a
+       * program whose flags were not read: the declared ones amend the code's, so they are not all
+       * of its flags (src/link/build.ts); the note does not ask to declare them again.
+       */
+      declaredFlagsAmend?: true;
     }
   | {
       kind: 'not-javascript';
