@@ -24,6 +24,21 @@ const rule: Rule = {
   check({ model, report }) {
     const seen = new Set<string>();
     const partial = new Map<CommandSpec, boolean>();
+    // Every start of a row name before a `.` (`logging` and `logging.file` of
+    // `logging.file.path`) in the command's sections and the global ones, once per command: a
+    // row `x.…` documents the parameter `x`. Was a scan of every row per undocumented usage
+    // (4,000 rows x 8,000 example flags: 0.8 s of the rules, s29 audit).
+    const keyHeads = new Map<CommandSpec, Set<string>>();
+    const keyHeadsOf = (cmd: CommandSpec): Set<string> => {
+      let heads = keyHeads.get(cmd);
+      if (heads) return heads;
+      heads = new Set();
+      for (const sec of [...model.sectionsFor(cmd), ...globalSectionsFor(model, cmd)]) {
+        for (const r of sec.rows) for (const n of r.names) for (let i = n.indexOf('.'); i >= 0; i = n.indexOf('.', i + 1)) heads.add(n.slice(0, i));
+      }
+      keyHeads.set(cmd, heads);
+      return heads;
+    };
     // Only a reference that says so (a selection, a changelog) is partial here: one inferred and
     // short may still be the command's whole reference, and its examples' flags are worth a row.
     // Env vars (issue #31): an env reference is found by its content, and one listing under half
@@ -54,11 +69,8 @@ const rule: Rule = {
       // ("**Options specific to stdio:**"); the reader finds it right there.
       if (rowOnPage(model.doc(usage.file), param)) continue;
       // Rows for its keys (`logging.level`) document a nested parameter too.
-      const spellings = [param.name, ...param.aliases];
-      const documentedByKeys = [...sections, ...globalSectionsFor(model, cmd)].some((sec) =>
-        sec.rows.some((r) => r.names.some((n) => spellings.some((sp) => n.startsWith(`${sp}.`)))),
-      );
-      if (documentedByKeys) continue;
+      const heads = keyHeadsOf(cmd);
+      if (heads.has(param.name) || param.aliases.some((a) => heads.has(a))) continue;
       // The reference explains it in prose (`` `++responses_create_params.<field>` sets… ``).
       if ([...sections, ...globalSectionsFor(model, cmd)].some((sec) => explainedInSection(model, sec, param))) continue;
       // One finding per parameter per example (a YAML block's nested keys share their parent).

@@ -686,6 +686,55 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     memoryPage(dir, `# a\n\n${'[x][y]'.repeat(100_000)}\n\n[y]: http://e\n`, 'refs.md');
     memoryPage(dir, `# a\n\n| a | b |\n| - | - |\n${`${'|'.repeat(5000)}\n`.repeat(150)}`, 'pipes.md');
   },
+  // s28 sweep2 D2: a settings class of 8,000 fields and 8,000 exported names of another
+  // namespace: envNameStatus scanned every field per name (rules 19.8 s); the abbreviation hint
+  // split every field per name too (4.4 s of what was left).
+  'env-names-vs-fields': (dir) => {
+    const cli = path.join(dir, 'tool/cli.py');
+    const fields = Array.from({ length: 8000 }, (_, i) => `    f${i}: int = ${i}\n`).join('');
+    writeFileSync(cli, readFileSync(cli, 'utf8').replace('class ToolConfig(BaseModel):\n', `from pydantic_settings import BaseSettings, SettingsConfigDict\nclass ToolConfig(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n${fields}`));
+    const exports = Array.from({ length: 8000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
+    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export TOOL_SEEDX=1\n\`\`\`\n`);
+  },
+  // s28 sweep2 D3: 8,000 computed reads (`os.environ.get("ZP<i>_" + k)`) and 8,000 exported
+  // names: envNameStatus folded every read's prefix per name (rules 10.3 s).
+  'env-names-vs-dynamic-reads': (dir) => {
+    const cli = path.join(dir, 'tool/cli.py');
+    const reads = Array.from({ length: 8000 }, (_, i) => `    a${i} = os.environ.get("ZP${i}_" + k)\n`).join('');
+    const text = readFileSync(cli, 'utf8').replace('class ToolConfig(BaseModel):\n', 'from pydantic_settings import BaseSettings, SettingsConfigDict\nclass ToolConfig(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n');
+    writeFileSync(cli, `${text}\nimport os\ndef env(k):\n${reads}`);
+    const exports = Array.from({ length: 8000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
+    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export ZP7_HOST=1\nexport TOOL_SEEDX=1\n\`\`\`\n`);
+  },
+  // s28 sweep2 D5: an argparse parser of 8,000 flags and 12,000 one-line examples: each
+  // invocation rebuilt the spellings and scanned them per usage (model 28 s).
+  'argparse-abbrev-many-examples': (dir) => {
+    const flags = Array.from({ length: 8000 }, (_, i) => `    p.add_argument("--f${i}", default=${i})\n`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--unique-name")\n${flags}    p.parse_args()\n`);
+    const lines = Array.from({ length: 12_000 }, (_, i) => `tool --g${i} 1\n`).join('');
+    writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool --uniq x --f12 1\n${lines}\`\`\`\n`);
+  },
+  // s29 audit: a parser of 8,000 flags with a sub-command, and 8,000 examples each ending at a
+  // word that names no sub-command: endAtUnknownSubcommand copied the group's parameters and
+  // scanned them per option word of every example (model 11.4 s at 12,000 examples).
+  'argparse-group-many-examples': (dir) => {
+    const flags = Array.from({ length: 8000 }, (_, i) => `    p.add_argument("--f${i}", default=${i})\n`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n${flags}    sub = p.add_subparsers(dest="cmd")\n    r = sub.add_parser("run")\n    r.add_argument("--fast", action="store_true")\n    p.parse_args()\n`);
+    const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${i} 1 --f${i + 1} 2 go\n`).join('');
+    writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool run --fastr\n${lines}\`\`\`\n`);
+  },
+  // s29 audit: 8,000 examples passing an unknown `-z` and an undocumented flag to a command of
+  // 8,000 flags with a 4,000-row reference: the one-letter hint copied and filtered the flags per
+  // usage, the key-row test scanned every row per undocumented usage (and each invocation
+  // rebuilt the flag spellings, D5).
+  'argparse-short-flags-key-rows': (dir) => {
+    const flags = Array.from({ length: 8000 }, (_, i) => `    p.add_argument("--f${i}", default=${i})\n`).join('');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--gpu")\n${flags}    p.parse_args()\n`);
+    const rows = Array.from({ length: 4000 }, (_, i) => `| \`--f${i}\` | d |\n`).join('');
+    writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n### \`tool\`\n\n| Option | Description |\n| --- | --- |\n${rows}| \`f7999.level\` | d |\n`);
+    const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${4000 + i} 1 -z\n`).join('');
+    writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool -g 1\n${lines}\`\`\`\n\nSee [ref](docs/reference.md).\n`);
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');

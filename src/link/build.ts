@@ -372,6 +372,8 @@ export function buildModel(input: ModelInput): Model {
 
   const usages: Usage[] = [];
   const unknownSubcommands: UnknownSubcommand[] = [];
+  // Each command's spellings indexed once for all its example invocations (see FlagLookup).
+  const flagLookups = new Map<CommandSpec, FlagLookup>();
   for (const doc of input.docs) {
     // Change logs, release notes and blog posts show the commands of their time: not examples to check.
     if (doc.historical) continue;
@@ -379,10 +381,11 @@ export function buildModel(input: ModelInput): Model {
     for (const written of doc.invocations) {
       const raw = pageProgram !== undefined && written.command.startsWith('-') ? flagLine(written, pageProgram) : scriptInvocation(runOf(written), byName);
       if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands)) {
+      for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands, (c) => flagLookupOf(c, flagLookups))) {
         if (!byName.has(inv.command)) continue;
         const cmd = byName.get(inv.command);
-        for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd), cmd), inv, cmd), cmd)) {
+        const flags = cmd ? flagLookupOf(cmd, flagLookups) : undefined;
+        for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags), inv, cmd, flags), cmd, flags)) {
           if (isIgnored(u.key)) continue;
           usages.push(u);
         }
@@ -952,6 +955,107 @@ function addLauncherFlags(commands: CommandSpec[], launchers: FlagCommand[]): vo
 }
 
 /**
+ * A command's parameters indexed for reading its example invocations: {@link scanParam}'s
+ * answer by a Map lookup, the first CLI flag (not positional) spelt a name, and the command's long
+ * flag spellings sorted for a unique-prefix search. Built from a snapshot of the command's
+ * parameter lists; {@link flagLookupOf} builds it again when a list was replaced or grew (while
+ * linking, parameters are added to commands: that is why the rules' memoised `findParam` is not
+ * used here). s29: was rebuilt, and scanned per usage, for every invocation (8,000 argparse flags
+ * x 12,000 one-line examples: model 28.0 s -> 0.6 s, s28 sweep2 D5; variadicValues copied the lists per invocation too).
+ */
+export class FlagLookup {
+  /** The lists the lookup was built from, and their lengths then. */
+  readonly params: readonly ParamSpec[];
+  readonly paramsLength: number;
+  readonly accepted: readonly ParamSpec[] | undefined;
+  readonly acceptedLength: number;
+  /** Whether the command has a CLI flag that is not positional ({@link absorbFlagValues}). */
+  readonly hasFlags: boolean;
+  /** Whether every parameter is a CLI flag and one is a variadic positional argument ({@link variadicValues}). */
+  readonly variadicFlagsOnly: boolean;
+  /** How many positional arguments (CLI flags marked positional) the command declares ({@link endAtUnknownSubcommand}). */
+  readonly positionalCount: number;
+  private readonly byName = new Map<string, ParamSpec>();
+  private readonly byAlias = new Map<string, ParamSpec>();
+  private readonly negatableBySpelling = new Map<string, ParamSpec>();
+  private readonly flags = new Map<string, ParamSpec>();
+  /** Distinct long spellings of the CLI flags (name, aliases, `no-name`; over one letter), sorted by code unit. */
+  private readonly longs: string[];
+
+  constructor(cmd: CommandSpec) {
+    this.params = cmd.params;
+    this.paramsLength = cmd.params.length;
+    this.accepted = cmd.acceptedParams;
+    this.acceptedLength = cmd.acceptedParams?.length ?? 0;
+    const first = (map: Map<string, ParamSpec>, key: string, p: ParamSpec): void => {
+      if (!map.has(key)) map.set(key, p);
+    };
+    const longs = new Set<string>();
+    let hasFlags = false;
+    let variadic = false;
+    let onlyFlags = true;
+    let positionals = 0;
+    for (const p of [...cmd.params, ...(cmd.acceptedParams ?? [])]) {
+      if (p.origin !== 'cli-flag') onlyFlags = false;
+      else if (p.positional) {
+        positionals++;
+        if (p.variadic) variadic = true;
+      }
+      first(this.byName, p.name, p);
+      for (const a of p.aliases) first(this.byAlias, a, p);
+      if (p.negatable) for (const n of [p.name, ...p.aliases]) first(this.negatableBySpelling, n, p);
+      if (p.origin !== 'cli-flag' || p.positional) continue;
+      hasFlags = true;
+      for (const n of [p.name, ...p.aliases]) first(this.flags, n, p);
+      for (const n of [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]) if (n.length > 1) longs.add(n);
+    }
+    this.hasFlags = hasFlags;
+    this.variadicFlagsOnly = variadic && onlyFlags;
+    this.positionalCount = positionals;
+    this.longs = [...longs].sort();
+  }
+
+  /** Whether the lookup still describes `cmd` (its parameter lists are the same arrays, of the same lengths). */
+  fits(cmd: CommandSpec): boolean {
+    return cmd.params === this.params && cmd.params.length === this.paramsLength && cmd.acceptedParams === this.accepted && (cmd.acceptedParams?.length ?? 0) === this.acceptedLength;
+  }
+
+  /** {@link scanParam}: the first parameter with that name, else with that alias, else for `no-x` the first negatable one spelt `x`. */
+  scanParam(name: string): ParamSpec | undefined {
+    const direct = this.byName.get(name) ?? this.byAlias.get(name);
+    if (direct || !name.startsWith('no-')) return direct;
+    return this.negatableBySpelling.get(name.slice(3));
+  }
+
+  /** The first CLI flag (not positional) with `name` as its name or one of its aliases. */
+  flagBySpelling(name: string): ParamSpec | undefined {
+    return this.flags.get(name);
+  }
+
+  /** The one long spelling that starts with `prefix`; undefined when none or several do (binary search in the sorted spellings). */
+  uniqueLongPrefix(prefix: string): string | undefined {
+    const longs = this.longs;
+    let lo = 0;
+    let hi = longs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (longs[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    // Strings starting with `prefix` are contiguous in code-unit order, from the first not below it.
+    if (lo >= longs.length || !longs[lo]!.startsWith(prefix)) return undefined;
+    return lo + 1 < longs.length && longs[lo + 1]!.startsWith(prefix) ? undefined : longs[lo];
+  }
+}
+
+/** `cmd`'s {@link FlagLookup} from `cache`, built again when its parameter lists changed since. */
+function flagLookupOf(cmd: CommandSpec, cache: Map<CommandSpec, FlagLookup>): FlagLookup {
+  let lookup = cache.get(cmd);
+  if (!lookup?.fits(cmd)) cache.set(cmd, (lookup = new FlagLookup(cmd)));
+  return lookup;
+}
+
+/**
  * `-io`, `-Tnull`, `-vv`, `-p80`: a single-dash word of several letters is a cluster of short
  * flags, as POSIX getopt reads it and the parsers that follow it (argparse, click and typer,
  * commander, yargs, cyclopts): each letter is a short flag; a letter whose flag takes no value
@@ -964,22 +1068,23 @@ function addLauncherFlags(commands: CommandSpec[], launchers: FlagCommand[]): vo
  * Each letter's usage is located at that letter when the token is written unquoted on one line.
  * A repeated letter (`-vv`) is one usage.
  */
-function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined, lookup?: FlagLookup): Usage[] {
   if (!cmd) return usages;
+  const find = (name: string): ParamSpec | undefined => (lookup ? lookup.scanParam(name) : scanParam(cmd, name));
   // Each letter looked up once per call (the command does not change meanwhile): a scan of the
   // parameters per letter of `-aaaa…` cost letters x parameters (240,000 letters, 8,000 flags:
   // model 19 s, s28 sweep2 D6).
   const letters = new Map<string, ParamSpec | undefined>();
   const shortFlag = (letter: string): ParamSpec | undefined => {
     if (letters.has(letter)) return letters.get(letter);
-    const p = scanParam(cmd, letter);
+    const p = find(letter);
     const flag = p && p.origin === 'cli-flag' && !p.positional ? p : undefined;
     letters.set(letter, flag);
     return flag;
   };
   const out: Usage[] = [];
   for (const u of usages) {
-    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || scanParam(cmd, u.name) || !shortFlag(u.name[0]!)) {
+    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || find(u.name) || !shortFlag(u.name[0]!)) {
       out.push(u);
       continue;
     }
@@ -1018,17 +1123,13 @@ function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined): Usa
  * that option: the usage is renamed to it (`raw` keeps what was written). A prefix of two option
  * strings is ambiguous (argparse exits with an error) and stays as written, as does a dotted flag.
  */
-function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined, lookup?: FlagLookup): Usage[] {
   if (!cmd?.abbreviatesLongFlags) return usages;
-  const longs = [...cmd.params, ...(cmd.acceptedParams ?? [])]
-    .filter((p) => p.origin === 'cli-flag' && !p.positional)
-    .flatMap((p) => [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])])
-    .filter((n) => n.length > 1);
-  const spellings = [...new Set(longs)];
+  const flags = lookup ?? new FlagLookup(cmd);
   return usages.map((u) => {
-    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || scanParam(cmd, u.name)) return u;
-    const matches = spellings.filter((n) => n.startsWith(u.name));
-    return matches.length === 1 ? { ...u, name: matches[0]!, key: matches[0]! } : u;
+    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || flags.scanParam(u.name)) return u;
+    const match = flags.uniqueLongPrefix(u.name);
+    return match !== undefined ? { ...u, name: match, key: match } : u;
   });
 }
 
@@ -1039,10 +1140,9 @@ function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined): Usa
  * flags: one that also reads config classes may hand such words on as overrides (an argparse
  * `overrides` positional passed to Hydra's `compose`), and they stay checked against its fields.
  */
-function variadicValues(usages: Usage[], cmd: CommandSpec | undefined): Usage[] {
+function variadicValues(usages: Usage[], cmd: CommandSpec | undefined, lookup?: FlagLookup): Usage[] {
   if (!cmd || cmd.configClasses.length > 0) return usages;
-  const all = [...cmd.params, ...(cmd.acceptedParams ?? [])];
-  if (!all.some((p) => p.origin === 'cli-flag' && p.positional && p.variadic) || all.some((p) => p.origin !== 'cli-flag')) return usages;
+  if (!(lookup ?? new FlagLookup(cmd)).variadicFlagsOnly) return usages;
   return usages.filter((u) => u.syntax !== 'hydra-override');
 }
 
@@ -1052,12 +1152,12 @@ function variadicValues(usages: Usage[], cmd: CommandSpec | undefined): Usage[] 
  * is an override after a flag without value), the command's flag specs can: a known `cli-flag`
  * that is not boolean, negatable or positional takes a value.
  */
-function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | undefined): Usage[] {
+function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | undefined, lookup?: FlagLookup): Usage[] {
   if (!cmd) return usages;
-  const flags = [...cmd.params, ...(cmd.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && !p.positional);
-  if (flags.length === 0) return usages;
+  const flags = lookup ?? new FlagLookup(cmd);
+  if (!flags.hasFlags) return usages;
   const takesValue = (name: string): boolean => {
-    const p = flags.find((f) => f.name === name || f.aliases.includes(name));
+    const p = flags.flagBySpelling(name);
     return p !== undefined && flagTakesValue(p);
   };
   const indexOf = (u: Usage): number => inv.args.findIndex((a) => a.location === u.location);
@@ -1087,14 +1187,14 @@ function absorbFlagValues(usages: Usage[], inv: Invocation, cmd: CommandSpec | u
  * Options before the words belong to the program (argparse, click and typer parse them there);
  * a bare word after an option is that option's value unless it names a sub-command.
  */
-function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set(), ended: UnknownSubcommand[] = []): Invocation[] {
+function splitSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, implied: Set<string> = new Set(), groups: Set<string> = new Set(), ended: UnknownSubcommand[] = [], lookupOf: (cmd: CommandSpec) => FlagLookup = (cmd) => new FlagLookup(cmd)): Invocation[] {
   // A group with a default sub-command (click-default-group) runs it when no sub-command is named.
   const toDefault = (i: Invocation): Invocation => {
     const target = byName.get(i.command)?.defaultSubcommand;
     return target !== undefined && byName.has(target) ? { ...i, command: target } : i;
   };
   const parts = splitAtWords(inv, byName, implied);
-  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups, ended);
+  const last = endAtUnknownSubcommand(parts[parts.length - 1]!, byName, groups, ended, lookupOf);
   return parts.length === 1 ? [toDefault(last)] : [parts[0]!, toDefault(last)];
 }
 
@@ -1129,22 +1229,26 @@ const COMMAND_WORD_RE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
  * word after an option that takes one, or after an unknown option) and Hydra overrides
  * (`+key=v`) are not positional; `--` ends the count.
  */
-function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>, ended: UnknownSubcommand[]): Invocation {
+function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec>, groups: Set<string>, ended: UnknownSubcommand[], lookupOf: (cmd: CommandSpec) => FlagLookup): Invocation {
   if (!groups.has(inv.command)) return inv;
   const own = byName.get(inv.command);
   const target = own?.defaultSubcommand;
   const fallback = target === undefined ? undefined : byName.get(target);
   // A group that takes positional arguments itself (`c8 [opts] <command…>` beside `c8 report`):
   // the word is its own argument, checked as before.
-  if (!fallback && own && [...own.params, ...(own.acceptedParams ?? [])].some((p) => p.origin === 'cli-flag' && p.positional)) return inv;
-  const positions = positionalWords(inv, fallback ?? byName.get(inv.command));
+  // Each command's parameters from its FlagLookup, built once for all its examples: copied and
+  // scanned per invocation and per option word, a group of 8,000 flags and 12,000 examples cost
+  // model 11.4 s (s29 audit; bad-input argparse-group-many-examples).
+  if (!fallback && own && lookupOf(own).positionalCount > 0) return inv;
+  const counted = fallback ?? own;
+  const positions = positionalWords(inv, counted && lookupOf(counted));
   const first = positions[0];
   if (first === undefined) return inv;
   if (fallback) {
     const word = inv.args[first]!;
     if (word.quoted === true || !COMMAND_WORD_RE.test(word.text)) return inv;
-    const capacity = [...fallback.params, ...(fallback.acceptedParams ?? [])].filter((p) => p.origin === 'cli-flag' && p.positional).length;
-    if (positions.length <= capacity && inv.args.slice(first + 1).every((a) => isOptionOf(fallback, a.text))) return inv;
+    const lookup = lookupOf(fallback);
+    if (positions.length <= lookup.positionalCount && inv.args.slice(first + 1).every((a) => isOptionOf(lookup, a.text))) return inv;
   }
   const word = inv.args[first]!;
   ended.push({ file: inv.file, group: byName.get(inv.command)?.name ?? inv.command, word: word.text, commandLike: word.quoted !== true && COMMAND_WORD_RE.test(word.text), groupHasDefault: fallback !== undefined, location: word.location });
@@ -1152,23 +1256,23 @@ function endAtUnknownSubcommand(inv: Invocation, byName: Map<string, CommandSpec
 }
 
 /** True unless the word is an option the command does not define (`--help` and a short cluster's first letter count as defined). */
-function isOptionOf(cmd: CommandSpec, text: string): boolean {
+function isOptionOf(cmd: FlagLookup, text: string): boolean {
   if (!text.startsWith('-') || text === '-' || text === '--' || /^-\d/.test(text)) return true;
   const long = text.startsWith('--');
   const name = text.slice(long ? 2 : 1).split('=', 1)[0]!;
   if (name === 'help' || name === 'h' || name === '') return true;
-  return scanParam(cmd, name) !== undefined || (!long && scanParam(cmd, name[0]!) !== undefined);
+  return cmd.scanParam(name) !== undefined || (!long && cmd.scanParam(name[0]!) !== undefined);
 }
 
 /** Indexes of an invocation's positional words, options' values and overrides skipped, up to `--`. */
-function positionalWords(inv: Invocation, cmd: CommandSpec | undefined): number[] {
+function positionalWords(inv: Invocation, cmd: FlagLookup | undefined): number[] {
   const out: number[] = [];
   for (let i = 0; i < inv.args.length; i++) {
     const text = inv.args[i]!.text;
     if (text === '--') break;
     if (text.startsWith('-') && text !== '-' && !/^-\d/.test(text)) {
       if (text.includes('=')) continue;
-      const p = cmd ? scanParam(cmd, text.replace(/^-+/, '')) : undefined;
+      const p = cmd?.scanParam(text.replace(/^-+/, ''));
       const next = inv.args[i + 1]?.text;
       // A known switch (boolean, counted) takes no value; any other option takes the next word, as
       // the argument parser guesses for an unknown one (a config field passed as a flag included).
