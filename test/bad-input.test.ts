@@ -686,14 +686,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     memoryPage(dir, `# a\n\n${'[x][y]'.repeat(100_000)}\n\n[y]: http://e\n`, 'refs.md');
     memoryPage(dir, `# a\n\n| a | b |\n| - | - |\n${`${'|'.repeat(5000)}\n`.repeat(150)}`, 'pipes.md');
   },
-  // s28 sweep2 D2: a settings class of 8,000 fields and 8,000 exported names of another
-  // namespace: envNameStatus scanned every field per name (rules 19.8 s); the abbreviation hint
+  // s28 sweep2 D2: a settings class of 6,000 fields and 6,000 exported names of another
+  // namespace: envNameStatus scanned every field per name (rules 19.8 s at 8,000); the abbreviation hint
   // split every field per name too (4.4 s of what was left).
   'env-names-vs-fields': (dir) => {
     const cli = path.join(dir, 'tool/cli.py');
-    const fields = Array.from({ length: 8000 }, (_, i) => `    f${i}: int = ${i}\n`).join('');
+    const fields = Array.from({ length: 6000 }, (_, i) => `    f${i}: int = ${i}\n`).join('');
     writeFileSync(cli, readFileSync(cli, 'utf8').replace('class ToolConfig(BaseModel):\n', `from pydantic_settings import BaseSettings, SettingsConfigDict\nclass ToolConfig(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n${fields}`));
-    const exports = Array.from({ length: 8000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
+    const exports = Array.from({ length: 6000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
     appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export TOOL_SEEDX=1\n\`\`\`\n`);
   },
   // s28 sweep2 D3: 8,000 computed reads (`os.environ.get("ZP<i>_" + k)`) and 8,000 exported
@@ -707,20 +707,20 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export ZP7_HOST=1\nexport TOOL_SEEDX=1\n\`\`\`\n`);
   },
   // s28 sweep2 D5: an argparse parser of 8,000 flags and 12,000 one-line examples: each
-  // invocation rebuilt the spellings and scanned them per usage (model 28 s).
+  // invocation rebuilt the spellings and scanned them per usage (model 28 s at 12,000; 6,000 here).
   'argparse-abbrev-many-examples': (dir) => {
     const flags = Array.from({ length: 8000 }, (_, i) => `    p.add_argument("--f${i}", default=${i})\n`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--unique-name")\n${flags}    p.parse_args()\n`);
-    const lines = Array.from({ length: 12_000 }, (_, i) => `tool --g${i} 1\n`).join('');
+    const lines = Array.from({ length: 6000 }, (_, i) => `tool --g${i} 1\n`).join('');
     writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool --uniq x --f12 1\n${lines}\`\`\`\n`);
   },
   // s29 audit: a parser of 8,000 flags with a sub-command, and 8,000 examples each ending at a
-  // word that names no sub-command: endAtUnknownSubcommand copied the group's parameters and
+  // word that names no sub-command (5,000 here): endAtUnknownSubcommand copied the group's parameters and
   // scanned them per option word of every example (model 11.4 s at 12,000 examples).
   'argparse-group-many-examples': (dir) => {
     const flags = Array.from({ length: 8000 }, (_, i) => `    p.add_argument("--f${i}", default=${i})\n`).join('');
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n${flags}    sub = p.add_subparsers(dest="cmd")\n    r = sub.add_parser("run")\n    r.add_argument("--fast", action="store_true")\n    p.parse_args()\n`);
-    const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${i} 1 --f${i + 1} 2 go\n`).join('');
+    const lines = Array.from({ length: 5000 }, (_, i) => `tool --f${i} 1 --f${i + 1} 2 go\n`).join('');
     writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool run --fastr\n${lines}\`\`\`\n`);
   },
   // s29 audit: 8,000 examples passing an unknown `-z` and an undocumented flag to a command of
