@@ -40,13 +40,14 @@ export const EXIT = { ok: 0, problems: 1, error: 2 } as const;
 
 const HELP = `Usage: docdrift [options] [--] [paths…]
        docdrift init [--root DIR] [--force] [--dry-run]   (write a starter config; see docdrift init --help)
+       docdrift lsp [--stdio]   (language server for editors, on stdio; see docdrift lsp --help)
 
 Checks that config classes in code, reference tables and README examples agree.
 With paths (files, directories or globs such as 'docs/**/*.md', relative to the current
 directory), only findings in them are reported; the whole project is still read. Arguments after
 -- are always paths; a code or config file among them (or a directory holding some) also
 reports the docs it makes stale.
-To lint a path named "init", write ./init.
+To lint a path named "init" or "lsp", write ./init or ./lsp.
 
 Options:
   --root DIR           project root (default: the current directory)
@@ -549,6 +550,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     },
   };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
+  // Loaded here: the protocol libraries are needed by the language server only.
+  if (argv[0] === 'lsp') return (await import('./lsp/server.js')).runLanguageServer(argv.slice(1), io);
   let args;
   try {
     args = parseCommandLine('docdrift', argv, CLI_OPTIONS, { conflicts: CONFLICTING_FLAGS });

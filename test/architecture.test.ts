@@ -28,7 +28,9 @@ export const ALLOWED: Record<string, readonly string[]> = {
   fix: ['engine', 'docs', 'config', 'model', 'shared'],
   rules: ['fix', 'model', 'shared'],
   report: ['engine', 'rules', 'config', 'model', 'shared'],
-  cli: ['report', 'rules', 'fix', 'engine', 'link', 'extract', 'docs', 'config', 'model', 'shared'],
+  // lsp: the language server (src/lsp): the engine, rules and fixes wired like the CLI, without the CLI.
+  lsp: ['report', 'rules', 'fix', 'engine', 'config', 'model', 'shared'],
+  cli: ['lsp', 'report', 'rules', 'fix', 'engine', 'link', 'extract', 'docs', 'config', 'model', 'shared'],
 };
 
 /**

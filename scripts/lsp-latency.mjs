@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * Latency of `docdrift lsp` (issue #36): starts the bundled server on a project, opens one
+ * document, then sends N full-text edits (alternately the text with one appended line and the
+ * original), each after the diagnostics of the previous one arrived, and measures the time from
+ * sending `didChange` to receiving `publishDiagnostics` for that document at that version. The
+ * time includes the server's debounce (src/lsp/server.ts DEBOUNCE_MS), as an editor sees it;
+ * the server's own lint time is printed too (its log lines). A benchmark, not a test.
+ *
+ * Usage: node scripts/lsp-latency.mjs ROOT DOC [N=20]   (DOC project-relative; npm run build first)
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+
+const [rootArg, doc, nArg] = process.argv.slice(2);
+if (!rootArg || !doc) {
+  console.error('usage: node scripts/lsp-latency.mjs ROOT DOC [N]');
+  process.exit(2);
+}
+const root = path.resolve(rootArg);
+const n = Number(nArg ?? 20);
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/docdrift.js');
+const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+const uri = pathToFileURL(path.join(root, doc)).href;
+const lintMs = [];
+let waiting;
+connection.onNotification('textDocument/publishDiagnostics', (p) => {
+  if (waiting && p.uri === uri && p.version === waiting.version) waiting.resolve(p);
+});
+connection.onNotification('window/logMessage', (p) => {
+  const m = /in (\d+) ms/.exec(p.message);
+  if (m) lintMs.push(Number(m[1]));
+});
+connection.onNotification('window/showMessage', (p) => console.error(`server: ${p.message}`));
+connection.onRequest('client/registerCapability', () => null);
+connection.listen();
+const until = (version) => new Promise((resolve) => (waiting = { version, resolve }));
+
+await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+await connection.sendNotification('initialized', {});
+const text = readFileSync(path.join(root, doc), 'utf8');
+let t = performance.now();
+let got = until(1);
+await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+await got;
+const first = performance.now() - t;
+const times = [];
+for (let v = 2; v <= n + 1; v++) {
+  got = until(v);
+  t = performance.now();
+  await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}\nAn edited line ${v}.\n` : text }] });
+  await got;
+  times.push(performance.now() - t);
+}
+await connection.sendRequest('shutdown');
+const pid = child.pid;
+const rss = (() => {
+  try {
+    return /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+})();
+await connection.sendNotification('exit');
+const sorted = [...times].sort((a, b) => a - b);
+const median = sorted[Math.floor(sorted.length / 2)];
+const edits = lintMs.slice(-n).sort((a, b) => a - b);
+console.log(
+  `open -> diagnostics ${first.toFixed(0)} ms (first lint, cold); edit -> diagnostics over ${n} edits: median ${median.toFixed(0)} ms, ` +
+    `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes the debounce); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
+    `peak RSS ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'unknown'}`,
+);

@@ -1,0 +1,308 @@
+/**
+ * `docdrift lsp`: a language server over stdio (issue #36, first slice). It holds the project's
+ * config, its discovered files and a per-file cache in memory, lints the project after each pause
+ * in editing (debounced) with the open buffers' texts as an overlay (an open buffer is never read
+ * from disk), and publishes every finding as a diagnostic on its document; a fixable finding gets a
+ * quick fix whose edit is the one `--fix` applies, as a versioned edit of the document the lint read.
+ *
+ * The server only reads the project: it never runs project code (the extractors are static, as in
+ * the CLI). Config discovery is the CLI's (`loadConfig` in the workspace root); a config that
+ * does not load is one `window/showMessage` error, and the server waits for it to be fixed.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeWatchedFilesNotification,
+  MessageType,
+  ProposedFeatures,
+  ShowMessageNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { rules } from '../../rules/index.js';
+import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from '../config/load.js';
+import type { DocdriftConfig } from '../config/schema.js';
+import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.js';
+import { discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
+import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
+import { lint } from '../engine/lint.js';
+import type { DriftMessage } from '../model/rule.js';
+import { escapesRoot, isRestructuredText } from '../shared/paths.js';
+import { findingRange, fixTitle, offsetToPosition, rangesTouch, toDiagnostic } from './convert.js';
+import { GenerationalPieceStore } from './pieces.js';
+
+/** Milliseconds of quiet after an edit before the project is linted again. */
+export const DEBOUNCE_MS = 120;
+
+/** The ids a suppression comment may name: the built-in rules and the engine's own. */
+const RULE_IDS = [...rules, ...engineRules].map((r) => r.meta.id);
+
+/** Options of {@link startLanguageServer}. */
+export interface LanguageServerOptions {
+  /** Where the client's messages come from; default `process.stdin`. */
+  input?: NodeJS.ReadableStream;
+  /** Where the server's messages go; default `process.stdout`. */
+  output?: NodeJS.WritableStream;
+  /** Quiet time after an edit before linting, in milliseconds; default {@link DEBOUNCE_MS}. */
+  debounceMs?: number;
+}
+
+/** The texts (and LSP versions of open buffers; `null` for a file read from disk) a lint read, by project path. */
+type Snapshot = Map<string, { text: string; version: number | null }>;
+
+/**
+ * Starts the server on stdio (or the given streams) and resolves when the client's input ends.
+ * The `exit` notification ends the process (vscode-languageserver's behaviour: exit code 0 after
+ * `shutdown`, 1 without).
+ */
+export function startLanguageServer(options: LanguageServerOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
+  // stdout carries the protocol: anything the engine prints goes to stderr instead.
+  console.log = console.error;
+  console.info = console.error;
+  const connection: Connection = createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(output));
+  const documents = new TextDocuments(TextDocument);
+
+  let root = process.cwd();
+  let config: DocdriftConfig | undefined;
+  let configFile: string | undefined;
+  /** The last config error shown, so that the same error is shown once, not after every edit. */
+  let shownError: string | undefined;
+  let discovered: DiscoveredFiles | undefined;
+  const pieces = new GenerationalPieceStore();
+  /** URIs that have diagnostics on the client (to clear those whose findings are gone). */
+  let published = new Set<string>();
+  /** The last lint: its findings (after the baseline) and the texts they were computed from. */
+  let last: { messages: DriftMessage[]; snapshot: Snapshot } = { messages: [], snapshot: new Map() };
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+
+  /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
+  const projectPath = (uri: string): string | undefined => {
+    if (!uri.startsWith('file:')) return undefined;
+    const rel = path.relative(root, fileURLToPath(uri));
+    if (rel === '' || escapesRoot(rel)) return undefined;
+    return rel.split(path.sep).join('/');
+  };
+  const uriOf = (file: string): string => pathToFileURL(path.join(root, file)).href;
+  /** The open buffer of a project file, looked up by path (clients spell URIs differently: `%3A`, case). */
+  const openDocument = (file: string): TextDocument | undefined => documents.get(uriOf(file)) ?? documents.all().find((d) => projectPath(d.uri) === file);
+
+  const loadProjectConfig = (): void => {
+    config = undefined;
+    configFile = undefined;
+    discovered = undefined;
+    try {
+      const loaded = loadConfig(root, undefined, RULE_IDS);
+      validateRuleOptions(loaded.config, [...rules, ...engineRules], loaded.file);
+      config = loaded.config;
+      configFile = loaded.file;
+      shownError = undefined;
+      for (const warning of loaded.warnings ?? []) connection.console.warn(`docdrift: warning: ${warning}`);
+    } catch (error) {
+      const text = error instanceof ConfigError ? error.message : `cannot load the configuration: ${(error as Error).message}`;
+      // window/showMessage (a notification), not showMessageRequest: nothing to answer.
+      if (text !== shownError) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `docdrift: ${text} (no diagnostics until the config loads)` });
+      shownError = text;
+      // Old diagnostics would claim a check that no longer runs.
+      for (const uri of published) void connection.sendDiagnostics({ uri, diagnostics: [] });
+      published = new Set();
+      last = { messages: [], snapshot: new Map() };
+    }
+  };
+
+  /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
+  const lintOnce = async (): Promise<void> => {
+    if (!config) return;
+    const t0 = performance.now();
+    const overlay = new Map<string, string>();
+    const snapshot: Snapshot = new Map();
+    for (const doc of documents.all()) {
+      const file = projectPath(doc.uri);
+      if (file === undefined) continue;
+      const text = doc.getText();
+      overlay.set(file, text);
+      snapshot.set(file, { text, version: doc.version });
+    }
+    discovered ??= await discoverFiles(root, config.sources, config.docs, config.ignore);
+    const result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, pythonWorker: 'never' });
+    pieces.nextRun();
+    let messages = result.messages;
+    try {
+      const baseline = loadBaseline({ root, cwd: root, write: false, paths: [], staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules) });
+      messages = finishBaseline(messages, baseline).messages;
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      connection.console.error(`docdrift: ${error.message} (findings shown without the baseline)`);
+    }
+    for (const failure of result.failures) connection.console.error(`docdrift: internal error in rule ${failure.ruleId}: ${String((failure.error as Error)?.message ?? failure.error)}`);
+    for (const problem of result.configProblems) connection.console.error(`docdrift: ${problem}`);
+    last = { messages, snapshot };
+    const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
+    messages.forEach((m, index) => {
+      if (!m.file) return;
+      const uri = uriOf(m.file);
+      const list = byUri.get(uri) ?? [];
+      list.push(toDiagnostic(m, String(index)));
+      byUri.set(uri, list);
+    });
+    // An open buffer gets its (maybe empty) list after every lint: the client learns the version checked.
+    for (const doc of documents.all()) if (!byUri.has(doc.uri) && projectPath(doc.uri) !== undefined) byUri.set(doc.uri, []);
+    for (const uri of published) if (!byUri.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    for (const [uri, diagnostics] of byUri) {
+      const doc = documents.get(uri);
+      void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics });
+    }
+    published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
+    const t = result.stats.timings;
+    connection.console.log(
+      `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${messages.length} findings ` +
+        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB)`,
+    );
+  };
+
+  /** Runs {@link lintOnce}, one at a time: an edit during a run starts one more run after it. */
+  const runLint = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        try {
+          await lintOnce();
+        } catch (error) {
+          connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
+        }
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+  const schedule = (delay = debounceMs): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void runLint();
+    }, delay);
+  };
+  /** A file's kind changed on disk (saved, created, deleted): the config or the file list may have changed. */
+  const diskChanged = (uris: readonly string[]): void => {
+    const files = uris.map(projectPath);
+    if (files.some((f) => f !== undefined && (CONFIG_FILES.includes(f) || f === 'package.json' || (configFile !== undefined && path.join(root, f) === configFile)))) {
+      loadProjectConfig();
+    }
+    discovered = undefined;
+    schedule();
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    if (folder?.startsWith('file:')) root = fileURLToPath(folder);
+    else if (params.rootPath) root = path.resolve(params.rootPath);
+    loadProjectConfig();
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      },
+      serverInfo: { name: 'docdrift' },
+    };
+  });
+  connection.onInitialized(() => {
+    // New, deleted and renamed files change what is discovered, and the config may change outside the editor.
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] }).catch(() => undefined);
+    if (config) schedule(0);
+  });
+  documents.onDidOpen(() => schedule());
+  documents.onDidChangeContent(() => schedule());
+  documents.onDidClose(() => schedule());
+  documents.onDidSave((event) => diskChanged([event.document.uri]));
+  connection.onDidChangeWatchedFiles((params) => diskChanged(params.changes.map((c) => c.uri)));
+
+  connection.onCodeAction((params): CodeAction[] => {
+    if (params.context.only && !params.context.only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === CodeActionKind.Empty)) return [];
+    const file = projectPath(params.textDocument.uri);
+    if (file === undefined) return [];
+    const actions: CodeAction[] = [];
+    for (const [index, m] of last.messages.entries()) {
+      if (m.file !== file || !m.fix || !rangesTouch(findingRange(m), params.range)) continue;
+      // --fix does not edit reStructuredText (its edits are Markdown); neither does the quick fix.
+      if (isRestructuredText(m.fix.file)) continue;
+      const taken = last.snapshot.get(m.fix.file);
+      const open = openDocument(m.fix.file);
+      let text: string;
+      let version: number | null;
+      if (taken) {
+        // The buffer changed since the lint computed the offsets: the next lint offers the fix again.
+        if (!open || open.version !== taken.version) continue;
+        ({ text, version } = taken);
+      } else {
+        // Opened since the lint, which read the file from disk: wait for the next lint.
+        if (open) continue;
+        try {
+          text = readFileSync(path.join(root, m.fix.file), 'utf8');
+        } catch {
+          continue;
+        }
+        version = null;
+      }
+      if (m.fix.end > text.length) continue;
+      const range = { start: offsetToPosition(text, m.fix.start), end: offsetToPosition(text, m.fix.end) };
+      actions.push({
+        title: fixTitle(m),
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [toDiagnostic(m, String(index))],
+        isPreferred: true,
+        // Versioned: a client applies it only while the buffer is the version the edit was computed for.
+        edit: { documentChanges: [{ textDocument: { uri: open?.uri ?? uriOf(m.fix.file), version }, edits: [{ range, newText: m.fix.text }] }] },
+      });
+    }
+    return actions;
+  });
+
+  documents.listen(connection);
+  connection.listen();
+  return new Promise<void>((resolve) => {
+    input.on('end', resolve);
+    input.on('close', resolve);
+  });
+}
+
+/** Shown when the server cannot start because of its arguments. */
+export const LSP_HELP = `Usage: docdrift lsp [--stdio]
+
+Runs docdrift as a language server (Language Server Protocol) on standard input and output: an
+editor starts it and shows the findings of the open workspace as diagnostics, with quick fixes.
+The workspace root is the project root; the config is found there as the CLI finds it.
+`;
+
+/** The `docdrift lsp` sub-command: `--stdio` (what clients pass) is accepted and is the only transport. */
+export async function runLanguageServer(argv: readonly string[], io: { stdout: (text: string) => void; stderr: (text: string) => void }): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout(LSP_HELP);
+    return 0;
+  }
+  const unknown = argv.find((a) => a !== '--stdio');
+  if (unknown !== undefined) {
+    io.stderr(`docdrift lsp: unknown argument ${unknown}; the server speaks over stdio only.\n${LSP_HELP}`);
+    return 2;
+  }
+  await startLanguageServer();
+  return 0;
+}

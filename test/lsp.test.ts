@@ -1,0 +1,192 @@
+/**
+ * `docdrift lsp` (issue #36, first slice) driven over stdio by a protocol client
+ * (vscode-jsonrpc with vscode-languageserver-protocol's types), as an editor drives it: the bundled
+ * bin, on a copy of fixtures/example-python. Needs `npm run build`.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { CodeAction, Diagnostic, PublishDiagnosticsParams, ShowMessageParams, TextDocumentEdit } from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { applyEdits } from '../src/fix/apply.js';
+import { CLI_BIN, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
+
+const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
+
+afterAll(removeTempDirs);
+
+/** A client session with the server: the connection, the latest diagnostics per URI, the messages shown. */
+interface Session {
+  connection: MessageConnection;
+  child: ChildProcessWithoutNullStreams;
+  root: string;
+  uri: (file: string) => string;
+  shown: ShowMessageParams[];
+  stderr: () => string;
+  /** Resolves with the first diagnostics published for `file` (now or later) that `ok` accepts. */
+  diagnostics: (file: string, ok: (d: PublishDiagnosticsParams) => boolean, timeoutMs?: number) => Promise<PublishDiagnosticsParams>;
+  close: () => Promise<number | null>;
+}
+
+const sessions: Session[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) if (s.child.exitCode === null) s.child.kill();
+});
+
+async function start(root: string): Promise<Session> {
+  // Started elsewhere than the project: the root comes from `initialize`, not the cwd.
+  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe' });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const latest = new Map<string, PublishDiagnosticsParams>();
+  const waiters: Array<{ uri: string; ok: (d: PublishDiagnosticsParams) => boolean; resolve: (d: PublishDiagnosticsParams) => void }> = [];
+  const shown: ShowMessageParams[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    latest.set(params.uri, params);
+    for (const w of [...waiters]) {
+      if (w.uri === params.uri && w.ok(params)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(params);
+      }
+    }
+  });
+  connection.onNotification('window/showMessage', (params: ShowMessageParams) => {
+    shown.push(params);
+  });
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  const uri = (file: string): string => pathToFileURL(path.join(root, file)).href;
+  const session: Session = {
+    connection,
+    child,
+    root,
+    uri,
+    shown,
+    stderr: () => stderr,
+    diagnostics: (file, ok, timeoutMs = 20_000) => {
+      const known = latest.get(uri(file));
+      if (known && ok(known)) return Promise.resolve(known);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching diagnostics for ${file} within ${timeoutMs} ms; last: ${JSON.stringify(latest.get(uri(file)))}; stderr: ${stderr}`)), timeoutMs);
+        waiters.push({ uri: uri(file), ok, resolve: (d) => (clearTimeout(timer), resolve(d)) });
+      });
+    },
+    close: async () => {
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    },
+  };
+  sessions.push(session);
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'example' }], capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } });
+  await connection.sendNotification('initialized', {});
+  return session;
+}
+
+function open(s: Session, file: string, text = readFileSync(path.join(s.root, file), 'utf8'), languageId = 'markdown'): void {
+  void s.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: s.uri(file), languageId, version: 1, text } });
+}
+
+function change(s: Session, file: string, version: number, text: string): void {
+  void s.connection.sendNotification('textDocument/didChange', { textDocument: { uri: s.uri(file), version }, contentChanges: [{ text }] });
+}
+
+const codes = (d: PublishDiagnosticsParams): string[] => d.diagnostics.map((x) => String(x.code));
+
+describe('docdrift lsp over stdio', () => {
+  it('publishes findings of an open README with range and code, clears them when the buffer is fixed, never reading the disk for it', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'benchmarks/gpqa/README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    open(s, file, text);
+    const first = await s.diagnostics(file, (d) => d.version === 1);
+    const unknown = first.diagnostics.find((d) => d.code === 'example-param-unknown')!;
+    // The CLI reports it at 9:5-9:18 (1-based): `num_repeat` in `+num_repeat=4`.
+    expect(unknown).toMatchObject({ severity: 1, source: 'docdrift', range: { start: { line: 8, character: 4 }, end: { line: 8, character: 17 } } });
+    expect(unknown.message).toContain('`num_repeat` is not a parameter of `ng_collect_rollouts`');
+    expect(codes(first).sort()).toEqual(['example-param-undocumented', 'example-param-unknown']);
+    // The unsaved fix: both drifted arguments dropped from the example.
+    const fixed = text.replace(' \\\n    +num_repeat=4 \\\n    +resume_from_cache=True', '');
+    expect(fixed).not.toBe(text);
+    change(s, file, 2, fixed);
+    const cleared = await s.diagnostics(file, (d) => d.diagnostics.length === 0);
+    expect(cleared.diagnostics).toEqual([]);
+    expect(readFileSync(path.join(root, file), 'utf8')).toBe(text);
+    // Back to the drifted text: the findings come back (from the buffer, not the disk, which never changed).
+    change(s, file, 3, text);
+    await s.diagnostics(file, (d) => d.version === 3 && d.diagnostics.length === 2);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const file = 'docs/reference/cli-commands.mdx';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const expected = (JSON.parse(cli.stdout) as { results: Array<{ file: string; line: number; ruleId: string; fix?: { file: string; start: number; end: number; text: string } }> }).results.find(
+      (r) => r.file === file && r.ruleId === 'reference-param-missing' && r.line === 23,
+    )!;
+    expect(expected.fix).toBeDefined();
+
+    const s = await start(root);
+    open(s, file, text, 'mdx');
+    const published = await s.diagnostics(file, (d) => d.version === 1);
+    const missing = published.diagnostics.find((d: Diagnostic) => d.code === 'reference-param-missing' && d.range.start.line === 22)!;
+    expect(missing).toBeDefined();
+    const actions = (await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s.uri(file) }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    const action = actions.find((a) => a.diagnostics?.[0]?.code === 'reference-param-missing')!;
+    expect(action).toMatchObject({ kind: 'quickfix' });
+    const edit = action.edit!.documentChanges![0] as TextDocumentEdit;
+    expect(edit.textDocument).toEqual({ uri: s.uri(file), version: 1 });
+    const applied = TextDocument.applyEdits(TextDocument.create(s.uri(file), 'mdx', 1, text), edit.edits as never);
+    expect(applied).toBe(applyEdits(text, [expected.fix!]).text);
+    expect(applied).toContain('`resume_from_cache`');
+
+    // Once the buffer moved on, the old offsets are not offered (the next lint offers them again).
+    change(s, file, 2, `${text}\n`);
+    const stale = (await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s.uri(file) }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    expect(stale).toEqual([]);
+    await s.diagnostics(file, (d) => d.version === 2);
+    const fresh = (await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s.uri(file) }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    expect((fresh[0]!.edit!.documentChanges![0] as TextDocumentEdit).textDocument.version).toBe(2);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('an edited code buffer re-lints the docs: a renamed config field makes the README example unknown', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    // The initial lint publishes the README (not open) from disk.
+    const before = await s.diagnostics('README.md', (d) => d.diagnostics.length > 0);
+    expect(codes(before)).toContain('example-param-undocumented');
+    const code = 'nemo_gym/rollout_collection.py';
+    const text = readFileSync(path.join(root, code), 'utf8');
+    open(s, code, text, 'python');
+    change(s, code, 2, text.replace('resume_from_cache: bool', 'resume_from_checkpoint: bool'));
+    const after = await s.diagnostics('README.md', (d) => codes(d).includes('example-param-unknown'));
+    expect(after.diagnostics.find((d) => d.code === 'example-param-unknown')!.message).toContain('`resume_from_cache`');
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('a config that does not load: one showMessage error, no crash, diagnostics once it is fixed', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    writeFileSync(path.join(root, 'docdrift.config.json'), '{ "docs": 5 }');
+    const s = await start(root);
+    open(s, 'README.md');
+    // An answered request proves the server is alive after the bad config.
+    await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s.uri('README.md') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.shown).toHaveLength(1);
+    expect(s.shown[0]!.type).toBe(1);
+    expect(s.shown[0]!.message).toContain('docdrift.config.json');
+    writeFileSync(path.join(root, 'docdrift.config.json'), '{}');
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('docdrift.config.json'), type: 2 }] });
+    await s.diagnostics('README.md', (d) => d.diagnostics.length > 0);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+});
