@@ -34,6 +34,7 @@ connection.onNotification('textDocument/publishDiagnostics', (p) => {
 connection.onNotification('window/logMessage', (p) => {
   const m = /in (\d+) ms/.exec(p.message);
   if (m) lintMs.push(Number(m[1]));
+  if (process.env.LSP_LOG) console.error(p.message);
 });
 connection.onNotification('window/showMessage', (p) => console.error(`server: ${p.message}`));
 connection.onRequest('client/registerCapability', () => null);
