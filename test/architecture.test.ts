@@ -29,7 +29,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   rules: ['fix', 'model', 'shared'],
   report: ['engine', 'rules', 'config', 'model', 'shared'],
   // lsp: the language server (src/lsp): the engine, rules and fixes wired like the CLI, without the CLI.
-  lsp: ['report', 'rules', 'fix', 'engine', 'config', 'model', 'shared'],
+  lsp: ['report', 'rules', 'fix', 'engine', 'docs', 'config', 'model', 'shared'],
   cli: ['lsp', 'report', 'rules', 'fix', 'engine', 'link', 'extract', 'docs', 'config', 'model', 'shared'],
 };
 

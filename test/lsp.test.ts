@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { CodeAction, Diagnostic, PublishDiagnosticsParams, ShowMessageParams, TextDocumentEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Diagnostic, Hover, Location, MarkupContent, PublishDiagnosticsParams, ShowMessageParams, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyEdits } from '../src/fix/apply.js';
@@ -170,6 +170,32 @@ describe('docdrift lsp over stdio', () => {
     change(s, code, 2, text.replace('resume_from_cache: bool', 'resume_from_checkpoint: bool'));
     const after = await s.diagnostics('README.md', (d) => codes(d).includes('example-param-unknown'));
     expect(after.diagnostics.find((d) => d.code === 'example-param-unknown')!.message).toContain('`resume_from_cache`');
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('hover on an example argument and on a reference row shows the code definition; go to definition jumps to the field', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    open(s, 'README.md');
+    await s.diagnostics('README.md', (d) => d.version === 1);
+    // README.md:25 `    +resume_from_cache=True` (the CLI's 25:5-25:28): the cursor on the name.
+    const at = { textDocument: { uri: s.uri('README.md') }, position: { line: 24, character: 10 } };
+    const hover = (await s.connection.sendRequest('textDocument/hover', at)) as Hover;
+    const value = (hover.contents as MarkupContent).value;
+    expect(value).toContain('**`resume_from_cache`**: parameter of `ng_collect_rollouts`');
+    expect(value).toContain('type `bool` · default `False`');
+    expect(value).toContain('Resume an interrupted run by skipping rows already completed in the output file.');
+    expect(value).toContain('Defined at nemo_gym/rollout_collection.py:32.');
+    expect(value).toContain('No reference row documents it.');
+    expect(hover.range).toEqual({ start: { line: 24, character: 4 }, end: { line: 24, character: 27 } });
+    const definition = (await s.connection.sendRequest('textDocument/definition', at)) as Location;
+    expect(definition.uri).toBe(s.uri('nemo_gym/rollout_collection.py'));
+    expect(definition.range.start.line).toBe(31);
+    // Elsewhere on the line: nothing.
+    expect(await s.connection.sendRequest('textDocument/hover', { ...at, position: { line: 24, character: 1 } })).toBeNull();
+    // A reference row (docs/reference/cli-commands.mdx:35, `num_repeats`), the document not open: read from the lint's model.
+    const row = (await s.connection.sendRequest('textDocument/hover', { textDocument: { uri: s.uri('docs/reference/cli-commands.mdx') }, position: { line: 34, character: 4 } })) as Hover;
+    expect((row.contents as MarkupContent).value).toContain('**`num_repeats`**: parameter of `ng_collect_rollouts`');
     expect(await s.close()).toBe(0);
   }, 60_000);
 

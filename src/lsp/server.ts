@@ -39,8 +39,10 @@ import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/e
 import { lint } from '../engine/lint.js';
 import type { DriftMessage } from '../model/rule.js';
 import { escapesRoot, isRestructuredText } from '../shared/paths.js';
-import { findingRange, fixTitle, offsetToPosition, rangesTouch, toDiagnostic } from './convert.js';
+import { findingRange, fixTitle, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
+import { hoverMarkdown, paramAt } from './navigate.js';
+import type { Model } from '../model/types.js';
 
 /** Milliseconds of quiet after an edit before the project is linted again. */
 export const DEBOUNCE_MS = 120;
@@ -97,7 +99,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** URIs that have diagnostics on the client (to clear those whose findings are gone). */
   let published = new Set<string>();
   /** The last lint: its findings (after the baseline) and the texts they were computed from. */
-  let last: { messages: DriftMessage[]; snapshot: Snapshot } = { messages: [], snapshot: new Map() };
+  let last: { messages: DriftMessage[]; snapshot: Snapshot; model?: Model } = { messages: [], snapshot: new Map() };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
@@ -175,7 +177,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     for (const failure of result.failures) connection.console.error(`docdrift: internal error in rule ${failure.ruleId}: ${String((failure.error as Error)?.message ?? failure.error)}`);
     for (const problem of result.configProblems) connection.console.error(`docdrift: ${problem}`);
-    last = { messages, snapshot };
+    last = { messages, snapshot, model: result.model };
     const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
     messages.forEach((m, index) => {
       if (!m.file) return;
@@ -245,6 +247,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        hoverProvider: true,
+        definitionProvider: true,
       },
       serverInfo: { name: 'docdrift' },
     };
@@ -299,6 +303,31 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       });
     }
     return actions;
+  });
+
+  /**
+   * The parameter at an LSP position, from the last lint's model; undefined when the buffer
+   * changed since that lint (its positions would be off) or nothing known is there.
+   */
+  const paramAtPosition = (uri: string, position: { line: number; character: number }) => {
+    const file = projectPath(uri);
+    if (file === undefined || !last.model) return undefined;
+    const taken = last.snapshot.get(file);
+    const open = openDocument(file);
+    if (open && taken?.version !== open.version) return undefined;
+    return paramAt(last.model, file, position.line + 1, position.character + 1);
+  };
+  connection.onHover((params) => {
+    const found = paramAtPosition(params.textDocument.uri, params.position);
+    if (!found || !last.model) return null;
+    return { contents: { kind: 'markdown', value: hoverMarkdown(last.model, found) }, range: { start: toLspPosition(found.location.line, found.location.column), end: toLspPosition(found.location.endLine ?? found.location.line, found.location.endColumn ?? found.location.column) } };
+  });
+  connection.onDefinition((params) => {
+    const found = paramAtPosition(params.textDocument.uri, params.position);
+    if (!found) return null;
+    const loc = found.param.location;
+    const start = toLspPosition(loc.line, loc.column);
+    return { uri: uriOf(loc.file), range: { start, end: loc.endLine !== undefined ? toLspPosition(loc.endLine, loc.endColumn) : start } };
   });
 
   documents.listen(connection);
