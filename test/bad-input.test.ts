@@ -37,6 +37,10 @@ interface Expected {
   maxSeconds: number;
   /** Bound on the CLI process's peak resident memory in MB (worker threads included), when given. */
   maxMegabytes?: number;
+  /** More command-line arguments, after `--root <dir> --format json`. */
+  args?: string[];
+  /** More environment variables for the run (test overrides of limits). */
+  env?: Record<string, string>;
   findings?: ExpectedFinding[];
   /** Findings expected instead of `findings` when the test runs as root. */
   findingsAsRoot?: ExpectedFinding[];
@@ -511,6 +515,22 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'setup.cfg'), '[metadata]\nname = tool\nversion = 1.0.0\n\n[options.entry_points]\nconsole_scripts =\n    tool = tool.cli:main\n');
     for (const name of ['pyproject.toml', 'package.json', 'tsconfig.json', 'mkdocs.yml', 'docs/conf.py']) spawnSync('mkfifo', [path.join(dir, name)]);
   },
+  // s29 sweep D1: a FIFO `.gitignore` in an untracked folder of a git work tree blocked discovery's
+  // `git ls-files` for ever (killed by `timeout 60`): git is stopped at its limit, the tree walked.
+  'git-fifo-gitignore': (dir) => {
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool +sed=1\n```\n');
+    gitCommitted(dir);
+    mkdirSync(path.join(dir, 'sub'));
+    spawnSync('mkfifo', [path.join(dir, 'sub/.gitignore')]);
+  },
+  // s29 sweep D2: `--changed-since` with a FIFO `.git/info/exclude` blocked `git status` for ever.
+  'git-fifo-info-exclude': (dir) => {
+    gitCommitted(dir);
+    writeFileSync(path.join(dir, 'README.md'), `${readFileSync(path.join(dir, 'README.md'), 'utf8')}\n# more\n`);
+    mkdirSync(path.join(dir, '.git/info'), { recursive: true });
+    rmSync(path.join(dir, '.git/info/exclude'), { force: true });
+    spawnSync('mkfifo', [path.join(dir, '.git/info/exclude')]);
+  },
   'manifest-dev-zero': (dir) => {
     for (const name of ['package.json', 'setup.cfg', 'setup.py', 'tsconfig.json', 'mkdocs.yml', 'docs/conf.py']) symlinkSync('/dev/zero', path.join(dir, name));
   },
@@ -752,6 +772,13 @@ function slowLists(length: number): string {
   return '- - - - - - - - - - x\n'.repeat(Math.ceil(length / 22));
 }
 
+/** Makes `dir` a git repository with everything in it committed. */
+function gitCommitted(dir: string): void {
+  for (const args of [['init', '-q'], ['add', '-A'], ['commit', '-qm', 'init']]) {
+    spawnSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'ignore' });
+  }
+}
+
 /** Writes .docdrift-baseline.json with `n` entries that match no finding (each one stale). */
 function writeBaseline(dir: string, n: number): void {
   const entries = Array.from({ length: n }, (_, i) => ({ file: `README${i}.md`, ruleId: 'example-param-undocumented', command: 'tool', subject: `s${i}`, count: 1 }));
@@ -813,10 +840,10 @@ describe('bad-input corpus', () => {
       const started = performance.now();
       const rssFile = `${dir}.rss`;
       temps.push(rssFile);
-      const r = spawnSync(process.execPath, ['--import', RSS_PRELOAD, BIN, '--root', dir, '--format', 'json'], {
+      const r = spawnSync(process.execPath, ['--import', RSS_PRELOAD, BIN, '--root', dir, '--format', 'json', ...(expected.args ?? [])], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_RSS: rssFile },
+        env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_RSS: rssFile, ...expected.env },
         timeout: expected.maxSeconds * 1000,
         maxBuffer: 256 * 1024 * 1024,
       });

@@ -947,7 +947,8 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       suppressed: scopeMessages(root, stored.suppressed.map(deserialiseMessage), options.files),
       failures: [],
       configProblems: stored.configProblems,
-      notes: stored.notes,
+      // Discovery's notes are this run's (git's listing may have timed out now and not then): stored without them.
+      notes: [...(discovered.notes ?? []), ...stored.notes],
       verdict: stored.verdict,
       commands: stored.commands,
       inputs: inputFiles(discovered),
@@ -996,7 +997,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       result: {
         messages: result.messages.map(serialiseMessage),
         suppressed: result.suppressed.map(serialiseMessage),
-        configProblems: result.configProblems, notes: result.notes, verdict: result.verdict, commands, stats: result.stats },
+        configProblems: result.configProblems, notes: result.notes.filter((n) => !discovered.notes?.includes(n)), verdict: result.verdict, commands, stats: result.stats },
     };
     try {
       prepareDirectory(root, dir);

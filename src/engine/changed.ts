@@ -2,7 +2,8 @@
  * `--changed-since REF`: the files changed since a git ref, and the findings those changes
  * concern, either located in a changed file or made stale by a change to the code they rest on.
  */
-import { lstat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { CommandSpec, Model } from '../model/types.js';
 import type { DriftMessage } from '../model/rule.js';
@@ -15,6 +16,15 @@ import { dubiousOwnershipText, GitError, runGit } from './git.js';
  */
 export class ChangedSinceError extends Error {
   override name = 'ChangedSinceError';
+  /** @param final the message stands as it is (a git call timed out): callers that reword a failure keep it */
+  constructor(message: string, readonly final = false) {
+    super(message);
+  }
+}
+
+/** The one-line error of a git call of `--changed-since` stopped at its time limit (s29 sweep D2). */
+function timedOut(error: GitError): ChangedSinceError {
+  return new ChangedSinceError(`--changed-since: ${error.message}; no files were compared.`, true);
 }
 
 /** Runs git in `cwd` (src/engine/git.ts: no shell, no repository hooks); resolves to stdout, rejects with git's stderr as message. */
@@ -23,6 +33,7 @@ async function git(cwd: string, args: string[]): Promise<string> {
     return await runGit(cwd, args, 256 * 1024 * 1024);
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
+    if (error.timedOut) throw timedOut(error);
     if (error.code === 'ENOENT') throw new ChangedSinceError('--changed-since needs git, and no `git` program was found on PATH.');
     if (error.dubiousOwnership) throw new ChangedSinceError(`--changed-since: ${dubiousOwnershipText(error, cwd)}`);
     if (/promisor remote|lazy fetching disabled/i.test(error.stderr)) {
@@ -83,7 +94,10 @@ async function submoduleEdited(dir: string, depth: number): Promise<boolean> {
     if (splitZ(status).length > 0) return true;
     const nested = gitlinks(await runGit(dir, ['ls-files', '--stage', '-z'], 256 * 1024 * 1024));
     return (await mapFew(nested, (m) => submoduleEdited(path.join(dir, m), depth + 1))).some(Boolean);
-  } catch {
+  } catch (error) {
+    // A time-out is the run's error, not "edited": each submodule would wait its own limit.
+    if (error instanceof GitError && error.timedOut) throw timedOut(error);
+    if (error instanceof ChangedSinceError) throw error;
     return true;
   }
 }
@@ -104,8 +118,40 @@ async function submoduleFiles(dir: string, prefix: string, depth: number): Promi
     const nested = gitlinks(staged);
     const inner = await mapFew(nested, (m) => submoduleFiles(path.join(dir, m), `${prefix}/${m}`, depth + 1));
     return [...splitZ(listed).map((f) => `${prefix}/${f}`), ...inner.flat()];
-  } catch {
+  } catch (error) {
+    if (error instanceof GitError && error.timedOut) throw timedOut(error);
+    if (error instanceof ChangedSinceError) throw error;
     return [];
+  }
+}
+
+/**
+ * Throws when an excludes file `git status` and `ls-files --exclude-standard` open is there but
+ * no regular file: `$GIT_DIR/info/exclude` and `core.excludesFile` (by default
+ * `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`). git blocks for ever opening a FIFO
+ * there (s29 sweep D2: a hang, killed by `timeout 60`); named at once, instead of after git's
+ * time limit (src/engine/git.ts), which still bounds what this cannot see (a FIFO `.gitignore` in
+ * an untracked folder). Links are followed, as git does; a missing file is fine.
+ *
+ * @throws {ChangedSinceError} naming the file and what it is
+ */
+async function refuseIrregularExcludes(root: string): Promise<void> {
+  const files = [path.resolve(root, (await git(root, ['rev-parse', '--git-path', 'info/exclude'])).trim())];
+  let configured = '';
+  try {
+    configured = (await git(root, ['config', '--path', '--get', 'core.excludesFile'])).trim();
+  } catch (error) {
+    if (error instanceof ChangedSinceError && error.final) throw error;
+    // exit 1: not set; git then reads the default below
+  }
+  const xdg = process.env['XDG_CONFIG_HOME'];
+  files.push(configured !== '' ? path.resolve(root, configured) : path.join(xdg ? xdg : path.join(homedir(), '.config'), 'git', 'ignore'));
+  for (const file of files) {
+    const found = await stat(file).catch(() => undefined);
+    if (found && !found.isFile()) {
+      const what = found.isFIFO() ? 'a FIFO' : found.isDirectory() ? 'a directory' : found.isSocket() ? 'a socket' : 'a device';
+      throw new ChangedSinceError(`--changed-since: git would read the excludes file ${file}, which is ${what}, not a regular file (git can wait for ever on it); docdrift does not run git on it. Remove it or replace it with a file.`, true);
+    }
   }
 }
 
@@ -136,7 +182,7 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   try {
     await git(root, ['rev-parse', '--is-inside-work-tree']);
   } catch (error) {
-    if (error instanceof ChangedSinceError && /needs git|dubious ownership/.test(error.message)) throw error;
+    if (error instanceof ChangedSinceError && (error.final || /needs git|dubious ownership/.test(error.message))) throw error;
     throw new ChangedSinceError(`--changed-since ${ref}: ${root} is not inside a git repository.`);
   }
   let commit: string;
@@ -145,7 +191,8 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
     // message (`:/fix typo`) into a search for "fix typo^{commit}" (s25 sweep O3).
     const object = (await git(root, ['rev-parse', '--verify', '--quiet', ref])).trim();
     commit = object ? (await git(root, ['rev-parse', '--verify', '--quiet', `${object}^{commit}`])).trim() : '';
-  } catch {
+  } catch (error) {
+    if (error instanceof ChangedSinceError && error.final) throw error;
     commit = '';
   }
   if (!commit) {
@@ -157,12 +204,14 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
   let base: string;
   try {
     base = (await git(root, ['merge-base', commit, 'HEAD'])).trim();
-  } catch {
+  } catch (error) {
+    if (error instanceof ChangedSinceError && error.final) throw error;
     base = '';
   }
   if (!base) {
     throw new ChangedSinceError(`--changed-since ${ref}: "${ref}" and HEAD have no common ancestor (or HEAD has no commit yet).`);
   }
+  await refuseIrregularExcludes(root);
   const [diff, untracked, staged] = await Promise.all([
     // `dirty`, not `none`: with `none` git asks each submodule whether its work tree has edits by
     // running `git status` inside it, a process that reads the submodule's own config

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs, { lstatSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { runGit } from './git.js';
+import { GitError, runGit } from './git.js';
 import { globby } from 'globby';
 import picomatch from 'picomatch';
 import createIgnore, { type Ignore } from 'ignore';
@@ -64,6 +64,11 @@ export interface DiscoveredFiles {
    * {@link programs} is.
    */
   scripts?: string[];
+  /**
+   * Notes of discovery for the run to print (see `runNotes`): git's listing that did not finish
+   * within its time limit, after which the tree was walked instead. Absent when there are none.
+   */
+  notes?: string[];
 }
 
 /**
@@ -197,7 +202,9 @@ export async function discoverFiles(
   strategy: DiscoveryStrategy = 'auto',
   options: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo } = {},
 ): Promise<DiscoveredFiles> {
-  const found = withoutUndecodable(root, await listFiles(root, sources, docs, ignore, strategy, options));
+  const notes: string[] = [];
+  const listed = await listFiles(root, sources, docs, ignore, strategy, options, notes);
+  const found = withoutUndecodable(root, notes.length > 0 ? { ...listed, notes } : listed);
   if (found.sources.length > MAX_SOURCE_FILES) throw new DiscoveryLimitError(root, `${found.sources.length.toLocaleString('en-US')} source files, over the ${MAX_SOURCE_FILES.toLocaleString('en-US')} one run reads`);
   return found;
 }
@@ -281,6 +288,7 @@ async function listFiles(
   ignore: string[],
   strategy: DiscoveryStrategy,
   { lstats, listing, memo }: { lstats?: Map<string, Stats>; listing?: GitListing; memo?: DiscoveryMemo },
+  notes: string[],
 ): Promise<DiscoveredFiles> {
   const ignored = [...ALWAYS_IGNORED_GLOBS, ...ignore];
   // The user's `sources` wins over the built-in skips: a pattern naming `build` reads it.
@@ -288,7 +296,9 @@ async function listFiles(
   const lifted = liftedSkips(sources, ignore);
   if (strategy !== 'globby' && [...sources, ...docs, ...ignore].every(isRelativePattern)) {
     const walkDenied = new Set<string>();
-    let listed = strategy === 'walk' ? undefined : await (listing?.root === root ? listing.files : gitFiles(root));
+    const git = strategy === 'walk' ? undefined : await (listing?.root === root ? listing.files : gitFiles(root));
+    let listed = git?.files;
+    if (git?.timedOut) notes.push(`${git.timedOut}; the project's files were listed by walking its folders instead.`);
     // Without git (a tarball, a container build context, submodules): one walk of the tree lists
     // every candidate, matched below as git's list is, instead of one globby walk per pattern set
     // (nine, each reading every .gitignore: 2.4-4.5 s on NeMo Gym's 4,140 files, #35 item 1).
@@ -914,8 +924,8 @@ function discoveryMemoKey(salt: string, listed: string[], ignore: string[], sets
 /** A `git ls-files` of a root, started before {@link discoverFiles} needs it. */
 export interface GitListing {
   root: string;
-  /** As `gitFiles` answers: the listed files, or undefined when git cannot give globby's list. Never rejects. */
-  files: Promise<string[] | undefined>;
+  /** As `gitFiles` answers. Never rejects. */
+  files: Promise<GitFiles>;
 }
 
 /**
@@ -928,12 +938,23 @@ export function startGitListing(root: string): GitListing {
 }
 
 /**
+ * What {@link gitFiles} found: `files`, or undefined when git cannot give globby's list; and
+ * `timedOut`, git's message when that is because a git call ran past its time limit.
+ */
+export interface GitFiles {
+  files: string[] | undefined;
+  timedOut?: string;
+}
+
+/**
  * The files under `root` that git tracks (even when a `.gitignore` pattern matches them: git
  * applies ignore rules to untracked files only; globby, which cannot know, drops them) or sees
  * untracked and not ignored, root-relative POSIX paths; undefined when git cannot give the
- * same list as globby otherwise (see {@link discoverFiles}).
+ * same list as globby otherwise (see {@link discoverFiles}). Never rejects. A git call past its
+ * time limit (src/engine/git.ts: a FIFO `.gitignore` in an untracked folder blocked the listing
+ * for ever, s29 sweep D1) gives undefined with the message, so the caller walks the tree.
  */
-async function gitFiles(root: string): Promise<string[] | undefined> {
+async function gitFiles(root: string): Promise<GitFiles> {
   try {
     const exclude = '--exclude-per-directory=.gitignore';
     // The two git processes run at once (each costs a process start, ~10 ms).
@@ -942,13 +963,13 @@ async function gitFiles(root: string): Promise<string[] | undefined> {
       git(root, ['ls-files', '-z', '--cached', '--others', exclude], true),
       git(root, ['rev-parse', '--show-toplevel']).then((top) => lstat(path.join(top.trim(), '.gitmodules')).then(() => true, () => false)),
     ]);
-    if (modules) return undefined;
+    if (modules) return { files: undefined };
     // A tracked file is part of the project even when a .gitignore pattern matches it (git's own
     // rule: ts-json-schema-generator tracks its program `ts-json-schema-generator.ts` under `/*.ts`).
     const files = [...new Set(listed.split('\0'))].filter((f) => f !== '');
-    if (files.some((f) => f.endsWith('/'))) return undefined; // a nested repository
-    return files;
-  } catch {
-    return undefined;
+    if (files.some((f) => f.endsWith('/'))) return { files: undefined }; // a nested repository
+    return { files };
+  } catch (error) {
+    return error instanceof GitError && error.timedOut ? { files: undefined, timedOut: error.message } : { files: undefined };
   }
 }

@@ -26,9 +26,9 @@
  * Source: https://git-scm.com/docs/git-config (core.fsmonitor, core.hooksPath, diff.external,
  * filter.<driver>.clean), https://git-scm.com/docs/git#Documentation/git.txt-GITOPTIONALLOCKS
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -59,10 +59,102 @@ export class GitError extends Error {
   ) {
     super(message);
   }
+  /** git did not finish within {@link gitTimeLimitMs} and was killed (`code` `ETIMEDOUT`). */
+  get timedOut(): boolean {
+    return this.code === 'ETIMEDOUT';
+  }
   /** git refused the repository because another user owns it (CVE-2022-24765 protection). */
   get dubiousOwnership(): boolean {
     return /dubious ownership/i.test(this.stderr);
   }
+}
+
+/**
+ * The wall-clock limit of one git call, in milliseconds: 20 s, plus 2 s per MB of the
+ * repository's index (`.git/index`, ~130 bytes per tracked file: NeMo Gym's 4,140 files are
+ * 535 KB). git blocks for ever when a file it opens is a FIFO with no writer (a `.gitignore` in an
+ * untracked folder, `.git/info/exclude`, `core.excludesFile`: s29 sweep D1, D2), and no call had
+ * a limit. The real listings are far below it: `git ls-files` of NeMo Gym takes 0.04 s, and a
+ * 100,000-file repository (~13 MB of index) gets 46 s. `DOCDRIFT_TEST_GIT_TIMEOUT_MS` (a
+ * positive integer) replaces it, for tests only.
+ *
+ * @param cwd the directory git runs in; its index is found by walking up to the nearest `.git`
+ *   (a folder, or a file `gitdir: <path>`); when none is found, or it cannot be read, the base
+ */
+export function gitTimeLimitMs(cwd: string): number {
+  const test = process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+  if (test !== undefined && /^\d{1,9}$/.test(test) && Number(test) > 0) return Number(test);
+  const base = 20_000;
+  try {
+    for (let dir = path.resolve(cwd), depth = 0; depth < 64; depth++) {
+      const dotGit = path.join(dir, '.git');
+      let stat;
+      try {
+        stat = lstatSync(dotGit);
+      } catch {
+        const up = path.dirname(dir);
+        if (up === dir) return base;
+        dir = up;
+        continue;
+      }
+      let gitDir = dotGit;
+      if (stat.isFile()) {
+        // A worktree or submodule: `gitdir: <path>`. Read only a small regular file (a FIFO would block).
+        if (stat.size > 4096) return base;
+        const line = readFileSync(dotGit, 'utf8').split('\n').find((l) => l.startsWith('gitdir:'));
+        if (line === undefined || line.slice(7).trim() === '') return base;
+        gitDir = path.resolve(dir, line.slice(7).trim());
+      } else if (!stat.isDirectory()) return base;
+      const index = lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false });
+      return index?.isFile() ? base + Math.ceil((index.size / (1 << 20)) * 2000) : base;
+    }
+  } catch {
+    // unreadable: the base
+  }
+  return base;
+}
+
+/** The git processes still running, killed when this process exits (see {@link track}). */
+const live = new Set<ChildProcess>();
+
+/**
+ * Keeps `child` in {@link live} until it exits. A run that ends (a `--changed-since` error is
+ * exit 2) while a git started early still runs left that git behind, blocked for ever on a FIFO
+ * (s29 sweep, observation on D1/D2): on exit each one left is killed.
+ */
+function track(child: ChildProcess): void {
+  if (live.size === 0) process.once('exit', killLive);
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+}
+
+function killLive(): void {
+  for (const child of live) kill(child);
+  live.clear();
+}
+
+/**
+ * SIGKILL to `child` (a blocked `open` of a FIFO ignores nothing else reliably). Only the child:
+ * the git commands docdrift runs start no programs of their own (hooks, fsmonitor, filters,
+ * diff drivers and transports are off, see the module comment), so there is no process group to
+ * reach, and a git in docdrift's own group still gets the terminal's Ctrl-C.
+ */
+function kill(child: ChildProcess): void {
+  try {
+    child.kill('SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** The GitError of a call killed at its time limit. */
+function timeoutError(args: readonly string[], limit: number): GitError {
+  const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
+  return new GitError(
+    `git ${sub} did not finish within ${Math.round(limit / 100) / 10} s and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
+    '',
+    'ETIMEDOUT',
+  );
 }
 
 /** Filter-driver names per repository root, so the config is listed once per run. */
@@ -87,19 +179,32 @@ function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.P
   return env;
 }
 
-/** Runs git once, with {@link SAFE_GIT_CONFIG} and no shell. */
-function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv()): Promise<string> {
+/**
+ * Runs git once, with {@link SAFE_GIT_CONFIG} and no shell, killed (SIGKILL) after `limit` ms.
+ * The limit is a timer of this process: while it runs synchronous work the timer waits, and it
+ * fires when the caller awaits the call (the only time a hang could show); a git that ended
+ * meanwhile still succeeds.
+ */
+function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    let timedOut = false;
+    const child = execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
       { cwd, encoding: 'utf8', maxBuffer, env },
       (error, stdout, stderr) => {
+        clearTimeout(timer);
         if (!error) return resolve(stdout);
+        if (timedOut) return reject(timeoutError(args, limit));
         const e = error as NodeJS.ErrnoException & { code?: string | number };
         reject(new GitError((stderr || error.message).trim(), String(stderr ?? '').trim(), e.code));
       },
     );
+    track(child);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill(child);
+    }, limit);
   });
 }
 
@@ -110,7 +215,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
  * this process reads, which it does not while it runs synchronous work, so a call started early
  * to overlap that work would not. Falls back to {@link exec} when no temporary file can be made.
  */
-function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv()): Promise<string> {
+function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
   let fd: number;
   try {
     const file = path.join(tmpdir(), `docdrift-git-${process.pid}-${randomBytes(8).toString('hex')}`);
@@ -121,13 +226,16 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
       // left behind in the temporary directory; harmless
     }
   } catch {
-    return exec(cwd, args, maxBuffer, env);
+    return exec(cwd, args, maxBuffer, env, limit);
   }
   return new Promise((resolve, reject) => {
     let settled = false;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (fn: () => void): void => {
       if (settled) return;
       settled = true;
+      if (timer) clearTimeout(timer);
       try {
         fn();
       } finally {
@@ -142,6 +250,12 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
       finish(() => reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code)));
       return;
     }
+    track(child);
+    // As exec's limit: a timer, which fires when the caller awaits (see exec).
+    timer = setTimeout(() => {
+      timedOut = true;
+      kill(child);
+    }, limit);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       if (stderr.length < 1 << 16) stderr += chunk;
@@ -149,6 +263,10 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     child.on('error', (error: NodeJS.ErrnoException) => finish(() => reject(new GitError(error.message, '', error.code))));
     child.on('close', (code, signal) => {
       finish(() => {
+        if (code !== 0 && timedOut) {
+          reject(timeoutError(args, limit));
+          return;
+        }
         if (code !== 0) {
           reject(new GitError((stderr || `git exited with ${code ?? signal}`).trim(), stderr.trim(), code ?? signal ?? undefined));
           return;
@@ -189,9 +307,12 @@ function filterDrivers(cwd: string): string[] {
   let names = filterCache.get(cwd);
   if (!names) {
     try {
-      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+      // A synchronous call's limit is kept by the system (spawnSync), not a timer: `.git/config`
+      // or a file it includes may be a FIFO too.
+      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: gitTimeLimitMs(cwd), killSignal: 'SIGKILL' }));
     } catch (error) {
       const { status, code } = error as { status?: number | null; code?: string };
+      if (code === 'ETIMEDOUT') throw timeoutError(['config'], gitTimeLimitMs(cwd));
       // Exit 1: none defined; 128: no repository; no git: the real call reports those two. Any other
       // failure (a listing over the buffer, a signal) fails closed: read as "none", it let `git diff`
       // run the repository's clean filter (s25 sweep D1: a 1.2 MB listing).
@@ -213,7 +334,7 @@ let configEnv: boolean | undefined;
 function configEnvSupported(): boolean {
   if (configEnv === undefined) {
     try {
-      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'] }));
+      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: gitTimeLimitMs('.'), killSignal: 'SIGKILL' }));
       configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
     } catch {
       configEnv = false; // no git: the real call reports it

@@ -260,7 +260,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: [...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
+      notes: [...(files.notes ?? []), ...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,

@@ -1,0 +1,121 @@
+/**
+ * Every git call has a wall-clock limit (src/engine/git.ts `gitTimeLimitMs`): git blocks for ever
+ * opening a FIFO it reads as an excludes file, and runs hung (s29 sweep D1: a FIFO `.gitignore`
+ * in an untracked folder under a plain run; D2: `.git/info/exclude` or `core.excludesFile` a FIFO
+ * under `--changed-since`). The built CLI on a git twin of the bad-input base project, with the
+ * limit shortened for tests (`DOCDRIFT_TEST_GIT_TIMEOUT_MS`).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gitTimeLimitMs } from '../src/engine/git.js';
+import { CLI_BIN, removeTempDirs, tempDir } from './helpers.js';
+
+const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
+const HAS_FIFO = process.platform !== 'win32' && spawnSync('mkfifo', ['--version']).error === undefined;
+
+afterAll(removeTempDirs);
+
+/** A committed copy of the base project (one Python command `tool`, a README example). */
+function repository(): string {
+  const dir = tempDir('docdrift-git-timeout-');
+  cpSync(BASE, dir, { recursive: true });
+  const git = (...args: string[]): void => {
+    execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'ignore' });
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  return dir;
+}
+
+function run(dir: string, args: string[], limitMs = 2000): { code: number | null; stdout: string; stderr: string; seconds: number; error?: Error } {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_GIT_TIMEOUT_MS: String(limitMs) },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - started) / 1000, ...(r.error ? { error: r.error } : {}) };
+}
+
+describe('git time limit', () => {
+  it('is 20 s plus 2 s per MB of the index, or the test override', () => {
+    const dir = repository();
+    const saved = process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+    delete process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+    try {
+      const limit = gitTimeLimitMs(path.join(dir, 'tool'));
+      expect(limit).toBeGreaterThan(20_000);
+      expect(limit).toBeLessThan(20_100); // a few files: a tiny index
+      expect(gitTimeLimitMs(path.parse(dir).root)).toBe(20_000);
+      process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'] = '1500';
+      expect(gitTimeLimitMs(dir)).toBe(1500);
+      process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'] = 'soon';
+      expect(gitTimeLimitMs(path.parse(dir).root)).toBe(20_000);
+    } finally {
+      if (saved === undefined) delete process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+      else process.env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'] = saved;
+    }
+  });
+
+  it.skipIf(!HAS_FIFO)('a FIFO .gitignore in an untracked folder: the listing stops at the limit, the tree is walked, one note (D1)', { timeout: 90_000 }, () => {
+    const dir = repository();
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
+    mkdirSync(path.join(dir, 'sub'));
+    execFileSync('mkfifo', [path.join(dir, 'sub/.gitignore')]);
+    const r = run(dir, []);
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.seconds).toBeLessThan(30);
+    expect(r.stderr).toContain('docdrift: git ls-files did not finish within 2 s and was stopped');
+    expect(r.stderr).toContain("the project's files were listed by walking its folders instead");
+    expect(r.stderr.match(/did not finish/g)).toHaveLength(1);
+    // The walk read the project: the example's wrong flag is still found.
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('bogus');
+  });
+
+  it.skipIf(!HAS_FIFO)('--changed-since with a FIFO .gitignore in an untracked folder: a one-line error at the limit, exit 2 (D2)', { timeout: 90_000 }, () => {
+    const dir = repository();
+    mkdirSync(path.join(dir, 'sub'));
+    execFileSync('mkfifo', [path.join(dir, 'sub/.gitignore')]);
+    const r = run(dir, ['--changed-since', 'HEAD']);
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.seconds).toBeLessThan(30);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^docdrift: --changed-since: git [a-z-]+ did not finish within 2 s and was stopped .*; no files were compared\.\n$/);
+  });
+
+  it.skipIf(!HAS_FIFO)('--changed-since refuses a FIFO .git/info/exclude or core.excludesFile at once, naming it (D2)', { timeout: 90_000 }, () => {
+    const dir = repository();
+    appendFileSync(path.join(dir, 'README.md'), '# more\n');
+    const exclude = path.join(dir, '.git/info/exclude');
+    rmSync(exclude, { force: true });
+    mkdirSync(path.dirname(exclude), { recursive: true });
+    execFileSync('mkfifo', [exclude]);
+    // A limit no test would wait for: the refusal comes before git opens the file.
+    const r = run(dir, ['--changed-since', 'HEAD'], 120_000);
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.code).toBe(2);
+    expect(r.seconds).toBeLessThan(15);
+    expect(r.stderr).toBe(`docdrift: --changed-since: git would read the excludes file ${exclude}, which is a FIFO, not a regular file (git can wait for ever on it); docdrift does not run git on it. Remove it or replace it with a file.\n`);
+
+    rmSync(exclude);
+    writeFileSync(exclude, '');
+    const fifo = path.join(dir, 'excludes-fifo');
+    execFileSync('mkfifo', [fifo]);
+    execFileSync('git', ['config', 'core.excludesFile', fifo], { cwd: dir });
+    const r2 = run(dir, ['--changed-since', 'HEAD'], 120_000);
+    expect(r2.error, 'a hang').toBeUndefined();
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain(`the excludes file ${fifo}, which is a FIFO`);
+
+    // A regular excludes file: the run goes on.
+    rmSync(fifo);
+    writeFileSync(fifo, '*.tmp\n');
+    const r3 = run(dir, ['--changed-since', 'HEAD'], 120_000);
+    expect(r3.code, r3.stderr).not.toBe(2);
+  });
+});
