@@ -403,3 +403,46 @@ describe('fitProposal', () => {
     expect(() => fitProposal(config, [])).toThrow(/over the 256 KB a config file may be even without any "commands" entry/);
   });
 });
+
+/** The commands of a `--format json` run whose parameters are known, with their parameter names. */
+function knownCommands(stdout: string): Map<string, string[]> {
+  const commands = (JSON.parse(stdout) as { commands?: Array<{ name: string; paramsKnown: boolean; parameterNames?: string[] }> }).commands ?? [];
+  return new Map(commands.filter((c) => c.paramsKnown).map((c) => [c.name, [...(c.parameterNames ?? [])].sort()]));
+}
+
+describe('init round trip (s29 sweep D3)', { timeout: 180_000 }, () => {
+  /** A twin of NeMo Gym's benchmarks/*\/prepare.py: an argparse `__main__` script in a package folder, an example with a wrong flag. */
+  function packageScript(): string {
+    const dir = copy(path.join(ROOT, 'fixtures/bad-input/_base'));
+    mkdirSync(path.join(dir, 'benchmarks/aime'), { recursive: true });
+    writeFileSync(path.join(dir, 'benchmarks/aime/__init__.py'), '');
+    writeFileSync(
+      path.join(dir, 'benchmarks/aime/prepare.py'),
+      'import argparse\n\n\nif __name__ == "__main__":\n    parser = argparse.ArgumentParser()\n    parser.add_argument("--languages", default="en", nargs="+")\n    parser.add_argument("--prompt_language", default="target")\n    args = parser.parse_args()\n',
+    );
+    writeFileSync(path.join(dir, 'README.md'), `${readFileSync(path.join(dir, 'README.md'), 'utf8')}\n\`\`\`bash\npython benchmarks/aime/prepare.py --languages en --bogus 1\n\`\`\`\n`);
+    return dir;
+  }
+
+  it('lint with the config init wrote knows every command the run on the defaults knows, with the same parameters', () => {
+    const dirs = [packageScript(), copy(EXAMPLE), copy(path.join(ROOT, 'fixtures/layouts/inferred-cli-options/invalid')), copy(TS_COMMANDER)];
+    for (const dir of dirs) {
+      const before = run(['--no-cache', '--format', 'json'], dir);
+      expect(run(['init'], dir).code).toBe(0);
+      const after = run(['--no-cache', '--format', 'json'], dir);
+      const known = knownCommands(before.stdout);
+      expect(known.size, dir).toBeGreaterThan(0);
+      const knownAfter = knownCommands(after.stdout);
+      for (const [name, params] of known) expect(knownAfter.get(name), `${dir}: ${name}`).toEqual(params);
+      expect(after.code, `${dir}: ${after.stderr}`).toBe(before.code);
+    }
+    // The package script: init writes it with its path, file name and module as aliases, and the
+    // next run reads its flags (was "parameters unknown", the wrong flag unreported, exit 0).
+    const twin = dirs[0]!;
+    expect(written(twin).commands['benchmarks/aime/prepare.py']).toMatchObject({ aliases: ['prepare.py', 'benchmarks.aime.prepare'] });
+    const after = run(['--no-cache', '--format', 'json'], twin);
+    expect(after.code).toBe(1);
+    expect(after.stdout).toContain('bogus');
+    expect(after.stderr).not.toContain('parameters of 1 command are unknown');
+  });
+});

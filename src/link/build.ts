@@ -559,6 +559,20 @@ function dataBlockOwner(
 }
 
 /**
+ * The root parsers of runnable scripts (see {@link addScriptCommands}) by the script's path
+ * (`tools/train.py`) and its dotted module (`tools.train`), the first of a file; the bare file
+ * name is left out (several scripts may share it). For config entries naming a script.
+ */
+function scriptsByName(flagCommands: readonly FlagCommand[], runnable: ReadonlySet<string>): Map<string, FlagCommand> {
+  const out = new Map<string, FlagCommand>();
+  for (const fc of flagCommands) {
+    if (fc.path.length > 0 || !runnable.has(fc.location.file)) continue;
+    for (const n of [fc.location.file, fc.target.split(':')[0]!]) if (!out.has(n)) out.set(n, fc);
+  }
+  return out;
+}
+
+/**
  * Programs run as `python path/to/script.py` or `python -m pkg.module`, with a parser but no
  * console script: each file whose program root (argparse parser, click command, typer app) no
  * command reaches becomes a command named by its path (`tools/train.py`), with its file name
@@ -1332,12 +1346,18 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
   const commands: CommandSpec[] = [];
   const followed = (target: string | undefined): boolean => target !== undefined && (input.functionConfigsThroughCalls?.has(normaliseTarget(target)) ?? false);
   const claimed = new Set<string>();
+  const scripts = scriptsByName(input.flagCommands ?? [], input.runnableScripts ?? new Set());
   for (const [name, entry] of Object.entries(input.config.commands)) {
     const ep = input.entryPoints.find((e) => e.name === name);
+    // A script named by its path or its `python -m` module, as `init` writes it (the run on the
+    // defaults makes it a command of that name, see addScriptCommands): that script is its program.
+    // Without this the entry had no program and its flags were lost (s29 sweep D3: NeMo Gym, 80
+    // commands' parameters unknown after `init`).
+    const script = ep === undefined && entry.program === undefined ? [name, ...(entry.aliases ?? [])].map((n) => scripts.get(n)).find((f) => f !== undefined) : undefined;
     // An entry without `config` (only aliases or extra params) keeps what discovery found; a
     // `program` wins over the console script's own target.
     // A script that re-enters another program's sub-command (`ep.subcommand`) does not run that program's root.
-    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.subcommand ? undefined : ep?.target;
+    const target = entry.program !== undefined ? (input.canonicalTarget?.(entry.program) ?? entry.program) : ep?.subcommand ? undefined : (ep?.target ?? script?.target);
     const classNames =
       entry.config === undefined
         ? target !== undefined
@@ -1362,7 +1382,8 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       ...(dropped.length > 0 ? { droppedConfigClasses: [...new Set(dropped.map((c) => c.qualifiedName))] } : {}),
       mappedBy: 'config',
       paramsKnown: resolved.length > 0 || (entry.params ?? []).length > 0,
-      location: ep?.location,
+      location: ep?.location ?? script?.location,
+      ...(script ? { script: true } : {}),
       ...(entry.kind === 'config-file' ? { kind: 'config-file' as const } : {}),
     };
     commands.push(spec);
