@@ -754,6 +754,23 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n### \`tool\`\n\n| Option | Description |\n| --- | --- |\n${rows}| \`f7999.level\` | d |\n`);
     const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${4000 + i} 1 -z\n`).join('');
     writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool -g 1\n${lines}\`\`\`\n\nSee [ref](docs/reference.md).\n`);
+  // #33 s29 sweep D4: 2,000 pydantic subclasses of the 30-field `ToolConfig` (each a config-class
+  // candidate) and 400 tables of those 30 fields under headings naming no command: section
+  // inference scored tables × classes × rows on main (18 s CPU).
+  'docs-infer-many-tables': (dir) => {
+    const names = ['seed', 'name', ...Array.from({ length: 28 }, (_, i) => `a${i}`)];
+    const fields = names.map((n) => `    ${n}: ${n === 'name' ? 'str = "run"' : 'int = 0'}\n`).join('');
+    const subclasses = Array.from({ length: 2000 }, (_, c) => `class C${c}(ToolConfig):\n    z${c}: int = 0\n`).join('\n');
+    writeFileSync(path.join(dir, 'tool/cli.py'), `from pydantic import BaseModel\n\n\nclass ToolConfig(BaseModel):\n${fields}\n\n${subclasses}\n\ndef main(cfg: dict) -> None:\n    ToolConfig.model_validate(cfg)\n`);
+    const table = `| Name | Type | Default | Description |\n| --- | --- | --- | --- |\n${names.map((n) => (n === 'name' ? '| `name` | str | `"run"` | D. |\n' : `| \`${n}\` | int | \`0\` | D. |\n`)).join('')}`;
+    writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n### \`tool\`\n\n${table}`);
+    writeFileSync(path.join(dir, 'docs/parts.md'), `# Parts\n\n${Array.from({ length: 400 }, (_, t) => `## Part ${t}\n\n${table}\n`).join('')}`);
+  },
+  // #33 s29 sweep D5: a README section of 5,000 paragraphs, each naming a flag in prose whose
+  // sentence names no program: each flag's section was rescanned for program names (N²/2
+  // paragraph scans on main: 20 s CPU).
+  'prose-flags-many-paragraphs': (dir) => {
+    appendFileSync(path.join(dir, 'README.md'), `\n${Array.from({ length: 5000 }, (_, i) => `Pass \`--nope${i}\` to tool here.\n`).join('\n')}`);
   },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');

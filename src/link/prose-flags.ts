@@ -50,9 +50,10 @@ export function proseFlags(
       return found.size === 1 ? [...found][0] : undefined;
     };
     const page = one(own);
+    let sectionOf: ((line: number) => SectionNames) | undefined;
     for (const code of codes) {
       if (rowNames.has(code.name) || isIgnored(code.name)) continue;
-      if (aboutOtherProgram(doc, code, ours)) continue;
+      if (aboutOtherProgram(code, ours, (sectionOf ??= sectionNamesOf(doc, ours)))) continue;
       const line = code.location.line;
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
       const inSection = around ? one([around]) : undefined;
@@ -79,7 +80,7 @@ const CODE_PROGRAMS = new Set(['git', 'node', 'nodejs', 'npm', 'npx', 'pnpm', 'y
  * The programs a text names, in order of appearance: `ours` for the command's program names,
  * else the other program's name.
  */
-function programsIn(text: string, ours: OurPrograms): Array<{ ours: boolean; at: number }> {
+export function programsIn(text: string, ours: OurPrograms): Array<{ ours: boolean; at: number }> {
   const found: Array<{ ours: boolean; at: number }> = [];
   for (const m of text.matchAll(/`([^`]*)`/g)) {
     const first = (m[1] ?? '').trim().replace(/^\$\s+/, '').split(/[\s:]/)[0] ?? '';
@@ -97,24 +98,99 @@ function programsIn(text: string, ours: OurPrograms): Array<{ ours: boolean; at:
  * (longest first). Built once per {@link proseFlags} call: a pattern per name and text cost 2.4 s
  * of a NeMo Gym run (hundreds of commands × thousands of prose flags' texts).
  */
-interface OurPrograms {
+export interface OurPrograms {
   readonly names: ReadonlySet<string>;
   readonly re: RegExp | undefined;
 }
 
-function ourPrograms(commands: readonly CommandSpec[]): OurPrograms {
+/** The {@link OurPrograms} of the commands: each command's and alias's first word. */
+export function ourPrograms(commands: readonly CommandSpec[]): OurPrograms {
   const names = new Set(commands.flatMap((c) => [c.name, ...c.aliases]).map((n) => n.split(' ')[0]!).filter((n) => n !== ''));
   const alternatives = [...names].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const re = alternatives.length > 0 ? new RegExp(`(?<![\\w.-])(?:${alternatives.join('|')})(?![\\w-])`, 'gi') : undefined;
   return { names, re };
 }
 
+/** Whether a text names one of the project's programs, and whether it names another program (see {@link programsIn}). */
+export interface SectionNames {
+  ours: boolean;
+  other: boolean;
+}
+
+/**
+ * What the section around a line names, for {@link aboutOtherProgram}: the section is the nearest
+ * heading at or above the line (the last before the first heading below it) and the paragraphs
+ * after that heading's line up to the line. Each paragraph's programs are found once per document,
+ * on first need and in line order, kept as running counts, so a line's answer is two binary
+ * searches and a difference of counts. Was a {@link programsIn} scan of every paragraph of the
+ * section per flag: N flags in one section, N²/2 scans (s29 sweep D5: 5,000 paragraphs naming a
+ * flag, 164 KB README, 20.3 s CPU of model).
+ *
+ * @returns for a 1-based line of the document, what its section names up to that line
+ */
+export function sectionNamesOf(doc: DocFile, ours: OurPrograms): (line: number) => SectionNames {
+  const headings = doc.headings;
+  const headingsSorted = headings.every((h, i) => i === 0 || headings[i - 1]!.location.line <= h.location.line);
+  const given = doc.paragraphs ?? [];
+  // Only which paragraphs fall in the line range matters, not their order.
+  const paragraphs = given.every((p, i) => i === 0 || given[i - 1]!.line <= p.line) ? given : [...given].sort((a, b) => a.line - b.line);
+  // oursBefore[k] / otherBefore[k]: how many of the first k paragraphs name one of ours / another program.
+  const oursBefore = new Int32Array(paragraphs.length + 1);
+  const otherBefore = new Int32Array(paragraphs.length + 1);
+  let scanned = 0;
+  const scanTo = (k: number): void => {
+    for (; scanned < k; scanned++) {
+      const found = programsIn(paragraphs[scanned]!.text, ours);
+      oursBefore[scanned + 1] = oursBefore[scanned]! + (found.some((p) => p.ours) ? 1 : 0);
+      otherBefore[scanned + 1] = otherBefore[scanned]! + (found.some((p) => !p.ours) ? 1 : 0);
+    }
+  };
+  const headingNames = new Map<DocFile['headings'][number], SectionNames>();
+  const namesOf = (heading: DocFile['headings'][number]): SectionNames => {
+    let names = headingNames.get(heading);
+    if (!names) {
+      const found = programsIn(heading.text, ours);
+      headingNames.set(heading, (names = { ours: found.some((p) => p.ours), other: found.some((p) => !p.ours) }));
+    }
+    return names;
+  };
+  /** The number of leading items whose line is at most `line` (items sorted by line). */
+  const upTo = <T>(items: readonly T[], lineOf: (item: T) => number, line: number): number => {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lineOf(items[mid]!) <= line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return (line) => {
+    let heading: DocFile['headings'][number] | undefined;
+    if (headingsSorted) heading = headings[upTo(headings, (h) => h.location.line, line) - 1];
+    else {
+      for (const h of headings) {
+        if (h.location.line > line) break;
+        heading = h;
+      }
+    }
+    const from = heading?.location.line ?? 0;
+    const start = upTo(paragraphs, (p) => p.line, from);
+    const end = Math.max(start, upTo(paragraphs, (p) => p.line, line));
+    scanTo(end);
+    const head = heading ? namesOf(heading) : { ours: false, other: false };
+    return { ours: head.ours || oursBefore[end]! - oursBefore[start]! > 0, other: head.other || otherBefore[end]! - otherBefore[start]! > 0 };
+  };
+}
+
 /**
  * Whether a flag named in prose belongs to another program (see the module comment): the last
  * program its sentence names before it is not the project's; or its sentence names none and its
  * section names another program but none of the project's.
+ *
+ * @param sectionOf what the section around a line names (see {@link sectionNamesOf}), one per document
  */
-function aboutOtherProgram(doc: DocFile, code: ProseCode, ours: OurPrograms): boolean {
+function aboutOtherProgram(code: ProseCode, ours: OurPrograms, sectionOf: (line: number) => SectionNames): boolean {
   const inSentence = programsIn(code.before ?? '', ours);
   const last = inSentence[inSentence.length - 1];
   if (last) return !last.ours;
@@ -122,15 +198,7 @@ function aboutOtherProgram(doc: DocFile, code: ProseCode, ours: OurPrograms): bo
   // sentence goes on to name the program it belongs to, and not the command.
   const named = programsIn(code.after ?? '', ours);
   if (named.length > 0) return named.every((p) => !p.ours);
-  const line = code.location.line;
   // The section: from the nearest heading above the flag.
-  let heading: DocFile['headings'][number] | undefined;
-  for (const h of doc.headings) {
-    if (h.location.line > line) break;
-    heading = h;
-  }
-  const from = heading?.location.line ?? 0;
-  const texts = [heading?.text ?? '', ...(doc.paragraphs ?? []).filter((p) => p.line > from && p.line <= line).map((p) => p.text)];
-  const sectionNamed = texts.flatMap((t) => programsIn(t, ours));
-  return sectionNamed.length > 0 && sectionNamed.every((p) => !p.ours);
+  const section = sectionOf(code.location.line);
+  return section.other && !section.ours;
 }

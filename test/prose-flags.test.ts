@@ -1,0 +1,81 @@
+/**
+ * Flags named in prose (src/link/prose-flags.ts): what the section around a flag names, found from
+ * running per-paragraph counts (s29 sweep D5), agrees with rescanning the section's heading and
+ * paragraphs for each flag, as it was done before.
+ */
+import { describe, expect, it } from 'vitest';
+import { ourPrograms, programsIn, sectionNamesOf, type OurPrograms } from '../src/link/prose-flags.js';
+import { seededRandom } from './random.js';
+import type { CommandSpec, DocFile } from '../src/model/types.js';
+
+const command = (name: string, aliases: string[] = []): CommandSpec => ({ name, aliases, configClasses: [], params: [], mappedBy: 'entry-point', paramsKnown: true });
+
+/** The section rule as it was: the nearest heading above, then every paragraph after it up to the line, each scanned. */
+function rescanned(doc: DocFile, ours: OurPrograms, line: number): { ours: boolean; other: boolean } {
+  let heading: DocFile['headings'][number] | undefined;
+  for (const h of doc.headings) {
+    if (h.location.line > line) break;
+    heading = h;
+  }
+  const from = heading?.location.line ?? 0;
+  const texts = [heading?.text ?? '', ...(doc.paragraphs ?? []).filter((p) => p.line > from && p.line <= line).map((p) => p.text)];
+  const named = texts.flatMap((t) => programsIn(t, ours));
+  return { ours: named.some((p) => p.ours), other: named.some((p) => !p.ours) };
+}
+
+function doc(headings: Array<[number, string]>, paragraphs: Array<[number, string]>): DocFile {
+  return {
+    file: 'README.md',
+    kind: 'md',
+    headings: headings.map(([line, text]) => ({ depth: 2, text, codes: [], slug: 's', location: { file: 'README.md', line, column: 1 } })),
+    blocks: [],
+    codeBlocks: [],
+    invocations: [],
+    links: [],
+    paragraphs: paragraphs.map(([line, text]) => ({ line, text })),
+  } as unknown as DocFile;
+}
+
+describe('sectionNamesOf (s29 sweep D5)', () => {
+  const ours = ourPrograms([command('tool', ['tl']), command('tool run')]);
+
+  it('says what a section names up to a line: its heading and the paragraphs after it', () => {
+    const d = doc([[1, 'tool'], [10, 'Git Clone Provider'], [20, 'Other']], [[3, 'Run `tool run` first.'], [12, 'Use the local `git` command.'], [14, 'Then tool again.'], [22, 'Nothing here.']]);
+    const at = sectionNamesOf(d, ours);
+    expect(at(2)).toEqual({ ours: true, other: false });
+    expect(at(11)).toEqual({ ours: false, other: true });
+    expect(at(13)).toEqual({ ours: false, other: true });
+    expect(at(15)).toEqual({ ours: true, other: true });
+    expect(at(25)).toEqual({ ours: false, other: false });
+  });
+
+  it('agrees with rescanning the section per flag on random documents, in any order of lines', () => {
+    const random = seededRandom(2929);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const WORDS = ['Pass', 'the', 'git', 'Git', 'Node.js', '`tool run`', 'tool', 'tl', '`npm install`', 'docker', 'with', 'here', '`node`', 'flag', 'Python', '`$ tool x`', 'gitlab'];
+    const text = (): string => Array.from({ length: Math.floor(random() * 5) }, () => pick(WORDS)).join(' ');
+    for (let round = 0; round < 500; round++) {
+      const lines = 80;
+      const line = (): number => 1 + Math.floor(random() * lines);
+      const headings = Array.from({ length: Math.floor(random() * 6) }, (): [number, string] => [line(), text()]).sort((a, b) => a[0] - b[0]);
+      const paragraphs = Array.from({ length: Math.floor(random() * 40) }, (): [number, string] => [line(), text()]).sort((a, b) => a[0] - b[0]);
+      // Out of order now and then: the answer must not depend on it.
+      if (random() < 0.15) headings.reverse();
+      if (random() < 0.15) paragraphs.reverse();
+      const d = doc(headings, paragraphs);
+      const at = sectionNamesOf(d, ours);
+      const probes = Array.from({ length: 20 }, line);
+      // Asked in any order (the paragraphs are scanned on first need).
+      for (const l of probes) expect(at(l), `round ${round} line ${l}`).toEqual(rescanned(d, ours, l));
+    }
+  });
+
+  it('answers 5,000 flags of one 5,000-paragraph section quickly', () => {
+    const d = doc([[1, 'tool']], Array.from({ length: 5000 }, (_, i): [number, string] => [3 + 2 * i, `Pass \`--nope${i}\` to tool here.`]));
+    const started = performance.now();
+    const at = sectionNamesOf(d, ours);
+    for (let i = 0; i < 5000; i++) at(3 + 2 * i);
+    // Rescanning took 20 s of CPU for the whole run; one scan per paragraph takes tens of ms.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
