@@ -754,6 +754,7 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n### \`tool\`\n\n| Option | Description |\n| --- | --- |\n${rows}| \`f7999.level\` | d |\n`);
     const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${4000 + i} 1 -z\n`).join('');
     writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool -g 1\n${lines}\`\`\`\n\nSee [ref](docs/reference.md).\n`);
+  },
   // #33 s29 sweep D4: 2,000 pydantic subclasses of the 30-field `ToolConfig` (each a config-class
   // candidate) and 400 tables of those 30 fields under headings naming no command: section
   // inference scored tables × classes × rows on main (18 s CPU).
