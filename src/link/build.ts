@@ -1049,13 +1049,7 @@ export class FlagLookup {
   /** The one long spelling that starts with `prefix`; undefined when none or several do (binary search in the sorted spellings). */
   uniqueLongPrefix(prefix: string): string | undefined {
     const longs = this.longs;
-    let lo = 0;
-    let hi = longs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (longs[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(longs, prefix);
     // Strings starting with `prefix` are contiguous in code-unit order, from the first not below it.
     if (lo >= longs.length || !longs[lo]!.startsWith(prefix)) return undefined;
     return lo + 1 < longs.length && longs[lo + 1]!.startsWith(prefix) ? undefined : longs[lo];

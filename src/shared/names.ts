@@ -4,6 +4,7 @@
  * of docdrift's.
  */
 import { distance } from 'fastest-levenshtein';
+import { lowerBound } from './ranges.js';
 
 /**
  * A name with case, `-` and `_` left out, so that `max_tokens`, `max-tokens` and `maxTokens` are
@@ -148,14 +149,7 @@ class AbbreviationIndex {
       add(ids.get(a));
       for (let k = 3; k < a.length; k++) add(ids.get(a.slice(0, k)));
       if (a.length >= 3) {
-        let lo = 0;
-        let hi = sorted.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (sorted[mid]! < a) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let k = lo; k < sorted.length && size <= cap && sorted[k]!.startsWith(a); k++) if (sorted[k] !== a) add(ids.get(sorted[k]!));
+        for (let k = lowerBound(sorted, a); k < sorted.length && size <= cap && sorted[k]!.startsWith(a); k++) if (sorted[k] !== a) add(ids.get(sorted[k]!));
       }
       return { lists, size };
     };
