@@ -1,7 +1,8 @@
 /** The language server's pure conversions (src/lsp/convert.ts) and its per-file cache (src/lsp/pieces.ts). */
 import { describe, expect, it } from 'vitest';
 import { VFileMessage } from 'vfile-message';
-import { findingRange, fixTitle, lspSeverity, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from '../src/lsp/convert.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { findingRange, fixTitle, lineStarts, lspSeverity, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from '../src/lsp/convert.js';
 import { GenerationalPieceStore } from '../src/lsp/pieces.js';
 import type { DriftMessage } from '../src/model/rule.js';
 
@@ -34,6 +35,21 @@ describe('LSP conversions', () => {
     expect(offsetToPosition(text, 2)).toEqual({ line: 0, character: 2 });
     expect(offsetToPosition(text, text.indexOf('x'))).toEqual({ line: 3, character: 2 });
     expect(offsetToPosition(text, 999)).toEqual({ line: 3, character: 3 });
+  });
+
+  it('with the line starts computed once, every offset of a text maps as TextDocument.positionAt maps it (s29 sweep2 D2)', () => {
+    const text = 'a\r\n| `é` |\n\n😀x\n\n| `y` | `1` |\n';
+    const starts = lineStarts(text);
+    expect(starts).toEqual([0, 3, 11, 12, 16, 17, 31]);
+    const doc = TextDocument.create('file:///x.md', 'markdown', 1, text);
+    for (let offset = 0; offset <= text.length + 2; offset++) {
+      // positionAt puts an offset inside a \r\n pair at the line's end; docdrift's fixes never split one.
+      if (text[offset - 1] === '\r') continue;
+      expect(offsetToPosition(text, offset, starts)).toEqual(doc.positionAt(offset));
+      expect(offsetToPosition(text, offset)).toEqual(doc.positionAt(offset));
+    }
+    expect(lineStarts('')).toEqual([0]);
+    expect(offsetToPosition('', 5, lineStarts(''))).toEqual({ line: 0, character: 0 });
   });
 
   it('ranges touch when they overlap or meet; fix titles say what the edit does', () => {

@@ -4,7 +4,7 @@
  * bin, on a copy of fixtures/example-python. Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -15,6 +15,7 @@ import { applyEdits } from '../src/fix/apply.js';
 import { CLI_BIN, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
+const BAD_BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
 
 afterAll(removeTempDirs);
 
@@ -25,6 +26,8 @@ interface Session {
   root: string;
   uri: (file: string) => string;
   shown: ShowMessageParams[];
+  /** The server's window/logMessage texts. */
+  logs: string[];
   stderr: () => string;
   /** Resolves with the first diagnostics published for `file` (now or later) that `ok` accepts. */
   diagnostics: (file: string, ok: (d: PublishDiagnosticsParams) => boolean, timeoutMs?: number) => Promise<PublishDiagnosticsParams>;
@@ -36,9 +39,9 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) if (s.child.exitCode === null) s.child.kill();
 });
 
-async function start(root: string): Promise<Session> {
+async function start(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Session> {
   // Started elsewhere than the project: the root comes from `initialize`, not the cwd.
-  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe' });
+  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -57,7 +60,10 @@ async function start(root: string): Promise<Session> {
   connection.onNotification('window/showMessage', (params: ShowMessageParams) => {
     shown.push(params);
   });
-  connection.onNotification('window/logMessage', () => undefined);
+  const logs: string[] = [];
+  connection.onNotification('window/logMessage', (params: { message: string }) => {
+    logs.push(params.message);
+  });
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   const uri = (file: string): string => pathToFileURL(path.join(root, file)).href;
@@ -67,6 +73,7 @@ async function start(root: string): Promise<Session> {
     root,
     uri,
     shown,
+    logs,
     stderr: () => stderr,
     diagnostics: (file, ok, timeoutMs = 20_000) => {
       const known = latest.get(uri(file));
@@ -213,6 +220,75 @@ describe('docdrift lsp over stdio', () => {
     writeFileSync(path.join(root, 'docdrift.config.json'), '{}');
     void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('docdrift.config.json'), type: 2 }] });
     await s.diagnostics('README.md', (d) => d.diagnostics.length > 0);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+  it('a quick fix for a file not open is offered only while the disk holds the text the lint read (s29 sweep2 D3)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const file = 'docs/reference/cli-commands.mdx';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const s = await start(root);
+    const published = await s.diagnostics(file, (d) => d.diagnostics.some((x) => x.code === 'reference-param-missing'));
+    const missing = published.diagnostics.find((d: Diagnostic) => d.code === 'reference-param-missing' && d.range.start.line === 22)!;
+    const ask = async (): Promise<CodeAction[]> => (await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s.uri(file) }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    // Changed on disk after the lint, and the server not told (no watched-files event): the old offsets would land two lines up.
+    writeFileSync(path.join(root, file), `# Moved\n\n${text}`);
+    expect(await ask()).toEqual([]);
+    // The disk holds the lint's text again: the fix is offered, unversioned, and gives the text it was computed for.
+    writeFileSync(path.join(root, file), text);
+    const actions = await ask();
+    const edit = actions.find((a) => a.diagnostics?.[0]?.code === 'reference-param-missing')!.edit!.documentChanges![0] as TextDocumentEdit;
+    expect(edit.textDocument).toEqual({ uri: s.uri(file), version: null });
+    const applied = TextDocument.applyEdits(TextDocument.create(s.uri(file), 'mdx', 1, text), edit.edits as never);
+    expect(applied).toContain('`resume_from_cache`');
+    expect(applied.split('\n').length).toBeGreaterThan(text.split('\n').length);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('Python CLI flags are extracted in the budgeted worker: past its budget, one note and the server stays responsive (s29 sweep2 D1)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    // The s28 sweep D3 decli splice shape, small: a 1 ms budget (the test override) stops its worker.
+    const k = 8;
+    const s1 = `S1 = [${Array.from({ length: k }, (_, i) => `{"name": "--o${i}", "default": 0}`).join(', ')}]\n`;
+    const s2 = `S2 = [${Array(k).fill('*S1').join(', ')}]\n`;
+    const data = `data = {"prog": "tool", "arguments": [${Array(k).fill('*S2').join(', ')}]}\n`;
+    writeFileSync(path.join(root, 'tool/cli.py'), `from decli import cli\n\n${s1}${s2}${data}\ndef main():\n    parser = cli(data)\n    parser.parse_args()\n`);
+    const s = await start(root, { ...process.env, DOCDRIFT_TEST_WORKER_BUDGET_MS: '1' });
+    open(s, 'README.md');
+    const note = await s.diagnostics('tool/cli.py', (d) => d.diagnostics.some((x) => String(x.message).startsWith('CLI flags not read')));
+    expect(note.diagnostics.filter((x) => String(x.message).startsWith('CLI flags not read'))).toHaveLength(1);
+    const t0 = performance.now();
+    await s.connection.sendRequest('textDocument/hover', { textDocument: { uri: s.uri('README.md') }, position: { line: 0, character: 0 } });
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('a root over the discovery limit: one showMessage with the CLI\'s line, no internal error, no walk per edit; a file event re-checks (s29 sweep2 D4)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    for (let i = 0; i < 151; i++) {
+      mkdirSync(path.join(root, `gen/p${i}`), { recursive: true });
+      for (let j = 0; j < 100; j++) writeFileSync(path.join(root, `gen/p${i}/m${j}.py`), 'x = 1\n');
+    }
+    const s = await start(root);
+    open(s, 'README.md', '# tool\n');
+    for (let v = 2; v <= 4; v++) {
+      await new Promise((r) => setTimeout(r, 400));
+      change(s, 'README.md', v, `# tool\n\nedit ${v}\n`);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(s.shown).toHaveLength(1);
+    expect(s.shown[0]).toMatchObject({ type: 1 });
+    expect(s.shown[0]!.message).toMatch(/^docdrift: the root .* holds 15,102 source files, over the 15,000 one run reads; is it the project you meant\?/);
+    expect(s.logs.filter((l) => l.includes('internal error') || l.includes('    at '))).toEqual([]);
+    expect(s.logs.filter((l) => l.startsWith('docdrift: linted'))).toEqual([]);
+    // Under the limit again, and the server told: it lints.
+    rmSync(path.join(root, 'gen/p0'), { recursive: true });
+    rmSync(path.join(root, 'gen/p1'), { recursive: true });
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('gen/p0/m0.py'), type: 3 }] });
+    await s.diagnostics('README.md', (d) => d.version === 4);
+    // The lint's log line follows its diagnostics.
+    for (let i = 0; i < 50 && !s.logs.some((l) => l.startsWith('docdrift: linted')); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(s.logs.filter((l) => l.startsWith('docdrift: linted'))).toHaveLength(1);
+    expect(s.shown).toHaveLength(1);
     expect(await s.close()).toBe(0);
   }, 60_000);
 });

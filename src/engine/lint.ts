@@ -122,6 +122,13 @@ export interface LintOptions {
    * during the run before it stores anything (src/engine/cache.ts).
    */
   readFiles?: Set<string>;
+  /**
+   * Filled with the text of every file this run's reader read from disk, by project-relative
+   * path (the same files as `readFiles`; the strings the run holds anyway, not copies): the
+   * language server keeps those that fixes target, so that a quick fix is offered only while the
+   * file still holds the text its offsets were computed from (s29 sweep2 D3).
+   */
+  readTexts?: Map<string, string>;
   /** Told as the run moves through its stages and files (the CLI's status line; see {@link ProgressEvent}). */
   onProgress?: ProgressListener;
   /**
@@ -211,7 +218,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
   const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
   try {
-    const read = createReader(root, options.overlay, diagnostics, options.readFiles);
+    const read = createReader(root, options.overlay, diagnostics, options.readFiles, options.readTexts);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
     for (const { file, why } of files.notRead ?? []) {
       diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file} is not read: ${why}`, location: { file, line: 1, column: 1 } });
@@ -230,7 +237,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
     const hashes = options.overlay === undefined ? options.hashes : undefined;
     // Reads without reporting (guesses made before the run asks; the run's own read reports).
-    const peek = createReader(root, options.overlay, [], options.readFiles);
+    const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts);
     const pages = docTexts(read, peek, options.pieces, hashes);
     prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
     const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
@@ -394,14 +401,16 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
  */
 export type ReadFile = (file: string) => string | undefined;
 
-/** The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is added to `record`. */
-export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>): ReadFile {
+/** The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is added to `record`, and its text to `texts`. */
+export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>, texts?: Map<string, string>): ReadFile {
   return (file) => {
     const overlaid = overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
     record?.add(file);
     try {
-      return readProjectFile(root, file, { maxBytes: MAX_READ_BYTES });
+      const text = readProjectFile(root, file, { maxBytes: MAX_READ_BYTES });
+      texts?.set(file, text);
+      return text;
     } catch (error) {
       diagnostics.push({
         ruleId: 'parse-error',

@@ -9,7 +9,6 @@
  * the CLI). Config discovery is the CLI's (`loadConfig` in the workspace root); a config that
  * does not load is one `window/showMessage` error, and the server waits for it to be fixed.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -33,13 +32,15 @@ import { rules } from '../../rules/index.js';
 import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from '../config/load.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.js';
-import { discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
+import { DiscoveryLimitError, discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
 import { lint } from '../engine/lint.js';
 import type { DriftMessage } from '../model/rule.js';
 import { escapesRoot, isRestructuredText } from '../shared/paths.js';
-import { findingRange, fixTitle, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
+import { escapeLine } from '../shared/escape.js';
+import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
+import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
 import { hoverMarkdown, paramAt } from './navigate.js';
 import type { Model } from '../model/types.js';
@@ -63,8 +64,12 @@ export interface LanguageServerOptions {
   debounceMs?: number;
 }
 
-/** The texts (and LSP versions of open buffers; `null` for a file read from disk) a lint read, by project path. */
-type Snapshot = Map<string, { text: string; version: number | null }>;
+/**
+ * The texts a lint read, by project path: every open buffer (with its LSP version), and every file
+ * read from disk that a fix targets (`version` null). `starts`: the text's line starts, computed
+ * at the first code action that needs them.
+ */
+type Snapshot = Map<string, { text: string; version: number | null; starts?: number[] }>;
 
 /**
  * Starts the server on stdio (or the given streams) and resolves when the client's input ends.
@@ -87,6 +92,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The last config error shown, so that the same error is shown once, not after every edit. */
   let shownError: string | undefined;
   let discovered: DiscoveredFiles | undefined;
+  /**
+   * The message of a discovery limit the root is over (src/engine/discover.ts): while it is set,
+   * edits lint nothing and the tree is not walked again (each walk of a 15,000-source root costs
+   * the full walk, after every edit: s29 sweep2 D4); a config change, a watched-file event or a
+   * save clears it.
+   */
+  let overLimit: string | undefined;
   const pieces = new GenerationalPieceStore();
   /**
    * The document worker, kept from one lint to the next: started per lint (as a CLI run does) it
@@ -115,10 +127,22 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The open buffer of a project file, looked up by path (clients spell URIs differently: `%3A`, case). */
   const openDocument = (file: string): TextDocument | undefined => documents.get(uriOf(file)) ?? documents.all().find((d) => projectPath(d.uri) === file);
 
+  /** One `window/showMessage` error for `text` (not again while it is the last one shown); old diagnostics cleared. */
+  const showError = (text: string): void => {
+    // window/showMessage (a notification), not showMessageRequest: nothing to answer.
+    if (text !== shownError) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `docdrift: ${text}` });
+    shownError = text;
+    // Old diagnostics would claim a check that no longer runs.
+    for (const uri of published) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    published = new Set();
+    last = { messages: [], snapshot: new Map() };
+  };
+
   const loadProjectConfig = (): void => {
     config = undefined;
     configFile = undefined;
     discovered = undefined;
+    overLimit = undefined;
     try {
       const loaded = loadConfig(root, undefined, RULE_IDS);
       validateRuleOptions(loaded.config, [...rules, ...engineRules], loaded.file);
@@ -128,19 +152,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       for (const warning of loaded.warnings ?? []) connection.console.warn(`docdrift: warning: ${warning}`);
     } catch (error) {
       const text = error instanceof ConfigError ? error.message : `cannot load the configuration: ${(error as Error).message}`;
-      // window/showMessage (a notification), not showMessageRequest: nothing to answer.
-      if (text !== shownError) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `docdrift: ${text} (no diagnostics until the config loads)` });
-      shownError = text;
-      // Old diagnostics would claim a check that no longer runs.
-      for (const uri of published) void connection.sendDiagnostics({ uri, diagnostics: [] });
-      published = new Set();
-      last = { messages: [], snapshot: new Map() };
+      showError(`${text} (no diagnostics until the config loads)`);
     }
   };
 
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
-    if (!config) return;
+    if (!config || overLimit !== undefined) return;
     const t0 = performance.now();
     const overlay = new Map<string, string>();
     const snapshot: Snapshot = new Map();
@@ -151,14 +169,32 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
-    discovered ??= await discoverFiles(root, config.sources, config.docs, config.ignore);
+    if (!discovered) {
+      try {
+        discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
+      } catch (error) {
+        if (!(error instanceof DiscoveryLimitError)) throw error;
+        // An expected condition, not an internal error: the CLI's one line (it exits 2), shown once, no stack.
+        overLimit = escapeLine(error.message);
+        showError(overLimit);
+        return;
+      }
+      // With a config loaded, an error shown was the limit's: shown again if the root goes over it again.
+      shownError = undefined;
+    }
     parser ??= { parser: await createDocParser({ eager: true }), lints: 0 };
     const shared = parser.parser;
     // lint() closes the parser it is given: this one outlives the lint.
     const docParser: DocParser = { ...shared, parse: shared.parse.bind(shared), close: () => undefined };
     let result;
+    const readTexts = new Map<string, string>();
     try {
-      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, docParser, pythonWorker: 'never' });
+      // Python CLI flags are extracted in the CLI's worker, under its CPU budget and heap limit:
+      // in-thread, a 2 KB decli module of s28 sweep D3 blocked the server (s29 sweep2 D1: hover
+      // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
+      // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
+      // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
+      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, docParser, readTexts });
     } finally {
       const o = shared.overruns?.();
       if (++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
@@ -177,6 +213,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     for (const failure of result.failures) connection.console.error(`docdrift: internal error in rule ${failure.ruleId}: ${String((failure.error as Error)?.message ?? failure.error)}`);
     for (const problem of result.configProblems) connection.console.error(`docdrift: ${problem}`);
+    // The disk texts the fixes' offsets were computed from (an open buffer's is in the snapshot).
+    for (const m of messages) {
+      const target = m.fix?.file;
+      if (target === undefined || snapshot.has(target)) continue;
+      const text = readTexts.get(target);
+      if (text !== undefined) snapshot.set(target, { text, version: null });
+    }
     last = { messages, snapshot, model: result.model };
     const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
     messages.forEach((m, index) => {
@@ -235,6 +278,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       loadProjectConfig();
     }
     discovered = undefined;
+    overLimit = undefined;
     schedule();
   };
 
@@ -264,35 +308,51 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   documents.onDidSave((event) => diskChanged([event.document.uri]));
   connection.onDidChangeWatchedFiles((params) => diskChanged(params.changes.map((c) => c.uri)));
 
+  /** Whether the project file `file` holds exactly `text` on disk now (read with the lint's limits; unreadable: false). Memoized in `memo`. */
+  const sameOnDisk = (file: string, text: string, memo: Map<string, boolean>): boolean => {
+    let same = memo.get(file);
+    if (same === undefined) {
+      try {
+        same = readProjectFile(root, file, { maxBytes: MAX_READ_BYTES }) === text;
+      } catch {
+        same = false;
+      }
+      memo.set(file, same);
+    }
+    return same;
+  };
+
   connection.onCodeAction((params): CodeAction[] => {
     if (params.context.only && !params.context.only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === CodeActionKind.Empty)) return [];
     const file = projectPath(params.textDocument.uri);
     if (file === undefined) return [];
     const actions: CodeAction[] = [];
+    // Each disk file is read once per request, not once per fix.
+    const diskChecked = new Map<string, boolean>();
     for (const [index, m] of last.messages.entries()) {
       if (m.file !== file || !m.fix || !rangesTouch(findingRange(m), params.range)) continue;
       // --fix does not edit reStructuredText (its edits are Markdown); neither does the quick fix.
       if (isRestructuredText(m.fix.file)) continue;
       const taken = last.snapshot.get(m.fix.file);
       const open = openDocument(m.fix.file);
-      let text: string;
-      let version: number | null;
-      if (taken) {
+      // Not read by the lint (nor open then): no text the offsets are known to belong to.
+      if (!taken) continue;
+      if (taken.version !== null) {
         // The buffer changed since the lint computed the offsets: the next lint offers the fix again.
         if (!open || open.version !== taken.version) continue;
-        ({ text, version } = taken);
       } else {
         // Opened since the lint, which read the file from disk: wait for the next lint.
         if (open) continue;
-        try {
-          text = readFileSync(path.join(root, m.fix.file), 'utf8');
-        } catch {
-          continue;
-        }
-        version = null;
+        // Read from disk by the lint: offered (unversioned) only while the disk holds that very
+        // text, as --fix applies edits only to the text they were computed from (s29 sweep2 D3:
+        // two lines prepended on disk after the lint, and the fix corrupted a table's separator row).
+        // Read as the lint reads: inside the project, a regular file, at most the run's cap.
+        if (!sameOnDisk(m.fix.file, taken.text, diskChecked)) continue;
       }
+      const { text, version } = taken;
       if (m.fix.end > text.length) continue;
-      const range = { start: offsetToPosition(text, m.fix.start), end: offsetToPosition(text, m.fix.end) };
+      taken.starts ??= lineStarts(text);
+      const range = { start: offsetToPosition(text, m.fix.start, taken.starts), end: offsetToPosition(text, m.fix.end, taken.starts) };
       actions.push({
         title: fixTitle(m),
         kind: CodeActionKind.QuickFix,
