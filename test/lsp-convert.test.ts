@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { VFileMessage } from 'vfile-message';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { findingRange, fixTitle, lineStarts, lspSeverity, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from '../src/lsp/convert.js';
+import { codeSpan, escapeMarkdown } from '../src/lsp/navigate.js';
 import { GenerationalPieceStore } from '../src/lsp/pieces.js';
 import type { DriftMessage } from '../src/model/rule.js';
 
@@ -58,6 +59,23 @@ describe('LSP conversions', () => {
     expect(rangesTouch(r(1, 0, 1, 5), r(2, 0, 2, 1))).toBe(false);
     const insert = finding({ line: 1, column: 1 }, undefined, { fix: { file: 'README.md', start: 4, end: 4, text: '\n| `x` | bool | |' } });
     expect(fixTitle(insert)).toBe('docdrift: insert | `x` | bool | | (example-param-unknown)');
+  });
+});
+
+describe('hover Markdown of the project\'s words (s29 sweep2 O3)', () => {
+  it('descriptions are plain text: no image, link, HTML, emphasis or block mark survives', () => {
+    expect(escapeMarkdown('See ![x](https://host/x.png) and [docs](https://e.x) <img src=y> *b* a|b ~s~ &amp;')).toBe(
+      'See \\!\\[x\\](https://host/x.png) and \\[docs\\](https://e.x) \\<img src=y\\> \\*b\\* a\\|b \\~s\\~ \\&amp;',
+    );
+    expect(escapeMarkdown('# h\n> q\n- item\n  1. one\n2) two\n===\nplain text, 3.5 ok')).toBe('\\# h\n\\> q\n\\- item\n  1\\. one\n2\\) two\n\\===\nplain text, 3.5 ok');
+    expect(escapeMarkdown('Resume an interrupted run by skipping rows already completed in the output file.')).toBe('Resume an interrupted run by skipping rows already completed in the output file.');
+  });
+
+  it('names are one code span whatever backticks they hold', () => {
+    expect(codeSpan('resume_from_cache')).toBe('`resume_from_cache`');
+    expect(codeSpan('a`b')).toBe('``a`b``');
+    expect(codeSpan('`x')).toBe('`` `x ``');
+    expect(codeSpan('a\nb')).toBe('`a b`');
   });
 });
 

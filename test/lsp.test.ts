@@ -192,7 +192,7 @@ describe('docdrift lsp over stdio', () => {
     expect(value).toContain('**`resume_from_cache`**: parameter of `ng_collect_rollouts`');
     expect(value).toContain('type `bool` · default `False`');
     expect(value).toContain('Resume an interrupted run by skipping rows already completed in the output file.');
-    expect(value).toContain('Defined at nemo_gym/rollout_collection.py:32.');
+    expect(value).toContain('Defined at nemo\\_gym/rollout\\_collection.py:32.');
     expect(value).toContain('No reference row documents it.');
     expect(hover.range).toEqual({ start: { line: 24, character: 4 }, end: { line: 24, character: 27 } });
     const definition = (await s.connection.sendRequest('textDocument/definition', at)) as Location;

@@ -50,22 +50,53 @@ export function paramAt(model: Model, file: string, line: number, column: number
   return undefined;
 }
 
-/** Markdown for a hover: the parameter as the code defines it (type, default, description, where) and its reference rows. */
+/**
+ * `text` (a description, a deprecation note, a path: the project's words) as plain text inside
+ * Markdown: the characters that start inline constructs (links, images, HTML, emphasis, code,
+ * tables, strikethrough) are backslash-escaped, and so are the marks that start a block at a
+ * line's start (heading, quote, list, setext underline). A description with
+ * `![](https://host/x)` would otherwise load a remote image in the editor's hover (s29 sweep2 O3).
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*_[\]<>!&|~]/g, '\\$&')
+    .replace(/^([ \t]*)([#>+=-])/gm, '$1\\$2')
+    .replace(/^([ \t]*\d+)([.)])/gm, '$1\\$2');
+}
+
+/**
+ * `text` as one Markdown code span: fenced with one more backtick than its longest run of
+ * backticks, padded with a space when it starts or ends with one (CommonMark), newlines as spaces.
+ * A parameter name with a backtick no longer breaks the hover's formatting.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * Markdown for a hover: the parameter as the code defines it (type, default, description, where)
+ * and its reference rows. Names, types and defaults are code spans ({@link codeSpan}); the
+ * project's prose is plain text ({@link escapeMarkdown}).
+ */
 export function hoverMarkdown(model: Model, found: ParamAt): string {
   const { command, param } = found;
-  const lines = [`**\`${param.name}\`**: parameter of \`${command.name}\` (${param.origin === 'cli-flag' ? 'CLI flag' : param.origin === 'env-var' ? 'environment variable' : `field of \`${param.owner}\``})`, ''];
+  const lines = [`**${codeSpan(param.name)}**: parameter of ${codeSpan(command.name)} (${param.origin === 'cli-flag' ? 'CLI flag' : param.origin === 'env-var' ? 'environment variable' : `field of ${codeSpan(param.owner)}`})`, ''];
   const facts: string[] = [];
-  if (param.type) facts.push(`type \`${param.type}\``);
-  if (param.default) facts.push(`default \`${param.default.text}\``);
+  if (param.type) facts.push(`type ${codeSpan(param.type)}`);
+  if (param.default) facts.push(`default ${codeSpan(param.default.text)}`);
   else if (param.required) facts.push('required');
-  if (param.deprecated) facts.push(typeof param.deprecated === 'string' ? `deprecated: ${param.deprecated}` : 'deprecated');
+  if (param.deprecated) facts.push(typeof param.deprecated === 'string' ? `deprecated: ${escapeMarkdown(param.deprecated)}` : 'deprecated');
   if (facts.length > 0) lines.push(`${facts.join(' · ')}`, '');
-  if (param.description) lines.push(param.description, '');
-  lines.push(`Defined at ${where(param.location)}.`);
+  if (param.description) lines.push(escapeMarkdown(param.description), '');
+  lines.push(`Defined at ${escapeMarkdown(where(param.location))}.`);
   if (found.on === 'example') {
     const rows = rowsFor(model, command, param);
     if (rows.length === 0) lines.push('', 'No reference row documents it.');
-    for (const { row } of rows.slice(0, 3)) lines.push('', `Reference row at ${where(row.location)}${row.description ? `: ${row.description}` : ''}`);
+    for (const { row } of rows.slice(0, 3)) lines.push('', `Reference row at ${escapeMarkdown(where(row.location))}${row.description ? `: ${escapeMarkdown(row.description)}` : ''}`);
   }
   return lines.join('\n');
 }
