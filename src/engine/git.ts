@@ -187,24 +187,19 @@ function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.P
  */
 function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
   return new Promise((resolve, reject) => {
-    let timedOut = false;
     const child = execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
-      { cwd, encoding: 'utf8', maxBuffer, env },
+      // execFile's own time limit: SIGKILL after `limit` ms (a blocked `open` of a FIFO ignores nothing else reliably).
+      { cwd, encoding: 'utf8', maxBuffer, env, timeout: limit, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
-        clearTimeout(timer);
         if (!error) return resolve(stdout);
-        if (timedOut) return reject(timeoutError(args, limit));
+        if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
         const e = error as NodeJS.ErrnoException & { code?: string | number };
         reject(new GitError((stderr || error.message).trim(), String(stderr ?? '').trim(), e.code));
       },
     );
     track(child);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill(child);
-    }, limit);
   });
 }
 
@@ -230,12 +225,9 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
   }
   return new Promise((resolve, reject) => {
     let settled = false;
-    let timedOut = false;
-    let timer: NodeJS.Timeout | undefined;
     const finish = (fn: () => void): void => {
       if (settled) return;
       settled = true;
-      if (timer) clearTimeout(timer);
       try {
         fn();
       } finally {
@@ -245,17 +237,13 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     let stderr = '';
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env, stdio: ['ignore', fd, 'pipe'] });
+      // spawn's own time limit, as exec's.
+      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env, stdio: ['ignore', fd, 'pipe'], timeout: limit, killSignal: 'SIGKILL' });
     } catch (error) {
       finish(() => reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code)));
       return;
     }
     track(child);
-    // As exec's limit: a timer, which fires when the caller awaits (see exec).
-    timer = setTimeout(() => {
-      timedOut = true;
-      kill(child);
-    }, limit);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       if (stderr.length < 1 << 16) stderr += chunk;
@@ -263,7 +251,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     child.on('error', (error: NodeJS.ErrnoException) => finish(() => reject(new GitError(error.message, '', error.code))));
     child.on('close', (code, signal) => {
       finish(() => {
-        if (code !== 0 && timedOut) {
+        if (code !== 0 && child.killed && signal === 'SIGKILL') {
           reject(timeoutError(args, limit));
           return;
         }
