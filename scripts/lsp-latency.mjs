@@ -8,6 +8,7 @@
  * the server's own lint time is printed too (its log lines). A benchmark, not a test.
  *
  * Usage: node scripts/lsp-latency.mjs ROOT DOC [N=20]   (DOC project-relative; npm run build first)
+ * `LSP_NODE_ARGS`: options for the server's `node` (space-separated), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,7 +24,7 @@ if (!rootArg || !doc) {
 const root = path.resolve(rootArg);
 const n = Number(nArg ?? 20);
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/docdrift.js');
-const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [...(process.env.LSP_NODE_ARGS ? process.env.LSP_NODE_ARGS.split(' ') : []), bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const uri = pathToFileURL(path.join(root, doc)).href;
 const lintMs = [];

@@ -40,8 +40,10 @@ afterEach(async () => {
 });
 
 async function start(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Session> {
-  // Started elsewhere than the project: the root comes from `initialize`, not the cwd.
-  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env });
+  // Started elsewhere than the project: the root comes from `initialize`, not the cwd. The values
+  // the server's piece store hands out again from lint to lint are frozen: a stage that writes
+  // into a stored document or fact throws, an internal error, and the test misses its diagnostics.
+  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env: { DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -177,6 +179,34 @@ describe('docdrift lsp over stdio', () => {
     change(s, code, 2, text.replace('resume_from_cache: bool', 'resume_from_checkpoint: bool'));
     const after = await s.diagnostics('README.md', (d) => codes(d).includes('example-param-unknown'));
     expect(after.diagnostics.find((d) => d.code === 'example-param-unknown')!.message).toContain('`resume_from_cache`');
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('lints from memory after an edit, reads a file changed on disk again, and ends where a fresh CLI run ends', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    open(s, file, text);
+    await s.diagnostics(file, (d) => d.version === 1 && codes(d).includes('example-param-undocumented'));
+    // Edits of the page: the code's facts come from the server's memory (stat and hash unchanged).
+    for (let v = 2; v <= 5; v++) {
+      change(s, file, v, v % 2 === 0 ? `${text}\nAn edited line ${v}.\n` : text);
+      await s.diagnostics(file, (d) => d.version === v);
+    }
+    // The config class renamed on disk (not open): its stat changed, so it is read and hashed again.
+    const code = 'nemo_gym/rollout_collection.py';
+    writeFileSync(path.join(root, code), readFileSync(path.join(root, code), 'utf8').replace('resume_from_cache: bool', 'resume_from_checkpoint: bool'));
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri(code), type: 2 }] });
+    const after = await s.diagnostics(file, (d) => codes(d).includes('example-param-unknown'));
+    // What a fresh CLI run finds in the page, the server finds from the buffer (the same text as the disk's).
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const expected = (JSON.parse(cli.stdout) as { results: Array<{ file: string; line: number; column: number; ruleId: string }> }).results
+      .filter((r) => r.file === file)
+      .map((r) => `${r.line}:${r.column} ${r.ruleId}`)
+      .sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(after.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)}`).sort()).toEqual(expected);
     expect(await s.close()).toBe(0);
   }, 60_000);
 

@@ -70,3 +70,30 @@ describe('sectionNamesOf (s29 sweep D5)', () => {
     }
   });
 });
+
+describe('ourPrograms: the trie matcher agrees with the names pattern (s30)', () => {
+  it('finds what `(?<![\\w.-])(?:names, longest first)(?![\\w-])` with flags gi finds, on random names and texts', () => {
+    const random = seededRandom(3030);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    // Names that share prefixes and differ in case, with the characters the boundaries look at.
+    const PARTS = ['ng', 'NG', 'ng_run', 'ng-run', 'tool', 'Tool', 'a', 'a.py', 'scripts/a.py', 'x.y', 'run', 'r', '_', '-', '.', '/'];
+    const TEXT = ['ng', 'NG', '_run', '-run', 'run', 'tool', 'TOOL', ' ', ' ', '.', '-', '_', '/', 'a', '.py', 'scripts/', 'x.y', '`', '(', 'é', 'K', 'ſ'];
+    for (let round = 0; round < 2000; round++) {
+      const names = Array.from({ length: 1 + Math.floor(random() * 6) }, () => Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(PARTS)).join(''));
+      const ours = ourPrograms(names.map((n) => command(n)));
+      expect(ours.find, `round ${round}: ${names.join(', ')}`).toBeDefined();
+      const text = Array.from({ length: Math.floor(random() * 30) }, () => pick(TEXT)).join('');
+      const byPattern = [...text.matchAll(ours.re!)].map((m) => m.index);
+      expect(ours.find!(text), `round ${round}: ${JSON.stringify(names)} in ${JSON.stringify(text)}`).toEqual(byPattern);
+    }
+  });
+
+  it('keeps the pattern when a name is not ASCII', () => {
+    const ours = ourPrograms([command('outil-é'), command('tool')]);
+    expect(ours.find).toBeUndefined();
+    expect(programsIn('run OUTIL-É then tool', ours)).toEqual([
+      { ours: true, at: 4 },
+      { ours: true, at: 17 },
+    ]);
+  });
+});

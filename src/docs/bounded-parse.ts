@@ -335,8 +335,12 @@ interface Live {
  * first document), so it loads while the caller does other work; it never keeps the process alive.
  * `files`, the number of documents and source files the run discovered, sizes the worker's
  * young generation ({@link workerYoungGenerationMb}; unknown: the small one).
+ * `keepAfterSegmented`: a large document parsed from stored segments does not retire the worker
+ * (see `drain`); for the language server, whose edits of a large page re-parse a segment or two:
+ * retiring and restarting the worker after every edit of NeMo Gym's 209 KB README cost ~100 ms
+ * of each lint (scripts/lsp-latency.mjs). The CLI keeps the default (a run's peak memory).
  */
-export async function createDocParser(options: { eager?: boolean; files?: number } = {}): Promise<DocParser> {
+export async function createDocParser(options: { eager?: boolean; files?: number; keepAfterSegmented?: boolean } = {}): Promise<DocParser> {
   if (!COMPILED) {
     const { parseDoc } = await import('./parse.js');
     const { readDirectives } = await import('./directives.js');
@@ -460,7 +464,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     live ??= start();
     const id = nextId++;
     outstanding.set(id, { file, text, what });
-    if (what.doc && text.length >= LARGE_DOCUMENT_LENGTH) largeOutstanding.add(id);
+    if (what.doc && text.length >= LARGE_DOCUMENT_LENGTH && !(options.keepAfterSegmented && what.segments)) largeOutstanding.add(id);
     live.worker.postMessage({ id, file, text, ...what } satisfies ParseRequest);
     return id;
   };

@@ -140,7 +140,7 @@ export interface CachedLintOptions {
 }
 
 /** One input file as last hashed: its stat, and the content hash that is the truth. */
-interface FileEntry {
+export interface FileEntry {
   size: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -281,7 +281,8 @@ export { stableStringify } from '../shared/json.js';
  * Every discovered file once, sorted (a file may be both a source and a YAML file), the
  * JavaScript programs a package.json `bin` may run among them: their flags are read too.
  */
-function inputFiles(files: DiscoveredFiles): string[] {
+/** Every discovered input the run cache hashes (documents included), project-relative. */
+export function inputFiles(files: DiscoveredFiles): string[] {
   return discoveredInputs(files, { documents: true });
 }
 
@@ -517,8 +518,12 @@ function verifySignature(text: string, key: Buffer): boolean {
  * as the error code, so the run that follows reports it as the engine does. `known` holds stats
  * taken by discovery moments before (its `lstat` of a regular file): they are used instead of a
  * second `stat` (a file changed since is caught by the check after the run, `unchangedSince`).
+ * The language server keeps `entries` from one lint to the next the same way (src/lsp/server.ts).
+ *
+ * @param files project-relative POSIX paths
+ * @returns `entries` by path (`hash`: sha1 hex of the bytes, or `error:<code>`), and how many files were read and hashed
  */
-function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>, onProgress?: ProgressListener): { entries: Record<string, FileEntry>; hashed: number } {
+export function hashFiles(root: string, files: string[], previous: Record<string, FileEntry> | undefined, known?: ReadonlyMap<string, Stats>, onProgress?: ProgressListener): { entries: Record<string, FileEntry>; hashed: number } {
   const entries: Record<string, FileEntry> = {};
   let hashed = 0;
   let done = 0;

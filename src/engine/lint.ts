@@ -111,6 +111,14 @@ export interface LintOptions {
   /** What cheap scans of each `.py` file's text found, as the run cache computed them with `hashes` (see `PythonTextFacts`). */
   pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
   /**
+   * `hashes` also name the `overlay`'s texts: an overlaid file's hash is of the overlay's text, not
+   * of the file on disk (the language server, whose open buffers are the overlay, hashes them with
+   * a `text:` prefix), and `pythonFacts` has no entry for an overlaid file. With it, `hashes` key
+   * the per-file pieces and the whole extraction as in a cached CLI run, overlay or not; without
+   * it, an overlay turns `hashes` off (they would name texts the run does not read).
+   */
+  overlayHashed?: boolean;
+  /**
    * A document parser the caller started early (its worker loads while the caller reads caches);
    * `lint` owns it from then on and closes it. Default: one started here.
    */
@@ -216,7 +224,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
+  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined || options.overlayHashed ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles, options.readTexts);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
@@ -234,8 +242,9 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // The worker parses the documents that surely name a command while the code is extracted.
     // Linked pages are guessed on a cold run only: later runs find them in the per-file cache, and a
     // page guessed in vain would be parsed again on every run (only pages asked for are stored).
-    // The hashes name the files on disk: with an overlay of edited texts, extraction runs.
-    const hashes = options.overlay === undefined ? options.hashes : undefined;
+    // The hashes name the files on disk: with an overlay of edited texts, extraction runs (unless
+    // the hashes name the overlay's texts too, `overlayHashed`).
+    const hashes = options.overlay === undefined || options.overlayHashed ? options.hashes : undefined;
     // Reads without reporting (guesses made before the run asks; the run's own read reports).
     const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts);
     const pages = docTexts(read, peek, options.pieces, hashes);
@@ -485,7 +494,7 @@ export interface ExtractContext {
   typeScript?: PendingTypeScriptFacts;
   /**
    * Content hashes of the discovered files as the run cache computed them (project-relative path
-   * → hash), when they name the files on disk (no overlay). With a per-file store, a Python file
+   * → hash), when they name the texts the run reads (no overlay, or `overlayHashed`). With a per-file store, a Python file
    * whose pieces are stored under its hash is not read.
    */
   hashes?: ReadonlyMap<string, string>;

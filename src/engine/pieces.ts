@@ -413,7 +413,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     cached(file, what) {
       const key = hashKeyOf(file, what);
       // `has` first: a page not stored is parsed next, and `parse` counts its miss.
-      const hit = key === undefined || !store.has(key) ? undefined : store.get<ParseOutcome>(key);
+      const hit = key === undefined || !store.has(key) ? undefined : ownLinks(store.get<ParseOutcome>(key));
       // Kept for the run after the next edit of this page (a page under the threshold has none).
       if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) store.retain(pieceKey('doc-segments', file));
       return hit;
@@ -429,7 +429,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     parse(file, text, what) {
       const key = keyOf(file, text, what);
       const segments = segmentsKey(file, text, what);
-      const hit = store.get<ParseOutcome>(key);
+      const hit = ownLinks(store.get<ParseOutcome>(key));
       if (hit !== undefined) {
         // Kept for the run after the next edit of this page.
         if (segments !== undefined) store.retain(segments);
@@ -453,6 +453,19 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     ...(parser.overruns ? { overruns: () => parser.overruns!() } : {}),
     close: () => parser.close(),
   };
+}
+
+/**
+ * A stored outcome whose document has links of its own: the link stage resolves links in place
+ * (`targetFile`, `fragment`: src/link/cross-references.ts, `resolveSiteRoutes` in src/link/build.ts),
+ * and a store may hand the same value out again (the language server's keeps what it read back,
+ * src/lsp/pieces.ts), so a target resolved in one lint would stay for the next. The rest of the
+ * document is shared, and never written.
+ */
+function ownLinks(outcome: ParseOutcome | undefined): ParseOutcome | undefined {
+  const doc = outcome?.doc;
+  if (!outcome || !doc) return outcome;
+  return { ...outcome, doc: { ...doc, links: doc.links.map((link) => ({ ...link })) } };
 }
 
 /** What identifies a source's content in a piece key: its content hash when known (so the text need not be read), else its text. */

@@ -7,10 +7,44 @@
 import { deserialize, serialize } from 'node:v8';
 import type { PieceStore } from '../engine/pieces.js';
 
+/**
+ * The piece kinds whose values are kept and handed out again (see `values`): parsed documents and
+ * their stored segments, which nothing writes (the link stage resolves a document's links on its
+ * own copies, `ownLinks` in src/engine/pieces.ts). Code facts are not: the link stage marks their
+ * parameters in place (`markDescribedDeprecations` in src/link/build.ts), so each lint reads its
+ * own copy.
+ */
+const LIVE_KINDS = ['doc:', 'doc-segments:'];
+
+/** Freeze what `get` hands out (tests): a caller that changes a stored value then throws (ES modules are strict). */
+const FREEZE = process.env.DOCDRIFT_TEST_FREEZE_PIECES === '1';
+
+/** Freezes `value` and everything reachable from it (objects, arrays; typed arrays and buffers are left writable, they cannot be frozen). */
+function deepFreeze(value: unknown, seen = new Set<object>()): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || seen.has(v) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
+    seen.add(v);
+    Object.freeze(v);
+    if (v instanceof Map) for (const [k, x] of v) stack.push(k, x);
+    else if (v instanceof Set) for (const x of v) stack.push(x);
+    else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+}
+
 /** A two-generation store: pieces read or written since the last {@link nextRun} survive it, the others are dropped. */
 export class GenerationalPieceStore implements PieceStore {
   private current = new Map<string, Buffer>();
   private previous = new Map<string, Buffer>();
+  /**
+   * The value each stored buffer of a {@link LIVE_KINDS} piece was read back as, handed out again
+   * by later lints: an unchanged page keeps its parsed outcome from one lint to the next, so it is
+   * not deserialised again (NeMo Gym: ~60 ms of each lint after an edit). Callers must not change
+   * what `get` returns: the tests freeze those values (`DOCDRIFT_TEST_FREEZE_PIECES=1`), so a
+   * write throws.
+   */
+  private values = new WeakMap<Buffer, unknown>();
   hits = 0;
   misses = 0;
 
@@ -31,10 +65,20 @@ export class GenerationalPieceStore implements PieceStore {
   get<T>(key: string): T | undefined {
     const bytes = this.bytes(key);
     let value: T | undefined;
-    try {
-      value = bytes === undefined ? undefined : (deserialize(bytes) as T);
-    } catch {
-      value = undefined;
+    if (bytes !== undefined) {
+      const live = LIVE_KINDS.some((p) => key.startsWith(p));
+      value = live ? (this.values.get(bytes) as T | undefined) : undefined;
+      if (value === undefined) {
+        try {
+          value = deserialize(bytes) as T;
+        } catch {
+          value = undefined;
+        }
+        if (value !== undefined && live) {
+          if (FREEZE) deepFreeze(value);
+          this.values.set(bytes, value);
+        }
+      }
     }
     if (value === undefined) this.misses++;
     else this.hits++;

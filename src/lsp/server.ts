@@ -9,6 +9,7 @@
  * the CLI). Config discovery is the CLI's (`loadConfig` in the workspace root); a config that
  * does not load is one `window/showMessage` error, and the server waits for it to be fixed.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -35,6 +36,7 @@ import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.
 import { DiscoveryLimitError, discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
+import { hashFiles, inputFiles, type FileEntry } from '../engine/cache.js';
 import { lint } from '../engine/lint.js';
 import type { DriftMessage } from '../model/rule.js';
 import { escapesRoot, isRestructuredText } from '../shared/paths.js';
@@ -108,6 +110,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * {@link PARSER_LINTS} lints.
    */
   let parser: { parser: DocParser; lints: number } | undefined;
+  /**
+   * The discovered inputs as last hashed (stat and sha1, src/engine/cache.ts `hashFiles`), kept from
+   * one lint to the next: a file whose stat is unchanged keeps its hash unread, so a lint after an
+   * edit of a page reads no code and answers the whole extraction from `pieces` (NeMo Gym, README
+   * edits, scripts/lsp-latency.mjs: extract ~420 ms -> see the commit).
+   */
+  let fileEntries: Record<string, FileEntry> | undefined;
   /** URIs that have diagnostics on the client (to clear those whose findings are gone). */
   let published = new Set<string>();
   /** The last lint: its findings (after the baseline) and the texts they were computed from. */
@@ -156,6 +165,29 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
   };
 
+  /**
+   * Content hashes of the discovered inputs as the lint reads them: a file on disk by its bytes
+   * (re-read only when its stat changed, `fileEntries`), an open buffer by its text, prefixed
+   * `text:` so that a buffer never shares a key with a file's bytes; and the Python text facts of
+   * the files on disk that are not open (an open one is scanned from its text).
+   */
+  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
+    const { entries } = hashFiles(root, inputFiles(files), fileEntries);
+    fileEntries = entries;
+    const hashes = new Map<string, string>();
+    const pythonFacts = new Map<string, NonNullable<FileEntry['py']>>();
+    for (const [file, entry] of Object.entries(entries)) {
+      const text = overlay.get(file);
+      if (text !== undefined) {
+        hashes.set(file, `text:${createHash('sha1').update(text).digest('hex')}`);
+        continue;
+      }
+      hashes.set(file, entry.hash);
+      if (entry.py) pythonFacts.set(file, entry.py);
+    }
+    return { hashes, pythonFacts };
+  };
+
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
     if (!config || overLimit !== undefined) return;
@@ -182,7 +214,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // With a config loaded, an error shown was the limit's: shown again if the root goes over it again.
       shownError = undefined;
     }
-    parser ??= { parser: await createDocParser({ eager: true }), lints: 0 };
+    parser ??= { parser: await createDocParser({ eager: true, keepAfterSegmented: true }), lints: 0 };
     const shared = parser.parser;
     // lint() closes the parser it is given: this one outlives the lint.
     const docParser: DocParser = { ...shared, parse: shared.parse.bind(shared), close: () => undefined };
@@ -194,7 +226,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
-      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, docParser, readTexts });
+      const { hashes, pythonFacts } = inputHashes(discovered, overlay);
+      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true });
     } finally {
       const o = shared.overruns?.();
       if (++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
