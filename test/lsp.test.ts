@@ -39,7 +39,7 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) if (s.child.exitCode === null) s.child.kill();
 });
 
-async function start(root: string, env: NodeJS.ProcessEnv = process.env): Promise<Session> {
+async function start(root: string, env: NodeJS.ProcessEnv = process.env, initializationOptions?: unknown): Promise<Session> {
   // Started elsewhere than the project: the root comes from `initialize`, not the cwd. The values
   // the server's piece store hands out again from lint to lint are frozen: a stage that writes
   // into a stored document or fact throws, an internal error, and the test misses its diagnostics.
@@ -92,7 +92,7 @@ async function start(root: string, env: NodeJS.ProcessEnv = process.env): Promis
     },
   };
   sessions.push(session);
-  await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'example' }], capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } } });
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'example' }], capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } }, ...(initializationOptions !== undefined ? { initializationOptions } : {}) });
   await connection.sendNotification('initialized', {});
   return session;
 }
@@ -252,6 +252,45 @@ describe('docdrift lsp over stdio', () => {
     await s.diagnostics('README.md', (d) => d.diagnostics.length > 0);
     expect(await s.close()).toBe(0);
   }, 60_000);
+  it('initializationOptions.configFile (the VS Code extension\'s docdrift.configPath) is the config, resolved from the root; a missing one is one showMessage error until it is created', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    // The root's own config would lint README.md; the named one, in a sub-folder, turns the rule off.
+    mkdirSync(path.join(root, 'config'));
+    writeFileSync(path.join(root, 'config/docs.json'), JSON.stringify({ rules: { 'example-param-undocumented': 'off' } }));
+    const s = await start(root, process.env, { configFile: 'config/docs.json' });
+    open(s, 'README.md');
+    const published = await s.diagnostics('README.md', (d) => d.version === 1);
+    expect(codes(published)).not.toContain('example-param-undocumented');
+    // The lint ran with it: the other rules still report (a missing reference row).
+    expect(codes(await s.diagnostics('docs/reference/cli-commands.mdx', (d) => d.diagnostics.length > 0))).toContain('reference-param-missing');
+    expect(s.shown).toEqual([]);
+    expect(await s.close()).toBe(0);
+
+    // Named but missing: the CLI's --config error, once, however many edits; created, and the server told: it lints.
+    const s2 = await start(root, process.env, { configFile: 'config/missing.json' });
+    open(s2, 'README.md');
+    change(s2, 'README.md', 2, `${readFileSync(path.join(root, 'README.md'), 'utf8')}\n`);
+    await s2.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: s2.uri('README.md') }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s2.shown).toHaveLength(1);
+    expect(s2.shown[0]).toMatchObject({ type: 1 });
+    expect(s2.shown[0]!.message).toContain('config/missing.json');
+    expect(s2.shown[0]!.message).toContain('the config file does not exist');
+    writeFileSync(path.join(root, 'config/missing.json'), '{}');
+    void s2.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s2.uri('config/missing.json'), type: 1 }] });
+    const after = await s2.diagnostics('README.md', (d) => d.version === 2);
+    expect(codes(after)).toContain('example-param-undocumented');
+    expect(await s2.close()).toBe(0);
+
+    // Not a string: one error naming the option, and the server keeps answering.
+    const s3 = await start(root, process.env, { configFile: 5 });
+    open(s3, 'README.md');
+    await s3.connection.sendRequest('textDocument/hover', { textDocument: { uri: s3.uri('README.md') }, position: { line: 0, character: 0 } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s3.shown.map((m) => m.message)).toEqual(['docdrift: initializationOptions.configFile must be a path (a string), got a number (no diagnostics until the config loads)']);
+    expect(await s3.close()).toBe(0);
+  }, 60_000);
+
   it('a quick fix for a file not open is offered only while the disk holds the text the lint read (s29 sweep2 D3)', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const file = 'docs/reference/cli-commands.mdx';

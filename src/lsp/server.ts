@@ -6,8 +6,10 @@
  * quick fix whose edit is the one `--fix` applies, as a versioned edit of the document the lint read.
  *
  * The server only reads the project: it never runs project code (the extractors are static, as in
- * the CLI). Config discovery is the CLI's (`loadConfig` in the workspace root); a config that
- * does not load is one `window/showMessage` error, and the server waits for it to be fixed.
+ * the CLI). Config discovery is the CLI's (`loadConfig` in the workspace root), or the file the
+ * client names in `initializationOptions.configFile` (read and checked as the CLI's `--config`,
+ * a relative path resolved from the workspace root); a config that does not load is one
+ * `window/showMessage` error, and the server waits for it to be fixed.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -91,6 +93,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let root = process.cwd();
   let config: DocdriftConfig | undefined;
   let configFile: string | undefined;
+  /**
+   * The config file the client named (`initializationOptions.configFile`), absolute; undefined:
+   * found in the root as the CLI finds it. An option that is not a string is an error to show.
+   */
+  let explicitConfig: { file: string } | { error: string } | undefined;
   /** The last config error shown, so that the same error is shown once, not after every edit. */
   let shownError: string | undefined;
   let discovered: DiscoveredFiles | undefined;
@@ -152,8 +159,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     configFile = undefined;
     discovered = undefined;
     overLimit = undefined;
+    if (explicitConfig && 'error' in explicitConfig) {
+      showError(`${explicitConfig.error} (no diagnostics until the config loads)`);
+      return;
+    }
     try {
-      const loaded = loadConfig(root, undefined, RULE_IDS);
+      const loaded = loadConfig(root, explicitConfig?.file, RULE_IDS);
       validateRuleOptions(loaded.config, [...rules, ...engineRules], loaded.file);
       config = loaded.config;
       configFile = loaded.file;
@@ -307,7 +318,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** A file's kind changed on disk (saved, created, deleted): the config or the file list may have changed. */
   const diskChanged = (uris: readonly string[]): void => {
     const files = uris.map(projectPath);
-    if (files.some((f) => f !== undefined && (CONFIG_FILES.includes(f) || f === 'package.json' || (configFile !== undefined && path.join(root, f) === configFile)))) {
+    const configPaths = [configFile, explicitConfig && 'file' in explicitConfig ? explicitConfig.file : undefined];
+    if (files.some((f) => f !== undefined && (CONFIG_FILES.includes(f) || f === 'package.json' || configPaths.includes(path.join(root, f))))) {
       loadProjectConfig();
     }
     discovered = undefined;
@@ -319,6 +331,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith('file:')) root = fileURLToPath(folder);
     else if (params.rootPath) root = path.resolve(params.rootPath);
+    explicitConfig = explicitConfigOf(params.initializationOptions, root);
     loadProjectConfig();
     return {
       capabilities: {
@@ -431,12 +444,27 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   });
 }
 
+/**
+ * The config file a client names in `initializationOptions.configFile` (the VS Code extension's
+ * `docdrift.configPath`, Neovim's `init_options`), resolved from the workspace root `root` as the
+ * CLI resolves `--config` from its cwd; undefined when it names none (absent, null or `""`). A
+ * value that is not a string is returned as an error to show, not thrown: the server keeps running.
+ */
+export function explicitConfigOf(options: unknown, root: string): { file: string } | { error: string } | undefined {
+  if (options === null || typeof options !== 'object') return undefined;
+  const value = (options as { configFile?: unknown }).configFile;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') return { error: `initializationOptions.configFile must be a path (a string), got ${typeof value === 'object' ? (Array.isArray(value) ? 'an array' : 'an object') : `a ${typeof value}`}` };
+  return { file: path.resolve(root, value) };
+}
+
 /** Shown when the server cannot start because of its arguments. */
 export const LSP_HELP = `Usage: docdrift lsp [--stdio]
 
 Runs docdrift as a language server (Language Server Protocol) on standard input and output: an
 editor starts it and shows the findings of the open workspace as diagnostics, with quick fixes.
-The workspace root is the project root; the config is found there as the CLI finds it.
+The workspace root is the project root; the config is found there as the CLI finds it, or is
+the file the client names in initializationOptions.configFile (relative to the root).
 `;
 
 /** The `docdrift lsp` sub-command: `--stdio` (what clients pass) is accepted and is the only transport. */
