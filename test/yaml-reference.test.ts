@@ -19,6 +19,20 @@ describe('commentedYamlRows', () => {
     expect(rows[0]!.defaultLocation).toMatchObject({ line: 13, column: 11, endColumn: 12 });
   });
 
+  it('reads a block once: a second call gives equal rows of its own (the link stage builds sections of them)', () => {
+    const b = block(['# The port', 'port: 8080', '# The host', 'host: localhost'].join('\n'));
+    const first = commentedYamlRows(b)!;
+    first[0]!.names.push('changed');
+    first[0]!.location.line = 1;
+    const second = commentedYamlRows(b)!;
+    expect(second.map((r) => [r.names, r.location.line])).toEqual([[['port'], 11], [['host'], 13]]);
+    expect(second[0]).not.toBe(first[0]);
+    // Not a reference stays not a reference.
+    const plain = block('port: 8080\nhost: localhost');
+    expect(commentedYamlRows(plain)).toBeUndefined();
+    expect(commentedYamlRows(plain)).toBeUndefined();
+  });
+
   it('takes the default a comment states, the value then being an example (generated jsonargparse configs)', () => {
     const rows = commentedYamlRows(block([
       '# The LoRA rank. (type: int, default: 8)', 'lora_r: 32', '',
