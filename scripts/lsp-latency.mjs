@@ -2,7 +2,7 @@
 /**
  * Latency of `docdrift lsp` (issue #36): starts the bundled server on a project, opens one
  * document, then sends N full-text edits (alternately the text with one appended line and the
- * original), each after the diagnostics of the previous one arrived, and measures the time from
+ * original; in a code file the line is a comment), each after the diagnostics of the previous one arrived, and measures the time from
  * sending `didChange` to receiving `publishDiagnostics` for that document at that version. The
  * time includes the server's debounce (src/lsp/server.ts DEBOUNCE_MS), as an editor sees it;
  * the server's own lint time is printed too (its log lines). A benchmark, not a test.
@@ -40,6 +40,8 @@ connection.onNotification('window/logMessage', (p) => {
 connection.onNotification('window/showMessage', (p) => console.error(`server: ${p.message}`));
 connection.onRequest('client/registerCapability', () => null);
 connection.listen();
+// A line that changes the document and nothing it defines: a paragraph in a page, a comment in code.
+const edit = (v) => (/\.(?:py|[cm]?[jt]sx?)$/.test(doc) ? `\n${doc.endsWith('.py') ? '#' : '//'} edited ${v}\n` : `\nAn edited line ${v}.\n`);
 const until = (version) => new Promise((resolve) => (waiting = { version, resolve }));
 
 await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
@@ -54,7 +56,7 @@ const times = [];
 for (let v = 2; v <= n + 1; v++) {
   got = until(v);
   t = performance.now();
-  await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}\nAn edited line ${v}.\n` : text }] });
+  await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}${edit(v)}` : text }] });
   await got;
   times.push(performance.now() - t);
 }

@@ -210,6 +210,31 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('the first lint reads what a CLI run left in the per-file cache on disk, and finds what it finds without it', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const file = 'README.md';
+    const without = await start(root);
+    open(without, file);
+    const cold = await without.diagnostics(file, (d) => d.version === 1);
+    // The lint's log line follows its diagnostics.
+    const lintLog = async (session: Session): Promise<string> => {
+      for (let i = 0; i < 200 && !session.logs.some((l) => l.includes('linted')); i++) await new Promise((r) => setTimeout(r, 25));
+      return session.logs.find((l) => l.includes('linted')) ?? '';
+    };
+    expect(await lintLog(without)).toContain(' 0 pieces read from the disk cache');
+    expect(await without.close()).toBe(0);
+    // A plain CLI run writes the run cache and the per-file cache under .docdrift-cache.
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json'], { encoding: 'utf8' });
+    expect(cli.status).toBe(1);
+    const s = await start(root);
+    open(s, file);
+    const warm = await s.diagnostics(file, (d) => d.version === 1);
+    const read = Number(/(\d+) pieces read from the disk cache/.exec(await lintLog(s))?.[1]);
+    expect(read).toBeGreaterThan(0);
+    expect(warm.diagnostics).toEqual(cold.diagnostics);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('hover on an example argument and on a reference row shows the code definition; go to definition jumps to the field', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const s = await start(root);

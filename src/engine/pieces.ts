@@ -40,7 +40,11 @@ const MAX_PIECES_BYTES = 256 * 1024 * 1024;
 
 /** A per-file store of extraction results: `get` after `set` in one run returns an equal copy. */
 export interface PieceStore {
-  /** The piece stored under `key` (a fresh copy), or undefined. */
+  /**
+   * The piece stored under `key`, or undefined: a fresh copy, except that the language server's
+   * store hands out again the value it read back for parsed documents and Python scans
+   * (src/lsp/pieces.ts `LIVE_KINDS`), so no caller may change what `get` returns.
+   */
   get<T>(key: string): T | undefined;
   /** Stores a copy of `value` (taken now, so later mutation of `value` is not stored). */
   set(key: string, value: unknown): void;

@@ -14,7 +14,7 @@ import type { PieceStore } from '../engine/pieces.js';
  * parameters in place (`markDescribedDeprecations` in src/link/build.ts), so each lint reads its
  * own copy.
  */
-const LIVE_KINDS = ['doc:', 'doc-segments:'];
+const LIVE_KINDS = ['doc:', 'doc-segments:', 'py-scan:'];
 
 /** Freeze what `get` hands out (tests): a caller that changes a stored value then throws (ES modules are strict). */
 const FREEZE = process.env.DOCDRIFT_TEST_FREEZE_PIECES === '1';
@@ -47,17 +47,42 @@ export class GenerationalPieceStore implements PieceStore {
   private values = new WeakMap<Buffer, unknown>();
   hits = 0;
   misses = 0;
+  /** Pieces read from the fallback store (the disk cache), over the server's life. */
+  fromFallback = 0;
+
+  /**
+   * @param fallback a store asked for what this one does not hold: the project's per-file cache on
+   *   disk, as the CLI left it (`openPieceStore`, src/engine/cache.ts), so that the first lint after
+   *   the server starts reuses what the last CLI run computed. Read only: never written. A piece
+   *   read from it joins this store's current generation.
+   */
+  constructor(private readonly fallback?: PieceStore) {}
 
   get empty(): boolean {
-    return this.current.size === 0 && this.previous.size === 0;
+    return this.current.size === 0 && this.previous.size === 0 && (this.fallback?.empty ?? true);
   }
 
-  /** The bytes under `key`, moved into the current generation when found in the previous one. */
+  /**
+   * The bytes under `key`, moved into the current generation when found in the previous one, or
+   * copied into it from the fallback store.
+   */
   private bytes(key: string): Buffer | undefined {
     let bytes = this.current.get(key);
     if (bytes === undefined) {
       bytes = this.previous.get(key);
       if (bytes !== undefined) this.current.set(key, bytes);
+      else if (this.fallback?.has(key)) {
+        const value = this.fallback.get(key);
+        if (value !== undefined) {
+          this.fromFallback++;
+          this.set(key, value);
+          bytes = this.current.get(key);
+          if (bytes !== undefined && LIVE_KINDS.some((p) => key.startsWith(p))) {
+            if (FREEZE) deepFreeze(value);
+            this.values.set(bytes, value);
+          }
+        }
+      }
     }
     return bytes;
   }
@@ -94,7 +119,7 @@ export class GenerationalPieceStore implements PieceStore {
   }
 
   has(key: string): boolean {
-    return this.current.has(key) || this.previous.has(key);
+    return this.current.has(key) || this.previous.has(key) || (this.fallback?.has(key) ?? false);
   }
 
   keep(kinds: readonly string[]): void {

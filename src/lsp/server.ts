@@ -38,11 +38,12 @@ import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.
 import { DiscoveryLimitError, discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
-import { hashFiles, inputFiles, type FileEntry } from '../engine/cache.js';
+import { hashFiles, inputFiles, openPieceStore, type FileEntry } from '../engine/cache.js';
 import { lint } from '../engine/lint.js';
 import type { DriftMessage } from '../model/rule.js';
 import { escapesRoot, isRestructuredText } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
+import { VERSION } from '../shared/package-info.js';
 import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
@@ -108,7 +109,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * save clears it.
    */
   let overLimit: string | undefined;
-  const pieces = new GenerationalPieceStore();
+  /**
+   * The per-file cache in memory, made at `initialize` (the root is known then) over the project's
+   * per-file cache on disk as the CLI left it, read only (`openPieceStore`: none when there is no
+   * usable cache key or the cache directory is a link): the first lint reuses what the last CLI
+   * run parsed and extracted.
+   */
+  let pieces = new GenerationalPieceStore();
   /**
    * The document worker, kept from one lint to the next: started per lint (as a CLI run does) it
    * cost ~85 ms of each lint after an edit (s29, scripts/lsp-latency.mjs on fixtures/example-python,
@@ -284,7 +291,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const t = result.stats.timings;
     connection.console.log(
       `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${messages.length} findings ` +
-        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB)`,
+        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far)`,
     );
   };
 
@@ -331,6 +338,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith('file:')) root = fileURLToPath(folder);
     else if (params.rootPath) root = path.resolve(params.rootPath);
+    pieces = new GenerationalPieceStore(openPieceStore({ root, version: VERSION })?.store);
     explicitConfig = explicitConfigOf(params.initializationOptions, root);
     loadProjectConfig();
     return {
