@@ -1787,12 +1787,14 @@ function nameMetavarRows(sections: readonly ReferenceSection[], commandByName: (
   for (const section of sections) {
     const positionals = section.commands.flatMap((n) => commandByName(n)?.params ?? []).filter((p) => p.positional);
     if (positionals.length === 0) continue;
-    for (const row of section.rows) {
+    // A named row is a copy: the rows are the parsed document's, which the language server keeps
+    // from one lint to the next (src/lsp/pieces.ts), so a name added to them would outlive the code's.
+    section.rows = section.rows.map((row) => {
       const metavar = row.names[0] ?? '';
-      if (!/^[A-Z][A-Z0-9_]*$/.test(metavar)) continue;
+      if (!/^[A-Z][A-Z0-9_]*$/.test(metavar)) return row;
       const p = positionals.find((q) => q.name.toUpperCase().replace(/-/g, '_') === metavar);
-      if (p) pushUnique(row.names, p.name);
-    }
+      return p && !row.names.includes(p.name) ? { ...row, names: [...row.names, p.name] } : row;
+    });
   }
 }
 
