@@ -773,6 +773,22 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'prose-flags-many-paragraphs': (dir) => {
     appendFileSync(path.join(dir, 'README.md'), `\n${Array.from({ length: 5000 }, (_, i) => `Pass \`--nope${i}\` to tool here.\n`).join('\n')}`);
   },
+  // #33 s30 sweep D1: 6,000 files of 250-character names under one folder, met by a path
+  // argument of 3 wildcards whose literal ending they share (picomatch backtracked each name
+  // in cubic time: ~18 s CPU on main).
+  'glob-arg-long-names': (dir) => {
+    mkdirSync(path.join(dir, 'notes'), { recursive: true });
+    for (let i = 0; i < 6000; i++) writeFileSync(path.join(dir, 'notes', `${String(i).padStart(4, '0')}${'a'.repeat(243)}bbc`), '# x\n');
+  },
+  // #33 s30 sweep D2: 8,000 files in 100 folders and a path argument of 999 brace alternatives
+  // (`**/x{1..999}.md`: one walk of the tree each on main, 15 s CPU), one of which names a page.
+  'glob-arg-many-alternatives': (dir) => {
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(path.join(dir, `notes/d${d}`), { recursive: true });
+      for (let i = 0; i < 80; i++) writeFileSync(path.join(dir, `notes/d${d}/n${i}${'a'.repeat(200)}.md`), '# x\n');
+    }
+    writeFileSync(path.join(dir, 'notes/d5/x500.md'), '# Notes\n\n```bash\ntool --seed 1\n```\n');
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');
