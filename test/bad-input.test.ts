@@ -555,6 +555,19 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     mkdirSync(path.join(dir, '.docdrift-cache'));
     symlinkSync('/dev/zero', path.join(dir, '.docdrift-cache', `run-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}.json`));
   },
+  // #33 s30 sweep D3: forged per-file cache files under the names docdrift writes (a repository
+  // can commit them), each a sparse 250 MB: on main each was read whole before its signature was
+  // checked (eight: 620 MB peak).
+  'cache-forged-pieces': (dir) => {
+    mkdirSync(path.join(dir, '.docdrift-cache'));
+    const base = `pieces-${createHash('sha1').update(dir).digest('hex').slice(0, 16)}`;
+    const hex = '0123456789abcdef';
+    for (const segment of ['whole', ...[...hex].map((h) => `docs-${h}`), ...[...hex].map((h) => `sources-${h}`)]) {
+      const file = path.join(dir, '.docdrift-cache', `${base}-${segment}.bin`);
+      writeFileSync(file, '');
+      truncateSync(file, 250 * 1024 * 1024);
+    }
+  },
   'huge-sparse-doc': (dir) => {
     writeFileSync(path.join(dir, 'docs/huge.md'), '# tool\n');
     truncateSync(path.join(dir, 'docs/huge.md'), 4 * 1024 ** 3);

@@ -1,9 +1,10 @@
 /** readRegularFileBytes: the one way docdrift reads a project file (src/shared/read-file.ts). */
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReadFileError, readRegularFileBytes } from '../src/shared/read-file.js';
+import { ReadFileError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
 import { removeTempDirs, tempProject } from './helpers.js';
 
 describe('readRegularFileBytes', () => {
@@ -33,5 +34,30 @@ describe('readRegularFileBytes', () => {
     expect(bytes.length).toBeGreaterThan(100);
     expect(bytes.toString('utf8')).toMatch(/^Name:/);
     expect(bytes.toString('utf8').split('\n')[0]).toBe(readFileSync('/proc/self/status', 'utf8').split('\n')[0]);
+  });
+});
+
+describe('readSignedFileBytes', () => {
+  afterAll(removeTempDirs);
+  const key = Buffer.from('k'.repeat(32));
+  const mac = () => createHmac('sha256', key);
+
+  it('gives a signed body of several MiB byte for byte, and refuses a forged, truncated or oversized file', () => {
+    const body = Buffer.alloc(3 * 1024 * 1024 + 5);
+    for (let i = 0; i < body.length; i++) body[i] = (i * 7) & 0xff;
+    const root = tempProject({});
+    const write = (name: string, bytes: Buffer) => {
+      writeFileSync(path.join(root, name), bytes);
+      return path.join(root, name);
+    };
+    const signed = write('signed.bin', Buffer.concat([mac().update(body).digest(), body]));
+    const read = readSignedFileBytes(signed, { maxBytes: 1 << 30, macBytes: 32, mac });
+    expect('body' in read && read.body.equals(body)).toBe(true);
+    expect(read.size).toBe(body.length + 32);
+    const forged = Buffer.concat([mac().update(body).digest(), body]);
+    forged[forged.length - 1]! ^= 1;
+    expect(readSignedFileBytes(write('forged.bin', forged), { maxBytes: 1 << 30, macBytes: 32, mac })).toEqual({ refused: 'signature', size: forged.length });
+    expect(readSignedFileBytes(write('short.bin', Buffer.alloc(10)), { maxBytes: 1 << 30, macBytes: 32, mac })).toEqual({ refused: 'truncated', size: 10 });
+    expect(() => readSignedFileBytes(signed, { maxBytes: 1024, macBytes: 32, mac })).toThrow(expect.objectContaining({ code: 'EFBIG' }));
   });
 });

@@ -21,7 +21,7 @@
  * verifies. Files are written through the run cache's atomic writer only, each holding the pieces
  * the last run that read it used (so renamed and deleted files drop out).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -29,7 +29,7 @@ import type { DocParser, ParseOutcome, ParseWhat } from '../docs/bounded-parse.j
 import { SEGMENTED_MIN_LENGTH, segmentable, type MarkdownSegment } from '../docs/segments.js';
 import type { PythonSource, ScanCache } from '../extract/python/index.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
-import { readRegularFileBytes } from '../shared/read-file.js';
+import { readSignedFileBytes, type SignedRead } from '../shared/read-file.js';
 import { writeFileAtomic } from './write.js';
 
 /** Layout of the pieces file; bump when a stored piece changes shape. */
@@ -37,6 +37,13 @@ export const PIECES_FORMAT = 3;
 
 /** Largest pieces file read: 256 MiB. */
 const MAX_PIECES_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Most bytes of pieces files one store reads, all its files together (each file's size counted
+ * as it is opened, its signature checked by streaming): 512 MiB, the run's memory bound. A file
+ * that would pass it is not read (its pieces are misses).
+ */
+const MAX_PIECES_TOTAL_BYTES = 512 * 1024 * 1024;
 
 /** A per-file store of extraction results: `get` after `set` in one run returns an equal copy. */
 export interface PieceStore {
@@ -164,6 +171,8 @@ export class FilePieceStore implements PieceStore {
   private readonly base: string;
   readonly empty: boolean;
   private readonly notes = new Set<string>();
+  /** Bytes of pieces files opened so far (see {@link MAX_PIECES_TOTAL_BYTES}). */
+  private bytesRead = 0;
   hits = 0;
   misses = 0;
 
@@ -211,19 +220,21 @@ export class FilePieceStore implements PieceStore {
   }
 
   private read(segment: Segment, file: string): { entries: Map<string, Buffer>; note?: string } {
-    let bytes: Buffer;
+    // Size and signature are checked before the body is held in memory, and the files of one
+    // store are read up to a total (s30 sweep D3: eight forged sparse 250 MB files were each read
+    // whole before their HMAC was checked: 620 MB peak -> streamed, and past the total refused unread).
+    let read: SignedRead;
     try {
-      bytes = readRegularFileBytes(file, { maxBytes: MAX_PIECES_BYTES });
+      read = readSignedFileBytes(file, { maxBytes: Math.min(MAX_PIECES_BYTES, MAX_PIECES_TOTAL_BYTES - this.bytesRead), macBytes: 32, mac: () => createHmac('sha256', this.signingKey) });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EFBIG') return { entries: new Map(), note: `the per-file cache is larger than its limit (${MAX_PIECES_BYTES / 1024 / 1024} MiB a file, ${MAX_PIECES_TOTAL_BYTES / 1024 / 1024} MiB in all); not used, it will be rewritten` };
       return { entries: new Map(), note: code === 'ENOENT' ? undefined : 'the per-file cache is unreadable; it will be rewritten' };
     }
+    this.bytesRead += read.size;
     const bad = (why: string) => ({ entries: new Map<string, Buffer>(), note: `the per-file cache ${why}; not used, it will be rewritten` });
-    if (bytes.length < 32) return bad('is truncated');
-    const mac = bytes.subarray(0, 32);
-    const body = bytes.subarray(32);
-    const expected = createHmac('sha256', this.signingKey).update(body).digest();
-    if (!timingSafeEqual(mac, expected)) return bad('was not written by docdrift on this machine (no valid signature)');
+    if ('refused' in read) return bad(read.refused === 'truncated' ? 'is truncated' : 'was not written by docdrift on this machine (no valid signature)');
+    const body = read.body;
     try {
       const data = deserialize(body) as { format?: unknown; code?: unknown; segment?: unknown; entries?: unknown };
       if (data === null || typeof data !== 'object' || data.format !== PIECES_FORMAT || data.segment !== segment || !(data.entries instanceof Map)) return bad('has another layout');

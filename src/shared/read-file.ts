@@ -9,6 +9,7 @@
  * writer appears. Here the file is opened non-blocking, checked with `fstat` on the open
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
@@ -98,6 +99,71 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
     }
     if (filled > 0) chunks.push(chunk.subarray(0, filled));
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What {@link readSignedFileBytes} gives: the verified body, or why there is none. */
+export type SignedRead = { body: Buffer; size: number } | { refused: 'truncated' | 'signature'; size: number };
+
+/**
+ * The body of a regular file made of a signature (`macBytes` bytes) and then the body it signs,
+ * read into memory only once the signature verifies: a first pass streams the body through
+ * `mac()` in 1 MiB chunks (so a forged file costs one chunk of memory, not its size), a second
+ * reads it whole and verifies it again (the bytes returned are the bytes verified, even if the
+ * file changed between the passes). The size is checked before anything is read.
+ *
+ * For files a repository can commit under a name docdrift writes (the per-file cache: a forged
+ * 250 MB `pieces-*.bin` was read whole before its HMAC was checked; eight of them peaked at
+ * 620 MB, s30 sweep D3).
+ *
+ * @param file absolute path; a symbolic link is followed, anything but a regular file refused
+ * @param options `maxBytes` the largest size accepted (whole file, in bytes); `macBytes` the
+ *   signature's length; `mac` a fresh keyed hash (`update(chunk)`, then `digest()`)
+ * @returns `{ body, size }`, or `{ refused, size }` for a file shorter than its signature or
+ *   whose signature does not verify; `size` is the file's size in bytes
+ * @throws {ReadFileError} `EFBIG` (over `maxBytes`, nothing read), `ENOTREG`/`EISDIR`, or the
+ *   `open`/`read` error's code (`ENOENT`, `EACCES`…)
+ */
+export function readSignedFileBytes(file: string, options: { maxBytes: number; macBytes: number; mac: () => { update(chunk: Uint8Array): unknown; digest(): Buffer } }): SignedRead {
+  const { maxBytes, macBytes, mac } = options;
+  const fd = openFile(file);
+  try {
+    const { size } = regularStat(fd);
+    if (size > maxBytes) throw new ReadFileError('EFBIG', `${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit`);
+    const fill = (buffer: Buffer, position: number): number => {
+      let filled = 0;
+      while (filled < buffer.length) {
+        const n = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      return filled;
+    };
+    const signature = Buffer.alloc(macBytes);
+    if (size < macBytes || fill(signature, 0) < macBytes) return { refused: 'truncated', size };
+    const verifies = (digest: Buffer) => digest.length === signature.length && timingSafeEqual(digest, signature);
+    const streamed = mac();
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(1, size - macBytes)));
+    for (let at = macBytes; at < size; ) {
+      const n = fill(chunk, at);
+      if (n === 0) break;
+      streamed.update(chunk.subarray(0, n));
+      at += n;
+    }
+    if (!verifies(streamed.digest())) return { refused: 'signature', size };
+    const body = Buffer.allocUnsafe(size - macBytes);
+    const n = fill(body, macBytes);
+    const read = body.subarray(0, n);
+    const again = mac();
+    again.update(read);
+    if (!verifies(again.digest())) return { refused: 'signature', size };
+    return { body: read, size };
+  } catch (error) {
+    if (error instanceof ReadFileError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    throw new ReadFileError(code, code);
   } finally {
     closeSync(fd);
   }
