@@ -11,6 +11,7 @@ import { findingKeyString } from '../src/engine/fingerprint.js';
 import type { DriftMessage, Rule } from '../src/model/rule.js';
 import { applyEdits, describeFix, resolveInsideRoot, writeFileAtomic, type AtomicFs } from '../src/fix/apply.js';
 import { unifiedDiff } from '../src/fix/diff.js';
+import { cellCode, cellLiteral, cellText, withoutControls } from '../src/fix/reference-edits.js';
 import { CLI_BIN } from './helpers.js';
 import { MemoryPieceStore } from '../src/engine/pieces.js';
 
@@ -216,6 +217,23 @@ describe('table layouts', () => {
     expect(readFileSync(path.join(root, 'docs/cli.md'), 'utf8')).toBe(
       '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n| `mid` | `"m"` | Middle \\| piped. |\n| `zeta` | `2` | Last. |\n',
     );
+  });
+
+  it('writes no control characters from a description (s30 sweep D5), and the page re-lints clean', async () => {
+    const ctl = ['alpha: int = Field(default=1, description="First.")', 'ctl: str = Field(default="x", description="nul \\x00 esc \\x1b[31mred vt \\x0b ff \\x0c tab\\tnel\\x85ls\\u2028end")'];
+    const root = miniProject(ctl, '# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n');
+    await fixRoot(root);
+    const written = readFileSync(path.join(root, 'docs/cli.md'), 'utf8');
+    expect(written).toBe('# CLI\n\n### `tool`\n\n| Name | Default | Description |\n|---|---|---|\n| `alpha` | `1` | First. |\n| `ctl` | `"x"` | nul  esc [31mred vt  ff  tab nel ls end |\n');
+    expect((await lintRoot(root)).filter((m) => (m.ruleId ?? '').startsWith('reference-'))).toEqual([]);
+  });
+
+  it('withoutControls drops C0/C1 controls and makes tabs and Unicode line breaks spaces; cell writers apply it', () => {
+    expect(withoutControls('a\u0000b\u001bc\u007fd\u0090e\tf\u0085g\u2028h\u2029i\r\nj')).toBe('abcde f g h i\r\nj');
+    expect(withoutControls('plain – text é')).toBe('plain – text é');
+    expect(cellText('a\u000bb|c')).toBe('ab\\|c');
+    expect(cellCode('x\u0000y')).toBe('`xy`');
+    expect(cellLiteral('x\u001b*y')).toBe('x\\*y');
   });
 
   it('inserts into an unsorted table after the parameter that precedes it in code', async () => {

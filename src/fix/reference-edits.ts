@@ -19,6 +19,39 @@ import { codeSpan, eolOf, lineExtent, rangeOf } from './text.js';
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /**
+ * `text` without control characters, for whatever `--fix` writes into a document: a tab and the
+ * Unicode line breaks NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR (U+0085, U+2028, U+2029) become
+ * a space; the other C0 controls (but LF and CR, which the cell writers fold), DEL and the C1
+ * controls are dropped. A description's NUL, ESC, VT or FF was written raw (s30 sweep D5: git
+ * then showed the page as binary, and ESC put terminal escapes into the docs); a numeric
+ * character reference would not do, as CommonMark reads `&#x1B;` as U+FFFD. Linear.
+ */
+export function withoutControls(text: string): string {
+  if (!hasControls(text)) return text;
+  let out = '';
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    if (code === 9 || code === 0x85 || code === 0x2028 || code === 0x2029) out += ' ';
+    else if (!isControl(code)) out += c;
+  }
+  return out;
+}
+
+/** True when `text` holds a character {@link withoutControls} changes. Linear. */
+export function hasControls(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 9 || code === 0x2028 || code === 0x2029 || isControl(code)) return true;
+  }
+  return false;
+}
+
+/** A C0 control but LF and CR, DEL, or a C1 control (NEL included). */
+function isControl(code: number): boolean {
+  return (code < 0x20 && code !== 10 && code !== 13) || (code >= 0x7f && code <= 0x9f);
+}
+
+/**
  * Escapes plain text for a GFM table cell (https://github.github.com/gfm/#tables-extension-):
  * `|` → `\|`, and each backslash right before a pipe doubled, since a table row reads `\\` as
  * an escaped backslash and the pipe after it as a cell border (micromark, remark-gfm): `e\|f` is
@@ -32,6 +65,7 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
  * code (s26b sweep D3).
  */
 export function cellText(text: string, mdx = false): string {
+  text = withoutControls(text);
   const escaped = mdx ? text.replace(/[{}]/g, (c) => `\\${c}`) : text;
   return foldLineBreaks(
     escapePipes(escaped)
@@ -72,9 +106,11 @@ export function foldLineBreaks(text: string): string {
  * `text` as a code span in a GFM table cell: {@link codeSpan} with each `|` escaped as `\|` (in a
  * table a pipe splits the cell even inside a code span; the parser drops the backslash again).
  * A backslash right before a pipe cannot be written inside a code span (`\\|` ends the cell),
- * so such text is written as escaped plain text ({@link cellText}) instead.
+ * so such text is written as escaped plain text ({@link cellText}) instead. Control characters
+ * are dropped first ({@link withoutControls}): a code span cannot escape them.
  */
 export function cellCode(text: string): string {
+  text = withoutControls(text);
   if (/\\\|/.test(text) || /[\r\n]/.test(text)) return cellLiteral(text);
   return codeSpan(text).replace(/\|/g, '\\|');
 }
@@ -105,10 +141,11 @@ export function cellValue(text: string, mdx = false): string {
  * `text` as literal plain text in a GFM table cell, for what a code span cannot hold (a
  * backslash right before a pipe, a line break): every ASCII punctuation character is
  * backslash-escaped (CommonMark 2.4: any may be; escaping `:` `.` `@` also keeps GFM autolink
- * literals from forming), `|` included, and line breaks are folded into one space.
+ * literals from forming), `|` included, and line breaks are folded into one space; control
+ * characters are dropped ({@link withoutControls}).
  */
 export function cellLiteral(text: string): string {
-  return foldLineBreaks(text.replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)).trim();
+  return foldLineBreaks(withoutControls(text).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)).trim();
 }
 
 /** The key a table is sorted by: the name lower-cased, leading dashes dropped. */
@@ -409,11 +446,12 @@ const unquotedColumns = new WeakMap<readonly string[], boolean>();
  * holds Markdown syntax (`zz` → `` `"<b>"` ``), so that it reads back as the value.
  *
  * @returns `undefined` when the location has no end, spans lines, or does not contain the
- *   documented value, or the new value cannot sit in a table cell (`|`, line breaks).
+ *   documented value, or the new value cannot sit in a table cell (`|`, line breaks, control
+ *   characters: dropped, the value would not read back as itself).
  */
 export function replaceDefaultEdit(model: Model, location: SourceLocation, documented: string, actual: string): TextEdit | undefined {
   const text = model.source?.(location.file);
-  if (text === undefined || /[\r\n|]/.test(actual) || actual === '') return undefined;
+  if (text === undefined || /[\r\n|]/.test(actual) || actual === '' || hasControls(actual)) return undefined;
   const range = rangeOf(text, documentLineStarts(model, location.file, text), location);
   if (!range) return undefined;
   const [start, end] = range;
@@ -441,11 +479,12 @@ export function replaceDefaultEdit(model: Model, location: SourceLocation, docum
  * inside `location` (an inline code span or a cell), the rest of the text kept (`-w, --worker`).
  *
  * @returns `undefined` when the location has no end, spans lines, or does not contain `written`
- *   as a whole spelling, or the replacement cannot sit in a table cell (`|`, `` ` ``, line breaks).
+ *   as a whole spelling, or the replacement cannot sit in a table cell (`|`, `` ` ``, line breaks,
+ *   control characters).
  */
 export function replaceSpellingEdit(model: Model, location: SourceLocation, written: string, replacement: string): TextEdit | undefined {
   const text = model.source?.(location.file);
-  if (text === undefined || /[\r\n|`]/.test(replacement) || replacement === '' || written === '') return undefined;
+  if (text === undefined || /[\r\n|`]/.test(replacement) || replacement === '' || written === '' || hasControls(replacement)) return undefined;
   const range = rangeOf(text, documentLineStarts(model, location.file, text), location);
   if (!range) return undefined;
   const [start, end] = range;
@@ -500,7 +539,7 @@ export function insertEnvLineEdit(model: Model, section: ReferenceSection, param
   const raw = param.default?.kind === 'literal' ? formatDefault(param.default) : '';
   const unquoted = /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
   const value = /^[\w.:/@+-]*$/.test(unquoted) && !/^(None|null|undefined)$/.test(unquoted) ? unquoted : '';
-  const description = (param.description ?? '').replace(/\s+/g, ' ').trim();
+  const description = withoutControls(param.description ?? '').replace(/\s+/g, ' ').trim();
   const line = `${param.name}=${value}`;
   const lines = [...(description ? [`# ${description}`] : []), line];
   const lead = text.length > 0 && !/[\r\n]$/.test(text) ? eol : '';
