@@ -802,6 +802,31 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     }
     writeFileSync(path.join(dir, 'notes/d5/x500.md'), '# Notes\n\n```bash\ntool --seed 1\n```\n');
   },
+  // #33 s30 sweep D6: one published-site autolink of 60,000 segments on a 120 KB page, no site
+  // config needed: the route resolver tried every suffix of its path as a string (segments²:
+  // 23.8 s CPU on main).
+  'site-url-many-segments': (dir) => {
+    writeFileSync(path.join(dir, 'docs/links.md'), `# Links\n\nRun \`tool --seed 1\`.\n\n<https://e.com/${'a/'.repeat(60_000)}z>\n`);
+  },
+  // #33 s30 sweep D4: mkdocs site_url, 15,000 autolinks to the site and 3,000 {doc} roles, and
+  // 1,900 pages under a 1,400-character folder path: each link filtered every page path,
+  // lower-cased again (links × pages × path length: 13 s CPU for 10,000 links on main).
+  'site-url-many-links': (dir) => {
+    const folder = path.join(dir, 'docs', ...Array.from({ length: 7 }, () => 'D'.repeat(200)));
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 1900; i++) writeFileSync(path.join(folder, `page${i}.md`), `# Page ${i}\n\nRun \`tool --seed 1\`.\n`);
+    writeFileSync(path.join(dir, 'mkdocs.yml'), 'site_name: x\nsite_url: https://x.org/\n');
+    writeFileSync(path.join(dir, 'docs/links.md'), `# Links\n\nRun \`tool --seed 1\`.\n\n${Array.from({ length: 15_000 }, (_, i) => `<https://x.org/en/q/a${i}>\n`).join('')}`);
+    writeFileSync(path.join(dir, 'docs/roles.md'), `# Roles\n\nRun \`tool --seed 1\`.\n\n${Array.from({ length: 3_000 }, (_, i) => `See {doc}\`/q${i}\`.\n`).join('')}`);
+  },
+  // #33 s30 sweep D7: 150 one-line pages in a folder 1,700 levels deep (a 3.4 KB path): reading
+  // each checked its real path with depth² lstats, and the route index held every suffix of every
+  // path (30 s CPU and 1.25 GB at 1,900 levels on main).
+  'deep-folder-pages': (dir) => {
+    const folder = path.join(dir, 'docs', ...Array.from({ length: 1700 }, () => 'a'));
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 150; i++) writeFileSync(path.join(folder, `p${i}.md`), `# P${i}\n\nRun \`tool --seed 1\`.\n`);
+  },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
     writeFileSync(file, '# tool\n\n```bash\ntool +sed=1\n```\n');

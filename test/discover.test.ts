@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { discoverFiles, MAX_SHEBANG_CANDIDATES, shellScripts, startGitListing, type DiscoveryMemo } from '../src/engine/discover.js';
+import { discoverFiles, MAX_PATH_DEPTH, MAX_SHEBANG_CANDIDATES, shellScripts, startGitListing, withoutDeepPaths, type DiscoveryMemo } from '../src/engine/discover.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-discover-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -151,6 +151,21 @@ describe('discoverFiles', () => {
     expect(viaGit.scripts).toEqual(expected);
     expect(viaGlobby.scripts).toEqual(expected);
     expect((await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, ['docker/**'], 'globby')).scripts).toEqual(expected.filter((f) => !f.startsWith('docker/')));
+  });
+
+  it('leaves out files under more than MAX_PATH_DEPTH folders from every list, with one note (s30 sweep D7)', () => {
+    const at = (depth: number, name: string): string => `${Array.from({ length: depth }, () => 'a').join('/')}/${name}`;
+    const deepest = at(MAX_PATH_DEPTH, 'kept.md');
+    const found = { sources: [at(MAX_PATH_DEPTH + 1, 'x.py'), 'tool/cli.py'], docs: [deepest, at(MAX_PATH_DEPTH + 1, 'p.md'), at(300, 'q.md')], packaging: [], yaml: [] };
+    const notes: string[] = [];
+    const out = withoutDeepPaths(found, notes);
+    expect(out.sources).toEqual(['tool/cli.py']);
+    expect(out.docs).toEqual([deepest]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^3 files are under more than 64 folders \(a\/a\/.*….*\/a\/q\.md\); they are not read\.$/);
+    const shallow = { sources: ['tool/cli.py'], docs: [deepest], packaging: [], yaml: [] };
+    expect(withoutDeepPaths(shallow, notes)).toBe(shallow);
+    expect(notes).toHaveLength(1);
   });
 
   it('opens at most MAX_SHEBANG_CANDIDATES extensionless files, reading their first bytes only', () => {

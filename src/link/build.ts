@@ -1,5 +1,6 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
 import { resolveCrossReferences, resolveSiteUrls } from './cross-references.js';
+import { SuffixIndex } from './suffix-index.js';
 import path from 'node:path';
 import { scopeRowKeys } from './key-scopes.js';
 import { proseFlags } from './prose-flags.js';
@@ -1867,19 +1868,17 @@ function helpSections(
  * Resolves links that name a page by its site route rather than its file, as docs generators
  * serve them (Fern, Docusaurus, MkDocs): `/reference/cli-commands` or `../guide/setup` → the one
  * document whose path, without `.md`/`.mdx` (or `/index`, `/README`), ends with that route. A
- * route that matches no document or several stays unresolved. Mutates the links in place.
+ * route that matches no document or several stays unresolved. Mutates the links in place
+ * (`targetFile`). Time is linear in the documents' path lengths plus the links' lengths: routes
+ * are looked up in a {@link SuffixIndex} built once.
  */
 export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, docFiles: readonly string[]): void {
   const known = new Set(docFiles);
-  const byStem = new Map<string, string[]>();
-  for (const file of docFiles) {
-    const stem = file.replace(/\.(?:mdx?|rst)$/i, '').replace(/\/(index|README)$/i, '');
-    for (const key of [stem, ...suffixes(stem)]) {
-      const list = byStem.get(key) ?? [];
-      list.push(file);
-      byStem.set(key, list);
-    }
-  }
+  // Each stem by its suffixes, one trie node a segment (s30 sweep D7: every suffix as a string
+  // key was depth² characters a document; a folder 1,900 levels deep with 150 pages: model
+  // 4.9 s -> 0.16 s, peak 1,234 MB -> 170 MB, before discovery's depth bound left them out).
+  const byStem = new SuffixIndex();
+  for (const file of docFiles) byStem.add(file.replace(/\.(?:mdx?|rst)$/i, '').replace(/\/(index|README)$/i, ''), file);
   for (const doc of docs) {
     for (const link of doc.links) {
       if (link.targetFile && known.has(link.targetFile)) continue;
@@ -1904,8 +1903,8 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
       }
       if (route === '') continue;
       if (link.url.startsWith('/')) {
-        const matches = byStem.get(route);
-        if (matches && matches.length === 1) link.targetFile = matches[0];
+        const match = byStem.unique(route.split('/'));
+        if (match !== undefined) link.targetFile = match;
       }
     }
   }
@@ -1922,21 +1921,13 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
         continue;
       }
       const parts = pathname.replace(/\.(html?|mdx?)$/i, '').split('/').filter(Boolean);
-      for (let i = 0; i <= parts.length - 2; i++) {
-        const matches = byStem.get(parts.slice(i).join('/'));
-        if (matches && matches.length === 1) {
-          link.targetFile = matches[0];
-          break;
-        }
-      }
+      // The longest suffix of the path that is one document's route, walked from the end: linear
+      // in the path. Trying each suffix as a string was segments² (s30 sweep D6: one autolink of
+      // 60,000 segments on a 120 KB page, model 22.3 s -> 24 ms, run 22.6 s -> 0.8 s CPU).
+      const match = byStem.longestUnique(parts, 2);
+      if (match !== undefined) link.targetFile = match;
     }
   }
-}
-
-/** `a/b/c` → [`b/c`, `c`]: the path's proper suffixes at segment boundaries. */
-function suffixes(path: string): string[] {
-  const parts = path.split('/');
-  return parts.slice(1).map((_, i) => parts.slice(i + 1).join('/'));
 }
 
 /** A heading block considered by reference inference, with the decision (assigned or not). */
