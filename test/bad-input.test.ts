@@ -808,16 +808,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'site-url-many-segments': (dir) => {
     writeFileSync(path.join(dir, 'docs/links.md'), `# Links\n\nRun \`tool --seed 1\`.\n\n<https://e.com/${'a/'.repeat(60_000)}z>\n`);
   },
-  // #33 s30 sweep D4: mkdocs site_url, 15,000 autolinks to the site and 3,000 {doc} roles, and
-  // 1,900 pages under a 1,400-character folder path: each link filtered every page path,
-  // lower-cased again (links × pages × path length: 13 s CPU for 10,000 links on main).
+  // #33 s30 sweep D4: mkdocs site_url, 15,000 autolinks to the site and 1,000 {doc} roles, and
+  // 1,000 pages under a 2,900-character folder path: each link filtered every page path,
+  // lower-cased again (links × pages × path length: 18.9 s CPU on main, 3.6 s now).
   'site-url-many-links': (dir) => {
-    const folder = path.join(dir, 'docs', ...Array.from({ length: 7 }, () => 'D'.repeat(200)));
+    const folder = path.join(dir, 'docs', ...Array.from({ length: 12 }, () => 'D'.repeat(240)));
     mkdirSync(folder, { recursive: true });
-    for (let i = 0; i < 1900; i++) writeFileSync(path.join(folder, `page${i}.md`), `# Page ${i}\n\nRun \`tool --seed 1\`.\n`);
+    for (let i = 0; i < 1000; i++) writeFileSync(path.join(folder, `page${i}.md`), `# Page ${i}\n\nRun \`tool --seed 1\`.\n`);
     writeFileSync(path.join(dir, 'mkdocs.yml'), 'site_name: x\nsite_url: https://x.org/\n');
     writeFileSync(path.join(dir, 'docs/links.md'), `# Links\n\nRun \`tool --seed 1\`.\n\n${Array.from({ length: 15_000 }, (_, i) => `<https://x.org/en/q/a${i}>\n`).join('')}`);
-    writeFileSync(path.join(dir, 'docs/roles.md'), `# Roles\n\nRun \`tool --seed 1\`.\n\n${Array.from({ length: 3_000 }, (_, i) => `See {doc}\`/q${i}\`.\n`).join('')}`);
+    writeFileSync(path.join(dir, 'docs/roles.md'), `# Roles\n\nRun \`tool --seed 1\`.\n\n${Array.from({ length: 1_000 }, (_, i) => `See {doc}\`/q${i}\`.\n`).join('')}`);
   },
   // #33 s30 sweep D7: 150 one-line pages in a folder 1,700 levels deep (a 3.4 KB path): reading
   // each checked its real path with depth² lstats, and the route index held every suffix of every
@@ -826,6 +826,15 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const folder = path.join(dir, 'docs', ...Array.from({ length: 1700 }, () => 'a'));
     mkdirSync(folder, { recursive: true });
     for (let i = 0; i < 150; i++) writeFileSync(path.join(folder, `p${i}.md`), `# P${i}\n\nRun \`tool --seed 1\`.\n`);
+  },
+  // The D7 kind through symbolic links: 150 links in docs/ to one page 1,700 folders deep. Naming
+  // each link's target resolved its real path, depth² lstats a link (20 s of discovery for 100
+  // links at 1,900 levels on main).
+  'deep-folder-links': (dir) => {
+    const deep = Array.from({ length: 1700 }, () => 'a').join('/');
+    mkdirSync(path.join(dir, 'docs', deep), { recursive: true });
+    writeFileSync(path.join(dir, 'docs', deep, 'p.md'), '# P\n\nRun `tool --seed 1`.\n');
+    for (let i = 0; i < 150; i++) symlinkSync(`${deep}/p.md`, path.join(dir, `docs/l${i}.md`));
   },
   'unreadable-file': (dir) => {
     const file = path.join(dir, 'docs/secret.md');
