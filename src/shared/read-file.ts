@@ -161,12 +161,17 @@ export function readSignedFileBytes(file: string, options: { maxBytes: number; m
     if (!verifies(again.digest())) return { refused: 'signature', size };
     return { body: read, size };
   } catch (error) {
-    if (error instanceof ReadFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new ReadFileError(code, code);
+    throw asReadFileError(error);
   } finally {
     closeSync(fd);
   }
+}
+
+/** `error` as a {@link ReadFileError}: itself when it is one, else one named by its errno code (`EIO` when it has none). */
+function asReadFileError(error: unknown): ReadFileError {
+  if (error instanceof ReadFileError) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+  return new ReadFileError(code, code);
 }
 
 /**
@@ -190,9 +195,7 @@ export function readFileHead(file: string, bytes: number): string {
     }
     return decodeText(buffer.subarray(0, filled));
   } catch (error) {
-    if (error instanceof ReadFileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new ReadFileError(code, code);
+    throw asReadFileError(error);
   } finally {
     closeSync(fd);
   }
