@@ -42,7 +42,16 @@ connection.onRequest('client/registerCapability', () => null);
 connection.listen();
 // A line that changes the document and nothing it defines: a paragraph in a page, a comment in code.
 const edit = (v) => (/\.(?:py|[cm]?[jt]sx?)$/.test(doc) ? `\n${doc.endsWith('.py') ? '#' : '//'} edited ${v}\n` : `\nAn edited line ${v}.\n`);
-const until = (version) => new Promise((resolve) => (waiting = { version, resolve }));
+/** Resolves when the document's diagnostics at `version` arrive; exits 1 after 120 s (an internal error publishes nothing). */
+const until = (version) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      console.error(`no diagnostics for version ${version} within 120 s (run with LSP_LOG=1 to see the server's log)`);
+      child.kill();
+      process.exit(1);
+    }, 120_000);
+    waiting = { version, resolve: (p) => (clearTimeout(timer), resolve(p)) };
+  });
 
 await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
 await connection.sendNotification('initialized', {});
