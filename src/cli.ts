@@ -10,7 +10,7 @@ import { globBudget, GlobReadError, GlobWorkError, MAX_GLOB_MATCH_CHARS, MAX_GLO
 import { parseCommandLine, UsageError, type OptionSpec } from './cli-args.js';
 import { VERSION } from './shared/package-info.js';
 import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from './config/load.js';
-import { openPieceStore, summariseCommands } from './engine/cache.js';
+import { defaultCacheLocation, openPieceStore, summariseCommands } from './engine/cache.js';
 import { ChangedSinceError, changedFiles, selectAffected } from './engine/changed.js';
 import { toProjectPath } from './engine/lint.js';
 import { foldCopies } from './engine/copies.js';
@@ -18,7 +18,7 @@ import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, WriteError } from './engine/write.js';
-import { DiscoveryLimitError, discoverFiles, SCHEMAS, YAML } from './engine/discover.js';
+import { DiscoveryLimitError, discoverFiles, ENV_FILES, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -438,6 +438,13 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   const rel = path.relative(root, abs);
   if (rel === '' || escapesRoot(rel)) return undefined;
   const file = rel.split(path.sep).join('/');
+  const segments = file.split('/');
+  // Git's own data (`-o .git/config` emptied the repository's config) and the files git and
+  // discovery read by name in every folder (`-o .gitignore` emptied the ignore list the next run
+  // reads), existing or not (s30 sweep2 D1); and the per-file cache folder.
+  if (segments.includes('.git')) return "a file of git's own data (inside .git)";
+  if (GIT_NAMED_FILES.has(segments[segments.length - 1]!)) return 'the path of a file git and docdrift read (.gitignore, .gitattributes, .gitmodules)';
+  if (!escapesRoot(path.relative(defaultCacheLocation(root), abs))) return 'a file of the cache folder, which later runs read';
   // Names later runs read by name, whether or not the file exists yet: a report written there
   // becomes docdrift's config or a manifest (s25 sweep D2: `-o docdrift.config.json`, then every
   // run exits 2 on its keys).
@@ -453,8 +460,12 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   if (isPackagingFile(file)) return 'a packaging file docdrift reads';
   if (picomatch(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
   if (picomatch(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
+  if (picomatch(ENV_FILES, { dot: true })(file)) return 'an example env file docdrift reads';
   return undefined;
 }
+
+/** Files git reads by name in any folder, and discovery reads too (`.gitignore`): never a report's place. */
+const GIT_NAMED_FILES: ReadonlySet<string> = new Set(['.gitignore', '.gitattributes', '.gitmodules']);
 
 /**
  * Why a report must not be written to `abs` through a link, or `undefined`: the file itself is a

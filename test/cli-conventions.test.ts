@@ -3,7 +3,7 @@
  * spawned as a user runs it, and exit codes, stdout and stderr are checked.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -246,6 +246,21 @@ describe('output', () => {
       expect({ target, code: r.code }).toEqual({ target, code: 2 });
       expect(r.stderr).toMatch(/the report would replace it/);
       expect(readFileSync(path.join(root, target)).equals(before)).toBe(true);
+    }
+    // Git's data and the files git and discovery read by name, existing or not; an example env
+    // file; the cache folder (s30 sweep2 D1: `-o .gitignore` and `-o .git/config` were emptied).
+    mkdirSync(path.join(root, '.git'), { recursive: true });
+    writeFileSync(path.join(root, '.git/config'), '[core]\n\tbare = false\n');
+    writeFileSync(path.join(root, '.gitignore'), 'build/\n');
+    writeFileSync(path.join(root, '.env.example'), 'TOKEN=\n');
+    for (const target of ['.gitignore', '.git/config', '.git/HEAD-new', 'docs/.gitattributes', '.gitmodules', '.env.example', '.docdrift-cache/report.txt']) {
+      mkdirSync(path.dirname(path.join(root, target)), { recursive: true });
+      const existed = existsSync(path.join(root, target));
+      const before = existed ? readFileSync(path.join(root, target)) : undefined;
+      const r = run(['--root', root, '--no-cache', '-o', path.join(root, target)]);
+      expect({ target, code: r.code, stderr: r.stderr }).toMatchObject({ target, code: 2, stderr: expect.stringMatching(/the report would replace it/) });
+      if (before) expect(readFileSync(path.join(root, target)).equals(before)).toBe(true);
+      else expect(existsSync(path.join(root, target))).toBe(false);
     }
     const report = path.join(root, 'docdrift-report.json');
     const ok = run(['--root', root, '--no-cache', '--format', 'json', '-o', report]);
