@@ -36,6 +36,7 @@ const manifest = JSON.parse(read('editors/vscode/package.json')) as {
   main: string;
   engines: { vscode: string };
   activationEvents: string[];
+  capabilities?: { untrustedWorkspaces?: { supported: boolean | 'limited' } };
   contributes: { configuration: { properties: Record<string, Setting> }; commands: Array<{ command: string }> };
   scripts: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -46,6 +47,9 @@ const posix = (files: string[]): Host => ({ platform: 'linux', exists: (f) => fi
 const windows = (files: string[]): Host => ({ platform: 'win32', exists: (f) => files.includes(f) });
 
 describe('the VS Code extension manifest (editors/vscode/package.json)', () => {
+  it('runs only in trusted workspaces: the program it starts is the workspace\'s to choose (s30 sweep2 observation)', () => {
+    expect(manifest.capabilities?.untrustedWorkspaces?.supported).toBe(false);
+  });
   it('contributes the four settings the READMEs document, with the defaults server-options.ts assumes', () => {
     const props = manifest.contributes.configuration.properties;
     expect(Object.keys(props).sort()).toEqual(['docdrift.configPath', 'docdrift.enable', 'docdrift.serverPath', 'docdrift.trace.server']);
