@@ -4,6 +4,7 @@ import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSy
 import path from 'node:path';
 import { isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
+import { pathMatcher } from './shared/path-match.js';
 import braces from 'braces';
 import { checkGlobExpansion } from './shared/globs.js';
 import { globBudget, GlobReadError, GlobWorkError, MAX_GLOB_MATCH_CHARS, MAX_GLOB_WALK_ENTRIES, walkGlobs, type GlobBudget } from './shared/glob-walk.js';
@@ -454,13 +455,13 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
     return undefined;
   }
   if (statSync(abs).isDirectory()) return undefined;
-  const matches = (globs: string[]) => picomatch(globs.filter((g) => !g.startsWith('!')), { dot: true })(file);
+  const matches = (globs: string[]) => pathMatcher(globs.filter((g) => !g.startsWith('!')), { dot: true })(file);
   if (matches(config.docs)) return 'a document docdrift checks';
   if (matches(config.sources)) return 'a source file docdrift reads';
   if (isPackagingFile(file)) return 'a packaging file docdrift reads';
-  if (picomatch(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
-  if (picomatch(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
-  if (picomatch(ENV_FILES, { dot: true })(file)) return 'an example env file docdrift reads';
+  if (pathMatcher(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
+  if (pathMatcher(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
+  if (pathMatcher(ENV_FILES, { dot: true })(file)) return 'an example env file docdrift reads';
   return undefined;
 }
 

@@ -802,6 +802,19 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     }
     writeFileSync(path.join(dir, 'notes/d5/x500.md'), '# Notes\n\n```bash\ntool --seed 1\n```\n');
   },
+  // #33 s30 sweep2 D2 (kind 13): copies of the reference page in folders whose names hold a line
+  // terminator (LF, CR, U+2028, U+2029, U+0085; one nested), and the code default changed so every
+  // copy is stale. picomatch's `**` is built from `.`, which matched no LF/CR/U+2028/U+2029: on
+  // main 3 of the 7 copies were reported and the others skipped with no note.
+  'line-break-folders': (dir) => {
+    const cli = path.join(dir, 'tool/cli.py');
+    writeFileSync(cli, readFileSync(cli, 'utf8').replace('default="run"', 'default="walk"'));
+    const page = readFileSync(path.join(dir, 'docs/reference.md'), 'utf8');
+    for (const folder of ['n\nl', 'u\u2028x', 'p\u2029q', 'c\rr', 'e\u0085l', 'n\nl/m\nn']) {
+      mkdirSync(path.join(dir, 'docs', folder), { recursive: true });
+      writeFileSync(path.join(dir, 'docs', folder, 'r.md'), page);
+    }
+  },
   // #33 s30 sweep D6: one published-site autolink of 60,000 segments on a 120 KB page, no site
   // config needed: the route resolver tried every suffix of its path as a string (segments²:
   // 23.8 s CPU on main).

@@ -1,5 +1,5 @@
 /** Matchers for the config's pattern lists: dotted parameter keys (`ignoreParameters`) and heading texts (`globalSections`). */
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { headingMatchText } from '../shared/strings.js';
 
 /**
@@ -13,7 +13,7 @@ import { headingMatchText } from '../shared/strings.js';
  */
 export function createParameterMatcher(patterns: readonly string[]): (key: string) => boolean {
   if (patterns.length === 0) return () => false;
-  const isMatch = picomatch(
+  const isMatch = pathMatcher(
     patterns.map((p) => p.split('.').join('/')),
     { dot: true },
   );

@@ -13,7 +13,7 @@ import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdir
 import { homedir } from 'node:os';
 import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { fileURLToPath } from 'node:url';
 import { VFileMessage, type Options as VFileMessageOptions } from 'vfile-message';
 import type { DocdriftConfig } from '../config/schema.js';
@@ -576,7 +576,7 @@ export function hashFiles(root: string, files: string[], previous: Record<string
  * One `lstat` per stored document.
  */
 export function changedStoredDocuments(root: string, files: Record<string, FileEntry>, docs: string[], storedDocs?: readonly string[], lstats?: Map<string, Stats>): string[] {
-  const isDoc = storedDocs ? undefined : picomatch(docs.filter((g) => !g.startsWith('!')), { dot: true });
+  const isDoc = storedDocs ? undefined : pathMatcher(docs.filter((g) => !g.startsWith('!')), { dot: true });
   const candidates = storedDocs ?? Object.keys(files).filter((file) => isDoc!(file));
   return candidates.filter((file) => {
     const e = files[file];

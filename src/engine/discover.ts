@@ -5,7 +5,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { GitError, runGit } from './git.js';
 import { globby } from 'globby';
-import picomatch from 'picomatch';
+import { hasLineTerminator, pathMatcher } from '../shared/path-match.js';
 import createIgnore, { type Ignore } from 'ignore';
 import { readPackageBins } from '../extract/package-bins.js';
 import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/schema.js';
@@ -443,13 +443,25 @@ async function listFiles(
   // A directory that cannot be read (EACCES) is recorded and walked as empty, instead of failing
   // the whole run: fast-glob's `fs` option replaces its readdir.
   const denied = new Set<string>();
+  // fast-glob matches with its own picomatch, whose `**` cannot take the `s` flag pathMatcher
+  // gives (see shared/path-match.ts): below a folder whose name holds a line break it matches
+  // nothing. Such folders are recorded here, and those no listed file lies under are named in a note.
+  const lineBreakFolders = new Set<string>();
   type Readdir = (dir: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown[]) => void) => void;
   const readdir: Readdir = (dir, opts, callback) =>
     (fs.readdir as unknown as Readdir)(dir, opts, (error, entries) => {
       if (error && (error.code === 'EACCES' || error.code === 'EPERM')) {
         denied.add(path.relative(root, dir).split(path.sep).join('/') || '.');
         callback(null, []);
-      } else callback(error, entries);
+        return;
+      }
+      for (const entry of entries ?? []) {
+        const dirent = entry as { name?: unknown; isDirectory?: () => boolean };
+        if (typeof dirent.name === 'string' && hasLineTerminator(dirent.name) && dirent.isDirectory?.()) {
+          lineBreakFolders.add(path.relative(root, path.join(dir, dirent.name)).split(path.sep).join('/'));
+        }
+      }
+      callback(error, entries);
     });
   const options = {
     cwd: root,
@@ -476,7 +488,27 @@ async function listFiles(
   const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
   const bins = declaredBinFiles(pkg, programs, ignored, (f) => isRegularFile(root, f, undefined), (f) => readText(root, f));
   const found = { sources: [...src, ...rescued].sort(), docs: doc.sort(), packaging: pkg.sort(), yaml: yaml.sort(), programs: [...programs, ...bins].sort(), schemas: schemas.sort(), envFiles: envFiles.sort(), scripts: shellScripts(scripts.sort(), (f) => readHead(root, f)) };
+  const listedAll = Object.values(found).flat();
+  const unmatched = [...lineBreakFolders].filter((dir) => !dir.startsWith('..') && !listedAll.some((f) => f.startsWith(`${dir}/`))).sort();
+  if (unmatched.length > 0) notes.push(lineBreakFolderNote(unmatched));
   return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
+}
+
+/** Most folders {@link lineBreakFolderNote} names before it counts the rest. */
+const MAX_NAMED_LINE_BREAK_FOLDERS = 10;
+
+/**
+ * The note for folders (root-relative) whose names hold a line break and under which the globby
+ * walk matched no file: their files are not read. At most {@link MAX_NAMED_LINE_BREAK_FOLDERS}
+ * are named (JSON-quoted, so the break shows as `\n`), the rest counted.
+ */
+export function lineBreakFolderNote(folders: readonly string[]): string {
+  const named = folders.slice(0, MAX_NAMED_LINE_BREAK_FOLDERS).map((f) => JSON.stringify(f)).join(', ');
+  const more = folders.length > MAX_NAMED_LINE_BREAK_FOLDERS ? ` and ${folders.length - MAX_NAMED_LINE_BREAK_FOLDERS} more` : '';
+  return (
+    `${folders.length === 1 ? 'a folder' : `${folders.length} folders`} whose name holds a line break (${named}${more}): ` +
+    'the glob walk used when a pattern starts with `./` or `/` or holds a `\\` cannot match files below them, so none was read. Rename the folder, or write the patterns without those.'
+  );
 }
 
 /**
@@ -523,7 +555,7 @@ export class DiscoveryLimitError extends Error {
 function walkFiles(root: string, patterns: readonly string[], ignore: readonly string[], denied: Set<string>): string[] {
   const skippedNames = new Set(ALWAYS_IGNORED.filter((dir) => !AMBIGUOUS_OUTPUT.has(dir) && !namedBy(patterns, dir)));
   const skippedFolders = ignore.filter((g) => !g.startsWith('!') && g.endsWith('/**')).map((g) => g.slice(0, -3));
-  const folderSkipped = skippedFolders.length > 0 ? picomatch(skippedFolders, { dot: true }) : () => false;
+  const folderSkipped = skippedFolders.length > 0 ? pathMatcher(skippedFolders, { dot: true }) : () => false;
   const out: string[] = [];
   /** The `.gitignore` rules in force: each with the folder it sits in ('' for the root) or, above the root, the path from it down to the root (`prefix`). */
   const rules: Array<{ base: string; prefix?: string; matcher: GitignoreMatcher }> = [];
@@ -716,7 +748,7 @@ function isRegularFile(root: string, file: string, lstats: Map<string, Stats> | 
  */
 export function declaredBinFiles(packaging: readonly string[], programs: readonly string[], ignored: readonly string[], exists: (file: string) => boolean, read: (file: string) => string | undefined): string[] {
   const have = new Set(programs);
-  const isIgnored = picomatch([...ignored], { dot: true });
+  const isIgnored = pathMatcher([...ignored], { dot: true });
   const out: string[] = [];
   for (const file of packaging) {
     if (!(file === 'package.json' || file.endsWith('/package.json'))) continue;
@@ -941,8 +973,8 @@ function globbyMatcher(expanded: string[], ignore: string[]): (file: string) => 
     if (pattern.startsWith('!')) return;
     const negative = [...ignore, ...expanded.slice(i + 1).filter((p) => p.startsWith('!')).map((p) => p.slice(1))];
     tasks.push({
-      include: picomatch(pattern, { dot: false }),
-      exclude: negative.length > 0 ? picomatch(negative, { dot: true }) : () => false,
+      include: pathMatcher(pattern, { dot: false }),
+      exclude: negative.length > 0 ? pathMatcher(negative, { dot: true }) : () => false,
     });
   });
   return (file) => tasks.some((t) => t.include(file) && !t.exclude(file));

@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, defaultConfig, MAX_CONFIG_LIST_ITEMS } from '../config/
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
 import { readProjectFile } from '../shared/read-file.js';
 import { headingMatchText } from '../shared/strings.js';
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
 import { lint, type LintOptions, type LintResult } from './lint.js';
 
@@ -102,7 +102,7 @@ function proposedGlobs(files: DiscoveredFiles, review: string[]): { sources: str
   const sources = DEFAULT_CONFIG.sources.filter((g) => wanted[globLanguage(g)]);
   const positive = DEFAULT_CONFIG.docs.filter((g) => !g.startsWith('!'));
   const used = positive.filter((g) => {
-    const match = picomatch(g, { dot: true });
+    const match = pathMatcher(g, { dot: true });
     return files.docs.some((f) => match(f));
   });
   if (used.length === 0) review.push('no document found: "docs" lists the default globs; point it at your documentation.');

@@ -8,7 +8,7 @@ import { parseOrder } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
@@ -1091,8 +1091,8 @@ export function parseDocs(
     keyNames,
     config.env.check,
   );
-  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
-  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
+  const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => false;
   const docs: DocFile[] = [];
   const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
@@ -1187,8 +1187,8 @@ export function prefetchDocs(
   });
   const names = readEntryPoints(packaging).entryPoints.map((e) => e.name);
   const mentions = mentionMatcher([...names, ...Object.entries(config.commands).flatMap(([n, c]) => [n, ...(c.aliases ?? [])])], sectionPatterns(config));
-  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
-  const isReferenceFile = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => false;
+  const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
+  const isReferenceFile = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => false;
   const surely = new Set<string>();
   const skipped = new Set<string>();
   const toParse = new Map<string, ParseWhat>();

@@ -4,7 +4,7 @@
  * `--summary` carry the same sentences. Pure: reads the model, the config and the list of
  * discovered documents.
  */
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
@@ -179,7 +179,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     );
   }
 
-  const isReference = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
+  const isReference = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
   for (const cmd of known) {
@@ -297,7 +297,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     }
   }
   for (const glob of config.reference) {
-    const match = picomatch(glob, { dot: true });
+    const match = pathMatcher(glob, { dot: true });
     const docs = docFiles.filter((f) => match(f));
     const said = `\`reference\`: ${JSON.stringify(glob)}`;
     if (docs.length === 0) notes.push(`${said} matched no document (the globs are relative to the project root).`);

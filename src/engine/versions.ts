@@ -27,7 +27,7 @@
  */
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import type { VersionsSetting } from '../config/schema.js';
 import { readProjectFile } from '../shared/read-file.js';
 
@@ -502,8 +502,8 @@ export function selectDocVersions(root: string, docs: readonly string[], setting
   return { docs: docs.filter((f) => !skip.has(treeOfFile.get(f) ?? '') && !pages.skip.has(f)), families };
 }
 
-/** A page named with a version beside the same page without one: `configuration-v1.md`, `api_v2.mdx`, `setup.v1.md`. */
-const PAGE_VERSION_RE = /^(.*?)[-_.]v(\d+)(\.mdx?)$/i;
+/** A page named with a version beside the same page without one: `configuration-v1.md`, `api_v2.mdx`, `setup.v1.md` (`s`: its folders' names may hold a line break, #33 kind 13). */
+const PAGE_VERSION_RE = /^(.*?)[-_.]v(\d+)(\.mdx?)$/is;
 
 /**
  * Older versions of single pages kept beside the current one (`docs/configuration-v1.md` next to
@@ -524,7 +524,7 @@ function olderPageCopies(
   if (setting === 'all') return { skip, families };
   const present = new Set(docs);
   let pkg: { major: number; from: string } | undefined | null = null;
-  const isMapped = mapped.length > 0 ? picomatch(mapped.map((g) => g.replace(/^\.\//, '')), { dot: true }) : () => false;
+  const isMapped = mapped.length > 0 ? pathMatcher(mapped.map((g) => g.replace(/^\.\//, '')), { dot: true }) : () => false;
   for (const file of docs) {
     const m = PAGE_VERSION_RE.exec(file);
     if (!m) continue;

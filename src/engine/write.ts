@@ -117,13 +117,13 @@ export function checkWriteTarget(root: string, file: string): void {
   }
 }
 
-/** `.<name>.docdrift-<pid>-<random>.tmp`: the temporary file of {@link writeFileAtomic}. */
-const TEMP_NAME = /^\..+\.docdrift-(\d+)-[a-z0-9]+\.tmp$/;
+/** `.<name>.docdrift-<pid>-<random>.tmp`: the temporary file of {@link writeFileAtomic} (`s`: a name may hold a line break, #33 kind 13). */
+const TEMP_NAME = /^\..+\.docdrift-(\d+)-[a-z0-9]+\.tmp$/s;
 /** The cache's temporary files before they went through {@link writeFileAtomic}: `run-<hash>.json.<pid>.<random>.tmp`. */
 const OLD_CACHE_TEMP = /^run-[0-9a-f]+\.json\.(\d+)\.[a-z0-9]+\.tmp$/;
 
-/** `.<name>.docdrift.lock`: the lock of {@link lockFile}; it holds the pid of the run that took it. */
-const LOCK_NAME = /^\..+\.docdrift\.lock$/;
+/** `.<name>.docdrift.lock`: the lock of {@link lockFile}; it holds the pid of the run that took it (`s`: a name may hold a line break). */
+const LOCK_NAME = /^\..+\.docdrift\.lock$/s;
 
 /** The temporary name for `file` in its own directory. */
 function tempName(file: string): string {

@@ -14,7 +14,7 @@ import { headingCodeCommand } from './heading-command.js';
 import { dependencyEnvPrefixes, envColumnSection, envFileSection, environmentCommand, envNameStatus, quietEnvParams, splitEnvSections, suppliedEnvNames } from './environment.js';
 import { mentionedEnvName } from '../shared/env-words.js';
 import { foldSpelling } from '../shared/names.js';
-import picomatch from 'picomatch';
+import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
@@ -231,13 +231,13 @@ export function buildModel(input: ModelInput): Model {
     }
   }
 
-  const isReferenceDoc = config.reference.length > 0 ? picomatch(config.reference, { dot: true }) : () => true;
+  const isReferenceDoc = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
   const isGlobalHeading = createHeadingMatcher(config.globalSections);
   // Headings the config ties to a command (`commands.black.sections: ["Command line options"]`).
   const headingCommands = Object.entries(config.commands)
     .filter(([, c]) => (c.sections ?? []).length > 0)
     .map(([name, c]) => ({ name, matches: createHeadingMatcher(c.sections ?? []), ...(c.complete === true ? { complete: true } : {}) }));
-  const isGlobalFile = config.globalFiles.length > 0 ? picomatch(config.globalFiles, { dot: true }) : () => false;
+  const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
   const isIgnored = createParameterMatcher(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];

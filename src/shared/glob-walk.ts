@@ -12,7 +12,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { pathRegExp } from './path-match.js';
 import { linearRegExp } from './linear-regexp.js';
 
 /** Most directory entries the glob arguments of one command line may walk, all bases together. */
@@ -143,9 +143,9 @@ interface Alternative {
  * of picomatch's expression, so a name it cannot match costs linear time.
  */
 export function globTest(glob: string): (relative: string) => boolean {
-  const re = picomatch.makeRe(glob, { dot: false });
+  const re = pathRegExp(glob, { dot: false });
   if (wildcardDegree(glob) < 3) return (relative) => re.test(relative);
-  const superset = linearRegExp(withoutLookarounds(re.source), re.flags.includes('i') ? 'i' : '');
+  const superset = linearRegExp(withoutLookarounds(re.source), re.flags);
   return superset ? (relative) => superset(relative) && re.test(relative) : (relative) => re.test(relative);
 }
 
