@@ -461,7 +461,7 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   if (isPackagingFile(file)) return 'a packaging file docdrift reads';
   if (pathMatcher(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
   if (pathMatcher(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
-  if (pathMatcher(ENV_FILES, { dot: true })(file)) return 'an example env file docdrift reads';
+  if (pathMatcher(ENV_FILES.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'an example env file docdrift reads';
   return undefined;
 }
 

@@ -263,6 +263,8 @@ describe('output', () => {
       else expect(existsSync(path.join(root, target))).toBe(false);
     }
     const report = path.join(root, 'docdrift-report.json');
+    // An existing file the run does not read is replaced (the env-file list's negation once refused every file).
+    writeFileSync(report, 'old report\n');
     const ok = run(['--root', root, '--no-cache', '--format', 'json', '-o', report]);
     expect(ok.code).toBe(1);
     expect(JSON.parse(readFileSync(report, 'utf8'))).toHaveProperty('results');
