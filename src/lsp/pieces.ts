@@ -8,11 +8,11 @@ import { deserialize, serialize } from 'node:v8';
 import type { PieceStore } from '../engine/pieces.js';
 
 /**
- * The piece kinds whose values are kept and handed out again (see `values`): parsed documents and
- * their stored segments, which nothing writes (the link stage resolves a document's links on its
- * own copies, `ownLinks` in src/engine/pieces.ts). Code facts are not: the link stage marks their
- * parameters in place (`markDescribedDeprecations` in src/link/build.ts), so each lint reads its
- * own copy.
+ * The piece kinds whose values are kept and handed out again (see `values`): parsed documents,
+ * their stored segments and Python scans, which nothing writes (the link stage resolves a
+ * document's links on its own copies, `ownLinks` in src/engine/pieces.ts). Code facts are not: the
+ * link stage marks their parameters in place (`markDescribedDeprecations` in src/link/build.ts),
+ * so each lint reads its own copy.
  */
 const LIVE_KINDS = ['doc:', 'doc-segments:', 'py-scan:'];
 
@@ -77,10 +77,7 @@ export class GenerationalPieceStore implements PieceStore {
           this.fromFallback++;
           this.set(key, value);
           bytes = this.current.get(key);
-          if (bytes !== undefined && LIVE_KINDS.some((p) => key.startsWith(p))) {
-            if (FREEZE) deepFreeze(value);
-            this.values.set(bytes, value);
-          }
+          if (bytes !== undefined) this.remember(key, bytes, value);
         }
       }
     }
@@ -91,18 +88,14 @@ export class GenerationalPieceStore implements PieceStore {
     const bytes = this.bytes(key);
     let value: T | undefined;
     if (bytes !== undefined) {
-      const live = LIVE_KINDS.some((p) => key.startsWith(p));
-      value = live ? (this.values.get(bytes) as T | undefined) : undefined;
+      value = this.values.get(bytes) as T | undefined;
       if (value === undefined) {
         try {
           value = deserialize(bytes) as T;
         } catch {
           value = undefined;
         }
-        if (value !== undefined && live) {
-          if (FREEZE) deepFreeze(value);
-          this.values.set(bytes, value);
-        }
+        if (value !== undefined) this.remember(key, bytes, value);
       }
     }
     if (value === undefined) this.misses++;
@@ -116,6 +109,13 @@ export class GenerationalPieceStore implements PieceStore {
     } catch {
       // A value V8 cannot serialise is not stored (as in MemoryPieceStore).
     }
+  }
+
+  /** Keeps `value` as what `bytes` read back as, for a {@link LIVE_KINDS} piece (frozen in tests). */
+  private remember(key: string, bytes: Buffer, value: unknown): void {
+    if (!LIVE_KINDS.some((p) => key.startsWith(p))) return;
+    if (FREEZE) deepFreeze(value);
+    this.values.set(bytes, value);
   }
 
   has(key: string): boolean {
