@@ -4,7 +4,7 @@
  * document, then sends N full-text edits (alternately the text with one appended line and the
  * original; in a code file the line is a comment), each after the diagnostics of the previous one arrived, and measures the time from
  * sending `didChange` to receiving `publishDiagnostics` for that document at that version. The
- * time includes the server's debounce (src/lsp/server.ts DEBOUNCE_MS), as an editor sees it;
+ * time includes any wait of the server's debounce (src/lsp/server.ts DEBOUNCE_MS: an edit after a pause lints at once), as an editor sees it;
  * the server's own lint time is printed too (its log lines). A benchmark, not a test.
  *
  * Usage: node scripts/lsp-latency.mjs ROOT DOC [N=20]   (DOC project-relative; npm run build first)
@@ -84,6 +84,6 @@ const median = sorted[Math.floor(sorted.length / 2)];
 const edits = lintMs.slice(-n).sort((a, b) => a - b);
 console.log(
   `open -> diagnostics ${first.toFixed(0)} ms (first lint, cold); edit -> diagnostics over ${n} edits: median ${median.toFixed(0)} ms, ` +
-    `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes the debounce); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
+    `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes any debounce wait: an edit after a pause lints at once); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
     `peak RSS ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'unknown'}`,
 );

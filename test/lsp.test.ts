@@ -385,4 +385,34 @@ describe('docdrift lsp over stdio', () => {
     expect(s.shown).toHaveLength(1);
     expect(await s.close()).toBe(0);
   }, 60_000);
+  it('an edit after a pause is linted at once; a burst of edits waits for the debounce and is linted once, with its last text', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    // A debounce far longer than the test's waits: what arrives sooner was not debounced.
+    const s = await start(root, { ...process.env, DOCDRIFT_TEST_DEBOUNCE_MS: '600000' });
+    const file = 'benchmarks/gpqa/README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    // Opening is an edit after a pause, and so is a change a while after the last lint.
+    open(s, file, text);
+    await s.diagnostics(file, (d) => d.version === 1, 30_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const fixed = text.replace(' \\\n    +num_repeat=4 \\\n    +resume_from_cache=True', '');
+    change(s, file, 2, fixed);
+    expect((await s.diagnostics(file, (d) => d.version === 2, 30_000)).diagnostics).toEqual([]);
+    await new Promise((r) => setTimeout(r, 300));
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    // The log line of the second lint follows its diagnostics.
+    for (let i = 0; i < 50 && lints() < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    const before = lints();
+    // Two changes back to back: the second is part of a burst, so neither is linted for the debounce.
+    const published: number[] = [];
+    s.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      if (p.uri === s.uri(file) && p.version !== undefined) published.push(p.version);
+    });
+    change(s, file, 3, text);
+    change(s, file, 4, fixed);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(published).toEqual([]);
+    expect(lints()).toBe(before);
+    await s.close();
+  }, 60_000);
 });

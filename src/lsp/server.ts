@@ -1,7 +1,7 @@
 /**
  * `docdrift lsp`: a language server over stdio (issue #36, first slice). It holds the project's
- * config, its discovered files and a per-file cache in memory, lints the project after each pause
- * in editing (debounced) with the open buffers' texts as an overlay (an open buffer is never read
+ * config, its discovered files and a per-file cache in memory, lints the project after an edit (at
+ * once after a pause in editing, debounced within a burst of edits) with the open buffers' texts as an overlay (an open buffer is never read
  * from disk), and publishes every finding as a diagnostic on its document; a fixable finding gets a
  * quick fix whose edit is the one `--fix` applies, as a versioned edit of the document the lint read.
  *
@@ -138,6 +138,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
+  /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
+  let lastEditAt = -Infinity;
+  /** How long the last lint took, in ms (what a burst of edits faster than that would queue). */
+  let lastLintMs = Infinity;
 
   /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
   const projectPath = (uri: string): string | undefined => {
@@ -289,6 +293,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
     const t = result.stats.timings;
+    lastLintMs = performance.now() - t0;
     connection.console.log(
       `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${messages.length} findings ` +
         `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far)`,
@@ -356,8 +361,22 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*' }] }).catch(() => undefined);
     if (config) schedule(0);
   });
-  documents.onDidOpen(() => schedule());
-  documents.onDidChangeContent(() => schedule());
+  /**
+   * An edit after a pause lints at once: a single change waits for no timer (NeMo Gym README edit,
+   * scripts/lsp-latency.mjs: the debounce was 120 of ~540 ms). A pause is no edit for `debounceMs`,
+   * or for as long as the last lint took when that is shorter (a small project lints in ~20 ms: an
+   * edit every 100 ms is then no burst). An edit that follows another sooner is part of a burst: it
+   * waits for the pause, so typing does not lint a large project after every key; an edit during a
+   * lint asks for one more lint after it (`runLint`), whose overlay is the buffers' texts then.
+   */
+  const edited = (): void => {
+    const now = performance.now();
+    const afterPause = now - lastEditAt >= Math.min(debounceMs, lastLintMs);
+    lastEditAt = now;
+    schedule(afterPause && !timer ? 0 : debounceMs);
+  };
+  // Opening a document fires onDidChangeContent too (vscode-languageserver's TextDocuments): an open is an edit.
+  documents.onDidChangeContent(edited);
   documents.onDidClose(() => schedule());
   documents.onDidSave((event) => diskChanged([event.document.uri]));
   connection.onDidChangeWatchedFiles((params) => diskChanged(params.changes.map((c) => c.uri)));
@@ -486,6 +505,8 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
     io.stderr(`docdrift lsp: unknown argument ${unknown}; the server speaks over stdio only.\n${LSP_HELP}`);
     return 2;
   }
-  await startLanguageServer();
+  // Tests set a long debounce to tell an edit linted at once from one that waited for it.
+  const testDebounce = Number(process.env.DOCDRIFT_TEST_DEBOUNCE_MS);
+  await startLanguageServer(Number.isFinite(testDebounce) && testDebounce > 0 ? { debounceMs: testDebounce } : {});
   return 0;
 }
