@@ -4,8 +4,10 @@
  * `LIVE_KINDS`). A stage that wrote into one (a name pushed onto a reference row, a link's target
  * resolved in place) would leave its write in the next lint. Here every such value is frozen
  * (`DOCDRIFT_TEST_FREEZE_PIECES=1`, set before the store's module loads), and every twin of the
- * framework, layout and help-text fixtures is linted three times with one store: the second and
+ * framework, layout, help-text and rule fixtures is linted three times with one store: the second and
  * third lints read the frozen values, and must neither throw nor find anything else than the first.
+ * Each lint gets the inputs' content hashes as the server computes them (`hashFiles`), so the
+ * code facts too come from the store, as after an edit of a page in the editor.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -15,12 +17,20 @@ process.env.DOCDRIFT_TEST_FREEZE_PIECES = '1';
 const { GenerationalPieceStore } = await import('../src/lsp/pieces.js');
 const { lint, ruleIds } = await import('../src/api.js');
 const { loadConfig } = await import('../src/config/load.js');
+const { discoverFiles } = await import('../src/engine/discover.js');
+const { hashFiles, inputFiles } = await import('../src/engine/cache.js');
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
-/** Every project of the fixture families: `<family>/<name>/{valid,invalid}` or `<family>/<name>`. */
+/** Every project of the fixture families: `<family>/<name>/{valid,invalid}` or `<family>/<name>`, and `rules/<rule>/{valid,invalid}/<case>`. */
 function projects(): string[] {
   const out: string[] = [];
+  for (const rule of readdirSync(path.join(FIXTURES, 'rules')).sort()) {
+    for (const twin of ['valid', 'invalid']) {
+      const dir = path.join(FIXTURES, 'rules', rule, twin);
+      if (existsSync(dir)) out.push(...readdirSync(dir).sort().map((c) => path.join(dir, c)));
+    }
+  }
   for (const family of ['frameworks', 'layouts', 'help-text']) {
     for (const name of readdirSync(path.join(FIXTURES, family)).sort()) {
       const dir = path.join(FIXTURES, family, name);
@@ -41,11 +51,13 @@ describe('lints that share a store of frozen values find what the first lint fou
   });
   it.each(all.map((dir) => [path.relative(FIXTURES, dir), dir]))('%s', async (_name, dir) => {
     const { config, file } = loadConfig(dir, undefined, [...ruleIds]);
+    const discovered = await discoverFiles(dir, config.sources, config.docs, config.ignore);
+    const hashes = new Map(Object.entries(hashFiles(dir, inputFiles(discovered), undefined).entries).map(([f, e]) => [f, e.hash]));
     const pieces = new GenerationalPieceStore();
-    const first = await lint({ root: dir, config, ...(file ? { configFile: file } : {}), pieces });
+    const first = await lint({ root: dir, config, ...(file ? { configFile: file } : {}), pieces, discovered, hashes });
     pieces.nextRun();
     for (let run = 0; run < 2; run++) {
-      const again = await lint({ root: dir, config, ...(file ? { configFile: file } : {}), pieces });
+      const again = await lint({ root: dir, config, ...(file ? { configFile: file } : {}), pieces, discovered, hashes });
       pieces.nextRun();
       expect(again.failures).toEqual([]);
       expect(summary(again.messages)).toEqual(summary(first.messages));

@@ -122,6 +122,34 @@ function documentsOwnEnv(section: ReferenceSection, cmd: CommandSpec, read: Read
   );
 }
 
+/** A copy of a parameter the model may amend in place (its arrays too); the rest is shared. */
+function ownParameter(p: ParamSpec): ParamSpec {
+  return { ...p, aliases: [...p.aliases], ...(p.choices ? { choices: [...p.choices] } : {}), ...(p.envVars ? { envVars: [...p.envVars] } : {}) };
+}
+
+/**
+ * `input` with its own copies of the code's parameters: config classes' fields and flag commands'
+ * parameters (and of the classes and commands holding them). Building the model amends parameters
+ * in place (a description that says deprecated, declared flags, inherited spellings), and the code
+ * facts it reads may be values a store hands out again to the next lint (the language server keeps
+ * them live, src/lsp/pieces.ts `LIVE_KINDS`), which must stay as extracted. Parameters shared by a
+ * class and the command built from it stay one object in the copy.
+ */
+function ownParameters(input: ModelInput): ModelInput {
+  const copies = new Map<ParamSpec, ParamSpec>();
+  const own = (p: ParamSpec): ParamSpec => {
+    let copy = copies.get(p);
+    if (!copy) copies.set(p, (copy = ownParameter(p)));
+    return copy;
+  };
+  return {
+    ...input,
+    classes: input.classes.map((c) => ({ ...c, fields: c.fields.map(own) })),
+    ...(input.flagCommands ? { flagCommands: input.flagCommands.map((f) => ({ ...f, params: f.params.map(own) })) } : {}),
+    ...(input.launcherFlags ? { launcherFlags: input.launcherFlags.map((f) => ({ ...f, params: f.params.map(own) })) } : {}),
+  };
+}
+
 /**
  * Builds the model.
  *
@@ -146,7 +174,8 @@ function documentsOwnEnv(section: ReferenceSection, cmd: CommandSpec, read: Read
  * Never throws on odd input; unknown class names in the config are ignored here (the engine
  * warns about them).
  */
-export function buildModel(input: ModelInput): Model {
+export function buildModel(given: ModelInput): Model {
+  const input = ownParameters(given);
   const { config } = input;
   const classes = new Map(input.classes.map((c) => [c.qualifiedName, c]));
   const bySimpleName = new Map<string, ConfigClass[]>();

@@ -9,12 +9,11 @@ import type { PieceStore } from '../engine/pieces.js';
 
 /**
  * The piece kinds whose values are kept and handed out again (see `values`): parsed documents,
- * their stored segments and Python scans, which nothing writes (the link stage resolves a
- * document's links on its own copies, `ownLinks` in src/engine/pieces.ts). Code facts are not: the
- * link stage marks their parameters in place (`markDescribedDeprecations` in src/link/build.ts),
- * so each lint reads its own copy.
+ * their stored segments, Python scans and the code facts, which nothing writes (the link stage
+ * resolves a document's links on its own copies, `ownLinks` in src/engine/pieces.ts, and amends
+ * its own copies of the code's parameters, `ownParameters` in src/link/build.ts).
  */
-const LIVE_KINDS = ['doc:', 'doc-segments:', 'py-scan:'];
+const LIVE_KINDS = ['doc:', 'doc-segments:', 'py-scan:', 'code:'];
 
 /** Freeze what `get` hands out (tests): a caller that changes a stored value then throws (ES modules are strict). */
 const FREEZE = process.env.DOCDRIFT_TEST_FREEZE_PIECES === '1';

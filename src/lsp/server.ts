@@ -140,8 +140,6 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let again = false;
   /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
   let lastEditAt = -Infinity;
-  /** How long the last lint took, in ms (what a burst of edits faster than that would queue). */
-  let lastLintMs = Infinity;
 
   /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
   const projectPath = (uri: string): string | undefined => {
@@ -288,12 +286,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const doc of documents.all()) if (!byUri.has(doc.uri) && projectPath(doc.uri) !== undefined) byUri.set(doc.uri, []);
     for (const uri of published) if (!byUri.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
     for (const [uri, diagnostics] of byUri) {
-      const doc = documents.get(uri);
-      void connection.sendDiagnostics({ uri, ...(doc ? { version: doc.version } : {}), diagnostics });
+      // The version the lint read, not the buffer's now: an edit during the lint is not checked yet.
+      const file = projectPath(uri);
+      const version = file === undefined ? null : (snapshot.get(file)?.version ?? null);
+      void connection.sendDiagnostics({ uri, ...(version !== null ? { version } : {}), diagnostics });
     }
     published = new Set([...byUri].filter(([, list]) => list.length > 0).map(([uri]) => uri));
     const t = result.stats.timings;
-    lastLintMs = performance.now() - t0;
     connection.console.log(
       `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${messages.length} findings ` +
         `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far)`,
@@ -362,18 +361,17 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (config) schedule(0);
   });
   /**
-   * An edit after a pause lints at once: a single change waits for no timer (NeMo Gym README edit,
-   * scripts/lsp-latency.mjs: the debounce was 120 of ~540 ms). A pause is no edit for `debounceMs`,
-   * or for as long as the last lint took when that is shorter (a small project lints in ~20 ms: an
-   * edit every 100 ms is then no burst). An edit that follows another sooner is part of a burst: it
-   * waits for the pause, so typing does not lint a large project after every key; an edit during a
-   * lint asks for one more lint after it (`runLint`), whose overlay is the buffers' texts then.
+   * An edit after a pause (no edit in the last `debounceMs`) lints at once: a single change waits
+   * for no timer (NeMo Gym README edit, scripts/lsp-latency.mjs: the debounce was 120 of ~540 ms).
+   * An edit that follows another sooner is part of a burst: it waits for the pause, so typing does
+   * not lint after every key; an edit during a lint asks for one more lint after it (`runLint`),
+   * whose overlay is the buffers' texts then.
    */
   const edited = (): void => {
     const now = performance.now();
-    const afterPause = now - lastEditAt >= Math.min(debounceMs, lastLintMs);
+    const afterPause = now - lastEditAt >= debounceMs;
     lastEditAt = now;
-    schedule(afterPause && !timer ? 0 : debounceMs);
+    schedule(afterPause ? 0 : debounceMs);
   };
   // Opening a document fires onDidChangeContent too (vscode-languageserver's TextDocuments): an open is an edit.
   documents.onDidChangeContent(edited);
