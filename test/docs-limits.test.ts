@@ -84,6 +84,14 @@ describe('parseDoc over the limits', () => {
   });
 });
 
+describe('parseDoc over the limits names the parser of the document\'s kind (s31 sweep N6)', () => {
+  test('a reStructuredText page over the length limit: the reStructuredText parser, not the Markdown one', () => {
+    const { diagnostics } = parseDoc('docs/a.rst', 'Title\n=====\n\n' + 'word '.repeat(MAX_DOCUMENT_LENGTH / 5 + 10));
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]!.message).toMatch(/^Not read: .*, which the reStructuredText parser cannot handle in bounded time$/);
+  });
+});
+
 describe('documentOverLimits: MDX ESM (#33 sweep s23 D1: 914 KB of import lines, ~15 s)', () => {
   const imports = (n: number, blank = ''): string => Array.from({ length: n }, (_, i) => `import C${i} from "./c${i}.js"\n${blank}`).join('');
 

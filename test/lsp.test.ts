@@ -260,6 +260,12 @@ describe('docdrift lsp over stdio', () => {
     // A reference row (docs/reference/cli-commands.mdx:35, `num_repeats`), the document not open: read from the lint's model.
     const row = (await s.connection.sendRequest('textDocument/hover', { textDocument: { uri: s.uri('docs/reference/cli-commands.mdx') }, position: { line: 34, character: 4 } })) as Hover;
     expect((row.contents as MarkupContent).value).toContain('**`num_repeats`**: parameter of `ng_collect_rollouts`');
+    // A malformed request names no document: no answer, not an internal TypeError (s31 sweep N3).
+    for (const uri of [42, 'file://host/x.md', 'untitled:1']) {
+      expect(await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })).toBeNull();
+      expect(await s.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } })).toBeNull();
+      expect(await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } })).toEqual([]);
+    }
     expect(await s.close()).toBe(0);
   }, 60_000);
 

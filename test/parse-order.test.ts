@@ -98,6 +98,16 @@ describe('parseOrder', () => {
     expect(order.slice(0, 2)).toEqual(['docs/rst.rst', 'docs/reference.md']);
   });
 
+  it('puts the root README with the configured references: past the run\'s document limit it is still read (s31 sweep N4)', () => {
+    const many: Record<string, string> = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`docs/p${i}.md`, '# tool\n\n| Parameter | Description |\n|---|---|\n| `seed` | s |\n']));
+    many['README.md'] = `# tool\n\n${'Install it, then run `tool +seed=1`.\n'.repeat(200)}`;
+    many['pkg/README.md'] = '# pkg\n\nRun `tool`.\n';
+    const order = parseOrder(Object.keys(many), (f) => many[f], () => false);
+    expect(order[0]).toBe('README.md');
+    // Only the root README: a package's README is a page like others.
+    expect(order.at(-1)).toBe('pkg/README.md');
+  });
+
   it('keeps path order among pages of one group and length, puts unreadable pages last in their group, and does not change its input', () => {
     const files = ['docs/z.md', 'docs/y.md', 'docs/gone.md', 'docs/x.md'];
     const same: Record<string, string> = { 'docs/z.md': 'abc', 'docs/y.md': 'abc', 'docs/x.md': 'ab' };

@@ -159,7 +159,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
     diagnostics.push({
       ruleId: 'parse-error',
       severity: 'warn',
-      message: `Not read: ${over.reason}, which the Markdown parser cannot handle in bounded time`,
+      message: `Not read: ${over.reason}, which the ${kind === 'rst' ? 'reStructuredText' : kind === 'mdx' ? 'MDX' : 'Markdown'} parser cannot handle in bounded time`,
       location: { file, line: over.line, column: 1 },
     });
     return { doc: emptyDoc(file, kind), diagnostics };

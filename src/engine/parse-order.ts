@@ -54,9 +54,13 @@ export function looksLikeReference(text: string): boolean {
   return REFERENCE_LIKE.test(text);
 }
 
+/** The project's front page: a README at the root (`README.md`, `readme.mdx`, `README.rst`, …), where most examples are. */
+const FRONT_PAGE = /^readme\.(?:md|mdx|markdown|rst|txt)$/i;
+
 /**
  * `files` in the order to parse them: first those `isReference` accepts (the config's
- * `reference` and `globalFiles` patterns), then pages whose text looks like a reference
+ * `reference` and `globalFiles` patterns) and the root README (its examples are what users copy:
+ * past the run's document limit, 30,000 pages left it unread, s31 sweep N4), then pages whose text looks like a reference
  * ({@link looksLikeReference}) under a heading holding inline code (`` ### `tool` ``: how
  * reference sections are headed), then the other pages that look like one, then the rest;
  * shorter texts first within each group, path order
@@ -69,7 +73,7 @@ export function parseOrder(files: readonly string[], textOf: (file: string) => s
     const text = textOf(file);
     const scanned = text !== undefined && text.length <= MAX_DOCUMENT_LENGTH;
     const like = scanned && looksLikeReference(text);
-    const group = isReference(file) ? 0 : like && hasCodeHeading(text) ? 1 : like ? 2 : 3;
+    const group = isReference(file) || FRONT_PAGE.test(file) ? 0 : like && hasCodeHeading(text) ? 1 : like ? 2 : 3;
     return { file, index, group, length: text?.length ?? Number.MAX_SAFE_INTEGER };
   });
   keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);

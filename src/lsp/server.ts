@@ -143,8 +143,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
 
   /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
   const projectPath = (uri: string): string | undefined => {
-    if (!uri.startsWith('file:')) return undefined;
-    const rel = path.relative(root, fileURLToPath(uri));
+    // A client's malformed request (`uri: 42`, `file://host/x`) names no project file: no answer, not a TypeError (s31 sweep N3).
+    if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined;
+    let abs: string;
+    try {
+      abs = fileURLToPath(uri);
+    } catch {
+      return undefined;
+    }
+    const rel = path.relative(root, abs);
     if (rel === '' || escapesRoot(rel)) return undefined;
     return rel.split(path.sep).join('/');
   };
