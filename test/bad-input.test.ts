@@ -212,6 +212,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let k = 0; k < 6; k++) writeFileSync(path.join(dir, `tool/notes${k}.py`), notes);
   },
   // #33 sweep s27 O1: 600 typer factory functions and 600 factory methods, and 12,000 module-level calls of them (every factory looked at every assignment on main).
+  'python-many-flag-modules': (dir) => {
+    // Twelve ordinary modules under the 256 KB large-source threshold, each importing argparse.
+    const lines = ['import argparse', 'parser = argparse.ArgumentParser()'];
+    for (let i = 0; lines.join('\n').length < 240_000; i++) lines.push(`X${i} = 1 < 2 < 3 < 4 < 5 < 6 < 7 < 8`);
+    for (let k = 0; k < 12; k++) writeFileSync(path.join(dir, `tool/flat_${String(k).padStart(2, '0')}.py`), `${lines.join('\n')}\n`);
+  },
   'python-typer-factory-assigns': (dir) => {
     const n = 600;
     const body = (indent: string) => [`${indent}app = typer.Typer()`, '', `${indent}@app.command()`, `${indent}def hello(x: int = 0):`, `${indent}    pass`, '', `${indent}return app`, ''].join('\n');

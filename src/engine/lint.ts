@@ -39,7 +39,7 @@ import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
-import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
+import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
@@ -598,7 +598,14 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     .map((t) => t.split(':')[0]!.trim())
     .filter((m) => /^[A-Za-z_][\w.]*$/.test(m));
   const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf, entryModules);
-  const flagSources = sources.filter(mayDefineFlags);
+  // Flag extraction holds the trees of all flag files at once: past the run's token budget the
+  // largest are not read for flags, said once (s31 D1: 20 modules of 240 KB peaked at 757 MB).
+  const entryFiles = new Set(entryModules);
+  const overFlagBudget = new Set(
+    pythonFlagSourcesOverBudget(sources.filter(mayDefineFlags), (s) => factsOf(s).chars, (s) => s.text, (s) => (entryFiles.has(moduleNameForFile(s.file, packageRoots)) ? 0 : 1)).map((s) => s.file),
+  );
+  const readsFlags = (source: PythonSource): boolean => mayDefineFlags(source) && !overFlagBudget.has(source.file);
+  const flagSources = sources.filter(readsFlags);
   // Flags resolve across the files that may define them: stored as one piece for all of them.
   const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
   const storedFlags = flagsPiece === undefined ? undefined : pieces?.get<Awaited<ReturnType<typeof extractPythonFlags>>>(flagsPiece);
@@ -609,7 +616,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     ? startPythonFlags({ sources: flagSources.map((s) => ({ file: s.file, text: s.text })), packageRoots })
     : undefined;
   const python = await extractPython(sources, {
-    retain: storedFlags || pending ? undefined : mayDefineFlags,
+    retain: storedFlags || pending ? undefined : readsFlags,
     packageRoots,
     scans: scanCacheOf(pieces),
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
@@ -623,6 +630,17 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // Nor is one that V8 ended at its heap limit, or whose extraction threw (s28 sweep D5).
   const stopped = fromWorker || storedFlags ? undefined : pending?.stopped;
   const flagsUnread = new Map<string, string>();
+  if (overFlagBudget.size > 0) {
+    const reason = `the files that may define CLI flags hold more than ${MAX_PYTHON_FLAG_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
+    for (const file of overFlagBudget) flagsUnread.set(file, reason);
+    const [first, ...others] = [...overFlagBudget];
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `CLI flags not read${alsoNotRead(others, 'files that may define flags')}: ${reason}; the flags of the commands defined there are unknown and not checked. Declare them in \`commands.<name>.flags\` of the docdrift config, or exclude large generated modules from \`sources\``,
+      location: { file: first!, line: 1, column: 1 },
+    });
+  }
   if (stopped !== undefined) {
     const reason = `extracting the CLI flags of ${flagSources.length === 1 ? 'this file' : `these ${flagSources.length} files`} (${(flagChars / 1024).toFixed(0)} KB) ${workerStopText(stopped)}`;
     for (const source of flagSources) flagsUnread.set(source.file, reason);

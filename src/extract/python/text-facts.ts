@@ -91,6 +91,41 @@ export const MAX_PYTHON_SOURCE_TOKENS = 120_000;
 /** The most tokens of all large sources of one run that are parsed: at worst (dense literals) about 4 s and 400 MB. */
 export const MAX_PYTHON_RUN_TOKENS = 200_000;
 
+/**
+ * The most tokens of the files that may define CLI flags (of any size) that one run reads for
+ * flags. Flag extraction resolves names across those files, so it holds all their syntax trees at
+ * once: measured on 240 KB argparse modules, ~160 bytes of tree-sitter memory and ~0.5 KB of
+ * JavaScript heap and garbage per token, and ~10 us of CPU, so 20 such modules (2.2 million tokens)
+ * peaked at 757 MB and were ended at the worker's heap limit after 26 s (s31 D1). The largest real
+ * project measured (nemo-gym: 178 flag files, 229,000 tokens) stays under it.
+ */
+export const MAX_PYTHON_FLAG_RUN_TOKENS = 300_000;
+
+/**
+ * Splits the files that may define CLI flags into those read for flags and those over the run's
+ * budget ({@link MAX_PYTHON_FLAG_RUN_TOKENS}). The budget goes first to the sources `priority`
+ * ranks lowest (entry modules, say), then to the smaller, then in the given order; the result
+ * depends on the texts alone. Tokens are counted only when the sources' `chars` (an upper bound
+ * of their tokens) exceed the budget, so a project under it reads no text here.
+ *
+ * @param sources the flag sources, in a fixed order (discovery's).
+ * @param charsOf a source's length in UTF-16 code units.
+ * @param textOf a source's text (read only when the budget may be exceeded).
+ * @param priority a rank per source, lower first (default: all equal).
+ * @returns the sources over the budget, in the given order (empty when all fit).
+ */
+export function pythonFlagSourcesOverBudget<S>(sources: readonly S[], charsOf: (source: S) => number, textOf: (source: S) => string, priority: (source: S) => number = () => 0): S[] {
+  if (sources.reduce((n, s) => n + charsOf(s), 0) <= MAX_PYTHON_FLAG_RUN_TOKENS) return [];
+  const ranked = sources.map((source, i) => ({ source, i, rank: priority(source), tokens: countTokens(textOf(source)) })).sort((a, b) => a.rank - b.rank || a.tokens - b.tokens || a.i - b.i);
+  let spent = 0;
+  const over = new Set<S>();
+  for (const { source, tokens } of ranked) {
+    if (spent + tokens > MAX_PYTHON_FLAG_RUN_TOKENS) over.add(source);
+    else spent += tokens;
+  }
+  return sources.filter((source) => over.has(source));
+}
+
 /** One token of {@link PythonTextFacts.tokens}: a comment, a string (triple-quoted ones across lines), a word or number, or another visible character. */
 const TOKEN_RE = /#[^\n]*|"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\w+|[^\s\w]/g;
 
