@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GitError, runGit } from '../src/engine/git.js';
+import { GitError, gitExitListeners, runGit } from '../src/engine/git.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'docdrift-git-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -53,6 +53,25 @@ describe('runGit', () => {
       expect((error as GitError).stderr).toMatch(/no-such-option|unknown option/);
       await expect(runGit(path.join(scratch, 'missing'), ['ls-files'], undefined, spool)).rejects.toBeInstanceOf(GitError);
     }
+  });
+
+  it('one process exit listener while git runs, none after: a run of many call batches does not pile them up (s31 sweep D2)', async () => {
+    const root = repo(2);
+    const before = process.listeners('exit').length;
+    // Twelve batches, each started after the last ended (a `--changed-since` with submodules), piped,
+    // spooled, failing, and a spawn that fails (no such directory).
+    for (let i = 0; i < 12; i++) {
+      const calls = [
+        runGit(root, ['ls-files']),
+        runGit(root, ['ls-files'], undefined, true),
+        runGit(root, ['ls-files', '--no-such-option']).catch(() => ''),
+        runGit(path.join(scratch, 'missing'), ['ls-files'], undefined, i % 2 === 0).catch(() => ''),
+      ];
+      expect(process.listeners('exit').length).toBeLessThanOrEqual(before + 1);
+      await Promise.all(calls);
+      expect(process.listeners('exit').length).toBe(before);
+    }
+    expect(gitExitListeners()).toBe(0);
   });
 
   it('spooled: an output over maxBuffer is refused', async () => {

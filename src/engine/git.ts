@@ -121,16 +121,37 @@ const live = new Set<ChildProcess>();
  * Keeps `child` in {@link live} until it exits. A run that ends (a `--changed-since` error is
  * exit 2) while a git started early still runs left that git behind, blocked for ever on a FIFO
  * (s29 sweep, observation on D1/D2): on exit each one left is killed.
+ *
+ * One process `exit` listener is registered while any git runs and removed when the last one
+ * ends. It was added each time the set went from empty to one and never removed, so a run with
+ * more than ten batches of git calls (`--changed-since` with submodules) made Node print
+ * `MaxListenersExceededWarning` on standard error (s31 sweep D2).
  */
 function track(child: ChildProcess): void {
-  if (live.size === 0) process.once('exit', killLive);
+  if (live.size === 0) process.on('exit', killLive);
   live.add(child);
-  child.once('exit', () => live.delete(child));
+  child.once('exit', () => untrack(child));
+  // A spawn that failed (no pid) may send 'error' without 'exit'.
+  child.once('error', () => {
+    if (child.pid === undefined) untrack(child);
+  });
+}
+
+/** Drops `child` from {@link live}; the last one out removes the process `exit` listener. */
+function untrack(child: ChildProcess): void {
+  if (!live.delete(child)) return;
+  if (live.size === 0) process.removeListener('exit', killLive);
 }
 
 function killLive(): void {
   for (const child of live) kill(child);
   live.clear();
+  process.removeListener('exit', killLive);
+}
+
+/** How many process `exit` listeners the git helpers hold now: 1 while a git runs, else 0 (for tests). */
+export function gitExitListeners(): number {
+  return process.listeners('exit').filter((l) => l === killLive).length;
 }
 
 /**
