@@ -54,6 +54,15 @@ describe('cacheKey (#33 item 14)', () => {
     expect(cacheKey(keyFile, root).equals(key)).toBe(true);
   });
 
+  it('makes at most the two last folders of the key file (.cache/docdrift), never a missing base above them (s31 sweep D3)', () => {
+    const { dir, root } = scratch();
+    const deep = path.join(dir, 'missing-base', '.cache', 'docdrift', 'cache-key');
+    expect(() => cacheKey(deep, root)).toThrow(`${path.join(dir, 'missing-base')} does not exist; docdrift makes only its own folders (.cache/docdrift) under an existing one`);
+    expect(existsSync(path.join(dir, 'missing-base'))).toBe(false);
+    mkdirSync(path.join(dir, 'missing-base'));
+    expect(cacheKey(deep, root)).toHaveLength(32);
+  });
+
   it('an empty key (left by an older docdrift killed while making it) is made again, not called malformed', () => {
     const { keyFile, root } = scratch();
     mkdirSync(path.dirname(keyFile), { recursive: true });

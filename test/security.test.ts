@@ -356,6 +356,19 @@ describe('empty paths and a missing HOME (#33 item 15)', () => {
     expect(existsSync(home)).toBe(false);
     expect(r.stderr).toContain('does not exist');
   });
+
+  it('nor an XDG_CACHE_HOME under a HOME that does not exist: one line, nothing made (s31 sweep D3)', () => {
+    const { project, outside } = sandbox();
+    const home = path.join(outside, 'no-such-home');
+    for (const xdg of [path.join(home, '.cache'), path.join(outside, 'no-such-cache')]) {
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: xdg, NO_COLOR: '1' };
+      const r = spawnSync(process.execPath, [BIN, '--root', project, '--cache-location', path.join(outside, 'cache')], { cwd: project, encoding: 'utf8', env, timeout: 30_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(home), xdg).toBe(false);
+      expect(existsSync(xdg), xdg).toBe(false);
+      expect(r.stderr.trim().split('\n'), r.stderr).toEqual([`docdrift: cache not used: no cache key (the cache directory ${xdg} (XDG_CACHE_HOME) does not exist; no cache key is made); this run parsed every file.`]);
+    }
+  });
 });
 
 describe('a line feed in a file name cannot forge an output line (#33 item 13)', () => {

@@ -352,23 +352,42 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
  * else `~/.cache/docdrift/cache-key`, i.e. in the user's cache directory, never in a project a
  * pull request controls.
  *
- * @throws {Error} when `$XDG_CACHE_HOME` is not set and the home directory does not exist (the
- *   caller then runs without the cache rather than create it).
+ * The base (`$XDG_CACHE_HOME`, else the home directory) must already be a directory: docdrift
+ * makes only its own folders under it (`docdrift`, or `.cache/docdrift`), never the base. A
+ * missing `HOME` was not made (#33 item 15), but an `XDG_CACHE_HOME` under it was, from the
+ * file system's root down (`HOME=/nonexistent XDG_CACHE_HOME=$HOME/.cache`, a service user's
+ * setting run as root: s31 sweep D3).
+ *
+ * @throws {Error} when the base is not set or not an existing directory (the caller then runs
+ *   without the cache rather than create it).
  */
 export function defaultCacheKeyFile(): string {
   const xdg = process.env.XDG_CACHE_HOME;
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'docdrift', 'cache-key');
-  const home = homedir();
-  // A `HOME` that does not exist is not created (as root, anywhere): the run goes without the cache (#33 item 15).
-  let isDir = false;
-  try {
-    isDir = statSync(home).isDirectory();
-  } catch {
-    // missing or unreadable
+  if (xdg && path.isAbsolute(xdg)) {
+    if (!isDirectory(xdg)) throw new Error(`the cache directory ${xdg} (XDG_CACHE_HOME) does not exist; no cache key is made`);
+    return path.join(xdg, 'docdrift', 'cache-key');
   }
-  if (!isDir) throw new Error(home === '' ? 'the home directory is not set (HOME is empty); no cache key is made' : `the home directory ${home} does not exist; no cache key is made`);
+  const home = homedir();
+  if (!isDirectory(home)) throw new Error(home === '' ? 'the home directory is not set (HOME is empty); no cache key is made' : `the home directory ${home} does not exist; no cache key is made`);
   return path.join(home, '.cache', 'docdrift', 'cache-key');
 }
+
+/** Whether `dir` is a non-empty path to an existing directory (symbolic links followed); false when it cannot be stat'ed. */
+function isDirectory(dir: string): boolean {
+  if (dir === '') return false;
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How many folders {@link cacheKey} makes at most above its key file: `.cache/docdrift` under a
+ * home directory. A key file deeper under missing folders is refused, so whatever names it
+ * (`keyFile`, or a base {@link defaultCacheKeyFile} did not check) never makes a tree from the root.
+ */
+const KEY_FOLDER_LEVELS = 2;
 
 /**
  * This machine's cache key: 32 random bytes kept (hex) in `keyFile`, mode 0600, made on first
@@ -394,7 +413,7 @@ export function cacheKey(keyFile: string, root: string): Buffer {
   if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
   const found = readKeyFile(keyFile);
   if (found instanceof Buffer) return found;
-  makeDirectories(path.dirname(keyFile), 0o700);
+  makeDirectories(path.dirname(keyFile), 0o700, KEY_FOLDER_LEVELS);
   keyDirectoryProblem(path.dirname(keyFile));
   const key = randomBytes(32);
   const temp = path.join(path.dirname(keyFile), `.${path.basename(keyFile)}.docdrift-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
@@ -739,9 +758,11 @@ export function summariseCommands(model: Model): CommandSummary[] {
  * level is tried once and any error is thrown, so the caller runs without the cache.
  *
  * @param mode the mode of each folder created (before the umask)
+ * @param maxLevels the most folders it may create (the last levels of `dir`); when more are
+ *   missing it creates none and throws (code `ENOENT`) naming the first missing one
  * @throws the `mkdir` error of the first level that could not be made (EACCES, ENOENT, ENOTDIR, …)
  */
-export function makeDirectories(dir: string, mode = 0o777): void {
+export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity): void {
   const missing: string[] = [];
   let at = path.resolve(dir);
   for (;;) {
@@ -752,6 +773,9 @@ export function makeDirectories(dir: string, mode = 0o777): void {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       const parent = path.dirname(at);
       missing.push(at);
+      if (missing.length > maxLevels) {
+        throw Object.assign(new Error(`${at} does not exist; docdrift makes only its own folder${maxLevels === 1 ? '' : 's'} (${path.relative(at, path.resolve(dir))}) under an existing one`), { code: 'ENOENT' });
+      }
       if (parent === at) break;
       at = parent;
     }
