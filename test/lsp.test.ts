@@ -429,4 +429,71 @@ describe('docdrift lsp over stdio', () => {
     expect(published.map((p) => p.version)).not.toContain(4);
     await s.close();
   }, 60_000);
+
+  describe('ends when its standard input ends, whatever was half-read (s31 sweep D4)', () => {
+    /** One framed message: its header and its UTF-8 body. */
+    const frame = (message: unknown): string => {
+      const body = JSON.stringify(message);
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    /**
+     * Spawns the bin, writes `chunks` (a pause after each), ends its input and resolves with its exit
+     * code (`'running'` when it has not ended 20 s later) and its stderr.
+     */
+    const runUntilEnd = (root: string, chunks: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null | 'running'; stderr: string }> => {
+      const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, ...env } });
+      child.stdout.resume();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      return new Promise((resolve) => {
+        let stopped: NodeJS.Timeout | undefined;
+        child.on('exit', (code) => {
+          clearTimeout(stopped);
+          resolve({ code, stderr });
+        });
+        void (async () => {
+          for (const chunk of chunks) {
+            child.stdin.write(chunk);
+            await new Promise((r) => setTimeout(r, 300));
+          }
+          child.stdin.end();
+          // A hang bound, not a speed measure: vscode-jsonrpc's partial-message timer fires every 10 s.
+          stopped = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve({ code: 'running', stderr });
+          }, 20_000);
+        })();
+      });
+    };
+    /** `initialize`; a `processId` (a live one: this test's) makes the server watch that process every 3 s. */
+    const initialize = (root: string, processId: number | null = null): string => frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId, rootUri: pathToFileURL(root).href, capabilities: {} } });
+
+    it('inside a message body, inside a header, or with nothing sent', async () => {
+      const root = copyToTemp(BAD_BASE, 'docdrift-lsp-eof-');
+      const cases: Array<[string, string[]]> = [
+        ['a body shorter than its Content-Length', [initialize(root), 'Content-Length: 100\r\n\r\n{"jsonrpc"']],
+        ['a body shorter than its Content-Length, first message', ['Content-Length: 100\r\n\r\n{"jsonrpc"']],
+        ['half a header', [initialize(root), 'Content-Len']],
+        ['nothing', []],
+        ['whole messages, the client process still alive', [initialize(root, process.pid) + frame({ jsonrpc: '2.0', method: 'initialized', params: {} })]],
+      ];
+      const ends = await Promise.all(cases.map(([, chunks]) => runUntilEnd(root, chunks)));
+      expect(Object.fromEntries(cases.map(([name], i) => [name, ends[i]!.code]))).toEqual(Object.fromEntries(cases.map(([name]) => [name, 0])));
+      for (const end of ends) expect(end.stderr).toBe('');
+    }, 60_000);
+
+    it('with a lint running and one waiting for its debounce (a burst of edits, a 10-minute debounce): no stack on stderr', async () => {
+      const root = copyToTemp(BAD_BASE, 'docdrift-lsp-eof-');
+      const uri = pathToFileURL(path.join(root, 'README.md')).href;
+      const text = readFileSync(path.join(root, 'README.md'), 'utf8');
+      const change = (version: number): string => frame({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version }, contentChanges: [{ text: `${text}\n${version}\n` }] } });
+      const end = await runUntilEnd(
+        root,
+        [initialize(root) + frame({ jsonrpc: '2.0', method: 'initialized', params: {} }) + frame({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'markdown', version: 1, text } } }) + change(2) + change(3)],
+        { DOCDRIFT_TEST_DEBOUNCE_MS: String(600_000) },
+      );
+      expect(end.code, end.stderr).toBe(0);
+      expect(end.stderr).toBe('');
+    }, 60_000);
+  });
 });

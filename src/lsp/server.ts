@@ -77,7 +77,9 @@ export interface LanguageServerOptions {
 type Snapshot = Map<string, { text: string; version: number | null; starts?: number[] }>;
 
 /**
- * Starts the server on stdio (or the given streams) and resolves when the client's input ends.
+ * Starts the server on stdio (or the given streams) and resolves when the client's input ends
+ * (also inside a message); from then on it sends nothing: a lint in flight publishes nothing, and
+ * one waiting for its debounce is dropped.
  * The `exit` notification ends the process (vscode-languageserver's behaviour: exit code 0 after
  * `shutdown`, 1 without).
  */
@@ -88,7 +90,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   // stdout carries the protocol: anything the engine prints goes to stderr instead.
   console.log = console.error;
   console.info = console.error;
-  const connection: Connection = createConnection(ProposedFeatures.all, new StreamMessageReader(input), new StreamMessageWriter(output));
+  const reader = new StreamMessageReader(input);
+  // vscode-jsonrpc arms a timer while a message is partly received, to report the wait every
+  // 10 s (`onPartialMessage`, which docdrift does not use), and re-arms it for ever: input that
+  // ended inside a message (its header promised more bytes than came) kept the process alive
+  // after the client was gone (s31 sweep D4). 0: no such timer.
+  reader.partialMessageTimeout = 0;
+  const connection: Connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(output));
   const documents = new TextDocuments(TextDocument);
 
   let root = process.cwd();
@@ -136,6 +144,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The last lint: its findings (after the baseline) and the texts they were computed from. */
   let last: { messages: DriftMessage[]; snapshot: Snapshot; model?: Model } = { messages: [], snapshot: new Map() };
   let timer: NodeJS.Timeout | undefined;
+  /**
+   * The client's input ended: the connection is closed, and sending on it throws ("Connection is
+   * closed"). A lint that was running then publishes nothing; it threw out of the error handler
+   * as an uncaught exception, exit 1 with a stack (s31 sweep D4).
+   */
+  let clientGone = false;
   let running = false;
   let again = false;
   /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
@@ -161,6 +175,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
 
   /** One `window/showMessage` error for `text` (not again while it is the last one shown); old diagnostics cleared. */
   const showError = (text: string): void => {
+    if (clientGone) return;
     // window/showMessage (a notification), not showMessageRequest: nothing to answer.
     if (text !== shownError) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `docdrift: ${text}` });
     shownError = text;
@@ -263,6 +278,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       }
     }
     pieces.nextRun();
+    if (clientGone) return;
     let messages = result.messages;
     try {
       const baseline = loadBaseline({ root, cwd: root, write: false, paths: [], staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules) });
@@ -319,9 +335,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
         try {
           await lintOnce();
         } catch (error) {
-          connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
+          if (!clientGone) connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
         }
-      } while (again);
+      } while (again && !clientGone);
     } finally {
       running = false;
     }
@@ -471,8 +487,16 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   documents.listen(connection);
   connection.listen();
   return new Promise<void>((resolve) => {
-    input.on('end', resolve);
-    input.on('close', resolve);
+    // The client is gone: nothing more comes, and nobody reads a lint's result. A lint waiting
+    // for its debounce is dropped, so no timer holds the process (one that runs ends by itself).
+    const ended = (): void => {
+      clientGone = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      resolve();
+    };
+    input.on('end', ended);
+    input.on('close', ended);
   });
 }
 
@@ -499,7 +523,12 @@ The workspace root is the project root; the config is found there as the CLI fin
 the file the client names in initializationOptions.configFile (relative to the root).
 `;
 
-/** The `docdrift lsp` sub-command: `--stdio` (what clients pass) is accepted and is the only transport. */
+/**
+ * The `docdrift lsp` sub-command: `--stdio` (what clients pass) is accepted and is the only
+ * transport. Returns 2 for a bad argument; otherwise it ends the process (exit code 0) when the
+ * client's input ends, whatever was half-read, and the `exit` notification ends it as
+ * {@link startLanguageServer} says.
+ */
 export async function runLanguageServer(argv: readonly string[], io: { stdout: (text: string) => void; stderr: (text: string) => void }): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
     io.stdout(LSP_HELP);
@@ -513,5 +542,9 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
   // Tests set a long debounce to tell an edit linted at once from one that waited for it.
   const testDebounce = Number(process.env.DOCDRIFT_TEST_DEBOUNCE_MS);
   await startLanguageServer(Number.isFinite(testDebounce) && testDebounce > 0 ? { debounceMs: testDebounce } : {});
-  return 0;
+  // The client's input ended: the process ends now, as vscode-languageserver ends it when it owns
+  // the stdio streams. Left to end by itself it did not (s31 sweep D4): the library's watch of the
+  // client's process (`initialize.processId`, every 3 s) holds it while that process lives, and a
+  // lint or message still in flight wrote to the closed connection, an uncaught exception.
+  process.exit(0);
 }
