@@ -821,6 +821,19 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       writeFileSync(path.join(dir, 'docs', folder, 'r.md'), page);
     }
   },
+  // s31 sweep D7: a document and a source under folders whose names are not valid UTF-8 (and a
+  // file no pattern matches under a third). The tree walk (no git) could not list such a folder
+  // (read with U+FFFD, a name no folder has) and skipped what was below it without a word.
+  'undecodable-folders': (dir) => undecodableFolders(dir),
+  'undecodable-folders-git': (dir) => {
+    undecodableFolders(dir);
+    gitCommitted(dir);
+  },
+  // The glob walk (a docs pattern with `./`) cannot list such a folder either: one finding per folder.
+  'undecodable-folders-glob': (dir) => {
+    undecodableFolders(dir);
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ docs: ['README.md', 'docs/**/*.md', './docs/*/**/*.md'] }));
+  },
   // #33 s30 sweep D6: one published-site autolink of 60,000 segments on a 120 KB page, no site
   // config needed: the route resolver tried every suffix of its path as a string (segments²:
   // 23.8 s CPU on main).
@@ -870,6 +883,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
  */
 function slowLists(length: number): string {
   return '- - - - - - - - - - x\n'.repeat(Math.ceil(length / 22));
+}
+
+/** Writes `docs/d<0xFF>/x.md` (a stale example), `tool/p<0xFF>/m.py` and `data/b<0xFF>/blob.bin` (no pattern's) below `dir`. */
+function undecodableFolders(dir: string): void {
+  const bytes = (rel: string, name: string): Buffer => Buffer.concat([Buffer.from(path.join(dir, rel, name)), Buffer.from([0xff])]);
+  const sep = Buffer.from(path.sep);
+  for (const [folder, file, text] of [[bytes('docs', 'd'), 'x.md', '# X\n\n```bash\ntool +sed=1\n```\n'], [bytes('tool', 'p'), 'm.py', 'x = 1\n'], [bytes('data', 'b'), 'blob.bin', 'x']] as const) {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(Buffer.concat([folder, sep, Buffer.from(file)]), text);
+  }
 }
 
 /** Makes `dir` a git repository with everything in it committed. */

@@ -34,6 +34,12 @@ export interface DiscoveredFiles {
    */
   undecodable?: string[];
   /**
+   * Folders whose names are not valid UTF-8, met by the glob walk (patterns with `./`, `/` or
+   * `\\`), whose files it cannot list: each is a `parse-error` of the run. (The git listing and
+   * the tree walk name the files below such a folder in {@link undecodable}.) Absent when there are none.
+   */
+  undecodableFolders?: string[];
+  /**
    * Documents and env files a pattern matched that are not read because they are no regular
    * file docdrift may read: a symbolic link whose target is outside the project or is no document
    * the run reads itself, a FIFO, socket or device. Each is a `parse-error` warning of the run
@@ -447,13 +453,22 @@ async function listFiles(
   // gives (see shared/path-match.ts): below a folder whose name holds a line break it matches
   // nothing. Such folders are recorded here, and those no listed file lies under are named in a note.
   const lineBreakFolders = new Set<string>();
+  // A folder whose name is not valid UTF-8 is read with U+FFFD, a name no folder has: fast-glob's
+  // readdir of it fails (ENOENT), which it ignores, and the documents and sources below it were
+  // skipped without a word (s31 sweep D7). The folders the docs and sources walks meet so are
+  // recorded, each a parse-error of the run (the walk above names the files themselves).
+  const undecodableFolders = new Set<string>();
   type Readdir = (dir: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown[]) => void) => void;
-  const readdir: Readdir = (dir, opts, callback) =>
+  const readdirFor = (recordUndecodable: boolean): Readdir => (dir, opts, callback) =>
     (fs.readdir as unknown as Readdir)(dir, opts, (error, entries) => {
       if (error && (error.code === 'EACCES' || error.code === 'EPERM')) {
         denied.add(path.relative(root, dir).split(path.sep).join('/') || '.');
         callback(null, []);
         return;
+      }
+      if (error && error.code === 'ENOENT' && recordUndecodable) {
+        const rel = path.relative(root, dir).split(path.sep).join('/');
+        if (rel.includes('\uFFFD') && !rel.startsWith('..')) undecodableFolders.add(rel);
       }
       for (const entry of entries ?? []) {
         const dirent = entry as { name?: unknown; isDirectory?: () => boolean };
@@ -471,11 +486,12 @@ async function listFiles(
     onlyFiles: true,
     dot: false,
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
-    fs: { ...fs, promises: fs.promises, readdir } as unknown as Record<string, never>,
+    fs: { ...fs, promises: fs.promises, readdir: readdirFor(false) } as unknown as Record<string, never>,
   };
+  const recording = { ...options, fs: { ...fs, promises: fs.promises, readdir: readdirFor(true) } as unknown as Record<string, never> };
   const [src, doc, pkg, yaml, programs, schemas, envFiles, scripts, maybe] = await Promise.all([
-    globby(sources, { ...options, ignore: sourceIgnored }),
-    globby(docs, options),
+    globby(sources, { ...recording, ignore: sourceIgnored }),
+    globby(docs, recording),
     globby(PACKAGING, options),
     globby(YAML, options),
     globby(PROGRAMS, options),
@@ -491,7 +507,7 @@ async function listFiles(
   const listedAll = Object.values(found).flat();
   const unmatched = [...lineBreakFolders].filter((dir) => !dir.startsWith('..') && !listedAll.some((f) => f.startsWith(`${dir}/`))).sort();
   if (unmatched.length > 0) notes.push(lineBreakFolderNote(unmatched));
-  return denied.size > 0 ? { ...found, unreadable: [...denied].sort() } : found;
+  return { ...found, ...(denied.size > 0 ? { unreadable: [...denied].sort() } : {}), ...(undecodableFolders.size > 0 ? { undecodableFolders: [...undecodableFolders].sort() } : {}) };
 }
 
 /** Most folders {@link lineBreakFolderNote} names before it counts the rest. */
@@ -595,11 +611,17 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
     return ignored;
   };
   let visited = 0;
-  const visit = (rel: string): void => {
+  /**
+   * Walks folder `rel`. `raw` is its path as bytes, below a folder whose name is not valid UTF-8:
+   * Node reads such a name with U+FFFD, a name no folder has, so the folder is listed by its bytes
+   * and its files get their names as read (with U+FFFD), which discovery reports as undecodable
+   * when a pattern matches them. They were skipped without a word (s31 sweep D7).
+   */
+  const visit = (rel: string, raw?: Buffer): void => {
     const abs = rel === '' ? root : path.join(root, rel);
-    let entries: fs.Dirent[];
+    let entries: Array<{ name: string; raw?: Buffer; isDirectory(): boolean; isFile(): boolean }>;
     try {
-      entries = fs.readdirSync(abs, { withFileTypes: true });
+      entries = raw ? fs.readdirSync(raw, { withFileTypes: true, encoding: 'buffer' }).map((e) => ({ name: e.name.toString('utf8'), raw: e.name, isDirectory: () => e.isDirectory(), isFile: () => e.isFile() })) : fs.readdirSync(abs, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM') denied.add(rel || '.');
@@ -607,10 +629,28 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
     }
     visited += entries.length;
     if (visited > MAX_WALK_ENTRIES) throw new DiscoveryLimitError(root);
+    /** A child's path as bytes, when it must be reached by them: under `raw`, or its own name is not UTF-8. */
+    let rawNames: Map<string, Buffer[]> | undefined;
+    const rawChild = (name: string, own?: Buffer): Buffer[] | undefined => {
+      if (raw) return [Buffer.concat([raw, Buffer.from(path.sep), own!])];
+      if (!name.includes('\uFFFD')) return undefined;
+      if (!rawNames) {
+        rawNames = new Map();
+        try {
+          for (const n of fs.readdirSync(abs, { encoding: 'buffer' })) {
+            const text = n.toString('utf8');
+            if (text.includes('\uFFFD')) rawNames.set(text, [...(rawNames.get(text) ?? []), Buffer.concat([Buffer.from(abs + path.sep), n])]);
+          }
+        } catch {
+          // gone meanwhile: nothing below it is listed
+        }
+      }
+      return rawNames.get(name) ?? [];
+    };
     let pushed = false;
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
       try {
-        rules.push({ base: rel, matcher: compileGitignore(fs.readFileSync(path.join(abs, '.gitignore'), 'utf8')) });
+        rules.push({ base: rel, matcher: compileGitignore(fs.readFileSync(raw ? Buffer.concat([raw, Buffer.from(`${path.sep}.gitignore`)]) : path.join(abs, '.gitignore'), 'utf8')) });
         pushed = true;
       } catch {
         // unreadable: no rules from it
@@ -620,7 +660,10 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (skippedNames.has(entry.name) || folderSkipped(child) || gitIgnored(child, true)) continue;
-        visit(child);
+        const bytes = rawChild(entry.name, entry.raw);
+        if (bytes === undefined) visit(child);
+        // Two folders whose names differ only in their undecodable bytes read the same: both walked.
+        else for (const b of bytes) visit(child, b);
       } else if (!gitIgnored(child, false)) {
         // Symbolic links, FIFOs, sockets and devices too (not followed, not read): the caller
         // drops them as not regular, and says why of a document or env file a pattern matched,

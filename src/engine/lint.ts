@@ -232,11 +232,21 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file} is not read: ${why}`, location: { file, line: 1, column: 1 } });
     }
     for (const file of files.undecodable ?? []) {
+      // Its own name, or a folder's on its path (docs/d<0xFF>/x.md: s31 sweep D7).
+      const inFolder = !file.slice(file.lastIndexOf('/') + 1).includes('\uFFFD');
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'error',
-        message: `Cannot read ${file}: its name is not valid UTF-8 (shown with U+FFFD), and docdrift reads file names as UTF-8; the file is not checked. Rename it`,
+        message: `Cannot read ${file}: ${inFolder ? 'the name of a folder on its path' : 'its name'} is not valid UTF-8 (shown with U+FFFD), and docdrift reads file names as UTF-8; the file is not checked. Rename ${inFolder ? 'the folder' : 'it'}`,
         location: { file, line: 1, column: 1 },
+      });
+    }
+    for (const dir of files.undecodableFolders ?? []) {
+      diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'error',
+        message: `Cannot read the folder ${dir}: its name is not valid UTF-8 (shown with U+FFFD), and docdrift reads file names as UTF-8; the files in it are not checked. Rename it`,
+        location: { file: dir, line: 1, column: 1 },
       });
     }
     // The worker parses the documents that surely name a command while the code is extracted.
