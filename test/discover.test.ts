@@ -201,6 +201,15 @@ describe('discoverFiles', () => {
     expect(viaGit.docs).toEqual(['.github/workflow.md', 'README.md', 'docs/versioned_docs/old.md', 'docs/versions/v1.2/old.md', 'ignored/a.md', 'notes.log.md', 'untracked.md']);
   });
 
+  it('lists paths without the `./` a pattern starts with, each once, as the same patterns without it (the glob walk kept it: links to them were not followed)', async () => {
+    const plain = await discoverFiles(root, ['pkg/**/*.py'], ['README.md', 'docs/**/*.md'], []);
+    const dotted = await discoverFiles(root, ['./pkg/**/*.py'], ['README.md', './docs/**/*.md', './README.md'], []);
+    expect(dotted.docs).toEqual(plain.docs);
+    expect(dotted.sources).toEqual(plain.sources);
+    expect(dotted.docs).toContain('README.md');
+    expect(dotted.docs.some((f) => f.startsWith('docs/'))).toBe(true);
+  });
+
   it('lists the same files walking the tree once (no git) as with globby, for default and custom patterns and from a subdirectory (#35 item 1)', async () => {
     for (const [sources, docs, ignore] of [
       [DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, []],

@@ -489,16 +489,20 @@ async function listFiles(
     fs: { ...fs, promises: fs.promises, readdir: readdirFor(false) } as unknown as Record<string, never>,
   };
   const recording = { ...options, fs: { ...fs, promises: fs.promises, readdir: readdirFor(true) } as unknown as Record<string, never> };
+  // globby keeps a pattern's `./` in the paths it matches (`./docs/**/*.md` gives `./docs/a.md`):
+  // every path is project-relative without it, as git lists it, so that links, findings, cache keys
+  // and a second pattern naming the same file (`README.md`, `./README.md`) agree.
+  const glob = async (patterns: string[], globOptions: typeof options): Promise<string[]> => [...new Set((await globby(patterns, globOptions)).map((f) => f.replace(/^(?:\.\/)+/, '')))];
   const [src, doc, pkg, yaml, programs, schemas, envFiles, scripts, maybe] = await Promise.all([
-    globby(sources, { ...recording, ignore: sourceIgnored }),
-    globby(docs, recording),
-    globby(PACKAGING, options),
-    globby(YAML, options),
-    globby(PROGRAMS, options),
-    globby(SCHEMAS, options),
-    globby(ENV_FILES, options),
-    globby(SCRIPTS, options),
-    globby(lifted.sources, { ...options, ignore: lifted.ignore }),
+    glob(sources, { ...recording, ignore: sourceIgnored }),
+    glob(docs, recording),
+    glob(PACKAGING, options),
+    glob(YAML, options),
+    glob(PROGRAMS, options),
+    glob(SCHEMAS, options),
+    glob(ENV_FILES, options),
+    glob(SCRIPTS, options),
+    glob(lifted.sources, { ...options, ignore: lifted.ignore }),
   ]);
   const have = new Set(src);
   const rescued = packageSourceFiles(maybe.filter((f) => AMBIGUOUS_PATH.test(f) && !have.has(f)), src, (f) => readText(root, f));
