@@ -24,7 +24,7 @@ import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
-import { formatters } from './report/index.js';
+import { formatters, type ReportSink, streamingFormatters } from './report/index.js';
 import { formatNotes } from './report/notes.js';
 import { fixProject, lintWithCache, ruleIds, rules } from './api.js';
 import { escapeControls, escapeLine } from './shared/escape.js';
@@ -533,8 +533,18 @@ function refuseHardLink(fd: number): void {
   if (links > 1) throw new Error(`the file has ${links} names (hard links); docdrift does not write reports into a file with other names`);
 }
 
-/** Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where the system has it), nor into a file with other names, and writes `text`. */
-function writeReport(file: string, text: string, append: boolean): void {
+/** Writes all of `text` (UTF-8) to `fd`, however many calls it takes. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+}
+
+/**
+ * Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where
+ * the system has it), nor into a file with other names, and writes `text`, or what the writer
+ * `text` gives its sink piece by piece (a large report is never one string).
+ */
+function writeReport(file: string, text: string | ((sink: ReportSink) => void), append: boolean): void {
   // Truncated after the check, not by open(O_TRUNC): a hard link to an input is left whole.
   // O_NONBLOCK: a FIFO put there after the check fails to open (ENXIO) instead of blocking the run.
   const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
@@ -543,7 +553,8 @@ function writeReport(file: string, text: string, append: boolean): void {
     if (!fstatSync(fd).isFile()) throw new Error('not a regular file; docdrift writes reports into regular files only');
     refuseHardLink(fd);
     if (!append) ftruncateSync(fd, 0);
-    writeSync(fd, text);
+    if (typeof text === 'string') writeSync(fd, text);
+    else text((chunk) => writeAll(fd, chunk));
   } finally {
     closeSync(fd);
   }
@@ -875,7 +886,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         : useColor({ color: values.color === true, noColor: values['no-color'] === true }, io.env ?? process.env, io.isTTY);
     // Whether the run checked anything, and whether checking nothing was declared expected.
     const verdict: ReportVerdict = { ...result.verdict, allowed: result.verdict.status === 'unchecked' && (values['allow-unchecked'] === true || config.allowUnchecked) };
-    const out = formatters[format as keyof typeof formatters](messages, {
+    const formatOptions = {
       root,
       cwd: io.cwd,
       color,
@@ -884,17 +895,22 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       commands: result.commands,
       verdict,
       ...(format === 'sarif' ? { version: version() } : {}),
-    });
+    };
+    // JSON and SARIF are written piece by piece, one finding at a time (72,000 findings made a
+    // 100 MB report string after its object tree: #33 s31 D6); the others as one text.
+    const stream = streamingFormatters[format as keyof typeof formatters];
     // A config problem means the run checked less than asked: exit 2 with no report (the problems follow on stderr).
-    const report = out && result.configProblems.length === 0 ? (out.endsWith('\n') ? out : `${out}\n`) : '';
+    const out = result.configProblems.length > 0 || stream ? '' : formatters[format as keyof typeof formatters](messages, formatOptions);
+    const report = out ? (out.endsWith('\n') ? out : `${out}\n`) : '';
     if (outputFile !== undefined && result.configProblems.length === 0) {
       try {
-        writeReport(outputFile, report, false);
+        writeReport(outputFile, stream ? (sink) => stream(messages, formatOptions, sink) : report, false);
       } catch (error) {
         io.stderr(`docdrift: --output-file cannot write ${escapeLine(outputFile)}: ${escapeLine((error as NodeJS.ErrnoException).code ?? (error as Error).message)}.\n`);
         return EXIT.error;
       }
-    } else if (report) io.stdout(report);
+    } else if (stream && result.configProblems.length === 0) stream(messages, formatOptions, io.stdout);
+    else if (report) io.stdout(report);
     else if (format === 'stylish' && io.isTTY && verdict.status === 'checked' && result.configProblems.length === 0) {
       // On a terminal an empty report reads as "did it run?": one line says what was checked.
       // Not for pipes and files, where an empty stylish report means no findings (as ESLint's).

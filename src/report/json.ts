@@ -1,6 +1,7 @@
 /** The `json` formatter: a stable, versioned, machine-readable report (documented in docs/json-format.md). */
 import type { DriftMessage } from '../model/rule.js';
 import { compareStrings, endOf, severityOf, sortMessages } from './sort.js';
+import { type ReportSink, streamJsonDocument } from './stream.js';
 import type { FormatterOptions, ReportVerdict } from './types.js';
 
 /** A related location in {@link JsonResult.related}. Positions are 1-based; ends are exclusive. */
@@ -130,41 +131,68 @@ function sortedData(data: Record<string, string> | undefined): Record<string, st
   return out;
 }
 
+/** One message as a {@link JsonResult}. */
+function jsonResult(m: DriftMessage): JsonResult {
+  const end = endOf(m);
+  const result: JsonResult = {
+    file: m.file ?? '',
+    line: m.line ?? 0,
+    column: m.column ?? 0,
+    endLine: end.line ?? null,
+    endColumn: end.column ?? null,
+    ruleId: m.ruleId ?? '',
+    messageId: m.messageId ?? '',
+    severity: severityOf(m),
+    message: m.reason,
+    data: sortedData(m.data),
+    related: (m.related ?? []).map(
+      (r): JsonRelated => ({
+        file: r.file,
+        line: r.line,
+        column: r.column,
+        ...(r.endLine !== undefined ? { endLine: r.endLine } : {}),
+        ...(r.endColumn !== undefined ? { endColumn: r.endColumn } : {}),
+        message: r.message,
+      }),
+    ),
+  };
+  if (m.suggestion !== undefined) result.suggestion = m.suggestion;
+  if (m.fix) result.fix = { file: m.fix.file, start: m.fix.start, end: m.fix.end, text: m.fix.text };
+  if (m.url) result.url = m.url;
+  return result;
+}
+
+/** The report's `summary` from the messages (each counted, whatever the report carries). */
+function jsonSummary(messages: readonly DriftMessage[], suppressedCount: number | undefined): JsonReport['summary'] {
+  let errors = 0;
+  for (const m of messages) if (severityOf(m) === 'error') errors++;
+  const summary: JsonReport['summary'] = { errors, warnings: messages.length - errors };
+  if (suppressedCount !== undefined) summary.suppressedCount = suppressedCount;
+  return summary;
+}
+
 /** Builds the {@link JsonReport} object (what {@link formatJson} serialises); `suppressedCount` goes into the summary when given. */
 export function toJsonReport(messages: readonly DriftMessage[], suppressedCount?: number): JsonReport {
-  const results: JsonResult[] = sortMessages(messages).map((m) => {
-    const end = endOf(m);
-    const result: JsonResult = {
-      file: m.file ?? '',
-      line: m.line ?? 0,
-      column: m.column ?? 0,
-      endLine: end.line ?? null,
-      endColumn: end.column ?? null,
-      ruleId: m.ruleId ?? '',
-      messageId: m.messageId ?? '',
-      severity: severityOf(m),
-      message: m.reason,
-      data: sortedData(m.data),
-      related: (m.related ?? []).map(
-        (r): JsonRelated => ({
-          file: r.file,
-          line: r.line,
-          column: r.column,
-          ...(r.endLine !== undefined ? { endLine: r.endLine } : {}),
-          ...(r.endColumn !== undefined ? { endColumn: r.endColumn } : {}),
-          message: r.message,
-        }),
-      ),
-    };
-    if (m.suggestion !== undefined) result.suggestion = m.suggestion;
-    if (m.fix) result.fix = { file: m.fix.file, start: m.fix.start, end: m.fix.end, text: m.fix.text };
-    if (m.url) result.url = m.url;
-    return result;
-  });
-  const errors = results.filter((r) => r.severity === 'error').length;
-  const summary: JsonReport['summary'] = { errors, warnings: results.length - errors };
-  if (suppressedCount !== undefined) summary.suppressedCount = suppressedCount;
-  return { version: 1, results, summary };
+  return { version: 1, results: sortMessages(messages).map(jsonResult), summary: jsonSummary(messages, suppressedCount) };
+}
+
+/** The report without its results (an empty array), with the options' `notes`, `commands` and `verdict`. */
+function jsonSkeleton(messages: readonly DriftMessage[], options: FormatterOptions | undefined): JsonReport {
+  const report: JsonReport = { version: 1, results: [], summary: jsonSummary(messages, options?.suppressedCount) };
+  if (options?.notes) report.notes = [...options.notes];
+  if (options?.commands) report.commands = jsonCommands(options.commands);
+  if (options?.verdict) report.verdict = jsonVerdict(options.verdict);
+  return report;
+}
+
+/**
+ * Writes the {@link formatJson} text to `sink` piece by piece, each result serialised on its own
+ * (the whole report is never one object nor one string: #33 s31 D6). The pieces joined equal
+ * {@link formatJson}'s text; `sink`'s errors propagate.
+ */
+export function streamJson(messages: readonly DriftMessage[], options: FormatterOptions | undefined, sink: ReportSink): void {
+  const sorted = sortMessages(messages);
+  streamJsonDocument(sink, jsonSkeleton(messages, options), ['results'], sorted.length, (i) => jsonResult(sorted[i]!));
 }
 
 /**
@@ -172,9 +200,7 @@ export function toJsonReport(messages: readonly DriftMessage[], suppressedCount?
  * newline. Of the options only `suppressedCount`, `notes`, `commands` and `verdict` are used; paths stay project-relative.
  */
 export function formatJson(messages: DriftMessage[], options?: FormatterOptions): string {
-  const report = toJsonReport(messages, options?.suppressedCount);
-  if (options?.notes) report.notes = [...options.notes];
-  if (options?.commands) report.commands = jsonCommands(options.commands);
-  if (options?.verdict) report.verdict = jsonVerdict(options.verdict);
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const parts: string[] = [];
+  streamJson(messages, options, (chunk) => parts.push(chunk));
+  return parts.join('');
 }

@@ -8,6 +8,7 @@ import type { DriftMessage, RuleMeta } from '../model/rule.js';
 import { rules as builtinRules } from '../../rules/index.js';
 import { engineRules } from '../engine/engine-rules.js';
 import { endOf, severityOf, sortMessages } from './sort.js';
+import { type ReportSink, streamJsonDocument } from './stream.js';
 import type { FormatterOptions } from './types.js';
 
 /** The JSON schema URI a SARIF 2.1.0 log names in `$schema` (SARIF 2.1.0 §3.13.3). */
@@ -216,14 +217,30 @@ export function sarifInvocation(verdict: NonNullable<FormatterOptions['verdict']
 export function toSarifLog(
   messages: readonly DriftMessage[],
   options: FormatterOptions,
-  ruleMetas: readonly RuleMeta[] = [...builtinRules, ...engineRules].map((r) => r.meta),
+  ruleMetas: readonly RuleMeta[] = defaultRuleMetas(),
 ): Sarif.Log {
+  const { log, count, result } = sarifParts(messages, options, ruleMetas);
+  log.runs[0]!.results = Array.from({ length: count }, (_, i) => result(i));
+  return log;
+}
+
+/** Every built-in rule's meta, then the engine's own (`unused-suppression`, `baseline-entry-stale`). */
+function defaultRuleMetas(): RuleMeta[] {
+  return [...builtinRules, ...engineRules].map((r) => r.meta);
+}
+
+/** The log with an empty `results` array, and how to build each of its `count` results (in report order). */
+function sarifParts(
+  messages: readonly DriftMessage[],
+  options: FormatterOptions,
+  ruleMetas: readonly RuleMeta[],
+): { log: Sarif.Log & { runs: [Sarif.Run] }; count: number; result: (index: number) => Sarif.Result } {
   const sorted = sortMessages(messages);
   const prints = fingerprints(sorted);
   const ruleIndex = new Map(ruleMetas.map((meta, i) => [meta.id, i]));
   const { base, prefix } = sarifBase(options);
   const rootUri = pathToFileURL(base).href;
-  return {
+  const log: Sarif.Log & { runs: [Sarif.Run] } = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -240,14 +257,27 @@ export function toSarifLog(
           [SARIF_SRCROOT]: { uri: rootUri.endsWith('/') ? rootUri : `${rootUri}/` },
         },
         columnKind: 'utf16CodeUnits',
-        results: sorted.map((m, i) => sarifResult(m, prints[i]!, ruleIndex, prefix)),
+        results: [],
         ...(options.verdict ? { invocations: [sarifInvocation(options.verdict, options.notes ?? [])] } : {}),
       },
     ],
   };
+  return { log, count: sorted.length, result: (i) => sarifResult(sorted[i]!, prints[i]!, ruleIndex, prefix) };
+}
+
+/**
+ * Writes the {@link formatSarif} text to `sink` piece by piece, each result serialised on its own
+ * (the log is never one object tree nor one string: #33 s31 D6). The pieces joined equal
+ * {@link formatSarif}'s text; `sink`'s errors propagate.
+ */
+export function streamSarif(messages: readonly DriftMessage[], options: FormatterOptions, sink: ReportSink, ruleMetas: readonly RuleMeta[] = defaultRuleMetas()): void {
+  const { log, count, result } = sarifParts(messages, options, ruleMetas);
+  streamJsonDocument(sink, log, ['runs', 0, 'results'], count, result);
 }
 
 /** Formats messages as a SARIF 2.1.0 log ({@link toSarifLog}), two-space indented, final newline. */
 export function formatSarif(messages: DriftMessage[], options: FormatterOptions): string {
-  return `${JSON.stringify(toSarifLog(messages, options), null, 2)}\n`;
+  const parts: string[] = [];
+  streamSarif(messages, options, (chunk) => parts.push(chunk));
+  return parts.join('');
 }
