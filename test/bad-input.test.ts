@@ -49,6 +49,11 @@ interface Expected {
   /** Exact number of findings. */
   count?: number;
   stderrIncludes?: string[];
+  /**
+   * The project-relative file `args` write the report to (`-o`): its results are checked instead
+   * of stdout's; a SARIF log's by `ruleId` (`onlyRules`) and number (`count`).
+   */
+  reportFile?: string;
 }
 
 interface JsonResult {
@@ -78,6 +83,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const lines = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- level ${i}`);
     writeFileSync(path.join(dir, 'docs/deep-indent.md'), `# \`tool\`\n\n${lines.join('\n')}\n`);
     writeFileSync(path.join(dir, 'docs/deep-quote.md'), `# \`tool\`\n\n${'> '.repeat(5000)}\`seed\`\n`);
+  },
+  // s31 D6: 3 documents of 216 KB (under the per-document limit), each line an example with three
+  // misspelled parameters: 72,000 findings, a 100 MB SARIF report.
+  'many-findings': (dir) => {
+    for (let i = 0; i < 3; i++) writeFileSync(path.join(dir, `docs/p${i}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(8000)}\`\`\`\n`);
   },
   'symlink-loop': (dir) => {
     symlinkSync('b', path.join(dir, 'a'));
@@ -981,7 +991,8 @@ describe('bad-input corpus', () => {
       expect(r.status, r.stderr).toBe(expected.exitCode);
       for (const s of expected.stderrIncludes ?? []) expect(r.stderr).toContain(s);
       if (expected.exitCode === 2) return;
-      const results = (JSON.parse(r.stdout) as { results: JsonResult[] }).results;
+      const report = JSON.parse(expected.reportFile ? readFileSync(path.join(dir, expected.reportFile), 'utf8') : r.stdout) as { results?: JsonResult[]; runs?: { results: { ruleId: string }[] }[] };
+      const results = report.runs ? report.runs[0]!.results.map((m) => ({ ruleId: m.ruleId }) as JsonResult) : report.results!;
       const wanted = IS_ROOT && expected.findingsAsRoot ? expected.findingsAsRoot : expected.findings ?? [];
       for (const f of wanted) {
         const match = results.find((m) =>

@@ -57,7 +57,17 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     loc.endLine !== undefined && loc.endColumn !== undefined
       ? { start: { line: loc.line, column: loc.column }, end: { line: loc.endLine, column: loc.endColumn } }
       : { line: loc.line, column: loc.column };
-  const message = new VFileMessage(interpolate(template, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, shown(String(v))]))), { place, ruleId: rule.meta.id, source: 'docdrift' });
+  const reason = interpolate(template, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, shown(String(v))])));
+  // A VFileMessage is an Error: its constructor captured a stack trace that vfile-message then
+  // replaces with ''. Not captured at all, 72,000 findings are built in half the time (s31 D6).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let message: VFileMessage;
+  try {
+    message = new VFileMessage(reason, { place, ruleId: rule.meta.id, source: 'docdrift' });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
   const effective = d.severity === 'warn' ? 'warn' : severity;
   return Object.assign(message, {
     file: loc.file,
