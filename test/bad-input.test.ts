@@ -228,6 +228,17 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let i = 0; lines.join('\n').length < 240_000; i++) lines.push(`X${i} = 1 < 2 < 3 < 4 < 5 < 6 < 7 < 8`);
     for (let k = 0; k < 12; k++) writeFileSync(path.join(dir, `tool/flat_${String(k).padStart(2, '0')}.py`), `${lines.join('\n')}\n`);
   },
+  // #33 sweep s31 D5: a commander bin importing twenty 240 KB modules of dense code (2 million tokens; the TypeScript worker hit its heap limit after ~20 s).
+  'ts-many-dense-modules': (dir) => {
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0', bin: { tool: 'src/cli.ts' }, dependencies: { commander: '^12.0.0' } }));
+    const lines = ["import { Command } from 'commander';"];
+    for (let i = 0; lines.join('\n').length < 240_000; i++) lines.push(`export const x${i} = { a: [1, 2, 3], b: "s${i}", c: (n: number) => n + ${i} };`);
+    const body = `${lines.join('\n')}\n`;
+    for (let k = 0; k < 20; k++) writeFileSync(path.join(dir, `src/m${k}.ts`), body);
+    const imports = Array.from({ length: 20 }, (_, k) => `import './m${k}';`).join('\n');
+    writeFileSync(path.join(dir, 'src/cli.ts'), `${imports}\nimport { Command } from 'commander';\nconst program = new Command('tool');\nprogram.option('--seed <n>', 'Random seed', '0');\nprogram.parse();\n`);
+  },
   'python-typer-factory-assigns': (dir) => {
     const n = 600;
     const body = (indent: string) => [`${indent}app = typer.Typer()`, '', `${indent}@app.command()`, `${indent}def hello(x: int = 0):`, `${indent}    pass`, '', `${indent}return app`, ''].join('\n');

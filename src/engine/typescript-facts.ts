@@ -17,6 +17,8 @@ import { readPackageBins } from '../extract/package-bins.js';
 import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
+import { alsoNotRead } from './manifest-budget.js';
+import { MAX_TYPESCRIPT_RUN_TOKENS, typeScriptSourcesOverBudget } from '../extract/typescript/budget.js';
 import type { ParsedFiles } from '../extract/typescript/syntax.js';
 
 /** A source that may define a CLI: it names yargs, commander, `parseArgs`, yargs-parser, or imports/requires arg, mri or minimist. */
@@ -74,7 +76,33 @@ export async function typeScriptFacts(
   // Command files of an oclif folder past its cap are not parsed at all (#33 fresh sweep defect 9).
   const { oclifCommandFolders, trimOclifFolders } = await import('../extract/typescript/flags-oclif.js');
   const oclifTotals = new Map<string, number>();
-  const allSources = trimOclifFolders([...tsSources, ...programs.javascript], oclifCommandFolders(packageJsons), oclifTotals);
+  const trimmed = trimOclifFolders([...tsSources, ...programs.javascript], oclifCommandFolders(packageJsons), oclifTotals);
+  // The run's token budget (s31 D5: 20 generated 240 KB modules, 2 million tokens, took the worker
+  // to its heap limit after ~20 s): the bins' programs and what they import first, nearest first,
+  // then the smaller sources. The rest is not parsed, said once, and a bin whose program reaches a
+  // file left out has unknown flags (below, as for the JavaScript files not read for their size).
+  const hops = new Map<string, number>();
+  for (const bin of programs.bins) {
+    if (bin.source === undefined) continue;
+    for (const [file, depth] of reachable(programs.imports, bin.source, trimmed.length)) if (depth < (hops.get(file) ?? Infinity)) hops.set(file, depth);
+  }
+  // The command files of oclif folders are bounded by their own cap (`trimOclifFolders`) and
+  // nothing imports them: they are not counted here, so no oclif command is lost unsaid.
+  const commandFolders = oclifCommandFolders(packageJsons);
+  const inCommandFolder = (file: string): boolean => commandFolders.some((d) => file.startsWith(d));
+  const overBudget = new Set(typeScriptSourcesOverBudget(trimmed.filter((s) => !inCommandFolder(s.file)), (file) => hops.get(file) ?? Number.MAX_SAFE_INTEGER));
+  const allSources = overBudget.size === 0 ? trimmed : trimmed.filter((s) => !overBudget.has(s.file));
+  if (overBudget.size > 0) {
+    const reason = `the TypeScript and JavaScript sources hold more than ${MAX_TYPESCRIPT_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
+    for (const file of overBudget) tooLarge.set(file, reason);
+    const [first, ...others] = [...overBudget];
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `TypeScript not read${alsoNotRead(others, 'sources')}: ${reason}; the config types declared there and the CLI flags of the bins whose programs reach them are unknown and not checked. Declare the flags in \`commands.<name>.flags\` of the docdrift config, or exclude large generated sources from \`sources\``,
+      location: { file: first!, line: 1, column: 1 },
+    });
+  }
   const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
   const { extractTypeScript } = await import('../extract/typescript/index.js');
   // Each file is parsed once for both extractors (config types here, CLI flags below).
@@ -240,9 +268,12 @@ export function typeScriptInputsKey(tsSources: Array<{ file: string; text: strin
  * lazily: with no limit a 4.8 MB bin/cli.js peaked at 559 MB RSS (s28 sweep2 D4). A worker that
  * reaches the limit is ended by Node, and every bin's flags and config types are unknown, with one
  * warning ({@link overBudgetFacts}); nothing is recomputed on the main thread. Measured peaks of
- * the real projects stay well under it (see the commit introducing it).
+ * the real projects stay well under it (see the commit introducing it). Not lower: an oclif CLI of
+ * 1,000 parsed command files (bad-input case `ts-oclif-many-files`) needs more than 192 MB.
  */
 export const TYPESCRIPT_WORKER_HEAP_MB = 320;
+/** The worker's V8 young generation in MB: V8's default (up to 48 MB with its semi-spaces) is resident memory the process pays on top of the old space (s31 D5: ~10-20 MB less peak RSS measured). */
+export const TYPESCRIPT_WORKER_YOUNG_MB = 8;
 
 /** `true` when this module is the compiled JavaScript, next to which typescript-worker.js exists. */
 const COMPILED = import.meta.url.endsWith('.js');
@@ -275,7 +306,7 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
   try {
     worker = new Worker(new URL('./typescript-worker.js', import.meta.url), {
       workerData: { ...job, tid } satisfies TypeScriptWorkerData,
-      resourceLimits: { maxOldGenerationSizeMb: TYPESCRIPT_WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: TYPESCRIPT_WORKER_HEAP_MB, maxYoungGenerationSizeMb: TYPESCRIPT_WORKER_YOUNG_MB },
     });
   } catch {
     return undefined;
