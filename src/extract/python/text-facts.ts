@@ -4,6 +4,7 @@
  * file in the per-file cache (keyed by the file's content hash), so a run in which one Python file
  * changed need not read the others' texts again.
  */
+import { sourcesOverTokenBudget } from '../../shared/token-budget.js';
 
 /** Words without which a file cannot declare CLI flags itself. */
 const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse|decli|docopt)\b|^[ \t]*(?:import[ \t]+fire|from[ \t]+fire[ \t]+import)\b/m;
@@ -115,15 +116,7 @@ export const MAX_PYTHON_FLAG_RUN_TOKENS = 300_000;
  * @returns the sources over the budget, in the given order (empty when all fit).
  */
 export function pythonFlagSourcesOverBudget<S>(sources: readonly S[], charsOf: (source: S) => number, textOf: (source: S) => string, priority: (source: S) => number = () => 0): S[] {
-  if (sources.reduce((n, s) => n + charsOf(s), 0) <= MAX_PYTHON_FLAG_RUN_TOKENS) return [];
-  const ranked = sources.map((source, i) => ({ source, i, rank: priority(source), tokens: countTokens(textOf(source)) })).sort((a, b) => a.rank - b.rank || a.tokens - b.tokens || a.i - b.i);
-  let spent = 0;
-  const over = new Set<S>();
-  for (const { source, tokens } of ranked) {
-    if (spent + tokens > MAX_PYTHON_FLAG_RUN_TOKENS) over.add(source);
-    else spent += tokens;
-  }
-  return sources.filter((source) => over.has(source));
+  return sourcesOverTokenBudget(sources, { chars: charsOf, tokens: (s) => countTokens(textOf(s)), rank: priority }, MAX_PYTHON_FLAG_RUN_TOKENS);
 }
 
 /** One token of {@link PythonTextFacts.tokens}: a comment, a string (triple-quoted ones across lines), a word or number, or another visible character. */

@@ -3,6 +3,7 @@
  * holds the syntax trees of all of them at once (config types resolve across files, and the flag
  * extractor reuses the trees), so memory and time follow their tokens, not their bytes.
  */
+import { sourcesOverTokenBudget } from '../../shared/token-budget.js';
 
 /**
  * The most tokens ({@link countTypeScriptTokens}) of TypeScript and JavaScript sources one run
@@ -38,13 +39,5 @@ export function countTypeScriptTokens(text: string): number {
  * @returns the files over the budget, in the given order (empty when all fit).
  */
 export function typeScriptSourcesOverBudget(sources: ReadonlyArray<{ file: string; text: string }>, rank: (file: string) => number, budget = MAX_TYPESCRIPT_RUN_TOKENS): string[] {
-  if (sources.reduce((n, s) => n + s.text.length, 0) <= budget) return [];
-  const ranked = sources.map((s, i) => ({ file: s.file, i, rank: rank(s.file), tokens: countTypeScriptTokens(s.text) })).sort((a, b) => a.rank - b.rank || a.tokens - b.tokens || a.i - b.i);
-  let spent = 0;
-  const over = new Set<string>();
-  for (const { file, tokens } of ranked) {
-    if (spent + tokens > budget) over.add(file);
-    else spent += tokens;
-  }
-  return sources.flatMap((s) => (over.has(s.file) ? [s.file] : []));
+  return sourcesOverTokenBudget(sources, { chars: (s) => s.text.length, tokens: (s) => countTypeScriptTokens(s.text), rank: (s) => rank(s.file) }, budget).map((s) => s.file);
 }
