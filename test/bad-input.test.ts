@@ -54,6 +54,11 @@ interface Expected {
    * of stdout's; a SARIF log's by `ruleId` (`onlyRules`) and number (`count`).
    */
   reportFile?: string;
+  /**
+   * Run the CLI a second time on the unchanged project (with the cache on, a hit): the same
+   * bounds hold, and its exit code, stdout and report must equal the first run's.
+   */
+  again?: boolean;
 }
 
 interface JsonResult {
@@ -981,25 +986,38 @@ describe('bad-input corpus', () => {
         expect(generate, `generator ${expected.generate}`).toBeDefined();
         generate!(dir);
       }
-      const started = performance.now();
       const rssFile = `${dir}.rss`;
       temps.push(rssFile);
-      const r = spawnSync(process.execPath, ['--import', RSS_PRELOAD, BIN, '--root', dir, '--format', 'json', ...(expected.args ?? [])], {
-        cwd: dir,
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_RSS: rssFile, ...expected.env },
-        timeout: expected.maxSeconds * 1000,
-        maxBuffer: 256 * 1024 * 1024,
-      });
-      const seconds = (performance.now() - started) / 1000;
-      expect(r.error, `spawn error (a timeout means a hang): ${String(r.error)}`).toBeUndefined();
-      expect(seconds).toBeLessThan(expected.maxSeconds);
-      if (expected.maxMegabytes !== undefined) {
-        const megabytes = Number(readFileSync(rssFile, 'utf8')) / 1024;
-        expect(megabytes, 'peak resident memory (MB)').toBeLessThan(expected.maxMegabytes);
-      }
-      expect(r.stderr, 'no stack trace').not.toMatch(/\n\s+at /);
+      /** One bounded run of the CLI: its result, checked against the time, memory and stack-trace bounds. */
+      const run = () => {
+        const started = performance.now();
+        const r = spawnSync(process.execPath, ['--import', RSS_PRELOAD, BIN, '--root', dir, '--format', 'json', ...(expected.args ?? [])], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_RSS: rssFile, ...expected.env },
+          timeout: expected.maxSeconds * 1000,
+          maxBuffer: 256 * 1024 * 1024,
+        });
+        const seconds = (performance.now() - started) / 1000;
+        expect(r.error, `spawn error (a timeout means a hang): ${String(r.error)}`).toBeUndefined();
+        expect(seconds).toBeLessThan(expected.maxSeconds);
+        if (expected.maxMegabytes !== undefined) {
+          const megabytes = Number(readFileSync(rssFile, 'utf8')) / 1024;
+          expect(megabytes, 'peak resident memory (MB)').toBeLessThan(expected.maxMegabytes);
+        }
+        expect(r.stderr, 'no stack trace').not.toMatch(/\n\s+at /);
+        return r;
+      };
+      const r = run();
       expect(r.status, r.stderr).toBe(expected.exitCode);
+      if (expected.again) {
+        const reportText = (): string | undefined => (expected.reportFile ? readFileSync(path.join(dir, expected.reportFile), 'utf8') : undefined);
+        const firstReport = reportText();
+        const second = run();
+        expect(second.status, second.stderr).toBe(r.status);
+        expect(second.stdout === r.stdout, 'the second run prints what the first did').toBe(true);
+        expect(reportText() === firstReport, 'the second run writes the report the first did').toBe(true);
+      }
       for (const s of expected.stderrIncludes ?? []) expect(r.stderr).toContain(s);
       if (expected.exitCode === 2) return;
       const report = JSON.parse(expected.reportFile ? readFileSync(path.join(dir, expected.reportFile), 'utf8') : r.stdout) as { results?: JsonResult[]; runs?: { results: { ruleId: string }[] }[] };

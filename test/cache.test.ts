@@ -709,6 +709,37 @@ describe('a cache a pull request controls (#17 item 5)', () => {
     expect((await warm(p)).status).toBe('hit');
   });
 
+  it('writes the result file streamed and signed (a hit reads it back), and stores no result larger than a run reads (#33 s31 D6)', async () => {
+    const p = project();
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const opts = { root: p.root, config, cache: true, location: p.cache, version: '1.0.0', codeFingerprint: 'a' };
+    const first = await lintWithCache(opts);
+    expect(first.messages.length).toBeGreaterThan(0);
+    const resultName = readdirSync(p.cache).find((f) => f.startsWith('result-'))!;
+    const text = readFileSync(path.join(p.cache, resultName), 'utf8');
+    // One JSON document, `mac` first (the placeholder replaced), the findings as serialiseMessage gives them.
+    expect(text).toMatch(/^\{"mac":"[0-9a-f]{64}",/);
+    expect(text).not.toMatch(/^\{"mac":"0{64}"/);
+    const parsed = JSON.parse(text) as { key: string; result: { messages: unknown[] } };
+    expect(parsed.result.messages).toEqual(first.messages.map(serialiseMessage));
+    const hit = await lintWithCache(opts);
+    expect(hit.cache.status).toBe('hit');
+    const plain = (ms: object[]) => ms.map((m) => ({ ...m, stack: undefined }));
+    expect(plain(hit.messages)).toEqual(plain(first.messages));
+    // A result over the limit is not stored (the older one is removed, no temporary file is
+    // left), the run says so, and the next run computes the same findings from the per-file cache.
+    const small = { ...opts, codeFingerprint: 'b', resultLimitBytes: 2000 };
+    const big = await lintWithCache(small);
+    expect(big.cache.status).toBe('miss');
+    expect(big.cache.written).toBe(true);
+    expect(big.cache.note).toMatch(/result file was not written: the result is over 0\.00191 MiB \(\d+ findings\)/);
+    expect(readdirSync(p.cache).filter((f) => f.startsWith('result-') || f.endsWith('.tmp'))).toEqual([]);
+    const next = await lintWithCache(small);
+    expect(next.cache.status).toBe('miss');
+    expect(next.cache.pieces?.misses).toBe(0);
+    expect(plain(next.messages)).toEqual(plain(first.messages));
+  });
+
   it('treats a cache entry that is a symbolic link to /dev/zero, or a FIFO, as unreadable (#17 item 7)', async () => {
     const p = project();
     const [name] = (await warm(p), readdirSync(p.cache).filter((f) => f.startsWith('run-')));

@@ -137,6 +137,11 @@ export interface CachedLintOptions {
    * Must lie outside the project (tests point it into a temporary directory).
    */
   keyFile?: string;
+  /**
+   * Largest result file stored, in bytes; default and most {@link MAX_CACHE_BYTES}, the most a
+   * run reads (tests lower it). A larger result is not stored, and the cache note says so.
+   */
+  resultLimitBytes?: number;
 }
 
 /** One input file as last hashed: its stat, and the content hash that is the truth. */
@@ -516,7 +521,7 @@ const MAC_PREFIX_LENGTH = 8 + 64 + 2;
  * JSON of `data` (the text after the prefix, with its `{` back). Signed as written, so reading
  * verifies the bytes without serialising the result again.
  */
-function signedCacheText(data: Omit<CacheFile, 'mac'> | Omit<ResultFile, 'mac'>, key: Buffer): string {
+function signedCacheText(data: Omit<CacheFile, 'mac'>, key: Buffer): string {
   const body = JSON.stringify(data);
   const mac = createHmac('sha256', key).update(body).digest('hex');
   return `{"mac":"${mac}",${body.slice(1)}`;
@@ -717,12 +722,72 @@ function runKey(options: CachedLintOptions, files: DiscoveredFiles, entries: Rec
 
 /** A message as plain JSON: every own field but the stack, cause and ancestors. */
 export function serialiseMessage(message: DriftMessage): StoredMessage {
+  return JSON.parse(storedMessageText(message)) as StoredMessage;
+}
+
+/** The JSON text of {@link serialiseMessage}'s value (as the result file holds it). */
+function storedMessageText(message: DriftMessage): string {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(message)) {
     if (key === 'stack' || key === 'cause' || key === 'ancestors' || value === undefined) continue;
     out[key] = value;
   }
-  return JSON.parse(JSON.stringify(out)) as StoredMessage;
+  return JSON.stringify(out);
+}
+
+/** Thrown by {@link writeResultFile} when the result would be larger than a run reads. */
+class ResultTooLargeError extends Error {}
+
+/** Text pieces below this many UTF-16 code units are gathered before they are encoded and written. */
+const RESULT_CHUNK = 1 << 20;
+
+/**
+ * Writes a run's result file (see {@link ResultFile}), signed as {@link signedCacheText} signs,
+ * without ever holding it whole: each finding is serialised on its own, the text goes to the
+ * file in chunks of about 1 MiB as the signature is computed over them, and the signature is
+ * written over a placeholder at the start once the end is reached. The result used to be copied
+ * into a second object tree and one string (twice, with the signature), and 72,000 findings (a
+ * 56 MB file) took a run with the cache on to 628 MB (#33 s31 D6; 350 MB with `--no-cache`).
+ * Reading is unchanged: the file is the JSON of {@link ResultFile} with `mac` first.
+ *
+ * @param limit the most bytes written, at most {@link MAX_CACHE_BYTES} (the most a run reads)
+ * @throws {ResultTooLargeError} when the text would pass `limit`: nothing is written (the
+ *   temporary file is removed; the caller removes an older result file).
+ * @throws {WriteError} or an errno exception as {@link writeFileAtomic} does.
+ */
+function writeResultFile(file: string, runKeyHex: string, result: Omit<StoredResult, 'messages' | 'suppressed'> & { messages: readonly DriftMessage[]; suppressed: readonly DriftMessage[] }, key: Buffer, limit = MAX_CACHE_BYTES): void {
+  const { messages, suppressed, ...rest } = result;
+  // The JSON of ResultFile without `mac` and without its opening brace (signed as `{` + this).
+  function* body(): Generator<string> {
+    yield `"format":${CACHE_FORMAT},"key":${JSON.stringify(runKeyHex)},"result":{"messages":[`;
+    for (let i = 0; i < messages.length; i++) yield `${i > 0 ? ',' : ''}${storedMessageText(messages[i]!)}`;
+    yield '],"suppressed":[';
+    for (let i = 0; i < suppressed.length; i++) yield `${i > 0 ? ',' : ''}${storedMessageText(suppressed[i]!)}`;
+    yield `],${JSON.stringify(rest).slice(1)}}`;
+  }
+  const hmac = createHmac('sha256', key).update('{');
+  function* chunks(): Generator<Uint8Array> {
+    let total = MAC_PREFIX_LENGTH;
+    yield Buffer.from(`{"mac":"${'0'.repeat(64)}",`);
+    let parts: string[] = [];
+    let size = 0;
+    const encode = (): Buffer => {
+      const bytes = Buffer.from(parts.join(''), 'utf8');
+      parts = [];
+      size = 0;
+      total += bytes.length;
+      if (total > limit) throw new ResultTooLargeError(`the result is over ${Number((limit / 1024 / 1024).toPrecision(3))} MiB`);
+      hmac.update(bytes);
+      return bytes;
+    };
+    for (const piece of body()) {
+      parts.push(piece);
+      size += piece.length;
+      if (size >= RESULT_CHUNK) yield encode();
+    }
+    yield encode();
+  }
+  writeFileAtomic(file, chunks(), { durable: false, header: () => Buffer.from(`{"mac":"${hmac.digest('hex')}",`) });
 }
 
 /** The inverse of {@link serialiseMessage}: a VFileMessage with the stored fields. */
@@ -1020,13 +1085,10 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       files: entries,
       ...(memo.next ? { discovery: memo.next } : {}),
     };
-    const stored: Omit<ResultFile, 'mac'> = {
-      format: CACHE_FORMAT,
-      key,
-      result: {
-        messages: result.messages.map(serialiseMessage),
-        suppressed: result.suppressed.map(serialiseMessage),
-        configProblems: result.configProblems, notes: result.notes.filter((n) => !discovered.notes?.includes(n)), verdict: result.verdict, commands, stats: result.stats },
+    const stored = {
+      messages: result.messages,
+      suppressed: result.suppressed,
+      configProblems: result.configProblems, notes: result.notes.filter((n) => !discovered.notes?.includes(n)), verdict: result.verdict, commands, stats: result.stats,
     };
     try {
       prepareDirectory(root, dir);
@@ -1035,9 +1097,17 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       // not its per-file cache: the cache file and the pieces are still written.
       try {
         checkWriteTarget(root, resultFile);
-        writeFileAtomic(resultFile, signedCacheText(stored, signingKey), { durable: false });
+        writeResultFile(resultFile, key, stored, signingKey, Math.min(options.resultLimitBytes ?? MAX_CACHE_BYTES, MAX_CACHE_BYTES));
       } catch (error) {
-        info.note = [info.note, `cannot write the cache's result file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
+        if (error instanceof ResultTooLargeError) {
+          // An older result names another key: the next run would read it only to learn that.
+          try {
+            unlinkSync(resultFile);
+          } catch {
+            // none
+          }
+          info.note = [info.note, `the cache's result file was not written: ${error.message} (${result.messages.length + result.suppressed.length} findings), more than a run reads; the next run computes the findings again, from the per-file cache`].filter(Boolean).join('; ');
+        } else info.note = [info.note, `cannot write the cache's result file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
       }
       writeFileAtomic(file, signedCacheText(data, signingKey), { durable: false });
       info.written = true;

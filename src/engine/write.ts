@@ -278,6 +278,12 @@ export interface AtomicWriteOptions {
    * rules on some disks. The rename is atomic either way.
    */
   durable?: boolean;
+  /**
+   * Called once every chunk is written: bytes it returns are written at offset 0, over the first
+   * bytes of the new text (a header whose value is known only once the rest is: the caches'
+   * signature of a body that is streamed, never held whole). Same length as what they replace.
+   */
+  header?: () => Uint8Array;
 }
 
 /** Reads all bytes of an open descriptor from offset 0. */
@@ -308,12 +314,14 @@ function readAll(fs: AtomicFs, fd: number): Buffer {
  * replaced inode's stamp right after it (see {@link AtomicWriteOptions}).
  *
  * @param file absolute path; an existing one must be a regular file (not a symlink).
- * @param data the new content: text (written as UTF-8), bytes, or chunks of bytes written in order.
+ * @param data the new content: text (written as UTF-8), bytes, or chunks of bytes written in order
+ *   (an iterable: a generator's chunks are made one at a time while they are written; what it
+ *   throws is thrown here, after the temporary file is removed).
  * @throws {WriteError} when `file` is not a regular file or was edited meanwhile; the
  *   underlying `NodeJS.ErrnoException` when a step fails (EACCES, ENOSPC, EPERM for an owner
  *   that cannot be kept).
  */
-export function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: AtomicWriteOptions | AtomicFs = {}): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array | Iterable<Uint8Array>, options: AtomicWriteOptions | AtomicFs = {}): void {
   const opts: AtomicWriteOptions = 'openSync' in options ? { fs: options } : options;
   const fs = opts.fs ?? nodeFs;
   let existing: nodeFs.Stats | undefined;
@@ -331,6 +339,11 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | readon
     for (const bytes of typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data) {
       let written = 0;
       while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+    }
+    if (opts.header) {
+      const head = opts.header();
+      let written = 0;
+      while (written < head.length) written += fs.writeSync(fd, head, written, head.length - written, written);
     }
     if (existing) {
       // Running as root (or as a member of the file's group) the replacement would otherwise be
