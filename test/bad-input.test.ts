@@ -244,6 +244,14 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const imports = Array.from({ length: 20 }, (_, k) => `import './m${k}';`).join('\n');
     writeFileSync(path.join(dir, 'src/cli.ts'), `${imports}\nimport { Command } from 'commander';\nconst program = new Command('tool');\nprogram.option('--seed <n>', 'Random seed', '0');\nprogram.parse();\n`);
   },
+  // #33 sweep s31 D5, mixed: ts-many-dense-modules next to six of python-many-flag-modules' modules
+  // (both extractions near their own token budgets at once peaked at 486-518 MB).
+  'mixed-flag-and-typescript-modules': (dir) => {
+    GENERATORS['ts-many-dense-modules']!(dir);
+    const lines = ['import argparse', 'parser = argparse.ArgumentParser()'];
+    for (let i = 0; lines.join('\n').length < 240_000; i++) lines.push(`X${i} = 1 < 2 < 3 < 4 < 5 < 6 < 7 < 8`);
+    for (let k = 0; k < 6; k++) writeFileSync(path.join(dir, `tool/flat_${k}.py`), `${lines.join('\n')}\n`);
+  },
   'python-typer-factory-assigns': (dir) => {
     const n = 600;
     const body = (indent: string) => [`${indent}app = typer.Typer()`, '', `${indent}@app.command()`, `${indent}def hello(x: int = 0):`, `${indent}    pass`, '', `${indent}return app`, ''].join('\n');

@@ -6,8 +6,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   LARGE_PYTHON_SOURCE_CHARS,
+  MAX_MIXED_RUN_TOKENS,
+  MAX_PYTHON_FLAG_RUN_TOKENS,
   MAX_PYTHON_RUN_TOKENS,
   MAX_PYTHON_SOURCE_TOKENS,
+  pythonFlagTokenBudget,
   pythonSourcesOverLimits,
   pythonTextFacts,
 } from '../src/extract/python/text-facts.js';
@@ -46,6 +49,22 @@ describe('pythonTextFacts: size, tokens, data modules', () => {
     for (const code of ['import os\n', 'from a import b\n', 'class A:\n    pass\n', 'def f():\n    pass\n', 'async def f():\n    pass\n', '@dataclass\nclass A: pass\n', 'X = os.environ["A"]\n', 'X = getenv("A")\n', 'if True:\n    import os\n']) {
       expect(pythonTextFacts(`${pad}X = 1\n${code}`).dataOnly, code).toBe(false);
     }
+  });
+});
+
+describe('pythonFlagTokenBudget: one budget for the Python flag files and the TypeScript sources (#33 s31 D5)', () => {
+  it('gives the flag files what the TypeScript sources leave, between 200,000 and 300,000 tokens, counting TypeScript only when it can matter', () => {
+    let asked = 0;
+    const ts = (n: number) => () => (asked++, n);
+    expect(pythonFlagTokenBudget(150_000, ts(600_000))).toBe(MAX_PYTHON_FLAG_RUN_TOKENS);
+    expect(asked).toBe(0);
+    expect(pythonFlagTokenBudget(1_000_000, ts(0))).toBe(MAX_PYTHON_FLAG_RUN_TOKENS);
+    expect(pythonFlagTokenBudget(1_000_000, ts(450_000))).toBe(MAX_MIXED_RUN_TOKENS - 150_000);
+    expect(pythonFlagTokenBudget(1_000_000, ts(600_000))).toBe(200_000);
+    expect(pythonFlagTokenBudget(1_000_000, ts(5_000_000))).toBe(200_000);
+    // The real projects measured keep their budgets: nemo-gym's 229,000 flag-file tokens, gemini-cli's 446,000 TypeScript tokens.
+    expect(pythonFlagTokenBudget(1_000_000, ts(446_000))).toBeGreaterThan(229_000);
+    expect(asked).toBe(5);
   });
 });
 

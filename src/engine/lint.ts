@@ -39,11 +39,12 @@ import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
-import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
+import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
 import { envSourceFiles } from '../extract/typescript/env-filter.js';
+import { countTypeScriptTokens, MAX_TYPESCRIPT_RUN_TOKENS } from '../extract/typescript/budget.js';
 import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
@@ -414,6 +415,22 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
 }
 
 /**
+ * The tokens ({@link countTypeScriptTokens}) of the TypeScript sources and JavaScript programs a
+ * run may parse, read with `peek` (which reports nothing: extraction reads them again); at most
+ * {@link MAX_TYPESCRIPT_RUN_TOKENS}, the most one run parses (counting stops there). 0 when there
+ * are none: a Python project's flag files keep their whole budget.
+ */
+function runTypeScriptTokens(tsFiles: readonly string[], programs: readonly string[], peek: ReadFile): number {
+  let n = 0;
+  for (const file of [...tsFiles, ...programs]) {
+    if (n >= MAX_TYPESCRIPT_RUN_TOKENS) break;
+    const text = peek(file);
+    if (text !== undefined) n += countTypeScriptTokens(text);
+  }
+  return Math.min(n, MAX_TYPESCRIPT_RUN_TOKENS);
+}
+
+/**
  * Reads a project file's text (stage "read"): the overlay's text when it has one, else the file
  * under `root` as UTF-8. A file that cannot be read becomes a `parse-error` diagnostic pushed to
  * `diagnostics`, and `undefined`.
@@ -610,9 +627,14 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const mayDefineFlags = flagSourceFilter(sources, packageRoots, factsOf, entryModules);
   // Flag extraction holds the trees of all flag files at once: past the run's token budget the
   // largest are not read for flags, said once (s31 D1: 20 modules of 240 KB peaked at 757 MB).
+  // That budget is shared with the TypeScript sources, whose trees the TypeScript extraction holds
+  // at the same time (s31 D5: both near their own limits peaked at 486-518 MB).
   const entryFiles = new Set(entryModules);
+  const flagCandidates = sources.filter(mayDefineFlags);
+  let typeScriptTokens = 0;
+  const flagBudget = pythonFlagTokenBudget(flagCandidates.reduce((n, s) => n + factsOf(s).chars, 0), () => (typeScriptTokens = runTypeScriptTokens(tsFiles, files.programs ?? [], context?.peek ?? read)));
   const overFlagBudget = new Set(
-    pythonFlagSourcesOverBudget(sources.filter(mayDefineFlags), (s) => factsOf(s).chars, (s) => s.text, (s) => (entryFiles.has(moduleNameForFile(s.file, packageRoots)) ? 0 : 1)).map((s) => s.file),
+    pythonFlagSourcesOverBudget(flagCandidates, (s) => factsOf(s).chars, (s) => s.text, (s) => (entryFiles.has(moduleNameForFile(s.file, packageRoots)) ? 0 : 1), flagBudget).map((s) => s.file),
   );
   const readsFlags = (source: PythonSource): boolean => mayDefineFlags(source) && !overFlagBudget.has(source.file);
   const flagSources = sources.filter(readsFlags);
@@ -641,7 +663,9 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const stopped = fromWorker || storedFlags ? undefined : pending?.stopped;
   const flagsUnread = new Map<string, string>();
   if (overFlagBudget.size > 0) {
-    const reason = `the files that may define CLI flags hold more than ${MAX_PYTHON_FLAG_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
+    const reason = flagBudget < MAX_PYTHON_FLAG_RUN_TOKENS
+      ? `the files that may define CLI flags hold more than ${flagBudget.toLocaleString('en-US')} tokens, the limit for one run next to ${typeScriptTokens.toLocaleString('en-US')} tokens of TypeScript and JavaScript sources`
+      : `the files that may define CLI flags hold more than ${MAX_PYTHON_FLAG_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
     for (const file of overFlagBudget) flagsUnread.set(file, reason);
     const [first, ...others] = [...overFlagBudget];
     diagnostics.push({

@@ -5,6 +5,7 @@
  * changed need not read the others' texts again.
  */
 import { sourcesOverTokenBudget } from '../../shared/token-budget.js';
+import { MAX_TYPESCRIPT_RUN_TOKENS } from '../typescript/budget.js';
 
 /** Words without which a file cannot declare CLI flags itself. */
 const FRAMEWORK_WORDS = /\b(argparse|add_argument|click|typer|cyclopts|jsonargparse|decli|docopt)\b|^[ \t]*(?:import[ \t]+fire|from[ \t]+fire[ \t]+import)\b/m;
@@ -103,6 +104,43 @@ export const MAX_PYTHON_RUN_TOKENS = 200_000;
 export const MAX_PYTHON_FLAG_RUN_TOKENS = 300_000;
 
 /**
+ * The budget the Python flag files share with the TypeScript sources of the same run, in Python
+ * flag-file tokens, of which {@link TYPESCRIPT_TOKENS_PER_PYTHON_TOKEN} TypeScript tokens cost
+ * one. The two extractions hold their trees at once (the TypeScript worker starts first and runs
+ * while the Python flags are extracted), so each bound alone let a mixed project reach the sum:
+ * 300,000 flag-file tokens next to 600,000 TypeScript tokens peaked at 486-518 MB (s31 D5; each
+ * alone 369 and 264 MB). The TypeScript sources keep their own budget; the Python flag files get
+ * what they leave of this one, at most {@link MAX_PYTHON_FLAG_RUN_TOKENS}: 200,000 next to a full
+ * TypeScript budget (measured ~410 MB). Real projects lose nothing: nemo-gym's flag files (229,000
+ * tokens) fit next to up to 510,000 TypeScript tokens, gemini-cli's TypeScript (446,000) leaves
+ * 251,000.
+ */
+export const MAX_MIXED_RUN_TOKENS = 400_000;
+
+/**
+ * TypeScript tokens that cost as much as one Python flag-file token (measured: ~0.27 KB against
+ * ~0.88 KB of peak memory per token, on the generated modules of s31 D5).
+ */
+export const TYPESCRIPT_TOKENS_PER_PYTHON_TOKEN = 3;
+
+/**
+ * The Python flag files' token budget of a run: {@link MAX_PYTHON_FLAG_RUN_TOKENS}, less what the
+ * TypeScript sources take of {@link MAX_MIXED_RUN_TOKENS}. `typeScriptTokens` (the tokens of the
+ * TypeScript and JavaScript sources the run may parse; counted as {@link MAX_TYPESCRIPT_RUN_TOKENS}
+ * at most, the most that run parses) is asked only when `flagChars`, the flag files' length in
+ * UTF-16 code units (an upper bound of their tokens), passes the smallest budget this can give,
+ * so a project under it counts nothing.
+ *
+ * @returns a token budget between {@link MAX_MIXED_RUN_TOKENS} less a full TypeScript share and {@link MAX_PYTHON_FLAG_RUN_TOKENS}.
+ */
+export function pythonFlagTokenBudget(flagChars: number, typeScriptTokens: () => number): number {
+  const least = MAX_MIXED_RUN_TOKENS - Math.ceil(MAX_TYPESCRIPT_RUN_TOKENS / TYPESCRIPT_TOKENS_PER_PYTHON_TOKEN);
+  if (flagChars <= least) return MAX_PYTHON_FLAG_RUN_TOKENS;
+  const share = Math.ceil(Math.min(typeScriptTokens(), MAX_TYPESCRIPT_RUN_TOKENS) / TYPESCRIPT_TOKENS_PER_PYTHON_TOKEN);
+  return Math.min(MAX_PYTHON_FLAG_RUN_TOKENS, MAX_MIXED_RUN_TOKENS - share);
+}
+
+/**
  * Splits the files that may define CLI flags into those read for flags and those over the run's
  * budget ({@link MAX_PYTHON_FLAG_RUN_TOKENS}). The budget goes first to the sources `priority`
  * ranks lowest (entry modules, say), then to the smaller, then in the given order; the result
@@ -113,10 +151,11 @@ export const MAX_PYTHON_FLAG_RUN_TOKENS = 300_000;
  * @param charsOf a source's length in UTF-16 code units.
  * @param textOf a source's text (read only when the budget may be exceeded).
  * @param priority a rank per source, lower first (default: all equal).
+ * @param budget the most tokens read (default {@link MAX_PYTHON_FLAG_RUN_TOKENS}; see {@link pythonFlagTokenBudget}).
  * @returns the sources over the budget, in the given order (empty when all fit).
  */
-export function pythonFlagSourcesOverBudget<S>(sources: readonly S[], charsOf: (source: S) => number, textOf: (source: S) => string, priority: (source: S) => number = () => 0): S[] {
-  return sourcesOverTokenBudget(sources, { chars: charsOf, tokens: (s) => countTokens(textOf(s)), rank: priority }, MAX_PYTHON_FLAG_RUN_TOKENS);
+export function pythonFlagSourcesOverBudget<S>(sources: readonly S[], charsOf: (source: S) => number, textOf: (source: S) => string, priority: (source: S) => number = () => 0, budget = MAX_PYTHON_FLAG_RUN_TOKENS): S[] {
+  return sourcesOverTokenBudget(sources, { chars: charsOf, tokens: (s) => countTokens(textOf(s)), rank: priority }, budget);
 }
 
 /** One token of {@link PythonTextFacts.tokens}: a comment, a string (triple-quoted ones across lines), a word or number, or another visible character. */
