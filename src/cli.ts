@@ -18,7 +18,7 @@ import { foldCopies } from './engine/copies.js';
 import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
-import { checkWriteTarget, WriteError } from './engine/write.js';
+import { checkWriteTarget, leavesBase, WriteError } from './engine/write.js';
 import { DiscoveryLimitError, discoverFiles, ENV_FILES, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
@@ -663,6 +663,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const cacheLocation = values['cache-location'] === undefined ? undefined : path.resolve(io.cwd, values['cache-location'] as string);
   if (cacheLocation !== undefined && existsSync(cacheLocation) && !statSync(cacheLocation).isDirectory()) {
     io.stderr(`docdrift: --cache-location takes a directory; ${escapeLine(cacheLocation)} is a file.\n`);
+    return EXIT.error;
+  }
+  // Outside the project docdrift makes the cache folder itself, not its missing parents (as
+  // --output-file makes none); inside, it makes them (a link on the way is refused by the cache).
+  if (cacheLocation !== undefined && leavesBase(path.relative(root, cacheLocation)) && !existsSync(path.dirname(cacheLocation))) {
+    io.stderr(`docdrift: --cache-location cannot create ${escapeLine(cacheLocation)}: the directory ${escapeLine(path.dirname(cacheLocation))} does not exist (outside the project docdrift makes only the cache folder itself).\n`);
     return EXIT.error;
   }
 

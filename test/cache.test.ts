@@ -257,6 +257,37 @@ describe('the run cache', () => {
     expect(blocked.stdout).toBe((await cold(p)).stdout);
   });
 
+  it('--cache-location with missing folders: made inside the project, refused through a link, and outside only the cache folder itself is made (s31 sweep)', async () => {
+    const p = project();
+    const outside = path.dirname(p.root);
+    // Inside the project: the missing parents are made, as ESLint makes its cache file's folder.
+    const inside = await warm({ root: p.root, cache: path.join(p.root, 'a/b/c') });
+    expect(inside.status).toBe('miss');
+    expect(readdirSync(path.join(p.root, 'a/b/c')).some((f) => f.startsWith('run-'))).toBe(true);
+    expect((await warm({ root: p.root, cache: path.join(p.root, 'a/b/c') })).status).toBe('hit');
+    // Through a link inside the project (to a folder outside): nothing is made or written there; the run goes on without the cache.
+    mkdirSync(path.join(outside, 'target'));
+    symlinkSync(path.join(outside, 'target'), path.join(p.root, 'lnk'));
+    const linked = await cli(p.root, ['--format', 'json', '--debug', '--cache-location', 'lnk/x/y']);
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toMatch(/cache not used: lnk is a symlink/);
+    expect(readdirSync(path.join(outside, 'target'))).toEqual([]);
+    // Outside the project: the cache folder under an existing directory is made; a tree of missing folders is not (exit 2, one line, as --output-file).
+    const own = await warm({ root: p.root, cache: path.join(outside, 'own-cache') });
+    expect(own.status).toBe('miss');
+    expect(existsSync(path.join(outside, 'own-cache'))).toBe(true);
+    const deep = await cli(p.root, ['--cache-location', path.join(outside, 'x/y/z')]);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toMatch(/^docdrift: --cache-location cannot create .*x\/y\/z: the directory .*x\/y does not exist \(outside the project docdrift makes only the cache folder itself\)\.\n$/);
+    expect(existsSync(path.join(outside, 'x'))).toBe(false);
+    // The API (no CLI check) makes no folder outside either: the run goes on without storing.
+    const { config } = loadConfig(p.root, undefined, ruleIds);
+    const api = await lintWithCache({ root: p.root, config, cache: true, location: path.join(outside, 'q/r'), version: '1.0.0' });
+    expect(api.cache.written).toBe(false);
+    expect(api.cache.note).toMatch(/ENOENT/);
+    expect(existsSync(path.join(outside, 'q'))).toBe(false);
+  });
+
   it('defaults to node_modules/.cache/docdrift, else a self-ignoring .docdrift-cache', async () => {
     const p = project();
     expect(defaultCacheLocation(p.root)).toBe(path.join(p.root, '.docdrift-cache'));

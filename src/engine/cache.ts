@@ -11,7 +11,7 @@ import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
-import { checkWriteTarget, cleanStaleTemps, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
+import { checkWriteTarget, cleanStaleTemps, leavesBase, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import { pathMatcher } from '../shared/path-match.js';
 import { fileURLToPath } from 'node:url';
@@ -855,9 +855,16 @@ export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity)
   }
 }
 
-/** Creates the cache directory; a `.docdrift-cache` directory also gets its `.gitignore` and `CACHEDIR.TAG`. */
+/**
+ * Creates the cache directory; a `.docdrift-cache` directory also gets its `.gitignore` and
+ * `CACHEDIR.TAG`. Inside the project its missing parents are made too (`--cache-location
+ * .cache/a/b`, as ESLint makes its cache file's folder; {@link checkWriteTarget} has refused a
+ * path through a link). Outside, only the cache folder itself, under an existing directory: a
+ * mistyped `--cache-location /tmp/a/b/c` makes no tree of folders outside the project, as
+ * `--output-file` makes none (the CLI refuses it first; `ENOENT` here).
+ */
 function prepareDirectory(root: string, dir: string): void {
-  makeDirectories(dir);
+  makeDirectories(dir, 0o777, leavesBase(path.relative(root, dir)) ? 1 : Infinity);
   cleanStaleTemps(dir);
   if (path.basename(dir) !== '.docdrift-cache') return;
   const gitignore = path.join(dir, '.gitignore');
