@@ -380,3 +380,27 @@ describe('discoverFiles', () => {
     await expect(discoverFiles(withModules, ['**/*.py'], ['**/*.md'], [], 'git')).rejects.toThrow(/git cannot list/);
   });
 });
+
+describe('the glob walk and folders whose names are not valid UTF-8 (s31 sweep D7, left)', () => {
+  it('names such a folder only when it holds a file the walk could match (listed by its bytes), nested or not, ignores aside', async () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'docdrift-undecodable-'));
+    try {
+      /** Makes `dir` (segments joined with `/`, each a string or bytes) and writes `file` in it. */
+      const make = (segments: Array<string | number[]>, file: string): void => {
+        const dir = Buffer.concat([Buffer.from(repo), ...segments.flatMap((s) => [Buffer.from(path.sep), typeof s === 'string' ? Buffer.from(s) : Buffer.from(s)])]);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(Buffer.concat([dir, Buffer.from(path.sep + file)]), '# x\n');
+      };
+      make(['docs', [0x61, 0xff], 'deep', [0x62, 0xfe]], 'x.md'); // docs/a\uFFFD: a matching page two folders down
+      make(['docs', [0x69, 0xff]], 'pic.png'); // docs/i\uFFFD: nothing a pattern matches
+      make(['docs', [0x73, 0xff]], 'x.md'); // docs/s\uFFFD: matching, but ignored
+      make(['tool', [0x70, 0xff]], 'm.py'); // tool/p\uFFFD: a source
+      make(['data', [0x62, 0xff]], 'blob.bin'); // data/b\uFFFD: nothing
+      // `./` in a pattern makes discovery take the glob walk.
+      const found = await discoverFiles(repo, ['./**/*.py'], ['./docs/**/*.md'], ['docs/s*/**'], 'globby');
+      expect(found.undecodableFolders).toEqual(['docs/a\uFFFD', 'tool/p\uFFFD']);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});

@@ -457,16 +457,19 @@ async function listFiles(
   // readdir of it fails (ENOENT), which it ignores, and the documents and sources below it were
   // skipped without a word (s31 sweep D7). The folders the docs and sources walks meet so are
   // recorded, each a parse-error of the run (the walk above names the files themselves).
-  const undecodableFolders = new Set<string>();
+  // Each walk records the folders it met in its own set: only those that hold a file its patterns
+  // match are named (below), not every such folder a `**` walk enters.
+  const sourceFolders = new Set<string>();
+  const docFolders = new Set<string>();
   type Readdir = (dir: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown[]) => void) => void;
-  const readdirFor = (recordUndecodable: boolean): Readdir => (dir, opts, callback) =>
+  const readdirFor = (undecodableFolders?: Set<string>): Readdir => (dir, opts, callback) =>
     (fs.readdir as unknown as Readdir)(dir, opts, (error, entries) => {
       if (error && (error.code === 'EACCES' || error.code === 'EPERM')) {
         denied.add(path.relative(root, dir).split(path.sep).join('/') || '.');
         callback(null, []);
         return;
       }
-      if (error && error.code === 'ENOENT' && recordUndecodable) {
+      if (error && error.code === 'ENOENT' && undecodableFolders) {
         const rel = path.relative(root, dir).split(path.sep).join('/');
         if (rel.includes('\uFFFD') && !rel.startsWith('..')) undecodableFolders.add(rel);
       }
@@ -486,16 +489,16 @@ async function listFiles(
     onlyFiles: true,
     dot: false,
     // globby also stats through this adapter (directory patterns, gitignore files): every method stays Node's but readdir.
-    fs: { ...fs, promises: fs.promises, readdir: readdirFor(false) } as unknown as Record<string, never>,
+    fs: { ...fs, promises: fs.promises, readdir: readdirFor() } as unknown as Record<string, never>,
   };
-  const recording = { ...options, fs: { ...fs, promises: fs.promises, readdir: readdirFor(true) } as unknown as Record<string, never> };
+  const recording = (folders: Set<string>) => ({ ...options, fs: { ...fs, promises: fs.promises, readdir: readdirFor(folders) } as unknown as Record<string, never> });
   // globby keeps a pattern's `./` in the paths it matches (`./docs/**/*.md` gives `./docs/a.md`):
   // every path is project-relative without it, as git lists it, so that links, findings, cache keys
   // and a second pattern naming the same file (`README.md`, `./README.md`) agree.
   const glob = async (patterns: string[], globOptions: typeof options): Promise<string[]> => [...new Set((await globby(patterns, globOptions)).map((f) => f.replace(/^(?:\.\/)+/, '')))];
   const [src, doc, pkg, yaml, programs, schemas, envFiles, scripts, maybe] = await Promise.all([
-    glob(sources, { ...recording, ignore: sourceIgnored }),
-    glob(docs, recording),
+    glob(sources, { ...recording(sourceFolders), ignore: sourceIgnored }),
+    glob(docs, recording(docFolders)),
     glob(PACKAGING, options),
     glob(YAML, options),
     glob(PROGRAMS, options),
@@ -511,7 +514,82 @@ async function listFiles(
   const listedAll = Object.values(found).flat();
   const unmatched = [...lineBreakFolders].filter((dir) => !dir.startsWith('..') && !listedAll.some((f) => f.startsWith(`${dir}/`))).sort();
   if (unmatched.length > 0) notes.push(lineBreakFolderNote(unmatched));
+  const undecodableFolders = new Set([...(await foldersHoldingMatches(root, sourceFolders, sources, sourceIgnored)), ...(await foldersHoldingMatches(root, docFolders, docs, ignored))]);
   return { ...found, ...(denied.size > 0 ? { unreadable: [...denied].sort() } : {}), ...(undecodableFolders.size > 0 ? { undecodableFolders: [...undecodableFolders].sort() } : {}) };
+}
+
+/** Most entries {@link foldersHoldingMatches} lists below the folders of one walk; past it, a folder not yet seen to hold a match is named anyway. */
+const MAX_UNDECODABLE_ENTRIES = 10_000;
+
+/**
+ * Of the folders whose names are not valid UTF-8 that a glob walk met (`folders`, root-relative
+ * with U+FFFD), those holding a file that `patterns` match, `ignore` aside (as globby would list
+ * it, gitignore aside). fast-glob cannot list such a folder (Node opens it by a name with U+FFFD,
+ * which no folder has), so each is listed here by its bytes, as the tree walk lists it: a `**`
+ * walk enters every folder, and a folder of data named every time was noise (s31 sweep D7, left).
+ * At most {@link MAX_UNDECODABLE_ENTRIES} entries are listed in all; a folder not yet seen to hold a
+ * match past that, or whose bytes cannot be found or listed, is named (it could hold one).
+ *
+ * @returns the folders to name, sorted.
+ */
+async function foldersHoldingMatches(root: string, folders: ReadonlySet<string>, patterns: readonly string[], ignore: readonly string[]): Promise<string[]> {
+  if (folders.size === 0) return [];
+  const bare = (p: string): string => (p.startsWith('!') ? `!${p.slice(1).replace(/^(?:\.\/)+/, '')}` : p.replace(/^(?:\.\/)+/, ''));
+  const matches = globbyMatcher(await expandDirectories(root, patterns.map(bare)), [...ignore]);
+  let budget = MAX_UNDECODABLE_ENTRIES;
+  /** Whether a file below `raw` (whose root-relative path reads `rel`) is matched; undefined when that cannot be told. */
+  const holdsMatch = (raw: Buffer, rel: string): boolean | undefined => {
+    let entries: fs.Dirent<Buffer>[];
+    try {
+      entries = fs.readdirSync(raw, { withFileTypes: true, encoding: 'buffer' });
+    } catch {
+      return undefined;
+    }
+    budget -= entries.length;
+    if (budget < 0) return undefined;
+    let unknown = false;
+    for (const entry of entries) {
+      const child = `${rel}/${entry.name.toString('utf8')}`;
+      if (entry.isDirectory()) {
+        const below = holdsMatch(Buffer.concat([raw, Buffer.from(path.sep), entry.name]), child);
+        if (below === true) return true;
+        if (below === undefined) unknown = true;
+      } else if (matches(child)) return true;
+    }
+    return unknown ? undefined : false;
+  };
+  const named: string[] = [];
+  for (const folder of [...folders].sort()) {
+    const raws = rawPaths(root, folder);
+    if (raws.length === 0 || raws.some((raw) => holdsMatch(raw, folder) !== false)) named.push(folder);
+  }
+  return named;
+}
+
+/**
+ * The absolute paths, as bytes, of the folders whose root-relative path reads `rel` when decoded
+ * as UTF-8 (U+FFFD for the bytes that are not): each segment holding U+FFFD is found among its
+ * parent's entries read as bytes (two names that differ only in undecodable bytes read the same:
+ * both are returned). Empty when none is found.
+ */
+function rawPaths(root: string, rel: string): Buffer[] {
+  let at: Buffer[] = [Buffer.from(root)];
+  for (const segment of rel.split('/')) {
+    const next: Buffer[] = [];
+    for (const dir of at) {
+      if (!segment.includes('\uFFFD')) {
+        next.push(Buffer.concat([dir, Buffer.from(path.sep + segment)]));
+        continue;
+      }
+      try {
+        for (const name of fs.readdirSync(dir, { encoding: 'buffer' })) if (name.toString('utf8') === segment) next.push(Buffer.concat([dir, Buffer.from(path.sep), name]));
+      } catch {
+        // gone or unreadable: not found
+      }
+    }
+    at = next;
+  }
+  return at;
 }
 
 /** Most folders {@link lineBreakFolderNote} names before it counts the rest. */
