@@ -8,7 +8,7 @@
  * the server's own lint time is printed too (its log lines). A benchmark, not a test.
  *
  * Usage: node scripts/lsp-latency.mjs ROOT DOC [N=20]   (DOC project-relative; npm run build first)
- * `LSP_NODE_ARGS`: options for the server's `node` (space-separated), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
+ * `DOCDRIFT_BIN`: another build's dist/cli/docdrift.js (to compare builds). `LSP_NODE_ARGS`: options for the server's `node` (space-separated), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ if (!rootArg || !doc) {
 }
 const root = path.resolve(rootArg);
 const n = Number(nArg ?? 20);
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/docdrift.js');
+const bin = process.env.DOCDRIFT_BIN ? path.resolve(process.env.DOCDRIFT_BIN) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/docdrift.js');
 const child = spawn(process.execPath, [...(process.env.LSP_NODE_ARGS ? process.env.LSP_NODE_ARGS.split(' ') : []), bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 const uri = pathToFileURL(path.join(root, doc)).href;
@@ -62,12 +62,26 @@ await connection.sendNotification('textDocument/didOpen', { textDocument: { uri,
 await got;
 const first = performance.now() - t;
 const times = [];
+/** The server's main thread CPU time (user + system), ms, from Linux's /proc (10 ms steps): less swayed by a loaded machine than wall time; undefined elsewhere. */
+const serverCpuMs = () => {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+};
+const cpus = [];
 for (let v = 2; v <= n + 1; v++) {
   got = until(v);
+  const c0 = serverCpuMs();
   t = performance.now();
   await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}${edit(v)}` : text }] });
   await got;
   times.push(performance.now() - t);
+  const c1 = serverCpuMs();
+  if (c0 !== undefined && c1 !== undefined) cpus.push(c1 - c0);
 }
 await connection.sendRequest('shutdown');
 const pid = child.pid;
@@ -85,5 +99,6 @@ const edits = lintMs.slice(-n).sort((a, b) => a - b);
 console.log(
   `open -> diagnostics ${first.toFixed(0)} ms (first lint, cold); edit -> diagnostics over ${n} edits: median ${median.toFixed(0)} ms, ` +
     `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes any debounce wait: an edit after a pause lints at once); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
+    `${cpus.length > 0 ? `server main-thread CPU per edit median ${[...cpus].sort((a, b) => a - b)[Math.floor(cpus.length / 2)].toFixed(0)} ms; ` : ''}` +
     `peak RSS ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'unknown'}`,
 );

@@ -28,6 +28,8 @@ interface Session {
   shown: ShowMessageParams[];
   /** The server's window/logMessage texts. */
   logs: string[];
+  /** Every publishDiagnostics received, in order. */
+  published: PublishDiagnosticsParams[];
   stderr: () => string;
   /** Resolves with the first diagnostics published for `file` (now or later) that `ok` accepts. */
   diagnostics: (file: string, ok: (d: PublishDiagnosticsParams) => boolean, timeoutMs?: number) => Promise<PublishDiagnosticsParams>;
@@ -50,7 +52,9 @@ async function start(root: string, env: NodeJS.ProcessEnv = process.env, initial
   const latest = new Map<string, PublishDiagnosticsParams>();
   const waiters: Array<{ uri: string; ok: (d: PublishDiagnosticsParams) => boolean; resolve: (d: PublishDiagnosticsParams) => void }> = [];
   const shown: ShowMessageParams[] = [];
+  const published: PublishDiagnosticsParams[] = [];
   connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.push(params);
     latest.set(params.uri, params);
     for (const w of [...waiters]) {
       if (w.uri === params.uri && w.ok(params)) {
@@ -76,6 +80,7 @@ async function start(root: string, env: NodeJS.ProcessEnv = process.env, initial
     uri,
     shown,
     logs,
+    published,
     stderr: () => stderr,
     diagnostics: (file, ok, timeoutMs = 20_000) => {
       const known = latest.get(uri(file));
@@ -209,6 +214,38 @@ describe('docdrift lsp over stdio', () => {
       .sort();
     expect(expected.length).toBeGreaterThan(0);
     expect(after.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)}`).sort()).toEqual(expected);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('after an edit, the open page\'s diagnostics come first and other pages\' unchanged ones are not sent again; a page changed on disk is', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    open(s, file, text);
+    await s.diagnostics(file, (d) => d.version === 1);
+    // The first lint publishes every page with findings (the project-wide view).
+    const other = 'benchmarks/gpqa/README.md';
+    await s.diagnostics(other, (d) => d.diagnostics.length > 0);
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    await expect.poll(lints).toBe(1);
+    const before = s.published.length;
+    change(s, file, 2, `${text}\nAn edited line.\n`);
+    await s.diagnostics(file, (d) => d.version === 2);
+    await expect.poll(lints).toBe(2);
+    // One notification: the edited page's (nothing else changed).
+    expect(s.published.slice(before).map((p) => p.uri)).toEqual([s.uri(file)]);
+    // A page not open, changed on disk: its new findings are sent (and only what changed).
+    const otherText = readFileSync(path.join(root, other), 'utf8');
+    expect(otherText).toContain('+num_repeat=4');
+    writeFileSync(path.join(root, other), otherText.replace('+num_repeat=4', '+num_repeat=4 +num_repaet=5'));
+    const mark = s.published.length;
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri(other), type: 2 }] });
+    const after = await s.diagnostics(other, (d) => d.diagnostics.length > 2);
+    expect(after.version).toBeUndefined();
+    await expect.poll(lints).toBe(3);
+    // The open page first (with its version), then the page that changed; the others are unchanged.
+    expect(s.published.slice(mark).map((p) => p.uri)).toEqual([s.uri(file), s.uri(other)]);
     expect(await s.close()).toBe(0);
   }, 60_000);
 

@@ -1,5 +1,6 @@
 /** Interprets a GFM table as a parameter reference table: column roles from header synonyms, names, types, defaults. */
 
+import { memoByObject } from '../shared/memo.js';
 import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
 import { trimTrailing } from '../shared/strings.js';
 import { pushUnique } from '../shared/arrays.js';
@@ -269,6 +270,14 @@ const KEY_VALUE_RE = /^[A-Za-z_][\w.-]*:[ \t]+\S/;
  * @returns the rows, or `undefined` when no header names a parameter column.
  */
 export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
+  return referenceRowsOf(table);
+}
+
+/** {@link readReferenceTable}, once per table node (src/shared/memo.ts): the rows are shared, never to be changed. */
+const referenceRowsOf = memoByObject((table: DocTable): ReferenceRow[] | undefined => readReferenceRows(table));
+
+/** {@link readReferenceTable}'s work, uncached. */
+function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
   const roles = preferCodeNameColumn(table, columnRoles(table.header));
   const col = (role: ColumnRole): number => roles.indexOf(role);
   const nameCol = col('name');
@@ -353,6 +362,14 @@ export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined 
  * variable | Default |`) and it has no flag column, with that column read as the name.
  */
 export function readEnvTable(table: DocTable): ReferenceRow[] | undefined {
+  return envRowsOf(table);
+}
+
+/** {@link readEnvTable}, once per table node: the rows are shared, never to be changed. */
+const envRowsOf = memoByObject((table: DocTable): ReferenceRow[] | undefined => readEnvRows(table));
+
+/** {@link readEnvTable}'s work, uncached. */
+function readEnvRows(table: DocTable): ReferenceRow[] | undefined {
   const rows = readReferenceTable(table);
   if (rows) return rows;
   const roles = columnRoles(table.header);

@@ -30,6 +30,7 @@ import { parse as parseYaml } from 'yaml';
 import { pathMatcher } from '../shared/path-match.js';
 import type { VersionsSetting } from '../config/schema.js';
 import { readProjectFile } from '../shared/read-file.js';
+import { memoByText } from '../shared/memo.js';
 
 
 /** The doc engine whose folder layout a version tree follows. */
@@ -135,13 +136,17 @@ function readText(root: string, rel: string): string | undefined {
 
 function readYaml(root: string, rel: string): unknown {
   const text = readText(root, rel);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : yamlOf(text);
+}
+
+/** A YAML text's value (`undefined` when it is no YAML), once per text (src/shared/memo.ts): the language server reads the engines' config files in every lint. Shared: never changed. */
+const yamlOf = memoByText((text: string): unknown => {
   try {
     return parseYaml(text);
   } catch {
     return undefined;
   }
-}
+}, 200);
 
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 

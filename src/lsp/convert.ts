@@ -32,7 +32,7 @@ export interface LspDiagnostic {
   message: string;
   /** The rule's documentation, when the finding has a URL. */
   codeDescription?: { href: string };
-  /** Where the index of the finding in the server's last run is kept, for code actions (see server.ts). */
+  /** A key the caller attaches to the diagnostic (the server attaches none: its code actions find the finding by file and range in its last run). */
   data?: { key: string };
 }
 

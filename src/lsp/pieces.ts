@@ -6,6 +6,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import type { PieceStore } from '../engine/pieces.js';
+import { deepFreeze } from '../shared/memo.js';
 
 /**
  * The piece kinds whose values are kept and handed out again (see `values`): parsed documents,
@@ -17,20 +18,6 @@ const LIVE_KINDS = ['doc:', 'doc-segments:', 'py-scan:', 'code:'];
 
 /** Freeze what `get` hands out (tests): a caller that changes a stored value then throws (ES modules are strict). */
 const FREEZE = process.env.DOCDRIFT_TEST_FREEZE_PIECES === '1';
-
-/** Freezes `value` and everything reachable from it (objects, arrays; typed arrays and buffers are left writable, they cannot be frozen). */
-function deepFreeze(value: unknown, seen = new Set<object>()): void {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null || seen.has(v) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
-    seen.add(v);
-    Object.freeze(v);
-    if (v instanceof Map) for (const [k, x] of v) stack.push(k, x);
-    else if (v instanceof Set) for (const x of v) stack.push(x);
-    else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-  }
-}
 
 /** A two-generation store: pieces read or written since the last {@link nextRun} survive it, the others are dropped. */
 export class GenerationalPieceStore implements PieceStore {

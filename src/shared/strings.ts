@@ -1,4 +1,5 @@
 /** String helpers every layer may use. */
+import { memoByText } from './memo.js';
 
 /** Compares strings by UTF-16 code units (locale-independent, so output is the same everywhere). */
 export function compareStrings(a: string, b: string): number {
@@ -14,10 +15,15 @@ export function compareStrings(a: string, b: string): number {
  * @returns The text without ids and comments; `''` when nothing else is left.
  */
 export function headingMatchText(text: string): string {
-  return withoutHeadingId(text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim();
+  return headingMatchTextOf(text);
 }
+
+/** {@link headingMatchText}, once per heading text (src/shared/memo.ts): asked for every heading by several stages, in every lint of the language server. */
+const headingMatchTextOf = memoByText((text: string): string =>
+  withoutHeadingId(text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim(),
+);
 
 /** The opening of a heading id: `{`, an optional `:`, blanks, `#` (tested at one position: sticky). */
 const HEADING_ID_OPEN = /\{:?\s*#/y;
