@@ -1,4 +1,5 @@
 /** Joins what the extractors and the docs stage found into the Model the rules read. */
+import { WELL_KNOWN_PROGRAMS } from '../shared/programs.js';
 import { resolveCrossReferences, resolveSiteUrls } from './cross-references.js';
 import { SuffixIndex } from './suffix-index.js';
 import path from 'node:path';
@@ -361,6 +362,7 @@ export function buildModel(given: ModelInput): Model {
 
   dropHistorySections(sections, commandByName);
   nameMetavarRows(sections, commandByName);
+  dropProgramRows(sections, commandByName);
   // The env column of a flag table documents the variables its flags are also read from.
   for (const s of checkEnv ? [...sections] : []) {
     if (s.global || s.history) continue;
@@ -1825,6 +1827,33 @@ function nameMetavarRows(sections: readonly ReferenceSection[], commandByName: (
       const p = positionals.find((q) => q.name.toUpperCase().replace(/-/g, '_') === metavar);
       return p && !row.names.includes(p.name) ? { ...row, names: [...row.names, p.name] } : row;
     });
+  }
+}
+
+/**
+ * Drops the rows that name a program, not a parameter, from the sections of commands whose
+ * parameters are all CLI flags: a bare name (no leading dash) that is one of the project's command
+ * names or a well-known tool ({@link WELL_KNOWN_PROGRAMS}) and none of the commands' own spellings.
+ * pip-tools' README, under "## Example usage for `pip-compile`", has a list "- `pip-compile` will
+ * produce different results … - `pip` must be used with …": sentences about the tools, which the
+ * list layout reads as two rows, and two false `reference-param-unknown` errors. A section left with
+ * no row is no reference section.
+ */
+function dropProgramRows(sections: ReferenceSection[], commandByName: (n: string) => CommandSpec | undefined): void {
+  for (let i = sections.length - 1; i >= 0; i--) {
+    const section = sections[i]!;
+    if (section.global) continue;
+    const cmds = section.commands.map(commandByName);
+    if (cmds.length === 0 || cmds.some((c) => !c || !c.paramsKnown || c.kind === 'environment' || c.kind === 'config-file' || c.params.length === 0 || c.params.some((p) => p.origin !== 'cli-flag'))) continue;
+    const own = new Set(cmds.flatMap((c) => c!.params.flatMap((p) => [p.name, ...p.aliases])));
+    const isProgram = (row: ReferenceRow): boolean => {
+      const name = row.names[0];
+      return row.names.length === 1 && name !== undefined && !row.rawName.trimStart().startsWith('-') && !own.has(name) && (WELL_KNOWN_PROGRAMS.has(name) || commandByName(name) !== undefined);
+    };
+    if (!section.rows.some(isProgram)) continue;
+    const rows = section.rows.filter((row) => !isProgram(row));
+    if (rows.length === 0) sections.splice(i, 1);
+    else section.rows = rows;
   }
 }
 

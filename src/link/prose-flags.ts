@@ -11,6 +11,7 @@
  * another program but never the command (giget's "Git Clone Provider": `` sparse checkout with
  * `--filter=blob:none` `` after "the local `git` command").
  */
+import { WELL_KNOWN_PROGRAMS } from '../shared/programs.js';
 import type { CommandSpec, DocFile, ProseCode, ProseFlag, ReferenceSection } from '../model/types.js';
 
 import { isHistoryPage } from '../docs/page-kind.js';
@@ -74,7 +75,7 @@ export function proseFlags(
  */
 const TEXT_PROGRAM_RE = /(?<![\w.-])(?:git(?:-[a-z]+)?|Git|Mercurial|hg|Node\.?js|NodeJS|nodejs|npm|npx|pnpm|Yarn|Docker|docker|Podman|podman|pip|pipx|pip3|Python|python3?|cargo|Cargo|rustc|curl|cURL|wget|kubectl|Kubernetes|Terraform|terraform|Deno|deno|Bun|Homebrew|brew|conda|Conda|Maven|mvn|Gradle|gradle|OpenSSL|openssl|ssh|rsync|ffmpeg|FFmpeg|Mocha|mocha|Jest|ESLint|eslint|Prettier|webpack|Webpack|Babel|pytest|Pytest|mypy|Ruff|ruff|tox|Tox)(?![\w-])/g;
 /** First words of a code span that name a program (`` `git clone` ``, `` `node` ``, `` `uv pip` ``). */
-const CODE_PROGRAMS = new Set(['git', 'node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'bunx', 'deno', 'docker', 'podman', 'pip', 'pip3', 'pipx', 'python', 'python3', 'uv', 'uvx', 'conda', 'cargo', 'rustc', 'go', 'curl', 'wget', 'kubectl', 'helm', 'terraform', 'make', 'gh', 'brew', 'mvn', 'gradle', 'java', 'ssh', 'rsync', 'tsc', 'ffmpeg', 'openssl', 'hg', 'mocha', 'jest', 'eslint', 'prettier', 'webpack', 'babel', 'pytest', 'mypy', 'ruff', 'tox']);
+const CODE_PROGRAMS = WELL_KNOWN_PROGRAMS;
 
 /**
  * The programs a text names, in order of appearance: `ours` for the command's program names,
