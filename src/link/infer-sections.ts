@@ -28,12 +28,16 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(['help', 'h', 'version', 'V',
 /**
  * A name folded for matching across spellings: case, leading dashes/plus/tilde, `-` and `_` are
  * ignored (`--max-tokens`, `max_tokens`, `maxTokens` are one name); a dotted key is matched by its
- * first segment (`data.repo_id` → `data`).
+ * first segment (`data.repo_id` → `data`). A capitalised word (`Headers`, `AsyncClient`: a class or
+ * type name) stays apart from the lower-case parameter it folds to (`--headers`), as the rules keep
+ * it (`reference-param-unknown` reports a `Headers` row of `--headers`): httpx's API page, headings
+ * `` ## `Client` `` … `` ## `Headers` ``, `` ## `Cookies` ``, `` ## `Proxy` ``, was inferred as the
+ * CLI's reference by those three and gave seven false errors. All-caps names (`MAX_TOKENS`) fold as before.
  */
 export function foldName(name: string): string {
   const bare = name.replace(/^[-+~]+/, '');
   const first = bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : bare;
-  return foldSpelling(first);
+  return /^[A-Z][a-z]/.test(first) ? `^${foldSpelling(first)}` : foldSpelling(first);
 }
 
 /** The folded names a command is known to accept, split by how strongly they tie a row to it. */
