@@ -18,7 +18,7 @@ import { foldCopies } from './engine/copies.js';
 import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
-import { checkWriteTarget, leavesBase, WriteError } from './engine/write.js';
+import { checkWriteTarget, leavesBase, openForWriteInside, WriteError } from './engine/write.js';
 import { DiscoveryLimitError, discoverFiles, ENV_FILES, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
@@ -541,14 +541,19 @@ function writeAll(fd: number, text: string): void {
 
 /**
  * Opens `file` for a report, never through a symbolic link as its last component (O_NOFOLLOW where
- * the system has it), nor into a file with other names, and writes `text`, or what the writer
- * `text` gives its sink piece by piece (a large report is never one string).
+ * the system has it), nor through a folder inside `root` that became a link after the start-time
+ * check ({@link openForWriteInside}: checked on the file opened, s32 sweep D1), nor into a file
+ * with other names, and writes `text`, or what the writer `text` gives its sink piece by piece (a
+ * large report is never one string).
+ *
+ * @throws {WriteError} when the path changed (nothing written; a file it created is removed); the
+ *   fs error otherwise.
  */
-function writeReport(file: string, text: string | ((sink: ReportSink) => void), append: boolean): void {
+function writeReport(root: string, file: string, text: string | ((sink: ReportSink) => void), append: boolean): void {
   // Truncated after the check, not by open(O_TRUNC): a hard link to an input is left whole.
   // O_NONBLOCK: a FIFO put there after the check fails to open (ENXIO) instead of blocking the run.
-  const flags = fsConstants.O_WRONLY | fsConstants.O_CREAT | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
-  const fd = openSync(file, flags, 0o666);
+  const flags = fsConstants.O_WRONLY | (append ? fsConstants.O_APPEND : 0) | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+  const fd = openForWriteInside(root, file, flags, 0o666);
   try {
     if (!fstatSync(fd).isFile()) throw new Error('not a regular file; docdrift writes reports into regular files only');
     refuseHardLink(fd);
@@ -910,8 +915,13 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const report = out ? (out.endsWith('\n') ? out : `${out}\n`) : '';
     if (outputFile !== undefined && result.configProblems.length === 0) {
       try {
-        writeReport(outputFile, stream ? (sink) => stream(messages, formatOptions, sink) : report, false);
+        writeReport(root, outputFile, stream ? (sink) => stream(messages, formatOptions, sink) : report, false);
       } catch (error) {
+        // As the check at the start refuses it: one line naming the link (s32 sweep D1).
+        if (error instanceof WriteError) {
+          io.stderr(`docdrift: --output-file ${escapeLine(error.message)}\n`);
+          return EXIT.error;
+        }
         io.stderr(`docdrift: --output-file cannot write ${escapeLine(outputFile)}: ${escapeLine((error as NodeJS.ErrnoException).code ?? (error as Error).message)}.\n`);
         return EXIT.error;
       }
@@ -929,8 +939,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       const { appendSummary, formatSummary } = await import('./report/summary.js');
       try {
         if (values.summary === '-') io.stdout(formatSummary(messages, result.model!, notes, verdict));
-        else appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict));
+        else appendSummary(summaryFile, formatSummary(messages, result.model!, notes, verdict), root);
       } catch (error) {
+        if (error instanceof WriteError) {
+          io.stderr(`docdrift: --summary ${escapeLine(error.message)}\n`);
+          return EXIT.error;
+        }
         io.stderr(`docdrift: --summary cannot write ${escapeLine(summaryFile)}: ${escapeLine((error as NodeJS.ErrnoException).code ?? (error as Error).message)}.\n`);
         return EXIT.error;
       }

@@ -197,7 +197,7 @@ function restoreUnlessLoads(root: string, file: string, previous: { existed: boo
     loadConfig(root, file);
   } catch (error) {
     if (!previous.existed) rmSync(file, { force: true });
-    else if (previous.text !== undefined) writeFileAtomic(file, previous.text);
+    else if (previous.text !== undefined) writeFileAtomic(file, previous.text, { root });
     throw error;
   }
 }

@@ -465,7 +465,7 @@ describe('writes under faults and races (issues #17, #18)', () => {
   const FIXED = `${DOC}| \`zeta\` | \`2\` | Last. |\n`;
   const cli = (root: string) => path.join(root, 'docs/cli.md');
   /** An fs whose `call` runs `before` once (the first time) and then the real call: a user edit landing at that moment. */
-  const racing = (call: 'fsyncSync' | 'renameSync', before: () => void): AtomicFs => {
+  const racing = (call: 'fsyncSync' | 'renameSync' | 'openSync', before: () => void): AtomicFs => {
     let done = false;
     return {
       ...fs,
@@ -556,6 +556,23 @@ describe('writes under faults and races (issues #17, #18)', () => {
     expect(result.problems).toEqual(['docs/cli.md was edited while docdrift wrote it; the edit was kept and the file not fixed']);
     expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}user edit\n`);
     expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  // s32 sweep D1: the folder was checked for links only when the run started.
+  it('a docs/ folder moved outside and replaced by a link to it while the fix is written: refused and said so, nothing written through the link', async () => {
+    const root = miniProject(fields, DOC);
+    const away = path.join(mkdtempSync(path.join(tmpdir(), 'docdrift-fix-away-')), 'docs');
+    temps.push(path.dirname(away));
+    const swap = () => {
+      fs.renameSync(path.join(root, 'docs'), away);
+      fs.symlinkSync(away, path.join(root, 'docs'));
+    };
+    const result = await fixProject({ root, config: configOf(root), fs: racing('openSync', swap) });
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatch(/^docs\/cli\.md: docs \(on the way to docs\/cli\.md\) became a symlink \(to .*\) while docdrift ran; .*; not fixed$/);
+    expect(result.files.filter((f) => f.written)).toEqual([]);
+    expect(readFileSync(path.join(away, 'cli.md'), 'utf8')).toBe(DOC);
+    expect(readdirSync(away)).toEqual(['cli.md']);
   });
 
   it('the summary counts what was written, and the findings are those of the files on disk', async () => {

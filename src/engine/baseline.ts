@@ -382,8 +382,10 @@ export function finishBaseline(messages: readonly DriftMessage[], loaded: Loaded
     );
   }
   try {
-    writeFileAtomic(file, text, { fs });
+    // Checked again where the temporary file is made and before the rename (s32 sweep D1).
+    writeFileAtomic(file, text, { fs, root: request.root });
   } catch (error) {
+    if (error instanceof WriteError) throw new BaselineError(`cannot write the baseline: ${error.message}`);
     throw new BaselineError(`cannot write the baseline ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
   const findings = messages.length;

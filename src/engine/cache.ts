@@ -9,7 +9,7 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { checkWriteTarget, cleanStaleTemps, leavesBase, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
 import path from 'node:path';
@@ -755,7 +755,7 @@ const RESULT_CHUNK = 1 << 20;
  *   temporary file is removed; the caller removes an older result file).
  * @throws {WriteError} or an errno exception as {@link writeFileAtomic} does.
  */
-function writeResultFile(file: string, runKeyHex: string, result: Omit<StoredResult, 'messages' | 'suppressed'> & { messages: readonly DriftMessage[]; suppressed: readonly DriftMessage[] }, key: Buffer, limit = MAX_CACHE_BYTES): void {
+function writeResultFile(root: string, file: string, runKeyHex: string, result: Omit<StoredResult, 'messages' | 'suppressed'> & { messages: readonly DriftMessage[]; suppressed: readonly DriftMessage[] }, key: Buffer, limit = MAX_CACHE_BYTES): void {
   const { messages, suppressed, ...rest } = result;
   // The JSON of ResultFile without `mac` and without its opening brace (signed as `{` + this).
   function* body(): Generator<string> {
@@ -787,7 +787,7 @@ function writeResultFile(file: string, runKeyHex: string, result: Omit<StoredRes
     }
     yield encode();
   }
-  writeFileAtomic(file, chunks(), { durable: false, header: () => Buffer.from(`{"mac":"${hmac.digest('hex')}",`) });
+  writeFileAtomic(file, chunks(), { durable: false, root, header: () => Buffer.from(`{"mac":"${hmac.digest('hex')}",`) });
 }
 
 /** The inverse of {@link serialiseMessage}: a VFileMessage with the stored fields. */
@@ -825,9 +825,12 @@ export function summariseCommands(model: Model): CommandSummary[] {
  * @param mode the mode of each folder created (before the umask)
  * @param maxLevels the most folders it may create (the last levels of `dir`); when more are
  *   missing it creates none and throws (code `ENOENT`) naming the first missing one
+ * @param root the project root: each folder made inside it is checked once made
+ *   ({@link checkWriteTarget}): when a folder on the way became a symbolic link meanwhile, the
+ *   folder just made (through it) is removed again and the {@link WriteError} thrown (s32 sweep D1)
  * @throws the `mkdir` error of the first level that could not be made (EACCES, ENOENT, ENOTDIR, …)
  */
-export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity): void {
+export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity, root?: string): void {
   const missing: string[] = [];
   let at = path.resolve(dir);
   for (;;) {
@@ -851,6 +854,18 @@ export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity)
     } catch (error) {
       // Made meanwhile by another run: fine.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+      continue;
+    }
+    if (root === undefined) continue;
+    try {
+      checkWriteTarget(root, folder);
+    } catch (error) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // not empty (not only ours) or gone: left
+      }
+      throw error;
     }
   }
 }
@@ -864,7 +879,7 @@ export function makeDirectories(dir: string, mode = 0o777, maxLevels = Infinity)
  * `--output-file` makes none (the CLI refuses it first; `ENOENT` here).
  */
 function prepareDirectory(root: string, dir: string): void {
-  makeDirectories(dir, 0o777, leavesBase(path.relative(root, dir)) ? 1 : Infinity);
+  makeDirectories(dir, 0o777, leavesBase(path.relative(root, dir)) ? 1 : Infinity, root);
   cleanStaleTemps(dir);
   if (path.basename(dir) !== '.docdrift-cache') return;
   const gitignore = path.join(dir, '.gitignore');
@@ -872,18 +887,19 @@ function prepareDirectory(root: string, dir: string): void {
     lstatSync(gitignore);
   } catch {
     checkWriteTarget(root, gitignore);
-    writeFileAtomic(gitignore, '# Created by docdrift: its run cache, safe to delete.\n*\n');
+    writeFileAtomic(gitignore, '# Created by docdrift: its run cache, safe to delete.\n*\n', { root });
     checkWriteTarget(root, path.join(dir, 'CACHEDIR.TAG'));
     writeFileAtomic(
       path.join(dir, 'CACHEDIR.TAG'),
       'Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by docdrift.\n# For information about cache directory tags see https://bford.info/cachedir/\n',
+      { root },
     );
   }
 }
 
 /** The per-file cache of `root` in cache directory `dir`, holding only pieces of this build (cache format, version, code). */
 function projectPieceStore(root: string, dir: string, signingKey: Buffer, build: { version: string; codeFingerprint?: string }): FilePieceStore {
-  return new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${build.version}:${build.codeFingerprint ?? codeFingerprint()}`);
+  return new FilePieceStore(piecesFile(dir, root), signingKey, `${CACHE_FORMAT}:${build.version}:${build.codeFingerprint ?? codeFingerprint()}`, root);
 }
 
 /**
@@ -1036,7 +1052,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       const { mac: _mac, ...unsigned } = previous.cache;
       try {
         prepareDirectory(root, dir);
-        writeFileAtomic(file, signedCacheText({ ...unsigned, files: entries, ...(memo.next ? { discovery: memo.next } : {}) }, signingKey), { durable: false });
+        writeFileAtomic(file, signedCacheText({ ...unsigned, files: entries, ...(memo.next ? { discovery: memo.next } : {}) }, signingKey), { durable: false, root });
         written = true;
       } catch {
         // the stored entry stays valid; the next run hashes those files again
@@ -1104,7 +1120,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
       // not its per-file cache: the cache file and the pieces are still written.
       try {
         checkWriteTarget(root, resultFile);
-        writeResultFile(resultFile, key, stored, signingKey, Math.min(options.resultLimitBytes ?? MAX_CACHE_BYTES, MAX_CACHE_BYTES));
+        writeResultFile(root, resultFile, key, stored, signingKey, Math.min(options.resultLimitBytes ?? MAX_CACHE_BYTES, MAX_CACHE_BYTES));
       } catch (error) {
         if (error instanceof ResultTooLargeError) {
           // An older result names another key: the next run would read it only to learn that.
@@ -1116,7 +1132,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
           info.note = [info.note, `the cache's result file was not written: ${error.message} (${result.messages.length + result.suppressed.length} findings), more than a run reads; the next run computes the findings again, from the per-file cache`].filter(Boolean).join('; ');
         } else info.note = [info.note, `cannot write the cache's result file (${(error as NodeJS.ErrnoException).code ?? String(error)})`].filter(Boolean).join('; ');
       }
-      writeFileAtomic(file, signedCacheText(data, signingKey), { durable: false });
+      writeFileAtomic(file, signedCacheText(data, signingKey), { durable: false, root });
       info.written = true;
     } catch (error) {
       // Keep why the old file was not read (a symlink to /dev/zero, a FIFO): both matter.

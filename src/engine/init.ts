@@ -436,6 +436,6 @@ export function existingConfigFiles(root: string): string[] {
 export function writeProposal(root: string, proposal: InitProposal): string {
   const file = path.join(root, INIT_CONFIG_FILE);
   checkWriteTarget(root, file);
-  writeFileAtomic(file, proposal.text);
+  writeFileAtomic(file, proposal.text, { root });
   return file;
 }

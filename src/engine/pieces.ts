@@ -181,11 +181,14 @@ export class FilePieceStore implements PieceStore {
    *   are named after it
    * @param signingKey this machine's cache key
    * @param code docdrift's code fingerprint: pieces of another build are never used
+   * @param root the project root, when the store lies inside it: each file is checked where its
+   *   temporary file is made ({@link writeFileAtomic}'s `root`)
    */
   constructor(
     readonly file: string,
     private readonly signingKey: Buffer,
     private readonly code: string,
+    private readonly root?: string,
   ) {
     const base = file.replace(/\.bin$/, '');
     this.base = base;
@@ -346,7 +349,7 @@ export class FilePieceStore implements PieceStore {
       state.used = new Map();
       state.stored = new Map();
       const mac = createHmac('sha256', this.signingKey).update(body).digest();
-      writeFileAtomic(state.file, [mac, body], { durable: false });
+      writeFileAtomic(state.file, [mac, body], { durable: false, ...(this.root === undefined ? {} : { root: this.root }) });
     }
   }
 }

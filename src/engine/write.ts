@@ -117,6 +117,155 @@ export function checkWriteTarget(root: string, file: string): void {
   }
 }
 
+/** The identity of a file: its device and inode numbers (as `fstat`/`lstat` give them). */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+/**
+ * A write refused because the path changed between docdrift's check and its write: a folder on it
+ * became a symbolic link, or the path no longer names the file docdrift opened. Nothing was
+ * written (what the write had created is removed).
+ */
+export class PathChangedError extends WriteError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathChangedError';
+  }
+}
+
+/** The file-system calls {@link checkOpenedPath} makes; tests swap a folder for a link in between. */
+export type CheckFs = Pick<typeof nodeFs, 'lstatSync'>;
+
+/** The file-system calls {@link openForWriteInside} makes. */
+export type OpenFs = Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'lstatSync' | 'unlinkSync' | 'closeSync'>;
+
+/**
+ * Checks, once a file is open (or created) at `file`, that what was opened is where `file` names
+ * it inside `root` NOW: no component of the path below the root is a symbolic link, each folder on
+ * it is one, and the path names the very file opened (its `lstat` has `opened`'s device and
+ * inode). The folders are looked at a second time after that, and must be the same ones, so a link
+ * put in and taken out again meanwhile is seen too. Node has no openat(2): this check after the
+ * open stands in for opening each component without following links. {@link checkWriteTarget}
+ * checks the path when the run starts; a folder replaced by a link while the run lints (`out/` of
+ * `-o out/report.txt` made a link to a folder outside the project) was followed at write time
+ * (#33 item 10, s32 sweep D1). Whatever is written after this check goes into the open file, an
+ * inode inside the project.
+ *
+ * A `file` outside `root`, or the root itself, is not checked, as in {@link checkWriteTarget}.
+ *
+ * @param root absolute project root.
+ * @param file absolute path the file was opened at.
+ * @param opened the identity of the open file (`fstat` of its descriptor).
+ * @param options `fs`: the `lstat` to use (tests); `shown`: the name in messages (default: `file`
+ *   relative to the root), e.g. the file a temporary file stands for.
+ * @throws {PathChangedError} naming the component and what it became.
+ */
+export function checkOpenedPath(root: string, file: string, opened: FileIdentity, options: { fs?: CheckFs; shown?: string } = {}): void {
+  const rel = path.relative(root, file);
+  if (rel === '' || leavesBase(rel)) return;
+  const fs = options.fs ?? nodeFs;
+  const parts = rel.split(path.sep);
+  const shown = options.shown ?? parts.join('/');
+  const walk = (): FileIdentity[] => {
+    const seen: FileIdentity[] = [];
+    let current = root;
+    for (let i = 0; i < parts.length; i++) {
+      current = path.join(current, parts[i]!);
+      const name = parts.slice(0, i + 1).join('/');
+      const last = i === parts.length - 1;
+      let st: nodeFs.Stats;
+      try {
+        st = fs.lstatSync(current);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new PathChangedError(`${last ? shown : `${name} (on the way to ${shown})`} cannot be checked after docdrift opened it (${code}): its path changed while docdrift ran; nothing was written.`);
+      }
+      if (st.isSymbolicLink()) {
+        let target = '?';
+        try {
+          target = nodeFs.readlinkSync(current);
+        } catch {
+          // the link is reported either way
+        }
+        throw new PathChangedError(`${last ? shown : `${name} (on the way to ${shown})`} became a symlink (to ${target}) while docdrift ran; docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
+      }
+      if (!last && !st.isDirectory()) throw new PathChangedError(`${name} (on the way to ${shown}) is no longer a folder: its path changed while docdrift ran; nothing was written.`);
+      seen.push({ dev: st.dev, ino: st.ino });
+    }
+    return seen;
+  };
+  const first = walk();
+  const leaf = first[first.length - 1]!;
+  if (leaf.dev !== opened.dev || leaf.ino !== opened.ino) throw new PathChangedError(`${shown} no longer names the file docdrift opened: its path changed while docdrift ran; nothing was written.`);
+  const again = walk();
+  if (again.some((id, i) => id.dev !== first[i]!.dev || id.ino !== first[i]!.ino)) throw new PathChangedError(`the folders on the way to ${shown} changed while docdrift checked them; nothing was written.`);
+}
+
+/** True when the file at `file` (the path resolved as it is now) is `opened`. */
+function names(fs: Pick<AtomicFs, 'lstatSync'>, file: string, opened: FileIdentity): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    return st.dev === opened.dev && st.ino === opened.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens `file` for writing inside `root` and checks it where it was opened
+ * ({@link checkOpenedPath}): created exclusively when it is missing (O_CREAT | O_EXCL), so docdrift
+ * knows whether it made the file; opened as it is otherwise (never truncated by the open: a caller
+ * truncates after its own checks). When the check fails, a file this call created is removed (when
+ * the path, as it resolves now, still names it), the descriptor is closed and the error thrown:
+ * nothing is written.
+ *
+ * @param flags the open flags without O_CREAT, O_EXCL and O_TRUNC (O_WRONLY, O_APPEND,
+ *   O_NOFOLLOW, O_NONBLOCK…).
+ * @param mode the mode of a new file (before the umask).
+ * @param fs the file-system calls (tests swap a folder for a link in between).
+ * @returns the open descriptor, for the caller to write and close.
+ * @throws {PathChangedError} when the check fails; the `open` error (ELOOP for a link as the last
+ *   component under O_NOFOLLOW, EACCES, ENOENT for a missing folder…).
+ */
+export function openForWriteInside(root: string, file: string, flags: number, mode = 0o666, fs: OpenFs = nodeFs): number {
+  let fd: number | undefined;
+  let created = false;
+  // A file removed between the two opens is created by the next try; a third failure is thrown.
+  for (let attempt = 0; fd === undefined; attempt++) {
+    try {
+      fd = fs.openSync(file, flags | nodeFs.constants.O_CREAT | nodeFs.constants.O_EXCL, mode);
+      created = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        fd = fs.openSync(file, flags, mode);
+      } catch (again) {
+        if ((again as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 2) throw again;
+      }
+    }
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    checkOpenedPath(root, file, st, { fs });
+    return fd;
+  } catch (error) {
+    if (created) {
+      const st = fs.fstatSync(fd);
+      if (names(fs, file, st)) {
+        try {
+          fs.unlinkSync(file);
+        } catch {
+          // gone already
+        }
+      }
+    }
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
 /** `.<name>.docdrift-<pid>-<random>.tmp`: the temporary file of {@link writeFileAtomic} (`s`: a name may hold a line break, #33 kind 13). */
 const TEMP_NAME = /^\..+\.docdrift-(\d+)-[a-z0-9]+\.tmp$/s;
 /** The cache's temporary files before they went through {@link writeFileAtomic}: `run-<hash>.json.<pid>.<random>.tmp`. */
@@ -218,14 +367,27 @@ export class LockedError extends WriteError {
  * the same time (issue #33 item 7). Advisory: only docdrift honours it.
  *
  * @param file absolute path of the file to lock (it need not exist).
+ * @param root the project root, when `file` lies inside it: the lock's temporary file is checked
+ *   where it was made ({@link checkOpenedPath}) before the pid is written into it.
  * @returns a function that releases the lock (removes it if it is still this process's).
  * @throws {LockedError} when a live process holds the lock; the fs error when the lock cannot be
  *   made (EACCES on the directory…).
  */
-export function lockFile(file: string): () => void {
+export function lockFile(file: string, root?: string): () => void {
   const lock = path.join(path.dirname(file), `.${path.basename(file)}.docdrift.lock`);
   const temp = tempName(lock);
-  nodeFs.writeFileSync(temp, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  const fd = nodeFs.openSync(temp, 'wx', 0o600);
+  const made = nodeFs.fstatSync(fd);
+  try {
+    // Made where the lock goes, not through a folder that became a link meanwhile (s32 sweep D1).
+    if (root !== undefined) checkOpenedPath(root, temp, made, { shown: path.relative(root, file).split(path.sep).join('/') });
+    nodeFs.writeSync(fd, `${process.pid}\n`);
+  } catch (error) {
+    nodeFs.closeSync(fd);
+    if (names(nodeFs, temp, made)) nodeFs.rmSync(temp, { force: true });
+    throw error;
+  }
+  nodeFs.closeSync(fd);
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -284,6 +446,15 @@ export interface AtomicWriteOptions {
    * signature of a body that is streamed, never held whole). Same length as what they replace.
    */
   header?: () => Uint8Array;
+  /**
+   * The project root, when `file` lies inside it: the temporary file is checked where it was
+   * created, right after it is, and again right before the rename ({@link checkOpenedPath}), so a
+   * folder on the way that became a symbolic link while the run linted puts neither the temporary
+   * file nor the written one outside the project; the write is refused with a
+   * {@link PathChangedError} and the temporary file removed. Without it only the start-time check
+   * of the caller ({@link checkWriteTarget}) applies.
+   */
+  root?: string;
 }
 
 /** Reads all bytes of an open descriptor from offset 0. */
@@ -332,9 +503,15 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Iterab
   }
   if (existing && !existing.isFile()) throw new WriteError(`${file} is not a regular file${existing.isSymbolicLink() ? ' (a symlink)' : ''}; not written`);
   const temp = tempName(file);
+  const shown = opts.root === undefined ? file : path.relative(opts.root, file).split(path.sep).join('/');
   let fd: number | undefined;
+  /** The temporary file made, once it is: only that file is removed on a failure. */
+  let made: FileIdentity | undefined;
   try {
     fd = fs.openSync(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+    made = fs.fstatSync(fd);
+    // Where the kernel put it, not where the caller checked before the run (s32 sweep D1).
+    if (opts.root !== undefined) checkOpenedPath(opts.root, temp, made, { fs, shown });
     // Chunks are written in order, so a caller need not join them into one copy (the per-file cache's signature and body).
     for (const bytes of typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data) {
       let written = 0;
@@ -365,6 +542,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Iterab
       }
       if (!now || !sameStamp(now, opts.expect)) throw new WriteError(`${file} changed on disk while docdrift ran; not written`);
     }
+    // The rename resolves the folder again: it must still be the one the temporary file was made in.
+    if (opts.root !== undefined) checkOpenedPath(opts.root, temp, made, { fs, shown });
     fs.renameSync(temp, file);
   } catch (error) {
     if (fd !== undefined) {
@@ -374,10 +553,13 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Iterab
         // already failing; the original error is the one to report
       }
     }
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // never created, or already gone
+    // Only the file this write made, wherever the path leads now (through a link put in its way too).
+    if (made && names(fs, temp, made)) {
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // already gone
+      }
     }
     throw error;
   }
@@ -386,7 +568,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Iterab
     const after = stampOf(fs.fstatSync(opts.held));
     if (!sameStamp(after, opts.expect)) {
       // An edit landed in the old file between the check and the rename: the user's text wins.
-      writeFileAtomic(file, readAll(fs, opts.held), { fs });
+      writeFileAtomic(file, readAll(fs, opts.held), { fs, ...(opts.root === undefined ? {} : { root: opts.root }) });
       throw new WriteError(`${file} was edited while docdrift replaced it; the edited text was put back; not written`);
     }
   }

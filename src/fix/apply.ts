@@ -11,7 +11,7 @@ import { MemoryPieceStore } from '../engine/pieces.js';
 import type { DriftMessage, TextEdit } from '../model/rule.js';
 import type { Model } from '../model/types.js';
 import { findingKey, findingKeyString } from '../engine/fingerprint.js';
-import { cleanStaleTemps, leavesBase, LockedError, lockFile, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
+import { cleanStaleTemps, leavesBase, LockedError, lockFile, PathChangedError, sameStamp, stampOf, WriteError, writeFileAtomic, type AtomicFs, type FileStamp } from '../engine/write.js';
 import { escapeLine } from '../shared/escape.js';
 import { isRestructuredText } from '../shared/paths.js';
 
@@ -210,10 +210,10 @@ function readExact(abs: string, file: string, linted: string | undefined): ReadF
  *
  * @throws {FixError} when it changed, is locked, or the write was refused; the fs error when a step fails.
  */
-function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicFs): void {
+function writeFixed(root: string, original: ReadFile, file: string, after: string, fs: AtomicFs): void {
   let unlock: () => void;
   try {
-    unlock = lockFile(original.abs);
+    unlock = lockFile(original.abs, root);
   } catch (error) {
     if (error instanceof LockedError) throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed`);
     throw error;
@@ -229,8 +229,10 @@ function writeFixed(original: ReadFile, file: string, after: string, fs: AtomicF
     if (!sameStamp(stampOf(st), original.stamp) || sha256(nodeFs.readFileSync(fd)) !== original.hash) {
       throw new FixError(`${file} changed on disk while docdrift ran; not fixed`);
     }
-    writeFileAtomic(original.abs, after, { fs, expect: original.stamp, held: fd });
+    writeFileAtomic(original.abs, after, { fs, expect: original.stamp, held: fd, root });
   } catch (error) {
+    // A folder on the way that became a link while the run linted: refused, and said so (s32 sweep D1).
+    if (error instanceof PathChangedError) throw new FixError(`${file}: ${error.message.replace(/; nothing was written\.$/, '')}; not fixed`);
     if (error instanceof WriteError) {
       throw new FixError(/put back/.test(error.message) ? `${file} was edited while docdrift wrote it; the edit was kept and the file not fixed` : `${file} changed on disk while docdrift ran; not fixed`);
     }
@@ -367,7 +369,7 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
     for (const dir of dirs) cleaned.push(...cleanStaleTemps(path.join(root, dir)).map((name) => path.posix.join(dir, name)));
     for (const f of files) {
       try {
-        writeFixed(originals.get(f.file)!, f.file, f.after, fs);
+        writeFixed(root, originals.get(f.file)!, f.file, f.after, fs);
         f.written = true;
       } catch (error) {
         problems.push(error instanceof FixError ? error.message : `${f.file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); left unchanged`);

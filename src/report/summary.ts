@@ -8,6 +8,7 @@ import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { ruleDocsUrl } from '../engine/rule-docs.js';
+import { openForWriteInside } from '../engine/write.js';
 import type { DriftMessage } from '../model/rule.js';
 import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
@@ -176,13 +177,18 @@ export function formatSummary(messages: readonly DriftMessage[], model: Model, n
  * (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands#adding-a-job-summary).
  * The text ends with a blank line, so whatever is appended next starts a block of its own.
  *
+ * @param root the project root: a `file` inside it is checked where it was opened
+ *   (`openForWriteInside`); a folder on its way that became a symbolic link is refused.
  * @throws the `fs` error (ENOENT for a missing directory, EACCES, EISDIR, ELOOP for a link, ENXIO for a FIFO
- * nobody reads) when the file cannot be written, or an Error for a file that is not regular.
+ * nobody reads) when the file cannot be written, an Error for a file that is not regular, a
+ * `WriteError` (`PathChangedError`) for a path that changed (nothing written).
  */
-export function appendSummary(file: string, markdown: string): void {
+export function appendSummary(file: string, markdown: string, root?: string): void {
   // Never through a symbolic link as the last component (O_NOFOLLOW: ELOOP), as every other write (#33 item 10).
   // O_NONBLOCK: a FIFO fails to open (ENXIO) instead of blocking the run forever (sweep15 D11).
-  const fd = openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0), 0o666);
+  const flags = fsConstants.O_WRONLY | fsConstants.O_APPEND | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+  // Inside the root, checked on the file opened: not through a folder that became a link while the run linted (s32 sweep D1).
+  const fd = root === undefined ? openSync(file, flags | fsConstants.O_CREAT, 0o666) : openForWriteInside(root, file, flags, 0o666);
   try {
     if (!fstatSync(fd).isFile()) throw new Error('not a regular file; docdrift writes summaries into regular files only');
     // Nor into a file with other names: a hard link to a source the run read (sweep13 D3).
