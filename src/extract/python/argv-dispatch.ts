@@ -14,7 +14,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { literalConst, strMethod } from './partial-eval.js';
-import { dottedName, namedChildren, unparen } from './values.js';
+import { allChildren, dottedName, namedChildren, unparen } from './values.js';
 
 /** A `str` method applied to the program name before it is compared (`.removeprefix("ng_")`). */
 export interface NameOp {
@@ -224,7 +224,7 @@ export function readArgvDispatch(body: Node, dicts: (name: string) => Node | und
     const test = unparen(condition);
     if (test.type !== 'comparison_operator') continue;
     const operands = namedChildren(test);
-    const operators = test.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+    const operators = allChildren(test).filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
     if (operands.length !== 2 || operators.length !== 1) continue;
     const [a, b] = operands as [Node, Node];
     const op = operators[0];

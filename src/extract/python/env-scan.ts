@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { DefaultValue, SourceLocation } from '../../model/types.js';
 import { bindImport, nodeLocation, type Binding, type ImportingModule } from './bindings.js';
 import { fStringParts } from './partial-eval.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
 
 /** What {@link scanEnvReads} reads of a scanned module (a `ModuleInfo` has it). */
 export interface EnvScanModule extends ImportingModule {
@@ -166,7 +166,7 @@ function sameNode(a: Node | null | undefined, b: Node | null | undefined): boole
 /** The literal text an f-string or `%`/`.format` template starts with, up to its first placeholder. */
 function leadingLiteral(node: Node): string {
   let out = '';
-  for (const child of node.children) {
+  for (const child of allChildren(node)) {
     if (!child || child.type === 'string_start') continue;
     if (child.type !== 'string_content' && child.type !== 'escape_sequence') break;
     out += child.text;

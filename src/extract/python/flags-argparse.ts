@@ -10,7 +10,7 @@ import {
 } from './partial-eval.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
 import type { Binding, RawClass } from './scan.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
 
 /** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
 const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser', 'jsonargparse.ArgumentParser']);
@@ -1205,7 +1205,7 @@ class ArgparseState {
   /** `a == b`, `a != b`, `a in b`, `a not in b` on known values (one operator). */
   private compare(frame: Frame, node: Node): Value | undefined {
     const operands = namedChildren(node);
-    const ops = node.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+    const ops = allChildren(node).filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
     if (operands.length !== 2) return undefined;
     const op = ops.join(' ');
     const a = this.evaluate(frame, operands[0]!);

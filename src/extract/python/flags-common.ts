@@ -4,7 +4,7 @@ import type { DefaultValue, InputDiagnostic, ParamSpec, SourceLocation } from '.
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
 import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
+import { allChildren, dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
 import { pushUnique } from '../../shared/arrays.js';
 
 /** One parsed module as the flag extractors see it: the scan result plus the nodes they walk. */
@@ -737,7 +737,7 @@ export function knownCondition(node: Node, env: ReadonlyMap<string, ConstValue |
   }
   if (n.type === 'comparison_operator') {
     const operands = namedChildren(n);
-    const ops = n.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+    const ops = allChildren(n).filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
     if (operands.length !== 2) return undefined;
     const a = value(operands[0]!);
     const b = value(operands[1]!);

@@ -5,7 +5,7 @@ import { MAX_DOCOPT_OPTIONS, MAX_DOCOPT_SHORTCUT_OPTIONS, parseDocopt, type Doco
 import { callsTo, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
-import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { literalConst, strMethod } from './partial-eval.js';
 import { lineIndexAt } from '../../shared/strings.js';
 
@@ -257,7 +257,7 @@ function placed(base: UsageText, text: string): UsageText {
  * decoded text, every position at the literal's start. f-strings are not read.
  */
 function fromString(module: FlagModule, node: Node): UsageText | undefined {
-  if (node.type === 'string' && node.children.some((c) => c?.type === 'interpolation')) return undefined;
+  if (node.type === 'string' && allChildren(node).some((c) => c?.type === 'interpolation')) return undefined;
   const whole = locate(module, node);
   const fallback = (): SourceLocation => whole;
   if (node.type === 'string') {

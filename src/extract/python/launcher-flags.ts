@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec } from '../../model/types.js';
 import { flagSpec, locate, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
-import { namedChildren, stringValue, unparen } from './values.js';
+import { allChildren, namedChildren, stringValue, unparen } from './values.js';
 
 /** `--module`, `--config-name`: a long flag as a compared literal. */
 const FLAG_RE = /^--[A-Za-z][\w.-]*$/;
@@ -41,7 +41,7 @@ export function extractLauncherFlags(modules: ReadonlyMap<string, FlagModule>): 
       const node = stack.pop()!;
       if (node.type === 'comparison_operator') {
         const operands = namedChildren(node);
-        const ops = node.children.filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
+        const ops = allChildren(node).filter((c) => c !== null && !c.isNamed).map((c) => c!.text);
         if (operands.length === 2 && ops.length === 1 && ops[0] === '==') {
           const [a, b] = operands.map((o) => unparen(o));
           for (const [lit, other] of [[a!, b!], [b!, a!]] as const) {

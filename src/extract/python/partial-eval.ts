@@ -9,7 +9,7 @@
  * value kinds and the operations on them, so that they stay pure and testable.
  */
 import type { Node } from 'web-tree-sitter';
-import { MAX_VALUE_DEPTH, namedChildren, stringValue, unescapePython, unparen } from './values.js';
+import { allChildren, MAX_VALUE_DEPTH, namedChildren, stringValue, unescapePython, unparen } from './values.js';
 
 /** A scalar Python literal: `str`, `int`/`float`, `bool`, `None` (null). `node` = where a string came from, for locations. */
 export interface ConstValue {
@@ -133,7 +133,7 @@ export function fStringParts(node: Node): Array<string | Node> | undefined {
   let start = '';
   const parts: Array<string | Node> = [];
   let interpolated = false;
-  for (const child of n.children) {
+  for (const child of allChildren(n)) {
     if (!child) continue;
     if (child.type === 'string_start') start = child.text;
     else if (child.type === 'string_content') parts.push(child.text);

@@ -3,7 +3,7 @@ import { Query, type Language, type Node, type QueryCapture, type Tree } from 'w
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
-import { cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+import { allChildren, allNamedChildren, cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
 
@@ -275,7 +275,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
   if (settings.size > 0) cls.settingsConfig = settings;
   if (!body) return cls;
   // Comments kept (a field's leading comment); `namedChildren` drops them.
-  const statements = body.namedChildren.filter((c): c is Node => c !== null);
+  const statements = allNamedChildren(body).filter((c): c is Node => c !== null);
   // The next statement that is no comment, per index (one backward pass: linear in the body).
   const nextCode: Array<Node | undefined> = new Array(statements.length);
   for (let i = statements.length - 2, next: Node | undefined; i >= 0; i--) {
@@ -552,7 +552,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       let splatNode: Node | undefined;
       let positional: Node | undefined;
       if (args?.type === 'argument_list') {
-        for (const arg of args.namedChildren) {
+        for (const arg of allNamedChildren(args)) {
           if (!arg) continue;
           const type = arg.type;
           if (type === 'comment') continue;
@@ -607,7 +607,7 @@ function noteKwargCallee(callee: Node, callsAtStart: Node[], into: Set<string>):
   // Most such calls pass positional arguments only (`ValueError("…")`): their text says so.
   const argsText = args.text;
   if (!argsText.includes('=') && !argsText.includes('**')) return;
-  for (const arg of args.namedChildren) {
+  for (const arg of allNamedChildren(args)) {
     if (arg?.type === 'keyword_argument' || arg?.type === 'dictionary_splat') {
       into.add(name);
       return;
@@ -709,7 +709,7 @@ function firstErrorNode(root: Node): Node | undefined {
     // An ERROR node often wraps the whole statement it could not finish (`class …:` down to the
     // bad token); a nested ERROR inside it is closer to the real mistake, so keep descending.
     let nextNode: Node | undefined;
-    for (const child of node.children) {
+    for (const child of allChildren(node)) {
       if (child && (child.hasError || child.isMissing)) {
         nextNode = child;
         break;

@@ -34,8 +34,38 @@ export interface PyCall {
 /** Named children without comments (comments are "extra" nodes that can appear anywhere). */
 export function namedChildren(node: Node): Node[] {
   const out: Node[] = [];
-  for (const child of node.namedChildren) if (child && child.type !== 'comment') out.push(child);
+  for (const child of allNamedChildren(node)) if (child && child.type !== 'comment') out.push(child);
   return out;
+}
+
+/**
+ * `node.children`, read without leaving the list on `node`. web-tree-sitter's `children` and
+ * `namedChildren` getters keep the array they build, with a wrapper object per child, on the node
+ * wrapper for as long as that wrapper lives; the flag readers' memos (the `call` nodes of every
+ * module, each call's arguments) keep wrappers until the extraction ends, and through those
+ * cached lists every child ever listed below them: NeMo Gym's 178 flag modules (1.8 MB) held
+ * 56,000 such lists, 70 MB live of the Python worker's heap after the click reader (35 MB
+ * without them) and 153 MB committed at its end. A caller that reads the list twice gets fresh
+ * wrappers of the same nodes (compare nodes by `id`, never by identity). Where web-tree-sitter
+ * keeps no such field, nothing is dropped.
+ */
+export function allChildren(node: Node): Array<Node | null> {
+  const list = node.children;
+  forget(node, '_children');
+  return list;
+}
+
+/** `node.namedChildren`, read without leaving the list on `node` (see {@link allChildren}). */
+export function allNamedChildren(node: Node): Array<Node | null> {
+  const list = node.namedChildren;
+  forget(node, '_namedChildren');
+  return list;
+}
+
+/** Drops web-tree-sitter's cached child list `field` (an internal field of its `Node`) from `node`. */
+function forget(node: Node, field: '_children' | '_namedChildren'): void {
+  const cached = node as unknown as Record<string, unknown>;
+  if (cached[field] !== undefined) cached[field] = undefined;
 }
 
 /** One parameter of a Python `def`: its name, annotation and default nodes (each when present). */
@@ -162,7 +192,7 @@ export function unescapePython(body: string): string {
 function decodeStringNode(node: Node): string | undefined {
   let start = '';
   let end = '';
-  for (const child of node.children) {
+  for (const child of allChildren(node)) {
     if (!child) continue;
     const type = child.type;
     if (type === 'string_start') start = child.text;
@@ -239,7 +269,7 @@ export function isLiteralNode(node: Node, depth = 0): boolean {
     case 'ellipsis':
       return true;
     case 'string':
-      return !n.children.some((c) => c?.type === 'interpolation');
+      return !allChildren(n).some((c) => c?.type === 'interpolation');
     case 'concatenated_string':
       return namedChildren(n).every(inner);
     case 'unary_operator': {
