@@ -249,21 +249,25 @@ export const WORKER_HEAP_MB = 192;
  * Young-generation sizes of the worker's heap, in MiB, and the run size that picks between them
  * ({@link workerYoungGenerationMb}).
  */
-export const YOUNG_GENERATION_MB = { small: 16, large: 64 } as const;
+export const YOUNG_GENERATION_MB = { small: 16, large: 32 } as const;
 
 /** Runs with at least this many documents and source files get the small young generation. */
 export const LARGE_RUN_FILES = 4000;
 
 /**
  * Young-generation size of the worker's heap for a run over `files` documents and source files
- * (as discovered), in MiB: 64 below {@link LARGE_RUN_FILES}, else 16.
+ * (as discovered), in MiB: 32 below {@link LARGE_RUN_FILES}, else 16.
  *
  * Parsing makes short-lived garbage fast: with 16 MiB, mdast trees outlive the nursery and
  * garbage collection took 20 % of the worker's time on NeMo Gym (~1.1 s); with 64 MiB the cold
  * run took 5.8 instead of 6.5 s (767 documents, 1,052 sources; peak RSS 295 → 378 MB). The
  * larger nursery is ~55 MB more resident memory, which a large repository, whose main thread
  * holds more facts at the peak, cannot afford within issue #15's 400 MB (synthetic 10×, 4,200
- * documents and 8,010 sources: 367 → 422 MB).
+ * documents and 8,010 sources: 367 → 422 MB). 64 MiB was the large size until NeMo Gym, whose
+ * run also has a Python flag worker beside the document worker, peaked at 415-421 MB with it and
+ * 370-373 MB with 32 MiB (issue #35; worker live heap ~13 MB, its committed heap ~110 MB),
+ * at the same cold time on a loaded 2-core machine (3 alternating runs each, medians 34.4 and
+ * 30.3 s wall, 17.7 and 16.0 s CPU).
  */
 export function workerYoungGenerationMb(files: number | undefined): number {
   return files !== undefined && files < LARGE_RUN_FILES ? YOUNG_GENERATION_MB.large : YOUNG_GENERATION_MB.small;
