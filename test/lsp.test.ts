@@ -401,6 +401,48 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('a page with more findings than the server shows per document: the first 1,000, and one note with the count and the CLI command (s32 sweep D5)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    // 400 example lines with three misspelled parameters each: 1,200 findings.
+    const file = 'docs/many.md';
+    writeFileSync(path.join(root, file), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(400)}\`\`\`\n`);
+    const s = await start(root);
+    open(s, file);
+    const d = await s.diagnostics(file, (p) => p.version === 1 && p.diagnostics.length > 0);
+    expect(d.diagnostics).toHaveLength(1001);
+    expect(d.diagnostics[0]).toMatchObject({ code: 'too-many-findings', severity: 3, range: { start: { line: 0, character: 0 } } });
+    expect(String(d.diagnostics[0]!.message)).toContain('1,200 findings in this document; the first 1,000 are shown');
+    expect(String(d.diagnostics[0]!.message)).toContain('npx docdrift docs/many.md');
+    expect(codes(d).slice(1).every((c) => c === 'example-param-unknown')).toBe(true);
+    // The first 1,000 in line order: lines 4 to 337 (three per line), the last one's first finding.
+    expect(d.diagnostics.at(-1)!.range.start.line).toBe(336);
+    expect(s.logs.find((l) => l.startsWith('docdrift: linted'))).toContain('(1000 shown: 1 document has more than 1000)');
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('large pages count toward the run\'s limit on large documents in every lint, also when their parse is kept from the last one (s32 sweep D5)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    // Nine pages of ~133 KB, each with one stale example: a lint reads 1 MiB of such pages (seven).
+    const prose = 'A paragraph of prose about the tool, long enough to make the page large.\n\n'.repeat(1800);
+    for (let i = 0; i < 9; i++) writeFileSync(path.join(root, `docs/l${i}.md`), `# L${i}\n\n${prose}\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    const s = await start(root);
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    /** The pages whose latest diagnostics hold a stale example, and those with the parse-error note. */
+    const pages = (): { read: number; notRead: number } => {
+      const latest = new Map<string, PublishDiagnosticsParams>();
+      for (const p of s.published) latest.set(p.uri, p);
+      const large = [...latest.values()].filter((p) => /\/docs\/l\d\.md$/.test(p.uri));
+      return { read: large.filter((p) => codes(p).includes('example-param-unknown')).length, notRead: large.filter((p) => p.diagnostics.some((x) => String(x.message).includes('one run reads at most 1024 KB of such documents'))).length };
+    };
+    await expect.poll(lints, { timeout: 45_000 }).toBe(1);
+    expect(pages()).toEqual({ read: 7, notRead: 2 });
+    // Another lint, after an edit elsewhere: the seven pages parsed before are kept, and count again.
+    open(s, 'README.md', '# tool\n');
+    await expect.poll(lints, { timeout: 45_000 }).toBe(2);
+    expect(pages()).toEqual({ read: 7, notRead: 2 });
+    expect(await s.close()).toBe(0);
+  }, 120_000);
+
   it('a root over the discovery limit: one showMessage with the CLI\'s line, no internal error, no walk per edit; a file event re-checks (s29 sweep2 D4)', async () => {
     const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
     for (let i = 0; i < 151; i++) {

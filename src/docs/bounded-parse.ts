@@ -98,6 +98,19 @@ export interface DocParser {
   /** True when {@link cached} would answer (nothing is decoded). */
   isCached?(file: string, what: ParseWhat): boolean;
   /**
+   * Counts a document answered without parsing (a stored outcome) of `length` UTF-16 code units
+   * toward the run's limit on large documents ({@link RUN_LARGE_DOCUMENTS_LENGTH}), as a parse
+   * would: decided once per file. Returns the `parse-error` outcome to use instead of the stored
+   * one when the limit refuses it, else undefined. Optional: a parser without the limit has none.
+   */
+  admit?(file: string, length: number, what: ParseWhat): ParseOutcome | undefined;
+  /**
+   * Decides, before any document is parsed, whether the stored outcome of `file` counts toward the
+   * run's limits (see `cachedDocParser` in src/engine/pieces.ts), so that stored pages keep their
+   * place ahead of pages parsed afresh. Optional.
+   */
+  reserve?(file: string, what: ParseWhat): void;
+  /**
    * How many documents ran over their budget so far, how many of them after the run's
    * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
    * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
@@ -280,7 +293,8 @@ const WORKER_START_MS = 60_000;
 const COMPILED = import.meta.url.endsWith('.js');
 
 /** The overrun diagnostic. */
-function overrun(file: string, text: string, reason: string): ParseOutcome {
+function overrun(file: string, text: string | number, reason: string): ParseOutcome {
+  const length = typeof text === 'number' ? text : text.length;
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : /\.(?:rst|rest)$/i.test(file) ? 'rst' : 'md';
   return {
     doc: { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
@@ -288,7 +302,7 @@ function overrun(file: string, text: string, reason: string): ParseOutcome {
       {
         ruleId: 'parse-error',
         severity: 'warn',
-        message: `Not read: ${reason}; the document (${(text.length / 1024).toFixed(0)} KB) is skipped so that the run ends. Simplify or split it, or exclude it with "ignore"`,
+        message: `Not read: ${reason}; the document (${(length / 1024).toFixed(0)} KB) is skipped so that the run ends. Simplify or split it, or exclude it with "ignore"`,
         location: { file, line: 1, column: 1 },
       },
     ],
@@ -406,21 +420,23 @@ export async function createDocParser(options: { eager?: boolean; files?: number
    * Whether a document to parse is refused by {@link RUN_LARGE_DOCUMENTS_LENGTH}; decided once per
    * file (its first prefetch or parse), in that order.
    */
-  const refusedLarge = (file: string, text: string, what: ParseWhat): boolean => {
-    if (!what.doc || text.length < LARGE_DOCUMENT_LENGTH) return false;
+  const refusedLarge = (file: string, text: string | number, what: ParseWhat): boolean => {
+    const length = typeof text === 'number' ? text : text.length;
+    if (!what.doc || length < LARGE_DOCUMENT_LENGTH) return false;
     let admitted = large.get(file);
     // A document over the limits (src/docs/limits.ts: size, nesting, columns, definitions) is
     // refused by the parser at once, with its own reason: it neither uses nor meets this limit.
+    // (A stored outcome, known by its length only, was parsed: it is within them.)
     if (admitted === undefined) {
-      const overLimits = documentOverLimits(text, /\.mdx$/i.test(file)) !== undefined;
-      admitted = overLimits || run.largeLength + text.length <= RUN_LARGE_DOCUMENTS_LENGTH;
-      if (admitted && !overLimits) run.largeLength += text.length;
+      const overLimits = typeof text === 'string' && documentOverLimits(text, /\.mdx$/i.test(file)) !== undefined;
+      admitted = overLimits || run.largeLength + length <= RUN_LARGE_DOCUMENTS_LENGTH;
+      if (admitted && !overLimits) run.largeLength += length;
       large.set(file, admitted);
     }
     return !admitted;
   };
   /** The outcome of a large document refused by {@link refusedLarge}. */
-  const largeSkipped = (file: string, text: string): ParseOutcome => {
+  const largeSkipped = (file: string, text: string | number): ParseOutcome => {
     overran.largeSkipped++;
     return overrun(
       file,
@@ -689,6 +705,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const id = early !== undefined && early.text === text && (outstanding.has(early.id) || answers.has(early.id)) ? early.id : post(file, text, what);
       return collect(id, file, text, what);
     },
+    admit: (file, length, what) => (refusedLarge(file, length, what) ? largeSkipped(file, length) : undefined),
     overruns: () => ({ ...overran, parseMs: run.stoppedMs + (live ? (workerMs(live) ?? 0) : 0) }),
     close: stop,
   };

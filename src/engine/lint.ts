@@ -1180,6 +1180,9 @@ export function parseDocs(
     });
   }
   const fresh = [...wantedOf].filter(([file, what]) => !docParser.isCached?.(file, what)).map(([file]) => file);
+  // Stored pages count toward the run's limit on large documents first (`DocParser.reserve`): they
+  // were read by the run that stored them, so a warm run reads the pages a cold one read.
+  if (docParser.reserve) for (const [file, what] of wantedOf) if (docParser.isCached?.(file, what)) docParser.reserve(file, what);
   for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
     outcomes.set(file, parsePage(docParser, pages, file, wantedOf.get(file)!));
   }
@@ -1256,10 +1259,13 @@ export function prefetchDocs(
       skipped.add(file);
     }
   }
+  // A large page is not sent ahead while stored pages are read this run: those count toward the
+  // run's limit on large documents first (parseDocs, `DocParser.reserve`), and a prefetch decides.
+  const stored = docParser.reserve !== undefined && surely.size > toParse.size;
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
   for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f)).slice(0, MAX_PARSED_DOCUMENTS)) {
     const text = pages.text(file, true);
-    if (text !== undefined) docParser.prefetch(file, text, toParse.get(file)!);
+    if (text !== undefined && !(stored && text.length >= LARGE_DOCUMENT_LENGTH)) docParser.prefetch(file, text, toParse.get(file)!);
   }
   // Then the pages those link to, which rules will likely ask for (src/engine/link-prefetch.ts),
   // as `parseDocs`' lazy parse asks.
@@ -1270,7 +1276,7 @@ export function prefetchDocs(
   });
   for (const target of linkedDocuments(linking, files.docs, skipped)) {
     const text = pages.text(target, true);
-    if (text !== undefined) docParser.prefetch(target, text, { doc: true, directives: false });
+    if (text !== undefined && !(stored && text.length >= LARGE_DOCUMENT_LENGTH)) docParser.prefetch(target, text, { doc: true, directives: false });
   }
 }
 

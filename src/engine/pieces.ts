@@ -25,7 +25,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { DocParser, ParseOutcome, ParseWhat } from '../docs/bounded-parse.js';
+import { LARGE_DOCUMENT_LENGTH, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { SEGMENTED_MIN_LENGTH, segmentable, type MarkdownSegment } from '../docs/segments.js';
 import type { PythonSource, ScanCache } from '../extract/python/index.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
@@ -427,14 +427,41 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
       : undefined;
   const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
     key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
+  /**
+   * A stored outcome as the run uses it. A large document's is stored with its length (`length`),
+   * and counts toward the run's limit on large documents as its parse did (`DocParser.admit`):
+   * answered from the store, such pages went past it, run after run (s32 sweep D5: the language
+   * server, and warm CLI runs, read 4 more 216 KB pages each time; 10 pages: 96,000 findings,
+   * then 192,000, 831 MB). A page the limit refuses gets the parser's `parse-error` outcome.
+   */
+  const answer = (file: string, what: ParseWhat, stored: (ParseOutcome & { length?: number }) | undefined): ParseOutcome | undefined => {
+    if (stored === undefined) return undefined;
+    const { length, ...outcome } = stored;
+    const refused = length !== undefined ? parser.admit?.(file, length, what) : undefined;
+    return refused ?? ownLinks(outcome);
+  };
+  /** Stored outcomes already answered by `reserve`, by key, for the `cached` call that follows. */
+  const reserved = new Map<string, ParseOutcome>();
+  const cached = (file: string, what: ParseWhat): ParseOutcome | undefined => {
+    const key = hashKeyOf(file, what);
+    if (key !== undefined && reserved.has(key)) {
+      const early = reserved.get(key);
+      reserved.delete(key);
+      return early;
+    }
+    // `has` first: a page not stored is parsed next, and `parse` counts its miss.
+    const hit = key === undefined || !store.has(key) ? undefined : answer(file, what, store.get<ParseOutcome>(key));
+    // Kept for the run after the next edit of this page (a page under the threshold has none).
+    if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) store.retain(pieceKey('doc-segments', file));
+    return hit;
+  };
   return {
-    cached(file, what) {
+    cached,
+    reserve(file, what) {
       const key = hashKeyOf(file, what);
-      // `has` first: a page not stored is parsed next, and `parse` counts its miss.
-      const hit = key === undefined || !store.has(key) ? undefined : ownLinks(store.get<ParseOutcome>(key));
-      // Kept for the run after the next edit of this page (a page under the threshold has none).
-      if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) store.retain(pieceKey('doc-segments', file));
-      return hit;
+      if (key === undefined || reserved.has(key)) return;
+      const hit = cached(file, what);
+      if (hit !== undefined) reserved.set(key, hit);
     },
     isCached(file, what) {
       const key = hashKeyOf(file, what);
@@ -447,7 +474,7 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     parse(file, text, what) {
       const key = keyOf(file, text, what);
       const segments = segmentsKey(file, text, what);
-      const hit = ownLinks(store.get<ParseOutcome>(key));
+      const hit = answer(file, what, store.get<ParseOutcome>(key));
       if (hit !== undefined) {
         // Kept for the run after the next edit of this page.
         if (segments !== undefined) store.retain(segments);
@@ -465,10 +492,11 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
         }
       }
       // An overrun depends on the machine's load, not on the text: never stored.
-      if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, outcome);
+      if (!outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) store.set(key, what.doc && text.length >= LARGE_DOCUMENT_LENGTH ? { ...outcome, length: text.length } : outcome);
       return outcome;
     },
     ...(parser.overruns ? { overruns: () => parser.overruns!() } : {}),
+    ...(parser.admit ? { admit: (file: string, length: number, what: ParseWhat) => parser.admit!(file, length, what) } : {}),
     close: () => parser.close(),
   };
 }

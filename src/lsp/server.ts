@@ -56,6 +56,53 @@ export const DEBOUNCE_MS = 120;
 /** Lints one document worker serves before a fresh one is started (see `parser` in {@link startLanguageServer}). */
 export const PARSER_LINTS = 500;
 
+/**
+ * Most findings published as diagnostics on one document; past it, the first ones (in line order)
+ * are shown and one more diagnostic, at the top of the document, says how many there are and that
+ * the CLI lists them all ({@link tooManyNote}). An editor shows no use in 24,000 diagnostics on a
+ * page, and each was held three times (the finding, the diagnostic, the JSON sent): ten open pages
+ * of 8,000 stale example lines took the server past 900 MB (s32 sweep D5). The findings kept for
+ * code actions and hovers are the ones shown. cSpell's language server caps at 100 per document.
+ */
+export const MAX_DIAGNOSTICS_PER_DOCUMENT = 1000;
+
+/**
+ * The findings of a lint (sorted by file, as `lint` returns them) with at most `max` per file:
+ * the kept findings, and per file that had more, how many it had. Findings with no file are kept.
+ */
+export function capPerDocument(messages: readonly DriftMessage[], max: number = MAX_DIAGNOSTICS_PER_DOCUMENT): { kept: DriftMessage[]; over: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const kept: DriftMessage[] = [];
+  for (const m of messages) {
+    if (!m.file) {
+      kept.push(m);
+      continue;
+    }
+    const n = (counts.get(m.file) ?? 0) + 1;
+    counts.set(m.file, n);
+    if (n <= max) kept.push(m);
+  }
+  const over = new Map<string, number>();
+  for (const [file, n] of counts) if (n > max) over.set(file, n);
+  return { kept, over };
+}
+
+/**
+ * The diagnostic of a document with more findings than {@link MAX_DIAGNOSTICS_PER_DOCUMENT}, at
+ * its first line (Information, code `too-many-findings`): `total` findings, the first `shown` are
+ * listed, and the CLI command that lists them all.
+ */
+export function tooManyNote(file: string, total: number, shown: number = MAX_DIAGNOSTICS_PER_DOCUMENT): ReturnType<typeof toDiagnostic> {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: 3,
+    code: 'too-many-findings',
+    source: 'docdrift',
+    message: `${n(total)} findings in this document; the first ${n(shown)} are shown (the language server shows at most ${n(MAX_DIAGNOSTICS_PER_DOCUMENT)} per document). Run \`npx docdrift ${file}\` to list them all.`,
+  };
+}
+
 /** The ids a suppression comment may name: the built-in rules and the engine's own. */
 const RULE_IDS = [...rules, ...engineRules].map((r) => r.meta.id);
 
@@ -140,7 +187,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    */
   let fileEntries: Record<string, FileEntry> | undefined;
   /** URIs that have diagnostics on the client (to clear those whose findings are gone). */
-  /** The diagnostics last published per document that has any, as JSON (see lintOnce: unchanged ones are not sent again). */
+  /** The diagnostics last published per document that has any, as the sha1 of their JSON (see lintOnce: unchanged ones are not sent again). */
   let published = new Map<string, string>();
   /** The last lint: its findings (after the baseline) and the texts they were computed from. */
   let last: { messages: DriftMessage[]; snapshot: Snapshot; model?: Model } = { messages: [], snapshot: new Map() };
@@ -261,7 +308,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const shared = parser.parser;
     // lint() closes the parser it is given: this one outlives the lint.
     const docParser: DocParser = { ...shared, parse: shared.parse.bind(shared), close: () => undefined };
-    let result;
+    let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
     try {
       // Python CLI flags are extracted in the CLI's worker, under its CPU budget and heap limit:
@@ -280,7 +327,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     pieces.nextRun();
     if (clientGone) return;
-    let messages = result.messages;
+    const { model, stats } = result;
+    let messages: DriftMessage[] = result.messages;
     try {
       const baseline = loadBaseline({ root, cwd: root, write: false, paths: [], staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules) });
       messages = finishBaseline(messages, baseline).messages;
@@ -290,6 +338,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     for (const failure of result.failures) connection.console.error(`docdrift: internal error in rule ${failure.ruleId}: ${String((failure.error as Error)?.message ?? failure.error)}`);
     for (const problem of result.configProblems) connection.console.error(`docdrift: ${problem}`);
+    // What is shown is what is kept: at most MAX_DIAGNOSTICS_PER_DOCUMENT findings per document.
+    const total = messages.length;
+    const capped = capPerDocument(messages);
+    messages = capped.kept;
+    result = undefined;
     // The disk texts the fixes' offsets were computed from (an open buffer's is in the snapshot).
     for (const m of messages) {
       const target = m.fix?.file;
@@ -297,7 +350,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       const text = readTexts.get(target);
       if (text !== undefined) snapshot.set(target, { text, version: null });
     }
-    last = { messages, snapshot, model: result.model };
+    last = { messages, snapshot, model };
     const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
     // Open buffers first, in the order the client opened them: the page being edited is what its
     // author waits for (NeMo Gym: 278 documents have findings; the README's came last, after 210 KB
@@ -310,25 +363,37 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       if (list) list.push(toDiagnostic(m));
       else byUri.set(uri, [toDiagnostic(m)]);
     }
-    for (const uri of published.keys()) if (!byUri.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    for (const [file, total] of capped.over) byUri.get(uriOf(file))?.unshift(tooManyNote(file, total));
+    // vscode-jsonrpc writes one message per turn of the event loop (its write semaphore waits for
+    // setImmediate), and a lint runs mostly synchronously: the next lint, started at once, left
+    // every notification of this one queued, unsent, with its diagnostics, lint after lint (s32
+    // sweep D5: 50 open pages, nothing published in 55 s, 1.3 GB and growing). The lint ends when
+    // its diagnostics are written.
+    const sends: Promise<void>[] = [];
+    const send = (params: { uri: string; version?: number; diagnostics: ReturnType<typeof toDiagnostic>[] }): void => {
+      sends.push(connection.sendDiagnostics(params).catch(() => undefined));
+    };
+    for (const uri of published.keys()) if (!byUri.has(uri)) send({ uri, diagnostics: [] });
     const sent = new Map<string, string>();
     for (const [uri, diagnostics] of byUri) {
       // The version the lint read, not the buffer's now: an edit during the lint is not checked yet.
       const file = projectPath(uri);
       const version = file === undefined ? null : (snapshot.get(file)?.version ?? null);
-      const json = JSON.stringify(diagnostics);
-      if (diagnostics.length > 0) sent.set(uri, json);
+      const digest = createHash('sha1').update(JSON.stringify(diagnostics)).digest('hex');
+      if (diagnostics.length > 0) sent.set(uri, digest);
       // A document no buffer holds (no version to confirm) whose findings are the ones last
       // published for it: the client has them already.
-      if (version === null && published.get(uri) === json) continue;
-      void connection.sendDiagnostics({ uri, ...(version !== null ? { version } : {}), diagnostics });
+      if (version === null && published.get(uri) === digest) continue;
+      send({ uri, ...(version !== null ? { version } : {}), diagnostics });
     }
     published = sent;
-    const t = result.stats.timings;
+    byUri.clear();
+    const t = stats.timings;
     connection.console.log(
-      `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${messages.length} findings ` +
+      `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
         `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far)`,
     );
+    await Promise.all(sends);
   };
 
   /** Runs {@link lintOnce}, one at a time: an edit during a run starts one more run after it. */
@@ -346,6 +411,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
         } catch (error) {
           if (!clientGone) connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
         }
+        // A turn of the event loop before the next lint: the client's messages that came during
+        // this one (opens, edits) are read first, so the next lint checks them.
+        if (again && !clientGone) await new Promise<void>((resolve) => setImmediate(resolve));
       } while (again && !clientGone);
     } finally {
       running = false;
