@@ -511,7 +511,8 @@ function hardLinkProblem(abs: string, check: (real: string) => string | undefine
   } catch {
     return undefined; // a new file
   }
-  if (stat.nlink > 1) return `${abs} has ${stat.nlink} names (hard links): it may be a file docdrift reads under another name, and the report would be written into it. Write the report to another file.`;
+  // Only a regular file's link count names one file twice (a directory's counts its subfolders).
+  if (stat.isFile() && stat.nlink > 1) return `${abs} has ${stat.nlink} names (hard links): it may be a file docdrift reads under another name, and the report would be written into it. Write the report to another file.`;
   // Also when `abs` has no link in it but the root has (`--root link-to-project -o project/README.md`).
   const real = realOr(abs);
   const what = check(real);

@@ -92,6 +92,29 @@ describe('s22 sweep D9: a discovered config file with another name (a hard link)
   });
 });
 
+describe('s32 sweep D2: a directory at a config file\'s name (or at -o) is not a regular file, not a hard-linked one', () => {
+  it.each([['docdrift.config.json'], ['.docdriftrc.yaml']])('%s/ is exit 2 saying it is not a regular file (a directory), as --config says', (name) => {
+    const { project } = sandbox();
+    mkdirSync(path.join(project, name, 'sub'), { recursive: true });
+    const r = run(project, []);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('not a regular file (a directory)');
+    expect(r.stderr).toContain(name);
+    expect(r.stderr).not.toMatch(/hard links|names\b|\n\s+at /);
+    expect(r.stderr.trim().split('\n')[0]).toBe(`docdrift: Invalid docdrift config in ${name}: the config file cannot be read (EISDIR (not a regular file (a directory)))`);
+    // What --config says of the same directory.
+    expect(run(project, ['--config', name]).stderr).toBe(r.stderr);
+  });
+
+  it('-o naming a directory does not say hard links', () => {
+    const { project } = sandbox();
+    mkdirSync(path.join(project, 'out', 'sub'), { recursive: true });
+    const r = run(project, ['-o', 'out']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).not.toMatch(/hard links|\n\s+at /);
+  });
+});
+
 describe('s22 sweep D4: did-you-mean work is bounded for long names of one length and alphabet', () => {
   it('a bag-distance filter skips names far apart; a real typo of a long name is still suggested', async () => {
     const { suggestNames, NameIndex, nameStats } = await import('../src/shared/names.js');

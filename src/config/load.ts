@@ -556,7 +556,11 @@ function refuseLinkOut(root: string, abs: string, display: string): void {
 function refuseHardLink(abs: string, name: string): void {
   let links: number;
   try {
-    links = statSync(abs).nlink;
+    const stat = statSync(abs);
+    // A directory's link count is its subfolders plus two, not names of one file: reading it says
+    // it is not a regular file (s32 sweep D2: `mkdir docdrift.config.json` was "2 names").
+    if (!stat.isFile()) return;
+    links = stat.nlink;
   } catch {
     return; // reading it reports why
   }
