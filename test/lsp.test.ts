@@ -416,7 +416,8 @@ describe('docdrift lsp over stdio', () => {
     expect(codes(d).slice(1).every((c) => c === 'example-param-unknown')).toBe(true);
     // The first 1,000 in line order: lines 4 to 337 (three per line), the last one's first finding.
     expect(d.diagnostics.at(-1)!.range.start.line).toBe(336);
-    expect(s.logs.find((l) => l.startsWith('docdrift: linted'))).toContain('(1000 shown: 1 document has more than 1000)');
+    // The log line follows the diagnostics (it is written after them): polled.
+    await expect.poll(() => s.logs.find((l) => l.startsWith('docdrift: linted')) ?? '').toContain('(1000 shown: 1 document has more than 1000)');
     expect(await s.close()).toBe(0);
   }, 60_000);
 
