@@ -27,7 +27,7 @@ import { buildModel } from '../link/build.js';
 import { ENV_HEADING_PATTERNS, envMentionNames } from '../link/environment.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN } from '../shared/env-words.js';
 import { scopedFileKeyReader } from './scoped-files.js';
-import { foldName, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
+import { foldNameAnyCase, INFERENCE_THRESHOLDS } from '../link/infer-sections.js';
 import { isNonProductPath } from '../shared/paths.js';
 import { declaredFlagProblems, type ConfigSource } from '../link/declared-flags.js';
 import { createHeadingMatcher } from '../config/patterns.js';
@@ -1531,7 +1531,7 @@ export function mentionMatcher(names: string[], headingPatterns: readonly string
   const escaped = unique.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const word = escaped.length > 0 ? new RegExp(`(?<![\\w-])(?:${escaped.join('|')})(?![\\w-])`) : undefined;
   const isGlobalHeading = createHeadingMatcher(headingPatterns);
-  const keys = new Set(keyNames.map(foldName).filter((k) => k.length > 0));
+  const keys = new Set(keyNames.map(foldNameAnyCase).filter((k) => k.length > 0));
   return {
     key: JSON.stringify([unique, headingPatterns, ...(keys.size > 0 ? [[...keys].sort()] : []), ...(envProse ? ['env-prose'] : [])]),
     test(text) {
@@ -1588,7 +1588,7 @@ const KEY_MENTIONS = INFERENCE_THRESHOLDS.minShared;
 
 /**
  * True when `text` names in inline code at least {@link KEY_MENTIONS} distinct names of `keys`
- * (folded with {@link foldName}: `` `--max-tokens` ``, `` `max_tokens` `` and `` `maxTokens` `` are
+ * (folded with `foldNameAnyCase`, src/link/infer-sections.ts: `` `--max-tokens` ``, `` `max_tokens` `` and `` `maxTokens` `` are
  * one name). One pass over the page's code spans; spans longer than 80 characters are examples,
  * not names.
  */
@@ -1597,7 +1597,7 @@ function namesKeys(text: string, keys: ReadonlySet<string>): boolean {
   for (const match of text.matchAll(/`([^`\n]{1,80})`/g)) {
     const name = /^[-+~]*[A-Za-z_][\w.-]*/.exec(match[1]!.trim())?.[0];
     if (name === undefined) continue;
-    const folded = foldName(name);
+    const folded = foldNameAnyCase(name);
     if (keys.has(folded) && !seen.has(folded)) {
       seen.add(folded);
       if (seen.size >= KEY_MENTIONS) return true;

@@ -35,9 +35,24 @@ const BUILTIN_NAMES: ReadonlySet<string> = new Set(['help', 'h', 'version', 'V',
  * CLI's reference by those three and gave seven false errors. All-caps names (`MAX_TOKENS`) fold as before.
  */
 export function foldName(name: string): string {
-  const bare = name.replace(/^[-+~]+/, '');
-  const first = bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : bare;
+  const first = firstSegment(name);
   return /^[A-Z][a-z]/.test(first) ? `^${foldSpelling(first)}` : foldSpelling(first);
+}
+
+/**
+ * {@link foldName} with case ignored everywhere (`Headers` and `--headers` are one name): for a
+ * cheap gate that only decides whether a page is worth reading by content (src/engine/lint.ts),
+ * where a loose match costs time, not a finding. Vite's docs/config/worker-options.md passed it
+ * with `RolldownOptions` among its three names; read, its `worker.*` headings document `worker`.
+ */
+export function foldNameAnyCase(name: string): string {
+  return foldSpelling(firstSegment(name));
+}
+
+/** `name` without leading dashes/plus/tilde, up to its first dot. */
+function firstSegment(name: string): string {
+  const bare = name.replace(/^[-+~]+/, '');
+  return bare.includes('.') ? bare.slice(0, bare.indexOf('.')) : bare;
 }
 
 /** The folded names a command is known to accept, split by how strongly they tie a row to it. */
