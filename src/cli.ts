@@ -1,6 +1,6 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
 import { escapesRoot, isPackagingFile } from './shared/paths.js';
-import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readlinkSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -18,7 +18,7 @@ import { foldCopies } from './engine/copies.js';
 import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
-import { checkWriteTarget, leavesBase, openForWriteInside, WriteError } from './engine/write.js';
+import { checkWriteTarget, leavesBase, linkTarget, openForWriteInside, WriteError } from './engine/write.js';
 import { DiscoveryLimitError, discoverFiles, ENV_FILES, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
@@ -477,13 +477,7 @@ const GIT_NAMED_FILES: ReadonlySet<string> = new Set(['.gitignore', '.gitattribu
 function linkProblem(abs: string, root: string): string | undefined {
   try {
     if (lstatSync(abs).isSymbolicLink()) {
-      let target = '?';
-      try {
-        target = readlinkSync(abs);
-      } catch {
-        // reported either way
-      }
-      return `${abs} is a symbolic link (to ${target}); docdrift does not write reports through links. Remove the link or name another file.`;
+      return `${abs} is a symbolic link (to ${linkTarget(abs)}); docdrift does not write reports through links. Remove the link or name another file.`;
     }
   } catch {
     // a new file

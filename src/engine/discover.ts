@@ -495,7 +495,7 @@ async function listFiles(
   // globby keeps a pattern's `./` in the paths it matches (`./docs/**/*.md` gives `./docs/a.md`):
   // every path is project-relative without it, as git lists it, so that links, findings, cache keys
   // and a second pattern naming the same file (`README.md`, `./README.md`) agree.
-  const glob = async (patterns: string[], globOptions: typeof options): Promise<string[]> => [...new Set((await globby(patterns, globOptions)).map((f) => f.replace(/^(?:\.\/)+/, '')))];
+  const glob = async (patterns: string[], globOptions: typeof options): Promise<string[]> => [...new Set((await globby(patterns, globOptions)).map(withoutDotSlash))];
   const [src, doc, pkg, yaml, programs, schemas, envFiles, scripts, maybe] = await Promise.all([
     glob(sources, { ...recording(sourceFolders), ignore: sourceIgnored }),
     glob(docs, recording(docFolders)),
@@ -518,6 +518,11 @@ async function listFiles(
   return { ...found, ...(denied.size > 0 ? { unreadable: [...denied].sort() } : {}), ...(undecodableFolders.size > 0 ? { undecodableFolders: [...undecodableFolders].sort() } : {}) };
 }
 
+/** `p` without its leading `./` (one or more): how a path or pattern is compared, as git lists paths. */
+function withoutDotSlash(p: string): string {
+  return p.replace(/^(?:\.\/)+/, '');
+}
+
 /** Most entries {@link foldersHoldingMatches} lists below the folders of one walk; past it, a folder not yet seen to hold a match is named anyway. */
 const MAX_UNDECODABLE_ENTRIES = 10_000;
 
@@ -534,7 +539,7 @@ const MAX_UNDECODABLE_ENTRIES = 10_000;
  */
 async function foldersHoldingMatches(root: string, folders: ReadonlySet<string>, patterns: readonly string[], ignore: readonly string[]): Promise<string[]> {
   if (folders.size === 0) return [];
-  const bare = (p: string): string => (p.startsWith('!') ? `!${p.slice(1).replace(/^(?:\.\/)+/, '')}` : p.replace(/^(?:\.\/)+/, ''));
+  const bare = (p: string): string => (p.startsWith('!') ? `!${withoutDotSlash(p.slice(1))}` : withoutDotSlash(p));
   const matches = globbyMatcher(await expandDirectories(root, patterns.map(bare)), [...ignore]);
   let budget = MAX_UNDECODABLE_ENTRIES;
   /** Whether a file below `raw` (whose root-relative path reads `rel`) is matched; undefined when that cannot be told. */

@@ -103,17 +103,20 @@ export function checkWriteTarget(root: string, file: string): void {
       throw new UncheckablePathError(`cannot check ${shown} before writing it (${code}); nothing was written.`, code);
     }
     if (st.isSymbolicLink()) {
-      let target = '?';
-      try {
-        target = nodeFs.readlinkSync(current);
-      } catch {
-        // the link is reported either way
-      }
-      throw new WriteError(`${shown} is a symlink (to ${target}); docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
+      throw new WriteError(`${shown} is a symlink (to ${linkTarget(current)}); docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
     }
     // A file where a directory should be fails the write itself (ENOTDIR), and an existing
     // non-regular file is refused by writeFileAtomic: neither can lead out of the project.
     if (!st.isDirectory()) return;
+  }
+}
+
+/** What the symbolic link at `file` points to, for a message; `?` when it cannot be read (the link is reported either way). */
+export function linkTarget(file: string): string {
+  try {
+    return nodeFs.readlinkSync(file);
+  } catch {
+    return '?';
   }
 }
 
@@ -183,13 +186,7 @@ export function checkOpenedPath(root: string, file: string, opened: FileIdentity
         throw new PathChangedError(`${last ? shown : `${name} (on the way to ${shown})`} cannot be checked after docdrift opened it (${code}): its path changed while docdrift ran; nothing was written.`);
       }
       if (st.isSymbolicLink()) {
-        let target = '?';
-        try {
-          target = nodeFs.readlinkSync(current);
-        } catch {
-          // the link is reported either way
-        }
-        throw new PathChangedError(`${last ? shown : `${name} (on the way to ${shown})`} became a symlink (to ${target}) while docdrift ran; docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
+        throw new PathChangedError(`${last ? shown : `${name} (on the way to ${shown})`} became a symlink (to ${linkTarget(current)}) while docdrift ran; docdrift writes only regular files inside the project and does not follow it. Remove the link; nothing was written.`);
       }
       if (!last && !st.isDirectory()) throw new PathChangedError(`${name} (on the way to ${shown}) is no longer a folder: its path changed while docdrift ran; nothing was written.`);
       seen.push({ dev: st.dev, ino: st.ino });

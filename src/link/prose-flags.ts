@@ -71,11 +71,9 @@ export function proseFlags(
 /**
  * Programs other than the project's that prose names, written so that an English word cannot be
  * taken for one: proper names and lower-case tool names that are no English words. Inside a code
- * span (`` `node` ``, `` `make build` ``) the span's first word counts, from {@link CODE_PROGRAMS} too.
+ * span (`` `node` ``, `` `make build` ``) the span's first word counts, from {@link WELL_KNOWN_PROGRAMS} too.
  */
 const TEXT_PROGRAM_RE = /(?<![\w.-])(?:git(?:-[a-z]+)?|Git|Mercurial|hg|Node\.?js|NodeJS|nodejs|npm|npx|pnpm|Yarn|Docker|docker|Podman|podman|pip|pipx|pip3|Python|python3?|cargo|Cargo|rustc|curl|cURL|wget|kubectl|Kubernetes|Terraform|terraform|Deno|deno|Bun|Homebrew|brew|conda|Conda|Maven|mvn|Gradle|gradle|OpenSSL|openssl|ssh|rsync|ffmpeg|FFmpeg|Mocha|mocha|Jest|ESLint|eslint|Prettier|webpack|Webpack|Babel|pytest|Pytest|mypy|Ruff|ruff|tox|Tox)(?![\w-])/g;
-/** First words of a code span that name a program (`` `git clone` ``, `` `node` ``, `` `uv pip` ``). */
-const CODE_PROGRAMS = WELL_KNOWN_PROGRAMS;
 
 /**
  * The programs a text names, in order of appearance: `ours` for the command's program names,
@@ -86,7 +84,7 @@ export function programsIn(text: string, ours: OurPrograms): Array<{ ours: boole
   for (const m of text.matchAll(/`([^`]*)`/g)) {
     const first = (m[1] ?? '').trim().replace(/^\$\s+/, '').split(/[\s:]/)[0] ?? '';
     if (ours.names.has(first)) found.push({ ours: true, at: m.index ?? 0 });
-    else if (CODE_PROGRAMS.has(first)) found.push({ ours: false, at: m.index ?? 0 });
+    else if (WELL_KNOWN_PROGRAMS.has(first)) found.push({ ours: false, at: m.index ?? 0 });
   }
   const plain = text.replace(/`[^`]*`/g, (s) => ' '.repeat(s.length));
   for (const m of plain.matchAll(TEXT_PROGRAM_RE)) if (!ours.names.has(m[0])) found.push({ ours: false, at: m.index ?? 0 });
