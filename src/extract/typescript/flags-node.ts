@@ -1,7 +1,6 @@
 /** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
 import type { ts } from 'ts-morph';
 import type { CommandSpec, ParamSpec, SourceLocation } from '../../model/types.js';
-import { pushUnique } from '../../shared/arrays.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
@@ -90,14 +89,74 @@ export function newParam(name: string, location: SourceLocation): ParamSpec {
   return { name, aliases: [], required: false, deprecated: false, hidden: false, origin: 'cli-flag', owner: '', location };
 }
 
-/** The param of `node` named or aliased `name`. */
-export function findParam(node: CommandNode, name: string): ParamSpec | undefined {
-  return node.params.find((p) => p.name === name) ?? node.params.find((p) => p.aliases.includes(name));
+/**
+ * A node's params by name and by alias, kept up to date as params are appended and as
+ * {@link addAlias} adds aliases, so that {@link findParam} is one map lookup: a scan of the params
+ * made a yargs program of 10,000 options (a loop, #33 s26 sweep2 D4) cost 50 million comparisons.
+ * `seen` params of `params` (the node's array when it was built) are indexed; each map keeps, for a
+ * name, the spec of lowest position, as `Array.prototype.find` over the params would.
+ */
+interface ParamIndex {
+  params: ParamSpec[];
+  seen: number;
+  byName: Map<string, number>;
+  byAlias: Map<string, number>;
 }
 
-/** Adds `alias` to the spec's aliases unless it is its name or already there. */
+/** Each node's {@link ParamIndex}. */
+const paramIndexes = new WeakMap<CommandNode, ParamIndex>();
+
+/** The indexes a spec is indexed in, with its position in each (a spec may be in two nodes' params, as cac copies them). */
+const specPositions = new WeakMap<ParamSpec, Array<[ParamIndex, number]>>();
+
+/** Sets `key` to `position` in `map` unless a lower position holds it. */
+function keepFirst(map: Map<string, number>, key: string, position: number): void {
+  const had = map.get(key);
+  if (had === undefined || position < had) map.set(key, position);
+}
+
+/** `node`'s index, with every param appended since the last call indexed (built again when its array was replaced or shortened). */
+function paramIndex(node: CommandNode): ParamIndex {
+  let index = paramIndexes.get(node);
+  if (index === undefined || index.params !== node.params || index.seen > node.params.length) {
+    index = { params: node.params, seen: 0, byName: new Map(), byAlias: new Map() };
+    paramIndexes.set(node, index);
+  }
+  for (; index.seen < node.params.length; index.seen++) {
+    const spec = node.params[index.seen]!;
+    keepFirst(index.byName, spec.name, index.seen);
+    for (const alias of spec.aliases) keepFirst(index.byAlias, alias, index.seen);
+    const positions = specPositions.get(spec);
+    if (positions === undefined) specPositions.set(spec, [[index, index.seen]]);
+    else positions.push([index, index.seen]);
+  }
+  return index;
+}
+
+/**
+ * The param of `node` named `name`, else the first aliased `name` (what a scan of `node.params`
+ * by name, then by alias, finds). Aliases must be added with {@link addAlias}, and params changed
+ * only by appending (or by giving the node a new array), for the index to see them; a hit is
+ * checked against the spec, so a stale entry is never returned.
+ */
+export function findParam(node: CommandNode, name: string): ParamSpec | undefined {
+  const index = paramIndex(node);
+  const byName = index.byName.get(name);
+  const named = byName === undefined ? undefined : node.params[byName];
+  if (named?.name === name) return named;
+  const byAlias = index.byAlias.get(name);
+  const aliased = byAlias === undefined ? undefined : node.params[byAlias];
+  if (aliased?.aliases.includes(name)) return aliased;
+  // A stale entry (a spec renamed or an alias removed in place): the scan, as before.
+  if (named !== undefined || aliased !== undefined) return node.params.find((p) => p.name === name) ?? node.params.find((p) => p.aliases.includes(name));
+  return undefined;
+}
+
+/** Adds `alias` to the spec's aliases unless it is its name or already there (and to the alias index of each node the spec is in, see {@link findParam}). */
 export function addAlias(spec: ParamSpec, alias: string): void {
-  if (alias !== spec.name) pushUnique(spec.aliases, alias);
+  if (alias === spec.name || spec.aliases.includes(alias)) return;
+  spec.aliases.push(alias);
+  for (const [index, position] of specPositions.get(spec) ?? []) keepFirst(index.byAlias, alias, position);
 }
 
 /**
