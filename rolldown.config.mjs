@@ -32,6 +32,8 @@ export default defineConfig({
     'parse-worker': 'dist/src/docs/parse-worker.js',
     'typescript-worker': 'dist/src/engine/typescript-worker.js',
     'python-worker': 'dist/src/engine/python-worker.js',
+    // The language server's thread (src/lsp/server.ts starts it as `./lsp-worker.js`, under a heap limit).
+    'lsp-worker': 'dist/src/lsp/lsp-worker.js',
     'checker-worker': 'dist/src/extract/typescript/checker-worker.js',
   },
   platform: 'node',

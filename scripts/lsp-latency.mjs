@@ -11,7 +11,7 @@
  * `DOCDRIFT_BIN`: another build's dist/cli/docdrift.js (to compare builds). `LSP_NODE_ARGS`: options for the server's `node` (space-separated), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
@@ -62,26 +62,41 @@ await connection.sendNotification('textDocument/didOpen', { textDocument: { uri,
 await got;
 const first = performance.now() - t;
 const times = [];
-/** The server's main thread CPU time (user + system), ms, from Linux's /proc (10 ms steps): less swayed by a loaded machine than wall time; undefined elsewhere. */
-const serverCpuMs = () => {
+/**
+ * CPU time (user + system), ms, of each thread of the server process, by thread id, from Linux's
+ * /proc (10 ms steps): less swayed by a loaded machine than wall time; undefined elsewhere. The
+ * server lints on a thread of its own (src/lsp/lsp-worker.ts): per edit, the thread whose CPU time
+ * grew most is that one.
+ */
+const threadCpuMs = () => {
   try {
-    const stat = readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const out = new Map();
+    for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+      } catch {
+        // The thread ended.
+      }
+    }
+    return out;
   } catch {
     return undefined;
   }
 };
+/** The most CPU time one thread spent between two {@link threadCpuMs} readings. */
+const busiestThreadMs = (before, after) => Math.max(0, ...[...after].map(([tid, ms]) => ms - (before.get(tid) ?? 0)));
 const cpus = [];
 for (let v = 2; v <= n + 1; v++) {
   got = until(v);
-  const c0 = serverCpuMs();
+  const c0 = threadCpuMs();
   t = performance.now();
   await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}${edit(v)}` : text }] });
   await got;
   times.push(performance.now() - t);
-  const c1 = serverCpuMs();
-  if (c0 !== undefined && c1 !== undefined) cpus.push(c1 - c0);
+  const c1 = threadCpuMs();
+  if (c0 !== undefined && c1 !== undefined) cpus.push(busiestThreadMs(c0, c1));
 }
 await connection.sendRequest('shutdown');
 const pid = child.pid;
@@ -99,6 +114,6 @@ const edits = lintMs.slice(-n).sort((a, b) => a - b);
 console.log(
   `open -> diagnostics ${first.toFixed(0)} ms (first lint, cold); edit -> diagnostics over ${n} edits: median ${median.toFixed(0)} ms, ` +
     `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes any debounce wait: an edit after a pause lints at once); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
-    `${cpus.length > 0 ? `server main-thread CPU per edit median ${[...cpus].sort((a, b) => a - b)[Math.floor(cpus.length / 2)].toFixed(0)} ms; ` : ''}` +
+    `${cpus.length > 0 ? `server lint-thread CPU per edit median ${[...cpus].sort((a, b) => a - b)[Math.floor(cpus.length / 2)].toFixed(0)} ms; ` : ''}` +
     `peak RSS ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'unknown'}`,
 );

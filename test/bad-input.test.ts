@@ -91,8 +91,17 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
   // s31 D6: 3 documents of 216 KB (under the per-document limit), each line an example with three
   // misspelled parameters: 72,000 findings, a 100 MB SARIF report.
+  // 12 pages of 490 lines of 10 words (58,800 words: within the run's 60,000 words of example
+  // commands and each page's 5,000), 9 misspelt parameters a line: 52,920 findings.
   'many-findings': (dir) => {
-    for (let i = 0; i < 3; i++) writeFileSync(path.join(dir, `docs/p${i}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(8000)}\`\`\`\n`);
+    const line = 'tool +sed=1 +nme=2 +sedd=3 +seeed=4 +nam=5 +seedd=6 +nmae=7 +sede=8 +names=9\n';
+    for (let i = 0; i < 12; i++) writeFileSync(path.join(dir, `docs/p${i}.md`), `# P\n\n\`\`\`bash\n${line.repeat(490)}\`\`\`\n`);
+  },
+  // #33 s33: 20 pages of 4,400 example lines (2.4 MB): 88,000 commands, 264,000 findings (60 such
+  // pages: 62 s and 2.3 GB). Each page is read up to 5,000 words of example commands, the run up
+  // to 60,000.
+  'many-example-words': (dir) => {
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, `docs/o${String(i).padStart(2, '0')}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(4400)}\`\`\`\n`);
   },
   'symlink-loop': (dir) => {
     symlinkSync('b', path.join(dir, 'a'));

@@ -102,21 +102,29 @@ const PROMPT_RE = /^\s*(?:\([^()\s]*\)\s+)?(?:[\w.-]+@[\w.-]+(?::\S*?)?\s*)?([$%
 const CONTINUED_RE = /(^|[^\\])(\\\\)*\\[ \t]*$/;
 
 /**
- * Builds the shell source of a block: prompts (`$ `, `% `, and `> ` in session blocks) are cut,
- * and in session blocks lines without a prompt are output and left out, unless they continue
- * the previous command (that line ended in `\`). A session block is a `console`/`shell-session`
- * block that has at least one `$`/`%` prompt (authors often tag plain commands `console`), or
- * any block whose first line that is neither blank nor a comment starts with a `$`/`%` prompt.
+ * Whether a block's lines are a shell session (prompts, and output lines without one): a
+ * `console`/`shell-session` block that has at least one `$`/`%` prompt (authors often tag plain
+ * commands `console`), or any block whose first line that is neither blank nor a comment starts
+ * with a `$`/`%` prompt.
  */
-function shellSource(lines: readonly CodeLine[], lang: string | undefined): ShellSource {
+function isSessionBlock(lines: readonly CodeLine[], lang: string | undefined): boolean {
   const isDollarPrompt = (text: string): boolean => {
     const m = PROMPT_RE.exec(text);
     return m !== null && m[1] !== '>';
   };
   const firstCode = lines.find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
-  const session = lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())
+  return lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())
     ? lines.some((l) => isDollarPrompt(l.text))
     : firstCode !== undefined && isDollarPrompt(firstCode.text);
+}
+
+/**
+ * Builds the shell source of a block: prompts (`$ `, `% `, and `> ` in session blocks) are cut,
+ * and in session blocks lines without a prompt are output and left out, unless they continue
+ * the previous command (that line ended in `\`). `session`: {@link isSessionBlock} of the whole
+ * block (given when `lines` are its first lines only).
+ */
+function shellSource(lines: readonly CodeLine[], lang: string | undefined, session = isSessionBlock(lines, lang)): ShellSource {
   let text = '';
   const lineOf: number[] = [];
   const colOf: number[] = [];
@@ -370,6 +378,7 @@ export function readCodeBlock(
   rawLines: readonly string[],
   firstIndex: number,
   unfenced = false,
+  maxWords?: number,
 ): { block: CodeBlock; invocations: Invocation[]; envUsages: Usage[] } | undefined {
   if (!isShellLang(node.lang) || !node.position) return undefined;
   const lines = codeLines(node, rawLines, unfenced);
@@ -381,7 +390,7 @@ export function readCodeBlock(
     endLine: node.position.end.line,
     endColumn: node.position.end.column,
   };
-  return readCodeLines(file, lines, node.lang ?? undefined, location, firstIndex);
+  return readCodeLines(file, lines, node.lang ?? undefined, location, firstIndex, maxWords);
 }
 
 /**
@@ -398,11 +407,33 @@ export function readCodeLines(
   lang: string | undefined,
   location: SourceLocation,
   firstIndex: number,
+  maxWords?: number,
+): { block: CodeBlock; invocations: Invocation[]; envUsages: Usage[] } {
+  const session = isSessionBlock(lines, lang);
+  // A block longer than the words its page may still read (`maxWords`): its first `maxWords + 1`
+  // lines are read alone first. When they hold more words than that, the invocations up to the
+  // limit are the ones the whole block gives (a command cut at the end of those lines is past
+  // it); otherwise the whole block is read. A 4,400-line block cost more than its page's Markdown.
+  if (maxWords !== undefined && lines.length > maxWords + 1) {
+    const head = readLines(file, lines.slice(0, maxWords + 1), lang, location, firstIndex, session);
+    if (head.invocations.reduce((n, i) => n + 1 + i.args.length, 0) > maxWords) return head;
+  }
+  return readLines(file, lines, lang, location, firstIndex, session);
+}
+
+/** {@link readCodeLines} of all `lines`, a session block or not as `session` says. */
+function readLines(
+  file: string,
+  lines: readonly CodeLine[],
+  lang: string | undefined,
+  location: SourceLocation,
+  firstIndex: number,
+  session: boolean,
 ): { block: CodeBlock; invocations: Invocation[]; envUsages: Usage[] } {
   const block: CodeBlock = { file, ...(lang ? { lang } : {}), location };
   const invocations: Invocation[] = [];
   const envUsages: Usage[] = [];
-  const src = shellSource(lines, lang);
+  const src = shellSource(lines, lang, session);
   let commands;
   try {
     commands = tokenizeShell(src);

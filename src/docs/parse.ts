@@ -30,6 +30,7 @@ import { markdownProcessor, parseMarkdown, parseMarkdownText } from './markdown.
 import { pieceStarted } from './progress.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 import { trimLeading, trimTrailing } from '../shared/strings.js';
+import { pushAll } from '../shared/arrays.js';
 
 
 
@@ -111,6 +112,42 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
 }
 
 /**
+ * Most words of example commands (shell invocations: the program and each argument) read from
+ * one document: 5,000, 1.6 times the most one page of the corpus holds (llm's docs/help.md: 3,121;
+ * NeMo Gym's busiest page 751). Past it the page's other commands are counted, not kept, with one
+ * `parse-error` warning: 60 pages of 4,400 example lines each (7 MB) built 264,000 invocations
+ * and 792,000 findings, 62 s and 2.3 GB (#33, s33). Words, not commands, so that one command of
+ * 100,000 arguments is held too. The run's limit (`MAX_RUN_INVOCATION_WORDS`) is applied once
+ * every page is parsed, in path order; until then each parsed page holds up to this many.
+ */
+export const MAX_INVOCATION_WORDS_PER_DOCUMENT = 5000;
+
+/** The words of an example command: its program and its arguments. */
+export function invocationWords(invocation: Invocation): number {
+  return 1 + invocation.args.length;
+}
+
+/** How many of `invocations`, from the first, fit in `room` words ({@link invocationWords}). */
+export function invocationsWithin(invocations: readonly Invocation[], room: number): number {
+  let words = 0;
+  for (const [i, invocation] of invocations.entries()) {
+    words += invocationWords(invocation);
+    if (words > room) return i;
+  }
+  return invocations.length;
+}
+
+/** The warning of a document whose example commands were cut ({@link DocFile.invocationsCut}), at the first command not read. */
+export function invocationsCutDiagnostic(file: string, cut: NonNullable<DocFile['invocationsCut']>, kept: number, why: string): InputDiagnostic {
+  return {
+    ruleId: 'parse-error',
+    severity: 'warn',
+    message: `${file}: only the first ${kept.toLocaleString('en-US')} example commands of this page are checked (${why}); the commands from here on are not. Split the page, or exclude generated pages with "ignore"`,
+    location: cut.location,
+  };
+}
+
+/**
  * Parses one document.
  *
  * `.md` (and any other extension) is parsed with remark-parse + remark-gfm + remark-frontmatter
@@ -167,7 +204,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   if (kind === 'rst') {
     try {
       pieceStarted(text.length);
-      return { doc: describe(file, kind, text, rstToMdast(text)), diagnostics };
+      return { doc: described(file, kind, text, rstToMdast(text), diagnostics), diagnostics };
     } catch (error) {
       diagnostics.push({
         ruleId: 'parse-error',
@@ -228,7 +265,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   try {
     // The readers over the finished tree are one more piece of work, over the whole text.
     pieceStarted(text.length);
-    return { doc: describe(file, kind, text, tree), diagnostics, ...(segments ? { segments } : {}) };
+    return { doc: described(file, kind, text, tree, diagnostics), diagnostics, ...(segments ? { segments } : {}) };
   } catch (error) {
     diagnostics.push({
       ruleId: 'parse-error',
@@ -281,6 +318,13 @@ export function openIndentedContainers(text: string): string {
   return lines.join('');
 }
 
+/** {@link describe}, with the warning of a page whose example commands were cut added to `diagnostics`. */
+function described(file: string, kind: DocFile['kind'], text: string, tree: Root, diagnostics: InputDiagnostic[]): DocFile {
+  const doc = describe(file, kind, text, tree);
+  if (doc.invocationsCut) diagnostics.push(invocationsCutDiagnostic(file, doc.invocationsCut, doc.invocations.length, `docdrift reads at most ${MAX_INVOCATION_WORDS_PER_DOCUMENT.toLocaleString('en-US')} words of example commands from one page`));
+  return doc;
+}
+
 /** One pass over the tree collecting headings, tables, code blocks and links. */
 function describe(file: string, kind: DocFile['kind'], text: string, tree: Root): DocFile {
   const rawLines = text.split(/\r\n|\r|\n/);
@@ -300,6 +344,23 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   // Environment variables examples set (issue #31); blocks that are no shell invocation are numbered from ENV_BLOCK_INVOCATION_BASE.
   const envUsages: Usage[] = [];
   let envBlocks = 0;
+  // Past MAX_INVOCATION_WORDS_PER_DOCUMENT words of example commands, the rest are counted, not kept.
+  let invocationsCut: DocFile['invocationsCut'];
+  let words = 0;
+  const takeInvocations = (read: { invocations: Invocation[]; envUsages: Usage[] }, withEnv: boolean): void => {
+    const kept = invocationsWithin(read.invocations, MAX_INVOCATION_WORDS_PER_DOCUMENT - words);
+    for (const invocation of read.invocations.slice(0, kept)) words += invocationWords(invocation);
+    if (kept === read.invocations.length) {
+      pushAll(invocations, read.invocations);
+      if (withEnv) pushAll(envUsages, read.envUsages);
+      return;
+    }
+    invocationsCut = { location: read.invocations[kept]!.location };
+    const last = invocations.length + kept;
+    pushAll(invocations, read.invocations.slice(0, kept));
+    // The variables set for the commands kept (an env usage's `invocation` is its command's index).
+    if (withEnv) pushAll(envUsages, read.envUsages.filter((u) => u.invocation < last));
+  };
   const links: DocLink[] = [];
   // Every inline code span with its line, in document order, for HeadingBlock.codes.
   const codeSpans: Array<{ line: number; text: string }> = [];
@@ -353,11 +414,10 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         const pre = readHtmlPre(file, text, m.index, at);
         if (!pre) continue;
         htmlEnd = pre.end;
-        if (isShellLang(pre.lang)) {
-          const read = readCodeLines(file, pre.lines, pre.lang, pre.location, invocations.length);
+        if (isShellLang(pre.lang) && invocationsCut === undefined) {
+          const read = readCodeLines(file, pre.lines, pre.lang, pre.location, invocations.length, MAX_INVOCATION_WORDS_PER_DOCUMENT - words);
           codeBlocks.push(read.block);
-          invocations.push(...read.invocations);
-          envUsages.push(...read.envUsages);
+          takeInvocations(read, true);
         }
       }
       re.lastIndex = htmlEnd;
@@ -433,11 +493,12 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         // A reStructuredText block of plain text (`.. code-block:: none`, `text`) is gated the same way.
         const plain = rstForm === 'directive' && code.lang !== null && code.lang !== undefined && PLAIN_LANGS.has(code.lang.toLowerCase());
         const examples = (rstForm === 'directive' && !plain) || !unfenced || looksLikeCommandLines(code.value);
-        const read = examples ? readCodeBlock(file, plain ? { ...code, lang: null } : code, rawLines, invocations.length, unfenced) : undefined;
+        // Past the page's limit of example words, later blocks are not read (a page of 4,400-line
+        // blocks: each block's shell text cost more than its Markdown).
+        const read = examples && invocationsCut === undefined ? readCodeBlock(file, plain ? { ...code, lang: null } : code, rawLines, invocations.length, unfenced, MAX_INVOCATION_WORDS_PER_DOCUMENT - words) : undefined;
         if (read) {
           codeBlocks.push(read.block);
-          invocations.push(...read.invocations);
-          if (!envFile) envUsages.push(...read.envUsages);
+          takeInvocations(read, !envFile);
         }
         return;
       }
@@ -516,7 +577,7 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   const partial = isPartialPage(file);
   const contributor = isContributorPage(file);
   const parameterRows = documentedNames(tables, layouts);
-  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, ...(envUsages.length > 0 ? { envUsages } : {}), dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}) };
+  return { file, kind, headings, blocks: buildBlocks(headings, tables, codeSpans, fileLastLine, layouts), codeBlocks, invocations, ...(envUsages.length > 0 ? { envUsages } : {}), dataBlocks, ...(helpBlocks.length > 0 ? { helpBlocks } : {}), ...(proseCodes.length > 0 ? { proseCodes } : {}), ...(paragraphs.length > 0 ? { paragraphs } : {}), ...(parameterRows.length > 0 ? { parameterRows } : {}), links, ...(historical ? { historical } : {}), ...(partial ? { partial } : {}), ...(contributor ? { contributor } : {}), ...(invocationsCut ? { invocationsCut } : {}) };
 }
 
 /**

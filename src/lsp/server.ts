@@ -600,11 +600,31 @@ The workspace root is the project root; the config is found there as the CLI fin
 the file the client names in initializationOptions.configFile (relative to the root).
 `;
 
+/** What the language server's thread is given (src/lsp/lsp-worker.ts). */
+export interface LanguageServerWorkerData {
+  debounceMs?: number;
+}
+
+/**
+ * The language server thread's V8 old-generation limit, in MB. An editor keeps the server for
+ * hours and V8 collects lazily while the heap may grow: 60 open pages of 4,400 example lines each
+ * held 646 MB of RSS after their lints, where the CLI's run of them peaks at ~300 MB (#33 s32
+ * sweep D5: 1.4 GB with 50 larger pages). Under this limit V8 collects sooner; a lint whose live
+ * data would need more ends the thread, which the main thread reports ({@link runLanguageServer}).
+ */
+export const LSP_HEAP_MB = 256;
+
+/** The language server thread's V8 young-generation limit, in MB (V8 takes 32-64 MB by default). */
+export const LSP_YOUNG_MB = 32;
+
 /**
  * The `docdrift lsp` sub-command: `--stdio` (what clients pass) is accepted and is the only
- * transport. Returns 2 for a bad argument; otherwise it ends the process (exit code 0) when the
- * client's input ends, whatever was half-read, and the `exit` notification ends it as
- * {@link startLanguageServer} says.
+ * transport. Returns 2 for a bad argument. Otherwise the server runs in a worker thread under a
+ * heap limit ({@link LSP_HEAP_MB}; its documents' parse worker and extraction workers have their
+ * own), its standard input and output piped to the process's; the process ends with the thread's
+ * exit code: 0 when the client's input ends, whatever was half-read; vscode-languageserver's at
+ * the `exit` notification (0 after `shutdown`, 1 without); 1, with one line on stderr, when the
+ * thread needed more memory than its limit (the client may restart the server).
  */
 export async function runLanguageServer(argv: readonly string[], io: { stdout: (text: string) => void; stderr: (text: string) => void }): Promise<number> {
   if (argv.includes('-h') || argv.includes('--help')) {
@@ -618,10 +638,34 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
   }
   // Tests set a long debounce to tell an edit linted at once from one that waited for it.
   const testDebounce = Number(process.env.DOCDRIFT_TEST_DEBOUNCE_MS);
-  await startLanguageServer(Number.isFinite(testDebounce) && testDebounce > 0 ? { debounceMs: testDebounce } : {});
-  // The client's input ended: the process ends now, as vscode-languageserver ends it when it owns
-  // the stdio streams. Left to end by itself it did not (s31 sweep D4): the library's watch of the
-  // client's process (`initialize.processId`, every 3 s) holds it while that process lives, and a
-  // lint or message still in flight wrote to the closed connection, an uncaught exception.
-  process.exit(0);
+  const workerData: LanguageServerWorkerData = Number.isFinite(testDebounce) && testDebounce > 0 ? { debounceMs: testDebounce } : {};
+  // Tests give the thread a heap too small to start in, to see the server end as it would at its limit.
+  const testHeap = Number(process.env.DOCDRIFT_TEST_LSP_HEAP_MB);
+  const heapMb = Number.isFinite(testHeap) && testHeap > 0 ? testHeap : LSP_HEAP_MB;
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(new URL('./lsp-worker.js', import.meta.url), {
+    workerData,
+    stdin: true,
+    stdout: true,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(LSP_YOUNG_MB, heapMb) },
+  });
+  process.stdin.pipe(worker.stdin!);
+  worker.stdout.pipe(process.stdout);
+  const code = await new Promise<number>((resolve) => {
+    worker.on('error', (error: Error & { code?: string }) => {
+      io.stderr(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `docdrift lsp: the language server needed more than its ${heapMb} MB of memory and stopped; exclude large generated pages with "ignore" in the docdrift config, then restart it.\n`
+          : `docdrift lsp: internal error: ${escapeLine(error.message)}\n`,
+      );
+    });
+    worker.on('exit', resolve);
+  });
+  // The thread's last messages are written (stdout is synchronous on a pipe), then the process
+  // ends: left to end by itself it did not (s31 sweep D4: the library's watch of the client's
+  // process, every 3 s, and stdin held it).
+  process.exitCode = code;
+  const ended = new Promise<void>((resolve) => (worker.stdout.readableEnded ? resolve() : worker.stdout.once('end', resolve)));
+  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  process.exit(code);
 }

@@ -848,6 +848,13 @@ export interface DocFile {
   partial?: boolean;
   /** True when the page is a guide for the tool's own contributors (`CONTRIBUTING.md`; `isContributorPage`). */
   contributor?: boolean;
+  /**
+   * Set when the page holds more example commands than docdrift reads from one page
+   * (`MAX_INVOCATION_WORDS_PER_DOCUMENT`, src/docs/parse.ts) or than a run reads in all
+   * (`MAX_RUN_INVOCATION_WORDS`, src/engine/lint.ts): `invocations` are the first ones, `location`
+   * is the first one not read (the page's later code blocks are not read at all).
+   */
+  invocationsCut?: { location: SourceLocation };
 }
 
 /** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */

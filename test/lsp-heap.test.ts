@@ -1,0 +1,74 @@
+/**
+ * The language server's memory bound (#33 s32 sweep D5): `docdrift lsp` lints on a worker thread
+ * under a V8 heap limit (src/lsp/server.ts LSP_HEAP_MB), and each page and run reads a bounded
+ * number of example words. Spawns the bundled bin (needs `npm run build`).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
+
+const BAD_BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
+
+afterAll(removeTempDirs);
+
+/** Peak RSS of a process, in KB (Linux `VmHWM`), or undefined once it has ended. */
+function peakKb(pid: number): number | undefined {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('docdrift lsp memory', () => {
+  it('a server thread over its heap limit ends the process with exit 1 and one line on stderr, no stack trace', async () => {
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-heap-'), stdio: 'pipe', env: { ...process.env, DOCDRIFT_TEST_LSP_HEAP_MB: '4' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('docdrift lsp: the language server needed more than its 4 MB of memory and stopped');
+    expect(stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+
+  it('20 open pages of 216 KB, 24,000 misspelt parameters each: every page gets its diagnostics, peak RSS under 512 MB', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const page = `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(8000)}\`\`\`\n`;
+    const files = Array.from({ length: 20 }, (_, i) => `docs/o${i}.md`);
+    for (const file of files) writeFileSync(path.join(root, file), page);
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const published = new Map<string, number>();
+    let peak = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, peakKb(child.pid!) ?? 0)), 200);
+    const all = new Promise<void>((resolve) => {
+      connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+        published.set(params.uri, params.diagnostics.length);
+        if (files.every((f) => published.has(pathToFileURL(path.join(root, f)).href))) resolve();
+      });
+    });
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+    await connection.sendNotification('initialized', {});
+    for (const file of files) {
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: pathToFileURL(path.join(root, file)).href, languageId: 'markdown', version: 1, text: page } });
+    }
+    await all;
+    peak = Math.max(peak, peakKb(child.pid!) ?? 0);
+    clearInterval(watch);
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    connection.dispose();
+    // The pages read have findings (at most 1,000 shown each, with a note); the others one warning: not read.
+    const counts = files.map((f) => published.get(pathToFileURL(path.join(root, f)).href) ?? 0);
+    expect(counts.filter((n) => n > 1000)).not.toHaveLength(0);
+    expect(counts.every((n) => n >= 1)).toBe(true);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(512 * 1024);
+  }, 180_000);
+});
