@@ -100,8 +100,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   else if (model.envUnchecked?.length) {
     const files = model.envUnchecked;
     notes.push(
-      `environment variables are documented or set in examples (${files.slice(0, 3).join(', ')}${files.length > 3 ? `, and ${files.length - 3} more` : ''}) but docdrift found no variable read by the code it reads ` +
-        '(Python `os.environ`/`os.getenv`/pydantic-settings, JavaScript/TypeScript `process.env`/`import.meta.env`), so they were not checked.',
+      `environment variables are documented or set in examples (${files.slice(0, 3).join(', ')}${files.length > 3 ? `, and ${files.length - 3} more` : ''}) but docdrift found no variable of the project's own read by the code it reads ` +
+        '(Python `os.environ`/`os.getenv`/pydantic-settings, JavaScript/TypeScript `process.env`/`import.meta.env`; variables many programs read, such as `NO_COLOR` or `TERM`, and those read only by tests and tooling do not count), so they were not checked.',
     );
   }
   model = environment ? { ...model, commands: model.commands.filter((c) => c !== environment) } : model;
