@@ -842,7 +842,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         const diff = (await import('./fix/diff.js')).unifiedDiff(fixed.files);
         if (diff) io.stdout(diff);
       }
-      io.stderr(describeFix(fixed, dryRun).stderr);
+      // With a config problem nothing was checked as asked (exit 2): "nothing to fix." above its
+      // lines would read as an all-clear (s33 sweep D4); what was fixed or refused is still said.
+      const said = describeFix(fixed, dryRun).stderr;
+      io.stderr(result.configProblems.length > 0 ? said.replace(/^docdrift: nothing to fix\.\n/m, '') : said);
     }
     // Each note once per run (two passes or two sources may say the same thing), in every report.
     const notes = [...new Set(result.notes)];

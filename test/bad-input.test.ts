@@ -70,6 +70,14 @@ interface JsonResult {
   message: string;
 }
 
+/** Writes `n` lines `export ZQ_G<i>=1` into pages docs/exports<k>.md of 2,000 lines each (4,000 words: within the 5,000 words of example commands a page is read up to). */
+function exportPages(dir: string, n: number): void {
+  for (let from = 0; from < n; from += 2000) {
+    const lines = Array.from({ length: Math.min(2000, n - from) }, (_, i) => `export ZQ_G${from + i}=1\n`).join('');
+    writeFileSync(path.join(dir, `docs/exports${from / 2000}.md`), `# Running \`tool\`\n\n\`\`\`bash\n${lines}\`\`\`\n`);
+  }
+}
+
 /** Generators for inputs built at test time, by `generate` name; each writes into the project dir. */
 const GENERATORS: Record<string, (dir: string) => void> = {
   'large-markdown': (dir) => {
@@ -97,11 +105,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const line = 'tool +sed=1 +nme=2 +sedd=3 +seeed=4 +nam=5 +seedd=6 +nmae=7 +sede=8 +names=9\n';
     for (let i = 0; i < 12; i++) writeFileSync(path.join(dir, `docs/p${i}.md`), `# P\n\n\`\`\`bash\n${line.repeat(490)}\`\`\`\n`);
   },
-  // #33 s33: 20 pages of 4,400 example lines (2.4 MB): 88,000 commands, 264,000 findings (60 such
+  // #33 s33: 14 pages of 4,400 example lines (1.7 MB): 61,600 commands, 184,800 findings (60 such
   // pages: 62 s and 2.3 GB). Each page is read up to 5,000 words of example commands, the run up
   // to 60,000.
   'many-example-words': (dir) => {
-    for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, `docs/o${String(i).padStart(2, '0')}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(4400)}\`\`\`\n`);
+    for (let i = 0; i < 14; i++) writeFileSync(path.join(dir, `docs/o${String(i).padStart(2, '0')}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(4400)}\`\`\`\n`);
   },
   'symlink-loop': (dir) => {
     symlinkSync('b', path.join(dir, 'a'));
@@ -775,8 +783,9 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const cli = path.join(dir, 'tool/cli.py');
     const fields = Array.from({ length: 6000 }, (_, i) => `    f${i}: int = ${i}\n`).join('');
     writeFileSync(cli, readFileSync(cli, 'utf8').replace('class ToolConfig(BaseModel):\n', `from pydantic_settings import BaseSettings, SettingsConfigDict\nclass ToolConfig(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n${fields}`));
-    const exports = Array.from({ length: 6000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
-    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export TOOL_SEEDX=1\n\`\`\`\n`);
+    // In pages of 2,000 lines: each within the 5,000 words of example commands a page is read up to.
+    exportPages(dir, 6000);
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\nexport TOOL_SEEDX=1\n```\n');
   },
   // s28 sweep2 D3: 8,000 computed reads (`os.environ.get("ZP<i>_" + k)`) and 8,000 exported
   // names: envNameStatus folded every read's prefix per name (rules 10.3 s).
@@ -785,8 +794,8 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const reads = Array.from({ length: 8000 }, (_, i) => `    a${i} = os.environ.get("ZP${i}_" + k)\n`).join('');
     const text = readFileSync(cli, 'utf8').replace('class ToolConfig(BaseModel):\n', 'from pydantic_settings import BaseSettings, SettingsConfigDict\nclass ToolConfig(BaseSettings):\n    model_config = SettingsConfigDict(env_prefix="TOOL_")\n');
     writeFileSync(cli, `${text}\nimport os\ndef env(k):\n${reads}`);
-    const exports = Array.from({ length: 8000 }, (_, i) => `export ZQ_G${i}=1\n`).join('');
-    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`bash\n${exports}export ZP7_HOST=1\nexport TOOL_SEEDX=1\n\`\`\`\n`);
+    exportPages(dir, 8000);
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\nexport ZP7_HOST=1\nexport TOOL_SEEDX=1\n```\n');
   },
   // s28 sweep2 D5: an argparse parser of 8,000 flags and 12,000 one-line examples: each
   // invocation rebuilt the spellings and scanned them per usage (model 28 s at 12,000; 6,000 here).
@@ -814,8 +823,10 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'tool/cli.py'), `import argparse\n\ndef main():\n    p = argparse.ArgumentParser(prog="tool")\n    p.add_argument("--gpu")\n${flags}    p.parse_args()\n`);
     const rows = Array.from({ length: 4000 }, (_, i) => `| \`--f${i}\` | d |\n`).join('');
     writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n### \`tool\`\n\n| Option | Description |\n| --- | --- |\n${rows}| \`f7999.level\` | d |\n`);
-    const lines = Array.from({ length: 8000 }, (_, i) => `tool --f${4000 + i} 1 -z\n`).join('');
-    writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool -g 1\n${lines}\`\`\`\n\nSee [ref](docs/reference.md).\n`);
+    // 1,000 examples a page (4,000 words: within the 5,000 words of example commands a page is read up to).
+    const lines = (from: number): string => Array.from({ length: 1000 }, (_, i) => `tool --f${from + i} 1 -z\n`).join('');
+    writeFileSync(path.join(dir, 'README.md'), `# tool\n\n\`\`\`bash\ntool -g 1\n${lines(4000)}\`\`\`\n\nSee [ref](docs/reference.md).\n`);
+    for (let k = 1; k < 8; k++) writeFileSync(path.join(dir, `docs/more${k}.md`), `# More \`tool\` examples\n\n\`\`\`bash\n${lines(4000 + 1000 * k)}\`\`\`\n`);
   },
   // #33 s29 sweep D4: 2,000 pydantic subclasses of the 30-field `ToolConfig` (each a config-class
   // candidate) and 400 tables of those 30 fields under headings naming no command: section

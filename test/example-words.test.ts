@@ -59,6 +59,17 @@ describe('example words a page reads', () => {
 });
 
 describe('example words a run reads', () => {
+  it('a page the run cuts gets the run\'s warning only, and the pages after it no warning of their own (s33 sweep D3)', async () => {
+    const root = copyToTemp(BAD_BASE);
+    // 14 pages of 1,300 lines: each over its own limit (1,250 kept); the run's limit falls in page 12.
+    for (let i = 0; i < 14; i++) writeFileSync(path.join(root, `docs/o${String(i).padStart(2, '0')}.md`), `# P\n\n${block(1300)}`);
+    const { config } = loadConfig(root, undefined, ruleIds);
+    const warnings = (await lint({ root, config })).messages.filter((m) => m.ruleId === 'parse-error');
+    expect(warnings.map((w) => `${w.file}:${w.line}`)).toEqual([...Array.from({ length: 11 }, (_, i) => `docs/o${String(i).padStart(2, '0')}.md:1254`), 'docs/o11.md:1253']);
+    expect(warnings[10]!.message).toContain('only the first 1,250 example commands of this page are checked (docdrift reads at most 5,000 words');
+    expect(warnings[11]!.message).toContain('only the first 1,249 example commands of this page are checked (one run reads at most 60,000 words');
+  }, 120_000);
+
   it('cuts the page that reaches the limit and reads no later page, the same with the cache as without', async () => {
     expect(MAX_RUN_INVOCATION_WORDS).toBe(60_000);
     const root = copyToTemp(BAD_BASE);

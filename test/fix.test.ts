@@ -828,6 +828,17 @@ describe('CLI: --fix with code paths (issue #33 item 9)', () => {
   };
   const results = (stdout: string) => (JSON.parse(stdout) as { results: Array<{ file: string; ruleId: string; line: number }> }).results.map((m) => `${m.file}:${m.line} ${m.ruleId}`);
 
+  it('s33 sweep D4: with a config problem (exit 2) --fix and --fix-dry-run do not say "nothing to fix." above it', () => {
+    const root = copyProject('fixtures/bad-input/_base');
+    writeFileSync(path.join(root, 'docdrift.config.json'), '{"commands":{"tool":{"config":"tool.cli.NoSuchClass"}}}\n');
+    for (const option of ['--fix', '--fix-dry-run']) {
+      const r = run([option, '--no-cache'], root);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('NoSuchClass');
+      expect(r.stderr).not.toContain('nothing to fix');
+    }
+  });
+
   it('--fix tool/cli.py fixes and reports the docs the code change made stale, as the plain run reports them', () => {
     const root = staleProject();
     const plain = run(['--format', 'json', '--no-cache', 'tool/cli.py'], root);

@@ -36,6 +36,39 @@ describe('docdrift lsp memory', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
 
+  it('what the server wrote reaches stdout whole before the process ends, when the input ends after shutdown (s33 sweep D5: a torn last frame)', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const frame = (message: object): string => {
+      const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const uri = pathToFileURL(path.join(root, 'README.md')).href;
+    child.stdin.write(frame({ id: 1, method: 'initialize', params: { processId: null, rootUri: pathToFileURL(root).href, capabilities: {} } }) + frame({ method: 'initialized', params: {} }));
+    // The client's input ending means the client is gone: the server sends nothing after it, but
+    // what it wrote before ends whole. The initialize response is awaited first.
+    while (!Buffer.concat(chunks).toString('utf8').includes('"id":1')) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.stdin.write(Array.from({ length: 20 }, (_, i) => frame({ id: 100 + i, method: 'textDocument/hover', params: { textDocument: { uri }, position: { line: 3, character: 8 } } })).join(''));
+    // shutdown, then the input ends (no exit): the process ends with everything written.
+    child.stdin.end(frame({ id: 2, method: 'shutdown' }));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    let data = Buffer.concat(chunks);
+    const ids: number[] = [];
+    while (data.length > 0) {
+      const head = data.indexOf('\r\n\r\n');
+      expect(head, `a header: ${data.toString('utf8', 0, 80)}`).toBeGreaterThan(0);
+      const length = Number(/Content-Length: (\d+)/.exec(data.toString('utf8', 0, head))![1]);
+      expect(data.length, 'a whole body after the last header').toBeGreaterThanOrEqual(head + 4 + length);
+      const message = JSON.parse(data.toString('utf8', head + 4, head + 4 + length)) as { id?: number };
+      if (typeof message.id === 'number') ids.push(message.id);
+      data = data.subarray(head + 4 + length);
+    }
+    expect(ids).toContain(1);
+  }, 60_000);
+
   it('20 open pages of 216 KB, 24,000 misspelt parameters each: every page gets its diagnostics, peak RSS under 512 MB', async () => {
     const root = copyToTemp(BAD_BASE);
     const page = `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(8000)}\`\`\`\n`;

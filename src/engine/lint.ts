@@ -1239,8 +1239,12 @@ export function parseDocs(
     outcomes.delete(file);
     if (parsed === undefined) continue;
     pushAll(directives, parsed.directives);
-    if (parsed.doc) docs.push(invocationCap.admit(parsed.doc));
-    pushAll(diagnostics, parsed.diagnostics);
+    const doc = parsed.doc && invocationCap.admit(parsed.doc);
+    if (doc) docs.push(doc);
+    // A page the run's limit cut: its own limit's warning would claim more than is checked (the
+    // run's one warning names it).
+    const ownCut = doc !== parsed.doc ? parsed.doc?.invocationsCut?.location : undefined;
+    pushAll(diagnostics, ownCut ? parsed.diagnostics.filter((d) => !(d.ruleId === 'parse-error' && d.location.line === ownCut.line && d.location.column === ownCut.column)) : parsed.diagnostics);
   }
   const capped = invocationCap.diagnostic();
   if (capped) diagnostics.push(capped);

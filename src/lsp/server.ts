@@ -600,10 +600,17 @@ The workspace root is the project root; the config is found there as the CLI fin
 the file the client names in initializationOptions.configFile (relative to the root).
 `;
 
-/** What the language server's thread is given (src/lsp/lsp-worker.ts). */
+/** What the language server's thread is given (src/lsp/lsp-worker.ts), besides the port it talks on. */
 export interface LanguageServerWorkerData {
   debounceMs?: number;
 }
+
+/**
+ * A message between the main thread and the language server's thread: the client's bytes (`in`),
+ * the end of its input (`end`), the server's bytes (`out`), and the server's end with its exit
+ * code (`exit`, after every `out`).
+ */
+export type LanguageServerPortMessage = { kind: 'in'; chunk: Uint8Array } | { kind: 'end' } | { kind: 'out'; chunk: Uint8Array } | { kind: 'exit'; code: number };
 
 /**
  * The language server thread's V8 old-generation limit, in MB. An editor keeps the server for
@@ -642,16 +649,23 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
   // Tests give the thread a heap too small to start in, to see the server end as it would at its limit.
   const testHeap = Number(process.env.DOCDRIFT_TEST_LSP_HEAP_MB);
   const heapMb = Number.isFinite(testHeap) && testHeap > 0 ? testHeap : LSP_HEAP_MB;
-  const { Worker } = await import('node:worker_threads');
+  const { MessageChannel, receiveMessageOnPort, Worker } = await import('node:worker_threads');
+  const { port1, port2 } = new MessageChannel();
   const worker = new Worker(new URL('./lsp-worker.js', import.meta.url), {
-    workerData,
-    stdin: true,
-    stdout: true,
+    workerData: { ...workerData, port: port2 },
+    transferList: [port2],
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(LSP_YOUNG_MB, heapMb) },
   });
-  process.stdin.pipe(worker.stdin!);
-  worker.stdout.pipe(process.stdout);
+  // The process's stdout is written here, in order, synchronously (a pipe or file on Linux), so
+  // every byte the server wrote before it ended is out before the process exits.
   const code = await new Promise<number>((resolve) => {
+    const receive = (message: LanguageServerPortMessage): void => {
+      if (message.kind === 'out') process.stdout.write(message.chunk);
+      else if (message.kind === 'exit') resolve(message.code);
+    };
+    port1.on('message', receive);
+    process.stdin.on('data', (chunk: Buffer) => port1.postMessage({ kind: 'in', chunk: new Uint8Array(chunk) } satisfies LanguageServerPortMessage));
+    process.stdin.on('end', () => port1.postMessage({ kind: 'end' } satisfies LanguageServerPortMessage));
     worker.on('error', (error: Error & { code?: string }) => {
       io.stderr(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -659,13 +673,14 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
           : `docdrift lsp: internal error: ${escapeLine(error.message)}\n`,
       );
     });
-    worker.on('exit', resolve);
+    // What the thread posted before it ended is written first (its `exit` message among it);
+    // ended without one: out of memory (after the `error` above), or a crash.
+    worker.on('exit', (exitCode) => {
+      for (let m = receiveMessageOnPort(port1); m !== undefined; m = receiveMessageOnPort(port1)) receive(m.message as LanguageServerPortMessage);
+      resolve(exitCode);
+    });
   });
-  // The thread's last messages are written (stdout is synchronous on a pipe), then the process
-  // ends: left to end by itself it did not (s31 sweep D4: the library's watch of the client's
+  // Left to end by itself the process did not (s31 sweep D4: the library's watch of the client's
   // process, every 3 s, and stdin held it).
-  process.exitCode = code;
-  const ended = new Promise<void>((resolve) => (worker.stdout.readableEnded ? resolve() : worker.stdout.once('end', resolve)));
-  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   process.exit(code);
 }
