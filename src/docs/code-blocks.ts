@@ -416,9 +416,23 @@ export function readCodeLines(
   // it); otherwise the whole block is read. A 4,400-line block cost more than its page's Markdown.
   if (maxWords !== undefined && lines.length > maxWords + 1) {
     const head = readLines(file, lines.slice(0, maxWords + 1), lang, location, firstIndex, session);
-    if (head.invocations.reduce((n, i) => n + 1 + i.args.length, 0) > maxWords) return head;
+    if (invocationsWithin(head.invocations, maxWords).kept < head.invocations.length) return head;
   }
   return readLines(file, lines, lang, location, firstIndex, session);
+}
+
+/**
+ * How many of `invocations`, from the first, fit in `room` words (a command's program and each
+ * argument are one word each), and how many words those take.
+ */
+export function invocationsWithin(invocations: readonly Invocation[], room: number): { kept: number; words: number } {
+  let words = 0;
+  for (const [i, invocation] of invocations.entries()) {
+    const next = words + 1 + invocation.args.length;
+    if (next > room) return { kept: i, words };
+    words = next;
+  }
+  return { kept: invocations.length, words };
 }
 
 /** {@link readCodeLines} of all `lines`, a session block or not as `session` says. */

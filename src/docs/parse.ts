@@ -7,7 +7,7 @@ import type {
   CodeBlock, DataBlock, DocFile, DocLink, DocTable, DocumentedName, Heading, HeadingBlock, HelpBlock, InputDiagnostic, Invocation, Paragraph, ProseCode, ReferenceRow, SourceLocation,
   TableRow, Usage,
 } from '../model/types.js';
-import { isShellLang, looksLikeCommandLines, readCodeBlock, readCodeLines } from './code-blocks.js';
+import { invocationsWithin, isShellLang, looksLikeCommandLines, readCodeBlock, readCodeLines } from './code-blocks.js';
 import { dataBlockEnvUsages, ENV_BLOCK_INVOCATION_BASE, envBlockUsages, isEnvFileBlock, isWindowsShellLang, windowsEnvUsages, type BlockContent } from './env-usages.js';
 import { rstToMdast, type RstCodeData } from './rst.js';
 import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-blocks.js';
@@ -121,21 +121,6 @@ function errorPoint(error: unknown): { message: string; line: number; column: nu
  * every page is parsed, in path order; until then each parsed page holds up to this many.
  */
 export const MAX_INVOCATION_WORDS_PER_DOCUMENT = 5000;
-
-/** The words of an example command: its program and its arguments. */
-export function invocationWords(invocation: Invocation): number {
-  return 1 + invocation.args.length;
-}
-
-/** How many of `invocations`, from the first, fit in `room` words ({@link invocationWords}). */
-export function invocationsWithin(invocations: readonly Invocation[], room: number): number {
-  let words = 0;
-  for (const [i, invocation] of invocations.entries()) {
-    words += invocationWords(invocation);
-    if (words > room) return i;
-  }
-  return invocations.length;
-}
 
 /** The warning of a document whose example commands were cut ({@link DocFile.invocationsCut}), at the first command not read. */
 export function invocationsCutDiagnostic(file: string, cut: NonNullable<DocFile['invocationsCut']>, kept: number, why: string): InputDiagnostic {
@@ -348,8 +333,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
   let invocationsCut: DocFile['invocationsCut'];
   let words = 0;
   const takeInvocations = (read: { invocations: Invocation[]; envUsages: Usage[] }, withEnv: boolean): void => {
-    const kept = invocationsWithin(read.invocations, MAX_INVOCATION_WORDS_PER_DOCUMENT - words);
-    for (const invocation of read.invocations.slice(0, kept)) words += invocationWords(invocation);
+    const { kept, words: taken } = invocationsWithin(read.invocations, MAX_INVOCATION_WORDS_PER_DOCUMENT - words);
+    words += taken;
     if (kept === read.invocations.length) {
       pushAll(invocations, read.invocations);
       if (withEnv) pushAll(envUsages, read.envUsages);

@@ -16,7 +16,8 @@ import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
 import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
-import { invocationsCutDiagnostic, invocationsWithin, invocationWords } from '../docs/parse.js';
+import { invocationsCutDiagnostic } from '../docs/parse.js';
+import { invocationsWithin } from '../docs/code-blocks.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1122,8 +1123,8 @@ function runInvocationCap(): { admit(doc: DocFile): DocFile; diagnostic(): Input
   const cut: Array<{ doc: DocFile; kept: number }> = [];
   return {
     admit(doc) {
-      const kept = cut.length > 0 ? 0 : invocationsWithin(doc.invocations, MAX_RUN_INVOCATION_WORDS - used);
-      for (const invocation of doc.invocations.slice(0, kept)) used += invocationWords(invocation);
+      const { kept, words } = cut.length > 0 ? { kept: 0, words: 0 } : invocationsWithin(doc.invocations, MAX_RUN_INVOCATION_WORDS - used);
+      used += words;
       if (kept === doc.invocations.length) return doc;
       const shortened: DocFile = {
         ...doc,
