@@ -47,7 +47,7 @@ const rule: Rule = {
       let p = partial.get(cmd);
       if (p === undefined) {
         const reason = partialReference(model, cmd)?.reason;
-        partial.set(cmd, (p = reason === 'selection' || reason === 'history' || (cmd.kind === 'environment' && reason !== undefined)));
+        partial.set(cmd, (p = reason === 'selection' || reason === 'history' || reason === 'cut' || (cmd.kind === 'environment' && reason !== undefined)));
       }
       return p;
     };

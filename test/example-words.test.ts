@@ -11,7 +11,7 @@ import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { loadConfig } from '../src/config/load.js';
 import { readCodeLines, type CodeLine } from '../src/docs/code-blocks.js';
 import { MAX_INVOCATION_WORDS_PER_DOCUMENT, parseDoc } from '../src/docs/parse.js';
-import { MAX_RUN_INVOCATION_WORDS } from '../src/engine/lint.js';
+import { MAX_RUN_INVOCATION_WORDS } from '../src/engine/document-caps.js';
 import { copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);

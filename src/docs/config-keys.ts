@@ -141,10 +141,24 @@ function splitDotted(raw: string): string[] {
 }
 
 /**
+ * Most keys of config-file examples (YAML/JSON/TOML blocks checked against a config file's class)
+ * one run checks: 50,000, over 5 times all the data-block keys of any corpus project
+ * (datamodel-code-generator: about 9,400 in all its pages, counting every block; aider's busiest
+ * page about 2,300). Each key becomes a usage and each unknown key a finding: 60 pages of 12,000
+ * keys (720,000, 6.5 MB of Markdown) peaked at 0.98 GB and 38 s of CPU for two findings (#33 s33
+ * sweep D1). Pages are counted whole, in path order (as the run's other limits,
+ * src/engine/document-caps.ts): a page whose keys do not fit in what is left, and every page
+ * after it, is not checked, with one `parse-error` warning (buildModel, src/link/build.ts).
+ */
+export const MAX_RUN_CONFIG_KEYS = 50_000;
+
+/**
  * Config-key usages of one data block for a config file (`command` is the file's name as users
- * write it). `name` is the first segment of the dotted key, as for Hydra overrides.
+ * write it). `name` is the first segment of the dotted key, as for Hydra overrides. The usages
+ * share one `block` object.
  */
 export function configKeyUsages(block: DataBlock, command: string, invocation: number): Usage[] {
+  const where = { file: block.file, lang: block.lang, location: block.location };
   return dataBlockKeys(block).map((k) => ({
     file: block.file,
     command,
@@ -156,6 +170,6 @@ export function configKeyUsages(block: DataBlock, command: string, invocation: n
     syntax: 'config-key' as const,
     prefix: '',
     location: { file: block.file, line: k.line, column: k.column, endLine: k.line, endColumn: k.endColumn },
-    block: { file: block.file, lang: block.lang, location: block.location },
+    block: where,
   }));
 }

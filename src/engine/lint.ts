@@ -3,7 +3,8 @@ import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll, pushUnique } from '../shared/arrays.js';
-import { alsoNotRead, withinRunCommandBound } from './manifest-budget.js';
+import { withinRunCommandBound } from './manifest-budget.js';
+import { alsoNotRead } from '../shared/strings.js';
 import { parseOrder } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
@@ -15,9 +16,7 @@ import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
-import { invocationsCutDiagnostic } from '../docs/parse.js';
-import { invocationsWithin } from '../docs/code-blocks.js';
+import { earlyRowCut, runDocumentCap } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1101,51 +1100,6 @@ export interface DocFacts {
  */
 export const MAX_PARSED_DOCUMENTS = 2000;
 
-/**
- * Most words of example commands (shell invocations: the program and each argument) one run reads
- * from the documents that name a command: 60,000, almost 4 times NeMo Gym's 15,861 (the most in
- * the corpus). Each page is read up to `MAX_INVOCATION_WORDS_PER_DOCUMENT` (src/docs/parse.ts);
- * the pages are counted in path order, so the same pages are cut with or without the cache. Past
- * it a page's commands are not kept (they, their parameters and their findings cost memory:
- * 792,000 findings of 264,000 commands took 2.3 GB, #33 s33), with one `parse-error` warning for
- * the run. Pages parsed later because a link points at them name no command; each is held to the
- * per-page limit only.
- */
-export const MAX_RUN_INVOCATION_WORDS = 60_000;
-
-/**
- * Keeps a run's example commands within {@link MAX_RUN_INVOCATION_WORDS}: `admit` returns the document
- * as it is while the run has room for its commands, else a copy with the first ones (a stored
- * document is never changed); `diagnostic` is the run's one warning, if any was cut.
- */
-function runInvocationCap(): { admit(doc: DocFile): DocFile; diagnostic(): InputDiagnostic | undefined } {
-  let used = 0;
-  const cut: Array<{ doc: DocFile; kept: number }> = [];
-  return {
-    admit(doc) {
-      const { kept, words } = cut.length > 0 ? { kept: 0, words: 0 } : invocationsWithin(doc.invocations, MAX_RUN_INVOCATION_WORDS - used);
-      used += words;
-      if (kept === doc.invocations.length) return doc;
-      const shortened: DocFile = {
-        ...doc,
-        invocations: doc.invocations.slice(0, kept),
-        // Variables set for a command kept, and those of blocks that are no command (numbered from ENV_BLOCK_INVOCATION_BASE).
-        ...(doc.envUsages ? { envUsages: doc.envUsages.filter((u) => u.invocation < kept || u.invocation >= ENV_BLOCK_INVOCATION_BASE) } : {}),
-        invocationsCut: { location: doc.invocations[kept]!.location },
-      };
-      cut.push({ doc: shortened, kept });
-      return shortened;
-    },
-    diagnostic() {
-      const first = cut[0];
-      if (first === undefined) return undefined;
-      const more = cut.length - 1;
-      const why = `one run reads at most ${MAX_RUN_INVOCATION_WORDS.toLocaleString('en-US')} words of example commands from all pages${more > 0 ? `; the examples of ${more.toLocaleString('en-US')} more ${more === 1 ? 'page' : 'pages'} after it (${cut.slice(1, 4).map((c) => c.doc.file).join(', ')}${more > 3 ? ', …' : ''}) are not checked either` : ''}`;
-      return invocationsCutDiagnostic(first.doc.file, first.doc.invocationsCut!, first.kept, why);
-    },
-  };
-}
-
 /** The heading patterns that make a page worth parsing: `globalSections` and every `commands.*.sections`. */
 function sectionPatterns(config: DocdriftConfig): string[] {
   return [...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])];
@@ -1211,7 +1165,7 @@ export function parseDocs(
   // prefetchDocs sends them, so the run's parse bounds cut the slow tail (parse-order.ts); the
   // outcomes are then taken in path order, so output does not depend on it.
   const outcomes = new Map<string, ParseOutcome | undefined>();
-  const invocationCap = runInvocationCap();
+  const documentCap = runDocumentCap();
   // Past MAX_PARSED_DOCUMENTS, the first in parse order are read (cached or not, so that a cached
   // run reads the same pages); the others get one warning, on the first of them.
   if (wantedOf.size > MAX_PARSED_DOCUMENTS) {
@@ -1232,23 +1186,29 @@ export function parseDocs(
   // Stored pages count toward the run's limit on large documents first (`DocParser.reserve`): they
   // were read by the run that stored them, so a warm run reads the pages a cold one read.
   if (docParser.reserve) for (const [file, what] of wantedOf) if (docParser.isCached?.(file, what)) docParser.reserve(file, what);
+  // Rows of pages the run's row limit will surely cut are dropped as they come (earlyRowCut).
+  const rowCut = earlyRowCut(new Map([...wantedOf.keys()].map((f, i) => [f, i])), (file, doc) => {
+    const outcome = outcomes.get(file);
+    if (outcome) outcomes.set(file, { ...outcome, doc });
+  });
   for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
-    outcomes.set(file, parsePage(docParser, pages, file, wantedOf.get(file)!));
+    const outcome = parsePage(docParser, pages, file, wantedOf.get(file)!);
+    outcomes.set(file, outcome);
+    if (outcome?.doc) rowCut.arrived(file, outcome.doc);
   }
   for (const [file, wanted] of wantedOf) {
     const parsed = outcomes.has(file) ? outcomes.get(file) : parsePage(docParser, pages, file, wanted);
     outcomes.delete(file);
     if (parsed === undefined) continue;
     pushAll(directives, parsed.directives);
-    const doc = parsed.doc && invocationCap.admit(parsed.doc);
-    if (doc) docs.push(doc);
+    const admitted = parsed.doc && documentCap.admit(parsed.doc);
+    if (admitted) docs.push(admitted.doc);
     // A page the run's limit cut: its own limit's warning would claim more than is checked (the
     // run's one warning names it).
-    const ownCut = doc !== parsed.doc ? parsed.doc?.invocationsCut?.location : undefined;
+    const ownCut = admitted?.invocationsCut ? parsed.doc?.invocationsCut?.location : undefined;
     pushAll(diagnostics, ownCut ? parsed.diagnostics.filter((d) => !(d.ruleId === 'parse-error' && d.location.line === ownCut.line && d.location.column === ownCut.column)) : parsed.diagnostics);
   }
-  const capped = invocationCap.diagnostic();
-  if (capped) diagnostics.push(capped);
+  pushAll(diagnostics, documentCap.diagnostics());
   pages.save();
   const lazyDoc = (file: string): DocFile | undefined => {
     if (!unparsed.has(file)) return undefined;

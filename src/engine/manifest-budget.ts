@@ -2,6 +2,7 @@
 import { MAX_BINS, readPackageBins } from '../extract/package-bins.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import type { InputDiagnostic } from '../model/types.js';
+import { alsoNotRead } from '../shared/strings.js';
 
 /**
  * The most commands read from the manifests of one run. Each manifest reads at most
@@ -10,16 +11,6 @@ import type { InputDiagnostic } from '../model/types.js';
  * D3, D4). Real monorepos declare tens.
  */
 export const MAX_RUN_COMMANDS = MAX_BINS;
-
-/**
- * The clause naming the other files one "Not read" warning stands for: `''` for none, ` (nor a.py)`
- * for one, ` (nor 12 other <noun>: a.py, b.py, c.py, …)` for more (the first three named).
- */
-export function alsoNotRead(others: readonly string[], noun: string): string {
-  if (others.length === 0) return '';
-  if (others.length === 1) return ` (nor ${others[0]})`;
-  return ` (nor ${others.length.toLocaleString('en-US')} other ${noun}: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})`;
-}
 
 /** A manifest that can declare commands: `package.json`, `pyproject.toml` or `setup.cfg`, at any depth. */
 function declaresCommands(file: string): boolean {

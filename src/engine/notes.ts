@@ -7,6 +7,7 @@
 import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
+import { MAX_RUN_REFERENCE_ROWS } from './document-caps.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
@@ -204,6 +205,13 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     if (!partial) continue;
     const { documented, parameters, section, reason } = partial;
     const at = `${section.file}:${section.heading.location.line} "${section.heading.text}"`;
+    if (reason === 'cut') {
+      missing.push(
+        `the reference of \`${cmd.name}\` (${at}) was read as a partial list and missing rows were not reported: the run did not read the rows of ${partial.cutFile} and the pages after it (one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} reference rows, see its parse-error warning), ` +
+          'which may document its parameters. Exclude generated or copied pages with "ignore" so that the whole reference is read.',
+      );
+      continue;
+    }
     const why =
       reason === 'selection'
         ? `says it lists a selection ("${section.selection}", ${at})`

@@ -17,7 +17,7 @@ import { readPackageBins } from '../extract/package-bins.js';
 import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
-import { alsoNotRead } from './manifest-budget.js';
+import { alsoNotRead } from '../shared/strings.js';
 import { MAX_TYPESCRIPT_RUN_TOKENS, typeScriptSourcesOverBudget } from '../extract/typescript/budget.js';
 import type { ParsedFiles } from '../extract/typescript/syntax.js';
 

@@ -22,7 +22,8 @@ import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { readReferenceTable } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
 import { distinctClasses, flagTakesValue, nestedKeyDiagnostics, scanParam } from '../model/query.js';
-import { configKeyUsages } from '../docs/config-keys.js';
+import { configKeyUsages, MAX_RUN_CONFIG_KEYS } from '../docs/config-keys.js';
+import { alsoNotRead } from '../shared/strings.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { applyDeclaredFlags, type ConfigSource } from './declared-flags.js';
 import type {
@@ -36,6 +37,7 @@ import type {
   HeadingBlock,
   HelpBlock,
   InputDiagnostic,
+  SourceLocation,
   Invocation,
   Model,
   ParamSpec,
@@ -429,14 +431,40 @@ export function buildModel(given: ModelInput): Model {
   // blocks may be any layer of a composed config, so they are not checked as its examples.
   const configFiles = commands.filter((c) => c.kind === 'config-file' && c.mappedBy !== 'inferred');
   if (configFiles.length > 0) {
+    // Within MAX_RUN_CONFIG_KEYS, pages whole and in path order; after the first page that does
+    // not fit, later pages' blocks are only told apart (owned or not), never read.
+    let keysUsed = 0;
+    const keysCut: Array<{ file: string; location: SourceLocation; keys?: number }> = [];
     for (const doc of input.docs) {
       if (doc.historical) continue;
       const fileSections = sections.filter((sec) => sec.file === doc.file && !sec.global);
-      (doc.dataBlocks ?? []).forEach((block, i) => {
-        if (referenceBlocks.has(block)) return;
+      const owned = (doc.dataBlocks ?? []).flatMap((block, i) => {
+        if (referenceBlocks.has(block)) return [];
         const owner = dataBlockOwner(block, configFiles, fileSections, commandByName);
-        if (!owner) return;
-        for (const u of configKeyUsages(block, owner, 100_000 + i)) if (!isIgnored(u.key)) usages.push(u);
+        return owner ? [{ block, owner, i }] : [];
+      });
+      if (owned.length === 0) continue;
+      if (keysCut.length > 0) {
+        keysCut.push({ file: doc.file, location: owned[0]!.block.location });
+        continue;
+      }
+      const page = owned.flatMap(({ block, owner, i }) => configKeyUsages(block, owner, 100_000 + i));
+      if (keysUsed + page.length > MAX_RUN_CONFIG_KEYS) {
+        keysCut.push({ file: doc.file, location: page[0]!.location, keys: page.length });
+        continue;
+      }
+      keysUsed += page.length;
+      for (const u of page) if (!isIgnored(u.key)) usages.push(u);
+    }
+    const first = keysCut[0];
+    if (first) {
+      input.diagnostics.push({
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message:
+          `${first.file}: its config-file examples are not checked${alsoNotRead(keysCut.slice(1).map((c) => c.file), 'pages')}: one run checks at most ${MAX_RUN_CONFIG_KEYS.toLocaleString('en-US')} keys of config-file examples, ` +
+          `the pages before it hold ${keysUsed.toLocaleString('en-US')} and this one ${first.keys!.toLocaleString('en-US')}. Exclude generated or copied pages with "ignore"`,
+        location: first.location,
       });
     }
   }

@@ -207,9 +207,13 @@ export interface PartialReference {
    * `inferred`: every section was found by its content and they document under half of the
    * parameters ("the main options" cannot be told from a complete reference); `selection`: a
    * section's heading or lead text says it lists a selection ("Here is a list of common
-   * options", "Notable keys"); `history`: only a changelog or upgrade guide lists the command.
+   * options", "Notable keys"); `history`: only a changelog or upgrade guide lists the command;
+   * `cut`: the run did not read the rows of some page, over the rows it reads in all
+   * (`MAX_RUN_REFERENCE_ROWS`, src/engine/document-caps.ts; `cutFile` is the first such page).
    */
-  reason: 'inferred' | 'selection' | 'history';
+  reason: 'inferred' | 'selection' | 'history' | 'cut';
+  /** For `cut`: the first page whose rows were not read. */
+  cutFile?: string;
 }
 
 /**
@@ -222,11 +226,19 @@ export interface PartialReference {
  * Otherwise the reference is
  * partial when a section declares a selection ({@link ReferenceSection.selection}) or is history
  * and no inferred section stands beside them, or when every section was inferred and they
- * document fewer than half of the parameters (issue #29).
+ * document fewer than half of the parameters (issue #29). Before all that, a run that did not
+ * read some page's rows ({@link DocFile.rowsCut}) reads every reference as partial (`cut`).
  */
 export function partialReference(model: Model, cmd: CommandSpec): PartialReference | undefined {
   const sections = model.sectionsFor(cmd);
   if (sections.length === 0) return undefined;
+  // Rows the run did not read may be this command's, whatever heading they stand under (a
+  // section found by its rows' content has none): every reference of the run is partial.
+  const cut = model.docs.find((d) => d.rowsCut !== undefined);
+  if (cut) {
+    const coverage = cmd.paramsKnown ? commandCoverage(model, cmd).rows : [];
+    return { documented: coverage.filter((r) => r.inCode && r.inReference && !r.elsewhere).length, parameters: coverage.filter((r) => r.inCode).length, section: sections[0]!, reason: 'cut', cutFile: cut.file };
+  }
   const declared = (s: ReferenceSection): boolean => s.selection !== undefined || s.history === true;
   // A configured heading in a changelog or upgrade guide ("#### CLI" under "Breaking changes")
   // matched the pattern by chance: it promises nothing; nor does one whose lead declares a selection.

@@ -851,10 +851,17 @@ export interface DocFile {
   /**
    * Set when the page holds more example commands than docdrift reads from one page
    * (`MAX_INVOCATION_WORDS_PER_DOCUMENT`, src/docs/parse.ts) or than a run reads in all
-   * (`MAX_RUN_INVOCATION_WORDS`, src/engine/lint.ts): `invocations` are the first ones, `location`
+   * (`MAX_RUN_INVOCATION_WORDS`, src/engine/document-caps.ts): `invocations` are the first ones, `location`
    * is the first one not read (the page's later code blocks are not read at all).
    */
   invocationsCut?: { location: SourceLocation };
+  /**
+   * Set when the run keeps more reference rows than it reads in all (`MAX_RUN_REFERENCE_ROWS`,
+   * src/engine/document-caps.ts): the page's blocks hold no rows (tables, parameter headings,
+   * list items) and it has no `parameterRows`; `location` is its first row, `rows` how many it had.
+   * The references of its commands are read as partial (`partialReference`, src/model/coverage.ts).
+   */
+  rowsCut?: { location: SourceLocation; rows: number };
 }
 
 /** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */

@@ -131,3 +131,13 @@ export function headOf(text: string, n: number): string {
 export function tailFrom(text: string, from: number): string {
   return text.slice(/[\uDC00-\uDFFF]/.test(text.charAt(from)) ? from + 1 : from);
 }
+
+/**
+ * The clause naming the other files one "Not read" warning stands for: `''` for none, ` (nor a.py)`
+ * for one, ` (nor 12 other <noun>: a.py, b.py, c.py, …)` for more (the first three named).
+ */
+export function alsoNotRead(others: readonly string[], noun: string): string {
+  if (others.length === 0) return '';
+  if (others.length === 1) return ` (nor ${others[0]})`;
+  return ` (nor ${others.length.toLocaleString('en-US')} other ${noun}: ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''})`;
+}

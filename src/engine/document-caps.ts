@@ -1,0 +1,183 @@
+/**
+ * A run's limits on what it keeps of its documents (issue #33, kind 5: memory bounded by counts,
+ * not by luck): words of example commands and rows of references. Each page is parsed whole (and
+ * cut to its own limits by src/docs/parse.ts); the run then admits the pages in path order, so a
+ * cached and an uncached run keep the same things, and past a limit a page keeps none of them,
+ * with one `parse-error` warning for the run.
+ */
+import { invocationsWithin } from '../docs/code-blocks.js';
+import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
+import { invocationsCutDiagnostic } from '../docs/parse.js';
+import { alsoNotRead } from '../shared/strings.js';
+import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
+
+/**
+ * Most words of example commands (shell invocations: the program and each argument) one run reads
+ * from the documents that name a command: 60,000, almost 4 times NeMo Gym's 15,861 (the most in
+ * the corpus). Each page is read up to `MAX_INVOCATION_WORDS_PER_DOCUMENT` (src/docs/parse.ts);
+ * the pages are counted in path order, so the same pages are cut with or without the cache. Past
+ * it a page's commands are not kept (they, their parameters and their findings cost memory:
+ * 792,000 findings of 264,000 commands took 2.3 GB, #33 s33), with one `parse-error` warning for
+ * the run. Pages parsed later because a link points at them name no command; each is held to the
+ * per-page limit only.
+ */
+export const MAX_RUN_INVOCATION_WORDS = 60_000;
+
+/**
+ * Most reference rows (table rows, parameter headings, reference list items; a table nested in
+ * several heading blocks counted once) one run keeps from the documents it parses: 30,000, 7
+ * times the most a corpus project has (NeMo Gym: about 4,300 table rows in all its pages; the
+ * busiest page datamodel-code-generator's, 316). Each row keeps its cells, their inline code and
+ * their locations, about 2.5 KB of the process's memory: 60 pages of 4,400 rows (264,000, 7 MB of
+ * Markdown) peaked at 1.15 GB (#33 s33 sweep D2); keeping 0, 20,000 and 50,000 of them, 320, 373
+ * and 454 MB. Pages are counted whole, in path order: a page whose rows do not fit in what is
+ * left keeps none, nor does any page after it, and each such page is marked
+ * {@link DocFile.rowsCut}, so that the references of its commands are read as partial
+ * (`partialReference`, src/model/coverage.ts): a parameter whose row was not read is never
+ * reported missing.
+ */
+export const MAX_RUN_REFERENCE_ROWS = 30_000;
+
+/** A row-like thing of a page: where it is. */
+interface Placed {
+  location: SourceLocation;
+}
+
+/**
+ * The reference rows a page's heading blocks hold, each counted once (a table or row is listed in
+ * its heading's block and in every enclosing one; a stored page read back from the cache has
+ * copies, not shared objects, so rows are told apart by place), and the first of them.
+ */
+export function referenceRowsOf(doc: DocFile): { count: number; first?: SourceLocation } {
+  const seen = new Set<string>();
+  let count = 0;
+  let first: SourceLocation | undefined;
+  const note = (kind: string, item: Placed, rows: number): void => {
+    const key = `${kind}:${item.location.line}:${item.location.column}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    count += rows;
+    if (rows > 0 && (first === undefined || item.location.line < first.line)) first = item.location;
+  };
+  for (const block of doc.blocks) {
+    for (const table of block.tables) note('t', table, table.rows.length);
+    for (const row of block.headingRows ?? []) note('h', row, 1);
+    for (const row of block.listRows ?? []) note('l', row, 1);
+  }
+  return { count, ...(first ? { first } : {}) };
+}
+
+/** A heading block without its rows (tables, parameter headings, list items). */
+function withoutRows(block: HeadingBlock): HeadingBlock {
+  const { headingRows: _h, listRows: _l, ...rest } = block;
+  return { ...rest, tables: [] };
+}
+
+/** A copy of `doc` without its reference rows, marked {@link DocFile.rowsCut}. */
+function withoutReferenceRows(doc: DocFile, rows: { count: number; first?: SourceLocation }): DocFile {
+  const { parameterRows: _p, ...rest } = doc;
+  return { ...rest, blocks: doc.blocks.map(withoutRows), rowsCut: { location: rows.first!, rows: rows.count } };
+}
+
+/**
+ * Drops, as the pages are parsed (in any order), the rows of pages that {@link runDocumentCap}
+ * will surely cut, so that a run never holds much more than {@link MAX_RUN_REFERENCE_ROWS} rows
+ * while it waits to admit its pages in path order: a page is cut when the rows of the pages up to
+ * it in path order go over the limit, and the pages parsed so far are a lower bound of those.
+ * After each `arrived`, the rows of the pages held uncut sum to at most the limit. `replace` is
+ * given the shortened copy of a page parsed earlier (or of this one) that the new page pushed
+ * over. Rows are counted as by `admit`, which also cuts every page this does.
+ *
+ * @param order each page's place in path order (the order `admit` is called in).
+ */
+export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: string, doc: DocFile) => void): { arrived(file: string, doc: DocFile): void } {
+  /** Pages parsed so far that have rows, in path order. */
+  const held: Array<{ file: string; at: number; rows: { count: number; first?: SourceLocation }; doc?: DocFile }> = [];
+  return {
+    arrived(file, doc) {
+      const rows = referenceRowsOf(doc);
+      if (rows.count === 0) return;
+      const at = order.get(file) ?? Number.MAX_SAFE_INTEGER;
+      let i = held.length;
+      while (i > 0 && held[i - 1]!.at > at) i--;
+      held.splice(i, 0, { file, at, rows, doc });
+      let sum = 0;
+      for (const page of held) {
+        sum += page.rows.count;
+        if (sum <= MAX_RUN_REFERENCE_ROWS || page.doc === undefined) continue;
+        replace(page.file, withoutReferenceRows(page.doc, page.rows));
+        page.doc = undefined;
+      }
+    },
+  };
+}
+
+/** What {@link runDocumentCap} admits of one page. */
+export interface Admitted {
+  /** The page as the run keeps it: the parsed one when nothing was cut, else a shortened copy. */
+  doc: DocFile;
+  /** The run's limit on example words cut this page's commands (its own limit's warning, if any, claims more than is checked). */
+  invocationsCut: boolean;
+}
+
+/**
+ * Keeps a run's documents within {@link MAX_RUN_INVOCATION_WORDS} and {@link MAX_RUN_REFERENCE_ROWS}.
+ * Call `admit` for each parsed page in path order: it returns the page as it is while the run has
+ * room, else a copy (a stored document is never changed) with the first commands that fit, and no
+ * rows once the rows do not fit. `diagnostics` are the run's warnings, one per limit that cut
+ * something, at the first page cut.
+ */
+export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics(): InputDiagnostic[] } {
+  let words = 0;
+  let rows = 0;
+  const wordsCut: Array<{ doc: DocFile; kept: number }> = [];
+  const rowsCut: DocFile[] = [];
+  return {
+    admit(parsed) {
+      let doc = parsed;
+      const fit = wordsCut.length > 0 ? { kept: 0, words: 0 } : invocationsWithin(doc.invocations, MAX_RUN_INVOCATION_WORDS - words);
+      words += fit.words;
+      const invocationsCut = fit.kept < doc.invocations.length;
+      if (invocationsCut) {
+        doc = {
+          ...doc,
+          invocations: doc.invocations.slice(0, fit.kept),
+          // Variables set for a command kept, and those of blocks that are no command (numbered from ENV_BLOCK_INVOCATION_BASE).
+          ...(doc.envUsages ? { envUsages: doc.envUsages.filter((u) => u.invocation < fit.kept || u.invocation >= ENV_BLOCK_INVOCATION_BASE) } : {}),
+          invocationsCut: { location: doc.invocations[fit.kept]!.location },
+        };
+        wordsCut.push({ doc, kept: fit.kept });
+      }
+      // A page earlyRowCut shortened: its rows are counted as they were (the run cuts it too).
+      const pageRows = doc.rowsCut ? { count: doc.rowsCut.rows, first: doc.rowsCut.location } : referenceRowsOf(doc);
+      if (pageRows.count > 0 && (rowsCut.length > 0 || rows + pageRows.count > MAX_RUN_REFERENCE_ROWS)) {
+        if (!doc.rowsCut) doc = withoutReferenceRows(doc, pageRows);
+        rowsCut.push(doc);
+      } else rows += pageRows.count;
+      return { doc, invocationsCut };
+    },
+    diagnostics() {
+      const out: InputDiagnostic[] = [];
+      const firstWords = wordsCut[0];
+      if (firstWords !== undefined) {
+        const more = wordsCut.length - 1;
+        const why = `one run reads at most ${MAX_RUN_INVOCATION_WORDS.toLocaleString('en-US')} words of example commands from all pages${more > 0 ? `; the examples of ${more.toLocaleString('en-US')} more ${more === 1 ? 'page' : 'pages'} after it (${wordsCut.slice(1, 4).map((c) => c.doc.file).join(', ')}${more > 3 ? ', …' : ''}) are not checked either` : ''}`;
+        out.push(invocationsCutDiagnostic(firstWords.doc.file, firstWords.doc.invocationsCut!, firstWords.kept, why));
+      }
+      const firstRows = rowsCut[0];
+      if (firstRows !== undefined) {
+        const cut = rowsCut.reduce((n, d) => n + d.rowsCut!.rows, 0);
+        out.push({
+          ruleId: 'parse-error',
+          severity: 'warn',
+          message:
+            `${firstRows.file}: its reference rows are not read${alsoNotRead(rowsCut.slice(1).map((d) => d.file), 'pages')}: one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} rows of reference tables, parameter headings and lists, ` +
+            `the pages before it hold ${rows.toLocaleString('en-US')} and ${rowsCut.length === 1 ? 'this one' : 'these'} ${cut.toLocaleString('en-US')}. Their rows are not checked, and no parameter of a command they document is reported missing. ` +
+            'Exclude generated or copied pages with "ignore"',
+          location: firstRows.rowsCut!.location,
+        });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A run's limits on the reference rows and config-file example keys it keeps (#33 s33 sweep D1,
+ * D2): 60 pages of 4,400 reference rows peaked at 1.15 GB, 60 pages of 12,000 config-file keys at
+ * 0.98 GB. Pages are counted whole, in path order, the same with the cache as without; a run that
+ * did not read some page's rows reads every reference as partial.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lint, lintWithCache, ruleIds } from '../src/api.js';
+import { loadConfig } from '../src/config/load.js';
+import { MAX_RUN_CONFIG_KEYS } from '../src/docs/config-keys.js';
+import { parseDoc } from '../src/docs/parse.js';
+import { earlyRowCut, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap } from '../src/engine/document-caps.js';
+import type { DocFile } from '../src/model/types.js';
+import { copyToTemp, removeTempDirs, tempDir } from './helpers.js';
+
+afterAll(removeTempDirs);
+
+const BAD_BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
+
+/** A reference page for `tool` of `rows` rows naming `p0`, `p1`, … (none a parameter of the base project). */
+function tablePage(rows: number, first = 0): string {
+  const body = Array.from({ length: rows }, (_, i) => `| \`p${first + i}\` | int | \`0\` | d |\n`).join('');
+  return `# T\n\n### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${body}\n`;
+}
+
+const page = (file: string, text: string): DocFile => parseDoc(file, text).doc;
+
+describe('referenceRowsOf', () => {
+  it('counts a table nested under several headings once, and list and heading rows', () => {
+    // The table stands in the `# T` block and in the `### tool` block.
+    const doc = page('docs/t.md', tablePage(3));
+    expect(doc.blocks.filter((b) => b.tables.length > 0)).toHaveLength(2);
+    expect(referenceRowsOf(doc)).toEqual({ count: 3, first: expect.objectContaining({ line: 5 }) });
+    // Copies of the same table (a stored page read back from the cache) are the same table.
+    expect(referenceRowsOf(structuredClone(doc)).count).toBe(3);
+    expect(referenceRowsOf(page('docs/e.md', '# E\n\nNo table.\n')).count).toBe(0);
+  });
+});
+
+describe('runDocumentCap: reference rows', () => {
+  it('keeps pages whole while they fit, then keeps no rows of that page or any later one, with one warning', () => {
+    const size = Math.floor(MAX_RUN_REFERENCE_ROWS / 3);
+    const cap = runDocumentCap();
+    const docs = ['a', 'b', 'c', 'd'].map((n) => page(`docs/${n}.md`, tablePage(size)));
+    docs.push(page('docs/e.md', tablePage(1)));
+    const admitted = docs.map((d) => cap.admit(d).doc);
+    expect(admitted.slice(0, 3)).toEqual(docs.slice(0, 3));
+    for (const doc of admitted.slice(3)) {
+      expect(referenceRowsOf(doc).count).toBe(0);
+      expect(doc.parameterRows).toBeUndefined();
+      expect(doc.headings).toEqual(docs[admitted.indexOf(doc)]!.headings);
+    }
+    expect(admitted[3]!.rowsCut).toEqual({ location: expect.objectContaining({ line: 5 }), rows: size });
+    expect(admitted[4]!.rowsCut!.rows).toBe(1);
+    // The parsed pages are never changed (a stored page may be the cache's).
+    expect(referenceRowsOf(docs[3]!).count).toBe(size);
+    const warnings = cap.diagnostics();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', location: { file: 'docs/d.md', line: 5 } });
+    expect(warnings[0]!.message).toContain(`its reference rows are not read (nor docs/e.md): one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} rows`);
+  });
+
+  it('earlyRowCut drops, in any arrival order, only rows admit would cut, and holds at most the limit', () => {
+    const size = Math.floor(MAX_RUN_REFERENCE_ROWS / 3);
+    const files = ['a', 'b', 'c', 'd', 'e'].map((n) => `docs/${n}.md`);
+    const parsed = new Map(files.map((f) => [f, page(f, tablePage(size))]));
+    const held = new Map<string, DocFile>();
+    const early = earlyRowCut(new Map(files.map((f, i) => [f, i])), (file, doc) => held.set(file, doc));
+    const uncut = (): number => [...held.values()].filter((d) => !d.rowsCut).reduce((n, d) => n + referenceRowsOf(d).count, 0);
+    // Last pages first: nothing is known to be over until the pages before them arrive.
+    for (const file of ['docs/e.md', 'docs/d.md', 'docs/b.md', 'docs/a.md', 'docs/c.md']) {
+      held.set(file, parsed.get(file)!);
+      early.arrived(file, parsed.get(file)!);
+      expect(uncut()).toBeLessThanOrEqual(MAX_RUN_REFERENCE_ROWS);
+    }
+    expect(files.filter((f) => held.get(f)!.rowsCut)).toEqual(['docs/d.md', 'docs/e.md']);
+    // admit, in path order, cuts the same pages (and counts a shortened page's rows as they were).
+    const cap = runDocumentCap();
+    const admitted = files.map((f) => cap.admit(held.get(f)!).doc);
+    expect(admitted.map((d) => d.rowsCut !== undefined)).toEqual([false, false, false, true, true]);
+    expect(cap.diagnostics()[0]!.message).toContain(`the pages before it hold ${(3 * size).toLocaleString('en-US')} and these ${(2 * size).toLocaleString('en-US')}`);
+  });
+});
+
+describe('reference rows a run reads', () => {
+  it('a reference whose rows were not read is partial: no parameter reported missing, nor an example undocumented; the same with the cache', async () => {
+    const root = copyToTemp(BAD_BASE);
+    // docs/a0*.md come before docs/reference.md (the rows documenting `seed` and `name`) in path order.
+    const size = MAX_RUN_REFERENCE_ROWS / 2 + 1;
+    for (let i = 0; i < 2; i++) writeFileSync(path.join(root, `docs/a0${i}.md`), tablePage(size, i * size));
+    const { config } = loadConfig(root, undefined, ruleIds);
+    const plain = await lint({ root, config });
+    const rules = new Set(plain.messages.map((m) => m.ruleId));
+    expect([...rules].sort()).toEqual(['parse-error', 'reference-param-unknown']);
+    const cut = plain.messages.filter((m) => m.ruleId === 'parse-error');
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toMatchObject({ file: 'docs/a01.md', line: 5 });
+    expect(cut[0]!.message).toContain('(nor docs/reference.md)');
+    expect(plain.notes.some((n) => n.includes('the run did not read the rows of docs/a01.md'))).toBe(true);
+    const shape = (messages: typeof plain.messages) => messages.map((m) => `${m.file}:${m.line}:${m.column}:${m.ruleId}:${m.message}`);
+    const location = tempDir('docdrift-rows-cache-');
+    const cold = await lintWithCache({ root, config, cache: true, location, version: '1.0.0', codeFingerprint: 'a' });
+    expect(shape(cold.messages)).toEqual(shape(plain.messages));
+    appendFileSync(path.join(root, 'docs/a00.md'), '\nAn edit.\n');
+    const warm = await lintWithCache({ root, config, cache: true, location, version: '1.0.0', codeFingerprint: 'a' });
+    expect(warm.cache.status).toBe('miss');
+    expect(shape(warm.messages)).toEqual(shape(plain.messages));
+    // Within the limit, the same project reports the rows docs/reference.md lacks no more.
+    writeFileSync(path.join(root, 'docs/a01.md'), tablePage(10, size));
+    const within = await lint({ root, config });
+    expect(within.messages.filter((m) => m.ruleId === 'parse-error')).toEqual([]);
+  }, 120_000);
+});
+
+describe('config-file example keys a run checks', () => {
+  it('checks pages whole while they fit, then no later page, with one warning', async () => {
+    expect(MAX_RUN_CONFIG_KEYS).toBe(50_000);
+    const root = copyToTemp(BAD_BASE);
+    writeFileSync(path.join(root, 'docdrift.config.json'), JSON.stringify({ commands: { tool: { config: 'tool.cli.ToolConfig' }, 'tool.yaml': { kind: 'config-file', config: 'tool.cli.ToolConfig' } } }));
+    const half = MAX_RUN_CONFIG_KEYS / 2;
+    // y00 and y01 fill the limit; y02 (one typo of `seed`) is not checked, nor y03.
+    const keys = (n: number, from: number): string => Array.from({ length: n }, (_, i) => `k${from + i}: 1\n`).join('');
+    writeFileSync(path.join(root, 'docs/y00.md'), `# Y\n\n\`\`\`yaml title="tool.yaml"\nsed: 1\n${keys(half - 1, 0)}\`\`\`\n`);
+    writeFileSync(path.join(root, 'docs/y01.md'), `# Y\n\n\`\`\`yaml title="tool.yaml"\n${keys(half, half)}\`\`\`\n`);
+    writeFileSync(path.join(root, 'docs/y02.md'), '# Y\n\n```yaml title="tool.yaml"\nnmae: x\n```\n');
+    writeFileSync(path.join(root, 'docs/y03.md'), '# Y\n\n```yaml title="tool.yaml"\nseed: 2\n```\n');
+    const { config } = loadConfig(root, undefined, ruleIds);
+    const { messages } = await lint({ root, config });
+    const cut = messages.filter((m) => m.ruleId === 'parse-error');
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toMatchObject({ file: 'docs/y02.md', line: 4, severity: 'warn' });
+    expect(cut[0]!.message).toContain(`its config-file examples are not checked (nor docs/y03.md): one run checks at most 50,000 keys of config-file examples, the pages before it hold ${MAX_RUN_CONFIG_KEYS.toLocaleString('en-US')} and this one 1`);
+    // The typo on the first page is still found; nothing on the pages not checked is.
+    expect(messages.some((m) => m.file === 'docs/y00.md' && m.message.includes('`sed`'))).toBe(true);
+    expect(messages.filter((m) => m.file === 'docs/y02.md' || m.file === 'docs/y03.md').map((m) => m.ruleId)).toEqual(['parse-error']);
+  }, 120_000);
+});
