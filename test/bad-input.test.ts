@@ -111,12 +111,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   'many-example-words': (dir) => {
     for (let i = 0; i < 14; i++) writeFileSync(path.join(dir, `docs/o${String(i).padStart(2, '0')}.md`), `# P\n\n\`\`\`bash\n${'tool +sed=1 +nme=2 +sedd=3\n'.repeat(4400)}\`\`\`\n`);
   },
-  // #33 s33 sweep D2: pages of 4,400 reference rows each. A run keeps 30,000 rows, pages whole in
-  // path order: docs/a06.md is cut, and so are docs/a07.md and docs/reference.md after it (60 such
-  // pages peaked at 1.15 GB).
+  // #33 s33 sweep D2: pages of 4,400 reference rows each. A run keeps 40,000 rows, pages whole in
+  // path order: docs/a09.md is cut, and so is docs/reference.md after it (60 such pages peaked at
+  // 1.15 GB).
   'many-reference-rows': (dir) => {
     const rows = Array.from({ length: 4400 }, (_, i) => `| \`p${i}\` | int | \`0\` | d |\n`).join('');
-    for (let i = 0; i < 8; i++) writeFileSync(path.join(dir, `docs/a${String(i).padStart(2, '0')}.md`), `# T\n\n### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${rows}\n`);
+    for (let i = 0; i < 10; i++) writeFileSync(path.join(dir, `docs/a${String(i).padStart(2, '0')}.md`), `# T\n\n### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${rows}\n`);
   },
   // #33 s33 sweep D1: config-file examples of 12,000 keys a page. A run checks 50,000 keys, pages
   // whole in path order: the fifth page is not checked (60 such pages peaked at 0.98 GB).

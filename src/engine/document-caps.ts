@@ -25,18 +25,19 @@ export const MAX_RUN_INVOCATION_WORDS = 60_000;
 
 /**
  * Most reference rows (table rows, parameter headings, reference list items; a table nested in
- * several heading blocks counted once) one run keeps from the documents it parses: 30,000, 7
+ * several heading blocks counted once) one run keeps from the documents it parses: 40,000, 9
  * times the most a corpus project has (NeMo Gym: about 4,300 table rows in all its pages; the
  * busiest page datamodel-code-generator's, 316). Each row keeps its cells, their inline code and
  * their locations, about 2.5 KB of the process's memory: 60 pages of 4,400 rows (264,000, 7 MB of
  * Markdown) peaked at 1.15 GB (#33 s33 sweep D2); keeping 0, 20,000 and 50,000 of them, 320, 373
- * and 454 MB. Pages are counted whole, in path order: a page whose rows do not fit in what is
+ * and 454 MB. One page of a 30,000-row table (500 KB, bad-input `doc-memory-table-rows`) is read
+ * whole. Pages are counted whole, in path order: a page whose rows do not fit in what is
  * left keeps none, nor does any page after it, and each such page is marked
  * {@link DocFile.rowsCut}, so that the references of its commands are read as partial
  * (`partialReference`, src/model/coverage.ts): a parameter whose row was not read is never
  * reported missing.
  */
-export const MAX_RUN_REFERENCE_ROWS = 30_000;
+export const MAX_RUN_REFERENCE_ROWS = 40_000;
 
 /** A row-like thing of a page: where it is. */
 interface Placed {
@@ -127,11 +128,13 @@ export interface Admitted {
  * rows once the rows do not fit. `diagnostics` are the run's warnings, one per limit that cut
  * something, at the first page cut.
  */
-export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics(): InputDiagnostic[] } {
+export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics(): InputDiagnostic[]; lateRowsCut(doc: DocFile): InputDiagnostic | undefined } {
   let words = 0;
   let rows = 0;
   const wordsCut: Array<{ doc: DocFile; kept: number }> = [];
   const rowsCut: DocFile[] = [];
+  const lateCut: string[] = [];
+  let late: InputDiagnostic | undefined;
   return {
     admit(parsed) {
       let doc = parsed;
@@ -156,6 +159,24 @@ export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics()
       } else rows += pageRows.count;
       return { doc, invocationsCut };
     },
+    /**
+     * For a page parsed after `diagnostics` was called (a link points at it) whose rows `admit`
+     * cut: the run's warning for such pages, returned for the first one only and then amended in
+     * place to count the others (the run's messages are read once the rules have run).
+     */
+    lateRowsCut(doc) {
+      lateCut.push(doc.file);
+      const others = (): string => alsoNotRead(lateCut.slice(1), 'pages');
+      const message = (): string =>
+        `${lateCut[0]}: its reference rows are not read${others()}: a link points at it, and the run had read ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} rows of reference tables, parameter headings and lists, its limit, before it. ` +
+        'A parameter those rows may document is taken as explained there. Exclude generated or copied pages with "ignore"';
+      if (late) {
+        late.message = message();
+        return undefined;
+      }
+      late = { ruleId: 'parse-error', severity: 'warn', message: message(), location: doc.rowsCut!.location };
+      return late;
+    },
     diagnostics() {
       const out: InputDiagnostic[] = [];
       const firstWords = wordsCut[0];
@@ -172,7 +193,7 @@ export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics()
           severity: 'warn',
           message:
             `${firstRows.file}: its reference rows are not read${alsoNotRead(rowsCut.slice(1).map((d) => d.file), 'pages')}: one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} rows of reference tables, parameter headings and lists, ` +
-            `the pages before it hold ${rows.toLocaleString('en-US')} and ${rowsCut.length === 1 ? 'this one' : 'these'} ${cut.toLocaleString('en-US')}. Their rows are not checked, and no parameter of a command they document is reported missing. ` +
+            `the pages before it hold ${rows.toLocaleString('en-US')} and ${rowsCut.length === 1 ? 'this one' : 'these'} ${cut.toLocaleString('en-US')}. Their rows are not checked, no parameter is reported missing, and no command undocumented. ` +
             'Exclude generated or copied pages with "ignore"',
           location: firstRows.rowsCut!.location,
         });

@@ -1216,7 +1216,12 @@ export function parseDocs(
     if (parsed === undefined) return undefined;
     // An overrun is reported once, where the link points at the skipped page.
     pushAll(diagnostics, parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
-    return parsed.doc;
+    // Its rows count toward the run's limit too (60 linked pages of 4,400 rows: 850 MB, s34 sweep D5).
+    if (!parsed.doc) return undefined;
+    const { doc } = documentCap.admit(parsed.doc);
+    const late = doc.rowsCut ? documentCap.lateRowsCut(doc) : undefined;
+    if (late) diagnostics.push(late);
+    return doc;
   };
   // Example env files: small, read and parsed on every run (their content hashes key the run cache).
   const envFiles: NonNullable<DocFacts['envFiles']> = [];

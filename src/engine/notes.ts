@@ -183,6 +183,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   const isReference = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
+  // Some page's rows were not read (over the run's limit): a section may be among them.
+  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
   for (const cmd of known) {
     // Scripts run as `python path.py` are repository helpers, not expected to have a reference.
     if (cmd.script || model.sectionsFor(cmd).length > 0) continue;
@@ -191,6 +193,13 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     if (counts.parameters === 0 || counts.documented > 0) continue;
     const what = cmd.kind === 'config-file' ? 'config file' : 'command';
     const head = `${what} \`${cmd.name}\` has ${counts.parameters} parameter${counts.parameters === 1 ? '' : 's'} (${paramSource(model, cmd)}) but no reference section was found`;
+    if (rowsCut) {
+      missing.push(
+        `${head} in the rows docdrift read: it did not read the rows of ${rowsCut.file} and the pages after it in path order (one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} reference rows, see its parse-error warning), ` +
+          'where its reference may be. Exclude generated or copied pages with "ignore" so that the whole reference is read.',
+      );
+      continue;
+    }
     const headings = namingHeadings(model, cmd, referenceDocs);
     missing.push(
       headings.length > 0

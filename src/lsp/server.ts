@@ -190,7 +190,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The diagnostics last published per document that has any, as the sha1 of their JSON (see lintOnce: unchanged ones are not sent again). */
   let published = new Map<string, string>();
   /** The last lint: its findings (after the baseline) and the texts they were computed from. */
-  let last: { messages: DriftMessage[]; snapshot: Snapshot; model?: Model } = { messages: [], snapshot: new Map() };
+  let last: { messages: DriftMessage[]; snapshot: Snapshot; model?: Model; over?: ReadonlyMap<string, number>; linted?: boolean } = { messages: [], snapshot: new Map() };
   let timer: NodeJS.Timeout | undefined;
   /**
    * The client's input ended: the connection is closed, and sending on it throws ("Connection is
@@ -350,7 +350,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       const text = readTexts.get(target);
       if (text !== undefined) snapshot.set(target, { text, version: null });
     }
-    last = { messages, snapshot, model };
+    last = { messages, snapshot, model, over: capped.over, linted: true };
     const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
     // Open buffers first, in the order the client opened them: the page being edited is what its
     // author waits for (NeMo Gym: 278 documents have findings; the README's came last, after 210 KB
@@ -378,7 +378,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const [uri, diagnostics] of byUri) {
       // The version the lint read, not the buffer's now: an edit during the lint is not checked yet.
       const file = projectPath(uri);
-      const version = file === undefined ? null : (snapshot.get(file)?.version ?? null);
+      const version = file === undefined ? null : (snapshot.get(file)?.version ?? openedVersion(uri));
       const digest = createHash('sha1').update(JSON.stringify(diagnostics)).digest('hex');
       if (diagnostics.length > 0) sent.set(uri, digest);
       // A document no buffer holds (no version to confirm) whose findings are the ones last
@@ -473,12 +473,6 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     lastEditAt = now;
     schedule(afterPause ? 0 : debounceMs);
   };
-  // Opening a document fires onDidChangeContent too (vscode-languageserver's TextDocuments): an open is an edit.
-  documents.onDidChangeContent(edited);
-  documents.onDidClose(() => schedule());
-  documents.onDidSave((event) => diskChanged([event.document.uri]));
-  connection.onDidChangeWatchedFiles((params) => diskChanged(params.changes.map((c) => c.uri)));
-
   /** Whether the project file `file` holds exactly `text` on disk now (read with the lint's limits; unreadable: false). Memoized in `memo`. */
   const sameOnDisk = (file: string, text: string, memo: Map<string, boolean>): boolean => {
     let same = memo.get(file);
@@ -492,6 +486,59 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     return same;
   };
+
+  /**
+   * Buffers opened with the text their file holds on disk, and not edited since: the open changes
+   * nothing a lint reads (its overlay text is the disk's), so it starts none. Their findings are
+   * published with the buffer's version by the lint running or waiting (see `openedVersion`), or at
+   * once from the last lint's. An editor opening many files at once (a workspace restored, "open
+   * all") started a second whole lint after the first, peaking at 650-740 MB where one lint of the
+   * same files peaks at about 520 MB (#33 s33 sweep D6); an open of an unchanged page no longer
+   * re-lints the project either.
+   */
+  const openedAsOnDisk = new Set<string>();
+  /** Buffers whose open event is being handled (onDidOpen fires, then onDidChangeContent). */
+  const opening = new Set<string>();
+  /** The version to publish a document's findings with when no buffer was in the lint's snapshot: an open buffer holding the disk's text (what the lint read); else none. */
+  const openedVersion = (uri: string): number | null => (openedAsOnDisk.has(uri) ? (documents.get(uri)?.version ?? null) : null);
+  /** Publishes the last lint's findings for one document opened as on disk, with its version. */
+  const publishOpened = (uri: string, file: string): void => {
+    const version = documents.get(uri)?.version;
+    if (version === undefined || clientGone) return;
+    const diagnostics = last.messages.filter((m) => m.file === file).map((m) => toDiagnostic(m));
+    const total = last.over?.get(file);
+    if (total !== undefined) diagnostics.unshift(tooManyNote(file, total));
+    void connection.sendDiagnostics({ uri, version, diagnostics }).catch(() => undefined);
+  };
+  documents.onDidOpen((event) => {
+    opening.add(event.document.uri);
+  });
+  // Opening a document fires onDidChangeContent too, after onDidOpen (vscode-languageserver's
+  // TextDocuments): an open is an edit, unless the buffer holds what the disk does.
+  documents.onDidChangeContent((event) => {
+    const uri = event.document.uri;
+    openedAsOnDisk.delete(uri);
+    if (opening.delete(uri)) {
+      const file = projectPath(uri);
+      const lintAhead = running || timer !== undefined;
+      if (file !== undefined && (lintAhead || last.linted) && sameOnDisk(file, event.document.getText(), new Map())) {
+        openedAsOnDisk.add(uri);
+        if (!lintAhead) publishOpened(uri, file);
+        return;
+      }
+    }
+    edited();
+  });
+  // Closing a buffer that held the disk's text changes nothing a lint reads either.
+  documents.onDidClose((event) => {
+    openedAsOnDisk.delete(event.document.uri);
+    opening.delete(event.document.uri);
+    const file = projectPath(event.document.uri);
+    if (file !== undefined && sameOnDisk(file, event.document.getText(), new Map())) return;
+    schedule();
+  });
+  documents.onDidSave((event) => diskChanged([event.document.uri]));
+  connection.onDidChangeWatchedFiles((params) => diskChanged(params.changes.map((c) => c.uri)));
 
   connection.onCodeAction((params): CodeAction[] => {
     if (params.context.only && !params.context.only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === CodeActionKind.Empty)) return [];
@@ -508,19 +555,26 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       const open = openDocument(m.fix.file);
       // Not read by the lint (nor open then): no text the offsets are known to belong to.
       if (!taken) continue;
+      let version = taken.version;
       if (taken.version !== null) {
         // The buffer changed since the lint computed the offsets: the next lint offers the fix again.
         if (!open || open.version !== taken.version) continue;
       } else {
-        // Opened since the lint, which read the file from disk: wait for the next lint.
-        if (open) continue;
-        // Read from disk by the lint: offered (unversioned) only while the disk holds that very
-        // text, as --fix applies edits only to the text they were computed from (s29 sweep2 D3:
-        // two lines prepended on disk after the lint, and the fix corrupted a table's separator row).
-        // Read as the lint reads: inside the project, a regular file, at most the run's cap.
-        if (!sameOnDisk(m.fix.file, taken.text, diskChecked)) continue;
+        if (open) {
+          // Opened since the lint, which read the file from disk: offered for the buffer's version
+          // when it was opened with that very text and not edited since (no lint follows such an
+          // open, `openedAsOnDisk`); otherwise the next lint offers it.
+          if (!openedAsOnDisk.has(open.uri) || open.getText() !== taken.text) continue;
+          version = open.version;
+        } else if (!sameOnDisk(m.fix.file, taken.text, diskChecked)) {
+          // Read from disk by the lint: offered (unversioned) only while the disk holds that very
+          // text, as --fix applies edits only to the text they were computed from (s29 sweep2 D3:
+          // two lines prepended on disk after the lint, and the fix corrupted a table's separator row).
+          // Read as the lint reads: inside the project, a regular file, at most the run's cap.
+          continue;
+        }
       }
-      const { text, version } = taken;
+      const { text } = taken;
       if (m.fix.end > text.length) continue;
       taken.starts ??= lineStarts(text);
       const range = { start: offsetToPosition(text, m.fix.start, taken.starts), end: offsetToPosition(text, m.fix.end, taken.starts) };
@@ -545,7 +599,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (file === undefined || !last.model) return undefined;
     const taken = last.snapshot.get(file);
     const open = openDocument(file);
-    if (open && taken?.version !== open.version) return undefined;
+    // A buffer opened with the disk's text since the lint (no lint follows, `openedAsOnDisk`) holds what it read.
+    const asRead = open !== undefined && openedAsOnDisk.has(open.uri) && (taken === undefined || taken.text === open.getText());
+    if (open && taken?.version !== open.version && !asRead) return undefined;
     return paramAt(last.model, file, position.line + 1, position.character + 1);
   };
   connection.onHover((params) => {

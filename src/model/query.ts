@@ -1102,6 +1102,8 @@ export function isExplained(
   if (rows.some(({ section }) => section.file === file)) return true;
   const doc = model.doc(file);
   if (!doc) return false;
+  // Its rows were not read (over the run's limit, `DocFile.rowsCut`): one of them may explain it.
+  if (doc.rowsCut) return true;
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
   // The page explains it itself: its name in inline code followed by prose, in a paragraph
   // (`` `++responses_create_params.<field>` sets any sampling parameter… ``), or a flag that a
@@ -1133,6 +1135,8 @@ export function isExplained(
     if (!link.fragment && link.targetFile !== file && (referencePage(link.targetFile) || (rowDirs.has(path.posix.dirname(link.targetFile)) && INDEX_PAGE_RE.test(link.targetFile)))) return true;
     const target = model.doc(link.targetFile);
     if (!target) continue;
+    // A linked page whose rows were not read may explain it in one of them.
+    if (target.rowsCut) return true;
     const range = memoLinkedRange(target, link.fragment);
     if (!range) continue;
     // The linked page (or section) lists the parameter in a table of its own (`/cli/running`'s options table).

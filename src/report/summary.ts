@@ -117,9 +117,11 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
     const used = inCode.filter((r) => r.exampleDocs > 0);
     const explained = used.filter((r) => r.explainedDocs === r.exampleDocs).length;
     const onlyDocs = rows.length - inCode.length;
+    // Some page's rows were not read (over the run's limit): the reference counts are of the rows read.
+    const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
     const parts = [
       `${plural(inCode.length, 'parameter')} in code`,
-      `${documented} in the reference`,
+      `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file} and the pages after it: over the run's limit)` : ''}`,
       `${used.length} used in examples`,
       `${explained} of those explained wherever used`,
     ];
