@@ -217,6 +217,28 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('a page opened with the text it has on disk starts no lint: its findings come from the last lint, with its version (s33 sweep D6)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'benchmarks/gpqa/README.md';
+    // The first lint, from disk, publishes the page without a version.
+    const first = await s.diagnostics(file, (d) => d.diagnostics.length > 0);
+    expect(first.version).toBeUndefined();
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    await expect.poll(lints).toBe(1);
+    open(s, file, readFileSync(path.join(root, file), 'utf8'));
+    const opened = await s.diagnostics(file, (d) => d.version === 1);
+    expect(opened.diagnostics.map((d) => d.code)).toEqual(first.diagnostics.map((d) => d.code));
+    // Closed unchanged: nothing a lint reads changed either.
+    void s.connection.sendNotification('textDocument/didClose', { textDocument: { uri: s.uri(file) } });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(lints()).toBe(1);
+    // Opened with other text than the disk's: an edit, linted.
+    open(s, file, `${readFileSync(path.join(root, file), 'utf8')}\nMore.\n`);
+    await expect.poll(lints).toBe(2);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('after an edit, the open page\'s diagnostics come first and other pages\' unchanged ones are not sent again; a page changed on disk is', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const s = await start(root);
@@ -560,6 +582,36 @@ describe('docdrift lsp over stdio', () => {
       const ends = await Promise.all(cases.map(([, chunks]) => runUntilEnd(root, chunks)));
       expect(Object.fromEntries(cases.map(([name], i) => [name, ends[i]!.code]))).toEqual(Object.fromEntries(cases.map(([name]) => [name, 0])));
       for (const end of ends) expect(end.stderr).toBe('');
+    }, 60_000);
+
+    it('answers every request it read before its input ended: initialize, shutdown and exit in one write, then the end (s34 sweep D1)', async () => {
+      const root = copyToTemp(BAD_BASE, 'docdrift-lsp-eof-');
+      const messages = [initialize(root), frame({ jsonrpc: '2.0', method: 'initialized', params: {} }), frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }), frame({ jsonrpc: '2.0', method: 'exit' })].join('');
+      const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+      const out: Buffer[] = [];
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => {
+        child.on('exit', resolve);
+        child.stdin.end(messages);
+      });
+      // Every frame whole: its header's length is the body's, and the stream ends after a body.
+      let rest = Buffer.concat(out).toString('utf8');
+      const ids: number[] = [];
+      while (rest.length > 0) {
+        const head = /^Content-Length: (\d+)\r\n\r\n/.exec(rest);
+        expect(head, `a torn frame: ${JSON.stringify(rest.slice(0, 80))}`).not.toBeNull();
+        const length = Number(head![1]);
+        const body = Buffer.from(rest.slice(head![0].length), 'utf8');
+        expect(body.length).toBeGreaterThanOrEqual(length);
+        const message = JSON.parse(body.subarray(0, length).toString('utf8')) as { id?: number; method?: string };
+        if (message.id !== undefined && message.method === undefined) ids.push(message.id);
+        rest = body.subarray(length).toString('utf8');
+      }
+      expect(ids).toEqual([1, 2]);
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
     }, 60_000);
 
     it('with a lint running and one waiting for its debounce (a burst of edits, a 10-minute debounce): no stack on stderr', async () => {

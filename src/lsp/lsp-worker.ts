@@ -18,10 +18,17 @@ const post = (message: LanguageServerPortMessage): void => port.postMessage(mess
 const input = new PassThrough();
 port.on('message', (message: LanguageServerPortMessage) => {
   if (message.kind === 'in') input.write(Buffer.from(message.chunk));
-  else if (message.kind === 'end') input.end();
+  // The client's input ended: the server first answers the requests it read (a client that writes
+  // its last requests and closes its side at once still reads), then sees the end. Ended at once,
+  // the connection closed under the responses being written: "internal error: Connection is
+  // closed" and a frame torn after its header (s34 sweep D1).
+  else if (message.kind === 'end') void quiet().then(() => input.end());
 });
+/** Chunks the server has written so far (see {@link drainThenEnd}). */
+let written = 0;
 const output = new Writable({
   write(chunk: Buffer, _encoding, callback) {
+    written++;
     post({ kind: 'out', chunk: new Uint8Array(chunk) });
     callback();
   },
@@ -35,9 +42,39 @@ const end = (code: number): void => {
   post({ kind: 'exit', code });
   port.unref();
 };
+/**
+ * Ends once the server has written what it still had queued: vscode-jsonrpc writes one message
+ * per turn of the event loop, so responses to the requests read before `exit` (`shutdown`'s, and
+ * `initialize`'s when a client sends everything at once) were still queued when the `exit`
+ * notification ended the process, and lost (s34 sweep D1). Waits until nothing was written for
+ * {@link DRAIN_QUIET_MS} and three turns, at most {@link DRAIN_MS}.
+ */
+const DRAIN_MS = 1000;
+/** How long nothing must be written before the thread ends (the handlers of requests read before `exit` answer within a few turns). */
+const DRAIN_QUIET_MS = 50;
+async function drainThenEnd(code: number): Promise<void> {
+  await quiet();
+  end(code);
+}
+
+/** Resolves once nothing was written for {@link DRAIN_QUIET_MS} and three turns, at most {@link DRAIN_MS}. */
+async function quiet(): Promise<void> {
+  const until = Date.now() + DRAIN_MS;
+  let lastWrite = Date.now();
+  for (let quiet = 0; (quiet < 3 || Date.now() - lastWrite < DRAIN_QUIET_MS) && Date.now() < until; ) {
+    const before = written;
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    if (written === before) quiet++;
+    else {
+      quiet = 0;
+      lastWrite = Date.now();
+    }
+  }
+}
 process.exit = ((code?: number | string | null) => {
-  end(Number(code ?? process.exitCode ?? 0) || 0);
+  void drainThenEnd(Number(code ?? process.exitCode ?? 0) || 0);
 }) as typeof process.exit;
 await startLanguageServer({ input, output, ...(debounceMs !== undefined ? { debounceMs } : {}) });
-// The client's input ended.
-end(0);
+// The client's input ended: what the server was still writing (responses to the last requests
+// it read, which a client closing its side at once still reads) goes first.
+await drainThenEnd(0);
