@@ -125,6 +125,16 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const keys = Array.from({ length: 12_000 }, (_, i) => `k${i}: 1\n`).join('');
     for (let i = 0; i < 6; i++) writeFileSync(path.join(dir, `docs/y${String(i).padStart(2, '0')}.md`), `# Y\n\n\`\`\`yaml title="tool.yaml"\n${keys}\`\`\`\n`);
   },
+  // s34 sweep D4: docs/reference.md, the full `tool` table, is not parsed (a line nested 101
+  // levels deep; the sweep's case spent the run's 1 MiB of large documents first, which takes 8 s):
+  // every reference is partial, so `name`, a row only it holds, is not reported missing (it was,
+  // and --fix wrote the row into docs/b00.md, then into the next page on the next run).
+  'reference-page-not-read': (dir) => {
+    const table = (rows: string): string => `### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${rows}\n`;
+    const seed = '| `seed` | int | `0` | Random seed. |\n';
+    writeFileSync(path.join(dir, 'docs/b00.md'), `# B\n\n${table(seed)}`);
+    writeFileSync(path.join(dir, 'docs/reference.md'), `# Reference\n\n${table(`${seed}| \`name\` | str | \`"run"\` | Name of the run. |\n`)}## Quotes\n\n${'> '.repeat(101)}x\n`);
+  },
   'symlink-loop': (dir) => {
     symlinkSync('b', path.join(dir, 'a'));
     symlinkSync('a', path.join(dir, 'b'));

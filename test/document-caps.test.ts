@@ -11,7 +11,7 @@ import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { loadConfig } from '../src/config/load.js';
 import { MAX_RUN_CONFIG_KEYS } from '../src/docs/config-keys.js';
 import { parseDoc } from '../src/docs/parse.js';
-import { earlyRowCut, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap } from '../src/engine/document-caps.js';
+import { earlyRowCut, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
 import type { DocFile } from '../src/model/types.js';
 import { copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
@@ -112,6 +112,17 @@ describe('reference rows a run reads', () => {
     const within = await lint({ root, config });
     expect(within.messages.filter((m) => m.ruleId === 'parse-error')).toEqual([]);
   }, 120_000);
+});
+
+describe('reference pages a run did not parse', () => {
+  it('a page that may hold rows gets a stub marked rowsCut (the whole case: bad-input reference-page-not-read, s34 sweep D4)', () => {
+    const table = '### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n';
+    expect(unreadReferenceStub('docs/x.md', table)?.rowsCut).toEqual({ location: { file: 'docs/x.md', line: 1, column: 1 }, rows: 0, notParsed: true });
+    expect(unreadReferenceStub('docs/x.rst', table)?.kind).toBe('rst');
+    // A page that cannot hold rows (no table, list-table or option list) changes nothing.
+    expect(unreadReferenceStub('docs/x.md', '# X\n\nProse only.\n')).toBeUndefined();
+    expect(unreadReferenceStub('docs/x.md', undefined)).toBeUndefined();
+  });
 });
 
 describe('config-file example keys a run checks', () => {

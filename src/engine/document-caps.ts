@@ -9,6 +9,8 @@ import { invocationsWithin } from '../docs/code-blocks.js';
 import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
 import { invocationsCutDiagnostic } from '../docs/parse.js';
 import { alsoNotRead } from '../shared/strings.js';
+import { isRestructuredText } from '../shared/paths.js';
+import { looksLikeReference } from './parse-order.js';
 import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
 
 /**
@@ -110,6 +112,29 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
         page.doc = undefined;
       }
     },
+  };
+}
+
+/**
+ * A page the run meant to parse but did not (a parse budget, the limit on large documents or on
+ * documents per run, a document over the parser's limits) whose text may hold reference rows
+ * (`looksLikeReference`: a table, a list-table, an option list): a stub with no content marked
+ * {@link DocFile.rowsCut}, so that every reference is read as partial, as when the row limit cuts.
+ * Its rows may document any command's parameters: without it they were reported missing, and
+ * `--fix` wrote them into another page, then into the next on the next run (s34 sweep D4).
+ * Undefined for a page that cannot hold rows.
+ */
+export function unreadReferenceStub(file: string, text: string | undefined): DocFile | undefined {
+  if (text === undefined || !looksLikeReference(text)) return undefined;
+  return {
+    file,
+    kind: /\.mdx$/i.test(file) ? 'mdx' : isRestructuredText(file) ? 'rst' : 'md',
+    headings: [],
+    blocks: [],
+    codeBlocks: [],
+    invocations: [],
+    links: [],
+    rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true },
   };
 }
 

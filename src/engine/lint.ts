@@ -16,7 +16,7 @@ import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { earlyRowCut, runDocumentCap } from './document-caps.js';
+import { earlyRowCut, runDocumentCap, unreadReferenceStub } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1174,6 +1174,8 @@ export function parseDocs(
     for (const file of left) {
       wantedOf.delete(file);
       unparsed.add(file);
+      const stub = unreadReferenceStub(file, pages.text(file));
+      if (stub) docs.push(stub);
     }
     diagnostics.push({
       ruleId: 'parse-error',
@@ -1202,7 +1204,14 @@ export function parseDocs(
     if (parsed === undefined) continue;
     pushAll(directives, parsed.directives);
     const admitted = parsed.doc && documentCap.admit(parsed.doc);
-    if (admitted) docs.push(admitted.doc);
+    let doc = admitted?.doc;
+    // Not parsed (a budget or limit: an empty page and a "Not read:" warning): rows it may hold
+    // make every reference partial.
+    if (wanted.doc && (!doc || parsed.diagnostics.some((d) => d.ruleId === 'parse-error' && d.message.startsWith('Not read:')))) {
+      const stub = unreadReferenceStub(file, pages.text(file));
+      if (stub) doc = doc ? { ...doc, rowsCut: stub.rowsCut! } : stub;
+    }
+    if (doc) docs.push(doc);
     // A page the run's limit cut: its own limit's warning would claim more than is checked (the
     // run's one warning names it).
     const ownCut = admitted?.invocationsCut ? parsed.doc?.invocationsCut?.location : undefined;

@@ -7,7 +7,6 @@
 import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
-import { MAX_RUN_REFERENCE_ROWS } from './document-caps.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
@@ -181,10 +180,10 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   }
 
   const isReference = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
+  // Some page's rows were not read (over the run's limit, or the page not parsed): a section may be among them.
+  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
-  // Some page's rows were not read (over the run's limit): a section may be among them.
-  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
   for (const cmd of known) {
     // Scripts run as `python path.py` are repository helpers, not expected to have a reference.
     if (cmd.script || model.sectionsFor(cmd).length > 0) continue;
@@ -195,8 +194,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     const head = `${what} \`${cmd.name}\` has ${counts.parameters} parameter${counts.parameters === 1 ? '' : 's'} (${paramSource(model, cmd)}) but no reference section was found`;
     if (rowsCut) {
       missing.push(
-        `${head} in the rows docdrift read: it did not read the rows of ${rowsCut.file} and the pages after it in path order (one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} reference rows, see its parse-error warning), ` +
-          'where its reference may be. Exclude generated or copied pages with "ignore" so that the whole reference is read.',
+        `${head} in the rows docdrift read: it did not read the rows of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it in path order'} (see its parse-error warning), ` +
+          'where its reference may be. Exclude generated, copied or oversized pages with "ignore" so that the whole reference is read.',
       );
       continue;
     }
@@ -216,8 +215,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     const at = `${section.file}:${section.heading.location.line} "${section.heading.text}"`;
     if (reason === 'cut') {
       missing.push(
-        `the reference of \`${cmd.name}\` (${at}) was read as a partial list and missing rows were not reported: the run did not read the rows of ${partial.cutFile} and the pages after it (one run reads at most ${MAX_RUN_REFERENCE_ROWS.toLocaleString('en-US')} reference rows, see its parse-error warning), ` +
-          'which may document its parameters. Exclude generated or copied pages with "ignore" so that the whole reference is read.',
+        `the reference of \`${cmd.name}\` (${at}) was read as a partial list and missing rows were not reported: the run did not read the rows of ${partial.cutFile}${rowsCut?.rowsCut?.notParsed ? '' : ' and the pages after it'} (see its parse-error warning), ` +
+          'which may document its parameters. Exclude generated, copied or oversized pages with "ignore" so that the whole reference is read.',
       );
       continue;
     }

@@ -860,8 +860,10 @@ export interface DocFile {
    * src/engine/document-caps.ts): the page's blocks hold no rows (tables, parameter headings,
    * list items) and it has no `parameterRows`; `location` is its first row, `rows` how many it had.
    * The references of its commands are read as partial (`partialReference`, src/model/coverage.ts).
+   * `notParsed`: the page was not parsed at all (a parse budget or limit; its parse-error warning
+   * says which) and may hold rows: a stub with no content (`unreadReferenceStub`).
    */
-  rowsCut?: { location: SourceLocation; rows: number };
+  rowsCut?: { location: SourceLocation; rows: number; notParsed?: boolean };
 }
 
 /** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */

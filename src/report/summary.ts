@@ -121,7 +121,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
     const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
     const parts = [
       `${plural(inCode.length, 'parameter')} in code`,
-      `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file} and the pages after it: over the run's limit)` : ''}`,
+      `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it'}: see its parse-error warning)` : ''}`,
       `${used.length} used in examples`,
       `${explained} of those explained wherever used`,
     ];
