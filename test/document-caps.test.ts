@@ -122,6 +122,9 @@ describe('reference pages a run did not parse', () => {
     // A page that cannot hold rows (no table, list-table or option list) changes nothing.
     expect(unreadReferenceStub('docs/x.md', '# X\n\nProse only.\n')).toBeUndefined();
     expect(unreadReferenceStub('docs/x.md', undefined)).toBeUndefined();
+    // A change log or contributor guide over a budget says nothing of the reference.
+    expect(unreadReferenceStub('docs/changelog.md', table)).toBeUndefined();
+    expect(unreadReferenceStub('CONTRIBUTING.md', table)).toBeUndefined();
   });
 });
 

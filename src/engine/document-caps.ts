@@ -11,6 +11,7 @@ import { invocationsCutDiagnostic } from '../docs/parse.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { isRestructuredText } from '../shared/paths.js';
 import { looksLikeReference } from './parse-order.js';
+import { isContributorPage, isHistoricalPage } from '../docs/page-kind.js';
 import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
 
 /**
@@ -122,9 +123,13 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
  * {@link DocFile.rowsCut}, so that every reference is read as partial, as when the row limit cuts.
  * Its rows may document any command's parameters: without it they were reported missing, and
  * `--fix` wrote them into another page, then into the next on the next run (s34 sweep D4).
- * Undefined for a page that cannot hold rows.
+ * Undefined for a page that cannot hold rows, and for a history or contributor page.
  */
 export function unreadReferenceStub(file: string, text: string | undefined): DocFile | undefined {
+  // A change log, release notes or blog post (by its path: its headings were not read) documents
+  // the tool of its time; a large one over the parse budget (paperless-ngx's 847 KB changelog on a
+  // loaded machine) says nothing of the reference. Nor does a contributor guide.
+  if (isHistoricalPage(file) || isContributorPage(file)) return undefined;
   if (text === undefined || !looksLikeReference(text)) return undefined;
   return {
     file,
