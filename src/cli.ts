@@ -585,7 +585,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   };
   if (argv[0] === 'init') return runInit(argv.slice(1), io);
   // Loaded here: the protocol libraries are needed by the language server only.
-  if (argv[0] === 'lsp') return (await import('./lsp/server.js')).runLanguageServer(argv.slice(1), io);
+  if (argv[0] === 'lsp') return (await import('./lsp/launch.js')).runLanguageServer(argv.slice(1), io);
   let args;
   try {
     args = parseCommandLine('docdrift', argv, CLI_OPTIONS, { conflicts: CONFLICTING_FLAGS });

@@ -1,6 +1,6 @@
 /** End to end: spawns the built CLI (package.json `bin`: the bundle `dist/cli/docdrift.js`) on the bundled example as a user would. */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -155,4 +155,43 @@ describe('docdrift on the bundled example', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--frmat');
   });
+
+  it('docdrift lsp: a session (initialize, open, shutdown, exit) publishes the example\'s findings and ends with exit code 0 and nothing on stderr (Node 22 and 24 printed an unsettled top-level await warning at every exit)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-e2e-'));
+    temps.push(dir);
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const readme = path.join(dir, 'README.md');
+    const frame = (message: object): string => {
+      const body = JSON.stringify({ jsonrpc: '2.0', ...message });
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const uri = `file://${readme}`;
+    const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: dir, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const published = /"method":"textDocument\/publishDiagnostics","params":\{"uri":"[^"]*README\.md","version":2,"diagnostics":\[\{/;
+    const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const diagnosed = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no diagnostics on README.md within 60 s; stdout: ${stdout.slice(0, 2000)}; stderr: ${stderr}`)), 60_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        if (published.test(stdout)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    child.stdin.write(frame({ id: 1, method: 'initialize', params: { processId: null, rootUri: `file://${dir}`, capabilities: {} } }));
+    child.stdin.write(frame({ method: 'initialized', params: {} }));
+    // Not the disk's text (an unchanged open starts no lint): one more line.
+    child.stdin.write(frame({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'markdown', version: 2, text: `${readFileSync(readme, 'utf8')}\n` } } }));
+    await diagnosed;
+    child.stdin.write(frame({ id: 2, method: 'shutdown' }));
+    // The input stays open: the server ends at `exit`, not at the end of its input.
+    child.stdin.write(frame({ method: 'exit' }));
+    expect(await ended).toBe(0);
+    expect(stdout).toContain('"id":2,"result":null');
+    expect(stderr).toBe('');
+  }, 90_000);
 });

@@ -74,7 +74,11 @@ async function quiet(): Promise<void> {
 process.exit = ((code?: number | string | null) => {
   void drainThenEnd(Number(code ?? process.exitCode ?? 0) || 0);
 }) as typeof process.exit;
-await startLanguageServer({ input, output, ...(debounceMs !== undefined ? { debounceMs } : {}) });
-// The client's input ended: what the server was still writing (responses to the last requests
-// it read, which a client closing its side at once still reads) goes first.
-await drainThenEnd(0);
+// Not a top-level await: the server ends the thread at `exit` while this promise is pending, and
+// Node 22 and 24 then printed "Warning: Detected unsettled top-level await" on stderr at every
+// exit (the client's log). A rejection still ends the thread with an error, as an await did.
+void startLanguageServer({ input, output, ...(debounceMs !== undefined ? { debounceMs } : {}) }).then(() =>
+  // The client's input ended: what the server was still writing (responses to the last requests
+  // it read, which a client closing its side at once still reads) goes first.
+  drainThenEnd(0),
+);
