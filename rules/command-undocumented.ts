@@ -1,6 +1,7 @@
 /** Rule: a command or sub-command with parameters is run in examples, or belongs to a documented program, but no reference section documents it. */
 import type { Rule } from '../src/model/rule.js';
 import { paramSource } from '../src/model/coverage.js';
+import { rowsOfAnyNameCut, unreadMayDocument } from '../src/model/unread.js';
 import type { CommandSpec, Heading, HeadingBlock, Model, SourceLocation } from '../src/model/types.js';
 import { foldSpelling } from '../src/shared/names.js';
 
@@ -128,7 +129,9 @@ const rule: Rule<Options> = {
     // Some page's reference rows were not read (over the run's limit, `DocFile.rowsCut`): a
     // command's section may have been among them, found by its rows or by a configured heading
     // (s34 sweep D2). Nothing is known to be undocumented; the run's warning says why.
-    if (model.docs.some((d) => d.rowsCut !== undefined)) return;
+    if (rowsOfAnyNameCut(model.docs)) return;
+    // A page not parsed withholds the commands it shows as code (`` ## `tool serve` ``), by their last word.
+    const unread = (cmd: CommandSpec): boolean => unreadMayDocument(model.docs, [cmd.name.split(' ').at(-1)!]) !== undefined;
     const isDocumented = new Map(model.commands.map((c) => [c, documented(model, c)]));
     // Without a reference section (a table, list or parameter headings) for some command, the
     // project has no reference to be missing from: the first-run notes say so instead. A heading
@@ -185,6 +188,7 @@ const rule: Rule<Options> = {
       return out;
     };
     for (const cmd of candidates) {
+      if (unread(cmd)) continue;
       if (isDocumented.get(cmd)) continue;
       const n = options(cmd).length;
       const count = `${n} parameter${n === 1 ? '' : 's'}`;

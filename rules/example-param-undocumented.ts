@@ -3,6 +3,7 @@ import type { Rule } from '../src/model/rule.js';
 import type { CommandSpec, DocFile, ParamSpec } from '../src/model/types.js';
 import { documentedElsewhere, explainedInSection, findParam, globalSectionsFor, rowsFor, spellingInRows, where } from '../src/model/query.js';
 import { partialReference } from '../src/model/coverage.js';
+import { unreadMayDocument } from '../src/model/unread.js';
 import { formatDefault } from '../src/model/compare.js';
 import { referenceRowText, definedHere } from './util.js';
 import { insertRowEdit } from '../src/fix/reference-edits.js';
@@ -64,6 +65,8 @@ const rule: Rule = {
       // It is documented elsewhere (a page the reference defers to or links to, another part of
       // its page), or the reference says it lists a selection (a missing row there is no evidence).
       if (documentedElsewhere(model, cmd, param) || declaredPartial(cmd)) continue;
+      // A page whose rows were not read shows it as code: its row may be there (s35 sweep D1-D4).
+      if (unreadMayDocument(model.docs, [param.name, ...param.aliases, usage.name])) continue;
       // The example's own page has a row for it, written as the example writes it (a flag row for
       // a flag): a table under a label docdrift does not take as the command's section
       // ("**Options specific to stdio:**"); the reader finds it right there.

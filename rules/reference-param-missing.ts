@@ -4,6 +4,7 @@ import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingIn
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { paramSource, partialReference } from '../src/model/coverage.js';
+import { unreadMayDocument } from '../src/model/unread.js';
 import { referenceRowText, definedHere } from './util.js';
 import { foldSpelling } from '../src/shared/names.js';
 import { insertEnvLineEdit, insertRowEdit } from '../src/fix/reference-edits.js';
@@ -97,6 +98,8 @@ const rule: Rule<Options> = {
           continue;
         }
         if (rows.length > 0) continue;
+        // A page whose rows were not read shows it as code: its row may be there (s35 sweep D1-D4).
+        if (unreadMayDocument(model.docs, [param.name, ...param.aliases])) continue;
         // Documented elsewhere: on a page the reference defers to ("Every one of the Configuration
         // options can also be specified through the CLI"), in another part of its page, or on a
         // page it links to (`documentedElsewhere`).

@@ -11,7 +11,8 @@ import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { loadConfig } from '../src/config/load.js';
 import { MAX_RUN_CONFIG_KEYS } from '../src/docs/config-keys.js';
 import { parseDoc } from '../src/docs/parse.js';
-import { earlyRowCut, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
+import { codeMentions, earlyRowCut, MAX_MENTION_SCAN_LENGTH, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
+import { rowsOfAnyNameCut, unreadMayDocument } from '../src/model/unread.js';
 import type { DocFile } from '../src/model/types.js';
 import { copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
@@ -115,16 +116,57 @@ describe('reference rows a run reads', () => {
 });
 
 describe('reference pages a run did not parse', () => {
-  it('a page that may hold rows gets a stub marked rowsCut (the whole case: bad-input reference-page-not-read, s34 sweep D4)', () => {
+  it('a page that shows names as code gets a stub withholding those names only; one that shows none, none; an unreadable one, any (s34 sweep D4, s35 sweep D1-D4)', () => {
     const table = '### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n';
-    expect(unreadReferenceStub('docs/x.md', table)?.rowsCut).toEqual({ location: { file: 'docs/x.md', line: 1, column: 1 }, rows: 0, notParsed: true });
+    const stub = unreadReferenceStub('docs/x.md', table);
+    expect(stub?.rowsCut).toMatchObject({ location: { file: 'docs/x.md', line: 1, column: 1 }, rows: 0, notParsed: true });
+    expect(stub?.rowsCut?.names).toEqual(expect.arrayContaining(['tool', 'seed']));
     expect(unreadReferenceStub('docs/x.rst', table)?.kind).toBe('rst');
-    // A page that cannot hold rows (no table, list-table or option list) changes nothing.
-    expect(unreadReferenceStub('docs/x.md', '# X\n\nProse only.\n')).toBeUndefined();
-    expect(unreadReferenceStub('docs/x.md', undefined)).toBeUndefined();
-    // A change log or contributor guide over a budget says nothing of the reference.
-    expect(unreadReferenceStub('docs/changelog.md', table)).toBeUndefined();
-    expect(unreadReferenceStub('CONTRIBUTING.md', table)).toBeUndefined();
+    expect(unreadMayDocument([stub!], ['seed'])).toBe(stub);
+    expect(unreadMayDocument([stub!], ['name'])).toBeUndefined();
+    // Prose only: it documents nothing.
+    expect(unreadReferenceStub('docs/x.md', '# A guide\n\nProse only.\n')).toBeUndefined();
+    // Not readable at all: it may document anything.
+    const unreadable = unreadReferenceStub('docs/x.md', undefined);
+    expect(unreadable?.rowsCut?.names).toBeUndefined();
+    expect(unreadMayDocument([unreadable!], ['name'])).toBe(unreadable);
+    expect(rowsOfAnyNameCut([stub!, unreadable!])).toBe(unreadable);
+    expect(rowsOfAnyNameCut([stub!])).toBeUndefined();
+    // A change log (path and release headings) says nothing of the reference; a contributor
+    // page or one merely named `news.md` with a reference in it may (s35 sweep D2).
+    expect(unreadReferenceStub('docs/changelog.md', `# Changelog\n\n## 1.2.0\n\n${table}`)).toBeUndefined();
+    expect(unreadReferenceStub('CHANGELOG.md', undefined)).toBeUndefined();
+    expect(unreadReferenceStub('docs/news.md', `# News\n\n${table}`)?.rowsCut?.names).toContain('seed');
+    expect(unreadReferenceStub('CONTRIBUTING.md', table)?.rowsCut?.names).toContain('seed');
+  });
+
+  it('codeMentions reads names in every reference layout, skips fenced examples but not MyST directives, and normalises flags (s35 sweep D1, D3)', () => {
+    const names = (text: string): string[] => [...(codeMentions(text) ?? [])].sort();
+    expect(names('## `tool`\n\n### `name`\n\nThe name.\n')).toEqual(['name', 'tool']);
+    expect(names('<table><tr><td><code>name</code></td><td>str</td></tr></table>\n')).toContain('name');
+    expect(names('- `name` (str): the name.\n- **`seed`**: the seed.\n')).toEqual(['name', 'seed']);
+    expect(names('```{list-table}\n* - `name`\n  - str\n```\n')).toContain('name');
+    expect(names('.. option:: --Dry-Run\n\n   Only print.\n')).toEqual(['dry_run']);
+    expect(names('| name | str |\n| --- | --- |\n')).toContain('name');
+    // A table or grid inside a fenced example is not the page's own: nothing.
+    expect(names('Run it:\n\n```text\n| name | str |\n+------+-----+\n`seed`\n```\n')).toEqual([]);
+    // Prose words are not names.
+    expect(names('Give the run a name and a seed.\n')).toEqual([]);
+    expect(codeMentions('x'.repeat(MAX_MENTION_SCAN_LENGTH + 1))).toBeUndefined();
+  });
+});
+
+describe('change log rows', () => {
+  it('count toward a limit of their own: a change log over the run limit, first in path order, cuts no reference and withholds nothing (s35 sweep D6)', () => {
+    const cap = runDocumentCap();
+    const quarter = MAX_RUN_REFERENCE_ROWS / 4 + 10;
+    const log = page('CHANGELOG.md', `# Changelog\n\n${[4, 3, 2, 1].map((v) => `## ${v}.0.0\n\n| Option | Change |\n| --- | --- |\n${Array.from({ length: quarter }, (_, i) => `| \`p${i}\` | added |\n`).join('')}\n`).join('')}`);
+    const admittedLog = cap.admit(log).doc;
+    expect(admittedLog.rowsCut).toMatchObject({ rows: 4 * quarter, names: [] });
+    expect(rowsOfAnyNameCut([admittedLog])).toBeUndefined();
+    const reference = cap.admit(page('docs/reference.md', tablePage(2))).doc;
+    expect(reference.rowsCut).toBeUndefined();
+    expect(referenceRowsOf(reference).count).toBe(2);
   });
 });
 

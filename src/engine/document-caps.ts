@@ -10,8 +10,8 @@ import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
 import { invocationsCutDiagnostic } from '../docs/parse.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { isRestructuredText } from '../shared/paths.js';
-import { looksLikeReference } from './parse-order.js';
-import { isContributorPage, isHistoricalPage } from '../docs/page-kind.js';
+import { isHistoricalPage } from '../docs/page-kind.js';
+import { mentionKey } from '../model/unread.js';
 import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
 
 /**
@@ -78,9 +78,20 @@ function withoutRows(block: HeadingBlock): HeadingBlock {
 }
 
 /** A copy of `doc` without its reference rows, marked {@link DocFile.rowsCut}. */
-function withoutReferenceRows(doc: DocFile, rows: { count: number; first?: SourceLocation }): DocFile {
+function withoutReferenceRows(doc: DocFile, rows: { count: number; first?: SourceLocation }, names?: readonly string[]): DocFile {
   const { parameterRows: _p, ...rest } = doc;
-  return { ...rest, blocks: doc.blocks.map(withoutRows), rowsCut: { location: rows.first!, rows: rows.count } };
+  return { ...rest, blocks: doc.blocks.map(withoutRows), rowsCut: { location: rows.first!, rows: rows.count, ...(names ? { names } : {}) } };
+}
+
+/**
+ * A change log, release notes or blog page (by its path, title and release headings): its rows
+ * document the tool of their time, never today's reference. They count toward a limit of their
+ * own ({@link MAX_RUN_REFERENCE_ROWS} again), not the references': a 41,000-row CHANGELOG.md,
+ * first in path order, cut docs/reference.md and silenced its findings (s35 sweep D6). Past it, a
+ * change log's rows are dropped and withhold nothing.
+ */
+function historyPage(doc: DocFile): boolean {
+  return isHistoricalPage(doc.file, doc.headings[0]?.text, doc.headings.map((h) => h.text));
 }
 
 /**
@@ -99,6 +110,8 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
   const held: Array<{ file: string; at: number; rows: { count: number; first?: SourceLocation }; doc?: DocFile }> = [];
   return {
     arrived(file, doc) {
+      // A change log's rows are capped on their own, by `admit` (historyPage).
+      if (historyPage(doc)) return;
       const rows = referenceRowsOf(doc);
       if (rows.count === 0) return;
       const at = order.get(file) ?? Number.MAX_SAFE_INTEGER;
@@ -117,31 +130,106 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
 }
 
 /**
- * A page the run meant to parse but did not (a parse budget, the limit on large documents or on
- * documents per run, a document over the parser's limits) whose text may hold reference rows
- * (`looksLikeReference`: a table, a list-table, an option list): a stub with no content marked
- * {@link DocFile.rowsCut}, so that every reference is read as partial, as when the row limit cuts.
- * Its rows may document any command's parameters: without it they were reported missing, and
- * `--fix` wrote them into another page, then into the next on the next run (s34 sweep D4).
- * Undefined for a page that cannot hold rows, and for a history or contributor page.
+ * A stub for a page the run did not parse (a parse budget or limit: its "Not read:" warning) or
+ * could not read at all (`text` undefined: unreadable, a link out of the project, too large or too
+ * deep), whose rows may document a command: a {@link DocFile} with no content and
+ * `rowsCut.notParsed`, or undefined when the page cannot document any parameter. With a text, the
+ * stub carries the names the page shows as code ({@link codeMentions}): only parameters so named
+ * may be documented there (s35 sweep D1-D3: a layout-shaped guess missed a heading per parameter,
+ * HTML tables, key lists, MyST list-tables and `.. option::`, and a table in a fenced block of a
+ * guide silenced every reference). Without one, any parameter may be. A change log or release
+ * notes page (by its path and its release headings) documents the tool of its time and gets none
+ * (paperless-ngx's 847 KB changelog over the parse budget on a loaded machine).
  */
 export function unreadReferenceStub(file: string, text: string | undefined): DocFile | undefined {
-  // A change log, release notes or blog post (by its path: its headings were not read) documents
-  // the tool of its time; a large one over the parse budget (paperless-ngx's 847 KB changelog on a
-  // loaded machine) says nothing of the reference. Nor does a contributor guide.
-  if (isHistoricalPage(file) || isContributorPage(file)) return undefined;
-  if (text === undefined || !looksLikeReference(text)) return undefined;
-  return {
+  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : isRestructuredText(file) ? 'rst' : 'md';
+  const stub = (names?: readonly string[]): DocFile => ({
     file,
-    kind: /\.mdx$/i.test(file) ? 'mdx' : isRestructuredText(file) ? 'rst' : 'md',
+    kind,
     headings: [],
     blocks: [],
     codeBlocks: [],
     invocations: [],
     links: [],
-    rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true },
-  };
+    rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true, ...(names ? { names } : {}) },
+  });
+  if (text === undefined) return isHistoricalPage(file) ? undefined : stub();
+  if (isHistoricalPage(file, undefined, headingLines(text))) return undefined;
+  const names = codeMentions(text);
+  if (names === undefined) return stub();
+  return names.size === 0 ? undefined : stub([...names]);
 }
+
+/** Texts of a page's ATX heading lines (`## Title`) and setext/RST titles (a line over `===`/`---`), at most 2,000: enough to tell a change log by its release headings. */
+function headingLines(text: string): string[] {
+  const out: string[] = [];
+  let previous = '';
+  for (const line of text.split('\n', 200_000)) {
+    const atx = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (atx) out.push(atx[1]!);
+    else if (/^\s*(?:={3,}|-{3,}|~{3,}|\^{3,})\s*$/.test(line) && previous.trim() !== '' && !/^\s*[|=-]/.test(previous)) out.push(previous.trim());
+    if (out.length >= 2000) break;
+    previous = line;
+  }
+  return out;
+}
+
+/** Most text {@link codeMentions} scans, in UTF-16 code units; a longer page may document any parameter. */
+export const MAX_MENTION_SCAN_LENGTH = 4 * 1024 * 1024;
+
+/** Most names {@link codeMentions} keeps of one page; past it, the page may document any parameter. */
+export const MAX_PAGE_MENTIONS = 50_000;
+
+
+const IDENTIFIER_RE = /-{0,2}[A-Za-z_][\w-]*/g;
+
+/**
+ * The names a page's text shows as code, by {@link mentionKey}: identifiers in inline code spans,
+ * CLI flags (`--name`, `-n`), the first cell of pipe-table rows, one-name headings, bold items, HTML
+ * `<code>`/`<td>`/`<th>`/`<dt>` contents and option-like directives (`.. option::`, `.. confval::`,
+ * `:param name:`). Fenced code blocks are skipped (an example or a pasted table of another tool is
+ * not a reference), except MyST directives (```` ```{list-table} ````), which are content. Any
+ * layout a reference reader accepts names its parameters in one of these places. Undefined when
+ * the text is over {@link MAX_MENTION_SCAN_LENGTH} or names more than {@link MAX_PAGE_MENTIONS}.
+ */
+export function codeMentions(text: string): Set<string> | undefined {
+  if (text.length > MAX_MENTION_SCAN_LENGTH) return undefined;
+  const names = new Set<string>();
+  const add = (fragment: string): void => {
+    for (const m of fragment.matchAll(IDENTIFIER_RE)) {
+      const key = mentionKey(m[0]);
+      if (key.length > 0) names.add(key);
+      // A dotted or bracketed path (`model.lr`) names each part too.
+      for (const part of m[0].split('.')) if (part !== m[0]) names.add(mentionKey(part));
+    }
+  };
+  let fence: string | undefined;
+  for (const line of text.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})\s*(\{?)/.exec(line);
+    if (fence !== undefined) {
+      if (marker && marker[1]![0] === fence[0] && marker[1]!.length >= fence.length && line.trim() === marker[1]) fence = undefined;
+      continue;
+    }
+    if (marker && marker[2] !== '{') {
+      fence = marker[1]!;
+      continue;
+    }
+    for (const m of line.matchAll(/`([^`]{1,200})`/g)) add(m[1]!);
+    for (const m of line.matchAll(/(?:^|[\s(\[,|/])(--?[A-Za-z][\w-]*)/g)) add(m[1]!);
+    const cell = /^\s*\|([^|]*)\|/.exec(line);
+    if (cell) add(cell[1]!);
+    // A heading that is one name (`### timeout`, `## --verbose`): a parameter heading.
+    const heading = /^ {0,3}#{1,6}\s+(-{0,2}[\w.-]+)\s*#*\s*$/.exec(line);
+    if (heading) add(heading[1]!);
+    for (const m of line.matchAll(/\*\*([^*]{1,200})\*\*/g)) add(m[1]!);
+    for (const m of line.matchAll(/<(code|td|th|dt)\b[^>]*>([^<]{1,200})/gi)) add(m[2]!);
+    const directive = /^\s*\.\.\s+(?:[\w-]+:)?(?:option|confval|envvar|attribute|data|cmdoption|program)::\s*(.*)$/.exec(line) ?? /^\s*:(?:param|parameter|arg|argument|key|keyword|ivar|cvar|var)\s+(?:[\w.[\], ]+\s)?([\w-]+):/.exec(line);
+    if (directive) add(directive[1]!);
+    if (names.size > MAX_PAGE_MENTIONS) return undefined;
+  }
+  return names;
+}
+
 
 /** What {@link runDocumentCap} admits of one page. */
 export interface Admitted {
@@ -161,6 +249,7 @@ export interface Admitted {
 export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics(): InputDiagnostic[]; lateRowsCut(doc: DocFile): InputDiagnostic | undefined } {
   let words = 0;
   let rows = 0;
+  let historyRows = 0;
   const wordsCut: Array<{ doc: DocFile; kept: number }> = [];
   const rowsCut: DocFile[] = [];
   const lateCut: string[] = [];
@@ -183,6 +272,11 @@ export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics()
       }
       // A page earlyRowCut shortened: its rows are counted as they were (the run cuts it too).
       const pageRows = doc.rowsCut ? { count: doc.rowsCut.rows, first: doc.rowsCut.location } : referenceRowsOf(doc);
+      if (pageRows.count > 0 && !doc.rowsCut && historyPage(doc)) {
+        if (historyRows + pageRows.count > MAX_RUN_REFERENCE_ROWS) doc = withoutReferenceRows(doc, pageRows, []);
+        else historyRows += pageRows.count;
+        return { doc, invocationsCut };
+      }
       if (pageRows.count > 0 && (rowsCut.length > 0 || rows + pageRows.count > MAX_RUN_REFERENCE_ROWS)) {
         if (!doc.rowsCut) doc = withoutReferenceRows(doc, pageRows);
         rowsCut.push(doc);

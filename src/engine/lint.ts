@@ -1152,10 +1152,23 @@ export function parseDocs(
   const directives: SuppressionDirective[] = [];
   let done = 0;
   const wantedOf = new Map<string, ParseWhat>();
+  const unreadable: DocFile[] = [];
+  // Pages discovery did not read (a link out of the project, too deep: their warnings say why).
+  for (const { file } of files.notRead ?? []) {
+    if (!/\.(?:md|mdx|markdown|rst|rest|txt)$/i.test(file)) continue;
+    const stub = unreadReferenceStub(file, undefined);
+    if (stub) unreadable.push(stub);
+  }
   for (const file of files.docs) {
     onProgress?.({ stage: 'docs', done: ++done, total: files.docs.length });
     const facts = pages.triage(file, mentions);
-    if (facts === undefined) continue;
+    if (facts === undefined) {
+      // Not readable at all (its own warning says why: a link out of the project, too large, too
+      // deep, no permission): its rows may document any command (s35 sweep D4).
+      const stub = unreadReferenceStub(file, undefined);
+      if (stub) unreadable.push(stub);
+      continue;
+    }
     const wanted = { doc: facts.mentions || isGlobalFile(file) || isReferenceFile(file), directives: facts.directives };
     if (!wanted.doc) unparsed.add(file);
     if (!wanted.doc && !wanted.directives) continue;
@@ -1217,6 +1230,7 @@ export function parseDocs(
     const ownCut = admitted?.invocationsCut ? parsed.doc?.invocationsCut?.location : undefined;
     pushAll(diagnostics, ownCut ? parsed.diagnostics.filter((d) => !(d.ruleId === 'parse-error' && d.location.line === ownCut.line && d.location.column === ownCut.column)) : parsed.diagnostics);
   }
+  pushAll(docs, unreadable);
   pushAll(diagnostics, documentCap.diagnostics());
   pages.save();
   const lazyDoc = (file: string): DocFile | undefined => {

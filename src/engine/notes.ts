@@ -181,7 +181,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
 
   const isReference = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
   // Some page's rows were not read (over the run's limit, or the page not parsed): a section may be among them.
-  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined);
+  // A change log past its own row limit withholds nothing (names: []).
+  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined && d.rowsCut.names?.length !== 0);
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
   for (const cmd of known) {

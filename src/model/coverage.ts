@@ -3,6 +3,7 @@
  * used): what `--summary`, the JSON report's `commands` and the first-run notes say. Pure queries
  * over the Model, computed with the same queries the rules use.
  */
+import { rowsOfAnyNameCut } from './unread.js';
 import { compareStrings } from '../shared/strings.js';
 import { suggestNames } from './compare.js';
 import { documentedElsewhere, findParam, globalSectionsFor, isExplained, rowsFor, suggestionIndex, twinsOf } from './query.js';
@@ -234,7 +235,8 @@ export function partialReference(model: Model, cmd: CommandSpec): PartialReferen
   if (sections.length === 0) return undefined;
   // Rows the run did not read may be this command's, whatever heading they stand under (a
   // section found by its rows' content has none): every reference of the run is partial.
-  const cut = model.docs.find((d) => d.rowsCut !== undefined);
+  // A page not parsed that shows its names as code withholds only those (rules check them one by one).
+  const cut = rowsOfAnyNameCut(model.docs);
   if (cut) {
     const coverage = cmd.paramsKnown ? commandCoverage(model, cmd).rows : [];
     return { documented: coverage.filter((r) => r.inCode && r.inReference && !r.elsewhere).length, parameters: coverage.filter((r) => r.inCode).length, section: sections[0]!, reason: 'cut', cutFile: cut.file };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CommandSpec, ConfigClass, DocFile, InputDiagnostic, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
 import { lineIndexAt, lineStarts } from '../shared/strings.js';
+import { unreadMayDocument } from './unread.js';
 
 /**
  * Finds the parameter a name (or alias) refers to in a built model: the first parameter (of
@@ -1102,9 +1103,9 @@ export function isExplained(
   if (rows.some(({ section }) => section.file === file)) return true;
   const doc = model.doc(file);
   if (!doc) return false;
-  // Its rows were not read (over the run's limit, `DocFile.rowsCut`): one of them may explain it.
-  if (doc.rowsCut) return true;
   const spellings = new Set([param.name, ...param.aliases, ...(param.negatable ? [`no-${param.name}`] : [])]);
+  // Its rows were not read (over the run's limit, or not parsed and showing the name as code: `DocFile.rowsCut`): one of them may explain it.
+  if (unreadMayDocument([doc], spellings)) return true;
   // The page explains it itself: its name in inline code followed by prose, in a paragraph
   // (`` `++responses_create_params.<field>` sets any sampling parameter… ``), or a flag that a
   // sentence introduces (`` You can change the output directory using `--out`. ``).
@@ -1136,7 +1137,7 @@ export function isExplained(
     const target = model.doc(link.targetFile);
     if (!target) continue;
     // A linked page whose rows were not read may explain it in one of them.
-    if (target.rowsCut) return true;
+    if (unreadMayDocument([target], spellings)) return true;
     const range = memoLinkedRange(target, link.fragment);
     if (!range) continue;
     // The linked page (or section) lists the parameter in a table of its own (`/cli/running`'s options table).

@@ -862,8 +862,11 @@ export interface DocFile {
    * The references of its commands are read as partial (`partialReference`, src/model/coverage.ts).
    * `notParsed`: the page was not parsed at all (a parse budget or limit; its parse-error warning
    * says which) and may hold rows: a stub with no content (`unreadReferenceStub`).
+   * `names`: of a page not parsed, the names its text shows as code (inline code, flags, table
+   * first cells, headings, option directives; normalised by `mentionKey`): only parameters so
+   * named may be documented there, and only their findings are withheld. Absent: any may be.
    */
-  rowsCut?: { location: SourceLocation; rows: number; notParsed?: boolean };
+  rowsCut?: { location: SourceLocation; rows: number; notParsed?: boolean; names?: readonly string[] };
 }
 
 /** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */
