@@ -8,6 +8,8 @@ import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
+import { rowsFor } from '../model/query.js';
+import { unreadMayDocument } from '../model/unread.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
@@ -209,8 +211,26 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
   }
   // References read as partial lists (found by their content and short, declared a selection, or
   // only a changelog): missing rows were not reported (issue #29).
+  // Pages not parsed that show names as code withhold those parameters' findings, one by one (s35 sweep D1-D3): said once per command.
+  const namedUnread = model.docs.some((d) => d.rowsCut?.notParsed === true && d.rowsCut.names !== undefined && d.rowsCut.names.length > 0);
   for (const cmd of known) {
     const partial = partialReference(model, cmd);
+    if (!partial && namedUnread && model.sectionsFor(cmd).length > 0) {
+      const withheld: Array<{ name: string; page: string }> = [];
+      for (const param of cmd.params) {
+        if (param.hidden || param.positional || rowsFor(model, cmd, param).length > 0) continue;
+        const page = unreadMayDocument(model.docs, [param.name, ...param.aliases]);
+        if (page) withheld.push({ name: param.name, page: page.file });
+      }
+      if (withheld.length > 0) {
+        const pages = [...new Set(withheld.map((w) => w.page))];
+        const names = withheld.slice(0, 5).map((w) => `\`${w.name}\``).join(', ') + (withheld.length > 5 ? ` and ${withheld.length - 5} more` : '');
+        missing.push(
+          `the reference of \`${cmd.name}\` has no row for ${names} in the pages docdrift read, but ${pages[0]}${pages.length > 1 ? ` (and ${pages.length - 1} more)` : ''}, which it did not read (see ${pages.length > 1 ? 'their' : 'its'} parse-error warning), names ${withheld.length === 1 ? 'it' : 'them'}: ${withheld.length === 1 ? 'its missing row was' : 'their missing rows were'} not reported. ` +
+            'Fix or exclude that page so that the whole reference is read.',
+        );
+      }
+    }
     if (!partial) continue;
     const { documented, parameters, section, reason } = partial;
     const at = `${section.file}:${section.heading.location.line} "${section.heading.text}"`;
