@@ -1,6 +1,7 @@
 /** The `docdrift` command: parses arguments, loads the config, runs the engine, prints a report, sets the exit code. */
+import { isSummaryReport } from './shared/report-marker.js';
 import { escapesRoot, isPackagingFile } from './shared/paths.js';
-import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, realpathSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isDynamicPattern } from 'globby';
 import picomatch from 'picomatch';
@@ -432,6 +433,16 @@ function nonRegularKind(stat: { isFIFO(): boolean; isCharacterDevice(): boolean;
  * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
  * used to replace the README with the report.
  */
+/** Whether `abs` is a regular file holding a report `--summary` wrote ({@link isSummaryReport}); read up to 64 MiB. */
+function summaryReportAt(abs: string): boolean {
+  try {
+    const stat = lstatSync(abs);
+    return stat.isFile() && stat.size <= 64 * 1024 * 1024 && isSummaryReport(readFileSync(abs, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined, baselineFile: string): string | undefined {
   if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
   // Even before one exists: a report written there is read as the baseline by every later run (s24 sweep D11).
@@ -696,12 +707,13 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     const file = values[flag];
     if (file === undefined || (flag === 'summary' && values.summary === '-')) continue;
     const abs = path.resolve(io.cwd, file);
-    const what = inputOverwritten(abs, root, config, configFile, baselineFile);
+    // A report --summary wrote before is appended to, not replaced (SUMMARY_MARKER, s35 sweep D8).
+    const what = flag === 'summary' && summaryReportAt(abs) ? undefined : inputOverwritten(abs, root, config, configFile, baselineFile);
     if (what) {
       io.stderr(`docdrift: --${flag} ${escapeLine(file)} is ${escapeLine(what)}; the report would replace it. Write the report to another file.\n`);
       return EXIT.error;
     }
-    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile)));
+    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => (flag === 'summary' && summaryReportAt(real) ? undefined : inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile))));
     if (link) {
       io.stderr(`docdrift: --${flag} ${escapeLine(link)}\n`);
       return EXIT.error;

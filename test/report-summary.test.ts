@@ -3,7 +3,7 @@
  * fixtures/example-python), Markdown escaping of hostile names, and the CLI appending to a file.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config/load.js';
 import { lint, ruleIds } from '../src/api.js';
 import { type LintResult } from '../src/engine/lint.js';
 import { commandCoverage, formatSummary } from '../src/report/summary.js';
+import { SUMMARY_MARKER } from '../src/shared/report-marker.js';
 import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -171,6 +172,28 @@ describe('docdrift --summary', () => {
     expect(text.startsWith('# Earlier step\n## docdrift\n\n11 problems (9 errors, 2 warnings).\n')).toBe(true);
     expect(text.split('## docdrift')).toHaveLength(3);
     expect(text).toContain('\n\n## docdrift\n\n9 problems (9 errors, 0 warnings).\n');
+  });
+
+  it('a report written inside the project is docdrift\'s own: later runs do not read it as a document, and the same command runs again (s35 sweep D8)', () => {
+    const dir = tempDir();
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const first = run(['--summary', 'coverage.md'], dir);
+    expect(first.status).toBe(1);
+    const text = readFileSync(path.join(dir, 'coverage.md'), 'utf8');
+    expect(text).toContain(SUMMARY_MARKER);
+    // Its coverage table is no reference: the plain run's findings are the first run's, none on it.
+    const plain = run(['--format', 'json'], dir);
+    const results = (JSON.parse(plain.stdout) as { results: Array<{ file: string }> }).results;
+    expect(results.filter((r) => r.file === 'coverage.md')).toEqual([]);
+    expect(plain.status).toBe(1);
+    // Appended to, not refused as a document the run checks.
+    const again = run(['--summary', 'coverage.md'], dir);
+    expect(again.stderr).not.toContain('the report would');
+    expect(again.status).toBe(1);
+    expect(readFileSync(path.join(dir, 'coverage.md'), 'utf8').split(SUMMARY_MARKER)).toHaveLength(3);
+    // A document without the marker is still refused.
+    writeFileSync(path.join(dir, 'docs.md'), '# Docs\n');
+    expect(run(['--summary', 'docs.md'], dir).status).toBe(2);
   });
 
   it('exits 2 naming the file when it cannot be written', () => {

@@ -7,6 +7,7 @@
  * synthetic bench repository, reading and decoding 2,530 unchanged pages cost ~200 ms of a 2.6 s
  * run after a README edit.
  */
+import { isSummaryReport } from '../shared/report-marker.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { pieceKey, type PieceStore } from './pieces.js';
 
@@ -97,7 +98,8 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
       }
       const value = text(file, quiet);
       if (value === undefined) return undefined;
-      const facts = { mentions: matcher.test(value), directives: mayHaveDirectives(value) };
+      // docdrift's own --summary report is no documentation (SUMMARY_MARKER).
+      const facts = isSummaryReport(value) ? { mentions: false, directives: false } : { mentions: matcher.test(value), directives: mayHaveDirectives(value) };
       if (table) {
         table.rows.set(file, [file, hash!, facts.mentions, facts.directives]);
         table.changed = true;

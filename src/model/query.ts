@@ -633,13 +633,21 @@ const suggestionIndexes = new WeakMap<Model, WeakMap<CommandSpec, NameIndex>>();
 /**
  * The names a "did you mean" for a usage of `cmd` picks from, {@link paramNames} and the model's
  * global parameters, indexed once per command for {@link suggestNames} (asked once per unknown usage).
+ * A config file or environment has no global parameters (Hydra's `help` and `h` are no keys of
+ * `tool.yaml`: every unknown key got "Did you mean `h`?", s35 sweep D7); elsewhere one- and
+ * two-letter ones (`h`, `c`, `cp`) are not suggested: any short typo is near them.
  */
 export function suggestionIndex(model: Model, cmd: CommandSpec): NameIndex {
   let byCommand = suggestionIndexes.get(model);
   if (!byCommand) suggestionIndexes.set(model, (byCommand = new WeakMap()));
   let index = byCommand.get(cmd);
-  if (!index) byCommand.set(cmd, (index = new NameIndex([...paramNames(cmd), ...model.globalParams])));
+  if (!index) byCommand.set(cmd, (index = new NameIndex([...paramNames(cmd), ...(appliesGlobalParams(cmd) ? [...model.globalParams].filter((g) => g.length > 2) : [])])));
   return index;
+}
+
+/** Whether the config's `globalParameters` (Hydra's and the CLI frameworks' built-ins) apply to `cmd`: not to a config file's keys nor to environment variables (s35 sweep D7). */
+export function appliesGlobalParams(cmd: CommandSpec): boolean {
+  return cmd.kind !== 'config-file' && cmd.kind !== 'environment';
 }
 
 function spellingsOfCommand(cmd: CommandSpec): string[] {

@@ -3,6 +3,7 @@
  * command a coverage table of its parameters), appended to a file such as `$GITHUB_STEP_SUMMARY`.
  */
 import { escapeControls } from '../shared/escape.js';
+import { SUMMARY_MARKER } from '../shared/report-marker.js';
 import { appendFileSync, closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
 import type { Paragraph, Root, RootContent, PhrasingContent, TableCell, TableRow } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
@@ -170,7 +171,9 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
  */
 export function formatSummary(messages: readonly DriftMessage[], model: Model, notes: readonly string[] = [], verdict?: ReportVerdict): string {
   // Control characters and direction overrides from documents become visible escapes (`\x1b`).
-  return escapeControls(toMarkdown(buildSummary(messages, model, notes, verdict), { extensions: [gfmToMarkdown()] }));
+  const markdown = escapeControls(toMarkdown(buildSummary(messages, model, notes, verdict), { extensions: [gfmToMarkdown()] }));
+  // Marked as docdrift's report, so that later runs do not read it as documentation (SUMMARY_MARKER).
+  return `${markdown.endsWith('\n') ? markdown : `${markdown}\n`}\n${SUMMARY_MARKER}\n`;
 }
 
 /**
