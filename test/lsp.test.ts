@@ -239,6 +239,25 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('a page changed on disk with no file event, then opened with its new text, is linted: not the last lint\'s findings under the new version (s35 sweep D5)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'benchmarks/gpqa/README.md';
+    const first = await s.diagnostics(file, (d) => d.diagnostics.length > 0);
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    await expect.poll(lints).toBe(1);
+    const text = readFileSync(path.join(root, file), 'utf8');
+    expect(text).toContain('+num_repeat=4');
+    const changed = text.replace('+num_repeat=4', '+num_repeat=4 +num_repaet=5');
+    // The client watches no files: no didChangeWatchedFiles comes.
+    writeFileSync(path.join(root, file), changed);
+    open(s, file, changed);
+    const opened = await s.diagnostics(file, (d) => d.version === 1 && d.diagnostics.length > first.diagnostics.length);
+    expect(opened.diagnostics.some((d) => d.message.includes('num_repaet'))).toBe(true);
+    await expect.poll(lints).toBe(2);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('after an edit, the open page\'s diagnostics come first and other pages\' unchanged ones are not sent again; a page changed on disk is', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const s = await start(root);

@@ -497,6 +497,17 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   };
 
   /**
+   * Whether the last lint read `text` as `file` (its content hash, `fileEntries`), or did not read
+   * the file at all (not an input). The disk may have changed since without a file event (a client
+   * that does not watch files, or whose event comes after the open): an open with the new text then
+   * starts a lint; it published the last lint's findings under the new version (s35 sweep D5).
+   */
+  const readByLastLint = (file: string, text: string): boolean => {
+    const entry = fileEntries?.[file];
+    return entry === undefined || entry.hash === createHash('sha1').update(text).digest('hex');
+  };
+
+  /**
    * Buffers opened with the text their file holds on disk, and not edited since: the open changes
    * nothing a lint reads (its overlay text is the disk's), so it starts none. Their findings are
    * published with the buffer's version by the lint running or waiting (see `openedVersion`), or at
@@ -530,7 +541,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (opening.delete(uri)) {
       const file = projectPath(uri);
       const lintAhead = running || timer !== undefined;
-      if (file !== undefined && (lintAhead || last.linted) && sameOnDisk(file, event.document.getText(), new Map())) {
+      const text = event.document.getText();
+      if (file !== undefined && (lintAhead || last.linted) && sameOnDisk(file, text, new Map()) && (lintAhead || readByLastLint(file, text))) {
         openedAsOnDisk.add(uri);
         if (!lintAhead) publishOpened(uri, file);
         return;
