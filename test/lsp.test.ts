@@ -253,7 +253,7 @@ describe('docdrift lsp over stdio', () => {
     writeFileSync(path.join(root, file), changed);
     open(s, file, changed);
     const opened = await s.diagnostics(file, (d) => d.version === 1 && d.diagnostics.length > first.diagnostics.length);
-    expect(opened.diagnostics.some((d) => d.message.includes('num_repaet'))).toBe(true);
+    expect(opened.diagnostics.some((d) => JSON.stringify(d.message).includes('num_repaet'))).toBe(true);
     await expect.poll(lints).toBe(2);
     expect(await s.close()).toBe(0);
   }, 60_000);
