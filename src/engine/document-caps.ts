@@ -165,14 +165,23 @@ function headingLines(text: string): string[] {
   const out: string[] = [];
   let previous = '';
   for (const line of text.split('\n', 200_000)) {
-    const atx = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (atx) out.push(atx[1]!);
+    const atx = ATX_HEADING_RE.exec(line);
+    if (atx) out.push(line.slice(atx[0].length).trim());
     else if (/^\s*(?:={3,}|-{3,}|~{3,}|\^{3,})\s*$/.test(line) && previous.trim() !== '' && !/^\s*[|=-]/.test(previous)) out.push(previous.trim());
     if (out.length >= 2000) break;
     previous = line;
   }
   return out;
 }
+
+/** The opening of an ATX heading line (`## `); its text is the rest of the line (slices, not a capture: linear on any line). */
+const ATX_HEADING_RE = /^ {0,3}#{1,6}[ \t]/;
+
+/** Option-like reStructuredText directives (`.. option:: --name`, `.. confval:: name`): the name is the rest of the line. */
+const OPTION_DIRECTIVE_RE = /^\s*\.\.\s+(?:[\w-]+:)?(?:option|confval|envvar|attribute|data|cmdoption|program)::/;
+
+/** A field naming a parameter (`:param name:`, `:param str name:`): the name is the last word before the next `:`. */
+const PARAM_FIELD_RE = /^\s*:(?:param|parameter|arg|argument|key|keyword|ivar|cvar|var)\s/;
 
 /** Most text {@link codeMentions} scans, in UTF-16 code units; a longer page may document any parameter. */
 export const MAX_MENTION_SCAN_LENGTH = 4 * 1024 * 1024;
@@ -219,12 +228,30 @@ export function codeMentions(text: string): Set<string> | undefined {
     const cell = /^\s*\|([^|]*)\|/.exec(line);
     if (cell) add(cell[1]!);
     // A heading that is one name (`### timeout`, `## --verbose`): a parameter heading.
-    const heading = /^ {0,3}#{1,6}\s+(-{0,2}[\w.-]+)\s*#*\s*$/.exec(line);
-    if (heading) add(heading[1]!);
+    const heading = ATX_HEADING_RE.exec(line);
+    if (heading) {
+      const rest = line.slice(heading[0].length).trim();
+      if (/^[\w.-]+$/.test(rest)) add(rest);
+    }
     for (const m of line.matchAll(/\*\*([^*]{1,200})\*\*/g)) add(m[1]!);
-    for (const m of line.matchAll(/<(code|td|th|dt)\b[^>]*>([^<]{1,200})/gi)) add(m[2]!);
-    const directive = /^\s*\.\.\s+(?:[\w-]+:)?(?:option|confval|envvar|attribute|data|cmdoption|program)::\s*(.*)$/.exec(line) ?? /^\s*:(?:param|parameter|arg|argument|key|keyword|ivar|cvar|var)\s+(?:[\w.[\], ]+\s)?([\w-]+):/.exec(line);
-    if (directive) add(directive[1]!);
+    // The text after `<code …>`, `<td>`, `<th>`, `<dt>`: the tag's end sought within 200 characters (linear on any line).
+    for (const m of line.matchAll(/<(?:code|td|th|dt)\b/gi)) {
+      const close = line.slice(m.index, m.index + 200).indexOf('>');
+      if (close < 0) continue;
+      const from = m.index + close + 1;
+      const cellText = line.slice(from, from + 200);
+      const next = cellText.indexOf('<');
+      add(next < 0 ? cellText : cellText.slice(0, next));
+    }
+    const directive = OPTION_DIRECTIVE_RE.exec(line);
+    if (directive) add(line.slice(directive[0].length));
+    const field = PARAM_FIELD_RE.exec(line);
+    if (field) {
+      const rest = line.slice(field[0].length);
+      const end = rest.indexOf(':');
+      const words = (end < 0 ? '' : rest.slice(0, end)).trim().split(' ');
+      add(words[words.length - 1]!);
+    }
     if (names.size > MAX_PAGE_MENTIONS) return undefined;
   }
   return names;
