@@ -426,13 +426,6 @@ function nonRegularKind(stat: { isFIFO(): boolean; isCharacterDevice(): boolean;
   return 'not a regular file';
 }
 
-/**
- * What a report written to `abs` would destroy, or `undefined`: the configuration file, the
- * baseline, a configuration or packaging file name in `root` even before it exists, or an
- * existing file inside `root` that the run reads (a document or source the config's globs match,
- * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
- * used to replace the README with the report.
- */
 /** Whether `abs` is a regular file holding a report `--summary` wrote ({@link isSummaryReport}); read up to 64 MiB. */
 function summaryReportAt(abs: string): boolean {
   try {
@@ -443,6 +436,13 @@ function summaryReportAt(abs: string): boolean {
   }
 }
 
+/**
+ * What a report written to `abs` would destroy, or `undefined`: the configuration file, the
+ * baseline, a configuration or packaging file name in `root` even before it exists, or an
+ * existing file inside `root` that the run reads (a document or source the config's globs match,
+ * negations aside; a `pyproject.toml`, `setup.cfg`, `setup.py` or `package.json`). `-o README.md`
+ * used to replace the README with the report.
+ */
 function inputOverwritten(abs: string, root: string, config: { docs: string[]; sources: string[] }, configFile: string | undefined, baselineFile: string): string | undefined {
   if (configFile !== undefined && path.resolve(configFile) === abs) return 'the configuration file';
   // Even before one exists: a report written there is read as the baseline by every later run (s24 sweep D11).
@@ -708,12 +708,13 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     if (file === undefined || (flag === 'summary' && values.summary === '-')) continue;
     const abs = path.resolve(io.cwd, file);
     // A report --summary wrote before is appended to, not replaced (SUMMARY_MARKER, s35 sweep D8).
-    const what = flag === 'summary' && summaryReportAt(abs) ? undefined : inputOverwritten(abs, root, config, configFile, baselineFile);
+    const unlessOwnReport = (target: string, what: string | undefined): string | undefined => (what !== undefined && flag === 'summary' && summaryReportAt(target) ? undefined : what);
+    const what = unlessOwnReport(abs, inputOverwritten(abs, root, config, configFile, baselineFile));
     if (what) {
       io.stderr(`docdrift: --${flag} ${escapeLine(file)} is ${escapeLine(what)}; the report would replace it. Write the report to another file.\n`);
       return EXIT.error;
     }
-    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => (flag === 'summary' && summaryReportAt(real) ? undefined : inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile))));
+    const link = linkProblem(abs, root) ?? hardLinkProblem(abs, (real) => unlessOwnReport(real, inputOverwritten(real, realOr(root), config, configFile && realOr(configFile), realOr(baselineFile))));
     if (link) {
       io.stderr(`docdrift: --${flag} ${escapeLine(link)}\n`);
       return EXIT.error;

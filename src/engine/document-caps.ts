@@ -189,7 +189,7 @@ export const MAX_MENTION_SCAN_LENGTH = 4 * 1024 * 1024;
 /** Most names {@link codeMentions} keeps of one page; past it, the page may document any parameter. */
 export const MAX_PAGE_MENTIONS = 50_000;
 
-
+/** An identifier or flag in a fragment of code (`--dry-run`, `model.lr`). */
 const IDENTIFIER_RE = /-{0,2}[A-Za-z_][\w-]*/g;
 
 /**
@@ -256,7 +256,6 @@ export function codeMentions(text: string): Set<string> | undefined {
   }
   return names;
 }
-
 
 /** What {@link runDocumentCap} admits of one page. */
 export interface Admitted {

@@ -9,7 +9,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
 import { rowsFor } from '../model/query.js';
-import { unreadMayDocument } from '../model/unread.js';
+import { rowsNotRead, unreadMayDocument } from '../model/unread.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
@@ -183,8 +183,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
 
   const isReference = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => true;
   // Some page's rows were not read (over the run's limit, or the page not parsed): a section may be among them.
-  // A change log past its own row limit withholds nothing (names: []).
-  const rowsCut = model.docs.find((d) => d.rowsCut !== undefined && d.rowsCut.names?.length !== 0);
+  const rowsCut = rowsNotRead(model.docs);
   const referenceDocs = docFiles.filter((f) => isReference(f));
   const missing: string[] = [];
   for (const cmd of known) {

@@ -11,25 +11,47 @@ export function mentionKey(name: string): string {
 }
 
 /**
- * The first page whose rows were not read that may document a parameter by one of `names`: one
- * the row limit cut, or a page not parsed whose stub (`unreadReferenceStub`, src/engine/document-caps.ts) may document a parameter by
- * one of `names` (its name, aliases, a flag's spellings): one with no names (any parameter), or
- * one that shows one of them as code. Undefined when no such page (the finding stands).
+ * The first page whose rows were not read that may document a parameter by one of `names` (its
+ * name, aliases, a flag's spellings): one the row limit cut or one not scanned (any parameter), or
+ * a page not parsed (`unreadReferenceStub`, src/engine/document-caps.ts) that shows one of them as
+ * code. Undefined when there is none: the finding stands.
  */
 export function unreadMayDocument(docs: readonly DocFile[], names: Iterable<string>): DocFile | undefined {
+  const cut = cutPages(docs);
+  if (cut.length === 0) return undefined;
   const keys = [...names].map(mentionKey);
-  return docs.find((d) => {
-    const cut = d.rowsCut;
-    if (cut === undefined) return false;
-    if (cut.names === undefined) return true;
-    let set = mentionSets.get(cut.names);
-    if (!set) mentionSets.set(cut.names, (set = new Set(cut.names)));
-    return keys.some((k) => set.has(k));
-  });
+  return cut.find(({ names: shown }) => shown === undefined || keys.some((k) => shown.has(k)))?.doc;
 }
 
-/** {@link unreadMayDocument}'s lookup sets, one per stub's names. */
-const mentionSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+/**
+ * Pages whose rows were not read and may document some parameter, in `docs` order, with their
+ * names as a set (undefined: any); computed once per document list, since the rules ask per
+ * usage and per parameter. A change log past its own row limit (`names: []`) withholds nothing.
+ */
+function cutPages(docs: readonly DocFile[]): ReadonlyArray<{ doc: DocFile; names?: ReadonlySet<string> }> {
+  let cut = cutPagesOf.get(docs);
+  if (!cut) {
+    cut = docs.flatMap((doc) => (doc.rowsCut === undefined || doc.rowsCut.names?.length === 0 ? [] : [{ doc, ...(doc.rowsCut.names ? { names: nameSet(doc.rowsCut.names) } : {}) }]));
+    cutPagesOf.set(docs, cut);
+  }
+  return cut;
+}
+
+const cutPagesOf = new WeakMap<readonly DocFile[], ReadonlyArray<{ doc: DocFile; names?: ReadonlySet<string> }>>();
+
+/** A stub's names as a set, made once per stub (isExplained asks with one-page lists, `[doc]`, new each time). */
+function nameSet(names: readonly string[]): ReadonlySet<string> {
+  let set = nameSets.get(names);
+  if (!set) nameSets.set(names, (set = new Set(names)));
+  return set;
+}
+
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The first page whose rows were not read and that may document some parameter (what notes and `--summary` name), or undefined. */
+export function rowsNotRead(docs: readonly DocFile[]): DocFile | undefined {
+  return cutPages(docs)[0]?.doc;
+}
 
 /** Whether some page's rows were not read and may document any parameter (the row limit cut them, or a page not parsed shows no names: unreadable, too long to scan). */
 export function rowsOfAnyNameCut(docs: readonly DocFile[]): DocFile | undefined {

@@ -12,6 +12,7 @@ import { ruleDocsUrl } from '../engine/rule-docs.js';
 import { openForWriteInside } from '../engine/write.js';
 import type { DriftMessage } from '../model/rule.js';
 import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
+import { rowsNotRead } from '../model/unread.js';
 import type { Model } from '../model/types.js';
 import { compareStrings, severityOf } from './sort.js';
 import type { ReportVerdict } from './types.js';
@@ -119,7 +120,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
     const explained = used.filter((r) => r.explainedDocs === r.exampleDocs).length;
     const onlyDocs = rows.length - inCode.length;
     // Some page's rows were not read (over the run's limit): the reference counts are of the rows read.
-    const rowsCut = model.docs.find((d) => d.rowsCut !== undefined && d.rowsCut.names?.length !== 0);
+    const rowsCut = rowsNotRead(model.docs);
     const parts = [
       `${plural(inCode.length, 'parameter')} in code`,
       `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it'}: see its parse-error warning)` : ''}`,
