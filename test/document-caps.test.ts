@@ -14,6 +14,9 @@ import { parseDoc } from '../src/docs/parse.js';
 import { codeMentions, earlyRowCut, MAX_MENTION_SCAN_LENGTH, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
 import { rowsOfAnyNameCut, unreadMayDocument } from '../src/model/unread.js';
 import type { DocFile } from '../src/model/types.js';
+import type { DriftMessage } from '../src/model/rule.js';
+import type { ParseOutcome } from '../src/docs/bounded-parse.js';
+import { MemoryPieceStore } from '../src/engine/pieces.js';
 import { copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);
@@ -113,6 +116,45 @@ describe('reference rows a run reads', () => {
     const within = await lint({ root, config });
     expect(within.messages.filter((m) => m.ruleId === 'parse-error')).toEqual([]);
   }, 120_000);
+});
+
+/** A store that records the reference rows of every document piece set, by file. */
+class RecordingStore extends MemoryPieceStore {
+  readonly rowsSet = new Map<string, number[]>();
+  override set(key: string, value: unknown): void {
+    super.set(key, value);
+    const doc = key.startsWith('doc:') ? (value as ParseOutcome).doc : undefined;
+    if (doc) this.rowsSet.set(doc.file, [...(this.rowsSet.get(doc.file) ?? []), referenceRowsOf(doc).count]);
+  }
+}
+
+describe('the per-file cache and the run row limit (s35 sweep D9)', () => {
+  it('stores a page the limit cut without its rows, never copied whole, uses it while the limit cuts it, and parses it again once it does not', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const size = MAX_RUN_REFERENCE_ROWS / 2 + 1;
+    for (let i = 0; i < 2; i++) writeFileSync(path.join(root, `docs/a0${i}.md`), tablePage(size, i * size));
+    const { config } = loadConfig(root, undefined, ruleIds);
+    const shape = (messages: readonly DriftMessage[]) => messages.map((m) => `${m.file}:${m.line}:${m.column}:${m.ruleId}:${m.message}`);
+    const store = new RecordingStore();
+    const plain = await lint({ root, config });
+    const cold = await lint({ root, config, pieces: store });
+    expect(shape(cold.messages)).toEqual(shape(plain.messages));
+    // docs/a00.md fits and is stored whole; docs/a01.md, cut, is stored once and without rows.
+    expect(store.rowsSet.get('docs/a00.md')).toEqual([size]);
+    expect(store.rowsSet.get('docs/a01.md')).toEqual([0]);
+    // A run that reads every page from the store: the same findings, nothing parsed again.
+    const before = new Map(store.rowsSet);
+    const warm = await lint({ root, config, pieces: store });
+    expect(shape(warm.messages)).toEqual(shape(plain.messages));
+    expect(store.rowsSet).toEqual(before);
+    // docs/a00.md shrinks: docs/a01.md fits now, is parsed again, and its rows are read.
+    writeFileSync(path.join(root, 'docs/a00.md'), tablePage(10));
+    const after = await lint({ root, config, pieces: store });
+    const plainAfter = await lint({ root, config });
+    expect(plainAfter.messages.filter((m) => m.ruleId === 'parse-error')).toEqual([]);
+    expect(shape(after.messages)).toEqual(shape(plainAfter.messages));
+    expect(store.rowsSet.get('docs/a01.md')).toEqual([0, size]);
+  }, 180_000);
 });
 
 describe('reference pages a run did not parse', () => {

@@ -111,6 +111,23 @@ export interface DocParser {
    */
   reserve?(file: string, what: ParseWhat): void;
   /**
+   * Replaces the stored outcome of `file` (parsed from `text`) by `outcome`, the same parse without
+   * the reference rows the run's limit cut (`withoutRunRows`, src/engine/document-caps.ts), so that
+   * the store does not hold rows no run reads while the limit stands. A stored outcome so cut is
+   * answered by {@link cached} and `parse` as any other; the caller parses the page again with
+   * {@link reparse} when its limit would not cut it. Does nothing when no outcome of `file` is
+   * stored. Optional: a parser without a store has none.
+   */
+  storeCut?(file: string, text: string, what: ParseWhat, outcome: ParseOutcome): void;
+  /** As `parse`, never answered from the store (its outcome replaces the stored one). Optional. */
+  reparse?(file: string, text: string, what: ParseWhat): ParseOutcome;
+  /**
+   * Stores the outcomes parsed since the last call (a store's parser keeps them unstored until
+   * then, so that `storeCut` can replace them uncopied); `close` does it too. Call it before
+   * changing what `parse` returned. Optional: a parser without a store has none.
+   */
+  flush?(): void;
+  /**
    * How many documents ran over their budget so far, how many of them after the run's
    * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
    * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.

@@ -257,12 +257,33 @@ export function codeMentions(text: string): Set<string> | undefined {
   return names;
 }
 
+/**
+ * What the per-file cache stores for a page whose reference rows the run's limit cut (in place of
+ * its whole parse: 60 pages of 4,400 rows held 196 MB of stored parses until the cache was
+ * written, s35 sweep D9): the parsed page without its rows, marked {@link DocFile.rowsCut} with
+ * their count and first line. A later run uses it only while its limit cuts the page again
+ * (`cutsRows`); otherwise the page is parsed again.
+ */
+export function withoutRunRows(doc: DocFile): DocFile {
+  return withoutReferenceRows(doc, referenceRowsOf(doc));
+}
+
+/**
+ * True when `doc` is a page the run's reference-row limit cut: a stored {@link withoutRunRows}
+ * copy, or one `earlyRowCut` shortened (its `rowsCut`, unlike a stub's, is not `notParsed`).
+ */
+export function isRunRowsCut(doc: DocFile | undefined): boolean {
+  return doc?.rowsCut !== undefined && doc.rowsCut.notParsed !== true && doc.rowsCut.rows > 0;
+}
+
 /** What {@link runDocumentCap} admits of one page. */
 export interface Admitted {
   /** The page as the run keeps it: the parsed one when nothing was cut, else a shortened copy. */
   doc: DocFile;
   /** The run's limit on example words cut this page's commands (its own limit's warning, if any, claims more than is checked). */
   invocationsCut: boolean;
+  /** The run's limit on reference rows cut this page's rows in this call (not a change log's own limit). */
+  rowsCut: boolean;
 }
 
 /**
@@ -272,7 +293,7 @@ export interface Admitted {
  * rows once the rows do not fit. `diagnostics` are the run's warnings, one per limit that cut
  * something, at the first page cut.
  */
-export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics(): InputDiagnostic[]; lateRowsCut(doc: DocFile): InputDiagnostic | undefined } {
+export function runDocumentCap(): { admit(doc: DocFile): Admitted; cutsRows(doc: DocFile): boolean; diagnostics(): InputDiagnostic[]; lateRowsCut(doc: DocFile): InputDiagnostic | undefined } {
   let words = 0;
   let rows = 0;
   let historyRows = 0;
@@ -301,13 +322,25 @@ export function runDocumentCap(): { admit(doc: DocFile): Admitted; diagnostics()
       if (pageRows.count > 0 && !doc.rowsCut && historyPage(doc)) {
         if (historyRows + pageRows.count > MAX_RUN_REFERENCE_ROWS) doc = withoutReferenceRows(doc, pageRows, []);
         else historyRows += pageRows.count;
-        return { doc, invocationsCut };
+        return { doc, invocationsCut, rowsCut: false };
       }
       if (pageRows.count > 0 && (rowsCut.length > 0 || rows + pageRows.count > MAX_RUN_REFERENCE_ROWS)) {
-        if (!doc.rowsCut) doc = withoutReferenceRows(doc, pageRows);
+        const now = !doc.rowsCut;
+        if (now) doc = withoutReferenceRows(doc, pageRows);
         rowsCut.push(doc);
-      } else rows += pageRows.count;
-      return { doc, invocationsCut };
+        return { doc, invocationsCut, rowsCut: now };
+      }
+      rows += pageRows.count;
+      return { doc, invocationsCut, rowsCut: false };
+    },
+    /**
+     * True when `admit`, called next with this page, would cut its reference rows for the run's
+     * limit (counting a page already cut by its `rowsCut.rows`). Changes nothing.
+     */
+    cutsRows(doc) {
+      const count = doc.rowsCut ? doc.rowsCut.rows : referenceRowsOf(doc).count;
+      if (count === 0 || (!doc.rowsCut && historyPage(doc))) return false;
+      return rowsCut.length > 0 || rows + count > MAX_RUN_REFERENCE_ROWS;
     },
     /**
      * For a page parsed after `diagnostics` was called (a link points at it) whose rows `admit`

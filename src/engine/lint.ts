@@ -16,7 +16,7 @@ import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { earlyRowCut, runDocumentCap, unreadReferenceStub } from './document-caps.js';
+import { earlyRowCut, isRunRowsCut, runDocumentCap, unreadReferenceStub, withoutRunRows } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1201,22 +1201,44 @@ export function parseDocs(
   // Stored pages count toward the run's limit on large documents first (`DocParser.reserve`): they
   // were read by the run that stored them, so a warm run reads the pages a cold one read.
   if (docParser.reserve) for (const [file, what] of wantedOf) if (docParser.isCached?.(file, what)) docParser.reserve(file, what);
-  // Rows of pages the run's row limit will surely cut are dropped as they come (earlyRowCut).
+  // Rows of pages the run's row limit will surely cut are dropped as they come (earlyRowCut), and
+  // from the store (s35 sweep D9: the stored parses of 60 pages of 4,400 rows took 196 MB).
+  const storeCut = (file: string, what: ParseWhat, outcome: ParseOutcome): void => {
+    const text = docParser.storeCut ? pages.text(file) : undefined;
+    if (text !== undefined) docParser.storeCut!(file, text, what, outcome);
+  };
   const rowCut = earlyRowCut(new Map([...wantedOf.keys()].map((f, i) => [f, i])), (file, doc) => {
     const outcome = outcomes.get(file);
-    if (outcome) outcomes.set(file, { ...outcome, doc });
+    if (!outcome) return;
+    outcomes.set(file, { ...outcome, doc });
+    storeCut(file, wantedOf.get(file)!, { ...outcome, doc });
   });
+  /**
+   * A page's outcome in path order, with the run's row limit applied: a stored page whose rows an
+   * earlier run's limit cut is parsed again when this run's limit would not cut it; one whose rows
+   * the limit cuts now is stored without them.
+   */
+  const admitPage = (file: string, what: ParseWhat, parsed: ParseOutcome) => {
+    if (parsed.doc && isRunRowsCut(parsed.doc) && !documentCap.cutsRows(parsed.doc)) {
+      const text = pages.text(file);
+      const again = text === undefined ? undefined : docParser.reparse ? docParser.reparse(file, text, what) : docParser.parse(file, text, what);
+      if (again) parsed = again;
+    }
+    const admitted = parsed.doc && documentCap.admit(parsed.doc);
+    if (admitted?.rowsCut) storeCut(file, what, { ...parsed, doc: withoutRunRows(parsed.doc!) });
+    return { parsed, admitted };
+  };
   for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
     const outcome = parsePage(docParser, pages, file, wantedOf.get(file)!);
     outcomes.set(file, outcome);
     if (outcome?.doc) rowCut.arrived(file, outcome.doc);
   }
   for (const [file, wanted] of wantedOf) {
-    const parsed = outcomes.has(file) ? outcomes.get(file) : parsePage(docParser, pages, file, wanted);
+    const outcome = outcomes.has(file) ? outcomes.get(file) : parsePage(docParser, pages, file, wanted);
     outcomes.delete(file);
-    if (parsed === undefined) continue;
+    if (outcome === undefined) continue;
+    const { parsed, admitted } = admitPage(file, wanted, outcome);
     pushAll(directives, parsed.directives);
-    const admitted = parsed.doc && documentCap.admit(parsed.doc);
     let doc = admitted?.doc;
     // Not parsed (a budget or limit: an empty page and a "Not read:" warning): rows it may hold
     // make every reference partial.
@@ -1232,16 +1254,20 @@ export function parseDocs(
   }
   pushAll(docs, unreadable);
   pushAll(diagnostics, documentCap.diagnostics());
+  // Stored before the link stage resolves the pages' links in place.
+  docParser.flush?.();
   pages.save();
   const lazyDoc = (file: string): DocFile | undefined => {
     if (!unparsed.has(file)) return undefined;
-    const parsed = parsePage(docParser, pages, file, { doc: true, directives: false });
-    if (parsed === undefined) return undefined;
+    const outcome = parsePage(docParser, pages, file, { doc: true, directives: false });
+    if (outcome === undefined) return undefined;
     // An overrun is reported once, where the link points at the skipped page.
-    pushAll(diagnostics, parsed.diagnostics.filter((d) => d.message.startsWith('Not read:')));
+    pushAll(diagnostics, outcome.diagnostics.filter((d) => d.message.startsWith('Not read:')));
     // Its rows count toward the run's limit too (60 linked pages of 4,400 rows: 850 MB, s34 sweep D5).
-    if (!parsed.doc) return undefined;
-    const { doc } = documentCap.admit(parsed.doc);
+    if (!outcome.doc) return undefined;
+    const doc = admitPage(file, { doc: true, directives: false }, outcome).admitted?.doc;
+    docParser.flush?.();
+    if (!doc) return undefined;
     const late = doc.rowsCut ? documentCap.lateRowsCut(doc) : undefined;
     if (late) diagnostics.push(late);
     return doc;
