@@ -4,7 +4,7 @@
  * 0.98 GB. Pages are counted whole, in path order, the same with the cache as without; a run that
  * did not read some page's rows reads every reference as partial.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
@@ -155,6 +155,22 @@ describe('the per-file cache and the run row limit (s35 sweep D9)', () => {
     expect(shape(after.messages)).toEqual(shape(plainAfter.messages));
     expect(store.rowsSet.get('docs/a01.md')).toEqual([0, size]);
   }, 180_000);
+});
+
+describe('a page discovery leaves out for its depth (s35 sweep D4)', () => {
+  it('makes every reference partial, as a page not parsed does, and the note says where the run says why', async () => {
+    const root = copyToTemp(BAD_BASE);
+    // docs/reference.md loses its `name` row; a page 67 folders deep documents it.
+    writeFileSync(path.join(root, 'docs/reference.md'), '# Reference\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n');
+    const deep = path.join(root, 'docs', ...Array.from({ length: 66 }, () => 'd'));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(path.join(deep, 'params.md'), '# Parameters\n\n## `tool`\n\n| Parameter | Description |\n| --- | --- |\n| `name` | Name of the run. |\n');
+    const { config } = loadConfig(root, undefined, ruleIds);
+    const run = await lint({ root, config });
+    expect(run.messages.filter((m) => m.ruleId === 'reference-param-missing' || m.ruleId === 'example-param-undocumented')).toEqual([]);
+    expect(run.notes.some((n) => n.includes('under more than 64 folders') && n.includes('not read'))).toBe(true);
+    expect(run.notes.some((n) => n.includes('was read as a partial list') && n.includes('it lies under more than 64 folders: see the run\'s note'))).toBe(true);
+  }, 60_000);
 });
 
 describe('reference pages a run did not parse', () => {

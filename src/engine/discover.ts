@@ -47,6 +47,12 @@ export interface DiscoveredFiles {
    */
   notRead?: Array<{ file: string; why: string }>;
   /**
+   * Documents left out for lying under more than {@link MAX_PATH_DEPTH} folders (one note of the
+   * run says so): rows they hold may document any command, so the run reads every reference as
+   * partial (s35 sweep D4). Absent when there are none.
+   */
+  tooDeep?: string[];
+  /**
    * JavaScript files and extensionless files in `bin/` folders: candidates for what a `bin` runs
    * (a shim, or a plain JavaScript program). Only those a bin reaches are read. Optional so that
    * callers building the lists by hand may leave it out.
@@ -328,6 +334,8 @@ export function withoutDeepPaths(found: DiscoveredFiles, notes: string[]): Disco
       return false;
     });
   }
+  const deepDocs = [...(found.docs ?? []), ...(found.envFiles ?? [])].filter((f) => dropped.has(f));
+  if (deepDocs.length > 0) out.tooDeep = deepDocs.sort();
   const first = [...dropped].sort()[0]!;
   const shown = first.length > 120 ? `${first.slice(0, 60)}…${first.slice(-40)}` : first;
   const count = dropped.size === 1 ? 'A file is' : `${dropped.size.toLocaleString('en-US')} files are`;

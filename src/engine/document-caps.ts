@@ -141,7 +141,7 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
  * notes page (by its path and its release headings) documents the tool of its time and gets none
  * (paperless-ngx's 847 KB changelog over the parse budget on a loaded machine).
  */
-export function unreadReferenceStub(file: string, text: string | undefined): DocFile | undefined {
+export function unreadReferenceStub(file: string, text: string | undefined, why?: string): DocFile | undefined {
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : isRestructuredText(file) ? 'rst' : 'md';
   const stub = (names?: readonly string[]): DocFile => ({
     file,
@@ -151,7 +151,7 @@ export function unreadReferenceStub(file: string, text: string | undefined): Doc
     codeBlocks: [],
     invocations: [],
     links: [],
-    rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true, ...(names ? { names } : {}) },
+    rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true, ...(names ? { names } : {}), ...(why ? { why } : {}) },
   });
   if (text === undefined) return isHistoricalPage(file) ? undefined : stub();
   if (isHistoricalPage(file, undefined, headingLines(text))) return undefined;

@@ -38,7 +38,7 @@ import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extra
 import { moduleNameForFile } from '../extract/python/module-name.js';
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
-import { discoveredInputs, discoverFiles, type DiscoveredFiles } from './discover.js';
+import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
@@ -1110,6 +1110,9 @@ function sectionPatterns(config: DocdriftConfig): string[] {
  * hash, without reading it), else parsed from its text. `undefined` when the text cannot be read
  * (`pages` reports it).
  */
+/** Pages a stub may stand for when discovery left them out ({@link unreadReferenceStub}). */
+const DOCUMENT_EXTENSION_RE = /\.(?:md|mdx|markdown|rst|rest|txt)$/i;
+
 function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: ParseWhat): ParseOutcome | undefined {
   const stored = docParser.cached?.(file, what);
   if (stored) return stored;
@@ -1154,9 +1157,10 @@ export function parseDocs(
   const wantedOf = new Map<string, ParseWhat>();
   const unreadable: DocFile[] = [];
   // Pages discovery did not read (a link out of the project, too deep: their warnings say why).
-  for (const { file } of files.notRead ?? []) {
-    if (!/\.(?:md|mdx|markdown|rst|rest|txt)$/i.test(file)) continue;
-    const stub = unreadReferenceStub(file, undefined);
+  const tooDeep = (files.tooDeep ?? []).filter((file) => DOCUMENT_EXTENSION_RE.test(file)).slice(0, 1);
+  for (const { file, why } of [...(files.notRead ?? []), ...tooDeep.map((file) => ({ file, why: `it lies under more than ${MAX_PATH_DEPTH} folders: see the run's note` }))]) {
+    if (!DOCUMENT_EXTENSION_RE.test(file)) continue;
+    const stub = unreadReferenceStub(file, undefined, tooDeep.includes(file) ? why : undefined);
     if (stub) unreadable.push(stub);
   }
   for (const file of files.docs) {

@@ -9,7 +9,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
 import { rowsFor } from '../model/query.js';
-import { rowsNotRead, unreadMayDocument } from '../model/unread.js';
+import { rowsNotRead, unreadMayDocument, whyNotRead } from '../model/unread.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
 import { suggestNames } from '../shared/names.js';
@@ -196,7 +196,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     const head = `${what} \`${cmd.name}\` has ${counts.parameters} parameter${counts.parameters === 1 ? '' : 's'} (${paramSource(model, cmd)}) but no reference section was found`;
     if (rowsCut) {
       missing.push(
-        `${head} in the rows docdrift read: it did not read the rows of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it in path order'} (see its parse-error warning), ` +
+        `${head} in the rows docdrift read: it did not read the rows of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it in path order'} (${whyNotRead(rowsCut)}), ` +
           'where its reference may be. Exclude generated, copied or oversized pages with "ignore" so that the whole reference is read.',
       );
       continue;
@@ -235,7 +235,7 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     const at = `${section.file}:${section.heading.location.line} "${section.heading.text}"`;
     if (reason === 'cut') {
       missing.push(
-        `the reference of \`${cmd.name}\` (${at}) was read as a partial list and missing rows were not reported: the run did not read the rows of ${partial.cutFile}${rowsCut?.rowsCut?.notParsed ? '' : ' and the pages after it'} (see its parse-error warning), ` +
+        `the reference of \`${cmd.name}\` (${at}) was read as a partial list and missing rows were not reported: the run did not read the rows of ${partial.cutFile}${rowsCut?.rowsCut?.notParsed ? '' : ' and the pages after it'} (${rowsCut ? whyNotRead(rowsCut) : 'see its parse-error warning'}), ` +
           'which may document its parameters. Exclude generated, copied or oversized pages with "ignore" so that the whole reference is read.',
       );
       continue;

@@ -866,7 +866,14 @@ export interface DocFile {
    * first cells, headings, option directives; normalised by `mentionKey`): only parameters so
    * named may be documented there, and only their findings are withheld. Absent: any may be.
    */
-  rowsCut?: { location: SourceLocation; rows: number; notParsed?: boolean; names?: readonly string[] };
+  rowsCut?: {
+    location: SourceLocation;
+    rows: number;
+    notParsed?: boolean;
+    names?: readonly string[];
+    /** Where the run says why the page was not read, when not in a `parse-error` warning of its own (a note). */
+    why?: string;
+  };
 }
 
 /** A parameter a page documents as a row of some layout: its names (normalised as {@link ReferenceRow.names}), the row's line, and whether it is written as a CLI flag (`--roots`) rather than a key (`roots`). */

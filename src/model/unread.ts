@@ -57,3 +57,8 @@ export function rowsNotRead(docs: readonly DocFile[]): DocFile | undefined {
 export function rowsOfAnyNameCut(docs: readonly DocFile[]): DocFile | undefined {
   return docs.find((d) => d.rowsCut !== undefined && d.rowsCut.names === undefined);
 }
+
+/** Where the run says why `doc`'s rows were not read, for notes: its `parse-error` warning, unless the stub says otherwise ({@link DocFile.rowsCut}'s `why`). */
+export function whyNotRead(doc: DocFile): string {
+  return doc.rowsCut?.why ?? 'see its parse-error warning';
+}

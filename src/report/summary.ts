@@ -12,7 +12,7 @@ import { ruleDocsUrl } from '../engine/rule-docs.js';
 import { openForWriteInside } from '../engine/write.js';
 import type { DriftMessage } from '../model/rule.js';
 import { commandCoverage, paramSource, unknownReason } from '../model/coverage.js';
-import { rowsNotRead } from '../model/unread.js';
+import { rowsNotRead, whyNotRead } from '../model/unread.js';
 import type { Model } from '../model/types.js';
 import { compareStrings, severityOf } from './sort.js';
 import type { ReportVerdict } from './types.js';
@@ -123,7 +123,7 @@ export function buildSummary(messages: readonly DriftMessage[], model: Model, no
     const rowsCut = rowsNotRead(model.docs);
     const parts = [
       `${plural(inCode.length, 'parameter')} in code`,
-      `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it'}: see its parse-error warning)` : ''}`,
+      `${documented} in the reference${rowsCut ? ` rows docdrift read (not those of ${rowsCut.file}${rowsCut.rowsCut!.notParsed ? '' : ' and the pages after it'}: ${whyNotRead(rowsCut)})` : ''}`,
       `${used.length} used in examples`,
       `${explained} of those explained wherever used`,
     ];
