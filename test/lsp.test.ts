@@ -344,6 +344,14 @@ describe('docdrift lsp over stdio', () => {
       expect(await s.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 0, character: 0 } })).toBeNull();
       expect(await s.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } })).toEqual([]);
     }
+    // Asked while a lint runs (another page edited), which has let go of the last lint's model
+    // (#33 s35 sweep D9): the hover waits for that lint and answers from its model.
+    const other = 'docs/reference/cli-commands.mdx';
+    const otherText = readFileSync(path.join(root, other), 'utf8');
+    open(s, other, otherText);
+    change(s, other, 2, `${otherText}\nAn edit.\n`);
+    const during = (await s.connection.sendRequest('textDocument/hover', at)) as Hover;
+    expect((during.contents as MarkupContent).value).toContain('**`resume_from_cache`**: parameter of `ng_collect_rollouts`');
     expect(await s.close()).toBe(0);
   }, 60_000);
 

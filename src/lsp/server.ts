@@ -200,6 +200,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let clientGone = false;
   let running = false;
   let again = false;
+  /** Settles when the running {@link runLint} ends; hovers and definitions asked during a lint wait for it. */
+  let lintEnded: Promise<void> = Promise.resolve();
   /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
   let lastEditAt = -Infinity;
 
@@ -319,6 +321,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const docParser: DocParser = { ...(pieces.empty ? sequential : shared), parse: shared.parse.bind(shared), close: () => undefined };
     let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
+    // The last lint's model is let go before this one builds its own: both held at once doubled
+    // the documents (60 pages of 4,400 rows, #33 s35 sweep D9: the server stopped at its 256 MB
+    // heap limit on the first edit). A hover asked meanwhile waits for this lint (`lintEnded`).
+    last.model = undefined;
     try {
       // Python CLI flags are extracted in the CLI's worker, under its CPU budget and heap limit:
       // in-thread, a 2 KB decli module of s28 sweep D3 blocked the server (s29 sweep2 D1: hover
@@ -412,6 +418,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       return;
     }
     running = true;
+    let ended = (): void => undefined;
+    lintEnded = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
     try {
       do {
         again = false;
@@ -426,6 +436,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       } while (again && !clientGone);
     } finally {
       running = false;
+      ended();
     }
   };
   const schedule = (delay = debounceMs): void => {
@@ -625,12 +636,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (open && taken?.version !== open.version && !asRead) return undefined;
     return paramAt(last.model, file, position.line + 1, position.character + 1);
   };
-  connection.onHover((params) => {
+  connection.onHover(async (params) => {
+    if (running && !last.model) await lintEnded;
     const found = paramAtPosition(params.textDocument.uri, params.position);
     if (!found || !last.model) return null;
     return { contents: { kind: 'markdown', value: hoverMarkdown(last.model, found) }, range: { start: toLspPosition(found.location.line, found.location.column), end: toLspPosition(found.location.endLine ?? found.location.line, found.location.endColumn ?? found.location.column) } };
   });
-  connection.onDefinition((params) => {
+  connection.onDefinition(async (params) => {
+    if (running && !last.model) await lintEnded;
     const found = paramAtPosition(params.textDocument.uri, params.position);
     if (!found) return null;
     const loc = found.param.location;
