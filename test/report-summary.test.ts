@@ -3,7 +3,7 @@
  * fixtures/example-python), Markdown escaping of hostile names, and the CLI appending to a file.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config/load.js';
 import { lint, ruleIds } from '../src/api.js';
 import { type LintResult } from '../src/engine/lint.js';
 import { commandCoverage, formatSummary } from '../src/report/summary.js';
-import { SUMMARY_MARKER } from '../src/shared/report-marker.js';
+import { isSummaryReport, SUMMARY_MARKER } from '../src/shared/report-marker.js';
 import { CLI_BIN } from './helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -194,6 +194,23 @@ describe('docdrift --summary', () => {
     // A document without the marker is still refused.
     writeFileSync(path.join(dir, 'docs.md'), '# Docs\n');
     expect(run(['--summary', 'docs.md'], dir).status).toBe(2);
+  });
+
+  it('a page that only quotes the marker is documentation: its rows and examples are checked (s36 sweep D4)', () => {
+    expect(isSummaryReport(`## docdrift\n\n3 problems.\n\n${SUMMARY_MARKER}\n`)).toBe(true);
+    expect(isSummaryReport(`\uFEFF## docdrift\r\n\r\n3 problems.\r\n\r\n${SUMMARY_MARKER}\r\n\r\n## docdrift\r\n\r\n${SUMMARY_MARKER}\r\n`)).toBe(true);
+    expect(isSummaryReport(`# Reference\n\nOur CI summary ends with:\n\n\`\`\`html\n${SUMMARY_MARKER}\n\`\`\`\n`)).toBe(false);
+    expect(isSummaryReport(`# tool\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${SUMMARY_MARKER}\n`)).toBe(false);
+    expect(isSummaryReport(`## docdrift\n\nSee ${SUMMARY_MARKER}\n`)).toBe(false);
+    const dir = tempDir();
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const before = run(['--format', 'json'], dir);
+    const count = (JSON.parse(before.stdout) as { results: unknown[] }).results.length;
+    // The README ends with the marker as a comment, and quotes it in a code block: still read.
+    appendFileSync(path.join(dir, 'README.md'), `\n\`\`\`html\n${SUMMARY_MARKER}\n\`\`\`\n\n${SUMMARY_MARKER}\n`);
+    const after = run(['--format', 'json'], dir);
+    expect(after.status).toBe(before.status);
+    expect((JSON.parse(after.stdout) as { results: unknown[] }).results).toHaveLength(count);
   });
 
   it('exits 2 naming the file when it cannot be written', () => {

@@ -8,7 +8,20 @@
  */
 export const SUMMARY_MARKER = '<!-- docdrift --summary report: not read as documentation -->';
 
-/** Whether `text` is (or holds) a report `--summary` wrote ({@link SUMMARY_MARKER}). */
+/** The first line of each report `--summary` writes (src/report/summary.ts `buildSummary`). */
+export const SUMMARY_HEADING = '## docdrift';
+
+/**
+ * Whether `text` is a file of reports `--summary` wrote: its first non-blank line is
+ * {@link SUMMARY_HEADING} and its last is {@link SUMMARY_MARKER}. A page that only quotes the
+ * marker (in a code block, as a comment of its own) is documentation and is read (s36 sweep D4:
+ * such a reference page, and a README, were skipped unread).
+ */
 export function isSummaryReport(text: string): boolean {
-  return text.includes(SUMMARY_MARKER);
+  const body = text.replace(/^\uFEFF/, '').trim();
+  if (!body.endsWith(SUMMARY_MARKER)) return false;
+  const before = body.length - SUMMARY_MARKER.length - 1;
+  if (before >= 0 && body[before] !== '\n') return false;
+  const firstEnd = body.indexOf('\n');
+  return (firstEnd < 0 ? body : body.slice(0, firstEnd)).replace(/\r$/, '').trimEnd() === SUMMARY_HEADING;
 }
