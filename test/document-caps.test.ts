@@ -194,6 +194,9 @@ describe('reference pages a run did not parse', () => {
     // page or one merely named `news.md` with a reference in it may (s35 sweep D2).
     expect(unreadReferenceStub('docs/changelog.md', `# Changelog\n\n## 1.2.0\n\n${table}`)).toBeUndefined();
     expect(unreadReferenceStub('CHANGELOG.md', undefined)).toBeUndefined();
+    // Not read at all and named like a change log only in lower case: it may be a command's page (s36 sweep D3).
+    expect(unreadReferenceStub('docs/commands/changelog.md', undefined)?.rowsCut?.names).toBeUndefined();
+    expect(unreadReferenceStub('docs/history.md', undefined)).toBeDefined();
     expect(unreadReferenceStub('docs/news.md', `# News\n\n${table}`)?.rowsCut?.names).toContain('seed');
     expect(unreadReferenceStub('CONTRIBUTING.md', table)?.rowsCut?.names).toContain('seed');
   });
@@ -208,8 +211,19 @@ describe('reference pages a run did not parse', () => {
     expect(names('| name | str |\n| --- | --- |\n')).toContain('name');
     // A table or grid inside a fenced example is not the page's own: nothing.
     expect(names('Run it:\n\n```text\n| name | str |\n+------+-----+\n`seed`\n```\n')).toEqual([]);
-    // Prose words are not names.
+    // Plain names in row layouts (s36 sweep D1): a table without outer pipes, list-table items,
+    // reST simple and CSV tables, a definition term, lines ended by a lone CR; a backtick line
+    // with a backtick in its info string opens no fence (s36 sweep D2).
+    expect(names('Parameter | Description\n--- | ---\nname | Name of the run.\n')).toContain('name');
+    expect(names(':::{list-table}\n* - name\n  - Name of the run.\n:::\n')).toContain('name');
+    expect(names('====  ====\nname  Name of the run.\nseed  Random seed.\n====  ====\n')).toEqual(expect.arrayContaining(['name', 'seed']));
+    expect(names('.. csv-table::\n\n   "name", "Name of the run."\n')).toContain('name');
+    expect(names('name\n   Name of the run.\n')).toContain('name');
+    expect(names('# P\r\rname | Name of the run.\r')).toContain('name');
+    expect(names('```tool``` runs the tool.\n\n| `name` | Name. |\n')).toContain('name');
+    // Prose words are not names, nor the first word of a sentence.
     expect(names('Give the run a name and a seed.\n')).toEqual([]);
+    expect(names('Name the run before you start it.\nSeed it too.\n')).toEqual([]);
     expect(codeMentions('x'.repeat(MAX_MENTION_SCAN_LENGTH + 1))).toBeUndefined();
   });
 });

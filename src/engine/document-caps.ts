@@ -153,7 +153,10 @@ export function unreadReferenceStub(file: string, text: string | undefined, why?
     links: [],
     rowsCut: { location: { file, line: 1, column: 1 }, rows: 0, notParsed: true, ...(names ? { names } : {}), ...(why ? { why } : {}) },
   });
-  if (text === undefined) return isHistoricalPage(file) ? undefined : stub();
+  // Not read at all: only its text would tell a change log from a page named like one
+  // (docs/commands/changelog.md documents oclif's `changelog` command, docs/history.md may be a
+  // `history` command's page: s36 sweep D3), except for the upper-case names no reference takes.
+  if (text === undefined) return CHANGE_LOG_NAME_RE.test(file.slice(file.lastIndexOf('/') + 1)) ? undefined : stub();
   if (isHistoricalPage(file, undefined, headingLines(text))) return undefined;
   const names = codeMentions(text);
   if (names === undefined) return stub();
@@ -213,16 +216,20 @@ export function codeMentions(text: string): Set<string> | undefined {
     }
   };
   let fence: string | undefined;
-  for (const line of text.split('\n')) {
+  // Lines as the parser splits them (a lone CR ends a line too: s36 sweep D1).
+  for (const line of text.split(/\r\n|\r|\n/)) {
     const marker = /^ {0,3}(`{3,}|~{3,})\s*(\{?)/.exec(line);
     if (fence !== undefined) {
       if (marker && marker[1]![0] === fence[0] && marker[1]!.length >= fence.length && line.trim() === marker[1]) fence = undefined;
       continue;
     }
-    if (marker && marker[2] !== '{') {
+    // A backtick fence's info string holds no backtick (CommonMark 0.31 §4.5): "```tool``` runs"
+    // is a paragraph with a code span, not a fence hiding the rest of the page (s36 sweep D2).
+    if (marker && marker[2] !== '{' && !(marker[1]![0] === '`' && line.slice(marker[0].length).includes('`'))) {
       fence = marker[1]!;
       continue;
     }
+    rowNames(line, add);
     for (const m of line.matchAll(/`([^`]{1,200})`/g)) add(m[1]!);
     for (const m of line.matchAll(/(?:^|[\s(\[,|/])(--?[A-Za-z][\w-]*)/g)) add(m[1]!);
     const cell = /^\s*\|([^|]*)\|/.exec(line);
@@ -255,6 +262,57 @@ export function codeMentions(text: string): Set<string> | undefined {
     if (names.size > MAX_PAGE_MENTIONS) return undefined;
   }
   return names;
+}
+
+/** The conventional upper-case file names of a change log (`CHANGELOG.md`, `HISTORY.rst`, `RELEASE_NOTES.md`). */
+const CHANGE_LOG_NAME_RE = /^(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|RELEASE[-_]NOTES)(?:\.[A-Za-z]{1,9})?$/;
+
+/** Leading blockquote markers, spaces and quotes of a line. */
+const LINE_LEAD_RE = /^[\s>"']*/;
+/** One list, enumeration or table-cell marker at the start of what is left of a line (`* `, `- `, `1. `, `| `). */
+const ROW_MARKER_RE = /^(?:[*+-]|\d{1,9}[.)]|\|)[ \t]*/;
+/** A plain name at the start of a cell or row (`name`, `model.lr`, `dry-run`). */
+const PLAIN_NAME_RE = /^[A-Za-z_][\w.-]*/;
+
+/** `cell` without the code, emphasis and quote marks around it (a loop: a trailing-class regex backtracks). */
+function stripMarks(cell: string): string {
+  const mark = (c: string | undefined): boolean => c !== undefined && '`*_"\''.includes(c);
+  let start = 0;
+  let end = cell.length;
+  while (start < end && mark(cell[start])) start++;
+  while (end > start && mark(cell[end - 1])) end--;
+  return cell.slice(start, end);
+}
+
+/**
+ * The plain-text names of a line that may be a row of a reference in a layout whose names are not
+ * code (s36 sweep D1): a GFM table with or without outer pipes, a MyST or reST list-table item
+ * (`* - name`), a reST simple or CSV table, a definition-list term. The first word of the line,
+ * after list, table and quote markers, when the line is row-like: it had such a marker, holds a
+ * `|`, or the word is followed by a `,`, two spaces, a tab or nothing. And every table cell that
+ * is one word. Words of running prose (a line starting with a word, one space, more words) are not
+ * taken: a prose mention does not withhold a finding.
+ */
+function rowNames(line: string, add: (name: string) => void): void {
+  let rest = line.slice(LINE_LEAD_RE.exec(line)![0].length);
+  let marked = false;
+  for (let i = 0; i < 8; i++) {
+    const m = ROW_MARKER_RE.exec(rest);
+    if (!m) break;
+    rest = rest.slice(m[0].length);
+    marked = true;
+  }
+  const word = PLAIN_NAME_RE.exec(rest);
+  if (word) {
+    const after = stripMarks(rest.slice(word[0].length).trimEnd()) === '' ? '' : rest.slice(word[0].length).replace(/^["'`*]+/, '');
+    if (marked || line.includes('|') || after === '' || after.startsWith(',') || after.startsWith('  ') || after.startsWith('\t') || after.trimEnd() === '') add(word[0]);
+  }
+  if (!line.includes('|')) return;
+  for (const cell of line.slice(0, 2000).split('|')) {
+    const value = stripMarks(cell.trim());
+    const one = PLAIN_NAME_RE.exec(value);
+    if (one && one[0].length === value.length) add(value);
+  }
 }
 
 /**
