@@ -221,6 +221,8 @@ describe('reference pages a run did not parse', () => {
     expect(names('name\n   Name of the run.\n')).toContain('name');
     expect(names('# P\r\rname | Name of the run.\r')).toContain('name');
     expect(names('```tool``` runs the tool.\n\n| `name` | Name. |\n')).toContain('name');
+    // Names that are no ASCII identifier, as code or as a plain cell (s36 sweep D7).
+    expect(names('| `größe` | int |\n| `@type` | str |\n| `2fa` | bool |\n| `x:y` | str |\n| $id | str |\n')).toEqual(expect.arrayContaining(['größe', '@type', '2fa', 'x:y', '$id']));
     // Prose words are not names, nor the first word of a sentence.
     expect(names('Give the run a name and a seed.\n')).toEqual([]);
     expect(names('Name the run before you start it.\nSeed it too.\n')).toEqual([]);

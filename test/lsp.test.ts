@@ -4,7 +4,7 @@
  * bin, on a copy of fixtures/example-python. Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -41,11 +41,11 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) if (s.child.exitCode === null) s.child.kill();
 });
 
-async function start(root: string, env: NodeJS.ProcessEnv = process.env, initializationOptions?: unknown): Promise<Session> {
+async function start(root: string, env: NodeJS.ProcessEnv = process.env, initializationOptions?: unknown, bin = CLI_BIN): Promise<Session> {
   // Started elsewhere than the project: the root comes from `initialize`, not the cwd. The values
   // the server's piece store hands out again from lint to lint are frozen: a stage that writes
   // into a stored document or fact throws, an internal error, and the test misses its diagnostics.
-  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env: { DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
+  const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env: { DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -352,6 +352,28 @@ describe('docdrift lsp over stdio', () => {
     change(s, other, 2, `${otherText}\nAn edit.\n`);
     const during = (await s.connection.sendRequest('textDocument/hover', at)) as Hover;
     expect((during.contents as MarkupContent).value).toContain('**`resume_from_cache`**: parameter of `ng_collect_rollouts`');
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
+  it('a broken install (the Python grammar missing): one showMessage error naming it, not a clean page (s36 sweep D8)', async () => {
+    const install = tempDir('docdrift-lsp-install-');
+    const repo = path.resolve(path.dirname(CLI_BIN), '../..');
+    cpSync(path.join(repo, 'dist'), path.join(install, 'dist'), { recursive: true });
+    cpSync(path.join(repo, 'package.json'), path.join(install, 'package.json'));
+    mkdirSync(path.join(install, 'grammars'));
+    symlinkSync(path.join(repo, 'node_modules'), path.join(install, 'node_modules'));
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root, process.env, undefined, path.join(install, 'dist/cli/docdrift.js'));
+    open(s, 'README.md');
+    for (let i = 0; i < 400 && s.shown.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(s.shown).toHaveLength(1);
+    expect(s.shown[0]!.type).toBe(1);
+    expect(s.shown[0]!.message).toContain('internal error, nothing is checked');
+    expect(s.shown[0]!.message).toContain('tree-sitter-python.wasm');
+    // An edit fails the same way: not shown again.
+    change(s, 'README.md', 2, 'x\n');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(s.shown).toHaveLength(1);
     expect(await s.close()).toBe(0);
   }, 60_000);
 

@@ -193,7 +193,7 @@ export const MAX_MENTION_SCAN_LENGTH = 4 * 1024 * 1024;
 export const MAX_PAGE_MENTIONS = 50_000;
 
 /** An identifier or flag in a fragment of code (`--dry-run`, `model.lr`). */
-const IDENTIFIER_RE = /-{0,2}[A-Za-z_][\w-]*/g;
+const IDENTIFIER_RE = /-{0,2}[\p{L}_$@][\p{L}\p{N}_$@-]*/gu;
 
 /**
  * The names a page's text shows as code, by {@link mentionKey}: identifiers in inline code spans,
@@ -208,6 +208,9 @@ export function codeMentions(text: string): Set<string> | undefined {
   if (text.length > MAX_MENTION_SCAN_LENGTH) return undefined;
   const names = new Set<string>();
   const add = (fragment: string): void => {
+    // A code span or cell of one token is a name as written (`größe`, `@type`, `2fa`, `x:y`: s36 sweep D7).
+    const whole = stripMarks(fragment.trim());
+    if (whole.length > 0 && whole.length <= 200 && !/\s/.test(whole)) names.add(mentionKey(whole));
     for (const m of fragment.matchAll(IDENTIFIER_RE)) {
       const key = mentionKey(m[0]);
       if (key.length > 0) names.add(key);
@@ -272,7 +275,7 @@ const LINE_LEAD_RE = /^[\s>"']*/;
 /** One list, enumeration or table-cell marker at the start of what is left of a line (`* `, `- `, `1. `, `| `). */
 const ROW_MARKER_RE = /^(?:[*+-]|\d{1,9}[.)]|\|)[ \t]*/;
 /** A plain name at the start of a cell or row (`name`, `model.lr`, `dry-run`). */
-const PLAIN_NAME_RE = /^[A-Za-z_][\w.-]*/;
+const PLAIN_NAME_RE = /^[\p{L}\p{N}_$@][\p{L}\p{N}_.:$@-]*/u;
 
 /** `cell` without the code, emphasis and quote marks around it (a loop: a trailing-class regex backtracks). */
 function stripMarks(cell: string): string {

@@ -200,6 +200,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let clientGone = false;
   let running = false;
   let again = false;
+  /** The internal error last shown (a failing lint), until a lint succeeds. */
+  let internalError: string | undefined;
   /** Settles when the running {@link runLint} ends; hovers and definitions asked during a lint wait for it. */
   let lintEnded: Promise<void> = Promise.resolve();
   /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
@@ -425,11 +427,23 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     try {
       do {
         again = false;
+        let failed = false;
         try {
           await lintOnce();
         } catch (error) {
-          if (!clientGone) connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
+          failed = true;
+          if (!clientGone) {
+            connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
+            // Shown, not only logged: an editor that shows no finding would read as a clean page
+            // (a broken install, its Python grammar missing: s36 sweep D8). The CLI exits 2.
+            const first = String((error as Error)?.message ?? error).split('\n')[0]!;
+            const text = `internal error, nothing is checked: ${escapeLine(first.slice(0, 300))} (the server's log has the details)`;
+            // Once until a lint succeeds, not on every edit.
+            if (text !== internalError) showError(text);
+            internalError = text;
+          }
         }
+        if (!failed) internalError = undefined;
         // A turn of the event loop before the next lint: the client's messages that came during
         // this one (opens, edits) are read first, so the next lint checks them.
         if (again && !clientGone) await new Promise<void>((resolve) => setImmediate(resolve));
