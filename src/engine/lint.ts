@@ -1105,14 +1105,14 @@ function sectionPatterns(config: DocdriftConfig): string[] {
   return [...config.globalSections, ...Object.values(config.commands).flatMap((c) => c.sections ?? [])];
 }
 
+/** Pages a stub may stand for when discovery left them out ({@link unreadReferenceStub}). */
+const DOCUMENT_EXTENSION_RE = /\.(?:md|mdx|markdown|rst|rest|txt)$/i;
+
 /**
  * The outcome of `what` for `file`: stored (the per-file cache answers by the file's content
  * hash, without reading it), else parsed from its text. `undefined` when the text cannot be read
  * (`pages` reports it).
  */
-/** Pages a stub may stand for when discovery left them out ({@link unreadReferenceStub}). */
-const DOCUMENT_EXTENSION_RE = /\.(?:md|mdx|markdown|rst|rest|txt)$/i;
-
 function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: ParseWhat): ParseOutcome | undefined {
   const stored = docParser.cached?.(file, what);
   if (stored) return stored;
