@@ -244,6 +244,24 @@ describe('change log rows', () => {
   });
 });
 
+describe('change logs by their release headings (s36 sweep D5)', () => {
+  it('a page whose sections are releases counts toward the change logs\' limit whatever its name, and cuts no reference', () => {
+    const cap = runDocumentCap();
+    const quarter = MAX_RUN_REFERENCE_ROWS / 4 + 10;
+    const releases = [4, 3, 2, 1].map((v) => `## ${v}.0.0\n\n| Change | PR |\n| --- | --- |\n${Array.from({ length: quarter }, (_, i) => `| fix ${i} | #${i} |\n`).join('')}\n`).join('');
+    const log = page('docs/guide/whats-new.md', `# What's new in tool\n\n${releases}`);
+    expect(cap.cutsRows(log)).toBe(false);
+    cap.admit(log);
+    const reference = cap.admit(page('docs/reference.md', tablePage(2))).doc;
+    expect(reference.rowsCut).toBeUndefined();
+    // Two release headings among other sections: a page like any other.
+    const half = MAX_RUN_REFERENCE_ROWS / 2 + 1;
+    const other = runDocumentCap();
+    other.admit(page('docs/guide.md', `# Guide\n\n## 1.0.0\n\n## 2.0.0\n\n## Usage\n\n${tablePage(half)}`));
+    expect(other.cutsRows(page('docs/reference.md', tablePage(half)))).toBe(true);
+  });
+});
+
 describe('config-file example keys a run checks', () => {
   it('checks pages whole while they fit, then no later page, with one warning', async () => {
     expect(MAX_RUN_CONFIG_KEYS).toBe(50_000);

@@ -10,7 +10,7 @@ import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
 import { invocationsCutDiagnostic } from '../docs/parse.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { isRestructuredText } from '../shared/paths.js';
-import { isHistoricalPage } from '../docs/page-kind.js';
+import { isHistoricalPage, RELEASE_HEADING_RE } from '../docs/page-kind.js';
 import { mentionKey } from '../model/unread.js';
 import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
 
@@ -91,7 +91,13 @@ function withoutReferenceRows(doc: DocFile, rows: { count: number; first?: Sourc
  * change log's rows are dropped and withhold nothing.
  */
 function historyPage(doc: DocFile): boolean {
-  return isHistoricalPage(doc.file, doc.headings[0]?.text, doc.headings.map((h) => h.text));
+  if (isHistoricalPage(doc.file, doc.headings[0]?.text, doc.headings.map((h) => h.text))) return true;
+  // Whatever its name and title (`whats-new.md`, "Version history"): a page whose sections are
+  // mostly releases (`## 1.2.0`, `## 2024-03-08`), at least three (s36 sweep D5).
+  const sections = doc.headings.filter((h) => h.depth >= 2);
+  let releases = 0;
+  for (const h of sections) if (RELEASE_HEADING_RE.test(h.text.trim())) releases++;
+  return releases >= 3 && releases * 2 >= sections.length;
 }
 
 /**
