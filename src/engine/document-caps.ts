@@ -313,8 +313,8 @@ function rowNames(line: string, add: (name: string) => void): void {
   }
   const word = PLAIN_NAME_RE.exec(rest);
   if (word) {
-    const after = stripMarks(rest.slice(word[0].length).trimEnd()) === '' ? '' : rest.slice(word[0].length).replace(/^["'`*]+/, '');
-    if (marked || line.includes('|') || after === '' || after.startsWith(',') || after.startsWith('  ') || after.startsWith('\t') || after.trimEnd() === '') add(word[0]);
+    const after = rest.slice(word[0].length).replace(/^["'`*]+/, '');
+    if (marked || line.includes('|') || stripMarks(after.trim()) === '' || after.startsWith(',') || after.startsWith('  ') || after.startsWith('\t')) add(word[0]);
   }
   if (!line.includes('|')) return;
   for (const cell of line.slice(0, 2000).split('|')) {
