@@ -1,7 +1,7 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { ReportDescriptor, Rule } from '../src/model/rule.js';
 import { abbreviatedName, NameIndex, suggestNames } from '../src/shared/names.js';
-import { appliesGlobalParams, configClassNames, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
+import { configClassNames, isGlobalParam, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
 import { ENVIRONMENT_COMMAND, type CommandSpec, type ParamSpec } from '../src/model/types.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
@@ -138,7 +138,7 @@ const rule: Rule<Options> = {
     };
     for (const usage of model.usages) {
       const cmd = model.commandByName(usage.command);
-      if (!cmd?.paramsKnown || (appliesGlobalParams(cmd) && model.globalParams.has(usage.name))) continue;
+      if (!cmd?.paramsKnown || isGlobalParam(model, cmd, usage.name, usage.syntax)) continue;
       // click/typer `ignore_unknown_options`: the command passes undeclared flags and overrides on.
       // Options made at run time (`unreadFlags`, said in a note): only near misses of the flags
       // docdrift read are drift there; a command handing flags on to another program passes any.
@@ -192,7 +192,7 @@ const rule: Rule<Options> = {
       }
       // The nearest parameter, else the nearest nested key whose last segment is close
       // (`temperature=0.7` for `sampling.temperature`).
-      let [suggestion] = suggestNames(usage.name, suggestionIndex(model, cmd), 1);
+      let [suggestion] = suggestNames(usage.name, suggestionIndex(model, cmd, usage.syntax), 1);
       // Issue #31: an env var set in an example and read nowhere is drift only in the project's
       // namespace or as a near miss (`QDRANT_SEARCH_LIM`); `CUDA_VISIBLE_DEVICES=0 tool` sets
       // another program's variable, and one the code mentions may be read in a way docdrift missed.

@@ -6,7 +6,7 @@
 import { rowsOfAnyNameCut } from './unread.js';
 import { compareStrings } from '../shared/strings.js';
 import { suggestNames } from './compare.js';
-import { documentedElsewhere, findParam, globalSectionsFor, isExplained, rowsFor, suggestionIndex, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, isGlobalParam, rowsFor, suggestionIndex, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -54,6 +54,11 @@ function shown(cmd: CommandSpec, param: ParamSpec): ParamSpec {
 function excluded(model: Model, name: string): boolean {
   const first = name.split('.')[0] ?? name;
   return model.globalParams.has(first) || model.isIgnored(name) || model.isIgnored(first);
+}
+
+/** A flag-only global written as an override or config key (`+help=2`): unknown, as `example-param-unknown` reports it. */
+function unknownGlobalKey(model: Model, cmd: CommandSpec, usage: Model['usages'][number]): boolean {
+  return usage.name === usage.key && model.globalParams.has(usage.name) && !model.isIgnored(usage.name) && !isGlobalParam(model, cmd, usage.name, usage.syntax);
 }
 
 const usageIndex = new WeakMap<Model, Map<CommandSpec | undefined, Model['usages']>>();
@@ -129,7 +134,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   // Documents whose examples pass each parameter to this command.
   const docsOf = new Map<ParamSpec | string, Set<string>>();
   for (const usage of usagesByCommand(model).get(cmd) ?? []) {
-    if (excluded(model, usage.name)) continue;
+    if (excluded(model, usage.name) && !unknownGlobalKey(model, cmd, usage)) continue;
     const found = findParam(cmd, usage.name);
     let key: ParamSpec | string;
     if (found) {
@@ -139,7 +144,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     } else {
       // As example-param-unknown judges by default: a dotted key close to no parameter addresses an
       // open namespace (a Hydra server instance), and a key the project reads elsewhere is no drift.
-      const near = suggestNames(usage.name, suggestionIndex(model, cmd), 1).length > 0;
+      const near = suggestNames(usage.name, suggestionIndex(model, cmd, usage.syntax), 1).length > 0;
       if (!near && usage.key !== usage.name) continue;
       if (!near && usage.syntax === 'hydra-override' && model.isReadElsewhere(cmd, usage.name)) continue;
       key = usage.name;

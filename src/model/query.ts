@@ -1,6 +1,6 @@
 /** Read-only queries over the Model that several rules share: parameter lookup, documenting rows, links. */
 import path from 'node:path';
-import type { CommandSpec, ConfigClass, DocFile, InputDiagnostic, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
+import type { ArgumentSyntax, CommandSpec, ConfigClass, DocFile, InputDiagnostic, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
 import { lineIndexAt, lineStarts } from '../shared/strings.js';
 import { unreadMayDocument } from './unread.js';
@@ -628,7 +628,7 @@ export function paramNameSet(cmd: CommandSpec): ReadonlySet<string> {
   return names;
 }
 
-const suggestionIndexes = new WeakMap<Model, WeakMap<CommandSpec, NameIndex>>();
+const suggestionIndexes = new WeakMap<Model, WeakMap<CommandSpec, Map<boolean, NameIndex>>>();
 
 /**
  * The names a "did you mean" for a usage of `cmd` picks from, {@link paramNames} and the model's
@@ -637,17 +637,49 @@ const suggestionIndexes = new WeakMap<Model, WeakMap<CommandSpec, NameIndex>>();
  * `tool.yaml`: every unknown key got "Did you mean `h`?", s35 sweep D7); elsewhere one- and
  * two-letter ones (`h`, `c`, `cp`) are not suggested: any short typo is near them.
  */
-export function suggestionIndex(model: Model, cmd: CommandSpec): NameIndex {
+export function suggestionIndex(model: Model, cmd: CommandSpec, syntax: ArgumentSyntax = 'flag'): NameIndex {
   let byCommand = suggestionIndexes.get(model);
   if (!byCommand) suggestionIndexes.set(model, (byCommand = new WeakMap()));
-  let index = byCommand.get(cmd);
-  if (!index) byCommand.set(cmd, (index = new NameIndex([...paramNames(cmd), ...(appliesGlobalParams(cmd) ? [...model.globalParams].filter((g) => g.length > 2) : [])])));
+  let bySyntax = byCommand.get(cmd);
+  if (!bySyntax) byCommand.set(cmd, (bySyntax = new Map()));
+  // The globals a usage of this syntax may name are the only thing that differs between syntaxes.
+  const flag = syntax === 'flag';
+  let index = bySyntax.get(flag);
+  if (!index) {
+    const globals = [...model.globalParams].filter((g) => g.length > 2 && isGlobalParam(model, cmd, g, syntax));
+    bySyntax.set(flag, (index = new NameIndex([...paramNames(cmd), ...globals])));
+  }
   return index;
 }
 
 /** Whether the config's `globalParameters` (Hydra's and the CLI frameworks' built-ins) apply to `cmd`: not to a config file's keys nor to environment variables (s35 sweep D7). */
 export function appliesGlobalParams(cmd: CommandSpec): boolean {
   return cmd.kind !== 'config-file' && cmd.kind !== 'environment';
+}
+
+/**
+ * Global parameters that exist only as command-line flags: the frameworks' `--help`/`-h` and
+ * `--version`, and Hydra's own flags (`--hydra-help`, `--cfg`/`-c`, `--resolve`, `--package`/`-p`,
+ * `--run`/`-r`, `--multirun`/`-m`, `--config-path`/`-cp`, `--config-name`/`-cn`,
+ * `--config-dir`/`-cd`, `--info`/`-i`, `--shell-completion`/`-sc`, `--experimental-rerun`; see
+ * https://hydra.cc/docs/advanced/hydra-command-line-flags/). Written as a Hydra override
+ * (`+help=2`) or a config key they are ordinary keys the command may not have, so they excuse
+ * only flags. `hydra` (`hydra.run.dir=…`) and `config_paths` stay globals of every syntax.
+ */
+export const FLAG_ONLY_GLOBAL_PARAMETERS: ReadonlySet<string> = new Set([
+  'help', 'h', 'hydra-help', 'version', 'cfg', 'c', 'resolve', 'package', 'p', 'run', 'r', 'multirun', 'm',
+  'config-path', 'cp', 'config-name', 'cn', 'config-dir', 'cd', 'info', 'i', 'shell-completion', 'sc', 'experimental-rerun',
+]);
+
+/**
+ * Whether `name`, used with `syntax` in an example of `cmd`, is one of the config's
+ * `globalParameters` that apply there: never for a config file's keys or environment variables
+ * ({@link appliesGlobalParams}), and the flag-only ones ({@link FLAG_ONLY_GLOBAL_PARAMETERS}) only
+ * for a CLI flag (s36 sweep D6: `tool +help=2` is no request for help).
+ */
+export function isGlobalParam(model: Model, cmd: CommandSpec, name: string, syntax: ArgumentSyntax): boolean {
+  if (!appliesGlobalParams(cmd) || !model.globalParams.has(name)) return false;
+  return syntax === 'flag' || !FLAG_ONLY_GLOBAL_PARAMETERS.has(name);
 }
 
 function spellingsOfCommand(cmd: CommandSpec): string[] {
