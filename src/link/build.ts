@@ -50,6 +50,7 @@ import type {
 } from '../model/types.js';
 import { ENVIRONMENT_COMMAND } from '../model/types.js';
 import { pushUnique } from '../shared/arrays.js';
+import { codeToken, docMemo } from './doc-memo.js';
 
 /** Everything the join needs; all paths project-relative. */
 export interface ModelInput {
@@ -325,13 +326,32 @@ export function buildModel(given: ModelInput): Model {
     return inference.command && !headed.has(inference.command) ? inference : undefined;
   };
   const runOf = programRunner(input.entryPoints, commands, byName);
+  // Each page's inference is kept for the next model while the code, the config and what it read
+  // of the other pages are the same (src/link/doc-memo.ts).
+  const token = codeToken(
+    [given.classes, given.functionConfigs, given.functionSecondaryConfigs, given.functionConfigsThroughCalls, given.flagCommands, given.launcherFlags, given.entryPoints, given.runnableScripts, given.stringKeys, given.interpolatedKeys, given.env, given.dependencies],
+    [given.root, given.config, given.configSource ?? null, [...(given.unreadPrograms ?? [])], given.envWords?.size ?? 0],
+  );
+  const headedNames = [...headed].map((c) => c.name).join('\n');
+  const configuredNames = [...configured].map((c) => c.name).join('\n');
+  // Commands inferred from earlier pages, as they were added (name and aliases): `isCommand` answers them too.
+  const added: string[] = [];
+  const setIndexes = new Map<CommandSpec, number>();
+  sets.forEach((x, i) => {
+    if (!setIndexes.has(x.command)) setIndexes.set(x.command, i);
+  });
   for (const doc of referenceDocs) {
     // Changelogs, upgrade guides and blog posts list past releases' flags: never a reference by content.
     if (isGlobalFile(doc.file) || isHistoryPage(doc) || sets.length === 0) {
       sections.push(...explicit.get(doc)!);
       continue;
     }
-    const found = inferBlocks(doc, explicit.get(doc)!, sets, headed, (n) => byName.has(n), configured, (inv) => scriptInvocation(runOf(inv), byName));
+    const own = explicit.get(doc)!;
+    const context = `${token}\n${own.map((x) => `${x.heading.location.line}-${x.endLine}`).join(',')}\n${headedNames}\n\n${configuredNames}\n\n${added.join('\n')}`;
+    const infer = (): InferredBlock[] => inferBlocks(doc, own, sets, headed, (n) => byName.has(n), configured, (inv) => scriptInvocation(runOf(inv), byName));
+    let fresh: InferredBlock[] | undefined;
+    const kept = keptInferences(doc.blocks, [doc.file, doc.contributor, doc.invocations, doc.headings, doc.dataBlocks], context, () => keepInferences((fresh = infer()), setIndexes));
+    const found = fresh ?? kept?.map((k) => inferredBlock(k, doc.file, sets)) ?? infer();
     inferences.push(...found);
     const assigned = found.filter((f) => f.inference.command);
     // Asked here and again by sectionsOfDoc: decided once per help block.
@@ -357,6 +377,7 @@ export function buildModel(given: ModelInput): Model {
       }
       commands.push(cmd);
       for (const n of [cmd.name, ...cmd.aliases]) if (!byName.has(n)) byName.set(n, cmd);
+      added.push([cmd.name, ...cmd.aliases].join(' / '));
     }
     const forced = new Map(assigned.filter((f) => byName.get(f.inference.command!.name) === f.inference.command).map((f) => [f.block, f]));
     sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced, helpGuess));
@@ -408,23 +429,32 @@ export function buildModel(given: ModelInput): Model {
   const unknownSubcommands: UnknownSubcommand[] = [];
   // Each command's spellings indexed once for all its example invocations (see FlagLookup).
   const flagLookups = new Map<CommandSpec, FlagLookup>();
+  // A page's usages are kept for the next model while the code, the config and the commands' names
+  // are the same (src/link/doc-memo.ts).
+  const namesContext = `${token}\n${[...byName.keys()].join('\n')}`;
   for (const doc of input.docs) {
     // Change logs, release notes and blog posts show the commands of their time: not examples to check.
     if (doc.historical) continue;
-    const pageProgram = flagLinesProgram(doc.invocations.map((inv) => scriptInvocation(runOf(inv), byName)), byName);
-    for (const written of doc.invocations) {
-      const raw = pageProgram !== undefined && written.command.startsWith('-') ? flagLine(written, pageProgram) : scriptInvocation(runOf(written), byName);
-      if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
-      for (const inv of splitSubcommand(raw, byName, implied, groups, unknownSubcommands, (c) => flagLookupOf(c, flagLookups))) {
-        if (!byName.has(inv.command)) continue;
-        const cmd = byName.get(inv.command);
-        const flags = cmd ? flagLookupOf(cmd, flagLookups) : undefined;
-        for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags), inv, cmd, flags), cmd, flags)) {
-          if (isIgnored(u.key)) continue;
-          usages.push(u);
+    const page = keptUsages(doc.invocations, [doc.file], namesContext, () => {
+      const found: PageUsages = { usages: [], unknownSubcommands: [] };
+      const pageProgram = flagLinesProgram(doc.invocations.map((inv) => scriptInvocation(runOf(inv), byName)), byName);
+      for (const written of doc.invocations) {
+        const raw = pageProgram !== undefined && written.command.startsWith('-') ? flagLine(written, pageProgram) : scriptInvocation(runOf(written), byName);
+        if (!byName.has(raw.command) && !implied.has(raw.command)) continue;
+        for (const inv of splitSubcommand(raw, byName, implied, groups, found.unknownSubcommands, (c) => flagLookupOf(c, flagLookups))) {
+          if (!byName.has(inv.command)) continue;
+          const cmd = byName.get(inv.command);
+          const flags = cmd ? flagLookupOf(cmd, flagLookups) : undefined;
+          for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags), inv, cmd, flags), cmd, flags)) {
+            if (isIgnored(u.key)) continue;
+            found.usages.push(u);
+          }
         }
       }
-    }
+      return found;
+    });
+    for (const u of page.usages) usages.push(u);
+    for (const x of page.unknownSubcommands) unknownSubcommands.push(x);
   }
   if (envCommand) for (const u of envUsages) if (!isIgnored(u.key)) usages.push(u);
   // A config file found by inference has no file name users were told to write: its YAML/JSON
@@ -2014,6 +2044,74 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
       if (match !== undefined) link.targetFile = match;
     }
   }
+}
+
+/**
+ * An {@link InferredBlock} as kept from one model to the next: its commands as indexes into the
+ * model's parameter sets (the commands are built again for every model, the sets in the same order
+ * while the code and config are the same), its file left out.
+ */
+interface KeptInference {
+  block: HeadingBlock;
+  inference: Omit<Inference, 'command' | 'best' | 'rival' | 'also'> & {
+    command?: number;
+    best?: { command: number; shared: number; explained: number };
+    rival?: { command: number; shared: number };
+    also?: number[];
+  };
+}
+
+/** What one page's examples pass to the commands: its usages and the sub-command words no command has. */
+interface PageUsages {
+  usages: Usage[];
+  unknownSubcommands: UnknownSubcommand[];
+}
+
+/** Usages kept per page (`doc.invocations`), handed out as they are: see src/link/doc-memo.ts. */
+const keptUsages = docMemo<PageUsages>(true);
+
+/** Inferences kept per page (`doc.blocks`): see src/link/doc-memo.ts. */
+const keptInferences = docMemo<KeptInference[] | undefined>(false);
+
+/**
+ * `found` with its commands as indexes into the sets (`indexes`: each set's command, first
+ * index); undefined when one is in no set (inference takes its commands from the sets, so this
+ * only keeps a page from being kept).
+ */
+function keepInferences(found: readonly InferredBlock[], indexes: ReadonlyMap<CommandSpec, number>): KeptInference[] | undefined {
+  let missing = false;
+  const at = (cmd: CommandSpec): number => {
+    const i = indexes.get(cmd);
+    if (i === undefined) missing = true;
+    return i ?? -1;
+  };
+  const kept = found.map(({ block, inference: { command, best, rival, also, ...rest } }) => ({
+    block,
+    inference: {
+      ...rest,
+      ...(command ? { command: at(command) } : {}),
+      ...(best ? { best: { ...best, command: at(best.command) } } : {}),
+      ...(rival ? { rival: { ...rival, command: at(rival.command) } } : {}),
+      ...(also ? { also: also.map(at) } : {}),
+    },
+  }));
+  return missing ? undefined : kept;
+}
+
+/** A {@link KeptInference} of page `file` with this model's commands (a new object: callers may change it). */
+function inferredBlock({ block, inference: { command, best, rival, also, ...rest } }: KeptInference, file: string, sets: readonly ParameterSet[]): InferredBlock {
+  const cmd = (i: number): CommandSpec => sets[i]!.command;
+  return {
+    file,
+    block,
+    inference: {
+      ...rest,
+      ...(command !== undefined ? { command: cmd(command) } : {}),
+      ...(best ? { best: { ...best, command: cmd(best.command) } } : {}),
+      ...(rival ? { rival: { ...rival, command: cmd(rival.command) } } : {}),
+      ...(also ? { also: also.map(cmd) } : {}),
+    },
+  };
 }
 
 /** A heading block considered by reference inference, with the decision (assigned or not). */
