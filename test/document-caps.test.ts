@@ -208,7 +208,7 @@ describe('reference pages a run did not parse', () => {
     expect(names('- `name` (str): the name.\n- **`seed`**: the seed.\n')).toEqual(['name', 'seed']);
     expect(names('```{list-table}\n* - `name`\n  - str\n```\n')).toContain('name');
     expect(names('.. option:: --Dry-Run\n\n   Only print.\n')).toEqual(['dry_run']);
-    expect(names('| name | str |\n| --- | --- |\n')).toContain('name');
+    expect(names('| Parameter | Type |\n| --- | --- |\n| name | str |\n')).toEqual(['name', 'str']);
     // A table or grid inside a fenced example is not the page's own: nothing.
     expect(names('Run it:\n\n```text\n| name | str |\n+------+-----+\n`seed`\n```\n')).toEqual([]);
     // Plain names in row layouts (s36 sweep D1): a table without outer pipes, list-table items,
@@ -226,6 +226,25 @@ describe('reference pages a run did not parse', () => {
     // Prose words are not names, nor the first word of a sentence.
     expect(names('Give the run a name and a seed.\n')).toEqual([]);
     expect(names('Name the run before you start it.\nSeed it too.\n')).toEqual([]);
+    // Layouts whose names the parser reads out of Markdown syntax (s37 sweep D1): escapes, a
+    // heading's closing #s and {#id}, links and emphasis, terraform-docs anchors, HTML cells with
+    // links, a name column that is not the first.
+    expect(names('| log\\_level | Log level. |\n')).toContain('log_level');
+    expect(names('### log\\_level\n\n### name ###\n\n### seed {#seed}\n')).toEqual(expect.arrayContaining(['log_level', 'name', 'seed']));
+    expect(names('### <a name="input_name"></a> [name](#input\\_name)\n\n### [seed](#seed)\n\n### *lr*\n')).toEqual(expect.arrayContaining(['name', 'seed', 'lr']));
+    expect(names('<tr><td><a href="#l">log_level</a></td><td>Log level.</td></tr>\n')).toContain('log_level');
+    expect(names('| Type | Parameter |\n| --- | --- |\n| str | [name](#n) |\n')).toEqual(['name', 'str']);
+    // The commented keys of a YAML block are a reference layout (s37 sweep D2); uncommented keys
+    // of an example are not.
+    expect(names('```yaml\nname: run  # Name of the run.\nseed: 0\n```\n')).toEqual(['name']);
+    // Prose does not withhold (s37 sweep D3): a capitalised first word of a bullet or sentence, a
+    // wrapped line of one word, a table's header row.
+    expect(names('- Name your runs after the experiment.\n- Keep them short.\n')).toEqual([]);
+    expect(names('Name, as usual, is free text.\n')).toEqual([]);
+    expect(names('We say more about the run\nname\nin another page.\n')).toEqual([]);
+    expect(names('| Name | Homepage |\n| --- | --- |\n| pytest | https://pytest.org |\n')).toEqual(['pytest']);
+    // A definition term is a name: blank line before, its definition after.
+    expect(names('Intro.\n\nname\n: Name of the run.\n')).toContain('name');
     expect(codeMentions('x'.repeat(MAX_MENTION_SCAN_LENGTH + 1))).toBeUndefined();
   });
 });
@@ -259,6 +278,54 @@ describe('change logs by their release headings (s36 sweep D5)', () => {
     const other = runDocumentCap();
     other.admit(page('docs/guide.md', `# Guide\n\n## 1.0.0\n\n## 2.0.0\n\n## Usage\n\n${tablePage(half)}`));
     expect(other.cutsRows(page('docs/reference.md', tablePage(half)))).toBe(true);
+  });
+
+  it('a Keep a Changelog page is one (its Added/Fixed parts are no sections of their own); a versioned reference is not (s37 sweep D5, D6)', () => {
+    const quarter = MAX_RUN_REFERENCE_ROWS / 4 + 10;
+    const parts = (v: number): string => `## [${v}.0.0] - 2024-01-0${v}
+
+### Added
+
+| Change | PR |\n| --- | --- |
+${Array.from({ length: quarter / 2 }, (_, i) => `| add ${i} | #${i} |
+`).join('')}
+### Fixed
+
+| Change | PR |
+| --- | --- |
+${Array.from({ length: quarter / 2 }, (_, i) => `| fix ${i} | #${i} |
+`).join('')}
+`;
+    const keep = runDocumentCap();
+    keep.admit(page('docs/guide/whats-new.md', `# What's new in tool
+
+${[4, 3, 2, 1].map(parts).join('')}`));
+    expect(keep.admit(page('docs/reference.md', tablePage(2))).doc.rowsCut).toBeUndefined();
+    // `### v2.0 options` heads a table of today's options: the page counts toward the references'
+    // limit, and a change log before it (full to its own limit) does not drop its rows.
+    const versioned = (n: number): string => `# Tool API
+
+## \`tool\`
+
+${['v2.0', 'v1.0', 'v0.9'].map((v) => `### ${v} options
+
+${tablePage(n)}`).join('')}`;
+    const cap = runDocumentCap();
+    const log = cap.admit(page('docs/a-changelog.md', `# Changelog
+
+${[4, 3, 2, 1].map((v) => `## ${v}.0.0
+
+| Change | PR |
+| --- | --- |
+${Array.from({ length: MAX_RUN_REFERENCE_ROWS / 4 }, (_, i) => `| fix ${i} | #${i} |
+`).join('')}
+`).join('')}`)).doc;
+    expect(log.rowsCut).toBeUndefined();
+    const api = page('docs/tool-api.md', versioned(2));
+    const reference = cap.admit(api).doc;
+    expect(reference.rowsCut).toBeUndefined();
+    expect(referenceRowsOf(reference).count).toBeGreaterThanOrEqual(6);
+    expect(referenceRowsOf(reference).count).toBe(referenceRowsOf(api).count);
   });
 });
 

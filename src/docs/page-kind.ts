@@ -57,6 +57,27 @@ export function isHistoricalPage(file: string, title?: string, headings?: readon
 export const RELEASE_HEADING_RE =
   /^\[?(?:v|version\s+|release\s+|[\w@/.-]+@)?\d+\.\d[\w.+]*\]?(?:\s|$|[(:—–-])|^\[?unreleased\b|\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b/i;
 
+/** A version at the start of a heading, as {@link RELEASE_HEADING_RE} reads one (`v1.2.0`, `[1.2.0]`, `Version 2.1`, `pkg@6.5.0`). */
+const VERSION_LEAD_RE = /^\[?(?:v|version\s+|release\s+|[\w@/.-]+@)?\d+\.\d[\w.+]*\]?/i;
+/** What may follow the version of a heading that names only a release: a date or note after a separator, or a release word. */
+const AFTER_VERSION_RE = /^(?:$|[(:—–\-[]|(?:release[sd]?|beta|alpha|rc\d*|lts|final|stable)\b)/i;
+/** `Unreleased` or a date at the start of a heading (`2024-03-08`, `March 8, 2024`). */
+const DATE_LEAD_RE = /^\[?(?:unreleased\b|\d{4}-\d{2}-\d{2}\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b)/i;
+
+/**
+ * Whether a heading names a release and nothing else: a version alone or followed by a date, a
+ * name or a note after a separator (`## [1.2.0] - 2024-03-08`, `## v2.0.0 (2024-01-01)`,
+ * `## 2.1 release`), `Unreleased`, or a date. Stricter than {@link RELEASE_HEADING_RE}, for a page
+ * whose name does not say it is a change log: `### v2.0 options` heads a versioned reference's
+ * table (s37 sweep D5).
+ */
+export function isReleaseHeading(text: string): boolean {
+  const trimmed = text.trim();
+  const version = VERSION_LEAD_RE.exec(trimmed);
+  if (version) return AFTER_VERSION_RE.test(trimmed.slice(version[0].length).trim());
+  return DATE_LEAD_RE.test(trimmed);
+}
+
 /**
  * Whether a page named like a change log (`CHANGELOG.md`, `changelog.md`, `news.md`) reads like
  * one: its title says so ("Changelog", "Release notes"), a heading names a release (a version or

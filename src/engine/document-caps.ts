@@ -10,7 +10,7 @@ import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
 import { invocationsCutDiagnostic } from '../docs/parse.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { isRestructuredText } from '../shared/paths.js';
-import { isHistoricalPage, RELEASE_HEADING_RE } from '../docs/page-kind.js';
+import { isHistoricalPage, isReleaseHeading } from '../docs/page-kind.js';
 import { mentionKey } from '../model/unread.js';
 import type { DocFile, HeadingBlock, InputDiagnostic, SourceLocation } from '../model/types.js';
 
@@ -93,11 +93,21 @@ function withoutReferenceRows(doc: DocFile, rows: { count: number; first?: Sourc
 function historyPage(doc: DocFile): boolean {
   if (isHistoricalPage(doc.file, doc.headings[0]?.text, doc.headings.map((h) => h.text))) return true;
   // Whatever its name and title (`whats-new.md`, "Version history"): a page whose sections are
-  // mostly releases (`## 1.2.0`, `## 2024-03-08`), at least three (s36 sweep D5).
-  const sections = doc.headings.filter((h) => h.depth >= 2);
+  // mostly releases (`## 1.2.0`, `## 2024-03-08`), at least three (s36 sweep D5). Counted among
+  // the sections at the releases' level and above: each release's `### Added`/`### Fixed` parts
+  // (Keep a Changelog) are not sections of the page (s37 sweep D6).
   let releases = 0;
-  for (const h of sections) if (RELEASE_HEADING_RE.test(h.text.trim())) releases++;
-  return releases >= 3 && releases * 2 >= sections.length;
+  let depth = 7;
+  for (const h of doc.headings) {
+    if (h.depth >= 2 && isReleaseHeading(h.text)) {
+      releases++;
+      depth = Math.min(depth, h.depth);
+    }
+  }
+  if (releases < 3) return false;
+  let sections = 0;
+  for (const h of doc.headings) if (h.depth >= 2 && h.depth <= depth) sections++;
+  return releases * 2 >= sections;
 }
 
 /**
@@ -204,11 +214,15 @@ const IDENTIFIER_RE = /-{0,2}[\p{L}_$@][\p{L}\p{N}_$@-]*/gu;
 /**
  * The names a page's text shows as code, by {@link mentionKey}: identifiers in inline code spans,
  * CLI flags (`--name`, `-n`), the first cell of pipe-table rows, one-name headings, bold items, HTML
- * `<code>`/`<td>`/`<th>`/`<dt>` contents and option-like directives (`.. option::`, `.. confval::`,
- * `:param name:`). Fenced code blocks are skipped (an example or a pasted table of another tool is
- * not a reference), except MyST directives (```` ```{list-table} ````), which are content. Any
- * layout a reference reader accepts names its parameters in one of these places. Undefined when
- * the text is over {@link MAX_MENTION_SCAN_LENGTH} or names more than {@link MAX_PAGE_MENTIONS}.
+ * `<code>`/`<td>`/`<th>`/`<dt>` contents, option-like directives (`.. option::`, `.. confval::`,
+ * `:param name:`), plain names in row layouts ({@link rowNames}) and the keys of commented YAML
+ * blocks (`key: value  # what it does`). Lines are read as the parser reads their text
+ * ({@link inlineText}: escapes, links, HTML tags, a heading's closing `#`s and `{#id}`), so a
+ * layout the reference reader accepts names its parameters here too (s37 sweep D1). Fenced code
+ * blocks are skipped (an example or a pasted table of another tool is not a reference), except MyST
+ * directives (```` ```{list-table} ````), which are content, and the commented keys of a YAML
+ * block (s37 sweep D2). Undefined when the text is over {@link MAX_MENTION_SCAN_LENGTH} or names
+ * more than {@link MAX_PAGE_MENTIONS}.
  */
 export function codeMentions(text: string): Set<string> | undefined {
   if (text.length > MAX_MENTION_SCAN_LENGTH) return undefined;
@@ -216,7 +230,10 @@ export function codeMentions(text: string): Set<string> | undefined {
   const add = (fragment: string): void => {
     // A code span or cell of one token is a name as written (`größe`, `@type`, `2fa`, `x:y`: s36 sweep D7).
     const whole = stripMarks(fragment.trim());
-    if (whole.length > 0 && whole.length <= 200 && !/\s/.test(whole)) names.add(mentionKey(whole));
+    if (whole.length > 0 && whole.length <= 200 && !/\s/.test(whole)) {
+      const key = mentionKey(whole);
+      if (key.length > 0) names.add(key);
+    }
     for (const m of fragment.matchAll(IDENTIFIER_RE)) {
       const key = mentionKey(m[0]);
       if (key.length > 0) names.add(key);
@@ -225,39 +242,47 @@ export function codeMentions(text: string): Set<string> | undefined {
     }
   };
   let fence: string | undefined;
+  let yamlFence = false;
   // Lines as the parser splits them (a lone CR ends a line too: s36 sweep D1).
-  for (const line of text.split(/\r\n|\r|\n/)) {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const marker = /^ {0,3}(`{3,}|~{3,})\s*(\{?)/.exec(line);
     if (fence !== undefined) {
       if (marker && marker[1]![0] === fence[0] && marker[1]!.length >= fence.length && line.trim() === marker[1]) fence = undefined;
+      else if (yamlFence) commentedYamlKey(line, add);
       continue;
     }
     // A backtick fence's info string holds no backtick (CommonMark 0.31 §4.5): "```tool``` runs"
     // is a paragraph with a code span, not a fence hiding the rest of the page (s36 sweep D2).
     if (marker && marker[2] !== '{' && !(marker[1]![0] === '`' && line.slice(marker[0].length).includes('`'))) {
       fence = marker[1]!;
+      yamlFence = /^(?:ya?ml)\b/i.test(line.slice(marker[0].length).trim());
       continue;
     }
-    rowNames(line, add);
+    const plain = inlineText(line);
+    rowNames(plain, lines[i - 1], lines[i + 1], add);
     for (const m of line.matchAll(/`([^`]{1,200})`/g)) add(m[1]!);
-    for (const m of line.matchAll(/(?:^|[\s(\[,|/])(--?[A-Za-z][\w-]*)/g)) add(m[1]!);
-    const cell = /^\s*\|([^|]*)\|/.exec(line);
-    if (cell) add(cell[1]!);
-    // A heading that is one name (`### timeout`, `## --verbose`): a parameter heading.
-    const heading = ATX_HEADING_RE.exec(line);
+    for (const m of plain.matchAll(/(?:^|[\s(\[,|/])(--?[A-Za-z][\w-]*)/g)) add(m[1]!);
+    const cell = /^\s*\|([^|]*)\|/.exec(plain);
+    if (cell && !isHeaderRow(lines[i + 1])) add(cell[1]!);
+    // A heading that is one name (`### timeout`, `## --verbose`, `### *name* {#name}`): a parameter heading.
+    const heading = ATX_HEADING_RE.exec(plain);
     if (heading) {
-      const rest = line.slice(heading[0].length).trim();
+      const rest = stripMarks(headingText(plain.slice(heading[0].length)));
       if (/^[\w.-]+$/.test(rest)) add(rest);
     }
-    for (const m of line.matchAll(/\*\*([^*]{1,200})\*\*/g)) add(m[1]!);
-    // The text after `<code …>`, `<td>`, `<th>`, `<dt>`: the tag's end sought within 200 characters (linear on any line).
-    for (const m of line.matchAll(/<(?:code|td|th|dt)\b/gi)) {
-      const close = line.slice(m.index, m.index + 200).indexOf('>');
-      if (close < 0) continue;
-      const from = m.index + close + 1;
-      const cellText = line.slice(from, from + 200);
-      const next = cellText.indexOf('<');
-      add(next < 0 ? cellText : cellText.slice(0, next));
+    for (const m of plain.matchAll(/\*\*([^*]{1,200})\*\*/g)) add(m[1]!);
+    // The text of `<code …>`, `<td>`, `<th>`, `<dt>` up to its end tag, other tags left out
+    // (`<td><a href="#l">log_level</a></td>`): sought within 300 characters (linear on any line).
+    for (const m of line.matchAll(/<(code|td|th|dt)\b/gi)) {
+      const window = line.slice(m.index, m.index + 300);
+      const open = window.indexOf('>');
+      if (open < 0) continue;
+      const close = window.toLowerCase().indexOf(`</${m[1]!.toLowerCase()}`, open);
+      // No end tag in reach: the text up to the next tag (a window of tags is not stripped per cell).
+      const next = window.indexOf('<', open + 1);
+      add(close < 0 ? window.slice(open + 1, next < 0 ? undefined : next) : withoutTags(window.slice(open + 1, close)));
     }
     const directive = OPTION_DIRECTIVE_RE.exec(line);
     if (directive) add(line.slice(directive[0].length));
@@ -271,6 +296,96 @@ export function codeMentions(text: string): Set<string> | undefined {
     if (names.size > MAX_PAGE_MENTIONS) return undefined;
   }
   return names;
+}
+
+/** HTML tags (`<a name="x">`, `</a>`, `<br/>`) of a line, each at most 500 characters long. */
+const HTML_TAG_RE = /<\/?[A-Za-z][^<>\n]{0,500}>/g;
+
+/** `text` without its HTML tags. */
+function withoutTags(text: string): string {
+  return text.replace(HTML_TAG_RE, '');
+}
+
+/**
+ * A line's text as the Markdown parser gives it (CommonMark 0.31): backslash escapes resolved
+ * (`log\_level`, §2.4), links and images as their text (`[name](#name)`, §6.3-6.4), HTML tags left
+ * out (terraform-docs' `<a name="input_x"></a>`). Code spans are not protected: their names are
+ * read from the line as written.
+ */
+function inlineText(line: string): string {
+  if (!/[\\[<]/.test(line)) return line;
+  return withoutLinks(withoutTags(line)).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
+/**
+ * `line` with each inline link or image (`[text](url)`, `[text][ref]`, `![alt](src)`) as its text.
+ * One pass: the next `]`, `)` and `]` after a `[` are found once for the whole line (a regex
+ * retried its bounded class at every `[`: polynomial on a line of `[`s).
+ */
+function withoutLinks(line: string): string {
+  if (!line.includes('[')) return line;
+  let out = '';
+  let from = 0;
+  let close = -1;
+  let paren = -1;
+  let refClose = -1;
+  for (;;) {
+    let open = line.indexOf('[', from);
+    if (open < 0) break;
+    if (close < open) close = line.indexOf(']', open);
+    if (close < 0) break;
+    // The innermost `[` before that `]` opens the text.
+    open = line.lastIndexOf('[', close);
+    const next = line[close + 1];
+    let end = -1;
+    // -2: none anywhere after (each search runs once over the rest of the line).
+    if (next === '(') {
+      if (paren !== -2 && paren <= close) paren = line.indexOf(')', close) < 0 ? -2 : line.indexOf(')', close);
+      end = paren < 0 ? -1 : paren;
+    } else if (next === '[') {
+      if (refClose !== -2 && refClose <= close + 1) refClose = line.indexOf(']', close + 2) < 0 ? -2 : line.indexOf(']', close + 2);
+      end = refClose < 0 ? -1 : refClose;
+    }
+    if (end < 0) {
+      out += line.slice(from, close + 1);
+      from = close + 1;
+      continue;
+    }
+    out += line.slice(from, open > from && line[open - 1] === '!' ? open - 1 : open) + line.slice(open + 1, close);
+    from = end + 1;
+  }
+  return out + line.slice(from);
+}
+
+/**
+ * An ATX heading's text without its closing sequence (`### name ###`, CommonMark §4.2) and a
+ * trailing attribute block (`### name {#name}`, attr_list and MyST), trimmed.
+ */
+function headingText(rest: string): string {
+  let text = rest.trim();
+  if (text.endsWith('}')) {
+    const open = text.lastIndexOf('{');
+    if (open >= 0 && /^\{[#.]/.test(text.slice(open))) text = text.slice(0, open).trim();
+  }
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end < text.length && (end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end).trim();
+  return text;
+}
+
+/** A key with a comment in a YAML block (`  timeout: 30  # seconds`, `- name: x  # …`), a reference layout (src/docs/yaml-reference.ts). */
+function commentedYamlKey(line: string, add: (name: string) => void): void {
+  const m = /^\s*(?:-\s+)?([\p{L}_][\p{L}\p{N}_.-]{0,200}):(?:\s|$)/u.exec(line);
+  if (m && line.includes('#', m[0].length)) add(m[1]!);
+}
+
+/** Whether `next` (the line after a table row) is a GFM delimiter row (`| --- | :-: |`): the row is a header row. */
+function isHeaderRow(next: string | undefined): boolean {
+  if (next === undefined || !next.includes('-') || next.length > 2000) return false;
+  let row = next.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|')) row = row.slice(0, -1);
+  return row.split('|').every((cell) => /^:?-+:?$/.test(cell.trim()));
 }
 
 /** The conventional upper-case file names of a change log (`CHANGELOG.md`, `HISTORY.rst`, `RELEASE_NOTES.md`). */
@@ -294,16 +409,30 @@ function stripMarks(cell: string): string {
 }
 
 /**
- * The plain-text names of a line that may be a row of a reference in a layout whose names are not
- * code (s36 sweep D1): a GFM table with or without outer pipes, a MyST or reST list-table item
- * (`* - name`), a reST simple or CSV table, a definition-list term. The first word of the line,
- * after list, table and quote markers, when the line is row-like: it had such a marker, holds a
- * `|`, or the word is followed by a `,`, two spaces, a tab or nothing. And every table cell that
- * is one word. Words of running prose (a line starting with a word, one space, more words) are not
- * taken: a prose mention does not withhold a finding.
+ * What may follow a row's first word in a reference layout: nothing, a cell or field separator
+ * (`|`, `:`, `=`), a type or note in brackets, a dash before the description, two spaces or a tab
+ * (a reST simple table's column gap).
  */
-function rowNames(line: string, add: (name: string) => void): void {
-  let rest = line.slice(LINE_LEAD_RE.exec(line)![0].length);
+const ROW_AFTER_RE = /^(?:$|\s*[|:=([]|\s+[-–—]\s|\s{2}|\t)/;
+
+/** A capitalised word of prose (`Name`, `Keep`): not taken as a plain name (a parameter spelled so is written as code). */
+function proseWord(word: string): boolean {
+  return /^\p{Lu}\p{Ll}+$/u.test(word);
+}
+
+/**
+ * The plain-text names of a line (as {@link inlineText} gives it) that may be a row of a reference
+ * in a layout whose names are not code (s36 sweep D1): a GFM table with or without outer pipes, a
+ * MyST or reST list-table item (`* - name`), a reST simple or CSV table, a definition-list term.
+ * The first word of the line, after list, table and quote markers, when what follows it is a
+ * row's ({@link ROW_AFTER_RE}), or a `,` on an indented line (CSV table content), or nothing and
+ * the next line is the term's definition (indented, or `: …`); and every table cell that is one
+ * word, except in a header row. Words of running prose are not taken, nor capitalised words
+ * ({@link proseWord}): a prose mention does not withhold a finding (s37 sweep D3).
+ */
+function rowNames(line: string, previous: string | undefined, next: string | undefined, add: (name: string) => void): void {
+  const lead = LINE_LEAD_RE.exec(line)![0];
+  let rest = line.slice(lead.length);
   let marked = false;
   for (let i = 0; i < 8; i++) {
     const m = ROW_MARKER_RE.exec(rest);
@@ -311,16 +440,21 @@ function rowNames(line: string, add: (name: string) => void): void {
     rest = rest.slice(m[0].length);
     marked = true;
   }
+  const piped = line.includes('|');
+  const header = piped && isHeaderRow(next);
   const word = PLAIN_NAME_RE.exec(rest);
-  if (word) {
-    const after = rest.slice(word[0].length).replace(/^["'`*]+/, '');
-    if (marked || line.includes('|') || stripMarks(after.trim()) === '' || after.startsWith(',') || after.startsWith('  ') || after.startsWith('\t')) add(word[0]);
+  if (word && !header && !proseWord(word[0])) {
+    const after = rest.slice(word[0].length).replace(/^["'`*_]+/, '');
+    const alone = after.trim() === '';
+    const term = alone && !marked && !piped && (previous === undefined || previous.trim() === '') && next !== undefined && /^(?:[ \t]+\S|:[ \t])/.test(next);
+    const csv = after.startsWith(',') && (lead.length > 0 || marked);
+    if (csv || term || (!alone && ROW_AFTER_RE.test(after)) || (alone && (marked || piped))) add(word[0]);
   }
-  if (!line.includes('|')) return;
+  if (!piped || header) return;
   for (const cell of line.slice(0, 2000).split('|')) {
     const value = stripMarks(cell.trim());
     const one = PLAIN_NAME_RE.exec(value);
-    if (one && one[0].length === value.length) add(value);
+    if (one && one[0].length === value.length && !proseWord(value)) add(value);
   }
 }
 
