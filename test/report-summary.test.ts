@@ -197,8 +197,8 @@ describe('docdrift --summary', () => {
   });
 
   it('a page that only quotes the marker is documentation: its rows and examples are checked (s36 sweep D4)', () => {
-    expect(isSummaryReport(`## docdrift\n\n3 problems.\n\n${SUMMARY_MARKER}\n`)).toBe(true);
-    expect(isSummaryReport(`\uFEFF## docdrift\r\n\r\n3 problems.\r\n\r\n${SUMMARY_MARKER}\r\n\r\n## docdrift\r\n\r\n${SUMMARY_MARKER}\r\n`)).toBe(true);
+    expect(isSummaryReport(`## docdrift\n\n3 problems (3 errors, 0 warnings).\n\n${SUMMARY_MARKER}\n`)).toBe(true);
+    expect(isSummaryReport(`\uFEFF## docdrift\r\n\r\n1 problem (0 errors, 1 warning).\r\n\r\n${SUMMARY_MARKER}\r\n\r\n## docdrift\r\n\r\nNo problems found.\r\n\r\n${SUMMARY_MARKER}\r\n`)).toBe(true);
     expect(isSummaryReport(`# Reference\n\nOur CI summary ends with:\n\n\`\`\`html\n${SUMMARY_MARKER}\n\`\`\`\n`)).toBe(false);
     expect(isSummaryReport(`# tool\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${SUMMARY_MARKER}\n`)).toBe(false);
     expect(isSummaryReport(`## docdrift\n\nSee ${SUMMARY_MARKER}\n`)).toBe(false);
@@ -211,6 +211,50 @@ describe('docdrift --summary', () => {
     const after = run(['--format', 'json'], dir);
     expect(after.status).toBe(before.status);
     expect((JSON.parse(after.stdout) as { results: unknown[] }).results).toHaveLength(count);
+  });
+
+  it('a report is told by the structure buildSummary writes, not by its first and last lines alone (s37 sweep D9)', () => {
+    const real = formatSummary(example.messages, example.model, ['a note with `code`', 'another note'], { status: 'unchecked', checkedCommands: 0, uncheckedCommands: 1, allowed: false, reason: 'nothing compared' });
+    expect(isSummaryReport(real)).toBe(true);
+    expect(isSummaryReport(formatSummary([], example.model))).toBe(true);
+    // Appended again, with a CI footer after each report (a few lines of other text).
+    expect(isSummaryReport(`${real}\nGenerated in CI run 41.\n\n${real}\nGenerated in CI run 42.\nSee the logs.\n`)).toBe(true);
+    expect(isSummaryReport(`${real}\n${'Footer line.\n'.repeat(6)}`)).toBe(false);
+    // A hand-written page with the report's first and last lines around text of its own.
+    expect(isSummaryReport(`## docdrift\n\nOur tool.\n\n### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n| \`sed\` | typo |\n\n${SUMMARY_MARKER}\n`)).toBe(false);
+    expect(isSummaryReport(`## docdrift\n\nNo problems found.\n\n### \`tool\`\n\n| Parameter | Description |\n| --- | --- |\n| \`sed\` | typo |\n\n${SUMMARY_MARKER}\n`)).toBe(false);
+    expect(isSummaryReport(`## docdrift\n\nNo problems found.\n\n\`\`\`bash\ntool +sedd=1\n\`\`\`\n\n${SUMMARY_MARKER}\n`)).toBe(false);
+    expect(isSummaryReport(`## docdrift\n\nNo problems found.\n\`\`\`bash\ntool +sedd=1\n\`\`\`\n\n${SUMMARY_MARKER}\n`)).toBe(false);
+    // A report whose marker is missing is not one.
+    expect(isSummaryReport(real.replace(SUMMARY_MARKER, ''))).toBe(false);
+  });
+
+  it('a page shaped like a report is read and its findings reported; a report in docs/ with a footer is not a reference, and the run names it (s37 sweep D9)', () => {
+    const dir = tempDir();
+    cpSync(EXAMPLE, dir, { recursive: true });
+    const results = (r: ReturnType<typeof run>) => (JSON.parse(r.stdout) as { results: Array<{ file: string; ruleId: string; line: number }> }).results;
+    // (a) A hand-written page: first line `## docdrift`, last the marker, a stale row and a typo in an example.
+    const page = '## docdrift\n\nOur collector.\n\n### `ng_collect_rollouts`\n\n| Parameter | Description |\n| --- | --- |\n| `agent_nam` | typo |\n\n```bash\nng_collect_rollouts +agent_nmae=x\n```\n';
+    writeFileSync(path.join(dir, 'docs/usage.md'), page);
+    const unmarked = run(['--format', 'json'], dir);
+    expect(results(unmarked).filter((r) => r.file === 'docs/usage.md').length).toBeGreaterThan(0);
+    writeFileSync(path.join(dir, 'docs/usage.md'), `${page}\n${SUMMARY_MARKER}\n`);
+    const marked = run(['--format', 'json'], dir);
+    expect(results(marked)).toEqual(results(unmarked));
+    expect(marked.stderr).not.toContain('docs/usage.md');
+    rmSync(path.join(dir, 'docs/usage.md'));
+    // (b) A real report written into docs/, then a CI footer appended after its marker.
+    const plain = run(['--format', 'json'], dir);
+    expect(run(['--summary', 'docs/summary.md'], dir).status).toBe(1);
+    appendFileSync(path.join(dir, 'docs/summary.md'), 'Generated in CI run 42.\n');
+    const after = run(['--format', 'json'], dir);
+    expect(results(after)).toEqual(results(plain));
+    expect(after.stderr).toContain('docdrift: docs/summary.md is not read as documentation: it holds docdrift\'s own `--summary` reports');
+    expect((JSON.parse(after.stdout) as { notes?: string[] }).notes?.some((n) => n.startsWith('docs/summary.md is not read'))).toBe(true);
+    // --summary appends to it again.
+    const again = run(['--summary', 'docs/summary.md'], dir);
+    expect(again.status).toBe(1);
+    expect(readFileSync(path.join(dir, 'docs/summary.md'), 'utf8').split(SUMMARY_MARKER)).toHaveLength(3);
   });
 
   it('exits 2 naming the file when it cannot be written', () => {

@@ -30,10 +30,15 @@ export interface PageFacts {
   mentions: boolean;
   /** `mayHaveDirectives(text)`: the page may hold `docdrift-disable` comments. */
   directives: boolean;
+  /**
+   * The page is a file of docdrift's own `--summary` reports (`isSummaryReport`): not read as
+   * documentation (`mentions` and `directives` are false), and the run says so in a note.
+   */
+  report: boolean;
 }
 
-/** A stored table: one row per page, `[path, content hash, mentions, directives]`. */
-type StoredTable = Array<[string, string, boolean, boolean]>;
+/** A stored table: one row per page, `[path, content hash, mentions, directives, report]`. */
+type StoredTable = Array<[string, string, boolean, boolean, boolean]>;
 
 /** The pages' texts and facts of one run (see {@link docTexts}). */
 export interface DocTexts {
@@ -91,17 +96,18 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
       const table = trusted ? tableOf(matcher.key) : undefined;
       if (table) {
         const row = table.rows.get(file) ?? table.stored.get(file);
-        if (row && row[1] === hash) {
+        // A row stored before the `report` column was added is judged again.
+        if (row && row[1] === hash && typeof row[4] === 'boolean') {
           table.rows.set(file, row);
-          return { mentions: row[2], directives: row[3] };
+          return { mentions: row[2], directives: row[3], report: row[4] };
         }
       }
       const value = text(file, quiet);
       if (value === undefined) return undefined;
       // docdrift's own --summary report is no documentation (SUMMARY_MARKER).
-      const facts = isSummaryReport(value) ? { mentions: false, directives: false } : { mentions: matcher.test(value), directives: mayHaveDirectives(value) };
+      const facts: PageFacts = isSummaryReport(value) ? { mentions: false, directives: false, report: true } : { mentions: matcher.test(value), directives: mayHaveDirectives(value), report: false };
       if (table) {
-        table.rows.set(file, [file, hash!, facts.mentions, facts.directives]);
+        table.rows.set(file, [file, hash!, facts.mentions, facts.directives, facts.report]);
         table.changed = true;
       }
       return facts;

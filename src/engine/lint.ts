@@ -3,6 +3,7 @@ import { declaredSiteUrls } from './site-urls.js';
 import { extractJsonSchemas } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll, pushUnique } from '../shared/arrays.js';
+import { SUMMARY_HEADING, SUMMARY_MARKER } from '../shared/report-marker.js';
 import { withinRunCommandBound } from './manifest-budget.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { parseOrder } from './parse-order.js';
@@ -289,7 +290,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: [...(files.notes ?? []), ...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
+      notes: [...(files.notes ?? []), ...reportNotes(docs.reports ?? []), ...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,
@@ -306,6 +307,24 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   } finally {
     docParser.close();
   }
+}
+
+/** The marker's opening words, quoted by {@link reportNotes}: not the whole marker, which the note would copy into each `--summary` report's notes. */
+const MARKER_START = SUMMARY_MARKER.slice(0, SUMMARY_MARKER.indexOf(':'));
+
+/**
+ * One note naming the documents not read because they are files of docdrift's own `--summary`
+ * reports (src/shared/report-marker.ts `isSummaryReport`), at most three by name: a page that
+ * merely looks like one is not dropped without a word (s37 sweep D9).
+ */
+export function reportNotes(files: readonly string[]): string[] {
+  if (files.length === 0) return [];
+  const one = files.length === 1;
+  const shown = `${files.slice(0, 3).join(', ')}${files.length > 3 ? `, and ${files.length - 3} more` : ''}`;
+  return [
+    `${one ? shown : `${files.length} documents (${shown})`} ${one ? 'is' : 'are'} not read as documentation: ${one ? 'it holds' : 'they hold'} docdrift's own \`--summary\` reports ` +
+      `(each a \`${SUMMARY_HEADING}\` report ending with the \`${MARKER_START} …\` comment). Write reports outside the documentation, or remove the comments to have the page read.`,
+  ];
 }
 
 /**
@@ -1089,6 +1108,11 @@ export interface DocFacts {
    * read is left out (the reader reports it). Optional so that hand-built facts may leave it out.
    */
   envFiles?: Array<{ file: string; rows: ReferenceRow[]; lines?: number }>;
+  /**
+   * Documents not read because they are files of docdrift's own `--summary` reports
+   * (`PageFacts.report`), sorted: the run names them in a note ({@link reportNotes}).
+   */
+  reports?: string[];
 }
 
 /**
@@ -1156,6 +1180,7 @@ export function parseDocs(
   let done = 0;
   const wantedOf = new Map<string, ParseWhat>();
   const unreadable: DocFile[] = [];
+  const reports: string[] = [];
   // Pages discovery did not read (a link out of the project, too deep: their warnings say why).
   const tooDeep = (files.tooDeep ?? []).filter((file) => DOCUMENT_EXTENSION_RE.test(file)).slice(0, 1);
   for (const { file, why } of [...(files.notRead ?? []), ...tooDeep.map((file) => ({ file, why: `it lies under more than ${MAX_PATH_DEPTH} folders: see the run's note` }))]) {
@@ -1171,6 +1196,12 @@ export function parseDocs(
       // deep, no permission): its rows may document any command (s35 sweep D4).
       const stub = unreadReferenceStub(file, undefined);
       if (stub) unreadable.push(stub);
+      continue;
+    }
+    // docdrift's own report: not a document at all, whatever names or patterns match it, nor parsed
+    // when a link points at it (its tables would explain parameters); named in a note.
+    if (facts.report) {
+      reports.push(file);
       continue;
     }
     const wanted = { doc: facts.mentions || isGlobalFile(file) || isReferenceFile(file), directives: facts.directives };
@@ -1287,7 +1318,7 @@ export function parseDocs(
   }
   // Only the run's documents and env files have a text here (a finding located in code or config has none).
   const documents = new Set([...files.docs, ...(files.envFiles ?? [])]);
-  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives, envFiles };
+  return { docs, lazyDoc, text: (file) => (documents.has(file) ? pages.text(file, true) : undefined), directives, envFiles, reports: reports.sort() };
 }
 
 /**
@@ -1322,7 +1353,7 @@ export function prefetchDocs(
   const toParse = new Map<string, ParseWhat>();
   for (const file of files.docs) {
     const facts = pages.triage(file, mentions, true);
-    if (facts === undefined) continue;
+    if (facts === undefined || facts.report) continue;
     if (facts.mentions || isGlobalFile(file) || isReferenceFile(file)) {
       const what = { doc: true, directives: facts.directives };
       surely.add(file);
