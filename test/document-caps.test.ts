@@ -11,7 +11,7 @@ import { lint, lintWithCache, ruleIds } from '../src/api.js';
 import { loadConfig } from '../src/config/load.js';
 import { MAX_RUN_CONFIG_KEYS } from '../src/docs/config-keys.js';
 import { parseDoc } from '../src/docs/parse.js';
-import { codeMentions, earlyRowCut, MAX_MENTION_SCAN_LENGTH, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
+import { codeMentions, earlyRowCut, MAX_MENTION_SCAN_LENGTH, MAX_RUN_MENTIONS, MAX_RUN_REFERENCE_ROWS, referenceRowsOf, runDocumentCap, unreadReferenceStub } from '../src/engine/document-caps.js';
 import { rowsOfAnyNameCut, unreadMayDocument } from '../src/model/unread.js';
 import type { DocFile } from '../src/model/types.js';
 import type { DriftMessage } from '../src/model/rule.js';
@@ -246,6 +246,22 @@ describe('reference pages a run did not parse', () => {
     // A definition term is a name: blank line before, its definition after.
     expect(names('Intro.\n\nname\n: Name of the run.\n')).toContain('name');
     expect(codeMentions('x'.repeat(MAX_MENTION_SCAN_LENGTH + 1))).toBeUndefined();
+  });
+});
+
+describe('names kept from pages a run did not parse', () => {
+  it('are bounded for the whole run: past the budget a page may document any parameter, and says why (s37 sweep D4)', () => {
+    expect(MAX_RUN_MENTIONS).toBe(400_000);
+    const budget = { left: 5 };
+    const first = unreadReferenceStub('docs/a.md', '| `alpha` | The first. |\n| `beta` | The second. |\n', undefined, budget);
+    expect(first?.rowsCut?.names).toEqual(['alpha', 'beta']);
+    expect(budget.left).toBe(3);
+    const second = unreadReferenceStub('docs/b.md', '| `c1` | One of them. |\n| `c2` | One of them. |\n| `c3` | One of them. |\n| `c4` | One of them. |\n', undefined, budget);
+    expect(second?.rowsCut?.names).toBeUndefined();
+    expect(second?.rowsCut?.why).toContain('400,000 names');
+    expect(budget.left).toBe(0);
+    // Without a budget (a page discovery left out), as before.
+    expect(unreadReferenceStub('docs/c.md', '`gamma`\n')?.rowsCut?.names).toEqual(['gamma']);
   });
 });
 

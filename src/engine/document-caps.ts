@@ -157,7 +157,7 @@ export function earlyRowCut(order: ReadonlyMap<string, number>, replace: (file: 
  * notes page (by its path and its release headings) documents the tool of its time and gets none
  * (paperless-ngx's 847 KB changelog over the parse budget on a loaded machine).
  */
-export function unreadReferenceStub(file: string, text: string | undefined, why?: string): DocFile | undefined {
+export function unreadReferenceStub(file: string, text: string | undefined, why?: string, budget?: MentionBudget): DocFile | undefined {
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : isRestructuredText(file) ? 'rst' : 'md';
   const stub = (names?: readonly string[]): DocFile => ({
     file,
@@ -176,7 +176,30 @@ export function unreadReferenceStub(file: string, text: string | undefined, why?
   if (isHistoricalPage(file, undefined, headingLines(text))) return undefined;
   const names = codeMentions(text);
   if (names === undefined) return stub();
-  return names.size === 0 ? undefined : stub([...names]);
+  if (names.size === 0) return undefined;
+  // The run's pages not parsed keep at most MAX_RUN_MENTIONS names between them (s37 sweep D4:
+  // 110 pages of 48,000 names held 651 MB); past it, a page may document any parameter.
+  if (budget !== undefined) {
+    if (names.size > budget.left) {
+      budget.left = 0;
+      return { ...stub(), rowsCut: { ...stub().rowsCut!, why: `it was not parsed, and the pages not parsed before it named ${MAX_RUN_MENTIONS.toLocaleString('en-US')} names between them, the most a run keeps` } };
+    }
+    budget.left -= names.size;
+  }
+  return stub([...names]);
+}
+
+/** Most names the pages a run did not parse keep between them ({@link unreadReferenceStub}); past it, a page may document any parameter. */
+export const MAX_RUN_MENTIONS = 400_000;
+
+/** What is left of a run's {@link MAX_RUN_MENTIONS}: one per run, passed to each {@link unreadReferenceStub} that scans a text. */
+export interface MentionBudget {
+  left: number;
+}
+
+/** A fresh {@link MentionBudget}. */
+export function runMentionBudget(): MentionBudget {
+  return { left: MAX_RUN_MENTIONS };
 }
 
 /** Texts of a page's ATX heading lines (`## Title`) and setext/RST titles (a line over `===`/`---`), at most 2,000: enough to tell a change log by its release headings. */

@@ -17,7 +17,7 @@ import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { earlyRowCut, isRunRowsCut, runDocumentCap, unreadReferenceStub, withoutRunRows } from './document-caps.js';
+import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadReferenceStub, withoutRunRows } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1181,6 +1181,8 @@ export function parseDocs(
   const wantedOf = new Map<string, ParseWhat>();
   const unreadable: DocFile[] = [];
   const reports: string[] = [];
+  // The names the pages not parsed keep between them (src/engine/document-caps.ts MAX_RUN_MENTIONS).
+  const mentionBudget = runMentionBudget();
   // Pages discovery did not read (a link out of the project, too deep: their warnings say why).
   const tooDeep = (files.tooDeep ?? []).filter((file) => DOCUMENT_EXTENSION_RE.test(file)).slice(0, 1);
   for (const { file, why } of [...(files.notRead ?? []), ...tooDeep.map((file) => ({ file, why: `it lies under more than ${MAX_PATH_DEPTH} folders: see the run's note` }))]) {
@@ -1222,7 +1224,7 @@ export function parseDocs(
     for (const file of left) {
       wantedOf.delete(file);
       unparsed.add(file);
-      const stub = unreadReferenceStub(file, pages.text(file));
+      const stub = unreadReferenceStub(file, pages.text(file), undefined, mentionBudget);
       if (stub) docs.push(stub);
     }
     diagnostics.push({
@@ -1278,7 +1280,7 @@ export function parseDocs(
     // Not parsed (a budget or limit: an empty page and a "Not read:" warning): rows it may hold
     // make every reference partial.
     if (wanted.doc && (!doc || parsed.diagnostics.some((d) => d.ruleId === 'parse-error' && d.message.startsWith('Not read:')))) {
-      const stub = unreadReferenceStub(file, pages.text(file));
+      const stub = unreadReferenceStub(file, pages.text(file), undefined, mentionBudget);
       if (stub) doc = doc ? { ...doc, rowsCut: stub.rowsCut! } : stub;
     }
     if (doc) docs.push(doc);
