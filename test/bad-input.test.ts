@@ -628,6 +628,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const open = '{"a": {"type": "object", "properties": '.repeat(3000);
     writeFileSync(path.join(dir, 'schemas/s.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "title": "S", "type": "object", "properties": ${open}{}${'}}'.repeat(3000)}}`);
   },
+  // #33 s37 sweep D7: the same schemas named by their titles (no file in the name), one refused for a `default` nesting `[` 3,000 deep.
+  'schema-refused-named-by-title': (dir) => {
+    mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+    writeFileSync(path.join(dir, 'schemas/opts.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "title": "MutantOptions", "type": "object", "properties": {"concurrency": {"type": "integer", "default": ${'['.repeat(3000)}${']'.repeat(3000)}}}}`);
+    const open = '{"a": {"type": "object", "properties": '.repeat(3000);
+    writeFileSync(path.join(dir, 'schemas/deep.json'), `{"$schema": "http://json-schema.org/draft-07/schema#", "title": "DeepOptions", "type": "object", "properties": ${open}{}${'}}'.repeat(3000)}}`);
+  },
   // #33 fresh sweep defect 6: baselines of 50,000 entries (6 MB: 778 MB of memory before) and of
   // 34,000 (4 MB, under the cap: 567 MB before, every entry stale).
   'baseline-huge': (dir) => writeBaseline(dir, 50_000),

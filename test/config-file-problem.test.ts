@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFileProblem, unresolvedConfigClasses } from '../src/engine/lint.js';
+import { configFileProblem, configTypeMayBeIn, identifiersAmong, unresolvedConfigClasses } from '../src/engine/lint.js';
 import { normaliseConfig } from '../src/config/schema.js';
-import type { ConfigClass } from '../src/model/types.js';
+import type { ConfigClass, InputDiagnostic } from '../src/model/types.js';
 
 const base = mkdtempSync(path.join(tmpdir(), 'docdrift-config-file-'));
 const root = path.join(base, 'project');
@@ -47,5 +47,52 @@ describe('unresolvedConfigClasses with the file\'s own problem', () => {
     const other = { name: 'Other', qualifiedName: 'tool.cli.Other', module: 'tool.cli', kind: 'pydantic', bases: [], fields: [], location: { file: 'tool/cli.py', line: 1, column: 1 } } as unknown as ConfigClass;
     const typo = unresolvedConfigClasses(normaliseConfig({ commands: { tool: { config: ['tool/cli.py#ToolConfg'] } } }), [other], [], (file) => configFileProblem(root, file));
     expect(typo[0]).toContain('was found in the sources');
+  });
+});
+
+describe('unresolvedConfigClasses with a name but no file, and a file not read (#33 s37 sweep D7)', () => {
+  const refused = (file: string, message: string, alsoUnread?: string[]): InputDiagnostic => ({ ruleId: 'parse-error', severity: 'warn', message, location: { file, line: 1, column: 1 }, ...(alsoUnread ? { alsoUnread } : {}) });
+  const dir = path.join(base, 'unread');
+  mkdirSync(path.join(dir, 'schemas'), { recursive: true });
+  mkdirSync(path.join(dir, 'pkg'), { recursive: true });
+  writeFileSync(path.join(dir, 'schemas/opts.json'), `{"title": "MutantOptions", "properties": {"a": {"default": ${'['.repeat(300)}${']'.repeat(300)}}}}`);
+  writeFileSync(path.join(dir, 'schemas/run-config.json'), '{"properties": {');
+  writeFileSync(path.join(dir, 'pkg/big.py'), 'class BigConfig:\n    seed: int = 0\n');
+  writeFileSync(path.join(dir, 'pkg/other.py'), 'class OtherConfig:\n    seed: int = 0\n');
+  const files = { sources: ['pkg/big.py', 'pkg/other.py'], schemas: ['schemas/opts.json', 'schemas/run-config.json'] };
+  const diagnostics = [
+    refused('schemas/opts.json', 'schemas/opts.json:1:60: nested more than 200 levels deep; the JSON Schema in it is not read'),
+    refused('schemas/run-config.json', 'schemas/run-config.json:1:16: not valid JSON (CloseBraceExpected); the JSON Schema in it is not read'),
+    // One warning for a group of sources over the run's budget, located at the first.
+    refused('pkg/other.py', 'Not read (nor pkg/big.py): the Python sources over 256 KB of this run hold too many tokens; their config classes are unknown', ['pkg/big.py']),
+  ];
+  const problems = (name: string): string[] => unresolvedConfigClasses(normaliseConfig({ commands: { tool: { config: [name] } } }), [], diagnostics, () => undefined, false, configTypeMayBeIn(dir, files));
+
+  it('names the refused file whose text names the type (a schema\'s title), and why', () => {
+    const [problem, ...rest] = problems('MutantOptions');
+    expect(rest).toEqual([]);
+    expect(problem).toBe(
+      'commands.tool.config: no config class or type named "MutantOptions" was read: it may be defined in schemas/opts.json, which was refused (schemas/opts.json:1:60: nested more than 200 levels deep; the JSON Schema in it is not read). Fix that file, or name a type docdrift can read.',
+    );
+  });
+
+  it('finds a schema named by its file, a source of a group over the budget, and a dotted name\'s class', () => {
+    expect(problems('RunConfig')[0]).toContain('it may be defined in schemas/run-config.json, which was refused (schemas/run-config.json:1:16: not valid JSON');
+    expect(problems('BigConfig')[0]).toContain('"BigConfig" was read: it may be defined in pkg/big.py, which was refused (Not read (nor pkg/big.py)');
+    expect(problems('pkg.big.BigConfig')[0]).toContain('it may be defined in pkg/big.py, which was refused');
+  });
+
+  it('still calls a name no unread file names not found, with its suggestions', () => {
+    // `Options` is inside `MutantOptions`, not a name of its own there.
+    expect(problems('Options')[0]).toContain('"Options" was found in the sources');
+    expect(problems('MutantOption')[0]).toContain('"MutantOption" was found in the sources');
+  });
+
+  it('identifiersAmong matches whole identifiers only', () => {
+    const names = new Set(['MutantOptions', 'Other']);
+    expect(identifiersAmong('class MutantOptions(BaseModel):', names)).toEqual(new Set(['MutantOptions']));
+    expect(identifiersAmong('"title": "MutantOptions", "x": "Other"', names)).toEqual(names);
+    expect(identifiersAmong('class MutantOptionsV2: _MutantOptions, $Other', names)).toEqual(new Set());
+    expect(identifiersAmong('MutantOptions', new Set())).toEqual(new Set());
   });
 });

@@ -1,6 +1,6 @@
 /** The engine's entry point: runs the stages (discover, read, extract, parse docs, link, run rules, scope) with the rules it is given. */
 import { declaredSiteUrls } from './site-urls.js';
-import { extractJsonSchemas } from '../extract/jsonschema/index.js';
+import { extractJsonSchemas, schemaFileTypeName } from '../extract/jsonschema/index.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { pushAll, pushUnique } from '../shared/arrays.js';
 import { SUMMARY_HEADING, SUMMARY_MARKER } from '../shared/report-marker.js';
@@ -285,7 +285,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread, configTypeMayBeIn(root, files, options.overlay)), ...declaredFlagProblems(config, model.commands)];
     return {
       ...scoped,
       failures: ran.failures,
@@ -627,6 +627,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
       severity: 'warn',
       message: `Not read${more}: ${reason}; their config classes, CLI flags and environment variables are unknown`,
       location: { file: first!, line: 1, column: 1 },
+      ...(others.length > 0 ? { alsoUnread: others } : {}),
     });
   }
   const sources = discovered.filter((source) => !limits.quiet.has(source) && !refused.has(source.file));
@@ -1474,6 +1475,47 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
 }
 
 /**
+ * For {@link unresolvedConfigClasses}: which of `names` a type may be named in `file`, one of the
+ * run's sources or JSON Schema candidates that was not read (in full): those its text holds as
+ * an identifier or string (`"title": "MutantOptions"`), the name a schema's root type takes from
+ * its file name (`opts.json` → `Opts`), or all of them when its text cannot be read to tell.
+ * Files other than sources and schemas (documents, manifests) define no config type. Each file
+ * is read once per call, from the overlay first, and scanned once for all the names.
+ */
+export function configTypeMayBeIn(root: string, files: Pick<DiscoveredFiles, 'sources' | 'schemas'>, overlay?: ReadonlyMap<string, string>): (file: string, names: ReadonlySet<string>) => ReadonlySet<string> {
+  const inputs = new Set([...files.sources, ...(files.schemas ?? [])]);
+  return (file, names) => {
+    if (!inputs.has(file)) return new Set();
+    let text: string | undefined;
+    try {
+      text = overlay?.get(file) ?? readProjectFile(root, file);
+    } catch {
+      return names;
+    }
+    const found = identifiersAmong(text, names);
+    const stemName = /\.json$/i.test(file) ? schemaFileTypeName(file) : undefined;
+    if (stemName !== undefined && names.has(stemName)) found.add(stemName);
+    return found;
+  };
+}
+
+/**
+ * Which of `names` `text` holds as whole identifiers (not inside a longer one: `Options` is not
+ * in `MutantOptions`), in one pass over the text: a file that never names a type cannot define it.
+ */
+export function identifiersAmong(text: string, names: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  if (names.size === 0) return found;
+  for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+    if (names.has(m[0])) {
+      found.add(m[0]);
+      if (found.size === names.size) break;
+    }
+  }
+  return found;
+}
+
+/**
  * Why the file of a config name (`tool/cli.py` of `tool/cli.py#ToolConfig`) gave no class, when
  * the file says so by itself: it is outside the project (`../x.py`), it does not exist, it is a
  * symbolic link out of the project (not read, src/shared/read-file.ts), it cannot be read, a
@@ -1518,7 +1560,10 @@ export function configFileProblem(root: string, file: string, listed?: ReadonlyS
  * `typeScriptUnread` (the TypeScript extraction ran past its CPU budget, and a warning said so),
  * a name that may be a TypeScript type (`src/options.ts#Options`, or a bare name) is not a
  * problem: its command's parameters are unknown, as its bin's are, and the run says that instead
- * of calling a type that was never read misspelt.
+ * of calling a type that was never read misspelt. A name without a file (`MutantOptions`, a
+ * JSON Schema's `title`; `pkg.mod.Options`) that `mayDefine` says a file with a `parse-error`
+ * may define (its text names it) is said to be unread, naming that file and why, not missing
+ * (#33 s37 sweep D7: a refused schema's title was "not found in the sources", the file unnamed).
  */
 export function unresolvedConfigClasses(
   config: DocdriftConfig,
@@ -1526,6 +1571,7 @@ export function unresolvedConfigClasses(
   diagnostics: readonly InputDiagnostic[] = [],
   fileProblem: (file: string) => string | undefined = () => undefined,
   typeScriptUnread = false,
+  mayDefine: (file: string, names: ReadonlySet<string>) => ReadonlySet<string> = (_, names) => names,
 ): string[] {
   const problems: string[] = [];
   const qualified = new Set(classes.map((c) => c.qualifiedName));
@@ -1536,6 +1582,25 @@ export function unresolvedConfigClasses(
     else bySimple.set(c.name, [c]);
   }
   const simple = new Map([...bySimple].map(([name, list]) => [name, distinctClasses(list).length]));
+  // The bare names found nowhere, by their last part (`Options` of `pkg.mod.Options`): the files
+  // with a `parse-error` that may define each (see `unreadFilesOf`), each file read once for all.
+  const lastPart = (name: string): string => name.slice(Math.max(name.lastIndexOf('.'), name.lastIndexOf('/')) + 1);
+  const wanted = new Set(
+    Object.values(config.commands)
+      .flatMap((entry) => (entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config]))
+      .filter((name) => !name.includes('#') && !qualified.has(name) && (simple.get(name) ?? 0) === 0)
+      .map(lastPart),
+  );
+  const mayBeIn = new Map<string, Array<[string, InputDiagnostic]>>();
+  if (wanted.size > 0) {
+    for (const [file, d] of unreadFilesOf(diagnostics)) {
+      for (const name of mayDefine(file, wanted)) {
+        const list = mayBeIn.get(name);
+        if (list) list.push([file, d]);
+        else mayBeIn.set(name, [[file, d]]);
+      }
+    }
+  }
   for (const [command, entry] of Object.entries(config.commands)) {
     const names = entry.config === undefined ? [] : Array.isArray(entry.config) ? entry.config : [entry.config];
     for (const name of names) {
@@ -1550,8 +1615,7 @@ export function unresolvedConfigClasses(
       const hash = name.lastIndexOf('#');
       const unread = hash > 0 ? diagnostics.find((d) => d.ruleId === 'parse-error' && d.location.file === name.slice(0, hash)) : undefined;
       if (unread) {
-        const how = /\bis not read\b/.test(unread.message) ? 'was refused' : 'could not be read in full';
-        problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${how} (${unread.message.replace(/\.$/, '')}). Fix the file, or name a type docdrift can read.`);
+        problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${unreadHow(unread)}. Fix the file, or name a type docdrift can read.`);
         continue;
       }
       // The file itself: missing, a link out of the project, not valid JSON (#33 fresh sweep s19: each said only "not found").
@@ -1566,6 +1630,19 @@ export function unresolvedConfigClasses(
       if (hash > 0 && !classes.some((c) => c.module === name.slice(0, hash) || c.location.file === name.slice(0, hash))) {
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} declares none docdrift reads (a pydantic model or dataclass; an interface, class, type alias or zod schema; a JSON Schema object with \`properties\`). Fix the file or the name.`);
         continue;
+      }
+      // A name without its file that a file docdrift did not read (in full) may define: too deep,
+      // too large, not valid JSON, over a budget (#33 s37 sweep D7). That file and why, not "not found".
+      if (hash < 0) {
+        const candidates = mayBeIn.get(lastPart(name)) ?? [];
+        if (candidates.length > 0) {
+          const shown = candidates.slice(0, 3).map(([file, d]) => `${file}, which ${unreadHow(d)}`);
+          const more = candidates.length > 3 ? `, or in ${candidates.length - 3} more files docdrift did not read in full (see their parse-error warnings)` : '';
+          problems.push(
+            `commands.${command}.config: no config class or type named "${name}" was read: it may be defined in ${shown.join(', or in ')}${more}. Fix ${candidates.length === 1 ? 'that file' : 'those files'}, or name a type docdrift can read.`,
+          );
+          continue;
+        }
       }
       // A dotted Python name (`pkg.mod.Class`) whose module is not in the project.
       const dot = hash < 0 && !name.includes('/') ? name.lastIndexOf('.') : -1;
@@ -1587,6 +1664,29 @@ export function unresolvedConfigClasses(
     }
   }
   return problems;
+}
+
+/** Whether a `parse-error` says its file was not read at all (refused for its size, depth or syntax, over a budget, unreadable), not only in part. */
+function refusesWholeFile(d: InputDiagnostic): boolean {
+  return /\bis not read\b/.test(d.message) || d.message.startsWith('Not read');
+}
+
+/** How a file with `d`, its `parse-error`, was not read: "was refused (why)" or "could not be read in full (why)". */
+function unreadHow(d: InputDiagnostic): string {
+  return `${refusesWholeFile(d) ? 'was refused' : 'could not be read in full'} (${d.message.replace(/\.$/, '')})`;
+}
+
+/** Each file with a `parse-error` (its location's, or one of a group's `alsoUnread`), with its first one saying it was not read at all, else its first. */
+function unreadFilesOf(diagnostics: readonly InputDiagnostic[]): Map<string, InputDiagnostic> {
+  const out = new Map<string, InputDiagnostic>();
+  for (const d of diagnostics) {
+    if (d.ruleId !== 'parse-error') continue;
+    for (const file of [d.location.file, ...(d.alsoUnread ?? [])]) {
+      const seen = out.get(file);
+      if (!seen || (!refusesWholeFile(seen) && refusesWholeFile(d))) out.set(file, d);
+    }
+  }
+  return out;
 }
 
 /** Applies `rules` from the config (severity or `[severity, options]`) over each rule's defaults. */

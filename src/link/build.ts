@@ -1451,6 +1451,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
           ? entry.config
           : [entry.config];
     const resolved = classNames.map(resolveClass).filter((c): c is ConfigClass => c !== undefined);
+    const unresolved = entry.config === undefined ? [] : classNames.filter((n) => resolveClass(n) === undefined);
     const params = mergeParams(resolved, entry.params ?? [], name);
     // Classes discovery found for the function that the config's own list leaves out.
     const kept = new Set(resolved.map((c) => c.qualifiedName));
@@ -1462,6 +1463,7 @@ function buildCommands(input: ModelInput, resolveClass: (n: string) => ConfigCla
       aliases: [...(entry.aliases ?? [])],
       target,
       configClasses: resolved.map((c) => c.qualifiedName),
+      ...(unresolved.length > 0 ? { unresolvedConfig: unresolved } : {}),
       params,
       ...(dropped.length > 0 ? { droppedConfigClasses: [...new Set(dropped.map((c) => c.qualifiedName))] } : {}),
       mappedBy: 'config',

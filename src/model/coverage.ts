@@ -294,6 +294,8 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
   if (cmd.paramsKnown) return undefined;
   const key = (k: string): string => `\`commands.${JSON.stringify(cmd.name)}.${k}\``;
   if (cmd.kind === 'config-file') {
+    const names = cmd.unresolvedConfig?.slice(0, 3).map((n) => `"${n}"`).join(', ');
+    if (names) return `${key('config')} names ${names}, which is no config class docdrift read (a misspelt name, or a type in a file docdrift did not read: see the run's other messages)`;
     return `no config class is mapped to the config file; set ${key('config')} to the class of its root`;
   }
   if (cmd.dynamicSubcommands && cmd.location) {

@@ -337,6 +337,11 @@ export interface CommandSpec {
   target?: string;
   /** Qualified names of the config classes whose fields are this command's parameters. */
   configClasses: string[];
+  /**
+   * Names `commands.<name>.config` gives that resolve to no class read (a typo, or a type in a
+   * file docdrift did not read: the run's config problem says which); absent when all resolve.
+   */
+  unresolvedConfig?: string[];
   /** The command's parameters (fields of its config classes, later CLI flags). */
   params: ParamSpec[];
   /**
@@ -974,6 +979,12 @@ export interface InputDiagnostic {
   severity: 'error' | 'warn';
   message: string;
   location: SourceLocation;
+  /**
+   * The other files the message says were not read, when one warning stands for a group (the
+   * Python sources over the run's budget: located at the first, naming a few): a config name
+   * that may be defined in one of them is said to be unread, not missing.
+   */
+  alsoUnread?: string[];
 }
 
 /**

@@ -158,8 +158,7 @@ class SchemaFile {
       }
     }
     const out: ConfigClass[] = [];
-    const stem = this.source.file.replace(/^.*\//, '').replace(/(?:\.schema)?\.json$/i, '');
-    const rootName = stringValue(child(root, 'title')) ?? pascalCase(stem);
+    const rootName = stringValue(child(root, 'title')) ?? schemaFileTypeName(this.source.file);
     this.rootName = rootName;
     if (isObjectSchema(root) || child(root, 'allOf')) {
       const cls = this.type(root, rootName, root);
@@ -408,6 +407,14 @@ function addField(fields: ParamSpec[], f: ParamSpec): void {
   const i = fields.findIndex((x) => x.name === f.name);
   if (i >= 0) fields[i] = f;
   else fields.push(f);
+}
+
+/**
+ * The name a schema file's root type takes when it has no `title`: the file name in PascalCase,
+ * without `.json` or `.schema.json` (`schemas/stryker-options.schema.json` → `StrykerOptions`).
+ */
+export function schemaFileTypeName(file: string): string {
+  return pascalCase(file.replace(/^.*\//, '').replace(/(?:\.schema)?\.json$/i, ''));
 }
 
 function pascalCase(stem: string): string {
