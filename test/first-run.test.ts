@@ -196,7 +196,9 @@ describe('exit status when nothing was checked (issue #32 item 1)', () => {
     expect(sarif.code).toBe(2);
     const invocation = (JSON.parse(sarif.stdout) as { runs: Array<{ invocations: Array<Record<string, unknown>> }> }).runs[0]!.invocations[0]!;
     expect(invocation['executionSuccessful']).toBe(false);
+    // The summary the first run wrote in the project is not read, and the run says so (s37 sweep D9).
     expect(invocation['toolExecutionNotifications']).toEqual([
+      { level: 'note', message: { text: expect.stringMatching(/^summary\.md is not read as documentation: it holds docdrift's own `--summary` reports/) } },
       { level: 'note', message: { text: report.notes[0] } },
       { level: 'error', message: { text: 'nothing was checked: no command or config class was found.' }, descriptor: { id: 'nothing-checked' } },
     ]);

@@ -1633,7 +1633,8 @@ export function unresolvedConfigClasses(
       }
       // A name without its file that a file docdrift did not read (in full) may define: too deep,
       // too large, not valid JSON, over a budget (#33 s37 sweep D7). That file and why, not "not found".
-      if (hash < 0) {
+      // Not a bare name while the TypeScript types were not read: it may be one, unknown (below).
+      if (hash < 0 && !(typeScriptUnread && !name.includes('.'))) {
         const candidates = mayBeIn.get(lastPart(name)) ?? [];
         if (candidates.length > 0) {
           const shown = candidates.slice(0, 3).map(([file, d]) => `${file}, which ${unreadHow(d)}`);
