@@ -8,7 +8,8 @@
 import { invocationsWithin } from '../docs/code-blocks.js';
 import { ENV_BLOCK_INVOCATION_BASE } from '../docs/env-usages.js';
 import { invocationsCutDiagnostic } from '../docs/parse.js';
-import { alsoNotRead } from '../shared/strings.js';
+import { alsoNotRead, trimTrailing } from '../shared/strings.js';
+import { headingAttrsStart } from '../docs/layouts.js';
 import { isRestructuredText } from '../shared/paths.js';
 import { isHistoricalPage, isReleaseHeading } from '../docs/page-kind.js';
 import { mentionKey } from '../model/unread.js';
@@ -382,18 +383,15 @@ function withoutLinks(line: string): string {
 
 /**
  * An ATX heading's text without its closing sequence (`### name ###`, CommonMark §4.2) and a
- * trailing attribute block (`### name {#name}`, attr_list and MyST), trimmed.
+ * trailing attribute list (`### name {#name}`, `{: #name }`: `headingAttrsStart`, as the reader
+ * finds it), trimmed.
  */
 function headingText(rest: string): string {
-  let text = rest.trim();
-  if (text.endsWith('}')) {
-    const open = text.lastIndexOf('{');
-    if (open >= 0 && /^\{[#.]/.test(text.slice(open))) text = text.slice(0, open).trim();
-  }
-  let end = text.length;
-  while (end > 0 && text[end - 1] === '#') end--;
-  if (end < text.length && (end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end).trim();
-  return text;
+  const attrs = headingAttrsStart(rest);
+  const text = (attrs < 0 ? rest : rest.slice(0, attrs)).trim();
+  const open = trimTrailing(text, '#');
+  // The closing `#`s count only after a blank (`C#` keeps its `#`).
+  return open.length < text.length && (open === '' || open.endsWith(' ') || open.endsWith('\t')) ? open.trim() : text;
 }
 
 /** A key with a comment in a YAML block (`  timeout: 30  # seconds`, `- name: x  # …`), a reference layout (src/docs/yaml-reference.ts). */
