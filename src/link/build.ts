@@ -332,8 +332,8 @@ export function buildModel(given: ModelInput): Model {
     [given.classes, given.functionConfigs, given.functionSecondaryConfigs, given.functionConfigsThroughCalls, given.flagCommands, given.launcherFlags, given.entryPoints, given.runnableScripts, given.stringKeys, given.interpolatedKeys, given.env, given.dependencies],
     [given.root, given.config, given.configSource ?? null, [...(given.unreadPrograms ?? [])], given.envWords?.size ?? 0],
   );
-  const headedNames = [...headed].map((c) => c.name).join('\n');
-  const configuredNames = [...configured].map((c) => c.name).join('\n');
+  // What every page's inference reads of the code and the other pages' headings, once.
+  const readOfOthers = `${token}\n${[...headed].map((c) => c.name).join('\n')}\n\n${[...configured].map((c) => c.name).join('\n')}\n`;
   // Commands inferred from earlier pages, as they were added (name and aliases): `isCommand` answers them too.
   const added: string[] = [];
   const setIndexes = new Map<CommandSpec, number>();
@@ -347,7 +347,7 @@ export function buildModel(given: ModelInput): Model {
       continue;
     }
     const own = explicit.get(doc)!;
-    const context = `${token}\n${own.map((x) => `${x.heading.location.line}-${x.endLine}`).join(',')}\n${headedNames}\n\n${configuredNames}\n\n${added.join('\n')}`;
+    const context = `${readOfOthers}\n${own.map((x) => `${x.heading.location.line}-${x.endLine}`).join(',')}\n${added.join('\n')}`;
     const infer = (): InferredBlock[] => inferBlocks(doc, own, sets, headed, (n) => byName.has(n), configured, (inv) => scriptInvocation(runOf(inv), byName));
     let fresh: InferredBlock[] | undefined;
     const kept = keptInferences(doc.blocks, [doc.file, doc.contributor, doc.invocations, doc.headings, doc.dataBlocks], context, () => keepInferences((fresh = infer()), setIndexes));
@@ -2048,6 +2048,14 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
   }
 }
 
+/** An {@link Inference} whose commands are given as `C` (`CommandSpec`, or an index into the model's parameter sets). */
+type InferenceOf<C> = Omit<Inference, 'command' | 'best' | 'rival' | 'also'> & {
+  command?: C;
+  best?: { command: C; shared: number; explained: number };
+  rival?: { command: C; shared: number };
+  also?: C[];
+};
+
 /**
  * An {@link InferredBlock} as kept from one model to the next: its commands as indexes into the
  * model's parameter sets (the commands are built again for every model, the sets in the same order
@@ -2055,11 +2063,17 @@ export function resolveSiteRoutes(docs: ReadonlyArray<Pick<DocFile, 'links'>>, d
  */
 interface KeptInference {
   block: HeadingBlock;
-  inference: Omit<Inference, 'command' | 'best' | 'rival' | 'also'> & {
-    command?: number;
-    best?: { command: number; shared: number; explained: number };
-    rival?: { command: number; shared: number };
-    also?: number[];
+  inference: InferenceOf<number>;
+}
+
+/** `inference` with each of its commands mapped by `f` (a new object). */
+function mapCommands<A, B>({ command, best, rival, also, ...rest }: InferenceOf<A>, f: (command: A) => B): InferenceOf<B> {
+  return {
+    ...rest,
+    ...(command !== undefined ? { command: f(command) } : {}),
+    ...(best ? { best: { ...best, command: f(best.command) } } : {}),
+    ...(rival ? { rival: { ...rival, command: f(rival.command) } } : {}),
+    ...(also ? { also: also.map(f) } : {}),
   };
 }
 
@@ -2087,33 +2101,13 @@ function keepInferences(found: readonly InferredBlock[], indexes: ReadonlyMap<Co
     if (i === undefined) missing = true;
     return i ?? -1;
   };
-  const kept = found.map(({ block, inference: { command, best, rival, also, ...rest } }) => ({
-    block,
-    inference: {
-      ...rest,
-      ...(command ? { command: at(command) } : {}),
-      ...(best ? { best: { ...best, command: at(best.command) } } : {}),
-      ...(rival ? { rival: { ...rival, command: at(rival.command) } } : {}),
-      ...(also ? { also: also.map(at) } : {}),
-    },
-  }));
+  const kept = found.map(({ block, inference }) => ({ block, inference: mapCommands(inference, at) }));
   return missing ? undefined : kept;
 }
 
 /** A {@link KeptInference} of page `file` with this model's commands (a new object: callers may change it). */
-function inferredBlock({ block, inference: { command, best, rival, also, ...rest } }: KeptInference, file: string, sets: readonly ParameterSet[]): InferredBlock {
-  const cmd = (i: number): CommandSpec => sets[i]!.command;
-  return {
-    file,
-    block,
-    inference: {
-      ...rest,
-      ...(command !== undefined ? { command: cmd(command) } : {}),
-      ...(best ? { best: { ...best, command: cmd(best.command) } } : {}),
-      ...(rival ? { rival: { ...rival, command: cmd(rival.command) } } : {}),
-      ...(also ? { also: also.map(cmd) } : {}),
-    },
-  };
+function inferredBlock({ block, inference }: KeptInference, file: string, sets: readonly ParameterSet[]): InferredBlock {
+  return { file, block, inference: mapCommands(inference, (i) => sets[i]!.command) };
 }
 
 /** A heading block considered by reference inference, with the decision (assigned or not). */
