@@ -1,6 +1,7 @@
 /** The docdrift configuration: its TypeScript shape, documented defaults and the zod schema that validates user files. */
 import { z } from 'zod';
 import type { Severity } from '../model/rule.js';
+import { FLAG_ONLY_GLOBAL_PARAMETERS } from '../model/query.js';
 
 /**
  * How one rule is configured: a severity, or a `[severity, options]` tuple (ESLint's shape).
@@ -288,35 +289,8 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   ignore: [],
   reference: [],
   commands: {},
-  globalParameters: [
-    'config_paths',
-    'config_path',
-    'hydra',
-    'help',
-    'h',
-    'hydra-help',
-    'version',
-    'cfg',
-    'c',
-    'resolve',
-    'package',
-    'p',
-    'run',
-    'r',
-    'multirun',
-    'm',
-    'config-path',
-    'cp',
-    'config-name',
-    'cn',
-    'config-dir',
-    'cd',
-    'info',
-    'i',
-    'shell-completion',
-    'sc',
-    'experimental-rerun',
-  ],
+  // Hydra's override namespace and config paths, then the globals that exist only as CLI flags.
+  globalParameters: ['config_paths', 'config_path', 'hydra', ...FLAG_ONLY_GLOBAL_PARAMETERS],
   globalSections: ['Common options', 'Global options', 'Common parameters', 'Global parameters', 'Common arguments'],
   globalFiles: [],
   env: { check: true, sections: [] },
