@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeEntities, offsetMap, readHtmlPre, readHtmlTable } from '../src/docs/html-blocks.js';
 import { openDirectiveContainers } from '../src/docs/myst.js';
 import { parseDoc } from '../src/docs/parse.js';
+import { cellCodeLocation } from '../src/docs/position.js';
 
 describe('openDirectiveContainers', () => {
   test('blanks MyST container fences and their options, keeps every line and leaves code alone', () => {
@@ -35,7 +36,7 @@ describe('MyST list-table', () => {
     const table = parseDoc('docs/cli.md', md).doc.blocks[0]!.tables[0]!;
     expect(table.header).toEqual(['Flag', 'Description']);
     expect(table.rows.map((r) => r.cellCodes)).toEqual([[['--port'], ['8000']]]);
-    expect(table.rows[0]!.cellCodeLocations![0]![0]).toMatchObject({ line: 6, column: 5 });
+    expect(cellCodeLocation('docs/cli.md', table.rows[0]!, 0, 0)).toMatchObject({ file: 'docs/cli.md', line: 6, column: 5 });
   });
 
   test('rows of plain values under no header give no header, so no reference table', () => {
@@ -50,7 +51,7 @@ describe('HTML tables and pre blocks', () => {
     const read = readHtmlTable('a.md', html, 0, offsetMap(html))!;
     expect(read.table.header).toEqual(['Option', 'Description']);
     expect(read.table.rows.map((r) => r.cells)).toEqual([['--out', 'Out & file']]);
-    expect(read.table.rows[0]!.cellCodeLocations![0]![0]).toMatchObject({ line: 3, column: 15 });
+    expect(cellCodeLocation('a.md', read.table.rows[0]!, 0, 0)).toMatchObject({ line: 3, column: 15 });
     expect(read.end).toBe(html.length);
   });
 

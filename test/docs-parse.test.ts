@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { openIndentedContainers, parseDoc } from '../src/docs/parse.js';
+import { cellLocation } from '../src/docs/position.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/docs/${name}`, import.meta.url), 'utf8');
 
@@ -149,7 +150,8 @@ describe('tables', () => {
   test('row and cell locations', () => {
     const row = table.rows[0]!;
     expect(row.location).toEqual({ file: 'docs/cli-commands.mdx', line: 19, column: 1, endLine: 19, endColumn: 99 });
-    expect(row.cellLocations.map((l) => [l.line, l.column])).toEqual([[19, 1], [19, 17], [19, 25], [19, 29]]);
+    expect([0, 1, 2, 3].map((col) => cellLocation(row.location.file, row, col)).map((l) => [l?.line, l?.column])).toEqual([[19, 1], [19, 17], [19, 25], [19, 29]]);
+    expect(cellLocation(row.location.file, row, 4)).toBeUndefined();
   });
 
   test('rows keep their links, resolved', () => {

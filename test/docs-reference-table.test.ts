@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { parseDoc } from '../src/docs/parse.js';
 import { columnRole, defaultFromDescription, normalizeParamName, readReferenceTable } from '../src/docs/reference-table.js';
 import type { DocTable } from '../src/model/types.js';
+import { cellLocation } from '../src/docs/position.js';
 
 /** The first table of a Markdown snippet, parsed for real. */
 function table(lines: string[]): DocTable {
@@ -88,7 +89,8 @@ describe('types, descriptions, defaults', () => {
     expect(rows[1]!.default).toBe('False');
     expect(rows[1]!.defaultLocation).toMatchObject({ line: 6, column: 67, endColumn: 74 });
     // Without a code span, the value's cell.
-    expect(rows[2]!.defaultLocation).toEqual(t.rows[2]!.cellLocations[3]);
+    expect(rows[2]!.defaultLocation).toEqual(cellLocation(t.location.file, t.rows[2]!, 3));
+    expect(rows[2]!.defaultLocation).toMatchObject({ line: expect.any(Number), endColumn: expect.any(Number) });
     expect(rows[2]!.default).toBe('1.0');
   });
 

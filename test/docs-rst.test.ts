@@ -12,6 +12,7 @@ import { looksLikeCommandLines } from '../src/docs/code-blocks.js';
 import { parseDoc } from '../src/docs/parse.js';
 import { readReferenceTable } from '../src/docs/reference-table.js';
 import { rstToMdast } from '../src/docs/rst.js';
+import { cellLocation } from '../src/docs/position.js';
 
 const rst = (...lines: string[]): Root => rstToMdast(lines.join('\n'));
 const at = (n: { position?: { start: { line: number; column: number } } }): string => `${n.position!.start.line}:${n.position!.start.column}`;
@@ -124,7 +125,7 @@ describe('tables', () => {
       '| ``--port``   | ``80``  |', '| (multi-line) |         |', '+--------------+---------+', '| ``--host``   | x       |', '+--------------+---------+',
     ].join('\n'));
     expect(table.header).toEqual(['Option', 'Default']);
-    expect(table.rows[0]!.cellLocations[1]).toMatchObject({ line: 7, column: 18 });
+    expect(cellLocation(table.location.file, table.rows[0]!, 1)).toMatchObject({ line: 7, column: 18 });
     expect(rows).toEqual([['port', '80', 7, 1], ['host', 'x', 10, 1]]);
   });
 

@@ -104,4 +104,44 @@ describe('docdrift lsp memory', () => {
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThan(512 * 1024);
   }, 180_000);
+
+  it('two open pages of 20,000 reference rows (the run\'s row limit), each edited twice: every version gets its diagnostics, peak RSS under 512 MB (s37 sweep D8: 523-558 MB)', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const rows = Array.from({ length: 20_000 }, (_, i) => `| \`p${i}\` | int | \`0\` | d |\n`).join('');
+    const page = `# T\n\n### \`tool\`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n${rows}\n`;
+    const files = ['docs/a00.md', 'docs/a01.md'];
+    for (const file of files) writeFileSync(path.join(root, file), page);
+    const uris = files.map((f) => pathToFileURL(path.join(root, f)).href);
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    let peak = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, peakKb(child.pid!) ?? 0)), 200);
+    const waiting = new Map<string, () => void>();
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => waiting.get(`${params.uri}@${params.version}`)?.());
+    const published = (uri: string, version: number): Promise<void> => new Promise((resolve) => waiting.set(`${uri}@${version}`, resolve));
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+    await connection.sendNotification('initialized', {});
+    for (const uri of uris) {
+      const done = published(uri, 1);
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: page } });
+      await done;
+    }
+    // Each edit renames one row and adds a line: a new text each time, parsed again.
+    for (let version = 2; version <= 3; version++) {
+      for (const uri of uris) {
+        const done = published(uri, version);
+        const text = `${page.replace(`\`p${version}\``, `\`q${version}\``)}\nEdited ${version}.\n`;
+        await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+        await done;
+      }
+    }
+    peak = Math.max(peak, peakKb(child.pid!) ?? 0);
+    clearInterval(watch);
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    connection.dispose();
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(512 * 1024);
+  }, 180_000);
 });

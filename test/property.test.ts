@@ -12,6 +12,7 @@ import { compareDefault } from '../src/model/compare.js';
 import { cellText, cellValue } from '../src/fix/reference-edits.js';
 import { compareType, normaliseType } from '../src/model/type-compare.js';
 import type { CodeBlock, DocFile, DocTable, Invocation, SourceLocation } from '../src/model/types.js';
+import { cellCodeLocation, cellLocation } from '../src/docs/position.js';
 
 /** Runs per property: enough to find the bugs below in well under a second each, on 2 shared cores. */
 const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) };
@@ -76,8 +77,10 @@ function locationsOf(doc: DocFile): Array<[string, SourceLocation]> {
       out.push(['table', t.location]);
       for (const r of t.rows) {
         out.push(['row', r.location]);
-        for (const c of r.cellLocations) out.push(['cell', c]);
-        for (const cs of r.cellCodeLocations ?? []) for (const c of cs) out.push(['cell code', c]);
+        for (let col = 0; col < r.cells.length; col++) {
+          out.push(['cell', cellLocation(t.location.file, r, col)!]);
+          (r.cellCodes[col] ?? []).forEach((_, i) => out.push(['cell code', cellCodeLocation(t.location.file, r, col, i)!]));
+        }
       }
     }
     for (const r of [...(block.headingRows ?? []), ...(block.listRows ?? [])]) out.push(['layout row', r.location]);
@@ -195,7 +198,7 @@ describe('table reader (src/docs/reference-table.ts)', () => {
         const table: DocTable = {
           header: h,
           location: loc,
-          rows: rows.map(([cells, cellCodes]) => ({ cells, cellCodes, links: [], location: loc, cellLocations: cells.map(() => loc) })),
+          rows: rows.map(([cells, cellCodes]) => ({ cells, cellCodes, links: [], location: loc, cellSpans: cells.flatMap(() => [1, 1, 0, 0]) })),
         };
         for (const r of readReferenceTable(table) ?? []) {
           expect(r.names.length).toBeGreaterThan(0);

@@ -20,7 +20,7 @@ describe('memoByObject', () => {
 
   it('a table node\'s reference rows are read once and shared', () => {
     const at = (line: number, column: number) => ({ file: 'docs/cli.md', line, column });
-    const table = { header: ['Name', 'Description'], rows: [{ cells: ['`out`', 'Where to write'], cellCodes: [['out'], []], links: [], location: at(3, 1), cellLocations: [at(3, 3), at(3, 11)] }], location: at(1, 1) } satisfies DocTable;
+    const table = { header: ['Name', 'Description'], rows: [{ cells: ['`out`', 'Where to write'], cellCodes: [['out'], []], links: [], location: at(3, 1), cellSpans: [3, 3, 3, 10, 3, 11, 3, 25] }], location: at(1, 1) } satisfies DocTable;
     const first = readReferenceTable(table);
     expect(first?.map((r) => r.names)).toEqual([['out']]);
     expect(readReferenceTable(table)).toBe(first);

@@ -12,7 +12,7 @@
  */
 import type { DocTable, SourceLocation, TableRow } from '../model/types.js';
 import type { CodeLine } from './code-blocks.js';
-import { lineIndexAt } from './position.js';
+import { lineIndexAt, pushLocation } from './position.js';
 
 /** The longest stretch of text read for one `<table>` or `<pre>` element. */
 export const MAX_HTML_CHARS = 200_000;
@@ -192,13 +192,22 @@ export function readHtmlTable(file: string, text: string, start: number, at: Off
     .filter((r) => r !== headerRow && !r.inHead)
     .map((r) => {
       const codes = r.cells.map(codesOf);
+      const cellSpans: number[] = [];
+      for (const c of r.cells) pushLocation(cellSpans, loc(c.from, c.to));
+      const codeSpans: number[] = [];
+      codes.forEach((cs, col) => {
+        for (const x of cs) {
+          codeSpans.push(col);
+          pushLocation(codeSpans, x.location);
+        }
+      });
       return {
         cells: r.cells.map((c) => cellText(text.slice(c.from, c.to).replace(/`/g, ''))),
         cellCodes: codes.map((cs) => cs.map((x) => x.text)),
         links: [],
         location: loc(r.from, r.to),
-        cellLocations: r.cells.map((c) => loc(c.from, c.to)),
-        cellCodeLocations: codes.map((cs) => cs.map((x) => x.location)),
+        cellSpans,
+        ...(codeSpans.length > 0 ? { codeSpans } : {}),
       };
     });
   return { table: { header, rows: body, location: loc(start, end) }, end };

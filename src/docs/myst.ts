@@ -2,6 +2,7 @@ import type { Code, List, ListItem, Nodes, Root } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { DocTable, SourceLocation, TableRow } from '../model/types.js';
 import { inlineCodeNodes } from './inline-code.js';
+import { pushLocation } from './position.js';
 import { columnRole } from './reference-table.js';
 
 /**
@@ -197,14 +198,18 @@ export function readListTable(file: string, node: Code, parse: (text: string) =>
   }
   if (rows.length === 0 || rows.every((r) => r.cells.length === 0)) return undefined;
   const text = (n: Nodes): string => toString(n, { includeHtml: false }).trim();
-  const tableRows: TableRow[] = rows.map(({ item, cells }) => ({
-    cells: cells.map(text),
-    cellCodes: cells.map((c) => inlineCodeNodes(c).map((n) => n.value)),
-    links: [],
-    location: at(item),
-    cellLocations: cells.map(at),
-    cellCodeLocations: cells.map((c) => inlineCodeNodes(c).map(at)),
-  }));
+  const tableRows: TableRow[] = rows.map(({ item, cells }) => {
+    const cellSpans: number[] = [];
+    const codeSpans: number[] = [];
+    cells.forEach((c, col) => {
+      pushLocation(cellSpans, at(c));
+      for (const n of inlineCodeNodes(c)) {
+        codeSpans.push(col);
+        pushLocation(codeSpans, at(n));
+      }
+    });
+    return { cells: cells.map(text), cellCodes: cells.map((c) => inlineCodeNodes(c).map((n) => n.value)), links: [], location: at(item), cellSpans, ...(codeSpans.length > 0 ? { codeSpans } : {}) };
+  });
   const first = tableRows[0]!;
   const headed = headerRows !== undefined ? headerRows > 0 : first.cells.some((c) => columnRole(c) !== undefined);
   const header = headed ? first.cells : [];

@@ -24,7 +24,7 @@ import { asOverride } from './arguments.js';
 import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } from './page-kind.js';
-import { locationOf, type Point, type Positioned } from './position.js';
+import { locationOf, pushSpan, type Point, type Positioned } from './position.js';
 import { denseEmphasisLine, EMPHASIS_WINDOW, emphasisRunLimit } from './emphasis.js';
 import { markdownProcessor, parseMarkdown, parseMarkdownText } from './markdown.js';
 import { pieceStarted } from './progress.js';
@@ -368,13 +368,22 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
     const rows: TableRow[] = body.map((row: MdTableRow) => {
       const rowLinks: DocLink[] = [];
       for (const c of row.children) visit(c, rowLinks);
+      const cellSpans: number[] = [];
+      const codeSpans: number[] = [];
+      row.children.forEach((c: TableCell, col) => {
+        pushSpan(cellSpans, c);
+        for (const n of inlineCodeNodes(c)) {
+          codeSpans.push(col);
+          pushSpan(codeSpans, n);
+        }
+      });
       return {
         cells: row.children.map((c: TableCell) => plainText(c)),
         cellCodes: row.children.map((c: TableCell) => inlineCodes(c)),
         links: rowLinks,
         location: locationOf(file, row),
-        cellLocations: row.children.map((c: TableCell) => locationOf(file, c)),
-        cellCodeLocations: row.children.map((c: TableCell) => inlineCodeNodes(c).map((n) => locationOf(file, n))),
+        cellSpans,
+        ...(codeSpans.length > 0 ? { codeSpans } : {}),
       };
     });
     tables.push({ header, rows, location: locationOf(file, table) });

@@ -4,6 +4,7 @@ import { memoByObject } from '../shared/memo.js';
 import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
 import { trimTrailing } from '../shared/strings.js';
 import { pushUnique } from '../shared/arrays.js';
+import { cellCodeLocation, cellLocation } from './position.js';
 
 /**
  * Header synonyms (lower-case) for each column role. A header is matched after trimming,
@@ -212,10 +213,11 @@ function preferCodeNameColumn(table: DocTable, roles: Array<ColumnRole | undefin
  * not start with `-` (a placeholder, prose) are left out.
  */
 function flagSpellingsOf(row: DocTable['rows'][number], col: number): NonNullable<ReferenceRow['spellings']>['flags'] {
+  const file = row.location.file;
   const codes = row.cellCodes[col] ?? [];
-  const cellLoc = row.cellLocations[col] ?? row.location;
+  const cellLoc = cellLocation(file, row, col) ?? row.location;
   const sources = codes.length > 0
-    ? codes.map((c, i) => ({ text: c, location: row.cellCodeLocations?.[col]?.[i] ?? cellLoc }))
+    ? codes.map((c, i) => ({ text: c, location: cellCodeLocation(file, row, col, i) ?? cellLoc }))
     : [{ text: row.cells[col] ?? '', location: cellLoc }];
   const out: NonNullable<ReferenceRow['spellings']>['flags'] = [];
   for (const { text, location } of sources) {
@@ -337,7 +339,7 @@ function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
       // "`None` (required)": the code span is the value, the rest is commentary.
       out.default = defaultCodes[0] ?? defaultCell;
       if (defaultCodes.length === 1 && defaultCodes[0]!.trim() === defaultCell) out.defaultCode = true;
-      const loc = (defaultCodes.length > 0 ? row.cellCodeLocations?.[defaultCol]?.[0] : undefined) ?? row.cellLocations[defaultCol];
+      const loc = (defaultCodes.length > 0 ? cellCodeLocation(row.location.file, row, defaultCol, 0) : undefined) ?? cellLocation(row.location.file, row, defaultCol);
       if (loc) out.defaultLocation = loc;
     } else if (description) {
       const fromText = defaultFromDescription(description, row.cellCodes[descCol] ?? []);
@@ -347,7 +349,7 @@ function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
         const codes = row.cellCodes[descCol] ?? [];
         const at = codes.lastIndexOf(fromText);
         if (at >= 0) out.defaultCode = true;
-        const loc = (at >= 0 ? row.cellCodeLocations?.[descCol]?.[at] : undefined) ?? row.cellLocations[descCol];
+        const loc = (at >= 0 ? cellCodeLocation(row.location.file, row, descCol, at) : undefined) ?? cellLocation(row.location.file, row, descCol);
         if (loc) out.defaultLocation = loc;
       }
     }

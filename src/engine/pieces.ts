@@ -32,8 +32,8 @@ import type { ModuleInfo } from '../extract/python/scan.js';
 import { readSignedFileBytes, type SignedRead } from '../shared/read-file.js';
 import { writeFileAtomic } from './write.js';
 
-/** Layout of the pieces file; bump when a stored piece changes shape. */
-export const PIECES_FORMAT = 3;
+/** Layout of the pieces file; bump when a stored piece changes shape (4: table rows keep packed `cellSpans`/`codeSpans`). */
+export const PIECES_FORMAT = 4;
 
 /** Largest pieces file read: 256 MiB. */
 const MAX_PIECES_BYTES = 256 * 1024 * 1024;
