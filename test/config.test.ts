@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempProject } from './helpers.js';
 import { ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
@@ -710,6 +711,46 @@ describe('pattern helpers', () => {
       const regex = new RegExp(`^${[...pattern].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('')}$`);
       expect(wildcardMatch(pattern, text), `${pattern} ~ ${text}`).toBe(regex.test(text));
     }
+  });
+});
+
+describe('ignoreParameters matching (#33 s38 sweep D5)', () => {
+  it('agrees with picomatch (the matcher it replaced for `*`, `?` and `**`) on 20,000 random patterns and dotted keys', () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pick = (alphabet: string, length: number): string => Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+    for (let i = 0; i < 20000; i++) {
+      const pattern = pick('ab*?.', 1 + next(8)).replace(/^\.+|\.+$/g, '') || 'a';
+      const key = pick('ab.', 1 + next(9)).replace(/^\.+|\.+$/g, '') || 'b';
+      const segments = key.split('.');
+      const isMatch = picomatch(pattern.split('.').join('/'), { dot: true });
+      const expected = segments.some((_, n) => isMatch(segments.slice(0, n + 1).join('/')));
+      expect(createParameterMatcher([pattern])(key), `${pattern} ~ ${key}`).toBe(expected);
+    }
+  });
+
+  it('a pattern within the wildcard cap answers at once on long keys (five 3,000-character keys took a run 30 s)', () => {
+    const m = createParameterMatcher(['*a*a*b', '**.x*y*z']);
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) expect(m(`${'a'.repeat(3000)}${i}`)).toBe(false);
+    expect(m(`${'a'.repeat(3000)}b`)).toBe(true);
+    expect(m(`p.q.${'x'.repeat(3000)}z`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('patterns with braces, classes or extglobs still match as picomatch does, and skip a key segment over 256 characters', () => {
+    const m = createParameterMatcher(['{alpha,beta}_*', '[xy]z', '+(a)c']);
+    expect(m('alpha_rate')).toBe(true);
+    expect(m('beta_rate.sub')).toBe(true);
+    expect(m('gamma_rate')).toBe(false);
+    expect(m('yz')).toBe(true);
+    expect(m('aaac')).toBe(true);
+    const started = performance.now();
+    expect(m(`${'a'.repeat(3000)}b`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -13,17 +13,63 @@ import { headingMatchText } from '../shared/strings.js';
  */
 export function createParameterMatcher(patterns: readonly string[]): (key: string) => boolean {
   if (patterns.length === 0) return () => false;
-  const isMatch = pathMatcher(
-    patterns.map((p) => p.split('.').join('/')),
-    { dot: true },
-  );
+  const simple = patterns.filter((p) => !RICH_GLOB_RE.test(p)).map((p) => p.split('.'));
+  const rich = patterns.filter((p) => RICH_GLOB_RE.test(p));
+  const isRichMatch = rich.length > 0 ? pathMatcher(rich.map((p) => p.split('.').join('/')), { dot: true }) : undefined;
   return (key: string): boolean => {
     const segments = key.split('.');
+    if (simple.some((pattern) => matchesLeadingPart(pattern, segments))) return true;
+    // picomatch's expression runs in time up to the segment's length to the power of its
+    // wildcards: a key with a segment longer than any parameter name is not tried against it.
+    if (isRichMatch === undefined || segments.some((s) => s.length > MAX_RICH_SEGMENT_LENGTH)) return false;
     for (let n = 1; n <= segments.length; n++) {
-      if (isMatch(segments.slice(0, n).join('/'))) return true;
+      if (isRichMatch(segments.slice(0, n).join('/'))) return true;
     }
     return false;
   };
+}
+
+/**
+ * Glob syntax beyond `*`, `?` and `**` segments (brace groups, classes, extglobs, escapes): such
+ * `ignoreParameters` patterns are matched by picomatch, the others by {@link matchesLeadingPart}.
+ */
+const RICH_GLOB_RE = /[[\](){}!+@\\]/;
+
+/**
+ * The longest key segment a pattern with {@link RICH_GLOB_RE} syntax is tried against, in UTF-16
+ * code units. picomatch compiles `*a*a*b` to `[^/]*?a[^/]*?a[^/]*?b`, which backtracks: five example
+ * keys of 3,000 characters took a run 30 s (#33 s38 sweep D5).
+ */
+const MAX_RICH_SEGMENT_LENGTH = 256;
+
+/**
+ * Whether the dotted-key segments `pattern` match `segments` or a leading part of them, as
+ * picomatch matches the pattern joined with `/` (with `dot`): a `**` segment matches any number
+ * of segments, none included; another segment matches one key segment by {@link wildcardMatch}
+ * (`*` a run of characters, `?` one), a segment of only `*`s a non-empty one. Time: about the
+ * pattern's segments × the key's × a segment's length, whatever the wildcards.
+ */
+export function matchesLeadingPart(pattern: readonly string[], segments: readonly string[]): boolean {
+  // reach[j]: pattern[0..i) can match segments[0..j). Row by row over the pattern's segments.
+  let reach = new Array<boolean>(segments.length + 1).fill(false);
+  reach[0] = true;
+  for (const seg of pattern) {
+    const next = new Array<boolean>(segments.length + 1).fill(false);
+    if (seg === '**') {
+      let any = false;
+      for (let j = 0; j <= segments.length; j++) next[j] = any ||= reach[j]!;
+    } else {
+      const glob = seg.replace(/\*{2,}/g, '*');
+      const onlyStars = glob === '*';
+      for (let j = 0; j < segments.length; j++) {
+        if (!reach[j]) continue;
+        const text = segments[j]!;
+        if (onlyStars ? text !== '' : wildcardMatch(glob, text)) next[j + 1] = true;
+      }
+    }
+    reach = next;
+  }
+  return reach.some((r, j) => r && j > 0);
 }
 
 /**
