@@ -4,8 +4,8 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ReadFileError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
-import { removeTempDirs, tempProject } from './helpers.js';
+import { decodeText, pythonSourceEncoding, ReadFileError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
+import { lintTwin, removeTempDirs, tempProject } from './helpers.js';
 
 describe('readRegularFileBytes', () => {
   afterAll(removeTempDirs);
@@ -59,5 +59,41 @@ describe('readSignedFileBytes', () => {
     expect(readSignedFileBytes(write('forged.bin', forged), { maxBytes: 1 << 30, macBytes: 32, mac })).toEqual({ refused: 'signature', size: forged.length });
     expect(readSignedFileBytes(write('short.bin', Buffer.alloc(10)), { maxBytes: 1 << 30, macBytes: 32, mac })).toEqual({ refused: 'truncated', size: 10 });
     expect(() => readSignedFileBytes(signed, { maxBytes: 1024, macBytes: 32, mac })).toThrow(expect.objectContaining({ code: 'EFBIG' }));
+  });
+});
+
+describe('decodeText: a Python source decoded as its PEP 263 coding line says (#33 s38 sweep D3)', () => {
+  const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+  it('reads line 1 or line 2 (after a shebang or comment), latin-1 exactly and other codecs TextDecoder knows', () => {
+    expect(decodeText(latin1('# -*- coding: latin-1 -*-\nx = "caf\u00e9"\n'), 'tool/cli.py')).toContain('"caf\u00e9"');
+    expect(decodeText(latin1('#!/usr/bin/env python\n# vim: set fileencoding=iso-8859-1 :\nx = "\u00e9\u0085"\n'), 'a.py')).toContain('"\u00e9\u0085"');
+    // (cp1252 is decoded too, but Node 20's TextDecoder reads windows-1252 as latin-1: not asserted.)
+    expect(pythonSourceEncoding(Buffer.from('# coding=cp1252\n'))).toBe('cp1252');
+    expect(decodeText(Buffer.from([...Buffer.from('# coding: iso8859_15\nx = "'), 0xa4, ...Buffer.from('"\n')]), 'a.pyi')).toContain('"\u20ac"');
+    expect(pythonSourceEncoding(Buffer.from('# -*- coding: utf-8 -*-\n'))).toBeUndefined();
+  });
+
+  it('keeps UTF-8 when the declaration is not where CPython reads it, names an unknown codec, or the file is not Python', () => {
+    const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
+    expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');
+    expect(decodeText(latin1('# coding: no-such-codec\nx = "\u00e9"\n'), 'a.py')).toContain('\uFFFD');
+    expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'), 'docs/a.md')).toContain('\uFFFD');
+    expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'))).toContain('\uFFFD');
+  });
+
+  it('a latin-1 default documented right gives no finding (it was a default mismatch against "caf\uFFFD", and --fix wrote U+FFFD into the page)', async () => {
+    const root = tempProject({
+      'pyproject.toml': '[project]\nname = "tool"\nversion = "0.1.0"\n\n[project.scripts]\ntool = "tool.cli:main"\n',
+      'tool/__init__.py': '',
+      'README.md': '# tool\n\nSee [the reference](docs/reference.md).\n',
+      'docs/reference.md': '# Reference\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `seed` | int | `0` | Random seed. |\n| `name` | str | `"caf\u00e9"` | Name of the run. |\n',
+    });
+    writeFileSync(
+      path.join(root, 'tool/cli.py'),
+      latin1('# -*- coding: latin-1 -*-\nfrom pydantic import BaseModel, Field\n\n\nclass ToolConfig(BaseModel):\n    seed: int = Field(default=0, description="Random seed.")\n    name: str = Field(default="caf\u00e9", description="Name of the run.")\n\n\ndef main(cfg: dict) -> None:\n    ToolConfig.model_validate(cfg)\n'),
+    );
+    const { messages } = await lintTwin(root);
+    expect(messages.filter((m) => m.ruleId !== 'example-param-unexplained')).toEqual([]);
   });
 });

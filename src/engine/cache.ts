@@ -580,7 +580,7 @@ export function hashFiles(root: string, files: string[], previous: Record<string
     try {
       const bytes = readRegularFileBytes(abs);
       hash = createHash('sha1').update(bytes).digest('hex');
-      if (file.endsWith('.py')) py = pythonTextFacts(decodeText(bytes));
+      if (file.endsWith('.py')) py = pythonTextFacts(decodeText(bytes, file));
     } catch (error) {
       hash = `error:${(error as NodeJS.ErrnoException).code}`;
     }

@@ -232,7 +232,7 @@ export function readProjectFile(root: string, rel: string, options: ReadOptions 
   if (escapesRoot(path.relative(realRoot, real))) {
     throw new ReadFileError('EOUTSIDE', 'a symbolic link to a file outside the project');
   }
-  return decodeText(readRegularFileBytes(real, { maxBytes: options.maxBytes ?? MAX_PROJECT_FILE_BYTES }));
+  return decodeText(readRegularFileBytes(real, { maxBytes: options.maxBytes ?? MAX_PROJECT_FILE_BYTES }), rel);
 }
 
 /**
@@ -276,7 +276,7 @@ export function pathExists(abs: string): boolean {
  * @throws {ReadFileError} as {@link readRegularFileBytes}
  */
 export function readRegularFile(file: string, options: ReadOptions = {}): string {
-  return decodeText(readRegularFileBytes(file, options));
+  return decodeText(readRegularFileBytes(file, options), file);
 }
 
 /**
@@ -285,10 +285,61 @@ export function readRegularFile(file: string, options: ReadOptions = {}): string
  * parser and positions expect it; JSON readers strip it with {@link stripBom}); anything else is
  * UTF-8, invalid sequences becoming U+FFFD.
  */
-export function decodeText(bytes: Uint8Array): string {
+export function decodeText(bytes: Uint8Array, file?: string): string {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (file !== undefined && PYTHON_FILE_RE.test(file)) {
+    const coding = pythonSourceEncoding(buffer);
+    if (coding === 'latin-1') return buffer.toString('latin1');
+    if (coding !== undefined) return new TextDecoder(coding).decode(buffer);
+  }
+  return buffer.toString('utf8');
+}
+
+/** Python source files, whose text may declare its encoding ({@link pythonSourceEncoding}). */
+const PYTHON_FILE_RE = /\.pyi?$/i;
+
+/** PEP 263's coding declaration, a comment on line 1 or 2 (peps.python.org/pep-0263, "Defining the Encoding"). */
+const CODING_RE = /^[ \t\f]*#.*?coding[:=][ \t]*([-_.a-zA-Z0-9]+)/;
+
+/**
+ * The encoding a Python source declares (PEP 263: `# -*- coding: latin-1 -*-` on its first line,
+ * or its second when the first is a comment or blank, as CPython's tokenizer reads it), as a
+ * WHATWG `TextDecoder` label, `'latin-1'` (ISO-8859-1 exactly: byte n is U+00nn, which Node's
+ * `latin1` decodes and WHATWG's `latin1` label, windows-1252, does not), or undefined for UTF-8:
+ * none declared, a UTF-8 spelling, or a codec `TextDecoder` does not know (the file is then read
+ * as UTF-8, invalid sequences becoming U+FFFD, as before).
+ */
+export function pythonSourceEncoding(bytes: Buffer): string | undefined {
+  let start = 0;
+  for (let line = 0; line < 2 && start < bytes.length; line++) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end < 0) end = bytes.length;
+    const text = bytes.toString('latin1', start, Math.min(end, start + 400));
+    const m = CODING_RE.exec(text);
+    if (m) return decoderLabel(m[1]!);
+    // CPython looks at line 2 only when line 1 is a comment or blank.
+    if (!/^[ \t\f]*(?:#.*)?\r?$/.test(text)) return undefined;
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/** A Python codec name (`latin_1`, `iso8859-15`, `cp1252`, `shift_jis`) as a `TextDecoder` label, `'latin-1'`, or undefined for UTF-8 and unknown codecs. */
+function decoderLabel(codec: string): string | undefined {
+  const name = codec.toLowerCase().replace(/_/g, '-');
+  if (/^(?:utf-?8(?:-sig)?|u8|utf)$/.test(name)) return undefined;
+  if (/^(?:latin-?1|iso-?8859-1|iso-latin-1|l1|8859|cp819|iso-ir-100)$/.test(name)) return 'latin-1';
+  for (const label of [name, name.replace(/^iso-?8859-?/, 'iso-8859-'), name.replace(/^cp-?(\d+)$/, 'windows-$1'), name.replace(/^latin-?(\d+)$/, 'latin$1')]) {
+    try {
+      new TextDecoder(label);
+      return label;
+    } catch {
+      // not a label TextDecoder knows
+    }
+  }
+  return undefined;
 }
 
 /** The text without a leading U+FEFF (a UTF-8 BOM), for JSON and YAML readers that reject it. */
