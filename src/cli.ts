@@ -20,7 +20,7 @@ import { scopeMessages, unreadPaths } from './engine/scope.js';
 import { runInit } from './init.js';
 import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, leavesBase, linkTarget, openForWriteInside, WriteError } from './engine/write.js';
-import { DiscoveryLimitError, discoverFiles, ENV_FILES, SCHEMAS, YAML } from './engine/discover.js';
+import { DiscoveryLimitError, discoverFiles, ENV_FILES, PROGRAMS, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
@@ -473,8 +473,16 @@ function inputOverwritten(abs: string, root: string, config: { docs: string[]; s
   if (pathMatcher(YAML, { dot: true })(file)) return 'a YAML file docdrift reads';
   if (pathMatcher(SCHEMAS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JSON Schema file docdrift reads';
   if (pathMatcher(ENV_FILES.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'an example env file docdrift reads';
+  // JavaScript programs, tsconfig files and source maps, which discovery lists, and the doc
+  // engines' version and site files read by name: `-o docusaurus.config.js`, `sidebars.js`,
+  // `website/siteConfig.js` or `tsconfig.json` replaced them (#33 s38 sweep D4).
+  if (pathMatcher(PROGRAMS.filter((g) => !g.startsWith('!')), { dot: true })(file)) return 'a JavaScript program, tsconfig or source map docdrift reads';
+  if (DOC_ENGINE_FILES.has(segments[segments.length - 1]!)) return "a doc engine's version or site file docdrift reads";
   return undefined;
 }
+
+/** Files the doc engines' version and site readers read by name (src/engine/versions.ts, src/engine/site-urls.ts). */
+const DOC_ENGINE_FILES: ReadonlySet<string> = new Set(['versions.json', 'docs.json', 'mint.json']);
 
 /** Files git reads by name in any folder, and discovery reads too (`.gitignore`): never a report's place. */
 const GIT_NAMED_FILES: ReadonlySet<string> = new Set(['.gitignore', '.gitattributes', '.gitmodules']);

@@ -270,6 +270,20 @@ describe('output', () => {
     expect(JSON.parse(readFileSync(report, 'utf8'))).toHaveProperty('results');
   });
 
+  it('refuses to write the report over the site and program files the run reads: a Docusaurus config, sidebars, tsconfig, version files (#33 s38 sweep D4: replaced)', () => {
+    const root = path.join(tmp(), 'project');
+    cpSync(EXAMPLE, root, { recursive: true, filter: (src) => path.basename(src) !== '.docdrift-cache' });
+    for (const [target, text] of [['docusaurus.config.js', 'module.exports = { url: "https://x.org" };\n'], ['website/siteConfig.js', 'module.exports = {};\n'], ['sidebars.js', 'module.exports = {};\n'], ['tsconfig.json', '{}\n'], ['website/versions.json', '["1.0"]\n'], ['docs/docs.json', '{}\n']] as const) {
+      mkdirSync(path.dirname(path.join(root, target)), { recursive: true });
+      writeFileSync(path.join(root, target), text);
+      for (const flag of target === 'docusaurus.config.js' ? ['-o', '--summary'] : ['-o']) {
+        const r = run(['--root', root, '--no-cache', flag, path.join(root, target)]);
+        expect({ target, flag, code: r.code, stderr: r.stderr }).toMatchObject({ target, flag, code: 2, stderr: expect.stringMatching(/the report would replace it/) });
+        expect(readFileSync(path.join(root, target), 'utf8')).toBe(text);
+      }
+    }
+  }, 120_000);
+
   it('FORCE_COLOR colours piped output; FORCE_COLOR=0 and NO_COLOR do not; --no-color wins', () => {
     expect(run(['--root', EXAMPLE], { FORCE_COLOR: '1' }).stdout).toContain('\u001B[31merror\u001B[39m');
     expect(run(['--root', EXAMPLE], { FORCE_COLOR: '0' }).stdout).not.toContain('\u001B[');

@@ -103,7 +103,7 @@ export type DiscoveryStrategy = 'auto' | 'git' | 'walk' | 'globby';
 /** Every `package.json` is a workspace package that may declare `bin` commands; test fixtures are not. */
 const PACKAGING = ['**/pyproject.toml', '**/setup.cfg', '**/setup.py', '**/package.json', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata,test-fixtures}/**/package.json'];
 /** JavaScript a bin may run (and `.jsx`, read for the env vars it reads, issue #31), and what maps compiled JavaScript to its source: tsconfig files and source maps. */
-const PROGRAMS = ['**/*.{js,mjs,cjs,jsx}', '**/bin/*', '**/tsconfig*.json', '**/*.{js,mjs,cjs}.map', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
+export const PROGRAMS = ['**/*.{js,mjs,cjs,jsx}', '**/bin/*', '**/tsconfig*.json', '**/*.{js,mjs,cjs}.map', '!**/*.min.js', '!**/{test,tests,__tests__,fixtures,__fixtures__,testdata}/**'];
 export const YAML = ['**/*.yaml', '**/*.yml'];
 /**
  * Example env files, anywhere outside test folders (issue #31): the names projects give the file
