@@ -397,6 +397,16 @@ describe('readEntryPoints: [project.entry-points.console_scripts]', () => {
   });
 });
 
+describe('readEntryPoints: a console script with an empty name (#33 s38 sweep D10)', () => {
+  it('is not a command, said once; the other scripts are read (its empty alias made init write a config that does not load)', () => {
+    const text = '[project]\nname = "tool"\n\n[project.scripts]\ntool = "tool.cli:main"\n"" = "tool.cli:main"\n" " = "tool.cli:main"\n';
+    const { entryPoints, diagnostics } = readEntryPoints([{ file: 'pyproject.toml', text }]);
+    expect(entryPoints.map((e) => e.name)).toEqual(['tool']);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'parse-error', severity: 'warn', message: expect.stringContaining('a console script with an empty name') });
+  });
+});
+
 describe('readSetupPyEntryPoints: console scripts computed from module constants', () => {
   it("reads '{0}={0}.__main__:main'.format(NAME) (cbeams), f-strings, + and %s; other expressions are skipped", async () => {
     const text = [

@@ -33,6 +33,14 @@ export function readEntryPoints(files: { file: string; text: string }[]): { entr
     const read: EntryPoint[] = [];
     if (base === 'pyproject.toml') readPyproject(file, text, read, diagnostics);
     else if (base === 'setup.cfg') readSetupCfg(file, text, read, diagnostics);
+    // A script with an empty or blank name cannot be run (TOML allows `"" = "tool.cli:main"`):
+    // said once, not made a command (its empty alias made `init`'s config fail to load, #33 s38 sweep D10).
+    const blank = read.findIndex((e) => e.name.trim() === '');
+    if (blank >= 0) {
+      const at = read[blank]!.location;
+      diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file}:${at.line}:${at.column}: a console script with an empty name is not a command anyone can run; it is not read`, location: at });
+      for (let i = read.length - 1; i >= 0; i--) if (read[i]!.name.trim() === '') read.splice(i, 1);
+    }
     // Real packages declare a handful; 40,000 aliases cost the model stage seconds each run (#33
     // sweep D6). As for package.json `bin`, the first MAX_BINS are read and the rest said.
     if (read.length > MAX_BINS) {
