@@ -3,11 +3,14 @@
  * fixture projects under `fixtures/js-cli/<kind>/`: each asserts what is checked now, and that
  * what cannot be read is said once instead of reported row by row.
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { lintTwin } from './helpers.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyToTemp, lintTwin, removeTempDirs } from './helpers.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/js-cli');
+
+afterEach(removeTempDirs);
 
 describe('commander sub-command that hands its flags on (.allowUnknownOption())', () => {
   it('leaves its flags unknown with one note, and still checks the sibling sub-command', async () => {
@@ -20,6 +23,30 @@ describe('commander sub-command that hands its flags on (.allowUnknownOption())'
     expect(result.notes.filter((n) => n.includes('`packgen gen`') && n.includes('allowUnknownOption'))).toHaveLength(1);
     // The sibling is checked as before: its stale row is reported.
     expect(messages.map((m) => [m.ruleId, (m.data as { name?: string }).name])).toEqual([['reference-param-unknown', 'sourcemap']]);
+  });
+});
+
+describe('two bins running one commander program (`.name(\'packgen\')`)', () => {
+  // The commander-delegate fixture with a second bin for the same file, listed first or last.
+  const withBins = (bins: string[]): string => {
+    const dir = copyToTemp(path.join(FIXTURES, 'commander-delegate'));
+    const bin = Object.fromEntries(bins.map((name) => [name, 'dist/cli.js']));
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'packgen', version: '1.0.0', type: 'module', bin }));
+    return dir;
+  };
+  const commands = (result: Awaited<ReturnType<typeof lintTwin>>['result']): string[] => result.model.commands.map((c) => [c.name, ...c.aliases].join(' / '));
+
+  it('are one command named by the program, whichever bin package.json lists first', async () => {
+    const packgenFirst = await lintTwin(withBins(['packgen', 'pg']));
+    expect(commands(packgenFirst.result)).toEqual(['packgen / pg', 'packgen build / pg build', 'packgen gen / pg gen']);
+    expect(packgenFirst.messages.map((m) => [m.ruleId, (m.data as { name?: string }).name])).toEqual([['reference-param-unknown', 'sourcemap']]);
+    // The other bin first (plain-object keys included): the same commands and findings, not "found 1 command but the parameters of none".
+    for (const other of ['pg', '__proto__', 'toString']) {
+      const { result, messages } = await lintTwin(withBins([other, 'packgen']));
+      expect(commands(result)).toEqual(commands(packgenFirst.result).map((c) => c.replaceAll('pg', other)));
+      expect(messages).toEqual(packgenFirst.messages);
+      expect(result.model.commands.find((c) => c.name === 'packgen')).toMatchObject({ paramsKnown: true });
+    }
   });
 });
 

@@ -780,18 +780,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     pushAll(tsFlagEnv, ts.flagCommands);
     pushAll(tsUnread, ts.unreadPrograms ?? []);
     if (ts.overBudget) typeScriptUnread = true;
-    // Bins running the same file (`concurrently` and `conc`) are one command with aliases, as
-    // console scripts naming the same function are: they share the first bin's target.
-    const firstByPath = new Map<string, string>();
-    // Names taken, as a set (a scan of the list per bin was quadratic: 100,000 bins, #33 item 5).
-    const named = new Set(entryPoints.map((e) => e.name));
-    for (const { name: bin, line, file, packageJson } of bins) {
-      if (named.has(bin)) continue;
-      named.add(bin);
-      const key = path.posix.join(path.posix.dirname(packageJson), file);
-      if (!firstByPath.has(key)) firstByPath.set(key, bin);
-      entryPoints.push({ name: bin, target: `bin:${firstByPath.get(key)}`, location: { file: packageJson, line, column: 1 }, file: key });
-    }
+    pushAll(entryPoints, binEntryPoints(bins, new Set(entryPoints.map((e) => e.name)), new Set(ts.namedBins)));
   }
   const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
@@ -877,6 +866,48 @@ function codeEnvWords(sourceWords: readonly string[], otherFiles: readonly strin
     if (text !== undefined && text.length <= MAX_ENV_WORD_SCAN) collectEnvWords(text, words);
   }
   return [...words].sort();
+}
+
+/**
+ * The entry points of package.json bins. Bins running the same file (`concurrently` and `conc`)
+ * are one command with aliases, as console scripts naming the same function are: they share one
+ * target, that of the bin the program names (`.name('packgen')`, from `namedBins`), else of the
+ * first bin, and that bin's entry point comes first (it names the command). So `{"pg", "packgen"}`
+ * and `{"packgen", "pg"}` running one program named `packgen` are the same command.
+ *
+ * @param bins every bin of every package.json, in order
+ * @param taken names already given to entry points (a bin of a taken name, or a second bin of one name, is left out); not changed
+ * @param namedBins targets (`bin:<name>`) of bins named by the program they run
+ */
+function binEntryPoints(bins: ReadonlyArray<{ name: string; file: string; line: number; packageJson: string }>, taken: ReadonlySet<string>, namedBins: ReadonlySet<string>): EntryPoint[] {
+  // Names taken, as a set (a scan of the list per bin was quadratic: 100,000 bins, #33 item 5).
+  const named = new Set(taken);
+  const kept: Array<{ name: string; line: number; packageJson: string; key: string }> = [];
+  for (const { name, line, file, packageJson } of bins) {
+    if (named.has(name)) continue;
+    named.add(name);
+    kept.push({ name, line, packageJson, key: path.posix.join(path.posix.dirname(packageJson), file) });
+  }
+  // The bin that names each file's command: the one its program names, else the first.
+  const primary = new Map<string, string>();
+  for (const bin of kept) {
+    const current = primary.get(bin.key);
+    if (current === undefined || (namedBins.has(`bin:${bin.name}`) && !namedBins.has(`bin:${current}`))) primary.set(bin.key, bin.name);
+  }
+  const out: EntryPoint[] = [];
+  const started = new Set<string>();
+  const entry = (bin: (typeof kept)[number]): EntryPoint => ({ name: bin.name, target: `bin:${primary.get(bin.key)!}`, location: { file: bin.packageJson, line: bin.line, column: 1 }, file: bin.key });
+  const byName = new Map(kept.map((bin) => [bin.name, bin]));
+  for (const bin of kept) {
+    const first = primary.get(bin.key)!;
+    // The command's bin takes the place of the file's first bin.
+    if (!started.has(bin.key)) {
+      started.add(bin.key);
+      out.push(entry(byName.get(first)!));
+    }
+    if (bin.name !== first) out.push(entry(bin));
+  }
+  return out;
 }
 
 /** How many Python scripts without a read parser are scanned for CLI libraries (for the note when no command is found). */

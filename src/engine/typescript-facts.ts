@@ -32,6 +32,11 @@ export interface TypeScriptFacts {
   /** Targets (`bin:<name>`) of {@link binConfigs} whose types the program only builds from its parsed input (see `TypeScriptExtraction.binConfigsBuilt`). */
   binConfigsBuilt?: string[];
   flagCommands: FlagCommand[];
+  /**
+   * Bins (`bin:<name>`) named by the program they run (`.name()`, `.scriptName()`): of several
+   * bins running one file, the command's name (see `BinFlags.named` of the flag extraction).
+   */
+  namedBins?: string[];
   /** TypeScript and JavaScript sources read. */
   sourceCount: number;
   /**
@@ -135,7 +140,9 @@ export async function typeScriptFacts(
     // parser takes, a syntax error) is said once, not twice.
     const said = new Set(ts.diagnostics.map(diagnosticKey));
     diagnostics.push(...tsFlags.diagnostics.filter((d) => !said.has(diagnosticKey(d))));
-    facts.flagCommands = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
+    const binFlags = binFlagCommands(programs.bins, tsFlags.commands, programs.imports);
+    facts.flagCommands = binFlags.commands;
+    if (binFlags.named.length > 0) facts.namedBins = binFlags.named;
     // Config fields the program sets from its flags travel on the program's root command.
     for (const fc of facts.flagCommands) {
       const fieldFlags = fc.path.length === 0 ? ts.binFieldFlags.get(fc.target.slice('bin:'.length)) : undefined;

@@ -325,7 +325,7 @@ export type UnreadProgram =
  * function are one command with aliases.
  */
 export interface CommandSpec {
-  /** Primary name: the first script declared for the function, or the configured name. */
+  /** Primary name: the first script declared for the function (of bins running one program, the one the program names), or the configured name. */
   name: string;
   /** A sub-command hidden from its program's help (see `FlagCommand.hidden`): it needs no reference. */
   hidden?: boolean;

@@ -34,31 +34,55 @@ export interface BinFlagCommand {
 /** How many import hops from a bin's entry file a program is looked for. */
 const MAX_REACH = 3;
 
+/** What {@link binFlagCommands} found. */
+export interface BinFlags {
+  commands: BinFlagCommand[];
+  /**
+   * Bins (`bin:<name>`) named by the program they run (commander `.name('packgen')`, yargs
+   * `.scriptName()`), at most one per file: of several bins running that file, it is the
+   * command's name and the others its aliases, whatever their order in package.json.
+   */
+  named: string[];
+}
+
 /**
- * The flags of each bin's program. A program belongs to a bin when its `.name()`/`scriptName()`
- * is the bin's name; else when its file is the bin's program source ({@link BinProgram.source}:
+ * The flags of each bin's program. Bins running one file (`"packgen"` and `"pg"` both
+ * `dist/cli.js`) run one program, found once for them all, so their order in package.json
+ * changes nothing. A program belongs to those bins when its `.name()`/`scriptName()` is one of
+ * their names; else when its file is their program source ({@link BinProgram.source}:
  * `dist/cli.js` → `src/cli.ts`, a shim's target, a JavaScript file) or the nearest file that
  * source reaches through relative imports (≤ 3 hops; a yargs program without `.scriptName()`
  * in `src/cli/index.ts` imported by `src/bin.ts`; of several at that distance, the one with the
- * most flags), unless the program names another bin. The
- * program and all its sub-commands go to the bin.
+ * most flags), unless the program names another bin. The program and all its sub-commands go
+ * to each of those bins.
  *
  * @param bins every bin of every package.json, with its program source
  * @param programs the flag programs read from the sources
  * @param imports relative-import graph (file → imported files)
  */
-export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFlags[], imports: ReadonlyMap<string, readonly string[]>): BinFlagCommand[] {
+export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFlags[], imports: ReadonlyMap<string, readonly string[]>): BinFlags {
   const roots = programs.filter((p) => p.path.length === 0);
   const binNames = new Set(bins.map((b) => b.name));
-  const out: BinFlagCommand[] = [];
+  // Bins by the file they run (joined to their package.json's directory), in order of appearance.
+  const byFile = new Map<string, BinProgram[]>();
   for (const bin of bins) {
-    let root = roots.find((r) => r.programName === bin.name);
+    const group = byFile.get(bin.path);
+    if (group) group.push(bin);
+    else byFile.set(bin.path, [bin]);
+  }
+  const out: BinFlagCommand[] = [];
+  const named: string[] = [];
+  for (const group of byFile.values()) {
+    const first = group[0]!;
+    const names = new Set(group.map((b) => b.name));
+    // The program that names one of these bins, the first in source order (whichever bin is listed first).
+    let root = roots.find((r) => r.programName !== undefined && names.has(r.programName));
     if (!root) {
-      const candidates = bin.source !== undefined ? [bin.source] : sourceCandidates(bin.path);
+      const candidates = first.source !== undefined ? [first.source] : sourceCandidates(first.path);
       root = roots.find((r) => candidates.includes(r.file) && (r.programName === undefined || !binNames.has(r.programName)));
     }
-    if (!root && bin.source !== undefined) {
-      const reach = reachable(imports, bin.source, MAX_REACH);
+    if (!root && first.source !== undefined) {
+      const reach = reachable(imports, first.source, MAX_REACH);
       let best: { root: ProgramFlags; depth: number } | undefined;
       for (const r of roots) {
         const depth = reach.get(r.file);
@@ -69,25 +93,32 @@ export function binFlagCommands(bins: readonly BinProgram[], programs: ProgramFl
       root = best?.root;
     }
     if (!root) continue;
-    for (const p of programs.filter((c) => c.file === root.file)) {
-      out.push({
-        path: p.path,
-        target: `bin:${bin.name}`,
-        params: p.params,
-        location: p.location,
-        ...(p.aliases ? { aliases: p.aliases } : {}),
-        ...(p.pathAliases ? { pathAliases: p.pathAliases } : {}),
-        // oclif, clipanion and citty parse a command's own flags only.
-        ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander' || p.framework === 'cac' || p.framework === 'sade') ? { inheritsParentFlags: true } : {}),
-        ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
-        ...(p.unreadFlags ? { unreadFlags: p.unreadFlags } : {}),
-        ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
-        ...(p.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: p.dynamicSubcommandsBy } : {}),
-        ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
-        ...(p.hidden ? { hidden: true } : {}),
-        ...(p.deprecated ? { deprecated: true } : {}),
-      });
-    }
+    if (root.programName !== undefined && names.has(root.programName)) named.push(`bin:${root.programName}`);
+    const own = programs.filter((c) => c.file === root.file);
+    for (const bin of group) pushBinFlags(out, bin, own);
   }
-  return out;
+  return { commands: out, named };
+}
+
+/** Adds the flag commands of `own` (a program and its sub-commands) to `out`, addressed to `bin`. */
+function pushBinFlags(out: BinFlagCommand[], bin: BinProgram, own: readonly ProgramFlags[]): void {
+  for (const p of own) {
+    out.push({
+      path: p.path,
+      target: `bin:${bin.name}`,
+      params: p.params,
+      location: p.location,
+      ...(p.aliases ? { aliases: p.aliases } : {}),
+      ...(p.pathAliases ? { pathAliases: p.pathAliases } : {}),
+      // oclif, clipanion and citty parse a command's own flags only.
+      ...(p.path.length > 0 && (p.framework === 'yargs' || p.framework === 'commander' || p.framework === 'cac' || p.framework === 'sade') ? { inheritsParentFlags: true } : {}),
+      ...(p.passesUnknownFlags ? { passesUnknownFlags: true } : {}),
+      ...(p.unreadFlags ? { unreadFlags: p.unreadFlags } : {}),
+      ...(p.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
+      ...(p.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: p.dynamicSubcommandsBy } : {}),
+      ...(p.defaultSubcommand !== undefined ? { defaultSubcommand: p.defaultSubcommand } : {}),
+      ...(p.hidden ? { hidden: true } : {}),
+      ...(p.deprecated ? { deprecated: true } : {}),
+    });
+  }
 }
