@@ -1,7 +1,7 @@
 /** Rule: a reference row names a parameter that the code no longer (or never) defined. */
 import type { ReportDescriptor, Rule, TextEdit } from '../src/model/rule.js';
 import { NameIndex, suggestNames } from '../src/shared/names.js';
-import { configClassNames, definedBy, paramNames, resolveKey } from '../src/model/query.js';
+import { configClassNames, definedBy, paramNames, resolveKey, splitKey } from '../src/model/query.js';
 import type { CommandSpec, ParamSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit, replaceSpellingEdit } from '../src/fix/reference-edits.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
@@ -189,10 +189,12 @@ const rule: Rule<Options> = {
           }
         }
         const judged = row.spellings && hasFields ? row.spellings.keys : row.names;
+        // A row names a parameter by its own name or alias, dots and all (a JSON Schema property or
+        // pydantic alias `log.level`), else a nested field by its path (`optim.lr`): see `splitKey`.
         const documented = judged.some((n) => {
           const first = n.split('.')[0] ?? n;
           if (model.globalParams.has(first) || model.isIgnored(n)) return true;
-          return cmds.some((c) => resolveKey(model, c, n).status !== 'unknown-subkey' && known.has(first));
+          return cmds.some((c) => resolveKey(model, c, n).status !== 'unknown-subkey' && known.has(splitKey(c, n)[0]!));
         });
         if (documented) {
           knownRows++;
@@ -213,13 +215,13 @@ const rule: Rule<Options> = {
           knownRows++;
           continue;
         }
-        const dottedName = row.names.find((n) => n.includes('.') && known.has(n.split('.')[0] ?? n));
+        const dottedName = row.names.find((n) => n.includes('.') && cmds.some((c) => known.has(splitKey(c, n)[0]!)));
         if (dottedName) {
           // The first segment is a parameter; a later segment names no field of its config class.
-          const cmd = cmds.find((c) => resolveKey(model, c, dottedName).status === 'unknown-subkey')!;
-          const resolved = resolveKey(model, cmd, dottedName);
-          if (resolved.status !== 'unknown-subkey') continue;
-          const segment = dottedName.split('.')[resolved.index] ?? '';
+          const cmd = cmds.find((c) => resolveKey(model, c, dottedName).status === 'unknown-subkey');
+          const resolved = cmd ? resolveKey(model, cmd, dottedName) : undefined;
+          if (!cmd || resolved?.status !== 'unknown-subkey') continue;
+          const segment = resolved.segment;
           const [near] = suggestNames(segment, resolved.owner.fields.map((f) => f.name), 1);
           report({
             messageId: near ? 'staleSubkeyWithSuggestion' : 'staleSubkey',

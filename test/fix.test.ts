@@ -694,6 +694,36 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(snapshot(root)).toEqual(bytes);
   });
 
+  it('s38 sweep D1: a parameter whose own name holds a dot (JSON Schema `log.level`) gets a row that reads back as it, with fixRemove on too; a second --fix changes nothing', async () => {
+    for (const config of [undefined, FIX_REMOVE]) {
+      const root = schemaProject();
+      const schema = JSON.parse(readFileSync(path.join(root, 'schema/opts.json'), 'utf8')) as { properties: Record<string, unknown> };
+      schema.properties = { concurrency: schema.properties.concurrency, 'log.level': { description: 'Log level.', type: 'string', default: 'info' } };
+      writeFileSync(path.join(root, 'schema/opts.json'), JSON.stringify(schema));
+      if (config) {
+        const file = path.join(root, 'docdrift.config.json');
+        writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), ...config }));
+      }
+      const first = await fixRoot(root);
+      expect(first.problems).toEqual([]);
+      expect(first.unapplied).toEqual([]);
+      expect(readFileSync(path.join(root, 'docs/configuration.md'), 'utf8')).toContain('| `concurrency` | integer | `4` | How many workers. |\n| `log.level` | string | `"info"` | Log level. |\n');
+      expect(await lintRoot(root)).toEqual([]);
+      const bytes = snapshot(root);
+      const second = await fixRoot(root);
+      expect(second.files).toEqual([]);
+      expect(snapshot(root)).toEqual(bytes);
+    }
+  });
+
+  it('s38 sweep D1: a row naming a pydantic alias that holds a dot (`alias="log.level"`) documents the field', async () => {
+    const root = miniProject(
+      ['name: str = Field(default="run", description="Name of the run.")', 'log_level: str = Field(default="info", alias="log.level", description="Log level.")'],
+      '# CLI\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `name` | str | `"run"` | Name of the run. |\n| `log.level` | str | `"info"` | Log level. |\n',
+    );
+    expect((await lintRoot(root)).map((m) => `${m.ruleId} ${m.reason}`)).toEqual([]);
+  });
+
   it('item 8: a fix whose result does not read back as meant (its finding is still there) is refused, and the file left as it was', async () => {
     const root = miniProject(fields, DOC);
     // A rule whose row never reads back: it reports the same finding whatever the text says.

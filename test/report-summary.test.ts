@@ -152,6 +152,31 @@ describe('summary escaping', () => {
   });
 });
 
+describe('summary coverage of dotted parameter names (s38 sweep D1)', () => {
+  it('a row naming a parameter whose own name or alias holds a dot (`log.level`) documents it; no stale doc-only row, and no parameter `log` is documented by it', async () => {
+    const dir = tempDir();
+    cpSync(path.join(ROOT, 'fixtures/rules/reference-param-unknown/valid/dotted-param-names'), dir, { recursive: true });
+    // A parameter `log` beside `log.level`: the row `log.level` is not a key below it.
+    const schemaFile = path.join(dir, 'schemas/settings.json');
+    const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as { properties: Record<string, unknown> };
+    schema.properties.log = { type: 'string', default: 'stderr', description: 'Where logs go.' };
+    writeFileSync(schemaFile, JSON.stringify(schema));
+    const result = await lint({ root: dir, config: loadConfig(dir, undefined, ruleIds).config });
+    const rows = (name: string) => commandCoverage(result.model, result.model.commandByName(name)!).rows.map((r) => [r.name, r.inCode, r.inReference]);
+    expect(rows('tool.json')).toEqual([
+      ['workers', true, true],
+      ['log.level', true, true],
+      ['server', true, true],
+      ['log', true, false],
+    ]);
+    expect(rows('tool')).toEqual([
+      ['name', true, true],
+      ['log_level', true, true],
+      ['optim', true, true],
+    ]);
+  });
+});
+
 describe('docdrift --summary', () => {
   const run = (args: string[], cwd: string) => spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 

@@ -1852,7 +1852,7 @@ function yamlReferenceRows(
     // Under a configured heading of a CLI command, a commented YAML block is often another tool's
     // file (a CI workflow): it documents the command only when most of its top-level keys are the
     // command's parameters.
-    if (!configFile && read.filter((r) => params.has(r.names[0]!.split('.')[0]!)).length * 2 < read.length) continue;
+    if (!configFile && read.filter((r) => params.has(r.names[0]!) || params.has(r.names[0]!.split('.')[0]!)).length * 2 < read.length) continue;
     referenceBlocks.add(data);
     // Found by inference, a block's values are defaults only when the sentence before it says so
     // ("The following shows the default value for each option:") or a key's comment states one;

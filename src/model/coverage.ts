@@ -6,7 +6,7 @@
 import { rowsOfAnyNameCut } from './unread.js';
 import { compareStrings } from '../shared/strings.js';
 import { suggestNames } from './compare.js';
-import { documentedElsewhere, findParam, globalSectionsFor, isExplained, isGlobalParam, rowsFor, suggestionIndex, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, isGlobalParam, keyPrefixes, rowsFor, splitKey, suggestionIndex, twinsOf } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -100,11 +100,12 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   const rows = new Map<ParamSpec | string, CoverageRow>();
   const sections = model.sectionsFor(cmd);
   // Every dotted prefix of a row name (`a` and `a.b` for `a.b.c`): a spelling `sp` documents a
-  // nested parameter when some row name starts with `sp.`, i.e. when `sp` is one of them.
+  // nested parameter when some row name starts with `sp.`, i.e. when `sp` is one of them. A
+  // parameter whose own name holds a dot (`log.level`) is one segment (`keyPrefixes`).
   const rowPrefixes = new Set<string>();
   for (const section of [...sections, ...globalSectionsFor(model, cmd)]) {
     for (const row of section.rows) {
-      for (const n of row.names) for (let i = n.indexOf('.'); i >= 0; i = n.indexOf('.', i + 1)) rowPrefixes.add(n.slice(0, i));
+      for (const n of row.names) if (n.includes('.')) for (const prefix of keyPrefixes(cmd, n)) rowPrefixes.add(prefix);
     }
   }
 
@@ -126,7 +127,7 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
   for (const section of sections) {
     for (const row of section.rows) {
       const name = row.names[0] ?? row.rawName;
-      if (row.names.some((n) => excluded(model, n) || findParam(cmd, n.split('.')[0] ?? n))) continue;
+      if (row.names.some((n) => excluded(model, n) || findParam(cmd, splitKey(cmd, n)[0]!))) continue;
       if (!rows.has(name)) rows.set(name, { name, inCode: false, inReference: true, exampleDocs: 0, explainedDocs: 0 });
     }
   }

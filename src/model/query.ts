@@ -143,6 +143,8 @@ interface ParamIndex {
   byAlias: Map<string, ParamSpec>;
   /** The first negatable parameter with each name or alias (`--no-x`). */
   negatableBySpelling: Map<string, ParamSpec>;
+  /** The length of the longest name or alias holding a dot (`log.level`), 0 when none does ({@link splitKey}). */
+  longestDotted: number;
 }
 
 const paramIndexes = new WeakMap<CommandSpec, ParamIndex>();
@@ -156,7 +158,7 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
       if (!list) map.set(key, [p]);
       else if (list[list.length - 1] !== p) list.push(p);
     };
-    index = { own: new Set(cmd.params), position: new Map(), fieldsBySpelling: new Map(), flagsByDest: new Map(), byName: new Map(), byAlias: new Map(), negatableBySpelling: new Map() };
+    index = { own: new Set(cmd.params), position: new Map(), fieldsBySpelling: new Map(), flagsByDest: new Map(), byName: new Map(), byAlias: new Map(), negatableBySpelling: new Map(), longestDotted: 0 };
     const first = (map: Map<string, ParamSpec>, key: string, p: ParamSpec): void => {
       if (!map.has(key)) map.set(key, p);
     };
@@ -164,6 +166,7 @@ function paramIndexOf(cmd: CommandSpec): ParamIndex {
       if (!index!.position.has(p)) index!.position.set(p, i);
       first(index!.byName, p.name, p);
       for (const a of p.aliases) first(index!.byAlias, a, p);
+      for (const n of [p.name, ...p.aliases]) if (n.includes('.') && n.length > index!.longestDotted) index!.longestDotted = n.length;
       if (p.negatable) for (const n of [p.name, ...p.aliases]) first(index!.negatableBySpelling, n, p);
       if (p.origin === 'cli-flag') {
         if (p.dest !== undefined) push(index!.flagsByDest, p.dest, p);
@@ -769,8 +772,8 @@ export type KeyResolution =
   | { status: 'known'; param: ParamSpec; root: ParamSpec }
   /** The key goes below a dict-typed field or a field whose type docdrift cannot see into. */
   | { status: 'open'; param: ParamSpec; root: ParamSpec }
-  /** Segment `index` is not a field of `owner`: the config class typing the previous segment, or the values of a mapping (`prefix` then ends with the free key, `servers.main`). */
-  | { status: 'unknown-subkey'; root: ParamSpec; index: number; owner: ConfigClass; prefix: string }
+  /** Segment `index` (spelt `segment`) is not a field of `owner`: the config class typing the previous segment, or the values of a mapping (`prefix` then ends with the free key, `servers.main`). */
+  | { status: 'unknown-subkey'; root: ParamSpec; index: number; segment: string; owner: ConfigClass; prefix: string }
   /** The first segment is not a parameter of the command. */
   | { status: 'unknown' };
 
@@ -795,11 +798,12 @@ function subclassed(model: Model): Set<string> {
  * alone (`servers.main`, a whole value) is open. Open namespaces (`openNamespace` without a value
  * class), fields of unknown type and fields typed by a base class that has subclasses
  * (polymorphic configs) accept any sub-key. Cycles and absurd depths stop at 16 segments
- * (treated as open). `key` is a dotted key, or its segments when one contains a dot itself
- * (`Usage.keySegments`).
+ * (treated as open). `key` is a dotted key, split by {@link splitKey} (a parameter whose own name
+ * or alias holds a dot, `log.level`, is one segment), or its segments when one contains a dot
+ * itself (`Usage.keySegments`).
  */
 export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[], options: { flag?: boolean } = {}): KeyResolution {
-  const segments = typeof key === 'string' ? key.split('.') : key;
+  const segments = typeof key === 'string' ? splitKey(cmd, key) : key;
   const root = findParam(cmd, segments[0] ?? '');
   if (!root) return { status: 'unknown' };
   let current = root;
@@ -816,10 +820,54 @@ export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonl
     if (current.valueTypeRef !== undefined && ++i >= segments.length) return { status: 'open', param: current, root };
     const seg = segments[i]!;
     const next = owner.fields.find((f) => f.name === seg) ?? owner.fields.find((f) => f.aliases.includes(seg)) ?? (options.flag ? flagSpelledField(owner.fields, seg) : undefined);
-    if (!next) return { status: 'unknown-subkey', root, index: i, owner, prefix: segments.slice(0, i).join('.') };
+    if (!next) return { status: 'unknown-subkey', root, index: i, segment: seg, owner, prefix: segments.slice(0, i).join('.') };
     current = next;
   }
   return { status: 'known', param: current, root };
+}
+
+/**
+ * The segments of a dotted key (a reference row's name) as `cmd` reads it: the longest dotted
+ * prefix that is a parameter's own name or alias is one segment (a JSON Schema property or a
+ * pydantic alias `log.level` is a name, not the field `level` below a parameter `log`), and each
+ * dot after it goes one nested field down (`log.level.x`); a key no such prefix starts is split at
+ * every dot (`optim.lr` is the field `lr` of the nested group `optim`). Only prefixes as long as
+ * the command's longest dotted name are looked up, so a key of many dots costs no more than that.
+ */
+export function splitKey(cmd: CommandSpec, key: string): string[] {
+  const segments = key.split('.');
+  if (segments.length === 1) return segments;
+  const index = paramIndexOf(cmd);
+  if (index.longestDotted === 0) return segments;
+  let head = 1;
+  let length = segments[0]!.length;
+  let headLength = length;
+  for (let k = 1; k < segments.length; k++) {
+    length += 1 + segments[k]!.length;
+    if (length > index.longestDotted) break;
+    const prefix = key.slice(0, length);
+    if (index.byName.has(prefix) || index.byAlias.has(prefix)) {
+      head = k + 1;
+      headLength = length;
+    }
+  }
+  return head === 1 ? segments : [key.slice(0, headLength), ...segments.slice(head)];
+}
+
+/**
+ * The keys a dotted key goes through on its way down, as {@link splitKey} reads it: `logging` and
+ * `logging.file` for `logging.file.path`, only `log.level` for `log.level.x` when `log.level` is a
+ * parameter's own name (a row `log.level` documents no parameter `log`); none for a key of one segment.
+ */
+export function keyPrefixes(cmd: CommandSpec, key: string): string[] {
+  const segments = splitKey(cmd, key);
+  const out: string[] = [];
+  let prefix = segments[0]!;
+  for (let i = 1; i < segments.length; i++) {
+    out.push(prefix);
+    prefix = `${prefix}.${segments[i]!}`;
+  }
+  return out;
 }
 
 /**
