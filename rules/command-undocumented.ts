@@ -22,11 +22,52 @@ function namesCommand(model: Model, code: string, cmd: CommandSpec): boolean {
 
 /** Heading blocks (of any document that names a command) whose heading names `cmd` in inline code. */
 function headingBlocks(model: Model, cmd: CommandSpec): Array<{ file: string; block: HeadingBlock }> {
-  const out: Array<{ file: string; block: HeadingBlock }> = [];
-  for (const doc of model.docs) {
-    for (const block of doc.blocks) if (block.heading.codes.some((c) => namesCommand(model, c, cmd))) out.push({ file: doc.file, block });
+  return headingBlockIndex(model).get(cmd) ?? [];
+}
+
+const headingBlockIndexes = new WeakMap<Model, Map<CommandSpec, Array<{ file: string; block: HeadingBlock }>>>();
+
+/**
+ * {@link headingBlocks} of every command, in one pass over the headings' code spans (per model).
+ * A span names a command by its whole text or by leading words followed by a space
+ * ({@link namesCommand}), so its candidates are its prefixes ending before a space, as long as the
+ * longest command name or alias at most; each candidate is then checked with `namesCommand`, which
+ * stays the definition. Was every command against every heading: commands x headings (NeMo Gym,
+ * a language-server lint after a README edit: ~3 % of its time).
+ */
+function headingBlockIndex(model: Model): Map<CommandSpec, Array<{ file: string; block: HeadingBlock }>> {
+  let index = headingBlockIndexes.get(model);
+  if (index) return index;
+  index = new Map();
+  const byName = new Map<string, CommandSpec[]>();
+  let longest = 0;
+  for (const cmd of model.commands) {
+    for (const n of new Set([cmd.name, ...cmd.aliases])) {
+      const list = byName.get(n);
+      if (list) list.push(cmd);
+      else byName.set(n, [cmd]);
+      longest = Math.max(longest, n.length);
+    }
   }
-  return out;
+  for (const doc of model.docs) {
+    for (const block of doc.blocks) {
+      const named = new Set<CommandSpec>();
+      for (const code of block.heading.codes) {
+        const text = code.trim().replace(/^\$\s+/, '');
+        const candidates = [text];
+        for (let i = text.indexOf(' '); i >= 0 && i <= longest; i = text.indexOf(' ', i + 1)) candidates.push(text.slice(0, i));
+        for (const candidate of candidates) for (const cmd of byName.get(candidate) ?? []) if (!named.has(cmd) && namesCommand(model, code, cmd)) named.add(cmd);
+      }
+      // In command order, as the scan per command listed them: by document, then block.
+      for (const cmd of named) {
+        const list = index.get(cmd);
+        if (list) list.push({ file: doc.file, block });
+        else index.set(cmd, [{ file: doc.file, block }]);
+      }
+    }
+  }
+  headingBlockIndexes.set(model, index);
+  return index;
 }
 
 /** True when a reference section or a heading documents the command. */

@@ -286,11 +286,19 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
     const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread, configTypeMayBeIn(root, files, options.overlay)), ...declaredFlagProblems(config, model.commands)];
+    // The notes of the model (`runNotes`: coverage of every command, ~3 % of a language-server
+    // lint on NeMo Gym) are worked out when first read: the language server never reads them. The
+    // others are read now, while the document parser they ask is open.
+    const before = [...(files.notes ?? []), ...reportNotes(docs.reports ?? [])];
+    const after = [...versionNotes(versions.families), ...overrunNotes(docParser)];
+    let notes: string[] | undefined;
     return {
       ...scoped,
       failures: ran.failures,
       configProblems,
-      notes: [...(files.notes ?? []), ...reportNotes(docs.reports ?? []), ...runNotes(model, config, files.docs, code.scriptLibraries), ...versionNotes(versions.families), ...overrunNotes(docParser)],
+      get notes(): string[] {
+        return (notes ??= [...before, ...runNotes(model, config, files.docs, code.scriptLibraries), ...after]);
+      },
       // Suppressed findings were compared too: a suppression silences a finding, not the check.
       verdict: runVerdict(model, [...ran.messages, ...ran.suppressed], files.docs.length),
       model,

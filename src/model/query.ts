@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ArgumentSyntax, CommandSpec, ConfigClass, DocFile, InputDiagnostic, Model, ParamSpec, ProseCode, ReferenceRow, ReferenceSection, SourceLocation } from './types.js';
 import { foldSpelling, NameIndex } from '../shared/names.js';
 import { lineIndexAt, lineStarts } from '../shared/strings.js';
+import { memoByText } from '../shared/memo.js';
 import { unreadMayDocument } from './unread.js';
 
 /**
@@ -1241,10 +1242,17 @@ export function isExplained(
     }
     // A span with two spellings names the parameter when both are its own (`--td/--tools-debug`;
     // `-c/--continue` of another command is not `-c/--current`).
-    if (link.fragment && range.codes.some((c) => codeSpellings(c).every((sp) => spellings.has(sp.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? sp)))) return true;
+    if (link.fragment && range.codes.some((c) => spanKeys(c).every((k) => spellings.has(k)))) return true;
   }
   return false;
 }
+
+/**
+ * The names a code span's spellings give ({@link codeSpellings}, each without its leading `+`, `~`
+ * or `-` and cut at `=`, `.` or a blank), per span text: {@link isExplained} asks for every span of a
+ * linked range, per usage and parameter.
+ */
+const spanKeys = memoByText((code: string): string[] => codeSpellings(code).map((sp) => sp.replace(/^[+~-]+/, '').split(/[=.\s]/)[0] ?? sp));
 
 /**
  * The classes among `candidates` (those sharing one simple name) that are not aliases of another
