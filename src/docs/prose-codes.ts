@@ -147,10 +147,13 @@ export function readProseCodes(file: string, paragraph: Paragraph): ProseCode[] 
     // `` using the `--save template_name` option ``, `` using the `-i` and `--binary` options ``:
     // the sentence names the spans as options, short ones and those with a value placeholder too.
     const named = /^-{1,2}[A-Za-z]/.test(code) && namedAsOptions(list, i);
-    if ((!explained && !flag && !named && envName === undefined) || (!tokenLike && envName === undefined)) return;
+    // A one-letter flag a sentence introduces (`` To view the logs of the most recent conversation, use `-c`: ``)
+    // explains it as a long one does; it is no prose flag (`flag`: a `-x` in prose may be anything).
+    const shortIntroduced = !flag && !named && /^-[A-Za-z]$/.test(code) && introduces(list, i);
+    if ((!explained && !flag && !named && !shortIntroduced && envName === undefined) || (!tokenLike && envName === undefined)) return;
     const prefix = /^(?:\+\+|\+|~|--|-)/.exec(code)?.[0] ?? '';
     // A bare flag only: a flag with its value (`` pass `--auth none` ``) is an inline example, unless the sentence calls it an option.
-    const introduced = named || (flag && !/[\s=]/.test(code) && introduces(list, i));
+    const introduced = named || shortIntroduced || (flag && !/[\s=]/.test(code) && introduces(list, i));
     const before = flag ? precedingSentence(list, i) : '';
     // `` The `--x` flag was introduced in Node.js ``: the words after "flag" may name its program.
     const after = flag && /^\s*(?:flag|option|switch)\b/i.test(following) ? following.slice(0, 300) : '';
@@ -219,12 +222,16 @@ function paramLike(t: Token): boolean {
  * `` You can change the output directory using `--out`. ``, and a caption that leads into its
  * example (`` To store binary content, add the `--binary` option: ``, `` Enable notifications
  * with the `--notifications` flag: ``), which tells the reader what the flag does as well; never
- * `` use `--a`, `--b` or `--c` ``, a mere list.
+ * `` use `--a`, `--b` or `--c` ``, a mere list. The short and long spelling of one option side by
+ * side count as one span (`` Pass template variables using `-p` or `--param`: ``, as `-p, --param`
+ * in one span does): see {@link spellingPartner}.
  */
 function introduces(list: readonly Token[], i: number): boolean {
+  const partner = spellingPartner(list, i);
   let before = '';
   for (let j = i - 1; j >= 0; j--) {
     const t = list[j]!;
+    if (j === partner) continue;
     if (t.kind === 'code') {
       if (paramLike(t)) return false;
       before = ` x ${before}`;
@@ -243,9 +250,36 @@ function introduces(list: readonly Token[], i: number): boolean {
       if (/[.!?:](?:\s|$)/.test(t.value)) break;
       continue;
     }
-    if (paramLike(t)) return false;
+    if (j !== partner && paramLike(t)) return false;
   }
   return (before.match(WORD_RE) ?? []).length >= 4;
+}
+
+/**
+ * The index of the span that is code span `i`'s other spelling, or -1: the span just before or
+ * after it, joined by a comma, `or` or `/` alone (`` `-p` or `--param` ``, `` `--param`, `-p` ``),
+ * when one of the two is a short flag (`-p`) and the other a long one whose name starts with that
+ * letter (`--param`), the usual pairing of an option's two spellings. Two long flags, or a short
+ * one with another letter (`` `-a` or `--binary` ``), are two options.
+ */
+function spellingPartner(list: readonly Token[], i: number): number {
+  const own = list[i];
+  if (own?.kind !== 'code') return -1;
+  for (const j of [i - 2, i + 2]) {
+    const other = list[j];
+    const between = list[(i + j) / 2];
+    if (other?.kind !== 'code' || between?.kind !== 'text' || !(isJoiner(between.value) || between.value.trim() === '/')) continue;
+    if (pairedSpellings(own.node.value.trim(), other.node.value.trim())) return j;
+  }
+  return -1;
+}
+
+/** Whether two flags are one option's short and long spelling: `-p` and `--param` (either order). */
+function pairedSpellings(a: string, b: string): boolean {
+  const [short, long] = a.startsWith('--') ? [b, a] : [a, b];
+  const s = /^-([A-Za-z])$/.exec(short);
+  const l = /^--([A-Za-z][\w-]*)$/.exec(long);
+  return s !== null && l !== null && l[1]![0]!.toLowerCase() === s[1]!.toLowerCase();
 }
 
 /**
