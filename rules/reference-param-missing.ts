@@ -7,7 +7,7 @@ import { paramSource, partialReference } from '../src/model/coverage.js';
 import { unreadMayDocument } from '../src/model/unread.js';
 import { referenceRowText, definedHere } from './util.js';
 import { foldSpelling } from '../src/shared/names.js';
-import { insertEnvLineEdit, insertRowEdit } from '../src/fix/reference-edits.js';
+import { insertEnvLineEdit, insertRowEdit, nameCellSpelling, unspellableParam } from '../src/fix/reference-edits.js';
 
 /**
  * Most missing rows reported one by one for a config file found by content alone (no config):
@@ -92,6 +92,9 @@ const rule: Rule<Options> = {
       if (cmd.kind === 'environment') reportEnvFileGaps(model, cmd, sections, required, report);
       const written = writtenReference(model, cmd, sections, required);
       for (const param of required) {
+        // A name no reference row can spell (a tab, a line break, an empty name) cannot be
+        // documented: a run note says so, instead of a finding no row could answer (s38 sweep D2).
+        if (unspellableParam(param)) continue;
         const rows = rowsFor(model, cmd, param);
         if (written && rows.length > 0 && rows.every(({ section }) => section.layout === 'help')) {
           missing.push({ key: spellingInRows(param, written.rows), param, section: written });
@@ -116,7 +119,7 @@ const rule: Rule<Options> = {
         // documented key below it is partly documented, not a cascade of the listed leaves.
         if (nested.cut && documentsBelow(documented, param.name)) continue;
         if (leaves.some(({ key }) => documented.has(key))) {
-          for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key)) missing.push(leaf);
+          for (const leaf of leaves) if (!documented.has(leaf.key) && !model.isIgnored(leaf.key) && nameCellSpelling(leaf.key, leaf.key) !== undefined) missing.push(leaf);
         } else {
           // In the spelling the reference's rows use (`max-connections`, not yargs' `maxConnections` key).
           missing.push({ key: spellingInRows(param, primary.rows), param });

@@ -2,6 +2,7 @@
 import { formatDefault } from '../src/model/compare.js';
 import type { ParamSpec } from '../src/model/types.js';
 import { joinLines } from '../src/shared/strings.js';
+import { cellCode, rowSpelling } from '../src/fix/reference-edits.js';
 
 /** Escapes text for a GFM table cell (pipes and line breaks). */
 export function tableCell(text: string): string {
@@ -16,9 +17,9 @@ export function referenceRowText(param: ParamSpec, key = param.name): string {
   const description = [param.description ?? '', param.default ? `Default: \`${formatDefault(param.default)}\`.` : '']
     .filter(Boolean)
     .join(' ');
-  // A flag's row spells it as users type it.
-  const spelled = param.origin === 'cli-flag' && !param.positional ? `${key.length === 1 ? '-' : '--'}${key}` : key;
-  return `| \`${spelled}\` | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
+  // A flag's row spells it as users type it, in a code span the table reads back whole: a pipe
+  // escaped (`p \| q`), backticks fenced (s38 sweep D2: `| `p | q` |` split the cell when pasted).
+  return `| ${cellCode(rowSpelling(param, key))} | ${tableCell(param.type ?? '')} | ${tableCell(description)} |`;
 }
 
 /** The message of a parameter's definition site: "`x` is defined here (Owner)", without "()" when the owner is unknown. */

@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { parseDoc } from '../src/docs/parse.js';
-import { columnRole, defaultFromDescription, normalizeParamName, readReferenceTable } from '../src/docs/reference-table.js';
+import { columnRole, defaultFromDescription, nameCellSpelling, normalizeParamName, readReferenceTable, readReferenceTableWhole } from '../src/docs/reference-table.js';
 import type { DocTable } from '../src/model/types.js';
 import { cellLocation } from '../src/docs/position.js';
 
@@ -148,5 +148,41 @@ describe('default phrases', () => {
     ['(default /a when b)', ['/a'], undefined],
   ])('%j → %j', (text, codes, value) => {
     expect(defaultFromDescription(text, codes)).toBe(value);
+  });
+});
+
+describe('s38 sweep D2: name-cell code spans read whole', () => {
+  const odd = table([
+    '| Name | Description |',
+    '| --- | --- |',
+    '| `max tokens` | A space. |',
+    '| `p \\| q` | An escaped pipe. |',
+    '| `&amp;` | An entity. |',
+    '| `[l](x)` | A link. |',
+    '| `<file>` | A placeholder. |',
+    '| `-o`, `--out <dir>` | A flag with a placeholder. |',
+    '| `--g<i>` | A flag spelt with brackets. |',
+    '| seed (alias) | Plain text. |',
+    '| `maxx (int)` | Stale. |',
+    '| `seed (int)` | Typed. |',
+  ]);
+  const params = new Set(['max tokens', 'p | q', '&amp;', '[l](x)', 'out', 'g<i>', 'seed']);
+
+  test('the usual reading is unchanged', () => {
+    expect(readReferenceTable(odd)!.map((r) => r.names)).toEqual([['max'], ['p', 'q'], ['&amp'], ['o', 'out'], ['g'], ['seed'], ['maxx'], ['seed']]);
+  });
+
+  test('a span spelling a parameter is one name; a span none of whose pieces is one is read as written; a placeholder alone or a flag spelling stays as read', () => {
+    expect(readReferenceTableWhole(odd, (k) => params.has(k))!.map((r) => r.names)).toEqual([
+      ['max tokens'], ['p | q'], ['&amp;'], ['[l](x)'], ['o', 'out'], ['g<i>'], ['seed'], ['maxx (int)'], ['seed'],
+    ]);
+  });
+
+  test.each([
+    ['seed', 'seed', 'split'], ['--seed', 'seed', 'split'], ['max tokens', 'max tokens', 'code'], ['p | q', 'p | q', 'code'],
+    ['[l](x)', '[l](x)', 'code'], [' lead', ' lead', 'code'], ['--g<i>', 'g<i>', 'code'], ['e\\|f', 'e\\|f', 'split'],
+    ['', '', undefined], ['a\tb', 'a\tb', undefined], ['x\ny', 'x\ny', undefined], ['e\\| f', 'e\\| f', undefined], ['esc\u001bq', 'esc\u001bq', undefined],
+  ])('nameCellSpelling(%j, %j) → %s', (spelled, key, how) => {
+    expect(nameCellSpelling(spelled, key)).toBe(how);
   });
 });

@@ -228,6 +228,15 @@ describe('table layouts', () => {
     expect((await lintRoot(root)).filter((m) => (m.ruleId ?? '').startsWith('reference-'))).toEqual([]);
   });
 
+  it('s38 sweep D2: cellCode writes a code span that reads back as the text: spaces at both ends padded, one end kept, pipes escaped, backticks fenced', () => {
+    expect(cellCode(' both ')).toBe('`  both  `');
+    expect(cellCode(' lead')).toBe('` lead`');
+    expect(cellCode('trail ')).toBe('`trail `');
+    expect(cellCode('   ')).toBe('`   `');
+    expect(cellCode('p | q')).toBe('`p \\| q`');
+    expect(cellCode('`x ')).toBe('`` `x  ``');
+  });
+
   it('withoutControls drops C0/C1 controls and makes tabs and Unicode line breaks spaces; cell writers apply it', () => {
     expect(withoutControls('a\u0000b\u001bc\u007fd\u0090e\tf\u0085g\u2028h\u2029i\r\nj')).toBe('abcde f g h i\r\nj');
     expect(withoutControls('plain – text é')).toBe('plain – text é');
@@ -716,6 +725,97 @@ describe('fixes apply only to the text they were computed from, read back as mea
     }
   });
 
+  /** The schema project with `properties` (name → description) beside `concurrency`, each a string defaulting to "d". */
+  const oddSchemaProject = (names: readonly string[], config?: unknown): string => {
+    const root = schemaProject();
+    const schema = JSON.parse(readFileSync(path.join(root, 'schema/opts.json'), 'utf8')) as { properties: Record<string, unknown> };
+    schema.properties = { concurrency: schema.properties.concurrency, ...Object.fromEntries(names.map((n) => [n, { description: 'Odd.', type: 'string', default: 'd' }])) };
+    writeFileSync(path.join(root, 'schema/opts.json'), JSON.stringify(schema));
+    if (config) {
+      const file = path.join(root, 'docdrift.config.json');
+      writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), ...config }));
+    }
+    return root;
+  };
+
+  it('s38 sweep D2: names holding a space, `&…;`, `[…](…)`, `<…>`, ` | `, a backtick or a leading or trailing space get rows in code spans that read back whole; a second --fix changes nothing', async () => {
+    const names = ['max tokens', 'p | q', '&amp;', '[l](x)', 'm<br>n', '<q>', ' lead', 'trail ', ' both ', 'g `h` i', 'a, b'];
+    for (const config of [undefined, FIX_REMOVE]) {
+      const root = oddSchemaProject(names, config);
+      const before = await lintRoot(root);
+      expect(before.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined])).toEqual(names.map((n) => ['reference-param-missing', n, true]));
+      const first = await fixRoot(root);
+      expect(first.problems).toEqual([]);
+      expect(first.unapplied).toEqual([]);
+      const rows = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8').split('\n').filter((l) => l.endsWith('| Odd. |'));
+      expect(rows).toEqual([
+        '| `max tokens` | string | `"d"` | Odd. |',
+        '| `p \\| q` | string | `"d"` | Odd. |',
+        '| `&amp;` | string | `"d"` | Odd. |',
+        '| `[l](x)` | string | `"d"` | Odd. |',
+        '| `m<br>n` | string | `"d"` | Odd. |',
+        '| `<q>` | string | `"d"` | Odd. |',
+        '| ` lead` | string | `"d"` | Odd. |',
+        '| `trail ` | string | `"d"` | Odd. |',
+        '| `  both  ` | string | `"d"` | Odd. |',
+        '| ``g `h` i`` | string | `"d"` | Odd. |',
+        '| `a, b` | string | `"d"` | Odd. |',
+      ]);
+      expect(await lintRoot(root)).toEqual([]);
+      const bytes = snapshot(root);
+      const second = await fixRoot(root);
+      expect(second.files).toEqual([]);
+      expect(snapshot(root)).toEqual(bytes);
+    }
+  });
+
+  it('s38 sweep D2: rows written by hand for `max tokens`, `p \\| q` and `&amp;` document them: no missing row, no unknown `max`, `p`, `q` or `&amp`', async () => {
+    const root = oddSchemaProject(['max tokens', 'p | q', '&amp;']);
+    writeFileSync(
+      path.join(root, 'docs/configuration.md'),
+      '# Configuration\n\n## Options\n\n| Name | Type | Default | Description |\n| --- | --- | --- | --- |\n| `concurrency` | integer | `4` | How many workers. |\n' +
+        '| `max tokens` | string | `"d"` | Odd. |\n| `p \\| q` | string | `"d"` | Odd. |\n| `&amp;` | string | `"d"` | Odd. |\n',
+    );
+    expect((await lintRoot(root)).map((m) => `${m.ruleId} ${m.reason}`)).toEqual([]);
+    // The same names as pydantic aliases, in a command's reference.
+    const mini = miniProject(
+      ['max_tokens: int = Field(default=256, alias="max tokens", description="Most tokens.")', 'either: str = Field(default="p", alias="p | q", description="Either.")'],
+      '# CLI\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `max tokens` | int | `256` | Most tokens. |\n| `p \\| q` | str | `"p"` | Either. |\n',
+    );
+    expect((await lintRoot(mini)).map((m) => `${m.ruleId} ${m.reason}`)).toEqual([]);
+  });
+
+  it('s38 sweep D2: a plain-text name cell and flag spellings in code spans are read as before beside such names', async () => {
+    const mini = miniProject(
+      ['max_tokens: int = Field(default=256, alias="max tokens", description="Most tokens.")', 'seed: int = Field(default=0, description="Seed.")', 'out: str = Field(default="o", description="Out.")'],
+      '# CLI\n\n### `tool`\n\n| Parameter | Type | Default | Description |\n| --- | --- | --- | --- |\n| `max tokens` | int | `256` | Most tokens. |\n| seed (alias) | int | `0` | Seed. |\n| `--out <dir>` | str | `"o"` | Out. |\n| `maxx (int)` | int |  | Stale. |\n',
+    );
+    // `seed (alias)` and `--out <dir>` document `seed` and `out`; a stale span none of whose pieces is a parameter is reported as written.
+    expect((await lintRoot(mini)).map((m) => `${m.ruleId} ${m.data?.['name']}`)).toEqual(['reference-param-unknown maxx (int)']);
+  });
+
+  it('s38 sweep D2: the suggested row escapes a pipe in the name (a reference of parameter headings, where --fix inserts no row)', async () => {
+    const root = oddSchemaProject(['p | q', 'g`h']);
+    writeFileSync(path.join(root, 'docs/configuration.md'), '# Configuration\n\n## Options\n\n### `concurrency`\n\nHow many workers. Type: `integer`. Default: `4`.\n');
+    const messages = await lintRoot(root);
+    expect(messages.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined, m.suggestion])).toEqual([
+      ['reference-param-missing', 'p | q', false, '| `p \\| q` | string | Odd. Default: `"d"`. |'],
+      ['reference-param-missing', 'g`h', false, '| ``g`h`` | string | Odd. Default: `"d"`. |'],
+    ]);
+  });
+
+  it('s38 sweep D2: names no row can spell (empty, a tab, a line break, a backslash before a pipe and a space) get one note, no finding and no fix', async () => {
+    const root = oddSchemaProject(['', 'a\tb', 'x\ny', 'e\\| f', 'ok name']);
+    const result = await lint({ root, config: configOf(root) });
+    expect(result.messages.map((m) => [m.ruleId, m.data?.['name']])).toEqual([['reference-param-missing', 'ok name']]);
+    expect(result.notes.filter((n) => n.includes('no reference row can spell'))).toEqual([
+      expect.stringMatching(/^4 parameters of `mutant\.config\.json` \(JSON Schema MutantOptions \(schema\/opts\.json:1\)\) have names no reference row can spell, so their rows were not checked: "", "a\\tb", "x\\ny", "e\\\\\| f"\. /),
+    ]);
+    const first = await fixRoot(root);
+    expect(first.unapplied).toEqual([]);
+    expect(await lintRoot(root)).toEqual([]);
+  });
+
   it('s38 sweep D1: a row naming a pydantic alias that holds a dot (`alias="log.level"`) documents the field', async () => {
     const root = miniProject(
       ['name: str = Field(default="run", description="Name of the run.")', 'log_level: str = Field(default="info", alias="log.level", description="Log level.")'],
@@ -792,7 +892,7 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(await lintRoot(root)).toEqual([]);
   });
 
-  it('s27 sweep2 D4: a missing flag whose name the reference reader would not take whole gets no fix (not counted fixable), and --fix says nothing to fix', async () => {
+  it('s27 sweep2 D4, s38 sweep D2: a missing flag whose name no row can spell (a tab) gets a note, not a finding; one the usual reading would not take whole (`--g<i>`) gets a code span read whole', async () => {
     const root = miniProject([], '# CLI\n\n### `tool`\n\n| Parameter | Default | Description |\n| --- | --- | --- |\n| `--seed` | `0` | Random seed. |\n');
     writeFileSync(
       path.join(root, 'pkg/main.py'),
@@ -811,21 +911,27 @@ describe('fixes apply only to the text they were computed from, read back as mea
         '',
       ].join('\n'),
     );
-    const before = await lintRoot(root);
-    // The odd names are still reported, with the row as a suggestion; only the ordinary flag's row is a fix.
-    expect(before.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined])).toEqual([
-      ['reference-param-missing', 'g<i>', false],
-      ['reference-param-missing', 'h{x}', false],
-      ['reference-param-missing', 'n\ta', false],
+    const result = await lint({ root, config: configOf(root) });
+    // Since s38 sweep D2 a code span naming a flag whole (`--g<i>`, `--h{x}`) documents it, so
+    // their rows are fixes; a name holding a tab cannot be written in a row: a note, no finding.
+    expect(result.messages.map((m) => [m.ruleId, m.data?.['name'], m.fix !== undefined])).toEqual([
+      ['reference-param-missing', 'g<i>', true],
+      ['reference-param-missing', 'h{x}', true],
       ['reference-param-missing', 'plain-one', true],
+    ]);
+    expect(result.notes.filter((n) => n.includes('no reference row can spell'))).toEqual([
+      expect.stringMatching(/^1 parameter of `tool` \(CLI flags in pkg\/main\.py:\d+\) has a name no reference row can spell, so its row was not checked: "n\\ta"\. /),
     ]);
     const first = await fixRoot(root);
     expect(first.unapplied).toEqual([]);
-    expect(readFileSync(cli(root), 'utf8')).toContain('| `--plain-one` | `"w"` | An ordinary flag. |');
+    const written = readFileSync(cli(root), 'utf8');
+    expect(written).toContain('| `--g<i>` | `"x"` | Angle brackets in the name. |');
+    expect(written).toContain('| `--h{x}` | `"y"` | Braces in the name. |');
+    expect(written).toContain('| `--plain-one` | `"w"` | An ordinary flag. |');
     const second = await fixRoot(root);
     expect(second.files).toEqual([]);
     expect(second.unapplied).toEqual([]);
-    expect((await lintRoot(root)).every((m) => m.fix === undefined)).toBe(true);
+    expect(await lintRoot(root)).toEqual([]);
   });
 
   it('item 8: a fixed finding is gone when only a sibling with the same key and no fix stays', async () => {

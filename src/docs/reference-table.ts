@@ -1,7 +1,7 @@
 /** Interprets a GFM table as a parameter reference table: column roles from header synonyms, names, types, defaults. */
 
 import { memoByObject } from '../shared/memo.js';
-import type { ColumnRole, DocTable, ReferenceRow, SourceLocation } from '../model/types.js';
+import type { ColumnRole, DocTable, ParamSpec, ReferenceRow, SourceLocation } from '../model/types.js';
 import { trimTrailing } from '../shared/strings.js';
 import { pushUnique } from '../shared/arrays.js';
 import { cellCodeLocation, cellLocation } from './position.js';
@@ -132,6 +132,141 @@ export function namesOf(text: string, codes: readonly string[]): string[] {
   return names;
 }
 
+/**
+ * The parameter name a name-cell code span spells whole, as `lookup` (is `key` a parameter, or a
+ * nested key, of the section's commands?) answers it: the span's text, else for a span written as
+ * a flag (`--g<i>`) its text without the leading `--` or `-`.
+ */
+export function wholeNameOf(text: string, lookup: (key: string) => boolean): string | undefined {
+  if (text !== '' && lookup(text)) return text;
+  const flagless = /^--?(?!-)/.test(text) ? text.replace(/^--?/, '') : '';
+  return flagless !== '' && lookup(flagless) ? flagless : undefined;
+}
+
+/** `list` with the `pieces` of a code span replaced by its whole name `name`, where the first piece stood (at the end when none is there). */
+function withWhole(list: readonly string[], pieces: readonly string[], name: string): string[] {
+  const gone = (n: string): boolean => pieces.includes(n) || n === name;
+  const at = list.findIndex((n) => pieces.includes(n));
+  const kept = list.filter((n) => !gone(n));
+  kept.splice(at < 0 ? kept.length : list.slice(0, at).filter((n) => !gone(n)).length, 0, name);
+  return kept;
+}
+
+/** A flag or override prefix (`-`, `--`, `+`, `++`, `~`, a dash): a span starting so is a spelling with a value or placeholder, never unknown text read whole. */
+const SPELLING_PREFIX_RE = /^[-+~\u2013\u2014]/;
+
+/**
+ * The name one name-cell code span gives a row in place of the names the usual reading made of
+ * it (`pieces`), or `undefined` to keep those: the parameter (or nested key) its whole text
+ * spells ({@link wholeNameOf}); else, when none of the pieces is a parameter either and the span
+ * is no flag or override spelling, its whole text, so that a stale row is reported as written
+ * (`max tokenz`, not `max`). A span the usual reading found no name in (`` `<file>` ``) names
+ * nothing unless it spells a parameter.
+ */
+function wholeSpanName(text: string, pieces: readonly string[], lookup: (key: string) => boolean): string | undefined {
+  const name = wholeNameOf(text, lookup);
+  if (name !== undefined) return pieces.length === 1 && pieces[0] === name ? undefined : name;
+  if (pieces.length === 0 || SPELLING_PREFIX_RE.test(text) || pieces.some(lookup)) return undefined;
+  return pieces.length === 1 && pieces[0] === text ? undefined : text;
+}
+
+/**
+ * `row` (read from a table row whose name cell holds the code spans `codes`) with each span read
+ * whole where {@link wholeSpanName} says so: `` `max tokens` ``, `` `p \| q` `` (GFM reads `\|` in
+ * a cell as `|` before the code span is parsed) and `` `[l](x)` `` name the parameters so named,
+ * not `max`, `p` and `q`, or nothing; `` `--out <dir>` `` stays the flag `out`. The names, the key
+ * column's spellings and the span's flag spellings are replaced.
+ *
+ * @returns a new row when a span was read whole, else `row` itself (rows are shared: never changed).
+ */
+function readWhole(row: ReferenceRow, codes: readonly string[], lookup: (key: string) => boolean): ReferenceRow {
+  let out: ReferenceRow | undefined;
+  for (const text of codes) {
+    if (text === '') continue;
+    const pieces = namesOf('', [text]);
+    const name = wholeSpanName(text, pieces, lookup);
+    if (name === undefined) continue;
+    const base: ReferenceRow = out ?? { ...row };
+    base.names = withWhole(base.names, pieces, name);
+    if (base.spellings) base.spellings = { ...base.spellings, keys: withWhole(base.spellings.keys, pieces, name) };
+    if (base.flagSpellings) {
+      const flags = base.flagSpellings.map((f) => (pieces.includes(f.name) ? { ...f, text, name } : f));
+      base.flagSpellings = flags.filter((f, i) => flags.findIndex((g) => g.name === f.name) === i);
+    }
+    out = base;
+  }
+  return out ?? row;
+}
+
+/**
+ * The rows of a reference table as {@link readReferenceTable} reads them, with each name-cell code
+ * span read whole where it spells a parameter (s38 sweep D2). A code span is the author's exact
+ * spelling, but the usual reading ({@link namesOf}) splits it into aliases and cuts placeholders
+ * off (`-o, --out <dir>`): a JSON Schema property `max tokens` documented as `` `max tokens` ``
+ * was read as `max`. `lookup` says whether a key is a parameter (or nested key) of the section's
+ * commands, so only a name the code has is read whole, and a span none of whose pieces is one is
+ * reported as written ({@link wholeSpanName}). A row whose spans gave no name at all
+ * (`` `[l](x)` ``, `` `<x>` ``) is kept when one spells a parameter, in its place. Callers use it
+ * only when a command has a name the usual reading cannot give ({@link nameCellSpelling}).
+ *
+ * @returns the rows, or `undefined` when no header names a parameter column.
+ */
+export function readReferenceTableWhole(table: DocTable, lookup: (key: string) => boolean): ReferenceRow[] | undefined {
+  const read = referenceRowsOf(table);
+  if (!read) return undefined;
+  const nameCol = read.nameCol;
+  const out: ReferenceRow[] = [];
+  // The rows are in table order, each holding its table row's location object: walked side by side.
+  let named = 0;
+  let unnamed = 0;
+  for (const source of table.rows) {
+    const row = read.rows[named]?.location === source.location ? read.rows[named++] : read.unnamed[unnamed]?.location === source.location ? read.unnamed[unnamed++] : undefined;
+    if (!row) continue;
+    const codes = source.cellCodes[nameCol] ?? [];
+    const whole = codes.length > 0 ? readWhole(row, codes, lookup) : row;
+    if (whole.names.length > 0) out.push(whole);
+  }
+  return out;
+}
+
+/**
+ * How a reference table's name cell can spell `spelled` (a parameter's documented spelling: `key`,
+ * or `--key` for a flag) so that the table reader reads back `key`: `'split'` when the usual
+ * reading of the cell ({@link namesOf}) gives `key`, `'code'` when only a code span read whole
+ * does ({@link readWhole}: `max tokens`, `p | q`, `[l](x)`, ` lead`), `undefined` when no cell can.
+ * A code span cannot hold an empty name, a line break (a table row is one line), or a backslash
+ * right before a pipe (in a table `\|` is an escaped pipe, also inside a code span); and docdrift
+ * neither writes nor asks for a control character in a name, however read (tab, ESC, U+2028:
+ * `--fix` drops them, so such a row never read back as meant).
+ */
+export function nameCellSpelling(spelled: string, key: string): 'split' | 'code' | undefined {
+  if (CONTROL_OR_BREAK_RE.test(spelled)) return undefined;
+  if (namesOf(spelled, [spelled])[0] === key) return 'split';
+  if (spelled === '' || spelled.includes('\\|')) return undefined;
+  return wholeNameOf(spelled, (k) => k === key) === key ? 'code' : undefined;
+}
+
+/** A line break or a control character: C0 (tab included), DEL, C1, LINE and PARAGRAPH SEPARATOR. */
+const CONTROL_OR_BREAK_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * The spelling a reference row gives a parameter's name `key`: `--key` (`-k` for one letter) for
+ * a CLI flag, `key` otherwise.
+ */
+export function rowSpelling(param: Pick<ParamSpec, 'origin' | 'positional'>, key: string): string {
+  return param.origin === 'cli-flag' && !param.positional ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+}
+
+/**
+ * Whether no reference row can name `param` by any of its names ({@link nameCellSpelling} of each,
+ * spelt as {@link rowSpelling}): a name that is empty, or holds a line break, a control character
+ * or a backslash before a pipe where the usual reading does not take it whole. Its row can be
+ * neither written nor checked (a note says so).
+ */
+export function unspellableParam(param: Pick<ParamSpec, 'name' | 'aliases' | 'origin' | 'positional'>): boolean {
+  return [param.name, ...param.aliases].every((n) => nameCellSpelling(rowSpelling(param, n), n) === undefined);
+}
+
 /** A Default cell saying the parameter is required (`Required`, `(required)`, `**required**`). */
 const REQUIRED_RE = /^[*_(]*required[*_)]*\.?$/i;
 /** A description starting by saying the parameter is required (`(Required) The…`, `Required. The…`, `**Required**:`). */
@@ -260,7 +395,8 @@ const KEY_VALUE_RE = /^[A-Za-z_][\w.-]*:[ \t]+\S/;
  * - `names`: from the inline code spans of the name cell (else its text), split into aliases at
  *   `,` ` / ` ` | ` ` or ` (`--out`, `-o`), each normalised by {@link normalizeParamName}; the first
  *   is the primary. The spellings of a flag column follow as aliases (`| `log.level` | `--log-level` |`
- *   → `['log.level', 'log-level']`). Rows with no name are skipped.
+ *   → `['log.level', 'log-level']`). Rows with no name are skipped. {@link readReferenceTableWhole}
+ *   reads a code span whole (`max tokens`, not `max`) where the code has a parameter spelt so.
  * - `env`: the env column's first inline code, else its text (empty or `-` mean none).
  * - `type`, `description`: the cell texts, trimmed; absent when empty or when there is no such column.
  * - `default`: the Default cell's first inline code, else its text (empty, `-`, `—`, `n/a` mean
@@ -272,14 +408,24 @@ const KEY_VALUE_RE = /^[A-Za-z_][\w.-]*:[ \t]+\S/;
  * @returns the rows, or `undefined` when no header names a parameter column.
  */
 export function readReferenceTable(table: DocTable): ReferenceRow[] | undefined {
-  return referenceRowsOf(table);
+  return referenceRowsOf(table)?.rows;
 }
 
 /** {@link readReferenceTable}, once per table node (src/shared/memo.ts): the rows are shared, never to be changed. */
-const referenceRowsOf = memoByObject((table: DocTable): ReferenceRow[] | undefined => readReferenceRows(table));
+const referenceRowsOf = memoByObject((table: DocTable): ReadRows | undefined => readReferenceRows(table));
+
+/** What {@link readReferenceRows} reads of one table. */
+interface ReadRows {
+  /** The rows with a name. */
+  rows: ReferenceRow[];
+  /** The rows whose name cell holds code spans the usual reading found no name in (`` `[l](x)` ``), `names` empty: for {@link readReferenceTableWhole}. */
+  unnamed: ReferenceRow[];
+  /** The name column. */
+  nameCol: number;
+}
 
 /** {@link readReferenceTable}'s work, uncached. */
-function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
+function readReferenceRows(table: DocTable): ReadRows | undefined {
   const roles = preferCodeNameColumn(table, columnRoles(table.header));
   const col = (role: ColumnRole): number => roles.indexOf(role);
   const nameCol = col('name');
@@ -295,6 +441,7 @@ function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
   if (descCol < 0 && typeCol < 0 && defaultCol < 0 && table.rows.length > 0
     && table.rows.filter((r) => SETTING_WITH_VALUE_RE.test((r.cells[nameCol] ?? '').replace(/`/g, ''))).length * 2 >= table.rows.length) return undefined;
   const rows: ReferenceRow[] = [];
+  const unnamed: ReferenceRow[] = [];
   // A table of flags (`--type-mappings`, `--strict-types`, …) may close with rows naming values of
   // the input format rather than options (`` `format: "email"` ``): a `key: value` pair there is
   // no parameter.
@@ -303,14 +450,16 @@ function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
   for (const row of table.rows) {
     if (flagTable && KEY_VALUE_RE.test(nameCode(row))) continue;
     let rawName = row.cells[nameCol] ?? '';
-    const names = namesOf(rawName, row.cellCodes[nameCol] ?? []);
+    const nameCodes = row.cellCodes[nameCol] ?? [];
+    const names = namesOf(rawName, nameCodes);
     // A row documenting only a flag (empty key cell) is named by the flag.
     if (rawName.trim() === '' && flagCol >= 0) rawName = row.cells[flagCol] ?? '';
     const keys = [...names];
     if (flagCol >= 0) {
       for (const n of namesOf(row.cells[flagCol] ?? '', row.cellCodes[flagCol] ?? [])) pushUnique(names, n);
     }
-    if (names.length === 0) continue;
+    // A row with no name may still be one a code span names whole (`` `[l](x)` ``): kept apart.
+    if (names.length === 0 && !nameCodes.some((c) => c !== '')) continue;
     const out: ReferenceRow = { names, rawName, links: row.links, location: row.location };
     if (flagCol >= 0 && keys.length > 0) {
       const flags = flagSpellingsOf(row, flagCol);
@@ -353,9 +502,9 @@ function readReferenceRows(table: DocTable): ReferenceRow[] | undefined {
         if (loc) out.defaultLocation = loc;
       }
     }
-    rows.push(out);
+    (names.length > 0 ? rows : unnamed).push(out);
   }
-  return rows;
+  return { rows, unnamed, nameCol };
 }
 
 /**

@@ -8,7 +8,8 @@ import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, paramSource, partialReference, unknownReason } from '../model/coverage.js';
-import { rowsFor } from '../model/query.js';
+import { nestedKeys, rowsFor } from '../model/query.js';
+import { nameCellSpelling, unspellableParam } from '../docs/reference-table.js';
 import { rowsNotRead, unreadMayDocument, whyNotRead } from '../model/unread.js';
 import type { CliLibraryUse } from '../extract/cli-libraries.js';
 import type { CommandSpec, Model } from '../model/types.js';
@@ -70,6 +71,46 @@ function nearest(model: Model, cmd: CommandSpec): string | undefined {
     `the nearest: ${shown.join('; ')}${candidates.length > 3 ? `; and ${candidates.length - 3} more` : ''}. ` +
     `If one of them documents it, set ${key(cmd.name, 'sections')} to its heading.`
   );
+}
+
+/** A name as a JSON string, with the characters that would hide or reorder text in a terminal escaped too (DEL, C1, line separators, bidi controls). */
+function shownName(name: string): string {
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * One note per command with a reference section naming its parameters (and nested keys) whose
+ * names no reference row can spell ({@link unspellableParam}, {@link nameCellSpelling}: an empty
+ * name, a line break, a control character, a backslash right before a pipe where the usual
+ * reading does not take the name whole): reference-param-missing cannot ask for their rows and
+ * leaves them out, so the run says they were not checked rather than passing them in silence
+ * (s38 sweep D2).
+ */
+function unspellableNotes(model: Model, commands: readonly CommandSpec[]): string[] {
+  const notes: string[] = [];
+  // Nested keys are walked only when some config class has a field no row can spell.
+  const oddField = [...model.classes.values()].some((c) => c.fields.some((f) => nameCellSpelling(f.name, f.name) === undefined));
+  for (const cmd of commands) {
+    if (model.sectionsFor(cmd).length === 0) continue;
+    const names: string[] = [];
+    for (const param of cmd.params) {
+      if (param.hidden || param.positional || param.undemanded || model.globalParams.has(param.name) || model.isIgnored(param.name)) continue;
+      if (unspellableParam(param)) names.push(param.name);
+      else if (oddField) {
+        for (const leaf of nestedKeys(model, param).keys) {
+          if (!leaf.param.hidden && !model.isIgnored(leaf.key) && nameCellSpelling(leaf.key, leaf.key) === undefined) names.push(leaf.key);
+        }
+      }
+    }
+    if (names.length === 0) continue;
+    const one = names.length === 1;
+    const shown = names.slice(0, 5).map(shownName).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+    notes.push(
+      `${one ? '1 parameter' : `${names.length} parameters`} of \`${cmd.name}\` (${paramSource(model, cmd) ?? 'its code'}) ${one ? 'has a name' : 'have names'} no reference row can spell, so ${one ? 'its row was' : 'their rows were'} not checked: ${shown}. ` +
+        'A Markdown table cell cannot hold an empty name, a line break or a backslash right before a pipe, and docdrift neither reads nor writes control characters (tabs included) in a row\'s name.',
+    );
+  }
+  return notes;
 }
 
 /**
@@ -272,6 +313,8 @@ export function runNotes(model: Model, config: DocdriftConfig, docFiles: readonl
     notes.push(`and ${missing.length - MAX_COMMAND_NOTES} more commands without a reference section (see --summary or the "commands" of --format json).`);
   }
   notes.push(...unseen);
+
+  notes.push(...unspellableNotes(model, known));
 
   // Examples whose check ended at a word naming no sub-command of a group (a plugin's, a
   // framework's built-in, or a removed one): said once, with the first few, so it is no silent pass.

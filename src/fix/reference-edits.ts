@@ -4,12 +4,15 @@
  * functions of the model (the document text comes from `Model.source`); `undefined` means "no
  * safe fix", and the finding is then reported without one.
  */
-import { columnRoles, defaultFromDescription, namesOf, NO_VALUE } from '../docs/reference-table.js';
+import { columnRoles, defaultFromDescription, nameCellSpelling, NO_VALUE, rowSpelling } from '../docs/reference-table.js';
 import type { TextEdit } from '../model/rule.js';
 import { formatDefault } from '../model/compare.js';
 import type { CommandSpec, DocTable, Model, ParamSpec, ReferenceRow, ReferenceSection, SourceLocation } from '../model/types.js';
 import { blockAt, columnUsesCode, documentLineStarts, formatTableLine, sectionTable, tableRowAt, tableStyleOf, type SectionTable } from './table.js';
 import { codeSpan, eolOf, lineExtent, rangeOf } from './text.js';
+
+// What a reference row can spell, for the rules (which read the docs through this module).
+export { nameCellSpelling, rowSpelling, unspellableParam } from '../docs/reference-table.js';
 
 /**
  * Unicode's explicit directional embeddings, overrides and isolates (U+202A-U+202E,
@@ -276,12 +279,15 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const facts = insertionFactsOf(table, rows);
   facts.flagRows ??= rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
   const flagTable = !isFlag && facts.flagRows;
-  const spelled = isFlag || flagTable ? `${key.length === 1 ? '-' : '--'}${key}` : key;
-  // A name the reference reader would not take whole (`--g<i>` reads as flag `--g` with a
-  // placeholder, `--n<TAB>a` as `--n`, `a,b` as two aliases) gets no row: --fix would refuse it on
-  // every run (its re-lint still reports the finding) while each lint counted it as fixable
-  // (s27 sweep2 D4). The finding stays, with the row as a suggestion for the maintainer.
-  if (namesOf(spelled, [spelled])[0] !== key) return undefined;
+  const spelled = isFlag || flagTable ? rowSpelling({ origin: 'cli-flag' }, key) : key;
+  // A name the reference reader would not take whole from the usual reading of a name cell
+  // (`max tokens` reads as `max`, `p | q` as two aliases, `--g<i>` as flag `--g` with a
+  // placeholder) is written as a code span, which the reader takes whole where the code has a
+  // parameter spelt so (s38 sweep D2). One no cell can hold (a tab, a line break: `nameCellSpelling`)
+  // gets no row: --fix would refuse it on every run while each lint counted it as fixable (s27
+  // sweep2 D4); reference-param-missing leaves it to a note. A flag column is read the usual way only.
+  const spelling = nameCellSpelling(spelled, key);
+  if (spelling === undefined || (spelling === 'code' && hasNameAndFlag && isFlag)) return undefined;
   const noneMark = (col: number): string => {
     let mark = facts.noneMarks.get(col);
     if (mark === undefined) {
@@ -323,7 +329,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
     if (roles[col] === undefined && /^\s*required\??\s*$/i.test(header)) return requiredWord(col, param.required && defaultText === undefined);
     switch (roles[col]) {
       case 'name':
-        return hasNameAndFlag && isFlag ? '' : asCode(col, spelled);
+        return hasNameAndFlag && isFlag ? '' : spelling === 'code' ? cellCode(spelled) : asCode(col, spelled);
       case 'flag':
         return hasNameAndFlag && isFlag ? asCode(col, spelled) : '';
       case 'type':

@@ -51,11 +51,14 @@ export function eolOf(text: string): '\r\n' | '\r' | '\n' {
 /**
  * A Markdown code span holding `text` (CommonMark 6.1, https://spec.commonmark.org/0.31.2/#code-spans):
  * fenced by one more backtick than the longest run inside it, padded with a space when the text
- * starts or ends with a backtick.
+ * starts or ends with a backtick, or both starts and ends with a space and is not all spaces (a
+ * parser strips one space from each end of such content: `` `  a  ` `` reads as ` a `; s38 sweep
+ * D2, a JSON Schema property ` lead ` written as `` ` lead ` `` read back as `lead`).
  */
 export function codeSpan(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  const stripped = text.length >= 2 && text.startsWith(' ') && text.endsWith(' ') && /[^ ]/.test(text);
+  const pad = text.startsWith('`') || text.endsWith('`') || stripped ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }

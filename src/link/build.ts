@@ -19,9 +19,9 @@ import { pathMatcher } from '../shared/path-match.js';
 import { createHeadingMatcher, createParameterMatcher } from '../config/patterns.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { commentedYamlRows } from '../docs/yaml-reference.js';
-import { readReferenceTable } from '../docs/reference-table.js';
+import { nameCellSpelling, readReferenceTable, readReferenceTableWhole, rowSpelling } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
-import { distinctClasses, flagTakesValue, nestedKeyDiagnostics, scanParam } from '../model/query.js';
+import { distinctClasses, flagTakesValue, nestedKeyDiagnostics, resolveKey, scanParam } from '../model/query.js';
 import { configKeyUsages, MAX_RUN_CONFIG_KEYS } from '../docs/config-keys.js';
 import { alsoNotRead } from '../shared/strings.js';
 import type { FlagCommand } from '../extract/python/types.js';
@@ -293,9 +293,10 @@ export function buildModel(given: ModelInput): Model {
     return split.rest;
   });
   if (checkEnv) for (const f of input.envFiles ?? []) if (f.rows.length > 0) envSections.push(envFileSection(f.file, f.rows, f.lines ?? f.rows.length));
+  const spells = wholeSpellings(classes, commandByName);
   const explicit = new Map<DocFile, ReferenceSection[]>();
   for (const doc of referenceDocs) {
-    explicit.set(doc, sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
+    explicit.set(doc, sectionsOfDoc(doc, commandByName, spells, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks));
   }
   // Reference inference by content (issue #29): blocks no heading or config ties to a command,
   // whose rows clearly document one command's parameters. A command the config maps to headings,
@@ -380,7 +381,7 @@ export function buildModel(given: ModelInput): Model {
       added.push([cmd.name, ...cmd.aliases].join(' / '));
     }
     const forced = new Map(assigned.filter((f) => byName.get(f.inference.command!.name) === f.inference.command).map((f) => [f.block, f]));
-    sections.push(...sectionsOfDoc(doc, commandByName, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced, helpGuess));
+    sections.push(...sectionsOfDoc(doc, commandByName, spells, isGlobalHeading, isGlobalFile(doc.file), headingCommands, referenceBlocks, forced, helpGuess));
   }
 
   dropHistorySections(sections, commandByName);
@@ -1545,9 +1546,59 @@ function mergeParams(classes: ConfigClass[], extra: string[], command: string): 
   return [...out.values()];
 }
 
+/**
+ * For a section's commands (by name), whether a key is a parameter or nested key of one of them,
+ * for reading name-cell code spans whole ({@link readReferenceTableWhole}, s38 sweep D2: `max
+ * tokens`, `p | q`, a flag `--g<i>`). `undefined` instead of a function when no parameter of those
+ * commands, and no field of a config class their types reach, has a name that the usual reading
+ * of a name cell cannot give ({@link nameCellSpelling}): then every span is read the usual way,
+ * and none is asked about.
+ */
+function wholeSpellings(
+  classes: Map<string, ConfigClass>,
+  commandByName: (n: string) => CommandSpec | undefined,
+): (commands: readonly string[]) => ((key: string) => boolean) | undefined {
+  const odd = (p: ParamSpec): boolean => [p.name, ...p.aliases].some((n) => nameCellSpelling(rowSpelling(p, n), n) !== 'split');
+  // Whether a parameter, or a field of a config class its type reaches (nested keys), has such a
+  // name: each class is looked at once per command (a visited set), its own fields' answer kept.
+  const oddFields = new Map<string, boolean>();
+  const reachesOdd = (params: readonly ParamSpec[]): boolean => {
+    if (params.some(odd)) return true;
+    const seen = new Set<string>();
+    const stack: ParamSpec[][] = [[...params]];
+    for (let list = stack.pop(); list !== undefined; list = stack.pop()) {
+      for (const p of list) {
+        for (const ref of [p.typeRef, p.valueTypeRef]) {
+          if (ref === undefined || seen.has(ref)) continue;
+          seen.add(ref);
+          const fields = classes.get(ref)?.fields ?? [];
+          let own = oddFields.get(ref);
+          if (own === undefined) oddFields.set(ref, (own = fields.some(odd)));
+          if (own) return true;
+          stack.push(fields);
+        }
+      }
+    }
+    return false;
+  };
+  const oddCommands = new WeakMap<CommandSpec, boolean>();
+  const hasOdd = (cmd: CommandSpec): boolean => {
+    let found = oddCommands.get(cmd);
+    if (found === undefined) oddCommands.set(cmd, (found = reachesOdd([...cmd.params, ...(cmd.acceptedParams ?? [])])));
+    return found;
+  };
+  const view = { classes };
+  return (names) => {
+    const cmds = names.map(commandByName).filter((c): c is CommandSpec => c !== undefined);
+    if (!cmds.some(hasOdd)) return undefined;
+    return (key) => cmds.some((c) => resolveKey(view, c, key).status === 'known');
+  };
+}
+
 function sectionsOfDoc(
   doc: DocFile,
   commandByName: (n: string) => CommandSpec | undefined,
+  wholeSpells: (commands: readonly string[]) => ((key: string) => boolean) | undefined,
   isGlobalHeading: (text: string) => boolean,
   globalFile = false,
   headingCommands: Array<{ name: string; matches: (text: string) => boolean; complete?: boolean }> = [],
@@ -1630,8 +1681,10 @@ function sectionsOfDoc(
       return !(x && line <= x.block.endLine);
     };
     const configFile = o.commands.length > 0 && o.commands.every((n) => commandByName(n)?.kind === 'config-file');
+    // A name-cell code span is read whole where it spells a parameter of the section's commands (`max tokens`).
+    const spells = o.block.tables.length > 0 ? wholeSpells(o.commands) : undefined;
     const layouts: Array<[ReferenceLayout, ReferenceRow[]]> = [
-      ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => readReferenceTable(t) ?? [])],
+      ['table', o.block.tables.filter((t) => own(t.location.line)).flatMap((t) => (spells ? readReferenceTableWhole(t, spells) : readReferenceTable(t)) ?? [])],
       ['headings', (o.block.headingRows ?? []).filter((r) => own(r.location.line))],
       ['list', (o.block.listRows ?? []).filter((r) => own(r.location.line))],
       ['commented-yaml', configFile || (o.configured === true && !o.global) ? yamlReferenceRows(doc, o.block, o.commands, own, commandByName, referenceBlocks, configFile, o.inferred !== undefined) : []],

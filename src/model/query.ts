@@ -778,10 +778,10 @@ export type KeyResolution =
   /** The first segment is not a parameter of the command. */
   | { status: 'unknown' };
 
-const subclassCache = new WeakMap<Model, Set<string>>();
+const subclassCache = new WeakMap<Pick<Model, 'classes'>, Set<string>>();
 
 /** Qualified names of the config classes that other config classes derive from. */
-function subclassed(model: Model): Set<string> {
+function subclassed(model: Pick<Model, 'classes'>): Set<string> {
   let set = subclassCache.get(model);
   if (!set) {
     set = new Set();
@@ -803,7 +803,7 @@ function subclassed(model: Model): Set<string> {
  * or alias holds a dot, `log.level`, is one segment), or its segments when one contains a dot
  * itself (`Usage.keySegments`).
  */
-export function resolveKey(model: Model, cmd: CommandSpec, key: string | readonly string[], options: { flag?: boolean } = {}): KeyResolution {
+export function resolveKey(model: Pick<Model, 'classes'>, cmd: CommandSpec, key: string | readonly string[], options: { flag?: boolean } = {}): KeyResolution {
   const segments = typeof key === 'string' ? splitKey(cmd, key) : key;
   const root = findParam(cmd, segments[0] ?? '');
   if (!root) return { status: 'unknown' };
