@@ -3,7 +3,7 @@
  * under a V8 heap limit (src/lsp/server.ts LSP_HEAP_MB), and each page and run reads a bounded
  * number of example words. Spawns the bundled bin (needs `npm run build`).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -144,4 +144,54 @@ describe('docdrift lsp memory', () => {
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThan(512 * 1024);
   }, 180_000);
+
+  it('pages of 60 and 90 MB opened: the CLI\'s diagnostics (over the 1 MB document limit; over the 64 MB read cap, EFBIG), peak RSS under 512 MB (s38 sweep D7: 538 and 723 MB); a range edit of the unread buffer says so', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const file = 'docs/big.md';
+    writeFileSync(path.join(root, file), '# tool\n');
+    const uri = pathToFileURL(path.join(root, file)).href;
+    const page = (mb: number): string => `# tool\n\n${'Run `tool` with `+seed=1`; see the [reference](reference.md#tool).\n\n'.repeat(Math.ceil((mb * 1e6) / 69))}\`\`\`bash\ntool +sed=1\n\`\`\`\n`;
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    let peak = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, peakKb(child.pid!) ?? 0)), 100);
+    const waiting = new Map<number, (p: PublishDiagnosticsParams) => void>();
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      if (params.uri === uri && params.version !== undefined) waiting.get(params.version)?.(params);
+    });
+    const published = (version: number): Promise<PublishDiagnosticsParams> => new Promise((resolve) => waiting.set(version, resolve));
+    const messages = (p: PublishDiagnosticsParams): string[] => p.diagnostics.map((d) => `${d.range.start.line + 1}:${d.code} ${d.message}`);
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+    await connection.sendNotification('initialized', {});
+    let done = published(1);
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: page(60) } });
+    const sixty = await done;
+    done = published(2);
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: page(90) }] });
+    const ninety = await done;
+    // Full-text sync is what the server asks for; a range edit of a buffer it holds no text of cannot be applied.
+    done = published(3);
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: '#' }] });
+    const ranged = await done;
+    done = published(4);
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 4 }, contentChanges: [{ text: '# tool\n\n```bash\ntool +sed=1\n```\n' }] });
+    const small = await done;
+    peak = Math.max(peak, peakKb(child.pid!) ?? 0);
+    clearInterval(watch);
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+    connection.dispose();
+    expect(messages(sixty)).toEqual(['1:parse-error Not read: it is 56.4 MB, over the 1 MB limit for one document, which the Markdown parser cannot handle in bounded time']);
+    expect(messages(ninety)).toEqual(['1:parse-error Cannot read docs/big.md: EFBIG (84.6 MB, over the 64.0 MB limit)']);
+    // What a CLI run says of the same file on disk (refused by its size, nothing read).
+    writeFileSync(path.join(root, file), page(90));
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const results = (JSON.parse(cli.stdout) as { results: Array<{ file: string; line: number; ruleId: string; message: string }> }).results.filter((r) => r.file === file);
+    expect(results.map((r) => `${r.line}:${r.ruleId} ${r.message}`)).toEqual(messages(ninety));
+    expect(messages(ranged)).toEqual(['1:parse-error Cannot read docs/big.md: EFBIG (edited by range after it went over the 64.0 MB limit, the language server holds no text of it: close and reopen it)']);
+    expect(small.diagnostics.map((d) => d.code)).toEqual(['example-param-unknown']);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(512 * 1024);
+  }, 120_000);
 });

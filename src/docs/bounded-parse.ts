@@ -26,7 +26,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
 import { threadCpuMs, WALL_FACTOR } from '../shared/thread-cpu.js';
-import { documentOverLimits } from './limits.js';
+import { documentOverLimits, MAX_DOCUMENT_LENGTH, overLimitsOutcome } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
 import type { MarkdownSegment } from './segments.js';
 
@@ -693,12 +693,27 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     }
   };
 
+  /**
+   * A document over {@link MAX_DOCUMENT_LENGTH} whose suppression comments are not asked for: the
+   * worker would refuse it by its length (`parseDoc`), so it is answered here, and its text (up to
+   * the 64 MiB a run reads) is not copied to the worker, whose heap it would fill (#33 s38 sweep D7:
+   * the language server's 60 and 90 MB pages). Its length counts toward the run's parse budget as
+   * when the worker answered it.
+   */
+  const refusedByLength = (file: string, text: string, what: ParseWhat): ParseOutcome | undefined => {
+    if (!what.doc || what.directives || text.length <= MAX_DOCUMENT_LENGTH) return undefined;
+    run.parsedLength += text.length;
+    return { ...overLimitsOutcome(file, documentOverLimits(text)!), directives: [] };
+  };
+
   // Eager (the default): the worker loads the parsers while the caller extracts code.
   if (options.eager ?? true) live = start();
 
   return {
     prefetch(file, text, what) {
       if (limitReached() || refusedLarge(file, text, what)) return;
+      // Answered without the worker by `parse`.
+      if (what.doc && !what.directives && text.length > MAX_DOCUMENT_LENGTH) return;
       const key = requestKey(file, what);
       if (!prefetched.has(key)) prefetched.set(key, { id: post(file, text, what), text });
     },
@@ -719,6 +734,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         }
         return skipped(file, text);
       }
+      const refused = refusedByLength(file, text, what);
+      if (refused) return refused;
       const id = early !== undefined && early.text === text && (outstanding.has(early.id) || answers.has(early.id)) ? early.id : post(file, text, what);
       return collect(id, file, text, what);
     },

@@ -1,4 +1,5 @@
 /** Input limits that keep the Markdown parser's run time bounded: a document too large or too deeply nested is skipped. */
+import type { DocFile, InputDiagnostic } from '../model/types.js';
 
 /**
  * Largest document parsed, in UTF-16 code units (≈ characters): 1 Mi. micromark needs about
@@ -153,6 +154,27 @@ function indentWidth(line: string): number {
     else break;
   }
   return w;
+}
+
+/**
+ * What `parseDoc` (src/docs/parse.ts) gives a document over the limits ({@link documentOverLimits}'s
+ * answer `over`): an empty DocFile and one `parse-error` warning, at `over.line`, that says why
+ * it was not read. The document parser answers a document over {@link MAX_DOCUMENT_LENGTH} with it
+ * without sending the text to its worker (src/docs/bounded-parse.ts).
+ */
+export function overLimitsOutcome(file: string, over: { reason: string; line: number }): { doc: DocFile; diagnostics: InputDiagnostic[] } {
+  const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : /\.(?:rst|rest)$/i.test(file) ? 'rst' : 'md';
+  return {
+    doc: { file, kind, headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
+    diagnostics: [
+      {
+        ruleId: 'parse-error',
+        severity: 'warn',
+        message: `Not read: ${over.reason}, which the ${kind === 'rst' ? 'reStructuredText' : kind === 'mdx' ? 'MDX' : 'Markdown'} parser cannot handle in bounded time`,
+        location: { file, line: over.line, column: 1 },
+      },
+    ],
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { offsetMap, readHtmlPre, readHtmlTable, type OffsetMap } from './html-bl
 import { readHelpBlock } from './help-text.js';
 import { readProseCodes } from './prose-codes.js';
 import { blankHeadingComments } from './mdx-heading-comments.js';
-import { documentOverLimits } from './limits.js';
+import { documentOverLimits, overLimitsOutcome } from './limits.js';
 import { fencedLineTracker } from './fences.js';
 import { inlineCodeNodes } from './inline-code.js';
 import { openDirectiveContainers, readListTable } from './myst.js';
@@ -177,15 +177,7 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   const kind = docKind(file);
   const diagnostics: InputDiagnostic[] = [];
   const over = documentOverLimits(text, kind === 'mdx');
-  if (over) {
-    diagnostics.push({
-      ruleId: 'parse-error',
-      severity: 'warn',
-      message: `Not read: ${over.reason}, which the ${kind === 'rst' ? 'reStructuredText' : kind === 'mdx' ? 'MDX' : 'Markdown'} parser cannot handle in bounded time`,
-      location: { file, line: over.line, column: 1 },
-    });
-    return { doc: emptyDoc(file, kind), diagnostics };
-  }
+  if (over) return overLimitsOutcome(file, over);
   if (kind === 'rst') {
     try {
       pieceStarted(text.length);

@@ -93,6 +93,13 @@ export interface LintOptions {
    */
   overlay?: ReadonlyMap<string, string>;
   /**
+   * Files the run must not read, by project-relative POSIX path, with the error a read of them
+   * gives: each is reported as a file on disk that cannot be read is (`Cannot read <file>: …`),
+   * and never read from disk. The language server's open buffers whose text it does not hold
+   * (over {@link MAX_READ_BYTES}, which a CLI run refuses as `EFBIG`: src/lsp/big-text.ts).
+   */
+  unreadable?: ReadonlyMap<string, ReadFileError>;
+  /**
    * The per-file cache (src/engine/pieces.ts): Python scans, CLI flags and parsed documents of
    * earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
    */
@@ -230,7 +237,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
   const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined || options.overlayHashed ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
   try {
-    const read = createReader(root, options.overlay, diagnostics, options.readFiles, options.readTexts);
+    const read = createReader(root, options.overlay, diagnostics, options.readFiles, options.readTexts, options.unreadable);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
     for (const { file, why } of files.notRead ?? []) {
       diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `${file} is not read: ${why}`, location: { file, line: 1, column: 1 } });
@@ -260,10 +267,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // the hashes name the overlay's texts too, `overlayHashed`).
     const hashes = options.overlay === undefined || options.overlayHashed ? options.hashes : undefined;
     // Reads without reporting (guesses made before the run asks; the run's own read reports).
-    const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts);
+    const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts, options.unreadable);
     const pages = docTexts(read, peek, options.pieces, hashes);
-    prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true);
-    const context: ExtractContext = { root, overlay: options.overlay, peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
+    prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true, options.unreadable);
+    const context: ExtractContext = { root, overlay: options.overlay, ...(options.unreadable ? { unreadable: options.unreadable } : {}), peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
     progress({ stage: 'extract', done: 0, total: files.sources.length });
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
@@ -285,7 +292,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
-    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread, configTypeMayBeIn(root, files, options.overlay)), ...declaredFlagProblems(config, model.commands)];
+    const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread, configTypeMayBeIn(root, files, options.overlay, options.unreadable)), ...declaredFlagProblems(config, model.commands)];
     // The notes of the model (`runNotes`: coverage of every command, ~3 % of a language-server
     // lint on NeMo Gym) are worked out when first read: the language server never reads them. The
     // others are read now, while the document parser they ask is open.
@@ -438,7 +445,10 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
   const tsSources = texts(tsFiles);
   const programFiles = files.programs ?? [];
   if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles)) !== undefined) return undefined;
-  const pending = startTypeScriptFacts({ root: context.root, overlay: [...(context.overlay ?? [])], tsSources, packageJsons, programFiles });
+  // The worker reads compiled JavaScript, shims and manifests, never a document: an open page (the
+  // language server's overlay holds every open buffer) is not copied to it.
+  const overlay = [...(context.overlay ?? [])].filter(([file]) => !DOCUMENT_EXTENSION_RE.test(file));
+  const pending = startTypeScriptFacts({ root: context.root, overlay, unreadable: [...(context.unreadable?.keys() ?? [])], tsSources, packageJsons, programFiles });
   context.typeScript = pending;
   return pending;
 }
@@ -466,13 +476,19 @@ function runTypeScriptTokens(tsFiles: readonly string[], programs: readonly stri
  */
 export type ReadFile = (file: string) => string | undefined;
 
-/** The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is added to `record`, and its text to `texts`. */
-export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>, texts?: Map<string, string>): ReadFile {
+/**
+ * The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is
+ * added to `record`, and its text to `texts`. A file in `unreadable` ({@link LintOptions.unreadable})
+ * is reported with its error, never read.
+ */
+export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>, texts?: Map<string, string>, unreadable?: ReadonlyMap<string, ReadFileError>): ReadFile {
   return (file) => {
     const overlaid = overlay?.get(file);
     if (overlaid !== undefined) return overlaid;
-    record?.add(file);
     try {
+      const refused = unreadable?.get(file);
+      if (refused) throw refused;
+      record?.add(file);
       const text = readProjectFile(root, file, { maxBytes: MAX_READ_BYTES });
       texts?.set(file, text);
       return text;
@@ -544,6 +560,8 @@ type EntryPoint = ReturnType<typeof readEntryPoints>['entryPoints'][number];
 export interface ExtractContext {
   root: string;
   overlay: ReadonlyMap<string, string> | undefined;
+  /** {@link LintOptions.unreadable}. */
+  unreadable?: ReadonlyMap<string, ReadFileError>;
   /** A reader that reports nothing. */
   peek: ReadFile;
   /** Set by {@link extractCode}: the TypeScript facts it started in a worker thread, if it did. */
@@ -1379,9 +1397,10 @@ export function prefetchDocs(
   docParser: DocParser,
   pages: DocTexts,
   guessLinks = true,
+  unreadable?: ReadonlyMap<string, ReadFileError>,
 ): void {
   if (!docParser.prefetch) return;
-  const read = createReader(root, overlay, []);
+  const read = createReader(root, overlay, [], undefined, undefined, unreadable);
   const packaging = files.packaging.filter((f) => !f.endsWith('package.json') && !f.endsWith('setup.py') && !TEST_DIR_RE.test(f)).flatMap((file) => {
     const text = read(file);
     return text === undefined ? [] : [{ file, text }];
@@ -1521,12 +1540,14 @@ function configSourceOf(root: string, file: string | undefined): ConfigSource | 
  * Files other than sources and schemas (documents, manifests) define no config type. Each file
  * is read once per call, from the overlay first, and scanned once for all the names.
  */
-export function configTypeMayBeIn(root: string, files: Pick<DiscoveredFiles, 'sources' | 'schemas'>, overlay?: ReadonlyMap<string, string>): (file: string, names: ReadonlySet<string>) => ReadonlySet<string> {
+export function configTypeMayBeIn(root: string, files: Pick<DiscoveredFiles, 'sources' | 'schemas'>, overlay?: ReadonlyMap<string, string>, unreadable?: ReadonlyMap<string, ReadFileError>): (file: string, names: ReadonlySet<string>) => ReadonlySet<string> {
   const inputs = new Set([...files.sources, ...(files.schemas ?? [])]);
   return (file, names) => {
     if (!inputs.has(file)) return new Set();
     let text: string | undefined;
     try {
+      const refused = overlay?.has(file) ? undefined : unreadable?.get(file);
+      if (refused) throw refused;
       text = overlay?.get(file) ?? readProjectFile(root, file);
     } catch {
       return names;

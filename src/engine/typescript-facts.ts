@@ -204,6 +204,8 @@ export interface TypeScriptJob {
   root: string;
   /** Edited texts by project-relative path (`--fix` passes), read instead of the files on disk. */
   overlay: Array<[string, string]>;
+  /** Files not to read (`LintOptions.unreadable` in lint.ts): read as unreadable, never from disk. */
+  unreadable?: string[];
   tsSources: Array<{ file: string; text: string }>;
   packageJsons: Array<{ file: string; text: string }>;
   programFiles: string[];

@@ -21,10 +21,11 @@ publishThreadId(job.tid);
 // Before typeScriptFacts imports the TypeScript extractors (and TypeScript's compiler).
 enableCompileCacheInWorker();
 const overlay = new Map(job.overlay);
+const unreadable = new Set(job.unreadable);
 const reads: Array<[string, string | null]> = [];
 const read = (file: string): string | undefined => {
   let text = overlay.get(file);
-  if (text === undefined) {
+  if (text === undefined && !unreadable.has(file)) {
     try {
       text = readProjectFile(job.root, file, { maxBytes: MAX_READ_BYTES });
     } catch {

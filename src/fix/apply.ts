@@ -114,7 +114,7 @@ export interface FixResult {
 }
 
 /** Options of {@link fixProject}: a lint run's options plus the fix settings. */
-export interface FixOptions extends Omit<LintOptions, 'overlay'> {
+export interface FixOptions extends Omit<LintOptions, 'overlay' | 'unreadable'> {
   /** Compute the fixes but write nothing (`--fix-dry-run`). */
   dryRun?: boolean;
   maxPasses?: number;

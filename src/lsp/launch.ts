@@ -80,7 +80,13 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
       else if (message.kind === 'exit') resolve(message.code);
     };
     port1.on('message', receive);
-    process.stdin.on('data', (chunk: Buffer) => port1.postMessage({ kind: 'in', chunk: new Uint8Array(chunk) } satisfies LanguageServerPortMessage));
+    // Each chunk is copied once, into a buffer of its own, and that buffer is moved to the thread,
+    // not copied again by postMessage's structured clone: a page of tens of MB arrives in 64 KB
+    // chunks, and every copy of them was garbage the thread's peak counted (#33 s38 sweep D7).
+    process.stdin.on('data', (chunk: Buffer) => {
+      const own = new Uint8Array(chunk);
+      port1.postMessage({ kind: 'in', chunk: own } satisfies LanguageServerPortMessage, [own.buffer]);
+    });
     process.stdin.on('end', () => port1.postMessage({ kind: 'end' } satisfies LanguageServerPortMessage));
     worker.on('error', (error: Error & { code?: string }) => {
       io.stderr(

@@ -17,7 +17,8 @@ const { debounceMs, port } = workerData as LanguageServerWorkerData & { port: Me
 const post = (message: LanguageServerPortMessage): void => port.postMessage(message);
 const input = new PassThrough();
 port.on('message', (message: LanguageServerPortMessage) => {
-  if (message.kind === 'in') input.write(Buffer.from(message.chunk));
+  // The chunk's buffer was moved here (launch.ts): read in place, not copied.
+  if (message.kind === 'in') input.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
   // The client's input ended: the server first answers the requests it read (a client that writes
   // its last requests and closes its side at once still reads), then sees the end. Ended at once,
   // the connection closed under the responses being written: "internal error: Connection is
@@ -29,7 +30,9 @@ let written = 0;
 const output = new Writable({
   write(chunk: Buffer, _encoding, callback) {
     written++;
-    post({ kind: 'out', chunk: new Uint8Array(chunk) });
+    // Copied once into a buffer of its own, which is moved to the main thread (not cloned again).
+    const own = new Uint8Array(chunk);
+    port.postMessage({ kind: 'out', chunk: own } satisfies LanguageServerPortMessage, [own.buffer]);
     callback();
   },
 });

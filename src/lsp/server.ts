@@ -11,7 +11,7 @@
  * a relative path resolved from the workspace root); a config that does not load is one
  * `window/showMessage` error, and the server waits for it to be fixed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -44,7 +44,8 @@ import type { DriftMessage } from '../model/rule.js';
 import { escapesRoot, isRestructuredText } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
-import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
+import { MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
+import { jsonMessageDecoder, readOmitted, textSha1 } from './big-text.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
 import { hoverMarkdown, paramAt } from './navigate.js';
@@ -137,7 +138,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   // stdout carries the protocol: anything the engine prints goes to stderr instead.
   console.log = console.error;
   console.info = console.error;
-  const reader = new StreamMessageReader(input);
+  /**
+   * Random per server: the markers of buffers over the read cap (src/lsp/big-text.ts) carry it,
+   * so that no text a client sends reads as one.
+   */
+  const nonce = randomUUID();
+  // Large messages are parsed without copies of their long strings, and a text over the read cap
+  // is held as a marker (src/lsp/big-text.ts: a 90 MB page peaked at 723 MB, #33 s38 sweep D7).
+  const reader = new StreamMessageReader(input, { contentTypeDecoder: jsonMessageDecoder(nonce) });
   // vscode-jsonrpc arms a timer while a message is partly received, to report the wait every
   // 10 s (`onPartialMessage`, which docdrift does not use), and re-arms it for ever: input that
   // ended inside a message (its header promised more bytes than came) kept the process alive
@@ -225,6 +233,19 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The open buffer of a project file, looked up by path (clients spell URIs differently: `%3A`, case). */
   const openDocument = (file: string): TextDocument | undefined => documents.get(uriOf(file)) ?? documents.all().find((d) => projectPath(d.uri) === file);
 
+  /**
+   * Why a lint cannot read an open buffer's text `text`, or undefined when it can: the server holds
+   * no text of a buffer over the read cap (src/lsp/big-text.ts), which is reported as a CLI run
+   * reports such a file on disk (`EFBIG`); nor of one edited by range after that (a client that
+   * ignores the full-text sync the server asks for), whose text it cannot know.
+   */
+  const unreadableText = (text: string): ReadFileError | undefined => {
+    const omitted = readOmitted(text, nonce);
+    if (omitted === undefined) return undefined;
+    if (omitted !== 'edited') return tooLargeError(omitted.bytes);
+    return new ReadFileError('EFBIG', `edited by range after it went over the ${(MAX_READ_BYTES / (1024 * 1024)).toFixed(1)} MB limit, the language server holds no text of it: close and reopen it`);
+  };
+
   /** One `window/showMessage` error for `text` (not again while it is the last one shown); old diagnostics cleared. */
   const showError = (text: string): void => {
     if (clientGone) return;
@@ -262,10 +283,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /**
    * Content hashes of the discovered inputs as the lint reads them: a file on disk by its bytes
    * (re-read only when its stat changed, `fileEntries`), an open buffer by its text, prefixed
-   * `text:` so that a buffer never shares a key with a file's bytes; and the Python text facts of
-   * the files on disk that are not open (an open one is scanned from its text).
+   * `text:` so that a buffer never shares a key with a file's bytes, a buffer the lint cannot
+   * read as a file on disk that cannot be (`error:<code>`, never trusted); and the Python text
+   * facts of the files on disk that are not open (an open one is scanned from its text).
    */
-  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
+  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, unreadable: ReadonlyMap<string, ReadFileError>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
     const { entries } = hashFiles(root, inputFiles(files), fileEntries);
     fileEntries = entries;
     const hashes = new Map<string, string>();
@@ -273,7 +295,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const [file, entry] of Object.entries(entries)) {
       const text = overlay.get(file);
       if (text !== undefined) {
-        hashes.set(file, `text:${createHash('sha1').update(text).digest('hex')}`);
+        hashes.set(file, `text:${textSha1(text)}`);
+        continue;
+      }
+      const refused = unreadable.get(file);
+      if (refused) {
+        hashes.set(file, `error:${refused.code}`);
         continue;
       }
       hashes.set(file, entry.hash);
@@ -287,12 +314,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (!config || overLimit !== undefined) return;
     const t0 = performance.now();
     const overlay = new Map<string, string>();
+    const unreadable = new Map<string, ReadFileError>();
     const snapshot: Snapshot = new Map();
     for (const doc of documents.all()) {
       const file = projectPath(doc.uri);
       if (file === undefined) continue;
       const text = doc.getText();
-      overlay.set(file, text);
+      const refused = unreadableText(text);
+      if (refused) unreadable.set(file, refused);
+      else overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
     if (!discovered) {
@@ -333,8 +363,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
-      const { hashes, pythonFacts } = inputHashes(discovered, overlay);
-      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true });
+      const { hashes, pythonFacts } = inputHashes(discovered, overlay, unreadable);
+      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true });
     } finally {
       const o = shared.overruns?.();
       if (++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
@@ -509,6 +539,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   };
   /** Whether the project file `file` holds exactly `text` on disk now (read with the lint's limits; unreadable: false). Memoized in `memo`. */
   const sameOnDisk = (file: string, text: string, memo: Map<string, boolean>): boolean => {
+    // A buffer the server holds no text of (over the read cap) is never the disk's: not read.
+    if (unreadableText(text)) return false;
     let same = memo.get(file);
     if (same === undefined) {
       try {
@@ -529,7 +561,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    */
   const readByLastLint = (file: string, text: string): boolean => {
     const entry = fileEntries?.[file];
-    return entry === undefined || entry.hash === createHash('sha1').update(text).digest('hex');
+    return entry === undefined || (unreadableText(text) === undefined && entry.hash === textSha1(text));
   };
 
   /**

@@ -31,6 +31,16 @@ export class ReadFileError extends Error {
   }
 }
 
+/**
+ * The `EFBIG` error of a file of `size` bytes over the cap `max` (bytes), as a read refuses it
+ * before reading: its message names both ("84.6 MB, over the 64.0 MB limit"). The language server
+ * gives it for an open buffer over {@link MAX_READ_BYTES} too (src/lsp/big-text.ts), so that it
+ * says what a CLI run says of that file.
+ */
+export function tooLargeError(size: number, max: number = MAX_READ_BYTES): ReadFileError {
+  return new ReadFileError('EFBIG', `${formatBytes(size)}, over the ${formatBytes(max)} limit`);
+}
+
 /** Options of {@link readRegularFile}. */
 export interface ReadOptions {
   /** Largest size accepted, in bytes; default {@link MAX_READ_BYTES}. */
@@ -71,7 +81,7 @@ export function readRegularFileBytes(file: string, options: ReadOptions = {}): B
   const fd = openFile(file);
   try {
     const stat = regularStat(fd);
-    if (stat.size > max) throw new ReadFileError('EFBIG', `${formatBytes(stat.size)}, over the ${formatBytes(max)} limit`);
+    if (stat.size > max) throw tooLargeError(stat.size, max);
     // One buffer of the stated size plus a byte (to see the end, or growth) is filled first, so a
     // large file (the per-file cache: tens of MB) is not read in pieces and then copied again;
     // a file that grew, or whose size a special file system misstates, goes on in 1 MiB chunks.
@@ -131,7 +141,7 @@ export function readSignedFileBytes(file: string, options: { maxBytes: number; m
   const fd = openFile(file);
   try {
     const { size } = regularStat(fd);
-    if (size > maxBytes) throw new ReadFileError('EFBIG', `${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit`);
+    if (size > maxBytes) throw tooLargeError(size, maxBytes);
     const fill = (buffer: Buffer, position: number): number => {
       let filled = 0;
       while (filled < buffer.length) {

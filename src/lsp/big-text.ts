@@ -1,0 +1,240 @@
+/**
+ * The language server's reading of large client messages (#33 s38 sweep D7): a `didOpen` or
+ * `didChange` carrying a page of tens of megabytes.
+ *
+ * vscode-jsonrpc's own decoder turns a message body into one string (the body's size again) and
+ * parses it, so the text of a page existed as the body's bytes, the body's string and the parsed
+ * text at once; with the chunks the body was gathered from, a 90 MB page took the server to
+ * 723 MB of RSS (41 MB: 417-428 MB). {@link jsonMessageDecoder} parses a large body with its long
+ * string values cut out: each is unescaped in place in the body's own bytes and decoded once,
+ * the only copy kept. A value whose text is over {@link MAX_READ_BYTES} in UTF-8, the most a CLI
+ * run reads of any file (a larger file is `EFBIG`, unread, whatever it holds), is not decoded at
+ * all: the server keeps a short marker with its size and hash instead
+ * ({@link omittedMarker}, {@link readOmitted}), and a lint reports the buffer as the CLI reports
+ * such a file.
+ *
+ * A buffer between the document limit (1 MiB, src/docs/limits.ts) and that cap is kept whole:
+ * whether such a page is reported at all depends on its text (a page that names no command is not
+ * read, src/engine/doc-texts.ts), so its outcome cannot be known from its size alone.
+ */
+import { createHash } from 'node:crypto';
+import type { Message } from 'vscode-languageserver/node';
+import { MAX_READ_BYTES } from '../shared/read-file.js';
+
+/** Message bodies of at least this many bytes are parsed with their long strings cut out (smaller ones as vscode-jsonrpc does). */
+export const LARGE_MESSAGE_BYTES = 1024 * 1024;
+
+/** String values of at least this many bytes (as written, escapes included) in a large body are decoded on their own. */
+export const LONG_STRING_BYTES = 64 * 1024;
+
+/** An open buffer the server holds no text of: its size in UTF-8 bytes and the sha1 (hex) of its JSON-escaped bytes. */
+export interface OmittedText {
+  /** Size of its text in UTF-8 bytes (a lone surrogate counted as U+FFFD, 3 bytes). */
+  bytes: number;
+  /** sha1 (hex) of the JSON string's bytes as the client wrote them: an identity, not the hash of the file on disk. */
+  sha1: string;
+}
+
+/** The start of every {@link omittedMarker}; the nonce follows. */
+const MARKER_PREFIX = '\u0000docdrift-omitted:';
+
+/**
+ * The text a buffer over {@link MAX_READ_BYTES} is held as: a short string naming its size and
+ * hash, with the server's nonce (random per server), so that no text a client sends is taken for
+ * one.
+ */
+export function omittedMarker(nonce: string, omitted: OmittedText): string {
+  return `${MARKER_PREFIX}${nonce}:${omitted.bytes}:${omitted.sha1}`;
+}
+
+/**
+ * What a buffer's text `text` is to the server: `undefined` for a real text; the omitted text's
+ * size and hash for an {@link omittedMarker} of this server (`nonce`); `'edited'` for a text that
+ * holds the marker but is not it (an incremental edit applied to a marker: the server announces
+ * full-text sync, so only a client that ignores it sends one), whose real text the server cannot know.
+ */
+export function readOmitted(text: string, nonce: string): OmittedText | 'edited' | undefined {
+  const head = `${MARKER_PREFIX}${nonce}:`;
+  // Cheap for a real text: markers are short, and the nonce is in no text a client wrote.
+  if (!text.includes(nonce)) return undefined;
+  const m = text.startsWith(head) ? /^(\d+):([0-9a-f]{40})$/.exec(text.slice(head.length)) : null;
+  return m ? { bytes: Number(m[1]), sha1: m[2]! } : 'edited';
+}
+
+/**
+ * sha1 (hex) of `text` as UTF-8, equal to `createHash('sha1').update(text)`, hashed in slices of
+ * at most 1 Mi code units: Node encodes a string into one temporary buffer of its whole UTF-8
+ * size before hashing it (60 MB for a 60 MB page, counted in the server's peak).
+ */
+export function textSha1(text: string): string {
+  const hash = createHash('sha1');
+  const step = 1024 * 1024;
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + step);
+    // A surrogate pair is never cut: each half alone would be hashed as U+FFFD.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+    hash.update(text.slice(at, end));
+    at = end;
+  }
+  return hash.digest('hex');
+}
+
+/** The JSON escapes of one character, by the byte after the backslash. */
+const SIMPLE_ESCAPES: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
+
+/** The code unit of the `\uXXXX` escape whose backslash is at `at`; throws on a malformed one. */
+function hex4(body: Buffer, at: number, end: number): number {
+  if (at + 6 > end) throw new SyntaxError('Bad Unicode escape in JSON');
+  const digits = body.toString('latin1', at + 2, at + 6);
+  if (!/^[0-9a-fA-F]{4}$/.test(digits)) throw new SyntaxError('Bad Unicode escape in JSON');
+  return Number.parseInt(digits, 16);
+}
+
+/**
+ * Walks the escapes of the JSON string bytes `body[start, end)` (between its quotes). Returns the
+ * size of its text in UTF-8 and whether it has a lone surrogate (`\uD800` not followed by a low
+ * one, or a low one alone), which UTF-8 cannot hold. Throws on a malformed escape.
+ */
+function measure(body: Buffer, start: number, end: number): { bytes: number; lone: boolean } {
+  let bytes = end - start;
+  let lone = false;
+  for (let at = body.indexOf(0x5c, start); at !== -1 && at < end; at = body.indexOf(0x5c, at)) {
+    const c = body[at + 1];
+    if (c !== undefined && c in SIMPLE_ESCAPES) {
+      bytes -= 1;
+      at += 2;
+      continue;
+    }
+    if (c !== 0x75) throw new SyntaxError('Bad escaped character in JSON');
+    const unit = hex4(body, at, end);
+    if (unit >= 0xd800 && unit <= 0xdbff && body[at + 6] === 0x5c && body[at + 7] === 0x75) {
+      const low = hex4(body, at + 6, end);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        bytes -= 12 - 4;
+        at += 12;
+        continue;
+      }
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) lone = true;
+    bytes -= 6 - (unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3);
+    at += 6;
+  }
+  return { bytes, lone };
+}
+
+/**
+ * Unescapes the JSON string bytes `body[start, end)` in place (its UTF-8 never takes more bytes
+ * than its escapes did) and returns where its text ends. The string has no lone surrogate
+ * ({@link measure}).
+ */
+function unescapeInPlace(body: Buffer, start: number, end: number): number {
+  let w = start;
+  let r = start;
+  while (r < end) {
+    const slash = body.indexOf(0x5c, r);
+    const runEnd = slash === -1 || slash >= end ? end : slash;
+    if (w !== r) body.copyWithin(w, r, runEnd);
+    w += runEnd - r;
+    r = runEnd;
+    if (r >= end) break;
+    const c = body[r + 1]!;
+    const simple = SIMPLE_ESCAPES[c];
+    if (simple !== undefined) {
+      body[w++] = simple;
+      r += 2;
+      continue;
+    }
+    let code = hex4(body, r, end);
+    r += 6;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      code = 0x10000 + ((code - 0xd800) << 10) + (hex4(body, r, end) - 0xdc00);
+      r += 6;
+    }
+    if (code < 0x80) body[w++] = code;
+    else if (code < 0x800) {
+      body[w++] = 0xc0 | (code >> 6);
+      body[w++] = 0x80 | (code & 0x3f);
+    } else if (code < 0x10000) {
+      body[w++] = 0xe0 | (code >> 12);
+      body[w++] = 0x80 | ((code >> 6) & 0x3f);
+      body[w++] = 0x80 | (code & 0x3f);
+    } else {
+      body[w++] = 0xf0 | (code >> 18);
+      body[w++] = 0x80 | ((code >> 12) & 0x3f);
+      body[w++] = 0x80 | ((code >> 6) & 0x3f);
+      body[w++] = 0x80 | (code & 0x3f);
+    }
+  }
+  return w;
+}
+
+/**
+ * The value of the long JSON string `body[quote, close]` (both quotes included): its text, or
+ * the {@link omittedMarker} of a text over {@link MAX_READ_BYTES}. May overwrite those bytes.
+ */
+function longString(body: Buffer, quote: number, close: number, nonce: string): string {
+  const start = quote + 1;
+  const { bytes, lone } = measure(body, start, close);
+  if (bytes > MAX_READ_BYTES) return omittedMarker(nonce, { bytes, sha1: createHash('sha1').update(body.subarray(start, close)).digest('hex') });
+  // UTF-8 has no lone surrogate: such a text (rare) is parsed as JSON.parse would, with a copy.
+  if (lone) return JSON.parse(body.toString('utf8', quote, close + 1)) as string;
+  return body.toString('utf8', start, unescapeInPlace(body, start, close));
+}
+
+/**
+ * Parses one JSON message body, `JSON.parse` of its UTF-8 text, but for a body of at least
+ * {@link LARGE_MESSAGE_BYTES} without a copy of its long strings (see the module comment): each
+ * string of {@link LONG_STRING_BYTES} or more bytes is decoded on its own from the body (which it
+ * overwrites), or replaced by its {@link omittedMarker} when its text is over {@link MAX_READ_BYTES}.
+ *
+ * @param body the message's bytes (UTF-8 JSON); a large body is changed in place.
+ * @param nonce the server's nonce, for markers and placeholders no client text can hold.
+ * @throws {SyntaxError} on a body that is not JSON (a long string with a malformed escape
+ *   included), as `JSON.parse` throws.
+ */
+export function parseMessageBody(body: Uint8Array, nonce: string): unknown {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (bytes.length < LARGE_MESSAGE_BYTES) return JSON.parse(bytes.toString('utf8'));
+  const parts: string[] = [];
+  const values: string[] = [];
+  const placeholder = `\u0000docdrift-json:${nonce}:`;
+  let copied = 0;
+  // Outside its strings, JSON holds no `"`: each one found there opens a string.
+  for (let at = bytes.indexOf(0x22); at !== -1; ) {
+    let close = at + 1;
+    for (;;) {
+      close = bytes.indexOf(0x22, close);
+      if (close === -1) return JSON.parse(bytes.toString('utf8'));
+      let slashes = 0;
+      while (bytes[close - 1 - slashes] === 0x5c) slashes++;
+      if (slashes % 2 === 0) break;
+      close++;
+    }
+    if (close - at - 1 >= LONG_STRING_BYTES) {
+      parts.push(bytes.toString('utf8', copied, at), JSON.stringify(`${placeholder}${values.length}`));
+      values.push(longString(bytes, at, close, nonce));
+      copied = close + 1;
+    }
+    at = bytes.indexOf(0x22, close + 1);
+  }
+  if (values.length === 0) return JSON.parse(bytes.toString('utf8'));
+  parts.push(bytes.toString('utf8', copied));
+  return JSON.parse(parts.join(''), (_key, value: unknown) => (typeof value === 'string' && value.startsWith(placeholder) ? values[Number(value.slice(placeholder.length))] : value));
+}
+
+/**
+ * vscode-jsonrpc's `application/json` content-type decoder with {@link parseMessageBody}: given to
+ * the server's `StreamMessageReader`, it decodes every message the client sends.
+ */
+export function jsonMessageDecoder(nonce: string): { name: string; decode(buffer: Uint8Array): Promise<Message> } {
+  return {
+    name: 'application/json',
+    decode: (buffer) => {
+      try {
+        return Promise.resolve(parseMessageBody(buffer, nonce) as Message);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    },
+  };
+}
