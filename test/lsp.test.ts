@@ -581,6 +581,55 @@ describe('docdrift lsp over stdio', () => {
     await s.close();
   }, 60_000);
 
+  it('a lint gives way to an edit that makes it outdated: rapid edits while a slow page is linted end in one whole lint, of the last texts, as a CLI run reads them (s38 sweep D8)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    // A page whose parse takes a second or more (nested lists), under its budget; edited in each round, so each lint parses it again.
+    const slow = (v: number): string => `# tool\n\n${'- - - - - - - - - - x\n'.repeat(1200)}\nedit ${v}\n`;
+    const small = (v: number): string => `# p\n\n\`\`\`bash\ntool +sed=${v}\n\`\`\`\n`;
+    const pages = ['docs/p0.md', 'docs/p1.md', 'docs/p2.md'];
+    writeFileSync(path.join(root, 'docs/slow.md'), slow(1));
+    for (const file of pages) writeFileSync(path.join(root, file), small(1));
+    const s = await start(root);
+    const lints = (): number => s.logs.filter((l) => l.startsWith('docdrift: linted')).length;
+    open(s, 'docs/slow.md');
+    for (const file of pages) open(s, file);
+    for (const file of ['docs/slow.md', ...pages]) await s.diagnostics(file, (d) => d.version === 1, 60_000);
+    await expect.poll(lints, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const before = lints();
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    // An edit after a pause is linted at once: that lint is parsing the slow page when the burst of edits starts.
+    change(s, 'docs/slow.md', 2, slow(2));
+    await sleep(300);
+    const last = 31;
+    for (let v = 3; v <= last; v++) {
+      change(s, 'docs/slow.md', v, slow(v));
+      for (const file of pages) change(s, file, v, small(v));
+      await sleep(100);
+    }
+    const sent = performance.now();
+    const final = await Promise.all(['docs/slow.md', ...pages].map((file) => s.diagnostics(file, (d) => d.version === last, 120_000)));
+    const latency = performance.now() - sent;
+    await expect.poll(lints, { timeout: 30_000 }).toBeGreaterThan(before);
+    await sleep(500);
+    // The lints that began while edits came were given up (at least the one the first edit
+    // started); the one that ended read the last texts. Before, each ran to its end: 2 or more.
+    expect(lints() - before).toBe(1);
+    expect(s.logs.some((l) => /^docdrift: lint given up after \d+ ms: docs\/(slow|p\d)\.md changed while it ran$/.test(l))).toBe(true);
+    const lintMs = Number(/ in (\d+) ms;/.exec(s.logs.filter((l) => l.startsWith('docdrift: linted')).at(-1)!)![1]);
+    expect(latency).toBeLessThan(lintMs + 5_000);
+    // What a CLI run says of the same texts on disk (the slow page's outcome may be a time budget's: not compared).
+    writeFileSync(path.join(root, 'docs/slow.md'), slow(last));
+    for (const file of pages) writeFileSync(path.join(root, file), small(last));
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const results = (JSON.parse(cli.stdout) as { results: Array<{ file: string; line: number; column: number; ruleId: string; message: string }> }).results;
+    for (const [i, file] of pages.entries()) {
+      const server = final[i + 1]!.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)} ${d.message}`);
+      expect(server).toEqual(results.filter((r) => r.file === file).map((r) => `${r.line}:${r.column} ${r.ruleId} ${r.message}`));
+      expect(server).toHaveLength(1);
+    }
+    expect(await s.close()).toBe(0);
+  }, 150_000);
+
   describe('ends when its standard input ends, whatever was half-read (s31 sweep D4)', () => {
     /** One framed message: its header and its UTF-8 body. */
     const frame = (message: unknown): string => {

@@ -25,6 +25,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
+import { RunCancelled } from '../shared/cancelled.js';
 import { threadCpuMs, WALL_FACTOR } from '../shared/thread-cpu.js';
 import { documentOverLimits, MAX_DOCUMENT_LENGTH, overLimitsOutcome } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
@@ -374,8 +375,11 @@ interface Live {
  * (see `drain`); for the language server, whose edits of a large page re-parse a segment or two:
  * retiring and restarting the worker after every edit of NeMo Gym's 209 KB README cost ~100 ms
  * of each lint (scripts/lsp-latency.mjs). The CLI keeps the default (a run's peak memory).
+ * `cancelled`: asked while the parser waits for a document (every 200 ms at most); when it
+ * answers true, the worker is stopped and the waiting `parse` throws {@link RunCancelled} (the
+ * language server, whose lint gives way to an edit that makes it outdated).
  */
-export async function createDocParser(options: { eager?: boolean; files?: number; keepAfterSegmented?: boolean } = {}): Promise<DocParser> {
+export async function createDocParser(options: { eager?: boolean; files?: number; keepAfterSegmented?: boolean; cancelled?: () => boolean } = {}): Promise<DocParser> {
   if (!COMPILED) {
     const { parseDoc } = await import('./parse.js');
     const { readDirectives } = await import('./directives.js');
@@ -676,6 +680,11 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         }
         Atomics.wait(current.flag, 0, answered, 200);
         answered = Atomics.load(current.flag, 0);
+        if (answered < id && options.cancelled?.()) {
+          // What the worker spent counts for nothing: the caller gives the run up.
+          stop();
+          throw new RunCancelled();
+        }
       }
       drain(current);
       if (culprit) {

@@ -52,6 +52,7 @@ import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
+import { RunCancelled } from '../shared/cancelled.js';
 import { MAX_READ_BYTES, ReadFileError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
@@ -150,6 +151,13 @@ export interface LintOptions {
   readTexts?: Map<string, string>;
   /** Told as the run moves through its stages and files (the CLI's status line; see {@link ProgressEvent}). */
   onProgress?: ProgressListener;
+  /**
+   * Asked between the run's stages (after extraction, after the documents are parsed, after the
+   * model is built); when it answers true the run throws {@link RunCancelled} (src/shared/cancelled.ts).
+   * The language server gives up a lint an edit made outdated (its document parser asks too,
+   * while it waits for a document). Must be cheap.
+   */
+  cancelled?: () => boolean;
   /**
    * Where the Python CLI flags are extracted: in a worker thread on the second core
    * (`startPythonFlags`, src/engine/python-flags.ts) or on the main thread. `'auto'` (default):
@@ -275,6 +283,10 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
       extractCode(files, config, reader, diagnostics, options.pieces, context),
     );
+    const goOn = (): void => {
+      if (options.cancelled?.()) throw new RunCancelled();
+    };
+    goOn();
     const t2 = performance.now();
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
@@ -284,9 +296,11 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     // WORKER_HEAP_MB plus its young generation, mostly garbage of the last pages) before the model
     // and the rules need memory (a 500 KB reference table: 523 MB peak once in CI, #33).
     docParser.close();
+    goOn();
     const t3 = performance.now();
     progress({ stage: 'model' });
     const model = linkModel({ root, config, configFile: options.configFile, files, code, docs, diagnostics });
+    goOn();
     const t4 = performance.now();
     progress({ stage: 'rules' });
     const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);

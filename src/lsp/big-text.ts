@@ -5,9 +5,9 @@
  * vscode-jsonrpc's own decoder turns a message body into one string (the body's size again) and
  * parses it, so the text of a page existed as the body's bytes, the body's string and the parsed
  * text at once; with the chunks the body was gathered from, a 90 MB page took the server to
- * 723 MB of RSS (41 MB: 417-428 MB). {@link jsonMessageDecoder} parses a large body with its long
- * string values cut out: each is unescaped in place in the body's own bytes and decoded once,
- * the only copy kept. A value whose text is over {@link MAX_READ_BYTES} in UTF-8, the most a CLI
+ * 723 MB of RSS (41 MB: 417-428 MB). {@link parseMessageBody} (the server's reader decodes every
+ * message with it, src/lsp/reader.ts) parses a large body with its long string values cut out:
+ * each is unescaped in place in the body's own bytes and decoded once, the only copy kept. A value whose text is over {@link MAX_READ_BYTES} in UTF-8, the most a CLI
  * run reads of any file (a larger file is `EFBIG`, unread, whatever it holds), is not decoded at
  * all: the server keeps a short marker with its size and hash instead
  * ({@link omittedMarker}, {@link readOmitted}), and a lint reports the buffer as the CLI reports
@@ -18,7 +18,6 @@
  * read, src/engine/doc-texts.ts), so its outcome cannot be known from its size alone.
  */
 import { createHash } from 'node:crypto';
-import type { Message } from 'vscode-languageserver/node';
 import { MAX_READ_BYTES } from '../shared/read-file.js';
 
 /** Message bodies of at least this many bytes are parsed with their long strings cut out (smaller ones as vscode-jsonrpc does). */
@@ -220,21 +219,4 @@ export function parseMessageBody(body: Uint8Array, nonce: string): unknown {
   if (values.length === 0) return JSON.parse(bytes.toString('utf8'));
   parts.push(bytes.toString('utf8', copied));
   return JSON.parse(parts.join(''), (_key, value: unknown) => (typeof value === 'string' && value.startsWith(placeholder) ? values[Number(value.slice(placeholder.length))] : value));
-}
-
-/**
- * vscode-jsonrpc's `application/json` content-type decoder with {@link parseMessageBody}: given to
- * the server's `StreamMessageReader`, it decodes every message the client sends.
- */
-export function jsonMessageDecoder(nonce: string): { name: string; decode(buffer: Uint8Array): Promise<Message> } {
-  return {
-    name: 'application/json',
-    decode: (buffer) => {
-      try {
-        return Promise.resolve(parseMessageBody(buffer, nonce) as Message);
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
-    },
-  };
 }

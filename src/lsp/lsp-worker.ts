@@ -8,7 +8,7 @@
  * written just before `process.exit` were lost, s33 sweep D5).
  */
 import { PassThrough, Writable } from 'node:stream';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { startLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './server.js';
 
@@ -16,7 +16,8 @@ enableCompileCacheInWorker();
 const { debounceMs, port } = workerData as LanguageServerWorkerData & { port: MessagePort };
 const post = (message: LanguageServerPortMessage): void => port.postMessage(message);
 const input = new PassThrough();
-port.on('message', (message: LanguageServerPortMessage) => {
+/** Hands one message from the main thread to the server (the client's bytes are written to `input`, which passes them on in the same call). */
+const receive = (message: LanguageServerPortMessage): void => {
   // The chunk's buffer was moved here (launch.ts): read in place, not copied.
   if (message.kind === 'in') input.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
   // The client's input ended: the server first answers the requests it read (a client that writes
@@ -24,7 +25,19 @@ port.on('message', (message: LanguageServerPortMessage) => {
   // the connection closed under the responses being written: "internal error: Connection is
   // closed" and a frame torn after its header (s34 sweep D1).
   else if (message.kind === 'end') void quiet().then(() => input.end());
-});
+};
+port.on('message', receive);
+/**
+ * The server's `pollInput`: takes the next message the main thread posted, now, while a lint runs
+ * (the port's messages are otherwise handled only between turns of the event loop). The port keeps
+ * the order: a message taken here is not delivered again as an event.
+ */
+const pollInput = (): boolean => {
+  const next = receiveMessageOnPort(port);
+  if (next === undefined) return false;
+  receive(next.message as LanguageServerPortMessage);
+  return true;
+};
 /** Chunks the server has written so far (see {@link drainThenEnd}). */
 let written = 0;
 const output = new Writable({
@@ -80,7 +93,7 @@ process.exit = ((code?: number | string | null) => {
 // Not a top-level await: the server ends the thread at `exit` while this promise is pending, and
 // Node 22 and 24 then printed "Warning: Detected unsettled top-level await" on stderr at every
 // exit (the client's log). A rejection still ends the thread with an error, as an await did.
-void startLanguageServer({ input, output, ...(debounceMs !== undefined ? { debounceMs } : {}) }).then(() =>
+void startLanguageServer({ input, output, pollInput, ...(debounceMs !== undefined ? { debounceMs } : {}) }).then(() =>
   // The client's input ended: what the server was still writing (responses to the last requests
   // it read, which a client closing its side at once still reads) goes first.
   drainThenEnd(0),

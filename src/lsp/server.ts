@@ -21,12 +21,12 @@ import {
   MessageType,
   ProposedFeatures,
   ShowMessageNotification,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
   type Connection,
+  type Message,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -45,7 +45,9 @@ import { escapesRoot, isRestructuredText } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
-import { jsonMessageDecoder, readOmitted, textSha1 } from './big-text.js';
+import { parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { ChunkMessageReader } from './reader.js';
+import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
 import { hoverMarkdown, paramAt } from './navigate.js';
@@ -115,6 +117,14 @@ export interface LanguageServerOptions {
   output?: NodeJS.WritableStream;
   /** Quiet time after an edit before linting, in milliseconds; default {@link DEBOUNCE_MS}. */
   debounceMs?: number;
+  /**
+   * Moves the next piece of the client's input that has arrived but not been read yet into
+   * `input`, synchronously, and returns true; false when none is waiting. The server's thread
+   * (src/lsp/lsp-worker.ts) takes it from its port with `receiveMessageOnPort`. A lint asks for
+   * the input that came while it ran at points inside it, and gives way to an edit that makes
+   * it outdated ({@link startLanguageServer}). Without it, a lint sees no edit until it ends.
+   */
+  pollInput?: () => boolean;
 }
 
 /**
@@ -145,12 +155,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   const nonce = randomUUID();
   // Large messages are parsed without copies of their long strings, and a text over the read cap
   // is held as a marker (src/lsp/big-text.ts: a 90 MB page peaked at 723 MB, #33 s38 sweep D7).
-  const reader = new StreamMessageReader(input, { contentTypeDecoder: jsonMessageDecoder(nonce) });
-  // vscode-jsonrpc arms a timer while a message is partly received, to report the wait every
-  // 10 s (`onPartialMessage`, which docdrift does not use), and re-arms it for ever: input that
-  // ended inside a message (its header promised more bytes than came) kept the process alive
-  // after the client was gone (s31 sweep D4). 0: no such timer.
-  reader.partialMessageTimeout = 0;
+  // Each message is delivered as soon as its bytes are in (src/lsp/reader.ts), so that a lint
+  // polling the input sees an edit at once (#33 s38 sweep D8). vscode-jsonrpc's reader also armed
+  // a timer while a message was partly received, re-armed for ever (s31 sweep D4); this one has none.
+  const reader = new ChunkMessageReader(
+    (body) => parseMessageBody(body, nonce),
+    (message) => observeDuringLint(message),
+  );
+  input.on('data', (chunk: Buffer) => reader.push(chunk));
   const connection: Connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(output));
   const documents = new TextDocuments(TextDocument);
 
@@ -214,6 +226,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let lintEnded: Promise<void> = Promise.resolve();
   /** When the last edit of a buffer arrived (`performance.now()`, ms); -Infinity before the first. */
   let lastEditAt = -Infinity;
+  /**
+   * The lint running: the buffers it read, the files it reads (`inputs`, computed at the first edit
+   * that comes during it), and the project file whose newer text makes it outdated (`stale`).
+   */
+  let current: { snapshot: Snapshot; inputs?: Set<string>; stale?: string } | undefined;
 
   /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
   const projectPath = (uri: string): string | undefined => {
@@ -256,6 +273,53 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const uri of published.keys()) void connection.sendDiagnostics({ uri, diagnostics: [] });
     published = new Map();
     last = { messages: [], snapshot: new Map() };
+  };
+
+  /**
+   * Told of each message the client sends as it is read (src/lsp/reader.ts), before the server
+   * handles it: during a lint, an open, edit or close that changes the text of a file the lint
+   * reads (an open buffer it took, or one of its inputs) makes it outdated (`current.stale`). An
+   * open or close that leaves the text as the lint read it (the disk's) does not.
+   */
+  const observeDuringLint = (message: Message): void => {
+    if (!current || current.stale !== undefined || !discovered) return;
+    const { method, params } = message as { method?: unknown; params?: { textDocument?: { uri?: unknown; version?: unknown; text?: unknown } } };
+    if (method !== 'textDocument/didChange' && method !== 'textDocument/didOpen' && method !== 'textDocument/didClose') return;
+    const file = typeof params?.textDocument?.uri === 'string' ? projectPath(params.textDocument.uri) : undefined;
+    if (file === undefined) return;
+    const taken = current.snapshot.get(file);
+    current.inputs ??= new Set(inputFiles(discovered));
+    if (!taken && !current.inputs.has(file)) return;
+    if (method === 'textDocument/didChange') {
+      if (taken && taken.version === params?.textDocument?.version) return;
+    } else if (method === 'textDocument/didOpen') {
+      const text = params?.textDocument?.text;
+      if (typeof text !== 'string' || (taken ? taken.text === text : sameOnDisk(file, text, new Map()))) return;
+    } else if (!taken || sameOnDisk(file, taken.text, new Map())) {
+      return;
+    }
+    current.stale = file;
+  };
+  /**
+   * Whether the lint running is outdated: the client's input that came meanwhile is read first
+   * (`pollInput`), message by message, until one makes it so. Asked by the lint between its stages
+   * and documents, and by its document parser while it waits (every 200 ms at most).
+   */
+  const lintOutdated = (): boolean => {
+    if (!current) return false;
+    while (current.stale === undefined && options.pollInput?.()) {
+      // Read: observeDuringLint has seen what it completed.
+    }
+    return current.stale !== undefined;
+  };
+
+  /** The lint gave way while its document parser waited for a document: the parser's worker was stopped in the middle of one. */
+  let parserStopped = false;
+  /** The document parser's `cancelled` (see `lintOutdated`): when it answers true, the parser stops its worker. */
+  const parserCancelled = (): boolean => {
+    if (!lintOutdated()) return false;
+    parserStopped = true;
+    return true;
   };
 
   const loadProjectConfig = (): void => {
@@ -325,6 +389,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       else overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
+    current = { snapshot };
     if (!discovered) {
       try {
         discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
@@ -346,11 +411,17 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // 590 -> 488-491 MB on Node 22, 602 -> 480-491 MB on Node 24, 549-561 -> 460-496 MB on Node 20. Later
     // lints extract from `pieces` and parse only the edited pages: they overlap as before (an edit's
     // README parse, serial, added ~100 ms to NeMo Gym's edit -> diagnostics).
-    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true }), lints: 0 };
+    parserStopped = false;
+    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, cancelled: parserCancelled }), lints: 0 };
     const shared = parser.parser;
     const { prefetch: _overlapped, ...sequential } = shared;
-    // lint() closes the parser it is given: this one outlives the lint.
-    const docParser: DocParser = { ...(pieces.empty ? sequential : shared), parse: shared.parse.bind(shared), close: () => undefined };
+    // lint() closes the parser it is given: this one outlives the lint. Before each document, the
+    // lint gives way if an edit made it outdated (its parser asks too while it waits for one).
+    const parse: DocParser['parse'] = (file, text, what) => {
+      if (lintOutdated()) throw new RunCancelled();
+      return shared.parse(file, text, what);
+    };
+    const docParser: DocParser = { ...(pieces.empty ? sequential : shared), parse, close: () => undefined };
     let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
     // The last lint's model is let go before this one builds its own: both held at once doubled
@@ -364,14 +435,21 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
       const { hashes, pythonFacts } = inputHashes(discovered, overlay, unreadable);
-      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true });
+      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated });
+      // Outdated at its very end: its findings are dropped too.
+      if (lintOutdated()) throw new RunCancelled();
     } finally {
       const o = shared.overruns?.();
-      if (++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
+      // A lint given up in the middle of a document leaves CPU time spent on a text no longer
+      // linted, counted against the parse budget without its length: the next lint, like a CLI run,
+      // starts with a fresh parser. Given up between documents, the parser is kept (and its worker
+      // warm), as after any lint: what it spent went with the length it parsed.
+      if (parserStopped || ++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
         shared.close();
         parser = undefined;
       }
     }
+    // Not after a lint given up: the pieces the last whole lint used stay for the next one.
     pieces.nextRun();
     if (clientGone) return;
     const { model, stats } = result;
@@ -454,13 +532,21 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     lintEnded = new Promise<void>((resolve) => {
       ended = resolve;
     });
+    /** The lint in progress was given up for a newer text (then one more lint follows the edits). */
+    let gaveWay = false;
     try {
       do {
         again = false;
         let failed = false;
+        const t0 = performance.now();
         try {
           await lintOnce();
         } catch (error) {
+          if (isRunCancelled(error)) {
+            gaveWay = true;
+            if (!clientGone) connection.console.log(`docdrift: lint given up after ${(performance.now() - t0).toFixed(0)} ms: ${current?.stale ?? 'a file'} changed while it ran`);
+            break;
+          }
           failed = true;
           if (!clientGone) {
             connection.console.error(`docdrift: internal error: ${(error as Error)?.stack ?? String(error)}`);
@@ -472,6 +558,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
             if (text !== internalError) showError(text);
             internalError = text;
           }
+        } finally {
+          current = undefined;
         }
         if (!failed) internalError = undefined;
         // A turn of the event loop before the next lint: the client's messages that came during
@@ -481,6 +569,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     } finally {
       running = false;
       ended();
+    }
+    // The edit that outdated the lint (and those after it) are read and handled next; the lint
+    // of the newest texts waits for a pause in them, as any edit's does.
+    if (gaveWay && !clientGone) {
+      lastEditAt = performance.now();
+      schedule();
     }
   };
   const schedule = (delay = debounceMs): void => {
@@ -703,6 +797,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // The client is gone: nothing more comes, and nobody reads a lint's result. A lint waiting
     // for its debounce is dropped, so no timer holds the process (one that runs ends by itself).
     const ended = (): void => {
+      // The connection closes first, as when vscode-jsonrpc's reader saw the end of its stream.
+      if (!clientGone) reader.end();
       clientGone = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
