@@ -630,6 +630,26 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 150_000);
 
+  it('a page of a 300-column, 800-row table that a CLI run reads is read by the server too, and by a CLI run with its cache (s38 sweep D6: "needed more than 192 MB of memory")', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    const file = 'docs/h5.md';
+    const text = `# tool\n\n| a | b |\n| - | - |\n${`|${'x|'.repeat(300)}\n`.repeat(800)}\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`;
+    writeFileSync(path.join(root, file), text);
+    const cliRun = (...args: string[]): string[] => {
+      const run = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', ...args], { encoding: 'utf8' });
+      const results = (JSON.parse(run.stdout) as { results: Array<{ file: string; line: number; column: number; ruleId: string }> }).results;
+      return results.filter((r) => r.file === file).map((r) => `${r.line}:${r.column} ${r.ruleId}`);
+    };
+    // Without the cache the page is parsed whole; with it (a cold cache), in segments, as the server parses it.
+    expect(cliRun('--no-cache')).toEqual(['807:6 example-param-unknown']);
+    expect(cliRun()).toEqual(['807:6 example-param-unknown']);
+    const s = await start(root);
+    open(s, file, `${text}\nmore\n`);
+    const d = await s.diagnostics(file, (p) => p.version === 1, 60_000);
+    expect(d.diagnostics.map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${String(x.code)}`)).toEqual(['807:6 example-param-unknown']);
+    expect(await s.close()).toBe(0);
+  }, 120_000);
+
   describe('ends when its standard input ends, whatever was half-read (s31 sweep D4)', () => {
     /** One framed message: its header and its UTF-8 body. */
     const frame = (message: unknown): string => {

@@ -108,8 +108,17 @@ function lineFrom(text: string, at: number): string {
 
 type Positioned = { position?: { start: { line: number; offset?: number }; end: { line: number; offset?: number } }; children?: Positioned[] };
 
-/** Moves every position in `nodes` by `lines` lines and `offset` code units (columns stay: segments start at line starts). */
+/**
+ * Moves every position in `nodes` by `lines` lines and `offset` code units (columns stay: segments
+ * start at line starts). A move by nothing returns at once: `-0` (the first segment's move,
+ * `-from` with `from` 0) is no small integer to V8, and adding it to every position made each
+ * field a heap number: the positions of a 300-column table of 800 rows were all rewritten, 1 s
+ * of CPU and tens of MB, so that its page, parsed in segments (the language server, and the CLI
+ * with its cache), needed more than the document worker's 192 MB where a plain parse did not
+ * (#33 s38 sweep D6).
+ */
 function shift(nodes: readonly Positioned[], lines: number, offset: number): void {
+  if (lines === 0 && offset === 0) return;
   for (const node of nodes) {
     const p = node.position;
     if (p) {
@@ -136,15 +145,15 @@ function cutPoints(text: string, tree: Root): number[] {
 }
 
 /**
- * True when a segment (text `text`, its top-level nodes `nodes` with positions relative to it)
- * may be continued by the line after it: unless its last block is one a blank line closes or
+ * True when a segment (text `text`, its top-level nodes `nodes` with offsets relative to a text
+ * in which the segment starts at offset `at`) may be continued by the line after it: unless its last block is one a blank line closes or
  * one line long and a blank line follows it, a following line may extend it (an indented line
  * continues a list or indented code, a paragraph line a paragraph).
  */
-function openAtEnd(text: string, nodes: readonly RootContent[]): boolean {
+function openAtEnd(text: string, nodes: readonly RootContent[], at = 0): boolean {
   const last = nodes.at(-1);
   const end = last?.position?.end.offset;
-  return !(last && end !== undefined && CLOSED_BLOCKS.has(last.type) && BLANK_LINE.test(text.slice(end)));
+  return !(last && end !== undefined && CLOSED_BLOCKS.has(last.type) && BLANK_LINE.test(text.slice(end - at)));
 }
 
 /**
@@ -175,14 +184,21 @@ function cut(text: string, nodes: RootContent[], points: number[], base: number,
     const to = s + 1 < bounds.length ? bounds[s + 1]! : text.length;
     const own: RootContent[] = [];
     while (k < nodes.length && (nodes[k]!.position?.start.offset ?? 0) < to) own.push(nodes[k++]!);
-    // Positions in `nodes` are relative to `text`: make them relative to the segment, serialise, then absolute.
+    // Positions in `nodes` are relative to `text`: make them relative to the segment, serialise,
+    // then absolute. A segment rebuilt on every parse (no stored tree) is not moved at all.
     const fromLine = lineAt(starts, base + from) - baseLine + 1;
-    shift(own as Positioned[], -(fromLine - 1), -from);
+    const stored = !own.some(builtByFastPath);
     const piece = text.slice(from, to);
-    const segment: MarkdownSegment = { length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own) };
-    if (!own.some(builtByFastPath)) segment.tree = serialize(own);
+    // The nodes' offsets are still relative to `text`, where the segment starts at `from`.
+    const segment: MarkdownSegment = { length: piece.length, hash: sha1(piece), open: openAtEnd(piece, own, from) };
+    if (stored) {
+      shift(own as Positioned[], 1 - fromLine, 0 - from);
+      segment.tree = serialize(own);
+      shift(own as Positioned[], lineAt(starts, base + from) - 1, base + from);
+    } else if (base !== 0) {
+      shift(own as Positioned[], lineAt(starts, base) - 1, base);
+    }
     segments.push(segment);
-    shift(own as Positioned[], lineAt(starts, base + from) - 1, base + from);
     out.push(...own);
   }
   return { segments, nodes: out };

@@ -411,8 +411,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // 590 -> 488-491 MB on Node 22, 602 -> 480-491 MB on Node 24, 549-561 -> 460-496 MB on Node 20. Later
     // lints extract from `pieces` and parse only the edited pages: they overlap as before (an edit's
     // README parse, serial, added ~100 ms to NeMo Gym's edit -> diagnostics).
+    // Its heap as a CLI run's of the same project has (the young generation's size goes by the
+    // run's files, `workerYoungGenerationMb`): whether a page fits it is then the same for both.
     parserStopped = false;
-    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, cancelled: parserCancelled }), lints: 0 };
+    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, files: discovered.docs.length + discovered.sources.length, cancelled: parserCancelled }), lints: 0 };
     const shared = parser.parser;
     const { prefetch: _overlapped, ...sequential } = shared;
     // lint() closes the parser it is given: this one outlives the lint. Before each document, the
