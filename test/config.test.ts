@@ -5,7 +5,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempProject } from './helpers.js';
-import { ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
+import { circularPath, ConfigError, loadConfig, validateRuleOptions } from '../src/config/load.js';
 import { createHeadingMatcher, createParameterMatcher, wildcardMatch } from '../src/config/patterns.js';
 import { DEFAULT_CONFIG, defaultConfig, type DocdriftConfig } from '../src/config/schema.js';
 import type { RuleMeta } from '../src/model/rule.js';
@@ -912,5 +912,28 @@ describe('hostile config files (#17 items 7 and 9, #18 item 9)', () => {
   it('reads a config with a UTF-8 BOM', () => {
     const root = project({ 'docdrift.config.json': '\uFEFF{"ignore": ["examples/**"]}' });
     expect(loadConfig(root, undefined, RULES).config.ignore).toContain('examples/**');
+  });
+});
+
+describe('circular YAML aliases (s39 sweep D2)', () => {
+  it('refuses an alias inside the mapping it names with exit-2 ConfigError naming the key, at once', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'docdrift-yaml-cycle-'));
+    try {
+      writeFileSync(path.join(root, 'docdrift.config.yaml'), 'base: &b\n  x: 1\n  <<: *b\n');
+      const t0 = performance.now();
+      expect(() => loadConfig(root)).toThrow(ConfigError);
+      expect(() => loadConfig(root)).toThrow(/docdrift\.config\.yaml.*base\.<<.*alias/s);
+      expect(performance.now() - t0).toBeLessThan(5000);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  it('accepts an alias shared by two places that do not contain each other', () => {
+    expect(circularPath({ a: [1], b: { c: 2 } })).toBeUndefined();
+    const shared = ['docs/**/*.md'];
+    expect(circularPath({ docs: shared, other: { docs: shared } })).toBeUndefined();
+    const loop: Record<string, unknown> = { x: 1 };
+    loop.self = { again: loop };
+    expect(circularPath({ top: loop })).toBe('top.self.again');
   });
 });

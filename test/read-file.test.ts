@@ -97,3 +97,13 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     expect(messages.filter((m) => m.ruleId !== 'example-param-unexplained')).toEqual([]);
   });
 });
+
+describe('Python line ends (s39 sweep D1)', () => {
+  it('reads a lone CR as a line end, as CPython does, keeping offsets', () => {
+    const text = decodeText(Buffer.from('# helper module\rimport click\r\nx = 1\n', 'utf8'), 'tool/cli.py');
+    expect(text).toBe('# helper module\nimport click\r\nx = 1\n');
+    expect(text.length).toBe('# helper module\rimport click\r\nx = 1\n'.length);
+    // Other files keep their bytes as they are.
+    expect(decodeText(Buffer.from('a\rb', 'utf8'), 'docs/a.md')).toBe('a\rb');
+  });
+});

@@ -712,6 +712,38 @@ function emptyConfig(source: Source): ConfigError {
   });
 }
 
+/**
+ * The dotted path (`base.<<`, `docs.0`) of the first place where a value parsed from YAML holds one
+ * of its own ancestors (an alias inside the node it names), or undefined when it holds none.
+ * Iterative, any depth; a node shared by two places that do not contain each other is no cycle.
+ */
+export function circularPath(value: unknown): string | undefined {
+  const onPath = new Set<object>();
+  const stack: Array<{ node: object; path: string; children?: Array<[string, unknown]>; next: number }> = [];
+  const enter = (node: unknown, at: string): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (onPath.has(node)) return at;
+    onPath.add(node);
+    const children: Array<[string, unknown]> = node instanceof Map ? [...node].map(([k, v]) => [String(k), v]) : Array.isArray(node) ? node.map((v, i) => [String(i), v]) : Object.entries(node);
+    stack.push({ node, path: at, children, next: 0 });
+    return undefined;
+  };
+  const first = enter(value, '');
+  if (first !== undefined) return first;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const child = top.children![top.next++];
+    if (child === undefined) {
+      onPath.delete(top.node);
+      stack.pop();
+      continue;
+    }
+    const found = enter(child[1], top.path === '' ? child[0] : `${top.path}.${child[0]}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Parses a config file; for package.json returns its `docdrift` value. */
 function parseSource(source: Source): unknown {
   if (source.format === 'yaml') {
@@ -741,6 +773,20 @@ function parseSource(source: Source): unknown {
         problem: 'the YAML file was refused while its aliases were expanded',
         got: (error as Error).message.split('\n')[0]!,
         expected: 'a YAML mapping of config keys whose aliases (`*name`) expand to a few values, not to a resource-exhaustion amount',
+        example: yamlStringify({ sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
+      });
+    }
+    // An alias inside the node it names (`base: &b {x: 1, <<: *b}`: `<<` is a plain key in YAML 1.2,
+    // so `base.<<` is `base` itself) makes a circular value, which every later step walked without
+    // end (s39 sweep D2: 12 s of CPU and 1.2 GB for a 3-line file; the language server died).
+    const cycle = circularPath(value);
+    if (cycle !== undefined) {
+      throw new ConfigError({
+        file: source.display,
+        key: cycle,
+        problem: 'an alias refers to a mapping or list that contains it, so the value never ends',
+        got: `\`${cycle}\` is an alias of one of the nodes around it`,
+        expected: 'a YAML mapping of config keys whose aliases (`*name`) name other nodes than their own parents',
         example: yamlStringify({ sources: DEFAULT_CONFIG.sources, docs: DEFAULT_CONFIG.docs }),
       });
     }

@@ -301,10 +301,20 @@ export function decodeText(bytes: Uint8Array, file?: string): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file !== undefined && PYTHON_FILE_RE.test(file)) {
     const coding = pythonSourceEncoding(buffer);
-    if (coding === 'latin-1') return buffer.toString('latin1');
-    if (coding !== undefined) return new TextDecoder(coding).decode(buffer);
+    const text = coding === 'latin-1' ? buffer.toString('latin1') : coding !== undefined ? new TextDecoder(coding).decode(buffer) : buffer.toString('utf8');
+    return pythonLineEnds(text);
   }
   return buffer.toString('utf8');
+}
+
+/**
+ * A Python source with each lone CR as a line feed: CPython ends a line at `\r\n`, `\n` or a lone
+ * `\r` (docs.python.org/3/reference/lexical_analysis.html, "Physical lines"), the tree-sitter
+ * grammar only at `\n`, so a comment ending in a lone CR swallowed the next line (`# helper\rimport
+ * click`: no CLI found, s39 sweep D1). One character for one: offsets and lengths are kept.
+ */
+export function pythonLineEnds(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 /** Python source files, whose text may declare its encoding ({@link pythonSourceEncoding}). */
