@@ -647,6 +647,12 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     io.stderr(`docdrift: --summary - prints Markdown on stdout, which would corrupt the ${format} report; add --output-file FILE for the report.\n`);
     return EXIT.error;
   }
+  // One file for both reports held the JSON or SARIF report with the Markdown summary after it:
+  // neither parses (s39 sweep D4).
+  if (values.summary !== undefined && !summaryToStdout && values['output-file'] !== undefined && path.resolve(io.cwd, values.summary) === path.resolve(io.cwd, values['output-file'])) {
+    io.stderr(`docdrift: --summary and --output-file name the same file (${escapeLine(values.summary)}); give each report its own file.\n`);
+    return EXIT.error;
+  }
   for (const flag of ['summary', 'output-file'] as const) {
     const file = values[flag];
     if (file === undefined || (flag === 'summary' && summaryToStdout)) continue;

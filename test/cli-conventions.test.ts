@@ -284,6 +284,14 @@ describe('output', () => {
     }
   }, 120_000);
 
+  it('refuses one file for both -o and --summary (exit 2, nothing written; s39 sweep D4: JSON then Markdown in one file)', () => {
+    const dir = tmp();
+    const target = path.join(dir, 'report.json');
+    const r = run(['--root', EXAMPLE, '--no-cache', '--format', 'json', '-o', target, '--summary', path.join(dir, '.', 'report.json')]);
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 2, stderr: expect.stringMatching(/name the same file/) });
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('FORCE_COLOR colours piped output; FORCE_COLOR=0 and NO_COLOR do not; --no-color wins', () => {
     expect(run(['--root', EXAMPLE], { FORCE_COLOR: '1' }).stdout).toContain('\u001B[31merror\u001B[39m');
     expect(run(['--root', EXAMPLE], { FORCE_COLOR: '0' }).stdout).not.toContain('\u001B[');
