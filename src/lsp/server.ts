@@ -109,6 +109,12 @@ export function tooManyNote(file: string, total: number, shown: number = MAX_DIA
 /** The ids a suppression comment may name: the built-in rules and the engine's own. */
 const RULE_IDS = [...rules, ...engineRules].map((r) => r.meta.id);
 
+/** Whether `message` is a `didOpen`, `didChange` or `didClose` notification (what changes a buffer's text). */
+function isTextNotification(message: Message): boolean {
+  const method = (message as { method?: unknown }).method;
+  return method === 'textDocument/didChange' || method === 'textDocument/didOpen' || method === 'textDocument/didClose';
+}
+
 /** Options of {@link startLanguageServer}. */
 export interface LanguageServerOptions {
   /** Where the client's messages come from; default `process.stdin`. */
@@ -163,7 +169,20 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     (message) => observeDuringLint(message),
   );
   input.on('data', (chunk: Buffer) => reader.push(chunk));
-  const connection: Connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(output));
+  // Each open, edit and close is counted when the reader delivers it (`observeDuringLint`) and when
+  // the connection has handled it (here): a lint starts only once every one delivered is handled,
+  // so that none it has not seen is already past the point where it would make the lint outdated.
+  const connection: Connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(output), {
+    messageStrategy: {
+      handleMessage: (message, next) => {
+        try {
+          return next(message);
+        } finally {
+          if (isTextNotification(message)) textNotifications.handled++;
+        }
+      },
+    },
+  });
   const documents = new TextDocuments(TextDocument);
 
   let root = process.cwd();
@@ -231,6 +250,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * that comes during it), and the project file whose newer text makes it outdated (`stale`).
    */
   let current: { snapshot: Snapshot; inputs?: Set<string>; stale?: string } | undefined;
+  /** Opens, edits and closes the reader has delivered and the connection has handled, counted since the start. */
+  const textNotifications = { delivered: 0, handled: 0 };
 
   /** The project-relative POSIX path of a `file:` URI, or undefined outside the root (or another scheme). */
   const projectPath = (uri: string): string | undefined => {
@@ -282,9 +303,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * open or close that leaves the text as the lint read it (the disk's) does not.
    */
   const observeDuringLint = (message: Message): void => {
+    if (!isTextNotification(message)) return;
+    textNotifications.delivered++;
     if (!current || current.stale !== undefined || !discovered) return;
     const { method, params } = message as { method?: unknown; params?: { textDocument?: { uri?: unknown; version?: unknown; text?: unknown } } };
-    if (method !== 'textDocument/didChange' && method !== 'textDocument/didOpen' && method !== 'textDocument/didClose') return;
     const file = typeof params?.textDocument?.uri === 'string' ? projectPath(params.textDocument.uri) : undefined;
     if (file === undefined) return;
     const taken = current.snapshot.get(file);
@@ -376,6 +398,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
     if (!config || overLimit !== undefined) return;
+    // The opens, edits and closes already read are handled first (the connection handles one per
+    // turn of the event loop): the lint then takes their texts, or sees the later ones as they come.
+    for (let turns = 0; textNotifications.handled < textNotifications.delivered && turns < 100_000 && !clientGone; turns++) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const t0 = performance.now();
     const overlay = new Map<string, string>();
     const unreadable = new Map<string, ReadFileError>();
