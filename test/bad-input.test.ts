@@ -539,6 +539,13 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       writeFileSync(path.join(dir, `docs/s${i}.md`), `${body}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
     }
   },
+  // #33 s39 sweep D3: two 410 KB pages, each one paragraph that cannot be cut into pieces and parses
+  // ever slower (unclosed link destinations, unclosed HTML comments): 8.9 s of the worker's CPU and
+  // 10.5 s wall on an idle machine (19-20 s loaded) before the first one's 6 s left the second 1 s.
+  'budget-two-large-hostile-pages': (dir) => {
+    writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\n${'[a](<b '.repeat(60_000)}\n`);
+    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'a <!-- '.repeat(60_001)}\n`);
+  },
   // #33 sweep D8: memory of one wide table, and of many link reference definitions.
   'wide-table': (dir) => {
     const n = 20_000;

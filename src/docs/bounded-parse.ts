@@ -246,15 +246,33 @@ export const RUN_OVERRUN_BUDGET_MS = 2500;
  * once at least {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: every document not parsed yet is then
  * skipped, unparsed, with a `parse-error` warning naming this limit (#33 D10: with the shorter
  * budget alone, 20 such pages still took 22 s, N pages about 1 s each). Two documents of about
- * 100 KB over their budget (2.4 s each) and one over the shorter budget reach it; a run of real
+ * 100 KB over their budget (2.4 s each) and one over the shorter budget, or one over the full
+ * {@link DOC_MAX_MS} and one over {@link RUN_FINAL_DOC_MS}, reach it; a run of real
  * pages, where a document over budget is rare (a page near the 1 MiB limit), never does. Was 8 s
- * until the fresh sweep's 10 s bound for a whole run (#33 fresh sweep D1). Documents within their
+ * until the fresh sweep's 10 s bound for a whole run (#33 fresh sweep D1), then 5 s until two
+ * pages stopped by {@link DOC_MAX_MS_PER_KIB} (2.4 and 2.5 s) let a third run (#33 s39 sweep D3:
+ * twelve hostile pages, 6.5 s of the worker's CPU, 9-11.5 s wall). Documents within their
  * budget that are slow for their size are bounded by {@link runParseBudgetMs} instead.
  */
-export const RUN_OVERRUN_LIMIT_MS = 5000;
+export const RUN_OVERRUN_LIMIT_MS = 4000;
 
-/** Documents that must have run over their budget before {@link RUN_OVERRUN_LIMIT_MS} stops parsing (one large slow page alone never does). */
-export const RUN_OVERRUN_LIMIT_DOCUMENTS = 3;
+/**
+ * Documents that must have run over their budget before {@link RUN_OVERRUN_LIMIT_MS} stops parsing
+ * (one large slow page alone never does). Was 3 until two 410 KB hostile pages and a third took
+ * 9-10 s of CPU (#33 s39 sweep D3).
+ */
+export const RUN_OVERRUN_LIMIT_DOCUMENTS = 2;
+
+/**
+ * The most CPU time, in milliseconds, a document may cost once documents over their budget have
+ * cost the run {@link RUN_OVERRUN_LIMIT_MS} (one page at the full {@link DOC_MAX_MS}) and fewer
+ * than {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: the {@link strictDocTimeBudgetMs} budget, at most
+ * 1 s. A real page of 150 KB parses within it (4-6 ms per KiB on an idle 2-core machine); a second
+ * hostile page costs 1 s instead of its 2.1 s shorter budget, so a run of two 410 KB hostile pages
+ * spends about 7 s of the worker's CPU instead of 8.9 (#33 s39 sweep D3: 10.5 s wall on an idle
+ * machine, 19-20 s on a loaded one).
+ */
+export const RUN_FINAL_DOC_MS = 1000;
 
 /**
  * The budget per document once the run's {@link RUN_OVERRUN_BUDGET_MS} is spent: 0.5 s plus 4 s
@@ -466,8 +484,11 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     );
   };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
-  const budgetOf = (length: number): { ms: number; strict: boolean } =>
-    overran.ms >= RUN_OVERRUN_BUDGET_MS ? { ms: strictDocTimeBudgetMs(length), strict: true } : { ms: docTimeBudgetMs(length), strict: false };
+  const budgetOf = (length: number): { ms: number; strict: boolean; final: boolean } => {
+    if (overran.ms < RUN_OVERRUN_BUDGET_MS) return { ms: docTimeBudgetMs(length), strict: false, final: false };
+    const strict = strictDocTimeBudgetMs(length);
+    return overran.ms >= RUN_OVERRUN_LIMIT_MS && strict > RUN_FINAL_DOC_MS ? { ms: RUN_FINAL_DOC_MS, strict: true, final: true } : { ms: strict, strict: true, final: false };
+  };
 
   const start = (): Live => {
     const flag = new Int32Array(new SharedArrayBuffer(28));
@@ -599,11 +620,13 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         const inProgress = answered + 1;
         const request = outstanding.get(inProgress);
         const length = request?.text.length ?? text.length;
-        const { ms: budget, strict } = budgetOf(length);
+        const { ms: budget, strict, final } = budgetOf(length);
         const over = `parsing it took more than ${(budget / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time`;
-        const per = strict
-          ? `the shorter budget per document once documents over budget have cost the run ${RUN_OVERRUN_BUDGET_MS / 1000} s`
-          : `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`;
+        const per = final
+          ? `the most a document may cost once documents over budget have cost the run ${RUN_OVERRUN_LIMIT_MS / 1000} s`
+          : strict
+            ? `the shorter budget per document once documents over budget have cost the run ${RUN_OVERRUN_BUDGET_MS / 1000} s`
+            : `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`;
         const victim = request ?? { file, text };
         const charge = (ms = budget): void => {
           overran.ms += ms;
