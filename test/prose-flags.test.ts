@@ -4,7 +4,7 @@
  * paragraphs for each flag, as it was done before.
  */
 import { describe, expect, it } from 'vitest';
-import { ourPrograms, programsIn, sectionNamesOf, type OurPrograms } from '../src/link/prose-flags.js';
+import { ourPrograms, programsIn, proseFlags, sectionNamesOf, type OurPrograms } from '../src/link/prose-flags.js';
 import { seededRandom } from './random.js';
 import type { CommandSpec, DocFile } from '../src/model/types.js';
 
@@ -95,5 +95,32 @@ describe('ourPrograms: the trie matcher agrees with the names pattern (s30)', ()
       { ours: true, at: 4 },
       { ours: true, at: 17 },
     ]);
+  });
+});
+
+describe('proseFlags: the verdicts kept per page follow the project\'s program names (#36)', () => {
+  // One page object, linted again as the language server does after an edit to another page: the
+  // "about another program" verdict of its flags is kept with it, and must follow the names.
+  const page = doc([[1, 'Usage']], [[3, 'Run it with git.']]);
+  (page as { proseCodes?: unknown }).proseCodes = [
+    { code: '--depth', name: 'depth', explained: true, flag: true, prefix: '--', before: 'Pass git the', location: { file: 'README.md', line: 3, column: 20 } },
+    { code: '--fast', name: 'fast', explained: true, flag: true, prefix: '--', location: { file: 'README.md', line: 5, column: 5 } },
+  ];
+  const flagsOf = (commands: CommandSpec[]): string[] =>
+    proseFlags([page], [], commands, (n) => commands.find((c) => c.name === n), () => false).map((f) => `${f.command} ${f.name}`);
+
+  it('a flag after "git" is git\'s while the project has no `git` command, and the project\'s once it has', () => {
+    const tool = [command('tool')];
+    expect(flagsOf(tool)).toEqual([]);
+    const git = [command('git')];
+    expect(flagsOf(git)).toEqual(['git depth', 'git fast']);
+    // The same names again (new command objects, as a new model has): the same answer; then back.
+    expect(flagsOf([command('git')])).toEqual(['git depth', 'git fast']);
+    expect(flagsOf(tool)).toEqual([]);
+  });
+
+  it('the program names of equal command sets are one object, kept from one model to the next', () => {
+    expect(ourPrograms([command('tool', ['tl']), command('tool run')])).toBe(ourPrograms([command('tool', ['tl']), command('tool run')]));
+    expect(ourPrograms([command('tool')])).not.toBe(ourPrograms([command('git')]));
   });
 });

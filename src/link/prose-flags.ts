@@ -15,6 +15,7 @@ import { WELL_KNOWN_PROGRAMS } from '../shared/programs.js';
 import type { CommandSpec, DocFile, ProseCode, ProseFlag, ReferenceSection } from '../model/types.js';
 
 import { isHistoryPage } from '../docs/page-kind.js';
+import { memoByText } from '../shared/memo.js';
 
 /**
  * The prose flags of the documents, each tied to its page's command.
@@ -37,24 +38,31 @@ export function proseFlags(
   const only = runnable.length === 1 && !cutShort ? runnable[0] : undefined;
   const out: ProseFlag[] = [];
   const ours = ourPrograms(commands);
+  const sectionsByFile = new Map<string, ReferenceSection[]>();
+  for (const s of sections) {
+    const list = sectionsByFile.get(s.file);
+    if (list) list.push(s);
+    else sectionsByFile.set(s.file, [s]);
+  }
   for (const doc of docs) {
     // Changelogs, upgrade guides and blog posts name the flags of past releases on purpose.
     if (isHistoryPage(doc)) continue;
     const codes = (doc.proseCodes ?? []).filter((p) => p.flag);
     if (codes.length === 0) continue;
-    const own = sections.filter((s) => s.file === doc.file && !s.global);
+    const ofPage = sectionsByFile.get(doc.file) ?? [];
+    const own = ofPage.filter((s) => !s.global);
     // A name the page's reference documents is the reference rules' business (a stale row's
     // `Example: \`--proxy …\`` would repeat reference-param-unknown).
-    const rowNames = new Set(sections.filter((s) => s.file === doc.file).flatMap((s) => s.rows.flatMap((r) => r.names)));
+    const rowNames = new Set(ofPage.flatMap((s) => s.rows.flatMap((r) => r.names)));
     const one = (list: readonly ReferenceSection[]): CommandSpec | undefined => {
       const found = new Set(list.flatMap((s) => s.commands.map(commandByName)).filter((c): c is CommandSpec => c !== undefined));
       return found.size === 1 ? [...found][0] : undefined;
     };
     const page = one(own);
-    let sectionOf: ((line: number) => SectionNames) | undefined;
+    const aboutOther = otherProgramMemo(doc, ours);
     for (const code of codes) {
       if (rowNames.has(code.name) || isIgnored(code.name)) continue;
-      if (aboutOtherProgram(code, ours, (sectionOf ??= sectionNamesOf(doc, ours)))) continue;
+      if (aboutOther(code)) continue;
       const line = code.location.line;
       const around = own.filter((s) => s.heading.location.line <= line && line <= s.endLine).sort((a, b) => b.heading.location.line - a.heading.location.line)[0];
       const inSection = around ? one([around]) : undefined;
@@ -172,10 +180,44 @@ function namesFinder(names: readonly string[]): (text: string) => number[] {
 /** The {@link OurPrograms} of the commands: each command's and alias's first word. */
 export function ourPrograms(commands: readonly CommandSpec[]): OurPrograms {
   const names = new Set(commands.flatMap((c) => [c.name, ...c.aliases]).map((n) => n.split(' ')[0]!).filter((n) => n !== ''));
+  // NUL never occurs in a program name: the key is the set, in its (command) order.
+  return ourProgramsOf([...names].join('\0'));
+}
+
+/**
+ * {@link OurPrograms} of the names in `key` (joined by NUL), kept per key: the same value, so the
+ * same object, for the same names from one lint to the next (a language server's lints after an
+ * edit to a page), which {@link otherProgramMemo} keys on; the trie and pattern are built once.
+ */
+const ourProgramsOf = memoByText((key: string): OurPrograms => {
+  const names: ReadonlySet<string> = new Set(key === '' ? [] : key.split('\0'));
   const alternatives = [...names].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const re = alternatives.length > 0 ? new RegExp(`(?<![\\w.-])(?:${alternatives.join('|')})(?![\\w-])`, 'gi') : undefined;
   const ascii = [...names].every((n) => [...n].every((ch) => ch.charCodeAt(0) < 128));
   return { names, re, ...(re && ascii ? { find: namesFinder([...names]) } : {}) };
+}, 16);
+
+/**
+ * Per document and program names, whether each of its prose flags is about another program
+ * ({@link aboutOtherProgram}), computed on first need and kept with the document: a language
+ * server hands an unchanged page's parsed document out again from one lint to the next
+ * (src/lsp/pieces.ts `LIVE_KINDS`), so after an edit to one page only that page's flags are
+ * judged again (NeMo Gym: ~25 ms of every lint judged all 767 pages' flags). A CLI run parses
+ * each page once, so nothing is kept past it.
+ */
+const otherProgramMemos = new WeakMap<DocFile, { ours: OurPrograms; about: Map<ProseCode, boolean> }>();
+
+/** The memoised {@link aboutOtherProgram} of `doc`'s prose flags, for `ours` (see {@link otherProgramMemos}). */
+function otherProgramMemo(doc: DocFile, ours: OurPrograms): (code: ProseCode) => boolean {
+  let memo = otherProgramMemos.get(doc);
+  if (memo?.ours !== ours) otherProgramMemos.set(doc, (memo = { ours, about: new Map() }));
+  const about = memo.about;
+  let sectionOf: ((line: number) => SectionNames) | undefined;
+  return (code) => {
+    let answer = about.get(code);
+    if (answer === undefined) about.set(code, (answer = aboutOtherProgram(code, ours, (sectionOf ??= sectionNamesOf(doc, ours)))));
+    return answer;
+  };
 }
 
 /** Whether a text names one of the project's programs, and whether it names another program (see {@link programsIn}). */
