@@ -284,13 +284,24 @@ export function buildModel(given: ModelInput): Model {
   const envNames = new Set(env.vars.map((v) => foldSpelling(v.name)));
   const envSections: ReferenceSection[] = [];
   const isEnvSectionHeading = createHeadingMatcher(config.env?.sections ?? []);
+  // Each page's split is kept for the next model while the code and the config are the same
+  // (src/link/doc-memo.ts): it reads only the page, the variables the code reads and the config.
+  const token = codeToken(
+    [given.classes, given.functionConfigs, given.functionSecondaryConfigs, given.functionConfigsThroughCalls, given.flagCommands, given.launcherFlags, given.entryPoints, given.runnableScripts, given.stringKeys, given.interpolatedKeys, given.env, given.dependencies],
+    [given.root, given.config, given.configSource ?? null, [...(given.unreadPrograms ?? [])], given.envWords?.size ?? 0],
+  );
+  const envContext = String(token);
   const referenceDocs = input.docs.filter((doc) => isReferenceDoc(doc.file)).map((doc) => {
     // A contributor's page (`CONTRIBUTING.md`, `test/integration/README.md`) documents the
     // variables of the project's tooling, not the env reference its users read.
     if (!checkEnv || doc.historical || isHistoryPage(doc) || isContributorPage(doc.file)) return doc;
-    const split = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)), isEnvSectionHeading);
+    const split = keptEnvSplits(doc.blocks, [doc.file], envContext, () => {
+      const { rest, sections } = splitEnvSections(doc, (n) => envNames.has(foldSpelling(n)), isEnvSectionHeading);
+      return { sections, ...(rest !== doc ? { blocks: rest.blocks } : {}) };
+    });
     envSections.push(...split.sections);
-    return split.rest;
+    // The page of this lint (its links are this lint's own, resolved in place below) with the blocks kept.
+    return split.blocks ? { ...doc, blocks: split.blocks } : doc;
   });
   if (checkEnv) for (const f of input.envFiles ?? []) if (f.rows.length > 0) envSections.push(envFileSection(f.file, f.rows, f.lines ?? f.rows.length));
   const spells = wholeSpellings(classes, commandByName);
@@ -327,12 +338,8 @@ export function buildModel(given: ModelInput): Model {
     return inference.command && !headed.has(inference.command) ? inference : undefined;
   };
   const runOf = programRunner(input.entryPoints, commands, byName);
-  // Each page's inference is kept for the next model while the code, the config and what it read
-  // of the other pages are the same (src/link/doc-memo.ts).
-  const token = codeToken(
-    [given.classes, given.functionConfigs, given.functionSecondaryConfigs, given.functionConfigsThroughCalls, given.flagCommands, given.launcherFlags, given.entryPoints, given.runnableScripts, given.stringKeys, given.interpolatedKeys, given.env, given.dependencies],
-    [given.root, given.config, given.configSource ?? null, [...(given.unreadPrograms ?? [])], given.envWords?.size ?? 0],
-  );
+  // Each page's inference is kept for the next model while the code, the config (`token`, above)
+  // and what it read of the other pages are the same (src/link/doc-memo.ts).
   // What every page's inference reads of the code and the other pages' headings, once.
   const readOfOthers = `${token}\n${[...headed].map((c) => c.name).join('\n')}\n\n${[...configured].map((c) => c.name).join('\n')}\n`;
   // Commands inferred from earlier pages, as they were added (name and aliases): `isCommand` answers them too.
@@ -2138,6 +2145,13 @@ interface PageUsages {
 
 /** Usages kept per page (`doc.invocations`), handed out as they are: see src/link/doc-memo.ts. */
 const keptUsages = docMemo<PageUsages>(true);
+
+/**
+ * Env sections split off each page (`doc.blocks`), and the page's blocks without their rows when
+ * any were taken (the blocks the command sections are read from, which then key the page's
+ * inferences from one model to the next), handed out as they are: see src/link/doc-memo.ts.
+ */
+const keptEnvSplits = docMemo<{ sections: ReferenceSection[]; blocks?: HeadingBlock[] }>(true);
 
 /** Inferences kept per page (`doc.blocks`): see src/link/doc-memo.ts. */
 const keptInferences = docMemo<KeptInference[] | undefined>(false);

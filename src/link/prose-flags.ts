@@ -198,19 +198,22 @@ const ourProgramsOf = memoByText((key: string): OurPrograms => {
 }, 16);
 
 /**
- * Per document and program names, whether each of its prose flags is about another program
- * ({@link aboutOtherProgram}), computed on first need and kept with the document: a language
- * server hands an unchanged page's parsed document out again from one lint to the next
- * (src/lsp/pieces.ts `LIVE_KINDS`), so after an edit to one page only that page's flags are
- * judged again (NeMo Gym: ~25 ms of every lint judged all 767 pages' flags). A CLI run parses
- * each page once, so nothing is kept past it.
+ * Per page and program names, whether each of its prose flags is about another program
+ * ({@link aboutOtherProgram}), computed on first need and kept with the page's `proseCodes`: a
+ * language server hands an unchanged page's parsed outcome out again from one lint to the next
+ * (src/lsp/pieces.ts `LIVE_KINDS`; the page object is new, with links of its own, but its other
+ * arrays are the same), so after an edit to one page only that page's flags are judged again
+ * (NeMo Gym: ~25 ms of every lint judged all pages' flags). The verdict reads only the page's
+ * prose codes, headings and paragraphs, which one parse gives together. A CLI run parses each
+ * page once, so nothing is kept past it.
  */
-const otherProgramMemos = new WeakMap<DocFile, { ours: OurPrograms; about: Map<ProseCode, boolean> }>();
+const otherProgramMemos = new WeakMap<readonly ProseCode[], { ours: OurPrograms; about: Map<ProseCode, boolean> }>();
 
 /** The memoised {@link aboutOtherProgram} of `doc`'s prose flags, for `ours` (see {@link otherProgramMemos}). */
 function otherProgramMemo(doc: DocFile, ours: OurPrograms): (code: ProseCode) => boolean {
-  let memo = otherProgramMemos.get(doc);
-  if (memo?.ours !== ours) otherProgramMemos.set(doc, (memo = { ours, about: new Map() }));
+  const key = doc.proseCodes ?? [];
+  let memo = otherProgramMemos.get(key);
+  if (memo?.ours !== ours) otherProgramMemos.set(key, (memo = { ours, about: new Map() }));
   const about = memo.about;
   let sectionOf: ((line: number) => SectionNames) | undefined;
   return (code) => {
