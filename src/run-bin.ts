@@ -3,6 +3,7 @@
 import './shared/v8-tiering.js';
 import { writeSync } from 'node:fs';
 import { main } from './cli.js';
+import { currentDirectory } from './shared/paths.js';
 
 /**
  * A report that cannot be written (stdout closed by `| head`: EPIPE; a full disk: ENOSPC) ends
@@ -19,6 +20,18 @@ function writeFailed(error: NodeJS.ErrnoException): never {
 process.stdout.on('error', writeFailed);
 process.stderr.on('error', () => process.exit(2));
 
+// Relative paths (`--root`, `-o`, path arguments, the config) are resolved from it: a run from a
+// folder that is gone is a usage error, one line and exit 2, never a stack trace (s40 sweep D4).
+const cwd = currentDirectory();
+if (cwd === undefined) {
+  try {
+    writeSync(2, 'docdrift: the current directory no longer exists; run docdrift from an existing directory.\n');
+  } catch {
+    // stderr is gone too: the exit code is all that is left
+  }
+  process.exit(2);
+}
+
 process.exitCode = await main(process.argv.slice(2), {
   stdout: (text) => {
     try {
@@ -34,7 +47,7 @@ process.exitCode = await main(process.argv.slice(2), {
       process.exit(2);
     }
   },
-  cwd: process.cwd(),
+  cwd,
   isTTY: Boolean(process.stdout.isTTY),
   progressStream: process.stderr,
 });

@@ -33,6 +33,16 @@ function tmp(): string {
 }
 
 describe('usage errors exit 2 with one clear line and no stack', () => {
+  it('run from a folder that no longer exists (a shell left in it): exit 2, one line, even for --version (s40 sweep D4)', () => {
+    for (const args of [['--root', EXAMPLE, '--no-cache'], ['--version']]) {
+      const gone = tmp();
+      const r = spawnSync('sh', ['-c', 'cd "$0" && rmdir "$0" && exec "$@"', gone, process.execPath, BIN, ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toBe('docdrift: the current directory no longer exists; run docdrift from an existing directory.\n');
+      expect(r.stdout).toBe('');
+    }
+  });
+
   it('an unknown option names itself and suggests the nearest', () => {
     const r = run(['--root', EXAMPLE, '--max-warning', '0']);
     expect(r.code).toBe(2);

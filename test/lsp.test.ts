@@ -41,11 +41,14 @@ afterEach(async () => {
   for (const s of sessions.splice(0)) if (s.child.exitCode === null) s.child.kill();
 });
 
-async function start(root: string, env: NodeJS.ProcessEnv = process.env, initializationOptions?: unknown, bin = CLI_BIN): Promise<Session> {
+async function start(root: string, env: NodeJS.ProcessEnv = process.env, initializationOptions?: unknown, bin = CLI_BIN, cwdGone = false): Promise<Session> {
   // Started elsewhere than the project: the root comes from `initialize`, not the cwd. The values
   // the server's piece store hands out again from lint to lint are frozen: a stage that writes
   // into a stored document or fact throws, an internal error, and the test misses its diagnostics.
-  const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { cwd: tempDir('docdrift-lsp-cwd-'), stdio: 'pipe', env: { DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
+  // `cwdGone`: started in a folder removed before the server starts (a shell left in it).
+  const cwd = tempDir('docdrift-lsp-cwd-');
+  const [command, args] = cwdGone ? ['sh', ['-c', 'cd "$0" && rmdir "$0" && exec "$1" "$2" lsp --stdio', cwd, process.execPath, bin]] : [process.execPath, [bin, 'lsp', '--stdio']];
+  const child = spawn(command, args, { cwd, stdio: 'pipe', env: { DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
@@ -137,6 +140,17 @@ describe('docdrift lsp over stdio', () => {
     await s.diagnostics(file, (d) => d.version === 3 && d.diagnostics.length === 2);
     expect(await s.close()).toBe(0);
   }, 60_000);
+
+  it('started in a folder that no longer exists: lints the workspace the client names, no internal error (s40 sweep D4)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root, process.env, undefined, CLI_BIN, true);
+    const file = 'benchmarks/gpqa/README.md';
+    open(s, file);
+    const first = await s.diagnostics(file, (d) => d.version === 1);
+    expect(codes(first).sort()).toEqual(['example-param-undocumented', 'example-param-unknown']);
+    expect(s.stderr()).not.toContain('internal error');
+    expect(await s.close()).toBe(0);
+  });
 
   it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');

@@ -53,7 +53,7 @@ import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { RunCancelled } from '../shared/cancelled.js';
-import { MAX_READ_BYTES, ReadFileError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory } from '../shared/read-file.js';
+import { MAX_READ_BYTES, ReadFileError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory, withPythonLineEnds } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
@@ -228,7 +228,9 @@ export interface LintResult {
  * input (unparseable or unreadable files become `parse-error` findings); throws only on
  * programming errors.
  */
-export async function lint(options: LintOptions): Promise<LintResult> {
+export async function lint(given: LintOptions): Promise<LintResult> {
+  // An open Python buffer is read as a Python file on disk is (`decodeText`): its lone CRs end lines.
+  const options = given.overlay ? { ...given, overlay: withPythonLineEnds(given.overlay) } : given;
   const { root, config } = options;
   const t0 = performance.now();
   const progress = options.onProgress ?? (() => {});

@@ -5,7 +5,9 @@
  * client's bytes to the thread and back, does not load the linter's code (src/bin.ts loads it
  * alone for `docdrift lsp`).
  */
+import path from 'node:path';
 import { escapeLine } from '../shared/escape.js';
+import { currentDirectory } from '../shared/paths.js';
 
 /** Shown when the server cannot start because of its arguments. */
 export const LSP_HELP = `Usage: docdrift lsp [--stdio]
@@ -19,6 +21,8 @@ the file the client names in initializationOptions.configFile (relative to the r
 /** What the language server's thread is given (src/lsp/lsp-worker.ts), besides the port it talks on. */
 export interface LanguageServerWorkerData {
   debounceMs?: number;
+  /** The process started in a folder that no longer exists (see {@link runLanguageServer}): no default root. */
+  noStartDirectory?: boolean;
 }
 
 /**
@@ -65,6 +69,13 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
   // Tests give the thread a heap too small to start in, to see the server end as it would at its limit.
   const testHeap = Number(process.env.DOCDRIFT_TEST_LSP_HEAP_MB);
   const heapMb = Number.isFinite(testHeap) && testHeap > 0 ? testHeap : LSP_HEAP_MB;
+  // A thread cannot start in a current directory that is gone (Node's worker bootstrap reads it:
+  // "internal error: uv_cwd", s40 sweep D4): the process moves to the file system's root, and the
+  // server, told so, takes its root from the client only.
+  if (currentDirectory() === undefined) {
+    process.chdir(path.parse(process.execPath).root);
+    workerData.noStartDirectory = true;
+  }
   const { MessageChannel, receiveMessageOnPort, Worker } = await import('node:worker_threads');
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(new URL('./lsp-worker.js', import.meta.url), {

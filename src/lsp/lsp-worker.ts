@@ -13,7 +13,7 @@ import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { startLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './server.js';
 
 enableCompileCacheInWorker();
-const { debounceMs, port } = workerData as LanguageServerWorkerData & { port: MessagePort };
+const { debounceMs, noStartDirectory, port } = workerData as LanguageServerWorkerData & { port: MessagePort };
 const post = (message: LanguageServerPortMessage): void => port.postMessage(message);
 const input = new PassThrough();
 /** Hands one message from the main thread to the server (the client's bytes are written to `input`, which passes them on in the same call). */
@@ -93,7 +93,7 @@ process.exit = ((code?: number | string | null) => {
 // Not a top-level await: the server ends the thread at `exit` while this promise is pending, and
 // Node 22 and 24 then printed "Warning: Detected unsettled top-level await" on stderr at every
 // exit (the client's log). A rejection still ends the thread with an error, as an await did.
-void startLanguageServer({ input, output, pollInput, ...(debounceMs !== undefined ? { debounceMs } : {}) }).then(() =>
+void startLanguageServer({ input, output, pollInput, ...(debounceMs !== undefined ? { debounceMs } : {}), ...(noStartDirectory ? { noStartDirectory } : {}) }).then(() =>
   // The client's input ended: what the server was still writing (responses to the last requests
   // it read, which a client closing its side at once still reads) goes first.
   drainThenEnd(0),

@@ -41,7 +41,7 @@ import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/e
 import { hashFiles, inputFiles, openPieceStore, type FileEntry } from '../engine/cache.js';
 import { lint } from '../engine/lint.js';
 import type { DriftMessage } from '../model/rule.js';
-import { escapesRoot, isRestructuredText } from '../shared/paths.js';
+import { currentDirectory, escapesRoot, isRestructuredText } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
@@ -123,6 +123,8 @@ export interface LanguageServerOptions {
   output?: NodeJS.WritableStream;
   /** Quiet time after an edit before linting, in milliseconds; default {@link DEBOUNCE_MS}. */
   debounceMs?: number;
+  /** The process's current directory is not the one it started in (it was gone): the root comes from the client only. */
+  noStartDirectory?: boolean;
   /**
    * Moves the next piece of the client's input that has arrived but not been read yet into
    * `input`, synchronously, and returns true; false when none is waiting. The server's thread
@@ -185,7 +187,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   });
   const documents = new TextDocuments(TextDocument);
 
-  let root = process.cwd();
+  // Until the client names its workspace; a server started in a folder that is gone has none (s40 sweep D4).
+  const startDirectory = options.noStartDirectory ? undefined : currentDirectory();
+  let root = startDirectory ?? '';
   let config: DocdriftConfig | undefined;
   let configFile: string | undefined;
   /**
@@ -628,10 +632,16 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith('file:')) root = fileURLToPath(folder);
-    else if (params.rootPath) root = path.resolve(params.rootPath);
-    pieces = new GenerationalPieceStore(openPieceStore({ root, version: VERSION })?.store);
-    explicitConfig = explicitConfigOf(params.initializationOptions, root);
-    loadProjectConfig();
+    else if (params.rootPath && (path.isAbsolute(params.rootPath) || startDirectory !== undefined)) root = path.resolve(params.rootPath);
+    if (root === '') {
+      // No workspace folder, and no current directory to stand for one: nothing to lint, said once.
+      showError('the client named no workspace folder and the current directory no longer exists; no diagnostics');
+      pieces = new GenerationalPieceStore();
+    } else {
+      pieces = new GenerationalPieceStore(openPieceStore({ root, version: VERSION })?.store);
+      explicitConfig = explicitConfigOf(params.initializationOptions, root);
+      loadProjectConfig();
+    }
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Full, save: { includeText: false } },

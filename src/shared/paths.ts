@@ -47,3 +47,16 @@ export function isRestructuredText(file: string): boolean {
 export function isPackagingFile(file: string): boolean {
   return /(^|\/)(package\.json|pyproject\.toml|setup\.cfg|setup\.py)$/.test(file);
 }
+
+/**
+ * The process's current directory, or undefined when it no longer exists (a shell left in a
+ * removed folder, a CI step after its checkout was wiped): `process.cwd()` then throws ENOENT
+ * (s40 sweep D4: a Node stack trace and exit 1, even for `--version`).
+ */
+export function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}

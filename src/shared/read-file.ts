@@ -317,6 +317,22 @@ export function pythonLineEnds(text: string): string {
   return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
+/**
+ * `texts` (project path → text, such as a language server's open buffers) with each Python
+ * source's lone CRs as line feeds ({@link pythonLineEnds}), as {@link decodeText} reads a Python
+ * file on disk: the same map when no Python text holds a CR (s40 sweep D1: an open buffer
+ * `# helper\r…` gave no diagnostics in the editor where the CLI found two).
+ */
+export function withPythonLineEnds(texts: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  let out: Map<string, string> | undefined;
+  for (const [file, text] of texts) {
+    if (!PYTHON_FILE_RE.test(file) || !text.includes('\r')) continue;
+    out ??= new Map(texts);
+    out.set(file, pythonLineEnds(text));
+  }
+  return out ?? texts;
+}
+
 /** Python source files, whose text may declare its encoding ({@link pythonSourceEncoding}). */
 const PYTHON_FILE_RE = /\.pyi?$/i;
 
