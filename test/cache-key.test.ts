@@ -1,5 +1,5 @@
 /** The run cache's signing key file (src/engine/cache.ts `cacheKey`): made atomically, refused when others own or can read it (#33 item 14). */
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,6 +61,22 @@ describe('cacheKey (#33 item 14)', () => {
     expect(existsSync(path.join(dir, 'missing-base'))).toBe(false);
     mkdirSync(path.join(dir, 'missing-base'));
     expect(cacheKey(deep, root)).toHaveLength(32);
+  });
+
+  it('a key file reached through a symbolic link into the project is refused, as one inside it is, and nothing is made there (s40 sweep D5)', () => {
+    const { dir, root } = scratch();
+    mkdirSync(path.join(root, 'docs'));
+    // `$XDG_CACHE_HOME/docdrift` -> `<project>/docs/.k` (not made yet): the key would be a project file.
+    mkdirSync(path.join(dir, 'xdg'));
+    symlinkSync(path.join(root, 'docs', '.k'), path.join(dir, 'xdg', 'docdrift'));
+    const linked = path.join(dir, 'xdg', 'docdrift', 'cache-key');
+    expect(() => cacheKey(linked, root)).toThrow(`the cache key file ${linked} is inside the project (through a symbolic link, at ${path.join(realpathSync(root), 'docs', '.k', 'cache-key')})`);
+    expect(existsSync(path.join(root, 'docs', '.k'))).toBe(false);
+    // The project itself reached through a link: the key beside it is still outside.
+    const alias = path.join(dir, 'alias');
+    symlinkSync(root, alias);
+    expect(cacheKey(path.join(dir, 'home', 'docdrift', 'cache-key'), alias)).toHaveLength(32);
+    expect(() => cacheKey(path.join(alias, '.k', 'cache-key'), root)).toThrow('is inside the project (through a symbolic link');
   });
 
   it('an empty key (left by an older docdrift killed while making it) is made again, not called malformed', () => {

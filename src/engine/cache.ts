@@ -9,7 +9,7 @@
  */
 import { escapesRoot } from '../shared/paths.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { checkWriteTarget, cleanStaleTemps, leavesBase, UncheckablePathError, WriteError, writeFileAtomic } from './write.js';
 import path from 'node:path';
@@ -388,6 +388,37 @@ function isDirectory(dir: string): boolean {
 }
 
 /**
+ * `p` with symbolic links resolved as far as it exists: the real path of its nearest existing
+ * ancestor, joined with the part below it that does not exist yet (a key file not made yet).
+ */
+function realPathOfNearest(p: string): string {
+  const below: string[] = [];
+  // A link to a folder not made yet (dangling) is followed by its text; 40 links at most, as Linux's ELOOP.
+  let links = 0;
+  for (let at = path.resolve(p); ; ) {
+    try {
+      return path.join(realpathSync(at), ...[...below].reverse());
+    } catch {
+      let target: string | undefined;
+      try {
+        if (links < 40 && lstatSync(at).isSymbolicLink()) target = path.resolve(path.dirname(at), readlinkSync(at));
+      } catch {
+        // missing: its parent is tried
+      }
+      if (target !== undefined) {
+        links++;
+        at = target;
+        continue;
+      }
+      const parent = path.dirname(at);
+      if (parent === at) return path.resolve(p);
+      below.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/**
  * How many folders {@link cacheKey} makes at most above its key file: `.cache/docdrift` under a
  * home directory. A key file deeper under missing folders is refused, so whatever names it
  * (`keyFile`, or a base {@link defaultCacheKeyFile} did not check) never makes a tree from the root.
@@ -416,6 +447,9 @@ const KEY_FOLDER_LEVELS = 2;
 export function cacheKey(keyFile: string, root: string): Buffer {
   const rel = path.relative(root, keyFile);
   if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
+  // The same with links followed: `$XDG_CACHE_HOME/docdrift` may link into the project (s40 sweep D5).
+  const real = path.relative(realPathOfNearest(root), realPathOfNearest(keyFile));
+  if (!escapesRoot(real)) throw new Error(`the cache key file ${keyFile} is inside the project (through a symbolic link, at ${path.join(realPathOfNearest(root), real)})`);
   const found = readKeyFile(keyFile);
   if (found instanceof Buffer) return found;
   makeDirectories(path.dirname(keyFile), 0o700, KEY_FOLDER_LEVELS);
