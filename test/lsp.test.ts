@@ -152,6 +152,28 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   });
 
+  it('a page that ran over its parse budget keeps its warning through edits of another page, and is read again once its text changes (s40 sweep D3)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    // One paragraph that cannot be cut into pieces and parses ever slower: over its budget.
+    writeFileSync(path.join(root, 'docs/hostile.md'), `# ng_collect_rollouts\n\n${'[a](<b '.repeat(40_000)}\n`);
+    const s = await start(root);
+    const file = 'benchmarks/gpqa/README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    open(s, file, text);
+    await s.diagnostics(file, (d) => d.version === 1, 60_000);
+    const notRead = (d: PublishDiagnosticsParams): boolean => d.diagnostics.some((x) => x.code === 'parse-error' && x.message.startsWith('Not read:'));
+    const first = await s.diagnostics('docs/hostile.md', notRead, 60_000);
+    // Edits of the README: the hostile page is not parsed again (its outcome is kept with its text); still not read.
+    for (let v = 2; v <= 3; v++) {
+      change(s, file, v, `${text}\nEdit ${v}.\n`);
+      await s.diagnostics(file, (d) => d.version === v, 60_000);
+    }
+    expect(s.published.filter((p) => p.uri === s.uri('docs/hostile.md')).at(-1)!.diagnostics).toEqual(first.diagnostics);
+    // Its text changes (a short page now): read.
+    open(s, 'docs/hostile.md', '# tool\n\nA short page.\n');
+    await s.diagnostics('docs/hostile.md', (d) => d.version === 1 && !notRead(d), 60_000);
+  }, 180_000);
+
   it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const file = 'docs/reference/cli-commands.mdx';

@@ -54,6 +54,11 @@ export interface ParseResponse {
   segments?: MarkdownSegment[];
   /** A message when the readers threw (a bug): the document counts as unreadable. */
   error?: string;
+  /**
+   * Set by the main thread (never the worker) when the document itself ran over its budget, of
+   * time or memory, and was stopped: its `parse-error` outcome says so (see `ownOverrun`).
+   */
+  overran?: true;
 }
 
 /** What the run-wide limits of {@link createDocParser} cost so far (see {@link DocParser.overruns}). */
@@ -329,6 +334,15 @@ const WORKER_START_MS = 60_000;
 const COMPILED = import.meta.url.endsWith('.js');
 
 /** The overrun diagnostic. */
+/**
+ * {@link overrun} of a document that itself ran over its budget (time per document or piece, rate,
+ * memory), marked `overran`: not one the run's limits stopped or skipped for what other documents
+ * cost. A language server keeps such an outcome for the page's unchanged text (src/lsp/server.ts).
+ */
+function ownOverrun(file: string, text: string, reason: string): ParseOutcome {
+  return { ...overrun(file, text, reason), overran: true };
+}
+
 function overrun(file: string, text: string | number, reason: string): ParseOutcome {
   const length = typeof text === 'number' ? text : text.length;
   const kind: DocFile['kind'] = /\.mdx$/i.test(file) ? 'mdx' : /\.(?:rst|rest)$/i.test(file) ? 'rst' : 'md';
@@ -635,7 +649,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         };
         if (Date.now() >= progress.wall + budget * WALL_FACTOR) {
           charge();
-          culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `${over} (or ${((budget * WALL_FACTOR) / 1000).toFixed(0)} s of wall-clock time), ${per}`) };
+          culprit = { id: inProgress, outcome: ownOverrun(victim.file, victim.text, `${over} (or ${((budget * WALL_FACTOR) / 1000).toFixed(0)} s of wall-clock time), ${per}`) };
           break;
         }
         if (progress.cpu !== undefined) {
@@ -646,12 +660,12 @@ export async function createDocParser(options: { eager?: boolean; files?: number
             // others' (s24 sweep D1: a 977 KB table died of memory after 4.5 s, and the run's
             // budget, spent by it, then skipped the README).
             charge(Math.max(0, (current.lastCpu ?? progress.cpu) - progress.cpu));
-            culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `parsing it needed more than ${WORKER_HEAP_MB} MB of memory, the budget per document`) };
+            culprit = { id: inProgress, outcome: ownOverrun(victim.file, victim.text, `parsing it needed more than ${WORKER_HEAP_MB} MB of memory, the budget per document`) };
             break;
           }
           if (cpu !== undefined && cpu - progress.cpu > budget) {
             charge();
-            culprit = { id: inProgress, outcome: overrun(victim.file, victim.text, `${over}, ${per}`) };
+            culprit = { id: inProgress, outcome: ownOverrun(victim.file, victim.text, `${over}, ${per}`) };
             break;
           }
           if (cpu !== undefined && cpu - progress.cpu > DOC_RATE_GRACE_MS) {
@@ -660,7 +674,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
               charge(cpu - progress.cpu);
               culprit = {
                 id: inProgress,
-                outcome: overrun(victim.file, victim.text, `parsing its first ${(reached / 1024).toFixed(0)} KB took ${seconds(cpu - progress.cpu)} s of CPU time, over ${DOC_MAX_MS_PER_KIB} ms per KB, the most a document may cost`),
+                outcome: ownOverrun(victim.file, victim.text, `parsing its first ${(reached / 1024).toFixed(0)} KB took ${seconds(cpu - progress.cpu)} s of CPU time, over ${DOC_MAX_MS_PER_KIB} ms per KB, the most a document may cost`),
               };
               break;
             }
@@ -677,7 +691,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
                 const part = pieceLength < length ? `one part of it (${(pieceLength / 1024).toFixed(0)} KB)` : 'it';
                 culprit = {
                   id: inProgress,
-                  outcome: overrun(victim.file, victim.text, `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`),
+                  outcome: ownOverrun(victim.file, victim.text, `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`),
                 };
                 break;
               }

@@ -36,7 +36,7 @@ import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from '../c
 import type { DocdriftConfig } from '../config/schema.js';
 import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.js';
 import { DiscoveryLimitError, discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
-import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
+import { createDocParser, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
 import { hashFiles, inputFiles, openPieceStore, type FileEntry } from '../engine/cache.js';
 import { lint } from '../engine/lint.js';
@@ -222,6 +222,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * {@link PARSER_LINTS} lints.
    */
   let parser: { parser: DocParser; lints: number } | undefined;
+  /**
+   * Pages that themselves ran over their parse budget (`ParseOutcome.overran`), with the text
+   * they had, by file and request: their outcome is given again while the text is the same, not
+   * parsed again at every lint (s40 sweep D3: three hostile pages on disk cost every README
+   * keystroke 7 s instead of 20 ms). A page whose text changes is parsed again; the server's
+   * restart tries them all again.
+   */
+  const overranPages = new Map<string, { text: string; outcome: ParseOutcome }>();
+  const overranKey = (file: string, what: ParseWhat): string => `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}:${file}`;
   /**
    * The discovered inputs as last hashed (stat and sha1, src/engine/cache.ts `hashFiles`), kept from
    * one lint to the next: a file whose stat is unchanged keeps its hash unread, so a lint after an
@@ -452,9 +461,19 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // lint gives way if an edit made it outdated (its parser asks too while it waits for one).
     const parse: DocParser['parse'] = (file, text, what) => {
       if (lintOutdated()) throw new RunCancelled();
-      return shared.parse(file, text, what);
+      const key = overranKey(file, what);
+      const kept = overranPages.get(key);
+      if (kept !== undefined && kept.text === text) return kept.outcome;
+      const outcome = shared.parse(file, text, what);
+      if (outcome.overran) overranPages.set(key, { text, outcome });
+      else overranPages.delete(key);
+      return outcome;
     };
-    const docParser: DocParser = { ...(pieces.empty ? sequential : shared), parse, close: () => undefined };
+    // Nor started ahead of time: a prefetched page is parsed in the worker whether asked for or not.
+    const prefetch: DocParser['prefetch'] = (file, text, what) => {
+      if (overranPages.get(overranKey(file, what))?.text !== text) shared.prefetch?.(file, text, what);
+    };
+    const docParser: DocParser = { ...(pieces.empty ? sequential : { ...shared, prefetch }), parse, close: () => undefined };
     let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
     // The last lint's model is let go before this one builds its own: both held at once doubled
