@@ -546,6 +546,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\n${'[a](<b '.repeat(60_000)}\n`);
     writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'a <!-- '.repeat(60_001)}\n`);
   },
+  // #33 s40 sweep D2: a page of 50,000 one-row tables that dies at the worker's heap limit (2.3 s),
+  // parsed first (shorter), then a 400 KB page of `[*a ` at its full 6 s budget: 11.8 s wall.
+  'budget-heap-death-then-slow-page': (dir) => {
+    writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\n${'a|b\n-|-\n'.repeat(50_000)}\n`);
+    writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'[*a '.repeat(100_000)}\n`);
+  },
   // #33 sweep D8: memory of one wide table, and of many link reference definitions.
   'wide-table': (dir) => {
     const n = 20_000;

@@ -161,7 +161,7 @@ describe('docdrift lsp over stdio', () => {
     const text = readFileSync(path.join(root, file), 'utf8');
     open(s, file, text);
     await s.diagnostics(file, (d) => d.version === 1, 60_000);
-    const notRead = (d: PublishDiagnosticsParams): boolean => d.diagnostics.some((x) => x.code === 'parse-error' && x.message.startsWith('Not read:'));
+    const notRead = (d: PublishDiagnosticsParams): boolean => d.diagnostics.some((x) => x.code === 'parse-error' && typeof x.message === 'string' && x.message.startsWith('Not read:'));
     const first = await s.diagnostics('docs/hostile.md', notRead, 60_000);
     // Edits of the README: the hostile page is not parsed again (its outcome is kept with its text); still not read.
     for (let v = 2; v <= 3; v++) {

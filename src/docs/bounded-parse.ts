@@ -65,7 +65,7 @@ export interface ParseResponse {
 export interface ParseOverruns {
   /** Documents that ran over their own budget. */
   documents: number;
-  /** Of those, how many ran with the shorter budget (after {@link RUN_OVERRUN_BUDGET_MS} was spent). */
+  /** Of those, how many ran with the shorter budget (after the first had run over its own). */
   shortened: number;
   /** Documents not parsed because overruns had cost {@link RUN_OVERRUN_LIMIT_MS}. */
   skipped: number;
@@ -134,8 +134,8 @@ export interface DocParser {
    */
   flush?(): void;
   /**
-   * How many documents ran over their budget so far, how many of them after the run's
-   * {@link RUN_OVERRUN_BUDGET_MS} was spent (with the shorter budget), and how many were not
+   * How many documents ran over their budget so far, how many of them after the first had
+   * (with the shorter budget), and how many were not
    * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
    */
   overruns?(): ParseOverruns;
@@ -236,15 +236,15 @@ export const LARGE_DOCUMENT_LENGTH = 128 * 1024;
  */
 export const RUN_LARGE_DOCUMENTS_LENGTH = 1024 * 1024;
 
-/**
- * CPU time, in milliseconds, that documents running over their budget may cost one run: once
- * their budgets add up to this (one document of about 100 KB: 3.5 s), every later document
- * has the shorter {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead
- * of 3.5 s (#33 D7: ten pages of `*_` took 145 s on a loaded machine; 6 s until the fresh sweep's
- * 10 s bound for a whole run, #33 fresh sweep D1; 4 s until thirty 98 KB pages of nested lists
- * took 12-18 s, two of them at the full budget, s24 sweep D5).
+/*
+ * Once one document has run over its own budget, every later document has the shorter
+ * {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead of 3.5 s (#33 D7:
+ * ten pages of `*_` took 145 s on a loaded machine). Until the s40 sweep the shorter budget began
+ * once overruns had cost the run 2.5 s (6 s until the fresh sweep D1, 4 s until s24 sweep D5): a
+ * first page that died at the heap limit after 2.3 s, or one stopped by its rate after 2.4 s,
+ * left the next one its full 6 s (five 400 KB pages: 11.8 s wall and 16 s of CPU on a quiet
+ * machine, the V8 helper threads' garbage collection included).
  */
-export const RUN_OVERRUN_BUDGET_MS = 2500;
 
 /**
  * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
@@ -280,7 +280,7 @@ export const RUN_OVERRUN_LIMIT_DOCUMENTS = 2;
 export const RUN_FINAL_DOC_MS = 1000;
 
 /**
- * The budget per document once the run's {@link RUN_OVERRUN_BUDGET_MS} is spent: 0.5 s plus 4 s
+ * The budget per document once one has run over its own: 0.5 s plus 4 s
  * per MiB (about 0.9 s for 100 KB, 4.5 s for the largest document read). Real pages of that size
  * parse in a fraction of it; a long reference table near 1 MiB may not, and is then skipped with
  * a warning that says why.
@@ -499,7 +499,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
   const budgetOf = (length: number): { ms: number; strict: boolean; final: boolean } => {
-    if (overran.ms < RUN_OVERRUN_BUDGET_MS) return { ms: docTimeBudgetMs(length), strict: false, final: false };
+    if (overran.documents === 0) return { ms: docTimeBudgetMs(length), strict: false, final: false };
     const strict = strictDocTimeBudgetMs(length);
     return overran.ms >= RUN_OVERRUN_LIMIT_MS && strict > RUN_FINAL_DOC_MS ? { ms: RUN_FINAL_DOC_MS, strict: true, final: true } : { ms: strict, strict: true, final: false };
   };
@@ -639,7 +639,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         const per = final
           ? `the most a document may cost once documents over budget have cost the run ${RUN_OVERRUN_LIMIT_MS / 1000} s`
           : strict
-            ? `the shorter budget per document once documents over budget have cost the run ${RUN_OVERRUN_BUDGET_MS / 1000} s`
+            ? 'the shorter budget per document once a document has run over its own'
             : `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`;
         const victim = request ?? { file, text };
         const charge = (ms = budget): void => {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { pathMatcher } from '../shared/path-match.js';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_BUDGET_MS, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
@@ -359,8 +359,8 @@ export function reportNotes(files: readonly string[]): string[] {
 }
 
 /**
- * One note when documents ran over the parse budget after the run's overrun budget was spent
- * (src/docs/bounded-parse.ts `RUN_OVERRUN_BUDGET_MS`), or were not parsed past its limit
+ * One note when documents ran over the parse budget after one had (with the shorter budget,
+ * src/docs/bounded-parse.ts `strictDocTimeBudgetMs`), or were not parsed past its limit
  * (`RUN_OVERRUN_LIMIT_MS`), or past the run-wide parse budget (`runParseBudgetMs`) or the run's
  * limit on large documents (`RUN_LARGE_DOCUMENTS_LENGTH`): each document has its own
  * `parse-error` warning; the note says why, once.
@@ -370,7 +370,7 @@ function overrunNotes(parser: DocParser): string[] {
   if (!overruns) return [];
   const notes: string[] = [];
   if (overruns.shortened > 0 || overruns.skipped > 0) {
-    const shorter = overruns.shortened > 0 ? `; after the first ${overruns.documents - overruns.shortened} had cost ${RUN_OVERRUN_BUDGET_MS / 1000} s, the others had a shorter one` : '';
+    const shorter = overruns.shortened > 0 ? '; after the first, the others had a shorter budget' : '';
     const skipped = overruns.skipped > 0 ? `; once they had cost ${RUN_OVERRUN_LIMIT_MS / 1000} s, the run's limit, ${overruns.skipped} more ${overruns.skipped === 1 ? 'was' : 'were'} not parsed at all` : '';
     notes.push(`${overruns.documents} documents ran over the parse budget${shorter}${skipped}, so that the run ends (see their parse-error warnings; exclude such files with "ignore").`);
   }
