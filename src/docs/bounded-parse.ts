@@ -236,16 +236,6 @@ export const LARGE_DOCUMENT_LENGTH = 128 * 1024;
  */
 export const RUN_LARGE_DOCUMENTS_LENGTH = 1024 * 1024;
 
-/*
- * Once one document has run over its own budget, every later document has the shorter
- * {@link strictDocTimeBudgetMs}, so N hostile pages cost about 1 s each instead of 3.5 s (#33 D7:
- * ten pages of `*_` took 145 s on a loaded machine). Until the s40 sweep the shorter budget began
- * once overruns had cost the run 2.5 s (6 s until the fresh sweep D1, 4 s until s24 sweep D5): a
- * first page that died at the heap limit after 2.3 s, or one stopped by its rate after 2.4 s,
- * left the next one its full 6 s (five 400 KB pages: 11.8 s wall and 16 s of CPU on a quiet
- * machine, the V8 helper threads' garbage collection included).
- */
-
 /**
  * CPU time, in milliseconds, that documents running over their budget may cost one run in all,
  * once at least {@link RUN_OVERRUN_LIMIT_DOCUMENTS} did: every document not parsed yet is then
@@ -283,7 +273,11 @@ export const RUN_FINAL_DOC_MS = 1000;
  * The budget per document once one has run over its own: 0.5 s plus 4 s
  * per MiB (about 0.9 s for 100 KB, 4.5 s for the largest document read). Real pages of that size
  * parse in a fraction of it; a long reference table near 1 MiB may not, and is then skipped with
- * a warning that says why.
+ * a warning that says why. N hostile pages then cost about 1 s each instead of 3.5 s (#33 D7: ten
+ * pages of `*_` took 145 s on a loaded machine). Until the s40 sweep it began once overruns had
+ * cost the run 2.5 s: a first page that died at the heap limit after 2.3 s, or one stopped by its
+ * rate after 2.4 s, left the next one its full 6 s (five 400 KB pages: 11.8 s wall and 16 s of
+ * CPU on a quiet machine, the V8 helper threads' garbage collection included).
  */
 export function strictDocTimeBudgetMs(length: number): number {
   return 500 + Math.ceil((4000 * length) / (1024 * 1024));
@@ -498,10 +492,10 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     );
   };
   /** The CPU budget of a document of `length` code units, by what overruns have cost the run so far. */
-  const budgetOf = (length: number): { ms: number; strict: boolean; final: boolean } => {
-    if (overran.documents === 0) return { ms: docTimeBudgetMs(length), strict: false, final: false };
-    const strict = strictDocTimeBudgetMs(length);
-    return overran.ms >= RUN_OVERRUN_LIMIT_MS && strict > RUN_FINAL_DOC_MS ? { ms: RUN_FINAL_DOC_MS, strict: true, final: true } : { ms: strict, strict: true, final: false };
+  const budgetOf = (length: number): { ms: number; kind: 'full' | 'shorter' | 'final' } => {
+    if (overran.documents === 0) return { ms: docTimeBudgetMs(length), kind: 'full' };
+    const shorter = strictDocTimeBudgetMs(length);
+    return overran.ms >= RUN_OVERRUN_LIMIT_MS && shorter > RUN_FINAL_DOC_MS ? { ms: RUN_FINAL_DOC_MS, kind: 'final' } : { ms: shorter, kind: 'shorter' };
   };
 
   const start = (): Live => {
@@ -634,18 +628,18 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         const inProgress = answered + 1;
         const request = outstanding.get(inProgress);
         const length = request?.text.length ?? text.length;
-        const { ms: budget, strict, final } = budgetOf(length);
+        const { ms: budget, kind } = budgetOf(length);
         const over = `parsing it took more than ${(budget / 1000).toFixed(1).replace(/\.0$/, '')} s of CPU time`;
-        const per = final
-          ? `the most a document may cost once documents over budget have cost the run ${RUN_OVERRUN_LIMIT_MS / 1000} s`
-          : strict
-            ? 'the shorter budget per document once a document has run over its own'
-            : `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`;
+        const per = {
+          full: `the budget per document (2 s plus 16 s per MiB, at most ${DOC_MAX_MS / 1000} s)`,
+          shorter: 'the shorter budget per document once a document has run over its own',
+          final: `the most a document may cost once documents over budget have cost the run ${RUN_OVERRUN_LIMIT_MS / 1000} s`,
+        }[kind];
         const victim = request ?? { file, text };
         const charge = (ms = budget): void => {
           overran.ms += ms;
           overran.documents++;
-          if (strict) overran.shortened++;
+          if (kind !== 'full') overran.shortened++;
         };
         if (Date.now() >= progress.wall + budget * WALL_FACTOR) {
           charge();

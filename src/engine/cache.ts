@@ -448,8 +448,9 @@ export function cacheKey(keyFile: string, root: string): Buffer {
   const rel = path.relative(root, keyFile);
   if (!escapesRoot(rel)) throw new Error(`the cache key file ${keyFile} is inside the project`);
   // The same with links followed: `$XDG_CACHE_HOME/docdrift` may link into the project (s40 sweep D5).
-  const real = path.relative(realPathOfNearest(root), realPathOfNearest(keyFile));
-  if (!escapesRoot(real)) throw new Error(`the cache key file ${keyFile} is inside the project (through a symbolic link, at ${path.join(realPathOfNearest(root), real)})`);
+  const realRoot = realPathOfNearest(root);
+  const real = path.relative(realRoot, realPathOfNearest(keyFile));
+  if (!escapesRoot(real)) throw new Error(`the cache key file ${keyFile} is inside the project (through a symbolic link, at ${path.join(realRoot, real)})`);
   const found = readKeyFile(keyFile);
   if (found instanceof Buffer) return found;
   makeDirectories(path.dirname(keyFile), 0o700, KEY_FOLDER_LEVELS);
