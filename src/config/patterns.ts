@@ -9,14 +9,27 @@ import { headingMatchText } from '../shared/strings.js';
  * within one segment and `**` any number of segments (`**._target_` matches `_target_` and
  * `a.b._target_`). A key matches when the key itself or any leading part of it matches a
  * pattern: ignoring a namespace (`*_server`) ignores everything under it (`policy_server.host`).
- * An empty pattern list matches nothing.
+ * An empty pattern list matches nothing. The predicate is pure; it keeps its answers (at most
+ * {@link MAX_KEPT_ANSWERS} keys at a time).
  */
 export function createParameterMatcher(patterns: readonly string[]): (key: string) => boolean {
   if (patterns.length === 0) return () => false;
   const simple = patterns.filter((p) => !RICH_GLOB_RE.test(p)).map((p) => p.split('.'));
   const rich = patterns.filter((p) => RICH_GLOB_RE.test(p));
   const isRichMatch = rich.length > 0 ? pathMatcher(rich.map((p) => p.split('.').join('/')), { dot: true }) : undefined;
+  // Each key's answer is kept (a model asks for the same names many times: NeMo Gym's rules asked
+  // ~6 ms of each README edit's lint), up to a bound, so that hostile pages of many distinct
+  // keys do not grow it without end.
+  const answers = new Map<string, boolean>();
   return (key: string): boolean => {
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      if (answers.size >= MAX_KEPT_ANSWERS) answers.clear();
+      answers.set(key, (answer = matches(key)));
+    }
+    return answer;
+  };
+  function matches(key: string): boolean {
     const segments = key.split('.');
     if (simple.some((pattern) => matchesLeadingPart(pattern, segments))) return true;
     // picomatch's expression runs in time up to the segment's length to the power of its
@@ -26,8 +39,11 @@ export function createParameterMatcher(patterns: readonly string[]): (key: strin
       if (isRichMatch(segments.slice(0, n).join('/'))) return true;
     }
     return false;
-  };
+  }
 }
+
+/** Most answers one {@link createParameterMatcher} predicate keeps (then it starts again empty). */
+const MAX_KEPT_ANSWERS = 50_000;
 
 /**
  * Glob syntax beyond `*`, `?` and `**` segments (brace groups, classes, extglobs, escapes): such

@@ -271,7 +271,7 @@ export function buildModel(given: ModelInput): Model {
     .filter(([, c]) => (c.sections ?? []).length > 0)
     .map(([name, c]) => ({ name, matches: createHeadingMatcher(c.sections ?? []), ...(c.complete === true ? { complete: true } : {}) }));
   const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
-  const isIgnored = createParameterMatcher(config.ignoreParameters);
+  const isIgnored = parameterMatcherOf(config.ignoreParameters);
 
   const sections: ReferenceSection[] = [];
   // Commented YAML blocks read as reference rows: not examples of their config file as well.
@@ -2471,4 +2471,12 @@ export function namesBase(text: string, code: string): boolean {
   const at = text.indexOf(code);
   // On the text without trailing blanks: `[:(]?\s*$` after `\s*` rescanned a blank run (s26b sweep O2).
   return at > 0 && /\b(?:inherits(?:\s+from)?|extends|based\s+on|derived\s+from)\s*[:(]?$/i.test(text.slice(0, at).trimEnd());
+}
+
+/** The `ignoreParameters` matcher of one config's list, made once: the language server builds a model per edit with the same config, and the matcher keeps its answers. */
+const parameterMatchers = new WeakMap<readonly string[], (key: string) => boolean>();
+function parameterMatcherOf(patterns: readonly string[]): (key: string) => boolean {
+  let matcher = parameterMatchers.get(patterns);
+  if (!matcher) parameterMatchers.set(patterns, (matcher = createParameterMatcher(patterns)));
+  return matcher;
 }

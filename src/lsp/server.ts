@@ -410,12 +410,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
 
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
-    if (!config || overLimit !== undefined) return;
+    const lintConfig = config;
+    if (!lintConfig || overLimit !== undefined) return;
     // The opens, edits and closes already read are handled first (the connection handles one per
     // turn of the event loop): the lint then takes their texts, or sees the later ones as they come.
     for (let turns = 0; textNotifications.handled < textNotifications.delivered && turns < 100_000 && !clientGone; turns++) {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    // A file event meanwhile loaded the config again (or found it broken): a lint follows it (`diskChanged`).
+    if (config !== lintConfig) return;
     const t0 = performance.now();
     const overlay = new Map<string, string>();
     const unreadable = new Map<string, ReadFileError>();
@@ -432,7 +435,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     current = { snapshot };
     if (!discovered) {
       try {
-        discovered = await discoverFiles(root, config.sources, config.docs, config.ignore);
+        discovered = await discoverFiles(root, lintConfig.sources, lintConfig.docs, lintConfig.ignore);
       } catch (error) {
         if (!(error instanceof DiscoveryLimitError)) throw error;
         // An expected condition, not an internal error: the CLI's one line (it exits 2), shown once, no stack.
@@ -443,6 +446,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // With a config loaded, an error shown was the limit's: shown again if the root goes over it again.
       shownError = undefined;
     }
+    // What this lint reads (`discovered` is dropped when a file event comes while it runs).
+    const linted = discovered;
     // Started when the first document is parsed. A cold lint (nothing stored yet) parses the
     // documents after the code is extracted, not while (no `prefetch`, which a CLI run uses for
     // speed): overlapped, the document worker, the Python and TypeScript extraction workers and
@@ -454,7 +459,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // Its heap as a CLI run's of the same project has (the young generation's size goes by the
     // run's files, `workerYoungGenerationMb`): whether a page fits it is then the same for both.
     parserStopped = false;
-    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, files: discovered.docs.length + discovered.sources.length, cancelled: parserCancelled }), lints: 0 };
+    parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, files: linted.docs.length + linted.sources.length, cancelled: parserCancelled }), lints: 0 };
     const shared = parser.parser;
     const { prefetch: _overlapped, ...sequential } = shared;
     // lint() closes the parser it is given: this one outlives the lint. Before each document, the
@@ -486,10 +491,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
-      const { hashes, pythonFacts } = inputHashes(discovered, overlay, unreadable);
-      result = await lint({ root, config, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated });
-      // Outdated at its very end: its findings are dropped too.
-      if (lintOutdated()) throw new RunCancelled();
+      const { hashes, pythonFacts } = inputHashes(linted, overlay, unreadable);
+      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated });
+      // Outdated at its very end: its findings are dropped too. So are they when a file event loaded
+      // the config again while it ran (a broken config's error must not be followed by old findings).
+      if (lintOutdated() || config !== lintConfig) throw new RunCancelled();
     } finally {
       const o = shared.overruns?.();
       // A lint given up in the middle of a document leaves CPU time spent on a text no longer
@@ -507,7 +513,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const { model, stats } = result;
     let messages: DriftMessage[] = result.messages;
     try {
-      const baseline = loadBaseline({ root, cwd: root, write: false, paths: [], staleSeverity: engineRuleSeverity(baselineEntryStale, config.rules) });
+      const baseline = loadBaseline({ root, cwd: root, write: false, paths: [], staleSeverity: engineRuleSeverity(baselineEntryStale, lintConfig.rules) });
       messages = finishBaseline(messages, baseline).messages;
     } catch (error) {
       if (!(error instanceof BaselineError)) throw error;
@@ -528,19 +534,28 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       if (text !== undefined) snapshot.set(target, { text, version: null });
     }
     last = { messages, snapshot, model, over: capped.over, linted: true };
-    const byUri = new Map<string, ReturnType<typeof toDiagnostic>[]>();
-    // Open buffers first, in the order the client opened them: the page being edited is what its
+    // The findings by document, in the order of the messages, each converted only when sent. Open
+    // buffers first, in the order the client opened them: the page being edited is what its
     // author waits for (NeMo Gym: 278 documents have findings; the README's came last, after 210 KB
     // of the others' diagnostics were written and read).
-    for (const doc of documents.all()) if (projectPath(doc.uri) !== undefined) byUri.set(doc.uri, []);
+    const byUri = new Map<string, DriftMessage[]>();
+    const open = new Set<string>();
+    for (const doc of documents.all()) {
+      if (projectPath(doc.uri) === undefined) continue;
+      byUri.set(doc.uri, []);
+      open.add(doc.uri);
+    }
+    const uriOfFile = new Map<string, string>();
     for (const m of messages) {
       if (!m.file) continue;
-      const uri = uriOf(m.file);
+      let uri = uriOfFile.get(m.file);
+      if (uri === undefined) uriOfFile.set(m.file, (uri = uriOf(m.file)));
       const list = byUri.get(uri);
-      if (list) list.push(toDiagnostic(m));
-      else byUri.set(uri, [toDiagnostic(m)]);
+      if (list) list.push(m);
+      else byUri.set(uri, [m]);
     }
-    for (const [file, total] of capped.over) byUri.get(uriOf(file))?.unshift(tooManyNote(file, total));
+    const overByUri = new Map<string, [file: string, total: number]>();
+    for (const [file, total] of capped.over) overByUri.set(uriOf(file), [file, total]);
     // vscode-jsonrpc writes one message per turn of the event loop (its write semaphore waits for
     // setImmediate), and a lint runs mostly synchronously: the next lint, started at once, left
     // every notification of this one queued, unsent, with its diagnostics, lint after lint (s32
@@ -550,9 +565,25 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const send = (params: { uri: string; version?: number; diagnostics: ReturnType<typeof toDiagnostic>[] }): void => {
       sends.push(connection.sendDiagnostics(params).catch(() => undefined));
     };
-    for (const uri of published.keys()) if (!byUri.has(uri)) send({ uri, diagnostics: [] });
+    const previous = published;
+    for (const uri of previous.keys()) if (!byUri.has(uri)) send({ uri, diagnostics: [] });
     const sent = new Map<string, string>();
-    for (const [uri, diagnostics] of byUri) {
+    let openSent = false;
+    for (const [uri, found] of byUri) {
+      if (!openSent && !open.has(uri)) {
+        // The open buffers' diagnostics are written before the others are converted (NeMo Gym:
+        // about 10 ms of converting, hashing and serialising 278 documents' findings came first).
+        // Meanwhile `published` is what the client has (a config error shown while waiting clears it).
+        openSent = true;
+        published = new Map([...[...previous].filter(([u]) => byUri.has(u)), ...sent]);
+        const ours = last;
+        await Promise.all(sends);
+        // The config broke meanwhile: its error replaced these findings (showError), and no lint runs.
+        if (last !== ours || clientGone) return;
+      }
+      const diagnostics = found.map((m) => toDiagnostic(m));
+      const over = overByUri.get(uri);
+      if (over !== undefined) diagnostics.unshift(tooManyNote(...over));
       // The version the lint read, not the buffer's now: an edit during the lint is not checked yet.
       const file = projectPath(uri);
       const version = file === undefined ? null : (snapshot.get(file)?.version ?? openedVersion(uri));
@@ -560,14 +591,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       if (diagnostics.length > 0) sent.set(uri, digest);
       // A document no buffer holds (no version to confirm) whose findings are the ones last
       // published for it: the client has them already.
-      if (version === null && published.get(uri) === digest) continue;
+      if (version === null && previous.get(uri) === digest) continue;
       send({ uri, ...(version !== null ? { version } : {}), diagnostics });
     }
     published = sent;
     byUri.clear();
     const t = stats.timings;
     connection.console.log(
-      `docdrift: linted ${discovered.docs.length} documents and ${discovered.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
+      `docdrift: linted ${linted.docs.length} documents and ${linted.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
         `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far)`,
     );
     await Promise.all(sends);

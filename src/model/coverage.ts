@@ -235,8 +235,20 @@ export interface PartialReference {
  * and no inferred section stands beside them, or when every section was inferred and they
  * document fewer than half of the parameters (issue #29). Before all that, a run that did not
  * read some page's rows ({@link DocFile.rowsCut}) reads every reference as partial (`cut`).
+ * Pure, and computed once per model and command: callers must not modify the answer.
  */
 export function partialReference(model: Model, cmd: CommandSpec): PartialReference | undefined {
+  let byCommand = partialMemo.get(model);
+  if (!byCommand) partialMemo.set(model, (byCommand = new WeakMap()));
+  let answer = byCommand.get(cmd);
+  if (answer === undefined) byCommand.set(cmd, (answer = computePartialReference(model, cmd) ?? null));
+  return answer ?? undefined;
+}
+
+/** {@link partialReference}'s answers per model and command (`null`: complete): three rules and the run notes ask, for every command. */
+const partialMemo = new WeakMap<Model, WeakMap<CommandSpec, PartialReference | null>>();
+
+function computePartialReference(model: Model, cmd: CommandSpec): PartialReference | undefined {
   const sections = model.sectionsFor(cmd);
   if (sections.length === 0) return undefined;
   // Rows the run did not read may be this command's, whatever heading they stand under (a
