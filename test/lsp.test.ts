@@ -174,6 +174,32 @@ describe('docdrift lsp over stdio', () => {
     await s.diagnostics('docs/hostile.md', (d) => d.version === 1 && !notRead(d), 60_000);
   }, 180_000);
 
+  it('an edited large page is sent to the parser before the stat pass, and its findings are what a CLI run gives for the same text', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const file = 'benchmarks/gpqa/README.md';
+    // Over 32 KB: parsed in segments, so sent ahead once the first lint has read it.
+    const sections = Array.from({ length: 500 }, (_, i) => `## Part ${i}\n\nSome prose about part ${i} of the benchmark, long enough to make the page large.\n`).join('\n');
+    const page = (flag: string): string => `${readFileSync(path.join(root, file), 'utf8').replace('+num_repeat=4', flag)}\n${sections}`;
+    expect(page('+num_repeat=4').length).toBeGreaterThan(32 * 1024);
+    const s = await start(root);
+    open(s, file, page('+num_repeat=4'));
+    await s.diagnostics(file, (d) => d.version === 1, 60_000);
+    const ahead = (): string[] => s.logs.filter((l) => / 1 edited page sent to the parser before the stat pass\)$/.test(l));
+    change(s, file, 2, page('+num_repeats=4'));
+    await s.diagnostics(file, (d) => d.version === 2, 60_000);
+    const last = page('+limit=3');
+    change(s, file, 3, last);
+    const final = await s.diagnostics(file, (d) => d.version === 3, 60_000);
+    await expect.poll(() => ahead().length, { timeout: 10_000 }).toBe(2);
+    writeFileSync(path.join(root, file), last);
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const results = (JSON.parse(cli.stdout) as { results: Array<{ file: string; line: number; column: number; ruleId: string; message: string }> }).results;
+    const expected = results.filter((r) => r.file === file).map((r) => `${r.line}:${r.column} ${r.ruleId} ${r.message}`);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(final.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)} ${d.message}`)).toEqual(expected);
+    expect(await s.close()).toBe(0);
+  }, 120_000);
+
   it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const file = 'docs/reference/cli-commands.mdx';
