@@ -449,6 +449,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     return sent;
   };
 
+  /** The texts of input files on disk the last lint read, with the content hash they had (see `LintOptions.diskTexts`). */
+  let keptTexts = new Map<string, { hash: string; text: string }>();
+
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
     const lintConfig = config;
@@ -534,7 +537,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
       const { hashes, pythonFacts } = inputHashes(linted, overlay, unreadable);
-      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated });
+      // The disk texts the last lint read whose content is unchanged are not read again.
+      const diskTexts = new Map<string, string>();
+      for (const [file, kept] of keptTexts) if (hashes.get(file) === kept.hash) diskTexts.set(file, kept.text);
+      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, diskTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated });
+      keptTexts = new Map();
+      for (const [file, text] of readTexts) {
+        const hash = hashes.get(file);
+        if (hash !== undefined && !hash.startsWith('error:') && !hash.startsWith('text:')) keptTexts.set(file, { hash, text });
+      }
       // Outdated at its very end: its findings are dropped too. So are they when a file event loaded
       // the config again while it ran (a broken config's error must not be followed by old findings).
       if (lintOutdated() || config !== lintConfig) throw new RunCancelled();
