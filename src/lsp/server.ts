@@ -388,7 +388,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * read as a file on disk that cannot be (`error:<code>`, never trusted); and the Python text
    * facts of the files on disk that are not open (an open one is scanned from its text).
    */
-  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, unreadable: ReadonlyMap<string, ReadFileError>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
+  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, overlayHashes: ReadonlyMap<string, string>, unreadable: ReadonlyMap<string, ReadFileError>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
     const { entries } = hashFiles(root, inputFiles(files), fileEntries);
     fileEntries = entries;
     const hashes = new Map<string, string>();
@@ -396,7 +396,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const [file, entry] of Object.entries(entries)) {
       const text = overlay.get(file);
       if (text !== undefined) {
-        hashes.set(file, `text:${textSha1(text)}`);
+        hashes.set(file, overlayHashes.get(file) ?? `text:${textSha1(text)}`);
         continue;
       }
       const refused = unreadable.get(file);
@@ -420,7 +420,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * when the project's large pages, all together, are within the run's limit on them (else the
    * order in which they are met decides which is read, and the lint's order must decide).
    */
-  const prefetchEdited = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, docParser: DocParser): number => {
+  const prefetchEdited = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, overlayHashes: ReadonlyMap<string, string>, docParser: DocParser): number => {
     const docs = new Set(files.docs);
     let largeTotal: number | undefined;
     const largeWithinLimit = (): boolean => {
@@ -440,7 +440,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     for (const [file, text] of overlay) {
       if (!docs.has(file) || !pieces.has(pieceKey('doc-segments', file))) continue;
       if (text.length >= LARGE_DOCUMENT_LENGTH && !largeWithinLimit()) continue;
-      early ??= cachedDocParser(docParser, pieces, new Map([...overlay].map(([f, t]) => [f, `text:${textSha1(t)}`])));
+      early ??= cachedDocParser(docParser, pieces, overlayHashes);
       const what = { doc: true, directives: mayHaveDirectives(text) };
       if (early.isCached?.(file, what)) continue;
       early.prefetch?.(file, text, what);
@@ -523,7 +523,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       if (overranPages.get(overranKey(file, what))?.text !== text) shared.prefetch?.(file, text, what);
     };
     const docParser: DocParser = { ...(pieces.empty ? sequential : { ...shared, prefetch }), parse, close: () => undefined };
-    const sentAhead = pieces.empty ? 0 : prefetchEdited(linted, overlay, docParser);
+    // The open texts' content hashes (`text:` + sha1), as the lint's pieces are keyed by them.
+    const overlayHashes = new Map([...overlay].map(([file, text]) => [file, `text:${textSha1(text)}`]));
+    const sentAhead = pieces.empty ? 0 : prefetchEdited(linted, overlay, overlayHashes, docParser);
     let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
     // The last lint's model is let go before this one builds its own: both held at once doubled
@@ -536,7 +538,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
-      const { hashes, pythonFacts } = inputHashes(linted, overlay, unreadable);
+      const { hashes, pythonFacts } = inputHashes(linted, overlay, overlayHashes, unreadable);
       // The disk texts the last lint read whose content is unchanged are not read again.
       const diskTexts = new Map<string, string>();
       for (const [file, kept] of keptTexts) if (hashes.get(file) === kept.hash) diskTexts.set(file, kept.text);
