@@ -74,6 +74,38 @@ describe('runGit', () => {
     expect(gitExitListeners()).toBe(0);
   });
 
+  it('no git installed: the call rejects with ENOENT and leaves no timer behind, piped or spooled (s41 sweep D1: every run stayed alive 20 s)', async () => {
+    const root = repo(6);
+    const path0 = process.env.PATH;
+    process.env.PATH = path.join(scratch, 'no-git-here');
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    try {
+      for (const spool of [false, true]) {
+        const error = await runGit(root, ['ls-files'], undefined, spool).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(GitError);
+        expect((error as GitError).code).toBe('ENOENT');
+      }
+    } finally {
+      process.env.PATH = path0;
+    }
+    expect(timers()).toBe(before);
+  });
+
+  it('a required filter (git-lfs sets filter.lfs.required) is emptied and not required: git neither runs it nor fails on it (s41 sweep D2)', async () => {
+    const root = repo(7);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('config', 'filter.mark.required', 'true');
+    git('config', 'filter.mark.smudge', `touch ${path.join(root, 'FILTER-RAN')}; cat`);
+    // A tracked file changed since it was committed: git must rehash it through its filter.
+    writeFileSync(path.join(root, 'docs', readdirSync(path.join(root, 'docs'))[0]!), '# changed\n');
+    for (const spool of [false, true]) {
+      const out = await runGit(root, ['diff', '--name-only', 'HEAD'], undefined, spool);
+      expect(out.trim()).toMatch(/^docs\/page-00000-x+\.md$/);
+    }
+    expect(readdirSync(root)).not.toContain('FILTER-RAN');
+  });
+
   it('spooled: an output over maxBuffer is refused', async () => {
     const root = repo(200);
     await expect(runGit(root, ['ls-files'], 100, true)).rejects.toThrow(/maxBuffer/);

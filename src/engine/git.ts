@@ -11,8 +11,8 @@
  * `-c core.fsmonitor=false`, `-c core.hooksPath=/dev/null`, `-c diff.external=`, and
  * `--no-ext-diff --no-textconv` for `diff`; the filter drivers the configuration defines are
  * listed first (`git config --name-only -z --get-regexp`, which runs nothing) and each is emptied
- * (`filter.<name>.clean`, `.process` and `.smudge` set to the empty string), which git treats as
- * "no filter". These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+ * (`filter.<name>.clean`, `.process` and `.smudge` set to the empty string, and `.required` to
+ * false, since git fails a required filter that is empty), which git treats as "no filter". These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
  * `GIT_CONFIG_VALUE_<n>`, git 2.31 and later), not with `-c`: `-c` splits its argument at the
  * first `=`, so for a driver named `x=y` it set the key `filter.x` and left the driver running.
  * `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.
@@ -246,9 +246,15 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
   }
   return new Promise((resolve, reject) => {
     let settled = false;
+    // The time limit is a timer of this call, cleared however the call ends: spawn's own `timeout`
+    // is cleared only by an 'exit' event, which a git that could not start (ENOENT: no git
+    // installed) never sends, so every run without git stayed alive 20 s after its report (s41 sweep D1).
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
     const finish = (fn: () => void): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       try {
         fn();
       } finally {
@@ -258,12 +264,15 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     let stderr = '';
     let child: ReturnType<typeof spawn>;
     try {
-      // spawn's own time limit, as exec's.
-      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env, stdio: ['ignore', fd, 'pipe'], timeout: limit, killSignal: 'SIGKILL' });
+      child = spawn('git', [...SAFE_GIT_CONFIG, ...args], { cwd, env, stdio: ['ignore', fd, 'pipe'] });
     } catch (error) {
       finish(() => reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code)));
       return;
     }
+    timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, limit);
     track(child);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
@@ -272,7 +281,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     child.on('error', (error: NodeJS.ErrnoException) => finish(() => reject(new GitError(error.message, '', error.code))));
     child.on('close', (code, signal) => {
       finish(() => {
-        if (code !== 0 && child.killed && signal === 'SIGKILL') {
+        if (code !== 0 && timedOut && signal === 'SIGKILL') {
           reject(timeoutError(args, limit));
           return;
         }
@@ -366,7 +375,10 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
   let off: Array<readonly [string, string]> = [];
   try {
-    if (sub === 'diff' || sub === 'ls-files' || sub === 'status') off = filterDrivers(cwd).flatMap((name) => (['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const));
+    // `required` off too: git fails a required filter whose command is empty (git-lfs sets
+    // `filter.lfs.required=true`: "fatal: logo.png: clean filter 'lfs' failed", s41 sweep D2);
+    // not required, an empty filter is no filter, and git reads the file as it is.
+    if (sub === 'diff' || sub === 'ls-files' || sub === 'status') off = filterDrivers(cwd).flatMap((name) => [...(['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const), [`filter.${name}.required`, 'false'] as const]);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -387,7 +399,7 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env).catch((error: unknown) => {
     // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
     if ((error as { code?: unknown }).code === 'E2BIG' && off.length > 0) {
-      throw new GitError(`the git configuration defines ${off.length / 3} filter drivers, too many to tell git not to run them (the environment is over the system's limit); docdrift does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', 'E2BIG');
+      throw new GitError(`the git configuration defines ${off.length / 4} filter drivers, too many to tell git not to run them (the environment is over the system's limit); docdrift does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', 'E2BIG');
     }
     throw error;
   });
