@@ -74,6 +74,16 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     expect(pythonSourceEncoding(Buffer.from('# -*- coding: utf-8 -*-\n'))).toBeUndefined();
   });
 
+  it('line 1 may end with LF, CRLF or a lone CR: the coding line on line 2 applies after each, as CPython reads it (s41 sweep D3)', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      expect(decodeText(latin1(`#!/usr/bin/env python${eol}# -*- coding: latin-1 -*-${eol}x = "\u00f1"${eol}`), 'tool/cli.py')).toContain('"\u00f1"');
+      // A code line 1 still hides a coding line 2, whatever ends it.
+      expect(decodeText(latin1(`import os${eol}# coding: latin-1${eol}x = "\u00f1"${eol}`), 'a.py')).toContain('"\uFFFD"');
+    }
+    expect(pythonSourceEncoding(latin1('# comment\r# coding: latin-1\n'))).toBe('latin-1');
+    expect(pythonSourceEncoding(latin1('\r\n# coding: latin-1\r'))).toBe('latin-1');
+  });
+
   it('keeps UTF-8 when the declaration is not where CPython reads it, names an unknown codec, or the file is not Python', () => {
     const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
     expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');

@@ -350,14 +350,17 @@ const CODING_RE = /^[ \t\f]*#.*?coding[:=][ \t]*([-_.a-zA-Z0-9]+)/;
 export function pythonSourceEncoding(bytes: Buffer): string | undefined {
   let start = 0;
   for (let line = 0; line < 2 && start < bytes.length; line++) {
-    let end = bytes.indexOf(0x0a, start);
-    if (end < 0) end = bytes.length;
+    // A line ends at LF, CRLF or a lone CR, as CPython reads source lines (s41 sweep D3: a coding
+    // line after a line ending in a lone CR was not seen, and a latin-1 default read as U+FFFD).
+    const lf = bytes.indexOf(0x0a, start);
+    const cr = bytes.indexOf(0x0d, start);
+    const end = Math.min(lf < 0 ? bytes.length : lf, cr < 0 ? bytes.length : cr);
     const text = bytes.toString('latin1', start, Math.min(end, start + 400));
     const m = CODING_RE.exec(text);
     if (m) return decoderLabel(m[1]!);
     // CPython looks at line 2 only when line 1 is a comment or blank.
-    if (!/^[ \t\f]*(?:#.*)?\r?$/.test(text)) return undefined;
-    start = end + 1;
+    if (!/^[ \t\f]*(?:#.*)?$/.test(text)) return undefined;
+    start = bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
   }
   return undefined;
 }
