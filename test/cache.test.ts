@@ -3,7 +3,7 @@
  * fixtures/example-python: after every kind of change, a warm run's full output must equal a
  * cold (`--no-cache`) run's, and an unchanged project must be served from the cache.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, renameSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import type { DocParser } from '../src/docs/bounded-parse.js';
 import type { Rule } from '../src/model/rule.js';
 import { loadConfig } from '../src/config/load.js';
 import { lint, lintWithCache, ruleIds } from '../src/api.js';
-import { removeTempDirs, tempProject } from './helpers.js';
+import { CLI_BIN, copyToTemp, removeTempDirs, tempProject } from './helpers.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
 const temps: string[] = [];
@@ -430,6 +430,26 @@ describe('runs that read the model (--summary, --changed-since, code paths)', ()
     expect(withModel.model?.commands.length).toBeGreaterThan(0);
     expect(withModel.cache.pieces?.misses).toBe(0);
   });
+});
+
+describe('a page over its parse budget and the per-file cache (built CLI)', () => {
+  it('is stored with its outcome: a run after another page is edited does not parse it again, and reports it as before (s41 sweep D5)', () => {
+    const root = copyToTemp(path.resolve(import.meta.dirname, '../fixtures/bad-input/_base'), 'docdrift-cache-overrun-');
+    // One paragraph that cannot be cut into pieces and parses ever slower: over its budget.
+    writeFileSync(path.join(root, 'docs/hostile.md'), `# tool\n\n${'[a](<b '.repeat(40_000)}\n`);
+    const run = () => spawnSync(process.execPath, [CLI_BIN, '--debug', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const notRead = (stdout: string) => (JSON.parse(stdout) as { results: Array<{ file: string; message: string }> }).results.filter((r) => r.file === 'docs/hostile.md' && r.message.startsWith('Not read:'));
+    const first = run();
+    expect(notRead(first.stdout)).toHaveLength(1);
+    appendFileSync(path.join(root, 'README.md'), '\nAn edited line.\n');
+    const second = run();
+    // The README alone is parsed again; the hostile page's outcome comes from the cache.
+    expect(pieceCounts(second.stderr)).toMatchObject({ computed: 1 });
+    expect(notRead(second.stdout)).toEqual(notRead(first.stdout));
+    // Its text changed: parsed again (short now, and read).
+    writeFileSync(path.join(root, 'docs/hostile.md'), '# tool\n\nA short page.\n');
+    expect(notRead(run().stdout)).toEqual([]);
+  }, 120_000);
 });
 
 describe('--fix and the per-file cache', () => {

@@ -331,7 +331,8 @@ const COMPILED = import.meta.url.endsWith('.js');
 /**
  * {@link overrun} of a document that itself ran over its budget (time per document or piece, rate,
  * memory), marked `overran`: not one the run's limits stopped or skipped for what other documents
- * cost. A language server keeps such an outcome for the page's unchanged text (src/lsp/server.ts).
+ * cost. Such an outcome is kept for the page's unchanged text: by the language server in memory
+ * (src/lsp/server.ts) and by the per-file cache (`cachedDocParser`, src/engine/pieces.ts).
  */
 function ownOverrun(file: string, text: string, reason: string): ParseOutcome {
   return { ...overrun(file, text, reason), overran: true };
