@@ -11,8 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
 import { moduleNodes, nodesWithin } from '../src/extract/python/flags-common.js';
+import { stackWalkOrder } from '../src/extract/python/flags-argparse.js';
 import { launcherNotes } from '../src/extract/python/launcher-flags.js';
 import { getPythonParser, parsePython } from '../src/extract/python/parser.js';
+import { namedChildren } from '../src/extract/python/values.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -37,8 +39,31 @@ def main(argv):
     if sys.argv[1].startswith("--config="):
         check(wrap(a == "--x"), b == "--x", self.word.startswith("--x="))(make(1)(2))
     # a comment: arg == "--not-code"
+    while True:
+        for k, v in items():
+            total += v
+            def inner(q):
+                hidden = q
+            grab = lambda z: (w := z)
+            with open(k) as (fh, other):
+                pass
+        else:
+            last = [y for y in range(3)]
     return other == "--y" == third
 `;
+
+/** The walk `stackWalkOrder` stands for: pop a node, take it when its type is asked for, push its named children unless its type is pruned. */
+function stackWalk(roots: Node[], types: string[], prune: ReadonlySet<string> = new Set()): Node[] {
+  const out: Node[] = [];
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (types.includes(node.type)) out.push(node);
+    if (prune.has(node.type)) continue;
+    for (const child of namedChildren(node)) stack.push(child);
+  }
+  return out;
+}
 
 const ids = (nodes: readonly (Node | null)[]): number[] => nodes.map((n) => n!.id);
 const notes = (root: Node, how: 'auto' | 'walk'): string[] => launcherNotes(root, how).map(([text, lit, takesValue]) => `${text}@${lit.startIndex}:${takesValue}`);
@@ -69,6 +94,20 @@ describe('one walk of a module for the flag readers', () => {
             expect(ids(nodesWithin(nodes.decorated, scope)), `${file}:${scope.startPosition.row + 1}`).toEqual(ids(scope.descendantsOfType('decorated_definition')));
           }
           bodies++;
+        }
+        // The stack walks of the argparse reader (effectsOf over a body, assignedNames over a loop's blocks, nested scopes not entered).
+        const effectTypes = ['call', 'assignment', 'augmented_assignment', 'delete_statement'];
+        const bindingTypes = ['function_definition', 'class_definition', 'lambda', 'assignment', 'augmented_assignment', 'for_statement', 'named_expression', 'as_pattern_target'];
+        const scopes = new Set(['function_definition', 'class_definition', 'lambda']);
+        const loops = root.descendantsOfType(['for_statement', 'while_statement', 'function_definition']).map((n) => n!);
+        for (const scope of [root, ...nodes.functionDefs.map((d) => d.childForFieldName('body')!)]) {
+          expect(ids(stackWalkOrder([scope], effectTypes).map((e) => e.node)), file).toEqual(ids(stackWalk([scope], effectTypes)));
+        }
+        for (const loop of loops) {
+          const roots = namedChildren(loop).filter((c) => c.type === 'block' || c.type === 'else_clause');
+          const got = stackWalkOrder(roots, bindingTypes, scopes);
+          expect(ids(got.map((e) => e.node)), `${file}:${loop.startPosition.row + 1}`).toEqual(ids(stackWalk(roots, bindingTypes, scopes)));
+          expect(got.map((e) => e.type)).toEqual(got.map((e) => e.node.type));
         }
         // A call whose callee is a call (`f(x)(y)`): the inner one does not hold the outer one.
         for (const call of nodes.calls) expect(ids(nodesWithin(nodes.calls, call)), file).toEqual(ids(call.descendantsOfType('call')));
