@@ -415,5 +415,7 @@ describe('Python partial evaluator: module lists changed out of order (#33 fresh
     expect(await program('G = ["a", "b"]\nprint(len(G), sorted(G))\nV = len(G)')).toEqual({ names: ['seed', 'x2'] });
     expect(await program('G = []\nclass C:\n    def m(self):\n        G = []\n        G.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x0'] });
     expect(await program('G = []\ndef f():\n    G.append(1)\nf()\nH = [len(x) for x in ["ab"]]\nV = len(G)')).toEqual(unknown);
+    // A lambda, a comprehension or a class ends where its text does: module code after it runs in order (s41: scopes by range).
+    expect(await program('G = []\nh = lambda: 0\nK = [i for i in range(2)]\nclass C:\n    pass\nG.append(1)\nV = len(G)')).toEqual({ names: ['seed', 'x1'] });
   });
 });

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import {
-  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, moduleCalls, parseClickDecls, passesUnknown, readChoices, spellings,
+  bindParameters, boolOrString, branchReach, callArgs, knownCondition, callsTo, clickOptionNames, enclosingFunction, envVarNames, flagSpec, isTrue, literalDefault, locate, moduleCalls, moduleNodes, nodesWithin, parseClickDecls, passesUnknown, readChoices, spellings,
   MAX_ATTACHED_PROGRAM_COMMANDS, MAX_COMMANDS_PER_PROGRAM, MAX_MODULE_COMMANDS, moduleCommandsCut, stripPrefix, subcommandTree, symbolKey, toDefault, unreadAt, type CallArgs, type FlagContext, type FlagModule, type Symbol,
 } from './flags-common.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
@@ -1237,7 +1237,7 @@ function attachRegistered(
         .filter((p): p is string => p !== undefined);
       const body = def.childForFieldName('body');
       if (params.length === 0 || !body) continue;
-      const nestedDefs = body.descendantsOfType('decorated_definition').filter((d): d is Node => d !== null);
+      const nestedDefs = nodesWithin(moduleNodes(module.root).decorated, body);
       const locals = new Set(params);
       const named = new Map<string, ClickCommand & { localParent?: string }>();
       for (const d of nestedDefs) {
@@ -1265,8 +1265,7 @@ function attachRegistered(
         else if (params.includes(command.localParent)) pending.push({ param: command.localParent, command, name: command.name });
       }
       // `group.add_command(cmd[, name])` in the body, `group` a parameter.
-      for (const call of body.descendantsOfType('call')) {
-        if (!call) continue;
+      for (const call of nodesWithin(moduleCalls(module.root), body)) {
         const args = callArgs(call);
         if (args.callee?.length !== 2 || args.callee[1] !== 'add_command' || !params.includes(args.callee[0]!)) continue;
         const first = args.positional[0];

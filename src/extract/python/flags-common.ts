@@ -48,26 +48,95 @@ export interface CallArgs {
  */
 const callArgsMemo = new WeakMap<Tree, Map<number, CallArgs>>();
 
-/** Reads a `call` node's arguments without evaluating them (once per node of a tree: the result is shared). */
-/** Per syntax tree: every `call` node of its module, in document order ({@link moduleCalls}). */
-const moduleCallsMemo = new WeakMap<Tree, Node[]>();
+/**
+ * The nodes of one module that the flag readers look for, each list in document order, all found
+ * in one walk of the tree ({@link moduleNodes}).
+ */
+export interface ModuleNodes {
+  calls: readonly Node[];
+  functionDefs: readonly Node[];
+  classDefs: readonly Node[];
+  decorated: readonly Node[];
+  assignments: readonly Node[];
+  comparisons: readonly Node[];
+}
+
+/** The node types of {@link ModuleNodes}, as one `descendantsOfType` asks for them. */
+const MODULE_NODE_TYPES = ['call', 'function_definition', 'class_definition', 'decorated_definition', 'assignment', 'comparison_operator'];
+
+/** Per syntax tree: the nodes of its module ({@link moduleNodes}). */
+const moduleNodesMemo = new WeakMap<Tree, ModuleNodes>();
+
+/**
+ * Every `call`, `def`, `class`, decorated definition, assignment and comparison under a module's
+ * root (`root.descendantsOfType(type)` of each, without the nulls), in document order, collected
+ * in one walk per syntax tree. The readers asked for them in walks of their own: calls (click,
+ * decli, jsonargparse, docopt, fire, run-time options: 6-7 walks a module before s41), the `def`
+ * and `class` ranges, the assignments to `__signature__`, and the calls and decorated definitions
+ * of every function body (jsonargparse, decli and click again: one more walk of each module in
+ * all). Measured on NeMo Gym's 178 flag modules (1.8 MB), the flag extraction alone, cold: those
+ * walks were 0.80 s of a 6.4 s CPU profile (s41, a loaded machine); the extraction's CPU went
+ * 5.0 -> 3.6 s (medians of 3) with this and the changes beside `launcherNotes`,
+ * `stackWalkOrder` and `escapingMutations`. `root` must be a module root; the lists are shared,
+ * callers must not mutate them. The nodes inside one node are {@link nodesWithin}.
+ */
+export function moduleNodes(root: Node): ModuleNodes {
+  let nodes = moduleNodesMemo.get(root.tree);
+  if (!nodes) {
+    const calls: Node[] = [];
+    const functionDefs: Node[] = [];
+    const classDefs: Node[] = [];
+    const decorated: Node[] = [];
+    const assignments: Node[] = [];
+    const comparisons: Node[] = [];
+    const byType: Record<string, Node[]> = {
+      call: calls, function_definition: functionDefs, class_definition: classDefs, decorated_definition: decorated, assignment: assignments, comparison_operator: comparisons,
+    };
+    for (const node of root.descendantsOfType(MODULE_NODE_TYPES)) if (node) byType[node.type]?.push(node);
+    nodes = { calls, functionDefs, classDefs, decorated, assignments, comparisons };
+    moduleNodesMemo.set(root.tree, nodes);
+  }
+  return nodes;
+}
+
+/**
+ * The nodes of `list` (one of {@link moduleNodes}' lists: document order) inside `node`, `node`
+ * itself included when listed: what `node.descendantsOfType(type)` returns, in the same order,
+ * found by a binary search instead of a walk of `node`'s subtree. Syntax nodes nest (a node
+ * starting inside `node` ends inside it), so those inside are the ones starting in [start, end),
+ * but for an enclosing node that starts where `node` does (`f(x)` in `f(x)(y)`): one starting
+ * there must end by `node`'s end. (An enclosing node of exactly `node`'s range would be taken
+ * for a descendant; none of the listed types encloses a block or a definition so.)
+ */
+export function nodesWithin(list: readonly Node[], node: Node): Node[] {
+  const start = node.startIndex;
+  const end = node.endIndex;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.startIndex < start) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Node[] = [];
+  for (let i = lo; i < list.length && list[i]!.startIndex < end; i++) {
+    const candidate = list[i]!;
+    if (candidate.startIndex === start && candidate.id !== node.id && candidate.endIndex > end) continue;
+    out.push(candidate);
+  }
+  return out;
+}
 
 /**
  * Every `call` node under a module's root (`root.descendantsOfType('call')` without the nulls), in
- * document order, collected once per syntax tree: the framework extractors (click, decli,
- * jsonargparse, docopt, fire, runtime options) each walked every call of every flag module, 6-7
- * walks of the tree and as many node arrays per module (NeMo Gym: 178 flag modules, 1.8 MB).
- * `root` must be a module root; the list is shared, callers must not mutate it.
+ * document order ({@link moduleNodes}). `root` must be a module root; the list is shared, callers
+ * must not mutate it.
  */
 export function moduleCalls(root: Node): readonly Node[] {
-  let calls = moduleCallsMemo.get(root.tree);
-  if (!calls) {
-    calls = root.descendantsOfType('call').filter((c): c is Node => c !== null);
-    moduleCallsMemo.set(root.tree, calls);
-  }
-  return calls;
+  return moduleNodes(root).calls;
 }
 
+/** Reads a `call` node's arguments without evaluating them (once per node of a tree: the result is shared). */
 export function callArgs(call: Node): CallArgs {
   let memo = callArgsMemo.get(call.tree);
   if (!memo) callArgsMemo.set(call.tree, (memo = new Map()));
@@ -554,8 +623,7 @@ export function* callsInFunctions(ctx: FlagContext, callees: ReadonlySet<string>
     for (const [name, { def }] of module.functions) {
       const body = def.childForFieldName('body');
       const local = module.info.functions.get(name)?.localBindings;
-      for (const call of body ? body.descendantsOfType('call') : []) {
-        if (!call) continue;
+      for (const call of body ? nodesWithin(moduleCalls(module.root), body) : []) {
         const args = callArgs(call);
         const first = args.positional[0] ?? args.keywords.get(keyword);
         if (first && callees.has(ctx.external(module, args.callee, local) ?? '')) yield { module, call, first, target: `${module.info.module}:${name}` };
@@ -599,10 +667,8 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
       // document order, so one binary search answers (a scan per node was quadratic: 5,000
       // functions and 5,000 calls in one module, bad-input `python-nested-groups`).
       ranges = {
-        defs: outermost(root.descendantsOfType('function_definition').filter((d): d is Node => d !== null)
-          .map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text }))),
-        classes: outermost(root.descendantsOfType('class_definition').filter((d): d is Node => d !== null)
-          .map((d) => ({ start: d.startIndex, end: d.endIndex }))),
+        defs: outermost(moduleNodes(root).functionDefs.map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text }))),
+        classes: outermost(moduleNodes(root).classDefs.map((d) => ({ start: d.startIndex, end: d.endIndex }))),
       };
       definitionRanges.set(root, ranges);
     }

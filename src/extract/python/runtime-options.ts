@@ -6,7 +6,7 @@
  * flags docdrift does not know, with the place and the construct, instead of staying silent.
  */
 import type { Node } from 'web-tree-sitter';
-import { callArgs, moduleCalls, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
+import { callArgs, moduleCalls, moduleNodes, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
 import { dottedName, namedChildren, unparen } from './values.js';
 
@@ -59,9 +59,9 @@ export function markRuntimeOptions(ctx: FlagContext, commands: FlagCommand[]): v
       const fn = enclosingDef(call);
       if (fn && !sites.has(fn.id)) sites.set(fn.id, site(module, call));
     }
-    for (const assignment of module.root.descendantsOfType('assignment')) {
-      const left = assignment?.childForFieldName('left');
-      if (!assignment || left?.type !== 'attribute' || left.childForFieldName('attribute')?.text !== '__signature__') continue;
+    for (const assignment of moduleNodes(module.root).assignments) {
+      const left = assignment.childForFieldName('left');
+      if (left?.type !== 'attribute' || left.childForFieldName('attribute')?.text !== '__signature__') continue;
       const fn = enclosingDef(assignment);
       if (fn && !sites.has(fn.id)) sites.set(fn.id, site(module, assignment));
     }
