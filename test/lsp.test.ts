@@ -4,7 +4,7 @@
  * bin, on a copy of fixtures/example-python. Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -199,6 +199,25 @@ describe('docdrift lsp over stdio', () => {
     expect(final.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${String(d.code)} ${d.message}`)).toEqual(expected);
     expect(await s.close()).toBe(0);
   }, 120_000);
+
+  it('the workspace folder renamed away: one showMessage error, not an empty lint; diagnostics again once it is back (s41 sweep D7)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const file = 'benchmarks/gpqa/README.md';
+    const text = readFileSync(path.join(root, file), 'utf8');
+    open(s, file, text);
+    expect(codes(await s.diagnostics(file, (d) => d.version === 1))).toHaveLength(2);
+    renameSync(root, `${root}-moved`);
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('README.md'), type: 3 }] });
+    change(s, file, 2, `${text}\nEdited.\n`);
+    await expect.poll(() => s.shown.map((m) => m.message).join('\n'), { timeout: 20_000 }).toContain('is no longer a directory');
+    expect(s.published.filter((p) => p.uri === s.uri(file) && p.version === 2)).toEqual([]);
+    renameSync(`${root}-moved`, root);
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('README.md'), type: 1 }] });
+    change(s, file, 3, text);
+    expect(codes(await s.diagnostics(file, (d) => d.version === 3))).toHaveLength(2);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
 
   it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');

@@ -12,6 +12,7 @@
  * `window/showMessage` error, and the server waits for it to be fixed.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -478,6 +479,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     }
     current = { snapshot };
     if (!discovered) {
+      // The workspace folder deleted or renamed under the server: nothing could be checked, which
+      // is said (the CLI exits 2, "--root … is not a directory"), not an empty lint (s41 sweep D7).
+      if (!isDirectory(root)) {
+        showError(`the workspace folder ${escapeLine(root)} is no longer a directory (deleted or renamed?); no diagnostics until it is back`);
+        return;
+      }
       try {
         discovered = await discoverFiles(root, lintConfig.sources, lintConfig.docs, lintConfig.ignore);
       } catch (error) {
@@ -970,3 +977,12 @@ export function explicitConfigOf(options: unknown, root: string): { file: string
 // The process side of `docdrift lsp` (its arguments, the thread and its heap limit) lives in launch.ts,
 // which the bin loads without the engine; re-exported for the callers that import it from here.
 export { LSP_HEAP_MB, LSP_HELP, LSP_YOUNG_MB, runLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './launch.js';
+
+/** Whether `dir` is a directory now (following links); false when it is gone or cannot be checked. */
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
