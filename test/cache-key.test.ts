@@ -1,5 +1,5 @@
 /** The run cache's signing key file (src/engine/cache.ts `cacheKey`): made atomically, refused when others own or can read it (#33 item 14). */
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,6 +61,17 @@ describe('cacheKey (#33 item 14)', () => {
     expect(existsSync(path.join(dir, 'missing-base'))).toBe(false);
     mkdirSync(path.join(dir, 'missing-base'));
     expect(cacheKey(deep, root)).toHaveLength(32);
+  });
+
+  it('a key file with a second name (a hard link) is refused, as the config loader refuses such a config; one name again, it is used (s41 sweep D6)', () => {
+    const { dir, root } = scratch();
+    mkdirSync(path.join(root, 'docs'));
+    const keyFile = path.join(dir, 'home', 'docdrift', 'cache-key');
+    const key = cacheKey(keyFile, root);
+    linkSync(keyFile, path.join(root, 'docs', 'k'));
+    expect(() => cacheKey(keyFile, root)).toThrow(`the cache key file ${keyFile} has 2 names (hard links)`);
+    unlinkSync(path.join(root, 'docs', 'k'));
+    expect(cacheKey(keyFile, root)).toEqual(key);
   });
 
   it('a key file reached through a symbolic link into the project is refused, as one inside it is, and nothing is made there (s40 sweep D5)', () => {

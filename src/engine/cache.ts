@@ -538,6 +538,13 @@ function readKeyFile(keyFile: string): Buffer | 'missing' | 'empty' {
     if (uid !== undefined && st.uid !== uid) {
       throw new Error(`the cache key file ${keyFile} is owned by another user (uid ${st.uid}); docdrift signs its cache only with a key of its own user's. Delete it (a new one is made)`);
     }
+    // A second name (a hard link) may be inside the project, where the key could be read or
+    // committed: refused, as the config loader refuses a config file with two names (s41 sweep D6).
+    // A run making the key links it from its temporary name and then removes that name: looked
+    // at again after 50 ms, before it is taken for a second name.
+    if (bytes.length > 0 && st.nlink > 1 && (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50), statSync(keyFile).nlink > 1)) {
+      throw new Error(`the cache key file ${keyFile} has ${st.nlink} names (hard links), so it may also be a file inside the project; delete it (a new one is made)`);
+    }
     if (bytes.length > 0 && (st.mode & 0o066) !== 0) {
       throw new Error(`the cache key file ${keyFile} is readable or writable by other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}), so anyone who reads it can forge cache entries; run chmod 600 ${keyFile}, or delete it (a new one is made)`);
     }
