@@ -1189,6 +1189,21 @@ export function isExplained(
   param: ParamSpec,
   rows: ReturnType<typeof rowsFor>,
 ): boolean {
+  // Asked twice for the same page and parameter (the rule, and the coverage's `explainedDocs`):
+  // answered once per `rows` (one array per model, command and parameter, `rowsFor`).
+  let byFile = explainedMemo.get(rows);
+  if (!byFile) explainedMemo.set(rows, (byFile = new Map()));
+  let byParam = byFile.get(file);
+  if (!byParam) byFile.set(file, (byParam = new Map()));
+  let answer = byParam.get(param);
+  if (answer === undefined) byParam.set(param, (answer = computeIsExplained(model, file, param, rows)));
+  return answer;
+}
+
+/** {@link isExplained}'s answers by rows, page and parameter. */
+const explainedMemo = new WeakMap<ReturnType<typeof rowsFor>, Map<string, Map<ParamSpec, boolean>>>();
+
+function computeIsExplained(model: Model, file: string, param: ParamSpec, rows: ReturnType<typeof rowsFor>): boolean {
   if (rows.some(({ section }) => section.file === file)) return true;
   const doc = model.doc(file);
   if (!doc) return false;
