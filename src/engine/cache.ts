@@ -24,7 +24,7 @@ import { cachedDocParser, FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
-import { decodeText, readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
+import { decodeText, isDirectory, readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
@@ -377,16 +377,6 @@ export function defaultCacheKeyFile(): string {
   return path.join(home, '.cache', 'docdrift', 'cache-key');
 }
 
-/** Whether `dir` is a non-empty path to an existing directory (symbolic links followed); false when it cannot be stat'ed. */
-function isDirectory(dir: string): boolean {
-  if (dir === '') return false;
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `p` with symbolic links resolved as far as it exists: the real path of its nearest existing
  * ancestor, joined with the part below it that does not exist yet (a key file not made yet).
@@ -540,9 +530,7 @@ function readKeyFile(keyFile: string): Buffer | 'missing' | 'empty' {
     }
     // A second name (a hard link) may be inside the project, where the key could be read or
     // committed: refused, as the config loader refuses a config file with two names (s41 sweep D6).
-    // A run making the key links it from its temporary name and then removes that name: looked
-    // at again after 50 ms, before it is taken for a second name.
-    if (bytes.length > 0 && st.nlink > 1 && (Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50), statSync(keyFile).nlink > 1)) {
+    if (bytes.length > 0 && st.nlink > 1 && hasSecondName(keyFile)) {
       throw new Error(`the cache key file ${keyFile} has ${st.nlink} names (hard links), so it may also be a file inside the project; delete it (a new one is made)`);
     }
     if (bytes.length > 0 && (st.mode & 0o066) !== 0) {
@@ -553,6 +541,19 @@ function readKeyFile(keyFile: string): Buffer | 'missing' | 'empty' {
   const hex = bytes.toString('utf8').trim();
   if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`the cache key file ${keyFile} is malformed; delete it (a new one is made)`);
   return Buffer.from(hex, 'hex');
+}
+
+/**
+ * Whether the key file, seen with more than one name, still has them 50 ms later: a run making the
+ * key links it from its temporary name and then removes that name (`cacheKey`).
+ */
+function hasSecondName(keyFile: string): boolean {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  try {
+    return statSync(keyFile).nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 /** Length of the text `{"mac":"<64 hex digits>",` that opens a signed cache file. */

@@ -12,7 +12,8 @@
  * `--no-ext-diff --no-textconv` for `diff`; the filter drivers the configuration defines are
  * listed first (`git config --name-only -z --get-regexp`, which runs nothing) and each is emptied
  * (`filter.<name>.clean`, `.process` and `.smudge` set to the empty string, and `.required` to
- * false, since git fails a required filter that is empty), which git treats as "no filter". These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+ * false, since git fails a required filter that is empty), which git treats as "no filter".
+ * These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
  * `GIT_CONFIG_VALUE_<n>`, git 2.31 and later), not with `-c`: `-c` splits its argument at the
  * first `=`, so for a driver named `x=y` it set the key `filter.x` and left the driver running.
  * `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.

@@ -12,7 +12,6 @@
  * `window/showMessage` error, and the server waits for it to be fixed.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -47,7 +46,7 @@ import type { DriftMessage } from '../model/rule.js';
 import { currentDirectory, escapesRoot, isRestructuredText } from '../shared/paths.js';
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
-import { MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
+import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
 import { parseMessageBody, readOmitted, textSha1 } from './big-text.js';
 import { ChunkMessageReader } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
@@ -389,15 +388,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * read as a file on disk that cannot be (`error:<code>`, never trusted); and the Python text
    * facts of the files on disk that are not open (an open one is scanned from its text).
    */
-  const inputHashes = (files: DiscoveredFiles, overlay: ReadonlyMap<string, string>, overlayHashes: ReadonlyMap<string, string>, unreadable: ReadonlyMap<string, ReadFileError>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
+  const inputHashes = (files: DiscoveredFiles, overlayHashes: ReadonlyMap<string, string>, unreadable: ReadonlyMap<string, ReadFileError>): { hashes: Map<string, string>; pythonFacts: Map<string, NonNullable<FileEntry['py']>> } => {
     const { entries } = hashFiles(root, inputFiles(files), fileEntries);
     fileEntries = entries;
     const hashes = new Map<string, string>();
     const pythonFacts = new Map<string, NonNullable<FileEntry['py']>>();
     for (const [file, entry] of Object.entries(entries)) {
-      const text = overlay.get(file);
-      if (text !== undefined) {
-        hashes.set(file, overlayHashes.get(file) ?? `text:${textSha1(text)}`);
+      const overlaid = overlayHashes.get(file);
+      if (overlaid !== undefined) {
+        hashes.set(file, overlaid);
         continue;
       }
       const refused = unreadable.get(file);
@@ -545,7 +544,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // and shutdown unanswered, 46.7 s CPU, 2.6 GB -> 3.0 s CPU, 192 MB, hover in 2 ms). Only
       // when the flag files changed: otherwise the flags piece in `pieces` answers (lsp-latency.mjs,
       // example-python, 20 edits: edit -> diagnostics median 137 -> 140 ms, lint 14 -> 17 ms).
-      const { hashes, pythonFacts } = inputHashes(linted, overlay, overlayHashes, unreadable);
+      const { hashes, pythonFacts } = inputHashes(linted, overlayHashes, unreadable);
       // The disk texts the last lint read whose content is unchanged are not read again.
       const diskTexts = new Map<string, string>();
       for (const [file, kept] of keptTexts) if (hashes.get(file) === kept.hash) diskTexts.set(file, kept.text);
@@ -977,12 +976,3 @@ export function explicitConfigOf(options: unknown, root: string): { file: string
 // The process side of `docdrift lsp` (its arguments, the thread and its heap limit) lives in launch.ts,
 // which the bin loads without the engine; re-exported for the callers that import it from here.
 export { LSP_HEAP_MB, LSP_HELP, LSP_YOUNG_MB, runLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './launch.js';
-
-/** Whether `dir` is a directory now (following links); false when it is gone or cannot be checked. */
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}

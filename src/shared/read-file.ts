@@ -10,7 +10,7 @@
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
 
@@ -275,6 +275,16 @@ export function pathExists(abs: string): boolean {
   try {
     lstatSync(abs);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `dir` is a non-empty path to an existing directory (symbolic links followed); false when it cannot be stat'ed. */
+export function isDirectory(dir: string): boolean {
+  if (dir === '') return false;
+  try {
+    return statSync(dir).isDirectory();
   } catch {
     return false;
   }
