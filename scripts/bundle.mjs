@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
  * Bundles the `docdrift` bin and the Node.js API with rolldown (rolldown.config.mjs), after `tsc`
- * has written dist/src: `npm run build` and `prepack` run it. Then writes the API's type
+ * has written dist/src: `npm run build` and `prepack` run it. First applies `patches/` to
+ * node_modules with patch-package (idempotent; its output is printed only when it fails), so the
+ * bundle and dist/src (tests, bench, corpus) run the patched dependencies however node_modules was
+ * installed (`npm ci --ignore-scripts` in the Action, pre-commit's `npm install`, a fresh clone). Then writes the API's type
  * declarations as one file, dist/cli/index.d.ts (dts-bundle-generator over src/index.ts: the
  * types it exports and those they use, inlined, so the package needs no dist/src or @types). It calls rolldown's JavaScript API, which
  * prints nothing on success (the rolldown command prints its chunk table even with
@@ -13,12 +16,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { generateDtsBundle } from 'dts-bundle-generator';
 import { build } from 'rolldown';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The config's paths are relative to the package root.
 process.chdir(root);
+// patches/*.patch: see docs/development.md ("Patched dependencies").
+const patchPackage = createRequire(import.meta.url).resolve('patch-package/index.js');
+const patching = spawnSync(process.execPath, [patchPackage, '--error-on-fail'], { encoding: 'utf8' });
+if (patching.status !== 0) {
+  console.error(`bundle: patch-package failed (exit ${patching.status ?? patching.signal}):\n${patching.stdout}${patching.stderr}`);
+  process.exit(1);
+}
 const { default: config } = await import('../rolldown.config.mjs');
 try {
   await build({
