@@ -384,6 +384,28 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'docs/brackets.md'), `# tool\n\n${'[*a '.repeat(50_000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
     writeFileSync(path.join(dir, 'docs/escapes.md'), `# tool\n\n${'\\[ a &amp; b '.repeat(15_000)}\n\n\`\`\`bash\ntool +sed=2\n\`\`\`\n`);
   },
+  // #33 s41 sweep D4: a page whose one part that cannot be cut parses in time that grows faster
+  // than its length (micromark: a blockquote of 60,000 lazy setext lines; 8,000 unclosed
+  // `<details>` blocks) ran to the 6 s budget per document (9-10 s of CPU with the V8 helper
+  // threads); the probe of its first 48 KB stops it after about 2.2 s.
+  'budget-uncuttable-setext': (dir) => {
+    writeFileSync(path.join(dir, 'docs/quote.md'), `# tool\n\n${'> a\n=\n'.repeat(60_000)}`);
+    writeFileSync(path.join(dir, 'docs/usage.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+  },
+  'budget-uncuttable-details': (dir) => {
+    writeFileSync(path.join(dir, 'docs/details.md'), `# tool\n\n${'<details>\n<summary>a\n\n* b\n\n'.repeat(8_000)}`);
+    writeFileSync(path.join(dir, 'docs/usage.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+  },
+  // A long page with link reference definitions (parsed whole, not in pieces) and a list in
+  // each of its 2,000 sections, as a keep-a-changelog page has: micromark's document tokenizer
+  // rewrote the whole event list each time a container closed (micromark-util-edit-map), the
+  // square of the page (13.6 s for 338 KB), and the page ran over its 6 s budget unread.
+  'long-page-link-definitions': (dir) => {
+    const sections: string[] = [];
+    for (let i = 1; i <= 2000; i++) sections.push(`## [Recipe ${i}]\n\n### Steps\n\n- Set \`--cache-dir\` from \`TOOL_CACHE\` (see [issue ${i}]).\n`);
+    const links = Array.from({ length: 2000 }, (_, i) => `[recipe ${i + 1}]: https://example.com/recipes/${i + 1}\n[issue ${i + 1}]: https://example.com/issues/${i + 1}`);
+    writeFileSync(path.join(dir, 'docs/guide.md'), `# tool\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${sections.join('\n')}\n${links.join('\n')}\n`);
+  },
   // #33 s24 sweep D8: 15,000 tiny pages of a table each that name the command (30 s: each page
   // costs a few ms to parse, however short).
   'many-tiny-pages': (dir) => {

@@ -500,7 +500,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   };
 
   const start = (): Live => {
-    const flag = new Int32Array(new SharedArrayBuffer(28));
+    const flag = new Int32Array(new SharedArrayBuffer(32));
     // Request ids count on across workers: a fresh worker's first request is the next id, so its
     // "last answered" starts just below it (starting at 0 would blame a stale id for the request in
     // progress and post the real one again, forever, when two documents overrun: #33 item 1).
@@ -679,6 +679,8 @@ export async function createDocParser(options: { eager?: boolean; files?: number
             if (seq !== piece.seq) piece = { seq, cpu };
             else {
               const pieceLength = Atomics.load(current.flag, 5);
+              const probe = Atomics.load(current.flag, 7) === 1;
+              // A probe (the first part of a long piece that cannot be cut) has the budget of a piece of its length.
               const pieceBudget = pieceTimeBudgetMs(pieceLength);
               if (piece.cpu !== undefined && cpu - piece.cpu > pieceBudget) {
                 // Charged what the document cost so far, not its whole budget.
@@ -686,7 +688,13 @@ export async function createDocParser(options: { eager?: boolean; files?: number
                 const part = pieceLength < length ? `one part of it (${(pieceLength / 1024).toFixed(0)} KB)` : 'it';
                 culprit = {
                   id: inProgress,
-                  outcome: ownOverrun(victim.file, victim.text, `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`),
+                  outcome: ownOverrun(
+                    victim.file,
+                    victim.text,
+                    probe
+                      ? `parsing its first ${(pieceLength / 1024).toFixed(0)} KB, of a part that cannot be cut, took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB), so the whole would run over its own`
+                      : `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`,
+                  ),
                 };
                 break;
               }

@@ -11,7 +11,7 @@ import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified, type Preset, type Processor } from 'unified';
 import { EMPHASIS_OFF } from './emphasis.js';
-import { pieceStarted } from './progress.js';
+import { probedPiece } from './progress.js';
 import { fastTableRows, parseInPieces } from './segments.js';
 import { parseWithSimpleTables } from './table-rows.js';
 
@@ -118,8 +118,5 @@ export function parseMarkdownText(text: string, mdx = false, options: MarkdownPa
  */
 export function parseMarkdown(text: string, options: MarkdownParseOptions = {}): Root {
   const parse = (t: string): Root => parseMarkdownText(t, false, options);
-  return parseInPieces(text, (t) => {
-    pieceStarted(t.length);
-    return fastTableRows.enabled ? parseWithSimpleTables(t, parse) : parse(t);
-  });
+  return parseInPieces(text, (t) => probedPiece(t, (piece) => (fastTableRows.enabled ? parseWithSimpleTables(piece, parse) : parse(piece))));
 }

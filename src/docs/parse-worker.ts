@@ -28,9 +28,12 @@ try {
 // Each piece of work the parser starts (src/docs/progress.ts): [5] its length, [6] the lengths of
 // the document's pieces so far, then [4] counts on, so the main thread holds the piece's own
 // budget from the moment it sees the count change, and the document's cost per KB.
-setPieceObserver((length) => {
+// [7] is 1 while the piece is a probe (src/docs/progress.ts `probedPiece`): its text is parsed
+// again as part of the piece after it, so it is not counted in [6].
+setPieceObserver((length, probe) => {
   Atomics.store(flag, 5, length);
-  Atomics.add(flag, 6, length);
+  Atomics.store(flag, 7, probe ? 1 : 0);
+  if (!probe) Atomics.add(flag, 6, length);
   Atomics.add(flag, 4, 1);
 });
 // Loaded: from now on the main thread counts each document's budget.
@@ -43,6 +46,7 @@ parentPort!.on('message', (request: ParseRequest) => {
   // counted in [6]: nothing of it is parsed yet).
   Atomics.store(flag, 6, 0);
   Atomics.store(flag, 5, request.text.length);
+  Atomics.store(flag, 7, 0);
   Atomics.add(flag, 4, 1);
   try {
     const parsed = request.doc ? parseDoc(request.file, request.text, request.segments !== undefined ? { segments: request.segments } : {}) : undefined;

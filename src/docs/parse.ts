@@ -27,7 +27,7 @@ import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } 
 import { locationOf, pushSpan, type Point, type Positioned } from './position.js';
 import { denseEmphasisLine, EMPHASIS_WINDOW, emphasisRunLimit } from './emphasis.js';
 import { markdownProcessor, parseMarkdown, parseMarkdownText } from './markdown.js';
-import { pieceStarted } from './progress.js';
+import { pieceStarted, probedPiece } from './progress.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
 import { trimLeading, trimTrailing } from '../shared/strings.js';
 import { pushAll } from '../shared/arrays.js';
@@ -208,8 +208,8 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   let tree: Root | undefined;
   if (kind === 'mdx') {
     try {
-      pieceStarted(text.length);
-      tree = parseMarkdownText(blankHeadingComments(text), true, { emphasisOff });
+      const mdxText = blankHeadingComments(text);
+      tree = probedPiece(mdxText, (piece) => parseMarkdownText(piece, true, { emphasisOff }));
     } catch (error) {
       const { message, line, column } = errorPoint(error);
       diagnostics.push({

@@ -16,8 +16,12 @@
  * The observer is set once per thread (the parse worker sets it); without one, nothing is reported.
  */
 
-/** Called with the length (UTF-16 code units) of the piece of work that starts now. */
-export type PieceObserver = (length: number) => void;
+/**
+ * Called with the length (UTF-16 code units) of the piece of work that starts now, and whether
+ * it is a probe ({@link probedPiece}): a parse of a long piece's first part, whose result is
+ * thrown away.
+ */
+export type PieceObserver = (length: number, probe: boolean) => void;
 
 let observer: PieceObserver | undefined;
 
@@ -26,7 +30,51 @@ export function setPieceObserver(next: PieceObserver | undefined): void {
   observer = next;
 }
 
-/** Reports that a piece of work over `length` code units of text starts now. Never throws. */
-export function pieceStarted(length: number): void {
-  observer?.(length);
+/** Reports that a piece of work over `length` code units of text starts now (a probe with `probe`). Never throws. */
+export function pieceStarted(length: number, probe = false): void {
+  observer?.(length, probe);
+}
+
+/**
+ * Pieces parsed whole of at least this length (UTF-16 code units) are probed first
+ * ({@link probedPiece}): 128 Ki, the length from which a document is large
+ * (`LARGE_DOCUMENT_LENGTH`, src/docs/bounded-parse.ts). Shorter pieces are held to their own
+ * budget soon enough.
+ */
+export const PIECE_PROBE_MIN_LENGTH = 128 * 1024;
+
+/** Length of a probe (UTF-16 code units): the first 48 Ki of the piece. */
+export const PIECE_PROBE_LENGTH = 48 * 1024;
+
+/**
+ * Parses a piece of text that cannot be cut with `parse`; a piece of
+ * {@link PIECE_PROBE_MIN_LENGTH} or more is probed first: its first {@link PIECE_PROBE_LENGTH}
+ * code units (cut anywhere, a surrogate pair kept whole) are parsed and the result, or error, thrown away,
+ * reported as a probe. The parse budgets (src/docs/bounded-parse.ts) hold a probe to the budget
+ * per piece of its own length (1 s plus 24 ms per KB: 2.2 s), so a piece whose cost grows faster
+ * than its length is stopped after about 2.2 s instead of its document's whole budget: a piece's
+ * budget grows with its length, and one such piece of 400 KB ran to the 6 s budget per document,
+ * 9-10 s of CPU with the V8 helper threads' garbage collection (#33 s41 sweep D4: a blockquote of
+ * lazy setext lines, unclosed `<details>` blocks; their first 48 KB cost 4.3-4.8 s). The first
+ * 48 KB of real pieces that cannot be cut (changelogs with link reference definitions, an MDX
+ * changelog; corpus snapshots) cost 0.25-0.6 s on a loaded 2-core machine, cold. A real piece
+ * pays the probe once, about a tenth of its parse.
+ *
+ * @returns what `parse` returns for the whole `text`.
+ * @throws what `parse` throws.
+ */
+export function probedPiece<T>(text: string, parse: (text: string) => T): T {
+  if (text.length >= PIECE_PROBE_MIN_LENGTH) {
+    let end = PIECE_PROBE_LENGTH;
+    const c = text.charCodeAt(end);
+    if (c >= 0xdc00 && c <= 0xdfff) end--;
+    pieceStarted(end, true);
+    try {
+      parse(text.slice(0, end));
+    } catch {
+      // Only its cost counts: a prefix cut inside a construct may not parse (MDX), the whole may.
+    }
+  }
+  pieceStarted(text.length);
+  return parse(text);
 }
