@@ -6,10 +6,10 @@
  * limit shortened for tests (`DOCDRIFT_TEST_GIT_TIMEOUT_MS`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gitTimeLimitMs } from '../src/engine/git.js';
+import { GIT_STALL_MS, gitTimeLimitMs } from '../src/engine/git.js';
 import { CLI_BIN, removeTempDirs, tempDir } from './helpers.js';
 
 const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
@@ -40,6 +40,62 @@ function run(dir: string, args: string[], limitMs = 2000): { code: number | null
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - started) / 1000, ...(r.error ? { error: r.error } : {}) };
 }
+
+/** As {@link run}, without the test override of the time limit, with `PATH` optionally starting at `bin`. */
+function runReal(dir: string, args: string[], bin?: string): { code: number | null; stdout: string; stderr: string; seconds: number; error?: Error } {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+  if (bin) env['PATH'] = `${bin}${path.delimiter}${env['PATH'] ?? ''}`;
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - started) / 1000, ...(r.error ? { error: r.error } : {}) };
+}
+
+/** A folder holding a program named `git` that starts and never ends (s42 sweep E1: `sleep`). */
+function hangingGit(): string {
+  const bin = tempDir('docdrift-git-hang-bin-');
+  writeFileSync(path.join(bin, 'git'), '#!/bin/sh\nexec sleep 3600\n');
+  chmodSync(path.join(bin, 'git'), 0o755);
+  return bin;
+}
+
+const HAS_PROC = spawnSync('cat', ['/proc/self/stat']).status === 0;
+
+describe('git stalls (s42 sweep E1): stopped after 4 s without progress, and the calls after it are not started', () => {
+  it.skipIf(!HAS_FIFO || !HAS_PROC)('a FIFO .gitignore without the test override: the listing is stopped after 4 s, not 20, and the tree is walked', { timeout: 90_000 }, () => {
+    const dir = repository();
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
+    mkdirSync(path.join(dir, 'sub'));
+    execFileSync('mkfifo', [path.join(dir, 'sub/.gitignore')]);
+    const r = runReal(dir, []);
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.seconds).toBeLessThan(10);
+    expect(r.stderr).toContain(`docdrift: git ls-files made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output) and was stopped`);
+    expect(r.stderr).toContain("the project's files were listed by walking its folders instead");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('bogus');
+  });
+
+  it.skipIf(process.platform === 'win32' || !HAS_PROC)('a git that never ends: a plain run walks the tree within 10 s with one note; --changed-since exits 2 with one line', { timeout: 90_000 }, () => {
+    const dir = repository();
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
+    const bin = hangingGit();
+    const plain = runReal(dir, [], bin);
+    expect(plain.error, 'a hang').toBeUndefined();
+    // One call ran to a limit (4 s); the listing after it was not started (it waited 20 s, then 20 s more).
+    expect(plain.seconds).toBeLessThan(10);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain('bogus');
+    expect(plain.stderr.match(/and was stopped/g)).toHaveLength(1);
+    expect(plain.stderr).toContain("the project's files were listed by walking its folders instead");
+    const changed = runReal(dir, ['--changed-since', 'HEAD'], bin);
+    expect(changed.error, 'a hang').toBeUndefined();
+    expect(changed.seconds).toBeLessThan(10);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(changed.stderr).toMatch(/^docdrift: --changed-since: git .* and was stopped/);
+  });
+});
 
 describe('git time limit', () => {
   it('is 20 s plus 2 s per MB of the index, or the test override', () => {

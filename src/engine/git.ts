@@ -115,6 +115,105 @@ export function gitTimeLimitMs(cwd: string): number {
   return base;
 }
 
+/**
+ * Most time, in milliseconds, a git call may go without progress (no CPU time used by git, no
+ * byte of output) before it is stopped as stalled: 4 s. git blocked opening a FIFO, or a program
+ * named `git` that never ends, would otherwise run to {@link gitTimeLimitMs} (20 s), and several
+ * calls one after another (s42 sweep E1: 20-40 s, and more under `--changed-since`). A real
+ * listing progresses all along (NeMo Gym's `git ls-files`: 0.04 s; a cold `git status` of a large
+ * repository stats its files, system time that counts). Progress is read from
+ * `/proc/<pid>/stat`; where it cannot be, only {@link gitTimeLimitMs} applies (which
+ * `DOCDRIFT_TEST_GIT_TIMEOUT_MS` shortens; this does not change).
+ */
+export const GIT_STALL_MS = 4000;
+
+/** The limit of the synchronous git calls (`git --version`, `git config --get-regexp`), in milliseconds: 4 s (each takes ~10 ms). */
+export const GIT_SYNC_LIMIT_MS = 4000;
+
+/**
+ * How long, in milliseconds, a git call stopped at a limit keeps later calls from starting: 30 s.
+ * They are rejected at once with its error (the caller walks the folders, or `--changed-since`
+ * reports it), instead of each waiting for a limit of its own in turn. A language server tries
+ * git again after it.
+ */
+export const GIT_STOPPED_HOLD_MS = 30_000;
+
+let stopped: { error: GitError; until: number } | undefined;
+
+/** Remembers `error` when it is a call stopped at a limit ({@link GIT_STOPPED_HOLD_MS}). */
+function holdIfStopped(error: unknown): void {
+  if (error instanceof GitError && error.timedOut) stopped = { error, until: Date.now() + GIT_STOPPED_HOLD_MS };
+}
+
+/** The error of a git call stopped at a limit less than {@link GIT_STOPPED_HOLD_MS} ago, for a call not started. */
+function heldError(): GitError | undefined {
+  if (!stopped || Date.now() >= stopped.until) return undefined;
+  return new GitError(`${stopped.error.message}; later git calls of this run were not started`, '', 'ETIMEDOUT');
+}
+
+/** CPU time of process `pid` in clock ticks (utime + stime of `/proc/<pid>/stat`), or undefined when it cannot be read. */
+function processTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls `onStall` once when `child` has used no CPU time and `output()` (bytes written so far)
+ * has not grown for {@link GIT_STALL_MS}, sampled every 250 ms while this process waits for
+ * events. Returns the function that stops watching. Does nothing where `/proc` cannot be read.
+ */
+function watchStall(child: ChildProcess, output: () => number, onStall: () => void): () => void {
+  const pid = child.pid;
+  const first = pid === undefined ? undefined : processTicks(pid);
+  if (pid === undefined || first === undefined) return () => {};
+  let last = { ticks: first, bytes: output(), at: Date.now() };
+  const timer = setInterval(() => {
+    const ticks = processTicks(pid);
+    // Gone: its 'close' settles the call.
+    if (ticks === undefined) return;
+    const bytes = output();
+    if (ticks !== last.ticks || bytes !== last.bytes) {
+      last = { ticks, bytes, at: Date.now() };
+      return;
+    }
+    if (Date.now() - last.at >= GIT_STALL_MS) {
+      clearInterval(timer);
+      onStall();
+    }
+  }, 250);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** The GitError of a call stopped for making no progress. */
+function stallError(args: readonly string[]): GitError {
+  const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
+  return new GitError(
+    `git ${sub} made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output) and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
+    '',
+    'ETIMEDOUT',
+  );
+}
+
+/**
+ * After `child` exits, settles its call within 500 ms even when its output pipes stay open (a
+ * program it left behind holds them: s42 sweep E1), by closing this process's ends of them.
+ */
+function closeAfterExit(child: ChildProcess): void {
+  child.once('exit', () => {
+    setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }, 500).unref();
+  });
+}
+
 /** The git processes still running, killed when this process exits (see {@link track}). */
 const live = new Set<ChildProcess>();
 
@@ -179,6 +278,11 @@ function timeoutError(args: readonly string[], limit: number): GitError {
   );
 }
 
+/** The limit of a synchronous call in `cwd`: {@link GIT_SYNC_LIMIT_MS}, or {@link gitTimeLimitMs} when shorter (the test override). */
+function syncLimitMs(cwd: string): number {
+  return Math.min(GIT_SYNC_LIMIT_MS, gitTimeLimitMs(cwd));
+}
+
 /** Filter-driver names per repository root, so the config is listed once per run. */
 const filterCache = new Map<string, string[]>();
 
@@ -208,20 +312,42 @@ function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.P
  * meanwhile still succeeds.
  */
 function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
-  return new Promise((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
+    let stalled = false;
+    let unwatch = (): void => {};
     const child = execFile(
       'git',
       [...SAFE_GIT_CONFIG, ...args],
       // execFile's own time limit: SIGKILL after `limit` ms (a blocked `open` of a FIFO ignores nothing else reliably).
       { cwd, encoding: 'utf8', maxBuffer, env, timeout: limit, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
+        unwatch();
         if (!error) return resolve(stdout);
+        if (stalled) return reject(stallError(args));
         if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
         const e = error as NodeJS.ErrnoException & { code?: string | number };
         reject(new GitError((stderr || error.message).trim(), String(stderr ?? '').trim(), e.code));
       },
     );
     track(child);
+    closeAfterExit(child);
+    let bytes = 0;
+    const count = (chunk: string | Buffer): void => {
+      bytes += chunk.length;
+    };
+    child.stdout?.on('data', count);
+    child.stderr?.on('data', count);
+    unwatch = watchStall(
+      child,
+      () => bytes,
+      () => {
+        stalled = true;
+        kill(child);
+      },
+    );
+  }).catch((error: unknown) => {
+    holdIfStopped(error);
+    throw error;
   });
 }
 
@@ -245,8 +371,10 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
   } catch {
     return exec(cwd, args, maxBuffer, env, limit);
   }
-  return new Promise((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     let settled = false;
+    let stalled = false;
+    let unwatch = (): void => {};
     // The time limit is a timer of this call, cleared however the call ends: spawn's own `timeout`
     // is cleared only by an 'exit' event, which a git that could not start (ENOENT: no git
     // installed) never sends, so every run without git stayed alive 20 s after its report (s41 sweep D1).
@@ -256,6 +384,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      unwatch();
       try {
         fn();
       } finally {
@@ -275,13 +404,34 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
       child.kill('SIGKILL');
     }, limit);
     track(child);
+    closeAfterExit(child);
+    let stderrBytes = 0;
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
+      stderrBytes += chunk.length;
       if (stderr.length < 1 << 16) stderr += chunk;
     });
+    unwatch = watchStall(
+      child,
+      () => {
+        try {
+          return fstatSync(fd).size + stderrBytes;
+        } catch {
+          return stderrBytes;
+        }
+      },
+      () => {
+        stalled = true;
+        child.kill('SIGKILL');
+      },
+    );
     child.on('error', (error: NodeJS.ErrnoException) => finish(() => reject(new GitError(error.message, '', error.code))));
     child.on('close', (code, signal) => {
       finish(() => {
+        if (code !== 0 && stalled && signal === 'SIGKILL') {
+          reject(stallError(args));
+          return;
+        }
         if (code !== 0 && timedOut && signal === 'SIGKILL') {
           reject(timeoutError(args, limit));
           return;
@@ -305,6 +455,9 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
         resolve(bytes.subarray(0, filled).toString('utf8'));
       });
     });
+  }).catch((error: unknown) => {
+    holdIfStopped(error);
+    throw error;
   });
 }
 
@@ -328,10 +481,14 @@ function filterDrivers(cwd: string): string[] {
     try {
       // A synchronous call's limit is kept by the system (spawnSync), not a timer: `.git/config`
       // or a file it includes may be a FIFO too.
-      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: gitTimeLimitMs(cwd), killSignal: 'SIGKILL' }));
+      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: syncLimitMs(cwd), killSignal: 'SIGKILL' }));
     } catch (error) {
       const { status, code } = error as { status?: number | null; code?: string };
-      if (code === 'ETIMEDOUT') throw timeoutError(['config'], gitTimeLimitMs(cwd));
+      if (code === 'ETIMEDOUT') {
+        const stoppedError = timeoutError(['config'], syncLimitMs(cwd));
+        holdIfStopped(stoppedError);
+        throw stoppedError;
+      }
       // Exit 1: none defined; 128: no repository; no git: the real call reports those two. Any other
       // failure (a listing over the buffer, a signal) fails closed: read as "none", it let `git diff`
       // run the repository's clean filter (s25 sweep D1: a 1.2 MB listing).
@@ -353,10 +510,12 @@ let configEnv: boolean | undefined;
 function configEnvSupported(): boolean {
   if (configEnv === undefined) {
     try {
-      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: gitTimeLimitMs('.'), killSignal: 'SIGKILL' }));
+      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: syncLimitMs('.'), killSignal: 'SIGKILL' }));
       configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
-    } catch {
-      configEnv = false; // no git: the real call reports it
+    } catch (error) {
+      // No git: the real call reports it. One that did not answer in time: the calls after it are not started.
+      if ((error as { code?: string }).code === 'ETIMEDOUT') holdIfStopped(timeoutError(['--version'], syncLimitMs('.')));
+      configEnv = false;
     }
   }
   return configEnv;
@@ -369,9 +528,13 @@ function configEnvSupported(): boolean {
  * @param maxBuffer largest stdout accepted, in bytes (default 1 GiB)
  * @param spool write stdout to a temporary file instead of a pipe (see `execSpooled`), for a
  *   large output of a call whose caller is busy while git runs
- * @throws {GitError} when git is missing (`code` `ENOENT`) or exits non-zero
+ * @throws {GitError} when git is missing (`code` `ENOENT`) or exits non-zero; `code`
+ *   `ETIMEDOUT` when it ran past {@link gitTimeLimitMs}, made no progress for {@link GIT_STALL_MS},
+ *   or a call stopped so less than {@link GIT_STOPPED_HOLD_MS} ago keeps this one from starting
  */
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
+  const held = heldError();
+  if (held) return Promise.reject(held);
   const sub = args[0];
   // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
   let off: Array<readonly [string, string]> = [];
@@ -396,6 +559,9 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
     extra = off.flatMap(([key, value]) => ['-c', `${key}=${value}`]);
     env = gitEnv();
   }
+  // `git --version` above may have been stopped at its limit.
+  const heldNow = heldError();
+  if (heldNow) return Promise.reject(heldNow);
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
   return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env).catch((error: unknown) => {
     // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
