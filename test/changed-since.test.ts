@@ -1,6 +1,6 @@
 /** `--changed-since REF` end to end: temp git repositories made from fixtures/example-python, the built CLI spawned. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -168,6 +168,25 @@ describe('--changed-since', { timeout: 120_000 }, () => {
     const none = run(plain, ['--changed-since', 'main']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('is not inside a git repository');
+  });
+  it.skipIf(process.platform === 'win32')('a git that fails without an answer is not taken for "not a git repository" (s42 sweep E4)', () => {
+    const dir = exampleRepo();
+    const runWith = (bin: string) => {
+      const r = spawnSync(process.execPath, [BIN, '--format', 'json', '--changed-since', 'main'], { cwd: dir, encoding: 'utf8', env: { ...GIT_ENV, NO_COLOR: '1', PATH: `${bin}${path.delimiter}${process.env['PATH'] ?? ''}` } });
+      return { code: r.status, stderr: r.stderr };
+    };
+    const killed = mkdtempSync(path.join(tmpdir(), 'docdrift-git-killed-'));
+    const loop = mkdtempSync(path.join(tmpdir(), 'docdrift-git-loop-'));
+    temps.push(killed, loop);
+    writeFileSync(path.join(killed, 'git'), '#!/bin/sh\nkill -9 $$\n', { mode: 0o755 });
+    symlinkSync('git', path.join(loop, 'git'));
+    const k = runWith(killed);
+    expect(k.code).toBe(2);
+    expect(k.stderr).toBe(`docdrift: --changed-since main: git could not tell whether ${dir} is inside a git repository (git exited with SIGKILL).\n`);
+    const l = runWith(loop);
+    expect(l.code).toBe(2);
+    expect(l.stderr).not.toContain('is not inside a git repository');
+    expect(l.stderr.trim().split('\n')).toHaveLength(1);
   });
   it('--fix applies only the fixes of findings in scope: a reference page the change never touched is not rewritten', () => {
     const dir = exampleRepo();

@@ -183,7 +183,11 @@ export async function changedFiles(root: string, ref: string): Promise<Set<strin
     await git(root, ['rev-parse', '--is-inside-work-tree']);
   } catch (error) {
     if (error instanceof ChangedSinceError && (error.final || /needs git|dubious ownership/.test(error.message))) throw error;
-    throw new ChangedSinceError(`--changed-since ${ref}: ${root} is not inside a git repository.`);
+    // git's own answer outside a work tree: "fatal: not a git repository (or any of the parent directories)".
+    const message = error instanceof Error ? error.message : String(error);
+    if (/not a git repository|must be run in a work tree/i.test(message)) throw new ChangedSinceError(`--changed-since ${ref}: ${root} is not inside a git repository.`);
+    // Anything else is git failing, not an answer (s42 sweep E4: a `git` that is a link loop, or killed by a signal).
+    throw new ChangedSinceError(`--changed-since ${ref}: git could not tell whether ${root} is inside a git repository (${message.split('\n')[0]!.slice(0, 200)}).`);
   }
   let commit: string;
   try {

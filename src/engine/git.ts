@@ -27,7 +27,7 @@
  * Source: https://git-scm.com/docs/git-config (core.fsmonitor, core.hooksPath, diff.external,
  * filter.<driver>.clean), https://git-scm.com/docs/git#Documentation/git.txt-GITOPTIONALLOCKS
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess, type ExecFileException } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -315,20 +315,25 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
   return new Promise<string>((resolve, reject) => {
     let stalled = false;
     let unwatch = (): void => {};
-    const child = execFile(
-      'git',
-      [...SAFE_GIT_CONFIG, ...args],
+    const settle = (error: ExecFileException | null, stdout: string, stderr: string): void => {
+      unwatch();
+      if (!error) return resolve(stdout);
+      if (stalled) return reject(stallError(args));
+      if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
+      const e = error as NodeJS.ErrnoException & { code?: string | number };
+      // A git that exited without a word: say how (execFile's message is the whole command line).
+      const how = typeof e.code === 'string' ? error.message : `git exited with ${error.signal ?? e.code ?? 'an error'}`;
+      reject(new GitError((stderr || how).trim(), String(stderr ?? '').trim(), e.code));
+    };
+    let child: ChildProcess;
+    try {
       // execFile's own time limit: SIGKILL after `limit` ms (a blocked `open` of a FIFO ignores nothing else reliably).
-      { cwd, encoding: 'utf8', maxBuffer, env, timeout: limit, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        unwatch();
-        if (!error) return resolve(stdout);
-        if (stalled) return reject(stallError(args));
-        if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
-        const e = error as NodeJS.ErrnoException & { code?: string | number };
-        reject(new GitError((stderr || error.message).trim(), String(stderr ?? '').trim(), e.code));
-      },
-    );
+      child = execFile('git', [...SAFE_GIT_CONFIG, ...args], { cwd, encoding: 'utf8', maxBuffer, env, timeout: limit, killSignal: 'SIGKILL' }, settle);
+    } catch (error) {
+      // spawn throws some errors at once (ELOOP: a `git` on PATH that is a link loop, s42 sweep E4).
+      reject(new GitError((error as Error).message, '', (error as NodeJS.ErrnoException).code));
+      return;
+    }
     track(child);
     closeAfterExit(child);
     let bytes = 0;
