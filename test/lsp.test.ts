@@ -219,6 +219,24 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('an open page no file on disk backs (new and not saved, or deleted while open) is linted as a CLI run reads it once saved (s42 sweep E3)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const readme = 'benchmarks/gpqa/README.md';
+    const text = readFileSync(path.join(root, readme), 'utf8');
+    const unsaved = 'benchmarks/gpqa/NOTES.md';
+    open(s, unsaved, text);
+    // It was published [] (discovery lists the disk only).
+    expect(codes(await s.diagnostics(unsaved, (d) => d.version === 1)).sort()).toEqual(['example-param-undocumented', 'example-param-unknown']);
+    open(s, readme, text);
+    expect(codes(await s.diagnostics(readme, (d) => d.version === 1))).toHaveLength(2);
+    rmSync(path.join(root, readme));
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri(readme), type: 3 }] });
+    change(s, readme, 2, `${text}\nEdited.\n`);
+    expect(codes(await s.diagnostics(readme, (d) => d.version === 2)).sort()).toEqual(['example-param-undocumented', 'example-param-unknown']);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('offers the quick fix of a missing reference row as a versioned edit that gives the text --fix gives', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const file = 'docs/reference/cli-commands.mdx';

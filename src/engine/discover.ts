@@ -1084,7 +1084,20 @@ function isRelativePattern(pattern: string): boolean {
 /**
  * globby's `expandDirectories`: a globstar followed by one bare name without wildcards or
  * extension (`tests` in `!**` + `/tests`), and a pattern that names an existing directory, match
- * everything below it (pattern + `/**`). Negations keep their `!`.
+ * everything below it (pattern + `/**
+ * A predicate on project-relative POSIX paths: true when the `docs` patterns list the path and
+ * no `ignore` pattern drops it, as the glob matching of discovery decides (a folder pattern
+ * stands for everything under it; `.gitignore` and the folders always skipped are not applied).
+ * For a path discovery cannot see: an editor's buffer of a page not saved yet, or deleted while
+ * open (the language server lints it as the CLI would once it is saved).
+ *
+ * @param root the project root (folder patterns are told from file patterns on disk)
+ */
+export async function docPatternMatcher(root: string, docs: readonly string[], ignore: readonly string[]): Promise<(file: string) => boolean> {
+  return globbyMatcher(await expandDirectories(root, [...docs]), [...ignore]);
+}
+
+/**`). Negations keep their `!`.
  * Source: globby 16 `directoryToGlob` (https://github.com/sindresorhus/globby#expanddirectories).
  */
 async function expandDirectories(root: string, patterns: string[]): Promise<string[]> {

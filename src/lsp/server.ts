@@ -12,6 +12,7 @@
  * `window/showMessage` error, and the server waits for it to be fixed.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -35,7 +36,7 @@ import { rules } from '../../rules/index.js';
 import { CONFIG_FILES, ConfigError, loadConfig, validateRuleOptions } from '../config/load.js';
 import type { DocdriftConfig } from '../config/schema.js';
 import { BaselineError, finishBaseline, loadBaseline } from '../engine/baseline.js';
-import { DiscoveryLimitError, discoverFiles, type DiscoveredFiles } from '../engine/discover.js';
+import { DiscoveryLimitError, discoverFiles, docPatternMatcher, type DiscoveredFiles } from '../engine/discover.js';
 import { createDocParser, LARGE_DOCUMENT_LENGTH, RUN_LARGE_DOCUMENTS_LENGTH, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { cachedDocParser, pieceKey } from '../engine/pieces.js';
@@ -452,6 +453,20 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   /** The texts of input files on disk the last lint read, with the content hash they had (see `LintOptions.diskTexts`). */
   let keptTexts = new Map<string, { hash: string; text: string }>();
 
+  /**
+   * `found` plus the open pages in `overlay` that no file on disk backs and that the config's
+   * `docs` patterns list (not `ignore`d), in path order; `found` itself when there are none.
+   */
+  const withUnsavedPages = async (found: DiscoveredFiles, overlay: ReadonlyMap<string, string>, lintConfig: DocdriftConfig): Promise<DiscoveredFiles> => {
+    const listed = new Set(found.docs);
+    const candidates = [...overlay.keys()].filter((file) => !listed.has(file) && /\.(?:md|markdown|mdx|rst|rest)$/i.test(file) && !existsSync(path.join(root, file)));
+    if (candidates.length === 0) return found;
+    const matches = await docPatternMatcher(root, lintConfig.docs, lintConfig.ignore);
+    const unsaved = candidates.filter(matches);
+    if (unsaved.length === 0) return found;
+    return { ...found, docs: [...found.docs, ...unsaved].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+  };
+
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
   const lintOnce = async (): Promise<void> => {
     const lintConfig = config;
@@ -496,8 +511,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // With a config loaded, an error shown was the limit's: shown again if the root goes over it again.
       shownError = undefined;
     }
-    // What this lint reads (`discovered` is dropped when a file event comes while it runs).
-    const linted = discovered;
+    // What this lint reads (`discovered` is dropped when a file event comes while it runs), with
+    // the open pages that are not on disk (a new page not saved yet, one deleted while open) that
+    // the docs patterns list: discovery lists the disk only, and such a buffer was published `[]`
+    // with no word (s42 sweep E3). The CLI reads the page once it is saved.
+    const linted = await withUnsavedPages(discovered, overlay, lintConfig);
+    if (config !== lintConfig) return;
     // Started when the first document is parsed. A cold lint (nothing stored yet) parses the
     // documents after the code is extracted, not while (no `prefetch`, which a CLI run uses for
     // speed): overlapped, the document worker, the Python and TypeScript extraction workers and
