@@ -435,8 +435,8 @@ describe('runs that read the model (--summary, --changed-since, code paths)', ()
 describe('a page over its parse budget and the per-file cache (built CLI)', () => {
   it('is stored with its outcome: a run after another page is edited does not parse it again, and reports it as before (s41 sweep D5)', () => {
     const root = copyToTemp(path.resolve(import.meta.dirname, '../fixtures/bad-input/_base'), 'docdrift-cache-overrun-');
-    // One paragraph that cannot be cut into pieces and parses ever slower: over its budget.
-    writeFileSync(path.join(root, 'docs/hostile.md'), `# tool\n\n${'[a](<b '.repeat(40_000)}\n`);
+    // One block quote that cannot be cut into pieces and parses ever slower (lazy setext lines): over its budget.
+    writeFileSync(path.join(root, 'docs/hostile.md'), `# tool\n\n${'> a\n=\n'.repeat(60_000)}`);
     const run = () => spawnSync(process.execPath, [CLI_BIN, '--debug', '--format', 'json'], { cwd: root, encoding: 'utf8' });
     const notRead = (stdout: string) => (JSON.parse(stdout) as { results: Array<{ file: string; message: string }> }).results.filter((r) => r.file === 'docs/hostile.md' && r.message.startsWith('Not read:'));
     const first = run();
