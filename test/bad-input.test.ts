@@ -32,7 +32,8 @@ interface Expected {
   base: boolean;
   /** Name of a generator below that writes files too large, or too odd, to commit. */
   generate?: string;
-  exitCode: number;
+  /** The exit code, or the codes one of which the run may end with (a case whose outcome depends on the machine's speed). */
+  exitCode: number | number[];
   /** Hang guard in wall-clock seconds (generous: the CI machine is shared). */
   maxSeconds: number;
   /** Bound on the CLI process's peak resident memory in MB (worker threads included), when given. */
@@ -1113,7 +1114,8 @@ describe('bad-input corpus', () => {
         return r;
       };
       const r = run();
-      expect(r.status, r.stderr).toBe(expected.exitCode);
+      if (Array.isArray(expected.exitCode)) expect(expected.exitCode, r.stderr).toContain(r.status);
+      else expect(r.status, r.stderr).toBe(expected.exitCode);
       if (expected.again) {
         const reportText = (): string | undefined => (expected.reportFile ? readFileSync(path.join(dir, expected.reportFile), 'utf8') : undefined);
         const firstReport = reportText();
