@@ -408,6 +408,12 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const links = Array.from({ length: 2000 }, (_, i) => `[recipe ${i + 1}]: https://example.com/recipes/${i + 1}\n[issue ${i + 1}]: https://example.com/issues/${i + 1}`);
     writeFileSync(path.join(dir, 'docs/guide.md'), `# tool\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${sections.join('\n')}\n${links.join('\n')}\n`);
   },
+  // #33 s41 sweep D4: one 396 KB paragraph of GFM `www.` autolinks with `_` (36,000 emphasis runs,
+  // under the limit per 8 KB): micromark resolves a paragraph's runs against each other, the
+  // square of their number, and the page ran to its 6 s budget unread (9 s of CPU in all).
+  'budget-emphasis-paragraph': (dir) => {
+    writeFileSync(path.join(dir, 'docs/links.md'), `# tool\n\n${'www.a_b_c_ '.repeat(36_000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+  },
   // #33 s24 sweep D8: 15,000 tiny pages of a table each that name the command (30 s: each page
   // costs a few ms to parse, however short).
   'many-tiny-pages': (dir) => {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { denseEmphasisLine, EMPHASIS_WINDOW, emphasisRunLimit, emphasisRuns } from '../src/docs/emphasis.js';
+import { denseEmphasis, denseEmphasisLine, EMPHASIS_RUNS_PER_PARAGRAPH, EMPHASIS_WINDOW, emphasisRunLimit, emphasisRuns } from '../src/docs/emphasis.js';
 import { parseDoc } from '../src/docs/parse.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -82,5 +82,40 @@ describe('parseDoc on a page too dense in emphasis markers', () => {
     // A bound against a hang, not a benchmark: the text was ~100 ms per KB with emphasis on.
     expect(performance.now() - started).toBeLessThan(10_000);
     expect(doc.invocations).toHaveLength(1);
+  });
+});
+
+describe('denseEmphasis: one paragraph with more runs than the parser resolves in time (#33 s41 sweep D4)', () => {
+  test('a one-line paragraph of GFM `www.` autolinks with `_`, under the limit per 8 KB: emphasis off, from its line', () => {
+    const text = `# tool\n\nIntro.\n\n${'www.a_b_c_ '.repeat(36_000)}\n`;
+    expect(denseEmphasisLine(text)).toBeUndefined();
+    expect(denseEmphasis(text)).toEqual({ line: 5, paragraph: true });
+  });
+
+  test('a paragraph over lines counts as one; a blank line ends it', () => {
+    // 100 runs per line, about 740 per 8 KB: under the limit per 8 KB.
+    const line = '*a* lorem ipsum dolor '.repeat(50);
+    const lines = (n: number) => Array.from({ length: n }, () => line).join('\n');
+    // 21 lines of 100 runs: 2,100, over 2,000 (and under the limit per 8 KB, which counts 1,000).
+    expect(EMPHASIS_RUNS_PER_PARAGRAPH).toBe(2000);
+    const one = `# t\n\n${lines(21)}\n`;
+    expect(denseEmphasisLine(one)).toBeUndefined();
+    expect(denseEmphasis(one)?.paragraph).toBe(true);
+    expect(denseEmphasis(`# t\n\n${lines(10)}\n\n${lines(11)}\n`)).toBeUndefined();
+  });
+
+  test('list items, table rows, quotes and fenced code are blocks of their own or not counted: a long real-shaped page is read with emphasis', () => {
+    // About 4 runs per 80-character line (400 per 8 KB): 12,000 in each page.
+    const list = Array.from({ length: 3000 }, (_, i) => `- **item ${i}**: the _flag_ \`--x${i}\` sets how many samples are read per batch.`).join('\n');
+    const table = `| Name | Note |\n| --- | --- |\n${Array.from({ length: 3000 }, (_, i) => `| **p${i}** | the _n_ value of the parameter, described at some length |`).join('\n')}`;
+    const code = `\`\`\`python\n${'def f(*args, **kwargs): return the_sum_of(args) + other_value(kwargs)\n'.repeat(3000)}\`\`\``;
+    for (const text of [list, table, code]) expect(denseEmphasis(`# t\n\n${text}\n`), text.slice(0, 30)).toBeUndefined();
+  });
+
+  test('parseDoc reads the page with emphasis off and one warning naming the paragraph', () => {
+    const { doc, diagnostics } = parseDoc('docs/links.md', `# tool\n\n${'www.a_b_c_ '.repeat(8_000)}\n\n\`tool --seed 1\`\n`);
+    expect(diagnostics).toEqual([expect.objectContaining({ ruleId: 'parse-error', severity: 'warn', location: { file: 'docs/links.md', line: 3, column: 1 } })]);
+    expect(diagnostics[0]!.message).toContain('the paragraph from here has more than 2,000 runs');
+    expect(doc.headings.map((h) => h.text)).toEqual(['tool']);
   });
 });

@@ -2,7 +2,7 @@
 
 import type { Nodes, Root } from 'mdast';
 // The same processors as src/docs/parse.ts, so a comment is found exactly where the reader sees nodes.
-import { denseEmphasisLine } from './emphasis.js';
+import { denseEmphasis } from './emphasis.js';
 import { parseMarkdown, parseMarkdownText } from './markdown.js';
 import type { Point } from './position.js';
 
@@ -90,7 +90,7 @@ export function readDirectives(file: string, text: string): SuppressionDirective
   if (/\.(?:rst|rest)$/i.test(file)) return readRstDirectives(file, text);
   let tree: Root | undefined;
   // As the page parser does (src/docs/parse.ts): emphasis off on a page too dense in its markers.
-  const emphasisOff = denseEmphasisLine(text) !== undefined;
+  const emphasisOff = denseEmphasis(text) !== undefined;
   if (/\.mdx$/i.test(file)) {
     try {
       tree = parseMarkdownText(text, true, { emphasisOff });

@@ -77,3 +77,73 @@ export function denseEmphasisLine(text: string): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * Runs of emphasis markers one paragraph (one block of lines, see {@link denseEmphasis}) may
+ * hold and still have its emphasis read: 2,000. micromark resolves a paragraph's runs against
+ * each other, and a run that closes nothing looks back over every run before it, so one long
+ * paragraph costs the square of its runs: 396 KB of GFM `www.a_b_c_ ` on one line holds only
+ * about 740 runs per 8 KB, under {@link emphasisRunLimit}, yet its first 49.5 KB (4,500 runs)
+ * parse in 1.7 s and 99 KB (9,000) in 4.5 s; the whole page ran to its 6 s budget (#33 s41
+ * sweep D4). 2,000 runs cost about 0.2 s; a real paragraph holds a few dozen.
+ */
+export const EMPHASIS_RUNS_PER_PARAGRAPH = 2000;
+
+/** A line that starts a block of its own: a list item, table row, block quote, heading, fence, HTML block or thematic break. */
+const BLOCK_START = /^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[|>#<]|`{3}|~{3}|_{3})/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The 1-based first line of the first block of lines that holds more than
+ * {@link EMPHASIS_RUNS_PER_PARAGRAPH} runs of emphasis markers, or undefined when none does. A
+ * block is a run of non-blank lines outside fenced code, cut before each line that starts a block
+ * of its own (a list item, table row, quote, heading: each is an inline context of its own, or
+ * starts one); a line is counted with {@link emphasisRuns}. An upper bound of a paragraph's runs,
+ * linear in the length.
+ */
+function denseParagraphLine(text: string): number | undefined {
+  let runs = 0;
+  let blockLine = 0;
+  let fence: string | undefined;
+  let line = 0;
+  for (let from = 0; from <= text.length; line++) {
+    const end = text.indexOf('\n', from);
+    const to = end === -1 ? text.length : end;
+    const head = text.slice(from, Math.min(to, from + 16));
+    if (fence !== undefined) {
+      const close = FENCE.exec(head);
+      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = undefined;
+    } else if (head.trim() === '' && text.slice(from, to).trim() === '') {
+      runs = 0;
+    } else {
+      const open = FENCE.exec(head);
+      if (open) {
+        fence = open[1];
+        runs = 0;
+      } else {
+        if (runs === 0 || BLOCK_START.test(head)) {
+          runs = 0;
+          blockLine = line;
+        }
+        runs += emphasisRuns(text, from, to);
+        if (runs > EMPHASIS_RUNS_PER_PARAGRAPH) return blockLine + 1;
+      }
+    }
+    if (end === -1) break;
+    from = end + 1;
+  }
+  return undefined;
+}
+
+/**
+ * Where `text` is too dense in emphasis markers for the Markdown parser, or undefined: the line of
+ * the first 8 KB window over {@link emphasisRunLimit} ({@link denseEmphasisLine}), else of the
+ * first paragraph over {@link EMPHASIS_RUNS_PER_PARAGRAPH} (`paragraph` true). Either way the
+ * page is parsed with emphasis off, all of it.
+ */
+export function denseEmphasis(text: string): { line: number; paragraph: boolean } | undefined {
+  const windowLine = denseEmphasisLine(text);
+  if (windowLine !== undefined) return { line: windowLine, paragraph: false };
+  const paragraphLine = denseParagraphLine(text);
+  return paragraphLine !== undefined ? { line: paragraphLine, paragraph: true } : undefined;
+}

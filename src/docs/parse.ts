@@ -25,7 +25,7 @@ import { resolveLink } from './links.js';
 import { createHeadingSlugger } from './slug.js';
 import { isContributorPage, isHistoricalPage, isHistoryHeading, isPartialPage } from './page-kind.js';
 import { locationOf, pushSpan, type Point, type Positioned } from './position.js';
-import { denseEmphasisLine, EMPHASIS_WINDOW, emphasisRunLimit } from './emphasis.js';
+import { denseEmphasis, EMPHASIS_RUNS_PER_PARAGRAPH, EMPHASIS_WINDOW, emphasisRunLimit } from './emphasis.js';
 import { markdownProcessor, parseMarkdown, parseMarkdownText } from './markdown.js';
 import { pieceStarted, probedPiece } from './progress.js';
 import { parseSegmented, segmentable, type MarkdownSegment } from './segments.js';
@@ -195,14 +195,16 @@ export function parseDoc(file: string, sourceText: string, options: { segments?:
   text = openDirectiveContainers(openIndentedContainers(text));
   // Text too dense in emphasis markers is parsed with emphasis off (src/docs/emphasis.ts): the
   // whole page, in every parse, so its tree never depends on how it was cut.
-  const denseAt = denseEmphasisLine(text);
-  const emphasisOff = denseAt !== undefined;
-  if (emphasisOff) {
+  const dense = denseEmphasis(text);
+  const emphasisOff = dense !== undefined;
+  if (dense) {
     diagnostics.push({
       ruleId: 'parse-error',
       severity: 'warn',
-      message: `Emphasis not read: this page has more than ${emphasisRunLimit(EMPHASIS_WINDOW).toLocaleString('en-US')} runs of \`*\`, \`_\` or \`~\` in 8 KB from here, each costing the Markdown parser about 0.1 ms; it was read with emphasis and strikethrough off (their markers kept as text), the rest as always`,
-      location: { file, line: denseAt, column: 1 },
+      message: dense.paragraph
+        ? `Emphasis not read: the paragraph from here has more than ${EMPHASIS_RUNS_PER_PARAGRAPH.toLocaleString('en-US')} runs of \`*\`, \`_\` or \`~\`, which the Markdown parser resolves against each other (the square of their number); it was read with emphasis and strikethrough off (their markers kept as text), the rest as always`
+        : `Emphasis not read: this page has more than ${emphasisRunLimit(EMPHASIS_WINDOW).toLocaleString('en-US')} runs of \`*\`, \`_\` or \`~\` in 8 KB from here, each costing the Markdown parser about 0.1 ms; it was read with emphasis and strikethrough off (their markers kept as text), the rest as always`,
+      location: { file, line: dense.line, column: 1 },
     });
   }
   let tree: Root | undefined;
