@@ -45,6 +45,20 @@ describe('runGit', () => {
     expect(readdirSync(tmpdir()).some((f) => f.startsWith(`docdrift-git-${process.pid}-`))).toBe(false);
   });
 
+  it('piped: a git waiting for this thread to read a full pipe is not stopped as stalled while this thread is busy for longer than the stall limit', async () => {
+    const root = repo(3002);
+    const piped = runGit(root, ['ls-files', '-z', '--cached', '--others', '--exclude-per-directory=.gitignore']);
+    // git fills the 64 KB pipe and waits, using no CPU, while this thread runs synchronous work
+    // past GIT_STALL_MS (4 s): waiting on this thread is not a stall. (The watch also starts over
+    // on a sample that comes late; here git's CPU time before the pipe filled already tells.)
+    const until = Date.now() + 4500;
+    while (Date.now() < until) {
+      // spin
+    }
+    const out = await piped;
+    expect(out.split('\0').filter(Boolean)).toHaveLength(3003);
+  }, 30_000);
+
   it('spooled or piped, a failing call rejects with git\'s message, and a missing directory is an error, not a crash', async () => {
     const root = repo(1);
     for (const spool of [false, true]) {

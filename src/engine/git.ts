@@ -166,20 +166,28 @@ function processTicks(pid: number): number | undefined {
 /**
  * Calls `onStall` once when `child` has used no CPU time and `output()` (bytes written so far)
  * has not grown for {@link GIT_STALL_MS}, sampled every 250 ms while this process waits for
- * events. Returns the function that stops watching. Does nothing where `/proc` cannot be read.
+ * events; a sample that comes more than a second late (this thread ran synchronous work) starts
+ * the count again. Returns the function that stops watching. Does nothing where `/proc` cannot
+ * be read.
  */
 function watchStall(child: ChildProcess, output: () => number, onStall: () => void): () => void {
   const pid = child.pid;
   const first = pid === undefined ? undefined : processTicks(pid);
   if (pid === undefined || first === undefined) return () => {};
   let last = { ticks: first, bytes: output(), at: Date.now() };
+  let tick = Date.now();
   const timer = setInterval(() => {
     const ticks = processTicks(pid);
     // Gone: its 'close' settles the call.
     if (ticks === undefined) return;
     const bytes = output();
-    if (ticks !== last.ticks || bytes !== last.bytes) {
-      last = { ticks, bytes, at: Date.now() };
+    const now = Date.now();
+    // This thread was busy (the sample is late): git may have waited for it to read its output
+    // (a full pipe, whose data this turn of the event loop has not read yet), so it starts over.
+    const late = now - tick > 1000;
+    tick = now;
+    if (late || ticks !== last.ticks || bytes !== last.bytes) {
+      last = { ticks, bytes, at: now };
       return;
     }
     if (Date.now() - last.at >= GIT_STALL_MS) {
