@@ -44,6 +44,7 @@ describe('probedPiece', () => {
   });
 
   it('ignores an error of the probe (a prefix cut inside a construct) and parses the whole', () => {
+    observe();
     const text = 'b'.repeat(PIECE_PROBE_MIN_LENGTH);
     const result = probedPiece(text, (t) => {
       if (t.length < text.length) throw new Error('unexpected end of input');
@@ -52,7 +53,14 @@ describe('probedPiece', () => {
     expect(result).toBe('whole');
   });
 
+  it('does not probe where no observer holds a budget (parsed once)', () => {
+    const parsed: number[] = [];
+    probedPiece('a'.repeat(200_000), (t) => parsed.push(t.length));
+    expect(parsed).toEqual([200_000]);
+  });
+
   it('keeps a surrogate pair whole at the cut', () => {
+    observe();
     const text = `${'a'.repeat(PIECE_PROBE_LENGTH - 1)}😀${'a'.repeat(PIECE_PROBE_MIN_LENGTH)}`;
     const parsed: string[] = [];
     probedPiece(text, (t) => parsed.push(t));

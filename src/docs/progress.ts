@@ -58,13 +58,15 @@ export const PIECE_PROBE_LENGTH = 48 * 1024;
  * lazy setext lines, unclosed `<details>` blocks; their first 48 KB cost 4.3-4.8 s). The first
  * 48 KB of real pieces that cannot be cut (changelogs with link reference definitions, an MDX
  * changelog; corpus snapshots) cost 0.25-0.6 s on a loaded 2-core machine, cold. A real piece
- * pays the probe once, about a tenth of its parse.
+ * pays the probe once, about a tenth of its parse. A thread with no {@link PieceObserver} (no
+ * budget to hold) parses the piece once.
  *
  * @returns what `parse` returns for the whole `text`.
  * @throws what `parse` throws.
  */
 export function probedPiece<T>(text: string, parse: (text: string) => T): T {
-  if (text.length >= PIECE_PROBE_MIN_LENGTH) {
+  // Only where budgets are held (a thread with an observer: the parse worker).
+  if (observer !== undefined && text.length >= PIECE_PROBE_MIN_LENGTH) {
     let end = PIECE_PROBE_LENGTH;
     const c = text.charCodeAt(end);
     if (c >= 0xdc00 && c <= 0xdfff) end--;
