@@ -30,21 +30,14 @@ function repository(): string {
   return dir;
 }
 
-function run(dir: string, args: string[], limitMs = 2000): { code: number | null; stdout: string; stderr: string; seconds: number; error?: Error } {
-  const started = performance.now();
-  const r = spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', DOCDRIFT_TEST_GIT_TIMEOUT_MS: String(limitMs) },
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (performance.now() - started) / 1000, ...(r.error ? { error: r.error } : {}) };
-}
-
-/** As {@link run}, without the test override of the time limit, with `PATH` optionally starting at `bin`. */
-function runReal(dir: string, args: string[], bin?: string): { code: number | null; stdout: string; stderr: string; seconds: number; error?: Error } {
+/**
+ * The built CLI in `dir`. `limitMs`: the test override of git's time limit, or null for the real
+ * limits; `bin`: a folder put first on `PATH`.
+ */
+function run(dir: string, args: string[], limitMs: number | null = 2000, bin?: string): { code: number | null; stdout: string; stderr: string; seconds: number; error?: Error } {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+  if (limitMs === null) delete env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'];
+  else env['DOCDRIFT_TEST_GIT_TIMEOUT_MS'] = String(limitMs);
   if (bin) env['PATH'] = `${bin}${path.delimiter}${env['PATH'] ?? ''}`;
   const started = performance.now();
   const r = spawnSync(process.execPath, [CLI_BIN, '--no-cache', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 });
@@ -67,7 +60,7 @@ describe('git stalls (s42 sweep E1): stopped after 4 s without progress, and the
     appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
     mkdirSync(path.join(dir, 'sub'));
     execFileSync('mkfifo', [path.join(dir, 'sub/.gitignore')]);
-    const r = runReal(dir, []);
+    const r = run(dir, [], null);
     expect(r.error, 'a hang').toBeUndefined();
     expect(r.seconds).toBeLessThan(10);
     expect(r.stderr).toContain(`docdrift: git ls-files made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output) and was stopped`);
@@ -80,7 +73,7 @@ describe('git stalls (s42 sweep E1): stopped after 4 s without progress, and the
     const dir = repository();
     appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
     const bin = hangingGit();
-    const plain = runReal(dir, [], bin);
+    const plain = run(dir, [], null, bin);
     expect(plain.error, 'a hang').toBeUndefined();
     // One call ran to a limit (4 s); the listing after it was not started (it waited 20 s, then 20 s more).
     expect(plain.seconds).toBeLessThan(10);
@@ -88,7 +81,7 @@ describe('git stalls (s42 sweep E1): stopped after 4 s without progress, and the
     expect(plain.stdout).toContain('bogus');
     expect(plain.stderr.match(/and was stopped/g)).toHaveLength(1);
     expect(plain.stderr).toContain("the project's files were listed by walking its folders instead");
-    const changed = runReal(dir, ['--changed-since', 'HEAD'], bin);
+    const changed = run(dir, ['--changed-since', 'HEAD'], null, bin);
     expect(changed.error, 'a hang').toBeUndefined();
     expect(changed.seconds).toBeLessThan(10);
     expect(changed.code).toBe(2);

@@ -32,6 +32,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processCpuMs } from '../shared/thread-cpu.js';
 
 /** The `-c` options of every git call, before the subcommand. */
 export const SAFE_GIT_CONFIG: readonly string[] = [
@@ -151,18 +152,6 @@ function heldError(): GitError | undefined {
   return new GitError(`${stopped.error.message}; later git calls of this run were not started`, '', 'ETIMEDOUT');
 }
 
-/** CPU time of process `pid` in clock ticks (utime + stime of `/proc/<pid>/stat`), or undefined when it cannot be read. */
-function processTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Calls `onStall` once when `child` has used no CPU time and `output()` (bytes written so far)
  * has not grown for {@link GIT_STALL_MS}, sampled every 250 ms while this process waits for
@@ -172,12 +161,12 @@ function processTicks(pid: number): number | undefined {
  */
 function watchStall(child: ChildProcess, output: () => number, onStall: () => void): () => void {
   const pid = child.pid;
-  const first = pid === undefined ? undefined : processTicks(pid);
+  const first = pid === undefined ? undefined : processCpuMs(pid);
   if (pid === undefined || first === undefined) return () => {};
   let last = { ticks: first, bytes: output(), at: Date.now() };
   let tick = Date.now();
   const timer = setInterval(() => {
-    const ticks = processTicks(pid);
+    const ticks = processCpuMs(pid);
     // Gone: its 'close' settles the call.
     if (ticks === undefined) return;
     const bytes = output();
@@ -197,16 +186,6 @@ function watchStall(child: ChildProcess, output: () => number, onStall: () => vo
   }, 250);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/** The GitError of a call stopped for making no progress. */
-function stallError(args: readonly string[]): GitError {
-  const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
-  return new GitError(
-    `git ${sub} made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output) and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
-    '',
-    'ETIMEDOUT',
-  );
 }
 
 /**
@@ -276,11 +255,12 @@ function kill(child: ChildProcess): void {
   }
 }
 
-/** The GitError of a call killed at its time limit. */
-function timeoutError(args: readonly string[], limit: number): GitError {
+/** The GitError of a call killed at its time limit, or (`limit` undefined) for making no progress for {@link GIT_STALL_MS}. */
+function timeoutError(args: readonly string[], limit: number | undefined): GitError {
   const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
+  const what = limit === undefined ? `made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output)` : `did not finish within ${Math.round(limit / 100) / 10} s`;
   return new GitError(
-    `git ${sub} did not finish within ${Math.round(limit / 100) / 10} s and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
+    `git ${sub} ${what} and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
     '',
     'ETIMEDOUT',
   );
@@ -326,7 +306,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
     const settle = (error: ExecFileException | null, stdout: string, stderr: string): void => {
       unwatch();
       if (!error) return resolve(stdout);
-      if (stalled) return reject(stallError(args));
+      if (stalled) return reject(timeoutError(args, undefined));
       if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
       const e = error as NodeJS.ErrnoException & { code?: string | number };
       // A git that exited without a word: say how (execFile's message is the whole command line).
@@ -442,7 +422,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
     child.on('close', (code, signal) => {
       finish(() => {
         if (code !== 0 && stalled && signal === 'SIGKILL') {
-          reject(stallError(args));
+          reject(timeoutError(args, undefined));
           return;
         }
         if (code !== 0 && timedOut && signal === 'SIGKILL') {

@@ -28,6 +28,18 @@ export function threadCpuMs(tid: number): number | undefined {
   }
 }
 
+/**
+ * CPU time (user + system, ms) of process `pid` so far, from `/proc/<pid>/stat` (a child process,
+ * such as a git call), or undefined where it cannot be read (no `/proc`, the process gone).
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The calling thread's Linux thread id (`/proc/thread-self` is `<pid>/task/<tid>`), or 0 without `/proc`. */
 export function currentThreadId(): number {
   try {
