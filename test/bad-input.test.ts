@@ -411,6 +411,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 s41 sweep D4: one 396 KB paragraph of GFM `www.` autolinks with `_` (36,000 emphasis runs,
   // under the limit per 8 KB): micromark resolves a paragraph's runs against each other, the
   // square of their number, and the page ran to its 6 s budget unread (9 s of CPU in all).
+  // #33 s42 sweep E2: two pages of 100,000 `- a` items, each filling the worker's heap.
+  'budget-dense-list-pages': (dir) => {
+    for (const name of ['a', 'b']) writeFileSync(path.join(dir, `docs/${name}.md`), `# tool\n\nRun \`tool +seed=1\`.\n\n${'- a\n'.repeat(100_000)}`);
+    writeFileSync(path.join(dir, 'docs/c.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+  },
   'budget-emphasis-paragraph': (dir) => {
     writeFileSync(path.join(dir, 'docs/links.md'), `# tool\n\n${'www.a_b_c_ '.repeat(36_000)}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
   },

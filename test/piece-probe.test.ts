@@ -7,15 +7,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDoc } from '../src/docs/parse.js';
 import { PIECE_PROBE_LENGTH, PIECE_PROBE_MIN_LENGTH, probedPiece, setPieceObserver } from '../src/docs/progress.js';
-import { pieceTimeBudgetMs } from '../src/docs/bounded-parse.js';
+import { docTimeBudgetMs, helpersBeyond, HELPER_ALLOWANCE, pieceTimeBudgetMs, probeWholeMs, PROBE_COLD_MS, strictDocTimeBudgetMs } from '../src/docs/bounded-parse.js';
 
-const seen: Array<[number, boolean]> = [];
+const seen: Array<[number, number]> = [];
 afterEach(() => {
   setPieceObserver(undefined);
   seen.length = 0;
 });
 function observe(): void {
-  setPieceObserver((length, probe) => seen.push([length, probe]));
+  setPieceObserver((length, probeOf) => seen.push([length, probeOf]));
 }
 
 describe('probedPiece', () => {
@@ -30,8 +30,8 @@ describe('probedPiece', () => {
     expect(result).toBe(200_000);
     expect(parsed).toEqual([PIECE_PROBE_LENGTH, 200_000]);
     expect(seen).toEqual([
-      [PIECE_PROBE_LENGTH, true],
-      [200_000, false],
+      [PIECE_PROBE_LENGTH, 200_000],
+      [200_000, 0],
     ]);
   });
 
@@ -40,7 +40,7 @@ describe('probedPiece', () => {
     const parsed: number[] = [];
     probedPiece('a'.repeat(PIECE_PROBE_MIN_LENGTH - 1), (t) => parsed.push(t.length));
     expect(parsed).toEqual([PIECE_PROBE_MIN_LENGTH - 1]);
-    expect(seen).toEqual([[PIECE_PROBE_MIN_LENGTH - 1, false]]);
+    expect(seen).toEqual([[PIECE_PROBE_MIN_LENGTH - 1, 0]]);
   });
 
   it('ignores an error of the probe (a prefix cut inside a construct) and parses the whole', () => {
@@ -87,8 +87,8 @@ describe('parseDoc with a long piece that cannot be cut', () => {
     expect(text.length).toBeGreaterThan(PIECE_PROBE_MIN_LENGTH);
     observe();
     const { doc, diagnostics } = parseDoc('CHANGELOG.md', text);
-    expect(seen.filter(([, probe]) => probe)).toEqual([[PIECE_PROBE_LENGTH, true]]);
-    expect(seen).toContainEqual([text.length, false]);
+    expect(seen.filter(([, probeOf]) => probeOf > 0)).toEqual([[PIECE_PROBE_LENGTH, text.length]]);
+    expect(seen).toContainEqual([text.length, 0]);
     expect(diagnostics).toEqual([]);
     expect(doc.headings.filter((h) => h.depth === 2)).toHaveLength(2000);
     expect(doc.headings.find((h) => h.depth === 2)!.text).toBe('1.2000.0 - 2026-01-01');
@@ -100,7 +100,40 @@ describe('parseDoc with a long piece that cannot be cut', () => {
     expect(text.length).toBeGreaterThan(PIECE_PROBE_MIN_LENGTH);
     observe();
     const { diagnostics } = parseDoc('docs/changes.mdx', text);
-    expect(seen.filter(([, probe]) => probe)).toHaveLength(1);
+    expect(seen.filter(([, probeOf]) => probeOf > 0)).toHaveLength(1);
     expect(diagnostics.filter((d) => d.ruleId === 'parse-error')).toEqual([]);
+  });
+});
+
+describe('what a probe predicts (#33 s42 sweep E2)', () => {
+  const KB = 1024;
+  it('predicts the whole piece from the probe cost per code unit, a cold start taken off', () => {
+    // 391 KB of `- a` items: the 48 KB probe cost about 2 s, the whole would cost about 16 s.
+    expect(probeWholeMs(2000, 48 * KB, 391 * KB)).toBe(Math.round((1500 * 391) / 48));
+    expect(probeWholeMs(2000, 48 * KB, 391 * KB)).toBeGreaterThan(docTimeBudgetMs(391 * KB));
+    // Stopped mid-probe, once what it cost so far predicts more than the budget: by 1.2 s.
+    expect(1200 + probeWholeMs(1200, 48 * KB, 391 * KB)).toBeGreaterThan(docTimeBudgetMs(391 * KB));
+    // A 338 KB change log parsed whole probes in 0.25-0.6 s cold: predicted well within its budget,
+    // also when a document before it has run over its own (the shorter budget), at 0.55 s.
+    expect(600 + probeWholeMs(600, 48 * KB, 338 * KB)).toBeLessThan(docTimeBudgetMs(338 * KB) / 2);
+    expect(550 + probeWholeMs(550, 48 * KB, 338 * KB)).toBeLessThan(strictDocTimeBudgetMs(338 * KB));
+  });
+
+  it('predicts nothing from a probe cheaper than a cold start, or of no length', () => {
+    expect(probeWholeMs(PROBE_COLD_MS, 48 * KB, 900 * KB)).toBe(0);
+    expect(probeWholeMs(100, 48 * KB, 900 * KB)).toBe(0);
+    expect(probeWholeMs(3000, 0, 900 * KB)).toBe(0);
+  });
+});
+
+describe('helper threads in a document\'s cost (#33 s42 sweep E2)', () => {
+  it('counts only what the helper threads spend beyond their allowance of the thread\'s own time', () => {
+    // NeMo Gym's pages: 15.3 s on the worker's thread, 17.3 s on the helpers: the thread's time alone.
+    expect(helpersBeyond(15_300, 17_300)).toBe(15_300);
+    expect(helpersBeyond(1000, HELPER_ALLOWANCE * 1000)).toBe(1000);
+    // A page that died at the heap limit: 4.6 s on its thread, 7.8 s on the helpers.
+    expect(helpersBeyond(4600, 7800)).toBe(4600 + 7800 - HELPER_ALLOWANCE * 4600);
+    // A thread that only waits (0 s of its own): every helper millisecond counts.
+    expect(helpersBeyond(0, 2500)).toBe(2500);
   });
 });

@@ -26,7 +26,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { DocFile, InputDiagnostic } from '../model/types.js';
 import { RunCancelled } from '../shared/cancelled.js';
-import { threadCpuMs, WALL_FACTOR } from '../shared/thread-cpu.js';
+import { helperThreadsCpuMs, threadCpuMs, WALL_FACTOR } from '../shared/thread-cpu.js';
 import { documentOverLimits, MAX_DOCUMENT_LENGTH, overLimitsOutcome } from './limits.js';
 import type { SuppressionDirective } from './directives.js';
 import type { MarkdownSegment } from './segments.js';
@@ -158,6 +158,39 @@ export interface DocParser {
 export function pieceTimeBudgetMs(length: number): number {
   return 1000 + Math.ceil((24 * length) / 1024);
 }
+
+/**
+ * The CPU time, in milliseconds, a piece that cannot be cut is predicted to cost when parsing its
+ * first `probeLength` code units (its probe, `probedPiece` in src/docs/progress.ts) cost
+ * `probeMs`: the probe's cost per code unit times the piece's `wholeLength`, after taking
+ * {@link PROBE_COLD_MS} off the probe (a fresh worker's first parse runs before its code is
+ * optimised). A lower bound where the parse grows faster than its length. The document is
+ * stopped at once when what it cost plus this is over its budget: 391 KB of `- a` items, whose
+ * 48 KB probe cost about 2 s, would have cost 16 s and died at the heap limit (#33 s42 sweep E2);
+ * real pieces of that kind (a 338 KB change log parsed whole) probe in 0.25-0.6 s and are
+ * predicted 2 s or less.
+ */
+export function probeWholeMs(probeMs: number, probeLength: number, wholeLength: number): number {
+  if (probeLength <= 0) return 0;
+  return Math.round((Math.max(0, probeMs - PROBE_COLD_MS) * wholeLength) / probeLength);
+}
+
+/**
+ * How many times its own thread's CPU time V8's helper threads may spend on a document (garbage
+ * collection and compilation, in parallel) before the rest counts toward its budgets: 1.25. Real
+ * pages stay under it (NeMo Gym's 768 pages 1.13 in all; an 847 KB change log 1.13); a worker
+ * whose heap nears its limit waits for them (a page that died at 192 MB: 1.7, most of it at the
+ * end), and their time is then what makes the run long (#33 s42 sweep E2).
+ */
+export const HELPER_ALLOWANCE = 1.25;
+
+/** What a document cost, in ms of CPU time, from its thread's time `own` and the helper threads' `helpers` since it started: `own` plus what `helpers` is over {@link HELPER_ALLOWANCE} times `own`. */
+export function helpersBeyond(own: number, helpers: number): number {
+  return own + Math.max(0, helpers - HELPER_ALLOWANCE * own);
+}
+
+/** CPU time, in milliseconds, {@link probeWholeMs} takes off a probe's cost for a cold start. */
+export const PROBE_COLD_MS = 500;
 
 /**
  * CPU-time budget for one document, in milliseconds: 2 s plus 16 s per MiB of text (UTF-16
@@ -385,7 +418,7 @@ export class ParserLoadError extends Error {
 interface Live {
   worker: Worker;
   port: MessagePort;
-  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0; [3]: its thread's CPU time in ms once loaded; [4]: how many pieces of work it has started (src/docs/progress.ts); [5]: the length of the last one; [6]: the lengths of the pieces of the document in progress, summed. */
+  /** [0]: id of the last answered request (starts at the id before the worker's first request); [1]: 1 once the worker has loaded; [2]: the worker's thread id (Linux), or 0; [3]: its thread's CPU time in ms once loaded; [4]: how many pieces of work it has started (src/docs/progress.ts); [5]: the length of the last one; [6]: the lengths of the pieces of the document in progress, summed; [7]: while the piece is a probe, the length of the piece it probes, else 0. */
   flag: Int32Array;
   ready: boolean;
   /** The worker thread's CPU time last read, in ms (kept for when the thread is gone). */
@@ -433,7 +466,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** The budgets of the documents that ran over, summed, and how many did (after the run's budget was spent: `shortened`). */
   const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0, runBudgetSkipped: 0, largeSkipped: 0 };
   /** The run-wide parse budget ({@link runParseBudgetMs}): CPU spent by workers already stopped, text parsed, and whether it is spent. */
-  const run = { stoppedMs: 0, parsedLength: 0, spent: false, spentMs: 0, spentAtLength: 0, largeLength: 0 };
+  const run = { stoppedMs: 0, parsedLength: 0, spent: false, spentMs: 0, spentAtLength: 0, largeLength: 0, overranOwnMs: 0 };
   /** Large documents admitted (true) or refused (false) under {@link RUN_LARGE_DOCUMENTS_LENGTH}, decided once per file. */
   const large = new Map<string, boolean>();
   /** CPU time the worker `current` has spent parsing (since it loaded), in ms; undefined where it cannot be read. */
@@ -617,14 +650,16 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       const tid = Atomics.load(current.flag, 2);
       // The budget of the document in progress: reset whenever the worker moves on to the next one.
       let answered = Atomics.load(current.flag, 0);
-      let progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, wall: Date.now() };
-      // The piece of work in progress (src/docs/progress.ts): its count when first seen and the CPU time then.
-      let piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu };
+      let progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, helpers: helperThreadsCpuMs(), wall: Date.now() };
+      // The piece of work in progress (src/docs/progress.ts): its count when first seen, the CPU
+      // time then (its thread's, and the document's as `docMs` below), and, as last seen, its
+      // length and whether it is a probe.
+      let piece: { seq: number; cpu: number | undefined; ms?: number; length?: number; probeOf?: number } = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu, ms: 0 };
       let culprit: { id: number; outcome: ParseOutcome } | undefined;
       while (answered < id) {
         if (answered !== progress.answered) {
-          progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, wall: Date.now() };
-          piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu };
+          progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, helpers: helperThreadsCpuMs(), wall: Date.now() };
+          piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu, ms: 0 };
         }
         const inProgress = answered + 1;
         const request = outstanding.get(inProgress);
@@ -637,8 +672,11 @@ export async function createDocParser(options: { eager?: boolean; files?: number
           final: `the most a document may cost once documents over budget have cost the run ${RUN_OVERRUN_LIMIT_MS / 1000} s`,
         }[kind];
         const victim = request ?? { file, text };
-        const charge = (ms = budget): void => {
+        // `ms`: what the document cost, its thread's CPU time and the helper threads' beyond their allowance (see `docMs`);
+        // `own`: its thread's part, which the run-wide budget leaves out (it counts that thread only).
+        const charge = (ms = budget, own = ms): void => {
           overran.ms += ms;
+          run.overranOwnMs += Math.min(ms, own);
           overran.documents++;
           if (kind !== 'full') overran.shortened++;
         };
@@ -649,49 +687,86 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         }
         if (progress.cpu !== undefined) {
           const cpu = threadCpuMs(tid);
+          // The CPU time of V8's helper threads since the document started (garbage collection
+          // and compilation, in parallel with the worker's thread). They normally work about as
+          // much as the thread they serve, up to {@link HELPER_ALLOWANCE} times (NeMo Gym's 768
+          // pages: 15.3 s on the worker's thread, 17.3 s there; an 847 KB change log 5.4 and
+          // 6.1 s), which the budgets below were set with; when the heap nears its limit, the
+          // thread mostly waits for them (#33 s42 sweep E2: a page that died at 192 MB cost 4.6 s
+          // on its thread and 7.8 s there, 10.4 s of wall-clock time). What they spend beyond
+          // that allowance counts as the document's.
+          const helpers = progress.helpers === undefined ? 0 : Math.max(0, (helperThreadsCpuMs() ?? progress.helpers) - progress.helpers);
+          /** What the document has cost so far, in ms of CPU time: its thread's, and the helper threads' beyond their allowance. */
+          const docMs = cpu === undefined ? undefined : helpersBeyond(cpu - progress.cpu, helpers);
           if (cpu === undefined && Atomics.load(current.flag, 0) === answered) {
             // The thread is gone without an answer: V8 stopped it at the heap limit. What it
             // spent is charged as an overrun, so the run-wide budget leaves it out like the
             // others' (s24 sweep D1: a 977 KB table died of memory after 4.5 s, and the run's
             // budget, spent by it, then skipped the README).
-            charge(Math.max(0, (current.lastCpu ?? progress.cpu) - progress.cpu));
+            const own = Math.max(0, (current.lastCpu ?? progress.cpu) - progress.cpu);
+            charge(helpersBeyond(own, helpers), own);
             culprit = { id: inProgress, outcome: ownOverrun(victim.file, victim.text, `parsing it needed more than ${WORKER_HEAP_MB} MB of memory, the budget per document`) };
             break;
           }
-          if (cpu !== undefined && cpu - progress.cpu > budget) {
-            charge();
+          if (docMs !== undefined && docMs > budget) {
+            charge(budget, cpu! - progress.cpu);
             culprit = { id: inProgress, outcome: ownOverrun(victim.file, victim.text, `${over}, ${per}`) };
             break;
           }
-          if (cpu !== undefined && cpu - progress.cpu > DOC_RATE_GRACE_MS) {
+          if (docMs !== undefined && docMs > DOC_RATE_GRACE_MS) {
             const reached = Atomics.load(current.flag, 6);
-            if (reached > 0 && cpu - progress.cpu > (DOC_MAX_MS_PER_KIB * reached) / 1024) {
-              charge(cpu - progress.cpu);
+            if (reached > 0 && docMs > (DOC_MAX_MS_PER_KIB * reached) / 1024) {
+              charge(docMs, cpu! - progress.cpu);
               culprit = {
                 id: inProgress,
-                outcome: ownOverrun(victim.file, victim.text, `parsing its first ${(reached / 1024).toFixed(0)} KB took ${seconds(cpu - progress.cpu)} s of CPU time, over ${DOC_MAX_MS_PER_KIB} ms per KB, the most a document may cost`),
+                outcome: ownOverrun(victim.file, victim.text, `parsing its first ${(reached / 1024).toFixed(0)} KB took ${seconds(docMs)} s of CPU time, over ${DOC_MAX_MS_PER_KIB} ms per KB, the most a document may cost`),
               };
               break;
             }
           }
           if (cpu !== undefined) {
             const seq = Atomics.load(current.flag, 4);
-            if (seq !== piece.seq) piece = { seq, cpu };
-            else {
+            const own = cpu - progress.cpu;
+            /** A probe (`probedPiece`, src/docs/progress.ts) whose cost so far, `probeMs`, predicts that its piece would take the document over its budget: stop it now. */
+            const overPredicted = (probeLength: number, wholeLength: number, probeMs: number): boolean => {
+              const predicted = probeWholeMs(probeMs, probeLength, wholeLength);
+              // What the probe cost is counted again in the prediction, as the piece parses the probe's text again.
+              if (docMs! + predicted <= budget) return false;
+              charge(Math.min(budget, docMs!), own);
+              culprit = {
+                id: inProgress,
+                outcome: ownOverrun(
+                  victim.file,
+                  victim.text,
+                  `parsing its first ${(probeLength / 1024).toFixed(0)} KB, of a part (${(wholeLength / 1024).toFixed(0)} KB) that cannot be cut, took ${seconds(probeMs)} s of CPU time, so the document would cost about ${seconds(docMs! + predicted)} s or more, over ${seconds(budget)} s, ${per}`,
+                ),
+              };
+              return true;
+            };
+            if (seq !== piece.seq) {
+              const previous = piece;
+              piece = { seq, cpu, ms: docMs };
+              // A probe ended between two looks, and the piece it probed started: its whole cost predicts that piece's.
+              if (previous.probeOf && previous.length && previous.ms !== undefined && seq === previous.seq + 1 && overPredicted(previous.length, previous.probeOf, docMs! - previous.ms)) break;
+            } else {
               const pieceLength = Atomics.load(current.flag, 5);
-              const probe = Atomics.load(current.flag, 7) === 1;
+              const probeOf = Atomics.load(current.flag, 7);
+              piece.length = pieceLength;
+              piece.probeOf = probeOf;
+              // A probe in progress: even if it ended now, what it cost so far predicts the piece it probes.
+              if (probeOf > 0 && piece.ms !== undefined && overPredicted(pieceLength, probeOf, docMs! - piece.ms)) break;
               // A probe (the first part of a long piece that cannot be cut) has the budget of a piece of its length.
               const pieceBudget = pieceTimeBudgetMs(pieceLength);
               if (piece.cpu !== undefined && cpu - piece.cpu > pieceBudget) {
                 // Charged what the document cost so far, not its whole budget.
-                charge(Math.min(budget, cpu - progress.cpu));
+                charge(Math.min(budget, docMs!), cpu - progress.cpu);
                 const part = pieceLength < length ? `one part of it (${(pieceLength / 1024).toFixed(0)} KB)` : 'it';
                 culprit = {
                   id: inProgress,
                   outcome: ownOverrun(
                     victim.file,
                     victim.text,
-                    probe
+                    probeOf > 0
                       ? `parsing its first ${(pieceLength / 1024).toFixed(0)} KB, of a part that cannot be cut, took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB), so the whole would run over its own`
                       : `parsing ${part} took more than ${seconds(pieceBudget)} s of CPU time, the budget per piece of a document (1 s plus 24 ms per KB)`,
                   ),
@@ -704,7 +779,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
           // answered documents not collected yet and the one in progress included. Documents
           // over their own budget are left out, time and text: the overrun limits above bound
           // them, and one such page must not stop the run's other documents.
-          const spent = cpu !== undefined ? Math.max(0, run.stoppedMs + (workerMs(current) ?? 0) - overran.ms) : undefined;
+          const spent = cpu !== undefined ? Math.max(0, run.stoppedMs + (workerMs(current) ?? 0) - run.overranOwnMs) : undefined;
           if (spent !== undefined) {
             let parsedLength = run.parsedLength;
             for (const [pending, r] of outstanding) if (pending <= inProgress) parsedLength += r.text.length;

@@ -28,12 +28,13 @@ try {
 // Each piece of work the parser starts (src/docs/progress.ts): [5] its length, [6] the lengths of
 // the document's pieces so far, then [4] counts on, so the main thread holds the piece's own
 // budget from the moment it sees the count change, and the document's cost per KB.
-// [7] is 1 while the piece is a probe (src/docs/progress.ts `probedPiece`): its text is parsed
-// again as part of the piece after it, so it is not counted in [6].
-setPieceObserver((length, probe) => {
+// [7], while the piece is a probe (src/docs/progress.ts `probedPiece`), is the length of the
+// piece it probes (else 0): the main thread predicts that piece's cost from the probe's. A
+// probe's text is parsed again as part of the piece after it, so it is not counted in [6].
+setPieceObserver((length, probeOf) => {
   Atomics.store(flag, 5, length);
-  Atomics.store(flag, 7, probe ? 1 : 0);
-  if (!probe) Atomics.add(flag, 6, length);
+  Atomics.store(flag, 7, probeOf);
+  if (probeOf === 0) Atomics.add(flag, 6, length);
   Atomics.add(flag, 4, 1);
 });
 // Loaded: from now on the main thread counts each document's budget.

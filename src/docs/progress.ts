@@ -17,11 +17,11 @@
  */
 
 /**
- * Called with the length (UTF-16 code units) of the piece of work that starts now, and whether
- * it is a probe ({@link probedPiece}): a parse of a long piece's first part, whose result is
- * thrown away.
+ * Called with the length (UTF-16 code units) of the piece of work that starts now and, when it
+ * is a probe ({@link probedPiece}: a parse of a long piece's first part, whose result is thrown
+ * away), the length of the piece it probes (else 0).
  */
-export type PieceObserver = (length: number, probe: boolean) => void;
+export type PieceObserver = (length: number, probeOf: number) => void;
 
 let observer: PieceObserver | undefined;
 
@@ -30,9 +30,9 @@ export function setPieceObserver(next: PieceObserver | undefined): void {
   observer = next;
 }
 
-/** Reports that a piece of work over `length` code units of text starts now (a probe with `probe`). Never throws. */
-export function pieceStarted(length: number, probe = false): void {
-  observer?.(length, probe);
+/** Reports that a piece of work over `length` code units of text starts now (a probe of a piece of `probeOf` code units when not 0). Never throws. */
+export function pieceStarted(length: number, probeOf = 0): void {
+  observer?.(length, probeOf);
 }
 
 /**
@@ -70,7 +70,7 @@ export function probedPiece<T>(text: string, parse: (text: string) => T): T {
     let end = PIECE_PROBE_LENGTH;
     const c = text.charCodeAt(end);
     if (c >= 0xdc00 && c <= 0xdfff) end--;
-    pieceStarted(end, true);
+    pieceStarted(end, text.length);
     try {
       parse(text.slice(0, end));
     } catch {

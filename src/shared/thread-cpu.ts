@@ -4,7 +4,8 @@
  * grows with the load. Where `/proc` is missing (not Linux) every function returns `undefined` and
  * callers fall back to a wall-clock deadline.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 /** Clock ticks per second of `/proc` CPU times (`sysconf(_SC_CLK_TCK)`, 100 on Linux). */
 const CLOCK_TICKS = 100;
@@ -38,6 +39,39 @@ export function processCpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Linux ids of the threads this process had when this module was loaded in its main thread, the
+ * main thread left out: V8's platform workers (Node starts four before any JavaScript runs; they
+ * do the parallel and concurrent parts of every isolate's garbage collection and compile optimised
+ * code) and libuv's pool if started. No `Worker` exists yet then (every module that starts one
+ * imports this one), so none is among them. Empty in a worker thread or without `/proc`.
+ */
+const HELPER_THREADS: readonly number[] = (() => {
+  if (!isMainThread) return [];
+  try {
+    return readdirSync('/proc/self/task')
+      .map(Number)
+      .filter((tid) => tid > 0 && tid !== process.pid);
+  } catch {
+    return [];
+  }
+})();
+
+/**
+ * CPU time (user + system, ms) the process's helper threads have spent so far: V8's platform
+ * workers (garbage collection and compilation for every isolate: the main thread's and the
+ * workers'), see {@link HELPER_THREADS}. A worker thread whose heap nears its limit spends most
+ * of its time there, not on its own thread: a 391 KB page of `- a` items that died at the
+ * document worker's 192 MB cost 4.6 s on the worker's thread and 7.8 s on these (#33 s42 sweep
+ * E2). `undefined` where it cannot be read (no `/proc`, or called from a worker thread).
+ */
+export function helperThreadsCpuMs(): number | undefined {
+  if (HELPER_THREADS.length === 0) return undefined;
+  let sum = 0;
+  for (const tid of HELPER_THREADS) sum += threadCpuMs(tid) ?? 0;
+  return sum;
 }
 
 /** The calling thread's Linux thread id (`/proc/thread-self` is `<pid>/task/<tid>`), or 0 without `/proc`. */
