@@ -266,16 +266,23 @@ function nearest(name: string, index: NameIndex, max: number): string[] {
 
 /**
  * Work one {@link NameIndex} may spend on distances, in character pairs (the two names' lengths
- * multiplied, per distance computed): ~2 s. Real projects spend under 1 % of it; past it (3,000
+ * multiplied, per distance computed): ~0.75 s. Real projects spend under 3 % of it; past it (3,000
  * misspelt 120-character names against 3,000 such names of one alphabet: 21 s of rules, s22
- * sweep D4) the index gives no more suggestions, and findings carry no "did you mean".
+ * sweep D4) the index gives no more suggestions, and findings carry no "did you mean". Was 4e9
+ * (~2 s) until 24,000 near-miss flags against 5,000 options sharing a long prefix spent all of it,
+ * 2.8 s of a run's 4 s of rules (#33 s42 sweep E5: 10-13 s for the run).
  */
-export const MAX_INDEX_WORK = 4_000_000_000;
+export const MAX_INDEX_WORK = 1_500_000_000;
 
 /** Candidates of a length near the name's that are all compared; past it, a {@link SHORTLIST}. */
 export const EXACT_WINDOW = 2000;
-/** How many candidates sharing the most character pairs are compared past {@link EXACT_WINDOW}. */
-export const SHORTLIST = 256;
+/**
+ * How many candidates sharing the most character pairs are compared past {@link EXACT_WINDOW}: 128
+ * (256 until the s42 sweep's E5). A name with up to three typos keeps all but at most six of its
+ * character pairs, so the name it misspells ranks near the top even among thousands that share a
+ * long prefix with it.
+ */
+export const SHORTLIST = 128;
 /** Most candidate positions a {@link NameIndex.shortlist} counts, rarest pairs first. */
 const PAIR_BUDGET = 2048;
 
