@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { escapeLine } from '../shared/escape.js';
 import { currentDirectory } from '../shared/paths.js';
+import { helperThreadIds } from '../shared/thread-cpu.js';
 
 /** Shown when the server cannot start because of its arguments. */
 export const LSP_HELP = `Usage: docdrift lsp [--stdio]
@@ -23,6 +24,8 @@ export interface LanguageServerWorkerData {
   debounceMs?: number;
   /** The process started in a folder that no longer exists (see {@link runLanguageServer}): no default root. */
   noStartDirectory?: boolean;
+  /** The process's helper threads, found by the main thread (`helperThreadIds`, src/shared/thread-cpu.ts): the document parser counts their CPU time. */
+  helperThreads?: readonly number[];
 }
 
 /**
@@ -76,6 +79,8 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
     process.chdir(path.parse(process.execPath).root);
     workerData.noStartDirectory = true;
   }
+  // The document parser in the server's thread counts V8's helper threads' CPU time (src/docs/bounded-parse.ts); only this thread can find them.
+  workerData.helperThreads = helperThreadIds();
   const { MessageChannel, receiveMessageOnPort, Worker } = await import('node:worker_threads');
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(new URL('./lsp-worker.js', import.meta.url), {

@@ -10,10 +10,12 @@
 import { PassThrough, Writable } from 'node:stream';
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
+import { adoptHelperThreads } from '../shared/thread-cpu.js';
 import { startLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './server.js';
 
 enableCompileCacheInWorker();
-const { debounceMs, noStartDirectory, port } = workerData as LanguageServerWorkerData & { port: MessagePort };
+const { debounceMs, noStartDirectory, helperThreads, port } = workerData as LanguageServerWorkerData & { port: MessagePort };
+adoptHelperThreads(helperThreads ?? []);
 const post = (message: LanguageServerPortMessage): void => port.postMessage(message);
 const input = new PassThrough();
 /** Hands one message from the main thread to the server (the client's bytes are written to `input`, which passes them on in the same call). */

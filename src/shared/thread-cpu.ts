@@ -48,7 +48,7 @@ export function processCpuMs(pid: number): number | undefined {
  * code) and libuv's pool if started. No `Worker` exists yet then (every module that starts one
  * imports this one), so none is among them. Empty in a worker thread or without `/proc`.
  */
-const HELPER_THREADS: readonly number[] = (() => {
+let helperThreads: readonly number[] = (() => {
   if (!isMainThread) return [];
   try {
     return readdirSync('/proc/self/task')
@@ -62,16 +62,32 @@ const HELPER_THREADS: readonly number[] = (() => {
 /**
  * CPU time (user + system, ms) the process's helper threads have spent so far: V8's platform
  * workers (garbage collection and compilation for every isolate: the main thread's and the
- * workers'), see {@link HELPER_THREADS}. A worker thread whose heap nears its limit spends most
+ * workers'), see `helperThreads`. A worker thread whose heap nears its limit spends most
  * of its time there, not on its own thread: a 391 KB page of `- a` items that died at the
  * document worker's 192 MB cost 4.6 s on the worker's thread and 7.8 s on these (#33 s42 sweep
- * E2). `undefined` where it cannot be read (no `/proc`, or called from a worker thread).
+ * E2). `undefined` where it cannot be read (no `/proc`, or called from a worker thread not given them: {@link adoptHelperThreads}).
  */
 export function helperThreadsCpuMs(): number | undefined {
-  if (HELPER_THREADS.length === 0) return undefined;
+  if (helperThreads.length === 0) return undefined;
   let sum = 0;
-  for (const tid of HELPER_THREADS) sum += threadCpuMs(tid) ?? 0;
+  for (const tid of helperThreads) sum += threadCpuMs(tid) ?? 0;
   return sum;
+}
+
+/** The Linux ids of the helper threads {@link helperThreadsCpuMs} reads (empty in a worker thread that was not given them, or without `/proc`). */
+export function helperThreadIds(): readonly number[] {
+  return helperThreads;
+}
+
+/**
+ * Gives a worker thread the helper threads' ids its process's main thread found
+ * ({@link helperThreadIds} there, passed in the worker's data), so that {@link helperThreadsCpuMs}
+ * works in it: the language server runs in a worker thread (src/lsp/launch.ts) and parses
+ * documents from there.
+ */
+export function adoptHelperThreads(tids: readonly number[]): void {
+  if (isMainThread) return;
+  helperThreads = tids.filter((tid) => Number.isInteger(tid) && tid > 0);
 }
 
 /** The calling thread's Linux thread id (`/proc/thread-self` is `<pid>/task/<tid>`), or 0 without `/proc`. */
