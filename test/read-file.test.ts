@@ -84,6 +84,21 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     expect(pythonSourceEncoding(latin1('\r\n# coding: latin-1\r'))).toBe('latin-1');
   });
 
+  it('reads the whole coding line however long, as CPython does (s43 sweep F3: only its first 400 characters were)', () => {
+    for (const pad of [0, 383, 450, 100_000]) {
+      expect(decodeText(latin1(`# ${'x'.repeat(pad)} -*- coding: latin-1 -*-\nx = "\u00f1"\n`), 'tool/cli.py'), `pad ${pad}`).toContain('"\u00f1"');
+      expect(pythonSourceEncoding(latin1(`#!/usr/bin/env python ${'y'.repeat(pad)}\n# vim: fileencoding=iso-8859-15\n`)), `pad ${pad}`).toBe('iso-8859-15');
+    }
+    // The first `coding` followed by `:` or `=` names the codec; one without a name after it does not stop the search.
+    expect(pythonSourceEncoding(latin1('# no coding here; coding: latin-1\n'))).toBe('latin-1');
+    expect(pythonSourceEncoding(latin1('# coding: \t\n# coding=latin-1\n'))).toBe('latin-1');
+    expect(pythonSourceEncoding(latin1('#coding:latin-1\n'))).toBe('latin-1');
+    expect(pythonSourceEncoding(latin1('  \f# coding=latin-1\n'))).toBe('latin-1');
+    // Not a comment: no declaration, and line 2 is not read.
+    expect(pythonSourceEncoding(latin1('x = 1  # coding: latin-1\n# coding: latin-1\n'))).toBeUndefined();
+    expect(pythonSourceEncoding(latin1(`x = "${'a'.repeat(1000)}" # coding: latin-1\n`))).toBeUndefined();
+  });
+
   it('keeps UTF-8 when the declaration is not where CPython reads it, names an unknown codec, or the file is not Python', () => {
     const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
     expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');

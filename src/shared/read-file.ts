@@ -346,8 +346,37 @@ export function withPythonLineEnds(texts: ReadonlyMap<string, string>): Readonly
 /** Python source files, whose text may declare its encoding ({@link pythonSourceEncoding}). */
 const PYTHON_FILE_RE = /\.pyi?$/i;
 
-/** PEP 263's coding declaration, a comment on line 1 or 2 (peps.python.org/pep-0263, "Defining the Encoding"). */
-const CODING_RE = /^[ \t\f]*#.*?coding[:=][ \t]*([-_.a-zA-Z0-9]+)/;
+/**
+ * The codec a PEP 263 coding comment on the line `bytes[start, end)` declares (a comment on line 1
+ * or 2 matching `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)`: peps.python.org/pep-0263, "Defining the
+ * Encoding"), as CPython's tokenizer reads it (the whole line, however long), or undefined. The line must start with optional blanks and `#`; the first `coding` followed by
+ * `:` or `=` after that names the codec. Found with `Buffer.indexOf`, so a line of megabytes costs
+ * one native scan (s43 sweep F3: only the first 400 characters were read, and a declaration
+ * further along the line was missed, a latin-1 default read as U+FFFD and `--fix` wrote it).
+ */
+function codingOfLine(bytes: Buffer, start: number, end: number): string | undefined {
+  let at = start;
+  while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0c)) at++;
+  if (bytes[at] !== 0x23) return undefined;
+  for (let found = bytes.indexOf('coding', at + 1, 'latin1'); found >= 0 && found + 6 < end; found = bytes.indexOf('coding', found + 1, 'latin1')) {
+    const sep = bytes[found + 6];
+    if (sep !== 0x3a && sep !== 0x3d) continue;
+    let from = found + 7;
+    while (from < end && (bytes[from] === 0x20 || bytes[from] === 0x09)) from++;
+    let to = from;
+    while (to < end && to - from < 64 && /[-_.a-zA-Z0-9]/.test(String.fromCharCode(bytes[to]!))) to++;
+    // `coding:` with no name after it: CPython's pattern goes on to a later `coding`.
+    if (to > from) return bytes.toString('latin1', from, to);
+  }
+  return undefined;
+}
+
+/** Whether the line `bytes[start, end)` is blank or a comment (blanks, then `#` or nothing), as CPython decides whether to read line 2 for a coding comment. */
+function commentOrBlank(bytes: Buffer, start: number, end: number): boolean {
+  let at = start;
+  while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09 || bytes[at] === 0x0c)) at++;
+  return at === end || bytes[at] === 0x23;
+}
 
 /**
  * The encoding a Python source declares (PEP 263: `# -*- coding: latin-1 -*-` on its first line,
@@ -365,11 +394,10 @@ export function pythonSourceEncoding(bytes: Buffer): string | undefined {
     const lf = bytes.indexOf(0x0a, start);
     const cr = bytes.indexOf(0x0d, start);
     const end = Math.min(lf < 0 ? bytes.length : lf, cr < 0 ? bytes.length : cr);
-    const text = bytes.toString('latin1', start, Math.min(end, start + 400));
-    const m = CODING_RE.exec(text);
-    if (m) return decoderLabel(m[1]!);
+    const codec = codingOfLine(bytes, start, end);
+    if (codec !== undefined) return decoderLabel(codec);
     // CPython looks at line 2 only when line 1 is a comment or blank.
-    if (!/^[ \t\f]*(?:#.*)?$/.test(text)) return undefined;
+    if (!commentOrBlank(bytes, start, end)) return undefined;
     start = bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
   }
   return undefined;
