@@ -12,7 +12,7 @@
  * `window/showMessage` error, and the server waits for it to be fixed.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -454,17 +454,28 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   let keptTexts = new Map<string, { hash: string; text: string }>();
 
   /**
-   * `found` plus the open pages in `overlay` that no file on disk backs and that the config's
-   * `docs` patterns list (not `ignore`d), in path order; `found` itself when there are none.
+   * `found` plus the open buffers in `overlay` that no file on disk backs and that the config's
+   * `docs` patterns list (pages; s42 sweep E3) or its `sources` patterns (code: a new module not
+   * saved yet, s43 sweep F7), not `ignore`d, each list in path order; `found` itself when there
+   * are none.
    */
   const withUnsavedPages = async (found: DiscoveredFiles, overlay: ReadonlyMap<string, string>, lintConfig: DocdriftConfig): Promise<DiscoveredFiles> => {
-    const listed = new Set(found.docs);
-    const candidates = [...overlay.keys()].filter((file) => !listed.has(file) && /\.(?:md|markdown|mdx|rst|rest)$/i.test(file) && !existsSync(path.join(root, file)));
-    if (candidates.length === 0) return found;
-    const matches = await docPatternMatcher(root, lintConfig.docs, lintConfig.ignore);
-    const unsaved = candidates.filter(matches);
-    if (unsaved.length === 0) return found;
-    return { ...found, docs: [...found.docs, ...unsaved].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+    const listed = new Set([...found.docs, ...found.sources]);
+    // A buffer under a folder that is a symbolic link is left out, as the CLI's listing does not enter linked folders (s43 sweep F8).
+    const unlisted = [...overlay.keys()].filter((file) => !listed.has(file) && !existsSync(path.join(root, file)) && !underLinkedFolder(root, file));
+    if (unlisted.length === 0) return found;
+    const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    const pages = unlisted.filter((file) => /\.(?:md|markdown|mdx|rst|rest)$/i.test(file));
+    const code = unlisted.filter((file) => /\.(?:pyi?|[cm]?tsx?)$/i.test(file));
+    const unsavedPages = pages.length > 0 ? pages.filter(await docPatternMatcher(root, lintConfig.docs, lintConfig.ignore)) : [];
+    // The `sources` patterns are globs as `docs` are: the same matcher reads them.
+    const unsavedCode = code.length > 0 ? code.filter(await docPatternMatcher(root, lintConfig.sources, lintConfig.ignore)) : [];
+    if (unsavedPages.length === 0 && unsavedCode.length === 0) return found;
+    return {
+      ...found,
+      ...(unsavedPages.length > 0 ? { docs: [...found.docs, ...unsavedPages].sort(byPath) } : {}),
+      ...(unsavedCode.length > 0 ? { sources: [...found.sources, ...unsavedCode].sort(byPath) } : {}),
+    };
   };
 
   /** Lints the project once with the open buffers as an overlay and publishes the diagnostics. */
@@ -995,3 +1006,22 @@ export function explicitConfigOf(options: unknown, root: string): { file: string
 // The process side of `docdrift lsp` (its arguments, the thread and its heap limit) lives in launch.ts,
 // which the bin loads without the engine; re-exported for the callers that import it from here.
 export { LSP_HEAP_MB, LSP_HELP, LSP_YOUNG_MB, runLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './launch.js';
+
+/**
+ * Whether a folder on the way from `root` to the project-relative `file` is a symbolic link (a
+ * folder that does not exist is not): discovery does not enter linked folders, so a buffer there
+ * is not a project file.
+ */
+function underLinkedFolder(root: string, file: string): boolean {
+  const parts = file.split('/').slice(0, -1);
+  let dir = root;
+  for (const part of parts) {
+    dir = path.join(dir, part);
+    try {
+      if (lstatSync(dir).isSymbolicLink()) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
