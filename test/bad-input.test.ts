@@ -241,6 +241,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     mkdirSync(path.join(dir, 'bin'), { recursive: true });
     writeFileSync(path.join(dir, 'bin/cli.js'), `${parts.join('\n')}\n`);
   },
+  // #33 F11: a 57 MB plain-JavaScript bin, under the 64 MB read limit (read, then the worker's heap limit: 19.6 s, 771 MB).
+  'ts-huge-js-bin': (dir) => {
+    mkdirSync(path.join(dir, 'bin'), { recursive: true });
+    writeFileSync(path.join(dir, 'bin/cli.js'), 'x=1;\n'.repeat(12_000_000));
+  },
   'python-inheritance-fan': (dir) => {
     const file = path.join(dir, 'tool/cli.py');
     const [imports, ...rest] = readFileSync(file, 'utf8').split('\n');

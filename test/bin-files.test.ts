@@ -6,7 +6,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { binFileKind, builtFrom, buildSteps, shebangInterpreter, shellTarget } from '../src/extract/typescript/bin-files.js';
 import { findBinPrograms } from '../src/extract/typescript/programs.js';
 import { declaredBinFiles, discoverFiles } from '../src/engine/discover.js';
@@ -102,6 +102,22 @@ describe('findBinPrograms', () => {
     expect(noted.javascript).toEqual([]);
     const python = run({ bin: { p: 'bin/p' } }, { 'bin/p': '#!/usr/bin/env python3\nimport sys\n' });
     expect(python.bins[0]?.unread).toEqual({ file: 'bin/p', interpreter: 'python3' });
+  });
+});
+
+describe('findBinPrograms with sizes', () => {
+  it('refuses a program file over the cap on its size, never reading it (#33 F11), and an imported one too', () => {
+    const read = vi.fn((f: string) => ({ 'bin/cli.js': "require('./big.js')", 'bin/big.js': '' })[f]);
+    const sizes: Record<string, number> = { 'bin/huge.js': 60_000_000, 'bin/cli.js': 20, 'bin/big.js': 4 * 1024 * 1024 };
+    const pkg = { file: 'package.json', text: JSON.stringify({ bin: { huge: 'bin/huge.js', cli: 'bin/cli.js' } }) };
+    const found = findBinPrograms([pkg], [], new Set(Object.keys(sizes)), read, (f) => sizes[f]);
+    expect(found.bins.map((b) => b.source)).toEqual(['bin/huge.js', 'bin/cli.js']);
+    expect(found.tooLarge).toEqual([
+      { file: 'bin/huge.js', reason: 'it is 58,594 KB, over the 3,072 KB limit for one JavaScript program file' },
+      { file: 'bin/big.js', reason: 'it is 4,096 KB, over the 3,072 KB limit for one JavaScript program file' },
+    ]);
+    expect(read.mock.calls.map(([f]) => f).filter((f) => f === 'bin/huge.js' || f === 'bin/big.js')).toEqual([]);
+    expect(found.imports.get('bin/cli.js')).toEqual(['bin/big.js']);
   });
 });
 

@@ -47,13 +47,13 @@ import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type 
 import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
 import { envSourceFiles } from '../extract/typescript/env-filter.js';
-import { countTypeScriptTokens, MAX_TYPESCRIPT_RUN_TOKENS } from '../extract/typescript/budget.js';
+import { countTypeScriptTokens, MAX_JS_FILE_BYTES, MAX_TYPESCRIPT_RUN_TOKENS } from '../extract/typescript/budget.js';
 import { flagEnvVars, mergeEnv } from '../extract/env-merge.js';
 import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { RunCancelled } from '../shared/cancelled.js';
-import { MAX_READ_BYTES, ReadFileError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory, withPythonLineEnds } from '../shared/read-file.js';
+import { MAX_READ_BYTES, ReadFileError, projectFileSize, readErrorText, readProjectFile, readRegularFile, unreadableDirectory, withPythonLineEnds } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
@@ -482,10 +482,13 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
  * {@link MAX_TYPESCRIPT_RUN_TOKENS}, the most one run parses (counting stops there). 0 when there
  * are none: a Python project's flag files keep their whole budget.
  */
-function runTypeScriptTokens(tsFiles: readonly string[], programs: readonly string[], peek: ReadFile): number {
+function runTypeScriptTokens(tsFiles: readonly string[], programs: readonly string[], peek: ReadFile, root?: string): number {
   let n = 0;
-  for (const file of [...tsFiles, ...programs]) {
+  // A program file over its cap is never parsed: not read here either (a 57 MB bin/cli.js, #33 F11).
+  const overCap = (i: number): boolean => i >= tsFiles.length && root !== undefined && (projectFileSize(root, programs[i - tsFiles.length]!) ?? 0) > MAX_JS_FILE_BYTES;
+  for (const [i, file] of [...tsFiles, ...programs].entries()) {
     if (n >= MAX_TYPESCRIPT_RUN_TOKENS) break;
+    if (overCap(i)) continue;
     const text = peek(file);
     if (text !== undefined) n += countTypeScriptTokens(text);
   }
@@ -704,7 +707,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const entryFiles = new Set(entryModules);
   const flagCandidates = sources.filter(mayDefineFlags);
   let typeScriptTokens = 0;
-  const flagBudget = pythonFlagTokenBudget(flagCandidates.reduce((n, s) => n + factsOf(s).chars, 0), () => (typeScriptTokens = runTypeScriptTokens(tsFiles, files.programs ?? [], context?.peek ?? read)));
+  const flagBudget = pythonFlagTokenBudget(flagCandidates.reduce((n, s) => n + factsOf(s).chars, 0), () => (typeScriptTokens = runTypeScriptTokens(tsFiles, files.programs ?? [], context?.peek ?? read, context?.root)));
   const overFlagBudget = new Set(
     pythonFlagSourcesOverBudget(flagCandidates, (s) => factsOf(s).chars, (s) => s.text, (s) => (entryFiles.has(moduleNameForFile(s.file, packageRoots)) ? 0 : 1), flagBudget).map((s) => s.file),
   );
@@ -818,7 +821,14 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
       return text === undefined ? [] : [{ file, text }];
     });
     const before = diagnostics.length;
-    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs);
+    // A program file's size before it is read, as the worker's `size` gives it (the overlay's text, else its stat).
+    const size =
+      context &&
+      ((file: string): number | undefined => {
+        const overlaid = context.overlay?.get(file);
+        return overlaid !== undefined ? Buffer.byteLength(overlaid) : context.unreadable?.has(file) ? undefined : projectFileSize(context.root, file);
+      });
+    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs, size);
     // The TypeScript extractor reports an unreadable package.json as the bins above did: once is enough.
     const reported = new Set(diagnostics.slice(0, before).map((d) => `${d.ruleId}:${d.location.file}:${d.message}`));
     pushAll(diagnostics, diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));

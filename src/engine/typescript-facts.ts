@@ -51,22 +51,46 @@ export interface TypeScriptFacts {
 /** A file's text as read: `undefined` when it could not be read. */
 type Read = (file: string) => string | undefined;
 
+/**
+ * A project file's size in bytes from its `stat` (an overlaid file's: its text's), `undefined`
+ * when unknown: JavaScript program files over the cap are refused on it, before being read
+ * (`findBinPrograms`).
+ */
+export type FileSize = (file: string) => number | undefined;
+
+/** Prefix of the key a size asked for is recorded with among the reads (a text's key starts `text:`). */
+const SIZE_KEY = 'size:';
+
+/** The key a size asked for ({@link FileSize}) is recorded with among the reads of the extraction. */
+export function sizeKey(bytes: number | undefined): string {
+  return `${SIZE_KEY}${bytes ?? '-'}`;
+}
+
+/** True when every recorded read (a text's key, or a size's {@link sizeKey}) gives the same again through `read` and `size`. */
+function sameReads(reads: ReadonlyArray<[string, string | null]>, read: Read, size: FileSize | undefined): boolean {
+  return reads.every(([file, expected]) => (expected?.startsWith(SIZE_KEY) ? sizeKey(size?.(file)) === expected : textKey(read(file)) === expected));
+}
+
 /** What makes two diagnostics the same warning: rule, place and text. */
 function diagnosticKey(d: InputDiagnostic): string {
   return `${d.ruleId}\0${d.location.file}\0${d.location.line}\0${d.location.column}\0${d.message}`;
 }
 
-/** Extracts the TypeScript facts; problems go to `diagnostics` (reads that fail, through `read`). */
+/**
+ * Extracts the TypeScript facts; problems go to `diagnostics` (reads that fail, through `read`).
+ * `size` gives a program file's size before it is read: one over the cap is never read.
+ */
 export async function typeScriptFacts(
   tsSources: Array<{ file: string; text: string }>,
   packageJsons: Array<{ file: string; text: string }>,
   programFiles: string[],
   read: Read,
   diagnostics: InputDiagnostic[],
+  size?: FileSize,
 ): Promise<TypeScriptFacts> {
   // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
   const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
-  const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read);
+  const programs = findBinPrograms(packageJsons, tsSources, new Set(programFiles), read, size);
   // JavaScript program files past the size caps were not read (s28 sweep2 D4): one warning each,
   // and the bins that reach one have unknown flags (below).
   for (const { file, reason } of programs.tooLarge) {
@@ -400,6 +424,7 @@ async function factsFor(
   own: InputDiagnostic[],
   pending: PendingTypeScriptFacts | undefined,
   forgetReads?: () => void,
+  size?: FileSize,
 ): Promise<{ facts: TypeScriptFacts; store: boolean }> {
   if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles)) {
     const answer = await pending.answer;
@@ -409,7 +434,7 @@ async function factsFor(
     if (!answer && pending.heapDeath !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, { kind: 'heap', heapMb: pending.heapDeath }, own, pending.inputSize), store: false };
     if (answer && !('error' in answer)) {
       const before = diagnostics.length;
-      if (answer.reads.every(([file, expected]) => textKey(read(file)) === expected)) {
+      if (sameReads(answer.reads, read, size)) {
         own.push(...answer.diagnostics);
         pending.used = true;
         return { facts: answer.facts, store: true };
@@ -419,7 +444,7 @@ async function factsFor(
       forgetReads?.();
     }
   }
-  return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own), store: true };
+  return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own, size), store: true };
 }
 
 /** The stored piece: the facts, the diagnostics they came with, and the other files read on the way (with their texts' keys). */
@@ -433,7 +458,8 @@ interface StoredFacts {
  * {@link typeScriptFacts} through the per-file cache. The piece is keyed by the TypeScript
  * sources, the package.json files and the program list, and remembers every other file read on
  * the way (compiled JavaScript, shims): it is used only when each of those reads the same text
- * again. A run that uses it reports the same diagnostics in the same order as one that computes.
+ * again (and each file refused on its `size` has that size again). A run that uses it reports
+ * the same diagnostics in the same order as one that computes.
  */
 export async function cachedTypeScriptFacts(
   pieces: PieceStore | undefined,
@@ -443,10 +469,11 @@ export async function cachedTypeScriptFacts(
   read: Read,
   diagnostics: InputDiagnostic[],
   pending?: PendingTypeScriptFacts,
+  size?: FileSize,
 ): Promise<TypeScriptFacts> {
   if (!pieces) {
     const own: InputDiagnostic[] = [];
-    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending);
+    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending, undefined, size);
     diagnostics.push(...own);
     return facts;
   }
@@ -455,11 +482,7 @@ export async function cachedTypeScriptFacts(
   if (stored) {
     const before = diagnostics.length;
     // The same reads, in the same order, push the same read errors as computing would.
-    const same = stored.reads.every(([file, expected]) => {
-      const text = read(file);
-      return textKey(text) === expected;
-    });
-    if (same) {
+    if (sameReads(stored.reads, read, size)) {
       diagnostics.push(...stored.diagnostics);
       return stored.facts;
     }
@@ -471,10 +494,20 @@ export async function cachedTypeScriptFacts(
     reads.push([file, textKey(text)]);
     return text;
   };
+  const recordingSize: FileSize | undefined =
+    size &&
+    ((file) => {
+      const bytes = size(file);
+      reads.push([file, sizeKey(bytes)]);
+      return bytes;
+    });
   const own: InputDiagnostic[] = [];
-  const { facts, store } = await factsFor(tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
-    reads.length = 0;
-  });
+  const { facts, store } = await factsFor(
+    tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
+      reads.length = 0;
+    },
+    recordingSize,
+  );
   // Read errors went to `diagnostics` (through `read`); the extractors' own ones follow them, as before.
   diagnostics.push(...own);
   if (store) pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { InputDiagnostic } from '../model/types.js';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
-import { MAX_READ_BYTES, readProjectFile } from '../shared/read-file.js';
+import { MAX_READ_BYTES, projectFileSize, readProjectFile } from '../shared/read-file.js';
 import { publishThreadId } from '../shared/thread-cpu.js';
 import { textKey } from './pieces.js';
-import { typeScriptFacts, type TypeScriptJobAnswer, type TypeScriptWorkerData } from './typescript-facts.js';
+import { sizeKey, typeScriptFacts, type FileSize, type TypeScriptJobAnswer, type TypeScriptWorkerData } from './typescript-facts.js';
 
 const job = workerData as TypeScriptWorkerData;
 // First: the main thread counts this thread's CPU time against its budget from here.
@@ -35,11 +35,19 @@ const read = (file: string): string | undefined => {
   reads.push([file, textKey(text)]);
   return text;
 };
+// A program file's size, asked before it is read (one over the cap is never read): as the main
+// thread's `size` gives it, and listed with the reads so that the main thread asks it again.
+const size: FileSize = (file) => {
+  const overlaid = overlay.get(file);
+  const bytes = overlaid !== undefined ? Buffer.byteLength(overlaid) : unreadable.has(file) ? undefined : projectFileSize(job.root, file);
+  reads.push([file, sizeKey(bytes)]);
+  return bytes;
+};
 
 let answer: TypeScriptJobAnswer;
 try {
   const diagnostics: InputDiagnostic[] = [];
-  const facts = await typeScriptFacts(job.tsSources, job.packageJsons, job.programFiles, read, diagnostics);
+  const facts = await typeScriptFacts(job.tsSources, job.packageJsons, job.programFiles, read, diagnostics, size);
   answer = { facts, diagnostics, reads };
 } catch (error) {
   answer = { error: error instanceof Error ? error.message : String(error) };

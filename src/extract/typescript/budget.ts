@@ -15,6 +15,16 @@ import { sourcesOverTokenBudget } from '../../shared/token-budget.js';
  */
 export const MAX_TYPESCRIPT_RUN_TOKENS = 600_000;
 
+/**
+ * Largest JavaScript program file parsed, in bytes: 3 MiB. ts-morph's syntax trees take ~110 MB
+ * of heap per MB of JavaScript, so a 4.8 MB bundled bin/cli.js took the run to 559 MB peak RSS
+ * (s28 sweep2 D4); refused before parsing, 207 MB (and, with no cap, the worker's heap limit
+ * ended it at 467 MB after 8 s of CPU). A 3.0 MB one is read: 484 -> 431 MB with the heap limit.
+ * The largest program file of the 128 real projects of the corpus is 40 KB (nemoclaw's
+ * bin/lib/onboard.js).
+ */
+export const MAX_JS_FILE_BYTES = 3 * 1024 * 1024;
+
 /** One token: a comment, a string or template without substitutions, a word or number, or another visible character. */
 const TOKEN_RE = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|`(?:[^`\\]|\\.)*`|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\w+|[^\s\w]/g;
 

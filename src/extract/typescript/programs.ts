@@ -5,6 +5,7 @@ import { commandDirFolders } from './command-dirs.js';
 import { compiledSourceMapper, type CompiledSourceMapper } from './compiled.js';
 import { dirname, joinPath, OUT_DIRS } from './scan.js';
 import { pushUnique } from '../../shared/arrays.js';
+import { MAX_JS_FILE_BYTES } from './budget.js';
 
 /** A `bin` of some package.json with the source file that holds its program. */
 export interface BinProgram extends BinEntry {
@@ -39,15 +40,8 @@ export interface BinPrograms {
   tooLarge: TooLargeProgramFile[];
 }
 
-/**
- * Largest JavaScript program file parsed, in bytes: 3 MiB. ts-morph's syntax trees take ~110 MB
- * of heap per MB of JavaScript, so a 4.8 MB bundled bin/cli.js took the run to 559 MB peak RSS
- * (s28 sweep2 D4); refused before parsing, 207 MB (and, with no cap, the worker's heap limit
- * ended it at 467 MB after 8 s of CPU). A 3.0 MB one is read: 484 -> 431 MB with the heap limit.
- * The largest program file of the 128 real projects of the corpus is 40 KB (nemoclaw's
- * bin/lib/onboard.js).
- */
-export const MAX_JS_FILE_BYTES = 3 * 1024 * 1024;
+/** Largest JavaScript program file parsed, in bytes (defined with the run's other TypeScript budgets). */
+export { MAX_JS_FILE_BYTES };
 
 /**
  * Most JavaScript program text parsed in one run, in bytes: 4 MiB (40 packages with a 120 KB
@@ -101,12 +95,17 @@ function javascriptFile(target: string, files: ReadonlySet<string>): string | un
  * @param tsFiles the TypeScript sources of the run
  * @param programFiles JavaScript and `bin/` files that exist (discovery's `programs`)
  * @param read reads a listed file's text
+ * @param size a listed file's size in bytes (its `stat`), `undefined` when unknown: a JavaScript
+ *   program file larger than {@link MAX_JS_FILE_BYTES} is refused on it, never read (a 57 MB
+ *   bin/cli.js was read, then split into 12 million lines, and took the worker to its heap limit:
+ *   19.6 s, 771 MB; #33 F11). Without it, files are refused after reading, on their text's size.
  */
 export function findBinPrograms(
   packageJsons: ReadonlyArray<{ file: string; text: string }>,
   tsFiles: ReadonlyArray<{ file: string; text: string }>,
   programFiles: ReadonlySet<string>,
   read: (file: string) => string | undefined,
+  size?: (file: string) => number | undefined,
 ): BinPrograms {
   // A declaration file (`parse/index.d.ts` beside `parse/index.js`) runs nothing: it is never a
   // program's source, and the JavaScript beside it is read as such.
@@ -118,12 +117,21 @@ export function findBinPrograms(
   // Files past the size caps are kept out before anything parses them (s28 sweep2 D4).
   const tooLarge = new Map<string, string>();
   let totalBytes = 0;
+  const kb = (n: number): string => `${Math.ceil(n / 1024).toLocaleString('en-US')} KB`;
+  const overFileCap = (bytes: number): string => `it is ${kb(bytes)}, over the ${kb(MAX_JS_FILE_BYTES)} limit for one JavaScript program file`;
+  // A file whose size (stat) is over the cap is refused before it is read (#33 F11): true then.
+  const refusedBySize = (file: string): boolean => {
+    if (javascript.has(file)) return false;
+    const bytes = size?.(file);
+    if (bytes === undefined || bytes <= MAX_JS_FILE_BYTES) return false;
+    tooLarge.set(file, overFileCap(bytes));
+    return true;
+  };
   const admit = (file: string, text: string): boolean => {
     if (tooLarge.has(file)) return false;
     const bytes = Buffer.byteLength(text);
-    const kb = (n: number): string => `${Math.ceil(n / 1024).toLocaleString('en-US')} KB`;
     let reason: string | undefined;
-    if (bytes > MAX_JS_FILE_BYTES) reason = `it is ${kb(bytes)}, over the ${kb(MAX_JS_FILE_BYTES)} limit for one JavaScript program file`;
+    if (bytes > MAX_JS_FILE_BYTES) reason = overFileCap(bytes);
     else if (totalBytes + bytes > MAX_JS_TOTAL_BYTES) reason = `it is ${kb(bytes)}, and with it the JavaScript programs of this run would pass the ${kb(MAX_JS_TOTAL_BYTES)} limit for all of them`;
     if (reason !== undefined) {
       tooLarge.set(file, reason);
@@ -134,7 +142,7 @@ export function findBinPrograms(
   };
   const readJs = (file: string): string | undefined => {
     if (javascript.has(file)) return javascript.get(file);
-    if (javascript.size >= MAX_JS_FILES || tooLarge.has(file)) return undefined;
+    if (javascript.size >= MAX_JS_FILES || tooLarge.has(file) || refusedBySize(file)) return undefined;
     const text = read(file);
     if (text !== undefined && admit(file, text)) {
       javascript.set(file, text);
@@ -187,13 +195,21 @@ export function findBinPrograms(
     const built = builtFrom(path, steps);
     if (built !== undefined && (tsSet.has(built) || programFiles.has(built))) {
       program.source = mapper.source(built) ?? built;
-      if (!tsSet.has(program.source)) {
+      if (!tsSet.has(program.source) && !refusedBySize(program.source)) {
         const text = read(program.source);
         if (text !== undefined) addJs(program.source, text);
       }
       return;
     }
     const compiled = path.split('/').some((part) => OUT_DIRS.has(part));
+    // A file over the cap is not read, so not told apart by its content (a shim, a shell script):
+    // its TypeScript source when the usual layouts name one, else it is the program, unread.
+    if (programFiles.has(path) && !javascript.has(path) && (size?.(path) ?? 0) > MAX_JS_FILE_BYTES) {
+      const ts = mapper.source(path);
+      if (ts === undefined) refusedBySize(path);
+      program.source = ts ?? path;
+      return;
+    }
     const text = programFiles.has(path) ? (javascript.get(path) ?? read(path)) : undefined;
     // What the file is, by its content: a `node` shebang makes an extensionless file a program,
     // a shell script is followed to the JavaScript it runs or noted.
@@ -226,6 +242,10 @@ export function findBinPrograms(
       // Bundled output not in the project (`dist/ncc/cli.js`, built from `src/cli.js`): the one
       // JavaScript file of that name in the package's source folder.
       const js = compiled ? sameNamedJavaScript(path, jsByStem) : undefined;
+      if (js !== undefined && refusedBySize(js)) {
+        program.source = js;
+        return;
+      }
       const jsText = js === undefined ? undefined : read(js);
       if (js !== undefined && jsText !== undefined) {
         program.source = js;
