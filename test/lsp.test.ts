@@ -289,6 +289,34 @@ describe('docdrift lsp over stdio', () => {
     expect(await s.close()).toBe(0);
   }, 60_000);
 
+  it('reads a new code module that exists only as an unsaved buffer, as a CLI run reads it once saved (s43 sweep F7)', async () => {
+    const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
+    const s = await start(root);
+    const code = 'nemo_gym/rollout_collection.py';
+    const text = readFileSync(path.join(root, code), 'utf8');
+    // `resume_from_cache` moves to a new module, open and not saved, that the config class now extends.
+    const field = /    resume_from_cache: bool = Field\([^)]*\)\n/.exec(text)![0];
+    const moved = text
+      .replace(field, '')
+      .replace('from nemo_gym.config_types import BaseNeMoGymCLIConfig', 'from nemo_gym.cache_options import CacheOptions')
+      .replace('class RolloutCollectionConfig(BaseNeMoGymCLIConfig):', 'class RolloutCollectionConfig(CacheOptions):');
+    const module = `from pydantic import Field\n\nfrom nemo_gym.config_types import BaseNeMoGymCLIConfig\n\n\nclass CacheOptions(BaseNeMoGymCLIConfig):\n${field}`;
+    open(s, 'nemo_gym/cache_options.py', module, 'python');
+    open(s, code, text, 'python');
+    change(s, code, 2, moved);
+    await s.diagnostics(code, (d) => d.version === 2);
+    const readme = await s.diagnostics('README.md', () => true);
+    // The module unread, `resume_from_cache` was unknown in the README's examples.
+    expect(readme.diagnostics.filter((d) => d.code === 'example-param-unknown' && d.message.includes('`resume_from_cache`'))).toEqual([]);
+    // The same texts saved: the CLI agrees.
+    writeFileSync(path.join(root, 'nemo_gym/cache_options.py'), module);
+    writeFileSync(path.join(root, code), moved);
+    const cli = spawnSync(process.execPath, [CLI_BIN, '--root', root, '--format', 'json', '--no-cache'], { encoding: 'utf8' });
+    const results = (JSON.parse(cli.stdout) as { results: Array<{ ruleId: string; message: string }> }).results;
+    expect(results.filter((r) => r.ruleId === 'example-param-unknown' && r.message.includes('`resume_from_cache`'))).toEqual([]);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('lints from memory after an edit, reads a file changed on disk again, and ends where a fresh CLI run ends', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     const s = await start(root);
