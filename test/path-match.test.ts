@@ -45,6 +45,58 @@ describe('pathMatcher', () => {
     }
   });
 
+  it('gives picomatch\'s answers behind its pre-filters, on a table of real-shaped globs and paths (#33 F2)', () => {
+    const globs = [
+      'docs/**/*.md', '**/CHANGELOG.md', '{a,b}/**', '!x', '!docs/drafts/**', '*.md', 'README*', '**/*.{md,mdx}', 'docs/[a-f]*/*.rst',
+      'docs/[!a-f]*.md', 'tool/?li.py', '**/+(cli|main).py', '**/@(a|b)c.md', '**/*a*b*c*', '**/*a*a*aq0', 'docs/**/*a*a*aq7.md', '**/*a*b*[c]',
+      '**/*x*y*z.md', 'a/**/b/**/c.md', './README.md', '**/.env', '**/.env.*', '**/"q".md', 'docs/\\*.md', '[x]', 'x/[ab].md', 'docs/', 'docs/**',
+      '**/node_modules/**', 'src/**/*.ts', '**/*.test.ts', 'a.b', '**/x$.md', '**/^x.md', 'q,r.md', '**/*.[jt]s', '**/[[:alpha:]]*.md', '*/*/*.md', '**',
+    ];
+    const paths = [
+      'README.md', 'README', 'docs/index.md', 'docs/a/b/c.mdx', 'docs/.hidden/x.md', '.github/x.md', 'a/x', 'b/y/z.md', 'x', 'x/y', 'docs/drafts/a.md',
+      'docs/beta/x.rst', 'docs/zeta.md', 'tool/cli.py', 'pkg/cli.py', 'pkg/main.py', 'xac.md', 'bc.md', 'xaybzc.txt', 'xaybzc', 'aaaaq0', 'a/aaaq0', 'a/aaaq10',
+      'docs/x/aaaaq7.md', 'docs/x/aaaaq17.md', 'xxaybc', 'xaybzd', 'p/xqyqz.md', 'a/b/c.md', 'a/x/b/y/c.md', '.env', 'app/.env', 'app/.env.local', 'q.md',
+      'a/q.md', 'a/"q".md', 'docs/*.md', 'docs/a.md', '[x]', 'x/a.md', 'x/c.md', 'docs', 'docs/a/b', 'n/node_modules/p.js', 'src/a/b.ts', 'src/x.test.ts',
+      'a.b', 'axb', 'z/x$.md', 'z/^x.md', 'q,r.md', 'lib/a.js', 'lib/a.ts', 'lib/a.cs', 'docs/x.md/', 'CHANGELOG.md', 'pkg/CHANGELOG.md', 'pkg/CHANGELOG.mdx', '',
+    ];
+    let compared = 0;
+    for (const dot of [false, true]) {
+      for (const nocase of [false, true]) {
+        const all = pathMatcher(globs, { dot, nocase });
+        const old = picomatch(globs, { dot, nocase });
+        for (const glob of globs) {
+          const was = picomatch(glob, { dot, nocase });
+          const now = pathMatcher(glob, { dot, nocase });
+          for (const p of [...paths, glob]) {
+            expect(now(p), `${glob} ${p} dot=${dot} nocase=${nocase}`).toBe(was(p));
+            compared++;
+          }
+        }
+        for (const p of paths) expect(all(p), `${p} dot=${dot} nocase=${nocase}`).toBe(old(p));
+      }
+    }
+    expect(compared).toBeGreaterThan(9000);
+  });
+
+  it('rejects in linear time the long names 1,000 globs of three wildcards cannot match (#33 F2)', () => {
+    const names = Array.from({ length: 300 }, (_, i) => `${'a'.repeat(150 + (i % 95))}${i}`);
+    const ignore = pathMatcher(Array.from({ length: 1000 }, (_, i) => `**/*a*a*aq${i}`), { dot: true });
+    const docs = pathMatcher(Array.from({ length: 1000 }, (_, i) => `docs/**/*a*a*aq${i}.md`));
+    // No literal ending: the linear superset rejects them (picomatch alone: ~245³ steps a name).
+    const classes = pathMatcher(Array.from({ length: 200 }, (_, i) => `**/*a*a*[q]${i % 10 === 0 ? '' : '?'}`), { dot: true });
+    const start = performance.now();
+    for (const name of names) {
+      expect(ignore(`docs/x/${name}`)).toBe(false);
+      expect(docs(`docs/x/${name}.md`)).toBe(false);
+      expect(classes(`docs/x/${name}`)).toBe(false);
+    }
+    expect(ignore('docs/x/aaaq999')).toBe(true);
+    expect(docs('docs/x/y/aaaaq3.md')).toBe(true);
+    expect(classes('docs/x/aaaq')).toBe(true);
+    // 20 of the ignore globs alone took 5.6 s through picomatch.
+    expect(performance.now() - start).toBeLessThan(4000);
+  });
+
   it('builds its expressions with the s flag (is with nocase)', () => {
     expect(pathRegExp('docs/**/*.md').flags).toBe('s');
     expect(pathRegExp('docs/**/*.md', { nocase: true }).flags).toBe('is');

@@ -12,7 +12,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { pathRegExp } from './path-match.js';
+import { pathRegExp, wildcardDegree, literalEnding, withoutLookarounds } from './path-match.js';
 import { linearRegExp } from './linear-regexp.js';
 
 /** Most directory entries the glob arguments of one command line may walk, all bases together. */
@@ -60,76 +60,7 @@ export function globBudget(): GlobBudget {
   return { entries: 0, chars: 0 };
 }
 
-/** Characters that end a glob's literal ending (wildcards, classes, groups, escapes, separators). */
-const SPECIAL = new Set(['*', '?', '[', ']', '{', '}', '(', ')', '!', '+', '@', '\\', '/', '|']);
-
-/**
- * The literal characters a glob ends with, after its last wildcard, class, group, escape or `/`
- * (`**\/x1.md` → `x1.md`, `*.md` → `.md`, `docs/**` → empty): every file path the glob matches
- * ends with them, so a path that does not is never tried. Linear.
- */
-export function literalEnding(glob: string): string {
-  let i = glob.length;
-  while (i > 0 && !SPECIAL.has(glob[i - 1]!)) i--;
-  return glob.slice(i);
-}
-
-/**
- * `source` (a JavaScript regular expression's) without its lookaround groups (`(?=…)`, `(?!…)`,
- * `(?<=…)`, `(?<!…)`): a zero-width assertion only narrows what matches, so the result accepts
- * every text the original accepts, and RE2 (which has no lookarounds) can run it. Escapes and
- * character classes are skipped whole. Linear.
- */
-export function withoutLookarounds(source: string): string {
-  let out = '';
-  let depth = 0; // > 0 while inside a lookaround being dropped
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    let token = c;
-    if (c === '\\') token = source.slice(i, i + 2);
-    else if (c === '[') {
-      let j = i + 1;
-      if (source[j] === '^') j++;
-      if (source[j] === ']') j++;
-      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
-      token = source.slice(i, j + 1);
-    } else if (c === '(') {
-      const look = source.startsWith('(?=', i) || source.startsWith('(?!', i) || source.startsWith('(?<=', i) || source.startsWith('(?<!', i);
-      if (depth > 0 || look) depth++;
-    } else if (c === ')' && depth > 0) {
-      depth--;
-      i += token.length - 1;
-      continue;
-    }
-    if (depth === 0) out += token;
-    i += token.length - 1;
-  }
-  return out;
-}
-
-/**
- * How many times picomatch's expression for `glob` may rescan a name: each run of `*` and each
- * extglob group in a segment, and each `**` segment, counts one. At 3 or more a name costs up to
- * its length cubed (D1), so such a glob is tried by a linear superset first.
- */
-function wildcardDegree(glob: string): number {
-  let degree = 0;
-  for (const segment of glob.split('/')) {
-    if (segment === '**') {
-      degree++;
-      continue;
-    }
-    for (let i = 0; i < segment.length; i++) {
-      const c = segment[i]!;
-      if (c === '\\') i++;
-      else if (c === '*' || ('+?@!'.includes(c) && segment[i + 1] === '(')) {
-        degree++;
-        while (segment[i + 1] === '*') i++;
-      }
-    }
-  }
-  return degree;
-}
+export { literalEnding, withoutLookarounds } from './path-match.js';
 
 /** One compiled alternative: its literal ending and its test of a path relative to its base. */
 interface Alternative {
