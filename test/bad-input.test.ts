@@ -664,6 +664,24 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
   // s29 sweep D1: a FIFO `.gitignore` in an untracked folder of a git work tree blocked discovery's
   // `git ls-files` for ever (killed by `timeout 60`): git is stopped at its limit, the tree walked.
+  // s43 sweep F1: a .gitignore of thousands of wildcard rules (none matching) over 1,500 untracked
+  // files with 150-character names, no git: the walk matched every path against every rule (3,000
+  // rules x 1,000 files: 6 s; 10,000 x 2,000: 32 s). Now bounded (MAX_GITIGNORE_WORK), exit 2.
+  'walk-gitignore-work': (dir) => {
+    writeFileSync(path.join(dir, '.gitignore'), Array.from({ length: 2000 }, (_, i) => `*q${i}*z${i}*\n`).join(''));
+    mkdirSync(path.join(dir, 'notes'));
+    for (let i = 0; i < 1500; i++) writeFileSync(path.join(dir, 'notes', `${'n'.repeat(140)}${String(i).padStart(6, '0')}.txt`), 'x');
+  },
+  // s43 sweep F1 in a git work tree: a committed .gitignore of 20,000 wildcard rules over 3,000
+  // untracked files. git uses CPU all along (never "stalled") and ran to its 20 s limit, then the
+  // walk did the same matching again. Now git stops at the total limit of the run's git calls
+  // (2 s here, by the test override) and the walk refuses the rules before compiling them, exit 2.
+  'git-heavy-gitignore': (dir) => {
+    writeFileSync(path.join(dir, '.gitignore'), Array.from({ length: 20_000 }, (_, i) => `*q${i}*z${i}*\n`).join(''));
+    gitCommitted(dir);
+    mkdirSync(path.join(dir, 'notes'));
+    for (let i = 0; i < 3000; i++) writeFileSync(path.join(dir, 'notes', `${'n'.repeat(140)}${String(i).padStart(6, '0')}.txt`), 'x');
+  },
   'git-fifo-gitignore': (dir) => {
     appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool +sed=1\n```\n');
     gitCommitted(dir);

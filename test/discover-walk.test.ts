@@ -11,7 +11,7 @@ import path from 'node:path';
 import createIgnore from 'ignore';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
-import { compileGitignore, discoverFiles } from '../src/engine/discover.js';
+import { compileGitignore, discoverFiles, DiscoveryLimitError, MAX_GITIGNORE_RULES, MAX_GITIGNORE_WORK } from '../src/engine/discover.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'docdrift-walk-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -166,5 +166,28 @@ describe('compileGitignore', () => {
     expect(only('c/x.jsonl', false)).toBe(1);
     expect(only('c/keep.jsonl', false)).toBe(-1);
     expect(only('c/x.md', false)).toBe(0);
+  });
+});
+
+describe('the walk bounds its .gitignore matching (s43 sweep F1)', () => {
+  it(`refuses more than ${MAX_GITIGNORE_RULES.toLocaleString('en-US')} rules before compiling them, naming the file`, async () => {
+    const root = path.join(scratch, 'many-rules');
+    mkdirSync(path.join(root, 'sub'), { recursive: true });
+    writeFileSync(path.join(root, '.gitignore'), Array.from({ length: MAX_GITIGNORE_RULES - 10 }, (_, i) => `*q${i}*z${i}*`).join('\n'));
+    writeFileSync(path.join(root, 'sub/.gitignore'), '# comment\n\n' + Array.from({ length: 20 }, (_, i) => `x${i}`).join('\n'));
+    writeFileSync(path.join(root, 'sub/a.md'), '# a\n');
+    const found = discoverFiles(root, ['**/*.py'], ['**/*.md'], [], 'walk');
+    await expect(found).rejects.toBeInstanceOf(DiscoveryLimitError);
+    await expect(found).rejects.toThrow(`sub/.gitignore has 20 rules (${(MAX_GITIGNORE_RULES + 10).toLocaleString('en-US')} read so far)`);
+  });
+
+  it('counts the rule tests weighted by the path length, a name already answered costing nothing', () => {
+    const work = { units: 0 };
+    const match = compileGitignore('*.log\n*.tmp\ndocs/_build/\n# c\n', work);
+    match('a/b.py', false); // the path rule (6 characters), then the two name rules on `b.py` (4)
+    expect(work.units).toBe(6 + 2 * 4);
+    match('c/b.py', false); // `b.py` answered: the path rule only
+    expect(work.units).toBe(6 + 2 * 4 + 6);
+    expect(MAX_GITIGNORE_WORK).toBeGreaterThan(100_000_000);
   });
 });

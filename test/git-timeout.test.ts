@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GIT_STALL_MS, gitTimeLimitMs } from '../src/engine/git.js';
+import { GIT_STALL_MS, GIT_TOTAL_MS, gitTimeLimitMs } from '../src/engine/git.js';
 import { CLI_BIN, removeTempDirs, tempDir } from './helpers.js';
 
 const BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
@@ -166,5 +166,24 @@ describe('git time limit', () => {
     writeFileSync(fifo, '*.tmp\n');
     const r3 = run(dir, ['--changed-since', 'HEAD'], 120_000);
     expect(r3.code, r3.stderr).not.toBe(2);
+  });
+});
+
+describe('a busy git (s43 sweep F1): the git calls of one run may take GIT_TOTAL_MS in all', () => {
+  it.skipIf(process.platform === 'win32')('a git listing that uses CPU without end (a huge .gitignore) is stopped at the total limit, not its own 20 s, and the tree is walked', { timeout: 90_000 }, () => {
+    const dir = repository();
+    appendFileSync(path.join(dir, 'README.md'), '\n```bash\ntool --seed 1 --bogus 2\n```\n');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = tempDir('docdrift-git-busy-bin-');
+    // `git ls-files` spins (CPU rising, no output: never "stalled"); every other call is git's own.
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\ncase "$*" in *ls-files*) while :; do :; done ;; esac\nexec '${real}' "$@"\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const r = run(dir, [], null, bin);
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.stderr).toContain(`git ls-files was stopped: the git calls of this run took ${GIT_TOTAL_MS / 1000} s in all`);
+    expect(r.stderr).toContain("the project's files were listed by walking its folders instead");
+    expect(r.seconds).toBeLessThan(GIT_TOTAL_MS / 1000 + 5);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('bogus');
   });
 });

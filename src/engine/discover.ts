@@ -204,7 +204,8 @@ export const SCHEMAS = ['**/*{.,-,_}schema.json', '**/{schema,schemas}/**/*.json
  * @param memo the lists an earlier run matched from its git listing (see {@link DiscoveryMemo}):
  *   reused when the listing, the expanded patterns and `memo.salt` are the same; this run's are
  *   left in `memo.next`
- * @throws {DiscoveryLimitError} past {@link MAX_WALK_ENTRIES} entries to walk or {@link MAX_SOURCE_FILES} source files
+ * @throws {DiscoveryLimitError} past {@link MAX_WALK_ENTRIES} entries to walk, {@link MAX_SOURCE_FILES} source files, or
+ *   {@link MAX_GITIGNORE_WORK} of `.gitignore` matching in the walk
  */
 export async function discoverFiles(
   root: string,
@@ -630,16 +631,53 @@ export function lineBreakFolderNote(folders: readonly string[]): string {
  */
 export const MAX_WALK_ENTRIES = 300_000;
 
-/** Thrown when a root holds more than {@link MAX_WALK_ENTRIES} entries to walk, or more than {@link MAX_SOURCE_FILES} sources: the CLI exits 2 with its message. */
+/** Thrown when a root holds more than {@link MAX_WALK_ENTRIES} entries to walk, more than {@link MAX_SOURCE_FILES} sources, or `.gitignore` rules that cost more than {@link MAX_GITIGNORE_WORK} to match: the CLI exits 2 with its message. */
 export class DiscoveryLimitError extends Error {
-  /** `what`: what the root holds past a limit (default: past {@link MAX_WALK_ENTRIES} entries to walk). */
-  constructor(root: string, what = `more than ${MAX_WALK_ENTRIES.toLocaleString('en-US')} files and folders to walk (not ignored)`) {
+  /** `what`: what the root holds past a limit (default: past {@link MAX_WALK_ENTRIES} entries to walk); `advice`: what to do, when not the default (name the project folder, narrow what is read). */
+  constructor(root: string, what = `more than ${MAX_WALK_ENTRIES.toLocaleString('en-US')} files and folders to walk (not ignored)`, advice?: string) {
     super(
-      `the root ${root} holds ${what}; is it the project you meant? ` +
-        'Name the project folder with --root, narrow "sources", or exclude large folders with "ignore" (`data/**`) or a .gitignore.',
+      advice !== undefined
+        ? `the root ${root} holds ${what}. ${advice}`
+        : `the root ${root} holds ${what}; is it the project you meant? ` +
+            'Name the project folder with --root, narrow "sources", or exclude large folders with "ignore" (`data/**`) or a .gitignore.',
     );
     this.name = 'DiscoveryLimitError';
   }
+}
+
+/**
+ * The error of a walk whose `.gitignore` rules cost more than {@link MAX_GITIGNORE_WORK}: names the
+ * `.gitignore` in force with the most rules (`rules`: those in force where the walk stopped) and
+ * the numbers.
+ */
+function gitignoreLimit(root: string, rules: ReadonlyArray<{ file: string; count: number }>, units: number): DiscoveryLimitError {
+  const biggest = [...rules].sort((a, b) => b.count - a.count)[0];
+  const total = rules.reduce((n, r) => n + r.count, 0);
+  const named = biggest ? `${biggest.file} (${biggest.count.toLocaleString('en-US')} rules${rules.length > 1 ? `, ${total.toLocaleString('en-US')} in the ${rules.length} .gitignore files in force` : ''})` : 'its .gitignore files';
+  return new DiscoveryLimitError(
+    root,
+    `files whose .gitignore rules cost more than docdrift matches in one run: ${named}, tested ${units.toLocaleString('en-US')} rule-characters against the files and folders walked, over the ${MAX_GITIGNORE_WORK.toLocaleString('en-US')} a run allows`,
+    'Shorten the .gitignore (a real one has tens to a few hundred rules: a folder rule such as `data/` stands for everything under it), or name the project folder with --root.',
+  );
+}
+
+/**
+ * Most `.gitignore` rules (lines neither blank nor a comment) one walk reads, in all its
+ * `.gitignore` files: 5,000, seven times NeMo Gym's 668 (173 files). Each rule is a regular
+ * expression of its own that runs slowly the first times (V8 interprets a new one before it
+ * compiles it): 40,000 wildcard rules cost 1.3 s to read and 5 s for the first two paths tested,
+ * before any budget of tests could stop them (s43 sweep F1). Past it the walk stops with a
+ * {@link DiscoveryLimitError} naming the `.gitignore`, before compiling it.
+ */
+export const MAX_GITIGNORE_RULES = 5_000;
+
+/** The error of a walk whose `.gitignore` files hold more than {@link MAX_GITIGNORE_RULES} rules in all: `file` (with `count` rules) is the one that went past. */
+function gitignoreRulesLimit(root: string, file: string, count: number, total: number): DiscoveryLimitError {
+  return new DiscoveryLimitError(
+    root,
+    `.gitignore files with more rules than docdrift reads in one run: ${file} has ${count.toLocaleString('en-US')} rules (${total.toLocaleString('en-US')} read so far), over the ${MAX_GITIGNORE_RULES.toLocaleString('en-US')} a run allows`,
+    'Shorten the .gitignore (a real one has tens to a few hundred rules: a folder rule such as `data/` stands for everything under it), or name the project folder with --root.',
+  );
 }
 
 /**
@@ -669,7 +707,18 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
   const folderSkipped = skippedFolders.length > 0 ? pathMatcher(skippedFolders, { dot: true }) : () => false;
   const out: string[] = [];
   /** The `.gitignore` rules in force: each with the folder it sits in ('' for the root) or, above the root, the path from it down to the root (`prefix`). */
-  const rules: Array<{ base: string; prefix?: string; matcher: GitignoreMatcher }> = [];
+  const rules: Array<{ base: string; prefix?: string; matcher: GitignoreMatcher; file: string; count: number }> = [];
+  const work: GitignoreWork = { units: 0 };
+  /** The rules of a `.gitignore`'s text (lines neither blank nor a comment). */
+  const ruleCount = (text: string): number => text.split(/\r?\n/).filter((l) => l.trimEnd() !== '' && !l.startsWith('#')).length;
+  let rulesRead = 0;
+  /** The rules of `text` (the `.gitignore` at `file`), counted against {@link MAX_GITIGNORE_RULES} before they are compiled. */
+  const counted = (text: string, file: string): number => {
+    const count = ruleCount(text);
+    rulesRead += count;
+    if (rulesRead > MAX_GITIGNORE_RULES) throw gitignoreRulesLimit(root, file, count, rulesRead);
+    return count;
+  };
   // A root below a repository's top (a `.git` in a folder above): the .gitignore files of the
   // folders between apply too, as in git (and globby). Outside a repository, only the root's own.
   if (!fs.existsSync(path.join(root, '.git'))) {
@@ -688,11 +737,14 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
       if (fs.existsSync(path.join(dir, '.git'))) break;
     }
     for (const { prefix, dir: folder } of above.reverse()) {
+      let text: string;
       try {
-        rules.push({ base: '', prefix, matcher: compileGitignore(fs.readFileSync(path.join(folder, '.gitignore'), 'utf8')) });
+        text = fs.readFileSync(path.join(folder, '.gitignore'), 'utf8');
       } catch {
-        // no .gitignore there
+        continue; // no .gitignore there
       }
+      const count = counted(text, path.join(folder, '.gitignore'));
+      rules.push({ base: '', prefix, matcher: compileGitignore(text, work), file: path.join(folder, '.gitignore'), count });
     }
   }
   /** Whether `rel` (a folder when `dir`) is ignored: the deepest `.gitignore` with a say decides. */
@@ -703,6 +755,7 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
       const verdict = matcher(local, dir);
       if (verdict !== 0) ignored = verdict > 0;
     }
+    if (work.units > MAX_GITIGNORE_WORK) throw gitignoreLimit(root, rules, work.units);
     return ignored;
   };
   let visited = 0;
@@ -744,11 +797,17 @@ function walkFiles(root: string, patterns: readonly string[], ignore: readonly s
     };
     let pushed = false;
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      let text: string | undefined;
       try {
-        rules.push({ base: rel, matcher: compileGitignore(fs.readFileSync(raw ? Buffer.concat([raw, Buffer.from(`${path.sep}.gitignore`)]) : path.join(abs, '.gitignore'), 'utf8')) });
-        pushed = true;
+        text = fs.readFileSync(raw ? Buffer.concat([raw, Buffer.from(`${path.sep}.gitignore`)]) : path.join(abs, '.gitignore'), 'utf8');
       } catch {
         // unreadable: no rules from it
+      }
+      if (text !== undefined) {
+        const file = rel === '' ? '.gitignore' : `${rel}/.gitignore`;
+        const count = counted(text, file);
+        rules.push({ base: rel, matcher: compileGitignore(text, work), file, count });
+        pushed = true;
       }
     }
     for (const entry of entries) {
@@ -795,7 +854,7 @@ export type GitignoreMatcher = (local: string, dir: boolean) => 1 | -1 | 0;
  *
  * @param text the file's content (any line ends)
  */
-export function compileGitignore(text: string): GitignoreMatcher {
+export function compileGitignore(text: string, work?: GitignoreWork): GitignoreMatcher {
   const nameLines: string[] = [];
   const pathLines: string[] = [];
   for (const line of text.split(/\r?\n/)) {
@@ -804,20 +863,56 @@ export function compileGitignore(text: string): GitignoreMatcher {
     if (body === '' || body.startsWith('#')) continue;
     (isNameRule(body) ? nameLines : pathLines).push(line);
   }
+  const all = nameLines.length + pathLines.length;
+  /** Counts `rules` rules tested on `file` in `work` (each path is at least one character's work). */
+  const spend = work ? (rules: number, file: string): void => void (work.units += rules * Math.max(1, file.length)) : (): void => {};
   const whole = createIgnore().add(text);
-  if (nameLines.length === 0) return (local, dir) => verdictOf(whole, dir ? `${local}/` : local);
+  if (nameLines.length === 0) {
+    return (local, dir) => {
+      const file = dir ? `${local}/` : local;
+      spend(all, file);
+      return verdictOf(whole, file);
+    };
+  }
   const names = createIgnore().add(nameLines.join('\n'));
   const paths = pathLines.length > 0 ? createIgnore().add(pathLines.join('\n')) : undefined;
   const memo = new Map<string, 1 | -1 | 0>();
   return (local, dir) => {
     const file = dir ? `${local}/` : local;
-    if (paths !== undefined && verdictOf(paths, file) !== 0) return verdictOf(whole, file);
+    if (paths !== undefined) {
+      spend(pathLines.length, file);
+      if (verdictOf(paths, file) !== 0) {
+        spend(all, file);
+        return verdictOf(whole, file);
+      }
+    }
     const name = file.slice(file.lastIndexOf('/', file.length - 2) + 1);
     let verdict = memo.get(name);
-    if (verdict === undefined) memo.set(name, (verdict = verdictOf(names, name)));
+    if (verdict === undefined) {
+      spend(nameLines.length, name);
+      memo.set(name, (verdict = verdictOf(names, name)));
+    }
     return verdict;
   };
 }
+
+/** The work of the `.gitignore` matchers {@link compileGitignore} made with it, counted as they test paths (see {@link MAX_GITIGNORE_WORK}). */
+export interface GitignoreWork {
+  /** Rule tests so far, each weighted by the length of the path (or name) tested: a rule tested on a 40-character path is 40. */
+  units: number;
+}
+
+/**
+ * Most work the `.gitignore` rules of one walk may cost ({@link GitignoreWork} units: rule tests
+ * times the length of the path tested; a name already answered costs nothing): 200,000,000, about
+ * 2.6 s of CPU at the slowest rules measured (`*q1*z1*` on 150-character names, ~13 ns a unit).
+ * Real trees are far below it: NeMo Gym without `.git` (4,140 files, 245 `.gitignore` files) costs
+ * ~3,000,000, and a few hundred rules on tens of thousands of paths tens of millions. The cost
+ * is rules × paths with nothing else to bound it: a `.gitignore` of 10,000 wildcard rules over
+ * 2,000 untracked files took 32 s, 40,000 over 6,000 minutes (s43 sweep F1). Past it the walk
+ * stops with a {@link DiscoveryLimitError} naming the `.gitignore` files and the numbers.
+ */
+export const MAX_GITIGNORE_WORK = 200_000_000;
 
 /** A `.gitignore` line (without its trailing blanks, not blank nor a comment) that git matches against a path's last segment only. */
 function isNameRule(body: string): boolean {

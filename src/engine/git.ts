@@ -141,6 +141,54 @@ export const GIT_STOPPED_HOLD_MS = 30_000;
 
 let stopped: { error: GitError; until: number } | undefined;
 
+/**
+ * Most wall-clock time, in milliseconds, the git calls of one run may take together: 5 s, plus
+ * the 2 s per MB of `.git/index` of {@link gitTimeLimitMs} (the time git is running, however many
+ * calls run at once). A git busy matching every path against every rule of a huge `.gitignore`
+ * uses CPU all along, so {@link GIT_STALL_MS} never stops it: `git ls-files` of 40,000 wildcard
+ * rules over 6,000 untracked files took 37 s, which its own limit (20 s) cut, and then the walk
+ * ran (s43 sweep F1). Past it the call is stopped as at its own limit, and the files are listed
+ * by walking the folders (whose `.gitignore` matching is bounded, src/engine/discover.ts
+ * `MAX_GITIGNORE_WORK`). Real calls are far below it (NeMo Gym's listing: 0.04 s). The count
+ * starts again after {@link GIT_STOPPED_HOLD_MS} with no git running (a language server's next
+ * runs). `DOCDRIFT_TEST_GIT_TOTAL_MS` (a positive integer) replaces it, for tests only.
+ */
+export const GIT_TOTAL_MS = 5000;
+
+/** The limit of {@link GIT_TOTAL_MS} for a repository holding `cwd`. */
+function gitTotalLimitMs(cwd: string): number {
+  const test = process.env['DOCDRIFT_TEST_GIT_TOTAL_MS'];
+  if (test !== undefined && /^\d{1,9}$/.test(test) && Number(test) > 0) return Number(test);
+  // The index allowance of the per-call limit (its base is 20 s); a test override of that one (shorter) leaves it out.
+  return GIT_TOTAL_MS + Math.max(0, gitTimeLimitMs(cwd) - 20_000);
+}
+
+/** The time git calls have run so far (`spent`, ms, while none ran), since when one runs (`since`), how many run, and when the last one ended. */
+const busy = { spent: 0, since: 0, running: 0, lastEnd: 0 };
+
+/** Counts a git call started, for {@link GIT_TOTAL_MS}; returns the function that counts it ended (once). */
+function busyStart(): () => void {
+  const now = Date.now();
+  if (busy.running++ === 0) {
+    if (now - busy.lastEnd >= GIT_STOPPED_HOLD_MS) busy.spent = 0;
+    busy.since = now;
+  }
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--busy.running === 0) {
+      busy.lastEnd = Date.now();
+      busy.spent += busy.lastEnd - busy.since;
+    }
+  };
+}
+
+/** The time git calls have run so far in this run, in milliseconds (see {@link GIT_TOTAL_MS}). */
+function busyMs(): number {
+  return busy.spent + (busy.running > 0 ? Date.now() - busy.since : 0);
+}
+
 /** Remembers `error` when it is a call stopped at a limit ({@link GIT_STOPPED_HOLD_MS}). */
 function holdIfStopped(error: unknown): void {
   if (error instanceof GitError && error.timedOut) stopped = { error, until: Date.now() + GIT_STOPPED_HOLD_MS };
@@ -255,9 +303,19 @@ function kill(child: ChildProcess): void {
   }
 }
 
-/** The GitError of a call killed at its time limit, or (`limit` undefined) for making no progress for {@link GIT_STALL_MS}. */
-function timeoutError(args: readonly string[], limit: number | undefined): GitError {
+/**
+ * The GitError of a call killed at its time limit, or (`limit` undefined) for making no progress
+ * for {@link GIT_STALL_MS}, or (`total` given) at the limit of all git calls of the run ({@link GIT_TOTAL_MS}).
+ */
+function timeoutError(args: readonly string[], limit: number | undefined, total?: number): GitError {
   const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
+  if (total !== undefined) {
+    return new GitError(
+      `git ${sub} was stopped: the git calls of this run took ${Math.round(total / 100) / 10} s in all, the most they may (git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
+      '',
+      'ETIMEDOUT',
+    );
+  }
   const what = limit === undefined ? `made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output)` : `did not finish within ${Math.round(limit / 100) / 10} s`;
   return new GitError(
     `git ${sub} ${what} and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
@@ -299,7 +357,7 @@ function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.P
  * fires when the caller awaits the call (the only time a hang could show); a git that ended
  * meanwhile still succeeds.
  */
-function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
+function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let stalled = false;
     let unwatch = (): void => {};
@@ -307,7 +365,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
       unwatch();
       if (!error) return resolve(stdout);
       if (stalled) return reject(timeoutError(args, undefined));
-      if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit));
+      if (error.killed && error.signal === 'SIGKILL') return reject(timeoutError(args, limit, total));
       const e = error as NodeJS.ErrnoException & { code?: string | number };
       // A git that exited without a word: say how (execFile's message is the whole command line).
       const how = typeof e.code === 'string' ? error.message : `git exited with ${error.signal ?? e.code ?? 'an error'}`;
@@ -351,7 +409,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
  * this process reads, which it does not while it runs synchronous work, so a call started early
  * to overlap that work would not. Falls back to {@link exec} when no temporary file can be made.
  */
-function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd)): Promise<string> {
+function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: number): Promise<string> {
   let fd: number;
   try {
     const file = path.join(tmpdir(), `docdrift-git-${process.pid}-${randomBytes(8).toString('hex')}`);
@@ -362,7 +420,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
       // left behind in the temporary directory; harmless
     }
   } catch {
-    return exec(cwd, args, maxBuffer, env, limit);
+    return exec(cwd, args, maxBuffer, env, limit, total);
   }
   return new Promise<string>((resolve, reject) => {
     let settled = false;
@@ -426,7 +484,7 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
           return;
         }
         if (code !== 0 && timedOut && signal === 'SIGKILL') {
-          reject(timeoutError(args, limit));
+          reject(timeoutError(args, limit, total));
           return;
         }
         if (code !== 0) {
@@ -523,7 +581,7 @@ function configEnvSupported(): boolean {
  *   large output of a call whose caller is busy while git runs
  * @throws {GitError} when git is missing (`code` `ENOENT`) or exits non-zero; `code`
  *   `ETIMEDOUT` when it ran past {@link gitTimeLimitMs}, made no progress for {@link GIT_STALL_MS},
- *   or a call stopped so less than {@link GIT_STOPPED_HOLD_MS} ago keeps this one from starting
+ *   ran past what is left of {@link GIT_TOTAL_MS}, or a call stopped so less than {@link GIT_STOPPED_HOLD_MS} ago keeps this one from starting
  */
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
   const held = heldError();
@@ -555,8 +613,19 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   // `git --version` above may have been stopped at its limit.
   const heldNow = heldError();
   if (heldNow) return Promise.reject(heldNow);
+  // The time left of all git calls of the run (GIT_TOTAL_MS), when shorter than this call's own limit.
+  const own = gitTimeLimitMs(cwd);
+  const totalLimit = gitTotalLimitMs(cwd);
+  const left = totalLimit - busyMs();
+  if (left <= 0) {
+    const error = timeoutError(rest, undefined, totalLimit);
+    holdIfStopped(error);
+    return Promise.reject(error);
+  }
+  const ended = busyStart();
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
-  return (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env).catch((error: unknown) => {
+  const call = left < own ? (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, left, totalLimit) : (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, own);
+  return call.finally(ended).catch((error: unknown) => {
     // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
     if ((error as { code?: unknown }).code === 'E2BIG' && off.length > 0) {
       throw new GitError(`the git configuration defines ${off.length / 4} filter drivers, too many to tell git not to run them (the environment is over the system's limit); docdrift does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', 'E2BIG');
