@@ -142,16 +142,17 @@ export const GIT_STOPPED_HOLD_MS = 30_000;
 let stopped: { error: GitError; until: number } | undefined;
 
 /**
- * Most wall-clock time, in milliseconds, the git calls of one run may take together: 5 s, plus
- * the 2 s per MB of `.git/index` of {@link gitTimeLimitMs} (the time git is running, however many
- * calls run at once). A git busy matching every path against every rule of a huge `.gitignore`
+ * Most wall-clock time, in milliseconds, git may run without a pause: 5 s, plus the 2 s per MB of
+ * `.git/index` of {@link gitTimeLimitMs}, shared by the calls that run at once (a run's listing
+ * and its `--changed-since` calls start together). A git busy matching every path against every rule of a huge `.gitignore`
  * uses CPU all along, so {@link GIT_STALL_MS} never stops it: `git ls-files` of 40,000 wildcard
  * rules over 6,000 untracked files took 37 s, which its own limit (20 s) cut, and then the walk
- * ran (s43 sweep F1). Past it the call is stopped as at its own limit, and the files are listed
- * by walking the folders (whose `.gitignore` matching is bounded, src/engine/discover.ts
- * `MAX_GITIGNORE_WORK`). Real calls are far below it (NeMo Gym's listing: 0.04 s). The count
- * starts again after {@link GIT_STOPPED_HOLD_MS} with no git running (a language server's next
- * runs). `DOCDRIFT_TEST_GIT_TOTAL_MS` (a positive integer) replaces it, for tests only.
+ * ran (s43 sweep F1). Past it the calls are stopped as at their own limit (so later calls are not
+ * started, {@link GIT_STOPPED_HOLD_MS}), and the files are listed by walking the folders (whose
+ * `.gitignore` matching is bounded, src/engine/discover.ts `MAX_GITIGNORE_WORK`). Real calls are
+ * far below it (NeMo Gym's listing: 0.04 s). The count starts again when no git runs, so a
+ * language server or a test process that runs git thousands of times keeps using it.
+ * `DOCDRIFT_TEST_GIT_TOTAL_MS` (a positive integer) replaces it, for tests only.
  */
 export const GIT_TOTAL_MS = 5000;
 
@@ -163,30 +164,23 @@ function gitTotalLimitMs(cwd: string): number {
   return GIT_TOTAL_MS + Math.max(0, gitTimeLimitMs(cwd) - 20_000);
 }
 
-/** The time git calls have run so far (`spent`, ms, while none ran), since when one runs (`since`), how many run, and when the last one ended. */
-const busy = { spent: 0, since: 0, running: 0, lastEnd: 0 };
+/** Since when git runs without a pause (`since`), and how many calls run. */
+const busy = { since: 0, running: 0 };
 
 /** Counts a git call started, for {@link GIT_TOTAL_MS}; returns the function that counts it ended (once). */
 function busyStart(): () => void {
-  const now = Date.now();
-  if (busy.running++ === 0) {
-    if (now - busy.lastEnd >= GIT_STOPPED_HOLD_MS) busy.spent = 0;
-    busy.since = now;
-  }
+  if (busy.running++ === 0) busy.since = Date.now();
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
-    if (--busy.running === 0) {
-      busy.lastEnd = Date.now();
-      busy.spent += busy.lastEnd - busy.since;
-    }
+    busy.running--;
   };
 }
 
-/** The time git calls have run so far in this run, in milliseconds (see {@link GIT_TOTAL_MS}). */
+/** How long git has run without a pause, in milliseconds (0 when none runs; see {@link GIT_TOTAL_MS}). */
 function busyMs(): number {
-  return busy.spent + (busy.running > 0 ? Date.now() - busy.since : 0);
+  return busy.running > 0 ? Date.now() - busy.since : 0;
 }
 
 /** Remembers `error` when it is a call stopped at a limit ({@link GIT_STOPPED_HOLD_MS}). */
@@ -311,7 +305,7 @@ function timeoutError(args: readonly string[], limit: number | undefined, total?
   const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
   if (total !== undefined) {
     return new GitError(
-      `git ${sub} was stopped: the git calls of this run took ${Math.round(total / 100) / 10} s in all, the most they may (git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
+      `git ${sub} was stopped: the git calls of this run took ${Math.round(total / 100) / 10} s without a pause, the most they may (git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
       '',
       'ETIMEDOUT',
     );
