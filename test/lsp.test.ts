@@ -307,7 +307,7 @@ describe('docdrift lsp over stdio', () => {
     await s.diagnostics(code, (d) => d.version === 2);
     const readme = await s.diagnostics('README.md', () => true);
     // The module unread, `resume_from_cache` was unknown in the README's examples.
-    expect(readme.diagnostics.filter((d) => d.code === 'example-param-unknown' && d.message.includes('`resume_from_cache`'))).toEqual([]);
+    expect(readme.diagnostics.filter((d) => d.code === 'example-param-unknown' && String(d.message).includes('`resume_from_cache`'))).toEqual([]);
     // The same texts saved: the CLI agrees.
     writeFileSync(path.join(root, 'nemo_gym/cache_options.py'), module);
     writeFileSync(path.join(root, code), moved);
