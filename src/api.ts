@@ -2,10 +2,12 @@
  * docdrift wired with its built-in rules: the one place (with the CLI, which imports it) where the
  * rule registry (`rules/index.ts`) meets the engine. The engine takes its rules as an argument, as
  * ESLint's `Linter` takes rule definitions; these functions pass the built-in ones unless the
- * caller gives others. Tests and programmatic callers import from here.
+ * caller gives others. Tests and programmatic callers import from here. Each call is one run for
+ * the time budget of its git calls (src/engine/git.ts `GIT_TOTAL_MS`).
  */
 import { lintWithCache as engineLintWithCache, type CachedLintOptions, type CachedLintResult } from './engine/cache.js';
 import { engineRules } from './engine/engine-rules.js';
+import { withGitBudget } from './engine/git.js';
 import { proposeConfig as engineProposeConfig, type InitProposal } from './engine/init.js';
 import { lint as engineLint, type LintOptions, type LintResult } from './engine/lint.js';
 import { fixProject as engineFixProject, type FixOptions, type FixResult } from './fix/apply.js';
@@ -29,20 +31,20 @@ type WithDefaultRules<T extends { rules: Rule[] }> = Omit<T, 'rules'> & { rules?
  * built-in rule id even when `rules` is a subset.
  */
 export function lint(options: WithDefaultRules<LintOptions>): Promise<LintResult> {
-  return engineLint({ knownRuleIds: ruleIds, ...options, rules: options.rules ?? rules });
+  return withGitBudget(() => engineLint({ knownRuleIds: ruleIds, ...options, rules: options.rules ?? rules }));
 }
 
 /** The run cache ({@link engineLintWithCache}) with the built-in rules by default. */
 export function lintWithCache(options: WithDefaultRules<CachedLintOptions>): Promise<CachedLintResult> {
-  return engineLintWithCache({ ...options, rules: options.rules ?? rules });
+  return withGitBudget(() => engineLintWithCache({ ...options, rules: options.rules ?? rules }));
 }
 
 /** `--fix` ({@link engineFixProject}) with the built-in rules by default. */
 export function fixProject(options: WithDefaultRules<FixOptions>): Promise<FixResult> {
-  return engineFixProject({ ...options, rules: options.rules ?? rules });
+  return withGitBudget(() => engineFixProject({ ...options, rules: options.rules ?? rules }));
 }
 
 /** `docdrift init`'s proposal ({@link engineProposeConfig}), linting with the built-in rules. */
 export function proposeConfig(root: string): Promise<InitProposal> {
-  return engineProposeConfig(root, rules);
+  return withGitBudget(() => engineProposeConfig(root, rules));
 }

@@ -22,6 +22,7 @@ import { describeFix } from './fix/apply.js';
 import { checkWriteTarget, leavesBase, linkTarget, openForWriteInside, WriteError } from './engine/write.js';
 import { DiscoveryLimitError, discoverFiles, ENV_FILES, PROGRAMS, SCHEMAS, YAML } from './engine/discover.js';
 import { DEFAULT_BASELINE_FILE } from './engine/baseline.js';
+import { inGitBudget, withGitBudget } from './engine/git.js';
 import { ParserLoadError } from './docs/bounded-parse.js';
 import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from './engine/baseline.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from './engine/engine-rules.js';
@@ -592,6 +593,9 @@ function version(): string {
  * Never throws: every failure is a message on stderr and exit code 2.
  */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
+  // One run's git calls share one time budget (src/engine/git.ts GIT_TOTAL_MS); the language
+  // server runs for hours, and bounds each busy stretch of git instead.
+  if (argv[0] !== 'lsp' && !inGitBudget()) return withGitBudget(() => main(argv, rawIO));
   // Names and texts from the repository reach stderr in notes and --debug lines: never raw controls.
   // A status line on the terminal is taken off before any other stderr text (see `progress` below).
   let clearProgress = (): void => {};

@@ -6,7 +6,7 @@
  * limit shortened for tests (`DOCDRIFT_TEST_GIT_TIMEOUT_MS`).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GIT_STALL_MS, GIT_TOTAL_MS, gitTimeLimitMs } from '../src/engine/git.js';
@@ -180,10 +180,34 @@ describe('a busy git (s43 sweep F1): the git calls of one run may take GIT_TOTAL
     chmodSync(path.join(bin, 'git'), 0o755);
     const r = run(dir, [], null, bin);
     expect(r.error, 'a hang').toBeUndefined();
-    expect(r.stderr).toContain(`git ls-files was stopped: the git calls of this run took ${GIT_TOTAL_MS / 1000} s without a pause`);
+    expect(r.stderr).toContain(`git ls-files was stopped: the git calls of this run took ${GIT_TOTAL_MS / 1000} s in all`);
     expect(r.stderr).toContain("the project's files were listed by walking its folders instead");
     expect(r.seconds).toBeLessThan(GIT_TOTAL_MS / 1000 + 5);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('bogus');
+  });
+});
+
+/** A folder holding a `git` that waits `seconds` (no CPU, no output: not yet "stalled"), then runs the real git; each call appends a line to `log`. */
+function slowGit(seconds: number, log: string): string {
+  const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  const bin = tempDir('docdrift-git-slow-bin-');
+  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho call >> '${log}'\nsleep ${seconds}\nexec '${real}' "$@"\n`);
+  chmodSync(path.join(bin, 'git'), 0o755);
+  return bin;
+}
+
+describe('a slow git (#33 F6): all git calls of one run share GIT_TOTAL_MS', () => {
+  it.skipIf(process.platform === 'win32')('--changed-since with a git that takes 3 s a call stops at the budget with one line, not after its nine calls (28 s)', { timeout: 90_000 }, () => {
+    const dir = repository();
+    const log = path.join(tempDir('docdrift-git-slow-log-'), 'calls');
+    const r = run(dir, ['--changed-since', 'HEAD'], null, slowGit(3, log));
+    expect(r.error, 'a hang').toBeUndefined();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^docdrift: --changed-since: git [a-z-]+ was stopped: the git calls of this run took ${GIT_TOTAL_MS / 1000} s in all, the most they may \\(.*\\); no files were compared\\.\\n$`));
+    // Budget plus start-up and slack; each call was within its own limits (3 s < GIT_STALL_MS).
+    expect(r.seconds).toBeLessThan(GIT_TOTAL_MS / 1000 + 3);
+    // The calls after the budget was spent were not started.
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
   });
 });

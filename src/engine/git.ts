@@ -27,6 +27,7 @@
  * Source: https://git-scm.com/docs/git-config (core.fsmonitor, core.hooksPath, diff.external,
  * filter.<driver>.clean), https://git-scm.com/docs/git#Documentation/git.txt-GITOPTIONALLOCKS
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile, execFileSync, spawn, type ChildProcess, type ExecFileException } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync } from 'node:fs';
@@ -142,17 +143,23 @@ export const GIT_STOPPED_HOLD_MS = 30_000;
 let stopped: { error: GitError; until: number } | undefined;
 
 /**
- * Most wall-clock time, in milliseconds, git may run without a pause: 5 s, plus the 2 s per MB of
- * `.git/index` of {@link gitTimeLimitMs}, shared by the calls that run at once (a run's listing
- * and its `--changed-since` calls start together). A git busy matching every path against every rule of a huge `.gitignore`
- * uses CPU all along, so {@link GIT_STALL_MS} never stops it: `git ls-files` of 40,000 wildcard
- * rules over 6,000 untracked files took 37 s, which its own limit (20 s) cut, and then the walk
- * ran (s43 sweep F1). Past it the calls are stopped as at their own limit (so later calls are not
- * started, {@link GIT_STOPPED_HOLD_MS}), and the files are listed by walking the folders (whose
- * `.gitignore` matching is bounded, src/engine/discover.ts `MAX_GITIGNORE_WORK`). Real calls are
- * far below it (NeMo Gym's listing: 0.04 s). The count starts again when no git runs, so a
- * language server or a test process that runs git thousands of times keeps using it.
- * `DOCDRIFT_TEST_GIT_TOTAL_MS` (a positive integer) replaces it, for tests only.
+ * Most wall-clock time, in milliseconds, the git calls of one run may take in all: 5 s, plus the
+ * 2 s per MB of `.git/index` of {@link gitTimeLimitMs}. The time counted is the time any git runs
+ * (calls that run at once share it: a run's listing and its `--changed-since` calls start
+ * together), added up over the run's calls one after another. A git busy matching every path
+ * against every rule of a huge `.gitignore` uses CPU all along, so {@link GIT_STALL_MS} never
+ * stops it: `git ls-files` of 40,000 wildcard rules over 6,000 untracked files took 37 s, which
+ * its own limit (20 s) cut, and then the walk ran (s43 sweep F1). And a git that is slow at every
+ * call but never stalled (3 s each) made the nine calls of a `--changed-since` run take 28 s
+ * (#33 F6). Past it the calls are stopped as at their own limit, the calls after them are not
+ * started ({@link GIT_STOPPED_HOLD_MS}), and the files are listed by walking the folders (whose
+ * `.gitignore` matching is bounded, src/engine/discover.ts `MAX_GITIGNORE_WORK`), or
+ * `--changed-since` exits 2. Real calls are far below it (NeMo Gym's listing: 0.04 s).
+ *
+ * A run is what {@link withGitBudget} runs (a CLI or API run). git called outside one (the
+ * language server, which runs for hours, a test process) is bounded per busy stretch instead: the
+ * count starts again whenever no git runs, so thousands of calls over a process's life never
+ * reach it. `DOCDRIFT_TEST_GIT_TOTAL_MS` (a positive integer) replaces it, for tests only.
  */
 export const GIT_TOTAL_MS = 5000;
 
@@ -164,23 +171,63 @@ function gitTotalLimitMs(cwd: string): number {
   return GIT_TOTAL_MS + Math.max(0, gitTimeLimitMs(cwd) - 20_000);
 }
 
-/** Since when git runs without a pause (`since`), and how many calls run. */
-const busy = { since: 0, running: 0 };
+/**
+ * The time git has run, for {@link GIT_TOTAL_MS}: since when git runs without a pause (`since`),
+ * how many calls run, and (a run's clock only, `run`) the time of the stretches that ended.
+ */
+interface GitClock {
+  spent: number;
+  since: number;
+  running: number;
+  run: boolean;
+}
 
-/** Counts a git call started, for {@link GIT_TOTAL_MS}; returns the function that counts it ended (once). */
-function busyStart(): () => void {
-  if (busy.running++ === 0) busy.since = Date.now();
+/** The clock of git called outside a run: each busy stretch starts from 0. */
+const stretchClock: GitClock = { spent: 0, since: 0, running: 0, run: false };
+
+/** The clock of the run the current asynchronous call chain belongs to ({@link withGitBudget}). */
+const runClock = new AsyncLocalStorage<GitClock>();
+
+/**
+ * Runs `fn` as one run for {@link GIT_TOTAL_MS}: the git calls it makes, however deep in its
+ * asynchronous calls (and those it starts without awaiting), share one budget. Inside a run
+ * already, `fn` joins that run's budget.
+ */
+export function withGitBudget<T>(fn: () => Promise<T>): Promise<T> {
+  if (runClock.getStore()) return fn();
+  return runClock.run({ spent: 0, since: 0, running: 0, run: true }, fn);
+}
+
+/** Whether the current asynchronous call chain is inside a run of {@link withGitBudget}. */
+export function inGitBudget(): boolean {
+  return runClock.getStore() !== undefined;
+}
+
+/** The clock git calls count on now: the run's, or outside a run the busy-stretch one. */
+function gitClock(): GitClock {
+  return runClock.getStore() ?? stretchClock;
+}
+
+/** Counts a git call started on `clock`; returns the function that counts it ended (once). */
+function busyStart(clock: GitClock): () => void {
+  if (clock.running++ === 0) clock.since = Date.now();
   let ended = false;
   return () => {
     if (ended) return;
     ended = true;
-    busy.running--;
+    if (--clock.running === 0 && clock.run) clock.spent += Date.now() - clock.since;
   };
 }
 
-/** How long git has run without a pause, in milliseconds (0 when none runs; see {@link GIT_TOTAL_MS}). */
-function busyMs(): number {
-  return busy.running > 0 ? Date.now() - busy.since : 0;
+/** How long git has run on `clock`, in milliseconds: over the run, or (outside a run) since the last pause. */
+function busyMs(clock: GitClock): number {
+  return clock.spent + (clock.running > 0 ? Date.now() - clock.since : 0);
+}
+
+/** A limit of {@link GIT_TOTAL_MS} a call ran into: its milliseconds, and whether it is a run's (else a busy stretch's). */
+interface TotalLimit {
+  ms: number;
+  run: boolean;
 }
 
 /** Remembers `error` when it is a call stopped at a limit ({@link GIT_STOPPED_HOLD_MS}). */
@@ -301,11 +348,11 @@ function kill(child: ChildProcess): void {
  * The GitError of a call killed at its time limit, or (`limit` undefined) for making no progress
  * for {@link GIT_STALL_MS}, or (`total` given) at the limit of all git calls of the run ({@link GIT_TOTAL_MS}).
  */
-function timeoutError(args: readonly string[], limit: number | undefined, total?: number): GitError {
+function timeoutError(args: readonly string[], limit: number | undefined, total?: TotalLimit): GitError {
   const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
   if (total !== undefined) {
     return new GitError(
-      `git ${sub} was stopped: the git calls of this run took ${Math.round(total / 100) / 10} s without a pause, the most they may (git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
+      `git ${sub} was stopped: the git calls of this run took ${Math.round(total.ms / 100) / 10} s ${total.run ? 'in all' : 'without a pause'}, the most they may (each git call may be slow, git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
       '',
       'ETIMEDOUT',
     );
@@ -351,7 +398,7 @@ function gitEnv(config: ReadonlyArray<readonly [string, string]> = []): NodeJS.P
  * fires when the caller awaits the call (the only time a hang could show); a git that ended
  * meanwhile still succeeds.
  */
-function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: number): Promise<string> {
+function exec(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: TotalLimit): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let stalled = false;
     let unwatch = (): void => {};
@@ -403,7 +450,7 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
  * this process reads, which it does not while it runs synchronous work, so a call started early
  * to overlap that work would not. Falls back to {@link exec} when no temporary file can be made.
  */
-function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: number): Promise<string> {
+function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, env: NodeJS.ProcessEnv = gitEnv(), limit = gitTimeLimitMs(cwd), total?: TotalLimit): Promise<string> {
   let fd: number;
   try {
     const file = path.join(tmpdir(), `docdrift-git-${process.pid}-${randomBytes(8).toString('hex')}`);
@@ -524,16 +571,10 @@ function filterDrivers(cwd: string): string[] {
   let names = filterCache.get(cwd);
   if (!names) {
     try {
-      // A synchronous call's limit is kept by the system (spawnSync), not a timer: `.git/config`
-      // or a file it includes may be a FIFO too.
-      names = driverNames(execFileSync('git', [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], { cwd, encoding: 'utf8', maxBuffer: 64 << 20, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: syncLimitMs(cwd), killSignal: 'SIGKILL' }));
+      names = driverNames(syncGit(cwd, [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], ['config'], 64 << 20));
     } catch (error) {
+      if (error instanceof GitError && error.timedOut) throw error;
       const { status, code } = error as { status?: number | null; code?: string };
-      if (code === 'ETIMEDOUT') {
-        const stoppedError = timeoutError(['config'], syncLimitMs(cwd));
-        holdIfStopped(stoppedError);
-        throw stoppedError;
-      }
       // Exit 1: none defined; 128: no repository; no git: the real call reports those two. Any other
       // failure (a listing over the buffer, a signal) fails closed: read as "none", it let `git diff`
       // run the repository's clean filter (s25 sweep D1: a 1.2 MB listing).
@@ -547,6 +588,37 @@ function filterDrivers(cwd: string): string[] {
   return names;
 }
 
+/**
+ * Runs `git <args>` in `cwd` synchronously and returns its stdout (stderr is dropped), counted on
+ * the clock of {@link GIT_TOTAL_MS} like any call, and killed at {@link GIT_SYNC_LIMIT_MS} or at
+ * what is left of that budget, whichever is sooner. A synchronous call's limit is kept by the
+ * system (spawnSync), not a timer: `.git/config` or a file it includes may be a FIFO too.
+ *
+ * @param name the words naming the call in a message (`['config']`)
+ * @throws {GitError} `ETIMEDOUT` (remembered, see {@link GIT_STOPPED_HOLD_MS}) when it was
+ *   stopped or the budget was spent before it; execFileSync's error for any other failure
+ */
+function syncGit(cwd: string, args: readonly string[], name: readonly string[], maxBuffer = 1 << 20): string {
+  const clock = gitClock();
+  const own = syncLimitMs(cwd);
+  const total: TotalLimit = { ms: gitTotalLimitMs(cwd), run: clock.run };
+  const left = total.ms - busyMs(clock);
+  const stopped = (error: GitError): GitError => {
+    holdIfStopped(error);
+    return error;
+  };
+  if (left <= 0) throw stopped(timeoutError(name, undefined, total));
+  const ended = busyStart(clock);
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: Math.min(own, left), killSignal: 'SIGKILL' });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ETIMEDOUT') throw stopped(left < own ? timeoutError(name, undefined, total) : timeoutError(name, own));
+    throw error;
+  } finally {
+    ended();
+  }
+}
+
 /** The first `major.minor` of `git --version`; it starts where no digit precedes it, else every digit of a long run began a scan of the run (s27 recheck list). */
 export const GIT_VERSION = /(?<!\d)(\d+)\.(\d+)/;
 
@@ -555,11 +627,10 @@ let configEnv: boolean | undefined;
 function configEnvSupported(): boolean {
   if (configEnv === undefined) {
     try {
-      const m = GIT_VERSION.exec(execFileSync('git', ['--version'], { encoding: 'utf8', env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: syncLimitMs('.'), killSignal: 'SIGKILL' }));
+      const m = GIT_VERSION.exec(syncGit('.', ['--version'], ['--version']));
       configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
-    } catch (error) {
-      // No git: the real call reports it. One that did not answer in time: the calls after it are not started.
-      if ((error as { code?: string }).code === 'ETIMEDOUT') holdIfStopped(timeoutError(['--version'], syncLimitMs('.')));
+    } catch {
+      // No git: the real call reports it. One that did not answer in time (held by syncGit): the calls after it are not started.
       configEnv = false;
     }
   }
@@ -609,16 +680,17 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   if (heldNow) return Promise.reject(heldNow);
   // The time left of all git calls of the run (GIT_TOTAL_MS), when shorter than this call's own limit.
   const own = gitTimeLimitMs(cwd);
-  const totalLimit = gitTotalLimitMs(cwd);
-  const left = totalLimit - busyMs();
+  const clock = gitClock();
+  const total: TotalLimit = { ms: gitTotalLimitMs(cwd), run: clock.run };
+  const left = total.ms - busyMs(clock);
   if (left <= 0) {
-    const error = timeoutError(rest, undefined, totalLimit);
+    const error = timeoutError(rest, undefined, total);
     holdIfStopped(error);
     return Promise.reject(error);
   }
-  const ended = busyStart();
+  const ended = busyStart(clock);
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
-  const call = left < own ? (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, left, totalLimit) : (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, own);
+  const call = left < own ? (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, left, total) : (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, own);
   return call.finally(ended).catch((error: unknown) => {
     // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
     if ((error as { code?: unknown }).code === 'E2BIG' && off.length > 0) {
