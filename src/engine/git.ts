@@ -133,14 +133,14 @@ export const GIT_STALL_MS = 4000;
 export const GIT_SYNC_LIMIT_MS = 4000;
 
 /**
- * How long, in milliseconds, a git call stopped at a limit keeps later calls from starting: 30 s.
- * They are rejected at once with its error (the caller walks the folders, or `--changed-since`
- * reports it), instead of each waiting for a limit of its own in turn. A language server tries
- * git again after it.
+ * How long, in milliseconds, a git call stopped at a limit outside a run (the language server)
+ * keeps later calls from starting: 30 s. They are rejected at once with its error (the caller
+ * walks the folders), instead of each waiting for a limit of its own in turn; the server tries
+ * git again after it. Inside a run ({@link withGitBudget}) a call stopped keeps the later calls
+ * of that run from starting, for the rest of the run, and no other run's: the next run of the
+ * same process (an API caller's, a test's) starts with a fresh budget and calls git again.
  */
 export const GIT_STOPPED_HOLD_MS = 30_000;
-
-let stopped: { error: GitError; until: number } | undefined;
 
 /**
  * Most wall-clock time, in milliseconds, the git calls of one run may take in all: 5 s, plus the
@@ -180,6 +180,8 @@ interface GitClock {
   since: number;
   running: number;
   run: boolean;
+  /** A call stopped at a limit on this clock, and until when it keeps later calls from starting ({@link GIT_STOPPED_HOLD_MS}). */
+  stopped?: { error: GitError; until: number };
 }
 
 /** The clock of git called outside a run: each busy stretch starts from 0. */
@@ -230,15 +232,20 @@ interface TotalLimit {
   run: boolean;
 }
 
-/** Remembers `error` when it is a call stopped at a limit ({@link GIT_STOPPED_HOLD_MS}). */
-function holdIfStopped(error: unknown): void {
-  if (error instanceof GitError && error.timedOut) stopped = { error, until: Date.now() + GIT_STOPPED_HOLD_MS };
+/**
+ * Remembers `error` on `clock` when it is a call stopped at a limit: for the rest of a run, or
+ * outside a run for {@link GIT_STOPPED_HOLD_MS}.
+ */
+function holdIfStopped(error: unknown, clock: GitClock): void {
+  if (error instanceof GitError && error.timedOut) clock.stopped = { error, until: clock.run ? Infinity : Date.now() + GIT_STOPPED_HOLD_MS };
 }
 
-/** The error of a git call stopped at a limit less than {@link GIT_STOPPED_HOLD_MS} ago, for a call not started. */
-function heldError(): GitError | undefined {
+/** The error for a call not started because a call on `clock` was stopped at a limit (see {@link holdIfStopped}). */
+function heldError(clock: GitClock): GitError | undefined {
+  const { stopped } = clock;
   if (!stopped || Date.now() >= stopped.until) return undefined;
-  return new GitError(`${stopped.error.message}; later git calls of this run were not started`, '', 'ETIMEDOUT');
+  const later = clock.run ? 'later git calls of this run were not started' : `git calls in the ${GIT_STOPPED_HOLD_MS / 1000} s after it are not started`;
+  return new GitError(`${stopped.error.message}; ${later}`, '', 'ETIMEDOUT');
 }
 
 /**
@@ -349,20 +356,38 @@ function kill(child: ChildProcess): void {
  * for {@link GIT_STALL_MS}, or (`total` given) at the limit of all git calls of the run ({@link GIT_TOTAL_MS}).
  */
 function timeoutError(args: readonly string[], limit: number | undefined, total?: TotalLimit): GitError {
-  const sub = args.find((a) => !a.startsWith('-')) ?? 'git';
+  const call = gitCallName(args);
   if (total !== undefined) {
     return new GitError(
-      `git ${sub} was stopped: the git calls of this run took ${Math.round(total.ms / 100) / 10} s ${total.run ? 'in all' : 'without a pause'}, the most they may (each git call may be slow, git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
+      `${call} was stopped: the git calls ${total.run ? 'of this run ' : ''}took ${Math.round(total.ms / 100) / 10} s ${total.run ? 'in all' : 'without a pause'}, the most they may (each git call may be slow, git may be matching the files against a very large .gitignore, a file git reads may be a FIFO, or the file system may be stalled)`,
       '',
       'ETIMEDOUT',
     );
   }
   const what = limit === undefined ? `made no progress for ${GIT_STALL_MS / 1000} s (no CPU time used, no output)` : `did not finish within ${Math.round(limit / 100) / 10} s`;
   return new GitError(
-    `git ${sub} ${what} and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
+    `${call} ${what} and was stopped (a file git reads, such as a .gitignore or an excludes file, may be a FIFO, or the file system may be stalled)`,
     '',
     'ETIMEDOUT',
   );
+}
+
+/**
+ * How a message names the git call of `args`: `git <subcommand>`, the subcommand being the first
+ * word that is neither an option nor the value of `-c` / `-C`; without one (`--version`), or when
+ * it is empty or `git` itself, `git` and the call's first option (`git --version`), or `git`.
+ */
+export function gitCallName(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-')) {
+      if (arg !== '' && arg !== 'git') return `git ${arg}`;
+      break;
+    }
+  }
+  const option = args.find((a) => a.startsWith('--') && a.length > 2);
+  return option === undefined ? 'git' : `git ${option}`;
 }
 
 /** The limit of a synchronous call in `cwd`: {@link GIT_SYNC_LIMIT_MS}, or {@link gitTimeLimitMs} when shorter (the test override). */
@@ -437,9 +462,6 @@ function exec(cwd: string, args: readonly string[], maxBuffer: number, env: Node
         kill(child);
       },
     );
-  }).catch((error: unknown) => {
-    holdIfStopped(error);
-    throw error;
   });
 }
 
@@ -547,9 +569,6 @@ function execSpooled(cwd: string, args: readonly string[], maxBuffer: number, en
         resolve(bytes.subarray(0, filled).toString('utf8'));
       });
     });
-  }).catch((error: unknown) => {
-    holdIfStopped(error);
-    throw error;
   });
 }
 
@@ -594,9 +613,9 @@ function filterDrivers(cwd: string): string[] {
  * what is left of that budget, whichever is sooner. A synchronous call's limit is kept by the
  * system (spawnSync), not a timer: `.git/config` or a file it includes may be a FIFO too.
  *
- * @param name the words naming the call in a message (`['config']`)
- * @throws {GitError} `ETIMEDOUT` (remembered, see {@link GIT_STOPPED_HOLD_MS}) when it was
- *   stopped or the budget was spent before it; execFileSync's error for any other failure
+ * @param name the words naming the call in a message (`['config']`, `['--version']`)
+ * @throws {GitError} `ETIMEDOUT` (remembered for the run, see {@link GIT_STOPPED_HOLD_MS}) when
+ *   it was stopped or the budget was spent before it; execFileSync's error for any other failure
  */
 function syncGit(cwd: string, args: readonly string[], name: readonly string[], maxBuffer = 1 << 20): string {
   const clock = gitClock();
@@ -604,7 +623,7 @@ function syncGit(cwd: string, args: readonly string[], name: readonly string[], 
   const total: TotalLimit = { ms: gitTotalLimitMs(cwd), run: clock.run };
   const left = total.ms - busyMs(clock);
   const stopped = (error: GitError): GitError => {
-    holdIfStopped(error);
+    holdIfStopped(error, clock);
     return error;
   };
   if (left <= 0) throw stopped(timeoutError(name, undefined, total));
@@ -623,14 +642,22 @@ function syncGit(cwd: string, args: readonly string[], name: readonly string[], 
 export const GIT_VERSION = /(?<!\d)(\d+)\.(\d+)/;
 
 let configEnv: boolean | undefined;
-/** Whether this git reads `GIT_CONFIG_COUNT` (2.31 and later), asked once per run with `git --version`. */
+/**
+ * Whether this git reads `GIT_CONFIG_COUNT` (2.31 and later), asked once per process with
+ * `git --version`.
+ *
+ * @throws {GitError} `ETIMEDOUT` when `git --version` was stopped at a limit (or the run's budget
+ *   was spent): that says nothing of the version, so nothing is remembered but the stop itself
+ *   (see {@link holdIfStopped}), and the call is asked again once git may run again
+ */
 function configEnvSupported(): boolean {
   if (configEnv === undefined) {
     try {
       const m = GIT_VERSION.exec(syncGit('.', ['--version'], ['--version']));
       configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
-    } catch {
-      // No git: the real call reports it. One that did not answer in time (held by syncGit): the calls after it are not started.
+    } catch (error) {
+      if (error instanceof GitError && error.timedOut) throw error;
+      // No git: the real call reports it.
       configEnv = false;
     }
   }
@@ -646,10 +673,12 @@ function configEnvSupported(): boolean {
  *   large output of a call whose caller is busy while git runs
  * @throws {GitError} when git is missing (`code` `ENOENT`) or exits non-zero; `code`
  *   `ETIMEDOUT` when it ran past {@link gitTimeLimitMs}, made no progress for {@link GIT_STALL_MS},
- *   ran past what is left of {@link GIT_TOTAL_MS}, or a call stopped so less than {@link GIT_STOPPED_HOLD_MS} ago keeps this one from starting
+ *   ran past what is left of {@link GIT_TOTAL_MS}, or a call of this run stopped (outside a run:
+ *   one stopped less than {@link GIT_STOPPED_HOLD_MS} ago) keeps this one from starting
  */
 export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30, spool = false): Promise<string> {
-  const held = heldError();
+  const clock = gitClock();
+  const held = heldError(clock);
   if (held) return Promise.reject(held);
   const sub = args[0];
   // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
@@ -665,7 +694,14 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
   let env = gitEnv(off);
   let extra: string[] = [];
-  if (off.length > 0 && !configEnvSupported()) {
+  let oldGit: boolean;
+  try {
+    oldGit = off.length > 0 && !configEnvSupported();
+  } catch (error) {
+    // `git --version` was stopped (held on the clock): this call is not started.
+    return Promise.reject(heldError(clock) ?? error);
+  }
+  if (oldGit) {
     // git before 2.31 ignores GIT_CONFIG_COUNT: `-c`, which cannot name a driver with `=`.
     const bad = off.find(([key]) => key.includes('='));
     if (bad) {
@@ -675,23 +711,21 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
     extra = off.flatMap(([key, value]) => ['-c', `${key}=${value}`]);
     env = gitEnv();
   }
-  // `git --version` above may have been stopped at its limit.
-  const heldNow = heldError();
-  if (heldNow) return Promise.reject(heldNow);
   // The time left of all git calls of the run (GIT_TOTAL_MS), when shorter than this call's own limit.
   const own = gitTimeLimitMs(cwd);
-  const clock = gitClock();
   const total: TotalLimit = { ms: gitTotalLimitMs(cwd), run: clock.run };
   const left = total.ms - busyMs(clock);
   if (left <= 0) {
     const error = timeoutError(rest, undefined, total);
-    holdIfStopped(error);
+    holdIfStopped(error, clock);
     return Promise.reject(error);
   }
   const ended = busyStart(clock);
   // git starts before this returns: a call started early runs beside the caller's synchronous work.
   const call = left < own ? (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, left, total) : (spool ? execSpooled : exec)(cwd, [...extra, ...rest], maxBuffer, env, own);
   return call.finally(ended).catch((error: unknown) => {
+    // A call stopped keeps the later calls of its run (outside a run, of the next 30 s) from starting.
+    holdIfStopped(error, clock);
     // Thousands of drivers (or very long names) make the environment that disables them too large to start git.
     if ((error as { code?: unknown }).code === 'E2BIG' && off.length > 0) {
       throw new GitError(`the git configuration defines ${off.length / 4} filter drivers, too many to tell git not to run them (the environment is over the system's limit); docdrift does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', 'E2BIG');
