@@ -22,7 +22,7 @@ const rule: Rule = {
         '`{{name}}` is used in this `{{command}}` example but has no row in the `{{command}}` reference ({{section}}), and the code ({{definition}}) gives it no description.',
     },
   },
-  check({ model, report }) {
+  check({ model, report, inScope }) {
     const seen = new Set<string>();
     const partial = new Map<CommandSpec, boolean>();
     // Every start of a row name before a `.` (`logging` and `logging.file` of
@@ -54,6 +54,8 @@ const rule: Rule = {
       return p;
     };
     for (const usage of model.usages) {
+      // Its finding sits at the usage.
+      if (!inScope(usage.file)) continue;
       const cmd = model.commandByName(usage.command);
       if (!cmd?.paramsKnown || model.globalParams.has(usage.name)) continue;
       const param = findParam(cmd, usage.name);

@@ -26,11 +26,13 @@ const rule: Rule = {
         'This document passes {{uses}} but links to nothing that explains them.',
     },
   },
-  check({ model, options, report }) {
+  check({ model, options, report, inScope }) {
     // Group usages by document, then command, keeping the first usage of each parameter: one
     // finding per document (issue #32), naming every command and parameter it leaves unexplained.
     const documents = new Map<string, Map<CommandSpec, Map<ParamSpec, Usage>>>();
     for (const usage of model.usages) {
+      // Its finding sits at one of the document's usages.
+      if (!inScope(usage.file)) continue;
       if (!options.checkAgentFiles && isAgentInstructions(usage.file)) continue;
       // (Change logs, release notes and blog posts give no usages at all: see buildModel.)
       // Fragments other pages include have their links there; contributor guides run dev builds.

@@ -44,11 +44,11 @@ const rule: Rule = {
         'The `{{command}}` reference says `{{name}}` is required, but the code ({{definition}}) gives it the default `{{actual}}`.',
     },
   },
-  check({ model, report }) {
+  check({ model, report, inScope }) {
     for (const section of model.sections) {
       // A table of one named config file's keys (`configs/agent.yaml`) shows that file's values,
       // which override the code's defaults on purpose; a changelog shows past releases' defaults.
-      if (section.global || section.scopedFile !== undefined || section.history) continue;
+      if (section.global || section.scopedFile !== undefined || section.history || !inScope(section.file)) continue;
       const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
       // The docs say "required"; the code gives a real default (not None/undefined, which often
       // stands for "must be given").

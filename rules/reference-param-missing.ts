@@ -50,12 +50,14 @@ const rule: Rule<Options> = {
         '{{count}} parameters of `{{command}}` ({{source}}) have no row in the reference docdrift found by its content: {{params}}.',
     },
   },
-  check({ model, options, report }) {
+  check({ model, options, report, inScope }) {
     for (const cmd of model.commands) {
       if (!cmd.paramsKnown) continue;
       const sections = model.sectionsFor(cmd);
       const primary = sections[0];
       if (!primary) continue;
+      // Its findings sit at one of the command's sections.
+      if (!sections.some((s) => inScope(s.file))) continue;
       // A reference that says it lists a selection ("Here is a list of common options"), a
       // changelog, or one found by its content that lists under half of the parameters is not
       // known to be complete: nothing is missing (a run note says so).

@@ -17,10 +17,10 @@ const rule: Rule = {
         'The `{{command}}` reference documents `{{name}}` as `{{documented}}`, but the code ({{definition}}) declares it `{{actual}}`.',
     },
   },
-  check({ model, report }) {
+  check({ model, report, inScope }) {
     for (const section of model.sections) {
       // A changelog or upgrade guide shows past releases' types.
-      if (section.global || section.history) continue;
+      if (section.global || section.history || !inScope(section.file)) continue;
       const cmds = section.commands.map((n) => model.commandByName(n)).filter((c): c is CommandSpec => c !== undefined);
       for (const row of section.rows) {
         if (row.type === undefined) continue;

@@ -188,6 +188,8 @@ describe('docdrift lsp over stdio', () => {
     const ahead = (): string[] => s.logs.filter((l) => / 1 edited page sent to the parser before the stat pass\)$/.test(l));
     change(s, file, 2, page('+num_repeats=4'));
     await s.diagnostics(file, (d) => d.version === 2, 60_000);
+    // The open page's diagnostics come first (issue #36, `focus`): the lint logs once the rest is done.
+    await expect.poll(() => ahead().length, { timeout: 20_000 }).toBe(1);
     const last = page('+limit=3');
     change(s, file, 3, last);
     const final = await s.diagnostics(file, (d) => d.version === 3, 60_000);

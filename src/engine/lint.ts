@@ -59,7 +59,7 @@ import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
 import { engineRules, engineRuleSeverity, unusedSuppression } from './engine-rules.js';
 import { applySuppressions } from './suppress.js';
-import { runRules, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
+import { runRules, runRulesFocused, sortMessages, type ConfiguredRule, type RuleFailure } from './run-rules.js';
 import { scopeMessages, toProjectPath } from './scope.js';
 import type { DriftMessage, Rule, Severity } from '../model/rule.js';
 import { distinctClasses } from '../model/query.js';
@@ -172,6 +172,17 @@ export interface LintOptions {
    * The findings are the same either way; `'always'`/`'never'` are for tests and benchmarks.
    */
   pythonWorker?: 'auto' | 'always' | 'never';
+  /**
+   * The files whose findings are wanted first (project-relative; the language server's open
+   * pages, issue #36): once the model is built, the rules run for the findings located in them
+   * ({@link runRulesFocused}), and `first` is given those, suppressions applied, sorted, before the
+   * rules run for the other files. The run's result holds all the findings, as without it.
+   * Awaited: the language server sends the first part's diagnostics before the rest is worked out.
+   */
+  focus?: {
+    files: ReadonlySet<string>;
+    first(part: { messages: DriftMessage[]; suppressed: DriftMessage[]; failures: RuleFailure[] }): Promise<void>;
+  };
 }
 
 /**
@@ -312,7 +323,9 @@ export async function lint(given: LintOptions): Promise<LintResult> {
     goOn();
     const t4 = performance.now();
     progress({ stage: 'rules' });
-    const ran = runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
+    const ran = options.focus
+      ? await focusedRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds, options.focus, goOn)
+      : runRuleStage(model, docs.directives, config, options.rules, options.knownRuleIds);
     const t5 = performance.now();
     const scoped = scopeStage(root, ran, options.files);
     const configProblems = [...unresolvedPrograms(config, files, code.entryPoints), ...unresolvedConfigClasses(config, code.classes, diagnostics, (file) => configFileProblem(root, file, new Set([...files.sources, ...(files.schemas ?? [])])), code.typeScriptUnread, configTypeMayBeIn(root, files, options.overlay, options.unreadable)), ...declaredFlagProblems(config, model.commands)];
@@ -1544,6 +1557,33 @@ export function runRuleStage(
   const ran = runRules(model, configureRules(rules, config.rules));
   const suppression = applySuppressions(ran.messages, directives, [...knownRuleIds], engineRuleSeverity(unusedSuppression, config.rules));
   return { messages: suppression.messages, suppressed: suppression.suppressed, failures: ran.failures };
+}
+
+/**
+ * {@link runRuleStage} in two parts (`LintOptions.focus`): the findings located in the focus files
+ * first, handed to `focus.first` (and awaited), then, unless `goOn` throws meanwhile
+ * ({@link RunCancelled}), those located elsewhere. Suppression comments apply per document, so
+ * each part's are applied to it alone; the result is the one {@link runRuleStage} returns, in
+ * another order (the scope stage sorts it).
+ */
+async function focusedRuleStage(
+  model: Model,
+  directives: SuppressionDirective[],
+  config: DocdriftConfig,
+  rules: Rule[],
+  knownRuleIds: readonly string[] = [...rules, ...engineRules].map((r) => r.meta.id),
+  focus: NonNullable<LintOptions['focus']>,
+  goOn: () => void,
+): Promise<RuleStageResult> {
+  const inFocus = (file: string): boolean => focus.files.has(file);
+  const severity = engineRuleSeverity(unusedSuppression, config.rules);
+  const ran = runRulesFocused(model, configureRules(rules, config.rules), inFocus);
+  const first = applySuppressions(ran.messages, directives.filter((d) => inFocus(d.file)), [...knownRuleIds], severity);
+  await focus.first({ messages: sortMessages(first.messages), suppressed: sortMessages(first.suppressed), failures: ran.failures });
+  goOn();
+  const rest = ran.rest();
+  const others = applySuppressions(rest.messages, directives.filter((d) => !inFocus(d.file)), [...knownRuleIds], severity);
+  return { messages: [...first.messages, ...others.messages], suppressed: [...first.suppressed, ...others.suppressed], failures: [...ran.failures, ...rest.failures] };
 }
 
 /** Stage "scope": keeps the findings located in `files` (all when undefined), sorted. */

@@ -86,9 +86,11 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
 
 /**
  * Runs every enabled rule over the model. A rule that throws does not stop the others; it is
- * returned in `failures`.
+ * returned in `failures`. With `inScope` (project-relative file → wanted), only the findings
+ * located in the files it answers true for are returned, and rules may skip the work for the
+ * others (`RuleContext.inScope`); they are the same findings a full run reports in those files.
  */
-export function runRules(model: Model, rules: ConfiguredRule[]): { messages: DriftMessage[]; failures: RuleFailure[] } {
+export function runRules(model: Model, rules: ConfiguredRule[], inScope?: (file: string) => boolean): { messages: DriftMessage[]; failures: RuleFailure[] } {
   const messages: DriftMessage[] = [];
   const failures: RuleFailure[] = [];
   for (const { rule, severity, options } of rules) {
@@ -98,13 +100,84 @@ export function runRules(model: Model, rules: ConfiguredRule[]): { messages: Dri
       rule.check({
         model,
         options: { ...defaults, ...options },
-        report: (d) => messages.push(createMessage(rule, severity, d)),
+        report: inScope ? (d) => void (inScope(d.location.file) && messages.push(createMessage(rule, severity, d))) : (d) => messages.push(createMessage(rule, severity, d)),
+        inScope: inScope ?? everyFile,
       });
     } catch (error) {
       failures.push({ ruleId: rule.meta.id, error });
     }
   }
   return { messages, failures };
+}
+
+/** {@link RuleContext.inScope} of a full run. */
+const everyFile = (): boolean => true;
+
+/** The first part of a focused rule run ({@link runRulesFocused}) and the way to the rest. */
+export interface FocusedRuleRun {
+  /** The findings located in the focus files: the same a full run reports there. */
+  messages: DriftMessage[];
+  failures: RuleFailure[];
+  /**
+   * The findings located elsewhere, with the failures of rules run again for them (a rule that
+   * threw in the first part is not run again). The two parts together are a full run's findings.
+   * Call at most once.
+   */
+  rest(): { messages: DriftMessage[]; failures: RuleFailure[] };
+}
+
+/**
+ * Runs the rules in two parts (issue #36): first for the findings located in the files `inFocus`
+ * answers true for (the pages open in an editor, whose author waits for them), then, when
+ * `rest()` is called, for the others. A rule that consults `RuleContext.inScope` in the first part
+ * may have skipped work for the files out of focus, so it runs again in the second with the
+ * complement; a rule that never consults it did all its work, and the findings it reported out of
+ * focus are kept for `rest()` as they are. On NeMo Gym, a README edit's first part costs the rules
+ * that judge usages and sections one by one nothing but the README's own.
+ */
+export function runRulesFocused(model: Model, rules: ConfiguredRule[], inFocus: (file: string) => boolean): FocusedRuleRun {
+  const messages: DriftMessage[] = [];
+  const held: DriftMessage[] = [];
+  const failures: RuleFailure[] = [];
+  const again: ConfiguredRule[] = [];
+  for (const configured of rules) {
+    const { rule, severity, options } = configured;
+    if (severity === 'off') continue;
+    const defaults = Object.fromEntries(Object.entries(rule.meta.options).map(([k, v]) => [k, v.default]));
+    let consulted = false;
+    const own: DriftMessage[] = [];
+    try {
+      rule.check({
+        model,
+        options: { ...defaults, ...options },
+        report: (d) => own.push(createMessage(rule, severity, d)),
+        inScope: (file) => {
+          consulted = true;
+          return inFocus(file);
+        },
+      });
+    } catch (error) {
+      failures.push({ ruleId: rule.meta.id, error });
+      continue;
+    }
+    for (const m of own) (m.file !== undefined && inFocus(m.file) ? messages : held).push(m);
+    if (consulted) again.push(configured);
+  }
+  let done = false;
+  return {
+    messages,
+    failures,
+    rest() {
+      if (done) throw new Error('runRulesFocused: rest() was called twice');
+      done = true;
+      const outside = (file: string): boolean => !inFocus(file);
+      const ran = again.length > 0 ? runRules(model, again, outside) : { messages: [], failures: [] };
+      // A rule that consulted the scope reported, in the first part, only what it found in focus or
+      // without looking: what it found outside now comes from its second run.
+      const reran = new Set(again.map((c) => c.rule.meta.id));
+      return { messages: [...held.filter((m) => !reran.has(String(m.ruleId))), ...ran.messages], failures: ran.failures };
+    },
+  };
 }
 
 /** Sorts messages by file, line, column, rule id (stable output for every formatter). */

@@ -58,6 +58,16 @@ export interface RuleContext<Options = Record<string, unknown>> {
   model: Model;
   options: Options;
   report(descriptor: ReportDescriptor): void;
+  /**
+   * Whether findings located in `file` (project-relative) are wanted by this run. A hint, never a
+   * verdict: the runner drops findings located elsewhere itself, so a rule may ignore it; a rule
+   * whose findings are worked out one document or one section at a time skips the work for the
+   * others (the language server first lints only the page being edited: issue #36). Must not
+   * change what a rule reports in the files it answers true for: a finding that depends on
+   * usages or rows across files (folded summaries, counts) is worked out whole. Always true in a
+   * full run.
+   */
+  inScope(file: string): boolean;
 }
 
 /** A JSON-Schema-like description of one rule option, shown in the rule's doc. */
