@@ -4,7 +4,9 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeText, pythonSourceEncoding, ReadFileError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
+import { decodeText, pythonSourceCoding, pythonTextCodingError, ReadFileError, SourceCodingError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
+import { createReader } from '../src/engine/lint.js';
+import type { InputDiagnostic } from '../src/model/types.js';
 import { lintTwin, removeTempDirs, tempProject } from './helpers.js';
 
 describe('readRegularFileBytes', () => {
@@ -68,10 +70,12 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
   it('reads line 1 or line 2 (after a shebang or comment), latin-1 exactly and other codecs TextDecoder knows', () => {
     expect(decodeText(latin1('# -*- coding: latin-1 -*-\nx = "caf\u00e9"\n'), 'tool/cli.py')).toContain('"caf\u00e9"');
     expect(decodeText(latin1('#!/usr/bin/env python\n# vim: set fileencoding=iso-8859-1 :\nx = "\u00e9\u0085"\n'), 'a.py')).toContain('"\u00e9\u0085"');
-    // (cp1252 is decoded too, but Node 20's TextDecoder reads windows-1252 as latin-1: not asserted.)
-    expect(pythonSourceEncoding(Buffer.from('# coding=cp1252\n'))).toBe('cp1252');
+    expect(pythonSourceCoding(Buffer.from('# coding=cp1252\n'))).toEqual({ name: 'cp1252', line: 1 });
+    // cp1252 as CPython decodes it: Node's TextDecoder('windows-1252') gives U+0093 for 0x93 (nodejs/node#56542).
+    expect(decodeText(Buffer.from([...Buffer.from('# coding=cp1252\nx = "'), 0x93, 0x80, 0x94, ...Buffer.from('"\n')]), 'a.py')).toContain('"\u201c\u20ac\u201d"');
     expect(decodeText(Buffer.from([...Buffer.from('# coding: iso8859_15\nx = "'), 0xa4, ...Buffer.from('"\n')]), 'a.pyi')).toContain('"\u20ac"');
-    expect(pythonSourceEncoding(Buffer.from('# -*- coding: utf-8 -*-\n'))).toBeUndefined();
+    expect(pythonSourceCoding(Buffer.from('# -*- coding: utf-8 -*-\n'))?.name).toBe('utf-8');
+    expect(pythonSourceCoding(Buffer.from('x = 1\n'))).toBeUndefined();
   });
 
   it('line 1 may end with LF, CRLF or a lone CR: the coding line on line 2 applies after each, as CPython reads it (s41 sweep D3)', () => {
@@ -80,31 +84,97 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
       // A code line 1 still hides a coding line 2, whatever ends it.
       expect(decodeText(latin1(`import os${eol}# coding: latin-1${eol}x = "\u00f1"${eol}`), 'a.py')).toContain('"\uFFFD"');
     }
-    expect(pythonSourceEncoding(latin1('# comment\r# coding: latin-1\n'))).toBe('latin-1');
-    expect(pythonSourceEncoding(latin1('\r\n# coding: latin-1\r'))).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('# comment\r# coding: latin-1\n'))?.name).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('\r\n# coding: latin-1\r'))?.name).toBe('latin-1');
   });
 
   it('reads the whole coding line however long, as CPython does (s43 sweep F3: only its first 400 characters were)', () => {
     for (const pad of [0, 383, 450, 100_000]) {
       expect(decodeText(latin1(`# ${'x'.repeat(pad)} -*- coding: latin-1 -*-\nx = "\u00f1"\n`), 'tool/cli.py'), `pad ${pad}`).toContain('"\u00f1"');
-      expect(pythonSourceEncoding(latin1(`#!/usr/bin/env python ${'y'.repeat(pad)}\n# vim: fileencoding=iso-8859-15\n`)), `pad ${pad}`).toBe('iso-8859-15');
+      expect(pythonSourceCoding(latin1(`#!/usr/bin/env python ${'y'.repeat(pad)}\n# vim: fileencoding=iso-8859-15\n`))?.name, `pad ${pad}`).toBe('iso-8859-15');
     }
     // The first `coding` followed by `:` or `=` names the codec; one without a name after it does not stop the search.
-    expect(pythonSourceEncoding(latin1('# no coding here; coding: latin-1\n'))).toBe('latin-1');
-    expect(pythonSourceEncoding(latin1('# coding: \t\n# coding=latin-1\n'))).toBe('latin-1');
-    expect(pythonSourceEncoding(latin1('#coding:latin-1\n'))).toBe('latin-1');
-    expect(pythonSourceEncoding(latin1('  \f# coding=latin-1\n'))).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('# no coding here; coding: latin-1\n'))?.name).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('# coding: \t\n# coding=latin-1\n'))?.name).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('#coding:latin-1\n'))?.name).toBe('latin-1');
+    expect(pythonSourceCoding(latin1('  \f# coding=latin-1\n'))?.name).toBe('latin-1');
     // Not a comment: no declaration, and line 2 is not read.
-    expect(pythonSourceEncoding(latin1('x = 1  # coding: latin-1\n# coding: latin-1\n'))).toBeUndefined();
-    expect(pythonSourceEncoding(latin1(`x = "${'a'.repeat(1000)}" # coding: latin-1\n`))).toBeUndefined();
+    expect(pythonSourceCoding(latin1('x = 1  # coding: latin-1\n# coding: latin-1\n'))?.name).toBeUndefined();
+    expect(pythonSourceCoding(latin1(`x = "${'a'.repeat(1000)}" # coding: latin-1\n`))?.name).toBeUndefined();
   });
 
-  it('keeps UTF-8 when the declaration is not where CPython reads it, names an unknown codec, or the file is not Python', () => {
+  it('keeps UTF-8 when the declaration is not where CPython reads it, or the file is not Python', () => {
     const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
     expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');
-    expect(decodeText(latin1('# coding: no-such-codec\nx = "\u00e9"\n'), 'a.py')).toContain('\uFFFD');
     expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'), 'docs/a.md')).toContain('\uFFFD');
     expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'))).toContain('\uFFFD');
+  });
+
+  it('#33 F9: refuses a codec docdrift cannot decode as CPython does, or no codec, naming the coding line and the codec', () => {
+    const refusal = (bytes: Buffer): SourceCodingError | undefined => {
+      try {
+        decodeText(bytes, 'tool/cli.py');
+      } catch (error) {
+        if (error instanceof SourceCodingError) return error;
+        throw error;
+      }
+      return undefined;
+    };
+    // In utf-7 `+AGE-` is `a`; in unicode_escape `\u0061` is decoded before tokenizing; utf-16
+    // reads ASCII bytes as other characters; cp500 is EBCDIC; rot13, punycode and the byte codecs
+    // CPython refuses as source codecs. None of them may be read as UTF-8.
+    for (const codec of ['utf-7', 'UTF_7', 'u7', 'unicode_escape', 'raw-unicode-escape', 'rot13', 'idna', 'punycode', 'utf-16', 'utf-32', 'utf_16_le', 'cp500', 'base64', 'big5hkscs', 'mbcs']) {
+      const error = refusal(Buffer.from(`# -*- coding: ${codec} -*-\nx = "+AGE-"\n`));
+      expect(error, codec).toMatchObject({ code: 'ECODING', line: 1, codec, known: true });
+      expect(error!.message).toBe(`its coding comment (line 1) declares \`${codec}\`, a codec docdrift cannot decode as Python does; the file is not read`);
+    }
+    expect(refusal(Buffer.from('#!/usr/bin/env python\n# vim: set fileencoding=unicode_escape :\nx = "\\u0061"\n'))).toMatchObject({ line: 2, codec: 'unicode_escape' });
+    // No codec of CPython's: names CPython's lookup does not find (WHATWG labels and near misses included).
+    for (const codec of ['no-such-codec', 'utf8mb4', 'latin-9', 'cp-1252', 'x-user-defined']) {
+      const error = refusal(Buffer.from(`# coding: ${codec}\nx = 1\n`));
+      expect(error, codec).toMatchObject({ code: 'ECODING', line: 1, codec, known: false });
+      expect(error!.message).toContain('which is no codec of CPython\'s standard library (CPython stops with "SyntaxError: unknown encoding" unless one of that name is installed)');
+    }
+    // The forms CPython's tokenizer takes itself, and aliases its registry knows.
+    expect(decodeText(latin1('# coding: utf-8-unix\nx = 1\n'), 'a.py')).toBe('# coding: utf-8-unix\nx = 1\n');
+    expect(decodeText(latin1('# coding: latin-1-unix\nx = "\u00e9"\n'), 'a.py')).toContain('"\u00e9"');
+    expect(decodeText(latin1('# coding: windows-1252\nx = "\u00e9"\n'), 'a.py')).toContain('"\u00e9"');
+    expect(decodeText(latin1('# coding: 646\nx = 1\n'), 'a.py')).toBe('# coding: 646\nx = 1\n');
+    // Other files are never refused.
+    expect(decodeText(Buffer.from('# coding: utf-7\n'), 'docs/a.md')).toBe('# coding: utf-7\n');
+  });
+
+  it('an open buffer (overlay) declaring such a codec is refused by the run\'s reader as the file on disk is', () => {
+    const diagnostics: InputDiagnostic[] = [];
+    const overlay = new Map([
+      ['tool/cli.py', '#!/usr/bin/env python\r\n# -*- coding: utf-7 -*-\r\nx = "+AGE-"\r\n'],
+      ['tool/ok.py', '# -*- coding: latin-1 -*-\nx = "\u00e9"\n'],
+      ['docs/a.md', '# coding: utf-7\n'],
+    ]);
+    const read = createReader('/nonexistent', overlay, diagnostics);
+    expect(read('tool/cli.py')).toBeUndefined();
+    expect(read('tool/ok.py')).toBe(overlay.get('tool/ok.py'));
+    expect(read('docs/a.md')).toBe('# coding: utf-7\n');
+    expect(diagnostics).toEqual([{
+      ruleId: 'parse-error',
+      severity: 'error',
+      message: 'Cannot read tool/cli.py: its coding comment (line 2) declares `utf-7`, a codec docdrift cannot decode as Python does; the file is not read',
+      location: { file: 'tool/cli.py', line: 2, column: 1 },
+    }]);
+    expect(pythonTextCodingError('a.py', `# ${'x'.repeat(100_000)}\n# coding: rot13\n`)).toMatchObject({ line: 2, codec: 'rot13' });
+    expect(pythonTextCodingError('a.py', 'import os\n# coding: rot13\n')).toBeUndefined();
+  });
+
+  it('decodes single-byte codecs as CPython does where the WHATWG decoder differs, and ASCII bytes over 0x7F as U+FFFD', () => {
+    const source = (codec: string, ...bytes: number[]): Buffer => Buffer.from([...Buffer.from(`# coding: ${codec}\nx = "`), ...bytes, ...Buffer.from('"\n')]);
+    // iso-8859-9 is windows-1254 to TextDecoder: 0x80 is U+0080 in CPython, not the euro sign.
+    expect(decodeText(source('iso-8859-9', 0x80, 0xd0), 'a.py')).toContain('"\u0080\u011e"');
+    expect(decodeText(source('cp1254', 0x80, 0xd0), 'a.py')).toContain('"\u20ac\u011e"');
+    expect(decodeText(source('ascii', 0x41, 0xe9), 'a.py')).toContain('"A\uFFFD"');
+    expect(decodeText(source('koi8-r', 0xc1), 'a.py')).toContain('"\u0430"');
+    // cp949 that is EUC-KR (KS X 1001 pairs) is read; its Unified Hangul Code extension, which Node's decoder reads as C1 controls, is refused.
+    expect(decodeText(source('cp949', 0xb0, 0xa1), 'a.py')).toContain('"\uac00"');
+    expect(() => decodeText(source('cp949', 0x81, 0x41), 'a.py')).toThrow(SourceCodingError);
   });
 
   it('a latin-1 default documented right gives no finding (it was a default mismatch against "caf\uFFFD", and --fix wrote U+FFFD into the page)', async () => {

@@ -24,7 +24,7 @@ import { cachedDocParser, FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
-import { decodeText, isDirectory, readErrorText, readRegularFile, readRegularFileBytes } from '../shared/read-file.js';
+import { decodeText, isDirectory, readErrorText, readRegularFile, readRegularFileBytes, SourceCodingError } from '../shared/read-file.js';
 import { pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { scopeMessages } from './scope.js';
 import { stableStringify } from '../shared/json.js';
@@ -623,7 +623,15 @@ export function hashFiles(root: string, files: string[], previous: Record<string
     try {
       const bytes = readRegularFileBytes(abs);
       hash = createHash('sha1').update(bytes).digest('hex');
-      if (file.endsWith('.py')) py = pythonTextFacts(decodeText(bytes, file));
+      try {
+        if (file.endsWith('.py')) py = pythonTextFacts(decodeText(bytes, file));
+      } catch (error) {
+        // A source refused for its declared codec is read (and reported) by the run, as an
+        // unreadable one is; its bytes stay in the hash, so that an edit (another codec, another
+        // line) is a new run key and not the stored report of the old text.
+        if (!(error instanceof SourceCodingError)) throw error;
+        hash = `error:${error.code}:${hash}`;
+      }
     } catch (error) {
       hash = `error:${(error as NodeJS.ErrnoException).code}`;
     }

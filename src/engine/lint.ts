@@ -53,7 +53,7 @@ import { scriptEnv } from '../extract/script-env.js';
 import { linkedDocuments } from './link-prefetch.js';
 import { escapesRoot } from '../shared/paths.js';
 import { RunCancelled } from '../shared/cancelled.js';
-import { MAX_READ_BYTES, ReadFileError, projectFileSize, readErrorText, readProjectFile, readRegularFile, unreadableDirectory, withPythonLineEnds } from '../shared/read-file.js';
+import { MAX_READ_BYTES, ReadFileError, SourceCodingError, projectFileSize, pythonTextCodingError, readErrorText, readProjectFile, readRegularFile, unreadableDirectory, withPythonLineEnds } from '../shared/read-file.js';
 import { runNotes } from './notes.js';
 import { runVerdict, type RunVerdict } from './verdict.js';
 import { selectDocVersions, versionNotes } from './versions.js';
@@ -516,7 +516,9 @@ function runTypeScriptTokens(tsFiles: readonly string[], programs: readonly stri
 export type ReadFile = (file: string) => string | undefined;
 
 /**
- * The reader of one run: `file` is a project-relative POSIX path. Each file read from disk is
+ * The reader of one run: `file` is a project-relative POSIX path. A file in `overlay` is taken
+ * from there (a Python source whose coding comment declares a codec docdrift cannot decode is
+ * refused, as on disk: `pythonTextCodingError`). Each file read from disk is
  * added to `record`, and its text to `texts`. A file in `unreadable` ({@link LintOptions.unreadable})
  * is reported with its error, never read. A file in `known` ({@link LintOptions.diskTexts}) is
  * taken from there, as if read.
@@ -524,8 +526,13 @@ export type ReadFile = (file: string) => string | undefined;
 export function createReader(root: string, overlay: ReadonlyMap<string, string> | undefined, diagnostics: InputDiagnostic[], record?: Set<string>, texts?: Map<string, string>, unreadable?: ReadonlyMap<string, ReadFileError>, known?: ReadonlyMap<string, string>): ReadFile {
   return (file) => {
     const overlaid = overlay?.get(file);
-    if (overlaid !== undefined) return overlaid;
     try {
+      if (overlaid !== undefined) {
+        // An open buffer declaring a codec docdrift cannot decode is refused as the file on disk is.
+        const undecodable = pythonTextCodingError(file, overlaid);
+        if (undecodable) throw undecodable;
+        return overlaid;
+      }
       const refused = unreadable?.get(file);
       if (refused) throw refused;
       record?.add(file);
@@ -537,7 +544,8 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
         ruleId: 'parse-error',
         severity: 'error',
         message: `Cannot read ${file}: ${readErrorText(error)}`,
-        location: { file, line: 1, column: 1 },
+        // A source refused for its declared codec is reported at its coding comment.
+        location: { file, line: error instanceof SourceCodingError ? error.line : 1, column: 1 },
       });
       return undefined;
     }
@@ -655,6 +663,8 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // one Python file changed reads that one, not the hundreds whose pieces are stored. An unhashed
   // or unreadable file is read now.
   const discovered: PythonSource[] = [];
+  // Sources the reader could not read (each has its parse-error): an entry point in one is unread, not parser-less.
+  const unreadSources = new Map<string, string>();
   let done = 0;
   for (const file of files.sources) {
     context?.onProgress?.({ stage: 'extract', done: ++done, total: files.sources.length });
@@ -666,6 +676,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     }
     const text = read(file);
     if (text !== undefined) discovered.push({ file, text });
+    else unreadSources.set(file, '');
   }
   const factsOf = textFactsOf(context?.hashes ? context.pythonFacts : undefined);
   // A source too large to parse in bounded time and memory is not read (its facts say so without
@@ -855,7 +866,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     if (ts.overBudget) typeScriptUnread = true;
     pushAll(entryPoints, binEntryPoints(bins, new Set(entryPoints.map((e) => e.name)), new Set(ts.namedBins)));
   }
-  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread);
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread, unreadSources);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
   const flagFiles = new Set(flagCommands.map((f) => f.location.file));
   // Only said when no command is found: scanned only then.
@@ -995,6 +1006,8 @@ const PY_PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
  * For each Python entry point and config `program` whose target got no flags and no config class:
  * the first CLI library its module reaches (the module, then the project modules it imports, up
  * to two hops, nearest first), found with {@link cliLibraryUses}. Read with patterns, never run.
+ * A target whose module is among `refused` (too large to parse) or `unreadable` (the reader could
+ * not read it) is said to be in that file instead.
  */
 function pythonUnreadPrograms(
   entryPoints: readonly EntryPoint[],
@@ -1006,6 +1019,7 @@ function pythonUnreadPrograms(
   root?: string,
   refused: ReadonlyMap<string, string> = new Map(),
   flagsUnread: ReadonlyMap<string, string> = new Map(),
+  unreadable: ReadonlyMap<string, string> = new Map(),
 ): Array<[string, UnreadProgram]> {
   const targets = [
     ...entryPoints.map((e) => e.target),
@@ -1048,6 +1062,11 @@ function pythonUnreadPrograms(
     const tooLarge = start ? undefined : refusedModule(target, refused, packageRoots);
     if (tooLarge) {
       out.push([target, { kind: 'too-large', file: tooLarge[0], reason: tooLarge[1] }]);
+      continue;
+    }
+    const notRead = start ? undefined : refusedModule(target, unreadable, packageRoots);
+    if (notRead) {
+      out.push([target, { kind: 'unreadable', file: notRead[0] }]);
       continue;
     }
     if (!start) {

@@ -345,6 +345,12 @@ export function unknownReason(cmd: CommandSpec): string | undefined {
       `make it a file of the project, or set ${key('program')} to a module inside it`
     );
   }
+  if (unread?.kind === 'unreadable') {
+    return (
+      `its entry point \`${cmd.target}\` is in ${unread.file}, which docdrift could not read (see its parse-error); ` +
+      `make it readable, or declare the flags in ${key('flags')}`
+    );
+  }
   if (unread?.kind === 'too-large') {
     return (
       `its entry point \`${cmd.target}\` is in ${unread.file}, which docdrift did not read: ${unread.reason}; ` +

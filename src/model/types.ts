@@ -290,6 +290,11 @@ export type UnreadProgram =
       file: string;
     }
   | {
+      kind: 'unreadable';
+      /** The project-relative module file (`tool/cli.py`) the run could not read; its `parse-error` says why (a permission, a codec docdrift cannot decode). */
+      file: string;
+    }
+  | {
       kind: 'too-large';
       /** The project-relative module file (`tool/cli.py`), not parsed for its size. */
       file: string;

@@ -13,6 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
+import { decodeAsPython, decodesAsPython, pythonCodecOf } from './python-codecs.js';
 
 /** Default cap of {@link readRegularFile}: 64 MiB, far above any document, source or baseline docdrift reads. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -281,7 +282,9 @@ export function readProjectFileOrNote(
     if (code === 'EACCES' && !pathExists(path.resolve(root, rel))) return undefined;
     const file = path.relative(root, path.resolve(root, rel)).split(path.sep).join('/');
     if (refused && !refused.some((d) => d.location.file === file)) {
-      refused.push({ ruleId: 'parse-error', severity: 'warn', message: `Cannot read ${file}: ${readErrorText(error)}; it is not read`, location: { file, line: 1, column: 1 } });
+      const why = readErrorText(error);
+      const line = error instanceof SourceCodingError ? error.line : 1;
+      refused.push({ ruleId: 'parse-error', severity: 'warn', message: `Cannot read ${file}: ${why}${why.endsWith('is not read') ? '' : '; it is not read'}`, location: { file, line, column: 1 } });
     }
     return undefined;
   }
@@ -320,18 +323,75 @@ export function readRegularFile(file: string, options: ReadOptions = {}): string
  * Bytes as text, by byte-order mark: UTF-16 LE (`FF FE`) and BE (`FE FF`) are decoded as such
  * (Windows editors save reference pages that way); a UTF-8 BOM is kept as U+FEFF (the Markdown
  * parser and positions expect it; JSON readers strip it with {@link stripBom}); anything else is
- * UTF-8, invalid sequences becoming U+FFFD.
+ * UTF-8, invalid sequences becoming U+FFFD. A Python source (`file` ending `.py` or `.pyi`) is
+ * decoded in the codec its PEP 263 coding comment declares ({@link pythonSourceCoding}), as
+ * CPython decodes it.
+ *
+ * @throws {SourceCodingError} for a Python source that declares a codec docdrift cannot decode
+ *   as CPython does (`utf-7`, `unicode_escape`, `utf-16`…) or no codec CPython knows: read as
+ *   UTF-8 it would be other text than Python's (#33 F9)
  */
 export function decodeText(bytes: Uint8Array, file?: string): string {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file !== undefined && PYTHON_FILE_RE.test(file)) {
-    const coding = pythonSourceEncoding(buffer);
-    const text = coding === 'latin-1' ? buffer.toString('latin1') : coding !== undefined ? new TextDecoder(coding).decode(buffer) : buffer.toString('utf8');
+    const coding = pythonSourceCoding(buffer);
+    if (coding === undefined) return pythonLineEnds(buffer.toString('utf8'));
+    const codec = pythonCodecOf(coding.name);
+    const text = codec === undefined ? undefined : decodeAsPython(codec, buffer);
+    if (text === undefined) throw new SourceCodingError(coding.line, coding.name, codec !== undefined);
     return pythonLineEnds(text);
   }
   return buffer.toString('utf8');
+}
+
+/**
+ * A Python source docdrift does not read because of the codec its PEP 263 coding comment
+ * declares: one CPython has (`known`) but docdrift cannot decode as CPython does (`utf-7`,
+ * `unicode_escape`, `utf-16`, EBCDIC `cp500`…), or a name that is no codec of CPython's standard
+ * library (CPython stops with `SyntaxError: unknown encoding` unless a codec of that name is
+ * installed). Its message names the line of the comment and the codec; `line` is that line
+ * (1-based), for the diagnostic's position.
+ */
+export class SourceCodingError extends ReadFileError {
+  override name = 'SourceCodingError';
+  constructor(
+    readonly line: number,
+    readonly codec: string,
+    readonly known: boolean,
+  ) {
+    super(
+      'ECODING',
+      known
+        ? `its coding comment (line ${line}) declares \`${codec}\`, a codec docdrift cannot decode as Python does; the file is not read`
+        : `its coding comment (line ${line}) declares \`${codec}\`, which is no codec of CPython's standard library (CPython stops with "SyntaxError: unknown encoding" unless one of that name is installed) and which docdrift cannot decode; the file is not read`,
+    );
+  }
+}
+
+/**
+ * The {@link SourceCodingError} of a Python source given as text (an editor's buffer, decoded
+ * already) whose coding comment declares a codec docdrift cannot decode or no codec at all: the
+ * file on disk is refused so ({@link decodeText}), and a buffer says what a CLI run says of it.
+ * Undefined for any other text, and for a file that is not a Python source.
+ */
+export function pythonTextCodingError(file: string, text: string): SourceCodingError | undefined {
+  if (!PYTHON_FILE_RE.test(file) || !text.includes('coding')) return undefined;
+  // CPython reads the declaration on the first two lines only.
+  let end = 0;
+  for (let line = 0; line < 2 && end < text.length; line++) {
+    const next = text.slice(end).search(/\r\n?|\n/);
+    if (next < 0) {
+      end = text.length;
+      break;
+    }
+    end += next + (text.startsWith('\r\n', end + next) ? 2 : 1);
+  }
+  const coding = pythonSourceCoding(Buffer.from(text.slice(0, end), 'utf8'));
+  if (coding === undefined) return undefined;
+  const codec = pythonCodecOf(coding.name);
+  return codec !== undefined && decodesAsPython(codec) ? undefined : new SourceCodingError(coding.line, coding.name, codec !== undefined);
 }
 
 /**
@@ -360,7 +420,7 @@ export function withPythonLineEnds(texts: ReadonlyMap<string, string>): Readonly
   return out ?? texts;
 }
 
-/** Python source files, whose text may declare its encoding ({@link pythonSourceEncoding}). */
+/** Python source files, whose text may declare its encoding ({@link pythonSourceCoding}). */
 const PYTHON_FILE_RE = /\.pyi?$/i;
 
 /**
@@ -396,14 +456,12 @@ function commentOrBlank(bytes: Buffer, start: number, end: number): boolean {
 }
 
 /**
- * The encoding a Python source declares (PEP 263: `# -*- coding: latin-1 -*-` on its first line,
- * or its second when the first is a comment or blank, as CPython's tokenizer reads it), as a
- * WHATWG `TextDecoder` label, `'latin-1'` (ISO-8859-1 exactly: byte n is U+00nn, which Node's
- * `latin1` decodes and WHATWG's `latin1` label, windows-1252, does not), or undefined for UTF-8:
- * none declared, a UTF-8 spelling, or a codec `TextDecoder` does not know (the file is then read
- * as UTF-8, invalid sequences becoming U+FFFD, as before).
+ * The codec a Python source declares (PEP 263: `# -*- coding: latin-1 -*-` on its first line, or
+ * its second when the first is a comment or blank, as CPython's tokenizer reads it): the name as
+ * written (`latin-1`, `utf-7`; {@link pythonCodecOf} says which codec CPython takes it for) and
+ * its line (1 or 2), or undefined when none is declared.
  */
-export function pythonSourceEncoding(bytes: Buffer): string | undefined {
+export function pythonSourceCoding(bytes: Buffer): { name: string; line: number } | undefined {
   let start = 0;
   for (let line = 0; line < 2 && start < bytes.length; line++) {
     // A line ends at LF, CRLF or a lone CR, as CPython reads source lines (s41 sweep D3: a coding
@@ -412,26 +470,10 @@ export function pythonSourceEncoding(bytes: Buffer): string | undefined {
     const cr = bytes.indexOf(0x0d, start);
     const end = Math.min(lf < 0 ? bytes.length : lf, cr < 0 ? bytes.length : cr);
     const codec = codingOfLine(bytes, start, end);
-    if (codec !== undefined) return decoderLabel(codec);
+    if (codec !== undefined) return { name: codec, line: line + 1 };
     // CPython looks at line 2 only when line 1 is a comment or blank.
     if (!commentOrBlank(bytes, start, end)) return undefined;
     start = bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 2 : end + 1;
-  }
-  return undefined;
-}
-
-/** A Python codec name (`latin_1`, `iso8859-15`, `cp1252`, `shift_jis`) as a `TextDecoder` label, `'latin-1'`, or undefined for UTF-8 and unknown codecs. */
-function decoderLabel(codec: string): string | undefined {
-  const name = codec.toLowerCase().replace(/_/g, '-');
-  if (/^(?:utf-?8(?:-sig)?|u8|utf)$/.test(name)) return undefined;
-  if (/^(?:latin-?1|iso-?8859-1|iso-latin-1|l1|8859|cp819|iso-ir-100)$/.test(name)) return 'latin-1';
-  for (const label of [name, name.replace(/^iso-?8859-?/, 'iso-8859-'), name.replace(/^cp-?(\d+)$/, 'windows-$1'), name.replace(/^latin-?(\d+)$/, 'latin$1')]) {
-    try {
-      new TextDecoder(label);
-      return label;
-    } catch {
-      // not a label TextDecoder knows
-    }
   }
   return undefined;
 }
@@ -453,6 +495,7 @@ function formatBytes(n: number): string {
  * before), the code and the reason for docdrift's own (`ENOTREG (not a regular file (a FIFO))`).
  */
 export function readErrorText(error: unknown): string {
+  if (error instanceof SourceCodingError) return error.message;
   if (error instanceof ReadFileError) return error.message === error.code ? error.code : `${error.code} (${error.message})`;
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }
