@@ -413,6 +413,37 @@ describe('CLI', () => {
     expect(run(['--root', root, '--fix']).stderr).toContain('docdrift: nothing to fix.');
   }, 240_000);
 
+  it('#33: --fix writes no value holding U+FFFD (a latin-1 byte in a source without a coding comment): the page stays byte-identical, the findings say why', () => {
+    const root = copyProject('fixtures/bad-input/_base');
+    // `caf\xe9` and `r\xe9duit` in latin-1, no coding comment: invalid UTF-8, which CPython refuses to compile.
+    writeFileSync(path.join(root, 'tool/cli.py'), Buffer.from([
+      'from pydantic import BaseModel, Field',
+      '',
+      '',
+      'class ToolConfig(BaseModel):',
+      '    seed: int = Field(default=0, description="Random seed.")',
+      '    name: str = Field(default="caf\u00e9", description="Name of the run.")',
+      '    mode: str = Field(default="r\u00e9duit", description="The mode.")',
+      '',
+      '',
+      'def main(cfg: dict) -> None:',
+      '    ToolConfig.model_validate(cfg)',
+      '',
+    ].join('\n'), 'latin1'));
+    const bytes = snapshot(root);
+    const r = run(['--root', root, '--fix', '--format', 'json', '--no-cache']);
+    expect(r.code).toBe(1);
+    expect(snapshot(root)).toEqual(bytes);
+    expect(r.stderr).toContain('docdrift: nothing to fix.');
+    const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; message: string; data: Record<string, string> }> }).results;
+    const why = 'Not fixed: the text --fix would write holds U+FFFD, the character docdrift reads for bytes that are not valid in their file\'s encoding (here tool/cli.py); save tool/cli.py as UTF-8 or declare its encoding';
+    // The missing row (its default) and the replaced default: both reported, neither fixed.
+    expect(results.map((m) => [m.ruleId, m.data.name, m.message.includes(why)])).toEqual([
+      ['reference-param-missing', 'mode', true],
+      ['reference-default-mismatch', 'name', true],
+    ]);
+  }, 240_000);
+
   it('exits 1 after --fix when unfixable findings remain', () => {
     const root = copyProject('fixtures/example-python');
     const r = run(['--root', root, '--fix', '--format', 'json']);

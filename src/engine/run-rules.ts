@@ -57,7 +57,9 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     loc.endLine !== undefined && loc.endColumn !== undefined
       ? { start: { line: loc.line, column: loc.column }, end: { line: loc.endLine, column: loc.endColumn } }
       : { line: loc.line, column: loc.column };
-  const reason = interpolate(template, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, shown(String(v))])));
+  // A fix that would write U+FFFD is withheld, and the message says why (see `undecodedFixNote`).
+  const undecoded = d.fix !== undefined && d.fix.text.includes('\uFFFD') ? undecodedFixNote(d) : '';
+  const reason = interpolate(template, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, shown(String(v))]))) + undecoded;
   // A VFileMessage is an Error: its constructor captured a stack trace that vfile-message then
   // replaces with ''. Not captured at all, 72,000 findings are built in half the time (s31 D6).
   const limit = Error.stackTraceLimit;
@@ -80,8 +82,25 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     suggestion: d.suggestion,
     // --fix refuses .rst documents: a fix there would only be counted as "potentially fixable"
     // by every run, --fix runs included (s24 sweep note).
-    fix: d.fix && !isRestructuredText(d.fix.file) ? d.fix : undefined,
+    fix: d.fix && !isRestructuredText(d.fix.file) && undecoded === '' ? d.fix : undefined,
   }) as DriftMessage;
+}
+
+/**
+ * Why a finding's fix was not applied when its text holds U+FFFD, as a sentence appended to its
+ * message. U+FFFD is what docdrift reads for bytes that are not valid in a file's encoding (a
+ * Python source saved in latin-1 with no coding comment, which CPython itself refuses to
+ * compile): written into the docs, the value would be a replacement character where the code has
+ * a letter (#33). The file named is the first related location outside the fixed document (the
+ * definition the value comes from), when there is one.
+ */
+function undecodedFixNote(d: ReportDescriptor): string {
+  const from = d.related?.find((r) => r.file !== d.fix!.file)?.file;
+  const python = from !== undefined && /\.pyi?$/i.test(from);
+  return (
+    ` Not fixed: the text --fix would write holds U+FFFD, the character docdrift reads for bytes that are not valid in their file's encoding${from === undefined ? '' : ` (here ${from})`}; ` +
+    (python ? `save ${from} as UTF-8 or declare its encoding (\`# -*- coding: latin-1 -*-\`), as CPython requires, then run --fix again.` : `correct that file's encoding, then run --fix again.`)
+  );
 }
 
 /**
