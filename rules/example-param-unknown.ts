@@ -1,7 +1,8 @@
 /** Rule: an example passes a parameter the command does not have (misspelled or removed). */
 import type { ReportDescriptor, Rule } from '../src/model/rule.js';
 import { abbreviatedName, NameIndex, suggestNames } from '../src/shared/names.js';
-import { configClassNames, isGlobalParam, definedBy, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
+import { configClassNames, isGlobalParam, definedBy, findParam, nestedKeys, paramNames, paramNameSet, resolveKey, suggestionIndex } from '../src/model/query.js';
+import { flagSpelling } from '../src/model/flag-spelling.js';
 import { ENVIRONMENT_COMMAND, type CommandSpec, type ParamSpec } from '../src/model/types.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
 
@@ -67,11 +68,13 @@ const rule: Rule<Options> = {
       unknownSubkeyWithSuggestion:
         '`{{key}}`: `{{segment}}` is not a field of {{owner}} (the type of `{{prefix}}` in `{{command}}`). Did you mean `{{suggestion}}`?',
       unknownShortAlias:
-        '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}); it may be an undeclared short alias of `--{{suggestion}}`, the only parameter starting with `{{name}}`.',
+        '`-{{name}}` is not a flag of `{{command}}` (config: {{classes}}); it may be an undeclared short alias of `{{flag}}`, the only parameter starting with `{{name}}`.',
+      misspeltFlag:
+        '`{{written}}` is not a flag of `{{command}}` (config: {{classes}}): the code declares it as `{{flag}}`, and its parser rejects other dashes.',
       unknownInProse:
         '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}).',
       unknownInProseWithSuggestion:
-        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `--{{suggestion}}`?',
+        '`--{{name}}` is named in prose on a page of `{{command}}` but is not one of its parameters (config: {{classes}}). Did you mean `{{flag}}`?',
       unknownSubcommandWithSuggestion:
         '`{{name}}` is not a sub-command of `{{command}}` (its sub-commands: {{subcommands}}), so the rest of this example is not checked. Did you mean `{{suggestion}}`?',
       unknownSubkey:
@@ -182,11 +185,12 @@ const rule: Rule<Options> = {
         const initialOf = initialsOf(cmd).get(usage.name.toLowerCase()) ?? [];
         const classes = configClassNames([cmd], model);
         const only = initialOf.length === 1 ? initialOf[0]!.name : undefined;
+        const flag = only !== undefined ? flagSpelling(initialOf[0]!, only) : undefined;
         report({
           messageId: only ? 'unknownShortAlias' : 'unknown',
-          data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(only ? { suggestion: only } : {}) },
+          data: { name: usage.name, key: usage.key, command: cmd.name, classes, ...(only ? { suggestion: only, flag: flag! } : {}) },
           location: usage.location,
-          related: [...(only ? [{ ...initialOf[0]!.location, message: `\`--${only}\` is declared here` }] : []), ...definedBy(model, cmd)],
+          related: [...(only ? [{ ...initialOf[0]!.location, message: `\`${flag!}\` is declared here` }] : []), ...definedBy(model, cmd)],
         });
         continue;
       }
@@ -233,6 +237,29 @@ const rule: Rule<Options> = {
         location: usage.location,
         related: definedBy(model, cmd),
         suggestion: suggestion ? usage.raw.replace(usage.name, suggestion) : undefined,
+      });
+    }
+    // `-g` where the code declares only `--g` (or `--gx` for `-gx`): the parser rejects it, so the
+    // link stage kept it out of the usages. Judged like an unknown flag with a did-you-mean: the
+    // parameter is known, only its dashes are wrong.
+    for (const usage of model.misspeltFlags ?? []) {
+      const cmd = model.commandByName(usage.command);
+      const param = cmd?.paramsKnown ? findParam(cmd, usage.name) : undefined;
+      // A command handing unknown flags on (click `ignore_unknown_options`) passes `-g` on too.
+      if (!cmd || !param || cmd.passesUnknownFlags || isGlobalParam(model, cmd, usage.name, usage.syntax)) continue;
+      const written = `${usage.prefix}${usage.name}`;
+      const flag = flagSpelling(param, usage.name);
+      const report = (d: ReportDescriptor): void => {
+        // Options made at run time may declare `-g` too.
+        if (cmd.unreadFlags) return;
+        hold(cmd, usage.name, true, d);
+      };
+      report({
+        messageId: 'misspeltFlag',
+        data: { written, name: usage.name, key: usage.key, command: cmd.name, classes: configClassNames([cmd], model), flag },
+        location: usage.location,
+        related: [{ ...param.location, message: `\`${flag}\` is declared here` }, ...definedBy(model, cmd)],
+        suggestion: usage.raw.replace(written, flag),
       });
     }
     // A word after a group that names none of its sub-commands ended the example's check (the
@@ -305,12 +332,16 @@ const rule: Rule<Options> = {
       // Tied only by being the project's one command, a flag close to none of its parameters is
       // more likely another tool's (`--no-verify`, `--volume`) than drift.
       if (flag.scope === 'project' && !suggestion) continue;
+      // The suggested flag as the code declares it (`-gx`, `--g`), else `--name` as prose writes flags.
+      const near = suggestion !== undefined ? findParam(cmd, suggestion) : undefined;
+      const spelled = suggestion === undefined ? undefined : near?.optionStrings ? flagSpelling(near, suggestion) : `--${suggestion}`;
+      const written = /^-*/.exec(flag.raw)![0] + flag.name;
       hold(cmd, flag.name, suggestion !== undefined, {
         messageId: suggestion ? 'unknownInProseWithSuggestion' : 'unknownInProse',
-        data: { name: flag.name, command: cmd.name, classes: configClassNames([cmd], model), ...(suggestion ? { suggestion } : {}) },
+        data: { name: flag.name, command: cmd.name, classes: configClassNames([cmd], model), ...(suggestion ? { suggestion, flag: spelled! } : {}) },
         location: flag.location,
         related: definedBy(model, cmd),
-        suggestion: suggestion ? flag.raw.replace(flag.name, suggestion) : undefined,
+        suggestion: suggestion ? (near?.optionStrings && flag.raw.startsWith(written) ? spelled! + flag.raw.slice(written.length) : flag.raw.replace(flag.name, suggestion)) : undefined,
       });
     }
     checkProseEnv();

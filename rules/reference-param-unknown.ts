@@ -5,6 +5,7 @@ import { configClassNames, definedBy, paramNames, resolveKey, splitKey } from '.
 import type { CommandSpec, ParamSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit, replaceSpellingEdit } from '../src/fix/reference-edits.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
+import { flagSpelling, usualFlagSpelling } from '../src/model/flag-spelling.js';
 
 interface Options {
   fixRemove: boolean;
@@ -130,7 +131,9 @@ const rule: Rule<Options> = {
           for (const f of row.spellings.flags) {
             if (flagSpellings.has(f.name) || f.name === 'help' || model.globalParams.has(f.name) || model.isIgnored(f.name)) continue;
             const [near] = suggestNames(f.name, (flagIndex ??= new NameIndex(flagSpellings)), 1);
-            const suggestion = near === undefined ? undefined : `${near.length === 1 ? '-' : '--'}${near}`;
+            // Spelt as the code declares it (`--g`, `-gx`), else `-k`/`--key`.
+            const nearParam = near === undefined ? undefined : flagParams[flagsSpelt(near)[0] ?? -1];
+            const suggestion = near === undefined ? undefined : nearParam ? flagSpelling(nearParam, near) : usualFlagSpelling(near);
             report({
               messageId: suggestion ? 'staleFlagWithSuggestion' : 'staleFlag',
               data: { flag: f.text, name: row.spellings.keys[0] ?? row.rawName, command: cmds[0]!.name, ...(suggestion ? { suggestion } : {}) },
@@ -166,15 +169,15 @@ const rule: Rule<Options> = {
               if (other) {
                 report({
                   messageId: 'flagOfOther',
-                  data: { ...base, other: `--${other.name}` },
+                  data: { ...base, other: flagSpelling(other, other.name) },
                   location: f.location,
-                  related: [{ ...other.location, message: `\`${f.text}\` is declared here, for \`--${other.name}\`` }, { ...owner.location, message: `\`${shown.text}\` is declared here` }],
+                  related: [{ ...other.location, message: `\`${f.text}\` is declared here, for \`${flagSpelling(other, other.name)}\`` }, { ...owner.location, message: `\`${shown.text}\` is declared here` }],
                 });
                 continue;
               }
               // A short spelling has no near name worth suggesting; a long one may be a typo of the parameter's own.
               const [near] = f.name.length > 1 ? suggestNames(f.name, own.filter((n) => n.length > 1), 1) : [];
-              const suggestion = near === undefined ? undefined : `--${near}`;
+              const suggestion = near === undefined ? undefined : flagSpelling(owner, near);
               // A misspelt long flag of the row's own parameter is renamed in place, in the row's own spelling.
               const fix = suggestion ? replaceSpellingEdit(model, f.location, f.text, suggestion) : undefined;
               report({

@@ -165,9 +165,25 @@ describe('FlagLookup (s28 sweep2 D5)', () => {
         expect(lookup.scanParam(name), `${seed} ${name}`).toBe(scanParam(cmd, name));
         expect(lookup.flagBySpelling(name), `${seed} ${name}`).toBe(flags.find((f) => f.name === name || f.aliases.includes(name)));
         const matches = spellings.filter((n) => n.startsWith(name));
-        expect(lookup.uniqueLongPrefix(name), `${seed} ${name}`).toBe(matches.length === 1 ? matches[0] : undefined);
+        // Option strings with their dashes (#33 F10): `--para` → `--params`; a usual spelling never starts with one dash.
+        expect(lookup.uniqueLongPrefix(`--${name}`), `${seed} ${name}`).toBe(matches.length === 1 ? `--${matches[0]}` : undefined);
+        if (name !== '') expect(lookup.uniqueLongPrefix(`-${name}`), `${seed} -${name}`).toBeUndefined();
       }
     }
+  });
+
+  it('prefixes the option strings the code declares: `-g` starts `-gx` only, `--g` is no prefix of `-gx` (#33 F10)', () => {
+    const lookup = new FlagLookup(command([
+      param('g', { origin: 'cli-flag', optionStrings: ['--g'] }),
+      param('gx', { origin: 'cli-flag', optionStrings: ['-gx'] }),
+      param('gpu', { origin: 'cli-flag' }),
+    ]));
+    expect(lookup.uniqueLongPrefix('-g')).toBe('-gx');
+    expect(lookup.uniqueLongPrefix('--g')).toBeUndefined(); // `--g` and `--gpu`
+    expect(lookup.uniqueLongPrefix('--gp')).toBe('--gpu');
+    expect(lookup.uniqueLongPrefix('--gx')).toBeUndefined();
+    expect(lookup.declaring('--g')?.name).toBe('g');
+    expect(lookup.declaring('-g')).toBeUndefined();
   });
 
   it('no longer fits a command whose parameter lists changed', () => {

@@ -2,6 +2,7 @@
 
 import { memoByObject } from '../shared/memo.js';
 import type { ColumnRole, DocTable, ParamSpec, ReferenceRow, SourceLocation } from '../model/types.js';
+import { flagSpelling } from '../model/flag-spelling.js';
 import { trimTrailing } from '../shared/strings.js';
 import { pushUnique } from '../shared/arrays.js';
 import { cellCodeLocation, cellLocation } from './position.js';
@@ -250,11 +251,12 @@ export function nameCellSpelling(spelled: string, key: string): 'split' | 'code'
 const CONTROL_OR_BREAK_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**
- * The spelling a reference row gives a parameter's name `key`: `--key` (`-k` for one letter) for
- * a CLI flag, `key` otherwise.
+ * The spelling a reference row gives a parameter's name `key`: for a CLI flag the one the code
+ * declares ({@link flagSpelling}: `--g` for argparse's `--g`, `-gx` for its `-gx`), else `--key`
+ * (`-k` for one letter); `key` otherwise.
  */
-export function rowSpelling(param: Pick<ParamSpec, 'origin' | 'positional'>, key: string): string {
-  return param.origin === 'cli-flag' && !param.positional ? `${key.length === 1 ? '-' : '--'}${key}` : key;
+export function rowSpelling(param: Pick<ParamSpec, 'origin' | 'positional' | 'optionStrings'>, key: string): string {
+  return param.origin === 'cli-flag' && !param.positional ? flagSpelling(param, key) : key;
 }
 
 /**
@@ -263,7 +265,7 @@ export function rowSpelling(param: Pick<ParamSpec, 'origin' | 'positional'>, key
  * or a backslash before a pipe where the usual reading does not take it whole. Its row can be
  * neither written nor checked (a note says so).
  */
-export function unspellableParam(param: Pick<ParamSpec, 'name' | 'aliases' | 'origin' | 'positional'>): boolean {
+export function unspellableParam(param: Pick<ParamSpec, 'name' | 'aliases' | 'origin' | 'positional' | 'optionStrings'>): boolean {
   return [param.name, ...param.aliases].every((n) => nameCellSpelling(rowSpelling(param, n), n) === undefined);
 }
 

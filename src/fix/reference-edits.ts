@@ -279,7 +279,7 @@ export function insertRowEdit(model: Model, section: ReferenceSection, cmd: Comm
   const facts = insertionFactsOf(table, rows);
   facts.flagRows ??= rows.length > 0 && rows.every((r) => /^-{1,2}[A-Za-z]/.test(stripCode(r.rawName.trim())));
   const flagTable = !isFlag && facts.flagRows;
-  const spelled = isFlag || flagTable ? rowSpelling({ origin: 'cli-flag' }, key) : key;
+  const spelled = isFlag ? rowSpelling(param, key) : flagTable ? rowSpelling({ origin: 'cli-flag' }, key) : key;
   // A name the reference reader would not take whole from the usual reading of a name cell
   // (`max tokens` reads as `max`, `p | q` as two aliases, `--g<i>` as flag `--g` with a
   // placeholder) is written as a code span, which the reader takes whole where the code has a

@@ -22,6 +22,7 @@ import { commentedYamlRows } from '../docs/yaml-reference.js';
 import { nameCellSpelling, readReferenceTable, readReferenceTableWhole, rowSpelling } from '../docs/reference-table.js';
 import { isOverrideWord, parseArguments } from '../docs/arguments.js';
 import { distinctClasses, flagTakesValue, nestedKeyDiagnostics, resolveKey, scanParam } from '../model/query.js';
+import { acceptsSpelling, bareFlagName, flagSpellingsOf } from '../model/flag-spelling.js';
 import { configKeyUsages, MAX_RUN_CONFIG_KEYS } from '../docs/config-keys.js';
 import { alsoNotRead } from '../shared/strings.js';
 import type { FlagCommand } from '../extract/python/types.js';
@@ -435,6 +436,7 @@ export function buildModel(given: ModelInput): Model {
 
   const usages: Usage[] = [];
   const unknownSubcommands: UnknownSubcommand[] = [];
+  const misspeltFlags: Usage[] = [];
   // Each command's spellings indexed once for all its example invocations (see FlagLookup).
   const flagLookups = new Map<CommandSpec, FlagLookup>();
   // A page's usages are kept for the next model while the code, the config and the commands' names
@@ -444,7 +446,7 @@ export function buildModel(given: ModelInput): Model {
     // Change logs, release notes and blog posts show the commands of their time: not examples to check.
     if (doc.historical) continue;
     const page = keptUsages(doc.invocations, [doc.file], namesContext, () => {
-      const found: PageUsages = { usages: [], unknownSubcommands: [] };
+      const found: PageUsages = { usages: [], unknownSubcommands: [], misspeltFlags: [] };
       const pageProgram = flagLinesProgram(doc.invocations.map((inv) => scriptInvocation(runOf(inv), byName)), byName);
       for (const written of doc.invocations) {
         const raw = pageProgram !== undefined && written.command.startsWith('-') ? flagLine(written, pageProgram) : scriptInvocation(runOf(written), byName);
@@ -453,7 +455,7 @@ export function buildModel(given: ModelInput): Model {
           if (!byName.has(inv.command)) continue;
           const cmd = byName.get(inv.command);
           const flags = cmd ? flagLookupOf(cmd, flagLookups) : undefined;
-          for (const u of variadicValues(absorbFlagValues(expandAbbreviations(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags), inv, cmd, flags), cmd, flags)) {
+          for (const u of variadicValues(absorbFlagValues(matchSpellings(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags, found.misspeltFlags), inv, cmd, flags), cmd, flags)) {
             if (isIgnored(u.key)) continue;
             found.usages.push(u);
           }
@@ -463,6 +465,7 @@ export function buildModel(given: ModelInput): Model {
     });
     for (const u of page.usages) usages.push(u);
     for (const x of page.unknownSubcommands) unknownSubcommands.push(x);
+    for (const u of page.misspeltFlags) if (!isIgnored(u.key)) misspeltFlags.push(u);
   }
   if (envCommand) for (const u of envUsages) if (!isIgnored(u.key)) usages.push(u);
   // A config file found by inference has no file name users were told to write: its YAML/JSON
@@ -596,6 +599,7 @@ export function buildModel(given: ModelInput): Model {
       ...(inference.best ? { best: inference.best.command.name, shared: inference.best.shared } : {}),
     })),
     unknownSubcommands,
+    misspeltFlags,
     isIgnored: (name) => isIgnored(name),
     doc: (file) => {
       if (docsByFile.has(file)) return docsByFile.get(file);
@@ -1091,7 +1095,13 @@ export class FlagLookup {
   private readonly byAlias = new Map<string, ParamSpec>();
   private readonly negatableBySpelling = new Map<string, ParamSpec>();
   private readonly flags = new Map<string, ParamSpec>();
-  /** Distinct long spellings of the CLI flags (name, aliases, `no-name`; over one letter), sorted by code unit. */
+  /** The first CLI flag declaring each option string of {@link ParamSpec.optionStrings} (`--g`, `-gx`). */
+  private readonly declared = new Map<string, ParamSpec>();
+  /**
+   * Distinct long option strings of the CLI flags, dashes included, sorted by code unit: each
+   * name, alias and `no-name` as the code spells it ({@link flagSpellingsOf}: `--port`, `--g`,
+   * `-gx`), not a one-letter short one (`-p`).
+   */
   private readonly longs: string[];
 
   constructor(cmd: CommandSpec) {
@@ -1119,7 +1129,8 @@ export class FlagLookup {
       if (p.origin !== 'cli-flag' || p.positional) continue;
       hasFlags = true;
       for (const n of [p.name, ...p.aliases]) first(this.flags, n, p);
-      for (const n of [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]) if (n.length > 1) longs.add(n);
+      for (const s of p.optionStrings ?? []) first(this.declared, s, p);
+      for (const n of [p.name, ...p.aliases, ...(p.negatable ? [`no-${p.name}`] : [])]) for (const s of flagSpellingsOf(p, n)) if (s.length > 2) longs.add(s);
     }
     this.hasFlags = hasFlags;
     this.variadicFlagsOnly = variadic && onlyFlags;
@@ -1144,7 +1155,12 @@ export class FlagLookup {
     return this.flags.get(name);
   }
 
-  /** The one long spelling that starts with `prefix`; undefined when none or several do (binary search in the sorted spellings). */
+  /** The first CLI flag whose declared option strings ({@link ParamSpec.optionStrings}) hold `spelling` (`--g`). */
+  declaring(spelling: string): ParamSpec | undefined {
+    return this.declared.get(spelling);
+  }
+
+  /** The one long option string (dashes included) that starts with `prefix` (`--para`, `-g`); undefined when none or several do (binary search in the sorted spellings). */
   uniqueLongPrefix(prefix: string): string | undefined {
     const longs = this.longs;
     const lo = lowerBound(longs, prefix);
@@ -1184,13 +1200,19 @@ function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined, look
   const shortFlag = (letter: string): ParamSpec | undefined => {
     if (letters.has(letter)) return letters.get(letter);
     const p = find(letter);
-    const flag = p && p.origin === 'cli-flag' && !p.positional ? p : undefined;
+    // A flag declared only as `--g` has no short flag `-g` to start or continue a cluster.
+    const flag = p && p.origin === 'cli-flag' && !p.positional && acceptsSpelling(p, letter, '-') ? p : undefined;
     letters.set(letter, flag);
     return flag;
   };
+  // The word names a flag as written (`-gx` declared so, or any flag docdrift matches leniently).
+  const whole = (name: string): boolean => {
+    const p = find(name);
+    return p !== undefined && (p.origin !== 'cli-flag' || acceptsSpelling(p, name, '-'));
+  };
   const out: Usage[] = [];
   for (const u of usages) {
-    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || find(u.name) || !shortFlag(u.name[0]!)) {
+    if (u.syntax !== 'flag' || u.prefix !== '-' || u.name.length < 2 || u.key !== u.name || u.raw.includes('=') || whole(u.name) || !shortFlag(u.name[0]!)) {
       out.push(u);
       continue;
     }
@@ -1222,21 +1244,45 @@ function expandShortClusters(usages: Usage[], cmd: CommandSpec | undefined, look
 }
 
 /**
+ * Matches each flag of an example to the option string it spells, as the program's parser does.
+ *
+ * A flag whose written dashes are no spelling the code declares for the parameter of that name
+ * (`-g` where argparse declares only `--g`, `--gx` for `-gx`: {@link acceptsSpelling}) is matched
+ * to the flag that declares that option string, else (as an abbreviation, below) to the one it
+ * starts, else it passes no parameter: it goes to `misspelt` (reported by example-param-unknown)
+ * instead of the usages. A flag whose spellings are all usual is matched by its name whatever
+ * its dashes, as before.
+ *
  * `--param x=1` where the code declares `--params`: argparse (`allow_abbrev`, on by default)
  * accepts an unambiguous prefix of a long option, so for a command whose parser does
- * ({@link CommandSpec.abbreviatesLongFlags}) a `--` flag that is no spelling of the command's but
- * the start of exactly one of its long option strings (`--no-x` of a negatable flag included) is
- * that option: the usage is renamed to it (`raw` keeps what was written). A prefix of two option
- * strings is ambiguous (argparse exits with an error) and stays as written, as does a dotted flag.
+ * ({@link CommandSpec.abbreviatesLongFlags}) a flag that is no spelling of the command's but
+ * the start of exactly one of its long option strings (`--no-x` of a negatable flag included;
+ * a single-dash `-g` of a single-dash long option `-gx`, never of `--g`) is that option: the usage
+ * is renamed to it (`raw` keeps what was written). A prefix of two option strings is ambiguous
+ * (argparse exits with an error) and stays as written, as does a dotted flag.
  */
-function expandAbbreviations(usages: Usage[], cmd: CommandSpec | undefined, lookup?: FlagLookup): Usage[] {
-  if (!cmd?.abbreviatesLongFlags) return usages;
+function matchSpellings(usages: Usage[], cmd: CommandSpec | undefined, lookup?: FlagLookup, misspelt?: Usage[]): Usage[] {
+  if (!cmd) return usages;
   const flags = lookup ?? new FlagLookup(cmd);
-  return usages.map((u) => {
-    if (u.syntax !== 'flag' || u.prefix !== '--' || u.key !== u.name || flags.scanParam(u.name)) return u;
-    const match = flags.uniqueLongPrefix(u.name);
-    return match !== undefined ? { ...u, name: match, key: match } : u;
-  });
+  const out: Usage[] = [];
+  for (const u of usages) {
+    if (u.syntax !== 'flag' || (u.prefix !== '--' && u.prefix !== '-') || u.key !== u.name) {
+      out.push(u);
+      continue;
+    }
+    const p = flags.scanParam(u.name);
+    if (p && (p.origin !== 'cli-flag' || p.positional || acceptsSpelling(p, u.name, u.prefix))) {
+      out.push(u);
+      continue;
+    }
+    const written = `${u.prefix}${u.name}`;
+    const declaring = p ? flags.declaring(written) : undefined;
+    const match = declaring ? declaring.name : cmd.abbreviatesLongFlags ? flags.uniqueLongPrefix(written) : undefined;
+    if (match !== undefined) out.push({ ...u, name: bareFlagName(match), key: bareFlagName(match) });
+    else if (p && misspelt) misspelt.push(u);
+    else out.push(u);
+  }
+  return out;
 }
 
 /**
@@ -2141,6 +2187,8 @@ function mapCommands<A, B>({ command, best, rival, also, ...rest }: InferenceOf<
 interface PageUsages {
   usages: Usage[];
   unknownSubcommands: UnknownSubcommand[];
+  /** Flags written with dashes the code does not declare for them (see {@link Model.misspeltFlags}). */
+  misspeltFlags: Usage[];
 }
 
 /** Usages kept per page (`doc.invocations`), handed out as they are: see src/link/doc-memo.ts. */

@@ -5,6 +5,7 @@
  */
 import { findParam, rowParam, rowsFor, where } from '../model/query.js';
 import type { CommandSpec, Model, ParamSpec, SourceLocation } from '../model/types.js';
+import { flagSpelling } from '../model/flag-spelling.js';
 
 /** A parameter found at a position, with the command it belongs to and what the cursor is on. */
 export interface ParamAt {
@@ -78,13 +79,15 @@ export function codeSpan(text: string): string {
 }
 
 /**
- * Markdown for a hover: the parameter as the code defines it (type, default, description, where)
- * and its reference rows. Names, types and defaults are code spans ({@link codeSpan}); the
- * project's prose is plain text ({@link escapeMarkdown}).
+ * Markdown for a hover: the parameter as the code defines it (a CLI flag as users type it, with
+ * the dashes the code declares: `--g`, `-gx`, `--port`; type, default, description, where) and
+ * its reference rows. Names, types and defaults are code spans ({@link codeSpan}); the project's
+ * prose is plain text ({@link escapeMarkdown}).
  */
 export function hoverMarkdown(model: Model, found: ParamAt): string {
   const { command, param } = found;
-  const lines = [`**${codeSpan(param.name)}**: parameter of ${codeSpan(command.name)} (${param.origin === 'cli-flag' ? 'CLI flag' : param.origin === 'env-var' ? 'environment variable' : `field of ${codeSpan(param.owner)}`})`, ''];
+  const shown = param.origin === 'cli-flag' && !param.positional ? flagSpelling(param, param.name) : param.name;
+  const lines = [`**${codeSpan(shown)}**: parameter of ${codeSpan(command.name)} (${param.origin === 'cli-flag' ? 'CLI flag' : param.origin === 'env-var' ? 'environment variable' : `field of ${codeSpan(param.owner)}`})`, ''];
   const facts: string[] = [];
   if (param.type) facts.push(`type ${codeSpan(param.type)}`);
   if (param.default) facts.push(`default ${codeSpan(param.default.text)}`);

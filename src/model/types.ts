@@ -174,6 +174,18 @@ export interface ParamSpec {
   /** CLI flags: a positional argument (argparse positional, `click.argument`, `typer.Argument`), never spelled with dashes. */
   positional?: boolean;
   /**
+   * CLI flags: the option strings the program accepts for this flag, dashes included, the one the
+   * code declares first (`['--g']` for argparse `add_argument('--g')`, `['-gx']` for
+   * `add_argument('-gx')`, `['--g', '-g']` for cac's `--g`, which its parser also reads as `-g`).
+   * Present only when one of them is not the usual spelling of its name (`-k` for one character,
+   * `--key` for more: see `src/model/flag-spelling.ts`), so `name` and `aliases`, bare, cannot say
+   * how users type it: a one-letter long option or a single-dash long one. A name or alias no
+   * string here spells (a `no-x` negation) keeps its usual spelling. Rows, messages and hovers
+   * show these spellings, and an example that writes the name with other dashes (`-g` for `--g`)
+   * passes no parameter.
+   */
+  optionStrings?: string[];
+  /**
    * CLI flags: a flag that takes no value and counts how often it is given (argparse
    * `action="count"`, click/typer `count=True`, yargs `count`), so `-vv` repeats it.
    */
@@ -1068,6 +1080,13 @@ export interface Model {
    * Optional: filled by the link stage.
    */
   unknownSubcommands?: UnknownSubcommand[];
+  /**
+   * CLI flags examples write with dashes the code does not declare for the parameter of that name
+   * (`-g` where argparse declares only `--g`: {@link ParamSpec.optionStrings}): the program rejects
+   * them, so they pass no parameter and are not among {@link usages}. `name` is the bare name, the
+   * parameter's; `prefix` the dashes written. Optional: filled by the link stage.
+   */
+  misspeltFlags?: Usage[];
   /** True when a parameter name matches a configured ignore pattern. */
   isIgnored(name: string): boolean;
   /** The document at a project-relative path, any document of the project (parsed on first request). */

@@ -1,6 +1,7 @@
 /** argparse flags: follows parsers, argument groups, parents and sub-parsers through the statements of module-level code and top-level functions (and the helpers they pass parsers to), without running Python. */
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import {
   boolOrString, callArgs, flagSpec, isLong, isTrue, literalDefault, locate, MAX_MODULE_COMMANDS, moduleCommandsCut, readChoices, spellings, stripPrefix, symbolKey, toDefault, unreadAt,
   type CallArgs, type FlagContext, type FlagModule, type Spelling, type Symbol,
@@ -1760,6 +1761,8 @@ class ArgparseState {
       }
       const dest = kwString('dest') ?? name.replaceAll('-', '_');
       const required = isTrue(kw('required'));
+      // `--g` (a one-letter long option) and `-gx` (a single-dash long one) are typed as declared.
+      const optionStrings = prefix.includes('-') ? declaredOptionStrings(names.map((n) => n.text)) : undefined;
       spec = flagSpec({
         name,
         aliases,
@@ -1773,6 +1776,7 @@ class ArgparseState {
         dest,
         ...(choices ? { choices } : {}),
         negatable,
+        ...(optionStrings ? { optionStrings } : {}),
         counted: action === 'count',
       });
     }

@@ -1342,6 +1342,7 @@ function readOption(ctx: FlagContext, module: FlagModule, args: CallArgs): Param
     dest: names.dest,
     ...(choices ? { choices } : {}),
     negatable: names.negatable,
+    ...(names.optionStrings ? { optionStrings: names.optionStrings } : {}),
     counted: count,
     envVars: envVarNames(kw('envvar'), module),
   });

@@ -1,6 +1,7 @@
 /** Shared ground for the CLI flag extractors: parsed modules with their tree nodes, name resolution to module-level objects, call arguments as nodes, flag spellings. */
 import type { Node, Tree } from 'web-tree-sitter';
 import type { DefaultValue, InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
 import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
@@ -396,6 +397,8 @@ export interface FlagFields {
   choices?: string[];
   negatable?: boolean;
   positional?: boolean;
+  /** The option strings as declared, dashes included, when one is not spelled the usual way (see {@link ParamSpec.optionStrings}). */
+  optionStrings?: string[];
   /** Takes no value and counts repetitions (`-vv`). */
   counted?: boolean;
   /** A positional argument that takes every remaining word (see {@link ParamSpec.variadic}). */
@@ -422,6 +425,7 @@ export function flagSpec(fields: FlagFields): ParamSpec {
     ...(fields.choices ? { choices: fields.choices } : {}),
     ...(fields.negatable ? { negatable: true } : {}),
     ...(fields.positional ? { positional: true } : {}),
+    ...(fields.optionStrings ? { optionStrings: fields.optionStrings } : {}),
     ...(fields.counted ? { counted: true } : {}),
     ...(fields.variadic ? { variadic: true } : {}),
     ...(fields.envVars && fields.envVars.length > 0 ? { envVars: fields.envVars } : {}),
@@ -497,6 +501,8 @@ export function clickOptionNames(parsed: { opts: Spelling[]; secondary: Spelling
   dest: string;
   negatable: boolean;
   location: Node;
+  /** The option strings, when one is not spelled the usual way ({@link ParamSpec.optionStrings}). */
+  optionStrings?: string[];
 } | undefined {
   const primary = parsed.opts.find((o) => clickSplit(o.text)[0].length === 2) ?? parsed.opts[0];
   if (!primary) return undefined;
@@ -516,7 +522,9 @@ export function clickOptionNames(parsed: { opts: Spelling[]; secondary: Spelling
   // click sorts the spellings by prefix length (stable), so the first long one names the parameter.
   const byPrefix = [...parsed.opts].sort((a, b) => clickSplit(b.text)[0].length - clickSplit(a.text)[0].length);
   const dest = parsed.name ?? clickSplit(byPrefix[0]?.text ?? primary.text)[1].replaceAll('-', '_').toLowerCase();
-  return { name, aliases, dest, negatable, location: primary.node };
+  // `--g` (one letter after two dashes) and `-gx` (a single-dash long option) are typed as declared.
+  const optionStrings = declaredOptionStrings([...parsed.opts, ...parsed.secondary].map((o) => o.text));
+  return { name, aliases, dest, negatable, location: primary.node, ...(optionStrings ? { optionStrings } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** cyclopts flags: `cyclopts.App()` apps, their `@app.command`/`@app.default` functions, sub-apps registered with `app.command(App(name=…))`, lazy `"module:function"` commands and `cyclopts.run(f)`, with parameters read from function signatures. */
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import {
   boolOrString, callArgs, MAX_COMMANDS_PER_PROGRAM, MAX_SUBCOMMAND_DEPTH, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, stripPrefix, symbolKey, toDefault,
@@ -455,7 +456,9 @@ function readParameter(
     for (const other of longNames) aliases.push(`empty-${other}`);
   }
   const located = nameArg ? firstStringNode(nameArg) ?? nameNode : nameNode;
-  return flagSpec({ name, aliases, ...common, location: locate(module, located), negatable });
+  // cyclopts spells every name `--<name>` unless given dashes: `g` → `--g`, typed as declared.
+  const optionStrings = declaredOptionStrings(spellings);
+  return flagSpec({ name, aliases, ...common, location: locate(module, located), negatable, ...(optionStrings ? { optionStrings } : {}) });
 }
 
 /** The first string literal of a name argument (`"--x"` or `("--x", "-x")`), for the flag's position. */

@@ -1,6 +1,7 @@
 /** decli flags: argparse programs described by one dict literal, `cli(data)` (commitizen's `cz`). */
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import { callsInFunctions, flagSpec, literalDefault, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
@@ -73,12 +74,15 @@ function argument(module: FlagModule, dict: Node): ParamSpec | undefined {
   }
   const long = flags.find((f) => f.startsWith('--')) ?? flags[0]!;
   const strip = (f: string): string => f.replace(/^-+/, '');
+  // decli hands the flags to argparse: `--g` and `-gx` are typed as declared.
+  const optionStrings = declaredOptionStrings(flags);
   return flagSpec({
     name: strip(long),
     aliases: flags.filter((f) => f !== long).map(strip),
     required,
     dest: dest ?? strip(long).replace(/-/g, '_'),
     ...common,
+    ...(optionStrings ? { optionStrings } : {}),
   });
 }
 

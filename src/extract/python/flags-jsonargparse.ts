@@ -1,6 +1,7 @@
 /** jsonargparse flags: `CLI(func)` / `auto_cli(func)` programs (a function, a list or a dict of functions), with parameters read from function signatures. */
 import type { Node } from 'web-tree-sitter';
 import type { ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import { callArgs, callsInFunctions, flagSpec, locate, toDefault, type FlagContext, type FlagModule, type Symbol } from './flags-common.js';
 import { literalChoices } from './flags-typer.js';
@@ -118,7 +119,9 @@ function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
       dest: name,
       ...(choices ? { choices } : {}),
     };
-    out.push(flagSpec({ name, aliases: [], ...common, ...(valueNode ? {} : { positional: true }) }));
+    // jsonargparse spells every option `--<name>`, one letter long too (`g` → `--g`).
+    const optionStrings = valueNode ? declaredOptionStrings([`--${name}`]) : undefined;
+    out.push(flagSpec({ name, aliases: [], ...common, ...(valueNode ? {} : { positional: true }), ...(optionStrings ? { optionStrings } : {}) }));
     // A config class parameter: its fields are options `--name.field`.
     const core = type !== undefined ? annotationCore(type) : undefined;
     const resolved = core !== undefined && /^[A-Za-z_][\w.]*$/.test(core) ? ctx.resolver.resolve(module.info, core.split('.')) : undefined;

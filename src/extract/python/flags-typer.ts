@@ -1,6 +1,7 @@
 /** typer flags: `typer.Typer()` apps, their `@app.command()`/`@app.callback()` functions, `app.add_typer(…)` sub-apps and `typer.run(f)`, with parameters read from function signatures. */
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import {
   boolOrString, callArgs, clickOptionNames, envVarNames, flagSpec, isSequenceAnnotation, isTrue, locate, MAX_COMMANDS_PER_PROGRAM, MAX_MODULE_COMMANDS, moduleCommandsCut, parseClickDecls, passesUnknown, spellings,
   subcommandTree, symbolKey, toDefault, type FlagContext, type FlagModule, type Symbol,
@@ -647,6 +648,8 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
   if (!spelled) return undefined; // declarations built at run time
   const isBool = core === 'bool';
   if (spelled.length === 0) {
+    // typer declares `--<name>` for every parameter, one letter long too (`g` → `--g`).
+    const optionStrings = declaredOptionStrings([`--${naming(pyName)}`]);
     return flagSpec({
       name: naming(pyName),
       aliases: [],
@@ -655,6 +658,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
       dest: pyName,
       ...(choices ? { choices } : {}),
       negatable: isBool,
+      ...(optionStrings ? { optionStrings } : {}),
       counted,
     });
   }
@@ -670,6 +674,7 @@ function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typ
     dest: pyName,
     ...(choices ? { choices } : {}),
     negatable: names.negatable,
+    ...(names.optionStrings ? { optionStrings: names.optionStrings } : {}),
     counted,
   });
 }

@@ -5,7 +5,8 @@
  */
 import { ts } from 'ts-morph';
 import { builtInFlagSpecs } from '../builtin-flags.js';
-import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
+import { addAlias, attach, camelCase, mergeOptionStrings, mriSpellings, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { skipOuter, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator, Value } from './types.js';
 import { pushUnique } from '../../shared/arrays.js';
@@ -85,6 +86,8 @@ interface CacName {
   index: number;
   length: number;
   negated: boolean;
+  /** The spelling with its dashes (`--g`, `--no-x`), `.*` dropped. */
+  spelling: string;
 }
 
 /** The spellings of a raw option name as cac's `Option` reads them: brackets and `.*` dropped, split at commas, `no-` stripped. */
@@ -93,13 +96,13 @@ function cacNames(rawName: string): CacName[] {
   const head = cut < 0 ? rawName : rawName.slice(0, cut);
   const out: CacName[] = [];
   for (const m of head.matchAll(/[^,\s]+/g)) {
-    let token = m[0].replace(/\.\*$/, '');
-    const dashes = /^-{0,2}/.exec(token)?.[0].length ?? 0;
-    token = token.slice(dashes);
+    const spelling = m[0].replace(/\.\*$/, '');
+    const dashes = /^-{0,2}/.exec(spelling)?.[0].length ?? 0;
+    const token = spelling.slice(dashes);
     if (token === '') continue;
     const negated = token.startsWith('no-');
     const name = negated ? token.slice(3) : token;
-    out.push({ name, index: (m.index ?? 0) + dashes + (negated ? 3 : 0), length: name.length, negated });
+    out.push({ name, index: (m.index ?? 0) + dashes + (negated ? 3 : 0), length: name.length, negated, spelling });
   }
   return out;
 }
@@ -125,6 +128,10 @@ function addCacOption(ev: FlagEvaluator, node: CommandNode, a0: ts.Node | undefi
   const spec = newParam(long.name, ev.tokenLocation(a0, long.index, long.length));
   for (const n of names) addAlias(spec, n.name);
   spec.dest = camelCase(long.name);
+  // `--g`, a one-letter name after two dashes, is shown as declared; mri, which cac parses with,
+  // reads `-g` as the same option, so both are accepted.
+  const declared = declaredOptionStrings(names.map((n) => n.spelling));
+  if (declared) spec.optionStrings = mriSpellings(declared);
   const negated = names.some((n) => n.negated);
   const value = /</.test(raw) ? 'required' : /\[/.test(raw) ? 'optional' : 'none';
   spec.type = value === 'none' ? 'boolean' : value === 'required' ? 'string' : 'string | boolean';
@@ -153,6 +160,7 @@ function addCacOption(ev: FlagEvaluator, node: CommandNode, a0: ts.Node | undefi
   if (negated || spec.negatable) existing.negatable = true;
   if (!negated && existing.type === 'boolean' && spec.type !== 'boolean') existing.type = spec.type;
   for (const alias of [spec.name, ...spec.aliases]) addAlias(existing, alias);
+  mergeOptionStrings(existing, spec);
   existing.description ??= spec.description;
   existing.default ??= spec.default;
 }

@@ -1,7 +1,8 @@
 /** citty CLIs: `defineCommand({ meta, args, subCommands })` trees run by `runMain(main)`. */
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
-import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
+import { addAlias, attach, mriSpellings, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import type { ModuleInfo } from './scan.js';
 import { skipOuter, walkTree } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
@@ -224,6 +225,9 @@ function argSpec(ev: FlagEvaluator, name: string, at: ts.Node, value: ts.Node): 
     spec.required = required !== false && !hasDefault;
   } else {
     spec.required = required === true;
+    // citty shows every key as `--<key>` (`g` is `--g`); its parser reads `-g` as the same key.
+    const optionStrings = declaredOptionStrings([`--${name}`]);
+    if (optionStrings) spec.optionStrings = mriSpellings(optionStrings);
     if (type === 'boolean') {
       spec.type = 'boolean';
       spec.negatable = true;

@@ -2,6 +2,7 @@
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import type { ModuleInfo } from './scan.js';
 import { propertyName, skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, Value } from './types.js';
@@ -312,6 +313,9 @@ function optionSpec(ev: FlagEvaluator, kind: string, prop: string, propNode: ts.
     const long = names.find((n) => n.startsWith('--')) ?? names[0] ?? `--${prop}`;
     spec = newParam(long.replace(/^-+/, ''), ev.tokenLocation(args[0] as ts.Expression, descriptor.indexOf(long), long.length));
     for (const n of names) addAlias(spec, n.replace(/^-+/, ''));
+    // clipanion matches option names exactly: `--g` is typed as declared.
+    const optionStrings = declaredOptionStrings(names);
+    if (optionStrings) spec.optionStrings = optionStrings;
     spec.dest = prop;
     rest = args.slice(1);
   } else {

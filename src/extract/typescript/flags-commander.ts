@@ -3,7 +3,8 @@ import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagEvaluator, OptionValue, Value } from './types.js';
-import { addAlias, attach, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
+import { addAlias, attach, camelCase, mergeOptionStrings, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { skipOuter, sourceFileOf } from './syntax.js';
 import { pushUnique } from '../../shared/arrays.js';
 
@@ -204,8 +205,10 @@ function optionFromFlags(ev: FlagEvaluator, literal: ts.Node, text: string): Opt
   const others: string[] = [];
   let short: RegExpMatchArray | undefined;
   let placeholder: string | undefined;
+  const strings: string[] = [];
   for (const m of text.matchAll(/[^\s|,]+/g)) {
     const t = m[0];
+    if (/^--?[^-]/.test(t)) strings.push(t);
     if (/^--[^-]/.test(t)) {
       if (long) others.push(t.slice(2));
       else long = m;
@@ -222,6 +225,9 @@ function optionFromFlags(ev: FlagEvaluator, literal: ts.Node, text: string): Opt
   const spec = newParam(name, ev.tokenLocation(literal, token.index, token[0].length));
   if (long && short) addAlias(spec, short[0].slice(1));
   for (const alias of others) addAlias(spec, alias);
+  // commander matches option strings exactly: `--g` is typed as declared, `-g` is another option.
+  const optionStrings = declaredOptionStrings(strings);
+  if (optionStrings) spec.optionStrings = optionStrings;
   spec.dest = camelCase(name);
   const option: OptionValue = {
     kind: 'option',
@@ -324,6 +330,7 @@ function addOption(node: CommandNode, option: OptionValue): void {
   if (existing === spec) return;
   if (spec.negatable) existing.negatable = true;
   for (const alias of spec.aliases) addAlias(existing, alias);
+  mergeOptionStrings(existing, spec);
   existing.description ??= spec.description;
   existing.default ??= spec.default;
   if (spec.required) existing.required = true;

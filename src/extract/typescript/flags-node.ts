@@ -1,6 +1,7 @@
 /** The mutable command tree that yargs, commander, cac and sade definitions are read into, before it becomes FlagCommands. */
 import type { ts } from 'ts-morph';
 import type { CommandSpec, ParamSpec, SourceLocation } from '../../model/types.js';
+import { declaredOptionStrings, usualFlagSpelling } from '../../model/flag-spelling.js';
 
 /** A program or sub-command as the evaluator builds it (definitions mutate it, as the libraries do). */
 export interface CommandNode {
@@ -157,6 +158,28 @@ export function addAlias(spec: ParamSpec, alias: string): void {
   if (alias === spec.name || spec.aliases.includes(alias)) return;
   spec.aliases.push(alias);
   for (const [index, position] of specPositions.get(spec) ?? []) keepFirst(index.byAlias, alias, position);
+}
+
+/**
+ * Gives `existing` (an option that `other` is merged into: `--x` and `--no-x`) the option strings
+ * of both: when either declares its own ({@link ParamSpec.optionStrings}), the other's names count
+ * in their usual spellings.
+ */
+export function mergeOptionStrings(existing: ParamSpec, other: ParamSpec): void {
+  if (!existing.optionStrings && !other.optionStrings) return;
+  const strings = (p: ParamSpec): string[] => p.optionStrings ?? [p.name, ...p.aliases].map(usualFlagSpelling);
+  const merged = declaredOptionStrings([...strings(existing), ...strings(other)]);
+  if (merged) existing.optionStrings = merged;
+}
+
+/**
+ * The option strings an mri-style parser (cac, citty) accepts for declared `strings`: each, and
+ * for a one-letter `--g` also `-g`, which it reads as the same key.
+ */
+export function mriSpellings(strings: readonly string[]): string[] {
+  const out = [...strings];
+  for (const s of strings) if (s.length === 3 && s.startsWith('--') && !out.includes(s.slice(1))) out.push(s.slice(1));
+  return out;
 }
 
 /**

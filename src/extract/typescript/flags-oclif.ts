@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { readPackageBins } from '../package-bins.js';
 import { addAlias, attach, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { dirname, joinPath, OUT_DIRS, type ModuleInfo } from './scan.js';
 import { skipOuter, sourceFileOf } from './syntax.js';
 import type { Entry, FlagEvaluator, Value } from './types.js';
@@ -452,13 +453,18 @@ function flagSpec(ev: FlagEvaluator, entry: Entry): ParamSpec {
   const { method, entries } = builder(ev, entry.value);
   let type = method !== undefined ? FLAG_TYPES[method] : undefined;
   let multiple = false;
+  // oclif spells every key and alias `--<name>` (`g` is `--g`), a `char` `-c`.
+  const strings = [`--${entry.key}`];
   for (const o of entries) {
     const v = o.value;
     switch (o.key) {
       case 'char':
       case 'charAliases':
       case 'aliases':
-        for (const alias of ev.stringsOf(v) ?? []) addAlias(spec, alias);
+        for (const alias of ev.stringsOf(v) ?? []) {
+          addAlias(spec, alias);
+          strings.push(`${o.key === 'aliases' ? '--' : '-'}${alias}`);
+        }
         break;
       case 'summary':
         spec.description = ev.stringOf(v) ?? spec.description;
@@ -511,6 +517,8 @@ function flagSpec(ev: FlagEvaluator, entry: Entry): ParamSpec {
   }
   if (type !== undefined) spec.type = multiple ? `${type}[]` : type;
   if (spec.description !== undefined) spec.description = spec.description.split('\n')[0];
+  const optionStrings = declaredOptionStrings(strings);
+  if (optionStrings) spec.optionStrings = optionStrings;
   return spec;
 }
 

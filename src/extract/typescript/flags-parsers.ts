@@ -2,6 +2,7 @@
 import { ts } from 'ts-morph';
 import type { ParamSpec } from '../../model/types.js';
 import { addAlias, camelCase, newNode, newParam, type CommandNode } from './flags-node.js';
+import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import type { ModuleInfo } from './scan.js';
 import { skipOuter, walkTree, sourceFileOf } from './syntax.js';
 import type { FlagEvaluator } from './types.js';
@@ -151,16 +152,21 @@ function parseArgsProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNo
     spec.dest = option.key;
     let type: string | undefined;
     let multiple = false;
+    const strings = [`--${option.key}`];
     for (const e of ev.objectEntries(option.value) ?? []) {
       if (e.key === 'type') type = ev.stringOf(e.value);
       else if (e.key === 'short') {
         const short = ev.stringOf(e.value);
         if (short !== undefined) addAlias(spec, short);
+        if (short !== undefined) strings.push(`-${short}`);
       } else if (e.key === 'multiple') multiple = ev.booleanOf(e.value) === true;
       else if (e.key === 'default' && ts.isExpression(e.value)) spec.default = ev.defaultOf(e.value);
     }
     if (type !== undefined) spec.type = multiple ? `${type}[]` : type;
     if (type === 'boolean' && allowNegative) spec.negatable = true;
+    // Every key is a long option (`g` is `--g`; `-g` only as its `short`).
+    const optionStrings = declaredOptionStrings(strings);
+    if (optionStrings) spec.optionStrings = optionStrings;
     node.params.push(spec);
   }
   return node;
@@ -243,6 +249,7 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
   const options = call.arguments[1] ? ev.objectEntries(call.arguments[1]) : undefined;
   if (options?.some((e) => e.key === 'permissive' && ev.booleanOf(e.value) === true)) node.passesUnknownFlags = true;
   const byKey = new Map<string, ParamSpec>();
+  const keysOf = new Map<ParamSpec, string[]>();
   const aliases: Array<[string, string]> = [];
   for (const e of entries ?? []) {
     if (!/^-/.test(e.key)) continue; // arg throws: "argument key must start with '-'"
@@ -262,6 +269,7 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
       spec.counted = true;
     }
     byKey.set(e.key, spec);
+    keysOf.set(spec, [e.key]);
     node.params.push(spec);
   }
   // arg follows alias chains (`'-s': '--script-mode'`, `'--script-mode': '--scriptMode'`).
@@ -271,6 +279,12 @@ function argProgram(ev: FlagEvaluator, call: ts.CallExpression): CommandNode | u
     for (let hops = 0; target !== undefined && !byKey.has(target) && hops < 8; hops++) target = aliasOf.get(target);
     const spec = target === undefined ? undefined : byKey.get(target);
     if (spec) addAlias(spec, alias.replace(/^--?/, ''));
+    if (spec) keysOf.get(spec)?.push(alias);
+  }
+  // arg matches keys exactly: `'--g'` is typed as declared, `-g` is another option.
+  for (const [spec, keys] of keysOf) {
+    const optionStrings = declaredOptionStrings(keys);
+    if (optionStrings) spec.optionStrings = optionStrings;
   }
   return node;
 }

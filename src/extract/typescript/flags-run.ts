@@ -166,6 +166,7 @@ function finishParam(spec: ParamSpec, owner: string, framework: CommandNode['fra
   if (spec.choices) out.choices = [...spec.choices];
   if (spec.negatable) out.negatable = true;
   if (spec.positional) out.positional = true;
+  if (spec.optionStrings) out.optionStrings = [...spec.optionStrings];
   if (spec.counted) out.counted = true;
   if (spec.variadic) out.variadic = true;
   // commander `.env('X')`, oclif `env: 'X'`; yargs `.env(prefix)` gives every option one (positionals are options too in yargs-parser, but no one sets them so).
