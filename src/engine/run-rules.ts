@@ -140,9 +140,10 @@ export interface FocusedRuleRun {
   /**
    * The findings located elsewhere, with the failures of rules run again for them (a rule that
    * threw in the first part is not run again). The two parts together are a full run's findings.
-   * Call at most once.
+   * `between` is called before each rule run again (the language server gives up there, by
+   * throwing, when an edit made the lint outdated); what it throws is thrown. Call at most once.
    */
-  rest(): { messages: DriftMessage[]; failures: RuleFailure[] };
+  rest(between?: () => void): { messages: DriftMessage[]; failures: RuleFailure[] };
 }
 
 /**
@@ -186,11 +187,17 @@ export function runRulesFocused(model: Model, rules: ConfiguredRule[], inFocus: 
   return {
     messages,
     failures,
-    rest() {
+    rest(between) {
       if (done) throw new Error('runRulesFocused: rest() was called twice');
       done = true;
       const outside = (file: string): boolean => !inFocus(file);
-      const ran = again.length > 0 ? runRules(model, again, outside) : { messages: [], failures: [] };
+      const ran: { messages: DriftMessage[]; failures: RuleFailure[] } = { messages: [], failures: [] };
+      for (const configured of again) {
+        between?.();
+        const one = runRules(model, [configured], outside);
+        ran.messages.push(...one.messages);
+        ran.failures.push(...one.failures);
+      }
       // A rule that consulted the scope reported, in the first part, only what it found in focus or
       // without looking: what it found outside now comes from its second run.
       const reran = new Set(again.map((c) => c.rule.meta.id));
