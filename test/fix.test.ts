@@ -434,7 +434,9 @@ describe('CLI', () => {
     const r = run(['--root', root, '--fix', '--format', 'json', '--no-cache']);
     expect(r.code).toBe(1);
     expect(snapshot(root)).toEqual(bytes);
-    expect(r.stderr).toContain('docdrift: nothing to fix.');
+    // Not "nothing to fix.", which reads as all clear: two fixes were given and withheld.
+    expect(r.stderr).toContain('docdrift: fixed nothing; 2 fixes withheld (their findings say why).');
+    expect(r.stderr).not.toContain('nothing to fix');
     const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; message: string; data: Record<string, string> }> }).results;
     const why = 'Not fixed: the text --fix would write holds U+FFFD, the character docdrift reads for bytes that are not valid in their file\'s encoding (here tool/cli.py); save tool/cli.py as UTF-8 or declare its encoding';
     // The missing row (its default) and the replaced default: both reported, neither fixed.

@@ -83,6 +83,7 @@ export function createMessage(rule: Pick<Rule, 'meta'>, severity: Exclude<Severi
     // --fix refuses .rst documents: a fix there would only be counted as "potentially fixable"
     // by every run, --fix runs included (s24 sweep note).
     fix: d.fix && !isRestructuredText(d.fix.file) && undecoded === '' ? d.fix : undefined,
+    ...(undecoded !== '' ? { fixWithheld: 'undecoded' as const } : {}),
   }) as DriftMessage;
 }
 

@@ -402,8 +402,11 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
   // "Nothing to fix" above a refusal would read as all clear: a refused file had fixes. Refused
   // files are counted as files, fixes that do not read back as fixes (several may be in one file).
   const notApplied = fix.unapplied.length > 0 ? `${plural(fix.unapplied.length, 'fix')} not applied (below)` : '';
-  const refusedOnly = fix.files.length === 0 && fix.problems.length + fix.unapplied.length > 0
-    ? `; ${[fix.problems.length > 0 ? `${plural(fix.problems.length, 'file')} not fixed` : '', notApplied].filter(Boolean).join(', ')}${notApplied ? '' : ' (below)'}`
+  // Fixes a rule gave but docdrift did not keep (`fixWithheld`): their findings remain and say why.
+  const withheldCount = fix.result.messages.filter((m) => m.fixWithheld !== undefined).length;
+  const withheld = withheldCount > 0 ? `${plural(withheldCount, 'fix')} withheld (their findings say why)` : '';
+  const refusedOnly = fix.files.length === 0 && fix.problems.length + fix.unapplied.length + withheldCount > 0
+    ? `; ${[fix.problems.length > 0 ? `${plural(fix.problems.length, 'file')} not fixed${notApplied ? '' : ' (below)'}` : '', notApplied, withheld].filter(Boolean).join(', ')}`
     : '';
   const summary = refusedOnly
     ? `docdrift: fixed nothing${refusedOnly}.\n`
@@ -411,7 +414,7 @@ export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string }
     ? 'docdrift: nothing to fix.\n'
     : counted.length === 0
       ? `docdrift: fixed nothing${rest}.\n`
-      : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(counted.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}${rest}.\n`;
+      : `docdrift: ${verb} ${plural(edits, 'problem')} in ${plural(counted.length, 'file')} (${plural(fix.passes, 'pass')})${dryRun ? '; nothing was written' : ''}${rest}${withheld ? `; ${withheld}` : ''}.\n`;
   const cleaned = fix.cleaned.length > 0 ? `docdrift: removed ${plural(fix.cleaned.length, 'stale temporary file')} of an interrupted run.\n` : '';
   // Each problem is one line: a file name or parameter name holding a line feed is written `\n`
   // (it forged whole lines on stderr, s22 sweep D7), as stylish output writes it.

@@ -38,6 +38,11 @@ export interface DriftMessage extends VFileMessage {
   suggestion?: string;
   /** An automatic fix, when the rule is fixable (issue #5 applies them). */
   fix?: TextEdit;
+  /**
+   * Set when the rule gave a fix that was not kept: `'undecoded'`, its text holds U+FFFD, read
+   * for bytes not valid in their file's encoding. The message says why; `--fix` counts them.
+   */
+  fixWithheld?: 'undecoded';
 }
 
 /** What a rule passes to `context.report`. */
