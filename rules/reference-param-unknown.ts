@@ -64,14 +64,15 @@ const rule: Rule<Options> = {
         '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`.',
     },
   },
-  check({ model, options, report: emit }) {
+  check({ model, options, report: emit, inScope }) {
     const removal = (section: ReferenceSection, row: ReferenceRow): { fix?: TextEdit } => {
       const fix = options.fixRemove ? removeRowEdit(model, section, row) : undefined;
       return fix ? { fix } : {};
     };
     for (const section of model.sections) {
       // A changelog or upgrade guide names removed flags on purpose (`--preset` was removed).
-      if (section.global || section.history || section.mentionsOnly) continue;
+      // Its findings (and a section's summary) sit in the section.
+      if (section.global || section.history || section.mentionsOnly || !inScope(section.file)) continue;
       const cmds = [...new Set(section.commands.map((n) => model.commandByName(n)))].filter(
         (c): c is CommandSpec => c !== undefined,
       );
