@@ -9,6 +9,9 @@
  *
  * Usage: node scripts/lsp-latency.mjs ROOT DOC [N=20]   (DOC project-relative; npm run build first)
  * `DOCDRIFT_BIN`: another build's dist/cli/docdrift.js (to compare builds). `LSP_NODE_ARGS`: options for the server's `node` (space-separated), e.g. `--cpu-prof --cpu-prof-dir=DIR`.
+ * `LSP_PAUSE_MS`: wait this long after each edit's diagnostics before the next edit (default 0): the
+ * server then finishes each lint (the rest of the project after the open page's findings), as when
+ * its author reads the diagnostics, and the server's lint times are its whole lints'.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,7 +36,7 @@ connection.onNotification('textDocument/publishDiagnostics', (p) => {
   if (waiting && p.uri === uri && p.version === waiting.version) waiting.resolve(p);
 });
 connection.onNotification('window/logMessage', (p) => {
-  const m = /in (\d+) ms/.exec(p.message);
+  const m = /^docdrift: linted .* in (\d+) ms/.exec(p.message);
   if (m) lintMs.push(Number(m[1]));
   if (process.env.LSP_LOG) console.error(p.message);
 });
@@ -88,7 +91,9 @@ const threadCpuMs = () => {
 /** The most CPU time one thread spent between two {@link threadCpuMs} readings. */
 const busiestThreadMs = (before, after) => Math.max(0, ...[...after].map(([tid, ms]) => ms - (before.get(tid) ?? 0)));
 const cpus = [];
+const pauseMs = Number(process.env.LSP_PAUSE_MS ?? 0);
 for (let v = 2; v <= n + 1; v++) {
+  if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   got = until(v);
   const c0 = threadCpuMs();
   t = performance.now();
