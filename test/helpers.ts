@@ -113,3 +113,20 @@ export function elapsedMs(fn: () => unknown): number {
   fn();
   return performance.now() - start;
 }
+
+/**
+ * A folder holding a `git` for `PATH` that logs the subcommand of each `ls-files` call to `log`
+ * and, before running it with the real git `realGit`, runs `git status` with the options and the
+ * environment docdrift gave that call: a stand-in for a call that reads file contents (`status`,
+ * `diff`, `ls-files -m` rehash a file whose times changed, through its clean filter), to check
+ * that the filter drivers docdrift turned off for the listing are the ones defined then.
+ */
+export function contentCheckingGit(realGit: string, log: string): string {
+  const bin = tempDir('docdrift-content-git-');
+  writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\ncase " $* " in *" ls-files "*) echo ls-files >> '${log}'; '${realGit}' -c core.fsmonitor=false -c core.hooksPath=/dev/null status --porcelain >/dev/null 2>&1 ;; esac\nexec '${realGit}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}

@@ -4,7 +4,7 @@
  * bin, on a copy of fixtures/example-python. Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
@@ -12,7 +12,7 @@ import type { CodeAction, Diagnostic, Hover, Location, MarkupContent, PublishDia
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyEdits } from '../src/fix/apply.js';
-import { CLI_BIN, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
+import { CLI_BIN, contentCheckingGit, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
 const EXAMPLE = path.resolve(import.meta.dirname, '../fixtures/example-python');
 const BAD_BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base');
@@ -674,6 +674,35 @@ describe('docdrift lsp over stdio', () => {
     expect(s.shown).toHaveLength(1);
     expect(await s.close()).toBe(0);
   }, 60_000);
+  it('a git filter driver added to .git/config while the server runs is turned off in its next git listing, as in its first (#33)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    const git = (...args: string[]): void => {
+      spawnSync(realGit, ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: root, stdio: 'ignore' });
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+    const log = path.join(tempDir('docdrift-lsp-git-log-'), 'calls');
+    const marker = path.join(tempDir('docdrift-lsp-filter-'), 'FILTER-RAN');
+    // The listing reads no file contents: this git runs `git status` (which does) with its options and environment first.
+    const s = await start(root, { ...process.env, PATH: `${contentCheckingGit(realGit, log)}${path.delimiter}${process.env['PATH'] ?? ''}` });
+    open(s, 'README.md');
+    await s.diagnostics('README.md', (d) => d.version === 1);
+    expect(readFileSync(log, 'utf8').split('\n').filter((l) => l === 'ls-files')).toHaveLength(1);
+    git('config', 'filter.evil.clean', `touch '${marker}'; cat`);
+    writeFileSync(path.join(root, '.gitattributes'), '*.md filter=evil\n');
+    // Same content, new times: git rehashes the file, through its clean filter, to tell whether it changed.
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(path.join(root, 'README.md'), later, later);
+    void s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: s.uri('.gitattributes'), type: 1 }] });
+    change(s, 'README.md', 2, `${readFileSync(path.join(root, 'README.md'), 'utf8')}\nEdited.\n`);
+    await s.diagnostics('README.md', (d) => d.version === 2);
+    expect(readFileSync(log, 'utf8').split('\n').filter((l) => l === 'ls-files').length).toBeGreaterThanOrEqual(2);
+    expect(existsSync(marker)).toBe(false);
+    expect(await s.close()).toBe(0);
+  }, 60_000);
+
   it('an edit after a pause is linted at once; the next edits of a burst wait for the pause and are linted once, with the last text', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');
     // A debounce longer than a lint of the example takes: what arrives sooner was not debounced.

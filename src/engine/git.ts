@@ -16,6 +16,10 @@
  * These are passed in the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
  * `GIT_CONFIG_VALUE_<n>`, git 2.31 and later), not with `-c`: `-c` splits its argument at the
  * first `=`, so for a driver named `x=y` it set the key `filter.x` and left the driver running.
+ * The drivers are listed again before every call that could run one, never remembered: a process
+ * that lives on (the language server, an API caller) would otherwise not turn off a driver added
+ * since to `.git/config`, to a file it includes, to the global config or to a submodule's config
+ * (#33). The same listing tells whether this git reads `GIT_CONFIG_COUNT` (see `filterDrivers`).
  * `GIT_OPTIONAL_LOCKS=0` keeps the calls from rewriting the index.
  *
  * A submodule has a config of its own (`.git/modules/<sub>/config`) whose drivers the listing
@@ -129,7 +133,7 @@ export function gitTimeLimitMs(cwd: string): number {
  */
 export const GIT_STALL_MS = 4000;
 
-/** The limit of the synchronous git calls (`git --version`, `git config --get-regexp`), in milliseconds: 4 s (each takes ~10 ms). */
+/** The limit of the synchronous git call (the filter listing, `git config --get-regexp`), in milliseconds: 4 s (it takes ~3-10 ms). */
 export const GIT_SYNC_LIMIT_MS = 4000;
 
 /**
@@ -395,9 +399,6 @@ function syncLimitMs(cwd: string): number {
   return Math.min(GIT_SYNC_LIMIT_MS, gitTimeLimitMs(cwd));
 }
 
-/** Filter-driver names per repository root, so the config is listed once per run. */
-const filterCache = new Map<string, string[]>();
-
 /**
  * The environment of every git call, with `config` (key, value pairs) added as command-line
  * configuration after any the caller's environment already holds (`GIT_CONFIG_COUNT`).
@@ -582,29 +583,47 @@ function driverNames(out: string): string[] {
 }
 
 /**
- * The names of the filter drivers the repository's configuration defines (`filter.<name>.*`),
- * asked once per root with a synchronous `git config` (~10 ms), so the call that needs them
- * starts at once rather than when this process next waits for events (see `spool`).
+ * A configuration key that no configuration file holds (its name is random, per process), given
+ * to the listing of {@link filterDrivers} in the environment (`GIT_CONFIG_COUNT`): a git that
+ * lists it reads that environment (2.31 and later).
  */
-function filterDrivers(cwd: string): string[] {
-  let names = filterCache.get(cwd);
-  if (!names) {
-    try {
-      names = driverNames(syncGit(cwd, [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', '^filter\\.'], ['config'], 64 << 20));
-    } catch (error) {
-      if (error instanceof GitError && error.timedOut) throw error;
-      const { status, code } = error as { status?: number | null; code?: string };
-      // Exit 1: none defined; 128: no repository; no git: the real call reports those two. Any other
-      // failure (a listing over the buffer, a signal) fails closed: read as "none", it let `git diff`
-      // run the repository's clean filter (s25 sweep D1: a 1.2 MB listing).
-      if (!(status === 1 || status === 128 || code === 'ENOENT')) {
-        throw new GitError(`cannot list the filter drivers the git configuration defines (${code ?? (status === null ? 'killed' : `exit ${status}`)}), so docdrift cannot tell git not to run them; it does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', code ?? status ?? undefined);
-      }
-      names = [];
+const ENV_PROBE_KEY = `docdrift.probe${randomBytes(8).toString('hex')}`;
+
+/** What {@link filterDrivers} found: the drivers' names, and whether this git reads `GIT_CONFIG_COUNT`. */
+interface FilterDrivers {
+  names: string[];
+  envRead: boolean;
+}
+
+/**
+ * The names of the filter drivers the configuration git reads in `cwd` defines now
+ * (`filter.<name>.*`, from every file git reads there: system, global, the repository's and the
+ * files they include, or a submodule's own), and whether this git reads `GIT_CONFIG_COUNT`: one
+ * synchronous `git config --get-regexp` (~3 ms), which runs nothing, so the call that needs them
+ * starts at once rather than when this process next waits for events (see `spool`). Asked for
+ * every call that could run a driver, never remembered: what git reads may change between two
+ * calls of a process that lives on, and no key (the stat of the files listed) would tell, since a
+ * file an include names, or the global one, may not exist yet, and an `includeIf` may start to
+ * match. Whether git reads the environment is asked of the git that lists the drivers, not
+ * remembered from `git --version` either: the git on `PATH` may be replaced meanwhile.
+ */
+function filterDrivers(cwd: string): FilterDrivers {
+  const probe = ENV_PROBE_KEY.replace('.', '\\.');
+  try {
+    const out = syncGit(cwd, [...SAFE_GIT_CONFIG, 'config', '--name-only', '-z', '--get-regexp', `^(filter\\.|${probe}$)`], ['config'], 64 << 20, [[ENV_PROBE_KEY, '1']]);
+    return { names: driverNames(out), envRead: out.split('\0').includes(ENV_PROBE_KEY) };
+  } catch (error) {
+    if (error instanceof GitError && error.timedOut) throw error;
+    const { status, code } = error as { status?: number | null; code?: string };
+    // Exit 1: none defined (and the probe not read: a git before 2.31); 128: no repository; no
+    // git: the real call reports those two. Any other failure (a listing over the buffer, a
+    // signal) fails closed: read as "none", it let `git diff` run the repository's clean filter
+    // (s25 sweep D1: a 1.2 MB listing).
+    if (!(status === 1 || status === 128 || code === 'ENOENT')) {
+      throw new GitError(`cannot list the filter drivers the git configuration defines (${code ?? (status === null ? 'killed' : `exit ${status}`)}), so docdrift cannot tell git not to run them; it does not run git here. Remove the unused \`filter.*\` entries from the configuration.`, '', code ?? status ?? undefined);
     }
-    filterCache.set(cwd, names);
+    return { names: [], envRead: false };
   }
-  return names;
 }
 
 /**
@@ -613,11 +632,12 @@ function filterDrivers(cwd: string): string[] {
  * what is left of that budget, whichever is sooner. A synchronous call's limit is kept by the
  * system (spawnSync), not a timer: `.git/config` or a file it includes may be a FIFO too.
  *
- * @param name the words naming the call in a message (`['config']`, `['--version']`)
+ * @param name the words naming the call in a message (`['config']`)
+ * @param config configuration given in the environment (see {@link gitEnv})
  * @throws {GitError} `ETIMEDOUT` (remembered for the run, see {@link GIT_STOPPED_HOLD_MS}) when
  *   it was stopped or the budget was spent before it; execFileSync's error for any other failure
  */
-function syncGit(cwd: string, args: readonly string[], name: readonly string[], maxBuffer = 1 << 20): string {
+function syncGit(cwd: string, args: readonly string[], name: readonly string[], maxBuffer = 1 << 20, config: ReadonlyArray<readonly [string, string]> = []): string {
   const clock = gitClock();
   const own = syncLimitMs(cwd);
   const total: TotalLimit = { ms: gitTotalLimitMs(cwd), run: clock.run };
@@ -629,39 +649,13 @@ function syncGit(cwd: string, args: readonly string[], name: readonly string[], 
   if (left <= 0) throw stopped(timeoutError(name, undefined, total));
   const ended = busyStart(clock);
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], timeout: Math.min(own, left), killSignal: 'SIGKILL' });
+    return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer, env: gitEnv(config), stdio: ['ignore', 'pipe', 'ignore'], timeout: Math.min(own, left), killSignal: 'SIGKILL' });
   } catch (error) {
     if ((error as { code?: string }).code === 'ETIMEDOUT') throw stopped(left < own ? timeoutError(name, undefined, total) : timeoutError(name, own));
     throw error;
   } finally {
     ended();
   }
-}
-
-/** The first `major.minor` of `git --version`; it starts where no digit precedes it, else every digit of a long run began a scan of the run (s27 recheck list). */
-export const GIT_VERSION = /(?<!\d)(\d+)\.(\d+)/;
-
-let configEnv: boolean | undefined;
-/**
- * Whether this git reads `GIT_CONFIG_COUNT` (2.31 and later), asked once per process with
- * `git --version`.
- *
- * @throws {GitError} `ETIMEDOUT` when `git --version` was stopped at a limit (or the run's budget
- *   was spent): that says nothing of the version, so nothing is remembered but the stop itself
- *   (see {@link holdIfStopped}), and the call is asked again once git may run again
- */
-function configEnvSupported(): boolean {
-  if (configEnv === undefined) {
-    try {
-      const m = GIT_VERSION.exec(syncGit('.', ['--version'], ['--version']));
-      configEnv = m ? Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 31) : false;
-    } catch (error) {
-      if (error instanceof GitError && error.timedOut) throw error;
-      // No git: the real call reports it.
-      configEnv = false;
-    }
-  }
-  return configEnv;
 }
 
 /**
@@ -682,26 +676,22 @@ export function runGit(cwd: string, args: readonly string[], maxBuffer = 1 << 30
   if (held) return Promise.reject(held);
   const sub = args[0];
   // In the environment, not `-c`: `-c filter.x=y.clean=` sets `filter.x` (see the module comment).
-  let off: Array<readonly [string, string]> = [];
+  let drivers: FilterDrivers = { names: [], envRead: true };
   try {
-    // `required` off too: git fails a required filter whose command is empty (git-lfs sets
-    // `filter.lfs.required=true`: "fatal: logo.png: clean filter 'lfs' failed", s41 sweep D2);
-    // not required, an empty filter is no filter, and git reads the file as it is.
-    if (sub === 'diff' || sub === 'ls-files' || sub === 'status') off = filterDrivers(cwd).flatMap((name) => [...(['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const), [`filter.${name}.required`, 'false'] as const]);
+    // Listed for this call (see `filterDrivers`): a driver defined since the last call is off too.
+    if (sub === 'diff' || sub === 'ls-files' || sub === 'status') drivers = filterDrivers(cwd);
   } catch (error) {
-    return Promise.reject(error);
+    // The listing was stopped (held on the clock): this call is not started.
+    return Promise.reject(heldError(clock) ?? error);
   }
+  // `required` off too: git fails a required filter whose command is empty (git-lfs sets
+  // `filter.lfs.required=true`: "fatal: logo.png: clean filter 'lfs' failed", s41 sweep D2);
+  // not required, an empty filter is no filter, and git reads the file as it is.
+  const off = drivers.names.flatMap((name) => [...(['clean', 'smudge', 'process'] as const).map((v) => [`filter.${name}.${v}`, ''] as const), [`filter.${name}.required`, 'false'] as const]);
   const rest = sub === 'diff' ? ['diff', '--no-ext-diff', '--no-textconv', ...args.slice(1)] : [...args];
   let env = gitEnv(off);
   let extra: string[] = [];
-  let oldGit: boolean;
-  try {
-    oldGit = off.length > 0 && !configEnvSupported();
-  } catch (error) {
-    // `git --version` was stopped (held on the clock): this call is not started.
-    return Promise.reject(heldError(clock) ?? error);
-  }
-  if (oldGit) {
+  if (off.length > 0 && !drivers.envRead) {
     // git before 2.31 ignores GIT_CONFIG_COUNT: `-c`, which cannot name a driver with `=`.
     const bad = off.find(([key]) => key.includes('='));
     if (bad) {
