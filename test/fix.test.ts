@@ -628,6 +628,20 @@ describe('writes under faults and races (issues #17, #18)', () => {
     expect(said).toBe('docdrift: fixed nothing; 1 file with fixes not written (below).\ndocdrift: docs/cli.md: cannot write (EACCES); left unchanged\n');
   });
 
+  it('the summary counts the files refused before they were fixed among those not written (#33 s44 sweep G4)', () => {
+    const file = (name: string, written: boolean) => ({ file: name, before: 'a', after: 'b', edits: 1, written });
+    const result = {
+      result: { messages: [] },
+      files: [file('docs/a.md', true), file('docs/b.md', true), file('docs/c.md', false)],
+      passes: 1,
+      // c.md's write failed; d.md and e.md changed on disk before their fixes were read.
+      problems: ['docs/c.md: cannot write (EACCES); left unchanged', 'docs/d.md changed on disk while docdrift ran; not fixed', 'docs/e.md changed on disk while docdrift ran; not fixed'],
+      unapplied: [],
+      cleaned: [],
+    } as unknown as Parameters<typeof describeFix>[0];
+    expect(describeFix(result, false).stderr.split('\n')[0]).toBe('docdrift: fixed 2 problems in 2 files (1 pass); 3 files with fixes not written (below).');
+  });
+
   it('removes the temporary files a killed run left, and no other file', async () => {
     const root = miniProject(fields, DOC);
     // pid 2^22+1 is above Linux's pid_max: no process has it.

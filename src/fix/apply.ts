@@ -392,7 +392,10 @@ export async function fixProject(options: FixOptions): Promise<FixResult> {
  */
 export function describeFix(fix: FixResult, dryRun: boolean): { stderr: string } {
   const counted = dryRun ? fix.files : fix.files.filter((f) => f.written);
-  const notWritten = dryRun ? 0 : fix.files.length - counted.length;
+  // Every file not fixed is one problem line (below): those whose write failed, and those refused
+  // before their fixes were computed (changed on disk since the lint, read-only, a link), which
+  // are not among `files` (#33 s44 sweep G4: "4 files with fixes not written" above 7 refusals).
+  const notWritten = dryRun ? 0 : Math.max(fix.files.length - counted.length, fix.problems.length);
   const edits = counted.reduce((n, f) => n + f.edits, 0);
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : /[sx]$/.test(word) ? 'es' : 's'}`;
   const verb = dryRun ? 'would fix' : 'fixed';
