@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load.js';
 import { lint, ruleIds } from '../src/api.js';
 import { type LintResult } from '../src/engine/lint.js';
-import { commandCoverage, formatSummary } from '../src/report/summary.js';
+import { commandCoverage, formatSummary, summaryCode } from '../src/report/summary.js';
+import { toMarkdown } from 'mdast-util-to-markdown';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { toString } from 'mdast-util-to-string';
+import type { Root, Table } from 'mdast';
 import { isSummaryReport, SUMMARY_MARKER } from '../src/shared/report-marker.js';
 import { CLI_BIN } from './helpers.js';
 
@@ -149,6 +156,20 @@ describe('summary escaping', () => {
     ]);
     // Every table row still has exactly 5 cells once GFM splits it at unescaped pipes.
     for (const l of rows) expect(l.split(/(?<!\\)\|/).length - 2).toBe(5);
+  });
+});
+
+describe('summary names in table cells (#33 s44 sweep G5)', () => {
+  it('a name reads back from its cell as itself, a backslash before a pipe included', () => {
+    for (const name of ['a|b', 'e\\|f', 'e\\\\|f', 'x`y', 'plain', 'a\\b']) {
+      const tree: Root = { type: 'root', children: [{ type: 'table', children: [
+        { type: 'tableRow', children: [{ type: 'tableCell', children: [{ type: 'text', value: 'name' }] }] },
+        { type: 'tableRow', children: [{ type: 'tableCell', children: [summaryCode(name)] }] },
+      ] }] };
+      const markdown = toMarkdown(tree, { extensions: [gfmToMarkdown()] });
+      const back = unified().use(remarkParse).use(remarkGfm).parse(markdown);
+      expect(toString((back.children[0] as Table).children[1]!.children[0]), markdown).toBe(name);
+    }
   });
 });
 

@@ -21,8 +21,18 @@ export { commandCoverage } from '../model/coverage.js';
 export type { CommandCoverage, CoverageRow } from '../model/coverage.js';
 
 const text = (value: string): PhrasingContent => ({ type: 'text', value });
-/** Inline code; line breaks become spaces so a hostile name cannot break the table. */
-const code = (value: string): PhrasingContent => ({ type: 'inlineCode', value: value.replace(/[\r\n]+/g, ' ') });
+/**
+ * A name as inline code, for a Markdown table cell; line breaks become spaces so a hostile name
+ * cannot break the table. A backslash right before a pipe cannot be written in a code span in a
+ * GFM table (the cell splitter takes `\|` as an escaped pipe and drops the backslash: `e\|f` read
+ * back as `e|f`, #33 s44 sweep G5), so such a name is a text node, which the serializer escapes
+ * (`e\\\|f`), as `--fix` writes it in a reference row (`cellCode`).
+ */
+const code = (value: string): PhrasingContent => {
+  const folded = value.replace(/[\r\n]+/g, ' ');
+  return /\\\|/.test(folded) ? text(folded) : { type: 'inlineCode', value: folded };
+};
+export { code as summaryCode };
 /**
  * A note's text, its backquoted spans (`` `commands."tool".flags` ``) as inline code, so the
  * Markdown shows code rather than escaped backquotes; text with unbalanced backquotes stays text.
