@@ -1,9 +1,10 @@
 /**
  * The language server's message reader (src/lsp/reader.ts, #33 s38 sweep D8): the base protocol's
- * frames, however the bytes are cut, each message delivered within the `push` that completes it.
+ * frames, however the bytes are cut, each message delivered within the `push` that completes it;
+ * malformed and oversized frames reported and skipped, the frames after them read (s44 sweep G1, G2).
  */
 import { describe, expect, it } from 'vitest';
-import { ChunkMessageReader } from '../src/lsp/reader.js';
+import { ChunkMessageReader, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES } from '../src/lsp/reader.js';
 
 const frame = (message: unknown, header = 'Content-Length'): Buffer => {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
@@ -49,5 +50,111 @@ describe('ChunkMessageReader', () => {
     reader.end();
     expect(closed).toBe(true);
     expect(got).toHaveLength(2);
+  });
+
+  /** A reader whose messages and errors are collected; `held()` is the number of bytes it keeps. */
+  const collecting = (): { reader: ChunkMessageReader; got: unknown[]; errors: string[]; held: () => number } => {
+    const reader = new ChunkMessageReader(decode);
+    const got: unknown[] = [];
+    const errors: string[] = [];
+    reader.onError((e) => errors.push(e.message));
+    reader.listen((m) => got.push(m));
+    return { reader, got, errors, held: () => (reader as unknown as { length: number }).length };
+  };
+
+  it('finds a header\'s end however it is cut across chunks, a `\\r` or `\\r\\n\\r` that does not end it included', () => {
+    const streams = [
+      Buffer.concat([Buffer.from('Content-Length: 11\r\nX-A: 1\r\r\n\r\n{"a":1}\r\n\r\n', 'latin1'), frame({ b: 2 })]),
+      Buffer.concat([Buffer.from('X-A: \r\n\rX-B: b\r\nContent-Length: 2\r\n\r\n{}', 'latin1'), frame({ c: 3 })]),
+    ];
+    for (const bytes of streams) {
+      const whole = collecting();
+      whole.reader.push(bytes);
+      expect(whole.errors).toEqual([]);
+      for (let i = 1; i < bytes.length; i++) {
+        for (let j = i; j < bytes.length; j++) {
+          const cut = collecting();
+          for (const part of [bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]) cut.reader.push(part);
+          expect(cut.got, `cut at ${i} and ${j}`).toEqual(whole.got);
+          expect(cut.errors).toEqual([]);
+        }
+      }
+    }
+  });
+
+  it('searches only the new bytes of a header that has not ended: 32 MB of it in 64 KB chunks take under a second and are not held (s44 sweep G1: 7 s)', () => {
+    const { reader, got, errors, held } = collecting();
+    reader.push(Buffer.from('Content-Length: 10\r\nX-Junk: ', 'latin1'));
+    const start = performance.now();
+    let most = 0;
+    for (let i = 0; i < 512; i++) {
+      reader.push(Buffer.alloc(64 * 1024, 'A'));
+      most = Math.max(most, held());
+    }
+    reader.push(Buffer.concat([Buffer.from('\r\n\r\n0123456789', 'latin1'), frame({ after: 1 })]));
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(most).toBeLessThanOrEqual(MAX_HEADER_BYTES + 64 * 1024);
+    // Reported once; the length its first line gave is its body's, skipped too: the next message is read.
+    expect(errors).toEqual([`Message header part is over ${MAX_HEADER_BYTES} bytes (a client sends a few dozen): skipped to its end, with its body of 10 bytes`]);
+    expect(got).toEqual([{ after: 1 }]);
+    expect(held()).toBe(0);
+  });
+
+  it('skips a header part over the cap to its end, whole or in pieces, with or without a length in its first bytes; reports it once', () => {
+    const junk = 'A'.repeat(MAX_HEADER_BYTES + 100);
+    const cases = [
+      Buffer.concat([frame({ before: 0 }), Buffer.from(`Content-Length: 3\r\nX-Junk: ${junk}\r\n\r\n{x}`, 'latin1'), frame({ after: 1 })]),
+      Buffer.concat([frame({ before: 0 }), Buffer.from(`X-Junk: ${junk}\r\n\r\n`, 'latin1'), frame({ after: 1 })]),
+      // Its last line is over the cap too: the length on it is not seen, and the header alone is skipped.
+      Buffer.concat([frame({ before: 0 }), Buffer.from(`X-Junk: ${junk}\r\nContent-Length: 0\r\n\r\n`, 'latin1'), frame({ after: 1 })]),
+    ];
+    for (const bytes of cases) {
+      for (const size of [bytes.length, 65_536, 1000, 3]) {
+        const { reader, got, errors } = collecting();
+        for (let at = 0; at < bytes.length; at += size) reader.push(bytes.subarray(at, at + size));
+        expect(got).toEqual([{ before: 0 }, { after: 1 }]);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toContain(`over ${MAX_HEADER_BYTES} bytes`);
+      }
+    }
+  });
+
+  it('reports a Content-Length that is not a non-negative decimal integer, skips that header and reads the next message (s44 sweep G2: -5 left the server deaf)', () => {
+    for (const value of ['-5', '-1', '5abc', '+5', '0x10', '1e3', '5.0', '5 5', '', ' ']) {
+      const { reader, got, errors } = collecting();
+      reader.push(Buffer.concat([frame({ a: 1 }), Buffer.from(`Content-Length: ${value}\r\n\r\n`, 'latin1'), frame({ b: 2 }), frame({ c: 3 })]));
+      expect(got, value).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+      expect(errors).toEqual([`Content-Length value must be a non-negative decimal integer. Got ${value.trim()}`]);
+    }
+    // Spaces and tabs around the digits, and leading zeros, are a length.
+    const { reader, got, errors } = collecting();
+    reader.push(Buffer.from('Content-Length: \t007 \r\n\r\n{"a":1}', 'latin1'));
+    expect(got).toEqual([{ a: 1 }]);
+    expect(errors).toEqual([]);
+  });
+
+  it('takes a Content-Length of 0 that ends a chunk (the server died on it), and reports its empty body', () => {
+    const { reader, got, errors } = collecting();
+    reader.push(Buffer.from('Content-Length: 0\r\n\r\n', 'latin1'));
+    reader.push(frame({ b: 2 }));
+    expect(errors).toEqual(['Unexpected end of JSON input']);
+    expect(got).toEqual([{ b: 2 }]);
+  });
+
+  it('skips the body of a Content-Length over the cap as it comes, without holding it, and reads the next message', () => {
+    const { reader, got, errors, held } = collecting();
+    const length = MAX_MESSAGE_BYTES + 1;
+    reader.push(Buffer.from(`Content-Length: ${length}\r\n\r\n`, 'latin1'));
+    expect(errors).toEqual([`Content-Length ${length} is over the ${MAX_MESSAGE_BYTES} bytes a message may have: its body is skipped`]);
+    const mb = Buffer.alloc(1024 * 1024, 'x');
+    let most = 0;
+    for (let sent = 0; sent < length; sent += mb.length) {
+      reader.push(mb.subarray(0, Math.min(mb.length, length - sent)));
+      most = Math.max(most, held());
+    }
+    expect(most).toBe(0);
+    reader.push(frame({ b: 2 }));
+    expect(got).toEqual([{ b: 2 }]);
+    expect(errors).toHaveLength(1);
   });
 });
