@@ -891,6 +891,30 @@ describe('docdrift lsp over stdio', () => {
       expect(stderr).toBe('');
     }, 60_000);
 
+    it('reads on after a frame with `Content-Length: -5` and says in the client\'s log that it dropped it (s44 sweep G2: deaf, no word why)', async () => {
+      const root = copyToTemp(BAD_BASE, 'docdrift-lsp-eof-');
+      const messages = [initialize(root), frame({ jsonrpc: '2.0', method: 'initialized', params: {} }), 'Content-Length: -5\r\n\r\n', frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }), frame({ jsonrpc: '2.0', method: 'exit' })].join('');
+      const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe' });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.resume();
+      const code = await new Promise<number | null>((resolve) => {
+        child.on('exit', resolve);
+        child.stdin.end(messages);
+      });
+      const received: Array<{ id?: number; method?: string; params?: { message?: string } }> = [];
+      let rest = Buffer.concat(out);
+      while (rest.length > 0) {
+        const head = /^Content-Length: (\d+)\r\n\r\n/.exec(rest.toString('latin1', 0, 40))!;
+        const end = head[0].length + Number(head[1]);
+        received.push(JSON.parse(rest.toString('utf8', head[0].length, end)) as (typeof received)[number]);
+        rest = rest.subarray(end);
+      }
+      expect(received.filter((m) => m.id !== undefined && m.method === undefined).map((m) => m.id)).toEqual([1, 2]);
+      expect(received.filter((m) => m.method === 'window/logMessage' && m.params?.message?.includes('dropped')).map((m) => m.params!.message)).toEqual(['docdrift: dropped a message from the client: Content-Length value must be a non-negative decimal integer. Got -5']);
+      expect(code).toBe(0);
+    }, 60_000);
+
     it('with a lint running and one waiting for its debounce (a burst of edits, a 10-minute debounce): no stack on stderr', async () => {
       const root = copyToTemp(BAD_BASE, 'docdrift-lsp-eof-');
       const uri = pathToFileURL(path.join(root, 'README.md')).href;

@@ -188,6 +188,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       },
     },
   });
+  // A frame the reader could not read (a malformed header, a body that is not JSON) is dropped:
+  // said in the client's log, or the server seemed deaf with no word why (s44 sweep G2).
+  reader.onError((error) => connection.console.error(`docdrift: dropped a message from the client: ${error.message}`));
   const documents = new TextDocuments(TextDocument);
 
   // Until the client names its workspace; a server started in a folder that is gone has none (s40 sweep D4).
