@@ -145,7 +145,13 @@ let codecByName: Map<string, string> | undefined;
  * and `.` as one `_`, none at either end (`UTF-7` → `utf_7`, `ISO-8859--15` → `iso_8859_15`).
  */
 export function normalCodecName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9.]+/g, '_').replace(/^_+|_+$/g, '');
+  const joined = name.toLowerCase().replace(/[^a-z0-9.]+/g, '_');
+  // Trimmed by hand: `/^_+|_+$/` backtracks polynomially on a long run of `_` (test/regex-safety).
+  let start = 0;
+  let end = joined.length;
+  while (start < end && joined.charCodeAt(start) === 95 /* _ */) start++;
+  while (end > start && joined.charCodeAt(end - 1) === 95) end--;
+  return joined.slice(start, end);
 }
 
 /**
