@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
@@ -23,6 +24,51 @@ function peakKb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Starts the server in a copy of the bad-input base with `env`, opens `docs/big.md` with a page of
+ * `mb` MB, writes `changes` full-text edits of that size (versions 2, 3, …) as fast as the pipe takes
+ * them, as an editor under full-text sync sends a buffer per edit, then one small edit. Returns the
+ * codes of the diagnostics published for the small edit's version (undefined when the server ended
+ * first), the server's exit code, its stderr and its peak RSS in KB.
+ */
+async function fullTextBurst(mb: number, changes: number, env: NodeJS.ProcessEnv = {}): Promise<{ last: string[] | undefined; code: number | null; stderr: string; peak: number }> {
+  const root = copyToTemp(BAD_BASE);
+  const uri = pathToFileURL(path.join(root, 'docs/big.md')).href;
+  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const lastVersion = changes + 2;
+  const last = new Promise<string[]>((resolve) => {
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      if (params.uri === uri && params.version === lastVersion) resolve(params.diagnostics.map((d) => String(d.code)));
+    });
+  });
+  connection.listen();
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+  await connection.sendNotification('initialized', {});
+  // Escape-dense: every 24 bytes hold three newlines, written `\n` in JSON. Each notification is
+  // written once the one before is in the pipe (vscode-jsonrpc's writer resolves then).
+  const page = `# tool\n\n${'```bash\ntool +sed=1\n```\n'.repeat(Math.floor((mb * 1024 * 1024) / 24))}`;
+  // A server out of memory ends mid-burst: the writes after it fail, and are not made.
+  const send = (method: string, params: object): Promise<void> => (child.exitCode === null ? connection.sendNotification(method, params).catch(() => undefined) : Promise.resolve());
+  await send('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: page } });
+  for (let version = 2; version < lastVersion; version++) await send('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text: `${page}${version}` }] });
+  await send('textDocument/didChange', { textDocument: { uri, version: lastVersion }, contentChanges: [{ text: '# tool\n\n```bash\ntool +sed=1\n```\n' }] });
+  const waited = new AbortController();
+  const outcome = await Promise.race([last, exited.then(() => undefined), sleep(90_000, undefined, { signal: waited.signal }).catch(() => undefined)]);
+  waited.abort();
+  const peak = peakKb(child.pid!) ?? 0;
+  if (child.exitCode === null) {
+    await connection.sendRequest('shutdown');
+    await connection.sendNotification('exit');
+  }
+  const code = await exited;
+  connection.dispose();
+  return { last: outcome, code, stderr, peak };
 }
 
 describe('docdrift lsp memory', () => {
@@ -194,4 +240,22 @@ describe('docdrift lsp memory', () => {
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThan(512 * 1024);
   }, 120_000);
+
+  it('10 full-text edits of a 30 MB page written back to back: the server lives, the last version gets its diagnostics, peak RSS under 512 MB (s44 sweep G3: out of memory at 701 MB)', async () => {
+    const { last, code, stderr, peak } = await fullTextBurst(30, 10);
+    expect(stderr).toBe('');
+    expect(last).toEqual(['example-param-unknown']);
+    expect(code).toBe(0);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(512 * 1024);
+  }, 180_000);
+
+  it('30 full-text edits of a 4 MB page written back to back while the first lint reads the input: each replaced one is dropped, and a 64 MB heap is enough (s44 sweep G3)', async () => {
+    // The lint takes the input as it comes (src/lsp/reader.ts), and the connection handles none of it
+    // until the lint ends: every text was held until then.
+    const { last, code, stderr } = await fullTextBurst(4, 30, { DOCDRIFT_TEST_LSP_HEAP_MB: '64' });
+    expect(stderr).toBe('');
+    expect(last).toEqual(['example-param-unknown']);
+    expect(code).toBe(0);
+  }, 180_000);
 });

@@ -30,10 +30,27 @@ export interface LanguageServerWorkerData {
 
 /**
  * A message between the main thread and the language server's thread: the client's bytes (`in`),
- * the end of its input (`end`), the server's bytes (`out`), and the server's end with its exit
- * code (`exit`, after every `out`).
+ * the end of its input (`end`), the number of the client's bytes the thread has taken since its
+ * last `read` (`read`, see {@link INPUT_IN_FLIGHT_BYTES}), the server's bytes (`out`), and the
+ * server's end with its exit code (`exit`, after every `out`).
  */
-export type LanguageServerPortMessage = { kind: 'in'; chunk: Uint8Array } | { kind: 'end' } | { kind: 'out'; chunk: Uint8Array } | { kind: 'exit'; code: number };
+export type LanguageServerPortMessage = { kind: 'in'; chunk: Uint8Array } | { kind: 'end' } | { kind: 'read'; bytes: number } | { kind: 'out'; chunk: Uint8Array } | { kind: 'exit'; code: number };
+
+/**
+ * The most bytes of the client's input posted to the server's thread and not yet taken by it: past
+ * this the main thread stops reading its standard input until the thread has taken half of them,
+ * so that input the thread cannot keep up with waits in the client's pipe, not in this process. A
+ * client writing full-text edits of a 10 MB page back to back had 130 MB of them queued on the
+ * thread's port while the thread decoded the ones before (#33 s44 sweep G3).
+ */
+export const INPUT_IN_FLIGHT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The thread tells the main thread of the input it took (a `read` message) each time it took this
+ * many bytes since it last did: at most this many taken go untold, less than half of
+ * {@link INPUT_IN_FLIGHT_BYTES}, so a paused input always resumes once the thread took what was posted.
+ */
+export const INPUT_READ_REPORT_BYTES = 1024 * 1024;
 
 /**
  * The language server thread's V8 old-generation limit, in MB. An editor keeps the server for
@@ -91,17 +108,38 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
   // The process's stdout is written here, in order, synchronously (a pipe or file on Linux), so
   // every byte the server wrote before it ended is out before the process exits.
   const code = await new Promise<number>((resolve) => {
+    /** Bytes of the client's input posted to the thread and not yet taken by it (see {@link INPUT_IN_FLIGHT_BYTES}). */
+    let inFlight = 0;
     const receive = (message: LanguageServerPortMessage): void => {
       if (message.kind === 'out') process.stdout.write(message.chunk);
       else if (message.kind === 'exit') resolve(message.code);
+      else if (message.kind === 'read') {
+        inFlight -= message.bytes;
+        if (inFlight <= INPUT_IN_FLIGHT_BYTES / 2 && process.stdin.isPaused()) process.stdin.resume();
+      }
     };
     port1.on('message', receive);
-    // Each chunk is copied once, into a buffer of its own, and that buffer is moved to the thread,
-    // not copied again by postMessage's structured clone: a page of tens of MB arrives in 64 KB
-    // chunks, and every copy of them was garbage the thread's peak counted (#33 s38 sweep D7).
+    // Each chunk's buffer is moved to the thread, not copied by postMessage's structured clone: a
+    // page of tens of MB arrives in 64 KB chunks, and every copy of them was garbage the thread's
+    // peak counted (#33 s38 sweep D7). A pipe's chunk is the whole of a buffer of its own, moved as
+    // it is; another (a slice of a larger buffer) is copied once into one (its copies were garbage
+    // of this thread: 30 edits of a 10 MB page, #33 s44 sweep G3).
+    const post = (chunk: Uint8Array<ArrayBuffer>): void => port1.postMessage({ kind: 'in', chunk } satisfies LanguageServerPortMessage, [chunk.buffer]);
     process.stdin.on('data', (chunk: Buffer) => {
-      const own = new Uint8Array(chunk);
-      port1.postMessage({ kind: 'in', chunk: own } satisfies LanguageServerPortMessage, [own.buffer]);
+      const { buffer, byteLength } = chunk;
+      let moved = false;
+      if (buffer instanceof ArrayBuffer && chunk.byteOffset === 0 && chunk.byteLength === buffer.byteLength) {
+        try {
+          post(new Uint8Array(buffer));
+          moved = true;
+        } catch {
+          // A buffer Node marks as not transferable: copied below.
+        }
+      }
+      if (!moved) post(new Uint8Array(chunk));
+      // Read before: a buffer moved is detached here, of length 0.
+      inFlight += byteLength;
+      if (inFlight > INPUT_IN_FLIGHT_BYTES) process.stdin.pause();
     });
     process.stdin.on('end', () => port1.postMessage({ kind: 'end' } satisfies LanguageServerPortMessage));
     worker.on('error', (error: Error & { code?: string }) => {

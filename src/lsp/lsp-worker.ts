@@ -11,6 +11,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { adoptHelperThreads } from '../shared/thread-cpu.js';
+import { INPUT_READ_REPORT_BYTES } from './launch.js';
 import { startLanguageServer, type LanguageServerPortMessage, type LanguageServerWorkerData } from './server.js';
 
 enableCompileCacheInWorker();
@@ -18,10 +19,22 @@ const { debounceMs, noStartDirectory, helperThreads, port } = workerData as Lang
 adoptHelperThreads(helperThreads ?? []);
 const post = (message: LanguageServerPortMessage): void => port.postMessage(message);
 const input = new PassThrough();
+/**
+ * Bytes of the client's input taken since the main thread was last told: it stops reading its
+ * standard input while too many it posted are not taken (`INPUT_IN_FLIGHT_BYTES`, launch.ts).
+ */
+let unreported = 0;
 /** Hands one message from the main thread to the server (the client's bytes are written to `input`, which passes them on in the same call). */
 const receive = (message: LanguageServerPortMessage): void => {
-  // The chunk's buffer was moved here (launch.ts): read in place, not copied.
-  if (message.kind === 'in') input.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+  if (message.kind === 'in') {
+    unreported += message.chunk.byteLength;
+    if (unreported >= INPUT_READ_REPORT_BYTES) {
+      post({ kind: 'read', bytes: unreported });
+      unreported = 0;
+    }
+    // The chunk's buffer was moved here (launch.ts): read in place, not copied.
+    input.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength));
+  }
   // The client's input ended: the server first answers the requests it read (a client that writes
   // its last requests and closes its side at once still reads), then sees the end. Ended at once,
   // the connection closed under the responses being written: "internal error: Connection is

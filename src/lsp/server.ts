@@ -49,6 +49,7 @@ import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
 import { parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { PendingFullChanges } from './supersede.js';
 import { ChunkMessageReader } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
@@ -169,9 +170,17 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   // Each message is delivered as soon as its bytes are in (src/lsp/reader.ts), so that a lint
   // polling the input sees an edit at once (#33 s38 sweep D8). vscode-jsonrpc's reader also armed
   // a timer while a message was partly received, re-armed for ever (s31 sweep D4); this one has none.
+  // A full-text edit that a later one of the same buffer replaces before it is handled is dropped
+  // as the later one is read (src/lsp/supersede.ts, #33 s44 sweep G3: edits of a large page
+  // written back to back while a lint read the input were all queued, until the thread died at
+  // its heap limit).
+  const pendingChanges = new PendingFullChanges();
   const reader = new ChunkMessageReader(
     (body) => parseMessageBody(body, nonce),
-    (message) => observeDuringLint(message),
+    (message) => {
+      pendingChanges.arrived(message);
+      observeDuringLint(message);
+    },
   );
   input.on('data', (chunk: Buffer) => reader.push(chunk));
   // Each open, edit and close is counted when the reader delivers it (`observeDuringLint`) and when
@@ -181,6 +190,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     messageStrategy: {
       handleMessage: (message, next) => {
         try {
+          if (!pendingChanges.handling(message)) return;
           return next(message);
         } finally {
           if (isTextNotification(message)) textNotifications.handled++;
