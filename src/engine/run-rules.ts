@@ -113,21 +113,25 @@ function undecodedFixNote(d: ReportDescriptor): string {
 export function runRules(model: Model, rules: ConfiguredRule[], inScope?: (file: string) => boolean): { messages: DriftMessage[]; failures: RuleFailure[] } {
   const messages: DriftMessage[] = [];
   const failures: RuleFailure[] = [];
-  for (const { rule, severity, options } of rules) {
+  for (const configured of rules) {
+    const { rule, severity } = configured;
     if (severity === 'off') continue;
-    const defaults = Object.fromEntries(Object.entries(rule.meta.options).map(([k, v]) => [k, v.default]));
-    try {
-      rule.check({
-        model,
-        options: { ...defaults, ...options },
-        report: inScope ? (d) => void (inScope(d.location.file) && messages.push(createMessage(rule, severity, d))) : (d) => messages.push(createMessage(rule, severity, d)),
-        inScope: inScope ?? everyFile,
-      });
-    } catch (error) {
-      failures.push({ ruleId: rule.meta.id, error });
-    }
+    const report = inScope ? (d: ReportDescriptor): void => void (inScope(d.location.file) && messages.push(createMessage(rule, severity, d))) : (d: ReportDescriptor): void => void messages.push(createMessage(rule, severity, d));
+    const failure = checkRule(model, configured, report, inScope ?? everyFile);
+    if (failure) failures.push(failure);
   }
   return { messages, failures };
+}
+
+/** Runs one configured rule with its options' defaults filled in; returns the failure when it throws. */
+function checkRule(model: Model, { rule, options }: ConfiguredRule, report: (d: ReportDescriptor) => void, inScope: (file: string) => boolean): RuleFailure | undefined {
+  const defaults = Object.fromEntries(Object.entries(rule.meta.options).map(([k, v]) => [k, v.default]));
+  try {
+    rule.check({ model, options: { ...defaults, ...options }, report, inScope });
+    return undefined;
+  } catch (error) {
+    return { ruleId: rule.meta.id, error };
+  }
 }
 
 /** {@link RuleContext.inScope} of a full run. */
@@ -162,26 +166,24 @@ export function runRulesFocused(model: Model, rules: ConfiguredRule[], inFocus: 
   const failures: RuleFailure[] = [];
   const again: ConfiguredRule[] = [];
   for (const configured of rules) {
-    const { rule, severity, options } = configured;
+    const { rule, severity } = configured;
     if (severity === 'off') continue;
-    const defaults = Object.fromEntries(Object.entries(rule.meta.options).map(([k, v]) => [k, v.default]));
     let consulted = false;
     const own: DriftMessage[] = [];
-    try {
-      rule.check({
-        model,
-        options: { ...defaults, ...options },
-        report: (d) => own.push(createMessage(rule, severity, d)),
-        inScope: (file) => {
-          consulted = true;
-          return inFocus(file);
-        },
-      });
-    } catch (error) {
-      failures.push({ ruleId: rule.meta.id, error });
+    const failure = checkRule(model, configured, (d) => own.push(createMessage(rule, severity, d)), (file) => {
+      consulted = true;
+      return inFocus(file);
+    });
+    if (failure) {
+      failures.push(failure);
       continue;
     }
-    for (const m of own) (m.file !== undefined && inFocus(m.file) ? messages : held).push(m);
+    // Out of focus, a rule that consulted the scope may have skipped work: its findings there come
+    // from its second run (`rest`); those of a rule that did not are complete and kept.
+    for (const m of own) {
+      if (m.file !== undefined && inFocus(m.file)) messages.push(m);
+      else if (!consulted) held.push(m);
+    }
     if (consulted) again.push(configured);
   }
   let done = false;
@@ -199,10 +201,7 @@ export function runRulesFocused(model: Model, rules: ConfiguredRule[], inFocus: 
         ran.messages.push(...one.messages);
         ran.failures.push(...one.failures);
       }
-      // A rule that consulted the scope reported, in the first part, only what it found in focus or
-      // without looking: what it found outside now comes from its second run.
-      const reran = new Set(again.map((c) => c.rule.meta.id));
-      return { messages: [...held.filter((m) => !reran.has(String(m.ruleId))), ...ran.messages], failures: ran.failures };
+      return { messages: [...held, ...ran.messages], failures: ran.failures };
     },
   };
 }
