@@ -12,6 +12,11 @@
  * `LSP_PAUSE_MS`: wait this long after each edit's diagnostics before the next edit (default 0): the
  * server then finishes each lint (the rest of the project after the open page's findings), as when
  * its author reads the diagnostics, and the server's lint times are its whole lints'.
+ * `LSP_RENAME=OLD:NEW` with `LSP_WATCH=PAGE` (DOC then a code file, PAGE a project-relative page):
+ * the edits rename every whole-word `OLD` in DOC to `NEW` and back, as an editor's rename does, and
+ * the time measured is from `didChange` to the diagnostics of PAGE (opened too) differing from its
+ * diagnostics before the rename (rename), or equal to them again (back): "a Python config field
+ * renamed: the stale doc findings appear".
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,7 +37,22 @@ const connection = createMessageConnection(new StreamMessageReader(child.stdout)
 const uri = pathToFileURL(path.join(root, doc)).href;
 const lintMs = [];
 let waiting;
+const [renameFrom, renameTo] = (process.env.LSP_RENAME ?? '').split(':');
+const watchDoc = process.env.LSP_WATCH;
+if (renameFrom && (!renameTo || !watchDoc)) {
+  console.error('LSP_RENAME=OLD:NEW needs NEW and LSP_WATCH=PAGE');
+  process.exit(2);
+}
+const watchUri = watchDoc ? pathToFileURL(path.join(root, watchDoc)).href : undefined;
+/** The watched page's diagnostics as one comparable string (code and message of each, sorted). */
+const signature = (p) => p.diagnostics.map((d) => `${d.code} ${d.message}`).sort().join('\n');
+let watchWaiting;
+let watchLast;
 connection.onNotification('textDocument/publishDiagnostics', (p) => {
+  if (watchUri && p.uri === watchUri) {
+    watchLast = p;
+    if (watchWaiting?.test(p)) watchWaiting.resolve(p);
+  }
   if (waiting && p.uri === uri && p.version === waiting.version) waiting.resolve(p);
 });
 connection.onNotification('window/logMessage', (p) => {
@@ -61,9 +81,25 @@ await connection.sendNotification('initialized', {});
 const text = readFileSync(path.join(root, doc), 'utf8');
 let t = performance.now();
 let got = until(1);
-await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: doc.endsWith('.py') ? 'python' : /\.[cm]?[jt]sx?$/.test(doc) ? 'typescript' : 'markdown', version: 1, text } });
 await got;
+let baseline;
+if (watchUri) {
+  const seen = new Promise((resolve) => {
+    watchWaiting = { test: () => true, resolve };
+  });
+  watchLast = undefined;
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: watchUri, languageId: 'markdown', version: 1, text: readFileSync(path.join(root, watchDoc), 'utf8') } });
+  baseline = signature(await seen);
+  watchWaiting = undefined;
+}
 const first = performance.now() - t;
+const renamed = renameFrom ? text.replace(new RegExp(`\\b${renameFrom.replace(/[^\w]/g, '\\$&')}\\b`, 'g'), renameTo) : undefined;
+if (renamed === text) {
+  console.error(`no whole-word ${renameFrom} in ${doc}`);
+  process.exit(2);
+}
+let newFindings = 0;
 const times = [];
 /**
  * CPU time (user + system), ms, of each thread of the server process, by thread id, from Linux's
@@ -94,11 +130,22 @@ const cpus = [];
 const pauseMs = Number(process.env.LSP_PAUSE_MS ?? 0);
 for (let v = 2; v <= n + 1; v++) {
   if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-  got = until(v);
+  const rename = renamed !== undefined && v % 2 === 0;
+  got = watchUri
+    ? new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          console.error(`${watchDoc}'s diagnostics did not ${rename ? 'change' : 'come back'} within 120 s`);
+          child.kill();
+          process.exit(1);
+        }, 120_000);
+        watchWaiting = { test: (p) => (signature(p) === baseline) !== rename, resolve: (p) => (clearTimeout(timer), resolve(p)) };
+      })
+    : until(v);
   const c0 = threadCpuMs();
   t = performance.now();
-  await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: v % 2 === 0 ? `${text}${edit(v)}` : text }] });
-  await got;
+  await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: renamed !== undefined ? (rename ? renamed : text) : v % 2 === 0 ? `${text}${edit(v)}` : text }] });
+  const published = await got;
+  if (rename) newFindings = published.diagnostics.length;
   times.push(performance.now() - t);
   const c1 = threadCpuMs();
   if (c0 !== undefined && c1 !== undefined) cpus.push(busiestThreadMs(c0, c1));
@@ -116,6 +163,15 @@ await connection.sendNotification('exit');
 const sorted = [...times].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)];
 const edits = lintMs.slice(-n).sort((a, b) => a - b);
+if (watchUri) {
+  const half = (even) => times.filter((_, i) => (i % 2 === 0) === even).sort((a, b) => a - b);
+  const med = (xs) => xs[Math.floor(xs.length / 2)]?.toFixed(0);
+  const renames = half(true);
+  console.log(
+    `${watchDoc}: ${newFindings} diagnostics after the rename (${baseline.split('\n').filter(Boolean).length} before); ` +
+      `rename -> its diagnostics changed: median ${med(renames)} ms, max ${renames.at(-1)?.toFixed(0)} ms; back -> restored: median ${med(half(false))} ms`,
+  );
+}
 console.log(
   `open -> diagnostics ${first.toFixed(0)} ms (first lint, cold); edit -> diagnostics over ${n} edits: median ${median.toFixed(0)} ms, ` +
     `min ${sorted[0].toFixed(0)}, max ${sorted.at(-1).toFixed(0)} (includes any debounce wait: an edit after a pause lints at once); server lint median ${edits[Math.floor(edits.length / 2)]} ms; ` +
