@@ -1,6 +1,6 @@
 /** Rule: a parameter the code defines has no row in the command's reference section. */
 import type { Rule } from '../src/model/rule.js';
-import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where } from '../src/model/query.js';
+import { documentedElsewhere, globalSectionsFor, nestedKeys, rowsFor, spellingInRows, twinsOf, where, writtenReference } from '../src/model/query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from '../src/model/types.js';
 import { formatDefault } from '../src/model/compare.js';
 import { paramSource, partialReference } from '../src/model/coverage.js';
@@ -230,25 +230,6 @@ function reportEnvFileGaps(model: Model, cmd: CommandSpec, sections: readonly Re
       });
     }
   }
-}
-
-/**
- * The hand-written reference of a command that also has pasted `--help` sections, when it
- * promises every parameter: its first section (the fullest) that is neither a `--help` copy, a
- * selection nor history, when such sections (tied by the config, named by a heading, the page's
- * command's or found by content) document half of the parameters at least.
- * Undefined when the command has no pasted `--help` or no such reference.
- */
-function writtenReference(model: Model, cmd: CommandSpec, sections: readonly ReferenceSection[], required: readonly ParamSpec[]): ReferenceSection | undefined {
-  if (!sections.some((s) => s.layout === 'help')) return undefined;
-  const written = sections.filter((s) => s.layout !== 'help' && s.selection === undefined && !s.history);
-  const first = written[0];
-  if (!first) return undefined;
-  // However it was found, it documents half of the parameters at least: a configured heading that
-  // matched a page title by chance (`# Rslib` over an ecosystem table) is no reference of them.
-  const inWritten = required.filter((p) => rowsFor(model, cmd, p).some(({ section }) => written.includes(section))).length;
-  if (inWritten * 2 < required.length) return undefined;
-  return written.some((s) => s.configured || !s.inferred || s.inferred.pageCommand) || written.every((s) => s.inferred) ? first : undefined;
 }
 
 export default rule;

@@ -313,3 +313,25 @@ describe('docdrift --summary', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('summary of a parameter only a pasted `--help` names (uvicorn: "in the reference ✓" beside a missing-row error)', () => {
+  it('marks it `--help` in the reference column and counts it apart, as reference-param-missing reports it', async () => {
+    const dir = path.join(ROOT, 'fixtures/rules/reference-param-missing/invalid/help-beside-written-reference');
+    const result = await lint({ root: dir, config: loadConfig(dir, undefined, ruleIds).config });
+    const cmd = result.model.commandByName('tool')!;
+    const rows = commandCoverage(result.model, cmd).rows.map((r) => [r.name, r.inReference, r.onlyHelp ?? false]);
+    expect(rows).toEqual([
+      ['host', true, false],
+      ['port', true, false],
+      ['workers', true, false],
+      ['log-level', true, false],
+      ['env-file', true, true],
+    ]);
+    // The one parameter the summary marks is the one the rule reports.
+    expect(result.messages.filter((m) => m.ruleId === 'reference-param-missing').map((m) => m.data?.name)).toEqual(['env-file']);
+    const md = formatSummary(result.messages, result.model);
+    expect(md).toContain('5 parameters in code, 4 in the reference, 1 only in a pasted --help, 0 used in examples');
+    expect(md).toMatch(/^\| `env-file` +\| +✓ +\| +`--help` +\|/m);
+    expect(md).toMatch(/^\| `host` +\| +✓ +\| +✓ +\|/m);
+  });
+});

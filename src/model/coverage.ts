@@ -6,7 +6,7 @@
 import { rowsOfAnyNameCut } from './unread.js';
 import { compareStrings } from '../shared/strings.js';
 import { suggestNames } from './compare.js';
-import { documentedElsewhere, findParam, globalSectionsFor, isExplained, isGlobalParam, keyPrefixes, rowsFor, splitKey, suggestionIndex, twinsOf } from './query.js';
+import { documentedElsewhere, findParam, globalSectionsFor, isExplained, isGlobalParam, keyPrefixes, rowsFor, splitKey, suggestionIndex, twinsOf, writtenReference } from './query.js';
 import type { CommandSpec, Model, ParamSpec, ReferenceSection } from './types.js';
 
 /** One parameter of a command in the coverage table. */
@@ -23,6 +23,13 @@ export interface CoverageRow {
    * It is documented, but no evidence that a reference found by its content is complete.
    */
   elsewhere?: true;
+  /**
+   * True when only rows of pasted `--help` sections document it while the command also has a
+   * hand-written reference that promises every parameter (`writtenReference`): that reference
+   * lacks its row, which `reference-param-missing` reports. {@link inReference} stays true (the
+   * `--help` copy names it), so a reference found by its content is judged as before.
+   */
+  onlyHelp?: true;
   /** Number of distinct documents whose examples pass it to the command. */
   exampleDocs: number;
   /**
@@ -109,6 +116,9 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     }
   }
 
+  // The hand-written reference beside pasted `--help` sections, judged over the parameters counted here.
+  const counted = cmd.params.map((param) => shown(cmd, param)).filter((p) => !p.positional && !p.hidden && !excluded(model, p.name));
+  const written = writtenReference(model, cmd, sections, counted);
   for (const param of cmd.params) {
     const p = shown(cmd, param);
     if (p.positional || excluded(model, p.name) || rows.has(p)) continue;
@@ -120,7 +130,9 @@ function computeCoverage(model: Model, cmd: CommandSpec): CommandCoverage {
     const elsewhere = own ? undefined : documentedElsewhere(model, cmd, p);
     const inReference = own || elsewhere !== undefined;
     const onlyElsewhere = elsewhere !== undefined && elsewhere.how !== 'delegated';
-    rows.set(p, { name: p.name, inCode: true, inReference, ...(onlyElsewhere ? { elsewhere: true as const } : {}), exampleDocs: 0, explainedDocs: 0 });
+    const helpRows = written ? rowsFor(model, cmd, p) : [];
+    const onlyHelp = helpRows.length > 0 && helpRows.every(({ section }) => section.layout === 'help');
+    rows.set(p, { name: p.name, inCode: true, inReference, ...(onlyElsewhere ? { elsewhere: true as const } : {}), ...(onlyHelp ? { onlyHelp: true as const } : {}), exampleDocs: 0, explainedDocs: 0 });
   }
 
   // Reference rows of the command's own sections that name no parameter (stale rows).

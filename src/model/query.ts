@@ -323,6 +323,29 @@ const MAX_SOURCE_SCAN = 2_000_000;
 const elsewhereMemo = new WeakMap<Model, WeakMap<CommandSpec, Map<string, DocumentedElsewhere>>>();
 
 /**
+ * The hand-written reference of a command that also has pasted `--help` sections, when it
+ * promises every parameter: its first section (the fullest) that is neither a `--help` copy, a
+ * selection nor history, when such sections (tied by the config, named by a heading, the page's
+ * command's or found by content) document half of the parameters at least.
+ * Undefined when the command has no pasted `--help` or no such reference. A parameter whose only
+ * rows are in the `--help` copies is then missing from that reference (`reference-param-missing`),
+ * and `--summary` shows it as only in the pasted `--help` (src/model/coverage.ts).
+ *
+ * @param required the parameters the reference must document (the rule's; the coverage's in-code ones)
+ */
+export function writtenReference(model: Model, cmd: CommandSpec, sections: readonly ReferenceSection[], required: readonly ParamSpec[]): ReferenceSection | undefined {
+  if (!sections.some((s) => s.layout === 'help')) return undefined;
+  const written = sections.filter((s) => s.layout !== 'help' && s.selection === undefined && !s.history);
+  const first = written[0];
+  if (!first) return undefined;
+  // However it was found, it documents half of the parameters at least: a configured heading that
+  // matched a page title by chance (`# Rslib` over an ecosystem table) is no reference of them.
+  const inWritten = required.filter((p) => rowsFor(model, cmd, p).some(({ section }) => written.includes(section))).length;
+  if (inWritten * 2 < required.length) return undefined;
+  return written.some((s) => s.configured || !s.inferred || s.inferred.pageCommand) || written.every((s) => s.inferred) ? first : undefined;
+}
+
+/**
  * Where a parameter the command's own reference sections have no row for is documented all the
  * same (issue #29), or `undefined`: a row of any layout (table row, parameter heading, reference
  * list item) naming it or one of its spellings (case, `-` and `_` ignored: `--coverageDirectory`
