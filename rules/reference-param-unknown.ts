@@ -5,7 +5,7 @@ import { configClassNames, definedBy, paramNames, resolveKey, splitKey } from '.
 import type { CommandSpec, ParamSpec, ReferenceRow, ReferenceSection } from '../src/model/types.js';
 import { removeRowEdit, replaceSpellingEdit } from '../src/fix/reference-edits.js';
 import { partlyRead, sharesWord, summaryData, wordsOf, type Judged } from './partly-read.js';
-import { flagSpelling, usualFlagSpelling } from '../src/model/flag-spelling.js';
+import { acceptsSpelling, bareFlagName, flagSpelling, usualFlagSpelling } from '../src/model/flag-spelling.js';
 
 interface Options {
   fixRemove: boolean;
@@ -62,6 +62,8 @@ const rule: Rule<Options> = {
         '`{{name}}` is documented as an environment variable, but the code never reads it ({{source}}).',
       flagOfOther:
         '`{{flag}}` is documented as a spelling of `{{name}}` in the `{{command}}` reference, but in the code it is the flag of `{{other}}`.',
+      misspeltFlag:
+        '`{{flag}}` is documented as a flag of `{{command}}`, but the code declares it as `{{declared}}`, and its parser rejects other dashes.',
     },
   },
   check({ model, options, report: emit, inScope }) {
@@ -192,6 +194,26 @@ const rule: Rule<Options> = {
             }
           }
         }
+        // `-g` where the code declares only `--g` (`--gx` for `-gx`): the name is the parameter's,
+        // its dashes are not, and the program rejects them (#33 F10, as example-param-unknown's
+        // `misspeltFlag`). A flag whose option strings are all usual keeps the lenient dashes.
+        if (flagParams.length > 0) {
+          for (const f of writtenFlags(row)) {
+            const dashes = f.text.slice(0, f.text.length - bareFlagName(f.text).length);
+            const owners = flagsSpelt(f.name).map((i) => flagParams[i]!);
+            if (owners.length === 0 || owners.some((p) => acceptsSpelling(p, f.name, dashes))) continue;
+            const declared = flagSpelling(owners[0]!, f.name);
+            const fix = replaceSpellingEdit(model, f.location, f.text, declared);
+            report({
+              messageId: 'misspeltFlag',
+              data: { flag: f.text, name: f.name, command: cmds[0]!.name, declared },
+              location: f.location,
+              related: [{ ...owners[0]!.location, message: `\`${declared}\` is declared here` }, ...definedBy(model, cmds[0]!)],
+              suggestion: declared,
+              ...(fix ? { fix } : {}),
+            });
+          }
+        }
         const judged = row.spellings && hasFields ? row.spellings.keys : row.names;
         // A row names a parameter by its own name or alias, dots and all (a JSON Schema property or
         // pydantic alias `log.level`), else a nested field by its path (`optim.lr`): see `splitKey`.
@@ -279,5 +301,18 @@ const rule: Rule<Options> = {
     }
   },
 };
+
+/**
+ * The CLI flag spellings a row writes, each with its dashes (`-w`, `--no-color`): those of its
+ * CLI-flag column or of its several spellings, else its name cell when that starts with a dash
+ * and spells the row's first name (`-w` or `-w WORKERS` for `w`), at the row.
+ */
+function writtenFlags(row: ReferenceRow): Array<{ text: string; name: string; location: ReferenceRow['location'] }> {
+  const listed = row.spellings?.flags ?? row.flagSpellings;
+  if (listed) return listed.filter((f) => f.text.startsWith('-'));
+  const name = row.names[0];
+  const text = /^-{1,2}[^\s=,[<]+/.exec(row.rawName)?.[0];
+  return name !== undefined && text !== undefined && bareFlagName(text) === name ? [{ text, name, location: row.location }] : [];
+}
 
 export default rule;
