@@ -3,8 +3,13 @@
  * frames, however the bytes are cut, each message delivered within the `push` that completes it;
  * malformed and oversized frames reported and skipped, the frames after them read (s44 sweep G1, G2).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChunkMessageReader, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES } from '../src/lsp/reader.js';
+import { CLI_BIN } from './helpers.js';
 
 const frame = (message: unknown, header = 'Content-Length'): Buffer => {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
@@ -157,4 +162,37 @@ describe('ChunkMessageReader', () => {
     expect(got).toEqual([{ b: 2 }]);
     expect(errors).toHaveLength(1);
   });
+
+  it('drops a body that is valid JSON but no object (`null`, a number, a string, a boolean) with one report each; an array goes on to vscode-jsonrpc (s45 sweep G3)', () => {
+    const got: unknown[] = [];
+    const observed: unknown[] = [];
+    const errors: string[] = [];
+    const reader = new ChunkMessageReader(decode, (m) => observed.push(m));
+    reader.onError((e) => errors.push(e.message));
+    reader.listen((m) => got.push(m));
+    reader.push(Buffer.concat([null, 42, 'x', true, [], { a: 1 }].map((m) => frame(m))));
+    expect(got).toEqual([[], { a: 1 }]);
+    expect(observed).toEqual([[], { a: 1 }]);
+    expect(errors).toEqual(['its body is null, not a JSON object', 'its body is a JSON number, not a JSON object', 'its body is a JSON string, not a JSON object', 'its body is a JSON boolean, not a JSON object']);
+  });
+
+  it('the server answers the requests around a `null` body and exits 0 (it ended with "internal error: Cannot destructure property \'method\'")', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'docdrift-null-body-'));
+    try {
+      const raw = (body: string): Buffer => Buffer.concat([Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`, 'latin1'), Buffer.from(body, 'utf8')]);
+      const input = Buffer.concat([
+        raw(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } })),
+        raw('null'),
+        raw(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'shutdown' })),
+        raw(JSON.stringify({ jsonrpc: '2.0', method: 'exit' })),
+      ]);
+      const r = spawnSync(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: dir, input, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.status).toBe(0);
+      expect([...r.stdout.matchAll(/"id":(\d+)/g)].map((m) => m[1])).toEqual(['1', '2']);
+      expect(r.stdout).toContain('dropped a message from the client: its body is null, not a JSON object');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -138,6 +138,14 @@ export class ChunkMessageReader extends AbstractMessageReader implements Message
         this.fireError(error);
         continue;
       }
+      // A body that is valid JSON but no object (`null`, `42`, `"x"`, `true`) is no message: the
+      // server's observers read its fields and `null` has none (#33 s45 sweep G3: `null` ended the
+      // server with an internal error). An array (a JSON-RPC batch, which LSP does not use) goes on
+      // to vscode-jsonrpc, which logs it as neither a request nor a notification.
+      if (message === null || typeof message !== 'object') {
+        this.fireError(new Error(`its body is ${message === null ? 'null' : `a JSON ${typeof message}`}, not a JSON object`));
+        continue;
+      }
       this.observe?.(message);
       if (this.callback) this.callback(message);
       else this.early.push(message);
