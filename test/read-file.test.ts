@@ -103,6 +103,32 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     expect(pythonSourceCoding(latin1(`x = "${'a'.repeat(1000)}" # coding: latin-1\n`))?.name).toBeUndefined();
   });
 
+  it('refuses a Python source with a UTF-16 or UTF-32 byte-order mark, as CPython does (s45 sweep); a page with one is still decoded', () => {
+    const source = 'from pydantic import BaseModel\n\n\nclass C(BaseModel):\n    seed: int = 0\n';
+    const bom = (bytes: number[], body: Buffer): Buffer => Buffer.concat([Buffer.from(bytes), body]);
+    const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+    const utf32le = (text: string): Buffer => Buffer.concat([...text].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0])));
+    const cases: Array<[Buffer, string, string]> = [
+      [bom([0xff, 0xfe], Buffer.from(source, 'utf16le')), 'UTF-16', 'ff'],
+      [bom([0xfe, 0xff], utf16be(source)), 'UTF-16', 'fe'],
+      [bom([0xff, 0xfe, 0, 0], utf32le(source)), 'UTF-32', 'ff'],
+      [bom([0xff, 0xfe], Buffer.from(`# -*- coding: utf-16 -*-\n${source}`, 'utf16le')), 'UTF-16', 'ff'],
+    ];
+    for (const [bytes, encoding, first] of cases) {
+      let thrown: unknown;
+      try {
+        decodeText(bytes, 'tool/cli.py');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(SourceCodingError);
+      expect((thrown as SourceCodingError).line).toBe(1);
+      expect((thrown as Error).message).toBe(`it starts with a ${encoding} byte-order mark, which CPython does not read as source ("SyntaxError: Non-UTF-8 code starting with '\\x${first}'"); the file is not read. Save it as UTF-8`);
+    }
+    expect(decodeText(bom([0xff, 0xfe], Buffer.from('# Reference\n', 'utf16le')), 'docs/ref.md')).toBe('# Reference\n');
+    expect(decodeText(bom([0xef, 0xbb, 0xbf], Buffer.from(source)), 'tool/cli.py')).toContain('class C(BaseModel)');
+  });
+
   it('keeps UTF-8 when the declaration is not where CPython reads it, or the file is not Python', () => {
     const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
     expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');

@@ -332,6 +332,11 @@ export function readRegularFile(file: string, options: ReadOptions = {}): string
  *   UTF-8 it would be other text than Python's (#33 F9)
  */
 export function decodeText(bytes: Uint8Array, file?: string): string {
+  // CPython reads a source as bytes with at most a UTF-8 BOM: a UTF-16 or UTF-32 one (with the
+  // NUL bytes its text then holds) is a SyntaxError, so such a module defines nothing (s45 sweep).
+  if (file !== undefined && PYTHON_FILE_RE.test(file) && bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff))) {
+    throw new SourceBomError(bytes[0] === 0 || (bytes.length >= 4 && bytes[2] === 0 && bytes[3] === 0) ? 'UTF-32' : 'UTF-16', bytes[0]!);
+  }
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -367,6 +372,20 @@ export class SourceCodingError extends ReadFileError {
         ? `its coding comment (line ${line}) declares \`${codec}\`, a codec docdrift cannot decode as Python does; the file is not read`
         : `its coding comment (line ${line}) declares \`${codec}\`, which is no codec of CPython's standard library (CPython stops with "SyntaxError: unknown encoding" unless one of that name is installed) and which docdrift cannot decode; the file is not read`,
     );
+  }
+}
+
+/**
+ * A Python source that starts with a UTF-16 or UTF-32 byte-order mark: CPython refuses it, coding
+ * comment or not (3.11: "SyntaxError: Non-UTF-8 code starting with '\xff' … but no encoding
+ * declared"), so docdrift does not read it either. Reported at line 1 as the other coding
+ * refusals are; `firstByte` is the file's first byte, which CPython's message names.
+ */
+export class SourceBomError extends SourceCodingError {
+  override name = 'SourceBomError';
+  constructor(encoding: 'UTF-16' | 'UTF-32', firstByte: number) {
+    super(1, encoding.toLowerCase().replace('-', '_'), true);
+    this.message = `it starts with a ${encoding} byte-order mark, which CPython does not read as source ("SyntaxError: Non-UTF-8 code starting with '\\x${firstByte.toString(16).padStart(2, '0')}'"); the file is not read. Save it as UTF-8`;
   }
 }
 
