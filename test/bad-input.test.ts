@@ -282,6 +282,23 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     for (let i = 0; lines.join('\n').length < 240_000; i++) lines.push(`X${i} = 1 < 2 < 3 < 4 < 5 < 6 < 7 < 8`);
     for (let k = 0; k < 12; k++) writeFileSync(path.join(dir, `tool/flat_${String(k).padStart(2, '0')}.py`), `${lines.join('\n')}\n`);
   },
+  // #33 s45 sweep G2: sixty 165 KB modules of 100 pydantic classes of 100 fields, each under the per-file limits (19-27 s and 651-774 MB on main).
+  // The config class's base is in the largest of them, which the entry module imports: read first.
+  'python-many-config-classes': (dir) => {
+    mkdirSync(path.join(dir, 'models'), { recursive: true });
+    writeFileSync(path.join(dir, 'models/__init__.py'), '');
+    const fields = Array.from({ length: 100 }, (_, k) => `    f${k}: int = 0\n`).join('');
+    for (let i = 0; i < 60; i++) {
+      const classes = Array.from({ length: 100 }, (_, j) => `class C${i}_${j}(BaseModel):\n${fields}`).join('');
+      const shared = i === 59 ? '\n\nclass Shared(BaseModel):\n    seed: int = Field(default=0, description="Random seed.")\n' : '';
+      writeFileSync(path.join(dir, `models/m${i}.py`), `from pydantic import BaseModel, Field\n${classes}${shared}`);
+    }
+    const cli = path.join(dir, 'tool/cli.py');
+    const source = readFileSync(cli, 'utf8')
+      .replace('from pydantic import BaseModel, Field\n', 'from pydantic import BaseModel, Field\nfrom models.m59 import Shared\n')
+      .replace('class ToolConfig(BaseModel):\n    seed: int = Field(default=0, description="Random seed.")\n', 'class ToolConfig(Shared):\n');
+    writeFileSync(cli, source);
+  },
   // #33 sweep s31 D5: a commander bin importing twenty 240 KB modules of dense code (2 million tokens; the TypeScript worker hit its heap limit after ~20 s).
   'ts-many-dense-modules': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });

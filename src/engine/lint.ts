@@ -21,7 +21,7 @@ import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadRefe
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
-import { extractPython, type PythonSource } from '../extract/python/index.js';
+import { extractPython, MAX_PYTHON_CLASS_FIELDS, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
 import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
@@ -42,7 +42,7 @@ import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
 import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
-import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
+import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
@@ -746,13 +746,38 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const pending = flagChars > 0 && wantsPythonWorker(context?.pythonWorker ?? 'auto', flagChars)
     ? startPythonFlags({ sources: flagSources.map((s) => ({ file: s.file, text: s.text })), packageRoots })
     : undefined;
+  // The run's budget of class fields (s45 G2: 60 generated modules of 10,000 pydantic fields took
+  // 19-27 s and 651-774 MB) goes first to the entry modules, the modules the config names and
+  // what they import, then to the smaller sources (hand-written before generated), test files
+  // last. The files read for flags are always read: their own token budget bounds them.
+  const budgetFirst = classFieldBudgetFirst(sources, (s) => factsOf(s).chars, MAX_PYTHON_CLASS_FIELDS, entryModules, config, packageRoots);
+  const tier = (source: PythonSource): number => (budgetFirst.has(source) ? 0 : TEST_DIR_RE.test(source.file) ? 2 : 1);
   const python = await extractPython(sources, {
     retain: storedFlags || pending ? undefined : readsFlags,
     packageRoots,
     scans: scanCacheOf(pieces),
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
+    classFieldBudget: { exempt: readsFlags, rank: (source) => tier(source) * (MAX_PYTHON_SOURCE_CHARS + 1) + factsOf(source).chars },
   });
   pushAll(diagnostics, python.diagnostics);
+  if (python.overClassFieldBudget) {
+    // One warning for all of them, as for the large sources above: the classes of a name the
+    // config gives that one of them may define are unread, not missing (`alsoUnread`).
+    const { files: over, read: fieldsRead, limit } = python.overClassFieldBudget;
+    const reason = `the Python sources read before ${over.length === 1 ? 'it' : 'them'} declare ${fieldsRead.toLocaleString('en-US')} class fields (each class counting two), over the limit of ${limit.toLocaleString('en-US')} for one run`;
+    for (const file of over) refused.set(file, reason);
+    const chars = sources.reduce((n, s) => (refused.get(s.file) === reason ? n + factsOf(s).chars : n), 0);
+    const [first, ...others] = over;
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message:
+        `Not read${alsoNotRead(others, 'Python sources')}: ${reason}; the config classes, functions and environment variables of ${over.length === 1 ? 'this file' : `these ${over.length.toLocaleString('en-US')} files`} ` +
+        `(${(chars / (1024 * 1024)).toFixed(1)} MB) are unknown. Exclude generated modules with \`ignore\` or \`sources\` in the docdrift config`,
+      location: { file: first!, line: 1, column: 1 },
+      ...(others.length > 0 ? { alsoUnread: others } : {}),
+    });
+  }
   const fromWorker = await pending?.flags;
   if (fromWorker && context) context.pythonWorkerUsed = true;
   // A worker past its CPU budget is not followed by the same extraction in-thread (unbounded):
@@ -866,7 +891,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     if (ts.overBudget) typeScriptUnread = true;
     pushAll(entryPoints, binEntryPoints(bins, new Set(entryPoints.map((e) => e.name)), new Set(ts.namedBins)));
   }
-  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread, unreadSources);
+  const unreadPrograms = pythonUnreadPrograms(entryPoints, config, python.overClassFieldBudget ? sources.filter((s) => !refused.has(s.file)) : sources, packageRoots, flagCommands, functionConfigs, context?.root, refused, flagsUnread, unreadSources);
   const runnable = sources.filter((src) => factsOf(src).mainGuard);
   const flagFiles = new Set(flagCommands.map((f) => f.location.file));
   // Only said when no command is found: scanned only then.
@@ -999,8 +1024,83 @@ const MAX_SCRIPT_SCANS = 50;
 /** How many import hops from an entry's module are searched for a CLI library. */
 const LIBRARY_HOPS = 2;
 
-const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+\(?([\w\s,]*)/gm;
+/**
+ * `from m import a, b`: the names up to the line's end, or across lines inside parentheses
+ * (group 3 or 4); the names of a line without parentheses never run into the next line (its
+ * `from` would be taken for a name and its import lost).
+ */
+const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(?:\(([\w\s,]*)|([\w \t,]*))/gm;
 const PY_PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
+
+/**
+ * The dotted names a Python source may import modules by, read from its text with patterns (never
+ * run): `from pkg import mod` gives `pkg` and `pkg.mod` (either may be the module), `from . import
+ * x` in `pkg/a.py` gives `pkg` and `pkg.x`, `import pkg.mod` gives `pkg.mod`. In the order written,
+ * possibly repeated; names of other projects included (the caller looks them up).
+ */
+function importedModuleNames(src: PythonSource, packageRoots: string[]): string[] {
+  const own = moduleNameForFile(src.file, packageRoots).split('.');
+  const isPackage = /(^|\/)__init__\.py$/.test(src.file);
+  const out: string[] = [];
+  for (const m of src.text.matchAll(PY_FROM_IMPORT)) {
+    const dots = m[1]?.length ?? 0;
+    const base = dots > 0 ? own.slice(0, own.length - dots + (isPackage ? 1 : 0)) : [];
+    const module = [...base, ...(m[2] ? m[2].split('.') : [])].join('.');
+    out.push(module);
+    for (const raw of (m[3] ?? m[4] ?? '').split(',')) {
+      const name = raw.trim().split(/\s+/)[0];
+      if (name) out.push(`${module}.${name}`);
+    }
+  }
+  for (const m of src.text.matchAll(PY_PLAIN_IMPORT)) out.push(m[1]!);
+  return out;
+}
+
+/** How many imports deep from the entry modules and the modules the config names the budget of class fields goes first: a config class's bases and field types are most often a hop or two away. */
+const BUDGET_IMPORT_HOPS = 3;
+
+/**
+ * The sources the run's budget of Python class fields (`MAX_PYTHON_CLASS_FIELDS`) is spent on
+ * first: the modules (and their packages) of `entryModules` and of the dotted config class names
+ * of `config` (`pkg.mod.Options`), and the project modules these import, up to
+ * {@link BUDGET_IMPORT_HOPS} imports deep (read with {@link importedModuleNames}). A config class
+ * and its bases are then read before generated modules that fill the budget. Empty when the
+ * sources, at most one class field per 3 characters, cannot reach `limit`: their texts are not
+ * read then (a run whose Python files come from the cache reads none).
+ */
+function classFieldBudgetFirst(sources: readonly PythonSource[], charsOf: (source: PythonSource) => number, limit: number, entryModules: readonly string[], config: DocdriftConfig, packageRoots: string[]): Set<PythonSource> {
+  const first = new Set<PythonSource>();
+  if (sources.reduce((n, s) => n + charsOf(s), 0) <= 3 * limit) return first;
+  const named = new Set<string>();
+  const addWithPackages = (parts: readonly string[], end: number): void => {
+    for (let i = 1; i <= end; i++) named.add(parts.slice(0, i).join('.'));
+  };
+  for (const m of entryModules) addWithPackages(m.split('.'), m.split('.').length);
+  for (const c of Object.values(config.commands)) {
+    for (const name of [c.config ?? []].flat()) {
+      // A dotted class name: its module and packages (a schema or TypeScript file named with `#` or `/` is none).
+      if (!name.includes('#') && !name.includes('/')) addWithPackages(name.split('.'), name.split('.').length - 1);
+    }
+  }
+  const byModule = new Map<string, PythonSource>();
+  for (const src of sources) if (!byModule.has(moduleNameForFile(src.file, packageRoots))) byModule.set(moduleNameForFile(src.file, packageRoots), src);
+  let level = [...named].flatMap((m) => byModule.get(m) ?? []);
+  for (const src of level) first.add(src);
+  for (let hop = 0; hop < BUDGET_IMPORT_HOPS && level.length > 0; hop++) {
+    const next: PythonSource[] = [];
+    for (const src of level) {
+      for (const module of importedModuleNames(src, packageRoots)) {
+        const found = byModule.get(module);
+        if (found && !first.has(found)) {
+          first.add(found);
+          next.push(found);
+        }
+      }
+    }
+    level = next;
+  }
+  return first;
+}
 
 /**
  * For each Python entry point and config `program` whose target got no flags and no config class:
@@ -1036,24 +1136,11 @@ function pythonUnreadPrograms(
     return byModule.get(module);
   };
   const imports = (src: PythonSource): PythonSource[] => {
-    const own = moduleNameForFile(src.file, packageRoots).split('.');
-    const isPackage = /(^|\/)__init__\.py$/.test(src.file);
     const out: PythonSource[] = [];
-    const add = (module: string): void => {
+    for (const module of importedModuleNames(src, packageRoots)) {
       const found = byModule.get(module);
       if (found) pushUnique(out, found);
-    };
-    for (const m of src.text.matchAll(PY_FROM_IMPORT)) {
-      const dots = m[1]?.length ?? 0;
-      const base = dots > 0 ? own.slice(0, own.length - dots + (isPackage ? 1 : 0)) : [];
-      const module = [...base, ...(m[2] ? m[2].split('.') : [])].join('.');
-      add(module);
-      for (const raw of (m[3] ?? '').split(',')) {
-        const name = raw.trim().split(/\s+/)[0];
-        if (name) add(`${module}.${name}`);
-      }
     }
-    for (const m of src.text.matchAll(PY_PLAIN_IMPORT)) add(m[1]!);
     return out;
   };
   const out: Array<[string, UnreadProgram]> = [];

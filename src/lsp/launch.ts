@@ -145,7 +145,7 @@ export async function runLanguageServer(argv: readonly string[], io: { stdout: (
     worker.on('error', (error: Error & { code?: string }) => {
       io.stderr(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `docdrift lsp: the language server needed more than its ${heapMb} MB of memory and stopped; exclude large generated pages with "ignore" in the docdrift config, then restart it.\n`
+          ? `docdrift lsp: the language server needed more than its ${heapMb} MB of memory and stopped; exclude large generated pages or sources with "ignore" in the docdrift config, then restart it.\n`
           : `docdrift lsp: internal error: ${escapeLine(error.message)}\n`,
       );
     });

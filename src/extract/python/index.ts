@@ -105,6 +105,12 @@ export interface PythonExtraction {
   env: EnvExtraction;
   /** Upper-case words with an underscore in the sources' texts (`ModuleInfo.envWords`), distinct (issue #31). */
   envWords: string[];
+  /**
+   * Sources not read because the class fields of the sources read before them (in the budget's
+   * order, see {@link ExtractPythonOptions.classFieldBudget}) reached the run's budget, in the
+   * given order, with the class fields that were read; absent when every source was read.
+   */
+  overClassFieldBudget?: { files: string[]; read: number; limit: number };
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -142,7 +148,32 @@ export interface ExtractPythonOptions {
    * awaited. The result is the same either way.
    */
   deferred?: { files: ReadonlySet<string>; scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined> };
+  /**
+   * The run's budget of Python class fields ({@link MAX_PYTHON_CLASS_FIELDS}): which sources it
+   * leaves out, and in what order it is spent. Files kept by `retain`, files in `deferred` and
+   * files `exempt` names are always read and not counted (the engine exempts the files read for
+   * CLI flags, bounded by their own token budget, so that the result does not depend on whether
+   * their scans come from the flags worker or the cache). The others are read in the order of
+   * `rank` (lower first; ties in the given order) while the class fields read so far are under
+   * `limit`; the rest are not read (see {@link PythonExtraction.overClassFieldBudget}).
+   * Default: the budget with all ranks equal and nothing exempt beyond `retain` and `deferred`.
+   */
+  classFieldBudget?: { limit?: number; exempt?: (source: PythonSource) => boolean; rank?: (source: PythonSource) => number };
 }
+
+/**
+ * The most Python class fields one run reads ({@link ModuleInfo.classFields}: each class counts two
+ * more, so that empty classes are bounded too), over the sources not read for CLI flags. Every
+ * field of every class is scanned, resolved, made a parameter and a model candidate, at about
+ * 30-55 µs of CPU and 1.2-1.6 KB each, a class about twice that: 60 generated modules of 100
+ * pydantic classes of 100 fields (606,000 fields) took 19-27 s and 651-774 MB, 60 modules of 7,000
+ * empty classes 30 s and 1.2 GB (#33 s45 sweep G2). The largest real project measured counts
+ * 8,594 (NeMo Gym: 1,670 classes, 5,254 fields; of 133 projects measured, the next is
+ * datamodel-code-generator's 2,759); 100,000 keeps 11 times that, and a run that reaches it took
+ * 5-6 s of CPU and 250-300 MB in all (fields, or empty classes). Sources are read whole: the one
+ * that reaches the budget is read, the later ones are not (one warning, see `extractCode`).
+ */
+export const MAX_PYTHON_CLASS_FIELDS = 100_000;
 
 /** A store of {@link ModuleInfo} scans by file text and module name (see {@link ExtractPythonOptions.scans}). */
 export interface ScanCache {
@@ -231,7 +262,9 @@ const FOLLOW_DEPTH = 3;
 
 /**
  * Parses every Python source once with tree-sitter and extracts config classes and the config
- * classes each top-level function builds.
+ * classes each top-level function builds. Past the run's budget of class fields
+ * ({@link MAX_PYTHON_CLASS_FIELDS}; see {@link ExtractPythonOptions.classFieldBudget}) the
+ * remaining sources are not parsed: {@link PythonExtraction.overClassFieldBudget} lists them.
  *
  * Config classes are subclasses of pydantic `BaseModel`/`BaseSettings` (v1 or v2, or
  * `pydantic_settings.BaseSettings`), through any chain of repository classes and imports
@@ -290,14 +323,37 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (!keep) tree.delete(); // trees live in wasm memory; free each one as soon as it is read
     }
   };
+  // Sources neither kept, deferred nor exempt share the run's budget of class fields: read in
+  // the budget's order (below) once the others are, while it lasts.
+  const budget = options.classFieldBudget;
+  const limit = budget?.limit ?? MAX_PYTHON_CLASS_FIELDS;
+  const budgeted: Array<{ slot: (typeof slots)[number]; i: number; rank: number }> = [];
   for (const source of ordered) {
     const slot: (typeof slots)[number] = { source, module: moduleNameForFile(source.file, packageRoots) };
     slots.push(slot);
     const retain = options.retain?.(source) ?? false;
+    const defer = !retain && options.deferred?.files.has(source.file) === true;
+    if (!retain && !defer && budget?.exempt?.(source) !== true) {
+      budgeted.push({ slot, i: budgeted.length, rank: budget?.rank?.(source) ?? 0 });
+      continue;
+    }
     const cached = retain ? undefined : options.scans?.get(source, slot.module);
     if (cached) slot.info = cached;
-    else if (!retain && options.deferred?.files.has(source.file)) deferred.push(slot);
+    else if (defer) deferred.push(slot);
     else await scanHere(slot, retain);
+  }
+  budgeted.sort((a, b) => a.rank - b.rank || a.i - b.i);
+  let spent = 0;
+  const overBudget = new Set<(typeof slots)[number]>();
+  for (const { slot } of budgeted) {
+    if (spent >= limit) {
+      overBudget.add(slot);
+      continue;
+    }
+    const cached = options.scans?.get(slot.source, slot.module);
+    if (cached) slot.info = cached;
+    else await scanHere(slot, false);
+    spent += slot.info?.classFields ?? 0;
   }
   if (deferred.length > 0) {
     // The other thread's scan of a file under the same module name is the one this thread would
@@ -311,7 +367,9 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       } else await scanHere(slot, false);
     }
   }
-  for (const { module, info, problem } of slots) {
+  for (const slot of slots) {
+    const { module, info, problem } = slot;
+    if (overBudget.has(slot)) continue;
     if (problem) diagnostics.push(problem);
     if (!info) continue;
     infos.push(info);
@@ -383,7 +441,12 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
     }
   }
-  return { classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env, envWords: [...new Set(infos.flatMap((i) => i.envWords ?? []))] };
+  const overClassFieldBudget = overBudget.size > 0 ? { files: slots.filter((slot) => overBudget.has(slot)).map((slot) => slot.source.file), read: spent, limit } : undefined;
+  return {
+    classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env,
+    envWords: [...new Set(infos.flatMap((i) => i.envWords ?? []))],
+    ...(overClassFieldBudget ? { overClassFieldBudget } : {}),
+  };
 }
 
 /**

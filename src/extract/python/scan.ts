@@ -132,6 +132,12 @@ export interface ModuleInfo {
   envWords?: string[];
   /** Variables the file names in a message saying they are obsolete (`obsoleteEnvNames`); absent when none. */
   envObsolete?: string[];
+  /**
+   * The class-body fields the scan read, plus two per class (a class costs about as much as two
+   * fields), nested classes and redefinitions (which {@link classes} drops) included: what the
+   * run's budget of Python class fields counts (`MAX_PYTHON_CLASS_FIELDS` in index.ts). Absent: none.
+   */
+  classFields?: number;
   diagnostic?: InputDiagnostic;
 }
 
@@ -271,6 +277,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     nested: new Map(),
   };
   if (outer) cls.outer = outer;
+  info.classFields = (info.classFields ?? 0) + 2;
   const body = node.childForFieldName('body');
   if (settings.size > 0) cls.settingsConfig = settings;
   if (!body) return cls;
@@ -325,6 +332,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     if (field) cls.fields.push(field);
   }
   if (settings.size > 0) cls.settingsConfig = settings;
+  info.classFields = (info.classFields ?? 0) + cls.fields.length;
   return cls;
 }
 
