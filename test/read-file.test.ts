@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeText, pythonSourceCoding, pythonTextCodingError, ReadFileError, SourceCodingError, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
+import { decodeText, pythonSourceCoding, pythonTextCodingError, ReadFileError, SourceCodingError, SourceNotUtf8Error, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
 import { createReader } from '../src/engine/lint.js';
 import type { InputDiagnostic } from '../src/model/types.js';
 import { lintTwin, removeTempDirs, tempProject } from './helpers.js';
@@ -82,7 +82,8 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     for (const eol of ['\n', '\r\n', '\r']) {
       expect(decodeText(latin1(`#!/usr/bin/env python${eol}# -*- coding: latin-1 -*-${eol}x = "\u00f1"${eol}`), 'tool/cli.py')).toContain('"\u00f1"');
       // A code line 1 still hides a coding line 2, whatever ends it.
-      expect(decodeText(latin1(`import os${eol}# coding: latin-1${eol}x = "\u00f1"${eol}`), 'a.py')).toContain('"\uFFFD"');
+      // Read as UTF-8 then, where 0xF1 on line 3 is invalid: refused as CPython refuses it.
+      expect(() => decodeText(latin1(`import os${eol}# coding: latin-1${eol}x = "\u00f1"${eol}`), 'a.py')).toThrow(/^line 3 is not valid UTF-8/);
     }
     expect(pythonSourceCoding(latin1('# comment\r# coding: latin-1\n'))?.name).toBe('latin-1');
     expect(pythonSourceCoding(latin1('\r\n# coding: latin-1\r'))?.name).toBe('latin-1');
@@ -131,9 +132,38 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
 
   it('keeps UTF-8 when the declaration is not where CPython reads it, or the file is not Python', () => {
     const bytes = latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n');
-    expect(decodeText(bytes, 'a.py')).toContain('"caf\uFFFD"');
+    // Read as UTF-8, as CPython reads it, where 0xE9 on line 3 stops it (refused, below).
+    expect(() => decodeText(bytes, 'a.py')).toThrow(SourceNotUtf8Error);
+    expect(decodeText(latin1('import os\n# coding: latin-1\nx = "caf\u00e9"\n'.replace('\u00e9', 'e')), 'a.py')).toContain('"cafe"');
     expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'), 'docs/a.md')).toContain('\uFFFD');
     expect(decodeText(latin1('# coding: latin-1\nx = "\u00e9"\n'))).toContain('\uFFFD');
+  });
+
+  it('refuses a Python source that is read as UTF-8 but is not, naming the line and byte CPython names (#33 s45 leftover)', () => {
+    const refusal = (bytes: Buffer): SourceCodingError => {
+      try {
+        decodeText(bytes, 'tool/cli.py');
+      } catch (error) {
+        if (error instanceof SourceNotUtf8Error) return error;
+        throw error;
+      }
+      throw new Error('not refused');
+    };
+    const source = (line3: Buffer): Buffer => Buffer.concat([Buffer.from('from pydantic import BaseModel\n\n# '), line3, Buffer.from('\nclass C(BaseModel):\n    seed: int = 0\n')]);
+    // A Latin-1 é, a cut sequence, an overlong slash, an encoded surrogate, a code point above U+10FFFF, a lone continuation byte.
+    for (const [bad, byte] of [[[0xe9], 'e9'], [[0xe2, 0x82], 'e2'], [[0xc0, 0xaf], 'c0'], [[0xed, 0xa0, 0x80], 'ed'], [[0xf4, 0x90, 0x80, 0x80], 'f4'], [[0x41, 0x80], '80']] as const) {
+      const error = refusal(source(Buffer.from([0x61, ...bad])));
+      expect(error.line).toBe(3);
+      expect(error.message).toBe(`line 3 is not valid UTF-8 and the file declares no encoding, so CPython does not read it ("SyntaxError: Non-UTF-8 code starting with '\\x${byte}' … but no encoding declared"); the file is not read. Save it as UTF-8 or declare its encoding in a coding comment (PEP 263)`);
+    }
+    // Declared UTF-8: the same refusal, worded as CPython's codec error; a UTF-8 BOM says UTF-8 too.
+    const declared = refusal(Buffer.concat([Buffer.from('# -*- coding: utf-8 -*-\nx = 1\ny = "'), Buffer.from([0xff]), Buffer.from('"\n')]));
+    expect(declared.line).toBe(3);
+    expect(declared.message).toContain("codec can't decode byte 0xff");
+    expect(refusal(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('x = 1\r\ry = "'), Buffer.from([0xff]), Buffer.from('"\n')])).line).toBe(3);
+    // Valid UTF-8 of every length, a UTF-8 BOM, and a page with invalid bytes: read.
+    expect(decodeText(Buffer.from('# caf\u00e9 \u20ac \u{1F600}\nx = 1\n'), 'tool/cli.py')).toContain('\u{1F600}');
+    expect(decodeText(Buffer.from([0x23, 0x20, 0xe9, 0x0a]), 'docs/a.md')).toBe('# \uFFFD\n');
   });
 
   it('#33 F9: refuses a codec docdrift cannot decode as CPython does, or no codec, naming the coding line and the codec', () => {

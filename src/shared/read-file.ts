@@ -10,6 +10,7 @@
  * descriptor (no race between the check and the read) and read up to the cap only.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
@@ -342,8 +343,11 @@ export function decodeText(bytes: Uint8Array, file?: string): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (file !== undefined && PYTHON_FILE_RE.test(file)) {
     const coding = pythonSourceCoding(buffer);
+    const codec = coding === undefined ? 'utf_8' : pythonCodecOf(coding.name);
+    // CPython decodes a source without a coding comment as UTF-8 and stops at its first invalid
+    // sequence: such a module defines nothing, so docdrift reads nothing of it either.
+    if ((codec === 'utf_8' || codec === 'utf_8_sig') && !isUtf8(buffer)) throw new SourceNotUtf8Error(buffer, coding !== undefined);
     if (coding === undefined) return pythonLineEnds(buffer.toString('utf8'));
-    const codec = pythonCodecOf(coding.name);
     const text = codec === undefined ? undefined : decodeAsPython(codec, buffer);
     if (text === undefined) throw new SourceCodingError(coding.line, coding.name, codec !== undefined);
     return pythonLineEnds(text);
@@ -387,6 +391,55 @@ export class SourceBomError extends SourceCodingError {
     super(1, encoding.toLowerCase().replace('-', '_'), true);
     this.message = `it starts with a ${encoding} byte-order mark, which CPython does not read as source ("SyntaxError: Non-UTF-8 code starting with '\\x${firstByte.toString(16).padStart(2, '0')}'"); the file is not read. Save it as UTF-8`;
   }
+}
+
+/**
+ * A Python source whose bytes are not valid UTF-8 while it is read as UTF-8 (no coding comment,
+ * or one declaring `utf-8`): CPython's tokenizer stops at the first line holding an invalid
+ * sequence ("SyntaxError: Non-UTF-8 code starting with '\xe9' in file … on line 3, but no
+ * encoding declared; see https://peps.python.org/pep-0263/ for details", CPython
+ * Parser/tokenizer.c `ensure_utf8`; with a `utf-8` declaration the UTF-8 codec's "can't decode
+ * byte"), so the module defines nothing. `line` (1-based) is that line, the byte the first of the
+ * invalid sequence, found as CPython's `valid_utf8` finds it.
+ */
+export class SourceNotUtf8Error extends SourceCodingError {
+  override name = 'SourceNotUtf8Error';
+  constructor(bytes: Uint8Array, declared: boolean) {
+    const { line, byte } = firstInvalidUtf8(bytes);
+    super(line, 'utf_8', true);
+    const hex = byte.toString(16).padStart(2, '0');
+    this.message = declared
+      ? `line ${line} is not valid UTF-8 (byte 0x${hex}), the encoding its coding comment declares, so CPython cannot read it ("SyntaxError: (unicode error) 'utf-8' codec can't decode byte 0x${hex}"); the file is not read. Save it as UTF-8 or declare its real encoding`
+      : `line ${line} is not valid UTF-8 and the file declares no encoding, so CPython does not read it ("SyntaxError: Non-UTF-8 code starting with '\\x${hex}' … but no encoding declared"); the file is not read. Save it as UTF-8 or declare its encoding in a coding comment (PEP 263)`;
+  }
+}
+
+/**
+ * The line (1-based) and first byte of the first invalid UTF-8 sequence in `bytes`, by CPython's
+ * rules (Parser/tokenizer.c `valid_utf8`: no overlong forms, no surrogates, nothing above
+ * U+10FFFF). `{ line: 1, byte: 0 }` when all of it is valid.
+ */
+function firstInvalidUtf8(bytes: Uint8Array): { line: number; byte: number } {
+  let line = 1;
+  const at = (i: number): number => (i < bytes.length ? bytes[i]! : 0);
+  for (let i = 0; i < bytes.length; ) {
+    const c = bytes[i]!;
+    if (c < 0x80) {
+      // A line ends at LF, CRLF or a lone CR, as CPython counts lines.
+      if (c === 0x0a || (c === 0x0d && at(i + 1) !== 0x0a)) line++;
+      i++;
+      continue;
+    }
+    let expected: number;
+    if (c < 0xe0) expected = c < 0xc2 ? -1 : 1;
+    else if (c < 0xf0) expected = (c === 0xe0 && at(i + 1) < 0xa0) || (c === 0xed && at(i + 1) >= 0xa0) ? -1 : 2;
+    else if (c < 0xf5) expected = (c === 0xf0 && at(i + 1) < 0x90) || (c === 0xf4 && at(i + 1) >= 0x90) ? -1 : 3;
+    else expected = -1;
+    for (let k = 1; k <= expected && expected > 0; k++) if (at(i + k) < 0x80 || at(i + k) >= 0xc0) expected = -1;
+    if (expected < 0) return { line, byte: c };
+    i += expected + 1;
+  }
+  return { line: 1, byte: 0 };
 }
 
 /**
