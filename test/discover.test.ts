@@ -317,8 +317,10 @@ describe('discoverFiles', () => {
       'mypkg/commands/__init__.py': 'from .test.run import add_test_args\n',
       // A sub-command package named test: the modules the package imports are read, not its tests.
       'mypkg/commands/test/__init__.py': '',
-      'mypkg/commands/test/run.py': 'from .shared import X\n',
+      // Two `from` lines in a row: both read (the first one's names once ran into the second line).
+      'mypkg/commands/test/run.py': 'from .shared import X\nfrom .options import Y\n',
       'mypkg/commands/test/shared.py': 'X = 1\n',
+      'mypkg/commands/test/options.py': 'Y = 1\n',
       'mypkg/commands/test/helpers.py': 'unused\n',
       'mypkg/commands/test/test_run.py': 'a test\n',
       // Tests inside the package that nothing imports: skipped.
@@ -350,6 +352,7 @@ describe('discoverFiles', () => {
       'mypkg/cli.py',
       'mypkg/commands/__init__.py',
       'mypkg/commands/test/__init__.py',
+      'mypkg/commands/test/options.py',
       'mypkg/commands/test/run.py',
       'mypkg/commands/test/shared.py',
       'web/src/cli.ts',

@@ -12,6 +12,7 @@ import { ALWAYS_IGNORED, ALWAYS_IGNORED_GLOBS, DEFAULT_CONFIG } from '../config/
 import { escapesRoot } from '../shared/paths.js';
 import { readFileHead, readProjectFile } from '../shared/read-file.js';
 import { isShellShebang, scriptKind } from '../extract/script-env.js';
+import { importedModuleNames, pythonImports } from '../extract/python/imports.js';
 
 
 /** The files of one run, project-relative POSIX paths, sorted. */
@@ -1106,10 +1107,6 @@ function pythonModule(file: string, isPackage: (dir: string) => boolean): string
   return parts.slice(start);
 }
 
-// The module after the dots starts at a word character: `(\.*)([\w.]*)` split a run of dots every
-// way, quadratic in a long `from ....` line (s27 recheck list).
-export const PY_FROM = /^[ \t]*from[ \t]+(?=[.\w])(\.*)((?:\w[\w.]*)?)[ \t]+import[ \t]+\(?([\w\s,.*]+)/gm;
-const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
 const TS_SPECIFIER = /\bfrom\s*['"](\.{1,2}\/[^'"\n]*)['"]|\bimport\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|\brequire\s*\(\s*['"](\.{1,2}\/[^'"\n]*)['"]\s*\)|^[ \t]*import\s+['"](\.{1,2}\/[^'"\n]*)['"]/gm;
 
 /** The files of `members` that `file`'s imports name (Python absolute and relative imports, TypeScript relative specifiers); read with patterns, never run. */
@@ -1119,21 +1116,12 @@ function importedFiles(file: string, text: string, members: ReadonlySet<string>,
     const byModule = new Map<string, string>();
     for (const m of members) if (m.endsWith('.py')) byModule.set(pythonModule(m, isPackage).join('.'), m);
     const own = pythonModule(file, isPackage);
-    const pkg = file.endsWith('__init__.py') ? own : own.slice(0, -1);
     const take = (module: string): void => {
       const f = byModule.get(module);
       if (f !== undefined) out.push(f);
     };
-    for (const m of text.matchAll(PY_FROM)) {
-      const dots = m[1]!.length;
-      const base = dots === 0 ? m[2]! : [...pkg.slice(0, pkg.length - (dots - 1)), ...(m[2] ? [m[2]] : [])].join('.');
-      take(base);
-      for (const name of m[3]!.split(',')) take(`${base}.${name.trim().split(/\s/)[0]}`);
-    }
-    for (const m of text.matchAll(PY_IMPORT)) for (const name of m[1]!.split(',')) {
-      const parts = name.trim().split('.');
-      for (let n = 1; n <= parts.length; n++) take(parts.slice(0, n).join('.'));
-    }
+    // Plain imports with their packages: `import a.b` runs `a/__init__.py` too.
+    for (const module of importedModuleNames(pythonImports(text), own, file.endsWith('__init__.py'), true)) take(module);
     return out;
   }
   const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';

@@ -37,6 +37,7 @@ import { createHeadingMatcher } from '../config/patterns.js';
 import type { ConfigClass, DocFile, EnvExtraction, InputDiagnostic, InternalEnvVar, Model, ReferenceRow, UnreadProgram } from '../model/types.js';
 import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extract/cli-libraries.js';
 import { moduleNameForFile } from '../extract/python/module-name.js';
+import { importedModuleNames, pythonImports } from '../extract/python/imports.js';
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
@@ -1025,35 +1026,14 @@ const MAX_SCRIPT_SCANS = 50;
 const LIBRARY_HOPS = 2;
 
 /**
- * `from m import a, b`: the names up to the line's end, or across lines inside parentheses
- * (group 3 or 4); the names of a line without parentheses never run into the next line (its
- * `from` would be taken for a name and its import lost).
+ * The dotted names a Python source may import modules by ({@link pythonImports}, read with
+ * patterns, never run): `from pkg import mod` gives `pkg` and `pkg.mod` (either may be the
+ * module), `from . import x` in `pkg/a.py` gives `pkg` and `pkg.x`, `import pkg.mod` gives
+ * `pkg.mod`. In the order read, possibly repeated; names of other projects included (the caller
+ * looks them up).
  */
-const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(?=[.\w])(\.*)([A-Za-z_][\w.]*)?[ \t]+import[ \t]+(?:\(([\w\s,]*)|([\w \t,]*))/gm;
-const PY_PLAIN_IMPORT = /^[ \t]*import[ \t]+([A-Za-z_][\w.]*)/gm;
-
-/**
- * The dotted names a Python source may import modules by, read from its text with patterns (never
- * run): `from pkg import mod` gives `pkg` and `pkg.mod` (either may be the module), `from . import
- * x` in `pkg/a.py` gives `pkg` and `pkg.x`, `import pkg.mod` gives `pkg.mod`. In the order written,
- * possibly repeated; names of other projects included (the caller looks them up).
- */
-function importedModuleNames(src: PythonSource, packageRoots: string[]): string[] {
-  const own = moduleNameForFile(src.file, packageRoots).split('.');
-  const isPackage = /(^|\/)__init__\.py$/.test(src.file);
-  const out: string[] = [];
-  for (const m of src.text.matchAll(PY_FROM_IMPORT)) {
-    const dots = m[1]?.length ?? 0;
-    const base = dots > 0 ? own.slice(0, own.length - dots + (isPackage ? 1 : 0)) : [];
-    const module = [...base, ...(m[2] ? m[2].split('.') : [])].join('.');
-    out.push(module);
-    for (const raw of (m[3] ?? m[4] ?? '').split(',')) {
-      const name = raw.trim().split(/\s+/)[0];
-      if (name) out.push(`${module}.${name}`);
-    }
-  }
-  for (const m of src.text.matchAll(PY_PLAIN_IMPORT)) out.push(m[1]!);
-  return out;
+function importedModuleNamesOf(src: PythonSource, packageRoots: string[]): string[] {
+  return importedModuleNames(pythonImports(src.text), moduleNameForFile(src.file, packageRoots).split('.'), /(^|\/)__init__\.py$/.test(src.file));
 }
 
 /** How many imports deep from the entry modules and the modules the config names the budget of class fields goes first: a config class's bases and field types are most often a hop or two away. */
@@ -1063,7 +1043,7 @@ const BUDGET_IMPORT_HOPS = 3;
  * The sources the run's budget of Python class fields (`MAX_PYTHON_CLASS_FIELDS`) is spent on
  * first: the modules (and their packages) of `entryModules` and of the dotted config class names
  * of `config` (`pkg.mod.Options`), and the project modules these import, up to
- * {@link BUDGET_IMPORT_HOPS} imports deep (read with {@link importedModuleNames}). A config class
+ * {@link BUDGET_IMPORT_HOPS} imports deep (read with {@link importedModuleNamesOf}). A config class
  * and its bases are then read before generated modules that fill the budget. Empty when the
  * sources, at most one class field per 3 characters, cannot reach `limit`: their texts are not
  * read then (a run whose Python files come from the cache reads none).
@@ -1089,7 +1069,7 @@ function classFieldBudgetFirst(sources: readonly PythonSource[], charsOf: (sourc
   for (let hop = 0; hop < BUDGET_IMPORT_HOPS && level.length > 0; hop++) {
     const next: PythonSource[] = [];
     for (const src of level) {
-      for (const module of importedModuleNames(src, packageRoots)) {
+      for (const module of importedModuleNamesOf(src, packageRoots)) {
         const found = byModule.get(module);
         if (found && !first.has(found)) {
           first.add(found);
@@ -1137,7 +1117,7 @@ function pythonUnreadPrograms(
   };
   const imports = (src: PythonSource): PythonSource[] => {
     const out: PythonSource[] = [];
-    for (const module of importedModuleNames(src, packageRoots)) {
+    for (const module of importedModuleNamesOf(src, packageRoots)) {
       const found = byModule.get(module);
       if (found) pushUnique(out, found);
     }
