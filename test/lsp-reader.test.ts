@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChunkMessageReader, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES } from '../src/lsp/reader.js';
+import { ChunkMessageReader, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES, ReaderWarning } from '../src/lsp/reader.js';
 import { CLI_BIN } from './helpers.js';
 
 const frame = (message: unknown, header = 'Content-Length'): Buffer => {
@@ -136,6 +136,21 @@ describe('ChunkMessageReader', () => {
     reader.push(Buffer.from('Content-Length: \t007 \r\n\r\n{"a":1}', 'latin1'));
     expect(got).toEqual([{ a: 1 }]);
     expect(errors).toEqual([]);
+  });
+
+  it('reports a header giving Content-Length twice with different values, reads the frame with the last (as vscode-jsonrpc does); equal repeats are no report (s45 sweep judgement call)', () => {
+    const { reader, got, errors } = collecting();
+    reader.push(Buffer.from('Content-Length: 999\r\nContent-Length: 7\r\n\r\n{"a":1}', 'latin1'));
+    reader.push(Buffer.from('Content-Length: 7\r\ncontent-length:  7 \r\n\r\n{"b":2}', 'latin1'));
+    reader.push(frame({ c: 3 }));
+    expect(got).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(errors).toEqual(['Message header gives Content-Length more than once with different values (999, 7): the last one, 7, is used; the messages after this one may be misread']);
+    // A warning (the server logs it as one), not a dropped message.
+    const kinds: boolean[] = [];
+    const second = new ChunkMessageReader(decode);
+    second.onError((e) => kinds.push(e instanceof ReaderWarning));
+    second.push(Buffer.from('Content-Length: 1\r\nContent-Length: 7\r\n\r\n{"a":1}Content-Length: x\r\n\r\n', 'latin1'));
+    expect(kinds).toEqual([true, false]);
   });
 
   it('takes a Content-Length of 0 that ends a chunk (the server died on it), and reports its empty body', () => {

@@ -41,6 +41,11 @@ export const MAX_MESSAGE_BYTES = 8 * MAX_READ_BYTES;
 /** A `Content-Length` value: decimal digits (the base protocol's `number`), spaces or tabs around them. */
 const CONTENT_LENGTH_VALUE = /^[ \t]*(\d+)[ \t]*$/;
 
+/** A problem {@link ChunkMessageReader} reports through `onError` with the message still read (not dropped). */
+export class ReaderWarning extends Error {
+  override name = 'ReaderWarning';
+}
+
 /** `text` for an error message: at most 100 characters, and said to be cut when it is. */
 const quote = (text: string): string => (text.length > 100 ? `${text.slice(0, 100)}… (${text.length} characters)` : text);
 
@@ -48,14 +53,21 @@ const quote = (text: string): string => (text.length > 100 ? `${text.slice(0, 10
  * What the header lines `header` (a header part without its final `\r\n\r\n`, in ASCII) say:
  * the body's length, or what is wrong with them (a line without `:`, no `Content-Length`, one that
  * is not a non-negative decimal integer, or one over {@link MAX_MESSAGE_BYTES}; the length is then
- * given too, for the body to be skipped). The last `Content-Length` counts, as in vscode-jsonrpc.
+ * given too, for the body to be skipped). The last `Content-Length` counts, as in vscode-jsonrpc;
+ * several that differ are said in `warning` (the frame is still read with the last: HTTP calls
+ * differing values an unrecoverable framing error, RFC 9112 section 6.3, and no choice here can
+ * be known to keep the framing, so the client is told rather than left to guess).
  */
-function parseHeader(header: string): { length?: number; problem?: string } {
+function parseHeader(header: string): { length?: number; problem?: string; warning?: string } {
   let contentLength: string | undefined;
+  const values: string[] = [];
   for (const line of header.split('\r\n')) {
     const colon = line.indexOf(':');
     if (colon === -1) return { problem: `Message header must separate key and value using ':'\n${quote(line)}` };
-    if (line.slice(0, colon).trim().toLowerCase() === 'content-length') contentLength = line.slice(colon + 1);
+    if (line.slice(0, colon).trim().toLowerCase() === 'content-length') {
+      contentLength = line.slice(colon + 1);
+      if (values.length < 10) values.push(contentLength.trim());
+    }
   }
   if (contentLength === undefined) return { problem: 'Header must provide a Content-Length property.' };
   // Not `parseInt`: it read `-5` as -5, which tore the framing for the rest of the session, and `5abc` as 5 (G2).
@@ -63,6 +75,7 @@ function parseHeader(header: string): { length?: number; problem?: string } {
   if (digits === undefined) return { problem: `Content-Length value must be a non-negative decimal integer. Got ${quote(contentLength.trim())}` };
   const length = Number(digits);
   if (length > MAX_MESSAGE_BYTES) return { length, problem: `Content-Length ${digits} is over the ${MAX_MESSAGE_BYTES} bytes a message may have: its body is skipped` };
+  if (new Set(values).size > 1) return { length, warning: `Message header gives Content-Length more than once with different values (${values.map((v) => quote(v)).join(', ')}): the last one, ${digits}, is used; the messages after this one may be misread` };
   return { length };
 }
 
@@ -209,8 +222,9 @@ export class ChunkMessageReader extends AbstractMessageReader implements Message
       }
       const header = this.take(end).toString('ascii', 0, end - HEADER_END.length);
       this.restartSearch();
-      const { length, problem } = parseHeader(header);
+      const { length, problem, warning } = parseHeader(header);
       if (problem === undefined) {
+        if (warning !== undefined) this.fireError(new ReaderWarning(warning));
         this.bodyLength = length!;
         return true;
       }

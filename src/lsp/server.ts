@@ -50,7 +50,7 @@ import { VERSION } from '../shared/package-info.js';
 import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
 import { parseMessageBody, readOmitted, textSha1 } from './big-text.js';
 import { PendingFullChanges } from './supersede.js';
-import { ChunkMessageReader } from './reader.js';
+import { ChunkMessageReader, ReaderWarning } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore } from './pieces.js';
@@ -200,7 +200,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   });
   // A frame the reader could not read (a malformed header, a body that is not JSON) is dropped:
   // said in the client's log, or the server seemed deaf with no word why (s44 sweep G2).
-  reader.onError((error) => connection.console.error(`docdrift: dropped a message from the client: ${error.message}`));
+  reader.onError((error) =>
+    error instanceof ReaderWarning ? connection.console.warn(`docdrift: a message from the client: ${error.message}`) : connection.console.error(`docdrift: dropped a message from the client: ${error.message}`),
+  );
   const documents = new TextDocuments(TextDocument);
 
   // Until the client names its workspace; a server started in a folder that is gone has none (s40 sweep D4).
