@@ -613,6 +613,11 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 s39 sweep D3: two 410 KB pages, each one paragraph that cannot be cut into pieces and parses
   // ever slower (unclosed link destinations, unclosed HTML comments): 8.9 s of the worker's CPU and
   // 10.5 s wall on an idle machine (19-20 s loaded) before the first one's 6 s left the second 1 s.
+  // #33 s45 sweep G1: sixteen 127 KB pages of one-character hard-break lines (693,000 lines), each
+  // within every parse budget: 16-20 s idle. The run's limit on lines of documents reads three.
+  'budget-many-short-line-pages': (dir) => {
+    for (let i = 0; i < 16; i++) writeFileSync(path.join(dir, `docs/hb${String(i).padStart(2, '0')}.md`), `# Page\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${'a\\\n'.repeat(43_000)}`);
+  },
   'budget-two-large-hostile-pages': (dir) => {
     writeFileSync(path.join(dir, 'docs/a.md'), `# tool\n\n${'[a](<b '.repeat(60_000)}\n`);
     writeFileSync(path.join(dir, 'docs/b.md'), `# tool\n\n${'a <!-- '.repeat(60_001)}\n`);

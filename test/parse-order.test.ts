@@ -6,7 +6,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hasCodeHeading, looksLikeReference, parseOrder } from '../src/engine/parse-order.js';
+import { hasCodeHeading, lineCount, looksLikeReference, MAX_PARSED_LINES, parsedPages, parseOrder } from '../src/engine/parse-order.js';
+import { MAX_DOCUMENT_LENGTH } from '../src/docs/limits.js';
 import { lint } from '../src/index.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
@@ -138,4 +139,44 @@ describe('a reference that was not read', () => {
     expect(result.log.join('\n')).not.toContain('was not read');
     expect(result.log.join('\n')).not.toContain('were not read');
   });
+});
+
+describe('lineCount and parsedPages: the run-wide limit on lines of documents (#33 s45 sweep G1)', () => {
+  it('counts lines as CommonMark ends them: LF, CRLF, a lone CR, a last line without an ending', () => {
+    expect(lineCount(undefined)).toBe(0);
+    expect(lineCount('')).toBe(0);
+    expect(lineCount('a')).toBe(1);
+    expect(lineCount('a\n')).toBe(1);
+    expect(lineCount('a\nb')).toBe(2);
+    expect(lineCount('a\r\nb\r\n')).toBe(2);
+    expect(lineCount('a\rb\rc')).toBe(3);
+    expect(lineCount('\n\n\n')).toBe(3);
+    // A page over the parser's length limit is refused unparsed: it costs no lines.
+    expect(lineCount('a\n'.repeat(MAX_DOCUMENT_LENGTH))).toBe(0);
+  });
+
+  it('keeps pages in order while their lines fit, leaves each that would cross the limit and tries the next', () => {
+    const texts: Record<string, string> = { 'ref.md': 'a\n'.repeat(40), 'big.md': 'a\n'.repeat(70), 'small.md': 'a\n'.repeat(50), 'last.md': 'a\n'.repeat(20) };
+    const got = parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => texts[f], 10, 100);
+    expect(got).toEqual({ kept: ['ref.md', 'small.md'], overDocuments: [], overLines: ['big.md', 'last.md'], lines: 90 });
+    // The document limit first: pages past it are not counted.
+    expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => texts[f], 2, 1000)).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: ['small.md', 'last.md'], overLines: [], lines: 110 });
+  });
+
+  it('is several times what the real project parsing the most reads (fastmcp, 47,321 lines; NeMo Gym 30,909)', () => {
+    expect(MAX_PARSED_LINES).toBeGreaterThanOrEqual(3 * 47_321);
+  });
+
+  it('in a run: 16 pages of 127 KB of hard-break lines are read until 150,000 lines, the reference first; one warning for the rest', async () => {
+    const root = tempDir('lines-');
+    cpSync(BASE, root, { recursive: true });
+    for (let i = 0; i < 16; i++) writeFileSync(path.join(root, `docs/hb${String(i).padStart(2, '0')}.md`), `# Page\n\nRun \`tool +seed=1\`.\n\n${'a\\\n'.repeat(43_000)}`);
+    writeFileSync(path.join(root, 'docs/reference.md'), `${readFileSync(path.join(BASE, 'docs/reference.md'), 'utf8').replace(/\| `name` .*\n/, '')}`);
+    const result = await lint({ root, cache: false });
+    const warnings = result.report.results.filter((r) => r.ruleId === 'parse-error');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/^Not read \(nor 12 other documents: .*\): one run parses at most 150,000 lines of documents that name a command \(Markdown costs per line\), and the 129,\d{3} lines read before left no room for these 13 pages/);
+    // The reference was read: its missing row is reported.
+    expect(result.report.results.some((r) => r.ruleId === 'reference-param-missing' && r.message.includes('`name`'))).toBe(true);
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { pushAll, pushUnique } from '../shared/arrays.js';
 import { SUMMARY_HEADING, SUMMARY_MARKER } from '../shared/report-marker.js';
 import { withinRunCommandBound } from './manifest-budget.js';
 import { alsoNotRead } from '../shared/strings.js';
-import { parseOrder } from './parse-order.js';
+import { MAX_PARSED_LINES, parsedPages, parseOrder } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -1407,24 +1407,30 @@ export function parseDocs(
   // outcomes are then taken in path order, so output does not depend on it.
   const outcomes = new Map<string, ParseOutcome | undefined>();
   const documentCap = runDocumentCap();
-  // Past MAX_PARSED_DOCUMENTS, the first in parse order are read (cached or not, so that a cached
-  // run reads the same pages); the others get one warning, on the first of them.
-  if (wantedOf.size > MAX_PARSED_DOCUMENTS) {
-    const order = parseOrder([...wantedOf.keys()], (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f));
-    const left = order.slice(MAX_PARSED_DOCUMENTS).sort();
+  // Past MAX_PARSED_DOCUMENTS or MAX_PARSED_LINES, the first in parse order are read (cached or
+  // not, so that a cached run reads the same pages); the others get one warning per limit, on the
+  // first of them.
+  const order = parseOrder([...wantedOf.keys()], (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f));
+  const { overDocuments, overLines, lines } = parsedPages(order, (f) => pages.text(f), MAX_PARSED_DOCUMENTS);
+  const leaveUnread = (left: string[], message: string): void => {
+    if (left.length === 0) return;
+    left.sort();
     for (const file of left) {
       wantedOf.delete(file);
       unparsed.add(file);
       const stub = unreadReferenceStub(file, pages.text(file), undefined, mentionBudget);
       if (stub) docs.push(stub);
     }
-    diagnostics.push({
-      ruleId: 'parse-error',
-      severity: 'warn',
-      message: `Not read${alsoNotRead(left.slice(1), 'documents')}: one run parses at most ${MAX_PARSED_DOCUMENTS.toLocaleString('en-US')} documents that name a command, and ${(wantedOf.size + left.length).toLocaleString('en-US')} do (likely references and short pages first); exclude generated or copied pages with "ignore"`,
-      location: { file: left[0]!, line: 1, column: 1 },
-    });
-  }
+    diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read${alsoNotRead(left.slice(1), 'documents')}: ${message}`, location: { file: left[0]!, line: 1, column: 1 } });
+  };
+  leaveUnread(
+    overDocuments,
+    `one run parses at most ${MAX_PARSED_DOCUMENTS.toLocaleString('en-US')} documents that name a command, and ${order.length.toLocaleString('en-US')} do (likely references and short pages first); exclude generated or copied pages with "ignore"`,
+  );
+  leaveUnread(
+    overLines,
+    `one run parses at most ${MAX_PARSED_LINES.toLocaleString('en-US')} lines of documents that name a command (Markdown costs per line), and the ${lines.toLocaleString('en-US')} lines read before left no room for ${overLines.length === 1 ? 'this page' : `these ${overLines.length.toLocaleString('en-US')} pages`} (likely references and short pages first); exclude generated or copied pages with "ignore"`,
+  );
   const fresh = [...wantedOf].filter(([file, what]) => !docParser.isCached?.(file, what)).map(([file]) => file);
   // Stored pages count toward the run's limit on large documents first (`DocParser.reserve`): they
   // were read by the run that stored them, so a warm run reads the pages a cold one read.
@@ -1561,7 +1567,11 @@ export function prefetchDocs(
   // run's limit on large documents first (parseDocs, `DocParser.reserve`), and a prefetch decides.
   const stored = docParser.reserve !== undefined && surely.size > toParse.size;
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
-  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f)).slice(0, MAX_PARSED_DOCUMENTS)) {
+  // Not the pages parseDocs will leave by its limits on documents and lines (counted over the
+  // stored pages too, as it counts them).
+  const parsed = new Set(parsedPages(parseOrder([...surely], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => pages.text(f, true), MAX_PARSED_DOCUMENTS).kept);
+  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
+    if (!parsed.has(file)) continue;
     const text = pages.text(file, true);
     if (text !== undefined && !(stored && text.length >= LARGE_DOCUMENT_LENGTH)) docParser.prefetch(file, text, toParse.get(file)!);
   }

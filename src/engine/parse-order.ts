@@ -79,3 +79,59 @@ export function parseOrder(files: readonly string[], textOf: (file: string) => s
   keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);
   return keyed.map((k) => k.file);
 }
+
+/**
+ * Most lines of documents one run parses (lines of the pages it parses, cached or not; a page
+ * refused by its length, never parsed, counts none). Markdown costs per line as much as per byte:
+ * micromark takes 15-25 µs of CPU for each line however short, so 16 pages just under the large
+ * page size, each within its own parse budget, of one- or two-character lines with hard breaks
+ * (693,000 lines in 2 MB) took 16-20 s on an idle 2-core machine (#33 s45 sweep G1). Real
+ * projects parse far fewer: the most in the corpus is NeMo Gym, 31,000 lines of 89 pages (see the
+ * s46 note for every entry), so the limit is about 5 times that. Pages past it, in parse order
+ * ({@link parseOrder}: likely references and short pages first), are not parsed, with one
+ * `parse-error` warning for all; each page that would cross it is left and the next ones tried.
+ */
+export const MAX_PARSED_LINES = 150_000;
+
+/**
+ * Lines of `text` as {@link MAX_PARSED_LINES} counts them: line endings (LF, CRLF or a lone CR, as
+ * CommonMark ends lines) plus one for a last line without one; 0 for no text or one over the
+ * parser's length limit.
+ */
+export function lineCount(text: string | undefined): number {
+  if (text === undefined || text.length === 0 || text.length > MAX_DOCUMENT_LENGTH) return 0;
+  let n = 0;
+  const end = text.length;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) n++;
+  }
+  const last = text.charCodeAt(end - 1);
+  return last === 10 || last === 13 ? n : n + 1;
+}
+
+/**
+ * Which of `order` (pages in {@link parseOrder}) one run parses: at most `maxDocuments` of them,
+ * the first; and of those, in order, each whose lines keep the run within `maxLines`. `overDocuments`
+ * and `overLines` are the pages left by each limit (in `order`'s order), `lines` those of `kept`.
+ */
+export function parsedPages(
+  order: readonly string[],
+  textOf: (file: string) => string | undefined,
+  maxDocuments: number,
+  maxLines: number = MAX_PARSED_LINES,
+): { kept: string[]; overDocuments: string[]; overLines: string[]; lines: number } {
+  const kept: string[] = [];
+  const overLines: string[] = [];
+  let lines = 0;
+  for (const file of order.slice(0, maxDocuments)) {
+    const n = lineCount(textOf(file));
+    if (lines + n > maxLines) {
+      overLines.push(file);
+      continue;
+    }
+    lines += n;
+    kept.push(file);
+  }
+  return { kept, overDocuments: order.slice(maxDocuments), overLines, lines };
+}
