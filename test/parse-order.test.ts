@@ -163,8 +163,8 @@ describe('lineCount and parsedPages: the run-wide limit on lines of documents (#
     expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => texts[f], 2, 1000)).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: ['small.md', 'last.md'], overLines: [], lines: 110 });
   });
 
-  it('is several times what the real project parsing the most reads (fastmcp, 47,321 lines; NeMo Gym 30,909)', () => {
-    expect(MAX_PARSED_LINES).toBeGreaterThanOrEqual(3 * 47_321);
+  it('is several times what the real project parsing the most reads (NeMo Gym, 48,347 lines of 386 pages; fastmcp 47,321)', () => {
+    expect(MAX_PARSED_LINES).toBeGreaterThanOrEqual(3 * 48_347);
   });
 
   it('in a run: 16 pages of 127 KB of hard-break lines are read until 150,000 lines, the reference first; one warning for the rest', async () => {

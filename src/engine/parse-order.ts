@@ -86,8 +86,9 @@ export function parseOrder(files: readonly string[], textOf: (file: string) => s
  * micromark takes 15-25 µs of CPU for each line however short, so 16 pages just under the large
  * page size, each within its own parse budget, of one- or two-character lines with hard breaks
  * (693,000 lines in 2 MB) took 16-20 s on an idle 2-core machine (#33 s45 sweep G1). Real
- * projects parse far fewer: the most in the corpus is NeMo Gym, 31,000 lines of 89 pages (see the
- * s46 note for every entry), so the limit is about 5 times that. Pages past it, in parse order
+ * projects parse far fewer: the most in the corpus is NeMo Gym, 48,347 lines of 386 pages (then
+ * fastmcp 47,321, datamodel-code-generator 46,399; measured on every entry in s46), so the limit
+ * is about 3 times that. Pages past it, in parse order
  * ({@link parseOrder}: likely references and short pages first), are not parsed, with one
  * `parse-error` warning for all; each page that would cross it is left and the next ones tried.
  */
