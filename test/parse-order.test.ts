@@ -157,10 +157,10 @@ describe('lineCount and parsedPages: the run-wide limit on lines of documents (#
 
   it('keeps pages in order while their lines fit, leaves each that would cross the limit and tries the next', () => {
     const texts: Record<string, string> = { 'ref.md': 'a\n'.repeat(40), 'big.md': 'a\n'.repeat(70), 'small.md': 'a\n'.repeat(50), 'last.md': 'a\n'.repeat(20) };
-    const got = parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => texts[f], 10, 100);
+    const got = parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => lineCount(texts[f]), 10, 100);
     expect(got).toEqual({ kept: ['ref.md', 'small.md'], overDocuments: [], overLines: ['big.md', 'last.md'], lines: 90 });
     // The document limit first: pages past it are not counted.
-    expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => texts[f], 2, 1000)).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: ['small.md', 'last.md'], overLines: [], lines: 110 });
+    expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => lineCount(texts[f]), 2, 1000)).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: ['small.md', 'last.md'], overLines: [], lines: 110 });
   });
 
   it('is several times what the real project parsing the most reads (NeMo Gym, 48,347 lines of 386 pages; fastmcp 47,321)', () => {

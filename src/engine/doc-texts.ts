@@ -10,6 +10,7 @@
 import { isSummaryReport } from '../shared/report-marker.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { pieceKey, type PieceStore } from './pieces.js';
+import { orderFacts, type OrderFacts } from './parse-order.js';
 
 /** Reads a project file's text (`ReadFile` in lint.ts): `undefined` when it cannot be read. */
 type ReadFile = (file: string) => string | undefined;
@@ -35,10 +36,17 @@ export interface PageFacts {
    * documentation (`mentions` and `directives` are false), and the run says so in a note.
    */
   report: boolean;
+  /** What the parse order and the run's line limit need of the text (src/engine/parse-order.ts). */
+  order: OrderFacts;
 }
 
-/** A stored table: one row per page, `[path, content hash, mentions, directives, report]`. */
-type StoredTable = Array<[string, string, boolean, boolean, boolean]>;
+/** A stored table: one row per page, `[path, content hash, mentions, directives, report, [length, lines, group]]`. */
+type StoredTable = Array<[string, string, boolean, boolean, boolean, [number, number, 1 | 2 | 3]]>;
+
+/** Whether a stored row's order column is well formed (rows stored before it was added are judged again). */
+function isOrderColumn(value: unknown): value is [number, number, 1 | 2 | 3] {
+  return Array.isArray(value) && value.length === 3 && Number.isSafeInteger(value[0]) && Number.isSafeInteger(value[1]) && (value[2] === 1 || value[2] === 2 || value[2] === 3);
+}
 
 /** The pages' texts and facts of one run (see {@link docTexts}). */
 export interface DocTexts {
@@ -96,18 +104,19 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
       const table = trusted ? tableOf(matcher.key) : undefined;
       if (table) {
         const row = table.rows.get(file) ?? table.stored.get(file);
-        // A row stored before the `report` column was added is judged again.
-        if (row && row[1] === hash && typeof row[4] === 'boolean') {
+        // A row stored before the `report` or the order column was added is judged again.
+        if (row && row[1] === hash && typeof row[4] === 'boolean' && isOrderColumn(row[5])) {
           table.rows.set(file, row);
-          return { mentions: row[2], directives: row[3], report: row[4] };
+          return { mentions: row[2], directives: row[3], report: row[4], order: { length: row[5][0], lines: row[5][1], group: row[5][2] } };
         }
       }
       const value = text(file, quiet);
       if (value === undefined) return undefined;
       // docdrift's own --summary report is no documentation (SUMMARY_MARKER).
-      const facts: PageFacts = isSummaryReport(value) ? { mentions: false, directives: false, report: true } : { mentions: matcher.test(value), directives: mayHaveDirectives(value), report: false };
+      const order = orderFacts(value);
+      const facts: PageFacts = isSummaryReport(value) ? { mentions: false, directives: false, report: true, order } : { mentions: matcher.test(value), directives: mayHaveDirectives(value), report: false, order };
       if (table) {
-        table.rows.set(file, [file, hash!, facts.mentions, facts.directives, facts.report]);
+        table.rows.set(file, [file, hash!, facts.mentions, facts.directives, facts.report, [order.length, order.lines, order.group]]);
         table.changed = true;
       }
       return facts;

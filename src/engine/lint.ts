@@ -6,7 +6,7 @@ import { pushAll, pushUnique } from '../shared/arrays.js';
 import { SUMMARY_HEADING, SUMMARY_MARKER } from '../shared/report-marker.js';
 import { withinRunCommandBound } from './manifest-budget.js';
 import { alsoNotRead } from '../shared/strings.js';
-import { MAX_PARSED_LINES, parsedPages, parseOrder } from './parse-order.js';
+import { MAX_PARSED_LINES, parsedPages, parseOrder, parseOrderBy, type OrderFacts } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -1370,6 +1370,8 @@ export function parseDocs(
   const directives: SuppressionDirective[] = [];
   let done = 0;
   const wantedOf = new Map<string, ParseWhat>();
+  // Each wanted page's parse-order facts, stored with its triage: stored pages are ordered unread.
+  const orderOf = new Map<string, OrderFacts>();
   const unreadable: DocFile[] = [];
   const reports: string[] = [];
   // The names the pages not parsed keep between them (src/engine/document-caps.ts MAX_RUN_MENTIONS).
@@ -1401,6 +1403,7 @@ export function parseDocs(
     if (!wanted.doc) unparsed.add(file);
     if (!wanted.doc && !wanted.directives) continue;
     wantedOf.set(file, wanted);
+    orderOf.set(file, facts.order);
   }
   // Pages to parse (not stored) are parsed likely references and short pages first, as
   // prefetchDocs sends them, so the run's parse bounds cut the slow tail (parse-order.ts); the
@@ -1410,8 +1413,8 @@ export function parseDocs(
   // Past MAX_PARSED_DOCUMENTS or MAX_PARSED_LINES, the first in parse order are read (cached or
   // not, so that a cached run reads the same pages); the others get one warning per limit, on the
   // first of them.
-  const order = parseOrder([...wantedOf.keys()], (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f));
-  const { overDocuments, overLines, lines } = parsedPages(order, (f) => pages.text(f), MAX_PARSED_DOCUMENTS);
+  const order = parseOrderBy([...wantedOf.keys()], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f));
+  const { overDocuments, overLines, lines } = parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS);
   const leaveUnread = (left: string[], message: string): void => {
     if (left.length === 0) return;
     left.sort();
@@ -1551,12 +1554,14 @@ export function prefetchDocs(
   const surely = new Set<string>();
   const skipped = new Set<string>();
   const toParse = new Map<string, ParseWhat>();
+  const orderOf = new Map<string, OrderFacts>();
   for (const file of files.docs) {
     const facts = pages.triage(file, mentions, true);
     if (facts === undefined || facts.report) continue;
     if (facts.mentions || isGlobalFile(file) || isReferenceFile(file)) {
       const what = { doc: true, directives: facts.directives };
       surely.add(file);
+      orderOf.set(file, facts.order);
       if (!docParser.isCached?.(file, what)) toParse.set(file, what);
     } else if (!facts.directives) {
       // A page with suppression comments is asked for twice by parseDocs' lazy parse: not guessed.
@@ -1569,7 +1574,7 @@ export function prefetchDocs(
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
   // Not the pages parseDocs will leave by its limits on documents and lines (counted over the
   // stored pages too, as it counts them).
-  const parsed = new Set(parsedPages(parseOrder([...surely], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => pages.text(f, true), MAX_PARSED_DOCUMENTS).kept);
+  const parsed = new Set(parsedPages(parseOrderBy([...surely], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS).kept);
   for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
     if (!parsed.has(file)) continue;
     const text = pages.text(file, true);

@@ -58,6 +58,26 @@ export function looksLikeReference(text: string): boolean {
 const FRONT_PAGE = /^readme\.(?:md|mdx|markdown|rst|txt)$/i;
 
 /**
+ * What {@link parseOrder} and the run's line limit need of a page's text, kept with the page's
+ * triage in the per-file cache (src/engine/doc-texts.ts) so that a run ordering stored pages does
+ * not read them: `length` in UTF-16 code units, `lines` as {@link lineCount} counts them, `group`
+ * 1 for a page that looks like a reference under a heading holding inline code, 2 for one that
+ * looks like a reference, 3 otherwise (a text over the parser's length limit is not scanned: 3).
+ */
+export interface OrderFacts {
+  length: number;
+  lines: number;
+  group: 1 | 2 | 3;
+}
+
+/** The {@link OrderFacts} of a page's text. */
+export function orderFacts(text: string): OrderFacts {
+  const scanned = text.length <= MAX_DOCUMENT_LENGTH;
+  const like = scanned && looksLikeReference(text);
+  return { length: text.length, lines: lineCount(text), group: like && hasCodeHeading(text) ? 1 : like ? 2 : 3 };
+}
+
+/**
  * `files` in the order to parse them: first those `isReference` accepts (the config's
  * `reference` and `globalFiles` patterns) and the root README (its examples are what users copy:
  * past the run's document limit, 30,000 pages left it unread, s31 sweep N4), then pages whose text looks like a reference
@@ -69,12 +89,22 @@ const FRONT_PAGE = /^readme\.(?:md|mdx|markdown|rst|txt)$/i;
  * parsed) is not scanned. Returns a new array; `files` is not changed.
  */
 export function parseOrder(files: readonly string[], textOf: (file: string) => string | undefined, isReference: (file: string) => boolean): string[] {
+  return parseOrderBy(
+    files,
+    (file) => {
+      const text = textOf(file);
+      return text === undefined ? undefined : orderFacts(text);
+    },
+    isReference,
+  );
+}
+
+/** {@link parseOrder} from each page's {@link OrderFacts} (`undefined`: an unreadable page). */
+export function parseOrderBy(files: readonly string[], factsOf: (file: string) => OrderFacts | undefined, isReference: (file: string) => boolean): string[] {
   const keyed = files.map((file, index) => {
-    const text = textOf(file);
-    const scanned = text !== undefined && text.length <= MAX_DOCUMENT_LENGTH;
-    const like = scanned && looksLikeReference(text);
-    const group = isReference(file) || FRONT_PAGE.test(file) ? 0 : like && hasCodeHeading(text) ? 1 : like ? 2 : 3;
-    return { file, index, group, length: text?.length ?? Number.MAX_SAFE_INTEGER };
+    const facts = factsOf(file);
+    const group = isReference(file) || FRONT_PAGE.test(file) ? 0 : (facts?.group ?? 3);
+    return { file, index, group, length: facts?.length ?? Number.MAX_SAFE_INTEGER };
   });
   keyed.sort((a, b) => a.group - b.group || a.length - b.length || a.index - b.index);
   return keyed.map((k) => k.file);
@@ -112,13 +142,13 @@ export function lineCount(text: string | undefined): number {
 }
 
 /**
- * Which of `order` (pages in {@link parseOrder}) one run parses: at most `maxDocuments` of them,
+ * Which of `order` (pages in {@link parseOrder}; `linesOf` their {@link lineCount}) one run parses: at most `maxDocuments` of them,
  * the first; and of those, in order, each whose lines keep the run within `maxLines`. `overDocuments`
  * and `overLines` are the pages left by each limit (in `order`'s order), `lines` those of `kept`.
  */
 export function parsedPages(
   order: readonly string[],
-  textOf: (file: string) => string | undefined,
+  linesOf: (file: string) => number,
   maxDocuments: number,
   maxLines: number = MAX_PARSED_LINES,
 ): { kept: string[]; overDocuments: string[]; overLines: string[]; lines: number } {
@@ -126,7 +156,7 @@ export function parsedPages(
   const overLines: string[] = [];
   let lines = 0;
   for (const file of order.slice(0, maxDocuments)) {
-    const n = lineCount(textOf(file));
+    const n = linesOf(file);
     if (lines + n > maxLines) {
       overLines.push(file);
       continue;
