@@ -285,6 +285,14 @@ export function useColor(flags: { color: boolean; noColor: boolean }, env: NodeJ
 function expandPaths(args: readonly string[], cwd: string, root: string): string[] {
   // Brace groups multiply (`{a,b}` twenty times is a million patterns, each matched in full:
   // 52 s and 2.2 GB before, #33 sweep D4): refused before anything is expanded, one glob and all together.
+  // A negated pattern (`!README.md`, `!**/*.md`) says what not to check, which a path argument
+  // cannot: it crashed in picomatch or was read as if the `!` were not there (s46 sweep H6). A
+  // file whose name starts with `!` is still a path.
+  for (const p of args) {
+    if (p.startsWith('!') && statCode(path.resolve(cwd, p)) !== undefined) {
+      throw new UsageError(`path arguments name files, folders or patterns to check, not ones to leave out: ${p.length > 80 ? `${p.slice(0, 77)}…` : p}. Leave files out with "ignore" in the docdrift config.`);
+    }
+  }
   const globs = args.filter((p) => isDynamicPattern(p));
   const tooMany = checkGlobExpansion(globs);
   if (tooMany) {

@@ -138,8 +138,8 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     err(
       `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ` +
         (others.length > 0
-          ? `Remove ${others.join(', ')} and run init again (docdrift reads exactly one config file), or run with --dry-run to print the proposal.\n`
-          : 'Run with --force to overwrite it, or --dry-run to print the proposal.\n')
+          ? `Remove ${others.join(', ')} and run init again (docdrift reads exactly one config file), or run with --dry-run to print the proposal.`
+          : 'Run with --force to overwrite it, or --dry-run to print the proposal.')
     );
     return 2;
   }

@@ -107,6 +107,9 @@ describe('docdrift init', { timeout: 120_000 }, () => {
     const refused = run(['init'], dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('docdrift.config.json already configures docdrift');
+    // One line, no escaped `\n` printed as text (s46 sweep H8).
+    expect(refused.stderr).not.toContain('\\n');
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(readFileSync(path.join(dir, 'docdrift.config.json'), 'utf8')).toBe(mine);
 
     const dry = run(['init', '--dry-run'], dir);

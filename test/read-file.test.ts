@@ -166,6 +166,23 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     expect(decodeText(Buffer.from([0x23, 0x20, 0xe9, 0x0a]), 'docs/a.md')).toBe('# \uFFFD\n');
   });
 
+  it('refuses a UTF-8 byte-order mark with a coding comment declaring another codec, as CPython does (s46 sweep H10); with a UTF-8 declaration it is read', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    let thrown: unknown;
+    try {
+      decodeText(Buffer.concat([bom, latin1('# -*- coding: latin-1 -*-\nx = "caf\u00e9"\n')]), 'tool/cli.py');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SourceCodingError);
+    expect((thrown as SourceCodingError).line).toBe(1);
+    expect((thrown as Error).message).toBe('it starts with a UTF-8 byte-order mark but its coding comment (line 1) declares `latin-1`, which CPython refuses ("SyntaxError: encoding problem: latin-1 with BOM"); the file is not read. Remove the byte-order mark or the coding comment');
+    expect(pythonSourceCoding(Buffer.concat([bom, Buffer.from('#!/usr/bin/env python\n# coding: cp1252\n')]))).toEqual({ name: 'cp1252', line: 2 });
+    expect(decodeText(Buffer.concat([bom, Buffer.from('# coding: utf-8\nx = "caf\u00e9"\n')]), 'tool/cli.py')).toBe('\uFEFF# coding: utf-8\nx = "caf\u00e9"\n');
+    // A page is no Python source.
+    expect(decodeText(Buffer.concat([bom, latin1('# coding: latin-1\n')]), 'docs/a.md')).toBe('\uFEFF# coding: latin-1\n');
+  });
+
   it('#33 F9: refuses a codec docdrift cannot decode as CPython does, or no codec, naming the coding line and the codec', () => {
     const refusal = (bytes: Buffer): SourceCodingError | undefined => {
       try {

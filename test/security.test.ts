@@ -134,6 +134,21 @@ describe('glob path arguments stay inside the project root (#33 item 6)', () => 
     }
   });
 
+  it("a negated path argument ('!README.md', '!**/*.md', '!') is refused: exit 2, one line, no stack (s46 sweep H6: a TypeError from picomatch, exit 1); a file named `!x` is a path", () => {
+    const { project } = sandbox();
+    for (const pattern of ['!README.md', '!x', '!', '!**/*.md']) {
+      const r = runWith(project, [pattern]);
+      expect(r.status, `${pattern}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), pattern).toHaveLength(1);
+      expect(r.stderr).toContain('path arguments name files, folders or patterns to check, not ones to leave out');
+      expect(r.stderr).not.toContain('    at ');
+    }
+    writeFileSync(path.join(project, '!x.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
+    const named = runWith(project, ['--format', 'json', '!x.md']);
+    expect(named.status, named.stderr).toBe(1);
+    expect(named.stdout).toContain('!x.md');
+  });
+
   it('a glob inside the root still lints the files it matches', () => {
     const { project } = sandbox();
     writeFileSync(path.join(project, 'docs/extra.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');

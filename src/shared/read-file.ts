@@ -344,6 +344,11 @@ export function decodeText(bytes: Uint8Array, file?: string): string {
   if (file !== undefined && PYTHON_FILE_RE.test(file)) {
     const coding = pythonSourceCoding(buffer);
     const codec = coding === undefined ? 'utf_8' : pythonCodecOf(coding.name);
+    // A UTF-8 byte-order mark with a declaration of another codec: CPython refuses the file
+    // ("SyntaxError: encoding problem: iso-8859-1 with BOM", s46 sweep H10).
+    if (coding !== undefined && codec !== 'utf_8' && codec !== 'utf_8_sig' && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      throw new SourceBomCodingError(coding.line, coding.name);
+    }
     // CPython decodes a source without a coding comment as UTF-8 and stops at its first invalid
     // sequence: such a module defines nothing, so docdrift reads nothing of it either.
     if ((codec === 'utf_8' || codec === 'utf_8_sig') && !isUtf8(buffer)) throw new SourceNotUtf8Error(buffer, coding !== undefined);
@@ -390,6 +395,19 @@ export class SourceBomError extends SourceCodingError {
   constructor(encoding: 'UTF-16' | 'UTF-32', firstByte: number) {
     super(1, encoding.toLowerCase().replace('-', '_'), true);
     this.message = `it starts with a ${encoding} byte-order mark, which CPython does not read as source ("SyntaxError: Non-UTF-8 code starting with '\\x${firstByte.toString(16).padStart(2, '0')}'"); the file is not read. Save it as UTF-8`;
+  }
+}
+
+/**
+ * A Python source that starts with a UTF-8 byte-order mark and declares another codec in its
+ * coding comment: CPython refuses it ("SyntaxError: encoding problem: iso-8859-1 with BOM",
+ * Parser/tokenizer.c `check_coding_spec`), so docdrift does not read it either.
+ */
+export class SourceBomCodingError extends SourceCodingError {
+  override name = 'SourceBomCodingError';
+  constructor(line: number, codec: string) {
+    super(line, codec, true);
+    this.message = `it starts with a UTF-8 byte-order mark but its coding comment (line ${line}) declares \`${codec}\`, which CPython refuses ("SyntaxError: encoding problem: ${codec} with BOM"); the file is not read. Remove the byte-order mark or the coding comment`;
   }
 }
 
@@ -534,7 +552,8 @@ function commentOrBlank(bytes: Buffer, start: number, end: number): boolean {
  * its line (1 or 2), or undefined when none is declared.
  */
 export function pythonSourceCoding(bytes: Buffer): { name: string; line: number } | undefined {
-  let start = 0;
+  // After a UTF-8 byte-order mark, as CPython reads it (it then allows only a UTF-8 declaration).
+  let start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   for (let line = 0; line < 2 && start < bytes.length; line++) {
     // A line ends at LF, CRLF or a lone CR, as CPython reads source lines (s41 sweep D3: a coding
     // line after a line ending in a lone CR was not seen, and a latin-1 default read as U+FFFD).
