@@ -3,7 +3,7 @@
  * reference was not read (src/engine/notes.ts): #33, s23 sweep O1. The spawned-CLI case with the
  * budgets is `budget-slow-pages-before-reference` in the bad-input corpus.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasCodeHeading, lineCount, looksLikeReference, MAX_PARSED_LINES, parsedPages, parseOrder } from '../src/engine/parse-order.js';
@@ -130,6 +130,29 @@ describe('a reference that was not read', () => {
     const stderr = result.log.join('\n');
     expect(stderr).toContain('no reference section was found');
     expect(stderr).toContain('1 document was not read (docs/reference.md: see its parse-error warning), so a reference section there was not seen');
+  });
+
+  it('is not assumed of a page the config does not let hold reference sections (s46 sweep H2: a dangling link or an unparsed guide silenced every missing row, exit 0)', async () => {
+    const root = tempDir('docdrift-configured-reference-');
+    cpSync(BASE, root, { recursive: true });
+    const reference = readFileSync(path.join(root, 'docs/reference.md'), 'utf8');
+    writeFileSync(path.join(root, 'docs/reference.md'), reference.replace(/\| `name` .*\n/, ''));
+    writeFileSync(path.join(root, 'docdrift.config.json'), JSON.stringify({ reference: ['docs/reference.md'] }));
+    symlinkSync('nowhere', path.join(root, 'notes.md'));
+    // Not parsed: nested past the parser's depth limit; it names `name` in inline code.
+    writeFileSync(path.join(root, 'docs/guide.md'), `# Guide\n\nRun \`tool\` with \`name\`.\n\n${'- '.repeat(150)}deep\n`);
+    const result = await lint({ root, cache: false });
+    const got = result.report.results.map((r) => `${r.file} ${r.ruleId}`);
+    expect(got).toContain('docs/reference.md reference-param-missing');
+    expect(got).toContain('README.md example-param-undocumented');
+    expect(got).toContain('notes.md parse-error');
+    expect(got).toContain('docs/guide.md parse-error');
+    // Without the `reference` setting every page may hold reference rows: the unread guide, which
+    // names `name`, makes the reference partial (said in a note), as before.
+    writeFileSync(path.join(root, 'docdrift.config.json'), '{}');
+    const open = await lint({ root, cache: false });
+    expect(open.report.results.map((r) => r.ruleId)).not.toContain('reference-param-missing');
+    expect(open.log.join('\n')).toContain('docs/guide.md');
   });
 
   it('is not said when the reference was read', async () => {

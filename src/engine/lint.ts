@@ -17,7 +17,7 @@ import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadReferenceStub, withoutRunRows } from './document-caps.js';
+import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadReferenceStub as unreadStub, withoutRunRows, type MentionBudget } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -1365,6 +1365,13 @@ export function parseDocs(
   );
   const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => false;
+  // A page the run did not read may hold reference rows (a stub stands for it, and references read
+  // without it are partial) only where the config lets reference sections be: with `reference`
+  // set, in those documents and the `globalFiles` (s46 sweep H2: a dangling `notes.md` link, or a
+  // guide too deep to parse, silenced every missing row of a configured reference, exit 0).
+  const mayHoldReference = (file: string): boolean => config.reference.length === 0 || isReferenceFile(file) || isGlobalFile(file);
+  const unreadReferenceStub = (file: string, text: string | undefined, why?: string, budget?: MentionBudget): DocFile | undefined =>
+    mayHoldReference(file) ? unreadStub(file, text, why, budget) : undefined;
   const docs: DocFile[] = [];
   const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
