@@ -1,5 +1,5 @@
 /** `--fix` (issue #5): edits of the fixable rules, the multi-pass applier, atomic writes, the dry-run diff and the CLI flags. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -413,7 +413,7 @@ describe('CLI', () => {
     expect(run(['--root', root, '--fix']).stderr).toContain('docdrift: nothing to fix.');
   }, 240_000);
 
-  it('#33: --fix writes no value holding U+FFFD (a latin-1 byte in a source without a coding comment): the page stays byte-identical, the findings say why', () => {
+  it('#33: --fix writes no value holding U+FFFD: a latin-1 byte in a source without a coding comment makes the source unreadable, as CPython finds it (s46), so nothing is written and the finding says why', () => {
     const root = copyProject('fixtures/bad-input/_base');
     // `caf\xe9` and `r\xe9duit` in latin-1, no coding comment: invalid UTF-8, which CPython refuses to compile.
     writeFileSync(path.join(root, 'tool/cli.py'), Buffer.from([
@@ -432,18 +432,12 @@ describe('CLI', () => {
     ].join('\n'), 'latin1'));
     const bytes = snapshot(root);
     const r = run(['--root', root, '--fix', '--format', 'json', '--no-cache']);
-    expect(r.code).toBe(1);
+    // Was: read with U+FFFD, two fixes withheld (exit 1). CPython refuses the file at line 6.
+    expect(r.code).toBe(2);
     expect(snapshot(root)).toEqual(bytes);
-    // Not "nothing to fix.", which reads as all clear: two fixes were given and withheld.
-    expect(r.stderr).toContain('docdrift: fixed nothing; 2 fixes withheld (their findings say why).');
-    expect(r.stderr).not.toContain('nothing to fix');
-    const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; message: string; data: Record<string, string> }> }).results;
-    const why = 'Not fixed: the text --fix would write holds U+FFFD, the character docdrift reads for bytes that are not valid in their file\'s encoding (here tool/cli.py); save tool/cli.py as UTF-8 or declare its encoding';
-    // The missing row (its default) and the replaced default: both reported, neither fixed.
-    expect(results.map((m) => [m.ruleId, m.data.name, m.message.includes(why)])).toEqual([
-      ['reference-param-missing', 'mode', true],
-      ['reference-default-mismatch', 'name', true],
-    ]);
+    const results = (JSON.parse(r.stdout) as { results: Array<{ ruleId: string; line: number; message: string }> }).results;
+    expect(results.map((m) => [m.ruleId, m.line])).toEqual([['parse-error', 6]]);
+    expect(results[0]!.message).toContain("line 6 is not valid UTF-8 and the file declares no encoding, so CPython does not read it (\"SyntaxError: Non-UTF-8 code starting with '\\xe9'");
   }, 240_000);
 
   it('exits 1 after --fix when unfixable findings remain', () => {
@@ -687,10 +681,12 @@ describe('fixes apply only to the text they were computed from, read back as mea
 
   it('item 7: a page another docdrift run is writing is refused (its lock), so two runs never both apply', async () => {
     const root = miniProject(fields, DOC);
-    // The parent process stands in for another live run holding the page's lock.
-    writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), `${process.ppid}\n`);
+    // The parent process stands in for another live run holding the page's lock (with its start
+    // time, as a run writes it).
+    const startOf = (pid: number): string => readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]!.split(' ')[19]!;
+    writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), `${process.ppid} ${startOf(process.ppid)}\n`);
     const result = await fixRoot(root);
-    expect(result.problems).toEqual([`docs/cli.md is being fixed by another docdrift run (pid ${process.ppid}); not fixed`]);
+    expect(result.problems).toEqual([`docs/cli.md is being fixed by another docdrift run (pid ${process.ppid}); not fixed (if no docdrift run is going on, remove docs/.cli.md.docdrift.lock)`]);
     expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
     // A lock whose run is gone (pid above Linux's pid_max) is taken over and removed afterwards.
     writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), '4194305\n');
@@ -698,6 +694,25 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(again.problems).toEqual([]);
     expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
     expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+  });
+
+  it('s46 sweep H1: a lock naming a live process that is not the run that took it is taken over (a committed lock of pid 1, a killed run\'s pid given to another process, to this run)', async () => {
+    const sleeper = spawn('sleep', ['30']);
+    try {
+      const pid = sleeper.pid!;
+      const startOf = (p: number): string => readFileSync(`/proc/${p}/stat`, 'latin1').split(') ')[1]!.split(' ')[19]!;
+      // A pid without a start time whose process runs no docdrift; one with another start time; this run's own pid.
+      for (const content of [`${pid}\n`, `${pid} ${Number(startOf(pid)) + 1}\n`, `${process.pid} 1\n`, `${process.pid}\n`]) {
+        const root = miniProject(fields, DOC);
+        writeFileSync(path.join(root, 'docs/.cli.md.docdrift.lock'), content);
+        const result = await fixRoot(root);
+        expect(result.problems, content).toEqual([]);
+        expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
+        expect(readdirSync(path.join(root, 'docs'))).toEqual(['cli.md']);
+      }
+    } finally {
+      sleeper.kill();
+    }
   });
 
   it.each([

@@ -306,8 +306,9 @@ export function cleanStaleTemps(dir: string): string[] {
   }
   for (const name of names) {
     const m = TEMP_NAME.exec(name) ?? OLD_CACHE_TEMP.exec(name);
-    const pid = m ? Number(m[1]) : LOCK_NAME.test(name) ? lockOwner(path.join(dir, name)) : undefined;
-    if (pid === undefined || alive(pid)) continue;
+    const lock = !m && LOCK_NAME.test(name) ? readLock(path.join(dir, name)) : undefined;
+    const pid = m ? Number(m[1]) : lock?.pid;
+    if (pid === undefined || (lock ? lockHeld(path.join(dir, name), lock) : alive(pid))) continue;
     try {
       const st = nodeFs.lstatSync(path.join(dir, name));
       if (!st.isFile() && !st.isSymbolicLink()) continue;
@@ -332,27 +333,87 @@ const MAX_LOCK_BYTES = 64;
  * FIFO hung it: s26 sweep D2).
  */
 function lockOwner(lock: string): number | undefined {
+  return readLock(lock)?.pid;
+}
+
+/** A lock's content: the pid of the run that took it and, where known, that process's start time ({@link processStart}). */
+interface LockContent {
+  pid: number;
+  start?: string;
+}
+
+/**
+ * The start time of process `pid` (`/proc/<pid>/stat` field 22, clock ticks after boot: proc(5)),
+ * which tells the run that wrote a lock from a later process given the same pid; `undefined`
+ * where `/proc` cannot tell (another OS, a process gone).
+ */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = nodeFs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` runs docdrift, by its command line (`/proc/<pid>/cmdline`); `undefined` where `/proc` cannot tell. */
+function runsDocdrift(pid: number): boolean | undefined {
+  try {
+    return nodeFs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('docdrift');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Locks this process holds (absolute paths): a lock naming this process's pid that it does not hold is another process's, before a restart gave this one its pid. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether the lock at `lock` with content `content` is held: its process runs, and is the process
+ * that took it. A pid alone is not enough (s46 sweep H1: a committed or CI-restored lock naming
+ * pid 1, or a killed run's lock whose pid a container gave the next run, blocked `--fix` for
+ * good): the process must have the start time the lock recorded, or, for a lock without one,
+ * run docdrift. Where `/proc` cannot tell, a running pid holds it.
+ */
+function lockHeld(lock: string, content: LockContent): boolean {
+  const { pid } = content;
+  if (pid === process.pid) return heldHere.has(lock);
+  if (!alive(pid)) return false;
+  const now = processStart(pid);
+  if (now === undefined) return true;
+  if (content.start !== undefined) return content.start === now;
+  return runsDocdrift(pid) ?? true;
+}
+
+/** {@link lockOwner} with the start time the lock recorded. */
+function readLock(lock: string): LockContent | undefined {
   let text: string;
   try {
     text = readRegularFile(lock, { maxBytes: MAX_LOCK_BYTES });
   } catch (error) {
     const code = error instanceof ReadFileError ? error.code : undefined;
-    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EISDIR' || code === 'ELOOP') return 0;
+    if (code === 'ENOTREG' || code === 'EFBIG' || code === 'EISDIR' || code === 'ELOOP') return { pid: 0 };
     // Gone, or a link whose target is gone (which is no lock either).
-    return code === 'ENOENT' && nodeFs.lstatSync(lock, { throwIfNoEntry: false }) !== undefined ? 0 : undefined;
+    return code === 'ENOENT' && nodeFs.lstatSync(lock, { throwIfNoEntry: false }) !== undefined ? { pid: 0 } : undefined;
   }
-  const pid = Number(text.trim());
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : 0;
+  const [first, start] = text.trim().split(/\s+/);
+  const pid = Number(first);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return { pid: 0 };
+  return start !== undefined && /^\d+$/.test(start) ? { pid, start } : { pid };
 }
 
 /** A lock {@link lockFile} could not take: another live process holds it. */
 export class LockedError extends WriteError {
   /** The pid of the process holding the lock. */
   readonly pid: number;
-  constructor(file: string, pid: number) {
+  /** The lock file's absolute path. */
+  readonly lock: string | undefined;
+  constructor(file: string, pid: number, lock?: string) {
     super(`${file} is locked by another docdrift run (pid ${pid})`);
     this.name = 'LockedError';
     this.pid = pid;
+    this.lock = lock;
   }
 }
 
@@ -378,7 +439,8 @@ export function lockFile(file: string, root?: string): () => void {
   try {
     // Made where the lock goes, not through a folder that became a link meanwhile (s32 sweep D1).
     if (root !== undefined) checkOpenedPath(root, temp, made, { shown: path.relative(root, file).split(path.sep).join('/') });
-    nodeFs.writeSync(fd, `${process.pid}\n`);
+    const start = processStart(process.pid);
+    nodeFs.writeSync(fd, start === undefined ? `${process.pid}\n` : `${process.pid} ${start}\n`);
   } catch (error) {
     nodeFs.closeSync(fd);
     if (names(nodeFs, temp, made)) nodeFs.rmSync(temp, { force: true });
@@ -392,13 +454,13 @@ export function lockFile(file: string, root?: string): () => void {
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const owner = lockOwner(lock);
+        const owner = readLock(lock);
         if (owner === undefined) {
           // Released meanwhile: try again (a lock that cannot be read at all fails the third time).
           if (attempt < 2) continue;
           throw error;
         }
-        if (owner === process.pid || alive(owner) || attempt > 0) throw new LockedError(file, owner);
+        if (lockHeld(lock, owner) || attempt > 0) throw new LockedError(file, owner.pid, lock);
         // A killed run's lock: taken over once.
         try {
           nodeFs.unlinkSync(lock);
@@ -410,7 +472,9 @@ export function lockFile(file: string, root?: string): () => void {
   } finally {
     nodeFs.rmSync(temp, { force: true });
   }
+  heldHere.add(lock);
   return () => {
+    heldHere.delete(lock);
     if (lockOwner(lock) === process.pid) nodeFs.rmSync(lock, { force: true });
   };
 }

@@ -215,7 +215,10 @@ function writeFixed(root: string, original: ReadFile, file: string, after: strin
   try {
     unlock = lockFile(original.abs, root);
   } catch (error) {
-    if (error instanceof LockedError) throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed`);
+    if (error instanceof LockedError) {
+      const lock = error.lock === undefined ? undefined : path.relative(root, error.lock).split(path.sep).join('/');
+      throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed${lock ? ` (if no docdrift run is going on, remove ${lock})` : ''}`);
+    }
     throw error;
   }
   let fd: number | undefined;
