@@ -274,3 +274,24 @@ describe('which blocks are read, and where they sit', () => {
     expect(invocations(['```bash\r', 'tool +a=1 \\\r', '  +b=2\r', '```\r'])).toEqual([['tool', '2:1', '+a=1@2:6', '+b=2@3:3']]);
   });
 });
+
+describe('info strings doc engines write (s46 sweep H14: these blocks were not read, their stale examples passed with no note)', () => {
+  test.each([
+    ['sh-session', ['$ tool --seed 1', 'output line']],
+    ['{.bash}', ['tool --seed 1']],
+    ['{bash}', ['tool --seed 1']],
+    ['{.bash .numberLines}', ['tool --seed 1']],
+    ['bash{1,2}', ['tool --seed 1']],
+    ['bash=', ['tool --seed 1']],
+    ['bash:title=run.sh', ['tool --seed 1']],
+    ['Shell', ['tool --seed 1']],
+  ])('```%s is read as shell', (info, body) => {
+    // After a `$ ` prompt the words start two columns further.
+    const at = body[0]!.startsWith('$ ') ? 2 : 0;
+    expect(invocations(['# x', '', `\`\`\`${info}`, ...body, '```'])).toEqual([['tool', `4:${1 + at}`, `--seed@4:${6 + at}`, `1@4:${13 + at}`]]);
+  });
+
+  test.each(['python', '{note}', 'text', 'bash-completion', '{}', 'yaml{1}'])('```%s is not', (info) => {
+    expect(invocations(['# x', '', `\`\`\`${info}`, 'tool --seed 1', '```'])).toEqual([]);
+  });
+});

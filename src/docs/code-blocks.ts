@@ -7,15 +7,29 @@ import { shellEnvUsages } from './env-usages.js';
 
 /** Info-string languages (lower-cased) whose fenced blocks are read as shell; an absent/empty language counts too. */
 export const SHELL_LANGS: ReadonlySet<string> = new Set([
-  'bash', 'sh', 'shell', 'console', 'zsh', 'shell-session', 'shellsession',
+  'bash', 'sh', 'shell', 'console', 'zsh', 'shell-session', 'shellsession', 'sh-session',
 ]);
 
-/** Languages whose lines without a prompt are program output, not commands. */
-const SESSION_LANGS: ReadonlySet<string> = new Set(['console', 'shell-session', 'shellsession']);
+/** Languages whose lines without a prompt are program output, not commands (Prism's `shell-session` and its aliases `sh-session`, `shellsession`; Linguist's `console`). */
+const SESSION_LANGS: ReadonlySet<string> = new Set(['console', 'shell-session', 'shellsession', 'sh-session']);
+
+/**
+ * The language an info string's first word names, lower-cased, without what doc engines glue to
+ * it: Pandoc's attribute form (`{.bash}`, `{bash}`, `{.bash .numberLines}`: the first class),
+ * line highlights and options right after the name (`bash{1,2}`, `bash=`, `bash:title`,
+ * `bash,ignore`). `shell-session`, `c++` and `objective-c` stay whole. (s46 sweep H14: such
+ * blocks were not read, so their stale examples passed with no note.)
+ */
+export function infoLanguage(lang: string): string {
+  const l = lang.trim().toLowerCase();
+  const pandoc = /^\{\s*\.?([\w+-]+)/.exec(l);
+  if (pandoc) return pandoc[1]!;
+  return /^[\w+-]+/.exec(l)?.[0] ?? l;
+}
 
 /** True when a fenced block with this info-string language is read for invocations. */
 export function isShellLang(lang: string | null | undefined): boolean {
-  return lang === null || lang === undefined || lang === '' || SHELL_LANGS.has(lang.toLowerCase());
+  return lang === null || lang === undefined || lang === '' || SHELL_LANGS.has(infoLanguage(lang));
 }
 
 /** Most lines an indented block may have to be read as command lines ({@link looksLikeCommandLines}). */
@@ -113,7 +127,7 @@ function isSessionBlock(lines: readonly CodeLine[], lang: string | undefined): b
     return m !== null && m[1] !== '>';
   };
   const firstCode = lines.find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
-  return lang !== undefined && SESSION_LANGS.has(lang.toLowerCase())
+  return lang !== undefined && SESSION_LANGS.has(infoLanguage(lang))
     ? lines.some((l) => isDollarPrompt(l.text))
     : firstCode !== undefined && isDollarPrompt(firstCode.text);
 }
