@@ -39,6 +39,7 @@ describe('defaults', () => {
     expect(config.docs).toEqual([
       '**/*.md',
       '**/*.mdx',
+      '**/*.{MD,Md,mD,markdown,MARKDOWN,Markdown,mdown,mkd,mkdn}',
       '**/*.rst',
       '**/.claude/CLAUDE.md',
       '!**/tests/fixtures/**',

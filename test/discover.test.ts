@@ -367,6 +367,20 @@ describe('discoverFiles', () => {
     expect(strict.sources.filter((f) => f.includes('/test/'))).toEqual([]);
   });
 
+  it('lists the Markdown extensions GitHub renders besides .md by default (s46 sweep H9: README.markdown was not read, exit 0)', async () => {
+    const repo = path.join(scratch, 'markdown-extensions');
+    const files = ['README.markdown', 'docs/a.MD', 'docs/b.mdown', 'docs/c.mkd', 'docs/d.mkdn', 'docs/e.Markdown', 'docs/f.md', 'docs/g.mdtext', 'docs/h.txt'];
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), '# x\n');
+    }
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    const expected = ['README.markdown', 'docs/a.MD', 'docs/b.mdown', 'docs/c.mkd', 'docs/d.mkdn', 'docs/e.Markdown', 'docs/f.md'];
+    expect((await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'git')).docs).toEqual(expected);
+    expect((await discoverFiles(repo, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, [], 'globby')).docs).toEqual(expected);
+  });
+
   it('falls back to globby outside a work tree', async () => {
     const plain = path.join(scratch, 'plain');
     mkdirSync(path.join(plain, 'docs'), { recursive: true });

@@ -276,6 +276,9 @@ export const DEFAULT_CONFIG: Readonly<DocdriftConfig> = Object.freeze({
   docs: [
     '**/*.md',
     '**/*.mdx',
+    // The other extensions GitHub renders as Markdown (README.markdown, README.MD from a
+    // case-insensitive file system): not read, their stale examples passed with no note (s46 sweep H9).
+    '**/*.{MD,Md,mD,markdown,MARKDOWN,Markdown,mdown,mkd,mkdn}',
     // reStructuredText (Sphinx) pages and READMEs, read by src/docs/rst.ts.
     '**/*.rst',
     // Claude Code's project memory may live in a `.claude/` folder beside the code it describes:
