@@ -30,13 +30,16 @@ const CR = 0x0d;
 export const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
- * The most bytes a message body may have: 512 MiB, eight times the most the server reads of a
- * text ({@link MAX_READ_BYTES}), so that a text at that cap fits even with every byte escaped in
- * JSON (`\u0000`, six bytes), and every larger text up to it still reaches the server, which holds
- * it as a marker (src/lsp/big-text.ts). A frame with a longer `Content-Length` is reported and its
- * body skipped as it comes, unheld; the frames after it are read as usual.
+ * The most bytes a message body may have: 128 MiB, twice the most the server reads of a text
+ * ({@link MAX_READ_BYTES}), so that a text at that cap fits with room for JSON escapes, and a
+ * larger text up to it still reaches the server, which holds it as a marker (src/lsp/big-text.ts).
+ * Was 512 MiB (eight times, for a text of nothing but `\u0000` escapes): one 480 MB message then
+ * peaked at 1.07 GB (the chunks, their concatenation, the parse: about 2.2 times the body; s46
+ * sweep H13), past the 512 MB bound; a body of 128 MiB peaks near 370 MB. A frame with a longer
+ * `Content-Length` is reported and its body skipped as it comes, unheld; the frames after it are
+ * read as usual, and the document is read from disk as the CLI reads it.
  */
-export const MAX_MESSAGE_BYTES = 8 * MAX_READ_BYTES;
+export const MAX_MESSAGE_BYTES = 2 * MAX_READ_BYTES;
 
 /** A `Content-Length` value: decimal digits (the base protocol's `number`), spaces or tabs around them. */
 const CONTENT_LENGTH_VALUE = /^[ \t]*(\d+)[ \t]*$/;
