@@ -83,6 +83,15 @@ describe('extractPython edge cases', () => {
     expect(result.classes.map((c) => c.qualifiedName)).toEqual(['src.conf.C']);
   });
 
+  it('names fields as CPython does, NFKC-normalised (PEP 3131), at their place in the source (s46 sweep H3)', async () => {
+    const result = await extractPython([
+      { file: 'm.py', text: 'from pydantic import BaseModel\nclass C(BaseModel):\n    \uff4eame: str = "run"\n    \ufb01le: str = "a"\n    plain: int = 1\n' },
+    ]);
+    const fields = result.classes[0]!.fields;
+    expect(fields.map((f) => f.name)).toEqual(['name', 'file', 'plain']);
+    expect(fields.map((f) => `${f.location.line}:${f.location.column}`)).toEqual(['3:5', '4:5', '5:5']);
+  });
+
   it('handles empty input, star imports and UTF-16 columns', async () => {
     const { canonicalTarget, ...empty } = await extractPython([]);
     expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), functionConfigsThroughCalls: new Set(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map(), env: { vars: [], dynamic: [] }, envWords: [] });
