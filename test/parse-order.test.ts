@@ -182,6 +182,8 @@ describe('lineCount and parsedPages: the run-wide limit on lines of documents (#
     const texts: Record<string, string> = { 'ref.md': 'a\n'.repeat(40), 'big.md': 'a\n'.repeat(70), 'small.md': 'a\n'.repeat(50), 'last.md': 'a\n'.repeat(20) };
     const got = parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => lineCount(texts[f]), 10, 100);
     expect(got).toEqual({ kept: ['ref.md', 'small.md'], overDocuments: [], overLines: ['big.md', 'last.md'], lines: 90 });
+    // Open buffers (always read) count but are never left.
+    expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => lineCount(texts[f]), 10, 100, (f) => f === 'big.md')).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: [], overLines: ['small.md', 'last.md'], lines: 110 });
     // The document limit first: pages past it are not counted.
     expect(parsedPages(['ref.md', 'big.md', 'small.md', 'last.md'], (f) => lineCount(texts[f]), 2, 1000)).toEqual({ kept: ['ref.md', 'big.md'], overDocuments: ['small.md', 'last.md'], overLines: [], lines: 110 });
   });

@@ -132,6 +132,13 @@ export interface LintOptions {
    */
   overlayHashed?: boolean;
   /**
+   * One `parse-error` warning on each page a run-wide document limit leaves unread (the documents
+   * and lines limits), instead of one for the group on its first page: the language server sets it,
+   * because an editor shows a page's own diagnostics only, and a page left without one looked
+   * checked (s46: the line limit's group warning left 19 open pages with none).
+   */
+  warnEachUnreadPage?: boolean;
+  /**
    * A document parser the caller started early (its worker loads while the caller reads caches);
    * `lint` owns it from then on and closes it. Default: one started here.
    */
@@ -312,7 +319,7 @@ export async function lint(given: LintOptions): Promise<LintResult> {
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
     // Env var names the code reads make a page worth parsing too (issue #31).
-    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress, options.overlay, options.warnEachUnreadPage === true);
     // Every document is parsed by now: stopping the worker returns its heap (up to
     // WORKER_HEAP_MB plus its young generation, mostly garbage of the last pages) before the model
     // and the rules need memory (a 500 KB reference table: 523 MB peak once in CI, #33).
@@ -1352,6 +1359,8 @@ export function parseDocs(
   docParser: DocParser,
   keyNames: readonly string[] = [],
   onProgress?: ProgressListener,
+  openBuffers?: ReadonlyMap<string, string>,
+  eachPage = false,
 ): DocFacts {
   // A page is read when it names a command, or holds a global heading or a heading the config ties
   // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13), or
@@ -1421,7 +1430,7 @@ export function parseDocs(
   // not, so that a cached run reads the same pages); the others get one warning per limit, on the
   // first of them.
   const order = parseOrderBy([...wantedOf.keys()], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f));
-  const { overDocuments, overLines, lines } = parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS);
+  const { overDocuments, overLines, lines } = parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => openBuffers?.has(f) === true);
   const leaveUnread = (left: string[], message: string): void => {
     if (left.length === 0) return;
     left.sort();
@@ -1431,7 +1440,8 @@ export function parseDocs(
       const stub = unreadReferenceStub(file, pages.text(file), undefined, mentionBudget);
       if (stub) docs.push(stub);
     }
-    diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read${alsoNotRead(left.slice(1), 'documents')}: ${message}`, location: { file: left[0]!, line: 1, column: 1 } });
+    if (eachPage) for (const file of left) diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read: ${message}`, location: { file, line: 1, column: 1 } });
+    else diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read${alsoNotRead(left.slice(1), 'documents')}: ${message}`, location: { file: left[0]!, line: 1, column: 1 } });
   };
   leaveUnread(
     overDocuments,
@@ -1581,7 +1591,7 @@ export function prefetchDocs(
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
   // Not the pages parseDocs will leave by its limits on documents and lines (counted over the
   // stored pages too, as it counts them).
-  const parsed = new Set(parsedPages(parseOrderBy([...surely], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS).kept);
+  const parsed = new Set(parsedPages(parseOrderBy([...surely], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => overlay?.has(f) === true).kept);
   for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
     if (!parsed.has(file)) continue;
     const text = pages.text(file, true);

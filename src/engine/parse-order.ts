@@ -145,19 +145,22 @@ export function lineCount(text: string | undefined): number {
  * Which of `order` (pages in {@link parseOrder}; `linesOf` their {@link lineCount}) one run parses: at most `maxDocuments` of them,
  * the first; and of those, in order, each whose lines keep the run within `maxLines`. `overDocuments`
  * and `overLines` are the pages left by each limit (in `order`'s order), `lines` those of `kept`.
+ * Pages `alwaysRead` accepts (the buffers open in an editor: the page the user looks at must get
+ * its findings, s46) count toward the limit but are never left by it.
  */
 export function parsedPages(
   order: readonly string[],
   linesOf: (file: string) => number,
   maxDocuments: number,
   maxLines: number = MAX_PARSED_LINES,
+  alwaysRead: (file: string) => boolean = () => false,
 ): { kept: string[]; overDocuments: string[]; overLines: string[]; lines: number } {
   const kept: string[] = [];
   const overLines: string[] = [];
   let lines = 0;
   for (const file of order.slice(0, maxDocuments)) {
     const n = linesOf(file);
-    if (lines + n > maxLines) {
+    if (lines + n > maxLines && !alwaysRead(file)) {
       overLines.push(file);
       continue;
     }

@@ -663,7 +663,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
               },
             }
           : undefined;
-      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, diskTexts, hashes, pythonFacts, overlayHashed: true, cancelled: lintOutdated, ...(focus ? { focus } : {}) });
+      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, diskTexts, hashes, pythonFacts, overlayHashed: true, warnEachUnreadPage: true, cancelled: lintOutdated, ...(focus ? { focus } : {}) });
       keptTexts = new Map();
       for (const [file, text] of readTexts) {
         const hash = hashes.get(file);
