@@ -441,7 +441,9 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   },
   // #33 s42 sweep E2: two pages of 100,000 `- a` items, each filling the worker's heap.
   'budget-dense-list-pages': (dir) => {
-    for (const name of ['a', 'b']) writeFileSync(path.join(dir, `docs/${name}.md`), `# tool\n\nRun \`tool +seed=1\`.\n\n${'- a\n'.repeat(100_000)}`);
+    // 70,000 items a page (100,000 until s46): both pages stay under the run's 150,000 lines
+    // (MAX_PARSED_LINES), so the probe and the heap limit are what stop them.
+    for (const name of ['a', 'b']) writeFileSync(path.join(dir, `docs/${name}.md`), `# tool\n\nRun \`tool +seed=1\`.\n\n${'- a\n'.repeat(70_000)}`);
     writeFileSync(path.join(dir, 'docs/c.md'), '# tool\n\n```bash\ntool +sed=1\n```\n');
   },
   'budget-emphasis-paragraph': (dir) => {
