@@ -1348,7 +1348,14 @@ function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: Pa
  * heading or a configured `commands.*.sections` heading, or match `globalFiles` or `reference`)
  * are parsed now; the rest only if a link points at them. Which pages name a command, and their
  * parses, come from the per-file cache when `pages` and `docParser` have it: a run after a
- * one-page edit reads that page only (src/engine/doc-texts.ts).
+ * one-page edit reads that page only (src/engine/doc-texts.ts). A run parses at most
+ * {@link MAX_PARSED_DOCUMENTS} documents and {@link MAX_PARSED_LINES} lines of them, in parse
+ * order (src/engine/parse-order.ts); the pages left get `parse-error` warnings.
+ *
+ * @param openBuffers the texts open in an editor (the language server's overlay) or fixed by
+ *   `--fix`: always read, whatever the line limit
+ * @param eachPage one warning on each page a limit leaves, not one for the group (the language
+ *   server: `LintOptions.warnEachUnreadPage`)
  */
 export function parseDocs(
   files: DiscoveredFiles,
