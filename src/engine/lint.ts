@@ -6,7 +6,7 @@ import { pushAll, pushUnique } from '../shared/arrays.js';
 import { SUMMARY_HEADING, SUMMARY_MARKER } from '../shared/report-marker.js';
 import { withinRunCommandBound } from './manifest-budget.js';
 import { alsoNotRead } from '../shared/strings.js';
-import { MAX_PARSED_LINES, parsedPages, parseOrder, parseOrderBy, type OrderFacts } from './parse-order.js';
+import { MAX_PARSED_LINES, parsedPages, parseOrderBy, type OrderFacts } from './parse-order.js';
 import { lineColumn, parseJsonText } from '../config/load.js';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
@@ -1489,7 +1489,9 @@ export function parseDocs(
     if (admitted?.rowsCut) storeCut(file, what, { ...parsed, doc: withoutRunRows(parsed.doc!) });
     return { parsed, admitted };
   };
-  for (const file of parseOrder(fresh, (f) => pages.text(f), (f) => isReferenceFile(f) || isGlobalFile(f))) {
+  // In the run's parse order (computed above from the stored triage facts, not from the texts again).
+  const freshFiles = new Set(fresh);
+  for (const file of order.filter((f) => freshFiles.has(f))) {
     const outcome = parsePage(docParser, pages, file, wantedOf.get(file)!);
     outcomes.set(file, outcome);
     if (outcome?.doc) rowCut.arrived(file, outcome.doc);
@@ -1598,9 +1600,10 @@ export function prefetchDocs(
   // Likely references and short pages first: the run's parse bounds cut the slow tail (parse-order.ts).
   // Not the pages parseDocs will leave by its limits on documents and lines (counted over the
   // stored pages too, as it counts them).
-  const parsed = new Set(parsedPages(parseOrderBy([...surely], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f)), (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => overlay?.has(f) === true).kept);
-  for (const file of parseOrder([...toParse.keys()], (f) => pages.text(f, true), (f) => isReferenceFile(f) || isGlobalFile(f))) {
-    if (!parsed.has(file)) continue;
+  // One parse order for all of them (from the triage facts), the parsed ones in it sent ahead.
+  const order = parseOrderBy([...surely], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f));
+  for (const file of parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => overlay?.has(f) === true).kept) {
+    if (!toParse.has(file)) continue;
     const text = pages.text(file, true);
     if (text !== undefined && !(stored && text.length >= LARGE_DOCUMENT_LENGTH)) docParser.prefetch(file, text, toParse.get(file)!);
   }
