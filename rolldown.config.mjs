@@ -14,12 +14,14 @@
 // - the worker: emitted next to the chunks (chunks are not put in a sub-folder);
 // - the Python grammar's wasm: grammars/ under the package root (src/extract/python/parser.ts).
 //
-// Every dependency is inlined except web-tree-sitter (issue #34: the package's only runtime
-// dependency). ts-morph, with the TypeScript compiler it carries (~10 MB), is inlined too: it
-// lands in a chunk of its own that only TypeScript/JavaScript projects load. Kept external, it
-// and its dependencies made 11 of the 13 packages and 14 of the 26 MB an install of docdrift
-// took; inlined, the install is 2 packages and 22 MB. Its cost: the 12 MB chunk is an ES module,
-// which Node 20 loads ~0.1 s of CPU slower than `require` of ts-morph's CommonJS files; on Node
+// Every dependency is inlined except web-tree-sitter (issue #34) and unicode-name (the character
+// names of Python's `\N{name}` escapes, 1.7 MB, loaded with `import()` only by a run whose Python
+// sources hold a `\N{`: src/extract/python/unicode-names.ts), the package's runtime dependencies.
+// ts-morph, with the TypeScript compiler it carries (~10 MB), is inlined too: it lands in a
+// chunk of its own that only TypeScript/JavaScript projects load. Kept external, it and its
+// dependencies made 11 of the 13 packages and 14 of the 26 MB an install of docdrift took;
+// inlined, the install is 2 packages and 22 MB. Its cost: the 12 MB chunk is an ES module, which
+// Node 20 loads ~0.1 s of CPU slower than `require` of ts-morph's CommonJS files; on Node
 // 22+ the compile cache the bin enables (src/shared/compile-cache.ts) skips compiling it on later
 // runs, which saves more than that (docs/caching.md).
 import { defineConfig } from 'rolldown';
@@ -41,6 +43,8 @@ export default defineConfig({
     // web-tree-sitter's emscripten glue finds tree-sitter.wasm next to its own module
     // (new URL('tree-sitter.wasm', import.meta.url)) and uses direct eval: loaded from node_modules as is.
     /^web-tree-sitter(\/|$)/,
+    // Not inlined, so that the bundle does not carry its 1.6 MB of tables (#33 sweep H12).
+    /^unicode-name(\/|$)/,
   ],
   resolve: {
     // jsonc-parser's `main` is a UMD build with dynamic requires (`require('./impl/format')`) that a

@@ -568,3 +568,34 @@ describe('click decorator loops over tuples, `+` and decorator functions (sqlite
     expect(load.unreadFlags).toMatchObject({ location: { file: 'tool/cli.py', line: 24 } });
   });
 });
+
+describe('flag names spelled with \\N{name} escapes (s46 sweep H12)', () => {
+  it('reads `\\N{LATIN SMALL LETTER A}` as the letter (str and f-string), keeps a raw string raw, and leaves a name CPython refuses unknown', async () => {
+    // `python3 -c '…--help'` on this parser lists --name, --mode=MODE, --n\N{LATIN SMALL LETTER A}me-raw and --debug.
+    const text = [
+      'import argparse',
+      'def build_parser(kind):',
+      '    p = argparse.ArgumentParser(prog="tool")',
+      '    p.add_argument("--n\\N{LATIN SMALL LETTER A}me", default="run")',
+      '    p.add_argument(f"--mo\\N{latin small letter d}e", default="a")',
+      '    p.add_argument(r"--n\\N{LATIN SMALL LETTER A}me-raw")',
+      '    p.add_argument("--d\\N{LATIN SMALL LETTER E}bug", action="store_true")',
+      '    return p',
+      'def build_other():',
+      '    q = argparse.ArgumentParser(prog="other")',
+      '    q.add_argument("--seed", type=int)',
+      '    q.add_argument("--n\\N{LATIN SMALL LETTER NO SUCH}me")',
+      '    return q',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/cli.py', text }]);
+    const tool = commands.find((c) => c.target === 'tool.cli:build_parser')!;
+    expect(tool.params.map((p) => p.name)).toEqual(['name', 'mode', 'n\\N{LATIN SMALL LETTER A}me-raw', 'debug']);
+    expect(tool.params[0]).toMatchObject({ dest: 'name', location: { line: 4, column: 20 } });
+    expect(tool.unreadFlags).toBeUndefined();
+    // Not a flag named `n\N{LATIN SMALL LETTER NO SUCH}me`: a flag docdrift cannot spell.
+    const other = commands.find((c) => c.target === 'tool.cli:build_other')!;
+    expect(other.params.map((p) => p.name)).toEqual(['seed']);
+    expect(other).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { line: 12 } } });
+  });
+});

@@ -9,6 +9,7 @@ import { readSetupPyEntryPoints } from '../src/extract/python/setup-py.js';
 import { extractPython, moduleNameForFile, type PythonSource } from '../src/extract/python/index.js';
 import { resolveRelativeModule } from '../src/extract/python/module-name.js';
 import { cleandoc, unescapePython } from '../src/extract/python/values.js';
+import { loadUnicodeNames } from '../src/extract/python/unicode-names.js';
 
 const casesDir = fileURLToPath(new URL('../fixtures/extract/python/', import.meta.url));
 
@@ -67,6 +68,33 @@ describe('resolveRelativeModule', () => {
 describe('string helpers', () => {
   it('unescapes Python escapes and keeps unknown ones', () => {
     expect(unescapePython('a\\tb\\n\\x41\\u00e9\\q\\\\')).toBe('a\tb\nAé\\q\\');
+  });
+  it('decodes \\N{name} as CPython does: names and aliases in any ASCII case, Hangul and CJK computed; anything else unknown (s46 sweep H12)', async () => {
+    await loadUnicodeNames();
+    // Each expectation checked with CPython 3.11 (`eval('"…"')`).
+    const cases: Array<[string, string | undefined]> = [
+      ['--n\\N{LATIN SMALL LETTER A}me', '--name'],
+      ['\\N{latin small letter a}', 'a'],
+      ['\\N{LF}\\N{NULL}\\N{nul}\\N{BYTE ORDER MARK}', '\n\0\0\ufeff'],
+      ['\\N{LATIN CAPITAL LETTER GHA}\\N{LATIN CAPITAL LETTER OI}', '\u01a2\u01a2'],
+      ['\\N{HANGUL SYLLABLE HAN}\\N{HANGUL SYLLABLE GA}', '\ud55c\uac00'],
+      ['\\N{CJK UNIFIED IDEOGRAPH-4E01}\\N{CJK UNIFIED IDEOGRAPH-04E01}\\N{CJK UNIFIED IDEOGRAPH-2A700}', '\u4e01\u4e01\u{2a700}'],
+      ['\\N{cjk compatibility ideograph-f900}\\N{NUSHU CHARACTER-1B170}\\N{TANGUT COMPONENT-001}', '\uf900\u{1b170}\u{18800}'],
+      ['\\N{cjk unified ideograph-4E01}', undefined],
+      ['\\N{CJK UNIFIED IDEOGRAPH-4e01}', undefined],
+      ['\\N{hangul syllable han}', undefined],
+      ['\\N{HANGUL SYLLABLE G}', undefined],
+      ['\\N{TANGUT IDEOGRAPH-17000}', undefined],
+      ['\\N{KEYCAP NUMBER SIGN}', undefined], // a named sequence
+      ['\\N{LATIN SMALL  LETTER A}', undefined],
+      ['\\N{ LATIN SMALL LETTER A}', undefined],
+      ['\\N{LATIN SMALL LETTER FOO}', undefined],
+      ['\\N{}', undefined],
+      ['\\Nx', undefined],
+      ['\\N{LATIN SMALL LETTER A', undefined],
+      ['\\\\N{LATIN SMALL LETTER A}', '\\N{LATIN SMALL LETTER A}'], // an escaped backslash
+    ];
+    for (const [body, value] of cases) expect(unescapePython(body), body).toBe(value);
   });
   it('cleans docstrings like inspect.cleandoc', () => {
     expect(cleandoc('\n    first\n      indented\n    last\n  ')).toBe('first\n  indented\nlast');

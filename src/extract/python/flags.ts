@@ -15,6 +15,7 @@ import { extractLauncherFlags } from './launcher-flags.js';
 import type { ParsedPythonModule } from './index.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser, parsePython } from './parser.js';
+import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 import type { FlagCommand } from './types.js';
@@ -103,6 +104,7 @@ export async function extractPythonFlags(
     for (const source of ordered) {
       const module = moduleNameForFile(source.file, packageRoots);
       const earlier = parsed.get(source.file);
+      if (mayHoldNamedEscape(source.text)) await loadUnicodeNames(); // `\N{name}` in a string literal
       const tree = earlier?.tree ?? parsePython(parser, source.text);
       if (!tree) {
         diagnostics.push({

@@ -7,6 +7,7 @@ import { classesToFollow, constructionSites } from './env-internal.js';
 import { toParamSpec } from './fields.js';
 import { moduleNameForFile } from './module-name.js';
 import { getPythonParser, parsePython } from './parser.js';
+import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { Resolver, type Resolved } from './resolve.js';
 import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
@@ -300,6 +301,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   const scanHere = async (slot: (typeof slots)[number], retain: boolean): Promise<void> => {
     const { source, module } = slot;
     parser ??= await getPythonParser();
+    if (mayHoldNamedEscape(source.text)) await loadUnicodeNames(); // `\N{name}` in a string literal
     const tree = parsePython(parser, source.text);
     if (!tree) {
       slot.problem = {

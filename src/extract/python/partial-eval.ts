@@ -125,7 +125,8 @@ export function literalConst(node: Node, depth = 0): ConstValue | undefined {
 /**
  * The pieces of an f-string (`f"--{name}"`): literal text and interpolated expressions, in order.
  * Undefined when the node is not a plain f-string (bytes, or an interpolation with a conversion
- * or format spec, whose result the evaluator does not compute).
+ * or format spec, whose result the evaluator does not compute) or holds a `\N{name}` escape whose
+ * character is not known.
  */
 export function fStringParts(node: Node): Array<string | Node> | undefined {
   const n = unparen(node);
@@ -149,7 +150,17 @@ export function fStringParts(node: Node): Array<string | Node> | undefined {
   const prefix = start.slice(0, Math.max(0, start.search(/['"]/))).toLowerCase();
   if (prefix.includes('b') || !prefix.includes('f')) return undefined;
   const raw = prefix.includes('r');
-  return parts.map((p) => (typeof p === 'string' ? (raw ? p : unescapePython(p)).replaceAll('{{', '{').replaceAll('}}', '}') : p));
+  const out: Array<string | Node> = [];
+  for (const p of parts) {
+    if (typeof p !== 'string') {
+      out.push(p);
+      continue;
+    }
+    const text = raw ? p : unescapePython(p);
+    if (text === undefined) return undefined; // a `\N{name}` whose character is not known
+    out.push(text.replaceAll('{{', '{').replaceAll('}}', '}'));
+  }
+  return out;
 }
 
 /** `str(value)` as Python prints a scalar (`True`, `None`, `3`), or undefined for other kinds. */

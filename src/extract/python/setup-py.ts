@@ -2,6 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
 import { getPythonParser, parsePython } from './parser.js';
+import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { pythonSourceOverOwnLimits, pythonTextFacts } from './text-facts.js';
 import { dottedName, namedChildren, stringValue, unparen } from './values.js';
 import { fStringParts } from './partial-eval.js';
@@ -44,6 +45,7 @@ export async function readSetupPyEntryPoints(files: { file: string; text: string
       diagnostics.push({ ruleId: 'parse-error', severity: 'warn', message: `Not read: ${over}, which the Python parser cannot handle in bounded time and memory; its console scripts are unknown`, location: { file, line: 1, column: 1 } });
       continue;
     }
+    if (mayHoldNamedEscape(text)) await loadUnicodeNames(); // `\N{name}` in a string literal
     const tree = parsePython(parser, text);
     if (!tree) continue;
     const before = entryPoints.length;

@@ -1,5 +1,6 @@
 /** Turns tree-sitter Python expression nodes into plain values: decoded strings, literal checks, dotted names, call arguments. */
 import type { Node } from 'web-tree-sitter';
+import { pythonCharacterByName } from './unicode-names.js';
 
 /** An expression as far as the extractor cares: its text plus whatever could be read statically. */
 export interface PyValue {
@@ -148,8 +149,16 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
 };
 
-/** Applies Python string-literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences). Unknown escapes stay as written, like Python does. */
-export function unescapePython(body: string): string {
+/**
+ * Applies Python string-literal escapes (Python language reference, "String and Bytes literals",
+ * https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences) to the body of a
+ * non-raw str literal. Unknown escapes stay as written, like Python does. `\N{name}` is the
+ * character of that Unicode name or alias ({@link pythonCharacterByName}); when it is not known
+ * (a name CPython refuses, a malformed `\N`, or the name table not loaded: the extractors await
+ * `loadUnicodeNames` of unicode-names.ts before parsing a text that holds a `\N{`), the whole value is unknown and
+ * `undefined` is returned rather than a wrong spelling.
+ */
+export function unescapePython(body: string): string | undefined {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const ch = body[i] as string;
@@ -180,14 +189,24 @@ export function unescapePython(body: string): string {
         continue;
       }
     }
-    out += ch; // unknown escape (or \N{...}): kept verbatim
+    if (next === 'N') {
+      // CPython: `\N` not followed by `{name}` is a syntax error ("malformed \N character escape").
+      const close = body[i + 2] === '{' ? body.indexOf('}', i + 3) : -1;
+      const char = close > i + 3 ? pythonCharacterByName(body.slice(i + 3, close)) : undefined;
+      if (char === undefined) return undefined;
+      out += char;
+      i = close;
+      continue;
+    }
+    out += ch; // unknown escape: kept verbatim
   }
   return out;
 }
 
 /**
- * Decodes one `string` node. Returns `undefined` for bytes literals and for f-strings with
- * interpolations, whose value is not known statically.
+ * Decodes one `string` node. Returns `undefined` for bytes literals, for f-strings with
+ * interpolations, whose value is not known statically, and for a `\N{name}` escape whose
+ * character is not known (see {@link unescapePython}).
  */
 function decodeStringNode(node: Node): string | undefined {
   let start = '';
