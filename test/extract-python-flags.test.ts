@@ -599,3 +599,25 @@ describe('flag names spelled with \\N{name} escapes (s46 sweep H12)', () => {
     expect(other).toMatchObject({ passesUnknownFlags: true, unreadFlags: { location: { line: 12 } } });
   });
 });
+
+describe('identifiers NFKC-normalised as CPython reads them (PEP 3131; s46 sweep H3)', () => {
+  it('reads a fullwidth parameter, keyword and parser variable by their normalised names', async () => {
+    // CPython: `def run(ｎame: str = "run")` has the parameter `name` (typer's `--name`);
+    // `ｄest=` is the keyword `dest`; `ｐ` and `p` are the same variable.
+    const typer = 'import typer\napp = typer.Typer()\n@app.command()\ndef run(\uff4eame: str = "run", seed: int = 0):\n    pass\n';
+    const argparse = [
+      'import argparse',
+      'def build_parser():',
+      '    \uff50 = argparse.ArgumentParser(prog="tool")',
+      '    p.add_argument("--out", \uff44est="target", default="a")',
+      '    \uff50.add_argument("--fast", action="store_true")',
+      '    return p',
+      '',
+    ].join('\n');
+    const { commands } = await extractPythonFlags([{ file: 'tool/app.py', text: typer }, { file: 'tool/cli.py', text: argparse }]);
+    const run = commands.find((c) => c.target === 'tool.app:app')!;
+    expect(run.params.slice(0, 2).map((p) => [p.name, p.location.line, p.location.column])).toEqual([['name', 4, 9], ['seed', 4, 28]]);
+    const tool = commands.find((c) => c.target === 'tool.cli:build_parser')!;
+    expect(tool.params.map((p) => [p.name, p.dest])).toEqual([['out', 'target'], ['fast', 'fast']]);
+  });
+});

@@ -120,6 +120,32 @@ describe('extractPython edge cases', () => {
     expect(fields.map((f) => `${f.location.line}:${f.location.column}`)).toEqual(['3:5', '4:5', '5:5']);
   });
 
+  it('reads class, base, function, keyword, attribute and imported names NFKC-normalised as CPython does (PEP 3131), at their place in the source (s46 sweep H3)', async () => {
+    // `ast.parse` of these sources (CPython 3.11) names the classes Base, ToolConfig, Other, the
+    // function main, the keyword `default` and the bases `BaseModel`, `Base`, `pydantic.BaseModel`.
+    const conf = [
+      'import pydantic',
+      'from pydantic import BaseModel, Field',
+      'class \uff22ase(BaseModel):',
+      '    seed: int = Field(\uff44efault=3, description="Random seed.")',
+      'class \uff34oolConfig(\uff22ase):',
+      '    name: str = Field(default="run")',
+      'class Other(pydantic.\uff22aseModel):',
+      '    x: int = 1',
+      '',
+    ].join('\n');
+    const app = 'from conf import \uff34oolConfig as \uff34C\ndef \uff4dain(cfg: \uff34C) -> None:\n    \uff34C.model_validate(cfg)\n';
+    const result = await extractPython([{ file: 'conf.py', text: conf }, { file: 'app.py', text: app }]);
+    expect(result.classes.map((c) => [c.qualifiedName, c.kind, `${c.location.line}:${c.location.column}`])).toEqual([
+      ['conf.Base', 'pydantic', '3:7'],
+      ['conf.Other', 'pydantic', '7:7'],
+      ['conf.ToolConfig', 'pydantic', '5:7'],
+    ]);
+    const tool = result.classes.find((c) => c.qualifiedName === 'conf.ToolConfig')!;
+    expect(tool.fields.map((f) => [f.name, f.default?.text])).toEqual([['seed', '3'], ['name', '"run"']]);
+    expect(result.functionConfigs.get('app:main')).toEqual(['conf.ToolConfig']);
+  });
+
   it('handles empty input, star imports and UTF-16 columns', async () => {
     const { canonicalTarget, ...empty } = await extractPython([]);
     expect(empty).toEqual({ classes: [], functionConfigs: new Map(), functionSecondaryConfigs: new Map(), functionConfigsThroughCalls: new Set(), diagnostics: [], stringKeys: new Map(), retained: [], argvDispatch: new Map(), env: { vars: [], dynamic: [] }, envWords: [] });

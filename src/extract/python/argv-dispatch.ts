@@ -14,7 +14,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { literalConst, strMethod } from './partial-eval.js';
-import { allChildren, dottedName, namedChildren, unparen } from './values.js';
+import { allChildren, dottedName, identifierText, namedChildren, pythonIdentifier, unparen } from './values.js';
 
 /** A `str` method applied to the program name before it is compared (`.removeprefix("ng_")`). */
 export interface NameOp {
@@ -70,10 +70,10 @@ function isArgv0(node: Node): boolean {
  */
 function programName(node: Node, variables: Map<string, NameOp[]>): NameOp[] | undefined {
   const n = unparen(node);
-  if (n.type === 'identifier') return variables.get(n.text);
+  if (n.type === 'identifier') return variables.get(pythonIdentifier(n.text));
   if (isArgv0(n)) return [];
   if (n.type === 'attribute') {
-    const attr = n.childForFieldName('attribute')?.text;
+    const attr = identifierText(n.childForFieldName('attribute'));
     const object = n.childForFieldName('object');
     if ((attr === 'name' || attr === 'stem') && object && unparen(object).type === 'call') {
       const call = unparen(object);
@@ -88,7 +88,7 @@ function programName(node: Node, variables: Map<string, NameOp[]>): NameOp[] | u
     const callee = fn ? dottedName(fn) : undefined;
     const first = firstArgument(n);
     if (callee?.at(-1) === 'basename' && first !== undefined) return isArgv0(first) ? [] : programName(first, variables);
-    const method = fn?.type === 'attribute' ? fn.childForFieldName('attribute')?.text : undefined;
+    const method = fn?.type === 'attribute' ? identifierText(fn.childForFieldName('attribute')) : undefined;
     const object = fn?.type === 'attribute' ? fn.childForFieldName('object') : null;
     if (method !== undefined && NAME_METHODS.has(method) && object) {
       const list = n.childForFieldName('arguments');
@@ -186,13 +186,13 @@ export function readArgvDispatch(body: Node, dicts: (name: string) => Node | und
     const right = assignment?.childForFieldName('right');
     if (left?.type !== 'identifier' || !right) continue;
     const ops = programName(right, variables);
-    if (ops !== undefined) variables.set(left.text, ops);
-    else if (unparen(right).type === 'dictionary') localDicts.set(left.text, right);
+    if (ops !== undefined) variables.set(pythonIdentifier(left.text), ops);
+    else if (unparen(right).type === 'dictionary') localDicts.set(pythonIdentifier(left.text), right);
   }
   const dictNamed = (node: Node | null): Node | undefined => {
     const n = node ? unparen(node) : undefined;
     if (n?.type === 'dictionary') return n;
-    return n?.type === 'identifier' ? (localDicts.get(n.text) ?? dicts(n.text)) : undefined;
+    return n?.type === 'identifier' ? (localDicts.get(pythonIdentifier(n.text)) ?? dicts(pythonIdentifier(n.text))) : undefined;
   };
   const routers = routersOf(body);
   const out: ArgvBranch[] = [];
@@ -209,7 +209,7 @@ export function readArgvDispatch(body: Node, dicts: (name: string) => Node | und
   }
   for (const call of body.descendantsOfType('call')) {
     const fn = call?.childForFieldName('function');
-    if (!call || fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== 'get') continue;
+    if (!call || fn?.type !== 'attribute' || identifierText(fn.childForFieldName('attribute')) !== 'get') continue;
     const first = firstArgument(call);
     const ops = first ? programName(first, variables) : undefined;
     if (ops === undefined) continue;

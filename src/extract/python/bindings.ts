@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { SourceLocation } from '../../model/types.js';
 import { resolveRelativeModule } from './module-name.js';
-import { namedChildren } from './values.js';
+import { identifierText, namedChildren, pythonIdentifier } from './values.js';
 import { pushUnique } from '../../shared/arrays.js';
 
 /** What a name bound by an import refers to. */
@@ -43,9 +43,9 @@ export function bindImport(info: ImportingModule, node: Node, into: Map<string, 
       if (item.type === 'aliased_import') {
         const name = item.childForFieldName('name');
         const alias = item.childForFieldName('alias');
-        if (name && alias) set(alias.text, { kind: 'module', target: name.text });
+        if (name && alias) set(pythonIdentifier(alias.text), { kind: 'module', target: pythonIdentifier(name.text) });
       } else if (item.type === 'dotted_name') {
-        const first = item.text.split('.')[0] ?? '';
+        const first = pythonIdentifier(item.text).split('.')[0] ?? '';
         if (first !== '') set(first, { kind: 'module', target: first });
       }
     }
@@ -55,11 +55,11 @@ export function bindImport(info: ImportingModule, node: Node, into: Map<string, 
   const moduleNode = node.childForFieldName('module_name');
   if (!moduleNode) return;
   let level = 0;
-  let name = moduleNode.text;
+  let name = pythonIdentifier(moduleNode.text);
   if (moduleNode.type === 'relative_import') {
     const prefix = namedChildren(moduleNode).find((c) => c.type === 'import_prefix');
     level = prefix ? prefix.text.length : 0;
-    name = namedChildren(moduleNode).find((c) => c.type === 'dotted_name')?.text ?? '';
+    name = identifierText(namedChildren(moduleNode).find((c) => c.type === 'dotted_name')) ?? '';
   }
   const from = resolveRelativeModule(info.module, info.isPackage, level, name);
   if (from === undefined) return;
@@ -72,9 +72,10 @@ export function bindImport(info: ImportingModule, node: Node, into: Map<string, 
     if (item.type === 'aliased_import') {
       const orig = item.childForFieldName('name');
       const alias = item.childForFieldName('alias');
-      if (orig && alias) set(alias.text, { kind: 'symbol', module: from, name: orig.text });
+      if (orig && alias) set(pythonIdentifier(alias.text), { kind: 'symbol', module: from, name: pythonIdentifier(orig.text) });
     } else if (item.type === 'dotted_name') {
-      set(item.text, { kind: 'symbol', module: from, name: item.text });
+      const name = pythonIdentifier(item.text);
+      set(name, { kind: 'symbol', module: from, name });
     }
   }
 }

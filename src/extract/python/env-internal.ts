@@ -29,7 +29,7 @@ import type { SourceLocation } from '../../model/types.js';
 import { nodeLocation } from './bindings.js';
 import type { Resolver } from './resolve.js';
 import type { ModuleInfo, RawClass, RawField } from './scan.js';
-import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, pythonIdentifier, stringValue, unparen } from './values.js';
 
 /** What this module needs of the class analysis (env.ts's `SettingsHost` has it). */
 export interface ClassHost {
@@ -135,7 +135,7 @@ function callKeywords(call: Node, cache: LocalDictCache): string[] {
   const out: string[] = [];
   for (const arg of namedChildren(args)) {
     if (arg.type === 'keyword_argument') {
-      const name = arg.childForFieldName('name')?.text;
+      const name = identifierText(arg.childForFieldName('name'));
       if (name !== undefined) out.push(name);
       continue;
     }
@@ -161,10 +161,10 @@ function mappingKeys(node: Node, cache: LocalDictCache | undefined): string[] {
       const text = key ? stringValue(key) : undefined;
       if (text !== undefined) out.push(text);
     }
-  } else if (value.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
+  } else if (value.type === 'call' && identifierText(value.childForFieldName('function')) === 'dict') {
     const args = value.childForFieldName('arguments');
     for (const arg of args?.type === 'argument_list' ? namedChildren(args) : []) {
-      if (arg.type === 'keyword_argument') out.push(arg.childForFieldName('name')?.text ?? '');
+      if (arg.type === 'keyword_argument') out.push(identifierText(arg.childForFieldName('name')) ?? '');
       else if (arg.type === 'dictionary') out.push(...mappingKeys(arg, undefined));
     }
   } else if (value.type === 'identifier' && cache) {
@@ -222,7 +222,7 @@ function nameUses(scope: Node, name: string): NameUses {
     }
     const at = scope.startIndex + m.index;
     const node = scope.descendantForIndex(at, at + name.length);
-    if (node?.type !== 'identifier' || node.text !== name) continue;
+    if (node?.type !== 'identifier' || pythonIdentifier(node.text) !== name) continue;
     const parent = node.parent;
     if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === node.id) {
       const right = parent.childForFieldName('right');
@@ -276,14 +276,14 @@ function classify(file: string, expr: Node, cache: LocalDictCache): Use {
     return { kind: 'call', call: { keywords: callKeywords(parent, cache), location: nodeLocation(file, parent) } };
   }
   if (type === 'attribute' && parent.childForFieldName('object')?.id === expr.id) {
-    const attribute = parent.childForFieldName('attribute')?.text ?? '';
+    const attribute = identifierText(parent.childForFieldName('attribute')) ?? '';
     return CONSTRUCTOR_ATTRIBUTES.has(attribute) ? opaque(file, parent) : { kind: 'harmless' };
   }
   if (type === 'keyword_argument' && parent.childForFieldName('name')?.id === expr.id) return { kind: 'harmless' };
   if (type === 'comparison_operator') return { kind: 'harmless' };
   const list = type === 'tuple' && parent.parent?.type === 'argument_list' ? parent.parent : type === 'argument_list' ? parent : undefined;
   const check = list?.parent;
-  if (check?.type === 'call' && TYPE_CHECKS.has(check.childForFieldName('function')?.text ?? '')) return { kind: 'harmless' };
+  if (check?.type === 'call' && TYPE_CHECKS.has(identifierText(check.childForFieldName('function')) ?? '')) return { kind: 'harmless' };
   if (inAnnotation(expr)) return { kind: 'harmless' };
   return opaque(file, parent);
 }
@@ -304,7 +304,7 @@ function namedInString(content: Node, name: string): boolean {
   const string = content.parent;
   if (!string || inAnnotation(string)) return false;
   for (let n: Node | null = string.parent, depth = 0; n && depth < 4; n = n.parent, depth++) {
-    if ((n.type === 'assignment' || n.type === 'augmented_assignment') && n.childForFieldName('left')?.text === '__all__') return false;
+    if ((n.type === 'assignment' || n.type === 'augmented_assignment') && identifierText(n.childForFieldName('left')) === '__all__') return false;
   }
   return true;
 }
@@ -512,7 +512,7 @@ export function constructionSites(host: ClassHost, followed: readonly FollowedCl
             state.opaque = { construct: `"${node.text}" (the class named in a string)`, location: nodeLocation(file, node) };
             break;
           }
-          if (node?.type !== 'identifier' || node.text !== m.name) continue; // in a string or a comment
+          if (node?.type !== 'identifier' || pythonIdentifier(node.text) !== m.name) continue; // in a string or a comment
           const parent = node.parent;
           const expr = parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === node.id ? parent : node;
           const dotted = dottedName(expr);

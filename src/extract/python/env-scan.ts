@@ -7,7 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import type { DefaultValue, SourceLocation } from '../../model/types.js';
 import { bindImport, nodeLocation, type Binding, type ImportingModule } from './bindings.js';
 import { fStringParts } from './partial-eval.js';
-import { allChildren, dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, identifierText, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 /** What {@link scanEnvReads} reads of a scanned module (a `ModuleInfo` has it). */
 export interface EnvScanModule extends ImportingModule {
@@ -106,7 +106,7 @@ export function envHelperCall(file: string, content: Node, seen: Set<number>): R
   for (const item of namedChildren(list!)) {
     if (item.type === 'list_splat' || item.type === 'dictionary_splat') splat = true;
     else if (item.type === 'keyword_argument') {
-      const key = item.childForFieldName('name')?.text;
+      const key = identifierText(item.childForFieldName('name'));
       const value = item.childForFieldName('value');
       if (key !== undefined && value) kwargs.push([key, envArgument(file, value)]);
     } else if (!splat && args.length < 8) args.push(envArgument(file, item));
@@ -124,10 +124,10 @@ function enclosingModuleFunction(node: Node): { name: string; params: string[] }
   if (!def) return undefined;
   const up = def.parent?.type === 'decorated_definition' ? def.parent.parent : def.parent;
   if (up?.type !== 'module') return undefined;
-  const name = def.childForFieldName('name')?.text;
+  const name = identifierText(def.childForFieldName('name'));
   const parameters = def.childForFieldName('parameters');
   if (name === undefined || !parameters) return undefined;
-  const params = namedChildren(parameters).map((p) => parameterParts(p).name?.text ?? '');
+  const params = namedChildren(parameters).map((p) => identifierText(parameterParts(p).name) ?? '');
   return { name, params };
 }
 
@@ -197,9 +197,9 @@ function evalName(node: Node, ctx: ScanContext, depth = 0): NameEval {
       return { name: out };
     }
     case 'identifier': {
-      const constant = ctx.constants.get(n.text);
+      const constant = ctx.constants.get(pythonIdentifier(n.text));
       if (constant !== undefined) return { name: constant };
-      const binding = ctx.bindings.get(n.text);
+      const binding = ctx.bindings.get(pythonIdentifier(n.text));
       if (binding?.kind === 'symbol') return { ref: `${binding.module}.${binding.name}` };
       return { prefix: '' };
     }
@@ -233,7 +233,7 @@ function evalName(node: Node, ctx: ScanContext, depth = 0): NameEval {
       // `"APP_{}".format(k)`
       const fn = n.childForFieldName('function');
       const object = fn?.type === 'attribute' ? fn.childForFieldName('object') : null;
-      const template = object && fn?.childForFieldName('attribute')?.text === 'format' ? stringValue(object) : undefined;
+      const template = object && identifierText(fn?.childForFieldName('attribute')) === 'format' ? stringValue(object) : undefined;
       return { prefix: template === undefined ? '' : template.slice(0, Math.max(0, template.indexOf('{'))) };
     }
     default:
@@ -253,7 +253,7 @@ function callArguments(call: Node): { positional: Node[]; keywords: Map<string, 
   const args = call.childForFieldName('arguments');
   for (const arg of args ? namedChildren(args) : []) {
     if (arg.type === 'keyword_argument') {
-      const key = arg.childForFieldName('name')?.text;
+      const key = identifierText(arg.childForFieldName('name'));
       const value = arg.childForFieldName('value');
       if (key !== undefined && value) keywords.set(key, value);
     } else if (arg.type !== 'list_splat' && arg.type !== 'dictionary_splat') {
@@ -324,7 +324,7 @@ export function scanEnvReads(info: EnvScanModule, root: Node, writes?: RawEnvWri
     const fn = param && computed === param.before ? enclosingModuleFunction(read.expr) : undefined;
     const keyIndex = fn && param ? fn.params.indexOf(param.name) : -1;
     const defaultNode = read.defaultNode ? unparen(read.defaultNode) : undefined;
-    const defaultIndex = fn && defaultNode?.type === 'identifier' ? fn.params.indexOf(defaultNode.text) : -1;
+    const defaultIndex = fn && defaultNode?.type === 'identifier' ? fn.params.indexOf(pythonIdentifier(defaultNode.text)) : -1;
     const helper = fn && param && keyIndex >= 0
       ? {
           fn: fn.name, keyIndex, keyParam: param.name,
@@ -358,14 +358,14 @@ export function scanEnvReads(info: EnvScanModule, root: Node, writes?: RawEnvWri
  */
 function paramKey(key: Node): { name: string; before: string; after: string } | undefined {
   const n = unparen(key);
-  if (n.type === 'identifier') return { name: n.text, before: '', after: '' };
+  if (n.type === 'identifier') return { name: pythonIdentifier(n.text), before: '', after: '' };
   if (n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '+') {
     const left = unparen(n.childForFieldName('left')!);
     const right = unparen(n.childForFieldName('right')!);
     const leftText = left.type === 'identifier' ? undefined : stringValue(left);
     const rightText = right.type === 'identifier' ? undefined : stringValue(right);
-    if (left.type === 'identifier' && rightText !== undefined) return { name: left.text, before: '', after: rightText };
-    if (right.type === 'identifier' && leftText !== undefined) return { name: right.text, before: leftText, after: '' };
+    if (left.type === 'identifier' && rightText !== undefined) return { name: pythonIdentifier(left.text), before: '', after: rightText };
+    if (right.type === 'identifier' && leftText !== undefined) return { name: pythonIdentifier(right.text), before: leftText, after: '' };
     return undefined;
   }
   if (n.type === 'string') {
@@ -394,7 +394,7 @@ function localValues(id: Node, ctx: ScanContext): NameEval[] | undefined {
   if (!scope) return undefined;
   if (scope.type === 'function_definition') {
     const parameters = scope.childForFieldName('parameters');
-    if (parameters && namedChildren(parameters).some((p) => parameterParts(p).name?.text === id.text)) return undefined;
+    if (parameters && namedChildren(parameters).some((p) => identifierText(parameterParts(p).name) === pythonIdentifier(id.text))) return undefined;
   }
   const out: NameEval[] = [];
   const add = (value: NameEval): void => {
@@ -417,7 +417,7 @@ function localValues(id: Node, ctx: ScanContext): NameEval[] | undefined {
   for (const node of scope.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause'])) {
     if (!node) continue;
     const left = node.childForFieldName('left');
-    if (left?.type !== 'identifier' || left.text !== id.text) continue;
+    if (left?.type !== 'identifier' || pythonIdentifier(left.text) !== id.text) continue;
     if (++seen > MAX_LOCAL_ASSIGNMENTS || node.type === 'augmented_assignment') return undefined;
     const right = node.childForFieldName('right');
     if (!right) return undefined;
@@ -455,7 +455,7 @@ function environRead(chain: Node, _ctx: ScanContext): ReadSite | undefined {
     return { expr: parent, key, required: true };
   }
   if (parent.type === 'attribute' && sameNode(parent.childForFieldName('object'), chain)) {
-    const method = parent.childForFieldName('attribute')?.text;
+    const method = identifierText(parent.childForFieldName('attribute'));
     const call = parent.parent;
     if ((method !== 'get' && method !== 'setdefault') || call?.type !== 'call' || !sameNode(call.childForFieldName('function'), parent)) return undefined;
     const { positional } = callArguments(call);
@@ -495,14 +495,14 @@ function writtenKeys(chain: Node, qualified: string): Array<{ node: Node; keywor
     const up = parent.parent;
     return key && up?.type === 'assignment' && sameNode(up.childForFieldName('left'), parent) ? [{ node: key }] : [];
   }
-  if (parent.type === 'attribute' && sameNode(parent.childForFieldName('object'), chain) && parent.childForFieldName('attribute')?.text === 'update') {
+  if (parent.type === 'attribute' && sameNode(parent.childForFieldName('object'), chain) && identifierText(parent.childForFieldName('attribute')) === 'update') {
     const call = parent.parent;
     if (call?.type !== 'call' || !sameNode(call.childForFieldName('function'), parent)) return [];
     const keys: Array<{ node: Node; keyword?: string }> = [];
     const keywordNames = (list: Node | null): void => {
       for (const arg of list ? namedChildren(list) : []) {
         const name = arg.type === 'keyword_argument' ? arg.childForFieldName('name') : null;
-        if (name) keys.push({ node: name, keyword: name.text });
+        if (name) keys.push({ node: name, keyword: pythonIdentifier(name.text) });
       }
     };
     keywordNames(call.childForFieldName('arguments'));
@@ -513,7 +513,7 @@ function writtenKeys(chain: Node, qualified: string): Array<{ node: Node; keywor
         const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
         if (key) keys.push({ node: key });
       }
-    } else if (first?.type === 'call' && first.childForFieldName('function')?.text === 'dict') {
+    } else if (first?.type === 'call' && identifierText(first.childForFieldName('function')) === 'dict') {
       keywordNames(first.childForFieldName('arguments'));
     }
     return keys;
@@ -564,9 +564,9 @@ function childEnvKeys(chain: Node): Array<{ node: Node; keyword?: string }> {
   }
   // `os.environ.copy()`, `os.environ.items()`, then `dict(…)` around it.
   parent = up();
-  if (parent?.type === 'attribute' && /^(?:copy|items)$/.test(parent.childForFieldName('attribute')?.text ?? '') && parent.parent?.type === 'call') expr = parent.parent;
+  if (parent?.type === 'attribute' && /^(?:copy|items)$/.test(identifierText(parent.childForFieldName('attribute')) ?? '') && parent.parent?.type === 'call') expr = parent.parent;
   parent = up();
-  if (parent?.type === 'argument_list' && parent.parent?.type === 'call' && parent.parent.childForFieldName('function')?.text === 'dict') expr = parent.parent;
+  if (parent?.type === 'argument_list' && parent.parent?.type === 'call' && identifierText(parent.parent.childForFieldName('function')) === 'dict') expr = parent.parent;
   // `… | {"X": "1"} | …`
   for (parent = up(); parent?.type === 'binary_operator' && parent.childForFieldName('operator')?.text === '|'; parent = up()) {
     for (const side of [parent.childForFieldName('left'), parent.childForFieldName('right')]) {
@@ -613,7 +613,7 @@ function wrapping(expr: Node): { default?: DefaultValue; type?: string } {
   const args = outer.parent;
   const call = args?.type === 'argument_list' ? args.parent : null;
   const callee = call?.type === 'call' ? call.childForFieldName('function') : null;
-  if (callee?.type === 'identifier' && WRAPPERS.has(callee.text) && sameNode(namedChildren(args!)[0], outer)) out.type = callee.text;
+  if (callee?.type === 'identifier' && WRAPPERS.has(pythonIdentifier(callee.text)) && sameNode(namedChildren(args!)[0], outer)) out.type = pythonIdentifier(callee.text);
   return out;
 }
 

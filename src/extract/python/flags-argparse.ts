@@ -11,7 +11,7 @@ import {
 } from './partial-eval.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
 import type { Binding, RawClass } from './scan.js';
-import { allChildren, dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, identifierText, namedChildren, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 /** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
 const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser', 'jsonargparse.ArgumentParser']);
@@ -422,7 +422,7 @@ class ArgparseState {
     const stem = pythonFileStem(module.info.file);
     const selfImport = stem !== undefined && stem !== '__init__' && new RegExp(`^[ \\t]*(?:import\\s+(?:[\\w.]+\\.)?${stem}\\b|from\\s+[\\w.]+\\s+import\\s+(?:.*,\\s*)?${stem}\\b)`, 'm').test(text);
     let all = /\b(?:exec|eval)\s*\(|\bglobals\s*\(\s*\)|\bvars\s*\(\s*\)|\bsys\.modules\b|\bsetattr\s*\(/.test(text) || selfImport;
-    const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(rhs.childForFieldName('function')?.text ?? '')));
+    const containers = [...module.assigns].filter(([, rhs]) => CONTAINER_EXPRESSIONS.has(rhs.type) || (rhs.type === 'call' && CONTAINER_CALLS.has(identifierText(rhs.childForFieldName('function')) ?? '')));
     if (all || containers.length === 0) return { names, all };
     // Nor when none of them is ever changed in place anywhere in the text (`G.append`, `G[k] =`, `G +=`).
     // Or handed to a call or kept as a default (`list.append(G, x)`, `Reg(G)`, `def f(acc=G)`).
@@ -463,7 +463,7 @@ class ArgparseState {
         case 'typed_default_parameter': {
           // `def reg(x, acc=G)`: every call without `acc` changes G through it.
           const value = node.childForFieldName('value');
-          if (value?.type === 'identifier' && containerNames.has(value.text)) names.add(value.text);
+          if (value?.type === 'identifier' && containerNames.has(pythonIdentifier(value.text))) names.add(pythonIdentifier(value.text));
           break;
         }
         case 'class_definition':
@@ -480,7 +480,7 @@ class ArgparseState {
         case 'decorator': {
           const expression = namedChildren(node)[0];
           const target = expression?.type === 'call' ? expression.childForFieldName('function') : expression;
-          if (target?.type === 'identifier') escapingFunctions.add(target.text);
+          if (target?.type === 'identifier') escapingFunctions.add(pythonIdentifier(target.text));
           break;
         }
         case 'call': {
@@ -494,17 +494,17 @@ class ArgparseState {
             const args = node.childForFieldName('arguments');
             for (const arg of args ? namedChildren(args) : []) {
               const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
-              if (value?.type === 'identifier' && containerNames.has(value.text)) mutates(value, scope);
+              if (value?.type === 'identifier' && containerNames.has(pythonIdentifier(value.text))) mutates(value, scope);
             }
           }
-          if (scope.deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(fn.childForFieldName('attribute')?.text ?? '')) mutates(fn.childForFieldName('object'), scope);
+          if (scope.deferred && fn?.type === 'attribute' && !PURE_DATA_METHODS.has(identifierText(fn.childForFieldName('attribute')) ?? '')) mutates(fn.childForFieldName('object'), scope);
           const list = node.childForFieldName('arguments');
           for (const arg of list ? namedChildren(list) : []) {
             const value = arg.type === 'keyword_argument' ? arg.childForFieldName('value') : arg;
             // A repository function passed as an argument (`map(f, …)`, `atexit.register(f)`) is called by the receiver.
-            if (value?.type === 'identifier' && module.functions.has(value.text) && !localsOf(scope).has(value.text)) escapingFunctions.add(value.text);
+            if (value?.type === 'identifier' && module.functions.has(pythonIdentifier(value.text)) && !localsOf(scope).has(pythonIdentifier(value.text))) escapingFunctions.add(pythonIdentifier(value.text));
             // A bound mutating method handed on (`map(G.append, xs)`).
-            if (value?.type === 'attribute' && MUTATING_METHODS.has(value.childForFieldName('attribute')?.text ?? '')) mutates(value.childForFieldName('object'), scope);
+            if (value?.type === 'attribute' && MUTATING_METHODS.has(identifierText(value.childForFieldName('attribute')) ?? '')) mutates(value.childForFieldName('object'), scope);
           }
           break;
         }
@@ -513,7 +513,7 @@ class ArgparseState {
           if (!scope.deferred && !handsOn.test(node.text)) break;
           // A bound mutating method kept under another name (`add = G.append`).
           const right = node.childForFieldName('right');
-          if (right?.type === 'attribute' && MUTATING_METHODS.has(right.childForFieldName('attribute')?.text ?? '')) mutates(right.childForFieldName('object'), scope);
+          if (right?.type === 'attribute' && MUTATING_METHODS.has(identifierText(right.childForFieldName('attribute')) ?? '')) mutates(right.childForFieldName('object'), scope);
           if (!scope.deferred) break;
           const left = node.childForFieldName('left');
           const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
@@ -678,7 +678,7 @@ class ArgparseState {
               }
             }
           } else if (fn?.type === 'attribute') {
-            const method = fn.childForFieldName('attribute')?.text ?? '';
+            const method = identifierText(fn.childForFieldName('attribute')) ?? '';
             const object = fn.childForFieldName('object');
             if (object && !PURE_DATA_METHODS.has(method)) mutates(object);
           }
@@ -690,9 +690,9 @@ class ArgparseState {
           const targets = left ? (left.type === 'identifier' || left.type === 'subscript' || left.type === 'attribute' ? [left] : namedChildren(left)) : [];
           for (const target of targets) {
             if (target.type === 'identifier') {
-              if (globals.has(target.text)) {
-                add(effects.rebound, this.ctx.symbol(module, [target.text], local));
-                if (type === 'augmented_assignment') add(effects.mutated, this.ctx.symbol(module, [target.text], local));
+              if (globals.has(pythonIdentifier(target.text))) {
+                add(effects.rebound, this.ctx.symbol(module, [pythonIdentifier(target.text)], local));
+                if (type === 'augmented_assignment') add(effects.mutated, this.ctx.symbol(module, [pythonIdentifier(target.text)], local));
               }
             } else if (target.type === 'subscript' || target.type === 'attribute') mutates(target);
           }
@@ -701,7 +701,7 @@ class ArgparseState {
         case 'delete_statement':
           for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) {
             if (target.type === 'identifier') {
-              if (globals.has(target.text)) add(effects.rebound, this.ctx.symbol(module, [target.text], local));
+              if (globals.has(pythonIdentifier(target.text))) add(effects.rebound, this.ctx.symbol(module, [pythonIdentifier(target.text)], local));
             } else mutates(target);
           }
           break;
@@ -734,18 +734,18 @@ class ArgparseState {
       if (param.type === 'keyword_separator' || param.type === 'list_splat_pattern') {
         keywordOnly = true;
         const name = namedChildren(param)[0];
-        if (name?.type === 'identifier') env.set(name.text, undefined);
+        if (name?.type === 'identifier') env.set(pythonIdentifier(name.text), undefined);
         continue;
       }
       if (param.type === 'positional_separator') continue;
       if (param.type === 'dictionary_splat_pattern') {
         const name = namedChildren(param)[0];
-        if (name?.type === 'identifier') env.set(name.text, undefined);
+        if (name?.type === 'identifier') env.set(pythonIdentifier(name.text), undefined);
         continue;
       }
       const nameNode = param.type === 'identifier' ? param : param.childForFieldName('name') ?? namedChildren(param)[0];
       if (!nameNode || nameNode.type !== 'identifier') continue;
-      const name = nameNode.text;
+      const name = pythonIdentifier(nameNode.text);
       const defaultNode = param.childForFieldName('value');
       if (kwargs.has(name)) env.set(name, kwargs.get(name));
       else if (!keywordOnly && index < args.length) env.set(name, args[index]);
@@ -787,7 +787,7 @@ class ArgparseState {
             // `xs += […]` extends a list in place (every name bound to it sees the change); `d[k] += 1` mutates `d`.
             if (left?.type === 'identifier') {
               this.poison(this.evaluate(frame, left));
-              frame.env.set(left.text, undefined);
+              frame.env.set(pythonIdentifier(left.text), undefined);
             } else if (left) this.poison(this.receiverValue(frame, left));
           } else this.evaluate(frame, expr);
         }
@@ -800,7 +800,7 @@ class ArgparseState {
       case 'delete_statement':
         // `del xs[0]`, `del d[k]`: the container changes in a way not followed; `del x` unbinds `x`.
         for (const target of namedChildren(node).flatMap((t) => (t.type === 'expression_list' ? namedChildren(t) : [t]))) {
-          if (target.type === 'identifier') frame.env.set(target.text, undefined);
+          if (target.type === 'identifier') frame.env.set(pythonIdentifier(target.text), undefined);
           else this.poison(this.receiverValue(frame, target));
         }
         return undefined;
@@ -956,7 +956,7 @@ class ArgparseState {
   /** Binds an assignment or loop target (`x`, `a, b`, `(a, (b, c))`) to a value, unpacking known sequences. */
   private bind(frame: Frame, target: Node, value: Value | undefined): void {
     if (target.type === 'identifier') {
-      frame.env.set(target.text, value);
+      frame.env.set(pythonIdentifier(target.text), value);
       return;
     }
     const unpack = ['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'parenthesized_expression'];
@@ -975,9 +975,9 @@ class ArgparseState {
     if (!right) return;
     const value = right.type === 'assignment' ? (this.assign(frame, right), this.lookupAssigned(frame, right)) : this.evaluate(frame, right);
     if (left?.type === 'identifier') {
-      frame.env.set(left.text, value);
-      if (!frame.fn && value?.kind === 'parser' && value.parser.root === value.parser && !value.parser.variables.includes(left.text)) {
-        value.parser.variables.push(left.text);
+      frame.env.set(pythonIdentifier(left.text), value);
+      if (!frame.fn && value?.kind === 'parser' && value.parser.root === value.parser && !value.parser.variables.includes(pythonIdentifier(left.text))) {
+        value.parser.variables.push(pythonIdentifier(left.text));
       }
     } else if (left?.type === 'subscript') {
       // `groups[name] = sub.add_subparsers()` stores into a known dict.
@@ -1001,7 +1001,7 @@ class ArgparseState {
   /** The value the innermost target of a chained assignment (`a = b = X`) received. */
   private lookupAssigned(frame: Frame, node: Node): Value | undefined {
     const left = node.childForFieldName('left');
-    return left?.type === 'identifier' ? frame.env.get(left.text) : undefined;
+    return left?.type === 'identifier' ? frame.env.get(pythonIdentifier(left.text)) : undefined;
   }
 
   /** True when `name` is a variable of the frame (or its closures) whose value is unknown. */
@@ -1049,7 +1049,7 @@ class ArgparseState {
     const n = unparen(node);
     switch (n.type) {
       case 'identifier':
-        return this.lookup(frame, n.text);
+        return this.lookup(frame, pythonIdentifier(n.text));
       case 'call':
         return this.call(frame, n);
       case 'list':
@@ -1105,7 +1105,7 @@ class ArgparseState {
         return { kind: 'lambda', node: n, closure: frame };
       case 'attribute': {
         const objectNode = n.childForFieldName('object');
-        const attr = n.childForFieldName('attribute')?.text ?? '';
+        const attr = identifierText(n.childForFieldName('attribute')) ?? '';
         const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
         return target?.kind === 'object' ? target.fields.get(attr) : undefined;
       }
@@ -1224,7 +1224,7 @@ class ArgparseState {
       if (arg.type === 'keyword_argument') {
         const name = arg.childForFieldName('name');
         const value = arg.childForFieldName('value');
-        if (name && value) out.kwargs.set(name.text, this.evaluate(frame, value));
+        if (name && value) out.kwargs.set(pythonIdentifier(name.text), this.evaluate(frame, value));
       } else if (arg.type === 'list_splat') {
         const inner = namedChildren(arg)[0];
         const value = inner ? this.evaluate(frame, inner) : undefined;
@@ -1254,12 +1254,12 @@ class ArgparseState {
     const args = callArgs(node);
     if (fn.type === 'attribute') {
       const objectNode = fn.childForFieldName('object');
-      const method = fn.childForFieldName('attribute')?.text ?? '';
+      const method = identifierText(fn.childForFieldName('attribute')) ?? '';
       const target = objectNode ? this.evaluate(frame, objectNode) : undefined;
       if (target && isParserValue(target)) return this.method(frame, node, target, method, args);
       // A parser method on a local whose value is unknown (a sub-parser past the module's cap,
       // #33 fresh sweep defect 7): its arguments add nothing, so they are not evaluated.
-      if (!target && PARSER_METHODS.has(method) && objectNode?.type === 'identifier' && this.unknownLocal(frame, objectNode.text)) return undefined;
+      if (!target && PARSER_METHODS.has(method) && objectNode?.type === 'identifier' && this.unknownLocal(frame, pythonIdentifier(objectNode.text))) return undefined;
       if (target?.kind === 'object') {
         const member = target.fields.get(method);
         if (member?.kind === 'lambda' || member?.kind === 'function') return this.invokeMember(frame, node, target, member);
@@ -1282,16 +1282,16 @@ class ArgparseState {
       }
     }
     if (fn.type === 'identifier') {
-      const bound = this.lookup(frame, fn.text);
+      const bound = this.lookup(frame, pythonIdentifier(fn.text));
       if (bound?.kind === 'lambda') {
         const read = this.readArgs(frame, node);
         return read.unknown ? undefined : this.invoke(frame, bound, read.positional, read.kwargs);
       }
-      if (!bound && !this.ctx.symbol(frame.module, [fn.text], frame.local) && BUILTINS.has(fn.text)) {
+      if (!bound && !this.ctx.symbol(frame.module, [pythonIdentifier(fn.text)], frame.local) && BUILTINS.has(pythonIdentifier(fn.text))) {
         const read = this.readArgs(frame, node);
         if (read.unknown) return undefined;
         // `dict(training=parser_a, reports=parser_b)`: a dict keyed by the keyword names.
-        if (fn.text === 'dict' && read.positional.length === 0) {
+        if (pythonIdentifier(fn.text) === 'dict' && read.positional.length === 0) {
           const dict: Value = { kind: 'dict', keys: new Map(), values: new Map() };
           for (const [name, value] of read.kwargs) {
             const key: ConstValue = { kind: 'const', value: name };
@@ -1300,13 +1300,13 @@ class ArgparseState {
           }
           return dict;
         }
-        const made = builtin(fn.text, read.positional);
+        const made = builtin(pythonIdentifier(fn.text), read.positional);
         return made ? this.sized(made) : undefined;
       }
     }
     if (this.isArgumentParser(frame.module, args.callee, frame.local)) return this.createRoot(frame, node, args);
     if (fn.type === 'identifier') {
-      const bound = this.lookup(frame, fn.text);
+      const bound = this.lookup(frame, pythonIdentifier(fn.text));
       if (bound?.kind === 'parser-factory') return this.createRoot(frame, node, boundArgs(bound.args, args));
     }
     if (this.ctx.external(frame.module, args.callee, frame.local) === 'functools.partial' && args.positional[0]) {
@@ -1922,7 +1922,7 @@ export function someContainerChanged(text: string, names: Iterable<string>): boo
 function boundNames(target: Node): string[] {
   switch (target.type) {
     case 'identifier':
-      return [target.text];
+      return [pythonIdentifier(target.text)];
     case 'pattern_list':
     case 'tuple_pattern':
     case 'list_pattern':
@@ -1950,19 +1950,19 @@ function assignedNames(loop: Node): string[] {
       case 'function_definition':
       case 'class_definition': {
         const name = node.childForFieldName('name');
-        if (name) names.add(name.text);
+        if (name) names.add(pythonIdentifier(name.text));
         break;
       }
       case 'assignment':
       case 'augmented_assignment':
       case 'for_statement': {
         const left = node.childForFieldName('left');
-        if (left) for (const name of left.type === 'identifier' ? [left.text] : boundNames(left)) names.add(name);
+        if (left) for (const name of left.type === 'identifier' ? [pythonIdentifier(left.text)] : boundNames(left)) names.add(name);
         break;
       }
       case 'named_expression': {
         const name = node.childForFieldName('name');
-        if (name) names.add(name.text);
+        if (name) names.add(pythonIdentifier(name.text));
         break;
       }
       case 'as_pattern_target':
@@ -2061,7 +2061,7 @@ function globalNames(def: Node): string[] {
     const node = stack.pop()!;
     if (node.type === 'function_definition' || node.type === 'class_definition' || node.type === 'lambda') continue;
     if (node.type === 'global_statement') {
-      for (const name of namedChildren(node)) if (name.type === 'identifier') names.push(name.text);
+      for (const name of namedChildren(node)) if (name.type === 'identifier') names.push(pythonIdentifier(name.text));
       continue;
     }
     for (const child of namedChildren(node)) stack.push(child);
@@ -2075,7 +2075,7 @@ function parameterNames(def: Node): string[] {
   const names: string[] = [];
   for (const param of parameters ? namedChildren(parameters) : []) {
     const name = param.type === 'identifier' ? param : param.childForFieldName('name') ?? namedChildren(param)[0];
-    if (name?.type === 'identifier') names.push(name.text);
+    if (name?.type === 'identifier') names.push(pythonIdentifier(name.text));
   }
   return names;
 }

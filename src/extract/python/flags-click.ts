@@ -8,7 +8,7 @@ import {
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { Binding } from './scan.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
-import { dottedName, namedChildren, readValue, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 /** Libraries read as click: click itself and rich-click, a drop-in wrapper. */
 const LIBRARIES = ['click', 'rich_click'];
@@ -424,7 +424,7 @@ function newCommand(ctx: FlagContext, module: FlagModule, name: string, decorato
 function contextSetting(node: Node | undefined, module: FlagModule, key: string, depth = 0): string | undefined {
   if (!node || depth > 2) return undefined;
   const n = unparen(node);
-  if (n.type === 'identifier') return contextSetting(module.assigns.get(n.text), module, key, depth + 1);
+  if (n.type === 'identifier') return contextSetting(module.assigns.get(pythonIdentifier(n.text)), module, key, depth + 1);
   if (n.type === 'call') {
     const args = callArgs(n);
     const value = args.callee?.join('.') === 'dict' ? args.keywords.get(key) : undefined;
@@ -633,7 +633,7 @@ function hidesHelpRecord(classDef: Node): boolean {
   const body = classDef.childForFieldName('body');
   for (const child of body ? namedChildren(body) : []) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    if (def?.type !== 'function_definition' || def.childForFieldName('name')?.text !== 'get_help_record') continue;
+    if (def?.type !== 'function_definition' || identifierText(def.childForFieldName('name')) !== 'get_help_record') continue;
     const statements = namedChildren(def.childForFieldName('body') ?? def).filter((s) => !(s.type === 'expression_statement' && namedChildren(s)[0]?.type === 'string'));
     return statements.every((s) => s.type === 'pass_statement' || (s.type === 'return_statement' && (namedChildren(s).length === 0 || namedChildren(s)[0]?.type === 'none')));
   }
@@ -671,7 +671,7 @@ function factoryParams(
     const right = assignment?.childForFieldName('right');
     if (left?.type !== 'identifier' || !right) continue;
     const reach = branchReach(assignment!, body, env);
-    if (reach === 'never' || (aliases.has(left.text) && reach === 'maybe')) continue;
+    if (reach === 'never' || (aliases.has(pythonIdentifier(left.text)) && reach === 'maybe')) continue;
     let value = unparen(right);
     if (value.type === 'conditional_expression') {
       const [yes, cond, no] = namedChildren(value);
@@ -681,7 +681,7 @@ function factoryParams(
     }
     const maker = value.type === 'identifier' || value.type === 'attribute' ? paramMaker(ctx, symbol.module, dottedName(value), local) : undefined;
     // A later binding to something else (`factory = functools.partial(click.option, …)`) keeps the maker.
-    if (maker) aliases.set(left.text, maker);
+    if (maker) aliases.set(pythonIdentifier(left.text), maker);
   }
   const out: ParamSpec[] = [];
   /** A name among the decorators a loop applies: `verbose` (`verbose = click.option(…)`) or a decorator function (`load_extension_option`). */
@@ -714,9 +714,9 @@ function factoryParams(
     }
     // `fn = opt(fn)` in the loop body: the loop applies what it iterates over as decorators; over
     // anything but a module-level list docdrift reads, those options are unknown.
-    const variable = loop?.childForFieldName('left')?.text;
+    const variable = identifierText(loop?.childForFieldName('left'));
     const applies = variable !== undefined && (loop?.childForFieldName('body')?.descendantsOfType('call') ?? [])
-      .some((c) => c?.childForFieldName('function')?.text === variable);
+      .some((c) => identifierText(c?.childForFieldName('function')) === variable);
     const unknown = (): void => {
       if (applies && loop) onUnread?.(unreadAt(symbol.module, loop.childForFieldName('right') ?? loop));
     };
@@ -752,7 +752,7 @@ function factoryParams(
       }
       const head = dottedName(operand)?.[0] ?? '';
       // A local list or tuple literal (`decorators = (click.option(…), …)`): its calls were read above.
-      const localLiteral = body.descendantsOfType('assignment').some((a) => a?.childForFieldName('left')?.text === head
+      const localLiteral = body.descendantsOfType('assignment').some((a) => a !== null && identifierText(a.childForFieldName('left')) === head
         && ['list', 'tuple'].includes(unparen(a.childForFieldName('right') ?? a).type));
       if (localLiteral) continue;
       if (local?.has(head)) {
@@ -929,7 +929,7 @@ function mergedGroups(ctx: FlagContext, module: FlagModule, clsNode: Node): { gr
   let dynamic = false;
   for (const child of body ? namedChildren(body) : []) {
     const method = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    const name = method?.type === 'function_definition' ? method.childForFieldName('name')?.text : undefined;
+    const name = method?.type === 'function_definition' ? identifierText(method.childForFieldName('name')) : undefined;
     if (!method || (name !== 'list_commands' && name !== 'get_command')) continue;
     overrides = true;
     let mergesOnly = true;
@@ -965,7 +965,7 @@ function readCollections(ctx: FlagContext, commands: Map<string, ClickCommand>):
     for (const { call, args, fnName, local } of callsTo(ctx, module, COLLECTION)) {
       const assignment = call.parent?.type === 'assignment' ? call.parent : undefined;
       const left = assignment?.childForFieldName('left');
-      const name = fnName ?? (left?.type === 'identifier' ? left.text : undefined);
+      const name = fnName ?? (left?.type === 'identifier' ? pythonIdentifier(left.text) : undefined);
       if (name === undefined) continue;
       const nameNode = args.keywords.get('name');
       const collection: ClickCommand = {
@@ -1175,7 +1175,7 @@ function isGroupClass(ctx: FlagContext, module: FlagModule, dotted: string[] | u
 function parameterNames(def: Node): string[] {
   const parameters = def.childForFieldName('parameters');
   return (parameters ? namedChildren(parameters) : [])
-    .map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
+    .map((p) => (p.type === 'identifier' ? pythonIdentifier(p.text) : identifierText(p.childForFieldName('name')) ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
     .filter((p): p is string => p !== undefined);
 }
 
@@ -1183,7 +1183,7 @@ function parameterNames(def: Node): string[] {
 function classNode(module: FlagModule, name: string): Node | undefined {
   for (const child of namedChildren(module.root)) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    if (def?.type === 'class_definition' && def.childForFieldName('name')?.text === name) return def;
+    if (def?.type === 'class_definition' && identifierText(def.childForFieldName('name')) === name) return def;
   }
   return undefined;
 }
@@ -1193,7 +1193,7 @@ function insertedName(classDef: Node): string | undefined {
   const body = classDef.childForFieldName('body');
   for (const child of body ? namedChildren(body) : []) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    const method = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+    const method = def?.type === 'function_definition' ? identifierText(def.childForFieldName('name')) : undefined;
     if (!def || (method !== 'resolve_command' && method !== 'parse_args')) continue;
     for (const call of def.descendantsOfType('call')) {
       if (!call) continue;
@@ -1233,7 +1233,7 @@ function attachRegistered(
     for (const [fname, { def, decorators }] of module.functions) {
       const parameters = def.childForFieldName('parameters');
       const params = (parameters ? namedChildren(parameters) : [])
-        .map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
+        .map((p) => (p.type === 'identifier' ? pythonIdentifier(p.text) : identifierText(p.childForFieldName('name')) ?? namedChildren(p).find((c) => c.type === 'identifier')?.text))
         .filter((p): p is string => p !== undefined);
       const body = def.childForFieldName('body');
       if (params.length === 0 || !body) continue;
@@ -1242,12 +1242,12 @@ function attachRegistered(
       const named = new Map<string, ClickCommand & { localParent?: string }>();
       for (const d of nestedDefs) {
         const inner = d.childForFieldName('definition');
-        const name = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        const name = inner?.type === 'function_definition' ? identifierText(inner.childForFieldName('name')) : undefined;
         if (inner && name !== undefined) locals.add(name);
       }
       for (const d of nestedDefs) {
         const inner = d.childForFieldName('definition');
-        const name = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        const name = inner?.type === 'function_definition' ? identifierText(inner.childForFieldName('name')) : undefined;
         if (!inner || name === undefined) continue;
         const command = readCommand(ctx, module, name, inner, namedChildren(d).filter((c) => c.type === 'decorator'), locals, module.info.functions.get(fname)?.localBindings);
         if (!command) continue;

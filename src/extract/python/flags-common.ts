@@ -5,7 +5,7 @@ import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import type { Resolver } from './resolve.js';
 import { nodeLocation, type Binding, type ModuleInfo, type RawFunction } from './scan.js';
 import { constEquals, constTruthy, literalConst, type ConstValue } from './partial-eval.js';
-import { allChildren, dottedName, namedChildren, parameterParts, readValue, stringValue, unparen, type PyValue } from './values.js';
+import { allChildren, dottedName, identifierText, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen, type PyValue } from './values.js';
 import { pushUnique } from '../../shared/arrays.js';
 
 /** One parsed module as the flag extractors see it: the scan result plus the nodes they walk. */
@@ -155,7 +155,7 @@ function readCallArgs(call: Node): CallArgs {
     if (arg.type === 'keyword_argument') {
       const name = arg.childForFieldName('name');
       const value = arg.childForFieldName('value');
-      if (name && value) out.keywords.set(name.text, value);
+      if (name && value) out.keywords.set(pythonIdentifier(name.text), value);
     } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
       out.hasSplat = true;
     } else {
@@ -442,7 +442,7 @@ export function envVarNames(node: Node | undefined, module: FlagModule): string[
   const n = unparen(node);
   const one = (item: Node): string | undefined => {
     const inner = unparen(item);
-    return stringValue(inner) ?? (inner.type === 'identifier' ? module.info.constants.get(inner.text) : undefined);
+    return stringValue(inner) ?? (inner.type === 'identifier' ? module.info.constants.get(pythonIdentifier(inner.text)) : undefined);
   };
   if (n.type === 'list' || n.type === 'tuple') return namedChildren(n).flatMap((item) => one(item) ?? []);
   const single = one(n);
@@ -594,7 +594,7 @@ export function locate(module: FlagModule, node: Node): SourceLocation {
 export function passesUnknown(node: Node | undefined, module?: FlagModule, depth = 0): boolean {
   if (!node || depth > 2) return false;
   const n = unparen(node);
-  if (n.type === 'identifier' && module) return passesUnknown(module.assigns.get(n.text), module, depth + 1);
+  if (n.type === 'identifier' && module) return passesUnknown(module.assigns.get(pythonIdentifier(n.text)), module, depth + 1);
   if (n.type === 'call') {
     const args = callArgs(n);
     return args.callee?.join('.') === 'dict' && isTrue(args.keywords.get('ignore_unknown_options'));
@@ -675,7 +675,7 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
       // document order, so one binary search answers (a scan per node was quadratic: 5,000
       // functions and 5,000 calls in one module, bad-input `python-nested-groups`).
       ranges = {
-        defs: outermost(moduleNodes(root).functionDefs.map((d) => ({ start: d.startIndex, end: d.endIndex, name: d.childForFieldName('name')?.text }))),
+        defs: outermost(moduleNodes(root).functionDefs.map((d) => ({ start: d.startIndex, end: d.endIndex, name: identifierText(d.childForFieldName('name')) }))),
         classes: outermost(moduleNodes(root).classDefs.map((d) => ({ start: d.startIndex, end: d.endIndex }))),
       };
       definitionRanges.set(root, ranges);
@@ -704,7 +704,7 @@ export function enclosingFunction(node: Node, root?: Node): string | undefined {
     if (n.type === 'function_definition') fn = n;
     if (n.type === 'class_definition') return undefined;
   }
-  return fn?.childForFieldName('name')?.text;
+  return identifierText(fn?.childForFieldName('name'));
 }
 
 /** Of ranges in document order (a range's nested ones after it), those inside no other. */
@@ -766,8 +766,8 @@ export function bindParameters(def: Node, call: CallArgs | undefined): Map<strin
     const parts = parameterParts(param);
     if (parts.variadic || param.type === 'keyword_separator') positionalOpen = false;
     if (!parts.name || parts.name.type !== 'identifier' || parts.variadic) continue;
-    env.set(parts.name.text, parts.value ? literalConst(parts.value) : undefined);
-    if (positionalOpen) names.push(parts.name.text);
+    env.set(pythonIdentifier(parts.name.text), parts.value ? literalConst(parts.value) : undefined);
+    if (positionalOpen) names.push(pythonIdentifier(parts.name.text));
   }
   if (!call) return env;
   if (call.hasSplat) {
@@ -792,7 +792,7 @@ export function knownCondition(node: Node, env: ReadonlyMap<string, ConstValue |
   const n = unparen(node);
   const value = (x: Node): ConstValue | undefined => {
     const u = unparen(x);
-    return u.type === 'identifier' ? env.get(u.text) : literalConst(u);
+    return u.type === 'identifier' ? env.get(pythonIdentifier(u.text)) : literalConst(u);
   };
   if (n.type === 'not_operator') {
     const arg = n.childForFieldName('argument');

@@ -10,7 +10,7 @@ import {
 import { annotationHead, literalChoices, typeArguments } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 import { trimTrailing, trimLeading } from '../../shared/strings.js';
 
 const APP = new Set(['cyclopts.App', 'cyclopts.core.App']);
@@ -137,7 +137,7 @@ export function extractCyclopts(ctx: FlagContext): FlagCommand[] {
   /** `app.command(...)` / `app.default(...)` with its method, from a call's or a decorator's function expression. */
   const registration = (module: FlagModule, fnExpr: Node | null): { app: CycloptsApp; method: 'command' | 'default' } | undefined => {
     if (!fnExpr || fnExpr.type !== 'attribute') return undefined;
-    const method = fnExpr.childForFieldName('attribute')?.text;
+    const method = identifierText(fnExpr.childForFieldName('attribute'));
     if (method !== 'command' && method !== 'default') return undefined;
     const app = appOf(module, fnExpr.childForFieldName('object') ?? undefined);
     return app ? { app, method } : undefined;
@@ -380,7 +380,7 @@ function readParameter(
   kind: 'positional' | 'variadic' | 'either' | 'flag', noNegatives: boolean,
 ): ParamSpec | undefined {
   const variadic = kind === 'variadic';
-  const pyName = nameNode.text;
+  const pyName = pythonIdentifier(nameNode.text);
   let annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
   let parameter: CallArgs | undefined;
   if (annotation && annotationHead(annotation)?.at(-1) === 'Annotated') {

@@ -5,7 +5,7 @@ import { declaredOptionStrings } from '../../model/flag-spelling.js';
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import { callsInFunctions, flagSpec, literalDefault, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
-import { namedChildren, readValue, stringValue, unparen } from './values.js';
+import { namedChildren, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 /** The names decli's parser builder is imported as. */
 const CLI = new Set(['decli.cli', 'decli.application.cli']);
@@ -102,7 +102,7 @@ function argumentsOf(module: FlagModule, e: Map<string, Node>): ParamSpec[] {
       let inner = namedChildren(item)[0];
       // `*deepcopy(shared)`, `*copy.copy(shared)`, `*list(shared)`: the copied constant.
       if (inner?.type === 'call') inner = namedChildren(inner.childForFieldName('arguments') ?? inner)[0];
-      const shared = inner?.type === 'identifier' ? module.assigns.get(inner.text) : undefined;
+      const shared = inner?.type === 'identifier' ? module.assigns.get(pythonIdentifier(inner.text)) : undefined;
       return items(shared, depth + 1);
     });
   };
@@ -128,7 +128,7 @@ export function extractDecli(ctx: FlagContext): FlagCommand[] {
   const emit = (module: FlagModule, node: Node, target: string, path: string[], aliases: string[], depth: number): void => {
     const n = unparen(node);
     if (n.type === 'identifier' && depth === 0) {
-      const symbol = ctx.symbol(module, [n.text]);
+      const symbol = ctx.symbol(module, [pythonIdentifier(n.text)]);
       const right = symbol ? symbol.module.assigns.get(symbol.name) : undefined;
       if (symbol && right) emit(symbol.module, right, target, path, aliases, depth + 1);
       return;

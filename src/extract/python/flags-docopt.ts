@@ -5,7 +5,7 @@ import { MAX_DOCOPT_OPTIONS, MAX_DOCOPT_SHORTCUT_OPTIONS, parseDocopt, type Doco
 import { callsTo, flagSpec, locate, type FlagContext, type FlagModule } from './flags-common.js';
 import { UNIVERSAL_SPELLINGS } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
-import { allChildren, dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { allChildren, dottedName, identifierText, namedChildren, stringValue, unparen } from './values.js';
 import { literalConst, strMethod } from './partial-eval.js';
 import { lineIndexAt } from '../../shared/strings.js';
 
@@ -155,7 +155,7 @@ function usageText(ctx: FlagContext, module: FlagModule, arg: Node, depth = 0): 
   if (n.type === 'string' || n.type === 'concatenated_string') return fromString(module, n);
   // `doc.format(version=v)` / `doc % v`: the template, when no placeholder is in its usage or
   // options part (a version in the title changes no flag).
-  const template = n.type === 'call' && n.childForFieldName('function')?.type === 'attribute' && n.childForFieldName('function')?.childForFieldName('attribute')?.text === 'format'
+  const template = n.type === 'call' && n.childForFieldName('function')?.type === 'attribute' && identifierText(n.childForFieldName('function')?.childForFieldName('attribute')) === 'format'
     ? n.childForFieldName('function')!.childForFieldName('object')
     : n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '%' ? n.childForFieldName('left') : null;
   if (template) {
@@ -225,7 +225,7 @@ function derivedText(ctx: FlagContext, module: FlagModule, node: Node, depth: nu
   if (n.type === 'call') {
     const fn = n.childForFieldName('function');
     if (fn?.type !== 'attribute') return undefined;
-    const method = fn.childForFieldName('attribute')?.text ?? '';
+    const method = identifierText(fn.childForFieldName('attribute')) ?? '';
     const object = fn.childForFieldName('object')!;
     const args = namedChildren(n.childForFieldName('arguments')!);
     if (method === 'join' && args.length === 1) {

@@ -3,7 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic, ParamSpec, SourceLocation } from '../../model/types.js';
 import { callArgs, callsTo, flagSpec, locate, toDefault, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 const FIRE = new Set(['fire.Fire', 'fire.core.Fire']);
 
@@ -148,7 +148,7 @@ function wholeModule(ctx: FlagContext, module: FlagModule, location: SourceLocat
   }
   for (const child of namedChildren(module.root)) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    const name = def?.type === 'class_definition' ? def.childForFieldName('name')?.text : undefined;
+    const name = def?.type === 'class_definition' ? identifierText(def.childForFieldName('name')) : undefined;
     if (!def || name === undefined || name.startsWith('_')) continue;
     out.push(...classCommands(ctx, module, def, [name], false, 1));
   }
@@ -186,14 +186,14 @@ function collectMethods(ctx: FlagContext, module: FlagModule, def: Node, into: M
   for (const child of body ? namedChildren(body) : []) {
     const inner = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
     if (inner?.type !== 'function_definition') continue;
-    const name = inner.childForFieldName('name')?.text;
+    const name = identifierText(inner.childForFieldName('name'));
     if (name === undefined || into.has(name)) continue;
     const decorators = child.type === 'decorated_definition' ? namedChildren(child).filter((c) => c.type === 'decorator').map((d) => d.text) : [];
     if (decorators.some((d) => /\bproperty\b|\.setter\b/.test(d))) continue;
     const kind = decorators.some((d) => /\bstaticmethod\b/.test(d)) ? 'static' : 'method';
     into.set(name, { module, def: inner, kind });
   }
-  const className = def.childForFieldName('name')?.text;
+  const className = identifierText(def.childForFieldName('name'));
   const cls = className !== undefined ? module.info.allClasses.find((c) => c.name === className) : undefined;
   for (const base of cls?.bases ?? []) {
     const resolved = base.dotted ? ctx.resolver.resolve(module.info, base.dotted) : undefined;
@@ -224,7 +224,7 @@ function signature(module: FlagModule, def: Node, bound: boolean): { params: Par
       skipped = true;
       continue;
     }
-    const name = nameNode.text;
+    const name = pythonIdentifier(nameNode.text);
     const annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
     const defaultValue = valueNode ? readValue(valueNode) : undefined;
     const type = annotation?.text ?? (defaultValue?.bool !== undefined ? 'bool' : undefined);
@@ -256,7 +256,7 @@ function signature(module: FlagModule, def: Node, bound: boolean): { params: Par
 /** A top-level `class name:` definition of a module (also under `if`/`try`). */
 function classNode(module: FlagModule, name: string): Node | undefined {
   for (const def of module.root.descendantsOfType('class_definition')) {
-    if (def && def.childForFieldName('name')?.text === name && !def.parent?.parent?.type.endsWith('definition')) return def;
+    if (def && identifierText(def.childForFieldName('name')) === name && !def.parent?.parent?.type.endsWith('definition')) return def;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import { callArgs, callsInFunctions, flagSpec, locate, toDefault, type FlagConte
 import { literalChoices } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { dottedName, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 const CLI = new Set(['jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']);
 
@@ -103,8 +103,8 @@ function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
   const out: ParamSpec[] = [];
   for (const param of parameters ? namedChildren(parameters) : []) {
     const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
-    if (variadic || !nameNode || nameNode.type !== 'identifier' || nameNode.text === 'self') continue; // *args, **kwargs
-    const name = nameNode.text;
+    if (variadic || !nameNode || nameNode.type !== 'identifier' || pythonIdentifier(nameNode.text) === 'self') continue; // *args, **kwargs
+    const name = pythonIdentifier(nameNode.text);
     const annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
     const type = annotation?.text;
     const defaultValue = valueNode ? readValue(valueNode) : undefined;

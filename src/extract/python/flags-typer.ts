@@ -9,7 +9,7 @@ import {
 import { builtInFlagSpecs } from '../builtin-flags.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
-import { dottedName, namedChildren, parameterParts, readValue, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
 
 const TYPER = new Set(['typer.Typer', 'typer.main.Typer']);
 const RUN = new Set(['typer.run', 'typer.main.run']);
@@ -363,7 +363,7 @@ function assignedCalls(ctx: FlagContext): AssignedCalls {
         if (!byName) out.bySymbol.set(symbol.module, (byName = new Map()));
         add(byName, symbol.name, entry);
       }
-      const attribute = callee.type === 'attribute' ? callee.childForFieldName('attribute')?.text : undefined;
+      const attribute = callee.type === 'attribute' ? identifierText(callee.childForFieldName('attribute')) : undefined;
       if (attribute !== undefined) {
         add(out.byMethod, attribute, entry);
         let byWord = out.byMethodWord.get(attribute);
@@ -410,10 +410,10 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
     for (const child of namedChildren(module.root)) {
       const cls = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
       if (cls?.type !== 'class_definition') continue;
-      const className = cls.childForFieldName('name')?.text ?? '';
+      const className = identifierText(cls.childForFieldName('name')) ?? '';
       for (const m of namedChildren(cls.childForFieldName('body') ?? cls)) {
         const def = m.type === 'decorated_definition' ? m.childForFieldName('definition') : m;
-        const method = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+        const method = def?.type === 'function_definition' ? identifierText(def.childForFieldName('name')) : undefined;
         if (def && method !== undefined) defs.push({ def, key: `${className}.${method}`, owner: className, method });
       }
     }
@@ -431,7 +431,7 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
         const nameNode = args.keywords.get('name');
         const appName = nameNode ? stringValue(nameNode) : undefined;
         const app: TyperApp = {
-          symbol: { module, name: `${key}.<locals>.${left.text}` },
+          symbol: { module, name: `${key}.<locals>.${pythonIdentifier(left.text)}` },
           ...(appName !== undefined ? { name: appName } : {}),
           location: locate(module, unparen(right)),
           commands: [],
@@ -439,7 +439,7 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
           added: false,
           completion: readValue(args.keywords.get('add_completion') ?? right).bool !== false,
         };
-        own.set(left.text, app);
+        own.set(pythonIdentifier(left.text), app);
         apps.set(symbolKey(app.symbol), app);
       }
       if (own.size === 0) continue;
@@ -447,7 +447,7 @@ function readFactories(ctx: FlagContext, apps: Map<string, TyperApp>, naming: Na
       if (!nested) NESTED.set(module, (nested = new Map()));
       for (const d of body.descendantsOfType('decorated_definition')) {
         const inner = d?.childForFieldName('definition');
-        const fname = inner?.type === 'function_definition' ? inner.childForFieldName('name')?.text : undefined;
+        const fname = inner?.type === 'function_definition' ? identifierText(inner.childForFieldName('name')) : undefined;
         if (!d || !inner || fname === undefined) continue;
         for (const decorator of namedChildren(d).filter((c) => c.type === 'decorator')) {
           const expr = unparen(namedChildren(decorator)[0] ?? decorator);
@@ -568,7 +568,7 @@ function signature(ctx: FlagContext, fn: Symbol, naming: Naming): ParamSpec[] {
   for (const param of parameters ? namedChildren(parameters) : []) {
     const { name: nameNode, type: typeNode, value: valueNode, variadic } = parameterParts(param);
     if (variadic || !nameNode || nameNode.type !== 'identifier') continue; // *args, **kwargs, separators
-    if (nameNode.text === 'self' && def !== module.functions.get(fn.name)?.def) continue;
+    if (pythonIdentifier(nameNode.text) === 'self' && def !== module.functions.get(fn.name)?.def) continue;
     const spec = readParameter(ctx, module, nameNode, typeNode, valueNode, naming);
     if (spec) out.push(spec);
   }
@@ -576,7 +576,7 @@ function signature(ctx: FlagContext, fn: Symbol, naming: Naming): ParamSpec[] {
 }
 
 function readParameter(ctx: FlagContext, module: FlagModule, nameNode: Node, typeNode: Node | undefined, valueNode: Node | undefined, naming: Naming): ParamSpec | undefined {
-  const pyName = nameNode.text;
+  const pyName = pythonIdentifier(nameNode.text);
   let annotation = typeNode ? namedChildren(typeNode)[0] ?? typeNode : undefined;
   let info: { kind: 'option' | 'argument'; call: ReturnType<typeof callArgs>; annotated: boolean } | undefined;
   const infoOf = (node: Node, annotated: boolean): typeof info => {

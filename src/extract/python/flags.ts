@@ -19,7 +19,7 @@ import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { Resolver } from './resolve.js';
 import { scanModule, type ModuleInfo } from './scan.js';
 import type { FlagCommand } from './types.js';
-import { namedChildren } from './values.js';
+import { identifierText, namedChildren, pythonIdentifier } from './values.js';
 
 export type { FlagCommand } from './types.js';
 
@@ -162,7 +162,7 @@ function readModule(info: ModuleInfo, root: Node): FlagModule {
       if (child.type === 'function_definition' || child.type === 'decorated_definition') {
         const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
         const decorators = child.type === 'decorated_definition' ? namedChildren(child).filter((c) => c.type === 'decorator') : [];
-        const name = def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
+        const name = def?.type === 'function_definition' ? identifierText(def.childForFieldName('name')) : undefined;
         if (def && name !== undefined && !module.functions.has(name)) module.functions.set(name, { def, decorators });
         continue;
       }
@@ -178,8 +178,9 @@ function readModule(info: ModuleInfo, root: Node): FlagModule {
       if (assignment?.type !== 'assignment') continue;
       const left = assignment.childForFieldName('left');
       const right = assignment.childForFieldName('right');
-      if (left?.type === 'identifier' && right && right.type !== 'assignment' && !module.assigns.has(left.text)) {
-        module.assigns.set(left.text, right);
+      const name = left?.type === 'identifier' ? pythonIdentifier(left.text) : undefined;
+      if (name !== undefined && right && right.type !== 'assignment' && !module.assigns.has(name)) {
+        module.assigns.set(name, right);
       }
     }
   };

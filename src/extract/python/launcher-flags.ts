@@ -8,7 +8,7 @@ import type { Node } from 'web-tree-sitter';
 import type { ParamSpec } from '../../model/types.js';
 import { flagSpec, locate, moduleNodes, type FlagModule } from './flags-common.js';
 import type { FlagCommand } from './types.js';
-import { allChildren, namedChildren, stringValue, unparen } from './values.js';
+import { allChildren, identifierText, namedChildren, stringValue, unparen } from './values.js';
 
 /** `--module`, `--config-name`: a long flag as a compared literal. */
 const FLAG_RE = /^--[A-Za-z][\w.-]*$/;
@@ -120,7 +120,7 @@ function comparisonNotes(node: Node): LauncherNote[] {
 /** `x.startswith("--config=")`: the flag, which takes a value. */
 function startswithNotes(node: Node): LauncherNote[] {
   const fn = node.childForFieldName('function');
-  if (fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== 'startswith') return [];
+  if (fn?.type !== 'attribute' || identifierText(fn.childForFieldName('attribute')) !== 'startswith') return [];
   const args = node.childForFieldName('arguments');
   if (!args) return [];
   const object = fn.childForFieldName('object');

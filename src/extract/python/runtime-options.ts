@@ -8,7 +8,7 @@
 import type { Node } from 'web-tree-sitter';
 import { callArgs, moduleCalls, moduleNodes, spellings, unreadAt, type FlagContext, type FlagModule } from './flags-common.js';
 import type { FlagCommand, UnreadFlags } from './types.js';
-import { dottedName, namedChildren, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, unparen } from './values.js';
 
 /** Option factories whose declarations name the flags: `click.option(...)`, `typer.Option(...)`, click's classes. */
 const FACTORIES = new Set(['click', 'rich_click'].flatMap((lib) => [
@@ -61,7 +61,7 @@ export function markRuntimeOptions(ctx: FlagContext, commands: FlagCommand[]): v
     }
     for (const assignment of moduleNodes(module.root).assignments) {
       const left = assignment.childForFieldName('left');
-      if (left?.type !== 'attribute' || left.childForFieldName('attribute')?.text !== '__signature__') continue;
+      if (left?.type !== 'attribute' || identifierText(left.childForFieldName('attribute')) !== '__signature__') continue;
       const fn = enclosingDef(assignment);
       if (fn && !sites.has(fn.id)) sites.set(fn.id, site(module, assignment));
     }
@@ -122,7 +122,7 @@ function reach(ctx: FlagContext, target: string, sites: Map<number, UnreadFlags>
       const hit = sites.get(def.id);
       if (hit) return hit;
     }
-    const fnName = body.def.childForFieldName('name')?.text;
+    const fnName = identifierText(body.def.childForFieldName('name'));
     const local = body.cls === undefined && fnName !== undefined ? body.module.info.functions.get(fnName)?.localBindings : undefined;
     for (const call of body.def.descendantsOfType('call')) {
       const callee = call ? callArgs(call).callee : undefined;
@@ -167,7 +167,7 @@ function methodIndex(ctx: FlagContext): Map<string, Body[]> {
       const body = def.childForFieldName('body');
       for (const member of body ? namedChildren(body) : []) {
         const method = member.type === 'decorated_definition' ? member.childForFieldName('definition') : member;
-        const name = method?.type === 'function_definition' ? method.childForFieldName('name')?.text : undefined;
+        const name = method?.type === 'function_definition' ? identifierText(method.childForFieldName('name')) : undefined;
         if (!method || name === undefined || name.startsWith('__')) continue;
         const list = out.get(name) ?? [];
         list.push({ module, def: method, cls });
@@ -194,7 +194,7 @@ function classBody(ctx: FlagContext, module: FlagModule, dotted: string[] | unde
   if (!home) return undefined;
   for (const child of namedChildren(home.root)) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    if (def?.type === 'class_definition' && def.childForFieldName('name')?.text === resolved.cls.name) return { module: home, def };
+    if (def?.type === 'class_definition' && identifierText(def.childForFieldName('name')) === resolved.cls.name) return { module: home, def };
   }
   return undefined;
 }
@@ -205,7 +205,7 @@ function findMethod(ctx: FlagContext, cls: NonNullable<Body['cls']>, name: strin
   const body = cls.def.childForFieldName('body');
   for (const child of body ? namedChildren(body) : []) {
     const def = child.type === 'decorated_definition' ? child.childForFieldName('definition') : child;
-    if (def?.type === 'function_definition' && def.childForFieldName('name')?.text === name) return { module: cls.module, def, cls };
+    if (def?.type === 'function_definition' && identifierText(def.childForFieldName('name')) === name) return { module: cls.module, def, cls };
   }
   const bases = cls.def.childForFieldName('superclasses');
   for (const base of bases ? namedChildren(bases) : []) {

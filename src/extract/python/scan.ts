@@ -3,11 +3,12 @@ import { Query, type Language, type Node, type QueryCapture, type Tree } from 'w
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
-import { allChildren, allNamedChildren, cleandoc, dottedName, namedChildren, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+import { allChildren, allNamedChildren, cleandoc, dottedName, identifierText, namedChildren, pythonIdentifier, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
 
 export { bindImport, nodeLocation, type Binding } from './bindings.js';
+export { pythonIdentifier } from './values.js';
 
 /** An annotated class attribute, before anyone decides whether the class is a config class. */
 export interface RawField {
@@ -157,7 +158,7 @@ function annotationHead(expr: Node): string[] | undefined {
     const text = stringValue(n)?.trim();
     if (!text) return undefined;
     const end = text.indexOf('[');
-    return (end < 0 ? text : text.slice(0, end)).trim().split('.');
+    return (end < 0 ? text : text.slice(0, end)).trim().split('.').map(pythonIdentifier);
   }
   return dottedName(n);
 }
@@ -191,7 +192,7 @@ function collectAnnotationRefs(expr: Node, out: string[][]): void {
   if (n.type === 'string') {
     const text = stringValue(n)?.trim();
     const parts = text?.split('.');
-    if (parts && parts.every(isIdentifier)) out.push(parts);
+    if (parts && parts.every(isIdentifier)) out.push(parts.map(pythonIdentifier));
     return;
   }
   const head = annotationHead(n)?.at(-1);
@@ -208,16 +209,6 @@ function isIdentifier(text: string): boolean {
     if (!ok) return false;
   }
   return true;
-}
-
-/**
- * An identifier as CPython reads it: NFKC-normalised (PEP 3131; `ｎame`, with a fullwidth n, and
- * `ﬁle`, with a ligature, are `name` and `file` to Python and pydantic). Plain ASCII, nearly every
- * identifier, is returned as is. Applied to field names (s46 sweep H3: three false findings and a
- * wrong `--fix` row); the position stays the source's.
- */
-export function pythonIdentifier(text: string): string {
-  return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKC');
 }
 
 /** Reads an annotated assignment `name: T [= value]` in a class body, or returns undefined. */
@@ -256,7 +247,8 @@ function readField(file: string, statement: Node, next: Node | undefined, type =
 function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: string, outer?: RawClass): RawClass | undefined {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return undefined;
-  const qualifiedName = `${prefix}${nameNode.text}`;
+  const name = pythonIdentifier(nameNode.text);
+  const qualifiedName = `${prefix}${name}`;
   const bases: RawClass['bases'] = [];
   const settings = new Map<string, PyValue>();
   const superclasses = node.childForFieldName('superclasses');
@@ -264,7 +256,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     for (const arg of namedChildren(superclasses)) {
       if (arg.type === 'keyword_argument') {
         // `class Settings(BaseSettings, env_prefix="APP_")`: pydantic v2 class keyword config.
-        const key = arg.childForFieldName('name')?.text;
+        const key = identifierText(arg.childForFieldName('name'));
         const value = arg.childForFieldName('value');
         if (key !== undefined && value && SETTINGS_CONFIG_KEYS.has(key)) settings.set(key, readValue(value));
         continue;
@@ -277,7 +269,7 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     }
   }
   const cls: RawClass = {
-    name: nameNode.text,
+    name,
     qualifiedName,
     module: info.module,
     location: nodeLocation(info.file, nameNode),
@@ -354,7 +346,7 @@ const MODEL_VALIDATORS = new Set(['root_validator', 'model_validator']);
 
 /** Records a method of a class body in {@link RawClass.methods} and {@link RawClass.validators}. */
 function readMethod(cls: RawClass, def: Node, decorators: Node[]): void {
-  const name = def.childForFieldName('name')?.text;
+  const name = identifierText(def.childForFieldName('name'));
   if (name !== undefined && NOTED_METHOD.test(name)) (cls.methods ??= []).push(name);
   for (const decorator of decorators) {
     const value = readValue(namedChildren(decorator)[0] ?? decorator);
@@ -378,7 +370,7 @@ function assignmentOf(statement: Node): Node | undefined {
  */
 function modelConfigEntries(statement: Node): Array<[string, PyValue]> | undefined {
   const assignment = assignmentOf(statement);
-  if (assignment?.childForFieldName('left')?.text !== 'model_config') return undefined;
+  if (!assignment || identifierText(assignment.childForFieldName('left')) !== 'model_config') return undefined;
   const right = assignment.childForFieldName('right');
   if (!right) return undefined;
   const value = readValue(right);
@@ -396,7 +388,8 @@ function plainClassAssignments(def: Node, keys: ReadonlySet<string>): Array<[str
     const assignment = assignmentOf(statement);
     const left = assignment?.childForFieldName('left');
     const right = assignment?.childForFieldName('right');
-    if (left?.type === 'identifier' && right && keys.has(left.text)) out.push([left.text, readValue(right)]);
+    const name = left?.type === 'identifier' ? pythonIdentifier(left.text) : undefined;
+    if (name !== undefined && right && keys.has(name)) out.push([name, readValue(right)]);
   }
   return out;
 }
@@ -416,7 +409,7 @@ interface FunctionRange {
 function readFunction(node: Node, ranges: FunctionRange[], decorated = false): RawFunction | undefined {
   const nameNode = node.childForFieldName('name');
   if (!nameNode) return undefined;
-  const fn: RawFunction = { name: nameNode.text, localBindings: new Map(), annotationRefs: [], calls: [], decorated };
+  const fn: RawFunction = { name: pythonIdentifier(nameNode.text), localBindings: new Map(), annotationRefs: [], calls: [], decorated };
   const parameters = node.childForFieldName('parameters');
   if (parameters) {
     for (const param of namedChildren(parameters)) {
@@ -470,7 +463,7 @@ function calleeSegments(node: Node, seen: Map<string, string[]>): string[] | und
     plain = code === 46 || code === 95 || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127;
   }
   if (plain) {
-    const parts = text.split('.');
+    const parts = pythonIdentifier(text).split('.');
     if (parts.every((p) => p !== '')) {
       seen.set(text, parts);
       return parts;
@@ -613,7 +606,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
  * argument or a dict splat (`**{…}`, `**dict(…)`): see {@link ModuleInfo.kwargCallees}.
  */
 function noteKwargCallee(callee: Node, callsAtStart: Node[], into: Set<string>): void {
-  const text = callee.text;
+  const text = pythonIdentifier(callee.text);
   const dot = text.lastIndexOf('.');
   const head = text.charCodeAt(dot + 1);
   if (head < 65 || head > 90) return;
@@ -652,7 +645,7 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
         // `try: from ._main import main` / `except ImportError: def main(): print("pip install x[cli]")`:
         // the stub in the except clause stands in for the import when an optional dependency is
         // missing; the name is the imported one (httpx's CLI).
-        const defined = def?.childForFieldName('name')?.text;
+        const defined = identifierText(def?.childForFieldName('name'));
         if (inExcept && defined !== undefined && info.bindings.has(defined)) break;
         if (def?.type === 'class_definition') {
           const cls = readClass(info, def, decorators, info.module === '' ? '' : `${info.module}.`);
@@ -676,7 +669,8 @@ function visitModuleLevel(info: ModuleInfo, node: Node, inExcept: boolean, range
         const left = assignment.childForFieldName('left');
         const right = assignment.childForFieldName('right');
         const target = right ? dottedName(right) : undefined;
-        if (left?.type === 'identifier' && target && !info.aliases.has(left.text)) info.aliases.set(left.text, target);
+        const name = left?.type === 'identifier' ? pythonIdentifier(left.text) : undefined;
+        if (name !== undefined && target && !info.aliases.has(name)) info.aliases.set(name, target);
         break;
       }
       default:
@@ -692,7 +686,7 @@ function recordConstant(constants: Map<string, string>, prefix: string, assignme
   const left = assignment.childForFieldName('left');
   const right = assignment.childForFieldName('right');
   if (left?.type !== 'identifier' || (right?.type !== 'string' && right?.type !== 'concatenated_string')) return;
-  const key = `${prefix}${left.text}`;
+  const key = `${prefix}${pythonIdentifier(left.text)}`;
   if (constants.has(key) || right.endIndex - right.startIndex > 210) return;
   const value = stringValue(right);
   if (value !== undefined && value.length <= 200) constants.set(key, value);
@@ -708,7 +702,8 @@ function readArgvDispatchers(root: Node, ranges: FunctionRange[]): void {
         const assignment = statement.type === 'expression_statement' ? namedChildren(statement)[0] : undefined;
         const left = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : undefined;
         const right = assignment?.childForFieldName('right');
-        if (left?.type === 'identifier' && right?.type === 'dictionary' && !dicts.has(left.text)) dicts.set(left.text, right);
+        const name = left?.type === 'identifier' ? pythonIdentifier(left.text) : undefined;
+        if (name !== undefined && right?.type === 'dictionary' && !dicts.has(name)) dicts.set(name, right);
       }
     }
     return dicts.get(name);

@@ -4,7 +4,7 @@ import type { EntryPoint, InputDiagnostic } from '../../model/types.js';
 import { getPythonParser, parsePython } from './parser.js';
 import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { pythonSourceOverOwnLimits, pythonTextFacts } from './text-facts.js';
-import { dottedName, namedChildren, stringValue, unparen } from './values.js';
+import { dottedName, identifierText, namedChildren, pythonIdentifier, stringValue, unparen } from './values.js';
 import { fStringParts } from './partial-eval.js';
 import { MAX_BINS } from '../package-bins.js';
 
@@ -122,7 +122,7 @@ function moduleAssigns(root: Node): Map<string, Node> {
     if (assignment?.type !== 'assignment') continue;
     const left = assignment.childForFieldName('left');
     const right = assignment.childForFieldName('right');
-    if (left?.type === 'identifier' && right) out.set(left.text, right);
+    if (left?.type === 'identifier' && right) out.set(pythonIdentifier(left.text), right);
   }
   return out;
 }
@@ -131,7 +131,7 @@ function moduleAssigns(root: Node): Map<string, Node> {
 function follow(node: Node, assigns: Map<string, Node>): Node {
   let current = unparen(node);
   for (let hop = 0; hop < MAX_NAME_HOPS && current.type === 'identifier'; hop++) {
-    const next = assigns.get(current.text);
+    const next = assigns.get(pythonIdentifier(current.text));
     if (!next) break;
     current = unparen(next);
   }
@@ -164,7 +164,7 @@ function keyword(call: Node, name: string): Node | undefined {
   const args = call.childForFieldName('arguments');
   if (!args) return undefined;
   for (const arg of namedChildren(args)) {
-    if (arg.type === 'keyword_argument' && arg.childForFieldName('name')?.text === name) return arg.childForFieldName('value') ?? undefined;
+    if (arg.type === 'keyword_argument' && identifierText(arg.childForFieldName('name')) === name) return arg.childForFieldName('value') ?? undefined;
   }
   return undefined;
 }
@@ -180,9 +180,9 @@ function splatKeyword(call: Node, name: string, root: Node, assigns: Map<string,
     if (arg.type !== 'dictionary_splat') continue;
     let value = follow(namedChildren(arg)[0] ?? arg, assigns);
     if (value.type === 'call' && value.childForFieldName('function')?.type === 'identifier') {
-      const fnName = value.childForFieldName('function')!.text;
+      const fnName = identifierText(value.childForFieldName('function'))!;
       const def = namedChildren(root).map((c) => (c.type === 'decorated_definition' ? c.childForFieldName('definition') : c))
-        .find((c) => c?.type === 'function_definition' && c.childForFieldName('name')?.text === fnName);
+        .find((c) => c?.type === 'function_definition' && identifierText(c.childForFieldName('name')) === fnName);
       if (def) {
         const returned = def.descendantsOfType('return_statement').at(-1);
         const expr = returned ? namedChildren(returned)[0] : undefined;
@@ -195,7 +195,7 @@ function splatKeyword(call: Node, name: string, root: Node, assigns: Map<string,
         const key = pair.type === 'pair' ? pair.childForFieldName('key') : null;
         if (key && stringValue(follow(key, assigns)) === name) return pair.childForFieldName('value') ?? undefined;
       }
-    } else if (value.type === 'call' && value.childForFieldName('function')?.text === 'dict') {
+    } else if (value.type === 'call' && identifierText(value.childForFieldName('function')) === 'dict') {
       const found = keyword(value, name);
       if (found) return found;
     }
@@ -216,7 +216,7 @@ function consoleScripts(value: Node, assigns: Map<string, Node>): Node | undefin
   }
   if (value.type === 'call') {
     const fn = value.childForFieldName('function');
-    if (fn?.type === 'identifier' && fn.text === 'dict') return keyword(value, 'console_scripts');
+    if (fn?.type === 'identifier' && pythonIdentifier(fn.text) === 'dict') return keyword(value, 'console_scripts');
   }
   return undefined;
 }
@@ -273,7 +273,7 @@ function computedString(node: Node, assigns: Map<string, Node>, depth: number): 
   }
   if (n.type === 'call') {
     const fn = n.childForFieldName('function');
-    if (fn?.type !== 'attribute' || fn.childForFieldName('attribute')?.text !== 'format') return undefined;
+    if (fn?.type !== 'attribute' || identifierText(fn.childForFieldName('attribute')) !== 'format') return undefined;
     const template = computedString(fn.childForFieldName('object')!, assigns, depth + 1);
     if (template === undefined) return undefined;
     const positional: string[] = [];
@@ -282,7 +282,7 @@ function computedString(node: Node, assigns: Map<string, Node>, depth: number): 
       const isKeyword = arg.type === 'keyword_argument';
       const value = computedString(isKeyword ? arg.childForFieldName('value')! : arg, assigns, depth + 1);
       if (value === undefined || arg.type === 'list_splat' || arg.type === 'dictionary_splat') return undefined;
-      if (isKeyword) named.set(arg.childForFieldName('name')!.text, value);
+      if (isKeyword) named.set(identifierText(arg.childForFieldName('name'))!, value);
       else positional.push(value);
     }
     let auto = 0;

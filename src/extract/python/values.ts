@@ -119,7 +119,28 @@ export function unparen(node: Node): Node {
   return current;
 }
 
-/** `a.b.c` as `['a', 'b', 'c']`, or `undefined` when the node is not a plain name chain. */
+/**
+ * An identifier as CPython reads it: NFKC-normalised (PEP 3131 "Supporting Non-ASCII Identifiers";
+ * the CPython tokenizer normalises every identifier token it reads: `ｎame`, with a fullwidth n,
+ * `ﬁle`, with a ligature, and `ℌello` are `name`, `file` and `Hello` to Python, so to pydantic,
+ * argparse and click). Plain ASCII, nearly every identifier, is returned as is. Applied wherever
+ * the extractor reads a name it compares with another: fields, classes, functions, parameters,
+ * keyword arguments, attributes, imports (s46 sweep H3); positions stay the source's.
+ */
+export function pythonIdentifier(text: string): string {
+  return /^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKC');
+}
+
+/**
+ * The name an identifier node stands for ({@link pythonIdentifier} of its text), `undefined` for
+ * no node. Also right for a `dotted_name` (`pkg.ｍod`: NFKC keeps the dots) and a keyword
+ * argument's or parameter's name.
+ */
+export function identifierText(node: Node | null | undefined): string | undefined {
+  return node ? pythonIdentifier(node.text) : undefined;
+}
+
+/** `a.b.c` as `['a', 'b', 'c']` (each name as CPython reads it: {@link pythonIdentifier}), or `undefined` when the node is not a plain name chain. */
 export function dottedName(node: Node): string[] | undefined {
   // Iterative (an attribute chain may be thousands deep); `unparen` inline, reading each node's type once: every `type` read is a call into wasm.
   const tail: string[] = [];
@@ -133,14 +154,14 @@ export function dottedName(node: Node): string[] | undefined {
       type = n.type;
     }
     if (type === 'identifier') {
-      tail.push(n.text);
+      tail.push(pythonIdentifier(n.text));
       return tail.reverse();
     }
     if (type !== 'attribute') return undefined;
     const object = n.childForFieldName('object');
     const attribute = n.childForFieldName('attribute');
     if (!object || !attribute) return undefined;
-    tail.push(attribute.text);
+    tail.push(pythonIdentifier(attribute.text));
     n = object;
   }
 }
@@ -329,7 +350,7 @@ export function readCall(node: Node, depth = 0): PyCall {
     if (arg.type === 'keyword_argument') {
       const name = arg.childForFieldName('name');
       const value = arg.childForFieldName('value');
-      if (name && value) call.kwargs.set(name.text, readValue(value, depth + 1));
+      if (name && value) call.kwargs.set(pythonIdentifier(name.text), readValue(value, depth + 1));
     } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
       call.hasSplat = true;
     } else {
