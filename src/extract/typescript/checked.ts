@@ -12,10 +12,13 @@
  * case per form, such an alias is given to the checker: an in-memory program of the alias's file
  * and the project files it imports (relative imports only; packages are not read, so a type from
  * a package is `any` and gives no properties), with TypeScript's standard library declarations
- * (bundled with ts-morph). Nothing is executed; the checker only evaluates types.
+ * (bundled with ts-morph). Of those files the checker reads only the top-level statements the
+ * alias may depend on, the rest blanked in place (checker-texts.ts): docdrift's own
+ * `ReturnType<typeof readEntryPoints>` alias made a program of 169 files (2.9 s, 280 MB in the
+ * checker's thread), now 3 (#33 sweep s46 H5). Nothing is executed; the checker only evaluates types.
  *
  * Cost: the first alias loads and binds the standard library (about 0.75 s on a 2-core machine);
- * each further alias costs milliseconds. At most {@link MAX_CHECKED_ALIASES} aliases per run are
+ * each further alias costs milliseconds to a few hundred (its program is parsed and bound anew). At most {@link MAX_CHECKED_ALIASES} aliases per run are
  * read so; past that, or when the checker fails, an alias is read as before.
  *
  * Conditional types nested in one another's `true` branches cost the checker time exponential in
@@ -43,6 +46,8 @@ import { ts } from 'ts-morph';
 import type { InputDiagnostic } from '../../model/types.js';
 import { threadCpuMs, WALL_FACTOR } from '../../shared/thread-cpu.js';
 import { checkerProject, MAX_CHECKED_PROPERTIES, readAliasProperties, type WireAnswer } from './checker-core.js';
+import { checkerTexts } from './checker-texts.js';
+import { Resolver } from './resolve.js';
 import type { ModuleInfo } from './scan.js';
 
 /** Most aliases one run reads with the checker. */
@@ -121,6 +126,8 @@ export interface CheckerRequest {
   id: number;
   file: string;
   name: string;
+  /** The texts the checker reads for this alias, by project-relative path ({@link checkerTexts}); other files it reaches are read whole. */
+  texts: Array<[string, string]>;
 }
 
 /** The checker worker's answer to request `id`: the checker's answer, or the message of what it threw. */
@@ -185,8 +192,20 @@ export class AliasChecker {
   private readonly tooMany: Array<{ file: string; name: string; at: AliasPosition; count: number }> = [];
   private readonly capped: Array<{ file: string; cuts: number; first: { line: number; column: number } }> = [];
 
-  /** @param modules the run's scanned modules by project-relative POSIX path (their texts are what the checker reads). */
-  constructor(private readonly modules: ReadonlyMap<string, ModuleInfo>) {}
+  /** Each module's text as the checker reads it whole, once computed ({@link capConditionalNesting}). */
+  private cappedTexts: Map<ModuleInfo, string> | undefined;
+  private readonly resolver: Resolver;
+
+  /**
+   * @param modules the run's scanned modules by project-relative POSIX path (their texts are what the checker reads)
+   * @param resolver the run's name resolver over `modules` (one is made when not given)
+   */
+  constructor(
+    private readonly modules: ReadonlyMap<string, ModuleInfo>,
+    resolver?: Resolver,
+  ) {
+    this.resolver = resolver ?? new Resolver(modules);
+  }
 
   /**
    * The properties of type alias `name` declared in `file` at `at`, or `undefined` when the
@@ -223,15 +242,24 @@ export class AliasChecker {
     });
   }
 
-  /** The capped texts of every scanned module, as the checker reads them (see {@link capConditionalNesting}); notes the cuts. */
+  /** The capped texts of every scanned module, as the checker reads them whole (see {@link capConditionalNesting}); notes the cuts. */
   private texts(): Array<[string, string]> {
-    const out: Array<[string, string]> = [];
-    for (const [file, module] of this.modules) {
-      const capped = capConditionalNesting(module.sf);
-      if (capped.first) this.capped.push({ file, cuts: capped.cuts, first: capped.first });
-      out.push([file, capped.text]);
+    if (!this.cappedTexts) {
+      this.cappedTexts = new Map();
+      for (const [file, module] of this.modules) {
+        const capped = capConditionalNesting(module.sf);
+        if (capped.first) this.capped.push({ file, cuts: capped.cuts, first: capped.first });
+        this.cappedTexts.set(module, capped.text);
+      }
     }
-    return out;
+    return [...this.cappedTexts].map(([module, text]) => [module.file, text]);
+  }
+
+  /** What the checker reads for alias `name` of `file`: the statements it may depend on ({@link checkerTexts}). */
+  private aliasTexts(file: string, name: string): Array<[string, string]> {
+    if (!this.cappedTexts) this.texts();
+    const capped = this.cappedTexts as Map<ModuleInfo, string>;
+    return [...checkerTexts(this.modules, this.resolver, file, name, (module) => capped.get(module) ?? module.sf.text)];
   }
 
   /** Asks the checker worker, waiting for its answer under the run's budget; `undefined` when it stopped or failed. */
@@ -259,7 +287,7 @@ export class AliasChecker {
       }
     }
     const id = this.nextId++;
-    live.port.postMessage({ id, file, name } satisfies CheckerRequest);
+    live.port.postMessage({ id, file, name, texts: this.aliasTexts(file, name) } satisfies CheckerRequest);
     const wallLimit = live.started + CHECKER_BUDGET_MS * WALL_FACTOR;
     for (;;) {
       for (let m = receiveMessageOnPort(live.port); m; m = receiveMessageOnPort(live.port)) {
@@ -294,7 +322,7 @@ export class AliasChecker {
     const before = process.cpuUsage();
     try {
       this.local ??= checkerProject(this.texts());
-      return readAliasProperties(this.local, file, name);
+      return readAliasProperties(this.local, file, name, this.aliasTexts(file, name));
     } catch {
       this.broken = true;
       return undefined;

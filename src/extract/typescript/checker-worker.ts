@@ -6,18 +6,21 @@
  * can read its CPU time; index 2 turns 1 when loaded, -1 when loading failed. Reads no file.
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
+import { enableCompileCacheInWorker } from '../../shared/compile-cache.js';
 import { currentThreadId } from '../../shared/thread-cpu.js';
 import type { CheckerRequest, CheckerResponse } from './checked.js';
 
 const { port, flag, texts } = workerData as { port: MessagePort; flag: Int32Array; texts: Array<[string, string]> };
 Atomics.store(flag, 1, currentThreadId());
+// Before checker-core imports ts-morph (TypeScript's compiler): its compiled code is reused from disk on Node 22+.
+enableCompileCacheInWorker();
 try {
   const { checkerProject, readAliasProperties } = await import('./checker-core.js');
   const project = checkerProject(texts);
   port.on('message', (request: CheckerRequest) => {
     let response: CheckerResponse;
     try {
-      response = { id: request.id, answer: readAliasProperties(project, request.file, request.name) };
+      response = { id: request.id, answer: readAliasProperties(project, request.file, request.name, request.texts) };
     } catch (error) {
       response = { id: request.id, error: error instanceof Error ? error.message : String(error) };
     }

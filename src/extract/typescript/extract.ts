@@ -58,7 +58,7 @@ export function runExtraction(
   }
 
   const resolver = new Resolver(modules);
-  const checker = new AliasChecker(modules);
+  const checker = new AliasChecker(modules, resolver);
   const analysis = new Analysis(resolver, checker);
   const classes: ConfigClass[] = [];
   for (const module of modules.values()) {
