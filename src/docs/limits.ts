@@ -178,6 +178,16 @@ export function overLimitsOutcome(file: string, over: { reason: string; line: nu
 }
 
 /**
+ * The reason {@link documentOverLimits} gives for a text of `length` UTF-16 code units over
+ * {@link MAX_DOCUMENT_LENGTH} ("it is 52.4 MB, over the 1 MB limit for one document"; MB of 2^20
+ * code units), for a caller that holds the length and not the text (the language server's large
+ * open pages, src/engine/held-pages.ts).
+ */
+export function overLengthReason(length: number): string {
+  return `it is ${(length / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_DOCUMENT_LENGTH / (1024 * 1024)} MB limit for one document`;
+}
+
+/**
  * Why a document is not parsed, or `undefined` when it is within the limits
  * ({@link MAX_DOCUMENT_LENGTH}, {@link MAX_NESTING}, {@link MAX_TABLE_COLUMNS},
  * {@link MAX_DEFINITIONS}; a row starting with `|` of more than {@link MAX_TABLE_COLUMNS} cells,
@@ -190,10 +200,7 @@ export function overLimitsOutcome(file: string, over: { reason: string; line: nu
  *   for one document", with the 1-based line of the offending nesting when that is the reason.
  */
 export function documentOverLimits(text: string, mdx = false): { reason: string; line: number } | undefined {
-  if (text.length > MAX_DOCUMENT_LENGTH) {
-    const mb = (text.length / (1024 * 1024)).toFixed(1);
-    return { reason: `it is ${mb} MB, over the ${MAX_DOCUMENT_LENGTH / (1024 * 1024)} MB limit for one document`, line: 1 };
-  }
+  if (text.length > MAX_DOCUMENT_LENGTH) return { reason: overLengthReason(text.length), line: 1 };
   if (mdx) {
     const esm = mdxEsmOverLimits(text);
     if (esm) return esm;

@@ -11,6 +11,7 @@ import { isSummaryReport } from '../shared/report-marker.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { pieceKey, type PieceStore } from './pieces.js';
 import { orderFacts, type OrderFacts } from './parse-order.js';
+import type { HeldPage } from './held-pages.js';
 
 /** Reads a project file's text (`ReadFile` in lint.ts): `undefined` when it cannot be read. */
 type ReadFile = (file: string) => string | undefined;
@@ -62,6 +63,8 @@ export interface DocTexts {
   triage(file: string, matcher: MentionMatcher, quiet?: boolean): PageFacts | undefined;
   /** Stores the tables this run changed (pages judged from their text) in the per-file cache. */
   save(): void;
+  /** The page's {@link HeldPage} when the run is given no text of it (`held` of {@link docTexts}); undefined otherwise. */
+  held?(file: string): HeldPage | undefined;
 }
 
 /**
@@ -73,10 +76,15 @@ export interface DocTexts {
  * @param hashes content hashes of the files on disk (the run cache's); pass none when the texts
  *   are not the files on disk (an overlay of edited texts). A hash recorded as an error
  *   (`error:…`, an unreadable file) is never trusted: the page is read, and its problem reported.
+ * @param held open pages given by their facts, not their text (src/engine/held-pages.ts): never
+ *   read (`text` is `undefined` for them, quietly), and triaged from their facts: mentions as the
+ *   page's matcher judged them (unknown: as a page that names a command), no suppression comments,
+ *   and the order facts of a text over the document limit (no lines counted, last group).
  */
-export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStore | undefined, hashes: ReadonlyMap<string, string> | undefined): DocTexts {
+export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStore | undefined, hashes: ReadonlyMap<string, string> | undefined, held?: ReadonlyMap<string, HeldPage>): DocTexts {
   const texts = new Map<string, string>();
   const text = (file: string, quiet = false): string | undefined => {
+    if (held?.has(file)) return undefined;
     let value = texts.get(file);
     if (value === undefined) {
       value = (quiet ? readQuietly : read)(file);
@@ -98,7 +106,13 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
   const usable = store !== undefined && hashes !== undefined;
   return {
     text,
+    held: (file) => held?.get(file),
     triage(file, matcher, quiet = false) {
+      const page = held?.get(file);
+      if (page !== undefined) {
+        const order: OrderFacts = { length: page.length, lines: 0, group: 3 };
+        return page.report ? { mentions: false, directives: false, report: true, order } : { mentions: page.mentions(matcher) ?? true, directives: false, report: false, order };
+      }
       const hash = usable ? hashes.get(file) : undefined;
       const trusted = hash !== undefined && !hash.startsWith('error:');
       const table = trusted ? tableOf(matcher.key) : undefined;

@@ -178,16 +178,26 @@ export function unreadReferenceStub(file: string, text: string | undefined, why?
   const names = codeMentions(text);
   if (names === undefined) return stub();
   if (names.size === 0) return undefined;
-  // The run's pages not parsed keep at most MAX_RUN_MENTIONS names between them (s37 sweep D4:
-  // 110 pages of 48,000 names held 651 MB); past it, a page may document any parameter.
-  if (budget !== undefined) {
-    if (names.size > budget.left) {
-      budget.left = 0;
-      return { ...stub(), rowsCut: { ...stub().rowsCut!, why: `it was not parsed, and the pages not parsed before it named ${MAX_RUN_MENTIONS.toLocaleString('en-US')} names between them, the most a run keeps` } };
-    }
-    budget.left -= names.size;
+  return withinMentionBudget(stub([...names]), budget);
+}
+
+/**
+ * A stub of {@link unreadReferenceStub} made without a run's budget (the language server works
+ * out the stub of a large open page when its text arrives, src/engine/held-pages.ts), charged to
+ * `budget` as {@link unreadReferenceStub} charges it: the run's pages not parsed keep at most
+ * {@link MAX_RUN_MENTIONS} names between them (s37 sweep D4: 110 pages of 48,000 names held
+ * 651 MB); past it, the page may document any parameter. A stub without names is returned as it is.
+ */
+export function withinMentionBudget(stub: DocFile, budget: MentionBudget | undefined): DocFile {
+  const names = stub.rowsCut?.names;
+  if (budget === undefined || names === undefined) return stub;
+  if (names.length > budget.left) {
+    budget.left = 0;
+    const { names: _dropped, ...rowsCut } = stub.rowsCut!;
+    return { ...stub, rowsCut: { ...rowsCut, why: `it was not parsed, and the pages not parsed before it named ${MAX_RUN_MENTIONS.toLocaleString('en-US')} names between them, the most a run keeps` } };
   }
-  return stub([...names]);
+  budget.left -= names.length;
+  return stub;
 }
 
 /** Most names the pages a run did not parse keep between them ({@link unreadReferenceStub}); past it, a page may document any parameter. */

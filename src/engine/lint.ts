@@ -14,10 +14,12 @@ import { pathMatcher } from '../shared/path-match.js';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
 import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
+import type { HeldPage } from './held-pages.js';
+import { overLengthReason, overLimitsOutcome } from '../docs/limits.js';
 import { trimTrailing, withoutExtras } from '../shared/strings.js';
 import type { SuppressionDirective } from '../docs/directives.js';
 import { parseEnvFile } from '../docs/env-file.js';
-import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadReferenceStub as unreadStub, withoutRunRows, type MentionBudget } from './document-caps.js';
+import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadReferenceStub as unreadStub, withinMentionBudget, withoutRunRows, type MentionBudget } from './document-caps.js';
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
@@ -138,6 +140,17 @@ export interface LintOptions {
    * checked (s46: the line limit's group warning left 19 open pages with none).
    */
   warnEachUnreadPage?: boolean;
+  /**
+   * Open pages given by what the run's verdict on them needs instead of their text, by
+   * project-relative path (src/engine/held-pages.ts): the language server holds no text of an open
+   * page over the document limit. Such a page is never read from disk either (pass it in
+   * `unreadable` too, for any other reader), nor parsed: one that names a command (or matches
+   * `globalFiles` or `reference`) gets the "Not read: it is … MB, over the 1 MB limit" warning a
+   * CLI run gives it.
+   */
+  heldPages?: ReadonlyMap<string, HeldPage>;
+  /** Told the run's mention matcher (which pages are read: `PageFacts.mentions`) once the code is extracted; the language server judges the large pages that arrive later with it. */
+  onMentionMatcher?: (matcher: MentionMatcher) => void;
   /**
    * A document parser the caller started early (its worker loads while the caller reads caches);
    * `lint` owns it from then on and closes it. Default: one started here.
@@ -304,7 +317,7 @@ export async function lint(given: LintOptions): Promise<LintResult> {
     const hashes = options.overlay === undefined || options.overlayHashed ? options.hashes : undefined;
     // Reads without reporting (guesses made before the run asks; the run's own read reports).
     const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts, options.unreadable, options.diskTexts);
-    const pages = docTexts(read, peek, options.pieces, hashes);
+    const pages = docTexts(read, peek, options.pieces, hashes, options.heldPages);
     prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true, options.unreadable);
     const context: ExtractContext = { root, overlay: options.overlay, ...(options.unreadable ? { unreadable: options.unreadable } : {}), peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
     progress({ stage: 'extract', done: 0, total: files.sources.length });
@@ -319,7 +332,7 @@ export async function lint(given: LintOptions): Promise<LintResult> {
     // Scripts with a parser (`python tools/train.py`) may become commands named by their path.
     const scriptNames = code.flagCommands.filter((f) => f.path.length === 0 && code.runnableScripts.has(f.location.file)).flatMap((f) => [f.location.file, f.location.file.slice(f.location.file.lastIndexOf('/') + 1)]);
     // Env var names the code reads make a page worth parsing too (issue #31).
-    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress, options.overlay, options.warnEachUnreadPage === true);
+    const docs = parseDocs(files, config, [...code.entryPoints, ...[...scriptNames, ...(config.env.check ? envMentionNames(code.env) : [])].map((name) => ({ name, target: '', location: { file: '', line: 1, column: 1 } }))], pages, diagnostics, docParser, documentableKeys(code.classes), progress, options.overlay, options.warnEachUnreadPage === true, options.onMentionMatcher);
     // Every document is parsed by now: stopping the worker returns its heap (up to
     // WORKER_HEAP_MB plus its young generation, mostly garbage of the last pages) before the model
     // and the rules need memory (a 500 KB reference table: 523 MB peak once in CI, #33).
@@ -1336,6 +1349,9 @@ const DOCUMENT_EXTENSION_RE = /\.(?:md|mdx|markdown|rst|rest|txt)$/i;
  * (`pages` reports it).
  */
 function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: ParseWhat): ParseOutcome | undefined {
+  // A page given without its text is over the document limit: refused by its length, as the parser refuses it.
+  const held = pages.held?.(file);
+  if (held) return { ...overLimitsOutcome(file, { reason: overLengthReason(held.length), line: 1 }), directives: [] };
   const stored = docParser.cached?.(file, what);
   if (stored) return stored;
   const text = pages.text(file);
@@ -1356,6 +1372,7 @@ function parsePage(docParser: DocParser, pages: DocTexts, file: string, what: Pa
  *   `--fix`: always read, whatever the line limit
  * @param eachPage one warning on each page a limit leaves, not one for the group (the language
  *   server: `LintOptions.warnEachUnreadPage`)
+ * @param onMatcher told the run's mention matcher (`LintOptions.onMentionMatcher`)
  */
 export function parseDocs(
   files: DiscoveredFiles,
@@ -1368,6 +1385,7 @@ export function parseDocs(
   onProgress?: ProgressListener,
   openBuffers?: ReadonlyMap<string, string>,
   eachPage = false,
+  onMatcher?: (matcher: MentionMatcher) => void,
 ): DocFacts {
   // A page is read when it names a command, or holds a global heading or a heading the config ties
   // to a command (`commands.x.sections`), or matches `globalFiles` or `reference` (issue #13), or
@@ -1379,6 +1397,7 @@ export function parseDocs(
     keyNames,
     config.env.check,
   );
+  onMatcher?.(mentions);
   const isGlobalFile = config.globalFiles.length > 0 ? pathMatcher(config.globalFiles, { dot: true }) : () => false;
   const isReferenceFile = config.reference.length > 0 ? pathMatcher(config.reference, { dot: true }) : () => false;
   // A page the run did not read may hold reference rows (a stub stands for it, and references read
@@ -1386,8 +1405,13 @@ export function parseDocs(
   // set, in those documents and the `globalFiles` (s46 sweep H2: a dangling `notes.md` link, or a
   // guide too deep to parse, silenced every missing row of a configured reference, exit 0).
   const mayHoldReference = (file: string): boolean => config.reference.length === 0 || isReferenceFile(file) || isGlobalFile(file);
-  const unreadReferenceStub = (file: string, text: string | undefined, why?: string, budget?: MentionBudget): DocFile | undefined =>
-    mayHoldReference(file) ? unreadStub(file, text, why, budget) : undefined;
+  // A page given without its text brings the stub its text made (src/engine/held-pages.ts).
+  const unreadReferenceStub = (file: string, text: string | undefined, why?: string, budget?: MentionBudget): DocFile | undefined => {
+    if (!mayHoldReference(file)) return undefined;
+    const held = pages.held?.(file);
+    if (!held) return unreadStub(file, text, why, budget);
+    return held.stub && withinMentionBudget(held.stub, budget);
+  };
   const docs: DocFile[] = [];
   const unparsed = new Set<string>();
   const directives: SuppressionDirective[] = [];
@@ -1437,7 +1461,7 @@ export function parseDocs(
   // not, so that a cached run reads the same pages); the others get one warning per limit, on the
   // first of them.
   const order = parseOrderBy([...wantedOf.keys()], (f) => orderOf.get(f), (f) => isReferenceFile(f) || isGlobalFile(f));
-  const { overDocuments, overLines, lines } = parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => openBuffers?.has(f) === true);
+  const { overDocuments, overLines, lines } = parsedPages(order, (f) => orderOf.get(f)?.lines ?? 0, MAX_PARSED_DOCUMENTS, MAX_PARSED_LINES, (f) => openBuffers?.has(f) === true || pages.held?.(f) !== undefined);
   const leaveUnread = (left: string[], message: string): void => {
     if (left.length === 0) return;
     left.sort();

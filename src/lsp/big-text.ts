@@ -13,12 +13,22 @@
  * ({@link omittedMarker}, {@link readOmitted}), and a lint reports the buffer as the CLI reports
  * such a file.
  *
- * A buffer between the document limit (1 MiB, src/docs/limits.ts) and that cap is kept whole:
- * whether such a page is reported at all depends on its text (a page that names no command is not
- * read, src/engine/doc-texts.ts), so its outcome cannot be known from its size alone.
+ * A page between the document limit (1 Mi UTF-16 code units, src/docs/limits.ts) and that cap is
+ * never parsed, and is not kept whole either (#33 s46 sweep H4: four open pages of 60 MB took the
+ * server past its heap limit): the server turns its text into the same kind of marker as it
+ * arrives, and keeps what a lint's verdict on it reads (src/engine/held-pages.ts `heldPage`:
+ * whether it names a command, its stub, its length) under the marker. See {@link LARGE_PAGE_RE}
+ * and `holdLargePage` in src/lsp/server.ts for the edits that follow.
  */
 import { createHash } from 'node:crypto';
 import { MAX_READ_BYTES } from '../shared/read-file.js';
+
+/**
+ * The buffers whose text over the document limit the server keeps as a marker (src/lsp/server.ts
+ * `holdLargePage`): the pages discovery and the unsaved-page rule can list, by extension. A large
+ * open buffer of another kind (a source, a manifest) is kept whole, as before.
+ */
+export const LARGE_PAGE_RE = /\.(?:md|markdown|mdx|rst|rest)$/i;
 
 /** Message bodies of at least this many bytes are parsed with their long strings cut out (smaller ones as vscode-jsonrpc does). */
 export const LARGE_MESSAGE_BYTES = 1024 * 1024;
@@ -58,6 +68,18 @@ export function readOmitted(text: string, nonce: string): OmittedText | 'edited'
   if (!text.includes(nonce)) return undefined;
   const m = text.startsWith(head) ? /^(\d+):([0-9a-f]{40})$/.exec(text.slice(head.length)) : null;
   return m ? { bytes: Number(m[1]), sha1: m[2]! } : 'edited';
+}
+
+/**
+ * The UTF-8 size an {@link omittedMarker} of this server (`nonce`) names inside `text`, a text
+ * {@link readOmitted} reads as `'edited'` (a range edit applied to a marker); `undefined` when none
+ * is found whole (the edit cut into it).
+ */
+export function editedMarkerBytes(text: string, nonce: string): number | undefined {
+  const at = text.indexOf(`${MARKER_PREFIX}${nonce}:`);
+  if (at === -1) return undefined;
+  const m = /^(\d+):[0-9a-f]{40}/.exec(text.slice(at + MARKER_PREFIX.length + nonce.length + 1, at + MARKER_PREFIX.length + nonce.length + 1 + 64));
+  return m ? Number(m[1]) : undefined;
 }
 
 /**

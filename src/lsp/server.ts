@@ -48,7 +48,10 @@ import { currentDirectory, escapesRoot, isRestructuredText } from '../shared/pat
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
-import { parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { editedMarkerBytes, LARGE_PAGE_RE, omittedMarker, parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { heldPage, type HeldPage } from '../engine/held-pages.js';
+import type { MentionMatcher } from '../engine/doc-texts.js';
+import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
 import { PendingFullChanges } from './supersede.js';
 import { ChunkMessageReader, ReaderWarning } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
@@ -178,6 +181,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   const reader = new ChunkMessageReader(
     (body) => parseMessageBody(body, nonce),
     (message) => {
+      holdLargePages(message);
       pendingChanges.arrived(message);
       observeDuringLint(message);
     },
@@ -290,6 +294,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * `shutdown` unanswered until it ended.
    */
   let shuttingDown = false;
+  /**
+   * What the lints' verdicts need of the open pages over the document limit whose texts the server
+   * does not hold (`holdLargePages`), by URI and marker (`${uri}\n${marker}`). Each lint drops those
+   * no open buffer holds any more.
+   */
+  const heldRecords = new Map<string, HeldPage>();
+  /** The mention matcher of the last lint (`LintOptions.onMentionMatcher`): a large page that arrives is judged with it. */
+  let lastMatcher: MentionMatcher | undefined;
   /** Opens, edits and closes the reader has delivered and the connection has handled, counted since the start. */
   const textNotifications = { delivered: 0, handled: 0 };
 
@@ -320,8 +332,46 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   const unreadableText = (text: string): ReadFileError | undefined => {
     const omitted = readOmitted(text, nonce);
     if (omitted === undefined) return undefined;
-    if (omitted !== 'edited') return tooLargeError(omitted.bytes);
+    if (omitted !== 'edited') return omitted.bytes > MAX_READ_BYTES ? tooLargeError(omitted.bytes) : new ReadFileError('EFBIG', `${(omitted.bytes / (1024 * 1024)).toFixed(1)} MB, over the 1 MB limit for one document: the language server holds no text of an open page this large`);
+    const bytes = editedMarkerBytes(text, nonce);
+    if (bytes !== undefined && bytes <= MAX_READ_BYTES) return new ReadFileError('EFBIG', `edited by range after it went over the ${MAX_DOCUMENT_LENGTH / (1024 * 1024)} MB limit for one document, the language server holds no text of it: close and reopen it`);
     return new ReadFileError('EFBIG', `edited by range after it went over the ${(MAX_READ_BYTES / (1024 * 1024)).toFixed(1)} MB limit, the language server holds no text of it: close and reopen it`);
+  };
+
+  /**
+   * A page's text over the document limit (1 Mi UTF-16 code units, src/docs/limits.ts), as a
+   * `didOpen` or full-text `didChange` brings it, before the connection queues the message: the
+   * text is replaced by its marker (src/lsp/big-text.ts, its UTF-8 size and sha1), and what a
+   * lint's verdict on it needs is kept under the marker (`heldRecords`, src/engine/held-pages.ts),
+   * judged with the last lint's mention matcher. Such a page is never parsed: a lint reports it as
+   * a CLI run reports the same file on disk ("Not read: it is 60.0 MB, over the 1 MB limit"), and
+   * no lint holds its text (#33 s46 sweep H4: four open pages of 60 MB stopped the server at its
+   * heap limit, 530-603 MB of RSS).
+   *
+   * Later edits: under the full-text sync the server asks for, each edit brings the whole text
+   * again, judged anew (one back within the limit is held whole and parsed as any page). A range
+   * edit applied to a marker gives a text the server cannot know: that buffer is reported as not
+   * read ("edited by range …: close and reopen it", `unreadableText`), never read from disk, whose
+   * text is not the buffer's.
+   */
+  const holdLargePage = (uri: unknown, text: string): string => {
+    if (text.length <= MAX_DOCUMENT_LENGTH || typeof uri !== 'string' || !LARGE_PAGE_RE.test(uri.replace(/[?#].*$/, ''))) return text;
+    // A buffer outside the workspace is never linted: its facts are not worked out.
+    const file = projectPath(uri);
+    const marker = omittedMarker(nonce, { bytes: Buffer.byteLength(text), sha1: textSha1(text) });
+    if (file !== undefined) heldRecords.set(`${uri}\n${marker}`, heldPage(file, text, lastMatcher));
+    return marker;
+  };
+  /** {@link holdLargePage} on the text of a `didOpen` and on each full-text change of a `didChange` (a message the connection has not seen yet). */
+  const holdLargePages = (message: Message): void => {
+    const { method, params } = message as { method?: unknown; params?: { textDocument?: { uri?: unknown; text?: unknown }; contentChanges?: unknown } };
+    const document = params?.textDocument;
+    if (method === 'textDocument/didOpen' && document && typeof document.text === 'string') document.text = holdLargePage(document.uri, document.text);
+    if (method !== 'textDocument/didChange' || !document || !Array.isArray(params.contentChanges)) return;
+    for (const change of params.contentChanges as unknown[]) {
+      const c = change as { text?: unknown; range?: unknown; rangeLength?: unknown } | null;
+      if (c !== null && typeof c === 'object' && typeof c.text === 'string' && c.range === undefined && c.rangeLength === undefined) c.text = holdLargePage(document.uri, c.text);
+    }
   };
 
   /** One `window/showMessage` error for `text` (not again while it is the last one shown); old diagnostics cleared. */
@@ -561,15 +611,30 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const overlay = new Map<string, string>();
     const unreadable = new Map<string, ReadFileError>();
     const snapshot: Snapshot = new Map();
+    // The large pages held without their text (`holdLargePage`), with their content hashes.
+    const heldPages = new Map<string, HeldPage>();
+    const heldHashes = new Map<string, string>();
+    const heldKeys = new Set<string>();
     for (const doc of documents.all()) {
       const file = projectPath(doc.uri);
       if (file === undefined) continue;
       const text = doc.getText();
       const refused = unreadableText(text);
-      if (refused) unreadable.set(file, refused);
-      else overlay.set(file, text);
+      if (refused) {
+        // Also refused (never read from disk) for any reader but the pages'.
+        unreadable.set(file, refused);
+        const page = heldRecords.get(`${doc.uri}\n${text}`);
+        const omitted = readOmitted(text, nonce);
+        if (page !== undefined && omitted !== undefined && omitted !== 'edited') {
+          heldPages.set(file, page);
+          heldHashes.set(file, `text:${omitted.sha1}`);
+          heldKeys.add(`${doc.uri}\n${text}`);
+        }
+      } else overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
+    // Every text delivered is handled by now (above): the pages no buffer holds are let go.
+    if (textNotifications.handled >= textNotifications.delivered) for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
     current = { snapshot };
     if (!discovered) {
       // The workspace folder deleted or renamed under the server: nothing could be checked, which
@@ -594,7 +659,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // the open pages that are not on disk (a new page not saved yet, one deleted while open) that
     // the docs patterns list: discovery lists the disk only, and such a buffer was published `[]`
     // with no word (s42 sweep E3). The CLI reads the page once it is saved.
-    const linted = await withUnsavedPages(discovered, overlay, lintConfig);
+    const linted = await withUnsavedPages(discovered, heldPages.size > 0 ? new Map([...overlay, ...[...heldPages.keys()].map((file): [string, string] => [file, ''])]) : overlay, lintConfig);
     if (config !== lintConfig) return;
     // Started when the first document is parsed. A cold lint (nothing stored yet) parses the
     // documents after the code is extracted, not while (no `prefetch`, which a CLI run uses for
@@ -628,7 +693,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     };
     const docParser: DocParser = { ...(pieces.empty ? sequential : { ...shared, prefetch }), parse, close: () => undefined };
     // The open texts' content hashes (`text:` + sha1), as the lint's pieces are keyed by them.
-    const overlayHashes = new Map([...overlay].map(([file, text]) => [file, `text:${textSha1(text)}`]));
+    const overlayHashes = new Map([...[...overlay].map(([file, text]): [string, string] => [file, `text:${textSha1(text)}`]), ...heldHashes]);
     const sentAhead = pieces.empty ? 0 : prefetchEdited(linted, overlay, overlayHashes, docParser);
     let result: Awaited<ReturnType<typeof lint>> | undefined;
     const readTexts = new Map<string, string>();
@@ -663,7 +728,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
               },
             }
           : undefined;
-      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, diskTexts, hashes, pythonFacts, overlayHashed: true, warnEachUnreadPage: true, cancelled: lintOutdated, ...(focus ? { focus } : {}) });
+      result = await lint({ root, config: lintConfig, ...(configFile ? { configFile } : {}), rules, knownRuleIds: RULE_IDS, discovered: linted, overlay, ...(unreadable.size > 0 ? { unreadable } : {}), pieces, docParser, readTexts, diskTexts, hashes, pythonFacts, overlayHashed: true, warnEachUnreadPage: true, ...(heldPages.size > 0 ? { heldPages } : {}), onMentionMatcher: (matcher) => (lastMatcher = matcher), cancelled: lintOutdated, ...(focus ? { focus } : {}) });
       keptTexts = new Map();
       for (const [file, text] of readTexts) {
         const hash = hashes.get(file);
