@@ -72,13 +72,14 @@ export function readOmitted(text: string, nonce: string): OmittedText | 'edited'
 
 /**
  * The UTF-8 size an {@link omittedMarker} of this server (`nonce`) names inside `text`, a text
- * {@link readOmitted} reads as `'edited'` (a range edit applied to a marker); `undefined` when none
- * is found whole (the edit cut into it).
+ * {@link readOmitted} reads as `'edited'` (a range edit applied to a marker); `undefined` when its
+ * nonce, size and hash are not found whole (the edit cut into them).
  */
 export function editedMarkerBytes(text: string, nonce: string): number | undefined {
-  const at = text.indexOf(`${MARKER_PREFIX}${nonce}:`);
+  // From the nonce on: an edit at the start of the buffer cuts into the prefix.
+  const at = text.indexOf(`${nonce}:`);
   if (at === -1) return undefined;
-  const m = /^(\d+):[0-9a-f]{40}/.exec(text.slice(at + MARKER_PREFIX.length + nonce.length + 1, at + MARKER_PREFIX.length + nonce.length + 1 + 64));
+  const m = /^(\d+):[0-9a-f]{40}/.exec(text.slice(at + nonce.length + 1, at + nonce.length + 1 + 64));
   return m ? Number(m[1]) : undefined;
 }
 

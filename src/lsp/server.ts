@@ -335,7 +335,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (omitted !== 'edited') return omitted.bytes > MAX_READ_BYTES ? tooLargeError(omitted.bytes) : new ReadFileError('EFBIG', `${(omitted.bytes / (1024 * 1024)).toFixed(1)} MB, over the 1 MB limit for one document: the language server holds no text of an open page this large`);
     const bytes = editedMarkerBytes(text, nonce);
     if (bytes !== undefined && bytes <= MAX_READ_BYTES) return new ReadFileError('EFBIG', `edited by range after it went over the ${MAX_DOCUMENT_LENGTH / (1024 * 1024)} MB limit for one document, the language server holds no text of it: close and reopen it`);
-    return new ReadFileError('EFBIG', `edited by range after it went over the ${(MAX_READ_BYTES / (1024 * 1024)).toFixed(1)} MB limit, the language server holds no text of it: close and reopen it`);
+    if (bytes !== undefined) return new ReadFileError('EFBIG', `edited by range after it went over the ${(MAX_READ_BYTES / (1024 * 1024)).toFixed(1)} MB limit, the language server holds no text of it: close and reopen it`);
+    return new ReadFileError('EFBIG', 'edited by range after it went over a size limit, the language server holds no text of it: close and reopen it');
   };
 
   /**
@@ -659,7 +660,9 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     // the open pages that are not on disk (a new page not saved yet, one deleted while open) that
     // the docs patterns list: discovery lists the disk only, and such a buffer was published `[]`
     // with no word (s42 sweep E3). The CLI reads the page once it is saved.
-    const linted = await withUnsavedPages(discovered, heldPages.size > 0 ? new Map([...overlay, ...[...heldPages.keys()].map((file): [string, string] => [file, ''])]) : overlay, lintConfig);
+    // Buffers the lint holds no text of (held large pages, texts over the read cap, range-edited
+    // markers) are listed too: an unsaved one gets its warning as a saved one does.
+    const linted = await withUnsavedPages(discovered, unreadable.size > 0 ? new Map([...overlay, ...[...unreadable.keys()].map((file): [string, string] => [file, ''])]) : overlay, lintConfig);
     if (config !== lintConfig) return;
     // Started when the first document is parsed. A cold lint (nothing stored yet) parses the
     // documents after the code is extracted, not while (no `prefetch`, which a CLI run uses for
