@@ -11,7 +11,7 @@ import { isSummaryReport } from '../shared/report-marker.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import { pieceKey, type PieceStore } from './pieces.js';
 import { orderFacts, type OrderFacts } from './parse-order.js';
-import type { HeldPage } from './held-pages.js';
+import type { DocFile } from '../model/types.js';
 
 /** Reads a project file's text (`ReadFile` in lint.ts): `undefined` when it cannot be read. */
 type ReadFile = (file: string) => string | undefined;
@@ -24,6 +24,18 @@ export interface MentionMatcher {
    * and the heading patterns, as JSON. The per-file cache keeps each page's answer under it.
    */
   key: string;
+}
+
+/** An open page given to a run by what its verdict needs instead of its text (src/engine/held-pages.ts, whose `heldPage` makes one). */
+export interface HeldPage {
+  /** Length of its text in UTF-16 code units, over the document limit (`MAX_DOCUMENT_LENGTH`, src/docs/limits.ts). */
+  length: number;
+  /** `isSummaryReport(text)`: a file of docdrift's own reports, not documentation. */
+  report: boolean;
+  /** Whether `matcher` accepts its text; `undefined` when that is not known (another matcher than the one it was judged with). */
+  mentions(matcher: MentionMatcher): boolean | undefined;
+  /** `unreadReferenceStub(file, text)`, without a run's mention budget (the run charges it). */
+  stub: DocFile | undefined;
 }
 
 /** What {@link DocTexts.triage} tells of one page. */

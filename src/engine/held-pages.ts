@@ -18,22 +18,11 @@
  * document worker for them, which parses the whole text under the parse budget).
  */
 import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
-import type { DocFile } from '../model/types.js';
 import { isSummaryReport } from '../shared/report-marker.js';
-import type { MentionMatcher } from './doc-texts.js';
+import type { HeldPage, MentionMatcher } from './doc-texts.js';
 import { unreadReferenceStub } from './document-caps.js';
 
-/** An open page given to a run by what its verdict needs instead of its text (see the module comment). */
-export interface HeldPage {
-  /** Length of its text in UTF-16 code units, over {@link MAX_DOCUMENT_LENGTH}. */
-  length: number;
-  /** `isSummaryReport(text)`: a file of docdrift's own reports, not documentation. */
-  report: boolean;
-  /** Whether `matcher` accepts its text; `undefined` when that is not known (another matcher than the one it was judged with). */
-  mentions(matcher: MentionMatcher): boolean | undefined;
-  /** `unreadReferenceStub(file, text)`, without a run's mention budget (the run charges it). */
-  stub: DocFile | undefined;
-}
+export type { HeldPage };
 
 /**
  * The {@link HeldPage} of `text` as the project file `file`, judged with `matcher` (the caller's
