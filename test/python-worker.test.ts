@@ -71,3 +71,43 @@ describe('Python flags in a worker thread', () => {
     expect(usedWorker).toBeGreaterThan(projects.length / 2);
   }, 300_000);
 });
+
+describe('Python scans in a second thread (the scan worker)', () => {
+  type PythonIndex = typeof import('../src/extract/python/index.js');
+
+  it('takes the last sources of the budget order, about half of their text, with two cores and enough text', async () => {
+    const { scanWorkerShare, PYTHON_SCAN_WORKER_MIN_CHARS } = await compiled<Flags>('engine/python-flags.js');
+    const size = PYTHON_SCAN_WORKER_MIN_CHARS / 4;
+    const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ name, chars: size }));
+    expect(scanWorkerShare(files, (f) => f.chars, 2).map((f) => f.name)).toEqual(['d', 'e', 'f']);
+    expect(scanWorkerShare(files, (f) => f.chars, 1)).toEqual([]);
+    expect(scanWorkerShare(files.slice(0, 3), (f) => f.chars, 2)).toEqual([]);
+    // One large source last: it alone is over half, so the worker takes nothing rather than more than half.
+    expect(scanWorkerShare([...files, { name: 'big', chars: 10 * PYTHON_SCAN_WORKER_MIN_CHARS }], (f) => f.chars, 8)).toEqual([]);
+  });
+
+  it('gives the scans the main thread computes, and extractPython the same result with them', async () => {
+    const { startPythonScans } = await compiled<Flags>('engine/python-flags.js');
+    const { extractPython, scanPythonSources } = await compiled<PythonIndex>('extract/python/index.js');
+    const roots = pythonProjects();
+    const sources = roots.flatMap((root) =>
+      readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.py'))
+        .map((f) => ({ file: `${path.basename(root)}/${f.split(path.sep).join('/')}`, text: readFileSync(path.join(root, f), 'utf8') })),
+    );
+    expect(sources.length).toBeGreaterThan(100);
+    const share = sources.filter((_, i) => i % 2 === 1);
+    const pending = startPythonScans({ sources: share, packageRoots: [] });
+    expect(pending).toBeDefined();
+    const theirs = await pending!.scans;
+    expect(theirs?.size).toBeGreaterThan(0);
+    const here = await scanPythonSources(share, []);
+    expect(plain([...theirs!].map(([file, [module, info]]) => [file, module, info]))).toEqual(plain(here));
+    const alone = await extractPython(sources, { packageRoots: [] });
+    const shared = await extractPython(sources, { packageRoots: [], shared: { files: new Set(share.map((s) => s.file)), scans: Promise.resolve(theirs) } });
+    expect(plain(shared)).toEqual(plain(alone));
+    // A worker that gave nothing: the main thread scans those files itself, to the same result.
+    const failed = await extractPython(sources, { packageRoots: [], shared: { files: new Set(share.map((s) => s.file)), scans: Promise.resolve(undefined) } });
+    expect(plain(failed)).toEqual(plain(alone));
+  }, 120_000);
+});

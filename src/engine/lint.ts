@@ -44,7 +44,7 @@ import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
-import { startPythonFlags, wantsPythonWorker, workerStopText } from './python-flags.js';
+import { scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
@@ -773,12 +773,26 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // last. The files read for flags are always read: their own token budget bounds them.
   const budgetFirst = classFieldBudgetFirst(sources, (s) => factsOf(s).chars, MAX_PYTHON_CLASS_FIELDS, entryModules, config, packageRoots);
   const tier = (source: PythonSource): number => (budgetFirst.has(source) ? 0 : TEST_DIR_RE.test(source.file) ? 2 : 1);
+  const rank = (source: PythonSource): number => tier(source) * (MAX_PYTHON_SOURCE_CHARS + 1) + factsOf(source).chars;
+  // The sources under the class-field budget that the scan cache does not hold, in the order the
+  // budget reads them (extractPython's: by rank, `.pyi` stubs after): the last half of their
+  // text is scanned by a second thread meanwhile (#35, #33 s46 H15), when that repays a thread.
+  const scanCache = scanCacheOf(pieces);
+  const mode = context?.pythonWorker ?? 'auto';
+  const toScan = !context || mode === 'never' ? [] : sources
+    .filter((s) => !readsFlags(s) && !scanCache?.get(s, moduleNameForFile(s.file, packageRoots)))
+    .map((s, i) => ({ s, i, r: rank(s), stub: Number(s.file.endsWith('.pyi')) }))
+    .sort((a, b) => a.r - b.r || a.stub - b.stub || a.i - b.i)
+    .map((x) => x.s);
+  const share = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length);
+  const scanning = share.length > 0 ? startPythonScans({ sources: share.map((s) => ({ file: s.file, text: s.text })), packageRoots }) : undefined;
   const python = await extractPython(sources, {
+    ...(scanning ? { shared: { files: new Set(share.map((s) => s.file)), scans: scanning.scans } } : {}),
     retain: storedFlags || pending ? undefined : readsFlags,
     packageRoots,
     scans: scanCacheOf(pieces),
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
-    classFieldBudget: { exempt: readsFlags, rank: (source) => tier(source) * (MAX_PYTHON_SOURCE_CHARS + 1) + factsOf(source).chars },
+    classFieldBudget: { exempt: readsFlags, rank },
   });
   pushAll(diagnostics, python.diagnostics);
   if (python.overClassFieldBudget) {

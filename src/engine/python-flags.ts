@@ -27,6 +27,8 @@ export interface PythonFlagsJob {
 /** What the worker is given: the job, and where it stores its Linux thread id for the CPU budget (`tid[0]`). */
 export interface PythonWorkerData extends PythonFlagsJob {
   tid: Int32Array;
+  /** The scan worker ({@link startPythonScans}): scan the sources, post the scans, no flags. */
+  scanOnly?: boolean;
 }
 
 /**
@@ -118,6 +120,73 @@ export const PYTHON_WORKER_HEAP_MB = 256;
  * lower. As the TypeScript worker's (`TYPESCRIPT_WORKER_YOUNG_MB`, 8 MB).
  */
 export const PYTHON_WORKER_YOUNG_MB = 16;
+
+/**
+ * Least text (UTF-16 code units) of the sources a run would scan on the main thread under the
+ * class-field budget for a share of them to go to the scan worker ({@link startPythonScans}):
+ * below it, starting a thread (loading docdrift's bundle and the grammar, ~0.2-0.3 s of CPU)
+ * costs about what the share saves.
+ */
+export const PYTHON_SCAN_WORKER_MIN_CHARS = 512 * 1024;
+
+/**
+ * Which of `ranked` (the sources the class-field budget reads, in its order, none yet scanned)
+ * the scan worker takes: the last ones, about half of their text, so that the main thread scans
+ * the first ones meanwhile and reaches the worker's share last. None under
+ * {@link PYTHON_SCAN_WORKER_MIN_CHARS} in all, or with fewer than two cores.
+ *
+ * @param ranked sources in the budget's order
+ * @param chars text length of a source (UTF-16 code units)
+ */
+export function scanWorkerShare<S>(ranked: readonly S[], chars: (source: S) => number, cores = availableParallelism()): S[] {
+  if (cores < 2) return [];
+  const total = ranked.reduce((n, s) => n + chars(s), 0);
+  if (total < PYTHON_SCAN_WORKER_MIN_CHARS) return [];
+  let tail = 0;
+  let i = ranked.length;
+  while (i > 0 && tail + chars(ranked[i - 1] as S) <= total / 2) tail += chars(ranked[--i] as S);
+  return ranked.slice(i);
+}
+
+/** Python scans being computed by the scan worker ({@link startPythonScans}). The promise never rejects. */
+export interface PendingPythonScans {
+  /** Path → [module name, scan]; `undefined` when the worker failed, was stopped or could not start. */
+  scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>;
+}
+
+/**
+ * Starts the scan worker: the Python worker thread in `scanOnly` mode, parsing and scanning
+ * `job.sources` while the main thread scans the others (`ExtractPythonOptions.shared`). Under the
+ * same CPU budget per MiB and heap limit as the flags worker; a worker that runs past either, or
+ * fails, gives `undefined` and the main thread scans those files itself (the scans are the same,
+ * only slower). `undefined` where no compiled worker exists or it cannot start.
+ */
+export function startPythonScans(job: PythonFlagsJob): PendingPythonScans | undefined {
+  if (!COMPILED || job.sources.length === 0) return undefined;
+  let worker: Worker;
+  const tid = new Int32Array(new SharedArrayBuffer(4));
+  try {
+    worker = new Worker(new URL('./python-worker.js', import.meta.url), {
+      workerData: { ...job, tid, scanOnly: true } satisfies PythonWorkerData,
+      resourceLimits: { maxOldGenerationSizeMb: PYTHON_WORKER_HEAP_MB, maxYoungGenerationSizeMb: PYTHON_WORKER_YOUNG_MB },
+    });
+  } catch {
+    return undefined;
+  }
+  let give!: (scans: ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined) => void;
+  const scans = new Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined>((resolve) => (give = resolve));
+  const stopWatch = watchWorkerCpu(worker, tid, pythonFlagsBudgetMs(job.sources.reduce((n, s) => n + s.text.length, 0)), () => give(undefined));
+  const end = (value: ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined): void => {
+    stopWatch();
+    give(value);
+  };
+  worker.on('message', (message: PythonFlagsMessage) => {
+    end(message.kind === 'scans' ? new Map(message.scans.map(([file, module, info]) => [file, [module, info] as const])) : undefined);
+  });
+  worker.once('error', () => end(undefined));
+  worker.once('exit', () => end(undefined));
+  return { scans };
+}
 
 /** `true` when this module is the compiled JavaScript, next to which python-worker.js exists. */
 const COMPILED = import.meta.url.endsWith('.js');

@@ -2,6 +2,7 @@
  * The worker thread of {@link startPythonFlags} (src/engine/python-flags.ts): extracts the CLI
  * flags of the Python files it is given, posting the scans of those files as soon as they are
  * parsed (a `scans` message) and then the flags (`flags`), or `error` when the extraction throws.
+ * As the scan worker of {@link startPythonScans} (`scanOnly`), it posts the scans of its files and ends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
@@ -14,9 +15,15 @@ publishThreadId(job.tid);
 enableCompileCacheInWorker();
 const post = (message: PythonFlagsMessage): void => parentPort!.postMessage(message);
 try {
-  const { extractPythonFlags } = await import('../extract/python/flags.js');
-  const flags = await extractPythonFlags(job.sources, { packageRoots: job.packageRoots, onScanned: (scans) => post({ kind: 'scans', scans }) });
-  post({ kind: 'flags', flags });
+  if (job.scanOnly) {
+    // The scan worker (startPythonScans): the scans only.
+    const { scanPythonSources } = await import('../extract/python/index.js');
+    post({ kind: 'scans', scans: await scanPythonSources(job.sources, job.packageRoots) });
+  } else {
+    const { extractPythonFlags } = await import('../extract/python/flags.js');
+    const flags = await extractPythonFlags(job.sources, { packageRoots: job.packageRoots, onScanned: (scans) => post({ kind: 'scans', scans }) });
+    post({ kind: 'flags', flags });
+  }
 } catch (error) {
   post({ kind: 'error', error: error instanceof Error ? error.message : String(error) });
 }

@@ -150,6 +150,14 @@ export interface ExtractPythonOptions {
    */
   deferred?: { files: ReadonlySet<string>; scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined> };
   /**
+   * Files under the class-field budget that another thread is scanning ahead (the Python scan
+   * worker, {@link scanPythonSources}): when the budget reaches one of them (in its order, so the
+   * engine gives that thread the last ones), its scan is awaited from `scans`; a file missing from
+   * it (or the whole map `undefined`: the thread failed or was stopped) is scanned here. The budget
+   * is spent exactly as if every file were scanned here: the result is the same either way.
+   */
+  shared?: { files: ReadonlySet<string>; scans: Promise<ReadonlyMap<string, readonly [string, ModuleInfo]> | undefined> };
+  /**
    * The run's budget of Python class fields ({@link MAX_PYTHON_CLASS_FIELDS}): which sources it
    * leaves out, and in what order it is spent. Files kept by `retain`, files in `deferred` and
    * files `exempt` names are always read and not counted (the engine exempts the files read for
@@ -262,6 +270,31 @@ const PARSED_ARGS_SOURCE = /^vars\(|\.__dict__$|\.parse_args\(|\.parse_known_arg
 const FOLLOW_DEPTH = 3;
 
 /**
+ * The scans of `sources` ({@link scanModule}), each parsed with tree-sitter and its tree freed at
+ * once: path, module name (under `packageRoots`) and scan, in the given order. A file the parser
+ * returns no tree for is left out (its caller scans it again and reports it). What the Python scan
+ * worker computes for the engine ({@link ExtractPythonOptions.shared}).
+ *
+ * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
+ */
+export async function scanPythonSources(sources: ReadonlyArray<{ file: string; text: string }>, packageRoots: string[]): Promise<Array<[file: string, module: string, info: ModuleInfo]>> {
+  const parser = await getPythonParser();
+  const out: Array<[string, string, ModuleInfo]> = [];
+  for (const source of sources) {
+    if (mayHoldNamedEscape(source.text)) await loadUnicodeNames(); // `\N{name}` in a string literal
+    const tree = parsePython(parser, source.text);
+    if (!tree) continue;
+    try {
+      const module = moduleNameForFile(source.file, packageRoots);
+      out.push([source.file, module, scanModule(source.file, module, tree)]);
+    } finally {
+      tree.delete();
+    }
+  }
+  return out;
+}
+
+/**
  * Parses every Python source once with tree-sitter and extracts config classes and the config
  * classes each top-level function builds. Past the run's budget of class fields
  * ({@link MAX_PYTHON_CLASS_FIELDS}; see {@link ExtractPythonOptions.classFieldBudget}) the
@@ -354,7 +387,13 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     }
     const cached = options.scans?.get(slot.source, slot.module);
     if (cached) slot.info = cached;
-    else await scanHere(slot, false);
+    else {
+      const theirs = options.shared?.files.has(slot.source.file) ? (await options.shared.scans)?.get(slot.source.file) : undefined;
+      if (theirs && theirs[0] === slot.module) {
+        slot.info = theirs[1];
+        options.scans?.set(slot.source, slot.module, theirs[1]);
+      } else await scanHere(slot, false);
+    }
     spent += slot.info?.classFields ?? 0;
   }
   if (deferred.length > 0) {
