@@ -81,6 +81,8 @@ describe('Python scans in a second thread (the scan worker)', () => {
     const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ name, chars: size }));
     expect(scanWorkerShare(files, (f) => f.chars, 2).map((f) => f.name)).toEqual(['d', 'e', 'f']);
     expect(scanWorkerShare(files, (f) => f.chars, 1)).toEqual([]);
+    expect(scanWorkerShare(files, (f) => f.chars, 2, 4000)).toEqual([]);
+    expect(scanWorkerShare(files, (f) => f.chars, 2, 3999).length).toBe(3);
     expect(scanWorkerShare(files.slice(0, 3), (f) => f.chars, 2)).toEqual([]);
     // One large source last: it alone is over half, so the worker takes nothing rather than more than half.
     expect(scanWorkerShare([...files, { name: 'big', chars: 10 * PYTHON_SCAN_WORKER_MIN_CHARS }], (f) => f.chars, 8)).toEqual([]);

@@ -784,7 +784,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     .map((s, i) => ({ s, i, r: rank(s), stub: Number(s.file.endsWith('.pyi')) }))
     .sort((a, b) => a.r - b.r || a.stub - b.stub || a.i - b.i)
     .map((x) => x.s);
-  const share = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length);
+  const share = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length, undefined, files.docs.length + files.sources.length);
   const scanning = share.length > 0 ? startPythonScans({ sources: share.map((s) => ({ file: s.file, text: s.text })), packageRoots }) : undefined;
   const python = await extractPython(sources, {
     ...(scanning ? { shared: { files: new Set(share.map((s) => s.file)), scans: scanning.scans } } : {}),

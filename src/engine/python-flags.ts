@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PythonFlagExtraction } from '../extract/python/flags.js';
 import type { ModuleInfo } from '../extract/python/scan.js';
+import { LARGE_RUN_FILES } from '../docs/bounded-parse.js';
 import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 
 /** The worker's input (structured-cloned): the flag files' texts, and the import roots naming their modules. */
@@ -38,6 +39,10 @@ export interface PythonWorkerData extends PythonFlagsJob {
  */
 export type PythonFlagsMessage =
   | { kind: 'scans'; scans: Array<[file: string, module: string, info: ModuleInfo]> }
+  /** The scan worker ({@link startPythonScans}): a batch of its scans, posted as they are made (it keeps none). */
+  | { kind: 'scan-batch'; scans: Array<[file: string, module: string, info: ModuleInfo]> }
+  /** The scan worker: every batch is posted. */
+  | { kind: 'scans-done' }
   | { kind: 'flags'; flags: PythonFlagExtraction }
   | { kind: 'error'; error: string };
 
@@ -133,13 +138,16 @@ export const PYTHON_SCAN_WORKER_MIN_CHARS = 512 * 1024;
  * Which of `ranked` (the sources the class-field budget reads, in its order, none yet scanned)
  * the scan worker takes: the last ones, about half of their text, so that the main thread scans
  * the first ones meanwhile and reaches the worker's share last. None under
- * {@link PYTHON_SCAN_WORKER_MIN_CHARS} in all, or with fewer than two cores.
+ * {@link PYTHON_SCAN_WORKER_MIN_CHARS} in all, with fewer than two cores, or on a large run
+ * (`runFiles`, documents and sources, at least {@link LARGE_RUN_FILES}): there the second isolate
+ * and the scans in flight cost more memory than the time is worth (synthetic 10x, 12,200 files:
+ * peak RSS 454 -> 504 MB measured).
  *
  * @param ranked sources in the budget's order
  * @param chars text length of a source (UTF-16 code units)
  */
-export function scanWorkerShare<S>(ranked: readonly S[], chars: (source: S) => number, cores = availableParallelism()): S[] {
-  if (cores < 2) return [];
+export function scanWorkerShare<S>(ranked: readonly S[], chars: (source: S) => number, cores = availableParallelism(), runFiles = 0): S[] {
+  if (cores < 2 || runFiles >= LARGE_RUN_FILES) return [];
   const total = ranked.reduce((n, s) => n + chars(s), 0);
   if (total < PYTHON_SCAN_WORKER_MIN_CHARS) return [];
   let tail = 0;
@@ -180,8 +188,11 @@ export function startPythonScans(job: PythonFlagsJob): PendingPythonScans | unde
     stopWatch();
     give(value);
   };
+  // Batches arrive as the worker scans (neither thread holds a second copy of all the scans).
+  const received = new Map<string, readonly [string, ModuleInfo]>();
   worker.on('message', (message: PythonFlagsMessage) => {
-    end(message.kind === 'scans' ? new Map(message.scans.map(([file, module, info]) => [file, [module, info] as const])) : undefined);
+    if (message.kind === 'scan-batch') for (const [file, module, info] of message.scans) received.set(file, [module, info]);
+    else end(message.kind === 'scans-done' ? received : undefined);
   });
   worker.once('error', () => end(undefined));
   worker.once('exit', () => end(undefined));
@@ -242,7 +253,7 @@ export function startPythonFlags(job: PythonFlagsJob): PendingPythonFlags | unde
     else if (message.kind === 'flags') {
       stopWatch();
       giveFlags(message.flags);
-    } else fail({ kind: 'error', message: message.error });
+    } else if (message.kind === 'error') fail({ kind: 'error', message: message.error });
   });
   worker.once('error', (error: Error & { code?: string }) =>
     fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? { kind: 'heap', heapMb: PYTHON_WORKER_HEAP_MB } : { kind: 'error', message: error.message }),

@@ -10,6 +10,8 @@ import { publishThreadId } from '../shared/thread-cpu.js';
 import type { PythonFlagsMessage, PythonWorkerData } from './python-flags.js';
 
 const job = workerData as PythonWorkerData;
+/** Sources per `scan-batch` message of the scan worker. */
+const SCAN_BATCH = 32;
 // First: the main thread counts this thread's CPU time against its budget from here.
 publishThreadId(job.tid);
 enableCompileCacheInWorker();
@@ -18,7 +20,9 @@ try {
   if (job.scanOnly) {
     // The scan worker (startPythonScans): the scans only.
     const { scanPythonSources } = await import('../extract/python/index.js');
-    post({ kind: 'scans', scans: await scanPythonSources(job.sources, job.packageRoots) });
+    // In batches, each posted as soon as it is made: this thread keeps no scan.
+    for (let i = 0; i < job.sources.length; i += SCAN_BATCH) post({ kind: 'scan-batch', scans: await scanPythonSources(job.sources.slice(i, i + SCAN_BATCH), job.packageRoots) });
+    post({ kind: 'scans-done' });
   } else {
     const { extractPythonFlags } = await import('../extract/python/flags.js');
     const flags = await extractPythonFlags(job.sources, { packageRoots: job.packageRoots, onScanned: (scans) => post({ kind: 'scans', scans }) });
