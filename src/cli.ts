@@ -992,7 +992,7 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
         `docdrift: ${result.stats.sources} source files, ${result.stats.docs} docs; ` +
           `discover ${t.discover.toFixed(0)} ms, extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, ` +
           `model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms` +
-          `${result.stats.parseCpuMs !== undefined ? ` (documents parsed in ${result.stats.parseCpuMs.toFixed(0)} ms of worker CPU)` : ''}` +
+          `${result.stats.parseCpuMs !== undefined ? ` (documents parsed in ${result.stats.parseCpuMs.toFixed(0)} ms of worker CPU${result.stats.parseCostMs !== undefined ? `, ${result.stats.parseCostMs.toFixed(0)} ms with garbage collection on V8's helper threads` : ''})` : ''}` +
           `${result.stats.typeScriptWorker ? '; TypeScript facts in a worker thread' : ''}${result.stats.pythonWorker ? '; Python flags in a worker thread' : ''}\n`,
       );
       const c = result.cache;

@@ -619,6 +619,43 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // 10.5 s wall on an idle machine (19-20 s loaded) before the first one's 6 s left the second 1 s.
   // #33 s45 sweep G1: sixteen 127 KB pages of one-character hard-break lines (693,000 lines), each
   // within every parse budget: 16-20 s idle. The run's limit on lines of documents reads three.
+  // #33 s46 sweep H11: sixty 30 KB pages of 150 lines of `> - ` nested 48 deep, each within every
+  // per-page budget and the run's lines (9,000), with a stale example each: the run budget of 4 s
+  // plus 12 s per MiB grew with them (40 pages: 23 s wall, 80: 39 s). The run's parse ceiling
+  // (RUN_PARSE_CEILING_MS, 8 s with garbage collection) stops it; one warning for the pages left.
+  'budget-ceiling-quote-list-pages': (dir) => {
+    for (let i = 0; i < 60; i++) {
+      const lines = Array.from({ length: 150 }, (_, j) => `${'> - '.repeat(48)}a${i}_${j}\n`).join('');
+      writeFileSync(path.join(dir, `docs/q${String(i).padStart(3, '0')}.md`), `# q${i}\n\nUse \`tool\`.\n\n${lines}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    }
+  },
+  // #33 s46 sweep H11: ordinary pages, many of them: 200 pages of 50 KB (10 MB) of prose on long
+  // lines, short lists, small tables and an example each (about 430 lines a page, 86,000 in all:
+  // under the run's 150,000 lines), every one naming `tool`. Real Markdown parses at 4-10 s per MiB,
+  // so 10 MB is over a minute (600 such pages: 50 s before the line limit); the ceiling reads the
+  // first and leaves the rest with one warning.
+  'budget-ceiling-many-prose-pages': (dir) => {
+    const words = ['the', 'option', 'file', 'run', 'config', 'default', 'value', 'with', 'from', 'use', 'for', 'and', 'this', 'that', 'in', 'of'];
+    const paragraph = (seed: number): string => Array.from({ length: 100 }, (_, k) => words[(seed * 7 + k * 5 + ((k * k) >> 3)) % words.length]).join(' ') + '.';
+    for (let i = 0; i < 200; i++) {
+      let page = `# Page ${i}\n\nUse \`tool\` here.\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n`;
+      for (let k = 0; page.length < 50_000; k++) {
+        page += `## Section ${k}\n\n${paragraph(i + k)}\n\n- item one\n- item two with \`code\`\n\n${paragraph(i * 3 + k)}\n\n| a | b |\n| - | - |\n| ${k} | ${i} |\n\n`;
+      }
+      writeFileSync(path.join(dir, `docs/p${String(i).padStart(3, '0')}.md`), page);
+    }
+  },
+  // #33 s46 sweep H7: ten 117 KB pages of 600 lines of `> - ` nested 48 deep (under the large-page
+  // size, each within its own budget and heap). Most of their cost is garbage collection, much of
+  // it on V8's helper threads, which the worker's thread CPU clock does not see (about 1.1 s on the
+  // thread and 0.8 s on the helpers a page): the thread's 11 s stayed under the run budget of
+  // 4 s + 12 s per MiB (17.7 s), and the run spent about 20 s of CPU. The ceiling counts both.
+  'budget-ceiling-gc-heavy-pages': (dir) => {
+    for (let i = 0; i < 10; i++) {
+      const lines = Array.from({ length: 600 }, (_, j) => `${'> - '.repeat(48)}a${i}_${j}\n`).join('');
+      writeFileSync(path.join(dir, `docs/g${i}.md`), `# g${i}\n\nUse \`tool\`.\n\n${lines}\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n`);
+    }
+  },
   'budget-many-short-line-pages': (dir) => {
     for (let i = 0; i < 16; i++) writeFileSync(path.join(dir, `docs/hb${String(i).padStart(2, '0')}.md`), `# Page\n\n\`\`\`bash\ntool +sed=1\n\`\`\`\n\n${'a\\\n'.repeat(43_000)}`);
   },

@@ -59,6 +59,12 @@ export interface ParseResponse {
    * time or memory, and was stopped: its `parse-error` outcome says so (see `ownOverrun`).
    */
   overran?: true;
+  /**
+   * Set by the main thread (never the worker) when the document was stopped or not parsed because
+   * the run's parse cost had reached {@link RUN_PARSE_CEILING_MS}: the caller reports such pages
+   * together, in one `parse-error` warning (src/engine/lint.ts `parseDocs`).
+   */
+  runCeiling?: true;
 }
 
 /** What the run-wide limits of {@link createDocParser} cost so far (see {@link DocParser.overruns}). */
@@ -73,8 +79,16 @@ export interface ParseOverruns {
   runBudgetSkipped: number;
   /** Large documents not parsed because {@link RUN_LARGE_DOCUMENTS_LENGTH} was reached. */
   largeSkipped: number;
+  /** Documents stopped or not parsed because the run's parse cost reached {@link RUN_PARSE_CEILING_MS}. */
+  ceilingSkipped: number;
   /** CPU time the worker spent parsing, in milliseconds (0 where it cannot be read). */
   parseMs: number;
+  /**
+   * What parsing cost the run as {@link RUN_PARSE_CEILING_MS} counts it, in milliseconds of CPU
+   * time: `parseMs` plus what V8's helper threads spent while the caller waited for the worker
+   * (since the last {@link DocParser.startRun}); 0 where it cannot be read.
+   */
+  costMs: number;
 }
 
 /** What {@link DocParser.parse} returns: the DocFile when asked for, diagnostics and directives. */
@@ -139,6 +153,12 @@ export interface DocParser {
    * parsed once {@link RUN_OVERRUN_LIMIT_MS} was. Optional: a parser without a budget has none.
    */
   overruns?(): ParseOverruns;
+  /**
+   * Starts a new run for {@link RUN_PARSE_CEILING_MS}: what was spent before no longer counts
+   * toward it. The language server calls it before each lint (its parser serves up to
+   * `PARSER_LINTS` of them); a CLI run's parser serves one run and needs no call. Optional.
+   */
+  startRun?(): void;
   /** Stops the worker (idempotent). */
   close(): void;
 }
@@ -251,6 +271,27 @@ export const RUN_PARSE_BASE_MS = 4000;
 
 /** The part of {@link runParseBudgetMs} per MiB of documents parsed, in milliseconds. */
 export const RUN_PARSE_MS_PER_MIB = 12_000;
+
+/**
+ * Most CPU time, in milliseconds, parsing documents may cost one run, whatever their number and
+ * size: 8 s. {@link runParseBudgetMs} grows with the text parsed and so bounds nothing absolute:
+ * 40 pages of 30 KB of nested `> - ` took 23 s, 80 took 39 s, 600 real-looking 50 KB pages 50 s
+ * (#33 s46 sweep H11). What is counted is the whole cost of parsing: the document worker's thread
+ * CPU time (every document, those over their own budget included), plus the CPU time of V8's
+ * helper threads while the caller waits for the worker (garbage collection and compilation, done
+ * in parallel for the worker's heap; nothing else runs then). Pages of nested quotes and lists
+ * spend more there than on the worker's thread (one 190 KB page: 2.5 s on it, 3.7 s on the
+ * helpers, #33 s46 sweep H7), which the thread's clock does not see. The garbage collector's
+ * pauses hold the worker's thread while the helpers work, so on an idle machine the parse's
+ * wall-clock time is at most about this cost; the rest of a run over a small project (start-up,
+ * discovery, extraction, model, rules, output) takes under 1 s, so 8 s keeps it within the 10 s a
+ * run may take. Real projects cost far less (the largest parse loads of the corpus: NeMo Gym's
+ * 48,000 lines of documents, fastmcp, datamodel-code-generator: 2.2-3.5 s counted so, measured in
+ * s47). Pages past it, in parse order (src/engine/parse-order.ts: likely references and short
+ * pages first), are not parsed, the one in progress is stopped, and the run reports them in one
+ * `parse-error` warning. Not applied where the worker's CPU time cannot be read (no `/proc`).
+ */
+export const RUN_PARSE_CEILING_MS = 8000;
 
 /**
  * Documents of at least this length (UTF-16 code units) are "large": their lengths count
@@ -464,9 +505,14 @@ export async function createDocParser(options: { eager?: boolean; files?: number
   /** Prefetched requests by {@link requestKey}, so `parse` collects them instead of posting again. */
   const prefetched = new Map<string, { id: number; text: string }>();
   /** The budgets of the documents that ran over, summed, and how many did (after the run's budget was spent: `shortened`). */
-  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0, runBudgetSkipped: 0, largeSkipped: 0 };
-  /** The run-wide parse budget ({@link runParseBudgetMs}): CPU spent by workers already stopped, text parsed, and whether it is spent. */
-  const run = { stoppedMs: 0, parsedLength: 0, spent: false, spentMs: 0, spentAtLength: 0, largeLength: 0, overranOwnMs: 0 };
+  const overran = { ms: 0, documents: 0, shortened: 0, skipped: 0, runBudgetSkipped: 0, largeSkipped: 0, ceilingSkipped: 0 };
+  /**
+   * The run-wide parse budget ({@link runParseBudgetMs}): CPU spent by workers already stopped, text
+   * parsed, and whether it is spent (`ceiling`: by {@link RUN_PARSE_CEILING_MS}, which also counts
+   * `helpersMs`, the helper threads' CPU time while the caller waited for the worker, from
+   * `ceilingBase`, what was spent before the run started: {@link DocParser.startRun}).
+   */
+  const run = { stoppedMs: 0, parsedLength: 0, spent: false, spentMs: 0, spentAtLength: 0, largeLength: 0, overranOwnMs: 0, helpersMs: 0, ceiling: false, ceilingBase: 0 };
   /** Large documents admitted (true) or refused (false) under {@link RUN_LARGE_DOCUMENTS_LENGTH}, decided once per file. */
   const large = new Map<string, boolean>();
   /** CPU time the worker `current` has spent parsing (since it loaded), in ms; undefined where it cannot be read. */
@@ -478,14 +524,30 @@ export async function createDocParser(options: { eager?: boolean; files?: number
     current.lastCpu = cpu;
     return Math.max(0, cpu - Atomics.load(current.flag, 3));
   };
+  /**
+   * What parsing has cost since the run started, as {@link RUN_PARSE_CEILING_MS} counts it, in ms:
+   * the workers' thread CPU time, every document's, and the helper threads' while the caller
+   * waited; undefined where the live worker's CPU time cannot be read.
+   */
+  const ceilingCost = (): number | undefined => {
+    const current = live ? workerMs(live) : 0;
+    return current === undefined ? undefined : run.stoppedMs + current + run.helpersMs - run.ceilingBase;
+  };
   /** True once documents over budget have cost the run {@link RUN_OVERRUN_LIMIT_MS}, or the run-wide parse budget is spent: nothing more is parsed. */
   const limitReached = (): boolean => run.spent || (overran.ms >= RUN_OVERRUN_LIMIT_MS && overran.documents >= RUN_OVERRUN_LIMIT_DOCUMENTS);
   const seconds = (ms: number): string => (ms / 1000).toFixed(1).replace(/\.0$/, '');
   /** The reason the run-wide parse budget gives for a document it stops or skips. */
   const runBudgetReason = (spentMs: number, parsedLength: number): string =>
     `the run's parse budget was spent (parsing documents had cost ${seconds(spentMs)} s of CPU time; the budget is ${RUN_PARSE_BASE_MS / 1000} s plus ${RUN_PARSE_MS_PER_MIB / 1000} s per MiB of documents parsed, here ${seconds(runParseBudgetMs(parsedLength))} s)`;
+  /** The reason {@link RUN_PARSE_CEILING_MS} gives for a document it stops or skips. */
+  const ceilingReason = (costMs: number): string =>
+    `parsing documents had cost the run ${seconds(costMs)} s of CPU time, garbage collection included, and one run spends at most ${RUN_PARSE_CEILING_MS / 1000} s parsing documents (likely references and short pages first)`;
   /** The outcome of a document not parsed because of {@link limitReached}. */
   const skipped = (file: string, text: string): ParseOutcome => {
+    if (run.ceiling) {
+      overran.ceilingSkipped++;
+      return { ...overrun(file, text, `it was not parsed: ${ceilingReason(run.spentMs)}`), runCeiling: true };
+    }
     if (run.spent) {
       overran.runBudgetSkipped++;
       return overrun(file, text, `it was not parsed: ${runBudgetReason(run.spentMs, run.spentAtLength)}`);
@@ -647,6 +709,14 @@ export async function createDocParser(options: { eager?: boolean; files?: number
         }
         current.ready = true;
       }
+      // The helper threads' CPU time while this thread waits for the worker (nothing else runs
+      // then: extraction is over, or this is a lazy parse), counted toward the run's ceiling.
+      let lastHelpers = helperThreadsCpuMs();
+      const observeHelpers = (): void => {
+        const now = helperThreadsCpuMs();
+        if (now !== undefined && lastHelpers !== undefined) run.helpersMs += Math.max(0, now - lastHelpers);
+        lastHelpers = now;
+      };
       const tid = Atomics.load(current.flag, 2);
       // The budget of the document in progress: reset whenever the worker moves on to the next one.
       let answered = Atomics.load(current.flag, 0);
@@ -657,6 +727,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       let piece: { seq: number; cpu: number | undefined; ms?: number; length?: number; probeOf?: number } = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu, ms: 0 };
       let culprit: { id: number; outcome: ParseOutcome } | undefined;
       while (answered < id) {
+        observeHelpers();
         if (answered !== progress.answered) {
           progress = { answered, cpu: tid > 0 ? threadCpuMs(tid) : undefined, helpers: helperThreadsCpuMs(), wall: Date.now() };
           piece = { seq: Atomics.load(current.flag, 4), cpu: progress.cpu, ms: 0 };
@@ -779,6 +850,16 @@ export async function createDocParser(options: { eager?: boolean; files?: number
           // answered documents not collected yet and the one in progress included. Documents
           // over their own budget are left out, time and text: the overrun limits above bound
           // them, and one such page must not stop the run's other documents.
+          // The run's ceiling: every document's cost, garbage collection included, whatever the text parsed.
+          const cost = cpu !== undefined ? ceilingCost() : undefined;
+          if (cost !== undefined && cost > RUN_PARSE_CEILING_MS) {
+            run.spent = true;
+            run.ceiling = true;
+            run.spentMs = cost;
+            culprit = { id: inProgress, outcome: { ...overrun(victim.file, victim.text, `it was stopped: ${ceilingReason(cost)}`), runCeiling: true } };
+            overran.ceilingSkipped++;
+            break;
+          }
           const spent = cpu !== undefined ? Math.max(0, run.stoppedMs + (workerMs(current) ?? 0) - run.overranOwnMs) : undefined;
           if (spent !== undefined) {
             let parsedLength = run.parsedLength;
@@ -801,6 +882,7 @@ export async function createDocParser(options: { eager?: boolean; files?: number
           throw new RunCancelled();
         }
       }
+      observeHelpers();
       drain(current);
       if (culprit) {
         stop();
@@ -864,7 +946,10 @@ export async function createDocParser(options: { eager?: boolean; files?: number
       return collect(id, file, text, what);
     },
     admit: (file, length, what) => (refusedLarge(file, length, what) ? largeSkipped(file, length) : undefined),
-    overruns: () => ({ ...overran, parseMs: run.stoppedMs + (live ? (workerMs(live) ?? 0) : 0) }),
+    overruns: () => ({ ...overran, parseMs: run.stoppedMs + (live ? (workerMs(live) ?? 0) : 0), costMs: Math.max(0, ceilingCost() ?? 0) }),
+    startRun() {
+      run.ceilingBase += ceilingCost() ?? 0;
+    },
     close: stop,
   };
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { pathMatcher } from '../shared/path-match.js';
 import { DEFAULT_CONFIG, isScriptProgram, type DocdriftConfig } from '../config/schema.js';
-import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
+import { createDocParser, LARGE_DOCUMENT_LENGTH, LARGE_RUN_FILES, RUN_LARGE_DOCUMENTS_LENGTH, RUN_OVERRUN_LIMIT_MS, RUN_PARSE_BASE_MS, RUN_PARSE_CEILING_MS, RUN_PARSE_MS_PER_MIB, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { docTexts, type DocTexts, type MentionMatcher } from './doc-texts.js';
 import type { HeldPage } from './held-pages.js';
 import { overLengthReason, overLimitsOutcome } from '../docs/limits.js';
@@ -231,6 +231,8 @@ export interface LintStats {
   pythonWorker: boolean;
   /** CPU time the document worker spent parsing, in milliseconds (what the run's parse budget counts); absent where it cannot be read. */
   parseCpuMs?: number;
+  /** What parsing cost the run as its ceiling counts it (`RUN_PARSE_CEILING_MS`: `parseCpuMs` plus V8's helper threads' CPU while the run waited for the worker), in milliseconds; absent where it cannot be read. */
+  parseCostMs?: number;
 }
 
 /** The outcome of one run. */
@@ -373,7 +375,7 @@ export async function lint(given: LintOptions): Promise<LintResult> {
         timings: { discover: t1 - t0, extract: t2 - t1, docs: t3 - t2, model: t4 - t3, rules: t5 - t4 },
         typeScriptWorker: context.typeScript?.used ?? false,
         pythonWorker: context.pythonWorkerUsed ?? false,
-        ...(docParser.overruns ? { parseCpuMs: docParser.overruns().parseMs } : {}),
+        ...(docParser.overruns ? { parseCpuMs: docParser.overruns().parseMs, parseCostMs: docParser.overruns().costMs } : {}),
       },
     };
   } finally {
@@ -419,6 +421,12 @@ function overrunNotes(parser: DocParser): string[] {
     const n = overruns.runBudgetSkipped;
     notes.push(
       `parsing documents spent the run's budget (${RUN_PARSE_BASE_MS / 1000} s of CPU time plus ${RUN_PARSE_MS_PER_MIB / 1000} s per MiB parsed), so ${n} ${n === 1 ? 'document was' : 'documents were'} not read (see their parse-error warnings; exclude slow files with "ignore").`,
+    );
+  }
+  if (overruns.ceilingSkipped > 0) {
+    const n = overruns.ceilingSkipped;
+    notes.push(
+      `parsing documents reached the run's ceiling (${RUN_PARSE_CEILING_MS / 1000} s of CPU time, garbage collection included), so ${n} ${n === 1 ? 'document was' : 'documents were'} not read (see the parse-error warning; exclude slow files with "ignore").`,
     );
   }
   if (overruns.largeSkipped > 0) {
@@ -1527,6 +1535,9 @@ export function parseDocs(
     if (admitted?.rowsCut) storeCut(file, what, { ...parsed, doc: withoutRunRows(parsed.doc!) });
     return { parsed, admitted };
   };
+  // Pages the run's parse ceiling (RUN_PARSE_CEILING_MS) stopped or left: one warning for them all
+  // (each its own with `eachPage`), as for the limits above.
+  const ceilingLeft: string[] = [];
   // In the run's parse order (computed above from the stored triage facts, not from the texts again).
   const freshFiles = new Set(fresh);
   for (const file of order.filter((f) => freshFiles.has(f))) {
@@ -1551,7 +1562,22 @@ export function parseDocs(
     // A page the run's limit cut: its own limit's warning would claim more than is checked (the
     // run's one warning names it).
     const ownCut = admitted?.invocationsCut ? parsed.doc?.invocationsCut?.location : undefined;
-    pushAll(diagnostics, ownCut ? parsed.diagnostics.filter((d) => !(d.ruleId === 'parse-error' && d.location.line === ownCut.line && d.location.column === ownCut.column)) : parsed.diagnostics);
+    let own = ownCut ? parsed.diagnostics.filter((d) => !(d.ruleId === 'parse-error' && d.location.line === ownCut.line && d.location.column === ownCut.column)) : parsed.diagnostics;
+    if (parsed.runCeiling && !eachPage) {
+      ceilingLeft.push(file);
+      own = own.filter((d) => !(d.ruleId === 'parse-error' && d.message.startsWith('Not read:')));
+    }
+    pushAll(diagnostics, own);
+  }
+  if (ceilingLeft.length > 0) {
+    ceilingLeft.sort();
+    const n = ceilingLeft.length;
+    diagnostics.push({
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `Not read${alsoNotRead(ceilingLeft.slice(1), 'documents')}: one run spends at most ${RUN_PARSE_CEILING_MS / 1000} s of CPU time parsing documents (garbage collection included), and parsing had spent it before ${n === 1 ? 'this page was' : `these ${n.toLocaleString('en-US')} pages were`} read (likely references and short pages first); exclude slow or generated pages with "ignore"`,
+      location: { file: ceilingLeft[0]!, line: 1, column: 1 },
+    });
   }
   pushAll(docs, unreadable);
   pushAll(diagnostics, documentCap.diagnostics());

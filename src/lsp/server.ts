@@ -677,6 +677,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     parserStopped = false;
     parser ??= { parser: await createDocParser({ eager: false, keepAfterSegmented: true, files: linted.docs.length + linted.sources.length, cancelled: parserCancelled }), lints: 0 };
     const shared = parser.parser;
+    // The run's parse ceiling (RUN_PARSE_CEILING_MS) is per lint: the parser serves up to PARSER_LINTS of them.
+    shared.startRun?.();
     const { prefetch: _overlapped, ...sequential } = shared;
     // lint() closes the parser it is given: this one outlives the lint. Before each document, the
     // lint gives way if an edit made it outdated (its parser asks too while it waits for one).
@@ -746,7 +748,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       // linted, counted against the parse budget without its length: the next lint, like a CLI run,
       // starts with a fresh parser. Given up between documents, the parser is kept (and its worker
       // warm), as after any lint: what it spent went with the length it parsed.
-      if (parserStopped || ++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped > 0)) {
+      if (parserStopped || ++parser.lints >= PARSER_LINTS || (o && o.documents + o.skipped + o.runBudgetSkipped + o.largeSkipped + o.ceilingSkipped > 0)) {
         shared.close();
         parser = undefined;
       }
