@@ -1,9 +1,15 @@
 /** The parse budgets of src/docs/bounded-parse.ts: per document, run-wide, and for large documents (#33 fresh sweep D1, D2, D4); their behaviour end to end is in the bad-input corpus. */
 import { describe, expect, it } from 'vitest';
 import {
-  DOC_MAX_MS, DOC_MAX_MS_PER_KIB, docTimeBudgetMs, LARGE_DOCUMENT_LENGTH, pieceTimeBudgetMs, RUN_LARGE_DOCUMENTS_LENGTH, RUN_PARSE_BASE_MS, RUN_PARSE_MS_PER_MIB, runParseBudgetMs,
+  DOC_MAX_MS, DOC_MAX_MS_PER_KIB, docTimeBudgetMs, LARGE_DOCUMENT_LENGTH, pieceTimeBudgetMs, RUN_LARGE_DOCUMENTS_LENGTH, RUN_PARSE_BASE_MS, RUN_PARSE_CEILING_MS, RUN_PARSE_MS_PER_MIB, runParseBudgetMs,
+  type DocParser, type ParseOutcome,
 } from '../src/docs/bounded-parse.js';
 import { MAX_DOCUMENT_LENGTH } from '../src/docs/limits.js';
+import { parseDoc } from '../src/docs/parse.js';
+import { parseDocs } from '../src/engine/lint.js';
+import { docTexts } from '../src/engine/doc-texts.js';
+import { DEFAULT_CONFIG } from '../src/config/schema.js';
+import type { InputDiagnostic } from '../src/model/types.js';
 
 describe('the per-piece parse budget (#33: the per-document budget alone could not tell a long real page on a loaded machine from a hostile one)', () => {
   it('leaves a real 8 KB piece ten times its cost and stops the superlinear pieces of the hostile inputs within 2 s', () => {
@@ -47,5 +53,53 @@ describe('the run-wide parse budget (#33 fresh sweep D1)', () => {
     expect(RUN_LARGE_DOCUMENTS_LENGTH).toBeGreaterThanOrEqual(MAX_DOCUMENT_LENGTH);
     expect(RUN_LARGE_DOCUMENTS_LENGTH).toBeLessThan(2 * 546 * 1024);
     expect(LARGE_DOCUMENT_LENGTH).toBeLessThan(500 * 1024);
+  });
+});
+
+describe('the run\'s parse ceiling (#33 s46 sweep H7, H11)', () => {
+  it('is absolute, under the 10 s a run may take, where the run budget grows with the text, and twice what the costliest corpus project spends', () => {
+    // The rest of a run over a small project (start-up, discovery, extraction, model, rules) takes under 1 s.
+    expect(RUN_PARSE_CEILING_MS).toBeLessThanOrEqual(8000);
+    // NeMo Gym, fastmcp, datamodel-code-generator: 3.3-3.5 s counted with the helper threads (s47, loaded machine).
+    expect(RUN_PARSE_CEILING_MS).toBeGreaterThanOrEqual(2 * 3520);
+    // 2.6 MB of nested quotes and lists (80 pages, 39 s before) had a run budget of 34 s.
+    expect(runParseBudgetMs(2.6 * 1024 * 1024)).toBeGreaterThan(4 * RUN_PARSE_CEILING_MS);
+  });
+
+  /** parseDocs over three pages naming `tool`, with a parser that reads a.md and answers b.md and c.md as the ceiling leaves them. */
+  const run = (eachPage: boolean): InputDiagnostic[] => {
+    const texts: Record<string, string> = {
+      'docs/a.md': '# a\n\n```bash\ntool +seed=1\n```\n',
+      'docs/b.md': '# b\n\n```bash\ntool +seed=2\n```\n',
+      'docs/c.md': '# c\n\n```bash\ntool +seed=3\n```\n',
+    };
+    const read = (file: string): string | undefined => texts[file];
+    const left = (file: string, text: string): ParseOutcome => ({
+      doc: { file, kind: 'md', headings: [], blocks: [], codeBlocks: [], invocations: [], links: [] },
+      diagnostics: [{ ruleId: 'parse-error', severity: 'warn', message: `Not read: it was not parsed: parsing documents had cost the run 8.1 s (${text.length} characters)`, location: { file, line: 1, column: 1 } }],
+      directives: [],
+      runCeiling: true,
+    });
+    const parser: DocParser = {
+      parse: (file, text) => (file === 'docs/a.md' ? { ...parseDoc(file, text), directives: [] } : left(file, text)),
+      close: () => {},
+    };
+    const diagnostics: InputDiagnostic[] = [];
+    const files = { sources: [], docs: Object.keys(texts), packaging: [], yaml: [] };
+    const facts = parseDocs(files, DEFAULT_CONFIG, [{ name: 'tool', target: '', location: { file: '', line: 1, column: 1 } }], docTexts(read, read, undefined, undefined), diagnostics, parser, [], undefined, undefined, eachPage);
+    // The page read has its example; the pages left have none.
+    expect(facts.docs.find((d) => d.file === 'docs/a.md')?.invocations.length).toBe(1);
+    return diagnostics.filter((d) => d.ruleId === 'parse-error');
+  };
+
+  it('leaves the pages past it with one parse-error warning naming how many', () => {
+    const warnings = run(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.location).toEqual({ file: 'docs/b.md', line: 1, column: 1 });
+    expect(warnings[0]!.message).toMatch(/^Not read \(nor docs\/c\.md\): one run spends at most 8 s of CPU time parsing documents \(garbage collection included\), and parsing had spent it before these 2 pages were read/);
+  });
+
+  it('gives each page its own warning in the language server (eachPage)', () => {
+    expect(run(true).map((w) => w.location.file)).toEqual(['docs/b.md', 'docs/c.md']);
   });
 });
