@@ -57,11 +57,12 @@ describe('the run-wide parse budget (#33 fresh sweep D1)', () => {
 });
 
 describe('the run\'s parse ceiling (#33 s46 sweep H7, H11)', () => {
-  it('is absolute, under the 10 s a run may take, where the run budget grows with the text, and twice what the costliest corpus project spends', () => {
+  it('is absolute, under the 10 s a run may take, where the run budget grows with the text, and twice what the costliest corpus entry spends', () => {
     // The rest of a run over a small project (start-up, discovery, extraction, model, rules) takes under 1 s.
     expect(RUN_PARSE_CEILING_MS).toBeLessThanOrEqual(8000);
-    // NeMo Gym, fastmcp, datamodel-code-generator: 3.3-3.5 s counted with the helper threads (s47, loaded machine).
-    expect(RUN_PARSE_CEILING_MS).toBeGreaterThanOrEqual(2 * 3520);
+    // The costliest corpus entries, counted with the helper threads (s47, loaded machine):
+    // paperless-ngx-env 3.96 s, fastmcp and NeMo Gym 3.5 s, datamodel-code-generator 3.3 s.
+    expect(RUN_PARSE_CEILING_MS).toBeGreaterThanOrEqual(2 * 3960);
     // 2.6 MB of nested quotes and lists (80 pages, 39 s before) had a run budget of 34 s.
     expect(runParseBudgetMs(2.6 * 1024 * 1024)).toBeGreaterThan(4 * RUN_PARSE_CEILING_MS);
   });

@@ -285,9 +285,9 @@ export const RUN_PARSE_MS_PER_MIB = 12_000;
  * pauses hold the worker's thread while the helpers work, so on an idle machine the parse's
  * wall-clock time is at most about this cost; the rest of a run over a small project (start-up,
  * discovery, extraction, model, rules, output) takes under 1 s, so 8 s keeps it within the 10 s a
- * run may take. Real projects cost far less (the largest parse loads of the corpus: NeMo Gym's
- * 48,000 lines of documents, fastmcp, datamodel-code-generator: 2.2-3.5 s counted so, measured in
- * s47). Pages past it, in parse order (src/engine/parse-order.ts: likely references and short
+ * run may take. Real projects cost at most half of it: of the corpus's 131 entries, paperless-ngx-env
+ * 4.0 s counted so, fastmcp and NeMo Gym (the most lines of documents, 48,000) 3.5 s,
+ * datamodel-code-generator 3.3 s, every other under 2.2 s (s47, a loaded 2-core machine). Pages past it, in parse order (src/engine/parse-order.ts: likely references and short
  * pages first), are not parsed, the one in progress is stopped, and the run reports them in one
  * `parse-error` warning. Not applied where the worker's CPU time cannot be read (no `/proc`).
  */
