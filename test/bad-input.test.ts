@@ -648,8 +648,8 @@ const GENERATORS: Record<string, (dir: string) => void> = {
   // #33 s46 sweep H7: ten 117 KB pages of 600 lines of `> - ` nested 48 deep (under the large-page
   // size, each within its own budget and heap). Most of their cost is garbage collection, much of
   // it on V8's helper threads, which the worker's thread CPU clock does not see (about 1.1 s on the
-  // thread and 0.8 s on the helpers a page): the thread's 11 s stayed under the run budget of
-  // 4 s + 12 s per MiB (17.7 s), and the run spent about 20 s of CPU. The ceiling counts both.
+  // thread and 0.8 s on the helpers a page): the thread's 9.9 s stayed under the run budget of
+  // 4 s + 12 s per MiB (17.7 s), and the run spent 18.5 s of CPU. The ceiling counts both.
   'budget-ceiling-gc-heavy-pages': (dir) => {
     for (let i = 0; i < 10; i++) {
       const lines = Array.from({ length: 600 }, (_, j) => `${'> - '.repeat(48)}a${i}_${j}\n`).join('');
