@@ -11,7 +11,8 @@
  * `parse-error` warning naming it; the worker is terminated and a fresh one parses the rest.
  * The run as a whole is bounded too: by the time documents over their budget may cost it
  * ({@link RUN_OVERRUN_LIMIT_MS}), by a parse budget for all documents ({@link runParseBudgetMs}),
- * and by the text of large documents it reads ({@link RUN_LARGE_DOCUMENTS_LENGTH}).
+ * by an absolute ceiling on what parsing costs it, garbage collection included
+ * ({@link RUN_PARSE_CEILING_MS}), and by the text of large documents it reads ({@link RUN_LARGE_DOCUMENTS_LENGTH}).
  *
  * Why one worker and a synchronous wait: a worker per document costs its start-up (loading
  * remark, ~0.2 s) per document; one worker costs it once, and starts while the main thread
@@ -260,7 +261,8 @@ export const DOC_RATE_GRACE_MS = 2000;
  * run of real pages, however many, stays within it; pages that each stay under their own budget but parse at 20 times that
  * rate (24 KB of `*_`, 2 s each: #33 fresh sweep D1, 30 pages took 74 s) spend it after a few:
  * the page in progress is stopped, and every document not parsed by then is skipped, each with a
- * `parse-error` warning that says so. Not applied where the worker's CPU time cannot be read.
+ * `parse-error` warning that says so. Not applied where the worker's CPU time cannot be read. It
+ * grows with the text parsed, so it bounds no run by itself: {@link RUN_PARSE_CEILING_MS} does.
  */
 export function runParseBudgetMs(parsedLength: number): number {
   return RUN_PARSE_BASE_MS + Math.ceil((RUN_PARSE_MS_PER_MIB * parsedLength) / (1024 * 1024));
