@@ -52,21 +52,18 @@ export function checkerProject(texts: Iterable<readonly [file: string, text: str
 
 /**
  * The properties of type alias `name` declared in `file` (project-relative), as the checker of
- * `project` ({@link checkerProject}) gives them. With `texts` (project-relative path → text), the
- * project's source files are first replaced by those (the files the alias needs, with what it
- * cannot depend on blanked: checker-texts.ts); files they import that are not among them are read
- * whole from the project's file system. `{ properties: undefined }` when the alias is
+ * `project` ({@link checkerProject}) gives them. `texts` (project-relative path → text) are
+ * written into the project first, replacing those files' earlier texts (the statements the
+ * aliases of the run may depend on, the rest blanked: checker-texts.ts); files they import that
+ * were never given are read whole from the project's file system. `{ properties: undefined }` when the alias is
  * missing or its type has no properties (a primitive, `any`, a union of unrelated shapes, a type
  * from a package). May throw what the checker throws.
  */
 export function readAliasProperties(project: Project, file: string, name: string, texts?: ReadonlyArray<readonly [file: string, text: string]>): WireAnswer {
   const path = `/${file}`;
-  if (texts) {
-    // This alias's program: the texts given (the statements it may depend on), then what they
-    // import and the checker finds itself, read whole from the project's file system.
-    for (const old of project.getSourceFiles()) project.removeSourceFile(old);
-    for (const [f, text] of texts) project.createSourceFile(`/${f}`, text, { overwrite: true });
-  }
+  // The files whose statements this alias may depend on grew: given anew (one program for the
+  // run; what they import that is not given is read whole from the project's file system).
+  for (const [f, text] of texts ?? []) project.createSourceFile(`/${f}`, text, { overwrite: true });
   const sf = project.getSourceFile(path) ?? project.addSourceFileAtPathIfExists(path);
   if (!sf) return { properties: undefined };
   project.resolveSourceFileDependencies();

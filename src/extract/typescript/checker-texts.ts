@@ -136,6 +136,17 @@ const TYPE_IMPORT = /\bimport\s*\(\s*(['"])(\.{1,2}\/[^'"\n]*|\.{1,2})\1\s*\)/g;
  * @param textOf the text of a module as the checker would read it whole (same length and lines as its source)
  */
 export function checkerTexts(modules: ReadonlyMap<string, ModuleInfo>, resolver: Resolver, file: string, name: string, textOf: (module: ModuleInfo) => string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [module, kept] of checkerStatements(modules, resolver, file, name)) out.set(module.file, keptText(module, kept, textOf(module)));
+  return out;
+}
+
+/**
+ * The statements of each module that alias `name` of `file` may depend on (see the module
+ * comment): indices into the module's top-level statements, or `'whole'`. Modules the alias does
+ * not reach are absent; an alias not found gives its file whole; a file not among `modules`, nothing.
+ */
+export function checkerStatements(modules: ReadonlyMap<string, ModuleInfo>, resolver: Resolver, file: string, name: string): Map<ModuleInfo, ReadonlySet<number> | 'whole'> {
   const kept = new Map<ModuleInfo, Set<number>>();
   const whole = new Set<ModuleInfo>();
   const exportsDone = new Set<string>();
@@ -231,26 +242,49 @@ export function checkerTexts(modules: ReadonlyMap<string, ModuleInfo>, resolver:
   if (!start) return new Map();
   const index = indexOf(start);
   const declaring = index.declaring.get(name);
-  if (!declaring) return new Map([[file, textOf(start)]]);
+  if (!declaring) return new Map([[start, 'whole']]);
   for (const i of declaring) keep(start, i);
   while (work.length > 0) (work.pop() as () => void)();
+  const out = new Map<ModuleInfo, ReadonlySet<number> | 'whole'>();
+  for (const [module, set] of kept) out.set(module, whole.has(module) || set.size === indexOf(module).statements.length ? 'whole' : set);
+  return out;
+}
 
-  const out = new Map<string, string>();
-  for (const [module, set] of kept) {
-    const text = textOf(module);
-    if (whole.has(module) || set.size === indexOf(module).statements.length) {
-      out.set(module.file, text);
+/**
+ * `text` (the module's text, or one of the same length and lines) with every top-level statement
+ * not in `kept` replaced by spaces, line breaks kept: offsets and lines are the original's.
+ */
+export function keptText(module: ModuleInfo, kept: ReadonlySet<number> | 'whole', text: string): string {
+  if (kept === 'whole') return text;
+  let blanked = '';
+  let at = 0;
+  indexOf(module).statements.forEach((s, i) => {
+    if (kept.has(i)) return;
+    const start = s.getStart(module.sf);
+    blanked += text.slice(at, start) + text.slice(start, s.end).replace(/[^\r\n\u2028\u2029]/g, ' ');
+    at = s.end;
+  });
+  return blanked + text.slice(at);
+}
+
+/**
+ * `into` (statements given to the checker so far, by module) grown by `more`; returns the modules
+ * whose statements grew (the texts the checker must be given again).
+ */
+export function mergeStatements(into: Map<ModuleInfo, ReadonlySet<number> | 'whole'>, more: ReadonlyMap<ModuleInfo, ReadonlySet<number> | 'whole'>): ModuleInfo[] {
+  const grown: ModuleInfo[] = [];
+  for (const [module, kept] of more) {
+    const had = into.get(module);
+    if (had === 'whole') continue;
+    if (kept === 'whole') {
+      into.set(module, 'whole');
+      grown.push(module);
       continue;
     }
-    let blanked = '';
-    let at = 0;
-    indexOf(module).statements.forEach((s, i) => {
-      if (set.has(i)) return;
-      const start = s.getStart(module.sf);
-      blanked += text.slice(at, start) + text.slice(start, s.end).replace(/[^\r\n\u2028\u2029]/g, ' ');
-      at = s.end;
-    });
-    out.set(module.file, blanked + text.slice(at));
+    if (had !== undefined && [...kept].every((i) => had.has(i))) continue;
+    const union = new Set([...(had ?? []), ...kept]);
+    into.set(module, union.size === indexOf(module).statements.length ? 'whole' : union);
+    grown.push(module);
   }
-  return out;
+  return grown;
 }
