@@ -173,12 +173,13 @@ describe('extractPythonFlags edge cases', () => {
 
   it('reads jsonargparse CLI of a module-level dict constant, with dataclass parameters as dotted options', async () => {
     const text = [
-      'from dataclasses import dataclass',
+      'from dataclasses import dataclass, field',
       'from jsonargparse import CLI',
       '@dataclass',
       'class TrainArgs:',
       '    epochs: int = 1',
       '    lr: float = 0.1',
+      '    steps: int = field(init=False, default=0)', // not an __init__ parameter: no option (s47 sweep K4)
       'def finetune(checkpoint_dir: str, train: TrainArgs = TrainArgs(), lora_r: int = 8): pass',
       'def chat(checkpoint_dir: str): pass',
       'PARSER_DATA = {"finetune_lora": finetune, "chat": chat}',

@@ -257,6 +257,32 @@ describe('functionConfigs call following', () => {
     });
   });
 
+  // s47 sweep K4: `derived` is not an __init__ parameter (dataclasses.fields() gives init=False; `ToolConfig(derived='x')` is a TypeError).
+  it('leaves out dataclass fields declared with field(init=False), in stdlib and pydantic dataclasses', async () => {
+    const text = [
+      'import dataclasses',
+      'from dataclasses import dataclass, field',
+      'from typing import Annotated',
+      'import pydantic',
+      '@dataclass',
+      'class ToolConfig:',
+      '    seed: int = 0',
+      '    derived: str = field(init=False, default="")',
+      '    cache: dict = dataclasses.field(init=False, default_factory=dict)',
+      '    kept: int = field(init=True, default=1)',
+      '    tags: list = field(default_factory=list)',
+      '@pydantic.dataclasses.dataclass',
+      'class Other:',
+      '    name: str = "run"',
+      '    other: str = field(default="", init=False)',
+      '',
+    ].join('\n');
+    const result = await extractPython([{ file: 'm.py', text }]);
+    const fields = (name: string) => result.classes.find((c) => c.name === name)?.fields.map((f) => f.name);
+    expect(fields('ToolConfig')).toEqual(['seed', 'kept', 'tags']);
+    expect(fields('Other')).toEqual(['name']);
+  });
+
   it('marks classes found only through calls, unless they are built from the parsed arguments', async () => {
     const text = [
       'from dataclasses import dataclass',

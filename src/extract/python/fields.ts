@@ -17,6 +17,16 @@ function isSkipped(field: RawField): boolean {
   return field.name.startsWith('_') || field.name === 'model_config' || field.annotationHead?.at(-1) === 'ClassVar';
 }
 
+/**
+ * A field assigned `field(…, init=False)` or `dataclasses.field(…, init=False)`, read by its
+ * syntax (for readers without a resolver at hand): not a parameter of a dataclass's `__init__`,
+ * so not of a CLI built from its signature (jsonargparse, `add_class_arguments`).
+ */
+export function isInitFalseField(field: RawField): boolean {
+  const call = field.value?.call;
+  return call !== undefined && call.callee?.at(-1) === 'field' && call.kwargs.get('init')?.text === 'False';
+}
+
 function external(resolver: Resolver, module: ModuleInfo, dotted: string[] | undefined): string | undefined {
   if (!dotted) return undefined;
   const resolved = resolver.resolve(module, dotted);
@@ -58,8 +68,11 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
   const kwargs = new Map<string, PyValue>();
   let fieldDefault: PyValue | undefined;
   let factory: PyValue | undefined;
+  let notInit = false;
   const absorb = (call: PyCall, kind: FieldFunction): void => {
     for (const [key, value] of call.kwargs) kwargs.set(key, value);
+    // `dataclasses.field(init=False)`: the field is not a parameter of the generated `__init__`.
+    notInit = kind === 'dataclass' && call.kwargs.get('init')?.text === 'False';
     const def = call.kwargs.get('default') ?? (kind === 'pydantic' ? call.args[0] : undefined);
     if (def) fieldDefault = def;
     const fac = call.kwargs.get('default_factory');
@@ -82,6 +95,9 @@ export function toParamSpec(resolver: Resolver, module: ModuleInfo, owner: RawCl
     }
   }
 
+  // `field(init=False)`: not a parameter of the generated `__init__` (dataclasses.fields() lists it
+  // with `init` false; HfArgumentParser and similar CLI builders skip it), so no user can set it.
+  if (notInit) return undefined;
   const chosen = plainDefault ?? fieldDefault;
   let defaultValue: DefaultValue | undefined;
   if (chosen && !chosen.ellipsis) defaultValue = toDefault(chosen);

@@ -12,6 +12,7 @@ import {
 import type { FlagCommand, UnreadFlags } from './types.js';
 import type { Binding, RawClass } from './scan.js';
 import { allChildren, dottedName, identifierText, namedChildren, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
+import { isInitFalseField } from './fields.js';
 
 /** argparse's parser and drop-in subclasses with the same `add_argument` API (ConfigArgParse). */
 const ARGUMENT_PARSER = new Set(['argparse.ArgumentParser', 'configargparse.ArgumentParser', 'configargparse.ArgParser', 'jsonargparse.ArgumentParser']);
@@ -1495,7 +1496,7 @@ class ArgparseState {
       }
     }
     for (const field of resolved.cls.fields) {
-      if (field.name.startsWith('_') || field.annotationHead?.at(-1) === 'ClassVar') continue;
+      if (field.name.startsWith('_') || field.annotationHead?.at(-1) === 'ClassVar' || isInitFalseField(field)) continue;
       const name = nested ? `${nested}.${field.name}` : field.name;
       const key = `${frame.module.info.file}:${node.startIndex}:${name}`;
       if (parser.params.has(key)) continue;

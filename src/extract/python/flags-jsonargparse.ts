@@ -8,6 +8,7 @@ import { literalChoices } from './flags-typer.js';
 import type { FlagCommand } from './types.js';
 import { annotationCore } from './index.js';
 import { dottedName, namedChildren, parameterParts, pythonIdentifier, readValue, stringValue, unparen } from './values.js';
+import { isInitFalseField } from './fields.js';
 
 const CLI = new Set(['jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']);
 
@@ -127,7 +128,7 @@ function signature(ctx: FlagContext, fn: Symbol): ParamSpec[] {
     const resolved = core !== undefined && /^[A-Za-z_][\w.]*$/.test(core) ? ctx.resolver.resolve(module.info, core.split('.')) : undefined;
     if (resolved?.kind !== 'class') continue;
     for (const field of resolved.cls.fields) {
-      if (field.name.startsWith('_') || field.annotationHead?.at(-1) === 'ClassVar') continue;
+      if (field.name.startsWith('_') || field.annotationHead?.at(-1) === 'ClassVar' || isInitFalseField(field)) continue;
       out.push(flagSpec({
         name: `${name}.${field.name}`,
         aliases: [],
