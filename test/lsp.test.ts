@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, Diagnostic, Hover, Location, MarkupContent, PublishDiagnosticsParams, ShowMessageParams, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { applyEdits } from '../src/fix/apply.js';
 import { CLI_BIN, contentCheckingGit, copyToTemp, removeTempDirs, tempDir } from './helpers.js';
 
@@ -140,6 +140,24 @@ describe('docdrift lsp over stdio', () => {
     await s.diagnostics(file, (d) => d.version === 3 && d.diagnostics.length === 2);
     expect(await s.close()).toBe(0);
   }, 60_000);
+
+  it('publishes an open page\'s findings under the URI spelling the client opened it with, never an empty list under another spelling (s47 sweep K6)', async () => {
+    const root = copyToTemp(BAD_BASE, 'docdrift-lsp-');
+    const file = 'docs/@v2/c++/guide.md';
+    mkdirSync(path.join(root, 'docs/@v2/c++'), { recursive: true });
+    const text = '# Guide\n\n```bash\ntool +sed=1\n```\n';
+    writeFileSync(path.join(root, file), text);
+    const s = await start(root);
+    // VS Code's URI.toString() percent-encodes `@` and `+` in paths; Node's pathToFileURL does not.
+    const spelled = s.uri(file).replace('/@v2/c++/', '/%40v2/c%2B%2B/');
+    expect(spelled).not.toBe(s.uri(file));
+    void s.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: spelled, languageId: 'markdown', version: 1, text: text.replace('# Guide', '# The guide') } });
+    await vi.waitFor(() => expect(s.published.some((p) => p.uri === spelled && p.version === 1)).toBe(true), { timeout: 20_000, interval: 50 });
+    const forPage = s.published.filter((p) => decodeURIComponent(p.uri) === decodeURIComponent(spelled));
+    expect(forPage.map((p) => p.uri)).toEqual(forPage.map(() => spelled));
+    expect(codes(forPage.at(-1)!)).toEqual(['example-param-unknown']);
+    expect(await s.close()).toBe(0);
+  });
 
   it('started in a folder that no longer exists: lints the workspace the client names, no internal error (s40 sweep D4)', async () => {
     const root = copyToTemp(EXAMPLE, 'docdrift-lsp-');

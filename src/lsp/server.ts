@@ -319,7 +319,15 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     if (rel === '' || escapesRoot(rel)) return undefined;
     return rel.split(path.sep).join('/');
   };
-  const uriOf = (file: string): string => pathToFileURL(path.join(root, file)).href;
+  /**
+   * The URI each open buffer was opened under, by project path: diagnostics of an open page are
+   * published under the client's own spelling. Clients percent-encode differently (VS Code encodes
+   * `@`, `+`, `=`, `,` in paths, `%c3%a9` may be lower-case), and one that compares URIs after
+   * decoding them kept an empty list published under Node's spelling after the findings under its
+   * own (s47 sweep K6: no finding shown for `docs/@v2/guide.md`).
+   */
+  const clientUris = new Map<string, string>();
+  const uriOf = (file: string): string => clientUris.get(file) ?? pathToFileURL(path.join(root, file)).href;
   /** The open buffer of a project file, looked up by path (clients spell URIs differently: `%3A`, case). */
   const openDocument = (file: string): TextDocument | undefined => documents.get(uriOf(file)) ?? documents.all().find((d) => projectPath(d.uri) === file);
 
@@ -1026,6 +1034,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   };
   documents.onDidOpen((event) => {
     opening.add(event.document.uri);
+    const file = projectPath(event.document.uri);
+    if (file !== undefined) clientUris.set(file, event.document.uri);
   });
   // Opening a document fires onDidChangeContent too, after onDidOpen (vscode-languageserver's
   // TextDocuments): an open is an edit, unless the buffer holds what the disk does.
@@ -1049,6 +1059,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     openedAsOnDisk.delete(event.document.uri);
     opening.delete(event.document.uri);
     const file = projectPath(event.document.uri);
+    if (file !== undefined && clientUris.get(file) === event.document.uri) clientUris.delete(file);
     if (file !== undefined && sameOnDisk(file, event.document.getText(), new Map())) return;
     schedule();
   });
