@@ -108,6 +108,20 @@ describe('TypeScript facts in a worker thread', () => {
     expect(withoutTimings(bundled.stderr)).toBe(withoutTimings(inThread.stderr));
   });
 
+  // s47 sweep K1: the early worker was given the package.json files only, extraction also the
+  // config's `program` as a bin of its own: the answer never matched, and every such run read
+  // its TypeScript twice (3,000 modules: 19 s of CPU and 1 GB).
+  it('uses the worker\'s answer when the config names the program (`commands.<name>.program`)', async () => {
+    const root = project();
+    writeFileSync(path.join(root, 'docdrift.config.json'), JSON.stringify({ commands: { srvx: { program: 'src/cli.ts' } } }));
+    const args = ['--root', root, '--format', 'json', '--no-cache', '--debug'];
+    const bundled = run(CLI_BIN, args);
+    expect(bundled.stderr).toContain('; TypeScript facts in a worker thread\n');
+    const inThread = await runInThread(args, root);
+    expect(bundled.code).toBe(inThread.code);
+    expect(bundled.stdout).toBe(inThread.stdout);
+  });
+
   it('falls back to computing in-thread when the worker module is missing, with the same report, and --debug does not claim the worker', () => {
     const root = project();
     const pkg = tempDir('docdrift-no-ts-worker-');

@@ -490,15 +490,16 @@ function isPackageJson(file: string): boolean {
 
 /**
  * Starts the TypeScript facts in a worker thread ({@link startTypeScriptFacts}) when a
- * package.json declares `bin` commands (so {@link extractCode} will need them whatever the Python
- * sources say) and the per-file store does not hold them. Reads with `context.peek`, which reports
+ * package.json declares `bin` commands or the config names script programs
+ * (`commands.<name>.program`), so that {@link extractCode} will need them whatever the Python
+ * sources say, with the inputs it will give them, and the per-file store does not hold them. Reads with `context.peek`, which reports
  * nothing: extraction reads the same files again in its usual order, and uses the worker's answer
  * only for the same texts. Returns `undefined` when nothing was started. Not on large runs
  * ({@link LARGE_RUN_FILES} documents and sources): there a second isolate holding ts-morph while
  * the Python scans are alive would cost more memory (synthetic 10x: peak RSS 367 -> ~400 MB)
  * than its time is worth.
  */
-function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context: ExtractContext, pieces: PieceStore | undefined): PendingTypeScriptFacts | undefined {
+function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context: ExtractContext, pieces: PieceStore | undefined, config: DocdriftConfig): PendingTypeScriptFacts | undefined {
   if (files.docs.length + files.sources.length >= LARGE_RUN_FILES) return undefined;
   const texts = (list: string[]): Array<{ file: string; text: string }> =>
     list.flatMap((file) => {
@@ -506,6 +507,10 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
       return text === undefined ? [] : [{ file, text }];
     });
   const packageJsons = texts(files.packaging.filter(isPackageJson));
+  // The same inputs extraction gives the TypeScript facts, or its answer is not used (a config
+  // naming `program: "src/cli.ts"` had every project's TypeScript read twice, s47 sweep K1).
+  const configBins = configPackageJson(configScriptPrograms(config));
+  if (configBins) packageJsons.push(configBins);
   if (!packageJsons.some((pkg) => Object.keys(binEntries(pkg.text)).length > 0)) return undefined;
   const tsSources = texts(tsFiles);
   const programFiles = files.programs ?? [];
@@ -674,7 +679,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // Declaration files (`types/shared.d.ts`) are read too: a config type may extend an interface
   // declared there; their own types are listed only when another type reaches them (extract.ts).
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f));
-  const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, pieces);
+  const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, pieces, config);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -892,11 +897,10 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   });
   // `commands.<name>.program: "src/cli.ts"`: the file is read as the program of a bin of its own
   // (`bin:config:<name>`), as if a package.json declared it.
-  const scriptPrograms = Object.entries(config.commands).flatMap(([name, c]) => (c.program !== undefined && isScriptProgram(c.program) ? [[name, c.program] as const] : []));
+  const scriptPrograms = configScriptPrograms(config);
   const programTargets = new Map(scriptPrograms.map(([name, program]) => [program, `bin:${CONFIG_BIN_PREFIX}${name}`]));
-  if (scriptPrograms.length > 0) {
-    packageJsons.push({ file: CONFIG_PACKAGE_JSON, text: JSON.stringify({ bin: Object.fromEntries(scriptPrograms.map(([name, program]) => [`${CONFIG_BIN_PREFIX}${name}`, program])) }) });
-  }
+  const configBins = configPackageJson(scriptPrograms);
+  if (configBins) packageJsons.push(configBins);
   const pythonNames = new Set(python.classes.flatMap((c) => [c.name, c.qualifiedName]));
   const wantsTs =
     bins.length > 0 ||
@@ -1252,6 +1256,17 @@ function moduleLinkedOutside(root: string, target: string, packageRoots: readonl
 const CONFIG_BIN_PREFIX = 'config:';
 /** Where those bins are declared, as the TypeScript extraction is told. */
 const CONFIG_PACKAGE_JSON = 'docdrift config';
+
+/** `commands.<name>.program` values that name a script file (`src/cli.ts`), as [command name, program]. */
+function configScriptPrograms(config: DocdriftConfig): Array<readonly [string, string]> {
+  return Object.entries(config.commands).flatMap(([name, c]) => (c.program !== undefined && isScriptProgram(c.program) ? [[name, c.program] as const] : []));
+}
+
+/** The package.json the TypeScript extraction is given for the config's script programs: a `bin` of its own per command (`bin:config:<name>`); none without such programs. */
+function configPackageJson(scriptPrograms: ReadonlyArray<readonly [string, string]>): { file: string; text: string } | undefined {
+  if (scriptPrograms.length === 0) return undefined;
+  return { file: CONFIG_PACKAGE_JSON, text: JSON.stringify({ bin: Object.fromEntries(scriptPrograms.map(([name, program]) => [`${CONFIG_BIN_PREFIX}${name}`, program])) }) };
+}
 
 /**
  * `commands.<name>.program` values that name nothing in the project, one problem each (the run
