@@ -88,6 +88,13 @@ describe('Python scans in a second thread (the scan worker)', () => {
     expect(scanWorkerShare([...files, { name: 'big', chars: 10 * PYTHON_SCAN_WORKER_MIN_CHARS }], (f) => f.chars, 8)).toEqual([]);
   });
 
+  it('estimates the class fields of a text from its annotated lines, over rather than under', async () => {
+    const { estimatedClassFields } = await compiled<Flags>('engine/python-flags.js');
+    const text = ['class A(BaseModel):', '    seed: int = 0', '    name: str', '    x = 1', 'class B:', '    def f(self, a: int) -> None:', '        y: int = 2', 'z: int = 3', ''].join('\n');
+    // seed, name, the annotated local y; two classes count two each; x (no annotation) and z (module level) do not.
+    expect(estimatedClassFields(text)).toBe(3 + 4);
+  });
+
   it('gives the scans the main thread computes, and extractPython the same result with them', async () => {
     const { startPythonScans } = await compiled<Flags>('engine/python-flags.js');
     const { extractPython, scanPythonSources } = await compiled<PythonIndex>('extract/python/index.js');

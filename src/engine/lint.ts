@@ -44,7 +44,7 @@ import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
-import { scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
+import { estimatedClassFields, scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
@@ -797,7 +797,10 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     .map((s, i) => ({ s, i, r: rank(s), stub: Number(s.file.endsWith('.pyi')) }))
     .sort((a, b) => a.r - b.r || a.stub - b.stub || a.i - b.i)
     .map((x) => x.s);
-  const share = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length, undefined, files.docs.length + files.sources.length);
+  // Not where the class-field budget may stop reading: the worker would scan what is then not read.
+  const underBudget = (): boolean => toScan.reduce((n, s) => n + estimatedClassFields(s.text), 0) < MAX_PYTHON_CLASS_FIELDS;
+  const candidates = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length, undefined, files.docs.length + files.sources.length);
+  const share = candidates.length > 0 && (mode === 'always' || underBudget()) ? candidates : [];
   const scanning = share.length > 0 ? startPythonScans({ sources: share.map((s) => ({ file: s.file, text: s.text })), packageRoots }) : undefined;
   const python = await extractPython(sources, {
     ...(scanning ? { shared: { files: new Set(share.map((s) => s.file)), scans: scanning.scans } } : {}),
@@ -806,7 +809,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     scans: scanCacheOf(pieces),
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
     classFieldBudget: { exempt: readsFlags, rank },
-  });
+  }).finally(() => scanning?.stop()); // scans the budget did not reach are not wanted
   pushAll(diagnostics, python.diagnostics);
   if (python.overClassFieldBudget) {
     // One warning for all of them, as for the large sources above: the classes of a name the
