@@ -364,7 +364,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * text is not the buffer's.
    */
   const holdLargePage = (uri: unknown, text: string): string => {
-    if (text.length <= MAX_DOCUMENT_LENGTH || typeof uri !== 'string' || !LARGE_PAGE_RE.test(uri.replace(/[?#].*$/, ''))) return text;
+    if (text.length <= MAX_DOCUMENT_LENGTH || typeof uri !== 'string' || !LARGE_PAGE_RE.test(withoutQuery(uri))) return text;
     // A buffer outside the workspace is never linted: its facts are not worked out.
     const file = projectPath(uri);
     const marker = omittedMarker(nonce, { bytes: Buffer.byteLength(text), sha1: textSha1(text) });
@@ -1198,4 +1198,10 @@ function underLinkedFolder(root: string, file: string): boolean {
     }
   }
   return false;
+}
+
+/** A URI without its query and fragment (`file:///a.md?x#y` → `file:///a.md`); linear in its length (a `/[?#].*$/` replace is quadratic on many `#`). */
+function withoutQuery(uri: string): string {
+  const cut = uri.search(/[?#]/);
+  return cut < 0 ? uri : uri.slice(0, cut);
 }
