@@ -44,7 +44,7 @@ import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
-import { estimatedClassFields, scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
+import { estimatedClassFields, PYTHON_SCAN_WORKER_MIN_CHARS, scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
 import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { cachedCodeFacts } from './code-facts.js';
@@ -792,8 +792,11 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // text is scanned by a second thread meanwhile (#35, #33 s46 H15), when that repays a thread.
   const scanCache = scanCacheOf(pieces);
   const mode = context?.pythonWorker ?? 'auto';
-  const toScan = !context || mode === 'never' ? [] : sources
-    .filter((s) => !readsFlags(s) && !scanCache?.get(s, moduleNameForFile(s.file, packageRoots)))
+  // Cheap bounds first (lengths known without reading a text): the cache is asked, without decoding
+  // its pieces or counting hits, only where a share may follow.
+  const budgeted = !context || mode === 'never' ? [] : sources.filter((s) => !readsFlags(s));
+  const toScan = mode !== 'always' && budgeted.reduce((n, s) => n + factsOf(s).chars, 0) < PYTHON_SCAN_WORKER_MIN_CHARS ? [] : budgeted
+    .filter((s) => !scanCache?.has?.(s, moduleNameForFile(s.file, packageRoots)))
     .map((s, i) => ({ s, i, r: rank(s), stub: Number(s.file.endsWith('.pyi')) }))
     .sort((a, b) => a.r - b.r || a.stub - b.stub || a.i - b.i)
     .map((x) => x.s);

@@ -576,6 +576,7 @@ export function scanCacheOf(store: PieceStore | undefined): ScanCache | undefine
   return {
     get: (source, module) => store.get<ModuleInfo>(key(source, module)),
     set: (source, module, info) => store.set(key(source, module), info),
+    has: (source, module) => store.has(key(source, module)),
   };
 }
 

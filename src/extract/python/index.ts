@@ -189,6 +189,8 @@ export interface ScanCache {
   /** The scan of `source` under `module`, when stored (a copy the caller may own). */
   get(source: PythonSource, module: string): ModuleInfo | undefined;
   set(source: PythonSource, module: string, info: ModuleInfo): void;
+  /** Whether a scan of `source` under `module` is stored, without reading it (nor counting a hit or miss). */
+  has?(source: PythonSource, module: string): boolean;
 }
 
 /** External bases that make a class a pydantic config model. `RootModel` is deliberately absent. */
