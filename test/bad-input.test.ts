@@ -889,6 +889,32 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const aliases = Array.from({ length: 300 }, (_, i) => `type D${i} = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9'; export type C${i} = { [P in \`\${D${i}}\${D${i}}\${D${i}}\` | \`x\${D${i}}\${D${i}}\${D${i}}\`]?: string };`);
     tsCheckerProject(dir, aliases.join('\n') + '\n');
   },
+  // #33 s47 sweep K1: 230 checker aliases, past the 200 the checker reads in a run (silent before).
+  'ts-checker-alias-cap': (dir) => {
+    const aliases = Array.from({ length: 230 }, (_, i) => `export type C${i} = { [K in keyof Base as \`c${i}_\${string & K}\`]: Base[K] };`);
+    tsCheckerProject(dir, `export interface Base { a?: number; b?: string }\n${aliases.join('\n')}\n`);
+  },
+  // #33 s47 sweep K1: 3,000 small modules (570,000 tokens), the config type in the last (10-13 s of CPU, 516-545 MB, no warning).
+  'ts-many-small-modules': (dir) => {
+    mkdirSync(path.join(dir, 'src/mods'), { recursive: true });
+    mkdirSync(path.join(dir, 'docs'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tool', version: '1.0.0', bin: { tool: 'src/cli.ts' }, dependencies: { commander: '^12.0.0' } }));
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler' }, include: ['src'] }));
+    for (let i = 0; i < 3000; i++) {
+      const prev = i > 0 ? `import type { I${i - 1} } from './m${i - 1}';\n` : '';
+      const fields = Array.from({ length: 20 }, (_, j) => `  /** Field ${j} of ${i}. @default ${j} */\n  f${j}?: number;\n`).join('');
+      const pick = i > 0 ? `Pick<I${i - 1}, "f0">` : '{}';
+      writeFileSync(
+        path.join(dir, `src/mods/m${i}.ts`),
+        `${prev}export interface I${i} {\n${fields}}\nexport type P${i} = { [K in keyof I${i} as \`x_\${string & K}\`]: I${i}[K] };\n` +
+          `export type Q${i} = Partial<I${i}> & ${pick};\nexport const v${i} = { a: 1, b: 'x' };\nexport type T${i} = typeof v${i};\n`,
+      );
+    }
+    writeFileSync(path.join(dir, 'src/cli.ts'), "import { Command } from 'commander';\nconst program = new Command('tool');\nprogram.option('--seed <n>', 'Random seed', '0');\nprogram.option('--name <s>', 'Name of the run', 'run');\nprogram.parse();\n");
+    writeFileSync(path.join(dir, 'docdrift.config.json'), JSON.stringify({ commands: { tool: { config: 'Q2999', program: 'src/cli.ts' } } }));
+    writeFileSync(path.join(dir, 'README.md'), '# tool\n\n```bash\ntool --seed 1 --nme demo\n```\n');
+    writeFileSync(path.join(dir, 'docs/reference.md'), '# Reference\n\n### `tool`\n\n| Option | Default | Description |\n| --- | --- | --- |\n| `--seed` | `0` | Random seed |\n| `--name` | `run` | Name of the run |\n');
+  },
   'ts-sade-long-path': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });
     const words = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');

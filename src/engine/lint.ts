@@ -514,13 +514,20 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
   if (!packageJsons.some((pkg) => Object.keys(binEntries(pkg.text)).length > 0)) return undefined;
   const tsSources = texts(tsFiles);
   const programFiles = files.programs ?? [];
-  if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles)) !== undefined) return undefined;
+  const configTypes = configTypeNames(config);
+  if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles, configTypes)) !== undefined) return undefined;
   // The worker reads compiled JavaScript, shims and manifests, never a document: an open page (the
   // language server's overlay holds every open buffer) is not copied to it.
   const overlay = [...(context.overlay ?? [])].filter(([file]) => !DOCUMENT_EXTENSION_RE.test(file));
-  const pending = startTypeScriptFacts({ root: context.root, overlay, unreadable: [...(context.unreadable?.keys() ?? [])], tsSources, packageJsons, programFiles });
+  const pending = startTypeScriptFacts({ root: context.root, overlay, unreadable: [...(context.unreadable?.keys() ?? [])], tsSources, packageJsons, programFiles, configTypes });
   context.typeScript = pending;
   return pending;
+}
+
+/** The names `commands.<name>.config` gives, each once, in the config's order (the TypeScript budget reads the files declaring them first). */
+function configTypeNames(config: DocdriftConfig): string[] {
+  const names = Object.values(config.commands).flatMap((c) => (c.config === undefined ? [] : Array.isArray(c.config) ? c.config : [c.config]));
+  return [...new Set(names)];
 }
 
 /**
@@ -930,7 +937,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
         const overlaid = context.overlay?.get(file);
         return overlaid !== undefined ? Buffer.byteLength(overlaid) : context.unreadable?.has(file) ? undefined : projectFileSize(context.root, file);
       });
-    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs, size);
+    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs, size, configTypeNames(config));
     // The TypeScript extractor reports an unreadable package.json as the bins above did: once is enough.
     const reported = new Set(diagnostics.slice(0, before).map((d) => `${d.ruleId}:${d.location.file}:${d.message}`));
     pushAll(diagnostics, diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));
@@ -1940,8 +1947,9 @@ export function unresolvedConfigClasses(
       .map(lastPart),
   );
   const mayBeIn = new Map<string, Array<[string, InputDiagnostic]>>();
+  const unreadFiles = unreadFilesOf(diagnostics);
   if (wanted.size > 0) {
-    for (const [file, d] of unreadFilesOf(diagnostics)) {
+    for (const [file, d] of unreadFiles) {
       for (const name of mayDefine(file, wanted)) {
         const list = mayBeIn.get(name);
         if (list) list.push([file, d]);
@@ -1961,7 +1969,8 @@ export function unresolvedConfigClasses(
       // `schemas/s.json#S` in a file docdrift refused or could not parse (too deep, too large, a
       // syntax error): that is why, not a misspelt name.
       const hash = name.lastIndexOf('#');
-      const unread = hash > 0 ? diagnostics.find((d) => d.ruleId === 'parse-error' && d.location.file === name.slice(0, hash)) : undefined;
+      // The file may be one a group's warning names (`alsoUnread`: over a run's budget).
+      const unread = hash > 0 ? diagnostics.find((d) => d.ruleId === 'parse-error' && d.location.file === name.slice(0, hash)) ?? unreadFiles.get(name.slice(0, hash)) : undefined;
       if (unread) {
         problems.push(`commands.${command}.config: no config class or type named "${name}" was found: ${name.slice(0, hash)} ${unreadHow(unread)}. Fix the file, or name a type docdrift can read.`);
         continue;
@@ -2017,7 +2026,7 @@ export function unresolvedConfigClasses(
 
 /** Whether a `parse-error` says its file was not read at all (refused for its size, depth or syntax, over a budget, unreadable), not only in part. */
 function refusesWholeFile(d: InputDiagnostic): boolean {
-  return /\bis not read\b/.test(d.message) || d.message.startsWith('Not read');
+  return /\bis not read\b/.test(d.message) || d.message.startsWith('Not read') || d.message.startsWith('TypeScript not read');
 }
 
 /** How a file with `d`, its `parse-error`, was not read: "was refused (why)" or "could not be read in full (why)". */

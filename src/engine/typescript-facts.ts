@@ -18,7 +18,7 @@ import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 import type { FlagCommand } from '../extract/python/types.js';
 import { pieceKey, textKey, type PieceStore } from './pieces.js';
 import { alsoNotRead } from '../shared/strings.js';
-import { MAX_TYPESCRIPT_RUN_TOKENS, typeScriptSourcesOverBudget } from '../extract/typescript/budget.js';
+import { MAX_TYPESCRIPT_RUN_TOKENS, TYPESCRIPT_TOKENS_PER_FILE, typeScriptSourcesOverBudget } from '../extract/typescript/budget.js';
 import type { ParsedFiles } from '../extract/typescript/syntax.js';
 
 /** A source that may define a CLI: it names yargs, commander, `parseArgs`, yargs-parser, or imports/requires arg, mri or minimist. */
@@ -79,6 +79,9 @@ function diagnosticKey(d: InputDiagnostic): string {
 /**
  * Extracts the TypeScript facts; problems go to `diagnostics` (reads that fail, through `read`).
  * `size` gives a program file's size before it is read: one over the cap is never read.
+ * `configTypes` are the names the config's `commands.<name>.config` give (`Options`,
+ * `src/options.ts#Options`): the files that declare them, and what those import, get the run's
+ * token budget first, with the bins' programs.
  */
 export async function typeScriptFacts(
   tsSources: Array<{ file: string; text: string }>,
@@ -87,6 +90,7 @@ export async function typeScriptFacts(
   read: Read,
   diagnostics: InputDiagnostic[],
   size?: FileSize,
+  configTypes: readonly string[] = [],
 ): Promise<TypeScriptFacts> {
   // The program each bin runs: TypeScript behind compiled output or a shim, or plain JavaScript.
   const { findBinPrograms, reachable } = await import('../extract/typescript/programs.js');
@@ -110,10 +114,12 @@ export async function typeScriptFacts(
   // to its heap limit after ~20 s): the bins' programs and what they import first, nearest first,
   // then the smaller sources. The rest is not parsed, said once, and a bin whose program reaches a
   // file left out has unknown flags (below, as for the JavaScript files not read for their size).
+  // The files declaring the config's types count as programs here (s47 sweep K1: the config's
+  // type was in the last of 3,000 modules).
   const hops = new Map<string, number>();
-  for (const bin of programs.bins) {
-    if (bin.source === undefined) continue;
-    for (const [file, depth] of reachable(programs.imports, bin.source, trimmed.length)) if (depth < (hops.get(file) ?? Infinity)) hops.set(file, depth);
+  const roots = [...programs.bins.flatMap((bin) => (bin.source === undefined ? [] : [bin.source])), ...configTypeFiles(trimmed, configTypes)];
+  for (const root of new Set(roots)) {
+    for (const [file, depth] of reachable(programs.imports, root, trimmed.length)) if (depth < (hops.get(file) ?? Infinity)) hops.set(file, depth);
   }
   // The command files of oclif folders are bounded by their own cap (`trimOclifFolders`) and
   // nothing imports them: they are not counted here, so no oclif command is lost unsaid.
@@ -122,14 +128,17 @@ export async function typeScriptFacts(
   const overBudget = new Set(typeScriptSourcesOverBudget(trimmed.filter((s) => !inCommandFolder(s.file)), (file) => hops.get(file) ?? Number.MAX_SAFE_INTEGER));
   const allSources = overBudget.size === 0 ? trimmed : trimmed.filter((s) => !overBudget.has(s.file));
   if (overBudget.size > 0) {
-    const reason = `the TypeScript and JavaScript sources hold more than ${MAX_TYPESCRIPT_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run`;
+    const reason = `the TypeScript and JavaScript sources hold more than ${MAX_TYPESCRIPT_RUN_TOKENS.toLocaleString('en-US')} tokens, the limit for one run (each file counting ${TYPESCRIPT_TOKENS_PER_FILE} more, for what every file costs to read)`;
     for (const file of overBudget) tooLarge.set(file, reason);
     const [first, ...others] = [...overBudget];
+    // The others are named for the config check too (`alsoUnread`): a config type declared in one
+    // of them is unread, not missing.
     diagnostics.push({
       ruleId: 'parse-error',
       severity: 'warn',
       message: `TypeScript not read${alsoNotRead(others, 'sources')}: ${reason}; the config types declared there and the CLI flags of the bins whose programs reach them are unknown and not checked. Declare the flags in \`commands.<name>.flags\` of the docdrift config, or exclude large generated sources from \`sources\``,
       location: { file: first!, line: 1, column: 1 },
+      ...(others.length > 0 ? { alsoUnread: others } : {}),
     });
   }
   const binSources = new Map(programs.bins.flatMap((b) => (b.source === undefined ? [] : [[b.path, b.source] as const])));
@@ -233,6 +242,8 @@ export interface TypeScriptJob {
   tsSources: Array<{ file: string; text: string }>;
   packageJsons: Array<{ file: string; text: string }>;
   programFiles: string[];
+  /** The config's type names ({@link typeScriptFacts}' `configTypes`); none when absent. */
+  configTypes?: string[];
 }
 
 /** What the worker is given: the job, and where it stores its Linux thread id for the CPU budget (`tid[0]`). */
@@ -290,9 +301,46 @@ export interface PendingTypeScriptFacts {
   inputSize: number;
 }
 
-/** Identifies the inputs of a TypeScript extraction: the key of its stored piece. */
-export function typeScriptInputsKey(tsSources: Array<{ file: string; text: string }>, packageJsons: Array<{ file: string; text: string }>, programFiles: string[]): string {
-  return pieceKey('ts', JSON.stringify(programFiles), ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
+/** Identifies the inputs of a TypeScript extraction: the key of its stored piece. The config's type names count only when given (they rank the sources for the run's budget). */
+export function typeScriptInputsKey(tsSources: Array<{ file: string; text: string }>, packageJsons: Array<{ file: string; text: string }>, programFiles: string[], configTypes: readonly string[] = []): string {
+  const programs = configTypes.length > 0 ? JSON.stringify([programFiles, configTypes]) : JSON.stringify(programFiles);
+  return pieceKey('ts', programs, ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
+}
+
+/**
+ * The sources that declare one of `names` (the config's types: `Options`, `pkg.Options`, or
+ * `src/options.ts#Options`, whose file is taken as it is): a type, interface, class, enum,
+ * function or variable of that name, found in the text without parsing it. Order: the sources'.
+ */
+export function configTypeFiles(sources: ReadonlyArray<{ file: string; text: string }>, names: readonly string[]): string[] {
+  if (names.length === 0) return [];
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  for (const name of names) {
+    const hash = name.lastIndexOf('#');
+    if (hash > 0) files.add(name.slice(0, hash));
+    else {
+      const last = name.slice(name.lastIndexOf('.') + 1);
+      if (last.length > 0) bare.add(last);
+    }
+  }
+  return sources.filter((s) => files.has(s.file) || [...bare].some((name) => declaresName(s.text, name))).map((s) => s.file);
+}
+
+/** Keywords that declare the name after them. */
+const DECLARING = ['interface', 'type', 'class', 'enum', 'function', 'const', 'let', 'var', 'namespace'];
+
+/** Whether `text` has `name` as a whole word right after a declaring keyword ({@link DECLARING}) and white space. */
+function declaresName(text: string, name: string): boolean {
+  const word = (c: string | undefined): boolean => c !== undefined && /[\w$]/.test(c);
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (word(text[at - 1]) || word(text[at + name.length])) continue;
+    const before = text.slice(Math.max(0, at - 24), at);
+    const trimmed = before.trimEnd();
+    if (trimmed.length === before.length) continue;
+    if (DECLARING.some((k) => trimmed.endsWith(k) && !word(trimmed[trimmed.length - k.length - 1]))) return true;
+  }
+  return false;
 }
 
 /**
@@ -349,7 +397,7 @@ export function startTypeScriptFacts(job: TypeScriptJob): PendingTypeScriptFacts
   // (s28 sweep2 D4).
   const inputSize = [...job.tsSources, ...job.packageJsons].reduce((n, s) => n + s.text.length, 0) + programBytes(job.root, job.programFiles);
   const budget = typeScriptFactsBudgetMs(inputSize);
-  const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles), answer: Promise.resolve(undefined), used: false, inputSize };
+  const pending: PendingTypeScriptFacts = { key: typeScriptInputsKey(job.tsSources, job.packageJsons, job.programFiles, job.configTypes), answer: Promise.resolve(undefined), used: false, inputSize };
   const stopWatch = watchWorkerCpu(worker, tid, budget, () => {
     pending.expired = budget;
   });
@@ -425,8 +473,9 @@ async function factsFor(
   pending: PendingTypeScriptFacts | undefined,
   forgetReads?: () => void,
   size?: FileSize,
+  configTypes: readonly string[] = [],
 ): Promise<{ facts: TypeScriptFacts; store: boolean }> {
-  if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles)) {
+  if (pending && pending.key === typeScriptInputsKey(tsSources, packageJsons, programFiles, configTypes)) {
     const answer = await pending.answer;
     // Past its budget: not computed again in-thread, and not stored (it depends on the machine's load).
     if (!answer && pending.expired !== undefined) return { facts: overBudgetFacts(tsSources, packageJsons, pending.expired, own, pending.inputSize), store: false };
@@ -444,7 +493,7 @@ async function factsFor(
       forgetReads?.();
     }
   }
-  return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own, size), store: true };
+  return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own, size, configTypes), store: true };
 }
 
 /** The stored piece: the facts, the diagnostics they came with, and the other files read on the way (with their texts' keys). */
@@ -470,14 +519,15 @@ export async function cachedTypeScriptFacts(
   diagnostics: InputDiagnostic[],
   pending?: PendingTypeScriptFacts,
   size?: FileSize,
+  configTypes: readonly string[] = [],
 ): Promise<TypeScriptFacts> {
   if (!pieces) {
     const own: InputDiagnostic[] = [];
-    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending, undefined, size);
+    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending, undefined, size, configTypes);
     diagnostics.push(...own);
     return facts;
   }
-  const key = typeScriptInputsKey(tsSources, packageJsons, programFiles);
+  const key = typeScriptInputsKey(tsSources, packageJsons, programFiles, configTypes);
   const stored = pieces.get<StoredFacts>(key);
   if (stored) {
     const before = diagnostics.length;
@@ -507,6 +557,7 @@ export async function cachedTypeScriptFacts(
       reads.length = 0;
     },
     recordingSize,
+    configTypes,
   );
   // Read errors went to `diagnostics` (through `read`); the extractors' own ones follow them, as before.
   diagnostics.push(...own);

@@ -47,7 +47,7 @@ const size: FileSize = (file) => {
 let answer: TypeScriptJobAnswer;
 try {
   const diagnostics: InputDiagnostic[] = [];
-  const facts = await typeScriptFacts(job.tsSources, job.packageJsons, job.programFiles, read, diagnostics, size);
+  const facts = await typeScriptFacts(job.tsSources, job.packageJsons, job.programFiles, read, diagnostics, size, job.configTypes);
   answer = { facts, diagnostics, reads };
 } catch (error) {
   answer = { error: error instanceof Error ? error.message : String(error) };

@@ -16,6 +16,20 @@ import { sourcesOverTokenBudget } from '../../shared/token-budget.js';
 export const MAX_TYPESCRIPT_RUN_TOKENS = 600_000;
 
 /**
+ * Tokens each TypeScript or JavaScript source counts against {@link MAX_TYPESCRIPT_RUN_TOKENS}
+ * beyond its own: what a file costs whatever its length (ts-morph's `SourceFile` and its symbol
+ * table, the scan of its declarations and imports, its env scan, its copy for the type checker),
+ * so that the budget bounds the number of files too. Measured (#33 s47 sweep K1): 3,000 modules
+ * of 1.3 KB (about 190 tokens each, 570,000 in all, under the token budget alone) took 10-13 s of
+ * CPU and 516-545 MB, where 600,000 tokens of dense code in six 240 KB modules took 3.1 s and
+ * 333 MB: about 60 KB and 1.5 ms more per file. At 100 such a project is read up to about 2,000
+ * modules (420-460 MB), as costly as the largest real projects measured, which stay under the
+ * budget with it: gemini-cli 491,000 tokens in 591 sources (550,000 counted), knip 268,000 in
+ * 2,090 (477,000 counted); at 200 both would lose sources.
+ */
+export const TYPESCRIPT_TOKENS_PER_FILE = 100;
+
+/**
  * Largest JavaScript program file parsed, in bytes: 3 MiB. ts-morph's syntax trees take ~110 MB
  * of heap per MB of JavaScript, so a 4.8 MB bundled bin/cli.js took the run to 559 MB peak RSS
  * (s28 sweep2 D4); refused before parsing, 207 MB (and, with no cap, the worker's heap limit
@@ -36,12 +50,19 @@ export function countTypeScriptTokens(text: string): number {
   return n;
 }
 
+/** The tokens `text` counts against the run's budget: its own ({@link countTypeScriptTokens}) and {@link TYPESCRIPT_TOKENS_PER_FILE}. */
+export function budgetedTypeScriptTokens(text: string): number {
+  return countTypeScriptTokens(text) + TYPESCRIPT_TOKENS_PER_FILE;
+}
+
 /**
  * Splits the sources into those parsed and those over the run's budget
- * ({@link MAX_TYPESCRIPT_RUN_TOKENS}). The budget goes first to the sources `rank` ranks lowest
- * (the bins' programs, then what they import, nearest first), then to the smaller, then in the
- * given order: the result depends on the texts alone. Tokens are counted only when the texts'
- * lengths (an upper bound of their tokens) exceed the budget, so a project under it costs nothing.
+ * ({@link MAX_TYPESCRIPT_RUN_TOKENS}), each source counting {@link TYPESCRIPT_TOKENS_PER_FILE}
+ * beyond its own tokens (so the budget bounds the number of files too). The budget goes first to
+ * the sources `rank` ranks lowest (the bins' programs and the files declaring the config's types,
+ * then what they import, nearest first), then to the smaller, then in the given order: the result
+ * depends on the texts alone. Tokens are counted only when the texts' lengths plus the per-file
+ * count (an upper bound of what they count) exceed the budget, so a project under it costs nothing.
  *
  * @param sources the sources in a fixed order (discovery's), paths project-relative.
  * @param rank a rank per file, lower first (a bin program's distance in imports; unreached files last).
@@ -49,5 +70,6 @@ export function countTypeScriptTokens(text: string): number {
  * @returns the files over the budget, in the given order (empty when all fit).
  */
 export function typeScriptSourcesOverBudget(sources: ReadonlyArray<{ file: string; text: string }>, rank: (file: string) => number, budget = MAX_TYPESCRIPT_RUN_TOKENS): string[] {
-  return sourcesOverTokenBudget(sources, { chars: (s) => s.text.length, tokens: (s) => countTypeScriptTokens(s.text), rank: (s) => rank(s.file) }, budget).map((s) => s.file);
+  const measure = { chars: (s: { text: string }) => s.text.length + TYPESCRIPT_TOKENS_PER_FILE, tokens: (s: { text: string }) => budgetedTypeScriptTokens(s.text), rank: (s: { file: string }) => rank(s.file) };
+  return sourcesOverTokenBudget(sources, measure, budget).map((s) => s.file);
 }

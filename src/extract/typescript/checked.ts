@@ -168,7 +168,7 @@ interface Live {
 
 /** Why the checker stopped reading aliases, and at which one. */
 interface Stop {
-  reason: 'time' | 'memory' | 'properties';
+  reason: 'time' | 'memory' | 'properties' | 'aliases';
   file: string;
   name: string;
   at: AliasPosition;
@@ -211,7 +211,8 @@ export class AliasChecker {
 
   /**
    * The properties of type alias `name` declared in `file` at `at`, or `undefined` when the
-   * checker is not used (over {@link MAX_CHECKED_ALIASES}, past its budget, or it failed) or the
+   * checker is not used (over {@link MAX_CHECKED_ALIASES} or past its budget: noted, see
+   * {@link notes}; or it failed) or the
    * type has no properties (a primitive, a union of unrelated shapes, a type from a package), or
    * more than {@link MAX_CHECKED_PROPERTIES}. Never throws.
    */
@@ -220,7 +221,9 @@ export class AliasChecker {
       this.stop.later++;
       return undefined;
     }
-    if (this.broken || this.used >= MAX_CHECKED_ALIASES) return undefined;
+    if (this.broken) return undefined;
+    // Past the cap, said once at the first alias left to the syntax (s47 sweep K1: it was silent).
+    if (this.used >= MAX_CHECKED_ALIASES) return this.halt('aliases', file, name, at);
     if (this.propertiesRead >= MAX_RUN_CHECKED_PROPERTIES) return this.halt('properties', file, name, at);
     this.used++;
     const answer = COMPILED ? this.ask(file, name, at) : this.askHere(file, name, at);
@@ -383,6 +386,7 @@ export class AliasChecker {
       const why =
         reason === 'time' ? `took the type checker past the ${CHECKER_BUDGET_MS / 1000} s of CPU time it may cost a run`
         : reason === 'memory' ? `needed more than the ${CHECKER_HEAP_MB} MB of memory the type checker may use`
+        : reason === 'aliases' ? `comes after the ${MAX_CHECKED_ALIASES} types the type checker reads in a run, the most it reads`
         : `comes after the type checker has read ${MAX_RUN_CHECKED_PROPERTIES} properties, the most it reads in a run`;
       const rest = later > 0 ? ` and the ${later} later type${later === 1 ? '' : 's'} that needed the checker are read by their syntax` : ' is read by its syntax';
       out.push({
