@@ -575,8 +575,8 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
       return text;
     } catch (error) {
       const message = `Cannot read ${file}: ${readErrorText(error)}`;
-      // Once per file: a TypeScript source is read by more than one extractor (s47 sweep J4: a
-      // UTF-16 one was reported twice). Checked on the list, which a stage may cut back.
+      // Once per file: a TypeScript source is read by more than one extractor (a UTF-16 one
+      // refused by `decodeText` was reported twice). Checked on the list, which a stage may cut back.
       if (diagnostics.some((d) => d.message === message && d.location.file === file)) return undefined;
       diagnostics.push({
         ruleId: 'parse-error',
