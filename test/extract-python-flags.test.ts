@@ -601,6 +601,32 @@ describe('flag names spelled with \\N{name} escapes (s46 sweep H12)', () => {
   });
 });
 
+describe('a `\\N{name}` escape CPython does not know (s47 sweep J3)', () => {
+  it('gives the file one parse-error saying CPython refuses it, at the escape; known names, raw and bytes literals and comments give none', async () => {
+    // CPython 3.11: compile() of this text raises "SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in position 4-29: unknown Unicode character name".
+    const lines = [
+      'import argparse  # "\\N{NO SUCH NAME}" in a comment',
+      'def build_parser():',
+      '    p = argparse.ArgumentParser(prog="tool", description=r"\\N{NO SUCH NAME}" + str(b"\\N{NO SUCH NAME}"))',
+      '    p.add_argument("--seed", type=int, help="Random seed \\N{BULLET}.")',
+      '    p.add_argument("--na\\N{NO SUCH CHARACTER NAME}me", default="run")',
+      '    p.add_argument(f"--mo\\N{NO SUCH NAME}de")',
+      '    return p',
+      '',
+    ];
+    const refused = await extractPythonFlags([{ file: 'tool/cli.py', text: lines.join('\n') }]);
+    expect(refused.diagnostics).toEqual([{
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: 'tool/cli.py:5:25: `\\N{NO SUCH CHARACTER NAME}` names no Unicode character CPython knows, so CPython refuses the file ("SyntaxError: (unicode error) … unknown Unicode character name"); definitions in the rest of the file are read as for a syntax error',
+      location: { file: 'tool/cli.py', line: 5, column: 25 },
+    }]);
+    const read = await extractPythonFlags([{ file: 'tool/cli.py', text: lines.filter((l) => !l.includes('CHARACTER NAME') && !l.includes('f"')).join('\n') }]);
+    expect(read.diagnostics).toEqual([]);
+    expect(read.commands[0]!.params.map((p) => p.name)).toEqual(['seed']);
+  });
+});
+
 describe('identifiers NFKC-normalised as CPython reads them (PEP 3131; s46 sweep H3)', () => {
   it('reads a fullwidth parameter, keyword and parser variable by their normalised names', async () => {
     // CPython: `def run(ｎame: str = "run")` has the parameter `name` (typer's `--name`);

@@ -730,6 +730,18 @@ describe('fixes apply only to the text they were computed from, read back as mea
     expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
   });
 
+  it('s47 sweep J6: a folder at the lock name is said to be a folder, with the remedy, not blamed on a run of pid 0', async () => {
+    const root = miniProject(fields, DOC);
+    fs.mkdirSync(path.join(root, 'docs/.cli.md.docdrift.lock'));
+    const result = await fixRoot(root);
+    expect(result.problems).toEqual(['docs/cli.md was not fixed: its lock name docs/.cli.md.docdrift.lock is a folder, not a lock a docdrift run wrote, and docdrift does not remove it; remove it (a folder: `rm -r`) and run again']);
+    expect(readFileSync(cli(root), 'utf8')).toBe(DOC);
+    // The folder is left as it was; once it is removed the page is fixed.
+    fs.rmdirSync(path.join(root, 'docs/.cli.md.docdrift.lock'));
+    expect((await fixRoot(root)).problems).toEqual([]);
+    expect(readFileSync(cli(root), 'utf8')).toBe(`${DOC}| \`zeta\` | \`2\` | Last. |\n`);
+  });
+
   /** A project whose parameters come from a JSON Schema with keys holding `|` and `\`. */
   const schemaProject = (): string => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-fix-schema-'));

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeText, pythonSourceCoding, pythonTextCodingError, ReadFileError, SourceCodingError, SourceNotUtf8Error, readRegularFileBytes, readSignedFileBytes } from '../src/shared/read-file.js';
+import { decodeText, pythonSourceCoding, pythonTextCodingError, ReadFileError, readErrorText, SourceCodingError, SourceNotUtf8Error, readRegularFileBytes, readSignedFileBytes, TextEncodingError } from '../src/shared/read-file.js';
 import { createReader } from '../src/engine/lint.js';
 import type { InputDiagnostic } from '../src/model/types.js';
 import { lintTwin, removeTempDirs, tempProject } from './helpers.js';
@@ -236,18 +236,95 @@ describe('decodeText: a Python source decoded as its PEP 263 coding line says (#
     }]);
     expect(pythonTextCodingError('a.py', `# ${'x'.repeat(100_000)}\n# coding: rot13\n`)).toMatchObject({ line: 2, codec: 'rot13' });
     expect(pythonTextCodingError('a.py', 'import os\n# coding: rot13\n')).toBeUndefined();
+    // A NUL character in a buffer: refused as on disk (s47 sweep J4).
+    expect(pythonTextCodingError('a.py', 'import os\r\nx = 1\n# \0\n')).toMatchObject({ line: 3, message: 'line 3 holds a NUL byte, which CPython refuses ("SyntaxError: source code cannot contain null bytes"); the file is not read' });
+    expect(pythonTextCodingError('docs/a.md', '# \0\n')).toBeUndefined();
   });
 
-  it('decodes single-byte codecs as CPython does where the WHATWG decoder differs, and ASCII bytes over 0x7F as U+FFFD', () => {
+  it('decodes single-byte codecs as CPython does where the WHATWG decoder differs', () => {
     const source = (codec: string, ...bytes: number[]): Buffer => Buffer.from([...Buffer.from(`# coding: ${codec}\nx = "`), ...bytes, ...Buffer.from('"\n')]);
     // iso-8859-9 is windows-1254 to TextDecoder: 0x80 is U+0080 in CPython, not the euro sign.
     expect(decodeText(source('iso-8859-9', 0x80, 0xd0), 'a.py')).toContain('"\u0080\u011e"');
     expect(decodeText(source('cp1254', 0x80, 0xd0), 'a.py')).toContain('"\u20ac\u011e"');
-    expect(decodeText(source('ascii', 0x41, 0xe9), 'a.py')).toContain('"A\uFFFD"');
     expect(decodeText(source('koi8-r', 0xc1), 'a.py')).toContain('"\u0430"');
     // cp949 that is EUC-KR (KS X 1001 pairs) is read; its Unified Hangul Code extension, which Node's decoder reads as C1 controls, is refused.
     expect(decodeText(source('cp949', 0xb0, 0xa1), 'a.py')).toContain('"\uac00"');
     expect(() => decodeText(source('cp949', 0x81, 0x41), 'a.py')).toThrow(SourceCodingError);
+  });
+
+  it('s47 sweep J3: refuses, as CPython does, a UTF-8 BOM with a coding name its tokenizer does not take for UTF-8 itself (`utf8`, `UTF8`, `u8`, `cp65001`, `utf`)', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    // CPython 3.11: compile(b'\xef\xbb\xbf# -*- coding: UTF8 -*-\nx=1\n', …) raises "encoding problem: UTF8 with BOM".
+    for (const name of ['utf8', 'UTF8', 'u8', 'cp65001', 'utf', 'utf8-sig', 'UTF8-unix']) {
+      expect(() => decodeText(Buffer.concat([bom, Buffer.from(`# -*- coding: ${name} -*-\nx = 1\n`)]), 'tool/cli.py'), name).toThrow(`declares \`${name}\`, which CPython refuses ("SyntaxError: encoding problem: ${name} with BOM")`);
+    }
+    // The names CPython normalises to `utf-8` (first 12 characters lower-cased, `_` as `-`: `utf-8` or `utf-8-…`) are read.
+    for (const name of ['utf-8', 'UTF-8', 'utf_8', 'UTF_8', 'utf-8-sig', 'utf-8-unix', 'utf-8-foo']) {
+      expect(decodeText(Buffer.concat([bom, Buffer.from(`# coding: ${name}\nx = "caf\u00e9"\n`)]), 'tool/cli.py'), name).toBe(`\uFEFF# coding: ${name}\nx = "caf\u00e9"\n`);
+    }
+    // Without a BOM, `utf8` and its aliases are UTF-8 to CPython.
+    expect(decodeText(Buffer.from('# coding: u8\nx = "caf\u00e9"\n'), 'tool/cli.py')).toBe('# coding: u8\nx = "caf\u00e9"\n');
+  });
+
+  it('s47 sweep J3: refuses a byte the declared single-byte codec leaves undefined (`ascii` over 0x7F, cp1252 0x81) at its line, as CPython does ("codec can\'t decode byte")', () => {
+    const refusal = (bytes: Buffer): SourceCodingError => {
+      try {
+        decodeText(bytes, 'tool/cli.py');
+      } catch (error) {
+        if (error instanceof SourceCodingError) return error;
+        throw error;
+      }
+      throw new Error('read');
+    };
+    const ascii = refusal(Buffer.concat([Buffer.from('# coding: ascii\nimport argparse\n# caf'), Buffer.from([0xe9]), Buffer.from('\nx = 1\n')]));
+    expect(ascii).toMatchObject({ code: 'ECODING', line: 3, codec: 'ascii' });
+    expect(ascii.message).toBe('line 3 holds byte 0xe9, which `ascii`, the codec its coding comment (line 1) declares, cannot decode, so CPython refuses the file ("SyntaxError: … codec can\'t decode byte 0xe9"); the file is not read. Declare the file\'s real encoding or save it as UTF-8');
+    // UTF-8 bytes in an ASCII file: refused at the first of them.
+    expect(refusal(Buffer.from('#!/usr/bin/env python\n# -*- coding: us-ascii -*-\nx = 1\ny = "\u00e9"\n'))).toMatchObject({ line: 4, codec: 'us-ascii' });
+    expect(refusal(Buffer.concat([Buffer.from('# coding: cp1252\nx = "'), Buffer.from([0x81]), Buffer.from('"\n')]))).toMatchObject({ line: 2, codec: 'cp1252' });
+    // Bytes the codec defines are read.
+    expect(decodeText(Buffer.concat([Buffer.from('# coding: cp1252\nx = "'), Buffer.from([0x80, 0x93]), Buffer.from('"\n')]), 'tool/cli.py')).toContain('"\u20ac\u201c"');
+    expect(decodeText(Buffer.from('# coding: ascii\nx = 1\n'), 'tool/cli.py')).toBe('# coding: ascii\nx = 1\n');
+  });
+
+  it('s47 sweep J4: a page saved as UTF-16 without a byte-order mark, or as UTF-32 with one, is decoded as such; UTF-8 with a stray NUL stays UTF-8', () => {
+    const page = '# Guide\n\n```bash\ntool +sed=1 --na\u00efve \u20ac \u{1F600}\n```\n';
+    const be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
+    expect(decodeText(Buffer.from(page, 'utf16le'), 'README.md')).toBe(page);
+    expect(decodeText(be(page), 'docs/guide.md')).toBe(page);
+    expect(decodeText(Buffer.from(page, 'utf16le'))).toBe(page);
+    const utf32 = (text: string, le: boolean): Buffer => {
+      const cps = [0xfeff, ...Array.from(text, (c) => c.codePointAt(0)!)];
+      const out = Buffer.alloc(cps.length * 4);
+      cps.forEach((cp, i) => (le ? out.writeUInt32LE(cp, i * 4) : out.writeUInt32BE(cp, i * 4)));
+      return out;
+    };
+    expect(decodeText(utf32(page, true), 'docs/guide.md')).toBe(page);
+    expect(decodeText(utf32(page, false), 'docs/guide.mdx')).toBe(page);
+    // UTF-16 with a BOM, as before; UTF-8 with a NUL at the start or the end, or binary bytes: UTF-8.
+    expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(page, 'utf16le')]), 'README.md')).toBe(page);
+    expect(decodeText(Buffer.from(`\0${page}\0`), 'README.md')).toBe(`\0${page}\0`);
+    const binary = Buffer.from(Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? 0 : (i * 37) & 0xff)));
+    expect(decodeText(binary, 'a.md')).toBe(binary.toString('utf8'));
+  });
+
+  it('s47 sweep J4: a Python source holding NUL bytes (UTF-16 without a byte-order mark) is refused as CPython refuses it; a TypeScript, JSON or TOML file that looks like UTF-16 or starts with a UTF-32 BOM is not read', () => {
+    const source = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--seed")\n';
+    expect(() => decodeText(Buffer.from(source, 'utf16le'), 'tool/cli.py')).toThrow('it looks like UTF-16 (little-endian) text without a byte-order mark, whose NUL bytes CPython refuses ("SyntaxError: source code cannot contain null bytes"); the file is not read. Save it as UTF-8');
+    expect(() => decodeText(Buffer.from(source, 'utf16le').swap16(), 'tool/cli.pyi')).toThrow('UTF-16 (big-endian)');
+    let nul: unknown;
+    try {
+      decodeText(Buffer.from(`${source}x = 1  # \0\n`), 'tool/cli.py');
+    } catch (error) {
+      nul = error;
+    }
+    expect(nul).toBeInstanceOf(SourceCodingError);
+    expect(nul).toMatchObject({ line: 4, message: 'line 4 holds a NUL byte, which CPython refuses ("SyntaxError: source code cannot contain null bytes"); the file is not read' });
+    for (const file of ['src/cli.ts', 'bin/cli.mjs', 'package.json', 'pyproject.toml', 'mkdocs.yml']) {
+      expect(() => decodeText(Buffer.from('{"name": "tool", "bin": "cli.js"}\n', 'utf16le'), file), file).toThrow(ReadFileError);
+      expect(() => decodeText(Buffer.from([0xff, 0xfe, 0, 0, 0x7b, 0, 0, 0, 0x7d, 0, 0, 0]), file), file).toThrow('it starts with a UTF-32 (little-endian) byte-order mark, which the tools that read it');
+    }
+    expect(readErrorText(new TextEncodingError('x'))).toBe('x, which the tools that read it (Node.js, the TypeScript compiler, TOML, YAML and JSON readers) do not read as such; the file is not read. Save it as UTF-8');
   });
 
   it('a latin-1 default documented right gives no finding (it was a default mismatch against "caf\uFFFD", and --fix wrote U+FFFD into the page)', async () => {

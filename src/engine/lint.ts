@@ -581,10 +581,14 @@ export function createReader(root: string, overlay: ReadonlyMap<string, string> 
       texts?.set(file, text);
       return text;
     } catch (error) {
+      const message = `Cannot read ${file}: ${readErrorText(error)}`;
+      // Once per file: a TypeScript source is read by more than one extractor (a UTF-16 one
+      // refused by `decodeText` was reported twice). Checked on the list, which a stage may cut back.
+      if (diagnostics.some((d) => d.message === message && d.location.file === file)) return undefined;
       diagnostics.push({
         ruleId: 'parse-error',
         severity: 'error',
-        message: `Cannot read ${file}: ${readErrorText(error)}`,
+        message,
         // A source refused for its declared codec is reported at its coding comment.
         location: { file, line: error instanceof SourceCodingError ? error.line : 1, column: 1 },
       });

@@ -403,18 +403,37 @@ function readLock(lock: string): LockContent | undefined {
   return start !== undefined && /^\d+$/.test(start) ? { pid, start } : { pid };
 }
 
-/** A lock {@link lockFile} could not take: another live process holds it. */
+/**
+ * A lock {@link lockFile} could not take: another live process holds it, or (`pid` 0, `blocker`
+ * set) something that is no lock a docdrift run wrote sits at the lock's name and could not be
+ * removed (a folder: s47 sweep J6, whose message blamed a run of pid 0).
+ */
 export class LockedError extends WriteError {
-  /** The pid of the process holding the lock. */
+  /** The pid of the process holding the lock; 0 when no process does (see {@link LockedError.blocker}). */
   readonly pid: number;
   /** The lock file's absolute path. */
   readonly lock: string | undefined;
-  constructor(file: string, pid: number, lock?: string) {
-    super(`${file} is locked by another docdrift run (pid ${pid})`);
+  /** What is at the lock's name when it is no lock a run wrote and could not be taken over (`a folder`, `a FIFO`…). */
+  readonly blocker: string | undefined;
+  constructor(file: string, pid: number, lock?: string, blocker?: string) {
+    super(blocker === undefined ? `${file} is locked by another docdrift run (pid ${pid})` : `${file} cannot be locked: its lock name holds ${blocker}, not a lock a docdrift run wrote`);
     this.name = 'LockedError';
     this.pid = pid;
     this.lock = lock;
+    this.blocker = blocker;
   }
+}
+
+/** What `lstat` finds at `file`, in words (`a folder`, `a FIFO`, `a symbolic link`, `a file`…); `something` when it cannot tell. */
+function whatIsAt(file: string): string {
+  const stat = nodeFs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) return 'something';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'a file that holds no pid';
 }
 
 /**
@@ -460,6 +479,8 @@ export function lockFile(file: string, root?: string): () => void {
           if (attempt < 2) continue;
           throw error;
         }
+        // No run's lock (pid 0) that could not be removed: say what is there, not "a run of pid 0".
+        if (attempt > 0 && owner.pid === 0) throw new LockedError(file, 0, lock, whatIsAt(lock));
         if (lockHeld(lock, owner) || attempt > 0) throw new LockedError(file, owner.pid, lock);
         // A killed run's lock: taken over once.
         try {

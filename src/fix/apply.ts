@@ -217,6 +217,10 @@ function writeFixed(root: string, original: ReadFile, file: string, after: strin
   } catch (error) {
     if (error instanceof LockedError) {
       const lock = error.lock === undefined ? undefined : path.relative(root, error.lock).split(path.sep).join('/');
+      if (error.blocker !== undefined) {
+        const folder = error.blocker === 'a folder';
+        throw new FixError(`${file} was not fixed: its lock name ${lock ?? 'beside it'} is ${error.blocker}, not a lock a docdrift run wrote, and docdrift does not remove it; remove it${folder ? ' (a folder: `rm -r`)' : ''} and run again`);
+      }
       throw new FixError(`${file} is being fixed by another docdrift run (pid ${error.pid}); not fixed${lock ? ` (if no docdrift run is going on, remove ${lock})` : ''}`);
     }
     throw error;

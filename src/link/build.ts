@@ -455,7 +455,12 @@ export function buildModel(given: ModelInput): Model {
           if (!byName.has(inv.command)) continue;
           const cmd = byName.get(inv.command);
           const flags = cmd ? flagLookupOf(cmd, flagLookups) : undefined;
-          for (const u of variadicValues(absorbFlagValues(matchSpellings(expandShortClusters(parseArguments(inv), cmd, flags), cmd, flags, found.misspeltFlags), inv, cmd, flags), cmd, flags)) {
+          const dashed = cmd?.prefixChars === undefined ? undefined : withDashPrefixes(inv, cmd.prefixChars);
+          const read = dashed?.inv ?? inv;
+          for (const u of variadicValues(absorbFlagValues(matchSpellings(expandShortClusters(parseArguments(read), cmd, flags), cmd, flags, found.misspeltFlags), read, cmd, flags), cmd, flags)) {
+            // The token as written (`++nme`, not `--nme`), for messages and suggestions.
+            const written = dashed?.written.get(u.location);
+            if (written !== undefined) u.raw = written;
             if (isIgnored(u.key)) continue;
             found.usages.push(u);
           }
@@ -878,6 +883,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.dynamicSubcommands) cmd.dynamicSubcommands = true;
         if (fc.dynamicSubcommandsBy !== undefined) cmd.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) cmd.abbreviatesLongFlags = true;
+        if (fc.prefixChars !== undefined) cmd.prefixChars ??= fc.prefixChars;
         continue;
       }
       // yargs/commander/cac/sade: options of the program and of parent sub-commands work here too.
@@ -915,6 +921,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         if (fc.dynamicSubcommands) configured.dynamicSubcommands = true;
         if (fc.dynamicSubcommandsBy !== undefined) configured.dynamicSubcommandsBy ??= fc.dynamicSubcommandsBy;
         if (fc.abbreviatesLongFlags) configured.abbreviatesLongFlags = true;
+        if (fc.prefixChars !== undefined) configured.prefixChars ??= fc.prefixChars;
         if (fc.hidden) configured.hidden = true;
         if (fc.deprecated) configured.deprecated = true;
         if (configured.configClasses.length === 0 && fc.dispatch) {
@@ -947,6 +954,7 @@ function addFlagCommands(commands: CommandSpec[], flagCommands: FlagCommand[], t
         ...(fc.dynamicSubcommands ? { dynamicSubcommands: true } : {}),
         ...(fc.dynamicSubcommandsBy !== undefined ? { dynamicSubcommandsBy: fc.dynamicSubcommandsBy } : {}),
         ...(fc.abbreviatesLongFlags ? { abbreviatesLongFlags: true } : {}),
+        ...(fc.prefixChars !== undefined ? { prefixChars: fc.prefixChars } : {}),
         ...(fc.hidden ? { hidden: true } : {}),
         ...(fc.deprecated ? { deprecated: true } : {}),
       });
@@ -1175,6 +1183,27 @@ function flagLookupOf(cmd: CommandSpec, cache: Map<CommandSpec, FlagLookup>): Fl
   let lookup = cache.get(cmd);
   if (!lookup?.fits(cmd)) cache.set(cmd, (lookup = new FlagLookup(cmd)));
   return lookup;
+}
+
+/**
+ * `inv` with each argument that starts with one of `prefixChars` other than `-` (argparse
+ * `prefix_chars="+"`: `+seed`, `++name=x`) spelled with as many dashes instead (`-seed`,
+ * `--name=x`), so that {@link parseArguments} reads it as the flag the parser takes it for (s47
+ * sweep J5: `tool +seed 1 ++nme y` passed nothing, and the typo went unreported); `written` maps
+ * each changed argument's location to its text as written. A lone run of prefix characters is
+ * left as written. Undefined when no argument changed.
+ */
+function withDashPrefixes(inv: Invocation, prefixChars: string): { inv: Invocation; written: Map<SourceLocation, string> } | undefined {
+  if (![...prefixChars].some((c) => c !== '-')) return undefined;
+  const written = new Map<SourceLocation, string>();
+  const args = inv.args.map((arg) => {
+    let n = 0;
+    while (n < arg.text.length && prefixChars.includes(arg.text[n]!)) n++;
+    if (n === 0 || n === arg.text.length || arg.text[0] === '-') return arg;
+    written.set(arg.location, arg.text);
+    return { ...arg, text: `${'-'.repeat(n)}${arg.text.slice(n)}` };
+  });
+  return written.size > 0 ? { inv: { ...inv, args }, written } : undefined;
 }
 
 /**

@@ -421,6 +421,12 @@ export interface CommandSpec {
    */
   abbreviatesLongFlags?: boolean;
   /**
+   * The characters that start the command's options when not only `-` (argparse
+   * `ArgumentParser(prefix_chars="+")`: `+seed`, `++name`): an example's `+seed 1` passes the
+   * flag `seed`, read as `-seed 1` would be. Absent for the usual `-`.
+   */
+  prefixChars?: string;
+  /**
    * Config classes discovery found for this command's function (qualified names) that the
    * config's `commands.<name>.config` list leaves out: their fields are not this command's
    * parameters. Absent when the config keeps them all or names no classes.

@@ -337,6 +337,15 @@ export function decodeAsPython(codec: string, bytes: Buffer): string | undefined
   }
 }
 
+/**
+ * Whether `codec` (a module name {@link pythonCodecOf} gives) is one of the single-byte codecs
+ * {@link decodeAsPython} decodes by table: there a U+FFFD in its output is a byte CPython's codec
+ * refuses (`ascii` over 0x7F, cp1252's 0x81), so CPython refuses the whole file.
+ */
+export function isTablePythonCodec(codec: string): boolean {
+  return Object.hasOwn(SINGLE_BYTE, codec);
+}
+
 /** Whether {@link decodeAsPython} decodes `codec` (for some bytes, in cp949's case). */
 export function decodesAsPython(codec: string): boolean {
   return decodeAsPython(codec, Buffer.alloc(0)) !== undefined;

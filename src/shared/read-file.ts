@@ -14,7 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { escapesRoot } from './paths.js';
-import { decodeAsPython, decodesAsPython, pythonCodecOf } from './python-codecs.js';
+import { decodeAsPython, decodesAsPython, isTablePythonCodec, pythonCodecOf } from './python-codecs.js';
 
 /** Default cap of {@link readRegularFile}: 64 MiB, far above any document, source or baseline docdrift reads. */
 export const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -324,29 +324,49 @@ export function readRegularFile(file: string, options: ReadOptions = {}): string
  * Bytes as text, by byte-order mark: UTF-16 LE (`FF FE`) and BE (`FE FF`) are decoded as such
  * (Windows editors save reference pages that way); a UTF-8 BOM is kept as U+FEFF (the Markdown
  * parser and positions expect it; JSON readers strip it with {@link stripBom}); anything else is
- * UTF-8, invalid sequences becoming U+FFFD. A Python source (`file` ending `.py` or `.pyi`) is
- * decoded in the codec its PEP 263 coding comment declares ({@link pythonSourceCoding}), as
- * CPython decodes it.
+ * UTF-8, invalid sequences becoming U+FFFD. A document (any file but a Python, JavaScript,
+ * TypeScript or config source: {@link CODE_FILE_RE}) that starts with a UTF-32 byte-order mark,
+ * or whose first 4 KiB look like UTF-16 without one ({@link bomlessUtf16}), is decoded as such
+ * too: read as UTF-8 it named nothing and the run passed silently (s47 sweep J4). A Python source
+ * (`file` ending `.py` or `.pyi`) is decoded in the codec its PEP 263 coding comment declares
+ * ({@link pythonSourceCoding}), as CPython decodes it, and refused where CPython refuses it.
  *
- * @throws {SourceCodingError} for a Python source that declares a codec docdrift cannot decode
- *   as CPython does (`utf-7`, `unicode_escape`, `utf-16`…) or no codec CPython knows: read as
- *   UTF-8 it would be other text than Python's (#33 F9)
+ * @throws {SourceCodingError} for a Python source that CPython refuses (a UTF-16 or UTF-32 BOM, a
+ *   NUL byte, a UTF-8 BOM with a coding comment that does not name UTF-8, bytes its codec cannot
+ *   decode) or that declares a codec docdrift cannot decode as CPython does (`utf-7`,
+ *   `unicode_escape`, `utf-16`…) or no codec CPython knows: read as UTF-8 it would be other text
+ *   than Python's (#33 F9)
+ * @throws {TextEncodingError} for a JavaScript, TypeScript or config source that starts with a
+ *   UTF-32 byte-order mark or looks like UTF-16 without one: Node.js, the TypeScript compiler and
+ *   the TOML, YAML and JSON readers do not read it as such text
  */
 export function decodeText(bytes: Uint8Array, file?: string): string {
+  const python = file !== undefined && PYTHON_FILE_RE.test(file);
   // CPython reads a source as bytes with at most a UTF-8 BOM: a UTF-16 or UTF-32 one (with the
   // NUL bytes its text then holds) is a SyntaxError, so such a module defines nothing (s45 sweep).
-  if (file !== undefined && PYTHON_FILE_RE.test(file) && bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff))) {
+  if (python && bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff))) {
     throw new SourceBomError(bytes[0] === 0 || (bytes.length >= 4 && bytes[2] === 0 && bytes[3] === 0) ? 'UTF-32' : 'UTF-16', bytes[0]!);
+  }
+  const code = !python && file !== undefined && CODE_FILE_RE.test(file);
+  const utf32 = utf32Bom(bytes);
+  if (utf32 !== undefined) {
+    if (code) throw new TextEncodingError(`it starts with a UTF-32 (${utf32 === 'le' ? 'little' : 'big'}-endian) byte-order mark`);
+    return decodeUtf32(bytes.subarray(4), utf32 === 'le');
   }
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (file !== undefined && PYTHON_FILE_RE.test(file)) {
+  if (python) {
+    // CPython refuses a source holding a NUL byte ("SyntaxError: source code cannot contain null
+    // bytes"): UTF-16 text without a byte-order mark is full of them (s47 sweep J4).
+    const nul = buffer.indexOf(0);
+    if (nul >= 0) throw new SourceNulError(lineAt(buffer, nul), bomlessUtf16(buffer));
     const coding = pythonSourceCoding(buffer);
     const codec = coding === undefined ? 'utf_8' : pythonCodecOf(coding.name);
-    // A UTF-8 byte-order mark with a declaration of another codec: CPython refuses the file
-    // ("SyntaxError: encoding problem: iso-8859-1 with BOM", s46 sweep H10).
-    if (coding !== undefined && codec !== 'utf_8' && codec !== 'utf_8_sig' && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    // A UTF-8 byte-order mark with a declaration that CPython's tokenizer does not take for UTF-8
+    // itself: it refuses the file ("SyntaxError: encoding problem: iso-8859-1 with BOM", s46
+    // sweep H10), `utf8`, `UTF8`, `u8`, `cp65001` included (s47 sweep J3), though they are UTF-8.
+    if (coding !== undefined && !cpythonUtf8Name(coding.name) && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
       throw new SourceBomCodingError(coding.line, coding.name);
     }
     // CPython decodes a source without a coding comment as UTF-8 and stops at its first invalid
@@ -355,9 +375,106 @@ export function decodeText(bytes: Uint8Array, file?: string): string {
     if (coding === undefined) return pythonLineEnds(buffer.toString('utf8'));
     const text = codec === undefined ? undefined : decodeAsPython(codec, buffer);
     if (text === undefined) throw new SourceCodingError(coding.line, coding.name, codec !== undefined);
+    // A byte the declared single-byte codec leaves undefined (`ascii` over 0x7F, cp1252's 0x81):
+    // CPython refuses the file ("'ascii' codec can't decode byte 0xe9", s47 sweep J3).
+    const undefinedAt = isTablePythonCodec(codec!) ? text.indexOf('\ufffd') : -1;
+    if (undefinedAt >= 0) throw new SourceUndecodableError(lineAt(buffer, undefinedAt), coding.line, coding.name, buffer[undefinedAt]!);
     return pythonLineEnds(text);
   }
+  const utf16 = bomlessUtf16(buffer);
+  if (utf16 !== undefined) {
+    if (code) throw new TextEncodingError(`it looks like UTF-16 (${utf16 === 'le' ? 'little' : 'big'}-endian) text without a byte-order mark`);
+    return new TextDecoder(utf16 === 'le' ? 'utf-16le' : 'utf-16be').decode(buffer);
+  }
   return buffer.toString('utf8');
+}
+
+/**
+ * Sources read by tools that take UTF-8 (and, for some, a UTF-16 byte-order mark) only: Node.js
+ * and the TypeScript compiler (JavaScript and TypeScript), the TOML, YAML, JSON and INI readers
+ * (`pyproject.toml`, `mkdocs.yml`, `package.json`, `setup.cfg`). {@link decodeText} refuses them
+ * where it would decode a document as UTF-32 or BOM-less UTF-16.
+ */
+const CODE_FILE_RE = /\.(?:[cm]?[jt]sx?|json5?|jsonc|toml|ya?ml|cfg|ini)$/i;
+
+/** Whether CPython's tokenizer takes a declared coding name for UTF-8 itself (its `get_normal_name`: the first 12 characters lower-cased, `_` as `-`, are `utf-8` or start `utf-8-`): the only declaration it accepts after a UTF-8 BOM. */
+function cpythonUtf8Name(name: string): boolean {
+  const head = name.slice(0, 12).toLowerCase().replace(/_/g, '-');
+  return head === 'utf-8' || head.startsWith('utf-8-');
+}
+
+/** The endianness of a UTF-32 byte-order mark `bytes` starts with (`FF FE 00 00`, `00 00 FE FF`), or undefined. */
+function utf32Bom(bytes: Uint8Array): 'le' | 'be' | undefined {
+  if (bytes.length < 4) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0) return 'le';
+  if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return 'be';
+  return undefined;
+}
+
+/** UTF-32 `bytes` (no byte-order mark) as text; a unit above U+10FFFF, a surrogate or a trailing partial unit is U+FFFD. */
+function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const chunk: number[] = [];
+  let out = '';
+  for (let at = 0; at + 4 <= bytes.length; at += 4) {
+    const cp = view.getUint32(at, littleEndian);
+    chunk.push(cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0xfffd : cp);
+    if (chunk.length === 8192) {
+      out += String.fromCodePoint(...chunk);
+      chunk.length = 0;
+    }
+  }
+  if (bytes.length % 4 !== 0) chunk.push(0xfffd);
+  return out + String.fromCodePoint(...chunk);
+}
+
+/** Bytes looked at by {@link bomlessUtf16}. */
+const UTF16_SNIFF_BYTES = 4096;
+
+/**
+ * Whether `bytes` look like UTF-16 text without a byte-order mark, and which endianness: in the
+ * first {@link UTF16_SNIFF_BYTES} bytes, at least two NUL bytes and a quarter of the 16-bit units
+ * with a NUL byte at the same position (the high byte of Latin text: odd offsets for
+ * little-endian, even for big-endian), and at most one eighth as many at the other position.
+ * UTF-8 text holds no NUL but by accident (one at the start or the end stays UTF-8), binary data
+ * holds them at both positions. Text written in a script outside Latin-1 has few such NULs and
+ * is not recognised.
+ */
+export function bomlessUtf16(bytes: Uint8Array): 'le' | 'be' | undefined {
+  const n = Math.min(bytes.length, UTF16_SNIFF_BYTES) & ~1;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const units = n / 2;
+  if (odd >= 2 && odd * 4 >= units && even * 8 <= odd) return 'le';
+  if (even >= 2 && even * 4 >= units && odd * 8 <= even) return 'be';
+  return undefined;
+}
+
+/** The line (1-based) of byte `offset` in `bytes` (its end when past it), lines ending at LF, CRLF or a lone CR as CPython counts them. */
+function lineAt(bytes: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < Math.min(offset, bytes.length); i++) {
+    const c = bytes[i];
+    if (c === 0x0a || (c === 0x0d && bytes[i + 1] !== 0x0a)) line++;
+  }
+  return line;
+}
+
+/**
+ * A JavaScript, TypeScript or config source that starts with a UTF-32 byte-order mark or looks
+ * like UTF-16 text without one ({@link decodeText}): the tools that read it (Node.js, the
+ * TypeScript compiler, TOML, YAML and JSON readers) do not read it as such text, so docdrift does
+ * not read it either. Code `EENCODING`; the message says what the file looks like and what to do.
+ */
+export class TextEncodingError extends ReadFileError {
+  override name = 'TextEncodingError';
+  constructor(what: string) {
+    super('EENCODING', `${what}, which the tools that read it (Node.js, the TypeScript compiler, TOML, YAML and JSON readers) do not read as such; the file is not read. Save it as UTF-8`);
+  }
 }
 
 /**
@@ -412,6 +529,38 @@ export class SourceBomCodingError extends SourceCodingError {
 }
 
 /**
+ * A Python source holding a NUL byte: CPython refuses it ("SyntaxError: source code cannot contain
+ * null bytes"), so docdrift does not read it either. `utf16` is the endianness when the file looks
+ * like UTF-16 text without a byte-order mark ({@link bomlessUtf16}), which the message then names
+ * (s47 sweep J4); `line` (1-based) is the line of the first NUL.
+ */
+export class SourceNulError extends SourceCodingError {
+  override name = 'SourceNulError';
+  constructor(line: number, utf16: 'le' | 'be' | undefined) {
+    super(utf16 === undefined ? line : 1, 'utf_8', true);
+    this.message = utf16 === undefined
+      ? `line ${line} holds a NUL byte, which CPython refuses ("SyntaxError: source code cannot contain null bytes"); the file is not read`
+      : `it looks like UTF-16 (${utf16 === 'le' ? 'little' : 'big'}-endian) text without a byte-order mark, whose NUL bytes CPython refuses ("SyntaxError: source code cannot contain null bytes"); the file is not read. Save it as UTF-8`;
+  }
+}
+
+/**
+ * A Python source holding a byte that the single-byte codec its coding comment declares leaves
+ * undefined (`ascii` and any byte over 0x7F, `cp1252` and 0x81): CPython refuses the file
+ * ("SyntaxError: 'ascii' codec can't decode byte 0xe9 in position 18"), so docdrift does not read
+ * it either (s47 sweep J3: it was read with U+FFFD there). `line` (1-based) is the byte's line,
+ * `codingLine` the comment's.
+ */
+export class SourceUndecodableError extends SourceCodingError {
+  override name = 'SourceUndecodableError';
+  constructor(line: number, codingLine: number, codec: string, byte: number) {
+    super(line, codec, true);
+    const hex = byte.toString(16).padStart(2, '0');
+    this.message = `line ${line} holds byte 0x${hex}, which \`${codec}\`, the codec its coding comment (line ${codingLine}) declares, cannot decode, so CPython refuses the file ("SyntaxError: … codec can't decode byte 0x${hex}"); the file is not read. Declare the file's real encoding or save it as UTF-8`;
+  }
+}
+
+/**
  * A Python source whose bytes are not valid UTF-8 while it is read as UTF-8 (no coding comment,
  * or one declaring `utf-8`): CPython's tokenizer stops at the first line holding an invalid
  * sequence ("SyntaxError: Non-UTF-8 code starting with '\xe9' in file … on line 3, but no
@@ -462,12 +611,16 @@ function firstInvalidUtf8(bytes: Uint8Array): { line: number; byte: number } {
 
 /**
  * The {@link SourceCodingError} of a Python source given as text (an editor's buffer, decoded
- * already) whose coding comment declares a codec docdrift cannot decode or no codec at all: the
+ * already) that holds a NUL character or whose coding comment declares a codec docdrift cannot decode or no codec at all: the
  * file on disk is refused so ({@link decodeText}), and a buffer says what a CLI run says of it.
  * Undefined for any other text, and for a file that is not a Python source.
  */
 export function pythonTextCodingError(file: string, text: string): SourceCodingError | undefined {
-  if (!PYTHON_FILE_RE.test(file) || !text.includes('coding')) return undefined;
+  if (!PYTHON_FILE_RE.test(file)) return undefined;
+  // A NUL character: CPython refuses the file as {@link decodeText} does.
+  const nul = text.indexOf('\0');
+  if (nul >= 0) return new SourceNulError(lineAt(Buffer.from(text.slice(0, nul), 'utf8'), Infinity), undefined);
+  if (!text.includes('coding')) return undefined;
   // CPython reads the declaration on the first two lines only.
   let end = 0;
   for (let line = 0; line < 2 && end < text.length; line++) {
@@ -586,7 +739,7 @@ function formatBytes(n: number): string {
  * before), the code and the reason for docdrift's own (`ENOTREG (not a regular file (a FIFO))`).
  */
 export function readErrorText(error: unknown): string {
-  if (error instanceof SourceCodingError) return error.message;
+  if (error instanceof SourceCodingError || error instanceof TextEncodingError) return error.message;
   if (error instanceof ReadFileError) return error.message === error.code ? error.code : `${error.code} (${error.message})`;
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }

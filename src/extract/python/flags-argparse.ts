@@ -1807,6 +1807,7 @@ class ArgparseState {
           location: parser.location,
           ...(parser.dispatch.length > 0 ? { dispatch: [...parser.dispatch] } : {}),
           ...(parser.allowAbbrev ? { abbreviatesLongFlags: true } : {}),
+          ...(parser.prefixChars !== '-' ? { prefixChars: parser.prefixChars } : {}),
           ...(parser.paramsCut || parser.unread || parser.passesRest ? { passesUnknownFlags: true } : {}),
           ...(parser.unread ? { unreadFlags: parser.unread } : {}),
           ...(parser.subcommandsCut ? { dynamicSubcommands: true, dynamicSubcommandsBy: `a module of more than ${MAX_MODULE_COMMANDS.toLocaleString('en-US')} argparse sub-commands` } : {}),

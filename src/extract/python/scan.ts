@@ -3,6 +3,7 @@ import { Query, type Language, type Node, type QueryCapture, type Tree } from 'w
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
+import { unknownNamedEscape } from './unicode-names.js';
 import { allChildren, allNamedChildren, cleandoc, dottedName, identifierText, namedChildren, pythonIdentifier, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
@@ -789,5 +790,7 @@ export function scanModule(file: string, module: string, tree: Tree): ModuleInfo
       location: { file, line: location.line, column: location.column },
     };
   }
+  // An unknown `\N{name}` escape: CPython refuses the file (s47 sweep J3).
+  info.diagnostic ??= unknownNamedEscape(file, root);
   return info;
 }

@@ -92,6 +92,8 @@ export interface FlagCommand {
    * True unless the `ArgumentParser(...)`/`add_parser(...)` call says otherwise).
    */
   abbreviatesLongFlags?: boolean;
+  /** See `CommandSpec.prefixChars`: argparse `prefix_chars` other than `-`. */
+  prefixChars?: string;
   /**
    * Flags the module's code compares argv words with by hand (`arg == "--module"`), not a
    * program of its own: only a command that names the module (by name or alias) accepts them.

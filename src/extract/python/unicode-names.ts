@@ -1,4 +1,7 @@
 /// <reference path="./unicode-name.d.ts" />
+import type { Node } from 'web-tree-sitter';
+import type { InputDiagnostic } from '../../model/types.js';
+import { nodeLocation } from './bindings.js';
 /**
  * Python's `\N{name}` string escape (Python language reference, "String and Bytes literals",
  * escape sequences): the Unicode character-name table it needs, which Node lacks, loaded from the
@@ -116,4 +119,34 @@ export function pythonCharacterByName(name: string): string | undefined {
   }
   const cp = table.get(name.replace(/[a-z]+/g, (letters) => letters.toUpperCase()));
   return cp === undefined ? undefined : String.fromCodePoint(cp);
+}
+
+/**
+ * The `parse-error` of a module holding a `\N{name}` escape whose name CPython does not know
+ * ({@link pythonCharacterByName}) in a str literal (not raw, not bytes; f-strings included): CPython
+ * refuses the whole file ("SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes …:
+ * unknown Unicode character name"), where docdrift read the rest and called the one value made at
+ * run time (s47 sweep J3). At the first such escape; undefined when there is none, or when the
+ * name table is not loaded (then nothing is known to be unknown). `root` is the module's tree.
+ */
+export function unknownNamedEscape(file: string, root: Node): InputDiagnostic | undefined {
+  if (!table || table.size === 0 || !mayHoldNamedEscape(root.text)) return undefined;
+  for (const escape of root.descendantsOfType('escape_sequence')) {
+    if (!escape || !escape.text.startsWith('\\N{') || !escape.text.endsWith('}')) continue;
+    // tree-sitter marks no escapes in raw and bytes literals; their prefix is checked all the same.
+    let string: Node | null = escape.parent;
+    while (string && string.type !== 'string') string = string.parent;
+    const prefix = string?.firstChild?.type === 'string_start' ? string.firstChild.text : '';
+    if (/[rRbB]/.test(prefix)) continue;
+    const name = escape.text.slice(3, -1);
+    if (pythonCharacterByName(name) !== undefined) continue;
+    const location = nodeLocation(file, escape);
+    return {
+      ruleId: 'parse-error',
+      severity: 'warn',
+      message: `${file}:${location.line}:${location.column}: \`\\N{${name.length > 80 ? `${name.slice(0, 80)}…` : name}}\` names no Unicode character CPython knows, so CPython refuses the file ("SyntaxError: (unicode error) … unknown Unicode character name"); definitions in the rest of the file are read as for a syntax error`,
+      location: { file, line: location.line, column: location.column },
+    };
+  }
+  return undefined;
 }
