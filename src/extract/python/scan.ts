@@ -440,7 +440,8 @@ const queries = new WeakMap<Language, Query>();
 /** A string literal that could be a config key: a Python identifier, possibly dotted. */
 const IDENTIFIER_KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-function moduleQuery(language: Language): Query {
+/** The {@link MODULE_QUERY} of `language`, compiled once per language. */
+export function moduleQuery(language: Language): Query {
   let query = queries.get(language);
   if (!query) {
     query = new Query(language, MODULE_QUERY);
