@@ -1,5 +1,5 @@
 /** Reads one parsed Python module into plain data: imports, config-class candidates with raw fields, and top-level functions. */
-import { Query, type Language, type Node, type QueryCapture, type Tree } from 'web-tree-sitter';
+import { Query, type Language, type Node, type QueryMatch, type Tree } from 'web-tree-sitter';
 import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
@@ -441,7 +441,8 @@ const queries = new WeakMap<Language, Query>();
 /** A string literal that could be a config key: a Python identifier, possibly dotted. */
 const IDENTIFIER_KEY = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-function moduleQuery(language: Language): Query {
+/** The {@link MODULE_QUERY} of `language`, compiled once per language. */
+export function moduleQuery(language: Language): Query {
   let query = queries.get(language);
   if (!query) {
     query = new Query(language, MODULE_QUERY);
@@ -473,20 +474,26 @@ function calleeSegments(node: Node, seen: Map<string, string[]>): string[] | und
   return dottedName(node);
 }
 
-/** Source characters of top-level statements whose captures {@link chunkedCaptures} asks for at once. */
+/** Source characters of top-level statements whose matches {@link chunkedMatches} asks for at once. */
 const CAPTURE_CHUNK = 64 * 1024;
 
 /**
- * `query.captures(root)` in document order, asked for a run of top-level statements of about
+ * `query.matches(root)` in document order, asked for a run of top-level statements of about
  * {@link CAPTURE_CHUNK} characters at a time: the captures of a whole 2.4 MB module (187,000
  * objects, each with a node) were alive at once, most of the JS heap's peak (#33 fresh sweep
  * defect 7). No node spans two runs (each lies inside one top-level statement, and runs are cut
- * between statements), so each capture comes once.
+ * between statements), so each match comes once.
+ *
+ * Matches, not captures: web-tree-sitter's `captures` wraps every node of a match once per
+ * capture it returns (a call and its callee: four node wrappers, where a match makes two), and the
+ * call of a callee had to be found again. For {@link MODULE_QUERY} the matches of each pattern come
+ * in the order `captures` gave their captures (each match finishes on entering its last node, a
+ * callee being the first child of its call; checked on 5,156 files of the corpus).
  */
-function* chunkedCaptures(query: Query, root: Node): Generator<QueryCapture> {
+function* chunkedMatches(query: Query, root: Node): Generator<QueryMatch> {
   const count = root.childCount;
   if (root.endIndex - root.startIndex <= CAPTURE_CHUNK || count === 0) {
-    yield* query.captures(root);
+    yield* query.matches(root);
     return;
   }
   let i = 0;
@@ -497,8 +504,10 @@ function* chunkedCaptures(query: Query, root: Node): Generator<QueryCapture> {
     while (i < count && end - start < CAPTURE_CHUNK) end = root.child(i++)!.endIndex;
     // A node touching a cut (a comment right after a statement) could be given to both runs: each keeps its own.
     // The query's range is in bytes of the UTF-16 text web-tree-sitter parses: two per code unit of `startIndex`.
-    for (const capture of query.captures(root, { startIndex: start * 2, endIndex: end * 2 })) {
-      if (capture.node.startIndex >= start && capture.node.startIndex < end) yield capture;
+    // Every capture of a match starts where the match's first one does (a callee starts its call).
+    for (const match of query.matches(root, { startIndex: start * 2, endIndex: end * 2 })) {
+      const first = match.captures[0]?.node;
+      if (first && first.startIndex >= start && first.startIndex < end) yield match;
     }
   }
 }
@@ -510,7 +519,7 @@ function* chunkedCaptures(query: Query, root: Node): Generator<QueryCapture> {
  */
 function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[]): void {
   // One query run over the whole module (string literals, calls, imports) instead of one per
-  // function body: each capture goes to the bodies that contain it, in document order as before.
+  // function body: each match goes to the bodies that contain it, in document order as before.
   const spans = ranges.map(({ fn, body }) => ({ fn, start: body.startIndex, end: body.endIndex })).sort((a, b) => a.start - b.start);
   let first = 0;
   // Large modules repeat the same calls (`cfg.get(...)`, `print(...)`) hundreds of times: equal
@@ -519,52 +528,58 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
   const callees = new Map<string, string[]>();
   const records = new Map<string, RawFunction['calls'][number]>();
   const envCallsSeen = new Set<number>();
-  // Each call is captured just before its callee (same start): the callee's call is found among
-  // them without `node.parent`, which costs the depth of the tree (quadratic on calls nested
-  // thousands deep, #33 item 3).
-  let callsAtStart: Node[] = [];
   const kwargCallees = new Set<string>();
-  for (const capture of chunkedCaptures(moduleQuery(root.tree.language), root)) {
-    const node = capture.node;
-    if (capture.name === 'call') {
-      if (callsAtStart.length > 0 && callsAtStart[0]!.startIndex !== node.startIndex) callsAtStart = [];
-      callsAtStart.push(node);
-      continue;
+  for (const match of chunkedMatches(moduleQuery(root.tree.language), root)) {
+    const captures = match.captures;
+    let node = captures[0]!.node;
+    let kind = captures[0]!.name;
+    // The call pattern's match holds the call and its callee (the call's `function` field).
+    let call: Node | undefined;
+    if (captures.length > 1) {
+      for (const capture of captures) {
+        if (capture.name === 'call') call = capture.node;
+        else {
+          node = capture.node;
+          kind = capture.name;
+        }
+      }
     }
-    if (capture.name === 's') {
+    if (kind === 's') {
       const text = node.text;
       if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
       // `env_int("APP_PORT", 8000)`: a call that may go to a helper reading the environment.
       if (ENV_NAME_ARGUMENT.test(text)) {
-        const call = envHelperCall(info.file, node, envCallsSeen);
-        if (call) (info.envCalls ??= []).push(call);
+        const envCall = envHelperCall(info.file, node, envCallsSeen);
+        if (envCall) (info.envCalls ??= []).push(envCall);
       }
       continue;
     }
-    if (capture.name === 'callee') noteKwargCallee(node, callsAtStart, kwargCallees);
+    // The call's argument list, read once when wanted.
+    let args: Node | null | undefined;
+    const argumentsOf = (): Node | null => (args === undefined ? (args = (call ?? node.parent)?.childForFieldName('arguments') ?? null) : args);
+    if (kind === 'callee') noteKwargCallee(node, argumentsOf, kwargCallees);
     const start = node.startIndex;
     const end = node.endIndex;
     while (first < spans.length && spans[first]!.end <= start) first++;
     for (let i = first; i < spans.length && spans[i]!.start <= start; i++) {
       const { fn, end: bodyEnd } = spans[i]!;
       if (end > bodyEnd) continue;
-      if (capture.name === 'import') {
+      if (kind === 'import') {
         bindImport(info, node, fn.localBindings, false);
         continue;
       }
       const callee = calleeSegments(node, callees);
       if (!callee) continue;
       let firstArg: string[] | undefined;
-      const call = callsAtStart.find((c) => c.startIndex === start && c.childForFieldName('function')?.id === node.id) ?? node.parent;
-      const args = call?.childForFieldName('arguments');
+      const argList = argumentsOf();
       // Each argument's type is read once (a call into wasm): the first one, the first `**x`,
       // the first positional argument. Comments are not arguments.
       let firstType: string | undefined;
       let firstNode: Node | undefined;
       let splatNode: Node | undefined;
       let positional: Node | undefined;
-      if (args?.type === 'argument_list') {
-        for (const arg of allNamedChildren(args)) {
+      if (argList?.type === 'argument_list') {
+        for (const arg of allNamedChildren(argList)) {
           if (!arg) continue;
           const type = arg.type;
           if (type === 'comment') continue;
@@ -605,16 +620,16 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
 /**
  * Adds to `into` the last name of `callee` when it starts upper-case and its call passes a keyword
  * argument or a dict splat (`**{…}`, `**dict(…)`): see {@link ModuleInfo.kwargCallees}.
+ * `argumentsOf` gives the call's `arguments` node.
  */
-function noteKwargCallee(callee: Node, callsAtStart: Node[], into: Set<string>): void {
+function noteKwargCallee(callee: Node, argumentsOf: () => Node | null, into: Set<string>): void {
   const text = pythonIdentifier(callee.text);
   const dot = text.lastIndexOf('.');
   const head = text.charCodeAt(dot + 1);
   if (head < 65 || head > 90) return;
   const name = text.slice(dot + 1).trim();
   if (into.has(name)) return;
-  const call = callsAtStart.find((c) => c.startIndex === callee.startIndex && c.childForFieldName('function')?.id === callee.id) ?? callee.parent;
-  const args = call?.childForFieldName('arguments');
+  const args = argumentsOf();
   if (args?.type !== 'argument_list') return;
   // Most such calls pass positional arguments only (`ValueError("…")`): their text says so.
   const argsText = args.text;

@@ -110,13 +110,23 @@ export function parameterParts(param: Node): ParameterParts {
 
 /** Removes redundant parentheses around an expression. */
 export function unparen(node: Node): Node {
+  return unparenTyped(node).node;
+}
+
+/**
+ * {@link unparen}, with the type of the node it returns: each `type` read is a call into wasm
+ * (marshalling the node), so callers that switch on the type read it once through this.
+ */
+function unparenTyped(node: Node): { node: Node; type: string } {
   let current = node;
-  while (current.type === 'parenthesized_expression') {
+  let type = current.type;
+  while (type === 'parenthesized_expression') {
     const inner = namedChildren(current)[0];
     if (!inner) break;
     current = inner;
+    type = current.type;
   }
-  return current;
+  return { node: current, type };
 }
 
 /**
@@ -230,15 +240,36 @@ export function unescapePython(body: string): string | undefined {
  * character is not known (see {@link unescapePython}).
  */
 function decodeStringNode(node: Node): string | undefined {
+  return decodeStringParts(node, stringParts(node));
+}
+
+/** The delimiters of a `string` node (`f"`, `"""`…; empty when missing) and whether it holds an interpolation, from one pass over its children. */
+interface StringParts {
+  start: string;
+  end: string;
+  interpolated: boolean;
+}
+
+function stringParts(node: Node): StringParts {
   let start = '';
   let end = '';
+  let interpolated = false;
   for (const child of allChildren(node)) {
     if (!child) continue;
     const type = child.type;
     if (type === 'string_start') start = child.text;
     else if (type === 'string_end') end = child.text;
-    else if (type === 'interpolation') return undefined;
+    else if (type === 'interpolation') {
+      interpolated = true;
+      break; // the value is unknown, and the node no literal: nothing more is read
+    }
   }
+  return { start, end, interpolated };
+}
+
+/** {@link decodeStringNode} from the node's {@link stringParts}. */
+function decodeStringParts(node: Node, { start, end, interpolated }: StringParts): string | undefined {
+  if (interpolated) return undefined;
   const quoteAt = start.search(/['"]/);
   const prefix = (quoteAt < 0 ? '' : start.slice(0, quoteAt)).toLowerCase();
   if (prefix.includes('b')) return undefined;
@@ -253,8 +284,12 @@ function decodeStringNode(node: Node): string | undefined {
  * (`"a" "b"`), or either in parentheses. `undefined` for anything else.
  */
 export function stringValue(node: Node): string | undefined {
-  const n = unparen(node);
-  const type = n.type;
+  const { node: n, type } = unparenTyped(node);
+  return stringValueTyped(n, type);
+}
+
+/** {@link stringValue} of an unparenthesised node `n` of type `type`. */
+function stringValueTyped(n: Node, type: string): string | undefined {
   if (type === 'string') return decodeStringNode(n);
   if (type === 'concatenated_string') {
     // 100,000 implicitly concatenated pieces were each decoded, then joined (#33 fresh sweep defect 8).
@@ -297,10 +332,15 @@ export function isOversized(node: Node): boolean {
  */
 export function isLiteralNode(node: Node, depth = 0): boolean {
   if (depth > MAX_VALUE_DEPTH) return false;
-  const n = unparen(node);
-  if (n.type !== 'string' && isOversized(n)) return false;
+  const { node: n, type } = unparenTyped(node);
+  return isLiteralTyped(n, type, depth);
+}
+
+/** {@link isLiteralNode} of an unparenthesised node `n` of type `type`, `depth` deep. */
+function isLiteralTyped(n: Node, type: string, depth: number): boolean {
+  if (type !== 'string' && isOversized(n)) return false;
   const inner = (child: Node): boolean => isLiteralNode(child, depth + 1);
-  switch (n.type) {
+  switch (type) {
     case 'integer':
     case 'float':
     case 'true':
@@ -314,8 +354,8 @@ export function isLiteralNode(node: Node, depth = 0): boolean {
       return namedChildren(n).every(inner);
     case 'unary_operator': {
       const argument = n.childForFieldName('argument');
-      const operand = argument ? unparen(argument) : undefined;
-      return operand !== undefined && (operand.type === 'integer' || operand.type === 'float');
+      const operand = argument ? unparenTyped(argument).type : undefined;
+      return operand === 'integer' || operand === 'float';
     }
     case 'list':
     case 'tuple':
@@ -347,11 +387,12 @@ export function readCall(node: Node, depth = 0): PyCall {
   const argList = node.childForFieldName('arguments');
   if (!argList || argList.type !== 'argument_list') return call; // generator-expression argument
   for (const arg of namedChildren(argList)) {
-    if (arg.type === 'keyword_argument') {
+    const type = arg.type;
+    if (type === 'keyword_argument') {
       const name = arg.childForFieldName('name');
       const value = arg.childForFieldName('value');
       if (name && value) call.kwargs.set(pythonIdentifier(name.text), readValue(value, depth + 1));
-    } else if (arg.type === 'list_splat' || arg.type === 'dictionary_splat') {
+    } else if (type === 'list_splat' || type === 'dictionary_splat') {
       call.hasSplat = true;
     } else {
       call.args.push(readValue(arg, depth + 1));
@@ -362,21 +403,33 @@ export function readCall(node: Node, depth = 0): PyCall {
 
 /** Reads an expression node into a {@link PyValue}; nested deeper than {@link MAX_VALUE_DEPTH}, only its text. */
 export function readValue(node: Node, depth = 0): PyValue {
-  const n = unparen(node);
   if (depth > MAX_VALUE_DEPTH) return { text: node.text, literal: false, ellipsis: false };
-  if (n.type !== 'string' && isOversized(n)) return { text: `${node.text.slice(0, 80)}…`, literal: false, ellipsis: false };
-  const value: PyValue = { text: node.text, literal: isLiteralNode(n), ellipsis: n.type === 'ellipsis' };
-  const str = stringValue(n);
+  // The type is read once (each read is a call into wasm); a string's children once, for both
+  // whether it is a literal and its value.
+  const { node: n, type } = unparenTyped(node);
+  if (type !== 'string' && isOversized(n)) return { text: `${node.text.slice(0, 80)}…`, literal: false, ellipsis: false };
+  let literal: boolean;
+  let str: string | undefined;
+  if (type === 'string') {
+    const parts = stringParts(n);
+    literal = !parts.interpolated;
+    str = decodeStringParts(n, parts);
+  } else {
+    literal = isLiteralTyped(n, type, 0);
+    str = type === 'concatenated_string' ? stringValueTyped(n, type) : undefined;
+  }
+  const value: PyValue = { text: node.text, literal, ellipsis: type === 'ellipsis' };
   if (str !== undefined) value.str = str;
-  if (n.type === 'true') value.bool = true;
-  else if (n.type === 'false') value.bool = false;
-  else if (n.type === 'call') value.call = readCall(n, depth);
-  else if (n.type === 'identifier' || n.type === 'attribute') value.dotted = dottedName(n);
-  else if (n.type === 'dictionary') {
+  if (type === 'true') value.bool = true;
+  else if (type === 'false') value.bool = false;
+  else if (type === 'call') value.call = readCall(n, depth);
+  else if (type === 'identifier' || type === 'attribute') value.dotted = dottedName(n);
+  else if (type === 'dictionary') {
     const pairs: Array<[PyValue, PyValue]> = [];
     for (const entry of namedChildren(n)) {
-      const key = entry.type === 'pair' ? entry.childForFieldName('key') : null;
-      const val = entry.type === 'pair' ? entry.childForFieldName('value') : null;
+      const pair = entry.type === 'pair';
+      const key = pair ? entry.childForFieldName('key') : null;
+      const val = pair ? entry.childForFieldName('value') : null;
       if (key && val) pairs.push([readValue(key, depth + 1), readValue(val, depth + 1)]);
     }
     value.dict = pairs;
