@@ -48,11 +48,12 @@ import { currentDirectory, escapesRoot, isRestructuredText } from '../shared/pat
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
-import { editedMarkerBytes, LARGE_PAGE_RE, omittedMarker, parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { editedMarkerBytes, LARGE_PAGE_RE, omittedMarker, parseMessageBody, readOmitted, textSha1, withoutQuery } from './big-text.js';
 import { heldPage, type HeldPage } from '../engine/held-pages.js';
 import type { MentionMatcher } from '../engine/doc-texts.js';
 import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
 import { PendingFullChanges } from './supersede.js';
+import { CappedEdits } from './range-edits.js';
 import { ChunkMessageReader, ReaderWarning } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
@@ -207,7 +208,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   reader.onError((error) =>
     error instanceof ReaderWarning ? connection.console.warn(`docdrift: a message from the client: ${error.message}`) : connection.console.error(`docdrift: dropped a message from the client: ${error.message}`),
   );
-  const documents = new TextDocuments(TextDocument);
+  // Range edits (sent by clients that ignore the full-text sync the server asks for) are applied
+  // under the same size caps as a text that arrives whole (src/lsp/range-edits.ts, #33 s47 sweep
+  // K2: three buffers grown by 8 MB range inserts to 96 MB stopped the server at its heap limit).
+  const rangeEdits = new CappedEdits({ nonce, hold: (uri, text) => holdLargePage(uri, text) });
+  const documents = new TextDocuments<TextDocument>({ create: (uri, languageId, version, text) => TextDocument.create(uri, languageId, version, text), update: (document, changes, version) => rangeEdits.update(document, changes, version) });
 
   // Until the client names its workspace; a server started in a folder that is gone has none (s40 sweep D4).
   const startDirectory = options.noStartDirectory ? undefined : currentDirectory();
@@ -359,9 +364,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    *
    * Later edits: under the full-text sync the server asks for, each edit brings the whole text
    * again, judged anew (one back within the limit is held whole and parsed as any page). A range
-   * edit applied to a marker gives a text the server cannot know: that buffer is reported as not
-   * read ("edited by range …: close and reopen it", `unreadableText`), never read from disk, whose
-   * text is not the buffer's.
+   * edit that replaces the whole held text is judged anew too; any other range edit applied to a
+   * marker gives a text the server cannot know: that buffer is reported as not read ("edited by
+   * range …: close and reopen it", `unreadableText`), never read from disk, whose text is not the
+   * buffer's. A page that goes over the limit by range edits is held here as it goes over
+   * (src/lsp/range-edits.ts).
    */
   const holdLargePage = (uri: unknown, text: string): string => {
     if (text.length <= MAX_DOCUMENT_LENGTH || typeof uri !== 'string' || !LARGE_PAGE_RE.test(withoutQuery(uri))) return text;
@@ -369,6 +376,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const file = projectPath(uri);
     const marker = omittedMarker(nonce, { bytes: Buffer.byteLength(text), sha1: textSha1(text) });
     if (file !== undefined) heldRecords.set(`${uri}\n${marker}`, heldPage(file, text, lastMatcher));
+    // Where its text ends: a range edit that replaces all of it gives a text the server knows.
+    rangeEdits.held(uri, marker, text);
     return marker;
   };
   /** {@link holdLargePage} on the text of a `didOpen` and on each full-text change of a `didChange` (a message the connection has not seen yet). */
@@ -643,7 +652,10 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       snapshot.set(file, { text, version: doc.version });
     }
     // Every text delivered is handled by now (above): the pages no buffer holds are let go.
-    if (textNotifications.handled >= textNotifications.delivered) for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
+    if (textNotifications.handled >= textNotifications.delivered) {
+      for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
+      rangeEdits.keepOnly(new Set(documents.all().map((doc) => `${doc.uri}\n${doc.getText()}`)));
+    }
     current = { snapshot };
     if (!discovered) {
       // The workspace folder deleted or renamed under the server: nothing could be checked, which
@@ -1200,8 +1212,3 @@ function underLinkedFolder(root: string, file: string): boolean {
   return false;
 }
 
-/** A URI without its query and fragment (`file:///a.md?x#y` → `file:///a.md`); linear in its length (a `/[?#].*$/` replace is quadratic on many `#`). */
-function withoutQuery(uri: string): string {
-  const cut = uri.search(/[?#]/);
-  return cut < 0 ? uri : uri.slice(0, cut);
-}
