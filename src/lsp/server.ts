@@ -57,7 +57,7 @@ import { CappedEdits } from './range-edits.js';
 import { ChunkMessageReader, ReaderWarning } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
-import { GenerationalPieceStore } from './pieces.js';
+import { GenerationalPieceStore, KEPT_DOCUMENT_BYTES } from './pieces.js';
 import { hoverMarkdown, paramAt } from './navigate.js';
 import type { Model } from '../model/types.js';
 
@@ -651,6 +651,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       } else overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
+    // Their pieces are let go last when the kept ones are over the budget (src/lsp/pieces.ts).
+    pieces.open = new Set(snapshot.keys());
     // Every text delivered is handled by now (above): the pages no buffer holds are let go.
     if (textNotifications.handled >= textNotifications.delivered) {
       for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
@@ -866,7 +868,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const t = stats.timings;
     connection.console.log(
       `docdrift: linted ${linted.docs.length} documents and ${linted.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
-        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
+        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.evicted} document pieces let go for its ${Number((KEPT_DOCUMENT_BYTES / 1048576).toFixed(1))} MB budget and ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
     );
     await Promise.all(sends);
     // A page opened with the disk's text while this lint published (after its turn came, while
