@@ -65,6 +65,12 @@ export interface PieceStore {
   keep(kinds: readonly string[]): void;
   /** Keeps the piece stored under `key` for the next run, without reading it (as {@link keep}, for one piece). */
   retain(key: string): void;
+  /**
+   * Tells the store that the piece under `key` is of the document `file` (project path), as the
+   * document parser reads or stores it: the language server's store, which keeps pieces within a
+   * byte budget, lets the pieces of the pages open in the editor go last (src/lsp/pieces.ts).
+   */
+  owner?(key: string, file: string): void;
   /** True when the store held nothing when the run started (a cold run). */
   readonly empty: boolean;
 }
@@ -472,8 +478,12 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     if (key !== undefined) storeNow(key);
     // `has` first: a page not stored is parsed next, and `parse` counts its miss.
     const hit = key === undefined || !store.has(key) ? undefined : answer(file, what, store.get<ParseOutcome>(key));
+    if (hit !== undefined) store.owner?.(key!, file);
     // Kept for the run after the next edit of this page (a page under the threshold has none).
-    if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) store.retain(pieceKey('doc-segments', file));
+    if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) {
+      store.retain(pieceKey('doc-segments', file));
+      store.owner?.(pieceKey('doc-segments', file), file);
+    }
     return hit;
   };
   return {
@@ -512,6 +522,8 @@ export function cachedDocParser(parser: DocParser, store: PieceStore | undefined
     parse(file, text, what) {
       const key = keyOf(file, text, what);
       const segments = segmentsKey(file, text, what);
+      store.owner?.(key, file);
+      if (segments !== undefined) store.owner?.(segments, file);
       storeNow(key);
       // A page stored without the rows a run's limit cut (storeCut) is parsed again once the
       // caller's limit no longer cuts it (`reparse`).

@@ -84,21 +84,40 @@ export function editedMarkerBytes(text: string, nonce: string): number | undefin
 }
 
 /**
- * sha1 (hex) of `text` as UTF-8, equal to `createHash('sha1').update(text)`, hashed in slices of
- * at most 1 Mi code units: Node encodes a string into one temporary buffer of its whole UTF-8
- * size before hashing it (60 MB for a 60 MB page, counted in the server's peak).
+ * sha1 (hex) of the text `parts` joined as UTF-8, equal to `createHash('sha1').update(parts.join(''))`
+ * (but for a surrogate pair cut between two parts), hashed in slices of at most 1 Mi code units:
+ * Node encodes a string into one temporary buffer of its whole UTF-8 size before hashing it (60 MB
+ * for a 60 MB page, counted in the server's peak), and the parts are never joined.
  */
-export function textSha1(text: string): string {
+export function textSha1(...parts: string[]): string {
   const hash = createHash('sha1');
   const step = 1024 * 1024;
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + step);
-    // A surrogate pair is never cut: each half alone would be hashed as U+FFFD.
-    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
-    hash.update(text.slice(at, end));
-    at = end;
+  for (const text of parts) {
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(text.length, at + step);
+      // A surrogate pair is never cut: each half alone would be hashed as U+FFFD.
+      if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+      hash.update(text.slice(at, end));
+      at = end;
+    }
   }
   return hash.digest('hex');
+}
+
+/**
+ * The text of a buffer edited by range after the server stopped holding its text (a marker of
+ * this server, `nonce`, edited by range: src/lsp/range-edits.ts): {@link readOmitted} reads it as
+ * `'edited'` and {@link editedMarkerBytes} as `bytes`, the size the buffer had when the server
+ * last knew it (none: unknown). `edit` (a count) makes each edit a new text.
+ */
+export function editedMarker(nonce: string, bytes: number | undefined, edit: number): string {
+  return bytes === undefined ? `${MARKER_PREFIX}${nonce}:edited:${edit}` : `${MARKER_PREFIX}${nonce}:${bytes}:${'0'.repeat(40)}:edited:${edit}`;
+}
+
+/** A URI without its query and fragment (`file:///a.md?x#y` → `file:///a.md`); linear in its length (a `/[?#].*$/` replace is quadratic on many `#`). */
+export function withoutQuery(uri: string): string {
+  const cut = uri.search(/[?#]/);
+  return cut < 0 ? uri : uri.slice(0, cut);
 }
 
 /** The byte each JSON escape of one character stands for, by the byte after the backslash; 0 for none. */

@@ -48,15 +48,16 @@ import { currentDirectory, escapesRoot, isRestructuredText } from '../shared/pat
 import { escapeLine } from '../shared/escape.js';
 import { VERSION } from '../shared/package-info.js';
 import { isDirectory, MAX_READ_BYTES, ReadFileError, readProjectFile, tooLargeError } from '../shared/read-file.js';
-import { editedMarkerBytes, LARGE_PAGE_RE, omittedMarker, parseMessageBody, readOmitted, textSha1 } from './big-text.js';
+import { editedMarkerBytes, LARGE_PAGE_RE, omittedMarker, parseMessageBody, readOmitted, textSha1, withoutQuery } from './big-text.js';
 import { heldPage, type HeldPage } from '../engine/held-pages.js';
 import type { MentionMatcher } from '../engine/doc-texts.js';
 import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
 import { PendingFullChanges } from './supersede.js';
+import { CappedEdits } from './range-edits.js';
 import { ChunkMessageReader, ReaderWarning } from './reader.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
-import { GenerationalPieceStore } from './pieces.js';
+import { GenerationalPieceStore, KEPT_DOCUMENT_BYTES } from './pieces.js';
 import { hoverMarkdown, paramAt } from './navigate.js';
 import type { Model } from '../model/types.js';
 
@@ -207,7 +208,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   reader.onError((error) =>
     error instanceof ReaderWarning ? connection.console.warn(`docdrift: a message from the client: ${error.message}`) : connection.console.error(`docdrift: dropped a message from the client: ${error.message}`),
   );
-  const documents = new TextDocuments(TextDocument);
+  // Range edits (sent by clients that ignore the full-text sync the server asks for) are applied
+  // under the same size caps as a text that arrives whole (src/lsp/range-edits.ts, #33 s47 sweep
+  // K2: three buffers grown by 8 MB range inserts to 96 MB stopped the server at its heap limit).
+  const rangeEdits = new CappedEdits({ nonce, hold: (uri, text) => holdLargePage(uri, text) });
+  const documents = new TextDocuments<TextDocument>({ create: (uri, languageId, version, text) => TextDocument.create(uri, languageId, version, text), update: (document, changes, version) => rangeEdits.update(document, changes, version) });
 
   // Until the client names its workspace; a server started in a folder that is gone has none (s40 sweep D4).
   const startDirectory = options.noStartDirectory ? undefined : currentDirectory();
@@ -359,9 +364,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    *
    * Later edits: under the full-text sync the server asks for, each edit brings the whole text
    * again, judged anew (one back within the limit is held whole and parsed as any page). A range
-   * edit applied to a marker gives a text the server cannot know: that buffer is reported as not
-   * read ("edited by range …: close and reopen it", `unreadableText`), never read from disk, whose
-   * text is not the buffer's.
+   * edit that replaces the whole held text is judged anew too; any other range edit applied to a
+   * marker gives a text the server cannot know: that buffer is reported as not read ("edited by
+   * range …: close and reopen it", `unreadableText`), never read from disk, whose text is not the
+   * buffer's. A page that goes over the limit by range edits is held here as it goes over
+   * (src/lsp/range-edits.ts).
    */
   const holdLargePage = (uri: unknown, text: string): string => {
     if (text.length <= MAX_DOCUMENT_LENGTH || typeof uri !== 'string' || !LARGE_PAGE_RE.test(withoutQuery(uri))) return text;
@@ -369,6 +376,8 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const file = projectPath(uri);
     const marker = omittedMarker(nonce, { bytes: Buffer.byteLength(text), sha1: textSha1(text) });
     if (file !== undefined) heldRecords.set(`${uri}\n${marker}`, heldPage(file, text, lastMatcher));
+    // Where its text ends: a range edit that replaces all of it gives a text the server knows.
+    rangeEdits.held(uri, marker, text);
     return marker;
   };
   /** {@link holdLargePage} on the text of a `didOpen` and on each full-text change of a `didChange` (a message the connection has not seen yet). */
@@ -642,8 +651,13 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       } else overlay.set(file, text);
       snapshot.set(file, { text, version: doc.version });
     }
+    // Their pieces are let go last when the kept ones are over the budget (src/lsp/pieces.ts).
+    pieces.open = new Set(snapshot.keys());
     // Every text delivered is handled by now (above): the pages no buffer holds are let go.
-    if (textNotifications.handled >= textNotifications.delivered) for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
+    if (textNotifications.handled >= textNotifications.delivered) {
+      for (const key of heldRecords.keys()) if (!heldKeys.has(key)) heldRecords.delete(key);
+      rangeEdits.keepOnly(new Set(documents.all().map((doc) => `${doc.uri}\n${doc.getText()}`)));
+    }
     current = { snapshot };
     if (!discovered) {
       // The workspace folder deleted or renamed under the server: nothing could be checked, which
@@ -854,7 +868,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const t = stats.timings;
     connection.console.log(
       `docdrift: linted ${linted.docs.length} documents and ${linted.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
-        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
+        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.evicted} document pieces let go for its ${Number((KEPT_DOCUMENT_BYTES / 1048576).toFixed(1))} MB budget and ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
     );
     await Promise.all(sends);
     // A page opened with the disk's text while this lint published (after its turn came, while
@@ -1200,8 +1214,3 @@ function underLinkedFolder(root: string, file: string): boolean {
   return false;
 }
 
-/** A URI without its query and fragment (`file:///a.md?x#y` → `file:///a.md`); linear in its length (a `/[?#].*$/` replace is quadratic on many `#`). */
-function withoutQuery(uri: string): string {
-  const cut = uri.search(/[?#]/);
-  return cut < 0 ? uri : uri.slice(0, cut);
-}
