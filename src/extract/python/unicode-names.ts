@@ -1,7 +1,6 @@
 /// <reference path="./unicode-name.d.ts" />
 import type { Node } from 'web-tree-sitter';
 import type { InputDiagnostic } from '../../model/types.js';
-import { nodeLocation } from './bindings.js';
 /**
  * Python's `\N{name}` string escape (Python language reference, "String and Bytes literals",
  * escape sequences): the Unicode character-name table it needs, which Node lacks, loaded from the
@@ -140,7 +139,8 @@ export function unknownNamedEscape(file: string, root: Node): InputDiagnostic | 
     if (/[rRbB]/.test(prefix)) continue;
     const name = escape.text.slice(3, -1);
     if (pythonCharacterByName(name) !== undefined) continue;
-    const location = nodeLocation(file, escape);
+    // Positions read here, not with bindings.ts's nodeLocation: bindings.ts imports values.ts, which imports this module.
+    const location = { line: escape.startPosition.row + 1, column: escape.startPosition.column + 1 };
     return {
       ruleId: 'parse-error',
       severity: 'warn',
