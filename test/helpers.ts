@@ -4,7 +4,7 @@
  * (`afterEach(removeTempDirs)` or `afterAll(removeTempDirs)`), since vitest isolates test files,
  * the list of directories is per file.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -129,4 +129,13 @@ export function contentCheckingGit(realGit: string, log: string): string {
     { mode: 0o755 },
   );
   return bin;
+}
+
+/** Every `.py` file under fixtures/, as [fixtures-relative path, text], sorted by path. */
+export function fixturePython(): Array<[string, string]> {
+  const dir = path.join(REPO, 'fixtures');
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.py'))
+    .sort()
+    .map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]);
 }

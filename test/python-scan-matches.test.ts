@@ -6,22 +6,12 @@
  * pattern coming in the order the captures did; checked here on every Python file of the
  * fixtures and on a module of nested callee chains, and on what the scan then records.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePython } from './helpers.js';
 import { getPythonParser, parsePython } from '../src/extract/python/parser.js';
 import { moduleQuery, scanModule } from '../src/extract/python/scan.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** Every `.py` file under fixtures/, as [path, text]. */
-function fixturePython(): Array<[string, string]> {
-  const dir = path.join(ROOT, 'fixtures');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.py'))
-    .sort()
-    .map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]);
-}
 
 /** Calls whose callees start where other callees do (`foo("x").bar(…)`), in arguments, decorators, comprehensions, f-strings and a broken line. */
 const CHAINS = `import os

@@ -6,9 +6,8 @@
  * must find exactly what the walk it replaces finds, in the same order: checked on every Python
  * file of the fixtures and on a module written to tell the orders apart.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePython } from './helpers.js';
 import type { Node } from 'web-tree-sitter';
 import { moduleNodes, nodesWithin } from '../src/extract/python/flags-common.js';
 import { stackWalkOrder } from '../src/extract/python/flags-argparse.js';
@@ -16,16 +15,7 @@ import { launcherNotes } from '../src/extract/python/launcher-flags.js';
 import { getPythonParser, parsePython } from '../src/extract/python/parser.js';
 import { namedChildren } from '../src/extract/python/values.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** Every `.py` file under fixtures/, as [path, text]. */
-function fixturePython(): Array<[string, string]> {
-  const dir = path.join(ROOT, 'fixtures');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.py'))
-    .sort()
-    .map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]);
-}
 
 /** Flags compared with argv words, the same one several times, nested and side by side: the first note of each decides its location. */
 const LAUNCHER = `import sys
