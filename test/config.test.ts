@@ -300,6 +300,30 @@ describe('errors', () => {
     expect(e.line).toBe(2);
   });
 
+  it('duplicate JSON keys are an error naming the key and both lines, as in YAML (s47 sweep J10)', () => {
+    const root = project({ 'docdrift.config.json': '{\n  "docs": ["README.md"],\n  "rules": { "a": "off", "a": "warn" },\n  "docs": ["docs/**"]\n}\n' });
+    const e = configError(() => loadConfig(root));
+    expect(e.key).toBe('rules.a');
+    expect([e.line, e.column]).toEqual([3, 26]);
+    expect(e.got).toBe('`a` on line 3 and again on line 3');
+    expect(e.message).toContain('the key appears twice in one object');
+    const pkg = project({ 'package.json': '{"name": "x", "scripts": {"t": "1", "t": "2"}, "docdrift": {"docs": ["a"], "sources": ["b"], "docs": ["c"]}}' });
+    const p = configError(() => loadConfig(pkg));
+    expect([p.file, p.key]).toEqual(['package.json', 'docdrift.docs']);
+    // A repeated key outside the docdrift key is npm's business, not the config's.
+    const other = project({ 'package.json': '{"name": "x", "scripts": {"t": "1", "t": "2"}, "docdrift": {"docs": ["a"]}}' });
+    expect(loadConfig(other).config.docs).toEqual(['a']);
+  });
+
+  it('a glob holding a NUL is refused, not a silent no-op (s47 sweep J10)', () => {
+    const root = project({ 'docdrift.config.json': '{"sources": ["src/**"], "ignore": ["a\\u0000b"]}' });
+    const e = configError(() => loadConfig(root));
+    expect(e.key).toBe('ignore[0]');
+    expect(e.expected).toMatch(/without a NUL character/);
+    // Other string keys are not globs and are not concerned.
+    expect(loadConfig(project({ 'docdrift.config.json': '{"ignore": ["examples/**"]}' })).config.ignore).toEqual(['examples/**']);
+  });
+
   it('a broken package.json that holds the config is reported', () => {
     const root = project({ 'package.json': '{ "docdrift": { "sources": [ } }' });
     const e = configError(() => loadConfig(root));

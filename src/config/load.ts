@@ -631,7 +631,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** 1-based line and column of a UTF-16 offset. */
 /** Plain words for jsonc-parser's error codes, by their `printParseErrorCode` names (its enum is `const`, so names keep this file free of it). */
 const JSON_ERRORS: Readonly<Record<string, string>> = {
   InvalidSymbol: 'an unexpected character',
@@ -652,16 +651,29 @@ const JSON_ERRORS: Readonly<Record<string, string>> = {
   InvalidCharacter: 'an invalid character in a string',
 };
 
+/** A key an object of a JSON text holds more than once: the path of the object, the key, and the UTF-16 offsets of both. */
+export interface JsonDuplicateKey {
+  /** The path of the object holding the key (`[]` for the top-level object). */
+  path: (string | number)[];
+  key: string;
+  /** Offset of the later occurrence, whose value `JSON.parse` keeps. */
+  offset: number;
+  /** Offset of the first occurrence, whose value is lost. */
+  firstOffset: number;
+}
+
 /**
  * Parses JSON text with jsonc-parser; comments are accepted only when `allowComments`. The first
  * parse error is returned with its offset (UTF-16) as the parser reports it. Objects are built
  * with own properties only (`"__proto__"` becomes an own key, as `JSON.parse` makes it, never a
- * prototype), so key validation sees every key the file holds.
+ * prototype), so key validation sees every key the file holds. A key repeated within one object
+ * keeps its last value, as `JSON.parse` does (RFC 8259 section 4: names SHOULD be unique), and the
+ * repetitions (the first {@link MAX_LISTED_DUPLICATES}) are returned as `duplicates` for callers that refuse them (the config file).
  */
 export function parseJsonText(
   text: string,
   allowComments: boolean,
-): { ok: true; value: unknown } | { ok: false; offset: number; problem: string } {
+): { ok: true; value: unknown; duplicates?: JsonDuplicateKey[] } | { ok: false; offset: number; problem: string } {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: !allowComments, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
@@ -670,23 +682,45 @@ export function parseJsonText(
     const problem = atEnd ? 'the file ends too early' : (JSON_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error));
     return { ok: false, offset: first.offset, problem };
   }
-  return { ok: true, value: tree ? jsonNodeValue(tree) : undefined };
+  const duplicates: JsonDuplicateKey[] = [];
+  const value = tree ? jsonNodeValue(tree, undefined, duplicates) : undefined;
+  return { ok: true, value, ...(duplicates.length > 0 ? { duplicates } : {}) };
 }
 
-/** The value of a jsonc-parser node, objects as own data properties (see {@link parseJsonText}). */
-function jsonNodeValue(node: JsonNode): unknown {
+/** Most repeated keys {@link parseJsonText} lists. */
+const MAX_LISTED_DUPLICATES = 100;
+
+/** Where a node sits: its key or index and its parent's place (a path built only when a repeated key is met). */
+interface JsonPlace {
+  parent: JsonPlace | undefined;
+  segment: string | number;
+}
+
+function placePath(place: JsonPlace | undefined): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let p = place; p; p = p.parent) out.push(p.segment);
+  return out.reverse();
+}
+
+/** The value of a jsonc-parser node, objects as own data properties (see {@link parseJsonText}); repeated keys go to `duplicates`. */
+function jsonNodeValue(node: JsonNode, place: JsonPlace | undefined, duplicates: JsonDuplicateKey[]): unknown {
   switch (node.type) {
     case 'object': {
       const obj: Record<string, unknown> = {};
+      const offsets = new Map<string, number>();
       for (const prop of node.children ?? []) {
         const [key, value] = prop.children ?? [];
         if (!key || !value) continue;
-        Object.defineProperty(obj, String(key.value), { value: jsonNodeValue(value), enumerable: true, writable: true, configurable: true });
+        const name = String(key.value);
+        const firstOffset = offsets.get(name);
+        if (firstOffset === undefined) offsets.set(name, key.offset);
+        else if (duplicates.length < MAX_LISTED_DUPLICATES) duplicates.push({ path: placePath(place), key: name, offset: key.offset, firstOffset });
+        Object.defineProperty(obj, name, { value: jsonNodeValue(value, { parent: place, segment: name }, duplicates), enumerable: true, writable: true, configurable: true });
       }
       return obj;
     }
     case 'array':
-      return (node.children ?? []).map(jsonNodeValue);
+      return (node.children ?? []).map((child, i) => jsonNodeValue(child, { parent: place, segment: i }, duplicates));
     default:
       return node.value;
   }
@@ -815,6 +849,22 @@ function parseSource(source: Source): unknown {
     });
   }
   const parsed = result.value;
+  // A repeated key keeps its last value silently in JSON.parse; YAML configs refuse one (the yaml
+  // package's uniqueKeys), and a lost first value is a config the user did not mean (s47 sweep J10).
+  const duplicate = result.duplicates?.find((d) => source.format === 'json' || d.path[0] === 'docdrift' || (d.path.length === 0 && d.key === 'docdrift'));
+  if (duplicate) {
+    const { line, column } = lineColumn(source.text, duplicate.offset);
+    const firstLine = lineColumn(source.text, duplicate.firstOffset).line;
+    throw new ConfigError({
+      file: source.display,
+      key: keyPath([...duplicate.path, duplicate.key]),
+      problem: 'the key appears twice in one object, so the first value would be lost',
+      got: `\`${duplicate.key}\` on line ${firstLine} and again on line ${line}`,
+      expected: 'each key once per object; merge the two values into one',
+      line,
+      column,
+    });
+  }
   if (source.format === 'package.json') return isPlainObject(parsed) ? parsed['docdrift'] : undefined;
   return parsed;
 }
@@ -1173,7 +1223,8 @@ function describeIssue(
       : longList ? `"${keyPath(segments)}" has ${got.length.toLocaleString('en-US')} items, more than the ${MAX_CONFIG_LIST_ITEMS.toLocaleString('en-US')} a config list may have`
       : `invalid value for "${keyPath(segments)}"`,
     got: renderGot(got),
-    expected: segments.length > 1 ? EXPECTED['item']! : (EXPECTED[field] ?? EXPECTED['item']!),
+    expected: typeof got === 'string' && got.includes('\0') ? 'a glob without a NUL character (no path holds one, so it would match nothing)'
+      : segments.length > 1 ? EXPECTED['item']! : (EXPECTED[field] ?? EXPECTED['item']!),
     ...(exampleValue === undefined ? {} : { example: renderExample(source, { [field]: exampleValue }) }),
   };
 }

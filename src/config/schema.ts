@@ -327,7 +327,8 @@ export const SEVERITIES = ['off', 'warn', 'error'] as const satisfies readonly S
 const NUMERIC_SEVERITY: Record<number, Severity> = { 0: 'off', 1: 'warn', 2: 'error' };
 
 const nonEmptyString = z.string().min(1);
-/** A list of strings; one string is accepted for a one-element list. */
+/** A path glob: no file name holds a NUL, so a glob with one matches nothing and was a silent no-op (s47 sweep J10). */
+const globString = nonEmptyString.refine((s) => !s.includes('\0'));
 /** Most items of one list in the config (`docs`, `ignoreParameters`, `globalSections`, …): 300,000 `ignoreParameters` patterns ran V8 out of memory (s25 sweep D10). */
 export const MAX_CONFIG_LIST_ITEMS = 1000;
 /** A list of strings (a lone string is a list of one), at most {@link MAX_CONFIG_LIST_ITEMS} long: the length is checked before the items. */
@@ -337,7 +338,8 @@ const boundedList = (item: z.ZodType<string>, min = 0) =>
     z.custom<unknown[]>((v) => !Array.isArray(v) || v.length <= MAX_CONFIG_LIST_ITEMS, { message: `at most ${MAX_CONFIG_LIST_ITEMS} items` }).pipe(z.array(item).min(min)),
   );
 const stringList = boundedList(nonEmptyString);
-const nonEmptyStringList = boundedList(nonEmptyString, 1);
+const globList = boundedList(globString);
+const nonEmptyGlobList = boundedList(globString, 1);
 const severity = z.preprocess(
   (v) => (typeof v === 'number' && v in NUMERIC_SEVERITY ? NUMERIC_SEVERITY[v] : v),
   z.enum(SEVERITIES),
@@ -385,14 +387,14 @@ const commandEntrySchema = z.strictObject({
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   $comment: stringList.optional(),
-  sources: nonEmptyStringList.optional(),
-  docs: nonEmptyStringList.optional(),
-  ignore: stringList.optional(),
-  reference: stringList.optional(),
+  sources: nonEmptyGlobList.optional(),
+  docs: nonEmptyGlobList.optional(),
+  ignore: globList.optional(),
+  reference: globList.optional(),
   commands: z.record(nonEmptyString, commandEntrySchema).optional(),
   globalParameters: stringList.optional(),
   globalSections: stringList.optional(),
-  globalFiles: stringList.optional(),
+  globalFiles: globList.optional(),
   env: z.strictObject({ check: z.boolean().optional(), sections: stringList.optional() }).optional(),
   ignoreParameters: stringList.optional(),
   versions: z.union([z.enum(['current', 'all']), z.array(nonEmptyString)]).optional(),
