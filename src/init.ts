@@ -121,14 +121,18 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
     );
     return 2;
   }
-  const existing = existingConfigFiles(root);
+  // A link to nothing at a config name is named so: it is what a later run would refuse.
+  // What is at the name init writes and is no file (a link to nothing, a folder) is refused by the write, which says why.
+  const existing = existingConfigFiles(root).filter((f) => f !== INIT_CONFIG_FILE || isFileAt(path.join(root, f)));
+  const broken = existing.filter((f) => f !== 'package.json' && !isFileAt(path.join(root, f)));
+  const brokenNote = broken.length === 0 ? '' : `(${broken.join(', ')} ${broken.length === 1 ? 'is not a file docdrift can read (a link to nothing, a folder…): every run refuses it' : 'are not files docdrift can read (links to nothing, folders…): every run refuses them'}.) `;
   // docdrift reads exactly one config file: a docdrift.config.json written beside another would
   // make every later run exit 2 ("more than one config file"), so --force overwrites only a
   // docdrift.config.json and never writes one beside another config (#33 item 16).
   const others = existing.filter((f) => f !== INIT_CONFIG_FILE).map((f) => (f === 'package.json' ? 'package.json ("docdrift" key)' : f));
   if (others.length > 0 && values.force && !values['dry-run']) {
     err(
-      `docdrift init: ${others.join(', ')} already configure${others.length === 1 ? 's' : ''} docdrift in ${root}; nothing was written. ` +
+      `docdrift init: ${others.join(', ')} already configure${others.length === 1 ? 's' : ''} docdrift in ${root}; nothing was written. ${brokenNote}` +
         `docdrift reads exactly one config file: a ${INIT_CONFIG_FILE} beside ${others.length === 1 ? 'it' : 'them'} would make every run exit 2 ("more than one config file"). ` +
         `Remove ${others.join(', ')} and run init again, or run with --dry-run to print the proposal.`
     );
@@ -136,7 +140,7 @@ export async function runInit(argv: string[], io: CliIO): Promise<number> {
   }
   if (existing.length > 0 && !values.force && !values['dry-run']) {
     err(
-      `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ` +
+      `docdrift init: ${existing.join(', ')} already configures docdrift in ${root}; nothing was written. ${brokenNote}` +
         (others.length > 0
           ? `Remove ${others.join(', ')} and run init again (docdrift reads exactly one config file), or run with --dry-run to print the proposal.`
           : 'Run with --force to overwrite it, or --dry-run to print the proposal.')

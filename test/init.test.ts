@@ -132,6 +132,20 @@ describe('docdrift init', { timeout: 120_000 }, () => {
     expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
   });
 
+  it('counts a dangling link at a config name as an existing config, as a run does (s49 sweep L1)', () => {
+    const dir = copy(TS_COMMANDER);
+    symlinkSync(path.join(dir, 'no-such-file'), path.join(dir, '.docdriftrc.yaml'));
+    const refused = run(['init'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('.docdriftrc.yaml already configures docdrift');
+    expect(refused.stderr).toContain('is not a file docdrift can read');
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+    // Init and a run agree: the run refuses the same link.
+    const later = run(['--format', 'json'], dir);
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain('.docdriftrc.yaml');
+  });
+
   it('writes no command key a later run refuses: constructor, prototype and __proto__ are skipped and named (#33 item 16)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-proto-'));
     temps.push(dir);

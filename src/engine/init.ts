@@ -3,13 +3,12 @@
  * turns what it found (commands, their config classes, their reference sections) into a starter
  * `docdrift.config.json` that reproduces the same run, with notes on what to review.
  */
-import { existsSync } from 'node:fs';
 import { checkWriteTarget, writeFileAtomic } from './write.js';
 import path from 'node:path';
 import { CONFIG_FILES, ConfigError, FORBIDDEN_KEYS, loadConfigText, MAX_CONFIG_BYTES } from '../config/load.js';
 import { DEFAULT_CONFIG, defaultConfig, MAX_CONFIG_LIST_ITEMS } from '../config/schema.js';
 import type { CommandSpec, Model, ReferenceSection } from '../model/types.js';
-import { readProjectFile } from '../shared/read-file.js';
+import { pathExists, readProjectFile } from '../shared/read-file.js';
 import { headingMatchText } from '../shared/strings.js';
 import { pathMatcher } from '../shared/path-match.js';
 import { discoverFiles, type DiscoveredFiles } from './discover.js';
@@ -413,11 +412,13 @@ export function skippedText(skipped: readonly string[]): string {
 }
 
 /**
- * Config files already in `root` that docdrift would load: the {@link CONFIG_FILES} present,
- * and `package.json` when it has a `docdrift` key. Root-relative names.
+ * Config files already in `root` that docdrift would load: anything at a {@link CONFIG_FILES}
+ * name, as the loader sees it (a dangling link or a folder too: a run refuses them, so a config
+ * written beside one would never be read; s49 sweep L1), and `package.json` when it has a
+ * `docdrift` key. Root-relative names.
  */
 export function existingConfigFiles(root: string): string[] {
-  const found = CONFIG_FILES.filter((f) => existsSync(path.join(root, f)));
+  const found = CONFIG_FILES.filter((f) => pathExists(path.join(root, f)));
   try {
     const pkg = JSON.parse(readProjectFile(root, 'package.json')) as Record<string, unknown>;
     if (pkg && typeof pkg === 'object' && 'docdrift' in pkg) found.push('package.json');
