@@ -920,6 +920,21 @@ describe('hostile config files (#17 items 7 and 9, #18 item 9)', () => {
     expect(e.message).toContain('5000 levels deep');
   });
 
+  it('names the file and line of a YAML config nested by block indicators on one line (s49 sweep L3)', () => {
+    for (const [text, depth] of [
+      [`commands:\n  tool:\n    sections:\n${'      - '.repeat(2000)}x\n`, 2003],
+      [`${'? '.repeat(30000)}x\n`, 30000],
+    ] as const) {
+      const e = configError(() => loadConfig(project({ 'docdrift.config.yaml': text }), undefined, RULES));
+      expect(e.file).toBe('docdrift.config.yaml');
+      expect(e.message).toContain(`${depth} levels deep`);
+      expect(e.message).not.toContain('call stack');
+    }
+    // Indicators after the content (`- a: b`, a `-` in a value) are no nesting of their own.
+    const fine = project({ 'docdrift.config.yaml': 'docs:\n  - README.md\n  - "docs/- x.md"\nrules:\n  example-param-unknown: error\n' });
+    expect(loadConfig(fine, undefined, RULES).config.docs).toEqual(['README.md', 'docs/- x.md']);
+  });
+
   it('warns about YAML tags such as !!python/object and reads plain data', () => {
     const root = project({ 'docdrift.config.yaml': 'sources: !!python/object:os.system ["**/*.py"]\ndocs: !!str x\n' });
     const { warnings } = loadConfig(root, undefined, RULES) as { warnings?: string[] };

@@ -337,14 +337,19 @@ function checkNesting(source: Source): void {
       }
     } else if (c === '}' || c === ']') depth = Math.max(0, depth - 1);
   }
-  // YAML block nesting: one level per two columns of indentation at most.
+  // YAML block nesting: one level per two columns of indentation at most, the block indicators
+  // that open a collection on the same line counted as indentation (`- - - x` and `? ? x` nest
+  // one level per indicator: 2,000 of them overflowed the yaml package's stack, s49 sweep L3).
   if (source.format === 'yaml') {
-    for (const m of text.matchAll(/^( *)\S/gm)) {
-      const levels = Math.floor((m[1]?.length ?? 0) / 2);
+    for (let start = 0; start < text.length; ) {
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      const levels = blockLevels(text, start, end);
       if (levels > max) {
         max = levels;
-        at = m.index;
+        at = start;
       }
+      start = end + 1;
     }
   }
   if (max <= MAX_CONFIG_DEPTH) return;
@@ -356,6 +361,24 @@ function checkNesting(source: Source): void {
     expected: `at most ${MAX_CONFIG_DEPTH} levels`,
     ...lineColumn(text, at),
   });
+}
+
+/**
+ * The most levels a YAML line from `start` to `end` in `text` can nest its content: one per two
+ * columns of its indentation, plus one per block indicator (`-`, `?`, `:` followed by a space or
+ * the line's end) before the first other character, each of which opens one more collection on
+ * the same line. Linear in the line.
+ */
+function blockLevels(text: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && text.charCodeAt(i) === 32) i++;
+  let levels = Math.floor((i - start) / 2);
+  for (;;) {
+    const c = text[i];
+    if (!((c === '-' || c === '?' || c === ':') && (i + 1 >= end || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 13))) return levels;
+    levels++;
+    for (i++; i < end && text.charCodeAt(i) === 32; ) i++;
+  }
 }
 
 /**
