@@ -20,6 +20,29 @@ describe('documentOverLimits', () => {
   });
 });
 
+describe('documentOverLimits: markers that open no container (s49 sweep L4)', () => {
+  const ruler = (c: string, n: number): string => `${c} `.repeat(n).trimEnd();
+  test('a thematic break of 120 markers, at any indentation, and a fenced block of marker lines are read', () => {
+    for (const c of ['-', '*', '_']) expect(documentOverLimits(`# t\n\n${ruler(c, 120)}\n\ntext\n`)).toBeUndefined();
+    expect(documentOverLimits(`# t\n\n    ${ruler('-', 120)}\n`)).toBeUndefined();
+    for (const fence of ['```text', '~~~~', '  ```']) {
+      const close = fence.trim().startsWith('~') ? '~~~~' : '```';
+      expect(documentOverLimits(`# t\n\n${fence}\n${'> '.repeat(120)}\n${'1. '.repeat(120)}\n${close}\n`)).toBeUndefined();
+    }
+  });
+
+  test('real nesting stays refused: after a fence closes, in a fence within a container, past the fenced bound, or a ruler of mixed markers', () => {
+    expect(documentOverLimits(`\`\`\`\nx\n\`\`\`\n${'> '.repeat(120)}x\n`)?.line).toBe(4);
+    // A backtick fence's info string may not hold a backtick: this line is no fence.
+    expect(documentOverLimits(`\`\`\` a\`b\n${'> '.repeat(120)}x\n`)?.line).toBe(2);
+    // A shorter closing run does not close a longer fence; a longer one does.
+    expect(documentOverLimits(`\`\`\`\`\n\`\`\`\n${'> '.repeat(120)}\n\`\`\`\`\`\n${'> '.repeat(120)}x\n`)?.line).toBe(5);
+    expect(documentOverLimits(`- \`\`\`\n${'  > '.repeat(120)}x\n`)?.line).toBe(2);
+    expect(documentOverLimits(`\`\`\`\n${'> '.repeat(MAX_NESTING * 4 + 1)}\n\`\`\`\n`)?.line).toBe(2);
+    expect(documentOverLimits(`${'- * '.repeat(60)}\n`)?.line).toBe(1);
+  });
+});
+
 describe('documentOverLimits: table columns and link reference definitions (#33 D8: 665 MB and 638 MB)', () => {
   const table = (n: number): string => `# t\n\n|${' c |'.repeat(n)}\n|${' --- |'.repeat(n)}\n|${' v |'.repeat(n)}\n`;
   const definitions = (n: number): string => `# t\n\n${Array.from({ length: n }, (_, i) => `[d${i}]: https://example.com/${i}\n`).join('')}`;
