@@ -146,6 +146,16 @@ describe('docdrift init', { timeout: 120_000 }, () => {
     expect(later.stderr).toContain('.docdriftrc.yaml');
   });
 
+  it('names a packaging file it could not read instead of "no command found", and writes nothing when that leaves no command (s49 sweep L6)', () => {
+    const dir = copy(path.join(ROOT, 'fixtures/bad-input/_base'));
+    writeFileSync(path.join(dir, 'pyproject.toml'), `${readFileSync(path.join(dir, 'pyproject.toml'), 'utf8')}[project\n`);
+    const refused = run(['init'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^docdrift init: nothing was written: no command was found, and a packaging file that may declare them could not be read\.\n {2}pyproject\.toml:\d+:\d+ could not be read \(Invalid TOML document: [^)]*\), so the commands it declares are not in this proposal/);
+    expect(refused.stderr).not.toContain('no command found: add one');
+    expect(existsSync(path.join(dir, 'docdrift.config.json'))).toBe(false);
+  });
+
   it('writes no command key a later run refuses: constructor, prototype and __proto__ are skipped and named (#33 item 16)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'docdrift-init-proto-'));
     temps.push(dir);

@@ -217,9 +217,19 @@ export async function proposeConfig(root: string, rules: LintOptions['rules']): 
     summary.push(`${cmd.name} (config file) → ${cmd.configClasses.join(', ')} [${sections.length} reference section${sections.length === 1 ? '' : 's'}: ${[...new Set(sections.map((s) => s.file))].join(', ')}]`);
   }
   const env = proposedEnv(model, summary, review);
+  // A packaging file the run could not read declares commands the proposal cannot hold: named first,
+  // with the run's reason, rather than "no command found" (s49 sweep L6: a broken pyproject.toml).
+  const unreadPackaging = result.messages.filter((m) => m.ruleId === 'parse-error' && m.severity === 'error' && m.file !== undefined && packagingLanguage(m.file) !== undefined);
+  const packagingLines = unreadPackaging.map((m) => {
+    const at = `${m.file}:${m.line ?? 1}:${m.column ?? 1}`;
+    const reason = m.reason.startsWith(`${at}: `) ? m.reason.slice(at.length + 2) : m.reason;
+    return `${at} could not be read (${reason}), so the commands it declares are not in this proposal; fix it and run init again.`;
+  });
   if (Object.keys(commands).length === 0 && skipped.length === 0 && !env) {
+    if (packagingLines.length > 0) throw new ProposalError(['nothing was written: no command was found, and a packaging file that may declare them could not be read.', ...packagingLines.map((l) => `  ${l}`)]);
     review.push('no command found: add one under "commands", e.g. "tool": { "config": "pkg.config.ToolConfig" }.');
   }
+  review.unshift(...packagingLines);
 
   const referenceFiles = [...new Set([...model.sections, ...model.globalSections].map((s) => s.file))].sort();
   const config: StarterConfig = {
