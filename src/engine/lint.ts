@@ -675,7 +675,9 @@ export interface ExtractContext {
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
  * `diagnostics`. With a `context`, TypeScript facts that will surely be needed and are not stored
  * are computed in a worker thread while the Python sources are parsed, and Python files the run
- * cache hashed are read only when a piece is missing (same result either way).
+ * cache hashed are read only when a piece is missing (same result either way). Every per-file
+ * fact (Python scans, the CLI flags, the TypeScript facts and env reads) is asked of `cache`, the
+ * run's fact cache (src/engine/facts.ts; default: none, every fact computed).
  */
 export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], cache: FactCache = NO_CACHE, context?: ExtractContext): Promise<CodeFacts> {
   // Manifests past the run's bound on declared commands are not read at all (one warning).
