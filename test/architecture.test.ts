@@ -187,3 +187,49 @@ describe('the checks themselves', () => {
     expect(importSpecifiers(text)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './lazy.js']);
   });
 });
+
+/** The names each file imports from `target` (static imports, type-only ones included; a dynamic import counts as `*`). */
+function namesImportedFrom(target: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const named = /(?:^|\n)[ \t]*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+  const dynamic = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+  for (const file of [...listTs('src'), ...listTs('rules')].sort()) {
+    const code = readFileSync(path.join(ROOT, file), 'utf8').replace(/^[ \t]*(?:\/\/|\*).*$/gm, '');
+    const resolve = (spec: string) => path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)).replace(/\.js$/, '.ts');
+    const names: string[] = [];
+    for (const m of code.matchAll(named)) {
+      if (resolve(m[2]!) === target) names.push(...m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '')).filter((n) => n !== ''));
+    }
+    for (const m of code.matchAll(dynamic)) if (resolve(m[1]!) === target) names.push('*');
+    if (names.length > 0) out.set(file, names.sort());
+  }
+  return out;
+}
+
+describe('the per-file cache is one layer under the stages (src/engine/facts.ts)', () => {
+  it('only the fact cache imports the store API and its keys; the wiring imports the stores it hands to lint()', () => {
+    expect(Object.fromEntries(namesImportedFrom('src/engine/pieces.ts'))).toEqual({
+      // The layer itself: piece keys, the store's interface, the kinds kept under the whole extraction.
+      'src/engine/facts.ts': ['CODE_PIECE_KINDS', 'PieceStore', 'pieceKey'],
+      // The stores and who makes them: the CLI's on disk, `--fix`'s in memory, the language server's.
+      'src/engine/cache.ts': ['FilePieceStore', 'piecesFile'],
+      'src/fix/apply.ts': ['MemoryPieceStore'],
+      'src/lsp/pieces.ts': ['PieceStore'],
+      // The type of `LintOptions.pieces`, the store a caller gives.
+      'src/engine/lint.ts': ['PieceStore'],
+    });
+  });
+
+  it('lint() reads its caching options once, to build the fact cache, and passes nothing of the store down', () => {
+    const code = readFileSync(path.join(ROOT, 'src/engine/lint.ts'), 'utf8').replace(/^[ \t]*(?:\/\/|\*).*$/gm, '');
+    for (const option of ['pieces', 'hashes', 'pythonFacts', 'overlayHashed']) {
+      expect([...code.matchAll(new RegExp(`\\boptions\\.${option}\\b`, 'g'))].length, option).toBe(1);
+    }
+    expect(code).toMatch(/new FactCache\(\{ store: options\.pieces, hashes: options\.hashes, pythonFacts: options\.pythonFacts, unhashedTexts: [^}]*options\.overlayHashed \}\)/);
+    // No stage function takes a store.
+    for (const file of ['src/engine/lint.ts', 'src/engine/doc-texts.ts', 'src/engine/typescript-facts.ts', 'src/engine/typescript-env.ts']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/^[ \t]*(?:\/\/|\*).*$/gm, '');
+      expect(text.match(/\w+\??: PieceStore\b(?! \| undefined;)/g) ?? [], file).toEqual(file === 'src/engine/lint.ts' ? ['pieces?: PieceStore'] : []);
+    }
+  });
+});

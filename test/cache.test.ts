@@ -962,6 +962,7 @@ describe('Python files the run cache hashed (issue #15: avoid re-reading files a
     const { discoverFiles } = await import('../src/engine/discover.js');
     const { extractCode } = await import('../src/engine/lint.js');
     const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { FactCache } = await import('../src/engine/facts.js');
     const { createHash } = await import('node:crypto');
     const { pythonTextFacts } = await import('../src/extract/python/text-facts.js');
     const { DEFAULT_CONFIG } = await import('../src/config/schema.js');
@@ -982,7 +983,7 @@ describe('Python files the run cache hashed (issue #15: avoid re-reading files a
         return readFileSync(path.join(root, file), 'utf8');
       };
       const diagnostics: unknown[] = [];
-      const facts = await extractCode(files, DEFAULT_CONFIG, read, diagnostics as never, pieces, { root, overlay: undefined, peek: read, hashes, pythonFacts });
+      const facts = await extractCode(files, DEFAULT_CONFIG, read, diagnostics as never, new FactCache({ store: pieces, hashes, pythonFacts }), { root, overlay: undefined, peek: read });
       const { canonicalTarget: _, ...plain } = facts;
       return { facts: plain, readPy: readPy.sort() };
     };

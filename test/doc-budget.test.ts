@@ -8,6 +8,7 @@ import { MAX_DOCUMENT_LENGTH } from '../src/docs/limits.js';
 import { parseDoc } from '../src/docs/parse.js';
 import { parseDocs } from '../src/engine/lint.js';
 import { docTexts } from '../src/engine/doc-texts.js';
+import { NO_CACHE } from '../src/engine/facts.js';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
 import type { InputDiagnostic } from '../src/model/types.js';
 
@@ -87,7 +88,7 @@ describe('the run\'s parse ceiling (#33 s46 sweep H7, H11)', () => {
     };
     const diagnostics: InputDiagnostic[] = [];
     const files = { sources: [], docs: Object.keys(texts), packaging: [], yaml: [] };
-    const facts = parseDocs(files, DEFAULT_CONFIG, [{ name: 'tool', target: '', location: { file: '', line: 1, column: 1 } }], docTexts(read, read, undefined, undefined), diagnostics, parser, [], undefined, undefined, eachPage);
+    const facts = parseDocs(files, DEFAULT_CONFIG, [{ name: 'tool', target: '', location: { file: '', line: 1, column: 1 } }], docTexts(read, read, NO_CACHE), diagnostics, parser, [], undefined, undefined, eachPage);
     // The page read has its example; the pages left have none.
     expect(facts.docs.find((d) => d.file === 'docs/a.md')?.invocations.length).toBe(1);
     return diagnostics.filter((d) => d.ruleId === 'parse-error');

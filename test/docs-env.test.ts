@@ -6,6 +6,7 @@ import { MAX_ENV_FILE_LINES, parseEnvFile } from '../src/docs/env-file.js';
 import { ENVIRONMENT_COMMAND, type InputDiagnostic } from '../src/model/types.js';
 import { parseDocs } from '../src/engine/lint.js';
 import { docTexts } from '../src/engine/doc-texts.js';
+import { NO_CACHE } from '../src/engine/facts.js';
 import { DEFAULT_CONFIG } from '../src/config/schema.js';
 import type { DocParser } from '../src/docs/bounded-parse.js';
 
@@ -401,7 +402,7 @@ describe('the docs stage hands the example env files to the engine (DocFacts.env
     const read = (file: string): string | undefined => texts[file];
     const diagnostics: InputDiagnostic[] = [];
     const files = { sources: [], docs: [], packaging: [], yaml: [], envFiles: ['.env.example', 'big/.env.sample', 'deploy/env.template', 'gone/.env.example'] };
-    const facts = parseDocs(files, DEFAULT_CONFIG, [], docTexts(read, read, undefined, undefined), diagnostics, {} as DocParser);
+    const facts = parseDocs(files, DEFAULT_CONFIG, [], docTexts(read, read, NO_CACHE), diagnostics, {} as DocParser);
     expect(facts.envFiles!.map((f) => [f.file, f.rows.length])).toEqual([
       ['.env.example', 2],
       ['big/.env.sample', MAX_ENV_FILE_LINES],

@@ -1000,6 +1000,7 @@ describe('the per-file cache', () => {
     const { discoverFiles } = await import('../src/engine/discover.js');
     const { extractCode } = await import('../src/engine/lint.js');
     const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { FactCache } = await import('../src/engine/facts.js');
     const { DEFAULT_CONFIG } = await import('../src/config/schema.js');
     const files = await discoverFiles(root, DEFAULT_CONFIG.sources, DEFAULT_CONFIG.docs, DEFAULT_CONFIG.ignore);
     const pieces = new MemoryPieceStore();
@@ -1007,7 +1008,7 @@ describe('the per-file cache', () => {
     const run = async (store: InstanceType<typeof MemoryPieceStore> | undefined) => {
       const hashes = new Map<string, string>();
       for (const file of [...files.sources, ...files.packaging]) hashes.set(file, createHash('sha1').update(readFileSync(path.join(root, file))).digest('hex'));
-      const facts = await extractCode(files, DEFAULT_CONFIG, read, [], store, { root, overlay: undefined, peek: read, hashes });
+      const facts = await extractCode(files, DEFAULT_CONFIG, read, [], new FactCache({ store, hashes }), { root, overlay: undefined, peek: read });
       return JSON.parse(JSON.stringify(facts.env)) as EnvExtraction;
     };
     const uncached = await run(undefined);

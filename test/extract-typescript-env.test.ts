@@ -468,6 +468,7 @@ describe('the engine reads env vars of projects without bins, and the per-file c
     const { discoverFiles } = await import('../src/engine/discover.js');
     const { extractCode } = await import('../src/engine/lint.js');
     const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { FactCache } = await import('../src/engine/facts.js');
     const { createHash } = await import('node:crypto');
     const { DEFAULT_CONFIG, defaultConfig } = await import('../src/config/schema.js');
     const config = defaultConfig();
@@ -481,7 +482,7 @@ describe('the engine reads env vars of projects without bins, and the per-file c
         if (/\.(?:[jt]sx?|mjs)$/.test(file)) readScripts.push(file);
         return readFileSync(path.join(root, file), 'utf8');
       };
-      const facts = await extractCode(discovered, config, read, [], pieces, { root, overlay: undefined, peek: read, hashes });
+      const facts = await extractCode(discovered, config, read, [], new FactCache({ store: pieces, hashes }), { root, overlay: undefined, peek: read });
       return { env: facts.env, readScripts: readScripts.sort() };
     };
     const cold = await run();
@@ -523,10 +524,11 @@ describe('a file nested past what the parser takes (s28 sweep D7)', () => {
   it('typeScriptEnv reads the other files and returns the warning, from the per-file cache too', async () => {
     const { typeScriptEnv } = await import('../src/engine/typescript-env.js');
     const { MemoryPieceStore } = await import('../src/engine/pieces.js');
+    const { FactCache } = await import('../src/engine/facts.js');
     const texts = new Map([['src/deep.ts', deep], ['src/ok.ts', 'export const b = process.env.TOOL_B;\n']]);
     const pieces = new MemoryPieceStore();
     for (let run = 0; run < 2; run++) {
-      const out = await typeScriptEnv([...texts.keys()], (file) => texts.get(file), pieces);
+      const out = await typeScriptEnv([...texts.keys()], (file) => texts.get(file), new FactCache({ store: pieces }));
       expect(out.vars.map((v) => v.name)).toEqual(['TOOL_B']);
       expect(out.diagnostics.map((d) => [d.ruleId, d.location.file])).toEqual([['parse-error', 'src/deep.ts']]);
     }

@@ -112,7 +112,7 @@ export interface DocParser {
   prefetch?(file: string, text: string, what: ParseWhat): void;
   /**
    * The stored outcome of `what` for the file on disk, found without its text (the per-file
-   * cache's parser, `cachedDocParser` in src/engine/pieces.ts, keys it by the file's content
+   * cache's parser, `FactCache.docParser` in src/engine/facts.ts, keys it by the file's content
    * hash); `undefined` when none is stored. Optional: a parser without a store has none.
    */
   cached?(file: string, what: ParseWhat): ParseOutcome | undefined;
@@ -127,7 +127,7 @@ export interface DocParser {
   admit?(file: string, length: number, what: ParseWhat): ParseOutcome | undefined;
   /**
    * Decides, before any document is parsed, whether the stored outcome of `file` counts toward the
-   * run's limits (see `cachedDocParser` in src/engine/pieces.ts), so that stored pages keep their
+   * run's limits (see `FactCache.docParser` in src/engine/facts.ts), so that stored pages keep their
    * place ahead of pages parsed afresh. Optional.
    */
   reserve?(file: string, what: ParseWhat): void;
@@ -408,7 +408,7 @@ const COMPILED = import.meta.url.endsWith('.js');
  * {@link overrun} of a document that itself ran over its budget (time per document or piece, rate,
  * memory), marked `overran`: not one the run's limits stopped or skipped for what other documents
  * cost. Such an outcome is kept for the page's unchanged text: by the language server in memory
- * (src/lsp/server.ts) and by the per-file cache (`cachedDocParser`, src/engine/pieces.ts).
+ * (src/lsp/server.ts) and by the per-file cache (`FactCache.docParser`, src/engine/facts.ts).
  */
 function ownOverrun(file: string, text: string, reason: string): ParseOutcome {
   return { ...overrun(file, text, reason), overran: true };

@@ -20,7 +20,8 @@ import type { DocdriftConfig } from '../config/schema.js';
 import { coverageCounts, parameterNames, paramSource, unknownReason, type CoverageCounts } from '../model/coverage.js';
 import type { Model } from '../model/types.js';
 import { discoveredInputs, discoverFiles, MATCHED_LIST_NAMES, startGitListing, type DiscoveredFiles, type DiscoveryMemo, type MatchedLists } from './discover.js';
-import { cachedDocParser, FilePieceStore, piecesFile } from './pieces.js';
+import { FactCache } from './facts.js';
+import { FilePieceStore, piecesFile } from './pieces.js';
 import { createDocParser, type DocParser } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
 import type { LintOptions, LintResult, LintStats } from './lint.js';
@@ -1070,7 +1071,7 @@ export async function lintWithCache(options: CachedLintOptions): Promise<CachedL
   // The per-file cache is opened now when a page is sent early: a large page is parsed in
   // segments, reusing those of its last parse that it still has (src/docs/segments.ts).
   let pieces = docParser && signingKey ? projectPieceStore(root, dir, signingKey, options) : undefined;
-  if (docParser && previous.cache) prefetchEditedDocuments(root, cachedDocParser(docParser, pieces), changedDocs, previous.cache.files);
+  if (docParser && previous.cache) prefetchEditedDocuments(root, new FactCache({ store: pieces }).docParser(docParser), changedDocs, previous.cache.files);
   const readMs = performance.now() - tRead;
   const memo: DiscoveryMemo = { salt: `${CACHE_FORMAT}:${options.version}:${options.codeFingerprint ?? codeFingerprint()}`, previous: storedMemo };
   const discovered = await discoverFiles(root, config.sources, config.docs, config.ignore, 'auto', { lstats, listing, memo });

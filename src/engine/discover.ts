@@ -87,7 +87,7 @@ export interface DiscoveredFiles {
 /**
  * Every discovered file a run reads, deduplicated and sorted (code-unit order): the inputs the
  * run cache hashes (src/engine/cache.ts). With `documents: false`, the code inputs only (every
- * list but `docs` and `envFiles`), which key the cached extraction (src/engine/code-facts.ts).
+ * list but `docs` and `envFiles`), which key the cached extraction (`FactCache.codeFacts`, src/engine/facts.ts).
  */
 export function discoveredInputs(files: DiscoveredFiles, options: { documents: boolean }): string[] {
   const lists = [files.sources, ...(options.documents ? [files.docs, files.envFiles ?? []] : []), files.packaging, files.yaml, files.schemas ?? [], files.programs ?? [], files.scripts ?? []];

@@ -9,7 +9,7 @@
  */
 import { isSummaryReport } from '../shared/report-marker.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
-import { pieceKey, type PieceStore } from './pieces.js';
+import type { FactCache } from './facts.js';
 import { orderFacts, type OrderFacts } from './parse-order.js';
 import type { DocFile } from '../model/types.js';
 
@@ -84,16 +84,15 @@ export interface DocTexts {
  *
  * @param read reads and reports (a `parse-error` for an unreadable file); `readQuietly` reads
  *   without reporting (for guesses made before the run asks)
- * @param store the per-file cache; without it, or without `hashes`, every page is read and judged
- * @param hashes content hashes of the files on disk (the run cache's); pass none when the texts
- *   are not the files on disk (an overlay of edited texts). A hash recorded as an error
- *   (`error:…`, an unreadable file) is never trusted: the page is read, and its problem reported.
+ * @param cache the run's fact cache (src/engine/facts.ts): a page whose `pieceHash` it knows is
+ *   judged from its stored row at that hash; every other page (no store, no run-cache hashes, an
+ *   overlay of edited texts, a hash recorded as an error) is read and judged, its problem reported.
  * @param held open pages given by their facts, not their text (src/engine/held-pages.ts): never
  *   read (`text` is `undefined` for them, quietly), and triaged from their facts: mentions as the
  *   page's matcher judged them (unknown: as a page that names a command), no suppression comments,
  *   and the order facts of a text over the document limit (no lines counted, last group).
  */
-export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStore | undefined, hashes: ReadonlyMap<string, string> | undefined, held?: ReadonlyMap<string, HeldPage>): DocTexts {
+export function docTexts(read: ReadFile, readQuietly: ReadFile, cache: FactCache, held?: ReadonlyMap<string, HeldPage>): DocTexts {
   const texts = new Map<string, string>();
   const text = (file: string, quiet = false): string | undefined => {
     if (held?.has(file)) return undefined;
@@ -109,13 +108,12 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
   const tableOf = (key: string) => {
     let table = tables.get(key);
     if (!table) {
-      const stored = store?.get<StoredTable>(pieceKey('doc-triage', key));
-      table = { stored: new Map((Array.isArray(stored) ? stored : []).map((row) => [row[0], row])), rows: new Map(), changed: false };
+      const stored = cache.triageTable<StoredTable[number]>(key);
+      table = { stored: new Map((stored ?? []).map((row) => [row[0], row])), rows: new Map(), changed: false };
       tables.set(key, table);
     }
     return table;
   };
-  const usable = store !== undefined && hashes !== undefined;
   return {
     text,
     held: (file) => held?.get(file),
@@ -125,9 +123,8 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
         const order: OrderFacts = { length: page.length, lines: 0, group: 3 };
         return page.report ? { mentions: false, directives: false, report: true, order } : { mentions: page.mentions(matcher) ?? true, directives: false, report: false, order };
       }
-      const hash = usable ? hashes.get(file) : undefined;
-      const trusted = hash !== undefined && !hash.startsWith('error:');
-      const table = trusted ? tableOf(matcher.key) : undefined;
+      const hash = cache.pieceHash(file);
+      const table = hash !== undefined ? tableOf(matcher.key) : undefined;
       if (table) {
         const row = table.rows.get(file) ?? table.stored.get(file);
         // A row stored before the `report` or the order column was added is judged again.
@@ -148,12 +145,10 @@ export function docTexts(read: ReadFile, readQuietly: ReadFile, store: PieceStor
       return facts;
     },
     save() {
-      if (!store) return;
       for (const [key, table] of tables) {
-        const pieceName = pieceKey('doc-triage', key);
         // Rows of pages this run did not ask about (a page gone) are dropped. An unchanged table
         // was read by this run, so it is kept as it is.
-        if (table.changed || table.rows.size !== table.stored.size) store.set(pieceName, [...table.rows.values()]);
+        if (table.changed || table.rows.size !== table.stored.size) cache.setTriageTable(key, [...table.rows.values()]);
       }
     },
   };

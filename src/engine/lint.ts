@@ -43,11 +43,11 @@ import { importedModuleNames, pythonImports } from '../extract/python/imports.js
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
-import { cachedDocParser, flagsKey, scanCacheOf, type PieceStore } from './pieces.js';
+import { FactCache, NO_CACHE } from './facts.js';
+import type { PieceStore } from './pieces.js';
 import { estimatedClassFields, PYTHON_SCAN_WORKER_MIN_CHARS, scanWorkerShare, startPythonFlags, startPythonScans, wantsPythonWorker, workerStopText } from './python-flags.js';
 import { LARGE_PYTHON_SOURCE_CHARS, MAX_PYTHON_FLAG_RUN_TOKENS, MAX_PYTHON_SOURCE_CHARS, MAX_PYTHON_RUN_TOKENS, pythonFlagSourcesOverBudget, pythonFlagTokenBudget, pythonSourcesOverLimits, pythonTextFacts, type PythonTextFacts } from '../extract/python/text-facts.js';
-import { cachedTypeScriptFacts, startTypeScriptFacts, typeScriptInputsKey, type PendingTypeScriptFacts } from './typescript-facts.js';
-import { cachedCodeFacts } from './code-facts.js';
+import { cachedTypeScriptFacts, startTypeScriptFacts, type PendingTypeScriptFacts } from './typescript-facts.js';
 import { typeScriptEnv } from './typescript-env.js';
 import { envSourceFiles } from '../extract/typescript/env-filter.js';
 import { countTypeScriptTokens, MAX_JS_FILE_BYTES, MAX_TYPESCRIPT_RUN_TOKENS } from '../extract/typescript/budget.js';
@@ -104,8 +104,10 @@ export interface LintOptions {
    */
   unreadable?: ReadonlyMap<string, ReadFileError>;
   /**
-   * The per-file cache (src/engine/pieces.ts): Python scans, CLI flags and parsed documents of
-   * earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
+   * The per-file cache's store (src/engine/pieces.ts): Python scans, CLI flags and parsed documents
+   * of earlier runs, reused for files whose text is unchanged; this run's pieces are stored in it.
+   * `lint()` builds the run's fact cache (src/engine/facts.ts) from it, `hashes`, `pythonFacts` and
+   * `overlayHashed`; the stages ask that, never the store.
    */
   pieces?: PieceStore;
   /**
@@ -119,7 +121,7 @@ export interface LintOptions {
   /**
    * Content hashes of the discovered files by project-relative path, as the run cache computed
    * them (src/engine/cache.ts): with `pieces`, they key the whole extraction as one piece
-   * (src/engine/code-facts.ts), so a run in which only documents changed reads no code. Ignored
+   * (`FactCache.codeFacts`, src/engine/facts.ts), so a run in which only documents changed reads no code. Ignored
    * with an `overlay`.
    */
   hashes?: ReadonlyMap<string, string>;
@@ -286,7 +288,11 @@ export async function lint(given: LintOptions): Promise<LintResult> {
   // Documents are parsed in a worker under a time and memory budget (src/docs/bounded-parse.ts);
   // it starts now, loading the parsers while the code is extracted.
   // With a filled per-file cache most documents need no parsing: the worker starts on demand.
-  const docParser = cachedDocParser(options.docParser ?? (await createDocParser({ eager: options.pieces?.empty ?? true, files: files.docs.length + files.sources.length })), options.pieces, options.overlay === undefined || options.overlayHashed ? options.hashes : undefined, { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
+  // The per-file cache is one layer under the stages (src/engine/facts.ts): they ask it for each
+  // fact and never see the store. The hashes name the files on disk: with an overlay of edited
+  // texts, facts are keyed by their texts (unless the hashes name the overlay's texts too, `overlayHashed`).
+  const cache = new FactCache({ store: options.pieces, hashes: options.hashes, pythonFacts: options.pythonFacts, unhashedTexts: options.overlay !== undefined && !options.overlayHashed });
+  const docParser = cache.docParser(options.docParser ?? (await createDocParser({ eager: cache.cold, files: files.docs.length + files.sources.length })), { ...(options.segmentMinLength !== undefined ? { segmentMinLength: options.segmentMinLength } : {}), ...(options.segmentBudgetBytes !== undefined ? { segmentBudgetBytes: options.segmentBudgetBytes } : {}) });
   try {
     const read = createReader(root, options.overlay, diagnostics, options.readFiles, options.readTexts, options.unreadable, options.diskTexts);
     for (const dir of files.unreadable ?? []) diagnostics.push(unreadableDirectory(dir));
@@ -314,17 +320,14 @@ export async function lint(given: LintOptions): Promise<LintResult> {
     // The worker parses the documents that surely name a command while the code is extracted.
     // Linked pages are guessed on a cold run only: later runs find them in the per-file cache, and a
     // page guessed in vain would be parsed again on every run (only pages asked for are stored).
-    // The hashes name the files on disk: with an overlay of edited texts, extraction runs (unless
-    // the hashes name the overlay's texts too, `overlayHashed`).
-    const hashes = options.overlay === undefined || options.overlayHashed ? options.hashes : undefined;
     // Reads without reporting (guesses made before the run asks; the run's own read reports).
     const peek = createReader(root, options.overlay, [], options.readFiles, options.readTexts, options.unreadable, options.diskTexts);
-    const pages = docTexts(read, peek, options.pieces, hashes, options.heldPages);
-    prefetchDocs(root, files, config, options.overlay, docParser, pages, options.pieces?.empty ?? true, options.unreadable);
-    const context: ExtractContext = { root, overlay: options.overlay, ...(options.unreadable ? { unreadable: options.unreadable } : {}), peek, ...(hashes ? { hashes, pythonFacts: options.pythonFacts } : {}), onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
+    const pages = docTexts(read, peek, cache, options.heldPages);
+    prefetchDocs(root, files, config, options.overlay, docParser, pages, cache.cold, options.unreadable);
+    const context: ExtractContext = { root, overlay: options.overlay, ...(options.unreadable ? { unreadable: options.unreadable } : {}), peek, onProgress: progress, pythonWorker: options.pythonWorker ?? 'auto' };
     progress({ stage: 'extract', done: 0, total: files.sources.length });
-    const code = await cachedCodeFacts(options.pieces, hashes, files, config, { read, peek: context.peek }, diagnostics, (reader) =>
-      extractCode(files, config, reader, diagnostics, options.pieces, context),
+    const code = await cache.codeFacts(files, () => discoveredInputs(files, { documents: false }), config, { read, peek: context.peek }, diagnostics, (reader) =>
+      extractCode(files, config, reader, diagnostics, cache, context),
     );
     const goOn = (): void => {
       if (options.cancelled?.()) throw new RunCancelled();
@@ -499,7 +502,7 @@ function isPackageJson(file: string): boolean {
  * the Python scans are alive would cost more memory (synthetic 10x: peak RSS 367 -> ~400 MB)
  * than its time is worth.
  */
-function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context: ExtractContext, pieces: PieceStore | undefined, config: DocdriftConfig): PendingTypeScriptFacts | undefined {
+function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context: ExtractContext, cache: FactCache, config: DocdriftConfig): PendingTypeScriptFacts | undefined {
   if (files.docs.length + files.sources.length >= LARGE_RUN_FILES) return undefined;
   const texts = (list: string[]): Array<{ file: string; text: string }> =>
     list.flatMap((file) => {
@@ -515,7 +518,7 @@ function startEarlyTypeScript(files: DiscoveredFiles, tsFiles: string[], context
   const tsSources = texts(tsFiles);
   const programFiles = files.programs ?? [];
   const configTypes = configTypeNames(config);
-  if (pieces?.get(typeScriptInputsKey(tsSources, packageJsons, programFiles, configTypes)) !== undefined) return undefined;
+  if (cache.hasTypeScriptFacts({ tsSources, packageJsons, programFiles, configTypes })) return undefined;
   // The worker reads compiled JavaScript, shims and manifests, never a document: an open page (the
   // language server's overlay holds every open buffer) is not copied to it.
   const overlay = [...(context.overlay ?? [])].filter(([file]) => !DOCUMENT_EXTENSION_RE.test(file));
@@ -659,14 +662,6 @@ export interface ExtractContext {
   peek: ReadFile;
   /** Set by {@link extractCode}: the TypeScript facts it started in a worker thread, if it did. */
   typeScript?: PendingTypeScriptFacts;
-  /**
-   * Content hashes of the discovered files as the run cache computed them (project-relative path
-   * → hash), when they name the texts the run reads (no overlay, or `overlayHashed`). With a per-file store, a Python file
-   * whose pieces are stored under its hash is not read.
-   */
-  hashes?: ReadonlyMap<string, string>;
-  /** {@link PythonTextFacts} of the hashed `.py` files, computed from the same bytes as `hashes`. */
-  pythonFacts?: ReadonlyMap<string, PythonTextFacts>;
   /** Told of each source file read (stage `extract`); see {@link ProgressEvent}. */
   onProgress?: ProgressListener;
   /** {@link LintOptions.pythonWorker}. */
@@ -680,9 +675,11 @@ export interface ExtractContext {
  * it) TypeScript, and extracts config classes, CLI flags and entry points. Problems go to
  * `diagnostics`. With a `context`, TypeScript facts that will surely be needed and are not stored
  * are computed in a worker thread while the Python sources are parsed, and Python files the run
- * cache hashed are read only when a piece is missing (same result either way).
+ * cache hashed are read only when a piece is missing (same result either way). Every per-file
+ * fact (Python scans, the CLI flags, the TypeScript facts and env reads) is asked of `cache`, the
+ * run's fact cache (src/engine/facts.ts; default: none, every fact computed).
  */
-export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], pieces?: PieceStore, context?: ExtractContext): Promise<CodeFacts> {
+export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig, read: ReadFile, diagnostics: InputDiagnostic[], cache: FactCache = NO_CACHE, context?: ExtractContext): Promise<CodeFacts> {
   // Manifests past the run's bound on declared commands are not read at all (one warning).
   const bounded = withinRunCommandBound(found.packaging, context?.peek ?? read);
   if (bounded.problem) diagnostics.push(bounded.problem);
@@ -690,7 +687,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // Declaration files (`types/shared.d.ts`) are read too: a config type may extend an interface
   // declared there; their own types are listed only when another type reaches them (extract.ts).
   const tsFiles = files.sources.filter((f) => /\.(ts|mts|cts|tsx)$/.test(f));
-  const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, pieces, config);
+  const pendingTs = context && startEarlyTypeScript(files, tsFiles, context, cache, config);
   // Packaging files of test fixtures (`tests/integration/dummy-project/pyproject.toml`) declare
   // no command of this project: test directories are not packages.
   const packaging = files.packaging.filter((f) => f !== 'package.json' && !f.endsWith('/package.json') && !TEST_DIR_RE.test(f)).flatMap((file) => {
@@ -714,8 +711,8 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   for (const file of files.sources) {
     context?.onProgress?.({ stage: 'extract', done: ++done, total: files.sources.length });
     if (!file.endsWith('.py')) continue;
-    const hash = pieces ? context?.hashes?.get(file) : undefined;
-    if (hash !== undefined && !hash.startsWith('error:')) {
+    const hash = cache.pieceHash(file);
+    if (hash !== undefined) {
       discovered.push(lazySource(file, hash, read));
       continue;
     }
@@ -723,7 +720,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     if (text !== undefined) discovered.push({ file, text });
     else unreadSources.set(file, '');
   }
-  const factsOf = textFactsOf(context?.hashes ? context.pythonFacts : undefined);
+  const factsOf = textFactsOf(cache.pythonFacts);
   // A source too large to parse in bounded time and memory is not read (its facts say so without
   // its text): one warning, except for a module of data, which can define nothing docdrift reads.
   // Sources that may define CLI flags get the run's budget for large sources first, test files last.
@@ -783,8 +780,8 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const readsFlags = (source: PythonSource): boolean => mayDefineFlags(source) && !overFlagBudget.has(source.file);
   const flagSources = sources.filter(readsFlags);
   // Flags resolve across the files that may define them: stored as one piece for all of them.
-  const flagsPiece = pieces && flagsKey(packageRoots, flagSources);
-  const storedFlags = flagsPiece === undefined ? undefined : pieces?.get<Awaited<ReturnType<typeof extractPythonFlags>>>(flagsPiece);
+  const flagsPiece = cache.pythonFlags<Awaited<ReturnType<typeof extractPythonFlags>>>(packageRoots, flagSources);
+  const storedFlags = flagsPiece.get();
   // Flags not stored are extracted on the second core when that repays a worker (it sends the
   // flag files' scans first, so each file is parsed once); otherwise from the trees kept here.
   const flagChars = storedFlags || !context ? 0 : flagSources.reduce((n, s) => n + s.text.length, 0);
@@ -801,7 +798,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   // The sources under the class-field budget that the scan cache does not hold, in the order the
   // budget reads them (extractPython's: by rank, `.pyi` stubs after): the last half of their
   // text is scanned by a second thread meanwhile (#35, #33 s46 H15), when that repays a thread.
-  const scanCache = scanCacheOf(pieces);
+  const scanCache = cache.pythonScans();
   const mode = context?.pythonWorker ?? 'auto';
   // Cheap bounds first (lengths known without reading a text): the cache is asked, without decoding
   // its pieces or counting hits, only where a share may follow.
@@ -820,7 +817,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     ...(scanning ? { shared: { files: new Set(share.map((s) => s.file)), scans: scanning.scans } } : {}),
     retain: storedFlags || pending ? undefined : readsFlags,
     packageRoots,
-    scans: scanCacheOf(pieces),
+    scans: scanCache,
     ...(pending ? { deferred: { files: new Set(flagSources.map((s) => s.file)), scans: pending.scans } } : {}),
     classFieldBudget: { exempt: readsFlags, rank },
   }).finally(() => scanning?.stop()); // scans the budget did not reach are not wanted
@@ -877,7 +874,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   }
   const flags = storedFlags ?? fromWorker ?? (stopped !== undefined ? { commands: [], diagnostics: [] } : await extractPythonFlags(flagSources, { parsed: python.retained, packageRoots }));
   // An expiry depends on the machine's load, not on the texts: never stored.
-  if (!storedFlags && stopped === undefined && flagsPiece !== undefined) pieces?.set(flagsPiece, flags);
+  if (!storedFlags && stopped === undefined) flagsPiece.set(flags);
   // A file both passes read reports its syntax error once.
   const reported = new Set(python.diagnostics.map((d) => `${d.ruleId}:${d.location.file}`));
   pushAll(diagnostics, flags.diagnostics.filter((d) => !reported.has(`${d.ruleId}:${d.location.file}`)));
@@ -941,7 +938,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
         const overlaid = context.overlay?.get(file);
         return overlaid !== undefined ? Buffer.byteLength(overlaid) : context.unreadable?.has(file) ? undefined : projectFileSize(context.root, file);
       });
-    const ts = await cachedTypeScriptFacts(pieces, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs, size, configTypeNames(config));
+    const ts = await cachedTypeScriptFacts(cache, tsSources, packageJsons, files.programs ?? [], read, diagnostics, pendingTs, size, configTypeNames(config));
     // The TypeScript extractor reports an unreadable package.json as the bins above did: once is enough.
     const reported = new Set(diagnostics.slice(0, before).map((d) => `${d.ruleId}:${d.location.file}:${d.message}`));
     pushAll(diagnostics, diagnostics.splice(before).filter((d) => !reported.has(`${d.ruleId}:${d.location.file}:${d.message}`)));
@@ -972,7 +969,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     pushAll(classes, schemas.classes.filter((c) => !declared.has(c.name)));
   }
   // Env vars of every TypeScript/JavaScript source, bins or not (issue #31): only files that mention the environment are parsed.
-  const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, pieces, context?.hashes);
+  const tsEnv = await typeScriptEnv(envSourceFiles([...tsFiles, ...(files.programs ?? [])]), read, cache);
   // A file the env scan's parser could not take (nested too deeply, s28 sweep D7) is a parse-error warning.
   pushAll(diagnostics, tsEnv.diagnostics);
   const scripts = scriptsEnv(files.scripts ?? [], read);

@@ -4,7 +4,7 @@
  * a small change re-parses only the files that changed and rebuilds the model and runs the rules
  * from stored pieces. Cross-file facts (a base class in another module, imports, links, site
  * routes) are recomputed from the pieces whenever any file they span changes: the one piece that
- * spans files, the whole extraction (src/engine/code-facts.ts), is keyed by the content hashes of
+ * spans files, the whole extraction (`FactCache.codeFacts` in src/engine/facts.ts), is keyed by the content hashes of
  * every code input, so a run in which only documents changed reads no code. One kind is keyed by
  * path alone: the segments of a large Markdown page's last parse (`doc-segments`, see
  * src/docs/segments.ts), each checked against the new text by its hash before it is reused.
@@ -20,15 +20,15 @@
  * misses, i.e. the cold path) and rewritten; it is never deserialised before its signature
  * verifies. Files are written through the run cache's atomic writer only, each holding the pieces
  * the last run that read it used (so renamed and deleted files drop out).
+ *
+ * This file is the stores. What is stored under which key, and when a stored piece is used, is
+ * the fact cache's (src/engine/facts.ts): the one module the stages ask, so that no stage sees a
+ * store or computes a key.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { LARGE_DOCUMENT_LENGTH, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
-import { SEGMENTED_MIN_LENGTH, segmentable, type MarkdownSegment } from '../docs/segments.js';
-import type { PythonSource, ScanCache } from '../extract/python/index.js';
-import type { ModuleInfo } from '../extract/python/scan.js';
 import { readSignedFileBytes, type SignedRead } from '../shared/read-file.js';
 import { writeFileAtomic } from './write.js';
 
@@ -86,15 +86,7 @@ export function pieceKey(kind: string, ...parts: string[]): string {
   return `${kind}:${hash.digest('hex')}`;
 }
 
-/**
- * The key of a file's text as read (`null` when it could not be read): how a piece remembers the
- * files it read beyond its own key's inputs, to check them again before it is used.
- */
-export function textKey(text: string | undefined): string | null {
-  return text === undefined ? null : pieceKey('text', text);
-}
-
-/** The kinds of piece the whole-extraction piece (src/engine/code-facts.ts) is built from. */
+/** The kinds of piece the whole-extraction piece (`FactCache.codeFacts`, src/engine/facts.ts) is built from. */
 export const CODE_PIECE_KINDS: readonly string[] = ['py-scan', 'py-flags', 'ts', 'ts-env'];
 
 /**
@@ -404,198 +396,4 @@ export class MemoryPieceStore implements PieceStore {
 /** The first file of a project's per-file cache in cache directory `dir` (see {@link FilePieceStore}). */
 export function piecesFile(dir: string, root: string): string {
   return path.join(dir, `pieces-${createHash('sha1').update(root).digest('hex').slice(0, 16)}.bin`);
-}
-
-/**
- * The document parser of a run, answering from `store` when the same text was parsed with the same
- * request before. A document is keyed by its content hash when `hashes` (the run cache's, of the
- * files on disk) has it, else by its text: hashing every page's text again cost ~20 ms on NeMo
- * Gym's 321 pages per run. Pass `hashes` only when the texts parsed are the files on disk (no
- * overlay of edited texts); a file that changes during the run is caught by the run cache, which
- * then stores nothing.
- */
-export function cachedDocParser(parser: DocParser, store: PieceStore | undefined, hashes?: ReadonlyMap<string, string>, options: { segmentMinLength?: number; segmentBudgetBytes?: number } = {}): DocParser {
-  /** Bytes of segment trees stored by this parser, against `options.segmentBudgetBytes`. */
-  let segmentBytes = 0;
-  if (store === undefined) return parser;
-  const flags = (what: { doc: boolean; directives: boolean }) => `${what.doc ? 'd' : ''}${what.directives ? 'x' : ''}`;
-  // The key of a file on disk whose content hash is known; found without its text.
-  const hashKeyOf = (file: string, what: { doc: boolean; directives: boolean }): string | undefined => {
-    const hash = hashes?.get(file);
-    return hash === undefined || hash.startsWith('error:') ? undefined : pieceKey('doc', file, flags(what), ...contentParts({ text: '', hash }));
-  };
-  const keyOf = (file: string, text: string, what: { doc: boolean; directives: boolean }) =>
-    hashKeyOf(file, what) ?? pieceKey('doc', file, flags(what), ...contentParts({ text }));
-  // A large Markdown page is parsed in segments, the last parse's kept by path (src/docs/segments.ts).
-  const segmentsKey = (file: string, text: string, what: ParseWhat): string | undefined =>
-    what.doc && segmentable(file, text, options.segmentMinLength) && (options.segmentBudgetBytes === undefined || segmentBytes < options.segmentBudgetBytes || text.length >= SEGMENTED_MIN_LENGTH)
-      ? pieceKey('doc-segments', file)
-      : undefined;
-  const withSegments = (what: ParseWhat, key: string | undefined): ParseWhat =>
-    key === undefined ? what : { ...what, segments: store.get<MarkdownSegment[]>(key) ?? null };
-  /**
-   * A stored outcome as the run uses it. A large document's is stored with its length (`length`),
-   * and counts toward the run's limit on large documents as its parse did (`DocParser.admit`):
-   * answered from the store, such pages went past it, run after run (s32 sweep D5: the language
-   * server, and warm CLI runs, read 4 more 216 KB pages each time; 10 pages: 96,000 findings,
-   * then 192,000, 831 MB). A page the limit refuses gets the parser's `parse-error` outcome.
-   */
-  const answer = (file: string, what: ParseWhat, stored: (ParseOutcome & { length?: number }) | undefined): ParseOutcome | undefined => {
-    if (stored === undefined) return undefined;
-    const { length, ...outcome } = stored;
-    const refused = length !== undefined ? parser.admit?.(file, length, what) : undefined;
-    return refused ?? ownLinks(outcome);
-  };
-  /**
-   * Outcomes parsed and not stored yet, by key: `flush` (or `close`) stores them. Until then
-   * `storeCut` replaces one in place, so that the rows a run's limit cuts are never copied into
-   * the store (s35 sweep D9: 60 pages of 4,400 rows, 196 MB of copies, ~100 MB over a run
-   * without the cache). Callers flush before they change what `parse` returned (the link stage).
-   */
-  const unstored = new Map<string, ParseOutcome & { length?: number }>();
-  /** Keys whose stored outcome `parse` does not answer with (during `reparse`). */
-  const refused = new Set<string>();
-  /** Stores the outcome waiting under `key`, if any: a caller asking for it again gets a copy, as from the store. */
-  const storeNow = (key: string): void => {
-    const value = unstored.get(key);
-    if (value === undefined) return;
-    unstored.delete(key);
-    store.set(key, value);
-  };
-  const flush = (): void => {
-    for (const [key, value] of unstored) store.set(key, value);
-    unstored.clear();
-  };
-  /** Stored outcomes already answered by `reserve`, by key, for the `cached` call that follows. */
-  const reserved = new Map<string, ParseOutcome>();
-  const cached = (file: string, what: ParseWhat): ParseOutcome | undefined => {
-    const key = hashKeyOf(file, what);
-    if (key !== undefined && reserved.has(key)) {
-      const early = reserved.get(key);
-      reserved.delete(key);
-      return early;
-    }
-    if (key !== undefined) storeNow(key);
-    // `has` first: a page not stored is parsed next, and `parse` counts its miss.
-    const hit = key === undefined || !store.has(key) ? undefined : answer(file, what, store.get<ParseOutcome>(key));
-    if (hit !== undefined) store.owner?.(key!, file);
-    // Kept for the run after the next edit of this page (a page under the threshold has none).
-    if (hit !== undefined && what.doc && !/\.mdx$/i.test(file)) {
-      store.retain(pieceKey('doc-segments', file));
-      store.owner?.(pieceKey('doc-segments', file), file);
-    }
-    return hit;
-  };
-  return {
-    cached,
-    reserve(file, what) {
-      const key = hashKeyOf(file, what);
-      if (key === undefined || reserved.has(key)) return;
-      const hit = cached(file, what);
-      if (hit !== undefined) reserved.set(key, hit);
-    },
-    isCached(file, what) {
-      const key = hashKeyOf(file, what);
-      return key !== undefined && (unstored.has(key) || store.has(key));
-    },
-    prefetch(file, text, what) {
-      if (!parser.prefetch || store.has(keyOf(file, text, what))) return;
-      parser.prefetch(file, text, withSegments(what, segmentsKey(file, text, what)));
-    },
-    storeCut(file, text, what, outcome) {
-      const key = keyOf(file, text, what);
-      const value = what.doc && text.length >= LARGE_DOCUMENT_LENGTH ? { ...outcome, length: text.length } : outcome;
-      if (unstored.has(key)) unstored.set(key, value);
-      else if (store.has(key)) store.set(key, value);
-    },
-    flush,
-    reparse(file, text, what) {
-      const key = keyOf(file, text, what);
-      storeNow(key);
-      refused.add(key);
-      try {
-        return this.parse(file, text, what);
-      } finally {
-        refused.delete(key);
-      }
-    },
-    parse(file, text, what) {
-      const key = keyOf(file, text, what);
-      const segments = segmentsKey(file, text, what);
-      store.owner?.(key, file);
-      if (segments !== undefined) store.owner?.(segments, file);
-      storeNow(key);
-      // A page stored without the rows a run's limit cut (storeCut) is parsed again once the
-      // caller's limit no longer cuts it (`reparse`).
-      const hit = refused.has(key) ? undefined : answer(file, what, store.get<ParseOutcome>(key));
-      if (hit !== undefined) {
-        // Kept for the run after the next edit of this page.
-        if (segments !== undefined) store.retain(segments);
-        return hit;
-      }
-      const { segments: parsedSegments, ...outcome } = parser.parse(file, text, withSegments(what, segments));
-      if (segments !== undefined && parsedSegments !== undefined) {
-        // The budget is for the pages segmented only because `segmentMinLength` asked (short ones):
-        // past it, such a page keeps no segments and its next parse is whole (memory stays bounded).
-        const extra = options.segmentBudgetBytes !== undefined && text.length < SEGMENTED_MIN_LENGTH;
-        const bytes = extra ? parsedSegments.reduce((n, s) => n + (s.tree?.byteLength ?? 0), 0) : 0;
-        if (!extra || segmentBytes + bytes <= options.segmentBudgetBytes!) {
-          segmentBytes += bytes;
-          store.set(segments, parsedSegments);
-        }
-      }
-      // A page the run's limits skipped for what other pages cost is not stored: the next run may
-      // read it. A page that itself ran over its budget (`overran`) is stored, as the result cache
-      // stores a run with it: a run after an edit of another page does not pay for it again (s41
-      // sweep D5: 8.5 s of CPU per cached run for one unchanged 400 KB hostile page), nor does the
-      // language server's first lint. An edit of the page, or `--no-cache`, parses it again
-      // (docs/caching.md).
-      // Stored by `flush`, so that a page whose rows the run's limit cuts is copied without them.
-      if (outcome.overran || !outcome.diagnostics.some((d) => d.message.startsWith('Not read:'))) unstored.set(key, what.doc && text.length >= LARGE_DOCUMENT_LENGTH ? { ...outcome, length: text.length } : outcome);
-      return outcome;
-    },
-    ...(parser.overruns ? { overruns: () => parser.overruns!() } : {}),
-    ...(parser.admit ? { admit: (file: string, length: number, what: ParseWhat) => parser.admit!(file, length, what) } : {}),
-    close: () => {
-      flush();
-      parser.close();
-    },
-  };
-}
-
-/**
- * A stored outcome whose document has links of its own: the link stage resolves links in place
- * (`targetFile`, `fragment`: src/link/cross-references.ts, `resolveSiteRoutes` in src/link/build.ts),
- * and a store may hand the same value out again (the language server's keeps what it read back,
- * src/lsp/pieces.ts), so a target resolved in one lint would stay for the next. The rest of the
- * document is shared, and never written.
- */
-function ownLinks(outcome: ParseOutcome | undefined): ParseOutcome | undefined {
-  const doc = outcome?.doc;
-  if (!outcome || !doc) return outcome;
-  return { ...outcome, doc: { ...doc, links: doc.links.map((link) => ({ ...link })) } };
-}
-
-/** What identifies a source's content in a piece key: its content hash when known (so the text need not be read), else its text. */
-function contentParts(source: Pick<PythonSource, 'text' | 'hash'>): string[] {
-  return source.hash !== undefined ? ['hash', source.hash] : ['text', source.text];
-}
-
-/** Python scans by file path, module name and content (see {@link contentParts}), in `store`. */
-export function scanCacheOf(store: PieceStore | undefined): ScanCache | undefined {
-  if (store === undefined) return undefined;
-  const key = (source: PythonSource, module: string) => pieceKey('py-scan', source.file, module, ...contentParts(source));
-  return {
-    get: (source, module) => store.get<ModuleInfo>(key(source, module)),
-    set: (source, module, info) => store.set(key(source, module), info),
-    has: (source, module) => store.has(key(source, module)),
-  };
-}
-
-/**
- * The key of a CLI-flag extraction: flags are resolved across the files that may define them, so
- * the piece belongs to all of them together (and to the package roots that name their modules).
- */
-export function flagsKey(packageRoots: string[], sources: PythonSource[]): string {
-  return pieceKey('py-flags', JSON.stringify(packageRoots), ...sources.flatMap((s) => [s.file, ...contentParts(s)]));
 }

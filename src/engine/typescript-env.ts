@@ -11,28 +11,21 @@ import path from 'node:path';
 import type { EnvExtraction, InputDiagnostic, ParamSpec } from '../model/types.js';
 import type { EnvHelper, FileEnv } from '../extract/typescript/env.js';
 import { isGeneratedScript, mayCallEnvHelper, MAY_READ_ENV } from '../extract/typescript/env-filter.js';
-import { pieceKey, type PieceStore } from './pieces.js';
+import { NO_CACHE, type FactCache } from './facts.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../shared/env-words.js';
 
 /** A file's text as read: `undefined` when it could not be read (reported by the reader). */
 type Read = (file: string) => string | undefined;
 
-/** The kind of the per-file pieces (see `CODE_PIECE_KINDS` in pieces.ts). */
-export const TS_ENV_PIECE = 'ts-env';
-
 let reader: Promise<typeof import('../extract/typescript/env.js')> | undefined;
 
-/** One file's facts: from the store, else read and (when the text may say something) parsed. */
-async function fileEnv(file: string, read: Read, pieces: PieceStore | undefined, hashes: ReadonlyMap<string, string> | undefined): Promise<FileEnv | undefined> {
-  const hash = pieces ? hashes?.get(file) : undefined;
-  const hashKey = hash !== undefined && !hash.startsWith('error:') ? pieceKey(TS_ENV_PIECE, file, 'hash', hash) : undefined;
-  const stored = hashKey === undefined ? undefined : pieces?.get<FileEnv>(hashKey);
-  if (stored) return stored;
-  const text = read(file);
-  if (text === undefined) return undefined;
-  const key = hashKey ?? (pieces ? pieceKey(TS_ENV_PIECE, file, 'text', text) : undefined);
-  const again = key === undefined || key === hashKey ? undefined : pieces?.get<FileEnv>(key);
-  if (again) return again;
+/** One file's facts: from the fact cache, else read and (when the text may say something) parsed. */
+function fileEnv(file: string, read: Read, cache: FactCache): Promise<FileEnv | undefined> {
+  return cache.typeScriptFileEnv(file, read, (text) => envOfText(file, text));
+}
+
+/** The env facts of one file's text: parsed only when the text may read the environment or call a helper that does. */
+async function envOfText(file: string, text: string): Promise<FileEnv> {
   let result: FileEnv = { vars: [], dynamic: [] };
   const generated = isGeneratedScript(file, text);
   if ((MAY_READ_ENV.test(text) || mayCallEnvHelper(text)) && !generated) {
@@ -47,7 +40,6 @@ async function fileEnv(file: string, read: Read, pieces: PieceStore | undefined,
     const obsolete = words.size > 0 ? obsoleteEnvNames(text) : [];
     if (obsolete.length > 0) result = { ...result, obsolete };
   }
-  if (key !== undefined) pieces?.set(key, result);
   return result;
 }
 
@@ -67,19 +59,18 @@ function resolveImport(from: string, specifier: string, known: ReadonlyMap<strin
  *
  * @param files project-relative POSIX paths (see `envSourceFiles`), sorted
  * @param read reads a file, reporting one it cannot read
- * @param pieces the per-file cache, if any
- * @param hashes content hashes of the files as the run cache computed them: a file whose piece is
- *   stored under its hash is not read
+ * @param cache the run's fact cache (src/engine/facts.ts): a file whose piece is stored under its
+ *   content hash is not read
  * @returns the reads, the words, and `diagnostics`: a `parse-error` warning per file the parser
  *   could not take (nested too deeply), in file order, stored with the file's piece so that a
  *   cached run says it too; never throws for such a file
  */
-export async function typeScriptEnv(files: readonly string[], read: Read, pieces?: PieceStore, hashes?: ReadonlyMap<string, string>): Promise<EnvExtraction & { words: string[]; diagnostics: InputDiagnostic[] }> {
+export async function typeScriptEnv(files: readonly string[], read: Read, cache: FactCache = NO_CACHE): Promise<EnvExtraction & { words: string[]; diagnostics: InputDiagnostic[] }> {
   const out: EnvExtraction & { words: string[]; diagnostics: InputDiagnostic[] } = { vars: [], dynamic: [], words: [], diagnostics: [] };
   const facts = new Map<string, FileEnv>();
   const words = new Set<string>();
   for (const file of files) {
-    const result = await fileEnv(file, read, pieces, hashes);
+    const result = await fileEnv(file, read, cache);
     if (!result) continue;
     facts.set(file, result);
     for (const v of result.vars) out.vars.push(v);

@@ -16,7 +16,7 @@ import { firstCliLibraryUse } from '../extract/cli-libraries.js';
 import { readPackageBins } from '../extract/package-bins.js';
 import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 import type { FlagCommand } from '../extract/python/types.js';
-import { pieceKey, textKey, type PieceStore } from './pieces.js';
+import { sameReads, typeScriptInputsKey, type FactCache } from './facts.js';
 import { alsoNotRead } from '../shared/strings.js';
 import { MAX_TYPESCRIPT_RUN_TOKENS, TYPESCRIPT_TOKENS_PER_FILE, typeScriptSourcesOverBudget } from '../extract/typescript/budget.js';
 import type { ParsedFiles } from '../extract/typescript/syntax.js';
@@ -57,19 +57,6 @@ type Read = (file: string) => string | undefined;
  * (`findBinPrograms`).
  */
 export type FileSize = (file: string) => number | undefined;
-
-/** Prefix of the key a size asked for is recorded with among the reads (a text's key starts `text:`). */
-const SIZE_KEY = 'size:';
-
-/** The key a size asked for ({@link FileSize}) is recorded with among the reads of the extraction. */
-export function sizeKey(bytes: number | undefined): string {
-  return `${SIZE_KEY}${bytes ?? '-'}`;
-}
-
-/** True when every recorded read (a text's key, or a size's {@link sizeKey}) gives the same again through `read` and `size`. */
-function sameReads(reads: ReadonlyArray<[string, string | null]>, read: Read, size: FileSize | undefined): boolean {
-  return reads.every(([file, expected]) => (expected?.startsWith(SIZE_KEY) ? sizeKey(size?.(file)) === expected : textKey(read(file)) === expected));
-}
 
 /** What makes two diagnostics the same warning: rule, place and text. */
 function diagnosticKey(d: InputDiagnostic): string {
@@ -301,12 +288,6 @@ export interface PendingTypeScriptFacts {
   inputSize: number;
 }
 
-/** Identifies the inputs of a TypeScript extraction: the key of its stored piece. The config's type names count only when given (they rank the sources for the run's budget). */
-export function typeScriptInputsKey(tsSources: Array<{ file: string; text: string }>, packageJsons: Array<{ file: string; text: string }>, programFiles: string[], configTypes: readonly string[] = []): string {
-  const programs = configTypes.length > 0 ? JSON.stringify([programFiles, configTypes]) : JSON.stringify(programFiles);
-  return pieceKey('ts', programs, ...[...tsSources, ...packageJsons].flatMap((s) => [s.file, s.text]));
-}
-
 /**
  * The sources that declare one of `names` (the config's types: `Options`, `pkg.Options`, or
  * `src/options.ts#Options`, whose file is taken as it is): a type, interface, class, enum,
@@ -496,22 +477,15 @@ async function factsFor(
   return { facts: await typeScriptFacts(tsSources, packageJsons, programFiles, read, own, size, configTypes), store: true };
 }
 
-/** The stored piece: the facts, the diagnostics they came with, and the other files read on the way (with their texts' keys). */
-interface StoredFacts {
-  facts: TypeScriptFacts;
-  diagnostics: InputDiagnostic[];
-  reads: Array<[string, string | null]>;
-}
-
 /**
- * {@link typeScriptFacts} through the per-file cache. The piece is keyed by the TypeScript
- * sources, the package.json files and the program list, and remembers every other file read on
- * the way (compiled JavaScript, shims): it is used only when each of those reads the same text
- * again (and each file refused on its `size` has that size again). A run that uses it reports
- * the same diagnostics in the same order as one that computes.
+ * {@link typeScriptFacts} through the run's fact cache (`FactCache.typeScriptFacts`,
+ * src/engine/facts.ts): keyed by the TypeScript sources, the package.json files and the program
+ * list, and used only when every other file read on the way (compiled JavaScript, shims) reads the
+ * same text again (and each file refused on its `size` has that size again). A run that uses it
+ * reports the same diagnostics in the same order as one that computes.
  */
 export async function cachedTypeScriptFacts(
-  pieces: PieceStore | undefined,
+  cache: FactCache,
   tsSources: Array<{ file: string; text: string }>,
   packageJsons: Array<{ file: string; text: string }>,
   programFiles: string[],
@@ -521,48 +495,9 @@ export async function cachedTypeScriptFacts(
   size?: FileSize,
   configTypes: readonly string[] = [],
 ): Promise<TypeScriptFacts> {
-  if (!pieces) {
-    const own: InputDiagnostic[] = [];
-    const { facts } = await factsFor(tsSources, packageJsons, programFiles, read, diagnostics, own, pending, undefined, size, configTypes);
-    diagnostics.push(...own);
-    return facts;
-  }
-  const key = typeScriptInputsKey(tsSources, packageJsons, programFiles, configTypes);
-  const stored = pieces.get<StoredFacts>(key);
-  if (stored) {
-    const before = diagnostics.length;
-    // The same reads, in the same order, push the same read errors as computing would.
-    if (sameReads(stored.reads, read, size)) {
-      diagnostics.push(...stored.diagnostics);
-      return stored.facts;
-    }
-    diagnostics.length = before;
-  }
-  const reads: Array<[string, string | null]> = [];
-  const recording: Read = (file) => {
-    const text = read(file);
-    reads.push([file, textKey(text)]);
-    return text;
-  };
-  const recordingSize: FileSize | undefined =
-    size &&
-    ((file) => {
-      const bytes = size(file);
-      reads.push([file, sizeKey(bytes)]);
-      return bytes;
-    });
-  const own: InputDiagnostic[] = [];
-  const { facts, store } = await factsFor(
-    tsSources, packageJsons, programFiles, recording, diagnostics, own, pending, () => {
-      reads.length = 0;
-    },
-    recordingSize,
-    configTypes,
+  return cache.typeScriptFacts({ tsSources, packageJsons, programFiles, configTypes }, { read, size }, diagnostics, (io, own) =>
+    factsFor(tsSources, packageJsons, programFiles, io.read, diagnostics, own, pending, io.forgetReads, io.size, configTypes),
   );
-  // Read errors went to `diagnostics` (through `read`); the extractors' own ones follow them, as before.
-  diagnostics.push(...own);
-  if (store) pieces.set(key, { facts, diagnostics: own, reads } satisfies StoredFacts);
-  return facts;
 }
 
 /** Package name → project-relative directory, for every package.json with a string `name` (the first of a name wins). */

@@ -12,8 +12,8 @@ import type { InputDiagnostic } from '../model/types.js';
 import { enableCompileCacheInWorker } from '../shared/compile-cache.js';
 import { MAX_READ_BYTES, projectFileSize, readProjectFile } from '../shared/read-file.js';
 import { publishThreadId } from '../shared/thread-cpu.js';
-import { textKey } from './pieces.js';
-import { sizeKey, typeScriptFacts, type FileSize, type TypeScriptJobAnswer, type TypeScriptWorkerData } from './typescript-facts.js';
+import { sizeKey, textKey } from './facts.js';
+import { typeScriptFacts, type FileSize, type TypeScriptJobAnswer, type TypeScriptWorkerData } from './typescript-facts.js';
 
 const job = workerData as TypeScriptWorkerData;
 // First: the main thread counts this thread's CPU time against its budget from here.

@@ -39,7 +39,7 @@ import { BaselineError, finishBaseline, loadBaseline, type LoadedBaseline } from
 import { DiscoveryLimitError, discoverFiles, docPatternMatcher, type DiscoveredFiles } from '../engine/discover.js';
 import { createDocParser, LARGE_DOCUMENT_LENGTH, RUN_LARGE_DOCUMENTS_LENGTH, type DocParser, type ParseOutcome, type ParseWhat } from '../docs/bounded-parse.js';
 import { mayHaveDirectives } from '../docs/directive-text.js';
-import { cachedDocParser, pieceKey } from '../engine/pieces.js';
+import { FactCache } from '../engine/facts.js';
 import { baselineEntryStale, engineRules, engineRuleSeverity } from '../engine/engine-rules.js';
 import { hashFiles, inputFiles, openPieceStore, type FileEntry } from '../engine/cache.js';
 import { lint, type LintOptions } from '../engine/lint.js';
@@ -510,7 +510,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
    * by the last lint) to the document parser before the lint's stat pass: the worker parses the
    * page being edited on the other core while this thread stats the inputs (NeMo Gym's README,
    * 209 KB: its parse, ~20 ms, was waited for after the ~25 ms stat pass). The lint asks for the
-   * same request (same key, text and segments: `cachedDocParser` with the same hashes of the open
+   * same request (same key, text and segments: the fact cache's `docParser` with the same hashes of the open
    * texts) and takes the answer. A page of {@link LARGE_DOCUMENT_LENGTH} or more is sent early only
    * when the project's large pages, all together, are within the run's limit on them (else the
    * order in which they are met decides which is read, and the lint's order must decide).
@@ -530,12 +530,14 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
       }
       return largeTotal <= RUN_LARGE_DOCUMENTS_LENGTH;
     };
+    // The lint's fact cache keys the open pages by these hashes too (`overlayHashed`).
+    const cache = new FactCache({ store: pieces, hashes: overlayHashes });
     let early: DocParser | undefined;
     let sent = 0;
     for (const [file, text] of overlay) {
-      if (!docs.has(file) || !pieces.has(pieceKey('doc-segments', file))) continue;
+      if (!docs.has(file) || !cache.hasSegments(file)) continue;
       if (text.length >= LARGE_DOCUMENT_LENGTH && !largeWithinLimit()) continue;
-      early ??= cachedDocParser(docParser, pieces, overlayHashes);
+      early ??= cache.docParser(docParser);
       const what = { doc: true, directives: mayHaveDirectives(text) };
       if (early.isCached?.(file, what)) continue;
       early.prefetch?.(file, text, what);
