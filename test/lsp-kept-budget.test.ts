@@ -87,4 +87,69 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
     expect(answered).toBe(true);
     expect(code).toBe(0);
   }, 180_000);
+
+  // #33 s49 K3: a page's outcome, once read back, was held twice between lints: as the value every
+  // later lint is handed (the model's) and as the serialised bytes it was read from, never read
+  // again (150 pages of 100 KB: ~60 MB of RSS). Pages of 20 KB (parsed whole: no segments).
+  it('holds the outcomes read back as values only, not also as their serialised bytes', async () => {
+    const root = copyToTemp(BAD_BASE);
+    const small = (i: number): string => {
+      let text = `# Page ${i}\n\nUse \`tool\` for this.\n\n`;
+      for (let p = 0; text.length < 20 * 1024; p++) text += `Paragraph ${p} of page ${i} says *something* about [the tool](../README.md) and \`tool\` in plain words.\n\n`;
+      return `${text}\`\`\`bash\ntool +sed=${i}\n\`\`\`\n`;
+    };
+    const pages = [0, 1, 2, 3, 4, 5].map((i) => `docs/p${i}.md`);
+    for (const [i, file] of pages.entries()) writeFileSync(path.join(root, file), small(i));
+    const uri = (file: string): string => pathToFileURL(path.join(root, file)).href;
+    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, DOCDRIFT_TEST_FREEZE_PIECES: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const published: PublishDiagnosticsParams[] = [];
+    const logs: string[] = [];
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+      published.push(params);
+    });
+    connection.onNotification('window/logMessage', (params: { message: string }) => {
+      logs.push(params.message);
+    });
+    connection.listen();
+    const until = async (ok: () => boolean): Promise<void> => {
+      for (let i = 0; i < 2400 && !ok() && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    const lints = (): string[] => logs.filter((l) => l.startsWith('docdrift: linted'));
+    const findings = (file: string): string[] | undefined =>
+      published
+        .filter((p) => p.uri === uri(file))
+        .pop()
+        ?.diagnostics.map((d) => `${d.range.start.line + 1}:${String(d.code)}`);
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {} });
+    await connection.sendNotification('initialized', {});
+    const readme = (v: number): string => `# tool\n\n\`\`\`bash\ntool +seed=${v} +name=demo\n\`\`\`\n`;
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('README.md'), languageId: 'markdown', version: 1, text: readme(1) } });
+    await until(() => lints().length >= 1);
+    for (const version of [2, 3]) {
+      await connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('README.md'), version }, contentChanges: [{ text: readme(version) }] });
+      await until(() => lints().length >= version);
+    }
+    const answered = child.exitCode === null ? await Promise.race([connection.sendRequest('shutdown').then(() => true), exited.then(() => false)]) : false;
+    if (answered) await connection.sendNotification('exit');
+    const code = await exited;
+    connection.dispose();
+    expect(stderr).toBe('');
+    expect(lints()).toHaveLength(3);
+    // Each lint's log line: what it kept, and how much of that as serialised bytes (KB from MB with one decimal: 0.1 MB steps).
+    const kept = lints().map((l) => /cache ([\d.]+) MB \(([\d.]+) MB of it serialised/.exec(l));
+    expect(kept.every((m) => m !== null)).toBe(true);
+    const [cache, serialised] = [kept.map((m) => Number(m![1])), kept.map((m) => Number(m![2]))];
+    // The cold lint stored every piece as bytes; each later one read the pages' outcomes back, which are then held as values only.
+    expect(serialised[0]).toBe(cache[0]);
+    expect(cache[2]).toBeGreaterThanOrEqual(0.3);
+    expect(serialised[2]).toBeLessThanOrEqual(cache[2]! / 4);
+    // The outcomes handed out again still give each page its finding.
+    expect(pages.map((file) => findings(file))).toEqual(pages.map((_, i) => [`${small(i).split('\n').length - 2}:example-param-unknown`]));
+    expect(answered).toBe(true);
+    expect(code).toBe(0);
+  }, 180_000);
 });

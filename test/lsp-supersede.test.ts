@@ -63,17 +63,34 @@ describe('PendingFullChanges', () => {
     for (const between of [hover, response, cancel, notification('workspace/didChangeWatchedFiles', A)]) {
       expect(run([full(A, 2), between, full(A, 3)])).toHaveLength(3);
     }
-    // A save, a close, an open of the same buffer; a range edit applied on top of it.
-    for (const between of [notification('textDocument/didSave', A), notification('textDocument/didClose', A), notification('textDocument/didOpen', A), ranged(A, 3)]) {
+    // A save, a close, an open of the same buffer.
+    for (const between of [notification('textDocument/didSave', A), notification('textDocument/didClose', A), notification('textDocument/didOpen', A)]) {
       expect(run([full(A, 2), between, full(A, 4)])).toHaveLength(3);
     }
     // The same of another buffer leaves it droppable.
     expect(versions(run([full(A, 2), notification('textDocument/didSave', B), ranged(B, 3), full(A, 3)]))).toEqual(['didSave b1', 'didChange b3', 'didChange a3']);
   });
 
-  it('never drops a range edit, nor drops for one, nor for an edit the update would refuse', () => {
-    expect(run([ranged(A, 2), full(A, 3)])).toHaveLength(2);
+  it('drops the range edits a later full-text edit of their buffer replaces, and their texts at once (#33 s49 K3)', () => {
+    expect(versions(run([ranged(A, 2), ranged(A, 3), full(B, 2), full(A, 4)]))).toEqual(['didChange b2', 'didChange a4']);
+    // A full-text edit, range edits applied on top of it, then another full-text edit: all replaced.
+    expect(versions(run([full(A, 2), ranged(A, 3), ranged(A, 4), full(A, 5)]))).toEqual(['didChange a5']);
+    const pending = new PendingFullChanges();
+    const first = ranged(A, 2);
+    pending.arrived(first);
+    pending.arrived(full(A, 3));
+    expect(changesOf(first)).toEqual([]);
+    // One handled stays; one read after it is still replaced.
+    expect(versions(run([ranged(A, 2), ranged(A, 3), full(A, 4)], [0]))).toEqual(['didChange a2', 'didChange a4']);
+    expect(versions(run([ranged(A, 2), ranged(A, 3), full(A, 4)], [1]))).toEqual(['didChange a2', 'didChange a3', 'didChange a4']);
+    // A message that could see them between keeps them.
+    expect(run([ranged(A, 2), notification('textDocument/didSave', A), full(A, 3)])).toHaveLength(3);
+    expect(run([ranged(A, 2), { jsonrpc: '2.0', id: 9, method: 'textDocument/codeAction', params: {} } as Message, full(A, 3)])).toHaveLength(3);
+  });
+
+  it('never drops for a range edit, nor for an edit the update would refuse', () => {
     expect(run([full(A, 2), ranged(A, 3)])).toHaveLength(2);
+    expect(run([ranged(A, 2), ranged(A, 3)])).toHaveLength(2);
     const noVersion = { jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: A, version: null }, contentChanges: [{ text: 'x' }] } } as Message;
     const noText = { jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: A, version: 3 }, contentChanges: [{ text: null }] } } as Message;
     const none = { jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: A, version: 3 }, contentChanges: [] } } as Message;

@@ -870,7 +870,7 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
     const t = stats.timings;
     connection.console.log(
       `docdrift: linted ${linted.docs.length} documents and ${linted.sources.length} sources in ${(performance.now() - t0).toFixed(0)} ms; ${total} findings${capped.over.size > 0 ? ` (${messages.length} shown: ${capped.over.size} ${capped.over.size === 1 ? 'document has' : 'documents have'} more than ${MAX_DIAGNOSTICS_PER_DOCUMENT})` : ''} ` +
-        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB, ${pieces.evicted} document pieces let go for its ${Number((KEPT_DOCUMENT_BYTES / 1048576).toFixed(1))} MB budget and ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
+        `(extract ${t.extract.toFixed(0)} ms, docs ${t.docs.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, rules ${t.rules.toFixed(0)} ms; cache ${(pieces.size / 1048576).toFixed(1)} MB (${(pieces.serialisedSize / 1048576).toFixed(1)} MB of it serialised, the rest held as the values read back), ${pieces.evicted} document pieces let go for its ${Number((KEPT_DOCUMENT_BYTES / 1048576).toFixed(1))} MB budget and ${pieces.fromFallback} pieces read from the disk cache so far${sentAhead > 0 ? `; ${sentAhead} edited ${sentAhead === 1 ? 'page' : 'pages'} sent to the parser before the stat pass` : ''})`,
     );
     await Promise.all(sends);
     // A page opened with the disk's text while this lint published (after its turn came, while
