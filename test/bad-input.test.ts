@@ -301,6 +301,20 @@ const GENERATORS: Record<string, (dir: string) => void> = {
       .replace('class ToolConfig(BaseModel):\n    seed: int = Field(default=0, description="Random seed.")\n', 'class ToolConfig(Shared):\n');
     writeFileSync(cli, source);
   },
+  // #33 K5-heavy: 110 modules of 10 pydantic classes × 100 `Annotated[Optional[int], Field(default, ge, le, alias, description)]`
+  // fields (18 MB): the 100,000-field budget read 100 of them, 23 s CPU and 950 MB (about 9.5 KB per field, 1.4 KB for `fN: int = 0`).
+  'python-heavy-config-fields': (dir) => {
+    mkdirSync(path.join(dir, 'tool/models'), { recursive: true });
+    writeFileSync(path.join(dir, 'tool/models/__init__.py'), '');
+    const field = (j: number) => `    f${j}: Annotated[Optional[int], Field(default=${j}, ge=0, le=1000, alias="F${j}", description="Field ${j} of the model, in units of things; see the reference.")] = ${j}\n`;
+    const fields = Array.from({ length: 100 }, (_, j) => field(j)).join('');
+    for (let m = 0; m < 110; m++) {
+      const classes = Array.from({ length: 10 }, (_, c) => `class M${m}_${c}(BaseModel):\n    """Model ${c} of module ${m}."""\n${fields}\n`).join('');
+      writeFileSync(path.join(dir, `tool/models/m${m}.py`), `from typing import Annotated, Optional\nfrom pydantic import BaseModel, Field\n\n${classes}`);
+    }
+    const readme = path.join(dir, 'README.md');
+    writeFileSync(readme, readFileSync(readme, 'utf8').replace('+seed=1', '+sed=1'));
+  },
   // #33 sweep s31 D5: a commander bin importing twenty 240 KB modules of dense code (2 million tokens; the TypeScript worker hit its heap limit after ~20 s).
   'ts-many-dense-modules': (dir) => {
     mkdirSync(path.join(dir, 'src'), { recursive: true });

@@ -70,12 +70,43 @@ describe('the files declaring the config types', () => {
   });
 });
 
+/** The budget's count of one module's class fields (`ModuleInfo.classFields`), read by the scanner. */
+async function classFieldsOf(text: string): Promise<number | undefined> {
+  const [scan] = await scanPythonSources([{ file: 'tool/models/m0.py', text }], []);
+  return scan![2].classFields;
+}
+
 describe('the class-field estimate', () => {
-  it('over-estimates (here: equals) the fields the budget counts in a module of pydantic models', async () => {
+  it('over-estimates the fields the budget counts in a module of pydantic models', async () => {
     const text = modelModule(0, 10, 100);
-    const [scan] = await scanPythonSources([{ file: 'tool/models/m0.py', text }], []);
-    const info = scan![2];
-    expect(info.classFields).toBe(10 * 100 + 2 * 10);
-    expect(estimatedClassFields(text)).toBeGreaterThanOrEqual(info.classFields ?? Infinity);
+    // `fN: int = Field(default=N, description="F N.")`: 22 syntax nodes, two units each; a class two.
+    expect(await classFieldsOf(text)).toBe(10 * 100 * 2 + 2 * 10);
+    expect(estimatedClassFields(text)).toBeGreaterThanOrEqual((await classFieldsOf(text)) ?? Infinity);
+  });
+});
+
+describe('the class-field budget counts what each field costs (#33 K5-heavy)', () => {
+  const model = (field: string, docstring = ''): string => `from typing import Annotated, Literal, Optional\nfrom pydantic import BaseModel, ConfigDict, Field\n\nclass M(BaseModel):\n${docstring}${field}`;
+
+  it('counts a plain field one and a class two', async () => {
+    expect(await classFieldsOf(model('    seed: int = 0\n'))).toBe(1 + 2);
+    expect(await classFieldsOf(model('    name: str = "run"\n    seed: int = 0\n', '    """Options."""\n'))).toBe(2 + 2);
+  });
+
+  it('counts a field one per 12 syntax nodes or 64 characters of its statement', async () => {
+    const heavy = '    f1: Annotated[Optional[int], Field(default=1, ge=0, le=1000, alias="F1", description="Field 1 of the model, in units of things; see the reference.")] = 1\n';
+    expect(await classFieldsOf(model(heavy))).toBe(5 + 2); // 57 nodes, 153 characters
+    const literal = `    mode: Literal[${Array.from({ length: 20 }, (_, k) => `"v${k}"`).join(', ')}] = "v0"\n`;
+    expect(await classFieldsOf(model(literal))).toBeGreaterThanOrEqual(8);
+    const description = `    f1: int = Field(default=1, description="${'x'.repeat(3000)}")\n`;
+    expect(await classFieldsOf(model(description))).toBe(Math.ceil((description.length - 5) / 64) + 2);
+    // The text estimate stays above the count for each of them.
+    for (const field of [heavy, literal, description]) expect(estimatedClassFields(model(field))).toBeGreaterThanOrEqual((await classFieldsOf(model(field))) ?? Infinity);
+  });
+
+  it('counts a model_config as a field of its size', async () => {
+    const config = `    model_config = ConfigDict(env_prefix="APP_", json_schema_extra={${Array.from({ length: 30 }, (_, k) => `"k${k}": ${k}`).join(', ')}})\n`;
+    expect(await classFieldsOf(model(`${config}    seed: int = 0\n`))).toBeGreaterThan(10 + 1 + 2);
+    expect(estimatedClassFields(model(`${config}    seed: int = 0\n`))).toBeGreaterThanOrEqual((await classFieldsOf(model(`${config}    seed: int = 0\n`))) ?? Infinity);
   });
 });

@@ -23,7 +23,7 @@ import { earlyRowCut, isRunRowsCut, runDocumentCap, runMentionBudget, unreadRefe
 import { readEntryPoints } from '../extract/python/entry-points.js';
 import { readDependencies, type PackageDependencies } from '../extract/dependencies.js';
 import { readSetupPyEntryPoints } from '../extract/python/setup-py.js';
-import { extractPython, MAX_PYTHON_CLASS_FIELDS, type PythonSource } from '../extract/python/index.js';
+import { CLASS_FIELD_COST_NOTE, extractPython, MAX_PYTHON_CLASS_FIELDS, type PythonSource } from '../extract/python/index.js';
 import { extractPythonFlags } from '../extract/python/flags.js';
 import { routeFor } from '../extract/python/argv-dispatch.js';
 import { flagSourceFilter } from '../extract/python/flag-sources.js';
@@ -826,7 +826,7 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
     // One warning for all of them, as for the large sources above: the classes of a name the
     // config gives that one of them may define are unread, not missing (`alsoUnread`).
     const { files: over, read: fieldsRead, limit } = python.overClassFieldBudget;
-    const reason = `the Python sources read before ${over.length === 1 ? 'it' : 'them'} declare ${fieldsRead.toLocaleString('en-US')} class fields (each class counting two), over the limit of ${limit.toLocaleString('en-US')} for one run`;
+    const reason = `the Python sources read before ${over.length === 1 ? 'it' : 'them'} declare class fields counting ${fieldsRead.toLocaleString('en-US')} (${CLASS_FIELD_COST_NOTE}), over the limit of ${limit.toLocaleString('en-US')} for one run`;
     for (const file of over) refused.set(file, reason);
     const chars = sources.reduce((n, s) => (refused.get(s.file) === reason ? n + factsOf(s).chars : n), 0);
     const [first, ...others] = over;

@@ -15,7 +15,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PythonFlagExtraction } from '../extract/python/flags.js';
-import type { ModuleInfo } from '../extract/python/scan.js';
+import { FIELD_COST_CHARS, type ModuleInfo } from '../extract/python/scan.js';
 import { LARGE_RUN_FILES } from '../docs/bounded-parse.js';
 import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 
@@ -164,21 +164,39 @@ export interface PendingPythonScans {
   stop: () => void;
 }
 
-/** An annotated name at the start of an indented line (`    seed: int = 0`): about one class field (function parameters on lines of their own count too). */
-const FIELD_LINE_RE = /^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^\s=:]/gm;
+/** An annotated name at the start of an indented line (`    seed: int = 0`), to the line's end: about one class field (function parameters on lines of their own count too). */
+const FIELD_LINE_RE = /^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^\s=:][^\n]*/gm;
+/** A `model_config = …` line in a class body (the class-field budget counts it as a field), to the line's end. */
+const MODEL_CONFIG_LINE_RE = /^[ \t]+model_config[ \t]*=[^\n]*/gm;
 /** A class statement (the class-field budget counts each class two fields). */
 const CLASS_LINE_RE = /^[ \t]*class[ \t]/gm;
 
 /**
- * About how many class fields the class-field budget would count in `text` (annotated names at the
- * start of indented lines, plus two per class): an over-estimate, read from the text alone. The
+ * About how many class fields the class-field budget would count in `text` (annotated names and
+ * `model_config` at the start of indented lines, each weighed by {@link estimatedFieldCost}, plus
+ * two per class): an over-estimate for fields on one line each, read from the text alone. The
  * scan worker is used only when the sources it could share hold fewer than the budget: where the
  * budget may stop reading (generated model modules), the worker would scan files that are then not
  * read (s47: sixty 165 KB model modules, 10 s bound missed).
  */
 export function estimatedClassFields(text: string): number {
-  return (text.match(FIELD_LINE_RE)?.length ?? 0) + 2 * (text.match(CLASS_LINE_RE)?.length ?? 0);
+  let estimate = 2 * (text.match(CLASS_LINE_RE)?.length ?? 0);
+  for (const [line] of text.matchAll(FIELD_LINE_RE)) estimate += estimatedFieldCost(line.trimStart());
+  for (const [line] of text.matchAll(MODEL_CONFIG_LINE_RE)) estimate += estimatedFieldCost(line.trimStart());
+  return estimate;
 }
+
+/**
+ * About what a field on one line costs the budget (`fieldCost` in scan.ts), from its text: one per
+ * `FIELD_COST_CHARS` characters, or one per 4 brackets, commas, colons, equals signs and quotes
+ * (each comes with two or three syntax nodes), at least one.
+ */
+function estimatedFieldCost(line: string): number {
+  let marks = 0;
+  for (let i = 0; i < line.length; i++) if (COST_MARKS.has(line.charCodeAt(i))) marks++;
+  return Math.max(1, Math.ceil(line.length / FIELD_COST_CHARS), Math.ceil(marks / 4));
+}
+const COST_MARKS = new Set([...'[](){},=:\'"'].map((c) => c.charCodeAt(0)));
 
 /**
  * Starts the scan worker: the Python worker thread in `scanOnly` mode, parsing and scanning

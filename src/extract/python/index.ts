@@ -9,7 +9,7 @@ import { moduleNameForFile } from './module-name.js';
 import { getPythonParser, parsePython } from './parser.js';
 import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { Resolver, type Resolved } from './resolve.js';
-import { scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
+import { FIELD_COST_CHARS, FIELD_COST_NODES, scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
 import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
 import { pushUnique } from '../../shared/arrays.js';
@@ -172,7 +172,8 @@ export interface ExtractPythonOptions {
 
 /**
  * The most Python class fields one run reads ({@link ModuleInfo.classFields}: each class counts two
- * more, so that empty classes are bounded too), over the sources not read for CLI flags. Every
+ * more, so that empty classes are bounded too; a field of a long annotation or value counts more,
+ * `fieldCost` in scan.ts), over the sources not read for CLI flags. Every
  * field of every class is scanned, resolved, made a parameter and a model candidate, at about
  * 30-55 µs of CPU and 1.2-1.6 KB each, a class about twice that: 60 generated modules of 100
  * pydantic classes of 100 fields (606,000 fields) took 19-27 s and 651-774 MB, 60 modules of 7,000
@@ -183,6 +184,9 @@ export interface ExtractPythonOptions {
  * that reaches the budget is read, the later ones are not (one warning, see `extractCode`).
  */
 export const MAX_PYTHON_CLASS_FIELDS = 100_000;
+
+/** How the class-field budget ({@link MAX_PYTHON_CLASS_FIELDS}) counts, as the warning of the sources it leaves out says it. */
+export const CLASS_FIELD_COST_NOTE = `a field counting one per ${FIELD_COST_NODES} syntax nodes or ${FIELD_COST_CHARS} characters of its statement, at least one, and a class two`;
 
 /** A store of {@link ModuleInfo} scans by file text and module name (see {@link ExtractPythonOptions.scans}). */
 export interface ScanCache {

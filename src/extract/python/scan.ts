@@ -4,7 +4,7 @@ import type { InputDiagnostic, SourceLocation } from '../../model/types.js';
 import { readArgvDispatch, type ArgvBranch } from './argv-dispatch.js';
 import { bindImport, nodeLocation, type Binding } from './bindings.js';
 import { unknownNamedEscape } from './unicode-names.js';
-import { allChildren, allNamedChildren, cleandoc, dottedName, identifierText, namedChildren, pythonIdentifier, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
+import { allChildren, allNamedChildren, cleandoc, dottedName, identifierText, isOversized, namedChildren, pythonIdentifier, readCall, readValue, stringValue, unparen, type PyCall, type PyValue } from './values.js';
 import { collectEnvWords, MAX_ENV_WORD_SCAN, obsoleteEnvNames } from '../../shared/env-words.js';
 import { ENV_NAME_ARGUMENT, envHelperCall, mentionsEnv, scanEnvReads, SETTINGS_CONFIG_KEYS, type RawEnvCall, type RawEnvRead, type RawEnvWrite } from './env-scan.js';
 
@@ -135,9 +135,11 @@ export interface ModuleInfo {
   /** Variables the file names in a message saying they are obsolete (`obsoleteEnvNames`); absent when none. */
   envObsolete?: string[];
   /**
-   * The class-body fields the scan read, plus two per class (a class costs about as much as two
-   * fields), nested classes and redefinitions (which {@link classes} drops) included: what the
-   * run's budget of Python class fields counts (`MAX_PYTHON_CLASS_FIELDS` in index.ts). Absent: none.
+   * The cost of the class-body fields the scan read ({@link fieldCost}: one for `seed: int = 0`,
+   * more for a field of a long annotation or value; a `model_config = …` counts as a field),
+   * plus two per class (a class costs about as much as two plain fields), nested classes and
+   * redefinitions (which {@link classes} drops) included: what the run's budget of Python class
+   * fields counts (`MAX_PYTHON_CLASS_FIELDS` in index.ts). Absent: none.
    */
   classFields?: number;
   diagnostic?: InputDiagnostic;
@@ -294,6 +296,8 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
     nextCode[i] = next;
   }
   const nextStatement = (i: number): Node | undefined => nextCode[i];
+  // What the class's fields cost the run's budget (`fieldCost`), counted below.
+  let cost = 0;
   // Comment lines just read (text, last row), and the comment of the run of fields being read.
   let pending: { text: string; end: number } | undefined;
   let group: { text: string; end: number } | undefined;
@@ -329,14 +333,39 @@ function readClass(info: ModuleInfo, node: Node, decorators: Node[], prefix: str
       continue;
     }
     const modelConfig = modelConfigEntries(statement);
-    if (modelConfig) for (const [key, value] of modelConfig) settings.set(key, value);
+    if (modelConfig) {
+      for (const [key, value] of modelConfig) settings.set(key, value);
+      cost += fieldCost(statement);
+    }
     const field = readField(info.file, statement, nextStatement(i), type);
     if (field && group && group.text !== '') field.leadingComment = group.text;
-    if (field) cls.fields.push(field);
+    if (field) {
+      cls.fields.push(field);
+      cost += fieldCost(statement);
+    }
   }
   if (settings.size > 0) cls.settingsConfig = settings;
-  info.classFields = (info.classFields ?? 0) + cls.fields.length;
+  info.classFields = (info.classFields ?? 0) + cost;
   return cls;
+}
+
+/** Syntax nodes (named or not) of a class field's statement per unit of the run's class-field budget: `seed: int = 0` has 8 (see {@link fieldCost}). */
+export const FIELD_COST_NODES = 12;
+/** Characters of a class field's statement per unit of the run's class-field budget (see {@link fieldCost}). */
+export const FIELD_COST_CHARS = 64;
+
+/**
+ * What one class-body field (or `model_config = …`) statement costs the run's budget of Python
+ * class fields ({@link ModuleInfo.classFields}): one unit per {@link FIELD_COST_NODES} syntax
+ * nodes or per {@link FIELD_COST_CHARS} characters of the statement, whichever is more, at least
+ * one. Reading a field costs memory and time in proportion to the objects its annotation and
+ * value make (#33 K5-heavy: `seed: int = 0`, 8 nodes, about 2.7 KB of peak memory over a run;
+ * `Annotated[Optional[int], Field(default, ge, le, alias, description)]`, 57 nodes, about 13 KB)
+ * and to the text it copies (a 3 KB `description` about 100 KB): a plain field costs 1, that
+ * `Annotated` field 5, the long description 47. Both counts are read from the tree in constant time.
+ */
+export function fieldCost(statement: Node): number {
+  return Math.max(1, Math.ceil(statement.descendantCount / FIELD_COST_NODES), Math.ceil((statement.endIndex - statement.startIndex) / FIELD_COST_CHARS));
 }
 
 /** Method names recorded in {@link RawClass.methods}: dunders and the pydantic-settings source hooks. */
@@ -374,10 +403,34 @@ function modelConfigEntries(statement: Node): Array<[string, PyValue]> | undefin
   if (!assignment || identifierText(assignment.childForFieldName('left')) !== 'model_config') return undefined;
   const right = assignment.childForFieldName('right');
   if (!right) return undefined;
-  const value = readValue(right);
+  // Only the settings keys' values are read (as `readValue(right)` would read them: a value 64 KB
+  // or longer is none), not the rest (#33 K5-heavy: a `json_schema_extra` dict of 300 entries in
+  // each of 1,100 classes took 42 s of CPU when read whole).
   const out: Array<[string, PyValue]> = [];
-  if (value.call) for (const [key, v] of value.call.kwargs) if (SETTINGS_CONFIG_KEYS.has(key)) out.push([key, v]);
-  for (const [key, v] of value.dict ?? []) if (key.str !== undefined && SETTINGS_CONFIG_KEYS.has(key.str)) out.push([key.str, v]);
+  const n = unparen(right);
+  const type = n.type;
+  if ((type !== 'call' && type !== 'dictionary') || isOversized(n)) return out;
+  if (type === 'call') {
+    const args = n.childForFieldName('arguments');
+    if (!args || args.type !== 'argument_list') return out;
+    // The last value of a keyword given twice, in the order of its first (as `PyCall.kwargs`).
+    const kwargs = new Map<string, PyValue>();
+    for (const arg of namedChildren(args)) {
+      if (arg.type !== 'keyword_argument') continue;
+      const name = arg.childForFieldName('name');
+      const value = arg.childForFieldName('value');
+      const key = name ? pythonIdentifier(name.text) : undefined;
+      if (key !== undefined && value && SETTINGS_CONFIG_KEYS.has(key)) kwargs.set(key, readValue(value, 1));
+    }
+    out.push(...kwargs);
+    return out;
+  }
+  for (const entry of namedChildren(n)) {
+    const key = entry.type === 'pair' ? entry.childForFieldName('key') : null;
+    const value = entry.type === 'pair' ? entry.childForFieldName('value') : null;
+    const str = key && value ? readValue(key, 1).str : undefined;
+    if (str !== undefined && SETTINGS_CONFIG_KEYS.has(str)) out.push([str, readValue(value!, 1)]);
+  }
   return out;
 }
 
