@@ -19,6 +19,7 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
   MessageType,
   ProposedFeatures,
   ShowMessageNotification,
@@ -30,6 +31,7 @@ import {
   type Message,
   type InitializeParams,
   type InitializeResult,
+  type ResponseMessage,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rules } from '../../rules/index.js';
@@ -55,6 +57,8 @@ import { MAX_DOCUMENT_LENGTH } from '../docs/limits.js';
 import { PendingFullChanges } from './supersede.js';
 import { CappedEdits } from './range-edits.js';
 import { ChunkMessageReader, ReaderWarning } from './reader.js';
+import { InitializeGate } from './lifecycle.js';
+import { checkMessageShape, MessageShapeError } from './message-bounds.js';
 import { isRunCancelled, RunCancelled } from '../shared/cancelled.js';
 import { findingRange, fixTitle, lineStarts, offsetToPosition, rangesTouch, toDiagnostic, toLspPosition } from './convert.js';
 import { GenerationalPieceStore, KEPT_DOCUMENT_BYTES } from './pieces.js';
@@ -180,7 +184,11 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   // its heap limit).
   const pendingChanges = new PendingFullChanges();
   const reader = new ChunkMessageReader(
-    (body) => parseMessageBody(body, nonce),
+    (body) => {
+      // Bounded before it is parsed: many small values cost 10-30 times their text (src/lsp/message-bounds.ts).
+      checkMessageShape(body);
+      return parseMessageBody(body, nonce);
+    },
     (message) => {
       holdLargePages(message);
       pendingChanges.arrived(message);
@@ -191,11 +199,19 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   // Each open, edit and close is counted when the reader delivers it (`observeDuringLint`) and when
   // the connection has handled it (here): a lint starts only once every one delivered is handled,
   // so that none it has not seen is already past the point where it would make the lint outdated.
-  const connection: Connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(output), {
+  const writer = new StreamMessageWriter(output);
+  // Requests before `initialize` and a second `initialize` are answered with errors, not handled (src/lsp/lifecycle.ts).
+  const gate = new InitializeGate();
+  const connection: Connection = createConnection(ProposedFeatures.all, reader, writer, {
     messageStrategy: {
       handleMessage: (message, next) => {
         try {
           if (!pendingChanges.handling(message)) return;
+          const admission = gate.admit(message);
+          if (!admission.handle) {
+            if (admission.answer) void writer.write(admission.answer).catch(() => undefined);
+            return;
+          }
           return next(message);
         } finally {
           if (isTextNotification(message)) textNotifications.handled++;
@@ -205,9 +221,12 @@ export function startLanguageServer(options: LanguageServerOptions = {}): Promis
   });
   // A frame the reader could not read (a malformed header, a body that is not JSON) is dropped:
   // said in the client's log, or the server seemed deaf with no word why (s44 sweep G2).
-  reader.onError((error) =>
-    error instanceof ReaderWarning ? connection.console.warn(`docdrift: a message from the client: ${error.message}`) : connection.console.error(`docdrift: dropped a message from the client: ${error.message}`),
-  );
+  reader.onError((error) => {
+    if (error instanceof ReaderWarning) connection.console.warn(`docdrift: a message from the client: ${error.message}`);
+    else connection.console.error(`docdrift: dropped a message from the client: ${error.message}`);
+    // A request dropped unparsed is answered, or its client would wait for ever.
+    if (error instanceof MessageShapeError && error.id !== undefined) void writer.write({ jsonrpc: '2.0', id: error.id, error: { code: ErrorCodes.InvalidRequest, message: `docdrift: request dropped unparsed: ${error.message}` } } as ResponseMessage).catch(() => undefined);
+  });
   // Range edits (sent by clients that ignore the full-text sync the server asks for) are applied
   // under the same size caps as a text that arrives whole (src/lsp/range-edits.ts, #33 s47 sweep
   // K2: three buffers grown by 8 MB range inserts to 96 MB stopped the server at its heap limit).
