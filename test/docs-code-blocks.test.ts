@@ -285,6 +285,10 @@ describe('info strings doc engines write (s46 sweep H14: these blocks were not r
     ['bash=', ['tool --seed 1']],
     ['bash:title=run.sh', ['tool --seed 1']],
     ['Shell', ['tool --seed 1']],
+    // s47 sweep J2: PowerShell blocks run programs with POSIX-like flags.
+    ['pwsh', ['tool --seed 1']],
+    ['powershell', ['tool --seed 1']],
+    ['ps1', ['tool --seed 1']],
   ])('```%s is read as shell', (info, body) => {
     // After a `$ ` prompt the words start two columns further.
     const at = body[0]!.startsWith('$ ') ? 2 : 0;
@@ -293,5 +297,21 @@ describe('info strings doc engines write (s46 sweep H14: these blocks were not r
 
   test.each(['python', '{note}', 'text', 'bash-completion', '{}', 'yaml{1}'])('```%s is not', (info) => {
     expect(invocations(['# x', '', `\`\`\`${info}`, 'tool --seed 1', '```'])).toEqual([]);
+  });
+});
+
+describe('PowerShell blocks (s47 sweep J2)', () => {
+  test('backtick continuations join lines and keep columns; `PS C:\\>` prompts are cut and their output lines skipped', () => {
+    expect(invocations(['```powershell', 'tool --seed 1 `', '  --name x', '```'])).toEqual([['tool', '2:1', '--seed@2:6', '1@2:13', '--name@3:3', 'x@3:10']]);
+    expect(invocations(['```pwsh', 'PS C:\\work> tool --seed 1', 'seed is 1', 'PS> tool --name y', '```'])).toEqual([
+      ['tool', '2:13', '--seed@2:18', '1@2:25'],
+      ['tool', '4:5', '--name@4:10', 'y@4:17'],
+    ]);
+  });
+
+  test("a `$env:` assignment sets a variable once (read by the PowerShell grammar), and is no command", () => {
+    const { doc } = parseDoc('docs/x.md', ['```powershell', '$env:TOOL_MODE = "fast"', 'tool --seed 1', '```'].join('\n'));
+    expect(doc.invocations.map((i) => i.command)).toEqual(['tool']);
+    expect((doc.envUsages ?? []).filter((u) => u.name === 'TOOL_MODE')).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@
 import type { Code } from 'mdast';
 import type { CodeBlock, Invocation, SourceLocation, Usage } from '../model/types.js';
 import { tokenizeShell, type ShellSource, type ShellWord } from './shell.js';
-import { shellEnvUsages } from './env-usages.js';
+import { POWERSHELL_LANGS, shellEnvUsages } from './env-usages.js';
 
 /** Info-string languages (lower-cased) whose fenced blocks are read as shell; an absent/empty language counts too. */
 export const SHELL_LANGS: ReadonlySet<string> = new Set([
@@ -27,10 +27,25 @@ export function infoLanguage(lang: string): string {
   return /^[\w+-]+/.exec(l)?.[0] ?? l;
 }
 
-/** True when a fenced block with this info-string language is read for invocations. */
+/**
+ * True when a fenced block with this info-string language is read for invocations: a POSIX shell
+ * ({@link SHELL_LANGS}), none, or PowerShell (`powershell`, `pwsh`, `ps1`: a program's flags are
+ * passed as in a POSIX shell; its backtick continuations and `PS C:\>` prompts are read by
+ * {@link shellSource}; s47 sweep J2: such blocks were not read and nothing said so).
+ */
 export function isShellLang(lang: string | null | undefined): boolean {
-  return lang === null || lang === undefined || lang === '' || SHELL_LANGS.has(infoLanguage(lang));
+  if (lang === null || lang === undefined || lang === '') return true;
+  const l = infoLanguage(lang);
+  return SHELL_LANGS.has(l) || POWERSHELL_LANGS.has(l);
 }
+
+/** True when the block's language is PowerShell. */
+function isPowerShell(lang: string | undefined): boolean {
+  return lang !== undefined && POWERSHELL_LANGS.has(infoLanguage(lang));
+}
+
+/** A PowerShell prompt (`PS> `, `PS C:\work> `) at a line start. */
+const PS_PROMPT_RE = /^\s*PS(?:\s[^>\n]*)?>(?: |$)/;
 
 /** Most lines an indented block may have to be read as command lines ({@link looksLikeCommandLines}). */
 const MAX_COMMAND_BLOCK_LINES = 60;
@@ -122,6 +137,7 @@ const CONTINUED_RE = /(^|[^\\])(\\\\)*\\[ \t]*$/;
  * with a `$`/`%` prompt.
  */
 function isSessionBlock(lines: readonly CodeLine[], lang: string | undefined): boolean {
+  if (isPowerShell(lang)) return lines.some((l) => PS_PROMPT_RE.test(l.text));
   const isDollarPrompt = (text: string): boolean => {
     const m = PROMPT_RE.exec(text);
     return m !== null && m[1] !== '>';
@@ -146,10 +162,14 @@ function shellSource(lines: readonly CodeLine[], lang: string | undefined, sessi
   let first = true;
   // Just past the last character of the previous code line kept: where a joining `\n` sits.
   let prevEnd = { line: 1, column: 1 };
+  const powershell = isPowerShell(lang);
   for (const l of lines) {
     let body = l.text;
     let offset = 0;
-    const m = PROMPT_RE.exec(body);
+    // PowerShell: `PS C:\> ` is the prompt, and its escape and line-continuation character is the
+    // backtick, read as the POSIX backslash (one character for one, so positions hold).
+    if (powershell) body = body.replaceAll('`', '\\');
+    const m = powershell ? PS_PROMPT_RE.exec(body) : PROMPT_RE.exec(body);
     // `> ` is a prompt in sessions (PS2 on continuation lines), a redirection elsewhere.
     const isPrompt = m !== null && (continues ? session && m[1] === '>' : session || m[1] !== '>');
     if (isPrompt) {
@@ -472,6 +492,8 @@ function readLines(
     const { index: p, fromPackage, via } = programWord(cmd.words);
     if (p < 0) continue;
     const program = cmd.words[p]!;
+    // PowerShell: a line starting with a variable is an expression or assignment (`$env:X = 1`), not a program run.
+    if (program.raw.startsWith('$') && isPowerShell(lang)) continue;
     // `npx docdrift@1.2.0`, `uvx ruff@0.6`: the version pins the package, the command is the name.
     const command = fromPackage ? program.text.replace(/(.)@[^@/]*$/, '$1') : program.text;
     if (command === '') continue;

@@ -269,7 +269,7 @@ export function envBlockUsages(file: string, content: BlockContent, invocation: 
 }
 
 /** Info-string languages of PowerShell and of Windows `cmd` batch code. */
-const POWERSHELL_LANGS: ReadonlySet<string> = new Set(['powershell', 'pwsh', 'ps1', 'ps', 'posh']);
+export const POWERSHELL_LANGS: ReadonlySet<string> = new Set(['powershell', 'pwsh', 'ps1', 'ps', 'posh']);
 const BATCH_LANGS: ReadonlySet<string> = new Set(['bat', 'batch', 'cmd', 'dos', 'winbatch', 'doscon']);
 
 /** True when a block's language is PowerShell or Windows batch, read by {@link windowsEnvUsages}. */

@@ -486,7 +486,8 @@ function describe(file: string, kind: DocFile['kind'], text: string, tree: Root)
         const read = examples && invocationsCut === undefined ? readCodeBlock(file, plain ? { ...code, lang: null } : code, rawLines, invocations.length, unfenced, MAX_INVOCATION_WORDS_PER_DOCUMENT - words) : undefined;
         if (read) {
           codeBlocks.push(read.block);
-          takeInvocations(read, !envFile);
+          // A PowerShell block's variables were read above by its own grammar (`$env:X = …`).
+          takeInvocations(read, !envFile && !isWindowsShellLang(code.lang));
         }
         return;
       }
