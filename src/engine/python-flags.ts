@@ -21,7 +21,8 @@ import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 
 /** The worker's input (structured-cloned): the flag files' texts, and the import roots naming their modules. */
 export interface PythonFlagsJob {
-  sources: Array<{ file: string; text: string }>;
+  /** `noEnv`: the scan worker does not scan the source for environment reads (the run's budget of them, `ExtractPythonOptions.envBudget`). */
+  sources: Array<{ file: string; text: string; noEnv?: boolean }>;
   packageRoots: string[];
 }
 

@@ -617,3 +617,57 @@ function wrapping(expr: Node): { default?: DefaultValue; type?: string } {
   return out;
 }
 
+
+/**
+ * The most environment mentions ({@link countEnvMentions}: the words `environ`, `getenv` and
+ * `putenv`, about one per read or write) of the Python sources one run scans for environment
+ * reads. Each read is followed to its key, default and wrapper, recorded with its location, made a
+ * variable and checked against the docs, at about 0.1-0.15 ms of CPU and 2-3 KB in all: 200
+ * generated modules of 500 `os.environ.get("E…", "d")` lines (100,000 reads, 4 MB) took 15-17 s
+ * of CPU and 400-430 MB (#33 s49 sweep L7), and an ordinary 16 MB code base with one read per
+ * function (50,000) half of its 15-16 s (H15). Real projects read a few hundred variables at most;
+ * 10,000 keeps many times that, and the generated project of L7 then stays under 10 s of CPU.
+ */
+export const MAX_PYTHON_ENV_MENTIONS = 10_000;
+
+/** The whole words `environ`, `getenv`, `putenv`: where an environment read or write can be (see {@link mentionsEnv}). */
+const ENV_MENTION = /\b(?:environ|getenv|putenv)\b/g;
+
+/** How many environment mentions (`environ`, `getenv`, `putenv` as whole words) a Python text holds: an upper bound of its reads and writes of `os.environ`/`os.getenv`. */
+export function countEnvMentions(text: string): number {
+  if (!text.includes('environ') && !text.includes('getenv') && !text.includes('putenv')) return 0;
+  let n = 0;
+  ENV_MENTION.lastIndex = 0;
+  while (ENV_MENTION.exec(text) !== null) n++;
+  return n;
+}
+
+/**
+ * The run's budget on environment reads of Python sources: which sources are not scanned for
+ * them ({@link MAX_PYTHON_ENV_MENTIONS}). The `always` sources (the files read for CLI flags,
+ * bounded by their own budget) are scanned and counted first; then the others in the given order
+ * while the mentions counted stay within `limit`: a source that would pass it is left out (a
+ * later, smaller one may still fit). The result depends on the texts alone.
+ *
+ * @param sources the sources, in a fixed order (discovery's); texts are read (counted) only when their total length exceeds `limit`.
+ * @param always the sources always scanned (counted, never left out).
+ * @param limit the most mentions scanned (default {@link MAX_PYTHON_ENV_MENTIONS}).
+ * @returns the paths of the sources left out, with the mentions counted in the sources scanned; `files` is empty when all fit.
+ */
+export function pythonSourcesOverEnvBudget<S extends { file: string; text: string }>(sources: readonly S[], always: (source: S) => boolean = () => false, limit = MAX_PYTHON_ENV_MENTIONS): { files: Set<string>; counted: number } {
+  const files = new Set<string>();
+  // A mention is at least 6 characters: a run with fewer than 6 × limit characters cannot pass it.
+  if (sources.reduce((n, s) => n + s.text.length, 0) <= limit * 6) return { files, counted: 0 };
+  let counted = 0;
+  const rest: S[] = [];
+  for (const source of sources) {
+    if (always(source)) counted += countEnvMentions(source.text);
+    else rest.push(source);
+  }
+  for (const source of rest) {
+    const n = countEnvMentions(source.text);
+    if (n > 0 && counted + n > limit) files.add(source.file);
+    else counted += n;
+  }
+  return { files, counted };
+}
