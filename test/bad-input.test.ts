@@ -268,14 +268,6 @@ const GENERATORS: Record<string, (dir: string) => void> = {
     const stores = Array.from({ length: 1800 }, (_, i) => `d["k${i}"] = 1`).join('\n');
     writeFileSync(path.join(dir, 'tool/settings.py'), `from pydantic_settings import BaseSettings\n\nclass AppSettings(BaseSettings):\n    seed: int = 0\n\nd = {"seed": 1}\n${stores}\n${Array(1800).fill('AppSettings(**d)').join('\n')}\n`);
   },
-  // #33 s49 sweep L7: 40 modules of 500 `os.environ.get` reads (20,000; 200 such modules took 15-17 s of CPU and 400-430 MB on main, with no warning).
-  'python-many-env-reads': (dir) => {
-    mkdirSync(path.join(dir, 'envgen'), { recursive: true });
-    for (let f = 0; f < 40; f++) {
-      const lines = Array.from({ length: 500 }, (_, i) => `V${i} = os.environ.get("E${f}_${i}", "d")\n`).join('');
-      writeFileSync(path.join(dir, `envgen/m${String(f).padStart(2, '0')}.py`), `import os\n${lines}`);
-    }
-  },
   // #33 sweep s27 O1: 6,000 settings classes each built once, named in six 540 KB modules of comments (two regexes per class and file on main).
   'python-settings-many-classes': (dir) => {
     const n = 6000;

@@ -41,7 +41,6 @@ import { cliLibraryUses, firstCliLibraryUse, type CliLibraryUse } from '../extra
 import { moduleNameForFile } from '../extract/python/module-name.js';
 import { importedModuleNames, pythonImports } from '../extract/python/imports.js';
 import { flagEnvVars as pythonFlagEnvVars } from '../extract/python/env.js';
-import { MAX_PYTHON_ENV_MENTIONS, pythonSourcesOverEnvBudget } from '../extract/python/env-scan.js';
 import { suggestNames } from '../shared/names.js';
 import { discoveredInputs, discoverFiles, MAX_PATH_DEPTH, type DiscoveredFiles } from './discover.js';
 import { FactCache, NO_CACHE } from './facts.js';
@@ -813,11 +812,8 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
   const underBudget = (): boolean => toScan.reduce((n, s) => n + estimatedClassFields(s.text), 0) < MAX_PYTHON_CLASS_FIELDS;
   const candidates = mode === 'always' ? toScan.slice(Math.ceil(toScan.length / 2)) : scanWorkerShare(toScan, (s) => s.text.length, undefined, files.docs.length + files.sources.length);
   const share = candidates.length > 0 && (mode === 'always' || underBudget()) ? candidates : [];
-  // The run's budget of environment reads (#33 s49 L7), decided once so that both threads agree.
-  const envBudget = { ...pythonSourcesOverEnvBudget(sources, readsFlags), limit: MAX_PYTHON_ENV_MENTIONS };
-  const scanning = share.length > 0 ? startPythonScans({ sources: share.map((s) => ({ file: s.file, text: s.text, ...(envBudget.files.has(s.file) ? { noEnv: true } : {}) })), packageRoots }) : undefined;
+  const scanning = share.length > 0 ? startPythonScans({ sources: share.map((s) => ({ file: s.file, text: s.text })), packageRoots }) : undefined;
   const python = await extractPython(sources, {
-    envBudget,
     ...(scanning ? { shared: { files: new Set(share.map((s) => s.file)), scans: scanning.scans } } : {}),
     retain: storedFlags || pending ? undefined : readsFlags,
     packageRoots,
@@ -840,20 +836,6 @@ export async function extractCode(found: DiscoveredFiles, config: DocdriftConfig
       message:
         `Not read${alsoNotRead(others, 'Python sources')}: ${reason}; the config classes, functions and environment variables of ${over.length === 1 ? 'this file' : `these ${over.length.toLocaleString('en-US')} files`} ` +
         `(${(chars / (1024 * 1024)).toFixed(1)} MB) are unknown. Exclude generated modules with \`ignore\` or \`sources\` in the docdrift config`,
-      location: { file: first!, line: 1, column: 1 },
-      ...(others.length > 0 ? { alsoUnread: others } : {}),
-    });
-  }
-  if (python.overEnvBudget) {
-    const { files: unscanned, counted, limit } = python.overEnvBudget;
-    const [first, ...others] = unscanned;
-    diagnostics.push({
-      ruleId: 'parse-error',
-      severity: 'warn',
-      message:
-        `Environment variables not read in ${unscanned.length === 1 ? 'this Python source' : `these ${unscanned.length.toLocaleString('en-US')} Python sources (${first} and ${others.length.toLocaleString('en-US')} more)`}: ` +
-        `the sources scanned before ${unscanned.length === 1 ? 'it' : 'them'} mention the environment (\`environ\`, \`getenv\`, \`putenv\`) ${counted.toLocaleString('en-US')} times, ` +
-        `and ${unscanned.length === 1 ? 'its own mentions' : 'each one\'s own'} would pass the limit of ${limit.toLocaleString('en-US')} for one run; the variables ${unscanned.length === 1 ? 'it reads' : 'they read'} are unknown. Exclude generated modules with \`ignore\` or \`sources\` in the docdrift config`,
       location: { file: first!, line: 1, column: 1 },
       ...(others.length > 0 ? { alsoUnread: others } : {}),
     });

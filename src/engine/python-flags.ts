@@ -21,8 +21,7 @@ import { watchWorkerCpu, workerBudgetMs } from '../shared/thread-cpu.js';
 
 /** The worker's input (structured-cloned): the flag files' texts, and the import roots naming their modules. */
 export interface PythonFlagsJob {
-  /** `noEnv`: the scan worker does not scan the source for environment reads (the run's budget of them, `ExtractPythonOptions.envBudget`). */
-  sources: Array<{ file: string; text: string; noEnv?: boolean }>;
+  sources: Array<{ file: string; text: string }>;
   packageRoots: string[];
 }
 

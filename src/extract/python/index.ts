@@ -9,7 +9,6 @@ import { moduleNameForFile } from './module-name.js';
 import { getPythonParser, parsePython } from './parser.js';
 import { loadUnicodeNames, mayHoldNamedEscape } from './unicode-names.js';
 import { Resolver, type Resolved } from './resolve.js';
-import { MAX_PYTHON_ENV_MENTIONS, pythonSourcesOverEnvBudget } from './env-scan.js';
 import { FIELD_COST_CHARS, FIELD_COST_NODES, scanModule, type ModuleInfo, type RawClass, type RawField, type RawFunction } from './scan.js';
 import { isNonProductPath } from '../../shared/paths.js';
 import { InheritedBudget, MAX_INHERITED_FIELDS } from '../inherited-budget.js';
@@ -113,12 +112,6 @@ export interface PythonExtraction {
    * given order, with the class fields that were read; absent when every source was read.
    */
   overClassFieldBudget?: { files: string[]; read: number; limit: number };
-  /**
-   * Sources read but not scanned for environment reads, because the sources before them reached
-   * the run's budget of environment mentions ({@link ExtractPythonOptions.envBudget}), in the given
-   * order, with the mentions counted and the limit; absent when every source read was scanned.
-   */
-  overEnvBudget?: { files: string[]; counted: number; limit: number };
 }
 
 /** A parsed and scanned Python file, kept for a second pass over its syntax tree. */
@@ -175,14 +168,6 @@ export interface ExtractPythonOptions {
    * Default: the budget with all ranks equal and nothing exempt beyond `retain` and `deferred`.
    */
   classFieldBudget?: { limit?: number; exempt?: (source: PythonSource) => boolean; rank?: (source: PythonSource) => number };
-  /**
-   * The run's budget of environment reads (`pythonSourcesOverEnvBudget` in env-scan.ts): the
-   * sources not scanned for them (`files`, paths), with the mentions counted in the others
-   * (`counted`) and the limit. Default: computed here over the sources, those kept by `retain`, in
-   * `deferred` or exempt from the class-field budget counted first. The engine computes it once and
-   * gives it to the scan worker too ({@link scanPythonSources}'s `noEnv`), so that every scan agrees.
-   */
-  envBudget?: { files: ReadonlySet<string>; counted: number; limit: number };
 }
 
 /**
@@ -292,14 +277,13 @@ const FOLLOW_DEPTH = 3;
 
 /**
  * The scans of `sources` ({@link scanModule}), each parsed with tree-sitter and its tree freed at
- * once (a source with `noEnv` set is not scanned for environment reads, see
- * {@link ExtractPythonOptions.envBudget}): path, module name (under `packageRoots`) and scan, in the given order. A file the parser
+ * once: path, module name (under `packageRoots`) and scan, in the given order. A file the parser
  * returns no tree for is left out (its caller scans it again and reports it). What the Python scan
  * worker computes for the engine ({@link ExtractPythonOptions.shared}).
  *
  * @throws Error only when the tree-sitter runtime or grammar cannot be loaded.
  */
-export async function scanPythonSources(sources: ReadonlyArray<{ file: string; text: string; noEnv?: boolean }>, packageRoots: string[]): Promise<Array<[file: string, module: string, info: ModuleInfo]>> {
+export async function scanPythonSources(sources: ReadonlyArray<{ file: string; text: string }>, packageRoots: string[]): Promise<Array<[file: string, module: string, info: ModuleInfo]>> {
   const parser = await getPythonParser();
   const out: Array<[string, string, ModuleInfo]> = [];
   for (const source of sources) {
@@ -308,7 +292,7 @@ export async function scanPythonSources(sources: ReadonlyArray<{ file: string; t
     if (!tree) continue;
     try {
       const module = moduleNameForFile(source.file, packageRoots);
-      out.push([source.file, module, scanModule(source.file, module, tree, source.noEnv !== true)]);
+      out.push([source.file, module, scanModule(source.file, module, tree)]);
     } finally {
       tree.delete();
     }
@@ -353,20 +337,6 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
   // thread is scanning: `options.deferred`) filled in once that thread's scans arrive.
   const slots: Array<{ source: PythonSource; module: string; info?: ModuleInfo; problem?: InputDiagnostic }> = [];
   const deferred: Array<(typeof slots)[number]> = [];
-  // The run's budget of environment reads: which sources are scanned without them.
-  const envBudget = options.envBudget ?? {
-    ...pythonSourcesOverEnvBudget(sources, (s) => options.retain?.(s) === true || options.deferred?.files.has(s.file) === true || options.classFieldBudget?.exempt?.(s) === true),
-    limit: MAX_PYTHON_ENV_MENTIONS,
-  };
-  // A scan made elsewhere (the cache, another thread) as this run wants it: without its environment
-  // reads when the budget leaves the file out; undefined when it lacks reads this run wants.
-  const envFit = (file: string, info: ModuleInfo): ModuleInfo | undefined => {
-    const skip = envBudget.files.has(file);
-    if (!skip) return info.envUnscanned ? undefined : info;
-    if (info.envUnscanned) return info;
-    const { envReads: _reads, envWrites: _writes, envCalls: _calls, ...rest } = info;
-    return { ...rest, envUnscanned: true };
-  };
   const scanHere = async (slot: (typeof slots)[number], retain: boolean): Promise<void> => {
     const { source, module } = slot;
     parser ??= await getPythonParser();
@@ -383,7 +353,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     }
     let keep = false;
     try {
-      const info = scanModule(source.file, module, tree, !envBudget.files.has(source.file));
+      const info = scanModule(source.file, module, tree);
       slot.info = info;
       options.scans?.set(source, module, info);
       if (retain) {
@@ -408,8 +378,7 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       budgeted.push({ slot, i: budgeted.length, rank: budget?.rank?.(source) ?? 0 });
       continue;
     }
-    const stored = retain ? undefined : options.scans?.get(source, slot.module);
-    const cached = stored && envFit(source.file, stored);
+    const cached = retain ? undefined : options.scans?.get(source, slot.module);
     if (cached) slot.info = cached;
     else if (defer) deferred.push(slot);
     else await scanHere(slot, retain);
@@ -422,15 +391,13 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       overBudget.add(slot);
       continue;
     }
-    const stored = options.scans?.get(slot.source, slot.module);
-    const cached = stored && envFit(slot.source.file, stored);
+    const cached = options.scans?.get(slot.source, slot.module);
     if (cached) slot.info = cached;
     else {
       const theirs = options.shared?.files.has(slot.source.file) ? (await options.shared.scans)?.get(slot.source.file) : undefined;
-      const fit = theirs && theirs[0] === slot.module ? envFit(slot.source.file, theirs[1]) : undefined;
-      if (fit) {
-        slot.info = fit;
-        options.scans?.set(slot.source, slot.module, fit);
+      if (theirs && theirs[0] === slot.module) {
+        slot.info = theirs[1];
+        options.scans?.set(slot.source, slot.module, theirs[1]);
       } else await scanHere(slot, false);
     }
     spent += slot.info?.classFields ?? 0;
@@ -441,10 +408,9 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
     const scans = await options.deferred!.scans;
     for (const slot of deferred) {
       const theirs = scans?.get(slot.source.file);
-      const fit = theirs && theirs[0] === slot.module ? envFit(slot.source.file, theirs[1]) : undefined;
-      if (fit) {
-        slot.info = fit;
-        options.scans?.set(slot.source, slot.module, fit);
+      if (theirs && theirs[0] === slot.module) {
+        slot.info = theirs[1];
+        options.scans?.set(slot.source, slot.module, theirs[1]);
       } else await scanHere(slot, false);
     }
   }
@@ -522,14 +488,11 @@ export async function extractPython(sources: PythonSource[], options: ExtractPyt
       if (routes.length > 0) argvDispatch.set(`${info.module}:${fn.name}`, routes);
     }
   }
-  const envUnscanned = envBudget.files.size > 0 ? slots.filter((slot) => !overBudget.has(slot) && slot.info?.envUnscanned === true).map((slot) => slot.source.file) : [];
-  const overEnvBudget = envUnscanned.length > 0 ? { files: envUnscanned, counted: envBudget.counted, limit: envBudget.limit } : undefined;
   const overClassFieldBudget = overBudget.size > 0 ? { files: slots.filter((slot) => overBudget.has(slot)).map((slot) => slot.source.file), read: spent, limit } : undefined;
   return {
     classes, functionConfigs, functionSecondaryConfigs: analysis.secondary, functionConfigsThroughCalls: analysis.throughCalls, diagnostics, stringKeys, retained, canonicalTarget, argvDispatch, env,
     envWords: [...new Set(infos.flatMap((i) => i.envWords ?? []))],
     ...(overClassFieldBudget ? { overClassFieldBudget } : {}),
-    ...(overEnvBudget ? { overEnvBudget } : {}),
   };
 }
 

@@ -124,8 +124,6 @@ export interface ModuleInfo {
    * in case the callee is a helper that reads the variable its parameter names; absent when none.
    */
   envCalls?: RawEnvCall[];
-  /** Set when the environment reads, writes and calls above were not scanned (the run's budget of them; see `withoutEnvReads`). */
-  envUnscanned?: true;
   /**
    * Last names of the callees of calls that pass keyword arguments (`AppSettings(_env_file=…,
    * **{"SECRET": …})`), when the name starts upper-case as class names do, anywhere in the file:
@@ -572,7 +570,7 @@ function* chunkedMatches(query: Query, root: Node): Generator<QueryMatch> {
  * function: calls and imports count only inside a function body (byte ranges), so method bodies
  * and module-level code contribute none.
  */
-function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[], env = true): void {
+function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[]): void {
   // One query run over the whole module (string literals, calls, imports) instead of one per
   // function body: each match goes to the bodies that contain it, in document order as before.
   const spans = ranges.map(({ fn, body }) => ({ fn, start: body.startIndex, end: body.endIndex })).sort((a, b) => a.start - b.start);
@@ -603,7 +601,7 @@ function readFunctionBodies(info: ModuleInfo, root: Node, ranges: FunctionRange[
       const text = node.text;
       if (text.length <= 80 && IDENTIFIER_KEY.test(text)) info.stringKeys.add(text);
       // `env_int("APP_PORT", 8000)`: a call that may go to a helper reading the environment.
-      if (env && ENV_NAME_ARGUMENT.test(text)) {
+      if (ENV_NAME_ARGUMENT.test(text)) {
         const envCall = envHelperCall(info.file, node, envCallsSeen);
         if (envCall) (info.envCalls ??= []).push(envCall);
       }
@@ -806,11 +804,9 @@ function firstErrorNode(root: Node): Node | undefined {
 
 /**
  * Scans one parsed module. The caller owns `tree` and deletes it afterwards; nothing returned here
- * keeps a reference to tree-sitter nodes. With `env` false (a source over the run's budget of
- * environment reads, see `pythonSourcesOverEnvBudget`) its environment reads, writes and env
- * helper calls are not scanned, and the scan says so ({@link ModuleInfo.envUnscanned}).
+ * keeps a reference to tree-sitter nodes.
  */
-export function scanModule(file: string, module: string, tree: Tree, env = true): ModuleInfo {
+export function scanModule(file: string, module: string, tree: Tree): ModuleInfo {
   const info: ModuleInfo = {
     file,
     module,
@@ -827,9 +823,8 @@ export function scanModule(file: string, module: string, tree: Tree, env = true)
   const root = tree.rootNode;
   const ranges: FunctionRange[] = [];
   visitModuleLevel(info, root, false, ranges);
-  readFunctionBodies(info, root, ranges, env);
-  if (!env) info.envUnscanned = true;
-  else if (mentionsEnv(root)) {
+  readFunctionBodies(info, root, ranges);
+  if (mentionsEnv(root)) {
     const writes: RawEnvWrite[] = [];
     const reads = scanEnvReads(info, root, writes);
     if (reads.length > 0) info.envReads = reads;
