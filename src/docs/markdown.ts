@@ -1,10 +1,8 @@
 /**
  * The Markdown and MDX parsers of the document readers (src/docs/parse.ts, src/docs/directives.ts,
  * src/docs/myst.ts): remark-parse + remark-frontmatter (YAML and TOML) + remark-gfm, and for MDX
- * remark-mdx, with two changes that save work and never change a tree: GFM's literal-autolink
- * transform runs only on trees where it can match something ({@link guardAutolinkLiterals}), and
- * GFM's literal-autolink and table constructs are tried only where the text lets them match
- * (src/docs/construct-gates.ts).
+ * remark-mdx, with one change that saves work and never changes a tree: GFM's literal-autolink
+ * transform runs only on trees where it can match something ({@link guardAutolinkLiterals}).
  */
 import type { Nodes, Root } from 'mdast';
 import remarkFrontmatter from 'remark-frontmatter';
@@ -12,7 +10,6 @@ import remarkGfm from 'remark-gfm';
 import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import { unified, type Preset, type Processor } from 'unified';
-import { gateConstructs } from './construct-gates.js';
 import { EMPHASIS_OFF } from './emphasis.js';
 import { probedPiece } from './progress.js';
 import { fastTableRows, parseInPieces } from './segments.js';
@@ -77,13 +74,12 @@ function emphasisOff(this: Processor): void {
 
 /**
  * The document processor: CommonMark + GFM + YAML/TOML frontmatter, with remark-mdx for MDX and,
- * for text too dense in emphasis markers, emphasis and strikethrough off; GFM's literal-autolink
- * and table constructs gated by the text (src/docs/construct-gates.ts: the same tree, fewer failed tries). Built from the plugins,
+ * for text too dense in emphasis markers, emphasis and strikethrough off. Built from the plugins,
  * not by copying a frozen processor: a copy keeps the original's data and runs its plugins again,
  * which doubled every micromark and mdast extension.
  */
 function buildProcessor(mdx: boolean, withoutEmphasis: boolean): Processor<Root> {
-  const plugins = [[remarkFrontmatter, ['yaml', 'toml']], [remarkGfm], ...(mdx ? [[remarkMdx]] : []), [guardAutolinkLiterals], ...(withoutEmphasis ? [[emphasisOff]] : []), [gateConstructs]];
+  const plugins = [[remarkFrontmatter, ['yaml', 'toml']], [remarkGfm], ...(mdx ? [[remarkMdx]] : []), [guardAutolinkLiterals], ...(withoutEmphasis ? [[emphasisOff]] : [])];
   return unified().use(remarkParse).use({ plugins } as Preset).freeze() as unknown as Processor<Root>;
 }
 
