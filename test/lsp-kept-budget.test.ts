@@ -20,11 +20,34 @@ const BAD_BASE = path.resolve(import.meta.dirname, '../fixtures/bad-input/_base'
 
 afterAll(removeTempDirs);
 
-/** A page of about 40 KB of prose naming `tool` (parsed in segments: over 32 KB), with one stale example at its end. */
-function page(i: number): string {
+/** A page of about `kb` KB of prose naming `tool` (40 KB: parsed in segments, over 32 KB), with one stale example at its end. */
+function page(i: number, kb = 40): string {
   let text = `# Page ${i}\n\nUse \`tool\` for this.\n\n`;
-  for (let p = 0; text.length < 40 * 1024; p++) text += `Paragraph ${p} of page ${i} says *something* about [the tool](../README.md) and \`tool\` in plain words.\n\n`;
+  for (let p = 0; text.length < kb * 1024; p++) text += `Paragraph ${p} of page ${i} says *something* about [the tool](../README.md) and \`tool\` in plain words.\n\n`;
   return `${text}\`\`\`bash\ntool +sed=${i}\n\`\`\`\n`;
+}
+
+/** Starts the bundled server in `root` (pieces frozen, extra `env`) with a client that records what it publishes and logs. */
+function startServer(root: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, DOCDRIFT_TEST_FREEZE_PIECES: '1', ...env } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const published: PublishDiagnosticsParams[] = [];
+  const logs: string[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    published.push(params);
+  });
+  connection.onNotification('window/logMessage', (params: { message: string }) => {
+    logs.push(params.message);
+  });
+  connection.listen();
+  const until = async (ok: () => boolean): Promise<void> => {
+    for (let i = 0; i < 2400 && !ok() && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
+  };
+  const lints = (): string[] => logs.filter((l) => l.startsWith('docdrift: linted'));
+  return { child, connection, exited, published, logs, stderr: (): string => stderr, until, lints };
 }
 
 describe('docdrift lsp: kept parse results under a byte budget', () => {
@@ -33,24 +56,7 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
     const pages = [0, 1, 2, 3, 4, 5].map((i) => `docs/p${i}.md`);
     for (const [i, file] of pages.entries()) writeFileSync(path.join(root, file), page(i));
     const uri = (file: string): string => pathToFileURL(path.join(root, file)).href;
-    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, DOCDRIFT_TEST_FREEZE_PIECES: '1', DOCDRIFT_TEST_KEPT_DOCUMENT_BYTES: String(200 * 1024) } });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const published: PublishDiagnosticsParams[] = [];
-    const logs: string[] = [];
-    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-      published.push(params);
-    });
-    connection.onNotification('window/logMessage', (params: { message: string }) => {
-      logs.push(params.message);
-    });
-    connection.listen();
-    const until = async (ok: () => boolean): Promise<void> => {
-      for (let i = 0; i < 2400 && !ok() && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
-    };
-    const lints = (): string[] => logs.filter((l) => l.startsWith('docdrift: linted'));
+    const { child, connection, exited, published, stderr, until, lints } = startServer(root, { DOCDRIFT_TEST_KEPT_DOCUMENT_BYTES: String(200 * 1024) });
     const findings = (file: string, ok: (p: PublishDiagnosticsParams) => boolean = () => true): string[] | undefined =>
       published
         .filter((p) => p.uri === uri(file) && ok(p))
@@ -75,7 +81,7 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
     if (answered) await connection.sendNotification('exit');
     const code = await exited;
     connection.dispose();
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
     expect(lints().length).toBeGreaterThanOrEqual(3);
     // Each lint's log line: what it kept (MB, one decimal) and how many pieces went for the budget.
     const kept = lints().map((l) => Number(/cache ([\d.]+) MB/.exec(l)?.[1]));
@@ -93,32 +99,10 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
   // again (150 pages of 100 KB: ~60 MB of RSS). Pages of 20 KB (parsed whole: no segments).
   it('holds the outcomes read back as values only, not also as their serialised bytes', async () => {
     const root = copyToTemp(BAD_BASE);
-    const small = (i: number): string => {
-      let text = `# Page ${i}\n\nUse \`tool\` for this.\n\n`;
-      for (let p = 0; text.length < 20 * 1024; p++) text += `Paragraph ${p} of page ${i} says *something* about [the tool](../README.md) and \`tool\` in plain words.\n\n`;
-      return `${text}\`\`\`bash\ntool +sed=${i}\n\`\`\`\n`;
-    };
     const pages = [0, 1, 2, 3, 4, 5].map((i) => `docs/p${i}.md`);
-    for (const [i, file] of pages.entries()) writeFileSync(path.join(root, file), small(i));
+    for (const [i, file] of pages.entries()) writeFileSync(path.join(root, file), page(i, 20));
     const uri = (file: string): string => pathToFileURL(path.join(root, file)).href;
-    const child = spawn(process.execPath, [CLI_BIN, 'lsp', '--stdio'], { cwd: root, stdio: 'pipe', env: { ...process.env, DOCDRIFT_TEST_FREEZE_PIECES: '1' } });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-    const published: PublishDiagnosticsParams[] = [];
-    const logs: string[] = [];
-    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-      published.push(params);
-    });
-    connection.onNotification('window/logMessage', (params: { message: string }) => {
-      logs.push(params.message);
-    });
-    connection.listen();
-    const until = async (ok: () => boolean): Promise<void> => {
-      for (let i = 0; i < 2400 && !ok() && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 25));
-    };
-    const lints = (): string[] => logs.filter((l) => l.startsWith('docdrift: linted'));
+    const { child, connection, exited, published, logs, stderr, until, lints } = startServer(root);
     const findings = (file: string): string[] | undefined =>
       published
         .filter((p) => p.uri === uri(file))
@@ -137,7 +121,7 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
     if (answered) await connection.sendNotification('exit');
     const code = await exited;
     connection.dispose();
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
     expect(lints()).toHaveLength(3);
     // Each lint's log line: what it kept, and how much of that as serialised bytes (KB from MB with one decimal: 0.1 MB steps).
     const kept = lints().map((l) => /cache ([\d.]+) MB \(([\d.]+) MB of it serialised/.exec(l));
@@ -148,7 +132,7 @@ describe('docdrift lsp: kept parse results under a byte budget', () => {
     expect(cache[2]).toBeGreaterThanOrEqual(0.3);
     expect(serialised[2]).toBeLessThanOrEqual(cache[2]! / 4);
     // The outcomes handed out again still give each page its finding.
-    expect(pages.map((file) => findings(file))).toEqual(pages.map((_, i) => [`${small(i).split('\n').length - 2}:example-param-unknown`]));
+    expect(pages.map((file) => findings(file))).toEqual(pages.map((_, i) => [`${page(i, 20).split('\n').length - 2}:example-param-unknown`]));
     expect(answered).toBe(true);
     expect(code).toBe(0);
   }, 180_000);
